@@ -1,0 +1,166 @@
+// backend.h: the interface between the model and the hardware.
+//
+// The model is written once against this struct of function pointers. Entry
+// points are whole modules (an attention module, a triangle multiplication, an
+// outer product mean, ...), so that a backend may fuse freely inside one: fold
+// LayerNorm into projections, keep attention logits on chip, run a whole
+// triangle multiplication in a few kernels. The CPU backend (src/cpu) is the
+// readable reference; a GPU backend differs only in its kernels.
+//
+// Conventions, for every module op:
+//  * pf_act buffers live in backend memory and hold activations in the
+//    backend's activation type (act_bytes per element: 4 or 8 on the CPU,
+//    2 for bf16 on a GPU). Parameters and their gradients are `real` (fp32
+//    master weights on a GPU) in backend memory.
+//  * M_mem(dims) tells how many bytes the op saves for its backward (`saved`)
+//    and how much scratch it needs (`ws`, shared by fwd and bwd), so the
+//    caller can plan one arena up front.
+//  * M_fwd writes (overwrites) `out`, which has the layout of the module's
+//    residual stream, and stores what the backward needs in `saved` (saved may
+//    be NULL for inference: then nothing is stored).
+//  * M_bwd reads `saved` and the same masks as the forward, ACCUMULATES (+=)
+//    into parameter gradients and into input gradients (d_x, d_z, ...; NULL
+//    means not wanted). Input gradients never alias d_out. Calling a backward
+//    twice therefore doubles every gradient (tested).
+#ifndef PF_BACKEND_H
+#define PF_BACKEND_H
+#include <stddef.h>
+#include <stdint.h>
+#include "../core/real.h"
+#include "modules.h"
+
+typedef struct pf_act pf_act;  // opaque: activations in backend memory
+typedef struct { size_t saved, ws; } pf_mem;
+
+// Dropout on a (A, B, C) delta before it is added to the residual stream.
+// shared_axis 0: one mask for every a ("row-wise" in the papers: the mask
+// depends on (b, c)); 1: one mask for every b ("column-wise": depends on (a, c));
+// -1: independent. The keep decision for element (u, v) of the mask is
+// pf_uniform_f(key, u * C + v) >= rate, scaled by 1 / (1 - rate).
+typedef struct {
+    int64_t A, B;
+    int C;
+    float rate;       // 0: no dropout (evaluation)
+    int shared_axis;  // 0, 1 or -1
+    uint64_t key;     // from (seed, step, block, site)
+} pf_dropout;
+
+typedef struct {
+    float lr, beta1, beta2, eps, weight_decay;
+    int64_t step;  // 1-based step of this update (bias correction)
+} pf_adamw_hp;
+
+typedef struct pf_backend pf_backend;
+struct pf_backend {
+    const char *name;
+    int act_bytes;  // bytes per pf_act element
+    void *impl;     // backend private state
+
+    // Whether this backend implements an op (by the field name without _fwd /
+    // _bwd / _mem, e.g. "attn", "trimul"). The model asks before it runs.
+    int (*supports)(pf_backend *be, const char *op);
+    void (*destroy)(pf_backend *be);
+
+    // ---- memory ----------------------------------------------------------
+    void *(*alloc)(pf_backend *be, size_t bytes);  // never NULL; dies on failure
+    void (*free)(pf_backend *be, void *p);
+    void (*zero)(pf_backend *be, void *p, size_t bytes);
+    void (*copy)(pf_backend *be, void *dst, const void *src, size_t bytes);  // device to device
+    void (*upload)(pf_backend *be, void *dst, const void *host, size_t bytes);
+    void (*download)(pf_backend *be, void *host, const void *src, size_t bytes);
+    // host `real` values <-> activations (converting to the activation type)
+    void (*act_from_real)(pf_backend *be, pf_act *dst, const real *host, int64_t n);
+    void (*act_to_real)(pf_backend *be, real *host, const pf_act *src, int64_t n);
+    void (*sync)(pf_backend *be);
+
+    // ---- elementwise -----------------------------------------------------
+    void (*add)(pf_backend *be, pf_act *y, const pf_act *x, int64_t n);  // y += x
+    // y += dropout(delta); d.rate == 0 is a plain add
+    void (*dropout_add)(pf_backend *be, const pf_dropout *d, pf_act *y, const pf_act *delta);
+    // d_delta = dropout(dy) with the same mask (overwrites d_delta)
+    void (*dropout_bwd)(pf_backend *be, const pf_dropout *d, pf_act *d_delta, const pf_act *dy);
+
+    // ---- primitives for the model's glue (embedding, recycling, heads) ----
+    // y (M, out) = x (M, in) W^T + b; accumulate != 0 adds into y.
+    void (*linear_fwd)(pf_backend *be, int64_t M, int in, int out, const pf_linear_p *p,
+                       const pf_act *x, pf_act *y, int accumulate);
+    // dW += dy^T x, db += sum dy, dx += dy W (dx may be NULL)
+    void (*linear_bwd)(pf_backend *be, int64_t M, int in, int out, const pf_linear_p *p,
+                       pf_linear_p *g, const pf_act *x, const pf_act *dy, pf_act *dx);
+    // y (M, c) = LayerNorm(x) (eps 1e-5); the backward recomputes statistics from x.
+    void (*layer_norm_fwd)(pf_backend *be, int64_t M, int c, const pf_layernorm_p *p,
+                           const pf_act *x, pf_act *y);
+    void (*layer_norm_bwd)(pf_backend *be, int64_t M, int c, const pf_layernorm_p *p,
+                           pf_layernorm_p *g, const pf_act *x, const pf_act *dy, pf_act *dx);
+    // out (N, N, c_z) += relpos features of (residue index, chain, entity, sym) projected.
+    void (*relpos_fwd)(pf_backend *be, const pf_relpos_dims *d, const pf_linear_p *p,
+                       const int32_t *res_idx, const int32_t *chain, const int32_t *entity,
+                       const int32_t *sym, pf_act *out);
+    void (*relpos_bwd)(pf_backend *be, const pf_relpos_dims *d, pf_linear_p *g,
+                       const int32_t *res_idx, const int32_t *chain, const int32_t *entity,
+                       const int32_t *sym, const pf_act *d_out);
+    // Distogram loss (see modules.h); target (N, N) int32 bins, pair_mask (N, N).
+    // Returns the loss; the backward accumulates scale * d loss into dz, g.
+    double (*disto_fwd)(pf_backend *be, const pf_disto_dims *d, const pf_linear_p *p,
+                        const pf_act *z, const int32_t *target, const pf_act *pair_mask);
+    void (*disto_bwd)(pf_backend *be, const pf_disto_dims *d, const pf_linear_p *p,
+                      pf_linear_p *g, const pf_act *z, const int32_t *target,
+                      const pf_act *pair_mask, double scale, pf_act *dz);
+
+    // ---- modules (see modules.h for the math of each) ---------------------
+    pf_mem (*attn_mem)(pf_backend *be, const pf_attn_dims *d);
+    void (*attn_fwd)(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p,
+                     const pf_act *x, const pf_act *z, const pf_act *key_mask,
+                     pf_act *out, void *saved, void *ws);
+    void (*attn_bwd)(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, pf_attn_p *g,
+                     const pf_act *key_mask, const void *saved, const pf_act *d_out,
+                     pf_act *d_x, pf_act *d_z, void *ws);
+
+    pf_mem (*global_attn_mem)(pf_backend *be, const pf_global_attn_dims *d);
+    void (*global_attn_fwd)(pf_backend *be, const pf_global_attn_dims *d, const pf_global_attn_p *p,
+                            const pf_act *m, const pf_act *mask, pf_act *out, void *saved, void *ws);
+    void (*global_attn_bwd)(pf_backend *be, const pf_global_attn_dims *d, const pf_global_attn_p *p,
+                            pf_global_attn_p *g, const pf_act *mask, const void *saved,
+                            const pf_act *d_out, pf_act *d_m, void *ws);
+
+    pf_mem (*transition_mem)(pf_backend *be, const pf_transition_dims *d);
+    void (*transition_fwd)(pf_backend *be, const pf_transition_dims *d, const pf_transition_p *p,
+                           const pf_act *x, const pf_act *mask, pf_act *out, void *saved, void *ws);
+    void (*transition_bwd)(pf_backend *be, const pf_transition_dims *d, const pf_transition_p *p,
+                           pf_transition_p *g, const pf_act *mask, const void *saved,
+                           const pf_act *d_out, pf_act *d_x, void *ws);
+
+    pf_mem (*opm_mem)(pf_backend *be, const pf_opm_dims *d);
+    void (*opm_fwd)(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p,
+                    const pf_act *m, const pf_act *mask, pf_act *out, void *saved, void *ws);
+    void (*opm_bwd)(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, pf_opm_p *g,
+                    const pf_act *mask, const void *saved, const pf_act *d_out, pf_act *d_m, void *ws);
+
+    pf_mem (*trimul_mem)(pf_backend *be, const pf_trimul_dims *d);
+    void (*trimul_fwd)(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p,
+                       const pf_act *z, const pf_act *mask, pf_act *out, void *saved, void *ws);
+    void (*trimul_bwd)(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p, pf_trimul_p *g,
+                       const pf_act *mask, const void *saved, const pf_act *d_out, pf_act *d_z, void *ws);
+
+    pf_mem (*pwavg_mem)(pf_backend *be, const pf_pwavg_dims *d);
+    void (*pwavg_fwd)(pf_backend *be, const pf_pwavg_dims *d, const pf_pwavg_p *p,
+                      const pf_act *m, const pf_act *z, const pf_act *mask, pf_act *out,
+                      void *saved, void *ws);
+    void (*pwavg_bwd)(pf_backend *be, const pf_pwavg_dims *d, const pf_pwavg_p *p, pf_pwavg_p *g,
+                      const pf_act *mask, const void *saved, const pf_act *d_out,
+                      pf_act *d_m, pf_act *d_z, void *ws);
+
+    // ---- optimizer (flat parameter buffers) -------------------------------
+    double (*sum_sq)(pf_backend *be, const real *x, int64_t n);
+    void (*scale)(pf_backend *be, real *x, int64_t n, double s);
+    void (*adamw)(pf_backend *be, real *p, const real *g, real *m, real *v, int64_t n,
+                  const pf_adamw_hp *hp);
+};
+
+pf_backend *pf_backend_cpu(void);                 // src/cpu/cpu_backend.c
+pf_backend *pf_backend_create(const char *name);  // "cpu" or "cuda"; NULL if not built
+
+// Bytes of n activations.
+static inline size_t pf_act_size(const pf_backend *be, int64_t n) { return (size_t)n * (size_t)be->act_bytes; }
+
+#endif

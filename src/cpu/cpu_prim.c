@@ -1,0 +1,136 @@
+#include "cpu_prim.h"
+#include <cblas.h>
+#include <string.h>
+#include "../core/util.h"
+
+void cpu_gemm(int ta, int tb, int64_t M, int64_t N, int64_t K, real alpha,
+              const real *A, int64_t lda, const real *B, int64_t ldb,
+              real beta, real *C, int64_t ldc) {
+    if (M <= 0 || N <= 0) return;
+    if (K <= 0) {  // C = beta * C
+        for (int64_t i = 0; i < M; i++)
+            for (int64_t j = 0; j < N; j++) C[i * ldc + j] = beta == 0 ? 0 : beta * C[i * ldc + j];
+        return;
+    }
+    if (M > INT32_MAX || N > INT32_MAX || K > INT32_MAX || lda > INT32_MAX || ldb > INT32_MAX || ldc > INT32_MAX)
+        pf_die("cpu_gemm: dimension exceeds the BLAS 32-bit integer range");
+    cblas_xgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
+                (int)M, (int)N, (int)K, alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc);
+}
+
+void cpu_linear_fwd(int64_t M, int in, int out, const pf_linear_p *p, const real *x, real *y, int accumulate) {
+    if (p->b) {
+        if (!accumulate) {
+#pragma omp parallel for schedule(static)
+            for (int64_t m = 0; m < M; m++) memcpy(y + m * out, p->b, sizeof(real) * out);
+        } else {
+#pragma omp parallel for schedule(static)
+            for (int64_t m = 0; m < M; m++)
+                for (int o = 0; o < out; o++) y[m * out + o] += p->b[o];
+        }
+        accumulate = 1;
+    }
+    cpu_gemm(0, 1, M, out, in, 1, x, in, p->w, in, accumulate ? 1 : 0, y, out);
+}
+
+void cpu_linear_bwd(int64_t M, int in, int out, const pf_linear_p *p, pf_linear_p *g,
+                    const real *x, const real *dy, real *dx) {
+    if (g) {
+        cpu_gemm(1, 0, out, in, M, 1, dy, out, x, in, 1, g->w, in);
+        if (g->b) {
+#pragma omp parallel for schedule(static)
+            for (int o = 0; o < out; o++) {
+                real s = 0;
+                for (int64_t m = 0; m < M; m++) s += dy[m * out + o];
+                g->b[o] += s;
+            }
+        }
+    }
+    if (dx) cpu_gemm(0, 0, M, in, out, 1, dy, out, p->w, in, 1, dx, in);
+}
+
+void cpu_ln_fwd(int64_t M, int c, const pf_layernorm_p *p, const real *x, real *y, real *mean, real *rstd) {
+#pragma omp parallel for schedule(static)
+    for (int64_t m = 0; m < M; m++) {
+        const real *xr = x + m * c;
+        real *yr = y + m * c;
+        real mu = 0, var = 0;
+        for (int i = 0; i < c; i++) mu += xr[i];
+        mu /= c;
+        for (int i = 0; i < c; i++) { real d = xr[i] - mu; var += d * d; }
+        var /= c;
+        real rs = (real)(1.0 / sqrt(var + PF_LN_EPS));
+        for (int i = 0; i < c; i++) yr[i] = (xr[i] - mu) * rs * p->w[i] + p->b[i];
+        if (mean) mean[m] = mu;
+        if (rstd) rstd[m] = rs;
+    }
+}
+
+void cpu_ln_bwd(int64_t M, int c, const pf_layernorm_p *p, pf_layernorm_p *g,
+                const real *x, const real *dy, real *dx) {
+    if (dx) {
+#pragma omp parallel for schedule(static)
+        for (int64_t m = 0; m < M; m++) {
+            const real *xr = x + m * c, *dyr = dy + m * c;
+            real mu = 0, var = 0;
+            for (int i = 0; i < c; i++) mu += xr[i];
+            mu /= c;
+            for (int i = 0; i < c; i++) { real d = xr[i] - mu; var += d * d; }
+            var /= c;
+            real rs = (real)(1.0 / sqrt(var + PF_LN_EPS));
+            // dxhat = dy * w; dx = rs * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat))
+            real s1 = 0, s2 = 0;
+            for (int i = 0; i < c; i++) {
+                real xh = (xr[i] - mu) * rs, dxh = dyr[i] * p->w[i];
+                s1 += dxh;
+                s2 += dxh * xh;
+            }
+            s1 /= c;
+            s2 /= c;
+            for (int i = 0; i < c; i++) {
+                real xh = (xr[i] - mu) * rs, dxh = dyr[i] * p->w[i];
+                dx[m * c + i] += rs * (dxh - s1 - xh * s2);
+            }
+        }
+    }
+    if (g) {
+        // Statistics per row first (M values each), then per-channel sums in row order.
+        real *mu = pf_malloc(sizeof(real) * (size_t)(M > 0 ? M : 1));
+        real *rs = pf_malloc(sizeof(real) * (size_t)(M > 0 ? M : 1));
+#pragma omp parallel for schedule(static)
+        for (int64_t m = 0; m < M; m++) {
+            const real *xr = x + m * c;
+            real a = 0, v = 0;
+            for (int i = 0; i < c; i++) a += xr[i];
+            a /= c;
+            for (int i = 0; i < c; i++) { real d = xr[i] - a; v += d * d; }
+            v /= c;
+            mu[m] = a;
+            rs[m] = (real)(1.0 / sqrt(v + PF_LN_EPS));
+        }
+#pragma omp parallel for schedule(static)
+        for (int i = 0; i < c; i++) {
+            real sw = 0, sb = 0;
+            for (int64_t m = 0; m < M; m++) {
+                real d = dy[m * c + i];
+                sw += d * (x[m * c + i] - mu[m]) * rs[m];
+                sb += d;
+            }
+            g->w[i] += sw;
+            g->b[i] += sb;
+        }
+        pf_free(mu);
+        pf_free(rs);
+    }
+}
+
+void cpu_axpy(int64_t n, real a, const real *x, real *y) {
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; i++) y[i] += a * x[i];
+}
+
+void cpu_transpose01(int64_t A, int64_t B, int64_t C, const real *x, real *y) {
+#pragma omp parallel for schedule(static)
+    for (int64_t b = 0; b < B; b++)
+        for (int64_t a = 0; a < A; a++) memcpy(y + (b * A + a) * C, x + (a * B + b) * C, sizeof(real) * C);
+}
