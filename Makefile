@@ -19,7 +19,7 @@ f32 = $(patsubst %.c,$(BUILD)/f32/%.o,$(1))
 f64 = $(patsubst %.c,$(BUILD)/f64/%.o,$(1))
 
 TEST_BINS := $(BUILD)/test_grad $(BUILD)/test_ops $(BUILD)/test_model
-TEST_BINS += $(patsubst tests/%.c,$(BUILD)/%,$(sort $(wildcard tests/test_data*.c)))
+TEST_BINS += $(patsubst tests/%.c,$(BUILD)/%,$(sort $(wildcard tests/test_data*.c tests/test_unit_*.c)))
 
 .PHONY: all test test-asan clean
 all: pairfold
@@ -45,11 +45,16 @@ $(BUILD)/test_model: $(call f64,$(LIB_SRC) $(TLIB_SRC) tests/test_model.c)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 $(BUILD)/test_data%: $(call f32,$(LIB_SRC) $(TLIB_SRC)) $(BUILD)/f32/tests/test_data%.o
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+$(BUILD)/test_unit_%: $(call f32,$(LIB_SRC) $(TLIB_SRC)) $(BUILD)/f32/tests/test_unit_%.o
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
 test: pairfold $(TEST_BINS)
 	@bash tests/run_all.sh $(TEST_BINS)
 
 clean:
 	rm -rf $(BUILD) pairfold
+
+# Make fragments owned by sub-projects (data pipeline, CUDA backend, fuzzers).
+-include $(sort $(wildcard mk/*.mk))
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
