@@ -24,6 +24,10 @@ TEST_BINS += $(patsubst tests/%.c,$(BUILD)/%,$(sort $(wildcard tests/test_data*.
 .PHONY: all test test-asan clean
 all: pairfold
 
+# Make fragments owned by sub-projects (data pipeline, CUDA backend, fuzzers);
+# they may append to LIB_SRC, TEST_BINS, LDLIBS and add targets.
+-include $(sort $(wildcard mk/*.mk))
+
 $(BUILD)/f32/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c $< -o $@
@@ -53,8 +57,5 @@ test: pairfold $(TEST_BINS)
 
 clean:
 	rm -rf $(BUILD) pairfold
-
-# Make fragments owned by sub-projects (data pipeline, CUDA backend, fuzzers).
--include $(sort $(wildcard mk/*.mk))
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
