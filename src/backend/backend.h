@@ -81,6 +81,11 @@ struct pf_backend {
     void (*dropout_bwd)(pf_backend *be, const pf_dropout *d, pf_act *d_delta, const pf_act *dy);
 
     // ---- primitives for the model's glue (embedding, recycling, heads) ----
+    // y (A, B, C) += x broadcast along `axis`: axis 0: x is (B, C), y[a,b,:] += x[b,:];
+    // axis 1: x is (A, C), y[a,b,:] += x[a,:]. (Embedding outer sums, MSA broadcasts.)
+    void (*bcast_add)(pf_backend *be, int64_t A, int64_t B, int C, const pf_act *x, int axis, pf_act *y);
+    // The backward of bcast_add: dx += sum of dy over `axis` (dx as x above).
+    void (*bcast_reduce)(pf_backend *be, int64_t A, int64_t B, int C, const pf_act *dy, int axis, pf_act *dx);
     // y (M, out) = x (M, in) W^T + b; accumulate != 0 adds into y.
     void (*linear_fwd)(pf_backend *be, int64_t M, int in, int out, const pf_linear_p *p,
                        const pf_act *x, pf_act *y, int accumulate);
@@ -162,5 +167,9 @@ pf_backend *pf_backend_create(const char *name);  // "cpu" or "cuda"; NULL if no
 
 // Bytes of n activations.
 static inline size_t pf_act_size(const pf_backend *be, int64_t n) { return (size_t)n * (size_t)be->act_bytes; }
+// The activation at element index i of buffer p (for slicing, e.g. MSA row 0).
+static inline pf_act *pf_act_at(const pf_backend *be, const pf_act *p, int64_t i) {
+    return (pf_act *)((char *)p + (size_t)i * (size_t)be->act_bytes);
+}
 
 #endif

@@ -56,6 +56,33 @@ static void cpu_dropout_bwd(pf_backend *be, const pf_dropout *d, pf_act *ddv, co
             }
 }
 
+static void cpu_bcast_add(pf_backend *be, int64_t A, int64_t B, int C, const pf_act *xv, int axis, pf_act *yv) {
+    (void)be;
+    const real *x = CPU_CR(xv);
+    real *y = CPU_R(yv);
+#pragma omp parallel for schedule(static)
+    for (int64_t a = 0; a < A; a++)
+        for (int64_t b = 0; b < B; b++) {
+            const real *xr = x + (axis == 0 ? b : a) * C;
+            real *yr = y + (a * B + b) * C;
+            for (int c = 0; c < C; c++) yr[c] += xr[c];
+        }
+}
+
+static void cpu_bcast_reduce(pf_backend *be, int64_t A, int64_t B, int C, const pf_act *dyv, int axis, pf_act *dxv) {
+    (void)be;
+    const real *dy = CPU_CR(dyv);
+    real *dx = CPU_R(dxv);
+    int64_t outer = axis == 0 ? B : A, inner = axis == 0 ? A : B;
+#pragma omp parallel for schedule(static)
+    for (int64_t o = 0; o < outer; o++)
+        for (int64_t i = 0; i < inner; i++) {
+            int64_t a = axis == 0 ? i : o, b = axis == 0 ? o : i;
+            const real *r = dy + (a * B + b) * C;
+            for (int c = 0; c < C; c++) dx[o * C + c] += r[c];
+        }
+}
+
 static void cpu_linear_fwd_op(pf_backend *be, int64_t M, int in, int out, const pf_linear_p *p,
                               const pf_act *x, pf_act *y, int accumulate) {
     (void)be;
@@ -137,6 +164,8 @@ static pf_backend cpu_backend = {
     .add = cpu_add,
     .dropout_add = cpu_dropout_add,
     .dropout_bwd = cpu_dropout_bwd,
+    .bcast_add = cpu_bcast_add,
+    .bcast_reduce = cpu_bcast_reduce,
     .linear_fwd = cpu_linear_fwd_op,
     .linear_bwd = cpu_linear_bwd_op,
     .layer_norm_fwd = cpu_layer_norm_fwd_op,
@@ -158,7 +187,7 @@ static pf_backend cpu_backend = {
 
 static int cpu_supports(pf_backend *be, const char *op) {
     (void)be;
-    static const char *ops[] = {"add", "dropout", "linear", "layer_norm", "relpos", "disto", "attn",
+    static const char *ops[] = {"add", "dropout", "bcast", "linear", "layer_norm", "relpos", "disto", "attn",
                                 "global_attn", "transition", "opm", "trimul", "pwavg", "adamw", NULL};
     for (int i = 0; ops[i]; i++)
         if (!strcmp(op, ops[i])) return 1;

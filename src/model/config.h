@@ -1,0 +1,56 @@
+// config.h: every hyperparameter of a run, presets, JSON overrides.
+#ifndef PF_CONFIG_H
+#define PF_CONFIG_H
+#include <stdint.h>
+#include <stdio.h>
+
+enum { PF_TRUNK_EVOFORMER = 0, PF_TRUNK_PAIRFORMER = 1 };
+
+typedef struct {
+    char preset[16];
+    int trunk;  // PF_TRUNK_*
+    // ---- model ----
+    int c_m, c_z, c_s, c_e;      // MSA, pair, single, extra-MSA channels
+    int n_blocks;                // Evoformer or Pairformer blocks
+    int n_extra_blocks;          // AF2 extra-MSA stack
+    int n_msa_blocks;            // AF3 MSA module
+    int heads_msa, c_h_msa;      // AF2 MSA row / column attention
+    int heads_pair, c_h_pair;    // triangle attention
+    int heads_single, c_h_single;// AF3 single attention with pair bias
+    int heads_extra, c_h_extra;  // AF2 extra-MSA row / global column attention
+    int heads_pwavg, c_h_pwavg;  // AF3 MSA pair-weighted averaging
+    int c_opm, c_trimul, transition_n;
+    float dropout_msa, dropout_pair;
+    int n_bins;                  // distogram bins between min_bin and max_bin
+    float min_bin, max_bin;
+    int recycles;                // extra recycling passes (no gradient through them)
+    // ---- data ----
+    int crop_size, msa_rows, extra_msa_rows;
+    float spatial_crop_prob, bert_mask_prob;
+    char data[512];              // "synthetic", "bundled", or a cache path
+    int data_workers, prefetch;
+    int n_val, val_every;
+    // ---- training ----
+    int steps;
+    uint64_t seed;
+    float lr, lr_min, weight_decay, beta1, beta2, adam_eps, grad_clip;
+    int warmup_steps;
+    int ckpt_every;
+    char device[16];             // "cpu" or "cuda"
+    int bf16;                    // CUDA: bf16 activations (1) or fp32 parity mode (0)
+} pf_config;
+
+// Fill cfg from a named preset ("tiny", "af2", "af3"). Returns 0, or -1 if unknown.
+int pf_config_preset(pf_config *cfg, const char *name);
+// Apply a JSON object's fields (same names as the struct). Unknown keys are
+// errors naming the key and the file. Returns 0 or -1 with a message in err.
+int pf_config_apply_json(pf_config *cfg, const char *json, const char *source, char *err, size_t errlen);
+// Set one field by name from a string ("c_z", "64"). Returns 0 or -1.
+int pf_config_set(pf_config *cfg, const char *key, const char *value, char *err, size_t errlen);
+// The resolved configuration as a JSON object (caller frees).
+char *pf_config_to_json(const pf_config *cfg);
+// Check consistency (positive sizes, c_s divisible...). Returns 0 or -1 with err.
+int pf_config_validate(const pf_config *cfg, char *err, size_t errlen);
+const char *pf_trunk_name(int trunk);
+
+#endif
