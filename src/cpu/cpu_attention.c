@@ -1,19 +1,326 @@
-// STUB: replaced by the real implementation.
+// cpu_attention.c: gated multi-head attention with optional pair bias, the CPU
+// reference of AF2 Alg. 7 (MSA row, pair bias), Alg. 8 (MSA column), Alg. 13/14
+// (triangle attention around the starting / ending node) and AF3 Alg. 24 (single
+// attention with pair bias); the math is in modules.h (pf_attn_dims / pf_attn_p).
+//
+// Everything stays in x's stored layout: position l of attention row r is row
+// pos(r, l) of the (B*L, .) activation matrices, so LayerNorms and projections are
+// single BLAS calls over all B*L positions and the transposed modules (column,
+// ending node) need no transposes: a (row, head) block of q is an (L, c_h) matrix
+// with row stride lstride * H*c_h. The per-(row, head) products are small
+// (L x L x c_h), so they are plain loops inside one OpenMP loop over (row, head)
+// pairs: OpenBLAS is multithreaded and never called from inside a parallel
+// region. Loops are written axpy-style (innermost loop contiguous, one running
+// sum per output element) so the compiler vectorises them without reordering.
+//
+// The pair bias for query l, key l' is element bidx(l, l') of a (L*L, H) matrix:
+// l*L + l' for PF_BIAS_PAIR (z as stored) and the starting node; l'*L + l for
+// PF_BIAS_SELF with transpose (ending node: the bias comes from LN(x)
+// transposed, as OpenFold's TriangleAttentionEndingNode transposes z, runs the
+// starting-node module and transposes back).
+//
+// saved (reals, in order):
+//   x     (B*L, c_in)       input, for the LayerNorm backward
+//   z     (L*L, c_z)        PF_BIAS_PAIR only: the pair input
+//   q     (B*L, H*c_h)      already scaled by 1/sqrt(c_h)
+//   k, v  (B*L, H*c_h)
+//   g     (B*L, H*c_h)      sigmoid gate
+//   o     (B*L, H*c_h)      attention output before gating
+//   P     (B, H, L, L)      softmax probabilities
+// ws (reals, in order), shared by fwd and bwd:
+//   xln   (B*L, c_in)       LN(x), recomputed by the backward
+//   zln   (L*L, c_z)        LN_z(z) (PF_BIAS_PAIR)
+//   bias  (L*L, H)          pair bias logits; in bwd its gradient (not PF_BIAS_NONE)
+//   og    (B*L, H*c_h)      g * o, the input of linear_o
+//   t     (B, H, c_h, L)    per-(row, head) transposes: K^T (fwd), V^T (bwd)
+//   A     5 x (B*L, H*c_h)  fwd with saved == NULL: q, k, v, g, o; bwd: their grads
+//   PA    (B, H, L, L)      fwd with saved == NULL: P; bwd: d logits
+//   d_xln (B*L, c_in)
+//   d_zln (L*L, c_z)        (PF_BIAS_PAIR)
+#include <math.h>
+#include <string.h>
 #include "cpu_ops.h"
+#include "cpu_prim.h"
 #include "../core/util.h"
 
+#ifdef PF_DOUBLE
+#define ATTN_EXP exp
+#else
+#define ATTN_EXP expf
+#endif
+
+typedef struct {
+    int64_t B, L, M;          // rows, length, positions M = B*L
+    int64_t HC;               // H*c_h
+    int64_t nx, nz, nb, nq, np;  // element counts of the buffers above
+} attn_sz;
+
+static attn_sz attn_sizes(const pf_attn_dims *d) {
+    attn_sz s;
+    if (d->bias == PF_BIAS_SELF && d->B != d->L) pf_die("attn: PF_BIAS_SELF needs B == L (got %lld, %lld)",
+                                                      (long long)d->B, (long long)d->L);
+    s.B = d->B;
+    s.L = d->L;
+    s.M = d->B * d->L;
+    s.HC = (int64_t)d->H * d->c_h;
+    s.nx = s.M * d->c_in;
+    s.nz = d->bias == PF_BIAS_PAIR ? d->L * d->L * d->c_z : 0;
+    s.nb = d->bias != PF_BIAS_NONE ? d->L * d->L * d->H : 0;
+    s.nq = s.M * s.HC;
+    s.np = d->B * d->H * d->L * d->L;
+    return s;
+}
+
+typedef struct { real *x, *z, *q, *k, *v, *g, *o, *P; } attn_saved;
+typedef struct { real *xln, *zln, *bias, *og, *t, *A, *PA, *d_xln, *d_zln; } attn_ws;
+
+static attn_saved saved_view(const attn_sz *s, real *b) {
+    attn_saved v;
+    v.x = b; b += s->nx;
+    v.z = b; b += s->nz;
+    v.q = b; b += s->nq;
+    v.k = b; b += s->nq;
+    v.v = b; b += s->nq;
+    v.g = b; b += s->nq;
+    v.o = b; b += s->nq;
+    v.P = b;
+    return v;
+}
+
+static attn_ws ws_view(const attn_sz *s, real *b) {
+    attn_ws w;
+    w.xln = b; b += s->nx;
+    w.zln = b; b += s->nz;
+    w.bias = b; b += s->nb;
+    w.og = b; b += s->nq;
+    w.t = b; b += s->nq;
+    w.A = b; b += 5 * s->nq;
+    w.PA = b; b += s->np;
+    w.d_xln = b; b += s->nx;
+    w.d_zln = b;
+    return w;
+}
+
 pf_mem cpu_attn_mem(pf_backend *be, const pf_attn_dims *d) {
-    pf_mem m = {0, 0}; pf_die("%s: not implemented yet", __func__); return m;
+    attn_sz s = attn_sizes(d);
+    pf_mem m;
+    m.saved = sizeof(real) * (size_t)(s.nx + s.nz + 5 * s.nq + s.np);
+    m.ws = sizeof(real) * (size_t)(2 * s.nx + 2 * s.nz + s.nb + 7 * s.nq + s.np);
+    return m;
+}
+
+// Stored position of (row r, position l), and the stride between consecutive l.
+static inline int64_t attn_pos(const pf_attn_dims *d, int64_t r, int64_t l) {
+    return d->transpose ? l * d->B + r : r * d->L + l;
+}
+static inline int64_t attn_lstride(const pf_attn_dims *d) { return d->transpose ? d->B : 1; }
+static inline int64_t attn_bidx(const pf_attn_dims *d, int64_t l, int64_t l2) {
+    return d->bias == PF_BIAS_SELF && d->transpose ? l2 * d->L + l : l * d->L + l2;
+}
+
+// Per (row, head): logits = q k^T + bias + mask, P = softmax over keys, o = P v.
+// q, k, v, o are (B*L, H*c_h) in stored layout; P (B, H, L, L); t (B, H, c_h, L).
+static void attn_core_fwd(const pf_attn_dims *d, const attn_sz *s, const real *q, const real *k,
+                          const real *v, const real *bias, const real *mask, real *t, real *P, real *o) {
+    const int64_t L = s->L, HC = s->HC, rs = attn_lstride(d) * HC;
+    const int H = d->H, ch = d->c_h;
+#pragma omp parallel for schedule(static)
+    for (int64_t u = 0; u < s->B * H; u++) {
+        const int64_t r = u / H, h = u % H, base = attn_pos(d, r, 0) * HC + h * ch;
+        const real *Q = q + base, *K = k + base, *V = v + base;  // (L, c_h), row stride rs
+        real *O = o + base;
+        real *kT = t + u * ch * L;                                // (c_h, L)
+        real *Pu = P + u * L * L;                                 // (L, L)
+        for (int64_t j = 0; j < L; j++)
+            for (int c = 0; c < ch; c++) kT[c * L + j] = K[j * rs + c];
+        for (int64_t i = 0; i < L; i++) {
+            real *row = Pu + i * L;
+            for (int64_t j = 0; j < L; j++) row[j] = 0;
+            for (int c = 0; c < ch; c++) {
+                const real a = Q[i * rs + c];
+                const real *kc = kT + c * L;
+                for (int64_t j = 0; j < L; j++) row[j] += a * kc[j];
+            }
+            if (bias)
+                for (int64_t j = 0; j < L; j++) row[j] += bias[attn_bidx(d, i, j) * H + h];
+            if (mask)
+                for (int64_t j = 0; j < L; j++) row[j] += PF_MASK_INF * (mask[attn_pos(d, r, j)] - 1);
+            // numerically stable softmax over keys
+            real mx = row[0];
+            for (int64_t j = 1; j < L; j++) mx = row[j] > mx ? row[j] : mx;
+            real sum = 0;
+            for (int64_t j = 0; j < L; j++) { row[j] = ATTN_EXP(row[j] - mx); sum += row[j]; }
+            const real inv = 1 / sum;
+            for (int64_t j = 0; j < L; j++) row[j] *= inv;
+            real *oi = O + i * rs;
+            for (int c = 0; c < ch; c++) oi[c] = 0;
+            for (int64_t j = 0; j < L; j++) {
+                const real pj = row[j];
+                const real *vj = V + j * rs;
+                for (int c = 0; c < ch; c++) oi[c] += pj * vj[c];
+            }
+        }
+    }
 }
 
 void cpu_attn_fwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p,
-                  const pf_act *x, const pf_act *z, const pf_act *key_mask,
+                  const pf_act *x_, const pf_act *z_, const pf_act *key_mask,
                   pf_act *out, void *saved, void *ws) {
-    pf_die("%s: not implemented yet", __func__);
+    attn_sz s = attn_sizes(d);
+    attn_ws w = ws_view(&s, CPU_R(ws));
+    const real *x = CPU_CR(x_), *z = z_ ? CPU_CR(z_) : NULL;
+    const real *mask = key_mask ? CPU_CR(key_mask) : NULL;
+    const int c_in = d->c_in, H = d->H;
+    attn_saved sv;
+    if (saved) {
+        sv = saved_view(&s, CPU_R(saved));
+        memcpy(sv.x, x, sizeof(real) * (size_t)s.nx);
+        if (s.nz) memcpy(sv.z, z, sizeof(real) * (size_t)s.nz);
+    } else {  // inference: q .. P live in the workspace
+        real *b = w.A;
+        sv.x = NULL;
+        sv.z = NULL;
+        sv.q = b; b += s.nq;
+        sv.k = b; b += s.nq;
+        sv.v = b; b += s.nq;
+        sv.g = b; b += s.nq;
+        sv.o = b;
+        sv.P = w.PA;
+    }
+
+    cpu_ln_fwd(s.M, c_in, &p->ln, x, w.xln, NULL, NULL);  // (B*L, c_in)
+    cpu_linear_fwd(s.M, c_in, (int)s.HC, &p->q, w.xln, sv.q, 0);
+    const real qscale = (real)(1.0 / sqrt((double)d->c_h));
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < s.nq; i++) sv.q[i] *= qscale;
+    cpu_linear_fwd(s.M, c_in, (int)s.HC, &p->k, w.xln, sv.k, 0);
+    cpu_linear_fwd(s.M, c_in, (int)s.HC, &p->v, w.xln, sv.v, 0);
+    cpu_linear_fwd(s.M, c_in, (int)s.HC, &p->g, w.xln, sv.g, 0);
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < s.nq; i++) sv.g[i] = cpu_sigmoid(sv.g[i]);
+
+    const real *bias = NULL;
+    if (d->bias == PF_BIAS_PAIR) {
+        cpu_ln_fwd(s.L * s.L, d->c_z, &p->ln_z, z, w.zln, NULL, NULL);      // (L*L, c_z)
+        cpu_linear_fwd(s.L * s.L, d->c_z, H, &p->bias, w.zln, w.bias, 0);   // (L*L, H)
+        bias = w.bias;
+    } else if (d->bias == PF_BIAS_SELF) {
+        cpu_linear_fwd(s.L * s.L, c_in, H, &p->bias, w.xln, w.bias, 0);     // (L*L, H)
+        bias = w.bias;
+    }
+
+    attn_core_fwd(d, &s, sv.q, sv.k, sv.v, bias, mask, w.t, sv.P, sv.o);
+
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < s.nq; i++) w.og[i] = sv.g[i] * sv.o[i];
+    cpu_linear_fwd(s.M, (int)s.HC, c_in, &p->o, w.og, CPU_R(out), 0);  // (B*L, c_in)
+}
+
+// Per (row, head), from dO (the gradient of o): dlogits = P (dP - rowsum(P dP))
+// with dP = dO v^T, then dq = dlogits k / sqrt(c_h), dk = dlogits^T q, dv = P^T dO.
+// Every (row, head) block of dq, dk, dv is written (not accumulated) by one unit.
+static void attn_core_bwd(const pf_attn_dims *d, const attn_sz *s, const real *q, const real *k,
+                          const real *v, const real *P, const real *dO, real *t, real *dS,
+                          real *dq, real *dk, real *dv) {
+    const int64_t L = s->L, HC = s->HC, rs = attn_lstride(d) * HC;
+    const int H = d->H, ch = d->c_h;
+    const real qscale = (real)(1.0 / sqrt((double)ch));
+#pragma omp parallel for schedule(static)
+    for (int64_t u = 0; u < s->B * H; u++) {
+        const int64_t r = u / H, h = u % H, base = attn_pos(d, r, 0) * HC + h * ch;
+        const real *Q = q + base, *K = k + base, *V = v + base, *DO = dO + base;
+        real *DQ = dq + base, *DK = dk + base, *DV = dv + base;
+        const real *Pu = P + u * L * L;
+        real *dSu = dS + u * L * L;
+        real *vT = t + u * ch * L;  // (c_h, L)
+        for (int64_t j = 0; j < L; j++)
+            for (int c = 0; c < ch; c++) vT[c * L + j] = V[j * rs + c];
+        for (int64_t i = 0; i < L; i++) {
+            const real *pr = Pu + i * L;
+            real *row = dSu + i * L;
+            for (int64_t j = 0; j < L; j++) row[j] = 0;
+            for (int c = 0; c < ch; c++) {
+                const real a = DO[i * rs + c];
+                const real *vc = vT + c * L;
+                for (int64_t j = 0; j < L; j++) row[j] += a * vc[j];
+            }
+            real dot = 0;
+            for (int64_t j = 0; j < L; j++) dot += pr[j] * row[j];
+            for (int64_t j = 0; j < L; j++) row[j] = pr[j] * (row[j] - dot);
+        }
+        for (int64_t j = 0; j < L; j++)
+            for (int c = 0; c < ch; c++) { DK[j * rs + c] = 0; DV[j * rs + c] = 0; }
+        for (int64_t i = 0; i < L; i++) {
+            const real *pr = Pu + i * L, *row = dSu + i * L;
+            const real *qi = Q + i * rs, *doi = DO + i * rs;
+            real *dqi = DQ + i * rs;
+            for (int c = 0; c < ch; c++) dqi[c] = 0;
+            for (int64_t j = 0; j < L; j++) {
+                const real a = row[j], pj = pr[j];
+                const real *kj = K + j * rs;
+                real *dkj = DK + j * rs, *dvj = DV + j * rs;
+                for (int c = 0; c < ch; c++) {
+                    dqi[c] += a * kj[c];
+                    dkj[c] += a * qi[c];
+                    dvj[c] += pj * doi[c];
+                }
+            }
+            for (int c = 0; c < ch; c++) dqi[c] *= qscale;
+        }
+    }
 }
 
 void cpu_attn_bwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, pf_attn_p *g,
                   const pf_act *key_mask, const void *saved, const pf_act *d_out,
                   pf_act *d_x, pf_act *d_z, void *ws) {
-    pf_die("%s: not implemented yet", __func__);
+    attn_sz s = attn_sizes(d);
+    attn_ws w = ws_view(&s, CPU_R(ws));
+    attn_saved sv = saved_view(&s, (real *)saved);  // read only
+    const real *dout = CPU_CR(d_out);
+    const int c_in = d->c_in, H = d->H, HC = (int)s.HC;
+    real *dq = w.A, *dk = dq + s.nq, *dv = dk + s.nq, *dg = dv + s.nq, *dO = dg + s.nq;
+
+    cpu_ln_fwd(s.M, c_in, &p->ln, sv.x, w.xln, NULL, NULL);  // (B*L, c_in)
+    if (d->bias == PF_BIAS_PAIR) cpu_ln_fwd(s.L * s.L, d->c_z, &p->ln_z, sv.z, w.zln, NULL, NULL);
+
+    // out = og W_o^T + b_o
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < s.nq; i++) { w.og[i] = sv.g[i] * sv.o[i]; dO[i] = 0; }
+    cpu_linear_bwd(s.M, HC, c_in, &p->o, &g->o, w.og, dout, dO);  // dO = d og
+    // og = g * o, g = sigmoid(g_pre): dg_pre = d og * o * g (1 - g); dO = d og * g
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < s.nq; i++) {
+        const real gi = sv.g[i], dog = dO[i];
+        dg[i] = dog * sv.o[i] * gi * (1 - gi);
+        dO[i] = dog * gi;
+    }
+
+    attn_core_bwd(d, &s, sv.q, sv.k, sv.v, sv.P, dO, w.t, w.PA, dq, dk, dv);
+
+    // d bias[bidx(l, l'), h] = sum over rows r of dlogits[r, h, l, l'], in row order
+    if (d->bias != PF_BIAS_NONE) {
+        const int64_t L = s.L;
+#pragma omp parallel for schedule(static)
+        for (int64_t i = 0; i < L; i++)
+            for (int64_t j = 0; j < L; j++)
+                for (int h = 0; h < H; h++) {
+                    real acc = 0;
+                    for (int64_t r = 0; r < s.B; r++) acc += w.PA[((r * H + h) * L + i) * L + j];
+                    w.bias[attn_bidx(d, i, j) * H + h] = acc;
+                }
+    }
+
+    memset(w.d_xln, 0, sizeof(real) * (size_t)s.nx);
+    cpu_linear_bwd(s.M, c_in, HC, &p->q, &g->q, w.xln, dq, w.d_xln);
+    cpu_linear_bwd(s.M, c_in, HC, &p->k, &g->k, w.xln, dk, w.d_xln);
+    cpu_linear_bwd(s.M, c_in, HC, &p->v, &g->v, w.xln, dv, w.d_xln);
+    cpu_linear_bwd(s.M, c_in, HC, &p->g, &g->g, w.xln, dg, w.d_xln);
+    if (d->bias == PF_BIAS_SELF) {
+        cpu_linear_bwd(s.L * s.L, c_in, H, &p->bias, &g->bias, w.xln, w.bias, w.d_xln);
+    } else if (d->bias == PF_BIAS_PAIR) {
+        memset(w.d_zln, 0, sizeof(real) * (size_t)s.nz);
+        cpu_linear_bwd(s.L * s.L, d->c_z, H, &p->bias, &g->bias, w.zln, w.bias, w.d_zln);
+        cpu_ln_bwd(s.L * s.L, d->c_z, &p->ln_z, &g->ln_z, sv.z, w.d_zln, d_z ? CPU_R(d_z) : NULL);
+    }
+    cpu_ln_bwd(s.M, c_in, &p->ln, &g->ln, sv.x, w.d_xln, d_x ? CPU_R(d_x) : NULL);
 }

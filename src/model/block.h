@@ -1,0 +1,85 @@
+// block.h: trunk blocks as ordered lists of residual updates.
+//
+// Every block of AF2 and AF3 is a sequence of steps "stream += dropout(module(
+// inputs))". A step names its module, the stream it reads, an optional second
+// stream (the pair tensor that biases MSA attention), the stream it updates,
+// its mask and its dropout. The four block types below differ only in their
+// step lists, so the forward and backward are written once (block.c), and a
+// backend sees whole modules.
+#ifndef PF_BLOCK_H
+#define PF_BLOCK_H
+#include "../backend/backend.h"
+#include "params.h"
+#include "config.h"
+
+enum { PF_STREAM_M = 0, PF_STREAM_Z = 1, PF_STREAM_S = 2, PF_NSTREAMS = 3 };
+enum { PF_MASK_MSA = 0, PF_MASK_PAIR = 1, PF_MASK_SEQ = 2, PF_NMASKS = 3 };
+enum { PF_OP_ATTN, PF_OP_GLOBAL_ATTN, PF_OP_TRANSITION, PF_OP_OPM, PF_OP_TRIMUL, PF_OP_PWAVG };
+enum { PF_BLOCK_EVOFORMER, PF_BLOCK_EXTRA_MSA, PF_BLOCK_PAIRFORMER, PF_BLOCK_MSA_MODULE };
+
+typedef union {
+    pf_attn_p attn;
+    pf_global_attn_p gattn;
+    pf_transition_p tr;
+    pf_opm_p opm;
+    pf_trimul_p tm;
+    pf_pwavg_p pw;
+} pf_step_params;
+
+typedef union {
+    pf_attn_dims attn;
+    pf_global_attn_dims gattn;
+    pf_transition_dims tr;
+    pf_opm_dims opm;
+    pf_trimul_dims tm;
+    pf_pwavg_dims pw;
+} pf_step_dims;
+
+typedef struct {
+    char name[64];       // OpenFold module name within the block, e.g. "pair_stack.tri_mul_out"
+    int op;              // PF_OP_*
+    int input, second;   // streams read (second = -1: none)
+    int target;          // stream updated
+    int mask;            // PF_MASK_*
+    float dropout;       // rate during training
+    int dropout_axis;    // shared axis of the dropout mask (0 row-wise, 1 column-wise)
+    pf_step_dims d;      // shapes: channels fixed at declaration, sizes set per batch
+    pf_step_params p, g; // parameters and their gradients
+    pf_mem mem;          // for the current sizes
+    size_t saved_off;    // offset of this step's saved region within the block's
+} pf_step;
+
+#define PF_MAX_STEPS 12
+typedef struct {
+    int kind;            // PF_BLOCK_*
+    int c[PF_NSTREAMS];  // channels of each stream
+    pf_step step[PF_MAX_STEPS];
+    int n;
+    size_t saved_bytes, ws_bytes;  // for the current sizes
+} pf_block;
+
+// Stream and mask buffers of one pass. Stream shapes: M (S, N, c_m), Z (N, N,
+// c_z), S (N, c_s); masks: MSA (S, N), PAIR (N, N), SEQ (N).
+typedef struct {
+    pf_act *x[PF_NSTREAMS];
+    const pf_act *mask[PF_NMASKS];
+    int64_t N, S;
+} pf_streams;
+
+// Declare the block's parameters under `prefix` (e.g. "evoformer.blocks.3").
+void pf_block_declare(pf_block *b, int kind, const pf_config *cfg, pf_params *P, const char *prefix);
+// Set sizes (N tokens, S MSA rows) and compute saved / workspace bytes.
+void pf_block_plan(pf_block *b, pf_backend *be, int64_t N, int64_t S);
+// Forward. saved == NULL: inference (no dropout, nothing kept). delta: scratch
+// the size of the largest stream. key: dropout key of this block and step.
+void pf_block_fwd(pf_block *b, pf_backend *be, pf_streams *st, void *saved, void *ws,
+                  pf_act *delta, uint64_t key, int training);
+// Backward: d holds the gradients of the block's output streams on entry and of
+// its input streams on return; parameter gradients accumulate.
+void pf_block_bwd(pf_block *b, pf_backend *be, pf_streams *st, pf_streams *d, const void *saved,
+                  void *ws, pf_act *d_delta, uint64_t key);
+// Forward multiply-adds x 2 of the block at its planned sizes (the FLOP model).
+double pf_block_flops(const pf_block *b);
+const char *pf_block_kind_name(int kind);
+
+#endif

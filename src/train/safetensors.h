@@ -1,0 +1,53 @@
+// safetensors.h: read and write the safetensors format (the one Python's
+// `safetensors` package reads and writes), used for checkpoints and weights.
+//
+// Layout: an 8-byte little-endian header length n, n bytes of JSON
+//   {"name": {"dtype": "F32", "shape": [..], "data_offsets": [begin, end]}, ...,
+//    "__metadata__": {"key": "value", ...}}
+// padded with spaces to a multiple of 8, then the data section; offsets are
+// relative to the start of the data section. Tensors are row-major, little-endian.
+#ifndef PF_SAFETENSORS_H
+#define PF_SAFETENSORS_H
+#include <stddef.h>
+#include <stdint.h>
+
+#define PF_ST_MAX_NDIM 8
+
+typedef struct {
+    const char *name;
+    const char *dtype;  // "F32", "F64", "BF16", "F16", "I32", "I64", "U8", ...
+    int ndim;           // 0 (a scalar) .. PF_ST_MAX_NDIM
+    int64_t shape[PF_ST_MAX_NDIM];
+    const void *data;   // nbytes bytes; from pf_st_open: inside the read-only mapping
+    size_t nbytes;      // product(shape) * dtype size
+} pf_st_tensor;
+
+typedef struct pf_st_file pf_st_file;
+
+// Bytes per element of a dtype name; 0 if unknown.
+size_t pf_st_dtype_size(const char *dtype);
+
+// Write tensors (in the order given, packed without gaps, as Python's
+// `safetensors` requires) and optional metadata: meta_kv is NULL or a
+// NULL-terminated list key, value, key, value, ..., NULL. The file is replaced
+// atomically. Returns 0, or -1 with a message naming the file in err.
+int pf_st_write(const char *path, const pf_st_tensor *ts, int n, const char *const *meta_kv,
+                char *err, size_t errlen);
+
+// Map a file read-only and validate it: header length, JSON, dtypes, shapes
+// against byte sizes, offsets within the file and not overlapping, unique
+// names. Returns NULL with a message naming the file (and the field) in err.
+// Tensor data points into the mapping: it stays valid until pf_st_close. It is
+// aligned to the dtype when the writer laid it out so (pf_st_write callers
+// that put wider dtypes first, as Python does, get aligned data).
+pf_st_file *pf_st_open(const char *path, char *err, size_t errlen);
+int pf_st_count(const pf_st_file *f);
+const pf_st_tensor *pf_st_at(const pf_st_file *f, int i);  // header order; NULL if out of range
+const pf_st_tensor *pf_st_find(const pf_st_file *f, const char *name);  // NULL if absent
+const char *pf_st_meta(const pf_st_file *f, const char *key);          // NULL if absent
+int pf_st_meta_count(const pf_st_file *f);
+// The i-th metadata pair (header order); 0 on success, -1 if out of range.
+int pf_st_meta_at(const pf_st_file *f, int i, const char **key, const char **value);
+void pf_st_close(pf_st_file *f);  // NULL is fine
+
+#endif
