@@ -16,7 +16,7 @@ typedef struct {
 
 static void declare_attn(pf_params *P, const char *pre, const attn_names *nm, int c_in, int c_z,
                          int H, int c_h, pf_attn_p *p, pf_attn_p *g) {
-    char mha[256];
+    char mha[320];
     snprintf(mha, sizeof mha, "%s.%s", pre, nm->mha);
     int hc = H * c_h;
     pf_params_layernorm(P, pre, nm->ln, c_in, &p->ln, &g->ln);
@@ -35,7 +35,7 @@ static void declare_transition(pf_params *P, const char *pre, int c, int n, int 
                                pf_transition_p *p, pf_transition_p *g) {
     pf_params_layernorm(P, pre, "layer_norm", c, &p->ln, &g->ln);
     if (swiglu) {
-        char sw[256];
+        char sw[320];
         snprintf(sw, sizeof sw, "%s.swiglu", pre);
         pf_params_linear(P, sw, "linear_a", n * c, c, 0, PF_INIT_HE, PF_INIT_ZEROS, &p->lin_a, &g->lin_a);
         pf_params_linear(P, sw, "linear_b", n * c, c, 0, PF_INIT_LECUN, PF_INIT_ZEROS, &p->lin_b, &g->lin_b);
@@ -69,7 +69,7 @@ static void declare_trimul(pf_params *P, const char *pre, int c_z, int c, int bi
 
 static void declare_global_attn(pf_params *P, const char *pre, int c, int H, int c_h,
                                 pf_global_attn_p *p, pf_global_attn_p *g) {
-    char ga[256];
+    char ga[320];
     snprintf(ga, sizeof ga, "%s.global_attention", pre);
     pf_params_layernorm(P, pre, "layer_norm_m", c, &p->ln, &g->ln);
     pf_params_linear(P, ga, "linear_q", H * c_h, c, 0, PF_INIT_LECUN, PF_INIT_ZEROS, &p->q, &g->q);

@@ -42,7 +42,7 @@ void pf_params_add(pf_params *P, const char *name, int ndim, int64_t d0, int64_t
 
 void pf_params_linear(pf_params *P, const char *prefix, const char *name, int out, int in, int bias,
                       pf_init w_init, pf_init b_init, pf_linear_p *p, pf_linear_p *g) {
-    char n[256];
+    char n[512];
     snprintf(n, sizeof n, "%s.%s.weight", prefix, name);
     pf_params_add(P, n, 2, out, in, w_init, &p->w, &g->w);
     if (bias) {
@@ -55,7 +55,7 @@ void pf_params_linear(pf_params *P, const char *prefix, const char *name, int ou
 
 void pf_params_layernorm(pf_params *P, const char *prefix, const char *name, int c,
                          pf_layernorm_p *p, pf_layernorm_p *g) {
-    char n[256];
+    char n[512];
     snprintf(n, sizeof n, "%s.%s.weight", prefix, name);
     pf_params_add(P, n, 1, c, 0, PF_INIT_ONES, &p->w, &g->w);
     snprintf(n, sizeof n, "%s.%s.bias", prefix, name);

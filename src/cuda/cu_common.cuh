@@ -1,0 +1,128 @@
+// cu_common.cuh: shared state and helpers of the CUDA backend.
+//
+// Activations are stored as `act_t`: bf16 (training) or float (parity mode);
+// every kernel is a template over the storage type T and computes in fp32.
+// Parameters, their gradients and optimizer state are fp32 (`real` = float).
+// All work runs on one stream, so buffers reused between launches need no
+// other synchronisation. Every element offset is int64_t.
+#ifndef PF_CU_COMMON_CUH
+#define PF_CU_COMMON_CUH
+#include <cuda_runtime.h>
+#include <cuda_bf16.h>
+#include <cublasLt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+extern "C" {
+#include "../backend/backend.h"
+}
+
+typedef __nv_bfloat16 bf16;
+
+void cu_fail(const char *what, const char *file, int line, const char *msg);
+#define CU_CHECK(x)                                                                     \
+    do {                                                                                \
+        cudaError_t e_ = (x);                                                           \
+        if (e_ != cudaSuccess) cu_fail(#x, __FILE__, __LINE__, cudaGetErrorString(e_)); \
+    } while (0)
+// After every launch: catches bad launch configurations at once (and, with
+// PF_CUDA_SYNC_CHECK defined, faults inside the kernel).
+#ifdef PF_CUDA_SYNC_CHECK
+#define CU_LAUNCHED() do { CU_CHECK(cudaGetLastError()); CU_CHECK(cudaDeviceSynchronize()); } while (0)
+#else
+#define CU_LAUNCHED() CU_CHECK(cudaGetLastError())
+#endif
+#define LT_CHECK(x)                                                                       \
+    do {                                                                                  \
+        cublasStatus_t s_ = (x);                                                          \
+        if (s_ != CUBLAS_STATUS_SUCCESS) cu_fail(#x, __FILE__, __LINE__, cublasLt_err(s_)); \
+    } while (0)
+const char *cublasLt_err(cublasStatus_t s);
+
+// Backend private state.
+struct cu_weight_entry { const float *w; size_t n; void *copy; uint64_t gen; };
+typedef struct {
+    int bf16;                  // activation type: 1 bf16, 0 fp32
+    cudaStream_t stream;
+    cublasLtHandle_t lt;
+    void *lt_ws;               // cuBLASLt workspace
+    size_t lt_ws_bytes;
+    char *pool;                // stack of small scratch (reduction partials)
+    size_t pool_bytes, pool_top;
+    uint64_t param_gen;        // bumped on every parameter write: invalidates bf16 weight copies
+    struct cu_weight_entry *wc;  // open-addressed cache of bf16 weight copies
+    int wc_cap, wc_n;
+    int n_sm;
+} cu_impl;
+
+static inline cu_impl *CU(pf_backend *be) { return (cu_impl *)be->impl; }
+static inline size_t cu_esz(const cu_impl *c) { return c->bf16 ? 2 : 4; }
+
+// Scratch from the pool, released in reverse order (cu_pool_mark / cu_pool_release).
+void *cu_pool_get(cu_impl *c, size_t bytes);
+static inline size_t cu_pool_mark(cu_impl *c) { return c->pool_top; }
+static inline void cu_pool_release(cu_impl *c, size_t mark) { c->pool_top = mark; }
+
+// Bump allocator for laying out `saved` and `ws` regions (same code sizes and carves).
+typedef struct { char *base; size_t off; } cu_carver;
+static inline void *cu_carve(cu_carver *cv, size_t bytes) {
+    void *p = cv->base ? cv->base + cv->off : NULL;
+    cv->off += (bytes + 255) & ~(size_t)255;
+    return p;
+}
+
+// ---- element access -------------------------------------------------------
+__device__ __forceinline__ float ld(const float *p, int64_t i) { return p[i]; }
+__device__ __forceinline__ float ld(const bf16 *p, int64_t i) { return __bfloat162float(p[i]); }
+__device__ __forceinline__ void st(float *p, int64_t i, float v) { p[i] = v; }
+__device__ __forceinline__ void st(bf16 *p, int64_t i, float v) { p[i] = __float2bfloat16(v); }
+__device__ __forceinline__ float sigmoidf_(float x) { return 1.0f / (1.0f + expf(-x)); }
+
+// Dispatch a templated launch on the activation type.
+#define CU_DISPATCH(c, T, ...)              \
+    do {                                    \
+        if ((c)->bf16) { typedef bf16 T; __VA_ARGS__; } \
+        else { typedef float T; __VA_ARGS__; } \
+    } while (0)
+
+static inline unsigned cu_blocks(int64_t n, int threads) {
+    int64_t b = (n + threads - 1) / threads;
+    if (b > 1048576) b = 1048576;  // grid-stride loops cover the rest
+    return (unsigned)(b < 1 ? 1 : b);
+}
+#define GRID_STRIDE(i, n) \
+    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += (int64_t)gridDim.x * blockDim.x)
+
+// Mask term added to a logit: masked keys (mask 0) get -1e9 (AF2: 1e9 * (mask - 1)).
+#define CU_MASK_INF 1e9f
+__device__ __forceinline__ float mask_term(float m) { return CU_MASK_INF * (m - 1.0f); }
+
+// ---- primitives (cu_prim.cu, cu_gemm.cu) ------------------------------------
+// Row-major C (M, N) = alpha op(A) op(B) + beta C, batched with element strides.
+// Types: 0 = act type, 1 = fp32. bias (fp32, N) or NULL is added per column.
+enum { CU_ACT = 0, CU_F32 = 1 };
+void cu_gemm(cu_impl *c, int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha,
+             const void *A, int tyA, int64_t lda, const void *B, int tyB, int64_t ldb,
+             float beta, void *C, int tyC, int64_t ldc,
+             int batch, int64_t sA, int64_t sB, int64_t sC, const float *bias);
+// Weight w (n floats) in the act type: w itself in fp32 mode, a cached bf16 copy otherwise.
+const void *cu_weight(cu_impl *c, const float *w, size_t n);
+void cu_weight_cache_free(cu_impl *c);
+
+void cu_linear_fwd(cu_impl *c, int64_t M, int in, int out, const pf_linear_p *p,
+                   const void *x, void *y, int accumulate);
+void cu_linear_bwd(cu_impl *c, int64_t M, int in, int out, const pf_linear_p *p, pf_linear_p *g,
+                   const void *x, const void *dy, void *dx);
+// LayerNorm over rows of c channels; eps 1e-5; stats in fp32.
+void cu_ln_fwd(cu_impl *c, int64_t M, int ch, const pf_layernorm_p *p, const void *x, void *y);
+// dx += ..., g (may be NULL) += ...; dx may be NULL.
+void cu_ln_bwd(cu_impl *c, int64_t M, int ch, const pf_layernorm_p *p, pf_layernorm_p *g,
+               const void *x, const void *dy, void *dx);
+// out[col] += sum over rows of x (M, ncol) (x in act type or fp32), deterministic.
+void cu_colsum_add(cu_impl *c, int64_t M, int ncol, const void *x, int tyX, float *out, float scale);
+void cu_add(cu_impl *c, void *y, const void *x, int64_t n);        // y += x (act)
+void cu_fill(cu_impl *c, void *y, float v, int64_t n);            // act
+void cu_copy_act(cu_impl *c, void *dst, const void *src, int64_t n);
+void cu_bump_params(cu_impl *c);
+
+#endif

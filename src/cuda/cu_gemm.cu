@@ -1,0 +1,172 @@
+// cu_gemm.cu: matrix products through cuBLASLt, and the bf16 weight copies.
+//
+// Row-major C = op(A) op(B) is the column-major C^T = op(B)^T op(A)^T, so the
+// operands are passed to cuBLASLt swapped. bf16 mode: bf16 operands, fp32
+// accumulation and scale, C in bf16 or fp32 (weight gradients accumulate
+// straight into the fp32 gradient buffer). fp32 mode: fp32 everywhere with
+// CUBLAS_COMPUTE_32F (no TF32), for parity with the CPU reference.
+// Heuristic results are cached per shape, since asking costs tens of us.
+#include "cu_common.cuh"
+#include <string.h>
+
+typedef struct {
+    int ta, tb, tyA, tyB, tyC, batch, bias, beta0;
+    int64_t M, N, K, lda, ldb, ldc, sA, sB, sC;
+    int alA, alB, alC;
+} gemm_key;
+typedef struct { gemm_key k; cublasLtMatmulAlgo_t algo; int used, ok; } gemm_entry;
+#define GEMM_CACHE 1024
+static gemm_entry g_cache[GEMM_CACHE];
+
+static uint64_t key_hash(const gemm_key *k) {
+    const unsigned char *p = (const unsigned char *)k;
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < sizeof *k; i++) h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+static int align_of(const void *p) {
+    uintptr_t a = (uintptr_t)p;
+    int al = 256;
+    while (al > 1 && (a % al)) al >>= 1;
+    return al;
+}
+
+static cudaDataType_t dtype(cu_impl *c, int ty) { return (ty == CU_F32 || !c->bf16) ? CUDA_R_32F : CUDA_R_16BF; }
+
+void cu_gemm(cu_impl *c, int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha,
+             const void *A, int tyA, int64_t lda, const void *B, int tyB, int64_t ldb,
+             float beta, void *C, int tyC, int64_t ldc,
+             int batch, int64_t sA, int64_t sB, int64_t sC, const float *bias) {
+    if (M <= 0 || N <= 0 || batch <= 0) return;
+    if (K <= 0) {
+        if (beta == 0) pf_die("cu_gemm: K = 0 with beta = 0 is not supported");
+        return;  // beta == 1 in every use
+    }
+    gemm_key k;
+    memset(&k, 0, sizeof k);
+    k.ta = ta; k.tb = tb; k.tyA = dtype(c, tyA); k.tyB = dtype(c, tyB); k.tyC = dtype(c, tyC);
+    k.batch = batch; k.bias = bias != NULL; k.beta0 = beta == 0;
+    k.M = M; k.N = N; k.K = K; k.lda = lda; k.ldb = ldb; k.ldc = ldc; k.sA = sA; k.sB = sB; k.sC = sC;
+    k.alA = align_of(A); k.alB = align_of(B); k.alC = align_of(C);
+    if (k.tyA != k.tyB) pf_die("cu_gemm: mixed operand types");
+    cublasComputeType_t ct = CUBLAS_COMPUTE_32F;
+
+    cublasLtMatmulDesc_t op;
+    LT_CHECK(cublasLtMatmulDescCreate(&op, ct, CUDA_R_32F));
+    // swapped operands: A' = B, B' = A
+    cublasOperation_t opa = tb ? CUBLAS_OP_T : CUBLAS_OP_N, opb = ta ? CUBLAS_OP_T : CUBLAS_OP_N;
+    LT_CHECK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &opa, sizeof opa));
+    LT_CHECK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &opb, sizeof opb));
+    if (bias) {
+        cublasLtEpilogue_t epi = CUBLASLT_EPILOGUE_BIAS;
+        cudaDataType_t bt = CUDA_R_32F;
+        LT_CHECK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof epi));
+        LT_CHECK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias));
+        LT_CHECK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bt, sizeof bt));
+    }
+    // stored column-major shapes
+    uint64_t ra = tb ? K : N, ca = tb ? N : K;  // B as A'
+    uint64_t rb = ta ? M : K, cb = ta ? K : M;  // A as B'
+    cublasLtMatrixLayout_t la, lb, lc;
+    LT_CHECK(cublasLtMatrixLayoutCreate(&la, (cudaDataType_t)k.tyB, ra, ca, ldb));
+    LT_CHECK(cublasLtMatrixLayoutCreate(&lb, (cudaDataType_t)k.tyA, rb, cb, lda));
+    LT_CHECK(cublasLtMatrixLayoutCreate(&lc, (cudaDataType_t)k.tyC, N, M, ldc));
+    if (batch > 1) {
+        int32_t bc = batch;
+        cublasLtMatrixLayout_t ls[3] = {la, lb, lc};
+        int64_t st[3] = {sB, sA, sC};
+        for (int i = 0; i < 3; i++) {
+            LT_CHECK(cublasLtMatrixLayoutSetAttribute(ls[i], CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &bc, sizeof bc));
+            LT_CHECK(cublasLtMatrixLayoutSetAttribute(ls[i], CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &st[i], sizeof st[i]));
+        }
+    }
+    uint64_t h = key_hash(&k);
+    gemm_entry *e = NULL;
+    for (int i = 0; i < GEMM_CACHE; i++) {
+        gemm_entry *x = &g_cache[(h + i) % GEMM_CACHE];
+        if (!x->used) { e = x; break; }
+        if (!memcmp(&x->k, &k, sizeof k)) { e = x; break; }
+    }
+    if (!e) { memset(g_cache, 0, sizeof g_cache); e = &g_cache[h % GEMM_CACHE]; }
+    if (!e->used) {
+        cublasLtMatmulPreference_t pref;
+        LT_CHECK(cublasLtMatmulPreferenceCreate(&pref));
+        LT_CHECK(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                                                      &c->lt_ws_bytes, sizeof c->lt_ws_bytes));
+        uint32_t al[3] = {(uint32_t)k.alB, (uint32_t)k.alA, (uint32_t)k.alC};
+        LT_CHECK(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES, &al[0], 4));
+        LT_CHECK(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES, &al[1], 4));
+        LT_CHECK(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES, &al[2], 4));
+        LT_CHECK(cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES, &al[2], 4));
+        cublasLtMatmulHeuristicResult_t res;
+        int n = 0;
+        cublasStatus_t s = cublasLtMatmulAlgoGetHeuristic(c->lt, op, la, lb, lc, lc, pref, 1, &res, &n);
+        cublasLtMatmulPreferenceDestroy(pref);
+        e->k = k;
+        e->used = 1;
+        e->ok = s == CUBLAS_STATUS_SUCCESS && n > 0;
+        if (e->ok) e->algo = res.algo;
+    }
+    if (!e->ok)
+        pf_die("cu_gemm: no cuBLASLt algorithm for ta=%d tb=%d M=%lld N=%lld K=%lld batch=%d bias=%d types %d/%d",
+               ta, tb, (long long)M, (long long)N, (long long)K, batch, bias != NULL, k.tyA, k.tyC);
+    LT_CHECK(cublasLtMatmul(c->lt, op, &alpha, B, la, A, lb, &beta, C, lc, C, lc, &e->algo,
+                            c->lt_ws, c->lt_ws_bytes, c->stream));
+    cublasLtMatrixLayoutDestroy(la);
+    cublasLtMatrixLayoutDestroy(lb);
+    cublasLtMatrixLayoutDestroy(lc);
+    cublasLtMatmulDescDestroy(op);
+}
+
+// ---- bf16 weight copies ----------------------------------------------------
+__global__ void k_f32_to_bf16(const float *x, bf16 *y, int64_t n) {
+    GRID_STRIDE(i, n) y[i] = __float2bfloat16(x[i]);
+}
+
+void cu_bump_params(cu_impl *c) { c->param_gen++; }
+
+const void *cu_weight(cu_impl *c, const float *w, size_t n) {
+    if (!c->bf16) return w;
+    if (c->wc_n * 2 >= c->wc_cap) {  // grow (rehash)
+        int ncap = c->wc_cap ? c->wc_cap * 2 : 1024;
+        struct cu_weight_entry *nt = (struct cu_weight_entry *)calloc((size_t)ncap, sizeof *nt);
+        if (!nt) pf_die("out of host memory");
+        for (int i = 0; i < c->wc_cap; i++)
+            if (c->wc[i].w) {
+                uint64_t h = ((uintptr_t)c->wc[i].w >> 4) * 0x9E3779B97F4A7C15ull;
+                int j = (int)(h % (uint64_t)ncap);
+                while (nt[j].w) j = (j + 1) % ncap;
+                nt[j] = c->wc[i];
+            }
+        free(c->wc);
+        c->wc = nt;
+        c->wc_cap = ncap;
+    }
+    uint64_t h = ((uintptr_t)w >> 4) * 0x9E3779B97F4A7C15ull;
+    int j = (int)(h % (uint64_t)c->wc_cap);
+    while (c->wc[j].w && c->wc[j].w != w) j = (j + 1) % c->wc_cap;
+    struct cu_weight_entry *e = &c->wc[j];
+    if (e->w && e->n < n) { CU_CHECK(cudaFree(e->copy)); e->copy = NULL; e->n = 0; e->w = NULL; c->wc_n--; }
+    if (!e->w) {
+        e->w = w;
+        e->n = n;
+        CU_CHECK(cudaMalloc(&e->copy, n * sizeof(bf16)));
+        e->gen = ~(uint64_t)0;
+        c->wc_n++;
+    }
+    if (e->gen != c->param_gen) {
+        k_f32_to_bf16<<<cu_blocks((int64_t)n, 256), 256, 0, c->stream>>>(w, (bf16 *)e->copy, (int64_t)n);
+        CU_LAUNCHED();
+        e->gen = c->param_gen;
+    }
+    return e->copy;
+}
+
+void cu_weight_cache_free(cu_impl *c) {
+    for (int i = 0; i < c->wc_cap; i++)
+        if (c->wc[i].w) CU_CHECK(cudaFree(c->wc[i].copy));
+    free(c->wc);
+    c->wc = NULL;
+    c->wc_cap = c->wc_n = 0;
+}

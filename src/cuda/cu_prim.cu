@@ -1,0 +1,252 @@
+// cu_prim.cu: Linear (cuBLASLt with the bias in the epilogue), LayerNorm
+// forward/backward, deterministic column sums, small elementwise helpers.
+//
+// LayerNorm: one warp per row, the row held in registers (CPL channels per
+// lane), statistics in fp32. The backward writes dx and accumulates per-lane
+// partial dw/db; a block's warps are combined in a fixed order, then the
+// per-block partials are summed in block order by a second kernel, so the
+// parameter gradients never depend on scheduling (no atomics).
+#include "cu_common.cuh"
+
+#define LN_EPS 1e-5f
+#define LN_WARPS 8
+#define LN_MAX_BLOCKS 1024
+
+template <typename T, int CPL>
+__global__ void k_ln_fwd(int64_t M, int C, const float *w, const float *b, const T *x, T *y) {
+    int lane = threadIdx.x & 31;
+    int64_t row = (int64_t)blockIdx.x * LN_WARPS + (threadIdx.x >> 5);
+    for (; row < M; row += (int64_t)gridDim.x * LN_WARPS) {
+        const T *xr = x + row * C;
+        float v[CPL];
+        float s = 0;
+#pragma unroll
+        for (int j = 0; j < CPL; j++) {
+            int ch = lane + 32 * j;
+            v[j] = ch < C ? ld(xr, ch) : 0.f;
+            s += v[j];
+        }
+#pragma unroll
+        for (int o = 16; o; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+        float mu = s / C, q = 0;
+#pragma unroll
+        for (int j = 0; j < CPL; j++) {
+            int ch = lane + 32 * j;
+            float d = ch < C ? v[j] - mu : 0.f;
+            q += d * d;
+        }
+#pragma unroll
+        for (int o = 16; o; o >>= 1) q += __shfl_xor_sync(0xffffffffu, q, o);
+        float rs = rsqrtf(q / C + LN_EPS);
+#pragma unroll
+        for (int j = 0; j < CPL; j++) {
+            int ch = lane + 32 * j;
+            if (ch < C) st(y, row * C + ch, (v[j] - mu) * rs * w[ch] + b[ch]);
+        }
+    }
+}
+
+// part: (gridDim.x, 2, C) partial sums of dy * xhat and dy.
+template <typename T, int CPL>
+__global__ void k_ln_bwd(int64_t M, int C, const float *w, const T *x, const T *dy, T *dx, float *part) {
+    __shared__ float red[LN_WARPS][2][CPL * 32];
+    int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
+    float aw[CPL], ab[CPL];
+#pragma unroll
+    for (int j = 0; j < CPL; j++) aw[j] = ab[j] = 0;
+    // rows of this block: a contiguous chunk, so the partial order is fixed
+    int64_t per = (M + gridDim.x - 1) / gridDim.x;
+    int64_t r0 = (int64_t)blockIdx.x * per, r1 = r0 + per < M ? r0 + per : M;
+    for (int64_t row = r0 + wid; row < r1; row += LN_WARPS) {
+        const T *xr = x + row * C, *gr = dy + row * C;
+        float v[CPL], g[CPL];
+        float s = 0;
+#pragma unroll
+        for (int j = 0; j < CPL; j++) {
+            int ch = lane + 32 * j;
+            v[j] = ch < C ? ld(xr, ch) : 0.f;
+            g[j] = ch < C ? ld(gr, ch) : 0.f;
+            s += v[j];
+        }
+#pragma unroll
+        for (int o = 16; o; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+        float mu = s / C, q = 0;
+#pragma unroll
+        for (int j = 0; j < CPL; j++) {
+            int ch = lane + 32 * j;
+            float d = ch < C ? v[j] - mu : 0.f;
+            q += d * d;
+        }
+#pragma unroll
+        for (int o = 16; o; o >>= 1) q += __shfl_xor_sync(0xffffffffu, q, o);
+        float rs = rsqrtf(q / C + LN_EPS);
+        float s1 = 0, s2 = 0;
+#pragma unroll
+        for (int j = 0; j < CPL; j++) {
+            int ch = lane + 32 * j;
+            float xh = (v[j] - mu) * rs;
+            v[j] = xh;
+            if (ch < C) {
+                float dxh = g[j] * w[ch];
+                s1 += dxh;
+                s2 += dxh * xh;
+                aw[j] += g[j] * xh;
+                ab[j] += g[j];
+            }
+        }
+        if (dx) {
+#pragma unroll
+            for (int o = 16; o; o >>= 1) {
+                s1 += __shfl_xor_sync(0xffffffffu, s1, o);
+                s2 += __shfl_xor_sync(0xffffffffu, s2, o);
+            }
+            s1 /= C;
+            s2 /= C;
+#pragma unroll
+            for (int j = 0; j < CPL; j++) {
+                int ch = lane + 32 * j;
+                if (ch < C) {
+                    int64_t i = row * C + ch;
+                    st(dx, i, ld(dx, i) + rs * (g[j] * w[ch] - s1 - v[j] * s2));
+                }
+            }
+        }
+    }
+    if (!part) return;
+#pragma unroll
+    for (int j = 0; j < CPL; j++) {
+        red[wid][0][lane + 32 * j] = aw[j];
+        red[wid][1][lane + 32 * j] = ab[j];
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < 2 * C; i += blockDim.x) {
+        int k = i / C, ch = i % C;
+        float s = 0;
+        for (int u = 0; u < LN_WARPS; u++) s += red[u][k][ch];
+        part[((int64_t)blockIdx.x * 2 + k) * C + ch] = s;
+    }
+}
+
+// out[k][ch] += sum over nb partials (nb, K, C) in order.
+__global__ void k_reduce_parts(int nb, int K, int C, const float *part, float *o0, float *o1, float scale) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= K * C) return;
+    float s = 0;
+    for (int b = 0; b < nb; b++) s += part[(int64_t)b * K * C + i];
+    float *o = i < C ? o0 : o1;
+    if (o) o[i % C] += s * scale;
+}
+
+template <int CPL>
+static void ln_launch_fwd(cu_impl *c, int64_t M, int C, const pf_layernorm_p *p, const void *x, void *y) {
+    unsigned nb = cu_blocks(M, LN_WARPS);
+    if (nb > 65536) nb = 65536;
+    CU_DISPATCH(c, T, k_ln_fwd<T, CPL><<<nb, 32 * LN_WARPS, 0, c->stream>>>(M, C, p->w, p->b, (const T *)x, (T *)y));
+    CU_LAUNCHED();
+}
+template <int CPL>
+static void ln_launch_bwd(cu_impl *c, int64_t M, int C, const pf_layernorm_p *p, pf_layernorm_p *g,
+                          const void *x, const void *dy, void *dx) {
+    int64_t nbl = (M + 63) / 64;
+    int nb = (int)(nbl < LN_MAX_BLOCKS ? (nbl < 1 ? 1 : nbl) : LN_MAX_BLOCKS);
+    size_t mark = cu_pool_mark(c);
+    float *part = g ? (float *)cu_pool_get(c, sizeof(float) * (size_t)nb * 2 * C) : NULL;
+    CU_DISPATCH(c, T, k_ln_bwd<T, CPL><<<nb, 32 * LN_WARPS, 0, c->stream>>>(M, C, p->w, (const T *)x, (const T *)dy, (T *)dx, part));
+    CU_LAUNCHED();
+    if (g) {
+        k_reduce_parts<<<(2 * C + 255) / 256, 256, 0, c->stream>>>(nb, 2, C, part, g->w, g->b, 1.f);
+        CU_LAUNCHED();
+    }
+    cu_pool_release(c, mark);
+}
+
+#define LN_SWITCH(C, F, ...)                          \
+    do {                                              \
+        int cpl_ = ((C) + 31) / 32;                   \
+        if (cpl_ <= 1) F<1>(__VA_ARGS__);             \
+        else if (cpl_ <= 2) F<2>(__VA_ARGS__);        \
+        else if (cpl_ <= 4) F<4>(__VA_ARGS__);        \
+        else if (cpl_ <= 8) F<8>(__VA_ARGS__);        \
+        else if (cpl_ <= 12) F<12>(__VA_ARGS__);      \
+        else if (cpl_ <= 16) F<16>(__VA_ARGS__);      \
+        else pf_die("LayerNorm: %d channels > 512 not supported on CUDA", (C)); \
+    } while (0)
+
+void cu_ln_fwd(cu_impl *c, int64_t M, int C, const pf_layernorm_p *p, const void *x, void *y) {
+    if (M <= 0) return;
+    LN_SWITCH(C, ln_launch_fwd, c, M, C, p, x, y);
+}
+void cu_ln_bwd(cu_impl *c, int64_t M, int C, const pf_layernorm_p *p, pf_layernorm_p *g,
+               const void *x, const void *dy, void *dx) {
+    if (M <= 0 || (!g && !dx)) return;
+    LN_SWITCH(C, ln_launch_bwd, c, M, C, p, g, x, dy, dx);
+}
+
+// ---- column sums -----------------------------------------------------------
+template <typename T>
+__global__ void k_colsum_part(int64_t M, int N, const T *x, float *part) {
+    int64_t per = (M + gridDim.x - 1) / gridDim.x;
+    int64_t r0 = (int64_t)blockIdx.x * per, r1 = r0 + per < M ? r0 + per : M;
+    for (int col = threadIdx.x; col < N; col += blockDim.x) {
+        float s = 0;
+        for (int64_t r = r0; r < r1; r++) s += ld(x, r * N + col);
+        part[(int64_t)blockIdx.x * N + col] = s;
+    }
+}
+
+void cu_colsum_add(cu_impl *c, int64_t M, int N, const void *x, int tyX, float *out, float scale) {
+    if (M <= 0 || N <= 0) return;
+    int64_t nbl = (M + 255) / 256;
+    int nb = (int)(nbl < 512 ? nbl : 512);
+    size_t mark = cu_pool_mark(c);
+    float *part = (float *)cu_pool_get(c, sizeof(float) * (size_t)nb * N);
+    int th = N < 256 ? ((N + 31) / 32) * 32 : 256;
+    if (tyX == CU_F32 || !c->bf16) k_colsum_part<float><<<nb, th, 0, c->stream>>>(M, N, (const float *)x, part);
+    else k_colsum_part<bf16><<<nb, th, 0, c->stream>>>(M, N, (const bf16 *)x, part);
+    CU_LAUNCHED();
+    k_reduce_parts<<<(N + 255) / 256, 256, 0, c->stream>>>(nb, 1, N, part, out, NULL, scale);
+    CU_LAUNCHED();
+    cu_pool_release(c, mark);
+}
+
+// ---- Linear ----------------------------------------------------------------
+void cu_linear_fwd(cu_impl *c, int64_t M, int in, int out, const pf_linear_p *p,
+                   const void *x, void *y, int accumulate) {
+    const void *w = cu_weight(c, p->w, (size_t)out * in);
+    cu_gemm(c, 0, 1, M, out, in, 1.f, x, CU_ACT, in, w, CU_ACT, in, accumulate ? 1.f : 0.f,
+            y, CU_ACT, out, 1, 0, 0, 0, p->b);
+}
+
+void cu_linear_bwd(cu_impl *c, int64_t M, int in, int out, const pf_linear_p *p, pf_linear_p *g,
+                   const void *x, const void *dy, void *dx) {
+    if (g) {
+        // dW (out, in) += dy^T x, straight into the fp32 gradient
+        cu_gemm(c, 1, 0, out, in, M, 1.f, dy, CU_ACT, out, x, CU_ACT, in, 1.f, g->w, CU_F32, in, 1, 0, 0, 0, NULL);
+        if (g->b) cu_colsum_add(c, M, out, dy, CU_ACT, g->b, 1.f);
+    }
+    if (dx) {
+        const void *w = cu_weight(c, p->w, (size_t)out * in);
+        cu_gemm(c, 0, 0, M, in, out, 1.f, dy, CU_ACT, out, w, CU_ACT, in, 1.f, dx, CU_ACT, in, 1, 0, 0, 0, NULL);
+    }
+}
+
+// ---- elementwise -------------------------------------------------------------
+template <typename T>
+__global__ void k_add(T *y, const T *x, int64_t n) { GRID_STRIDE(i, n) st(y, i, ld(y, i) + ld(x, i)); }
+template <typename T>
+__global__ void k_fill(T *y, float v, int64_t n) { GRID_STRIDE(i, n) st(y, i, v); }
+
+void cu_add(cu_impl *c, void *y, const void *x, int64_t n) {
+    if (n <= 0) return;
+    CU_DISPATCH(c, T, k_add<T><<<cu_blocks(n, 256), 256, 0, c->stream>>>((T *)y, (const T *)x, n));
+    CU_LAUNCHED();
+}
+void cu_fill(cu_impl *c, void *y, float v, int64_t n) {
+    if (n <= 0) return;
+    CU_DISPATCH(c, T, k_fill<T><<<cu_blocks(n, 256), 256, 0, c->stream>>>((T *)y, v, n));
+    CU_LAUNCHED();
+}
+void cu_copy_act(cu_impl *c, void *dst, const void *src, int64_t n) {
+    if (n <= 0 || dst == src) return;
+    CU_CHECK(cudaMemcpyAsync(dst, src, (size_t)n * cu_esz(c), cudaMemcpyDeviceToDevice, c->stream));
+}

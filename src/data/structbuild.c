@@ -1,0 +1,342 @@
+#include "structbuild.h"
+#include <stdlib.h>
+#include <string.h>
+#include "../core/util.h"
+#include "batch.h"
+#include "residue.h"
+#include "textio.h"
+
+typedef struct {
+    char chain[8], label[8], entity[8], name[8];
+    long num, seq_id;
+    char icode, alt;
+    int het, after_ter, natoms;
+    uint8_t mask;  // backbone atoms present (PF_AT_* bits)
+    float xyz[PF_NUM_BB][3];
+} rres;
+
+typedef struct {
+    char key[8];
+    int n, cap;
+    long last_num;
+    char (*names)[8];
+} seqdef;
+
+struct pf_rbuild {
+    rres *r;
+    int n, cap;
+    int *ht;  // open addressing: residue index + 1
+    int ht_cap;
+    seqdef *seqs;
+    int n_seqs;
+    struct { char name[8], parent[8]; } *mods;
+    int n_mods;
+    struct { char id[8]; int protein; } *ents;
+    int n_ents;
+    long atoms;
+};
+
+static void cpy(char *dst, const char *src, size_t cap) {
+    size_t n = src ? strlen(src) : 0;
+    if (n >= cap) n = cap - 1;
+    if (n) memcpy(dst, src, n);
+    dst[n] = 0;
+}
+
+pf_rbuild *pf_rb_new(void) {
+    pf_rbuild *rb = calloc(1, sizeof *rb);
+    rb->ht_cap = 1024;
+    rb->ht = calloc((size_t)rb->ht_cap, sizeof(int));
+    return rb;
+}
+
+void pf_rb_free(pf_rbuild *rb) {
+    if (!rb) return;
+    for (int i = 0; i < rb->n_seqs; i++) free(rb->seqs[i].names);
+    free(rb->seqs);
+    free(rb->mods);
+    free(rb->ents);
+    free(rb->r);
+    free(rb->ht);
+    free(rb);
+}
+
+int pf_rb_n_atoms(const pf_rbuild *rb) { return (int)PF_MIN(rb->atoms, 1000000000L); }
+
+static uint64_t key_hash(const char *chain, const char *label, long num, char icode, long seq_id) {
+    uint64_t h = 1469598103934665603ull;
+    for (const char *s = chain; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    h = (h ^ 0xff) * 1099511628211ull;
+    for (const char *s = label; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    h ^= (uint64_t)num * 0x9E3779B97F4A7C15ull;
+    h ^= (uint64_t)(unsigned char)icode << 56;
+    h ^= (uint64_t)(seq_id + 7) * 0xBF58476D1CE4E5B9ull;
+    return h ^ (h >> 29);
+}
+
+static int same_key(const rres *r, const char *chain, const char *label, long num, char icode, long seq_id) {
+    return r->num == num && r->icode == icode && r->seq_id == seq_id && strcmp(r->chain, chain) == 0 &&
+           strcmp(r->label, label) == 0;
+}
+
+static void ht_grow(pf_rbuild *rb) {
+    free(rb->ht);
+    rb->ht_cap *= 2;
+    rb->ht = calloc((size_t)rb->ht_cap, sizeof(int));
+    for (int i = 0; i < rb->n; i++) {
+        rres *r = &rb->r[i];
+        uint64_t h = key_hash(r->chain, r->label, r->num, r->icode, r->seq_id) & (uint64_t)(rb->ht_cap - 1);
+        while (rb->ht[h]) h = (h + 1) & (uint64_t)(rb->ht_cap - 1);
+        rb->ht[h] = i + 1;
+    }
+}
+
+static int atom_slot(const char *atom) {
+    static const char *names[PF_NUM_BB] = {"N", "CA", "C", "O", "CB"};
+    for (int k = 0; k < PF_NUM_BB; k++)
+        if (strcmp(atom, names[k]) == 0) return k;
+    return -1;
+}
+
+void pf_rb_atom(pf_rbuild *rb, const pf_atom_in *a) {
+    char chain[8], label[8];
+    cpy(chain, a->chain, sizeof chain);
+    cpy(label, a->label, sizeof label);
+    if ((rb->n + 1) * 2 > rb->ht_cap) ht_grow(rb);
+    uint64_t mask = (uint64_t)(rb->ht_cap - 1);
+    uint64_t h = key_hash(chain, label, a->num, a->icode, a->seq_id) & mask;
+    int idx = -1;
+    while (rb->ht[h]) {
+        rres *r = &rb->r[rb->ht[h] - 1];
+        if (same_key(r, chain, label, a->num, a->icode, a->seq_id)) {
+            idx = rb->ht[h] - 1;
+            break;
+        }
+        h = (h + 1) & mask;
+    }
+    if (idx < 0) {
+        if (rb->n == rb->cap) {
+            rb->cap = rb->cap ? rb->cap * 2 : 256;
+            rb->r = realloc(rb->r, (size_t)rb->cap * sizeof(rres));
+            if (!rb->r) pf_die("out of memory");
+        }
+        idx = rb->n++;
+        rres *r = &rb->r[idx];
+        memset(r, 0, sizeof *r);
+        memcpy(r->chain, chain, sizeof chain);
+        memcpy(r->label, label, sizeof label);
+        cpy(r->entity, a->entity, sizeof r->entity);
+        cpy(r->name, a->resname, sizeof r->name);
+        r->num = a->num;
+        r->icode = a->icode;
+        r->seq_id = a->seq_id;
+        r->het = a->het;
+        r->after_ter = a->after_ter;
+        r->alt = ' ';
+        rb->ht[h] = idx + 1;
+    }
+    rres *r = &rb->r[idx];
+    // One conformer: blank altloc atoms always, else only the first altloc seen.
+    if (a->alt != ' ') {
+        if (r->alt == ' ') r->alt = a->alt;
+        else if (r->alt != a->alt) return;
+    }
+    rb->atoms++;
+    r->natoms++;
+    int k = atom_slot(a->atom);
+    if (k >= 0 && !(r->mask & (1u << k))) {
+        r->mask |= (uint8_t)(1u << k);
+        r->xyz[k][0] = (float)a->x;
+        r->xyz[k][1] = (float)a->y;
+        r->xyz[k][2] = (float)a->z;
+    }
+}
+
+static seqdef *find_seq(pf_rbuild *rb, const char *key) {
+    for (int i = 0; i < rb->n_seqs; i++)
+        if (strcmp(rb->seqs[i].key, key) == 0) return &rb->seqs[i];
+    return NULL;
+}
+
+void pf_rb_seq(pf_rbuild *rb, const char *key, long num, const char *resname) {
+    seqdef *s = find_seq(rb, key);
+    if (!s) {
+        rb->seqs = realloc(rb->seqs, (size_t)(rb->n_seqs + 1) * sizeof(seqdef));
+        s = &rb->seqs[rb->n_seqs++];
+        memset(s, 0, sizeof *s);
+        cpy(s->key, key, sizeof s->key);
+        s->last_num = -1000000000L;
+    }
+    if (num > 0) {
+        if (num == s->last_num) return;  // microheterogeneity: keep the first
+        if (num != s->n + 1) return;     // out of order or gapped numbering: ignore the record
+        s->last_num = num;
+    }
+    if (s->n >= 100000) return;
+    if (s->n == s->cap) {
+        s->cap = s->cap ? s->cap * 2 : 64;
+        s->names = realloc(s->names, (size_t)s->cap * sizeof *s->names);
+        if (!s->names) pf_die("out of memory");
+    }
+    cpy(s->names[s->n++], resname, 8);
+}
+
+void pf_rb_modres(pf_rbuild *rb, const char *name, const char *parent) {
+    rb->mods = realloc(rb->mods, (size_t)(rb->n_mods + 1) * sizeof *rb->mods);
+    cpy(rb->mods[rb->n_mods].name, name, 8);
+    cpy(rb->mods[rb->n_mods].parent, parent, 8);
+    rb->n_mods++;
+}
+
+void pf_rb_entity_type(pf_rbuild *rb, const char *entity, int protein) {
+    rb->ents = realloc(rb->ents, (size_t)(rb->n_ents + 1) * sizeof *rb->ents);
+    cpy(rb->ents[rb->n_ents].id, entity, 8);
+    rb->ents[rb->n_ents].protein = protein;
+    rb->n_ents++;
+}
+
+// Token of a residue name in a sequence record (unknown names become UNK).
+static int seq_tok(const pf_rbuild *rb, const char *name) {
+    int t = pf_tok_from_name3(name);
+    if (t >= 0) return t;
+    for (int i = 0; i < rb->n_mods; i++)
+        if (strcmp(rb->mods[i].name, name) == 0) {
+            t = pf_tok_from_name3(rb->mods[i].parent);
+            if (t >= 0) return t;
+        }
+    return PF_TOK_UNK;
+}
+
+// Amino-acid token of a resolved residue, -1 when it is not part of a protein chain.
+static int res_tok(const pf_rbuild *rb, const rres *r, int cif_mode) {
+    if (cif_mode && rb->n_ents > 0 && r->seq_id >= 1) {
+        for (int i = 0; i < rb->n_ents; i++)
+            if (strcmp(rb->ents[i].id, r->entity) == 0) return rb->ents[i].protein ? seq_tok(rb, r->name) : -1;
+    }
+    if (cif_mode && r->seq_id < 1 && rb->n_ents > 0) return -1;  // non-polymer entity
+    if (pf_is_water_or_nucleotide(r->name)) return -1;
+    int t = pf_tok_from_name3(r->name);
+    if (t < 0) {
+        for (int i = 0; i < rb->n_mods; i++)
+            if (strcmp(rb->mods[i].name, r->name) == 0) t = pf_tok_from_name3(rb->mods[i].parent);
+    }
+    if (r->het && r->after_ter) return -1;  // ligands after the chain's TER
+    if (t >= 0) return t;
+    const uint8_t ncac = (1u << PF_AT_N) | (1u << PF_AT_CA) | (1u << PF_AT_C);
+    if ((r->mask & ncac) == ncac) return PF_TOK_UNK;  // unknown modified amino acid
+    if (!r->het && (r->mask & (1u << PF_AT_CA))) return PF_TOK_UNK;
+    return -1;
+}
+
+static void chain_alloc(pf_chain *c, int n) {
+    size_t m = (size_t)(n > 0 ? n : 1);
+    c->n = n;
+    c->tok = calloc(m, 1);
+    c->resolved = calloc(m, 1);
+    c->atom_mask = calloc(m, 1);
+    c->xyz = calloc(m * PF_NUM_BB * 3, sizeof(float));
+    c->auth_num = calloc(m, sizeof(int32_t));
+    c->icode = malloc(m);
+    if (!c->tok || !c->resolved || !c->atom_mask || !c->xyz || !c->auth_num || !c->icode) pf_die("out of memory");
+    memset(c->icode, ' ', m);
+}
+
+static void place(pf_chain *c, int pos, const rres *r, int tok, int tok_from_res) {
+    if (c->resolved[pos]) return;
+    c->resolved[pos] = 1;
+    c->n_resolved++;
+    if (tok_from_res) c->tok[pos] = (uint8_t)tok;
+    c->atom_mask[pos] = r->mask;
+    memcpy(c->xyz + (size_t)pos * PF_NUM_BB * 3, r->xyz, sizeof r->xyz);
+    c->auth_num[pos] = (int32_t)r->num;
+    c->icode[pos] = r->icode;
+}
+
+int pf_rb_finish(pf_rbuild *rb, int cif_mode, pf_structure *s, const char *name, char *err, size_t errlen) {
+    memset(s, 0, sizeof *s);
+    if (rb->n == 0) {
+        pf_errf(err, errlen, name, 0, "no atom records found (not a %s file?)", cif_mode ? "mmCIF" : "PDB");
+        return -1;
+    }
+    int *tok = malloc((size_t)rb->n * sizeof(int));
+    uint8_t *done = calloc((size_t)rb->n, 1);
+    for (int i = 0; i < rb->n; i++) tok[i] = res_tok(rb, &rb->r[i], cif_mode);
+    int cap = 0;
+    for (int i = 0; i < rb->n; i++) {
+        if (done[i] || tok[i] < 0) continue;
+        // a new chain: every amino-acid residue with this chain id, in file order
+        const char *cid = rb->r[i].chain;
+        int nres = 0;
+        for (int j = i; j < rb->n; j++)
+            if (!done[j] && tok[j] >= 0 && strcmp(rb->r[j].chain, cid) == 0) nres++;
+        int *idx = malloc((size_t)nres * sizeof(int));
+        nres = 0;
+        for (int j = i; j < rb->n; j++)
+            if (!done[j] && tok[j] >= 0 && strcmp(rb->r[j].chain, cid) == 0) idx[nres++] = j, done[j] = 1;
+        if (s->n_chains == cap) {
+            cap = cap ? cap * 2 : 8;
+            s->chains = realloc(s->chains, (size_t)cap * sizeof(pf_chain));
+        }
+        pf_chain *c = &s->chains[s->n_chains++];
+        memset(c, 0, sizeof *c);
+        cpy(c->id, cid, sizeof c->id);
+        // full sequence: entity_poly_seq (mmCIF) or SEQRES (PDB)
+        const seqdef *sd = find_seq(rb, cif_mode ? rb->r[i].entity : cid);
+        int placed = 0;
+        if (sd && sd->n > 0) {
+            uint8_t *stok = malloc((size_t)sd->n);
+            for (int k = 0; k < sd->n; k++) stok[k] = (uint8_t)seq_tok(rb, sd->names[k]);
+            int *pos = malloc((size_t)nres * sizeof(int));
+            int ok = 1;
+            if (cif_mode) {
+                for (int k = 0; k < nres && ok; k++) {
+                    long q = rb->r[idx[k]].seq_id;
+                    if (q < 1 || q > sd->n) ok = 0;
+                    else pos[k] = (int)(q - 1);
+                }
+            } else {
+                uint8_t *rt = malloc((size_t)nres);
+                long *num = malloc((size_t)nres * sizeof(long));
+                for (int k = 0; k < nres; k++) rt[k] = (uint8_t)tok[idx[k]], num[k] = rb->r[idx[k]].num;
+                ok = pf_fit_to_sequence(rt, num, nres, stok, sd->n, pos) == 0;
+                free(rt);
+                free(num);
+            }
+            if (ok) {
+                chain_alloc(c, sd->n);
+                memcpy(c->tok, stok, (size_t)sd->n);
+                c->full_seq = 1;
+                for (int k = 0; k < nres; k++) place(c, pos[k], &rb->r[idx[k]], tok[idx[k]], 0);
+                placed = 1;
+            }
+            free(pos);
+            free(stok);
+        }
+        if (!placed) {
+            chain_alloc(c, nres);
+            for (int k = 0; k < nres; k++) place(c, k, &rb->r[idx[k]], tok[idx[k]], 1);
+        }
+        free(idx);
+    }
+    free(tok);
+    free(done);
+    if (s->n_chains == 0) {
+        pf_errf(err, errlen, name, 0, "no protein chains (%d residues, none an amino acid)", rb->n);
+        return -1;
+    }
+    return 0;
+}
+
+void pf_structure_free(pf_structure *s) {
+    for (int i = 0; i < s->n_chains; i++) {
+        pf_chain *c = &s->chains[i];
+        free(c->tok);
+        free(c->resolved);
+        free(c->atom_mask);
+        free(c->xyz);
+        free(c->auth_num);
+        free(c->icode);
+    }
+    free(s->chains);
+    memset(s, 0, sizeof *s);
+}

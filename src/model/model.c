@@ -1,0 +1,436 @@
+// model.c: the whole network, forward and backward, against the backend.
+#include "model.h"
+#include <string.h>
+#include <math.h>
+#include "../core/util.h"
+#include "../core/rng.h"
+
+// ---------------------------------------------------------------------------
+// Parameters
+// ---------------------------------------------------------------------------
+static void declare(pf_model *M) {
+    const pf_config *c = &M->cfg;
+    pf_params *P = &M->P;
+    pf_embed_p *p = &M->p, *g = &M->g;
+    const int cz = c->c_z, cm = c->c_m;
+    if (c->trunk == PF_TRUNK_EVOFORMER) {
+        const char *ie = "input_embedder";
+        pf_params_linear(P, ie, "linear_tf_z_i", cz, PF_TARGET_FEAT, 1, PF_INIT_LECUN, PF_INIT_ZEROS, &p->tf_z_i, &g->tf_z_i);
+        pf_params_linear(P, ie, "linear_tf_z_j", cz, PF_TARGET_FEAT, 1, PF_INIT_LECUN, PF_INIT_ZEROS, &p->tf_z_j, &g->tf_z_j);
+        pf_params_linear(P, ie, "linear_tf_m", cm, PF_TARGET_FEAT, 1, PF_INIT_LECUN, PF_INIT_ZEROS, &p->tf_m, &g->tf_m);
+        pf_params_linear(P, ie, "linear_msa_m", cm, PF_MSA_FEAT, 1, PF_INIT_LECUN, PF_INIT_ZEROS, &p->msa_m, &g->msa_m);
+        pf_params_linear(P, ie, "linear_relpos", cz, PF_RELPOS_AF2_FEATS, 1, PF_INIT_LECUN, PF_INIT_ZEROS, &p->relpos, &g->relpos);
+        pf_params_layernorm(P, "recycling_embedder", "layer_norm_m", cm, &p->rec_ln_m, &g->rec_ln_m);
+        pf_params_layernorm(P, "recycling_embedder", "layer_norm_z", cz, &p->rec_ln_z, &g->rec_ln_z);
+        if (c->n_extra_blocks > 0)
+            pf_params_linear(P, "extra_msa_embedder", "linear", c->c_e, PF_EXTRA_MSA_FEAT, 1, PF_INIT_LECUN,
+                             PF_INIT_ZEROS, &p->extra_m, &g->extra_m);
+        M->n_msa_blocks = c->n_extra_blocks;
+    } else {
+        const char *ie = "input_embedder";
+        pf_params_linear(P, ie, "linear_s", c->c_s, PF_TARGET_FEAT, 0, PF_INIT_LECUN, PF_INIT_ZEROS, &p->s_init, &g->s_init);
+        pf_params_linear(P, ie, "linear_z_i", cz, PF_TARGET_FEAT, 0, PF_INIT_LECUN, PF_INIT_ZEROS, &p->tf_z_i, &g->tf_z_i);
+        pf_params_linear(P, ie, "linear_z_j", cz, PF_TARGET_FEAT, 0, PF_INIT_LECUN, PF_INIT_ZEROS, &p->tf_z_j, &g->tf_z_j);
+        pf_params_linear(P, "input_embedder.relpos", "linear_relpos", cz, PF_RELPOS_AF3_FEATS, 0, PF_INIT_LECUN,
+                         PF_INIT_ZEROS, &p->relpos, &g->relpos);
+        pf_params_layernorm(P, "recycle", "layer_norm_z", cz, &p->rec_ln_z, &g->rec_ln_z);
+        pf_params_linear(P, "recycle", "linear_z", cz, cz, 0, PF_INIT_LECUN, PF_INIT_ZEROS, &p->rec_z, &g->rec_z);
+        pf_params_layernorm(P, "recycle", "layer_norm_s", c->c_s, &p->rec_ln_s, &g->rec_ln_s);
+        pf_params_linear(P, "recycle", "linear_s", c->c_s, c->c_s, 0, PF_INIT_LECUN, PF_INIT_ZEROS, &p->rec_s, &g->rec_s);
+        pf_params_linear(P, "msa_module", "linear_m", cm, PF_MSA_FEAT, 0, PF_INIT_LECUN, PF_INIT_ZEROS, &p->msa_m, &g->msa_m);
+        pf_params_linear(P, "msa_module", "linear_s_inputs", cm, PF_TARGET_FEAT, 0, PF_INIT_LECUN, PF_INIT_ZEROS, &p->msa_s, &g->msa_s);
+        M->n_msa_blocks = c->n_msa_blocks;
+    }
+    M->n_trunk = c->n_blocks;
+    M->msa_blocks = pf_calloc((size_t)M->n_msa_blocks + 1, sizeof(pf_block));
+    M->trunk = pf_calloc((size_t)M->n_trunk + 1, sizeof(pf_block));
+    char pre[128];
+    int af2 = c->trunk == PF_TRUNK_EVOFORMER;
+    for (int i = 0; i < M->n_msa_blocks; i++) {
+        snprintf(pre, sizeof pre, af2 ? "extra_msa_stack.blocks.%d" : "msa_module.blocks.%d", i);
+        pf_block_declare(&M->msa_blocks[i], af2 ? PF_BLOCK_EXTRA_MSA : PF_BLOCK_MSA_MODULE, c, P, pre);
+    }
+    for (int i = 0; i < M->n_trunk; i++) {
+        snprintf(pre, sizeof pre, af2 ? "evoformer.blocks.%d" : "pairformer_stack.blocks.%d", i);
+        pf_block_declare(&M->trunk[i], af2 ? PF_BLOCK_EVOFORMER : PF_BLOCK_PAIRFORMER, c, P, pre);
+    }
+    // the distogram head starts at zero ("final" init), so the first loss is log(n_bins)
+    pf_params_linear(P, "aux_heads.distogram", "linear", c->n_bins, cz, 1, PF_INIT_ZEROS, PF_INIT_ZEROS,
+                     &p->disto, &g->disto);
+}
+
+// ---------------------------------------------------------------------------
+// Arenas
+// ---------------------------------------------------------------------------
+static int max_channels(const pf_config *c) {
+    int m = PF_MAX(c->c_m, PF_MAX(c->c_z, c->c_s));
+    m = PF_MAX(m, PF_MAX(c->c_e, PF_MSA_FEAT));
+    return m;
+}
+
+// Carve the activation arena for dims d; with base == NULL only counts bytes.
+static size_t carve(pf_model *M, char *base, pf_dims d) {
+    const pf_config *c = &M->cfg;
+    size_t off = 0;
+    int64_t N = d.N, S = d.S, E = d.E, NN = N * N;
+    int64_t big = PF_MAX(S * N * PF_MAX(c->c_m, PF_MSA_FEAT), NN * c->c_z);
+    big = PF_MAX(big, E * N * PF_MAX(c->c_e, PF_EXTRA_MSA_FEAT));
+    big = PF_MAX(big, N * c->c_s);
+#define TAKE(ptr, count, elem)                                      \
+    do {                                                            \
+        if (base) ptr = (void *)(base + off);                       \
+        off += ((size_t)(count) * (size_t)(elem) + 255) & ~(size_t)255; \
+    } while (0)
+    size_t ab = (size_t)M->be->act_bytes;
+    TAKE(M->tf, N * PF_TARGET_FEAT, ab);
+    TAKE(M->msa_feat, S * N * PF_MSA_FEAT, ab);
+    TAKE(M->extra_feat, E * N * PF_EXTRA_MSA_FEAT, ab);
+    TAKE(M->msa_mask, S * N, ab);
+    TAKE(M->pair_mask, NN, ab);
+    TAKE(M->seq_mask, N, ab);
+    TAKE(M->extra_mask, E * N, ab);
+    TAKE(M->disto_mask, NN, ab);
+    TAKE(M->ints, 4 * N + NN, sizeof(int32_t));
+    TAKE(M->m, S * N * c->c_m, ab);
+    TAKE(M->z, NN * c->c_z, ab);
+    TAKE(M->s, N * c->c_s, ab);
+    TAKE(M->e, E * N * c->c_e, ab);
+    TAKE(M->dm, S * N * c->c_m, ab);
+    TAKE(M->dz, NN * c->c_z, ab);
+    TAKE(M->ds, N * c->c_s, ab);
+    TAKE(M->de, E * N * c->c_e, ab);
+    TAKE(M->m0_prev, N * c->c_m, ab);
+    TAKE(M->z_prev, NN * c->c_z, ab);
+    TAKE(M->s_prev, N * c->c_s, ab);
+    TAKE(M->tmp_a, big, ab);
+    TAKE(M->tmp_b, big, ab);
+    TAKE(M->tmp_n, N * max_channels(c), ab);
+#undef TAKE
+    return off;
+}
+
+static void plan_blocks(pf_model *M, pf_dims d, size_t *saved, size_t *ws) {
+    *saved = 0;
+    *ws = 0;
+    int64_t S_msa = M->cfg.trunk == PF_TRUNK_EVOFORMER ? d.E : d.S;
+    for (int i = 0; i < M->n_msa_blocks; i++) {
+        pf_block_plan(&M->msa_blocks[i], M->be, d.N, S_msa);
+        *saved += M->msa_blocks[i].saved_bytes;
+        *ws = PF_MAX(*ws, M->msa_blocks[i].ws_bytes);
+    }
+    for (int i = 0; i < M->n_trunk; i++) {
+        pf_block_plan(&M->trunk[i], M->be, d.N, d.S);
+        *saved += M->trunk[i].saved_bytes;
+        *ws = PF_MAX(*ws, M->trunk[i].ws_bytes);
+    }
+}
+
+// Size the arenas for dims d (grow only).
+static void ensure_capacity(pf_model *M, pf_dims d) {
+    if (d.N <= M->cap.N && d.S <= M->cap.S && d.E <= M->cap.E && M->act) return;
+    pf_dims n = {PF_MAX(d.N, M->cap.N), PF_MAX(d.S, M->cap.S), PF_MAX(d.E, M->cap.E)};
+    pf_backend *be = M->be;
+    if (M->act) be->free(be, M->act);
+    if (M->saved) be->free(be, M->saved);
+    if (M->ws) be->free(be, M->ws);
+    M->act_bytes = carve(M, NULL, n);
+    plan_blocks(M, n, &M->saved_bytes, &M->ws_bytes);
+    M->act = be->alloc(be, M->act_bytes);
+    M->saved = be->alloc(be, M->saved_bytes ? M->saved_bytes : 1);
+    M->ws = be->alloc(be, M->ws_bytes ? M->ws_bytes : 1);
+    M->cap = n;
+}
+
+pf_model *pf_model_create(const pf_config *cfg, pf_backend *be) {
+    pf_model *M = pf_calloc(1, sizeof *M);
+    M->cfg = *cfg;
+    M->be = be;
+    pf_params_init_registry(&M->P);
+    declare(M);
+    pf_params_bind(&M->P, be);
+    pf_params_initialise(&M->P, cfg->seed);
+    pf_dims d = {cfg->crop_size, cfg->msa_rows, cfg->trunk == PF_TRUNK_EVOFORMER && cfg->n_extra_blocks > 0 ? cfg->extra_msa_rows : 0};
+    ensure_capacity(M, d);
+    return M;
+}
+
+void pf_model_free(pf_model *M) {
+    if (!M) return;
+    pf_backend *be = M->be;
+    if (M->act) be->free(be, M->act);
+    if (M->saved) be->free(be, M->saved);
+    if (M->ws) be->free(be, M->ws);
+    pf_params_free(&M->P);
+    pf_free(M->msa_blocks);
+    pf_free(M->trunk);
+    pf_free(M);
+}
+
+int pf_disto_bin(double dist, const pf_config *c) {
+    double w = (c->max_bin - c->min_bin) / c->n_bins;
+    int b = 0;
+    for (int k = 1; k < c->n_bins; k++)
+        if (dist > c->min_bin + k * w) b = k;
+    return b;
+}
+
+// ---------------------------------------------------------------------------
+// Batch upload
+// ---------------------------------------------------------------------------
+static pf_dims batch_dims(const pf_model *M, const pf_batch *b) {
+    int extra = M->cfg.trunk == PF_TRUNK_EVOFORMER && M->n_msa_blocks > 0;
+    pf_dims d = {b->N, b->S, extra ? b->E : 0};
+    if (extra && b->E <= 0) pf_die("batch '%s' has no extra-MSA rows but the extra-MSA stack is enabled", b->name);
+    return d;
+}
+
+static void upload_batch(pf_model *M, const pf_batch *b, pf_dims d) {
+    pf_backend *be = M->be;
+    int64_t N = d.N, NN = N * N;
+    carve(M, M->act, M->cap);  // pointers for the capacity; tensors use their prefixes
+    be->act_from_real(be, M->tf, b->target_feat, N * PF_TARGET_FEAT);
+    be->act_from_real(be, M->msa_feat, b->msa_feat, d.S * N * PF_MSA_FEAT);
+    be->act_from_real(be, M->msa_mask, b->msa_mask, d.S * N);
+    be->act_from_real(be, M->seq_mask, b->seq_mask, N);
+    if (d.E) {
+        be->act_from_real(be, M->extra_feat, b->extra_msa_feat, d.E * N * PF_EXTRA_MSA_FEAT);
+        be->act_from_real(be, M->extra_mask, b->extra_msa_mask, d.E * N);
+    }
+    real *pm = pf_malloc(sizeof(real) * (size_t)NN), *dmk = pf_malloc(sizeof(real) * (size_t)NN);
+    int32_t *ints = pf_malloc(sizeof(int32_t) * (size_t)(4 * N + NN));
+    for (int64_t i = 0; i < N; i++) {
+        ints[i] = b->residue_index[i];
+        ints[N + i] = b->chain_id[i];
+        ints[2 * N + i] = b->entity_id[i];
+        ints[3 * N + i] = b->sym_id[i];
+        for (int64_t j = 0; j < N; j++) {
+            pm[i * N + j] = b->seq_mask[i] * b->seq_mask[j];
+            dmk[i * N + j] = b->pseudo_beta_mask[i] * b->pseudo_beta_mask[j];
+            const real *a = b->pseudo_beta + 3 * i, *c = b->pseudo_beta + 3 * j;
+            double dx = a[0] - c[0], dy = a[1] - c[1], dz = a[2] - c[2];
+            ints[4 * N + i * N + j] = pf_disto_bin(sqrt(dx * dx + dy * dy + dz * dz), &M->cfg);
+        }
+    }
+    be->act_from_real(be, M->pair_mask, pm, NN);
+    be->act_from_real(be, M->disto_mask, dmk, NN);
+    be->upload(be, M->ints, ints, sizeof(int32_t) * (size_t)(4 * N + NN));
+    pf_free(pm);
+    pf_free(dmk);
+    pf_free(ints);
+}
+
+// ---------------------------------------------------------------------------
+// Forward and backward
+// ---------------------------------------------------------------------------
+static int32_t *ints_at(pf_model *M, int64_t N, int k) { return M->ints + k * N; }
+
+static void relpos(pf_model *M, int64_t N, int bwd) {
+    pf_relpos_dims rd = {N, M->cfg.c_z, M->cfg.trunk == PF_TRUNK_PAIRFORMER};
+    int32_t *r = ints_at(M, N, 0), *ch = ints_at(M, N, 1), *en = ints_at(M, N, 2), *sy = ints_at(M, N, 3);
+    if (bwd) M->be->relpos_bwd(M->be, &rd, &M->g.relpos, r, ch, en, sy, M->dz);
+    else M->be->relpos_fwd(M->be, &rd, &M->p.relpos, r, ch, en, sy, M->z);
+}
+
+// z (N, N, c_z) = relpos + Linear_i(tf)_i + Linear_j(tf)_j  (AF2 Alg. 3, AF3 Alg. 1)
+static void embed_pair(pf_model *M, pf_dims d) {
+    pf_backend *be = M->be;
+    int64_t N = d.N;
+    int cz = M->cfg.c_z;
+    be->zero(be, M->z, pf_act_size(be, N * N * cz));
+    relpos(M, N, 0);
+    be->linear_fwd(be, N, PF_TARGET_FEAT, cz, &M->p.tf_z_i, M->tf, M->tmp_n, 0);
+    be->bcast_add(be, N, N, cz, M->tmp_n, 1, M->z);
+    be->linear_fwd(be, N, PF_TARGET_FEAT, cz, &M->p.tf_z_j, M->tf, M->tmp_n, 0);
+    be->bcast_add(be, N, N, cz, M->tmp_n, 0, M->z);
+}
+
+static void embed_pair_bwd(pf_model *M, pf_dims d) {
+    pf_backend *be = M->be;
+    int64_t N = d.N;
+    int cz = M->cfg.c_z;
+    relpos(M, N, 1);
+    be->zero(be, M->tmp_n, pf_act_size(be, N * cz));
+    be->bcast_reduce(be, N, N, cz, M->dz, 1, M->tmp_n);
+    be->linear_bwd(be, N, PF_TARGET_FEAT, cz, &M->p.tf_z_i, &M->g.tf_z_i, M->tf, M->tmp_n, NULL);
+    be->zero(be, M->tmp_n, pf_act_size(be, N * cz));
+    be->bcast_reduce(be, N, N, cz, M->dz, 0, M->tmp_n);
+    be->linear_bwd(be, N, PF_TARGET_FEAT, cz, &M->p.tf_z_j, &M->g.tf_z_j, M->tf, M->tmp_n, NULL);
+}
+
+// m (S, N, c_m) = Linear(msa_feat) + Linear(tf) broadcast over rows
+static void embed_msa(pf_model *M, pf_dims d, const pf_linear_p *w_msa, const pf_linear_p *w_tf) {
+    pf_backend *be = M->be;
+    int cm = M->cfg.c_m;
+    be->linear_fwd(be, d.S * d.N, PF_MSA_FEAT, cm, w_msa, M->msa_feat, M->m, 0);
+    be->linear_fwd(be, d.N, PF_TARGET_FEAT, cm, w_tf, M->tf, M->tmp_n, 0);
+    be->bcast_add(be, d.S, d.N, cm, M->tmp_n, 0, M->m);
+}
+
+static void embed_msa_bwd(pf_model *M, pf_dims d, const pf_linear_p *w_msa, pf_linear_p *g_msa,
+                          const pf_linear_p *w_tf, pf_linear_p *g_tf) {
+    pf_backend *be = M->be;
+    int cm = M->cfg.c_m;
+    be->linear_bwd(be, d.S * d.N, PF_MSA_FEAT, cm, w_msa, g_msa, M->msa_feat, M->dm, NULL);
+    be->zero(be, M->tmp_n, pf_act_size(be, d.N * cm));
+    be->bcast_reduce(be, d.S, d.N, cm, M->dm, 0, M->tmp_n);
+    be->linear_bwd(be, d.N, PF_TARGET_FEAT, cm, w_tf, g_tf, M->tf, M->tmp_n, NULL);
+}
+
+static uint64_t block_key(const pf_model *M, int64_t step, int stack, int i) {
+    return pf_hash3(M->cfg.seed ^ 0xd20f0a7ull, (uint64_t)step, (uint64_t)(stack * 100000 + i));
+}
+
+static pf_streams streams_for(pf_model *M, pf_dims d, int msa_stack, int grads) {
+    pf_streams st;
+    memset(&st, 0, sizeof st);
+    int af2 = M->cfg.trunk == PF_TRUNK_EVOFORMER;
+    int extra = af2 && msa_stack;
+    st.x[PF_STREAM_M] = grads ? (extra ? M->de : M->dm) : (extra ? M->e : M->m);
+    st.x[PF_STREAM_Z] = grads ? M->dz : M->z;
+    st.x[PF_STREAM_S] = grads ? M->ds : M->s;
+    st.mask[PF_MASK_MSA] = extra ? M->extra_mask : M->msa_mask;
+    st.mask[PF_MASK_PAIR] = M->pair_mask;
+    st.mask[PF_MASK_SEQ] = M->seq_mask;
+    st.N = d.N;
+    st.S = extra ? d.E : d.S;
+    return st;
+}
+
+// One pass through embedding, recycling and the stacks. save: keep what the
+// backward needs (the final pass of a training step).
+static void pass_fwd(pf_model *M, pf_dims d, int64_t step, int save, int training) {
+    pf_backend *be = M->be;
+    const pf_config *c = &M->cfg;
+    int64_t N = d.N, NN = N * N;
+    char *saved = save ? M->saved : NULL;
+    embed_pair(M, d);
+    if (c->trunk == PF_TRUNK_EVOFORMER) {
+        embed_msa(M, d, &M->p.msa_m, &M->p.tf_m);
+        // recycling (AF2 Alg. 2 lines 6-9 without the distance features)
+        be->layer_norm_fwd(be, N, c->c_m, &M->p.rec_ln_m, M->m0_prev, M->tmp_a);
+        be->add(be, M->m, M->tmp_a, N * c->c_m);
+        be->layer_norm_fwd(be, NN, c->c_z, &M->p.rec_ln_z, M->z_prev, M->tmp_a);
+        be->add(be, M->z, M->tmp_a, NN * c->c_z);
+        if (M->n_msa_blocks > 0)
+            be->linear_fwd(be, d.E * N, PF_EXTRA_MSA_FEAT, c->c_e, &M->p.extra_m, M->extra_feat, M->e, 0);
+    } else {
+        be->linear_fwd(be, N, PF_TARGET_FEAT, c->c_s, &M->p.s_init, M->tf, M->s, 0);
+        // recycling (AF3 Alg. 1 lines 9-10)
+        be->layer_norm_fwd(be, NN, c->c_z, &M->p.rec_ln_z, M->z_prev, M->tmp_a);
+        be->linear_fwd(be, NN, c->c_z, c->c_z, &M->p.rec_z, M->tmp_a, M->z, 1);
+        be->layer_norm_fwd(be, N, c->c_s, &M->p.rec_ln_s, M->s_prev, M->tmp_a);
+        be->linear_fwd(be, N, c->c_s, c->c_s, &M->p.rec_s, M->tmp_a, M->s, 1);
+        embed_msa(M, d, &M->p.msa_m, &M->p.msa_s);
+    }
+    pf_streams st = streams_for(M, d, 1, 0);
+    for (int i = 0; i < M->n_msa_blocks; i++) {
+        pf_block *b = &M->msa_blocks[i];
+        pf_block_fwd(b, be, &st, saved, M->ws, M->tmp_a, block_key(M, step, 0, i), training);
+        if (saved) saved += b->saved_bytes;
+    }
+    st = streams_for(M, d, 0, 0);
+    for (int i = 0; i < M->n_trunk; i++) {
+        pf_block *b = &M->trunk[i];
+        pf_block_fwd(b, be, &st, saved, M->ws, M->tmp_a, block_key(M, step, 1, i), training);
+        if (saved) saved += b->saved_bytes;
+    }
+}
+
+static void keep_for_recycling(pf_model *M, pf_dims d) {
+    pf_backend *be = M->be;
+    be->copy(be, M->m0_prev, M->m, pf_act_size(be, d.N * M->cfg.c_m));
+    be->copy(be, M->z_prev, M->z, pf_act_size(be, d.N * d.N * M->cfg.c_z));
+    be->copy(be, M->s_prev, M->s, pf_act_size(be, d.N * M->cfg.c_s));
+}
+
+static void pass_bwd(pf_model *M, pf_dims d, int64_t step) {
+    pf_backend *be = M->be;
+    const pf_config *c = &M->cfg;
+    int64_t N = d.N, NN = N * N;
+    // saved regions were laid out in forward order; walk them backwards
+    size_t off = 0;
+    for (int i = 0; i < M->n_msa_blocks; i++) off += M->msa_blocks[i].saved_bytes;
+    for (int i = 0; i < M->n_trunk; i++) off += M->trunk[i].saved_bytes;
+    pf_streams st = streams_for(M, d, 0, 0), ds = streams_for(M, d, 0, 1);
+    for (int i = M->n_trunk - 1; i >= 0; i--) {
+        pf_block *b = &M->trunk[i];
+        off -= b->saved_bytes;
+        pf_block_bwd(b, be, &st, &ds, (char *)M->saved + off, M->ws, M->tmp_b, block_key(M, step, 1, i));
+    }
+    st = streams_for(M, d, 1, 0);
+    ds = streams_for(M, d, 1, 1);
+    for (int i = M->n_msa_blocks - 1; i >= 0; i--) {
+        pf_block *b = &M->msa_blocks[i];
+        off -= b->saved_bytes;
+        pf_block_bwd(b, be, &st, &ds, (char *)M->saved + off, M->ws, M->tmp_b, block_key(M, step, 0, i));
+    }
+    if (c->trunk == PF_TRUNK_EVOFORMER) {
+        if (M->n_msa_blocks > 0)
+            be->linear_bwd(be, d.E * N, PF_EXTRA_MSA_FEAT, c->c_e, &M->p.extra_m, &M->g.extra_m, M->extra_feat, M->de, NULL);
+        // the recycled inputs are detached: only the LayerNorm parameters learn
+        be->layer_norm_bwd(be, N, c->c_m, &M->p.rec_ln_m, &M->g.rec_ln_m, M->m0_prev, M->dm, NULL);
+        be->layer_norm_bwd(be, NN, c->c_z, &M->p.rec_ln_z, &M->g.rec_ln_z, M->z_prev, M->dz, NULL);
+        embed_msa_bwd(M, d, &M->p.msa_m, &M->g.msa_m, &M->p.tf_m, &M->g.tf_m);
+    } else {
+        embed_msa_bwd(M, d, &M->p.msa_m, &M->g.msa_m, &M->p.msa_s, &M->g.msa_s);
+        // recycling: recompute LN(prev), then Linear and LayerNorm parameter gradients
+        be->layer_norm_fwd(be, NN, c->c_z, &M->p.rec_ln_z, M->z_prev, M->tmp_a);
+        be->zero(be, M->tmp_b, pf_act_size(be, NN * c->c_z));
+        be->linear_bwd(be, NN, c->c_z, c->c_z, &M->p.rec_z, &M->g.rec_z, M->tmp_a, M->dz, M->tmp_b);
+        be->layer_norm_bwd(be, NN, c->c_z, &M->p.rec_ln_z, &M->g.rec_ln_z, M->z_prev, M->tmp_b, NULL);
+        be->layer_norm_fwd(be, N, c->c_s, &M->p.rec_ln_s, M->s_prev, M->tmp_a);
+        be->zero(be, M->tmp_b, pf_act_size(be, N * c->c_s));
+        be->linear_bwd(be, N, c->c_s, c->c_s, &M->p.rec_s, &M->g.rec_s, M->tmp_a, M->ds, M->tmp_b);
+        be->layer_norm_bwd(be, N, c->c_s, &M->p.rec_ln_s, &M->g.rec_ln_s, M->s_prev, M->tmp_b, NULL);
+        be->linear_bwd(be, N, PF_TARGET_FEAT, c->c_s, &M->p.s_init, &M->g.s_init, M->tf, M->ds, NULL);
+    }
+    embed_pair_bwd(M, d);
+}
+
+static double final_flops(const pf_model *M) {
+    double f = 0;
+    for (int i = 0; i < M->n_msa_blocks; i++) f += pf_block_flops(&M->msa_blocks[i]);
+    for (int i = 0; i < M->n_trunk; i++) f += pf_block_flops(&M->trunk[i]);
+    return f;
+}
+
+static pf_step_result run(pf_model *M, const pf_batch *b, int64_t step, int training) {
+    pf_backend *be = M->be;
+    const pf_config *c = &M->cfg;
+    pf_dims d = batch_dims(M, b);
+    ensure_capacity(M, d);
+    size_t saved_need, ws_need;
+    plan_blocks(M, d, &saved_need, &ws_need);
+    if (saved_need > M->saved_bytes || ws_need > M->ws_bytes) pf_die("internal: arena plan exceeds capacity");
+    upload_batch(M, b, d);
+    int64_t N = d.N;
+    // AF2 1.10: the number of recycling passes is sampled per step during training
+    int cycles = 1 + (training ? (int)(pf_hash2(c->seed ^ 0x5ec7c1e5ull, (uint64_t)step) % (uint64_t)(c->recycles + 1))
+                               : c->recycles);
+    be->zero(be, M->m0_prev, pf_act_size(be, N * c->c_m));
+    be->zero(be, M->z_prev, pf_act_size(be, N * N * c->c_z));
+    be->zero(be, M->s_prev, pf_act_size(be, N * c->c_s));
+    for (int k = 0; k < cycles - 1; k++) {
+        pass_fwd(M, d, step, 0, 0);
+        keep_for_recycling(M, d);
+    }
+    pass_fwd(M, d, step, training, training);
+    pf_disto_dims dd = {N, c->c_z, c->n_bins};
+    int32_t *target = ints_at(M, N, 4);
+    pf_step_result r = {0};
+    r.loss = be->disto_fwd(be, &dd, &M->p.disto, M->z, target, M->disto_mask);
+    r.cycles = cycles;
+    r.flops = final_flops(M);
+    if (training) {
+        be->zero(be, M->dz, pf_act_size(be, N * N * c->c_z));
+        be->zero(be, M->dm, pf_act_size(be, d.S * N * c->c_m));
+        be->zero(be, M->ds, pf_act_size(be, N * c->c_s));
+        if (d.E) be->zero(be, M->de, pf_act_size(be, d.E * N * c->c_e));
+        be->disto_bwd(be, &dd, &M->p.disto, &M->g.disto, M->z, target, M->disto_mask, 1.0, M->dz);
+        pass_bwd(M, d, step);
+    }
+    return r;
+}
+
+pf_step_result pf_model_train_step(pf_model *M, const pf_batch *b, int64_t step) { return run(M, b, step, 1); }
+pf_step_result pf_model_eval(pf_model *M, const pf_batch *b) { return run(M, b, 0, 0); }

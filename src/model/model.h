@@ -1,0 +1,71 @@
+// model.h: the whole network: input embedding, recycling, the trunk stacks
+// (AF2: extra-MSA stack + Evoformer; AF3: MSA module + Pairformer) and the
+// distogram head with its loss. Written once against the backend interface.
+#ifndef PF_MODEL_H
+#define PF_MODEL_H
+#include "config.h"
+#include "params.h"
+#include "block.h"
+#include "../data/batch.h"
+
+typedef struct {
+    // AF2 input embedder (Alg. 3), recycling embedder, extra-MSA embedder
+    pf_linear_p tf_z_i, tf_z_j, tf_m, msa_m, relpos, extra_m;
+    pf_layernorm_p rec_ln_m, rec_ln_z;
+    // AF3 input embedder (Alg. 1 lines 1-5, Alg. 8 line 1-2), recycling (lines 8-11)
+    pf_linear_p s_init, msa_s;
+    pf_linear_p rec_z, rec_s;
+    pf_layernorm_p rec_ln_s;
+    // distogram head
+    pf_linear_p disto;
+} pf_embed_p;
+
+typedef struct {
+    int64_t N, S, E;
+} pf_dims;
+
+typedef struct {
+    pf_config cfg;
+    pf_backend *be;
+    pf_params P;
+    pf_embed_p p, g;            // embedding / head parameters and gradients
+    pf_block *msa_blocks;       // AF2 extra-MSA stack or AF3 MSA module
+    pf_block *trunk;            // Evoformer or Pairformer blocks
+    int n_msa_blocks, n_trunk;
+    // one arena per category, sized for the largest batch (cfg crop / MSA rows)
+    void *act, *saved, *ws;
+    size_t act_bytes, saved_bytes, ws_bytes;
+    pf_dims cap;                // dimensions the arenas were planned for
+    // activations carved from `act` (see model.c: carve())
+    pf_act *tf, *msa_feat, *extra_feat;                 // features (N, 22), (S, N, 49), (E, N, 25)
+    pf_act *msa_mask, *pair_mask, *seq_mask, *extra_mask, *disto_mask;
+    int32_t *ints;              // residue index, chain, entity, sym (4 x N), disto target (N, N)
+    pf_act *m, *z, *s, *e;      // streams (S,N,c_m) (N,N,c_z) (N,c_s) (E,N,c_e)
+    pf_act *dm, *dz, *ds, *de;  // their gradients
+    pf_act *m0_prev, *z_prev, *s_prev;  // recycled (N,c_m) (N,N,c_z) (N,c_s)
+    pf_act *tmp_a, *tmp_b;      // scratch, each the size of the largest stream
+    pf_act *tmp_n;              // scratch (N, max channels)
+} pf_model;
+
+// Create the model: declare parameters, bind them on the backend, initialise
+// with cfg->seed, and plan the arenas for the configured crop / MSA sizes.
+pf_model *pf_model_create(const pf_config *cfg, pf_backend *be);
+void pf_model_free(pf_model *M);
+
+typedef struct {
+    double loss;          // distogram loss of the final pass
+    int cycles;           // passes run (1 + recycles)
+    double flops;         // model FLOPs of the forward of the final pass
+} pf_step_result;
+
+// One training step's forward and backward on a batch: parameter gradients
+// accumulate (the caller zeroes them). step selects dropout masks and the
+// number of recycling passes, all from (seed, step).
+pf_step_result pf_model_train_step(pf_model *M, const pf_batch *b, int64_t step);
+// Loss without gradients (no dropout, all recycling passes).
+pf_step_result pf_model_eval(pf_model *M, const pf_batch *b);
+
+// Distogram bin of a distance (n_bins bins: boundaries min + k (max-min)/n_bins).
+int pf_disto_bin(double dist, const pf_config *cfg);
+
+#endif

@@ -1,0 +1,229 @@
+// test_unit_safetensors: the safetensors writer and reader. A round trip of
+// every dtype (with a scalar and an empty tensor) and metadata, then corrupt
+// files built by hand: each must give an error naming the file, never a crash.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "testlib.h"
+#include "../src/train/safetensors.h"
+#include "../src/core/util.h"
+
+static char dir[256];
+
+static const char *tmp_path(const char *name) {
+    static char p[4][512];
+    static int k = 0;
+    k = (k + 1) % 4;
+    snprintf(p[k], sizeof p[k], "%s/%s", dir, name);
+    return p[k];
+}
+
+// A file from a raw header (padded with spaces to a multiple of 8 when pad) and data.
+static void write_raw(const char *path, const char *header, int pad, const void *data, size_t n) {
+    size_t h = strlen(header), hp = pad ? (h + 7) / 8 * 8 : h;
+    unsigned char len8[8];
+    for (int b = 0; b < 8; b++) len8[b] = (unsigned char)((uint64_t)hp >> (8 * b));
+    FILE *f = fopen(path, "wb");
+    fwrite(len8, 1, 8, f);
+    fwrite(header, 1, h, f);
+    for (size_t i = h; i < hp; i++) fputc(' ', f);
+    if (n) fwrite(data, 1, n, f);
+    fclose(f);
+}
+
+static void write_bytes(const char *path, const void *data, size_t n) {
+    FILE *f = fopen(path, "wb");
+    if (n) fwrite(data, 1, n, f);
+    fclose(f);
+}
+
+// Opening must fail with a message that names the file and contains `word`.
+static void expect_open_error(const char *label, const char *path, const char *word) {
+    char err[512] = "";
+    pf_st_file *f = pf_st_open(path, err, sizeof err);
+    tl_check(!f && strstr(err, path) && (!word || strstr(err, word)), label, "err \"%s\"", err);
+    pf_st_close(f);
+    if (tl_verbose || getenv("PF_TEST_VERBOSE")) printf("     %s\n", err);
+}
+
+static void test_round_trip(void) {
+    float f32[6] = {1, -2, 3.5f, 1e-30f, -0.0f, 6};
+    double f64 = 3.141592653589793;
+    uint16_t bf16[5] = {0x3f80, 0xbf80, 0x4000, 0x0000, 0x7fc0};
+    int32_t i32[4] = {-1, 0, 1, 2147483647};
+    int64_t i64[4] = {-5, INT64_MAX, INT64_MIN, 7};
+    uint8_t u8[3] = {0, 128, 255};
+    pf_st_tensor ts[] = {
+        {"a.weight", "F32", 2, {2, 3}, f32, sizeof f32},
+        {"scalar", "F64", 0, {0}, &f64, sizeof f64},
+        {"bf", "BF16", 1, {5}, bf16, sizeof bf16},
+        {"ints", "I32", 1, {4}, i32, sizeof i32},
+        {"longs", "I64", 2, {2, 2}, i64, sizeof i64},
+        {"bytes", "U8", 1, {3}, u8, sizeof u8},
+        {"empty", "F16", 2, {0, 4}, NULL, 0},
+        {"name \"quoted\"\\", "U8", 1, {1}, u8, 1},
+    };
+    int n = (int)(sizeof ts / sizeof ts[0]);
+    const char *meta[] = {"format", "pt", "step", "1200", "odd", "tab\tquote\"backslash\\ unicode \xc3\xa9", NULL};
+    const char *path = tmp_path("rt.safetensors");
+    char err[512] = "";
+    int rc = pf_st_write(path, ts, n, meta, err, sizeof err);
+    tl_check(rc == 0, "write round-trip file", "%s", err);
+
+    pf_st_file *f = pf_st_open(path, err, sizeof err);
+    tl_check(f != NULL, "open round-trip file", "%s", err);
+    if (!f) return;
+    tl_check(pf_st_count(f) == n, "tensor count", "%d vs %d", pf_st_count(f), n);
+    int bad = 0;
+    for (int i = 0; i < n && i < pf_st_count(f); i++) {
+        const pf_st_tensor *t = pf_st_at(f, i), *w = &ts[i];
+        int ok = !strcmp(t->name, w->name) && !strcmp(t->dtype, w->dtype) && t->ndim == w->ndim &&
+                 t->nbytes == w->nbytes && (!w->nbytes || !memcmp(t->data, w->data, w->nbytes));
+        for (int d = 0; d < w->ndim; d++) ok = ok && t->shape[d] == w->shape[d];
+        ok = ok && pf_st_find(f, w->name) == t;
+        if (!ok) { bad++; printf("     mismatch in tensor %d '%s'\n", i, w->name); }
+    }
+    tl_check(!bad, "tensors round trip in order (names, dtypes, shapes, bytes)", "%d bad", bad);
+    tl_check(pf_st_find(f, "absent") == NULL && pf_st_at(f, n) == NULL && pf_st_at(f, -1) == NULL,
+             "absent tensor lookups give NULL", NULL);
+    const char *v1 = pf_st_meta(f, "step"), *v2 = pf_st_meta(f, "odd");
+    tl_check(v1 && !strcmp(v1, "1200") && v2 && !strcmp(v2, meta[5]) && !pf_st_meta(f, "nope") &&
+             pf_st_meta_count(f) == 3, "metadata round trip", "step=%s odd=%s", v1 ? v1 : "(null)", v2 ? v2 : "(null)");
+    const char *k0 = NULL, *val0 = NULL;
+    tl_check(pf_st_meta_at(f, 0, &k0, &val0) == 0 && !strcmp(k0, "format") && !strcmp(val0, "pt") &&
+             pf_st_meta_at(f, 3, NULL, NULL) == -1, "metadata in order", NULL);
+    const pf_st_tensor *a = pf_st_find(f, "a.weight");
+    tl_check(a && ((uintptr_t)a->data % 8) == 0, "data section is 8-byte aligned", NULL);
+    pf_st_close(f);
+
+    // the header length is a multiple of 8, the data follow it packed
+    size_t len;
+    char *raw = pf_read_file(path, &len);
+    uint64_t hl = 0;
+    for (int b = 0; b < 8; b++) hl |= (uint64_t)(unsigned char)raw[b] << (8 * b);
+    size_t total = 0;
+    for (int i = 0; i < n; i++) total += ts[i].nbytes;
+    tl_check(hl % 8 == 0 && 8 + hl + total == len && raw[8] == '{', "layout: padded header, packed data",
+             "header %llu, file %zu, data %zu", (unsigned long long)hl, len, total);
+    free(raw);
+
+    // no tensors, no metadata: "{}" padded
+    rc = pf_st_write(tmp_path("empty.safetensors"), NULL, 0, NULL, err, sizeof err);
+    f = rc ? NULL : pf_st_open(tmp_path("empty.safetensors"), err, sizeof err);
+    tl_check(f && pf_st_count(f) == 0 && pf_st_meta_count(f) == 0, "empty file round trip", "%s", err);
+    pf_st_close(f);
+}
+
+static void test_write_errors(void) {
+    float x[6] = {0};
+    const char *path = tmp_path("bad_write.safetensors");
+    char err[512];
+    struct { const char *label, *word; pf_st_tensor t[2]; int n; } cases[] = {
+        {"write: shape/size mismatch", "bytes", {{"x", "F32", 2, {2, 3}, x, 20}}, 1},
+        {"write: unknown dtype", "dtype", {{"x", "F128", 1, {6}, x, 24}}, 1},
+        {"write: duplicate name", "twice", {{"x", "F32", 1, {6}, x, 24}, {"x", "F32", 1, {6}, x, 24}}, 2},
+        {"write: negative dimension", "bytes", {{"x", "F32", 1, {-6}, x, 24}}, 1},
+        {"write: reserved name", "name", {{"__metadata__", "F32", 1, {6}, x, 24}}, 1},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        err[0] = 0;
+        unlink(path);
+        int rc = pf_st_write(path, cases[c].t, cases[c].n, NULL, err, sizeof err);
+        tl_check(rc == -1 && strstr(err, path) && strstr(err, cases[c].word) && access(path, F_OK) != 0,
+                 cases[c].label, "rc %d err \"%s\"", rc, err);
+    }
+    const char *odd_meta[] = {"key_without_value", NULL};
+    pf_st_tensor t = {"x", "F32", 1, {6}, x, 24};
+    tl_check(pf_st_write(path, &t, 1, odd_meta, err, sizeof err) == -1 && strstr(err, path),
+             "write: metadata key without value", "err \"%s\"", err);
+    tl_check(pf_st_write("/nonexistent_dir/x.safetensors", &t, 1, NULL, err, sizeof err) == -1 &&
+             strstr(err, "/nonexistent_dir/x.safetensors"), "write: unwritable path", "err \"%s\"", err);
+}
+
+static void test_read_errors(void) {
+    float x[6] = {1, 2, 3, 4, 5, 6};
+    char err[512];
+    // a valid file, truncated by 5 bytes: the last tensor reaches beyond the data
+    pf_st_tensor ts[2] = {{"a", "F32", 1, {2}, x, 8}, {"b", "F32", 1, {4}, x + 2, 16}};
+    const char *good = tmp_path("good.safetensors");
+    pf_st_write(good, ts, 2, NULL, err, sizeof err);
+    size_t len;
+    char *raw = pf_read_file(good, &len);
+    const char *p = tmp_path("truncated.safetensors");
+    write_bytes(p, raw, len - 5);
+    expect_open_error("read: truncated file", p, "'b'");
+    // truncated inside the header, and inside the length field
+    write_bytes(p, raw, 20);
+    expect_open_error("read: truncated in the header", p, "header length");
+    write_bytes(p, raw, 5);
+    expect_open_error("read: shorter than 8 bytes", p, "8-byte");
+    write_bytes(p, raw, 0);
+    expect_open_error("read: empty file", p, "8-byte");
+    // header length beyond the file (and a huge one)
+    raw[0] = (char)0xff; raw[1] = (char)0xff;
+    write_bytes(p, raw, len);
+    expect_open_error("read: header length beyond the file", p, "header length");
+    memset(raw, 0xff, 8);
+    write_bytes(p, raw, len);
+    expect_open_error("read: header length 2^64 - 1", p, "header length");
+    free(raw);
+    expect_open_error("read: missing file", tmp_path("does_not_exist.safetensors"), "cannot open");
+
+    struct { const char *label, *word, *header; } cases[] = {
+        {"read: overlapping offsets", "overlap",
+         "{\"a\":{\"dtype\":\"F32\",\"shape\":[4],\"data_offsets\":[0,16]},"
+         "\"b\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[8,16]}}"},
+        {"read: bad JSON", "JSON", "{\"a\":{\"dtype\":\"F32\",\"shape\":[4],"},
+        {"read: not an object", "'{'", "[1, 2, 3]"},
+        {"read: trailing garbage", "trailing", "{\"a\":{\"dtype\":\"F32\",\"shape\":[6],\"data_offsets\":[0,24]}} x"},
+        {"read: shape/size mismatch", "'shape'", "{\"a\":{\"dtype\":\"F32\",\"shape\":[2,3],\"data_offsets\":[0,20]}}"},
+        {"read: unknown dtype", "'dtype'", "{\"a\":{\"dtype\":\"Q7\",\"shape\":[6],\"data_offsets\":[0,24]}}"},
+        {"read: missing dtype", "'dtype'", "{\"a\":{\"shape\":[6],\"data_offsets\":[0,24]}}"},
+        {"read: negative dimension", "'shape'", "{\"a\":{\"dtype\":\"F32\",\"shape\":[-6],\"data_offsets\":[0,24]}}"},
+        {"read: fractional dimension", "'shape'", "{\"a\":{\"dtype\":\"F32\",\"shape\":[1.5],\"data_offsets\":[0,6]}}"},
+        {"read: too many dimensions", "'shape'", "{\"a\":{\"dtype\":\"U8\",\"shape\":[1,1,1,1,1,1,1,1,1],\"data_offsets\":[0,1]}}"},
+        {"read: offsets not a pair", "'data_offsets'", "{\"a\":{\"dtype\":\"F32\",\"shape\":[6],\"data_offsets\":[0]}}"},
+        {"read: offsets as strings", "'data_offsets'", "{\"a\":{\"dtype\":\"F32\",\"shape\":[6],\"data_offsets\":[\"0\",\"24\"]}}"},
+        {"read: end before begin", "'data_offsets'", "{\"a\":{\"dtype\":\"F32\",\"shape\":[0],\"data_offsets\":[8,0]}}"},
+        {"read: offsets beyond data", "'data_offsets'", "{\"a\":{\"dtype\":\"F32\",\"shape\":[8],\"data_offsets\":[0,32]}}"},
+        {"read: entry not an object", "not an object", "{\"a\":3}"},
+        {"read: non-string metadata", "__metadata__", "{\"__metadata__\":{\"k\":1}}"},
+        {"read: metadata not an object", "__metadata__", "{\"__metadata__\":[\"k\"]}"},
+        {"read: duplicate tensor", "twice",
+         "{\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]},"
+         "\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[8,16]}}"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char name[64];
+        snprintf(name, sizeof name, "bad%zu.safetensors", c);
+        const char *path = tmp_path(name);
+        write_raw(path, cases[c].header, 1, x, sizeof x);
+        expect_open_error(cases[c].label, path, cases[c].word);
+    }
+
+    // accepted: an unpadded header, gaps between tensors, zero-size tensors anywhere
+    const char *path = tmp_path("lenient.safetensors");
+    write_raw(path, "{\"e\":{\"dtype\":\"F32\",\"shape\":[0],\"data_offsets\":[4,4]},"
+                    "\"a\":{\"dtype\":\"F32\",\"shape\":[2],\"data_offsets\":[0,8]},"
+                    "\"b\":{\"dtype\":\"F32\",\"shape\":[3],\"data_offsets\":[12,24]}}", 0, x, sizeof x);
+    pf_st_file *f = pf_st_open(path, err, sizeof err);
+    const pf_st_tensor *b = f ? pf_st_find(f, "b") : NULL;
+    tl_check(f && pf_st_count(f) == 3 && b && !memcmp(b->data, x + 3, 12), "read: gaps and empty tensors accepted",
+             "%s", f ? "" : err);
+    pf_st_close(f);
+}
+
+int main(void) {
+    snprintf(dir, sizeof dir, "/tmp/pf_st_test_XXXXXX");
+    if (!mkdtemp(dir)) { perror("mkdtemp"); return 2; }
+    double t0 = pf_now_ms();
+    test_round_trip();
+    test_write_errors();
+    test_read_errors();
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);
+    if (tl_verbose || getenv("PF_TEST_VERBOSE")) printf("     %.1f ms\n", pf_now_ms() - t0);
+    return tl_finish();
+}
