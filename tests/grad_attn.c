@@ -180,6 +180,77 @@ static void attn_mask_test(attn_case *c, int kind) {
              (long long)nmasked);
 }
 
+// Straightforward reference of the module's forward, written from the papers'
+// definitions: transposed modules transpose x (and the mask) first, run the
+// untransposed module (for the ending node with its bias from the transposed
+// LN(x), as OpenFold's TriangleAttentionEndingNode does) and transpose back.
+static void ref_ln(int c, const pf_layernorm_p *p, const real *x, real *y) {
+    double mu = 0, var = 0;
+    for (int i = 0; i < c; i++) mu += x[i];
+    mu /= c;
+    for (int i = 0; i < c; i++) var += (x[i] - mu) * (x[i] - mu);
+    var /= c;
+    for (int i = 0; i < c; i++) y[i] = (real)((x[i] - mu) / sqrt(var + 1e-5) * p->w[i] + p->b[i]);
+}
+static void ref_lin(int in, int out, const pf_linear_p *p, const real *x, real *y) {
+    for (int o = 0; o < out; o++) {
+        double a = p->b ? p->b[o] : 0;
+        for (int i = 0; i < in; i++) a += p->w[(int64_t)o * in + i] * x[i];
+        y[o] = (real)a;
+    }
+}
+
+static void attn_reference(const attn_case *c, real *out) {
+    const pf_attn_dims *d = &c->d;
+    const int64_t B = d->B, L = d->L, P = B * L;
+    const int ci = d->c_in, H = d->H, ch = d->c_h, HC = H * ch, cz = d->c_z;
+    real *x = tl_zeros(P * ci), *mask = tl_zeros(P), *xln = tl_zeros(P * ci);
+    for (int64_t r = 0; r < B; r++)  // x[r, l] in the untransposed (B, L) layout
+        for (int64_t l = 0; l < L; l++) {
+            int64_t src = d->transpose ? l * B + r : r * L + l;
+            memcpy(x + (r * L + l) * ci, c->x + src * ci, sizeof(real) * ci);
+            mask[r * L + l] = c->mask[src];
+        }
+    for (int64_t i = 0; i < P; i++) ref_ln(ci, &c->p.ln, x + i * ci, xln + i * ci);
+    real *q = tl_zeros(P * HC), *k = tl_zeros(P * HC), *v = tl_zeros(P * HC), *g = tl_zeros(P * HC);
+    for (int64_t i = 0; i < P; i++) {
+        ref_lin(ci, HC, &c->p.q, xln + i * ci, q + i * HC);
+        ref_lin(ci, HC, &c->p.k, xln + i * ci, k + i * HC);
+        ref_lin(ci, HC, &c->p.v, xln + i * ci, v + i * HC);
+        ref_lin(ci, HC, &c->p.g, xln + i * ci, g + i * HC);
+    }
+    real *bias = tl_zeros(L * L * H), *tmp = tl_zeros(cz);
+    for (int64_t i = 0; i < L * L && d->bias != PF_BIAS_NONE; i++) {
+        if (d->bias == PF_BIAS_PAIR) ref_ln(cz, &c->p.ln_z, c->z + i * cz, tmp);
+        ref_lin(cz, H, &c->p.bias, d->bias == PF_BIAS_PAIR ? tmp : xln + i * ci, bias + i * H);
+    }
+    real *og = tl_zeros(HC), *o = tl_zeros(P * ci), *a = tl_zeros(L);
+    for (int64_t r = 0; r < B; r++)
+        for (int64_t i = 0; i < L; i++) {
+            for (int h = 0; h < H; h++) {
+                double mx = -INFINITY, sum = 0;
+                for (int64_t j = 0; j < L; j++) {
+                    double s = 0;
+                    for (int e = 0; e < ch; e++)
+                        s += q[(r * L + i) * HC + h * ch + e] * k[(r * L + j) * HC + h * ch + e];
+                    s = s / sqrt((double)ch) + bias[(i * L + j) * H + h] + 1e9 * (mask[r * L + j] - 1);
+                    a[j] = (real)s;
+                    mx = s > mx ? s : mx;
+                }
+                for (int64_t j = 0; j < L; j++) { a[j] = (real)exp(a[j] - mx); sum += a[j]; }
+                for (int e = 0; e < ch; e++) {
+                    double acc = 0;
+                    for (int64_t j = 0; j < L; j++) acc += a[j] / sum * v[(r * L + j) * HC + h * ch + e];
+                    int64_t gi = (r * L + i) * HC + h * ch + e;
+                    og[h * ch + e] = (real)(acc / (1 + exp(-g[gi])));
+                }
+            }
+            int64_t dst = d->transpose ? i * B + r : r * L + i;
+            ref_lin(HC, ci, &c->p.o, og, o + dst * ci);
+        }
+    memcpy(out, o, sizeof(real) * (size_t)(P * ci));
+}
+
 static void attn_config(const char *label, int64_t B, int64_t L, int bias, int transpose,
                         const int *has_b, int mask_kind, uint64_t seed) {
     attn_case c;
@@ -207,7 +278,28 @@ static void attn_config(const char *label, int64_t B, int64_t L, int bias, int t
     tl_check(memcmp(ref, c.out, sizeof(real) * (size_t)c.nx) == 0, name, "max diff %.3e",
              tl_max_abs_diff(ref, c.out, c.nx));
 
+    real *want = tl_zeros(c.nx);
+    attn_reference(&c, want);
+    snprintf(name, sizeof name, "%s reference", label);
+    double rerr = tl_rel_err(ref, want, c.nx);
+    tl_check(rerr < 1e-12, name, "rel err vs reference %.3e", rerr);
+
     check_doubling(label, &ts, attn_run_bwd, &c);
+    if (c.dz) {  // d_z == NULL: the same gradients for everything else
+        real *g1[TL_MAX_TENSORS], *dz = c.dz;
+        tl_zero_grads(&ts);
+        attn_run_bwd(&c);
+        for (int i = 0; i < ts.n; i++) g1[i] = tl_copy(ts.t[i].g, ts.t[i].n);
+        tl_zero_grads(&ts);
+        c.dz = NULL;
+        attn_run_bwd(&c);
+        c.dz = dz;
+        int same = 1;
+        for (int i = 0; i < ts.n; i++)
+            if (ts.t[i].g != dz) same &= memcmp(g1[i], ts.t[i].g, sizeof(real) * (size_t)ts.t[i].n) == 0;
+        snprintf(name, sizeof name, "%s d_z NULL", label);
+        tl_check(same && tl_max_abs(dz, c.nz) == 0, name, NULL);
+    }
     attn_mask_test(&c, mask_kind);
 }
 
@@ -244,6 +336,49 @@ static void gattn_run_bwd(void *ctx) {
     cpu_global_attn_fwd(NULL, &c->d, &c->p, (pf_act *)c->m, (pf_act *)c->mask, (pf_act *)c->out, c->saved, c->ws);
     cpu_global_attn_bwd(NULL, &c->d, &c->p, &c->g, (pf_act *)c->mask, c->saved, (pf_act *)c->R,
                         (pf_act *)c->dm, c->ws);
+}
+
+// Straightforward reference of OpenFold's MSAColumnGlobalAttention forward.
+static void gattn_reference(const gattn_case *c, real *out) {
+    const int64_t S = c->d.S, N = c->d.N;
+    const int ci = c->d.c_in, H = c->d.H, ch = c->d.c_h, HC = H * ch;
+    real *mln = tl_zeros(S * N * ci), *qm = tl_zeros(ci), *q = tl_zeros(HC), *k = tl_zeros(S * ch);
+    real *v = tl_zeros(S * ch), *gt = tl_zeros(HC), *o = tl_zeros(HC), *og = tl_zeros(HC), *a = tl_zeros(S);
+    for (int64_t i = 0; i < S * N; i++) ref_ln(ci, &c->p.ln, c->m + i * ci, mln + i * ci);
+    for (int64_t n = 0; n < N; n++) {
+        double den = 0;
+        for (int e = 0; e < ci; e++) qm[e] = 0;
+        for (int64_t t = 0; t < S; t++) {
+            den += c->mask[t * N + n];
+            for (int e = 0; e < ci; e++) qm[e] += mln[(t * N + n) * ci + e] * c->mask[t * N + n];
+        }
+        for (int e = 0; e < ci; e++) qm[e] = (real)(qm[e] / (den + 1e-10));
+        ref_lin(ci, HC, &c->p.q, qm, q);
+        for (int64_t t = 0; t < S; t++) {
+            ref_lin(ci, ch, &c->p.k, mln + (t * N + n) * ci, k + t * ch);
+            ref_lin(ci, ch, &c->p.v, mln + (t * N + n) * ci, v + t * ch);
+        }
+        for (int h = 0; h < H; h++) {
+            double mx = -INFINITY, sum = 0;
+            for (int64_t t = 0; t < S; t++) {
+                double sc = 0;
+                for (int e = 0; e < ch; e++) sc += q[h * ch + e] * k[t * ch + e];
+                a[t] = (real)(sc / sqrt((double)ch) + 1e9 * (c->mask[t * N + n] - 1));
+                mx = a[t] > mx ? a[t] : mx;
+            }
+            for (int64_t t = 0; t < S; t++) { a[t] = (real)exp(a[t] - mx); sum += a[t]; }
+            for (int e = 0; e < ch; e++) {
+                double acc = 0;
+                for (int64_t t = 0; t < S; t++) acc += a[t] / sum * v[t * ch + e];
+                o[h * ch + e] = (real)acc;
+            }
+        }
+        for (int64_t t = 0; t < S; t++) {
+            ref_lin(ci, HC, &c->p.g, mln + (t * N + n) * ci, gt);
+            for (int j = 0; j < HC; j++) og[j] = (real)(o[j] / (1 + exp(-gt[j])));
+            ref_lin(HC, ci, &c->p.o, og, out + (t * N + n) * ci);
+        }
+    }
 }
 
 void grad_global_attn(void) {
@@ -293,6 +428,12 @@ void grad_global_attn(void) {
     snprintf(name, sizeof name, "%s nosave", label);
     tl_check(memcmp(ref, c.out, sizeof(real) * (size_t)c.nm) == 0, name, "max diff %.3e",
              tl_max_abs_diff(ref, c.out, c.nm));
+
+    real *want = tl_zeros(c.nm);
+    gattn_reference(&c, want);
+    snprintf(name, sizeof name, "%s reference", label);
+    double rerr = tl_rel_err(ref, want, c.nm);
+    tl_check(rerr < 1e-12, name, "rel err vs reference %.3e", rerr);
 
     check_doubling(label, &ts, gattn_run_bwd, &c);
 

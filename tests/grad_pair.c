@@ -7,6 +7,7 @@
 //   - perturbing inputs at masked positions leaves the outputs that must not
 //     see them bit-identical (masks built as the model builds them).
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <math.h>
 #include "testlib.h"
@@ -45,9 +46,13 @@ static double h_loss(void *hv) {
     return tl_dot(h->out, h->R, h->n_out);
 }
 
-static void h_init(harness *h, const char *label, void *ctx, real *out, int64_t n_out, pf_mem mem) {
+static void h_init(harness *h, const char *label, void *ctx,
+                   void (*fwd)(void *, void *, void *), void (*bwd)(void *, const void *, const real *, void *),
+                   real *out, int64_t n_out, pf_mem mem) {
     h->label = label;
     h->ctx = ctx;
+    h->fwd = fwd;
+    h->bwd = bwd;
     h->out = out;
     h->n_out = n_out;
     h->mem = mem;
@@ -87,7 +92,7 @@ static double h_run(harness *h) {
         }
     snprintf(name, sizeof name, "%s bwd twice doubles", h->label);
     tl_check(dd == 0, name, "max |g2 - 2 g1| %.3e", dd);
-    if (tl_verbose) printf("     %s: worst grad rel err %.3e\n", h->label, worst);
+    if (tl_verbose || getenv("PF_TEST_VERBOSE")) printf("     %s: worst grad rel err %.3e\n", h->label, worst);
     return worst;
 }
 
@@ -144,10 +149,10 @@ static void tr_case(int act, int n, int masked, uint64_t seed) {
         t.mask[1] = 0;
         t.mask[0] = 1;
     }
-    char *label = tl_buf(64);
-    snprintf((char *)label, 64, "transition %s n=%d%s", act == PF_ACT_RELU ? "relu" : "swiglu", n,
+    char *label = (char *)tl_buf(64);
+    snprintf(label, 64, "transition %s n=%d%s", act == PF_ACT_RELU ? "relu" : "swiglu", n,
              masked ? " masked" : "");
-    h_init(&h, label, &t, t.out, M * c, cpu_transition_mem(BE, &t.d));
+    h_init(&h, label, &t, tr_fwd, tr_bwd, t.out, M * c, cpu_transition_mem(BE, &t.d));
     tl_add(&h.ts, "x", t.x, t.dx, M * c);
     tl_add_layernorm(&h.ts, "ln", &t.p.ln, &t.g.ln, c);
     tl_add_linear(&h.ts, "lin_a", &t.p.lin_a, &t.g.lin_a, nc, c);
@@ -219,7 +224,7 @@ static void opm_case(int masked, uint64_t seed) {
         for (int64_t s = 0; s < S; s++) t.mask[s * N + 5] = 0;
     }
     const char *label = masked ? "opm masked" : "opm";
-    h_init(&h, label, &t, t.out, N * N * cz, cpu_opm_mem(BE, &t.d));
+    h_init(&h, label, &t, opm_fwd, opm_bwd, t.out, N * N * cz, cpu_opm_mem(BE, &t.d));
     tl_add(&h.ts, "m", t.m, t.dm, SN * cm);
     tl_add_layernorm(&h.ts, "ln", &t.p.ln, &t.g.ln, cm);
     tl_add_linear(&h.ts, "linear_1", &t.p.a, &t.g.a, c, cm);
@@ -239,10 +244,100 @@ static void opm_case(int masked, uint64_t seed) {
     }
 }
 
+// Naive out[i, j, :] of the outer product mean, straight from the definition.
+static void opm_naive(const opm_ctx *t, int64_t i, int64_t j, double *o) {
+    const int64_t S = t->d.S, N = t->d.N;
+    const int cm = t->d.c_m, c = t->d.c, cz = t->d.c_z;
+    double outer[64] = {0}, norm = 1e-3;
+    for (int64_t s = 0; s < S; s++) {
+        double va[8], vb[8];
+        for (int side = 0; side < 2; side++) {
+            int64_t n = side ? j : i;
+            const real *x = t->m + (s * N + n) * cm;
+            double mu = 0, var = 0, ln[16];
+            for (int k = 0; k < cm; k++) mu += x[k] / cm;
+            for (int k = 0; k < cm; k++) var += (x[k] - mu) * (x[k] - mu) / cm;
+            for (int k = 0; k < cm; k++) ln[k] = (x[k] - mu) / sqrt(var + 1e-5) * t->p.ln.w[k] + t->p.ln.b[k];
+            const pf_linear_p *L = side ? &t->p.b : &t->p.a;
+            for (int q = 0; q < c; q++) {
+                double v = L->b[q];
+                for (int k = 0; k < cm; k++) v += L->w[q * cm + k] * ln[k];
+                (side ? vb : va)[q] = v * t->mask[s * N + n];
+            }
+        }
+        for (int q1 = 0; q1 < c; q1++)
+            for (int q2 = 0; q2 < c; q2++) outer[q1 * c + q2] += va[q1] * vb[q2];
+        norm += t->mask[s * N + i] * t->mask[s * N + j];
+    }
+    for (int z = 0; z < cz; z++) {
+        double v = t->p.o.b[z];
+        for (int q = 0; q < c * c; q++) v += t->p.o.w[z * c * c + q] * outer[q];
+        o[z] = v / norm;
+    }
+}
+
+// Large N and small channels, so that o is formed in more than one block of
+// rows i (cpu_opm.c caps a block at 2^22 elements): the forward against the
+// naive formula at sampled pairs, the backward by directional derivatives.
+static void opm_blocked(uint64_t seed) {
+    opm_ctx t = {.d = {.S = 3, .N = 1100, .c_m = 4, .c = 2, .c_z = 2}};
+    const int64_t S = t.d.S, N = t.d.N, SN = S * N, NN = N * N;
+    const int cm = t.d.c_m, c = t.d.c, cz = t.d.c_z;
+    harness h = {0};
+    tl_layernorm(&t.p.ln, &t.g.ln, cm, seed);
+    tl_linear(&t.p.a, &t.g.a, c, cm, 1, seed + 10);
+    tl_linear(&t.p.b, &t.g.b, c, cm, 1, seed + 20);
+    tl_linear(&t.p.o, &t.g.o, cz, c * c, 1, seed + 30);
+    t.m = tl_rand(SN * cm, 1.0, seed + 40);
+    t.dm = tl_zeros(SN * cm);
+    t.out = tl_zeros(NN * cz);
+    t.mask = tl_mask(SN, N, 0.2, seed + 50);
+    h_init(&h, "opm blocked", &t, opm_fwd, opm_bwd, t.out, NN * cz, cpu_opm_mem(BE, &t.d));
+    real *saved = tl_buf(h.mem.saved);
+    opm_fwd(&t, saved, h.ws);
+    double fe = 0, fm = 0;
+    for (int q = 0; q < 64; q++) {
+        int64_t i = (q * 7919 + 13) % N, j = (q * 104729 + 1) % N;
+        if (q == 0) { i = N - 1; j = 0; }  // a row of the last block
+        double o[8];
+        opm_naive(&t, i, j, o);
+        for (int z = 0; z < cz; z++) {
+            fe = fmax(fe, fabs(o[z] - t.out[(i * N + j) * cz + z]));
+            fm = fmax(fm, fabs(o[z]));
+        }
+    }
+    tl_check(fe <= 1e-12 * fm, "opm blocked fwd vs naive", "max diff %.3e (max |out| %.3e)", fe, fm);
+
+    opm_bwd(&t, saved, h.R, h.ws);
+    real *dirs[2] = {tl_rand(SN * cm, 1.0, seed + 60), tl_rand((int64_t)cz * c * c, 1.0, seed + 70)};
+    real *xs[2] = {t.m, t.p.o.w}, *gs[2] = {t.dm, t.g.o.w};
+    int64_t ns[2] = {SN * cm, (int64_t)cz * c * c};
+    const char *names[2] = {"opm blocked grad m (directional)", "opm blocked grad linear_out.weight (directional)"};
+    for (int k = 0; k < 2; k++) {
+        const double hh = 1e-5;
+        real *x0 = tl_copy(xs[k], ns[k]);
+        // Outputs are differenced before the sum with R: the loss itself is a
+        // sum of 2.4M terms whose rounding would swamp (L(+h) - L(-h)) / 2h.
+        for (int64_t q = 0; q < ns[k]; q++) xs[k][q] = x0[q] + hh * dirs[k][q];
+        opm_fwd(&t, NULL, h.ws);
+        real *op = tl_copy(t.out, NN * cz);
+        for (int64_t q = 0; q < ns[k]; q++) xs[k][q] = x0[q] - hh * dirs[k][q];
+        opm_fwd(&t, NULL, h.ws);
+        memcpy(xs[k], x0, sizeof(real) * (size_t)ns[k]);
+        double num = 0;
+        for (int64_t q = 0; q < NN * cz; q++) num += ((double)op[q] - t.out[q]) * h.R[q];
+        num /= 2 * hh;
+        double ana = tl_dot(gs[k], dirs[k], ns[k]);
+        double e = fabs(num - ana) / fmax(fabs(ana), 1e-30);
+        tl_check(e < TOL, names[k], "rel err %.3e (analytic %.6e)", e, ana);
+    }
+}
+
 void grad_opm(void) {
     BE = pf_backend_cpu();
     opm_case(1, 500);
     opm_case(0, 600);
+    opm_blocked(650);
 }
 
 // ---------------------------------------------------------------------------
@@ -283,9 +378,9 @@ static void tm_case(int incoming, int bias, uint64_t seed) {
     t.mask = tl_zeros(NN);  // pair mask t_i t_j
     for (int64_t i = 0; i < N; i++)
         for (int64_t j = 0; j < N; j++) t.mask[i * N + j] = tok[i] * tok[j];
-    char *label = tl_buf(64);
+    char *label = (char *)tl_buf(64);
     snprintf(label, 64, "trimul %s%s", incoming ? "incoming" : "outgoing", bias ? " bias" : " nobias");
-    h_init(&h, label, &t, t.out, NN * cz, cpu_trimul_mem(BE, &t.d));
+    h_init(&h, label, &t, tm_fwd, tm_bwd, t.out, NN * cz, cpu_trimul_mem(BE, &t.d));
     tl_add(&h.ts, "z", t.z, t.dz, NN * cz);
     tl_add_layernorm(&h.ts, "layer_norm_in", &t.p.ln_in, &t.g.ln_in, cz);
     tl_add_linear(&h.ts, "linear_a_p", &t.p.a_p, &t.g.a_p, c, cz);
@@ -357,16 +452,31 @@ static void pw_case(int masked, uint64_t seed) {
     t.out = tl_zeros(SN * cm);
     if (masked) t.mask = token_mask(N);
     const char *label = masked ? "pwavg masked" : "pwavg";
-    h_init(&h, label, &t, t.out, SN * cm, cpu_pwavg_mem(BE, &t.d));
+    h_init(&h, label, &t, pw_fwd, pw_bwd, t.out, SN * cm, cpu_pwavg_mem(BE, &t.d));
     tl_add(&h.ts, "m", t.m, t.dm, SN * cm);
     tl_add(&h.ts, "z", t.z, t.dz, NN * cz);
     tl_add_layernorm(&h.ts, "layer_norm_m", &t.p.ln, &t.g.ln, cm);
-    tl_add_layernorm(&h.ts, "layer_norm_z", &t.p.ln_z, &t.g.ln_z, cz);
+    // The LN_z bias shifts b_ij by the same amount for every j, which the
+    // softmax over j removes: its gradient is zero (checked below, not here).
+    tl_add(&h.ts, "layer_norm_z.weight", t.p.ln_z.w, t.g.ln_z.w, cz);
     tl_add_linear(&h.ts, "linear_v", &t.p.v, &t.g.v, hc, cm);
     tl_add_linear(&h.ts, "linear_b", &t.p.b, &t.g.b, H, cz);
     tl_add_linear(&h.ts, "linear_g", &t.p.g, &t.g.g, hc, cm);
     tl_add_linear(&h.ts, "linear_o", &t.p.o, &t.g.o, cm, hc);
     h_run(&h);
+    double gb = 0;  // |analytic| and |numeric - analytic| of the LN_z bias gradient
+    for (int k = 0; k < cz; k++) {
+        real b0 = t.p.ln_z.b[k];
+        t.p.ln_z.b[k] = b0 + 1e-5;
+        double lp = h_loss(&h);
+        t.p.ln_z.b[k] = b0 - 1e-5;
+        double lm = h_loss(&h);
+        t.p.ln_z.b[k] = b0;
+        gb = fmax(gb, fmax(fabs((double)t.g.ln_z.b[k]), fabs((lp - lm) / 2e-5 - t.g.ln_z.b[k])));
+    }
+    char name[128];
+    snprintf(name, sizeof name, "%s layer_norm_z.bias grad is zero", label);
+    tl_check(gb < 1e-9, name, "max %.3e", gb);
 
     if (masked) {
         // m at masked columns j, and z at pairs with a masked end, change only

@@ -86,8 +86,9 @@ void cpu_relpos_bwd(pf_backend *be, const pf_relpos_dims *d, pf_linear_p *g,
     const int nblk = (cz + RP_CBLK - 1) / RP_CBLK;
     // Sums are formed in scratch, (i, j) in order, and then added once, so
     // every gradient element has one fixed reduction order (any thread count).
-    real *gw = pf_calloc((size_t)F * (size_t)cz, sizeof(real));  // (c_z, F)
-    real *gb = pf_calloc((size_t)cz, sizeof(real));              // (c_z)
+    // Double scratch: each entry sums up to N^2 terms.
+    double *gw = pf_calloc((size_t)F * (size_t)cz, sizeof(double));  // (c_z, F)
+    double *gb = pf_calloc((size_t)cz, sizeof(double));              // (c_z)
 #pragma omp parallel for schedule(static)
     for (int blk = 0; blk < nblk; blk++) {
         int c0 = blk * RP_CBLK, c1 = PF_MIN(cz, c0 + RP_CBLK);
@@ -102,9 +103,9 @@ void cpu_relpos_bwd(pf_backend *be, const pf_relpos_dims *d, pf_linear_p *g,
                 }
             }
     }
-    for (int64_t k = 0; k < (int64_t)F * cz; k++) g->w[k] += gw[k];
+    for (int64_t k = 0; k < (int64_t)F * cz; k++) g->w[k] += (real)gw[k];
     if (g->b)
-        for (int c = 0; c < cz; c++) g->b[c] += gb[c];
+        for (int c = 0; c < cz; c++) g->b[c] += (real)gb[c];
     pf_free(gw);
     pf_free(gb);
 }
@@ -143,24 +144,24 @@ double cpu_disto_fwd(pf_backend *be, const pf_disto_dims *d, const pf_linear_p *
     real *A = disto_proj(d, p, z);        // (N, N, n_bins)
     double *row_loss = pf_calloc((size_t)(N > 0 ? N : 1), sizeof(double));  // (N)
     double *row_mask = pf_calloc((size_t)(N > 0 ? N : 1), sizeof(double));  // (N)
+    // logits are symmetric: each pair {i, j} is evaluated once, by row min(i, j)
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < N; i++) {
         double li = 0, mi = 0;
-        for (int64_t j = 0; j < N; j++) {
-            double m = mask ? (double)mask[i * N + j] : 1.0;
-            mi += m;
-            if (m == 0) continue;
+        for (int64_t j = 0; j < N; j++) mi += mask ? (double)mask[i * N + j] : 1.0;
+        for (int64_t j = i; j < N; j++) {
+            double mij = mask ? (double)mask[i * N + j] : 1.0, mji = mask ? (double)mask[j * N + i] : 1.0;
+            if (i == j) mji = 0;
+            if (mij == 0 && mji == 0) continue;
             const real *aij = A + (i * N + j) * nb, *aji = A + (j * N + i) * nb;
-            double mx = -INFINITY;
-            for (int k = 0; k < nb; k++) {
-                double l = (double)aij[k] + aji[k] + (p->b ? p->b[k] : 0);
-                if (l > mx) mx = l;
-            }
-            double se = 0;
+            double mx = -INFINITY, se = 0;
+            for (int k = 0; k < nb; k++) mx = fmax(mx, (double)aij[k] + aji[k] + (p->b ? p->b[k] : 0));
             for (int k = 0; k < nb; k++) se += exp((double)aij[k] + aji[k] + (p->b ? p->b[k] : 0) - mx);
-            int t = target[i * N + j];
-            double lt = (double)aij[t] + aji[t] + (p->b ? p->b[t] : 0);
-            li += m * (mx + log(se) - lt);  // -log softmax_t
+            double lse = mx + log(se);
+            int tij = target[i * N + j], tji = target[j * N + i];
+            // -log softmax_t = lse - logit_t
+            if (mij != 0) li += mij * (lse - ((double)aij[tij] + aji[tij] + (p->b ? p->b[tij] : 0)));
+            if (mji != 0) li += mji * (lse - ((double)aij[tji] + aji[tji] + (p->b ? p->b[tji] : 0)));
         }
         row_loss[i] = li;
         row_mask[i] = mi;
@@ -194,15 +195,19 @@ void cpu_disto_bwd(pf_backend *be, const pf_disto_dims *d, const pf_linear_p *p,
             real *aij = Gs + (i * N + j) * nb, *aji = Gs + (j * N + i) * nb;
             double mij = mask ? (double)mask[i * N + j] : 1.0, mji = mask ? (double)mask[j * N + i] : 1.0;
             int tij = target[i * N + j], tji = target[j * N + i];
+            if (mij == 0 && (i == j || mji == 0)) {  // a padded pair: no gradient
+                for (int k = 0; k < nb; k++) aij[k] = aji[k] = 0;
+                continue;
+            }
             double mx = -INFINITY, se = 0;
             for (int k = 0; k < nb; k++) {
-                double l = (double)aij[k] + (i == j ? aij[k] : aji[k]) + (p->b ? p->b[k] : 0);
+                double l = (double)aij[k] + aji[k] + (p->b ? p->b[k] : 0);
                 if (l > mx) mx = l;
             }
             for (int k = 0; k < nb; k++)
-                se += exp((double)aij[k] + (i == j ? aij[k] : aji[k]) + (p->b ? p->b[k] : 0) - mx);
+                se += exp((double)aij[k] + aji[k] + (p->b ? p->b[k] : 0) - mx);
             for (int k = 0; k < nb; k++) {
-                double pk = exp((double)aij[k] + (i == j ? aij[k] : aji[k]) + (p->b ? p->b[k] : 0) - mx) / se;
+                double pk = exp((double)aij[k] + aji[k] + (p->b ? p->b[k] : 0) - mx) / se;
                 double gij = coef * mij * (pk - (k == tij));
                 double gs = i == j ? 2 * gij : gij + coef * mji * (pk - (k == tji));
                 aij[k] = (real)gs;
@@ -216,9 +221,9 @@ void cpu_disto_bwd(pf_backend *be, const pf_disto_dims *d, const pf_linear_p *p,
         if (g->b) {
 #pragma omp parallel for schedule(static)
             for (int k = 0; k < nb; k++) {
-                real s = 0;
+                double s = 0;
                 for (int64_t q = 0; q < NN; q++) s += Gs[q * nb + k];
-                g->b[k] += s / 2;
+                g->b[k] += (real)(s / 2);
             }
         }
     }

@@ -22,7 +22,7 @@ static const field fields[] = {
     FI(recycles), FI(crop_size), FI(msa_rows), FI(extra_msa_rows), FF(spatial_crop_prob),
     FF(bert_mask_prob), FS(data), FI(data_workers), FI(prefetch), FI(n_val), FI(val_every),
     FI(steps), {"seed", F_U64, offsetof(pf_config, seed), 0}, FF(lr), FF(lr_min),
-    FF(weight_decay), FF(beta1), FF(beta2), FF(adam_eps), FF(grad_clip), FI(warmup_steps),
+    FF(weight_decay), FF(beta1), FF(beta2), FF(adam_eps), FF(grad_clip), FI(warmup_steps), FI(lr_decay_steps),
     FI(ckpt_every), FS(device), FI(bf16),
 };
 #define NFIELDS ((int)(sizeof fields / sizeof fields[0]))
@@ -73,6 +73,7 @@ int pf_config_preset(pf_config *c, const char *name) {
         c->crop_size = 48; c->msa_rows = 16; c->extra_msa_rows = 16;
         c->recycles = 0;
         c->steps = 200;
+        c->lr_decay_steps = 200;
         c->lr = 3e-3f; c->lr_min = 3e-4f;
         c->grad_clip = 1.0f;
         c->dropout_msa = 0.0f; c->dropout_pair = 0.0f;
@@ -90,6 +91,7 @@ int pf_config_preset(pf_config *c, const char *name) {
         c->crop_size = 256; c->msa_rows = 128; c->extra_msa_rows = 1024;
         c->recycles = 3;
         c->steps = 100000;
+        c->lr_decay_steps = 100000;
         c->lr = 1e-3f; c->lr_min = 1e-4f; c->warmup_steps = 1000;
         c->grad_clip = 0.1f;
         return 0;
@@ -106,6 +108,7 @@ int pf_config_preset(pf_config *c, const char *name) {
         c->crop_size = 384; c->msa_rows = 1024; c->extra_msa_rows = 0;
         c->recycles = 3;
         c->steps = 100000;
+        c->lr_decay_steps = 100000;
         c->lr = 1.8e-3f; c->lr_min = 1.8e-4f; c->warmup_steps = 1000;
         c->beta2 = 0.95f; c->adam_eps = 1e-8f; c->grad_clip = 10.0f;
         return 0;

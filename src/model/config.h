@@ -35,6 +35,7 @@ typedef struct {
     uint64_t seed;
     float lr, lr_min, weight_decay, beta1, beta2, adam_eps, grad_clip;
     int warmup_steps;
+    int lr_decay_steps;          // cosine decay horizon, fixed by the preset (not by --steps)
     int ckpt_every;
     char device[16];             // "cpu" or "cuda"
     int bf16;                    // CUDA: bf16 activations (1) or fp32 parity mode (0)

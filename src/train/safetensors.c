@@ -114,7 +114,8 @@ int pf_st_write(const char *path, const pf_st_tensor *ts, int n, const char *con
         if (!ds) { seterr(err, errlen, "%s: tensor '%s': unknown dtype '%s'", path, t->name, t->dtype ? t->dtype : "(null)"); return -1; }
         if (t->ndim < 0 || t->ndim > PF_ST_MAX_NDIM) { seterr(err, errlen, "%s: tensor '%s': ndim %d outside [0, %d]", path, t->name, t->ndim, PF_ST_MAX_NDIM); return -1; }
         int64_t nb = shape_bytes(t->ndim, t->shape, ds);
-        if (nb < 0 || (uint64_t)nb != (uint64_t)t->nbytes) {
+        if (nb < 0) { seterr(err, errlen, "%s: tensor '%s': shape has a negative dimension or overflows", path, t->name); return -1; }
+        if ((uint64_t)nb != (uint64_t)t->nbytes) {
             seterr(err, errlen, "%s: tensor '%s': shape and dtype %s give %lld bytes, nbytes is %zu",
                    path, t->name, t->dtype, (long long)nb, t->nbytes);
             return -1;
@@ -337,7 +338,7 @@ pf_st_file *pf_st_open(const char *path, char *err, size_t errlen) {
         }
         if (last < 0 || spans[k].e > spans[last].e) last = k;
     }
-    byname = malloc(sizeof *byname * (size_t)(f->n ? f->n : 1));
+    byname = malloc(sizeof *byname * (size_t)(f->n > 0 ? f->n : 1));
     if (!byname) { seterr(err, errlen, "%s: out of memory", path); goto fail; }
     for (int k = 0; k < f->n; k++) byname[k] = &f->t[k];
     qsort(byname, (size_t)f->n, sizeof *byname, name_cmp);

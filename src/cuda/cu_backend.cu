@@ -1,0 +1,303 @@
+// cu_backend.cu: the CUDA backend: memory, conversion, elementwise ops,
+// dropout, the optimizer, and the table that binds every op.
+//
+// Dropout draws its keep decisions from the same counter-based hash as the CPU
+// (src/core/rng.h, re-stated here as device code), so masks match bit for bit.
+#include "cu_ops.h"
+#include "cuda_backend.h"
+#include <string.h>
+#include <math.h>
+
+void cu_fail(const char *what, const char *file, int line, const char *msg) {
+    fprintf(stderr, "pairfold: CUDA error: %s at %s:%d: %s\n", what, file, line, msg);
+    fflush(stderr);
+    exit(1);
+}
+const char *cublasLt_err(cublasStatus_t s) {
+    static char buf[64];
+    snprintf(buf, sizeof buf, "cublas status %d", (int)s);
+    return buf;
+}
+
+void *cu_pool_get(cu_impl *c, size_t bytes) {
+    size_t b = (bytes + 255) & ~(size_t)255;
+    if (c->pool_top + b > c->pool_bytes)
+        pf_die("CUDA scratch pool exhausted (%zu + %zu > %zu bytes)", c->pool_top, b, c->pool_bytes);
+    void *p = c->pool + c->pool_top;
+    c->pool_top += b;
+    return p;
+}
+
+// ---- memory --------------------------------------------------------------------
+static void *cub_alloc(pf_backend *be, size_t bytes) {
+    void *p = NULL;
+    cudaError_t e = cudaMalloc(&p, bytes ? bytes : 1);
+    if (e != cudaSuccess) {
+        size_t fr = 0, tot = 0;
+        cudaMemGetInfo(&fr, &tot);
+        pf_die("CUDA out of memory allocating %zu bytes (%zu of %zu free): %s", bytes, fr, tot, cudaGetErrorString(e));
+    }
+    return p;
+}
+static void cub_free(pf_backend *be, void *p) {
+    if (!p) return;
+    cu_impl *c = CU(be);
+    CU_CHECK(cudaStreamSynchronize(c->stream));
+    CU_CHECK(cudaFree(p));
+    cu_bump_params(c);
+}
+static void cub_zero(pf_backend *be, void *p, size_t bytes) {
+    if (!bytes) return;
+    CU_CHECK(cudaMemsetAsync(p, 0, bytes, CU(be)->stream));
+    cu_bump_params(CU(be));
+}
+static void cub_copy(pf_backend *be, void *dst, const void *src, size_t bytes) {
+    if (!bytes || dst == src) return;
+    CU_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToDevice, CU(be)->stream));
+    cu_bump_params(CU(be));
+}
+// Host memory may be pageable or pinned; a pinned source makes this asynchronous.
+static void cub_upload(pf_backend *be, void *dst, const void *host, size_t bytes) {
+    if (!bytes) return;
+    CU_CHECK(cudaMemcpyAsync(dst, host, bytes, cudaMemcpyHostToDevice, CU(be)->stream));
+    cu_bump_params(CU(be));
+}
+static void cub_download(pf_backend *be, void *host, const void *src, size_t bytes) {
+    if (!bytes) return;
+    CU_CHECK(cudaMemcpyAsync(host, src, bytes, cudaMemcpyDeviceToHost, CU(be)->stream));
+    CU_CHECK(cudaStreamSynchronize(CU(be)->stream));
+}
+static void cub_sync(pf_backend *be) { CU_CHECK(cudaStreamSynchronize(CU(be)->stream)); }
+
+__global__ void k_f32_to_act(const float *x, bf16 *y, int64_t n) { GRID_STRIDE(i, n) y[i] = __float2bfloat16(x[i]); }
+__global__ void k_act_to_f32(const bf16 *x, float *y, int64_t n) { GRID_STRIDE(i, n) y[i] = __bfloat162float(x[i]); }
+
+static void cub_act_from_real(pf_backend *be, pf_act *dst, const real *host, int64_t n) {
+    cu_impl *c = CU(be);
+    if (n <= 0) return;
+    if (!c->bf16) { CU_CHECK(cudaMemcpyAsync(dst, host, sizeof(float) * n, cudaMemcpyHostToDevice, c->stream)); return; }
+    float *tmp;
+    CU_CHECK(cudaMallocAsync((void **)&tmp, sizeof(float) * n, c->stream));
+    CU_CHECK(cudaMemcpyAsync(tmp, host, sizeof(float) * n, cudaMemcpyHostToDevice, c->stream));
+    k_f32_to_act<<<cu_blocks(n, 256), 256, 0, c->stream>>>(tmp, (bf16 *)dst, n);
+    CU_LAUNCHED();
+    CU_CHECK(cudaFreeAsync(tmp, c->stream));
+}
+static void cub_act_to_real(pf_backend *be, real *host, const pf_act *src, int64_t n) {
+    cu_impl *c = CU(be);
+    if (n <= 0) return;
+    if (!c->bf16) {
+        CU_CHECK(cudaMemcpyAsync(host, src, sizeof(float) * n, cudaMemcpyDeviceToHost, c->stream));
+    } else {
+        float *tmp;
+        CU_CHECK(cudaMallocAsync((void **)&tmp, sizeof(float) * n, c->stream));
+        k_act_to_f32<<<cu_blocks(n, 256), 256, 0, c->stream>>>((const bf16 *)src, tmp, n);
+        CU_LAUNCHED();
+        CU_CHECK(cudaMemcpyAsync(host, tmp, sizeof(float) * n, cudaMemcpyDeviceToHost, c->stream));
+        CU_CHECK(cudaFreeAsync(tmp, c->stream));
+    }
+    CU_CHECK(cudaStreamSynchronize(c->stream));
+}
+
+// ---- elementwise and dropout ------------------------------------------------------
+static void cub_add(pf_backend *be, pf_act *y, const pf_act *x, int64_t n) { cu_add(CU(be), y, x, n); }
+
+__device__ __forceinline__ uint64_t d_mix64(uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+__device__ __forceinline__ float d_uniform_f(uint64_t key, uint64_t i) {
+    return (float)(d_mix64(key ^ d_mix64(i)) >> 40) * (1.0f / 16777216.0f);
+}
+
+// mode 0: y += mask * delta; mode 1: y = mask * delta
+template <typename T>
+__global__ void k_dropout(pf_dropout d, float scale, T *y, const T *x, int mode) {
+    int64_t n = d.A * d.B * (int64_t)d.C;
+    GRID_STRIDE(i, n) {
+        int64_t cc = i % d.C, ab = i / d.C, b = ab % d.B, a = ab / d.B;
+        int64_t idx = d.shared_axis == -1 ? i : (d.shared_axis == 0 ? b : a) * d.C + cc;
+        float m = d_uniform_f(d.key, (uint64_t)idx) >= d.rate ? scale : 0.f;
+        float v = m * ld(x, i);
+        st(y, i, mode ? v : ld(y, i) + v);
+    }
+}
+
+static void dropout_run(pf_backend *be, const pf_dropout *d, pf_act *y, const pf_act *x, int mode) {
+    cu_impl *c = CU(be);
+    int64_t n = d->A * d->B * (int64_t)d->C;
+    if (n <= 0) return;
+    if (d->rate <= 0) {
+        if (mode) cu_copy_act(c, y, x, n);
+        else cu_add(c, y, x, n);
+        return;
+    }
+    float scale = (float)(1.0 / (1.0 - (double)d->rate));
+    CU_DISPATCH(c, T, k_dropout<T><<<cu_blocks(n, 256), 256, 0, c->stream>>>(*d, scale, (T *)y, (const T *)x, mode));
+    CU_LAUNCHED();
+}
+static void cub_dropout_add(pf_backend *be, const pf_dropout *d, pf_act *y, const pf_act *delta) { dropout_run(be, d, y, delta, 0); }
+static void cub_dropout_bwd(pf_backend *be, const pf_dropout *d, pf_act *dd, const pf_act *dy) { dropout_run(be, d, dd, dy, 1); }
+
+// ---- glue primitives ----------------------------------------------------------------
+static void cub_linear_fwd(pf_backend *be, int64_t M, int in, int out, const pf_linear_p *p, const pf_act *x,
+                           pf_act *y, int accumulate) {
+    cu_linear_fwd(CU(be), M, in, out, p, x, y, accumulate);
+}
+static void cub_linear_bwd(pf_backend *be, int64_t M, int in, int out, const pf_linear_p *p, pf_linear_p *g,
+                           const pf_act *x, const pf_act *dy, pf_act *dx) {
+    cu_linear_bwd(CU(be), M, in, out, p, g, x, dy, dx);
+}
+static void cub_ln_fwd(pf_backend *be, int64_t M, int c, const pf_layernorm_p *p, const pf_act *x, pf_act *y) {
+    cu_ln_fwd(CU(be), M, c, p, x, y);
+}
+static void cub_ln_bwd(pf_backend *be, int64_t M, int c, const pf_layernorm_p *p, pf_layernorm_p *g,
+                       const pf_act *x, const pf_act *dy, pf_act *dx) {
+    cu_ln_bwd(CU(be), M, c, p, g, x, dy, dx);
+}
+
+// ---- optimizer ---------------------------------------------------------------------
+#define SSQ_BLOCK 4096
+// Fixed-order sum of squares: each block sums its 4096-element chunk with a
+// fixed tree, the chunk sums are added in order on the host.
+__global__ void k_sum_sq(const float *x, int64_t n, double *part) {
+    __shared__ double sh[256];
+    int64_t base = (int64_t)blockIdx.x * SSQ_BLOCK;
+    double s = 0;
+    for (int k = threadIdx.x; k < SSQ_BLOCK; k += 256) {
+        int64_t i = base + k;
+        if (i < n) s += (double)x[i] * (double)x[i];
+    }
+    sh[threadIdx.x] = s;
+    __syncthreads();
+    for (int o = 128; o; o >>= 1) {
+        if (threadIdx.x < o) sh[threadIdx.x] += sh[threadIdx.x + o];
+        __syncthreads();
+    }
+    if (!threadIdx.x) part[blockIdx.x] = sh[0];
+}
+static double cub_sum_sq(pf_backend *be, const real *x, int64_t n) {
+    cu_impl *c = CU(be);
+    if (n <= 0) return 0;
+    int64_t nb = (n + SSQ_BLOCK - 1) / SSQ_BLOCK;
+    double *part;
+    CU_CHECK(cudaMallocAsync((void **)&part, sizeof(double) * nb, c->stream));
+    k_sum_sq<<<(unsigned)nb, 256, 0, c->stream>>>(x, n, part);
+    CU_LAUNCHED();
+    double *h = (double *)malloc(sizeof(double) * nb);
+    if (!h) pf_die("out of host memory");
+    CU_CHECK(cudaMemcpyAsync(h, part, sizeof(double) * nb, cudaMemcpyDeviceToHost, c->stream));
+    CU_CHECK(cudaFreeAsync(part, c->stream));
+    CU_CHECK(cudaStreamSynchronize(c->stream));
+    double s = 0;
+    for (int64_t b = 0; b < nb; b++) s += h[b];
+    free(h);
+    return s;
+}
+
+__global__ void k_scale(float *x, int64_t n, float s) { GRID_STRIDE(i, n) x[i] = x[i] * s; }
+static void cub_scale(pf_backend *be, real *x, int64_t n, double s) {
+    if (n <= 0) return;
+    k_scale<<<cu_blocks(n, 256), 256, 0, CU(be)->stream>>>(x, n, (float)s);
+    CU_LAUNCHED();
+    cu_bump_params(CU(be));
+}
+
+// AdamW with the CPU's float arithmetic (decoupled decay, bias-corrected moments).
+__global__ void k_adamw(float *p, const float *g, float *m, float *v, int64_t n, float lr, float b1, float b2,
+                        float eps, float wd, float step_size, float rbc2) {
+    GRID_STRIDE(i, n) {
+        float gi = g[i];
+        float mi = b1 * m[i] + (1 - b1) * gi;
+        float vi = b2 * v[i] + (1 - b2) * gi * gi;
+        m[i] = mi;
+        v[i] = vi;
+        float denom = sqrtf(vi) * rbc2 + eps;
+        p[i] = p[i] * (1 - lr * wd) - step_size * mi / denom;
+    }
+}
+static void cub_adamw(pf_backend *be, real *p, const real *g, real *m, real *v, int64_t n, const pf_adamw_hp *hp) {
+    if (n <= 0) return;
+    double bc1 = 1.0 - pow(hp->beta1, (double)hp->step), bc2 = 1.0 - pow(hp->beta2, (double)hp->step);
+    float step_size = (float)(hp->lr / bc1), rbc2 = (float)(1.0 / sqrt(bc2));
+    k_adamw<<<cu_blocks(n, 256), 256, 0, CU(be)->stream>>>(p, g, m, v, n, hp->lr, hp->beta1, hp->beta2, hp->eps,
+                                                           hp->weight_decay, step_size, rbc2);
+    CU_LAUNCHED();
+    cu_bump_params(CU(be));
+}
+
+// ---- table -----------------------------------------------------------------------------
+static int cub_supports(pf_backend *be, const char *op) {
+    static const char *ops[] = {"add", "dropout", "linear", "layer_norm", "relpos", "disto", "attn",
+                                "global_attn", "transition", "opm", "trimul", "pwavg", "adamw", NULL};
+    for (int i = 0; ops[i]; i++)
+        if (!strcmp(op, ops[i])) return 1;
+    return 0;
+}
+
+static void cub_destroy(pf_backend *be) {
+    cu_impl *c = CU(be);
+    CU_CHECK(cudaStreamSynchronize(c->stream));
+    cu_weight_cache_free(c);
+    CU_CHECK(cudaFree(c->pool));
+    CU_CHECK(cudaFree(c->lt_ws));
+    cublasLtDestroy(c->lt);
+    CU_CHECK(cudaStreamDestroy(c->stream));
+    free(c);
+    free(be);
+}
+
+extern "C" pf_backend *pf_backend_cuda(int bf16_acts) {
+    int ndev = 0;
+    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) return NULL;
+    cu_impl *c = (cu_impl *)calloc(1, sizeof *c);
+    pf_backend *be = (pf_backend *)calloc(1, sizeof *be);
+    if (!c || !be) pf_die("out of host memory");
+    c->bf16 = bf16_acts ? 1 : 0;
+    CU_CHECK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
+    LT_CHECK(cublasLtCreate(&c->lt));
+    c->lt_ws_bytes = 64u << 20;
+    CU_CHECK(cudaMalloc(&c->lt_ws, c->lt_ws_bytes));
+    c->pool_bytes = 256u << 20;
+    CU_CHECK(cudaMalloc((void **)&c->pool, c->pool_bytes));
+    int dev = 0;
+    CU_CHECK(cudaGetDevice(&dev));
+    CU_CHECK(cudaDeviceGetAttribute(&c->n_sm, cudaDevAttrMultiProcessorCount, dev));
+    be->name = c->bf16 ? "cuda" : "cuda-fp32";
+    be->act_bytes = c->bf16 ? 2 : 4;
+    be->impl = c;
+    be->supports = cub_supports;
+    be->destroy = cub_destroy;
+    be->alloc = cub_alloc;
+    be->free = cub_free;
+    be->zero = cub_zero;
+    be->copy = cub_copy;
+    be->upload = cub_upload;
+    be->download = cub_download;
+    be->act_from_real = cub_act_from_real;
+    be->act_to_real = cub_act_to_real;
+    be->sync = cub_sync;
+    be->add = cub_add;
+    be->dropout_add = cub_dropout_add;
+    be->dropout_bwd = cub_dropout_bwd;
+    be->linear_fwd = cub_linear_fwd;
+    be->linear_bwd = cub_linear_bwd;
+    be->layer_norm_fwd = cub_ln_fwd;
+    be->layer_norm_bwd = cub_ln_bwd;
+    be->relpos_fwd = cu_relpos_fwd;
+    be->relpos_bwd = cu_relpos_bwd;
+    be->disto_fwd = cu_disto_fwd;
+    be->disto_bwd = cu_disto_bwd;
+    be->attn_mem = cu_attn_mem; be->attn_fwd = cu_attn_fwd; be->attn_bwd = cu_attn_bwd;
+    be->global_attn_mem = cu_global_attn_mem; be->global_attn_fwd = cu_global_attn_fwd; be->global_attn_bwd = cu_global_attn_bwd;
+    be->transition_mem = cu_transition_mem; be->transition_fwd = cu_transition_fwd; be->transition_bwd = cu_transition_bwd;
+    be->opm_mem = cu_opm_mem; be->opm_fwd = cu_opm_fwd; be->opm_bwd = cu_opm_bwd;
+    be->trimul_mem = cu_trimul_mem; be->trimul_fwd = cu_trimul_fwd; be->trimul_bwd = cu_trimul_bwd;
+    be->pwavg_mem = cu_pwavg_mem; be->pwavg_fwd = cu_pwavg_fwd; be->pwavg_bwd = cu_pwavg_bwd;
+    be->sum_sq = cub_sum_sq;
+    be->scale = cub_scale;
+    be->adamw = cub_adamw;
+    return be;
+}

@@ -1,0 +1,34 @@
+// cu_flash.cuh: fused attention kernels (online softmax), forward and backward.
+//
+// One (row r, head h) attends over L positions; q, k, v, o, dO are (M, H*c_h)
+// activations in the module's stored layout, position (r, l) at row
+// r * rstride + l * pstride. Logits are never written to memory: the forward
+// keeps a running max and sum per query and saves only the log-sum-exp; the
+// backward recomputes probabilities from it. Masks (key_mask, same layout
+// without channels) are applied in-kernel. The pair bias is read from biasT
+// (H, L_key, L_query) fp32. The bias gradient, a sum over the B rows, is
+// reduced by one thread per (query, key, head) looping over rows in order:
+// deterministic, no atomics. Memory is O(B L H c_h + H L^2).
+#ifndef PF_CU_FLASH_CUH
+#define PF_CU_FLASH_CUH
+#include "cu_common.cuh"
+
+typedef struct {
+    const void *q, *k, *v, *o, *dO, *mask;
+    void *out_o, *dq, *dk, *dv, *dbias;  // dbias: (L*L, H) act, element bidx(l, l') * H + h
+    const float *biasT;                  // (H, L, L) [h][key][query], or NULL
+    float *lse;                          // (B, H, L)
+    const float *D;                      // (B, H, L) rowsum(dO * o)
+    int64_t B, L, HC, rstride, pstride;
+    int H, ch;
+    int bias_tr;                         // dbias element (l, l') at l' * L + l (ending node)
+    float scale;                         // 1 / sqrt(c_h)
+} fa_args;
+
+void fa_forward(cu_impl *c, const fa_args *a);
+// dq, dk, dv written (not accumulated); dbias written when a->dbias.
+void fa_backward(cu_impl *c, const fa_args *a);
+// D[r, h, l] = sum_c dO * o
+void fa_rowdot(cu_impl *c, const fa_args *a, float *D);
+
+#endif

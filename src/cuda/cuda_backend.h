@@ -1,0 +1,17 @@
+// cuda_backend.h: the CUDA backend (src/cuda). Built with `make CUDA=1`.
+// bf16 = 1: bf16 activations with fp32 accumulation (training); bf16 = 0: fp32
+// activations and fp32 matrix products without TF32 (parity tests). Parameters,
+// gradients and optimizer state are fp32 in both. Returns NULL when no CUDA
+// device is present. int32 inputs (residue indices, distogram targets) may be
+// in host or device memory.
+#ifndef PF_CUDA_BACKEND_H
+#define PF_CUDA_BACKEND_H
+#include "../backend/backend.h"
+#ifdef __cplusplus
+extern "C" {
+#endif
+pf_backend *pf_backend_cuda(int bf16);
+#ifdef __cplusplus
+}
+#endif
+#endif

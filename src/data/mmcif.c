@@ -1,0 +1,367 @@
+// mmCIF reader: a CIF 1.1 tokenizer (quoted values, ';' text fields, loops in
+// any column order) and the categories a protein chain needs: _atom_site,
+// _entity_poly(_seq), _pdbx_poly_seq_scheme, _pdbx_struct_mod_residue.
+// Chains are named by auth_asym_id; residues are placed by label_seq_id.
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "../core/util.h"
+#include "structbuild.h"
+#include "textio.h"
+
+typedef struct {
+    const char *p;
+    uint32_t n;
+    uint8_t quoted;  // 1 for quoted values and text fields ('.'/'?' literal)
+    int64_t line;
+} ctok;
+
+typedef struct {
+    const char *p, *end;
+    int64_t line;
+    int at_line_start;
+    ctok back;
+    int has_back;
+} lexer;
+
+// 1 token, 0 at end, -1 on error (message in err).
+static int lex(lexer *lx, ctok *t, const char *name, char *err, size_t errlen) {
+    if (lx->has_back) {
+        *t = lx->back;
+        lx->has_back = 0;
+        return 1;
+    }
+    for (;;) {
+        while (lx->p < lx->end && (*lx->p == ' ' || *lx->p == '\t' || *lx->p == '\r' || *lx->p == '\n')) {
+            if (*lx->p == '\n') lx->line++, lx->at_line_start = 1;
+            else lx->at_line_start = 0;
+            lx->p++;
+        }
+        if (lx->p >= lx->end) return 0;
+        if (*lx->p == '#') {
+            while (lx->p < lx->end && *lx->p != '\n') lx->p++;
+            continue;
+        }
+        break;
+    }
+    const char *s = lx->p;
+    t->line = lx->line;
+    t->quoted = 0;
+    if (*s == ';' && lx->at_line_start) {
+        // text field: up to a line that starts with ';'
+        const char *q = s + 1;
+        int64_t lines = 0;
+        for (;;) {
+            const char *nl = memchr(q, '\n', (size_t)(lx->end - q));
+            if (!nl) {
+                pf_errf(err, errlen, name, t->line, "unterminated ';' text field");
+                return -1;
+            }
+            lines++;
+            if (nl + 1 < lx->end && nl[1] == ';') {
+                t->p = s + 1;
+                t->n = (uint32_t)PF_MIN((size_t)(nl - (s + 1)), (size_t)UINT32_MAX);
+                t->quoted = 1;
+                lx->p = nl + 2;
+                lx->line += lines;
+                lx->at_line_start = 0;
+                return 1;
+            }
+            q = nl + 1;
+        }
+    }
+    lx->at_line_start = 0;
+    if (*s == '\'' || *s == '"') {
+        char qc = *s;
+        const char *q = s + 1;
+        for (;;) {
+            if (q >= lx->end || *q == '\n' || *q == '\r') {
+                pf_errf(err, errlen, name, t->line, "unterminated quoted value");
+                return -1;
+            }
+            if (*q == qc && (q + 1 >= lx->end || q[1] == ' ' || q[1] == '\t' || q[1] == '\n' || q[1] == '\r'))
+                break;
+            q++;
+        }
+        t->p = s + 1;
+        t->n = (uint32_t)(q - (s + 1));
+        t->quoted = 1;
+        lx->p = q + 1;
+        return 1;
+    }
+    const char *q = s;
+    while (q < lx->end && *q != ' ' && *q != '\t' && *q != '\n' && *q != '\r') q++;
+    t->p = s;
+    t->n = (uint32_t)PF_MIN((size_t)(q - s), (size_t)UINT32_MAX);
+    lx->p = q;
+    return 1;
+}
+
+static int tok_is(const ctok *t, const char *w) {
+    size_t n = strlen(w);
+    return !t->quoted && t->n == n && strncasecmp(t->p, w, n) == 0;
+}
+static int tok_prefix(const ctok *t, const char *w) {
+    size_t n = strlen(w);
+    return !t->quoted && t->n >= n && strncasecmp(t->p, w, n) == 0;
+}
+static int tok_is_keyword(const ctok *t) {
+    return !t->quoted && (t->n > 0 && (t->p[0] == '_' || tok_prefix(t, "loop_") || tok_prefix(t, "data_") ||
+                                       tok_prefix(t, "save_") || tok_prefix(t, "global_") || tok_prefix(t, "stop_")));
+}
+
+// A category of interest: column names and row-major values.
+typedef struct {
+    const char *cat;
+    ctok *tags;
+    int ntags;
+    ctok *vals;
+    int64_t nvals, cap;
+} table;
+
+enum { T_ATOM, T_EPS, T_PSS, T_EP, T_MOD, NT };
+static const char *CATS[NT] = {"_atom_site.", "_entity_poly_seq.", "_pdbx_poly_seq_scheme.", "_entity_poly.",
+                               "_pdbx_struct_mod_residue."};
+
+static int cat_of(const ctok *t) {
+    for (int k = 0; k < NT; k++) {
+        size_t n = strlen(CATS[k]);
+        if (t->n > n && strncasecmp(t->p, CATS[k], n) == 0) return k;
+    }
+    return -1;
+}
+
+static void push(ctok **arr, int64_t *n, int64_t *cap, const ctok *t) {
+    if (*n == *cap) {
+        *cap = *cap ? *cap * 2 : 64;
+        *arr = realloc(*arr, (size_t)*cap * sizeof(ctok));
+        if (!*arr) pf_die("out of memory");
+    }
+    (*arr)[(*n)++] = *t;
+}
+
+static int col_of(const table *tb, const char *item) {
+    size_t cl = strlen(tb->cat), il = strlen(item);
+    for (int i = 0; i < tb->ntags; i++)
+        if (tb->tags[i].n == cl + il && strncasecmp(tb->tags[i].p + cl, item, il) == 0) return i;
+    return -1;
+}
+
+// Value as a C string ("" for missing column, '.' and '?').
+static const char *val(const table *tb, int64_t row, int c, char *buf, size_t cap) {
+    buf[0] = 0;
+    if (c < 0) return buf;
+    const ctok *t = &tb->vals[row * tb->ntags + c];
+    if (!t->quoted && t->n == 1 && (t->p[0] == '.' || t->p[0] == '?')) return buf;
+    size_t n = PF_MIN((size_t)t->n, cap - 1);
+    memcpy(buf, t->p, n);
+    buf[n] = 0;
+    return buf;
+}
+
+static void tables_free(table *tb) {
+    for (int k = 0; k < NT; k++) free(tb[k].tags), free(tb[k].vals);
+}
+
+static int parse_tables(const char *data, size_t len, const char *name, table *tb, char *err, size_t errlen) {
+    lexer lx = {data, data + len, 1, 1, {0}, 0};
+    ctok t;
+    int r, blocks = 0;
+    int64_t tag_cap[NT] = {0};
+    while ((r = lex(&lx, &t, name, err, errlen)) == 1) {
+        if (tok_prefix(&t, "data_")) {
+            if (++blocks > 1) return 0;  // first data block only
+            continue;
+        }
+        if (!blocks) {
+            pf_errf(err, errlen, name, t.line, "expected 'data_' before '%.*s': not an mmCIF file",
+                    (int)PF_MIN(t.n, 20u), t.p);
+            return -1;
+        }
+        if (tok_is(&t, "loop_")) {
+            int64_t loop_line = t.line;
+            ctok *tags = NULL;
+            int64_t nt = 0, ct = 0;
+            while ((r = lex(&lx, &t, name, err, errlen)) == 1 && !t.quoted && t.n > 0 && t.p[0] == '_')
+                push(&tags, &nt, &ct, &t);
+            if (r < 0) { free(tags); return -1; }
+            if (nt == 0) {
+                free(tags);
+                pf_errf(err, errlen, name, loop_line, "loop_ without column names");
+                return -1;
+            }
+            int k = cat_of(&tags[0]);
+            table *dst = (k >= 0 && tb[k].ntags == 0) ? &tb[k] : NULL;
+            int64_t nv = 0;
+            if (r == 1) {
+                for (;;) {
+                    if (tok_is_keyword(&t)) { lx.back = t; lx.has_back = 1; break; }
+                    if (dst) push(&dst->vals, &dst->nvals, &dst->cap, &t);
+                    nv++;
+                    r = lex(&lx, &t, name, err, errlen);
+                    if (r <= 0) break;
+                }
+                if (r < 0) { free(tags); return -1; }
+            }
+            if (nv % nt != 0) {
+                free(tags);
+                pf_errf(err, errlen, name, loop_line, "loop of %lld columns has %lld values (not a multiple; truncated?)",
+                        (long long)nt, (long long)nv);
+                return -1;
+            }
+            if (dst) {
+                dst->tags = tags;
+                dst->ntags = (int)nt;
+            } else free(tags);
+            continue;
+        }
+        if (!t.quoted && t.n > 0 && t.p[0] == '_') {
+            ctok v;
+            int64_t tag_line = t.line;
+            r = lex(&lx, &v, name, err, errlen);
+            if (r < 0) return -1;
+            if (r == 0 || tok_is_keyword(&v)) {
+                pf_errf(err, errlen, name, tag_line, "item '%.*s' has no value", (int)PF_MIN(t.n, 60u), t.p);
+                return -1;
+            }
+            int k = cat_of(&t);
+            if (k >= 0 && (tb[k].ntags == 0 || tb[k].nvals == tb[k].ntags) && tb[k].ntags < 1000) {
+                // key-value form: one row, built column by column
+                int64_t nt = tb[k].ntags;
+                push(&tb[k].tags, &nt, &tag_cap[k], &t);
+                tb[k].ntags = (int)nt;
+                push(&tb[k].vals, &tb[k].nvals, &tb[k].cap, &v);
+            }
+            continue;
+        }
+        if (tok_prefix(&t, "save_") || tok_prefix(&t, "global_") || tok_is(&t, "stop_")) continue;
+        pf_errf(err, errlen, name, t.line, "unexpected value '%.*s' outside a loop", (int)PF_MIN(t.n, 20u), t.p);
+        return -1;
+    }
+    if (r < 0) return -1;
+    if (!blocks) {
+        pf_errf(err, errlen, name, 0, "no 'data_' block: not an mmCIF file");
+        return -1;
+    }
+    return 0;
+}
+
+int pf_parse_mmcif(const char *data, size_t len, const char *name, pf_structure *s, char *err, size_t errlen) {
+    memset(s, 0, sizeof *s);
+    table tb[NT];
+    memset(tb, 0, sizeof tb);
+    for (int k = 0; k < NT; k++) tb[k].cat = CATS[k];
+    if (parse_tables(data, len, name, tb, err, errlen) != 0) {
+        tables_free(tb);
+        return -1;
+    }
+    table *at = &tb[T_ATOM];
+    if (at->ntags == 0 || at->nvals == 0) {
+        tables_free(tb);
+        pf_errf(err, errlen, name, 0, "no _atom_site records");
+        return -1;
+    }
+    int c_grp = col_of(at, "group_PDB"), c_x = col_of(at, "Cartn_x"), c_y = col_of(at, "Cartn_y"),
+        c_z = col_of(at, "Cartn_z"), c_atom = col_of(at, "label_atom_id"), c_comp = col_of(at, "label_comp_id"),
+        c_lasym = col_of(at, "label_asym_id"), c_asym = col_of(at, "auth_asym_id"),
+        c_ent = col_of(at, "label_entity_id"), c_seq = col_of(at, "label_seq_id"),
+        c_num = col_of(at, "auth_seq_id"), c_ins = col_of(at, "pdbx_PDB_ins_code"),
+        c_alt = col_of(at, "label_alt_id"), c_model = col_of(at, "pdbx_PDB_model_num");
+    if (c_atom < 0) c_atom = col_of(at, "auth_atom_id");
+    if (c_comp < 0) c_comp = col_of(at, "auth_comp_id");
+    if (c_asym < 0) c_asym = c_lasym;
+    if (c_num < 0) c_num = c_seq;
+    const char *missing = c_x < 0 ? "Cartn_x" : c_y < 0 ? "Cartn_y" : c_z < 0 ? "Cartn_z" : c_atom < 0 ? "label_atom_id"
+                          : c_comp < 0 ? "label_comp_id" : c_asym < 0 ? "auth_asym_id" : c_num < 0 ? "auth_seq_id" : NULL;
+    if (missing) {
+        pf_errf(err, errlen, name, at->tags[0].line, "_atom_site has no column %s", missing);
+        tables_free(tb);
+        return -1;
+    }
+    pf_rbuild *rb = pf_rb_new();
+    int64_t rows = at->nvals / at->ntags, polymer_rows = 0;
+    char first_model[16] = "", b[12][40];
+    int rc = 0;
+    for (int64_t i = 0; i < rows; i++) {
+        int64_t line = at->vals[i * at->ntags].line;
+        if (c_model >= 0) {
+            val(at, i, c_model, b[0], sizeof b[0]);
+            if (i == 0) memcpy(first_model, b[0], sizeof first_model - 1);
+            else if (strncmp(first_model, b[0], sizeof first_model - 1) != 0) continue;
+        }
+        double x, y, z;
+        const char *sx = val(at, i, c_x, b[1], sizeof b[1]), *sy = val(at, i, c_y, b[2], sizeof b[2]),
+                   *sz = val(at, i, c_z, b[3], sizeof b[3]);
+        if (pf_parse_double(sx, strlen(sx), &x) || pf_parse_double(sy, strlen(sy), &y) ||
+            pf_parse_double(sz, strlen(sz), &z)) {
+            pf_errf(err, errlen, name, line, "bad coordinates '%s %s %s'", sx, sy, sz);
+            rc = -1;
+            break;
+        }
+        pf_atom_in a;
+        memset(&a, 0, sizeof a);
+        a.het = strcmp(val(at, i, c_grp, b[4], sizeof b[4]), "HETATM") == 0;
+        a.atom = val(at, i, c_atom, b[5], sizeof b[5]);
+        a.resname = val(at, i, c_comp, b[6], sizeof b[6]);
+        a.chain = val(at, i, c_asym, b[7], sizeof b[7]);
+        a.label = val(at, i, c_lasym, b[8], sizeof b[8]);
+        a.entity = val(at, i, c_ent, b[9], sizeof b[9]);
+        long q = -1, num = 0;
+        const char *sq = val(at, i, c_seq, b[10], sizeof b[10]);
+        if (sq[0] && pf_parse_int(sq, strlen(sq), &q) != 0) {
+            pf_errf(err, errlen, name, line, "bad label_seq_id '%s'", sq);
+            rc = -1;
+            break;
+        }
+        if (!sq[0]) q = -1;
+        if (q >= 1) polymer_rows++;
+        const char *sn = val(at, i, c_num, b[11], sizeof b[11]);
+        if (sn[0] && pf_parse_int(sn, strlen(sn), &num) != 0) {
+            pf_errf(err, errlen, name, line, "bad residue number '%s'", sn);
+            rc = -1;
+            break;
+        }
+        char ins[8], alt[8];
+        val(at, i, c_ins, ins, sizeof ins);
+        val(at, i, c_alt, alt, sizeof alt);
+        if (!a.chain[0]) a.chain = "_";
+        a.seq_id = q;
+        a.num = num;
+        a.icode = ins[0] ? ins[0] : ' ';
+        a.alt = alt[0] ? alt[0] : ' ';
+        a.x = x, a.y = y, a.z = z;
+        pf_rb_atom(rb, &a);
+    }
+    if (rc == 0 && polymer_rows > 0) {
+        // entity information is only usable when atoms carry label_seq_id
+        table *ep = &tb[T_EP];
+        int e_id = col_of(ep, "entity_id"), e_type = col_of(ep, "type");
+        for (int64_t i = 0; ep->ntags && e_id >= 0 && i < ep->nvals / ep->ntags; i++) {
+            char id[16], ty[64];
+            val(ep, i, e_id, id, sizeof id);
+            val(ep, i, e_type, ty, sizeof ty);
+            pf_rb_entity_type(rb, id, e_type < 0 || strstr(ty, "polypeptide") != NULL);
+        }
+        table *sq = tb[T_EPS].ntags ? &tb[T_EPS] : &tb[T_PSS];
+        int s_ent = col_of(sq, "entity_id"), s_num = col_of(sq, sq == &tb[T_EPS] ? "num" : "seq_id"),
+            s_mon = col_of(sq, "mon_id");
+        for (int64_t i = 0; sq->ntags && s_ent >= 0 && s_num >= 0 && s_mon >= 0 && i < sq->nvals / sq->ntags; i++) {
+            char id[16], nb[16], mon[16];
+            long num;
+            val(sq, i, s_ent, id, sizeof id);
+            val(sq, i, s_num, nb, sizeof nb);
+            val(sq, i, s_mon, mon, sizeof mon);
+            if (pf_parse_int(nb, strlen(nb), &num) == 0 && num >= 1) pf_rb_seq(rb, id, num, mon);
+        }
+    }
+    table *md = &tb[T_MOD];
+    int m_comp = col_of(md, "label_comp_id"), m_par = col_of(md, "parent_comp_id");
+    for (int64_t i = 0; md->ntags && m_comp >= 0 && m_par >= 0 && i < md->nvals / md->ntags; i++) {
+        char c1[16], c2[16];
+        pf_rb_modres(rb, val(md, i, m_comp, c1, sizeof c1), val(md, i, m_par, c2, sizeof c2));
+    }
+    tables_free(tb);
+    if (rc == 0) rc = pf_rb_finish(rb, 1, s, name, err, errlen);
+    pf_rb_free(rb);
+    return rc;
+}

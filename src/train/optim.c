@@ -1,0 +1,41 @@
+#include "optim.h"
+#include <math.h>
+
+void pf_optim_init(pf_optim *o, pf_params *P) {
+    pf_backend *be = P->be;
+    size_t bytes = sizeof(real) * (size_t)(P->total ? P->total : 1);
+    o->P = P;
+    o->m = be->alloc(be, bytes);
+    o->v = be->alloc(be, bytes);
+    be->zero(be, o->m, bytes);
+    be->zero(be, o->v, bytes);
+    o->step = 0;
+}
+
+void pf_optim_free(pf_optim *o) {
+    pf_backend *be = o->P->be;
+    be->free(be, o->m);
+    be->free(be, o->v);
+}
+
+double pf_lr_at(const pf_config *c, int64_t step) {
+    if (c->warmup_steps > 0 && step <= c->warmup_steps) return c->lr * (double)step / c->warmup_steps;
+    int64_t span = (int64_t)c->lr_decay_steps - c->warmup_steps;
+    if (span <= 0) return c->lr;
+    double t = (double)(step - c->warmup_steps) / (double)span;
+    if (t > 1) t = 1;
+    return c->lr_min + 0.5 * (c->lr - c->lr_min) * (1 + cos(M_PI * t));
+}
+
+double pf_optim_step(pf_optim *o, const pf_config *c, double *lr_out) {
+    pf_params *P = o->P;
+    pf_backend *be = P->be;
+    double norm = sqrt(be->sum_sq(be, P->grad, P->total));
+    if (c->grad_clip > 0 && norm > c->grad_clip) be->scale(be, P->grad, P->total, c->grad_clip / norm);
+    o->step++;
+    double lr = pf_lr_at(c, o->step);
+    pf_adamw_hp hp = {(float)lr, c->beta1, c->beta2, c->adam_eps, c->weight_decay, o->step};
+    be->adamw(be, P->data, P->grad, o->m, o->v, P->total, &hp);
+    if (lr_out) *lr_out = lr;
+    return norm;
+}
