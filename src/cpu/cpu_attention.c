@@ -3,15 +3,16 @@
 // (triangle attention around the starting / ending node) and AF3 Alg. 24 (single
 // attention with pair bias); the math is in modules.h (pf_attn_dims / pf_attn_p).
 //
-// Everything stays in x's stored layout: position l of attention row r is row
-// pos(r, l) of the (B*L, .) activation matrices, so LayerNorms and projections are
-// single BLAS calls over all B*L positions and the transposed modules (column,
-// ending node) need no transposes: a (row, head) block of q is an (L, c_h) matrix
-// with row stride lstride * H*c_h. The per-(row, head) products are small
-// (L x L x c_h), so they are plain loops inside one OpenMP loop over (row, head)
-// pairs: OpenBLAS is multithreaded and never called from inside a parallel
-// region. Loops are written axpy-style (innermost loop contiguous, one running
-// sum per output element) so the compiler vectorises them without reordering.
+// Position l of attention row r is row pos(r, l) of x's stored layout (pos =
+// r*L + l, or l*B + r when transposed), so LayerNorms and projections are single
+// BLAS calls over all B*L positions in that layout. q, k, v are then gathered
+// head-major, (B, H, L, c_h), so each (row, head) block is one contiguous (L, c_h)
+// matrix whatever the layout (rows of the stored layout lie H*c_h or B*H*c_h
+// apart, which thrashes the cache). The per-(row, head) products are small
+// (L x L x c_h): plain loops inside one OpenMP loop over (row, head) pairs, as
+// OpenBLAS is multithreaded and never called from inside a parallel region. They
+// are written axpy-style (innermost loop contiguous, one running sum per output
+// element, in a fixed order) so the compiler vectorises them without reordering.
 //
 // The pair bias for query l, key l' is element bidx(l, l') of a (L*L, H) matrix:
 // l*L + l' for PF_BIAS_PAIR (z as stored) and the starting node; l'*L + l for
@@ -22,16 +23,17 @@
 // saved (reals, in order):
 //   x     (B*L, c_in)       input, for the LayerNorm backward
 //   z     (L*L, c_z)        PF_BIAS_PAIR only: the pair input
-//   q     (B*L, H*c_h)      already scaled by 1/sqrt(c_h)
-//   k, v  (B*L, H*c_h)
+//   q     (B, H, L, c_h)    head-major, already scaled by 1/sqrt(c_h)
+//   k, v  (B, H, L, c_h)    head-major
 //   g     (B*L, H*c_h)      sigmoid gate
 //   o     (B*L, H*c_h)      attention output before gating
 //   P     (B, H, L, L)      softmax probabilities
 // ws (reals, in order), shared by fwd and bwd:
 //   xln   (B*L, c_in)       LN(x), recomputed by the backward
 //   zln   (L*L, c_z)        LN_z(z) (PF_BIAS_PAIR)
-//   bias  (L*L, H)          pair bias logits; in bwd its gradient (not PF_BIAS_NONE)
-//   og    (B*L, H*c_h)      g * o, the input of linear_o
+//   bias  (L*L, H)          pair bias logits; in bwd their gradient (not PF_BIAS_NONE)
+//   og    (B*L, H*c_h)      g * o, the input of linear_o; in bwd also staging
+//   st    (B*L, H*c_h)      staging between the stored and the head-major layouts
 //   t     (B, H, c_h, L)    per-(row, head) transposes: K^T (fwd), V^T (bwd)
 //   A     5 x (B*L, H*c_h)  fwd with saved == NULL: q, k, v, g, o; bwd: their grads
 //   PA    (B, H, L, L)      fwd with saved == NULL: P; bwd: d logits
@@ -72,7 +74,7 @@ static attn_sz attn_sizes(const pf_attn_dims *d) {
 }
 
 typedef struct { real *x, *z, *q, *k, *v, *g, *o, *P; } attn_saved;
-typedef struct { real *xln, *zln, *bias, *og, *t, *A, *PA, *d_xln, *d_zln; } attn_ws;
+typedef struct { real *xln, *zln, *bias, *og, *st, *t, *A, *PA, *d_xln, *d_zln; } attn_ws;
 
 static attn_saved saved_view(const attn_sz *s, real *b) {
     attn_saved v;
@@ -93,6 +95,7 @@ static attn_ws ws_view(const attn_sz *s, real *b) {
     w.zln = b; b += s->nz;
     w.bias = b; b += s->nb;
     w.og = b; b += s->nq;
+    w.st = b; b += s->nq;
     w.t = b; b += s->nq;
     w.A = b; b += 5 * s->nq;
     w.PA = b; b += s->np;
@@ -105,39 +108,52 @@ pf_mem cpu_attn_mem(pf_backend *be, const pf_attn_dims *d) {
     attn_sz s = attn_sizes(d);
     pf_mem m;
     m.saved = sizeof(real) * (size_t)(s.nx + s.nz + 5 * s.nq + s.np);
-    m.ws = sizeof(real) * (size_t)(2 * s.nx + 2 * s.nz + s.nb + 7 * s.nq + s.np);
+    m.ws = sizeof(real) * (size_t)(2 * s.nx + 2 * s.nz + s.nb + 8 * s.nq + s.np);
     return m;
 }
 
-// Stored position of (row r, position l), and the stride between consecutive l.
+// Stored position of (row r, position l).
 static inline int64_t attn_pos(const pf_attn_dims *d, int64_t r, int64_t l) {
     return d->transpose ? l * d->B + r : r * d->L + l;
 }
-static inline int64_t attn_lstride(const pf_attn_dims *d) { return d->transpose ? d->B : 1; }
 static inline int64_t attn_bidx(const pf_attn_dims *d, int64_t l, int64_t l2) {
     return d->bias == PF_BIAS_SELF && d->transpose ? l2 * d->L + l : l * d->L + l2;
 }
 
-// Per (row, head): logits = q k^T + bias + mask, P = softmax over keys, o = P v.
-// q, k, v, o are (B*L, H*c_h) in stored layout; P (B, H, L, L); t (B, H, c_h, L).
-static void attn_core_fwd(const pf_attn_dims *d, const attn_sz *s, const real *q, const real *k,
-                          const real *v, const real *bias, const real *mask, real *t, real *P, real *o) {
-    const int64_t L = s->L, HC = s->HC, rs = attn_lstride(d) * HC;
+// Stored layout (B*L, H*c_h) <-> head-major (B, H, L, c_h); to_heads selects the direction.
+static void attn_heads(const pf_attn_dims *d, const attn_sz *s, real *stored, real *heads, int to_heads) {
     const int H = d->H, ch = d->c_h;
 #pragma omp parallel for schedule(static)
     for (int64_t u = 0; u < s->B * H; u++) {
-        const int64_t r = u / H, h = u % H, base = attn_pos(d, r, 0) * HC + h * ch;
-        const real *Q = q + base, *K = k + base, *V = v + base;  // (L, c_h), row stride rs
-        real *O = o + base;
-        real *kT = t + u * ch * L;                                // (c_h, L)
-        real *Pu = P + u * L * L;                                 // (L, L)
+        const int64_t r = u / H, h = u % H;
+        for (int64_t l = 0; l < s->L; l++) {
+            real *a = stored + attn_pos(d, r, l) * s->HC + h * ch, *b = heads + (u * s->L + l) * ch;
+            if (to_heads) memcpy(b, a, sizeof(real) * (size_t)ch);
+            else memcpy(a, b, sizeof(real) * (size_t)ch);
+        }
+    }
+}
+
+// Per (row, head): logits = q k^T + bias + mask, P = softmax over keys, o = P v.
+// q, k, v, o (B, H, L, c_h); P (B, H, L, L); t (B, H, c_h, L) scratch.
+static void attn_core_fwd(const pf_attn_dims *d, const attn_sz *s, const real *q, const real *k,
+                          const real *v, const real *bias, const real *mask, real *t, real *P, real *o) {
+    const int64_t L = s->L;
+    const int H = d->H, ch = d->c_h;
+#pragma omp parallel for schedule(static)
+    for (int64_t u = 0; u < s->B * H; u++) {
+        const int64_t r = u / H, h = u % H;
+        const real *Q = q + u * L * ch, *K = k + u * L * ch, *V = v + u * L * ch;  // (L, c_h)
+        real *O = o + u * L * ch;                                                 // (L, c_h)
+        real *kT = t + u * ch * L;                                                // (c_h, L)
+        real *Pu = P + u * L * L;                                                 // (L, L)
         for (int64_t j = 0; j < L; j++)
-            for (int c = 0; c < ch; c++) kT[c * L + j] = K[j * rs + c];
+            for (int c = 0; c < ch; c++) kT[c * L + j] = K[j * ch + c];
         for (int64_t i = 0; i < L; i++) {
             real *row = Pu + i * L;
             for (int64_t j = 0; j < L; j++) row[j] = 0;
             for (int c = 0; c < ch; c++) {
-                const real a = Q[i * rs + c];
+                const real a = Q[i * ch + c];
                 const real *kc = kT + c * L;
                 for (int64_t j = 0; j < L; j++) row[j] += a * kc[j];
             }
@@ -152,15 +168,22 @@ static void attn_core_fwd(const pf_attn_dims *d, const attn_sz *s, const real *q
             for (int64_t j = 0; j < L; j++) { row[j] = ATTN_EXP(row[j] - mx); sum += row[j]; }
             const real inv = 1 / sum;
             for (int64_t j = 0; j < L; j++) row[j] *= inv;
-            real *oi = O + i * rs;
+            real *oi = O + i * ch;
             for (int c = 0; c < ch; c++) oi[c] = 0;
             for (int64_t j = 0; j < L; j++) {
                 const real pj = row[j];
-                const real *vj = V + j * rs;
+                const real *vj = V + j * ch;
                 for (int c = 0; c < ch; c++) oi[c] += pj * vj[c];
             }
         }
     }
+}
+
+// q (B*L, H*c_h) = LN(x) W^T + b scattered head-major into dst (B, H, L, c_h).
+static void attn_project_heads(const pf_attn_dims *d, const attn_sz *s, const pf_linear_p *p,
+                               const real *xln, real *st, real *dst) {
+    cpu_linear_fwd(s->M, d->c_in, (int)s->HC, p, xln, st, 0);
+    attn_heads(d, s, st, dst, 1);
 }
 
 void cpu_attn_fwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p,
@@ -189,13 +212,13 @@ void cpu_attn_fwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p,
     }
 
     cpu_ln_fwd(s.M, c_in, &p->ln, x, w.xln, NULL, NULL);  // (B*L, c_in)
-    cpu_linear_fwd(s.M, c_in, (int)s.HC, &p->q, w.xln, sv.q, 0);
+    attn_project_heads(d, &s, &p->q, w.xln, w.st, sv.q);
     const real qscale = (real)(1.0 / sqrt((double)d->c_h));
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < s.nq; i++) sv.q[i] *= qscale;
-    cpu_linear_fwd(s.M, c_in, (int)s.HC, &p->k, w.xln, sv.k, 0);
-    cpu_linear_fwd(s.M, c_in, (int)s.HC, &p->v, w.xln, sv.v, 0);
-    cpu_linear_fwd(s.M, c_in, (int)s.HC, &p->g, w.xln, sv.g, 0);
+    attn_project_heads(d, &s, &p->k, w.xln, w.st, sv.k);
+    attn_project_heads(d, &s, &p->v, w.xln, w.st, sv.v);
+    cpu_linear_fwd(s.M, c_in, (int)s.HC, &p->g, w.xln, sv.g, 0);  // (B*L, H*c_h)
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < s.nq; i++) sv.g[i] = cpu_sigmoid(sv.g[i]);
 
@@ -209,7 +232,8 @@ void cpu_attn_fwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p,
         bias = w.bias;
     }
 
-    attn_core_fwd(d, &s, sv.q, sv.k, sv.v, bias, mask, w.t, sv.P, sv.o);
+    attn_core_fwd(d, &s, sv.q, sv.k, sv.v, bias, mask, w.t, sv.P, w.st);  // st: o head-major
+    attn_heads(d, &s, sv.o, w.st, 0);
 
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < s.nq; i++) w.og[i] = sv.g[i] * sv.o[i];
@@ -218,29 +242,30 @@ void cpu_attn_fwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p,
 
 // Per (row, head), from dO (the gradient of o): dlogits = P (dP - rowsum(P dP))
 // with dP = dO v^T, then dq = dlogits k / sqrt(c_h), dk = dlogits^T q, dv = P^T dO.
-// Every (row, head) block of dq, dk, dv is written (not accumulated) by one unit.
+// All (B, H, L, c_h) except P, dS (B, H, L, L) and t (B, H, c_h, L). Every block
+// of dq, dk, dv is written (not accumulated) by the one unit that owns it.
 static void attn_core_bwd(const pf_attn_dims *d, const attn_sz *s, const real *q, const real *k,
                           const real *v, const real *P, const real *dO, real *t, real *dS,
                           real *dq, real *dk, real *dv) {
-    const int64_t L = s->L, HC = s->HC, rs = attn_lstride(d) * HC;
-    const int H = d->H, ch = d->c_h;
+    const int64_t L = s->L;
+    const int ch = d->c_h;
     const real qscale = (real)(1.0 / sqrt((double)ch));
 #pragma omp parallel for schedule(static)
-    for (int64_t u = 0; u < s->B * H; u++) {
-        const int64_t r = u / H, h = u % H, base = attn_pos(d, r, 0) * HC + h * ch;
-        const real *Q = q + base, *K = k + base, *V = v + base, *DO = dO + base;
-        real *DQ = dq + base, *DK = dk + base, *DV = dv + base;
+    for (int64_t u = 0; u < s->B * d->H; u++) {
+        const int64_t off = u * L * ch;
+        const real *Q = q + off, *K = k + off, *V = v + off, *DO = dO + off;
+        real *DQ = dq + off, *DK = dk + off, *DV = dv + off;
         const real *Pu = P + u * L * L;
         real *dSu = dS + u * L * L;
         real *vT = t + u * ch * L;  // (c_h, L)
         for (int64_t j = 0; j < L; j++)
-            for (int c = 0; c < ch; c++) vT[c * L + j] = V[j * rs + c];
+            for (int c = 0; c < ch; c++) vT[c * L + j] = V[j * ch + c];
         for (int64_t i = 0; i < L; i++) {
             const real *pr = Pu + i * L;
             real *row = dSu + i * L;
             for (int64_t j = 0; j < L; j++) row[j] = 0;
             for (int c = 0; c < ch; c++) {
-                const real a = DO[i * rs + c];
+                const real a = DO[i * ch + c];
                 const real *vc = vT + c * L;
                 for (int64_t j = 0; j < L; j++) row[j] += a * vc[j];
             }
@@ -248,22 +273,18 @@ static void attn_core_bwd(const pf_attn_dims *d, const attn_sz *s, const real *q
             for (int64_t j = 0; j < L; j++) dot += pr[j] * row[j];
             for (int64_t j = 0; j < L; j++) row[j] = pr[j] * (row[j] - dot);
         }
-        for (int64_t j = 0; j < L; j++)
-            for (int c = 0; c < ch; c++) { DK[j * rs + c] = 0; DV[j * rs + c] = 0; }
+        for (int64_t e = 0; e < L * ch; e++) { DQ[e] = 0; DK[e] = 0; DV[e] = 0; }
         for (int64_t i = 0; i < L; i++) {
             const real *pr = Pu + i * L, *row = dSu + i * L;
-            const real *qi = Q + i * rs, *doi = DO + i * rs;
-            real *dqi = DQ + i * rs;
-            for (int c = 0; c < ch; c++) dqi[c] = 0;
+            const real *qi = Q + i * ch, *doi = DO + i * ch;
+            real *dqi = DQ + i * ch;
             for (int64_t j = 0; j < L; j++) {
                 const real a = row[j], pj = pr[j];
-                const real *kj = K + j * rs;
-                real *dkj = DK + j * rs, *dvj = DV + j * rs;
-                for (int c = 0; c < ch; c++) {
-                    dqi[c] += a * kj[c];
-                    dkj[c] += a * qi[c];
-                    dvj[c] += pj * doi[c];
-                }
+                const real *kj = K + j * ch;
+                real *dkj = DK + j * ch, *dvj = DV + j * ch;
+                for (int c = 0; c < ch; c++) dqi[c] += a * kj[c];
+                for (int c = 0; c < ch; c++) dkj[c] += a * qi[c];
+                for (int c = 0; c < ch; c++) dvj[c] += pj * doi[c];
             }
             for (int c = 0; c < ch; c++) dqi[c] *= qscale;
         }
@@ -295,25 +316,30 @@ void cpu_attn_bwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, pf_
         dO[i] = dog * gi;
     }
 
-    attn_core_bwd(d, &s, sv.q, sv.k, sv.v, sv.P, dO, w.t, w.PA, dq, dk, dv);
+    attn_heads(d, &s, dO, w.st, 1);  // st: dO head-major
+    attn_core_bwd(d, &s, sv.q, sv.k, sv.v, sv.P, w.st, w.t, w.PA, dq, dk, dv);
 
     // d bias[bidx(l, l'), h] = sum over rows r of dlogits[r, h, l, l'], in row order
     if (d->bias != PF_BIAS_NONE) {
         const int64_t L = s.L;
 #pragma omp parallel for schedule(static)
         for (int64_t i = 0; i < L; i++)
-            for (int64_t j = 0; j < L; j++)
-                for (int h = 0; h < H; h++) {
+            for (int h = 0; h < H; h++)
+                for (int64_t j = 0; j < L; j++) {
                     real acc = 0;
                     for (int64_t r = 0; r < s.B; r++) acc += w.PA[((r * H + h) * L + i) * L + j];
                     w.bias[attn_bidx(d, i, j) * H + h] = acc;
                 }
     }
 
+    // q, k, v projections: their gradients back to the stored layout (og is free now)
     memset(w.d_xln, 0, sizeof(real) * (size_t)s.nx);
-    cpu_linear_bwd(s.M, c_in, HC, &p->q, &g->q, w.xln, dq, w.d_xln);
-    cpu_linear_bwd(s.M, c_in, HC, &p->k, &g->k, w.xln, dk, w.d_xln);
-    cpu_linear_bwd(s.M, c_in, HC, &p->v, &g->v, w.xln, dv, w.d_xln);
+    attn_heads(d, &s, w.og, dq, 0);
+    cpu_linear_bwd(s.M, c_in, HC, &p->q, &g->q, w.xln, w.og, w.d_xln);
+    attn_heads(d, &s, w.og, dk, 0);
+    cpu_linear_bwd(s.M, c_in, HC, &p->k, &g->k, w.xln, w.og, w.d_xln);
+    attn_heads(d, &s, w.og, dv, 0);
+    cpu_linear_bwd(s.M, c_in, HC, &p->v, &g->v, w.xln, w.og, w.d_xln);
     cpu_linear_bwd(s.M, c_in, HC, &p->g, &g->g, w.xln, dg, w.d_xln);
     if (d->bias == PF_BIAS_SELF) {
         cpu_linear_bwd(s.L * s.L, c_in, H, &p->bias, &g->bias, w.xln, w.bias, w.d_xln);

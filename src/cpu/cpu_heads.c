@@ -204,10 +204,14 @@ void cpu_disto_bwd(pf_backend *be, const pf_disto_dims *d, const pf_linear_p *p,
                 double l = (double)aij[k] + aji[k] + (p->b ? p->b[k] : 0);
                 if (l > mx) mx = l;
             }
-            for (int k = 0; k < nb; k++)
-                se += exp((double)aij[k] + aji[k] + (p->b ? p->b[k] : 0) - mx);
+            // aij[k] is read for the last time here: it keeps exp(logit_k - max)
             for (int k = 0; k < nb; k++) {
-                double pk = exp((double)aij[k] + aji[k] + (p->b ? p->b[k] : 0) - mx) / se;
+                double e = exp((double)aij[k] + aji[k] + (p->b ? p->b[k] : 0) - mx);
+                aij[k] = (real)e;
+                se += e;
+            }
+            for (int k = 0; k < nb; k++) {
+                double pk = (double)aij[k] / se;
                 double gij = coef * mij * (pk - (k == tij));
                 double gs = i == j ? 2 * gij : gij + coef * mji * (pk - (k == tji));
                 aij[k] = (real)gs;

@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <math.h>
 extern "C" {
 #include "../backend/backend.h"
 }
@@ -124,5 +126,17 @@ void cu_add(cu_impl *c, void *y, const void *x, int64_t n);        // y += x (ac
 void cu_fill(cu_impl *c, void *y, float v, int64_t n);            // act
 void cu_copy_act(cu_impl *c, void *dst, const void *src, int64_t n);
 void cu_bump_params(cu_impl *c);
+
+// ---- elementwise (cu_elem.cu), act type unless noted ------------------------
+void cu_sigmoid(cu_impl *c, void *y, int64_t n);                      // in place
+void cu_mul(cu_impl *c, void *out, const void *a, const void *b, int64_t n);  // out = a * b
+// y = g * x with g = sigmoid(pre) stored: dx = dy * g, dpre = dy * x * g (1 - g) (both written;
+// dx may alias dy; either output may be NULL).
+void cu_gate_bwd(cu_impl *c, const void *dy, const void *g, const void *x, void *dx, void *dpre, int64_t n);
+void cu_scale_act(cu_impl *c, void *y, float s, int64_t n);           // y *= s
+// Rows of x (M, C) times mask (M): y = x * mask[row] (y may alias x).
+void cu_row_mask(cu_impl *c, void *y, const void *x, const void *mask, int64_t M, int C);
+// Device copy of int32 data that may live in host memory (into pool scratch).
+const int32_t *cu_dev_i32(cu_impl *c, const int32_t *p, int64_t n);
 
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "batch.h"
 #include "structbuild.h"
+#include "../core/util.h"
 
 #define MAX_CELLS 40000000LL  // n*m above this: refuse (fuzzed or absurd inputs)
 #define NEG (INT_MIN / 4)

@@ -4,6 +4,7 @@
 // Chains are named by auth_asym_id; residues are placed by label_seq_id.
 #include <stdlib.h>
 #include <string.h>
+#include <stdio.h>
 #include <strings.h>
 #include "../core/util.h"
 #include "structbuild.h"
@@ -342,16 +343,20 @@ int pf_parse_mmcif(const char *data, size_t len, const char *name, pf_structure 
             val(ep, i, e_type, ty, sizeof ty);
             pf_rb_entity_type(rb, id, e_type < 0 || strstr(ty, "polypeptide") != NULL);
         }
-        table *sq = tb[T_EPS].ntags ? &tb[T_EPS] : &tb[T_PSS];
-        int s_ent = col_of(sq, "entity_id"), s_num = col_of(sq, sq == &tb[T_EPS] ? "num" : "seq_id"),
-            s_mon = col_of(sq, "mon_id");
-        for (int64_t i = 0; sq->ntags && s_ent >= 0 && s_num >= 0 && s_mon >= 0 && i < sq->nvals / sq->ntags; i++) {
-            char id[16], nb[16], mon[16];
-            long num;
-            val(sq, i, s_ent, id, sizeof id);
-            val(sq, i, s_num, nb, sizeof nb);
-            val(sq, i, s_mon, mon, sizeof mon);
-            if (pf_parse_int(nb, strlen(nb), &num) == 0 && num >= 1) pf_rb_seq(rb, id, num, mon);
+        // full sequences, per chain (A:asym, _pdbx_poly_seq_scheme) and per entity (E:entity)
+        for (int which = 0; which < 2; which++) {
+            table *sq = which == 0 ? &tb[T_PSS] : &tb[T_EPS];
+            int s_key = col_of(sq, which == 0 ? "asym_id" : "entity_id"),
+                s_num = col_of(sq, which == 0 ? "seq_id" : "num"), s_mon = col_of(sq, "mon_id");
+            for (int64_t i = 0; sq->ntags && s_key >= 0 && s_num >= 0 && s_mon >= 0 && i < sq->nvals / sq->ntags; i++) {
+                char id[16], key[20], nb[16], mon[16];
+                long num;
+                val(sq, i, s_key, id, sizeof id);
+                val(sq, i, s_num, nb, sizeof nb);
+                val(sq, i, s_mon, mon, sizeof mon);
+                snprintf(key, sizeof key, "%c:%s", which == 0 ? 'A' : 'E', id);
+                if (pf_parse_int(nb, strlen(nb), &num) == 0 && num >= 1) pf_rb_seq(rb, key, num, mon);
+            }
         }
     }
     table *md = &tb[T_MOD];

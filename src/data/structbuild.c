@@ -1,4 +1,5 @@
 #include "structbuild.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../core/util.h"
@@ -221,11 +222,9 @@ static int res_tok(const pf_rbuild *rb, const rres *r, int cif_mode) {
             if (strcmp(rb->mods[i].name, r->name) == 0) t = pf_tok_from_name3(rb->mods[i].parent);
     }
     if (r->het && r->after_ter) return -1;  // ligands after the chain's TER
-    if (t >= 0) return t;
-    const uint8_t ncac = (1u << PF_AT_N) | (1u << PF_AT_CA) | (1u << PF_AT_C);
-    if ((r->mask & ncac) == ncac) return PF_TOK_UNK;  // unknown modified amino acid
-    if (!r->het && (r->mask & (1u << PF_AT_CA))) return PF_TOK_UNK;
-    return -1;
+    // Unknown names are dropped like ligands (their positions stay in the
+    // sequence, unresolved, when SEQRES / entity_poly_seq lists them).
+    return t;
 }
 
 static void chain_alloc(pf_chain *c, int n) {
@@ -242,14 +241,51 @@ static void chain_alloc(pf_chain *c, int n) {
 }
 
 static void place(pf_chain *c, int pos, const rres *r, int tok, int tok_from_res) {
-    if (c->resolved[pos]) return;
-    c->resolved[pos] = 1;
-    c->n_resolved++;
+    if (c->atom_mask[pos]) return;
     if (tok_from_res) c->tok[pos] = (uint8_t)tok;
+    // resolved means the CA is there (a lone N or O does not place a residue)
+    if (r->mask & (1u << PF_AT_CA)) c->resolved[pos] = 1, c->n_resolved++;
     c->atom_mask[pos] = r->mask;
     memcpy(c->xyz + (size_t)pos * PF_NUM_BB * 3, r->xyz, sizeof r->xyz);
     c->auth_num[pos] = (int32_t)r->num;
     c->icode[pos] = r->icode;
+}
+
+// Place a chain's residues on sequence sd; 0 when they do not fit it.
+static int place_on_seq(const pf_rbuild *rb, pf_chain *c, const seqdef *sd, const int *idx, int nres,
+                        const int *tok, int cif_mode) {
+    uint8_t *stok = malloc((size_t)sd->n);
+    int *pos = malloc((size_t)(nres > 0 ? nres : 1) * sizeof(int));
+    for (int k = 0; k < sd->n; k++) stok[k] = (uint8_t)seq_tok(rb, sd->names[k]);
+    int ok = 1;
+    if (cif_mode) {
+        int same = 0, known = 0;
+        for (int k = 0; k < nres && ok; k++) {
+            long q = rb->r[idx[k]].seq_id;
+            if (q < 1 || q > sd->n || (k > 0 && q <= pos[k - 1])) ok = 0;
+            else {
+                pos[k] = (int)(q - 1);
+                if (tok[idx[k]] != PF_TOK_UNK && stok[pos[k]] != PF_TOK_UNK) known++, same += tok[idx[k]] == stok[pos[k]];
+            }
+        }
+        if (ok && known > 0 && 2 * same < known) ok = 0;  // sequence of another chain
+    } else {
+        uint8_t *rt = malloc((size_t)(nres > 0 ? nres : 1));
+        long *num = malloc((size_t)(nres > 0 ? nres : 1) * sizeof(long));
+        for (int k = 0; k < nres; k++) rt[k] = (uint8_t)tok[idx[k]], num[k] = rb->r[idx[k]].num;
+        ok = pf_fit_to_sequence(rt, num, nres, stok, sd->n, pos) == 0;
+        free(rt);
+        free(num);
+    }
+    if (ok) {
+        chain_alloc(c, sd->n);
+        memcpy(c->tok, stok, (size_t)sd->n);
+        c->full_seq = 1;
+        for (int k = 0; k < nres; k++) place(c, pos[k], &rb->r[idx[k]], tok[idx[k]], 0);
+    }
+    free(pos);
+    free(stok);
+    return ok;
 }
 
 int pf_rb_finish(pf_rbuild *rb, int cif_mode, pf_structure *s, const char *name, char *err, size_t errlen) {
@@ -280,37 +316,14 @@ int pf_rb_finish(pf_rbuild *rb, int cif_mode, pf_structure *s, const char *name,
         pf_chain *c = &s->chains[s->n_chains++];
         memset(c, 0, sizeof *c);
         cpy(c->id, cid, sizeof c->id);
-        // full sequence: entity_poly_seq (mmCIF) or SEQRES (PDB)
-        const seqdef *sd = find_seq(rb, cif_mode ? rb->r[i].entity : cid);
+        // full sequence: _pdbx_poly_seq_scheme or entity_poly_seq (mmCIF), SEQRES (PDB)
         int placed = 0;
-        if (sd && sd->n > 0) {
-            uint8_t *stok = malloc((size_t)sd->n);
-            for (int k = 0; k < sd->n; k++) stok[k] = (uint8_t)seq_tok(rb, sd->names[k]);
-            int *pos = malloc((size_t)nres * sizeof(int));
-            int ok = 1;
-            if (cif_mode) {
-                for (int k = 0; k < nres && ok; k++) {
-                    long q = rb->r[idx[k]].seq_id;
-                    if (q < 1 || q > sd->n) ok = 0;
-                    else pos[k] = (int)(q - 1);
-                }
-            } else {
-                uint8_t *rt = malloc((size_t)nres);
-                long *num = malloc((size_t)nres * sizeof(long));
-                for (int k = 0; k < nres; k++) rt[k] = (uint8_t)tok[idx[k]], num[k] = rb->r[idx[k]].num;
-                ok = pf_fit_to_sequence(rt, num, nres, stok, sd->n, pos) == 0;
-                free(rt);
-                free(num);
-            }
-            if (ok) {
-                chain_alloc(c, sd->n);
-                memcpy(c->tok, stok, (size_t)sd->n);
-                c->full_seq = 1;
-                for (int k = 0; k < nres; k++) place(c, pos[k], &rb->r[idx[k]], tok[idx[k]], 0);
-                placed = 1;
-            }
-            free(pos);
-            free(stok);
+        for (int cand = 0; cand < (cif_mode ? 2 : 1) && !placed; cand++) {
+            char key[24];
+            if (!cif_mode) snprintf(key, sizeof key, "%s", cid);
+            else snprintf(key, sizeof key, "%c:%s", cand == 0 ? 'A' : 'E', cand == 0 ? rb->r[i].label : rb->r[i].entity);
+            const seqdef *sd = find_seq(rb, key);
+            if (sd && sd->n > 0) placed = place_on_seq(rb, c, sd, idx, nres, tok, cif_mode);
         }
         if (!placed) {
             chain_alloc(c, nres);

@@ -12,10 +12,10 @@ enum { PF_AT_N = 0, PF_AT_CA, PF_AT_C, PF_AT_O, PF_AT_CB, PF_NUM_BB };
 typedef struct {
     char id[8];          // author chain id ("_" when blank in a PDB file)
     int n;               // residues in the chain's sequence
-    int n_resolved;      // residues with at least one atom in the file
+    int n_resolved;      // residues whose CA atom is in the file
     int full_seq;        // 1 when the sequence came from SEQRES / entity_poly_seq
     uint8_t *tok;        // (n) tokens 0..20
-    uint8_t *resolved;   // (n) 1 when the residue has atoms
+    uint8_t *resolved;   // (n) 1 when the CA is present
     uint8_t *atom_mask;  // (n) bit k set when backbone atom k (PF_AT_*) is present
     float *xyz;          // (n, PF_NUM_BB, 3) Angstrom, 0 where absent
     int32_t *auth_num;   // (n) author residue number, 0 when unresolved

@@ -1,0 +1,18 @@
+// cli.h: subcommands of the pairfold binary.
+#ifndef PF_CLI_H
+#define PF_CLI_H
+#include "../model/config.h"
+
+#define PF_VERSION "0.1.0"
+
+int cmd_train(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+int cmd_inspect(int argc, char **argv);
+int cmd_version(int argc, char **argv);
+
+// Shared option handling: --preset, --config, --set KEY=VALUE, --trunk, --device.
+// Returns 1 if the option was consumed, 0 if not one of these, -1 on error
+// (message printed).
+int cli_config_option(pf_config *cfg, int *have_preset, const char *opt, const char *arg);
+
+#endif

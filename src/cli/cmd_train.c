@@ -1,0 +1,89 @@
+// cmd_train.c: `pairfold train`.
+#include <stdio.h>
+#include <string.h>
+#include <getopt.h>
+#include "cli.h"
+#include "../train/train.h"
+#include "../train/checkpoint.h"
+
+static void train_usage(FILE *f) {
+    fprintf(f,
+            "usage: pairfold train [options]\n"
+            "\n"
+            "Trains the distogram model. With no options: the tiny preset on the bundled\n"
+            "real proteins (prepared into a cache on first use), checkpoints under runs/tiny.\n"
+            "\n"
+            "  --preset NAME      tiny (default), af2, af3\n"
+            "  --config FILE      JSON object of configuration fields (applied after the preset)\n"
+            "  --set KEY=VALUE    one configuration field (repeatable; applied last)\n"
+            "  --trunk T          evoformer | pairformer\n"
+            "  --data D           bundled (default) | synthetic | PATH of a feature cache\n"
+            "  --steps N          train until step N\n"
+            "  --seed N           one seed for initialisation, data, dropout\n"
+            "  --device D         cpu (default) | cuda\n"
+            "  --out DIR          run directory: config, checkpoints (default runs/<preset>)\n"
+            "  --log FILE         JSON lines, one per step (default DIR/train.jsonl)\n"
+            "  --resume DIR       continue exactly from a checkpoint (run or step directory)\n"
+            "  --quiet            no progress output\n"
+            "  --help             this text\n");
+}
+
+int cmd_train(int argc, char **argv) {
+    static struct option opts[] = {
+        {"preset", required_argument, 0, 0}, {"config", required_argument, 0, 0}, {"set", required_argument, 0, 0},
+        {"trunk", required_argument, 0, 0},  {"data", required_argument, 0, 0},   {"steps", required_argument, 0, 0},
+        {"seed", required_argument, 0, 0},   {"device", required_argument, 0, 0}, {"out", required_argument, 0, 0},
+        {"log", required_argument, 0, 0},    {"resume", required_argument, 0, 0}, {"quiet", no_argument, 0, 0},
+        {"help", no_argument, 0, 0},         {0, 0, 0, 0}};
+    pf_config cfg;
+    pf_config_preset(&cfg, "tiny");
+    int have_preset = 0;
+    const char *out = NULL, *log = NULL, *resume = NULL;
+    int quiet = 0;
+    // first pass: --resume and --preset decide the base configuration
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--resume") && i + 1 < argc) resume = argv[i + 1];
+        if (!strncmp(argv[i], "--resume=", 9)) resume = argv[i] + 9;
+    }
+    if (resume) {
+        char err[1024];
+        if (pf_ckpt_read_config(resume, &cfg, err, sizeof err) != 0) {
+            fprintf(stderr, "pairfold: error: cannot resume: %s\n", err);
+            return 2;
+        }
+        have_preset = 1;
+    }
+    optind = 1;
+    opterr = 1;
+    int idx, c;
+    while ((c = getopt_long(argc, argv, "", opts, &idx)) != -1) {
+        if (c != 0) { train_usage(stderr); return 2; }
+        const char *name = opts[idx].name;
+        if (!strcmp(name, "help")) { train_usage(stdout); return 0; }
+        if (!strcmp(name, "out")) { out = optarg; continue; }
+        if (!strcmp(name, "log")) { log = optarg; continue; }
+        if (!strcmp(name, "resume")) continue;
+        if (!strcmp(name, "quiet")) { quiet = 1; continue; }
+        if (resume && !strcmp(name, "preset")) {
+            fprintf(stderr, "pairfold: error: --preset conflicts with --resume (the checkpoint's configuration is used)\n");
+            return 2;
+        }
+        int r = cli_config_option(&cfg, &have_preset, name, optarg);
+        if (r < 0) return 2;
+    }
+    if (optind < argc) {
+        fprintf(stderr, "pairfold: error: unexpected argument '%s'\n", argv[optind]);
+        train_usage(stderr);
+        return 2;
+    }
+    char outbuf[512];
+    if (!out) {
+        if (resume) out = resume;
+        else {
+            snprintf(outbuf, sizeof outbuf, "runs/%s", cfg.preset);
+            out = outbuf;
+        }
+    }
+    pf_train_opts to = {out, log, resume, quiet};
+    return pf_train_run(&cfg, &to);
+}

@@ -1,0 +1,99 @@
+// main.c: `pairfold <command> [options]`.
+#include <stdio.h>
+#include <string.h>
+#include <errno.h>
+#include "cli.h"
+#include "../core/util.h"
+#include "../core/real.h"
+
+int pf_prep_main(int argc, char **argv) __attribute__((weak));
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: pairfold <command> [options]\n"
+            "\n"
+            "commands:\n"
+            "  train     train a model (default: tiny preset on the bundled real proteins)\n"
+            "  prep      parse structures and MSAs into a feature cache\n"
+            "  bench     time trunk blocks forward and forward+backward\n"
+            "  inspect   list a checkpoint's tensors (name, dtype, shape)\n"
+            "  version   print version and build information\n"
+            "\n"
+            "`pairfold <command> --help` describes each command's options.\n");
+}
+
+int cli_config_option(pf_config *cfg, int *have_preset, const char *opt, const char *arg) {
+    char err[1024];
+    if (!strcmp(opt, "preset")) {
+        if (pf_config_preset(cfg, arg) != 0) {
+            fprintf(stderr, "pairfold: error: unknown preset '%s' (tiny, af2, af3)\n", arg);
+            return -1;
+        }
+        *have_preset = 1;
+        return 1;
+    }
+    if (!strcmp(opt, "config")) {
+        char *json = pf_read_file(arg, NULL);
+        if (!json) {
+            fprintf(stderr, "pairfold: error: cannot read config %s: %s\n", arg, strerror(errno));
+            return -1;
+        }
+        int rc = pf_config_apply_json(cfg, json, arg, err, sizeof err);
+        free(json);
+        if (rc) { fprintf(stderr, "pairfold: error: %s\n", err); return -1; }
+        return 1;
+    }
+    if (!strcmp(opt, "set")) {
+        char key[128];
+        const char *eq = strchr(arg, '=');
+        if (!eq || eq == arg || (size_t)(eq - arg) >= sizeof key) {
+            fprintf(stderr, "pairfold: error: --set expects KEY=VALUE, got '%s'\n", arg);
+            return -1;
+        }
+        memcpy(key, arg, (size_t)(eq - arg));
+        key[eq - arg] = 0;
+        if (pf_config_set(cfg, key, eq + 1, err, sizeof err)) { fprintf(stderr, "pairfold: error: --set: %s\n", err); return -1; }
+        return 1;
+    }
+    const char *direct[] = {"trunk", "device", "data", "steps", "seed", NULL};
+    for (int i = 0; direct[i]; i++)
+        if (!strcmp(opt, direct[i])) {
+            if (pf_config_set(cfg, opt, arg, err, sizeof err)) { fprintf(stderr, "pairfold: error: --%s: %s\n", opt, err); return -1; }
+            return 1;
+        }
+    return 0;
+}
+
+int cmd_version(int argc, char **argv) {
+    (void)argc; (void)argv;
+    printf("pairfold %s\n", PF_VERSION);
+    printf("reference precision: %s\n", PF_REAL_NAME);
+#ifdef PF_WITH_CUDA
+    printf("backends: cpu cuda\n");
+#else
+    printf("backends: cpu (build with `make CUDA=1` for cuda)\n");
+#endif
+    printf("checkpoint format: safetensors, pairfold format version 1\n");
+    return 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) { usage(stdout); return 0; }
+    if (!strcmp(cmd, "--version")) return cmd_version(argc - 1, argv + 1);
+    if (!strcmp(cmd, "train")) return cmd_train(argc - 1, argv + 1);
+    if (!strcmp(cmd, "bench")) return cmd_bench(argc - 1, argv + 1);
+    if (!strcmp(cmd, "inspect")) return cmd_inspect(argc - 1, argv + 1);
+    if (!strcmp(cmd, "version")) return cmd_version(argc - 1, argv + 1);
+    if (!strcmp(cmd, "prep")) {
+        if (!pf_prep_main) { fprintf(stderr, "pairfold: error: prep is not built in\n"); return 2; }
+        return pf_prep_main(argc - 1, argv + 1);
+    }
+    fprintf(stderr, "pairfold: error: unknown command '%s'\n\n", cmd);
+    usage(stderr);
+    return 2;
+}

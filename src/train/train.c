@@ -1,0 +1,139 @@
+// train.c: the training loop: batches from a source, forward/backward,
+// clipping, AdamW, one JSON log line per step, a progress line, periodic
+// validation and atomic checkpoints, exact resume.
+#include "train.h"
+#include <stdio.h>
+#include <string.h>
+#include <errno.h>
+#include <math.h>
+#include <unistd.h>
+#include "../core/util.h"
+#include "../model/model.h"
+#include "optim.h"
+#include "checkpoint.h"
+
+static double validate(pf_model *M, pf_batch_source *src) {
+    if (!src->val || src->n_val <= 0) return NAN;
+    double sum = 0;
+    int n = 0;
+    for (int i = 0; i < src->n_val; i++) {
+        pf_batch b;
+        if (src->val(src, i, &b) != 0) continue;
+        sum += pf_model_eval(M, &b).loss;
+        n++;
+        pf_batch_free(&b);
+    }
+    return n ? sum / n : NAN;
+}
+
+static void fmt_eta(double s, char *buf, size_t n) {
+    if (s < 60) snprintf(buf, n, "%.0fs", s);
+    else if (s < 3600) snprintf(buf, n, "%.0fm%02.0fs", floor(s / 60), fmod(s, 60));
+    else snprintf(buf, n, "%.0fh%02.0fm", floor(s / 3600), fmod(s / 60, 60));
+}
+
+int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
+    pf_config cfg = *cfg_in;
+    char err[1024];
+    if (pf_config_validate(&cfg, err, sizeof err) != 0) { fprintf(stderr, "pairfold: error: %s\n", err); return 2; }
+    pf_backend *be = pf_backend_create(cfg.device);
+    if (!be) {
+        fprintf(stderr, "pairfold: error: device '%s' is not available in this build%s\n", cfg.device,
+                strcmp(cfg.device, "cuda") == 0 ? " (rebuild with `make CUDA=1`)" : "");
+        return 2;
+    }
+    if (pf_mkdir_p(opts->out_dir) != 0) {
+        fprintf(stderr, "pairfold: error: cannot create %s: %s\n", opts->out_dir, strerror(errno));
+        return 2;
+    }
+    char *cj = pf_config_to_json(&cfg);
+    printf("pairfold train: configuration\n%s\n", cj);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/config.json", opts->out_dir);
+    if (pf_write_atomic(path, cj, strlen(cj)) != 0) pf_warn("cannot write %s: %s", path, strerror(errno));
+    free(cj);
+
+    pf_batch_source *src = pf_open_source(&cfg, err, sizeof err);
+    if (!src) { fprintf(stderr, "pairfold: error: %s\n", err); return 2; }
+    pf_model *M = pf_model_create(&cfg, be);
+    pf_optim opt;
+    pf_optim_init(&opt, &M->P);
+    int64_t start = 0;
+    if (opts->resume_dir) {
+        if (pf_ckpt_load(opts->resume_dir, M, &opt, &start, err, sizeof err) != 0) {
+            fprintf(stderr, "pairfold: error: cannot resume: %s\n", err);
+            return 2;
+        }
+        printf("resumed from %s at step %lld\n", opts->resume_dir, (long long)start);
+    }
+    printf("model: %s trunk, %d parameters tensors, %lld parameters; data: %s; device: %s\n",
+           pf_trunk_name(cfg.trunk), M->P.n, (long long)M->P.total, src->name, be->name);
+    fflush(stdout);
+
+    char logp[4200];
+    if (opts->log_path) snprintf(logp, sizeof logp, "%s", opts->log_path);
+    else snprintf(logp, sizeof logp, "%s/train.jsonl", opts->out_dir);
+    FILE *log = fopen(logp, opts->resume_dir ? "a" : "w");
+    if (!log) { fprintf(stderr, "pairfold: error: cannot open log %s: %s\n", logp, strerror(errno)); return 2; }
+
+    int tty = isatty(2) && !opts->quiet;
+    double t_start = pf_now_ms(), loss_ema = NAN;
+    int rc = 0;
+    for (int64_t step = start + 1; step <= cfg.steps; step++) {
+        double t0 = pf_now_ms();
+        pf_batch b;
+        if (src->next(src, step, 0, &b) != 0) {
+            fprintf(stderr, "pairfold: error: the data source could not produce a batch for step %lld\n", (long long)step);
+            rc = 1;
+            break;
+        }
+        double wait = src->last_wait_ms;
+        pf_params_zero_grad(&M->P);
+        pf_step_result r = pf_model_train_step(M, &b, step);
+        if (!isfinite(r.loss)) {
+            fprintf(stderr, "\npairfold: error: loss is %f at step %lld (%s); stopping without saving\n", r.loss,
+                    (long long)step, b.name);
+            rc = 1;
+            pf_batch_free(&b);
+            break;
+        }
+        double lr = 0, gnorm = pf_optim_step(&opt, &cfg, &lr);
+        be->sync(be);
+        double ms = pf_now_ms() - t0;
+        int N = b.N;
+        pf_batch_free(&b);
+        double val = NAN;
+        if ((cfg.val_every > 0 && step % cfg.val_every == 0) || step == cfg.steps) val = validate(M, src);
+        fprintf(log, "{\"step\":%lld,\"loss\":%.17g,\"lr\":%.9g,\"grad_norm\":%.9g,\"ms\":%.3f,\"tokens_per_s\":%.2f,"
+                     "\"data_wait_ms\":%.4f,\"n_res\":%d,\"cycles\":%d,\"tflops\":%.6f",
+                (long long)step, r.loss, lr, gnorm, ms, N / (ms / 1e3), wait, N, r.cycles, 3 * r.flops / (ms * 1e9));
+        if (!isnan(val)) fprintf(log, ",\"val_loss\":%.9g", val);
+        fprintf(log, "}\n");
+        fflush(log);
+        loss_ema = isnan(loss_ema) ? r.loss : 0.9 * loss_ema + 0.1 * r.loss;
+        double elapsed = (pf_now_ms() - t_start) / 1e3, eta = elapsed / (double)(step - start) * (double)(cfg.steps - step);
+        char etab[32];
+        fmt_eta(eta, etab, sizeof etab);
+        if (!opts->quiet && (tty || step % 10 == 0 || step == cfg.steps || !isnan(val))) {
+            fprintf(stderr, "%sstep %lld/%d  loss %.4f (avg %.4f)  lr %.2e  |g| %.3f  %.0f ms/step  %.0f tok/s  ETA %s",
+                    tty ? "\r" : "", (long long)step, cfg.steps, r.loss, loss_ema, lr, gnorm, ms, N / (ms / 1e3), etab);
+            if (!isnan(val)) fprintf(stderr, "  val %.4f", val);
+            fprintf(stderr, tty && isnan(val) && step != cfg.steps ? "   " : "\n");
+        }
+        if ((cfg.ckpt_every > 0 && step % cfg.ckpt_every == 0) || step == cfg.steps) {
+            char where[4200];
+            if (pf_ckpt_save(opts->out_dir, M, &opt, step, where, sizeof where, err, sizeof err) != 0) {
+                fprintf(stderr, "\npairfold: error: checkpoint failed: %s\n", err);
+                rc = 1;
+                break;
+            }
+            if (!opts->quiet) fprintf(stderr, "%scheckpoint: %s\n", tty ? "\n" : "", where);
+        }
+    }
+    fclose(log);
+    printf("done: %lld steps in %.1f s; log %s\n", (long long)(cfg.steps - start), (pf_now_ms() - t_start) / 1e3, logp);
+    pf_optim_free(&opt);
+    pf_model_free(M);
+    if (src->destroy) src->destroy(src);
+    return rc;
+}
