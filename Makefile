@@ -13,12 +13,11 @@ LIB_SRC  := $(sort $(wildcard src/core/*.c src/cpu/*.c src/model/*.c src/train/*
 CLI_SRC  := $(sort $(wildcard src/cli/*.c))
 TLIB_SRC := tests/testlib.c
 GRAD_SRC := $(sort $(wildcard tests/grad_*.c))
-OPS_SRC  := $(sort $(wildcard tests/ops_*.c))
 
 f32 = $(patsubst %.c,$(BUILD)/f32/%.o,$(1))
 f64 = $(patsubst %.c,$(BUILD)/f64/%.o,$(1))
 
-TEST_BINS := $(BUILD)/test_grad $(BUILD)/test_ops $(BUILD)/test_model
+TEST_BINS := $(BUILD)/test_grad $(BUILD)/test_model
 TEST_BINS += $(patsubst tests/%.c,$(BUILD)/%,$(sort $(wildcard tests/test_data*.c tests/test_unit_*.c)))
 
 .PHONY: all test test-asan clean
@@ -40,9 +39,6 @@ pairfold: $(call f32,$(LIB_SRC) $(CLI_SRC))
 
 # float64 gradient checks of every module and block
 $(BUILD)/test_grad: $(call f64,$(LIB_SRC) $(TLIB_SRC) $(GRAD_SRC) tests/test_grad.c)
-	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
-# every op on every backend against the CPU reference (float32)
-$(BUILD)/test_ops: $(call f32,$(LIB_SRC) $(TLIB_SRC) $(OPS_SRC) tests/test_ops.c)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 # model-level tests: masks, accumulation, parameter names, checkpoints (float64)
 $(BUILD)/test_model: $(call f64,$(LIB_SRC) $(TLIB_SRC) tests/test_model.c)

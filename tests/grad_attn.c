@@ -7,12 +7,15 @@
 //   accum   a second backward exactly doubles every gradient
 //   nosave  the forward with saved == NULL gives the identical output
 //   mask    perturbing inputs at masked positions leaves unmasked outputs unchanged
+//   ref     the forward matches a straightforward reference written from the papers
+//   threads output and gradients are bit-identical with 1 and 3 OpenMP threads
 // The gradient checks use partly masked inputs with at least one unmasked key per
 // attention row: a fully masked row softmaxes logits near -1e9, whose float64
 // resolution (~1e-7) is far too coarse for central differences.
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <omp.h>
 #include "testlib.h"
 #include "../src/cpu/cpu_ops.h"
 
@@ -35,6 +38,28 @@ static void check_doubling(const char *label, tl_tensors *ts, void (*bwd)(void *
     char name[128];
     snprintf(name, sizeof name, "%s accum", label);
     tl_check(worst == 0, name, "max |g2 - 2 g1| = %.3e", worst);
+}
+
+// Output and every gradient of one forward + backward are bit-identical with 1
+// and with 3 OpenMP threads (static schedules, one owner per output element).
+static void check_threads(const char *label, tl_tensors *ts, void (*bwd)(void *), void *ctx,
+                          const real *out, int64_t nout) {
+    real *g1[TL_MAX_TENSORS], *o1;
+    int same = 1, nt = omp_get_max_threads();
+    omp_set_num_threads(1);
+    tl_zero_grads(ts);
+    bwd(ctx);
+    o1 = tl_copy(out, nout);
+    for (int i = 0; i < ts->n; i++) g1[i] = tl_copy(ts->t[i].g, ts->t[i].n);
+    omp_set_num_threads(3);
+    tl_zero_grads(ts);
+    bwd(ctx);
+    omp_set_num_threads(nt);
+    same &= memcmp(o1, out, sizeof(real) * (size_t)nout) == 0;
+    for (int i = 0; i < ts->n; i++) same &= memcmp(g1[i], ts->t[i].g, sizeof(real) * (size_t)ts->t[i].n) == 0;
+    char name[128];
+    snprintf(name, sizeof name, "%s threads", label);
+    tl_check(same, name, "1 vs 3 threads: %s", same ? "bit-identical" : "differ");
 }
 
 // ---------------------------------------------------------------------------
@@ -285,6 +310,7 @@ static void attn_config(const char *label, int64_t B, int64_t L, int bias, int t
     tl_check(rerr < 1e-12, name, "rel err vs reference %.3e", rerr);
 
     check_doubling(label, &ts, attn_run_bwd, &c);
+    check_threads(label, &ts, attn_run_bwd, &c, c.out, c.nx);
     if (c.dz) {  // d_z == NULL: the same gradients for everything else
         real *g1[TL_MAX_TENSORS], *dz = c.dz;
         tl_zero_grads(&ts);
@@ -436,6 +462,7 @@ void grad_global_attn(void) {
     tl_check(rerr < 1e-12, name, "rel err vs reference %.3e", rerr);
 
     check_doubling(label, &ts, gattn_run_bwd, &c);
+    check_threads(label, &ts, gattn_run_bwd, &c, c.out, c.nm);
 
     // Perturbing m at masked (s, n) leaves the outputs at unmasked (s, n) unchanged.
     real *mask = tl_mask(S * N, 0, 0.35, 605), *m1 = tl_copy(c.m, c.nm);

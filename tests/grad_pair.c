@@ -32,7 +32,7 @@ typedef struct {
 
 static pf_backend *BE;
 
-static real *tl_buf(size_t bytes) { return tl_zeros((int64_t)(bytes / sizeof(real)) + 1); }
+static real *gp_buf(size_t bytes) { return tl_zeros((int64_t)(bytes / sizeof(real)) + 1); }
 
 // Scratch and saved buffers are poisoned before each call, so any read of a
 // value that the op did not write in the same call turns the results into NaN.
@@ -57,13 +57,13 @@ static void h_init(harness *h, const char *label, void *ctx,
     h->n_out = n_out;
     h->mem = mem;
     h->R = tl_rand(n_out, 1.0, 0xd07 + (uint64_t)n_out);
-    h->ws = tl_buf(mem.ws);
+    h->ws = gp_buf(mem.ws);
 }
 
 // Runs the shared checks; returns the worst gradient error.
 static double h_run(harness *h) {
     char name[256];
-    real *saved = tl_buf(h->mem.saved);
+    real *saved = gp_buf(h->mem.saved);
     poison(saved, h->mem.saved);
     poison(h->ws, h->mem.ws);
     h->fwd(h->ctx, saved, h->ws);
@@ -149,7 +149,7 @@ static void tr_case(int act, int n, int masked, uint64_t seed) {
         t.mask[1] = 0;
         t.mask[0] = 1;
     }
-    char *label = (char *)tl_buf(64);
+    char *label = (char *)gp_buf(64);
     snprintf(label, 64, "transition %s n=%d%s", act == PF_ACT_RELU ? "relu" : "swiglu", n,
              masked ? " masked" : "");
     h_init(&h, label, &t, tr_fwd, tr_bwd, t.out, M * c, cpu_transition_mem(BE, &t.d));
@@ -293,7 +293,7 @@ static void opm_blocked(uint64_t seed) {
     t.out = tl_zeros(NN * cz);
     t.mask = tl_mask(SN, N, 0.2, seed + 50);
     h_init(&h, "opm blocked", &t, opm_fwd, opm_bwd, t.out, NN * cz, cpu_opm_mem(BE, &t.d));
-    real *saved = tl_buf(h.mem.saved);
+    real *saved = gp_buf(h.mem.saved);
     opm_fwd(&t, saved, h.ws);
     double fe = 0, fm = 0;
     for (int q = 0; q < 64; q++) {
@@ -378,7 +378,7 @@ static void tm_case(int incoming, int bias, uint64_t seed) {
     t.mask = tl_zeros(NN);  // pair mask t_i t_j
     for (int64_t i = 0; i < N; i++)
         for (int64_t j = 0; j < N; j++) t.mask[i * N + j] = tok[i] * tok[j];
-    char *label = (char *)tl_buf(64);
+    char *label = (char *)gp_buf(64);
     snprintf(label, 64, "trimul %s%s", incoming ? "incoming" : "outgoing", bias ? " bias" : " nobias");
     h_init(&h, label, &t, tm_fwd, tm_bwd, t.out, NN * cz, cpu_trimul_mem(BE, &t.d));
     tl_add(&h.ts, "z", t.z, t.dz, NN * cz);

@@ -23,8 +23,12 @@ typedef struct { real *w, *b; } pf_layernorm_p;  // (c), (c)
 // (B, L, c_in) and row r, position l is x[r, l, :]; with transpose=1, x is stored
 // (L, B, c_in) and row r, position l is x[l, r, :] (attention along the first
 // axis, as the column and ending-node modules do). The output has x's layout.
-// key_mask has x's layout without channels: (B, L), or (L, B) when transposed;
-// masked keys get a -1e9 logit. The pair bias for query l, key l' and head h is
+// key_mask has x's layout without channels: (B, L), or (L, B) when transposed.
+// MASKING RULE (every softmax in pairfold): the logit of a masked key is
+// REPLACED by -1e9 (not shifted by it, as AF2 code does): identical for rows
+// with any unmasked key, and for fully masked rows the result is an exact
+// uniform average that does not depend on q, k or the bias, so no precision is
+// lost to adding 1e9 and such rows send no gradient to q, k or the bias. The pair bias for query l, key l' and head h is
 //   PF_BIAS_PAIR: sum_c W_bias[h, c] * LN_z(z)[l, l', c]     z (L, L, c_z)
 //   PF_BIAS_SELF: sum_c W_bias[h, c] * LN(x)[l, l', c]       x is square: B == L
 //                 (in the transposed layout, the transposed LN(x), as in Alg. 14)
@@ -128,7 +132,7 @@ typedef struct {
 // ---------------------------------------------------------------------------
 // MSA pair-weighted averaging, AF3 Alg. 10. m (S, N, c_m), z (N, N, c_z), mask (N)
 // on the averaged position j. v = LN(m) Wv^T (S, N, H, c); b = LN_z(z) Wb^T (N, N, H);
-// w_ij = softmax_j(b_ij - 1e9 (1 - mask_j)); g = sigmoid(LN(m) Wg^T);
+// w_ij = softmax_j(mask_j ? b_ij : -1e9); g = sigmoid(LN(m) Wg^T);
 // o_si = g_si * sum_j w_ij v_sj; out = o Wo^T. No Linear has a bias.
 // ---------------------------------------------------------------------------
 typedef struct {

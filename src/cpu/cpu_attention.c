@@ -52,9 +52,9 @@
 #endif
 
 typedef struct {
-    int64_t B, L, M;          // rows, length, positions M = B*L
-    int64_t HC;               // H*c_h
-    int64_t nx, nz, nb, nq, np;  // element counts of the buffers above
+    int64_t B, L, M;             // rows, length, positions M = B*L
+    int64_t HC;                  // H*c_h
+    int64_t nx, nz, nb, nq, np;  // element counts: x, z, bias, q-sized, P (layouts above)
 } attn_sz;
 
 static attn_sz attn_sizes(const pf_attn_dims *d) {
@@ -155,6 +155,7 @@ static void attn_core_fwd(const pf_attn_dims *d, const attn_sz *s, const real *q
             for (int c = 0; c < ch; c++) {
                 const real a = Q[i * ch + c];
                 const real *kc = kT + c * L;
+                #pragma omp simd
                 for (int64_t j = 0; j < L; j++) row[j] += a * kc[j];
             }
             if (bias)
@@ -167,12 +168,14 @@ static void attn_core_fwd(const pf_attn_dims *d, const attn_sz *s, const real *q
             real sum = 0;
             for (int64_t j = 0; j < L; j++) { row[j] = ATTN_EXP(row[j] - mx); sum += row[j]; }
             const real inv = 1 / sum;
+            #pragma omp simd
             for (int64_t j = 0; j < L; j++) row[j] *= inv;
             real *oi = O + i * ch;
             for (int c = 0; c < ch; c++) oi[c] = 0;
             for (int64_t j = 0; j < L; j++) {
                 const real pj = row[j];
                 const real *vj = V + j * ch;
+                #pragma omp simd
                 for (int c = 0; c < ch; c++) oi[c] += pj * vj[c];
             }
         }
@@ -267,10 +270,12 @@ static void attn_core_bwd(const pf_attn_dims *d, const attn_sz *s, const real *q
             for (int c = 0; c < ch; c++) {
                 const real a = DO[i * ch + c];
                 const real *vc = vT + c * L;
+                #pragma omp simd
                 for (int64_t j = 0; j < L; j++) row[j] += a * vc[j];
             }
             real dot = 0;
             for (int64_t j = 0; j < L; j++) dot += pr[j] * row[j];
+            #pragma omp simd
             for (int64_t j = 0; j < L; j++) row[j] = pr[j] * (row[j] - dot);
         }
         for (int64_t e = 0; e < L * ch; e++) { DQ[e] = 0; DK[e] = 0; DV[e] = 0; }
@@ -282,8 +287,11 @@ static void attn_core_bwd(const pf_attn_dims *d, const attn_sz *s, const real *q
                 const real a = row[j], pj = pr[j];
                 const real *kj = K + j * ch;
                 real *dkj = DK + j * ch, *dvj = DV + j * ch;
+                #pragma omp simd
                 for (int c = 0; c < ch; c++) dqi[c] += a * kj[c];
+                #pragma omp simd
                 for (int c = 0; c < ch; c++) dkj[c] += a * qi[c];
+                #pragma omp simd
                 for (int c = 0; c < ch; c++) dvj[c] += pj * doi[c];
             }
             for (int c = 0; c < ch; c++) dqi[c] *= qscale;
@@ -319,17 +327,20 @@ void cpu_attn_bwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, pf_
     attn_heads(d, &s, dO, w.st, 1);  // st: dO head-major
     attn_core_bwd(d, &s, sv.q, sv.k, sv.v, sv.P, w.st, w.t, w.PA, dq, dk, dv);
 
-    // d bias[bidx(l, l'), h] = sum over rows r of dlogits[r, h, l, l'], in row order
+    // d bias[bidx(l, l'), h] = sum over rows r of dlogits[r, h, l, l'], in row order;
+    // the thread of query l owns every bias element of l.
     if (d->bias != PF_BIAS_NONE) {
         const int64_t L = s.L;
 #pragma omp parallel for schedule(static)
-        for (int64_t i = 0; i < L; i++)
-            for (int h = 0; h < H; h++)
-                for (int64_t j = 0; j < L; j++) {
-                    real acc = 0;
-                    for (int64_t r = 0; r < s.B; r++) acc += w.PA[((r * H + h) * L + i) * L + j];
-                    w.bias[attn_bidx(d, i, j) * H + h] = acc;
+        for (int64_t i = 0; i < L; i++) {
+            for (int64_t j = 0; j < L; j++)
+                for (int h = 0; h < H; h++) w.bias[attn_bidx(d, i, j) * H + h] = 0;
+            for (int64_t r = 0; r < s.B; r++)
+                for (int h = 0; h < H; h++) {
+                    const real *dl = w.PA + ((r * H + h) * L + i) * L;  // (L) over keys
+                    for (int64_t j = 0; j < L; j++) w.bias[attn_bidx(d, i, j) * H + h] += dl[j];
                 }
+        }
     }
 
     // q, k, v projections: their gradients back to the stored layout (og is free now)

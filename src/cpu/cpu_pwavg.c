@@ -1,6 +1,6 @@
 // cpu_pwavg.c: MSA pair-weighted averaging, AF3 Alg. 10:
 //   ml = LN(m); v = ml W_v^T, g = sigmoid(ml W_g^T)           (S, N, H, c_h)
-//   w_ij = softmax_j(LN_z(z_ij) W_b^T - 1e9 (1 - mask_j))      (H, N, N)
+//   w_ij = softmax_j(mask_j ? LN_z(z_ij) W_b^T : -1e9)           (H, N, N)
 //   o_si = g_si * sum_j w_ij v_sj;  out = o W_o^T              (S, N, c_m)
 //
 // The average runs as one GEMM per head over all sequences at once: with v
@@ -85,7 +85,7 @@ static void pw_forward_core(const pf_pwavg_dims *d, const pf_pwavg_p *p, const r
         real *r = w->w + hi * N;
         real mx = -INFINITY, sum = 0;
         for (int64_t j = 0; j < N; j++) {
-            r[j] = w->bb[(i * N + j) * H + h] - (mask ? PF_MASK_INF * (1 - mask[j]) : 0);
+            r[j] = (!mask || mask[j] != 0) ? w->bb[(i * N + j) * H + h] : -PF_MASK_INF;  // masked: replaced
             if (r[j] > mx) mx = r[j];
         }
         for (int64_t j = 0; j < N; j++) { r[j] = (real)exp(r[j] - mx); sum += r[j]; }
@@ -162,8 +162,8 @@ void cpu_pwavg_bwd(pf_backend *be, const pf_pwavg_dims *d, const pf_pwavg_p *p, 
         cpu_gemm(0, 1, N, N, Sch, 1, duh, Sch, vth, Sch, 0, w.dw + h * NN, N);
         cpu_gemm(1, 0, N, Sch, N, 1, w.w + h * NN, N, duh, Sch, 0, vth, Sch);
     }
-    // Softmax backward per row (h, i), then d bb (N, N, H). The -1e9 mask term is
-    // a constant shift, so the gradient passes to bb unchanged.
+    // Softmax backward per row (h, i), then d bb (N, N, H). Masked logits were
+    // replaced by a constant, so no gradient reaches their bias.
 #pragma omp parallel for schedule(static)
     for (int64_t hi = 0; hi < H * N; hi++) {
         const int64_t h = hi / N, i = hi % N;
@@ -171,7 +171,8 @@ void cpu_pwavg_bwd(pf_backend *be, const pf_pwavg_dims *d, const pf_pwavg_p *p, 
         const real *dr = w.dw + hi * N;
         real dot = 0;
         for (int64_t j = 0; j < N; j++) dot += r[j] * dr[j];
-        for (int64_t j = 0; j < N; j++) w.bb[(i * N + j) * H + h] = r[j] * (dr[j] - dot);
+        for (int64_t j = 0; j < N; j++)
+            w.bb[(i * N + j) * H + h] = (!mask || mask[j] != 0) ? r[j] * (dr[j] - dot) : 0;
     }
     memset(w.dzl, 0, sizeof(real) * (size_t)(NN * d->c_z));
     cpu_linear_bwd(NN, d->c_z, d->H, &p->b, &g->b, w.zl, w.bb, w.dzl);

@@ -17,6 +17,7 @@
 #include <math.h>
 extern "C" {
 #include "../backend/backend.h"
+#include "../core/util.h"
 }
 
 typedef __nv_bfloat16 bf16;

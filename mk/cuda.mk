@@ -1,0 +1,38 @@
+# mk/cuda.mk: the CUDA backend (src/cuda), included by the Makefile.
+#   make CUDA=1          pairfold with the CPU and CUDA backends (-DPF_WITH_CUDA)
+#   make test-cuda       every op on the GPU against the CPU reference, then the
+#                        same program (small sizes) under compute-sanitizer memcheck
+#   make cuda-check      compile the CUDA sources only (CI: nvcc, no GPU)
+# Machine code for sm_90a (Hopper) and sm_80 (Ampere); no PTX JIT at run time.
+NVCC       ?= nvcc
+CUDA_HOME  ?= $(patsubst %/bin/nvcc,%,$(shell command -v $(NVCC) 2>/dev/null))
+CU_ARCH    := -gencode arch=compute_90a,code=sm_90a -gencode arch=compute_80,code=sm_80
+NVFLAGS    ?= -O3 -std=c++17 -lineinfo $(CU_ARCH) -Xcompiler -Wall,-Wno-unused-parameter,-Wno-unused-function
+CU_SRC     := $(sort $(wildcard src/cuda/*.cu))
+CU_HDR     := $(wildcard src/cuda/*.cuh src/cuda/*.h) src/backend/backend.h src/backend/modules.h
+CU_OBJ     := $(patsubst %.cu,$(BUILD)/cu/%.o,$(CU_SRC))
+CU_LIBS    := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart -lcublasLt -lcublas -lstdc++
+
+ifeq ($(CUDA),1)
+LIB_OBJ_EXTRA += $(CU_OBJ)
+CFLAGS += -DPF_WITH_CUDA
+LDLIBS += $(CU_LIBS)
+endif
+
+$(BUILD)/cu/%.o: %.cu $(CU_HDR)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) -c $< -o $@
+
+CU_TEST_SRC := $(sort $(wildcard tests/cuda/*.c))
+$(BUILD)/test_cuda: $(call f32,$(filter-out src/cuda/%,$(LIB_SRC)) $(TLIB_SRC) $(CU_TEST_SRC)) $(CU_OBJ)
+	$(CC) $(CFLAGS) -DPF_WITH_CUDA $^ -o $@ $(filter-out $(CU_LIBS),$(LDLIBS)) $(CU_LIBS)
+
+.PHONY: test-cuda cuda-check
+cuda-check: $(CU_OBJ)
+	@echo "cuda-check: $(words $(CU_OBJ)) CUDA objects compiled"
+
+test-cuda: $(BUILD)/test_cuda
+	$(BUILD)/test_cuda
+	@if command -v compute-sanitizer >/dev/null 2>&1; then \
+	  compute-sanitizer --tool memcheck --error-exitcode 3 $(BUILD)/test_cuda --quick; \
+	else echo "compute-sanitizer not found: memcheck run skipped"; fi

@@ -1,0 +1,250 @@
+// cu_heads.cu: relative position encoding and the distogram head + loss.
+// relpos is a gather-add of weight columns (the one-hot is never formed); its
+// weight gradient is reduced per (row chunk, 32 channels) in shared memory and
+// the chunk partials are summed in order: deterministic. The distogram loss
+// reduces per-pair losses per row in order, then rows in order on the host.
+// int32 inputs may be host or device memory (cu_dev_i32).
+#include "cu_ops.h"
+
+#define RP_BINS (2 * PF_RELPOS_MAX + 2)
+#define RP_TOK_OFF RP_BINS
+#define RP_ENT_OFF (2 * RP_BINS)
+#define RP_CHAIN_OFF (2 * RP_BINS + 1)
+#define RP_SMAX 2
+#define RP_CHUNKS 256
+#define DISTO_EPS 1e-6
+
+struct rp_in { const int32_t *res, *chain, *entity, *sym; int64_t N; int af3; };
+
+__device__ __forceinline__ int clampi_d(int64_t v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : (int)v; }
+__device__ __forceinline__ int32_t at0(const int32_t *a, int64_t i) { return a ? a[i] : 0; }
+
+// Same features as cpu_heads.c relpos_feats.
+__device__ int rp_feats(const rp_in &r, int64_t i, int64_t j, int f[4]) {
+    int same_chain = at0(r.chain, i) == at0(r.chain, j);
+    int64_t dr = (int64_t)r.res[i] - r.res[j];
+    if (!r.af3) {
+        f[0] = same_chain ? clampi_d(dr + PF_RELPOS_MAX, 0, 2 * PF_RELPOS_MAX) : RP_BINS - 1;
+        return 1;
+    }
+    int same_res = same_chain && r.res[i] == r.res[j];
+    int n = 0;
+    f[n++] = same_chain ? clampi_d(dr + PF_RELPOS_MAX, 0, 2 * PF_RELPOS_MAX) : RP_BINS - 1;
+    f[n++] = RP_TOK_OFF + (same_res ? clampi_d(i - j + PF_RELPOS_MAX, 0, 2 * PF_RELPOS_MAX) : RP_BINS - 1);
+    if (at0(r.entity, i) == at0(r.entity, j)) f[n++] = RP_ENT_OFF;
+    f[n++] = RP_CHAIN_OFF + (!same_chain ? clampi_d((int64_t)at0(r.sym, i) - at0(r.sym, j) + RP_SMAX, 0, 2 * RP_SMAX)
+                                         : 2 * RP_SMAX + 1);
+    return n;
+}
+
+template <typename T>
+__global__ void k_rp_fwd(rp_in r, const float *W, const float *b, int F, int cz, T *out) {
+    GRID_STRIDE(q, r.N * r.N * cz) {
+        int c = (int)(q % cz);
+        int64_t ij = q / cz, i = ij / r.N, j = ij % r.N;
+        int f[4];
+        int nf = rp_feats(r, i, j, f);
+        float s = b ? b[c] : 0.f;
+        for (int t = 0; t < nf; t++) s += W[(int64_t)c * F + f[t]];
+        st(out, q, ld(out, q) + s);
+    }
+}
+
+// block (chunk of rows i, 32 channels): part[chunk][f][c] = sum over its pairs
+template <typename T>
+__global__ void k_rp_bwd(rp_in r, const T *dout, int F, int cz, float *part) {
+    extern __shared__ float acc[];  // (F, 32)
+    int lane = threadIdx.x;
+    int c = blockIdx.y * 32 + lane;
+    for (int f = 0; f < F; f++) acc[f * 32 + lane] = 0;
+    int64_t per = (r.N + gridDim.x - 1) / gridDim.x;
+    int64_t i0 = (int64_t)blockIdx.x * per, i1 = i0 + per < r.N ? i0 + per : r.N;
+    for (int64_t i = i0; i < i1; i++)
+        for (int64_t j = 0; j < r.N; j++) {
+            int f[4];
+            int nf = rp_feats(r, i, j, f);
+            float v = c < cz ? ld(dout, (i * r.N + j) * cz + c) : 0.f;
+            for (int t = 0; t < nf; t++) acc[f[t] * 32 + lane] += v;
+        }
+    if (c < cz)
+        for (int f = 0; f < F; f++) part[((int64_t)blockIdx.x * F + f) * cz + c] = acc[f * 32 + lane];
+}
+// W grad (cz, F) += sum over chunks in order
+__global__ void k_rp_reduce(const float *part, int nch, int F, int cz, float *gw) {
+    int q = blockIdx.x * blockDim.x + threadIdx.x;
+    if (q >= F * cz) return;
+    int f = q / cz, c = q % cz;
+    float s = 0;
+    for (int k = 0; k < nch; k++) s += part[((int64_t)k * F + f) * cz + c];
+    gw[(int64_t)c * F + f] += s;
+}
+
+static rp_in rp_make(cu_impl *c, const pf_relpos_dims *d, const int32_t *res, const int32_t *chain,
+                     const int32_t *entity, const int32_t *sym) {
+    rp_in r;
+    r.N = d->N;
+    r.af3 = d->af3;
+    r.res = cu_dev_i32(c, res, d->N);
+    r.chain = cu_dev_i32(c, chain, d->N);
+    r.entity = cu_dev_i32(c, entity, d->N);
+    r.sym = cu_dev_i32(c, sym, d->N);
+    return r;
+}
+
+void cu_relpos_fwd(pf_backend *be, const pf_relpos_dims *d, const pf_linear_p *p, const int32_t *res_idx,
+                   const int32_t *chain, const int32_t *entity, const int32_t *sym, pf_act *out) {
+    cu_impl *c = CU(be);
+    size_t mark = cu_pool_mark(c);
+    rp_in r = rp_make(c, d, res_idx, chain, entity, sym);
+    int F = d->af3 ? PF_RELPOS_AF3_FEATS : PF_RELPOS_AF2_FEATS;
+    int64_t n = d->N * d->N * d->c_z;
+    if (n > 0) {
+        CU_DISPATCH(c, T, k_rp_fwd<T><<<cu_blocks(n, 256), 256, 0, c->stream>>>(r, p->w, p->b, F, d->c_z, (T *)out));
+        CU_LAUNCHED();
+    }
+    CU_CHECK(cudaStreamSynchronize(c->stream));  // host index copies must outlive their use
+    cu_pool_release(c, mark);
+}
+
+void cu_relpos_bwd(pf_backend *be, const pf_relpos_dims *d, pf_linear_p *g, const int32_t *res_idx,
+                   const int32_t *chain, const int32_t *entity, const int32_t *sym, const pf_act *d_out) {
+    cu_impl *c = CU(be);
+    if (d->N <= 0) return;
+    size_t mark = cu_pool_mark(c);
+    rp_in r = rp_make(c, d, res_idx, chain, entity, sym);
+    int F = d->af3 ? PF_RELPOS_AF3_FEATS : PF_RELPOS_AF2_FEATS;
+    int nch = (int)(d->N < RP_CHUNKS ? d->N : RP_CHUNKS);
+    float *part = (float *)cu_pool_get(c, sizeof(float) * (size_t)nch * F * d->c_z);
+    dim3 grid(nch, (d->c_z + 31) / 32);
+    CU_DISPATCH(c, T, k_rp_bwd<T><<<grid, 32, sizeof(float) * F * 32, c->stream>>>(r, (const T *)d_out, F, d->c_z, part));
+    CU_LAUNCHED();
+    k_rp_reduce<<<(F * d->c_z + 255) / 256, 256, 0, c->stream>>>(part, nch, F, d->c_z, g->w);
+    CU_LAUNCHED();
+    if (g->b) cu_colsum_add(c, d->N * d->N, d->c_z, d_out, CU_ACT, g->b, 1.f);
+    CU_CHECK(cudaStreamSynchronize(c->stream));
+    cu_pool_release(c, mark);
+}
+
+// ---- distogram -----------------------------------------------------------------
+// warp per pair (i, j): loss_ij = m_ij * (logsumexp - logit_t) (mode 0), or the
+// symmetric gradient Gs_ij = G_ij + G_ji (mode 1), with logits_ij = A_ij + A_ji + b.
+template <typename T>
+__global__ void k_disto_pair(const float *A, const float *b, const int32_t *tgt, const T *mask, int64_t N, int nb,
+                             int mode, float coef, float *loss, T *Gs) {
+    int64_t pair = (int64_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+    int lane = threadIdx.x & 31;
+    if (pair >= N * N) return;
+    int64_t i = pair / N, j = pair % N, pji = j * N + i;
+    float mij = mask ? ld(mask, pair) : 1.f, mji = mask ? ld(mask, pji) : 1.f;
+    float mx = -INFINITY;
+    for (int k = lane; k < nb; k += 32) mx = fmaxf(mx, A[pair * nb + k] + A[pji * nb + k] + (b ? b[k] : 0.f));
+    for (int o = 16; o; o >>= 1) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, o));
+    float se = 0;
+    for (int k = lane; k < nb; k += 32) se += expf(A[pair * nb + k] + A[pji * nb + k] + (b ? b[k] : 0.f) - mx);
+    for (int o = 16; o; o >>= 1) se += __shfl_xor_sync(0xffffffffu, se, o);
+    int tij = tgt[pair], tji = tgt[pji];
+    if (mode == 0) {
+        if (!lane) {
+            float lt = A[pair * nb + tij] + A[pji * nb + tij] + (b ? b[tij] : 0.f);
+            loss[pair] = mij == 0.f ? 0.f : mij * (mx + logf(se) - lt);
+        }
+        return;
+    }
+    for (int k = lane; k < nb; k += 32) {
+        float pk = expf(A[pair * nb + k] + A[pji * nb + k] + (b ? b[k] : 0.f) - mx) / se;
+        float gij = coef * mij * (pk - (k == tij ? 1.f : 0.f));
+        float gs = i == j ? 2.f * gij : gij + coef * mji * (pk - (k == tji ? 1.f : 0.f));
+        st(Gs, pair * nb + k, gs);
+    }
+}
+// per row i, in j order: row_loss[i] = sum_j loss, row_mask[i] = sum_j mask
+template <typename T>
+__global__ void k_disto_rows(const float *loss, const T *mask, int64_t N, double *rl, double *rm) {
+    GRID_STRIDE(i, N) {
+        double l = 0, m = 0;
+        for (int64_t j = 0; j < N; j++) {
+            if (loss) l += loss[i * N + j];
+            m += mask ? (double)ld(mask, i * N + j) : 1.0;
+        }
+        if (loss) rl[i] = l;
+        rm[i] = m;
+    }
+}
+
+// A = z W^T (fp32, (N*N, nb)) into pool scratch
+static float *disto_proj(cu_impl *c, const pf_disto_dims *d, const pf_linear_p *p, const pf_act *z) {
+    int64_t NN = d->N * d->N;
+    float *A;
+    CU_CHECK(cudaMallocAsync((void **)&A, sizeof(float) * (size_t)NN * d->n_bins, c->stream));
+    const void *w = cu_weight(c, p->w, (size_t)d->n_bins * d->c_z);
+    cu_gemm(c, 0, 1, NN, d->n_bins, d->c_z, 1.f, z, CU_ACT, d->c_z, w, CU_ACT, d->c_z, 0.f, A, CU_F32, d->n_bins,
+            1, 0, 0, 0, NULL);
+    return A;
+}
+
+// Sums of the row partials, in row order, on the host.
+static void disto_sums(cu_impl *c, const pf_disto_dims *d, const float *loss, const pf_act *mask, double *ls, double *ms) {
+    int64_t N = d->N;
+    double *rows = (double *)cu_pool_get(c, sizeof(double) * 2 * (size_t)N);
+    CU_DISPATCH(c, T, k_disto_rows<T><<<cu_blocks(N, 128), 128, 0, c->stream>>>(loss, (const T *)mask, N, rows, rows + N));
+    CU_LAUNCHED();
+    double *h = (double *)malloc(sizeof(double) * 2 * (size_t)N);
+    if (!h) pf_die("out of host memory");
+    CU_CHECK(cudaMemcpyAsync(h, rows, sizeof(double) * 2 * (size_t)N, cudaMemcpyDeviceToHost, c->stream));
+    CU_CHECK(cudaStreamSynchronize(c->stream));
+    *ls = *ms = 0;
+    for (int64_t i = 0; i < N; i++) { *ls += h[i]; *ms += h[N + i]; }
+    free(h);
+}
+
+double cu_disto_fwd(pf_backend *be, const pf_disto_dims *d, const pf_linear_p *p, const pf_act *z,
+                    const int32_t *target, const pf_act *pair_mask) {
+    cu_impl *c = CU(be);
+    int64_t N = d->N, NN = N * N;
+    if (N <= 0) return 0;
+    size_t mark = cu_pool_mark(c);
+    const int32_t *tgt = cu_dev_i32(c, target, NN);
+    float *A = disto_proj(c, d, p, z);
+    float *loss;
+    CU_CHECK(cudaMallocAsync((void **)&loss, sizeof(float) * (size_t)NN, c->stream));
+    CU_DISPATCH(c, T, k_disto_pair<T><<<(unsigned)((NN + 7) / 8), 256, 0, c->stream>>>(
+                          A, p->b, tgt, (const T *)pair_mask, N, d->n_bins, 0, 0.f, loss, NULL));
+    CU_LAUNCHED();
+    double ls, ms;
+    disto_sums(c, d, loss, pair_mask, &ls, &ms);
+    CU_CHECK(cudaFreeAsync(A, c->stream));
+    CU_CHECK(cudaFreeAsync(loss, c->stream));
+    cu_pool_release(c, mark);
+    return ls / (DISTO_EPS + ms);
+}
+
+void cu_disto_bwd(pf_backend *be, const pf_disto_dims *d, const pf_linear_p *p, pf_linear_p *g, const pf_act *z,
+                  const int32_t *target, const pf_act *pair_mask, double scale, pf_act *dz) {
+    cu_impl *c = CU(be);
+    int64_t N = d->N, NN = N * N;
+    int nb = d->n_bins, cz = d->c_z;
+    if (N <= 0) return;
+    size_t mark = cu_pool_mark(c);
+    const int32_t *tgt = cu_dev_i32(c, target, NN);
+    double ls, ms;
+    disto_sums(c, d, NULL, pair_mask, &ls, &ms);
+    float coef = (float)(scale / (DISTO_EPS + ms));
+    float *A = disto_proj(c, d, p, z);
+    void *Gs;
+    CU_CHECK(cudaMallocAsync(&Gs, cu_esz(c) * (size_t)NN * nb, c->stream));
+    CU_DISPATCH(c, T, k_disto_pair<T><<<(unsigned)((NN + 7) / 8), 256, 0, c->stream>>>(
+                          A, p->b, tgt, (const T *)pair_mask, N, nb, 1, coef, NULL, (T *)Gs));
+    CU_LAUNCHED();
+    if (g) {
+        cu_gemm(c, 1, 0, nb, cz, NN, 1.f, Gs, CU_ACT, nb, z, CU_ACT, cz, 1.f, g->w, CU_F32, cz, 1, 0, 0, 0, NULL);
+        if (g->b) cu_colsum_add(c, NN, nb, Gs, CU_ACT, g->b, 0.5f);
+    }
+    if (dz) {
+        const void *w = cu_weight(c, p->w, (size_t)nb * cz);
+        cu_gemm(c, 0, 0, NN, cz, nb, 1.f, Gs, CU_ACT, nb, w, CU_ACT, cz, 1.f, dz, CU_ACT, cz, 1, 0, 0, 0, NULL);
+    }
+    CU_CHECK(cudaFreeAsync(A, c->stream));
+    CU_CHECK(cudaFreeAsync(Gs, c->stream));
+    CU_CHECK(cudaStreamSynchronize(c->stream));
+    cu_pool_release(c, mark);
+}

@@ -1,0 +1,146 @@
+// cu_opm.cu: outer product mean (AF2 Alg. 10), the CPU reference's blocking on
+// the GPU: with a, b viewed as (S, N*c) matrices, the outer products of a block
+// of rows i are one GEMM a_blk^T b (bi*c, N*c), permuted to (bi, N, c*c) for
+// linear_out, so the (N, N, c*c) tensor never exists whole.
+// saved: m (S, N, c_m). ws: ml | a, b | norm (N, N) fp32 | C, P | dpre | da, db | dml.
+#include "cu_ops.h"
+
+#define OPM_EPS 1e-3
+#define OPM_BLOCK_ELEMS ((int64_t)1 << 25)
+
+static int64_t opm_block(const pf_opm_dims *d) {
+    int64_t row = d->N * d->c * d->c;
+    int64_t bi = row > 0 ? OPM_BLOCK_ELEMS / row : 1;
+    return bi < 1 ? 1 : (bi > d->N ? d->N : bi);
+}
+
+typedef struct { void *ml, *a, *b, *C, *P, *dpre, *da, *db, *dml; float *norm; } opm_ws;
+
+static size_t opm_layout(cu_impl *c, const pf_opm_dims *d, void *ws, opm_ws *w) {
+    size_t e = cu_esz(c);
+    int64_t SN = d->S * d->N, N = d->N, bi = opm_block(d);
+    cu_carver cv = {(char *)ws, 0};
+    w->ml = cu_carve(&cv, (size_t)(SN * d->c_m) * e);
+    w->a = cu_carve(&cv, (size_t)(SN * d->c) * e);
+    w->b = cu_carve(&cv, (size_t)(SN * d->c) * e);
+    w->norm = (float *)cu_carve(&cv, sizeof(float) * (size_t)(N * N));
+    w->C = cu_carve(&cv, (size_t)(bi * N * d->c * d->c) * e);
+    w->P = cu_carve(&cv, (size_t)(bi * N * d->c * d->c) * e);
+    w->dpre = cu_carve(&cv, (size_t)(bi * N * d->c_z) * e);
+    w->da = cu_carve(&cv, (size_t)(SN * d->c) * e);
+    w->db = cu_carve(&cv, (size_t)(SN * d->c) * e);
+    w->dml = cu_carve(&cv, (size_t)(SN * d->c_m) * e);
+    return cv.off;
+}
+
+pf_mem cu_opm_mem(pf_backend *be, const pf_opm_dims *d) {
+    opm_ws w;
+    pf_mem m;
+    m.ws = opm_layout(CU(be), d, NULL, &w);
+    m.saved = (size_t)(d->S * d->N * d->c_m) * cu_esz(CU(be));
+    return m;
+}
+
+__global__ void k_opm_norm(float *norm, int64_t n, float S, int have_mask) {
+    GRID_STRIDE(i, n) norm[i] = (float)(1.0 / (OPM_EPS + (double)(have_mask ? norm[i] : S)));
+}
+// y[r, :] = x[r, :] * s[r] (fp32 scale)
+template <typename T>
+__global__ void k_row_scale(T *y, const T *x, const float *s, int64_t M, int C) {
+    GRID_STRIDE(i, M * C) st(y, i, ld(x, i) * s[i / C]);
+}
+// dir 0: P[ij, c1*c + c2] = C[(ii*c + c1) * Nc + j*c + c2]; dir 1: the inverse.
+template <typename T>
+__global__ void k_opm_perm(T *C, T *P, int64_t bi, int64_t N, int c, int dir) {
+    int64_t cc = (int64_t)c * c, n = bi * N * cc, Nc = N * c;
+    GRID_STRIDE(q, n) {
+        int64_t ij = q / cc, k = q % cc, ii = ij / N, j = ij % N, c1 = k / c, c2 = k % c;
+        int64_t ci = (ii * c + c1) * Nc + j * c + c2;
+        if (dir == 0) P[q] = C[ci];
+        else C[ci] = P[q];
+    }
+}
+
+static void opm_prologue(cu_impl *c, const pf_opm_dims *d, const pf_opm_p *p, const void *m, const void *mask,
+                         const opm_ws *w) {
+    int64_t SN = d->S * d->N, N = d->N;
+    cu_ln_fwd(c, SN, d->c_m, &p->ln, m, w->ml);
+    cu_linear_fwd(c, SN, d->c_m, d->c, &p->a, w->ml, w->a, 0);
+    cu_linear_fwd(c, SN, d->c_m, d->c, &p->b, w->ml, w->b, 0);
+    if (mask) {
+        cu_row_mask(c, w->a, w->a, mask, SN, d->c);
+        cu_row_mask(c, w->b, w->b, mask, SN, d->c);
+        cu_gemm(c, 1, 0, N, N, d->S, 1.f, mask, CU_ACT, N, mask, CU_ACT, N, 0.f, w->norm, CU_F32, N, 1, 0, 0, 0, NULL);
+    }
+    k_opm_norm<<<cu_blocks(N * N, 256), 256, 0, c->stream>>>(w->norm, N * N, (float)d->S, mask != NULL);
+    CU_LAUNCHED();
+}
+
+static void opm_outer_block(cu_impl *c, const pf_opm_dims *d, const opm_ws *w, int64_t i0, int64_t bi) {
+    int64_t N = d->N, ch = d->c, Nc = N * ch;
+    size_t e = cu_esz(c);
+    cu_gemm(c, 1, 0, bi * ch, Nc, d->S, 1.f, (char *)w->a + (size_t)(i0 * ch) * e, CU_ACT, Nc, w->b, CU_ACT, Nc,
+            0.f, w->C, CU_ACT, Nc, 1, 0, 0, 0, NULL);
+    int64_t n = bi * N * ch * ch;
+    CU_DISPATCH(c, T, k_opm_perm<T><<<cu_blocks(n, 256), 256, 0, c->stream>>>((T *)w->C, (T *)w->P, bi, N, d->c, 0));
+    CU_LAUNCHED();
+}
+
+void cu_opm_fwd(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, const pf_act *m, const pf_act *mask,
+                pf_act *out, void *saved, void *ws) {
+    cu_impl *c = CU(be);
+    opm_ws w;
+    opm_layout(c, d, ws, &w);
+    int64_t N = d->N, bmax = opm_block(d);
+    int cz = d->c_z;
+    size_t e = cu_esz(c);
+    opm_prologue(c, d, p, m, mask, &w);
+    for (int64_t i0 = 0; i0 < N; i0 += bmax) {
+        int64_t bi = bmax < N - i0 ? bmax : N - i0;
+        opm_outer_block(c, d, &w, i0, bi);
+        void *o = (char *)out + (size_t)(i0 * N * cz) * e;
+        cu_linear_fwd(c, bi * N, d->c * d->c, cz, &p->o, w.P, o, 0);
+        CU_DISPATCH(c, T, k_row_scale<T><<<cu_blocks(bi * N * cz, 256), 256, 0, c->stream>>>(
+                              (T *)o, (const T *)o, w.norm + i0 * N, bi * N, cz));
+        CU_LAUNCHED();
+    }
+    if (saved) cu_copy_act(c, saved, m, d->S * N * d->c_m);
+}
+
+void cu_opm_bwd(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, pf_opm_p *g, const pf_act *mask,
+                const void *saved, const pf_act *d_out, pf_act *d_m, void *ws) {
+    cu_impl *c = CU(be);
+    opm_ws w;
+    opm_layout(c, d, ws, &w);
+    int64_t S = d->S, N = d->N, SN = S * N, bmax = opm_block(d), ch = d->c, Nc = N * ch;
+    int cz = d->c_z;
+    size_t e = cu_esz(c);
+    opm_prologue(c, d, p, saved, mask, &w);
+    cu_fill(c, w.db, 0.f, SN * ch);
+    for (int64_t i0 = 0; i0 < N; i0 += bmax) {
+        int64_t bi = bmax < N - i0 ? bmax : N - i0;
+        opm_outer_block(c, d, &w, i0, bi);
+        const void *dob = (const char *)d_out + (size_t)(i0 * N * cz) * e;
+        CU_DISPATCH(c, T, k_row_scale<T><<<cu_blocks(bi * N * cz, 256), 256, 0, c->stream>>>(
+                              (T *)w.dpre, (const T *)dob, w.norm + i0 * N, bi * N, cz));
+        CU_LAUNCHED();
+        cu_linear_bwd(c, bi * N, (int)(ch * ch), cz, &p->o, &g->o, w.P, w.dpre, NULL);
+        cu_fill(c, w.P, 0.f, bi * N * ch * ch);
+        cu_linear_bwd(c, bi * N, (int)(ch * ch), cz, &p->o, NULL, NULL, w.dpre, w.P);
+        int64_t n = bi * N * ch * ch;
+        CU_DISPATCH(c, T, k_opm_perm<T><<<cu_blocks(n, 256), 256, 0, c->stream>>>((T *)w.C, (T *)w.P, bi, N, d->c, 1));
+        CU_LAUNCHED();
+        cu_gemm(c, 0, 1, S, bi * ch, Nc, 1.f, w.b, CU_ACT, Nc, w.C, CU_ACT, Nc, 0.f,
+                (char *)w.da + (size_t)(i0 * ch) * e, CU_ACT, Nc, 1, 0, 0, 0, NULL);
+        cu_gemm(c, 0, 0, S, Nc, bi * ch, 1.f, (char *)w.a + (size_t)(i0 * ch) * e, CU_ACT, Nc, w.C, CU_ACT, Nc, 1.f,
+                w.db, CU_ACT, Nc, 1, 0, 0, 0, NULL);
+    }
+    if (mask) {
+        cu_row_mask(c, w.da, w.da, mask, SN, d->c);
+        cu_row_mask(c, w.db, w.db, mask, SN, d->c);
+    }
+    cu_fill(c, w.dml, 0.f, SN * d->c_m);
+    cu_linear_bwd(c, SN, d->c_m, d->c, &p->a, &g->a, w.ml, w.da, w.dml);
+    cu_linear_bwd(c, SN, d->c_m, d->c, &p->b, &g->b, w.ml, w.db, w.dml);
+    cu_ln_bwd(c, SN, d->c_m, &p->ln, &g->ln, saved, w.dml, d_m);
+}

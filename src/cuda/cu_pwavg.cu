@@ -1,0 +1,176 @@
+// cu_pwavg.cu: MSA pair-weighted averaging (AF3 Alg. 10), the CPU reference's
+// plan on the GPU: v permuted to (H, N, S, c_h) so the average is one GEMM
+// batched over heads, u_h (N, S*c_h) = w_h (N, N) v_h (N, S*c_h); the softmax
+// over j runs one warp per (h, i) row, in fp32.
+// saved: m (S, N, c_m) | z (N, N, c_z).
+// ws: ml, dml | t[0..3] (S, N, H*c_h) | zl, dzl (N, N, c_z) | bb (N, N, H) | w, dw (H, N, N).
+#include "cu_ops.h"
+
+typedef struct { void *ml, *dml, *t[4], *zl, *dzl, *bb, *w, *dw; } pw_ws;
+
+static size_t pw_layout(cu_impl *c, const pf_pwavg_dims *d, void *ws, pw_ws *w) {
+    size_t e = cu_esz(c);
+    int64_t SN = d->S * d->N, NN = d->N * d->N, hc = (int64_t)d->H * d->c_h;
+    cu_carver cv = {(char *)ws, 0};
+    w->ml = cu_carve(&cv, (size_t)(SN * d->c_m) * e);
+    w->dml = cu_carve(&cv, (size_t)(SN * d->c_m) * e);
+    for (int k = 0; k < 4; k++) w->t[k] = cu_carve(&cv, (size_t)(SN * hc) * e);
+    w->zl = cu_carve(&cv, (size_t)(NN * d->c_z) * e);
+    w->dzl = cu_carve(&cv, (size_t)(NN * d->c_z) * e);
+    w->bb = cu_carve(&cv, (size_t)(NN * d->H) * e);
+    w->w = cu_carve(&cv, (size_t)(NN * d->H) * e);
+    w->dw = cu_carve(&cv, (size_t)(NN * d->H) * e);
+    return cv.off;
+}
+
+pf_mem cu_pwavg_mem(pf_backend *be, const pf_pwavg_dims *d) {
+    pw_ws w;
+    pf_mem m;
+    m.ws = pw_layout(CU(be), d, NULL, &w);
+    m.saved = (size_t)(d->S * d->N * d->c_m + d->N * d->N * d->c_z) * cu_esz(CU(be));
+    return m;
+}
+
+// (S, N, H, c_h) <-> (H, N, S, c_h)
+template <typename T>
+__global__ void k_pw_perm(const T *src, T *dst, int64_t S, int64_t N, int H, int ch, int to_t) {
+    int64_t n = S * N * H * ch;
+    GRID_STRIDE(q, n) {
+        int64_t e = q % ch, r = q / ch, h = r % H, sn = r / H, nn = sn % N, s = sn / N;
+        int64_t t = ((h * N + nn) * S + s) * ch + e;
+        if (to_t) dst[t] = src[q];
+        else dst[q] = src[t];
+    }
+}
+
+// One warp per row (h, i): w[h, i, :] = softmax_j(bb[i, j, h] - 1e9 (1 - mask_j)).
+template <typename T>
+__global__ void k_pw_softmax(const T *bb, const T *mask, T *w, int64_t N, int H) {
+    int64_t row = (int64_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+    int lane = threadIdx.x & 31;
+    if (row >= N * H) return;
+    int64_t h = row / N, i = row % N;
+    float mx = -INFINITY;
+    for (int64_t j = lane; j < N; j += 32) {
+        float v = ld(bb, (i * N + j) * H + h) + (mask ? mask_term(ld(mask, j)) : 0.f);
+        mx = fmaxf(mx, v);
+    }
+    for (int o = 16; o; o >>= 1) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, o));
+    float sum = 0;
+    for (int64_t j = lane; j < N; j += 32) {
+        float v = ld(bb, (i * N + j) * H + h) + (mask ? mask_term(ld(mask, j)) : 0.f);
+        sum += expf(v - mx);
+    }
+    for (int o = 16; o; o >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, o);
+    float inv = 1.f / sum;
+    for (int64_t j = lane; j < N; j += 32) {
+        float v = ld(bb, (i * N + j) * H + h) + (mask ? mask_term(ld(mask, j)) : 0.f);
+        st(w, row * N + j, expf(v - mx) * inv);
+    }
+}
+
+// bb[i, j, h] = w (dw - sum_j w dw) per row (h, i)
+template <typename T>
+__global__ void k_pw_softmax_bwd(const T *w, const T *dw, T *bb, int64_t N, int H) {
+    int64_t row = (int64_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+    int lane = threadIdx.x & 31;
+    if (row >= N * H) return;
+    int64_t h = row / N, i = row % N;
+    float dot = 0;
+    for (int64_t j = lane; j < N; j += 32) dot += ld(w, row * N + j) * ld(dw, row * N + j);
+    for (int o = 16; o; o >>= 1) dot += __shfl_xor_sync(0xffffffffu, dot, o);
+    for (int64_t j = lane; j < N; j += 32)
+        st(bb, (i * N + j) * H + h, ld(w, row * N + j) * (ld(dw, row * N + j) - dot));
+}
+
+// mode 0: o = sigmoid(g) * u; mode 1: g <- d g_pre, u <- d u from dO (o layout)
+template <typename T>
+__global__ void k_pw_gate(T *g, T *ut, T *o, const T *dO, int64_t S, int64_t N, int H, int ch, int mode) {
+    int64_t n = S * N * H * ch;
+    GRID_STRIDE(q, n) {
+        int64_t e = q % ch, r = q / ch, h = r % H, sn = r / H, nn = sn % N, s = sn / N;
+        int64_t t = ((h * N + nn) * S + s) * ch + e;
+        float sg = sigmoidf_(ld(g, q));
+        if (mode == 0) {
+            st(o, q, sg * ld(ut, t));
+        } else {
+            float d = ld(dO, q);
+            st(g, q, d * ld(ut, t) * sg * (1.f - sg));
+            st(ut, t, d * sg);
+        }
+    }
+}
+
+#define PW_L(n) cu_blocks(n, 256), 256, 0, c->stream
+
+static void pw_core(cu_impl *c, const pf_pwavg_dims *d, const pf_pwavg_p *p, const void *m, const void *z,
+                    const void *mask, const pw_ws *w) {
+    int64_t S = d->S, N = d->N, SN = S * N, NN = N * N, Sch = S * d->c_h;
+    int hc = d->H * d->c_h;
+    cu_ln_fwd(c, SN, d->c_m, &p->ln, m, w->ml);
+    cu_linear_fwd(c, SN, d->c_m, hc, &p->v, w->ml, w->t[0], 0);
+    CU_DISPATCH(c, T, k_pw_perm<T><<<PW_L(SN * hc)>>>((const T *)w->t[0], (T *)w->t[1], S, N, d->H, d->c_h, 1));
+    CU_LAUNCHED();
+    cu_linear_fwd(c, SN, d->c_m, hc, &p->g, w->ml, w->t[0], 0);
+    cu_ln_fwd(c, NN, d->c_z, &p->ln_z, z, w->zl);
+    cu_linear_fwd(c, NN, d->c_z, d->H, &p->b, w->zl, w->bb, 0);
+    int64_t rows = N * d->H;
+    CU_DISPATCH(c, T, k_pw_softmax<T><<<(unsigned)((rows + 7) / 8), 256, 0, c->stream>>>(
+                          (const T *)w->bb, (const T *)mask, (T *)w->w, N, d->H));
+    CU_LAUNCHED();
+    cu_gemm(c, 0, 0, N, Sch, N, 1.f, w->w, CU_ACT, N, w->t[1], CU_ACT, Sch, 0.f, w->t[2], CU_ACT, Sch,
+            d->H, NN, N * Sch, N * Sch, NULL);
+}
+
+void cu_pwavg_fwd(pf_backend *be, const pf_pwavg_dims *d, const pf_pwavg_p *p, const pf_act *m, const pf_act *z,
+                  const pf_act *mask, pf_act *out, void *saved, void *ws) {
+    cu_impl *c = CU(be);
+    pw_ws w;
+    pw_layout(c, d, ws, &w);
+    int64_t S = d->S, N = d->N, SN = S * N;
+    int hc = d->H * d->c_h;
+    pw_core(c, d, p, m, z, mask, &w);
+    CU_DISPATCH(c, T, k_pw_gate<T><<<PW_L(SN * hc)>>>((T *)w.t[0], (T *)w.t[2], (T *)w.t[3], NULL, S, N, d->H, d->c_h, 0));
+    CU_LAUNCHED();
+    cu_linear_fwd(c, SN, hc, d->c_m, &p->o, w.t[3], out, 0);
+    if (saved) {
+        cu_copy_act(c, saved, m, SN * d->c_m);
+        cu_copy_act(c, (char *)saved + (size_t)(SN * d->c_m) * cu_esz(c), z, N * N * d->c_z);
+    }
+}
+
+void cu_pwavg_bwd(pf_backend *be, const pf_pwavg_dims *d, const pf_pwavg_p *p, pf_pwavg_p *g, const pf_act *mask,
+                  const void *saved, const pf_act *d_out, pf_act *d_m, pf_act *d_z, void *ws) {
+    cu_impl *c = CU(be);
+    pw_ws w;
+    pw_layout(c, d, ws, &w);
+    int64_t S = d->S, N = d->N, SN = S * N, NN = N * N, Sch = S * d->c_h;
+    int hc = d->H * d->c_h;
+    const void *m = saved;
+    const void *z = (const char *)saved + (size_t)(SN * d->c_m) * cu_esz(c);
+    pw_core(c, d, p, m, z, mask, &w);
+    void *gq = w.t[0], *vt = w.t[1], *ut = w.t[2], *o = w.t[3];
+    CU_DISPATCH(c, T, k_pw_gate<T><<<PW_L(SN * hc)>>>((T *)gq, (T *)ut, (T *)o, NULL, S, N, d->H, d->c_h, 0));
+    CU_LAUNCHED();
+    cu_linear_bwd(c, SN, hc, d->c_m, &p->o, &g->o, o, d_out, NULL);
+    cu_fill(c, o, 0.f, SN * hc);
+    cu_linear_bwd(c, SN, hc, d->c_m, &p->o, NULL, NULL, d_out, o);
+    CU_DISPATCH(c, T, k_pw_gate<T><<<PW_L(SN * hc)>>>((T *)gq, (T *)ut, NULL, (const T *)o, S, N, d->H, d->c_h, 1));
+    CU_LAUNCHED();
+    // dw_h = du_h v_h^T; dv_h = w_h^T du_h (into vt)
+    cu_gemm(c, 0, 1, N, N, Sch, 1.f, ut, CU_ACT, Sch, vt, CU_ACT, Sch, 0.f, w.dw, CU_ACT, N, d->H, N * Sch, N * Sch, NN, NULL);
+    cu_gemm(c, 1, 0, N, Sch, N, 1.f, w.w, CU_ACT, N, ut, CU_ACT, Sch, 0.f, vt, CU_ACT, Sch, d->H, NN, N * Sch, N * Sch, NULL);
+    int64_t rows = N * d->H;
+    CU_DISPATCH(c, T, k_pw_softmax_bwd<T><<<(unsigned)((rows + 7) / 8), 256, 0, c->stream>>>(
+                          (const T *)w.w, (const T *)w.dw, (T *)w.bb, N, d->H));
+    CU_LAUNCHED();
+    cu_fill(c, w.dzl, 0.f, NN * d->c_z);
+    cu_linear_bwd(c, NN, d->c_z, d->H, &p->b, &g->b, w.zl, w.bb, w.dzl);
+    cu_ln_bwd(c, NN, d->c_z, &p->ln_z, &g->ln_z, z, w.dzl, d_z);
+    CU_DISPATCH(c, T, k_pw_perm<T><<<PW_L(SN * hc)>>>((const T *)vt, (T *)o, S, N, d->H, d->c_h, 0));
+    CU_LAUNCHED();
+    cu_fill(c, w.dml, 0.f, SN * d->c_m);
+    cu_linear_bwd(c, SN, d->c_m, hc, &p->v, &g->v, w.ml, o, w.dml);
+    cu_linear_bwd(c, SN, d->c_m, hc, &p->g, &g->g, w.ml, gq, w.dml);
+    cu_ln_bwd(c, SN, d->c_m, &p->ln, &g->ln, m, w.dml, d_m);
+}

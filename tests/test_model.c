@@ -1,0 +1,202 @@
+// test_model: whole-model checks in float64: end-to-end gradient of the
+// distogram loss (both trunks, recycling), the accumulation contract, the
+// OpenFold / OpenFold3 parameter names, and checkpoint round trips.
+#include <string.h>
+#include <math.h>
+#include <stdlib.h>
+#include "testlib.h"
+#include "../src/model/model.h"
+#include "../src/train/synthetic.h"
+#include "../src/train/checkpoint.h"
+#include "../src/train/optim.h"
+#include "../src/core/rng.h"
+#include "../src/core/util.h"
+
+static pf_config model_cfg(int trunk) {
+    pf_config c;
+    pf_config_preset(&c, "tiny");
+    c.trunk = trunk;
+    c.c_m = 6; c.c_z = 5; c.c_s = 7; c.c_e = 4;
+    c.heads_msa = 2; c.c_h_msa = 3; c.heads_pair = 2; c.c_h_pair = 3;
+    c.heads_single = 3; c.c_h_single = 2; c.heads_extra = 2; c.c_h_extra = 3;
+    c.heads_pwavg = 2; c.c_h_pwavg = 3;
+    c.c_opm = 3; c.c_trimul = 4; c.transition_n = 2;
+    c.n_blocks = 2; c.n_extra_blocks = 1; c.n_msa_blocks = 1;
+    c.crop_size = 9; c.msa_rows = 5; c.extra_msa_rows = 3;
+    c.n_bins = 8; c.recycles = 1;
+    c.dropout_msa = 0.15f; c.dropout_pair = 0.25f;
+    return c;
+}
+
+typedef struct { pf_model *M; pf_batch *b; int64_t step; } mctx;
+static double model_loss(void *v) {
+    mctx *c = v;
+    // the same step: same dropout masks and recycling count; forward only
+    pf_params_zero_grad(&c->M->P);
+    return pf_model_train_step(c->M, c->b, c->step).loss;
+}
+
+static void randomise(pf_model *M, uint64_t seed) {
+    pf_params *P = &M->P;
+    for (int i = 0; i < P->n; i++) {
+        int ln = strstr(P->t[i].name, "layer_norm") && strstr(P->t[i].name, ".weight");
+        for (int64_t j = 0; j < P->t[i].numel; j++)
+            P->data[P->t[i].offset + j] = (real)((ln ? 1.0 : 0.0) + 0.3 * pf_normal(seed + (uint64_t)i, (uint64_t)j));
+    }
+}
+
+static void test_model_grad(int trunk) {
+    pf_config cfg = model_cfg(trunk);
+    pf_model *M = pf_model_create(&cfg, pf_backend_cpu());
+    randomise(M, 99);
+    pf_batch_source *src = pf_synthetic_source_create(&cfg);
+    pf_batch b;
+    src->next(src, 3, 0, &b);
+    for (int i = 0; i < b.N; i += 4) b.seq_mask[i] = 0, b.pseudo_beta_mask[i] = 0;  // padded / unresolved tokens
+    mctx c = {M, &b, 3};
+    // find a step with recycling so the recycling embedder is exercised
+    for (int64_t s = 1; s < 50; s++) {
+        c.step = s;
+        pf_params_zero_grad(&M->P);
+        if (pf_model_train_step(M, &b, s).cycles > 1) break;
+    }
+    pf_params_zero_grad(&M->P);
+    pf_step_result r = pf_model_train_step(M, &b, c.step);
+    real *g = tl_copy(M->P.grad, M->P.total);
+    char label[64];
+    snprintf(label, sizeof label, "model %s (cycles %d)", pf_trunk_name(trunk), r.cycles);
+    tl_check(r.cycles > 1, label, "recycling pass exercised");
+    tl_tensors ts = {0};
+    int start = 0;
+    while (start < M->P.n) {
+        ts.n = 0;
+        for (int i = start; i < M->P.n && ts.n < TL_MAX_TENSORS; i++, start++)
+            tl_add(&ts, M->P.t[i].name, M->P.data + M->P.t[i].offset, g + M->P.t[i].offset, M->P.t[i].numel);
+        tl_gradcheck(label, model_loss, &c, &ts, 3, 1e-6);
+    }
+    // accumulation contract: a second backward without zeroing doubles gradients
+    pf_params_zero_grad(&M->P);
+    pf_model_train_step(M, &b, c.step);
+    pf_model_train_step(M, &b, c.step);
+    double worst = 0, gmax = tl_max_abs(g, M->P.total);
+    for (int64_t i = 0; i < M->P.total; i++) worst = fmax(worst, fabs(M->P.grad[i] - 2 * g[i]));
+    snprintf(label, sizeof label, "model %s backward twice doubles gradients", pf_trunk_name(trunk));
+    tl_check(worst <= 1e-12 * gmax, label, "max |g2 - 2 g1| %.3e (max |g| %.3e)", worst, gmax);
+    pf_batch_free(&b);
+    src->destroy(src);
+    pf_model_free(M);
+}
+
+static void test_names(void) {
+    struct { const char *preset; const char *names[12]; } want[] = {
+        {"af2", {"evoformer.blocks.0.msa_att_row.mha.linear_q.weight", "evoformer.blocks.47.pair_stack.tri_mul_out.linear_a_p.weight",
+                 "evoformer.blocks.3.msa_att_col._msa_att.mha.linear_o.bias", "evoformer.blocks.0.outer_product_mean.linear_out.weight",
+                 "evoformer.blocks.0.pair_stack.tri_att_start.mha.linear_g.bias", "evoformer.blocks.0.pair_stack.pair_transition.linear_1.weight",
+                 "extra_msa_stack.blocks.3.msa_att_col.global_attention.linear_k.weight", "input_embedder.linear_relpos.weight",
+                 "aux_heads.distogram.linear.weight", "recycling_embedder.layer_norm_z.weight", NULL}},
+        {"af3", {"pairformer_stack.blocks.0.pair_stack.tri_att_start.mha.linear_q.weight", "pairformer_stack.blocks.47.attn_pair_bias.mha.linear_q.bias",
+                 "pairformer_stack.blocks.0.pair_transition.swiglu.linear_a.weight", "pairformer_stack.blocks.5.pair_stack.tri_mul_in.linear_z.weight",
+                 "msa_module.blocks.3.msa_pair_weighted_averaging.linear_b.weight", "msa_module.blocks.0.outer_product_mean.linear_out.bias",
+                 "pairformer_stack.blocks.0.single_transition.linear_out.weight", "input_embedder.relpos.linear_relpos.weight", NULL}},
+    };
+    for (int k = 0; k < 2; k++) {
+        pf_config cfg;
+        pf_config_preset(&cfg, want[k].preset);
+        pf_params P;
+        pf_params_init_registry(&P);
+        // declare only (no allocation): build the blocks as the model does
+        pf_model *M = NULL;
+        (void)M;
+        pf_block *blocks = calloc((size_t)cfg.n_blocks + cfg.n_msa_blocks + cfg.n_extra_blocks, sizeof(pf_block));
+        char pre[64];
+        int nb = 0;
+        for (int i = 0; i < cfg.n_blocks; i++) {
+            snprintf(pre, sizeof pre, cfg.trunk == PF_TRUNK_EVOFORMER ? "evoformer.blocks.%d" : "pairformer_stack.blocks.%d", i);
+            pf_block_declare(&blocks[nb++], cfg.trunk == PF_TRUNK_EVOFORMER ? PF_BLOCK_EVOFORMER : PF_BLOCK_PAIRFORMER, &cfg, &P, pre);
+        }
+        int nx = cfg.trunk == PF_TRUNK_EVOFORMER ? cfg.n_extra_blocks : cfg.n_msa_blocks;
+        for (int i = 0; i < nx; i++) {
+            snprintf(pre, sizeof pre, cfg.trunk == PF_TRUNK_EVOFORMER ? "extra_msa_stack.blocks.%d" : "msa_module.blocks.%d", i);
+            pf_block_declare(&blocks[nb++], cfg.trunk == PF_TRUNK_EVOFORMER ? PF_BLOCK_EXTRA_MSA : PF_BLOCK_MSA_MODULE, &cfg, &P, pre);
+        }
+        for (int i = 0; want[k].names[i]; i++) {
+            const char *n = want[k].names[i];
+            int embed = !strncmp(n, "input_", 6) || !strncmp(n, "aux_", 4) || !strncmp(n, "recycling", 9);
+            if (embed) continue;  // checked on the full model below
+            char label[160];
+            snprintf(label, sizeof label, "%s has %s", want[k].preset, n);
+            tl_check(pf_params_find(&P, n) != NULL, label, NULL);
+        }
+        const pf_param *t = pf_params_find(&P, cfg.trunk == PF_TRUNK_EVOFORMER ? "evoformer.blocks.0.msa_att_row.mha.linear_q.weight"
+                                                                              : "pairformer_stack.blocks.0.pair_transition.swiglu.linear_a.weight");
+        int ok = t && (cfg.trunk == PF_TRUNK_EVOFORMER ? (t->shape[0] == 256 && t->shape[1] == 256) : (t->shape[0] == 512 && t->shape[1] == 128));
+        tl_check(ok, "weights stored [out, in]", "%s", want[k].preset);
+        pf_params_free(&P);
+        free(blocks);
+    }
+    // embedders and heads on a small full model of each trunk
+    for (int trunk = 0; trunk < 2; trunk++) {
+        pf_config cfg = model_cfg(trunk);
+        pf_model *M = pf_model_create(&cfg, pf_backend_cpu());
+        const char *af2n[] = {"input_embedder.linear_relpos.weight", "aux_heads.distogram.linear.weight",
+                              "recycling_embedder.layer_norm_z.weight", "extra_msa_embedder.linear.weight", NULL};
+        const char *af3n[] = {"input_embedder.relpos.linear_relpos.weight", "aux_heads.distogram.linear.bias",
+                              "recycle.linear_z.weight", "msa_module.linear_m.weight", NULL};
+        const char **nm = trunk ? af3n : af2n;
+        for (int i = 0; nm[i]; i++) {
+            char label[160];
+            snprintf(label, sizeof label, "%s has %s", pf_trunk_name(trunk), nm[i]);
+            tl_check(pf_params_find(&M->P, nm[i]) != NULL, label, NULL);
+        }
+        pf_model_free(M);
+    }
+}
+
+static void test_checkpoint(void) {
+    pf_config cfg = model_cfg(PF_TRUNK_PAIRFORMER);
+    pf_model *A = pf_model_create(&cfg, pf_backend_cpu());
+    randomise(A, 5);
+    pf_optim o;
+    pf_optim_init(&o, &A->P);
+    for (int64_t i = 0; i < A->P.total; i++) { o.m[i] = (real)i; o.v[i] = (real)(2 * i); }
+    char dir[] = "/tmp/pf_test_ckpt_XXXXXX", err[1024];
+    if (!mkdtemp(dir)) { tl_check(0, "mkdtemp", NULL); return; }
+    int rc = pf_ckpt_save(dir, A, &o, 17, NULL, 0, err, sizeof err);
+    tl_check(rc == 0, "checkpoint save", "%s", rc ? err : "");
+    pf_config cfg2;
+    rc = pf_ckpt_read_config(dir, &cfg2, err, sizeof err);
+    tl_check(rc == 0 && cfg2.c_z == cfg.c_z && cfg2.trunk == cfg.trunk, "checkpoint config round trip", "%s", rc ? err : "");
+    pf_model *B = pf_model_create(&cfg, pf_backend_cpu());
+    pf_optim o2;
+    pf_optim_init(&o2, &B->P);
+    int64_t step = 0;
+    rc = pf_ckpt_load(dir, B, &o2, &step, err, sizeof err);
+    tl_check(rc == 0 && step == 17, "checkpoint load", "%s step %lld", rc ? err : "", (long long)step);
+    tl_check(memcmp(A->P.data, B->P.data, sizeof(real) * (size_t)A->P.total) == 0, "weights identical after load", NULL);
+    tl_check(memcmp(o.m, o2.m, sizeof(real) * (size_t)A->P.total) == 0 && memcmp(o.v, o2.v, sizeof(real) * (size_t)A->P.total) == 0 && o2.step == 17,
+             "optimizer state identical after load", NULL);
+    // a model of another shape refuses the checkpoint with a message naming the tensor
+    pf_config cfg3 = cfg;
+    cfg3.c_z = 6;
+    pf_model *C = pf_model_create(&cfg3, pf_backend_cpu());
+    rc = pf_ckpt_load(dir, C, NULL, NULL, err, sizeof err);
+    tl_check(rc != 0 && strstr(err, "shape") != NULL, "shape mismatch is a clear error", "%s", err);
+    rc = pf_ckpt_load("/nonexistent/dir", C, NULL, NULL, err, sizeof err);
+    tl_check(rc != 0 && strstr(err, "/nonexistent/dir") != NULL, "missing checkpoint is a clear error", "%s", err);
+    pf_optim_free(&o);
+    pf_optim_free(&o2);
+    pf_model_free(A);
+    pf_model_free(B);
+    pf_model_free(C);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    if (system(cmd)) {}
+}
+
+int main(void) {
+    test_model_grad(PF_TRUNK_EVOFORMER);
+    test_model_grad(PF_TRUNK_PAIRFORMER);
+    test_names();
+    test_checkpoint();
+    return tl_finish();
+}
