@@ -6,12 +6,39 @@
 #include "../train/safetensors.h"
 #include "../train/checkpoint.h"
 
+// `pairfold inspect --preset NAME [--trunk T]`: the parameters a configuration declares.
+static int inspect_preset(int argc, char **argv) {
+    pf_config cfg;
+    int have = 0;
+    pf_config_preset(&cfg, "af3");
+    for (int i = 1; i + 1 < argc; i += 2)
+        if (cli_config_option(&cfg, &have, argv[i] + 2, argv[i + 1]) <= 0) {
+            fprintf(stderr, "pairfold: error: inspect: unexpected option '%s'\n", argv[i]);
+            return 2;
+        }
+    pf_model *M = pf_model_declare(&cfg);
+    long long total = 0;
+    printf("# preset %s, trunk %s\n", cfg.preset, pf_trunk_name(cfg.trunk));
+    for (int i = 0; i < M->P.n; i++) {
+        const pf_param *t = &M->P.t[i];
+        if (t->ndim == 2) printf("%-80s F32   [%lld, %lld]\n", t->name, (long long)t->shape[0], (long long)t->shape[1]);
+        else printf("%-80s F32   [%lld]\n", t->name, (long long)t->shape[0]);
+        total += t->numel;
+    }
+    printf("# %d tensors, %lld elements\n", M->P.n, total);
+    pf_model_free(M);
+    return 0;
+}
+
 int cmd_inspect(int argc, char **argv) {
+    if (argc >= 3 && !strncmp(argv[1], "--", 2) && strcmp(argv[1], "--help")) return inspect_preset(argc, argv);
     if (argc != 2 || !strcmp(argv[1], "--help")) {
         FILE *f = argc == 2 ? stdout : stderr;
         fprintf(f, "usage: pairfold inspect PATH\n\n"
                    "Lists the tensors (name, dtype, shape) and metadata of a safetensors file,\n"
-                   "or of the latest checkpoint of a run directory / a checkpoint directory.\n");
+                   "or of the latest checkpoint of a run directory / a checkpoint directory.\n"
+                   "       pairfold inspect --preset NAME [--trunk T] [--set K=V]\n\n"
+                   "Lists the parameters a configuration declares (no checkpoint needed).\n");
         return argc == 2 ? 0 : 2;
     }
     char err[1024], path[4200];

@@ -141,12 +141,17 @@ static void ensure_capacity(pf_model *M, pf_dims d) {
     M->cap = n;
 }
 
-pf_model *pf_model_create(const pf_config *cfg, pf_backend *be) {
+pf_model *pf_model_declare(const pf_config *cfg) {
     pf_model *M = pf_calloc(1, sizeof *M);
     M->cfg = *cfg;
-    M->be = be;
     pf_params_init_registry(&M->P);
     declare(M);
+    return M;
+}
+
+pf_model *pf_model_create(const pf_config *cfg, pf_backend *be) {
+    pf_model *M = pf_model_declare(cfg);
+    M->be = be;
     pf_params_bind(&M->P, be);
     pf_params_initialise(&M->P, cfg->seed);
     pf_dims d = {cfg->crop_size, cfg->msa_rows, cfg->trunk == PF_TRUNK_EVOFORMER && cfg->n_extra_blocks > 0 ? cfg->extra_msa_rows : 0};
@@ -157,9 +162,9 @@ pf_model *pf_model_create(const pf_config *cfg, pf_backend *be) {
 void pf_model_free(pf_model *M) {
     if (!M) return;
     pf_backend *be = M->be;
-    if (M->act) be->free(be, M->act);
-    if (M->saved) be->free(be, M->saved);
-    if (M->ws) be->free(be, M->ws);
+    if (be && M->act) be->free(be, M->act);
+    if (be && M->saved) be->free(be, M->saved);
+    if (be && M->ws) be->free(be, M->ws);
     pf_params_free(&M->P);
     pf_free(M->msa_blocks);
     pf_free(M->trunk);

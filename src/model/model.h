@@ -50,6 +50,8 @@ typedef struct {
 // Create the model: declare parameters, bind them on the backend, initialise
 // with cfg->seed, and plan the arenas for the configured crop / MSA sizes.
 pf_model *pf_model_create(const pf_config *cfg, pf_backend *be);
+// Declare the parameters only (names, shapes; nothing allocated), e.g. to list them.
+pf_model *pf_model_declare(const pf_config *cfg);
 void pf_model_free(pf_model *M);
 
 typedef struct {

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs what pairfold needs to build and test on Debian/Ubuntu: a C compiler,
+# OpenBLAS, cJSON, zlib, clang (fuzzers, sanitizers), Python with numpy and
+# safetensors (checkpoint interop test). Safe to run again: it installs only
+# what is missing.
+set -e
+need=()
+dpkg -s build-essential >/dev/null 2>&1 || need+=(build-essential)
+for p in libopenblas-dev libcjson-dev zlib1g-dev python3 python3-pip; do
+    dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
+done
+command -v clang >/dev/null 2>&1 || need+=(clang)
+if [ ${#need[@]} -gt 0 ]; then
+    SUDO=""
+    [ "$(id -u)" -ne 0 ] && SUDO=sudo
+    echo "setup: installing ${need[*]}"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+if ! python3 -c "import numpy, safetensors" >/dev/null 2>&1; then
+    echo "setup: installing numpy and safetensors (pip)"
+    python3 -m pip install -q numpy safetensors 2>/dev/null ||
+        python3 -m pip install -q --break-system-packages numpy safetensors
+fi
+echo "setup: ok"
