@@ -9,9 +9,10 @@
 //   mask    perturbing inputs at masked positions leaves unmasked outputs unchanged
 //   ref     the forward matches a straightforward reference written from the papers
 //   threads output and gradients are bit-identical with 1 and 3 OpenMP threads
-// The gradient checks use partly masked inputs with at least one unmasked key per
-// attention row: a fully masked row softmaxes logits near -1e9, whose float64
-// resolution (~1e-7) is far too coarse for central differences.
+// Every check uses masks as the model builds them (triangle attention: t_i t_j
+// from a token mask t; single attention: t; MSA: an arbitrary (S, N) mask), with
+// fully masked attention rows, which under the masking rule of modules.h average
+// v uniformly and send no gradient to q, k or the bias.
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -93,13 +94,6 @@ static int64_t apos(const pf_attn_dims *d, int64_t r, int64_t l) {
     return d->transpose ? l * d->B + r : r * d->L + l;
 }
 
-// 0/1 key mask in x's layout, about 30% zeros, one unmasked key in every row.
-static real *row_safe_mask(const pf_attn_dims *d, uint64_t seed) {
-    real *m = tl_mask(d->B * d->L, 0, 0.3, seed);
-    for (int64_t r = 0; r < d->B; r++) m[apos(d, r, (r * 3) % d->L)] = 1;
-    return m;
-}
-
 // bias flags: q, k, v, g, o
 static void attn_setup(attn_case *c, const char *label, int64_t B, int64_t L, int c_in, int H,
                        int c_h, int c_z, int bias, int transpose, const int *has_b, uint64_t seed) {
@@ -124,7 +118,7 @@ static void attn_setup(attn_case *c, const char *label, int64_t B, int64_t L, in
     c->out = tl_zeros(c->nx);
     c->dx = tl_zeros(c->nx);
     c->dz = c->nz ? tl_zeros(c->nz) : NULL;
-    c->mask = row_safe_mask(&c->d, seed + 4);
+    c->mask = tl_zeros(c->npos);  // set by attn_model_mask
     pf_mem mem = cpu_attn_mem(NULL, &c->d);
     c->saved = tl_zeros((int64_t)(mem.saved / sizeof(real)) + 1);
     c->ws = tl_zeros((int64_t)(mem.ws / sizeof(real)) + 1);
@@ -157,9 +151,10 @@ static void attn_model_mask(const attn_case *c, int kind, real *mask, real *zmas
     real *t = tl_mask(L, 0, 0.35, 911);
     t[1] = 1;
     t[L - 2] = 0;
-    if (kind == 0) {  // MSA: arbitrary
+    if (kind == 0) {  // MSA: arbitrary, with attention row 1 fully masked
         real *m = tl_mask(c->npos, 0, 0.35, 912);
         memcpy(mask, m, sizeof(real) * (size_t)c->npos);
+        for (int64_t l = 0; l < L; l++) mask[apos(d, 1, l)] = 0;
     } else if (kind == 1) {  // triangle: pair mask t_i t_j (a symmetric outer product)
         for (int64_t i = 0; i < L; i++)
             for (int64_t j = 0; j < L; j++) mask[i * L + j] = t[i] * t[j];
@@ -258,7 +253,7 @@ static void attn_reference(const attn_case *c, real *out) {
                     double s = 0;
                     for (int e = 0; e < ch; e++)
                         s += q[(r * L + i) * HC + h * ch + e] * k[(r * L + j) * HC + h * ch + e];
-                    s = s / sqrt((double)ch) + bias[(i * L + j) * H + h] + 1e9 * (mask[r * L + j] - 1);
+                    s = mask[r * L + j] != 0 ? s / sqrt((double)ch) + bias[(i * L + j) * H + h] : -1e9;
                     a[j] = (real)s;
                     mx = s > mx ? s : mx;
                 }
@@ -281,6 +276,7 @@ static void attn_config(const char *label, int64_t B, int64_t L, int bias, int t
     attn_case c;
     tl_tensors ts;
     attn_setup(&c, label, B, L, 6, 3, 4, 5, bias, transpose, has_b, seed);
+    attn_model_mask(&c, mask_kind, c.mask, NULL);
     attn_tensors(&c, &ts);
     char name[128];
 
@@ -389,7 +385,7 @@ static void gattn_reference(const gattn_case *c, real *out) {
             for (int64_t t = 0; t < S; t++) {
                 double sc = 0;
                 for (int e = 0; e < ch; e++) sc += q[h * ch + e] * k[t * ch + e];
-                a[t] = (real)(sc / sqrt((double)ch) + 1e9 * (c->mask[t * N + n] - 1));
+                a[t] = (real)(c->mask[t * N + n] != 0 ? sc / sqrt((double)ch) : -1e9);
                 mx = a[t] > mx ? a[t] : mx;
             }
             for (int64_t t = 0; t < S; t++) { a[t] = (real)exp(a[t] - mx); sum += a[t]; }
@@ -428,7 +424,7 @@ void grad_global_attn(void) {
     c.out = tl_zeros(c.nm);
     c.dm = tl_zeros(c.nm);
     c.mask = tl_mask(S * N, 0, 0.3, 604);  // (S, N); attention runs over s in each column n
-    for (int64_t n = 0; n < N; n++) c.mask[(n % S) * N + n] = 1;
+    for (int64_t t = 0; t < S; t++) c.mask[t * N + 2] = 0;  // column 2 fully masked
     pf_mem mem = cpu_global_attn_mem(NULL, &c.d);
     c.saved = tl_zeros((int64_t)(mem.saved / sizeof(real)) + 1);
     c.ws = tl_zeros((int64_t)(mem.ws / sizeof(real)) + 1);

@@ -49,7 +49,7 @@ static void setup(blk_ctx *c, int kind, int64_t N, int64_t S, real *tok, uint64_
     pf_block_declare(&c->b, kind, &cfg, &c->P, "blk");
     pf_params_bind(&c->P, c->be);
     // random parameters everywhere (zero-initialised outputs would hide gradients)
-    for (int64_t i = 0; i < c->P.total; i++) c->P.data[i] = (real)(0.4 * pf_normal(seed, (uint64_t)i));
+    for (int64_t i = 0; i < c->P.total; i++) c->P.data[i] = (real)(0.3 * pf_normal(seed, (uint64_t)i));
     for (int i = 0; i < c->P.n; i++)  // keep LayerNorm scales near one
         if (strstr(c->P.t[i].name, "layer_norm") && strstr(c->P.t[i].name, ".weight"))
             for (int64_t j = 0; j < c->P.t[i].numel; j++) c->P.data[c->P.t[i].offset + j] += 1;

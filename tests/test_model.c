@@ -47,25 +47,23 @@ static void randomise(pf_model *M, uint64_t seed) {
 
 static void test_model_grad(int trunk) {
     pf_config cfg = model_cfg(trunk);
+    cfg.recycles = 0;
     pf_model *M = pf_model_create(&cfg, pf_backend_cpu());
     randomise(M, 99);
     pf_batch_source *src = pf_synthetic_source_create(&cfg);
     pf_batch b;
     src->next(src, 3, 0, &b);
     for (int i = 0; i < b.N; i += 4) b.seq_mask[i] = 0, b.pseudo_beta_mask[i] = 0;  // padded / unresolved tokens
+    // Recycling passes are stop-gradient by design, which central differences
+    // cannot see; the check runs one pass (recycles = 0). The recycling
+    // embedder still takes part: it normalises the zero initial state.
     mctx c = {M, &b, 3};
-    // find a step with recycling so the recycling embedder is exercised
-    for (int64_t s = 1; s < 50; s++) {
-        c.step = s;
-        pf_params_zero_grad(&M->P);
-        if (pf_model_train_step(M, &b, s).cycles > 1) break;
-    }
     pf_params_zero_grad(&M->P);
     pf_step_result r = pf_model_train_step(M, &b, c.step);
     real *g = tl_copy(M->P.grad, M->P.total);
     char label[64];
-    snprintf(label, sizeof label, "model %s (cycles %d)", pf_trunk_name(trunk), r.cycles);
-    tl_check(r.cycles > 1, label, "recycling pass exercised");
+    snprintf(label, sizeof label, "model %s", pf_trunk_name(trunk));
+    tl_check(r.cycles == 1, label, "one pass");
     tl_tensors ts = {0};
     int start = 0;
     while (start < M->P.n) {
@@ -158,7 +156,11 @@ static void test_checkpoint(void) {
     randomise(A, 5);
     pf_optim o;
     pf_optim_init(&o, &A->P);
-    for (int64_t i = 0; i < A->P.total; i++) { o.m[i] = (real)i; o.v[i] = (real)(2 * i); }
+    for (int t = 0; t < A->P.n; t++)  // tensors only: the alignment gaps are not saved
+        for (int64_t j = A->P.t[t].offset; j < A->P.t[t].offset + A->P.t[t].numel; j++) {
+            o.m[j] = (real)j;
+            o.v[j] = (real)(2 * j);
+        }
     char dir[] = "/tmp/pf_test_ckpt_XXXXXX", err[1024];
     if (!mkdtemp(dir)) { tl_check(0, "mkdtemp", NULL); return; }
     int rc = pf_ckpt_save(dir, A, &o, 17, NULL, 0, err, sizeof err);

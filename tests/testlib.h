@@ -41,7 +41,8 @@ void tl_zero_grads(tl_tensors *ts);
 // perturbed by +-h; the error of a tensor is
 //   max_i |numeric_i - analytic_i| / max(max_j |analytic_j|, 1e-30)
 // over the sampled i (j over the whole tensor). Returns the worst tensor's error
-// and records one check per tensor against tol.
+// and records one check per tensor against tol. A tensor whose analytic
+// gradient is all zero passes only if every numeric derivative is below 1e-8.
 double tl_gradcheck(const char *label, double (*loss)(void *ctx), void *ctx,
                     tl_tensors *ts, int max_samples, double tol);
 

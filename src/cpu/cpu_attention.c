@@ -20,6 +20,9 @@
 // transposed, as OpenFold's TriangleAttentionEndingNode transposes z, runs the
 // starting-node module and transposes back).
 //
+// Masking rule (modules.h): a masked key's logit is replaced by -1e9, so a fully
+// masked row averages v uniformly and sends no gradient to q, k or the bias.
+//
 // saved (reals, in order):
 //   x     (B*L, c_in)       input, for the LayerNorm backward
 //   z     (L*L, c_z)        PF_BIAS_PAIR only: the pair input
@@ -134,7 +137,8 @@ static void attn_heads(const pf_attn_dims *d, const attn_sz *s, real *stored, re
     }
 }
 
-// Per (row, head): logits = q k^T + bias + mask, P = softmax over keys, o = P v.
+// Per (row, head): logits = q k^T + bias (-1e9 at masked keys), P = softmax over
+// keys, o = P v.
 // q, k, v, o (B, H, L, c_h); P (B, H, L, L); t (B, H, c_h, L) scratch.
 static void attn_core_fwd(const pf_attn_dims *d, const attn_sz *s, const real *q, const real *k,
                           const real *v, const real *bias, const real *mask, real *t, real *P, real *o) {
@@ -155,27 +159,28 @@ static void attn_core_fwd(const pf_attn_dims *d, const attn_sz *s, const real *q
             for (int c = 0; c < ch; c++) {
                 const real a = Q[i * ch + c];
                 const real *kc = kT + c * L;
-                #pragma omp simd
+#pragma omp simd
                 for (int64_t j = 0; j < L; j++) row[j] += a * kc[j];
             }
             if (bias)
                 for (int64_t j = 0; j < L; j++) row[j] += bias[attn_bidx(d, i, j) * H + h];
-            if (mask)
-                for (int64_t j = 0; j < L; j++) row[j] += PF_MASK_INF * (mask[attn_pos(d, r, j)] - 1);
+            if (mask)  // masking rule (modules.h): a masked key's logit is replaced by -1e9
+                for (int64_t j = 0; j < L; j++)
+                    if (mask[attn_pos(d, r, j)] == 0) row[j] = -PF_MASK_INF;
             // numerically stable softmax over keys
             real mx = row[0];
             for (int64_t j = 1; j < L; j++) mx = row[j] > mx ? row[j] : mx;
             real sum = 0;
             for (int64_t j = 0; j < L; j++) { row[j] = ATTN_EXP(row[j] - mx); sum += row[j]; }
             const real inv = 1 / sum;
-            #pragma omp simd
+#pragma omp simd
             for (int64_t j = 0; j < L; j++) row[j] *= inv;
             real *oi = O + i * ch;
             for (int c = 0; c < ch; c++) oi[c] = 0;
             for (int64_t j = 0; j < L; j++) {
                 const real pj = row[j];
                 const real *vj = V + j * ch;
-                #pragma omp simd
+#pragma omp simd
                 for (int c = 0; c < ch; c++) oi[c] += pj * vj[c];
             }
         }
@@ -244,18 +249,19 @@ void cpu_attn_fwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p,
 }
 
 // Per (row, head), from dO (the gradient of o): dlogits = P (dP - rowsum(P dP))
-// with dP = dO v^T, then dq = dlogits k / sqrt(c_h), dk = dlogits^T q, dv = P^T dO.
+// with dP = dO v^T, zero at masked keys (their logit is a constant); then
+// dq = dlogits k / sqrt(c_h), dk = dlogits^T q, dv = P^T dO.
 // All (B, H, L, c_h) except P, dS (B, H, L, L) and t (B, H, c_h, L). Every block
 // of dq, dk, dv is written (not accumulated) by the one unit that owns it.
 static void attn_core_bwd(const pf_attn_dims *d, const attn_sz *s, const real *q, const real *k,
-                          const real *v, const real *P, const real *dO, real *t, real *dS,
-                          real *dq, real *dk, real *dv) {
+                          const real *v, const real *P, const real *mask, const real *dO, real *t,
+                          real *dS, real *dq, real *dk, real *dv) {
     const int64_t L = s->L;
     const int ch = d->c_h;
     const real qscale = (real)(1.0 / sqrt((double)ch));
 #pragma omp parallel for schedule(static)
     for (int64_t u = 0; u < s->B * d->H; u++) {
-        const int64_t off = u * L * ch;
+        const int64_t r = u / d->H, off = u * L * ch;
         const real *Q = q + off, *K = k + off, *V = v + off, *DO = dO + off;
         real *DQ = dq + off, *DK = dk + off, *DV = dv + off;
         const real *Pu = P + u * L * L;
@@ -270,13 +276,16 @@ static void attn_core_bwd(const pf_attn_dims *d, const attn_sz *s, const real *q
             for (int c = 0; c < ch; c++) {
                 const real a = DO[i * ch + c];
                 const real *vc = vT + c * L;
-                #pragma omp simd
+#pragma omp simd
                 for (int64_t j = 0; j < L; j++) row[j] += a * vc[j];
             }
             real dot = 0;
             for (int64_t j = 0; j < L; j++) dot += pr[j] * row[j];
-            #pragma omp simd
+#pragma omp simd
             for (int64_t j = 0; j < L; j++) row[j] = pr[j] * (row[j] - dot);
+            if (mask)  // needed for fully masked rows, whose P is uniform
+                for (int64_t j = 0; j < L; j++)
+                    if (mask[attn_pos(d, r, j)] == 0) row[j] = 0;
         }
         for (int64_t e = 0; e < L * ch; e++) { DQ[e] = 0; DK[e] = 0; DV[e] = 0; }
         for (int64_t i = 0; i < L; i++) {
@@ -287,11 +296,11 @@ static void attn_core_bwd(const pf_attn_dims *d, const attn_sz *s, const real *q
                 const real a = row[j], pj = pr[j];
                 const real *kj = K + j * ch;
                 real *dkj = DK + j * ch, *dvj = DV + j * ch;
-                #pragma omp simd
+#pragma omp simd
                 for (int c = 0; c < ch; c++) dqi[c] += a * kj[c];
-                #pragma omp simd
+#pragma omp simd
                 for (int c = 0; c < ch; c++) dkj[c] += a * qi[c];
-                #pragma omp simd
+#pragma omp simd
                 for (int c = 0; c < ch; c++) dvj[c] += pj * doi[c];
             }
             for (int c = 0; c < ch; c++) dqi[c] *= qscale;
@@ -325,7 +334,8 @@ void cpu_attn_bwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, pf_
     }
 
     attn_heads(d, &s, dO, w.st, 1);  // st: dO head-major
-    attn_core_bwd(d, &s, sv.q, sv.k, sv.v, sv.P, w.st, w.t, w.PA, dq, dk, dv);
+    attn_core_bwd(d, &s, sv.q, sv.k, sv.v, sv.P, key_mask ? CPU_CR(key_mask) : NULL, w.st, w.t,
+                  w.PA, dq, dk, dv);
 
     // d bias[bidx(l, l'), h] = sum over rows r of dlogits[r, h, l, l'], in row order;
     // the thread of query l owns every bias element of l.

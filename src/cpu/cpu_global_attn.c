@@ -4,9 +4,12 @@
 //   mln = LN(m)
 //   q_n = (sum_s mask_sn mln_sn / (sum_s mask_sn + 1e-10)) W_q^T / sqrt(c_h)  (H, c_h)
 //   k_sn, v_sn = mln_sn W_k^T, mln_sn W_v^T          one shared head (c_h)
-//   a_nh = softmax_s(q_nh . k_sn + 1e9 (mask_sn - 1)),  o_nh = sum_s a_nhs v_sn
+//   a_nh = softmax_s(mask_sn ? q_nh . k_sn : -1e9),     o_nh = sum_s a_nhs v_sn
 //   g_sn = sigmoid(mln_sn W_g^T + b_g)                 (H*c_h)
 //   out_sn = (g_sn * o_n) W_o^T + b_o
+// (modules.h masking rule: a masked key's logit is replaced by -1e9, where
+// OpenFold adds 1e9 (mask - 1); identical unless a column is fully masked, which
+// then averages v uniformly and sends no gradient to q or k.)
 // Projections are BLAS calls over all S*N positions; the per-column products are
 // small plain loops inside one OpenMP loop over columns (OpenBLAS is never called
 // from inside a parallel region).
@@ -140,8 +143,7 @@ void cpu_global_attn_fwd(pf_backend *be, const pf_global_attn_dims *d, const pf_
                 const real *kt = a.k + (t * N + n) * ch;
                 real acc = 0;
                 for (int c = 0; c < ch; c++) acc += qh[c] * kt[c];
-                if (mask) acc += PF_MASK_INF * (mask[t * N + n] - 1);
-                Ph[t] = acc;
+                Ph[t] = mask && mask[t * N + n] == 0 ? -PF_MASK_INF : acc;
             }
             real mx = Ph[0], sum = 0;
             for (int64_t t = 1; t < S; t++) mx = Ph[t] > mx ? Ph[t] : mx;
@@ -221,7 +223,7 @@ void cpu_global_attn_bwd(pf_backend *be, const pf_global_attn_dims *d, const pf_
             real *dqh = da.q + n * HC + h * ch;
             for (int c = 0; c < ch; c++) dqh[c] = 0;
             for (int64_t t = 0; t < S; t++) {
-                dSh[t] = Ph[t] * (dSh[t] - dot);
+                dSh[t] = mask && mask[t * N + n] == 0 ? 0 : Ph[t] * (dSh[t] - dot);
                 const real *kt = a.k + (t * N + n) * ch;
                 for (int c = 0; c < ch; c++) dqh[c] += dSh[t] * kt[c];
             }

@@ -1,0 +1,530 @@
+// test_cuda.c: every op of the CUDA backend against the CPU reference, forward
+// and backward, in fp32 mode (tolerance 1e-4) and bf16 mode (2e-2): masks, odd
+// sizes, several tiles, NaN-poisoned outputs, guard regions around every GPU
+// buffer, inference forwards (saved == NULL), and the backward-twice check
+// (gradients accumulate). `--quick` runs the fp32 mode only with small sizes
+// (for compute-sanitizer). Prints only failures and the verdict line.
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cuda_harness.h"
+#include "../testlib.h"
+#include "../../src/cuda/cuda_backend.h"
+#include "../../src/core/util.h"
+#include "../../src/core/rng.h"
+
+static int quick;
+
+typedef struct { hbuf b; real *init, *snap; } hgrad;
+static hgrad g_in(int64_t n, uint64_t seed) {
+    hgrad g;
+    g.b = h_rand(n, 0.1, seed);
+    g.init = tl_copy(g.b.h, n);
+    g.snap = NULL;
+    return g;
+}
+static void g_check(const char *label, const char *nm, hgrad *g) {
+    char s[256];
+    snprintf(s, sizeof s, "%s %s", label, nm);
+    h_compare_delta(s, h_download(&g->b), g->b.h, g->init, g->b.n, H_tol);
+    g->snap = h_download(&g->b);
+}
+static void g_twice(const char *label, const char *nm, hgrad *g) {
+    char s[256];
+    snprintf(s, sizeof s, "%s twice %s", label, nm);
+    h_check_input_doubled(s, &g->b, g->init, g->snap);
+}
+static void out_check(const char *label, const char *nm, const hbuf *got, const real *ref) {
+    char s[256];
+    snprintf(s, sizeof s, "%s %s", label, nm);
+    h_compare(s, h_download(got), ref, got->n, H_tol);
+}
+static void guards(const char *label) {
+    char s[256];
+    snprintf(s, sizeof s, "%s guards", label);
+    tl_check(h_guards_ok(), s, "a GPU kernel wrote outside its buffer");
+}
+typedef struct { void *cs, *cw, *gs, *gw; } mems;
+static mems mk_mems(pf_mem mc, pf_mem mg) {
+    mems m;
+    m.cs = pf_calloc(mc.saved + 64, 1);
+    m.cw = pf_calloc(mc.ws + 64, 1);
+    m.gs = h_gpu_raw(mg.saved);
+    m.gw = h_gpu_raw(mg.ws);
+    return m;
+}
+static void free_mems(mems *m) { pf_free(m->cs); pf_free(m->cw); }
+static void finish(const char *label) {
+    guards(label);
+    h_free_all();
+    tl_pool_reset();
+}
+
+// ---- elementwise, dropout, linear, layer norm, optimizer ----------------------------
+static void test_basic(void) {
+    const char *L = H_gpu->name;
+    char nm[128];
+    int64_t n = 5 * 7 * 9;
+    hbuf y = h_rand(n, 1, 1), x = h_rand(n, 1, 2);
+    H_cpu->add(H_cpu, y.h, x.h, n);
+    H_gpu->add(H_gpu, y.d, x.d, n);
+    snprintf(nm, sizeof nm, "%s add", L);
+    h_compare(nm, h_download(&y), y.h, n, 1e-6 + (H_bf16 ? 1e-2 : 0));
+    for (int ax = -1; ax <= 1; ax++)
+        for (int k = 0; k < 2; k++) {
+            pf_dropout d = {5, 7, 9, k ? 0.25f : 0.f, ax, pf_hash2(77, (uint64_t)ax + 5)};
+            hbuf yy = h_rand(n, 1, 3), dl = h_rand(n, 1, 4), dd = h_poison(n);
+            real *ddc = tl_zeros(n);
+            H_cpu->dropout_add(H_cpu, &d, yy.h, dl.h);
+            H_gpu->dropout_add(H_gpu, &d, yy.d, dl.d);
+            H_cpu->dropout_bwd(H_cpu, &d, ddc, dl.h);
+            H_gpu->dropout_bwd(H_gpu, &d, dd.d, dl.d);
+            snprintf(nm, sizeof nm, "%s dropout_add axis %d rate %g", L, ax, d.rate);
+            h_compare(nm, h_download(&yy), yy.h, n, 1e-6 + (H_bf16 ? 1e-2 : 0));
+            snprintf(nm, sizeof nm, "%s dropout_bwd axis %d rate %g", L, ax, d.rate);
+            h_compare(nm, h_download(&dd), ddc, n, 1e-6 + (H_bf16 ? 1e-2 : 0));
+        }
+    finish("basic");
+
+    // linear: with / without bias, accumulate, odd sizes
+    int shapes[][3] = {{37, 13, 11}, {64, 32, 48}, {1, 7, 3}, {301, 128, 130}};
+    for (int s = 0; s < 4; s++)
+        for (int bias = 0; bias < 2; bias++) {
+            int64_t M = shapes[s][0];
+            int in = shapes[s][1], out = shapes[s][2];
+            h_params_reset();
+            pf_linear_p P, G, Pd, Gd;
+            h_linear(&P, &G, &Pd, &Gd, out, in, bias, 100 + s, "lin");
+            hbuf x1 = h_rand(M * in, 1, 5), y1 = h_poison(M * out), ya = h_rand(M * out, 1, 6);
+            real *yc = tl_zeros(M * out);
+            H_cpu->linear_fwd(H_cpu, M, in, out, &P, x1.h, yc, 0);
+            H_gpu->linear_fwd(H_gpu, M, in, out, &Pd, x1.d, y1.d, 0);
+            snprintf(nm, sizeof nm, "%s linear %lldx%dx%d bias %d fwd", L, (long long)M, in, out, bias);
+            out_check(nm, "", &y1, yc);
+            H_cpu->linear_fwd(H_cpu, M, in, out, &P, x1.h, ya.h, 1);
+            H_gpu->linear_fwd(H_gpu, M, in, out, &Pd, x1.d, ya.d, 1);
+            out_check(nm, "accumulate", &ya, ya.h);
+            hbuf dy = h_rand(M * out, 1, 7);
+            hgrad dx = g_in(M * in, 8);
+            H_cpu->linear_bwd(H_cpu, M, in, out, &P, &G, x1.h, dy.h, dx.b.h);
+            H_gpu->linear_bwd(H_gpu, M, in, out, &Pd, &Gd, x1.d, dy.d, dx.b.d);
+            g_check(nm, "dx", &dx);
+            h_check_param_grads(nm);
+            finish(nm);
+        }
+
+    int lns[][2] = {{37, 7}, {50, 33}, {129, 128}, {17, 384}, {3, 256}};
+    for (int s = 0; s < 5; s++) {
+        int64_t M = lns[s][0];
+        int c = lns[s][1];
+        snprintf(nm, sizeof nm, "%s layer_norm %lldx%d", L, (long long)M, c);
+        h_params_reset();
+        pf_layernorm_p P, G, Pd, Gd;
+        h_layernorm(&P, &G, &Pd, &Gd, c, 200 + s, "ln");
+        hbuf x1 = h_rand(M * c, 2, 9), y1 = h_poison(M * c);
+        for (int64_t i = 0; i < M * c; i++) x1.h[i] += 0.5;  // non-zero mean
+        h_refresh(&x1);
+        real *yc = tl_zeros(M * c);
+        H_cpu->layer_norm_fwd(H_cpu, M, c, &P, x1.h, yc);
+        H_gpu->layer_norm_fwd(H_gpu, M, c, &Pd, x1.d, y1.d);
+        out_check(nm, "fwd", &y1, yc);
+        hbuf dy = h_rand(M * c, 1, 10);
+        hgrad dx = g_in(M * c, 11);
+        H_cpu->layer_norm_bwd(H_cpu, M, c, &P, &G, x1.h, dy.h, dx.b.h);
+        H_gpu->layer_norm_bwd(H_gpu, M, c, &Pd, &Gd, x1.d, dy.d, dx.b.d);
+        g_check(nm, "dx", &dx);
+        h_check_param_grads(nm);
+        h_snapshot_grads();
+        H_gpu->layer_norm_bwd(H_gpu, M, c, &Pd, &Gd, x1.d, dy.d, dx.b.d);
+        h_check_doubled(nm);
+        g_twice(nm, "dx", &dx);
+        finish(nm);
+    }
+
+    // optimizer and reductions (fp32 in both modes)
+    int64_t np = 10007;
+    real *p = tl_rand(np, 1, 300), *g = tl_rand(np, 0.1, 301), *m = tl_rand(np, 0.01, 302), *v = tl_rand(np, 0.01, 303);
+    for (int64_t i = 0; i < np; i++) v[i] = fabs(v[i]);
+    real *pd = h_gpu_raw(4 * np), *gd = h_gpu_raw(4 * np), *md = h_gpu_raw(4 * np), *vd = h_gpu_raw(4 * np);
+    H_gpu->upload(H_gpu, pd, p, 4 * np);
+    H_gpu->upload(H_gpu, gd, g, 4 * np);
+    H_gpu->upload(H_gpu, md, m, 4 * np);
+    H_gpu->upload(H_gpu, vd, v, 4 * np);
+    double s1 = H_cpu->sum_sq(H_cpu, g, np), s2 = H_gpu->sum_sq(H_gpu, gd, np);
+    snprintf(nm, sizeof nm, "%s sum_sq", L);
+    tl_check(fabs(s1 - s2) <= 1e-9 * fabs(s1), nm, "%.17g vs %.17g", s2, s1);
+    pf_adamw_hp hp = {1e-3f, 0.9f, 0.999f, 1e-8f, 0.01f, 3};
+    for (int it = 0; it < 2; it++) {
+        H_cpu->adamw(H_cpu, p, g, m, v, np, &hp);
+        H_gpu->adamw(H_gpu, pd, gd, md, vd, np, &hp);
+        hp.step++;
+    }
+    H_cpu->scale(H_cpu, p, np, 0.5);
+    H_gpu->scale(H_gpu, pd, np, 0.5);
+    real *hp_ = tl_zeros(np), *hm = tl_zeros(np), *hv = tl_zeros(np);
+    H_gpu->download(H_gpu, hp_, pd, 4 * np);
+    H_gpu->download(H_gpu, hm, md, 4 * np);
+    H_gpu->download(H_gpu, hv, vd, 4 * np);
+    snprintf(nm, sizeof nm, "%s adamw+scale p", L);
+    h_compare(nm, hp_, p, np, 1e-6);
+    snprintf(nm, sizeof nm, "%s adamw m", L);
+    h_compare(nm, hm, m, np, 1e-6);
+    snprintf(nm, sizeof nm, "%s adamw v", L);
+    h_compare(nm, hv, v, np, 1e-6);
+    finish("optimizer");
+}
+
+// ---- attention ---------------------------------------------------------------------------
+static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_dz, uint64_t seed) {
+    char label[256];
+    snprintf(label, sizeof label, "%s attn %s (B%lld L%lld c%d H%d ch%d)", H_gpu->name, what, (long long)d.B,
+             (long long)d.L, d.c_in, d.H, d.c_h);
+    h_params_reset();
+    pf_attn_p P, G, Pd, Gd;
+    memset(&P, 0, sizeof P); memset(&G, 0, sizeof G); memset(&Pd, 0, sizeof Pd); memset(&Gd, 0, sizeof Gd);
+    int HC = d.H * d.c_h;
+    h_layernorm(&P.ln, &G.ln, &Pd.ln, &Gd.ln, d.c_in, seed, "ln");
+    if (d.bias == PF_BIAS_PAIR) h_layernorm(&P.ln_z, &G.ln_z, &Pd.ln_z, &Gd.ln_z, d.c_z, seed + 1, "ln_z");
+    h_linear(&P.q, &G.q, &Pd.q, &Gd.q, HC, d.c_in, 1, seed + 2, "q");
+    h_linear(&P.k, &G.k, &Pd.k, &Gd.k, HC, d.c_in, 0, seed + 3, "k");
+    h_linear(&P.v, &G.v, &Pd.v, &Gd.v, HC, d.c_in, 0, seed + 4, "v");
+    h_linear(&P.g, &G.g, &Pd.g, &Gd.g, HC, d.c_in, 1, seed + 5, "g");
+    h_linear(&P.o, &G.o, &Pd.o, &Gd.o, d.c_in, HC, 1, seed + 6, "o");
+    if (d.bias) h_linear(&P.bias, &G.bias, &Pd.bias, &Gd.bias, d.H, d.bias == PF_BIAS_PAIR ? d.c_z : d.c_in, 0, seed + 7, "bias");
+    int64_t nx = d.B * d.L * d.c_in, nz = d.bias == PF_BIAS_PAIR ? d.L * d.L * d.c_z : 0;
+    hbuf x = h_rand(nx, 1, seed + 8), z = h_rand(nz, 1, seed + 9);
+    hbuf mk = h_mask(d.B * d.L, d.transpose ? 0 : d.L, 0.3, seed + 10);
+    if (d.transpose) { for (int64_t r = 0; r < d.B; r++) mk.h[r] = 1; h_refresh(&mk); }
+    const real *mh = use_mask ? mk.h : NULL;
+    const void *mdv = use_mask ? mk.d : NULL;
+    pf_mem mc = H_cpu->attn_mem(H_cpu, &d), mg = H_gpu->attn_mem(H_gpu, &d);
+    mems m = mk_mems(mc, mg);
+    real *oc = tl_zeros(nx);
+    hbuf og = h_poison(nx), oi = h_poison(nx);
+    H_cpu->attn_fwd(H_cpu, &d, &P, x.h, nz ? z.h : NULL, mh, oc, m.cs, m.cw);
+    H_gpu->attn_fwd(H_gpu, &d, &Pd, x.d, nz ? z.d : NULL, mdv, og.d, m.gs, m.gw);
+    out_check(label, "fwd", &og, oc);
+    H_gpu->attn_fwd(H_gpu, &d, &Pd, x.d, nz ? z.d : NULL, mdv, oi.d, NULL, m.gw);
+    out_check(label, "fwd inference", &oi, oc);
+    hbuf dout = h_rand(nx, 1, seed + 11);
+    hgrad dx = g_in(nx, seed + 12), dz = g_in(nz, seed + 13);
+    H_cpu->attn_bwd(H_cpu, &d, &P, &G, mh, m.cs, dout.h, dx.b.h, want_dz && nz ? dz.b.h : NULL, m.cw);
+    H_gpu->attn_bwd(H_gpu, &d, &Pd, &Gd, mdv, m.gs, dout.d, dx.b.d, want_dz && nz ? dz.b.d : NULL, m.gw);
+    g_check(label, "dx", &dx);
+    if (want_dz && nz) g_check(label, "dz", &dz);
+    h_check_param_grads(label);
+    h_snapshot_grads();
+    H_gpu->attn_bwd(H_gpu, &d, &Pd, &Gd, mdv, m.gs, dout.d, dx.b.d, want_dz && nz ? dz.b.d : NULL, m.gw);
+    h_check_doubled(label);
+    g_twice(label, "dx", &dx);
+    if (want_dz && nz) g_twice(label, "dz", &dz);
+    free_mems(&m);
+    finish(label);
+}
+
+static void test_attention(void) {
+    //                   B   L   c_in H  c_h c_z bias          transpose
+    pf_attn_dims row = {5, 7, 12, 3, 8, 6, PF_BIAS_PAIR, 0};
+    pf_attn_dims col = {7, 5, 12, 3, 8, 0, PF_BIAS_NONE, 1};
+    pf_attn_dims ts = {9, 9, 10, 2, 16, 10, PF_BIAS_SELF, 0};
+    pf_attn_dims te = {9, 9, 10, 2, 16, 10, PF_BIAS_SELF, 1};
+    pf_attn_dims single = {1, 11, 20, 4, 24, 6, PF_BIAS_PAIR, 0};
+    test_attn("msa_row", row, 1, 1, 1000);
+    test_attn("msa_row no-dz", row, 1, 0, 1010);
+    test_attn("msa_col", col, 1, 1, 1020);
+    test_attn("tri_start", ts, 1, 1, 1030);
+    test_attn("tri_end", te, 1, 1, 1040);
+    test_attn("single", single, 1, 1, 1050);
+    test_attn("tri_start nomask", ts, 0, 1, 1060);
+    if (quick) return;
+    pf_attn_dims big_s = {70, 70, 16, 4, 32, 16, PF_BIAS_SELF, 0};
+    pf_attn_dims big_e = {67, 67, 16, 4, 32, 16, PF_BIAS_SELF, 1};
+    pf_attn_dims wide = {3, 40, 24, 2, 64, 8, PF_BIAS_PAIR, 0};
+    pf_attn_dims longcol = {33, 130, 16, 2, 32, 0, PF_BIAS_NONE, 1};
+    test_attn("tri_start big", big_s, 1, 1, 1100);
+    test_attn("tri_end big", big_e, 1, 1, 1110);
+    test_attn("msa_row c_h 64", wide, 1, 1, 1120);
+    test_attn("msa_col long", longcol, 1, 1, 1130);
+}
+
+// ---- transition, opm, trimul, pwavg, global attention ---------------------------------
+static void test_transition(int act, int use_mask, int64_t M, int c, int n) {
+    char label[256];
+    snprintf(label, sizeof label, "%s transition %s M%lld c%d n%d mask %d", H_gpu->name, act ? "swiglu" : "relu",
+             (long long)M, c, n, use_mask);
+    h_params_reset();
+    pf_transition_dims d = {M, c, n, act};
+    pf_transition_p P, G, Pd, Gd;
+    memset(&P, 0, sizeof P); memset(&G, 0, sizeof G); memset(&Pd, 0, sizeof Pd); memset(&Gd, 0, sizeof Gd);
+    h_layernorm(&P.ln, &G.ln, &Pd.ln, &Gd.ln, c, 1, "ln");
+    h_linear(&P.lin_a, &G.lin_a, &Pd.lin_a, &Gd.lin_a, n * c, c, !act, 2, "lin_a");
+    if (act) h_linear(&P.lin_b, &G.lin_b, &Pd.lin_b, &Gd.lin_b, n * c, c, 0, 3, "lin_b");
+    h_linear(&P.lin_out, &G.lin_out, &Pd.lin_out, &Gd.lin_out, c, n * c, !act, 4, "lin_out");
+    hbuf x = h_rand(M * c, 1, 5), mk = h_mask(M, 0, 0.3, 6);
+    pf_mem mc = H_cpu->transition_mem(H_cpu, &d), mg = H_gpu->transition_mem(H_gpu, &d);
+    mems m = mk_mems(mc, mg);
+    real *oc = tl_zeros(M * c);
+    hbuf og = h_poison(M * c);
+    H_cpu->transition_fwd(H_cpu, &d, &P, x.h, use_mask ? mk.h : NULL, oc, m.cs, m.cw);
+    H_gpu->transition_fwd(H_gpu, &d, &Pd, x.d, use_mask ? mk.d : NULL, og.d, m.gs, m.gw);
+    out_check(label, "fwd", &og, oc);
+    hbuf dout = h_rand(M * c, 1, 7);
+    hgrad dx = g_in(M * c, 8);
+    H_cpu->transition_bwd(H_cpu, &d, &P, &G, use_mask ? mk.h : NULL, m.cs, dout.h, dx.b.h, m.cw);
+    H_gpu->transition_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, m.gs, dout.d, dx.b.d, m.gw);
+    g_check(label, "dx", &dx);
+    h_check_param_grads(label);
+    h_snapshot_grads();
+    H_gpu->transition_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, m.gs, dout.d, dx.b.d, m.gw);
+    h_check_doubled(label);
+    g_twice(label, "dx", &dx);
+    free_mems(&m);
+    finish(label);
+}
+
+static void test_opm(int64_t S, int64_t N, int c_m, int c, int c_z, int use_mask) {
+    char label[256];
+    snprintf(label, sizeof label, "%s opm S%lld N%lld c%d mask %d", H_gpu->name, (long long)S, (long long)N, c, use_mask);
+    h_params_reset();
+    pf_opm_dims d = {S, N, c_m, c, c_z};
+    pf_opm_p P, G, Pd, Gd;
+    h_layernorm(&P.ln, &G.ln, &Pd.ln, &Gd.ln, c_m, 1, "ln");
+    h_linear(&P.a, &G.a, &Pd.a, &Gd.a, c, c_m, 1, 2, "a");
+    h_linear(&P.b, &G.b, &Pd.b, &Gd.b, c, c_m, 1, 3, "b");
+    h_linear(&P.o, &G.o, &Pd.o, &Gd.o, c_z, c * c, 1, 4, "o");
+    hbuf x = h_rand(S * N * c_m, 1, 5), mk = h_mask(S * N, 0, 0.3, 6);
+    pf_mem mc = H_cpu->opm_mem(H_cpu, &d), mg = H_gpu->opm_mem(H_gpu, &d);
+    mems m = mk_mems(mc, mg);
+    int64_t no = N * N * c_z;
+    real *oc = tl_zeros(no);
+    hbuf og = h_poison(no);
+    H_cpu->opm_fwd(H_cpu, &d, &P, x.h, use_mask ? mk.h : NULL, oc, m.cs, m.cw);
+    H_gpu->opm_fwd(H_gpu, &d, &Pd, x.d, use_mask ? mk.d : NULL, og.d, m.gs, m.gw);
+    out_check(label, "fwd", &og, oc);
+    hbuf dout = h_rand(no, 1, 7);
+    hgrad dx = g_in(S * N * c_m, 8);
+    H_cpu->opm_bwd(H_cpu, &d, &P, &G, use_mask ? mk.h : NULL, m.cs, dout.h, dx.b.h, m.cw);
+    H_gpu->opm_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, m.gs, dout.d, dx.b.d, m.gw);
+    g_check(label, "dm", &dx);
+    h_check_param_grads(label);
+    h_snapshot_grads();
+    H_gpu->opm_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, m.gs, dout.d, dx.b.d, m.gw);
+    h_check_doubled(label);
+    g_twice(label, "dm", &dx);
+    free_mems(&m);
+    finish(label);
+}
+
+static void test_trimul(int64_t N, int c_z, int c, int incoming, int bias, int use_mask) {
+    char label[256];
+    snprintf(label, sizeof label, "%s trimul %s N%lld c%d bias %d mask %d", H_gpu->name, incoming ? "in" : "out",
+             (long long)N, c, bias, use_mask);
+    h_params_reset();
+    pf_trimul_dims d = {N, c_z, c, incoming};
+    pf_trimul_p P, G, Pd, Gd;
+    h_layernorm(&P.ln_in, &G.ln_in, &Pd.ln_in, &Gd.ln_in, c_z, 1, "ln_in");
+    h_linear(&P.a_p, &G.a_p, &Pd.a_p, &Gd.a_p, c, c_z, bias, 2, "a_p");
+    h_linear(&P.a_g, &G.a_g, &Pd.a_g, &Gd.a_g, c, c_z, bias, 3, "a_g");
+    h_linear(&P.b_p, &G.b_p, &Pd.b_p, &Gd.b_p, c, c_z, bias, 4, "b_p");
+    h_linear(&P.b_g, &G.b_g, &Pd.b_g, &Gd.b_g, c, c_z, bias, 5, "b_g");
+    h_linear(&P.g, &G.g, &Pd.g, &Gd.g, c_z, c_z, bias, 6, "g");
+    h_layernorm(&P.ln_out, &G.ln_out, &Pd.ln_out, &Gd.ln_out, c, 7, "ln_out");
+    h_linear(&P.z, &G.z, &Pd.z, &Gd.z, c_z, c, bias, 8, "z");
+    int64_t nz = N * N * c_z;
+    hbuf z = h_rand(nz, 1, 9), mk = h_mask(N * N, 0, 0.3, 10);
+    pf_mem mc = H_cpu->trimul_mem(H_cpu, &d), mg = H_gpu->trimul_mem(H_gpu, &d);
+    mems m = mk_mems(mc, mg);
+    real *oc = tl_zeros(nz);
+    hbuf og = h_poison(nz), oi = h_poison(nz);
+    H_cpu->trimul_fwd(H_cpu, &d, &P, z.h, use_mask ? mk.h : NULL, oc, m.cs, m.cw);
+    H_gpu->trimul_fwd(H_gpu, &d, &Pd, z.d, use_mask ? mk.d : NULL, og.d, m.gs, m.gw);
+    out_check(label, "fwd", &og, oc);
+    H_gpu->trimul_fwd(H_gpu, &d, &Pd, z.d, use_mask ? mk.d : NULL, oi.d, NULL, m.gw);
+    out_check(label, "fwd inference", &oi, oc);
+    hbuf dout = h_rand(nz, 1, 11);
+    hgrad dz = g_in(nz, 12);
+    H_cpu->trimul_bwd(H_cpu, &d, &P, &G, use_mask ? mk.h : NULL, m.cs, dout.h, dz.b.h, m.cw);
+    H_gpu->trimul_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, m.gs, dout.d, dz.b.d, m.gw);
+    g_check(label, "dz", &dz);
+    h_check_param_grads(label);
+    h_snapshot_grads();
+    H_gpu->trimul_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, m.gs, dout.d, dz.b.d, m.gw);
+    h_check_doubled(label);
+    g_twice(label, "dz", &dz);
+    free_mems(&m);
+    finish(label);
+}
+
+static void test_pwavg(int64_t S, int64_t N, int c_m, int c_z, int H, int c_h, int use_mask) {
+    char label[256];
+    snprintf(label, sizeof label, "%s pwavg S%lld N%lld H%d mask %d", H_gpu->name, (long long)S, (long long)N, H, use_mask);
+    h_params_reset();
+    pf_pwavg_dims d = {S, N, c_m, c_z, H, c_h};
+    pf_pwavg_p P, G, Pd, Gd;
+    h_layernorm(&P.ln, &G.ln, &Pd.ln, &Gd.ln, c_m, 1, "ln");
+    h_layernorm(&P.ln_z, &G.ln_z, &Pd.ln_z, &Gd.ln_z, c_z, 2, "ln_z");
+    h_linear(&P.v, &G.v, &Pd.v, &Gd.v, H * c_h, c_m, 0, 3, "v");
+    h_linear(&P.b, &G.b, &Pd.b, &Gd.b, H, c_z, 0, 4, "b");
+    h_linear(&P.g, &G.g, &Pd.g, &Gd.g, H * c_h, c_m, 0, 5, "g");
+    h_linear(&P.o, &G.o, &Pd.o, &Gd.o, c_m, H * c_h, 0, 6, "o");
+    int64_t nm = S * N * c_m, nz = N * N * c_z;
+    hbuf x = h_rand(nm, 1, 7), z = h_rand(nz, 1, 8), mk = h_mask(N, N, 0.3, 9);
+    pf_mem mc = H_cpu->pwavg_mem(H_cpu, &d), mg = H_gpu->pwavg_mem(H_gpu, &d);
+    mems m = mk_mems(mc, mg);
+    real *oc = tl_zeros(nm);
+    hbuf og = h_poison(nm);
+    H_cpu->pwavg_fwd(H_cpu, &d, &P, x.h, z.h, use_mask ? mk.h : NULL, oc, m.cs, m.cw);
+    H_gpu->pwavg_fwd(H_gpu, &d, &Pd, x.d, z.d, use_mask ? mk.d : NULL, og.d, m.gs, m.gw);
+    out_check(label, "fwd", &og, oc);
+    hbuf dout = h_rand(nm, 1, 10);
+    hgrad dm = g_in(nm, 11), dz = g_in(nz, 12);
+    H_cpu->pwavg_bwd(H_cpu, &d, &P, &G, use_mask ? mk.h : NULL, m.cs, dout.h, dm.b.h, dz.b.h, m.cw);
+    H_gpu->pwavg_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, m.gs, dout.d, dm.b.d, dz.b.d, m.gw);
+    g_check(label, "dm", &dm);
+    g_check(label, "dz", &dz);
+    h_check_param_grads(label);
+    h_snapshot_grads();
+    H_gpu->pwavg_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, m.gs, dout.d, dm.b.d, dz.b.d, m.gw);
+    h_check_doubled(label);
+    g_twice(label, "dm", &dm);
+    g_twice(label, "dz", &dz);
+    free_mems(&m);
+    finish(label);
+}
+
+static void test_global_attn(int64_t S, int64_t N, int c_in, int H, int c_h, int use_mask) {
+    char label[256];
+    snprintf(label, sizeof label, "%s global_attn S%lld N%lld mask %d", H_gpu->name, (long long)S, (long long)N, use_mask);
+    h_params_reset();
+    pf_global_attn_dims d = {S, N, c_in, H, c_h};
+    pf_global_attn_p P, G, Pd, Gd;
+    h_layernorm(&P.ln, &G.ln, &Pd.ln, &Gd.ln, c_in, 1, "ln");
+    h_linear(&P.q, &G.q, &Pd.q, &Gd.q, H * c_h, c_in, 0, 2, "q");
+    h_linear(&P.k, &G.k, &Pd.k, &Gd.k, c_h, c_in, 0, 3, "k");
+    h_linear(&P.v, &G.v, &Pd.v, &Gd.v, c_h, c_in, 0, 4, "v");
+    h_linear(&P.g, &G.g, &Pd.g, &Gd.g, H * c_h, c_in, 1, 5, "g");
+    h_linear(&P.o, &G.o, &Pd.o, &Gd.o, c_in, H * c_h, 1, 6, "o");
+    int64_t nm = S * N * c_in;
+    hbuf x = h_rand(nm, 1, 7), mk = h_mask(S * N, 0, 0.3, 8);
+    for (int64_t n = 0; n < N; n++) mk.h[n] = 1;  // a key in every column
+    h_refresh(&mk);
+    pf_mem mc = H_cpu->global_attn_mem(H_cpu, &d), mg = H_gpu->global_attn_mem(H_gpu, &d);
+    mems m = mk_mems(mc, mg);
+    real *oc = tl_zeros(nm);
+    hbuf og = h_poison(nm);
+    H_cpu->global_attn_fwd(H_cpu, &d, &P, x.h, use_mask ? mk.h : NULL, oc, m.cs, m.cw);
+    H_gpu->global_attn_fwd(H_gpu, &d, &Pd, x.d, use_mask ? mk.d : NULL, og.d, m.gs, m.gw);
+    out_check(label, "fwd", &og, oc);
+    hbuf dout = h_rand(nm, 1, 9);
+    hgrad dm = g_in(nm, 10);
+    H_cpu->global_attn_bwd(H_cpu, &d, &P, &G, use_mask ? mk.h : NULL, m.cs, dout.h, dm.b.h, m.cw);
+    H_gpu->global_attn_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, m.gs, dout.d, dm.b.d, m.gw);
+    g_check(label, "dm", &dm);
+    h_check_param_grads(label);
+    h_snapshot_grads();
+    H_gpu->global_attn_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, m.gs, dout.d, dm.b.d, m.gw);
+    h_check_doubled(label);
+    g_twice(label, "dm", &dm);
+    free_mems(&m);
+    finish(label);
+}
+
+// ---- heads --------------------------------------------------------------------------------
+static void test_relpos(int af3, int64_t N) {
+    char label[256];
+    snprintf(label, sizeof label, "%s relpos af3 %d N%lld", H_gpu->name, af3, (long long)N);
+    h_params_reset();
+    int cz = 16, F = af3 ? PF_RELPOS_AF3_FEATS : PF_RELPOS_AF2_FEATS;
+    pf_relpos_dims d = {N, cz, af3};
+    pf_linear_p P, G, Pd, Gd;
+    h_linear(&P, &G, &Pd, &Gd, cz, F, !af3, 1, "relpos");
+    int32_t *res = malloc(4 * N), *chain = malloc(4 * N), *ent = malloc(4 * N), *sym = malloc(4 * N);
+    for (int64_t i = 0; i < N; i++) {
+        chain[i] = (int32_t)(i * 3 / N);
+        res[i] = (int32_t)(i * 2 - chain[i] * 7);
+        ent[i] = chain[i] == 2 ? 0 : 1;
+        sym[i] = chain[i];
+    }
+    hbuf out = h_rand(N * N * cz, 1, 2);
+    H_cpu->relpos_fwd(H_cpu, &d, &P, res, chain, ent, sym, out.h);
+    H_gpu->relpos_fwd(H_gpu, &d, &Pd, res, chain, ent, sym, out.d);  // host index arrays
+    out_check(label, "fwd", &out, out.h);
+    hbuf dout = h_rand(N * N * cz, 1, 3);
+    int32_t *dres = h_gpu_raw(4 * N);
+    H_gpu->upload(H_gpu, dres, res, 4 * N);
+    H_cpu->relpos_bwd(H_cpu, &d, &G, res, chain, ent, sym, dout.h);
+    H_gpu->relpos_bwd(H_gpu, &d, &Gd, dres, chain, ent, sym, dout.d);  // device + host arrays mixed
+    h_check_param_grads(label);
+    free(res); free(chain); free(ent); free(sym);
+    finish(label);
+}
+
+static void test_disto(int64_t N, int cz, int nb, int use_mask) {
+    char label[256];
+    snprintf(label, sizeof label, "%s disto N%lld bins %d mask %d", H_gpu->name, (long long)N, nb, use_mask);
+    h_params_reset();
+    pf_disto_dims d = {N, cz, nb};
+    pf_linear_p P, G, Pd, Gd;
+    h_linear(&P, &G, &Pd, &Gd, nb, cz, 1, 1, "disto");
+    hbuf z = h_rand(N * N * cz, 1, 2), mk = h_mask(N * N, 0, 0.3, 3);
+    int32_t *t = malloc(4 * N * N);
+    for (int64_t i = 0; i < N * N; i++) t[i] = (int32_t)(pf_hash2(5, (uint64_t)i) % (uint64_t)nb);
+    double lc = H_cpu->disto_fwd(H_cpu, &d, &P, z.h, t, use_mask ? mk.h : NULL);
+    double lg = H_gpu->disto_fwd(H_gpu, &d, &Pd, z.d, t, use_mask ? mk.d : NULL);
+    char nm[300];
+    snprintf(nm, sizeof nm, "%s loss", label);
+    tl_check(fabs(lc - lg) <= H_tol * fabs(lc), nm, "%.9g vs %.9g", lg, lc);
+    hgrad dz = g_in(N * N * cz, 4);
+    H_cpu->disto_bwd(H_cpu, &d, &P, &G, z.h, t, use_mask ? mk.h : NULL, 0.7, dz.b.h);
+    H_gpu->disto_bwd(H_gpu, &d, &Pd, &Gd, z.d, t, use_mask ? mk.d : NULL, 0.7, dz.b.d);
+    g_check(label, "dz", &dz);
+    h_check_param_grads(label);
+    free(t);
+    finish(label);
+}
+
+static void run_mode(int bf16) {
+    H_gpu = pf_backend_cuda(bf16);
+    if (!H_gpu) { tl_check(0, "cuda backend", "no CUDA device"); return; }
+    H_bf16 = bf16;
+    H_tol = bf16 ? 2e-2 : 1e-4;
+    test_basic();
+    test_attention();
+    test_transition(PF_ACT_RELU, 1, 37, 12, 4);
+    test_transition(PF_ACT_SWIGLU, 1, 37, 12, 4);
+    test_transition(PF_ACT_SWIGLU, 0, 5, 33, 2);
+    test_opm(5, 7, 12, 6, 10, 1);
+    test_opm(3, 9, 8, 4, 6, 0);
+    test_trimul(9, 10, 6, 0, 1, 1);
+    test_trimul(9, 10, 6, 1, 0, 1);
+    test_trimul(7, 8, 4, 1, 1, 0);
+    test_pwavg(5, 7, 12, 6, 3, 4, 1);
+    test_pwavg(3, 6, 8, 4, 2, 8, 0);
+    test_global_attn(9, 5, 12, 3, 4, 1);
+    test_global_attn(6, 4, 8, 2, 8, 0);
+    test_relpos(0, 13);
+    test_relpos(1, 13);
+    test_disto(9, 10, 64, 1);
+    test_disto(6, 8, 37, 0);
+    if (!quick) {
+        test_trimul(70, 32, 16, 0, 0, 1);
+        test_trimul(65, 32, 16, 1, 0, 1);
+        test_opm(20, 40, 32, 8, 16, 1);
+        test_pwavg(16, 40, 32, 16, 4, 8, 1);
+        test_global_attn(300, 9, 16, 4, 8, 1);
+        test_relpos(1, 77);
+        test_disto(40, 16, 64, 1);
+    }
+    H_gpu->destroy(H_gpu);
+    H_gpu = NULL;
+}
+
+int main(int argc, char **argv) {
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--quick")) quick = 1;
+    H_cpu = pf_backend_cpu();
+    run_mode(0);
+    if (!quick) run_mode(1);
+    return tl_finish();
+}
