@@ -6,7 +6,7 @@
 set -e
 need=()
 dpkg -s build-essential >/dev/null 2>&1 || need+=(build-essential)
-for p in libopenblas-dev libcjson-dev zlib1g-dev python3 python3-pip; do
+for p in libopenblas-openmp-dev libcjson-dev zlib1g-dev python3 python3-pip; do
     dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
 command -v clang >/dev/null 2>&1 || need+=(clang)

@@ -36,3 +36,7 @@ test-cuda: $(BUILD)/test_cuda
 	@if command -v compute-sanitizer >/dev/null 2>&1; then \
 	  compute-sanitizer --tool memcheck --error-exitcode 3 $(BUILD)/test_cuda --quick; \
 	else echo "compute-sanitizer not found: memcheck run skipped"; fi
+
+# op-level benchmark of the CUDA backend (bench/cuda_ops_bench.c)
+$(BUILD)/bench_cuda_ops: bench/cuda_ops_bench.c $(call f32,src/core/util.c src/core/rng.c) $(CU_OBJ)
+	$(CC) $(CFLAGS) -I$(CUDA_HOME)/include $^ -o $@ -lm $(CU_LIBS)

@@ -34,14 +34,47 @@ static int align_of(const void *p) {
 
 static cudaDataType_t dtype(cu_impl *c, int ty) { return (ty == CU_F32 || !c->bf16) ? CUDA_R_32F : CUDA_R_16BF; }
 
+// C[r, col] += bias[col] (when no cuBLASLt algorithm takes the bias epilogue)
+template <typename T>
+__global__ void k_bias_cols(T *C, const float *bias, int64_t M, int64_t N, int64_t ldc, int batch, int64_t sC) {
+    GRID_STRIDE(i, (int64_t)batch * M * N) {
+        int64_t col = i % N, r = (i / N) % M, b = i / (M * N);
+        int64_t off = b * sC + r * ldc + col;
+        st(C, off, ld(C, off) + bias[col]);
+    }
+}
+
+static int gemm_try(cu_impl *c, int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha,
+                    const void *A, int tyA, int64_t lda, const void *B, int tyB, int64_t ldb,
+                    float beta, void *C, int tyC, int64_t ldc,
+                    int batch, int64_t sA, int64_t sB, int64_t sC, const float *bias);
+
 void cu_gemm(cu_impl *c, int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha,
              const void *A, int tyA, int64_t lda, const void *B, int tyB, int64_t ldb,
              float beta, void *C, int tyC, int64_t ldc,
              int batch, int64_t sA, int64_t sB, int64_t sC, const float *bias) {
     if (M <= 0 || N <= 0 || batch <= 0) return;
+    if (gemm_try(c, ta, tb, M, N, K, alpha, A, tyA, lda, B, tyB, ldb, beta, C, tyC, ldc, batch, sA, sB, sC, bias)) return;
+    if (bias && gemm_try(c, ta, tb, M, N, K, alpha, A, tyA, lda, B, tyB, ldb, beta, C, tyC, ldc, batch, sA, sB, sC, NULL)) {
+        if (dtype(c, tyC) == CUDA_R_32F)
+            k_bias_cols<float><<<cu_blocks((int64_t)batch * M * N, 256), 256, 0, c->stream>>>((float *)C, bias, M, N, ldc, batch, sC);
+        else
+            k_bias_cols<bf16><<<cu_blocks((int64_t)batch * M * N, 256), 256, 0, c->stream>>>((bf16 *)C, bias, M, N, ldc, batch, sC);
+        CU_LAUNCHED();
+        return;
+    }
+    pf_die("cu_gemm: no cuBLASLt algorithm for ta=%d tb=%d M=%lld N=%lld K=%lld batch=%d bias=%d",
+           ta, tb, (long long)M, (long long)N, (long long)K, batch, bias != NULL);
+}
+
+// Returns 0 when cuBLASLt has no algorithm for this problem (cached).
+static int gemm_try(cu_impl *c, int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha,
+                    const void *A, int tyA, int64_t lda, const void *B, int tyB, int64_t ldb,
+                    float beta, void *C, int tyC, int64_t ldc,
+                    int batch, int64_t sA, int64_t sB, int64_t sC, const float *bias) {
     if (K <= 0) {
         if (beta == 0) pf_die("cu_gemm: K = 0 with beta = 0 is not supported");
-        return;  // beta == 1 in every use
+        return 1;  // beta == 1 in every use
     }
     gemm_key k;
     memset(&k, 0, sizeof k);
@@ -59,10 +92,12 @@ void cu_gemm(cu_impl *c, int ta, int tb, int64_t M, int64_t N, int64_t K, float 
     LT_CHECK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSA, &opa, sizeof opa));
     LT_CHECK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_TRANSB, &opb, sizeof opb));
     if (bias) {
+        // the bias in the output's type (a cached bf16 copy in bf16 mode)
         cublasLtEpilogue_t epi = CUBLASLT_EPILOGUE_BIAS;
-        cudaDataType_t bt = CUDA_R_32F;
+        cudaDataType_t bt = (cudaDataType_t)k.tyC;
+        const void *bp = bt == CUDA_R_32F ? (const void *)bias : cu_weight(c, bias, (size_t)N);
         LT_CHECK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof epi));
-        LT_CHECK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias, sizeof bias));
+        LT_CHECK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bp, sizeof bp));
         LT_CHECK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bt, sizeof bt));
     }
     // stored column-major shapes
@@ -108,15 +143,14 @@ void cu_gemm(cu_impl *c, int ta, int tb, int64_t M, int64_t N, int64_t K, float 
         e->ok = s == CUBLAS_STATUS_SUCCESS && n > 0;
         if (e->ok) e->algo = res.algo;
     }
-    if (!e->ok)
-        pf_die("cu_gemm: no cuBLASLt algorithm for ta=%d tb=%d M=%lld N=%lld K=%lld batch=%d bias=%d types %d/%d",
-               ta, tb, (long long)M, (long long)N, (long long)K, batch, bias != NULL, k.tyA, k.tyC);
-    LT_CHECK(cublasLtMatmul(c->lt, op, &alpha, B, la, A, lb, &beta, C, lc, C, lc, &e->algo,
+    if (e->ok)
+        LT_CHECK(cublasLtMatmul(c->lt, op, &alpha, B, la, A, lb, &beta, C, lc, C, lc, &e->algo,
                             c->lt_ws, c->lt_ws_bytes, c->stream));
     cublasLtMatrixLayoutDestroy(la);
     cublasLtMatrixLayoutDestroy(lb);
     cublasLtMatrixLayoutDestroy(lc);
     cublasLtMatmulDescDestroy(op);
+    return e->ok;
 }
 
 // ---- bf16 weight copies ----------------------------------------------------

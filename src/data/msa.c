@@ -20,6 +20,7 @@ void pf_fasta_free(pf_fasta *f) {
     free(f->name);
     free(f->seq);
     free(f->len);
+    free(f->line);
     memset(f, 0, sizeof *f);
 }
 
@@ -57,13 +58,15 @@ int pf_parse_fasta(const char *data, size_t len, const char *name, pf_fasta *f, 
                 f->name = realloc(f->name, (size_t)cap * sizeof(char *));
                 f->seq = realloc(f->seq, (size_t)cap * sizeof(char *));
                 f->len = realloc(f->len, (size_t)cap * sizeof(int));
-                if (!f->name || !f->seq || !f->len) pf_die("out of memory");
+                f->line = realloc(f->line, (size_t)cap * sizeof(int64_t));
+                if (!f->name || !f->seq || !f->len || !f->line) pf_die("out of memory");
             }
             size_t k = 1;
             while (k < n && line[k] != ' ' && line[k] != '\t') k++;
             f->name[f->n] = xstrndup(line + 1, k - 1);
             f->seq[f->n] = NULL;
             f->len[f->n] = 0;
+            f->line[f->n] = it.lineno;
             f->n++;
             slen = 0;
             rec_line = it.lineno;
@@ -140,7 +143,7 @@ int pf_parse_a3m(const char *data, size_t len, const char *name, pf_msa *m, char
     if (pf_parse_fasta(data, len, name, &f, err, errlen) != 0) return -1;
     int L = a3m_columns(f.seq[0]);
     if (L == 0 || L > PF_MSA_MAX_COLS) {
-        pf_errf(err, errlen, name, 0, "query '%s' has %d aligned columns", f.name[0], L);
+        pf_errf(err, errlen, name, f.line[0], "query '%s' has %d aligned columns", f.name[0], L);
         pf_fasta_free(&f);
         return -1;
     }
@@ -167,7 +170,7 @@ int pf_parse_a3m(const char *data, size_t len, const char *name, pf_msa *m, char
             col++;
         }
         if (col != L) {
-            pf_errf(err, errlen, name, 0, "sequence %d ('%s') has %d aligned columns, the query has %d",
+            pf_errf(err, errlen, name, f.line[r], "sequence %d ('%s') has %d aligned columns, the query has %d",
                     r + 1, f.name[r], col, L);
             pf_fasta_free(&f);
             pf_msa_free(m);

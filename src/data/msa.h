@@ -14,6 +14,7 @@ typedef struct {
     char **name;  // (n) header text after '>' up to the first whitespace
     char **seq;   // (n) residues as written, whitespace removed, NUL-terminated
     int *len;     // (n)
+    int64_t *line;// (n) line of each header
 } pf_fasta;
 
 typedef struct {

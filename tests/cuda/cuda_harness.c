@@ -136,7 +136,9 @@ int h_compare(const char *name, const real *got, const real *ref, int64_t n, dou
         return 0;
     }
     double rel = md / (mr > 1e-30 ? mr : 1e-30);
-    int ok = rel <= tol || md <= 1e-7;
+    // absolute floor: sums that cancel exactly (e.g. softmax gradients summed over
+    // keys) leave only rounding noise in the reference
+    int ok = rel <= tol || md <= 0.05 * tol;
     tl_check(ok, name, "rel err %.3g (max|diff| %.3g, max|ref| %.3g, tol %.1g)", rel, md, mr, tol);
     return ok;
 }

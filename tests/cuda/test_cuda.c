@@ -4,6 +4,8 @@
 // buffer, inference forwards (saved == NULL), and the backward-twice check
 // (gradients accumulate). `--quick` runs the fp32 mode only with small sizes
 // (for compute-sanitizer). Prints only failures and the verdict line.
+// The CPU backend's pf_act buffers are `real *`: they are passed as such.
+#pragma GCC diagnostic ignored "-Wincompatible-pointer-types"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

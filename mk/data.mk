@@ -1,0 +1,40 @@
+# mk/data.mk: the real-data pipeline (src/data), included by the Makefile.
+#   make test-asan   the data tests (parsers, cache, sampler) built with clang
+#                    under AddressSanitizer + UndefinedBehaviorSanitizer
+#   make fuzz        one libFuzzer harness per reader: $(BUILD)/fuzz/fuzz_*
+#   make fuzz-run    each harness for FUZZ_SECONDS (default 20) from a seed
+#                    corpus of ../shared/data files (copied to $(BUILD)/fuzz/corpus_*)
+SAN_CC     ?= clang
+SAN_FLAGS  := -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -Wall -Wextra -Wno-unused-parameter \
+              -fsanitize=address,undefined -fno-sanitize-recover=all
+DATA_SRC   := $(sort $(wildcard src/data/*.c)) src/core/util.c src/core/rng.c
+DATA_HDR   := $(wildcard src/data/*.h) src/core/util.h src/core/rng.h src/core/real.h
+DATA_TESTS := $(patsubst tests/%.c,%,$(sort $(wildcard tests/test_data*.c)))
+SAN_ENV    := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:detect_stack_use_after_return=1 \
+              UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+
+$(BUILD)/asan/test_data%: tests/test_data%.c $(DATA_SRC) tests/testlib.c $(DATA_HDR)
+	@mkdir -p $(dir $@)
+	$(SAN_CC) $(SAN_FLAGS) $(filter %.c,$^) -o $@ -lz -lm -lpthread
+
+.PHONY: test-asan fuzz fuzz-run
+test-asan: $(addprefix $(BUILD)/asan/,$(DATA_TESTS))
+	@set -e; for t in $^; do echo "== $$t (ASan+UBSan)"; rc=0; $(SAN_ENV) $$t > $$t.log 2>&1 || rc=$$?; \
+	  grep -E "FAIL|ERROR|runtime error" $$t.log | head -n 20 || true; tail -n 1 $$t.log; \
+	  if [ $$rc -ne 0 ]; then echo "$$t: exit status $$rc (log: $$t.log)"; exit 1; fi; done
+
+FUZZERS    := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(sort $(wildcard fuzz/fuzz_*.c)))
+FUZZ_SECONDS ?= 20
+$(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c $(DATA_SRC) $(DATA_HDR)
+	@mkdir -p $(dir $@)
+	$(SAN_CC) $(SAN_FLAGS) -fsanitize=fuzzer $(filter %.c,$^) -o $@ -lz -lm -lpthread
+
+fuzz: $(FUZZERS)
+	@echo "fuzz: $(words $(FUZZERS)) harnesses in $(BUILD)/fuzz (run: make fuzz-run FUZZ_SECONDS=60)"
+
+fuzz-run: $(FUZZERS)
+	@set -e; for f in $(FUZZERS); do n=$$(basename $$f); c=$(BUILD)/fuzz/corpus_$${n#fuzz_}; mkdir -p $$c; \
+	  bash fuzz/seed_corpus.sh $${n#fuzz_} $$c; echo "== $$n ($(FUZZ_SECONDS) s)"; \
+	  rc=0; $(SAN_ENV) $$f -max_total_time=$(FUZZ_SECONDS) -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
+	    -artifact_prefix=$(BUILD)/fuzz/crash_$${n#fuzz_}_ $$c > $(BUILD)/fuzz/$$n.log 2>&1 || rc=$$?; \
+	  tail -n 2 $(BUILD)/fuzz/$$n.log; if [ $$rc -ne 0 ]; then echo "$$n: exit status $$rc"; exit 1; fi; done
