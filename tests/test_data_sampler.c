@@ -264,7 +264,7 @@ static void test_features(void) {
 static void test_queue(void) {
     pf_sampler_cfg c = base_cfg();
     pf_sampler ref;
-    char err[512];
+    char err[512] = "";
     if (pf_sampler_open(&ref, &c, err, sizeof err)) return;
     c.n_workers = 2;
     c.prefetch = 3;
@@ -275,11 +275,9 @@ static void test_queue(void) {
     int64_t steps[] = {0, 1, 2, 3, 4, 5, 3, 4, 100, 101, 7, 8};
     int ranks[] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1};
     int ok = 1;
-    double wait = 0;
     for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
         pf_batch a, b;
         int rc = src->next(src, steps[k], ranks[k], &a);
-        wait += src->last_wait_ms;
         pf_sampler_batch(&ref, steps[k], ranks[k], &b);
         int eq = rc == 0 && batch_equal(&a, &b);
         if (!eq) printf("  queue mismatch at step %lld rank %d\n", (long long)steps[k], ranks[k]);

@@ -321,6 +321,7 @@ static unsigned fa_grid(const fa_args *a) {
 
 void fa_forward(cu_impl *c, const fa_args *a) {
     if (a->B <= 0 || a->L <= 0) return;
+    if (c->bf16 && a->ch <= 32) { fa_tc_forward(c, a); return; }
 #define F(CH) CU_DISPATCH(c, T, k_fa_fwd<T, CH><<<fa_grid(a), FA_Q, 0, c->stream>>>(*a))
     FA_CH_SWITCH(a->ch, F);
 #undef F
@@ -336,6 +337,7 @@ void fa_rowdot(cu_impl *c, const fa_args *a, float *D) {
 
 void fa_backward(cu_impl *c, const fa_args *a) {
     if (a->B <= 0 || a->L <= 0) return;
+    if (c->bf16 && a->ch <= 32) { fa_tc_backward(c, a); return; }
 #define F(CH) CU_DISPATCH(c, T, k_fa_dkdv<T, CH><<<fa_grid(a), FA_Q, 0, c->stream>>>(*a))
     FA_CH_SWITCH(a->ch, F);
 #undef F

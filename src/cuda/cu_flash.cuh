@@ -28,6 +28,10 @@ typedef struct {
 void fa_forward(cu_impl *c, const fa_args *a);
 // dq, dk, dv written (not accumulated); dbias written when a->dbias.
 void fa_backward(cu_impl *c, const fa_args *a);
+// bf16 tensor-core versions (cu_flash_tc.cu), c_h <= 32; fa_forward / fa_backward
+// dispatch to them in bf16 mode.
+void fa_tc_forward(cu_impl *c, const fa_args *a);
+void fa_tc_backward(cu_impl *c, const fa_args *a);
 // D[r, h, l] = sum_c dO * o
 void fa_rowdot(cu_impl *c, const fa_args *a, float *D);
 

@@ -205,10 +205,11 @@ static char *dirname_of(const char *p) {
 // optional `msa` (';'-separated) and `c30`/`cluster`. Paths are relative to
 // the manifest's folder. Returns 0, or -1 when it is not a chain manifest.
 static int read_manifest(collect *c, const char *path, const char *key, int explicit_) {
+    const char *shown = explicit_ ? path : key;
     pf_text t;
     char err[600];
     if (pf_text_load(path, &t, err, sizeof err) != 0) {
-        pf_inputs_report(c->in, "skipped %s: %s", key, err);
+        pf_inputs_report(c->in, "skipped %s: %s", shown, err);
         c->in->skipped++;
         return -1;
     }
@@ -241,8 +242,8 @@ static int read_manifest(collect *c, const char *path, const char *key, int expl
             }
             free(row);
             if (col_file < 0 || col_chain < 0) {
-                if (explicit_) pf_inputs_report(c->in, "skipped %s: manifest header needs 'file' and 'chain' columns", key);
-                else pf_inputs_report(c->in, "skipped %s: not a chain manifest (no 'file' and 'chain' columns)", key);
+                if (explicit_) pf_inputs_report(c->in, "skipped %s: manifest header needs 'file' and 'chain' columns", shown);
+                else pf_inputs_report(c->in, "skipped %s: not a chain manifest (no 'file' and 'chain' columns)", shown);
                 c->in->skipped++;
                 free(dir);
                 free(kdir);
@@ -252,7 +253,7 @@ static int read_manifest(collect *c, const char *path, const char *key, int expl
             continue;
         }
         if (col_file >= nf || col_chain >= nf || !fields[col_file][0]) {
-            pf_inputs_report(c->in, "skipped %s:%lld: row has too few columns", key, (long long)it.lineno);
+            pf_inputs_report(c->in, "skipped %s:%lld: row has too few columns", shown, (long long)it.lineno);
             c->in->skipped++;
             free(row);
             continue;
@@ -260,7 +261,7 @@ static int read_manifest(collect *c, const char *path, const char *key, int expl
         char *sp = join(dir, fields[col_file]), *sk = join(kdir, fields[col_file]);
         int fi = add_file(c, sp, sk, K_STRUCT);
         if (fi < 0) {
-            pf_inputs_report(c->in, "skipped %s:%lld: structure %s not found", key, (long long)it.lineno, sp);
+            pf_inputs_report(c->in, "skipped %s:%lld: structure %s not found", shown, (long long)it.lineno, sp);
             c->in->skipped++;
         } else {
             if (c->n_rows == c->cap_rows) {
@@ -289,7 +290,7 @@ static int read_manifest(collect *c, const char *path, const char *key, int expl
                             mk = gk;
                         }
                         if (stat(mp, &st) != 0) {
-                            pf_inputs_report(c->in, "skipped %s:%lld: alignment %s not found", key, (long long)it.lineno, mp);
+                            pf_inputs_report(c->in, "skipped %s:%lld: alignment %s not found", shown, (long long)it.lineno, mp);
                             c->in->skipped++;
                             free(mp);
                             free(mk);
@@ -300,6 +301,7 @@ static int read_manifest(collect *c, const char *path, const char *key, int expl
                             r->msa_key[r->n_msa++] = xstrdup(skip_dot_slash(mk));
                             int mi = add_file(c, mp, mk, K_MSA);
                             if (mi >= 0) c->f[mi].used = 1;
+                            free(mk);
                         }
                     }
                     if (!semi) break;
@@ -350,7 +352,9 @@ int pf_inputs_collect(pf_inputs *in, const char *const *inputs, int n_inputs, co
         man_explicit = realloc(man_explicit, (size_t)(n_man + 1) * sizeof(int));       \
         man_path[n_man] = xstrdup(p), man_key[n_man] = xstrdup(k), man_explicit[n_man++] = (e); \
     } while (0)
-    for (int i = 0; i < n_manifests; i++) ADD_MAN(manifests[i], skip_dot_slash(manifests[i]), 1);
+    // keys of an explicit manifest's files are its paths as written (relative to
+    // the manifest), so `prep DIR` and `prep DIR/manifest.tsv` name them alike
+    for (int i = 0; i < n_manifests; i++) ADD_MAN(manifests[i], pf_basename(manifests[i]), 1);
     for (int i = 0; i < n_inputs; i++) {
         struct stat st;
         if (stat(inputs[i], &st) != 0) {
@@ -372,7 +376,7 @@ int pf_inputs_collect(pf_inputs *in, const char *const *inputs, int n_inputs, co
             c.n = w;
         } else {
             int kind = classify(inputs[i]);
-            if (kind == K_MANIFEST) ADD_MAN(inputs[i], skip_dot_slash(inputs[i]), 1);
+            if (kind == K_MANIFEST) ADD_MAN(inputs[i], pf_basename(inputs[i]), 1);
             else if (kind) add_file(&c, inputs[i], inputs[i], kind);
             else {
                 pf_inputs_report(in, "skipped %s: not a structure, alignment or chain manifest", inputs[i]);

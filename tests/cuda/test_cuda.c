@@ -2,7 +2,7 @@
 // and backward, in fp32 mode (tolerance 1e-4) and bf16 mode (2e-2): masks, odd
 // sizes, several tiles, NaN-poisoned outputs, guard regions around every GPU
 // buffer, inference forwards (saved == NULL), and the backward-twice check
-// (gradients accumulate). `--quick` runs the fp32 mode only with small sizes
+// (gradients accumulate). `--quick` runs both modes with small sizes only
 // (for compute-sanitizer). Prints only failures and the verdict line.
 // The CPU backend's pf_act buffers are `real *`: they are passed as such.
 #pragma GCC diagnostic ignored "-Wincompatible-pointer-types"
@@ -527,6 +527,6 @@ int main(int argc, char **argv) {
         if (!strcmp(argv[i], "--quick")) quick = 1;
     H_cpu = pf_backend_cpu();
     run_mode(0);
-    if (!quick) run_mode(1);
+    run_mode(1);
     return tl_finish();
 }

@@ -1,0 +1,441 @@
+// cu_flash_tc.cu: the bf16 attention kernels on tensor cores (mma.sync
+// m16n8k16, bf16 in, fp32 accumulate; sm_80 and sm_90a), FlashAttention-2
+// style. Same contract as the fp32 kernels of cu_flash.cu (see cu_flash.cuh):
+// no logits in device memory, lse saved, masks in-kernel, bias gradient
+// reduced over rows in order inside one block (deterministic, no atomics).
+//
+// Block = 4 warps = 64 rows of the "row side" (queries, or keys for dk/dv),
+// each warp 16 rows; the other side streams through shared memory in tiles of
+// 64. Head dimension CH (16, 32, 64) is zero padded from c_h. Tiles live in
+// shared memory as [row][CH + 8] (operand B of Q K^T-type products, k
+// contiguous) or transposed [CH][64 + 8] (operand B of P V-type products).
+// Fragment layouts (PTX ISA, mma.m16n8k16, g = lane / 4, t = lane % 4):
+//   A (16 x 16, row): a0 (g, 2t..2t+1) a1 (g+8, 2t..) a2 (g, 2t+8..) a3 (g+8, 2t+8..)
+//   B (16 x 8, col):  b0 (k 2t..2t+1, n g)  b1 (k 2t+8.., n g)
+//   C (16 x 8):       c0 c1 (g, 2t..2t+1)   c2 c3 (g+8, 2t..2t+1)
+#include "cu_flash.cuh"
+
+#define TC_R 64   // rows per block
+#define TC_C 64   // streamed tile
+#define TC_T 128  // threads
+
+__device__ __forceinline__ void mma16816(float *c, const uint32_t *a, uint32_t b0, uint32_t b1) {
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+        "{%0,%1,%2,%3};\n"
+        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+__device__ __forceinline__ uint32_t pack2(float lo, float hi) {
+    __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
+    return *reinterpret_cast<uint32_t *>(&v);
+}
+__device__ __forceinline__ uint32_t lds32(const bf16 *p) { return *reinterpret_cast<const uint32_t *>(p); }
+
+// acc (16 x 8 NT) += A (16 x K, smem row-major, stride sa) * B^T, B smem [n][k] stride sb.
+template <int K, int NT>
+__device__ __forceinline__ void mma_ss(float (*acc)[4], const bf16 *A, int sa, const bf16 *B, int sb) {
+    int g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+#pragma unroll
+    for (int kk = 0; kk < K / 16; kk++) {
+        uint32_t a[4];
+        const bf16 *ap = A + kk * 16 + 2 * t;
+        a[0] = lds32(ap + g * sa);
+        a[1] = lds32(ap + (g + 8) * sa);
+        a[2] = lds32(ap + g * sa + 8);
+        a[3] = lds32(ap + (g + 8) * sa + 8);
+#pragma unroll
+        for (int j = 0; j < NT; j++) {
+            const bf16 *bp = B + (j * 8 + g) * sb + kk * 16 + 2 * t;
+            mma16816(acc[j], a, lds32(bp), lds32(bp + 8));
+        }
+    }
+}
+// acc (16 x 8 NT) += P (16 x K, registers: C fragments of K/8 n-tiles) * B^T, B smem [n][k].
+template <int K, int NT>
+__device__ __forceinline__ void mma_rs(float (*acc)[4], const float (*p)[4], const bf16 *B, int sb) {
+    int g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+#pragma unroll
+    for (int kk = 0; kk < K / 16; kk++) {
+        uint32_t a[4];
+        a[0] = pack2(p[2 * kk][0], p[2 * kk][1]);
+        a[1] = pack2(p[2 * kk][2], p[2 * kk][3]);
+        a[2] = pack2(p[2 * kk + 1][0], p[2 * kk + 1][1]);
+        a[3] = pack2(p[2 * kk + 1][2], p[2 * kk + 1][3]);
+#pragma unroll
+        for (int j = 0; j < NT; j++) {
+            const bf16 *bp = B + (j * 8 + g) * sb + kk * 16 + 2 * t;
+            mma16816(acc[j], a, lds32(bp), lds32(bp + 8));
+        }
+    }
+}
+
+__device__ __forceinline__ int64_t tc_pos(const fa_args &a, int64_t r, int64_t l) { return r * a.rstride + l * a.pstride; }
+
+// 64 positions l0.. of (r, h) from src (M, HC) into dst: [64][CH+8] (tr = 0) or
+// [CH][64+8] (tr = 1); zero beyond L and beyond c_h. scale multiplies.
+template <int CH>
+__device__ __forceinline__ void tc_load(const fa_args &a, const void *src, int64_t r, int h, int64_t l0, bf16 *dst,
+                                        int tr) {
+    const bf16 *s = (const bf16 *)src;
+    if (a.ch == CH && (a.HC & 7) == 0) {  // 16-byte vectors: 8 channels
+        for (int i = threadIdx.x; i < TC_C * CH / 8; i += TC_T) {
+            int j = i / (CH / 8), c = (i % (CH / 8)) * 8;
+            int64_t l = l0 + j;
+            uint4 v = make_uint4(0, 0, 0, 0);
+            if (l < a.L) v = *reinterpret_cast<const uint4 *>(s + tc_pos(a, r, l) * a.HC + (int64_t)h * CH + c);
+            if (tr) {
+                const bf16 *e = reinterpret_cast<const bf16 *>(&v);
+#pragma unroll
+                for (int u = 0; u < 8; u++) dst[(c + u) * (TC_C + 8) + j] = e[u];
+            } else {
+                *reinterpret_cast<uint4 *>(dst + j * (CH + 8) + c) = v;
+            }
+        }
+        return;
+    }
+    for (int i = threadIdx.x; i < TC_C * CH; i += TC_T) {
+        int j = i / CH, c = i % CH;
+        int64_t l = l0 + j;
+        bf16 v = __float2bfloat16(0.f);
+        if (l < a.L && c < a.ch) v = s[tc_pos(a, r, l) * a.HC + (int64_t)h * a.ch + c];
+        if (tr) dst[c * (TC_C + 8) + j] = v;
+        else dst[j * (CH + 8) + c] = v;
+    }
+}
+
+// ---- forward ---------------------------------------------------------------------------
+template <int CH>
+__global__ void __launch_bounds__(TC_T) k_tc_fwd(fa_args a) {
+    __shared__ __align__(16) bf16 Qs[TC_R * (CH + 8)], Ks[TC_C * (CH + 8)], Vt[CH * (TC_C + 8)];
+    __shared__ float Ms[TC_C];
+    int64_t nqt = (a.L + TC_R - 1) / TC_R;
+    int64_t qt = blockIdx.x % nqt, rh = blockIdx.x / nqt;
+    int h = (int)(rh % a.H);
+    int64_t r = rh / a.H, q0 = qt * TC_R;
+    int w = threadIdx.x >> 5, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+    tc_load<CH>(a, a.q, r, h, q0, Qs, 0);
+    float o[CH / 8][4];
+#pragma unroll
+    for (int j = 0; j < CH / 8; j++) o[j][0] = o[j][1] = o[j][2] = o[j][3] = 0;
+    float m[2] = {-INFINITY, -INFINITY}, l[2] = {0, 0};
+    int64_t qr[2] = {q0 + 16 * w + g, q0 + 16 * w + g + 8};
+    const float *bT = a.biasT ? a.biasT + (int64_t)h * a.L * a.L : NULL;
+    for (int64_t k0 = 0; k0 < a.L; k0 += TC_C) {
+        __syncthreads();
+        tc_load<CH>(a, a.k, r, h, k0, Ks, 0);
+        tc_load<CH>(a, a.v, r, h, k0, Vt, 1);
+        for (int j = threadIdx.x; j < TC_C; j += TC_T) {
+            int64_t kk = k0 + j;
+            Ms[j] = kk < a.L ? (a.mask ? mask_term(__bfloat162float(((const bf16 *)a.mask)[tc_pos(a, r, kk)])) : 0.f) : -INFINITY;
+        }
+        __syncthreads();
+        float s[8][4];
+#pragma unroll
+        for (int j = 0; j < 8; j++) s[j][0] = s[j][1] = s[j][2] = s[j][3] = 0;
+        mma_ss<CH, 8>(s, Qs + 16 * w * (CH + 8), CH + 8, Ks, CH + 8);
+        float mx[2] = {-INFINITY, -INFINITY};
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                int col = 8 * j + 2 * t + (e & 1);
+                int64_t kk = k0 + col, q = qr[e >> 1];
+                float v = s[j][e] * a.scale + Ms[col];
+                if (bT && kk < a.L && q < a.L) v += bT[kk * a.L + q];
+                s[j][e] = v;
+                mx[e >> 1] = fmaxf(mx[e >> 1], v);
+            }
+#pragma unroll
+        for (int u = 0; u < 2; u++) {
+            mx[u] = fmaxf(mx[u], __shfl_xor_sync(0xffffffffu, mx[u], 1));
+            mx[u] = fmaxf(mx[u], __shfl_xor_sync(0xffffffffu, mx[u], 2));
+            float mn = fmaxf(m[u], mx[u]), corr = expf(m[u] - mn);
+            m[u] = mn;
+            l[u] *= corr;
+#pragma unroll
+            for (int j = 0; j < CH / 8; j++) { o[j][2 * u] *= corr; o[j][2 * u + 1] *= corr; }
+        }
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                float p = expf(s[j][e] - m[e >> 1]);
+                s[j][e] = p;
+                l[e >> 1] += p;
+            }
+        mma_rs<TC_C, CH / 8>(o, s, Vt, TC_C + 8);
+    }
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+        l[u] += __shfl_xor_sync(0xffffffffu, l[u], 1);
+        l[u] += __shfl_xor_sync(0xffffffffu, l[u], 2);
+    }
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+        int64_t q = qr[u];
+        if (q >= a.L) continue;
+        float inv = 1.f / l[u];
+        bf16 *op = (bf16 *)a.out_o + tc_pos(a, r, q) * a.HC + (int64_t)h * a.ch;
+#pragma unroll
+        for (int j = 0; j < CH / 8; j++) {
+            int c = 8 * j + 2 * t;
+            if (c < a.ch) op[c] = __float2bfloat16(o[j][2 * u] * inv);
+            if (c + 1 < a.ch) op[c + 1] = __float2bfloat16(o[j][2 * u + 1] * inv);
+        }
+        if (t == 0) a.lse[(r * a.H + h) * a.L + q] = m[u] + logf(l[u]);
+    }
+}
+
+// ---- dq -------------------------------------------------------------------------------
+template <int CH>
+__global__ void __launch_bounds__(TC_T) k_tc_dq(fa_args a) {
+    __shared__ __align__(16) bf16 Qs[TC_R * (CH + 8)], dOs[TC_R * (CH + 8)], Ks[TC_C * (CH + 8)],
+        Vs[TC_C * (CH + 8)], Kt[CH * (TC_C + 8)];
+    __shared__ float Ms[TC_C];
+    int64_t nqt = (a.L + TC_R - 1) / TC_R;
+    int64_t qt = blockIdx.x % nqt, rh = blockIdx.x / nqt;
+    int h = (int)(rh % a.H);
+    int64_t r = rh / a.H, q0 = qt * TC_R;
+    int w = threadIdx.x >> 5, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+    tc_load<CH>(a, a.q, r, h, q0, Qs, 0);
+    tc_load<CH>(a, a.dO, r, h, q0, dOs, 0);
+    int64_t qr[2] = {q0 + 16 * w + g, q0 + 16 * w + g + 8};
+    float lse[2], Dq[2];
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+        bool ok = qr[u] < a.L;
+        lse[u] = ok ? a.lse[(r * a.H + h) * a.L + qr[u]] : INFINITY;
+        Dq[u] = ok ? a.D[(r * a.H + h) * a.L + qr[u]] : 0.f;
+    }
+    float dq[CH / 8][4];
+#pragma unroll
+    for (int j = 0; j < CH / 8; j++) dq[j][0] = dq[j][1] = dq[j][2] = dq[j][3] = 0;
+    const float *bT = a.biasT ? a.biasT + (int64_t)h * a.L * a.L : NULL;
+    for (int64_t k0 = 0; k0 < a.L; k0 += TC_C) {
+        __syncthreads();
+        tc_load<CH>(a, a.k, r, h, k0, Ks, 0);
+        tc_load<CH>(a, a.v, r, h, k0, Vs, 0);
+        tc_load<CH>(a, a.k, r, h, k0, Kt, 1);
+        for (int j = threadIdx.x; j < TC_C; j += TC_T) {
+            int64_t kk = k0 + j;
+            Ms[j] = kk < a.L ? (a.mask ? mask_term(__bfloat162float(((const bf16 *)a.mask)[tc_pos(a, r, kk)])) : 0.f) : -INFINITY;
+        }
+        __syncthreads();
+        float s[8][4], dp[8][4];
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) s[j][e] = dp[j][e] = 0;
+        mma_ss<CH, 8>(s, Qs + 16 * w * (CH + 8), CH + 8, Ks, CH + 8);
+        mma_ss<CH, 8>(dp, dOs + 16 * w * (CH + 8), CH + 8, Vs, CH + 8);
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                int col = 8 * j + 2 * t + (e & 1);
+                int64_t kk = k0 + col, q = qr[e >> 1];
+                float v = s[j][e] * a.scale + Ms[col];
+                if (bT && kk < a.L && q < a.L) v += bT[kk * a.L + q];
+                float p = expf(v - lse[e >> 1]);
+                s[j][e] = p * (dp[j][e] - Dq[e >> 1]);
+            }
+        mma_rs<TC_C, CH / 8>(dq, s, Kt, TC_C + 8);
+    }
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+        int64_t q = qr[u];
+        if (q >= a.L) continue;
+        bf16 *op = (bf16 *)a.dq + tc_pos(a, r, q) * a.HC + (int64_t)h * a.ch;
+#pragma unroll
+        for (int j = 0; j < CH / 8; j++) {
+            int c = 8 * j + 2 * t;
+            if (c < a.ch) op[c] = __float2bfloat16(dq[j][2 * u] * a.scale);
+            if (c + 1 < a.ch) op[c + 1] = __float2bfloat16(dq[j][2 * u + 1] * a.scale);
+        }
+    }
+}
+
+// ---- dk, dv: rows are keys, queries stream -----------------------------------------------
+template <int CH>
+__global__ void __launch_bounds__(TC_T) k_tc_dkdv(fa_args a) {
+    __shared__ __align__(16) bf16 Ks[TC_R * (CH + 8)], Vs[TC_R * (CH + 8)], Qs[TC_C * (CH + 8)],
+        dOs[TC_C * (CH + 8)], Qt[CH * (TC_C + 8)], dOt[CH * (TC_C + 8)];
+    __shared__ float Ls[TC_C], Ds[TC_C];
+    int64_t nkt = (a.L + TC_R - 1) / TC_R;
+    int64_t kt = blockIdx.x % nkt, rh = blockIdx.x / nkt;
+    int h = (int)(rh % a.H);
+    int64_t r = rh / a.H, k0 = kt * TC_R;
+    int w = threadIdx.x >> 5, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+    tc_load<CH>(a, a.k, r, h, k0, Ks, 0);
+    tc_load<CH>(a, a.v, r, h, k0, Vs, 0);
+    int64_t kr[2] = {k0 + 16 * w + g, k0 + 16 * w + g + 8};
+    float mk[2];
+#pragma unroll
+    for (int u = 0; u < 2; u++)
+        mk[u] = kr[u] < a.L ? (a.mask ? mask_term(__bfloat162float(((const bf16 *)a.mask)[tc_pos(a, r, kr[u])])) : 0.f) : -INFINITY;
+    float dk[CH / 8][4], dv[CH / 8][4];
+#pragma unroll
+    for (int j = 0; j < CH / 8; j++)
+#pragma unroll
+        for (int e = 0; e < 4; e++) dk[j][e] = dv[j][e] = 0;
+    const float *bT = a.biasT ? a.biasT + (int64_t)h * a.L * a.L : NULL;
+    for (int64_t q0 = 0; q0 < a.L; q0 += TC_C) {
+        __syncthreads();
+        tc_load<CH>(a, a.q, r, h, q0, Qs, 0);
+        tc_load<CH>(a, a.dO, r, h, q0, dOs, 0);
+        tc_load<CH>(a, a.q, r, h, q0, Qt, 1);
+        tc_load<CH>(a, a.dO, r, h, q0, dOt, 1);
+        for (int j = threadIdx.x; j < TC_C; j += TC_T) {
+            int64_t qq = q0 + j;
+            Ls[j] = qq < a.L ? a.lse[(r * a.H + h) * a.L + qq] : INFINITY;
+            Ds[j] = qq < a.L ? a.D[(r * a.H + h) * a.L + qq] : 0.f;
+        }
+        __syncthreads();
+        float s[8][4], dp[8][4];
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) s[j][e] = dp[j][e] = 0;
+        mma_ss<CH, 8>(s, Ks + 16 * w * (CH + 8), CH + 8, Qs, CH + 8);    // S^T (keys x queries)
+        mma_ss<CH, 8>(dp, Vs + 16 * w * (CH + 8), CH + 8, dOs, CH + 8);  // dP^T
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                int col = 8 * j + 2 * t + (e & 1);
+                int64_t qq = q0 + col, kk = kr[e >> 1];
+                float v = s[j][e] * a.scale + mk[e >> 1];
+                if (bT && kk < a.L && qq < a.L) v += bT[kk * a.L + qq];
+                float p = expf(v - Ls[col]);
+                s[j][e] = p;
+                dp[j][e] = p * (dp[j][e] - Ds[col]);
+            }
+        mma_rs<TC_C, CH / 8>(dv, s, dOt, TC_C + 8);
+        mma_rs<TC_C, CH / 8>(dk, dp, Qt, TC_C + 8);
+    }
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+        int64_t kk = kr[u];
+        if (kk >= a.L) continue;
+        int64_t off = tc_pos(a, r, kk) * a.HC + (int64_t)h * a.ch;
+        bf16 *pk = (bf16 *)a.dk + off, *pv = (bf16 *)a.dv + off;
+#pragma unroll
+        for (int j = 0; j < CH / 8; j++) {
+            int c = 8 * j + 2 * t;
+            if (c < a.ch) { pk[c] = __float2bfloat16(dk[j][2 * u] * a.scale); pv[c] = __float2bfloat16(dv[j][2 * u]); }
+            if (c + 1 < a.ch) {
+                pk[c + 1] = __float2bfloat16(dk[j][2 * u + 1] * a.scale);
+                pv[c + 1] = __float2bfloat16(dv[j][2 * u + 1]);
+            }
+        }
+    }
+}
+
+// ---- bias gradient: block (h, 64 queries, 64 keys), rows r in order -------------------------
+template <int CH>
+__global__ void __launch_bounds__(TC_T) k_tc_dbias(fa_args a) {
+    __shared__ __align__(16) bf16 Qs[TC_R * (CH + 8)], dOs[TC_R * (CH + 8)], Ks[TC_C * (CH + 8)], Vs[TC_C * (CH + 8)];
+    __shared__ float Ms[TC_C];
+    int64_t nt = (a.L + TC_R - 1) / TC_R;
+    int64_t bid = blockIdx.x;
+    int64_t kt = bid % nt, qt = (bid / nt) % nt;
+    int h = (int)(bid / (nt * nt));
+    int64_t q0 = qt * TC_R, k0 = kt * TC_C;
+    int w = threadIdx.x >> 5, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+    int64_t qr[2] = {q0 + 16 * w + g, q0 + 16 * w + g + 8};
+    const float *bT = a.biasT + (int64_t)h * a.L * a.L;
+    float bias[8][4], acc[8][4];
+#pragma unroll
+    for (int j = 0; j < 8; j++)
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+            int64_t kk = k0 + 8 * j + 2 * t + (e & 1), q = qr[e >> 1];
+            bias[j][e] = (kk < a.L && q < a.L) ? bT[kk * a.L + q] : 0.f;
+            acc[j][e] = 0;
+        }
+    for (int64_t r = 0; r < a.B; r++) {
+        __syncthreads();
+        tc_load<CH>(a, a.q, r, h, q0, Qs, 0);
+        tc_load<CH>(a, a.dO, r, h, q0, dOs, 0);
+        tc_load<CH>(a, a.k, r, h, k0, Ks, 0);
+        tc_load<CH>(a, a.v, r, h, k0, Vs, 0);
+        for (int j = threadIdx.x; j < TC_C; j += TC_T) {
+            int64_t kk = k0 + j;
+            Ms[j] = kk < a.L ? (a.mask ? mask_term(__bfloat162float(((const bf16 *)a.mask)[tc_pos(a, r, kk)])) : 0.f) : -INFINITY;
+        }
+        __syncthreads();
+        float lse[2], Dq[2];
+#pragma unroll
+        for (int u = 0; u < 2; u++) {
+            bool ok = qr[u] < a.L;
+            lse[u] = ok ? a.lse[(r * a.H + h) * a.L + qr[u]] : INFINITY;
+            Dq[u] = ok ? a.D[(r * a.H + h) * a.L + qr[u]] : 0.f;
+        }
+        float s[8][4], dp[8][4];
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) s[j][e] = dp[j][e] = 0;
+        mma_ss<CH, 8>(s, Qs + 16 * w * (CH + 8), CH + 8, Ks, CH + 8);
+        mma_ss<CH, 8>(dp, dOs + 16 * w * (CH + 8), CH + 8, Vs, CH + 8);
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                int col = 8 * j + 2 * t + (e & 1);
+                float p = expf(s[j][e] * a.scale + bias[j][e] + Ms[col] - lse[e >> 1]);
+                acc[j][e] += p * (dp[j][e] - Dq[e >> 1]);
+            }
+    }
+#pragma unroll
+    for (int j = 0; j < 8; j++)
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+            int64_t kk = k0 + 8 * j + 2 * t + (e & 1), q = qr[e >> 1];
+            if (kk < a.L && q < a.L) {
+                int64_t idx = a.bias_tr ? kk * a.L + q : q * a.L + kk;
+                ((bf16 *)a.dbias)[idx * a.H + h] = __float2bfloat16(acc[j][e]);
+            }
+        }
+}
+
+// c_h <= 32 (every AF2 / AF3 attention); wider heads take the fp32 kernels.
+#define TC_CH_SWITCH(ch, F)                                    \
+    do {                                                       \
+        if ((ch) <= 16) F(16);                                 \
+        else if ((ch) <= 32) F(32);                            \
+        else pf_die("attention: tensor-core path needs c_h <= 32"); \
+    } while (0)
+
+static unsigned tc_grid(const fa_args *a) {
+    int64_t n = a->B * a->H * ((a->L + TC_R - 1) / TC_R);
+    if (n > 2147483647LL) pf_die("attention grid too large");
+    return (unsigned)n;
+}
+
+void fa_tc_forward(cu_impl *c, const fa_args *a) {
+#define F(CH) k_tc_fwd<CH><<<tc_grid(a), TC_T, 0, c->stream>>>(*a)
+    TC_CH_SWITCH(a->ch, F);
+#undef F
+    CU_LAUNCHED();
+}
+
+void fa_tc_backward(cu_impl *c, const fa_args *a) {
+#define F(CH) k_tc_dkdv<CH><<<tc_grid(a), TC_T, 0, c->stream>>>(*a)
+    TC_CH_SWITCH(a->ch, F);
+#undef F
+    CU_LAUNCHED();
+#define F(CH) k_tc_dq<CH><<<tc_grid(a), TC_T, 0, c->stream>>>(*a)
+    TC_CH_SWITCH(a->ch, F);
+#undef F
+    CU_LAUNCHED();
+    if (a->dbias) {
+        int64_t nt = (a->L + TC_R - 1) / TC_R, nb = nt * nt * a->H;
+        if (nb > 2147483647LL) pf_die("attention bias grid too large");
+#define F(CH) k_tc_dbias<CH><<<(unsigned)nb, TC_T, 0, c->stream>>>(*a)
+        TC_CH_SWITCH(a->ch, F);
+#undef F
+        CU_LAUNCHED();
+    }
+}
