@@ -37,7 +37,7 @@ $(BUILD)/f64/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DPF_DOUBLE -c $< -o $@
 
-pairfold: $(call f32,$(LIB_SRC) $(CLI_SRC))
+pairfold: $(call f32,$(LIB_SRC) $(CLI_SRC)) $(LIB_OBJ_EXTRA)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
 # float64 gradient checks of every module and block

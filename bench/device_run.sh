@@ -19,7 +19,6 @@ if ldd $P/test_cuda | grep -q "not found"; then
   done
 fi
 nvidia-smi --query-gpu=name,memory.total,driver_version,clocks.sm,clocks.max.sm --format=csv > $OUT/gpu.txt 2>&1
-ldd $P/test_cuda > $OUT/ldd.txt 2>&1
 summary=$OUT/summary.txt; : > $summary
 for s in $STEPS; do
   case $s in
@@ -32,11 +31,16 @@ for s in $STEPS; do
     timeout 300 compute-sanitizer --tool memcheck --error-exitcode 3 $P/test_cuda --quick > $OUT/memcheck.log 2>&1; rc=$?
     echo "memcheck: rc=$rc $((SECONDS-t0))s: $(grep -E 'ERROR SUMMARY|passed, ' $OUT/memcheck.log | tail -2 | tr '\n' ' ')" >> $summary
     grep -B2 -A8 "Invalid" $OUT/memcheck.log | head -30 >> $summary ;;
+  profile)
+    timeout 200 ncu --clock-control none --print-summary per-kernel --metrics gpu__time_duration.sum \
+      $P/bench_cuda_ops --ops ${PROFILE_OPS:-tri_attn} --sizes ${PROFILE_N:-512} --reps 1 > $OUT/ncu.log 2>&1
+    echo "ncu rc=$?" >> $summary
+    python3 bench/ncu_summary.py $OUT/ncu.log >> $summary 2>&1 ;;
   bench)
-    timeout 200 $P/bench_cuda_ops --sizes $SIZES > $OUT/ops_pairfold.jsonl 2> $OUT/ops_pairfold.err
-    echo "bench_cuda_ops rc=$?" >> $summary; tail -3 $OUT/ops_pairfold.err >> $summary
-    timeout 200 python3 bench/torch_ops_bench.py --sizes $SIZES > $OUT/ops_torch.jsonl 2> $OUT/ops_torch.err
-    echo "torch bench rc=$?" >> $summary; tail -3 $OUT/ops_torch.err >> $summary
+    timeout 200 $P/bench_cuda_ops --sizes $SIZES > $OUT/ops_pairfold.jsonl 2> /tmp/pf_err1
+    echo "bench_cuda_ops rc=$?" >> $summary; tail -3 /tmp/pf_err1 >> $summary
+    timeout 200 python3 bench/torch_ops_bench.py --sizes $SIZES > $OUT/ops_torch.jsonl 2> /tmp/pf_err2
+    echo "torch bench rc=$?" >> $summary; grep -v Warning /tmp/pf_err2 | grep -v run_backward | tail -3 >> $summary
     python3 bench/compare_ops.py $OUT/ops_pairfold.jsonl $OUT/ops_torch.jsonl >> $summary 2>&1 ;;
   esac
 done

@@ -6,7 +6,8 @@
 // saved: x (B*L, c_in) | z (L*L, c_z) [PAIR] | g = sigmoid gate (B*L, HC) |
 //        o (B*L, HC) | lse (B, H, L) fp32 | biasT (H, L, L) fp32 [bias]
 // ws:    xln | zln [PAIR] | zb (L*L, H): bias logits / their gradient | q, k, v |
-//        og / d og / d g | dO | dq, dk, dv | D (B, H, L) fp32 | d_xln | d_zln [PAIR]
+//        og / d og / d g | dO | dq, dk, dv | D (B, H, L) fp32 | d_xln | d_zln [PAIR] |
+//        bias-gradient partials (splits, H, L, L) fp32 [bf16, bias]
 //        (forward without saved: g, o, lse, biasT in the dq.. region)
 // q, k, v are recomputed from LN(x) in the backward (three GEMMs) rather than
 // saved: saved memory is what grows with the number of blocks.
@@ -19,7 +20,7 @@ typedef struct {
 } attn_sv;
 typedef struct {
     void *xln, *zln, *zb, *q, *k, *v, *og, *dO, *dq, *dk, *dv, *d_xln, *d_zln;
-    float *D;
+    float *D, *dbias_part;
 } attn_wv;
 
 static void attn_layout(cu_impl *c, const pf_attn_dims *d, void *saved, void *ws, attn_sv *s, attn_wv *w,
@@ -54,6 +55,8 @@ static void attn_layout(cu_impl *c, const pf_attn_dims *d, void *saved, void *ws
     w->D = (float *)cu_carve(&cw, nlse);
     w->d_xln = cu_carve(&cw, nx);
     w->d_zln = cu_carve(&cw, nz);
+    int ns = d->bias ? fa_dbias_splits(c->bf16, d->B, d->L, d->H) : 1;
+    w->dbias_part = (float *)cu_carve(&cw, ns > 1 ? sizeof(float) * (size_t)ns * (size_t)(LL * d->H) : 0);
     // inference: g, o, lse, biasT live in the backward's region
     size_t inf = region + ((2 * nq + 255) & ~(size_t)255) + ((nlse + 255) & ~(size_t)255) + ((nbT + 255) & ~(size_t)255);
     if (inf > cw.off) cw.off = inf;
@@ -177,6 +180,7 @@ void cu_attn_bwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, pf_a
     a.D = w.D;
     a.dq = w.dq; a.dk = w.dk; a.dv = w.dv;
     a.dbias = d->bias ? w.zb : NULL;
+    a.dbias_part = w.dbias_part;
     fa_rowdot(c, &a, w.D);
     fa_backward(c, &a);
 

@@ -23,7 +23,12 @@ typedef struct {
     int H, ch;
     int bias_tr;                         // dbias element (l, l') at l' * L + l (ending node)
     float scale;                         // 1 / sqrt(c_h)
+    float *dbias_part;                   // (splits, H, L, L) fp32 scratch (fa_dbias_splits > 1)
 } fa_args;
+
+// The bf16 bias gradient splits the rows r into this many ranges (one block
+// each, for parallelism); the partial sums are then added in range order.
+int fa_dbias_splits(int bf16, int64_t B, int64_t L, int H);
 
 void fa_forward(cu_impl *c, const fa_args *a);
 // dq, dk, dv written (not accumulated); dbias written when a->dbias.

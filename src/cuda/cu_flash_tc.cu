@@ -338,9 +338,13 @@ __global__ void __launch_bounds__(TC_T) k_tc_dbias(fa_args a) {
     __shared__ __align__(16) bf16 Qs[TC_R * (CH + 8)], dOs[TC_R * (CH + 8)], Ks[TC_C * (CH + 8)], Vs[TC_C * (CH + 8)];
     __shared__ float Ms[TC_C];
     int64_t nt = (a.L + TC_R - 1) / TC_R;
+    int nsplit = fa_dbias_splits(1, a.B, a.L, a.H);
     int64_t bid = blockIdx.x;
+    int split = (int)(bid % nsplit);
+    bid /= nsplit;
     int64_t kt = bid % nt, qt = (bid / nt) % nt;
     int h = (int)(bid / (nt * nt));
+    int64_t per = (a.B + nsplit - 1) / nsplit, r0 = split * per, r1 = r0 + per < a.B ? r0 + per : a.B;
     int64_t q0 = qt * TC_R, k0 = kt * TC_C;
     int w = threadIdx.x >> 5, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
     int64_t qr[2] = {q0 + 16 * w + g, q0 + 16 * w + g + 8};
@@ -354,7 +358,7 @@ __global__ void __launch_bounds__(TC_T) k_tc_dbias(fa_args a) {
             bias[j][e] = (kk < a.L && q < a.L) ? bT[kk * a.L + q] : 0.f;
             acc[j][e] = 0;
         }
-    for (int64_t r = 0; r < a.B; r++) {
+    for (int64_t r = r0; r < r1; r++) {
         __syncthreads();
         tc_load<CH>(a, a.q, r, h, q0, Qs, 0);
         tc_load<CH>(a, a.dO, r, h, q0, dOs, 0);
@@ -394,13 +398,40 @@ __global__ void __launch_bounds__(TC_T) k_tc_dbias(fa_args a) {
         for (int e = 0; e < 4; e++) {
             int64_t kk = k0 + 8 * j + 2 * t + (e & 1), q = qr[e >> 1];
             if (kk < a.L && q < a.L) {
-                int64_t idx = a.bias_tr ? kk * a.L + q : q * a.L + kk;
-                ((bf16 *)a.dbias)[idx * a.H + h] = __float2bfloat16(acc[j][e]);
+                if (nsplit > 1) {
+                    a.dbias_part[(((int64_t)split * a.H + h) * a.L + q) * a.L + kk] = acc[j][e];
+                } else {
+                    int64_t idx = a.bias_tr ? kk * a.L + q : q * a.L + kk;
+                    ((bf16 *)a.dbias)[idx * a.H + h] = __float2bfloat16(acc[j][e]);
+                }
             }
         }
 }
 
 // c_h <= 32 (every AF2 / AF3 attention); wider heads take the fp32 kernels.
+// dbias = sum of the split partials, in split order
+__global__ void k_dbias_reduce(fa_args a, int nsplit) {
+    int64_t n = (int64_t)a.H * a.L * a.L;
+    GRID_STRIDE(i, n) {
+        int64_t kk = i % a.L, q = (i / a.L) % a.L;
+        int h = (int)(i / (a.L * a.L));
+        float s = 0;
+        for (int u = 0; u < nsplit; u++) s += a.dbias_part[(int64_t)u * n + i];
+        int64_t idx = a.bias_tr ? kk * a.L + q : q * a.L + kk;
+        ((bf16 *)a.dbias)[idx * a.H + h] = __float2bfloat16(s);
+    }
+}
+
+// Enough blocks to fill the GPU (about 2048), at most 16 ranges, one row each at least.
+int fa_dbias_splits(int bf16, int64_t B, int64_t L, int H) {
+    if (!bf16 || L <= 0 || B <= 0) return 1;
+    int64_t nt = (L + TC_R - 1) / TC_R, blocks = nt * nt * H;
+    int64_t s = (2048 + blocks - 1) / blocks;
+    if (s > 16) s = 16;
+    if (s > B) s = B;
+    return s < 1 ? 1 : (int)s;
+}
+
 #define TC_CH_SWITCH(ch, F)                                    \
     do {                                                       \
         if ((ch) <= 16) F(16);                                 \
@@ -431,11 +462,17 @@ void fa_tc_backward(cu_impl *c, const fa_args *a) {
 #undef F
     CU_LAUNCHED();
     if (a->dbias) {
-        int64_t nt = (a->L + TC_R - 1) / TC_R, nb = nt * nt * a->H;
+        int ns = fa_dbias_splits(1, a->B, a->L, a->H);
+        int64_t nt = (a->L + TC_R - 1) / TC_R, nb = nt * nt * a->H * ns;
         if (nb > 2147483647LL) pf_die("attention bias grid too large");
 #define F(CH) k_tc_dbias<CH><<<(unsigned)nb, TC_T, 0, c->stream>>>(*a)
         TC_CH_SWITCH(a->ch, F);
 #undef F
         CU_LAUNCHED();
+        if (ns > 1) {
+            int64_t n = (int64_t)a->H * a->L * a->L;
+            k_dbias_reduce<<<cu_blocks(n, 256), 256, 0, c->stream>>>(*a, ns);
+            CU_LAUNCHED();
+        }
     }
 }

@@ -103,7 +103,8 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
         int N = b.N;
         pf_batch_free(&b);
         double val = NAN;
-        if ((cfg.val_every > 0 && step % cfg.val_every == 0) || step == cfg.steps) val = validate(M, src);
+        // validation at the first step (the baseline), every val_every steps and at the end
+        if ((cfg.val_every > 0 && (step % cfg.val_every == 0 || step == start + 1)) || step == cfg.steps) val = validate(M, src);
         fprintf(log, "{\"step\":%lld,\"loss\":%.17g,\"lr\":%.9g,\"grad_norm\":%.9g,\"ms\":%.3f,\"tokens_per_s\":%.2f,"
                      "\"data_wait_ms\":%.4f,\"n_res\":%d,\"cycles\":%d,\"tflops\":%.6f",
                 (long long)step, r.loss, lr, gnorm, ms, N / (ms / 1e3), wait, N, r.cycles, 3 * r.flops / (ms * 1e9));

