@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "../src/data/cache.h"
@@ -170,12 +171,21 @@ static void test_subset(const char *dd) {
     char *a3[] = {"prep", in, "--out", c3, "--threads", "zero"};
     char *a4[] = {"prep", in, "--out=/nonexistent-dir/x.pfc", "--quiet"};
     char *a5[] = {"prep", in, "--out", c3, "--threads=2", "--quiet"};
-    FILE *keep = stdout;
-    stdout = fopen("/dev/null", "w");
+    // the help text and usage errors go to stdout/stderr: keep the test output to failures
+    fflush(stdout);
+    fflush(stderr);
+    int o1 = dup(1), o2 = dup(2), nul = open("/dev/null", O_WRONLY);
+    dup2(nul, 1);
+    dup2(nul, 2);
     int r1 = pf_prep_main(2, a1), r5 = pf_prep_main(6, a5);
-    fclose(stdout);
-    stdout = keep;
     int r2 = pf_prep_main(2, a2), r3 = pf_prep_main(6, a3), r4 = pf_prep_main(4, a4);
+    fflush(stdout);
+    fflush(stderr);
+    dup2(o1, 1);
+    dup2(o2, 2);
+    close(o1);
+    close(o2);
+    close(nul);
     tl_check(r1 == 0 && r2 == 2 && r3 == 2 && r4 == 1 && r5 == 0, "prep command line exit codes",
              "help %d no-out %d bad-threads %d unwritable %d ok %d", r1, r2, r3, r4, r5);
     tl_check(same_file(c2, c3), "CLI output equals the API's", NULL);
@@ -193,7 +203,8 @@ static void test_full(const char *dd) {
     tl_check(s1.inputs == 181 && s1.entries == 181 && s1.failed == 0 && s1.chains == 334 && s1.msas == 23,
              "shared data counts", "inputs %d entries %d failed %d chains %d residues %lld msas %d",
              s1.inputs, s1.entries, s1.failed, s1.chains, (long long)s1.residues, s1.msas);
-    printf("  shared data: %d entries, %d chains, %lld residues, %d MSAs, %.2f s (1 thread), %.2f s (2 threads), %.1f MB\n",
+    if (getenv("PF_TEST_VERBOSE"))
+        printf("  shared data: %d entries, %d chains, %lld residues, %d MSAs, %.2f s (1 thread), %.2f s (2 threads), %.1f MB\n",
            s1.entries, s1.chains, (long long)s1.residues, s1.msas, s1.seconds, s2.seconds, s1.cache_bytes / 1e6);
     char *sum = rep ? strstr(rep, "prep: 181 inputs") : NULL;
     tl_check(sum != NULL, "summary line", "%s", rep ? rep : "");

@@ -24,6 +24,7 @@ typedef struct {
     int bias_tr;                         // dbias element (l, l') at l' * L + l (ending node)
     float scale;                         // 1 / sqrt(c_h)
     float *dbias_part;                   // (splits, H, L, L) fp32 scratch (fa_dbias_splits > 1)
+    int nsplit;                          // set by the launcher
 } fa_args;
 
 // The bf16 bias gradient splits the rows r into this many ranges (one block

@@ -70,6 +70,29 @@ __device__ __forceinline__ void mma_rs(float (*acc)[4], const float (*p)[4], con
     }
 }
 
+// Same, with B stored row-major [k][n] (n contiguous): fragments via ldmatrix.trans,
+// so P V-type products read the tiles loaded for Q K^T-type products.
+template <int K, int NT>
+__device__ __forceinline__ void mma_rs_t(float (*acc)[4], const float (*p)[4], const bf16 *B, int sb) {
+    int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int kk = 0; kk < K / 16; kk++) {
+        uint32_t a[4];
+        a[0] = pack2(p[2 * kk][0], p[2 * kk][1]);
+        a[1] = pack2(p[2 * kk][2], p[2 * kk][3]);
+        a[2] = pack2(p[2 * kk + 1][0], p[2 * kk + 1][1]);
+        a[3] = pack2(p[2 * kk + 1][2], p[2 * kk + 1][3]);
+#pragma unroll
+        for (int j = 0; j < NT; j++) {
+            const bf16 *bp = B + (kk * 16 + (lane & 15)) * sb + j * 8;
+            uint32_t addr = (uint32_t)__cvta_generic_to_shared(bp), b0, b1;
+            asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\n"
+                         : "=r"(b0), "=r"(b1) : "r"(addr));
+            mma16816(acc[j], a, b0, b1);
+        }
+    }
+}
+
 __device__ __forceinline__ int64_t tc_pos(const fa_args &a, int64_t r, int64_t l) { return r * a.rstride + l * a.pstride; }
 
 // 64 positions l0.. of (r, h) from src (M, HC) into dst: [64][CH+8] (tr = 0) or
@@ -107,7 +130,7 @@ __device__ __forceinline__ void tc_load(const fa_args &a, const void *src, int64
 // ---- forward ---------------------------------------------------------------------------
 template <int CH>
 __global__ void __launch_bounds__(TC_T) k_tc_fwd(fa_args a) {
-    __shared__ __align__(16) bf16 Qs[TC_R * (CH + 8)], Ks[TC_C * (CH + 8)], Vt[CH * (TC_C + 8)];
+    __shared__ __align__(16) bf16 Qs[TC_R * (CH + 8)], Ks[TC_C * (CH + 8)], Vs[TC_C * (CH + 8)];
     __shared__ float Ms[TC_C];
     int64_t nqt = (a.L + TC_R - 1) / TC_R;
     int64_t qt = blockIdx.x % nqt, rh = blockIdx.x / nqt;
@@ -124,7 +147,7 @@ __global__ void __launch_bounds__(TC_T) k_tc_fwd(fa_args a) {
     for (int64_t k0 = 0; k0 < a.L; k0 += TC_C) {
         __syncthreads();
         tc_load<CH>(a, a.k, r, h, k0, Ks, 0);
-        tc_load<CH>(a, a.v, r, h, k0, Vt, 1);
+        tc_load<CH>(a, a.v, r, h, k0, Vs, 0);
         for (int j = threadIdx.x; j < TC_C; j += TC_T) {
             int64_t kk = k0 + j;
             Ms[j] = kk < a.L ? (a.mask ? mask_term(__bfloat162float(((const bf16 *)a.mask)[tc_pos(a, r, kk)])) : 0.f) : -INFINITY;
@@ -150,7 +173,7 @@ __global__ void __launch_bounds__(TC_T) k_tc_fwd(fa_args a) {
         for (int u = 0; u < 2; u++) {
             mx[u] = fmaxf(mx[u], __shfl_xor_sync(0xffffffffu, mx[u], 1));
             mx[u] = fmaxf(mx[u], __shfl_xor_sync(0xffffffffu, mx[u], 2));
-            float mn = fmaxf(m[u], mx[u]), corr = expf(m[u] - mn);
+            float mn = fmaxf(m[u], mx[u]), corr = __expf(m[u] - mn);
             m[u] = mn;
             l[u] *= corr;
 #pragma unroll
@@ -160,11 +183,11 @@ __global__ void __launch_bounds__(TC_T) k_tc_fwd(fa_args a) {
         for (int j = 0; j < 8; j++)
 #pragma unroll
             for (int e = 0; e < 4; e++) {
-                float p = expf(s[j][e] - m[e >> 1]);
+                float p = __expf(s[j][e] - m[e >> 1]);
                 s[j][e] = p;
                 l[e >> 1] += p;
             }
-        mma_rs<TC_C, CH / 8>(o, s, Vt, TC_C + 8);
+        mma_rs_t<TC_C, CH / 8>(o, s, Vs, CH + 8);
     }
 #pragma unroll
     for (int u = 0; u < 2; u++) {
@@ -191,7 +214,7 @@ __global__ void __launch_bounds__(TC_T) k_tc_fwd(fa_args a) {
 template <int CH>
 __global__ void __launch_bounds__(TC_T) k_tc_dq(fa_args a) {
     __shared__ __align__(16) bf16 Qs[TC_R * (CH + 8)], dOs[TC_R * (CH + 8)], Ks[TC_C * (CH + 8)],
-        Vs[TC_C * (CH + 8)], Kt[CH * (TC_C + 8)];
+        Vs[TC_C * (CH + 8)];
     __shared__ float Ms[TC_C];
     int64_t nqt = (a.L + TC_R - 1) / TC_R;
     int64_t qt = blockIdx.x % nqt, rh = blockIdx.x / nqt;
@@ -216,7 +239,6 @@ __global__ void __launch_bounds__(TC_T) k_tc_dq(fa_args a) {
         __syncthreads();
         tc_load<CH>(a, a.k, r, h, k0, Ks, 0);
         tc_load<CH>(a, a.v, r, h, k0, Vs, 0);
-        tc_load<CH>(a, a.k, r, h, k0, Kt, 1);
         for (int j = threadIdx.x; j < TC_C; j += TC_T) {
             int64_t kk = k0 + j;
             Ms[j] = kk < a.L ? (a.mask ? mask_term(__bfloat162float(((const bf16 *)a.mask)[tc_pos(a, r, kk)])) : 0.f) : -INFINITY;
@@ -237,10 +259,10 @@ __global__ void __launch_bounds__(TC_T) k_tc_dq(fa_args a) {
                 int64_t kk = k0 + col, q = qr[e >> 1];
                 float v = s[j][e] * a.scale + Ms[col];
                 if (bT && kk < a.L && q < a.L) v += bT[kk * a.L + q];
-                float p = expf(v - lse[e >> 1]);
+                float p = __expf(v - lse[e >> 1]);
                 s[j][e] = p * (dp[j][e] - Dq[e >> 1]);
             }
-        mma_rs<TC_C, CH / 8>(dq, s, Kt, TC_C + 8);
+        mma_rs_t<TC_C, CH / 8>(dq, s, Ks, CH + 8);
     }
 #pragma unroll
     for (int u = 0; u < 2; u++) {
@@ -260,7 +282,7 @@ __global__ void __launch_bounds__(TC_T) k_tc_dq(fa_args a) {
 template <int CH>
 __global__ void __launch_bounds__(TC_T) k_tc_dkdv(fa_args a) {
     __shared__ __align__(16) bf16 Ks[TC_R * (CH + 8)], Vs[TC_R * (CH + 8)], Qs[TC_C * (CH + 8)],
-        dOs[TC_C * (CH + 8)], Qt[CH * (TC_C + 8)], dOt[CH * (TC_C + 8)];
+        dOs[TC_C * (CH + 8)];
     __shared__ float Ls[TC_C], Ds[TC_C];
     int64_t nkt = (a.L + TC_R - 1) / TC_R;
     int64_t kt = blockIdx.x % nkt, rh = blockIdx.x / nkt;
@@ -284,8 +306,6 @@ __global__ void __launch_bounds__(TC_T) k_tc_dkdv(fa_args a) {
         __syncthreads();
         tc_load<CH>(a, a.q, r, h, q0, Qs, 0);
         tc_load<CH>(a, a.dO, r, h, q0, dOs, 0);
-        tc_load<CH>(a, a.q, r, h, q0, Qt, 1);
-        tc_load<CH>(a, a.dO, r, h, q0, dOt, 1);
         for (int j = threadIdx.x; j < TC_C; j += TC_T) {
             int64_t qq = q0 + j;
             Ls[j] = qq < a.L ? a.lse[(r * a.H + h) * a.L + qq] : INFINITY;
@@ -307,12 +327,12 @@ __global__ void __launch_bounds__(TC_T) k_tc_dkdv(fa_args a) {
                 int64_t qq = q0 + col, kk = kr[e >> 1];
                 float v = s[j][e] * a.scale + mk[e >> 1];
                 if (bT && kk < a.L && qq < a.L) v += bT[kk * a.L + qq];
-                float p = expf(v - Ls[col]);
+                float p = __expf(v - Ls[col]);
                 s[j][e] = p;
                 dp[j][e] = p * (dp[j][e] - Ds[col]);
             }
-        mma_rs<TC_C, CH / 8>(dv, s, dOt, TC_C + 8);
-        mma_rs<TC_C, CH / 8>(dk, dp, Qt, TC_C + 8);
+        mma_rs_t<TC_C, CH / 8>(dv, s, dOs, CH + 8);
+        mma_rs_t<TC_C, CH / 8>(dk, dp, Qs, CH + 8);
     }
 #pragma unroll
     for (int u = 0; u < 2; u++) {
@@ -338,7 +358,7 @@ __global__ void __launch_bounds__(TC_T) k_tc_dbias(fa_args a) {
     __shared__ __align__(16) bf16 Qs[TC_R * (CH + 8)], dOs[TC_R * (CH + 8)], Ks[TC_C * (CH + 8)], Vs[TC_C * (CH + 8)];
     __shared__ float Ms[TC_C];
     int64_t nt = (a.L + TC_R - 1) / TC_R;
-    int nsplit = fa_dbias_splits(1, a.B, a.L, a.H);
+    int nsplit = a.nsplit;
     int64_t bid = blockIdx.x;
     int split = (int)(bid % nsplit);
     bid /= nsplit;
@@ -388,7 +408,7 @@ __global__ void __launch_bounds__(TC_T) k_tc_dbias(fa_args a) {
 #pragma unroll
             for (int e = 0; e < 4; e++) {
                 int col = 8 * j + 2 * t + (e & 1);
-                float p = expf(s[j][e] * a.scale + bias[j][e] + Ms[col] - lse[e >> 1]);
+                float p = __expf(s[j][e] * a.scale + bias[j][e] + Ms[col] - lse[e >> 1]);
                 acc[j][e] += p * (dp[j][e] - Dq[e >> 1]);
             }
     }
@@ -462,10 +482,11 @@ void fa_tc_backward(cu_impl *c, const fa_args *a) {
 #undef F
     CU_LAUNCHED();
     if (a->dbias) {
-        int ns = fa_dbias_splits(1, a->B, a->L, a->H);
+        fa_args b = *a;
+        int ns = b.nsplit = fa_dbias_splits(1, a->B, a->L, a->H);
         int64_t nt = (a->L + TC_R - 1) / TC_R, nb = nt * nt * a->H * ns;
         if (nb > 2147483647LL) pf_die("attention bias grid too large");
-#define F(CH) k_tc_dbias<CH><<<(unsigned)nb, TC_T, 0, c->stream>>>(*a)
+#define F(CH) k_tc_dbias<CH><<<(unsigned)nb, TC_T, 0, c->stream>>>(b)
         TC_CH_SWITCH(a->ch, F);
 #undef F
         CU_LAUNCHED();

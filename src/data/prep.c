@@ -246,8 +246,13 @@ int pf_prep(const pf_prep_opts *o, pf_prep_stats *st) {
     if (oldp)
         for (uint64_t i = 0; i < oldp->h->n_inputs; i++) {
             const char *k = oldp->strings + oldp->inputs[i].key_off;
-            int found = 0;
-            for (int u = 0; u < in.n_units && !found; u++) found = !strcmp(in.units[u].key, k);
+            int lo = 0, hi = in.n_units - 1, found = 0;  // units are sorted by key
+            while (lo <= hi && !found) {
+                int mid = (lo + hi) / 2, r = strcmp(in.units[mid].key, k);
+                if (r == 0) found = 1;
+                else if (r < 0) lo = mid + 1;
+                else hi = mid - 1;
+            }
             st->dropped += !found;
         }
     int rc = pf_cache_write(o->out, items, in.n_units, err, sizeof err);

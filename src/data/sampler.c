@@ -28,6 +28,11 @@ static int cmp_hidx(const void *a, const void *b) {
     return x->i - y->i;
 }
 
+static int cmp_u64(const void *a, const void *b) {
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
 int pf_sampler_open(pf_sampler *s, const pf_sampler_cfg *cfg, char *err, size_t errlen) {
     memset(s, 0, sizeof *s);
     s->cfg = *cfg;
@@ -72,6 +77,15 @@ int pf_sampler_open(pf_sampler *s, const pf_sampler_cfg *cfg, char *err, size_t 
     for (int i = 0; i < n; i++)
         if (!is_val[i]) s->train[s->n_train++] = i;
     // weights: AF2 length factor clamp(n, 256, 512) / 512, divided by the cluster's size
+    uint64_t *keys = malloc((size_t)(s->n_train > 0 ? s->n_train : 1) * sizeof(uint64_t));
+    for (int k = 0; k < s->n_train; k++) {
+        pf_entry_view v;
+        pf_cache_entry(&s->cache, s->train[k], &v, NULL, 0);
+        keys[k] = v.h->cluster;
+    }
+    uint64_t *sorted = malloc((size_t)(s->n_train > 0 ? s->n_train : 1) * sizeof(uint64_t));
+    memcpy(sorted, keys, (size_t)s->n_train * sizeof(uint64_t));
+    qsort(sorted, (size_t)s->n_train, sizeof(uint64_t), cmp_u64);
     double acc = 0;
     for (int k = 0; k < s->n_train; k++) {
         pf_entry_view v;
@@ -79,17 +93,22 @@ int pf_sampler_open(pf_sampler *s, const pf_sampler_cfg *cfg, char *err, size_t 
         double w = 1;
         if (cfg->weighting >= 1) w = PF_MIN(PF_MAX((double)v.h->n_res, 256.0), 512.0) / 512.0;
         if (cfg->weighting >= 2) {
-            int same = 0;
-            for (int j = 0; j < s->n_train; j++) {
-                pf_entry_view u;
-                pf_cache_entry(&s->cache, s->train[j], &u, NULL, 0);
-                same += u.h->cluster == v.h->cluster;
+            // members of this cluster: the run of equal keys in the sorted copy
+            int lo = 0, hi = s->n_train;
+            while (lo < hi) {
+                int mid = (lo + hi) / 2;
+                if (sorted[mid] < keys[k]) lo = mid + 1;
+                else hi = mid;
             }
-            w /= same;
+            int end = lo;
+            while (end < s->n_train && sorted[end] == keys[k]) end++;
+            w /= (end - lo);
         }
         acc += w;
         s->cum_w[k] = acc;
     }
+    free(keys);
+    free(sorted);
     free(is_val);
     return 0;
 }

@@ -7,10 +7,18 @@
 #include <errno.h>
 #include <math.h>
 #include <unistd.h>
+#include <signal.h>
 #include "../core/util.h"
 #include "../model/model.h"
 #include "optim.h"
 #include "checkpoint.h"
+
+// SIGINT / SIGTERM: finish the step in flight, write a checkpoint, stop.
+static volatile sig_atomic_t stop_requested = 0;
+static void on_signal(int sig) {
+    (void)sig;
+    stop_requested = 1;
+}
 
 static double validate(pf_model *M, pf_batch_source *src) {
     if (!src->val || src->n_val <= 0) return NAN;
@@ -77,8 +85,14 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
     if (!log) { fprintf(stderr, "pairfold: error: cannot open log %s: %s\n", logp, strerror(errno)); return 2; }
 
     int tty = isatty(2) && !opts->quiet;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
     double t_start = pf_now_ms(), loss_ema = NAN;
     int rc = 0;
+    int64_t done_steps = 0;
     for (int64_t step = start + 1; step <= cfg.steps; step++) {
         double t0 = pf_now_ms();
         pf_batch b;
@@ -98,6 +112,7 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
             break;
         }
         double lr = 0, gnorm = pf_optim_step(&opt, &cfg, &lr);
+        done_steps++;
         be->sync(be);
         double ms = pf_now_ms() - t0;
         int N = b.N;
@@ -121,7 +136,7 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
             if (!isnan(val)) fprintf(stderr, "  val %.4f", val);
             fprintf(stderr, tty && isnan(val) && step != cfg.steps ? "   " : "\n");
         }
-        if ((cfg.ckpt_every > 0 && step % cfg.ckpt_every == 0) || step == cfg.steps) {
+        if ((cfg.ckpt_every > 0 && step % cfg.ckpt_every == 0) || step == cfg.steps || stop_requested) {
             char where[4200];
             if (pf_ckpt_save(opts->out_dir, M, &opt, step, where, sizeof where, err, sizeof err) != 0) {
                 fprintf(stderr, "\npairfold: error: checkpoint failed: %s\n", err);
@@ -130,9 +145,14 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
             }
             if (!opts->quiet) fprintf(stderr, "%scheckpoint: %s\n", tty ? "\n" : "", where);
         }
+        if (stop_requested) {
+            fprintf(stderr, "stopped by signal after step %lld; resume with --resume %s\n", (long long)step, opts->out_dir);
+            rc = 130;
+            break;
+        }
     }
     fclose(log);
-    printf("done: %lld steps in %.1f s; log %s\n", (long long)(cfg.steps - start), (pf_now_ms() - t_start) / 1e3, logp);
+    printf("done: %lld steps in %.1f s; log %s\n", (long long)done_steps, (pf_now_ms() - t_start) / 1e3, logp);
     pf_optim_free(&opt);
     pf_model_free(M);
     if (src->destroy) src->destroy(src);
