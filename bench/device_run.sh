@@ -7,7 +7,7 @@
 # Logs go to $OUT; a short summary is printed last.
 set -u
 OUT=${OUT:-/tmp/pf_out}; mkdir -p "$OUT"
-STEPS=${*:-tests memcheck bench}
+STEPS=${*:-tests memcheck bench blocks}
 SIZES=${SIZES:-256,512,768,1024}
 P=/tmp/pf; rm -rf $P; mkdir -p $P
 tar -xJf build/h_cuda/pack/payload.tar.xz -C $P || { echo "no payload"; exit 1; }
@@ -36,6 +36,13 @@ for s in $STEPS; do
       $P/bench_cuda_ops --ops ${PROFILE_OPS:-tri_attn} --sizes ${PROFILE_N:-512} --reps 1 > $OUT/ncu.log 2>&1
     echo "ncu rc=$?" >> $summary
     python3 bench/ncu_summary.py $OUT/ncu.log >> $summary 2>&1 ;;
+  blocks)
+    timeout 300 python3 bench/torch_blocks.py bench --block pairformer --sizes ${BLOCK_SIZES:-256,512,768,1024,1536,2048} --reps 3 > $OUT/blocks_torch.jsonl 2>/tmp/pf_err3
+    timeout 200 python3 bench/torch_blocks.py bench --block evoformer --S 128 --sizes ${EVO_SIZES:-256,512,768,1024} --reps 3 >> $OUT/blocks_torch.jsonl 2>>/tmp/pf_err3
+    timeout 100 python3 bench/torch_blocks.py export --block pairformer --N 24 --out /tmp/pf.st >> $OUT/blocks_torch.jsonl 2>>/tmp/pf_err3
+    timeout 100 python3 bench/torch_blocks.py export --block evoformer --N 20 --S 7 --out /tmp/ev.st >> $OUT/blocks_torch.jsonl 2>>/tmp/pf_err3
+    echo "torch blocks:" >> $summary; cat $OUT/blocks_torch.jsonl >> $summary
+    grep -v Warning /tmp/pf_err3 | grep -v run_backward | tail -5 >> $summary ;;
   bench)
     timeout 200 $P/bench_cuda_ops --sizes $SIZES > $OUT/ops_pairfold.jsonl 2> /tmp/pf_err1
     echo "bench_cuda_ops rc=$?" >> $summary; tail -3 /tmp/pf_err1 >> $summary

@@ -127,11 +127,45 @@ __device__ __forceinline__ void tc_load(const fa_args &a, const void *src, int64
     }
 }
 
+// cp.async (sm_80+) copies of a tile into shared memory, so the next tile
+// streams in while the current one is used (double buffering). Falls back to
+// tc_load when the rows are not 16-byte vectors.
+__device__ __forceinline__ void cp_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N>
+__device__ __forceinline__ void cp_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+
+template <int CH>
+__device__ __forceinline__ void tc_load_async(const fa_args &a, const void *src, int64_t r, int h, int64_t l0, bf16 *dst) {
+    if (a.ch == CH && (a.HC & 7) == 0) {
+        const bf16 *s = (const bf16 *)src;
+        for (int i = threadIdx.x; i < TC_C * CH / 8; i += TC_T) {
+            int j = i / (CH / 8), c = (i % (CH / 8)) * 8;
+            int64_t l = l0 + j;
+            bf16 *d = dst + j * (CH + 8) + c;
+            if (l < a.L) {
+                uint32_t sa = (uint32_t)__cvta_generic_to_shared(d);
+                const bf16 *gp = s + tc_pos(a, r, l) * a.HC + (int64_t)h * CH + c;
+                asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(sa), "l"(gp));
+            } else {
+                *reinterpret_cast<uint4 *>(d) = make_uint4(0, 0, 0, 0);
+            }
+        }
+    } else {
+        tc_load<CH>(a, src, r, h, l0, dst, 0);
+    }
+}
+
+// mask term of key kk of row r (-inf beyond L)
+__device__ __forceinline__ float tc_mask(const fa_args &a, int64_t r, int64_t kk) {
+    if (kk >= a.L) return -INFINITY;
+    return a.mask ? mask_term(__bfloat162float(((const bf16 *)a.mask)[tc_pos(a, r, kk)])) : 0.f;
+}
+
 // ---- forward ---------------------------------------------------------------------------
 template <int CH>
 __global__ void __launch_bounds__(TC_T) k_tc_fwd(fa_args a) {
-    __shared__ __align__(16) bf16 Qs[TC_R * (CH + 8)], Ks[TC_C * (CH + 8)], Vs[TC_C * (CH + 8)];
-    __shared__ float Ms[TC_C];
+    __shared__ __align__(16) bf16 Qs[TC_R * (CH + 8)], Ks[2][TC_C * (CH + 8)], Vs[2][TC_C * (CH + 8)];
+    __shared__ float Ms[2][TC_C];
     int64_t nqt = (a.L + TC_R - 1) / TC_R;
     int64_t qt = blockIdx.x % nqt, rh = blockIdx.x / nqt;
     int h = (int)(rh % a.H);
@@ -144,19 +178,22 @@ __global__ void __launch_bounds__(TC_T) k_tc_fwd(fa_args a) {
     float m[2] = {-INFINITY, -INFINITY}, l[2] = {0, 0};
     int64_t qr[2] = {q0 + 16 * w + g, q0 + 16 * w + g + 8};
     const float *bT = a.biasT ? a.biasT + (int64_t)h * a.L * a.L : NULL;
-    for (int64_t k0 = 0; k0 < a.L; k0 += TC_C) {
-        __syncthreads();
-        tc_load<CH>(a, a.k, r, h, k0, Ks, 0);
-        tc_load<CH>(a, a.v, r, h, k0, Vs, 0);
-        for (int j = threadIdx.x; j < TC_C; j += TC_T) {
-            int64_t kk = k0 + j;
-            Ms[j] = kk < a.L ? (a.mask ? mask_term(__bfloat162float(((const bf16 *)a.mask)[tc_pos(a, r, kk)])) : 0.f) : -INFINITY;
-        }
+    auto issue = [&](int64_t k0, int b) {
+        tc_load_async<CH>(a, a.k, r, h, k0, Ks[b]);
+        tc_load_async<CH>(a, a.v, r, h, k0, Vs[b]);
+        for (int j = threadIdx.x; j < TC_C; j += TC_T) Ms[b][j] = tc_mask(a, r, k0 + j);
+        cp_commit();
+    };
+    issue(0, 0);
+    int it = 0;
+    for (int64_t k0 = 0; k0 < a.L; k0 += TC_C, it++) {
+        int b = it & 1;
+        if (k0 + TC_C < a.L) { issue(k0 + TC_C, b ^ 1); cp_wait<1>(); } else { cp_wait<0>(); }
         __syncthreads();
         float s[8][4];
 #pragma unroll
         for (int j = 0; j < 8; j++) s[j][0] = s[j][1] = s[j][2] = s[j][3] = 0;
-        mma_ss<CH, 8>(s, Qs + 16 * w * (CH + 8), CH + 8, Ks, CH + 8);
+        mma_ss<CH, 8>(s, Qs + 16 * w * (CH + 8), CH + 8, Ks[b], CH + 8);
         float mx[2] = {-INFINITY, -INFINITY};
 #pragma unroll
         for (int j = 0; j < 8; j++)
@@ -164,7 +201,7 @@ __global__ void __launch_bounds__(TC_T) k_tc_fwd(fa_args a) {
             for (int e = 0; e < 4; e++) {
                 int col = 8 * j + 2 * t + (e & 1);
                 int64_t kk = k0 + col, q = qr[e >> 1];
-                float v = s[j][e] * a.scale + Ms[col];
+                float v = s[j][e] * a.scale + Ms[b][col];
                 if (bT && kk < a.L && q < a.L) v += bT[kk * a.L + q];
                 s[j][e] = v;
                 mx[e >> 1] = fmaxf(mx[e >> 1], v);
@@ -187,7 +224,8 @@ __global__ void __launch_bounds__(TC_T) k_tc_fwd(fa_args a) {
                 s[j][e] = p;
                 l[e >> 1] += p;
             }
-        mma_rs_t<TC_C, CH / 8>(o, s, Vs, CH + 8);
+        mma_rs_t<TC_C, CH / 8>(o, s, Vs[b], CH + 8);
+        __syncthreads();
     }
 #pragma unroll
     for (int u = 0; u < 2; u++) {
@@ -213,9 +251,9 @@ __global__ void __launch_bounds__(TC_T) k_tc_fwd(fa_args a) {
 // ---- dq -------------------------------------------------------------------------------
 template <int CH>
 __global__ void __launch_bounds__(TC_T) k_tc_dq(fa_args a) {
-    __shared__ __align__(16) bf16 Qs[TC_R * (CH + 8)], dOs[TC_R * (CH + 8)], Ks[TC_C * (CH + 8)],
-        Vs[TC_C * (CH + 8)];
-    __shared__ float Ms[TC_C];
+    __shared__ __align__(16) bf16 Qs[TC_R * (CH + 8)], dOs[TC_R * (CH + 8)], Ks[2][TC_C * (CH + 8)],
+        Vs[2][TC_C * (CH + 8)];
+    __shared__ float Ms[2][TC_C];
     int64_t nqt = (a.L + TC_R - 1) / TC_R;
     int64_t qt = blockIdx.x % nqt, rh = blockIdx.x / nqt;
     int h = (int)(rh % a.H);
@@ -235,34 +273,38 @@ __global__ void __launch_bounds__(TC_T) k_tc_dq(fa_args a) {
 #pragma unroll
     for (int j = 0; j < CH / 8; j++) dq[j][0] = dq[j][1] = dq[j][2] = dq[j][3] = 0;
     const float *bT = a.biasT ? a.biasT + (int64_t)h * a.L * a.L : NULL;
-    for (int64_t k0 = 0; k0 < a.L; k0 += TC_C) {
-        __syncthreads();
-        tc_load<CH>(a, a.k, r, h, k0, Ks, 0);
-        tc_load<CH>(a, a.v, r, h, k0, Vs, 0);
-        for (int j = threadIdx.x; j < TC_C; j += TC_T) {
-            int64_t kk = k0 + j;
-            Ms[j] = kk < a.L ? (a.mask ? mask_term(__bfloat162float(((const bf16 *)a.mask)[tc_pos(a, r, kk)])) : 0.f) : -INFINITY;
-        }
+    auto issue = [&](int64_t k0, int b) {
+        tc_load_async<CH>(a, a.k, r, h, k0, Ks[b]);
+        tc_load_async<CH>(a, a.v, r, h, k0, Vs[b]);
+        for (int j = threadIdx.x; j < TC_C; j += TC_T) Ms[b][j] = tc_mask(a, r, k0 + j);
+        cp_commit();
+    };
+    issue(0, 0);
+    int it = 0;
+    for (int64_t k0 = 0; k0 < a.L; k0 += TC_C, it++) {
+        int b = it & 1;
+        if (k0 + TC_C < a.L) { issue(k0 + TC_C, b ^ 1); cp_wait<1>(); } else { cp_wait<0>(); }
         __syncthreads();
         float s[8][4], dp[8][4];
 #pragma unroll
         for (int j = 0; j < 8; j++)
 #pragma unroll
             for (int e = 0; e < 4; e++) s[j][e] = dp[j][e] = 0;
-        mma_ss<CH, 8>(s, Qs + 16 * w * (CH + 8), CH + 8, Ks, CH + 8);
-        mma_ss<CH, 8>(dp, dOs + 16 * w * (CH + 8), CH + 8, Vs, CH + 8);
+        mma_ss<CH, 8>(s, Qs + 16 * w * (CH + 8), CH + 8, Ks[b], CH + 8);
+        mma_ss<CH, 8>(dp, dOs + 16 * w * (CH + 8), CH + 8, Vs[b], CH + 8);
 #pragma unroll
         for (int j = 0; j < 8; j++)
 #pragma unroll
             for (int e = 0; e < 4; e++) {
                 int col = 8 * j + 2 * t + (e & 1);
                 int64_t kk = k0 + col, q = qr[e >> 1];
-                float v = s[j][e] * a.scale + Ms[col];
+                float v = s[j][e] * a.scale + Ms[b][col];
                 if (bT && kk < a.L && q < a.L) v += bT[kk * a.L + q];
                 float p = __expf(v - lse[e >> 1]);
                 s[j][e] = p * (dp[j][e] - Dq[e >> 1]);
             }
-        mma_rs_t<TC_C, CH / 8>(dq, s, Ks, CH + 8);
+        mma_rs_t<TC_C, CH / 8>(dq, s, Ks[b], CH + 8);
+        __syncthreads();
     }
 #pragma unroll
     for (int u = 0; u < 2; u++) {
@@ -281,9 +323,9 @@ __global__ void __launch_bounds__(TC_T) k_tc_dq(fa_args a) {
 // ---- dk, dv: rows are keys, queries stream -----------------------------------------------
 template <int CH>
 __global__ void __launch_bounds__(TC_T) k_tc_dkdv(fa_args a) {
-    __shared__ __align__(16) bf16 Ks[TC_R * (CH + 8)], Vs[TC_R * (CH + 8)], Qs[TC_C * (CH + 8)],
-        dOs[TC_C * (CH + 8)];
-    __shared__ float Ls[TC_C], Ds[TC_C];
+    __shared__ __align__(16) bf16 Ks[TC_R * (CH + 8)], Vs[TC_R * (CH + 8)], Qs[2][TC_C * (CH + 8)],
+        dOs[2][TC_C * (CH + 8)];
+    __shared__ float Ls[2][TC_C], Ds[2][TC_C];
     int64_t nkt = (a.L + TC_R - 1) / TC_R;
     int64_t kt = blockIdx.x % nkt, rh = blockIdx.x / nkt;
     int h = (int)(rh % a.H);
@@ -302,23 +344,29 @@ __global__ void __launch_bounds__(TC_T) k_tc_dkdv(fa_args a) {
 #pragma unroll
         for (int e = 0; e < 4; e++) dk[j][e] = dv[j][e] = 0;
     const float *bT = a.biasT ? a.biasT + (int64_t)h * a.L * a.L : NULL;
-    for (int64_t q0 = 0; q0 < a.L; q0 += TC_C) {
-        __syncthreads();
-        tc_load<CH>(a, a.q, r, h, q0, Qs, 0);
-        tc_load<CH>(a, a.dO, r, h, q0, dOs, 0);
+    auto issue = [&](int64_t q0, int b) {
+        tc_load_async<CH>(a, a.q, r, h, q0, Qs[b]);
+        tc_load_async<CH>(a, a.dO, r, h, q0, dOs[b]);
         for (int j = threadIdx.x; j < TC_C; j += TC_T) {
             int64_t qq = q0 + j;
-            Ls[j] = qq < a.L ? a.lse[(r * a.H + h) * a.L + qq] : INFINITY;
-            Ds[j] = qq < a.L ? a.D[(r * a.H + h) * a.L + qq] : 0.f;
+            Ls[b][j] = qq < a.L ? a.lse[(r * a.H + h) * a.L + qq] : INFINITY;
+            Ds[b][j] = qq < a.L ? a.D[(r * a.H + h) * a.L + qq] : 0.f;
         }
+        cp_commit();
+    };
+    issue(0, 0);
+    int it = 0;
+    for (int64_t q0 = 0; q0 < a.L; q0 += TC_C, it++) {
+        int b = it & 1;
+        if (q0 + TC_C < a.L) { issue(q0 + TC_C, b ^ 1); cp_wait<1>(); } else { cp_wait<0>(); }
         __syncthreads();
         float s[8][4], dp[8][4];
 #pragma unroll
         for (int j = 0; j < 8; j++)
 #pragma unroll
             for (int e = 0; e < 4; e++) s[j][e] = dp[j][e] = 0;
-        mma_ss<CH, 8>(s, Ks + 16 * w * (CH + 8), CH + 8, Qs, CH + 8);    // S^T (keys x queries)
-        mma_ss<CH, 8>(dp, Vs + 16 * w * (CH + 8), CH + 8, dOs, CH + 8);  // dP^T
+        mma_ss<CH, 8>(s, Ks + 16 * w * (CH + 8), CH + 8, Qs[b], CH + 8);    // S^T (keys x queries)
+        mma_ss<CH, 8>(dp, Vs + 16 * w * (CH + 8), CH + 8, dOs[b], CH + 8);  // dP^T
 #pragma unroll
         for (int j = 0; j < 8; j++)
 #pragma unroll
@@ -327,12 +375,13 @@ __global__ void __launch_bounds__(TC_T) k_tc_dkdv(fa_args a) {
                 int64_t qq = q0 + col, kk = kr[e >> 1];
                 float v = s[j][e] * a.scale + mk[e >> 1];
                 if (bT && kk < a.L && qq < a.L) v += bT[kk * a.L + qq];
-                float p = __expf(v - Ls[col]);
+                float p = __expf(v - Ls[b][col]);
                 s[j][e] = p;
-                dp[j][e] = p * (dp[j][e] - Ds[col]);
+                dp[j][e] = p * (dp[j][e] - Ds[b][col]);
             }
-        mma_rs_t<TC_C, CH / 8>(dv, s, dOs, CH + 8);
-        mma_rs_t<TC_C, CH / 8>(dk, dp, Qs, CH + 8);
+        mma_rs_t<TC_C, CH / 8>(dv, s, dOs[b], CH + 8);
+        mma_rs_t<TC_C, CH / 8>(dk, dp, Qs[b], CH + 8);
+        __syncthreads();
     }
 #pragma unroll
     for (int u = 0; u < 2; u++) {
@@ -355,8 +404,9 @@ __global__ void __launch_bounds__(TC_T) k_tc_dkdv(fa_args a) {
 // ---- bias gradient: block (h, 64 queries, 64 keys), rows r in order -------------------------
 template <int CH>
 __global__ void __launch_bounds__(TC_T) k_tc_dbias(fa_args a) {
-    __shared__ __align__(16) bf16 Qs[TC_R * (CH + 8)], dOs[TC_R * (CH + 8)], Ks[TC_C * (CH + 8)], Vs[TC_C * (CH + 8)];
-    __shared__ float Ms[TC_C];
+    __shared__ __align__(16) bf16 Qs[2][TC_R * (CH + 8)], dOs[2][TC_R * (CH + 8)], Ks[2][TC_C * (CH + 8)],
+        Vs[2][TC_C * (CH + 8)];
+    __shared__ float Ms[2][TC_C];
     int64_t nt = (a.L + TC_R - 1) / TC_R;
     int nsplit = a.nsplit;
     int64_t bid = blockIdx.x;
@@ -378,16 +428,18 @@ __global__ void __launch_bounds__(TC_T) k_tc_dbias(fa_args a) {
             bias[j][e] = (kk < a.L && q < a.L) ? bT[kk * a.L + q] : 0.f;
             acc[j][e] = 0;
         }
+    auto issue = [&](int64_t r, int b) {
+        tc_load_async<CH>(a, a.q, r, h, q0, Qs[b]);
+        tc_load_async<CH>(a, a.dO, r, h, q0, dOs[b]);
+        tc_load_async<CH>(a, a.k, r, h, k0, Ks[b]);
+        tc_load_async<CH>(a, a.v, r, h, k0, Vs[b]);
+        for (int j = threadIdx.x; j < TC_C; j += TC_T) Ms[b][j] = tc_mask(a, r, k0 + j);
+        cp_commit();
+    };
+    if (r0 < r1) issue(r0, 0);
     for (int64_t r = r0; r < r1; r++) {
-        __syncthreads();
-        tc_load<CH>(a, a.q, r, h, q0, Qs, 0);
-        tc_load<CH>(a, a.dO, r, h, q0, dOs, 0);
-        tc_load<CH>(a, a.k, r, h, k0, Ks, 0);
-        tc_load<CH>(a, a.v, r, h, k0, Vs, 0);
-        for (int j = threadIdx.x; j < TC_C; j += TC_T) {
-            int64_t kk = k0 + j;
-            Ms[j] = kk < a.L ? (a.mask ? mask_term(__bfloat162float(((const bf16 *)a.mask)[tc_pos(a, r, kk)])) : 0.f) : -INFINITY;
-        }
+        int b = (int)((r - r0) & 1);
+        if (r + 1 < r1) { issue(r + 1, b ^ 1); cp_wait<1>(); } else { cp_wait<0>(); }
         __syncthreads();
         float lse[2], Dq[2];
 #pragma unroll
@@ -401,16 +453,17 @@ __global__ void __launch_bounds__(TC_T) k_tc_dbias(fa_args a) {
         for (int j = 0; j < 8; j++)
 #pragma unroll
             for (int e = 0; e < 4; e++) s[j][e] = dp[j][e] = 0;
-        mma_ss<CH, 8>(s, Qs + 16 * w * (CH + 8), CH + 8, Ks, CH + 8);
-        mma_ss<CH, 8>(dp, dOs + 16 * w * (CH + 8), CH + 8, Vs, CH + 8);
+        mma_ss<CH, 8>(s, Qs[b] + 16 * w * (CH + 8), CH + 8, Ks[b], CH + 8);
+        mma_ss<CH, 8>(dp, dOs[b] + 16 * w * (CH + 8), CH + 8, Vs[b], CH + 8);
 #pragma unroll
         for (int j = 0; j < 8; j++)
 #pragma unroll
             for (int e = 0; e < 4; e++) {
                 int col = 8 * j + 2 * t + (e & 1);
-                float p = __expf(s[j][e] * a.scale + bias[j][e] + Ms[col] - lse[e >> 1]);
+                float p = __expf(s[j][e] * a.scale + bias[j][e] + Ms[b][col] - lse[e >> 1]);
                 acc[j][e] += p * (dp[j][e] - Dq[e >> 1]);
             }
+        __syncthreads();
     }
 #pragma unroll
     for (int j = 0; j < 8; j++)

@@ -42,9 +42,9 @@ pf_batch_source *pf_open_source(const pf_config *cfg, char *err, size_t errlen) 
         }
         // Prepare (or bring up to date: unchanged inputs are not parsed again)
         // the cache of the bundled set.
-        snprintf(cache, sizeof cache, "%s/../cache/bundled.pfc", dir);
-        char cdir[PATH_MAX];
-        snprintf(cdir, sizeof cdir, "%s/../cache", dir);
+        char cdir[PATH_MAX + 16];
+        snprintf(cdir, sizeof cdir, "%.*s/../cache", PATH_MAX - 64, dir);
+        snprintf(cache, sizeof cache, "%.*s/bundled.pfc", PATH_MAX - 64, cdir);
         pf_mkdir_p(cdir);
         const char *inputs[1] = {dir};
         pf_prep_opts o = {.inputs = inputs, .n_inputs = 1, .out = cache, .threads = 2, .quiet = 1};
