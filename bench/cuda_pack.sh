@@ -13,7 +13,9 @@ cp $B/test_cuda $B/bench_cuda_ops $S/
 for l in libopenblas.so.0 libcjson.so.1 libgfortran.so.5 libquadmath.so.0 libgomp.so.1; do
   cp -L /lib/x86_64-linux-gnu/$l $S/lib/
 done
-[ -x pairfold ] && grep -q PF_WITH_CUDA <(strings pairfold 2>/dev/null) && cp pairfold $S/ || true
+# pairfold itself, linked with the CUDA backend into a private build dir
+# (bench/cuda_pack.sh does not touch ./pairfold): build/h_cuda_full/pairfold
+[ -x build/h_cuda_full/pairfold ] && cp build/h_cuda_full/pairfold $S/ || true
 tar -C $S -cJf $B/pack/payload.tar.xz .
 rm -rf $S
 ls -la $B/pack

@@ -36,6 +36,14 @@ for s in $STEPS; do
       $P/bench_cuda_ops --ops ${PROFILE_OPS:-tri_attn} --sizes ${PROFILE_N:-512} --reps 1 > $OUT/ncu.log 2>&1
     echo "ncu rc=$?" >> $summary
     python3 bench/ncu_summary.py $OUT/ncu.log >> $summary 2>&1 ;;
+  pfbench)
+    if [ -x $P/pairfold ]; then
+      timeout 300 $P/pairfold bench --device cuda --preset af3 --n ${PF_SIZES:-256,512,768,1024,1536,2048} --reps 3 > $OUT/blocks_pairfold.txt 2>&1
+      echo "pairfold bench af3 rc=$?" >> $summary
+      timeout 200 $P/pairfold bench --device cuda --preset af2 --msa 128 --n ${PF_EVO_SIZES:-256,512,768,1024} --reps 3 >> $OUT/blocks_pairfold.txt 2>&1
+      echo "pairfold bench af2 rc=$?" >> $summary
+      cat $OUT/blocks_pairfold.txt >> $summary
+    else echo "no pairfold binary in the payload" >> $summary; fi ;;
   blocks)
     timeout 300 python3 bench/torch_blocks.py bench --block pairformer --sizes ${BLOCK_SIZES:-256,512,768,1024,1536,2048} --reps 3 > $OUT/blocks_torch.jsonl 2>/tmp/pf_err3
     timeout 200 python3 bench/torch_blocks.py bench --block evoformer --S 128 --sizes ${EVO_SIZES:-256,512,768,1024} --reps 3 >> $OUT/blocks_torch.jsonl 2>>/tmp/pf_err3

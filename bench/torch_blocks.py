@@ -1,368 +1,191 @@
-#!/usr/bin/env python3
-"""PyTorch eager reference of the Pairformer (AF3 Alg. 17) and Evoformer (AF2
-Alg. 6) blocks, with the math of src/backend/modules.h and OpenFold /
-OpenFold3 parameter names, for two uses:
+"""PyTorch reference of pairfold's trunk blocks (AF3 Pairformer, AF2 Evoformer),
+written from the papers' algorithms with the same parameter names as pairfold
+(OpenFold / OpenFold3 names, relative to the block). Eager PyTorch, functional:
+`params` maps names to tensors. Used for parity tests (tests/cuda/parity.py)
+and as the PyTorch baseline of the block benchmark (bench/compare_blocks.py).
 
-  bench   time the block forward and forward+backward at several N (bf16,
-          CUDA events, median), peak memory (torch.cuda.max_memory_allocated),
-          one JSON line per N, same FLOP-free schema as `pairfold bench`:
-            python3 bench/torch_blocks.py bench --block pairformer --sizes 256,512,768,1024
-            python3 bench/torch_blocks.py bench --block evoformer --S 128 --sizes 256,512
-  export  random (non-trivial) weights, inputs, the block outputs and the
-          gradients of sum(out * dout) to one safetensors file (fp32), for the
-          parity test of pairfold against PyTorch:
-            python3 bench/torch_blocks.py export --block pairformer --N 24 --out /tmp/pf_block.safetensors
-
-Dropout is off (evaluation), masks are applied as in pairfold (key masks
--1e9 * (1 - mask), transitions multiplied by the mask).
-"""
-import argparse
-import json
+Conventions shared with pairfold (src/backend/modules.h): LayerNorm eps 1e-5;
+attention logits of masked keys are replaced by -1e9; outer product mean divides
+by 1e-3 + sum_s mask_si mask_sj; no dropout (evaluation)."""
 import math
 
 import torch
-import torch.nn as nn
 import torch.nn.functional as F
 
-INF = 1e9
+
+def ln(x, p, name):
+    return F.layer_norm(x, (x.shape[-1],), p[name + ".weight"], p[name + ".bias"], eps=1e-5)
 
 
-class MHA(nn.Module):
-    """Gated attention core (OpenFold primitives.Attention): linear_q/k/v/g/o."""
-
-    def __init__(self, c_in, c_hidden, heads, q_bias=False):
-        super().__init__()
-        self.h, self.c = heads, c_hidden
-        hc = heads * c_hidden
-        self.linear_q = nn.Linear(c_in, hc, bias=q_bias)
-        self.linear_k = nn.Linear(c_in, hc, bias=False)
-        self.linear_v = nn.Linear(c_in, hc, bias=False)
-        self.linear_g = nn.Linear(c_in, hc)
-        self.linear_o = nn.Linear(hc, c_in)
-
-    def forward(self, x, bias):
-        # x (B, L, c); bias broadcastable to (B, H, L, L)
-        B, L, _ = x.shape
-        q = self.linear_q(x).view(B, L, self.h, self.c).transpose(1, 2) / math.sqrt(self.c)
-        k = self.linear_k(x).view(B, L, self.h, self.c).transpose(1, 2)
-        v = self.linear_v(x).view(B, L, self.h, self.c).transpose(1, 2)
-        a = torch.softmax(q @ k.transpose(-1, -2) + bias, dim=-1)
-        o = (a @ v).transpose(1, 2).reshape(B, L, self.h * self.c)
-        return self.linear_o(torch.sigmoid(self.linear_g(x)) * o)
+def lin(x, p, name):
+    y = x @ p[name + ".weight"].t()
+    b = p.get(name + ".bias")
+    return y + b if b is not None else y
 
 
-class TriangleAttention(nn.Module):
-    """OpenFold TriangleAttention: layer_norm, linear (pair bias), mha."""
-
-    def __init__(self, c_z, c_hidden=32, heads=4, starting=True):
-        super().__init__()
-        self.starting = starting
-        self.layer_norm = nn.LayerNorm(c_z)
-        self.linear = nn.Linear(c_z, heads, bias=False)
-        self.mha = MHA(c_z, c_hidden, heads)
-
-    def forward(self, z, mask):
-        if not self.starting:
-            z, mask = z.transpose(0, 1), mask.transpose(0, 1)
-        x = self.layer_norm(z)
-        bias = self.linear(x).permute(2, 0, 1).unsqueeze(0)       # (1, H, L, L)
-        mbias = (INF * (mask - 1))[:, None, None, :]              # (B, 1, 1, L)
-        o = self.mha(x, bias + mbias)
-        return o.transpose(0, 1) if not self.starting else o
-
-
-class TriangleMultiplication(nn.Module):
-    """OpenFold TriangleMultiplicativeUpdate (AF3: no biases)."""
-
-    def __init__(self, c_z, c_hidden=128, outgoing=True, bias=False):
-        super().__init__()
-        self.outgoing = outgoing
-        self.layer_norm_in = nn.LayerNorm(c_z)
-        self.layer_norm_out = nn.LayerNorm(c_hidden)
-        for n in ("linear_a_p", "linear_a_g", "linear_b_p", "linear_b_g"):
-            setattr(self, n, nn.Linear(c_z, c_hidden, bias=bias))
-        self.linear_g = nn.Linear(c_z, c_z, bias=bias)
-        self.linear_z = nn.Linear(c_hidden, c_z, bias=bias)
-
-    def forward(self, z, mask):
-        m = mask.unsqueeze(-1)
-        z = self.layer_norm_in(z)
-        a = m * torch.sigmoid(self.linear_a_g(z)) * self.linear_a_p(z)
-        b = m * torch.sigmoid(self.linear_b_g(z)) * self.linear_b_p(z)
-        # channel-major batched product, as OpenFold does
-        a, b = a.permute(2, 0, 1), b.permute(2, 0, 1)
-        x = a @ b.transpose(1, 2) if self.outgoing else a.transpose(1, 2) @ b
-        x = self.layer_norm_out(x.permute(1, 2, 0))
-        return torch.sigmoid(self.linear_g(z)) * self.linear_z(x)
+def attention(x, z, key_mask, p, pre, H, c_h, bias, transpose, names):
+    """Gated MHA (AF2 Alg. 7/8/13/14, AF3 Alg. 24). x (B, L, c) or (L, B, c) when
+    transposed; key_mask in x's layout without channels; bias: None | 'pair' | 'self'."""
+    ln_name, lnz_name, bias_name = names
+    if transpose:
+        x, key_mask = x.transpose(0, 1), key_mask.transpose(0, 1)
+    B, L, _ = x.shape
+    xl = ln(x, p, f"{pre}.{ln_name}")
+    def heads(t):
+        return t.reshape(B, L, H, c_h).permute(0, 2, 1, 3)
+    q = heads(lin(xl, p, f"{pre}.mha.linear_q")) / math.sqrt(c_h)
+    k = heads(lin(xl, p, f"{pre}.mha.linear_k"))
+    v = heads(lin(xl, p, f"{pre}.mha.linear_v"))
+    g = torch.sigmoid(lin(xl, p, f"{pre}.mha.linear_g"))
+    logits = q @ k.transpose(-1, -2)  # (B, H, L, L)
+    if bias == "pair":
+        logits = logits + lin(ln(z, p, f"{pre}.{lnz_name}"), p, f"{pre}.{bias_name}").permute(2, 0, 1)[None]
+    elif bias == "self":
+        logits = logits + lin(xl, p, f"{pre}.{bias_name}").permute(2, 0, 1)[None]
+    logits = logits.masked_fill(key_mask[:, None, None, :] == 0, -1e9)
+    o = (torch.softmax(logits, dim=-1) @ v).permute(0, 2, 1, 3).reshape(B, L, H * c_h)
+    out = lin(g * o, p, f"{pre}.mha.linear_o")
+    return out.transpose(0, 1) if transpose else out
 
 
-class Transition(nn.Module):
-    """ReLU (OpenFold PairTransition / MSATransition: linear_1, linear_2) or
-    SwiGLU (OpenFold3 SwiGLUTransition: linear_a, linear_b, linear_out)."""
+def trimul(z, mask, p, pre, incoming):
+    """AF2 Alg. 11/12, AF3 Alg. 12/13."""
+    zl = ln(z, p, f"{pre}.layer_norm_in")
+    m = mask[..., None]
+    a = m * torch.sigmoid(lin(zl, p, f"{pre}.linear_a_g")) * lin(zl, p, f"{pre}.linear_a_p")
+    b = m * torch.sigmoid(lin(zl, p, f"{pre}.linear_b_g")) * lin(zl, p, f"{pre}.linear_b_p")
+    if incoming:
+        x = torch.einsum("kic,kjc->ijc", a, b)
+    else:
+        x = torch.einsum("ikc,jkc->ijc", a, b)
+    return torch.sigmoid(lin(zl, p, f"{pre}.linear_g")) * lin(ln(x, p, f"{pre}.layer_norm_out"), p, f"{pre}.linear_z")
 
-    def __init__(self, c, n=4, swiglu=True):
-        super().__init__()
-        self.swiglu = swiglu
-        self.layer_norm = nn.LayerNorm(c)
+
+def transition(x, mask, p, pre, swiglu):
+    """AF2 Alg. 9/15 (ReLU), AF3 Alg. 11 (SwiGLU); the output is masked."""
+    xl = ln(x, p, f"{pre}.layer_norm")
+    if swiglu:
+        h = F.silu(lin(xl, p, f"{pre}.swiglu.linear_a")) * lin(xl, p, f"{pre}.swiglu.linear_b")
+        out = lin(h, p, f"{pre}.linear_out")
+    else:
+        out = lin(torch.relu(lin(xl, p, f"{pre}.linear_1")), p, f"{pre}.linear_2")
+    return out * mask[..., None]
+
+
+def outer_product_mean(m, mask, p, pre):
+    """AF2 Alg. 10."""
+    ml = ln(m, p, f"{pre}.layer_norm")
+    a = lin(ml, p, f"{pre}.linear_1") * mask[..., None]
+    b = lin(ml, p, f"{pre}.linear_2") * mask[..., None]
+    N, c = a.shape[1], a.shape[2]
+    o = torch.einsum("sic,sjd->ijcd", a, b).reshape(N, N, c * c)
+    norm = torch.einsum("si,sj->ij", mask, mask)
+    return lin(o, p, f"{pre}.linear_out") / (1e-3 + norm[..., None])
+
+
+def pair_stack(z, pair_mask, p, d, af3):
+    H, ch = d["heads_pair"], d["c_h_pair"]
+    z = z + trimul(z, pair_mask, p, "pair_stack.tri_mul_out", False)
+    z = z + trimul(z, pair_mask, p, "pair_stack.tri_mul_in", True)
+    tn = ("layer_norm", None, "linear")
+    z = z + attention(z, None, pair_mask, p, "pair_stack.tri_att_start", H, ch, "self", False, tn)
+    z = z + attention(z, None, pair_mask, p, "pair_stack.tri_att_end", H, ch, "self", True, tn)
+    pt = "pair_transition" if af3 else "pair_stack.pair_transition"
+    return z + transition(z, pair_mask, p, pt, af3)
+
+
+def pairformer_block(s, z, seq_mask, pair_mask, p, d):
+    """AF3 Alg. 17."""
+    z = pair_stack(z, pair_mask, p, d, True)
+    s = s + attention(s[None], z, seq_mask[None], p, "attn_pair_bias", d["heads_single"], d["c_h_single"], "pair",
+                      False, ("layer_norm_s", "layer_norm_z", "linear_z"))[0]
+    s = s + transition(s, seq_mask, p, "single_transition", True)
+    return s, z
+
+
+def evoformer_block(m, z, msa_mask, pair_mask, p, d):
+    """AF2 Alg. 6."""
+    H, ch = d["heads_msa"], d["c_h_msa"]
+    m = m + attention(m, z, msa_mask, p, "msa_att_row", H, ch, "pair", False, ("layer_norm_m", "layer_norm_z", "linear_z"))
+    m = m + attention(m, None, msa_mask, p, "msa_att_col._msa_att", H, ch, None, True, ("layer_norm_m", None, None))
+    m = m + transition(m, msa_mask, p, "msa_transition", False)
+    z = z + outer_product_mean(m, msa_mask, p, "outer_product_mean")
+    z = pair_stack(z, pair_mask, p, d, False)
+    return m, z
+
+
+def param_shapes(kind, d):
+    """Names and shapes of a block's parameters, as pairfold declares them."""
+    cz, out = d["c_z"], {}
+    def lin_(n, o, i, bias):
+        out[n + ".weight"] = (o, i)
+        if bias:
+            out[n + ".bias"] = (o,)
+    def ln_(n, c):
+        out[n + ".weight"] = (c,)
+        out[n + ".bias"] = (c,)
+    def attn_(pre, c_in, c_z, H, ch, lnn, lnz, bn, qb, kvb, gb, ob):
+        ln_(f"{pre}.{lnn}", c_in)
+        if lnz:
+            ln_(f"{pre}.{lnz}", c_z)
+        if bn:
+            lin_(f"{pre}.{bn}", H, c_z, False)
+        for n, b in (("q", qb), ("k", kvb), ("v", kvb), ("g", gb)):
+            lin_(f"{pre}.mha.linear_{n}", H * ch, c_in, b)
+        lin_(f"{pre}.mha.linear_o", c_in, H * ch, ob)
+    def trimul_(pre, bias):
+        ln_(f"{pre}.layer_norm_in", cz)
+        for n in ("a_p", "a_g", "b_p", "b_g"):
+            lin_(f"{pre}.linear_{n}", d["c_trimul"], cz, bias)
+        lin_(f"{pre}.linear_g", cz, cz, bias)
+        ln_(f"{pre}.layer_norm_out", d["c_trimul"])
+        lin_(f"{pre}.linear_z", cz, d["c_trimul"], bias)
+    def trans_(pre, c, swiglu):
+        n = d["transition_n"]
+        ln_(f"{pre}.layer_norm", c)
         if swiglu:
-            self.linear_a = nn.Linear(c, n * c, bias=False)
-            self.linear_b = nn.Linear(c, n * c, bias=False)
-            self.linear_out = nn.Linear(n * c, c, bias=False)
+            lin_(f"{pre}.swiglu.linear_a", n * c, c, False)
+            lin_(f"{pre}.swiglu.linear_b", n * c, c, False)
+            lin_(f"{pre}.linear_out", c, n * c, False)
         else:
-            self.linear_1 = nn.Linear(c, n * c)
-            self.linear_2 = nn.Linear(n * c, c)
-
-    def forward(self, x, mask):
-        x = self.layer_norm(x)
-        if self.swiglu:
-            y = self.linear_out(F.silu(self.linear_a(x)) * self.linear_b(x))
-        else:
-            y = self.linear_2(torch.relu(self.linear_1(x)))
-        return y * mask.unsqueeze(-1)
-
-
-class AttentionPairBias(nn.Module):
-    """AF3 Alg. 24 without conditioning: layer_norm_a, layer_norm_z, linear_z, mha."""
-
-    def __init__(self, c_s, c_z, heads=16):
-        super().__init__()
-        self.layer_norm_a = nn.LayerNorm(c_s)
-        self.layer_norm_z = nn.LayerNorm(c_z)
-        self.linear_z = nn.Linear(c_z, heads, bias=False)
-        self.mha = MHA(c_s, c_s // heads, heads, q_bias=True)
-
-    def forward(self, s, z, mask):
-        x = self.layer_norm_a(s).unsqueeze(0)                      # (1, N, c_s)
-        bias = self.linear_z(self.layer_norm_z(z)).permute(2, 0, 1).unsqueeze(0)
-        return self.mha(x, bias + (INF * (mask - 1))[None, None, None, :]).squeeze(0)
+            lin_(f"{pre}.linear_1", n * c, c, True)
+            lin_(f"{pre}.linear_2", c, n * c, True)
+    af3 = kind == "pairformer"
+    if not af3:
+        cm, H, ch = d["c_m"], d["heads_msa"], d["c_h_msa"]
+        attn_("msa_att_row", cm, cz, H, ch, "layer_norm_m", "layer_norm_z", "linear_z", False, False, True, True)
+        attn_("msa_att_col._msa_att", cm, 0, H, ch, "layer_norm_m", None, None, False, False, True, True)
+        trans_("msa_transition", cm, False)
+        ln_("outer_product_mean.layer_norm", cm)
+        lin_("outer_product_mean.linear_1", d["c_opm"], cm, True)
+        lin_("outer_product_mean.linear_2", d["c_opm"], cm, True)
+        lin_("outer_product_mean.linear_out", cz, d["c_opm"] ** 2, True)
+    trimul_("pair_stack.tri_mul_out", not af3)
+    trimul_("pair_stack.tri_mul_in", not af3)
+    for e in ("start", "end"):
+        attn_(f"pair_stack.tri_att_{e}", cz, cz, d["heads_pair"], d["c_h_pair"], "layer_norm", None, "linear",
+              False, False, not af3, not af3)
+    trans_("pair_transition" if af3 else "pair_stack.pair_transition", cz, af3)
+    if af3:
+        attn_("attn_pair_bias", d["c_s"], cz, d["heads_single"], d["c_h_single"], "layer_norm_s", "layer_norm_z",
+              "linear_z", True, False, False, False)
+        trans_("single_transition", d["c_s"], True)
+    return out
 
 
-class MSARowAttentionWithPairBias(nn.Module):
-    """OpenFold: layer_norm_m, layer_norm_z, linear_z, mha."""
-
-    def __init__(self, c_m, c_z, c_hidden=32, heads=8):
-        super().__init__()
-        self.layer_norm_m = nn.LayerNorm(c_m)
-        self.layer_norm_z = nn.LayerNorm(c_z)
-        self.linear_z = nn.Linear(c_z, heads, bias=False)
-        self.mha = MHA(c_m, c_hidden, heads)
-
-    def forward(self, m, z, mask):
-        bias = self.linear_z(self.layer_norm_z(z)).permute(2, 0, 1).unsqueeze(0)
-        return self.mha(self.layer_norm_m(m), bias + (INF * (mask - 1))[:, None, None, :])
+def random_params(kind, d, gen, dtype=torch.float32, device="cpu", scale=0.3):
+    p = {}
+    for name, shape in param_shapes(kind, d).items():
+        t = torch.randn(shape, generator=gen, dtype=torch.float64) * scale
+        if "layer_norm" in name and name.endswith(".weight"):
+            t = 1 + 0.1 * t
+        elif len(shape) == 2:
+            t = t / math.sqrt(shape[1]) * 3
+        p[name] = t.to(dtype=dtype, device=device)
+    return p
 
 
-class MSAColumnAttention(nn.Module):
-    """OpenFold MSAColumnAttention (its _msa_att: layer_norm_m, mha)."""
-
-    def __init__(self, c_m, c_hidden=32, heads=8):
-        super().__init__()
-        self.layer_norm_m = nn.LayerNorm(c_m)
-        self.mha = MHA(c_m, c_hidden, heads)
-
-    def forward(self, m, mask):
-        mt, mkt = m.transpose(0, 1), mask.transpose(0, 1)
-        o = self.mha(self.layer_norm_m(mt), (INF * (mkt - 1))[:, None, None, :])
-        return o.transpose(0, 1)
-
-
-class OuterProductMean(nn.Module):
-    """OpenFold: layer_norm, linear_1, linear_2, linear_out; divided by eps + mask norm."""
-
-    def __init__(self, c_m, c_z, c_hidden=32, eps=1e-3):
-        super().__init__()
-        self.eps = eps
-        self.layer_norm = nn.LayerNorm(c_m)
-        self.linear_1 = nn.Linear(c_m, c_hidden)
-        self.linear_2 = nn.Linear(c_m, c_hidden)
-        self.linear_out = nn.Linear(c_hidden * c_hidden, c_z)
-
-    def forward(self, m, mask):
-        x = self.layer_norm(m)
-        a = self.linear_1(x) * mask.unsqueeze(-1)
-        b = self.linear_2(x) * mask.unsqueeze(-1)
-        o = torch.einsum("sic,sjd->ijcd", a, b).flatten(-2)
-        norm = torch.einsum("si,sj->ij", mask, mask)
-        return self.linear_out(o) / (self.eps + norm.unsqueeze(-1))
-
-
-class PairformerBlock(nn.Module):
-    """AF3 Alg. 17 (OpenFold3 PairFormerBlock names)."""
-
-    def __init__(self, c_s=384, c_z=128):
-        super().__init__()
-        self.tri_mul_out = TriangleMultiplication(c_z, 128, True)
-        self.tri_mul_in = TriangleMultiplication(c_z, 128, False)
-        self.tri_att_start = TriangleAttention(c_z, 32, 4, True)
-        self.tri_att_end = TriangleAttention(c_z, 32, 4, False)
-        self.pair_transition = Transition(c_z, 4, True)
-        self.attn_pair_bias = AttentionPairBias(c_s, c_z, 16)
-        self.single_transition = Transition(c_s, 4, True)
-
-    def forward(self, s, z, mask):
-        pm = mask[:, None] * mask[None, :]
-        z = z + self.tri_mul_out(z, pm)
-        z = z + self.tri_mul_in(z, pm)
-        z = z + self.tri_att_start(z, pm)
-        z = z + self.tri_att_end(z, pm)
-        z = z + self.pair_transition(z, pm)
-        s = s + self.attn_pair_bias(s, z, mask)
-        s = s + self.single_transition(s, mask)
-        return s, z
-
-
-class EvoformerBlock(nn.Module):
-    """AF2 Alg. 6 (OpenFold EvoformerBlock names)."""
-
-    def __init__(self, c_m=256, c_z=128):
-        super().__init__()
-        self.msa_att_row = MSARowAttentionWithPairBias(c_m, c_z, 32, 8)
-        self.msa_att_col = MSAColumnAttention(c_m, 32, 8)
-        self.msa_transition = Transition(c_m, 4, False)
-        self.outer_product_mean = OuterProductMean(c_m, c_z, 32)
-        self.tri_mul_out = TriangleMultiplication(c_z, 128, True, bias=True)
-        self.tri_mul_in = TriangleMultiplication(c_z, 128, False, bias=True)
-        self.tri_att_start = TriangleAttention(c_z, 32, 4, True)
-        self.tri_att_end = TriangleAttention(c_z, 32, 4, False)
-        self.pair_transition = Transition(c_z, 4, False)
-
-    def forward(self, m, z, msa_mask, mask):
-        pm = mask[:, None] * mask[None, :]
-        m = m + self.msa_att_row(m, z, msa_mask)
-        m = m + self.msa_att_col(m, msa_mask)
-        m = m + self.msa_transition(m, msa_mask)
-        z = z + self.outer_product_mean(m, msa_mask)
-        z = z + self.tri_mul_out(z, pm)
-        z = z + self.tri_mul_in(z, pm)
-        z = z + self.tri_att_start(z, pm)
-        z = z + self.tri_att_end(z, pm)
-        z = z + self.pair_transition(z, pm)
-        return m, z
-
-
-def make(block, N, S, dev, dtype, seed=0):
-    torch.manual_seed(seed)
-    if block == "pairformer":
-        mod = PairformerBlock().to(dev, dtype)
-        first = torch.randn(N, 384, device=dev, dtype=dtype)
-    else:
-        mod = EvoformerBlock().to(dev, dtype)
-        first = torch.randn(S, N, 256, device=dev, dtype=dtype)
-    # non-trivial weights everywhere (no zero-initialised output layers)
-    with torch.no_grad():
-        for name, p in mod.named_parameters():
-            if name.endswith("bias"):
-                p.normal_(0, 0.1)
-            elif "layer_norm" in name:
-                p.normal_(1, 0.1)
-            else:
-                p.normal_(0, 1 / math.sqrt(p.shape[-1]))
-    z = torch.randn(N, N, 128, device=dev, dtype=dtype)
-    mask = torch.ones(N, device=dev, dtype=dtype)
-    msa_mask = torch.ones(S, N, device=dev, dtype=dtype)
-    return mod, first, z, mask, msa_mask
-
-
-def run_block(block, mod, first, z, mask, msa_mask):
-    if block == "pairformer":
-        return mod(first, z, mask)
-    return mod(first, z, msa_mask, mask)
-
-
-def time_ms(fn, reps):
-    for _ in range(2):
-        fn()
-    torch.cuda.synchronize()
-    ts = []
-    for _ in range(reps):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        fn()
-        e.record()
-        torch.cuda.synchronize()
-        ts.append(s.elapsed_time(e))
-    ts.sort()
-    return ts[len(ts) // 2]
-
-
-def bench(a):
-    dev = torch.device("cuda")
-    for N in [int(x) for x in a.sizes.split(",")]:
-        res = {"impl": "torch_eager", "block": a.block, "N": N, "S": a.S if a.block == "evoformer" else 0}
-        try:
-            torch.cuda.empty_cache()
-            mod, first, z, mask, msa_mask = make(a.block, N, a.S, dev, torch.bfloat16)
-            first.requires_grad_(True)
-            z.requires_grad_(True)
-
-            def fwd():
-                with torch.no_grad():
-                    run_block(a.block, mod, first, z, mask, msa_mask)
-
-            def fb():
-                o1, o2 = run_block(a.block, mod, first, z, mask, msa_mask)
-                (o1.float().sum() + o2.float().sum()).backward()
-
-            torch.cuda.reset_peak_memory_stats()
-            base = torch.cuda.memory_allocated()
-            tf = time_ms(fwd, a.reps)
-            peak_f = torch.cuda.max_memory_allocated() - base
-            torch.cuda.reset_peak_memory_stats()
-            tb = time_ms(fb, a.reps)
-            peak_b = torch.cuda.max_memory_allocated() - base
-            res.update(fwd_ms=round(tf, 3), fwdbwd_ms=round(tb, 3), fwd_peak_mib=round(peak_f / 2**20, 1),
-                       fwdbwd_peak_mib=round(peak_b / 2**20, 1))
-        except torch.cuda.OutOfMemoryError:
-            res.update(error="out of memory")
-        print(json.dumps(res), flush=True)
-        for v in ("mod", "first", "z"):
-            locals().pop(v, None)
-        torch.cuda.empty_cache()
-
-
-def export(a):
-    from safetensors.torch import save_file
-    dev = torch.device(a.device)
-    mod, first, z, mask, msa_mask = make(a.block, a.N, a.S, dev, torch.float32, seed=a.seed)
-    g = torch.Generator(device="cpu").manual_seed(a.seed + 1)
-    # a few masked positions
-    mask = (torch.rand(a.N, generator=g) > 0.1).float().to(dev)
-    mask[0] = 1
-    msa_mask = (torch.rand(a.S, a.N, generator=g) > 0.2).float().to(dev)
-    msa_mask[0] = 1
-    first.requires_grad_(True)
-    z.requires_grad_(True)
-    o1, o2 = run_block(a.block, mod, first, z, mask, msa_mask)
-    d1, d2 = torch.randn(o1.shape, generator=g).to(dev), torch.randn(o2.shape, generator=g).to(dev)
-    ((o1 * d1).sum() + (o2 * d2).sum()).backward()
-    names = ("s", "z") if a.block == "pairformer" else ("m", "z")
-    t = {f"param.{k}": v.detach().contiguous().cpu() for k, v in mod.named_parameters()}
-    t.update({f"grad.{k}": v.grad.detach().contiguous().cpu() for k, v in mod.named_parameters()})
-    t.update({f"input.{names[0]}": first.detach().cpu(), "input.z": z.detach().cpu(), "input.mask": mask.cpu(),
-              "input.msa_mask": msa_mask.cpu(), f"output.{names[0]}": o1.detach().cpu(),
-              "output.z": o2.detach().cpu(), f"dout.{names[0]}": d1.cpu(), "dout.z": d2.cpu(),
-              f"dinput.{names[0]}": first.grad.cpu(), "dinput.z": z.grad.cpu()})
-    save_file(t, a.out, metadata={"block": a.block, "N": str(a.N), "S": str(a.S)})
-    print(f"wrote {a.out}: {len(t)} tensors")
-
-
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("cmd", choices=["bench", "export"])
-    ap.add_argument("--block", choices=["pairformer", "evoformer"], default="pairformer")
-    ap.add_argument("--sizes", default="256,512,768,1024,1536,2048")
-    ap.add_argument("--S", type=int, default=128)
-    ap.add_argument("--N", type=int, default=24)
-    ap.add_argument("--reps", type=int, default=5)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--device", default="cuda" if torch.cuda.is_available() else "cpu")
-    ap.add_argument("--out", default="block_ref.safetensors")
-    a = ap.parse_args()
-    if a.cmd == "bench":
-        bench(a)
-    else:
-        export(a)
-
-
-if __name__ == "__main__":
-    main()
+AF3 = dict(c_z=128, c_s=384, c_m=64, heads_pair=4, c_h_pair=32, heads_single=16, c_h_single=24, heads_msa=8,
+           c_h_msa=32, c_trimul=128, c_opm=32, transition_n=4)
+AF2 = dict(c_z=128, c_s=384, c_m=256, heads_pair=4, c_h_pair=32, heads_single=16, c_h_single=24, heads_msa=8,
+           c_h_msa=32, c_trimul=128, c_opm=32, transition_n=4)

@@ -18,6 +18,7 @@ static void usage(FILE *f) {
             "  bench     time trunk blocks forward and forward+backward\n"
             "  inspect   list a checkpoint's tensors (name, dtype, shape)\n"
             "  version   print version and build information\n"
+            "  block     run one block on tensors from a safetensors file (parity tests)\n"
             "\n"
             "`pairfold <command> --help` describes each command's options.\n");
 }
@@ -89,6 +90,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "bench")) return cmd_bench(argc - 1, argv + 1);
     if (!strcmp(cmd, "inspect")) return cmd_inspect(argc - 1, argv + 1);
     if (!strcmp(cmd, "version")) return cmd_version(argc - 1, argv + 1);
+    if (!strcmp(cmd, "block")) return cmd_block(argc - 1, argv + 1);
     if (!strcmp(cmd, "prep")) {
         if (!pf_prep_main) { fprintf(stderr, "pairfold: error: prep is not built in\n"); return 2; }
         return pf_prep_main(argc - 1, argv + 1);

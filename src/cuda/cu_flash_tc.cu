@@ -163,7 +163,7 @@ __device__ __forceinline__ float tc_mask(const fa_args &a, int64_t r, int64_t kk
 
 // ---- forward ---------------------------------------------------------------------------
 template <int CH>
-__global__ void __launch_bounds__(TC_T) k_tc_fwd(fa_args a) {
+__global__ void __launch_bounds__(TC_T, 4) k_tc_fwd(fa_args a) {
     __shared__ __align__(16) bf16 Qs[TC_R * (CH + 8)], Ks[2][TC_C * (CH + 8)], Vs[2][TC_C * (CH + 8)];
     __shared__ float Ms[2][TC_C];
     int64_t nqt = (a.L + TC_R - 1) / TC_R;
@@ -250,7 +250,7 @@ __global__ void __launch_bounds__(TC_T) k_tc_fwd(fa_args a) {
 
 // ---- dq -------------------------------------------------------------------------------
 template <int CH>
-__global__ void __launch_bounds__(TC_T) k_tc_dq(fa_args a) {
+__global__ void __launch_bounds__(TC_T, 4) k_tc_dq(fa_args a) {
     __shared__ __align__(16) bf16 Qs[TC_R * (CH + 8)], dOs[TC_R * (CH + 8)], Ks[2][TC_C * (CH + 8)],
         Vs[2][TC_C * (CH + 8)];
     __shared__ float Ms[2][TC_C];
