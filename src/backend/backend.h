@@ -72,6 +72,9 @@ struct pf_backend {
     void (*act_from_real)(pf_backend *be, pf_act *dst, const real *host, int64_t n);
     void (*act_to_real)(pf_backend *be, real *host, const pf_act *src, int64_t n);
     void (*sync)(pf_backend *be);
+    // Optional (may be NULL): the most bytes this backend had allocated at
+    // once since the last reset; reset != 0 restarts the count at the bytes in use.
+    size_t (*peak_bytes)(pf_backend *be, int reset);
 
     // ---- elementwise -----------------------------------------------------
     void (*add)(pf_backend *be, pf_act *y, const pf_act *x, int64_t n);  // y += x

@@ -22,6 +22,7 @@ typedef struct {
 } bench_result;
 
 static bench_result bench_block(pf_backend *be, const pf_config *cfg, int kind, int64_t N, int64_t S, int reps) {
+    if (be->peak_bytes) be->peak_bytes(be, 1);
     pf_params P;
     pf_params_init_registry(&P);
     pf_block b;
@@ -80,6 +81,8 @@ static bench_result bench_block(pf_backend *be, const pf_config *cfg, int kind, 
     }
     qsort(tf + 1, (size_t)reps, sizeof(double), cmp_double);
     qsort(tb + 1, (size_t)reps, sizeof(double), cmp_double);
+    // memory: the backend's measured peak where it has one, else the sum of our allocations
+    if (be->peak_bytes) bytes = be->peak_bytes(be, 0);
     bench_result res = {tf[1 + reps / 2], tb[1 + reps / 2], pf_block_flops(&b), bytes};
     pf_free(tf);
     pf_free(tb);
