@@ -49,17 +49,24 @@ void cpu_linear_bwd(int64_t M, int in, int out, const pf_linear_p *p, pf_linear_
     if (dx) cpu_gemm(0, 0, M, in, out, 1, dy, out, p->w, in, 1, dx, in);
 }
 
+// Mean and 1/sqrt(variance + eps) of one row (two passes, for accuracy).
+static inline void row_stats(const real *xr, int c, real *mu_out, real *rs_out) {
+    real mu = 0, var = 0;
+    for (int i = 0; i < c; i++) mu += xr[i];
+    mu /= c;
+    for (int i = 0; i < c; i++) { real d = xr[i] - mu; var += d * d; }
+    var /= c;
+    *mu_out = mu;
+    *rs_out = (real)(1.0 / sqrt(var + PF_LN_EPS));
+}
+
 void cpu_ln_fwd(int64_t M, int c, const pf_layernorm_p *p, const real *x, real *y, real *mean, real *rstd) {
 #pragma omp parallel for schedule(static)
     for (int64_t m = 0; m < M; m++) {
         const real *xr = x + m * c;
         real *yr = y + m * c;
-        real mu = 0, var = 0;
-        for (int i = 0; i < c; i++) mu += xr[i];
-        mu /= c;
-        for (int i = 0; i < c; i++) { real d = xr[i] - mu; var += d * d; }
-        var /= c;
-        real rs = (real)(1.0 / sqrt(var + PF_LN_EPS));
+        real mu, rs;
+        row_stats(xr, c, &mu, &rs);
         for (int i = 0; i < c; i++) yr[i] = (xr[i] - mu) * rs * p->w[i] + p->b[i];
         if (mean) mean[m] = mu;
         if (rstd) rstd[m] = rs;
@@ -72,12 +79,8 @@ void cpu_ln_bwd(int64_t M, int c, const pf_layernorm_p *p, pf_layernorm_p *g,
 #pragma omp parallel for schedule(static)
         for (int64_t m = 0; m < M; m++) {
             const real *xr = x + m * c, *dyr = dy + m * c;
-            real mu = 0, var = 0;
-            for (int i = 0; i < c; i++) mu += xr[i];
-            mu /= c;
-            for (int i = 0; i < c; i++) { real d = xr[i] - mu; var += d * d; }
-            var /= c;
-            real rs = (real)(1.0 / sqrt(var + PF_LN_EPS));
+            real mu, rs;
+            row_stats(xr, c, &mu, &rs);
             // dxhat = dy * w; dx = rs * (dxhat - mean(dxhat) - xhat * mean(dxhat * xhat))
             real s1 = 0, s2 = 0;
             for (int i = 0; i < c; i++) {
@@ -98,16 +101,7 @@ void cpu_ln_bwd(int64_t M, int c, const pf_layernorm_p *p, pf_layernorm_p *g,
         real *mu = pf_malloc(sizeof(real) * (size_t)(M > 0 ? M : 1));
         real *rs = pf_malloc(sizeof(real) * (size_t)(M > 0 ? M : 1));
 #pragma omp parallel for schedule(static)
-        for (int64_t m = 0; m < M; m++) {
-            const real *xr = x + m * c;
-            real a = 0, v = 0;
-            for (int i = 0; i < c; i++) a += xr[i];
-            a /= c;
-            for (int i = 0; i < c; i++) { real d = xr[i] - a; v += d * d; }
-            v /= c;
-            mu[m] = a;
-            rs[m] = (real)(1.0 / sqrt(v + PF_LN_EPS));
-        }
+        for (int64_t m = 0; m < M; m++) row_stats(x + m * c, c, &mu[m], &rs[m]);
 #pragma omp parallel for schedule(static)
         for (int i = 0; i < c; i++) {
             real sw = 0, sb = 0;
