@@ -15,5 +15,7 @@ int cmd_block(int argc, char **argv);
 // Returns 1 if the option was consumed, 0 if not one of these, -1 on error
 // (message printed).
 int cli_config_option(pf_config *cfg, int *have_preset, const char *opt, const char *arg);
+// Apply --preset (wherever it stands) before the other options. 0 or -1.
+int cli_preset_first(pf_config *cfg, int argc, char **argv);
 
 #endif

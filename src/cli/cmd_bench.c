@@ -122,6 +122,7 @@ int cmd_bench(int argc, char **argv) {
                                    {"help", no_argument, 0, 0},         {0, 0, 0, 0}};
     pf_config cfg;
     pf_config_preset(&cfg, "af3");
+    if (cli_preset_first(&cfg, argc, argv) != 0) return 2;
     int have_preset = 0, reps = 3, S = 128;
     char nlist[256] = "64,128";
     int idx, c;

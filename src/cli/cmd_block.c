@@ -63,6 +63,7 @@ int cmd_block(int argc, char **argv) {
                                    {0, 0, 0, 0}};
     pf_config cfg;
     pf_config_preset(&cfg, "af3");
+    if (cli_preset_first(&cfg, argc, argv) != 0) return 2;
     int have = 0, backward = 0, kind = -1;
     const char *wpath = NULL, *ipath = NULL, *opath = NULL;
     int idx, c;

@@ -11,6 +11,7 @@ static int inspect_preset(int argc, char **argv) {
     pf_config cfg;
     int have = 0;
     pf_config_preset(&cfg, "af3");
+    if (cli_preset_first(&cfg, argc, argv) != 0) return 2;
     for (int i = 1; i + 1 < argc; i += 2)
         if (cli_config_option(&cfg, &have, argv[i] + 2, argv[i + 1]) <= 0) {
             fprintf(stderr, "pairfold: error: inspect: unexpected option '%s'\n", argv[i]);

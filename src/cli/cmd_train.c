@@ -45,6 +45,7 @@ int cmd_train(int argc, char **argv) {
         if (!strcmp(argv[i], "--resume") && i + 1 < argc) resume = argv[i + 1];
         if (!strncmp(argv[i], "--resume=", 9)) resume = argv[i] + 9;
     }
+    if (!resume && cli_preset_first(&cfg, argc, argv) != 0) return 2;
     if (resume) {
         char err[1024];
         if (pf_ckpt_read_config(resume, &cfg, err, sizeof err) != 0) {

@@ -23,13 +23,23 @@ static void usage(FILE *f) {
             "`pairfold <command> --help` describes each command's options.\n");
 }
 
+int cli_preset_first(pf_config *cfg, int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+        const char *name = NULL;
+        if (!strcmp(argv[i], "--preset") && i + 1 < argc) name = argv[i + 1];
+        else if (!strncmp(argv[i], "--preset=", 9)) name = argv[i] + 9;
+        if (name && pf_config_preset(cfg, name) != 0) {
+            fprintf(stderr, "pairfold: error: unknown preset '%s' (tiny, af2, af3)\n", name);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 int cli_config_option(pf_config *cfg, int *have_preset, const char *opt, const char *arg) {
     char err[1024];
     if (!strcmp(opt, "preset")) {
-        if (pf_config_preset(cfg, arg) != 0) {
-            fprintf(stderr, "pairfold: error: unknown preset '%s' (tiny, af2, af3)\n", arg);
-            return -1;
-        }
+        // applied up front by cli_preset_first, so later options are never reset
         *have_preset = 1;
         return 1;
     }

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# One device call that checks and measures the CUDA build end to end. Run on the
+# GPU machine from the repo root with the payload made here by
+#   make CUDA=1 BUILD=build/cuda pairfold build/cuda/test_cuda, then packed with
+#   its shared libraries into .devpack/payload.tar.xz (carry .devpack).
+# Stages (each with its own time limit; results under $OUT): parity with the
+# PyTorch reference, test_cuda, the block benchmark against PyTorch, a short GPU
+# training run on the bundled proteins.
+set -u
+OUT=${OUT:-/tmp/out}
+P=/tmp/pf
+mkdir -p $P && tar -C $P -xJf .devpack/payload.tar.xz
+export LD_LIBRARY_PATH=$P/lib:${LD_LIBRARY_PATH:-}
+export PYTHONUNBUFFERED=1
+S=$OUT/summary.txt
+nvidia-smi -L > $S 2>&1
+stage() {  # stage NAME SECONDS CMD...
+    local name=$1 t=$2; shift 2
+    local t0=$SECONDS
+    timeout $t "$@" > $OUT/$name.log 2>&1
+    echo "== $name rc=$? ($((SECONDS - t0)) s)" >> $S
+    tail -n ${TAIL:-25} $OUT/$name.log >> $S
+}
+for s in ${STAGES:-parity tests bench train}; do
+  case $s in
+    parity) stage parity 60 python3 tests/cuda/parity.py --devices cpu,cuda-fp32,cuda --pairfold $P/pairfold ;;
+    tests)  TAIL=6 stage tests 100 $P/test_cuda ;;
+    bench)  stage bench 170 python3 bench/compare_blocks.py --pairfold $P/pairfold --kinds pairformer \
+                --n ${BENCH_N:-256,512,1024,1536,2048} --reps 3 --out $OUT/blocks.json ;;
+    train)  TAIL=8 stage train 150 $P/pairfold train --preset af3 --device cuda --set n_blocks=4 --set crop_size=256 \
+                --set msa_rows=128 --set steps=200 --set val_every=50 --set recycles=1 --out /tmp/run --log $OUT/train_gpu.jsonl ;;
+  esac
+done
+cat $S
