@@ -38,9 +38,9 @@ for s in $STEPS; do
     python3 bench/ncu_summary.py $OUT/ncu.log >> $summary 2>&1 ;;
   pfbench)
     if [ -x $P/pairfold ]; then
-      timeout 300 $P/pairfold bench --device cuda --preset af3 --n ${PF_SIZES:-256,512,768,1024,1536,2048} --reps 3 > $OUT/blocks_pairfold.txt 2>&1
+      timeout 300 $P/pairfold bench --preset af3 --device cuda --n ${PF_SIZES:-256,512,768,1024,1536,2048} --reps 3 > $OUT/blocks_pairfold.txt 2>&1
       echo "pairfold bench af3 rc=$?" >> $summary
-      timeout 200 $P/pairfold bench --device cuda --preset af2 --msa 128 --n ${PF_EVO_SIZES:-256,512,768,1024} --reps 3 >> $OUT/blocks_pairfold.txt 2>&1
+      timeout 200 $P/pairfold bench --preset af2 --device cuda --msa 128 --n ${PF_EVO_SIZES:-256,512,768,1024} --reps 3 >> $OUT/blocks_pairfold.txt 2>&1
       echo "pairfold bench af2 rc=$?" >> $summary
       cat $OUT/blocks_pairfold.txt >> $summary
     else echo "no pairfold binary in the payload" >> $summary; fi ;;

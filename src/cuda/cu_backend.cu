@@ -29,6 +29,48 @@ void *cu_pool_get(cu_impl *c, size_t bytes) {
 }
 
 // ---- memory --------------------------------------------------------------------
+// Sizes of live allocations (open addressing on the pointer), for peak_bytes.
+static void size_put(cu_impl *c, void *p, size_t bytes) {
+    if ((c->sz_n + 1) * 2 > c->sz_cap) {
+        int ncap = c->sz_cap ? 2 * c->sz_cap : 4096;
+        struct cu_size_entry *nt = (struct cu_size_entry *)calloc((size_t)ncap, sizeof *nt);
+        if (!nt) pf_die("out of host memory");
+        for (int i = 0; i < c->sz_cap; i++)
+            if (c->sz[i].p) {
+                int j = (int)((((uintptr_t)c->sz[i].p) >> 8) % (uintptr_t)ncap);
+                while (nt[j].p) j = (j + 1) % ncap;
+                nt[j] = c->sz[i];
+            }
+        free(c->sz);
+        c->sz = nt;
+        c->sz_cap = ncap;
+    }
+    int j = (int)((((uintptr_t)p) >> 8) % (uintptr_t)c->sz_cap);
+    while (c->sz[j].p) j = (j + 1) % c->sz_cap;
+    c->sz[j].p = p;
+    c->sz[j].bytes = bytes;
+    c->sz_n++;
+    c->in_use += bytes;
+    if (c->in_use > c->peak) c->peak = c->in_use;
+}
+static void size_drop(cu_impl *c, void *p) {
+    if (!c->sz_cap) return;
+    int j = (int)((((uintptr_t)p) >> 8) % (uintptr_t)c->sz_cap);
+    while (c->sz[j].p && c->sz[j].p != p) j = (j + 1) % c->sz_cap;
+    if (!c->sz[j].p) return;
+    c->in_use -= c->sz[j].bytes;
+    c->sz[j].p = NULL;
+    c->sz_n--;
+    // re-insert the rest of the cluster (deletion in linear probing)
+    for (int k = (j + 1) % c->sz_cap; c->sz[k].p; k = (k + 1) % c->sz_cap) {
+        struct cu_size_entry e = c->sz[k];
+        c->sz[k].p = NULL;
+        int m = (int)((((uintptr_t)e.p) >> 8) % (uintptr_t)c->sz_cap);
+        while (c->sz[m].p) m = (m + 1) % c->sz_cap;
+        c->sz[m] = e;
+    }
+}
+
 static void *cub_alloc(pf_backend *be, size_t bytes) {
     void *p = NULL;
     cudaError_t e = cudaMalloc(&p, bytes ? bytes : 1);
@@ -37,6 +79,7 @@ static void *cub_alloc(pf_backend *be, size_t bytes) {
         cudaMemGetInfo(&fr, &tot);
         pf_die("CUDA out of memory allocating %zu bytes (%zu of %zu free): %s", bytes, fr, tot, cudaGetErrorString(e));
     }
+    size_put(CU(be), p, bytes);
     return p;
 }
 static void cub_free(pf_backend *be, void *p) {
@@ -44,7 +87,20 @@ static void cub_free(pf_backend *be, void *p) {
     cu_impl *c = CU(be);
     CU_CHECK(cudaStreamSynchronize(c->stream));
     CU_CHECK(cudaFree(p));
+    size_drop(c, p);
     cu_bump_params(c);
+}
+// Peak of the bytes allocated through alloc(), plus the backend's own fixed
+// buffers (scratch pool, cuBLASLt workspace) and its bf16 weight copies.
+// Stream-ordered temporaries (cudaMallocAsync in act conversion and the
+// distogram loss) are not counted.
+static size_t cub_peak_bytes(pf_backend *be, int reset) {
+    cu_impl *c = CU(be);
+    if (reset) c->peak = c->in_use;
+    size_t wc = 0;
+    for (int i = 0; i < c->wc_cap; i++)
+        if (c->wc[i].w) wc += c->wc[i].n * sizeof(bf16);
+    return c->peak + c->pool_bytes + c->lt_ws_bytes + wc;
 }
 static void cub_zero(pf_backend *be, void *p, size_t bytes) {
     if (!bytes) return;
@@ -141,6 +197,44 @@ static void dropout_run(pf_backend *be, const pf_dropout *d, pf_act *y, const pf
 static void cub_dropout_add(pf_backend *be, const pf_dropout *d, pf_act *y, const pf_act *delta) { dropout_run(be, d, y, delta, 0); }
 static void cub_dropout_bwd(pf_backend *be, const pf_dropout *d, pf_act *dd, const pf_act *dy) { dropout_run(be, d, dd, dy, 1); }
 
+// ---- broadcasts ------------------------------------------------------------------------
+// y (A, B, C) += x: axis 0: x (B, C); axis 1: x (A, C)
+template <typename T>
+__global__ void k_bcast_add(int64_t A, int64_t B, int C, const T *x, int axis, T *y) {
+    GRID_STRIDE(i, A * B * C) {
+        int64_t c = i % C, ab = i / C, b = ab % B, a = ab / B;
+        st(y, i, ld(y, i) + ld(x, (axis == 0 ? b : a) * C + c));
+    }
+}
+// dx += sum of dy over `axis`, each element summed in order by one thread
+template <typename T>
+__global__ void k_bcast_reduce(int64_t A, int64_t B, int C, const T *dy, int axis, T *dx) {
+    int64_t outer = axis == 0 ? B : A, inner = axis == 0 ? A : B;
+    GRID_STRIDE(q, outer * C) {
+        int64_t o = q / C, c = q % C;
+        float s = 0;
+        for (int64_t i = 0; i < inner; i++) {
+            int64_t a = axis == 0 ? i : o, b = axis == 0 ? o : i;
+            s += ld(dy, (a * B + b) * C + c);
+        }
+        st(dx, q, ld(dx, q) + s);
+    }
+}
+static void cub_bcast_add(pf_backend *be, int64_t A, int64_t B, int C, const pf_act *x, int axis, pf_act *y) {
+    cu_impl *c = CU(be);
+    int64_t n = A * B * C;
+    if (n <= 0) return;
+    CU_DISPATCH(c, T, k_bcast_add<T><<<cu_blocks(n, 256), 256, 0, c->stream>>>(A, B, C, (const T *)x, axis, (T *)y));
+    CU_LAUNCHED();
+}
+static void cub_bcast_reduce(pf_backend *be, int64_t A, int64_t B, int C, const pf_act *dy, int axis, pf_act *dx) {
+    cu_impl *c = CU(be);
+    int64_t n = (axis == 0 ? B : A) * C;
+    if (n <= 0) return;
+    CU_DISPATCH(c, T, k_bcast_reduce<T><<<cu_blocks(n, 128), 128, 0, c->stream>>>(A, B, C, (const T *)dy, axis, (T *)dx));
+    CU_LAUNCHED();
+}
+
 // ---- glue primitives ----------------------------------------------------------------
 static void cub_linear_fwd(pf_backend *be, int64_t M, int in, int out, const pf_linear_p *p, const pf_act *x,
                            pf_act *y, int accumulate) {
@@ -230,7 +324,7 @@ static void cub_adamw(pf_backend *be, real *p, const real *g, real *m, real *v, 
 
 // ---- table -----------------------------------------------------------------------------
 static int cub_supports(pf_backend *be, const char *op) {
-    static const char *ops[] = {"add", "dropout", "linear", "layer_norm", "relpos", "disto", "attn",
+    static const char *ops[] = {"add", "dropout", "bcast", "linear", "layer_norm", "relpos", "disto", "attn",
                                 "global_attn", "transition", "opm", "trimul", "pwavg", "adamw", NULL};
     for (int i = 0; ops[i]; i++)
         if (!strcmp(op, ops[i])) return 1;
@@ -241,6 +335,7 @@ static void cub_destroy(pf_backend *be) {
     cu_impl *c = CU(be);
     CU_CHECK(cudaStreamSynchronize(c->stream));
     cu_weight_cache_free(c);
+    free(c->sz);
     CU_CHECK(cudaFree(c->pool));
     CU_CHECK(cudaFree(c->lt_ws));
     cublasLtDestroy(c->lt);
@@ -279,6 +374,9 @@ extern "C" pf_backend *pf_backend_cuda(int bf16_acts) {
     be->act_from_real = cub_act_from_real;
     be->act_to_real = cub_act_to_real;
     be->sync = cub_sync;
+    be->peak_bytes = cub_peak_bytes;
+    be->bcast_add = cub_bcast_add;
+    be->bcast_reduce = cub_bcast_reduce;
     be->add = cub_add;
     be->dropout_add = cub_dropout_add;
     be->dropout_bwd = cub_dropout_bwd;

@@ -44,6 +44,7 @@ const char *cublasLt_err(cublasStatus_t s);
 
 // Backend private state.
 struct cu_weight_entry { const float *w; size_t n; void *copy; uint64_t gen; };
+struct cu_size_entry { void *p; size_t bytes; };
 typedef struct {
     int bf16;                  // activation type: 1 bf16, 0 fp32
     cudaStream_t stream;
@@ -56,6 +57,9 @@ typedef struct {
     struct cu_weight_entry *wc;  // open-addressed cache of bf16 weight copies
     int wc_cap, wc_n;
     int n_sm;
+    struct cu_size_entry *sz;  // live allocations, for peak_bytes
+    int sz_cap, sz_n;
+    size_t in_use, peak;
 } cu_impl;
 
 static inline cu_impl *CU(pf_backend *be) { return (cu_impl *)be->impl; }

@@ -87,6 +87,22 @@ static void test_basic(void) {
             snprintf(nm, sizeof nm, "%s dropout_bwd axis %d rate %g", L, ax, d.rate);
             h_compare(nm, h_download(&dd), ddc, n, 1e-6 + (H_bf16 ? 1e-2 : 0));
         }
+    for (int ax = 0; ax < 2; ax++) {  // broadcasts (embedding outer sums, MSA broadcast)
+        int64_t A = 6, B = 7;
+        int C = 9;
+        hbuf yb = h_rand(A * B * C, 1, 20), xb = h_rand((ax == 0 ? B : A) * C, 1, 21);
+        H_cpu->bcast_add(H_cpu, A, B, C, xb.h, ax, yb.h);
+        H_gpu->bcast_add(H_gpu, A, B, C, xb.d, ax, yb.d);
+        snprintf(nm, sizeof nm, "%s bcast_add axis %d", L, ax);
+        h_compare(nm, h_download(&yb), yb.h, A * B * C, 1e-6 + (H_bf16 ? 1e-2 : 0));
+        hbuf dx = h_rand((ax == 0 ? B : A) * C, 1, 22);
+        H_cpu->bcast_reduce(H_cpu, A, B, C, yb.h, ax, dx.h);
+        H_gpu->bcast_reduce(H_gpu, A, B, C, yb.d, ax, dx.d);
+        snprintf(nm, sizeof nm, "%s bcast_reduce axis %d", L, ax);
+        h_compare(nm, h_download(&dx), dx.h, dx.n, 1e-5 + (H_bf16 ? 1e-2 : 0));
+    }
+    snprintf(nm, sizeof nm, "%s peak_bytes", L);
+    tl_check(H_gpu->peak_bytes && H_gpu->peak_bytes(H_gpu, 0) > 0, nm, "missing or zero");
     finish("basic");
 
     // linear: with / without bias, accumulate, odd sizes
@@ -496,6 +512,7 @@ static void run_mode(int bf16) {
     test_transition(PF_ACT_RELU, 1, 37, 12, 4);
     test_transition(PF_ACT_SWIGLU, 1, 37, 12, 4);
     test_transition(PF_ACT_SWIGLU, 0, 5, 33, 2);
+    if (!quick) test_transition(PF_ACT_SWIGLU, 1, 70001, 16, 4);  // 2 row chunks (2^22 hidden elements each)
     test_opm(5, 7, 12, 6, 10, 1);
     test_opm(3, 9, 8, 4, 6, 0);
     // c >= 16: LayerNorm over a handful of channels amplifies bf16 rounding beyond 2e-2
