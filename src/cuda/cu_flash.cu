@@ -130,7 +130,8 @@ __global__ void __launch_bounds__(FA_Q) k_fa_dq(fa_args a) {
             if (bT && valid && k0 + j < a.L) s += bT[(k0 + j) * a.L + l];
             s += Ms[j];
             float p = expf(s - lse);
-            float ds = p * (dp - Dl);
+            // masked keys: the logit was replaced by a constant, no gradient (modules.h)
+            float ds = Ms[j] != 0.f ? 0.f : p * (dp - Dl);
 #pragma unroll
             for (int c = 0; c < CH; c++) dq[c] += ds * Ks[j][c];
         }
@@ -199,7 +200,7 @@ __global__ void __launch_bounds__(FA_Q) k_fa_dkdv(fa_args a) {
             for (int c = 0; c < CH; c++) { s += Qs[j][c] * kv[c]; dp += dOs[j][c] * vv[c]; }
             if (bT) s += Bs[threadIdx.x][j];
             float p = expf(s - Ls[j]);
-            float ds = p * (dp - Ds[j]);
+            float ds = mk != 0.f ? 0.f : p * (dp - Ds[j]);
 #pragma unroll
             for (int c = 0; c < CH; c++) { dv[c] += p * dOs[j][c]; dk[c] += ds * Qs[j][c]; }
         }
@@ -277,7 +278,7 @@ __global__ void __launch_bounds__(256) k_fa_dbias(fa_args a) {
             for (int w = 0; w < 2; w++) {
                 int iq = tq + 16 * u, ik = tk + 16 * w;
                 float p = expf(s[u][w] + bias[u][w] + Ms[ik] - Ls[iq]);
-                acc[u][w] += p * (dp[u][w] - Ds[iq]);
+                acc[u][w] += Ms[ik] != 0.f ? 0.f : p * (dp[u][w] - Ds[iq]);
             }
     }
 #pragma unroll

@@ -301,7 +301,8 @@ __global__ void __launch_bounds__(TC_T, 4) k_tc_dq(fa_args a) {
                 float v = s[j][e] * a.scale + Ms[b][col];
                 if (bT && kk < a.L && q < a.L) v += bT[kk * a.L + q];
                 float p = __expf(v - lse[e >> 1]);
-                s[j][e] = p * (dp[j][e] - Dq[e >> 1]);
+                // masked keys: the logit was replaced by a constant, no gradient (modules.h)
+                s[j][e] = Ms[b][col] != 0.f ? 0.f : p * (dp[j][e] - Dq[e >> 1]);
             }
         mma_rs_t<TC_C, CH / 8>(dq, s, Ks[b], CH + 8);
         __syncthreads();
@@ -377,7 +378,7 @@ __global__ void __launch_bounds__(TC_T) k_tc_dkdv(fa_args a) {
                 if (bT && kk < a.L && qq < a.L) v += bT[kk * a.L + qq];
                 float p = __expf(v - Ls[b][col]);
                 s[j][e] = p;
-                dp[j][e] = p * (dp[j][e] - Ds[b][col]);
+                dp[j][e] = mk[e >> 1] != 0.f ? 0.f : p * (dp[j][e] - Ds[b][col]);
             }
         mma_rs_t<TC_C, CH / 8>(dv, s, dOs[b], CH + 8);
         mma_rs_t<TC_C, CH / 8>(dk, dp, Qs[b], CH + 8);
@@ -461,7 +462,7 @@ __global__ void __launch_bounds__(TC_T) k_tc_dbias(fa_args a) {
             for (int e = 0; e < 4; e++) {
                 int col = 8 * j + 2 * t + (e & 1);
                 float p = __expf(s[j][e] * a.scale + bias[j][e] + Ms[b][col] - lse[e >> 1]);
-                acc[j][e] += p * (dp[j][e] - Dq[e >> 1]);
+                acc[j][e] += Ms[b][col] != 0.f ? 0.f : p * (dp[j][e] - Dq[e >> 1]);
             }
         __syncthreads();
     }

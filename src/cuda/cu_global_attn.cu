@@ -161,8 +161,8 @@ __global__ void k_ga_gate_bwd(T *dg, const T *g, const T *o, T *dout, int64_t S,
 }
 // block per (n, h): dS = P (dP - sum P dP), dP_s = do . v_s; dq = scale * sum_s dS k_s
 template <typename T>
-__global__ void k_ga_bwd_col(const T *k, const T *v, const float *P, const T *dO, float *dS, T *dq, int64_t S,
-                             int64_t N, int H, int ch, float scale) {
+__global__ void k_ga_bwd_col(const T *k, const T *v, const float *P, const T *dO, const T *mask, float *dS, T *dq,
+                             int64_t S, int64_t N, int H, int ch, float scale) {
     __shared__ float sh[GA_T];
     int64_t n = blockIdx.x / H;
     int h = blockIdx.x % H;
@@ -179,7 +179,9 @@ __global__ void k_ga_bwd_col(const T *k, const T *v, const float *P, const T *dO
         dot += Ph[t] * acc;
     }
     dot = block_sum(dot, sh);
-    for (int64_t t = threadIdx.x; t < S; t += GA_T) dSh[t] = Ph[t] * (dSh[t] - dot);
+    // masked keys: the logit was replaced by a constant, no gradient (modules.h)
+    for (int64_t t = threadIdx.x; t < S; t += GA_T)
+        dSh[t] = (mask && ld(mask, t * N + n) == 0.f) ? 0.f : Ph[t] * (dSh[t] - dot);
     __syncthreads();
     for (int c = 0; c < ch; c++) {
         float acc = 0;
@@ -258,7 +260,7 @@ void cu_global_attn_bwd(pf_backend *be, const pf_global_attn_dims *d, const pf_g
     CU_LAUNCHED();
     float scale = (float)(1.0 / sqrt((double)d->c_h));
     CU_DISPATCH(c, T, k_ga_bwd_col<T><<<(unsigned)(N * d->H), GA_T, 0, c->stream>>>(
-                          (const T *)a.k, (const T *)a.v, a.P, (const T *)da.o, da.P, (T *)da.q, S, N, d->H, d->c_h, scale));
+                          (const T *)a.k, (const T *)a.v, a.P, (const T *)da.o, (const T *)mask, da.P, (T *)da.q, S, N, d->H, d->c_h, scale));
     CU_LAUNCHED();
     CU_DISPATCH(c, T, k_ga_dkdv<T><<<GA_L(M * d->c_h)>>>((const T *)a.q, (const T *)da.o, a.P, da.P, (T *)da.k,
                                                           (T *)da.v, S, N, d->H, d->c_h));

@@ -71,7 +71,7 @@ __global__ void k_pw_softmax(const T *bb, const T *mask, T *w, int64_t N, int H)
 
 // bb[i, j, h] = w (dw - sum_j w dw) per row (h, i)
 template <typename T>
-__global__ void k_pw_softmax_bwd(const T *w, const T *dw, T *bb, int64_t N, int H) {
+__global__ void k_pw_softmax_bwd(const T *w, const T *dw, const T *mask, T *bb, int64_t N, int H) {
     int64_t row = (int64_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
     int lane = threadIdx.x & 31;
     if (row >= N * H) return;
@@ -80,7 +80,8 @@ __global__ void k_pw_softmax_bwd(const T *w, const T *dw, T *bb, int64_t N, int 
     for (int64_t j = lane; j < N; j += 32) dot += ld(w, row * N + j) * ld(dw, row * N + j);
     for (int o = 16; o; o >>= 1) dot += __shfl_xor_sync(0xffffffffu, dot, o);
     for (int64_t j = lane; j < N; j += 32)
-        st(bb, (i * N + j) * H + h, ld(w, row * N + j) * (ld(dw, row * N + j) - dot));
+        // masked j: the logit was replaced by a constant, no gradient (modules.h)
+        st(bb, (i * N + j) * H + h, (mask && ld(mask, j) == 0.f) ? 0.f : ld(w, row * N + j) * (ld(dw, row * N + j) - dot));
 }
 
 // mode 0: o = sigmoid(g) * u; mode 1: g <- d g_pre, u <- d u from dO (o layout)
@@ -162,7 +163,7 @@ void cu_pwavg_bwd(pf_backend *be, const pf_pwavg_dims *d, const pf_pwavg_p *p, p
     cu_gemm(c, 1, 0, N, Sch, N, 1.f, w.w, CU_ACT, N, ut, CU_ACT, Sch, 0.f, vt, CU_ACT, Sch, d->H, NN, N * Sch, N * Sch, NULL);
     int64_t rows = N * d->H;
     CU_DISPATCH(c, T, k_pw_softmax_bwd<T><<<(unsigned)((rows + 7) / 8), 256, 0, c->stream>>>(
-                          (const T *)w.w, (const T *)w.dw, (T *)w.bb, N, d->H));
+                          (const T *)w.w, (const T *)w.dw, (const T *)mask, (T *)w.bb, N, d->H));
     CU_LAUNCHED();
     cu_fill(c, w.dzl, 0.f, NN * d->c_z);
     cu_linear_bwd(c, NN, d->c_z, d->H, &p->b, &g->b, w.zl, w.bb, w.dzl);
