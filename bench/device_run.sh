@@ -45,10 +45,8 @@ for s in $STEPS; do
       cat $OUT/blocks_pairfold.txt >> $summary
     else echo "no pairfold binary in the payload" >> $summary; fi ;;
   blocks)
-    timeout 300 python3 bench/torch_blocks.py bench --block pairformer --sizes ${BLOCK_SIZES:-256,512,768,1024,1536,2048} --reps 3 > $OUT/blocks_torch.jsonl 2>/tmp/pf_err3
-    timeout 200 python3 bench/torch_blocks.py bench --block evoformer --S 128 --sizes ${EVO_SIZES:-256,512,768,1024} --reps 3 >> $OUT/blocks_torch.jsonl 2>>/tmp/pf_err3
-    timeout 100 python3 bench/torch_blocks.py export --block pairformer --N 24 --out /tmp/pf.st >> $OUT/blocks_torch.jsonl 2>>/tmp/pf_err3
-    timeout 100 python3 bench/torch_blocks.py export --block evoformer --N 20 --S 7 --out /tmp/ev.st >> $OUT/blocks_torch.jsonl 2>>/tmp/pf_err3
+    # block benchmark and parity live in bench/device_all.sh (compare_blocks.py, tests/cuda/parity.py)
+    echo "blocks: use bench/device_all.sh" >> $summary
     echo "torch blocks:" >> $summary; cat $OUT/blocks_torch.jsonl >> $summary
     grep -v Warning /tmp/pf_err3 | grep -v run_backward | tail -5 >> $summary ;;
   bench)

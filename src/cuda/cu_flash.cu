@@ -199,7 +199,9 @@ __global__ void __launch_bounds__(FA_Q) k_fa_dkdv(fa_args a) {
 #pragma unroll
             for (int c = 0; c < CH; c++) { s += Qs[j][c] * kv[c]; dp += dOs[j][c] * vv[c]; }
             if (bT) s += Bs[threadIdx.x][j];
-            float p = expf(s - Ls[j]);
+            // A fully masked row (lse near -1e9, which float cannot resolve) is the
+            // uniform average of its L values (the replacement rule, modules.h).
+            float p = Ls[j] < -5e8f ? 1.0f / (float)a.L : expf(s - Ls[j]);
             float ds = mk != 0.f ? 0.f : p * (dp - Ds[j]);
 #pragma unroll
             for (int c = 0; c < CH; c++) { dv[c] += p * dOs[j][c]; dk[c] += ds * Qs[j][c]; }

@@ -376,7 +376,9 @@ __global__ void __launch_bounds__(TC_T) k_tc_dkdv(fa_args a) {
                 int64_t qq = q0 + col, kk = kr[e >> 1];
                 float v = s[j][e] * a.scale + mk[e >> 1];
                 if (bT && kk < a.L && qq < a.L) v += bT[kk * a.L + qq];
-                float p = __expf(v - Ls[b][col]);
+                // A fully masked row (lse near -1e9, which float cannot resolve) is the
+                // uniform average of its L values (the replacement rule, modules.h).
+                float p = Ls[b][col] < -5e8f ? 1.0f / (float)a.L : __expf(v - Ls[b][col]);
                 s[j][e] = p;
                 dp[j][e] = mk[e >> 1] != 0.f ? 0.f : p * (dp[j][e] - Ds[b][col]);
             }
