@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # One device call that checks and measures the CUDA build end to end. Run on the
-# GPU machine from the repo root with the payload made here by
-#   make CUDA=1 BUILD=build/cuda pairfold build/cuda/test_cuda, then packed with
-#   its shared libraries into .devpack/payload.tar.xz (carry .devpack).
+# GPU machine from the repo root with the payload made here by bench/pack_device.sh
+# (carry .devpack).
 # Stages (each with its own time limit; results under $OUT): parity with the
 # PyTorch reference, test_cuda, the block benchmark against PyTorch, a short GPU
 # training run on the bundled proteins.

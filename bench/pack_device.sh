@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Builds pairfold with the CUDA backend and the CUDA test program here, and packs
+# them with the shared libraries the GPU machine's image lacks (OpenBLAS built
+# for OpenMP, cJSON, gfortran, quadmath, gomp) into .devpack/payload.tar.xz.
+# Then, on the GPU machine (device tool, carry [".devpack"]):
+#   bash bench/device_all.sh              # parity, test_cuda, block benchmark, GPU training
+#   STAGES="parity tests" bash bench/device_all.sh
+# ./pairfold is left as the CPU-only build.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+B=build/cuda
+rm -f pairfold
+make -j2 CUDA=1 BUILD=$B pairfold $B/test_cuda >/dev/null
+S=.devpack/stage
+rm -rf .devpack && mkdir -p $S/lib
+cp pairfold $B/test_cuda $S/
+for l in /usr/lib/x86_64-linux-gnu/openblas-openmp/libopenblas.so.0 /lib/x86_64-linux-gnu/libcjson.so.1 \
+         /lib/x86_64-linux-gnu/libgfortran.so.5 /lib/x86_64-linux-gnu/libquadmath.so.0 /lib/x86_64-linux-gnu/libgomp.so.1; do
+    cp -L "$l" $S/lib/
+done
+tar -C $S -cJf .devpack/payload.tar.xz .
+rm -rf $S pairfold
+make -j2 pairfold >/dev/null
+grep -q '^/.devpack/' .git/info/exclude 2>/dev/null || { mkdir -p .git/info; echo "/.devpack/" >> .git/info/exclude; }
+ls -la .devpack
