@@ -2,7 +2,8 @@
 // and backward, in fp32 mode (tolerance 1e-4) and bf16 mode (2e-2): masks, odd
 // sizes, several tiles, NaN-poisoned outputs, guard regions around every GPU
 // buffer, inference forwards (saved == NULL), and the backward-twice check
-// (gradients accumulate). `--quick` runs both modes with small sizes only
+// (gradients accumulate), fully masked rows, and tensors of more than 2^31 elements
+// (64-bit offsets). `--quick` runs both modes with small sizes only
 // (for compute-sanitizer). Prints only failures and the verdict line.
 // The CPU backend's pf_act buffers are `real *`: they are passed as such.
 #pragma GCC diagnostic ignored "-Wincompatible-pointer-types"
@@ -214,6 +215,11 @@ static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_d
     hbuf x = h_rand(nx, 1, seed + 8), z = h_rand(nz, 1, seed + 9);
     hbuf mk = h_mask(d.B * d.L, d.transpose ? 0 : d.L, 0.3, seed + 10);
     if (d.transpose) { for (int64_t r = 0; r < d.B; r++) mk.h[r] = 1; h_refresh(&mk); }
+    if (use_mask == 2) {  // one row fully masked: uniform average, no gradient to q, k, bias
+        int64_t r = d.B > 1 ? 1 : 0;
+        for (int64_t l = 0; l < d.L; l++) mk.h[d.transpose ? l * d.B + r : r * d.L + l] = 0;
+        h_refresh(&mk);
+    }
     const real *mh = use_mask ? mk.h : NULL;
     const void *mdv = use_mask ? mk.d : NULL;
     pf_mem mc = H_cpu->attn_mem(H_cpu, &d), mg = H_gpu->attn_mem(H_gpu, &d);
@@ -255,6 +261,11 @@ static void test_attention(void) {
     test_attn("tri_end", te, 1, 1, 1040);
     test_attn("single", single, 1, 1, 1050);
     test_attn("tri_start nomask", ts, 0, 1, 1060);
+    test_attn("tri_start fully masked row", ts, 2, 1, 1070);
+    test_attn("tri_end fully masked row", te, 2, 1, 1071);
+    test_attn("msa_row fully masked row", row, 2, 1, 1072);
+    test_attn("msa_col fully masked row", col, 2, 1, 1073);
+    test_attn("single fully masked", single, 2, 1, 1074);
     if (quick) return;
     pf_attn_dims big_s = {70, 70, 16, 4, 32, 16, PF_BIAS_SELF, 0};
     pf_attn_dims big_e = {67, 67, 16, 4, 32, 16, PF_BIAS_SELF, 1};
@@ -388,6 +399,10 @@ static void test_pwavg(int64_t S, int64_t N, int c_m, int c_z, int H, int c_h, i
     h_linear(&P.o, &G.o, &Pd.o, &Gd.o, c_m, H * c_h, 0, 6, "o");
     int64_t nm = S * N * c_m, nz = N * N * c_z;
     hbuf x = h_rand(nm, 1, 7), z = h_rand(nz, 1, 8), mk = h_mask(N, N, 0.3, 9);
+    if (use_mask == 2) {
+        for (int64_t j = 0; j < N; j++) mk.h[j] = 0;
+        h_refresh(&mk);
+    }
     pf_mem mc = H_cpu->pwavg_mem(H_cpu, &d), mg = H_gpu->pwavg_mem(H_gpu, &d);
     mems m = mk_mems(mc, mg);
     real *oc = tl_zeros(nm);
@@ -425,6 +440,10 @@ static void test_global_attn(int64_t S, int64_t N, int c_in, int H, int c_h, int
     h_linear(&P.o, &G.o, &Pd.o, &Gd.o, c_in, H * c_h, 1, 6, "o");
     int64_t nm = S * N * c_in;
     hbuf x = h_rand(nm, 1, 7), mk = h_mask(S * N, 0, 0.3, 8);
+    if (use_mask == 2) {
+        for (int64_t t = 0; t < S; t++) mk.h[t * N + 1] = 0;
+        h_refresh(&mk);
+    }
     for (int64_t n = 0; n < N; n++) mk.h[n] = 1;  // a key in every column
     h_refresh(&mk);
     pf_mem mc = H_cpu->global_attn_mem(H_cpu, &d), mg = H_gpu->global_attn_mem(H_gpu, &d);
@@ -502,6 +521,105 @@ static void test_disto(int64_t N, int cz, int nb, int use_mask) {
     finish(label);
 }
 
+
+// ---- 64-bit offsets: tensors of more than 2^31 elements ------------------------------
+// Element indices of the last rows do not fit in int32 (kernels that index with int
+// would crash or alias near N = 2900 in a (N, N, 256) tensor). Per-position ops are
+// checked on a few rows, the first and the last, against the CPU reference run on
+// just those rows (the GPU's rounded inputs are downloaded and fed to the CPU).
+static real *big_rows(const pf_act *dev, int64_t first, int64_t stride, int64_t count, int c) {
+    real *h = tl_zeros(count * c);
+    for (int64_t k = 0; k < count; k++) H_gpu->act_to_real(H_gpu, h + k * c, pf_act_at(H_gpu, dev, (first + k * stride) * c), c);
+    return h;
+}
+
+static void big_check(const char *label, const char *what, int64_t row, const real *got, const real *ref, int64_t n) {
+    char s[256];
+    snprintf(s, sizeof s, "%s %s row %lld", label, what, (long long)row);
+    h_compare(s, got, ref, n, H_tol);
+}
+
+static void test_big(void) {
+    const int c = 128;
+    const int64_t M = ((int64_t)1 << 24) + 17, n = M * c;  // 2^31 + 2176 elements
+    char label[128];
+    snprintf(label, sizeof label, "%s big (%lld elements)", H_gpu->name, (long long)n);
+    h_params_reset();
+    real *hx = pf_malloc(sizeof(real) * (size_t)n);
+    for (int64_t i = 0; i < n; i++) hx[i] = (real)((double)(((uint64_t)i * 2654435761ull) % 2001) / 1000.0 - 1.0);
+    size_t bytes = pf_act_size(H_gpu, n);
+    pf_act *x = H_gpu->alloc(H_gpu, bytes), *y = H_gpu->alloc(H_gpu, bytes), *dx = H_gpu->alloc(H_gpu, bytes);
+    H_gpu->act_from_real(H_gpu, x, hx, n);
+    pf_free(hx);
+    H_gpu->zero(H_gpu, dx, bytes);
+    const int64_t rows[] = {0, M / 2, M - 2, M - 1};
+
+    // LayerNorm forward and backward (dy = y)
+    pf_layernorm_p P, G, Pd, Gd;
+    h_layernorm(&P, &G, &Pd, &Gd, c, 77, "big.ln");
+    H_gpu->layer_norm_fwd(H_gpu, M, c, &Pd, x, y);
+    H_gpu->layer_norm_bwd(H_gpu, M, c, &Pd, &Gd, x, y, dx);
+    for (int k = 0; k < 4; k++) {
+        int64_t r = rows[k];
+        real *xr = big_rows(x, r, 1, 1, c), *dyr = big_rows(y, r, 1, 1, c), *yr = tl_zeros(c), *dxr = tl_zeros(c);
+        H_cpu->layer_norm_fwd(H_cpu, 1, c, &P, xr, yr);
+        big_check(label, "layer_norm fwd", r, dyr, yr, c);
+        H_cpu->layer_norm_bwd(H_cpu, 1, c, &P, NULL, xr, dyr, dxr);
+        big_check(label, "layer_norm bwd dx", r, big_rows(dx, r, 1, 1, c), dxr, c);
+    }
+
+    // SwiGLU transition forward (row-chunked on the GPU)
+    pf_transition_p T, TG, Td, TGd;
+    memset(&T, 0, sizeof T); memset(&TG, 0, sizeof TG); memset(&Td, 0, sizeof Td); memset(&TGd, 0, sizeof TGd);
+    h_layernorm(&T.ln, &TG.ln, &Td.ln, &TGd.ln, c, 78, "big.tr.ln");
+    h_linear(&T.lin_a, &TG.lin_a, &Td.lin_a, &TGd.lin_a, 2 * c, c, 0, 79, "big.tr.a");
+    h_linear(&T.lin_b, &TG.lin_b, &Td.lin_b, &TGd.lin_b, 2 * c, c, 0, 80, "big.tr.b");
+    h_linear(&T.lin_out, &TG.lin_out, &Td.lin_out, &TGd.lin_out, c, 2 * c, 0, 81, "big.tr.out");
+    pf_transition_dims td = {M, c, 2, PF_ACT_SWIGLU}, t1 = {1, c, 2, PF_ACT_SWIGLU};
+    pf_mem mg = H_gpu->transition_mem(H_gpu, &td), mc = H_cpu->transition_mem(H_cpu, &t1);
+    void *gws = H_gpu->alloc(H_gpu, mg.ws + 256), *cws = pf_calloc(mc.ws + 64, 1);
+    H_gpu->transition_fwd(H_gpu, &td, &Td, x, NULL, y, NULL, gws);
+    for (int k = 0; k < 4; k++) {
+        int64_t r = rows[k];
+        real *xr = big_rows(x, r, 1, 1, c), *yr = tl_zeros(c);
+        H_cpu->transition_fwd(H_cpu, &t1, &T, xr, NULL, yr, NULL, cws);
+        big_check(label, "transition fwd", r, big_rows(y, r, 1, 1, c), yr, c);
+    }
+    H_gpu->free(H_gpu, gws);
+    pf_free(cws);
+
+    // MSA column attention (transposed, no bias) on x viewed as (S, N, 64): the
+    // input and output offsets of the last columns pass 2^31.
+    const int ca = 64;
+    const int64_t S = 32, N = ((int64_t)1 << 20) + 1;  // S * N * 64 = 2^31 + 2048 <= n
+    pf_attn_p A, AG, Ad, AGd;
+    memset(&A, 0, sizeof A); memset(&AG, 0, sizeof AG); memset(&Ad, 0, sizeof Ad); memset(&AGd, 0, sizeof AGd);
+    h_layernorm(&A.ln, &AG.ln, &Ad.ln, &AGd.ln, ca, 82, "big.attn.ln");
+    h_linear(&A.q, &AG.q, &Ad.q, &AGd.q, 16, ca, 0, 83, "big.q");
+    h_linear(&A.k, &AG.k, &Ad.k, &AGd.k, 16, ca, 0, 84, "big.k");
+    h_linear(&A.v, &AG.v, &Ad.v, &AGd.v, 16, ca, 0, 85, "big.v");
+    h_linear(&A.g, &AG.g, &Ad.g, &AGd.g, 16, ca, 1, 86, "big.g");
+    h_linear(&A.o, &AG.o, &Ad.o, &AGd.o, ca, 16, 1, 87, "big.o");
+    pf_attn_dims ad = {N, S, ca, 1, 16, 0, PF_BIAS_NONE, 1}, a1 = {1, S, ca, 1, 16, 0, PF_BIAS_NONE, 1};
+    pf_mem ag = H_gpu->attn_mem(H_gpu, &ad), ac = H_cpu->attn_mem(H_cpu, &a1);
+    gws = H_gpu->alloc(H_gpu, ag.ws + 256);
+    cws = pf_calloc(ac.ws + 64, 1);
+    H_gpu->attn_fwd(H_gpu, &ad, &Ad, x, NULL, NULL, y, NULL, gws);
+    const int64_t cols[] = {0, N - 2, N - 1};
+    for (int k = 0; k < 3; k++) {
+        int64_t r = cols[k];
+        real *xc = big_rows(x, r, N, S, ca), *yc = tl_zeros(S * ca);  // (S, 1, 64)
+        H_cpu->attn_fwd(H_cpu, &a1, &A, xc, NULL, NULL, yc, NULL, cws);
+        big_check(label, "msa_col attention fwd", r, big_rows(y, r, N, S, ca), yc, S * ca);
+    }
+    H_gpu->free(H_gpu, gws);
+    pf_free(cws);
+    H_gpu->free(H_gpu, x);
+    H_gpu->free(H_gpu, y);
+    H_gpu->free(H_gpu, dx);
+    finish(label);
+}
+
 static void run_mode(int bf16) {
     H_gpu = pf_backend_cuda(bf16);
     if (!H_gpu) { tl_check(0, "cuda backend", "no CUDA device"); return; }
@@ -523,6 +641,8 @@ static void run_mode(int bf16) {
     test_pwavg(3, 6, 8, 4, 2, 8, 0);
     test_global_attn(9, 5, 12, 3, 4, 1);
     test_global_attn(6, 4, 8, 2, 8, 0);
+    test_global_attn(9, 5, 12, 3, 4, 2);
+    test_pwavg(5, 7, 12, 6, 3, 4, 2);
     test_relpos(0, 13);
     test_relpos(1, 13);
     test_disto(9, 10, 64, 1);
@@ -535,6 +655,7 @@ static void run_mode(int bf16) {
         test_global_attn(300, 9, 16, 4, 8, 1);
         test_relpos(1, 77);
         test_disto(40, 16, 64, 1);
+        test_big();
     }
     H_gpu->destroy(H_gpu);
     H_gpu = NULL;
