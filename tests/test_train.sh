@@ -55,8 +55,40 @@ $BIN inspect "$T/run200" >"$T/inspect.out" 2>&1
 grep -q "evoformer.blocks.0.msa_att_row.mha.linear_q.weight" "$T/inspect.out"
 check "pairfold inspect lists tensors" $?
 
+# 3b. one block of a trained checkpoint on inputs from Python: shapes, finite values,
+#     and a masked input position changes no unmasked output
+python3 - "$T" <<'PY'
+import numpy as np, sys
+from safetensors.numpy import save_file
+t = sys.argv[1]; rng = np.random.default_rng(0)
+N, S, cm, cz = 11, 5, 32, 32
+tok = np.ones(N, np.float32); tok[4] = 0
+msa = np.ones((S, N), np.float32) * tok
+x = {"m": rng.standard_normal((S, N, cm)).astype(np.float32), "z": rng.standard_normal((N, N, cz)).astype(np.float32),
+     "msa_mask": msa, "pair_mask": np.outer(tok, tok).astype(np.float32), "seq_mask": tok}
+save_file(x, f"{t}/in1.safetensors")
+x["z"] = x["z"].copy(); x["z"][4, :, :] += 5; x["m"] = x["m"].copy(); x["m"][:, 4, :] -= 3
+save_file(x, f"{t}/in2.safetensors")
+PY
+W="$T/run200/$(cat "$T/run200/latest")/model.safetensors"
+$BIN block --kind evoformer --preset tiny --prefix evoformer.blocks.1. --weights "$W" --inputs "$T/in1.safetensors" --out "$T/o1.safetensors" >/dev/null 2>&1 &&
+$BIN block --kind evoformer --preset tiny --prefix evoformer.blocks.1. --weights "$W" --inputs "$T/in2.safetensors" --out "$T/o2.safetensors" >/dev/null 2>&1
+check "pairfold block runs a checkpoint's block" $?
+python3 - "$T" <<'PY'
+import numpy as np, sys
+from safetensors.numpy import load_file
+t = sys.argv[1]
+a, b = load_file(f"{t}/o1.safetensors"), load_file(f"{t}/o2.safetensors")
+ok = a["m"].shape == (5, 11, 32) and a["z"].shape == (11, 11, 32) and all(np.isfinite(v).all() for v in a.values())
+keep = [i for i in range(11) if i != 4]
+ok = ok and np.array_equal(a["z"][np.ix_(keep, keep)], b["z"][np.ix_(keep, keep)]) and np.array_equal(a["m"][:, keep], b["m"][:, keep])
+changed = not np.array_equal(a["z"], b["z"])
+sys.exit(0 if ok and changed else 1)
+PY
+check "block output: shapes, finite, masked inputs leave unmasked outputs bit-identical" $?
+
 # 4. the CLI: help for every command, clear errors for bad input
-for c in train bench inspect prep version; do
+for c in train bench inspect prep version block; do
     $BIN $c --help >/dev/null 2>&1; check "pairfold $c --help" $?
 done
 $BIN train --no-such-option >/dev/null 2>&1; [ $? -ne 0 ]; check "unknown option rejected" $?

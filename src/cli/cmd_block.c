@@ -49,9 +49,10 @@ static int get_f32(pf_st_file *f, const char *path, const char *name, int64_t n,
 
 static void usage(FILE *f) {
     fprintf(f, "usage: pairfold block --kind K --weights W --inputs I --out O [--backward] [--device D]\n"
-               "                      [--preset P] [--set KEY=VALUE]...\n\n"
+               "                      [--prefix NAME.] [--preset P] [--set KEY=VALUE]...\n\n"
                "Runs one block (evoformer, extra_msa, pairformer, msa_module) of the preset's\n"
-               "dimensions on the given tensors, without dropout; writes outputs (and gradients).\n");
+               "dimensions on the given tensors, without dropout; writes outputs (and gradients).\n"
+               "--prefix selects one block of a checkpoint, e.g. --prefix evoformer.blocks.0.\n");
 }
 
 int cmd_block(int argc, char **argv) {
@@ -59,13 +60,14 @@ int cmd_block(int argc, char **argv) {
                                    {"inputs", required_argument, 0, 0},  {"out", required_argument, 0, 0},
                                    {"backward", no_argument, 0, 0},      {"device", required_argument, 0, 0},
                                    {"preset", required_argument, 0, 0},  {"set", required_argument, 0, 0},
-                                   {"config", required_argument, 0, 0},  {"help", no_argument, 0, 0},
+                                   {"config", required_argument, 0, 0},  {"prefix", required_argument, 0, 0},
+                                   {"help", no_argument, 0, 0},
                                    {0, 0, 0, 0}};
     pf_config cfg;
     pf_config_preset(&cfg, "af3");
     if (cli_preset_first(&cfg, argc, argv) != 0) return 2;
     int have = 0, backward = 0, kind = -1;
-    const char *wpath = NULL, *ipath = NULL, *opath = NULL;
+    const char *wpath = NULL, *ipath = NULL, *opath = NULL, *prefix = "";
     int idx, c;
     optind = 1;
     while ((c = getopt_long(argc, argv, "", opts, &idx)) != -1) {
@@ -80,6 +82,7 @@ int cmd_block(int argc, char **argv) {
         if (!strcmp(name, "inputs")) { ipath = optarg; continue; }
         if (!strcmp(name, "out")) { opath = optarg; continue; }
         if (!strcmp(name, "backward")) { backward = 1; continue; }
+        if (!strcmp(name, "prefix")) { prefix = optarg; continue; }
         if (cli_config_option(&cfg, &have, name, optarg) < 0) return 2;
     }
     if (kind < 0 || !wpath || !ipath || !opath) { usage(stderr); return 2; }
@@ -101,8 +104,11 @@ int cmd_block(int argc, char **argv) {
     pf_params_bind(&P, be);
     real *host = pf_calloc((size_t)P.total + 1, sizeof(real));
     int rc = 0;
-    for (int i = 0; i < P.n && rc == 0; i++)
-        rc = get_f32(W, wpath, P.t[i].name + 6, P.t[i].numel, host + P.t[i].offset, 1) < 0 ? 1 : 0;
+    for (int i = 0; i < P.n && rc == 0; i++) {
+        char wname[512];
+        snprintf(wname, sizeof wname, "%s%s", prefix, P.t[i].name + 6);  // drop our "block."
+        rc = get_f32(W, wpath, wname, P.t[i].numel, host + P.t[i].offset, 1) < 0 ? 1 : 0;
+    }
     if (rc) return 1;
     be->upload(be, P.data, host, sizeof(real) * (size_t)P.total);
     pf_block_plan(&b, be, N, S);
