@@ -49,7 +49,12 @@ void pf_batch_copy(pf_batch *d, const pf_batch *s) {
 
 static real deletion_value(double d) { return (real)(2.0 / M_PI * atan(d / 3.0)); }
 
-void pf_batch_fill_features(pf_batch *b, const int32_t *msa, const real *del) {
+// Agreement of two tokens for cluster assignment (AF2 1.2.7: weight 1 for the
+// 20 amino acids and X, 0 for gaps and the mask token).
+static inline int agrees(int a, int b) { return a == b && a >= 0 && a <= PF_TOK_UNK; }
+
+void pf_batch_fill_features(pf_batch *b, const int32_t *msa, const real *del,
+                            const int32_t *xtok, const real *xdel, int n_extra) {
     int N = b->N, S = b->S;
     for (int i = 0; i < N; i++) {
         real *t = b->target_feat + (size_t)i * PF_TARGET_FEAT;
@@ -57,22 +62,43 @@ void pf_batch_fill_features(pf_batch *b, const int32_t *msa, const real *del) {
         int a = b->aatype[i];
         t[a >= 0 && a <= PF_TOK_UNK ? a : PF_TOK_UNK] = 1;
     }
-    // profile and deletion mean over the rows of each column (masked rows excluded)
-    real *prof = pf_calloc((size_t)N * PF_NUM_TOK, sizeof(real));
-    real *dmean = pf_calloc((size_t)N, sizeof(real));
-    for (int i = 0; i < N; i++) {
-        double cnt = 0;
+    // cluster of each extra row: the centre with the most agreeing positions
+    int *owner = pf_calloc((size_t)(n_extra > 0 ? n_extra : 1), sizeof(int));
+    for (int e = 0; e < n_extra; e++) {
+        owner[e] = -1;
+        if (!xtok) continue;
+        int best = -1;
         for (int s = 0; s < S; s++) {
+            int agree = 0, counted = 0;  // counted: the rows share an unmasked position
+            for (int i = 0; i < N; i++) {
+                if (b->extra_msa_mask[(size_t)e * N + i] == 0 || b->msa_mask[(size_t)s * N + i] == 0) continue;
+                counted = 1;
+                agree += agrees(xtok[(size_t)e * N + i], msa[(size_t)s * N + i]);
+            }
+            if (counted && agree > best) best = agree, owner[e] = s;
+        }
+    }
+    // per-row profile (S, N, 23) and deletion mean (S, N) over centre + members
+    real *prof = pf_calloc((size_t)S * N * PF_NUM_TOK, sizeof(real));
+    real *dsum = pf_calloc((size_t)S * N, sizeof(real)), *cnt = pf_calloc((size_t)S * N, sizeof(real));
+    for (int s = 0; s < S; s++)
+        for (int i = 0; i < N; i++) {
             size_t k = (size_t)s * N + i;
             if (b->msa_mask[k] == 0) continue;
             int t = msa[k];
-            if (t >= 0 && t < PF_NUM_TOK) prof[(size_t)i * PF_NUM_TOK + t] += 1;
-            dmean[i] += del[k];
-            cnt += 1;
+            prof[k * PF_NUM_TOK + (t >= 0 && t < PF_NUM_TOK ? t : PF_TOK_UNK)] += 1;
+            dsum[k] += del[k];
+            cnt[k] += 1;
         }
-        if (cnt > 0) {
-            for (int t = 0; t < PF_NUM_TOK; t++) prof[(size_t)i * PF_NUM_TOK + t] /= cnt;
-            dmean[i] /= cnt;
+    for (int e = 0; e < n_extra; e++) {
+        if (owner[e] < 0) continue;
+        for (int i = 0; i < N; i++) {
+            size_t ke = (size_t)e * N + i, k = (size_t)owner[e] * N + i;
+            if (b->extra_msa_mask[ke] == 0 || b->msa_mask[k] == 0) continue;
+            int t = xtok[ke];
+            prof[k * PF_NUM_TOK + (t >= 0 && t < PF_NUM_TOK ? t : PF_TOK_UNK)] += 1;
+            dsum[k] += xdel ? xdel[ke] : 0;
+            cnt[k] += 1;
         }
     }
     for (int s = 0; s < S; s++)
@@ -85,9 +111,11 @@ void pf_batch_fill_features(pf_batch *b, const int32_t *msa, const real *del) {
             f[t >= 0 && t < PF_NUM_TOK ? t : PF_TOK_UNK] = 1;
             f[23] = del[k] > 0;
             f[24] = deletion_value(del[k]);
-            memcpy(f + 25, prof + (size_t)i * PF_NUM_TOK, sizeof(real) * PF_NUM_TOK);
-            f[48] = deletion_value(dmean[i]);
+            for (int c = 0; c < PF_NUM_TOK; c++) f[25 + c] = prof[k * PF_NUM_TOK + c] / cnt[k];
+            f[48] = deletion_value(dsum[k] / cnt[k]);
         }
+    pf_free(owner);
     pf_free(prof);
-    pf_free(dmean);
+    pf_free(dsum);
+    pf_free(cnt);
 }

@@ -72,9 +72,16 @@ struct pf_batch_source {
     double last_wait_ms;
 };
 
-// Build the AF2 features (target_feat, msa_feat profile and deletion mean) from
-// raw tokens. msa (S, N) tokens and deletions (S, N) counts; row 0 is the query.
+// Build the AF2 features (AF2 supplement 1.2.7 - 1.2.9) from raw tokens:
+// target_feat, and msa_feat with the cluster profile and deletion mean. The S
+// rows msa_tok / deletions (S, N) (row 0 the query; BERT corruption already
+// applied) are the cluster centres; each of the n_extra extra rows (extra_tok /
+// extra_del (n_extra, N), rows with extra_msa_mask 0 ignored; NULL when none)
+// joins the centre it agrees with at the most positions (amino acids and X
+// count, gaps and mask tokens do not; ties to the first), and a centre's
+// profile and deletion mean average over the centre and its members.
 // Used by the synthetic source and the cache sampler alike.
-void pf_batch_fill_features(pf_batch *b, const int32_t *msa_tok, const real *deletions);
+void pf_batch_fill_features(pf_batch *b, const int32_t *msa_tok, const real *deletions,
+                            const int32_t *extra_tok, const real *extra_del, int n_extra);
 
 #endif

@@ -357,8 +357,10 @@ int pf_sampler_make(const pf_sampler *s, int e, uint64_t key, pf_batch *out) {
             msa[o] = pick;
             b->bert_mask[o] = 1;
         }
-    pf_batch_fill_features(b, msa, del);
-    // extra MSA: the next E rows of the shuffled pool, uncorrupted
+    // extra MSA: the next E rows of the shuffled pool, uncorrupted; their tokens
+    // also join the clusters' profiles (pf_batch_fill_features)
+    int32_t *xtok = calloc((size_t)E * N + 1, sizeof(int32_t));
+    real *xdel = calloc((size_t)E * N + 1, sizeof(real));
     for (int r = 0; r < E; r++) {
         int64_t pi = (int64_t)(S - 1) + r;
         if (pi >= P) break;
@@ -370,6 +372,7 @@ int pf_sampler_make(const pf_sampler *s, int e, uint64_t key, pf_batch *out) {
             const pf_rec_chain *ch = &v.chains[cofs[k]];
             if ((int)ch->msa != blk) {
                 f[PF_TOK_GAP] = 1;
+                xtok[o] = PF_TOK_GAP;
                 continue;
             }
             size_t cell = (size_t)row * v.msa[blk].L + pos[k];
@@ -378,8 +381,13 @@ int pf_sampler_make(const pf_sampler *s, int e, uint64_t key, pf_batch *out) {
             f[t < PF_NUM_TOK ? t : PF_TOK_UNK] = 1;
             f[23] = d > 0;
             f[24] = deletion_value(d);
+            xtok[o] = t < PF_NUM_TOK ? t : PF_TOK_UNK;
+            xdel[o] = (real)d;
         }
     }
+    pf_batch_fill_features(b, msa, del, xtok, xdel, E);
+    free(xtok);
+    free(xdel);
     free(msa);
     free(del);
     free(pool);

@@ -104,7 +104,7 @@ static void fill(const synth *sy, const protein *p, uint64_t key, pf_batch *out)
             tok[(size_t)s * N + i] = t;
             out->msa_mask[(size_t)s * N + i] = 1;
         }
-    pf_batch_fill_features(out, tok, del);
+    int32_t *xtok = pf_malloc(sizeof(int32_t) * ((size_t)E * N + 1));
     for (int e = 0; e < E; e++)
         for (int i = 0; i < N; i++) {
             int t = p->aa[start + i];
@@ -112,7 +112,10 @@ static void fill(const synth *sy, const protein *p, uint64_t key, pf_batch *out)
             real *f = out->extra_msa_feat + ((size_t)e * N + i) * PF_EXTRA_MSA_FEAT;
             f[t] = 1;
             out->extra_msa_mask[(size_t)e * N + i] = 1;
+            xtok[(size_t)e * N + i] = t;
         }
+    pf_batch_fill_features(out, tok, del, xtok, NULL, E);
+    pf_free(xtok);
     pf_free(tok);
     pf_free(del);
     out->crop_start = start;
