@@ -48,6 +48,21 @@ sys.exit(0 if ok else 1)
 PY
 check "resumed losses identical bit for bit" $?
 
+# 2b. exact resume on the bundled real proteins (cache sampler, worker threads, prefetch)
+$BIN train --steps 8 --set val_every=0 --out "$T/ra" --log "$T/ra.jsonl" --quiet >/dev/null 2>&1
+check "bundled data: straight 8-step run" $?
+$BIN train --steps 4 --set val_every=0 --out "$T/rb" --log "$T/rb.jsonl" --quiet >/dev/null 2>&1 &&
+$BIN train --resume "$T/rb" --steps 8 --log "$T/rb.jsonl" --quiet >/dev/null 2>&1
+check "bundled data: 4 steps + resume to 8" $?
+python3 - "$T/ra.jsonl" "$T/rb.jsonl" <<'PY'
+import re, sys
+def losses(p):
+    return [re.search(r'"loss":([^,]+)', l).group(1) for l in open(p)]
+a, b = losses(sys.argv[1]), losses(sys.argv[2])
+sys.exit(0 if len(a) == 8 and a == b else 1)
+PY
+check "bundled data: resumed losses identical bit for bit" $?
+
 # 3. checkpoints load in Python's safetensors (numpy) with the documented names
 python3 tests/check_safetensors.py "$T/run200" >"$T/st.out" 2>&1
 check "checkpoint loads in python safetensors" $? "$(tail -n 5 "$T/st.out")"
