@@ -310,7 +310,7 @@ void pf_block_fwd(pf_block *b, pf_backend *be, pf_streams *st, void *saved, void
         case PF_OP_TRIMUL: be->trimul_fwd(be, &s->d.tm, &s->p.tm, x, mask, delta, sv, ws); break;
         case PF_OP_PWAVG: be->pwavg_fwd(be, &s->d.pw, &s->p.pw, x, x2, mask, delta, sv, ws); break;
         }
-        pf_dropout d = step_dropout(b, s, st, key, i, training && saved);
+        pf_dropout d = step_dropout(b, s, st, key, i, training);
         be->dropout_add(be, &d, st->x[s->target], delta);
     }
 }

@@ -70,8 +70,10 @@ typedef struct {
 void pf_block_declare(pf_block *b, int kind, const pf_config *cfg, pf_params *P, const char *prefix);
 // Set sizes (N tokens, S MSA rows) and compute saved / workspace bytes.
 void pf_block_plan(pf_block *b, pf_backend *be, int64_t N, int64_t S);
-// Forward. saved == NULL: inference (no dropout, nothing kept). delta: scratch
-// the size of the largest stream. key: dropout key of this block and step.
+// Forward. saved == NULL: nothing kept for a backward. training: dropout on.
+// delta: scratch the size of the largest stream. key: dropout key of this
+// block and step (the same key gives the same masks, so a recomputed forward
+// reproduces the first one exactly).
 void pf_block_fwd(pf_block *b, pf_backend *be, pf_streams *st, void *saved, void *ws,
                   pf_act *delta, uint64_t key, int training);
 // Backward: d holds the gradients of the block's output streams on entry and of

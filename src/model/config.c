@@ -19,7 +19,7 @@ static const field fields[] = {
     FI(heads_msa), FI(c_h_msa), FI(heads_pair), FI(c_h_pair), FI(heads_single), FI(c_h_single),
     FI(heads_extra), FI(c_h_extra), FI(heads_pwavg), FI(c_h_pwavg), FI(c_opm), FI(c_trimul),
     FI(transition_n), FF(dropout_msa), FF(dropout_pair), FI(n_bins), FF(min_bin), FF(max_bin),
-    FI(recycles), FI(crop_size), FI(msa_rows), FI(extra_msa_rows), FF(spatial_crop_prob),
+    FI(recycles), FI(recompute), FI(crop_size), FI(msa_rows), FI(extra_msa_rows), FF(spatial_crop_prob),
     FF(bert_mask_prob), FS(data), FI(data_workers), FI(prefetch), FI(n_val), FI(val_every),
     FI(steps), {"seed", F_U64, offsetof(pf_config, seed), 0}, FF(lr), FF(lr_min),
     FF(weight_decay), FF(beta1), FF(beta2), FF(adam_eps), FF(grad_clip), FI(warmup_steps), FI(lr_decay_steps),
@@ -90,6 +90,7 @@ int pf_config_preset(pf_config *c, const char *name) {
         c->c_opm = 32; c->c_trimul = 128;
         c->crop_size = 256; c->msa_rows = 128; c->extra_msa_rows = 1024;
         c->recycles = 3;
+        c->recompute = 1;
         c->steps = 100000;
         c->lr_decay_steps = 100000;
         c->lr = 1e-3f; c->lr_min = 1e-4f; c->warmup_steps = 1000;
@@ -107,6 +108,7 @@ int pf_config_preset(pf_config *c, const char *name) {
         c->c_opm = 32; c->c_trimul = 128;
         c->crop_size = 384; c->msa_rows = 1024; c->extra_msa_rows = 0;
         c->recycles = 3;
+        c->recompute = 1;
         c->steps = 100000;
         c->lr_decay_steps = 100000;
         c->lr = 1.8e-3f; c->lr_min = 1.8e-4f; c->warmup_steps = 1000;

@@ -24,6 +24,7 @@ typedef struct {
     int n_bins;                  // distogram bins between min_bin and max_bin
     float min_bin, max_bin;
     int recycles;                // extra recycling passes (no gradient through them)
+    int recompute;               // 1: keep only each block's input streams; re-run a block's forward in the backward
     // ---- data ----
     int crop_size, msa_rows, extra_msa_rows;
     float spatial_crop_prob, bert_mask_prob;

@@ -109,20 +109,75 @@ static size_t carve(pf_model *M, char *base, pf_dims d) {
     return off;
 }
 
+// The blocks of a pass in forward order: the MSA stack (AF2 extra-MSA stack or
+// AF3 MSA module, stack 0), then the trunk (stack 1).
+static int n_blocks(const pf_model *M) { return M->n_msa_blocks + M->n_trunk; }
+static pf_block *block_at(pf_model *M, int k, int *stack, int *idx) {
+    *stack = k < M->n_msa_blocks ? 0 : 1;
+    *idx = *stack ? k - M->n_msa_blocks : k;
+    return *stack ? &M->trunk[*idx] : &M->msa_blocks[*idx];
+}
+
+// Elements of stream `which` as the blocks of `stack` see it.
+static int64_t stream_elems(const pf_model *M, pf_dims d, int stack, int which) {
+    const pf_config *c = &M->cfg;
+    if (which == PF_STREAM_Z) return d.N * d.N * c->c_z;
+    if (which == PF_STREAM_S) return d.N * c->c_s;
+    if (stack == 0 && c->trunk == PF_TRUNK_EVOFORMER) return d.E * d.N * c->c_e;
+    return d.S * d.N * c->c_m;
+}
+
+// Streams a block reads or writes (the ones a recomputed forward must restore).
+static void block_streams(const pf_block *b, int used[PF_NSTREAMS]) {
+    for (int k = 0; k < PF_NSTREAMS; k++) used[k] = 0;
+    for (int i = 0; i < b->n; i++) {
+        used[b->step[i].input] = used[b->step[i].target] = 1;
+        if (b->step[i].second >= 0) used[b->step[i].second] = 1;
+    }
+}
+
+static size_t snapshot_bytes(const pf_model *M, pf_dims d, const pf_block *b, int stack) {
+    int used[PF_NSTREAMS];
+    block_streams(b, used);
+    size_t n = 0;
+    for (int k = 0; k < PF_NSTREAMS; k++)
+        if (used[k]) n += (pf_act_size(M->be, stream_elems(M, d, stack, k)) + 255) & ~(size_t)255;
+    return n;
+}
+
+// Plan every block for dims d. The saved arena holds every block's saved
+// regions, or with recompute one block's (the largest) followed by a copy of
+// each block's input streams.
 static void plan_blocks(pf_model *M, pf_dims d, size_t *saved, size_t *ws) {
-    *saved = 0;
+    size_t sum = 0, mx = 0, snaps = 0;
     *ws = 0;
     int64_t S_msa = M->cfg.trunk == PF_TRUNK_EVOFORMER ? d.E : d.S;
-    for (int i = 0; i < M->n_msa_blocks; i++) {
-        pf_block_plan(&M->msa_blocks[i], M->be, d.N, S_msa);
-        *saved += M->msa_blocks[i].saved_bytes;
-        *ws = PF_MAX(*ws, M->msa_blocks[i].ws_bytes);
+    for (int k = 0; k < n_blocks(M); k++) {
+        int stack, i;
+        pf_block *b = block_at(M, k, &stack, &i);
+        pf_block_plan(b, M->be, d.N, stack ? d.S : S_msa);
+        sum += b->saved_bytes;
+        mx = PF_MAX(mx, b->saved_bytes);
+        snaps += snapshot_bytes(M, d, b, stack);
+        *ws = PF_MAX(*ws, b->ws_bytes);
     }
-    for (int i = 0; i < M->n_trunk; i++) {
-        pf_block_plan(&M->trunk[i], M->be, d.N, d.S);
-        *saved += M->trunk[i].saved_bytes;
-        *ws = PF_MAX(*ws, M->trunk[i].ws_bytes);
+    M->block_saved_max = (mx + 255) & ~(size_t)255;
+    *saved = M->cfg.recompute ? M->block_saved_max + snaps : sum;
+}
+
+// Copy a block's input streams to (dir 0) or from (dir 1) a snapshot.
+static size_t snapshot(pf_model *M, pf_dims d, const pf_block *b, int stack, const pf_streams *st, char *snap, int dir) {
+    int used[PF_NSTREAMS];
+    block_streams(b, used);
+    size_t off = 0;
+    for (int k = 0; k < PF_NSTREAMS; k++) {
+        if (!used[k]) continue;
+        size_t n = pf_act_size(M->be, stream_elems(M, d, stack, k));
+        if (dir == 0) M->be->copy(M->be, snap + off, st->x[k], n);
+        else M->be->copy(M->be, st->x[k], snap + off, n);
+        off += (n + 255) & ~(size_t)255;
     }
+    return off;
 }
 
 // Size the arenas for dims d (grow only).
@@ -327,17 +382,21 @@ static void pass_fwd(pf_model *M, pf_dims d, int64_t step, int save, int trainin
         be->linear_fwd(be, N, c->c_s, c->c_s, &M->p.rec_s, M->tmp_a, M->s, 1);
         embed_msa(M, d, &M->p.msa_m, &M->p.msa_s);
     }
-    pf_streams st = streams_for(M, d, 1, 0);
-    for (int i = 0; i < M->n_msa_blocks; i++) {
-        pf_block *b = &M->msa_blocks[i];
-        pf_block_fwd(b, be, &st, saved, M->ws, M->tmp_a, block_key(M, step, 0, i), training);
-        if (saved) saved += b->saved_bytes;
-    }
-    st = streams_for(M, d, 0, 0);
-    for (int i = 0; i < M->n_trunk; i++) {
-        pf_block *b = &M->trunk[i];
-        pf_block_fwd(b, be, &st, saved, M->ws, M->tmp_a, block_key(M, step, 1, i), training);
-        if (saved) saved += b->saved_bytes;
+    // Without recompute each block keeps its saved regions; with it, only a copy
+    // of its input streams (the backward re-runs its forward, bit for bit).
+    int rec = saved && c->recompute;
+    char *snap = rec ? (char *)M->saved + M->block_saved_max : NULL;
+    for (int k = 0; k < n_blocks(M); k++) {
+        int stack, i;
+        pf_block *b = block_at(M, k, &stack, &i);
+        pf_streams st = streams_for(M, d, stack == 0, 0);
+        if (rec) {
+            snap += snapshot(M, d, b, stack, &st, snap, 0);
+            pf_block_fwd(b, be, &st, NULL, M->ws, M->tmp_a, block_key(M, step, stack, i), training);
+        } else {
+            pf_block_fwd(b, be, &st, saved, M->ws, M->tmp_a, block_key(M, step, stack, i), training);
+            if (saved) saved += b->saved_bytes;
+        }
     }
 }
 
@@ -352,22 +411,29 @@ static void pass_bwd(pf_model *M, pf_dims d, int64_t step) {
     pf_backend *be = M->be;
     const pf_config *c = &M->cfg;
     int64_t N = d.N, NN = N * N;
-    // saved regions were laid out in forward order; walk them backwards
-    size_t off = 0;
-    for (int i = 0; i < M->n_msa_blocks; i++) off += M->msa_blocks[i].saved_bytes;
-    for (int i = 0; i < M->n_trunk; i++) off += M->trunk[i].saved_bytes;
-    pf_streams st = streams_for(M, d, 0, 0), ds = streams_for(M, d, 0, 1);
-    for (int i = M->n_trunk - 1; i >= 0; i--) {
-        pf_block *b = &M->trunk[i];
-        off -= b->saved_bytes;
-        pf_block_bwd(b, be, &st, &ds, (char *)M->saved + off, M->ws, M->tmp_b, block_key(M, step, 1, i));
+    // saved regions (or stream snapshots) were laid out in forward order; walk back
+    size_t off = 0, snap_off = M->block_saved_max;
+    for (int k = 0; k < n_blocks(M); k++) {
+        int stack, i;
+        pf_block *b = block_at(M, k, &stack, &i);
+        off += b->saved_bytes;
+        snap_off += snapshot_bytes(M, d, b, stack);
     }
-    st = streams_for(M, d, 1, 0);
-    ds = streams_for(M, d, 1, 1);
-    for (int i = M->n_msa_blocks - 1; i >= 0; i--) {
-        pf_block *b = &M->msa_blocks[i];
+    for (int k = n_blocks(M) - 1; k >= 0; k--) {
+        int stack, i;
+        pf_block *b = block_at(M, k, &stack, &i);
+        pf_streams st = streams_for(M, d, stack == 0, 0), ds = streams_for(M, d, stack == 0, 1);
+        uint64_t key = block_key(M, step, stack, i);
         off -= b->saved_bytes;
-        pf_block_bwd(b, be, &st, &ds, (char *)M->saved + off, M->ws, M->tmp_b, block_key(M, step, 0, i));
+        if (c->recompute) {
+            // restore the block's inputs and re-run its forward, keeping what the backward needs
+            snap_off -= snapshot_bytes(M, d, b, stack);
+            snapshot(M, d, b, stack, &st, (char *)M->saved + snap_off, 1);
+            pf_block_fwd(b, be, &st, M->saved, M->ws, M->tmp_a, key, 1);
+            pf_block_bwd(b, be, &st, &ds, M->saved, M->ws, M->tmp_b, key);
+        } else {
+            pf_block_bwd(b, be, &st, &ds, (char *)M->saved + off, M->ws, M->tmp_b, key);
+        }
     }
     if (c->trunk == PF_TRUNK_EVOFORMER) {
         if (M->n_msa_blocks > 0)

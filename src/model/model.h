@@ -36,6 +36,7 @@ typedef struct {
     void *act, *saved, *ws;
     size_t act_bytes, saved_bytes, ws_bytes;
     pf_dims cap;                // dimensions the arenas were planned for
+    size_t block_saved_max;     // largest block's saved bytes at the current sizes (recompute)
     // activations carved from `act` (see model.c: carve())
     pf_act *tf, *msa_feat, *extra_feat;                 // features (N, 22), (S, N, 49), (E, N, 25)
     pf_act *msa_mask, *pair_mask, *seq_mask, *extra_mask, *disto_mask;
