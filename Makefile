@@ -24,6 +24,8 @@ TEST_BINS := $(BUILD)/test_grad $(BUILD)/test_model
 TEST_BINS += $(patsubst tests/%.c,$(BUILD)/%,$(sort $(wildcard tests/test_data*.c tests/test_unit_*.c)))
 
 .PHONY: all test test-asan clean
+# keep object files of test programs (no "rm" after the verdict line)
+.SECONDARY:
 all: pairfold
 
 # Make fragments owned by sub-projects (data pipeline, CUDA backend, fuzzers);
