@@ -24,6 +24,7 @@ static pf_config model_cfg(int trunk) {
     c.n_blocks = 2; c.n_extra_blocks = 1; c.n_msa_blocks = 1;
     c.crop_size = 9; c.msa_rows = 5; c.extra_msa_rows = 3;
     c.n_bins = 8; c.recycles = 1;
+    if (trunk == PF_TRUNK_EVOFORMER) { c.disto_weight = 0.3f; c.msa_weight = 2.0f; }
     c.dropout_msa = 0.15f; c.dropout_pair = 0.25f;
     return c;
 }
@@ -54,6 +55,7 @@ static void test_model_grad(int trunk) {
     pf_batch b;
     src->next(src, 3, 0, &b);
     for (int i = 0; i < b.N; i += 4) b.seq_mask[i] = 0, b.pseudo_beta_mask[i] = 0;  // padded / unresolved tokens
+    for (int k = 0; k < b.S * b.N; k += 3) b.bert_mask[k] = 1, b.bert_target[k] = k % PF_NUM_TOK;  // masked-MSA loss
     // Recycling passes are stop-gradient by design, which central differences
     // cannot see; the check runs one pass (recycles = 0). The recycling
     // embedder still takes part: it normalises the zero initial state.
@@ -170,7 +172,8 @@ static void test_names(void) {
         pf_config cfg = model_cfg(trunk);
         pf_model *M = pf_model_create(&cfg, pf_backend_cpu());
         const char *af2n[] = {"input_embedder.linear_relpos.weight", "aux_heads.distogram.linear.weight",
-                              "recycling_embedder.layer_norm_z.weight", "extra_msa_embedder.linear.weight", NULL};
+                              "recycling_embedder.layer_norm_z.weight", "extra_msa_embedder.linear.weight",
+                              "aux_heads.masked_msa.linear.weight", NULL};
         const char *af3n[] = {"input_embedder.relpos.linear_relpos.weight", "aux_heads.distogram.linear.bias",
                               "recycle.linear_z.weight", "msa_module.linear_m.weight", NULL};
         const char **nm = trunk ? af3n : af2n;

@@ -34,6 +34,7 @@ Names follow OpenFold (AF2 trunk) and OpenFold3 (AF3 trunk); block `0` stands fo
 | `*.pair_transition`, `*.msa_transition`, `*.single_transition` (AF3) | AF3 Alg. 11 (SwiGLU, n = 4) |
 | `pairformer_stack.blocks.i.attn_pair_bias` | AF3 Alg. 24 without adaptive LayerNorm (`linear_z`: pair bias projection) |
 | `aux_heads.distogram.linear` | AF2 1.9.8 / AF3 distogram head: 64 bins, 2 to 22 Angstrom, on z_ij + z_ji |
+| `aux_heads.masked_msa.linear` | AF2 1.9.9 masked-MSA head (23 tokens) on the final MSA representation (AF2 trunk) |
 """
 
 

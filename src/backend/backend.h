@@ -115,6 +115,14 @@ struct pf_backend {
                       pf_linear_p *g, const pf_act *z, const int32_t *target,
                       const pf_act *pair_mask, double scale, pf_act *dz);
 
+    // Weighted softmax cross-entropy over the rows of logits (M, C) with int32
+    // targets (M) in [0, C) and weights (M) (NULL: all 1):
+    //   loss = sum_m w_m (logsumexp(l_m) - l_m[t_m]) / (1e-8 + sum_m w_m).
+    // When dlogits != NULL it receives (overwrites) scale * d loss / d logits;
+    // dlogits may alias logits. (The AF2 masked-MSA loss.)
+    double (*xent)(pf_backend *be, int64_t M, int C, const pf_act *logits, const int32_t *target,
+                   const pf_act *weight, double scale, pf_act *dlogits);
+
     // ---- modules (see modules.h for the math of each) ---------------------
     pf_mem (*attn_mem)(pf_backend *be, const pf_attn_dims *d);
     void (*attn_fwd)(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p,

@@ -174,6 +174,7 @@ static pf_backend cpu_backend = {
     .relpos_bwd = cpu_relpos_bwd,
     .disto_fwd = cpu_disto_fwd,
     .disto_bwd = cpu_disto_bwd,
+    .xent = cpu_xent,
     .attn_mem = cpu_attn_mem, .attn_fwd = cpu_attn_fwd, .attn_bwd = cpu_attn_bwd,
     .global_attn_mem = cpu_global_attn_mem, .global_attn_fwd = cpu_global_attn_fwd, .global_attn_bwd = cpu_global_attn_bwd,
     .transition_mem = cpu_transition_mem, .transition_fwd = cpu_transition_fwd, .transition_bwd = cpu_transition_bwd,
@@ -187,7 +188,7 @@ static pf_backend cpu_backend = {
 
 static int cpu_supports(pf_backend *be, const char *op) {
     (void)be;
-    static const char *ops[] = {"add", "dropout", "bcast", "linear", "layer_norm", "relpos", "disto", "attn",
+    static const char *ops[] = {"add", "dropout", "bcast", "linear", "layer_norm", "relpos", "disto", "xent", "attn",
                                 "global_attn", "transition", "opm", "trimul", "pwavg", "adamw", NULL};
     for (int i = 0; ops[i]; i++)
         if (!strcmp(op, ops[i])) return 1;

@@ -234,3 +234,37 @@ void cpu_disto_bwd(pf_backend *be, const pf_disto_dims *d, const pf_linear_p *p,
     if (dz_v) cpu_gemm(0, 0, NN, cz, nb, 1, Gs, nb, p->w, cz, 1, CPU_R(dz_v), cz);  // dz += Gs W
     pf_free(Gs);
 }
+
+// ---------------------------------------------------------------------------
+// Weighted softmax cross-entropy (the masked-MSA loss). Row losses are summed
+// in row order: deterministic for any thread count.
+double cpu_xent(pf_backend *be, int64_t M, int C, const pf_act *logits_v, const int32_t *target,
+                const pf_act *weight_v, double scale, pf_act *dlogits_v) {
+    (void)be;
+    const real *l = CPU_CR(logits_v), *w = weight_v ? CPU_CR(weight_v) : NULL;
+    real *d = dlogits_v ? CPU_R(dlogits_v) : NULL;
+    double wsum = 0;
+    for (int64_t m = 0; m < M; m++) wsum += w ? (double)w[m] : 1.0;
+    for (int64_t m = 0; m < M; m++)
+        if (target[m] < 0 || target[m] >= C) pf_die("xent: target %d of row %lld outside [0, %d)", target[m], (long long)m, C);
+    double coef = scale / (1e-8 + wsum);
+    double *rl = pf_malloc(sizeof(double) * (size_t)(M > 0 ? M : 1));
+#pragma omp parallel for schedule(static)
+    for (int64_t m = 0; m < M; m++) {
+        const real *row = l + m * C;
+        double mx = -INFINITY, se = 0, wm = w ? (double)w[m] : 1.0;
+        for (int c = 0; c < C; c++) mx = row[c] > mx ? row[c] : mx;
+        for (int c = 0; c < C; c++) se += exp(row[c] - mx);
+        double lse = mx + log(se), lt = row[target[m]];
+        rl[m] = wm == 0 ? 0 : wm * (lse - lt);
+        if (d)  // row[c] is read before d[c] is written, so d may alias l
+            for (int c = 0; c < C; c++) {
+                double p = exp(row[c] - lse);
+                d[m * C + c] = (real)(coef * wm * (p - (c == target[m])));
+            }
+    }
+    double ls = 0;
+    for (int64_t m = 0; m < M; m++) ls += rl[m];
+    pf_free(rl);
+    return ls / (1e-8 + wsum);
+}

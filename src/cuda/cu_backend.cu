@@ -324,7 +324,7 @@ static void cub_adamw(pf_backend *be, real *p, const real *g, real *m, real *v, 
 
 // ---- table -----------------------------------------------------------------------------
 static int cub_supports(pf_backend *be, const char *op) {
-    static const char *ops[] = {"add", "dropout", "bcast", "linear", "layer_norm", "relpos", "disto", "attn",
+    static const char *ops[] = {"add", "dropout", "bcast", "linear", "layer_norm", "relpos", "disto", "xent", "attn",
                                 "global_attn", "transition", "opm", "trimul", "pwavg", "adamw", NULL};
     for (int i = 0; ops[i]; i++)
         if (!strcmp(op, ops[i])) return 1;
@@ -388,6 +388,7 @@ extern "C" pf_backend *pf_backend_cuda(int bf16_acts) {
     be->relpos_bwd = cu_relpos_bwd;
     be->disto_fwd = cu_disto_fwd;
     be->disto_bwd = cu_disto_bwd;
+    be->xent = cu_xent;
     be->attn_mem = cu_attn_mem; be->attn_fwd = cu_attn_fwd; be->attn_bwd = cu_attn_bwd;
     be->global_attn_mem = cu_global_attn_mem; be->global_attn_fwd = cu_global_attn_fwd; be->global_attn_bwd = cu_global_attn_bwd;
     be->transition_mem = cu_transition_mem; be->transition_fwd = cu_transition_fwd; be->transition_bwd = cu_transition_bwd;

@@ -248,3 +248,83 @@ void cu_disto_bwd(pf_backend *be, const pf_disto_dims *d, const pf_linear_p *p, 
     CU_CHECK(cudaStreamSynchronize(c->stream));
     cu_pool_release(c, mark);
 }
+
+// ---- weighted softmax cross-entropy (the masked-MSA loss) -------------------------
+// warp per row: loss_m = w_m (lse - l_t) (coef == 0 pass), or the gradient
+// coef w_m (softmax - onehot(t)) into d, which may alias l: every lane reads the
+// target logit before any lane writes (__syncwarp), and a lane writes only its own
+// columns after reading them.
+template <typename T>
+__global__ void k_xent(const T *l, const int32_t *t, const T *w, int64_t M, int C, float coef, float *loss, T *d) {
+    int64_t m = (int64_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+    int lane = threadIdx.x & 31;
+    if (m >= M) return;
+    const T *row = l + m * C;
+    float mx = -INFINITY;
+    for (int k = lane; k < C; k += 32) mx = fmaxf(mx, ld(row, k));
+    for (int o = 16; o; o >>= 1) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, o));
+    float se = 0;
+    for (int k = lane; k < C; k += 32) se += expf(ld(row, k) - mx);
+    for (int o = 16; o; o >>= 1) se += __shfl_xor_sync(0xffffffffu, se, o);
+    float lse = mx + logf(se);
+    int tm = t[m];
+    tm = tm < 0 ? 0 : tm >= C ? C - 1 : tm;
+    float wm = w ? ld(w, m) : 1.f, lt = ld(row, tm);
+    __syncwarp();
+    if (loss) {
+        if (!lane) loss[m] = wm == 0.f ? 0.f : wm * (lse - lt);
+        return;
+    }
+    for (int k = lane; k < C; k += 32) {
+        float p = expf(ld(row, k) - lse);
+        st(d, m * C + k, coef * wm * (p - (k == tm ? 1.f : 0.f)));
+    }
+}
+// one block: sums of the row losses and weights, each thread over a fixed chunk,
+// then the chunk partials in order (deterministic)
+template <typename T>
+__global__ void k_xent_sums(const float *loss, const T *w, int64_t M, double *out) {
+    __shared__ double pl[256], pw[256];
+    int64_t per = (M + 255) / 256, a = threadIdx.x * per, b = a + per < M ? a + per : M;
+    double l = 0, s = 0;
+    for (int64_t m = a; m < b; m++) {
+        l += loss[m];
+        s += w ? (double)ld(w, m) : 1.0;
+    }
+    pl[threadIdx.x] = l;
+    pw[threadIdx.x] = s;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        double L = 0, S = 0;
+        for (int i = 0; i < 256; i++) { L += pl[i]; S += pw[i]; }
+        out[0] = L;
+        out[1] = S;
+    }
+}
+
+double cu_xent(pf_backend *be, int64_t M, int C, const pf_act *logits, const int32_t *target, const pf_act *weight,
+               double scale, pf_act *dlogits) {
+    cu_impl *c = CU(be);
+    if (M <= 0) return 0;
+    size_t mark = cu_pool_mark(c);
+    const int32_t *tgt = cu_dev_i32(c, target, M);
+    float *loss;
+    CU_CHECK(cudaMallocAsync((void **)&loss, sizeof(float) * (size_t)M, c->stream));
+    double *sums = (double *)cu_pool_get(c, 2 * sizeof(double)), h[2];
+    unsigned grid = (unsigned)((M + 7) / 8);
+    CU_DISPATCH(c, T, k_xent<T><<<grid, 256, 0, c->stream>>>((const T *)logits, tgt, (const T *)weight, M, C, 0.f, loss, NULL));
+    CU_LAUNCHED();
+    CU_DISPATCH(c, T, k_xent_sums<T><<<1, 256, 0, c->stream>>>(loss, (const T *)weight, M, sums));
+    CU_LAUNCHED();
+    CU_CHECK(cudaMemcpyAsync(h, sums, sizeof h, cudaMemcpyDeviceToHost, c->stream));
+    CU_CHECK(cudaStreamSynchronize(c->stream));
+    if (dlogits) {
+        float coef = (float)(scale / (1e-8 + h[1]));
+        CU_DISPATCH(c, T, k_xent<T><<<grid, 256, 0, c->stream>>>((const T *)logits, tgt, (const T *)weight, M, C, coef,
+                                                                NULL, (T *)dlogits));
+        CU_LAUNCHED();
+    }
+    CU_CHECK(cudaFreeAsync(loss, c->stream));
+    cu_pool_release(c, mark);
+    return h[0] / (1e-8 + h[1]);
+}

@@ -58,5 +58,7 @@ double cu_disto_fwd(pf_backend *be, const pf_disto_dims *d, const pf_linear_p *p
                     const int32_t *target, const pf_act *pair_mask);
 void cu_disto_bwd(pf_backend *be, const pf_disto_dims *d, const pf_linear_p *p, pf_linear_p *g,
                   const pf_act *z, const int32_t *target, const pf_act *pair_mask, double scale, pf_act *dz);
+double cu_xent(pf_backend *be, int64_t M, int C, const pf_act *logits, const int32_t *target, const pf_act *weight,
+               double scale, pf_act *dlogits);
 
 #endif

@@ -18,7 +18,7 @@ static const field fields[] = {
     FI(c_m), FI(c_z), FI(c_s), FI(c_e), FI(n_blocks), FI(n_extra_blocks), FI(n_msa_blocks),
     FI(heads_msa), FI(c_h_msa), FI(heads_pair), FI(c_h_pair), FI(heads_single), FI(c_h_single),
     FI(heads_extra), FI(c_h_extra), FI(heads_pwavg), FI(c_h_pwavg), FI(c_opm), FI(c_trimul),
-    FI(transition_n), FF(dropout_msa), FF(dropout_pair), FI(n_bins), FF(min_bin), FF(max_bin),
+    FI(transition_n), FF(dropout_msa), FF(dropout_pair), FI(n_bins), FF(min_bin), FF(max_bin), FF(disto_weight), FF(msa_weight),
     FI(recycles), FI(recompute), FI(crop_size), FI(msa_rows), FI(extra_msa_rows), FF(spatial_crop_prob),
     FF(bert_mask_prob), FS(data), FI(data_workers), FI(prefetch), FI(n_val), FI(val_every),
     FI(steps), {"seed", F_U64, offsetof(pf_config, seed), 0}, FF(lr), FF(lr_min),
@@ -37,6 +37,8 @@ static void common_defaults(pf_config *c) {
     c->n_bins = 64;
     c->min_bin = 2.0f;
     c->max_bin = 22.0f;
+    c->disto_weight = 1.0f;
+    c->msa_weight = 0.0f;
     c->spatial_crop_prob = 0.5f;
     c->bert_mask_prob = 0.15f;
     snprintf(c->data, sizeof c->data, "bundled");
@@ -91,6 +93,8 @@ int pf_config_preset(pf_config *c, const char *name) {
         c->crop_size = 256; c->msa_rows = 128; c->extra_msa_rows = 1024;
         c->recycles = 3;
         c->recompute = 1;
+        c->disto_weight = 0.3f;  // AF2 1.9.9 loss weights
+        c->msa_weight = 2.0f;
         c->steps = 100000;
         c->lr_decay_steps = 100000;
         c->lr = 1e-3f; c->lr_min = 1e-4f; c->warmup_steps = 1000;
@@ -250,6 +254,11 @@ int pf_config_validate(const pf_config *c, char *err, size_t errlen) {
     }
     if (c->dropout_msa < 0 || c->dropout_msa >= 1 || c->dropout_pair < 0 || c->dropout_pair >= 1) {
         snprintf(err, errlen, "configuration: dropout rates must be in [0, 1)");
+        return -1;
+    }
+    if (c->disto_weight < 0 || c->msa_weight < 0) { snprintf(err, errlen, "configuration: loss weights must be >= 0"); return -1; }
+    if (c->msa_weight > 0 && c->trunk != PF_TRUNK_EVOFORMER) {
+        snprintf(err, errlen, "configuration: the masked-MSA loss (msa_weight) belongs to the AF2 (evoformer) trunk");
         return -1;
     }
     if (!(c->max_bin > c->min_bin)) { snprintf(err, errlen, "configuration: max_bin must exceed min_bin"); return -1; }

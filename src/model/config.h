@@ -23,6 +23,7 @@ typedef struct {
     float dropout_msa, dropout_pair;
     int n_bins;                  // distogram bins between min_bin and max_bin
     float min_bin, max_bin;
+    float disto_weight, msa_weight;  // loss weights: distogram, masked MSA (AF2 1.9.9; AF2 trunk only)
     int recycles;                // extra recycling passes (no gradient through them)
     int recompute;               // 1: keep only each block's input streams; re-run a block's forward in the backward
     // ---- data ----

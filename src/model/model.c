@@ -22,6 +22,8 @@ static void declare(pf_model *M) {
         pf_params_linear(P, ie, "linear_relpos", cz, PF_RELPOS_AF2_FEATS, 1, PF_INIT_LECUN, PF_INIT_ZEROS, &p->relpos, &g->relpos);
         pf_params_layernorm(P, "recycling_embedder", "layer_norm_m", cm, &p->rec_ln_m, &g->rec_ln_m);
         pf_params_layernorm(P, "recycling_embedder", "layer_norm_z", cz, &p->rec_ln_z, &g->rec_ln_z);
+        pf_params_linear(P, "aux_heads.masked_msa", "linear", PF_NUM_TOK, cm, 1, PF_INIT_ZEROS, PF_INIT_ZEROS,
+                         &p->masked_msa, &g->masked_msa);
         if (c->n_extra_blocks > 0)
             pf_params_linear(P, "extra_msa_embedder", "linear", c->c_e, PF_EXTRA_MSA_FEAT, 1, PF_INIT_LECUN,
                              PF_INIT_ZEROS, &p->extra_m, &g->extra_m);
@@ -90,7 +92,8 @@ static size_t carve(pf_model *M, char *base, pf_dims d) {
     TAKE(M->seq_mask, N, ab);
     TAKE(M->extra_mask, E * N, ab);
     TAKE(M->disto_mask, NN, ab);
-    TAKE(M->ints, 4 * N + NN, sizeof(int32_t));
+    TAKE(M->bert_w, S * N, ab);
+    TAKE(M->ints, 4 * N + NN + S * N, sizeof(int32_t));
     TAKE(M->m, S * N * c->c_m, ab);
     TAKE(M->z, NN * c->c_z, ab);
     TAKE(M->s, N * c->c_s, ab);
@@ -257,7 +260,12 @@ static void upload_batch(pf_model *M, const pf_batch *b, pf_dims d) {
         be->act_from_real(be, M->extra_mask, b->extra_msa_mask, d.E * N);
     }
     real *pm = pf_malloc(sizeof(real) * (size_t)NN), *dmk = pf_malloc(sizeof(real) * (size_t)NN);
-    int32_t *ints = pf_malloc(sizeof(int32_t) * (size_t)(4 * N + NN));
+    int32_t *ints = pf_malloc(sizeof(int32_t) * (size_t)(4 * N + NN + d.S * N));
+    for (int64_t k = 0; k < d.S * N; k++) {
+        int t = b->bert_target[k];
+        ints[4 * N + NN + k] = t >= 0 && t < PF_NUM_TOK ? t : PF_TOK_GAP;
+    }
+    be->act_from_real(be, M->bert_w, b->bert_mask, d.S * N);
     for (int64_t i = 0; i < N; i++) {
         ints[i] = b->residue_index[i];
         ints[N + i] = b->chain_id[i];
@@ -273,7 +281,7 @@ static void upload_batch(pf_model *M, const pf_batch *b, pf_dims d) {
     }
     be->act_from_real(be, M->pair_mask, pm, NN);
     be->act_from_real(be, M->disto_mask, dmk, NN);
-    be->upload(be, M->ints, ints, sizeof(int32_t) * (size_t)(4 * N + NN));
+    be->upload(be, M->ints, ints, sizeof(int32_t) * (size_t)(4 * N + NN + d.S * N));
     pf_free(pm);
     pf_free(dmk);
     pf_free(ints);
@@ -489,15 +497,26 @@ static pf_step_result run(pf_model *M, const pf_batch *b, int64_t step, int trai
     pf_disto_dims dd = {N, c->c_z, c->n_bins};
     int32_t *target = ints_at(M, N, 4);
     pf_step_result r = {0};
-    r.loss = be->disto_fwd(be, &dd, &M->p.disto, M->z, target, M->disto_mask);
+    r.disto = be->disto_fwd(be, &dd, &M->p.disto, M->z, target, M->disto_mask);
+    // AF2 masked-MSA loss (1.9.9): predict the corrupted tokens from the final m;
+    // the logits and then their gradient live in tmp_b
+    int use_msa = c->trunk == PF_TRUNK_EVOFORMER && c->msa_weight > 0;
+    int64_t SN = d.S * N;
+    if (use_msa) {
+        be->linear_fwd(be, SN, c->c_m, PF_NUM_TOK, &M->p.masked_msa, M->m, M->tmp_b, 0);
+        r.msa = be->xent(be, SN, PF_NUM_TOK, M->tmp_b, ints_at(M, N, 4) + N * N, M->bert_w, c->msa_weight,
+                         training ? M->tmp_b : NULL);
+    }
+    r.loss = c->disto_weight * r.disto + (use_msa ? c->msa_weight * r.msa : 0);
     r.cycles = cycles;
     r.flops = final_flops(M);
     if (training) {
         be->zero(be, M->dz, pf_act_size(be, N * N * c->c_z));
-        be->zero(be, M->dm, pf_act_size(be, d.S * N * c->c_m));
+        be->zero(be, M->dm, pf_act_size(be, SN * c->c_m));
         be->zero(be, M->ds, pf_act_size(be, N * c->c_s));
         if (d.E) be->zero(be, M->de, pf_act_size(be, d.E * N * c->c_e));
-        be->disto_bwd(be, &dd, &M->p.disto, &M->g.disto, M->z, target, M->disto_mask, 1.0, M->dz);
+        be->disto_bwd(be, &dd, &M->p.disto, &M->g.disto, M->z, target, M->disto_mask, c->disto_weight, M->dz);
+        if (use_msa) be->linear_bwd(be, SN, c->c_m, PF_NUM_TOK, &M->p.masked_msa, &M->g.masked_msa, M->m, M->tmp_b, M->dm);
         pass_bwd(M, d, step);
     }
     return r;

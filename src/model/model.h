@@ -16,8 +16,8 @@ typedef struct {
     pf_linear_p s_init, msa_s;
     pf_linear_p rec_z, rec_s;
     pf_layernorm_p rec_ln_s;
-    // distogram head
-    pf_linear_p disto;
+    // distogram head; AF2 masked-MSA head (23 tokens from the final MSA representation)
+    pf_linear_p disto, masked_msa;
 } pf_embed_p;
 
 typedef struct {
@@ -39,8 +39,9 @@ typedef struct {
     size_t block_saved_max;     // largest block's saved bytes at the current sizes (recompute)
     // activations carved from `act` (see model.c: carve())
     pf_act *tf, *msa_feat, *extra_feat;                 // features (N, 22), (S, N, 49), (E, N, 25)
+    pf_act *bert_w;             // (S, N) 1 where the MSA token was corrupted (masked-MSA loss)
     pf_act *msa_mask, *pair_mask, *seq_mask, *extra_mask, *disto_mask;
-    int32_t *ints;              // residue index, chain, entity, sym (4 x N), disto target (N, N)
+    int32_t *ints;              // residue index, chain, entity, sym (4 x N), disto target (N, N), BERT target (S, N)
     pf_act *m, *z, *s, *e;      // streams (S,N,c_m) (N,N,c_z) (N,c_s) (E,N,c_e)
     pf_act *dm, *dz, *ds, *de;  // their gradients
     pf_act *m0_prev, *z_prev, *s_prev;  // recycled (N,c_m) (N,N,c_z) (N,c_s)
@@ -56,7 +57,8 @@ pf_model *pf_model_declare(const pf_config *cfg);
 void pf_model_free(pf_model *M);
 
 typedef struct {
-    double loss;          // distogram loss of the final pass
+    double loss;          // total: disto_weight * disto + msa_weight * msa
+    double disto, msa;    // distogram loss; masked-MSA loss (0 when off)
     int cycles;           // passes run (1 + recycles)
     double flops;         // model FLOPs of the forward of the final pass
 } pf_step_result;

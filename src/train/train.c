@@ -27,7 +27,7 @@ static double validate(pf_model *M, pf_batch_source *src) {
     for (int i = 0; i < src->n_val; i++) {
         pf_batch b;
         if (src->val(src, i, &b) != 0) continue;
-        sum += pf_model_eval(M, &b).loss;
+        sum += pf_model_eval(M, &b).disto;  // the validation loss is the distogram loss
         n++;
         pf_batch_free(&b);
     }
@@ -121,8 +121,9 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
         // validation at the first step (the baseline), every val_every steps and at the end
         if ((cfg.val_every > 0 && (step % cfg.val_every == 0 || step == start + 1)) || step == cfg.steps) val = validate(M, src);
         fprintf(log, "{\"step\":%lld,\"loss\":%.17g,\"lr\":%.9g,\"grad_norm\":%.9g,\"ms\":%.3f,\"tokens_per_s\":%.2f,"
-                     "\"data_wait_ms\":%.4f,\"n_res\":%d,\"cycles\":%d,\"tflops\":%.6f",
-                (long long)step, r.loss, lr, gnorm, ms, N / (ms / 1e3), wait, N, r.cycles, 3 * r.flops / (ms * 1e9));
+                     "\"data_wait_ms\":%.4f,\"n_res\":%d,\"cycles\":%d,\"tflops\":%.6f,\"disto_loss\":%.9g,\"msa_loss\":%.9g",
+                (long long)step, r.loss, lr, gnorm, ms, N / (ms / 1e3), wait, N, r.cycles, 3 * r.flops / (ms * 1e9),
+                r.disto, r.msa);
         if (!isnan(val)) fprintf(log, ",\"val_loss\":%.9g", val);
         fprintf(log, "}\n");
         fflush(log);

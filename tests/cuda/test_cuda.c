@@ -497,6 +497,25 @@ static void test_relpos(int af3, int64_t N) {
     finish(label);
 }
 
+static void test_xent(int64_t M, int C, int use_w) {
+    char label[256];
+    snprintf(label, sizeof label, "%s xent M%lld C%d weights %d", H_gpu->name, (long long)M, C, use_w);
+    hbuf l = h_rand(M * C, 2, 21), w = h_mask(M, 0, 0.4, 22), dc = h_poison(M * C), dg = h_poison(M * C);
+    int32_t *t = malloc(4 * M);
+    for (int64_t i = 0; i < M; i++) t[i] = (int32_t)(pf_hash2(23, (uint64_t)i) % (uint64_t)C);
+    double lc = H_cpu->xent(H_cpu, M, C, l.h, t, use_w ? w.h : NULL, 0.5, dc.h);
+    double lg = H_gpu->xent(H_gpu, M, C, l.d, t, use_w ? w.d : NULL, 0.5, dg.d);
+    char nm[300];
+    snprintf(nm, sizeof nm, "%s loss", label);
+    tl_check(fabs(lc - lg) <= H_tol * fabs(lc), nm, "%.9g vs %.9g", lg, lc);
+    out_check(label, "dlogits", &dg, dc.h);
+    hbuf a = h_copy(&l);  // dlogits aliasing the logits
+    H_gpu->xent(H_gpu, M, C, a.d, t, use_w ? w.d : NULL, 0.5, a.d);
+    out_check(label, "dlogits in place", &a, dc.h);
+    free(t);
+    finish(label);
+}
+
 static void test_disto(int64_t N, int cz, int nb, int use_mask) {
     char label[256];
     snprintf(label, sizeof label, "%s disto N%lld bins %d mask %d", H_gpu->name, (long long)N, nb, use_mask);
@@ -647,6 +666,8 @@ static void run_mode(int bf16) {
     test_relpos(1, 13);
     test_disto(9, 10, 64, 1);
     test_disto(6, 8, 37, 0);
+    test_xent(37, 23, 1);
+    test_xent(1000, 23, 0);
     if (!quick) {
         test_trimul(70, 32, 16, 0, 0, 1);
         test_trimul(65, 32, 16, 1, 0, 1);
