@@ -102,8 +102,26 @@ sys.exit(0 if ok and changed else 1)
 PY
 check "block output: shapes, finite, masked inputs leave unmasked outputs bit-identical" $?
 
+# 3c. inference: the distogram of a bundled alignment's query from the 200-step checkpoint
+$BIN predict --ckpt "$T/run200" --msa data/msas/102M_A/non_pairing.a3m.gz --out "$T/pred.safetensors" >"$T/pred.out" 2>&1
+check "pairfold predict runs" $? "$(tail -n 3 "$T/pred.out")"
+python3 - "$T/pred.safetensors" <<'PY'
+import numpy as np, sys
+from safetensors.numpy import load_file
+from safetensors import safe_open
+d = load_file(sys.argv[1])
+p, ed, c = d["distogram_probs"], d["expected_distance"], d["contact_probability_8A"]
+meta = safe_open(sys.argv[1], framework="numpy").metadata()
+ok = p.shape == (154, 154, 64) and np.abs(p.sum(-1) - 1).max() < 1e-4 and np.array_equal(p, p.transpose(1, 0, 2))
+ok = ok and ed.min() >= 2 and ed.max() <= 22.2 and (c >= 0).all() and (c <= 1 + 1e-6).all() and len(meta["sequence"]) == 154
+sys.exit(0 if ok else 1)
+PY
+check "predict: probabilities normalised and symmetric, distances in range" $?
+out=$($BIN predict --ckpt "$T/run200" --msa "$T/missing.a3m" --out "$T/x.safetensors" 2>&1); [ $? -ne 0 ] && echo "$out" | grep -q "missing.a3m"
+check "predict: a missing alignment is a clear error" $? "$out"
+
 # 4. the CLI: help for every command, clear errors for bad input
-for c in train bench inspect prep version block; do
+for c in train bench inspect prep version block predict; do
     $BIN $c --help >/dev/null 2>&1; check "pairfold $c --help" $?
 done
 $BIN train --no-such-option >/dev/null 2>&1; [ $? -ne 0 ]; check "unknown option rejected" $?

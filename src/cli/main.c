@@ -14,6 +14,7 @@ static void usage(FILE *f) {
             "\n"
             "commands:\n"
             "  train     train a model (default: tiny preset on the bundled real proteins)\n"
+            "  predict   the distogram of a query from a checkpoint and an alignment\n"
             "  prep      parse structures and MSAs into a feature cache\n"
             "  bench     time trunk blocks forward and forward+backward\n"
             "  inspect   list a checkpoint's tensors (name, dtype, shape)\n"
@@ -101,6 +102,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "inspect")) return cmd_inspect(argc - 1, argv + 1);
     if (!strcmp(cmd, "version")) return cmd_version(argc - 1, argv + 1);
     if (!strcmp(cmd, "block")) return cmd_block(argc - 1, argv + 1);
+    if (!strcmp(cmd, "predict")) return cmd_predict(argc - 1, argv + 1);
     if (!strcmp(cmd, "prep")) {
         if (!pf_prep_main) { fprintf(stderr, "pairfold: error: prep is not built in\n"); return 2; }
         return pf_prep_main(argc - 1, argv + 1);
