@@ -84,6 +84,10 @@ int cmd_predict(int argc, char **argv) {
     char err[1024];
     pf_config cfg;
     if (pf_ckpt_read_config(ckpt, &cfg, err, sizeof err) != 0) { fprintf(stderr, "pairfold: error: %s\n", err); return 1; }
+    if (cfg.n_bins < 2 || cfg.n_bins > 512) {
+        fprintf(stderr, "pairfold: error: %s: n_bins %d outside [2, 512]\n", ckpt, cfg.n_bins);
+        return 1;
+    }
     if (device) snprintf(cfg.device, sizeof cfg.device, "%s", device);
     if (recycles >= 0) cfg.recycles = recycles;
     pf_msa a;
@@ -114,7 +118,7 @@ int cmd_predict(int argc, char **argv) {
     for (int64_t i = 0; i < N; i++)
         for (int64_t j = 0; j < N; j++) {
             double l[512], mx = -INFINITY, se = 0;
-            for (int k = 0; k < nb && k < 512; k++) {
+            for (int k = 0; k < nb; k++) {
                 l[k] = hA[(i * N + j) * nb + k] + hA[(j * N + i) * nb + k] + bias[k];
                 mx = fmax(mx, l[k]);
             }
