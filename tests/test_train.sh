@@ -29,6 +29,18 @@ sys.exit(0 if last < 0.5 * first else 1)
 PY
 check "loss of the last 10 steps under half of the first 10" $?
 
+# 1b. the AF3 trunk (Pairformer + MSA module) learns too: 40 steps, last 10 under 80% of the first 10
+$BIN train --preset tiny --trunk pairformer --data synthetic --steps 40 --set val_every=0 --out "$T/pf" --log "$T/pf.jsonl" --quiet >/dev/null 2>&1
+check "pairformer trunk trains" $?
+python3 - "$T/pf.jsonl" <<'PY'
+import json, sys
+r = [json.loads(l) for l in open(sys.argv[1])]
+f, l = sum(x["loss"] for x in r[:10]) / 10, sum(x["loss"] for x in r[-10:]) / 10
+print(f"pairformer first10 {f:.4f} last10 {l:.4f}")
+sys.exit(0 if len(r) == 40 and l < 0.8 * f else 1)
+PY
+check "pairformer loss falls" $?
+
 # 2. exact resume: 30 straight vs 20 + 10 resumed
 $BIN train --preset tiny --data synthetic --steps 30 --out "$T/a" --log "$T/a.jsonl" --quiet >/dev/null 2>&1
 check "straight 30-step run" $?
