@@ -2,7 +2,7 @@
 
 Times the AF3 Pairformer block (and the AF2 Evoformer block with S=128) forward and
 forward+backward in bf16 at each N until out of memory, with random weights and
-inputs: median of --reps timed runs after a warm-up, CUDA events around each run;
+inputs: median of --reps timed runs after two warm-ups, CUDA events around each run;
 peak device memory from torch.cuda.max_memory_allocated (PyTorch) and pairfold's
 own allocator (pairfold bench). FLOP model: pairfold's (src/model/block.c:
 matrix products and attention contractions; backward = 2 x forward), used for
@@ -19,21 +19,7 @@ import torch
 
 sys.path.insert(0, os.path.dirname(__file__))
 import torch_blocks as tb  # noqa: E402
-
-
-def median_ms(fn, reps):
-    fn()
-    torch.cuda.synchronize()
-    times = []
-    for _ in range(reps):
-        a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        a.record()
-        fn()
-        b.record()
-        torch.cuda.synchronize()
-        times.append(a.elapsed_time(b))
-    times.sort()
-    return times[len(times) // 2]
+from torch_ops_bench import time_ms as median_ms  # noqa: E402  (median of reps after 2 warm-ups)
 
 
 def torch_block(kind, N, S, reps):
