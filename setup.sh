@@ -10,6 +10,8 @@ for p in libopenblas-openmp-dev libcjson-dev zlib1g-dev python3 python3-pip; do
     dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
 command -v clang >/dev/null 2>&1 || need+=(clang)
+# AddressSanitizer / UBSan / libFuzzer runtimes for clang (make test-asan, make fuzz)
+dpkg -s libclang-rt-dev >/dev/null 2>&1 || need+=(libclang-rt-dev)
 if [ ${#need[@]} -gt 0 ]; then
     SUDO=""
     [ "$(id -u)" -ne 0 ] && SUDO=sudo
