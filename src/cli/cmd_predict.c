@@ -53,9 +53,7 @@ static void make_batch(const pf_msa *a, const pf_config *c, pf_batch *b) {
             real *f = b->extra_msa_feat + o * PF_EXTRA_MSA_FEAT;
             xtok[o] = a->tok[src];
             xdel[o] = a->del[src];
-            f[xtok[o]] = 1;
-            f[23] = xdel[o] > 0;
-            f[24] = (real)(2.0 / M_PI * atan(xdel[o] / 3.0));
+            pf_extra_msa_feat(f, xtok[o], xdel[o]);
             b->extra_msa_mask[o] = 1;
         }
     pf_batch_fill_features(b, tok, del, xtok, xdel, E);

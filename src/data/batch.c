@@ -47,7 +47,13 @@ void pf_batch_copy(pf_batch *d, const pf_batch *s) {
     d->crop_start = s->crop_start;
 }
 
-static real deletion_value(double d) { return (real)(2.0 / M_PI * atan(d / 3.0)); }
+real pf_deletion_value(double d) { return (real)(2.0 / M_PI * atan(d / 3.0)); }
+
+void pf_extra_msa_feat(real *f, int tok, double del) {
+    f[tok >= 0 && tok < PF_NUM_TOK ? tok : PF_TOK_UNK] = 1;
+    f[23] = del > 0;
+    f[24] = pf_deletion_value(del);
+}
 
 // Agreement of two tokens for cluster assignment (AF2 1.2.7: weight 1 for the
 // 20 amino acids and X, 0 for gaps and the mask token).
@@ -110,9 +116,9 @@ void pf_batch_fill_features(pf_batch *b, const int32_t *msa, const real *del,
             int t = msa[k];
             f[t >= 0 && t < PF_NUM_TOK ? t : PF_TOK_UNK] = 1;
             f[23] = del[k] > 0;
-            f[24] = deletion_value(del[k]);
+            f[24] = pf_deletion_value(del[k]);
             for (int c = 0; c < PF_NUM_TOK; c++) f[25 + c] = prof[k * PF_NUM_TOK + c] / cnt[k];
-            f[48] = deletion_value(dsum[k] / cnt[k]);
+            f[48] = pf_deletion_value(dsum[k] / cnt[k]);
         }
     pf_free(owner);
     pf_free(prof);

@@ -52,6 +52,11 @@ typedef struct {
 } pf_batch;
 
 void pf_batch_alloc(pf_batch *b, int N, int S, int E);  // zeroed arrays
+// AF2 deletion_value: 2/pi atan(d / 3).
+real pf_deletion_value(double d);
+// One extra-MSA feature vector (PF_EXTRA_MSA_FEAT, zeroed by the caller):
+// one-hot token, has_deletion, deletion_value.
+void pf_extra_msa_feat(real *f, int tok, double del);
 void pf_batch_free(pf_batch *b);
 void pf_batch_copy(pf_batch *dst, const pf_batch *src);  // deep copy (dst unallocated)
 

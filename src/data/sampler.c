@@ -223,7 +223,6 @@ int pf_crop_spatial(const pf_entry_view *v, int crop, pf_rng *r, int *sel, int *
     return k;
 }
 
-static real deletion_value(double d) { return (real)(2.0 / M_PI * atan(d / 3.0)); }
 
 int pf_sampler_make(const pf_sampler *s, int e, uint64_t key, pf_batch *out) {
     const pf_sampler_cfg *cfg = &s->cfg;
@@ -378,9 +377,7 @@ int pf_sampler_make(const pf_sampler *s, int e, uint64_t key, pf_batch *out) {
             size_t cell = (size_t)row * v.msa[blk].L + pos[k];
             int t = pf_view_msa_tok(&v, blk)[cell];
             double d = pf_view_msa_del(&v, blk)[cell];
-            f[t < PF_NUM_TOK ? t : PF_TOK_UNK] = 1;
-            f[23] = d > 0;
-            f[24] = deletion_value(d);
+            pf_extra_msa_feat(f, t, d);
             xtok[o] = t < PF_NUM_TOK ? t : PF_TOK_UNK;
             xdel[o] = (real)d;
         }

@@ -110,7 +110,7 @@ static void fill(const synth *sy, const protein *p, uint64_t key, pf_batch *out)
             int t = p->aa[start + i];
             if (pf_rng_uniform(&r) < 0.25) t = pf_rng_int(&r, 21);
             real *f = out->extra_msa_feat + ((size_t)e * N + i) * PF_EXTRA_MSA_FEAT;
-            f[t] = 1;
+            pf_extra_msa_feat(f, t, 0);
             out->extra_msa_mask[(size_t)e * N + i] = 1;
             xtok[(size_t)e * N + i] = t;
         }
