@@ -3,7 +3,7 @@
 # GPU machine from the repo root with the payload made here by bench/pack_device.sh
 # (carry .devpack).
 # Stages (each with its own time limit; results under $OUT): parity with the
-# PyTorch reference, test_cuda, the block benchmark against PyTorch, a short GPU
+# PyTorch reference, test_cuda, test_cuda --quick under compute-sanitizer (memcheck), the block benchmark against PyTorch, a short GPU
 # training run on the bundled proteins.
 set -u
 OUT=${OUT:-/tmp/out}
@@ -24,7 +24,11 @@ for s in ${STAGES:-parity tests bench train}; do
   case $s in
     parity) stage parity 60 python3 tests/cuda/parity.py --devices cpu,cuda-fp32,cuda --pairfold $P/pairfold ;;
     tests)  TAIL=6 stage tests 100 $P/test_cuda ;;
-    bench)  stage bench 170 python3 bench/compare_blocks.py --pairfold $P/pairfold --kinds pairformer \
+    maketest) export PATH=$PATH:/usr/local/cuda/bin CPATH=$P/sys/include
+            TAIL=12 stage maketest 500 make -j16 CUDA=1 BUILD=/tmp/pfb BLAS_DIR=$P/sys/lib test-cuda ;;
+    memcheck) CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+            TAIL=6 stage memcheck 200 $CS --tool memcheck --error-exitcode 3 $P/test_cuda --quick ;;
+    bench)  stage bench ${BENCH_LIMIT:-170} python3 bench/compare_blocks.py --pairfold $P/pairfold --kinds ${BENCH_KINDS:-pairformer} \
                 --n ${BENCH_N:-256,512,1024,1536,2048} --reps 3 --out $OUT/blocks.json ;;
     train)  TAIL=8 stage train 150 $P/pairfold train --preset af3 --device cuda --set n_blocks=4 --set crop_size=256 \
                 --set msa_rows=128 --set steps=200 --set val_every=50 --set recycles=1 --out /tmp/run --log $OUT/train_gpu.jsonl ;;

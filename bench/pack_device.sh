@@ -5,6 +5,7 @@
 # Then, on the GPU machine (device tool, carry [".devpack"]):
 #   bash bench/device_all.sh              # parity, test_cuda, block benchmark, GPU training
 #   STAGES="parity tests" bash bench/device_all.sh
+#   STAGES=maketest bash bench/device_all.sh   # `make test-cuda` built from source there
 # ./pairfold is left as the CPU-only build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,6 +19,13 @@ for l in /usr/lib/x86_64-linux-gnu/openblas-openmp/libopenblas.so.0 /lib/x86_64-
          /lib/x86_64-linux-gnu/libgfortran.so.5 /lib/x86_64-linux-gnu/libquadmath.so.0 /lib/x86_64-linux-gnu/libgomp.so.1; do
     cp -L "$l" $S/lib/
 done
+# headers and link names, so `make test-cuda` can also build from source there
+mkdir -p $S/sys/include/cjson $S/sys/lib
+cp /usr/include/x86_64-linux-gnu/openblas-openmp/*.h /usr/include/zlib.h /usr/include/zconf.h $S/sys/include/
+cp /usr/include/cjson/cJSON.h $S/sys/include/cjson/
+cp -L /usr/lib/x86_64-linux-gnu/openblas-openmp/libopenblas.so.0 $S/sys/lib/libopenblas.so
+cp -L /usr/lib/x86_64-linux-gnu/libcjson.so $S/sys/lib/libcjson.so
+cp -L /usr/lib/x86_64-linux-gnu/libz.so $S/sys/lib/libz.so
 tar -C $S -cJf .devpack/payload.tar.xz .
 rm -rf $S pairfold
 make -j2 pairfold >/dev/null

@@ -231,6 +231,24 @@ static void test_checkpoint(void) {
     if (system(cmd)) {}
 }
 
+// pf_disto_bin (direct computation) against its definition: the largest k in
+// [1, n_bins) with d > min + k w, else 0, over random distances and the exact edges.
+static void test_disto_bins(void) {
+    pf_config c;
+    pf_config_preset(&c, "af2");
+    int bad = 0;
+    double w = (c.max_bin - c.min_bin) / c.n_bins;
+    for (int t = 0; t < 200000 && !bad; t++) {
+        double d = t < 3 * c.n_bins ? c.min_bin + (t / 3) * w + (t % 3 - 1) * 1e-12 * (t % 3 != 1)
+                                    : (double)(pf_hash2(9, (uint64_t)t) % 100000) / 2500.0;
+        int ref = 0;
+        for (int k = 1; k < c.n_bins; k++)
+            if (d > c.min_bin + k * w) ref = k;
+        if (pf_disto_bin(d, &c) != ref) bad = 1 + t;
+    }
+    tl_check(!bad, "disto bins match the definition", "first mismatch at sample %d", bad - 1);
+}
+
 int main(void) {
     test_model_grad(PF_TRUNK_EVOFORMER);
     test_model_grad(PF_TRUNK_PAIRFORMER);
@@ -238,5 +256,6 @@ int main(void) {
     test_recompute(PF_TRUNK_PAIRFORMER);
     test_names();
     test_checkpoint();
+    test_disto_bins();
     return tl_finish();
 }

@@ -72,6 +72,10 @@ struct pf_backend {
     void (*act_from_real)(pf_backend *be, pf_act *dst, const real *host, int64_t n);
     void (*act_to_real)(pf_backend *be, real *host, const pf_act *src, int64_t n);
     void (*sync)(pf_backend *be);
+    // Optional (may be NULL): host memory that upload / act_from_real copy from
+    // asynchronously (CUDA: page-locked). NULL: the caller uses plain malloc.
+    void *(*host_alloc)(pf_backend *be, size_t bytes);
+    void (*host_free)(pf_backend *be, void *p);
     // Optional (may be NULL): the most bytes this backend had allocated at
     // once since the last reset; reset != 0 restarts the count at the bytes in use.
     size_t (*peak_bytes)(pf_backend *be, int reset);

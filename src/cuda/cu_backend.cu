@@ -124,6 +124,20 @@ static void cub_download(pf_backend *be, void *host, const void *src, size_t byt
     CU_CHECK(cudaStreamSynchronize(CU(be)->stream));
 }
 static void cub_sync(pf_backend *be) { CU_CHECK(cudaStreamSynchronize(CU(be)->stream)); }
+// Page-locked host memory: copies from it are true DMA transfers that return at
+// once (from pageable memory the driver first copies through its own buffer).
+static void *cub_host_alloc(pf_backend *be, size_t bytes) {
+    (void)be;
+    void *p = NULL;
+    cudaError_t e = cudaHostAlloc(&p, bytes ? bytes : 1, cudaHostAllocDefault);
+    if (e != cudaSuccess) pf_die("cannot allocate %zu bytes of page-locked host memory: %s", bytes, cudaGetErrorString(e));
+    return p;
+}
+static void cub_host_free(pf_backend *be, void *p) {
+    if (!p) return;
+    CU_CHECK(cudaStreamSynchronize(CU(be)->stream));
+    CU_CHECK(cudaFreeHost(p));
+}
 
 __global__ void k_f32_to_act(const float *x, bf16 *y, int64_t n) { GRID_STRIDE(i, n) y[i] = __float2bfloat16(x[i]); }
 __global__ void k_act_to_f32(const bf16 *x, float *y, int64_t n) { GRID_STRIDE(i, n) y[i] = __bfloat162float(x[i]); }
@@ -374,6 +388,8 @@ extern "C" pf_backend *pf_backend_cuda(int bf16_acts) {
     be->act_from_real = cub_act_from_real;
     be->act_to_real = cub_act_to_real;
     be->sync = cub_sync;
+    be->host_alloc = cub_host_alloc;
+    be->host_free = cub_host_free;
     be->peak_bytes = cub_peak_bytes;
     be->bcast_add = cub_bcast_add;
     be->bcast_reduce = cub_bcast_reduce;

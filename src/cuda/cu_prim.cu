@@ -12,32 +12,40 @@
 #define LN_WARPS 8
 #define LN_MAX_BLOCKS 1024
 
+// One warp's row statistics, shared by the forward and the backward (which
+// recomputes them rather than saving them): v gets the row (0 past C), mu the
+// mean, rs 1 / sqrt(variance + eps); two passes over registers, fp32.
+template <typename T, int CPL>
+__device__ __forceinline__ void ln_row_stats(const T *xr, int C, int lane, float (&v)[CPL], float &mu, float &rs) {
+    float s = 0;
+#pragma unroll
+    for (int j = 0; j < CPL; j++) {
+        int ch = lane + 32 * j;
+        v[j] = ch < C ? ld(xr, ch) : 0.f;
+        s += v[j];
+    }
+#pragma unroll
+    for (int o = 16; o; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+    mu = s / C;
+    float q = 0;
+#pragma unroll
+    for (int j = 0; j < CPL; j++) {
+        int ch = lane + 32 * j;
+        float d = ch < C ? v[j] - mu : 0.f;
+        q += d * d;
+    }
+#pragma unroll
+    for (int o = 16; o; o >>= 1) q += __shfl_xor_sync(0xffffffffu, q, o);
+    rs = rsqrtf(q / C + LN_EPS);
+}
+
 template <typename T, int CPL>
 __global__ void k_ln_fwd(int64_t M, int C, const float *w, const float *b, const T *x, T *y) {
     int lane = threadIdx.x & 31;
     int64_t row = (int64_t)blockIdx.x * LN_WARPS + (threadIdx.x >> 5);
     for (; row < M; row += (int64_t)gridDim.x * LN_WARPS) {
-        const T *xr = x + row * C;
-        float v[CPL];
-        float s = 0;
-#pragma unroll
-        for (int j = 0; j < CPL; j++) {
-            int ch = lane + 32 * j;
-            v[j] = ch < C ? ld(xr, ch) : 0.f;
-            s += v[j];
-        }
-#pragma unroll
-        for (int o = 16; o; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
-        float mu = s / C, q = 0;
-#pragma unroll
-        for (int j = 0; j < CPL; j++) {
-            int ch = lane + 32 * j;
-            float d = ch < C ? v[j] - mu : 0.f;
-            q += d * d;
-        }
-#pragma unroll
-        for (int o = 16; o; o >>= 1) q += __shfl_xor_sync(0xffffffffu, q, o);
-        float rs = rsqrtf(q / C + LN_EPS);
+        float v[CPL], mu, rs;
+        ln_row_stats<T, CPL>(x + row * C, C, lane, v, mu, rs);
 #pragma unroll
         for (int j = 0; j < CPL; j++) {
             int ch = lane + 32 * j;
@@ -58,28 +66,14 @@ __global__ void k_ln_bwd(int64_t M, int C, const float *w, const T *x, const T *
     int64_t per = (M + gridDim.x - 1) / gridDim.x;
     int64_t r0 = (int64_t)blockIdx.x * per, r1 = r0 + per < M ? r0 + per : M;
     for (int64_t row = r0 + wid; row < r1; row += LN_WARPS) {
-        const T *xr = x + row * C, *gr = dy + row * C;
-        float v[CPL], g[CPL];
-        float s = 0;
+        const T *gr = dy + row * C;
+        float v[CPL], g[CPL], mu, rs;
+        ln_row_stats<T, CPL>(x + row * C, C, lane, v, mu, rs);
 #pragma unroll
         for (int j = 0; j < CPL; j++) {
             int ch = lane + 32 * j;
-            v[j] = ch < C ? ld(xr, ch) : 0.f;
             g[j] = ch < C ? ld(gr, ch) : 0.f;
-            s += v[j];
         }
-#pragma unroll
-        for (int o = 16; o; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
-        float mu = s / C, q = 0;
-#pragma unroll
-        for (int j = 0; j < CPL; j++) {
-            int ch = lane + 32 * j;
-            float d = ch < C ? v[j] - mu : 0.f;
-            q += d * d;
-        }
-#pragma unroll
-        for (int o = 16; o; o >>= 1) q += __shfl_xor_sync(0xffffffffu, q, o);
-        float rs = rsqrtf(q / C + LN_EPS);
         float s1 = 0, s2 = 0;
 #pragma unroll
         for (int j = 0; j < CPL; j++) {

@@ -4,6 +4,7 @@
 #include <math.h>
 #include "../core/util.h"
 #include "../core/rng.h"
+#include "stage.h"
 
 // ---------------------------------------------------------------------------
 // Parameters
@@ -197,6 +198,7 @@ static void ensure_capacity(pf_model *M, pf_dims d) {
     M->saved = be->alloc(be, M->saved_bytes ? M->saved_bytes : 1);
     M->ws = be->alloc(be, M->ws_bytes ? M->ws_bytes : 1);
     M->cap = n;
+    pf_stage_alloc(M, n);
 }
 
 pf_model *pf_model_declare(const pf_config *cfg) {
@@ -223,68 +225,11 @@ void pf_model_free(pf_model *M) {
     if (be && M->act) be->free(be, M->act);
     if (be && M->saved) be->free(be, M->saved);
     if (be && M->ws) be->free(be, M->ws);
+    if (be) pf_stage_free(M);
     pf_params_free(&M->P);
     pf_free(M->msa_blocks);
     pf_free(M->trunk);
     pf_free(M);
-}
-
-int pf_disto_bin(double dist, const pf_config *c) {
-    double w = (c->max_bin - c->min_bin) / c->n_bins;
-    int b = 0;
-    for (int k = 1; k < c->n_bins; k++)
-        if (dist > c->min_bin + k * w) b = k;
-    return b;
-}
-
-// ---------------------------------------------------------------------------
-// Batch upload
-// ---------------------------------------------------------------------------
-static pf_dims batch_dims(const pf_model *M, const pf_batch *b) {
-    int extra = M->cfg.trunk == PF_TRUNK_EVOFORMER && M->n_msa_blocks > 0;
-    pf_dims d = {b->N, b->S, extra ? b->E : 0};
-    if (extra && b->E <= 0) pf_die("batch '%s' has no extra-MSA rows but the extra-MSA stack is enabled", b->name);
-    return d;
-}
-
-static void upload_batch(pf_model *M, const pf_batch *b, pf_dims d) {
-    pf_backend *be = M->be;
-    int64_t N = d.N, NN = N * N;
-    carve(M, M->act, M->cap);  // pointers for the capacity; tensors use their prefixes
-    be->act_from_real(be, M->tf, b->target_feat, N * PF_TARGET_FEAT);
-    be->act_from_real(be, M->msa_feat, b->msa_feat, d.S * N * PF_MSA_FEAT);
-    be->act_from_real(be, M->msa_mask, b->msa_mask, d.S * N);
-    be->act_from_real(be, M->seq_mask, b->seq_mask, N);
-    if (d.E) {
-        be->act_from_real(be, M->extra_feat, b->extra_msa_feat, d.E * N * PF_EXTRA_MSA_FEAT);
-        be->act_from_real(be, M->extra_mask, b->extra_msa_mask, d.E * N);
-    }
-    real *pm = pf_malloc(sizeof(real) * (size_t)NN), *dmk = pf_malloc(sizeof(real) * (size_t)NN);
-    int32_t *ints = pf_malloc(sizeof(int32_t) * (size_t)(4 * N + NN + d.S * N));
-    for (int64_t k = 0; k < d.S * N; k++) {
-        int t = b->bert_target[k];
-        ints[4 * N + NN + k] = t >= 0 && t < PF_NUM_TOK ? t : PF_TOK_GAP;
-    }
-    be->act_from_real(be, M->bert_w, b->bert_mask, d.S * N);
-    for (int64_t i = 0; i < N; i++) {
-        ints[i] = b->residue_index[i];
-        ints[N + i] = b->chain_id[i];
-        ints[2 * N + i] = b->entity_id[i];
-        ints[3 * N + i] = b->sym_id[i];
-        for (int64_t j = 0; j < N; j++) {
-            pm[i * N + j] = b->seq_mask[i] * b->seq_mask[j];
-            dmk[i * N + j] = b->pseudo_beta_mask[i] * b->pseudo_beta_mask[j];
-            const real *a = b->pseudo_beta + 3 * i, *c = b->pseudo_beta + 3 * j;
-            double dx = a[0] - c[0], dy = a[1] - c[1], dz = a[2] - c[2];
-            ints[4 * N + i * N + j] = pf_disto_bin(sqrt(dx * dx + dy * dy + dz * dz), &M->cfg);
-        }
-    }
-    be->act_from_real(be, M->pair_mask, pm, NN);
-    be->act_from_real(be, M->disto_mask, dmk, NN);
-    be->upload(be, M->ints, ints, sizeof(int32_t) * (size_t)(4 * N + NN + d.S * N));
-    pf_free(pm);
-    pf_free(dmk);
-    pf_free(ints);
 }
 
 // ---------------------------------------------------------------------------
@@ -476,12 +421,13 @@ static double final_flops(const pf_model *M) {
 static pf_step_result run(pf_model *M, const pf_batch *b, int64_t step, int training) {
     pf_backend *be = M->be;
     const pf_config *c = &M->cfg;
-    pf_dims d = batch_dims(M, b);
+    pf_dims d = pf_batch_dims(M, b);
     ensure_capacity(M, d);
     size_t saved_need, ws_need;
     plan_blocks(M, d, &saved_need, &ws_need);
     if (saved_need > M->saved_bytes || ws_need > M->ws_bytes) pf_die("internal: arena plan exceeds capacity");
-    upload_batch(M, b, d);
+    carve(M, M->act, M->cap);  // pointers for the capacity; tensors use their prefixes
+    double upload_ms = pf_stage_upload(M, b, d);
     int64_t N = d.N;
     // AF2 1.10: the number of recycling passes is sampled per step during training
     int cycles = 1 + (training ? (int)(pf_hash2(c->seed ^ 0x5ec7c1e5ull, (uint64_t)step) % (uint64_t)(c->recycles + 1))
@@ -497,6 +443,7 @@ static pf_step_result run(pf_model *M, const pf_batch *b, int64_t step, int trai
     pf_disto_dims dd = {N, c->c_z, c->n_bins};
     int32_t *target = ints_at(M, N, 4);
     pf_step_result r = {0};
+    r.upload_ms = upload_ms;
     r.disto = be->disto_fwd(be, &dd, &M->p.disto, M->z, target, M->disto_mask);
     // AF2 masked-MSA loss (1.9.9): predict the corrupted tokens from the final m;
     // the logits and then their gradient live in tmp_b

@@ -36,6 +36,11 @@ typedef struct {
     void *act, *saved, *ws;
     size_t act_bytes, saved_bytes, ws_bytes;
     pf_dims cap;                // dimensions the arenas were planned for
+    void *stage[2];             // host staging slots (page-locked on CUDA), see stage.c
+    size_t stage_bytes;
+    pf_dims stage_cap;
+    const void *staged[2];      // which batch a slot holds, until uploaded
+    int last_slot;              // slot of the latest upload
     size_t block_saved_max;     // largest block's saved bytes at the current sizes (recompute)
     // activations carved from `act` (see model.c: carve())
     pf_act *tf, *msa_feat, *extra_feat;                 // features (N, 22), (S, N, 49), (E, N, 25)
@@ -61,11 +66,15 @@ typedef struct {
     double disto, msa;    // distogram loss; masked-MSA loss (0 when off)
     int cycles;           // passes run (1 + recycles)
     double flops;         // model FLOPs of the forward of the final pass
+    double upload_ms;     // host time to pack the batch into the staging buffer and queue its copy
 } pf_step_result;
 
 // One training step's forward and backward on a batch: parameter gradients
 // accumulate (the caller zeroes them). step selects dropout masks and the
 // number of recycling passes, all from (seed, step).
+// Pack a batch into the free host staging slot ahead of its step (host work
+// only, safe while the device still runs the current step's backward).
+void pf_model_stage(pf_model *M, const pf_batch *b);
 pf_step_result pf_model_train_step(pf_model *M, const pf_batch *b, int64_t step);
 // Loss without gradients (no dropout, all recycling passes).
 pf_step_result pf_model_eval(pf_model *M, const pf_batch *b);

@@ -93,15 +93,25 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
     double t_start = pf_now_ms(), loss_ema = NAN;
     int rc = 0;
     int64_t done_steps = 0;
+    pf_batch next;  // the following step's batch, fetched and staged during this step's backward
+    int have_next = 0;
+    double next_wait = 0;
     for (int64_t step = start + 1; step <= cfg.steps; step++) {
         double t0 = pf_now_ms();
         pf_batch b;
-        if (src->next(src, step, 0, &b) != 0) {
-            fprintf(stderr, "pairfold: error: the data source could not produce a batch for step %lld\n", (long long)step);
-            rc = 1;
-            break;
+        double wait;
+        if (have_next) {
+            b = next;
+            wait = next_wait;
+            have_next = 0;
+        } else {
+            if (src->next(src, step, 0, &b) != 0) {
+                fprintf(stderr, "pairfold: error: the data source could not produce a batch for step %lld\n", (long long)step);
+                rc = 1;
+                break;
+            }
+            wait = src->last_wait_ms;
         }
-        double wait = src->last_wait_ms;
         pf_params_zero_grad(&M->P);
         pf_step_result r = pf_model_train_step(M, &b, step);
         if (!isfinite(r.loss)) {
@@ -110,6 +120,14 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
             rc = 1;
             pf_batch_free(&b);
             break;
+        }
+        // The backward is queued on the device: take the next batch from the source and
+        // pack it into the free staging slot now, so the device does not wait for it.
+        // (A failure here is reported when that step starts and asks again.)
+        if (step < cfg.steps && !stop_requested && src->next(src, step + 1, 0, &next) == 0) {
+            next_wait = src->last_wait_ms;
+            have_next = 1;
+            pf_model_stage(M, &next);
         }
         double lr = 0, gnorm = pf_optim_step(&opt, &cfg, &lr);
         done_steps++;
@@ -121,8 +139,8 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
         // validation at the first step (the baseline), every val_every steps and at the end
         if ((cfg.val_every > 0 && (step % cfg.val_every == 0 || step == start + 1)) || step == cfg.steps) val = validate(M, src);
         fprintf(log, "{\"step\":%lld,\"loss\":%.17g,\"lr\":%.9g,\"grad_norm\":%.9g,\"ms\":%.3f,\"tokens_per_s\":%.2f,"
-                     "\"data_wait_ms\":%.4f,\"n_res\":%d,\"cycles\":%d,\"tflops\":%.6f,\"disto_loss\":%.9g,\"msa_loss\":%.9g",
-                (long long)step, r.loss, lr, gnorm, ms, N / (ms / 1e3), wait, N, r.cycles, 3 * r.flops / (ms * 1e9),
+                     "\"data_wait_ms\":%.4f,\"upload_ms\":%.4f,\"n_res\":%d,\"cycles\":%d,\"tflops\":%.6f,\"disto_loss\":%.9g,\"msa_loss\":%.9g",
+                (long long)step, r.loss, lr, gnorm, ms, N / (ms / 1e3), wait, r.upload_ms, N, r.cycles, 3 * r.flops / (ms * 1e9),
                 r.disto, r.msa);
         if (!isnan(val)) fprintf(log, ",\"val_loss\":%.9g", val);
         fprintf(log, "}\n");
@@ -152,6 +170,7 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
             break;
         }
     }
+    if (have_next) pf_batch_free(&next);
     fclose(log);
     printf("done: %lld steps in %.1f s; log %s\n", (long long)done_steps, (pf_now_ms() - t_start) / 1e3, logp);
     pf_optim_free(&opt);

@@ -102,6 +102,32 @@ static void test_basic(void) {
         snprintf(nm, sizeof nm, "%s bcast_reduce axis %d", L, ax);
         h_compare(nm, h_download(&dx), dx.h, dx.n, 1e-5 + (H_bf16 ? 1e-2 : 0));
     }
+    snprintf(nm, sizeof nm, "%s host_alloc", L);
+    tl_check(H_gpu->host_alloc && H_gpu->host_free, nm, "missing");
+    if (H_gpu->host_alloc && H_gpu->host_free) {  // page-locked staging (the batch upload path)
+        int64_t m = 3 * 4099;
+        real *st = H_gpu->host_alloc(H_gpu, sizeof(real) * (size_t)m);
+        int32_t *si = H_gpu->host_alloc(H_gpu, sizeof(int32_t) * (size_t)m);
+        for (int64_t i = 0; i < m; i++) st[i] = (real)((i % 97) - 48) / 8, si[i] = (int32_t)(i * 7 - 5000);
+        pf_act *da = H_gpu->alloc(H_gpu, (size_t)m * (size_t)H_gpu->act_bytes);
+        int32_t *di = H_gpu->alloc(H_gpu, sizeof(int32_t) * (size_t)m);
+        H_gpu->act_from_real(H_gpu, da, st, m);
+        H_gpu->upload(H_gpu, di, si, sizeof(int32_t) * (size_t)m);
+        real *back = tl_zeros(m);
+        int32_t *bi = pf_malloc(sizeof(int32_t) * (size_t)m);
+        H_gpu->act_to_real(H_gpu, back, da, m);  // values are exact in bf16
+        H_gpu->download(H_gpu, bi, di, sizeof(int32_t) * (size_t)m);
+        int64_t bad = -1;
+        for (int64_t i = 0; i < m && bad < 0; i++)
+            if (back[i] != st[i] || bi[i] != si[i]) bad = i;
+        snprintf(nm, sizeof nm, "%s pinned upload round trip", L);
+        tl_check(bad < 0, nm, "first difference at %lld", (long long)bad);
+        H_gpu->free(H_gpu, da);
+        H_gpu->free(H_gpu, di);
+        H_gpu->host_free(H_gpu, st);
+        H_gpu->host_free(H_gpu, si);
+        pf_free(bi);
+    }
     snprintf(nm, sizeof nm, "%s peak_bytes", L);
     tl_check(H_gpu->peak_bytes && H_gpu->peak_bytes(H_gpu, 0) > 0, nm, "missing or zero");
     finish("basic");
