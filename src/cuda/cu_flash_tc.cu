@@ -244,7 +244,10 @@ __global__ void __launch_bounds__(TC_T, 4) k_tc_fwd(fa_args a) {
             if (c < a.ch) op[c] = __float2bfloat16(o[j][2 * u] * inv);
             if (c + 1 < a.ch) op[c + 1] = __float2bfloat16(o[j][2 * u + 1] * inv);
         }
-        if (t == 0) a.lse[(r * a.H + h) * a.L + q] = m[u] + logf(l[u]);
+        // A fully masked row (every key's logit replaced by -1e9) saves lse = +inf: the
+        // backward kernels then see p = 0 there (no gradient to q, k, bias) and
+        // k_tc_dv_uniform adds its dv, the uniform average's (modules.h).
+        if (t == 0) a.lse[(r * a.H + h) * a.L + q] = m[u] < -5e8f ? INFINITY : m[u] + logf(l[u]);
     }
 }
 
@@ -300,9 +303,9 @@ __global__ void __launch_bounds__(TC_T, 4) k_tc_dq(fa_args a) {
                 int64_t kk = k0 + col, q = qr[e >> 1];
                 float v = s[j][e] * a.scale + Ms[b][col];
                 if (bT && kk < a.L && q < a.L) v += bT[kk * a.L + q];
+                // p is 0 at masked keys (exp(-1e9)) and in fully masked rows (lse = +inf)
                 float p = __expf(v - lse[e >> 1]);
-                // masked keys: the logit was replaced by a constant, no gradient (modules.h)
-                s[j][e] = Ms[b][col] != 0.f ? 0.f : p * (dp[j][e] - Dq[e >> 1]);
+                s[j][e] = p * (dp[j][e] - Dq[e >> 1]);
             }
         mma_rs_t<TC_C, CH / 8>(dq, s, Ks[b], CH + 8);
         __syncthreads();
@@ -376,11 +379,9 @@ __global__ void __launch_bounds__(TC_T) k_tc_dkdv(fa_args a) {
                 int64_t qq = q0 + col, kk = kr[e >> 1];
                 float v = s[j][e] * a.scale + mk[e >> 1];
                 if (bT && kk < a.L && qq < a.L) v += bT[kk * a.L + qq];
-                // A fully masked row (lse near -1e9, which float cannot resolve) is the
-                // uniform average of its L values (the replacement rule, modules.h).
-                float p = Ls[b][col] < -5e8f ? 1.0f / (float)a.L : __expf(v - Ls[b][col]);
+                float p = __expf(v - Ls[b][col]);  // 0 for fully masked rows (k_tc_dv_uniform)
                 s[j][e] = p;
-                dp[j][e] = mk[e >> 1] != 0.f ? 0.f : p * (dp[j][e] - Ds[b][col]);
+                dp[j][e] = p * (dp[j][e] - Ds[b][col]);
             }
         mma_rs_t<TC_C, CH / 8>(dv, s, dOs[b], CH + 8);
         mma_rs_t<TC_C, CH / 8>(dk, dp, Qs[b], CH + 8);
@@ -464,7 +465,7 @@ __global__ void __launch_bounds__(TC_T) k_tc_dbias(fa_args a) {
             for (int e = 0; e < 4; e++) {
                 int col = 8 * j + 2 * t + (e & 1);
                 float p = __expf(s[j][e] * a.scale + bias[j][e] + Ms[b][col] - lse[e >> 1]);
-                acc[j][e] += Ms[b][col] != 0.f ? 0.f : p * (dp[j][e] - Dq[e >> 1]);
+                acc[j][e] += p * (dp[j][e] - Dq[e >> 1]);
             }
         __syncthreads();
     }
@@ -528,11 +529,30 @@ void fa_tc_forward(cu_impl *c, const fa_args *a) {
     CU_LAUNCHED();
 }
 
+// dv of a fully masked row (its lse saved as +inf): the output is the uniform
+// average of the L values, so every key gets sum_q dO / L. k_tc_dkdv leaves these
+// rows at zero; this kernel writes them. Blocks of other rows return at once.
+__global__ void k_tc_dv_uniform(fa_args a) {
+    int64_t r = blockIdx.x;
+    int h = blockIdx.y, c = threadIdx.x;
+    if (c >= a.ch || a.lse[(r * a.H + h) * a.L] != INFINITY) return;
+    const bf16 *dO = (const bf16 *)a.dO;
+    float s = 0;
+    for (int64_t q = 0; q < a.L; q++) s += __bfloat162float(dO[tc_pos(a, r, q) * a.HC + (int64_t)h * a.ch + c]);
+    bf16 v = __float2bfloat16(s / (float)a.L);
+    for (int64_t k = 0; k < a.L; k++) ((bf16 *)a.dv)[tc_pos(a, r, k) * a.HC + (int64_t)h * a.ch + c] = v;
+}
+
 void fa_tc_backward(cu_impl *c, const fa_args *a) {
 #define F(CH) k_tc_dkdv<CH><<<tc_grid(a), TC_T, 0, c->stream>>>(*a)
     TC_CH_SWITCH(a->ch, F);
 #undef F
     CU_LAUNCHED();
+    if (a->mask) {
+        if (a->B > 2147483647LL) pf_die("attention: too many rows for the masked-row kernel");
+        k_tc_dv_uniform<<<dim3((unsigned)a->B, (unsigned)a->H), 32, 0, c->stream>>>(*a);
+        CU_LAUNCHED();
+    }
 #define F(CH) k_tc_dq<CH><<<tc_grid(a), TC_T, 0, c->stream>>>(*a)
     TC_CH_SWITCH(a->ch, F);
 #undef F

@@ -99,7 +99,7 @@ int pf_parse_pdb(const char *data, size_t len, const char *name, pf_structure *s
         if (!chain[0]) {
             // blank chain id: each TER starts a new chain "_", "_2", ...
             if (ter_blank == 0) strcpy(chain, "_");
-            else snprintf(chain, sizeof chain, "_%d", ter_blank + 1 > 999 ? 999 : ter_blank + 1);
+            else snprintf(chain, sizeof chain, "_%u", (unsigned)(ter_blank + 1 > 999 ? 999 : ter_blank + 1) % 1000u);
         }
         a.chain = chain;
         a.entity = "";
