@@ -182,16 +182,20 @@ __device__ __forceinline__ float d_uniform_f(uint64_t key, uint64_t i) {
     return (float)(d_mix64(key ^ d_mix64(i)) >> 40) * (1.0f / 16777216.0f);
 }
 
-// mode 0: y += mask * delta; mode 1: y = mask * delta
+// mode 0: y += mask * delta; mode 1: y = mask * delta. A block walks rows (a, b),
+// its threads the C channels: one 64-bit division per row, not four per element.
 template <typename T>
 __global__ void k_dropout(pf_dropout d, float scale, T *y, const T *x, int mode) {
-    int64_t n = d.A * d.B * (int64_t)d.C;
-    GRID_STRIDE(i, n) {
-        int64_t cc = i % d.C, ab = i / d.C, b = ab % d.B, a = ab / d.B;
-        int64_t idx = d.shared_axis == -1 ? i : (d.shared_axis == 0 ? b : a) * d.C + cc;
-        float m = d_uniform_f(d.key, (uint64_t)idx) >= d.rate ? scale : 0.f;
-        float v = m * ld(x, i);
-        st(y, i, mode ? v : ld(y, i) + v);
+    int64_t rows = d.A * d.B;
+    for (int64_t ab = blockIdx.x; ab < rows; ab += gridDim.x) {
+        int64_t a = ab / d.B, b = ab - a * d.B;
+        int64_t mrow = d.shared_axis == -1 ? ab : (d.shared_axis == 0 ? b : a);  // row of the mask
+        for (int cc = threadIdx.x; cc < d.C; cc += blockDim.x) {
+            int64_t i = ab * d.C + cc;
+            float m = d_uniform_f(d.key, (uint64_t)(mrow * d.C + cc)) >= d.rate ? scale : 0.f;
+            float v = m * ld(x, i);
+            st(y, i, mode ? v : ld(y, i) + v);
+        }
     }
 }
 
@@ -205,7 +209,9 @@ static void dropout_run(pf_backend *be, const pf_dropout *d, pf_act *y, const pf
         return;
     }
     float scale = (float)(1.0 / (1.0 - (double)d->rate));
-    CU_DISPATCH(c, T, k_dropout<T><<<cu_blocks(n, 256), 256, 0, c->stream>>>(*d, scale, (T *)y, (const T *)x, mode));
+    int64_t rows = d->A * d->B;
+    unsigned nb = (unsigned)(rows < 1048576 ? rows : 1048576);
+    CU_DISPATCH(c, T, k_dropout<T><<<nb, 128, 0, c->stream>>>(*d, scale, (T *)y, (const T *)x, mode));
     CU_LAUNCHED();
 }
 static void cub_dropout_add(pf_backend *be, const pf_dropout *d, pf_act *y, const pf_act *delta) { dropout_run(be, d, y, delta, 0); }

@@ -50,16 +50,23 @@ __global__ void k_row_scale(T *y, const T *x, const float *s, int64_t M, int C) 
     GRID_STRIDE(i, M * C) st(y, i, ld(x, i) * s[i / C]);
 }
 // dir 0: P[ij, c1*c + c2] = C[(ii*c + c1) * Nc + j*c + c2]; dir 1: the inverse.
+// One block per ij (a grid-stride loop past 2^31 - 1); threadIdx.x walks c2 and
+// threadIdx.y walks c1, so a warp moves c contiguous elements on both sides and no
+// thread divides (64-bit division per element made this 8x slower than memory).
 template <typename T>
 __global__ void k_opm_perm(T *C, T *P, int64_t bi, int64_t N, int c, int dir) {
-    int64_t cc = (int64_t)c * c, n = bi * N * cc, Nc = N * c;
-    GRID_STRIDE(q, n) {
-        int64_t ij = q / cc, k = q % cc, ii = ij / N, j = ij % N, c1 = k / c, c2 = k % c;
-        int64_t ci = (ii * c + c1) * Nc + j * c + c2;
-        if (dir == 0) P[q] = C[ci];
-        else C[ci] = P[q];
+    int64_t Nc = N * c, cc = (int64_t)c * c;
+    for (int64_t ij = blockIdx.x; ij < bi * N; ij += gridDim.x) {
+        int64_t ii = ij / N, j = ij - ii * N;
+        T *cb = C + ii * c * Nc + j * c, *pb = P + ij * cc;
+        for (int c1 = threadIdx.y; c1 < c; c1 += blockDim.y)
+            for (int c2 = threadIdx.x; c2 < c; c2 += blockDim.x) {
+                if (dir == 0) pb[c1 * c + c2] = cb[(int64_t)c1 * Nc + c2];
+                else cb[(int64_t)c1 * Nc + c2] = pb[c1 * c + c2];
+            }
     }
 }
+static unsigned perm_blocks(int64_t rows) { return (unsigned)(rows < 2147483647LL ? rows : 2147483647LL); }
 
 static void opm_prologue(cu_impl *c, const pf_opm_dims *d, const pf_opm_p *p, const void *m, const void *mask,
                          const opm_ws *w) {
@@ -81,8 +88,7 @@ static void opm_outer_block(cu_impl *c, const pf_opm_dims *d, const opm_ws *w, i
     size_t e = cu_esz(c);
     cu_gemm(c, 1, 0, bi * ch, Nc, d->S, 1.f, (char *)w->a + (size_t)(i0 * ch) * e, CU_ACT, Nc, w->b, CU_ACT, Nc,
             0.f, w->C, CU_ACT, Nc, 1, 0, 0, 0, NULL);
-    int64_t n = bi * N * ch * ch;
-    CU_DISPATCH(c, T, k_opm_perm<T><<<cu_blocks(n, 256), 256, 0, c->stream>>>((T *)w->C, (T *)w->P, bi, N, d->c, 0));
+    CU_DISPATCH(c, T, k_opm_perm<T><<<perm_blocks(bi * N), dim3(32, 8), 0, c->stream>>>((T *)w->C, (T *)w->P, bi, N, d->c, 0));
     CU_LAUNCHED();
 }
 
@@ -127,8 +133,7 @@ void cu_opm_bwd(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, pf_opm_
         cu_linear_bwd(c, bi * N, (int)(ch * ch), cz, &p->o, &g->o, w.P, w.dpre, NULL);
         cu_fill(c, w.P, 0.f, bi * N * ch * ch);
         cu_linear_bwd(c, bi * N, (int)(ch * ch), cz, &p->o, NULL, NULL, w.dpre, w.P);
-        int64_t n = bi * N * ch * ch;
-        CU_DISPATCH(c, T, k_opm_perm<T><<<cu_blocks(n, 256), 256, 0, c->stream>>>((T *)w.C, (T *)w.P, bi, N, d->c, 1));
+        CU_DISPATCH(c, T, k_opm_perm<T><<<perm_blocks(bi * N), dim3(32, 8), 0, c->stream>>>((T *)w.C, (T *)w.P, bi, N, d->c, 1));
         CU_LAUNCHED();
         cu_gemm(c, 0, 1, S, bi * ch, Nc, 1.f, w.b, CU_ACT, Nc, w.C, CU_ACT, Nc, 0.f,
                 (char *)w.da + (size_t)(i0 * ch) * e, CU_ACT, Nc, 1, 0, 0, 0, NULL);
