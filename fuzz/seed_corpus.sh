@@ -14,6 +14,7 @@ case $kind in
   fasta) files="$dd/sequences.fasta" ;;
   gzip) files="$(pick "$dd/structures/*.gz" 3) $(pick "$dd/msas/1PSM_A/*.gz" 3)" ;;
   record) files="" ; for f in $(pick "$dd/structures/*.pdb.gz" 4); do b=$(basename "$f" .gz); { printf "\001"; zcat "$f" | head -c 60000; } > "$out/$b.rec"; done ;;
+  af3) files="" ; cp tests/data/af3/*.json "$out/" 2>/dev/null ;;
   *) files="" ;;
 esac
 for f in $files; do

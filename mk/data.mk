@@ -15,7 +15,7 @@ SAN_ENV    := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:detect_stack_use_afte
 
 $(BUILD)/asan/test_data%: tests/test_data%.c $(DATA_SRC) tests/testlib.c $(DATA_HDR)
 	@mkdir -p $(dir $@)
-	$(SAN_CC) $(SAN_FLAGS) $(filter %.c,$^) -o $@ -lz -lm -lpthread
+	$(SAN_CC) $(SAN_FLAGS) $(filter %.c,$^) -o $@ -lcjson -lz -lm -lpthread
 
 .PHONY: test-asan fuzz fuzz-run
 test-asan: $(addprefix $(BUILD)/asan/,$(DATA_TESTS))
@@ -27,7 +27,7 @@ FUZZERS    := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(sort $(wildcard fuzz/fuzz_*.
 FUZZ_SECONDS ?= 20
 $(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c $(DATA_SRC) $(DATA_HDR)
 	@mkdir -p $(dir $@)
-	$(SAN_CC) $(SAN_FLAGS) -fsanitize=fuzzer $(filter %.c,$^) -o $@ -lz -lm -lpthread
+	$(SAN_CC) $(SAN_FLAGS) -fsanitize=fuzzer $(filter %.c,$^) -o $@ -lcjson -lz -lm -lpthread
 
 fuzz: $(FUZZERS)
 	@echo "fuzz: $(words $(FUZZERS)) harnesses in $(BUILD)/fuzz (run: make fuzz-run FUZZ_SECONDS=60)"

@@ -131,6 +131,24 @@ PY
 check "predict: probabilities normalised and symmetric, distances in range" $?
 out=$($BIN predict --ckpt "$T/run200" --msa "$T/missing.a3m" --out "$T/x.safetensors" 2>&1); [ $? -ne 0 ] && echo "$out" | grep -q "missing.a3m"
 check "predict: a missing alignment is a clear error" $? "$out"
+# AlphaFold 3 input JSON: a homodimer + peptide (MSA from a path and inline), a Server
+# list with one good and one unsupported job; the bad job is skipped, the rest predicted
+$BIN predict --ckpt "$T/run200" --json tests/data/af3 --out "$T/af3" >"$T/af3.out" 2>&1
+rc=$?
+[ $rc -eq 1 ] && grep -q "2 jobs predicted, 1 skipped" "$T/af3.out" && grep -q "skipped: job 'srv2'.*dnaSequence" "$T/af3.out"
+check "predict --json: good jobs predicted, the unsupported one skipped and named (exit 1)" $? "$(tail -n 4 "$T/af3.out")"
+python3 - "$T/af3" <<'PY'
+import numpy as np, sys
+from safetensors.numpy import load_file
+d = load_file(sys.argv[1] + "/102M_homodimer_with_a_peptide.safetensors")
+s = load_file(sys.argv[1] + "/srv1.safetensors")
+p, ci, ri = d["distogram_probs"], d["chain_index"], d["residue_index"]
+ok = p.shape == (316, 316, 64) and np.abs(p.sum(-1) - 1).max() < 1e-4 and np.array_equal(p, p.transpose(1, 0, 2))
+ok = ok and list(np.bincount(ci)) == [154, 154, 8] and ri[154] == 0 and ri[315] == 7
+ok = ok and s["distogram_probs"].shape[0] == 44 and list(np.bincount(s["chain_index"])) == [22, 22]
+sys.exit(0 if ok else 1)
+PY
+check "predict --json: one file per job, chains and residue indices as in the input" $?
 
 # 4. the CLI: help for every command, clear errors for bad input
 for c in train bench inspect prep version block predict; do

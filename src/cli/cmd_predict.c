@@ -1,38 +1,52 @@
-// cmd_predict.c: `pairfold predict`: the distogram of one chain from a trained
-// checkpoint. Input: an alignment (A3M, Stockholm, or FASTA; row 0 is the query;
-// a single-sequence FASTA works too). Output: a safetensors file with
+// cmd_predict.c: `pairfold predict`: distograms from a trained checkpoint.
+// Input: an alignment (A3M, Stockholm, or FASTA; row 0 is the query; a
+// single-sequence FASTA works too), or AlphaFold 3 input JSON (one file, or a
+// directory of them; protein chains, one or many, with their MSAs; see
+// src/data/af3_input.h). Output per query: a safetensors file with
 //   distogram_probs (N, N, n_bins), expected_distance (N, N) in Angstrom,
 //   contact_probability_8A (N, N) (probability that the pseudo-beta distance is
-//   under 8 Angstrom), query (N) int32 tokens,
-// and a summary of the most likely long-range contacts on the terminal.
+//   under 8 Angstrom), query (N) int32 tokens, chain_index (N), residue_index (N),
+// and a summary of the most likely long-range contacts on the terminal. A bad
+// JSON file or job is reported and skipped; the others are still predicted.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
 #include <getopt.h>
+#include <errno.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include "cli.h"
 #include "../core/util.h"
 #include "../model/model.h"
 #include "../data/msa.h"
+#include "../data/af3_input.h"
 #include "../train/checkpoint.h"
 #include "../train/safetensors.h"
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: pairfold predict --ckpt DIR --msa FILE --out FILE.safetensors [--device D] [--recycles R]\n\n"
+    fprintf(f, "usage: pairfold predict --ckpt DIR --msa FILE --out FILE.safetensors [--device D] [--recycles R]\n"
+               "       pairfold predict --ckpt DIR --json FILE|DIR --out DIR [--device D] [--recycles R]\n\n"
                "Predicts the distogram of the query (row 0) of an alignment (A3M, Stockholm, FASTA;\n"
-               ".gz read transparently) with the weights of a checkpoint (run or step directory).\n");
+               ".gz read transparently), or of every job in AlphaFold 3 input JSON (a file, or every\n"
+               "*.json in a directory; AlphaFold Server job lists too; protein chains with their\n"
+               "unpaired / paired MSAs), with the weights of a checkpoint (run or step directory).\n"
+               "JSON jobs are written to DIR/<job name>.safetensors; a bad file or job is reported\n"
+               "and skipped, and the exit status is 1 if any was.\n");
 }
 
 // Fill a batch for inference: the first S rows are the cluster rows, the next
 // E the extra rows (rows beyond the alignment are masked padding).
-static void make_batch(const pf_msa *a, const pf_config *c, pf_batch *b) {
+// ids (chain, entity, copy, residue index per residue) may be NULL: one chain.
+static void make_batch(const pf_msa *a, const pf_af3_query *ids, const pf_config *c, pf_batch *b) {
     int N = a->L, S = c->msa_rows;
     int E = c->trunk == PF_TRUNK_EVOFORMER && c->n_extra_blocks > 0 ? c->extra_msa_rows : 0;
     pf_batch_alloc(b, N, S, E);
     snprintf(b->name, sizeof b->name, "query");
     for (int i = 0; i < N; i++) {
         b->aatype[i] = a->tok[i] <= PF_TOK_UNK ? a->tok[i] : PF_TOK_UNK;
-        b->residue_index[i] = i;
+        b->residue_index[i] = ids ? ids->residue_index[i] : i;
+        if (ids) b->chain_id[i] = ids->chain[i], b->entity_id[i] = ids->entity[i], b->sym_id[i] = ids->sym[i];
         b->seq_mask[i] = 1;
     }
     int32_t *tok = pf_calloc((size_t)S * N + 1, sizeof(int32_t)), *xtok = pf_calloc((size_t)E * N + 1, sizeof(int32_t));
@@ -60,45 +74,23 @@ static void make_batch(const pf_msa *a, const pf_config *c, pf_batch *b) {
     pf_free(tok); pf_free(xtok); pf_free(del); pf_free(xdel);
 }
 
-int cmd_predict(int argc, char **argv) {
-    static struct option opts[] = {{"ckpt", required_argument, 0, 0},     {"msa", required_argument, 0, 0},
-                                   {"out", required_argument, 0, 0},      {"device", required_argument, 0, 0},
-                                   {"recycles", required_argument, 0, 0}, {"help", no_argument, 0, 0},
-                                   {0, 0, 0, 0}};
-    const char *ckpt = NULL, *msa_path = NULL, *out = NULL, *device = NULL;
-    int recycles = -1, idx, c;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "", opts, &idx)) != -1) {
-        if (c != 0) { usage(stderr); return 2; }
-        const char *name = opts[idx].name;
-        if (!strcmp(name, "help")) { usage(stdout); return 0; }
-        if (!strcmp(name, "ckpt")) ckpt = optarg;
-        else if (!strcmp(name, "msa")) msa_path = optarg;
-        else if (!strcmp(name, "out")) out = optarg;
-        else if (!strcmp(name, "device")) device = optarg;
-        else if (!strcmp(name, "recycles")) recycles = atoi(optarg);
-    }
-    if (!ckpt || !msa_path || !out) { usage(stderr); return 2; }
+// One query: model sized for it, checkpoint weights, distogram out. 0, or 1 with
+// the reason printed.
+static int predict_one(const char *ckpt, pf_config cfg, pf_backend *be, const pf_msa *a, const pf_af3_query *ids,
+                       const char *chains, const char *source, const char *out) {
     char err[1024];
-    pf_config cfg;
-    if (pf_ckpt_read_config(ckpt, &cfg, err, sizeof err) != 0) { fprintf(stderr, "pairfold: error: %s\n", err); return 1; }
-    if (cfg.n_bins < 2 || cfg.n_bins > 512) {
-        fprintf(stderr, "pairfold: error: %s: n_bins %d outside [2, 512]\n", ckpt, cfg.n_bins);
-        return 1;
-    }
-    if (device) snprintf(cfg.device, sizeof cfg.device, "%s", device);
-    if (recycles >= 0) cfg.recycles = recycles;
-    pf_msa a;
-    if (pf_read_msa(msa_path, &a, err, sizeof err) != 0) { fprintf(stderr, "pairfold: error: %s\n", err); return 1; }
-    if (a.L < 2) { fprintf(stderr, "pairfold: error: %s: the query has %d residues\n", msa_path, a.L); return 1; }
-    pf_backend *be = pf_backend_create(cfg.device);
-    if (!be) { fprintf(stderr, "pairfold: error: device '%s' not available in this build\n", cfg.device); return 2; }
+    if (a->L < 2) { fprintf(stderr, "pairfold: error: %s: the query has %d residues\n", source, a->L); return 1; }
     double t0 = pf_now_ms();
     pf_batch b;
-    make_batch(&a, &cfg, &b);
+    make_batch(a, ids, &cfg, &b);
     cfg.crop_size = b.N;  // plan the arenas for this query
     pf_model *M = pf_model_create(&cfg, be);
-    if (pf_ckpt_load(ckpt, M, NULL, NULL, err, sizeof err) != 0) { fprintf(stderr, "pairfold: error: %s\n", err); return 1; }
+    if (pf_ckpt_load(ckpt, M, NULL, NULL, err, sizeof err) != 0) {
+        fprintf(stderr, "pairfold: error: %s\n", err);
+        pf_batch_free(&b);
+        pf_model_free(M);
+        return 1;
+    }
     pf_model_eval(M, &b);  // leaves the final pair representation in M->z
 
     // logits_ij = A_ij + A_ji + b with A = z W^T, on the device; softmax on the host
@@ -131,34 +123,38 @@ int cmd_predict(int argc, char **argv) {
             dist[i * N + j] = (float)ed;
             cont[i * N + j] = (float)pc;
         }
-    int32_t *q = pf_malloc(sizeof(int32_t) * (size_t)N);
-    for (int64_t i = 0; i < N; i++) q[i] = b.aatype[i];
-    char seq[PF_MSA_MAX_COLS + 1];
-    for (int64_t i = 0; i < N && i < PF_MSA_MAX_COLS; i++) seq[i] = q[i] < 20 ? PF_AA_ORDER[q[i]] : 'X';
-    seq[N < PF_MSA_MAX_COLS ? N : PF_MSA_MAX_COLS] = 0;
+    int32_t *q = pf_malloc(sizeof(int32_t) * (size_t)N * 3), *ci = q + N, *ri = q + 2 * N;
+    for (int64_t i = 0; i < N; i++) q[i] = b.aatype[i], ci[i] = b.chain_id[i], ri[i] = b.residue_index[i];
+    char *seq = pf_malloc((size_t)N + 1);
+    for (int64_t i = 0; i < N; i++) seq[i] = q[i] < 20 ? PF_AA_ORDER[q[i]] : 'X';
+    seq[N] = 0;
     char nrows[32];
-    snprintf(nrows, sizeof nrows, "%d", a.n_seq);
-    pf_st_tensor ts[4] = {
+    snprintf(nrows, sizeof nrows, "%d", a->n_seq);
+    pf_st_tensor ts[6] = {
         {"distogram_probs", "F32", 3, {N, N, nb}, probs, sizeof(float) * (size_t)(NN * nb)},
         {"expected_distance", "F32", 2, {N, N}, dist, sizeof(float) * (size_t)NN},
         {"contact_probability_8A", "F32", 2, {N, N}, cont, sizeof(float) * (size_t)NN},
         {"query", "I32", 1, {N}, q, sizeof(int32_t) * (size_t)N},
+        {"chain_index", "I32", 1, {N}, ci, sizeof(int32_t) * (size_t)N},
+        {"residue_index", "I32", 1, {N}, ri, sizeof(int32_t) * (size_t)N},
     };
-    const char *meta[] = {"sequence", seq, "checkpoint", ckpt, "alignment", msa_path, "alignment_rows", nrows, NULL};
-    int rc = pf_st_write(out, ts, 4, meta, err, sizeof err);
+    const char *meta[] = {"sequence", seq, "chains", chains, "checkpoint", ckpt, "alignment", source,
+                          "alignment_rows", nrows, NULL};
+    int rc = pf_st_write(out, ts, 6, meta, err, sizeof err);
     if (rc) fprintf(stderr, "pairfold: error: %s\n", err);
     else {
-        printf("predicted %lld residues (%d alignment rows) in %.1f s -> %s\n", (long long)N, a.n_seq,
+        printf("predicted %lld residues (%d alignment rows) in %.1f s -> %s\n", (long long)N, a->n_seq,
                (pf_now_ms() - t0) / 1e3, out);
-        // most likely long-range contacts (|i - j| >= 24), up to N / 5
-        int top = (int)(N / 5 > 0 ? N / 5 : 1), shown = 0;
+        // most likely long-range contacts (|i - j| >= 24 within a chain, any pair across chains), up to N / 5
+        // (the file has them all; the terminal shows at most 20)
+        int top = (int)(N / 5 > 0 ? (N / 5 < 20 ? N / 5 : 20) : 1), shown = 0;
         unsigned char *used = pf_calloc((size_t)NN, 1);
         printf("top long-range contacts (i j P(d < 8 A)):\n");
         while (shown < top) {
             int64_t bi = -1;
             for (int64_t k = 0; k < NN; k++) {
                 int64_t i = k / N, j = k % N;
-                if (j - i < 24 || used[k]) continue;
+                if (j <= i || (ci[i] == ci[j] && j - i < 24) || used[k]) continue;
                 if (bi < 0 || cont[k] > cont[bi]) bi = k;
             }
             if (bi < 0) break;
@@ -169,9 +165,150 @@ int cmd_predict(int argc, char **argv) {
         pf_free(used);
     }
     be->free(be, A);
-    pf_free(hA); pf_free(bias); pf_free(probs); pf_free(dist); pf_free(cont); pf_free(q);
+    pf_free(hA); pf_free(bias); pf_free(probs); pf_free(dist); pf_free(cont); pf_free(q); pf_free(seq);
     pf_batch_free(&b);
-    pf_msa_free(&a);
     pf_model_free(M);
     return rc ? 1 : 0;
+}
+
+static int is_json_name(const char *n) {
+    size_t l = strlen(n);
+    return (l > 5 && !strcmp(n + l - 5, ".json")) || (l > 8 && !strcmp(n + l - 8, ".json.gz"));
+}
+static int by_name(const struct dirent **x, const struct dirent **y) { return strcmp((*x)->d_name, (*y)->d_name); }
+static int json_entry(const struct dirent *e) { return e->d_name[0] != '.' && is_json_name(e->d_name); }
+
+// Every job of every JSON file: bad files and jobs are reported and skipped.
+static int predict_json(const char *ckpt, const pf_config *cfg, pf_backend *be, const char *in, const char *out_dir) {
+    struct stat st;
+    if (stat(in, &st) != 0) { fprintf(stderr, "pairfold: error: %s: %s\n", in, strerror(errno)); return 1; }
+    char **files = NULL;
+    int nf = 0;
+    if (S_ISDIR(st.st_mode)) {
+        struct dirent **ents;
+        int n = scandir(in, &ents, json_entry, by_name);
+        if (n < 0) { fprintf(stderr, "pairfold: error: %s: %s\n", in, strerror(errno)); return 1; }
+        files = pf_calloc((size_t)n + 1, sizeof *files);
+        for (int k = 0; k < n; k++) {
+            files[nf] = pf_malloc(strlen(in) + strlen(ents[k]->d_name) + 2);
+            sprintf(files[nf++], "%s/%s", in, ents[k]->d_name);
+            free(ents[k]);
+        }
+        free(ents);
+        if (nf == 0) { fprintf(stderr, "pairfold: error: %s: no *.json files\n", in); pf_free(files); return 1; }
+    } else {
+        files = pf_calloc(1, sizeof *files);
+        files[nf] = pf_malloc(strlen(in) + 1);
+        strcpy(files[nf++], in);
+    }
+    if (pf_mkdir_p(out_dir) != 0) { fprintf(stderr, "pairfold: error: cannot create %s: %s\n", out_dir, strerror(errno)); return 1; }
+    int ok = 0, bad = 0, max_rows = 1 + cfg->msa_rows + (cfg->trunk == PF_TRUNK_EVOFORMER && cfg->n_extra_blocks > 0 ? cfg->extra_msa_rows : 0);
+    char (*done)[128] = NULL;
+    int n_done = 0, cap_done = 0;
+    for (int f = 0; f < nf; f++) {
+        char err[1024];
+        pf_af3_job *jobs;
+        int nj;
+        if (pf_af3_read(files[f], &jobs, &nj, err, sizeof err) != 0) {
+            fprintf(stderr, "pairfold: skipped: %s\n", err);
+            bad++;
+            continue;
+        }
+        for (int k = 0; k < nj; k++) {
+            pf_af3_job *j = &jobs[k];
+            char safe[128], out[4300];
+            if (j->error) {
+                fprintf(stderr, "pairfold: skipped: job '%s': %s\n", j->name, j->error);
+                bad++;
+                continue;
+            }
+            snprintf(safe, sizeof safe, "%s", j->name);
+            for (char *p = safe; *p; p++)
+                if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == '.' || *p == '_')) *p = '_';
+            int dup = 0;
+            for (int d = 0; d < n_done; d++) dup |= !strcmp(done[d], safe);
+            if (dup) {
+                fprintf(stderr, "pairfold: skipped: %s: job '%s': another job of this run has the same name\n", files[f], j->name);
+                bad++;
+                continue;
+            }
+            pf_af3_query q;
+            if (pf_af3_build_query(j, max_rows, &q, err, sizeof err) != 0) {
+                fprintf(stderr, "pairfold: skipped: %s: job '%s': %s\n", files[f], j->name, err);
+                bad++;
+                continue;
+            }
+            char chains[512] = "";
+            for (int c = 0; c < j->n_chains; c++) {
+                size_t o = strlen(chains);
+                snprintf(chains + o, sizeof chains - o, "%s%s:%zu", c ? "," : "", j->chains[c].id, strlen(j->chains[c].sequence));
+            }
+            snprintf(out, sizeof out, "%s/%s.safetensors", out_dir, safe);
+            printf("job '%s' (%s): %d chain%s, %d residues\n", j->name, files[f], j->n_chains, j->n_chains > 1 ? "s" : "", q.msa.L);
+            if (predict_one(ckpt, *cfg, be, &q.msa, &q, chains, files[f], out) == 0) {
+                ok++;
+                if (n_done == cap_done) {
+                    cap_done = cap_done ? 2 * cap_done : 16;
+                    char (*g)[128] = pf_calloc((size_t)cap_done, sizeof *g);
+                    if (n_done) memcpy(g, done, sizeof *g * (size_t)n_done);
+                    pf_free(done);
+                    done = g;
+                }
+                snprintf(done[n_done++], sizeof done[0], "%s", safe);
+            } else {
+                fprintf(stderr, "pairfold: skipped: %s: job '%s' failed (above)\n", files[f], j->name);
+                bad++;
+            }
+            pf_af3_query_free(&q);
+        }
+        pf_af3_jobs_free(jobs, nj);
+    }
+    for (int f = 0; f < nf; f++) pf_free(files[f]);
+    pf_free(files);
+    pf_free(done);
+    printf("predict: %d job%s predicted, %d skipped\n", ok, ok == 1 ? "" : "s", bad);
+    return bad ? 1 : 0;
+}
+
+int cmd_predict(int argc, char **argv) {
+    static struct option opts[] = {{"ckpt", required_argument, 0, 0},     {"msa", required_argument, 0, 0},
+                                   {"out", required_argument, 0, 0},      {"device", required_argument, 0, 0},
+                                   {"recycles", required_argument, 0, 0}, {"json", required_argument, 0, 0},
+                                   {"help", no_argument, 0, 0},           {0, 0, 0, 0}};
+    const char *ckpt = NULL, *msa_path = NULL, *json = NULL, *out = NULL, *device = NULL;
+    int recycles = -1, idx, c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "", opts, &idx)) != -1) {
+        if (c != 0) { usage(stderr); return 2; }
+        const char *name = opts[idx].name;
+        if (!strcmp(name, "help")) { usage(stdout); return 0; }
+        if (!strcmp(name, "ckpt")) ckpt = optarg;
+        else if (!strcmp(name, "msa")) msa_path = optarg;
+        else if (!strcmp(name, "json")) json = optarg;
+        else if (!strcmp(name, "out")) out = optarg;
+        else if (!strcmp(name, "device")) device = optarg;
+        else if (!strcmp(name, "recycles")) recycles = atoi(optarg);
+    }
+    if (!ckpt || !out || !msa_path == !json) { usage(stderr); return 2; }
+    char err[1024];
+    pf_config cfg;
+    if (pf_ckpt_read_config(ckpt, &cfg, err, sizeof err) != 0) { fprintf(stderr, "pairfold: error: %s\n", err); return 1; }
+    if (cfg.n_bins < 2 || cfg.n_bins > 512) {
+        fprintf(stderr, "pairfold: error: %s: n_bins %d outside [2, 512]\n", ckpt, cfg.n_bins);
+        return 1;
+    }
+    if (device) snprintf(cfg.device, sizeof cfg.device, "%s", device);
+    if (recycles >= 0) cfg.recycles = recycles;
+    pf_msa a;
+    if (msa_path && pf_read_msa(msa_path, &a, err, sizeof err) != 0) { fprintf(stderr, "pairfold: error: %s\n", err); return 1; }
+    pf_backend *be = pf_backend_create(cfg.device);
+    if (!be) { fprintf(stderr, "pairfold: error: device '%s' not available in this build\n", cfg.device); return 2; }
+    int rc;
+    if (json) rc = predict_json(ckpt, &cfg, be, json, out);
+    else {
+        rc = predict_one(ckpt, cfg, be, &a, NULL, "A", msa_path, out);
+        pf_msa_free(&a);
+    }
+    if (be->destroy) be->destroy(be);
+    return rc;
 }
