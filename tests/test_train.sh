@@ -75,6 +75,36 @@ sys.exit(0 if len(a) == 8 and a == b else 1)
 PY
 check "bundled data: resumed losses identical bit for bit" $?
 
+# 2c. gradient accumulation: with lr 0 the weights stay put, so step k of a
+# grad_accum=3 run must report the mean loss (and the summed residues) of examples
+# 3k-2..3k, which a grad_accum=1 run shows as steps; and it resumes bit for bit
+$BIN train --steps 6 --set lr=0 --set val_every=0 --out "$T/g1" --log "$T/g1.jsonl" --quiet >/dev/null 2>&1 &&
+$BIN train --steps 2 --set lr=0 --set val_every=0 --set grad_accum=3 --out "$T/g3" --log "$T/g3.jsonl" --quiet >/dev/null 2>&1
+check "grad_accum=3 runs" $?
+python3 - "$T/g1.jsonl" "$T/g3.jsonl" <<'PY'
+import json, sys
+a = [json.loads(l) for l in open(sys.argv[1])]
+b = [json.loads(l) for l in open(sys.argv[2])]
+ok = len(a) == 6 and len(b) == 2
+for k in range(2):
+    m = sum(x["loss"] for x in a[3 * k:3 * k + 3]) / 3
+    ok = ok and abs(b[k]["loss"] - m) <= 1e-12 * abs(m) and b[k]["n_res"] == sum(x["n_res"] for x in a[3 * k:3 * k + 3])
+print("accum:", [x["loss"] for x in b], "means of single steps:", [sum(x["loss"] for x in a[3*k:3*k+3]) / 3 for k in range(2)])
+sys.exit(0 if ok else 1)
+PY
+check "grad_accum: a step is the mean over its examples" $?
+$BIN train --steps 4 --set grad_accum=2 --set val_every=0 --out "$T/ga" --log "$T/ga.jsonl" --quiet >/dev/null 2>&1 &&
+$BIN train --steps 2 --set grad_accum=2 --set val_every=0 --out "$T/gb" --log "$T/gb.jsonl" --quiet >/dev/null 2>&1 &&
+$BIN train --resume "$T/gb" --steps 4 --log "$T/gb.jsonl" --quiet >/dev/null 2>&1
+python3 - "$T/ga.jsonl" "$T/gb.jsonl" <<'PY'
+import re, sys
+def losses(p):
+    return [re.search(r'"loss":([^,]+)', l).group(1) for l in open(p)]
+a, b = losses(sys.argv[1]), losses(sys.argv[2])
+sys.exit(0 if len(a) == 4 and a == b else 1)
+PY
+check "grad_accum=2: 2 steps + resume to 4 identical to 4 straight" $?
+
 # 3. checkpoints load in Python's safetensors (numpy) with the documented names
 python3 tests/check_safetensors.py "$T/run200" >"$T/st.out" 2>&1
 check "checkpoint loads in python safetensors" $? "$(tail -n 5 "$T/st.out")"

@@ -21,7 +21,7 @@ static const field fields[] = {
     FI(transition_n), FF(dropout_msa), FF(dropout_pair), FI(n_bins), FF(min_bin), FF(max_bin), FF(disto_weight), FF(msa_weight),
     FI(recycles), FI(recompute), FI(crop_size), FI(msa_rows), FI(extra_msa_rows), FF(spatial_crop_prob),
     FF(bert_mask_prob), FS(data), FI(data_workers), FI(prefetch), FI(n_val), FI(val_every),
-    FI(steps), {"seed", F_U64, offsetof(pf_config, seed), 0}, FF(lr), FF(lr_min),
+    FI(steps), FI(grad_accum), {"seed", F_U64, offsetof(pf_config, seed), 0}, FF(lr), FF(lr_min),
     FF(weight_decay), FF(beta1), FF(beta2), FF(adam_eps), FF(grad_clip), FI(warmup_steps), FI(lr_decay_steps),
     FI(ckpt_every), FS(device), FI(bf16),
 };
@@ -43,6 +43,7 @@ static void common_defaults(pf_config *c) {
     c->bert_mask_prob = 0.15f;
     snprintf(c->data, sizeof c->data, "bundled");
     c->data_workers = 2;
+    c->grad_accum = 1;
     c->prefetch = 4;
     c->n_val = 4;
     c->val_every = 50;
@@ -254,6 +255,10 @@ int pf_config_validate(const pf_config *c, char *err, size_t errlen) {
     }
     if (c->dropout_msa < 0 || c->dropout_msa >= 1 || c->dropout_pair < 0 || c->dropout_pair >= 1) {
         snprintf(err, errlen, "configuration: dropout rates must be in [0, 1)");
+        return -1;
+    }
+    if (c->grad_accum < 1 || c->grad_accum > 4096) {
+        snprintf(err, errlen, "configuration: grad_accum must be in [1, 4096] (got %d)", c->grad_accum);
         return -1;
     }
     if (c->disto_weight < 0 || c->msa_weight < 0) { snprintf(err, errlen, "configuration: loss weights must be >= 0"); return -1; }

@@ -34,6 +34,7 @@ typedef struct {
     int n_val, val_every;
     // ---- training ----
     int steps;
+    int grad_accum;              // examples per optimizer step (gradients averaged over them)
     uint64_t seed;
     float lr, lr_min, weight_decay, beta1, beta2, adam_eps, grad_clip;
     int warmup_steps;

@@ -69,9 +69,10 @@ typedef struct {
     double upload_ms;     // host time to pack the batch into the staging buffer and queue its copy
 } pf_step_result;
 
-// One training step's forward and backward on a batch: parameter gradients
-// accumulate (the caller zeroes them). step selects dropout masks and the
-// number of recycling passes, all from (seed, step).
+// One training example's forward and backward: parameter gradients accumulate
+// (the caller zeroes them). `step` is the example number (the optimizer step when
+// grad_accum is 1); it selects dropout masks and the number of recycling passes,
+// all from (seed, step).
 // Pack a batch into the free host staging slot ahead of its step (host work
 // only, safe while the device still runs the current step's backward).
 void pf_model_stage(pf_model *M, const pf_batch *b);

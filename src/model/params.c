@@ -111,6 +111,7 @@ void pf_params_initialise(pf_params *P, uint64_t seed) {
 }
 
 void pf_params_zero_grad(pf_params *P) { P->be->zero(P->be, P->grad, sizeof(real) * (size_t)(P->total ? P->total : 1)); }
+void pf_params_scale_grad(pf_params *P, double s) { P->be->scale(P->be, P->grad, P->total, s); }
 
 const pf_param *pf_params_find(const pf_params *P, const char *name) {
     for (int i = 0; i < P->n; i++)

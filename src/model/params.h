@@ -48,6 +48,7 @@ void pf_params_bind(pf_params *P, pf_backend *be);
 // Initialise values on the host from (seed, name) and upload; zero gradients.
 void pf_params_initialise(pf_params *P, uint64_t seed);
 void pf_params_zero_grad(pf_params *P);
+void pf_params_scale_grad(pf_params *P, double s);  // grad *= s (e.g. 1 / examples accumulated)
 const pf_param *pf_params_find(const pf_params *P, const char *name);
 
 #endif

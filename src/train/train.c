@@ -93,48 +93,70 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
     double t_start = pf_now_ms(), loss_ema = NAN;
     int rc = 0;
     int64_t done_steps = 0;
-    pf_batch next;  // the following step's batch, fetched and staged during this step's backward
-    int have_next = 0;
+    // Example e = (step - 1) * grad_accum + k + 1 is micro-batch k of a step; it selects
+    // the data and the dropout masks, so a step is the same whether or not it follows
+    // a resume. The next example is fetched and staged during the current backward.
+    const int A = cfg.grad_accum;
+    const int64_t last_example = (int64_t)cfg.steps * A;
+    pf_batch next;
+    int64_t next_e = -1;  // example held in `next`, -1 if none
     double next_wait = 0;
+    int failed = 0;
     for (int64_t step = start + 1; step <= cfg.steps; step++) {
-        double t0 = pf_now_ms();
-        pf_batch b;
-        double wait;
-        if (have_next) {
-            b = next;
-            wait = next_wait;
-            have_next = 0;
-        } else {
-            if (src->next(src, step, 0, &b) != 0) {
-                fprintf(stderr, "pairfold: error: the data source could not produce a batch for step %lld\n", (long long)step);
-                rc = 1;
+        double t0 = pf_now_ms(), wait = 0;
+        pf_step_result r = {0};
+        int N = 0;
+        pf_params_zero_grad(&M->P);
+        for (int k = 0; k < A && !failed; k++) {
+            int64_t e = (step - 1) * A + k + 1;
+            pf_batch b;
+            if (next_e == e) {
+                b = next;
+                wait += next_wait;
+                next_e = -1;
+            } else {
+                if (next_e >= 0) pf_batch_free(&next), next_e = -1;
+                if (src->next(src, e, 0, &b) != 0) {
+                    fprintf(stderr, "pairfold: error: the data source could not produce a batch for step %lld\n", (long long)step);
+                    failed = 1;
+                    break;
+                }
+                wait += src->last_wait_ms;
+            }
+            pf_step_result rk = pf_model_train_step(M, &b, e);
+            if (!isfinite(rk.loss)) {
+                fprintf(stderr, "\npairfold: error: loss is %f at step %lld (%s); stopping without saving\n", rk.loss,
+                        (long long)step, b.name);
+                failed = 1;
+                pf_batch_free(&b);
                 break;
             }
-            wait = src->last_wait_ms;
-        }
-        pf_params_zero_grad(&M->P);
-        pf_step_result r = pf_model_train_step(M, &b, step);
-        if (!isfinite(r.loss)) {
-            fprintf(stderr, "\npairfold: error: loss is %f at step %lld (%s); stopping without saving\n", r.loss,
-                    (long long)step, b.name);
-            rc = 1;
+            // The backward is queued on the device: take the next example from the source
+            // and pack it into the free staging slot now, so the device does not wait for it.
+            // (A failure here is reported when that example's turn comes and it is asked again.)
+            if (e < last_example && !stop_requested && src->next(src, e + 1, 0, &next) == 0) {
+                next_wait = src->last_wait_ms;
+                next_e = e + 1;
+                pf_model_stage(M, &next);
+            }
+            r.loss += rk.loss / A;
+            r.disto += rk.disto / A;
+            r.msa += rk.msa / A;
+            r.flops += rk.flops;
+            r.upload_ms += rk.upload_ms;
+            r.cycles = rk.cycles;
+            N += b.N;
             pf_batch_free(&b);
+        }
+        if (failed) {
+            rc = 1;
             break;
         }
-        // The backward is queued on the device: take the next batch from the source and
-        // pack it into the free staging slot now, so the device does not wait for it.
-        // (A failure here is reported when that step starts and asks again.)
-        if (step < cfg.steps && !stop_requested && src->next(src, step + 1, 0, &next) == 0) {
-            next_wait = src->last_wait_ms;
-            have_next = 1;
-            pf_model_stage(M, &next);
-        }
+        if (A > 1) pf_params_scale_grad(&M->P, 1.0 / A);  // the mean over the step's examples
         double lr = 0, gnorm = pf_optim_step(&opt, &cfg, &lr);
         done_steps++;
         be->sync(be);
         double ms = pf_now_ms() - t0;
-        int N = b.N;
-        pf_batch_free(&b);
         double val = NAN;
         // validation at the first step (the baseline), every val_every steps and at the end
         if ((cfg.val_every > 0 && (step % cfg.val_every == 0 || step == start + 1)) || step == cfg.steps) val = validate(M, src);
@@ -170,7 +192,7 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
             break;
         }
     }
-    if (have_next) pf_batch_free(&next);
+    if (next_e >= 0) pf_batch_free(&next);
     fclose(log);
     printf("done: %lld steps in %.1f s; log %s\n", (long long)done_steps, (pf_now_ms() - t_start) / 1e3, logp);
     pf_optim_free(&opt);
