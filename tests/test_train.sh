@@ -20,8 +20,10 @@ n=$(wc -l <"$T/L.jsonl")
 python3 - "$T/L.jsonl" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
-need = {"step", "loss", "lr", "grad_norm", "ms", "tokens_per_s"}
+need = {"step", "loss", "lr", "grad_norm", "ms", "tokens_per_s", "data_wait_ms", "upload_ms", "disto_loss"}
 assert all(need <= set(r) for r in rows), "missing fields"
+vals = [r for r in rows if "val_loss" in r]
+assert vals and all(0 <= r["val_contact_p_l5"] <= 1 for r in vals), "validation without contact precision"
 first = sum(r["loss"] for r in rows[:10]) / 10
 last = sum(r["loss"] for r in rows[-10:]) / 10
 print(f"first10 {first:.4f} last10 {last:.4f} ratio {last / first:.3f}")

@@ -19,6 +19,7 @@
 #include "cli.h"
 #include "../core/util.h"
 #include "../model/model.h"
+#include "../model/distogram.h"
 #include "../data/msa.h"
 #include "../data/af3_input.h"
 #include "../train/checkpoint.h"
@@ -93,36 +94,11 @@ static int predict_one(const char *ckpt, pf_config cfg, pf_backend *be, const pf
     }
     pf_model_eval(M, &b);  // leaves the final pair representation in M->z
 
-    // logits_ij = A_ij + A_ji + b with A = z W^T, on the device; softmax on the host
     int64_t N = b.N, NN = N * N;
     int nb = cfg.n_bins;
-    pf_act *A = be->alloc(be, pf_act_size(be, NN * nb));
-    pf_linear_p head = {M->p.disto.w, NULL};
-    be->linear_fwd(be, NN, cfg.c_z, nb, &head, M->z, A, 0);
-    real *hA = pf_malloc(sizeof(real) * (size_t)(NN * nb)), *bias = pf_malloc(sizeof(real) * (size_t)nb);
-    be->act_to_real(be, hA, A, NN * nb);
-    be->download(be, bias, M->p.disto.b, sizeof(real) * (size_t)nb);
     float *probs = pf_malloc(sizeof(float) * (size_t)(NN * nb)), *dist = pf_malloc(sizeof(float) * (size_t)NN);
     float *cont = pf_malloc(sizeof(float) * (size_t)NN);
-    double w = (cfg.max_bin - cfg.min_bin) / nb;
-    for (int64_t i = 0; i < N; i++)
-        for (int64_t j = 0; j < N; j++) {
-            double l[512], mx = -INFINITY, se = 0;
-            for (int k = 0; k < nb; k++) {
-                l[k] = hA[(i * N + j) * nb + k] + hA[(j * N + i) * nb + k] + bias[k];
-                mx = fmax(mx, l[k]);
-            }
-            for (int k = 0; k < nb; k++) se += exp(l[k] - mx);
-            double ed = 0, pc = 0;
-            for (int k = 0; k < nb; k++) {
-                double p = exp(l[k] - mx) / se;
-                probs[(i * N + j) * nb + k] = (float)p;
-                ed += p * (cfg.min_bin + (k + 0.5) * w);  // bin centres; the last bin stands for "beyond"
-                if (k < nb - 1 && cfg.min_bin + (k + 1) * w <= 8.0 + 1e-9) pc += p;
-            }
-            dist[i * N + j] = (float)ed;
-            cont[i * N + j] = (float)pc;
-        }
+    pf_distogram_predict(M, N, probs, dist, cont);
     int32_t *q = pf_malloc(sizeof(int32_t) * (size_t)N * 3), *ci = q + N, *ri = q + 2 * N;
     for (int64_t i = 0; i < N; i++) q[i] = b.aatype[i], ci[i] = b.chain_id[i], ri[i] = b.residue_index[i];
     char *seq = pf_malloc((size_t)N + 1);
@@ -164,8 +140,7 @@ static int predict_one(const char *ckpt, pf_config cfg, pf_backend *be, const pf
         }
         pf_free(used);
     }
-    be->free(be, A);
-    pf_free(hA); pf_free(bias); pf_free(probs); pf_free(dist); pf_free(cont); pf_free(q); pf_free(seq);
+    pf_free(probs); pf_free(dist); pf_free(cont); pf_free(q); pf_free(seq);
     pf_batch_free(&b);
     pf_model_free(M);
     return rc ? 1 : 0;

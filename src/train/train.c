@@ -10,6 +10,7 @@
 #include <signal.h>
 #include "../core/util.h"
 #include "../model/model.h"
+#include "../model/distogram.h"
 #include "optim.h"
 #include "checkpoint.h"
 
@@ -20,18 +21,32 @@ static void on_signal(int sig) {
     stop_requested = 1;
 }
 
-static double validate(pf_model *M, pf_batch_source *src) {
-    if (!src->val || src->n_val <= 0) return NAN;
-    double sum = 0;
-    int n = 0;
+// Validation: the distogram loss, and the precision of the top L/5 long-range
+// (|i - j| >= 24) predicted contacts, means over the held-out batches.
+typedef struct {
+    double loss, contact_p;
+} val_result;
+
+static val_result validate(pf_model *M, pf_batch_source *src) {
+    val_result v = {NAN, NAN};
+    if (!src->val || src->n_val <= 0) return v;
+    double sum = 0, psum = 0;
+    int n = 0, np = 0;
     for (int i = 0; i < src->n_val; i++) {
         pf_batch b;
         if (src->val(src, i, &b) != 0) continue;
-        sum += pf_model_eval(M, &b).disto;  // the validation loss is the distogram loss
+        sum += pf_model_eval(M, &b).disto;  // leaves the final pair representation in M->z
         n++;
+        float *contact = pf_malloc(sizeof(float) * (size_t)b.N * (size_t)b.N);
+        pf_distogram_predict(M, b.N, NULL, NULL, contact);
+        double p = pf_contact_precision(contact, &b, 24, 0);
+        if (!isnan(p)) psum += p, np++;
+        pf_free(contact);
         pf_batch_free(&b);
     }
-    return n ? sum / n : NAN;
+    if (n) v.loss = sum / n;
+    if (np) v.contact_p = psum / np;
+    return v;
 }
 
 static void fmt_eta(double s, char *buf, size_t n) {
@@ -157,14 +172,16 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
         done_steps++;
         be->sync(be);
         double ms = pf_now_ms() - t0;
-        double val = NAN;
+        val_result vr = {NAN, NAN};
         // validation at the first step (the baseline), every val_every steps and at the end
-        if ((cfg.val_every > 0 && (step % cfg.val_every == 0 || step == start + 1)) || step == cfg.steps) val = validate(M, src);
+        if ((cfg.val_every > 0 && (step % cfg.val_every == 0 || step == start + 1)) || step == cfg.steps) vr = validate(M, src);
+        double val = vr.loss;
         fprintf(log, "{\"step\":%lld,\"loss\":%.17g,\"lr\":%.9g,\"grad_norm\":%.9g,\"ms\":%.3f,\"tokens_per_s\":%.2f,"
                      "\"data_wait_ms\":%.4f,\"upload_ms\":%.4f,\"n_res\":%d,\"cycles\":%d,\"tflops\":%.6f,\"disto_loss\":%.9g,\"msa_loss\":%.9g",
                 (long long)step, r.loss, lr, gnorm, ms, N / (ms / 1e3), wait, r.upload_ms, N, r.cycles, 3 * r.flops / (ms * 1e9),
                 r.disto, r.msa);
         if (!isnan(val)) fprintf(log, ",\"val_loss\":%.9g", val);
+        if (!isnan(vr.contact_p)) fprintf(log, ",\"val_contact_p_l5\":%.6f", vr.contact_p);
         fprintf(log, "}\n");
         fflush(log);
         loss_ema = isnan(loss_ema) ? r.loss : 0.9 * loss_ema + 0.1 * r.loss;
@@ -175,6 +192,7 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
             fprintf(stderr, "%sstep %lld/%d  loss %.4f (avg %.4f)  lr %.2e  |g| %.3f  %.0f ms/step  %.0f tok/s  ETA %s",
                     tty ? "\r" : "", (long long)step, cfg.steps, r.loss, loss_ema, lr, gnorm, ms, N / (ms / 1e3), etab);
             if (!isnan(val)) fprintf(stderr, "  val %.4f", val);
+            if (!isnan(vr.contact_p)) fprintf(stderr, " P@L/5 %.3f", vr.contact_p);
             fprintf(stderr, tty && isnan(val) && step != cfg.steps ? "   " : "\n");
         }
         if ((cfg.ckpt_every > 0 && step % cfg.ckpt_every == 0) || step == cfg.steps || stop_requested) {

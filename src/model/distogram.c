@@ -1,0 +1,83 @@
+// distogram.c: distogram probabilities on the host and contact precision.
+#include "distogram.h"
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../core/util.h"
+
+void pf_distogram_predict(pf_model *M, int64_t N, float *probs, float *expected, float *contact) {
+    pf_backend *be = M->be;
+    const pf_config *cfg = &M->cfg;
+    int64_t NN = N * N;
+    int nb = cfg->n_bins;
+    pf_act *A = be->alloc(be, pf_act_size(be, NN * nb));  // (N, N, n_bins) z W^T, on the device
+    pf_linear_p head = {M->p.disto.w, NULL};
+    be->linear_fwd(be, NN, cfg->c_z, nb, &head, M->z, A, 0);
+    real *hA = pf_malloc(sizeof(real) * (size_t)(NN * nb)), *bias = pf_malloc(sizeof(real) * (size_t)nb);
+    be->act_to_real(be, hA, A, NN * nb);
+    be->download(be, bias, M->p.disto.b, sizeof(real) * (size_t)nb);
+    be->free(be, A);
+    double w = (cfg->max_bin - cfg->min_bin) / nb, *l = pf_malloc(sizeof(double) * (size_t)nb);
+    for (int64_t i = 0; i < N; i++)
+        for (int64_t j = 0; j < N; j++) {
+            double mx = -INFINITY, se = 0, ed = 0, pc = 0;
+            for (int k = 0; k < nb; k++) {
+                l[k] = hA[(i * N + j) * nb + k] + hA[(j * N + i) * nb + k] + bias[k];
+                mx = fmax(mx, l[k]);
+            }
+            for (int k = 0; k < nb; k++) se += exp(l[k] - mx);
+            for (int k = 0; k < nb; k++) {
+                double p = exp(l[k] - mx) / se;
+                if (probs) probs[(i * N + j) * nb + k] = (float)p;
+                ed += p * (cfg->min_bin + (k + 0.5) * w);  // bin centres; the last bin stands for "beyond"
+                if (k < nb - 1 && cfg->min_bin + (k + 1) * w <= 8.0 + 1e-9) pc += p;
+            }
+            if (expected) expected[i * N + j] = (float)ed;
+            if (contact) contact[i * N + j] = (float)pc;
+        }
+    pf_free(l);
+    pf_free(hA);
+    pf_free(bias);
+}
+
+typedef struct {
+    float p;
+    int64_t k;
+} scored;
+// highest probability first; ties by pair index, so the order is total
+static int by_score(const void *a, const void *b) {
+    const scored *x = a, *y = b;
+    if (x->p != y->p) return x->p > y->p ? -1 : 1;
+    return x->k < y->k ? -1 : x->k > y->k;
+}
+
+double pf_contact_precision(const float *contact, const pf_batch *b, int min_sep, int top) {
+    int64_t N = b->N, n = 0;
+    int L = 0;
+    for (int64_t i = 0; i < N; i++) L += b->seq_mask[i] > 0 && b->pseudo_beta_mask[i] > 0;
+    if (top <= 0) top = L / 5 > 0 ? L / 5 : 1;
+    scored *s = pf_malloc(sizeof(scored) * (size_t)(N * (N > 1 ? N - 1 : 1) / 2 + 1));
+    for (int64_t i = 0; i < N; i++)
+        for (int64_t j = i + 1; j < N; j++) {
+            if (b->chain_id[i] != b->chain_id[j]) continue;
+            if (!(b->seq_mask[i] > 0 && b->seq_mask[j] > 0 && b->pseudo_beta_mask[i] > 0 && b->pseudo_beta_mask[j] > 0)) continue;
+            if (b->residue_index[j] - b->residue_index[i] < min_sep) continue;  // separation in the chain, not the crop
+            s[n].p = contact[i * N + j];
+            s[n].k = i * N + j;
+            n++;
+        }
+    double prec = NAN;
+    if (n > 0) {
+        qsort(s, (size_t)n, sizeof *s, by_score);
+        int64_t m = top < n ? top : n, hit = 0;
+        for (int64_t t = 0; t < m; t++) {
+            int64_t i = s[t].k / N, j = s[t].k % N;
+            const real *a = b->pseudo_beta + 3 * i, *c = b->pseudo_beta + 3 * j;
+            double dx = a[0] - c[0], dy = a[1] - c[1], dz = a[2] - c[2];
+            hit += dx * dx + dy * dy + dz * dz < 64.0;
+        }
+        prec = (double)hit / (double)m;
+    }
+    pf_free(s);
+    return prec;
+}
