@@ -444,6 +444,20 @@ static void test_adamw(void) {
     tl_check(em < 1e-12, "adamw 3 steps: moments vs double formula", "rel err %.3e", em);
 }
 
+static void test_ema(void) {
+    pf_backend *be = pf_backend_cpu();
+    const int64_t n = 1000;
+    real *avg = tl_rand(n, 1, 380), *x = tl_rand(n, 1, 381);
+    double ref[1000], e = 0;
+    for (int64_t k = 0; k < n; k++) ref[k] = 0.99 * avg[k] + 0.01 * x[k];
+    be->ema(be, avg, x, n, 0.99);
+    for (int64_t k = 0; k < n; k++) e = fmax(e, fabs(avg[k] - ref[k]));
+    tl_check(e < 1e-6, "ema: decay avg + (1 - decay) x", "max err %.3e", e);
+    real *same = tl_copy(x, n);
+    be->ema(be, same, x, n, 0.999);
+    tl_check(memcmp(same, x, sizeof(real) * (size_t)n) == 0, "ema of a constant stays exactly constant", "%s", "changed");
+}
+
 static void test_sum_sq_scale(void) {
     pf_backend *be = pf_backend_cpu();
     const int64_t n = 3 * 4096 + 123;  // several reduction blocks and a partial one
@@ -466,5 +480,6 @@ void grad_primitives(void) {
     test_layer_norm();
     test_dropout();
     test_adamw();
+    test_ema();
     test_sum_sq_scale();
 }

@@ -175,6 +175,8 @@ struct pf_backend {
     void (*scale)(pf_backend *be, real *x, int64_t n, double s);
     void (*adamw)(pf_backend *be, real *p, const real *g, real *m, real *v, int64_t n,
                   const pf_adamw_hp *hp);
+    // Exponential moving average of the weights: avg = decay avg + (1 - decay) x.
+    void (*ema)(pf_backend *be, real *avg, const real *x, int64_t n, double decay);
 };
 
 pf_backend *pf_backend_cpu(void);                 // src/cpu/cpu_backend.c

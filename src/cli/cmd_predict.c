@@ -26,14 +26,15 @@
 #include "../train/safetensors.h"
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: pairfold predict --ckpt DIR --msa FILE --out FILE.safetensors [--device D] [--recycles R]\n"
-               "       pairfold predict --ckpt DIR --json FILE|DIR --out DIR [--device D] [--recycles R]\n\n"
+    fprintf(f, "usage: pairfold predict --ckpt DIR --msa FILE --out FILE.safetensors [--device D] [--recycles R] [--raw-weights]\n"
+               "       pairfold predict --ckpt DIR --json FILE|DIR --out DIR [--device D] [--recycles R] [--raw-weights]\n\n"
                "Predicts the distogram of the query (row 0) of an alignment (A3M, Stockholm, FASTA;\n"
                ".gz read transparently), or of every job in AlphaFold 3 input JSON (a file, or every\n"
                "*.json in a directory; AlphaFold Server job lists too; protein chains with their\n"
                "unpaired / paired MSAs), with the weights of a checkpoint (run or step directory).\n"
                "JSON jobs are written to DIR/<job name>.safetensors; a bad file or job is reported\n"
-               "and skipped, and the exit status is 1 if any was.\n");
+               "and skipped, and the exit status is 1 if any was. The checkpoint's EMA weights\n"
+               "(ema.safetensors) are used when it has them; --raw-weights takes the trained ones.\n");
 }
 
 // Fill a batch for inference: the first S rows are the cluster rows, the next
@@ -77,6 +78,8 @@ static void make_batch(const pf_msa *a, const pf_af3_query *ids, const pf_config
 
 // One query: model sized for it, checkpoint weights, distogram out. 0, or 1 with
 // the reason printed.
+static int raw_weights;  // --raw-weights: the trained weights even when the checkpoint has an EMA
+
 static int predict_one(const char *ckpt, pf_config cfg, pf_backend *be, const pf_msa *a, const pf_af3_query *ids,
                        const char *chains, const char *source, const char *out) {
     char err[1024];
@@ -86,7 +89,9 @@ static int predict_one(const char *ckpt, pf_config cfg, pf_backend *be, const pf
     make_batch(a, ids, &cfg, &b);
     cfg.crop_size = b.N;  // plan the arenas for this query
     pf_model *M = pf_model_create(&cfg, be);
-    if (pf_ckpt_load(ckpt, M, NULL, NULL, err, sizeof err) != 0) {
+    int ema = raw_weights ? 1 : 0;  // 0 EMA loaded, 1 none / not wanted
+    if (pf_ckpt_load(ckpt, M, NULL, NULL, err, sizeof err) != 0 ||
+        (!raw_weights && (ema = pf_ckpt_load_ema_weights(ckpt, M, err, sizeof err)) < 0)) {
         fprintf(stderr, "pairfold: error: %s\n", err);
         pf_batch_free(&b);
         pf_model_free(M);
@@ -114,13 +119,13 @@ static int predict_one(const char *ckpt, pf_config cfg, pf_backend *be, const pf
         {"chain_index", "I32", 1, {N}, ci, sizeof(int32_t) * (size_t)N},
         {"residue_index", "I32", 1, {N}, ri, sizeof(int32_t) * (size_t)N},
     };
-    const char *meta[] = {"sequence", seq, "chains", chains, "checkpoint", ckpt, "alignment", source,
-                          "alignment_rows", nrows, NULL};
+    const char *meta[] = {"sequence", seq, "chains", chains, "checkpoint", ckpt, "weights", ema == 0 ? "ema" : "trained",
+                          "alignment", source, "alignment_rows", nrows, NULL};
     int rc = pf_st_write(out, ts, 6, meta, err, sizeof err);
     if (rc) fprintf(stderr, "pairfold: error: %s\n", err);
     else {
-        printf("predicted %lld residues (%d alignment rows) in %.1f s -> %s\n", (long long)N, a->n_seq,
-               (pf_now_ms() - t0) / 1e3, out);
+        printf("predicted %lld residues (%d alignment rows, %s weights) in %.1f s -> %s\n", (long long)N, a->n_seq,
+               ema == 0 ? "EMA" : "trained", (pf_now_ms() - t0) / 1e3, out);
         // most likely long-range contacts (|i - j| >= 24 within a chain, any pair across chains), up to N / 5
         // (the file has them all; the terminal shows at most 20)
         int top = (int)(N / 5 > 0 ? (N / 5 < 20 ? N / 5 : 20) : 1), shown = 0;
@@ -249,7 +254,8 @@ int cmd_predict(int argc, char **argv) {
     static struct option opts[] = {{"ckpt", required_argument, 0, 0},     {"msa", required_argument, 0, 0},
                                    {"out", required_argument, 0, 0},      {"device", required_argument, 0, 0},
                                    {"recycles", required_argument, 0, 0}, {"json", required_argument, 0, 0},
-                                   {"help", no_argument, 0, 0},           {0, 0, 0, 0}};
+                                   {"raw-weights", no_argument, 0, 0},    {"help", no_argument, 0, 0},
+                                   {0, 0, 0, 0}};
     const char *ckpt = NULL, *msa_path = NULL, *json = NULL, *out = NULL, *device = NULL;
     int recycles = -1, idx, c;
     optind = 1;
@@ -263,6 +269,7 @@ int cmd_predict(int argc, char **argv) {
         else if (!strcmp(name, "out")) out = optarg;
         else if (!strcmp(name, "device")) device = optarg;
         else if (!strcmp(name, "recycles")) recycles = atoi(optarg);
+        else if (!strcmp(name, "raw-weights")) raw_weights = 1;
     }
     if (!ckpt || !out || !msa_path == !json) { usage(stderr); return 2; }
     char err[1024];

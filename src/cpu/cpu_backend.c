@@ -146,6 +146,14 @@ static void cpu_adamw(pf_backend *be, real *p, const real *g, real *m, real *v, 
     }
 }
 
+// Computed as avg + (1 - decay)(x - avg): exact when x == avg, in any precision.
+static void cpu_ema(pf_backend *be, real *avg, const real *x, int64_t n, double decay) {
+    (void)be;
+    real w = (real)(1.0 - decay);
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < n; i++) avg[i] += w * (x[i] - avg[i]);
+}
+
 static int cpu_supports(pf_backend *be, const char *op);
 
 static pf_backend cpu_backend = {
@@ -184,12 +192,13 @@ static pf_backend cpu_backend = {
     .sum_sq = cpu_sum_sq,
     .scale = cpu_scale,
     .adamw = cpu_adamw,
+    .ema = cpu_ema,
 };
 
 static int cpu_supports(pf_backend *be, const char *op) {
     (void)be;
     static const char *ops[] = {"add", "dropout", "bcast", "linear", "layer_norm", "relpos", "disto", "xent", "attn",
-                                "global_attn", "transition", "opm", "trimul", "pwavg", "adamw", NULL};
+                                "global_attn", "transition", "opm", "trimul", "pwavg", "adamw", "ema", NULL};
     for (int i = 0; ops[i]; i++)
         if (!strcmp(op, ops[i])) return 1;
     return 0;

@@ -342,10 +342,18 @@ static void cub_adamw(pf_backend *be, real *p, const real *g, real *m, real *v, 
     cu_bump_params(CU(be));
 }
 
+// EMA of the weights, the CPU's formula: avg += (1 - decay)(x - avg).
+__global__ void k_ema(float *avg, const float *x, int64_t n, float w) { GRID_STRIDE(i, n) avg[i] += w * (x[i] - avg[i]); }
+static void cub_ema(pf_backend *be, real *avg, const real *x, int64_t n, double decay) {
+    if (n <= 0) return;
+    k_ema<<<cu_blocks(n, 256), 256, 0, CU(be)->stream>>>(avg, x, n, (float)(1.0 - decay));
+    CU_LAUNCHED();
+}
+
 // ---- table -----------------------------------------------------------------------------
 static int cub_supports(pf_backend *be, const char *op) {
     static const char *ops[] = {"add", "dropout", "bcast", "linear", "layer_norm", "relpos", "disto", "xent", "attn",
-                                "global_attn", "transition", "opm", "trimul", "pwavg", "adamw", NULL};
+                                "global_attn", "transition", "opm", "trimul", "pwavg", "adamw", "ema", NULL};
     for (int i = 0; ops[i]; i++)
         if (!strcmp(op, ops[i])) return 1;
     return 0;
@@ -420,5 +428,6 @@ extern "C" pf_backend *pf_backend_cuda(int bf16_acts) {
     be->sum_sq = cub_sum_sq;
     be->scale = cub_scale;
     be->adamw = cub_adamw;
+    be->ema = cub_ema;
     return be;
 }

@@ -21,7 +21,7 @@ static const field fields[] = {
     FI(transition_n), FF(dropout_msa), FF(dropout_pair), FI(n_bins), FF(min_bin), FF(max_bin), FF(disto_weight), FF(msa_weight),
     FI(recycles), FI(recompute), FI(crop_size), FI(msa_rows), FI(extra_msa_rows), FF(spatial_crop_prob),
     FF(bert_mask_prob), FS(data), FI(data_workers), FI(prefetch), FI(n_val), FI(val_every),
-    FI(steps), FI(grad_accum), {"seed", F_U64, offsetof(pf_config, seed), 0}, FF(lr), FF(lr_min),
+    FI(steps), FI(grad_accum), FF(ema_decay), {"seed", F_U64, offsetof(pf_config, seed), 0}, FF(lr), FF(lr_min),
     FF(weight_decay), FF(beta1), FF(beta2), FF(adam_eps), FF(grad_clip), FI(warmup_steps), FI(lr_decay_steps),
     FI(ckpt_every), FS(device), FI(bf16),
 };
@@ -100,6 +100,7 @@ int pf_config_preset(pf_config *c, const char *name) {
         c->lr_decay_steps = 100000;
         c->lr = 1e-3f; c->lr_min = 1e-4f; c->warmup_steps = 1000;
         c->grad_clip = 0.1f;
+        c->ema_decay = 0.999f;  // AF2 supplement 1.11.7
         return 0;
     }
     if (!strcmp(name, "af3")) {
@@ -118,6 +119,7 @@ int pf_config_preset(pf_config *c, const char *name) {
         c->lr_decay_steps = 100000;
         c->lr = 1.8e-3f; c->lr_min = 1.8e-4f; c->warmup_steps = 1000;
         c->beta2 = 0.95f; c->adam_eps = 1e-8f; c->grad_clip = 10.0f;
+        c->ema_decay = 0.999f;  // AF3 supplement 5.4
         return 0;
     }
     return -1;
@@ -255,6 +257,10 @@ int pf_config_validate(const pf_config *c, char *err, size_t errlen) {
     }
     if (c->dropout_msa < 0 || c->dropout_msa >= 1 || c->dropout_pair < 0 || c->dropout_pair >= 1) {
         snprintf(err, errlen, "configuration: dropout rates must be in [0, 1)");
+        return -1;
+    }
+    if (!(c->ema_decay >= 0 && c->ema_decay < 1)) {
+        snprintf(err, errlen, "configuration: ema_decay must be in [0, 1) (0: off; AF2 uses 0.999)");
         return -1;
     }
     if (c->grad_accum < 1 || c->grad_accum > 4096) {

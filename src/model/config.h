@@ -35,6 +35,7 @@ typedef struct {
     // ---- training ----
     int steps;
     int grad_accum;              // examples per optimizer step (gradients averaged over them)
+    float ema_decay;             // weight EMA (AF2: 0.999) used for validation and inference; 0: off
     uint64_t seed;
     float lr, lr_min, weight_decay, beta1, beta2, adam_eps, grad_clip;
     int warmup_steps;

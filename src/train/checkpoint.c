@@ -70,6 +70,11 @@ int pf_ckpt_save(const char *run_dir, pf_model *M, const pf_optim *o, int64_t st
         rc = write_tensors(path, P, host, ".exp_avg", host2, ".exp_avg_sq", meta, err, errlen);
         pf_free(host2);
     }
+    if (rc == 0 && o && o->ema) {  // the averaged weights, under the parameter names
+        be->download(be, host, o->ema, bytes);
+        snprintf(path, sizeof path, "%s/ema.safetensors", dir);
+        rc = write_tensors(path, P, host, NULL, NULL, NULL, meta, err, errlen);
+    }
     if (rc == 0) {
         snprintf(path, sizeof path, "%s/config.json", dir);
         if (pf_write_atomic(path, cfgjson, strlen(cfgjson)) != 0) {
@@ -208,9 +213,39 @@ int pf_ckpt_load(const char *dir, pf_model *M, pf_optim *o, int64_t *step, char 
             be->upload(be, o->v, host2, bytes);
             o->step = s1;
         }
+        if (rc == 0 && o->ema) {
+            struct stat st;
+            snprintf(path, sizeof path, "%s/ema.safetensors", sd);
+            if (stat(path, &st) != 0) {  // EMA switched on at resume, or an older checkpoint
+                pf_warn("%s: no ema.safetensors; the weight average starts from the loaded weights", sd);
+                be->copy(be, o->ema, P->data, bytes);
+            } else {
+                rc = load_file(path, P, NULL, NULL, host, NULL, &s2, err, errlen);
+                if (rc == 0 && s1 != s2) {
+                    snprintf(err, errlen, "%s: EMA step %lld does not match model step %lld", sd, (long long)s2, (long long)s1);
+                    rc = -1;
+                }
+                if (rc == 0) be->upload(be, o->ema, host, bytes);
+            }
+        }
     }
     if (rc == 0 && step) *step = s1;
     pf_free(host);
     pf_free(host2);
+    return rc;
+}
+
+int pf_ckpt_load_ema_weights(const char *dir, pf_model *M, char *err, size_t errlen) {
+    char sd[4096], path[4200];
+    struct stat st;
+    if (pf_ckpt_resolve(dir, sd, sizeof sd, err, errlen) != 0) return -1;
+    snprintf(path, sizeof path, "%s/ema.safetensors", sd);
+    if (stat(path, &st) != 0) return 1;
+    pf_params *P = &M->P;
+    size_t bytes = sizeof(real) * (size_t)(P->total ? P->total : 1);
+    real *host = pf_calloc(bytes, 1);
+    int rc = load_file(path, P, NULL, NULL, host, NULL, NULL, err, errlen);
+    if (rc == 0) M->be->upload(M->be, P->data, host, bytes);
+    pf_free(host);
     return rc;
 }

@@ -4,6 +4,7 @@
 // Layout under the run directory DIR:
 //   DIR/checkpoints/step_000020/model.safetensors      weights
 //   DIR/checkpoints/step_000020/optimizer.safetensors  AdamW moments ("<name>.exp_avg", ".exp_avg_sq")
+//   DIR/checkpoints/step_000020/ema.safetensors        weight EMA under the parameter names (ema_decay > 0)
 //   DIR/checkpoints/step_000020/config.json            the resolved configuration
 //   DIR/latest                                         "checkpoints/step_000020"
 // Every file is written atomically (temp, fsync, rename), and `latest` moves
@@ -28,5 +29,8 @@ int pf_ckpt_read_config(const char *dir, pf_config *cfg, char *err, size_t errle
 // Load weights (and optimizer state if o != NULL) into an existing model whose
 // configuration matches. Every parameter must be present with its shape.
 int pf_ckpt_load(const char *dir, pf_model *M, pf_optim *o, int64_t *step, char *err, size_t errlen);
+// Load the EMA weights (ema.safetensors) as the model's weights. 0 done, 1 the
+// checkpoint has none (weights untouched), -1 error.
+int pf_ckpt_load_ema_weights(const char *dir, pf_model *M, char *err, size_t errlen);
 
 #endif

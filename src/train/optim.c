@@ -10,12 +10,34 @@ void pf_optim_init(pf_optim *o, pf_params *P) {
     be->zero(be, o->m, bytes);
     be->zero(be, o->v, bytes);
     o->step = 0;
+    o->ema = NULL;
+    o->ema_decay = 0;
+}
+
+void pf_optim_enable_ema(pf_optim *o, double decay) {
+    pf_backend *be = o->P->be;
+    size_t bytes = sizeof(real) * (size_t)(o->P->total ? o->P->total : 1);
+    if (!o->ema) o->ema = be->alloc(be, bytes);
+    be->copy(be, o->ema, o->P->data, bytes);
+    o->ema_decay = decay;
+}
+
+void pf_optim_swap_ema(pf_optim *o) {
+    if (!o->ema) return;
+    pf_backend *be = o->P->be;
+    size_t bytes = sizeof(real) * (size_t)(o->P->total ? o->P->total : 1);
+    real *tmp = be->alloc(be, bytes);
+    be->copy(be, tmp, o->P->data, bytes);
+    be->copy(be, o->P->data, o->ema, bytes);
+    be->copy(be, o->ema, tmp, bytes);
+    be->free(be, tmp);
 }
 
 void pf_optim_free(pf_optim *o) {
     pf_backend *be = o->P->be;
     be->free(be, o->m);
     be->free(be, o->v);
+    if (o->ema) be->free(be, o->ema);
 }
 
 double pf_lr_at(const pf_config *c, int64_t step) {
@@ -36,6 +58,7 @@ double pf_optim_step(pf_optim *o, const pf_config *c, double *lr_out) {
     double lr = pf_lr_at(c, o->step);
     pf_adamw_hp hp = {(float)lr, c->beta1, c->beta2, c->adam_eps, c->weight_decay, o->step};
     be->adamw(be, P->data, P->grad, o->m, o->v, P->total, &hp);
+    if (o->ema) be->ema(be, o->ema, P->data, P->total, o->ema_decay);
     if (lr_out) *lr_out = lr;
     return norm;
 }

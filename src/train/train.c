@@ -81,6 +81,7 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
     pf_model *M = pf_model_create(&cfg, be);
     pf_optim opt;
     pf_optim_init(&opt, &M->P);
+    if (cfg.ema_decay > 0) pf_optim_enable_ema(&opt, cfg.ema_decay);
     int64_t start = 0;
     if (opts->resume_dir) {
         if (pf_ckpt_load(opts->resume_dir, M, &opt, &start, err, sizeof err) != 0) {
@@ -174,7 +175,11 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
         double ms = pf_now_ms() - t0;
         val_result vr = {NAN, NAN};
         // validation at the first step (the baseline), every val_every steps and at the end
-        if ((cfg.val_every > 0 && (step % cfg.val_every == 0 || step == start + 1)) || step == cfg.steps) vr = validate(M, src);
+        if ((cfg.val_every > 0 && (step % cfg.val_every == 0 || step == start + 1)) || step == cfg.steps) {
+            pf_optim_swap_ema(&opt);  // validate the averaged weights (no-op without EMA)
+            vr = validate(M, src);
+            pf_optim_swap_ema(&opt);
+        }
         double val = vr.loss;
         fprintf(log, "{\"step\":%lld,\"loss\":%.17g,\"lr\":%.9g,\"grad_norm\":%.9g,\"ms\":%.3f,\"tokens_per_s\":%.2f,"
                      "\"data_wait_ms\":%.4f,\"upload_ms\":%.4f,\"n_res\":%d,\"cycles\":%d,\"tflops\":%.6f,\"disto_loss\":%.9g,\"msa_loss\":%.9g",

@@ -217,6 +217,11 @@ static void test_basic(void) {
     h_compare(nm, hm, m, np, 1e-6);
     snprintf(nm, sizeof nm, "%s adamw v", L);
     h_compare(nm, hv, v, np, 1e-6);
+    H_cpu->ema(H_cpu, m, p, np, 0.999);  // weight EMA, into the (already checked) first moments
+    H_gpu->ema(H_gpu, md, pd, np, 0.999);
+    H_gpu->download(H_gpu, hm, md, 4 * np);
+    snprintf(nm, sizeof nm, "%s ema", L);
+    h_compare(nm, hm, m, np, 1e-6);
     finish("optimizer");
 }
 
