@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Installs what pairfold needs to build and test on Debian/Ubuntu: a C compiler,
-# OpenBLAS, cJSON, zlib, clang (fuzzers, sanitizers), Python with numpy and
+# OpenBLAS, cJSON, zlib, Open MPI (data-parallel runs), clang (fuzzers, sanitizers), Python with numpy and
 # safetensors (checkpoint interop test). Safe to run again: it installs only
 # what is missing.
 set -e
 need=()
 dpkg -s build-essential >/dev/null 2>&1 || need+=(build-essential)
-for p in libopenblas-openmp-dev libcjson-dev zlib1g-dev python3 python3-pip; do
+for p in libopenblas-openmp-dev libcjson-dev zlib1g-dev python3 python3-pip libopenmpi-dev openmpi-bin; do
     dpkg -s "$p" >/dev/null 2>&1 || need+=("$p")
 done
 command -v clang >/dev/null 2>&1 || need+=(clang)

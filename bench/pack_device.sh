@@ -11,7 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 B=build/cuda
 rm -f pairfold
-make -j2 CUDA=1 BUILD=$B pairfold $B/test_cuda >/dev/null
+# MPI=0: the GPU image's Open MPI lives elsewhere; single-process binaries travel light
+make -j2 CUDA=1 MPI=0 BUILD=$B pairfold $B/test_cuda >/dev/null
 S=.devpack/stage
 rm -rf .devpack && mkdir -p $S/lib
 cp pairfold $B/test_cuda $S/

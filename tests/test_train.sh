@@ -12,6 +12,17 @@ check() {  # check NAME CONDITION-EXIT-STATUS [detail]
     if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $1 ${3:-}"; fi
 }
 
+# same_losses A B N: logs A and B have N lines each and print the same losses (17 digits)
+same_losses() {
+    python3 - "$1" "$2" "$3" <<'PY'
+import re, sys
+def losses(p):
+    return [re.search(r'"loss":([^,]+)', l).group(1) for l in open(p)]
+a, b = losses(sys.argv[1]), losses(sys.argv[2])
+sys.exit(0 if len(a) == int(sys.argv[3]) and a == b else 1)
+PY
+}
+
 # 1. 200 steps of the tiny preset on synthetic proteins: 200 log lines, loss halves
 $BIN train --preset tiny --data synthetic --steps 200 --out "$T/run200" --log "$T/L.jsonl" --quiet >"$T/run200.out" 2>&1
 check "train 200 steps exits 0" $? "$(tail -n 3 "$T/run200.out")"
@@ -68,13 +79,7 @@ check "bundled data: straight 8-step run" $?
 $BIN train --steps 4 --set val_every=0 --out "$T/rb" --log "$T/rb.jsonl" --quiet >/dev/null 2>&1 &&
 $BIN train --resume "$T/rb" --steps 8 --log "$T/rb.jsonl" --quiet >/dev/null 2>&1
 check "bundled data: 4 steps + resume to 8" $?
-python3 - "$T/ra.jsonl" "$T/rb.jsonl" <<'PY'
-import re, sys
-def losses(p):
-    return [re.search(r'"loss":([^,]+)', l).group(1) for l in open(p)]
-a, b = losses(sys.argv[1]), losses(sys.argv[2])
-sys.exit(0 if len(a) == 8 and a == b else 1)
-PY
+same_losses "$T/ra.jsonl" "$T/rb.jsonl" 8
 check "bundled data: resumed losses identical bit for bit" $?
 
 # 2c. gradient accumulation: with lr 0 the weights stay put, so step k of a
@@ -98,13 +103,7 @@ check "grad_accum: a step is the mean over its examples" $?
 $BIN train --steps 4 --set grad_accum=2 --set val_every=0 --out "$T/ga" --log "$T/ga.jsonl" --quiet >/dev/null 2>&1 &&
 $BIN train --steps 2 --set grad_accum=2 --set val_every=0 --out "$T/gb" --log "$T/gb.jsonl" --quiet >/dev/null 2>&1 &&
 $BIN train --resume "$T/gb" --steps 4 --log "$T/gb.jsonl" --quiet >/dev/null 2>&1
-python3 - "$T/ga.jsonl" "$T/gb.jsonl" <<'PY'
-import re, sys
-def losses(p):
-    return [re.search(r'"loss":([^,]+)', l).group(1) for l in open(p)]
-a, b = losses(sys.argv[1]), losses(sys.argv[2])
-sys.exit(0 if len(a) == 4 and a == b else 1)
-PY
+same_losses "$T/ga.jsonl" "$T/gb.jsonl" 4
 check "grad_accum=2: 2 steps + resume to 4 identical to 4 straight" $?
 
 # 2d. weight EMA: validation uses the averaged weights; they are saved with the
@@ -133,6 +132,38 @@ check "ema: validation losses and ema.safetensors identical after resume, and no
 $BIN predict --ckpt "$T/ea" --msa data/msas/102M_A/non_pairing.a3m.gz --out "$T/pe.safetensors" 2>&1 | grep -q "EMA weights" &&
 $BIN predict --ckpt "$T/ea" --msa data/msas/102M_A/non_pairing.a3m.gz --out "$T/pr.safetensors" --raw-weights 2>&1 | grep -q "trained weights"
 check "predict: EMA weights by default, --raw-weights for the trained ones" $?
+
+# 2e. data parallelism over MPI ranks (mpirun): 2 ranks see the examples one process
+# with grad_accum=2 sees (lr 0: same losses, residues and gradient norms), only rank 0
+# logs, and a 2-rank run resumes bit for bit
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+if command -v mpirun >/dev/null 2>&1; then
+    MPIRUN="mpirun -np 2 --oversubscribe -x OMP_NUM_THREADS=1"
+    $MPIRUN $BIN train --preset tiny --data synthetic --steps 6 --set lr=0 --set val_every=0 --out "$T/m2" --quiet >"$T/m2.out" 2>&1 &&
+    $BIN train --preset tiny --data synthetic --steps 6 --set lr=0 --set grad_accum=2 --set val_every=0 --out "$T/m1" --quiet >/dev/null 2>&1
+    check "mpirun -np 2 train runs" $? "$(tail -n 3 "$T/m2.out")"
+    python3 - "$T/m2/train.jsonl" "$T/m1/train.jsonl" <<'PY'
+import json, sys
+a = [json.loads(l) for l in open(sys.argv[1])]
+b = [json.loads(l) for l in open(sys.argv[2])]
+ok = len(a) == 6 and len(b) == 6
+for x, y in zip(a, b):
+    ok = ok and x["n_res"] == y["n_res"] and abs(x["loss"] - y["loss"]) <= 1e-12 * y["loss"]
+    ok = ok and abs(x["grad_norm"] - y["grad_norm"]) <= 1e-5 * y["grad_norm"]
+print("2 ranks |g|:", [x["grad_norm"] for x in a[:3]], "1 rank, grad_accum 2:", [y["grad_norm"] for y in b[:3]])
+sys.exit(0 if ok else 1)
+PY
+    check "2 ranks = one process with grad_accum=2 (examples, mean gradient); one log" $?
+    $MPIRUN $BIN train --data synthetic --steps 8 --set val_every=4 --out "$T/ma" --quiet >/dev/null 2>&1 &&
+    $MPIRUN $BIN train --data synthetic --steps 4 --set val_every=4 --out "$T/mb" --quiet >/dev/null 2>&1 &&
+    $MPIRUN $BIN train --resume "$T/mb" --steps 8 --quiet >/dev/null 2>&1
+    same_losses "$T/ma/train.jsonl" "$T/mb/train.jsonl" 8
+    check "2 ranks: 4 steps + resume to 8 identical to 8 straight" $?
+else
+    check "mpirun available (setup.sh installs Open MPI)" 1
+fi
+out=$(WORLD_SIZE=2 RANK=1 $BIN train --steps 1 --out "$T/tr" 2>&1); [ $? -ne 0 ] && echo "$out" | grep -q "mpirun -np 2"
+check "a torchrun-style launch gets a clear error" $? "$out"
 
 # 3. checkpoints load in Python's safetensors (numpy) with the documented names
 python3 tests/check_safetensors.py "$T/run200" >"$T/st.out" 2>&1

@@ -181,6 +181,10 @@ struct pf_backend {
 
 pf_backend *pf_backend_cpu(void);                 // src/cpu/cpu_backend.c
 pf_backend *pf_backend_create(const char *name);  // "cpu" or "cuda"; NULL if not built
+// Data-parallel runs: the rank's index on its host; the CUDA backend takes GPU
+// local_rank mod (GPUs visible). Set before pf_backend_create.
+void pf_backend_set_local_rank(int local_rank);
+int pf_backend_local_rank(void);
 
 // Bytes of n activations.
 static inline size_t pf_act_size(const pf_backend *be, int64_t n) { return (size_t)n * (size_t)be->act_bytes; }

@@ -372,6 +372,13 @@ static void cub_destroy(pf_backend *be) {
     free(be);
 }
 
+// A data-parallel rank's GPU: local_rank modulo the GPUs this process sees.
+extern "C" int pf_cuda_use_device(int local_rank) {
+    int ndev = 0;
+    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) return -1;
+    return cudaSetDevice(local_rank % ndev) == cudaSuccess ? 0 : -1;
+}
+
 extern "C" pf_backend *pf_backend_cuda(int bf16_acts) {
     int ndev = 0;
     if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) return NULL;

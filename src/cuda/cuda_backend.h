@@ -11,6 +11,8 @@
 extern "C" {
 #endif
 pf_backend *pf_backend_cuda(int bf16);
+// Select GPU local_rank mod (GPUs visible) for this process; 0 or -1 (no GPU).
+int pf_cuda_use_device(int local_rank);
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,98 @@
+// dist.c: ranks from the launcher's environment, sums across ranks through MPI.
+#include "dist.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../core/util.h"
+#ifdef PF_WITH_MPI
+#include <mpi.h>
+#endif
+
+static int env_int(const char *name, int dflt) {
+    const char *v = getenv(name);
+    return v && *v ? atoi(v) : dflt;
+}
+
+int pf_dist_init(pf_dist *d, char *err, size_t errlen) {
+    memset(d, 0, sizeof *d);
+    d->world = 1;
+    // the launcher's variables, first match wins: Open MPI, MPICH / Intel MPI (PMI), Slurm
+    static const char *vars[][3] = {{"OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_LOCAL_RANK"},
+                                    {"PMI_SIZE", "PMI_RANK", "MPI_LOCALRANKID"},
+                                    {"SLURM_NTASKS", "SLURM_PROCID", "SLURM_LOCALID"}};
+    int world = 1;
+    const char *which = NULL;
+    for (int i = 0; i < 3 && world <= 1; i++)
+        if (getenv(vars[i][0])) {
+            world = env_int(vars[i][0], 1);
+            d->local_rank = env_int(vars[i][2], 0);
+            which = vars[i][0];
+        }
+    if (world <= 1 && env_int("WORLD_SIZE", 1) > 1) {
+        snprintf(err, errlen, "WORLD_SIZE=%d (a torchrun-style launch): pairfold's ranks are started by mpirun or srun; "
+                 "use `mpirun -np %d pairfold train ...`", env_int("WORLD_SIZE", 1), env_int("WORLD_SIZE", 1));
+        return -1;
+    }
+    if (world <= 1) return 0;
+#ifdef PF_WITH_MPI
+    int provided = 0;
+    if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+        snprintf(err, errlen, "MPI_Init failed (launched with %s=%d)", which, world);
+        return -1;
+    }
+    d->mpi = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &d->rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &d->world);
+    if (d->world != world) {
+        snprintf(err, errlen, "%s says %d ranks but MPI has %d", which, world, d->world);
+        return -1;
+    }
+    return 0;
+#else
+    snprintf(err, errlen, "launched as %d ranks (%s) but this build has no MPI: install Open MPI (setup.sh) and rebuild",
+             world, which);
+    return -1;
+#endif
+}
+
+void pf_dist_finalize(pf_dist *d) {
+#ifdef PF_WITH_MPI
+    if (d->mpi) MPI_Finalize();
+#endif
+    pf_free(d->host);
+    memset(d, 0, sizeof *d);
+}
+
+void pf_dist_sum_reals(pf_dist *d, pf_backend *be, real *x, int64_t n) {
+    if (d->world <= 1 || n <= 0) return;
+#ifdef PF_WITH_MPI
+#ifdef PF_DOUBLE
+    MPI_Datatype t = MPI_DOUBLE;
+#else
+    MPI_Datatype t = MPI_FLOAT;
+#endif
+    if ((size_t)n > d->host_n) {
+        pf_free(d->host);
+        d->host = pf_malloc(sizeof(real) * (size_t)n);
+        d->host_n = (size_t)n;
+    }
+    be->download(be, d->host, x, sizeof(real) * (size_t)n);  // a no-op copy on the CPU backend
+    for (int64_t o = 0; o < n; o += 1 << 30) {               // MPI counts are int
+        int c = (int)(n - o < (1 << 30) ? n - o : (1 << 30));
+        MPI_Allreduce(MPI_IN_PLACE, d->host + o, c, t, MPI_SUM, MPI_COMM_WORLD);
+    }
+    be->upload(be, x, d->host, sizeof(real) * (size_t)n);
+    be->sync(be);  // the host buffer is reused by the next call
+#else
+    (void)be; (void)x;
+#endif
+}
+
+void pf_dist_sum_doubles(pf_dist *d, double *v, int n) {
+    if (d->world <= 1 || n <= 0) return;
+#ifdef PF_WITH_MPI
+    MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+#else
+    (void)v;
+#endif
+}

@@ -1,0 +1,31 @@
+// dist.h: data parallelism across processes. Every rank holds the whole model,
+// trains on its own examples and averages gradients with the others before each
+// optimizer step, so the weights stay identical on every rank.
+//
+// Launch: `mpirun -np K pairfold train ...` or `srun -n K pairfold train ...`
+// (Open MPI, MPICH / Intel MPI and Slurm environments are recognised), or a
+// single process. Rank 0 logs, validates and writes checkpoints.
+#ifndef PF_DIST_H
+#define PF_DIST_H
+#include <stdint.h>
+#include <stddef.h>
+#include "../backend/backend.h"
+
+typedef struct {
+    int rank, world, local_rank;  // local_rank: index among the ranks of this host (selects the GPU)
+    int mpi;                      // MPI initialised by us
+    real *host;                   // staging for device buffers (CUDA without CUDA-aware MPI)
+    size_t host_n;
+} pf_dist;
+
+// Read the launcher's environment; initialise MPI when started by one with more
+// than one rank. 0, or -1 with a message (e.g. several ranks but no MPI in this build).
+int pf_dist_init(pf_dist *d, char *err, size_t errlen);
+void pf_dist_finalize(pf_dist *d);
+// x (n reals in backend memory) = sum over ranks of x. Same order on every call
+// for a given world size, so runs repeat bit for bit.
+void pf_dist_sum_reals(pf_dist *d, pf_backend *be, real *x, int64_t n);
+// v (n doubles, host) = sum over ranks.
+void pf_dist_sum_doubles(pf_dist *d, double *v, int n);
+
+#endif
