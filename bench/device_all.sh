@@ -26,6 +26,9 @@ for s in ${STAGES:-parity tests bench train}; do
     tests)  TAIL=6 stage tests 100 $P/test_cuda ;;
     maketest) export PATH=$PATH:/usr/local/cuda/bin CPATH=$P/sys/include
             TAIL=12 stage maketest 500 make -j16 CUDA=1 BUILD=/tmp/pfb BLAS_DIR=$P/sys/lib test-cuda ;;
+    dp)     export PATH=$PATH:/usr/local/cuda/bin CPATH=$P/sys/include  # kind nvidia-h200-x2; MPI from the image
+            make -j16 CUDA=1 BUILD=/tmp/pfb BLAS_DIR=$P/sys/lib pairfold > $OUT/dp_build.log 2>&1
+            TAIL=12 stage dp 300 bash bench/dp_check.sh ./pairfold ;;
     memcheck) CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
             TAIL=6 stage memcheck 200 $CS --tool memcheck --error-exitcode 3 $P/test_cuda --quick ;;
     bench)  stage bench ${BENCH_LIMIT:-170} python3 bench/compare_blocks.py --pairfold $P/pairfold --kinds ${BENCH_KINDS:-pairformer} \

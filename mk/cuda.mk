@@ -11,7 +11,7 @@ NVFLAGS    ?= -O3 -std=c++17 -lineinfo $(CU_ARCH) -Xcompiler -Wall,-Wno-unused-p
 CU_SRC     := $(sort $(wildcard src/cuda/*.cu))
 CU_HDR     := $(wildcard src/cuda/*.cuh src/cuda/*.h) src/backend/backend.h src/backend/modules.h
 CU_OBJ     := $(patsubst %.cu,$(BUILD)/cu/%.o,$(CU_SRC))
-CU_LIBS    := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart -lcublasLt -lcublas -lstdc++
+CU_LIBS    := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart -lcublasLt -lcublas -lstdc++ -ldl
 
 ifeq ($(CUDA),1)
 LIB_OBJ_EXTRA += $(CU_OBJ)

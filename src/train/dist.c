@@ -7,6 +7,9 @@
 #ifdef PF_WITH_MPI
 #include <mpi.h>
 #endif
+#ifdef PF_WITH_CUDA
+#include "../cuda/cuda_backend.h"
+#endif
 
 static int env_int(const char *name, int dflt) {
     const char *v = getenv(name);
@@ -55,7 +58,29 @@ int pf_dist_init(pf_dist *d, char *err, size_t errlen) {
 #endif
 }
 
+int pf_dist_attach(pf_dist *d, pf_backend *be, char *err, size_t errlen) {
+    if (d->world <= 1 || strncmp(be->name, "cuda", 4) != 0) return 0;
+#if defined(PF_WITH_CUDA) && defined(PF_WITH_MPI)
+    char id[128];
+    int ok = d->rank == 0 ? pf_nccl_unique_id(id, sizeof id, err, errlen) == 0 : 1;
+    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!ok) {
+        if (d->rank != 0) snprintf(err, errlen, "rank 0 could not start NCCL");
+        return -1;
+    }
+    MPI_Bcast(id, sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD);
+    d->nccl = pf_nccl_open(id, d->rank, d->world, err, errlen);
+    return d->nccl ? 0 : -1;
+#else
+    (void)err; (void)errlen;
+    return 0;
+#endif
+}
+
 void pf_dist_finalize(pf_dist *d) {
+#ifdef PF_WITH_CUDA
+    if (d->nccl) pf_nccl_close(d->nccl);
+#endif
 #ifdef PF_WITH_MPI
     if (d->mpi) MPI_Finalize();
 #endif
@@ -65,6 +90,12 @@ void pf_dist_finalize(pf_dist *d) {
 
 void pf_dist_sum_reals(pf_dist *d, pf_backend *be, real *x, int64_t n) {
     if (d->world <= 1 || n <= 0) return;
+#ifdef PF_WITH_CUDA
+    if (d->nccl) {
+        pf_nccl_sum(d->nccl, be, x, n);
+        return;
+    }
+#endif
 #ifdef PF_WITH_MPI
 #ifdef PF_DOUBLE
     MPI_Datatype t = MPI_DOUBLE;

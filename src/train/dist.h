@@ -14,14 +14,18 @@
 typedef struct {
     int rank, world, local_rank;  // local_rank: index among the ranks of this host (selects the GPU)
     int mpi;                      // MPI initialised by us
-    real *host;                   // staging for device buffers (CUDA without CUDA-aware MPI)
+    real *host;                   // staging for device buffers (the host path)
     size_t host_n;
+    void *nccl;                   // NCCL communicator when the ranks train on GPUs
 } pf_dist;
 
 // Read the launcher's environment; initialise MPI when started by one with more
 // than one rank. 0, or -1 with a message (e.g. several ranks but no MPI in this build).
 int pf_dist_init(pf_dist *d, char *err, size_t errlen);
 void pf_dist_finalize(pf_dist *d);
+// Once the backend exists: CUDA ranks sum through NCCL (on the GPU), others
+// through MPI on the host. 0, or -1 with a message.
+int pf_dist_attach(pf_dist *d, pf_backend *be, char *err, size_t errlen);
 // x (n reals in backend memory) = sum over ranks of x. Same order on every call
 // for a given world size, so runs repeat bit for bit.
 void pf_dist_sum_reals(pf_dist *d, pf_backend *be, real *x, int64_t n);

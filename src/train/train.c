@@ -78,6 +78,11 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
                 strcmp(cfg.device, "cuda") == 0 ? " (rebuild with `make CUDA=1`)" : "");
         return 2;
     }
+    if (pf_dist_attach(&D, be, err, sizeof err) != 0) {
+        fprintf(stderr, "pairfold: error: rank %d: %s\n", D.rank, err);
+        pf_dist_finalize(&D);
+        return 2;
+    }
     if (lead && pf_mkdir_p(opts->out_dir) != 0) {
         fprintf(stderr, "pairfold: error: cannot create %s: %s\n", opts->out_dir, strerror(errno));
         return 2;
