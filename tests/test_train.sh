@@ -162,8 +162,30 @@ PY
 else
     check "mpirun available (setup.sh installs Open MPI)" 1
 fi
-out=$(WORLD_SIZE=2 RANK=1 $BIN train --steps 1 --out "$T/tr" 2>&1); [ $? -ne 0 ] && echo "$out" | grep -q "mpirun -np 2"
-check "a torchrun-style launch gets a clear error" $? "$out"
+# torchrun-style launch (RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT; a TCP group):
+# the same examples and mean gradient as one process with grad_accum=2
+PORT=$((20000 + RANDOM % 20000))
+tr_env="WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=$PORT OMP_NUM_THREADS=1"
+env $tr_env RANK=1 LOCAL_RANK=1 $BIN train --preset tiny --data synthetic --steps 6 --set lr=0 --set val_every=0 --out "$T/t2" --quiet >"$T/t2r1.out" 2>&1 &
+tr_pid=$!
+env $tr_env RANK=0 LOCAL_RANK=0 $BIN train --preset tiny --data synthetic --steps 6 --set lr=0 --set val_every=0 --out "$T/t2" --quiet >"$T/t2r0.out" 2>&1
+rc0=$?; wait $tr_pid; rc1=$?
+[ $rc0 -eq 0 ] && [ $rc1 -eq 0 ]; check "torchrun-style 2 ranks run" $? "$(tail -n 2 "$T/t2r0.out" "$T/t2r1.out")"
+[ -f "$T/m1/train.jsonl" ] ||
+    $BIN train --preset tiny --data synthetic --steps 6 --set lr=0 --set grad_accum=2 --set val_every=0 --out "$T/m1" --quiet >/dev/null 2>&1
+python3 - "$T/t2/train.jsonl" "$T/m1/train.jsonl" <<'PY'
+import json, sys
+a = [json.loads(l) for l in open(sys.argv[1])]
+b = [json.loads(l) for l in open(sys.argv[2])]
+ok = len(a) == 6 and len(b) == 6 and all(x["n_res"] == y["n_res"] and x["loss"] == y["loss"] and
+                                         abs(x["grad_norm"] - y["grad_norm"]) <= 1e-5 * y["grad_norm"] for x, y in zip(a, b))
+sys.exit(0 if ok else 1)
+PY
+check "torchrun-style 2 ranks = one process with grad_accum=2" $?
+out=$(WORLD_SIZE=2 $BIN train --steps 1 --out "$T/tr" 2>&1); [ $? -ne 0 ] && echo "$out" | grep -q "needs RANK"
+check "WORLD_SIZE without RANK: clear error" $? "$out"
+out=$(WORLD_SIZE=2 RANK=1 MASTER_PORT=$PORT PF_RENDEZVOUS_TIMEOUT=1 $BIN train --steps 1 --out "$T/tr" 2>&1); [ $? -ne 0 ] && echo "$out" | grep -q "cannot reach rank 0"
+check "a rank that cannot reach rank 0 stops with a clear error" $? "$out"
 
 # 3. checkpoints load in Python's safetensors (numpy) with the documented names
 python3 tests/check_safetensors.py "$T/run200" >"$T/st.out" 2>&1

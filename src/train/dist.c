@@ -31,10 +31,20 @@ int pf_dist_init(pf_dist *d, char *err, size_t errlen) {
             d->local_rank = env_int(vars[i][2], 0);
             which = vars[i][0];
         }
-    if (world <= 1 && env_int("WORLD_SIZE", 1) > 1) {
-        snprintf(err, errlen, "WORLD_SIZE=%d (a torchrun-style launch): pairfold's ranks are started by mpirun or srun; "
-                 "use `mpirun -np %d pairfold train ...`", env_int("WORLD_SIZE", 1), env_int("WORLD_SIZE", 1));
-        return -1;
+    if (world <= 1 && env_int("WORLD_SIZE", 1) > 1) {  // torchrun-style: a TCP group through MASTER_ADDR:MASTER_PORT
+        d->world = env_int("WORLD_SIZE", 1);
+        d->rank = env_int("RANK", -1);
+        d->local_rank = env_int("LOCAL_RANK", d->rank);
+        const char *addr = getenv("MASTER_ADDR") ? getenv("MASTER_ADDR") : "127.0.0.1";
+        int port = env_int("MASTER_PORT", 29500), timeout = env_int("PF_RENDEZVOUS_TIMEOUT", 300);
+        if (d->rank < 0 || d->rank >= d->world) {
+            snprintf(err, errlen, "WORLD_SIZE=%d needs RANK in [0, %d) (got %s)", d->world, d->world,
+                     getenv("RANK") ? getenv("RANK") : "none");
+            return -1;
+        }
+        if (pf_tcp_open(&d->g, d->rank, d->world, addr, port, timeout, err, errlen) != 0) return -1;
+        d->tcp = 1;
+        return 0;
     }
     if (world <= 1) return 0;
 #ifdef PF_WITH_MPI
@@ -58,17 +68,27 @@ int pf_dist_init(pf_dist *d, char *err, size_t errlen) {
 #endif
 }
 
+#ifdef PF_WITH_CUDA
+// Rank 0's bytes to every rank (the NCCL id).
+static void bcast(pf_dist *d, void *buf, size_t n) {
+    if (d->tcp) pf_tcp_bcast(&d->g, buf, n);
+#ifdef PF_WITH_MPI
+    else if (d->mpi) MPI_Bcast(buf, (int)n, MPI_BYTE, 0, MPI_COMM_WORLD);
+#endif
+}
+#endif
+
 int pf_dist_attach(pf_dist *d, pf_backend *be, char *err, size_t errlen) {
     if (d->world <= 1 || strncmp(be->name, "cuda", 4) != 0) return 0;
-#if defined(PF_WITH_CUDA) && defined(PF_WITH_MPI)
+#ifdef PF_WITH_CUDA
     char id[128];
     int ok = d->rank == 0 ? pf_nccl_unique_id(id, sizeof id, err, errlen) == 0 : 1;
-    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    bcast(d, &ok, sizeof ok);
     if (!ok) {
         if (d->rank != 0) snprintf(err, errlen, "rank 0 could not start NCCL");
         return -1;
     }
-    MPI_Bcast(id, sizeof id, MPI_BYTE, 0, MPI_COMM_WORLD);
+    bcast(d, id, sizeof id);
     d->nccl = pf_nccl_open(id, d->rank, d->world, err, errlen);
     return d->nccl ? 0 : -1;
 #else
@@ -84,6 +104,7 @@ void pf_dist_finalize(pf_dist *d) {
 #ifdef PF_WITH_MPI
     if (d->mpi) MPI_Finalize();
 #endif
+    if (d->tcp) pf_tcp_close(&d->g);
     pf_free(d->host);
     memset(d, 0, sizeof *d);
 }
@@ -96,31 +117,42 @@ void pf_dist_sum_reals(pf_dist *d, pf_backend *be, real *x, int64_t n) {
         return;
     }
 #endif
-#ifdef PF_WITH_MPI
-#ifdef PF_DOUBLE
-    MPI_Datatype t = MPI_DOUBLE;
-#else
-    MPI_Datatype t = MPI_FLOAT;
-#endif
     if ((size_t)n > d->host_n) {
         pf_free(d->host);
         d->host = pf_malloc(sizeof(real) * (size_t)n);
         d->host_n = (size_t)n;
     }
-    be->download(be, d->host, x, sizeof(real) * (size_t)n);  // a no-op copy on the CPU backend
-    for (int64_t o = 0; o < n; o += 1 << 30) {               // MPI counts are int
-        int c = (int)(n - o < (1 << 30) ? n - o : (1 << 30));
-        MPI_Allreduce(MPI_IN_PLACE, d->host + o, c, t, MPI_SUM, MPI_COMM_WORLD);
+    be->download(be, d->host, x, sizeof(real) * (size_t)n);  // a plain copy on the CPU backend
+    if (d->tcp) {
+#ifdef PF_DOUBLE
+        pf_tcp_sum_f64(&d->g, d->host, (size_t)n);
+#else
+        pf_tcp_sum_f32(&d->g, d->host, (size_t)n);
+#endif
     }
+#ifdef PF_WITH_MPI
+    else {
+#ifdef PF_DOUBLE
+        MPI_Datatype t = MPI_DOUBLE;
+#else
+        MPI_Datatype t = MPI_FLOAT;
+#endif
+        for (int64_t o = 0; o < n; o += 1 << 30) {  // MPI counts are int
+            int c = (int)(n - o < (1 << 30) ? n - o : (1 << 30));
+            MPI_Allreduce(MPI_IN_PLACE, d->host + o, c, t, MPI_SUM, MPI_COMM_WORLD);
+        }
+    }
+#endif
     be->upload(be, x, d->host, sizeof(real) * (size_t)n);
     be->sync(be);  // the host buffer is reused by the next call
-#else
-    (void)be; (void)x;
-#endif
 }
 
 void pf_dist_sum_doubles(pf_dist *d, double *v, int n) {
     if (d->world <= 1 || n <= 0) return;
+    if (d->tcp) {
+        pf_tcp_sum_f64(&d->g, v, (size_t)n);
+        return;
+    }
 #ifdef PF_WITH_MPI
     MPI_Allreduce(MPI_IN_PLACE, v, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
 #else

@@ -3,13 +3,16 @@
 // optimizer step, so the weights stay identical on every rank.
 //
 // Launch: `mpirun -np K pairfold train ...` or `srun -n K pairfold train ...`
-// (Open MPI, MPICH / Intel MPI and Slurm environments are recognised), or a
-// single process. Rank 0 logs, validates and writes checkpoints.
+// (Open MPI, MPICH / Intel MPI and Slurm environments are recognised), a
+// torchrun-style environment (RANK, WORLD_SIZE, LOCAL_RANK, MASTER_ADDR,
+// MASTER_PORT: a TCP group, tcp_group.h), or a single process. Rank 0 logs,
+// validates and writes checkpoints.
 #ifndef PF_DIST_H
 #define PF_DIST_H
 #include <stdint.h>
 #include <stddef.h>
 #include "../backend/backend.h"
+#include "tcp_group.h"
 
 typedef struct {
     int rank, world, local_rank;  // local_rank: index among the ranks of this host (selects the GPU)
@@ -17,6 +20,8 @@ typedef struct {
     real *host;                   // staging for device buffers (the host path)
     size_t host_n;
     void *nccl;                   // NCCL communicator when the ranks train on GPUs
+    int tcp;                      // torchrun-style launch: the group below instead of MPI
+    pf_tcp_group g;
 } pf_dist;
 
 // Read the launcher's environment; initialise MPI when started by one with more
