@@ -286,6 +286,25 @@ static void test_queue(void) {
         pf_batch_free(&b);
     }
     tl_check(ok, "prefetch queue: in order, resume, jump and rank change match the direct batches", NULL);
+    // a trainer's schedule (rank 1 of 2, 2 examples per step): its steps come from the
+    // queue, ready ahead; a step off the schedule is made directly
+    src->schedule(src, 2, 1, 2);
+    int64_t sched[] = {3, 4, 7, 5, 8, 11, 12, 15};  // 5 belongs to rank 0
+    int ok2 = 1, fast = 1;
+    int64_t misses0 = src->misses;
+    for (size_t k = 0; k < sizeof sched / sizeof sched[0]; k++) {
+        if (k == 5) usleep(1000 * 1000);  // the workers fill the queue with 11, 12, 15
+        pf_batch a, b;
+        int rc = src->next(src, sched[k], 0, &a);
+        pf_sampler_batch(&ref, sched[k], 0, &b);
+        ok2 &= rc == 0 && batch_equal(&a, &b);
+        if (k >= 5) fast &= src->last_wait_ms < 50;
+        pf_batch_free(&a);
+        pf_batch_free(&b);
+    }
+    tl_check(ok2, "schedule (rank 1 of 2, accum 2): batches match the direct ones", NULL);
+    tl_check(fast && src->misses - misses0 == 2, "schedule: the rank's steps come from the queue (2 misses: the switch, step 5)",
+             "misses %lld, last wait %.1f ms", (long long)(src->misses - misses0), src->last_wait_ms);
     pf_batch v1, v2;
     int r1 = src->val(src, 1, &v1), r2 = pf_sampler_val(&ref, 1, &v2);
     tl_check(r1 == 0 && r2 == 0 && batch_equal(&v1, &v2), "source val() is the sampler's", NULL);

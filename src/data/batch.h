@@ -75,6 +75,12 @@ struct pf_batch_source {
     int (*val)(pf_batch_source *src, int i, pf_batch *out);
     void (*destroy)(pf_batch_source *src);
     double last_wait_ms;
+    int64_t misses;  // next() calls a prefetching source could not serve from its queue
+    // Optional (may be NULL): the steps next() will be asked for, so a prefetching
+    // source produces those ahead: rank r of `world`, `accum` consecutive steps
+    // per round, i.e. steps ((t / accum) world + r) accum + t % accum + 1 for t = 0, 1, ...
+    // (the trainer's example numbers). Default: 1, 2, 3, ...
+    void (*schedule)(pf_batch_source *src, int world, int rank, int accum);
 };
 
 // Build the AF2 features (AF2 supplement 1.2.7 - 1.2.9) from raw tokens:

@@ -25,9 +25,18 @@ typedef struct {
     int64_t head;  // the step next() is expected to ask for
     int64_t claim; // next step a worker will produce
     int rank;
+    int sw, sr, sa;  // schedule: world, rank, accum (see batch.h); head / claim count positions t in it
     uint64_t gen;  // bumped on restart; stale results are dropped
     int stop;
 } impl;
+
+// Position t of the schedule <-> step number; -1 for a step outside it.
+static int64_t step_at(const impl *m, int64_t t) { return ((t / m->sa) * m->sw + m->sr) * m->sa + t % m->sa + 1; }
+static int64_t pos_of(const impl *m, int64_t step) {
+    int64_t x = step - 1, s = x / m->sa, k = x % m->sa;
+    if (step < 1 || s % m->sw != m->sr) return -1;
+    return (s / m->sw) * m->sa + k;
+}
 
 static void clear_slots(impl *m) {
     for (int i = 0; i < m->depth; i++)
@@ -42,15 +51,15 @@ static void *worker(void *arg) {
             pthread_cond_wait(&m->cv_work, &m->mu);
             continue;
         }
-        int64_t step = m->claim++;
+        int64_t t = m->claim++, step = step_at(m, t);
         int rank = m->rank;
         uint64_t gen = m->gen;
         pthread_mutex_unlock(&m->mu);
         pf_batch b;
         int rc = pf_sampler_batch(&m->s, step, rank, &b);
         pthread_mutex_lock(&m->mu);
-        if (gen == m->gen && step >= m->head && step < m->head + m->depth) {
-            slot *sl = &m->slots[step % m->depth];
+        if (gen == m->gen && t >= m->head && t < m->head + m->depth) {
+            slot *sl = &m->slots[t % m->depth];
             if (sl->ready) pf_batch_free(&sl->b);
             sl->step = step;
             sl->b = b;
@@ -74,24 +83,50 @@ static int src_next(pf_batch_source *src, int64_t step, int rank, pf_batch *out)
         src->last_wait_ms = pf_now_ms() - t0;
         return rc;
     }
-    pthread_mutex_lock(&m->mu);
-    if (step != m->head || rank != m->rank) {  // resume or jump: restart production at step
+    int64_t t = pos_of(m, step);
+    if (t < 0) {  // not on the schedule: made here, the queue left alone
+        src->misses++;
+        pthread_mutex_unlock(&m->mu);
+        rc = pf_sampler_batch(&m->s, step, rank, out);
+        src->last_wait_ms = pf_now_ms() - t0;
+        return rc;
+    }
+    if (t != m->head || rank != m->rank) {  // resume or jump: restart production at t
+        src->misses++;
         m->gen++;
         clear_slots(m);
-        m->head = m->claim = step;
+        m->head = m->claim = t;
         m->rank = rank;
         pthread_cond_broadcast(&m->cv_work);
     }
-    slot *sl = &m->slots[step % m->depth];
+    slot *sl = &m->slots[t % m->depth];
     while (!(sl->ready && sl->step == step)) pthread_cond_wait(&m->cv_ready, &m->mu);
     *out = sl->b;
     rc = sl->rc;
     sl->ready = 0;
-    m->head = step + 1;
+    m->head = t + 1;
     pthread_cond_broadcast(&m->cv_work);
     pthread_mutex_unlock(&m->mu);
     src->last_wait_ms = pf_now_ms() - t0;
     return rc;
+}
+
+static void src_schedule(pf_batch_source *src, int world, int rank, int accum) {
+    impl *m = src->impl;
+    world = world > 0 ? world : 1;
+    rank = rank >= 0 && rank < world ? rank : 0;
+    accum = accum > 0 ? accum : 1;
+    pthread_mutex_lock(&m->mu);
+    if (world == m->sw && rank == m->sr && accum == m->sa) {  // unchanged: keep what is queued
+        pthread_mutex_unlock(&m->mu);
+        return;
+    }
+    m->sw = world, m->sr = rank, m->sa = accum;
+    m->gen++;  // whatever was produced belongs to the old schedule
+    clear_slots(m);
+    m->head = m->claim = 0;
+    pthread_cond_broadcast(&m->cv_work);
+    pthread_mutex_unlock(&m->mu);
 }
 
 static int src_val(pf_batch_source *src, int i, pf_batch *out) {
@@ -131,7 +166,8 @@ pf_batch_source *pf_cache_source_create(const pf_sampler_cfg *cfg, char *err, si
     pthread_mutex_init(&m->mu, NULL);
     pthread_cond_init(&m->cv_work, NULL);
     pthread_cond_init(&m->cv_ready, NULL);
-    m->head = m->claim = 0;  // most runs start at step 0, rank 0: begin at once
+    m->sw = m->sa = 1;       // schedule 1, 2, 3, ... until the trainer says otherwise
+    m->head = m->claim = 0;  // most runs start at step 1, rank 0: begin at once
     for (int t = 0; t < m->n_workers; t++) {
         if (pthread_create(&m->th[t], NULL, worker, m) != 0) break;
         m->n_threads++;
@@ -143,6 +179,7 @@ pf_batch_source *pf_cache_source_create(const pf_sampler_cfg *cfg, char *err, si
     src->n_val = m->s.n_val;
     src->val = src_val;
     src->destroy = src_destroy;
+    src->schedule = src_schedule;
     src->last_wait_ms = 0;
     return src;
 }

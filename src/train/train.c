@@ -107,6 +107,7 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
         pf_dist_finalize(&D);
         return 2;
     }
+    if (src->schedule) src->schedule(src, D.world, D.rank, cfg.grad_accum);  // prefetch this rank's examples
     pf_model *M = pf_model_create(&cfg, be);
     pf_optim opt;
     pf_optim_init(&opt, &M->P);
@@ -267,7 +268,9 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
     }
     if (next_e >= 0) pf_batch_free(&next);
     if (log) fclose(log);
-    if (lead) printf("done: %lld steps in %.1f s; log %s\n", (long long)done_steps, (pf_now_ms() - t_start) / 1e3, logp);
+    if (lead)
+        printf("done: %lld steps in %.1f s; log %s; batches not ready in the prefetch queue: %lld\n", (long long)done_steps,
+               (pf_now_ms() - t_start) / 1e3, logp, (long long)src->misses);
     pf_optim_free(&opt);
     pf_model_free(M);
     if (src->destroy) src->destroy(src);
