@@ -19,10 +19,12 @@ static int env_int(const char *name, int dflt) {
 int pf_dist_init(pf_dist *d, char *err, size_t errlen) {
     memset(d, 0, sizeof *d);
     d->world = 1;
-    // the launcher's variables, first match wins: Open MPI, MPICH / Intel MPI (PMI), Slurm
+    // the launcher's variables, first match wins: Open MPI, MPICH / Intel MPI (PMI), Slurm's
+    // srun (SLURM_STEP_NUM_TASKS: a job step's tasks; SLURM_NTASKS is also set in a batch
+    // script's own shell, which is one process)
     static const char *vars[][3] = {{"OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_LOCAL_RANK"},
                                     {"PMI_SIZE", "PMI_RANK", "MPI_LOCALRANKID"},
-                                    {"SLURM_NTASKS", "SLURM_PROCID", "SLURM_LOCALID"}};
+                                    {"SLURM_STEP_NUM_TASKS", "SLURM_PROCID", "SLURM_LOCALID"}};
     int world = 1;
     const char *which = NULL;
     for (int i = 0; i < 3 && world <= 1; i++)
@@ -57,7 +59,8 @@ int pf_dist_init(pf_dist *d, char *err, size_t errlen) {
     MPI_Comm_rank(MPI_COMM_WORLD, &d->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &d->world);
     if (d->world != world) {
-        snprintf(err, errlen, "%s says %d ranks but MPI has %d", which, world, d->world);
+        snprintf(err, errlen, "%s says %d ranks but MPI sees %d: start every rank with the same launcher "
+                 "(mpirun -np K, or srun -n K with Slurm's MPI plugin)", which, world, d->world);
         return -1;
     }
     return 0;
