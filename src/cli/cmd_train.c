@@ -25,7 +25,11 @@ static void train_usage(FILE *f) {
             "  --log FILE         JSON lines, one per step (default DIR/train.jsonl)\n"
             "  --resume DIR       continue exactly from a checkpoint (run or step directory)\n"
             "  --quiet            no progress output\n"
-            "  --help             this text\n");
+            "  --help             this text\n\n"
+            "Several processes (data parallel, gradients averaged each step): start them with\n"
+            "`mpirun -np K pairfold train ...`, `srun -n K pairfold train ...`, or set RANK,\n"
+            "WORLD_SIZE, LOCAL_RANK, MASTER_ADDR, MASTER_PORT in each. Every field, and what a\n"
+            "step does: docs/TRAINING.md.\n");
 }
 
 int cmd_train(int argc, char **argv) {
