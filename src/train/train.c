@@ -268,9 +268,11 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
     }
     if (next_e >= 0) pf_batch_free(&next);
     if (log) fclose(log);
-    if (lead)
-        printf("done: %lld steps in %.1f s; log %s; batches not ready in the prefetch queue: %lld\n", (long long)done_steps,
-               (pf_now_ms() - t_start) / 1e3, logp, (long long)src->misses);
+    if (lead) {
+        printf("done: %lld steps in %.1f s; log %s", (long long)done_steps, (pf_now_ms() - t_start) / 1e3, logp);
+        if (src->schedule) printf("; batches not ready in the prefetch queue: %lld", (long long)src->misses);
+        printf("\n");
+    }
     pf_optim_free(&opt);
     pf_model_free(M);
     if (src->destroy) src->destroy(src);
