@@ -3,7 +3,9 @@
 # GPU machine from the repo root with the payload made here by bench/pack_device.sh
 # (carry .devpack).
 # Stages (each with its own time limit; results under $OUT): parity with the
-# PyTorch reference, test_cuda, test_cuda --quick under compute-sanitizer (memcheck), the block benchmark against PyTorch, a short GPU
+# PyTorch reference, test_cuda, test_cuda --quick under compute-sanitizer (memcheck),
+# make test-cuda built there (maketest), 2-GPU data parallelism (dp), an ncu profile of the
+# attention kernels (attnprof), the block benchmark against PyTorch, a short GPU
 # training run on the bundled proteins.
 set -u
 OUT=${OUT:-/tmp/out}
@@ -29,6 +31,10 @@ for s in ${STAGES:-parity tests bench train}; do
     dp)     export PATH=$PATH:/usr/local/cuda/bin CPATH=$P/sys/include  # kind nvidia-h200-x2; MPI from the image
             make -j16 CUDA=1 BUILD=/tmp/pfb BLAS_DIR=$P/sys/lib pairfold > $OUT/dp_build.log 2>&1
             TAIL=12 stage dp 300 bash bench/dp_check.sh ./pairfold ;;
+    attnprof) export PATH=$PATH:/usr/local/cuda/bin  # where the attention kernels' time goes (next: tuning)
+            TAIL=60 stage attnprof 300 ncu --clock-control none --kernel-name regex:k_tc_ --launch-count 8 \
+                --section SpeedOfLight --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis \
+                $P/bench_cuda_ops --ops tri_attn --sizes ${PROF_N:-1024} --reps 1 ;;
     memcheck) CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
             TAIL=6 stage memcheck 200 $CS --tool memcheck --error-exitcode 3 $P/test_cuda --quick ;;
     bench)  stage bench ${BENCH_LIMIT:-170} python3 bench/compare_blocks.py --pairfold $P/pairfold --kinds ${BENCH_KINDS:-pairformer} \

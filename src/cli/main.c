@@ -85,6 +85,17 @@ int cmd_version(int argc, char **argv) {
 #else
     printf("backends: cpu (build with `make CUDA=1` for cuda)\n");
 #endif
+#ifdef PF_WITH_MPI
+    printf("multi-process: mpirun / srun (MPI), torchrun-style variables (TCP)%s\n",
+#else
+    printf("multi-process: torchrun-style variables (TCP); no MPI in this build%s\n",
+#endif
+#ifdef PF_WITH_CUDA
+           "; NCCL for GPUs (loaded at run time)"
+#else
+           ""
+#endif
+    );
     printf("checkpoint format: safetensors, pairfold format version 1\n");
     return 0;
 }
