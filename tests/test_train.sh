@@ -182,6 +182,14 @@ ok = len(a) == 6 and len(b) == 6 and all(x["n_res"] == y["n_res"] and x["loss"] 
 sys.exit(0 if ok else 1)
 PY
 check "torchrun-style 2 ranks = one process with grad_accum=2" $?
+# one rank failing to start (here: no GPU) stops the others instead of leaving them waiting
+PORT2=$((PORT + 1))
+env WORLD_SIZE=2 MASTER_PORT=$PORT2 RANK=1 timeout 60 $BIN train --data synthetic --steps 3 --device cuda --out "$T/fx" >"$T/fx1.out" 2>&1 &
+fx_pid=$!
+env WORLD_SIZE=2 MASTER_PORT=$PORT2 RANK=0 timeout 60 $BIN train --data synthetic --steps 3 --out "$T/fx" >"$T/fx0.out" 2>&1
+rc0=$?; wait $fx_pid; rc1=$?
+[ $rc0 -eq 2 ] && [ $rc1 -eq 2 ] && grep -q "another rank failed to start" "$T/fx0.out" && grep -q "device 'cuda' is not available" "$T/fx1.out"
+check "a rank that fails to start stops the others (no hang)" $? "rc $rc0 $rc1: $(tail -n 1 "$T/fx0.out" "$T/fx1.out" 2>&1)"
 out=$(WORLD_SIZE=2 $BIN train --steps 1 --out "$T/tr" 2>&1); [ $? -ne 0 ] && echo "$out" | grep -q "needs RANK"
 check "WORLD_SIZE without RANK: clear error" $? "$out"
 out=$(WORLD_SIZE=2 RANK=1 MASTER_PORT=$PORT PF_RENDEZVOUS_TIMEOUT=1 $BIN train --steps 1 --out "$T/tr" 2>&1); [ $? -ne 0 ] && echo "$out" | grep -q "cannot reach rank 0"

@@ -71,22 +71,35 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
     pf_dist D;
     if (pf_dist_init(&D, err, sizeof err) != 0) { fprintf(stderr, "pairfold: error: %s\n", err); return 2; }
     const int lead = D.rank == 0;  // logs, validates, writes checkpoints
+    // Set-up failures on any rank stop every rank (a rank left waiting in a
+    // collective would hang): each step below is agreed on before the next.
+#define AGREE(ok)                                                                 \
+    do {                                                                          \
+        double bad_ = (ok) ? 0 : 1;                                               \
+        pf_dist_sum_doubles(&D, &bad_, 1);                                        \
+        if (bad_ > 0) {                                                           \
+            if ((ok) && D.world > 1) fprintf(stderr, "pairfold: rank %d: stopping: another rank failed to start\n", D.rank); \
+            pf_dist_finalize(&D);                                                 \
+            return 2;                                                             \
+        }                                                                         \
+    } while (0)
     pf_backend_set_local_rank(D.local_rank);
     pf_backend *be = pf_backend_create(cfg.device);
-    if (!be) {
-        fprintf(stderr, "pairfold: error: device '%s' is not available in this build%s\n", cfg.device,
-                strcmp(cfg.device, "cuda") == 0 ? " (rebuild with `make CUDA=1`)" : "");
-        return 2;
-    }
+    if (!be)
+        fprintf(stderr, "pairfold: error: device '%s' is not available%s\n", cfg.device,
+                strncmp(cfg.device, "cuda", 4) == 0 ? " (no GPU, or a build without `make CUDA=1`)" : " in this build");
+    AGREE(be != NULL);
     if (pf_dist_attach(&D, be, err, sizeof err) != 0) {
         fprintf(stderr, "pairfold: error: rank %d: %s\n", D.rank, err);
         pf_dist_finalize(&D);
         return 2;
     }
+    int ok = 1;
     if (lead && pf_mkdir_p(opts->out_dir) != 0) {
         fprintf(stderr, "pairfold: error: cannot create %s: %s\n", opts->out_dir, strerror(errno));
-        return 2;
+        ok = 0;
     }
+    AGREE(ok);
     char path[4200];
     if (lead) {
         char *cj = pf_config_to_json(&cfg);
@@ -98,28 +111,22 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
 
     // rank 0 first: opening the bundled data may prepare the feature cache
     pf_batch_source *src = NULL;
-    double opened = 0;
-    if (lead) src = pf_open_source(&cfg, err, sizeof err), opened = src != NULL;
-    pf_dist_sum_doubles(&D, &opened, 1);
-    if (!lead && opened > 0) src = pf_open_source(&cfg, err, sizeof err);
-    if (!src) {
-        fprintf(stderr, "pairfold: error: %s\n", opened > 0 ? err : "rank 0 could not open the data");
-        pf_dist_finalize(&D);
-        return 2;
-    }
+    if (lead && !(src = pf_open_source(&cfg, err, sizeof err))) fprintf(stderr, "pairfold: error: %s\n", err);
+    AGREE(!lead || src);
+    if (!lead && !(src = pf_open_source(&cfg, err, sizeof err))) fprintf(stderr, "pairfold: error: rank %d: %s\n", D.rank, err);
+    AGREE(src != NULL);
     if (src->schedule) src->schedule(src, D.world, D.rank, cfg.grad_accum);  // prefetch this rank's examples
     pf_model *M = pf_model_create(&cfg, be);
     pf_optim opt;
     pf_optim_init(&opt, &M->P);
     if (cfg.ema_decay > 0) pf_optim_enable_ema(&opt, cfg.ema_decay);
     int64_t start = 0;
-    if (opts->resume_dir) {
-        if (pf_ckpt_load(opts->resume_dir, M, &opt, &start, err, sizeof err) != 0) {
-            fprintf(stderr, "pairfold: error: cannot resume: %s\n", err);
-            return 2;
-        }
-        if (lead) printf("resumed from %s at step %lld\n", opts->resume_dir, (long long)start);
+    if (opts->resume_dir && pf_ckpt_load(opts->resume_dir, M, &opt, &start, err, sizeof err) != 0) {
+        fprintf(stderr, "pairfold: error: cannot resume: %s\n", err);
+        ok = 0;
     }
+    AGREE(ok);
+    if (opts->resume_dir && lead) printf("resumed from %s at step %lld\n", opts->resume_dir, (long long)start);
     if (lead) {
         printf("model: %s trunk, %d parameters tensors, %lld parameters; data: %s; device: %s", pf_trunk_name(cfg.trunk),
                M->P.n, (long long)M->P.total, src->name, be->name);
@@ -134,8 +141,10 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
     FILE *log = NULL;
     if (lead && !(log = fopen(logp, opts->resume_dir ? "a" : "w"))) {
         fprintf(stderr, "pairfold: error: cannot open log %s: %s\n", logp, strerror(errno));
-        return 2;
+        ok = 0;
     }
+    AGREE(ok);
+#undef AGREE
 
     const int quiet = opts->quiet || !lead, tty = isatty(2) && !quiet;
     struct sigaction sa;
