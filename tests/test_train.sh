@@ -246,6 +246,8 @@ p, ed, c = d["distogram_probs"], d["expected_distance"], d["contact_probability_
 meta = safe_open(sys.argv[1], framework="numpy").metadata()
 ok = p.shape == (154, 154, 64) and np.abs(p.sum(-1) - 1).max() < 1e-4 and np.array_equal(p, p.transpose(1, 0, 2))
 ok = ok and ed.min() >= 2 and ed.max() <= 22.2 and (c >= 0).all() and (c <= 1 + 1e-6).all() and len(meta["sequence"]) == 154
+e = d["bin_edges"]  # 63 upper edges from 2 + 20/64 to 22 - 20/64 Angstrom
+ok = ok and e.shape == (63,) and (np.diff(e) > 0).all() and abs(e[0] - 2.3125) < 1e-6 and abs(e[-1] - 21.6875) < 1e-6
 sys.exit(0 if ok else 1)
 PY
 check "predict: probabilities normalised and symmetric, distances in range" $?

@@ -6,6 +6,7 @@
 //   distogram_probs (N, N, n_bins), expected_distance (N, N) in Angstrom,
 //   contact_probability_8A (N, N) (probability that the pseudo-beta distance is
 //   under 8 Angstrom), query (N) int32 tokens, chain_index (N), residue_index (N),
+//   bin_edges (n_bins - 1) the distance bins' upper edges in Angstrom (as AF2's),
 // and a summary of the most likely long-range contacts on the terminal. A bad
 // JSON file or job is reported and skipped; the others are still predicted.
 #include <stdio.h>
@@ -111,17 +112,22 @@ static int predict_one(const char *ckpt, pf_config cfg, pf_backend *be, const pf
     seq[N] = 0;
     char nrows[32];
     snprintf(nrows, sizeof nrows, "%d", a->n_seq);
-    pf_st_tensor ts[6] = {
+    // bin k covers (edge[k-1], edge[k]] Angstrom, edge[-1] = 0 and the last bin open-ended
+    float *edges = pf_malloc(sizeof(float) * (size_t)(nb - 1));
+    for (int k = 0; k < nb - 1; k++) edges[k] = (float)(cfg.min_bin + (k + 1) * (cfg.max_bin - cfg.min_bin) / nb);
+    pf_st_tensor ts[7] = {
         {"distogram_probs", "F32", 3, {N, N, nb}, probs, sizeof(float) * (size_t)(NN * nb)},
         {"expected_distance", "F32", 2, {N, N}, dist, sizeof(float) * (size_t)NN},
         {"contact_probability_8A", "F32", 2, {N, N}, cont, sizeof(float) * (size_t)NN},
         {"query", "I32", 1, {N}, q, sizeof(int32_t) * (size_t)N},
         {"chain_index", "I32", 1, {N}, ci, sizeof(int32_t) * (size_t)N},
         {"residue_index", "I32", 1, {N}, ri, sizeof(int32_t) * (size_t)N},
+        {"bin_edges", "F32", 1, {nb - 1}, edges, sizeof(float) * (size_t)(nb - 1)},
     };
     const char *meta[] = {"sequence", seq, "chains", chains, "checkpoint", ckpt, "weights", ema == 0 ? "ema" : "trained",
                           "alignment", source, "alignment_rows", nrows, NULL};
-    int rc = pf_st_write(out, ts, 6, meta, err, sizeof err);
+    int rc = pf_st_write(out, ts, 7, meta, err, sizeof err);
+    pf_free(edges);
     if (rc) fprintf(stderr, "pairfold: error: %s\n", err);
     else {
         printf("predicted %lld residues (%d alignment rows, %s weights) in %.1f s -> %s\n", (long long)N, a->n_seq,
