@@ -219,19 +219,18 @@ void cpu_disto_bwd(pf_backend *be, const pf_disto_dims *d, const pf_linear_p *p,
             }
         }
     }
-    if (g) {
-        // dW += sum_ij G_ij^T (z_ij + z_ji) = Gs^T z; db = sum_ij G_ij = sum_ij Gs_ij / 2.
-        cpu_gemm(1, 0, nb, cz, NN, 1, Gs, nb, z, cz, 1, g->w, cz);
-        if (g->b) {
+    // a Linear's backward with dy = Gs: dW += sum_ij G_ij^T (z_ij + z_ji) = Gs^T z, dz += Gs W;
+    // db = sum_ij G_ij = sum_ij Gs_ij / 2 (summed in double)
+    pf_linear_p gw = {g ? g->w : NULL, NULL};
+    cpu_linear_bwd(NN, cz, nb, p, g ? &gw : NULL, z, Gs, dz_v ? CPU_R(dz_v) : NULL);
+    if (g && g->b) {
 #pragma omp parallel for schedule(static)
-            for (int k = 0; k < nb; k++) {
-                double s = 0;
-                for (int64_t q = 0; q < NN; q++) s += Gs[q * nb + k];
-                g->b[k] += (real)(s / 2);
-            }
+        for (int k = 0; k < nb; k++) {
+            double s = 0;
+            for (int64_t q = 0; q < NN; q++) s += Gs[q * nb + k];
+            g->b[k] += (real)(s / 2);
         }
     }
-    if (dz_v) cpu_gemm(0, 0, NN, cz, nb, 1, Gs, nb, p->w, cz, 1, CPU_R(dz_v), cz);  // dz += Gs W
     pf_free(Gs);
 }
 

@@ -235,14 +235,11 @@ void cu_disto_bwd(pf_backend *be, const pf_disto_dims *d, const pf_linear_p *p, 
     CU_DISPATCH(c, T, k_disto_pair<T><<<(unsigned)((NN + 7) / 8), 256, 0, c->stream>>>(
                           A, p->b, tgt, (const T *)pair_mask, N, nb, 1, coef, NULL, (T *)Gs));
     CU_LAUNCHED();
-    if (g) {
-        cu_gemm(c, 1, 0, nb, cz, NN, 1.f, Gs, CU_ACT, nb, z, CU_ACT, cz, 1.f, g->w, CU_F32, cz, 1, 0, 0, 0, NULL);
-        if (g->b) cu_colsum_add(c, NN, nb, Gs, CU_ACT, g->b, 0.5f);
-    }
-    if (dz) {
-        const void *w = cu_weight(c, p->w, (size_t)nb * cz);
-        cu_gemm(c, 0, 0, NN, cz, nb, 1.f, Gs, CU_ACT, nb, w, CU_ACT, cz, 1.f, dz, CU_ACT, cz, 1, 0, 0, 0, NULL);
-    }
+    // a Linear's backward with dy = Gs (dW += Gs^T z, dz += Gs W); the bias enters
+    // both z_ij and z_ji's logits, so db = sum Gs / 2
+    pf_linear_p gw = {g ? g->w : NULL, NULL};
+    cu_linear_bwd(c, NN, cz, nb, p, g ? &gw : NULL, z, Gs, dz);
+    if (g && g->b) cu_colsum_add(c, NN, nb, Gs, CU_ACT, g->b, 0.5f);
     CU_CHECK(cudaFreeAsync(A, c->stream));
     CU_CHECK(cudaFreeAsync(Gs, c->stream));
     CU_CHECK(cudaStreamSynchronize(c->stream));

@@ -120,17 +120,23 @@ void pf_dist_sum_reals(pf_dist *d, pf_backend *be, real *x, int64_t n) {
         return;
     }
 #endif
-    if ((size_t)n > d->host_n) {
-        pf_free(d->host);
-        d->host = pf_malloc(sizeof(real) * (size_t)n);
-        d->host_n = (size_t)n;
+    // the CPU backend's buffers are host memory: sum in place; others go through staging
+    int in_place = strcmp(be->name, "cpu") == 0;
+    real *h = x;
+    if (!in_place) {
+        if ((size_t)n > d->host_n) {
+            pf_free(d->host);
+            d->host = pf_malloc(sizeof(real) * (size_t)n);
+            d->host_n = (size_t)n;
+        }
+        h = d->host;
+        be->download(be, h, x, sizeof(real) * (size_t)n);
     }
-    be->download(be, d->host, x, sizeof(real) * (size_t)n);  // a plain copy on the CPU backend
     if (d->tcp) {
 #ifdef PF_DOUBLE
-        pf_tcp_sum_f64(&d->g, d->host, (size_t)n);
+        pf_tcp_sum_f64(&d->g, h, (size_t)n);
 #else
-        pf_tcp_sum_f32(&d->g, d->host, (size_t)n);
+        pf_tcp_sum_f32(&d->g, h, (size_t)n);
 #endif
     }
 #ifdef PF_WITH_MPI
@@ -142,12 +148,14 @@ void pf_dist_sum_reals(pf_dist *d, pf_backend *be, real *x, int64_t n) {
 #endif
         for (int64_t o = 0; o < n; o += 1 << 30) {  // MPI counts are int
             int c = (int)(n - o < (1 << 30) ? n - o : (1 << 30));
-            MPI_Allreduce(MPI_IN_PLACE, d->host + o, c, t, MPI_SUM, MPI_COMM_WORLD);
+            MPI_Allreduce(MPI_IN_PLACE, h + o, c, t, MPI_SUM, MPI_COMM_WORLD);
         }
     }
 #endif
-    be->upload(be, x, d->host, sizeof(real) * (size_t)n);
-    be->sync(be);  // the host buffer is reused by the next call
+    if (!in_place) {
+        be->upload(be, x, h, sizeof(real) * (size_t)n);
+        be->sync(be);  // the staging buffer is reused by the next call
+    }
 }
 
 void pf_dist_sum_doubles(pf_dist *d, double *v, int n) {
