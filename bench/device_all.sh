@@ -37,6 +37,17 @@ for s in ${STAGES:-parity tests bench train}; do
                 $P/bench_cuda_ops --ops tri_attn --sizes ${PROF_N:-1024} --reps 1 ;;
     memcheck) CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
             TAIL=6 stage memcheck 200 $CS --tool memcheck --error-exitcode 3 $P/test_cuda --quick ;;
+    ops)    # op level (triangle attention, triangle multiplication): pairfold vs PyTorch eager vs
+            # cuEquivariance (wheels carried as .cueq/site.tar.xz: carry [".devpack", ".cueq"])
+            mkdir -p /tmp/site && tar -C /tmp/site -xJf .cueq/site.tar.xz
+            SZ=${OPS_N:-512,1024,2048}
+            stage ops_pf 200 $P/bench_cuda_ops --ops tri_attn,trimul --sizes $SZ --reps 5
+            grep '^{' $OUT/ops_pf.log > $OUT/ops_pf.jsonl
+            stage ops_eager 200 python3 bench/torch_ops_bench.py --impl eager --sizes $SZ --reps 5
+            grep '^{' $OUT/ops_eager.log > $OUT/ops_eager.jsonl
+            PYTHONPATH=/tmp/site stage ops_cueq 300 python3 bench/torch_ops_bench.py --impl cueq --sizes $SZ --reps 5
+            grep '^{' $OUT/ops_cueq.log > $OUT/ops_cueq.jsonl
+            python3 bench/compare_ops.py $OUT/ops_pf.jsonl $OUT/ops_eager.jsonl $OUT/ops_cueq.jsonl >> $S 2>&1 ;;
     bench)  stage bench ${BENCH_LIMIT:-170} python3 bench/compare_blocks.py --pairfold $P/pairfold --kinds ${BENCH_KINDS:-pairformer} \
                 --n ${BENCH_N:-256,512,1024,1536,2048} --reps 3 --out $OUT/blocks.json ;;
     train)  TAIL=8 stage train 150 $P/pairfold train --preset af3 --device cuda --set n_blocks=4 --set crop_size=256 \
