@@ -35,6 +35,14 @@ for s in ${STAGES:-parity tests bench train}; do
             TAIL=60 stage attnprof 300 ncu --clock-control none --kernel-name regex:k_tc_ --launch-count 8 \
                 --section SpeedOfLight --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis \
                 $P/bench_cuda_ops --ops tri_attn --sizes ${PROF_N:-1024} --reps 1 ;;
+    kprof)  # ncu per-kernel time: the triangle multiplication op and one Pairformer block at N = KPROF_N
+            export PATH=$PATH:/usr/local/cuda/bin
+            stage kprof_trimul 200 ncu --clock-control none --print-summary per-kernel --metrics gpu__time_duration.sum \
+                $P/bench_cuda_ops --ops trimul --sizes ${KPROF_N:-1024} --reps 1
+            python3 bench/ncu_summary.py $OUT/kprof_trimul.log >> $S 2>&1
+            stage kprof_block 300 ncu --clock-control none --print-summary per-kernel --metrics gpu__time_duration.sum \
+                $P/pairfold bench --preset af3 --device cuda --n ${KPROF_N:-1024} --reps 1
+            python3 bench/ncu_summary.py $OUT/kprof_block.log >> $S 2>&1 ;;
     memcheck) CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
             TAIL=6 stage memcheck 200 $CS --tool memcheck --error-exitcode 3 $P/test_cuda --quick ;;
     ops)    # op level (triangle attention, triangle multiplication): pairfold vs PyTorch eager vs
