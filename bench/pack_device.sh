@@ -30,5 +30,5 @@ cp -L /usr/lib/x86_64-linux-gnu/libz.so $S/sys/lib/libz.so
 tar -C $S -cJf .devpack/payload.tar.xz .
 rm -rf $S pairfold
 make -j2 pairfold >/dev/null
-grep -q '^/.devpack/' .git/info/exclude 2>/dev/null || { mkdir -p .git/info; echo "/.devpack/" >> .git/info/exclude; }
+X=$(git rev-parse --git-path info/exclude); grep -q "^/.devpack/" "$X" 2>/dev/null || { mkdir -p "$(dirname "$X")"; echo "/.devpack/" >> "$X"; }
 ls -la .devpack
