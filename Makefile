@@ -53,7 +53,8 @@ $(BUILD)/test_data%: $(call f32,$(LIB_SRC) $(TLIB_SRC)) $(BUILD)/f32/tests/test_
 $(BUILD)/test_unit_%: $(call f32,$(LIB_SRC) $(TLIB_SRC)) $(BUILD)/f32/tests/test_unit_%.o
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
-test: pairfold $(TEST_BINS)
+# tests/test_op_coverage.sh reads the CUDA test's object (it compiles without CUDA)
+test: pairfold $(TEST_BINS) $(call f32,tests/cuda/test_cuda.c)
 	@bash tests/run_all.sh $(TEST_BINS)
 
 clean:

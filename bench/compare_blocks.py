@@ -22,10 +22,12 @@ import torch_blocks as tb  # noqa: E402
 from torch_ops_bench import time_ms as median_ms  # noqa: E402  (median of reps after 2 warm-ups)
 
 
-def torch_block(kind, N, S, reps):
+def torch_block(kind, N, S, reps, pairfold):
     d = tb.AF3 if kind == "pairformer" else tb.AF2
     gen = torch.Generator().manual_seed(0)
-    p = {k: v.cuda().requires_grad_(True) for k, v in tb.random_params(kind, d, gen, dtype=torch.bfloat16).items()}
+    preset = "af3" if kind == "pairformer" else "af2"
+    params = tb.random_params(kind, d, gen, dtype=torch.bfloat16, pairfold=pairfold, preset=preset)
+    p = {k: v.cuda().requires_grad_(True) for k, v in params.items()}
     dt = dict(device="cuda", dtype=torch.bfloat16)
     z = torch.randn(N, N, d["c_z"], **dt, requires_grad=True)
     tok = torch.ones(N, **dt)
@@ -86,7 +88,7 @@ def main():
         for N in [int(x) for x in a.n.split(",")]:
             S = 128
             pf = pairfold_block(a.pairfold, kind, N, S, a.reps)
-            pt = torch_block(kind, N, S, a.reps)
+            pt = torch_block(kind, N, S, a.reps, a.pairfold)
             rows.append({"block": kind, "N": N, "S": S if kind == "evoformer" else 0, "pairfold": pf, "pytorch": pt})
             def g(d, k, fmt="{:8.2f}"):
                 return fmt.format(d[k]) if k in d else f"{'OOM' if d.get('oom') else 'err':>8s}"

@@ -1,16 +1,22 @@
 """PyTorch reference of pairfold's trunk blocks (AF3 Pairformer, AF2 Evoformer),
 written from the papers' algorithms with the same parameter names as pairfold
 (OpenFold / OpenFold3 names, relative to the block). Eager PyTorch, functional:
-`params` maps names to tensors. Used for parity tests (tests/cuda/parity.py)
+`params` maps names to tensors; their names and shapes come from pairfold itself
+(`pairfold inspect`, see random_params). Used for parity tests (tests/cuda/parity.py)
 and as the PyTorch baseline of the block benchmark (bench/compare_blocks.py).
 
 Conventions shared with pairfold (src/backend/modules.h): LayerNorm eps 1e-5;
 attention logits of masked keys are replaced by -1e9; outer product mean divides
 by 1e-3 + sum_s mask_si mask_sj; no dropout (evaluation)."""
 import math
+import os
+import sys
 
 import torch
 import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import block_params  # noqa: E402
 
 
 def ln(x, p, name):
@@ -114,68 +120,11 @@ def evoformer_block(m, z, msa_mask, pair_mask, p, d):
     return m, z
 
 
-def param_shapes(kind, d):
-    """Names and shapes of a block's parameters, as pairfold declares them."""
-    cz, out = d["c_z"], {}
-    def lin_(n, o, i, bias):
-        out[n + ".weight"] = (o, i)
-        if bias:
-            out[n + ".bias"] = (o,)
-    def ln_(n, c):
-        out[n + ".weight"] = (c,)
-        out[n + ".bias"] = (c,)
-    def attn_(pre, c_in, c_z, H, ch, lnn, lnz, bn, qb, kvb, gb, ob):
-        ln_(f"{pre}.{lnn}", c_in)
-        if lnz:
-            ln_(f"{pre}.{lnz}", c_z)
-        if bn:
-            lin_(f"{pre}.{bn}", H, c_z, False)
-        for n, b in (("q", qb), ("k", kvb), ("v", kvb), ("g", gb)):
-            lin_(f"{pre}.mha.linear_{n}", H * ch, c_in, b)
-        lin_(f"{pre}.mha.linear_o", c_in, H * ch, ob)
-    def trimul_(pre, bias):
-        ln_(f"{pre}.layer_norm_in", cz)
-        for n in ("a_p", "a_g", "b_p", "b_g"):
-            lin_(f"{pre}.linear_{n}", d["c_trimul"], cz, bias)
-        lin_(f"{pre}.linear_g", cz, cz, bias)
-        ln_(f"{pre}.layer_norm_out", d["c_trimul"])
-        lin_(f"{pre}.linear_z", cz, d["c_trimul"], bias)
-    def trans_(pre, c, swiglu):
-        n = d["transition_n"]
-        ln_(f"{pre}.layer_norm", c)
-        if swiglu:
-            lin_(f"{pre}.swiglu.linear_a", n * c, c, False)
-            lin_(f"{pre}.swiglu.linear_b", n * c, c, False)
-            lin_(f"{pre}.linear_out", c, n * c, False)
-        else:
-            lin_(f"{pre}.linear_1", n * c, c, True)
-            lin_(f"{pre}.linear_2", c, n * c, True)
-    af3 = kind == "pairformer"
-    if not af3:
-        cm, H, ch = d["c_m"], d["heads_msa"], d["c_h_msa"]
-        attn_("msa_att_row", cm, cz, H, ch, "layer_norm_m", "layer_norm_z", "linear_z", False, False, True, True)
-        attn_("msa_att_col._msa_att", cm, 0, H, ch, "layer_norm_m", None, None, False, False, True, True)
-        trans_("msa_transition", cm, False)
-        ln_("outer_product_mean.layer_norm", cm)
-        lin_("outer_product_mean.linear_1", d["c_opm"], cm, True)
-        lin_("outer_product_mean.linear_2", d["c_opm"], cm, True)
-        lin_("outer_product_mean.linear_out", cz, d["c_opm"] ** 2, True)
-    trimul_("pair_stack.tri_mul_out", not af3)
-    trimul_("pair_stack.tri_mul_in", not af3)
-    for e in ("start", "end"):
-        attn_(f"pair_stack.tri_att_{e}", cz, cz, d["heads_pair"], d["c_h_pair"], "layer_norm", None, "linear",
-              False, False, not af3, not af3)
-    trans_("pair_transition" if af3 else "pair_stack.pair_transition", cz, af3)
-    if af3:
-        attn_("attn_pair_bias", d["c_s"], cz, d["heads_single"], d["c_h_single"], "layer_norm_s", "layer_norm_z",
-              "linear_z", True, False, False, False)
-        trans_("single_transition", d["c_s"], True)
-    return out
-
-
-def random_params(kind, d, gen, dtype=torch.float32, device="cpu", scale=0.3):
+def random_params(kind, d, gen, dtype=torch.float32, device="cpu", scale=0.3, pairfold="./pairfold", preset="tiny"):
+    """Random parameters of a `kind` block with dims `d`, under the names and
+    shapes pairfold declares (`pairfold inspect`, bench/block_params.py)."""
     p = {}
-    for name, shape in param_shapes(kind, d).items():
+    for name, shape in block_params.inspect_block_shapes(kind, d, pairfold, preset).items():
         t = torch.randn(shape, generator=gen, dtype=torch.float64) * scale
         if "layer_norm" in name and name.endswith(".weight"):
             t = 1 + 0.1 * t

@@ -173,7 +173,48 @@ static void check_xent(void) {
     tl_check(z == 0, "xent zero-weight rows have no gradient", NULL);
 }
 
+// The model asks the backend before it runs a block: every module op is
+// supported by the CPU (its slots are set, one per line of ops.def); a backend
+// whose slot of one op is NULL is refused with a message naming it and the op.
+static void check_backend_ops(void) {
+    pf_backend *cpu = pf_backend_cpu();
+    pf_config cfg = small_cfg();
+    char label[256], err[512];
+    for (int op = 0; op < PF_N_OPS; op++) {
+        snprintf(label, sizeof label, "cpu supports module op %s", pf_op_name(op));
+        tl_check(cpu->supports(cpu, pf_op_name(op)) && pf_backend_has_op(cpu, op), label, NULL);
+    }
+    tl_check(!cpu->supports(cpu, "no_such_op"), "supports refuses an unknown op", NULL);
+    for (int op = 0; op < PF_N_OPS; op++) {
+        pf_backend partial = *cpu;  // the CPU backend without op's backward
+        switch (op) {
+#define PF_MODULE_OP(name, NAME, D, P, n_in) case PF_OP_##NAME: partial.name##_bwd = NULL; break;
+#include "../src/backend/ops.def"
+        }
+        snprintf(label, sizeof label, "a NULL slot means %s is not supported", pf_op_name(op));
+        tl_check(!partial.supports(&partial, pf_op_name(op)), label, NULL);
+        for (int kind = PF_BLOCK_EVOFORMER; kind <= PF_BLOCK_MSA_MODULE; kind++) {
+            pf_params P;
+            pf_block b;
+            pf_params_init_registry(&P);
+            pf_block_declare(&b, kind, &cfg, &P, "blk");
+            int uses = 0;
+            for (int i = 0; i < b.n; i++) uses |= b.step[i].op == op;
+            snprintf(label, sizeof label, "%s block on the CPU passes the backend check", pf_block_kind_name(kind));
+            tl_check(pf_block_check_backend(&b, cpu, err, sizeof err) == 0, label, "%s", err);
+            int rc = pf_block_check_backend(&b, &partial, err, sizeof err);
+            char want[64];
+            snprintf(want, sizeof want, "module op '%s'", pf_op_name(op));
+            snprintf(label, sizeof label, "%s block without %s: refused", pf_block_kind_name(kind), pf_op_name(op));
+            if (uses) tl_check(rc == -1 && strstr(err, want) && strstr(err, "backend 'cpu'"), label, "rc %d: %s", rc, err);
+            else tl_check(rc == 0, label, "rc %d (the block does not use it): %s", rc, err);
+            pf_params_free(&P);
+        }
+    }
+}
+
 void grad_blocks(void) {
+    check_backend_ops();
     check_xent();
     check_block(PF_BLOCK_EVOFORMER);
     check_block(PF_BLOCK_EXTRA_MSA);

@@ -50,6 +50,21 @@ typedef struct {
     int64_t step;  // 1-based step of this update (bias correction)
 } pf_adamw_hp;
 
+// The argument list of a module op with one input (a) or two (a, b): see ops.def.
+#define PF_OP_ARGS_1(a, b) a
+#define PF_OP_ARGS_2(a, b) a, b
+// A module op's signatures, as slots (PF_MODULE_OP_SLOTS) or as the declarations
+// of a backend's implementations prefix##name##_mem / _fwd / _bwd (PF_MODULE_OP_DECLARE).
+#define PF_MODULE_OP_SIGS(mem, fwd, bwd, D, P, n_in)                                                   \
+    pf_mem mem(pf_backend *be, const D *d);                                                           \
+    void fwd(pf_backend *be, const D *d, const P *p, PF_OP_ARGS_##n_in(const pf_act *x, const pf_act *x2), \
+             const pf_act *mask, pf_act *out, void *saved, void *ws);                                 \
+    void bwd(pf_backend *be, const D *d, const P *p, P *g, const pf_act *mask, const void *saved,       \
+             const pf_act *d_out, PF_OP_ARGS_##n_in(pf_act *d_x, pf_act *d_x2), void *ws);
+#define PF_MODULE_OP_SLOTS(name, D, P, n_in) PF_MODULE_OP_SIGS((*name##_mem), (*name##_fwd), (*name##_bwd), D, P, n_in)
+#define PF_MODULE_OP_DECLARE(prefix, name, D, P, n_in) \
+    PF_MODULE_OP_SIGS(prefix##name##_mem, prefix##name##_fwd, prefix##name##_bwd, D, P, n_in)
+
 typedef struct pf_backend pf_backend;
 struct pf_backend {
     const char *name;
@@ -128,47 +143,15 @@ struct pf_backend {
                    const pf_act *weight, double scale, pf_act *dlogits);
 
     // ---- modules (see modules.h for the math of each) ---------------------
-    pf_mem (*attn_mem)(pf_backend *be, const pf_attn_dims *d);
-    void (*attn_fwd)(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p,
-                     const pf_act *x, const pf_act *z, const pf_act *key_mask,
-                     pf_act *out, void *saved, void *ws);
-    void (*attn_bwd)(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, pf_attn_p *g,
-                     const pf_act *key_mask, const void *saved, const pf_act *d_out,
-                     pf_act *d_x, pf_act *d_z, void *ws);
-
-    pf_mem (*global_attn_mem)(pf_backend *be, const pf_global_attn_dims *d);
-    void (*global_attn_fwd)(pf_backend *be, const pf_global_attn_dims *d, const pf_global_attn_p *p,
-                            const pf_act *m, const pf_act *mask, pf_act *out, void *saved, void *ws);
-    void (*global_attn_bwd)(pf_backend *be, const pf_global_attn_dims *d, const pf_global_attn_p *p,
-                            pf_global_attn_p *g, const pf_act *mask, const void *saved,
-                            const pf_act *d_out, pf_act *d_m, void *ws);
-
-    pf_mem (*transition_mem)(pf_backend *be, const pf_transition_dims *d);
-    void (*transition_fwd)(pf_backend *be, const pf_transition_dims *d, const pf_transition_p *p,
-                           const pf_act *x, const pf_act *mask, pf_act *out, void *saved, void *ws);
-    void (*transition_bwd)(pf_backend *be, const pf_transition_dims *d, const pf_transition_p *p,
-                           pf_transition_p *g, const pf_act *mask, const void *saved,
-                           const pf_act *d_out, pf_act *d_x, void *ws);
-
-    pf_mem (*opm_mem)(pf_backend *be, const pf_opm_dims *d);
-    void (*opm_fwd)(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p,
-                    const pf_act *m, const pf_act *mask, pf_act *out, void *saved, void *ws);
-    void (*opm_bwd)(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, pf_opm_p *g,
-                    const pf_act *mask, const void *saved, const pf_act *d_out, pf_act *d_m, void *ws);
-
-    pf_mem (*trimul_mem)(pf_backend *be, const pf_trimul_dims *d);
-    void (*trimul_fwd)(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p,
-                       const pf_act *z, const pf_act *mask, pf_act *out, void *saved, void *ws);
-    void (*trimul_bwd)(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p, pf_trimul_p *g,
-                       const pf_act *mask, const void *saved, const pf_act *d_out, pf_act *d_z, void *ws);
-
-    pf_mem (*pwavg_mem)(pf_backend *be, const pf_pwavg_dims *d);
-    void (*pwavg_fwd)(pf_backend *be, const pf_pwavg_dims *d, const pf_pwavg_p *p,
-                      const pf_act *m, const pf_act *z, const pf_act *mask, pf_act *out,
-                      void *saved, void *ws);
-    void (*pwavg_bwd)(pf_backend *be, const pf_pwavg_dims *d, const pf_pwavg_p *p, pf_pwavg_p *g,
-                      const pf_act *mask, const void *saved, const pf_act *d_out,
-                      pf_act *d_m, pf_act *d_z, void *ws);
+    // Three slots per line of ops.def (NULL: the backend lacks the op; the
+    // model checks with supports() before it runs a block):
+    //   pf_mem name_mem(be, dims)
+    //   void   name_fwd(be, dims, params, x [, x2], mask, out, saved, ws)
+    //   void   name_bwd(be, dims, params, grads, mask, saved, d_out, d_x [, d_x2], ws)
+    // x2 / d_x2 only for two-input ops (n_in 2): e.g. attention's pair tensor z
+    // (NULL when the bias comes from x itself) and pair-weighted averaging's z.
+#define PF_MODULE_OP(name, NAME, D, P, n_in) PF_MODULE_OP_SLOTS(name, D, P, n_in)
+#include "ops.def"
 
     // ---- optimizer (flat parameter buffers) -------------------------------
     double (*sum_sq)(pf_backend *be, const real *x, int64_t n);

@@ -4,6 +4,14 @@
 // backend's parameter buffer; the same struct type, pointing into the gradient
 // buffer, carries the gradients. Weights are stored [out, in] as PyTorch stores
 // them; a NULL bias pointer means the Linear has no bias.
+//
+// Each module op of ops.def also has, next to its dims struct:
+//   void pf_NAME_sizes(dims *d, int64_t rows, int64_t cols): the sizes of the op
+//       when its input stream x is a (rows, cols, channels) tensor (MSA (S, N),
+//       pair (N, N), single (1, N)); the channels are set when a block declares it.
+//   double pf_NAME_flops(const dims *d): 2 x the multiply-adds of the forward's
+//       matrix products and attention contractions (elementwise work, LayerNorm
+//       and softmax are not counted), the FLOP model of benchmarks.
 #ifndef PF_MODULES_H
 #define PF_MODULES_H
 #include <stdint.h>
@@ -55,6 +63,19 @@ typedef struct {
     pf_linear_p bias;     // (H, c_z), no bias term (PF_BIAS_NONE: unused)
 } pf_attn_p;
 
+static inline void pf_attn_sizes(pf_attn_dims *d, int64_t rows, int64_t cols) {
+    d->B = d->transpose ? cols : rows;
+    d->L = d->transpose ? rows : cols;
+}
+static inline double pf_attn_flops(const pf_attn_dims *d) {
+    double f = 0, BL = (double)d->B * d->L, hc = (double)d->H * d->c_h;
+    f += 2 * BL * d->c_in * hc * 4;                            // q, k, v, g
+    f += 2 * BL * hc * d->c_in;                                // output
+    f += 2 * 2 * (double)d->B * d->H * d->L * d->L * d->c_h;  // QK^T, PV
+    if (d->bias != PF_BIAS_NONE) f += 2 * (double)d->L * d->L * d->c_z * d->H;
+    return f;
+}
+
 // ---------------------------------------------------------------------------
 // MSA column-wise global attention, AF2 Alg. 19 (extra-MSA stack).
 // m (S, N, c) attended along S for each column n, mask (S, N).
@@ -71,6 +92,17 @@ typedef struct {
     pf_linear_p g;      // (H*c_h, c_in) with bias
     pf_linear_p o;      // (c_in, H*c_h) with bias
 } pf_global_attn_p;
+
+static inline void pf_global_attn_sizes(pf_global_attn_dims *d, int64_t rows, int64_t cols) {
+    d->S = rows;
+    d->N = cols;
+}
+static inline double pf_global_attn_flops(const pf_global_attn_dims *d) {
+    double f = 0, SN = (double)d->S * d->N, hc = (double)d->H * d->c_h;
+    f += 2 * SN * d->c_in * (2 * d->c_h + 2 * hc) + 2 * (double)d->N * d->c_in * hc;
+    f += 2 * 2 * SN * hc;
+    return f;
+}
 
 // ---------------------------------------------------------------------------
 // Transition: LN, Linear(c -> n*c), activation, Linear(n*c -> c), AF2 Alg. 9/15
@@ -91,6 +123,11 @@ typedef struct {
     pf_linear_p lin_out;   // (c, n*c): ReLU: linear_2 with bias; SwiGLU: linear_out no bias
 } pf_transition_p;
 
+static inline void pf_transition_sizes(pf_transition_dims *d, int64_t rows, int64_t cols) { d->M = rows * cols; }
+static inline double pf_transition_flops(const pf_transition_dims *d) {
+    return 2 * (double)d->M * d->c * d->c * d->n * (d->act == PF_ACT_SWIGLU ? 3 : 2);
+}
+
 // ---------------------------------------------------------------------------
 // Outer product mean, AF2 Alg. 10: m (S, N, c_m), mask (S, N) -> z update (N, N, c_z).
 // a, b = (LN(m) W^T + bias) * mask, (S, N, c); o_ij = flatten(mean_s a_si (x) b_sj);
@@ -106,6 +143,17 @@ typedef struct {
     pf_linear_p a, b;    // (c, c_m) with bias
     pf_linear_p o;       // (c_z, c*c) with bias; the flattened index is c1*c + c2
 } pf_opm_p;
+
+static inline void pf_opm_sizes(pf_opm_dims *d, int64_t rows, int64_t cols) {
+    d->S = rows;
+    d->N = cols;
+}
+static inline double pf_opm_flops(const pf_opm_dims *d) {
+    double f = 0, NN = (double)d->N * d->N;
+    f += 2 * (double)d->S * d->N * d->c_m * d->c * 2;
+    f += 2 * NN * d->S * d->c * d->c + 2 * NN * d->c * d->c * d->c_z;
+    return f;
+}
 
 // ---------------------------------------------------------------------------
 // Triangle multiplicative update, AF2 Alg. 11 (outgoing) / 12 (incoming), AF3
@@ -129,6 +177,15 @@ typedef struct {
     pf_linear_p z;               // (c_z, c)
 } pf_trimul_p;
 
+// The input is the pair stream: rows == cols == N.
+static inline void pf_trimul_sizes(pf_trimul_dims *d, int64_t rows, int64_t cols) { (void)rows; d->N = cols; }
+static inline double pf_trimul_flops(const pf_trimul_dims *d) {
+    double f = 0, NN = (double)d->N * d->N;
+    f += 2 * NN * d->c_z * (4.0 * d->c + d->c_z) + 2 * NN * d->c * d->c_z;
+    f += 2 * NN * d->N * d->c;
+    return f;
+}
+
 // ---------------------------------------------------------------------------
 // MSA pair-weighted averaging, AF3 Alg. 10. m (S, N, c_m), z (N, N, c_z), mask (N)
 // on the averaged position j. v = LN(m) Wv^T (S, N, H, c); b = LN_z(z) Wb^T (N, N, H);
@@ -148,6 +205,17 @@ typedef struct {
     pf_linear_p g;        // (H*c_h, c_m)
     pf_linear_p o;        // (c_m, H*c_h)
 } pf_pwavg_p;
+
+static inline void pf_pwavg_sizes(pf_pwavg_dims *d, int64_t rows, int64_t cols) {
+    d->S = rows;
+    d->N = cols;
+}
+static inline double pf_pwavg_flops(const pf_pwavg_dims *d) {
+    double f = 0, SN = (double)d->S * d->N, hc = (double)d->H * d->c_h;
+    f += 2 * SN * d->c_m * hc * 3 + 2 * (double)d->N * d->N * d->c_z * d->H;
+    f += 2 * SN * d->N * hc;
+    return f;
+}
 
 // ---------------------------------------------------------------------------
 // Distogram head and loss: logits_ij = ((z_ij + z_ji) W^T + b), 64 bins.

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <math.h>
 #include "cpu_ops.h"
+#include "../backend/ops.h"
 #include "cpu_prim.h"
 #include "../core/util.h"
 #include "../core/rng.h"
@@ -154,12 +155,10 @@ static void cpu_ema(pf_backend *be, real *avg, const real *x, int64_t n, double 
     for (int64_t i = 0; i < n; i++) avg[i] += w * (x[i] - avg[i]);
 }
 
-static int cpu_supports(pf_backend *be, const char *op);
-
 static pf_backend cpu_backend = {
     .name = "cpu",
     .act_bytes = sizeof(real),
-    .supports = cpu_supports,
+    .supports = pf_backend_supports_by_slots,  // derived from the slots below
     .alloc = cpu_alloc,
     .free = cpu_free,
     .zero = cpu_zero,
@@ -183,25 +182,14 @@ static pf_backend cpu_backend = {
     .disto_fwd = cpu_disto_fwd,
     .disto_bwd = cpu_disto_bwd,
     .xent = cpu_xent,
-    .attn_mem = cpu_attn_mem, .attn_fwd = cpu_attn_fwd, .attn_bwd = cpu_attn_bwd,
-    .global_attn_mem = cpu_global_attn_mem, .global_attn_fwd = cpu_global_attn_fwd, .global_attn_bwd = cpu_global_attn_bwd,
-    .transition_mem = cpu_transition_mem, .transition_fwd = cpu_transition_fwd, .transition_bwd = cpu_transition_bwd,
-    .opm_mem = cpu_opm_mem, .opm_fwd = cpu_opm_fwd, .opm_bwd = cpu_opm_bwd,
-    .trimul_mem = cpu_trimul_mem, .trimul_fwd = cpu_trimul_fwd, .trimul_bwd = cpu_trimul_bwd,
-    .pwavg_mem = cpu_pwavg_mem, .pwavg_fwd = cpu_pwavg_fwd, .pwavg_bwd = cpu_pwavg_bwd,
+    // every module op of ops.def: .NAME_mem = cpu_NAME_mem, _fwd, _bwd
+#define PF_MODULE_OP(name, NAME, D, P, n_in) \
+    .name##_mem = cpu_##name##_mem, .name##_fwd = cpu_##name##_fwd, .name##_bwd = cpu_##name##_bwd,
+#include "../backend/ops.def"
     .sum_sq = cpu_sum_sq,
     .scale = cpu_scale,
     .adamw = cpu_adamw,
     .ema = cpu_ema,
 };
-
-static int cpu_supports(pf_backend *be, const char *op) {
-    (void)be;
-    static const char *ops[] = {"add", "dropout", "bcast", "linear", "layer_norm", "relpos", "disto", "xent", "attn",
-                                "global_attn", "transition", "opm", "trimul", "pwavg", "adamw", "ema", NULL};
-    for (int i = 0; ops[i]; i++)
-        if (!strcmp(op, ops[i])) return 1;
-    return 0;
-}
 
 pf_backend *pf_backend_cpu(void) { return &cpu_backend; }

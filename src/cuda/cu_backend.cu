@@ -5,6 +5,7 @@
 // (src/core/rng.h, re-stated here as device code), so masks match bit for bit.
 #include "cu_ops.h"
 #include "cuda_backend.h"
+#include "../backend/ops.h"
 #include <string.h>
 #include <math.h>
 
@@ -351,14 +352,6 @@ static void cub_ema(pf_backend *be, real *avg, const real *x, int64_t n, double 
 }
 
 // ---- table -----------------------------------------------------------------------------
-static int cub_supports(pf_backend *be, const char *op) {
-    static const char *ops[] = {"add", "dropout", "bcast", "linear", "layer_norm", "relpos", "disto", "xent", "attn",
-                                "global_attn", "transition", "opm", "trimul", "pwavg", "adamw", "ema", NULL};
-    for (int i = 0; ops[i]; i++)
-        if (!strcmp(op, ops[i])) return 1;
-    return 0;
-}
-
 static void cub_destroy(pf_backend *be) {
     cu_impl *c = CU(be);
     CU_CHECK(cudaStreamSynchronize(c->stream));
@@ -398,7 +391,7 @@ extern "C" pf_backend *pf_backend_cuda(int bf16_acts) {
     be->name = c->bf16 ? "cuda" : "cuda-fp32";
     be->act_bytes = c->bf16 ? 2 : 4;
     be->impl = c;
-    be->supports = cub_supports;
+    be->supports = pf_backend_supports_by_slots;  // derived from the slots set here
     be->destroy = cub_destroy;
     be->alloc = cub_alloc;
     be->free = cub_free;
@@ -426,12 +419,10 @@ extern "C" pf_backend *pf_backend_cuda(int bf16_acts) {
     be->disto_fwd = cu_disto_fwd;
     be->disto_bwd = cu_disto_bwd;
     be->xent = cu_xent;
-    be->attn_mem = cu_attn_mem; be->attn_fwd = cu_attn_fwd; be->attn_bwd = cu_attn_bwd;
-    be->global_attn_mem = cu_global_attn_mem; be->global_attn_fwd = cu_global_attn_fwd; be->global_attn_bwd = cu_global_attn_bwd;
-    be->transition_mem = cu_transition_mem; be->transition_fwd = cu_transition_fwd; be->transition_bwd = cu_transition_bwd;
-    be->opm_mem = cu_opm_mem; be->opm_fwd = cu_opm_fwd; be->opm_bwd = cu_opm_bwd;
-    be->trimul_mem = cu_trimul_mem; be->trimul_fwd = cu_trimul_fwd; be->trimul_bwd = cu_trimul_bwd;
-    be->pwavg_mem = cu_pwavg_mem; be->pwavg_fwd = cu_pwavg_fwd; be->pwavg_bwd = cu_pwavg_bwd;
+    // every module op of ops.def: be->NAME_mem = cu_NAME_mem, _fwd, _bwd
+#define PF_MODULE_OP(name, NAME, D, P, n_in) \
+    be->name##_mem = cu_##name##_mem; be->name##_fwd = cu_##name##_fwd; be->name##_bwd = cu_##name##_bwd;
+#include "../backend/ops.def"
     be->sum_sq = cub_sum_sq;
     be->scale = cub_scale;
     be->adamw = cub_adamw;

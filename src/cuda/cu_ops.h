@@ -1,4 +1,4 @@
-// cu_ops.h: the CUDA backend's module ops, one file per op family:
+// cu_ops.h: the CUDA backend's ops, one file per op family:
 //   cu_attention.cu + cu_flash.cu  attn (fused online-softmax kernels)
 //   cu_global_attn.cu              global_attn
 //   cu_transition.cu               transition
@@ -11,44 +11,10 @@
 #define PF_CU_OPS_H
 #include "cu_common.cuh"
 
-pf_mem cu_attn_mem(pf_backend *be, const pf_attn_dims *d);
-void cu_attn_fwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, const pf_act *x, const pf_act *z,
-                 const pf_act *key_mask, pf_act *out, void *saved, void *ws);
-void cu_attn_bwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, pf_attn_p *g, const pf_act *key_mask,
-                 const void *saved, const pf_act *d_out, pf_act *d_x, pf_act *d_z, void *ws);
-
-pf_mem cu_global_attn_mem(pf_backend *be, const pf_global_attn_dims *d);
-void cu_global_attn_fwd(pf_backend *be, const pf_global_attn_dims *d, const pf_global_attn_p *p,
-                        const pf_act *m, const pf_act *mask, pf_act *out, void *saved, void *ws);
-void cu_global_attn_bwd(pf_backend *be, const pf_global_attn_dims *d, const pf_global_attn_p *p,
-                        pf_global_attn_p *g, const pf_act *mask, const void *saved, const pf_act *d_out,
-                        pf_act *d_m, void *ws);
-
-pf_mem cu_transition_mem(pf_backend *be, const pf_transition_dims *d);
-void cu_transition_fwd(pf_backend *be, const pf_transition_dims *d, const pf_transition_p *p,
-                       const pf_act *x, const pf_act *mask, pf_act *out, void *saved, void *ws);
-void cu_transition_bwd(pf_backend *be, const pf_transition_dims *d, const pf_transition_p *p,
-                       pf_transition_p *g, const pf_act *mask, const void *saved, const pf_act *d_out,
-                       pf_act *d_x, void *ws);
-
-pf_mem cu_opm_mem(pf_backend *be, const pf_opm_dims *d);
-void cu_opm_fwd(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, const pf_act *m,
-                const pf_act *mask, pf_act *out, void *saved, void *ws);
-void cu_opm_bwd(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, pf_opm_p *g, const pf_act *mask,
-                const void *saved, const pf_act *d_out, pf_act *d_m, void *ws);
-
-pf_mem cu_trimul_mem(pf_backend *be, const pf_trimul_dims *d);
-void cu_trimul_fwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p, const pf_act *z,
-                   const pf_act *mask, pf_act *out, void *saved, void *ws);
-void cu_trimul_bwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p, pf_trimul_p *g,
-                   const pf_act *mask, const void *saved, const pf_act *d_out, pf_act *d_z, void *ws);
-
-pf_mem cu_pwavg_mem(pf_backend *be, const pf_pwavg_dims *d);
-void cu_pwavg_fwd(pf_backend *be, const pf_pwavg_dims *d, const pf_pwavg_p *p, const pf_act *m,
-                  const pf_act *z, const pf_act *mask, pf_act *out, void *saved, void *ws);
-void cu_pwavg_bwd(pf_backend *be, const pf_pwavg_dims *d, const pf_pwavg_p *p, pf_pwavg_p *g,
-                  const pf_act *mask, const void *saved, const pf_act *d_out, pf_act *d_m, pf_act *d_z,
-                  void *ws);
+// The module ops, one triple per line of ops.def: cu_NAME_mem / _fwd / _bwd
+// with the signatures of the backend's slots (backend.h).
+#define PF_MODULE_OP(name, NAME, D, P, n_in) PF_MODULE_OP_DECLARE(cu_, name, D, P, n_in)
+#include "../backend/ops.def"
 
 void cu_relpos_fwd(pf_backend *be, const pf_relpos_dims *d, const pf_linear_p *p, const int32_t *res_idx,
                    const int32_t *chain, const int32_t *entity, const int32_t *sym, pf_act *out);

@@ -122,9 +122,9 @@ static void declare_pair_stack(pf_block *b, const pf_config *cfg, pf_params *P, 
                             "pair_stack.tri_att_end"};
     for (int k = 0; k < 2; k++) {
         pf_step *s = add_step(b, names[k], PF_OP_TRIMUL, PF_STREAM_Z, -1, PF_STREAM_Z, PF_MASK_PAIR, dp, 0);
-        s->d.tm = (pf_trimul_dims){.c_z = cz, .c = cfg->c_trimul, .incoming = k};
+        s->d.trimul = (pf_trimul_dims){.c_z = cz, .c = cfg->c_trimul, .incoming = k};
         full_name(nm, sizeof nm, prefix, s);
-        declare_trimul(P, nm, cz, cfg->c_trimul, !af3, &s->p.tm, &s->g.tm);
+        declare_trimul(P, nm, cz, cfg->c_trimul, !af3, &s->p.trimul, &s->g.trimul);
     }
     for (int k = 0; k < 2; k++) {
         pf_step *s = add_step(b, names[2 + k], PF_OP_ATTN, PF_STREAM_Z, -1, PF_STREAM_Z, PF_MASK_PAIR, dp, k);
@@ -136,9 +136,9 @@ static void declare_pair_stack(pf_block *b, const pf_config *cfg, pf_params *P, 
     }
     pf_step *s = add_step(b, af3 ? "pair_transition" : "pair_stack.pair_transition", PF_OP_TRANSITION,
                           PF_STREAM_Z, -1, PF_STREAM_Z, PF_MASK_PAIR, 0, 0);
-    s->d.tr = (pf_transition_dims){.c = cz, .n = cfg->transition_n, .act = af3 ? PF_ACT_SWIGLU : PF_ACT_RELU};
+    s->d.transition = (pf_transition_dims){.c = cz, .n = cfg->transition_n, .act = af3 ? PF_ACT_SWIGLU : PF_ACT_RELU};
     full_name(nm, sizeof nm, prefix, s);
-    declare_transition(P, nm, cz, cfg->transition_n, af3, &s->p.tr, &s->g.tr);
+    declare_transition(P, nm, cz, cfg->transition_n, af3, &s->p.transition, &s->g.transition);
 }
 
 // AF2 Alg. 6 (Evoformer) and Alg. 18 (extra-MSA stack): MSA row attention with
@@ -156,9 +156,9 @@ static void declare_af2_msa_part(pf_block *b, const pf_config *cfg, pf_params *P
     declare_attn(P, nm, &row, cm, cfg->c_z, H, ch, &s->p.attn, &s->g.attn);
     if (extra) {
         s = add_step(b, "msa_att_col", PF_OP_GLOBAL_ATTN, PF_STREAM_M, -1, PF_STREAM_M, PF_MASK_MSA, 0, 0);
-        s->d.gattn = (pf_global_attn_dims){.c_in = cm, .H = H, .c_h = ch};
+        s->d.global_attn = (pf_global_attn_dims){.c_in = cm, .H = H, .c_h = ch};
         full_name(nm, sizeof nm, prefix, s);
-        declare_global_attn(P, nm, cm, H, ch, &s->p.gattn, &s->g.gattn);
+        declare_global_attn(P, nm, cm, H, ch, &s->p.global_attn, &s->g.global_attn);
     } else {
         s = add_step(b, "msa_att_col._msa_att", PF_OP_ATTN, PF_STREAM_M, -1, PF_STREAM_M, PF_MASK_MSA, 0, 0);
         s->d.attn = (pf_attn_dims){.c_in = cm, .H = H, .c_h = ch, .bias = PF_BIAS_NONE, .transpose = 1};
@@ -167,9 +167,9 @@ static void declare_af2_msa_part(pf_block *b, const pf_config *cfg, pf_params *P
         declare_attn(P, nm, &col, cm, 0, H, ch, &s->p.attn, &s->g.attn);
     }
     s = add_step(b, "msa_transition", PF_OP_TRANSITION, PF_STREAM_M, -1, PF_STREAM_M, PF_MASK_MSA, 0, 0);
-    s->d.tr = (pf_transition_dims){.c = cm, .n = cfg->transition_n, .act = PF_ACT_RELU};
+    s->d.transition = (pf_transition_dims){.c = cm, .n = cfg->transition_n, .act = PF_ACT_RELU};
     full_name(nm, sizeof nm, prefix, s);
-    declare_transition(P, nm, cm, cfg->transition_n, 0, &s->p.tr, &s->g.tr);
+    declare_transition(P, nm, cm, cfg->transition_n, 0, &s->p.transition, &s->g.transition);
     s = add_step(b, "outer_product_mean", PF_OP_OPM, PF_STREAM_M, -1, PF_STREAM_Z, PF_MASK_MSA, 0, 0);
     s->d.opm = (pf_opm_dims){.c_m = cm, .c = cfg->c_opm, .c_z = cfg->c_z};
     full_name(nm, sizeof nm, prefix, s);
@@ -198,9 +198,9 @@ void pf_block_declare(pf_block *b, int kind, const pf_config *cfg, pf_params *P,
         attn_names an = {"layer_norm_s", "layer_norm_z", "linear_z", "mha", 1, 0, 0, 0};
         declare_attn(P, nm, &an, cfg->c_s, cfg->c_z, cfg->heads_single, cfg->c_h_single, &s->p.attn, &s->g.attn);
         s = add_step(b, "single_transition", PF_OP_TRANSITION, PF_STREAM_S, -1, PF_STREAM_S, PF_MASK_SEQ, 0, 0);
-        s->d.tr = (pf_transition_dims){.c = cfg->c_s, .n = cfg->transition_n, .act = PF_ACT_SWIGLU};
+        s->d.transition = (pf_transition_dims){.c = cfg->c_s, .n = cfg->transition_n, .act = PF_ACT_SWIGLU};
         full_name(nm, sizeof nm, prefix, s);
-        declare_transition(P, nm, cfg->c_s, cfg->transition_n, 1, &s->p.tr, &s->g.tr);
+        declare_transition(P, nm, cfg->c_s, cfg->transition_n, 1, &s->p.transition, &s->g.transition);
         break;
     }
     case PF_BLOCK_MSA_MODULE: {
@@ -212,13 +212,13 @@ void pf_block_declare(pf_block *b, int kind, const pf_config *cfg, pf_params *P,
         declare_opm(P, nm, cfg->c_m, cfg->c_opm, cfg->c_z, 0, &s->p.opm, &s->g.opm);
         s = add_step(b, "msa_pair_weighted_averaging", PF_OP_PWAVG, PF_STREAM_M, PF_STREAM_Z, PF_STREAM_M,
                      PF_MASK_SEQ, cfg->dropout_msa, 0);
-        s->d.pw = (pf_pwavg_dims){.c_m = cfg->c_m, .c_z = cfg->c_z, .H = cfg->heads_pwavg, .c_h = cfg->c_h_pwavg};
+        s->d.pwavg = (pf_pwavg_dims){.c_m = cfg->c_m, .c_z = cfg->c_z, .H = cfg->heads_pwavg, .c_h = cfg->c_h_pwavg};
         full_name(nm, sizeof nm, prefix, s);
-        declare_pwavg(P, nm, cfg->c_m, cfg->c_z, cfg->heads_pwavg, cfg->c_h_pwavg, &s->p.pw, &s->g.pw);
+        declare_pwavg(P, nm, cfg->c_m, cfg->c_z, cfg->heads_pwavg, cfg->c_h_pwavg, &s->p.pwavg, &s->g.pwavg);
         s = add_step(b, "msa_transition", PF_OP_TRANSITION, PF_STREAM_M, -1, PF_STREAM_M, PF_MASK_MSA, 0, 0);
-        s->d.tr = (pf_transition_dims){.c = cfg->c_m, .n = cfg->transition_n, .act = PF_ACT_SWIGLU};
+        s->d.transition = (pf_transition_dims){.c = cfg->c_m, .n = cfg->transition_n, .act = PF_ACT_SWIGLU};
         full_name(nm, sizeof nm, prefix, s);
-        declare_transition(P, nm, cfg->c_m, cfg->transition_n, 1, &s->p.tr, &s->g.tr);
+        declare_transition(P, nm, cfg->c_m, cfg->transition_n, 1, &s->p.transition, &s->g.transition);
         declare_pair_stack(b, cfg, P, prefix, 1);
         break;
     }
@@ -236,6 +236,43 @@ const char *pf_block_kind_name(int kind) {
     return "?";
 }
 
+// ---- the executor's view of the op table (src/backend/ops.def) ----
+// One uniform entry per module op, so that plan, forward, backward and the FLOP
+// model are written once for all ops. The adapters pick the op's union members
+// and pass the second stream (x2, d_x2) only to two-input ops.
+typedef struct {
+    void (*sizes)(pf_step_dims *d, int64_t rows, int64_t cols);
+    double (*flops)(const pf_step_dims *d);
+    pf_mem (*mem)(pf_backend *be, const pf_step *s);
+    void (*fwd)(pf_backend *be, pf_step *s, const pf_act *x, const pf_act *x2, const pf_act *mask,
+                pf_act *out, void *saved, void *ws);
+    void (*bwd)(pf_backend *be, pf_step *s, const pf_act *mask, const void *saved, const pf_act *d_out,
+                pf_act *d_x, pf_act *d_x2, void *ws);
+} op_entry;
+
+#define PF_MODULE_OP(name, NAME, D, P, n_in)                                                                    \
+    static void op_##name##_sizes(pf_step_dims *d, int64_t r, int64_t c) { pf_##name##_sizes(&d->name, r, c); } \
+    static double op_##name##_flops(const pf_step_dims *d) { return pf_##name##_flops(&d->name); }               \
+    static pf_mem op_##name##_mem(pf_backend *be, const pf_step *s) { return be->name##_mem(be, &s->d.name); }  \
+    static void op_##name##_fwd(pf_backend *be, pf_step *s, const pf_act *x, const pf_act *x2,                 \
+                                const pf_act *mask, pf_act *out, void *saved, void *ws) {                      \
+        (void)x2;                                                                                               \
+        be->name##_fwd(be, &s->d.name, &s->p.name, PF_OP_ARGS_##n_in(x, x2), mask, out, saved, ws);            \
+    }                                                                                                           \
+    static void op_##name##_bwd(pf_backend *be, pf_step *s, const pf_act *mask, const void *saved,             \
+                                const pf_act *d_out, pf_act *d_x, pf_act *d_x2, void *ws) {                    \
+        (void)d_x2;                                                                                             \
+        be->name##_bwd(be, &s->d.name, &s->p.name, &s->g.name, mask, saved, d_out,                             \
+                       PF_OP_ARGS_##n_in(d_x, d_x2), ws);                                                       \
+    }
+#include "../backend/ops.def"
+
+static const op_entry OPS[PF_N_OPS] = {
+#define PF_MODULE_OP(name, NAME, D, P, n_in) \
+    [PF_OP_##NAME] = {op_##name##_sizes, op_##name##_flops, op_##name##_mem, op_##name##_fwd, op_##name##_bwd},
+#include "../backend/ops.def"
+};
+
 // ---- sizes ----
 
 // Rows and columns of a stream: M (S, N), Z (N, N), S (1, N).
@@ -244,39 +281,29 @@ static void stream_rc(int stream, int64_t N, int64_t S, int64_t *r, int64_t *c) 
     *c = N;
 }
 
+int pf_block_check_backend(const pf_block *b, pf_backend *be, char *err, size_t n) {
+    for (int i = 0; i < b->n; i++) {
+        const pf_step *s = &b->step[i];
+        const char *op = pf_op_name(s->op);
+        if (!be->supports || !be->supports(be, op)) {
+            snprintf(err, n, "backend '%s' does not implement the module op '%s' (step '%s' of a %s block)",
+                     be->name, op, s->name, pf_block_kind_name(b->kind));
+            return -1;
+        }
+    }
+    return 0;
+}
+
 void pf_block_plan(pf_block *b, pf_backend *be, int64_t N, int64_t S) {
+    char err[512];
+    if (pf_block_check_backend(b, be, err, sizeof err)) pf_die("%s", err);
     size_t off = 0, ws = 0;
     for (int i = 0; i < b->n; i++) {
         pf_step *s = &b->step[i];
         int64_t r, c;
         stream_rc(s->input, N, S, &r, &c);
-        switch (s->op) {
-        case PF_OP_ATTN:
-            s->d.attn.B = s->d.attn.transpose ? c : r;
-            s->d.attn.L = s->d.attn.transpose ? r : c;
-            s->mem = be->attn_mem(be, &s->d.attn);
-            break;
-        case PF_OP_GLOBAL_ATTN:
-            s->d.gattn.S = r; s->d.gattn.N = c;
-            s->mem = be->global_attn_mem(be, &s->d.gattn);
-            break;
-        case PF_OP_TRANSITION:
-            s->d.tr.M = r * c;
-            s->mem = be->transition_mem(be, &s->d.tr);
-            break;
-        case PF_OP_OPM:
-            s->d.opm.S = r; s->d.opm.N = c;
-            s->mem = be->opm_mem(be, &s->d.opm);
-            break;
-        case PF_OP_TRIMUL:
-            s->d.tm.N = N;
-            s->mem = be->trimul_mem(be, &s->d.tm);
-            break;
-        case PF_OP_PWAVG:
-            s->d.pw.S = r; s->d.pw.N = c;
-            s->mem = be->pwavg_mem(be, &s->d.pw);
-            break;
-        }
+        OPS[s->op].sizes(&s->d, r, c);
+        s->mem = OPS[s->op].mem(be, s);
         s->saved_off = off;
         off += (s->mem.saved + 255) & ~(size_t)255;
         if (s->mem.ws > ws) ws = s->mem.ws;
@@ -302,14 +329,7 @@ void pf_block_fwd(pf_block *b, pf_backend *be, pf_streams *st, void *saved, void
         const pf_act *x2 = s->second >= 0 ? st->x[s->second] : NULL;
         const pf_act *mask = st->mask[s->mask];
         void *sv = saved ? (char *)saved + s->saved_off : NULL;
-        switch (s->op) {
-        case PF_OP_ATTN: be->attn_fwd(be, &s->d.attn, &s->p.attn, x, x2, mask, delta, sv, ws); break;
-        case PF_OP_GLOBAL_ATTN: be->global_attn_fwd(be, &s->d.gattn, &s->p.gattn, x, mask, delta, sv, ws); break;
-        case PF_OP_TRANSITION: be->transition_fwd(be, &s->d.tr, &s->p.tr, x, mask, delta, sv, ws); break;
-        case PF_OP_OPM: be->opm_fwd(be, &s->d.opm, &s->p.opm, x, mask, delta, sv, ws); break;
-        case PF_OP_TRIMUL: be->trimul_fwd(be, &s->d.tm, &s->p.tm, x, mask, delta, sv, ws); break;
-        case PF_OP_PWAVG: be->pwavg_fwd(be, &s->d.pw, &s->p.pw, x, x2, mask, delta, sv, ws); break;
-        }
+        OPS[s->op].fwd(be, s, x, x2, mask, delta, sv, ws);
         pf_dropout d = step_dropout(b, s, st, key, i, training);
         be->dropout_add(be, &d, st->x[s->target], delta);
     }
@@ -325,68 +345,14 @@ void pf_block_bwd(pf_block *b, pf_backend *be, pf_streams *st, pf_streams *d, co
         const void *sv = (const char *)saved + s->saved_off;
         pf_act *dx = d->x[s->input];
         pf_act *dx2 = s->second >= 0 ? d->x[s->second] : NULL;
-        switch (s->op) {
-        case PF_OP_ATTN: be->attn_bwd(be, &s->d.attn, &s->p.attn, &s->g.attn, mask, sv, d_delta, dx, dx2, ws); break;
-        case PF_OP_GLOBAL_ATTN: be->global_attn_bwd(be, &s->d.gattn, &s->p.gattn, &s->g.gattn, mask, sv, d_delta, dx, ws); break;
-        case PF_OP_TRANSITION: be->transition_bwd(be, &s->d.tr, &s->p.tr, &s->g.tr, mask, sv, d_delta, dx, ws); break;
-        case PF_OP_OPM: be->opm_bwd(be, &s->d.opm, &s->p.opm, &s->g.opm, mask, sv, d_delta, dx, ws); break;
-        case PF_OP_TRIMUL: be->trimul_bwd(be, &s->d.tm, &s->p.tm, &s->g.tm, mask, sv, d_delta, dx, ws); break;
-        case PF_OP_PWAVG: be->pwavg_bwd(be, &s->d.pw, &s->p.pw, &s->g.pw, mask, sv, d_delta, dx, dx2, ws); break;
-        }
+        OPS[s->op].bwd(be, s, mask, sv, d_delta, dx, dx2, ws);
     }
 }
 
-// FLOP model: 2 x multiply-adds of the matrix products and attention
-// contractions of the forward pass (elementwise work, LayerNorm and softmax are
-// not counted). The backward is counted as twice the forward.
+// FLOP model (modules.h: pf_NAME_flops): the forward's matrix products and
+// attention contractions. The backward is counted as twice the forward.
 double pf_block_flops(const pf_block *b) {
     double f = 0;
-    for (int i = 0; i < b->n; i++) {
-        const pf_step *s = &b->step[i];
-        switch (s->op) {
-        case PF_OP_ATTN: {
-            const pf_attn_dims *d = &s->d.attn;
-            double BL = (double)d->B * d->L, hc = (double)d->H * d->c_h;
-            f += 2 * BL * d->c_in * hc * 4;                      // q, k, v, g
-            f += 2 * BL * hc * d->c_in;                          // output
-            f += 2 * 2 * (double)d->B * d->H * d->L * d->L * d->c_h;  // QK^T, PV
-            if (d->bias != PF_BIAS_NONE) f += 2 * (double)d->L * d->L * d->c_z * d->H;
-            break;
-        }
-        case PF_OP_GLOBAL_ATTN: {
-            const pf_global_attn_dims *d = &s->d.gattn;
-            double SN = (double)d->S * d->N, hc = (double)d->H * d->c_h;
-            f += 2 * SN * d->c_in * (2 * d->c_h + 2 * hc) + 2 * (double)d->N * d->c_in * hc;
-            f += 2 * 2 * SN * hc;
-            break;
-        }
-        case PF_OP_TRANSITION: {
-            const pf_transition_dims *d = &s->d.tr;
-            f += 2 * (double)d->M * d->c * d->c * d->n * (d->act == PF_ACT_SWIGLU ? 3 : 2);
-            break;
-        }
-        case PF_OP_OPM: {
-            const pf_opm_dims *d = &s->d.opm;
-            double NN = (double)d->N * d->N;
-            f += 2 * (double)d->S * d->N * d->c_m * d->c * 2;
-            f += 2 * NN * d->S * d->c * d->c + 2 * NN * d->c * d->c * d->c_z;
-            break;
-        }
-        case PF_OP_TRIMUL: {
-            const pf_trimul_dims *d = &s->d.tm;
-            double NN = (double)d->N * d->N;
-            f += 2 * NN * d->c_z * (4.0 * d->c + d->c_z) + 2 * NN * d->c * d->c_z;
-            f += 2 * NN * d->N * d->c;
-            break;
-        }
-        case PF_OP_PWAVG: {
-            const pf_pwavg_dims *d = &s->d.pw;
-            double SN = (double)d->S * d->N, hc = (double)d->H * d->c_h;
-            f += 2 * SN * d->c_m * hc * 3 + 2 * (double)d->N * d->N * d->c_z * d->H;
-            f += 2 * SN * d->N * hc;
-            break;
-        }
-        }
-    }
+    for (int i = 0; i < b->n; i++) f += OPS[b->step[i].op].flops(&b->step[i].d);
     return f;
 }

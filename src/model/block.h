@@ -9,30 +9,23 @@
 #ifndef PF_BLOCK_H
 #define PF_BLOCK_H
 #include "../backend/backend.h"
+#include "../backend/ops.h"
 #include "params.h"
 #include "config.h"
 
 enum { PF_STREAM_M = 0, PF_STREAM_Z = 1, PF_STREAM_S = 2, PF_NSTREAMS = 3 };
 enum { PF_MASK_MSA = 0, PF_MASK_PAIR = 1, PF_MASK_SEQ = 2, PF_NMASKS = 3 };
-enum { PF_OP_ATTN, PF_OP_GLOBAL_ATTN, PF_OP_TRANSITION, PF_OP_OPM, PF_OP_TRIMUL, PF_OP_PWAVG };
 enum { PF_BLOCK_EVOFORMER, PF_BLOCK_EXTRA_MSA, PF_BLOCK_PAIRFORMER, PF_BLOCK_MSA_MODULE };
 
+// A step's parameters and dims: one member per module op, named as in ops.def.
 typedef union {
-    pf_attn_p attn;
-    pf_global_attn_p gattn;
-    pf_transition_p tr;
-    pf_opm_p opm;
-    pf_trimul_p tm;
-    pf_pwavg_p pw;
+#define PF_MODULE_OP(name, NAME, D, P, n_in) P name;
+#include "../backend/ops.def"
 } pf_step_params;
 
 typedef union {
-    pf_attn_dims attn;
-    pf_global_attn_dims gattn;
-    pf_transition_dims tr;
-    pf_opm_dims opm;
-    pf_trimul_dims tm;
-    pf_pwavg_dims pw;
+#define PF_MODULE_OP(name, NAME, D, P, n_in) D name;
+#include "../backend/ops.def"
 } pf_step_dims;
 
 typedef struct {
@@ -68,7 +61,11 @@ typedef struct {
 
 // Declare the block's parameters under `prefix` (e.g. "evoformer.blocks.3").
 void pf_block_declare(pf_block *b, int kind, const pf_config *cfg, pf_params *P, const char *prefix);
-// Set sizes (N tokens, S MSA rows) and compute saved / workspace bytes.
+// 0 if `be` implements every module op of the block; otherwise -1 and a
+// message in err naming the backend, the op and the step.
+int pf_block_check_backend(const pf_block *b, pf_backend *be, char *err, size_t n);
+// Set sizes (N tokens, S MSA rows) and compute saved / workspace bytes. Dies
+// with pf_block_check_backend's message if the backend lacks one of the ops.
 void pf_block_plan(pf_block *b, pf_backend *be, int64_t N, int64_t S);
 // Forward. saved == NULL: nothing kept for a backward. training: dropout on.
 // delta: scratch the size of the largest stream. key: dropout key of this

@@ -53,10 +53,10 @@ def fwd_bwd(kind, d, p, ins, masks, grads_out, dtype, device):
     return res
 
 
-def run_block(kind, d, N, S, gen):
+def run_block(kind, d, N, S, gen, pairfold):
     """Random weights and inputs (values representable in float32), the float64
     reference, and PyTorch's own bf16 result (the yardstick for pairfold's bf16)."""
-    p = tb.random_params(kind, d, gen, dtype=torch.float64)
+    p = tb.random_params(kind, d, gen, dtype=torch.float64, pairfold=pairfold)  # names, shapes: pairfold inspect
     p = {k: v.float().double() for k, v in p.items()}
     tok = torch.ones(N, dtype=torch.float64)
     tok[[3, 10, N - 2]] = 0
@@ -113,7 +113,7 @@ def main():
         sets += ["--set", f"{k}={v}"]
     with tempfile.TemporaryDirectory() as tmp:
         for kind, N, S in (("pairformer", 37, 1), ("evoformer", 29, 5)):
-            weights, inputs, ref, torch_bf16 = run_block(kind, DIMS, N, S, gen)
+            weights, inputs, ref, torch_bf16 = run_block(kind, DIMS, N, S, gen, a.pairfold)
             tb_err = rel_errors(torch_bf16, ref)
             tw = max(tb_err, key=tb_err.get)
             print(f"info {kind:10s} torch-bf16 {len(ref)} tensors, worst {tb_err[tw]:.2e} ({tw}) [PyTorch's own bf16 error]")
