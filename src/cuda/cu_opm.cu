@@ -4,6 +4,7 @@
 // linear_out, so the (N, N, c*c) tensor never exists whole.
 // saved: m (S, N, c_m). ws: ml | a, b | norm (N, N) fp32 | C, P | dpre | da, db | dml.
 #include "cu_ops.h"
+#include "cu_vec.cuh"
 
 #define OPM_EPS 1e-3
 #define OPM_BLOCK_ELEMS ((int64_t)1 << 25)
@@ -66,7 +67,36 @@ __global__ void k_opm_perm(T *C, T *P, int64_t bi, int64_t N, int c, int dir) {
             }
     }
 }
+// The same with 8-element accesses (c a multiple of 8, buffers 16-byte aligned):
+// thread u of the block moves vector u of the c x c block of ij.
+template <typename T>
+__global__ void k_opm_perm_v(T *C, T *P, int64_t bi, int64_t N, int c, int dir) {
+    int64_t Nc = N * c, cc = (int64_t)c * c;
+    int cv = c / CU_VEC, nv = c * cv;
+    for (int64_t ij = blockIdx.x; ij < bi * N; ij += gridDim.x) {
+        int64_t ii = ij / N, j = ij - ii * N;
+        T *cb = C + ii * c * Nc + j * c, *pb = P + ij * cc;
+        for (int u = threadIdx.x; u < nv; u += blockDim.x) {
+            int c1 = u / cv, c2 = (u - c1 * cv) * CU_VEC;
+            float v[CU_VEC];
+            if (dir == 0) {
+                ld8(cb, (int64_t)c1 * Nc + c2, v);
+                st8(pb, c1 * c + c2, v);
+            } else {
+                ld8(pb, c1 * c + c2, v);
+                st8(cb, (int64_t)c1 * Nc + c2, v);
+            }
+        }
+    }
+}
 static unsigned perm_blocks(int64_t rows) { return (unsigned)(rows < 2147483647LL ? rows : 2147483647LL); }
+static void opm_perm(cu_impl *c, void *C, void *P, int64_t bi, int64_t N, int ch, int dir) {
+    if (ch % CU_VEC == 0 && cu_vec_ok(CU_VEC, C, P))
+        CU_DISPATCH(c, T, k_opm_perm_v<T><<<perm_blocks(bi * N), 128, 0, c->stream>>>((T *)C, (T *)P, bi, N, ch, dir));
+    else
+        CU_DISPATCH(c, T, k_opm_perm<T><<<perm_blocks(bi * N), dim3(32, 8), 0, c->stream>>>((T *)C, (T *)P, bi, N, ch, dir));
+    CU_LAUNCHED();
+}
 
 static void opm_prologue(cu_impl *c, const pf_opm_dims *d, const pf_opm_p *p, const void *m, const void *mask,
                          const opm_ws *w) {
@@ -88,8 +118,7 @@ static void opm_outer_block(cu_impl *c, const pf_opm_dims *d, const opm_ws *w, i
     size_t e = cu_esz(c);
     cu_gemm(c, 1, 0, bi * ch, Nc, d->S, 1.f, (char *)w->a + (size_t)(i0 * ch) * e, CU_ACT, Nc, w->b, CU_ACT, Nc,
             0.f, w->C, CU_ACT, Nc, 1, 0, 0, 0, NULL);
-    CU_DISPATCH(c, T, k_opm_perm<T><<<perm_blocks(bi * N), dim3(32, 8), 0, c->stream>>>((T *)w->C, (T *)w->P, bi, N, d->c, 0));
-    CU_LAUNCHED();
+    opm_perm(c, w->C, w->P, bi, N, d->c, 0);
 }
 
 void cu_opm_fwd(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, const pf_act *m, const pf_act *mask,
@@ -133,8 +162,7 @@ void cu_opm_bwd(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, pf_opm_
         cu_linear_bwd(c, bi * N, (int)(ch * ch), cz, &p->o, &g->o, w.P, w.dpre, NULL);
         cu_fill(c, w.P, 0.f, bi * N * ch * ch);
         cu_linear_bwd(c, bi * N, (int)(ch * ch), cz, &p->o, NULL, NULL, w.dpre, w.P);
-        CU_DISPATCH(c, T, k_opm_perm<T><<<perm_blocks(bi * N), dim3(32, 8), 0, c->stream>>>((T *)w.C, (T *)w.P, bi, N, d->c, 1));
-        CU_LAUNCHED();
+        opm_perm(c, w.C, w.P, bi, N, d->c, 1);
         cu_gemm(c, 0, 1, S, bi * ch, Nc, 1.f, w.b, CU_ACT, Nc, w.C, CU_ACT, Nc, 0.f,
                 (char *)w.da + (size_t)(i0 * ch) * e, CU_ACT, Nc, 1, 0, 0, 0, NULL);
         cu_gemm(c, 0, 0, S, Nc, bi * ch, 1.f, (char *)w.a + (size_t)(i0 * ch) * e, CU_ACT, Nc, w.C, CU_ACT, Nc, 1.f,

@@ -7,23 +7,20 @@
 // per-block partials are summed in block order by a second kernel, so the
 // parameter gradients never depend on scheduling (no atomics).
 #include "cu_common.cuh"
+#include "cu_vec.cuh"
 
 #define LN_EPS 1e-5f
 #define LN_WARPS 8
 #define LN_MAX_BLOCKS 1024
 
 // One warp's row statistics, shared by the forward and the backward (which
-// recomputes them rather than saving them): v gets the row (0 past C), mu the
-// mean, rs 1 / sqrt(variance + eps); two passes over registers, fp32.
-template <typename T, int CPL>
-__device__ __forceinline__ void ln_row_stats(const T *xr, int C, int lane, float (&v)[CPL], float &mu, float &rs) {
+// recomputes them rather than saving them): from the row v (0 past C) in
+// registers, mu the mean, rs 1 / sqrt(variance + eps); two passes, fp32.
+template <int CPL>
+__device__ __forceinline__ void ln_stats(const float (&v)[CPL], int C, int lane, float &mu, float &rs) {
     float s = 0;
 #pragma unroll
-    for (int j = 0; j < CPL; j++) {
-        int ch = lane + 32 * j;
-        v[j] = ch < C ? ld(xr, ch) : 0.f;
-        s += v[j];
-    }
+    for (int j = 0; j < CPL; j++) s += v[j];
 #pragma unroll
     for (int o = 16; o; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
     mu = s / C;
@@ -38,18 +35,40 @@ __device__ __forceinline__ void ln_row_stats(const T *xr, int C, int lane, float
     for (int o = 16; o; o >>= 1) q += __shfl_xor_sync(0xffffffffu, q, o);
     rs = rsqrtf(q / C + LN_EPS);
 }
+// v <- the row (0 past C); lane holds channels lane + 32 j.
+template <typename T, int CPL>
+__device__ __forceinline__ void ln_load(const T *xr, int C, int lane, float (&v)[CPL]) {
+#pragma unroll
+    for (int j = 0; j < CPL; j++) {
+        int ch = lane + 32 * j;
+        v[j] = ch < C ? ld(xr, ch) : 0.f;
+    }
+}
+// Parameters of the lane's channels (0 past C), loaded once per warp.
+template <int CPL>
+__device__ __forceinline__ void ln_param(const float *w, int C, int lane, float (&r)[CPL]) {
+#pragma unroll
+    for (int j = 0; j < CPL; j++) {
+        int ch = lane + 32 * j;
+        r[j] = ch < C ? w[ch] : 0.f;
+    }
+}
 
 template <typename T, int CPL>
 __global__ void k_ln_fwd(int64_t M, int C, const float *w, const float *b, const T *x, T *y) {
     int lane = threadIdx.x & 31;
+    float wr[CPL], br[CPL];
+    ln_param<CPL>(w, C, lane, wr);
+    ln_param<CPL>(b, C, lane, br);
     int64_t row = (int64_t)blockIdx.x * LN_WARPS + (threadIdx.x >> 5);
     for (; row < M; row += (int64_t)gridDim.x * LN_WARPS) {
         float v[CPL], mu, rs;
-        ln_row_stats<T, CPL>(x + row * C, C, lane, v, mu, rs);
+        ln_load<T, CPL>(x + row * C, C, lane, v);
+        ln_stats<CPL>(v, C, lane, mu, rs);
 #pragma unroll
         for (int j = 0; j < CPL; j++) {
             int ch = lane + 32 * j;
-            if (ch < C) st(y, row * C + ch, (v[j] - mu) * rs * w[ch] + b[ch]);
+            if (ch < C) st(y, row * C + ch, (v[j] - mu) * rs * wr[j] + br[j]);
         }
     }
 }
@@ -65,15 +84,15 @@ __global__ void k_ln_bwd(int64_t M, int C, const float *w, const T *x, const T *
     // rows of this block: a contiguous chunk, so the partial order is fixed
     int64_t per = (M + gridDim.x - 1) / gridDim.x;
     int64_t r0 = (int64_t)blockIdx.x * per, r1 = r0 + per < M ? r0 + per : M;
+    float wr[CPL];
+    ln_param<CPL>(w, C, lane, wr);
     for (int64_t row = r0 + wid; row < r1; row += LN_WARPS) {
-        const T *gr = dy + row * C;
-        float v[CPL], g[CPL], mu, rs;
-        ln_row_stats<T, CPL>(x + row * C, C, lane, v, mu, rs);
-#pragma unroll
-        for (int j = 0; j < CPL; j++) {
-            int ch = lane + 32 * j;
-            g[j] = ch < C ? ld(gr, ch) : 0.f;
-        }
+        // every load of the row first (x, dy, the dx accumulated into), then the math
+        float v[CPL], g[CPL], o[CPL], mu, rs;
+        ln_load<T, CPL>(x + row * C, C, lane, v);
+        ln_load<T, CPL>(dy + row * C, C, lane, g);
+        if (dx) ln_load<T, CPL>(dx + row * C, C, lane, o);
+        ln_stats<CPL>(v, C, lane, mu, rs);
         float s1 = 0, s2 = 0;
 #pragma unroll
         for (int j = 0; j < CPL; j++) {
@@ -81,7 +100,7 @@ __global__ void k_ln_bwd(int64_t M, int C, const float *w, const T *x, const T *
             float xh = (v[j] - mu) * rs;
             v[j] = xh;
             if (ch < C) {
-                float dxh = g[j] * w[ch];
+                float dxh = g[j] * wr[j];
                 s1 += dxh;
                 s2 += dxh * xh;
                 aw[j] += g[j] * xh;
@@ -99,10 +118,7 @@ __global__ void k_ln_bwd(int64_t M, int C, const float *w, const T *x, const T *
 #pragma unroll
             for (int j = 0; j < CPL; j++) {
                 int ch = lane + 32 * j;
-                if (ch < C) {
-                    int64_t i = row * C + ch;
-                    st(dx, i, ld(dx, i) + rs * (g[j] * w[ch] - s1 - v[j] * s2));
-                }
+                if (ch < C) st(dx, row * C + ch, o[j] + rs * (g[j] * wr[j] - s1 - v[j] * s2));
             }
         }
     }
@@ -229,15 +245,35 @@ template <typename T>
 __global__ void k_add(T *y, const T *x, int64_t n) { GRID_STRIDE(i, n) st(y, i, ld(y, i) + ld(x, i)); }
 template <typename T>
 __global__ void k_fill(T *y, float v, int64_t n) { GRID_STRIDE(i, n) st(y, i, v); }
+template <typename T>
+__global__ void k_add_v(T *y, const T *x, int64_t n) {
+    GRID_STRIDE_VEC(i, n) {
+        float a[CU_VEC], b[CU_VEC];
+        ld8(y, i, a);
+        ld8(x, i, b);
+#pragma unroll
+        for (int k = 0; k < CU_VEC; k++) a[k] += b[k];
+        st8(y, i, a);
+    }
+}
+template <typename T>
+__global__ void k_fill_v(T *y, float v, int64_t n) {
+    float a[CU_VEC];
+#pragma unroll
+    for (int k = 0; k < CU_VEC; k++) a[k] = v;
+    GRID_STRIDE_VEC(i, n) st8(y, i, a);
+}
 
 void cu_add(cu_impl *c, void *y, const void *x, int64_t n) {
     if (n <= 0) return;
-    CU_DISPATCH(c, T, k_add<T><<<cu_blocks(n, 256), 256, 0, c->stream>>>((T *)y, (const T *)x, n));
+    if (cu_vec_ok(n, y, x)) CU_DISPATCH(c, T, k_add_v<T><<<cu_vec_blocks(n), 256, 0, c->stream>>>((T *)y, (const T *)x, n));
+    else CU_DISPATCH(c, T, k_add<T><<<cu_blocks(n, 256), 256, 0, c->stream>>>((T *)y, (const T *)x, n));
     CU_LAUNCHED();
 }
 void cu_fill(cu_impl *c, void *y, float v, int64_t n) {
     if (n <= 0) return;
-    CU_DISPATCH(c, T, k_fill<T><<<cu_blocks(n, 256), 256, 0, c->stream>>>((T *)y, v, n));
+    if (cu_vec_ok(n, y)) CU_DISPATCH(c, T, k_fill_v<T><<<cu_vec_blocks(n), 256, 0, c->stream>>>((T *)y, v, n));
+    else CU_DISPATCH(c, T, k_fill<T><<<cu_blocks(n, 256), 256, 0, c->stream>>>((T *)y, v, n));
     CU_LAUNCHED();
 }
 void cu_copy_act(cu_impl *c, void *dst, const void *src, int64_t n) {

@@ -6,6 +6,7 @@
 // rows, c = 128, n = 4) 3.75 GiB would otherwise be the largest workspace of a
 // Pairformer block. Chunks run in order: gradients stay deterministic.
 #include "cu_ops.h"
+#include "cu_vec.cuh"
 
 #define TR_CHUNK_ELEMS ((int64_t)1 << 22)  // hidden elements per chunk (R * n * c)
 
@@ -46,6 +47,22 @@ __global__ void k_act_fwd(const T *a, const T *b, T *h, int64_t n) {
         st(h, i, b ? x * sigmoidf_(x) * ld(b, i) : fmaxf(x, 0.f));
     }
 }
+template <typename T>
+__global__ void k_act_fwd_v(const T *a, const T *b, T *h, int64_t n) {
+    GRID_STRIDE_VEC(i, n) {
+        float x[CU_VEC], y[CU_VEC];
+        ld8(a, i, x);
+        if (b) {
+            ld8(b, i, y);
+#pragma unroll
+            for (int k = 0; k < CU_VEC; k++) y[k] = x[k] * sigmoidf_(x[k]) * y[k];
+        } else {
+#pragma unroll
+            for (int k = 0; k < CU_VEC; k++) y[k] = fmaxf(x[k], 0.f);
+        }
+        st8(h, i, y);
+    }
+}
 // a <- da, b <- db from dh
 template <typename T>
 __global__ void k_act_bwd(T *a, T *b, const T *dh, int64_t n) {
@@ -61,14 +78,42 @@ __global__ void k_act_bwd(T *a, T *b, const T *dh, int64_t n) {
     }
 }
 
+template <typename T>
+__global__ void k_act_bwd_v(T *a, T *b, const T *dh, int64_t n) {
+    GRID_STRIDE_VEC(i, n) {
+        float x[CU_VEC], g[CU_VEC], bv[CU_VEC];
+        ld8(a, i, x);
+        ld8(dh, i, g);
+        if (b) {
+            ld8(b, i, bv);
+#pragma unroll
+            for (int k = 0; k < CU_VEC; k++) {
+                float s = sigmoidf_(x[k]);
+                float da = g[k] * bv[k] * s * (1.f + x[k] * (1.f - s));
+                bv[k] = g[k] * x[k] * s;
+                x[k] = da;
+            }
+            st8(b, i, bv);
+        } else {
+#pragma unroll
+            for (int k = 0; k < CU_VEC; k++) x[k] = x[k] > 0 ? g[k] : 0.f;
+        }
+        st8(a, i, x);
+    }
+}
+
 static void tr_hidden(cu_impl *c, const pf_transition_dims *d, const pf_transition_p *p, const void *x,
                       const tr_ws *w, void *h) {
     int64_t M = d->M, nc = (int64_t)d->n * d->c;
     cu_ln_fwd(c, M, d->c, &p->ln, x, w->xl);
     cu_linear_fwd(c, M, d->c, (int)nc, &p->lin_a, w->xl, w->a, 0);
     if (d->act == PF_ACT_SWIGLU) cu_linear_fwd(c, M, d->c, (int)nc, &p->lin_b, w->xl, w->b, 0);
-    CU_DISPATCH(c, T, k_act_fwd<T><<<cu_blocks(M * nc, 256), 256, 0, c->stream>>>(
-                          (const T *)w->a, (const T *)w->b, (T *)h, M * nc));
+    if (cu_vec_ok(M * nc, w->a, w->b, h))
+        CU_DISPATCH(c, T, k_act_fwd_v<T><<<cu_vec_blocks(M * nc), 256, 0, c->stream>>>(
+                              (const T *)w->a, (const T *)w->b, (T *)h, M * nc));
+    else
+        CU_DISPATCH(c, T, k_act_fwd<T><<<cu_blocks(M * nc, 256), 256, 0, c->stream>>>(
+                              (const T *)w->a, (const T *)w->b, (T *)h, M * nc));
     CU_LAUNCHED();
 }
 
@@ -111,8 +156,12 @@ void cu_transition_bwd(pf_backend *be, const pf_transition_dims *d, const pf_tra
         cu_linear_bwd(c, M, (int)nc, d->c, &p->lin_out, &g->lin_out, w.h, dy, NULL);
         cu_fill(c, w.h, 0.f, M * nc);
         cu_linear_bwd(c, M, (int)nc, d->c, &p->lin_out, NULL, NULL, dy, w.h);  // dh
-        CU_DISPATCH(c, T, k_act_bwd<T><<<cu_blocks(M * nc, 256), 256, 0, c->stream>>>(
-                              (T *)w.a, (T *)w.b, (const T *)w.h, M * nc));
+        if (cu_vec_ok(M * nc, w.a, w.b, w.h))
+            CU_DISPATCH(c, T, k_act_bwd_v<T><<<cu_vec_blocks(M * nc), 256, 0, c->stream>>>(
+                                  (T *)w.a, (T *)w.b, (const T *)w.h, M * nc));
+        else
+            CU_DISPATCH(c, T, k_act_bwd<T><<<cu_blocks(M * nc, 256), 256, 0, c->stream>>>(
+                                  (T *)w.a, (T *)w.b, (const T *)w.h, M * nc));
         CU_LAUNCHED();
         cu_fill(c, w.dxl, 0.f, M * d->c);
         cu_linear_bwd(c, M, d->c, (int)nc, &p->lin_a, &g->lin_a, w.xl, w.a, w.dxl);

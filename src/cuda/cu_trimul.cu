@@ -5,8 +5,156 @@
 // intermediate. Same saved / ws layout as the CPU reference:
 // saved: z (N*N, c_z) | x (N*N, c); ws: zl, y, gate, dzl (N*N, c_z) | e[0..4] (N*N*c).
 #include "cu_ops.h"
+#include "cu_vec.cuh"
 
 #define TT 32
+
+// ---- 16-byte tiles (cu_vec.cuh) ----------------------------------------------
+// Tiles of VT positions x VT channels between the row-major (N*N, C) and the
+// channel-major (C, N*N) layouts, every global access 8 activations wide: a
+// thread reads 8 channels of one position, or writes 8 positions of one
+// channel. Used when C and N*N are multiples of 8 and the buffers 16-byte
+// aligned (tm_vec_ok); the scalar kernels below serve the rest. The arithmetic
+// per element is the scalar kernels', so the results are the same bits.
+#define VT 64
+#define VT_THREADS 256
+#define VT_PAD 1  // float row padding of the tile (bank spread)
+
+// Row-major side: thread u covers channels 8 (u % 8) .. +7 of position u / 8 (+ 32 k).
+// v[k] = f(row-major inputs at (ij, ch0 + k)) goes into t[ch][pos].
+template <typename T>
+__global__ void k_side_fwd_v(const T *mask, const T *tp, const T *tg, T *A, int64_t NN, int C) {
+    __shared__ float t[VT][VT + VT_PAD];
+    int64_t ij0 = (int64_t)blockIdx.x * VT;
+    int c0 = blockIdx.y * VT;
+    int cg = (threadIdx.x % 8) * 8;
+    for (int p = threadIdx.x / 8; p < VT; p += VT_THREADS / 8) {
+        int64_t ij = ij0 + p;
+        float a[CU_VEC], g[CU_VEC];
+        if (ij < NN && c0 + cg < C) {
+            int64_t i = ij * C + c0 + cg;
+            ld8(tp, i, a);
+            ld8(tg, i, g);
+            float m = mask ? ld(mask, ij) : 1.f;
+#pragma unroll
+            for (int k = 0; k < CU_VEC; k++) a[k] = m * sigmoidf_(g[k]) * a[k];
+        } else {
+#pragma unroll
+            for (int k = 0; k < CU_VEC; k++) a[k] = 0.f;
+        }
+#pragma unroll
+        for (int k = 0; k < CU_VEC; k++) t[cg + k][p] = a[k];
+    }
+    __syncthreads();
+    int pg = (threadIdx.x % 8) * 8;
+    for (int ch = threadIdx.x / 8; ch < VT; ch += VT_THREADS / 8) {
+        int64_t ij = ij0 + pg;
+        if (ij < NN && c0 + ch < C) st8(A, (int64_t)(c0 + ch) * NN + ij, &t[ch][pg]);
+    }
+}
+
+// From dS (C, N*N): tp <- dS m sigmoid(tg), tg <- dS m tp s (1 - s), in (N*N, C).
+template <typename T>
+__global__ void k_side_bwd_v(const T *mask, const T *dS, T *tp, T *tg, int64_t NN, int C) {
+    __shared__ float t[VT][VT + VT_PAD];
+    int64_t ij0 = (int64_t)blockIdx.x * VT;
+    int c0 = blockIdx.y * VT;
+    int pg = (threadIdx.x % 8) * 8;
+    for (int ch = threadIdx.x / 8; ch < VT; ch += VT_THREADS / 8) {
+        int64_t ij = ij0 + pg;
+        float v[CU_VEC];
+        if (ij < NN && c0 + ch < C) ld8(dS, (int64_t)(c0 + ch) * NN + ij, v);
+        else {
+#pragma unroll
+            for (int k = 0; k < CU_VEC; k++) v[k] = 0.f;
+        }
+#pragma unroll
+        for (int k = 0; k < CU_VEC; k++) t[ch][pg + k] = v[k];
+    }
+    __syncthreads();
+    int cg = (threadIdx.x % 8) * 8;
+    for (int p = threadIdx.x / 8; p < VT; p += VT_THREADS / 8) {
+        int64_t ij = ij0 + p;
+        if (ij >= NN || c0 + cg >= C) continue;
+        int64_t i = ij * C + c0 + cg;
+        float vp[CU_VEC], vg[CU_VEC];
+        ld8(tp, i, vp);
+        ld8(tg, i, vg);
+        float m = mask ? ld(mask, ij) : 1.f;
+#pragma unroll
+        for (int k = 0; k < CU_VEC; k++) {
+            float ds = t[cg + k][p] * m;
+            float sg = sigmoidf_(vg[k]);
+            vg[k] = ds * vp[k] * sg * (1.f - sg);
+            vp[k] = ds * sg;
+        }
+        st8(tp, i, vp);
+        st8(tg, i, vg);
+    }
+}
+
+// to_cm: in (R, C) -> out (C, R); else the reverse.
+template <typename T>
+__global__ void k_transpose_v(const T *in, T *out, int64_t R, int C, int to_cm) {
+    __shared__ float t[VT][VT + VT_PAD];  // [channel][position]
+    int64_t r0 = (int64_t)blockIdx.x * VT;
+    int c0 = blockIdx.y * VT;
+    int g8 = (threadIdx.x % 8) * 8;
+    for (int u = threadIdx.x / 8; u < VT; u += VT_THREADS / 8) {
+        float v[CU_VEC];
+        if (to_cm) {  // u: position, g8: channel group
+            int64_t rr = r0 + u;
+            if (rr < R && c0 + g8 < C) ld8(in, rr * C + c0 + g8, v);
+            else {
+#pragma unroll
+                for (int k = 0; k < CU_VEC; k++) v[k] = 0.f;
+            }
+#pragma unroll
+            for (int k = 0; k < CU_VEC; k++) t[g8 + k][u] = v[k];
+        } else {  // u: channel, g8: position group
+            int64_t rr = r0 + g8;
+            if (rr < R && c0 + u < C) ld8(in, (int64_t)(c0 + u) * R + rr, v);
+            else {
+#pragma unroll
+                for (int k = 0; k < CU_VEC; k++) v[k] = 0.f;
+            }
+#pragma unroll
+            for (int k = 0; k < CU_VEC; k++) t[u][g8 + k] = v[k];
+        }
+    }
+    __syncthreads();
+    for (int u = threadIdx.x / 8; u < VT; u += VT_THREADS / 8) {
+        if (to_cm) {  // u: channel, g8: position group
+            int64_t rr = r0 + g8;
+            if (rr < R && c0 + u < C) st8(out, (int64_t)(c0 + u) * R + rr, &t[u][g8]);
+        } else {      // u: position, g8: channel group
+            int64_t rr = r0 + u;
+            if (rr < R && c0 + g8 < C) {
+                float v[CU_VEC];
+#pragma unroll
+                for (int k = 0; k < CU_VEC; k++) v[k] = t[g8 + k][u];
+                st8(out, rr * C + c0 + g8, v);
+            }
+        }
+    }
+}
+
+template <typename T>
+__global__ void k_gate_out_v(T *out, const T *gate, int64_t n) {
+    GRID_STRIDE_VEC(i, n) {
+        float o[CU_VEC], g[CU_VEC];
+        ld8(out, i, o);
+        ld8(gate, i, g);
+#pragma unroll
+        for (int k = 0; k < CU_VEC; k++) o[k] *= sigmoidf_(g[k]);
+        st8(out, i, o);
+    }
+}
+
+static int tm_vec_ok(int64_t R, int C, const void *a, const void *b, const void *c) {
+    return C % CU_VEC == 0 && cu_vec_ok(R, a, b, c);
+}
+static dim3 vgrid(int64_t R, int C) { return dim3((unsigned)((R + VT - 1) / VT), (unsigned)((C + VT - 1) / VT)); }
 
 // A[ch, ij] = mask[ij] * sigmoid(tg[ij, ch]) * tp[ij, ch]
 template <typename T>
@@ -98,7 +246,10 @@ static dim3 tgrid(int64_t R, int C) { return dim3((unsigned)((R + TT - 1) / TT),
 static const dim3 TBLK(TT, 8);
 
 static void transpose_act(cu_impl *c, const void *in, void *out, int64_t R, int C, int to_cm) {
-    CU_DISPATCH(c, T, k_transpose<T><<<tgrid(R, C), TBLK, 0, c->stream>>>((const T *)in, (T *)out, R, C, to_cm));
+    if (tm_vec_ok(R, C, in, out, NULL))
+        CU_DISPATCH(c, T, k_transpose_v<T><<<vgrid(R, C), VT_THREADS, 0, c->stream>>>((const T *)in, (T *)out, R, C, to_cm));
+    else
+        CU_DISPATCH(c, T, k_transpose<T><<<tgrid(R, C), TBLK, 0, c->stream>>>((const T *)in, (T *)out, R, C, to_cm));
     CU_LAUNCHED();
 }
 
@@ -130,8 +281,12 @@ static void tm_side(cu_impl *c, const pf_trimul_dims *d, const pf_linear_p *lp, 
     int64_t NN = d->N * d->N;
     cu_linear_fwd(c, NN, d->c_z, d->c, lp, zl, tp, 0);
     cu_linear_fwd(c, NN, d->c_z, d->c, lg, zl, tg, 0);
-    CU_DISPATCH(c, T, k_side_fwd<T><<<tgrid(NN, d->c), TBLK, 0, c->stream>>>(
-                          (const T *)mask, (const T *)tp, (const T *)tg, (T *)A, NN, d->c));
+    if (tm_vec_ok(NN, d->c, tp, tg, A))
+        CU_DISPATCH(c, T, k_side_fwd_v<T><<<vgrid(NN, d->c), VT_THREADS, 0, c->stream>>>(
+                              (const T *)mask, (const T *)tp, (const T *)tg, (T *)A, NN, d->c));
+    else
+        CU_DISPATCH(c, T, k_side_fwd<T><<<tgrid(NN, d->c), TBLK, 0, c->stream>>>(
+                              (const T *)mask, (const T *)tp, (const T *)tg, (T *)A, NN, d->c));
     CU_LAUNCHED();
 }
 
@@ -154,7 +309,10 @@ void cu_trimul_fwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p
     cu_ln_fwd(c, NN, d->c, &p->ln_out, x, xl);
     cu_linear_fwd(c, NN, d->c, cz, &p->z, xl, out, 0);
     cu_linear_fwd(c, NN, cz, cz, &p->g, w.zl, w.gate, 0);
-    CU_DISPATCH(c, T, k_gate_out<T><<<cu_blocks(NN * cz, 256), 256, 0, c->stream>>>((T *)out, (const T *)w.gate, NN * cz));
+    if (cu_vec_ok(NN * cz, out, w.gate))
+        CU_DISPATCH(c, T, k_gate_out_v<T><<<cu_vec_blocks(NN * cz), 256, 0, c->stream>>>((T *)out, (const T *)w.gate, NN * cz));
+    else
+        CU_DISPATCH(c, T, k_gate_out<T><<<cu_blocks(NN * cz, 256), 256, 0, c->stream>>>((T *)out, (const T *)w.gate, NN * cz));
     CU_LAUNCHED();
     if (saved) cu_copy_act(c, saved, z, NN * cz);
 }
@@ -166,8 +324,12 @@ static void tm_side_bwd(cu_impl *c, const pf_trimul_dims *d, const pf_linear_p *
     int64_t NN = d->N * d->N;
     cu_linear_fwd(c, NN, d->c_z, d->c, lp, w->zl, tp, 0);
     cu_linear_fwd(c, NN, d->c_z, d->c, lg, w->zl, tg, 0);
-    CU_DISPATCH(c, T, k_side_bwd<T><<<tgrid(NN, d->c), TBLK, 0, c->stream>>>(
-                          (const T *)mask, (const T *)dS, (T *)tp, (T *)tg, NN, d->c));
+    if (tm_vec_ok(NN, d->c, dS, tp, tg))
+        CU_DISPATCH(c, T, k_side_bwd_v<T><<<vgrid(NN, d->c), VT_THREADS, 0, c->stream>>>(
+                              (const T *)mask, (const T *)dS, (T *)tp, (T *)tg, NN, d->c));
+    else
+        CU_DISPATCH(c, T, k_side_bwd<T><<<tgrid(NN, d->c), TBLK, 0, c->stream>>>(
+                              (const T *)mask, (const T *)dS, (T *)tp, (T *)tg, NN, d->c));
     CU_LAUNCHED();
     cu_linear_bwd(c, NN, d->c_z, d->c, lp, gp, w->zl, tp, w->dzl);
     cu_linear_bwd(c, NN, d->c_z, d->c, lg, gg, w->zl, tg, w->dzl);
