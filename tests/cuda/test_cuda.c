@@ -69,26 +69,29 @@ static void finish(const char *label) {
 static void test_basic(void) {
     const char *L = H_gpu->name;
     char nm[128];
-    int64_t n = 5 * 7 * 9;
-    hbuf y = h_rand(n, 1, 1), x = h_rand(n, 1, 2);
-    H_cpu->add(H_cpu, y.h, x.h, n);
-    H_gpu->add(H_gpu, y.d, x.d, n);
-    snprintf(nm, sizeof nm, "%s add", L);
-    h_compare(nm, h_download(&y), y.h, n, 1e-6 + (H_bf16 ? 1e-2 : 0));
-    for (int ax = -1; ax <= 1; ax++)
-        for (int k = 0; k < 2; k++) {
-            pf_dropout d = {5, 7, 9, k ? 0.25f : 0.f, ax, pf_hash2(77, (uint64_t)ax + 5)};
-            hbuf yy = h_rand(n, 1, 3), dl = h_rand(n, 1, 4), dd = h_poison(n);
-            real *ddc = tl_zeros(n);
-            H_cpu->dropout_add(H_cpu, &d, yy.h, dl.h);
-            H_gpu->dropout_add(H_gpu, &d, yy.d, dl.d);
-            H_cpu->dropout_bwd(H_cpu, &d, ddc, dl.h);
-            H_gpu->dropout_bwd(H_gpu, &d, dd.d, dl.d);
-            snprintf(nm, sizeof nm, "%s dropout_add axis %d rate %g", L, ax, d.rate);
-            h_compare(nm, h_download(&yy), yy.h, n, 1e-6 + (H_bf16 ? 1e-2 : 0));
-            snprintf(nm, sizeof nm, "%s dropout_bwd axis %d rate %g", L, ax, d.rate);
-            h_compare(nm, h_download(&dd), ddc, n, 1e-6 + (H_bf16 ? 1e-2 : 0));
-        }
+    // C = 9: the scalar kernels; C = 16: the 16-byte ones (cu_vec.cuh)
+    for (int C = 9; C <= 16; C += 7) {
+        int64_t n = 5 * 7 * C;
+        hbuf y = h_rand(n, 1, 1), x = h_rand(n, 1, 2);
+        H_cpu->add(H_cpu, y.h, x.h, n);
+        H_gpu->add(H_gpu, y.d, x.d, n);
+        snprintf(nm, sizeof nm, "%s add C%d", L, C);
+        h_compare(nm, h_download(&y), y.h, n, 1e-6 + (H_bf16 ? 1e-2 : 0));
+        for (int ax = -1; ax <= 1; ax++)
+            for (int k = 0; k < 2; k++) {
+                pf_dropout d = {5, 7, C, k ? 0.25f : 0.f, ax, pf_hash2(77, (uint64_t)ax + 5)};
+                hbuf yy = h_rand(n, 1, 3), dl = h_rand(n, 1, 4), dd = h_poison(n);
+                real *ddc = tl_zeros(n);
+                H_cpu->dropout_add(H_cpu, &d, yy.h, dl.h);
+                H_gpu->dropout_add(H_gpu, &d, yy.d, dl.d);
+                H_cpu->dropout_bwd(H_cpu, &d, ddc, dl.h);
+                H_gpu->dropout_bwd(H_gpu, &d, dd.d, dl.d);
+                snprintf(nm, sizeof nm, "%s dropout_add C%d axis %d rate %g", L, C, ax, d.rate);
+                h_compare(nm, h_download(&yy), yy.h, n, 1e-6 + (H_bf16 ? 1e-2 : 0));
+                snprintf(nm, sizeof nm, "%s dropout_bwd C%d axis %d rate %g", L, C, ax, d.rate);
+                h_compare(nm, h_download(&dd), ddc, n, 1e-6 + (H_bf16 ? 1e-2 : 0));
+            }
+    }
     for (int ax = 0; ax < 2; ax++) {  // broadcasts (embedding outer sums, MSA broadcast)
         int64_t A = 6, B = 7;
         int C = 9;
@@ -705,6 +708,7 @@ void cuda_transition(void) {
 void cuda_opm(void) {
     test_opm(5, 7, 12, 6, 10, 1);
     test_opm(3, 9, 8, 4, 6, 0);
+    test_opm(4, 6, 8, 8, 6, 1);  // c = 8: the 16-byte permutation
     if (!quick) test_opm(20, 40, 32, 8, 16, 1);
 }
 
@@ -713,7 +717,12 @@ void cuda_trimul(void) {
     test_trimul(9, 10, 16, 0, 1, 1);
     test_trimul(9, 10, 16, 1, 0, 1);
     test_trimul(7, 8, 16, 1, 1, 0);
+    // N * N and c multiples of 8: the 16-byte tile kernels (cu_vec.cuh)
+    test_trimul(8, 16, 16, 0, 0, 1);
+    test_trimul(12, 8, 24, 1, 1, 1);
     if (quick) return;
+    test_trimul(72, 32, 16, 1, 0, 1);
+    test_trimul(68, 16, 64, 0, 1, 0);
     test_trimul(70, 32, 16, 0, 0, 1);
     test_trimul(65, 32, 16, 1, 0, 1);
 }
