@@ -16,7 +16,7 @@
 #include "cli.h"
 #include "../core/util.h"
 #include "../model/block.h"
-#include "../train/safetensors.h"
+#include "../format/safetensors.h"
 
 static int kind_by_name(const char *s) {
     const char *n[] = {"evoformer", "extra_msa", "pairformer", "msa_module"};

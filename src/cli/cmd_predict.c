@@ -23,8 +23,8 @@
 #include "../model/distogram.h"
 #include "../data/msa.h"
 #include "../data/af3_input.h"
-#include "../train/checkpoint.h"
-#include "../train/safetensors.h"
+#include "../format/checkpoint.h"
+#include "../format/safetensors.h"
 
 static void usage(FILE *f) {
     fprintf(f, "usage: pairfold predict --ckpt DIR --msa FILE --out FILE.safetensors [--device D] [--recycles R] [--raw-weights]\n"

@@ -4,7 +4,7 @@
 #include <getopt.h>
 #include "cli.h"
 #include "../train/train.h"
-#include "../train/checkpoint.h"
+#include "../format/checkpoint.h"
 
 static void train_usage(FILE *f) {
     fprintf(f,

@@ -11,8 +11,8 @@
 #include "../core/util.h"
 #include "../model/model.h"
 #include "../model/distogram.h"
-#include "optim.h"
-#include "checkpoint.h"
+#include "../optim/optim.h"
+#include "../format/checkpoint.h"
 #include "dist.h"
 
 // SIGINT / SIGTERM: finish the step in flight, write a checkpoint, stop.
