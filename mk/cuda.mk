@@ -9,7 +9,7 @@ CUDA_HOME  ?= $(patsubst %/bin/nvcc,%,$(shell command -v $(NVCC) 2>/dev/null))
 CU_ARCH    := -gencode arch=compute_90a,code=sm_90a -gencode arch=compute_80,code=sm_80
 NVFLAGS    ?= -O3 -std=c++17 -lineinfo $(CU_ARCH) -Xcompiler -Wall,-Wno-unused-parameter,-Wno-unused-function
 CU_SRC     := $(sort $(wildcard src/cuda/*.cu))
-CU_HDR     := $(wildcard src/cuda/*.cuh src/cuda/*.h) src/backend/backend.h src/backend/modules.h
+CU_HDR     := $(wildcard src/cuda/*.cuh src/cuda/*.h src/backend/*.h)
 CU_OBJ     := $(patsubst %.cu,$(BUILD)/cu/%.o,$(CU_SRC))
 CU_LIBS    := -L$(CUDA_HOME)/lib64 -Wl,-rpath,$(CUDA_HOME)/lib64 -lcudart -lcublasLt -lcublas -lstdc++ -ldl
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include "testlib.h"
 #include "../src/model/model.h"
+#include "../src/model/distogram.h"
 #include "../src/train/synthetic.h"
 #include "../src/format/checkpoint.h"
 #include "../src/optim/optim.h"

@@ -62,6 +62,10 @@ static void declare(pf_model *M) {
                      &p->disto, &g->disto);
 }
 
+int pf_extra_msa_rows(const pf_config *c) {
+    return c->trunk == PF_TRUNK_EVOFORMER && c->n_extra_blocks > 0 ? c->extra_msa_rows : 0;
+}
+
 // ---------------------------------------------------------------------------
 // Arenas
 // ---------------------------------------------------------------------------
@@ -214,7 +218,7 @@ pf_model *pf_model_create(const pf_config *cfg, pf_backend *be) {
     M->be = be;
     pf_params_bind(&M->P, be);
     pf_params_initialise(&M->P, cfg->seed);
-    pf_dims d = {cfg->crop_size, cfg->msa_rows, cfg->trunk == PF_TRUNK_EVOFORMER && cfg->n_extra_blocks > 0 ? cfg->extra_msa_rows : 0};
+    pf_dims d = {cfg->max_tokens > 0 ? cfg->max_tokens : cfg->crop_size, cfg->msa_rows, pf_extra_msa_rows(cfg)};
     ensure_capacity(M, d);
     return M;
 }

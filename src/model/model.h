@@ -80,7 +80,8 @@ pf_step_result pf_model_train_step(pf_model *M, const pf_batch *b, int64_t step)
 // Loss without gradients (no dropout, all recycling passes).
 pf_step_result pf_model_eval(pf_model *M, const pf_batch *b);
 
-// Distogram bin of a distance (n_bins bins: boundaries min + k (max-min)/n_bins).
-int pf_disto_bin(double dist, const pf_config *cfg);
+// Extra-MSA rows the model reads: extra_msa_rows for the AF2 trunk with an
+// extra-MSA stack, else 0 (the one place this rule is written).
+int pf_extra_msa_rows(const pf_config *cfg);
 
 #endif

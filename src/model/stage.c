@@ -9,23 +9,10 @@
 // (the loss is read back), so copies in flight never see new data.
 #include "model.h"
 #include "stage.h"
+#include "distogram.h"
 #include <string.h>
 #include <math.h>
 #include "../core/util.h"
-
-int pf_disto_bin(double dist, const pf_config *c) {
-    // the largest k in [1, n_bins) with dist > min + k w, else 0; the estimate from
-    // the quotient is corrected by the exact comparisons so the bin edges stay those
-    // of the definition
-    double w = (c->max_bin - c->min_bin) / c->n_bins;
-    if (!(dist > c->min_bin + w)) return 0;
-    int k = (int)floor((dist - c->min_bin) / w);
-    if (k > c->n_bins - 1) k = c->n_bins - 1;
-    if (k < 1) k = 1;
-    while (k < c->n_bins - 1 && dist > c->min_bin + (k + 1) * w) k++;
-    while (k > 1 && !(dist > c->min_bin + k * w)) k--;
-    return k;
-}
 
 // Regions of a slot for dims d, each 64-byte aligned.
 typedef struct {
@@ -75,7 +62,7 @@ void pf_stage_alloc(pf_model *M, pf_dims cap) {
 }
 
 pf_dims pf_batch_dims(const pf_model *M, const pf_batch *b) {
-    int extra = M->cfg.trunk == PF_TRUNK_EVOFORMER && M->n_msa_blocks > 0;
+    int extra = pf_extra_msa_rows(&M->cfg) > 0;
     pf_dims d = {b->N, b->S, extra ? b->E : 0};
     if (extra && b->E <= 0) pf_die("batch '%s' has no extra-MSA rows but the extra-MSA stack is enabled", b->name);
     return d;
