@@ -3,10 +3,15 @@
 // error that lists the choices, the CPU backend reports its capabilities as
 // fields (host memory, no collectives of its own), and a CUDA device in a build
 // without CUDA is refused with a reason.
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "testlib.h"
 #include "../src/backend/device.h"
 #include "../src/registry/registry.h"
+#include "../src/model/config.h"
+#include "../src/format/checkpoint.h"
 
 int main(void) {
     const char *names[] = {"cpu", "cuda", "cuda-fp32"};
@@ -46,5 +51,34 @@ int main(void) {
 #endif
     be = pf_backend_open("tpu", 0, err, sizeof err);
     tl_check(be == NULL && strstr(err, "'tpu'") != NULL, "unknown device refused", "err '%s'", err);
+
+    // the configuration names devices the same way, and "bf16" (the field the
+    // device replaced) is refused in new configurations but tolerated in checkpoints
+    pf_config cfg;
+    pf_config_preset(&cfg, "tiny");
+    snprintf(cfg.device, sizeof cfg.device, "cuda-fp32");
+    tl_check(pf_config_validate(&cfg, err, sizeof err) == 0, "config accepts cuda-fp32", "%s", err);
+    snprintf(cfg.device, sizeof cfg.device, "gpu");
+    tl_check(pf_config_validate(&cfg, err, sizeof err) != 0 && strstr(err, PF_DEVICE_CHOICES), "config refuses gpu", "%s", err);
+    tl_check(pf_config_set(&cfg, "bf16", "0", err, sizeof err) != 0, "bf16 is not a field", "-");
+    char dir[] = "/tmp/pf_test_device_XXXXXX", path[256];
+    if (mkdtemp(dir)) {
+        snprintf(path, sizeof path, "%s/model.safetensors", dir);
+        FILE *f = fopen(path, "w");
+        if (f) fclose(f);
+        snprintf(path, sizeof path, "%s/config.json", dir);
+        f = fopen(path, "w");
+        if (f) {
+            fputs("{\"preset\": \"tiny\", \"device\": \"cuda-fp32\", \"bf16\": 0, \"c_z\": 24}\n", f);
+            fclose(f);
+        }
+        int rc = pf_ckpt_read_config(dir, &cfg, err, sizeof err);
+        tl_check(rc == 0 && !strcmp(cfg.device, "cuda-fp32") && cfg.c_z == 24, "old checkpoint config with bf16 loads",
+                 "rc %d: %s", rc, err);
+        unlink(path);
+        snprintf(path, sizeof path, "%s/model.safetensors", dir);
+        unlink(path);
+        rmdir(dir);
+    }
     return tl_finish();
 }
