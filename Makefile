@@ -12,7 +12,7 @@ BLAS_DIR ?= /usr/lib/x86_64-linux-gnu/openblas-openmp
 LDLIBS  := -L$(BLAS_DIR) -Wl,-rpath,$(BLAS_DIR) -lopenblas -lcjson -lz -lm -lpthread
 BUILD   := build
 
-LIB_SRC  := $(sort $(wildcard src/core/*.c src/cpu/*.c src/model/*.c src/train/*.c src/data/*.c))
+LIB_SRC  := $(sort $(wildcard src/core/*.c src/backend/*.c src/cpu/*.c src/registry/*.c src/data/*.c src/model/*.c src/optim/*.c src/format/*.c src/train/*.c))
 CLI_SRC  := $(sort $(wildcard src/cli/*.c))
 TLIB_SRC := tests/testlib.c
 GRAD_SRC := $(sort $(wildcard tests/grad_*.c))

@@ -6,9 +6,10 @@
 #include <stdlib.h>
 #include "testlib.h"
 #include "../src/model/model.h"
+#include "../src/model/distogram.h"
 #include "../src/train/synthetic.h"
-#include "../src/train/checkpoint.h"
-#include "../src/train/optim.h"
+#include "../src/format/checkpoint.h"
+#include "../src/optim/optim.h"
 #include "../src/core/rng.h"
 #include "../src/core/util.h"
 

@@ -42,6 +42,22 @@ int main(void) {
     for (int i = 20; i < N; i++) b.chain_id[i] = 1, b.residue_index[i] = i - 20;  // two chains of 20
     p = pf_contact_precision(c, &b, 24, 0);
     tl_check(isnan(p), "inter-chain pairs and short chains: no pair qualifies (NAN)", "got %g", p);
+
+    // pf_top_contacts (predict's summary): chain 0 is 0..19, chain 1 is 20..39 now
+    int64_t out[8];
+    memset(c, 0, sizeof c);
+    c[0 * N + 10] = 0.99f;   // same chain, |i - j| = 10 < 24: never listed
+    c[3 * N + 25] = 0.5f;    // across chains: listed although |i - j| = 22
+    c[1 * N + 39] = 0.7f;    // across chains
+    c[2 * N + 30] = 0.7f;    // tie with (1, 39): the lower pair index (1, 39) first
+    c[30 * N + 2] = 0.95f;   // lower triangle: not a pair i < j
+    int n = pf_top_contacts(c, b.chain_id, N, 24, 3, out);
+    tl_check(n == 3 && out[0] == 1 * N + 39 && out[1] == 2 * N + 30 && out[2] == 3 * N + 25, "top contacts: order, ties",
+             "n %d: %lld %lld %lld", n, (long long)out[0], (long long)out[1], (long long)out[2]);
+    n = pf_top_contacts(c, b.chain_id, N, 5, 1, out);
+    tl_check(n == 1 && out[0] == 0 * N + 10, "top contacts: min_sep 5 admits the close pair", "n %d first %lld", n, (long long)out[0]);
+    n = pf_top_contacts(c, b.chain_id, 3, 24, 8, out);
+    tl_check(n == 0, "top contacts: no pair qualifies in a short single chain", "n %d", n);
     pf_batch_free(&b);
     return tl_finish();
 }

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "testlib.h"
-#include "../src/train/safetensors.h"
+#include "../src/format/safetensors.h"
 #include "../src/core/util.h"
 
 static char dir[256];

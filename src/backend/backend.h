@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include "../core/real.h"
 #include "modules.h"
+#include "device.h"
 
 typedef struct pf_act pf_act;  // opaque: activations in backend memory
 typedef struct { size_t saved, ws; } pf_mem;
@@ -66,6 +67,16 @@ typedef struct {
     PF_MODULE_OP_SIGS(prefix##name##_mem, prefix##name##_fwd, prefix##name##_bwd, D, P, n_in)
 
 typedef struct pf_backend pf_backend;
+
+// How the ranks of a data-parallel run reach each other on the host (MPI or a
+// TCP group, src/train/dist.c): what a backend needs to set up its own
+// collectives. bcast copies rank 0's n bytes at buf to every rank's buf.
+typedef struct {
+    int rank, world;
+    void (*bcast)(void *ctx, void *buf, size_t n);
+    void *ctx;
+} pf_coll_host;
+
 struct pf_backend {
     const char *name;
     int act_bytes;  // bytes per pf_act element
@@ -160,14 +171,33 @@ struct pf_backend {
                   const pf_adamw_hp *hp);
     // Exponential moving average of the weights: avg = decay avg + (1 - decay) x.
     void (*ema)(pf_backend *be, real *avg, const real *x, int64_t n, double decay);
+
+    // ---- device and capabilities ------------------------------------------
+    // Set by the backend's constructor (and by the registry for `device`); a
+    // zeroed field means what the CPU backend is: host memory, no collectives.
+    pf_device device;   // the descriptor this backend was made for (device.h)
+    int device_memory;  // 1: buffers are not host memory (move them with upload / download)
+
+    // ---- collectives across data-parallel ranks (optional) -----------------
+    // A backend that moves data between the ranks' devices itself (CUDA: NCCL)
+    // sets these; NULL means the capability is absent and the caller (src/train/
+    // dist.c) sums through host memory. coll_open joins `world` ranks: rank 0's
+    // bootstrap bytes reach every rank through host->bcast. Every entry is
+    // collective (all ranks call it, in the same order) and in place on the
+    // backend's stream; it returns once the result is in `x` / `out`.
+    int (*coll_open)(pf_backend *be, const pf_coll_host *host, char *err, size_t errlen);
+    void (*coll_close)(pf_backend *be);
+    // x (n reals) = sum over ranks of x; the same order on every call, so runs repeat.
+    void (*all_reduce_sum)(pf_backend *be, real *x, int64_t n);
+    // out (world * n reals) = the ranks' x (n reals each), in rank order.
+    void (*all_gather)(pf_backend *be, const real *x, real *out, int64_t n);
+    // x and out hold world blocks of n reals: block r of x goes to rank r, block r
+    // of out comes from rank r (the exchange a sharded pair tensor transposes with).
+    void (*all_to_all)(pf_backend *be, const real *x, real *out, int64_t n);
+    void *coll;  // the backend's communicator, NULL until coll_open
 };
 
-pf_backend *pf_backend_cpu(void);                 // src/cpu/cpu_backend.c
-pf_backend *pf_backend_create(const char *name);  // "cpu" or "cuda"; NULL if not built
-// Data-parallel runs: the rank's index on its host; the CUDA backend takes GPU
-// local_rank mod (GPUs visible). Set before pf_backend_create.
-void pf_backend_set_local_rank(int local_rank);
-int pf_backend_local_rank(void);
+pf_backend *pf_backend_cpu(void);  // src/cpu/cpu_backend.c; by device: src/registry/registry.h
 
 // Bytes of n activations.
 static inline size_t pf_act_size(const pf_backend *be, int64_t n) { return (size_t)n * (size_t)be->act_bytes; }

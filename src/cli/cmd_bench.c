@@ -7,6 +7,7 @@
 #include <string.h>
 #include <getopt.h>
 #include "cli.h"
+#include "../registry/registry.h"
 #include "../core/util.h"
 #include "../core/rng.h"
 #include "../model/block.h"
@@ -110,7 +111,7 @@ static void bench_usage(FILE *f) {
             "  --n LIST        token counts, comma separated (default 64,128)\n"
             "  --msa S         MSA rows for the MSA blocks (default 128)\n"
             "  --reps R        timed repetitions, median reported (default 3)\n"
-            "  --device D      cpu (default) | cuda\n"
+            "  --device D      cpu (default) | cuda (bf16) | cuda-fp32\n"
             "  --set KEY=VAL   configuration override (repeatable)\n");
 }
 
@@ -137,8 +138,9 @@ int cmd_bench(int argc, char **argv) {
         if (cli_config_option(&cfg, &have_preset, name, optarg) < 0) return 2;
     }
     if (reps < 1 || S < 1) { fprintf(stderr, "pairfold: error: --reps and --msa must be positive\n"); return 2; }
-    pf_backend *be = pf_backend_create(cfg.device);
-    if (!be) { fprintf(stderr, "pairfold: error: device '%s' not available in this build\n", cfg.device); return 2; }
+    char be_err[256];
+    pf_backend *be = pf_backend_open(cfg.device, 0, be_err, sizeof be_err);
+    if (!be) { fprintf(stderr, "pairfold: error: %s\n", be_err); return 2; }
     int kinds[2], nk = 0;
     if (cfg.trunk == PF_TRUNK_EVOFORMER) {
         kinds[nk++] = PF_BLOCK_EVOFORMER;

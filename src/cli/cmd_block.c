@@ -14,9 +14,10 @@
 #include <string.h>
 #include <getopt.h>
 #include "cli.h"
+#include "../registry/registry.h"
 #include "../core/util.h"
 #include "../model/block.h"
-#include "../train/safetensors.h"
+#include "../format/safetensors.h"
 
 static int kind_by_name(const char *s) {
     const char *n[] = {"evoformer", "extra_msa", "pairformer", "msa_module"};
@@ -86,8 +87,9 @@ int cmd_block(int argc, char **argv) {
         if (cli_config_option(&cfg, &have, name, optarg) < 0) return 2;
     }
     if (kind < 0 || !wpath || !ipath || !opath) { usage(stderr); return 2; }
-    pf_backend *be = pf_backend_create(cfg.device);
-    if (!be) { fprintf(stderr, "pairfold: error: device '%s' not available in this build\n", cfg.device); return 2; }
+    char be_err[256];
+    pf_backend *be = pf_backend_open(cfg.device, 0, be_err, sizeof be_err);
+    if (!be) { fprintf(stderr, "pairfold: error: %s\n", be_err); return 2; }
     char err[1024];
     pf_st_file *W = pf_st_open(wpath, err, sizeof err), *I = W ? pf_st_open(ipath, err, sizeof err) : NULL;
     if (!W || !I) { fprintf(stderr, "pairfold: error: %s\n", err); return 1; }

@@ -3,8 +3,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cli.h"
-#include "../train/safetensors.h"
-#include "../train/checkpoint.h"
+#include "../format/safetensors.h"
+#include "../format/checkpoint.h"
 
 // `pairfold inspect --preset NAME [--trunk T]`: the parameters a configuration declares.
 static int inspect_preset(int argc, char **argv) {

@@ -18,13 +18,15 @@
 #include <dirent.h>
 #include <sys/stat.h>
 #include "cli.h"
+#include "../registry/registry.h"
 #include "../core/util.h"
 #include "../model/model.h"
 #include "../model/distogram.h"
 #include "../data/msa.h"
 #include "../data/af3_input.h"
-#include "../train/checkpoint.h"
-#include "../train/safetensors.h"
+#include "../data/query_batch.h"
+#include "../format/checkpoint.h"
+#include "../format/safetensors.h"
 
 static void usage(FILE *f) {
     fprintf(f, "usage: pairfold predict --ckpt DIR --msa FILE --out FILE.safetensors [--device D] [--recycles R] [--raw-weights]\n"
@@ -35,46 +37,8 @@ static void usage(FILE *f) {
                "unpaired / paired MSAs), with the weights of a checkpoint (run or step directory).\n"
                "JSON jobs are written to DIR/<job name>.safetensors; a bad file or job is reported\n"
                "and skipped, and the exit status is 1 if any was. The checkpoint's EMA weights\n"
-               "(ema.safetensors) are used when it has them; --raw-weights takes the trained ones.\n");
-}
-
-// Fill a batch for inference: the first S rows are the cluster rows, the next
-// E the extra rows (rows beyond the alignment are masked padding).
-// ids (chain, entity, copy, residue index per residue) may be NULL: one chain.
-static void make_batch(const pf_msa *a, const pf_af3_query *ids, const pf_config *c, pf_batch *b) {
-    int N = a->L, S = c->msa_rows;
-    int E = c->trunk == PF_TRUNK_EVOFORMER && c->n_extra_blocks > 0 ? c->extra_msa_rows : 0;
-    pf_batch_alloc(b, N, S, E);
-    snprintf(b->name, sizeof b->name, "query");
-    for (int i = 0; i < N; i++) {
-        b->aatype[i] = a->tok[i] <= PF_TOK_UNK ? a->tok[i] : PF_TOK_UNK;
-        b->residue_index[i] = ids ? ids->residue_index[i] : i;
-        if (ids) b->chain_id[i] = ids->chain[i], b->entity_id[i] = ids->entity[i], b->sym_id[i] = ids->sym[i];
-        b->seq_mask[i] = 1;
-    }
-    int32_t *tok = pf_calloc((size_t)S * N + 1, sizeof(int32_t)), *xtok = pf_calloc((size_t)E * N + 1, sizeof(int32_t));
-    real *del = pf_calloc((size_t)S * N + 1, sizeof(real)), *xdel = pf_calloc((size_t)E * N + 1, sizeof(real));
-    for (int r = 0; r < S; r++)
-        for (int i = 0; i < N; i++) {
-            size_t o = (size_t)r * N + i;
-            tok[o] = PF_TOK_GAP;
-            if (r >= a->n_seq) continue;
-            tok[o] = a->tok[o];
-            del[o] = a->del[o];
-            b->msa_mask[o] = 1;
-        }
-    for (int r = 0; r < E; r++)
-        for (int i = 0; i < N; i++) {
-            size_t o = (size_t)r * N + i, src = (size_t)(S + r) * N + i;
-            if (S + r >= a->n_seq) continue;
-            real *f = b->extra_msa_feat + o * PF_EXTRA_MSA_FEAT;
-            xtok[o] = a->tok[src];
-            xdel[o] = a->del[src];
-            pf_extra_msa_feat(f, xtok[o], xdel[o]);
-            b->extra_msa_mask[o] = 1;
-        }
-    pf_batch_fill_features(b, tok, del, xtok, xdel, E);
-    pf_free(tok); pf_free(xtok); pf_free(del); pf_free(xdel);
+               "(ema.safetensors) are used when it has them; --raw-weights takes the trained ones.\n"
+               "--device D: cpu, cuda (bf16) or cuda-fp32 (default: the checkpoint's device).\n");
 }
 
 // One query: model sized for it, checkpoint weights, distogram out. 0, or 1 with
@@ -87,8 +51,8 @@ static int predict_one(const char *ckpt, pf_config cfg, pf_backend *be, const pf
     if (a->L < 2) { fprintf(stderr, "pairfold: error: %s: the query has %d residues\n", source, a->L); return 1; }
     double t0 = pf_now_ms();
     pf_batch b;
-    make_batch(a, ids, &cfg, &b);
-    cfg.crop_size = b.N;  // plan the arenas for this query
+    pf_batch_from_query(a, ids, cfg.msa_rows, pf_extra_msa_rows(&cfg), &b);
+    cfg.max_tokens = b.N;  // plan the arenas for this query
     pf_model *M = pf_model_create(&cfg, be);
     int ema = raw_weights ? 1 : 0;  // 0 EMA loaded, 1 none / not wanted
     if (pf_ckpt_load(ckpt, M, NULL, NULL, err, sizeof err) != 0 ||
@@ -114,7 +78,8 @@ static int predict_one(const char *ckpt, pf_config cfg, pf_backend *be, const pf
     snprintf(nrows, sizeof nrows, "%d", a->n_seq);
     // bin k covers (edge[k-1], edge[k]] Angstrom, edge[-1] = 0 and the last bin open-ended
     float *edges = pf_malloc(sizeof(float) * (size_t)(nb - 1));
-    for (int k = 0; k < nb - 1; k++) edges[k] = (float)(cfg.min_bin + (k + 1) * (cfg.max_bin - cfg.min_bin) / nb);
+    pf_disto_bins bins = pf_disto_bins_of(&cfg);
+    for (int k = 0; k < nb - 1; k++) edges[k] = (float)pf_disto_edge(&bins, k + 1);
     pf_st_tensor ts[7] = {
         {"distogram_probs", "F32", 3, {N, N, nb}, probs, sizeof(float) * (size_t)(NN * nb)},
         {"expected_distance", "F32", 2, {N, N}, dist, sizeof(float) * (size_t)NN},
@@ -134,22 +99,12 @@ static int predict_one(const char *ckpt, pf_config cfg, pf_backend *be, const pf
                ema == 0 ? "EMA" : "trained", (pf_now_ms() - t0) / 1e3, out);
         // most likely long-range contacts (|i - j| >= 24 within a chain, any pair across chains), up to N / 5
         // (the file has them all; the terminal shows at most 20)
-        int top = (int)(N / 5 > 0 ? (N / 5 < 20 ? N / 5 : 20) : 1), shown = 0;
-        unsigned char *used = pf_calloc((size_t)NN, 1);
+        int top = (int)(N / 5 > 0 ? (N / 5 < 20 ? N / 5 : 20) : 1);
+        int64_t pairs[20];
+        int n = pf_top_contacts(cont, ci, N, 24, top, pairs);
         printf("top long-range contacts (i j P(d < 8 A)):\n");
-        while (shown < top) {
-            int64_t bi = -1;
-            for (int64_t k = 0; k < NN; k++) {
-                int64_t i = k / N, j = k % N;
-                if (j <= i || (ci[i] == ci[j] && j - i < 24) || used[k]) continue;
-                if (bi < 0 || cont[k] > cont[bi]) bi = k;
-            }
-            if (bi < 0) break;
-            used[bi] = 1;
-            printf("  %4lld %4lld  %.3f\n", (long long)(bi / N + 1), (long long)(bi % N + 1), cont[bi]);
-            shown++;
-        }
-        pf_free(used);
+        for (int t = 0; t < n; t++)
+            printf("  %4lld %4lld  %.3f\n", (long long)(pairs[t] / N + 1), (long long)(pairs[t] % N + 1), cont[pairs[t]]);
     }
     pf_free(probs); pf_free(dist); pf_free(cont); pf_free(q); pf_free(seq);
     pf_batch_free(&b);
@@ -188,7 +143,7 @@ static int predict_json(const char *ckpt, const pf_config *cfg, pf_backend *be, 
         strcpy(files[nf++], in);
     }
     if (pf_mkdir_p(out_dir) != 0) { fprintf(stderr, "pairfold: error: cannot create %s: %s\n", out_dir, strerror(errno)); return 1; }
-    int ok = 0, bad = 0, max_rows = 1 + cfg->msa_rows + (cfg->trunk == PF_TRUNK_EVOFORMER && cfg->n_extra_blocks > 0 ? cfg->extra_msa_rows : 0);
+    int ok = 0, bad = 0, max_rows = 1 + cfg->msa_rows + pf_extra_msa_rows(cfg);
     char (*done)[128] = NULL;
     int n_done = 0, cap_done = 0;
     for (int f = 0; f < nf; f++) {
@@ -289,8 +244,8 @@ int cmd_predict(int argc, char **argv) {
     if (recycles >= 0) cfg.recycles = recycles;
     pf_msa a;
     if (msa_path && pf_read_msa(msa_path, &a, err, sizeof err) != 0) { fprintf(stderr, "pairfold: error: %s\n", err); return 1; }
-    pf_backend *be = pf_backend_create(cfg.device);
-    if (!be) { fprintf(stderr, "pairfold: error: device '%s' not available in this build\n", cfg.device); return 2; }
+    pf_backend *be = pf_backend_open(cfg.device, 0, err, sizeof err);
+    if (!be) { fprintf(stderr, "pairfold: error: %s\n", err); return 2; }
     int rc;
     if (json) rc = predict_json(ckpt, &cfg, be, json, out);
     else {

@@ -4,7 +4,7 @@
 #include <getopt.h>
 #include "cli.h"
 #include "../train/train.h"
-#include "../train/checkpoint.h"
+#include "../format/checkpoint.h"
 
 static void train_usage(FILE *f) {
     fprintf(f,
@@ -20,7 +20,7 @@ static void train_usage(FILE *f) {
             "  --data D           bundled (default) | synthetic | PATH of a feature cache\n"
             "  --steps N          train until step N\n"
             "  --seed N           one seed for initialisation, data, dropout\n"
-            "  --device D         cpu (default) | cuda\n"
+            "  --device D         cpu (default) | cuda (bf16) | cuda-fp32\n"
             "  --out DIR          run directory: config, checkpoints (default runs/<preset>)\n"
             "  --log FILE         JSON lines, one per step (default DIR/train.jsonl)\n"
             "  --resume DIR       continue exactly from a checkpoint (run or step directory)\n"

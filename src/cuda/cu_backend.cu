@@ -479,5 +479,8 @@ extern "C" pf_backend *pf_backend_cuda(int bf16_acts) {
     be->scale = cub_scale;
     be->adamw = cub_adamw;
     be->ema = cub_ema;
+    be->device = c->bf16 ? PF_DEVICE_CUDA_BF16 : PF_DEVICE_CUDA_FP32;
+    be->device_memory = 1;
+    pf_cuda_install_collectives(be);
     return be;
 }

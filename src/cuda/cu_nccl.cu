@@ -1,7 +1,9 @@
-// cu_nccl.cu: gradient sums across data-parallel ranks on the GPU through NCCL.
-// NCCL is loaded at run time (dlopen "libnccl.so.2"), only by multi-rank CUDA
-// runs, so single-GPU binaries neither link nor ship it. The communicator is
-// created from a unique id that rank 0 makes and MPI broadcasts (src/train/dist.c).
+// cu_nccl.cu: the CUDA backend's collectives across data-parallel ranks
+// (pf_backend's coll_* entries, backend.h) through NCCL. NCCL is loaded at run
+// time (dlopen "libnccl.so.2"), only by multi-rank CUDA runs, so single-GPU
+// binaries neither link nor ship it. The communicator is created from a unique
+// id that rank 0 makes and the host group broadcasts (pf_coll_host: MPI or TCP,
+// src/train/dist.c); it lives in be->coll.
 #include "cu_ops.h"
 #include "cuda_backend.h"
 #include <dlfcn.h>
@@ -12,6 +14,11 @@ typedef struct {
     ncclResult_t (*get_id)(ncclUniqueId *);
     ncclResult_t (*init_rank)(ncclComm_t *, int, ncclUniqueId, int);
     ncclResult_t (*all_reduce)(const void *, void *, size_t, ncclDataType_t, ncclRedOp_t, ncclComm_t, cudaStream_t);
+    ncclResult_t (*all_gather)(const void *, void *, size_t, ncclDataType_t, ncclComm_t, cudaStream_t);
+    ncclResult_t (*send)(const void *, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t);
+    ncclResult_t (*recv)(void *, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t);
+    ncclResult_t (*group_start)(void);
+    ncclResult_t (*group_end)(void);
     ncclResult_t (*destroy)(ncclComm_t);
     const char *(*error)(ncclResult_t);
 } nccl_fns;
@@ -29,9 +36,16 @@ static int load(char *err, size_t errlen) {
     F.init_rank = (ncclResult_t(*)(ncclComm_t *, int, ncclUniqueId, int))dlsym(h, "ncclCommInitRank");
     F.all_reduce = (ncclResult_t(*)(const void *, void *, size_t, ncclDataType_t, ncclRedOp_t, ncclComm_t,
                                     cudaStream_t))dlsym(h, "ncclAllReduce");
+    F.all_gather = (ncclResult_t(*)(const void *, void *, size_t, ncclDataType_t, ncclComm_t, cudaStream_t))dlsym(
+        h, "ncclAllGather");
+    F.send = (ncclResult_t(*)(const void *, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t))dlsym(h, "ncclSend");
+    F.recv = (ncclResult_t(*)(void *, size_t, ncclDataType_t, int, ncclComm_t, cudaStream_t))dlsym(h, "ncclRecv");
+    F.group_start = (ncclResult_t(*)(void))dlsym(h, "ncclGroupStart");
+    F.group_end = (ncclResult_t(*)(void))dlsym(h, "ncclGroupEnd");
     F.destroy = (ncclResult_t(*)(ncclComm_t))dlsym(h, "ncclCommDestroy");
     F.error = (const char *(*)(ncclResult_t))dlsym(h, "ncclGetErrorString");
-    if (!F.get_id || !F.init_rank || !F.all_reduce || !F.destroy || !F.error) {
+    if (!F.get_id || !F.init_rank || !F.all_reduce || !F.all_gather || !F.send || !F.recv || !F.group_start ||
+        !F.group_end || !F.destroy || !F.error) {
         snprintf(err, errlen, "libnccl.so.2 lacks an expected function");
         memset(&F, 0, sizeof F);
         return -1;
@@ -39,35 +53,92 @@ static int load(char *err, size_t errlen) {
     return 0;
 }
 
-extern "C" int pf_nccl_unique_id(void *id, size_t bytes, char *err, size_t errlen) {
-    if (bytes < sizeof(ncclUniqueId)) { snprintf(err, errlen, "NCCL id buffer too small"); return -1; }
+typedef struct {
+    ncclComm_t comm;
+    int rank, world;
+} cu_coll;
+
+static cu_coll *coll_of(pf_backend *be) {
+    if (!be->coll) pf_die("CUDA collective called before coll_open");
+    return (cu_coll *)be->coll;
+}
+
+// Rank 0 makes the id and tells every rank whether it could (so no rank waits
+// for an id that never comes), then the id; every rank joins the communicator.
+static int cu_coll_open(pf_backend *be, const pf_coll_host *host, char *err, size_t errlen) {
+    ncclUniqueId id;
+    memset(&id, 0, sizeof id);
+    int ok = host->rank == 0 ? load(err, errlen) == 0 : 1;
+    if (host->rank == 0 && ok) {
+        ncclResult_t r = F.get_id(&id);
+        if (r != ncclSuccess) { snprintf(err, errlen, "ncclGetUniqueId: %s", F.error(r)); ok = 0; }
+    }
+    host->bcast(host->ctx, &ok, sizeof ok);
+    if (!ok) {
+        if (host->rank != 0) snprintf(err, errlen, "rank 0 could not start NCCL");
+        return -1;
+    }
+    host->bcast(host->ctx, &id, sizeof id);
     if (load(err, errlen) != 0) return -1;
-    ncclResult_t r = F.get_id((ncclUniqueId *)id);
-    if (r != ncclSuccess) { snprintf(err, errlen, "ncclGetUniqueId: %s", F.error(r)); return -1; }
+    cu_coll *cc = (cu_coll *)calloc(1, sizeof *cc);
+    if (!cc) pf_die("out of host memory");
+    ncclResult_t r = F.init_rank(&cc->comm, host->world, id, host->rank);  // on the device this process selected
+    if (r != ncclSuccess) {
+        snprintf(err, errlen, "ncclCommInitRank (rank %d of %d): %s", host->rank, host->world, F.error(r));
+        free(cc);
+        return -1;
+    }
+    cc->rank = host->rank;
+    cc->world = host->world;
+    be->coll = cc;
     return 0;
 }
 
-extern "C" void *pf_nccl_open(const void *id, int rank, int world, char *err, size_t errlen) {
-    if (load(err, errlen) != 0) return NULL;
-    ncclUniqueId u;
-    memcpy(&u, id, sizeof u);
-    ncclComm_t comm = NULL;
-    ncclResult_t r = F.init_rank(&comm, world, u, rank);  // on the device this process selected
-    if (r != ncclSuccess) { snprintf(err, errlen, "ncclCommInitRank (rank %d of %d): %s", rank, world, F.error(r)); return NULL; }
-    return comm;
+static void cu_coll_close(pf_backend *be) {
+    cu_coll *cc = (cu_coll *)be->coll;
+    if (!cc) return;
+    if (F.destroy) F.destroy(cc->comm);
+    free(cc);
+    be->coll = NULL;
 }
 
-// x (n reals on the device) = sum over ranks, in place, on the backend's stream.
-// NCCL's ring order is fixed for a given world and topology: runs repeat bit for bit.
-extern "C" void pf_nccl_sum(void *comm, pf_backend *be, real *x, int64_t n) {
-    if (n <= 0) return;
+// The result is complete when the entry returns; a collective may have written
+// parameters, so the bf16 weight copies are invalidated.
+static void finish(pf_backend *be, ncclResult_t r, const char *what, int64_t n) {
     cu_impl *c = CU(be);
-    ncclResult_t r = F.all_reduce(x, x, (size_t)n, ncclFloat32, ncclSum, (ncclComm_t)comm, c->stream);
-    if (r != ncclSuccess) pf_die("ncclAllReduce of %lld values: %s", (long long)n, F.error(r));
+    if (r != ncclSuccess) pf_die("%s of %lld values: %s", what, (long long)n, F.error(r));
     CU_CHECK(cudaStreamSynchronize(c->stream));
     cu_bump_params(c);
 }
 
-extern "C" void pf_nccl_close(void *comm) {
-    if (comm && F.destroy) F.destroy((ncclComm_t)comm);
+// NCCL's ring order is fixed for a given world and topology: runs repeat bit for bit.
+static void cu_all_reduce_sum(pf_backend *be, real *x, int64_t n) {
+    if (n <= 0) return;
+    finish(be, F.all_reduce(x, x, (size_t)n, ncclFloat32, ncclSum, coll_of(be)->comm, CU(be)->stream), "ncclAllReduce", n);
+}
+
+static void cu_all_gather(pf_backend *be, const real *x, real *out, int64_t n) {
+    if (n <= 0) return;
+    finish(be, F.all_gather(x, out, (size_t)n, ncclFloat32, coll_of(be)->comm, CU(be)->stream), "ncclAllGather", n);
+}
+
+static void cu_all_to_all(pf_backend *be, const real *x, real *out, int64_t n) {
+    if (n <= 0) return;
+    cu_coll *cc = coll_of(be);
+    cudaStream_t s = CU(be)->stream;
+    ncclResult_t r = F.group_start();
+    for (int p = 0; p < cc->world && r == ncclSuccess; p++) {
+        r = F.send(x + (size_t)p * (size_t)n, (size_t)n, ncclFloat32, p, cc->comm, s);
+        if (r == ncclSuccess) r = F.recv(out + (size_t)p * (size_t)n, (size_t)n, ncclFloat32, p, cc->comm, s);
+    }
+    ncclResult_t e = F.group_end();
+    finish(be, r != ncclSuccess ? r : e, "NCCL all-to-all", n);
+}
+
+extern "C" void pf_cuda_install_collectives(pf_backend *be) {
+    be->coll_open = cu_coll_open;
+    be->coll_close = cu_coll_close;
+    be->all_reduce_sum = cu_all_reduce_sum;
+    be->all_gather = cu_all_gather;
+    be->all_to_all = cu_all_to_all;
 }

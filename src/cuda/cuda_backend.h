@@ -13,12 +13,9 @@ extern "C" {
 pf_backend *pf_backend_cuda(int bf16);
 // Select GPU local_rank mod (GPUs visible) for this process; 0 or -1 (no GPU).
 int pf_cuda_use_device(int local_rank);
-// NCCL across data-parallel ranks (cu_nccl.cu; NCCL loaded at run time). The id is
-// NCCL's 128-byte unique id, made by rank 0 and broadcast by the caller.
-int pf_nccl_unique_id(void *id, size_t bytes, char *err, size_t errlen);
-void *pf_nccl_open(const void *id, int rank, int world, char *err, size_t errlen);
-void pf_nccl_sum(void *comm, pf_backend *be, real *x, int64_t n);  // in place, then the stream is synchronised
-void pf_nccl_close(void *comm);
+// The backend's collectives (cu_nccl.cu, NCCL loaded at run time): sets the
+// coll_* entries of be. Called by the constructor.
+void pf_cuda_install_collectives(pf_backend *be);
 #ifdef __cplusplus
 }
 #endif

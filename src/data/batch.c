@@ -1,48 +1,43 @@
 #include "batch.h"
 #include <math.h>
 #include <string.h>
+#include <stddef.h>
 #include "../core/util.h"
+
+#define PF_DIM_DESC_1 PF_DIM_1
+#define PF_DIM_DESC_N PF_DIM_N
+#define PF_DIM_DESC_S PF_DIM_S
+#define PF_DIM_DESC_E PF_DIM_E
+#define PF_ARRAY_DESC(name, type, outer, inner, channels) \
+    {#name, _Generic((type)0, int32_t: 1, default: 0), offsetof(pf_batch, name), PF_DIM_DESC_##outer, PF_DIM_DESC_##inner, channels},
+const pf_array_desc pf_batch_arrays[] = {PF_BATCH_ARRAYS(PF_ARRAY_DESC)};
+#undef PF_ARRAY_DESC
+const int pf_batch_n_arrays = (int)(sizeof pf_batch_arrays / sizeof pf_batch_arrays[0]);
+
+static void **array_at(pf_batch *b, const pf_array_desc *a) { return (void **)((char *)b + a->offset); }
+static size_t array_bytes(const pf_batch *b, const pf_array_desc *a) {
+    return (size_t)pf_array_elems(a->outer, a->inner, a->channels, b->N, b->S, b->E) *
+           (a->is_int ? sizeof(int32_t) : sizeof(real));
+}
 
 void pf_batch_alloc(pf_batch *b, int N, int S, int E) {
     memset(b, 0, sizeof *b);
     b->N = N; b->S = S; b->E = E;
-    size_t n = (size_t)N, s = (size_t)S, e = (size_t)E;
-    b->aatype = pf_calloc(n, sizeof(int32_t));
-    b->residue_index = pf_calloc(n, sizeof(int32_t));
-    b->chain_id = pf_calloc(n, sizeof(int32_t));
-    b->entity_id = pf_calloc(n, sizeof(int32_t));
-    b->sym_id = pf_calloc(n, sizeof(int32_t));
-    b->seq_mask = pf_calloc(n, sizeof(real));
-    b->target_feat = pf_calloc(n * PF_TARGET_FEAT, sizeof(real));
-    b->msa_feat = pf_calloc(s * n * PF_MSA_FEAT, sizeof(real));
-    b->msa_mask = pf_calloc(s * n, sizeof(real));
-    b->bert_target = pf_calloc(s * n, sizeof(int32_t));
-    b->bert_mask = pf_calloc(s * n, sizeof(real));
-    b->extra_msa_feat = pf_calloc(e * n * PF_EXTRA_MSA_FEAT + 1, sizeof(real));
-    b->extra_msa_mask = pf_calloc(e * n + 1, sizeof(real));
-    b->pseudo_beta = pf_calloc(n * 3, sizeof(real));
-    b->pseudo_beta_mask = pf_calloc(n, sizeof(real));
+    for (int k = 0; k < pf_batch_n_arrays; k++)  // one spare element: no zero-size allocation when E == 0
+        *array_at(b, &pf_batch_arrays[k]) = pf_calloc(array_bytes(b, &pf_batch_arrays[k]) + sizeof(real), 1);
     b->crop_start = -1;
 }
 
 void pf_batch_free(pf_batch *b) {
-    void *ps[] = {b->aatype, b->residue_index, b->chain_id, b->entity_id, b->sym_id, b->seq_mask,
-                  b->target_feat, b->msa_feat, b->msa_mask, b->bert_target, b->bert_mask,
-                  b->extra_msa_feat, b->extra_msa_mask, b->pseudo_beta, b->pseudo_beta_mask};
-    for (size_t i = 0; i < sizeof ps / sizeof ps[0]; i++) pf_free(ps[i]);
+    for (int k = 0; k < pf_batch_n_arrays; k++) pf_free(*array_at(b, &pf_batch_arrays[k]));
     memset(b, 0, sizeof *b);
 }
 
 void pf_batch_copy(pf_batch *d, const pf_batch *s) {
     pf_batch_alloc(d, s->N, s->S, s->E);
-    size_t n = (size_t)s->N, S = (size_t)s->S, e = (size_t)s->E;
-#define CP(f, cnt) memcpy(d->f, s->f, sizeof(*s->f) * (cnt))
-    CP(aatype, n); CP(residue_index, n); CP(chain_id, n); CP(entity_id, n); CP(sym_id, n);
-    CP(seq_mask, n); CP(target_feat, n * PF_TARGET_FEAT); CP(msa_feat, S * n * PF_MSA_FEAT);
-    CP(msa_mask, S * n); CP(bert_target, S * n); CP(bert_mask, S * n);
-    CP(extra_msa_feat, e * n * PF_EXTRA_MSA_FEAT); CP(extra_msa_mask, e * n);
-    CP(pseudo_beta, n * 3); CP(pseudo_beta_mask, n);
-#undef CP
+    for (int k = 0; k < pf_batch_n_arrays; k++)
+        memcpy(*array_at(d, &pf_batch_arrays[k]), *array_at((pf_batch *)s, &pf_batch_arrays[k]),
+               array_bytes(s, &pf_batch_arrays[k]));
     memcpy(d->name, s->name, sizeof d->name);
     d->crop_start = s->crop_start;
 }

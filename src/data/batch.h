@@ -5,6 +5,7 @@
 #ifndef PF_BATCH_H
 #define PF_BATCH_H
 #include <stdint.h>
+#include <stddef.h>
 #include "../core/real.h"
 
 // Residue tokens: 0..19 amino acids in AF2 order ARNDCQEGHILKMFPSTWYV,
@@ -25,31 +26,57 @@
 // extra_msa_feat: one-hot token (23), has_deletion, deletion_value = 25.
 #define PF_EXTRA_MSA_FEAT 25
 
+// Every array of a batch, described once: name, element type, shape (outer,
+// inner, channels) with outer / inner one of N (tokens after cropping), S (MSA
+// cluster rows, row 0 the query), E (extra-MSA rows, may be 0) or 1. The struct
+// fields, allocation, copy and free all come from this table.
+//   name               type     outer inner channels
+#define PF_BATCH_ARRAYS(X)                                                                     \
+    X(aatype,           int32_t, N,    1,    1)                 /* tokens 0..20             */ \
+    X(residue_index,    int32_t, N,    1,    1)                 /* 0-based within its chain */ \
+    X(chain_id,         int32_t, N,    1,    1)                 /* asym id, 0-based         */ \
+    X(entity_id,        int32_t, N,    1,    1)                 /* same sequence = same id  */ \
+    X(sym_id,           int32_t, N,    1,    1)                 /* copy within the entity   */ \
+    X(seq_mask,         real,    N,    1,    1)                 /* 1 for real tokens        */ \
+    X(target_feat,      real,    N,    1,    PF_TARGET_FEAT)                                   \
+    X(msa_feat,         real,    S,    N,    PF_MSA_FEAT)                                      \
+    X(msa_mask,         real,    S,    N,    1)                                                \
+    X(bert_target,      int32_t, S,    N,    1)                 /* true token where corrupted */ \
+    X(bert_mask,        real,    S,    N,    1)                 /* 1 where corrupted        */ \
+    X(extra_msa_feat,   real,    E,    N,    PF_EXTRA_MSA_FEAT)                                \
+    X(extra_msa_mask,   real,    E,    N,    1)                                                \
+    X(pseudo_beta,      real,    N,    1,    3)                 /* CB (CA for glycine), A   */ \
+    X(pseudo_beta_mask, real,    N,    1,    1)                 /* 1 where resolved         */
+
 typedef struct {
     int N, S, E;
-    // per token                                              shapes
-    int32_t *aatype;         // (N) tokens 0..20
-    int32_t *residue_index;  // (N) author-independent, 0-based within each chain
-    int32_t *chain_id;       // (N) asym id, 0-based
-    int32_t *entity_id;      // (N) entity (same sequence = same entity)
-    int32_t *sym_id;         // (N) copy index within the entity
-    real *seq_mask;          // (N) 1 for real tokens
-    real *target_feat;       // (N, PF_TARGET_FEAT)
-    // MSA clusters (row 0 is the query sequence)
-    real *msa_feat;          // (S, N, PF_MSA_FEAT)
-    real *msa_mask;          // (S, N)
-    int32_t *bert_target;    // (S, N) true token at BERT-corrupted positions
-    real *bert_mask;         // (S, N) 1 where the token was corrupted
-    // extra MSA (may be E == 0)
-    real *extra_msa_feat;    // (E, N, PF_EXTRA_MSA_FEAT)
-    real *extra_msa_mask;    // (E, N)
-    // structure
-    real *pseudo_beta;       // (N, 3) CB, or CA for glycine, Angstrom
-    real *pseudo_beta_mask;  // (N) 1 where resolved
+#define PF_BATCH_FIELD(name, type, outer, inner, channels) type *name;
+    PF_BATCH_ARRAYS(PF_BATCH_FIELD)
+#undef PF_BATCH_FIELD
     // provenance, for logs
     char name[64];           // entry / chain name
     int64_t crop_start;      // first residue of a contiguous crop, -1 for spatial
 } pf_batch;
+
+// The table as data, for code that walks every array (allocation, copies, the
+// model's input layout).
+typedef enum { PF_DIM_1, PF_DIM_N, PF_DIM_S, PF_DIM_E } pf_dim;
+typedef struct {
+    const char *name;
+    int is_int;            // int32_t, else real
+    size_t offset;         // of the array pointer in pf_batch
+    pf_dim outer, inner;
+    int channels;
+} pf_array_desc;
+extern const pf_array_desc pf_batch_arrays[];
+extern const int pf_batch_n_arrays;
+static inline int64_t pf_dim_size(pf_dim d, int64_t N, int64_t S, int64_t E) {
+    return d == PF_DIM_N ? N : d == PF_DIM_S ? S : d == PF_DIM_E ? E : 1;
+}
+// Elements of an array of that shape.
+static inline int64_t pf_array_elems(pf_dim outer, pf_dim inner, int channels, int64_t N, int64_t S, int64_t E) {
+    return pf_dim_size(outer, N, S, E) * pf_dim_size(inner, N, S, E) * channels;
+}
 
 void pf_batch_alloc(pf_batch *b, int N, int S, int E);  // zeroed arrays
 // AF2 deletion_value: 2/pi atan(d / 3).

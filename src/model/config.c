@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <cjson/cJSON.h>
 #include "../core/util.h"
+#include "../backend/device.h"
 
 typedef enum { F_INT, F_FLOAT, F_U64, F_STR, F_TRUNK } ftype;
 typedef struct { const char *name; ftype type; size_t off, size; } field;
@@ -19,11 +20,11 @@ static const field fields[] = {
     FI(heads_msa), FI(c_h_msa), FI(heads_pair), FI(c_h_pair), FI(heads_single), FI(c_h_single),
     FI(heads_extra), FI(c_h_extra), FI(heads_pwavg), FI(c_h_pwavg), FI(c_opm), FI(c_trimul),
     FI(transition_n), FF(dropout_msa), FF(dropout_pair), FI(n_bins), FF(min_bin), FF(max_bin), FF(disto_weight), FF(msa_weight),
-    FI(recycles), FI(recompute), FI(crop_size), FI(msa_rows), FI(extra_msa_rows), FF(spatial_crop_prob),
+    FI(recycles), FI(recompute), FI(max_tokens), FI(crop_size), FI(msa_rows), FI(extra_msa_rows), FF(spatial_crop_prob),
     FF(bert_mask_prob), FS(data), FI(data_workers), FI(prefetch), FI(n_val), FI(val_every),
     FI(steps), FI(grad_accum), FF(ema_decay), {"seed", F_U64, offsetof(pf_config, seed), 0}, FF(lr), FF(lr_min),
     FF(weight_decay), FF(beta1), FF(beta2), FF(adam_eps), FF(grad_clip), FI(warmup_steps), FI(lr_decay_steps),
-    FI(ckpt_every), FS(device), FI(bf16),
+    FI(ckpt_every), FS(device),
 };
 #define NFIELDS ((int)(sizeof fields / sizeof fields[0]))
 
@@ -58,7 +59,6 @@ static void common_defaults(pf_config *c) {
     c->warmup_steps = 10;
     c->ckpt_every = 100;
     snprintf(c->device, sizeof c->device, "cpu");
-    c->bf16 = 1;
 }
 
 int pf_config_preset(pf_config *c, const char *name) {
@@ -273,8 +273,11 @@ int pf_config_validate(const pf_config *c, char *err, size_t errlen) {
         return -1;
     }
     if (!(c->max_bin > c->min_bin)) { snprintf(err, errlen, "configuration: max_bin must exceed min_bin"); return -1; }
-    if (strcmp(c->device, "cpu") && strcmp(c->device, "cuda")) {
-        snprintf(err, errlen, "configuration: device must be 'cpu' or 'cuda' (got '%s')", c->device);
+    if (c->max_tokens < 0) { snprintf(err, errlen, "configuration: max_tokens must be >= 0 (0: crop_size)"); return -1; }
+    pf_device dev;
+    char derr[128];
+    if (pf_device_parse(c->device, &dev, derr, sizeof derr) != 0) {
+        snprintf(err, errlen, "configuration: %s", derr);
         return -1;
     }
     return 0;

@@ -26,6 +26,7 @@ typedef struct {
     float disto_weight, msa_weight;  // loss weights: distogram, masked MSA (AF2 1.9.9; AF2 trunk only)
     int recycles;                // extra recycling passes (no gradient through them)
     int recompute;               // 1: keep only each block's input streams; re-run a block's forward in the backward
+    int max_tokens;              // tokens the model's arenas are planned for (0: crop_size); larger batches grow them
     // ---- data ----
     int crop_size, msa_rows, extra_msa_rows;
     float spatial_crop_prob, bert_mask_prob;
@@ -41,8 +42,7 @@ typedef struct {
     int warmup_steps;
     int lr_decay_steps;          // cosine decay horizon, fixed by the preset (not by --steps)
     int ckpt_every;
-    char device[16];             // "cpu" or "cuda"
-    int bf16;                    // CUDA: bf16 activations (1) or fp32 parity mode (0)
+    char device[16];             // "cpu", "cuda" (bf16 activations) or "cuda-fp32" (src/backend/device.h)
 } pf_config;
 
 // Fill cfg from a named preset ("tiny", "af2", "af3"). Returns 0, or -1 if unknown.

@@ -5,6 +5,26 @@
 #include <string.h>
 #include "../core/util.h"
 
+pf_disto_bins pf_disto_bins_of(const pf_config *c) {
+    // the width in float arithmetic, as the configuration stores min_bin / max_bin
+    pf_disto_bins g = {c->min_bin, (c->max_bin - c->min_bin) / c->n_bins, c->n_bins};
+    return g;
+}
+
+int pf_disto_bin(double dist, const pf_config *c) {
+    // the largest k in [1, n_bins) with dist > edge k, else 0; the estimate from
+    // the quotient is corrected by the exact comparisons so the bin edges stay those
+    // of the definition
+    pf_disto_bins g = pf_disto_bins_of(c);
+    if (!(dist > pf_disto_edge(&g, 1))) return 0;
+    int k = (int)floor((dist - g.min) / g.width);
+    if (k > g.n - 1) k = g.n - 1;
+    if (k < 1) k = 1;
+    while (k < g.n - 1 && dist > pf_disto_edge(&g, k + 1)) k++;
+    while (k > 1 && !(dist > pf_disto_edge(&g, k))) k--;
+    return k;
+}
+
 void pf_distogram_predict(pf_model *M, int64_t N, float *probs, float *expected, float *contact) {
     pf_backend *be = M->be;
     const pf_config *cfg = &M->cfg;
@@ -17,7 +37,8 @@ void pf_distogram_predict(pf_model *M, int64_t N, float *probs, float *expected,
     be->act_to_real(be, hA, A, NN * nb);
     be->download(be, bias, M->p.disto.b, sizeof(real) * (size_t)nb);
     be->free(be, A);
-    double w = (cfg->max_bin - cfg->min_bin) / nb, *l = pf_malloc(sizeof(double) * (size_t)nb);
+    pf_disto_bins g = pf_disto_bins_of(cfg);
+    double *l = pf_malloc(sizeof(double) * (size_t)nb);
     for (int64_t i = 0; i < N; i++)
         for (int64_t j = 0; j < N; j++) {
             double mx = -INFINITY, se = 0, ed = 0, pc = 0;
@@ -29,8 +50,8 @@ void pf_distogram_predict(pf_model *M, int64_t N, float *probs, float *expected,
             for (int k = 0; k < nb; k++) {
                 double p = exp(l[k] - mx) / se;
                 if (probs) probs[(i * N + j) * nb + k] = (float)p;
-                ed += p * (cfg->min_bin + (k + 0.5) * w);  // bin centres; the last bin stands for "beyond"
-                if (k < nb - 1 && cfg->min_bin + (k + 1) * w <= 8.0 + 1e-9) pc += p;
+                ed += p * pf_disto_centre(&g, k);
+                if (k < nb - 1 && pf_disto_edge(&g, k + 1) <= 8.0 + 1e-9) pc += p;
             }
             if (expected) expected[i * N + j] = (float)ed;
             if (contact) contact[i * N + j] = (float)pc;
@@ -80,4 +101,21 @@ double pf_contact_precision(const float *contact, const pf_batch *b, int min_sep
     }
     pf_free(s);
     return prec;
+}
+
+int pf_top_contacts(const float *contact, const int32_t *chain, int64_t N, int min_sep, int top, int64_t *out) {
+    scored *s = pf_malloc(sizeof(scored) * (size_t)(N * (N > 1 ? N - 1 : 1) / 2 + 1));
+    int64_t n = 0;
+    for (int64_t i = 0; i < N; i++)
+        for (int64_t j = i + 1; j < N; j++) {
+            if (chain[i] == chain[j] && j - i < min_sep) continue;
+            s[n].p = contact[i * N + j];
+            s[n].k = i * N + j;
+            n++;
+        }
+    qsort(s, (size_t)n, sizeof *s, by_score);
+    int m = (int)(top < n ? top : n);
+    for (int t = 0; t < m; t++) out[t] = s[t].k;
+    pf_free(s);
+    return m < 0 ? 0 : m;
 }

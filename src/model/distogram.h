@@ -11,6 +11,26 @@
 // Symmetric: the logits are A_ij + A_ji + b with A = z W^T, as the loss uses.
 void pf_distogram_predict(pf_model *M, int64_t N, float *probs, float *expected, float *contact);
 
+// The distance bins (AF2), the one place their geometry is written: n bins of
+// `width` from `min`; edge k = min + k width. Bin 0 holds distances up to edge 1,
+// bin k (0 < k < n - 1) (edge k, edge k+1], the last bin everything beyond edge n-1.
+typedef struct {
+    double min, width;
+    int n;
+} pf_disto_bins;
+pf_disto_bins pf_disto_bins_of(const pf_config *cfg);
+static inline double pf_disto_edge(const pf_disto_bins *g, int k) { return g->min + k * g->width; }
+// The distance a bin stands for in expected distances (the last bin: "beyond").
+static inline double pf_disto_centre(const pf_disto_bins *g, int k) { return g->min + (k + 0.5) * g->width; }
+// Distogram bin of a distance (the training target).
+int pf_disto_bin(double dist, const pf_config *cfg);
+
+// The most likely long-range contacts of a prediction: pairs i < j of different
+// chains, or of one chain at least min_sep positions apart, by contact (N, N)
+// probability, highest first (ties: the lower pair index i N + j first). Writes
+// up to `top` pair indices to out and returns how many.
+int pf_top_contacts(const float *contact, const int32_t *chain, int64_t N, int min_sep, int top, int64_t *out);
+
 // Precision of the top `top` predicted contacts among pairs with |i - j| >= min_sep
 // in the same chain and both pseudo-beta atoms resolved, against the true
 // pseudo-beta distances (< 8 A). top <= 0 means L / 5 (L = resolved residues,

@@ -62,6 +62,10 @@ static void declare(pf_model *M) {
                      &p->disto, &g->disto);
 }
 
+int pf_extra_msa_rows(const pf_config *c) {
+    return c->trunk == PF_TRUNK_EVOFORMER && c->n_extra_blocks > 0 ? c->extra_msa_rows : 0;
+}
+
 // ---------------------------------------------------------------------------
 // Arenas
 // ---------------------------------------------------------------------------
@@ -85,16 +89,8 @@ static size_t carve(pf_model *M, char *base, pf_dims d) {
         off += ((size_t)(count) * (size_t)(elem) + 255) & ~(size_t)255; \
     } while (0)
     size_t ab = (size_t)M->be->act_bytes;
-    TAKE(M->tf, N * PF_TARGET_FEAT, ab);
-    TAKE(M->msa_feat, S * N * PF_MSA_FEAT, ab);
-    TAKE(M->extra_feat, E * N * PF_EXTRA_MSA_FEAT, ab);
-    TAKE(M->msa_mask, S * N, ab);
-    TAKE(M->pair_mask, NN, ab);
-    TAKE(M->seq_mask, N, ab);
-    TAKE(M->extra_mask, E * N, ab);
-    TAKE(M->disto_mask, NN, ab);
-    TAKE(M->bert_w, S * N, ab);
-    TAKE(M->ints, 4 * N + NN + S * N, sizeof(int32_t));
+    for (int k = 0; k < PF_NUM_INPUTS; k++)
+        TAKE(M->in[k], pf_input_elems(k, N, S, E), pf_model_inputs[k].is_int ? sizeof(int32_t) : ab);
     TAKE(M->m, S * N * c->c_m, ab);
     TAKE(M->z, NN * c->c_z, ab);
     TAKE(M->s, N * c->c_s, ab);
@@ -214,7 +210,7 @@ pf_model *pf_model_create(const pf_config *cfg, pf_backend *be) {
     M->be = be;
     pf_params_bind(&M->P, be);
     pf_params_initialise(&M->P, cfg->seed);
-    pf_dims d = {cfg->crop_size, cfg->msa_rows, cfg->trunk == PF_TRUNK_EVOFORMER && cfg->n_extra_blocks > 0 ? cfg->extra_msa_rows : 0};
+    pf_dims d = {cfg->max_tokens > 0 ? cfg->max_tokens : cfg->crop_size, cfg->msa_rows, pf_extra_msa_rows(cfg)};
     ensure_capacity(M, d);
     return M;
 }
@@ -235,11 +231,11 @@ void pf_model_free(pf_model *M) {
 // ---------------------------------------------------------------------------
 // Forward and backward
 // ---------------------------------------------------------------------------
-static int32_t *ints_at(pf_model *M, int64_t N, int k) { return M->ints + k * N; }
+static int32_t *ints(pf_model *M, pf_input_id k) { return (int32_t *)M->in[k]; }
 
 static void relpos(pf_model *M, int64_t N, int bwd) {
     pf_relpos_dims rd = {N, M->cfg.c_z, M->cfg.trunk == PF_TRUNK_PAIRFORMER};
-    int32_t *r = ints_at(M, N, 0), *ch = ints_at(M, N, 1), *en = ints_at(M, N, 2), *sy = ints_at(M, N, 3);
+    int32_t *r = ints(M, PF_IN_RESIDUE_INDEX), *ch = ints(M, PF_IN_CHAIN), *en = ints(M, PF_IN_ENTITY), *sy = ints(M, PF_IN_SYM);
     if (bwd) M->be->relpos_bwd(M->be, &rd, &M->g.relpos, r, ch, en, sy, M->dz);
     else M->be->relpos_fwd(M->be, &rd, &M->p.relpos, r, ch, en, sy, M->z);
 }
@@ -251,9 +247,9 @@ static void embed_pair(pf_model *M, pf_dims d) {
     int cz = M->cfg.c_z;
     be->zero(be, M->z, pf_act_size(be, N * N * cz));
     relpos(M, N, 0);
-    be->linear_fwd(be, N, PF_TARGET_FEAT, cz, &M->p.tf_z_i, M->tf, M->tmp_n, 0);
+    be->linear_fwd(be, N, PF_TARGET_FEAT, cz, &M->p.tf_z_i, M->in[PF_IN_TARGET_FEAT], M->tmp_n, 0);
     be->bcast_add(be, N, N, cz, M->tmp_n, 1, M->z);
-    be->linear_fwd(be, N, PF_TARGET_FEAT, cz, &M->p.tf_z_j, M->tf, M->tmp_n, 0);
+    be->linear_fwd(be, N, PF_TARGET_FEAT, cz, &M->p.tf_z_j, M->in[PF_IN_TARGET_FEAT], M->tmp_n, 0);
     be->bcast_add(be, N, N, cz, M->tmp_n, 0, M->z);
 }
 
@@ -264,18 +260,18 @@ static void embed_pair_bwd(pf_model *M, pf_dims d) {
     relpos(M, N, 1);
     be->zero(be, M->tmp_n, pf_act_size(be, N * cz));
     be->bcast_reduce(be, N, N, cz, M->dz, 1, M->tmp_n);
-    be->linear_bwd(be, N, PF_TARGET_FEAT, cz, &M->p.tf_z_i, &M->g.tf_z_i, M->tf, M->tmp_n, NULL);
+    be->linear_bwd(be, N, PF_TARGET_FEAT, cz, &M->p.tf_z_i, &M->g.tf_z_i, M->in[PF_IN_TARGET_FEAT], M->tmp_n, NULL);
     be->zero(be, M->tmp_n, pf_act_size(be, N * cz));
     be->bcast_reduce(be, N, N, cz, M->dz, 0, M->tmp_n);
-    be->linear_bwd(be, N, PF_TARGET_FEAT, cz, &M->p.tf_z_j, &M->g.tf_z_j, M->tf, M->tmp_n, NULL);
+    be->linear_bwd(be, N, PF_TARGET_FEAT, cz, &M->p.tf_z_j, &M->g.tf_z_j, M->in[PF_IN_TARGET_FEAT], M->tmp_n, NULL);
 }
 
 // m (S, N, c_m) = Linear(msa_feat) + Linear(tf) broadcast over rows
 static void embed_msa(pf_model *M, pf_dims d, const pf_linear_p *w_msa, const pf_linear_p *w_tf) {
     pf_backend *be = M->be;
     int cm = M->cfg.c_m;
-    be->linear_fwd(be, d.S * d.N, PF_MSA_FEAT, cm, w_msa, M->msa_feat, M->m, 0);
-    be->linear_fwd(be, d.N, PF_TARGET_FEAT, cm, w_tf, M->tf, M->tmp_n, 0);
+    be->linear_fwd(be, d.S * d.N, PF_MSA_FEAT, cm, w_msa, M->in[PF_IN_MSA_FEAT], M->m, 0);
+    be->linear_fwd(be, d.N, PF_TARGET_FEAT, cm, w_tf, M->in[PF_IN_TARGET_FEAT], M->tmp_n, 0);
     be->bcast_add(be, d.S, d.N, cm, M->tmp_n, 0, M->m);
 }
 
@@ -283,10 +279,10 @@ static void embed_msa_bwd(pf_model *M, pf_dims d, const pf_linear_p *w_msa, pf_l
                           const pf_linear_p *w_tf, pf_linear_p *g_tf) {
     pf_backend *be = M->be;
     int cm = M->cfg.c_m;
-    be->linear_bwd(be, d.S * d.N, PF_MSA_FEAT, cm, w_msa, g_msa, M->msa_feat, M->dm, NULL);
+    be->linear_bwd(be, d.S * d.N, PF_MSA_FEAT, cm, w_msa, g_msa, M->in[PF_IN_MSA_FEAT], M->dm, NULL);
     be->zero(be, M->tmp_n, pf_act_size(be, d.N * cm));
     be->bcast_reduce(be, d.S, d.N, cm, M->dm, 0, M->tmp_n);
-    be->linear_bwd(be, d.N, PF_TARGET_FEAT, cm, w_tf, g_tf, M->tf, M->tmp_n, NULL);
+    be->linear_bwd(be, d.N, PF_TARGET_FEAT, cm, w_tf, g_tf, M->in[PF_IN_TARGET_FEAT], M->tmp_n, NULL);
 }
 
 static uint64_t block_key(const pf_model *M, int64_t step, int stack, int i) {
@@ -301,9 +297,9 @@ static pf_streams streams_for(pf_model *M, pf_dims d, int msa_stack, int grads) 
     st.x[PF_STREAM_M] = grads ? (extra ? M->de : M->dm) : (extra ? M->e : M->m);
     st.x[PF_STREAM_Z] = grads ? M->dz : M->z;
     st.x[PF_STREAM_S] = grads ? M->ds : M->s;
-    st.mask[PF_MASK_MSA] = extra ? M->extra_mask : M->msa_mask;
-    st.mask[PF_MASK_PAIR] = M->pair_mask;
-    st.mask[PF_MASK_SEQ] = M->seq_mask;
+    st.mask[PF_MASK_MSA] = extra ? M->in[PF_IN_EXTRA_MASK] : M->in[PF_IN_MSA_MASK];
+    st.mask[PF_MASK_PAIR] = M->in[PF_IN_PAIR_MASK];
+    st.mask[PF_MASK_SEQ] = M->in[PF_IN_SEQ_MASK];
     st.N = d.N;
     st.S = extra ? d.E : d.S;
     return st;
@@ -325,9 +321,9 @@ static void pass_fwd(pf_model *M, pf_dims d, int64_t step, int save, int trainin
         be->layer_norm_fwd(be, NN, c->c_z, &M->p.rec_ln_z, M->z_prev, M->tmp_a);
         be->add(be, M->z, M->tmp_a, NN * c->c_z);
         if (M->n_msa_blocks > 0)
-            be->linear_fwd(be, d.E * N, PF_EXTRA_MSA_FEAT, c->c_e, &M->p.extra_m, M->extra_feat, M->e, 0);
+            be->linear_fwd(be, d.E * N, PF_EXTRA_MSA_FEAT, c->c_e, &M->p.extra_m, M->in[PF_IN_EXTRA_FEAT], M->e, 0);
     } else {
-        be->linear_fwd(be, N, PF_TARGET_FEAT, c->c_s, &M->p.s_init, M->tf, M->s, 0);
+        be->linear_fwd(be, N, PF_TARGET_FEAT, c->c_s, &M->p.s_init, M->in[PF_IN_TARGET_FEAT], M->s, 0);
         // recycling (AF3 Alg. 1 lines 9-10)
         be->layer_norm_fwd(be, NN, c->c_z, &M->p.rec_ln_z, M->z_prev, M->tmp_a);
         be->linear_fwd(be, NN, c->c_z, c->c_z, &M->p.rec_z, M->tmp_a, M->z, 1);
@@ -390,7 +386,7 @@ static void pass_bwd(pf_model *M, pf_dims d, int64_t step) {
     }
     if (c->trunk == PF_TRUNK_EVOFORMER) {
         if (M->n_msa_blocks > 0)
-            be->linear_bwd(be, d.E * N, PF_EXTRA_MSA_FEAT, c->c_e, &M->p.extra_m, &M->g.extra_m, M->extra_feat, M->de, NULL);
+            be->linear_bwd(be, d.E * N, PF_EXTRA_MSA_FEAT, c->c_e, &M->p.extra_m, &M->g.extra_m, M->in[PF_IN_EXTRA_FEAT], M->de, NULL);
         // the recycled inputs are detached: only the LayerNorm parameters learn
         be->layer_norm_bwd(be, N, c->c_m, &M->p.rec_ln_m, &M->g.rec_ln_m, M->m0_prev, M->dm, NULL);
         be->layer_norm_bwd(be, NN, c->c_z, &M->p.rec_ln_z, &M->g.rec_ln_z, M->z_prev, M->dz, NULL);
@@ -406,7 +402,7 @@ static void pass_bwd(pf_model *M, pf_dims d, int64_t step) {
         be->zero(be, M->tmp_b, pf_act_size(be, N * c->c_s));
         be->linear_bwd(be, N, c->c_s, c->c_s, &M->p.rec_s, &M->g.rec_s, M->tmp_a, M->ds, M->tmp_b);
         be->layer_norm_bwd(be, N, c->c_s, &M->p.rec_ln_s, &M->g.rec_ln_s, M->s_prev, M->tmp_b, NULL);
-        be->linear_bwd(be, N, PF_TARGET_FEAT, c->c_s, &M->p.s_init, &M->g.s_init, M->tf, M->ds, NULL);
+        be->linear_bwd(be, N, PF_TARGET_FEAT, c->c_s, &M->p.s_init, &M->g.s_init, M->in[PF_IN_TARGET_FEAT], M->ds, NULL);
     }
     embed_pair_bwd(M, d);
 }
@@ -441,17 +437,17 @@ static pf_step_result run(pf_model *M, const pf_batch *b, int64_t step, int trai
     }
     pass_fwd(M, d, step, training, training);
     pf_disto_dims dd = {N, c->c_z, c->n_bins};
-    int32_t *target = ints_at(M, N, 4);
+    int32_t *target = ints(M, PF_IN_DISTO_TARGET);
     pf_step_result r = {0};
     r.upload_ms = upload_ms;
-    r.disto = be->disto_fwd(be, &dd, &M->p.disto, M->z, target, M->disto_mask);
+    r.disto = be->disto_fwd(be, &dd, &M->p.disto, M->z, target, M->in[PF_IN_DISTO_MASK]);
     // AF2 masked-MSA loss (1.9.9): predict the corrupted tokens from the final m;
     // the logits and then their gradient live in tmp_b
     int use_msa = c->trunk == PF_TRUNK_EVOFORMER && c->msa_weight > 0;
     int64_t SN = d.S * N;
     if (use_msa) {
         be->linear_fwd(be, SN, c->c_m, PF_NUM_TOK, &M->p.masked_msa, M->m, M->tmp_b, 0);
-        r.msa = be->xent(be, SN, PF_NUM_TOK, M->tmp_b, ints_at(M, N, 4) + N * N, M->bert_w, c->msa_weight,
+        r.msa = be->xent(be, SN, PF_NUM_TOK, M->tmp_b, ints(M, PF_IN_BERT_TARGET), M->in[PF_IN_BERT_MASK], c->msa_weight,
                          training ? M->tmp_b : NULL);
     }
     r.loss = c->disto_weight * r.disto + (use_msa ? c->msa_weight * r.msa : 0);
@@ -462,7 +458,7 @@ static pf_step_result run(pf_model *M, const pf_batch *b, int64_t step, int trai
         be->zero(be, M->dm, pf_act_size(be, SN * c->c_m));
         be->zero(be, M->ds, pf_act_size(be, N * c->c_s));
         if (d.E) be->zero(be, M->de, pf_act_size(be, d.E * N * c->c_e));
-        be->disto_bwd(be, &dd, &M->p.disto, &M->g.disto, M->z, target, M->disto_mask, c->disto_weight, M->dz);
+        be->disto_bwd(be, &dd, &M->p.disto, &M->g.disto, M->z, target, M->in[PF_IN_DISTO_MASK], c->disto_weight, M->dz);
         if (use_msa) be->linear_bwd(be, SN, c->c_m, PF_NUM_TOK, &M->p.masked_msa, &M->g.masked_msa, M->m, M->tmp_b, M->dm);
         pass_bwd(M, d, step);
     }

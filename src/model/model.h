@@ -7,6 +7,7 @@
 #include "params.h"
 #include "block.h"
 #include "../data/batch.h"
+#include "inputs.h"
 
 typedef struct {
     // AF2 input embedder (Alg. 3), recycling embedder, extra-MSA embedder
@@ -32,7 +33,7 @@ typedef struct {
     pf_block *msa_blocks;       // AF2 extra-MSA stack or AF3 MSA module
     pf_block *trunk;            // Evoformer or Pairformer blocks
     int n_msa_blocks, n_trunk;
-    // one arena per category, sized for the largest batch (cfg crop / MSA rows)
+    // one arena per category, sized for the largest batch (max_tokens or crop_size / MSA rows)
     void *act, *saved, *ws;
     size_t act_bytes, saved_bytes, ws_bytes;
     pf_dims cap;                // dimensions the arenas were planned for
@@ -42,11 +43,9 @@ typedef struct {
     const void *staged[2];      // which batch a slot holds, until uploaded
     int last_slot;              // slot of the latest upload
     size_t block_saved_max;     // largest block's saved bytes at the current sizes (recompute)
-    // activations carved from `act` (see model.c: carve())
-    pf_act *tf, *msa_feat, *extra_feat;                 // features (N, 22), (S, N, 49), (E, N, 25)
-    pf_act *bert_w;             // (S, N) 1 where the MSA token was corrupted (masked-MSA loss)
-    pf_act *msa_mask, *pair_mask, *seq_mask, *extra_mask, *disto_mask;
-    int32_t *ints;              // residue index, chain, entity, sym (4 x N), disto target (N, N), BERT target (S, N)
+    // carved from `act` (see model.c: carve()): the inputs (inputs.h: pf_act for
+    // real inputs, int32_t for the others), then the streams and scratch
+    void *in[PF_NUM_INPUTS];
     pf_act *m, *z, *s, *e;      // streams (S,N,c_m) (N,N,c_z) (N,c_s) (E,N,c_e)
     pf_act *dm, *dz, *ds, *de;  // their gradients
     pf_act *m0_prev, *z_prev, *s_prev;  // recycled (N,c_m) (N,N,c_z) (N,c_s)
@@ -80,7 +79,8 @@ pf_step_result pf_model_train_step(pf_model *M, const pf_batch *b, int64_t step)
 // Loss without gradients (no dropout, all recycling passes).
 pf_step_result pf_model_eval(pf_model *M, const pf_batch *b);
 
-// Distogram bin of a distance (n_bins bins: boundaries min + k (max-min)/n_bins).
-int pf_disto_bin(double dist, const pf_config *cfg);
+// Extra-MSA rows the model reads: extra_msa_rows for the AF2 trunk with an
+// extra-MSA stack, else 0 (the one place this rule is written).
+int pf_extra_msa_rows(const pf_config *cfg);
 
 #endif

@@ -9,49 +9,28 @@
 // (the loss is read back), so copies in flight never see new data.
 #include "model.h"
 #include "stage.h"
+#include "distogram.h"
 #include <string.h>
 #include <math.h>
 #include "../core/util.h"
 
-int pf_disto_bin(double dist, const pf_config *c) {
-    // the largest k in [1, n_bins) with dist > min + k w, else 0; the estimate from
-    // the quotient is corrected by the exact comparisons so the bin edges stay those
-    // of the definition
-    double w = (c->max_bin - c->min_bin) / c->n_bins;
-    if (!(dist > c->min_bin + w)) return 0;
-    int k = (int)floor((dist - c->min_bin) / w);
-    if (k > c->n_bins - 1) k = c->n_bins - 1;
-    if (k < 1) k = 1;
-    while (k < c->n_bins - 1 && dist > c->min_bin + (k + 1) * w) k++;
-    while (k > 1 && !(dist > c->min_bin + k * w)) k--;
-    return k;
-}
-
-// Regions of a slot for dims d, each 64-byte aligned.
+// Regions of a slot for dims d, one per model input (inputs.h), each 64-byte aligned.
 typedef struct {
-    real *tf, *mf, *mm, *sm, *ef, *em, *bw, *pm, *dmk;
-    int32_t *ints;
+    void *in[PF_NUM_INPUTS];
     size_t bytes;
 } layout;
+
+static size_t input_bytes(int k, pf_dims d) {
+    return (size_t)pf_input_elems(k, d.N, d.S, d.E) * (pf_model_inputs[k].is_int ? sizeof(int32_t) : sizeof(real));
+}
 
 static layout lay_out(void *base, pf_dims d) {
     layout L;
     char *at = base;
-    int64_t N = d.N, NN = N * N;
-#define REGION(f, type, n) \
-    L.f = (type *)at;      \
-    at += (sizeof(type) * (size_t)(n) + 63) & ~(size_t)63
-    REGION(tf, real, N * PF_TARGET_FEAT);
-    REGION(mf, real, d.S * N * PF_MSA_FEAT);
-    REGION(mm, real, d.S * N);
-    REGION(sm, real, N);
-    REGION(ef, real, d.E * N * PF_EXTRA_MSA_FEAT);
-    REGION(em, real, d.E * N);
-    REGION(bw, real, d.S * N);
-    REGION(pm, real, NN);
-    REGION(dmk, real, NN);
-    REGION(ints, int32_t, 4 * N + NN + d.S * N);
-#undef REGION
+    for (int k = 0; k < PF_NUM_INPUTS; k++) {
+        L.in[k] = at;
+        at += (input_bytes(k, d) + 63) & ~(size_t)63;
+    }
     L.bytes = (size_t)(at - (char *)base);
     return L;
 }
@@ -75,7 +54,7 @@ void pf_stage_alloc(pf_model *M, pf_dims cap) {
 }
 
 pf_dims pf_batch_dims(const pf_model *M, const pf_batch *b) {
-    int extra = M->cfg.trunk == PF_TRUNK_EVOFORMER && M->n_msa_blocks > 0;
+    int extra = pf_extra_msa_rows(&M->cfg) > 0;
     pf_dims d = {b->N, b->S, extra ? b->E : 0};
     if (extra && b->E <= 0) pf_die("batch '%s' has no extra-MSA rows but the extra-MSA stack is enabled", b->name);
     return d;
@@ -84,36 +63,33 @@ pf_dims pf_batch_dims(const pf_model *M, const pf_batch *b) {
 // A batch is recognised by its feature array (the struct itself may be copied).
 static const void *key(const pf_batch *b) { return b->target_feat; }
 
-static void pack(pf_model *M, int slot, const pf_batch *b, pf_dims d) {
-    layout L = lay_out(M->stage[slot], d);
-    int64_t N = d.N, NN = N * N;
-    memcpy(L.tf, b->target_feat, sizeof(real) * (size_t)(N * PF_TARGET_FEAT));
-    memcpy(L.mf, b->msa_feat, sizeof(real) * (size_t)(d.S * N * PF_MSA_FEAT));
-    memcpy(L.mm, b->msa_mask, sizeof(real) * (size_t)(d.S * N));
-    memcpy(L.sm, b->seq_mask, sizeof(real) * (size_t)N);
-    if (d.E) {
-        memcpy(L.ef, b->extra_msa_feat, sizeof(real) * (size_t)(d.E * N * PF_EXTRA_MSA_FEAT));
-        memcpy(L.em, b->extra_msa_mask, sizeof(real) * (size_t)(d.E * N));
-    }
-    memcpy(L.bw, b->bert_mask, sizeof(real) * (size_t)(d.S * N));
-    int32_t *ints = L.ints;
+// The inputs the batch does not hold as they are (PF_DERIVED in inputs.h).
+static void derive(const pf_model *M, const pf_batch *b, pf_dims d, layout *L) {
+    int64_t N = d.N;
+    real *pair_mask = L->in[PF_IN_PAIR_MASK], *disto_mask = L->in[PF_IN_DISTO_MASK];
+    int32_t *disto_target = L->in[PF_IN_DISTO_TARGET], *bert_target = L->in[PF_IN_BERT_TARGET];
     for (int64_t k = 0; k < d.S * N; k++) {
         int t = b->bert_target[k];
-        ints[4 * N + NN + k] = t >= 0 && t < PF_NUM_TOK ? t : PF_TOK_GAP;
+        bert_target[k] = t >= 0 && t < PF_NUM_TOK ? t : PF_TOK_GAP;
     }
-    for (int64_t i = 0; i < N; i++) {
-        ints[i] = b->residue_index[i];
-        ints[N + i] = b->chain_id[i];
-        ints[2 * N + i] = b->entity_id[i];
-        ints[3 * N + i] = b->sym_id[i];
+    for (int64_t i = 0; i < N; i++)
         for (int64_t j = 0; j < N; j++) {
-            L.pm[i * N + j] = b->seq_mask[i] * b->seq_mask[j];
-            L.dmk[i * N + j] = b->pseudo_beta_mask[i] * b->pseudo_beta_mask[j];
+            pair_mask[i * N + j] = b->seq_mask[i] * b->seq_mask[j];
+            disto_mask[i * N + j] = b->pseudo_beta_mask[i] * b->pseudo_beta_mask[j];
             const real *a = b->pseudo_beta + 3 * i, *c = b->pseudo_beta + 3 * j;
             double dx = a[0] - c[0], dy = a[1] - c[1], dz = a[2] - c[2];
-            ints[4 * N + i * N + j] = pf_disto_bin(sqrt(dx * dx + dy * dy + dz * dz), &M->cfg);
+            disto_target[i * N + j] = pf_disto_bin(sqrt(dx * dx + dy * dy + dz * dz), &M->cfg);
         }
+}
+
+static void pack(pf_model *M, int slot, const pf_batch *b, pf_dims d) {
+    layout L = lay_out(M->stage[slot], d);
+    for (int k = 0; k < PF_NUM_INPUTS; k++) {
+        size_t src = pf_model_inputs[k].source;
+        if (src != PF_DERIVED && input_bytes(k, d) > 0)
+            memcpy(L.in[k], *(void *const *)((const char *)b + src), input_bytes(k, d));
     }
+    derive(M, b, d, &L);
     M->staged[slot] = key(b);
 }
 
@@ -138,19 +114,12 @@ double pf_stage_upload(pf_model *M, const pf_batch *b, pf_dims d) {
         pack(M, slot, b, d);
     }
     layout L = lay_out(M->stage[slot], d);
-    int64_t N = d.N, NN = N * N;
-    be->act_from_real(be, M->tf, L.tf, N * PF_TARGET_FEAT);
-    be->act_from_real(be, M->msa_feat, L.mf, d.S * N * PF_MSA_FEAT);
-    be->act_from_real(be, M->msa_mask, L.mm, d.S * N);
-    be->act_from_real(be, M->seq_mask, L.sm, N);
-    if (d.E) {
-        be->act_from_real(be, M->extra_feat, L.ef, d.E * N * PF_EXTRA_MSA_FEAT);
-        be->act_from_real(be, M->extra_mask, L.em, d.E * N);
+    for (int k = 0; k < PF_NUM_INPUTS; k++) {
+        int64_t n = pf_input_elems(k, d.N, d.S, d.E);
+        if (n == 0) continue;  // e.g. no extra MSA
+        if (pf_model_inputs[k].is_int) be->upload(be, M->in[k], L.in[k], sizeof(int32_t) * (size_t)n);
+        else be->act_from_real(be, M->in[k], L.in[k], n);
     }
-    be->act_from_real(be, M->bert_w, L.bw, d.S * N);
-    be->act_from_real(be, M->pair_mask, L.pm, NN);
-    be->act_from_real(be, M->disto_mask, L.dmk, NN);
-    be->upload(be, M->ints, L.ints, sizeof(int32_t) * (size_t)(4 * N + NN + d.S * N));
     M->staged[slot] = NULL;  // consumed: the batch may be freed and its address reused
     M->last_slot = slot;
     return pf_now_ms() - t0;

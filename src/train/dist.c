@@ -7,9 +7,6 @@
 #ifdef PF_WITH_MPI
 #include <mpi.h>
 #endif
-#ifdef PF_WITH_CUDA
-#include "../cuda/cuda_backend.h"
-#endif
 
 static int env_int(const char *name, int dflt) {
     const char *v = getenv(name);
@@ -71,39 +68,25 @@ int pf_dist_init(pf_dist *d, char *err, size_t errlen) {
 #endif
 }
 
-#ifdef PF_WITH_CUDA
-// Rank 0's bytes to every rank (the NCCL id).
-static void bcast(pf_dist *d, void *buf, size_t n) {
+// Rank 0's bytes to every rank (a backend's collective bootstrap, e.g. the NCCL id).
+static void host_bcast(void *ctx, void *buf, size_t n) {
+    pf_dist *d = ctx;
     if (d->tcp) pf_tcp_bcast(&d->g, buf, n);
 #ifdef PF_WITH_MPI
     else if (d->mpi) MPI_Bcast(buf, (int)n, MPI_BYTE, 0, MPI_COMM_WORLD);
 #endif
 }
-#endif
 
 int pf_dist_attach(pf_dist *d, pf_backend *be, char *err, size_t errlen) {
-    if (d->world <= 1 || strncmp(be->name, "cuda", 4) != 0) return 0;
-#ifdef PF_WITH_CUDA
-    char id[128];
-    int ok = d->rank == 0 ? pf_nccl_unique_id(id, sizeof id, err, errlen) == 0 : 1;
-    bcast(d, &ok, sizeof ok);
-    if (!ok) {
-        if (d->rank != 0) snprintf(err, errlen, "rank 0 could not start NCCL");
-        return -1;
-    }
-    bcast(d, id, sizeof id);
-    d->nccl = pf_nccl_open(id, d->rank, d->world, err, errlen);
-    return d->nccl ? 0 : -1;
-#else
-    (void)err; (void)errlen;
+    if (d->world <= 1 || !be->coll_open || !be->all_reduce_sum) return 0;
+    pf_coll_host host = {d->rank, d->world, host_bcast, d};
+    if (be->coll_open(be, &host, err, errlen) != 0) return -1;
+    d->coll = be;
     return 0;
-#endif
 }
 
 void pf_dist_finalize(pf_dist *d) {
-#ifdef PF_WITH_CUDA
-    if (d->nccl) pf_nccl_close(d->nccl);
-#endif
+    if (d->coll && d->coll->coll_close) d->coll->coll_close(d->coll);
 #ifdef PF_WITH_MPI
     if (d->mpi) MPI_Finalize();
 #endif
@@ -114,14 +97,12 @@ void pf_dist_finalize(pf_dist *d) {
 
 void pf_dist_sum_reals(pf_dist *d, pf_backend *be, real *x, int64_t n) {
     if (d->world <= 1 || n <= 0) return;
-#ifdef PF_WITH_CUDA
-    if (d->nccl) {
-        pf_nccl_sum(d->nccl, be, x, n);
+    if (d->coll == be) {
+        be->all_reduce_sum(be, x, n);
         return;
     }
-#endif
-    // the CPU backend's buffers are host memory: sum in place; others go through staging
-    int in_place = strcmp(be->name, "cpu") == 0;
+    // host memory (the CPU backend) is summed in place; device memory goes through staging
+    int in_place = !be->device_memory;
     real *h = x;
     if (!in_place) {
         if ((size_t)n > d->host_n) {

@@ -19,7 +19,7 @@ typedef struct {
     int mpi;                      // MPI initialised by us
     real *host;                   // staging for device buffers (the host path)
     size_t host_n;
-    void *nccl;                   // NCCL communicator when the ranks train on GPUs
+    pf_backend *coll;             // the backend whose own collectives sum (CUDA: NCCL), or NULL
     int tcp;                      // torchrun-style launch: the group below instead of MPI
     pf_tcp_group g;
 } pf_dist;
@@ -28,8 +28,9 @@ typedef struct {
 // than one rank. 0, or -1 with a message (e.g. several ranks but no MPI in this build).
 int pf_dist_init(pf_dist *d, char *err, size_t errlen);
 void pf_dist_finalize(pf_dist *d);
-// Once the backend exists: CUDA ranks sum through NCCL (on the GPU), others
-// through MPI on the host. 0, or -1 with a message.
+// Once the backend exists: a backend with collectives of its own (CUDA: NCCL,
+// on the GPU) sums with them; the others through MPI or the TCP group on the
+// host. 0, or -1 with a message.
 int pf_dist_attach(pf_dist *d, pf_backend *be, char *err, size_t errlen);
 // x (n reals in backend memory) = sum over ranks of x. Same order on every call
 // for a given world size, so runs repeat bit for bit.

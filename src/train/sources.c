@@ -10,6 +10,7 @@
 #include "train.h"
 #include "synthetic.h"
 #include "../data/data.h"
+#include "../model/model.h"
 #include "../core/util.h"
 
 // data/ beside the working directory, else beside the executable.
@@ -65,7 +66,7 @@ pf_batch_source *pf_open_source(const pf_config *cfg, char *err, size_t errlen) 
     sc.cache = cache;
     sc.crop_size = cfg->crop_size;
     sc.msa_rows = cfg->msa_rows;
-    sc.extra_msa_rows = cfg->trunk == PF_TRUNK_EVOFORMER && cfg->n_extra_blocks > 0 ? cfg->extra_msa_rows : 0;
+    sc.extra_msa_rows = pf_extra_msa_rows(cfg);
     sc.seed = cfg->seed;
     sc.n_val = cfg->n_val;
     sc.n_workers = cfg->data_workers;

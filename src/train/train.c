@@ -11,9 +11,10 @@
 #include "../core/util.h"
 #include "../model/model.h"
 #include "../model/distogram.h"
-#include "optim.h"
-#include "checkpoint.h"
+#include "../optim/optim.h"
+#include "../format/checkpoint.h"
 #include "dist.h"
+#include "../registry/registry.h"
 
 // SIGINT / SIGTERM: finish the step in flight, write a checkpoint, stop.
 static volatile sig_atomic_t stop_requested = 0;
@@ -83,11 +84,8 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
             return 2;                                                             \
         }                                                                         \
     } while (0)
-    pf_backend_set_local_rank(D.local_rank);
-    pf_backend *be = pf_backend_create(cfg.device);
-    if (!be)
-        fprintf(stderr, "pairfold: error: device '%s' is not available%s\n", cfg.device,
-                strncmp(cfg.device, "cuda", 4) == 0 ? " (no GPU, or a build without `make CUDA=1`)" : " in this build");
+    pf_backend *be = pf_backend_open(cfg.device, D.local_rank, err, sizeof err);
+    if (!be) fprintf(stderr, "pairfold: error: %s\n", err);
     AGREE(be != NULL);
     if (pf_dist_attach(&D, be, err, sizeof err) != 0) {
         fprintf(stderr, "pairfold: error: rank %d: %s\n", D.rank, err);

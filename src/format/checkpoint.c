@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <errno.h>
 #include <sys/stat.h>
+#include <cjson/cJSON.h>
 #include "safetensors.h"
 #include "../core/util.h"
 
@@ -131,6 +132,20 @@ int pf_ckpt_read_config(const char *dir, pf_config *cfg, char *err, size_t errle
         snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
         return -1;
     }
+    // "bf16" was a field of the configuration before the device named the CUDA
+    // precision ("cuda" / "cuda-fp32"); checkpoints written then still load.
+    cJSON *root = cJSON_Parse(json);
+    if (root && cJSON_IsObject(root) && cJSON_GetObjectItemCaseSensitive(root, "bf16")) {
+        cJSON_DeleteItemFromObjectCaseSensitive(root, "bf16");
+        char *text = cJSON_PrintUnformatted(root);
+        char *copy = text ? strdup(text) : NULL;
+        if (copy) {
+            free(json);
+            json = copy;
+        }
+        cJSON_free(text);
+    }
+    cJSON_Delete(root);
     pf_config_preset(cfg, "tiny");
     int rc = pf_config_apply_json(cfg, json, path, err, errlen);
     free(json);

@@ -14,7 +14,7 @@
 #ifndef PF_CHECKPOINT_H
 #define PF_CHECKPOINT_H
 #include "../model/model.h"
-#include "optim.h"
+#include "../optim/optim.h"
 
 #define PF_CKPT_FORMAT "pairfold"
 #define PF_CKPT_VERSION "1"
