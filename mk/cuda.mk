@@ -49,3 +49,11 @@ $(BUILD)/attn_fwd_check: bench/attn_fwd_check.cu $(ATTN_SRC) $(CU_HDR)
 	$(NVCC) $(NVFLAGS) bench/attn_fwd_check.cu $(ATTN_SRC) -o $@
 .PHONY: bench-attn-fwd
 bench-attn-fwd: $(BUILD)/attn_fwd_check
+
+# attention backward check and timing on the GPU (bench/attn_bwd_check.cu, docs/ATTENTION_BWD.md):
+# the attention sources (ATTN_SRC above) only, cudart static
+$(BUILD)/attn_bwd_check: bench/attn_bwd_check.cu $(ATTN_SRC) $(CU_HDR)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) bench/attn_bwd_check.cu $(ATTN_SRC) -o $@
+.PHONY: bench-attn-bwd
+bench-attn-bwd: $(BUILD)/attn_bwd_check
