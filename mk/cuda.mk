@@ -40,3 +40,20 @@ test-cuda: $(BUILD)/test_cuda
 # op-level benchmark of the CUDA backend (bench/cuda_ops_bench.c)
 $(BUILD)/bench_cuda_ops: bench/cuda_ops_bench.c $(call f32,src/core/util.c src/core/rng.c) $(CU_OBJ)
 	$(CC) $(CFLAGS) -I$(CUDA_HOME)/include $^ -o $@ -lm $(CU_LIBS)
+
+# attention forward check and timing on the GPU (bench/attn_fwd_check.cu, docs/ATTENTION_SM90.md):
+# the bench with the attention sources only (no cuBLAS), cudart static
+ATTN_SRC := $(sort $(wildcard src/cuda/cu_flash*.cu))
+$(BUILD)/attn_fwd_check: bench/attn_fwd_check.cu $(ATTN_SRC) $(CU_HDR)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) bench/attn_fwd_check.cu $(ATTN_SRC) -o $@
+.PHONY: bench-attn-fwd
+bench-attn-fwd: $(BUILD)/attn_fwd_check
+
+# attention backward check and timing on the GPU (bench/attn_bwd_check.cu, docs/ATTENTION_BWD.md):
+# the attention sources (ATTN_SRC above) only, cudart static
+$(BUILD)/attn_bwd_check: bench/attn_bwd_check.cu $(ATTN_SRC) $(CU_HDR)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) bench/attn_bwd_check.cu $(ATTN_SRC) -o $@
+.PHONY: bench-attn-bwd
+bench-attn-bwd: $(BUILD)/attn_bwd_check

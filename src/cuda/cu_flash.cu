@@ -324,7 +324,10 @@ static unsigned fa_grid(const fa_args *a) {
 
 void fa_forward(cu_impl *c, const fa_args *a) {
     if (a->B <= 0 || a->L <= 0) return;
-    if (c->bf16 && a->ch <= 32) { fa_tc_forward(c, a); return; }
+    if (c->bf16 && a->ch <= 32) {
+        if (fa_sm90_forward(c, a)) fa_tc_forward(c, a);
+        return;
+    }
 #define F(CH) CU_DISPATCH(c, T, k_fa_fwd<T, CH><<<fa_grid(a), FA_Q, 0, c->stream>>>(*a))
     FA_CH_SWITCH(a->ch, F);
 #undef F

@@ -38,6 +38,20 @@ void fa_backward(cu_impl *c, const fa_args *a);
 // dispatch to them in bf16 mode.
 void fa_tc_forward(cu_impl *c, const fa_args *a);
 void fa_tc_backward(cu_impl *c, const fa_args *a);
+// Backward variants (cu_flash_bwd.cu: rows per block, warps of the bias-gradient
+// kernel; 0 is fa_tc_backward's) and the previous three-kernel backward
+// (cu_flash_tc.cu), for bench/attn_bwd_check.cu.
+// parts: 1 dk/dv, 2 dq, 4 bias gradient (7 all).
+int fa_tc_backward_variants(void);
+const char *fa_tc_backward_variant_name(int v);
+void fa_tc_backward_variant(cu_impl *c, const fa_args *a, int v, int parts);
+void fa_tc_backward_v1(cu_impl *c, const fa_args *a);
+// Hopper forward with rows batched per block (cu_flash_sm90.cu): returns nonzero
+// (nothing launched) when off (PF_ATTN_SM90=0, not sm_90) or the case is not
+// handled; fa_forward then runs fa_tc_forward. _variant: R rows per block (1, 2, 4),
+// wg 1 = wgmma (sm_90a only), 0 = mma.sync; no device or env check (benchmarks).
+int fa_sm90_forward(cu_impl *c, const fa_args *a);
+int fa_sm90_forward_variant(cu_impl *c, const fa_args *a, int rows, int wg);
 // D[r, h, l] = sum_c dO * o
 void fa_rowdot(cu_impl *c, const fa_args *a, float *D);
 

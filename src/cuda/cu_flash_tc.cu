@@ -543,7 +543,9 @@ __global__ void k_tc_dv_uniform(fa_args a) {
     for (int64_t k = 0; k < a.L; k++) ((bf16 *)a.dv)[tc_pos(a, r, k) * a.HC + (int64_t)h * a.ch + c] = v;
 }
 
-void fa_tc_backward(cu_impl *c, const fa_args *a) {
+// The previous backward (three kernels, bias read per row), kept as the reference of
+// the same-run comparison in bench/attn_bwd_check.cu; fa_tc_backward is cu_flash_bwd.cu.
+void fa_tc_backward_v1(cu_impl *c, const fa_args *a) {
 #define F(CH) k_tc_dkdv<CH><<<tc_grid(a), TC_T, 0, c->stream>>>(*a)
     TC_CH_SWITCH(a->ch, F);
 #undef F

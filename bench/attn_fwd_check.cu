@@ -1,0 +1,330 @@
+// attn_fwd_check.cu: checks and times the Hopper attention forward
+// (cu_flash_sm90.cu) against today's k_tc_fwd (cu_flash_tc.cu) and the fp32
+// kernel of cu_flash.cu (the reference), on random data.
+//   attn_fwd_check [--quick | --profile] [--reps N] [--variants 0,1,2,3,4]
+// (--profile: only the triangle attention timing at N = 1024, e.g. under ncu)
+// Variants: 0 k_tc_fwd (today), 1 fa_forward with the hook on, 2-4 mma.sync kernel with
+// R = 1, 2, 4 rows per block, 5-7 the wgmma kernel with R = 1, 2, 4, 8 = 7 with the V
+// descriptor's strides exchanged (a layout check: it must fail) (default 0-4).
+// Correctness: odd sizes, masks with fully masked rows, transposed (ending
+// node) layout, c_h 8/16/24/32, rows per block 1/2/4; o compared by L2 and
+// max relative error (bf16 tolerance of tests/cuda: L2 rel 2e-2), lse by max
+// abs error (a fully masked row must save +inf where the fp32 path saves
+// about -1e9); two runs of the new kernel must be bit-identical.
+// Timing (skipped with --quick): CUDA events, median of --reps after a
+// warm-up, for triangle attention (B = L = N, 4 heads of 32, pair bias, key
+// mask) at N = 512, 1024, 2048, MSA row attention (S 128, N 1024, 8 x 32) and
+// single attention (N 2048, 16 x 24). FLOP model of the attention core: QK^T
+// and PV, 2 multiply-adds each: 4 B H L^2 c_h (c_h unpadded; exp, bias and
+// mask work not counted). Ends with "attn_fwd_check: N passed, M failed".
+// Built with nvcc together with the three attention sources only (no cuBLAS):
+//   make bench-attn-fwd   (-> build/attn_fwd_check)
+#include "../src/cuda/cu_flash.cuh"
+#include <stdarg.h>
+#include <vector>
+#include <algorithm>
+
+// the two symbols of the backend the attention sources use
+void cu_fail(const char *what, const char *file, int line, const char *msg) {
+    fprintf(stderr, "%s:%d: %s: %s\n", file, line, what, msg);
+    exit(2);
+}
+extern "C" void pf_die(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(2);
+}
+
+static int n_pass, n_fail;
+static void verdict(int ok, const char *what) {
+    if (ok) n_pass++; else n_fail++;
+    printf("%s %s\n", ok ? "PASS" : "FAIL", what);
+}
+
+__device__ __forceinline__ float hash01(uint64_t seed, uint64_t i) {
+    uint64_t x = (i + 1) * 0x9E3779B97F4A7C15ull ^ seed * 0xD1B54A32D192ED03ull;
+    x ^= x >> 31; x *= 0xBF58476D1CE4E5B9ull; x ^= x >> 27; x *= 0x94D049BB133111EBull; x ^= x >> 33;
+    return (float)(x >> 40) * (1.0f / 16777216.0f);
+}
+// uniform in [-amp, amp], bf16; f (optional) gets the same rounded values in fp32
+__global__ void k_fill(bf16 *x, float *f, int64_t n, uint64_t seed, float amp) {
+    GRID_STRIDE(i, n) {
+        bf16 v = __float2bfloat16(amp * (2 * hash01(seed, i) - 1));
+        x[i] = v;
+        if (f) f[i] = __bfloat162float(v);
+    }
+}
+__global__ void k_fill_f32(float *x, int64_t n, uint64_t seed, float amp) {
+    GRID_STRIDE(i, n) x[i] = amp * (2 * hash01(seed, i) - 1);
+}
+// key mask over positions p = r * rstride + l * pstride: about 15% zeros, rows
+// r % 7 == 3 all zero (fully masked), mode 2: all ones
+__global__ void k_fill_mask(bf16 *m, float *f, int64_t B, int64_t L, int64_t rs, int64_t ps, uint64_t seed, int mode) {
+    GRID_STRIDE(i, B * L) {
+        int64_t r = i / L, l = i % L;
+        float v = mode == 2 ? 1.f : (r % 7 == 3 ? 0.f : (hash01(seed, i) < 0.15f ? 0.f : 1.f));
+        m[r * rs + l * ps] = __float2bfloat16(v);
+        if (f) f[r * rs + l * ps] = v;
+    }
+}
+
+struct Case {
+    int64_t B, L;
+    int H, ch, transpose, mask, bias;  // mask: 0 none, 1 random + fully masked rows, 2 all ones
+};
+
+struct Bufs {
+    bf16 *q, *k, *v, *o, *mask;
+    float *qf, *kf, *vf, *of, *maskf, *bT, *lse, *lsef;
+};
+
+static void *dalloc(size_t bytes) {
+    void *p = NULL;
+    CU_CHECK(cudaMalloc(&p, bytes ? bytes : 1));
+    return p;
+}
+
+static fa_args make_args(const Case &cs) {
+    fa_args a;
+    memset(&a, 0, sizeof a);
+    a.B = cs.B; a.L = cs.L; a.H = cs.H; a.ch = cs.ch;
+    a.HC = (int64_t)cs.H * cs.ch;
+    a.rstride = cs.transpose ? 1 : cs.L;
+    a.pstride = cs.transpose ? cs.B : 1;
+    a.scale = (float)(1.0 / sqrt((double)cs.ch));
+    return a;
+}
+
+static Bufs setup(const Case &cs, int with_ref, uint64_t seed) {
+    Bufs b;
+    memset(&b, 0, sizeof b);
+    int64_t M = cs.B * cs.L, n = M * cs.H * cs.ch, nb = (int64_t)cs.H * cs.L * cs.L;
+    b.q = (bf16 *)dalloc(2 * n); b.k = (bf16 *)dalloc(2 * n); b.v = (bf16 *)dalloc(2 * n); b.o = (bf16 *)dalloc(2 * n);
+    b.lse = (float *)dalloc(4 * M * cs.H);
+    if (with_ref) {
+        b.qf = (float *)dalloc(4 * n); b.kf = (float *)dalloc(4 * n); b.vf = (float *)dalloc(4 * n);
+        b.of = (float *)dalloc(4 * n); b.lsef = (float *)dalloc(4 * M * cs.H);
+    }
+    k_fill<<<cu_blocks(n, 256), 256>>>(b.q, b.qf, n, seed + 1, 2.f);
+    k_fill<<<cu_blocks(n, 256), 256>>>(b.k, b.kf, n, seed + 2, 2.f);
+    k_fill<<<cu_blocks(n, 256), 256>>>(b.v, b.vf, n, seed + 3, 1.f);
+    if (cs.bias) {
+        b.bT = (float *)dalloc(4 * nb);
+        k_fill_f32<<<cu_blocks(nb, 256), 256>>>(b.bT, nb, seed + 4, 2.f);
+    }
+    if (cs.mask) {
+        fa_args a = make_args(cs);
+        b.mask = (bf16 *)dalloc(2 * M);
+        if (with_ref) b.maskf = (float *)dalloc(4 * M);
+        k_fill_mask<<<cu_blocks(M, 256), 256>>>(b.mask, b.maskf, cs.B, cs.L, a.rstride, a.pstride, seed + 5, cs.mask);
+    }
+    CU_CHECK(cudaGetLastError());
+    CU_CHECK(cudaDeviceSynchronize());
+    return b;
+}
+static void release(Bufs &b) {
+    void *ps[] = {b.q, b.k, b.v, b.o, b.mask, b.qf, b.kf, b.vf, b.of, b.maskf, b.bT, b.lse, b.lsef};
+    for (void *p : ps)
+        if (p) CU_CHECK(cudaFree(p));
+}
+
+static fa_args bf16_args(const Case &cs, const Bufs &b) {
+    fa_args a = make_args(cs);
+    a.q = b.q; a.k = b.k; a.v = b.v; a.mask = b.mask; a.biasT = b.bT; a.out_o = b.o; a.lse = b.lse;
+    return a;
+}
+
+static cu_impl impl_bf16, impl_f32;
+
+// variant: 0 = today's k_tc_fwd (fa_forward with PF_ATTN_SM90=0), 1 = fa_forward
+// with the Hopper kernel on (the dispatch hook), 2/3/4 = mma.sync R = 1, 2, 4 rows per
+// block, 5/6/7 = wgmma R = 1, 2, 4
+#define NVAR 9
+static const char *vname[NVAR] = {"k_tc_fwd", "sm90(hook)", "mma R=1", "mma R=2", "mma R=4", "wgmma R=1",
+                                  "wgmma R=2", "wgmma R=4", "wgmma(swap)"};
+static void run_variant(int var, const fa_args *a) {
+    if (var <= 1) {
+        setenv("PF_ATTN_SM90", var ? "1" : "0", 1);
+        fa_forward(&impl_bf16, a);
+        return;
+    }
+    static const int rows[NVAR] = {0, 0, 1, 2, 4, 1, 2, 4, 4};
+    if (fa_sm90_forward_variant(&impl_bf16, a, rows[var], var == 8 ? 2 : var >= 5)) pf_die("fa_sm90_forward_variant refused the case");
+}
+static int use_var[NVAR];
+
+static std::vector<float> get_bf16(const bf16 *d, int64_t n) {
+    std::vector<bf16> h(n);
+    CU_CHECK(cudaMemcpy(h.data(), d, 2 * n, cudaMemcpyDeviceToHost));
+    std::vector<float> f(n);
+    for (int64_t i = 0; i < n; i++) f[i] = __bfloat162float(h[i]);
+    return f;
+}
+static std::vector<float> get_f32(const float *d, int64_t n) {
+    std::vector<float> f(n);
+    CU_CHECK(cudaMemcpy(f.data(), d, 4 * n, cudaMemcpyDeviceToHost));
+    return f;
+}
+
+static void check_case(const Case &cs) {
+    Bufs b = setup(cs, 1, 1000 + cs.B * 7 + cs.L);
+    int64_t n = cs.B * cs.L * cs.H * cs.ch, nl = cs.B * cs.H * cs.L;
+    // reference: fp32 kernel on the same (bf16-rounded) values
+    fa_args r = make_args(cs);
+    r.q = b.qf; r.k = b.kf; r.v = b.vf; r.mask = b.maskf; r.biasT = b.bT; r.out_o = b.of; r.lse = b.lsef;
+    fa_forward(&impl_f32, &r);
+    CU_CHECK(cudaDeviceSynchronize());
+    std::vector<float> oref = get_f32(b.of, n), lref = get_f32(b.lsef, nl);
+    char what[256];
+    snprintf(what, sizeof what, "B=%lld L=%lld H=%d c_h=%d %s mask=%d bias=%d", (long long)cs.B, (long long)cs.L, cs.H,
+             cs.ch, cs.transpose ? "transposed" : "rows", cs.mask, cs.bias);
+    printf("case %s\n", what);
+    std::vector<float> first_o, first_l;
+    for (int var = 0; var < NVAR; var++) {
+        if (!use_var[var]) continue;
+        fa_args a = bf16_args(cs, b);
+        CU_CHECK(cudaMemset(b.o, 0xff, 2 * n));  // NaN: unwritten outputs show
+        CU_CHECK(cudaMemset(b.lse, 0xff, 4 * nl));
+        run_variant(var, &a);
+        CU_CHECK(cudaDeviceSynchronize());
+        std::vector<float> o = get_bf16(b.o, n), l = get_f32(b.lse, nl);
+        double md = 0, mr = 0, d2 = 0, r2 = 0, ml = 0;
+        int64_t nonfin = 0, inf_bad = 0, ninf = 0;
+        for (int64_t i = 0; i < n; i++) {
+            if (!std::isfinite(o[i])) { nonfin++; continue; }
+            double d = (double)o[i] - oref[i];
+            md = std::max(md, fabs(d));
+            mr = std::max(mr, fabs((double)oref[i]));
+            d2 += d * d;
+            r2 += (double)oref[i] * oref[i];
+        }
+        for (int64_t i = 0; i < nl; i++) {
+            if (l[i] == INFINITY) {  // fully masked row: the fp32 path saves about -1e9
+                ninf++;
+                if (!(lref[i] < -5e8f)) inf_bad++;
+                continue;
+            }
+            if (!std::isfinite(l[i]) || lref[i] < -5e8f) { inf_bad++; continue; }
+            ml = std::max(ml, fabs((double)l[i] - lref[i]));
+        }
+        double rel = md / (mr > 0 ? mr : 1), rel2 = sqrt(d2) / (r2 > 0 ? sqrt(r2) : 1);
+        printf("  %-11s o: max rel %.3g  L2 rel %.3g  max|diff| %.3g | lse: max|diff| %.3g, +inf rows %lld, bad %lld, "
+               "non-finite o %lld\n",
+               vname[var], rel, rel2, md, ml, (long long)ninf, (long long)inf_bad, (long long)nonfin);
+        char v[400];
+        snprintf(v, sizeof v, "%s %s: o L2 rel <= 2e-2, lse |diff| <= 0.05, masked rows +inf", vname[var], what);
+        verdict(nonfin == 0 && inf_bad == 0 && rel2 <= 2e-2 && ml <= 0.05, v);
+        if (var == 1 || var == 3 || var == 4 || var == 7) {  // a second run of the same variant: bit-identical
+            CU_CHECK(cudaMemset(b.o, 0, 2 * n));
+            run_variant(var, &a);
+            CU_CHECK(cudaDeviceSynchronize());
+            std::vector<float> o2 = get_bf16(b.o, n), l2 = get_f32(b.lse, nl);
+            snprintf(v, sizeof v, "%s %s: two runs bit-identical", vname[var], what);
+            verdict(!memcmp(o.data(), o2.data(), 4 * n) && !memcmp(l.data(), l2.data(), 4 * nl), v);
+        }
+    }
+    release(b);
+}
+
+static double time_variant(int var, const fa_args *a, int reps) {
+    cudaEvent_t e0, e1;
+    CU_CHECK(cudaEventCreate(&e0));
+    CU_CHECK(cudaEventCreate(&e1));
+    run_variant(var, a);  // warm-up
+    CU_CHECK(cudaDeviceSynchronize());
+    std::vector<float> ms;
+    for (int i = 0; i < reps; i++) {
+        CU_CHECK(cudaEventRecord(e0));
+        run_variant(var, a);
+        CU_CHECK(cudaEventRecord(e1));
+        CU_CHECK(cudaEventSynchronize(e1));
+        float t = 0;
+        CU_CHECK(cudaEventElapsedTime(&t, e0, e1));
+        ms.push_back(t);
+    }
+    std::sort(ms.begin(), ms.end());
+    CU_CHECK(cudaEventDestroy(e0));
+    CU_CHECK(cudaEventDestroy(e1));
+    return ms[ms.size() / 2];
+}
+
+static void time_case(const char *name, const Case &cs, int reps) {
+    Bufs b = setup(cs, 0, 77);
+    fa_args a = bf16_args(cs, b);
+    double flop = 4.0 * cs.B * cs.H * (double)cs.L * cs.L * cs.ch;
+    // agreement checked on the first 2^25 elements of o (host time)
+    int64_t n = std::min<int64_t>(cs.B * cs.L * cs.H * cs.ch, (int64_t)1 << 25);
+    std::vector<float> o_old;
+    for (int var = 0; var < NVAR; var++) {
+        if (!use_var[var] || var == 1) continue;
+        double ms = time_variant(var, &a, reps);
+        printf("time %-22s B=%-5lld L=%-5lld H=%-2d c_h=%-2d %-11s %9.3f ms %7.1f TFLOP/s\n", name, (long long)cs.B,
+               (long long)cs.L, cs.H, cs.ch, vname[var], ms, flop / ms * 1e-9);
+        fflush(stdout);
+        // agreement with today's kernel at full size (bf16 outputs: L2 rel)
+        std::vector<float> o = get_bf16(b.o, n);
+        if (var == 0) { o_old = o; continue; }
+        if (o_old.empty()) continue;
+        double d2 = 0, r2 = 0;
+        for (int64_t i = 0; i < n; i++) {
+            double d = (double)o[i] - o_old[i];
+            d2 += d * d;
+            r2 += (double)o_old[i] * o_old[i];
+        }
+        double rel2 = sqrt(d2) / (r2 > 0 ? sqrt(r2) : 1);
+        char v[256];
+        snprintf(v, sizeof v, "%s %s vs k_tc_fwd: o L2 rel %.3g <= 2e-2", name, vname[var], rel2);
+        verdict(std::isfinite(rel2) && rel2 <= 2e-2, v);
+    }
+    release(b);
+}
+
+int main(int argc, char **argv) {
+    int quick = 0, reps = 7, profile = 0;
+    for (int v = 0; v < 5; v++) use_var[v] = 1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick")) quick = 1;
+        else if (!strcmp(argv[i], "--profile")) profile = 1;  // triangle N = 1024 only (for ncu)
+        else if (!strcmp(argv[i], "--variants") && i + 1 < argc) {  // e.g. 0,5,6,7
+            memset(use_var, 0, sizeof use_var);
+            for (const char *p = argv[++i]; *p; p++) {
+                if (*p == ',') continue;
+                if (*p < '0' || *p >= '0' + NVAR) pf_die("--variants %s: expected digits 0..%d", argv[i], NVAR - 1);
+                use_var[*p - '0'] = 1;
+            }
+        }
+        else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
+            reps = atoi(argv[++i]);
+            if (reps < 1 || reps > 1000) pf_die("--reps %s: expected 1..1000", argv[i]);
+        } else pf_die("usage: attn_fwd_check [--quick | --profile] [--reps N] [--variants LIST] (unknown argument %s)", argv[i]);
+    }
+    cudaDeviceProp p;
+    CU_CHECK(cudaGetDeviceProperties(&p, 0));
+    printf("device %s sm_%d%d, %d SMs\n", p.name, p.major, p.minor, p.multiProcessorCount);
+    impl_bf16.bf16 = 1;
+    impl_f32.bf16 = 0;
+    impl_bf16.n_sm = impl_f32.n_sm = p.multiProcessorCount;
+    const Case checks[] = {
+        {3, 77, 4, 32, 0, 1, 1},   {5, 77, 4, 32, 1, 1, 1},    {2, 1000, 4, 32, 0, 0, 1}, {9, 130, 2, 16, 1, 1, 1},
+        {1, 333, 16, 24, 0, 0, 1}, {3, 256, 8, 32, 0, 1, 0},   {64, 256, 4, 32, 0, 1, 1}, {64, 256, 4, 32, 1, 1, 1},
+        {4, 64, 2, 8, 0, 1, 1},    {7, 200, 3, 24, 1, 2, 1},   {128, 128, 4, 32, 1, 0, 0},
+    };
+    if (profile) {
+        time_case("triangle", {1024, 1024, 4, 32, 0, 2, 1}, reps);
+        printf("attn_fwd_check: %d passed, %d failed\n", n_pass, n_fail);
+        return n_fail ? 1 : 0;
+    }
+    for (const Case &cs : checks) check_case(cs);
+    if (!quick) {
+        for (int64_t N : {512, 1024, 2048}) time_case("triangle", {N, N, 4, 32, 0, 2, 1}, reps);
+        time_case("triangle(end,transp.)", {1024, 1024, 4, 32, 1, 2, 1}, reps);
+        time_case("triangle(no mask)", {1024, 1024, 4, 32, 0, 0, 1}, reps);
+        time_case("msa_row", {128, 1024, 8, 32, 0, 2, 1}, reps);
+        time_case("single", {1, 2048, 16, 24, 0, 0, 1}, reps);
+    }
+    printf("attn_fwd_check: %d passed, %d failed\n", n_pass, n_fail);
+    return n_fail ? 1 : 0;
+}

@@ -1,0 +1,640 @@
+// cu_flash_bwd.cu: the bf16 attention backward on tensor cores (mma.sync
+// m16n8k16, bf16 in, fp32 accumulate; sm_80 and sm_90a). Same contract as
+// the fp32 kernels (cu_flash.cuh): dq, dk, dv, dbias written, probabilities
+// recomputed from the saved lse, masks in-kernel, a fully masked row (lse saved
+// as +inf) gets p = 0 here and its dv from k_bwd_dv_uniform. docs/ATTENTION_BWD.md.
+//
+// The pair bias [H, L_key, L_query] is the same for every row r (triangle and
+// MSA row attention), so the dq and dk/dv kernels batch RB rows per block: a
+// block owns (head, 16 NW positions, RB rows), streams the other side's tiles,
+// and reads each bias tile once for its RB rows (cp.async into shared memory,
+// coalesced) instead of once per row with per-element scattered loads. The grid
+// runs the row batches of one (head, tile) next to each other, so blocks that
+// are resident together read the same bias tiles (L2 hits, also past the L2
+// size at N = 2048).
+//
+//   k_bwd_dq:    block (h, 16 NW queries, RB rows); key tiles of 64 stream; dq_r
+//                in registers for the RB rows.
+//   k_bwd_dkdv:  block (h, 16 NW keys, RB rows); query tiles of 64 stream; dk_r,
+//                dv_r in registers.
+//   k_bwd_dbias: block (h, 16 NW queries, 64 keys, row range); rows r stream in
+//                order, dS summed in registers (fixed order: deterministic).
+//
+// Scores in log2 units: p = exp2(s scale log2e + (bias + mask) log2e - lse log2e),
+// one ex2 per score. Tiles stream through an S-stage cp.async ring (copies issued
+// S - 1 steps ahead, one barrier per step); lse and D come through the ring by 4-byte
+// cp.async; the mask terms (small, L2-resident) are loaded one step ahead into a
+// register and stored after the step's math. Measured on an H200 (docs/ATTENTION_BWD.md):
+// 2 stages are as fast as 3 or 4, the kernels are bound by instruction issue with
+// 8-12 warps per SM, not by copies or by the tensor cores.
+// Fragment layouts as in cu_flash_tc.cu (g = lane / 4, t = lane % 4).
+#include "cu_flash.cuh"
+
+#define BW_T 64            // streamed tile and own tile (positions)
+#define BW_L2E 1.4426950408889634f
+
+// ---- helpers ---------------------------------------------------------------------------
+__device__ __forceinline__ void bw_mma(float *c, const uint32_t *a, uint32_t b0, uint32_t b1) {
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+        "{%0,%1,%2,%3};\n"
+        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+__device__ __forceinline__ uint32_t bw_pack(float lo, float hi) {
+    __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
+    return *reinterpret_cast<uint32_t *>(&v);
+}
+__device__ __forceinline__ uint32_t bw_lds(const bf16 *p) { return *reinterpret_cast<const uint32_t *>(p); }
+__device__ __forceinline__ float bw_exp2(float x) {
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;\n" : "=f"(y) : "f"(x));
+    return y;
+}
+__device__ __forceinline__ uint32_t bw_smem(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
+__device__ __forceinline__ void bw_cp16(void *dst, const void *src) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(bw_smem(dst)), "l"(src));
+}
+__device__ __forceinline__ void bw_cp4(void *dst, const void *src) {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(bw_smem(dst)), "l"(src));
+}
+__device__ __forceinline__ void bw_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+
+// acc (16 x 8 NT) += A (16 x K, smem row-major, stride sa) * B^T, B smem [n][k] stride sb.
+// LDSM: operand fragments by ldmatrix.x4 (one instruction per four 8 x 8 matrices)
+// instead of 32-bit loads (four per A fragment, two per B fragment).
+template <int K, int NT, bool LDSM>
+__device__ __forceinline__ void bw_mma_ss(float (*acc)[4], const bf16 *A, int sa, const bf16 *B, int sb) {
+    int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+#pragma unroll
+    for (int kk = 0; kk < K / 16; kk++) {
+        uint32_t a[4];
+        if (LDSM) {
+            // matrix m = lane / 8: rows (m & 1) 8.., k (m >> 1) 8.. -> a0 a1 a2 a3
+            int m = lane >> 3;
+            uint32_t addr = bw_smem(A + ((m & 1) * 8 + (lane & 7)) * sa + kk * 16 + (m >> 1) * 8);
+            asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                         : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3])
+                         : "r"(addr));
+#pragma unroll
+            for (int j = 0; j < NT; j += 2) {
+                // matrices: (n tile j, k 0..7) (j, k 8..15) (j + 1, k 0..7) (j + 1, k 8..15)
+                uint32_t b[4];
+                uint32_t baddr = bw_smem(B + ((j + (m >> 1)) * 8 + (lane & 7)) * sb + kk * 16 + (m & 1) * 8);
+                asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                             : "=r"(b[0]), "=r"(b[1]), "=r"(b[2]), "=r"(b[3])
+                             : "r"(baddr));
+                bw_mma(acc[j], a, b[0], b[1]);
+                bw_mma(acc[j + 1], a, b[2], b[3]);
+            }
+        } else {
+            const bf16 *ap = A + kk * 16 + 2 * t;
+            a[0] = bw_lds(ap + g * sa);
+            a[1] = bw_lds(ap + (g + 8) * sa);
+            a[2] = bw_lds(ap + g * sa + 8);
+            a[3] = bw_lds(ap + (g + 8) * sa + 8);
+#pragma unroll
+            for (int j = 0; j < NT; j++) {
+                const bf16 *bp = B + (j * 8 + g) * sb + kk * 16 + 2 * t;
+                bw_mma(acc[j], a, bw_lds(bp), bw_lds(bp + 8));
+            }
+        }
+    }
+}
+// acc (16 x 8 NT) += P (16 x K, registers: C fragments of K/8 n-tiles, rounded to bf16)
+// * B, B smem row-major [k][n] (n contiguous): fragments by ldmatrix.trans.
+template <int K, int NT>
+__device__ __forceinline__ void bw_mma_rs_t(float (*acc)[4], const float (*p)[4], const bf16 *B, int sb) {
+    int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int kk = 0; kk < K / 16; kk++) {
+        uint32_t a[4];
+        a[0] = bw_pack(p[2 * kk][0], p[2 * kk][1]);
+        a[1] = bw_pack(p[2 * kk][2], p[2 * kk][3]);
+        a[2] = bw_pack(p[2 * kk + 1][0], p[2 * kk + 1][1]);
+        a[3] = bw_pack(p[2 * kk + 1][2], p[2 * kk + 1][3]);
+#pragma unroll
+        for (int j = 0; j < NT; j++) {
+            uint32_t addr = bw_smem(B + (kk * 16 + (lane & 15)) * sb + j * 8), b0, b1;
+            asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\n"
+                         : "=r"(b0), "=r"(b1)
+                         : "r"(addr));
+            bw_mma(acc[j], a, b0, b1);
+        }
+    }
+}
+
+__device__ __forceinline__ int64_t bw_pos(const fa_args &a, int64_t r, int64_t l) { return r * a.rstride + l * a.pstride; }
+
+// NR positions l0.. of (row r, head h) of src (M, HC) into dst [NR][CH + 8], zero beyond
+// L and c_h: cp.async 16-byte vectors when c_h and HC are multiples of 8 (c_h 8, 16, 24,
+// 32), plain loads otherwise. NTH threads.
+template <int CH, int NR, int NTH>
+__device__ __forceinline__ void bw_load(const fa_args &a, const void *src, int64_t r, int h, int64_t l0, bf16 *dst) {
+    const bf16 *s = (const bf16 *)src;
+    if ((a.ch & 7) == 0 && (a.HC & 7) == 0) {
+        for (int i = threadIdx.x; i < NR * CH / 8; i += NTH) {
+            int j = i / (CH / 8), c = (i % (CH / 8)) * 8;
+            int64_t l = l0 + j;
+            bf16 *d = dst + j * (CH + 8) + c;
+            if (l < a.L && c < a.ch) bw_cp16(d, s + bw_pos(a, r, l) * a.HC + (int64_t)h * a.ch + c);
+            else *reinterpret_cast<uint4 *>(d) = make_uint4(0, 0, 0, 0);
+        }
+        return;
+    }
+    for (int i = threadIdx.x; i < NR * CH; i += NTH) {
+        int j = i / CH, c = i % CH;
+        int64_t l = l0 + j;
+        bf16 v = __float2bfloat16(0.f);
+        if (l < a.L && c < a.ch) v = s[bw_pos(a, r, l) * a.HC + (int64_t)h * a.ch + c];
+        dst[j * (CH + 8) + c] = v;
+    }
+}
+
+// Rows R0.. (NR) x columns C0.. (NC) of the L x L fp32 matrix m into dst [NR][LD], zero
+// outside: 16-byte cp.async when rows are 16-byte aligned (L % 4 == 0), else 4-byte.
+template <int NR, int NC, int LD, int NTH>
+__device__ __forceinline__ void bw_bias_tile(const float *m, int64_t L, int64_t R0, int64_t C0, float *dst) {
+    if ((L & 3) == 0) {
+        for (int i = threadIdx.x; i < NR * NC / 4; i += NTH) {
+            int rr = i / (NC / 4), cc = (i % (NC / 4)) * 4;
+            int64_t R = R0 + rr, C = C0 + cc;
+            float *d = dst + rr * LD + cc;
+            if (R < L && C < L) bw_cp16(d, m + R * L + C);
+            else *reinterpret_cast<float4 *>(d) = make_float4(0.f, 0.f, 0.f, 0.f);
+        }
+        return;
+    }
+    for (int i = threadIdx.x; i < NR * NC; i += NTH) {
+        int rr = i / NC, cc = i % NC;
+        int64_t R = R0 + rr, C = C0 + cc;
+        float *d = dst + rr * LD + cc;
+        if (R < L && C < L) bw_cp4(d, m + R * L + C);
+        else *d = 0.f;
+    }
+}
+
+// mask term of key kk of row r in log2 units (-inf beyond L)
+__device__ __forceinline__ float bw_mask2(const fa_args &a, int64_t r, int64_t kk) {
+    if (kk >= a.L) return -INFINITY;
+    return a.mask ? BW_L2E * mask_term(__bfloat162float(((const bf16 *)a.mask)[bw_pos(a, r, kk)])) : 0.f;
+}
+// lse (log2 units) and D of query q of row r; +inf, 0 beyond L (p = 0 there)
+__device__ __forceinline__ float bw_lse2(const fa_args &a, int64_t r, int h, int64_t q) {
+    return q < a.L ? BW_L2E * a.lse[(r * a.H + h) * a.L + q] : INFINITY;
+}
+__device__ __forceinline__ float bw_D(const fa_args &a, int64_t r, int h, int64_t q) {
+    return q < a.L ? a.D[(r * a.H + h) * a.L + q] : 0.f;
+}
+
+// Small per-position vectors (lse, D) of a tile: 4-byte cp.async; beyond L (or for rows
+// past B, when !row_ok) lse = +inf and D = 0, so p = 0 there. N threads from t0.
+__device__ __forceinline__ void bw_lseD(const fa_args &a, int64_t r, bool row_ok, int h, int64_t q0, int n,
+                                        float *Ls, float *Ds) {
+    int i = threadIdx.x;
+    if (i >= n) return;
+    int64_t q = q0 + i;
+    if (q < a.L && row_ok) {
+        bw_cp4(Ls + i, a.lse + (r * a.H + h) * a.L + q);
+        bw_cp4(Ds + i, a.D + (r * a.H + h) * a.L + q);
+    } else {
+        Ls[i] = INFINITY;
+        Ds[i] = 0.f;
+    }
+}
+template <int N>
+__device__ __forceinline__ void bw_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+
+// Tile steps run through an S-stage cp.async ring: step s's copies are issued S - 1
+// steps ahead (wait_group S - 2, one barrier per step; a group is committed every
+// step, empty or not, so the count stays uniform). Bias tiles live NB = (S - 2 + RB) / RB
+// + 1 steps of RB rows: enough buffers that none is refilled while in use.
+template <int S, int RB>
+struct bw_ring { static constexpr int NB = (S - 2 + RB) / RB + 1; };
+
+// ---- dq: block (h, 16 NW queries, RB rows), key tiles stream -------------------------------
+// shared: Q, dO of the RB rows | K, V x S | bias [key][query] x NB | mask x 2.
+// Bias row stride 16 NW + 4 floats: the reads down the query hit 32 distinct banks.
+template <int CH, int RB, int NW, int S>
+static size_t bw_dq_smem() {
+    return sizeof(bf16) * (size_t)(2 * RB * 16 * NW * (CH + 8) + 2 * S * BW_T * (CH + 8)) +
+           sizeof(float) * (size_t)(bw_ring<S, RB>::NB * BW_T * (16 * NW + 4) + 2 * BW_T);
+}
+
+template <int CH, int RB, int NW, int S, int MB, bool LDSM>
+__global__ void __launch_bounds__(32 * NW, MB) k_bwd_dq(fa_args a) {
+    constexpr int LK = CH + 8, QT = 16 * NW, NTH = 32 * NW, LDB = QT + 4, NB = bw_ring<S, RB>::NB;
+    extern __shared__ __align__(16) unsigned char bw_sm[];
+    bf16 *Qs = (bf16 *)bw_sm, *dOs = Qs + RB * QT * LK, *Ks = dOs + RB * QT * LK, *Vs = Ks + S * BW_T * LK;
+    float *Bs = (float *)(Vs + S * BW_T * LK), *Ms = Bs + NB * BW_T * LDB;
+    int64_t nqt = (a.L + QT - 1) / QT, nrb = (a.B + RB - 1) / RB;
+    int64_t rb = blockIdx.x % nrb, qt = (blockIdx.x / nrb) % nqt;
+    int h = (int)(blockIdx.x / (nrb * nqt));
+    int64_t r0 = rb * RB, q0 = qt * QT;
+    int w = threadIdx.x >> 5, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+    const float *bT = a.biasT ? a.biasT + (int64_t)h * a.L * a.L : NULL;
+    float lse2[RB][2], Dq[RB][2], dq[RB][CH / 8][4];
+#pragma unroll
+    for (int rr = 0; rr < RB; rr++) {
+        int64_t r = r0 + rr < a.B ? r0 + rr : a.B - 1;  // rows past B: loads stay in bounds, p = 0
+        bw_load<CH, QT, NTH>(a, a.q, r, h, q0, Qs + rr * QT * LK);
+        bw_load<CH, QT, NTH>(a, a.dO, r, h, q0, dOs + rr * QT * LK);
+#pragma unroll
+        for (int u = 0; u < 2; u++) {
+            int64_t q = q0 + 16 * w + g + 8 * u;
+            lse2[rr][u] = r0 + rr < a.B ? bw_lse2(a, r, h, q) : INFINITY;
+            Dq[rr][u] = bw_D(a, r, h, q);
+        }
+#pragma unroll
+        for (int j = 0; j < CH / 8; j++) dq[rr][j][0] = dq[rr][j][1] = dq[rr][j][2] = dq[rr][j][3] = 0;
+    }
+    if (!bT)
+        for (int i = threadIdx.x; i < NB * BW_T * LDB; i += NTH) Bs[i] = 0.f;
+    int64_t nkt = (a.L + BW_T - 1) / BW_T, nsteps = nkt * RB;
+    auto row = [&](int64_t step) { int64_t r = r0 + step % RB; return r < a.B ? r : a.B - 1; };
+    auto issue = [&](int64_t step) {
+        if (step < nsteps) {
+            int64_t kt = step / RB, r = row(step), k0 = kt * BW_T;
+            int b = (int)(step % S);
+            bw_load<CH, BW_T, NTH>(a, a.k, r, h, k0, Ks + b * BW_T * LK);
+            bw_load<CH, BW_T, NTH>(a, a.v, r, h, k0, Vs + b * BW_T * LK);
+            if (step % RB == 0 && bT) bw_bias_tile<BW_T, QT, LDB, NTH>(bT, a.L, k0, q0, Bs + (kt % NB) * BW_T * LDB);
+        }
+        bw_commit();
+    };
+    // mask terms (tiny, L2-resident): loaded one step ahead into a register
+    float mpre = 0.f;
+    auto mask_load = [&](int64_t step) {
+        if (threadIdx.x < BW_T) mpre = bw_mask2(a, row(step), (step / RB) * BW_T + threadIdx.x);
+    };
+#pragma unroll
+    for (int s = 0; s < S - 1; s++) issue(s);
+    mask_load(0);
+    if (threadIdx.x < BW_T) Ms[threadIdx.x] = mpre;
+    const float sc2 = a.scale * BW_L2E;
+    for (int64_t kt = 0; kt < nkt; kt++) {
+        const float *Bt = Bs + (kt % NB) * BW_T * LDB;
+#pragma unroll
+        for (int rr = 0; rr < RB; rr++) {
+            int64_t step = kt * RB + rr;
+            int b = (int)(step % S);
+            bw_wait<S - 2>();
+            __syncthreads();
+            issue(step + S - 1);
+            bool more = step + 1 < nsteps;
+            if (more) mask_load(step + 1);
+            const bf16 *Kb = Ks + b * BW_T * LK, *Vb = Vs + b * BW_T * LK;
+            const float *Mb = Ms + (step & 1) * BW_T;
+            float s[8][4], dp[8][4];
+#pragma unroll
+            for (int j = 0; j < 8; j++)
+#pragma unroll
+                for (int e = 0; e < 4; e++) s[j][e] = dp[j][e] = 0;
+            bw_mma_ss<CH, 8, LDSM>(s, Qs + (rr * QT + 16 * w) * LK, LK, Kb, LK);
+            bw_mma_ss<CH, 8, LDSM>(dp, dOs + (rr * QT + 16 * w) * LK, LK, Vb, LK);
+#pragma unroll
+            for (int j = 0; j < 8; j++)
+#pragma unroll
+                for (int e = 0; e < 4; e++) {
+                    int col = 8 * j + 2 * t + (e & 1), qi = 16 * w + g + 8 * (e >> 1);
+                    float v = fmaf(s[j][e], sc2, fmaf(Bt[col * LDB + qi], BW_L2E, Mb[col] - lse2[rr][e >> 1]));
+                    s[j][e] = bw_exp2(v) * (dp[j][e] - Dq[rr][e >> 1]);
+                }
+            bw_mma_rs_t<BW_T, CH / 8>(dq[rr], s, Kb, LK);
+            if (more && threadIdx.x < BW_T) Ms[((step + 1) & 1) * BW_T + threadIdx.x] = mpre;
+        }
+    }
+    bw_wait<0>();
+#pragma unroll
+    for (int rr = 0; rr < RB; rr++) {
+        int64_t r = r0 + rr;
+        if (r >= a.B) continue;
+#pragma unroll
+        for (int u = 0; u < 2; u++) {
+            int64_t q = q0 + 16 * w + g + 8 * u;
+            if (q >= a.L) continue;
+            bf16 *op = (bf16 *)a.dq + bw_pos(a, r, q) * a.HC + (int64_t)h * a.ch;
+#pragma unroll
+            for (int j = 0; j < CH / 8; j++) {
+                int c = 8 * j + 2 * t;
+                if (c < a.ch) op[c] = __float2bfloat16(dq[rr][j][2 * u] * a.scale);
+                if (c + 1 < a.ch) op[c + 1] = __float2bfloat16(dq[rr][j][2 * u + 1] * a.scale);
+            }
+        }
+    }
+}
+
+// ---- dk, dv: block (h, 16 NW keys, RB rows), query tiles stream ----------------------------
+// shared: K, V of the RB rows | Q, dO x S | lse, D x S | bias [key][query] x NB.
+#define BW_LDK 72  // bias tile row stride for [key][query] float2 reads along the query
+template <int CH, int RB, int NW, int S>
+static size_t bw_dkdv_smem() {
+    return sizeof(bf16) * (size_t)(2 * RB * 16 * NW * (CH + 8) + 2 * S * BW_T * (CH + 8)) +
+           sizeof(float) * (size_t)(bw_ring<S, RB>::NB * 16 * NW * BW_LDK + 2 * S * BW_T);
+}
+
+template <int CH, int RB, int NW, int S, int MB, bool LDSM>
+__global__ void __launch_bounds__(32 * NW, MB) k_bwd_dkdv(fa_args a) {
+    constexpr int LK = CH + 8, KT = 16 * NW, NTH = 32 * NW, NB = bw_ring<S, RB>::NB;
+    extern __shared__ __align__(16) unsigned char bw_sm[];
+    bf16 *Ks = (bf16 *)bw_sm, *Vs = Ks + RB * KT * LK, *Qs = Vs + RB * KT * LK, *dOs = Qs + S * BW_T * LK;
+    float *Bs = (float *)(dOs + S * BW_T * LK), *Ls = Bs + NB * KT * BW_LDK, *Ds = Ls + S * BW_T;
+    int64_t nkt = (a.L + KT - 1) / KT, nrb = (a.B + RB - 1) / RB;
+    int64_t rb = blockIdx.x % nrb, kt = (blockIdx.x / nrb) % nkt;
+    int h = (int)(blockIdx.x / (nrb * nkt));
+    int64_t r0 = rb * RB, k0 = kt * KT;
+    int w = threadIdx.x >> 5, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+    const float *bT = a.biasT ? a.biasT + (int64_t)h * a.L * a.L : NULL;
+    float mk2[RB][2], dk[RB][CH / 8][4], dv[RB][CH / 8][4];
+#pragma unroll
+    for (int rr = 0; rr < RB; rr++) {
+        int64_t r = r0 + rr < a.B ? r0 + rr : a.B - 1;
+        bw_load<CH, KT, NTH>(a, a.k, r, h, k0, Ks + rr * KT * LK);
+        bw_load<CH, KT, NTH>(a, a.v, r, h, k0, Vs + rr * KT * LK);
+#pragma unroll
+        for (int u = 0; u < 2; u++) mk2[rr][u] = bw_mask2(a, r, k0 + 16 * w + g + 8 * u);
+#pragma unroll
+        for (int j = 0; j < CH / 8; j++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) dk[rr][j][e] = dv[rr][j][e] = 0;
+    }
+    if (!bT)
+        for (int i = threadIdx.x; i < NB * KT * BW_LDK; i += NTH) Bs[i] = 0.f;
+    int64_t nqt = (a.L + BW_T - 1) / BW_T, nsteps = nqt * RB;
+    auto issue = [&](int64_t step) {
+        if (step < nsteps) {
+            int64_t qt = step / RB, q0 = qt * BW_T, r = r0 + step % RB;
+            bool ok = r < a.B;
+            if (!ok) r = a.B - 1;
+            int b = (int)(step % S);
+            bw_load<CH, BW_T, NTH>(a, a.q, r, h, q0, Qs + b * BW_T * LK);
+            bw_load<CH, BW_T, NTH>(a, a.dO, r, h, q0, dOs + b * BW_T * LK);
+            bw_lseD(a, r, ok, h, q0, BW_T, Ls + b * BW_T, Ds + b * BW_T);
+            if (step % RB == 0 && bT) bw_bias_tile<KT, BW_T, BW_LDK, NTH>(bT, a.L, k0, q0, Bs + (qt % NB) * KT * BW_LDK);
+        }
+        bw_commit();
+    };
+#pragma unroll
+    for (int s = 0; s < S - 1; s++) issue(s);
+    const float sc2 = a.scale * BW_L2E;
+    for (int64_t qt = 0; qt < nqt; qt++) {
+        const float *Bt = Bs + (qt % NB) * KT * BW_LDK;
+#pragma unroll
+        for (int rr = 0; rr < RB; rr++) {
+            int64_t step = qt * RB + rr;
+            int b = (int)(step % S);
+            bw_wait<S - 2>();
+            __syncthreads();
+            issue(step + S - 1);
+            const bf16 *Qb = Qs + b * BW_T * LK, *dOb = dOs + b * BW_T * LK;
+            const float *Lb = Ls + b * BW_T, *Db = Ds + b * BW_T;
+            float s[8][4], dp[8][4];
+#pragma unroll
+            for (int j = 0; j < 8; j++)
+#pragma unroll
+                for (int e = 0; e < 4; e++) s[j][e] = dp[j][e] = 0;
+            bw_mma_ss<CH, 8, LDSM>(s, Ks + (rr * KT + 16 * w) * LK, LK, Qb, LK);    // S^T (keys x queries)
+            bw_mma_ss<CH, 8, LDSM>(dp, Vs + (rr * KT + 16 * w) * LK, LK, dOb, LK);  // dP^T
+#pragma unroll
+            for (int j = 0; j < 8; j++) {
+                // lse (natural log, from the ring) to log2 units per column pair
+                float2 l2 = *reinterpret_cast<const float2 *>(Lb + 8 * j + 2 * t);
+                float2 d2 = *reinterpret_cast<const float2 *>(Db + 8 * j + 2 * t);
+#pragma unroll
+                for (int u = 0; u < 2; u++) {
+                    // 8-byte reads: each half-warp hits 16 distinct bank pairs (row stride 72)
+                    float2 bb = *reinterpret_cast<const float2 *>(Bt + (16 * w + g + 8 * u) * BW_LDK + 8 * j + 2 * t);
+#pragma unroll
+                    for (int e1 = 0; e1 < 2; e1++) {
+                        int e = 2 * u + e1;
+                        float lq = e1 ? l2.y : l2.x, dq_ = e1 ? d2.y : d2.x;
+                        float v = fmaf(s[j][e], sc2, fmaf(e1 ? bb.y : bb.x, BW_L2E, fmaf(lq, -BW_L2E, mk2[rr][u])));
+                        float p = bw_exp2(v);
+                        s[j][e] = p;
+                        dp[j][e] = p * (dp[j][e] - dq_);
+                    }
+                }
+            }
+            bw_mma_rs_t<BW_T, CH / 8>(dv[rr], s, dOb, LK);
+            bw_mma_rs_t<BW_T, CH / 8>(dk[rr], dp, Qb, LK);
+        }
+    }
+    bw_wait<0>();
+#pragma unroll
+    for (int rr = 0; rr < RB; rr++) {
+        int64_t r = r0 + rr;
+        if (r >= a.B) continue;
+#pragma unroll
+        for (int u = 0; u < 2; u++) {
+            int64_t kk = k0 + 16 * w + g + 8 * u;
+            if (kk >= a.L) continue;
+            int64_t off = bw_pos(a, r, kk) * a.HC + (int64_t)h * a.ch;
+            bf16 *pk = (bf16 *)a.dk + off, *pv = (bf16 *)a.dv + off;
+#pragma unroll
+            for (int j = 0; j < CH / 8; j++) {
+                int c = 8 * j + 2 * t;
+                if (c < a.ch) {
+                    pk[c] = __float2bfloat16(dk[rr][j][2 * u] * a.scale);
+                    pv[c] = __float2bfloat16(dv[rr][j][2 * u]);
+                }
+                if (c + 1 < a.ch) {
+                    pk[c + 1] = __float2bfloat16(dk[rr][j][2 * u + 1] * a.scale);
+                    pv[c + 1] = __float2bfloat16(dv[rr][j][2 * u + 1]);
+                }
+            }
+        }
+    }
+}
+
+// ---- bias gradient: block (h, 16 NW queries, 64 keys, row range), rows in order ------------
+// shared: Q, dO x S | K, V x S | lse, D x S | mask x 2
+template <int CH, int NW, int S>
+static size_t bw_dbias_smem() {
+    return sizeof(bf16) * (size_t)(2 * S * 16 * NW * (CH + 8) + 2 * S * BW_T * (CH + 8)) +
+           sizeof(float) * (size_t)(2 * BW_T + 2 * S * 16 * NW);
+}
+
+template <int CH, int NW, int S, bool LDSM>
+__global__ void __launch_bounds__(32 * NW) k_bwd_dbias(fa_args a) {
+    constexpr int LK = CH + 8, QT = 16 * NW, NTH = 32 * NW;
+    extern __shared__ __align__(16) unsigned char bw_sm[];
+    bf16 *Qs = (bf16 *)bw_sm, *dOs = Qs + S * QT * LK, *Ks = dOs + S * QT * LK, *Vs = Ks + S * BW_T * LK;
+    float *Ms = (float *)(Vs + S * BW_T * LK), *Ls = Ms + 2 * BW_T, *Ds = Ls + S * QT;
+    int64_t nqt = (a.L + QT - 1) / QT, nkt = (a.L + BW_T - 1) / BW_T;
+    int nsplit = a.nsplit;
+    int64_t bid = blockIdx.x;
+    int split = (int)(bid % nsplit);
+    bid /= nsplit;
+    int64_t kt = bid % nkt, qt = (bid / nkt) % nqt;
+    int h = (int)(bid / (nkt * nqt));
+    int64_t per = (a.B + nsplit - 1) / nsplit, r0 = split * per, r1 = r0 + per < a.B ? r0 + per : a.B;
+    int64_t q0 = qt * QT, k0 = kt * BW_T;
+    int w = threadIdx.x >> 5, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+    const float *bT = a.biasT + (int64_t)h * a.L * a.L;
+    float bias2[8][4], acc[8][4];
+#pragma unroll
+    for (int j = 0; j < 8; j++)
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+            int64_t kk = k0 + 8 * j + 2 * t + (e & 1), q = q0 + 16 * w + g + 8 * (e >> 1);
+            bias2[j][e] = (kk < a.L && q < a.L) ? BW_L2E * bT[kk * a.L + q] : 0.f;
+            acc[j][e] = 0;
+        }
+    auto issue = [&](int64_t r) {
+        if (r < r1) {
+            int b = (int)((r - r0) % S);
+            bw_load<CH, QT, NTH>(a, a.q, r, h, q0, Qs + b * QT * LK);
+            bw_load<CH, QT, NTH>(a, a.dO, r, h, q0, dOs + b * QT * LK);
+            bw_load<CH, BW_T, NTH>(a, a.k, r, h, k0, Ks + b * BW_T * LK);
+            bw_load<CH, BW_T, NTH>(a, a.v, r, h, k0, Vs + b * BW_T * LK);
+            bw_lseD(a, r, true, h, q0, QT, Ls + b * QT, Ds + b * QT);
+        }
+        bw_commit();
+    };
+    float mpre = 0.f;
+#pragma unroll
+    for (int s = 0; s < S - 1; s++) issue(r0 + s);
+    if (r0 < r1 && threadIdx.x < BW_T) Ms[threadIdx.x] = bw_mask2(a, r0, k0 + threadIdx.x);
+    const float sc2 = a.scale * BW_L2E;
+    for (int64_t r = r0; r < r1; r++) {
+        int b = (int)((r - r0) % S), m = (int)((r - r0) & 1);
+        bw_wait<S - 2>();
+        __syncthreads();
+        issue(r + S - 1);
+        bool more = r + 1 < r1;
+        if (more && threadIdx.x < BW_T) mpre = bw_mask2(a, r + 1, k0 + threadIdx.x);
+        const float *Mb = Ms + m * BW_T, *Lb = Ls + b * QT, *Db = Ds + b * QT;
+        float l2[2], Dq[2];
+#pragma unroll
+        for (int u = 0; u < 2; u++) { l2[u] = BW_L2E * Lb[16 * w + g + 8 * u]; Dq[u] = Db[16 * w + g + 8 * u]; }
+        float s[8][4], dp[8][4];
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) s[j][e] = dp[j][e] = 0;
+        bw_mma_ss<CH, 8, LDSM>(s, Qs + (b * QT + 16 * w) * LK, LK, Ks + b * BW_T * LK, LK);
+        bw_mma_ss<CH, 8, LDSM>(dp, dOs + (b * QT + 16 * w) * LK, LK, Vs + b * BW_T * LK, LK);
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                int col = 8 * j + 2 * t + (e & 1);
+                float p = bw_exp2(fmaf(s[j][e], sc2, bias2[j][e] + (Mb[col] - l2[e >> 1])));
+                acc[j][e] = fmaf(p, dp[j][e] - Dq[e >> 1], acc[j][e]);
+            }
+        if (more && threadIdx.x < BW_T) Ms[(m ^ 1) * BW_T + threadIdx.x] = mpre;
+    }
+    bw_wait<0>();
+#pragma unroll
+    for (int j = 0; j < 8; j++)
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+            int64_t kk = k0 + 8 * j + 2 * t + (e & 1), q = q0 + 16 * w + g + 8 * (e >> 1);
+            if (kk < a.L && q < a.L) {
+                if (nsplit > 1) {
+                    a.dbias_part[(((int64_t)split * a.H + h) * a.L + q) * a.L + kk] = acc[j][e];
+                } else {
+                    int64_t idx = a.bias_tr ? kk * a.L + q : q * a.L + kk;
+                    ((bf16 *)a.dbias)[idx * a.H + h] = __float2bfloat16(acc[j][e]);
+                }
+            }
+        }
+}
+
+// dbias = sum of the split partials, in split order
+__global__ void k_bwd_dbias_reduce(fa_args a, int nsplit) {
+    int64_t n = (int64_t)a.H * a.L * a.L;
+    GRID_STRIDE(i, n) {
+        int64_t kk = i % a.L, q = (i / a.L) % a.L;
+        int h = (int)(i / (a.L * a.L));
+        float s = 0;
+        for (int u = 0; u < nsplit; u++) s += a.dbias_part[(int64_t)u * n + i];
+        int64_t idx = a.bias_tr ? kk * a.L + q : q * a.L + kk;
+        ((bf16 *)a.dbias)[idx * a.H + h] = __float2bfloat16(s);
+    }
+}
+
+// dv of a fully masked row (its lse saved as +inf): the output is the uniform average
+// of the L values, so every key gets sum_q dO / L. k_bwd_dkdv leaves these rows at
+// zero; this kernel writes them. Blocks of other rows return at once.
+__global__ void k_bwd_dv_uniform(fa_args a) {
+    int64_t r = blockIdx.x;
+    int h = blockIdx.y, c = threadIdx.x;
+    if (c >= a.ch || a.lse[(r * a.H + h) * a.L] != INFINITY) return;
+    const bf16 *dO = (const bf16 *)a.dO;
+    float s = 0;
+    for (int64_t q = 0; q < a.L; q++) s += __bfloat162float(dO[bw_pos(a, r, q) * a.HC + (int64_t)h * a.ch + c]);
+    bf16 v = __float2bfloat16(s / (float)a.L);
+    for (int64_t k = 0; k < a.L; k++) ((bf16 *)a.dv)[bw_pos(a, r, k) * a.HC + (int64_t)h * a.ch + c] = v;
+}
+
+// ---- launch ---------------------------------------------------------------------------
+static unsigned bw_grid(int64_t n) {
+    if (n > 2147483647LL || n < 1) pf_die("attention backward grid too large");
+    return (unsigned)n;
+}
+
+template <typename K>
+static void bw_launch(cu_impl *c, K kern, unsigned grid, int threads, size_t smem, const fa_args &a) {
+    if (smem > 48 * 1024) CU_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    kern<<<grid, threads, smem, c->stream>>>(a);
+    CU_LAUNCHED();
+}
+
+// S: pipeline stages of all three kernels; MB: blocks per SM the dq and dk/dv kernels'
+// register budget is set for (__launch_bounds__).
+template <int CH, int RBQ, int NWQ, int RBK, int NWK, int NW, int S, int MB, bool LDSM>
+static void bw_run(cu_impl *c, const fa_args *a, int parts) {
+    if (parts & 1) {
+        int64_t nk = (a->L + 16 * NWK - 1) / (16 * NWK);
+        bw_launch(c, k_bwd_dkdv<CH, RBK, NWK, S, MB, LDSM>, bw_grid(a->H * nk * ((a->B + RBK - 1) / RBK)), 32 * NWK,
+                  bw_dkdv_smem<CH, RBK, NWK, S>(), *a);
+        if (a->mask) {
+            if (a->B > 2147483647LL) pf_die("attention: too many rows for the masked-row kernel");
+            k_bwd_dv_uniform<<<dim3((unsigned)a->B, (unsigned)a->H), 32, 0, c->stream>>>(*a);
+            CU_LAUNCHED();
+        }
+    }
+    if (parts & 2) {
+        int64_t nq = (a->L + 16 * NWQ - 1) / (16 * NWQ);
+        bw_launch(c, k_bwd_dq<CH, RBQ, NWQ, S, MB, LDSM>, bw_grid(a->H * nq * ((a->B + RBQ - 1) / RBQ)), 32 * NWQ,
+                  bw_dq_smem<CH, RBQ, NWQ, S>(), *a);
+    }
+    if ((parts & 4) && a->dbias) {
+        fa_args b = *a;
+        int ns = b.nsplit = fa_dbias_splits(1, a->B, a->L, a->H);
+        int64_t nq = (a->L + 16 * NW - 1) / (16 * NW), nt = (a->L + BW_T - 1) / BW_T;
+        bw_launch(c, k_bwd_dbias<CH, NW, S, LDSM>, bw_grid(nq * nt * a->H * ns), 32 * NW, bw_dbias_smem<CH, NW, S>(), b);
+        if (ns > 1) {
+            int64_t n = (int64_t)a->H * a->L * a->L;
+            k_bwd_dbias_reduce<<<cu_blocks(n, 256), 256, 0, c->stream>>>(*a, ns);
+            CU_LAUNCHED();
+        }
+    }
+}
+
+// Variants for the benchmark (bench/attn_bwd_check.cu): rows x warps per block of the
+// dq and dk/dv kernels, warps of the bias-gradient kernel, pipeline stages, blocks per
+// SM of the dq and dk/dv kernels, ldmatrix operand loads. fa_tc_backward runs variant 0
+// (fastest at N = 512 and 1024 on an H200; variant 1 is 1% faster at N = 2048: see
+// docs/ATTENTION_BWD.md). parts: 1 dk/dv, 2 dq, 4 bias gradient (7 = all).
+#define BW_VARIANTS(F) F(0, 1, 4, 1, 4, 8, 2, 3, true) F(1, 2, 8, 2, 8, 8, 2, 1, true)
+static const char *bw_names[] = {"q1x4.k1x4.b8.s2.m3.ldsm", "q2x8.k2x8.b8.s2.ldsm"};
+int fa_tc_backward_variants(void) { return (int)(sizeof bw_names / sizeof bw_names[0]); }
+const char *fa_tc_backward_variant_name(int v) { return v >= 0 && v < fa_tc_backward_variants() ? bw_names[v] : "?"; }
+
+void fa_tc_backward_variant(cu_impl *c, const fa_args *a, int v, int parts) {
+    if (a->B <= 0 || a->L <= 0) return;
+    if (a->ch > 32) pf_die("attention: tensor-core path needs c_h <= 32");
+#define V(ID, RBQ, NWQ, RBK, NWK, NW, S, MB, LDSM)                                      \
+    if (v == ID) {                                                                      \
+        if (a->ch <= 16) bw_run<16, RBQ, NWQ, RBK, NWK, NW, S, MB, LDSM>(c, a, parts);  \
+        else bw_run<32, RBQ, NWQ, RBK, NWK, NW, S, MB, LDSM>(c, a, parts);              \
+        return;                                                                         \
+    }
+    BW_VARIANTS(V)
+#undef V
+    pf_die("attention backward: no variant %d", v);
+}
+
+void fa_tc_backward(cu_impl *c, const fa_args *a) { fa_tc_backward_variant(c, a, 0, 7); }

@@ -1,0 +1,493 @@
+// cu_flash_sm90.cu: the bf16 attention forward for Hopper, rows batched per
+// block so that one pair-bias tile serves several rows (triangle attention and
+// MSA row attention share the bias [H, L, L] across all B rows). Same contract
+// as k_tc_fwd (cu_flash.cuh): lse saved (B, H, L), masks in-kernel, a fully
+// masked row saves lse = +inf and outputs the uniform average.
+//
+// Block = R row groups x 4 warps. Row group rho handles row r0 + rho, warp w
+// of it 16 of the block's 64 queries; all R groups share the (h, query tile).
+// Per key tile of 64, cp.async (zero fill beyond L / c_h / B) brings into
+// shared memory, double buffered: K and V of each of the R rows [key][CH + 8]
+// bf16, the bias tile [key][query] fp32 (row stride 68 floats: the fragment
+// reads hit 32 distinct banks); the mask terms of the R rows go through
+// registers a tile ahead. So each bias byte crosses L2 B / R times, not B times.
+//
+// Products on mma.sync m16n8k16 (bf16 in, fp32 accumulate), operands by
+// ldmatrix: K non-transposed and V transposed from the same [key][ch] tiles,
+// Q fragments kept in registers for the whole sweep. A wgmma variant (same
+// structure, B operands by descriptor) is correct but measured slower, so the
+// dispatch uses mma.sync: docs/ATTENTION_SM90.md has the numbers and what is left.
+//
+// Softmax in log2 units: t = s * scale log2e + (bias + mask) log2e, p =
+// exp2(t - m) (one FADD and one MUFU per score). The difference
+// t - m is formed before exp2 so a fully masked row (every t near -1.4e9)
+// still gets p = 1 at its maximum, as k_tc_fwd's exp(s - m) does.
+// Head dimension: c_h in {8, 16, 24, 32}, zero padded to CH = 16 or 32
+// (c_h 24, AF3 single attention, runs on the 32 path, not FFMA).
+#include "cu_flash.cuh"
+
+#define S9_Q 64    // queries per block (4 warps x 16)
+#define S9_K 64    // key tile
+#define S9_BS 68   // bias tile row stride (floats)
+#define S9_L2E 1.4426950408889634f
+#define S9_LN2 0.6931471805599453f
+#define S9_DEFAULT_WG 0  // the product path fa_sm90_forward uses (docs/ATTENTION_SM90.md)
+
+__device__ __forceinline__ void s9_mma(float *c, const uint32_t *a, uint32_t b0, uint32_t b1) {
+    asm volatile(
+        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+        "{%0,%1,%2,%3};\n"
+        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+__device__ __forceinline__ uint32_t s9_pack(float lo, float hi) {
+    __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
+    return *reinterpret_cast<uint32_t *>(&v);
+}
+__device__ __forceinline__ float s9_exp2(float x) {
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;\n" : "=f"(y) : "f"(x));
+    return y;
+}
+__device__ __forceinline__ uint32_t s9_smem(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
+// 16 (or 4) bytes global -> shared; src_bytes 0 writes zeros (src must still be a valid address).
+__device__ __forceinline__ void s9_cp16(void *dst, const void *src, int src_bytes) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s9_smem(dst)), "l"(src), "r"(src_bytes));
+}
+__device__ __forceinline__ void s9_cp4(void *dst, const void *src, int src_bytes) {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(s9_smem(dst)), "l"(src), "r"(src_bytes));
+}
+__device__ __forceinline__ void s9_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int N>
+__device__ __forceinline__ void s9_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+
+__device__ __forceinline__ int64_t s9_pos(const fa_args &a, int64_t r, int64_t l) { return r * a.rstride + l * a.pstride; }
+
+// Element offset of (position j, channel c) in a K / V / Q tile. mma.sync path: [j][CH + 8]
+// (padded rows, conflict-free ldmatrix). wgmma path: 8 x 8 core matrices of 128 contiguous
+// bytes, [j / 8][c / 8][j % 8][c % 8], read without swizzle as K-major B (K tile, Q K^T:
+// LBO 128 B between channel blocks, SBO CH * 16 B between position blocks) and as N-major B
+// (V tile, P V: SBO 128 B between channel blocks, LBO CH * 16 B between position blocks).
+template <int CH, bool WG>
+__device__ __forceinline__ int s9_off(int j, int c) {
+    if (WG) return (j >> 3) * (CH * 8) + (c >> 3) * 64 + (j & 7) * 8 + (c & 7);
+    return j * (CH + 8) + c;
+}
+
+// Tiles of 64 positions x CH channels of R rows move as 16-byte chunks (8 channels), each
+// thread NPT = CH / 16 of them, the same chunk of every tile: chunk u of thread x is
+// (row group rho, position j, channels c..c+7). WG: 8 consecutive threads fill one
+// 128-byte core matrix (no bank conflicts).
+template <int CH, int R, bool WG>
+__device__ __forceinline__ void s9_chunk(int u, int &rho, int &j, int &c) {
+    constexpr int NC = CH / 8;
+    int i = threadIdx.x + u * R * 128;
+    rho = i / (S9_K * NC);
+    if (WG) { int v = i % (S9_K * NC); j = (v / (8 * NC)) * 8 + (v & 7); c = ((v >> 3) % NC) * 8; }
+    else { j = (i / NC) % S9_K; c = (i % NC) * 8; }
+}
+// Element offset of each chunk's first position (l = 0) in q / k / v, or -1 for rows >= B
+// and channels beyond c_h (zero filled). Computed once; a tile at l0 adds l0 pstride HC.
+template <int CH, int R, bool WG>
+__device__ __forceinline__ void s9_chunk_offsets(const fa_args &a, int64_t r0, int h, int64_t *goff) {
+#pragma unroll
+    for (int u = 0; u < CH / 16; u++) {
+        int rho, j, c;
+        s9_chunk<CH, R, WG>(u, rho, j, c);
+        int64_t r = r0 + rho;
+        goff[u] = r < a.B && c < a.ch ? s9_pos(a, r, j) * a.HC + (int64_t)h * a.ch + c : -1;
+    }
+}
+// positions l0..l0+63 of the R rows of src into dst [R][tile]; zeros beyond L.
+// Needs c_h % 8 == 0 and HC % 8 == 0 (16-byte chunks).
+template <int CH, int R, bool WG>
+__device__ __forceinline__ void s9_load_rows(const fa_args &a, const void *src, const int64_t *goff, int64_t l0, bf16 *dst) {
+    const bf16 *s = (const bf16 *)src;
+    int64_t step = l0 * a.pstride * a.HC;
+#pragma unroll
+    for (int u = 0; u < CH / 16; u++) {
+        int rho, j, c;
+        s9_chunk<CH, R, WG>(u, rho, j, c);
+        bool ok = goff[u] >= 0 && l0 + j < a.L;
+        s9_cp16(dst + rho * (S9_K * (CH + 8)) + s9_off<CH, WG>(j, c), ok ? s + goff[u] + step : s, ok ? 16 : 0);
+    }
+}
+
+// Bias tile: keys k0..k0+63 x queries q0..q0+63 of biasT (H, L, L) [h][key][query] into
+// dst [key][S9_BS], zeros outside L x L.
+template <int R>
+__device__ __forceinline__ void s9_load_bias(const fa_args &a, const float *bT, int64_t k0, int64_t q0, float *dst) {
+    if ((a.L & 3) == 0) {  // rows of 16-byte chunks
+        const float *tile = bT + k0 * a.L + q0;
+#pragma unroll
+        for (int i = threadIdx.x; i < S9_K * 16; i += R * 128) {
+            int j = i >> 4, c = (i & 15) * 4;
+            bool ok = k0 + j < a.L && q0 + c < a.L;
+            s9_cp16(dst + j * S9_BS + c, ok ? tile + (int64_t)j * a.L + c : bT, ok ? 16 : 0);
+        }
+    } else {
+        for (int i = threadIdx.x; i < S9_K * S9_Q; i += R * 128) {
+            int j = i / S9_Q, c = i % S9_Q;
+            int64_t kk = k0 + j, q = q0 + c;
+            bool ok = kk < a.L && q < a.L;
+            s9_cp4(dst + j * S9_BS + c, ok ? bT + kk * a.L + q : bT, ok ? 4 : 0);
+        }
+    }
+}
+
+// Mask term (log2 units) of key k0 + (i % 64) of row r0 + i / 64: -inf beyond L or B.
+__device__ __forceinline__ float s9_mask(const fa_args &a, int64_t r0, int64_t k0, int i) {
+    int64_t r = r0 + i / S9_K, kk = k0 + i % S9_K;
+    if (kk >= a.L || r >= a.B) return -INFINITY;
+    return a.mask ? mask_term(__bfloat162float(((const bf16 *)a.mask)[s9_pos(a, r, kk)])) * S9_L2E : 0.f;
+}
+
+template <int CH, int R>
+struct s9_smem_layout {
+    static constexpr int TE = S9_K * (CH + 8);                  // bf16 elements of one K or V tile
+    static constexpr size_t K = 0;                              // bf16 [2][R][TE]
+    static constexpr size_t V = K + 2 * (size_t)R * TE * 2;     // bf16 [2][R][TE]
+    static constexpr size_t B = V + 2 * (size_t)R * TE * 2;     // fp32 [2][64][S9_BS]
+    static constexpr size_t M = B + 2 * (size_t)S9_K * S9_BS * 4;  // fp32 [2][R][64]
+    static constexpr size_t bytes = M + 2 * (size_t)R * S9_K * 4;
+};
+
+// wgmma (sm_90a only; B operands from shared memory by descriptor, A from registers)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define S9_HAVE_WGMMA 1
+__device__ __forceinline__ uint64_t s9_desc(const void *p, uint32_t lbo, uint32_t sbo) {
+    return (uint64_t)((s9_smem(p) & 0x3FFFF) >> 4) | ((uint64_t)(lbo >> 4) << 16) | ((uint64_t)(sbo >> 4) << 32);
+}
+__device__ __forceinline__ void s9_wg_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void s9_wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void s9_wg_wait() { asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory"); }
+// keeps the compiler from moving accumulator reads or writes across the asynchronous MMA
+template <int N>
+__device__ __forceinline__ void s9_wg_hold(float *d) {
+#pragma unroll
+    for (int i = 0; i < N; i++) asm volatile("" : "+f"(d[i])::"memory");
+}
+// D (64 x 64) (+)= A (64 x 16, registers) B (16 x 64, K-major descriptor)
+__device__ __forceinline__ void s9_wg_n64(float *d, const uint32_t *a, uint64_t desc, int acc) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
+        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, "
+        "{%32,%33,%34,%35}, %36, p, 1, 1, 0;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(acc));
+}
+// D (64 x 32) += A (64 x 16, registers) B (16 x 32, N-major descriptor)
+__device__ __forceinline__ void s9_wg_n32t(float *d, const uint32_t *a, uint64_t desc) {
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 "
+        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15}, "
+        "{%16,%17,%18,%19}, %20, 1, 1, 1, 1;\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
+}
+// D (64 x 16) += A (64 x 16, registers) B (16 x 16, N-major descriptor)
+__device__ __forceinline__ void s9_wg_n16t(float *d, const uint32_t *a, uint64_t desc) {
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 "
+        "{%0,%1,%2,%3,%4,%5,%6,%7}, {%8,%9,%10,%11}, %12, 1, 1, 1, 1;\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
+}
+#else
+#define S9_HAVE_WGMMA 0
+#endif
+
+// WG: products on wgmma (sm_90a), else mma.sync. The WG kernel is only launched on sm_90;
+// compiled for sm_80 it traps.
+template <int CH, int R, bool WG>
+__global__ void __launch_bounds__(R * 128, 4 / R) k_s9_fwd(fa_args a, int vswap) {
+#if !S9_HAVE_WGMMA
+    if (WG) { __trap(); return; }
+#endif
+    typedef s9_smem_layout<CH, R> SL;
+    extern __shared__ __align__(128) unsigned char s9_sm[];
+    bf16 *Ks = (bf16 *)(s9_sm + SL::K), *Vs = (bf16 *)(s9_sm + SL::V);
+    float *Bs = (float *)(s9_sm + SL::B), *Ms = (float *)(s9_sm + SL::M);
+    constexpr int TE = SL::TE;
+
+    int64_t nqt = (a.L + S9_Q - 1) / S9_Q, nrg = (a.B + R - 1) / R;
+    int64_t qt = blockIdx.x % nqt, rest = blockIdx.x / nqt;  // query tile fastest: K/V of a row group stay in L2
+    int64_t rg = rest % nrg;
+    int h = (int)(rest / nrg);                                 // head slowest: its bias stays in L2
+    int64_t r0 = rg * R, q0 = qt * S9_Q;
+    int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    int rho = warp >> 2, wq = warp & 3, g = lane >> 2, t = lane & 3;
+    int64_t r = r0 + rho;
+    const float *bT = a.biasT ? a.biasT + (int64_t)h * a.L * a.L : NULL;
+    const float sc2 = a.scale * S9_L2E;
+
+    // prologue: Q of the R rows into V buffer 1 (free until iteration 0 refills it), tile 0
+    int64_t goff[CH / 16];
+    s9_chunk_offsets<CH, R, WG>(a, r0, h, goff);
+    s9_load_rows<CH, R, WG>(a, a.q, goff, q0, Vs + R * TE);
+    s9_load_rows<CH, R, WG>(a, a.k, goff, 0, Ks);
+    s9_load_rows<CH, R, WG>(a, a.v, goff, 0, Vs);
+    if (bT) s9_load_bias<R>(a, bT, 0, q0, Bs);
+    s9_commit();
+    if (threadIdx.x < R * S9_K) Ms[threadIdx.x] = s9_mask(a, r0, 0, threadIdx.x);
+    s9_wait<0>();
+    if (WG) asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // cp.async data -> wgmma reads
+    __syncthreads();
+    uint32_t qa[CH / 16][4];
+    {
+        const bf16 *Q = Vs + R * TE + rho * TE;
+        int q1 = 16 * wq + g;
+#pragma unroll
+        for (int kk = 0; kk < CH / 16; kk++) {
+            int c = kk * 16 + 2 * t;
+            qa[kk][0] = *(const uint32_t *)(Q + s9_off<CH, WG>(q1, c));
+            qa[kk][1] = *(const uint32_t *)(Q + s9_off<CH, WG>(q1 + 8, c));
+            qa[kk][2] = *(const uint32_t *)(Q + s9_off<CH, WG>(q1, c + 8));
+            qa[kk][3] = *(const uint32_t *)(Q + s9_off<CH, WG>(q1 + 8, c + 8));
+        }
+    }
+    __syncthreads();
+
+    float o[CH / 8][4];
+#pragma unroll
+    for (int j = 0; j < CH / 8; j++) o[j][0] = o[j][1] = o[j][2] = o[j][3] = 0;
+    float m[2] = {-INFINITY, -INFINITY}, l[2] = {0, 0};
+    int it = 0;
+    for (int64_t k0 = 0; k0 < a.L; k0 += S9_K, it++) {
+        int b = it & 1;
+        bool more = k0 + S9_K < a.L;
+        float mnext = 0;
+        if (more) {  // next tile streams in while this one is used
+            int nb = b ^ 1;
+            s9_load_rows<CH, R, WG>(a, a.k, goff, k0 + S9_K, Ks + nb * R * TE);
+            s9_load_rows<CH, R, WG>(a, a.v, goff, k0 + S9_K, Vs + nb * R * TE);
+            if (bT) s9_load_bias<R>(a, bT, k0 + S9_K, q0, Bs + nb * S9_K * S9_BS);
+            s9_commit();
+            if (threadIdx.x < R * S9_K) mnext = s9_mask(a, r0, k0 + S9_K, threadIdx.x);
+            s9_wait<1>();
+        } else {
+            s9_wait<0>();
+        }
+        if (WG) asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+        __syncthreads();
+        const bf16 *Kt = Ks + (b * R + rho) * TE, *Vt = Vs + (b * R + rho) * TE;
+        const float *Bt = Bs + b * S9_K * S9_BS, *Mt = Ms + (b * R + rho) * S9_K;
+
+        // S = Q K^T (16 x 64 per warp)
+        float s[8][4];
+#if S9_HAVE_WGMMA
+        if (WG) {
+            uint64_t dk = s9_desc(Kt, 128, CH * 16);
+            __syncwarp();
+            s9_wg_fence();
+#pragma unroll
+            for (int kk = 0; kk < CH / 16; kk++) s9_wg_n64(&s[0][0], qa[kk], dk + ((kk * 256) >> 4), kk);
+            s9_wg_commit();
+            s9_wg_wait();
+            s9_wg_hold<32>(&s[0][0]);
+        } else
+#endif
+#pragma unroll
+        for (int j = 0; j < 8; j++) {
+            s[j][0] = s[j][1] = s[j][2] = s[j][3] = 0;
+            const bf16 *kp = Kt + (8 * j + (lane & 7)) * (CH + 8) + (lane >> 3) * 8;
+            if constexpr (CH == 32) {
+                uint32_t k4[4];
+                asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                             : "=r"(k4[0]), "=r"(k4[1]), "=r"(k4[2]), "=r"(k4[3]) : "r"(s9_smem(kp)));
+                s9_mma(s[j], qa[0], k4[0], k4[1]);
+                s9_mma(s[j], qa[CH / 16 - 1], k4[2], k4[3]);
+            } else {
+                uint32_t k2[2];
+                asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];\n"
+                             : "=r"(k2[0]), "=r"(k2[1]) : "r"(s9_smem(kp)));
+                s9_mma(s[j], qa[0], k2[0], k2[1]);
+            }
+        }
+        // logits in log2 units, row max (pairwise tree: short dependency chains)
+#pragma unroll
+        for (int j = 0; j < 8; j++) {
+            float2 mk = *(const float2 *)(Mt + 8 * j + 2 * t);
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                int col = 8 * j + 2 * t + (e & 1), row = 16 * wq + g + 8 * (e >> 1);
+                float add = (e & 1) ? mk.y : mk.x;
+                if (bT) add = fmaf(Bt[col * S9_BS + row], S9_L2E, add);
+                s[j][e] = fmaf(s[j][e], sc2, add);
+            }
+        }
+        float mx[2];
+#pragma unroll
+        for (int u = 0; u < 2; u++) {
+            float t8[8];
+#pragma unroll
+            for (int j = 0; j < 8; j++) t8[j] = fmaxf(s[j][2 * u], s[j][2 * u + 1]);
+#pragma unroll
+            for (int w = 4; w >= 1; w >>= 1)
+#pragma unroll
+                for (int j = 0; j < w; j++) t8[j] = fmaxf(t8[j], t8[j + w]);
+            mx[u] = t8[0];
+        }
+#pragma unroll
+        for (int u = 0; u < 2; u++) {
+            mx[u] = fmaxf(mx[u], __shfl_xor_sync(0xffffffffu, mx[u], 1));
+            mx[u] = fmaxf(mx[u], __shfl_xor_sync(0xffffffffu, mx[u], 2));
+            float mn = fmaxf(m[u], mx[u]), corr = s9_exp2(m[u] - mn);
+            m[u] = mn;
+            l[u] *= corr;
+#pragma unroll
+            for (int j = 0; j < CH / 8; j++) { o[j][2 * u] *= corr; o[j][2 * u + 1] *= corr; }
+        }
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) s[j][e] = s9_exp2(s[j][e] - m[e >> 1]);
+#pragma unroll
+        for (int u = 0; u < 2; u++) {  // row sums, pairwise in a fixed order
+            float t8[8];
+#pragma unroll
+            for (int j = 0; j < 8; j++) t8[j] = s[j][2 * u] + s[j][2 * u + 1];
+#pragma unroll
+            for (int w = 4; w >= 1; w >>= 1)
+#pragma unroll
+                for (int j = 0; j < w; j++) t8[j] += t8[j + w];
+            l[u] += t8[0];
+        }
+        // O += P V: P from registers, V fragments by ldmatrix.trans of the [key][ch] tile
+        // (wgmma: V tile by N-major descriptor)
+#if S9_HAVE_WGMMA
+        if (WG) {
+            // vswap: LBO and SBO exchanged (a check of the N-major reading, benchmarks only)
+            uint64_t dv = vswap ? s9_desc(Vt, 128, CH * 16) : s9_desc(Vt, CH * 16, 128);
+            s9_wg_hold<CH / 2>(&o[0][0]);
+            s9_wg_fence();
+#pragma unroll
+            for (int kk = 0; kk < S9_K / 16; kk++) {
+                uint32_t pa[4];
+                pa[0] = s9_pack(s[2 * kk][0], s[2 * kk][1]);
+                pa[1] = s9_pack(s[2 * kk][2], s[2 * kk][3]);
+                pa[2] = s9_pack(s[2 * kk + 1][0], s[2 * kk + 1][1]);
+                pa[3] = s9_pack(s[2 * kk + 1][2], s[2 * kk + 1][3]);
+                uint64_t d = dv + ((kk * 2 * CH * 16) >> 4);
+                if constexpr (CH == 32) s9_wg_n32t(&o[0][0], pa, d);
+                else s9_wg_n16t(&o[0][0], pa, d);
+            }
+            s9_wg_commit();
+            s9_wg_wait();
+            s9_wg_hold<CH / 2>(&o[0][0]);
+        } else
+#endif
+#pragma unroll
+        for (int kk = 0; kk < S9_K / 16; kk++) {
+            uint32_t pa[4];
+            pa[0] = s9_pack(s[2 * kk][0], s[2 * kk][1]);
+            pa[1] = s9_pack(s[2 * kk][2], s[2 * kk][3]);
+            pa[2] = s9_pack(s[2 * kk + 1][0], s[2 * kk + 1][1]);
+            pa[3] = s9_pack(s[2 * kk + 1][2], s[2 * kk + 1][3]);
+#pragma unroll
+            for (int jp = 0; jp < CH / 16; jp++) {
+                const bf16 *vp = Vt + (kk * 16 + (lane & 15)) * (CH + 8) + (2 * jp + (lane >> 4)) * 8;
+                uint32_t v4[4];
+                asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                             : "=r"(v4[0]), "=r"(v4[1]), "=r"(v4[2]), "=r"(v4[3]) : "r"(s9_smem(vp)));
+                s9_mma(o[2 * jp], pa, v4[0], v4[1]);
+                s9_mma(o[2 * jp + 1], pa, v4[2], v4[3]);
+            }
+        }
+        if (more && threadIdx.x < R * S9_K) Ms[(b ^ 1) * R * S9_K + threadIdx.x] = mnext;
+        __syncthreads();
+    }
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+        l[u] += __shfl_xor_sync(0xffffffffu, l[u], 1);
+        l[u] += __shfl_xor_sync(0xffffffffu, l[u], 2);
+    }
+    if (r >= a.B) return;
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+        int64_t q = q0 + 16 * wq + g + 8 * u;
+        if (q >= a.L) continue;
+        float inv = 1.f / l[u];
+        bf16 *op = (bf16 *)a.out_o + s9_pos(a, r, q) * a.HC + (int64_t)h * a.ch;
+#pragma unroll
+        for (int j = 0; j < CH / 8; j++) {
+            int c = 8 * j + 2 * t;  // c_h % 8 == 0: c < c_h implies c + 1 < c_h
+            if (c < a.ch)
+                *(__nv_bfloat162 *)(op + c) = __floats2bfloat162_rn(o[j][2 * u] * inv, o[j][2 * u + 1] * inv);
+        }
+        // fully masked row (every logit near -1e9): lse = +inf, as k_tc_fwd
+        float mnat = m[u] * S9_LN2;
+        if (t == 0) a.lse[(r * a.H + h) * a.L + q] = mnat < -5e8f ? INFINITY : mnat + logf(l[u]);
+    }
+}
+
+template <int CH, int R, bool WG>
+static int s9_launch(cu_impl *c, const fa_args *a, int vswap) {
+    typedef s9_smem_layout<CH, R> SL;
+    static int attr_set = 0;  // per instantiation; the device does not change within a process
+    if (!attr_set) {
+        if (cudaFuncSetAttribute(k_s9_fwd<CH, R, WG>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)SL::bytes) !=
+            cudaSuccess) {
+            (void)cudaGetLastError();
+            return 1;
+        }
+        attr_set = 1;
+    }
+    int64_t nqt = (a->L + S9_Q - 1) / S9_Q, nrg = (a->B + R - 1) / R, n = nqt * nrg * a->H;
+    if (n > 2147483647LL) return 1;
+    k_s9_fwd<CH, R, WG><<<(unsigned)n, R * 128, SL::bytes, c->stream>>>(*a, vswap);
+    CU_LAUNCHED();
+    return 0;
+}
+
+// Rows per block R in {1, 2, 4}; wg: wgmma (1; 2 = wgmma with the V descriptor's strides
+// exchanged, a layout check) or mma.sync (0). Returns nonzero when the case is not handled.
+int fa_sm90_forward_variant(cu_impl *c, const fa_args *a, int rows, int wg) {
+    if (!c->bf16 || a->B <= 0 || a->L <= 0) return 1;
+    if (a->ch <= 0 || a->ch > 32 || a->ch % 8 || a->HC % 8) return 1;
+#define S9_R(CH, WG)                                          \
+    do {                                                      \
+        if (rows == 1) return s9_launch<CH, 1, WG>(c, a, wg == 2); \
+        if (rows == 2) return s9_launch<CH, 2, WG>(c, a, wg == 2); \
+        if (rows == 4) return s9_launch<CH, 4, WG>(c, a, wg == 2); \
+        return 1;                                             \
+    } while (0)
+    if (wg) {
+        if (a->ch <= 16) S9_R(16, true);
+        S9_R(32, true);
+    }
+    if (a->ch <= 16) S9_R(16, false);
+    S9_R(32, false);
+#undef S9_R
+}
+
+// The runtime switch: sm_90 devices only (the kernel is plain sm_80 PTX, but it was
+// measured and checked on Hopper only), PF_ATTN_SM90=0 turns it off (A/B runs).
+static int s9_enabled(void) {
+    static int dev_ok = -1;
+    const char *e = getenv("PF_ATTN_SM90");
+    if (e && *e) {
+        if (!strcmp(e, "0")) return 0;
+        if (strcmp(e, "1")) pf_die("PF_ATTN_SM90=%s: expected 0 (off) or 1 (on, the default on sm_90)", e);
+    }
+    if (dev_ok < 0) {
+        int dev = 0, major = 0;
+        dev_ok = cudaGetDevice(&dev) == cudaSuccess &&
+                 cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) == cudaSuccess && major == 9;
+    }
+    return dev_ok;
+}
+
+int fa_sm90_forward(cu_impl *c, const fa_args *a) {
+    if (!s9_enabled()) return 1;
+    // 2 rows per block (two blocks per SM): measured faster than 4 (one block of 16
+    // warps per SM) and than 1; a single row (single attention) runs 1 per block.
+    int rows = a->B >= 2 ? 2 : 1;
+    return fa_sm90_forward_variant(c, a, rows, S9_DEFAULT_WG);
+}
