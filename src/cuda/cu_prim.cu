@@ -88,10 +88,10 @@ __global__ void k_ln_bwd(int64_t M, int C, const float *w, const T *x, const T *
     ln_param<CPL>(w, C, lane, wr);
     for (int64_t row = r0 + wid; row < r1; row += LN_WARPS) {
         // every load of the row first (x, dy, the dx accumulated into), then the math
-        float v[CPL], g[CPL], o[CPL], mu, rs;
+        float v[CPL], g[CPL], dxo[CPL], mu, rs;
         ln_load<T, CPL>(x + row * C, C, lane, v);
         ln_load<T, CPL>(dy + row * C, C, lane, g);
-        if (dx) ln_load<T, CPL>(dx + row * C, C, lane, o);
+        if (dx) ln_load<T, CPL>(dx + row * C, C, lane, dxo);
         ln_stats<CPL>(v, C, lane, mu, rs);
         float s1 = 0, s2 = 0;
 #pragma unroll
@@ -118,7 +118,7 @@ __global__ void k_ln_bwd(int64_t M, int C, const float *w, const T *x, const T *
 #pragma unroll
             for (int j = 0; j < CPL; j++) {
                 int ch = lane + 32 * j;
-                if (ch < C) st(dx, row * C + ch, o[j] + rs * (g[j] * wr[j] - s1 - v[j] * s2));
+                if (ch < C) st(dx, row * C + ch, dxo[j] + rs * (g[j] * wr[j] - s1 - v[j] * s2));
             }
         }
     }
