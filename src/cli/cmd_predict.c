@@ -27,15 +27,20 @@
 #include "../train/safetensors.h"
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: pairfold predict --ckpt DIR --msa FILE --out FILE.safetensors [--device D] [--recycles R] [--raw-weights]\n"
-               "       pairfold predict --ckpt DIR --json FILE|DIR --out DIR [--device D] [--recycles R] [--raw-weights]\n\n"
+    fprintf(f, "usage: pairfold predict --ckpt DIR --msa FILE --out FILE.safetensors [options]\n"
+               "       pairfold predict --ckpt DIR --json FILE|DIR --out DIR [options]\n"
+               "options: --device D, --recycles R, --raw-weights, --set KEY=VALUE (msa_rows,\n"
+               "extra_msa_rows, recycles, bf16: alignment rows used, recycling passes), --help / -h\n\n"
                "Predicts the distogram of the query (row 0) of an alignment (A3M, Stockholm, FASTA;\n"
                ".gz read transparently), or of every job in AlphaFold 3 input JSON (a file, or every\n"
                "*.json in a directory; AlphaFold Server job lists too; protein chains with their\n"
                "unpaired / paired MSAs), with the weights of a checkpoint (run or step directory).\n"
                "JSON jobs are written to DIR/<job name>.safetensors; a bad file or job is reported\n"
                "and skipped, and the exit status is 1 if any was. The checkpoint's EMA weights\n"
-               "(ema.safetensors) are used when it has them; --raw-weights takes the trained ones.\n");
+               "(ema.safetensors) are used when it has them; --raw-weights takes the trained ones.\n"
+               "The first msa_rows rows (query included) are the cluster rows, the next\n"
+               "extra_msa_rows the extra rows (AF2 trunk); the output says how many were used.\n"
+               "Contacts are listed as CHAIN:RESIDUE pairs, residues numbered from 1 in each chain.\n");
 }
 
 // Fill a batch for inference: the first S rows are the cluster rows, the next
@@ -130,13 +135,24 @@ static int predict_one(const char *ckpt, pf_config cfg, pf_backend *be, const pf
     pf_free(edges);
     if (rc) fprintf(stderr, "pairfold: error: %s\n", err);
     else {
-        printf("predicted %lld residues (%d alignment rows, %s weights) in %.1f s -> %s\n", (long long)N, a->n_seq,
-               ema == 0 ? "EMA" : "trained", (pf_now_ms() - t0) / 1e3, out);
+        int E = cfg.trunk == PF_TRUNK_EVOFORMER && cfg.n_extra_blocks > 0 ? cfg.extra_msa_rows : 0;
+        int rows_used = PF_MIN(a->n_seq, cfg.msa_rows + E);
+        printf("predicted %lld residues (%d alignment rows used of %d: msa_rows %d, extra_msa_rows %d; %s weights) in %.1f s -> %s\n",
+               (long long)N, rows_used, a->n_seq, cfg.msa_rows, E, ema == 0 ? "EMA" : "trained", (pf_now_ms() - t0) / 1e3, out);
         // most likely long-range contacts (|i - j| >= 24 within a chain, any pair across chains), up to N / 5
         // (the file has them all; the terminal shows at most 20)
         int top = (int)(N / 5 > 0 ? (N / 5 < 20 ? N / 5 : 20) : 1), shown = 0;
         unsigned char *used = pf_calloc((size_t)NN, 1);
-        printf("top long-range contacts (i j P(d < 8 A)):\n");
+        // chain names: "A:154,B:8" (chain id : length, in chain index order)
+        char names[64][8];
+        int n_names = 0;
+        for (const char *p = chains; *p && n_names < 64; n_names++) {
+            size_t l = strcspn(p, ":,");
+            snprintf(names[n_names], sizeof names[0], "%.*s", (int)(l < 7 ? l : 7), p);
+            p += strcspn(p, ",");
+            if (*p) p++;
+        }
+        printf("top long-range contacts (chain:residue chain:residue P(d < 8 A); residues numbered from 1 in each chain):\n");
         while (shown < top) {
             int64_t bi = -1;
             for (int64_t k = 0; k < NN; k++) {
@@ -146,7 +162,9 @@ static int predict_one(const char *ckpt, pf_config cfg, pf_backend *be, const pf
             }
             if (bi < 0) break;
             used[bi] = 1;
-            printf("  %4lld %4lld  %.3f\n", (long long)(bi / N + 1), (long long)(bi % N + 1), cont[bi]);
+            int64_t i = bi / N, j = bi % N;
+            printf("  %s:%-4d %s:%-4d %.3f\n", ci[i] >= 0 && ci[i] < n_names ? names[ci[i]] : "?", ri[i] + 1,
+                   ci[j] >= 0 && ci[j] < n_names ? names[ci[j]] : "?", ri[j] + 1, cont[bi]);
             shown++;
         }
         pf_free(used);
@@ -260,11 +278,13 @@ int cmd_predict(int argc, char **argv) {
     static struct option opts[] = {{"ckpt", required_argument, 0, 0},     {"msa", required_argument, 0, 0},
                                    {"out", required_argument, 0, 0},      {"device", required_argument, 0, 0},
                                    {"recycles", required_argument, 0, 0}, {"json", required_argument, 0, 0},
-                                   {"raw-weights", no_argument, 0, 0},    {"help", no_argument, 0, 0},
-                                   {0, 0, 0, 0}};
-    const char *ckpt = NULL, *msa_path = NULL, *json = NULL, *out = NULL, *device = NULL;
-    int recycles = -1, idx, c;
+                                   {"raw-weights", no_argument, 0, 0},    {"set", required_argument, 0, 0},
+                                   {"help", no_argument, 0, 0},           {0, 0, 0, 0}};
+    const char *ckpt = NULL, *msa_path = NULL, *json = NULL, *out = NULL, *device = NULL, *recycles = NULL;
+    const char *sets[32];
+    int n_sets = 0, idx, c;
     optind = 1;
+    if (cli_check_exact_options(argc, argv, opts) != 0) return 2;
     while ((c = getopt_long(argc, argv, "", opts, &idx)) != -1) {
         if (c != 0) { usage(stderr); return 2; }
         const char *name = opts[idx].name;
@@ -274,9 +294,14 @@ int cmd_predict(int argc, char **argv) {
         else if (!strcmp(name, "json")) json = optarg;
         else if (!strcmp(name, "out")) out = optarg;
         else if (!strcmp(name, "device")) device = optarg;
-        else if (!strcmp(name, "recycles")) recycles = atoi(optarg);
+        else if (!strcmp(name, "recycles")) recycles = optarg;
         else if (!strcmp(name, "raw-weights")) raw_weights = 1;
+        else if (!strcmp(name, "set")) {
+            if (n_sets == 32) { fprintf(stderr, "pairfold: error: at most 32 --set options\n"); return 2; }
+            sets[n_sets++] = optarg;
+        }
     }
+    if (optind < argc) { fprintf(stderr, "pairfold: error: unexpected argument '%s'\n", argv[optind]); return 2; }
     if (!ckpt || !out || !msa_path == !json) { usage(stderr); return 2; }
     char err[1024];
     pf_config cfg;
@@ -286,7 +311,24 @@ int cmd_predict(int argc, char **argv) {
         return 1;
     }
     if (device) snprintf(cfg.device, sizeof cfg.device, "%s", device);
-    if (recycles >= 0) cfg.recycles = recycles;
+    if (recycles && pf_config_set(&cfg, "recycles", recycles, err, sizeof err) != 0) {
+        fprintf(stderr, "pairfold: error: --recycles: %s\n", err);
+        return 2;
+    }
+    // inference-time fields only: the others fix the weights' shapes or only matter in training
+    static const char *const settable[] = {"msa_rows", "extra_msa_rows", "recycles", "bf16", NULL};
+    for (int k = 0; k < n_sets; k++) {
+        size_t klen = strcspn(sets[k], "=");
+        int ok = 0;
+        for (int i = 0; settable[i]; i++) ok |= strlen(settable[i]) == klen && !strncmp(sets[k], settable[i], klen);
+        if (!ok) {
+            fprintf(stderr, "pairfold: error: --set %.*s: predict takes only msa_rows, extra_msa_rows, recycles, bf16\n",
+                    (int)klen, sets[k]);
+            return 2;
+        }
+        if (cli_config_option(&cfg, NULL, "set", sets[k]) < 0) return 2;
+    }
+    if (pf_config_validate(&cfg, err, sizeof err) != 0) { fprintf(stderr, "pairfold: error: %s\n", err); return 2; }
     pf_msa a;
     if (msa_path && pf_read_msa(msa_path, &a, err, sizeof err) != 0) { fprintf(stderr, "pairfold: error: %s\n", err); return 1; }
     pf_backend *be = pf_backend_create(cfg.device);
