@@ -144,6 +144,14 @@ int cmd_bench(int argc, char **argv) {
         fprintf(stderr, "pairfold: error: unexpected argument '%s'\n", argv[optind]);
         return 2;
     }
+    int Ns[64], nN = 0;  // all of --n checked before the first block runs
+    for (char *tok = strtok(nlist, ","); tok; tok = strtok(NULL, ",")) {
+        long v;
+        const char *bad = nN == 64 ? "--n: at most 64 sizes" : pf_parse_long_arg(tok, 1, 8192, "--n entry", &v);
+        if (bad) { fprintf(stderr, "pairfold: error: %s\n", bad); return 2; }
+        Ns[nN++] = (int)v;
+    }
+    if (nN == 0) { fprintf(stderr, "pairfold: error: --n lists no sizes\n"); return 2; }
     pf_backend *be = pf_backend_create(cfg.device);
     if (!be) { fprintf(stderr, "pairfold: error: device '%s' not available in this build\n", cfg.device); return 2; }
     int kinds[2], nk = 0;
@@ -158,14 +166,6 @@ int cmd_bench(int argc, char **argv) {
            PF_REAL_NAME, S, reps);
     printf("%-11s %6s %5s %10s %10s %12s %12s %10s\n", "block", "N", "S", "fwd_ms", "fwdbwd_ms", "fwd_GFLOP/s",
            "fb_GFLOP/s", "mem_MiB");
-    int Ns[64], nN = 0;  // all of --n checked before the first block runs
-    for (char *tok = strtok(nlist, ","); tok; tok = strtok(NULL, ",")) {
-        long v;
-        const char *bad = nN == 64 ? "--n: at most 64 sizes" : pf_parse_long_arg(tok, 1, 8192, "--n entry", &v);
-        if (bad) { fprintf(stderr, "pairfold: error: %s\n", bad); return 2; }
-        Ns[nN++] = (int)v;
-    }
-    if (nN == 0) { fprintf(stderr, "pairfold: error: --n lists no sizes\n"); return 2; }
     for (int in = 0; in < nN; in++) {
         int N = Ns[in];
         for (int k = 0; k < nk; k++) {
