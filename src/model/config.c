@@ -87,7 +87,7 @@ static const field fields[] = {
     FI(lr_decay_steps, 0, BIG, "cosine decay horizon (fixed by the preset, not by --steps)"),
     FI(ckpt_every, 0, BIG, "checkpoint every N steps (0: only at the end and on a signal)"),
     FI(keep_checkpoints, 0, 1000000, "step directories kept in a run directory: the newest ones (0: keep all)"),
-    FS(device, "cpu, or cuda (a `make CUDA=1` build)"),
+    FS(device, "the backend (`--device`; CUDA needs `make CUDA=1`)"),
     FI(bf16, 0, 1, "CUDA: bf16 activations (1) or fp32 parity mode (0)"),
 };
 #define NFIELDS ((int)(sizeof fields / sizeof fields[0]))
