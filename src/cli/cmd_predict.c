@@ -310,7 +310,6 @@ int cmd_predict(int argc, char **argv) {
         fprintf(stderr, "pairfold: error: %s: n_bins %d outside [2, 512]\n", ckpt, cfg.n_bins);
         return 1;
     }
-    if (device) snprintf(cfg.device, sizeof cfg.device, "%s", device);
     if (recycles && pf_config_set(&cfg, "recycles", recycles, err, sizeof err) != 0) {
         fprintf(stderr, "pairfold: error: --recycles: %s\n", err);
         return 2;
@@ -329,6 +328,7 @@ int cmd_predict(int argc, char **argv) {
         if (cli_config_option(&cfg, NULL, "set", sets[k]) < 0) return 2;
     }
     if (pf_config_validate(&cfg, err, sizeof err) != 0) { fprintf(stderr, "pairfold: error: %s\n", err); return 2; }
+    if (device) snprintf(cfg.device, sizeof cfg.device, "%s", device);  // any name the backend registry knows
     pf_msa a;
     if (msa_path && pf_read_msa(msa_path, &a, err, sizeof err) != 0) { fprintf(stderr, "pairfold: error: %s\n", err); return 1; }
     pf_backend *be = pf_backend_create(cfg.device);
