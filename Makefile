@@ -39,6 +39,15 @@ $(BUILD)/f64/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DPF_DOUBLE -c $< -o $@
 
+# `pairfold version` prints the git commit it was built from ("unknown" outside a
+# git checkout); $(BUILD)/commit changes only with the commit, so main.o is rebuilt then.
+PF_COMMIT := $(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)
+$(BUILD)/commit: FORCE
+	@mkdir -p $(BUILD); echo '$(PF_COMMIT)' | cmp -s - $@ || echo '$(PF_COMMIT)' > $@
+$(BUILD)/f32/src/cli/main.o: $(BUILD)/commit
+$(BUILD)/f32/src/cli/main.o: CFLAGS += -DPF_COMMIT='"$(PF_COMMIT)"'
+.PHONY: FORCE
+
 pairfold: $(call f32,$(LIB_SRC) $(CLI_SRC)) $(LIB_OBJ_EXTRA)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 

@@ -295,5 +295,111 @@ $BIN bench --preset tiny --n 16 --reps 1 >"$T/bench.out" 2>&1
 check "bench runs" $? "$(cat "$T/bench.out")"
 grep -q "fb_GFLOP/s" "$T/bench.out"; check "bench prints GFLOP/s" $?
 
+
+# ---------------------------------------------------------------------------
+# Hardening (issue 9: items 1-4, 8, 9, 14): bad numbers, run directories,
+# checksums, strict parsing, CLI details. Every run below uses a fresh directory.
+# ---------------------------------------------------------------------------
+H="$T/hard"; mkdir -p "$H"
+MSA=data/msas/102M_A/non_pairing.a3m.gz
+# 1. every number finite and in range; the message names the field and the source; nothing is created
+for kv in lr=nan lr=inf lr=1e400 crop_size=1073741824 n_blocks=100000 recycles=1000000 prefetch=-1 ckpt_every=-1 \
+          warmup_steps=-1 n_val=-1 bert_mask_prob=1.5 c_z=16.5; do
+    out=$($BIN train --data synthetic --steps 1 --set "$kv" --out "$H/cfg" 2>&1); rc=$?
+    [ $rc -eq 2 ] && echo "$out" | grep -q -- "--set: field '${kv%%=*}'" && [ ! -e "$H/cfg" ]
+    check "--set $kv refused naming the field, no run directory" $? "rc $rc: $out"
+done
+printf '{\n  "lr": 1e400\n}\n' >"$H/inf.json"; printf '{"c_z": true}\n' >"$H/bool.json"; printf '{"crop_size": 16.5}\n' >"$H/frac.json"
+for f in inf:lr bool:c_z frac:crop_size; do
+    out=$($BIN train --data synthetic --steps 1 --config "$H/${f%%:*}.json" --out "$H/cfg" 2>&1); rc=$?
+    [ $rc -eq 2 ] && echo "$out" | grep -q "${f%%:*}.json: field '${f##*:}'" && [ ! -e "$H/cfg" ]
+    check "--config ${f%%:*}.json refused naming the file and the field" $? "rc $rc: $out"
+done
+# 9. pruning: keep_checkpoints=2 keeps the two newest step directories (latest among them)
+$BIN train --data synthetic --steps 6 --set ckpt_every=1 --set keep_checkpoints=2 --set val_every=0 --out "$H/r" >"$H/r.out" 2>&1
+check "hardening: 6-step run" $? "$(tail -n 3 "$H/r.out")"
+[ "$(ls "$H/r/checkpoints" | tr '\n' ' ')" = "step_000005 step_000006 " ] && grep -qx "checkpoints/step_000006" "$H/r/latest"
+check "keep_checkpoints=2 keeps the newest two" $? "$(ls "$H/r/checkpoints" | tr '\n' ' ')"
+# 8. a fresh run into a used directory is refused (log and latest untouched), --force replaces it
+cp "$H/r/train.jsonl" "$H/r.log"
+out=$($BIN train --data synthetic --steps 2 --out "$H/r" 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$out" | grep -q "is not empty" && echo "$out" | grep -q -- "--resume" && echo "$out" | grep -q -- "--force" &&
+    cmp -s "$H/r.log" "$H/r/train.jsonl" && grep -qx "checkpoints/step_000006" "$H/r/latest"
+check "fresh run into a used run directory refused; log and latest untouched" $? "rc $rc: $out"
+# ... and one in use by another process (a held DIR/.lock) is refused, even with --resume
+python3 - "$H/r/.lock" "$BIN" "$H/r" >"$H/lock.out" 2>&1 <<'EOF'
+import fcntl, subprocess, sys
+with open(sys.argv[1], "a") as f:
+    fcntl.flock(f, fcntl.LOCK_EX)
+    p = subprocess.run([sys.argv[2], "train", "--resume", sys.argv[3], "--steps", "7"], capture_output=True, text=True)
+print(p.returncode, p.stderr)
+sys.exit(0 if p.returncode == 2 and "is in use by another process" in p.stderr else 1)
+EOF
+check "a run directory in use by another process is refused" $? "$(cat "$H/lock.out")"
+# 9. resume after a kill: the log holds each step once; the writer's leftover temp files are removed
+cp "$H/r/train.jsonl" "$H/r6.jsonl"
+echo "checkpoints/step_000005" >"$H/r/latest"  # as if killed before step 6's checkpoint completed
+rm -r "$H/r/checkpoints/step_000006"
+touch "$H/r/checkpoints/step_000005/model.safetensors.tmp.4242" "$H/r/latest.tmp.17" "$H/r/notes.tmp.1"
+$BIN train --resume "$H/r" --steps 6 --quiet >"$H/res.out" 2>&1
+check "resume after a kill" $? "$(tail -n 3 "$H/res.out")"
+[ "$(grep -o '"step":[0-9]*' "$H/r/train.jsonl" | tr '\n' ' ')" = '"step":1 "step":2 "step":3 "step":4 "step":5 "step":6 ' ] &&
+    same_losses "$H/r6.jsonl" "$H/r/train.jsonl" 6
+check "after --resume the log holds steps 1..6 once each, same losses" $? "$(grep -o '"step":[0-9]*' "$H/r/train.jsonl" | tr '\n' ' ')"
+[ ! -e "$H/r/checkpoints/step_000005/model.safetensors.tmp.4242" ] && [ ! -e "$H/r/latest.tmp.17" ] && [ -e "$H/r/notes.tmp.1" ]
+check "orphan temp files of the writer removed at start, other files kept" $?
+$BIN train --data synthetic --steps 2 --set val_every=0 --out "$H/r" --force --quiet >/dev/null 2>&1 &&
+    [ "$(ls "$H/r/checkpoints" | tr '\n' ' ')" = "step_000002 " ] && [ "$(wc -l <"$H/r/train.jsonl")" -eq 2 ]
+check "--force replaces the previous run" $?
+# the default run directory: the README's command run again starts runs/<preset>-2
+mkdir -p "$H/cwd"
+ABS_BIN=$(pwd)/pairfold
+(cd "$H/cwd" && "$ABS_BIN" train --data synthetic --steps 1 --quiet >/dev/null 2>&1 &&
+    "$ABS_BIN" train --data synthetic --steps 1 --quiet >"$H/again.out" 2>&1)
+check "the default command runs twice" $? "$(tail -n 2 "$H/again.out")"
+[ -f "$H/cwd/runs/tiny/latest" ] && [ -f "$H/cwd/runs/tiny-2/latest" ] && grep -q "runs/tiny-2" "$H/again.out"
+check "the second default run goes to runs/tiny-2 and says so" $?
+# 3. a flipped byte in a checkpoint is reported, not used (predict and resume)
+M="$H/r/checkpoints/step_000002/model.safetensors"
+python3 -c "import sys; p = sys.argv[1]; b = bytearray(open(p, 'rb').read()); b[-77] ^= 1; open(p, 'wb').write(b)" "$M"
+out=$($BIN predict --ckpt "$H/r" --msa $MSA --out "$H/p.safetensors" 2>&1); rc=$?
+[ $rc -ne 0 ] && echo "$out" | grep -q "checksum mismatch in $M" && [ ! -e "$H/p.safetensors" ]
+check "predict: a flipped byte is a checksum error naming the file" $? "rc $rc: $out"
+out=$($BIN train --resume "$H/r" --steps 3 2>&1); rc=$?
+[ $rc -ne 0 ] && echo "$out" | grep -q "checksum mismatch in $M"
+check "resume: a flipped byte is a checksum error" $? "rc $rc: $out"
+# 4. strict numbers in options and launcher variables; no abbreviated options
+C="$H/cwd/runs/tiny"
+for bad in "predict --ckpt $C --msa $MSA --out $H/q.safetensors --recycles abc|--recycles" \
+           "predict --ckpt $C --msa $MSA --out $H/q.safetensors --set c_z=8|c_z" \
+           "bench --preset tiny --n 0|--n" "bench --preset tiny --n 16,x|--n" "bench --preset tiny --reps abc|--reps" \
+           "train --step 3|--steps"; do
+    out=$($BIN ${bad%|*} 2>&1); rc=$?
+    [ $rc -eq 2 ] && echo "$out" | grep -q -- "${bad##*|}" && ! echo "$out" | grep -q "fwd_ms"
+    check "refused: pairfold ${bad%|*}" $? "rc $rc: $out"
+done
+for e in WORLD_SIZE=abc WORLD_SIZE=0 WORLD_SIZE=-3 WORLD_SIZE=2x "WORLD_SIZE=2 RANK=abc" "WORLD_SIZE=2 RANK=0 MASTER_PORT=99999" \
+         "WORLD_SIZE=2 RANK=0 MASTER_PORT=-1"; do
+    v=${e##* }; v=${v%%=*}
+    out=$(env $e $BIN train --data synthetic --steps 1 --out "$H/env" 2>&1); rc=$?
+    [ $rc -eq 2 ] && echo "$out" | grep -q "environment variable $v" && [ ! -e "$H/env" ]
+    check "launcher variables: $e refused" $? "rc $rc: $out"
+done
+# 14. -h everywhere, the commit in version, one parameter count, predict's rows and contacts
+for c in train bench inspect prep block predict; do
+    out=$($BIN $c -h 2>&1); rc=$?
+    [ $rc -eq 0 ] && echo "$out" | grep -q "usage"; check "pairfold $c -h" $? "rc $rc: $(echo "$out" | head -n 2)"
+done
+want=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+$BIN version | head -n 1 | grep -qF "(commit $want)"; check "version prints the commit ($want)" $? "$($BIN version | head -n 1)"
+n_train=$(grep -oE '[0-9]+ parameters;' "$H/r.out" | grep -oE '^[0-9]+')
+n_inspect=$($BIN inspect --preset tiny | tail -n 1 | grep -oE '[0-9]+ elements' | grep -oE '^[0-9]+')
+[ -n "$n_train" ] && [ "$n_train" = "$n_inspect" ]; check "train and inspect agree on the parameter count" $? "train $n_train inspect $n_inspect"
+$BIN predict --ckpt "$C" --msa $MSA --out "$H/q.safetensors" --set msa_rows=4 --set extra_msa_rows=2 >"$H/q.out" 2>&1
+check "predict --set msa_rows" $? "$(tail -n 3 "$H/q.out")"
+grep -q "(6 alignment rows used of [0-9]*: msa_rows 4, extra_msa_rows 2" "$H/q.out" && grep -q "residues numbered from 1 in each chain" "$H/q.out" &&
+    grep -qE '^  A:[0-9]+ +A:[0-9]+ +[0-9.]+$' "$H/q.out"
+check "predict says how many rows it used; contacts as chain:residue, 1-based" $? "$(head -n 3 "$H/q.out")"
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -88,10 +88,11 @@ static void test_round_trip(void) {
              "absent tensor lookups give NULL", NULL);
     const char *v1 = pf_st_meta(f, "step"), *v2 = pf_st_meta(f, "odd");
     tl_check(v1 && !strcmp(v1, "1200") && v2 && !strcmp(v2, meta[5]) && !pf_st_meta(f, "nope") &&
-             pf_st_meta_count(f) == 3, "metadata round trip", "step=%s odd=%s", v1 ? v1 : "(null)", v2 ? v2 : "(null)");
-    const char *k0 = NULL, *val0 = NULL;
+             pf_st_meta_count(f) == 4, "metadata round trip (and the checksum)", "step=%s odd=%s", v1 ? v1 : "(null)", v2 ? v2 : "(null)");
+    const char *k0 = NULL, *val0 = NULL, *k3 = NULL;
     tl_check(pf_st_meta_at(f, 0, &k0, &val0) == 0 && !strcmp(k0, "format") && !strcmp(val0, "pt") &&
-             pf_st_meta_at(f, 3, NULL, NULL) == -1, "metadata in order", NULL);
+             pf_st_meta_at(f, 3, &k3, NULL) == 0 && !strcmp(k3, PF_ST_CRC_KEY) && pf_st_meta_at(f, 4, NULL, NULL) == -1,
+             "metadata in order, the checksum last", NULL);
     const pf_st_tensor *a = pf_st_find(f, "a.weight");
     tl_check(a && ((uintptr_t)a->data % 8) == 0, "data section is 8-byte aligned", NULL);
     pf_st_close(f);
@@ -110,8 +111,45 @@ static void test_round_trip(void) {
     // no tensors, no metadata: "{}" padded
     rc = pf_st_write(tmp_path("empty.safetensors"), NULL, 0, NULL, err, sizeof err);
     f = rc ? NULL : pf_st_open(tmp_path("empty.safetensors"), err, sizeof err);
-    tl_check(f && pf_st_count(f) == 0 && pf_st_meta_count(f) == 0, "empty file round trip", "%s", err);
+    tl_check(f && pf_st_count(f) == 0 && pf_st_meta_count(f) == 1, "empty file round trip", "%s", err);
     pf_st_close(f);
+}
+
+// The data section's CRC-32 in the metadata: one flipped bit anywhere in the
+// data is reported ("checksum mismatch in FILE"); a file without the key (other
+// writers) opens; a malformed value is an error.
+static void test_checksum(void) {
+    float x[64];
+    for (int i = 0; i < 64; i++) x[i] = (float)i * 0.5f;
+    pf_st_tensor ts[2] = {{"a", "F32", 1, {16}, x, 64}, {"b", "F32", 2, {6, 8}, x + 16, 192}};
+    const char *good = tmp_path("crc.safetensors"), *p = tmp_path("crc_bad.safetensors");
+    char err[512] = "";
+    tl_check(pf_st_write(good, ts, 2, NULL, err, sizeof err) == 0, "checksum: write", "%s", err);
+    size_t len;
+    char *raw = pf_read_file(good, &len);
+    int caught = 0, tries = 0;
+    for (size_t at = len - 256; at < len; at += 37, tries++) {  // bytes of both tensors
+        raw[at] ^= 0x04;
+        write_bytes(p, raw, len);
+        raw[at] ^= 0x04;
+        pf_st_file *f = pf_st_open(p, err, sizeof err);
+        caught += !f && strstr(err, "checksum mismatch in") && strstr(err, p);
+        pf_st_close(f);
+    }
+    tl_check(caught == tries, "checksum: every flipped data bit is reported", "%d of %d: %s", caught, tries, err);
+    // without the key: what Python's safetensors writes, or an older pairfold
+    char *k = memmem(raw, len, "\"" PF_ST_CRC_KEY "\"", strlen(PF_ST_CRC_KEY) + 2);
+    if (k) memcpy(k + 1, "other_key_", 10);
+    write_bytes(p, raw, len);
+    pf_st_file *f = pf_st_open(p, err, sizeof err);
+    tl_check(f && !pf_st_meta(f, PF_ST_CRC_KEY) && pf_st_count(f) == 2, "checksum: a file without one opens", "%s", f ? "" : err);
+    pf_st_close(f);
+    if (k) memcpy(k + 1, PF_ST_CRC_KEY, 10);
+    char *v = k ? strchr(k + strlen(PF_ST_CRC_KEY) + 2, '"') : NULL;  // the value's opening quote
+    if (v) v[1] = 'z';
+    write_bytes(p, raw, len);
+    expect_open_error("checksum: a malformed value is an error", p, PF_ST_CRC_KEY);
+    free(raw);
 }
 
 static void test_write_errors(void) {
@@ -220,6 +258,7 @@ int main(void) {
     test_round_trip();
     test_write_errors();
     test_read_errors();
+    test_checksum();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);

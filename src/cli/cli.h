@@ -1,6 +1,7 @@
 // cli.h: subcommands of the pairfold binary.
 #ifndef PF_CLI_H
 #define PF_CLI_H
+#include <getopt.h>
 #include "../model/config.h"
 
 #define PF_VERSION "0.1.0"
@@ -18,5 +19,8 @@ int cmd_predict(int argc, char **argv);
 int cli_config_option(pf_config *cfg, int *have_preset, const char *opt, const char *arg);
 // Apply --preset (wherever it stands) before the other options. 0 or -1.
 int cli_preset_first(pf_config *cfg, int argc, char **argv);
+// Reject abbreviated long options (getopt_long would take "--step" for
+// "--steps"): 0, or -1 with the message printed. Call before getopt_long.
+int cli_check_exact_options(int argc, char **argv, const struct option *opts);
 
 #endif

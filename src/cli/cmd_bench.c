@@ -108,11 +108,12 @@ static void bench_usage(FILE *f) {
             "extra_msa) forward and forward+backward with random weights and inputs.\n"
             "\n"
             "  --preset NAME   tiny, af2, af3 (default af3)\n"
-            "  --n LIST        token counts, comma separated (default 64,128)\n"
+            "  --n LIST        token counts in [1, 16384], comma separated (default 64,128)\n"
             "  --msa S         MSA rows for the MSA blocks (default 128)\n"
-            "  --reps R        timed repetitions, median reported (default 3)\n"
+            "  --reps R        timed repetitions in [1, 1000], median reported (default 3)\n"
             "  --device D      cpu (default) | cuda (bf16) | cuda-fp32\n"
-            "  --set KEY=VAL   configuration override (repeatable)\n");
+            "  --set KEY=VAL   configuration override (repeatable)\n"
+            "  --help, -h      this text\n");
 }
 
 int cmd_bench(int argc, char **argv) {
@@ -128,16 +129,30 @@ int cmd_bench(int argc, char **argv) {
     char nlist[256] = "64,128";
     int idx, c;
     optind = 1;
+    if (cli_check_exact_options(argc, argv, opts) != 0) return 2;
     while ((c = getopt_long(argc, argv, "", opts, &idx)) != -1) {
         if (c != 0) { bench_usage(stderr); return 2; }
-        const char *name = opts[idx].name;
+        const char *name = opts[idx].name, *bad = NULL;
+        long v = 0;
         if (!strcmp(name, "help")) { bench_usage(stdout); return 0; }
         if (!strcmp(name, "n")) { snprintf(nlist, sizeof nlist, "%s", optarg); continue; }
-        if (!strcmp(name, "msa")) { S = atoi(optarg); continue; }
-        if (!strcmp(name, "reps")) { reps = atoi(optarg); continue; }
+        if (!strcmp(name, "msa") && !(bad = pf_parse_long_arg(optarg, 1, 16384, "--msa", &v))) { S = (int)v; continue; }
+        if (!strcmp(name, "reps") && !(bad = pf_parse_long_arg(optarg, 1, 1000, "--reps", &v))) { reps = (int)v; continue; }
+        if (bad) { fprintf(stderr, "pairfold: error: %s\n", bad); return 2; }
         if (cli_config_option(&cfg, &have_preset, name, optarg) < 0) return 2;
     }
-    if (reps < 1 || S < 1) { fprintf(stderr, "pairfold: error: --reps and --msa must be positive\n"); return 2; }
+    if (optind < argc) {
+        fprintf(stderr, "pairfold: error: unexpected argument '%s'\n", argv[optind]);
+        return 2;
+    }
+    int Ns[64], nN = 0;  // all of --n checked before the first block runs
+    for (char *tok = strtok(nlist, ","); tok; tok = strtok(NULL, ",")) {
+        long v;
+        const char *bad = nN == 64 ? "--n: at most 64 sizes" : pf_parse_long_arg(tok, 1, 16384, "--n entry", &v);
+        if (bad) { fprintf(stderr, "pairfold: error: %s\n", bad); return 2; }
+        Ns[nN++] = (int)v;
+    }
+    if (nN == 0) { fprintf(stderr, "pairfold: error: --n lists no sizes\n"); return 2; }
     char be_err[256];
     pf_backend *be = pf_backend_open(cfg.device, 0, be_err, sizeof be_err);
     if (!be) { fprintf(stderr, "pairfold: error: %s\n", be_err); return 2; }
@@ -153,9 +168,8 @@ int cmd_bench(int argc, char **argv) {
            PF_REAL_NAME, S, reps);
     printf("%-11s %6s %5s %10s %10s %12s %12s %10s\n", "block", "N", "S", "fwd_ms", "fwdbwd_ms", "fwd_GFLOP/s",
            "fb_GFLOP/s", "mem_MiB");
-    for (char *tok = strtok(nlist, ","); tok; tok = strtok(NULL, ",")) {
-        int N = atoi(tok);
-        if (N <= 0) { fprintf(stderr, "pairfold: error: bad --n entry '%s'\n", tok); return 2; }
+    for (int in = 0; in < nN; in++) {
+        int N = Ns[in];
         for (int k = 0; k < nk; k++) {
             int rows = kinds[k] == PF_BLOCK_PAIRFORMER ? 1 : kinds[k] == PF_BLOCK_EXTRA_MSA ? PF_MAX(S, 1) : S;
             bench_result r = bench_block(be, &cfg, kinds[k], N, rows, reps);

@@ -26,12 +26,17 @@ static int inspect_preset(int argc, char **argv) {
         else printf("%-80s F32   [%lld]\n", t->name, (long long)t->shape[0]);
         total += t->numel;
     }
-    printf("# %d tensors, %lld elements\n", M->P.n, total);
+    printf("# %d tensors, %lld elements\n", M->P.n, total);  // the parameter count `pairfold train` prints
     pf_model_free(M);
     return 0;
 }
 
 int cmd_inspect(int argc, char **argv) {
+    if (argc == 2 && !strcmp(argv[1], "--fields")) {  // the field reference of docs/TRAINING.md
+        printf("| field | type | range | meaning |\n|---|---|---|---|\n");
+        pf_config_describe(stdout);
+        return 0;
+    }
     if (argc >= 3 && !strncmp(argv[1], "--", 2) && strcmp(argv[1], "--help")) return inspect_preset(argc, argv);
     if (argc != 2 || !strcmp(argv[1], "--help")) {
         FILE *f = argc == 2 ? stdout : stderr;
@@ -39,7 +44,9 @@ int cmd_inspect(int argc, char **argv) {
                    "Lists the tensors (name, dtype, shape) and metadata of a safetensors file,\n"
                    "or of the latest checkpoint of a run directory / a checkpoint directory.\n"
                    "       pairfold inspect --preset NAME [--trunk T] [--set K=V]\n\n"
-                   "Lists the parameters a configuration declares (no checkpoint needed).\n");
+                   "Lists the parameters a configuration declares (no checkpoint needed).\n"
+                   "       pairfold inspect --fields\n\n"
+                   "Lists every configuration field: type, accepted range, meaning.\n");
         return argc == 2 ? 0 : 2;
     }
     char err[1024], path[4200];

@@ -29,8 +29,10 @@
 #include "../format/safetensors.h"
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: pairfold predict --ckpt DIR --msa FILE --out FILE.safetensors [--device D] [--recycles R] [--raw-weights]\n"
-               "       pairfold predict --ckpt DIR --json FILE|DIR --out DIR [--device D] [--recycles R] [--raw-weights]\n\n"
+    fprintf(f, "usage: pairfold predict --ckpt DIR --msa FILE --out FILE.safetensors [options]\n"
+               "       pairfold predict --ckpt DIR --json FILE|DIR --out DIR [options]\n"
+               "options: --device D, --recycles R, --raw-weights, --set KEY=VALUE (msa_rows,\n"
+               "extra_msa_rows, recycles: alignment rows used, recycling passes), --help / -h\n\n"
                "Predicts the distogram of the query (row 0) of an alignment (A3M, Stockholm, FASTA;\n"
                ".gz read transparently), or of every job in AlphaFold 3 input JSON (a file, or every\n"
                "*.json in a directory; AlphaFold Server job lists too; protein chains with their\n"
@@ -38,7 +40,10 @@ static void usage(FILE *f) {
                "JSON jobs are written to DIR/<job name>.safetensors; a bad file or job is reported\n"
                "and skipped, and the exit status is 1 if any was. The checkpoint's EMA weights\n"
                "(ema.safetensors) are used when it has them; --raw-weights takes the trained ones.\n"
-               "--device D: cpu, cuda (bf16) or cuda-fp32 (default: the checkpoint's device).\n");
+               "--device D: cpu, cuda (bf16) or cuda-fp32 (default: the checkpoint's device).\n"
+               "The first msa_rows rows (query included) are the cluster rows, the next\n"
+               "extra_msa_rows the extra rows (AF2 trunk); the output says how many were used.\n"
+               "Contacts are listed as CHAIN:RESIDUE pairs, residues numbered from 1 in each chain.\n");
 }
 
 // One query: model sized for it, checkpoint weights, distogram out. 0, or 1 with
@@ -95,16 +100,30 @@ static int predict_one(const char *ckpt, pf_config cfg, pf_backend *be, const pf
     pf_free(edges);
     if (rc) fprintf(stderr, "pairfold: error: %s\n", err);
     else {
-        printf("predicted %lld residues (%d alignment rows, %s weights) in %.1f s -> %s\n", (long long)N, a->n_seq,
-               ema == 0 ? "EMA" : "trained", (pf_now_ms() - t0) / 1e3, out);
+        int E = pf_extra_msa_rows(&cfg);
+        int rows_used = PF_MIN(a->n_seq, cfg.msa_rows + E);
+        printf("predicted %lld residues (%d alignment rows used of %d: msa_rows %d, extra_msa_rows %d; %s weights) in %.1f s -> %s\n",
+               (long long)N, rows_used, a->n_seq, cfg.msa_rows, E, ema == 0 ? "EMA" : "trained", (pf_now_ms() - t0) / 1e3, out);
         // most likely long-range contacts (|i - j| >= 24 within a chain, any pair across chains), up to N / 5
         // (the file has them all; the terminal shows at most 20)
         int top = (int)(N / 5 > 0 ? (N / 5 < 20 ? N / 5 : 20) : 1);
         int64_t pairs[20];
         int n = pf_top_contacts(cont, ci, N, 24, top, pairs);
-        printf("top long-range contacts (i j P(d < 8 A)):\n");
-        for (int t = 0; t < n; t++)
-            printf("  %4lld %4lld  %.3f\n", (long long)(pairs[t] / N + 1), (long long)(pairs[t] % N + 1), cont[pairs[t]]);
+        // chain names: "A:154,B:8" (chain id : length, in chain index order)
+        char names[64][8];
+        int n_names = 0;
+        for (const char *p = chains; *p && n_names < 64; n_names++) {
+            size_t l = strcspn(p, ":,");
+            snprintf(names[n_names], sizeof names[0], "%.*s", (int)(l < 7 ? l : 7), p);
+            p += strcspn(p, ",");
+            if (*p) p++;
+        }
+        printf("top long-range contacts (chain:residue chain:residue P(d < 8 A); residues numbered from 1 in each chain):\n");
+        for (int t = 0; t < n; t++) {
+            int64_t i = pairs[t] / N, j = pairs[t] % N;
+            printf("  %s:%-4d %s:%-4d %.3f\n", ci[i] >= 0 && ci[i] < n_names ? names[ci[i]] : "?", ri[i] + 1,
+                   ci[j] >= 0 && ci[j] < n_names ? names[ci[j]] : "?", ri[j] + 1, cont[pairs[t]]);
+        }
     }
     pf_free(probs); pf_free(dist); pf_free(cont); pf_free(q); pf_free(seq);
     pf_batch_free(&b);
@@ -215,11 +234,13 @@ int cmd_predict(int argc, char **argv) {
     static struct option opts[] = {{"ckpt", required_argument, 0, 0},     {"msa", required_argument, 0, 0},
                                    {"out", required_argument, 0, 0},      {"device", required_argument, 0, 0},
                                    {"recycles", required_argument, 0, 0}, {"json", required_argument, 0, 0},
-                                   {"raw-weights", no_argument, 0, 0},    {"help", no_argument, 0, 0},
-                                   {0, 0, 0, 0}};
-    const char *ckpt = NULL, *msa_path = NULL, *json = NULL, *out = NULL, *device = NULL;
-    int recycles = -1, idx, c;
+                                   {"raw-weights", no_argument, 0, 0},    {"set", required_argument, 0, 0},
+                                   {"help", no_argument, 0, 0},           {0, 0, 0, 0}};
+    const char *ckpt = NULL, *msa_path = NULL, *json = NULL, *out = NULL, *device = NULL, *recycles = NULL;
+    const char *sets[32];
+    int n_sets = 0, idx, c;
     optind = 1;
+    if (cli_check_exact_options(argc, argv, opts) != 0) return 2;
     while ((c = getopt_long(argc, argv, "", opts, &idx)) != -1) {
         if (c != 0) { usage(stderr); return 2; }
         const char *name = opts[idx].name;
@@ -229,9 +250,14 @@ int cmd_predict(int argc, char **argv) {
         else if (!strcmp(name, "json")) json = optarg;
         else if (!strcmp(name, "out")) out = optarg;
         else if (!strcmp(name, "device")) device = optarg;
-        else if (!strcmp(name, "recycles")) recycles = atoi(optarg);
+        else if (!strcmp(name, "recycles")) recycles = optarg;
         else if (!strcmp(name, "raw-weights")) raw_weights = 1;
+        else if (!strcmp(name, "set")) {
+            if (n_sets == 32) { fprintf(stderr, "pairfold: error: at most 32 --set options\n"); return 2; }
+            sets[n_sets++] = optarg;
+        }
     }
+    if (optind < argc) { fprintf(stderr, "pairfold: error: unexpected argument '%s'\n", argv[optind]); return 2; }
     if (!ckpt || !out || !msa_path == !json) { usage(stderr); return 2; }
     char err[1024];
     pf_config cfg;
@@ -240,8 +266,25 @@ int cmd_predict(int argc, char **argv) {
         fprintf(stderr, "pairfold: error: %s: n_bins %d outside [2, 512]\n", ckpt, cfg.n_bins);
         return 1;
     }
-    if (device) snprintf(cfg.device, sizeof cfg.device, "%s", device);
-    if (recycles >= 0) cfg.recycles = recycles;
+    if (recycles && pf_config_set(&cfg, "recycles", recycles, err, sizeof err) != 0) {
+        fprintf(stderr, "pairfold: error: --recycles: %s\n", err);
+        return 2;
+    }
+    // inference-time fields only: the others fix the weights' shapes or only matter in training
+    static const char *const settable[] = {"msa_rows", "extra_msa_rows", "recycles", NULL};
+    for (int k = 0; k < n_sets; k++) {
+        size_t klen = strcspn(sets[k], "=");
+        int ok = 0;
+        for (int i = 0; settable[i]; i++) ok |= strlen(settable[i]) == klen && !strncmp(sets[k], settable[i], klen);
+        if (!ok) {
+            fprintf(stderr, "pairfold: error: --set %.*s: predict takes only msa_rows, extra_msa_rows, recycles\n",
+                    (int)klen, sets[k]);
+            return 2;
+        }
+        if (cli_config_option(&cfg, NULL, "set", sets[k]) < 0) return 2;
+    }
+    if (pf_config_validate(&cfg, err, sizeof err) != 0) { fprintf(stderr, "pairfold: error: %s\n", err); return 2; }
+    if (device) snprintf(cfg.device, sizeof cfg.device, "%s", device);  // any name the backend registry knows
     pf_msa a;
     if (msa_path && pf_read_msa(msa_path, &a, err, sizeof err) != 0) { fprintf(stderr, "pairfold: error: %s\n", err); return 1; }
     pf_backend *be = pf_backend_open(cfg.device, 0, err, sizeof err);

@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "../train/train.h"
 #include "../format/checkpoint.h"
+#include "../train/rundir.h"
 
 static void train_usage(FILE *f) {
     fprintf(f,
@@ -21,11 +22,16 @@ static void train_usage(FILE *f) {
             "  --steps N          train until step N\n"
             "  --seed N           one seed for initialisation, data, dropout\n"
             "  --device D         cpu (default) | cuda (bf16) | cuda-fp32\n"
-            "  --out DIR          run directory: config, checkpoints (default runs/<preset>)\n"
+            "  --out DIR          run directory: config, checkpoints (default runs/<preset>, or\n"
+            "                     runs/<preset>-2, -3, ... when that holds a previous run)\n"
             "  --log FILE         JSON lines, one per step (default DIR/train.jsonl)\n"
             "  --resume DIR       continue exactly from a checkpoint (run or step directory)\n"
+            "  --force            start a fresh run in a --out directory that holds an old\n"
+            "                     one (its checkpoints and latest are removed first)\n"
             "  --quiet            no progress output\n"
-            "  --help             this text\n\n"
+            "  --help, -h         this text\n\n"
+            "A run directory is used by one process at a time (DIR/.lock). Long options are\n"
+            "spelled out in full (no abbreviations).\n\n"
             "Several processes (data parallel, gradients averaged each step): start them with\n"
             "`mpirun -np K pairfold train ...`, `srun -n K pairfold train ...`, or set RANK,\n"
             "WORLD_SIZE, LOCAL_RANK, MASTER_ADDR, MASTER_PORT in each. Every field, and what a\n"
@@ -38,12 +44,13 @@ int cmd_train(int argc, char **argv) {
         {"trunk", required_argument, 0, 0},  {"data", required_argument, 0, 0},   {"steps", required_argument, 0, 0},
         {"seed", required_argument, 0, 0},   {"device", required_argument, 0, 0}, {"out", required_argument, 0, 0},
         {"log", required_argument, 0, 0},    {"resume", required_argument, 0, 0}, {"quiet", no_argument, 0, 0},
-        {"help", no_argument, 0, 0},         {0, 0, 0, 0}};
+        {"force", no_argument, 0, 0},        {"help", no_argument, 0, 0},         {0, 0, 0, 0}};
     pf_config cfg;
     pf_config_preset(&cfg, "tiny");
     int have_preset = 0;
     const char *out = NULL, *log = NULL, *resume = NULL;
-    int quiet = 0;
+    int quiet = 0, force = 0;
+    if (cli_check_exact_options(argc, argv, opts) != 0) return 2;
     // first pass: --resume and --preset decide the base configuration
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--resume") && i + 1 < argc) resume = argv[i + 1];
@@ -69,6 +76,7 @@ int cmd_train(int argc, char **argv) {
         if (!strcmp(name, "log")) { log = optarg; continue; }
         if (!strcmp(name, "resume")) continue;
         if (!strcmp(name, "quiet")) { quiet = 1; continue; }
+        if (!strcmp(name, "force")) { force = 1; continue; }
         if (resume && !strcmp(name, "preset")) {
             fprintf(stderr, "pairfold: error: --preset conflicts with --resume (the checkpoint's configuration is used)\n");
             return 2;
@@ -85,10 +93,17 @@ int cmd_train(int argc, char **argv) {
     if (!out) {
         if (resume) out = resume;
         else {
+            // runs/<preset>, or the first free runs/<preset>-K: running the README's
+            // command again starts a new run beside the old one instead of failing
             snprintf(outbuf, sizeof outbuf, "runs/%s", cfg.preset);
+            for (int k = 2; !pf_rundir_is_empty(outbuf) && k < 1000; k++)
+                snprintf(outbuf, sizeof outbuf, "runs/%s-%d", cfg.preset, k);
+            if (strcmp(outbuf + 5, cfg.preset))
+                fprintf(stderr, "pairfold: runs/%s holds a previous run (continue it with --resume runs/%s); this run goes to %s\n",
+                        cfg.preset, cfg.preset, outbuf);
             out = outbuf;
         }
     }
-    pf_train_opts to = {out, log, resume, quiet};
+    pf_train_opts to = {.out_dir = out, .log_path = log, .resume_dir = resume, .quiet = quiet, .force = force};
     return pf_train_run(&cfg, &to);
 }

@@ -8,6 +8,10 @@
 
 int pf_prep_main(int argc, char **argv) __attribute__((weak));
 
+#ifndef PF_COMMIT
+#define PF_COMMIT "unknown"  // set by the Makefile from `git rev-parse --short HEAD`
+#endif
+
 static void usage(FILE *f) {
     fprintf(f,
             "usage: pairfold <command> [options]\n"
@@ -78,7 +82,7 @@ int cli_config_option(pf_config *cfg, int *have_preset, const char *opt, const c
 
 int cmd_version(int argc, char **argv) {
     (void)argc; (void)argv;
-    printf("pairfold %s\n", PF_VERSION);
+    printf("pairfold %s (commit %s)\n", PF_VERSION, PF_COMMIT);
     printf("reference precision: %s\n", PF_REAL_NAME);
 #ifdef PF_WITH_CUDA
     printf("backends: cpu cuda\n");
@@ -106,6 +110,8 @@ int main(int argc, char **argv) {
         return 2;
     }
     const char *cmd = argv[1];
+    for (int i = 2; i < argc && strcmp(argv[i], "--"); i++)  // -h: --help, in every command
+        if (!strcmp(argv[i], "-h")) argv[i] = (char *)"--help";
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) { usage(stdout); return 0; }
     if (!strcmp(cmd, "--version")) return cmd_version(argc - 1, argv + 1);
     if (!strcmp(cmd, "train")) return cmd_train(argc - 1, argv + 1);

@@ -146,3 +146,26 @@ int pf_mkdir_p(const char *path) {
     if (mkdir(buf, 0755) != 0 && errno != EEXIST) return -1;
     return 0;
 }
+
+const char *pf_parse_long_arg(const char *s, long lo, long hi, const char *what, long *out) {
+    static _Thread_local char msg[256];
+    if (!s) s = "";
+    const char *d = s + (*s == '-' || *s == '+');
+    if (*d < '0' || *d > '9') {
+        snprintf(msg, sizeof msg, "%s '%.64s' is not an integer", what, s);
+        return msg;
+    }
+    char *end = NULL;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (*end) {
+        snprintf(msg, sizeof msg, "%s '%.64s' is not an integer", what, s);
+        return msg;
+    }
+    if (errno == ERANGE || v < lo || v > hi) {
+        snprintf(msg, sizeof msg, "%s %.64s is outside [%ld, %ld]", what, s, lo, hi);
+        return msg;
+    }
+    *out = v;
+    return NULL;
+}

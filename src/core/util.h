@@ -27,6 +27,13 @@ char *pf_read_file(const char *path, size_t *len);
 
 int pf_mkdir_p(const char *path);  // 0 on success or if it exists
 
+// Strict integer parsing (command-line values, environment variables): the whole
+// of s must be a base-10 integer (optional sign, no spaces, nothing after it) in
+// [lo, hi]. Returns NULL and sets *out, or a message naming what ("WORLD_SIZE
+// 'abc' is not an integer", "--n 0 is outside [1, 8192]"); the message lives in
+// a thread-local buffer until the next call.
+const char *pf_parse_long_arg(const char *s, long lo, long hi, const char *what, long *out);
+
 #define PF_MIN(a, b) ((a) < (b) ? (a) : (b))
 #define PF_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define PF_UNUSED(x) ((void)(x))

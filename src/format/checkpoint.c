@@ -2,6 +2,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include <errno.h>
+#include <math.h>
 #include <sys/stat.h>
 #include <cjson/cJSON.h>
 #include "safetensors.h"
@@ -12,6 +13,13 @@
 #else
 #define ST_REAL "F32"
 #endif
+
+// Index of the first nan / inf among n values, or -1.
+static int64_t first_nonfinite(const real *x, int64_t n) {
+    for (int64_t i = 0; i < n; i++)
+        if (!isfinite(x[i])) return i;
+    return -1;
+}
 
 // Write one safetensors file: every parameter (suffix NULL) or its optimizer moment.
 static int write_tensors(const char *path, const pf_params *P, const real *host, const char *suffix,
@@ -56,6 +64,15 @@ int pf_ckpt_save(const char *run_dir, pf_model *M, const pf_optim *o, int64_t st
     size_t bytes = sizeof(real) * (size_t)(P->total ? P->total : 1);
     real *host = pf_malloc(bytes);
     be->download(be, host, P->data, bytes);
+    for (int i = 0; i < P->n; i++) {  // a diverged step's weights are never saved
+        int64_t bad = first_nonfinite(host + P->t[i].offset, P->t[i].numel);
+        if (bad >= 0) {
+            snprintf(err, errlen, "step %lld: weight '%s' is not finite (element %lld); checkpoint not written",
+                     (long long)step, P->t[i].name, (long long)bad);
+            pf_free(host);
+            return -1;
+        }
+    }
     char stepbuf[32];
     snprintf(stepbuf, sizeof stepbuf, "%lld", (long long)step);
     char *cfgjson = pf_config_to_json(&M->cfg);
@@ -182,6 +199,12 @@ static int read_tensors(pf_st_file *f, const char *path, const pf_params *P, con
             snprintf(err, errlen, "%s: tensor '%s' has dtype %s (F32 or F64 expected)", path, name, s->dtype);
             return -1;
         }
+        int64_t bad = first_nonfinite(dst, t->numel);
+        if (bad >= 0) {  // a diverged run's weights, or values too large for this build's precision
+            snprintf(err, errlen, "%s: tensor '%s' has a non-finite value (element %lld is %g): refusing to use it", path,
+                     name, (long long)bad, (double)dst[bad]);
+            return -1;
+        }
     }
     return 0;
 }
@@ -195,7 +218,8 @@ static int load_file(const char *path, const pf_params *P, const char *suffix, c
     if (!fmt || strcmp(fmt, PF_CKPT_FORMAT) != 0) {
         // a plain safetensors file (e.g. weights exported from PyTorch) is fine for weights
         if (suffix) { snprintf(err, errlen, "%s: not a pairfold optimizer file", path); rc = -1; }
-    }
+    } else if (!pf_st_meta(f, PF_ST_CRC_KEY))  // pf_st_open verified it when present
+        pf_warn("%s: no checksum (written by an older pairfold): loaded without verifying it", path);
     if (rc == 0) rc = read_tensors(f, path, P, suffix, host, err, errlen);
     if (rc == 0 && host2) rc = read_tensors(f, path, P, suffix2, host2, err, errlen);
     const char *st = pf_st_meta(f, "step");

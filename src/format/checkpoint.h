@@ -10,7 +10,9 @@
 // Every file is written atomically (temp, fsync, rename), and `latest` moves
 // only after the step directory is complete, so a crash never leaves a
 // half-written checkpoint behind `latest`. Both safetensors files carry
-// metadata format=pairfold, format_version, step, trunk, real.
+// metadata format=pairfold, format_version, step, trunk, real, and the CRC-32
+// of their data (data_crc32, verified on load; older files without one load
+// with a warning). Weights that are not finite are neither saved nor loaded.
 #ifndef PF_CHECKPOINT_H
 #define PF_CHECKPOINT_H
 #include "../model/model.h"

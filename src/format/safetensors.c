@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 #include "../core/util.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -56,6 +57,19 @@ static int64_t shape_bytes(int ndim, const int64_t *shape, size_t dsize) {
         if (shape[d] < 0 || __builtin_mul_overflow(n, (uint64_t)shape[d], &n)) return -1;
     }
     return n > (uint64_t)INT64_MAX ? -1 : (int64_t)n;
+}
+
+// CRC-32 (zlib's) of n bytes, continuing from crc (start with 0).
+static uint32_t crc32_bytes(uint32_t crc, const void *p, size_t n) {
+    const unsigned char *b = p;
+    uLong c = crc;
+    while (n > 0) {  // zlib takes 32-bit lengths
+        uInt k = n > 0x40000000u ? 0x40000000u : (uInt)n;
+        c = crc32(c, b, k);
+        b += k;
+        n -= k;
+    }
+    return (uint32_t)c;
 }
 
 // ---------------------------------------------------------------------------
@@ -124,26 +138,29 @@ int pf_st_write(const char *path, const pf_st_tensor *ts, int n, const char *con
         for (int j = 0; j < i; j++)
             if (!strcmp(ts[j].name, t->name)) { seterr(err, errlen, "%s: tensor name '%s' given twice", path, t->name); return -1; }
     }
+    // the data section's checksum goes last into the metadata (pf_st_open verifies it)
+    uint32_t crc = 0;
+    for (int i = 0; i < n; i++) crc = crc32_bytes(crc, ts[i].data, ts[i].nbytes);
+    char crctext[16];
+    snprintf(crctext, sizeof crctext, "%08x", crc);
     sbuf h = {0};
-    sb_str(&h, "{");
-    int first = 1;
-    if (meta_kv && meta_kv[0]) {
-        sb_str(&h, "\"__metadata__\":{");
-        for (int k = 0; meta_kv[k]; k += 2) {
-            if (!meta_kv[k + 1]) { free(h.s); seterr(err, errlen, "%s: metadata key '%s' has no value", path, meta_kv[k]); return -1; }
-            if (k) sb_str(&h, ",");
-            sb_json(&h, meta_kv[k]);
-            sb_str(&h, ":");
-            sb_json(&h, meta_kv[k + 1]);
-        }
-        sb_str(&h, "}");
-        first = 0;
+    sb_str(&h, "{\"__metadata__\":{");
+    for (int k = 0; meta_kv && meta_kv[k]; k += 2) {
+        if (!meta_kv[k + 1]) { free(h.s); seterr(err, errlen, "%s: metadata key '%s' has no value", path, meta_kv[k]); return -1; }
+        if (!strcmp(meta_kv[k], PF_ST_CRC_KEY)) continue;  // ours replaces a copied one
+        sb_json(&h, meta_kv[k]);
+        sb_str(&h, ":");
+        sb_json(&h, meta_kv[k + 1]);
+        sb_str(&h, ",");
     }
+    sb_json(&h, PF_ST_CRC_KEY);
+    sb_str(&h, ":");
+    sb_json(&h, crctext);
+    sb_str(&h, "}");
     uint64_t off = 0;
     for (int i = 0; i < n; i++) {
         const pf_st_tensor *t = &ts[i];
-        if (!first) sb_str(&h, ",");
-        first = 0;
+        sb_str(&h, ",");
         sb_json(&h, t->name);
         sb_fmt(&h, ":{\"dtype\":\"%s\",\"shape\":[", dtype_canon(t->dtype));
         for (int d = 0; d < t->ndim; d++) sb_fmt(&h, d ? ",%lld" : "%lld", (long long)t->shape[d]);
@@ -357,6 +374,18 @@ pf_st_file *pf_st_open(const char *path, char *err, size_t errlen) {
             f->meta[2 * f->n_meta + 1] = v;
             f->n_meta++;
             if (!k || !v) { seterr(err, errlen, "%s: out of memory", path); goto fail; }
+        }
+    }
+    const char *want = pf_st_meta(f, PF_ST_CRC_KEY);
+    if (want) {  // a flipped bit in the data is reported, never used
+        char *end = NULL;
+        unsigned long w = strtoul(want, &end, 16);
+        uint32_t got = crc32_bytes(0, data, (size_t)data_size);
+        if (strlen(want) != 8 || *end) { seterr(err, errlen, "%s: field '__metadata__': malformed %s '%s'", path, PF_ST_CRC_KEY, want); goto fail; }
+        if ((uint32_t)w != got) {
+            seterr(err, errlen, "checksum mismatch in %s: the data section's CRC-32 is %08x, the header says %s (the file is corrupt)",
+                   path, got, want);
+            goto fail;
         }
     }
     cJSON_Delete(root);

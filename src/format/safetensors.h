@@ -27,16 +27,24 @@ typedef struct pf_st_file pf_st_file;
 // Bytes per element of a dtype name; 0 if unknown.
 size_t pf_st_dtype_size(const char *dtype);
 
+// Metadata key of the CRC-32 of the data section (8 hex digits), written by
+// pf_st_write and verified by pf_st_open when present (files from other
+// writers have none).
+#define PF_ST_CRC_KEY "data_crc32"
+
 // Write tensors (in the order given, packed without gaps, as Python's
 // `safetensors` requires) and optional metadata: meta_kv is NULL or a
-// NULL-terminated list key, value, key, value, ..., NULL. The file is replaced
-// atomically. Returns 0, or -1 with a message naming the file in err.
+// NULL-terminated list key, value, key, value, ..., NULL; PF_ST_CRC_KEY is
+// always added last. The file is replaced atomically. Returns 0, or -1 with a
+// message naming the file in err.
 int pf_st_write(const char *path, const pf_st_tensor *ts, int n, const char *const *meta_kv,
                 char *err, size_t errlen);
 
 // Map a file read-only and validate it: header length, JSON, dtypes, shapes
 // against byte sizes, offsets within the file and not overlapping, unique
-// names. Returns NULL with a message naming the file (and the field) in err.
+// names, and the data's CRC-32 when the metadata has PF_ST_CRC_KEY ("checksum
+// mismatch in FILE"). Returns NULL with a message naming the file (and the
+// field) in err.
 // Tensor data points into the mapping: it stays valid until pf_st_close. It is
 // aligned to the dtype when the writer laid it out so (pf_st_write callers
 // that put wider dtypes first, as Python does, get aligned data).

@@ -5,26 +5,91 @@
 #include <string.h>
 #include <stdlib.h>
 #include <errno.h>
+#include <ctype.h>
+#include <math.h>
 #include <cjson/cJSON.h>
 #include "../core/util.h"
 #include "../backend/device.h"
 
 typedef enum { F_INT, F_FLOAT, F_U64, F_STR, F_TRUNK } ftype;
-typedef struct { const char *name; ftype type; size_t off, size; } field;
-#define FI(n) {#n, F_INT, offsetof(pf_config, n), 0}
-#define FF(n) {#n, F_FLOAT, offsetof(pf_config, n), 0}
-#define FS(n) {#n, F_STR, offsetof(pf_config, n), sizeof(((pf_config *)0)->n)}
+// One row per field: name, type, place in pf_config, the accepted range of a
+// number (lo_open / hi_open: that end excluded) and what it means. Parsing,
+// validation, config.json and the field reference in docs/TRAINING.md
+// (`pairfold inspect --fields`) all come from this table. The integer bounds keep
+// every size product of the model (at most crop_size^2 x msa_rows x heads x 8
+// bytes, times n_blocks) far inside int64_t; they are generous, not advice.
+typedef struct {
+    const char *name;
+    ftype type;
+    size_t off, size;
+    double lo, hi;
+    int lo_open, hi_open;
+    const char *doc;
+} field;
+#define FI(n, lo, hi, doc) {#n, F_INT, offsetof(pf_config, n), 0, lo, hi, 0, 0, doc}
+#define FF(n, lo, hi, doc) {#n, F_FLOAT, offsetof(pf_config, n), 0, lo, hi, 0, 0, doc}
+#define FFX(n, lo, hi, lo_open, hi_open, doc) {#n, F_FLOAT, offsetof(pf_config, n), 0, lo, hi, lo_open, hi_open, doc}
+#define FS(n, doc) {#n, F_STR, offsetof(pf_config, n), sizeof(((pf_config *)0)->n), 0, 0, 0, 0, doc}
+#define BIG 1000000000  // steps and step counts
 static const field fields[] = {
-    FS(preset), {"trunk", F_TRUNK, offsetof(pf_config, trunk), 0},
-    FI(c_m), FI(c_z), FI(c_s), FI(c_e), FI(n_blocks), FI(n_extra_blocks), FI(n_msa_blocks),
-    FI(heads_msa), FI(c_h_msa), FI(heads_pair), FI(c_h_pair), FI(heads_single), FI(c_h_single),
-    FI(heads_extra), FI(c_h_extra), FI(heads_pwavg), FI(c_h_pwavg), FI(c_opm), FI(c_trimul),
-    FI(transition_n), FF(dropout_msa), FF(dropout_pair), FI(n_bins), FF(min_bin), FF(max_bin), FF(disto_weight), FF(msa_weight),
-    FI(recycles), FI(recompute), FI(max_tokens), FI(crop_size), FI(msa_rows), FI(extra_msa_rows), FF(spatial_crop_prob),
-    FF(bert_mask_prob), FS(data), FI(data_workers), FI(prefetch), FI(n_val), FI(val_every),
-    FI(steps), FI(grad_accum), FF(ema_decay), {"seed", F_U64, offsetof(pf_config, seed), 0}, FF(lr), FF(lr_min),
-    FF(weight_decay), FF(beta1), FF(beta2), FF(adam_eps), FF(grad_clip), FI(warmup_steps), FI(lr_decay_steps),
-    FI(ckpt_every), FS(device),
+    FS(preset, "the preset the run started from: tiny, af2, af3"),
+    {"trunk", F_TRUNK, offsetof(pf_config, trunk), 0, 0, 0, 0, 0, "evoformer (AF2) or pairformer (AF3)"},
+    FI(c_m, 1, 4096, "MSA channels"),
+    FI(c_z, 1, 4096, "pair channels"),
+    FI(c_s, 1, 4096, "single channels"),
+    FI(c_e, 1, 4096, "extra-MSA channels (AF2)"),
+    FI(n_blocks, 0, 512, "Evoformer or Pairformer blocks"),
+    FI(n_extra_blocks, 0, 64, "AF2 extra-MSA stack blocks"),
+    FI(n_msa_blocks, 0, 64, "AF3 MSA module blocks"),
+    FI(heads_msa, 1, 64, "MSA row / column attention heads"),
+    FI(c_h_msa, 1, 1024, "channels per MSA attention head"),
+    FI(heads_pair, 1, 64, "triangle attention heads"),
+    FI(c_h_pair, 1, 1024, "channels per triangle attention head"),
+    FI(heads_single, 1, 64, "AF3 single attention (with pair bias) heads"),
+    FI(c_h_single, 1, 1024, "channels per single attention head"),
+    FI(heads_extra, 1, 64, "AF2 extra-MSA row / global column attention heads"),
+    FI(c_h_extra, 1, 1024, "channels per extra-MSA attention head"),
+    FI(heads_pwavg, 1, 64, "AF3 MSA pair-weighted averaging heads"),
+    FI(c_h_pwavg, 1, 1024, "channels per pair-weighted averaging head"),
+    FI(c_opm, 1, 1024, "outer product mean channels"),
+    FI(c_trimul, 1, 4096, "triangle multiplication channels"),
+    FI(transition_n, 1, 16, "transition widening factor"),
+    FFX(dropout_msa, 0, 1, 0, 1, "dropout rate on MSA-stream updates (training only)"),
+    FFX(dropout_pair, 0, 1, 0, 1, "dropout rate on pair-stream updates (training only)"),
+    FI(n_bins, 2, 512, "distogram bins"),
+    FF(min_bin, 0, 1000, "lower edge of the first finite distogram bin (Angstrom)"),
+    FF(max_bin, 0, 1000, "upper edge of the last finite bin (Angstrom; above min_bin)"),
+    FF(disto_weight, 0, 1000, "weight of the distogram loss"),
+    FF(msa_weight, 0, 1000, "weight of the AF2 masked-MSA loss (Evoformer trunk only)"),
+    FI(recycles, 0, 32, "extra recycling passes (training samples 0..recycles per example)"),
+    FI(recompute, 0, 1, "1: keep only block inputs and re-run each block's forward in the backward"),
+    FI(max_tokens, 0, 16384, "tokens the model's arenas are planned for (0: crop_size; predict: each query's length)"),
+    FI(crop_size, 1, 8192, "residues per training crop"),
+    FI(msa_rows, 1, 16384, "MSA cluster rows (the query included)"),
+    FI(extra_msa_rows, 0, 16384, "AF2 extra MSA rows"),
+    FF(spatial_crop_prob, 0, 1, "probability of a spatial (not contiguous) crop"),
+    FF(bert_mask_prob, 0, 1, "probability that an MSA position is BERT-corrupted"),
+    FS(data, "bundled, synthetic, or the path of a feature cache"),
+    FI(data_workers, 0, 64, "data worker threads (0: on the training thread)"),
+    FI(prefetch, 0, 1024, "batches prepared ahead"),
+    FI(n_val, 0, 4096, "held-out validation entries"),
+    FI(val_every, 0, BIG, "validate every N steps, at the first and at the last (0: only at the last)"),
+    FI(steps, 0, BIG, "train until this step"),
+    FI(grad_accum, 1, 4096, "examples per optimizer step (per process)"),
+    FFX(ema_decay, 0, 1, 0, 1, "weight EMA decay (0: off; AF2 0.999)"),
+    {"seed", F_U64, offsetof(pf_config, seed), 0, 0, 0, 0, 0, "one seed for weights, data, dropout, recycling"},
+    FF(lr, 0, 1, "peak learning rate"),
+    FF(lr_min, 0, 1, "learning rate at the end of the cosine decay"),
+    FF(weight_decay, 0, 1, "AdamW decoupled weight decay"),
+    FFX(beta1, 0, 1, 0, 1, "AdamW first-moment decay"),
+    FFX(beta2, 0, 1, 0, 1, "AdamW second-moment decay"),
+    FFX(adam_eps, 0, 1, 1, 0, "AdamW epsilon"),
+    FF(grad_clip, 0, 1e6, "global gradient-norm clip (0: off)"),
+    FI(warmup_steps, 0, BIG, "linear learning-rate warmup steps"),
+    FI(lr_decay_steps, 0, BIG, "cosine decay horizon (fixed by the preset, not by --steps)"),
+    FI(ckpt_every, 0, BIG, "checkpoint every N steps (0: only at the end and on a signal)"),
+    FI(keep_checkpoints, 0, 1000000, "step directories kept in a run directory: the newest ones (0: keep all)"),
+    FS(device, "cpu, cuda (bf16 activations) or cuda-fp32 (`--device`; CUDA needs `make CUDA=1`)"),
 };
 #define NFIELDS ((int)(sizeof fields / sizeof fields[0]))
 
@@ -58,6 +123,7 @@ static void common_defaults(pf_config *c) {
     c->grad_clip = 0.1f;
     c->warmup_steps = 10;
     c->ckpt_every = 100;
+    c->keep_checkpoints = 3;
     snprintf(c->device, sizeof c->device, "cpu");
 }
 
@@ -131,6 +197,26 @@ static const field *find_field(const char *key) {
     return NULL;
 }
 
+// "[lo, hi]", "[0, 1)", ... for messages and the field reference.
+static void range_text(const field *f, char *buf, size_t n) {
+    snprintf(buf, n, "%s%.10g, %.10g%s", f->lo_open ? "(" : "[", f->lo, f->hi, f->hi_open ? ")" : "]");
+}
+
+// Whether a number is inside f's range.
+static int in_range(const field *f, double v) {
+    if (!isfinite(v)) return 0;
+    if (f->lo_open ? !(v > f->lo) : !(v >= f->lo)) return 0;
+    if (f->hi_open ? !(v < f->hi) : !(v <= f->hi)) return 0;
+    return 1;
+}
+
+static int out_of_range(const field *f, const char *value, char *err, size_t errlen) {
+    char r[64];
+    range_text(f, r, sizeof r);
+    snprintf(err, errlen, "field '%s': %s is outside %s", f->name, value, r);
+    return -1;
+}
+
 int pf_config_set(pf_config *c, const char *key, const char *value, char *err, size_t errlen) {
     const field *f = find_field(key);
     if (!f) { snprintf(err, errlen, "unknown configuration key '%s'", key); return -1; }
@@ -139,25 +225,38 @@ int pf_config_set(pf_config *c, const char *key, const char *value, char *err, s
     errno = 0;
     switch (f->type) {
     case F_INT: {
+        if (!*value || isspace((unsigned char)*value)) goto bad;
         long v = strtol(value, &end, 10);
-        if (errno || !end || *end || end == value || v < -2147483647L || v > 2147483647L) goto bad;
+        if (!end || *end || end == value) {
+            snprintf(err, errlen, "field '%s': '%s' is not an integer", key, value);
+            return -1;
+        }
+        if (errno || !in_range(f, (double)v)) return out_of_range(f, value, err, errlen);
         *(int *)p = (int)v;
         break;
     }
     case F_FLOAT: {
+        if (!*value || isspace((unsigned char)*value)) goto bad;
         double v = strtod(value, &end);
-        if (errno || !end || *end || end == value) goto bad;
+        if (!end || *end || end == value) goto bad;
+        if (errno == ERANGE && fabs(v) > 1) v = INFINITY;  // 1e400: an overflow, not a number to round
+        if (!isfinite(v)) {
+            snprintf(err, errlen, "field '%s': '%s' is not a finite number", key, value);
+            return -1;
+        }
+        if (!in_range(f, v)) return out_of_range(f, value, err, errlen);
         *(float *)p = (float)v;
         break;
     }
     case F_U64: {
+        if (*value < '0' || *value > '9') goto bad;  // strtoull would take "-1" as 2^64 - 1
         unsigned long long v = strtoull(value, &end, 10);
         if (errno || !end || *end || end == value) goto bad;
         *(uint64_t *)p = v;
         break;
     }
     case F_STR:
-        if (strlen(value) >= f->size) { snprintf(err, errlen, "value of '%s' is too long", key); return -1; }
+        if (strlen(value) >= f->size) { snprintf(err, errlen, "field '%s': value is too long (at most %zu characters)", key, f->size - 1); return -1; }
         snprintf((char *)p, f->size, "%s", value);
         break;
     case F_TRUNK:
@@ -168,7 +267,53 @@ int pf_config_set(pf_config *c, const char *key, const char *value, char *err, s
     }
     return 0;
 bad:
-    snprintf(err, errlen, "bad value '%s' for '%s'", value, key);
+    snprintf(err, errlen, "field '%s': bad value '%s' (%s expected)", key, value,
+             f->type == F_U64 ? "a non-negative integer" : f->type == F_INT ? "an integer" : "a number");
+    return -1;
+}
+
+// The text pf_config_set takes for a JSON value of field f, or -1 with err when
+// the JSON type does not fit the field (as strict as the command line: no
+// booleans for numbers, no fractions for integers, no numbers for strings).
+static int json_value_text(const field *f, const cJSON *it, char *buf, size_t n, char *err, size_t errlen) {
+    const char *want = NULL;
+    switch (f->type) {
+    case F_INT:
+    case F_U64:
+        if (f->type == F_U64 && cJSON_IsString(it)) {  // seeds above 2^53 travel as strings
+            snprintf(buf, n, "%s", it->valuestring);
+            return 0;
+        }
+        if (!cJSON_IsNumber(it)) { want = "an integer"; break; }
+        if (!isfinite(it->valuedouble)) { want = "a finite integer"; break; }
+        if (it->valuedouble != floor(it->valuedouble)) {
+            snprintf(err, errlen, "field '%s': %.17g is not an integer", f->name, it->valuedouble);
+            return -1;
+        }
+        if (f->type == F_U64 && (it->valuedouble < 0 || it->valuedouble > 9007199254740992.0)) {
+            snprintf(err, errlen, "field '%s': %.17g is not an exact non-negative integer (write seeds above 2^53 as strings)",
+                     f->name, it->valuedouble);
+            return -1;
+        }
+        snprintf(buf, n, "%.0f", it->valuedouble);
+        return 0;
+    case F_FLOAT:
+        if (!cJSON_IsNumber(it)) { want = "a number"; break; }
+        if (!isfinite(it->valuedouble)) {
+            snprintf(err, errlen, "field '%s': not a finite number (overflow?)", f->name);
+            return -1;
+        }
+        snprintf(buf, n, "%.17g", it->valuedouble);
+        return 0;
+    case F_STR:
+    case F_TRUNK:
+        if (!cJSON_IsString(it)) { want = "a string"; break; }
+        snprintf(buf, n, "%s", it->valuestring);
+        return 0;
+    }
+    const char *got = cJSON_IsBool(it) ? "a boolean" : cJSON_IsNull(it) ? "null" : cJSON_IsString(it) ? "a string"
+                    : cJSON_IsNumber(it) ? "a number" : cJSON_IsArray(it) ? "an array" : "an object";
+    snprintf(err, errlen, "field '%s' must be %s, not %s", f->name, want, got);
     return -1;
 }
 
@@ -188,22 +333,12 @@ int pf_config_apply_json(pf_config *c, const char *json, const char *source, cha
     }
     int rc = 0;
     for (cJSON *it = root->child; it && rc == 0; it = it->next) {
-        char buf[600], e2[256];
-        if (cJSON_IsString(it)) snprintf(buf, sizeof buf, "%s", it->valuestring);
-        else if (cJSON_IsNumber(it)) {
-            const field *f = find_field(it->string);
-            if (f && (f->type == F_INT || f->type == F_U64)) snprintf(buf, sizeof buf, "%.0f", it->valuedouble);
-            else snprintf(buf, sizeof buf, "%.9g", it->valuedouble);
-        } else if (cJSON_IsBool(it)) snprintf(buf, sizeof buf, "%d", cJSON_IsTrue(it));
-        else {
-            snprintf(err, errlen, "%s: field '%s' must be a number or a string", source, it->string);
-            rc = -1;
-            break;
-        }
-        if (pf_config_set(c, it->string, buf, e2, sizeof e2) != 0) {
-            snprintf(err, errlen, "%s: %s", source, e2);
-            rc = -1;
-        }
+        char buf[600], e2[512];
+        const field *f = find_field(it->string);
+        if (!f) snprintf(e2, sizeof e2, "unknown configuration key '%s'", it->string), rc = -1;
+        else if (json_value_text(f, it, buf, sizeof buf, e2, sizeof e2) != 0) rc = -1;
+        else if (pf_config_set(c, it->string, buf, e2, sizeof e2) != 0) rc = -1;
+        if (rc) snprintf(err, errlen, "%s: %s", source, e2);
     }
     cJSON_Delete(root);
     return rc;
@@ -217,15 +352,25 @@ char *pf_config_to_json(const pf_config *c) {
         switch (f->type) {
         case F_INT: cJSON_AddNumberToObject(o, f->name, *(const int *)p); break;
         case F_FLOAT: {
+            // the float's shortest round-trip text; a non-finite value (never
+            // valid, see pf_config_validate) is written as null, not as "nan"
+            float v = *(const float *)p;
             char b[32];
-            snprintf(b, sizeof b, "%.7g", *(const float *)p);
-            cJSON_AddRawToObject(o, f->name, b);
+            if (isfinite(v)) {
+                for (int prec = 6; prec <= 9; prec++) {
+                    snprintf(b, sizeof b, "%.*g", prec, v);
+                    if (strtof(b, NULL) == v) break;
+                }
+                cJSON_AddRawToObject(o, f->name, b);
+            } else cJSON_AddNullToObject(o, f->name);
             break;
         }
         case F_U64: {
+            uint64_t v = *(const uint64_t *)p;
             char b[32];
-            snprintf(b, sizeof b, "%llu", (unsigned long long)*(const uint64_t *)p);
-            cJSON_AddRawToObject(o, f->name, b);
+            snprintf(b, sizeof b, "%llu", (unsigned long long)v);
+            if (v <= 9007199254740992ull) cJSON_AddRawToObject(o, f->name, b);
+            else cJSON_AddStringToObject(o, f->name, b);  // exact in any JSON reader
             break;
         }
         case F_STR: cJSON_AddStringToObject(o, f->name, (const char *)p); break;
@@ -237,37 +382,40 @@ char *pf_config_to_json(const pf_config *c) {
     return s;
 }
 
+void pf_config_describe(FILE *out) {
+    for (int i = 0; i < NFIELDS; i++) {
+        const field *f = &fields[i];
+        char r[64] = "";
+        const char *type = "text";
+        switch (f->type) {
+        case F_INT: type = "integer"; range_text(f, r, sizeof r); break;
+        case F_FLOAT: type = "number"; range_text(f, r, sizeof r); break;
+        case F_U64: type = "integer"; snprintf(r, sizeof r, "[0, 2^64 - 1]"); break;
+        case F_TRUNK: snprintf(r, sizeof r, "evoformer, pairformer"); break;
+        case F_STR: break;
+        }
+        fprintf(out, "| `%s` | %s | %s | %s |\n", f->name, type, r, f->doc);
+    }
+}
+
 int pf_config_validate(const pf_config *c, char *err, size_t errlen) {
-    struct { const char *n; int v; } pos[] = {
-        {"c_m", c->c_m}, {"c_z", c->c_z}, {"c_s", c->c_s}, {"heads_pair", c->heads_pair},
-        {"c_h_pair", c->c_h_pair}, {"c_opm", c->c_opm}, {"c_trimul", c->c_trimul},
-        {"transition_n", c->transition_n}, {"n_bins", c->n_bins}, {"crop_size", c->crop_size},
-        {"msa_rows", c->msa_rows}, {"heads_msa", c->heads_msa}, {"c_h_msa", c->c_h_msa},
-        {"heads_single", c->heads_single}, {"c_h_single", c->c_h_single},
-    };
-    for (size_t i = 0; i < sizeof pos / sizeof pos[0]; i++)
-        if (pos[i].v <= 0) { snprintf(err, errlen, "configuration: %s must be positive (got %d)", pos[i].n, pos[i].v); return -1; }
-    if (c->n_blocks < 0 || c->n_extra_blocks < 0 || c->n_msa_blocks < 0 || c->recycles < 0 || c->steps < 0) {
-        snprintf(err, errlen, "configuration: block counts, recycles and steps must be >= 0");
+    // every number in its range (a configuration built in code, or one of an older checkpoint)
+    for (int i = 0; i < NFIELDS; i++) {
+        const field *f = &fields[i];
+        const void *p = (const char *)c + f->off;
+        char v[64];
+        if (f->type == F_INT && !in_range(f, *(const int *)p)) snprintf(v, sizeof v, "%d", *(const int *)p);
+        else if (f->type == F_FLOAT && !in_range(f, *(const float *)p)) snprintf(v, sizeof v, "%.9g", *(const float *)p);
+        else continue;
+        char e2[256];
+        out_of_range(f, v, e2, sizeof e2);
+        snprintf(err, errlen, "configuration: %s", e2);
         return -1;
     }
-    if (c->n_extra_blocks > 0 && (c->c_e <= 0 || c->heads_extra <= 0 || c->c_h_extra <= 0 || c->extra_msa_rows <= 0)) {
-        snprintf(err, errlen, "configuration: the extra-MSA stack needs c_e, heads_extra, c_h_extra, extra_msa_rows > 0");
+    if (c->trunk == PF_TRUNK_EVOFORMER && c->n_extra_blocks > 0 && c->extra_msa_rows <= 0) {
+        snprintf(err, errlen, "configuration: the extra-MSA stack (n_extra_blocks > 0) needs extra_msa_rows > 0");
         return -1;
     }
-    if (c->dropout_msa < 0 || c->dropout_msa >= 1 || c->dropout_pair < 0 || c->dropout_pair >= 1) {
-        snprintf(err, errlen, "configuration: dropout rates must be in [0, 1)");
-        return -1;
-    }
-    if (!(c->ema_decay >= 0 && c->ema_decay < 1)) {
-        snprintf(err, errlen, "configuration: ema_decay must be in [0, 1) (0: off; AF2 uses 0.999)");
-        return -1;
-    }
-    if (c->grad_accum < 1 || c->grad_accum > 4096) {
-        snprintf(err, errlen, "configuration: grad_accum must be in [1, 4096] (got %d)", c->grad_accum);
-        return -1;
-    }
-    if (c->disto_weight < 0 || c->msa_weight < 0) { snprintf(err, errlen, "configuration: loss weights must be >= 0"); return -1; }
     if (c->msa_weight > 0 && c->trunk != PF_TRUNK_EVOFORMER) {
         snprintf(err, errlen, "configuration: the masked-MSA loss (msa_weight) belongs to the AF2 (evoformer) trunk");
         return -1;

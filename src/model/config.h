@@ -42,6 +42,7 @@ typedef struct {
     int warmup_steps;
     int lr_decay_steps;          // cosine decay horizon, fixed by the preset (not by --steps)
     int ckpt_every;
+    int keep_checkpoints;        // step directories kept in a run directory (the newest); 0: all
     char device[16];             // "cpu", "cuda" (bf16 activations) or "cuda-fp32" (src/backend/device.h)
 } pf_config;
 
@@ -50,11 +51,16 @@ int pf_config_preset(pf_config *cfg, const char *name);
 // Apply a JSON object's fields (same names as the struct). Unknown keys are
 // errors naming the key and the file. Returns 0 or -1 with a message in err.
 int pf_config_apply_json(pf_config *cfg, const char *json, const char *source, char *err, size_t errlen);
-// Set one field by name from a string ("c_z", "64"). Returns 0 or -1.
+// Set one field by name from a string ("c_z", "64"): the whole string must be
+// a number of the field's type inside its range (finite for floats). Returns 0,
+// or -1 with a message naming the field in err (the caller adds the source).
 int pf_config_set(pf_config *cfg, const char *key, const char *value, char *err, size_t errlen);
 // The resolved configuration as a JSON object (caller frees).
 char *pf_config_to_json(const pf_config *cfg);
-// Check consistency (positive sizes, c_s divisible...). Returns 0 or -1 with err.
+// The field reference: one Markdown table row per field (name, type, range,
+// meaning), as docs/TRAINING.md lists them.
+void pf_config_describe(FILE *out);
+// Check ranges and consistency (positive sizes, c_s divisible...). Returns 0 or -1 with err.
 int pf_config_validate(const pf_config *cfg, char *err, size_t errlen);
 const char *pf_trunk_name(int trunk);
 

@@ -9,8 +9,21 @@
 #endif
 
 static int env_int(const char *name, int dflt) {
+    // strict: "abc", "2x", "-3" or a port of 99999 stop the run with a message naming
+    // the variable (atoi made WORLD_SIZE=abc one silent process)
+    static const struct { const char *name; long lo, hi; } range[] = {
+        {"MASTER_PORT", 1, 65535}, {"PF_RENDEZVOUS_TIMEOUT", 1, 86400}};
     const char *v = getenv(name);
-    return v && *v ? atoi(v) : dflt;
+    if (!v || !*v) return dflt;
+    long lo = strstr(name, "SIZE") || strstr(name, "NUM_TASKS") ? 1 : 0, hi = 1 << 20, out = 0;
+    for (size_t i = 0; i < sizeof range / sizeof range[0]; i++)
+        if (!strcmp(name, range[i].name)) lo = range[i].lo, hi = range[i].hi;
+    const char *bad = pf_parse_long_arg(v, lo, hi, name, &out);
+    if (bad) {
+        fprintf(stderr, "pairfold: error: environment variable %s\n", bad);
+        exit(2);
+    }
+    return (int)out;
 }
 
 int pf_dist_init(pf_dist *d, char *err, size_t errlen) {

@@ -15,6 +15,7 @@
 #include "../format/checkpoint.h"
 #include "dist.h"
 #include "../registry/registry.h"
+#include "rundir.h"
 
 // SIGINT / SIGTERM: finish the step in flight, write a checkpoint, stop.
 static volatile sig_atomic_t stop_requested = 0;
@@ -49,6 +50,18 @@ static val_result validate(pf_model *M, pf_batch_source *src) {
     if (n) v.loss = sum / n;
     if (np) v.contact_p = psum / np;
     return v;
+}
+
+// ,"key":value in the JSON log; JSON has no nan or inf, so those are written as
+// null. Returns 1 for such a value.
+static int json_num(FILE *f, const char *key, const char *fmt, double v) {
+    fprintf(f, ",\"%s\":", key);
+    if (!isfinite(v)) {
+        fputs("null", f);
+        return 1;
+    }
+    fprintf(f, fmt, v);
+    return 0;
 }
 
 static void fmt_eta(double s, char *buf, size_t n) {
@@ -92,10 +105,26 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
         pf_dist_finalize(&D);
         return 2;
     }
-    int ok = 1;
-    if (lead && pf_mkdir_p(opts->out_dir) != 0) {
-        fprintf(stderr, "pairfold: error: cannot create %s: %s\n", opts->out_dir, strerror(errno));
+    int ok = 1, lock = -1;
+    // rank 0 owns the run directory: one process at a time, a fresh run only into an
+    // empty one (or with --force), no temp files left by a killed write
+    if (lead && (lock = pf_rundir_lock(opts->out_dir, err, sizeof err)) < 0) {
+        fprintf(stderr, "pairfold: error: %s\n", err);
         ok = 0;
+    }
+    if (ok && lead && !opts->resume_dir && !pf_rundir_is_empty(opts->out_dir)) {
+        if (!opts->force) {
+            fprintf(stderr, "pairfold: error: run directory %s is not empty (a previous run?): continue it with --resume %s, "
+                            "or replace it with --force\n", opts->out_dir, opts->out_dir);
+            ok = 0;
+        } else if (pf_rundir_clear(opts->out_dir, err, sizeof err) != 0) {
+            fprintf(stderr, "pairfold: error: --force: %s\n", err);
+            ok = 0;
+        } else fprintf(stderr, "pairfold: --force: replacing the previous run in %s\n", opts->out_dir);
+    }
+    if (ok && lead) {
+        int n = pf_rundir_remove_orphans(opts->out_dir);
+        if (n) pf_warn("removed %d temp file%s left in %s by an interrupted write", n, n > 1 ? "s" : "", opts->out_dir);
     }
     AGREE(ok);
     char path[4200];
@@ -126,8 +155,10 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
     AGREE(ok);
     if (opts->resume_dir && lead) printf("resumed from %s at step %lld\n", opts->resume_dir, (long long)start);
     if (lead) {
-        printf("model: %s trunk, %d parameters tensors, %lld parameters; data: %s; device: %s", pf_trunk_name(cfg.trunk),
-               M->P.n, (long long)M->P.total, src->name, be->name);
+        long long n_params = 0;  // elements (P.total also counts the 16-element alignment padding)
+        for (int i = 0; i < M->P.n; i++) n_params += M->P.t[i].numel;
+        printf("model: %s trunk, %d parameter tensors, %lld parameters; data: %s; device: %s", pf_trunk_name(cfg.trunk),
+               M->P.n, n_params, src->name, be->name);
         if (D.world > 1) printf("; %d ranks (data parallel)", D.world);
         printf("\n");
         fflush(stdout);
@@ -137,7 +168,12 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
     if (opts->log_path) snprintf(logp, sizeof logp, "%s", opts->log_path);
     else snprintf(logp, sizeof logp, "%s/train.jsonl", opts->out_dir);
     FILE *log = NULL;
-    if (lead && !(log = fopen(logp, opts->resume_dir ? "a" : "w"))) {
+    if (lead && opts->resume_dir) {  // the steps after the checkpoint run again: drop their old lines
+        int n = pf_log_truncate(logp, start, err, sizeof err);
+        if (n < 0) fprintf(stderr, "pairfold: error: %s\n", err), ok = 0;
+        else if (n > 0) printf("log %s: dropped %d line%s after step %lld (they run again)\n", logp, n, n > 1 ? "s" : "", (long long)start);
+    }
+    if (ok && lead && !(log = fopen(logp, opts->resume_dir ? "a" : "w"))) {
         fprintf(stderr, "pairfold: error: cannot open log %s: %s\n", logp, strerror(errno));
         ok = 0;
     }
@@ -221,6 +257,11 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
         pf_dist_sum_reals(&D, be, M->P.grad, M->P.total);
         if (A * D.world > 1) pf_params_scale_grad(&M->P, 1.0 / (A * D.world));  // the mean over the step's examples
         double lr = 0, gnorm = pf_optim_step(&opt, &cfg, &lr);
+        if (!isfinite(gnorm)) {  // the weights of this update are not to be trusted: nothing is saved
+            if (lead) fprintf(stderr, "\npairfold: error: gradient norm is %g at step %lld; stopping without saving\n", gnorm, (long long)step);
+            rc = 1;
+            break;
+        }
         done_steps++;
         be->sync(be);
         double ms = pf_now_ms() - t0;
@@ -233,12 +274,22 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
         }
         double val = vr.loss;
         if (lead) {
-            fprintf(log, "{\"step\":%lld,\"loss\":%.17g,\"lr\":%.9g,\"grad_norm\":%.9g,\"ms\":%.3f,\"tokens_per_s\":%.2f,"
-                         "\"data_wait_ms\":%.4f,\"upload_ms\":%.4f,\"n_res\":%d,\"cycles\":%d,\"tflops\":%.6f,\"disto_loss\":%.9g,\"msa_loss\":%.9g",
-                    (long long)step, r.loss, lr, gnorm, ms, N / (ms / 1e3), wait, r.upload_ms, N, r.cycles,
-                    3 * r.flops / (ms * 1e9), r.disto, r.msa);
-            if (!isnan(val)) fprintf(log, ",\"val_loss\":%.9g", val);
-            if (!isnan(vr.contact_p)) fprintf(log, ",\"val_contact_p_l5\":%.6f", vr.contact_p);
+            int nonfinite = 0;
+            fprintf(log, "{\"step\":%lld", (long long)step);
+            nonfinite |= json_num(log, "loss", "%.17g", r.loss);
+            nonfinite |= json_num(log, "lr", "%.9g", lr);
+            nonfinite |= json_num(log, "grad_norm", "%.9g", gnorm);
+            nonfinite |= json_num(log, "ms", "%.3f", ms);
+            nonfinite |= json_num(log, "tokens_per_s", "%.2f", N / (ms / 1e3));
+            nonfinite |= json_num(log, "data_wait_ms", "%.4f", wait);
+            nonfinite |= json_num(log, "upload_ms", "%.4f", r.upload_ms);
+            fprintf(log, ",\"n_res\":%d,\"cycles\":%d", N, r.cycles);
+            nonfinite |= json_num(log, "tflops", "%.6f", 3 * r.flops / (ms * 1e9));
+            nonfinite |= json_num(log, "disto_loss", "%.9g", r.disto);
+            nonfinite |= json_num(log, "msa_loss", "%.9g", r.msa);
+            if (!isnan(val)) nonfinite |= json_num(log, "val_loss", "%.9g", val);
+            if (!isnan(vr.contact_p)) nonfinite |= json_num(log, "val_contact_p_l5", "%.6f", vr.contact_p);
+            if (nonfinite) fprintf(log, ",\"nonfinite\":true");  // some value above is null: it was nan or inf
             fprintf(log, "}\n");
             fflush(log);
         }
@@ -266,6 +317,7 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
                 break;
             }
             if (!quiet) fprintf(stderr, "%scheckpoint: %s\n", tty ? "\n" : "", where);
+            if (lead) pf_rundir_prune(opts->out_dir, cfg.keep_checkpoints);
         }
         if (stop) {
             if (lead) fprintf(stderr, "stopped by signal after step %lld; resume with --resume %s\n", (long long)step, opts->out_dir);
@@ -284,5 +336,6 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
     pf_model_free(M);
     if (src->destroy) src->destroy(src);
     pf_dist_finalize(&D);
+    pf_rundir_unlock(lock);
     return rc;
 }

@@ -9,6 +9,7 @@ typedef struct {
     const char *log_path;    // JSON lines, one per step (NULL: <out_dir>/train.jsonl)
     const char *resume_dir;  // continue from this checkpoint (NULL: fresh run)
     int quiet;               // no progress line
+    int force;               // a fresh run may replace an old one in out_dir (else: refused)
 } pf_train_opts;
 
 // Open the batch source named by cfg->data ("synthetic", "bundled" or a cache
