@@ -56,6 +56,13 @@ for s in ${STAGES:-parity tests bench train}; do
             PYTHONPATH=/tmp/site stage ops_cueq 300 python3 bench/torch_ops_bench.py --impl cueq --sizes $SZ --reps 5
             grep '^{' $OUT/ops_cueq.log > $OUT/ops_cueq.jsonl
             python3 bench/compare_ops.py $OUT/ops_pf.jsonl $OUT/ops_eager.jsonl $OUT/ops_cueq.jsonl >> $S 2>&1 ;;
+    predict) # inference memory: the af3 preset (48 Pairformer blocks, random weights from one step) on a
+            # single-sequence query of PRED_N residues, no recycling; predict prints the device peak
+            python3 -c "import random; random.seed(1); print('>query'); print(''.join(random.choice('ACDEFGHIKLMNPQRSTVWY') for _ in range(${PRED_N:-2048})))" > /tmp/query.a3m
+            TAIL=3 stage predict_ckpt 120 $P/pairfold train --preset af3 --device cuda --data synthetic --steps 1 \
+                --set crop_size=32 --set msa_rows=4 --set n_val=1 --out /tmp/af3ck --quiet
+            TAIL=6 stage predict 240 $P/pairfold predict --ckpt /tmp/af3ck --msa /tmp/query.a3m --device cuda \
+                --recycles 0 --out /tmp/pred.safetensors ;;
     bench)  stage bench ${BENCH_LIMIT:-170} python3 bench/compare_blocks.py --pairfold $P/pairfold --kinds ${BENCH_KINDS:-pairformer} \
                 --n ${BENCH_N:-256,512,1024,1536,2048} --reps 3 --out $OUT/blocks.json ;;
     train)  TAIL=8 stage train 150 $P/pairfold train --preset af3 --device cuda --set n_blocks=4 --set crop_size=256 \

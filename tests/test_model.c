@@ -121,6 +121,34 @@ static void test_recompute(int trunk) {
     src->destroy(src);
 }
 
+// An inference model (predict) holds no saved arena and no gradient streams, and
+// its evaluation is bit-identical to the training model's, recycling included.
+static void test_inference(int trunk) {
+    const char *t = trunk ? "pairformer" : "evoformer";
+    char label[96];
+    pf_config cfg = model_cfg(trunk);
+    cfg.recompute = 1;
+    pf_batch_source *src = pf_synthetic_source_create(&cfg);
+    pf_batch b;
+    src->next(src, 3, 0, &b);
+    for (int i = 0; i < b.N; i += 4) b.seq_mask[i] = 0;
+    pf_model *T = pf_model_create(&cfg, pf_backend_cpu()), *I = pf_model_create_inference(&cfg, pf_backend_cpu());
+    randomise(T, 11);
+    randomise(I, 11);
+    pf_step_result rt = pf_model_eval(T, &b), ri = pf_model_eval(I, &b);
+    int64_t zn = (int64_t)b.N * b.N * cfg.c_z;
+    snprintf(label, sizeof label, "inference %s: loss and final pair stream bit-identical", t);
+    tl_check(rt.loss == ri.loss && rt.cycles == ri.cycles && memcmp(T->z, I->z, sizeof(real) * (size_t)zn) == 0, label,
+             "loss %.17g vs %.17g", rt.loss, ri.loss);
+    snprintf(label, sizeof label, "inference %s: no saved arena, smaller activation arena", t);
+    tl_check(I->saved_bytes == 0 && T->saved_bytes > 0 && I->act_bytes < T->act_bytes && !I->dz, label,
+             "saved %zu / %zu, act %zu / %zu bytes", I->saved_bytes, T->saved_bytes, I->act_bytes, T->act_bytes);
+    pf_model_free(T);
+    pf_model_free(I);
+    pf_batch_free(&b);
+    src->destroy(src);
+}
+
 static void test_names(void) {
     struct { const char *preset; const char *names[12]; } want[] = {
         {"af2", {"evoformer.blocks.0.msa_att_row.mha.linear_q.weight", "evoformer.blocks.47.pair_stack.tri_mul_out.linear_a_p.weight",
@@ -255,6 +283,8 @@ int main(void) {
     test_model_grad(PF_TRUNK_PAIRFORMER);
     test_recompute(PF_TRUNK_EVOFORMER);
     test_recompute(PF_TRUNK_PAIRFORMER);
+    test_inference(PF_TRUNK_EVOFORMER);
+    test_inference(PF_TRUNK_PAIRFORMER);
     test_names();
     test_checkpoint();
     test_disto_bins();

@@ -58,7 +58,7 @@ static int predict_one(const char *ckpt, pf_config cfg, pf_backend *be, const pf
     pf_batch b;
     pf_batch_from_query(a, ids, cfg.msa_rows, pf_extra_msa_rows(&cfg), &b);
     cfg.max_tokens = b.N;  // plan the arenas for this query
-    pf_model *M = pf_model_create(&cfg, be);
+    pf_model *M = pf_model_create_inference(&cfg, be);
     int ema = raw_weights ? 1 : 0;  // 0 EMA loaded, 1 none / not wanted
     if (pf_ckpt_load(ckpt, M, NULL, NULL, err, sizeof err) != 0 ||
         (!raw_weights && (ema = pf_ckpt_load_ema_weights(ckpt, M, err, sizeof err)) < 0)) {
@@ -104,6 +104,8 @@ static int predict_one(const char *ckpt, pf_config cfg, pf_backend *be, const pf
         int rows_used = PF_MIN(a->n_seq, cfg.msa_rows + E);
         printf("predicted %lld residues (%d alignment rows used of %d: msa_rows %d, extra_msa_rows %d; %s weights) in %.1f s -> %s\n",
                (long long)N, rows_used, a->n_seq, cfg.msa_rows, E, ema == 0 ? "EMA" : "trained", (pf_now_ms() - t0) / 1e3, out);
+        if (be->peak_bytes)  // the backend's own count (CUDA: device memory, weights and arenas included)
+            printf("peak %s memory: %.2f GiB\n", be->name, (double)be->peak_bytes(be, 0) / (1u << 30));
         // most likely long-range contacts (|i - j| >= 24 within a chain, any pair across chains), up to N / 5
         // (the file has them all; the terminal shows at most 20)
         int top = (int)(N / 5 > 0 ? (N / 5 < 20 ? N / 5 : 20) : 1);

@@ -95,10 +95,14 @@ static size_t carve(pf_model *M, char *base, pf_dims d) {
     TAKE(M->z, NN * c->c_z, ab);
     TAKE(M->s, N * c->c_s, ab);
     TAKE(M->e, E * N * c->c_e, ab);
-    TAKE(M->dm, S * N * c->c_m, ab);
-    TAKE(M->dz, NN * c->c_z, ab);
-    TAKE(M->ds, N * c->c_s, ab);
-    TAKE(M->de, E * N * c->c_e, ab);
+    if (M->inference) {  // no backward: no gradient streams
+        M->dm = M->dz = M->ds = M->de = NULL;
+    } else {
+        TAKE(M->dm, S * N * c->c_m, ab);
+        TAKE(M->dz, NN * c->c_z, ab);
+        TAKE(M->ds, N * c->c_s, ab);
+        TAKE(M->de, E * N * c->c_e, ab);
+    }
     TAKE(M->m0_prev, N * c->c_m, ab);
     TAKE(M->z_prev, NN * c->c_z, ab);
     TAKE(M->s_prev, N * c->c_s, ab);
@@ -190,6 +194,7 @@ static void ensure_capacity(pf_model *M, pf_dims d) {
     if (M->ws) be->free(be, M->ws);
     M->act_bytes = carve(M, NULL, n);
     plan_blocks(M, n, &M->saved_bytes, &M->ws_bytes);
+    if (M->inference) M->saved_bytes = 0;  // forward only: nothing is kept for a backward
     M->act = be->alloc(be, M->act_bytes);
     M->saved = be->alloc(be, M->saved_bytes ? M->saved_bytes : 1);
     M->ws = be->alloc(be, M->ws_bytes ? M->ws_bytes : 1);
@@ -205,15 +210,18 @@ pf_model *pf_model_declare(const pf_config *cfg) {
     return M;
 }
 
-pf_model *pf_model_create(const pf_config *cfg, pf_backend *be) {
+static pf_model *create(const pf_config *cfg, pf_backend *be, int inference) {
     pf_model *M = pf_model_declare(cfg);
     M->be = be;
+    M->inference = inference;
     pf_params_bind(&M->P, be);
     pf_params_initialise(&M->P, cfg->seed);
     pf_dims d = {cfg->max_tokens > 0 ? cfg->max_tokens : cfg->crop_size, cfg->msa_rows, pf_extra_msa_rows(cfg)};
     ensure_capacity(M, d);
     return M;
 }
+pf_model *pf_model_create(const pf_config *cfg, pf_backend *be) { return create(cfg, be, 0); }
+pf_model *pf_model_create_inference(const pf_config *cfg, pf_backend *be) { return create(cfg, be, 1); }
 
 void pf_model_free(pf_model *M) {
     if (!M) return;
@@ -421,7 +429,9 @@ static pf_step_result run(pf_model *M, const pf_batch *b, int64_t step, int trai
     ensure_capacity(M, d);
     size_t saved_need, ws_need;
     plan_blocks(M, d, &saved_need, &ws_need);
-    if (saved_need > M->saved_bytes || ws_need > M->ws_bytes) pf_die("internal: arena plan exceeds capacity");
+    if (training && M->inference) pf_die("internal: a training step on a model created for inference");
+    if ((!M->inference && saved_need > M->saved_bytes) || ws_need > M->ws_bytes)
+        pf_die("internal: arena plan exceeds capacity");
     carve(M, M->act, M->cap);  // pointers for the capacity; tensors use their prefixes
     double upload_ms = pf_stage_upload(M, b, d);
     int64_t N = d.N;

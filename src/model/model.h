@@ -43,6 +43,7 @@ typedef struct {
     const void *staged[2];      // which batch a slot holds, until uploaded
     int last_slot;              // slot of the latest upload
     size_t block_saved_max;     // largest block's saved bytes at the current sizes (recompute)
+    int inference;              // created by pf_model_create_inference: no saved arena, no gradients
     // carved from `act` (see model.c: carve()): the inputs (inputs.h: pf_act for
     // real inputs, int32_t for the others), then the streams and scratch
     void *in[PF_NUM_INPUTS];
@@ -56,6 +57,11 @@ typedef struct {
 // Create the model: declare parameters, bind them on the backend, initialise
 // with cfg->seed, and plan the arenas for the configured crop / MSA sizes.
 pf_model *pf_model_create(const pf_config *cfg, pf_backend *be);
+// The same for inference (predict): forward only, so no saved-activation arena
+// and no gradient streams (AF3 preset at N = 2048: the saved arena and stream
+// snapshots of recompute were most of the 88 GB predict needed). Only
+// pf_model_eval may run on it; its results are those of pf_model_create's model.
+pf_model *pf_model_create_inference(const pf_config *cfg, pf_backend *be);
 // Declare the parameters only (names, shapes; nothing allocated), e.g. to list them.
 pf_model *pf_model_declare(const pf_config *cfg);
 void pf_model_free(pf_model *M);
