@@ -295,5 +295,98 @@ $BIN bench --preset tiny --n 16 --reps 1 >"$T/bench.out" 2>&1
 check "bench runs" $? "$(cat "$T/bench.out")"
 grep -q "fb_GFLOP/s" "$T/bench.out"; check "bench prints GFLOP/s" $?
 
+# ---- issue 9 hardening (items 5, 6, 7, 10): threads, ranks, rendezvous, block --backward ----
+# 6a. results do not depend on the thread count: 20 steps of the tiny preset on the
+#     bundled data with 1 and 2 OpenMP threads print the same losses (17 digits)
+OMP_NUM_THREADS=1 $BIN train --steps 20 --set val_every=0 --out "$T/th1" --quiet >/dev/null 2>&1 &&
+OMP_NUM_THREADS=2 $BIN train --steps 20 --set val_every=0 --out "$T/th2" --quiet >/dev/null 2>&1
+check "1- and 2-thread runs" $?
+same_losses "$T/th1/train.jsonl" "$T/th2/train.jsonl" 20
+check "OMP_NUM_THREADS=1 and 2: identical losses for 20 steps" $?
+# 6b. with lr > 0, 2 ranks (TCP group) equal one process with grad_accum=2 bit for bit
+#     (per-example gradients summed in example order on both sides)
+same_run() {  # same_run A B N: same losses and gradient norms as printed, N lines
+    python3 - "$1" "$2" "$3" <<'PY'
+import re, sys
+def f(p):
+    return [re.search(r'"loss":([^,]+),"lr":[^,]+,"grad_norm":([^,]+)', l).groups() for l in open(p)]
+a, b = f(sys.argv[1]), f(sys.argv[2])
+sys.exit(0 if len(a) == int(sys.argv[3]) and a == b else 1)
+PY
+}
+OMP_NUM_THREADS=1 $BIN train --preset tiny --data synthetic --steps 8 --set grad_accum=2 --set val_every=0 --out "$T/acc2" --quiet >/dev/null 2>&1
+check "grad_accum=2 reference run (lr > 0)" $?
+PORT=$((20000 + RANDOM % 20000))
+tr_env="WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=$PORT OMP_NUM_THREADS=1"
+env $tr_env RANK=1 timeout 120 $BIN train --preset tiny --data synthetic --steps 8 --set val_every=0 --out "$T/tl" --quiet >"$T/tl1.out" 2>&1 &
+tr_pid=$!
+env $tr_env RANK=0 timeout 120 $BIN train --preset tiny --data synthetic --steps 8 --set val_every=0 --out "$T/tl" --quiet >"$T/tl0.out" 2>&1
+rc0=$?; wait $tr_pid; rc1=$?
+[ $rc0 -eq 0 ] && [ $rc1 -eq 0 ] && same_run "$T/tl/train.jsonl" "$T/acc2/train.jsonl" 8
+check "2 ranks = grad_accum=2 with lr > 0: losses and gradient norms bit for bit" $? "rc $rc0 $rc1 $(tail -n 2 "$T/tl0.out")"
+
+# 5. the rendezvous: rank 0 listens on MASTER_ADDR only; a garbage client, a forged hello
+#    (wrong token), a half hello and an idle client are dropped and logged while the job
+#    forms; it then trains exactly like the undisturbed run above
+PORT=$((PORT + 2))
+tr_env="WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=$PORT OMP_NUM_THREADS=1 PF_RENDEZVOUS_TIMEOUT=60"
+t0=$(date +%s)
+env $tr_env RANK=0 timeout 120 $BIN train --preset tiny --data synthetic --steps 8 --set val_every=0 --out "$T/th" --quiet >"$T/th0.out" 2>&1 &
+r0_pid=$!
+python3 - "$PORT" >"$T/hostile.out" 2>&1 <<'PY'
+import socket, struct, sys, time
+port = int(sys.argv[1])
+def connect(host="127.0.0.1"):
+    for _ in range(300):
+        try:
+            return socket.create_connection((host, port), timeout=2)
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit("rank 0 never listened")
+idle = connect()                                    # says nothing
+g = connect(); g.sendall(b"GET / HTTP/1.0\r\n\r\n" * 2); g.close()   # garbage (36 bytes)
+f = connect(); f.sendall(struct.pack("<IIIIQ", 0x56524650, 1, 1, 2, 0x1234567890abcdef))  # forged: wrong token
+half = connect(); half.sendall(b"PFRV"); half.close()                # closes mid-hello
+try:                                                # another loopback address: not listened on
+    socket.create_connection(("127.0.0.2", port), timeout=2).close(); print("127.0.0.2 ACCEPTED")
+except OSError:
+    print("127.0.0.2 refused")
+f.settimeout(10)
+print("forged hello answered" if f.recv(24) else "forged hello closed")
+time.sleep(1)
+PY
+env $tr_env RANK=1 timeout 120 $BIN train --preset tiny --data synthetic --steps 8 --set val_every=0 --out "$T/th" --quiet >"$T/th1.out" 2>&1
+rc1=$?; wait $r0_pid; rc0=$?; t1=$(date +%s)
+[ $rc0 -eq 0 ] && [ $rc1 -eq 0 ] && same_run "$T/th/train.jsonl" "$T/acc2/train.jsonl" 8
+check "rendezvous: the job forms and trains despite hostile clients" $? "rc $rc0 $rc1: $(cat "$T/hostile.out") $(tail -n 3 "$T/th0.out")"
+grep -q "127.0.0.2 refused" "$T/hostile.out" && grep -q "forged hello closed" "$T/hostile.out"
+check "rendezvous: bound to MASTER_ADDR only; a forged hello gets no answer" $? "$(cat "$T/hostile.out")"
+n=$(grep -c "rank 0: dropped a connection from 127.0.0.1" "$T/th0.out")
+grep -q "not a pairfold hello" "$T/th0.out" && grep -q "wrong job token" "$T/th0.out" &&
+    grep -q "closed after 4 of 24" "$T/th0.out" && [ "$n" -ge 3 ]
+check "rendezvous: bad clients are logged with the reason" $? "$(grep dropped "$T/th0.out")"
+[ $((t1 - t0)) -lt 50 ]; check "rendezvous: an idle client does not stall the job ($((t1 - t0)) s)" $?
+grep -q "rank 1: waiting for rank 0 at 127.0.0.1:$PORT, timeout 60 s" "$T/th1.out"
+check "rendezvous: a rank says whom it waits for" $? "$(head -n 3 "$T/th1.out")"
+out=$(WORLD_SIZE=2 RANK=1 MASTER_PORT=$PORT PF_RENDEZVOUS_TIMEOUT=1x $BIN train --steps 1 --out "$T/tr" 2>&1); [ $? -ne 0 ] && echo "$out" | grep -q "PF_RENDEZVOUS_TIMEOUT='1x'"
+check "rendezvous: PF_RENDEZVOUS_TIMEOUT parsed strictly" $? "$out"
+PORT=$((PORT + 1))
+tk_env="WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=$PORT PF_RENDEZVOUS_TIMEOUT=3 OMP_NUM_THREADS=1"
+env $tk_env RANK=0 PF_RENDEZVOUS_TOKEN=alpha timeout 60 $BIN train --data synthetic --steps 1 --out "$T/tk" >"$T/tk0.out" 2>&1 &
+tk_pid=$!
+env $tk_env RANK=1 PF_RENDEZVOUS_TOKEN=beta timeout 60 $BIN train --data synthetic --steps 1 --out "$T/tk" >"$T/tk1.out" 2>&1
+rc1=$?; wait $tk_pid; rc0=$?
+[ $rc0 -ne 0 ] && [ $rc1 -ne 0 ] && grep -q "did not accept this rank" "$T/tk1.out" && grep -q "wrong job token" "$T/tk0.out"
+check "rendezvous: ranks with different PF_RENDEZVOUS_TOKEN do not form a group" $? "$(tail -n 2 "$T/tk0.out" "$T/tk1.out")"
+
+# 7. the thread count is printed at start; OpenMP threads wait passively unless the user chose
+out=$($BIN train --preset tiny --data synthetic --steps 1 --set val_every=0 --out "$T/w1" --quiet 2>&1)
+echo "$out" | grep -q "CPU thread.*OpenMP wait policy passive"
+check "train prints the thread count; passive wait by default" $? "$(echo "$out" | head -n 2)"
+out=$(OMP_WAIT_POLICY=active OMP_NUM_THREADS=1 $BIN train --preset tiny --data synthetic --steps 1 --set val_every=0 --out "$T/w2" --quiet 2>&1)
+echo "$out" | grep -q "pairfold: 1 CPU thread (OMP_NUM_THREADS), OpenMP wait policy active"
+check "the user's OMP_WAIT_POLICY and OMP_NUM_THREADS are kept" $? "$(echo "$out" | head -n 2)"
+# ---- end of issue 9 hardening section ----
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
