@@ -379,6 +379,64 @@ rc1=$?; wait $tk_pid; rc0=$?
 [ $rc0 -ne 0 ] && [ $rc1 -ne 0 ] && grep -q "did not accept this rank" "$T/tk1.out" && grep -q "wrong job token" "$T/tk0.out"
 check "rendezvous: ranks with different PF_RENDEZVOUS_TOKEN do not form a group" $? "$(tail -n 2 "$T/tk0.out" "$T/tk1.out")"
 
+# 10. `pairfold block --backward`: evaluation has no dropout in the forward nor in the
+#     backward; --train has the same masks in both (written out as dropout.<step>)
+python3 - "$T" <<'PY'
+import numpy as np, sys
+from safetensors.numpy import save_file
+t = sys.argv[1]; rng = np.random.default_rng(3)
+N, S, cm, cz = 9, 4, 32, 32
+tok = np.ones(N, np.float32); tok[5] = 0
+f = lambda *s: rng.standard_normal(s).astype(np.float32)
+x = {"m": f(S, N, cm), "z": f(N, N, cz), "msa_mask": np.ones((S, N), np.float32) * tok,
+     "pair_mask": np.outer(tok, tok).astype(np.float32), "seq_mask": tok, "d_m": f(S, N, cm), "d_z": f(N, N, cz)}
+save_file(x, f"{t}/bin.safetensors")
+v = f(N, N, cz); h = 1e-2
+for sgn, name in ((1, "bplus"), (-1, "bminus")):
+    y = dict(x); y["z"] = (x["z"] + sgn * h * v).astype(np.float32); save_file(y, f"{t}/{name}.safetensors")
+np.save(f"{t}/bdir.npy", v)
+PY
+W="$T/run200/$(cat "$T/run200/latest")/model.safetensors"
+blk="$BIN block --kind evoformer --preset tiny --prefix evoformer.blocks.0. --weights $W"
+drop="--set dropout_msa=0.15 --set dropout_pair=0.25"
+$blk $drop --inputs "$T/bin.safetensors" --out "$T/be1.safetensors" --backward >/dev/null 2>&1 &&
+$blk --inputs "$T/bin.safetensors" --out "$T/be0.safetensors" --backward >/dev/null 2>&1 &&
+$blk $drop --train --seed 5 --inputs "$T/bin.safetensors" --out "$T/bt1.safetensors" --backward >/dev/null 2>&1 &&
+$blk $drop --train --seed 5 --inputs "$T/bin.safetensors" --out "$T/bt2.safetensors" >/dev/null 2>&1 &&
+$blk $drop --train --seed 5 --inputs "$T/bplus.safetensors" --out "$T/btp.safetensors" >/dev/null 2>&1 &&
+$blk $drop --train --seed 5 --inputs "$T/bminus.safetensors" --out "$T/btm.safetensors" >/dev/null 2>&1
+check "block --backward in evaluation and --train modes runs" $?
+python3 - "$T" <<'PY'
+import numpy as np, sys
+from safetensors.numpy import load_file
+t = sys.argv[1]
+e1, e0 = load_file(f"{t}/be1.safetensors"), load_file(f"{t}/be0.safetensors")
+ok = all(np.array_equal(e1[k], e0[k]) for k in e0) and not any(k.startswith("dropout.") for k in e1)
+print("evaluation with the preset's dropout rates = rates 0 (outputs and every gradient):", ok)
+sys.exit(0 if ok else 1)
+PY
+check "block: evaluation backward has no dropout (gradients = those without dropout rates)" $?
+python3 - "$T" <<'PY'
+import numpy as np, sys
+from safetensors.numpy import load_file
+t = sys.argv[1]
+a, b, e = load_file(f"{t}/bt1.safetensors"), load_file(f"{t}/bt2.safetensors"), load_file(f"{t}/be0.safetensors")
+p, m = load_file(f"{t}/btp.safetensors"), load_file(f"{t}/btm.safetensors")
+masks = [k for k in a if k.startswith("dropout.")]
+ok = masks and "dropout.pair_stack.tri_mul_out" in masks and all((a[k] == 0).any() for k in masks)
+ok = ok and np.array_equal(a["z"], b["z"]) and not np.array_equal(a["z"], e["z"])
+# directional derivative of L = <d_m, m_out> + <d_z, z_out> along v (input z), central differences
+i = {k: v for k, v in load_file(f"{t}/bin.safetensors").items()}
+L = lambda o: float(np.sum(i["d_m"].astype(np.float64) * o["m"]) + np.sum(i["d_z"].astype(np.float64) * o["z"]))
+v, h = np.load(f"{t}/bdir.npy"), 1e-2
+num = (L(p) - L(m)) / (2 * h)
+ana = float(np.sum(a["grad.z"].astype(np.float64) * v))
+rel = abs(num - ana) / max(abs(ana), 1e-30)
+print(f"training mode: masks {len(masks)}, d/dz along v: numeric {num:.6g} backward {ana:.6g} (rel {rel:.1e})")
+sys.exit(0 if ok and rel < 1e-2 else 1)
+PY
+check "block --train: same masks twice, backward = central differences of the training forward" $?
+
 # 7. the thread count is printed at start; OpenMP threads wait passively unless the user chose
 out=$($BIN train --preset tiny --data synthetic --steps 1 --set val_every=0 --out "$T/w1" --quiet 2>&1)
 echo "$out" | grep -q "CPU thread.*OpenMP wait policy passive"
