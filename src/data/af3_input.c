@@ -303,16 +303,26 @@ static int parse_server(const cJSON *o, int idx, const char *name, pf_af3_job *j
     return 0;
 }
 
-// Entities (same sequence) and copy indices, in order of first appearance.
+// Entities (same sequence) and copy indices, in order of first appearance. A hash
+// table from sequence to its first chain keeps this linear in the chains.
 static void assign_entities(pf_af3_job *j) {
+    int *first = pf_calloc(ID_SET_SLOTS, sizeof(int));  // first chain of a sequence + 1; 0 = empty
+    int *copies = pf_calloc((size_t)j->n_chains + 1, sizeof(int));  // per entity: chains seen
     int ne = 0;
     for (int c = 0; c < j->n_chains; c++) {
         pf_af3_chain *x = &j->chains[c];
-        x->entity = -1;
-        for (int p = 0; p < c; p++)
-            if (!strcmp(j->chains[p].sequence, x->sequence)) { x->entity = j->chains[p].entity; x->sym = j->chains[p].sym + 1; }
-        if (x->entity < 0) { x->entity = ne++; x->sym = 0; }
+        uint32_t i = id_hash(x->sequence) & (ID_SET_SLOTS - 1);
+        while (first[i] && strcmp(j->chains[first[i] - 1].sequence, x->sequence)) i = (i + 1) & (ID_SET_SLOTS - 1);
+        if (!first[i]) {
+            first[i] = c + 1;
+            x->entity = ne++;
+        } else {
+            x->entity = j->chains[first[i] - 1].entity;
+        }
+        x->sym = copies[x->entity]++;
     }
+    pf_free(first);
+    pf_free(copies);
 }
 
 static int64_t line_of(const char *text, const char *at) {
