@@ -7,7 +7,9 @@ and as the PyTorch baseline of the block benchmark (bench/compare_blocks.py).
 
 Conventions shared with pairfold (src/backend/modules.h): LayerNorm eps 1e-5;
 attention logits of masked keys are replaced by -1e9; outer product mean divides
-by 1e-3 + sum_s mask_si mask_sj; no dropout (evaluation)."""
+by 1e-3 + sum_s mask_si mask_sj. No dropout (evaluation), unless the dims dict
+`d` has "dropout": {step name: mask}, the masks `pairfold block --train` wrote
+(dropout.<step name>); each step's update is then multiplied by its mask."""
 import math
 import os
 import sys
@@ -89,33 +91,45 @@ def outer_product_mean(m, mask, p, pre):
     return lin(o, p, f"{pre}.linear_out") / (1e-3 + norm[..., None])
 
 
+def drop(d, name, update):
+    """The update of step `name` times its dropout mask when d carries one (training
+    mode with pairfold's masks), else unchanged."""
+    m = d.get("dropout", {}).get(name)
+    return update if m is None else update * m.to(device=update.device, dtype=update.dtype)
+
+
 def pair_stack(z, pair_mask, p, d, af3):
     H, ch = d["heads_pair"], d["c_h_pair"]
-    z = z + trimul(z, pair_mask, p, "pair_stack.tri_mul_out", False)
-    z = z + trimul(z, pair_mask, p, "pair_stack.tri_mul_in", True)
+    z = z + drop(d, "pair_stack.tri_mul_out", trimul(z, pair_mask, p, "pair_stack.tri_mul_out", False))
+    z = z + drop(d, "pair_stack.tri_mul_in", trimul(z, pair_mask, p, "pair_stack.tri_mul_in", True))
     tn = ("layer_norm", None, "linear")
-    z = z + attention(z, None, pair_mask, p, "pair_stack.tri_att_start", H, ch, "self", False, tn)
-    z = z + attention(z, None, pair_mask, p, "pair_stack.tri_att_end", H, ch, "self", True, tn)
+    z = z + drop(d, "pair_stack.tri_att_start",
+                 attention(z, None, pair_mask, p, "pair_stack.tri_att_start", H, ch, "self", False, tn))
+    z = z + drop(d, "pair_stack.tri_att_end",
+                 attention(z, None, pair_mask, p, "pair_stack.tri_att_end", H, ch, "self", True, tn))
     pt = "pair_transition" if af3 else "pair_stack.pair_transition"
-    return z + transition(z, pair_mask, p, pt, af3)
+    return z + drop(d, pt, transition(z, pair_mask, p, pt, af3))
 
 
 def pairformer_block(s, z, seq_mask, pair_mask, p, d):
     """AF3 Alg. 17."""
     z = pair_stack(z, pair_mask, p, d, True)
-    s = s + attention(s[None], z, seq_mask[None], p, "attn_pair_bias", d["heads_single"], d["c_h_single"], "pair",
-                      False, ("layer_norm_s", "layer_norm_z", "linear_z"))[0]
-    s = s + transition(s, seq_mask, p, "single_transition", True)
+    s = s + drop(d, "attn_pair_bias", attention(s[None], z, seq_mask[None], p, "attn_pair_bias", d["heads_single"],
+                                                d["c_h_single"], "pair", False,
+                                                ("layer_norm_s", "layer_norm_z", "linear_z"))[0])
+    s = s + drop(d, "single_transition", transition(s, seq_mask, p, "single_transition", True))
     return s, z
 
 
 def evoformer_block(m, z, msa_mask, pair_mask, p, d):
     """AF2 Alg. 6."""
     H, ch = d["heads_msa"], d["c_h_msa"]
-    m = m + attention(m, z, msa_mask, p, "msa_att_row", H, ch, "pair", False, ("layer_norm_m", "layer_norm_z", "linear_z"))
-    m = m + attention(m, None, msa_mask, p, "msa_att_col._msa_att", H, ch, None, True, ("layer_norm_m", None, None))
-    m = m + transition(m, msa_mask, p, "msa_transition", False)
-    z = z + outer_product_mean(m, msa_mask, p, "outer_product_mean")
+    m = m + drop(d, "msa_att_row", attention(m, z, msa_mask, p, "msa_att_row", H, ch, "pair", False,
+                                             ("layer_norm_m", "layer_norm_z", "linear_z")))
+    m = m + drop(d, "msa_att_col._msa_att", attention(m, None, msa_mask, p, "msa_att_col._msa_att", H, ch, None, True,
+                                                      ("layer_norm_m", None, None)))
+    m = m + drop(d, "msa_transition", transition(m, msa_mask, p, "msa_transition", False))
+    z = z + drop(d, "outer_product_mean", outer_product_mean(m, msa_mask, p, "outer_product_mean"))
     z = pair_stack(z, pair_mask, p, d, False)
     return m, z
 

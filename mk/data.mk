@@ -4,6 +4,7 @@
 #   make fuzz        one libFuzzer harness per reader: $(BUILD)/fuzz/fuzz_*
 #   make fuzz-run    each harness for FUZZ_SECONDS (default 20) from a seed
 #                    corpus of ../shared/data files (copied to $(BUILD)/fuzz/corpus_*)
+#                    (CI: make fuzz-run FUZZ_SECONDS=3)
 SAN_CC     ?= clang
 SAN_FLAGS  := -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -Wall -Wextra -Wno-unused-parameter \
               -fsanitize=address,undefined -fno-sanitize-recover=all
@@ -25,7 +26,12 @@ test-asan: $(addprefix $(BUILD)/asan/,$(DATA_TESTS))
 
 FUZZERS    := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(sort $(wildcard fuzz/fuzz_*.c)))
 FUZZ_SECONDS ?= 20
-$(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c $(DATA_SRC) $(DATA_HDR)
+# harnesses of readers outside src/data: their extra sources
+FUZZ_EXTRA_safetensors := src/train/safetensors.c
+FUZZ_EXTRA_config      := src/model/config.c
+FUZZ_EXTRA_hello       := src/train/tcp_group.c
+.SECONDEXPANSION:
+$(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c $(DATA_SRC) $(DATA_HDR) $$(FUZZ_EXTRA_$$*) fuzz/memfile.h
 	@mkdir -p $(dir $@)
 	$(SAN_CC) $(SAN_FLAGS) -fsanitize=fuzzer $(filter %.c,$^) -o $@ -lcjson -lz -lm -lpthread
 

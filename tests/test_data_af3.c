@@ -1,8 +1,10 @@
 // test_data_af3: AlphaFold 3 input JSON and AlphaFold Server lists -> jobs, and a
 // job's chains and MSAs -> one query alignment (row layout, ids), plus the errors
 // a user sees for bad input (file, line or field).
+#include <stdio.h>
 #include <string.h>
 #include "testlib.h"
+#include "../src/core/util.h"
 #include "../src/data/af3_input.h"
 #include "../src/data/batch.h"
 #include "../src/data/residue.h"
@@ -18,6 +20,60 @@ static void expect_error(const char *label, const char *txt, const char *want) {
     char err[1024] = "";
     int rc = parse(txt, &j, &n, err);
     tl_check(rc != 0 && strstr(err, want), label, "rc %d, message '%s' (want '%s')", rc, err, want);
+    if (rc == 0) pf_af3_jobs_free(j, n);
+}
+
+// {"dialect": ..., "sequences": [{"protein": {"id": [n ids], "sequence": "M"}}]},
+// the last id repeating the first when dup.
+static char *id_list_job(int n, int dup) {
+    size_t cap = 128 + (size_t)n * 12;
+    char *t = pf_malloc(cap);
+    size_t len = (size_t)snprintf(t, cap, "{\"dialect\": \"alphafold3\", \"version\": 1, \"name\": \"x\", "
+                                          "\"sequences\": [{\"protein\": {\"sequence\": \"M\", \"id\": [");
+    for (int i = 0; i < n; i++)
+        len += (size_t)snprintf(t + len, cap - len, "%s\"%c%d\"", i ? "," : "", 'A' + i % 26, dup && i == n - 1 ? 0 : i / 26);
+    snprintf(t + len, cap - len, "]}}]}");
+    return t;
+}
+
+// Long lists are read in about linear time, and the size caps apply before the
+// chains are allocated.
+static void size_caps(void) {
+    pf_af3_job *j;
+    int n;
+    char err[1024] = "";
+    char *t = id_list_job(100000, 0);
+    double t0 = pf_now_ms();
+    int rc = parse(t, &j, &n, err);
+    double ms = pf_now_ms() - t0;
+    tl_check(rc != 0 && strstr(err, "sequences[0].protein.id: 100000 copies") && strstr(err, "at most 5000"),
+             "af3: a 100000-id list is refused by the residue cap, naming the field", "rc %d '%s'", rc, err);
+    tl_check(ms < 1500, "af3: the 100000-id list is read quickly", "%.0f ms", ms);
+    if (rc == 0) pf_af3_jobs_free(j, n);
+    pf_free(t);
+    t = id_list_job(5000, 0);
+    t0 = pf_now_ms();
+    rc = parse(t, &j, &n, err);
+    ms = pf_now_ms() - t0;
+    tl_check(rc == 0 && n == 1 && j[0].n_chains == 5000 && !strcmp(j[0].chains[4999].id, "H192"),
+             "af3: 5000 ids (the cap) parse", "rc %d '%s'", rc, err);
+    tl_check(ms < 1000, "af3: 5000 ids in linear time", "%.0f ms", ms);
+    if (rc == 0) pf_af3_jobs_free(j, n);
+    pf_free(t);
+    t = id_list_job(5000, 1);
+    rc = parse(t, &j, &n, err);
+    tl_check(rc != 0 && strstr(err, "chain id 'H0' used twice"), "af3: a duplicate at the end of a long id list", "rc %d '%s'", rc, err);
+    if (rc == 0) pf_af3_jobs_free(j, n);
+    pf_free(t);
+    // an AlphaFold Server job with count 1000 of a 62-residue chain: refused up front
+    char srv[512];
+    snprintf(srv, sizeof srv, "[{\"name\": \"big\", \"modelSeeds\": [], \"sequences\": [{\"proteinChain\": "
+                              "{\"sequence\": \"%s\", \"count\": 1000}}]}]",
+             "MKVLAAGIVGLLLAAPAQAEETKKVLVLGAGGVGSTLAAALRREGHEVTLVDRNPEALAKAA");
+    rc = parse(srv, &j, &n, err);
+    tl_check(rc == 0 && n == 1 && j[0].error && strstr(j[0].error, "[0].sequences[0].proteinChain.count: 1000 copies of a 62-residue chain") &&
+             strstr(j[0].error, "at most 5000"), "af3 server: count 1000 refused by the residue cap, naming the field",
+             "rc %d '%s'", rc, rc == 0 && j[0].error ? j[0].error : err);
     if (rc == 0) pf_af3_jobs_free(j, n);
 }
 
@@ -123,5 +179,6 @@ int main(void) {
     } else {
         tl_check(0, "MSA query row must be the sequence", "parse failed: %s", err);
     }
+    size_caps();
     return tl_finish();
 }

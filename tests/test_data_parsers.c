@@ -518,6 +518,37 @@ static void test_bad_inputs(const char *dd) {
     write_text(t8, "ATOM      1  CA  ALA A   1       1.000   abcde   3.000  1.00 20.00           C\n");
     rc = pf_read_structure(t8, &s, err, sizeof err);
     expect_error("pdb bad coordinates", rc, err, t8, 1);
+    // coordinates out of range (finite but absurd) and a negative label_seq_id: errors with file:line
+    char *t9 = tmp_path("far.pdb");
+    write_text(t9, "ATOM      1  CA  ALA A   1       1.000   2.000   3.000  1.00 20.00           C\n"
+                   "ATOM      2  CA  GLY A   2       1e30    2.000   3.000  1.00 20.00           C\n");
+    rc = pf_read_structure(t9, &s, err, sizeof err);
+    expect_error("pdb coordinate 1e30 refused", rc, err, t9, 1);
+    tl_check(rc != 0 && strstr(err, ":2:") && strstr(err, "out of range"), "pdb coordinate range: line and reason", "%s", err);
+    if (rc == 0) pf_structure_free(&s);
+    const char *cif_head = "data_x\nloop_\n_atom_site.group_PDB\n_atom_site.label_atom_id\n_atom_site.label_comp_id\n"
+                           "_atom_site.auth_asym_id\n_atom_site.label_seq_id\n_atom_site.auth_seq_id\n"
+                           "_atom_site.Cartn_x\n_atom_site.Cartn_y\n_atom_site.Cartn_z\n";
+    char cif[1024];
+    char *t10 = tmp_path("far.cif"), *t11 = tmp_path("seqid.cif"), *t12 = tmp_path("ok.cif");
+    snprintf(cif, sizeof cif, "%sATOM CA ALA A 1 1 1.0 2.0 3.0\nATOM CA GLY A 2 2 1.0 -2e5 3.0\n", cif_head);
+    write_text(t10, cif);
+    rc = pf_read_structure(t10, &s, err, sizeof err);
+    expect_error("mmcif coordinate -2e5 refused", rc, err, t10, 1);
+    tl_check(rc != 0 && strstr(err, ":13:") && strstr(err, "out of range"), "mmcif coordinate range: line and reason", "%s", err);
+    if (rc == 0) pf_structure_free(&s);
+    snprintf(cif, sizeof cif, "%sATOM CA ALA A 1 1 1.0 2.0 3.0\nATOM CA GLY A -5 2 1.0 2.0 3.0\n", cif_head);
+    write_text(t11, cif);
+    rc = pf_read_structure(t11, &s, err, sizeof err);
+    expect_error("mmcif label_seq_id -5 refused", rc, err, t11, 1);
+    tl_check(rc != 0 && strstr(err, ":13:") && strstr(err, "label_seq_id -5"), "mmcif label_seq_id range: line and value", "%s", err);
+    if (rc == 0) pf_structure_free(&s);
+    // the same file with sane values parses (the checks do not reject good input)
+    snprintf(cif, sizeof cif, "%sATOM CA ALA A 1 1 1.0 2.0 3.0\nATOM CA GLY A 2 2 -9999.5 2.0 3.0\n", cif_head);
+    write_text(t12, cif);
+    rc = pf_read_structure(t12, &s, err, sizeof err);
+    tl_check(rc == 0 && s.n_chains == 1 && s.chains[0].n == 2, "mmcif with in-range values parses", "rc %d: %s", rc, err);
+    if (rc == 0) pf_structure_free(&s);
     // wrong format
     char *w1 = tmp_path("fasta_as.pdb"), *w2 = tmp_path("pdb_as.cif"), *w3 = tmp_path("pdb_as.a3m"),
          *w4 = tmp_path("a3m_as.sto"), *w5 = tmp_path("ligand_only.pdb");

@@ -401,5 +401,160 @@ grep -q "(6 alignment rows used of [0-9]*: msa_rows 4, extra_msa_rows 2" "$H/q.o
     grep -qE '^  A:[0-9]+ +A:[0-9]+ +[0-9.]+$' "$H/q.out"
 check "predict says how many rows it used; contacts as chain:residue, 1-based" $? "$(head -n 3 "$H/q.out")"
 
+# ---- issue 9 hardening (items 5, 6, 7, 10): threads, ranks, rendezvous, block --backward ----
+# 6a. results do not depend on the thread count: 20 steps of the tiny preset on the
+#     bundled data with 1 and 2 OpenMP threads print the same losses (17 digits)
+OMP_NUM_THREADS=1 $BIN train --steps 20 --set val_every=0 --out "$T/th1" --quiet >/dev/null 2>&1 &&
+OMP_NUM_THREADS=2 $BIN train --steps 20 --set val_every=0 --out "$T/th2" --quiet >/dev/null 2>&1
+check "1- and 2-thread runs" $?
+same_losses "$T/th1/train.jsonl" "$T/th2/train.jsonl" 20
+check "OMP_NUM_THREADS=1 and 2: identical losses for 20 steps" $?
+# 6b. with lr > 0, 2 ranks (TCP group) equal one process with grad_accum=2 bit for bit
+#     (per-example gradients summed in example order on both sides)
+same_run() {  # same_run A B N: same losses and gradient norms as printed, N lines
+    python3 - "$1" "$2" "$3" <<'PY'
+import re, sys
+def f(p):
+    return [re.search(r'"loss":([^,]+),"lr":[^,]+,"grad_norm":([^,]+)', l).groups() for l in open(p)]
+a, b = f(sys.argv[1]), f(sys.argv[2])
+sys.exit(0 if len(a) == int(sys.argv[3]) and a == b else 1)
+PY
+}
+OMP_NUM_THREADS=1 $BIN train --preset tiny --data synthetic --steps 8 --set grad_accum=2 --set val_every=0 --out "$T/acc2" --quiet >/dev/null 2>&1
+check "grad_accum=2 reference run (lr > 0)" $?
+PORT=$((20000 + RANDOM % 20000))
+tr_env="WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=$PORT OMP_NUM_THREADS=1"
+env $tr_env RANK=1 timeout 120 $BIN train --preset tiny --data synthetic --steps 8 --set val_every=0 --out "$T/tl" --quiet >"$T/tl1.out" 2>&1 &
+tr_pid=$!
+env $tr_env RANK=0 timeout 120 $BIN train --preset tiny --data synthetic --steps 8 --set val_every=0 --out "$T/tl" --quiet >"$T/tl0.out" 2>&1
+rc0=$?; wait $tr_pid; rc1=$?
+[ $rc0 -eq 0 ] && [ $rc1 -eq 0 ] && same_run "$T/tl/train.jsonl" "$T/acc2/train.jsonl" 8
+check "2 ranks = grad_accum=2 with lr > 0: losses and gradient norms bit for bit" $? "rc $rc0 $rc1 $(tail -n 2 "$T/tl0.out")"
+
+# 5. the rendezvous: rank 0 listens on MASTER_ADDR only; a garbage client, a forged hello
+#    (wrong token), a half hello and an idle client are dropped and logged while the job
+#    forms; it then trains exactly like the undisturbed run above
+PORT=$((PORT + 2))
+tr_env="WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=$PORT OMP_NUM_THREADS=1 PF_RENDEZVOUS_TIMEOUT=60"
+env $tr_env RANK=0 timeout 150 $BIN train --preset tiny --data synthetic --steps 8 --set val_every=0 --out "$T/th" --quiet >"$T/th0.out" 2>&1 &
+r0_pid=$!
+python3 - "$PORT" "$T/hostile.ready" >"$T/hostile.out" 2>&1 <<'PY' &
+import socket, struct, sys, time
+port = int(sys.argv[1])
+def connect(host="127.0.0.1"):
+    for _ in range(300):
+        try:
+            return socket.create_connection((host, port), timeout=2)
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit("rank 0 never listened")
+idle = connect()                                    # says nothing, and stays connected
+g = connect(); g.sendall(b"GET / HTTP/1.0\r\n\r\n" * 2); g.close()   # garbage (36 bytes)
+f = connect(); f.sendall(struct.pack("<IIIIQ", 0x56524650, 1, 1, 2, 0x1234567890abcdef))  # forged: wrong token
+half = connect(); half.sendall(b"PFRV"); half.close()                # closes mid-hello
+try:                                                # another loopback address: not listened on
+    socket.create_connection(("127.0.0.2", port), timeout=2).close(); print("127.0.0.2 ACCEPTED")
+except OSError:
+    print("127.0.0.2 refused")
+f.settimeout(10)
+print("forged hello answered" if f.recv(24) else "forged hello closed", flush=True)
+open(sys.argv[2], "w").close()
+time.sleep(90)                                      # the idle client outlives the rendezvous
+PY
+py_pid=$!
+for _ in $(seq 1 300); do [ -f "$T/hostile.ready" ] && break; sleep 0.1; done
+sleep 6   # past rank 0's 5 s hello deadline for the idle client
+t0=$(date +%s)
+env $tr_env RANK=1 timeout 120 $BIN train --preset tiny --data synthetic --steps 8 --set val_every=0 --out "$T/th" --quiet >"$T/th1.out" 2>&1
+rc1=$?; wait $r0_pid; rc0=$?; t1=$(date +%s)
+kill $py_pid 2>/dev/null; wait $py_pid 2>/dev/null
+[ $rc0 -eq 0 ] && [ $rc1 -eq 0 ] && same_run "$T/th/train.jsonl" "$T/acc2/train.jsonl" 8
+check "rendezvous: the job forms and trains despite hostile clients" $? "rc $rc0 $rc1: $(cat "$T/hostile.out") $(tail -n 3 "$T/th0.out")"
+grep -q "127.0.0.2 refused" "$T/hostile.out" && grep -q "forged hello closed" "$T/hostile.out"
+check "rendezvous: bound to MASTER_ADDR only; a forged hello gets no answer" $? "$(cat "$T/hostile.out")"
+grep -q "not a pairfold hello" "$T/th0.out" && grep -q "wrong job token" "$T/th0.out" &&
+    grep -q "closed after 4 of 24" "$T/th0.out" && grep -q "no complete hello within 5 s" "$T/th0.out"
+check "rendezvous: bad and idle clients are dropped and logged with the reason" $? "$(grep dropped "$T/th0.out")"
+[ $((t1 - t0)) -lt 80 ]; check "rendezvous: a connected idle client does not stall the job ($((t1 - t0)) s)" $?
+grep -q "rank 1: waiting for rank 0 at 127.0.0.1:$PORT, timeout 60 s" "$T/th1.out"
+check "rendezvous: a rank says whom it waits for" $? "$(head -n 3 "$T/th1.out")"
+out=$(WORLD_SIZE=2 RANK=1 MASTER_PORT=$PORT PF_RENDEZVOUS_TIMEOUT=1x $BIN train --steps 1 --out "$T/tr" 2>&1); [ $? -ne 0 ] && echo "$out" | grep -q "PF_RENDEZVOUS_TIMEOUT='1x'"
+check "rendezvous: PF_RENDEZVOUS_TIMEOUT parsed strictly" $? "$out"
+PORT=$((PORT + 1))
+tk_env="WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=$PORT PF_RENDEZVOUS_TIMEOUT=3 OMP_NUM_THREADS=1"
+env $tk_env RANK=0 PF_RENDEZVOUS_TOKEN=alpha timeout 60 $BIN train --data synthetic --steps 1 --out "$T/tk" >"$T/tk0.out" 2>&1 &
+tk_pid=$!
+env $tk_env RANK=1 PF_RENDEZVOUS_TOKEN=beta timeout 60 $BIN train --data synthetic --steps 1 --out "$T/tk" >"$T/tk1.out" 2>&1
+rc1=$?; wait $tk_pid; rc0=$?
+[ $rc0 -ne 0 ] && [ $rc1 -ne 0 ] && grep -q "did not accept this rank" "$T/tk1.out" && grep -q "wrong job token" "$T/tk0.out"
+check "rendezvous: ranks with different PF_RENDEZVOUS_TOKEN do not form a group" $? "$(tail -n 2 "$T/tk0.out" "$T/tk1.out")"
+
+# 10. `pairfold block --backward`: evaluation has no dropout in the forward nor in the
+#     backward; --train has the same masks in both (written out as dropout.<step>)
+python3 - "$T" <<'PY'
+import numpy as np, sys
+from safetensors.numpy import save_file
+t = sys.argv[1]; rng = np.random.default_rng(3)
+N, S, cm, cz = 9, 4, 32, 32
+tok = np.ones(N, np.float32); tok[5] = 0
+f = lambda *s: rng.standard_normal(s).astype(np.float32)
+x = {"m": f(S, N, cm), "z": f(N, N, cz), "msa_mask": np.ones((S, N), np.float32) * tok,
+     "pair_mask": np.outer(tok, tok).astype(np.float32), "seq_mask": tok, "d_m": f(S, N, cm), "d_z": f(N, N, cz)}
+save_file(x, f"{t}/bin.safetensors")
+v = f(N, N, cz); h = 1e-2
+for sgn, name in ((1, "bplus"), (-1, "bminus")):
+    y = dict(x); y["z"] = (x["z"] + sgn * h * v).astype(np.float32); save_file(y, f"{t}/{name}.safetensors")
+np.save(f"{t}/bdir.npy", v)
+PY
+W="$T/run200/$(cat "$T/run200/latest")/model.safetensors"
+blk="$BIN block --kind evoformer --preset tiny --prefix evoformer.blocks.0. --weights $W"
+drop="--set dropout_msa=0.15 --set dropout_pair=0.25"
+$blk $drop --inputs "$T/bin.safetensors" --out "$T/be1.safetensors" --backward >/dev/null 2>&1 &&
+$blk --inputs "$T/bin.safetensors" --out "$T/be0.safetensors" --backward >/dev/null 2>&1 &&
+$blk $drop --train --seed 5 --inputs "$T/bin.safetensors" --out "$T/bt1.safetensors" --backward >/dev/null 2>&1 &&
+$blk $drop --train --seed 5 --inputs "$T/bin.safetensors" --out "$T/bt2.safetensors" >/dev/null 2>&1 &&
+$blk $drop --train --seed 5 --inputs "$T/bplus.safetensors" --out "$T/btp.safetensors" >/dev/null 2>&1 &&
+$blk $drop --train --seed 5 --inputs "$T/bminus.safetensors" --out "$T/btm.safetensors" >/dev/null 2>&1
+check "block --backward in evaluation and --train modes runs" $?
+python3 - "$T" <<'PY'
+import numpy as np, sys
+from safetensors.numpy import load_file
+t = sys.argv[1]
+e1, e0 = load_file(f"{t}/be1.safetensors"), load_file(f"{t}/be0.safetensors")
+ok = all(np.array_equal(e1[k], e0[k]) for k in e0) and not any(k.startswith("dropout.") for k in e1)
+print("evaluation with the preset's dropout rates = rates 0 (outputs and every gradient):", ok)
+sys.exit(0 if ok else 1)
+PY
+check "block: evaluation backward has no dropout (gradients = those without dropout rates)" $?
+python3 - "$T" <<'PY'
+import numpy as np, sys
+from safetensors.numpy import load_file
+t = sys.argv[1]
+a, b, e = load_file(f"{t}/bt1.safetensors"), load_file(f"{t}/bt2.safetensors"), load_file(f"{t}/be0.safetensors")
+p, m = load_file(f"{t}/btp.safetensors"), load_file(f"{t}/btm.safetensors")
+masks = [k for k in a if k.startswith("dropout.")]
+ok = masks and "dropout.pair_stack.tri_mul_out" in masks and all((a[k] == 0).any() for k in masks)
+ok = ok and np.array_equal(a["z"], b["z"]) and not np.array_equal(a["z"], e["z"])
+# directional derivative of L = <d_m, m_out> + <d_z, z_out> along v (input z), central differences
+i = {k: v for k, v in load_file(f"{t}/bin.safetensors").items()}
+L = lambda o: float(np.sum(i["d_m"].astype(np.float64) * o["m"]) + np.sum(i["d_z"].astype(np.float64) * o["z"]))
+v, h = np.load(f"{t}/bdir.npy"), 1e-2
+num = (L(p) - L(m)) / (2 * h)
+ana = float(np.sum(a["grad.z"].astype(np.float64) * v))
+rel = abs(num - ana) / max(abs(ana), 1e-30)
+print(f"training mode: masks {len(masks)}, d/dz along v: numeric {num:.6g} backward {ana:.6g} (rel {rel:.1e})")
+sys.exit(0 if ok and rel < 1e-2 else 1)
+PY
+check "block --train: same masks twice, backward = central differences of the training forward" $?
+
+# 7. the thread count is printed at start; OpenMP threads wait passively unless the user chose
+out=$($BIN train --preset tiny --data synthetic --steps 1 --set val_every=0 --out "$T/w1" --quiet 2>&1)
+echo "$out" | grep -q "CPU thread.*OpenMP wait policy passive"
+check "train prints the thread count; passive wait by default" $? "$(echo "$out" | head -n 2)"
+out=$(OMP_WAIT_POLICY=active OMP_NUM_THREADS=1 $BIN train --preset tiny --data synthetic --steps 1 --set val_every=0 --out "$T/w2" --quiet 2>&1)
+echo "$out" | grep -q "pairfold: 1 CPU thread (OMP_NUM_THREADS), OpenMP wait policy active"
+check "the user's OMP_WAIT_POLICY and OMP_NUM_THREADS are kept" $? "$(echo "$out" | head -n 2)"
+# ---- end of issue 9 hardening section ----
+
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

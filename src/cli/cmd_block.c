@@ -8,14 +8,21 @@
 //          "pair_mask" (N, N), "seq_mask" (N); with --backward also "d_m", "d_z", "d_s"
 //          (gradients of a loss with respect to the block's outputs). F32.
 // output:  "m", "z", "s" after the block; with --backward "grad.m", "grad.z",
-//          "grad.s" and "grad.<parameter name>".
+//          "grad.s" and "grad.<parameter name>"; with --train "dropout.<step name>"
+//          (the mask each step's update was multiplied by: 0 or 1 / (1 - rate), in the
+//          shape of the stream it updates), so another implementation can apply the
+//          same masks.
+// Evaluation (default): no dropout in the forward nor in the backward. --train:
+// dropout on in both, with the same masks (key from --seed).
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <errno.h>
 #include <getopt.h>
 #include "cli.h"
 #include "../registry/registry.h"
 #include "../core/util.h"
+#include "../core/rng.h"
 #include "../model/block.h"
 #include "../format/safetensors.h"
 
@@ -50,9 +57,12 @@ static int get_f32(pf_st_file *f, const char *path, const char *name, int64_t n,
 
 static void usage(FILE *f) {
     fprintf(f, "usage: pairfold block --kind K --weights W --inputs I --out O [--backward] [--device D]\n"
-               "                      [--prefix NAME.] [--preset P] [--set KEY=VALUE]...\n\n"
+               "                      [--train [--seed N]] [--prefix NAME.] [--preset P] [--set KEY=VALUE]...\n\n"
                "Runs one block (evoformer, extra_msa, pairformer, msa_module) of the preset's\n"
-               "dimensions on the given tensors, without dropout; writes outputs (and gradients).\n"
+               "dimensions on the given tensors; writes outputs (and gradients with --backward).\n"
+               "Without --train: evaluation, no dropout (forward and backward). With --train: the\n"
+               "preset's dropout in both, masks from --seed (default 1), written to the output as\n"
+               "dropout.<step> tensors.\n"
                "--prefix selects one block of a checkpoint, e.g. --prefix evoformer.blocks.0.\n");
 }
 
@@ -62,12 +72,14 @@ int cmd_block(int argc, char **argv) {
                                    {"backward", no_argument, 0, 0},      {"device", required_argument, 0, 0},
                                    {"preset", required_argument, 0, 0},  {"set", required_argument, 0, 0},
                                    {"config", required_argument, 0, 0},  {"prefix", required_argument, 0, 0},
+                                   {"train", no_argument, 0, 0},         {"seed", required_argument, 0, 0},
                                    {"help", no_argument, 0, 0},
                                    {0, 0, 0, 0}};
     pf_config cfg;
     pf_config_preset(&cfg, "af3");
     if (cli_preset_first(&cfg, argc, argv) != 0) return 2;
-    int have = 0, backward = 0, kind = -1;
+    int have = 0, backward = 0, kind = -1, training = 0;
+    uint64_t seed = 1;
     const char *wpath = NULL, *ipath = NULL, *opath = NULL, *prefix = "";
     int idx, c;
     optind = 1;
@@ -84,6 +96,18 @@ int cmd_block(int argc, char **argv) {
         if (!strcmp(name, "out")) { opath = optarg; continue; }
         if (!strcmp(name, "backward")) { backward = 1; continue; }
         if (!strcmp(name, "prefix")) { prefix = optarg; continue; }
+        if (!strcmp(name, "train")) { training = 1; continue; }
+        if (!strcmp(name, "seed")) {
+            char *e = NULL;
+            errno = 0;
+            unsigned long long v = strtoull(optarg, &e, 10);
+            if (!optarg[0] || *e || errno || optarg[0] == '-') {
+                fprintf(stderr, "pairfold: error: --seed: '%s' is not a non-negative integer\n", optarg);
+                return 2;
+            }
+            seed = v;
+            continue;
+        }
         if (cli_config_option(&cfg, &have, name, optarg) < 0) return 2;
     }
     if (kind < 0 || !wpath || !ipath || !opath) { usage(stderr); return 2; }
@@ -103,6 +127,11 @@ int cmd_block(int argc, char **argv) {
     pf_params_init_registry(&P);
     pf_block b;
     pf_block_declare(&b, kind, &cfg, &P, "block");
+    // pf_block_bwd always applies each step's dropout mask; in evaluation the
+    // forward has none, so the rates go to 0 for both (else the gradients would be
+    // those of another forward)
+    if (!training)
+        for (int i = 0; i < b.n; i++) b.step[i].dropout = 0;
     pf_params_bind(&P, be);
     real *host = pf_calloc((size_t)P.total + 1, sizeof(real));
     int rc = 0;
@@ -142,13 +171,15 @@ int cmd_block(int argc, char **argv) {
     }
     void *saved = be->alloc(be, b.saved_bytes + 1), *ws = be->alloc(be, b.ws_bytes + 1);
     pf_act *delta = be->alloc(be, pf_act_size(be, big)), *dd = be->alloc(be, pf_act_size(be, big));
-    pf_block_fwd(&b, be, &st, backward ? saved : NULL, ws, delta, 0, 0);
+    const uint64_t key = seed;
+    pf_block_fwd(&b, be, &st, backward ? saved : NULL, ws, delta, key, training);
 
     // outputs
     int nt = 0;
-    pf_st_tensor *ts = pf_calloc((size_t)(2 * PF_NSTREAMS + P.n), sizeof *ts);
-    float **bufs = pf_calloc((size_t)(2 * PF_NSTREAMS + P.n), sizeof(float *));
-    char **names = pf_calloc((size_t)(2 * PF_NSTREAMS + P.n), sizeof(char *));
+    int max_out = 2 * PF_NSTREAMS + P.n + b.n;
+    pf_st_tensor *ts = pf_calloc((size_t)max_out, sizeof *ts);
+    float **bufs = pf_calloc((size_t)max_out, sizeof(float *));
+    char **names = pf_calloc((size_t)max_out, sizeof(char *));
     real *tmp = pf_malloc(sizeof(real) * (size_t)(big > P.total ? big : P.total) + 8);
 #define EMIT(nm_, src_, cnt_, nd_, s0, s1, s2)                                     \
     do {                                                                          \
@@ -164,6 +195,27 @@ int cmd_block(int argc, char **argv) {
         be->act_to_real(be, tmp, st.x[k], n[k]);
         EMIT(sn[k], tmp, n[k], nd[k], shp[k][0], shp[k][1], shp[k][2]);
     }
+    if (training) {
+        // Each step's mask as the backend applies it: its dropout backward of all-ones
+        // gives the scale of every element. Sizes as in block.c (stream_rc): rows S
+        // (M), N (Z) or 1 (S) of N columns.
+        real *ones = pf_malloc(sizeof(real) * (size_t)big);
+        for (int64_t q = 0; q < big; q++) ones[q] = 1;
+        be->act_from_real(be, dd, ones, big);
+        pf_free(ones);
+        for (int i = 0; i < b.n; i++) {
+            const pf_step *sp = &b.step[i];
+            if (sp->dropout <= 0) continue;
+            int t = sp->target;
+            pf_dropout d = {.A = t == PF_STREAM_M ? S : t == PF_STREAM_Z ? N : 1, .B = N, .C = b.c[t],
+                            .rate = sp->dropout, .shared_axis = sp->dropout_axis, .key = pf_hash2(key, (uint64_t)i)};
+            be->dropout_bwd(be, &d, delta, dd);
+            be->act_to_real(be, tmp, delta, n[t]);
+            char dname[96];
+            snprintf(dname, sizeof dname, "dropout.%s", sp->name);
+            EMIT(dname, tmp, n[t], nd[t], shp[t][0], shp[t][1], shp[t][2]);
+        }
+    }
     if (backward) {
         for (int k = 0; k < PF_NSTREAMS; k++) {
             real *hd = pf_calloc((size_t)n[k] + 1, sizeof(real));
@@ -172,7 +224,7 @@ int cmd_block(int argc, char **argv) {
             be->act_from_real(be, ds.x[k], hd, n[k]);
             pf_free(hd);
         }
-        pf_block_bwd(&b, be, &st, &ds, saved, ws, dd, 0);
+        pf_block_bwd(&b, be, &st, &ds, saved, ws, dd, key);
         const char *gn[PF_NSTREAMS] = {"grad.m", "grad.z", "grad.s"};
         for (int k = 0; k < PF_NSTREAMS; k++) {
             be->act_to_real(be, tmp, ds.x[k], n[k]);

@@ -3,6 +3,24 @@
 #include <string.h>
 #include "../core/util.h"
 
+// Results must not depend on the thread count. OpenBLAS splits a product over
+// its threads in a way that depends on how many there are, and its edge kernels
+// round differently from the main one, so the same element can come out with
+// different bits. So the product is cut into row or column blocks chosen from
+// the shape alone, and each block is one BLAS call from inside pairfold's own
+// parallel loop, where OpenBLAS (OpenMP build) runs serially. The loop is always
+// entered as a parallel region (no if clause): outside one, OpenBLAS would start
+// its own threads when OMP_NUM_THREADS > 1.
+#define GEMM_MIN_BLOCK 32
+#define GEMM_MAX_BLOCKS 16
+
+static void gemm_block(int ta, int tb, int64_t M, int64_t N, int64_t K, real alpha,
+                       const real *A, int64_t lda, const real *B, int64_t ldb,
+                       real beta, real *C, int64_t ldc) {
+    cblas_xgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
+                (int)M, (int)N, (int)K, alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc);
+}
+
 void cpu_gemm(int ta, int tb, int64_t M, int64_t N, int64_t K, real alpha,
               const real *A, int64_t lda, const real *B, int64_t ldb,
               real beta, real *C, int64_t ldc) {
@@ -14,8 +32,21 @@ void cpu_gemm(int ta, int tb, int64_t M, int64_t N, int64_t K, real alpha,
     }
     if (M > INT32_MAX || N > INT32_MAX || K > INT32_MAX || lda > INT32_MAX || ldb > INT32_MAX || ldc > INT32_MAX)
         pf_die("cpu_gemm: dimension exceeds the BLAS 32-bit integer range");
-    cblas_xgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans, tb ? CblasTrans : CblasNoTrans,
-                (int)M, (int)N, (int)K, alpha, A, (int)lda, B, (int)ldb, beta, C, (int)ldc);
+    // Split the longer side of C into at most GEMM_MAX_BLOCKS blocks of at least
+    // GEMM_MIN_BLOCK (a multiple of 16, the widest micro-kernel).
+    int by_rows = M >= N;
+    int64_t len = by_rows ? M : N;
+    int64_t nb = PF_MIN((int64_t)GEMM_MAX_BLOCKS, PF_MAX((int64_t)1, len / GEMM_MIN_BLOCK));
+    int64_t blk = ((len + nb - 1) / nb + 15) / 16 * 16;
+    nb = (len + blk - 1) / blk;
+#pragma omp parallel for schedule(static)
+    for (int64_t b = 0; b < nb; b++) {
+        int64_t s = b * blk, n = PF_MIN(blk, len - s);
+        if (by_rows)  // rows s.. of op(A) and C
+            gemm_block(ta, tb, n, N, K, alpha, ta ? A + s : A + s * lda, lda, B, ldb, beta, C + s * ldc, ldc);
+        else          // columns s.. of op(B) and C
+            gemm_block(ta, tb, M, n, K, alpha, A, lda, tb ? B + s * ldb : B + s, ldb, beta, C + s, ldc);
+    }
 }
 
 void cpu_linear_fwd(int64_t M, int in, int out, const pf_linear_p *p, const real *x, real *y, int accumulate) {

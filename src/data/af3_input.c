@@ -95,6 +95,39 @@ static void add_chain(pf_af3_job *j, int *cap, const char *id, const char *seq) 
     c->sequence = dup_str(seq);
 }
 
+// Chain ids seen so far in a job: an open-addressing hash set of indices into
+// j->chains (a job has at most PF_AF3_MAX_RESIDUES chains), so a long id list is
+// checked for duplicates in linear time.
+#define ID_SET_SLOTS 16384  // a power of two, over 3 x PF_AF3_MAX_RESIDUES
+typedef struct { int slot[ID_SET_SLOTS]; } id_set;  // chain index + 1; 0 = empty
+
+static uint32_t id_hash(const char *s) {
+    uint32_t h = 2166136261u;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
+}
+// 1 if id is already in the set, else adds chain index c and returns 0.
+static int id_set_add(id_set *set, const pf_af3_job *j, const char *id, int c) {
+    for (uint32_t i = id_hash(id) & (ID_SET_SLOTS - 1);; i = (i + 1) & (ID_SET_SLOTS - 1)) {
+        if (!set->slot[i]) { set->slot[i] = c + 1; return 0; }
+        if (!strcmp(j->chains[set->slot[i] - 1].id, id)) return 1;
+    }
+}
+
+// The job's residues so far plus `copies` chains of `len` residues must stay within
+// PF_AF3_MAX_RESIDUES: checked before anything is allocated for them.
+// *total: the job's residues so far, updated.
+static int check_size(int64_t *total, int64_t copies, size_t len, const char *name, const char *field, char *err,
+                      size_t errlen) {
+    int64_t have = *total;
+    if ((int64_t)len > PF_AF3_MAX_RESIDUES || copies * (int64_t)len > PF_AF3_MAX_RESIDUES - have)
+        FAIL("%s: %lld cop%s of a %zu-residue chain make %lld residues in the job (at most %d, as AlphaFold Server)",
+             field, (long long)copies, copies == 1 ? "y" : "ies", len, (long long)(have + copies * (int64_t)len),
+             PF_AF3_MAX_RESIDUES);
+    *total = have + copies * (int64_t)len;
+    return 0;
+}
+
 static void free_job(pf_af3_job *j) {
     for (int i = 0; i < j->n_chains; i++) {
         pf_free(j->chains[i].sequence);
@@ -115,8 +148,9 @@ static int read_seeds(const cJSON *o, pf_af3_job *j, const char *name, const cha
     j->n_seeds = n > 0 ? n : 1;
     j->seeds = pf_calloc((size_t)j->n_seeds, sizeof(int64_t));
     j->seeds[0] = 1;  // the Server lets the list be empty ("random"); we take 1, reproducibly
-    for (int k = 0; k < n; k++) {
-        const cJSON *v = cJSON_GetArrayItem(s, k);
+    int k = 0;
+    const cJSON *v;
+    cJSON_ArrayForEach(v, s) {  // not cJSON_GetArrayItem(s, k): that walks the list from its start
         if (cJSON_IsString(v)) {  // the Server writes seeds as strings
             char *e;
             long long x = strtoll(v->valuestring, &e, 10);
@@ -128,6 +162,7 @@ static int read_seeds(const cJSON *o, pf_af3_job *j, const char *name, const cha
         } else {
             FAIL("%smodelSeeds[%d]: expected an integer", where, k);
         }
+        k++;
     }
     return 0;
 }
@@ -157,39 +192,57 @@ static int parse_af3(const cJSON *o, const char *name, pf_af3_job *j, char *err,
     const cJSON *bonds = cJSON_GetObjectItemCaseSensitive(o, "bondedAtomPairs");
     if (bonds && cJSON_GetArraySize(bonds) > 0) return unsupported("bondedAtomPairs", name, "bondedAtomPairs", err, errlen);
     int cap = 0, k = 0;
+    int64_t total = 0;
     const cJSON *e;
+    id_set *ids = pf_calloc(1, sizeof *ids);
+    int rc = -1;
+#undef FAIL_OUT
+#define FAIL_OUT(...)                                       \
+    do {                                                    \
+        snprintf(err, errlen, "%s: ", name);                \
+        size_t o_ = strlen(err);                            \
+        snprintf(err + o_, errlen - o_, __VA_ARGS__);       \
+        goto out;                                           \
+    } while (0)
     cJSON_ArrayForEach(e, seqs) {
         char where[96];
         const cJSON *prot = cJSON_GetObjectItemCaseSensitive(e, "protein");
-        if (!cJSON_IsObject(e) || !e->child || e->child->next) FAIL("sequences[%d]: expected an object with one entry (protein, rna, dna or ligand)", k);
+        if (!cJSON_IsObject(e) || !e->child || e->child->next) FAIL_OUT("sequences[%d]: expected an object with one entry (protein, rna, dna or ligand)", k);
         if (!prot) {
             snprintf(where, sizeof where, "sequences[%d].%s", k, e->child->string);
-            return unsupported(e->child->string, name, where, err, errlen);
+            unsupported(e->child->string, name, where, err, errlen);
+            goto out;
         }
         snprintf(where, sizeof where, "sequences[%d].protein", k);
         const cJSON *seq = cJSON_GetObjectItemCaseSensitive(prot, "sequence"), *id = cJSON_GetObjectItemCaseSensitive(prot, "id");
-        if (!cJSON_IsString(seq)) FAIL("%s.sequence: missing or not a string", where);
-        if (check_sequence(seq->valuestring, name, where, err, errlen)) return -1;
+        if (!cJSON_IsString(seq)) FAIL_OUT("%s.sequence: missing or not a string", where);
+        if (check_sequence(seq->valuestring, name, where, err, errlen)) goto out;
         const cJSON *mods = cJSON_GetObjectItemCaseSensitive(prot, "modifications");
-        if (mods && cJSON_GetArraySize(mods) > 0) return unsupported("modified residues", name, where, err, errlen);
+        if (mods && cJSON_GetArraySize(mods) > 0) {
+            unsupported("modified residues", name, where, err, errlen);
+            goto out;
+        }
         const cJSON *tpl = cJSON_GetObjectItemCaseSensitive(prot, "templates");
         if (tpl && cJSON_GetArraySize(tpl) > 0)
             fprintf(stderr, "pairfold: warning: %s: %s.templates ignored (no template stack)\n", name, where);
         int first = j->n_chains, nid = cJSON_IsArray(id) ? cJSON_GetArraySize(id) : 1;
-        if (!(cJSON_IsString(id) || (cJSON_IsArray(id) && nid > 0))) FAIL("%s.id: expected a chain id or a list of them", where);
-        for (int c = 0; c < nid; c++) {
-            const cJSON *ic = cJSON_IsArray(id) ? cJSON_GetArrayItem(id, c) : id;
+        if (!(cJSON_IsString(id) || (cJSON_IsArray(id) && nid > 0))) FAIL_OUT("%s.id: expected a chain id or a list of them", where);
+        char field[112];
+        snprintf(field, sizeof field, "%s.id", where);
+        if (check_size(&total, nid, strlen(seq->valuestring), name, field, err, errlen)) goto out;
+        const cJSON *ic = cJSON_IsArray(id) ? id->child : id;
+        for (; ic; ic = cJSON_IsArray(id) ? ic->next : NULL) {
             if (!cJSON_IsString(ic) || !ic->valuestring[0] || strlen(ic->valuestring) >= sizeof j->chains->id)
-                FAIL("%s.id: chain ids are strings of 1-%zu characters", where, sizeof j->chains->id - 1);
-            for (int q = 0; q < j->n_chains; q++)
-                if (!strcmp(j->chains[q].id, ic->valuestring)) FAIL("%s.id: chain id '%s' used twice", where, ic->valuestring);
+                FAIL_OUT("%s.id: chain ids are strings of 1-%zu characters", where, sizeof j->chains->id - 1);
+            if (id_set_add(ids, j, ic->valuestring, j->n_chains))
+                FAIL_OUT("%s.id: chain id '%s' used twice", where, ic->valuestring);
             add_chain(j, &cap, ic->valuestring, seq->valuestring);
         }
         char *un = NULL, *pa = NULL, *orig = NULL;
         if (read_msa_field(prot, "unpairedMsa", name, where, &un, &orig, err, errlen) ||
             read_msa_field(prot, "pairedMsa", name, where, &pa, NULL, err, errlen)) {
             pf_free(un); pf_free(orig);
-            return -1;
+            goto out;
         }
         for (int c = first; c < j->n_chains; c++) {  // every copy gets the entry's alignments
             j->chains[c].unpaired_msa = un ? dup_str(un) : NULL;
@@ -199,7 +252,10 @@ static int parse_af3(const cJSON *o, const char *name, pf_af3_job *j, char *err,
         pf_free(un); pf_free(pa); pf_free(orig);
         k++;
     }
-    return 0;
+    rc = 0;
+out:
+    pf_free(ids);
+    return rc;
 }
 
 // AlphaFold Server job: {"name", "modelSeeds", "sequences": [{"proteinChain": {"sequence", "count"}}]}
@@ -211,6 +267,7 @@ static int parse_server(const cJSON *o, int idx, const char *name, pf_af3_job *j
     const cJSON *seqs = cJSON_GetObjectItemCaseSensitive(o, "sequences");
     if (!cJSON_IsArray(seqs) || cJSON_GetArraySize(seqs) == 0) FAIL("[%d].sequences: missing or empty", idx);
     int cap = 0, k = 0, next_id = 0;
+    int64_t total = 0;
     const cJSON *e;
     cJSON_ArrayForEach(e, seqs) {
         char where[96];
@@ -230,6 +287,9 @@ static int parse_server(const cJSON *o, int idx, const char *name, pf_af3_job *j
                 FAIL("%s.count: expected an integer from 1 to 1000", where);
             count = (int)cnt->valuedouble;
         }
+        char field[112];
+        snprintf(field, sizeof field, "%s.count", where);
+        if (check_size(&total, count, strlen(seq->valuestring), name, field, err, errlen)) return -1;
         const cJSON *mods = cJSON_GetObjectItemCaseSensitive(pc, "modifications"), *gly = cJSON_GetObjectItemCaseSensitive(pc, "glycans");
         if ((mods && cJSON_GetArraySize(mods) > 0) || (gly && cJSON_GetArraySize(gly) > 0))
             return unsupported("modified residues and glycans", name, where, err, errlen);
@@ -243,16 +303,26 @@ static int parse_server(const cJSON *o, int idx, const char *name, pf_af3_job *j
     return 0;
 }
 
-// Entities (same sequence) and copy indices, in order of first appearance.
+// Entities (same sequence) and copy indices, in order of first appearance. A hash
+// table from sequence to its first chain keeps this linear in the chains.
 static void assign_entities(pf_af3_job *j) {
+    int *first = pf_calloc(ID_SET_SLOTS, sizeof(int));  // first chain of a sequence + 1; 0 = empty
+    int *copies = pf_calloc((size_t)j->n_chains + 1, sizeof(int));  // per entity: chains seen
     int ne = 0;
     for (int c = 0; c < j->n_chains; c++) {
         pf_af3_chain *x = &j->chains[c];
-        x->entity = -1;
-        for (int p = 0; p < c; p++)
-            if (!strcmp(j->chains[p].sequence, x->sequence)) { x->entity = j->chains[p].entity; x->sym = j->chains[p].sym + 1; }
-        if (x->entity < 0) { x->entity = ne++; x->sym = 0; }
+        uint32_t i = id_hash(x->sequence) & (ID_SET_SLOTS - 1);
+        while (first[i] && strcmp(j->chains[first[i] - 1].sequence, x->sequence)) i = (i + 1) & (ID_SET_SLOTS - 1);
+        if (!first[i]) {
+            first[i] = c + 1;
+            x->entity = ne++;
+        } else {
+            x->entity = j->chains[first[i] - 1].entity;
+        }
+        x->sym = copies[x->entity]++;
     }
+    pf_free(first);
+    pf_free(copies);
 }
 
 static int64_t line_of(const char *text, const char *at) {
@@ -280,13 +350,15 @@ int pf_af3_parse(const char *text, size_t len, const char *name, pf_af3_job **jo
     int n = cJSON_IsArray(root) ? cJSON_GetArraySize(root) : 1, rc = 0;
     if (!cJSON_IsArray(root) && !cJSON_IsObject(root)) { cJSON_Delete(root); FAIL("expected an object (AlphaFold 3 input) or a list (AlphaFold Server jobs)"); }
     if (n == 0) { cJSON_Delete(root); FAIL("an empty list of jobs"); }
+    if (n > PF_AF3_MAX_JOBS) { cJSON_Delete(root); FAIL("%d jobs in one file (at most %d)", n, PF_AF3_MAX_JOBS); }
     pf_af3_job *js = pf_calloc((size_t)n, sizeof *js);
-    for (int k = 0; k < n && rc == 0; k++) {
+    const cJSON *jo = cJSON_IsArray(root) ? root->child : root;  // walked along, not indexed (linear)
+    for (int k = 0; k < n && rc == 0; k++, jo = jo->next) {
         if (!cJSON_IsArray(root)) rc = parse_af3(root, name, &js[k], err, errlen);
-        else if (parse_server(cJSON_GetArrayItem(root, k), k, name, &js[k], err, errlen) != 0) {
+        else if (parse_server(jo, k, name, &js[k], err, errlen) != 0) {
             free_job(&js[k]);  // keep the message, drop what was read
             js[k].error = dup_str(err);
-            const cJSON *nm = cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(root, k), "name");
+            const cJSON *nm = cJSON_GetObjectItemCaseSensitive(jo, "name");
             snprintf(js[k].name, sizeof js[k].name, "%s", cJSON_IsString(nm) ? nm->valuestring : "?");
             continue;
         }

@@ -6,6 +6,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// Size caps, checked while reading, before anything is allocated for the chains:
+// residues in one job (all chains and copies; AlphaFold Server's limit) and jobs in
+// one file.
+#define PF_AF3_MAX_RESIDUES 5000
+#define PF_AF3_MAX_JOBS 10000
+
 typedef struct {
     char id[8];          // chain id ("A", "B", ...)
     char *sequence;      // one-letter amino acids

@@ -299,6 +299,12 @@ int pf_parse_mmcif(const char *data, size_t len, const char *name, pf_structure 
             rc = -1;
             break;
         }
+        if (!pf_coord_ok(x, y, z)) {
+            pf_errf(err, errlen, name, line, "coordinates '%s %s %s' out of range (|x| <= %g Angstrom)", sx, sy, sz,
+                    PF_COORD_MAX);
+            rc = -1;
+            break;
+        }
         pf_atom_in a;
         memset(&a, 0, sizeof a);
         a.het = strcmp(val(at, i, c_grp, b[4], sizeof b[4]), "HETATM") == 0;
@@ -311,6 +317,12 @@ int pf_parse_mmcif(const char *data, size_t len, const char *name, pf_structure 
         const char *sq = val(at, i, c_seq, b[10], sizeof b[10]);
         if (sq[0] && pf_parse_int(sq, strlen(sq), &q) != 0) {
             pf_errf(err, errlen, name, line, "bad label_seq_id '%s'", sq);
+            rc = -1;
+            break;
+        }
+        if (sq[0] && (q < 1 || q > PF_SEQ_ID_MAX)) {
+            pf_errf(err, errlen, name, line, "label_seq_id %ld out of range (1 to %d; '.' for atoms outside a polymer)", q,
+                    PF_SEQ_ID_MAX);
             rc = -1;
             break;
         }

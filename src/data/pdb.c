@@ -96,6 +96,12 @@ int pf_parse_pdb(const char *data, size_t len, const char *name, pf_structure *s
             rc = -1;
             break;
         }
+        if (!pf_coord_ok(x, y, z)) {
+            pf_errf(err, errlen, name, it.lineno, "coordinates (%g, %g, %g) out of range (|x| <= %g Angstrom)", x, y, z,
+                    PF_COORD_MAX);
+            rc = -1;
+            break;
+        }
         if (!chain[0]) {
             // blank chain id: each TER starts a new chain "_", "_2", ...
             if (ter_blank == 0) strcpy(chain, "_");

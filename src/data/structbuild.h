@@ -5,6 +5,17 @@
 #define PF_STRUCTBUILD_H
 #include "structure.h"
 
+// Input ranges the readers check (with file and line) before building:
+// coordinates in Angstrom, |x| <= PF_COORD_MAX (PDB's fixed columns stop at
+// 9999.999; 1e5 leaves mmCIF room and still rejects 1e30 and the like), and
+// mmCIF label_seq_id from 1 to PF_SEQ_ID_MAX.
+#define PF_COORD_MAX 1e5
+#define PF_SEQ_ID_MAX 100000
+static inline int pf_coord_ok(double x, double y, double z) {
+    return x >= -PF_COORD_MAX && x <= PF_COORD_MAX && y >= -PF_COORD_MAX && y <= PF_COORD_MAX &&
+           z >= -PF_COORD_MAX && z <= PF_COORD_MAX;
+}
+
 typedef struct {
     const char *chain;   // author chain id (grouping key)
     const char *entity;  // mmCIF entity id or ""

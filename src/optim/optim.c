@@ -1,5 +1,7 @@
 #include "optim.h"
 #include <math.h>
+#include <string.h>
+#include "../core/util.h"
 
 void pf_optim_init(pf_optim *o, pf_params *P) {
     pf_backend *be = P->be;
@@ -12,6 +14,7 @@ void pf_optim_init(pf_optim *o, pf_params *P) {
     o->step = 0;
     o->ema = NULL;
     o->ema_decay = 0;
+    o->grad_sum = NULL;
 }
 
 void pf_optim_enable_ema(pf_optim *o, double decay) {
@@ -38,6 +41,28 @@ void pf_optim_free(pf_optim *o) {
     be->free(be, o->m);
     be->free(be, o->v);
     if (o->ema) be->free(be, o->ema);
+    pf_free(o->grad_sum);
+}
+
+static int host_grads(const pf_optim *o) { return strcmp(o->P->be->name, "cpu") == 0; }
+
+void pf_optim_example_begin(pf_optim *o, int k) {
+    if (k > 0 && host_grads(o)) pf_params_zero_grad(o->P);
+}
+
+void pf_optim_example_end(pf_optim *o, int k, int A) {
+    if (A <= 1 || !host_grads(o)) return;
+    int64_t n = o->P->total;
+    real *g = o->P->grad;
+    if (!o->grad_sum) o->grad_sum = pf_malloc(sizeof(real) * (size_t)(n ? n : 1));
+    real *s = o->grad_sum;
+    if (k == 0) {
+        memcpy(s, g, sizeof(real) * (size_t)n);
+    } else {
+#pragma omp parallel for schedule(static)
+        for (int64_t i = 0; i < n; i++) s[i] += g[i];
+    }
+    if (k == A - 1) memcpy(g, s, sizeof(real) * (size_t)n);
 }
 
 double pf_lr_at(const pf_config *c, int64_t step) {

@@ -11,6 +11,7 @@ typedef struct {
     real *ema;       // weight EMA (P->total), NULL when off
     double ema_decay;
     int64_t step;    // updates done so far
+    real *grad_sum;  // host: the step's gradient sum over its examples (CPU backend, grad_accum > 1)
 } pf_optim;
 
 void pf_optim_init(pf_optim *o, pf_params *P);
@@ -24,6 +25,15 @@ void pf_optim_free(pf_optim *o);
 double pf_lr_at(const pf_config *c, int64_t step);  // lr of update number step (1-based)
 // Clip the gradients to cfg->grad_clip by global norm and apply one AdamW
 // update. Returns the gradient norm before clipping.
+// Gradient accumulation in example order. A backward adds into the gradients in
+// blocks (GEMMs with beta = 1), so example 2's backward on top of example 1's
+// gradients rounds differently from two ranks that each start from zero and are
+// summed. With these around each example of a step (k = 0..A-1), every example's
+// gradient is computed from zero and added to the sum in example order, so
+// grad_accum = A on one process equals A ranks bit for bit. CPU backend only;
+// other backends keep accumulating in place (no-ops).
+void pf_optim_example_begin(pf_optim *o, int k);
+void pf_optim_example_end(pf_optim *o, int k, int A);
 double pf_optim_step(pf_optim *o, const pf_config *c, double *lr_out);
 
 #endif

@@ -217,6 +217,7 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
                 }
                 agg[8] += src->last_wait_ms;
             }
+            pf_optim_example_begin(&opt, k);
             pf_step_result rk = pf_model_train_step(M, &b, e);
             if (!isfinite(rk.loss)) {
                 fprintf(stderr, "\npairfold: error: loss is %f at step %lld (%s); stopping without saving\n", rk.loss,
@@ -234,6 +235,7 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
                 next_e = ne;
                 pf_model_stage(M, &next);
             }
+            pf_optim_example_end(&opt, k, A);
             agg[2] += rk.loss / A;
             agg[3] += rk.disto / A;
             agg[4] += rk.msa / A;

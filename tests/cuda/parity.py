@@ -6,8 +6,15 @@ forward and backward on each requested device; outputs, input gradients and ever
 parameter gradient are compared with PyTorch in float64. The same block run by
 PyTorch in bf16 gives the yardstick for pairfold's bf16 mode (see BF16_SLACK).
 
+Each block runs in evaluation (no dropout) with the tiny preset and with its own
+preset (af3 for the Pairformer, af2 for the Evoformer: dropout rates set, but off),
+and in training mode with that preset (`pairfold block --train`: dropout on in the
+forward and the backward); PyTorch then applies the masks pairfold wrote
+(dropout.<step>), so both compute the same function.
+
 usage: python3 tests/cuda/parity.py [--devices cpu,cuda-fp32,cuda] [--pairfold ./pairfold]
-Prints one line per (block, device) and ends with "N passed, M failed"."""
+                                    [--modes tiny,eval,train]
+Prints one line per (block, mode, device) and ends with "N passed, M failed"."""
 import argparse
 import math
 import os
@@ -53,10 +60,10 @@ def fwd_bwd(kind, d, p, ins, masks, grads_out, dtype, device):
     return res
 
 
-def run_block(kind, d, N, S, gen, pairfold):
-    """Random weights and inputs (values representable in float32), the float64
-    reference, and PyTorch's own bf16 result (the yardstick for pairfold's bf16)."""
-    p = tb.random_params(kind, d, gen, dtype=torch.float64, pairfold=pairfold)  # names, shapes: pairfold inspect
+def make_block(kind, d, N, S, gen, pairfold):
+    """Random weights and inputs (values representable in float32); parameter names
+    and shapes from `pairfold inspect` (bench/block_params.py)."""
+    p = tb.random_params(kind, d, gen, dtype=torch.float64, pairfold=pairfold)
     p = {k: v.float().double() for k, v in p.items()}
     tok = torch.ones(N, dtype=torch.float64)
     tok[[3, 10, N - 2]] = 0
@@ -72,14 +79,22 @@ def run_block(kind, d, N, S, gen, pairfold):
     else:
         ins["m"] = rnd(S, N, d["c_m"])
         grads_out = {"m": rnd(S, N, d["c_m"]), "z": rnd(N, N, d["c_z"])}
-    ref = fwd_bwd(kind, d, p, ins, masks, grads_out, torch.float64, "cpu")
-    dev = "cuda" if torch.cuda.is_available() else "cpu"
-    torch_bf16 = fwd_bwd(kind, d, p, ins, masks, grads_out, torch.bfloat16, dev)
     inputs = {k: v.float() for k, v in ins.items()}
     inputs.update({f"d_{k}": v.float() for k, v in grads_out.items()})
     inputs.update({k: v.float() for k, v in masks.items()})
     weights = {k: v.float().contiguous() for k, v in p.items()}
-    return weights, inputs, ref, torch_bf16
+    return (p, ins, masks, grads_out), weights, inputs
+
+
+def reference(kind, d, blk, dropout=None):
+    """The float64 reference and PyTorch's own bf16 result (the yardstick for
+    pairfold's bf16), with pairfold's dropout masks when given."""
+    p, ins, masks, grads_out = blk
+    d = dict(d, dropout=dropout or {})
+    ref = fwd_bwd(kind, d, p, ins, masks, grads_out, torch.float64, "cpu")
+    dev = "cuda" if torch.cuda.is_available() else "cpu"
+    torch_bf16 = fwd_bwd(kind, d, p, ins, masks, grads_out, torch.bfloat16, dev)
+    return ref, torch_bf16
 
 
 def rel_errors(got, ref):
@@ -105,6 +120,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--devices", default="cpu")
     ap.add_argument("--pairfold", default="./pairfold")
+    ap.add_argument("--modes", default="tiny,eval,train")
     a = ap.parse_args()
     gen = torch.Generator().manual_seed(1234)
     passed = failed = 0
@@ -112,50 +128,72 @@ def main():
     for k, v in DIMS.items():
         sets += ["--set", f"{k}={v}"]
     with tempfile.TemporaryDirectory() as tmp:
-        for kind, N, S in (("pairformer", 37, 1), ("evoformer", 29, 5)):
-            weights, inputs, ref, torch_bf16 = run_block(kind, DIMS, N, S, gen, a.pairfold)
-            tb_err = rel_errors(torch_bf16, ref)
-            tw = max(tb_err, key=tb_err.get)
-            print(f"info {kind:10s} torch-bf16 {len(ref)} tensors, worst {tb_err[tw]:.2e} ({tw}) [PyTorch's own bf16 error]")
+        for kind, N, S, own in (("pairformer", 37, 1, "af3"), ("evoformer", 29, 5, "af2")):
+            blk, weights, inputs = make_block(kind, DIMS, N, S, gen, a.pairfold)
             wp, ip = os.path.join(tmp, "w.safetensors"), os.path.join(tmp, "i.safetensors")
             save_file(weights, wp)
             save_file({k: v.contiguous() for k, v in inputs.items()}, ip)
-            for dev in a.devices.split(","):
-                op = os.path.join(tmp, f"o_{kind}_{dev}.safetensors")
-                cmd = [a.pairfold, "block", "--kind", kind, "--preset", "tiny", *sets, "--device", dev,
-                       "--weights", wp, "--inputs", ip, "--out", op, "--backward"]
-                r = subprocess.run(cmd, capture_output=True, text=True)
-                if r.returncode != 0:
-                    print(f"FAIL {kind} {dev}: pairfold exited {r.returncode}: {r.stderr.strip()[-400:]}")
-                    failed += 1
-                    continue
-                errs = rel_errors(load_file(op), ref)
-                worst, worst_name, bad, detail = 0.0, "", [], []
-                for name, err in errs.items():
-                    if err is None:
-                        bad.append(f"{name} missing")
+            eval_ref = None
+            for mode in a.modes.split(","):
+                preset = "tiny" if mode == "tiny" else own
+                train = ["--train", "--seed", "7"] if mode == "train" else []
+                label = f"{kind}/{preset}{'/train' if train else ''}"
+                for dev in a.devices.split(","):
+                    op = os.path.join(tmp, f"o_{kind}_{mode}_{dev}.safetensors")
+                    cmd = [a.pairfold, "block", "--kind", kind, "--preset", preset, *sets, "--device", dev,
+                           "--weights", wp, "--inputs", ip, "--out", op, "--backward", *train]
+                    r = subprocess.run(cmd, capture_output=True, text=True)
+                    if r.returncode != 0:
+                        print(f"FAIL {label} {dev}: pairfold exited {r.returncode}: {r.stderr.strip()[-400:]}")
+                        failed += 1
                         continue
-                    # bf16: within TOL, or no worse than BF16_SLACK x PyTorch's own bf16 error
-                    tol = TOL[dev] if dev != "cuda" else max(TOL[dev], BF16_SLACK * tb_err[name])
-                    detail.append(f"   {name:70s} {err:.2e}  (torch bf16 {tb_err[name]:.2e})")
-                    if err > worst:
-                        worst, worst_name = err, name
-                    if not err <= tol:
-                        bad.append(f"{name} {err:.2e}")
-                extra = ""
-                if dev == "cuda":
-                    ratios = [math.log(max(e, 1e-12) / max(tb_err[n], 1e-12)) for n, e in errs.items() if e is not None]
-                    gm = math.exp(sum(ratios) / max(len(ratios), 1))
-                    extra = f", error / PyTorch bf16 error: geometric mean {gm:.2f}"
-                    if not gm <= BF16_MEAN:
-                        bad.append(f"geometric mean ratio {gm:.2f} > {BF16_MEAN}")
-                ok = not bad
-                passed += ok
-                failed += not ok
-                print(f"{'ok  ' if ok else 'FAIL'} {kind:10s} {dev:9s} {len(ref)} tensors, worst {worst:.2e} ({worst_name}){extra}"
-                      + ("" if ok else "; over tolerance: " + ", ".join(bad[:8])))
-                if os.environ.get("PARITY_VERBOSE"):
-                    print("\n".join(detail))
+                    got = load_file(op)
+                    drop = {k[len("dropout."):]: v.double() for k, v in got.items() if k.startswith("dropout.")}
+                    if train:  # the reference with the masks this device used
+                        if not drop:
+                            print(f"FAIL {label} {dev}: no dropout masks in pairfold's output (preset {preset})")
+                            failed += 1
+                            continue
+                        ref, torch_bf16 = reference(kind, DIMS, blk, drop)
+                    else:
+                        if drop:
+                            print(f"FAIL {label} {dev}: evaluation wrote dropout masks")
+                            failed += 1
+                            continue
+                        if eval_ref is None:
+                            eval_ref = reference(kind, DIMS, blk)
+                        ref, torch_bf16 = eval_ref
+                    tb_err = rel_errors(torch_bf16, ref)
+                    tw = max(tb_err, key=tb_err.get)
+                    print(f"info {label:22s} {dev:9s} torch-bf16 {len(ref)} tensors, worst {tb_err[tw]:.2e} ({tw}) "
+                          f"[PyTorch's own bf16 error]" + (f"; {len(drop)} dropout masks" if drop else ""))
+                    errs = rel_errors({k: v for k, v in got.items() if not k.startswith("dropout.")}, ref)
+                    worst, worst_name, bad, detail = 0.0, "", [], []
+                    for name, err in errs.items():
+                        if err is None:
+                            bad.append(f"{name} missing")
+                            continue
+                        # bf16: within TOL, or no worse than BF16_SLACK x PyTorch's own bf16 error
+                        tol = TOL[dev] if dev != "cuda" else max(TOL[dev], BF16_SLACK * tb_err[name])
+                        detail.append(f"   {name:70s} {err:.2e}  (torch bf16 {tb_err[name]:.2e})")
+                        if err > worst:
+                            worst, worst_name = err, name
+                        if not err <= tol:
+                            bad.append(f"{name} {err:.2e}")
+                    extra = ""
+                    if dev == "cuda":
+                        ratios = [math.log(max(e, 1e-12) / max(tb_err[n], 1e-12)) for n, e in errs.items() if e is not None]
+                        gm = math.exp(sum(ratios) / max(len(ratios), 1))
+                        extra = f", error / PyTorch bf16 error: geometric mean {gm:.2f}"
+                        if not gm <= BF16_MEAN:
+                            bad.append(f"geometric mean ratio {gm:.2f} > {BF16_MEAN}")
+                    ok = not bad
+                    passed += ok
+                    failed += not ok
+                    print(f"{'ok  ' if ok else 'FAIL'} {label:22s} {dev:9s} {len(ref)} tensors, worst {worst:.2e} ({worst_name}){extra}"
+                          + ("" if ok else "; over tolerance: " + ", ".join(bad[:8])))
+                    if os.environ.get("PARITY_VERBOSE"):
+                        print("\n".join(detail))
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 
