@@ -24,7 +24,7 @@ stage() {  # stage NAME SECONDS CMD...
 }
 for s in ${STAGES:-parity tests bench train}; do
   case $s in
-    parity) stage parity 60 python3 tests/cuda/parity.py --devices cpu,cuda-fp32,cuda --pairfold $P/pairfold ;;
+    parity) stage parity 150 python3 tests/cuda/parity.py --devices cpu,cuda-fp32,cuda --pairfold $P/pairfold ;;
     tests)  TAIL=6 stage tests 100 $P/test_cuda ;;
     maketest) export PATH=$PATH:/usr/local/cuda/bin CPATH=$P/sys/include
             TAIL=12 stage maketest 500 make -j16 CUDA=1 BUILD=/tmp/pfb BLAS_DIR=$P/sys/lib test-cuda ;;
