@@ -501,14 +501,14 @@ f = lambda *s: rng.standard_normal(s).astype(np.float32)
 x = {"m": f(S, N, cm), "z": f(N, N, cz), "msa_mask": np.ones((S, N), np.float32) * tok,
      "pair_mask": np.outer(tok, tok).astype(np.float32), "seq_mask": tok, "d_m": f(S, N, cm), "d_z": f(N, N, cz)}
 save_file(x, f"{t}/bin.safetensors")
-v = f(N, N, cz); h = 1e-2
+v = f(N, N, cz); h = 3e-3  # small: larger steps cross ReLU kinks
 for sgn, name in ((1, "bplus"), (-1, "bminus")):
     y = dict(x); y["z"] = (x["z"] + sgn * h * v).astype(np.float32); save_file(y, f"{t}/{name}.safetensors")
 np.save(f"{t}/bdir.npy", v)
 PY
 W="$T/run200/$(cat "$T/run200/latest")/model.safetensors"
 blk="$BIN block --kind evoformer --preset tiny --prefix evoformer.blocks.0. --weights $W"
-drop="--set dropout_msa=0.15 --set dropout_pair=0.25"
+drop="--set dropout_msa=0.5 --set dropout_pair=0.5"  # high rates: a wrong mask is a 30% error
 $blk $drop --inputs "$T/bin.safetensors" --out "$T/be1.safetensors" --backward >/dev/null 2>&1 &&
 $blk --inputs "$T/bin.safetensors" --out "$T/be0.safetensors" --backward >/dev/null 2>&1 &&
 $blk $drop --train --seed 5 --inputs "$T/bin.safetensors" --out "$T/bt1.safetensors" --backward >/dev/null 2>&1 &&
@@ -538,12 +538,12 @@ ok = ok and np.array_equal(a["z"], b["z"]) and not np.array_equal(a["z"], e["z"]
 # directional derivative of L = <d_m, m_out> + <d_z, z_out> along v (input z), central differences
 i = {k: v for k, v in load_file(f"{t}/bin.safetensors").items()}
 L = lambda o: float(np.sum(i["d_m"].astype(np.float64) * o["m"]) + np.sum(i["d_z"].astype(np.float64) * o["z"]))
-v, h = np.load(f"{t}/bdir.npy"), 1e-2
+v, h = np.load(f"{t}/bdir.npy"), 3e-3
 num = (L(p) - L(m)) / (2 * h)
 ana = float(np.sum(a["grad.z"].astype(np.float64) * v))
 rel = abs(num - ana) / max(abs(ana), 1e-30)
 print(f"training mode: masks {len(masks)}, d/dz along v: numeric {num:.6g} backward {ana:.6g} (rel {rel:.1e})")
-sys.exit(0 if ok and rel < 1e-2 else 1)
+sys.exit(0 if ok and rel < 0.1 else 1)  # float32 differences: ~1%; other masks: ~30%
 PY
 check "block --train: same masks twice, backward = central differences of the training forward" $?
 

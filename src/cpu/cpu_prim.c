@@ -13,6 +13,7 @@
 // its own threads when OMP_NUM_THREADS > 1.
 #define GEMM_MIN_BLOCK 32
 #define GEMM_MAX_BLOCKS 16
+#define GEMM_SERIAL_MNK 65536.0
 
 static void gemm_block(int ta, int tb, int64_t M, int64_t N, int64_t K, real alpha,
                        const real *A, int64_t lda, const real *B, int64_t ldb,
@@ -32,6 +33,14 @@ void cpu_gemm(int ta, int tb, int64_t M, int64_t N, int64_t K, real alpha,
     }
     if (M > INT32_MAX || N > INT32_MAX || K > INT32_MAX || lda > INT32_MAX || ldb > INT32_MAX || ldc > INT32_MAX)
         pf_die("cpu_gemm: dimension exceeds the BLAS 32-bit integer range");
+    // Small products: one call, no parallel region (whose start costs more than the
+    // product). OpenBLAS runs products of M N K <= 4 x 65536 on one thread whatever
+    // the thread count (interface/gemm.c: SMP_THRESHOLD_MIN x GEMM_MULTITHREAD_THRESHOLD),
+    // so this stays independent of it; the bound here keeps a 4x margin.
+    if ((double)M * (double)N * (double)K <= GEMM_SERIAL_MNK) {
+        gemm_block(ta, tb, M, N, K, alpha, A, lda, B, ldb, beta, C, ldc);
+        return;
+    }
     // Split the longer side of C into at most GEMM_MAX_BLOCKS blocks of at least
     // GEMM_MIN_BLOCK (a multiple of 16, the widest micro-kernel).
     int by_rows = M >= N;
