@@ -2,13 +2,12 @@
 // shapes against byte sizes, offsets, metadata) on arbitrary bytes, then every
 // accessor on what it accepted: each tensor's bytes are read in full (ASan
 // catches a view that runs past the mapping).
-// Note: built against src/train/safetensors.h; if the reader moves (e.g. to
-// src/format/), the include and FUZZ_EXTRA_safetensors in mk/data.mk follow it.
+// Built against the reader in src/format/.
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 #include "memfile.h"
-#include "../src/train/safetensors.h"
+#include "../src/format/safetensors.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char path[64], err[1024];

@@ -27,8 +27,8 @@ test-asan: $(addprefix $(BUILD)/asan/,$(DATA_TESTS))
 FUZZERS    := $(patsubst fuzz/%.c,$(BUILD)/fuzz/%,$(sort $(wildcard fuzz/fuzz_*.c)))
 FUZZ_SECONDS ?= 20
 # harnesses of readers outside src/data: their extra sources
-FUZZ_EXTRA_safetensors := src/train/safetensors.c
-FUZZ_EXTRA_config      := src/model/config.c
+FUZZ_EXTRA_safetensors := src/format/safetensors.c
+FUZZ_EXTRA_config      := src/model/config.c src/backend/device.c
 FUZZ_EXTRA_hello       := src/train/tcp_group.c
 .SECONDEXPANSION:
 $(BUILD)/fuzz/fuzz_%: fuzz/fuzz_%.c $(DATA_SRC) $(DATA_HDR) $$(FUZZ_EXTRA_$$*) fuzz/memfile.h
