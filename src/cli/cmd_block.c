@@ -66,7 +66,15 @@ static void usage(FILE *f) {
                "--prefix selects one block of a checkpoint, e.g. --prefix evoformer.blocks.0.\n");
 }
 
-int cmd_block(int argc, char **argv) {
+// Command-line arguments of `pairfold block` (the configuration goes to cfg).
+typedef struct {
+    int kind, backward, training;
+    uint64_t seed;
+    const char *wpath, *ipath, *opath, *prefix;
+} block_args;
+
+// 0: parsed; 1: --help printed; 2: error printed.
+static int parse_args(int argc, char **argv, pf_config *cfg, block_args *a) {
     static struct option opts[] = {{"kind", required_argument, 0, 0},    {"weights", required_argument, 0, 0},
                                    {"inputs", required_argument, 0, 0},  {"out", required_argument, 0, 0},
                                    {"backward", no_argument, 0, 0},      {"device", required_argument, 0, 0},
@@ -75,28 +83,26 @@ int cmd_block(int argc, char **argv) {
                                    {"train", no_argument, 0, 0},         {"seed", required_argument, 0, 0},
                                    {"help", no_argument, 0, 0},
                                    {0, 0, 0, 0}};
-    pf_config cfg;
-    pf_config_preset(&cfg, "af3");
-    if (cli_preset_first(&cfg, argc, argv) != 0) return 2;
-    int have = 0, backward = 0, kind = -1, training = 0;
-    uint64_t seed = 1;
-    const char *wpath = NULL, *ipath = NULL, *opath = NULL, *prefix = "";
-    int idx, c;
+    *a = (block_args){.kind = -1, .seed = 1, .prefix = ""};
+    pf_config_preset(cfg, "af3");
+    if (cli_preset_first(cfg, argc, argv) != 0) return 2;
+    int have = 0, idx, c;
     optind = 1;
+    if (cli_check_exact_options(argc, argv, opts) != 0) return 2;
     while ((c = getopt_long(argc, argv, "", opts, &idx)) != -1) {
         if (c != 0) { usage(stderr); return 2; }
         const char *name = opts[idx].name;
-        if (!strcmp(name, "help")) { usage(stdout); return 0; }
+        if (!strcmp(name, "help")) { usage(stdout); return 1; }
         if (!strcmp(name, "kind")) {
-            if ((kind = kind_by_name(optarg)) < 0) { fprintf(stderr, "pairfold: error: unknown block kind '%s'\n", optarg); return 2; }
+            if ((a->kind = kind_by_name(optarg)) < 0) { fprintf(stderr, "pairfold: error: unknown block kind '%s'\n", optarg); return 2; }
             continue;
         }
-        if (!strcmp(name, "weights")) { wpath = optarg; continue; }
-        if (!strcmp(name, "inputs")) { ipath = optarg; continue; }
-        if (!strcmp(name, "out")) { opath = optarg; continue; }
-        if (!strcmp(name, "backward")) { backward = 1; continue; }
-        if (!strcmp(name, "prefix")) { prefix = optarg; continue; }
-        if (!strcmp(name, "train")) { training = 1; continue; }
+        if (!strcmp(name, "weights")) { a->wpath = optarg; continue; }
+        if (!strcmp(name, "inputs")) { a->ipath = optarg; continue; }
+        if (!strcmp(name, "out")) { a->opath = optarg; continue; }
+        if (!strcmp(name, "backward")) { a->backward = 1; continue; }
+        if (!strcmp(name, "prefix")) { a->prefix = optarg; continue; }
+        if (!strcmp(name, "train")) { a->training = 1; continue; }
         if (!strcmp(name, "seed")) {
             char *e = NULL;
             errno = 0;
@@ -105,146 +111,195 @@ int cmd_block(int argc, char **argv) {
                 fprintf(stderr, "pairfold: error: --seed: '%s' is not a non-negative integer\n", optarg);
                 return 2;
             }
-            seed = v;
+            a->seed = v;
             continue;
         }
-        if (cli_config_option(&cfg, &have, name, optarg) < 0) return 2;
+        if (cli_config_option(cfg, &have, name, optarg) < 0) return 2;
     }
-    if (kind < 0 || !wpath || !ipath || !opath) { usage(stderr); return 2; }
-    char be_err[256];
-    pf_backend *be = pf_backend_open(cfg.device, 0, be_err, sizeof be_err);
-    if (!be) { fprintf(stderr, "pairfold: error: %s\n", be_err); return 2; }
-    char err[1024];
-    pf_st_file *W = pf_st_open(wpath, err, sizeof err), *I = W ? pf_st_open(ipath, err, sizeof err) : NULL;
-    if (!W || !I) { fprintf(stderr, "pairfold: error: %s\n", err); return 1; }
-    const pf_st_tensor *zt = pf_st_find(I, "z");
-    if (!zt || zt->ndim != 3) { fprintf(stderr, "pairfold: error: %s: tensor 'z' (N, N, c_z) missing\n", ipath); return 1; }
-    int64_t N = zt->shape[0], S = 1;
-    const pf_st_tensor *mt = pf_st_find(I, "m");
-    if (mt && mt->ndim == 3) S = mt->shape[0];
+    if (a->kind < 0 || !a->wpath || !a->ipath || !a->opath) { usage(stderr); return 2; }
+    return 0;
+}
 
-    pf_params P;
-    pf_params_init_registry(&P);
-    pf_block b;
-    pf_block_declare(&b, kind, &cfg, &P, "block");
-    // pf_block_bwd always applies each step's dropout mask; in evaluation the
-    // forward has none, so the rates go to 0 for both (else the gradients would be
-    // those of another forward)
-    if (!training)
-        for (int i = 0; i < b.n; i++) b.step[i].dropout = 0;
-    pf_params_bind(&P, be);
-    real *host = pf_calloc((size_t)P.total + 1, sizeof(real));
-    int rc = 0;
-    for (int i = 0; i < P.n && rc == 0; i++) {
+// The block's parameters from the weights file (names without our "block." prefix,
+// with --prefix in front), uploaded to the backend. host: (P.total) scratch.
+static int load_weights(pf_backend *be, pf_params *P, pf_st_file *W, const block_args *a, real *host) {
+    for (int i = 0; i < P->n; i++) {
         char wname[512];
-        snprintf(wname, sizeof wname, "%s%s", prefix, P.t[i].name + 6);  // drop our "block."
-        rc = get_f32(W, wpath, wname, P.t[i].numel, host + P.t[i].offset, 1) < 0 ? 1 : 0;
+        snprintf(wname, sizeof wname, "%s%s", a->prefix, P->t[i].name + 6);  // drop our "block."
+        if (get_f32(W, a->wpath, wname, P->t[i].numel, host + P->t[i].offset, 1) < 0) return -1;
     }
-    if (rc) return 1;
-    be->upload(be, P.data, host, sizeof(real) * (size_t)P.total);
-    pf_block_plan(&b, be, N, S);
+    be->upload(be, P->data, host, sizeof(real) * (size_t)P->total);
+    return 0;
+}
 
-    const char *sn[PF_NSTREAMS] = {"m", "z", "s"}, *dn[PF_NSTREAMS] = {"d_m", "d_z", "d_s"};
-    int64_t n[PF_NSTREAMS] = {S * N * b.c[PF_STREAM_M], N * N * b.c[PF_STREAM_Z], N * b.c[PF_STREAM_S]};
-    int64_t nm[PF_NMASKS] = {S * N, N * N, N};
-    const char *mn[PF_NMASKS] = {"msa_mask", "pair_mask", "seq_mask"};
-    pf_streams st = {0}, ds = {0};
-    st.N = ds.N = N;
-    st.S = ds.S = S;
+// Streams and masks of one run: sizes, host copies of the streams, device buffers.
+typedef struct {
+    int64_t N, S, n[PF_NSTREAMS], nm[PF_NMASKS], big, shp[PF_NSTREAMS][3];
+    int nd[PF_NSTREAMS];
     real *hx[PF_NSTREAMS];
-    int64_t big = 0;
+    pf_streams st, ds;
+} block_io;
+
+static const char *const stream_names[PF_NSTREAMS] = {"m", "z", "s"};
+
+// Streams "m", "z", "s" (absent: zeros) and masks (absent: all ones) onto the backend.
+static int upload_inputs(pf_backend *be, const pf_block *b, pf_st_file *I, const char *ipath, block_io *io) {
+    static const char *const mn[PF_NMASKS] = {"msa_mask", "pair_mask", "seq_mask"};
+    int64_t N = io->N, S = io->S;
+    int64_t n[PF_NSTREAMS] = {S * N * b->c[PF_STREAM_M], N * N * b->c[PF_STREAM_Z], N * b->c[PF_STREAM_S]};
+    int64_t nm[PF_NMASKS] = {S * N, N * N, N};
+    int64_t shp[PF_NSTREAMS][3] = {{S, N, b->c[0]}, {N, N, b->c[1]}, {N, b->c[2], 0}};
+    memcpy(io->n, n, sizeof n);
+    memcpy(io->nm, nm, sizeof nm);
+    memcpy(io->shp, shp, sizeof shp);
+    io->nd[0] = io->nd[1] = 3;
+    io->nd[2] = 2;
+    io->st.N = io->ds.N = N;
+    io->st.S = io->ds.S = S;
     for (int k = 0; k < PF_NSTREAMS; k++) {
-        hx[k] = pf_calloc((size_t)n[k] + 1, sizeof(real));
-        if (get_f32(I, ipath, sn[k], n[k], hx[k], 0) < 0) return 1;
-        st.x[k] = be->alloc(be, pf_act_size(be, n[k] + 1));
-        be->act_from_real(be, st.x[k], hx[k], n[k]);
-        big = PF_MAX(big, n[k]);
+        io->hx[k] = pf_calloc((size_t)n[k] + 1, sizeof(real));
+        if (get_f32(I, ipath, stream_names[k], n[k], io->hx[k], 0) < 0) return -1;
+        io->st.x[k] = be->alloc(be, pf_act_size(be, n[k] + 1));
+        be->act_from_real(be, io->st.x[k], io->hx[k], n[k]);
+        io->big = PF_MAX(io->big, n[k]);
     }
     for (int k = 0; k < PF_NMASKS; k++) {
         real *hm = pf_malloc(sizeof(real) * (size_t)nm[k]);
         for (int64_t i = 0; i < nm[k]; i++) hm[i] = 1;
-        if (get_f32(I, ipath, mn[k], nm[k], hm, 0) < 0) return 1;
+        int rc = get_f32(I, ipath, mn[k], nm[k], hm, 0);
         pf_act *dm = be->alloc(be, pf_act_size(be, nm[k]));
         be->act_from_real(be, dm, hm, nm[k]);
-        st.mask[k] = ds.mask[k] = dm;
+        io->st.mask[k] = io->ds.mask[k] = dm;
         pf_free(hm);
+        if (rc < 0) return -1;
     }
-    void *saved = be->alloc(be, b.saved_bytes + 1), *ws = be->alloc(be, b.ws_bytes + 1);
-    pf_act *delta = be->alloc(be, pf_act_size(be, big)), *dd = be->alloc(be, pf_act_size(be, big));
-    const uint64_t key = seed;
-    pf_block_fwd(&b, be, &st, backward ? saved : NULL, ws, delta, key, training);
+    return 0;
+}
 
-    // outputs
-    int nt = 0;
-    int max_out = 2 * PF_NSTREAMS + P.n + b.n;
-    pf_st_tensor *ts = pf_calloc((size_t)max_out, sizeof *ts);
-    float **bufs = pf_calloc((size_t)max_out, sizeof(float *));
-    char **names = pf_calloc((size_t)max_out, sizeof(char *));
-    real *tmp = pf_malloc(sizeof(real) * (size_t)(big > P.total ? big : P.total) + 8);
-#define EMIT(nm_, src_, cnt_, nd_, s0, s1, s2)                                     \
-    do {                                                                          \
-        float *f_ = pf_malloc(sizeof(float) * (size_t)(cnt_) + 4);                 \
-        for (int64_t q = 0; q < (cnt_); q++) f_[q] = (float)(src_)[q];            \
-        names[nt] = strdup(nm_);                                                  \
-        ts[nt] = (pf_st_tensor){names[nt], "F32", nd_, {s0, s1, s2}, f_, sizeof(float) * (size_t)(cnt_)}; \
-        bufs[nt++] = f_;                                                          \
-    } while (0)
-    int64_t shp[PF_NSTREAMS][3] = {{S, N, b.c[0]}, {N, N, b.c[1]}, {N, b.c[2], 0}};
-    int nd[PF_NSTREAMS] = {3, 3, 2};
+// The tensors written to the output file (F32 copies of host `real` data).
+typedef struct {
+    pf_st_tensor *ts;
+    float **bufs;
+    char **names;
+    int n;
+} out_set;
+
+static void emit(out_set *o, const char *name, const real *src, int64_t cnt, int nd, int64_t s0, int64_t s1, int64_t s2) {
+    float *f = pf_malloc(sizeof(float) * (size_t)cnt + 4);
+    for (int64_t q = 0; q < cnt; q++) f[q] = (float)src[q];
+    o->names[o->n] = strdup(name);
+    o->ts[o->n] = (pf_st_tensor){o->names[o->n], "F32", nd, {s0, s1, s2}, f, sizeof(float) * (size_t)cnt};
+    o->bufs[o->n++] = f;
+}
+static void emit_stream(out_set *o, const char *name, const block_io *io, int k, const real *src) {
+    emit(o, name, src, io->n[k], io->nd[k], io->shp[k][0], io->shp[k][1], io->shp[k][2]);
+}
+
+// Each step's mask as the backend applies it: its dropout backward of all-ones gives
+// the scale of every element. Sizes as in block.c (stream_rc): rows S (M), N (Z) or
+// 1 (S) of N columns. delta, dd: (big) scratch activations; tmp: (big) host scratch.
+static void emit_dropout_masks(pf_backend *be, const pf_block *b, const block_io *io, uint64_t key, pf_act *delta,
+                               pf_act *dd, real *tmp, out_set *o) {
+    real *ones = pf_malloc(sizeof(real) * (size_t)io->big);
+    for (int64_t q = 0; q < io->big; q++) ones[q] = 1;
+    be->act_from_real(be, dd, ones, io->big);
+    pf_free(ones);
+    for (int i = 0; i < b->n; i++) {
+        const pf_step *sp = &b->step[i];
+        if (sp->dropout <= 0) continue;
+        int t = sp->target;
+        pf_dropout d = {.A = t == PF_STREAM_M ? io->S : t == PF_STREAM_Z ? io->N : 1, .B = io->N, .C = b->c[t],
+                        .rate = sp->dropout, .shared_axis = sp->dropout_axis, .key = pf_hash2(key, (uint64_t)i)};
+        be->dropout_bwd(be, &d, delta, dd);
+        be->act_to_real(be, tmp, delta, io->n[t]);
+        char dname[96];
+        snprintf(dname, sizeof dname, "dropout.%s", sp->name);
+        emit_stream(o, dname, io, t, tmp);
+    }
+}
+
+// The backward from "d_m", "d_z", "d_s" (absent: zeros); emits the stream and
+// parameter gradients.
+static int backward_and_emit(pf_backend *be, pf_block *b, pf_params *P, pf_st_file *I, const char *ipath, block_io *io,
+                             const void *saved, void *ws, pf_act *dd, uint64_t key, real *tmp, out_set *o) {
+    static const char *const dn[PF_NSTREAMS] = {"d_m", "d_z", "d_s"}, *const gn[PF_NSTREAMS] = {"grad.m", "grad.z", "grad.s"};
     for (int k = 0; k < PF_NSTREAMS; k++) {
-        be->act_to_real(be, tmp, st.x[k], n[k]);
-        EMIT(sn[k], tmp, n[k], nd[k], shp[k][0], shp[k][1], shp[k][2]);
+        real *hd = pf_calloc((size_t)io->n[k] + 1, sizeof(real));
+        int rc = get_f32(I, ipath, dn[k], io->n[k], hd, 0);
+        io->ds.x[k] = be->alloc(be, pf_act_size(be, io->n[k] + 1));
+        be->act_from_real(be, io->ds.x[k], hd, io->n[k]);
+        pf_free(hd);
+        if (rc < 0) return -1;
     }
-    if (training) {
-        // Each step's mask as the backend applies it: its dropout backward of all-ones
-        // gives the scale of every element. Sizes as in block.c (stream_rc): rows S
-        // (M), N (Z) or 1 (S) of N columns.
-        real *ones = pf_malloc(sizeof(real) * (size_t)big);
-        for (int64_t q = 0; q < big; q++) ones[q] = 1;
-        be->act_from_real(be, dd, ones, big);
-        pf_free(ones);
-        for (int i = 0; i < b.n; i++) {
-            const pf_step *sp = &b.step[i];
-            if (sp->dropout <= 0) continue;
-            int t = sp->target;
-            pf_dropout d = {.A = t == PF_STREAM_M ? S : t == PF_STREAM_Z ? N : 1, .B = N, .C = b.c[t],
-                            .rate = sp->dropout, .shared_axis = sp->dropout_axis, .key = pf_hash2(key, (uint64_t)i)};
-            be->dropout_bwd(be, &d, delta, dd);
-            be->act_to_real(be, tmp, delta, n[t]);
-            char dname[96];
-            snprintf(dname, sizeof dname, "dropout.%s", sp->name);
-            EMIT(dname, tmp, n[t], nd[t], shp[t][0], shp[t][1], shp[t][2]);
-        }
+    pf_block_bwd(b, be, &io->st, &io->ds, saved, ws, dd, key);
+    for (int k = 0; k < PF_NSTREAMS; k++) {
+        be->act_to_real(be, tmp, io->ds.x[k], io->n[k]);
+        emit_stream(o, gn[k], io, k, tmp);
     }
-    if (backward) {
-        for (int k = 0; k < PF_NSTREAMS; k++) {
-            real *hd = pf_calloc((size_t)n[k] + 1, sizeof(real));
-            if (get_f32(I, ipath, dn[k], n[k], hd, 0) < 0) return 1;
-            ds.x[k] = be->alloc(be, pf_act_size(be, n[k] + 1));
-            be->act_from_real(be, ds.x[k], hd, n[k]);
-            pf_free(hd);
-        }
-        pf_block_bwd(&b, be, &st, &ds, saved, ws, dd, key);
-        const char *gn[PF_NSTREAMS] = {"grad.m", "grad.z", "grad.s"};
-        for (int k = 0; k < PF_NSTREAMS; k++) {
-            be->act_to_real(be, tmp, ds.x[k], n[k]);
-            EMIT(gn[k], tmp, n[k], nd[k], shp[k][0], shp[k][1], shp[k][2]);
-        }
-        be->download(be, tmp, P.grad, sizeof(real) * (size_t)P.total);
-        for (int i = 0; i < P.n; i++) {
-            char gname[256];
-            snprintf(gname, sizeof gname, "grad.%s", P.t[i].name + 6);
-            EMIT(gname, tmp + P.t[i].offset, P.t[i].numel, P.t[i].ndim, P.t[i].shape[0], P.t[i].shape[1], 0);
-        }
+    be->download(be, tmp, P->grad, sizeof(real) * (size_t)P->total);
+    for (int i = 0; i < P->n; i++) {
+        char gname[256];
+        snprintf(gname, sizeof gname, "grad.%s", P->t[i].name + 6);
+        emit(o, gname, tmp + P->t[i].offset, P->t[i].numel, P->t[i].ndim, P->t[i].shape[0], P->t[i].shape[1], 0);
     }
-#undef EMIT
-    rc = pf_st_write(opath, ts, nt, NULL, err, sizeof err);
-    if (rc) fprintf(stderr, "pairfold: error: %s\n", err);
-    else printf("block %s (N %lld, S %lld, device %s): wrote %d tensors to %s\n", pf_block_kind_name(kind), (long long)N,
-                (long long)S, be->name, nt, opath);
-    for (int i = 0; i < nt; i++) { pf_free(bufs[i]); free(names[i]); }
-    pf_free(bufs); pf_free(names); pf_free(ts); pf_free(tmp); pf_free(host);
-    for (int k = 0; k < PF_NSTREAMS; k++) pf_free(hx[k]);
+    return 0;
+}
+
+int cmd_block(int argc, char **argv) {
+    pf_config cfg;
+    block_args a;
+    int prc = parse_args(argc, argv, &cfg, &a);
+    if (prc) return prc == 1 ? 0 : 2;
+    char be_err[256];
+    pf_backend *be = pf_backend_open(cfg.device, 0, be_err, sizeof be_err);
+    if (!be) { fprintf(stderr, "pairfold: error: %s\n", be_err); return 2; }
+    char err[1024];
+    pf_st_file *W = pf_st_open(a.wpath, err, sizeof err), *I = W ? pf_st_open(a.ipath, err, sizeof err) : NULL;
+    if (!W || !I) { fprintf(stderr, "pairfold: error: %s\n", err); return 1; }
+    const pf_st_tensor *zt = pf_st_find(I, "z");
+    if (!zt || zt->ndim != 3) { fprintf(stderr, "pairfold: error: %s: tensor 'z' (N, N, c_z) missing\n", a.ipath); return 1; }
+    block_io io = {.N = zt->shape[0], .S = 1};
+    const pf_st_tensor *mt = pf_st_find(I, "m");
+    if (mt && mt->ndim == 3) io.S = mt->shape[0];
+
+    pf_params P;
+    pf_params_init_registry(&P);
+    pf_block b;
+    pf_block_declare(&b, a.kind, &cfg, &P, "block");
+    // pf_block_bwd always applies each step's dropout mask; in evaluation the
+    // forward has none, so the rates go to 0 for both (else the gradients would be
+    // those of another forward)
+    if (!a.training)
+        for (int i = 0; i < b.n; i++) b.step[i].dropout = 0;
+    pf_params_bind(&P, be);
+    real *host = pf_calloc((size_t)P.total + 1, sizeof(real));
+    if (load_weights(be, &P, W, &a, host) != 0) return 1;
+    pf_block_plan(&b, be, io.N, io.S);
+    if (upload_inputs(be, &b, I, a.ipath, &io) != 0) return 1;
+    void *saved = be->alloc(be, b.saved_bytes + 1), *ws = be->alloc(be, b.ws_bytes + 1);
+    pf_act *delta = be->alloc(be, pf_act_size(be, io.big)), *dd = be->alloc(be, pf_act_size(be, io.big));
+    const uint64_t key = a.seed;
+    pf_block_fwd(&b, be, &io.st, a.backward ? saved : NULL, ws, delta, key, a.training);
+
+    int max_out = 2 * PF_NSTREAMS + P.n + b.n;
+    out_set o = {pf_calloc((size_t)max_out, sizeof(pf_st_tensor)), pf_calloc((size_t)max_out, sizeof(float *)),
+                 pf_calloc((size_t)max_out, sizeof(char *)), 0};
+    real *tmp = pf_malloc(sizeof(real) * (size_t)(io.big > P.total ? io.big : P.total) + 8);
+    for (int k = 0; k < PF_NSTREAMS; k++) {
+        be->act_to_real(be, tmp, io.st.x[k], io.n[k]);
+        emit_stream(&o, stream_names[k], &io, k, tmp);
+    }
+    if (a.training) emit_dropout_masks(be, &b, &io, key, delta, dd, tmp, &o);
+    int rc = a.backward ? backward_and_emit(be, &b, &P, I, a.ipath, &io, saved, ws, dd, key, tmp, &o) : 0;
+    if (rc == 0) {
+        rc = pf_st_write(a.opath, o.ts, o.n, NULL, err, sizeof err);
+        if (rc) fprintf(stderr, "pairfold: error: %s\n", err);
+        else printf("block %s (N %lld, S %lld, device %s): wrote %d tensors to %s\n", pf_block_kind_name(a.kind),
+                    (long long)io.N, (long long)io.S, be->name, o.n, a.opath);
+    }
+    for (int i = 0; i < o.n; i++) { pf_free(o.bufs[i]); free(o.names[i]); }
+    pf_free(o.bufs); pf_free(o.names); pf_free(o.ts); pf_free(tmp); pf_free(host);
+    for (int k = 0; k < PF_NSTREAMS; k++) pf_free(io.hx[k]);
     pf_st_close(W);
     pf_st_close(I);
     return rc ? 1 : 0;
