@@ -247,6 +247,111 @@ static int parse_tables(const char *data, size_t len, const char *name, table *t
     return 0;
 }
 
+// Columns of _atom_site that the reader uses (-1: absent), with the auth_/label_
+// fallbacks applied.
+typedef struct {
+    int grp, x, y, z, atom, comp, lasym, asym, ent, seq, num, ins, alt, model;
+} atom_cols;
+
+static int find_atom_cols(const table *at, atom_cols *c, const char *name, char *err, size_t errlen) {
+    *c = (atom_cols){col_of(at, "group_PDB"), col_of(at, "Cartn_x"), col_of(at, "Cartn_y"), col_of(at, "Cartn_z"),
+                     col_of(at, "label_atom_id"), col_of(at, "label_comp_id"), col_of(at, "label_asym_id"),
+                     col_of(at, "auth_asym_id"), col_of(at, "label_entity_id"), col_of(at, "label_seq_id"),
+                     col_of(at, "auth_seq_id"), col_of(at, "pdbx_PDB_ins_code"), col_of(at, "label_alt_id"),
+                     col_of(at, "pdbx_PDB_model_num")};
+    if (c->atom < 0) c->atom = col_of(at, "auth_atom_id");
+    if (c->comp < 0) c->comp = col_of(at, "auth_comp_id");
+    if (c->asym < 0) c->asym = c->lasym;
+    if (c->num < 0) c->num = c->seq;
+    const char *missing = c->x < 0 ? "Cartn_x" : c->y < 0 ? "Cartn_y" : c->z < 0 ? "Cartn_z" : c->atom < 0 ? "label_atom_id"
+                          : c->comp < 0 ? "label_comp_id" : c->asym < 0 ? "auth_asym_id" : c->num < 0 ? "auth_seq_id" : NULL;
+    if (missing) {
+        pf_errf(err, errlen, name, at->tags[0].line, "_atom_site has no column %s", missing);
+        return -1;
+    }
+    return 0;
+}
+
+// Row i of _atom_site into a (its strings point into b); -1 with err set on a bad
+// value. Coordinates and label_seq_id are range-checked.
+static int atom_row(const table *at, int64_t i, const atom_cols *c, char (*b)[40], pf_atom_in *a, const char *name,
+                    char *err, size_t errlen) {
+    int64_t line = at->vals[i * at->ntags].line;
+    double x, y, z;
+    const char *sx = val(at, i, c->x, b[1], 40), *sy = val(at, i, c->y, b[2], 40), *sz = val(at, i, c->z, b[3], 40);
+    if (pf_parse_double(sx, strlen(sx), &x) || pf_parse_double(sy, strlen(sy), &y) || pf_parse_double(sz, strlen(sz), &z)) {
+        pf_errf(err, errlen, name, line, "bad coordinates '%s %s %s'", sx, sy, sz);
+        return -1;
+    }
+    if (!pf_coord_ok(x, y, z)) {
+        pf_errf(err, errlen, name, line, "coordinates '%s %s %s' out of range (|x| <= %g Angstrom)", sx, sy, sz,
+                PF_COORD_MAX);
+        return -1;
+    }
+    memset(a, 0, sizeof *a);
+    a->het = strcmp(val(at, i, c->grp, b[4], 40), "HETATM") == 0;
+    a->atom = val(at, i, c->atom, b[5], 40);
+    a->resname = val(at, i, c->comp, b[6], 40);
+    a->chain = val(at, i, c->asym, b[7], 40);
+    a->label = val(at, i, c->lasym, b[8], 40);
+    a->entity = val(at, i, c->ent, b[9], 40);
+    long q = -1, num = 0;
+    const char *sq = val(at, i, c->seq, b[10], 40);
+    if (sq[0] && pf_parse_int(sq, strlen(sq), &q) != 0) {
+        pf_errf(err, errlen, name, line, "bad label_seq_id '%s'", sq);
+        return -1;
+    }
+    if (sq[0] && (q < 1 || q > PF_SEQ_ID_MAX)) {
+        pf_errf(err, errlen, name, line, "label_seq_id %ld out of range (1 to %d; '.' for atoms outside a polymer)", q,
+                PF_SEQ_ID_MAX);
+        return -1;
+    }
+    if (!sq[0]) q = -1;
+    const char *sn = val(at, i, c->num, b[11], 40);
+    if (sn[0] && pf_parse_int(sn, strlen(sn), &num) != 0) {
+        pf_errf(err, errlen, name, line, "bad residue number '%s'", sn);
+        return -1;
+    }
+    char ins[8], alt[8];
+    val(at, i, c->ins, ins, sizeof ins);
+    val(at, i, c->alt, alt, sizeof alt);
+    if (!a->chain[0]) a->chain = "_";
+    a->seq_id = q;
+    a->num = num;
+    a->icode = ins[0] ? ins[0] : ' ';
+    a->alt = alt[0] ? alt[0] : ' ';
+    a->x = x, a->y = y, a->z = z;
+    return 0;
+}
+
+// Entity types (_entity_poly) and full sequences, per chain (A:asym,
+// _pdbx_poly_seq_scheme) and per entity (E:entity, _entity_poly_seq). Only usable
+// when the atoms carry label_seq_id.
+static void add_polymer_info(table *tb, pf_rbuild *rb) {
+    table *ep = &tb[T_EP];
+    int e_id = col_of(ep, "entity_id"), e_type = col_of(ep, "type");
+    for (int64_t i = 0; ep->ntags && e_id >= 0 && i < ep->nvals / ep->ntags; i++) {
+        char id[16], ty[64];
+        val(ep, i, e_id, id, sizeof id);
+        val(ep, i, e_type, ty, sizeof ty);
+        pf_rb_entity_type(rb, id, e_type < 0 || strstr(ty, "polypeptide") != NULL);
+    }
+    for (int which = 0; which < 2; which++) {
+        table *sq = which == 0 ? &tb[T_PSS] : &tb[T_EPS];
+        int s_key = col_of(sq, which == 0 ? "asym_id" : "entity_id"), s_num = col_of(sq, which == 0 ? "seq_id" : "num"),
+            s_mon = col_of(sq, "mon_id");
+        for (int64_t i = 0; sq->ntags && s_key >= 0 && s_num >= 0 && s_mon >= 0 && i < sq->nvals / sq->ntags; i++) {
+            char id[16], key[20], nb[16], mon[16];
+            long num;
+            val(sq, i, s_key, id, sizeof id);
+            val(sq, i, s_num, nb, sizeof nb);
+            val(sq, i, s_mon, mon, sizeof mon);
+            snprintf(key, sizeof key, "%c:%s", which == 0 ? 'A' : 'E', id);
+            if (pf_parse_int(nb, strlen(nb), &num) == 0 && num >= 1) pf_rb_seq(rb, key, num, mon);
+        }
+    }
+}
+
 int pf_parse_mmcif(const char *data, size_t len, const char *name, pf_structure *s, char *err, size_t errlen) {
     memset(s, 0, sizeof *s);
     table tb[NT];
@@ -257,25 +362,13 @@ int pf_parse_mmcif(const char *data, size_t len, const char *name, pf_structure 
         return -1;
     }
     table *at = &tb[T_ATOM];
+    atom_cols c;
     if (at->ntags == 0 || at->nvals == 0) {
-        tables_free(tb);
         pf_errf(err, errlen, name, 0, "no _atom_site records");
+        tables_free(tb);
         return -1;
     }
-    int c_grp = col_of(at, "group_PDB"), c_x = col_of(at, "Cartn_x"), c_y = col_of(at, "Cartn_y"),
-        c_z = col_of(at, "Cartn_z"), c_atom = col_of(at, "label_atom_id"), c_comp = col_of(at, "label_comp_id"),
-        c_lasym = col_of(at, "label_asym_id"), c_asym = col_of(at, "auth_asym_id"),
-        c_ent = col_of(at, "label_entity_id"), c_seq = col_of(at, "label_seq_id"),
-        c_num = col_of(at, "auth_seq_id"), c_ins = col_of(at, "pdbx_PDB_ins_code"),
-        c_alt = col_of(at, "label_alt_id"), c_model = col_of(at, "pdbx_PDB_model_num");
-    if (c_atom < 0) c_atom = col_of(at, "auth_atom_id");
-    if (c_comp < 0) c_comp = col_of(at, "auth_comp_id");
-    if (c_asym < 0) c_asym = c_lasym;
-    if (c_num < 0) c_num = c_seq;
-    const char *missing = c_x < 0 ? "Cartn_x" : c_y < 0 ? "Cartn_y" : c_z < 0 ? "Cartn_z" : c_atom < 0 ? "label_atom_id"
-                          : c_comp < 0 ? "label_comp_id" : c_asym < 0 ? "auth_asym_id" : c_num < 0 ? "auth_seq_id" : NULL;
-    if (missing) {
-        pf_errf(err, errlen, name, at->tags[0].line, "_atom_site has no column %s", missing);
+    if (find_atom_cols(at, &c, name, err, errlen) != 0) {
         tables_free(tb);
         return -1;
     }
@@ -283,94 +376,20 @@ int pf_parse_mmcif(const char *data, size_t len, const char *name, pf_structure 
     int64_t rows = at->nvals / at->ntags, polymer_rows = 0;
     char first_model[16] = "", b[12][40];
     int rc = 0;
-    for (int64_t i = 0; i < rows; i++) {
-        int64_t line = at->vals[i * at->ntags].line;
-        if (c_model >= 0) {
-            val(at, i, c_model, b[0], sizeof b[0]);
+    for (int64_t i = 0; i < rows && rc == 0; i++) {
+        if (c.model >= 0) {  // the first model only
+            val(at, i, c.model, b[0], sizeof b[0]);
             if (i == 0) memcpy(first_model, b[0], sizeof first_model - 1);
             else if (strncmp(first_model, b[0], sizeof first_model - 1) != 0) continue;
         }
-        double x, y, z;
-        const char *sx = val(at, i, c_x, b[1], sizeof b[1]), *sy = val(at, i, c_y, b[2], sizeof b[2]),
-                   *sz = val(at, i, c_z, b[3], sizeof b[3]);
-        if (pf_parse_double(sx, strlen(sx), &x) || pf_parse_double(sy, strlen(sy), &y) ||
-            pf_parse_double(sz, strlen(sz), &z)) {
-            pf_errf(err, errlen, name, line, "bad coordinates '%s %s %s'", sx, sy, sz);
-            rc = -1;
-            break;
-        }
-        if (!pf_coord_ok(x, y, z)) {
-            pf_errf(err, errlen, name, line, "coordinates '%s %s %s' out of range (|x| <= %g Angstrom)", sx, sy, sz,
-                    PF_COORD_MAX);
-            rc = -1;
-            break;
-        }
         pf_atom_in a;
-        memset(&a, 0, sizeof a);
-        a.het = strcmp(val(at, i, c_grp, b[4], sizeof b[4]), "HETATM") == 0;
-        a.atom = val(at, i, c_atom, b[5], sizeof b[5]);
-        a.resname = val(at, i, c_comp, b[6], sizeof b[6]);
-        a.chain = val(at, i, c_asym, b[7], sizeof b[7]);
-        a.label = val(at, i, c_lasym, b[8], sizeof b[8]);
-        a.entity = val(at, i, c_ent, b[9], sizeof b[9]);
-        long q = -1, num = 0;
-        const char *sq = val(at, i, c_seq, b[10], sizeof b[10]);
-        if (sq[0] && pf_parse_int(sq, strlen(sq), &q) != 0) {
-            pf_errf(err, errlen, name, line, "bad label_seq_id '%s'", sq);
-            rc = -1;
-            break;
-        }
-        if (sq[0] && (q < 1 || q > PF_SEQ_ID_MAX)) {
-            pf_errf(err, errlen, name, line, "label_seq_id %ld out of range (1 to %d; '.' for atoms outside a polymer)", q,
-                    PF_SEQ_ID_MAX);
-            rc = -1;
-            break;
-        }
-        if (!sq[0]) q = -1;
-        if (q >= 1) polymer_rows++;
-        const char *sn = val(at, i, c_num, b[11], sizeof b[11]);
-        if (sn[0] && pf_parse_int(sn, strlen(sn), &num) != 0) {
-            pf_errf(err, errlen, name, line, "bad residue number '%s'", sn);
-            rc = -1;
-            break;
-        }
-        char ins[8], alt[8];
-        val(at, i, c_ins, ins, sizeof ins);
-        val(at, i, c_alt, alt, sizeof alt);
-        if (!a.chain[0]) a.chain = "_";
-        a.seq_id = q;
-        a.num = num;
-        a.icode = ins[0] ? ins[0] : ' ';
-        a.alt = alt[0] ? alt[0] : ' ';
-        a.x = x, a.y = y, a.z = z;
-        pf_rb_atom(rb, &a);
-    }
-    if (rc == 0 && polymer_rows > 0) {
-        // entity information is only usable when atoms carry label_seq_id
-        table *ep = &tb[T_EP];
-        int e_id = col_of(ep, "entity_id"), e_type = col_of(ep, "type");
-        for (int64_t i = 0; ep->ntags && e_id >= 0 && i < ep->nvals / ep->ntags; i++) {
-            char id[16], ty[64];
-            val(ep, i, e_id, id, sizeof id);
-            val(ep, i, e_type, ty, sizeof ty);
-            pf_rb_entity_type(rb, id, e_type < 0 || strstr(ty, "polypeptide") != NULL);
-        }
-        // full sequences, per chain (A:asym, _pdbx_poly_seq_scheme) and per entity (E:entity)
-        for (int which = 0; which < 2; which++) {
-            table *sq = which == 0 ? &tb[T_PSS] : &tb[T_EPS];
-            int s_key = col_of(sq, which == 0 ? "asym_id" : "entity_id"),
-                s_num = col_of(sq, which == 0 ? "seq_id" : "num"), s_mon = col_of(sq, "mon_id");
-            for (int64_t i = 0; sq->ntags && s_key >= 0 && s_num >= 0 && s_mon >= 0 && i < sq->nvals / sq->ntags; i++) {
-                char id[16], key[20], nb[16], mon[16];
-                long num;
-                val(sq, i, s_key, id, sizeof id);
-                val(sq, i, s_num, nb, sizeof nb);
-                val(sq, i, s_mon, mon, sizeof mon);
-                snprintf(key, sizeof key, "%c:%s", which == 0 ? 'A' : 'E', id);
-                if (pf_parse_int(nb, strlen(nb), &num) == 0 && num >= 1) pf_rb_seq(rb, key, num, mon);
-            }
+        rc = atom_row(at, i, &c, b, &a, name, err, errlen);
+        if (rc == 0) {
+            if (a.seq_id >= 1) polymer_rows++;
+            pf_rb_atom(rb, &a);
         }
     }
+    if (rc == 0 && polymer_rows > 0) add_polymer_info(tb, rb);
     table *md = &tb[T_MOD];
     int m_comp = col_of(md, "label_comp_id"), m_par = col_of(md, "parent_comp_id");
     for (int64_t i = 0; md->ntags && m_comp >= 0 && m_par >= 0 && i < md->nvals / md->ntags; i++) {
