@@ -32,11 +32,17 @@ typedef struct { real *w, *b; } pf_layernorm_p;  // (c), (c)
 // (L, B, c_in) and row r, position l is x[l, r, :] (attention along the first
 // axis, as the column and ending-node modules do). The output has x's layout.
 // key_mask has x's layout without channels: (B, L), or (L, B) when transposed.
-// MASKING RULE (every softmax in pairfold): the logit of a masked key is
-// REPLACED by -1e9 (not shifted by it, as AF2 code does): identical for rows
-// with any unmasked key, and for fully masked rows the result is an exact
-// uniform average that does not depend on q, k or the bias, so no precision is
-// lost to adding 1e9 and such rows send no gradient to q, k or the bias. The pair bias for query l, key l' and head h is
+// MASKING RULE (every softmax in pairfold), as the results define it: a masked
+// key gets probability 0 when its row has any unmasked key, and a fully masked
+// row is the exact uniform average over its L keys, independent of q, k and the
+// bias, sending them no gradient. The CPU reference gets there by REPLACING the
+// logit of a masked key with -1e9 (adding 1e9, as AF2 code does, would destroy
+// the digits of a fully masked row in float64). The CUDA kernels ADD
+// 1e9 * (mask - 1) (cu_common.cuh: mask_term): for a row with any unmasked key
+// the masked exponentials underflow to exactly 0 in fp32, the same result; a
+// fully masked row is caught by its saved log-sum-exp (+inf: the forward writes
+// the uniform average, the backward gives p = 0 and a separate kernel the values'
+// gradient), so both backends follow the same rule. The pair bias for query l, key l' and head h is
 //   PF_BIAS_PAIR: sum_c W_bias[h, c] * LN_z(z)[l, l', c]     z (L, L, c_z)
 //   PF_BIAS_SELF: sum_c W_bias[h, c] * LN(x)[l, l', c]       x is square: B == L
 //                 (in the transposed layout, the transposed LN(x), as in Alg. 14)

@@ -101,6 +101,9 @@ static inline unsigned cu_blocks(int64_t n, int threads) {
     for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < (n); i += (int64_t)gridDim.x * blockDim.x)
 
 // Mask term added to a logit: masked keys (mask 0) get -1e9 (AF2: 1e9 * (mask - 1)).
+// Added, not replacing the logit as the CPU reference does: the same probabilities
+// for a row with any unmasked key (exp underflows to 0 in fp32); fully masked rows
+// follow the saved-lse = +inf rule (modules.h, MASKING RULE).
 #define CU_MASK_INF 1e9f
 __device__ __forceinline__ float mask_term(float m) { return CU_MASK_INF * (m - 1.0f); }
 
