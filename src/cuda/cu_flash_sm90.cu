@@ -203,6 +203,199 @@ __device__ __forceinline__ void s9_wg_n16t(float *d, const uint32_t *a, uint64_t
 #define S9_HAVE_WGMMA 0
 #endif
 
+// The loads of a key tile from k0 into one buffer: K and V
+// rows of the R rows, the bias tile when there is one (cp.async; the caller commits)
+template <int CH, int R, bool WG>
+__device__ __forceinline__ void s9_fetch_tile(const fa_args &a, const int64_t *goff, const float *bT, int64_t k0, int64_t q0,
+                                              bf16 *Kb, bf16 *Vb, float *Bb) {
+    s9_load_rows<CH, R, WG>(a, a.k, goff, k0, Kb);
+    s9_load_rows<CH, R, WG>(a, a.v, goff, k0, Vb);
+    if (bT) s9_load_bias<R>(a, bT, k0, q0, Bb);
+}
+
+// The warp's 16 query rows as mma A fragments, from the Q tile in shared memory:
+// kept in registers for the whole key loop
+template <int CH, bool WG>
+__device__ __forceinline__ void s9_q_fragments(const bf16 *Q, int wq, int g, int t, uint32_t (&qa)[CH / 16][4]) {
+    int q1 = 16 * wq + g;
+#pragma unroll
+    for (int kk = 0; kk < CH / 16; kk++) {
+        int c = kk * 16 + 2 * t;
+        qa[kk][0] = *(const uint32_t *)(Q + s9_off<CH, WG>(q1, c));
+        qa[kk][1] = *(const uint32_t *)(Q + s9_off<CH, WG>(q1 + 8, c));
+        qa[kk][2] = *(const uint32_t *)(Q + s9_off<CH, WG>(q1, c + 8));
+        qa[kk][3] = *(const uint32_t *)(Q + s9_off<CH, WG>(q1 + 8, c + 8));
+    }
+}
+
+// S = Q K^T (16 x 64 per warp) of the key tile Kt: wgmma (WG) or mma.sync with
+// K fragments by ldmatrix
+template <int CH, bool WG>
+__device__ __forceinline__ void s9_scores(float (&s)[8][4], const uint32_t (&qa)[CH / 16][4], const bf16 *Kt, int lane) {
+#if S9_HAVE_WGMMA
+    if (WG) {
+        uint64_t dk = s9_desc(Kt, 128, CH * 16);
+        __syncwarp();
+        s9_wg_fence();
+#pragma unroll
+        for (int kk = 0; kk < CH / 16; kk++) s9_wg_n64(&s[0][0], qa[kk], dk + ((kk * 256) >> 4), kk);
+        s9_wg_commit();
+        s9_wg_wait();
+        s9_wg_hold<32>(&s[0][0]);
+    } else
+#endif
+#pragma unroll
+    for (int j = 0; j < 8; j++) {
+        s[j][0] = s[j][1] = s[j][2] = s[j][3] = 0;
+        const bf16 *kp = Kt + (8 * j + (lane & 7)) * (CH + 8) + (lane >> 3) * 8;
+        if constexpr (CH == 32) {
+            uint32_t k4[4];
+            asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                         : "=r"(k4[0]), "=r"(k4[1]), "=r"(k4[2]), "=r"(k4[3]) : "r"(s9_smem(kp)));
+            s9_mma(s[j], qa[0], k4[0], k4[1]);
+            s9_mma(s[j], qa[CH / 16 - 1], k4[2], k4[3]);
+        } else {
+            uint32_t k2[2];
+            asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];\n"
+                         : "=r"(k2[0]), "=r"(k2[1]) : "r"(s9_smem(kp)));
+            s9_mma(s[j], qa[0], k2[0], k2[1]);
+        }
+    }
+}
+
+// Online softmax of a tile: logits in log2 units (scale, key mask Mt, bias Bt if
+// bT), the running row max m and sum l updated, O rescaled by the max's change,
+// s turned into the unnormalized probabilities P. Maxima and sums are pairwise
+// trees in a fixed order: short dependency chains, reproducible results.
+template <int CH>
+__device__ __forceinline__ void s9_softmax_update(float (&s)[8][4], float (&m)[2], float (&l)[2], float (&o)[CH / 8][4],
+                                                  const float *Mt, const float *Bt, const float *bT, float sc2, int wq,
+                                                  int g, int t) {
+#pragma unroll
+    for (int j = 0; j < 8; j++) {
+        float2 mk = *(const float2 *)(Mt + 8 * j + 2 * t);
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+            int col = 8 * j + 2 * t + (e & 1), row = 16 * wq + g + 8 * (e >> 1);
+            float add = (e & 1) ? mk.y : mk.x;
+            if (bT) add = fmaf(Bt[col * S9_BS + row], S9_L2E, add);
+            s[j][e] = fmaf(s[j][e], sc2, add);
+        }
+    }
+    float mx[2];
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+        float t8[8];
+#pragma unroll
+        for (int j = 0; j < 8; j++) t8[j] = fmaxf(s[j][2 * u], s[j][2 * u + 1]);
+#pragma unroll
+        for (int w = 4; w >= 1; w >>= 1)
+#pragma unroll
+            for (int j = 0; j < w; j++) t8[j] = fmaxf(t8[j], t8[j + w]);
+        mx[u] = t8[0];
+    }
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+        mx[u] = fmaxf(mx[u], __shfl_xor_sync(0xffffffffu, mx[u], 1));
+        mx[u] = fmaxf(mx[u], __shfl_xor_sync(0xffffffffu, mx[u], 2));
+        float mn = fmaxf(m[u], mx[u]), corr = s9_exp2(m[u] - mn);
+        m[u] = mn;
+        l[u] *= corr;
+#pragma unroll
+        for (int j = 0; j < CH / 8; j++) { o[j][2 * u] *= corr; o[j][2 * u + 1] *= corr; }
+    }
+#pragma unroll
+    for (int j = 0; j < 8; j++)
+#pragma unroll
+        for (int e = 0; e < 4; e++) s[j][e] = s9_exp2(s[j][e] - m[e >> 1]);
+#pragma unroll
+    for (int u = 0; u < 2; u++) {  // row sums, pairwise in a fixed order
+        float t8[8];
+#pragma unroll
+        for (int j = 0; j < 8; j++) t8[j] = s[j][2 * u] + s[j][2 * u + 1];
+#pragma unroll
+        for (int w = 4; w >= 1; w >>= 1)
+#pragma unroll
+            for (int j = 0; j < w; j++) t8[j] += t8[j + w];
+        l[u] += t8[0];
+    }
+}
+
+// O += P V: P from registers, V fragments by ldmatrix.trans of the [key][ch] tile
+// (wgmma: V tile by N-major descriptor)
+template <int CH, bool WG>
+__device__ __forceinline__ void s9_accumulate_pv(float (&o)[CH / 8][4], const float (&s)[8][4], const bf16 *Vt, int lane,
+                                                 int vswap) {
+#if S9_HAVE_WGMMA
+    if (WG) {
+        // vswap: LBO and SBO exchanged (a check of the N-major reading, benchmarks only)
+        uint64_t dv = vswap ? s9_desc(Vt, 128, CH * 16) : s9_desc(Vt, CH * 16, 128);
+        s9_wg_hold<CH / 2>(&o[0][0]);
+        s9_wg_fence();
+#pragma unroll
+        for (int kk = 0; kk < S9_K / 16; kk++) {
+            uint32_t pa[4];
+            pa[0] = s9_pack(s[2 * kk][0], s[2 * kk][1]);
+            pa[1] = s9_pack(s[2 * kk][2], s[2 * kk][3]);
+            pa[2] = s9_pack(s[2 * kk + 1][0], s[2 * kk + 1][1]);
+            pa[3] = s9_pack(s[2 * kk + 1][2], s[2 * kk + 1][3]);
+            uint64_t d = dv + ((kk * 2 * CH * 16) >> 4);
+            if constexpr (CH == 32) s9_wg_n32t(&o[0][0], pa, d);
+            else s9_wg_n16t(&o[0][0], pa, d);
+        }
+        s9_wg_commit();
+        s9_wg_wait();
+        s9_wg_hold<CH / 2>(&o[0][0]);
+    } else
+#endif
+#pragma unroll
+    for (int kk = 0; kk < S9_K / 16; kk++) {
+        uint32_t pa[4];
+        pa[0] = s9_pack(s[2 * kk][0], s[2 * kk][1]);
+        pa[1] = s9_pack(s[2 * kk][2], s[2 * kk][3]);
+        pa[2] = s9_pack(s[2 * kk + 1][0], s[2 * kk + 1][1]);
+        pa[3] = s9_pack(s[2 * kk + 1][2], s[2 * kk + 1][3]);
+#pragma unroll
+        for (int jp = 0; jp < CH / 16; jp++) {
+            const bf16 *vp = Vt + (kk * 16 + (lane & 15)) * (CH + 8) + (2 * jp + (lane >> 4)) * 8;
+            uint32_t v4[4];
+            asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                         : "=r"(v4[0]), "=r"(v4[1]), "=r"(v4[2]), "=r"(v4[3]) : "r"(s9_smem(vp)));
+            s9_mma(o[2 * jp], pa, v4[0], v4[1]);
+            s9_mma(o[2 * jp + 1], pa, v4[2], v4[3]);
+        }
+    }
+}
+
+// Epilogue: the row sums completed over the quad, then O / l in bf16 and the
+// log-sum-exp (natural units) of the warp's query rows of row r
+template <int CH>
+__device__ __forceinline__ void s9_store_output(const fa_args &a, const float (&o)[CH / 8][4], const float (&m)[2],
+                                                float (&l)[2], int64_t r, int64_t q0, int h, int wq, int g, int t) {
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+        l[u] += __shfl_xor_sync(0xffffffffu, l[u], 1);
+        l[u] += __shfl_xor_sync(0xffffffffu, l[u], 2);
+    }
+    if (r >= a.B) return;
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+        int64_t q = q0 + 16 * wq + g + 8 * u;
+        if (q >= a.L) continue;
+        float inv = 1.f / l[u];
+        bf16 *op = (bf16 *)a.out_o + s9_pos(a, r, q) * a.HC + (int64_t)h * a.ch;
+#pragma unroll
+        for (int j = 0; j < CH / 8; j++) {
+            int c = 8 * j + 2 * t;  // c_h % 8 == 0: c < c_h implies c + 1 < c_h
+            if (c < a.ch)
+                *(__nv_bfloat162 *)(op + c) = __floats2bfloat162_rn(o[j][2 * u] * inv, o[j][2 * u + 1] * inv);
+        }
+        // fully masked row (every logit near -1e9): lse = +inf, as k_tc_fwd
+        float mnat = m[u] * S9_LN2;
+        if (t == 0) a.lse[(r * a.H + h) * a.L + q] = mnat < -5e8f ? INFINITY : mnat + logf(l[u]);
+    }
+}
+
 // WG: products on wgmma (sm_90a), else mma.sync. The WG kernel is only launched on sm_90;
 // compiled for sm_80 it traps.
 template <int CH, int R, bool WG>
@@ -231,27 +424,14 @@ __global__ void __launch_bounds__(R * 128, 4 / R) k_s9_fwd(fa_args a, int vswap)
     int64_t goff[CH / 16];
     s9_chunk_offsets<CH, R, WG>(a, r0, h, goff);
     s9_load_rows<CH, R, WG>(a, a.q, goff, q0, Vs + R * TE);
-    s9_load_rows<CH, R, WG>(a, a.k, goff, 0, Ks);
-    s9_load_rows<CH, R, WG>(a, a.v, goff, 0, Vs);
-    if (bT) s9_load_bias<R>(a, bT, 0, q0, Bs);
+    s9_fetch_tile<CH, R, WG>(a, goff, bT, 0, q0, Ks, Vs, Bs);
     s9_commit();
     if (threadIdx.x < R * S9_K) Ms[threadIdx.x] = s9_mask(a, r0, 0, threadIdx.x);
     s9_wait<0>();
     if (WG) asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // cp.async data -> wgmma reads
     __syncthreads();
     uint32_t qa[CH / 16][4];
-    {
-        const bf16 *Q = Vs + R * TE + rho * TE;
-        int q1 = 16 * wq + g;
-#pragma unroll
-        for (int kk = 0; kk < CH / 16; kk++) {
-            int c = kk * 16 + 2 * t;
-            qa[kk][0] = *(const uint32_t *)(Q + s9_off<CH, WG>(q1, c));
-            qa[kk][1] = *(const uint32_t *)(Q + s9_off<CH, WG>(q1 + 8, c));
-            qa[kk][2] = *(const uint32_t *)(Q + s9_off<CH, WG>(q1, c + 8));
-            qa[kk][3] = *(const uint32_t *)(Q + s9_off<CH, WG>(q1 + 8, c + 8));
-        }
-    }
+    s9_q_fragments<CH, WG>(Vs + R * TE + rho * TE, wq, g, t, qa);
     __syncthreads();
 
     float o[CH / 8][4];
@@ -265,9 +445,7 @@ __global__ void __launch_bounds__(R * 128, 4 / R) k_s9_fwd(fa_args a, int vswap)
         float mnext = 0;
         if (more) {  // next tile streams in while this one is used
             int nb = b ^ 1;
-            s9_load_rows<CH, R, WG>(a, a.k, goff, k0 + S9_K, Ks + nb * R * TE);
-            s9_load_rows<CH, R, WG>(a, a.v, goff, k0 + S9_K, Vs + nb * R * TE);
-            if (bT) s9_load_bias<R>(a, bT, k0 + S9_K, q0, Bs + nb * S9_K * S9_BS);
+            s9_fetch_tile<CH, R, WG>(a, goff, bT, k0 + S9_K, q0, Ks + nb * R * TE, Vs + nb * R * TE, Bs + nb * S9_K * S9_BS);
             s9_commit();
             if (threadIdx.x < R * S9_K) mnext = s9_mask(a, r0, k0 + S9_K, threadIdx.x);
             s9_wait<1>();
@@ -279,152 +457,14 @@ __global__ void __launch_bounds__(R * 128, 4 / R) k_s9_fwd(fa_args a, int vswap)
         const bf16 *Kt = Ks + (b * R + rho) * TE, *Vt = Vs + (b * R + rho) * TE;
         const float *Bt = Bs + b * S9_K * S9_BS, *Mt = Ms + (b * R + rho) * S9_K;
 
-        // S = Q K^T (16 x 64 per warp)
         float s[8][4];
-#if S9_HAVE_WGMMA
-        if (WG) {
-            uint64_t dk = s9_desc(Kt, 128, CH * 16);
-            __syncwarp();
-            s9_wg_fence();
-#pragma unroll
-            for (int kk = 0; kk < CH / 16; kk++) s9_wg_n64(&s[0][0], qa[kk], dk + ((kk * 256) >> 4), kk);
-            s9_wg_commit();
-            s9_wg_wait();
-            s9_wg_hold<32>(&s[0][0]);
-        } else
-#endif
-#pragma unroll
-        for (int j = 0; j < 8; j++) {
-            s[j][0] = s[j][1] = s[j][2] = s[j][3] = 0;
-            const bf16 *kp = Kt + (8 * j + (lane & 7)) * (CH + 8) + (lane >> 3) * 8;
-            if constexpr (CH == 32) {
-                uint32_t k4[4];
-                asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                             : "=r"(k4[0]), "=r"(k4[1]), "=r"(k4[2]), "=r"(k4[3]) : "r"(s9_smem(kp)));
-                s9_mma(s[j], qa[0], k4[0], k4[1]);
-                s9_mma(s[j], qa[CH / 16 - 1], k4[2], k4[3]);
-            } else {
-                uint32_t k2[2];
-                asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];\n"
-                             : "=r"(k2[0]), "=r"(k2[1]) : "r"(s9_smem(kp)));
-                s9_mma(s[j], qa[0], k2[0], k2[1]);
-            }
-        }
-        // logits in log2 units, row max (pairwise tree: short dependency chains)
-#pragma unroll
-        for (int j = 0; j < 8; j++) {
-            float2 mk = *(const float2 *)(Mt + 8 * j + 2 * t);
-#pragma unroll
-            for (int e = 0; e < 4; e++) {
-                int col = 8 * j + 2 * t + (e & 1), row = 16 * wq + g + 8 * (e >> 1);
-                float add = (e & 1) ? mk.y : mk.x;
-                if (bT) add = fmaf(Bt[col * S9_BS + row], S9_L2E, add);
-                s[j][e] = fmaf(s[j][e], sc2, add);
-            }
-        }
-        float mx[2];
-#pragma unroll
-        for (int u = 0; u < 2; u++) {
-            float t8[8];
-#pragma unroll
-            for (int j = 0; j < 8; j++) t8[j] = fmaxf(s[j][2 * u], s[j][2 * u + 1]);
-#pragma unroll
-            for (int w = 4; w >= 1; w >>= 1)
-#pragma unroll
-                for (int j = 0; j < w; j++) t8[j] = fmaxf(t8[j], t8[j + w]);
-            mx[u] = t8[0];
-        }
-#pragma unroll
-        for (int u = 0; u < 2; u++) {
-            mx[u] = fmaxf(mx[u], __shfl_xor_sync(0xffffffffu, mx[u], 1));
-            mx[u] = fmaxf(mx[u], __shfl_xor_sync(0xffffffffu, mx[u], 2));
-            float mn = fmaxf(m[u], mx[u]), corr = s9_exp2(m[u] - mn);
-            m[u] = mn;
-            l[u] *= corr;
-#pragma unroll
-            for (int j = 0; j < CH / 8; j++) { o[j][2 * u] *= corr; o[j][2 * u + 1] *= corr; }
-        }
-#pragma unroll
-        for (int j = 0; j < 8; j++)
-#pragma unroll
-            for (int e = 0; e < 4; e++) s[j][e] = s9_exp2(s[j][e] - m[e >> 1]);
-#pragma unroll
-        for (int u = 0; u < 2; u++) {  // row sums, pairwise in a fixed order
-            float t8[8];
-#pragma unroll
-            for (int j = 0; j < 8; j++) t8[j] = s[j][2 * u] + s[j][2 * u + 1];
-#pragma unroll
-            for (int w = 4; w >= 1; w >>= 1)
-#pragma unroll
-                for (int j = 0; j < w; j++) t8[j] += t8[j + w];
-            l[u] += t8[0];
-        }
-        // O += P V: P from registers, V fragments by ldmatrix.trans of the [key][ch] tile
-        // (wgmma: V tile by N-major descriptor)
-#if S9_HAVE_WGMMA
-        if (WG) {
-            // vswap: LBO and SBO exchanged (a check of the N-major reading, benchmarks only)
-            uint64_t dv = vswap ? s9_desc(Vt, 128, CH * 16) : s9_desc(Vt, CH * 16, 128);
-            s9_wg_hold<CH / 2>(&o[0][0]);
-            s9_wg_fence();
-#pragma unroll
-            for (int kk = 0; kk < S9_K / 16; kk++) {
-                uint32_t pa[4];
-                pa[0] = s9_pack(s[2 * kk][0], s[2 * kk][1]);
-                pa[1] = s9_pack(s[2 * kk][2], s[2 * kk][3]);
-                pa[2] = s9_pack(s[2 * kk + 1][0], s[2 * kk + 1][1]);
-                pa[3] = s9_pack(s[2 * kk + 1][2], s[2 * kk + 1][3]);
-                uint64_t d = dv + ((kk * 2 * CH * 16) >> 4);
-                if constexpr (CH == 32) s9_wg_n32t(&o[0][0], pa, d);
-                else s9_wg_n16t(&o[0][0], pa, d);
-            }
-            s9_wg_commit();
-            s9_wg_wait();
-            s9_wg_hold<CH / 2>(&o[0][0]);
-        } else
-#endif
-#pragma unroll
-        for (int kk = 0; kk < S9_K / 16; kk++) {
-            uint32_t pa[4];
-            pa[0] = s9_pack(s[2 * kk][0], s[2 * kk][1]);
-            pa[1] = s9_pack(s[2 * kk][2], s[2 * kk][3]);
-            pa[2] = s9_pack(s[2 * kk + 1][0], s[2 * kk + 1][1]);
-            pa[3] = s9_pack(s[2 * kk + 1][2], s[2 * kk + 1][3]);
-#pragma unroll
-            for (int jp = 0; jp < CH / 16; jp++) {
-                const bf16 *vp = Vt + (kk * 16 + (lane & 15)) * (CH + 8) + (2 * jp + (lane >> 4)) * 8;
-                uint32_t v4[4];
-                asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                             : "=r"(v4[0]), "=r"(v4[1]), "=r"(v4[2]), "=r"(v4[3]) : "r"(s9_smem(vp)));
-                s9_mma(o[2 * jp], pa, v4[0], v4[1]);
-                s9_mma(o[2 * jp + 1], pa, v4[2], v4[3]);
-            }
-        }
+        s9_scores<CH, WG>(s, qa, Kt, lane);
+        s9_softmax_update<CH>(s, m, l, o, Mt, Bt, bT, sc2, wq, g, t);
+        s9_accumulate_pv<CH, WG>(o, s, Vt, lane, vswap);
         if (more && threadIdx.x < R * S9_K) Ms[(b ^ 1) * R * S9_K + threadIdx.x] = mnext;
         __syncthreads();
     }
-#pragma unroll
-    for (int u = 0; u < 2; u++) {
-        l[u] += __shfl_xor_sync(0xffffffffu, l[u], 1);
-        l[u] += __shfl_xor_sync(0xffffffffu, l[u], 2);
-    }
-    if (r >= a.B) return;
-#pragma unroll
-    for (int u = 0; u < 2; u++) {
-        int64_t q = q0 + 16 * wq + g + 8 * u;
-        if (q >= a.L) continue;
-        float inv = 1.f / l[u];
-        bf16 *op = (bf16 *)a.out_o + s9_pos(a, r, q) * a.HC + (int64_t)h * a.ch;
-#pragma unroll
-        for (int j = 0; j < CH / 8; j++) {
-            int c = 8 * j + 2 * t;  // c_h % 8 == 0: c < c_h implies c + 1 < c_h
-            if (c < a.ch)
-                *(__nv_bfloat162 *)(op + c) = __floats2bfloat162_rn(o[j][2 * u] * inv, o[j][2 * u + 1] * inv);
-        }
-        // fully masked row (every logit near -1e9): lse = +inf, as k_tc_fwd
-        float mnat = m[u] * S9_LN2;
-        if (t == 0) a.lse[(r * a.H + h) * a.L + q] = mnat < -5e8f ? INFINITY : mnat + logf(l[u]);
-    }
+    s9_store_output<CH>(a, o, m, l, r, q0, h, wq, g, t);
 }
 
 template <int CH, int R, bool WG>

@@ -187,14 +187,103 @@ typedef struct {
     size_t len, cap;
 } sto_row;
 
+// The rows of a Stockholm file, gathered by name over its blocks.
+typedef struct {
+    sto_row *row;
+    int n, cap;
+    int last;  // row of the previous sequence line (fast path)
+} sto_rows;
+
+// The row named rname[0..rlen), added if new. Returns its index, or -1 (err set,
+// at line lineno) when there are too many rows.
+static int sto_row_of(sto_rows *R, const char *rname, size_t rlen, const char *name, int64_t lineno, char *err,
+                      size_t errlen) {
+    // blocks repeat the same order, so try the next row first
+    int guess = (R->last + 1 < R->n) ? R->last + 1 : 0;
+    for (int t = 0; t < R->n; t++) {
+        int q = (guess + t) % R->n;
+        if (strlen(R->row[q].name) == rlen && memcmp(R->row[q].name, rname, rlen) == 0) return q;
+    }
+    if (R->n >= PF_MSA_MAX_ROWS) {
+        pf_errf(err, errlen, name, lineno, "more than %d sequences", PF_MSA_MAX_ROWS);
+        return -1;
+    }
+    if (R->n == R->cap) {
+        R->cap = R->cap ? R->cap * 2 : 64;
+        R->row = realloc(R->row, (size_t)R->cap * sizeof(sto_row));
+        if (!R->row) pf_die("out of memory");
+    }
+    int r = R->n++;
+    R->row[r].name = xstrndup(rname, rlen);
+    R->row[r].seq = NULL;
+    R->row[r].len = R->row[r].cap = 0;
+    return r;
+}
+
+// The residues of a sequence line, s[0..n) (blanks skipped), appended to row w.
+// Returns 0, or -1 (err set) on a character that is no residue or gap, or a row too long.
+static int sto_row_append(sto_row *w, const char *s, size_t n, const char *name, int64_t lineno, char *err, size_t errlen) {
+    for (size_t k = 0; k < n; k++) {
+        char c = s[k];
+        if (c == ' ' || c == '\t') continue;
+        if (pf_tok_from_letter((unsigned char)c) < 0) {
+            pf_errf(err, errlen, name, lineno, "unexpected character '%c' in sequence '%s'", (c >= 32 && c < 127) ? c : '?',
+                    w->name);
+            return -1;
+        }
+        if (w->len + 1 >= w->cap) {
+            w->cap = w->cap ? w->cap * 2 : 256;
+            if (w->cap > ((size_t)1 << 24)) {
+                pf_errf(err, errlen, name, lineno, "sequence '%s' too long", w->name);
+                return -1;
+            }
+            w->seq = realloc(w->seq, w->cap);
+            if (!w->seq) pf_die("out of memory");
+        }
+        w->seq[w->len++] = c;
+    }
+    return 0;
+}
+
+// The gathered rows, all of the same width, as an alignment: the query's gap
+// columns are insertions, counted into the deletions of the next query column.
+static int sto_to_msa(const sto_rows *R, const char *name, pf_msa *m, char *err, size_t errlen) {
+    const sto_row *rows = R->row;
+    const char *q = rows[0].seq;
+    size_t W = rows[0].len;
+    int L = 0;
+    for (size_t c = 0; c < W; c++) L += q[c] != '-' && q[c] != '.';
+    if (L == 0 || L > PF_MSA_MAX_COLS || (int64_t)R->n * L > ((int64_t)1 << 31)) {
+        pf_errf(err, errlen, name, 0, "query '%s' has %d residues", rows[0].name, L);
+        return -1;
+    }
+    msa_alloc(m, R->n, L);
+    for (int r = 0; r < R->n; r++) {
+        uint8_t *t = m->tok + (size_t)r * L, *d = m->del + (size_t)r * L;
+        int col = 0, pending = 0;
+        for (size_t c = 0; c < W; c++) {
+            char ch = rows[r].seq[c];
+            int gap = ch == '-' || ch == '.';
+            if (q[c] == '-' || q[c] == '.') {  // insertion column
+                pending += !gap;
+                continue;
+            }
+            t[col] = (uint8_t)pf_tok_from_letter((unsigned char)ch);
+            d[col] = (uint8_t)PF_MIN(pending, 255);
+            pending = 0;
+            col++;
+        }
+    }
+    return 0;
+}
+
 int pf_parse_stockholm(const char *data, size_t len, const char *name, pf_msa *m, char *err, size_t errlen) {
     memset(m, 0, sizeof *m);
     pf_lineit it = pf_lines(data, len);
     const char *line;
     size_t n;
     int header = 0, terminated = 0, rc = -1;
-    sto_row *rows = NULL;
-    int nrows = 0, cap = 0, last = -1;  // last: row of the previous sequence line (fast path)
+    sto_rows R = {.row = NULL, .n = 0, .cap = 0, .last = -1};
     while (pf_line_next(&it, &line, &n)) {
         size_t k = 0;
         while (k < n && (line[k] == ' ' || line[k] == '\t')) k++;
@@ -220,51 +309,10 @@ int pf_parse_stockholm(const char *data, size_t len, const char *name, pf_msa *m
             pf_errf(err, errlen, name, it.lineno, "sequence line '%.*s' has no residues", (int)PF_MIN(ne - ns, 40), line + ns);
             goto done;
         }
-        // find the row by name: blocks repeat the same order, so try the next row first
-        int r = -1, guess = (last + 1 < nrows) ? last + 1 : 0;
-        for (int t = 0; t < nrows; t++) {
-            int q = (guess + t) % nrows;
-            if (strlen(rows[q].name) == ne - ns && memcmp(rows[q].name, line + ns, ne - ns) == 0) {
-                r = q;
-                break;
-            }
-        }
-        if (r < 0) {
-            if (nrows >= PF_MSA_MAX_ROWS) {
-                pf_errf(err, errlen, name, it.lineno, "more than %d sequences", PF_MSA_MAX_ROWS);
-                goto done;
-            }
-            if (nrows == cap) {
-                cap = cap ? cap * 2 : 64;
-                rows = realloc(rows, (size_t)cap * sizeof(sto_row));
-                if (!rows) pf_die("out of memory");
-            }
-            r = nrows++;
-            rows[r].name = xstrndup(line + ns, ne - ns);
-            rows[r].seq = NULL;
-            rows[r].len = rows[r].cap = 0;
-        }
-        last = r;
-        sto_row *w = &rows[r];
-        for (; k < n; k++) {
-            char c = line[k];
-            if (c == ' ' || c == '\t') continue;
-            if (pf_tok_from_letter((unsigned char)c) < 0) {
-                pf_errf(err, errlen, name, it.lineno, "unexpected character '%c' in sequence '%s'",
-                        (c >= 32 && c < 127) ? c : '?', w->name);
-                goto done;
-            }
-            if (w->len + 1 >= w->cap) {
-                w->cap = w->cap ? w->cap * 2 : 256;
-                if (w->cap > ((size_t)1 << 24)) {
-                    pf_errf(err, errlen, name, it.lineno, "sequence '%s' too long", w->name);
-                    goto done;
-                }
-                w->seq = realloc(w->seq, w->cap);
-                if (!w->seq) pf_die("out of memory");
-            }
-            w->seq[w->len++] = c;
-        }
+        int r = sto_row_of(&R, line + ns, ne - ns, name, it.lineno, err, errlen);
+        if (r < 0) goto done;
+        R.last = r;
+        if (sto_row_append(&R.row[r], line + k, n - k, name, it.lineno, err, errlen) != 0) goto done;
     }
     if (!header) {
         pf_errf(err, errlen, name, 0, "no '# STOCKHOLM' header: not a Stockholm file");
@@ -274,47 +322,20 @@ int pf_parse_stockholm(const char *data, size_t len, const char *name, pf_msa *m
         pf_errf(err, errlen, name, it.lineno, "no '//' terminator: truncated Stockholm file");
         goto done;
     }
-    if (nrows == 0) {
+    if (R.n == 0) {
         pf_errf(err, errlen, name, it.lineno, "alignment has no sequences");
         goto done;
     }
-    for (int r = 1; r < nrows; r++)
-        if (rows[r].len != rows[0].len) {
+    for (int r = 1; r < R.n; r++)
+        if (R.row[r].len != R.row[0].len) {
             pf_errf(err, errlen, name, 0, "sequence '%s' has %zu alignment columns, '%s' has %zu (truncated block?)",
-                    rows[r].name, rows[r].len, rows[0].name, rows[0].len);
+                    R.row[r].name, R.row[r].len, R.row[0].name, R.row[0].len);
             goto done;
         }
-    {
-        const char *q = rows[0].seq;
-        size_t W = rows[0].len;
-        int L = 0;
-        for (size_t c = 0; c < W; c++) L += q[c] != '-' && q[c] != '.';
-        if (L == 0 || L > PF_MSA_MAX_COLS || (int64_t)nrows * L > ((int64_t)1 << 31)) {
-            pf_errf(err, errlen, name, 0, "query '%s' has %d residues", rows[0].name, L);
-            goto done;
-        }
-        msa_alloc(m, nrows, L);
-        for (int r = 0; r < nrows; r++) {
-            uint8_t *t = m->tok + (size_t)r * L, *d = m->del + (size_t)r * L;
-            int col = 0, pending = 0;
-            for (size_t c = 0; c < W; c++) {
-                char ch = rows[r].seq[c];
-                int gap = ch == '-' || ch == '.';
-                if (q[c] == '-' || q[c] == '.') {  // insertion column
-                    pending += !gap;
-                    continue;
-                }
-                t[col] = (uint8_t)pf_tok_from_letter((unsigned char)ch);
-                d[col] = (uint8_t)PF_MIN(pending, 255);
-                pending = 0;
-                col++;
-            }
-        }
-        rc = 0;
-    }
+    rc = sto_to_msa(&R, name, m, err, errlen);
 done:
-    for (int r = 0; r < nrows; r++) free(rows[r].name), free(rows[r].seq);
-    free(rows);
+    for (int r = 0; r < R.n; r++) free(R.row[r].name), free(R.row[r].seq);
+    free(R.row);
     return rc;
 }
 

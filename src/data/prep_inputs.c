@@ -338,23 +338,31 @@ static void add_cand(pf_unit *u, const char *path, const char *key, const char *
     m->file = file;
 }
 
-int pf_inputs_collect(pf_inputs *in, const char *const *inputs, int n_inputs, const char *const *manifests,
-                      int n_manifests, char *err, size_t errlen) {
-    memset(in, 0, sizeof *in);
-    collect c = {0};
-    c.in = in;
-    char **man_path = NULL, **man_key = NULL;
-    int n_man = 0, *man_explicit = NULL;
-#define ADD_MAN(p, k, e)                                                               \
-    do {                                                                               \
-        man_path = realloc(man_path, (size_t)(n_man + 1) * sizeof(char *));            \
-        man_key = realloc(man_key, (size_t)(n_man + 1) * sizeof(char *));              \
-        man_explicit = realloc(man_explicit, (size_t)(n_man + 1) * sizeof(int));       \
-        man_path[n_man] = xstrdup(p), man_key[n_man] = xstrdup(k), man_explicit[n_man++] = (e); \
-    } while (0)
-    // keys of an explicit manifest's files are its paths as written (relative to
-    // the manifest), so `prep DIR` and `prep DIR/manifest.tsv` name them alike
-    for (int i = 0; i < n_manifests; i++) ADD_MAN(manifests[i], pf_basename(manifests[i]), 1);
+// The manifests to read: their paths, keys, and whether each was named by the user.
+typedef struct {
+    char **path, **key;
+    int *explicit_;
+    int n;
+} manifest_list;
+
+static void manifest_add(manifest_list *ml, const char *path, const char *key, int explicit_) {
+    ml->path = realloc(ml->path, (size_t)(ml->n + 1) * sizeof(char *));
+    ml->key = realloc(ml->key, (size_t)(ml->n + 1) * sizeof(char *));
+    ml->explicit_ = realloc(ml->explicit_, (size_t)(ml->n + 1) * sizeof(int));
+    ml->path[ml->n] = xstrdup(path), ml->key[ml->n] = xstrdup(key), ml->explicit_[ml->n++] = explicit_;
+}
+
+static void manifest_list_free(manifest_list *ml) {
+    for (int i = 0; i < ml->n; i++) free(ml->path[i]), free(ml->key[i]);
+    free(ml->path);
+    free(ml->key);
+    free(ml->explicit_);
+}
+
+// The files of the inputs (folders scanned, files classified by name) into c;
+// manifests among them go to ml, to be read once all files are known.
+static void gather_inputs(collect *c, manifest_list *ml, const char *const *inputs, int n_inputs) {
+    pf_inputs *in = c->in;
     for (int i = 0; i < n_inputs; i++) {
         struct stat st;
         if (stat(inputs[i], &st) != 0) {
@@ -363,98 +371,123 @@ int pf_inputs_collect(pf_inputs *in, const char *const *inputs, int n_inputs, co
             continue;
         }
         if (S_ISDIR(st.st_mode)) {
-            int before = c.n;
-            scan_dir(&c, inputs[i], "", 0);
+            int before = c->n;
+            scan_dir(c, inputs[i], "", 0);
             // manifests found in the folder are used, not parsed as data
             int w = before;
-            for (int k = before; k < c.n; k++) {
-                if (c.f[k].kind == K_MANIFEST) {
-                    ADD_MAN(c.f[k].path, c.f[k].key, 0);
-                    free(c.f[k].path), free(c.f[k].key), free(c.f[k].real);
-                } else c.f[w++] = c.f[k];
+            for (int k = before; k < c->n; k++) {
+                if (c->f[k].kind == K_MANIFEST) {
+                    manifest_add(ml, c->f[k].path, c->f[k].key, 0);
+                    free(c->f[k].path), free(c->f[k].key), free(c->f[k].real);
+                } else c->f[w++] = c->f[k];
             }
-            c.n = w;
+            c->n = w;
         } else {
             int kind = classify(inputs[i]);
-            if (kind == K_MANIFEST) ADD_MAN(inputs[i], pf_basename(inputs[i]), 1);
-            else if (kind) add_file(&c, inputs[i], inputs[i], kind);
+            if (kind == K_MANIFEST) manifest_add(ml, inputs[i], pf_basename(inputs[i]), 1);
+            else if (kind) add_file(c, inputs[i], inputs[i], kind);
             else {
                 pf_inputs_report(in, "skipped %s: not a structure, alignment or chain manifest", inputs[i]);
                 in->skipped++;
             }
         }
     }
-    for (int i = 0; i < n_man; i++) read_manifest(&c, man_path[i], man_key[i], man_explicit[i]);
-    qsort(c.f, (size_t)c.n, sizeof(sfile), cmp_sfile_key);
-    // units: each structure file, receptor/ligand pairs (X_r_b + X_l_b) joined
-    int *taken = calloc((size_t)c.n + 1, sizeof(int));
-    int cap = 0;
-    for (int i = 0; i < c.n; i++) {
-        if (c.f[i].kind != K_STRUCT || taken[i]) continue;
-        char stem[256];
-        stem_of(c.f[i].key, stem, sizeof stem);
-        int partner = -1;
-        if (ends_pair(stem, "_r_b") || ends_pair(stem, "_l_b")) {
-            char want[256], *dir = dirname_of(c.f[i].key);
-            snprintf(want, sizeof want, "%.*s%s", (int)strlen(stem) - 4, stem, ends_pair(stem, "_r_b") ? "_l_b" : "_r_b");
-            for (int k = 0; k < c.n && partner < 0; k++) {
-                if (k == i || c.f[k].kind != K_STRUCT || taken[k]) continue;
-                char s2[256], *d2 = dirname_of(c.f[k].key);
-                stem_of(c.f[k].key, s2, sizeof s2);
-                if (!strcmp(s2, want) && !strcmp(d2, dir)) partner = k;
-                free(d2);
+}
+
+// The other half of a receptor/ligand pair (X_r_b + X_l_b in the same folder)
+// with structure file i (stem: its stem), not yet taken; -1 if none.
+static int pair_partner(const collect *c, int i, const char *stem, const int *taken) {
+    int partner = -1;
+    if (!ends_pair(stem, "_r_b") && !ends_pair(stem, "_l_b")) return -1;
+    char want[256], *dir = dirname_of(c->f[i].key);
+    snprintf(want, sizeof want, "%.*s%s", (int)strlen(stem) - 4, stem, ends_pair(stem, "_r_b") ? "_l_b" : "_r_b");
+    for (int k = 0; k < c->n && partner < 0; k++) {
+        if (k == i || c->f[k].kind != K_STRUCT || taken[k]) continue;
+        char s2[256], *d2 = dirname_of(c->f[k].key);
+        stem_of(c->f[k].key, s2, sizeof s2);
+        if (!strcmp(s2, want) && !strcmp(d2, dir)) partner = k;
+        free(d2);
+    }
+    free(dir);
+    return partner;
+}
+
+// A unit's candidate alignments per file: the rows of the manifests that list the
+// file, else the alignments named after its PDB id (<PDBID>_<CHAIN>)
+static void add_unit_msas(pf_unit *u, collect *c, const int *files) {
+    for (int k = 0; k < u->n_files; k++) {
+        const sfile *sf = &c->f[files[k]];
+        for (int r = 0; r < c->n_rows; r++) {
+            if (strcmp(c->rows[r].real, sf->real)) continue;
+            u->by_manifest[k] = 1;
+            if (!u->cluster && c->rows[r].cluster) u->cluster = xstrdup(c->rows[r].cluster);
+            for (int m = 0; m < c->rows[r].n_msa; m++)
+                add_cand(u, c->rows[r].msa_path[m], c->rows[r].msa_key[m], c->rows[r].chain, k);
+        }
+        if (u->by_manifest[k]) continue;
+        char id[256];
+        pf_pdb_id_of(sf->key, id, sizeof id);
+        for (int m = 0; m < c->n; m++)
+            if (c->f[m].kind == K_MSA && c->f[m].id[0] && !strcmp(c->f[m].id, id)) {
+                add_cand(u, c->f[m].path, c->f[m].key, c->f[m].chain, k);
+                c->f[m].used = 1;
             }
-            free(dir);
-        }
-        if (in->n_units == cap) {
-            cap = cap ? cap * 2 : 64;
-            in->units = realloc(in->units, (size_t)cap * sizeof(pf_unit));
-        }
-        pf_unit *u = &in->units[in->n_units++];
-        memset(u, 0, sizeof *u);
+    }
+}
+
+// A new unit of files[0..n_files) (receptor first): paths, keys ("r+l" for a
+// pair), its name (the stem, without _r_b for a pair) and candidate alignments.
+static void add_unit(collect *c, const int *files, int n_files, int *cap) {
+    pf_inputs *in = c->in;
+    if (in->n_units == *cap) {
+        *cap = *cap ? *cap * 2 : 64;
+        in->units = realloc(in->units, (size_t)*cap * sizeof(pf_unit));
+    }
+    pf_unit *u = &in->units[in->n_units++];
+    memset(u, 0, sizeof *u);
+    u->n_files = n_files;
+    size_t klen = 0;
+    for (int k = 0; k < u->n_files; k++) {
+        u->path[k] = xstrdup(c->f[files[k]].path);
+        u->fkey[k] = xstrdup(c->f[files[k]].key);
+        klen += strlen(u->fkey[k]) + 1;
+    }
+    u->key = malloc(klen + 1);
+    strcpy(u->key, u->fkey[0]);
+    if (u->n_files == 2) strcat(strcat(u->key, "+"), u->fkey[1]);
+    char stem[256];
+    stem_of(u->fkey[0], stem, sizeof stem);
+    if (u->n_files == 2) stem[strlen(stem) - 4] = 0;
+    u->name = xstrdup(stem);
+    add_unit_msas(u, c, files);
+}
+
+// units: each structure file, receptor/ligand pairs (X_r_b + X_l_b) joined
+static void make_units(collect *c) {
+    int *taken = calloc((size_t)c->n + 1, sizeof(int));
+    int cap = 0;
+    for (int i = 0; i < c->n; i++) {
+        if (c->f[i].kind != K_STRUCT || taken[i]) continue;
+        char stem[256];
+        stem_of(c->f[i].key, stem, sizeof stem);
+        int partner = pair_partner(c, i, stem, taken);
         int files[2] = {i, partner};
         if (partner >= 0 && ends_pair(stem, "_l_b")) files[0] = partner, files[1] = i;  // receptor first
-        u->n_files = partner >= 0 ? 2 : 1;
         taken[i] = 1;
         if (partner >= 0) taken[partner] = 1;
-        size_t klen = 0;
-        for (int k = 0; k < u->n_files; k++) {
-            u->path[k] = xstrdup(c.f[files[k]].path);
-            u->fkey[k] = xstrdup(c.f[files[k]].key);
-            klen += strlen(u->fkey[k]) + 1;
-        }
-        u->key = malloc(klen + 1);
-        strcpy(u->key, u->fkey[0]);
-        if (u->n_files == 2) strcat(strcat(u->key, "+"), u->fkey[1]);
-        stem_of(u->fkey[0], stem, sizeof stem);
-        if (u->n_files == 2) stem[strlen(stem) - 4] = 0;
-        u->name = xstrdup(stem);
-        for (int k = 0; k < u->n_files; k++) {
-            const sfile *sf = &c.f[files[k]];
-            for (int r = 0; r < c.n_rows; r++) {
-                if (strcmp(c.rows[r].real, sf->real)) continue;
-                u->by_manifest[k] = 1;
-                if (!u->cluster && c.rows[r].cluster) u->cluster = xstrdup(c.rows[r].cluster);
-                for (int m = 0; m < c.rows[r].n_msa; m++)
-                    add_cand(u, c.rows[r].msa_path[m], c.rows[r].msa_key[m], c.rows[r].chain, k);
-            }
-            if (u->by_manifest[k]) continue;
-            char id[256];
-            pf_pdb_id_of(sf->key, id, sizeof id);
-            for (int m = 0; m < c.n; m++)
-                if (c.f[m].kind == K_MSA && c.f[m].id[0] && !strcmp(c.f[m].id, id)) {
-                    add_cand(u, c.f[m].path, c.f[m].key, c.f[m].chain, k);
-                    c.f[m].used = 1;
-                }
-        }
+        add_unit(c, files, partner >= 0 ? 2 : 1, &cap);
     }
     free(taken);
-    for (int m = 0; m < c.n; m++)
-        if (c.f[m].kind == K_MSA && !c.f[m].used) {
-            pf_inputs_report(in, "unused %s: no chain matches this alignment (name it <PDBID>_<CHAIN> or list it in a manifest)",
-                             c.f[m].key);
-            in->unused_msas++;
-        }
+}
+
+static void unit_free(pf_unit *u) {
+    for (int k = 0; k < u->n_files; k++) free(u->path[k]), free(u->fkey[k]);
+    for (int k = 0; k < u->n_msa; k++) free(u->msa[k].path), free(u->msa[k].key);
+    free(u->msa), free(u->key), free(u->name), free(u->cluster);
+}
+
+// Units sorted by key; of two with the same key the second is dropped (reported, and named in err).
+static void sort_units_drop_duplicates(pf_inputs *in, char *err, size_t errlen) {
     qsort(in->units, (size_t)in->n_units, sizeof(pf_unit), cmp_unit_key);
     for (int i = 1; i < in->n_units; i++)
         if (!strcmp(in->units[i].key, in->units[i - 1].key)) {
@@ -465,35 +498,49 @@ int pf_inputs_collect(pf_inputs *in, const char *const *inputs, int n_inputs, co
             pf_unit tmp = in->units[i];
             memmove(&in->units[i], &in->units[i + 1], (size_t)(in->n_units - i - 1) * sizeof(pf_unit));
             in->units[--in->n_units] = tmp;
-            pf_unit *u = &in->units[in->n_units];
-            for (int k = 0; k < u->n_files; k++) free(u->path[k]), free(u->fkey[k]);
-            for (int k = 0; k < u->n_msa; k++) free(u->msa[k].path), free(u->msa[k].key);
-            free(u->msa), free(u->key), free(u->name), free(u->cluster);
+            unit_free(&in->units[in->n_units]);
             i--;
         }
-    for (int i = 0; i < c.n; i++) free(c.f[i].path), free(c.f[i].key), free(c.f[i].real);
-    free(c.f);
-    for (int r = 0; r < c.n_rows; r++) {
-        for (int m = 0; m < c.rows[r].n_msa; m++) free(c.rows[r].msa_path[m]), free(c.rows[r].msa_key[m]);
-        free(c.rows[r].msa_path), free(c.rows[r].msa_key), free(c.rows[r].real), free(c.rows[r].cluster);
+}
+
+static void collect_free(collect *c) {
+    for (int i = 0; i < c->n; i++) free(c->f[i].path), free(c->f[i].key), free(c->f[i].real);
+    free(c->f);
+    for (int r = 0; r < c->n_rows; r++) {
+        for (int m = 0; m < c->rows[r].n_msa; m++) free(c->rows[r].msa_path[m]), free(c->rows[r].msa_key[m]);
+        free(c->rows[r].msa_path), free(c->rows[r].msa_key), free(c->rows[r].real), free(c->rows[r].cluster);
     }
-    free(c.rows);
-    for (int i = 0; i < n_man; i++) free(man_path[i]), free(man_key[i]);
-    free(man_path);
-    free(man_key);
-    free(man_explicit);
-#undef ADD_MAN
+    free(c->rows);
+}
+
+int pf_inputs_collect(pf_inputs *in, const char *const *inputs, int n_inputs, const char *const *manifests,
+                      int n_manifests, char *err, size_t errlen) {
+    memset(in, 0, sizeof *in);
+    collect c = {0};
+    c.in = in;
+    manifest_list ml = {0};
+    // keys of an explicit manifest's files are its paths as written (relative to
+    // the manifest), so `prep DIR` and `prep DIR/manifest.tsv` name them alike
+    for (int i = 0; i < n_manifests; i++) manifest_add(&ml, manifests[i], pf_basename(manifests[i]), 1);
+    gather_inputs(&c, &ml, inputs, n_inputs);
+    for (int i = 0; i < ml.n; i++) read_manifest(&c, ml.path[i], ml.key[i], ml.explicit_[i]);
+    qsort(c.f, (size_t)c.n, sizeof(sfile), cmp_sfile_key);
+    make_units(&c);
+    for (int m = 0; m < c.n; m++)
+        if (c.f[m].kind == K_MSA && !c.f[m].used) {
+            pf_inputs_report(in, "unused %s: no chain matches this alignment (name it <PDBID>_<CHAIN> or list it in a manifest)",
+                             c.f[m].key);
+            in->unused_msas++;
+        }
+    sort_units_drop_duplicates(in, err, errlen);
+    collect_free(&c);
+    manifest_list_free(&ml);
     if (err && errlen) err[0] = 0;
     return 0;
 }
 
 void pf_inputs_free(pf_inputs *in) {
-    for (int i = 0; i < in->n_units; i++) {
-        pf_unit *u = &in->units[i];
-        for (int k = 0; k < u->n_files; k++) free(u->path[k]), free(u->fkey[k]);
-        for (int k = 0; k < u->n_msa; k++) free(u->msa[k].path), free(u->msa[k].key);
-        free(u->msa), free(u->key), free(u->name), free(u->cluster);
-    }
+    for (int i = 0; i < in->n_units; i++) unit_free(&in->units[i]);
     free(in->units);
     for (int i = 0; i < in->n_report; i++) free(in->report[i]);
     free(in->report);

@@ -222,86 +222,95 @@ int pf_crop_spatial(const pf_entry_view *v, int crop, pf_rng *r, int *sel, int *
     free(cand);
     return k;
 }
+// The cropped residues of an entry, in the batch's order.
+typedef struct {
+    int N;
+    const int *sel;       // (N,) the residues in the entry, ascending
+    int *cofs, *pos;      // (N,) per selected residue: chain, position in the chain
+    int *asym, *ent;      // (n_chains,) chain and entity ids renumbered in crop order, -1 if not cropped
+    uint8_t *block_used;  // (n_msa,) 1 for the MSA blocks of the cropped chains
+} crop_map;
 
-
-int pf_sampler_make(const pf_sampler *s, int e, uint64_t key, pf_batch *out) {
-    const pf_sampler_cfg *cfg = &s->cfg;
-    pf_entry_view v;
-    char err[256];
-    if (pf_cache_entry(&s->cache, e, &v, err, sizeof err) != 0) return -1;
-    int n = (int)v.h->n_res, nc = (int)v.h->n_chains;
-    pf_rng rc = pf_rng_make(key, 1), rm = pf_rng_make(key, 2), rb = pf_rng_make(key, 3);
-    int *sel = malloc((size_t)n * sizeof(int)), center = -1;
-    int spatial = n > cfg->crop_size && pf_rng_uniform(&rc) < cfg->spatial_crop_prob;
-    int N = spatial ? pf_crop_spatial(&v, cfg->crop_size, &rc, sel, &center) : pf_crop_contiguous(&v, cfg->crop_size, &rc, sel);
-    // per selected residue: chain, position in chain, ids renumbered in crop order
-    int *cofs = malloc((size_t)N * sizeof(int)), *pos = malloc((size_t)N * sizeof(int));
-    int *asym = malloc((size_t)nc * sizeof(int)), *ent = malloc((size_t)nc * sizeof(int));
-    for (int c = 0; c < nc; c++) asym[c] = ent[c] = -1;
+// per selected residue: chain, position in chain, ids renumbered in crop order
+static void crop_map_make(const pf_entry_view *v, const int *sel, int N, crop_map *cm) {
+    int nc = (int)v->h->n_chains;
+    cm->N = N;
+    cm->sel = sel;
+    cm->cofs = malloc((size_t)N * sizeof(int)), cm->pos = malloc((size_t)N * sizeof(int));
+    cm->asym = malloc((size_t)nc * sizeof(int)), cm->ent = malloc((size_t)nc * sizeof(int));
+    for (int c = 0; c < nc; c++) cm->asym[c] = cm->ent[c] = -1;
     int n_asym = 0, n_ent = 0;
-    uint8_t *block_used = calloc(v.h->n_msa, 1);
+    cm->block_used = calloc(v->h->n_msa, 1);
     for (int k = 0, c = 0; k < N; k++) {
-        while (sel[k] >= (int)(v.chains[c].start + v.chains[c].n)) c++;
-        cofs[k] = c;
-        pos[k] = sel[k] - (int)v.chains[c].start;
-        if (asym[c] < 0) {
-            asym[c] = n_asym++;
-            int en = (int)v.chains[c].entity, found = -1;
+        while (sel[k] >= (int)(v->chains[c].start + v->chains[c].n)) c++;
+        cm->cofs[k] = c;
+        cm->pos[k] = sel[k] - (int)v->chains[c].start;
+        if (cm->asym[c] < 0) {
+            cm->asym[c] = n_asym++;
+            int en = (int)v->chains[c].entity, found = -1;
             for (int q = 0; q < nc; q++)
-                if (asym[q] >= 0 && q != c && (int)v.chains[q].entity == en) found = ent[q];
-            ent[c] = found >= 0 ? found : n_ent++;
+                if (cm->asym[q] >= 0 && q != c && (int)v->chains[q].entity == en) found = cm->ent[q];
+            cm->ent[c] = found >= 0 ? found : n_ent++;
         }
-        block_used[v.chains[c].msa] = 1;
+        cm->block_used[v->chains[c].msa] = 1;
     }
-    // MSA pool: non-query rows of the blocks of the cropped chains that have a
-    // residue (not a gap) in the crop
+}
+
+static void crop_map_free(crop_map *cm) {
+    free(cm->block_used);
+    free(cm->asym);
+    free(cm->ent);
+    free(cm->cofs);
+    free(cm->pos);
+}
+
+// MSA pool: non-query rows of the blocks of the cropped chains that have a
+// residue (not a gap) in the crop, as (block << 32) | row; *P is their number.
+static int64_t *msa_pool(const pf_entry_view *v, const crop_map *cm, int64_t *P) {
     int64_t pool_cap = 0;
-    for (uint32_t b = 0; b < v.h->n_msa; b++)
-        if (block_used[b]) pool_cap += v.msa[b].n_rows - 1;
-    int64_t *pool = malloc((size_t)(pool_cap + 1) * sizeof(int64_t)), P = 0;  // (block << 32) | row
-    for (uint32_t b = 0; b < v.h->n_msa; b++) {
-        if (!block_used[b]) continue;
-        const uint8_t *tok = pf_view_msa_tok(&v, (int)b);
-        uint32_t L = v.msa[b].L;
-        for (uint32_t r = 1; r < v.msa[b].n_rows; r++) {
+    for (uint32_t b = 0; b < v->h->n_msa; b++)
+        if (cm->block_used[b]) pool_cap += v->msa[b].n_rows - 1;
+    int64_t *pool = malloc((size_t)(pool_cap + 1) * sizeof(int64_t)), n = 0;
+    for (uint32_t b = 0; b < v->h->n_msa; b++) {
+        if (!cm->block_used[b]) continue;
+        const uint8_t *tok = pf_view_msa_tok(v, (int)b);
+        uint32_t L = v->msa[b].L;
+        for (uint32_t r = 1; r < v->msa[b].n_rows; r++) {
             int any = 0;
-            for (int k = 0; k < N && !any; k++)
-                any = v.chains[cofs[k]].msa == b && tok[(size_t)r * L + pos[k]] != PF_TOK_GAP;
-            if (any) pool[P++] = ((int64_t)b << 32) | r;
+            for (int k = 0; k < cm->N && !any; k++)
+                any = v->chains[cm->cofs[k]].msa == b && tok[(size_t)r * L + cm->pos[k]] != PF_TOK_GAP;
+            if (any) pool[n++] = ((int64_t)b << 32) | r;
         }
     }
-    int S = cfg->pad_msa ? cfg->msa_rows : (int)PF_MIN((int64_t)cfg->msa_rows, 1 + P);
-    int64_t avail = P - (S - 1) > 0 ? P - (S - 1) : 0;
-    int E = cfg->pad_msa ? cfg->extra_msa_rows : (int)PF_MIN((int64_t)cfg->extra_msa_rows, avail);
-    int64_t want = PF_MIN(P, (int64_t)(S - 1) + E);
-    for (int64_t i = 0; i < want; i++) {  // partial Fisher-Yates: first `want` of a random order
-        int64_t j = i + (int64_t)(pf_rng_u64(&rm) % (uint64_t)(P - i));
-        int64_t t = pool[i];
-        pool[i] = pool[j], pool[j] = t;
-    }
-    pf_batch_alloc(out, N, S, E);
-    pf_batch *b = out;
-    snprintf(b->name, sizeof b->name, "%s", v.h->name);
-    b->crop_start = spatial ? -1 : (N > 0 ? sel[0] : 0);
-    for (int k = 0; k < N; k++) {
-        int i = sel[k], c = cofs[k];
-        b->aatype[k] = v.aatype[i];
-        b->residue_index[k] = v.residue_index[i];
-        b->chain_id[k] = asym[c];
-        b->entity_id[k] = ent[c];
-        b->sym_id[k] = (int32_t)v.chains[c].sym;
+    *P = n;
+    return pool;
+}
+
+// Per residue features: type, index, chain/entity/symmetry ids, pseudo-beta (CA for glycine)
+static void fill_residues(pf_batch *b, const pf_entry_view *v, const crop_map *cm) {
+    for (int k = 0; k < cm->N; k++) {
+        int i = cm->sel[k], c = cm->cofs[k];
+        b->aatype[k] = v->aatype[i];
+        b->residue_index[k] = v->residue_index[i];
+        b->chain_id[k] = cm->asym[c];
+        b->entity_id[k] = cm->ent[c];
+        b->sym_id[k] = (int32_t)v->chains[c].sym;
         b->seq_mask[k] = 1;
-        int gly = v.aatype[i] == 7;
+        int gly = v->aatype[i] == 7;
         int at = gly ? PF_AT_CA : PF_AT_CB;
-        if (v.atom_mask[i] & (1u << at)) {
-            const float *x = v.xyz + ((size_t)i * PF_NUM_BB + at) * 3;
+        if (v->atom_mask[i] & (1u << at)) {
+            const float *x = v->xyz + ((size_t)i * PF_NUM_BB + at) * 3;
             for (int d = 0; d < 3; d++) b->pseudo_beta[(size_t)k * 3 + d] = x[d];
             b->pseudo_beta_mask[k] = 1;
         }
     }
-    // cluster rows: tokens and deletions, then BERT corruption (AF2 make_masked_msa)
-    int32_t *msa = calloc((size_t)S * N + 1, sizeof(int32_t));
-    real *del = calloc((size_t)S * N + 1, sizeof(real));
+}
+
+// cluster rows: the query, then the first S - 1 rows of the shuffled pool (gap
+// rows past its end); tokens into msa and deletions into del, (S, N) each
+static void fill_cluster_rows(pf_batch *b, const pf_entry_view *v, const crop_map *cm, const int64_t *pool, int64_t P,
+                              int S, int32_t *msa, real *del) {
+    const int N = cm->N;
     for (int r = 0; r < S; r++) {
         int real_row = r == 0 || r - 1 < P;
         if (!real_row) {
@@ -316,30 +325,37 @@ int pf_sampler_make(const pf_sampler *s, int e, uint64_t key, pf_batch *out) {
                 continue;
             }
             int blk = (int)(pool[r - 1] >> 32), row = (int)(pool[r - 1] & 0xffffffff);
-            const pf_rec_chain *ch = &v.chains[cofs[k]];
+            const pf_rec_chain *ch = &v->chains[cm->cofs[k]];
             if ((int)ch->msa != blk) {
                 msa[o] = PF_TOK_GAP;
                 continue;
             }
-            size_t cell = (size_t)row * v.msa[blk].L + pos[k];
-            int t = pf_view_msa_tok(&v, blk)[cell];
+            size_t cell = (size_t)row * v->msa[blk].L + cm->pos[k];
+            int t = pf_view_msa_tok(v, blk)[cell];
             msa[o] = t < PF_NUM_TOK ? t : PF_TOK_UNK;
-            del[o] = pf_view_msa_del(&v, blk)[cell];
+            del[o] = pf_view_msa_del(v, blk)[cell];
         }
     }
+}
+
+// BERT corruption of the cluster rows (AF2 make_masked_msa): the original tokens
+// become the targets, a bert_mask_prob share of the cells is replaced
+static void corrupt_cluster_rows(pf_batch *b, const pf_entry_view *v, const crop_map *cm, int S, double mask_prob,
+                                 pf_rng *rb, int32_t *msa) {
+    const int N = cm->N;
     for (int r = 0; r < S; r++)
         for (int k = 0; k < N; k++) {
             size_t o = (size_t)r * N + k;
             if (!b->msa_mask[o]) continue;
             b->bert_target[o] = msa[o];
-            if (pf_rng_uniform(&rb) >= cfg->bert_mask_prob) {
-                pf_rng_uniform(&rb);  // keep the stream aligned: two draws per cell
+            if (pf_rng_uniform(rb) >= mask_prob) {
+                pf_rng_uniform(rb);  // keep the stream aligned: two draws per cell
                 continue;
             }
             // replacement distribution: 0.1 uniform over the 20 amino acids,
             // 0.1 the column profile, 0.1 the same token, 0.7 the mask token
-            const pf_rec_chain *ch = &v.chains[cofs[k]];
-            const float *prof = pf_view_msa_profile(&v, (int)ch->msa) + (size_t)pos[k] * 23;
+            const pf_rec_chain *ch = &v->chains[cm->cofs[k]];
+            const float *prof = pf_view_msa_profile(v, (int)ch->msa) + (size_t)cm->pos[k] * 23;
             double p[PF_NUM_TOK] = {0};
             for (int t = 0; t < 20; t++) p[t] += 0.1 / 20;
             for (int t = 0; t < 22; t++) p[t] += 0.1 * prof[t];
@@ -347,7 +363,7 @@ int pf_sampler_make(const pf_sampler *s, int e, uint64_t key, pf_batch *out) {
             p[PF_TOK_MASK] += 0.7;
             double tot = 0;
             for (int t = 0; t < PF_NUM_TOK; t++) tot += p[t];
-            double u = pf_rng_uniform(&rb) * tot, acc = 0;
+            double u = pf_rng_uniform(rb) * tot, acc = 0;
             int pick = PF_TOK_MASK;
             for (int t = 0; t < PF_NUM_TOK; t++) {
                 acc += p[t];
@@ -356,10 +372,14 @@ int pf_sampler_make(const pf_sampler *s, int e, uint64_t key, pf_batch *out) {
             msa[o] = pick;
             b->bert_mask[o] = 1;
         }
-    // extra MSA: the next E rows of the shuffled pool, uncorrupted; their tokens
-    // also join the clusters' profiles (pf_batch_fill_features)
-    int32_t *xtok = calloc((size_t)E * N + 1, sizeof(int32_t));
-    real *xdel = calloc((size_t)E * N + 1, sizeof(real));
+}
+
+// extra MSA: the next E rows of the shuffled pool, uncorrupted; their tokens
+// (xtok) and deletions (xdel), (E, N) each, also join the clusters' profiles
+// (pf_batch_fill_features)
+static void fill_extra_rows(pf_batch *b, const pf_entry_view *v, const crop_map *cm, const int64_t *pool, int64_t P,
+                            int S, int E, int32_t *xtok, real *xdel) {
+    const int N = cm->N;
     for (int r = 0; r < E; r++) {
         int64_t pi = (int64_t)(S - 1) + r;
         if (pi >= P) break;
@@ -368,31 +388,69 @@ int pf_sampler_make(const pf_sampler *s, int e, uint64_t key, pf_batch *out) {
             size_t o = (size_t)r * N + k;
             real *f = b->extra_msa_feat + o * PF_EXTRA_MSA_FEAT;
             b->extra_msa_mask[o] = 1;
-            const pf_rec_chain *ch = &v.chains[cofs[k]];
+            const pf_rec_chain *ch = &v->chains[cm->cofs[k]];
             if ((int)ch->msa != blk) {
                 f[PF_TOK_GAP] = 1;
                 xtok[o] = PF_TOK_GAP;
                 continue;
             }
-            size_t cell = (size_t)row * v.msa[blk].L + pos[k];
-            int t = pf_view_msa_tok(&v, blk)[cell];
-            double d = pf_view_msa_del(&v, blk)[cell];
+            size_t cell = (size_t)row * v->msa[blk].L + cm->pos[k];
+            int t = pf_view_msa_tok(v, blk)[cell];
+            double d = pf_view_msa_del(v, blk)[cell];
             pf_extra_msa_feat(f, t, d);
             xtok[o] = t < PF_NUM_TOK ? t : PF_TOK_UNK;
             xdel[o] = (real)d;
         }
     }
+}
+
+// A training example from entry e: a crop (contiguous, or spatial around an
+// interface), an MSA sample and its BERT corruption; key seeds the three random
+// streams (crop, MSA sample, corruption), so the same key gives the same batch.
+int pf_sampler_make(const pf_sampler *s, int e, uint64_t key, pf_batch *out) {
+    const pf_sampler_cfg *cfg = &s->cfg;
+    pf_entry_view v;
+    char err[256];
+    if (pf_cache_entry(&s->cache, e, &v, err, sizeof err) != 0) return -1;
+    int n = (int)v.h->n_res;
+    pf_rng rc = pf_rng_make(key, 1), rm = pf_rng_make(key, 2), rb = pf_rng_make(key, 3);
+    int *sel = malloc((size_t)n * sizeof(int)), center = -1;
+    int spatial = n > cfg->crop_size && pf_rng_uniform(&rc) < cfg->spatial_crop_prob;
+    int N = spatial ? pf_crop_spatial(&v, cfg->crop_size, &rc, sel, &center) : pf_crop_contiguous(&v, cfg->crop_size, &rc, sel);
+    crop_map cm;
+    crop_map_make(&v, sel, N, &cm);
+    int64_t P;
+    int64_t *pool = msa_pool(&v, &cm, &P);
+    // S cluster rows (the query and S - 1 of the pool), E extra rows after them;
+    // pad_msa fills missing rows with gaps so every batch has the same shape
+    int S = cfg->pad_msa ? cfg->msa_rows : (int)PF_MIN((int64_t)cfg->msa_rows, 1 + P);
+    int64_t avail = P - (S - 1) > 0 ? P - (S - 1) : 0;
+    int E = cfg->pad_msa ? cfg->extra_msa_rows : (int)PF_MIN((int64_t)cfg->extra_msa_rows, avail);
+    int64_t want = PF_MIN(P, (int64_t)(S - 1) + E);
+    for (int64_t i = 0; i < want; i++) {  // partial Fisher-Yates: first `want` of a random order
+        int64_t j = i + (int64_t)(pf_rng_u64(&rm) % (uint64_t)(P - i));
+        int64_t t = pool[i];
+        pool[i] = pool[j], pool[j] = t;
+    }
+    pf_batch_alloc(out, N, S, E);
+    pf_batch *b = out;
+    snprintf(b->name, sizeof b->name, "%s", v.h->name);
+    b->crop_start = spatial ? -1 : (N > 0 ? sel[0] : 0);
+    fill_residues(b, &v, &cm);
+    int32_t *msa = calloc((size_t)S * N + 1, sizeof(int32_t));
+    real *del = calloc((size_t)S * N + 1, sizeof(real));
+    fill_cluster_rows(b, &v, &cm, pool, P, S, msa, del);
+    corrupt_cluster_rows(b, &v, &cm, S, cfg->bert_mask_prob, &rb, msa);
+    int32_t *xtok = calloc((size_t)E * N + 1, sizeof(int32_t));
+    real *xdel = calloc((size_t)E * N + 1, sizeof(real));
+    fill_extra_rows(b, &v, &cm, pool, P, S, E, xtok, xdel);
     pf_batch_fill_features(b, msa, del, xtok, xdel, E);
     free(xtok);
     free(xdel);
     free(msa);
     free(del);
     free(pool);
-    free(block_used);
-    free(asym);
-    free(ent);
-    free(cofs);
-    free(pos);
+    crop_map_free(&cm);
     free(sel);
     return 0;
 }

@@ -277,72 +277,55 @@ static int name_cmp(const void *a, const void *b) {
     return strcmp((*x)->name, (*y)->name);
 }
 
-pf_st_file *pf_st_open(const char *path, char *err, size_t errlen) {
-    pf_st_file *f = calloc(1, sizeof *f);
-    cJSON *root = NULL;
-    st_span *spans = NULL;
-    const pf_st_tensor **byname = NULL;
-    if (!f || !(f->path = strdup(path))) { seterr(err, errlen, "%s: out of memory", path); goto fail; }
+// The file mapped read-only into f->map; *size: its bytes.
+static int map_file(pf_st_file *f, const char *path, uint64_t *size, char *err, size_t errlen) {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) { seterr(err, errlen, "%s: cannot open: %s", path, strerror(errno)); goto fail; }
+    if (fd < 0) { seterr(err, errlen, "%s: cannot open: %s", path, strerror(errno)); return -1; }
     struct stat st;
-    if (fstat(fd, &st) != 0) { seterr(err, errlen, "%s: cannot stat: %s", path, strerror(errno)); close(fd); goto fail; }
-    uint64_t size = (uint64_t)st.st_size;
-    if (size < 8) { seterr(err, errlen, "%s: %llu bytes, too short for the 8-byte header length", path, (unsigned long long)size); close(fd); goto fail; }
-    f->map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (fstat(fd, &st) != 0) { seterr(err, errlen, "%s: cannot stat: %s", path, strerror(errno)); close(fd); return -1; }
+    *size = (uint64_t)st.st_size;
+    if (*size < 8) { seterr(err, errlen, "%s: %llu bytes, too short for the 8-byte header length", path, (unsigned long long)*size); close(fd); return -1; }
+    f->map = mmap(NULL, (size_t)*size, PROT_READ, MAP_PRIVATE, fd, 0);
     close(fd);
-    if (f->map == MAP_FAILED) { f->map = NULL; seterr(err, errlen, "%s: mmap failed: %s", path, strerror(errno)); goto fail; }
-    f->map_size = (size_t)size;
+    if (f->map == MAP_FAILED) { f->map = NULL; seterr(err, errlen, "%s: mmap failed: %s", path, strerror(errno)); return -1; }
+    f->map_size = (size_t)*size;
+    return 0;
+}
+
+// The header: an 8-byte little-endian length *hlen, then that many bytes of one
+// JSON object (trailing blanks allowed). Returns the parsed object, NULL on error.
+static cJSON *parse_header(const pf_st_file *f, const char *path, uint64_t size, uint64_t *hlen, char *err, size_t errlen) {
     const unsigned char *base = f->map;
-    uint64_t hlen = 0;
-    for (int b = 0; b < 8; b++) hlen |= (uint64_t)base[b] << (8 * b);
-    if (hlen > size - 8) {
-        seterr(err, errlen, "%s: header length %llu reaches beyond the file (%llu bytes)", path, (unsigned long long)hlen, (unsigned long long)size);
-        goto fail;
+    uint64_t n = 0;
+    for (int b = 0; b < 8; b++) n |= (uint64_t)base[b] << (8 * b);
+    *hlen = n;
+    if (n > size - 8) {
+        seterr(err, errlen, "%s: header length %llu reaches beyond the file (%llu bytes)", path, (unsigned long long)n, (unsigned long long)size);
+        return NULL;
     }
-    if (hlen > ST_MAX_HEADER) { seterr(err, errlen, "%s: header length %llu above the %llu limit", path, (unsigned long long)hlen, ST_MAX_HEADER); goto fail; }
+    if (n > ST_MAX_HEADER) { seterr(err, errlen, "%s: header length %llu above the %llu limit", path, (unsigned long long)n, ST_MAX_HEADER); return NULL; }
     const char *hdr = (const char *)base + 8;
-    if (hlen == 0 || hdr[0] != '{') { seterr(err, errlen, "%s: header does not start with '{'", path); goto fail; }
+    if (n == 0 || hdr[0] != '{') { seterr(err, errlen, "%s: header does not start with '{'", path); return NULL; }
     const char *end = NULL;
-    root = cJSON_ParseWithLengthOpts(hdr, (size_t)hlen, &end, 0);
+    cJSON *root = cJSON_ParseWithLengthOpts(hdr, (size_t)n, &end, 0);
     if (!root) {
         const char *at = cJSON_GetErrorPtr();
-        long pos = at && at >= hdr && at <= hdr + hlen ? (long)(at - hdr) : -1;
-        seterr(err, errlen, "%s: header is not valid JSON (near byte %ld of %llu)", path, pos, (unsigned long long)hlen);
-        goto fail;
+        long pos = at && at >= hdr && at <= hdr + n ? (long)(at - hdr) : -1;
+        seterr(err, errlen, "%s: header is not valid JSON (near byte %ld of %llu)", path, pos, (unsigned long long)n);
+        return NULL;
     }
-    for (const char *p = end; p && p < hdr + hlen; p++)
+    for (const char *p = end; p && p < hdr + n; p++)
         if (*p != ' ' && *p != '\t' && *p != '\n' && *p != '\r') {
             seterr(err, errlen, "%s: header has trailing bytes after the JSON object (byte %ld)", path, (long)(p - hdr));
-            goto fail;
+            cJSON_Delete(root);
+            return NULL;
         }
-    if (!cJSON_IsObject(root)) { seterr(err, errlen, "%s: header is not a JSON object", path); goto fail; }
-    const uint64_t data_size = size - 8 - hlen;
-    const unsigned char *data = base + 8 + hlen;
+    if (!cJSON_IsObject(root)) { seterr(err, errlen, "%s: header is not a JSON object", path); cJSON_Delete(root); return NULL; }
+    return root;
+}
 
-    int nt = 0;
-    const cJSON *meta = NULL;
-    for (const cJSON *e = root->child; e; e = e->next) {
-        if (e->string && !strcmp(e->string, "__metadata__")) {
-            if (meta) { seterr(err, errlen, "%s: '__metadata__' given twice", path); goto fail; }
-            meta = e;
-        } else nt++;
-    }
-    f->t = calloc((size_t)(nt ? nt : 1), sizeof *f->t);
-    spans = calloc((size_t)(nt ? nt : 1), sizeof *spans);
-    if (!f->t || !spans) { seterr(err, errlen, "%s: out of memory", path); goto fail; }
-    for (const cJSON *e = root->child; e; e = e->next) {
-        if (e == meta) continue;
-        pf_st_tensor *t = &f->t[f->n];
-        uint64_t off[2];
-        if (!e->string || !*e->string) { seterr(err, errlen, "%s: tensor with an empty name", path); goto fail; }
-        if (parse_tensor(path, e, data_size, t, off, err, errlen)) goto fail;
-        if (!(t->name = strdup(e->string))) { seterr(err, errlen, "%s: out of memory", path); goto fail; }
-        t->data = data + off[0];
-        spans[f->n] = (st_span){off[0], off[1], f->n};
-        f->n++;
-    }
-    // No two tensors may share bytes (empty tensors occupy none).
+// No two tensors may share bytes (empty tensors occupy none). spans: (f->n,), sorted here.
+static int check_overlaps(const pf_st_file *f, st_span *spans, const char *path, char *err, size_t errlen) {
     qsort(spans, (size_t)f->n, sizeof *spans, span_cmp);
     int last = -1;
     for (int k = 0; k < f->n; k++) {
@@ -351,51 +334,113 @@ pf_st_file *pf_st_open(const char *path, char *err, size_t errlen) {
             seterr(err, errlen, "%s: tensors '%s' [%llu, %llu] and '%s' [%llu, %llu]: field 'data_offsets' overlap", path,
                    f->t[spans[last].i].name, (unsigned long long)spans[last].b, (unsigned long long)spans[last].e,
                    f->t[spans[k].i].name, (unsigned long long)spans[k].b, (unsigned long long)spans[k].e);
-            goto fail;
+            return -1;
         }
         if (last < 0 || spans[k].e > spans[last].e) last = k;
     }
-    byname = malloc(sizeof *byname * (size_t)(f->n > 0 ? f->n : 1));
-    if (!byname) { seterr(err, errlen, "%s: out of memory", path); goto fail; }
+    return 0;
+}
+
+// The header's tensor entries into f->t (data pointing into the data section),
+// checked one by one and for overlaps; *meta: the '__metadata__' entry, NULL if none.
+static int read_tensors(pf_st_file *f, const cJSON *root, const unsigned char *data, uint64_t data_size, const cJSON **meta,
+                        char *err, size_t errlen) {
+    const char *path = f->path;
+    int nt = 0;
+    *meta = NULL;
+    for (const cJSON *e = root->child; e; e = e->next) {
+        if (e->string && !strcmp(e->string, "__metadata__")) {
+            if (*meta) { seterr(err, errlen, "%s: '__metadata__' given twice", path); return -1; }
+            *meta = e;
+        } else nt++;
+    }
+    f->t = calloc((size_t)(nt ? nt : 1), sizeof *f->t);
+    st_span *spans = calloc((size_t)(nt ? nt : 1), sizeof *spans);
+    int rc = -1;
+    if (!f->t || !spans) { seterr(err, errlen, "%s: out of memory", path); goto done; }
+    for (const cJSON *e = root->child; e; e = e->next) {
+        if (e == *meta) continue;
+        pf_st_tensor *t = &f->t[f->n];
+        uint64_t off[2];
+        if (!e->string || !*e->string) { seterr(err, errlen, "%s: tensor with an empty name", path); goto done; }
+        if (parse_tensor(path, e, data_size, t, off, err, errlen)) goto done;
+        if (!(t->name = strdup(e->string))) { seterr(err, errlen, "%s: out of memory", path); goto done; }
+        t->data = data + off[0];
+        spans[f->n] = (st_span){off[0], off[1], f->n};
+        f->n++;
+    }
+    rc = check_overlaps(f, spans, path, err, errlen);
+done:
+    free(spans);
+    return rc;
+}
+
+// f->byname: the tensors sorted by name, for pf_st_find; a name given twice is an error.
+static int index_by_name(pf_st_file *f, char *err, size_t errlen) {
+    const pf_st_tensor **byname = malloc(sizeof *byname * (size_t)(f->n > 0 ? f->n : 1));
+    if (!byname) { seterr(err, errlen, "%s: out of memory", f->path); return -1; }
+    f->byname = byname;
     for (int k = 0; k < f->n; k++) byname[k] = &f->t[k];
     qsort(byname, (size_t)f->n, sizeof *byname, name_cmp);
     for (int k = 1; k < f->n; k++)
-        if (!strcmp(byname[k]->name, byname[k - 1]->name)) { seterr(err, errlen, "%s: tensor '%s' appears twice", path, byname[k]->name); goto fail; }
+        if (!strcmp(byname[k]->name, byname[k - 1]->name)) { seterr(err, errlen, "%s: tensor '%s' appears twice", f->path, byname[k]->name); return -1; }
+    return 0;
+}
 
-    if (meta) {
-        if (!cJSON_IsObject(meta)) { seterr(err, errlen, "%s: field '__metadata__' is not an object", path); goto fail; }
-        int nm = cJSON_GetArraySize(meta);
-        f->meta = calloc((size_t)(2 * nm + 1), sizeof(char *));
-        if (!f->meta) { seterr(err, errlen, "%s: out of memory", path); goto fail; }
-        for (const cJSON *e = meta->child; e; e = e->next) {
-            if (!cJSON_IsString(e)) { seterr(err, errlen, "%s: field '__metadata__': value of '%s' is not a string", path, e->string); goto fail; }
-            char *k = strdup(e->string), *v = strdup(e->valuestring);
-            f->meta[2 * f->n_meta] = k;
-            f->meta[2 * f->n_meta + 1] = v;
-            f->n_meta++;
-            if (!k || !v) { seterr(err, errlen, "%s: out of memory", path); goto fail; }
-        }
+// '__metadata__': an object of strings, into f->meta as key, value pairs
+static int read_metadata(pf_st_file *f, const cJSON *meta, char *err, size_t errlen) {
+    const char *path = f->path;
+    if (!cJSON_IsObject(meta)) { seterr(err, errlen, "%s: field '__metadata__' is not an object", path); return -1; }
+    int nm = cJSON_GetArraySize(meta);
+    f->meta = calloc((size_t)(2 * nm + 1), sizeof(char *));
+    if (!f->meta) { seterr(err, errlen, "%s: out of memory", path); return -1; }
+    for (const cJSON *e = meta->child; e; e = e->next) {
+        if (!cJSON_IsString(e)) { seterr(err, errlen, "%s: field '__metadata__': value of '%s' is not a string", path, e->string); return -1; }
+        char *k = strdup(e->string), *v = strdup(e->valuestring);
+        f->meta[2 * f->n_meta] = k;
+        f->meta[2 * f->n_meta + 1] = v;
+        f->n_meta++;
+        if (!k || !v) { seterr(err, errlen, "%s: out of memory", path); return -1; }
     }
+    return 0;
+}
+
+// The data section against the CRC-32 in the metadata, when there is one: a
+// flipped bit in the data is reported, never used.
+static int check_crc(const pf_st_file *f, const unsigned char *data, uint64_t data_size, char *err, size_t errlen) {
+    const char *path = f->path;
     const char *want = pf_st_meta(f, PF_ST_CRC_KEY);
-    if (want) {  // a flipped bit in the data is reported, never used
-        char *end = NULL;
-        unsigned long w = strtoul(want, &end, 16);
-        uint32_t got = crc32_bytes(0, data, (size_t)data_size);
-        if (strlen(want) != 8 || *end) { seterr(err, errlen, "%s: field '__metadata__': malformed %s '%s'", path, PF_ST_CRC_KEY, want); goto fail; }
-        if ((uint32_t)w != got) {
-            seterr(err, errlen, "checksum mismatch in %s: the data section's CRC-32 is %08x, the header says %s (the file is corrupt)",
-                   path, got, want);
-            goto fail;
-        }
+    if (!want) return 0;
+    char *end = NULL;
+    unsigned long w = strtoul(want, &end, 16);
+    uint32_t got = crc32_bytes(0, data, (size_t)data_size);
+    if (strlen(want) != 8 || *end) { seterr(err, errlen, "%s: field '__metadata__': malformed %s '%s'", path, PF_ST_CRC_KEY, want); return -1; }
+    if ((uint32_t)w != got) {
+        seterr(err, errlen, "checksum mismatch in %s: the data section's CRC-32 is %08x, the header says %s (the file is corrupt)",
+               path, got, want);
+        return -1;
     }
+    return 0;
+}
+
+pf_st_file *pf_st_open(const char *path, char *err, size_t errlen) {
+    pf_st_file *f = calloc(1, sizeof *f);
+    cJSON *root = NULL;
+    if (!f || !(f->path = strdup(path))) { seterr(err, errlen, "%s: out of memory", path); goto fail; }
+    uint64_t size, hlen;
+    if (map_file(f, path, &size, err, errlen) != 0) goto fail;
+    if (!(root = parse_header(f, path, size, &hlen, err, errlen))) goto fail;
+    const uint64_t data_size = size - 8 - hlen;
+    const unsigned char *data = (const unsigned char *)f->map + 8 + hlen;
+    const cJSON *meta;
+    if (read_tensors(f, root, data, data_size, &meta, err, errlen) != 0) goto fail;
+    if (index_by_name(f, err, errlen) != 0) goto fail;
+    if (meta && read_metadata(f, meta, err, errlen) != 0) goto fail;
+    if (check_crc(f, data, data_size, err, errlen) != 0) goto fail;
     cJSON_Delete(root);
-    free(spans);
-    f->byname = byname;
     return f;
 fail:
     cJSON_Delete(root);
-    free(spans);
-    free(byname);
     pf_st_close(f);
     return NULL;
 }
