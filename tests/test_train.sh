@@ -478,7 +478,7 @@ check "rendezvous: bad and idle clients are dropped and logged with the reason" 
 [ $((t1 - t0)) -lt 80 ]; check "rendezvous: a connected idle client does not stall the job ($((t1 - t0)) s)" $?
 grep -q "rank 1: waiting for rank 0 at 127.0.0.1:$PORT, timeout 60 s" "$T/th1.out"
 check "rendezvous: a rank says whom it waits for" $? "$(head -n 3 "$T/th1.out")"
-out=$(WORLD_SIZE=2 RANK=1 MASTER_PORT=$PORT PF_RENDEZVOUS_TIMEOUT=1x $BIN train --steps 1 --out "$T/tr" 2>&1); [ $? -ne 0 ] && echo "$out" | grep -q "PF_RENDEZVOUS_TIMEOUT='1x'"
+out=$(WORLD_SIZE=2 RANK=1 MASTER_PORT=$PORT PF_RENDEZVOUS_TIMEOUT=1x $BIN train --steps 1 --out "$T/tr" 2>&1); [ $? -ne 0 ] && echo "$out" | grep -q "PF_RENDEZVOUS_TIMEOUT.*'1x'"
 check "rendezvous: PF_RENDEZVOUS_TIMEOUT parsed strictly" $? "$out"
 PORT=$((PORT + 1))
 tk_env="WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=$PORT PF_RENDEZVOUS_TIMEOUT=3 OMP_NUM_THREADS=1"
