@@ -53,6 +53,9 @@ def torch_block(kind, N, S, reps, pairfold):
         res["fb_peak_gib"] = torch.cuda.max_memory_allocated() / 2**30
     except torch.OutOfMemoryError:
         res["oom"] = True
+    except Exception as e:  # e.g. a cuEquivariance route refusing a shape: report it, go on
+        res["error"] = f"{type(e).__name__}: {e}"[:300]
+        print("   pytorch:", res["error"], flush=True)
     del p, z, x
     torch.cuda.empty_cache()
     return res
@@ -80,7 +83,11 @@ def main():
     ap.add_argument("--kinds", default="pairformer,evoformer")
     ap.add_argument("--pairfold", default="./pairfold")
     ap.add_argument("--out", default=None)
+    ap.add_argument("--impl", default="eager", choices=["eager", "cueq"],
+                    help="the PyTorch side: eager, or with cuEquivariance's triangle attention and multiplication")
     a = ap.parse_args()
+    tb.CUEQ = a.impl == "cueq"
+    print(f"PyTorch side (pt_*): {'PyTorch + cuEquivariance kernels' if tb.CUEQ else 'PyTorch eager'}")
     rows = []
     print(f"{'block':10s} {'N':>5s} {'pf_fwd':>8s} {'pt_fwd':>8s} {'pf_fb':>8s} {'pt_fb':>8s} {'speedup':>7s} "
           f"{'pf_TF/s':>8s} {'pf_GiB':>7s} {'pt_GiB':>7s}")
@@ -89,7 +96,8 @@ def main():
             S = 128
             pf = pairfold_block(a.pairfold, kind, N, S, a.reps)
             pt = torch_block(kind, N, S, a.reps, a.pairfold)
-            rows.append({"block": kind, "N": N, "S": S if kind == "evoformer" else 0, "pairfold": pf, "pytorch": pt})
+            rows.append({"block": kind, "N": N, "S": S if kind == "evoformer" else 0, "pairfold": pf, "pytorch": pt,
+                         "pytorch_impl": a.impl})
             def g(d, k, fmt="{:8.2f}"):
                 return fmt.format(d[k]) if k in d else f"{'OOM' if d.get('oom') else 'err':>8s}"
             sp = pt["fb_ms"] / pf["fb_ms"] if "fb_ms" in pt and "fb_ms" in pf else float("nan")

@@ -63,6 +63,10 @@ for s in ${STAGES:-parity tests bench train}; do
                 --set crop_size=32 --set msa_rows=4 --set n_val=1 --out /tmp/af3ck --quiet
             TAIL=6 stage predict 240 $P/pairfold predict --ckpt /tmp/af3ck --msa /tmp/query.a3m --device cuda \
                 --recycles 0 --out /tmp/pred.safetensors ;;
+    benchcq) # the same blocks against PyTorch with cuEquivariance's kernels (carry .cueq too)
+            mkdir -p /tmp/site && tar -C /tmp/site -xJf .cueq/site.tar.xz
+            PYTHONPATH=/tmp/site stage benchcq ${BENCH_LIMIT:-170} python3 bench/compare_blocks.py --impl cueq --pairfold $P/pairfold \
+                --kinds ${BENCH_KINDS:-pairformer} --n ${BENCH_N:-256,512,1024,1536,2048} --reps 3 --out $OUT/blocks_cueq.json ;;
     bench)  stage bench ${BENCH_LIMIT:-170} python3 bench/compare_blocks.py --pairfold $P/pairfold --kinds ${BENCH_KINDS:-pairformer} \
                 --n ${BENCH_N:-256,512,1024,1536,2048} --reps 3 --out $OUT/blocks.json ;;
     train)  TAIL=8 stage train 150 $P/pairfold train --preset af3 --device cuda --set n_blocks=4 --set crop_size=256 \

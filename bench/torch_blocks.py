@@ -21,6 +21,17 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import block_params  # noqa: E402
 
 
+# NVIDIA cuEquivariance kernels in place of the triangle attention core and the
+# triangle multiplication (bench/compare_blocks.py --impl cueq): the stack Boltz-2
+# and Protenix users run. Off by default: the parity reference is plain PyTorch.
+CUEQ = False
+
+
+def _cueq():
+    import cuequivariance_ops_torch as cq
+    return cq
+
+
 def ln(x, p, name):
     return F.layer_norm(x, (x.shape[-1],), p[name + ".weight"], p[name + ".bias"], eps=1e-5)
 
@@ -45,6 +56,12 @@ def attention(x, z, key_mask, p, pre, H, c_h, bias, transpose, names):
     k = heads(lin(xl, p, f"{pre}.mha.linear_k"))
     v = heads(lin(xl, p, f"{pre}.mha.linear_v"))
     g = torch.sigmoid(lin(xl, p, f"{pre}.mha.linear_g"))
+    if CUEQ and bias == "self":  # triangle attention: the fused kernel, logits never stored
+        b = lin(xl, p, f"{pre}.{bias_name}").permute(2, 0, 1)[None, None].float().contiguous()  # (1, 1, H, L, L)
+        o = _cueq().triangle_attention(q[None].contiguous(), k[None].contiguous(), v[None].contiguous(), b,
+                                       mask=(key_mask != 0)[None, :, None, None, :], scale=1.0)[0]  # (B, H, L, c_h)
+        out = lin(g * o.permute(0, 2, 1, 3).reshape(B, L, H * c_h), p, f"{pre}.mha.linear_o")
+        return out.transpose(0, 1) if transpose else out
     logits = q @ k.transpose(-1, -2)  # (B, H, L, L)
     if bias == "pair":
         logits = logits + lin(ln(z, p, f"{pre}.{lnz_name}"), p, f"{pre}.{bias_name}").permute(2, 0, 1)[None]
@@ -58,6 +75,18 @@ def attention(x, z, key_mask, p, pre, H, c_h, bias, transpose, names):
 
 def trimul(z, mask, p, pre, incoming):
     """AF2 Alg. 11/12, AF3 Alg. 12/13."""
+    if CUEQ:  # the fused triangle multiplication; a/b projections packed as it expects
+        def cat(a, b):
+            ta, tb_ = p.get(f"{pre}.{a}"), p.get(f"{pre}.{b}")
+            return None if ta is None else torch.cat([ta, tb_])
+        return _cueq().triangle_multiplicative_update(
+            z[None], "incoming" if incoming else "outgoing", mask[None],
+            p[f"{pre}.layer_norm_in.weight"], p[f"{pre}.layer_norm_in.bias"],
+            cat("linear_a_p.weight", "linear_b_p.weight"), cat("linear_a_p.bias", "linear_b_p.bias"),
+            cat("linear_a_g.weight", "linear_b_g.weight"), cat("linear_a_g.bias", "linear_b_g.bias"),
+            p[f"{pre}.layer_norm_out.weight"], p[f"{pre}.layer_norm_out.bias"],
+            p[f"{pre}.linear_z.weight"], p.get(f"{pre}.linear_z.bias"),
+            p[f"{pre}.linear_g.weight"], p.get(f"{pre}.linear_g.bias"))[0]
     zl = ln(z, p, f"{pre}.layer_norm_in")
     m = mask[..., None]
     a = m * torch.sigmoid(lin(zl, p, f"{pre}.linear_a_g")) * lin(zl, p, f"{pre}.linear_a_p")
