@@ -106,7 +106,8 @@ def main():
             if "error" in pf:
                 print("   pairfold:", pf["error"])
     if a.out:
-        json.dump(rows, open(a.out, "w"), indent=1)
+        with open(a.out, "w") as f:
+            json.dump(rows, f, indent=1)
 
 
 if __name__ == "__main__":
