@@ -421,7 +421,6 @@ int pf_config_validate(const pf_config *c, char *err, size_t errlen) {
         return -1;
     }
     if (!(c->max_bin > c->min_bin)) { snprintf(err, errlen, "configuration: max_bin must exceed min_bin"); return -1; }
-    if (c->max_tokens < 0) { snprintf(err, errlen, "configuration: max_tokens must be >= 0 (0: crop_size)"); return -1; }
     pf_device dev;
     char derr[128];
     if (pf_device_parse(c->device, &dev, derr, sizeof derr) != 0) {

@@ -307,26 +307,10 @@ static int rendezvous_rank(pf_tcp_group *g, const char *addr, int port, int time
     return 0;
 }
 
-// PF_RENDEZVOUS_TIMEOUT, if set, is whole seconds in [1, 86400]; anything else is an error.
-static int timeout_from_env(int *timeout_s, char *err, size_t errlen) {
-    const char *v = getenv("PF_RENDEZVOUS_TIMEOUT");
-    if (!v) return 0;
-    char *e = NULL;
-    errno = 0;
-    long t = strtol(v, &e, 10);
-    if (!*v || *e || errno || t < 1 || t > 86400) {
-        snprintf(err, errlen, "PF_RENDEZVOUS_TIMEOUT='%s': expected whole seconds from 1 to 86400", v);
-        return -1;
-    }
-    *timeout_s = (int)t;
-    return 0;
-}
-
 int pf_tcp_open(pf_tcp_group *g, int rank, int world, const char *addr, int port, int timeout_s, char *err,
                 size_t errlen) {
     memset(g, 0, sizeof *g);
     g->rank = rank, g->world = world;
-    if (timeout_from_env(&timeout_s, err, errlen)) return -1;
     if (port < 1 || port > 65535) {
         snprintf(err, errlen, "MASTER_PORT %d is not a TCP port (1..65535)", port);
         return -1;

@@ -19,7 +19,7 @@ typedef struct {
 // connecting for as long and say so on stderr. Each rank's first bytes are a hello
 // (magic, version, rank, world, job token); rank 0 drops and logs connections whose
 // hello is wrong, incomplete or later than 5 s, and carries on waiting.
-// PF_RENDEZVOUS_TIMEOUT (whole seconds, 1..86400), when set, replaces timeout_s;
+// timeout_s comes from PF_RENDEZVOUS_TIMEOUT (parsed strictly in dist.c, 1..86400 s);
 // PF_RENDEZVOUS_TOKEN is the job's shared secret (see pf_tcp_job_token).
 // 0, or -1 with a message.
 int pf_tcp_open(pf_tcp_group *g, int rank, int world, const char *addr, int port, int timeout_s, char *err,
