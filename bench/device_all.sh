@@ -57,12 +57,19 @@ for s in ${STAGES:-parity tests bench train}; do
             grep '^{' $OUT/ops_cueq.log > $OUT/ops_cueq.jsonl
             python3 bench/compare_ops.py $OUT/ops_pf.jsonl $OUT/ops_eager.jsonl $OUT/ops_cueq.jsonl >> $S 2>&1 ;;
     predict) # inference memory: the af3 preset (48 Pairformer blocks, random weights from one step) on a
-            # single-sequence query of PRED_N residues, no recycling; predict prints the device peak
-            python3 -c "import random; random.seed(1); print('>query'); print(''.join(random.choice('ACDEFGHIKLMNPQRSTVWY') for _ in range(${PRED_N:-2048})))" > /tmp/query.a3m
+            # single-sequence query of each PRED_N (comma list) residues, no recycling; predict prints the device peak
+            PRED_N=${PRED_N:-2048}
             TAIL=3 stage predict_ckpt 120 $P/pairfold train --preset af3 --device cuda --data synthetic --steps 1 \
                 --set crop_size=32 --set msa_rows=4 --set n_val=1 --out /tmp/af3ck --quiet
-            TAIL=6 stage predict 240 $P/pairfold predict --ckpt /tmp/af3ck --msa /tmp/query.a3m --device cuda \
-                --recycles 0 --out /tmp/pred.safetensors ;;
+            for n in ${PRED_N//,/ }; do
+                python3 -c "import random; random.seed(1); print('>query'); print(''.join(random.choice('ACDEFGHIKLMNPQRSTVWY') for _ in range($n)))" > /tmp/query.a3m
+                TAIL=6 stage predict_$n ${PRED_LIMIT:-240} $P/pairfold predict --ckpt /tmp/af3ck --msa /tmp/query.a3m --device cuda \
+                    --recycles 0 --out /tmp/pred.safetensors
+                rm -f /tmp/pred.safetensors
+            done ;;
+    fwdonly) # one Pairformer block forward only (inference: no saved activations, chunked) at long N
+            TAIL=6 stage fwdonly ${FWD_LIMIT:-300} $P/pairfold bench --preset af3 --device cuda --set n_msa_blocks=0 \
+                --forward-only --n ${FWD_N:-10000} --reps 1 ;;
     benchcq) # the same blocks against PyTorch with cuEquivariance's kernels (carry .cueq too)
             mkdir -p /tmp/site && tar -C /tmp/site -xJf .cueq/site.tar.xz
             PYTHONPATH=/tmp/site stage benchcq ${BENCH_LIMIT:-170} python3 bench/compare_blocks.py --impl cueq --pairfold $P/pairfold \

@@ -31,7 +31,11 @@
 #include "device.h"
 
 typedef struct pf_act pf_act;  // opaque: activations in backend memory
-typedef struct { size_t saved, ws; } pf_mem;
+// Bytes an op needs: saved (kept from its forward for the backward), ws (workspace
+// of a forward that saves, and of the backward) and ws_fwd (workspace of a forward
+// with saved == NULL, inference: a backend may run that forward in chunks and
+// needs no room for the backward; ws_fwd <= ws).
+typedef struct { size_t saved, ws, ws_fwd; } pf_mem;
 
 // Dropout on a (A, B, C) delta before it is added to the residual stream.
 // shared_axis 0: one mask for every a ("row-wise" in the papers: the mask

@@ -22,7 +22,25 @@ typedef struct {
     size_t bytes;
 } bench_result;
 
-static bench_result bench_block(pf_backend *be, const pf_config *cfg, int kind, int64_t N, int64_t S, int reps) {
+// dst (n activations) = standard normal values (value = 1 when seed == 0), made
+// and uploaded in pieces: a pair stream at N = 10,000 has 1.3e10 elements.
+#define BENCH_PIECE ((int64_t)1 << 26)
+static void upload_values(pf_backend *be, pf_act *dst, int64_t n, uint64_t seed) {
+    int64_t piece = n < BENCH_PIECE ? n : BENCH_PIECE;
+    real *h = pf_malloc(sizeof(real) * (size_t)(piece > 0 ? piece : 1));
+    for (int64_t i0 = 0; i0 < n; i0 += piece) {
+        int64_t k = n - i0 < piece ? n - i0 : piece;
+#pragma omp parallel for schedule(static)
+        for (int64_t i = 0; i < k; i++) h[i] = seed ? (real)pf_normal(seed, (uint64_t)(i0 + i)) : 1;
+        be->act_from_real(be, (pf_act *)((char *)dst + pf_act_size(be, i0)), h, k);
+    }
+    pf_free(h);
+}
+
+// fwd_only: inference, as predict runs it: no saved activations, no gradient
+// streams, the workspace of forwards without saved (which the backend may chunk).
+static bench_result bench_block(pf_backend *be, const pf_config *cfg, int kind, int64_t N, int64_t S, int reps,
+                                int fwd_only) {
     if (be->peak_bytes) be->peak_bytes(be, 1);
     pf_params P;
     pf_params_init_registry(&P);
@@ -44,28 +62,26 @@ static bench_result bench_block(pf_backend *be, const pf_config *cfg, int kind, 
     st.S = ds.S = S;
     size_t bytes = 0;
     for (int k = 0; k < 3; k++) {
-        real *hx = pf_malloc(sizeof(real) * (size_t)n[k]);
-        for (int64_t i = 0; i < n[k]; i++) hx[i] = (real)pf_normal(13 + k, (uint64_t)i);
         st.x[k] = be->alloc(be, pf_act_size(be, n[k]));
-        ds.x[k] = be->alloc(be, pf_act_size(be, n[k]));
-        be->act_from_real(be, st.x[k], hx, n[k]);
-        be->act_from_real(be, ds.x[k], hx, n[k]);
-        bytes += 2 * pf_act_size(be, n[k]);
-        pf_free(hx);
+        upload_values(be, st.x[k], n[k], 13 + k);
+        bytes += pf_act_size(be, n[k]);
+        if (!fwd_only) {
+            ds.x[k] = be->alloc(be, pf_act_size(be, n[k]));
+            upload_values(be, ds.x[k], n[k], 13 + k);
+            bytes += pf_act_size(be, n[k]);
+        }
     }
     int64_t nm[3] = {S * N, N * N, N};
     for (int k = 0; k < 3; k++) {
-        real *hm = pf_malloc(sizeof(real) * (size_t)nm[k]);
-        for (int64_t i = 0; i < nm[k]; i++) hm[i] = 1;
         pf_act *m = be->alloc(be, pf_act_size(be, nm[k]));
-        be->act_from_real(be, m, hm, nm[k]);
+        upload_values(be, m, nm[k], 0);
         st.mask[k] = ds.mask[k] = m;
         bytes += pf_act_size(be, nm[k]);
-        pf_free(hm);
     }
-    void *saved = be->alloc(be, b.saved_bytes ? b.saved_bytes : 1), *ws = be->alloc(be, b.ws_bytes ? b.ws_bytes : 1);
-    pf_act *delta = be->alloc(be, pf_act_size(be, big)), *dd = be->alloc(be, pf_act_size(be, big));
-    bytes += b.saved_bytes + b.ws_bytes + 2 * pf_act_size(be, big);
+    size_t n_saved = fwd_only ? 1 : PF_MAX(b.saved_bytes, 1), n_ws = PF_MAX(fwd_only ? b.ws_fwd_bytes : b.ws_bytes, 1);
+    void *saved = be->alloc(be, n_saved), *ws = be->alloc(be, n_ws);
+    pf_act *delta = be->alloc(be, pf_act_size(be, big)), *dd = fwd_only ? NULL : be->alloc(be, pf_act_size(be, big));
+    bytes += n_saved + n_ws + (fwd_only ? 1 : 2) * pf_act_size(be, big);
     double *tf = pf_malloc(sizeof(double) * (size_t)(reps + 1)), *tb = pf_malloc(sizeof(double) * (size_t)(reps + 1));
     for (int r = 0; r <= reps; r++) {  // r == 0 is the warm-up
         be->sync(be);
@@ -73,9 +89,11 @@ static bench_result bench_block(pf_backend *be, const pf_config *cfg, int kind, 
         pf_block_fwd(&b, be, &st, NULL, ws, delta, 1, 0);
         be->sync(be);
         double t1 = pf_now_ms();
-        pf_block_fwd(&b, be, &st, saved, ws, delta, 1, 1);
-        pf_block_bwd(&b, be, &st, &ds, saved, ws, dd, 1);
-        be->sync(be);
+        if (!fwd_only) {
+            pf_block_fwd(&b, be, &st, saved, ws, delta, 1, 1);
+            pf_block_bwd(&b, be, &st, &ds, saved, ws, dd, 1);
+            be->sync(be);
+        }
         double t2 = pf_now_ms();
         tf[r] = t1 - t0;
         tb[r] = t2 - t1;
@@ -84,18 +102,18 @@ static bench_result bench_block(pf_backend *be, const pf_config *cfg, int kind, 
     qsort(tb + 1, (size_t)reps, sizeof(double), cmp_double);
     // memory: the backend's measured peak where it has one, else the sum of our allocations
     if (be->peak_bytes) bytes = be->peak_bytes(be, 0);
-    bench_result res = {tf[1 + reps / 2], tb[1 + reps / 2], pf_block_flops(&b), bytes};
+    bench_result res = {tf[1 + reps / 2], fwd_only ? 0 : tb[1 + reps / 2], pf_block_flops(&b), bytes};
     pf_free(tf);
     pf_free(tb);
     for (int k = 0; k < 3; k++) {
         be->free(be, st.x[k]);
-        be->free(be, ds.x[k]);
+        if (ds.x[k]) be->free(be, ds.x[k]);
         be->free(be, (void *)st.mask[k]);
     }
     be->free(be, saved);
     be->free(be, ws);
     be->free(be, delta);
-    be->free(be, dd);
+    if (dd) be->free(be, dd);
     pf_params_free(&P);
     return res;
 }
@@ -111,6 +129,8 @@ static void bench_usage(FILE *f) {
             "  --n LIST        token counts in [1, 16384], comma separated (default 64,128)\n"
             "  --msa S         MSA rows for the MSA blocks (default 128)\n"
             "  --reps R        timed repetitions in [1, 1000], median reported (default 3)\n"
+            "  --forward-only  inference only: no saved activations or gradients (as predict\n"
+            "                  runs the trunk; the CUDA backend chunks long N); fwdbwd_ms is 0\n"
             "  --device D      cpu (default) | cuda (bf16) | cuda-fp32\n"
             "  --set KEY=VAL   configuration override (repeatable)\n"
             "  --help, -h      this text\n");
@@ -121,11 +141,12 @@ int cmd_bench(int argc, char **argv) {
                                    {"msa", required_argument, 0, 0},    {"reps", required_argument, 0, 0},
                                    {"device", required_argument, 0, 0}, {"set", required_argument, 0, 0},
                                    {"config", required_argument, 0, 0}, {"trunk", required_argument, 0, 0},
-                                   {"help", no_argument, 0, 0},         {0, 0, 0, 0}};
+                                   {"help", no_argument, 0, 0},         {"forward-only", no_argument, 0, 0},
+                                   {0, 0, 0, 0}};
     pf_config cfg;
     pf_config_preset(&cfg, "af3");
     if (cli_preset_first(&cfg, argc, argv) != 0) return 2;
-    int have_preset = 0, reps = 3, S = 128;
+    int have_preset = 0, reps = 3, S = 128, fwd_only = 0;
     char nlist[256] = "64,128";
     int idx, c;
     optind = 1;
@@ -135,6 +156,7 @@ int cmd_bench(int argc, char **argv) {
         const char *name = opts[idx].name, *bad = NULL;
         long v = 0;
         if (!strcmp(name, "help")) { bench_usage(stdout); return 0; }
+        if (!strcmp(name, "forward-only")) { fwd_only = 1; continue; }
         if (!strcmp(name, "n")) { snprintf(nlist, sizeof nlist, "%s", optarg); continue; }
         if (!strcmp(name, "msa") && !(bad = pf_parse_long_arg(optarg, 1, 16384, "--msa", &v))) { S = (int)v; continue; }
         if (!strcmp(name, "reps") && !(bad = pf_parse_long_arg(optarg, 1, 1000, "--reps", &v))) { reps = (int)v; continue; }
@@ -172,10 +194,10 @@ int cmd_bench(int argc, char **argv) {
         int N = Ns[in];
         for (int k = 0; k < nk; k++) {
             int rows = kinds[k] == PF_BLOCK_PAIRFORMER ? 1 : kinds[k] == PF_BLOCK_EXTRA_MSA ? PF_MAX(S, 1) : S;
-            bench_result r = bench_block(be, &cfg, kinds[k], N, rows, reps);
+            bench_result r = bench_block(be, &cfg, kinds[k], N, rows, reps, fwd_only);
             printf("%-11s %6d %5d %10.2f %10.2f %12.2f %12.2f %10.1f\n", pf_block_kind_name(kinds[k]), N,
                    kinds[k] == PF_BLOCK_PAIRFORMER ? 0 : rows, r.fwd_ms, r.fb_ms, r.flops / (r.fwd_ms * 1e6),
-                   3 * r.flops / (r.fb_ms * 1e6), r.bytes / 1048576.0);
+                   r.fb_ms > 0 ? 3 * r.flops / (r.fb_ms * 1e6) : 0.0, r.bytes / 1048576.0);
             fflush(stdout);
         }
     }

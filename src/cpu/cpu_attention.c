@@ -112,6 +112,7 @@ pf_mem cpu_attn_mem(pf_backend *be, const pf_attn_dims *d) {
     pf_mem m;
     m.saved = sizeof(real) * (size_t)(s.nx + s.nz + 5 * s.nq + s.np);
     m.ws = sizeof(real) * (size_t)(2 * s.nx + 2 * s.nz + s.nb + 8 * s.nq + s.np);
+    m.ws_fwd = m.ws;  // the reference runs every forward unchunked
     return m;
 }
 

@@ -90,6 +90,7 @@ pf_mem cpu_global_attn_mem(pf_backend *be, const pf_global_attn_dims *d) {
     pf_mem m;
     m.saved = sizeof(real) * (size_t)(s.nm + acts);
     m.ws = sizeof(real) * (size_t)(2 * s.nm + 2 * s.nqm + s.ng + acts);
+    m.ws_fwd = m.ws;  // the reference runs every forward unchunked
     return m;
 }
 

@@ -55,6 +55,7 @@ pf_mem cpu_opm_mem(pf_backend *be, const pf_opm_dims *d) {
     m.saved = sizeof(real) * (size_t)(S * N * d->c_m);
     m.ws = sizeof(real) * (size_t)(2 * S * N * d->c_m + 4 * S * N * d->c + N * N +
                                    2 * bi * N * d->c * d->c + bi * N * d->c_z);
+    m.ws_fwd = m.ws;  // the reference runs every forward unchunked
     return m;
 }
 

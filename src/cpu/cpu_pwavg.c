@@ -42,6 +42,7 @@ pf_mem cpu_pwavg_mem(pf_backend *be, const pf_pwavg_dims *d) {
     pf_mem m;
     m.saved = sizeof(real) * (size_t)(SN * d->c_m + NN * d->c_z);
     m.ws = sizeof(real) * (size_t)(2 * SN * d->c_m + 4 * SN * hc + 2 * NN * d->c_z + 3 * NN * d->H);
+    m.ws_fwd = m.ws;  // the reference runs every forward unchunked
     return m;
 }
 

@@ -38,6 +38,7 @@ pf_mem cpu_transition_mem(pf_backend *be, const pf_transition_dims *d) {
     pf_mem m;
     m.saved = sizeof(real) * (size_t)(M * c);
     m.ws = sizeof(real) * (size_t)(M * (3 * c + nh * nc));
+    m.ws_fwd = m.ws;  // the reference runs every forward unchunked
     return m;
 }
 

@@ -41,6 +41,7 @@ pf_mem cpu_trimul_mem(pf_backend *be, const pf_trimul_dims *d) {
     pf_mem m;
     m.saved = sizeof(real) * (size_t)(NN * (d->c_z + d->c));
     m.ws = sizeof(real) * (size_t)(NN * (4 * (int64_t)d->c_z + 5 * (int64_t)d->c));
+    m.ws_fwd = m.ws;  // the reference runs every forward unchunked
     return m;
 }
 

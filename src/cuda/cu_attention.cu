@@ -8,7 +8,7 @@
 // ws:    xln | zln [PAIR] | zb (L*L, H): bias logits / their gradient | q, k, v |
 //        og / d og / d g | dO | dq, dk, dv | D (B, H, L) fp32 | d_xln | d_zln [PAIR] |
 //        bias-gradient partials (splits, H, L, L) fp32 [bf16, bias]
-//        (forward without saved: g, o, lse, biasT in the dq.. region)
+// (the forward without saved has its own layout: attn_inf below)
 // q, k, v are recomputed from LN(x) in the backward (three GEMMs) rather than
 // saved: saved memory is what grows with the number of blocks.
 #include "cu_ops.h"
@@ -48,7 +48,6 @@ static void attn_layout(cu_impl *c, const pf_attn_dims *d, void *saved, void *ws
     w->v = cu_carve(&cw, nq);
     w->og = cu_carve(&cw, nq);
     w->dO = cu_carve(&cw, nq);
-    size_t region = cw.off;
     w->dq = cu_carve(&cw, nq);
     w->dk = cu_carve(&cw, nq);
     w->dv = cu_carve(&cw, nq);
@@ -57,28 +56,11 @@ static void attn_layout(cu_impl *c, const pf_attn_dims *d, void *saved, void *ws
     w->d_zln = cu_carve(&cw, nz);
     int ns = d->bias ? fa_dbias_splits(c->bf16, d->B, d->L, d->H) : 1;
     w->dbias_part = (float *)cu_carve(&cw, ns > 1 ? sizeof(float) * (size_t)ns * (size_t)(LL * d->H) : 0);
-    // inference: g, o, lse, biasT live in the backward's region
-    size_t inf = region + ((2 * nq + 255) & ~(size_t)255) + ((nlse + 255) & ~(size_t)255) + ((nbT + 255) & ~(size_t)255);
-    if (inf > cw.off) cw.off = inf;
-    if (!saved && ws) {
-        cu_carver ci = {(char *)ws + region, 0};
-        s->x = s->z = NULL;
-        s->g = cu_carve(&ci, nq);
-        s->o = cu_carve(&ci, nq);
-        s->lse = (float *)cu_carve(&ci, nlse);
-        s->biasT = (float *)cu_carve(&ci, nbT);
-    }
     *n_saved = cs.off;
     *n_ws = cw.off;
 }
 
-pf_mem cu_attn_mem(pf_backend *be, const pf_attn_dims *d) {
-    attn_sv s;
-    attn_wv w;
-    pf_mem m;
-    attn_layout(CU(be), d, NULL, NULL, &s, &w, &m.saved, &m.ws);
-    return m;
-}
+
 
 // biasT[h][key][query] = zb[bidx(query, key)][h]
 template <typename T>
@@ -121,9 +103,146 @@ static void attn_proj(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, con
     }
 }
 
+// ---- forward without saved (inference): pieces of rows ------------------------
+// The B rows attend independently, so LayerNorm, projections, the fused core, the
+// gate and the output projection run over pieces of R rows; only the bias, zb
+// (L*L, H) and biasT (H, L, L) fp32, is made whole first, from pieces of
+// positions. A transposed op (its rows are x's second axis) copies a piece's
+// columns into a contiguous (L, R, c_in) buffer, its key mask likewise, and the
+// output back. One piece (up to 8 GiB of piece buffers) is the forward that
+// saves, op for op.
+// ws_fwd: zb | biasT | region: bias pass { ln (P, c) } or row piece
+//         { xln (R*L, c_in) | q, k, v, g, o, og (R*L, HC) | lse (R, H, L) fp32 |
+//           gathered: xc, oc (R*L, c_in), mc (R*L) }
+typedef struct {
+    void *zb;
+    float *biasT;
+    char *region;
+    int64_t R, P;  // rows per piece, bias positions per piece
+    int gather;    // transposed and more than one piece
+} attn_inf;
+
+static size_t al256(size_t n) { return (n + 255) & ~(size_t)255; }
+
+static size_t attn_piece_bytes(cu_impl *c, const pf_attn_dims *d, int64_t R, int gather) {
+    size_t e = cu_esz(c), RL = (size_t)(R * d->L), HC = (size_t)d->H * (size_t)d->c_h;
+    size_t n = al256(RL * (size_t)d->c_in * e) + 6 * al256(RL * HC * e) + al256(sizeof(float) * (size_t)(R * d->H * d->L));
+    if (gather) n += 2 * al256(RL * (size_t)d->c_in * e) + al256(RL * e);
+    return n;
+}
+
+static size_t attn_inf_layout(cu_impl *c, const pf_attn_dims *d, void *ws, attn_inf *w) {
+    size_t e = cu_esz(c);
+    int64_t LL = d->L * d->L;
+    double per_row = (double)attn_piece_bytes(c, d, 1, d->transpose) - 3 * 255.0;
+    w->R = cu_chunk_units(c, d->B, per_row > 1 ? per_row : 1, 1);
+    w->gather = d->transpose && w->R < d->B;
+    int cb = d->bias == PF_BIAS_PAIR ? d->c_z : d->c_in;
+    w->P = d->bias ? cu_chunk_units(c, LL, (double)cb * (double)e, 1) : 0;
+    cu_carver cv = {(char *)ws, 0};
+    w->zb = cu_carve(&cv, d->bias ? (size_t)(LL * d->H) * e : 0);
+    w->biasT = (float *)cu_carve(&cv, d->bias ? sizeof(float) * (size_t)(LL * d->H) : 0);
+    w->region = (char *)cu_carve(&cv, 0);
+    size_t piece = attn_piece_bytes(c, d, w->R, w->gather), bias_pass = al256((size_t)(w->P * cb) * e);
+    cv.off += piece > bias_pass ? piece : bias_pass;
+    return cv.off;
+}
+
+// zb = Linear(LN(z or x)) over pieces of positions, then biasT.
+static void attn_inf_bias(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const pf_act *x, const pf_act *z,
+                          const attn_inf *w) {
+    size_t e = cu_esz(c);
+    int64_t LL = d->L * d->L;
+    int pair = d->bias == PF_BIAS_PAIR, cb = pair ? d->c_z : d->c_in;
+    const char *src = (const char *)(pair ? z : x);
+    pf_linear_p nb = {p->bias.w, NULL};
+    for (int64_t p0 = 0; p0 < LL; p0 += w->P) {
+        int64_t n = LL - p0 < w->P ? LL - p0 : w->P;
+        cu_ln_fwd(c, n, cb, pair ? &p->ln_z : &p->ln, src + (size_t)(p0 * cb) * e, w->region);
+        cu_linear_fwd(c, n, cb, d->H, &nb, w->region, (char *)w->zb + (size_t)(p0 * d->H) * e, 0);
+    }
+    int tr = d->bias == PF_BIAS_SELF && d->transpose;
+    CU_DISPATCH(c, T, k_bias_T<T><<<cu_blocks(LL * d->H, 256), 256, 0, c->stream>>>((const T *)w->zb, w->biasT, d->L, d->H, tr));
+    CU_LAUNCHED();
+}
+
+// (L, n) columns r0.. of a transposed (L, B, ch) tensor <-> a contiguous (L, n, ch) one.
+static void cols_copy(cu_impl *c, void *dst, const void *src, const pf_attn_dims *d, int64_t r0, int64_t n, int ch,
+                      int gather) {
+    size_t e = cu_esz(c), w = (size_t)(n * ch) * e, wide = (size_t)(d->B * ch) * e;
+    char *off = (char *)(gather ? src : dst) + (size_t)(r0 * ch) * e;
+    if (gather) CU_CHECK(cudaMemcpy2DAsync(dst, w, off, wide, w, (size_t)d->L, cudaMemcpyDeviceToDevice, c->stream));
+    else CU_CHECK(cudaMemcpy2DAsync(off, wide, src, w, w, (size_t)d->L, cudaMemcpyDeviceToDevice, c->stream));
+}
+
+// Rows r0 .. r0 + n of the attention (inference).
+static void attn_inf_piece(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const pf_act *x,
+                           const pf_act *key_mask, pf_act *out, const attn_inf *w, int64_t r0, int64_t n) {
+    size_t e = cu_esz(c);
+    pf_attn_dims dp = *d;
+    dp.B = n;
+    int64_t RL = n * d->L, HC = (int64_t)d->H * d->c_h;
+    cu_carver cv = {w->region, 0};
+    attn_wv v;
+    memset(&v, 0, sizeof v);
+    v.xln = cu_carve(&cv, (size_t)(RL * d->c_in) * e);
+    v.q = cu_carve(&cv, (size_t)(RL * HC) * e);
+    v.k = cu_carve(&cv, (size_t)(RL * HC) * e);
+    v.v = cu_carve(&cv, (size_t)(RL * HC) * e);
+    void *g = cu_carve(&cv, (size_t)(RL * HC) * e), *o = cu_carve(&cv, (size_t)(RL * HC) * e);
+    v.og = cu_carve(&cv, (size_t)(RL * HC) * e);
+    float *lse = (float *)cu_carve(&cv, sizeof(float) * (size_t)(n * d->H * d->L));
+    const void *xs = d->transpose ? (const void *)x : (const void *)((const char *)x + (size_t)(r0 * d->L * d->c_in) * e);
+    const void *ms = key_mask && !d->transpose ? (const void *)((const char *)key_mask + (size_t)(r0 * d->L) * e)
+                                               : (const void *)key_mask;
+    void *dst = d->transpose ? (void *)out : (void *)((char *)out + (size_t)(r0 * d->L * d->c_in) * e);
+    if (w->gather) {
+        void *xc = cu_carve(&cv, (size_t)(RL * d->c_in) * e), *mc = cu_carve(&cv, (size_t)RL * e);
+        dst = cu_carve(&cv, (size_t)(RL * d->c_in) * e);
+        cols_copy(c, xc, x, d, r0, n, d->c_in, 1);
+        if (key_mask) cols_copy(c, mc, key_mask, d, r0, n, 1, 1);
+        xs = xc;
+        ms = key_mask ? mc : NULL;
+    }
+    cu_ln_fwd(c, RL, d->c_in, &p->ln, xs, v.xln);
+    attn_proj(c, &dp, p, &v, g);
+    fa_args a = attn_args(&dp, ms);
+    a.q = v.q; a.k = v.k; a.v = v.v;
+    a.biasT = d->bias ? w->biasT : NULL;
+    a.out_o = o;
+    a.lse = lse;
+    fa_forward(c, &a);
+    cu_mul(c, v.og, g, o, RL * HC);
+    cu_linear_fwd(c, RL, (int)HC, d->c_in, &p->o, v.og, dst, 0);
+    if (w->gather) cols_copy(c, out, dst, d, r0, n, d->c_in, 0);
+}
+
+static void attn_fwd_pieces(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const pf_act *x, const pf_act *z,
+                            const pf_act *key_mask, pf_act *out, void *ws) {
+    attn_inf w;
+    attn_inf_layout(c, d, ws, &w);
+    if (d->bias) attn_inf_bias(c, d, p, x, z, &w);
+    for (int64_t r0 = 0; r0 < d->B; r0 += w.R) attn_inf_piece(c, d, p, x, key_mask, out, &w, r0, d->B - r0 < w.R ? d->B - r0 : w.R);
+}
+
+pf_mem cu_attn_mem(pf_backend *be, const pf_attn_dims *d) {
+    attn_sv s;
+    attn_wv w;
+    attn_inf wi;
+    pf_mem m;
+    attn_layout(CU(be), d, NULL, NULL, &s, &w, &m.saved, &m.ws);
+    m.ws_fwd = attn_inf_layout(CU(be), d, NULL, &wi);
+    if (m.ws_fwd > m.ws) m.ws = m.ws_fwd;
+    return m;
+}
+
 void cu_attn_fwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, const pf_act *x, const pf_act *z,
                  const pf_act *key_mask, pf_act *out, void *saved, void *ws) {
     cu_impl *c = CU(be);
+    if (!saved) {
+        attn_fwd_pieces(c, d, p, x, z, key_mask, out, ws);
+        return;
+    }
     attn_sv s;
     attn_wv w;
     size_t ns, nw;

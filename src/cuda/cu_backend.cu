@@ -144,15 +144,23 @@ static void cub_host_free(pf_backend *be, void *p) {
 __global__ void k_f32_to_act(const float *x, bf16 *y, int64_t n) { GRID_STRIDE(i, n) y[i] = __float2bfloat16(x[i]); }
 __global__ void k_act_to_f32(const bf16 *x, float *y, int64_t n) { GRID_STRIDE(i, n) y[i] = __bfloat162float(x[i]); }
 
+// bf16 conversions go through an fp32 device buffer of at most CU_CONVERT_PIECE
+// elements (1 GiB), so uploading or downloading a large pair tensor (N = 10,000: 1.3e10
+// elements) needs no fp32 copy of it on the device.
+#define CU_CONVERT_PIECE ((int64_t)1 << 28)
 static void cub_act_from_real(pf_backend *be, pf_act *dst, const real *host, int64_t n) {
     cu_impl *c = CU(be);
     if (n <= 0) return;
     if (!c->bf16) { CU_CHECK(cudaMemcpyAsync(dst, host, sizeof(float) * n, cudaMemcpyHostToDevice, c->stream)); return; }
+    int64_t piece = n < CU_CONVERT_PIECE ? n : CU_CONVERT_PIECE;
     float *tmp;
-    CU_CHECK(cudaMallocAsync((void **)&tmp, sizeof(float) * n, c->stream));
-    CU_CHECK(cudaMemcpyAsync(tmp, host, sizeof(float) * n, cudaMemcpyHostToDevice, c->stream));
-    k_f32_to_act<<<cu_blocks(n, 256), 256, 0, c->stream>>>(tmp, (bf16 *)dst, n);
-    CU_LAUNCHED();
+    CU_CHECK(cudaMallocAsync((void **)&tmp, sizeof(float) * piece, c->stream));
+    for (int64_t i = 0; i < n; i += piece) {
+        int64_t k = n - i < piece ? n - i : piece;
+        CU_CHECK(cudaMemcpyAsync(tmp, host + i, sizeof(float) * k, cudaMemcpyHostToDevice, c->stream));
+        k_f32_to_act<<<cu_blocks(k, 256), 256, 0, c->stream>>>(tmp, (bf16 *)dst + i, k);
+        CU_LAUNCHED();
+    }
     CU_CHECK(cudaFreeAsync(tmp, c->stream));
 }
 static void cub_act_to_real(pf_backend *be, real *host, const pf_act *src, int64_t n) {
@@ -161,11 +169,15 @@ static void cub_act_to_real(pf_backend *be, real *host, const pf_act *src, int64
     if (!c->bf16) {
         CU_CHECK(cudaMemcpyAsync(host, src, sizeof(float) * n, cudaMemcpyDeviceToHost, c->stream));
     } else {
+        int64_t piece = n < CU_CONVERT_PIECE ? n : CU_CONVERT_PIECE;
         float *tmp;
-        CU_CHECK(cudaMallocAsync((void **)&tmp, sizeof(float) * n, c->stream));
-        k_act_to_f32<<<cu_blocks(n, 256), 256, 0, c->stream>>>((const bf16 *)src, tmp, n);
-        CU_LAUNCHED();
-        CU_CHECK(cudaMemcpyAsync(host, tmp, sizeof(float) * n, cudaMemcpyDeviceToHost, c->stream));
+        CU_CHECK(cudaMallocAsync((void **)&tmp, sizeof(float) * piece, c->stream));
+        for (int64_t i = 0; i < n; i += piece) {
+            int64_t k = n - i < piece ? n - i : piece;
+            k_act_to_f32<<<cu_blocks(k, 256), 256, 0, c->stream>>>((const bf16 *)src + i, tmp, k);
+            CU_LAUNCHED();
+            CU_CHECK(cudaMemcpyAsync(host + i, tmp, sizeof(float) * k, cudaMemcpyDeviceToHost, c->stream));
+        }
         CU_CHECK(cudaFreeAsync(tmp, c->stream));
     }
     CU_CHECK(cudaStreamSynchronize(c->stream));
@@ -418,6 +430,8 @@ static void cub_destroy(pf_backend *be) {
 }
 
 // A data-parallel rank's GPU: local_rank modulo the GPUs this process sees.
+extern "C" void pf_cuda_set_chunk_bytes(pf_backend *be, size_t bytes) { CU(be)->chunk_bytes = bytes; }
+
 extern "C" int pf_cuda_use_device(int local_rank) {
     int ndev = 0;
     if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) return -1;

@@ -60,6 +60,7 @@ typedef struct {
     struct cu_size_entry *sz;  // live allocations, for peak_bytes
     int sz_cap, sz_n;
     size_t in_use, peak;
+    size_t chunk_bytes;        // 0: the default chunking of forwards without saved (cu_chunk_units)
 } cu_impl;
 
 static inline cu_impl *CU(pf_backend *be) { return (cu_impl *)be->impl; }
@@ -69,6 +70,26 @@ static inline size_t cu_esz(const cu_impl *c) { return c->bf16 ? 2 : 4; }
 void *cu_pool_get(cu_impl *c, size_t bytes);
 static inline size_t cu_pool_mark(cu_impl *c) { return c->pool_top; }
 static inline void cu_pool_release(cu_impl *c, size_t mark) { c->pool_top = mark; }
+
+// Chunked forwards without saved (inference, pf_mem.ws_fwd). An op splits its
+// work into pieces when the buffers of the whole would exceed CU_CHUNK_ABOVE, each
+// piece holding at most about CU_CHUNK_TARGET: below that size the forward runs
+// as one piece, so it computes the same bits as the forward that saves. The rule
+// uses the sizes only (never the free memory), so results are the same run to
+// run. pf_cuda_set_chunk_bytes() replaces both limits (tests force small pieces).
+#define CU_CHUNK_ABOVE ((size_t)8 << 30)
+#define CU_CHUNK_TARGET ((size_t)2 << 30)
+// Units per piece (a multiple of align, at least align, at most units) when each
+// unit needs per_unit bytes.
+static inline int64_t cu_chunk_units(const cu_impl *c, int64_t units, double per_unit, int64_t align) {
+    double above = (double)(c->chunk_bytes ? c->chunk_bytes : CU_CHUNK_ABOVE);
+    double target = (double)(c->chunk_bytes ? c->chunk_bytes : CU_CHUNK_TARGET);
+    if (units <= 0 || (double)units * per_unit <= above) return units > 0 ? units : 1;
+    int64_t u = per_unit > 0 ? (int64_t)(target / per_unit) : units;
+    u -= u % align;
+    if (u < align) u = align;
+    return u < units ? u : units;
+}
 
 // Bump allocator for laying out `saved` and `ws` regions (same code sizes and carves).
 typedef struct { char *base; size_t off; } cu_carver;

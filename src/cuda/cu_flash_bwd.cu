@@ -28,37 +28,12 @@
 // 2 stages are as fast as 3 or 4, the kernels are bound by instruction issue with
 // 8-12 warps per SM, not by copies or by the tensor cores.
 // Fragment layouts as in cu_flash_tc.cu (g = lane / 4, t = lane % 4).
-#include "cu_flash.cuh"
+#include "cu_mma.cuh"
 
 #define BW_T 64            // streamed tile and own tile (positions)
 #define BW_L2E 1.4426950408889634f
 
 // ---- helpers ---------------------------------------------------------------------------
-__device__ __forceinline__ void bw_mma(float *c, const uint32_t *a, uint32_t b0, uint32_t b1) {
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-        "{%0,%1,%2,%3};\n"
-        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
-__device__ __forceinline__ uint32_t bw_pack(float lo, float hi) {
-    __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
-    return *reinterpret_cast<uint32_t *>(&v);
-}
-__device__ __forceinline__ uint32_t bw_lds(const bf16 *p) { return *reinterpret_cast<const uint32_t *>(p); }
-__device__ __forceinline__ float bw_exp2(float x) {
-    float y;
-    asm("ex2.approx.ftz.f32 %0, %1;\n" : "=f"(y) : "f"(x));
-    return y;
-}
-__device__ __forceinline__ uint32_t bw_smem(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
-__device__ __forceinline__ void bw_cp16(void *dst, const void *src) {
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(bw_smem(dst)), "l"(src));
-}
-__device__ __forceinline__ void bw_cp4(void *dst, const void *src) {
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(bw_smem(dst)), "l"(src));
-}
-__device__ __forceinline__ void bw_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 
 // acc (16 x 8 NT) += A (16 x K, smem row-major, stride sa) * B^T, B smem [n][k] stride sb.
 // LDSM: operand fragments by ldmatrix.x4 (one instruction per four 8 x 8 matrices)
@@ -72,7 +47,7 @@ __device__ __forceinline__ void bw_mma_ss(float (*acc)[4], const bf16 *A, int sa
         if (LDSM) {
             // matrix m = lane / 8: rows (m & 1) 8.., k (m >> 1) 8.. -> a0 a1 a2 a3
             int m = lane >> 3;
-            uint32_t addr = bw_smem(A + ((m & 1) * 8 + (lane & 7)) * sa + kk * 16 + (m >> 1) * 8);
+            uint32_t addr = fa_smem(A + ((m & 1) * 8 + (lane & 7)) * sa + kk * 16 + (m >> 1) * 8);
             asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
                          : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3])
                          : "r"(addr));
@@ -80,23 +55,23 @@ __device__ __forceinline__ void bw_mma_ss(float (*acc)[4], const bf16 *A, int sa
             for (int j = 0; j < NT; j += 2) {
                 // matrices: (n tile j, k 0..7) (j, k 8..15) (j + 1, k 0..7) (j + 1, k 8..15)
                 uint32_t b[4];
-                uint32_t baddr = bw_smem(B + ((j + (m >> 1)) * 8 + (lane & 7)) * sb + kk * 16 + (m & 1) * 8);
+                uint32_t baddr = fa_smem(B + ((j + (m >> 1)) * 8 + (lane & 7)) * sb + kk * 16 + (m & 1) * 8);
                 asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
                              : "=r"(b[0]), "=r"(b[1]), "=r"(b[2]), "=r"(b[3])
                              : "r"(baddr));
-                bw_mma(acc[j], a, b[0], b[1]);
-                bw_mma(acc[j + 1], a, b[2], b[3]);
+                fa_mma16816(acc[j], a, b[0], b[1]);
+                fa_mma16816(acc[j + 1], a, b[2], b[3]);
             }
         } else {
             const bf16 *ap = A + kk * 16 + 2 * t;
-            a[0] = bw_lds(ap + g * sa);
-            a[1] = bw_lds(ap + (g + 8) * sa);
-            a[2] = bw_lds(ap + g * sa + 8);
-            a[3] = bw_lds(ap + (g + 8) * sa + 8);
+            a[0] = fa_lds32(ap + g * sa);
+            a[1] = fa_lds32(ap + (g + 8) * sa);
+            a[2] = fa_lds32(ap + g * sa + 8);
+            a[3] = fa_lds32(ap + (g + 8) * sa + 8);
 #pragma unroll
             for (int j = 0; j < NT; j++) {
                 const bf16 *bp = B + (j * 8 + g) * sb + kk * 16 + 2 * t;
-                bw_mma(acc[j], a, bw_lds(bp), bw_lds(bp + 8));
+                fa_mma16816(acc[j], a, fa_lds32(bp), fa_lds32(bp + 8));
             }
         }
     }
@@ -109,22 +84,21 @@ __device__ __forceinline__ void bw_mma_rs_t(float (*acc)[4], const float (*p)[4]
 #pragma unroll
     for (int kk = 0; kk < K / 16; kk++) {
         uint32_t a[4];
-        a[0] = bw_pack(p[2 * kk][0], p[2 * kk][1]);
-        a[1] = bw_pack(p[2 * kk][2], p[2 * kk][3]);
-        a[2] = bw_pack(p[2 * kk + 1][0], p[2 * kk + 1][1]);
-        a[3] = bw_pack(p[2 * kk + 1][2], p[2 * kk + 1][3]);
+        a[0] = fa_pack2(p[2 * kk][0], p[2 * kk][1]);
+        a[1] = fa_pack2(p[2 * kk][2], p[2 * kk][3]);
+        a[2] = fa_pack2(p[2 * kk + 1][0], p[2 * kk + 1][1]);
+        a[3] = fa_pack2(p[2 * kk + 1][2], p[2 * kk + 1][3]);
 #pragma unroll
         for (int j = 0; j < NT; j++) {
-            uint32_t addr = bw_smem(B + (kk * 16 + (lane & 15)) * sb + j * 8), b0, b1;
+            uint32_t addr = fa_smem(B + (kk * 16 + (lane & 15)) * sb + j * 8), b0, b1;
             asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\n"
                          : "=r"(b0), "=r"(b1)
                          : "r"(addr));
-            bw_mma(acc[j], a, b0, b1);
+            fa_mma16816(acc[j], a, b0, b1);
         }
     }
 }
 
-__device__ __forceinline__ int64_t bw_pos(const fa_args &a, int64_t r, int64_t l) { return r * a.rstride + l * a.pstride; }
 
 // NR positions l0.. of (row r, head h) of src (M, HC) into dst [NR][CH + 8], zero beyond
 // L and c_h: cp.async 16-byte vectors when c_h and HC are multiples of 8 (c_h 8, 16, 24,
@@ -137,7 +111,7 @@ __device__ __forceinline__ void bw_load(const fa_args &a, const void *src, int64
             int j = i / (CH / 8), c = (i % (CH / 8)) * 8;
             int64_t l = l0 + j;
             bf16 *d = dst + j * (CH + 8) + c;
-            if (l < a.L && c < a.ch) bw_cp16(d, s + bw_pos(a, r, l) * a.HC + (int64_t)h * a.ch + c);
+            if (l < a.L && c < a.ch) fa_cp16(d, s + fa_pos(a, r, l) * a.HC + (int64_t)h * a.ch + c);
             else *reinterpret_cast<uint4 *>(d) = make_uint4(0, 0, 0, 0);
         }
         return;
@@ -146,7 +120,7 @@ __device__ __forceinline__ void bw_load(const fa_args &a, const void *src, int64
         int j = i / CH, c = i % CH;
         int64_t l = l0 + j;
         bf16 v = __float2bfloat16(0.f);
-        if (l < a.L && c < a.ch) v = s[bw_pos(a, r, l) * a.HC + (int64_t)h * a.ch + c];
+        if (l < a.L && c < a.ch) v = s[fa_pos(a, r, l) * a.HC + (int64_t)h * a.ch + c];
         dst[j * (CH + 8) + c] = v;
     }
 }
@@ -160,7 +134,7 @@ __device__ __forceinline__ void bw_bias_tile(const float *m, int64_t L, int64_t 
             int rr = i / (NC / 4), cc = (i % (NC / 4)) * 4;
             int64_t R = R0 + rr, C = C0 + cc;
             float *d = dst + rr * LD + cc;
-            if (R < L && C < L) bw_cp16(d, m + R * L + C);
+            if (R < L && C < L) fa_cp16(d, m + R * L + C);
             else *reinterpret_cast<float4 *>(d) = make_float4(0.f, 0.f, 0.f, 0.f);
         }
         return;
@@ -169,7 +143,7 @@ __device__ __forceinline__ void bw_bias_tile(const float *m, int64_t L, int64_t 
         int rr = i / NC, cc = i % NC;
         int64_t R = R0 + rr, C = C0 + cc;
         float *d = dst + rr * LD + cc;
-        if (R < L && C < L) bw_cp4(d, m + R * L + C);
+        if (R < L && C < L) fa_cp4(d, m + R * L + C);
         else *d = 0.f;
     }
 }
@@ -177,7 +151,7 @@ __device__ __forceinline__ void bw_bias_tile(const float *m, int64_t L, int64_t 
 // mask term of key kk of row r in log2 units (-inf beyond L)
 __device__ __forceinline__ float bw_mask2(const fa_args &a, int64_t r, int64_t kk) {
     if (kk >= a.L) return -INFINITY;
-    return a.mask ? BW_L2E * mask_term(__bfloat162float(((const bf16 *)a.mask)[bw_pos(a, r, kk)])) : 0.f;
+    return a.mask ? BW_L2E * mask_term(__bfloat162float(((const bf16 *)a.mask)[fa_pos(a, r, kk)])) : 0.f;
 }
 // lse (log2 units) and D of query q of row r; +inf, 0 beyond L (p = 0 there)
 __device__ __forceinline__ float bw_lse2(const fa_args &a, int64_t r, int h, int64_t q) {
@@ -195,15 +169,13 @@ __device__ __forceinline__ void bw_lseD(const fa_args &a, int64_t r, bool row_ok
     if (i >= n) return;
     int64_t q = q0 + i;
     if (q < a.L && row_ok) {
-        bw_cp4(Ls + i, a.lse + (r * a.H + h) * a.L + q);
-        bw_cp4(Ds + i, a.D + (r * a.H + h) * a.L + q);
+        fa_cp4(Ls + i, a.lse + (r * a.H + h) * a.L + q);
+        fa_cp4(Ds + i, a.D + (r * a.H + h) * a.L + q);
     } else {
         Ls[i] = INFINITY;
         Ds[i] = 0.f;
     }
 }
-template <int N>
-__device__ __forceinline__ void bw_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
 
 // Tile steps run through an S-stage cp.async ring: step s's copies are issued S - 1
 // steps ahead (wait_group S - 2, one barrier per step; a group is committed every
@@ -260,7 +232,7 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dq(fa_args a) {
             bw_load<CH, BW_T, NTH>(a, a.v, r, h, k0, Vs + b * BW_T * LK);
             if (step % RB == 0 && bT) bw_bias_tile<BW_T, QT, LDB, NTH>(bT, a.L, k0, q0, Bs + (kt % NB) * BW_T * LDB);
         }
-        bw_commit();
+        fa_commit();
     };
     // mask terms (tiny, L2-resident): loaded one step ahead into a register
     float mpre = 0.f;
@@ -278,7 +250,7 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dq(fa_args a) {
         for (int rr = 0; rr < RB; rr++) {
             int64_t step = kt * RB + rr;
             int b = (int)(step % S);
-            bw_wait<S - 2>();
+            fa_wait<S - 2>();
             __syncthreads();
             issue(step + S - 1);
             bool more = step + 1 < nsteps;
@@ -298,13 +270,13 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dq(fa_args a) {
                 for (int e = 0; e < 4; e++) {
                     int col = 8 * j + 2 * t + (e & 1), qi = 16 * w + g + 8 * (e >> 1);
                     float v = fmaf(s[j][e], sc2, fmaf(Bt[col * LDB + qi], BW_L2E, Mb[col] - lse2[rr][e >> 1]));
-                    s[j][e] = bw_exp2(v) * (dp[j][e] - Dq[rr][e >> 1]);
+                    s[j][e] = fa_exp2(v) * (dp[j][e] - Dq[rr][e >> 1]);
                 }
             bw_mma_rs_t<BW_T, CH / 8>(dq[rr], s, Kb, LK);
             if (more && threadIdx.x < BW_T) Ms[((step + 1) & 1) * BW_T + threadIdx.x] = mpre;
         }
     }
-    bw_wait<0>();
+    fa_wait<0>();
 #pragma unroll
     for (int rr = 0; rr < RB; rr++) {
         int64_t r = r0 + rr;
@@ -313,7 +285,7 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dq(fa_args a) {
         for (int u = 0; u < 2; u++) {
             int64_t q = q0 + 16 * w + g + 8 * u;
             if (q >= a.L) continue;
-            bf16 *op = (bf16 *)a.dq + bw_pos(a, r, q) * a.HC + (int64_t)h * a.ch;
+            bf16 *op = (bf16 *)a.dq + fa_pos(a, r, q) * a.HC + (int64_t)h * a.ch;
 #pragma unroll
             for (int j = 0; j < CH / 8; j++) {
                 int c = 8 * j + 2 * t;
@@ -372,7 +344,7 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dkdv(fa_args a) {
             bw_lseD(a, r, ok, h, q0, BW_T, Ls + b * BW_T, Ds + b * BW_T);
             if (step % RB == 0 && bT) bw_bias_tile<KT, BW_T, BW_LDK, NTH>(bT, a.L, k0, q0, Bs + (qt % NB) * KT * BW_LDK);
         }
-        bw_commit();
+        fa_commit();
     };
 #pragma unroll
     for (int s = 0; s < S - 1; s++) issue(s);
@@ -383,7 +355,7 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dkdv(fa_args a) {
         for (int rr = 0; rr < RB; rr++) {
             int64_t step = qt * RB + rr;
             int b = (int)(step % S);
-            bw_wait<S - 2>();
+            fa_wait<S - 2>();
             __syncthreads();
             issue(step + S - 1);
             const bf16 *Qb = Qs + b * BW_T * LK, *dOb = dOs + b * BW_T * LK;
@@ -409,7 +381,7 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dkdv(fa_args a) {
                         int e = 2 * u + e1;
                         float lq = e1 ? l2.y : l2.x, dq_ = e1 ? d2.y : d2.x;
                         float v = fmaf(s[j][e], sc2, fmaf(e1 ? bb.y : bb.x, BW_L2E, fmaf(lq, -BW_L2E, mk2[rr][u])));
-                        float p = bw_exp2(v);
+                        float p = fa_exp2(v);
                         s[j][e] = p;
                         dp[j][e] = p * (dp[j][e] - dq_);
                     }
@@ -419,7 +391,7 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dkdv(fa_args a) {
             bw_mma_rs_t<BW_T, CH / 8>(dk[rr], dp, Qb, LK);
         }
     }
-    bw_wait<0>();
+    fa_wait<0>();
 #pragma unroll
     for (int rr = 0; rr < RB; rr++) {
         int64_t r = r0 + rr;
@@ -428,7 +400,7 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dkdv(fa_args a) {
         for (int u = 0; u < 2; u++) {
             int64_t kk = k0 + 16 * w + g + 8 * u;
             if (kk >= a.L) continue;
-            int64_t off = bw_pos(a, r, kk) * a.HC + (int64_t)h * a.ch;
+            int64_t off = fa_pos(a, r, kk) * a.HC + (int64_t)h * a.ch;
             bf16 *pk = (bf16 *)a.dk + off, *pv = (bf16 *)a.dv + off;
 #pragma unroll
             for (int j = 0; j < CH / 8; j++) {
@@ -489,7 +461,7 @@ __global__ void __launch_bounds__(32 * NW) k_bwd_dbias(fa_args a) {
             bw_load<CH, BW_T, NTH>(a, a.v, r, h, k0, Vs + b * BW_T * LK);
             bw_lseD(a, r, true, h, q0, QT, Ls + b * QT, Ds + b * QT);
         }
-        bw_commit();
+        fa_commit();
     };
     float mpre = 0.f;
 #pragma unroll
@@ -498,7 +470,7 @@ __global__ void __launch_bounds__(32 * NW) k_bwd_dbias(fa_args a) {
     const float sc2 = a.scale * BW_L2E;
     for (int64_t r = r0; r < r1; r++) {
         int b = (int)((r - r0) % S), m = (int)((r - r0) & 1);
-        bw_wait<S - 2>();
+        fa_wait<S - 2>();
         __syncthreads();
         issue(r + S - 1);
         bool more = r + 1 < r1;
@@ -519,12 +491,12 @@ __global__ void __launch_bounds__(32 * NW) k_bwd_dbias(fa_args a) {
 #pragma unroll
             for (int e = 0; e < 4; e++) {
                 int col = 8 * j + 2 * t + (e & 1);
-                float p = bw_exp2(fmaf(s[j][e], sc2, bias2[j][e] + (Mb[col] - l2[e >> 1])));
+                float p = fa_exp2(fmaf(s[j][e], sc2, bias2[j][e] + (Mb[col] - l2[e >> 1])));
                 acc[j][e] = fmaf(p, dp[j][e] - Dq[e >> 1], acc[j][e]);
             }
         if (more && threadIdx.x < BW_T) Ms[(m ^ 1) * BW_T + threadIdx.x] = mpre;
     }
-    bw_wait<0>();
+    fa_wait<0>();
 #pragma unroll
     for (int j = 0; j < 8; j++)
 #pragma unroll
@@ -563,9 +535,9 @@ __global__ void k_bwd_dv_uniform(fa_args a) {
     if (c >= a.ch || a.lse[(r * a.H + h) * a.L] != INFINITY) return;
     const bf16 *dO = (const bf16 *)a.dO;
     float s = 0;
-    for (int64_t q = 0; q < a.L; q++) s += __bfloat162float(dO[bw_pos(a, r, q) * a.HC + (int64_t)h * a.ch + c]);
+    for (int64_t q = 0; q < a.L; q++) s += __bfloat162float(dO[fa_pos(a, r, q) * a.HC + (int64_t)h * a.ch + c]);
     bf16 v = __float2bfloat16(s / (float)a.L);
-    for (int64_t k = 0; k < a.L; k++) ((bf16 *)a.dv)[bw_pos(a, r, k) * a.HC + (int64_t)h * a.ch + c] = v;
+    for (int64_t k = 0; k < a.L; k++) ((bf16 *)a.dv)[fa_pos(a, r, k) * a.HC + (int64_t)h * a.ch + c] = v;
 }
 
 // ---- launch ---------------------------------------------------------------------------

@@ -24,7 +24,7 @@
 // still gets p = 1 at its maximum, as k_tc_fwd's exp(s - m) does.
 // Head dimension: c_h in {8, 16, 24, 32}, zero padded to CH = 16 or 32
 // (c_h 24, AF3 single attention, runs on the 32 path, not FFMA).
-#include "cu_flash.cuh"
+#include "cu_mma.cuh"
 
 #define S9_Q 64    // queries per block (4 warps x 16)
 #define S9_K 64    // key tile
@@ -33,35 +33,6 @@
 #define S9_LN2 0.6931471805599453f
 #define S9_DEFAULT_WG 0  // the product path fa_sm90_forward uses (docs/ATTENTION_SM90.md)
 
-__device__ __forceinline__ void s9_mma(float *c, const uint32_t *a, uint32_t b0, uint32_t b1) {
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-        "{%0,%1,%2,%3};\n"
-        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
-__device__ __forceinline__ uint32_t s9_pack(float lo, float hi) {
-    __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
-    return *reinterpret_cast<uint32_t *>(&v);
-}
-__device__ __forceinline__ float s9_exp2(float x) {
-    float y;
-    asm("ex2.approx.ftz.f32 %0, %1;\n" : "=f"(y) : "f"(x));
-    return y;
-}
-__device__ __forceinline__ uint32_t s9_smem(const void *p) { return (uint32_t)__cvta_generic_to_shared(p); }
-// 16 (or 4) bytes global -> shared; src_bytes 0 writes zeros (src must still be a valid address).
-__device__ __forceinline__ void s9_cp16(void *dst, const void *src, int src_bytes) {
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(s9_smem(dst)), "l"(src), "r"(src_bytes));
-}
-__device__ __forceinline__ void s9_cp4(void *dst, const void *src, int src_bytes) {
-    asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(s9_smem(dst)), "l"(src), "r"(src_bytes));
-}
-__device__ __forceinline__ void s9_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int N>
-__device__ __forceinline__ void s9_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
-
-__device__ __forceinline__ int64_t s9_pos(const fa_args &a, int64_t r, int64_t l) { return r * a.rstride + l * a.pstride; }
 
 // Element offset of (position j, channel c) in a K / V / Q tile. mma.sync path: [j][CH + 8]
 // (padded rows, conflict-free ldmatrix). wgmma path: 8 x 8 core matrices of 128 contiguous
@@ -95,7 +66,7 @@ __device__ __forceinline__ void s9_chunk_offsets(const fa_args &a, int64_t r0, i
         int rho, j, c;
         s9_chunk<CH, R, WG>(u, rho, j, c);
         int64_t r = r0 + rho;
-        goff[u] = r < a.B && c < a.ch ? s9_pos(a, r, j) * a.HC + (int64_t)h * a.ch + c : -1;
+        goff[u] = r < a.B && c < a.ch ? fa_pos(a, r, j) * a.HC + (int64_t)h * a.ch + c : -1;
     }
 }
 // positions l0..l0+63 of the R rows of src into dst [R][tile]; zeros beyond L.
@@ -109,7 +80,7 @@ __device__ __forceinline__ void s9_load_rows(const fa_args &a, const void *src, 
         int rho, j, c;
         s9_chunk<CH, R, WG>(u, rho, j, c);
         bool ok = goff[u] >= 0 && l0 + j < a.L;
-        s9_cp16(dst + rho * (S9_K * (CH + 8)) + s9_off<CH, WG>(j, c), ok ? s + goff[u] + step : s, ok ? 16 : 0);
+        fa_cp16z(dst + rho * (S9_K * (CH + 8)) + s9_off<CH, WG>(j, c), ok ? s + goff[u] + step : s, ok ? 16 : 0);
     }
 }
 
@@ -123,14 +94,14 @@ __device__ __forceinline__ void s9_load_bias(const fa_args &a, const float *bT, 
         for (int i = threadIdx.x; i < S9_K * 16; i += R * 128) {
             int j = i >> 4, c = (i & 15) * 4;
             bool ok = k0 + j < a.L && q0 + c < a.L;
-            s9_cp16(dst + j * S9_BS + c, ok ? tile + (int64_t)j * a.L + c : bT, ok ? 16 : 0);
+            fa_cp16z(dst + j * S9_BS + c, ok ? tile + (int64_t)j * a.L + c : bT, ok ? 16 : 0);
         }
     } else {
         for (int i = threadIdx.x; i < S9_K * S9_Q; i += R * 128) {
             int j = i / S9_Q, c = i % S9_Q;
             int64_t kk = k0 + j, q = q0 + c;
             bool ok = kk < a.L && q < a.L;
-            s9_cp4(dst + j * S9_BS + c, ok ? bT + kk * a.L + q : bT, ok ? 4 : 0);
+            fa_cp4z(dst + j * S9_BS + c, ok ? bT + kk * a.L + q : bT, ok ? 4 : 0);
         }
     }
 }
@@ -139,7 +110,7 @@ __device__ __forceinline__ void s9_load_bias(const fa_args &a, const float *bT, 
 __device__ __forceinline__ float s9_mask(const fa_args &a, int64_t r0, int64_t k0, int i) {
     int64_t r = r0 + i / S9_K, kk = k0 + i % S9_K;
     if (kk >= a.L || r >= a.B) return -INFINITY;
-    return a.mask ? mask_term(__bfloat162float(((const bf16 *)a.mask)[s9_pos(a, r, kk)])) * S9_L2E : 0.f;
+    return a.mask ? mask_term(__bfloat162float(((const bf16 *)a.mask)[fa_pos(a, r, kk)])) * S9_L2E : 0.f;
 }
 
 template <int CH, int R>
@@ -156,7 +127,7 @@ struct s9_smem_layout {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define S9_HAVE_WGMMA 1
 __device__ __forceinline__ uint64_t s9_desc(const void *p, uint32_t lbo, uint32_t sbo) {
-    return (uint64_t)((s9_smem(p) & 0x3FFFF) >> 4) | ((uint64_t)(lbo >> 4) << 16) | ((uint64_t)(sbo >> 4) << 32);
+    return (uint64_t)((fa_smem(p) & 0x3FFFF) >> 4) | ((uint64_t)(lbo >> 4) << 16) | ((uint64_t)(sbo >> 4) << 32);
 }
 __device__ __forceinline__ void s9_wg_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void s9_wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
@@ -251,14 +222,14 @@ __device__ __forceinline__ void s9_scores(float (&s)[8][4], const uint32_t (&qa)
         if constexpr (CH == 32) {
             uint32_t k4[4];
             asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                         : "=r"(k4[0]), "=r"(k4[1]), "=r"(k4[2]), "=r"(k4[3]) : "r"(s9_smem(kp)));
-            s9_mma(s[j], qa[0], k4[0], k4[1]);
-            s9_mma(s[j], qa[CH / 16 - 1], k4[2], k4[3]);
+                         : "=r"(k4[0]), "=r"(k4[1]), "=r"(k4[2]), "=r"(k4[3]) : "r"(fa_smem(kp)));
+            fa_mma16816(s[j], qa[0], k4[0], k4[1]);
+            fa_mma16816(s[j], qa[CH / 16 - 1], k4[2], k4[3]);
         } else {
             uint32_t k2[2];
             asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];\n"
-                         : "=r"(k2[0]), "=r"(k2[1]) : "r"(s9_smem(kp)));
-            s9_mma(s[j], qa[0], k2[0], k2[1]);
+                         : "=r"(k2[0]), "=r"(k2[1]) : "r"(fa_smem(kp)));
+            fa_mma16816(s[j], qa[0], k2[0], k2[1]);
         }
     }
 }
@@ -298,7 +269,7 @@ __device__ __forceinline__ void s9_softmax_update(float (&s)[8][4], float (&m)[2
     for (int u = 0; u < 2; u++) {
         mx[u] = fmaxf(mx[u], __shfl_xor_sync(0xffffffffu, mx[u], 1));
         mx[u] = fmaxf(mx[u], __shfl_xor_sync(0xffffffffu, mx[u], 2));
-        float mn = fmaxf(m[u], mx[u]), corr = s9_exp2(m[u] - mn);
+        float mn = fmaxf(m[u], mx[u]), corr = fa_exp2(m[u] - mn);
         m[u] = mn;
         l[u] *= corr;
 #pragma unroll
@@ -307,7 +278,7 @@ __device__ __forceinline__ void s9_softmax_update(float (&s)[8][4], float (&m)[2
 #pragma unroll
     for (int j = 0; j < 8; j++)
 #pragma unroll
-        for (int e = 0; e < 4; e++) s[j][e] = s9_exp2(s[j][e] - m[e >> 1]);
+        for (int e = 0; e < 4; e++) s[j][e] = fa_exp2(s[j][e] - m[e >> 1]);
 #pragma unroll
     for (int u = 0; u < 2; u++) {  // row sums, pairwise in a fixed order
         float t8[8];
@@ -335,10 +306,10 @@ __device__ __forceinline__ void s9_accumulate_pv(float (&o)[CH / 8][4], const fl
 #pragma unroll
         for (int kk = 0; kk < S9_K / 16; kk++) {
             uint32_t pa[4];
-            pa[0] = s9_pack(s[2 * kk][0], s[2 * kk][1]);
-            pa[1] = s9_pack(s[2 * kk][2], s[2 * kk][3]);
-            pa[2] = s9_pack(s[2 * kk + 1][0], s[2 * kk + 1][1]);
-            pa[3] = s9_pack(s[2 * kk + 1][2], s[2 * kk + 1][3]);
+            pa[0] = fa_pack2(s[2 * kk][0], s[2 * kk][1]);
+            pa[1] = fa_pack2(s[2 * kk][2], s[2 * kk][3]);
+            pa[2] = fa_pack2(s[2 * kk + 1][0], s[2 * kk + 1][1]);
+            pa[3] = fa_pack2(s[2 * kk + 1][2], s[2 * kk + 1][3]);
             uint64_t d = dv + ((kk * 2 * CH * 16) >> 4);
             if constexpr (CH == 32) s9_wg_n32t(&o[0][0], pa, d);
             else s9_wg_n16t(&o[0][0], pa, d);
@@ -351,18 +322,18 @@ __device__ __forceinline__ void s9_accumulate_pv(float (&o)[CH / 8][4], const fl
 #pragma unroll
     for (int kk = 0; kk < S9_K / 16; kk++) {
         uint32_t pa[4];
-        pa[0] = s9_pack(s[2 * kk][0], s[2 * kk][1]);
-        pa[1] = s9_pack(s[2 * kk][2], s[2 * kk][3]);
-        pa[2] = s9_pack(s[2 * kk + 1][0], s[2 * kk + 1][1]);
-        pa[3] = s9_pack(s[2 * kk + 1][2], s[2 * kk + 1][3]);
+        pa[0] = fa_pack2(s[2 * kk][0], s[2 * kk][1]);
+        pa[1] = fa_pack2(s[2 * kk][2], s[2 * kk][3]);
+        pa[2] = fa_pack2(s[2 * kk + 1][0], s[2 * kk + 1][1]);
+        pa[3] = fa_pack2(s[2 * kk + 1][2], s[2 * kk + 1][3]);
 #pragma unroll
         for (int jp = 0; jp < CH / 16; jp++) {
             const bf16 *vp = Vt + (kk * 16 + (lane & 15)) * (CH + 8) + (2 * jp + (lane >> 4)) * 8;
             uint32_t v4[4];
             asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                         : "=r"(v4[0]), "=r"(v4[1]), "=r"(v4[2]), "=r"(v4[3]) : "r"(s9_smem(vp)));
-            s9_mma(o[2 * jp], pa, v4[0], v4[1]);
-            s9_mma(o[2 * jp + 1], pa, v4[2], v4[3]);
+                         : "=r"(v4[0]), "=r"(v4[1]), "=r"(v4[2]), "=r"(v4[3]) : "r"(fa_smem(vp)));
+            fa_mma16816(o[2 * jp], pa, v4[0], v4[1]);
+            fa_mma16816(o[2 * jp + 1], pa, v4[2], v4[3]);
         }
     }
 }
@@ -383,7 +354,7 @@ __device__ __forceinline__ void s9_store_output(const fa_args &a, const float (&
         int64_t q = q0 + 16 * wq + g + 8 * u;
         if (q >= a.L) continue;
         float inv = 1.f / l[u];
-        bf16 *op = (bf16 *)a.out_o + s9_pos(a, r, q) * a.HC + (int64_t)h * a.ch;
+        bf16 *op = (bf16 *)a.out_o + fa_pos(a, r, q) * a.HC + (int64_t)h * a.ch;
 #pragma unroll
         for (int j = 0; j < CH / 8; j++) {
             int c = 8 * j + 2 * t;  // c_h % 8 == 0: c < c_h implies c + 1 < c_h
@@ -425,9 +396,9 @@ __global__ void __launch_bounds__(R * 128, 4 / R) k_s9_fwd(fa_args a, int vswap)
     s9_chunk_offsets<CH, R, WG>(a, r0, h, goff);
     s9_load_rows<CH, R, WG>(a, a.q, goff, q0, Vs + R * TE);
     s9_fetch_tile<CH, R, WG>(a, goff, bT, 0, q0, Ks, Vs, Bs);
-    s9_commit();
+    fa_commit();
     if (threadIdx.x < R * S9_K) Ms[threadIdx.x] = s9_mask(a, r0, 0, threadIdx.x);
-    s9_wait<0>();
+    fa_wait<0>();
     if (WG) asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // cp.async data -> wgmma reads
     __syncthreads();
     uint32_t qa[CH / 16][4];
@@ -446,11 +417,11 @@ __global__ void __launch_bounds__(R * 128, 4 / R) k_s9_fwd(fa_args a, int vswap)
         if (more) {  // next tile streams in while this one is used
             int nb = b ^ 1;
             s9_fetch_tile<CH, R, WG>(a, goff, bT, k0 + S9_K, q0, Ks + nb * R * TE, Vs + nb * R * TE, Bs + nb * S9_K * S9_BS);
-            s9_commit();
+            fa_commit();
             if (threadIdx.x < R * S9_K) mnext = s9_mask(a, r0, k0 + S9_K, threadIdx.x);
-            s9_wait<1>();
+            fa_wait<1>();
         } else {
-            s9_wait<0>();
+            fa_wait<0>();
         }
         if (WG) asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
         __syncthreads();

@@ -13,24 +13,12 @@
 //   A (16 x 16, row): a0 (g, 2t..2t+1) a1 (g+8, 2t..) a2 (g, 2t+8..) a3 (g+8, 2t+8..)
 //   B (16 x 8, col):  b0 (k 2t..2t+1, n g)  b1 (k 2t+8.., n g)
 //   C (16 x 8):       c0 c1 (g, 2t..2t+1)   c2 c3 (g+8, 2t..2t+1)
-#include "cu_flash.cuh"
+#include "cu_mma.cuh"
 
 #define TC_R 64   // rows per block
 #define TC_C 64   // streamed tile
 #define TC_T 128  // threads
 
-__device__ __forceinline__ void mma16816(float *c, const uint32_t *a, uint32_t b0, uint32_t b1) {
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-        "{%0,%1,%2,%3};\n"
-        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
-__device__ __forceinline__ uint32_t pack2(float lo, float hi) {
-    __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
-    return *reinterpret_cast<uint32_t *>(&v);
-}
-__device__ __forceinline__ uint32_t lds32(const bf16 *p) { return *reinterpret_cast<const uint32_t *>(p); }
 
 // acc (16 x 8 NT) += A (16 x K, smem row-major, stride sa) * B^T, B smem [n][k] stride sb.
 template <int K, int NT>
@@ -40,14 +28,14 @@ __device__ __forceinline__ void mma_ss(float (*acc)[4], const bf16 *A, int sa, c
     for (int kk = 0; kk < K / 16; kk++) {
         uint32_t a[4];
         const bf16 *ap = A + kk * 16 + 2 * t;
-        a[0] = lds32(ap + g * sa);
-        a[1] = lds32(ap + (g + 8) * sa);
-        a[2] = lds32(ap + g * sa + 8);
-        a[3] = lds32(ap + (g + 8) * sa + 8);
+        a[0] = fa_lds32(ap + g * sa);
+        a[1] = fa_lds32(ap + (g + 8) * sa);
+        a[2] = fa_lds32(ap + g * sa + 8);
+        a[3] = fa_lds32(ap + (g + 8) * sa + 8);
 #pragma unroll
         for (int j = 0; j < NT; j++) {
             const bf16 *bp = B + (j * 8 + g) * sb + kk * 16 + 2 * t;
-            mma16816(acc[j], a, lds32(bp), lds32(bp + 8));
+            fa_mma16816(acc[j], a, fa_lds32(bp), fa_lds32(bp + 8));
         }
     }
 }
@@ -58,14 +46,14 @@ __device__ __forceinline__ void mma_rs(float (*acc)[4], const float (*p)[4], con
 #pragma unroll
     for (int kk = 0; kk < K / 16; kk++) {
         uint32_t a[4];
-        a[0] = pack2(p[2 * kk][0], p[2 * kk][1]);
-        a[1] = pack2(p[2 * kk][2], p[2 * kk][3]);
-        a[2] = pack2(p[2 * kk + 1][0], p[2 * kk + 1][1]);
-        a[3] = pack2(p[2 * kk + 1][2], p[2 * kk + 1][3]);
+        a[0] = fa_pack2(p[2 * kk][0], p[2 * kk][1]);
+        a[1] = fa_pack2(p[2 * kk][2], p[2 * kk][3]);
+        a[2] = fa_pack2(p[2 * kk + 1][0], p[2 * kk + 1][1]);
+        a[3] = fa_pack2(p[2 * kk + 1][2], p[2 * kk + 1][3]);
 #pragma unroll
         for (int j = 0; j < NT; j++) {
             const bf16 *bp = B + (j * 8 + g) * sb + kk * 16 + 2 * t;
-            mma16816(acc[j], a, lds32(bp), lds32(bp + 8));
+            fa_mma16816(acc[j], a, fa_lds32(bp), fa_lds32(bp + 8));
         }
     }
 }
@@ -78,22 +66,21 @@ __device__ __forceinline__ void mma_rs_t(float (*acc)[4], const float (*p)[4], c
 #pragma unroll
     for (int kk = 0; kk < K / 16; kk++) {
         uint32_t a[4];
-        a[0] = pack2(p[2 * kk][0], p[2 * kk][1]);
-        a[1] = pack2(p[2 * kk][2], p[2 * kk][3]);
-        a[2] = pack2(p[2 * kk + 1][0], p[2 * kk + 1][1]);
-        a[3] = pack2(p[2 * kk + 1][2], p[2 * kk + 1][3]);
+        a[0] = fa_pack2(p[2 * kk][0], p[2 * kk][1]);
+        a[1] = fa_pack2(p[2 * kk][2], p[2 * kk][3]);
+        a[2] = fa_pack2(p[2 * kk + 1][0], p[2 * kk + 1][1]);
+        a[3] = fa_pack2(p[2 * kk + 1][2], p[2 * kk + 1][3]);
 #pragma unroll
         for (int j = 0; j < NT; j++) {
             const bf16 *bp = B + (kk * 16 + (lane & 15)) * sb + j * 8;
             uint32_t addr = (uint32_t)__cvta_generic_to_shared(bp), b0, b1;
             asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\n"
                          : "=r"(b0), "=r"(b1) : "r"(addr));
-            mma16816(acc[j], a, b0, b1);
+            fa_mma16816(acc[j], a, b0, b1);
         }
     }
 }
 
-__device__ __forceinline__ int64_t tc_pos(const fa_args &a, int64_t r, int64_t l) { return r * a.rstride + l * a.pstride; }
 
 // 64 positions l0.. of (r, h) from src (M, HC) into dst: [64][CH+8] (tr = 0) or
 // [CH][64+8] (tr = 1); zero beyond L and beyond c_h. scale multiplies.
@@ -106,7 +93,7 @@ __device__ __forceinline__ void tc_load(const fa_args &a, const void *src, int64
             int j = i / (CH / 8), c = (i % (CH / 8)) * 8;
             int64_t l = l0 + j;
             uint4 v = make_uint4(0, 0, 0, 0);
-            if (l < a.L) v = *reinterpret_cast<const uint4 *>(s + tc_pos(a, r, l) * a.HC + (int64_t)h * CH + c);
+            if (l < a.L) v = *reinterpret_cast<const uint4 *>(s + fa_pos(a, r, l) * a.HC + (int64_t)h * CH + c);
             if (tr) {
                 const bf16 *e = reinterpret_cast<const bf16 *>(&v);
 #pragma unroll
@@ -121,7 +108,7 @@ __device__ __forceinline__ void tc_load(const fa_args &a, const void *src, int64
         int j = i / CH, c = i % CH;
         int64_t l = l0 + j;
         bf16 v = __float2bfloat16(0.f);
-        if (l < a.L && c < a.ch) v = s[tc_pos(a, r, l) * a.HC + (int64_t)h * a.ch + c];
+        if (l < a.L && c < a.ch) v = s[fa_pos(a, r, l) * a.HC + (int64_t)h * a.ch + c];
         if (tr) dst[c * (TC_C + 8) + j] = v;
         else dst[j * (CH + 8) + c] = v;
     }
@@ -130,9 +117,6 @@ __device__ __forceinline__ void tc_load(const fa_args &a, const void *src, int64
 // cp.async (sm_80+) copies of a tile into shared memory, so the next tile
 // streams in while the current one is used (double buffering). Falls back to
 // tc_load when the rows are not 16-byte vectors.
-__device__ __forceinline__ void cp_commit() { asm volatile("cp.async.commit_group;\n" ::); }
-template <int N>
-__device__ __forceinline__ void cp_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
 
 template <int CH>
 __device__ __forceinline__ void tc_load_async(const fa_args &a, const void *src, int64_t r, int h, int64_t l0, bf16 *dst) {
@@ -144,7 +128,7 @@ __device__ __forceinline__ void tc_load_async(const fa_args &a, const void *src,
             bf16 *d = dst + j * (CH + 8) + c;
             if (l < a.L) {
                 uint32_t sa = (uint32_t)__cvta_generic_to_shared(d);
-                const bf16 *gp = s + tc_pos(a, r, l) * a.HC + (int64_t)h * CH + c;
+                const bf16 *gp = s + fa_pos(a, r, l) * a.HC + (int64_t)h * CH + c;
                 asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(sa), "l"(gp));
             } else {
                 *reinterpret_cast<uint4 *>(d) = make_uint4(0, 0, 0, 0);
@@ -158,7 +142,7 @@ __device__ __forceinline__ void tc_load_async(const fa_args &a, const void *src,
 // mask term of key kk of row r (-inf beyond L)
 __device__ __forceinline__ float tc_mask(const fa_args &a, int64_t r, int64_t kk) {
     if (kk >= a.L) return -INFINITY;
-    return a.mask ? mask_term(__bfloat162float(((const bf16 *)a.mask)[tc_pos(a, r, kk)])) : 0.f;
+    return a.mask ? mask_term(__bfloat162float(((const bf16 *)a.mask)[fa_pos(a, r, kk)])) : 0.f;
 }
 
 // ---- forward ---------------------------------------------------------------------------
@@ -182,13 +166,13 @@ __global__ void __launch_bounds__(TC_T, 4) k_tc_fwd(fa_args a) {
         tc_load_async<CH>(a, a.k, r, h, k0, Ks[b]);
         tc_load_async<CH>(a, a.v, r, h, k0, Vs[b]);
         for (int j = threadIdx.x; j < TC_C; j += TC_T) Ms[b][j] = tc_mask(a, r, k0 + j);
-        cp_commit();
+        fa_commit();
     };
     issue(0, 0);
     int it = 0;
     for (int64_t k0 = 0; k0 < a.L; k0 += TC_C, it++) {
         int b = it & 1;
-        if (k0 + TC_C < a.L) { issue(k0 + TC_C, b ^ 1); cp_wait<1>(); } else { cp_wait<0>(); }
+        if (k0 + TC_C < a.L) { issue(k0 + TC_C, b ^ 1); fa_wait<1>(); } else { fa_wait<0>(); }
         __syncthreads();
         float s[8][4];
 #pragma unroll
@@ -237,7 +221,7 @@ __global__ void __launch_bounds__(TC_T, 4) k_tc_fwd(fa_args a) {
         int64_t q = qr[u];
         if (q >= a.L) continue;
         float inv = 1.f / l[u];
-        bf16 *op = (bf16 *)a.out_o + tc_pos(a, r, q) * a.HC + (int64_t)h * a.ch;
+        bf16 *op = (bf16 *)a.out_o + fa_pos(a, r, q) * a.HC + (int64_t)h * a.ch;
 #pragma unroll
         for (int j = 0; j < CH / 8; j++) {
             int c = 8 * j + 2 * t;
@@ -280,13 +264,13 @@ __global__ void __launch_bounds__(TC_T, 4) k_tc_dq(fa_args a) {
         tc_load_async<CH>(a, a.k, r, h, k0, Ks[b]);
         tc_load_async<CH>(a, a.v, r, h, k0, Vs[b]);
         for (int j = threadIdx.x; j < TC_C; j += TC_T) Ms[b][j] = tc_mask(a, r, k0 + j);
-        cp_commit();
+        fa_commit();
     };
     issue(0, 0);
     int it = 0;
     for (int64_t k0 = 0; k0 < a.L; k0 += TC_C, it++) {
         int b = it & 1;
-        if (k0 + TC_C < a.L) { issue(k0 + TC_C, b ^ 1); cp_wait<1>(); } else { cp_wait<0>(); }
+        if (k0 + TC_C < a.L) { issue(k0 + TC_C, b ^ 1); fa_wait<1>(); } else { fa_wait<0>(); }
         __syncthreads();
         float s[8][4], dp[8][4];
 #pragma unroll
@@ -314,7 +298,7 @@ __global__ void __launch_bounds__(TC_T, 4) k_tc_dq(fa_args a) {
     for (int u = 0; u < 2; u++) {
         int64_t q = qr[u];
         if (q >= a.L) continue;
-        bf16 *op = (bf16 *)a.dq + tc_pos(a, r, q) * a.HC + (int64_t)h * a.ch;
+        bf16 *op = (bf16 *)a.dq + fa_pos(a, r, q) * a.HC + (int64_t)h * a.ch;
 #pragma unroll
         for (int j = 0; j < CH / 8; j++) {
             int c = 8 * j + 2 * t;
@@ -341,7 +325,7 @@ __global__ void __launch_bounds__(TC_T) k_tc_dkdv(fa_args a) {
     float mk[2];
 #pragma unroll
     for (int u = 0; u < 2; u++)
-        mk[u] = kr[u] < a.L ? (a.mask ? mask_term(__bfloat162float(((const bf16 *)a.mask)[tc_pos(a, r, kr[u])])) : 0.f) : -INFINITY;
+        mk[u] = kr[u] < a.L ? (a.mask ? mask_term(__bfloat162float(((const bf16 *)a.mask)[fa_pos(a, r, kr[u])])) : 0.f) : -INFINITY;
     float dk[CH / 8][4], dv[CH / 8][4];
 #pragma unroll
     for (int j = 0; j < CH / 8; j++)
@@ -356,13 +340,13 @@ __global__ void __launch_bounds__(TC_T) k_tc_dkdv(fa_args a) {
             Ls[b][j] = qq < a.L ? a.lse[(r * a.H + h) * a.L + qq] : INFINITY;
             Ds[b][j] = qq < a.L ? a.D[(r * a.H + h) * a.L + qq] : 0.f;
         }
-        cp_commit();
+        fa_commit();
     };
     issue(0, 0);
     int it = 0;
     for (int64_t q0 = 0; q0 < a.L; q0 += TC_C, it++) {
         int b = it & 1;
-        if (q0 + TC_C < a.L) { issue(q0 + TC_C, b ^ 1); cp_wait<1>(); } else { cp_wait<0>(); }
+        if (q0 + TC_C < a.L) { issue(q0 + TC_C, b ^ 1); fa_wait<1>(); } else { fa_wait<0>(); }
         __syncthreads();
         float s[8][4], dp[8][4];
 #pragma unroll
@@ -391,7 +375,7 @@ __global__ void __launch_bounds__(TC_T) k_tc_dkdv(fa_args a) {
     for (int u = 0; u < 2; u++) {
         int64_t kk = kr[u];
         if (kk >= a.L) continue;
-        int64_t off = tc_pos(a, r, kk) * a.HC + (int64_t)h * a.ch;
+        int64_t off = fa_pos(a, r, kk) * a.HC + (int64_t)h * a.ch;
         bf16 *pk = (bf16 *)a.dk + off, *pv = (bf16 *)a.dv + off;
 #pragma unroll
         for (int j = 0; j < CH / 8; j++) {
@@ -438,12 +422,12 @@ __global__ void __launch_bounds__(TC_T) k_tc_dbias(fa_args a) {
         tc_load_async<CH>(a, a.k, r, h, k0, Ks[b]);
         tc_load_async<CH>(a, a.v, r, h, k0, Vs[b]);
         for (int j = threadIdx.x; j < TC_C; j += TC_T) Ms[b][j] = tc_mask(a, r, k0 + j);
-        cp_commit();
+        fa_commit();
     };
     if (r0 < r1) issue(r0, 0);
     for (int64_t r = r0; r < r1; r++) {
         int b = (int)((r - r0) & 1);
-        if (r + 1 < r1) { issue(r + 1, b ^ 1); cp_wait<1>(); } else { cp_wait<0>(); }
+        if (r + 1 < r1) { issue(r + 1, b ^ 1); fa_wait<1>(); } else { fa_wait<0>(); }
         __syncthreads();
         float lse[2], Dq[2];
 #pragma unroll
@@ -538,9 +522,9 @@ __global__ void k_tc_dv_uniform(fa_args a) {
     if (c >= a.ch || a.lse[(r * a.H + h) * a.L] != INFINITY) return;
     const bf16 *dO = (const bf16 *)a.dO;
     float s = 0;
-    for (int64_t q = 0; q < a.L; q++) s += __bfloat162float(dO[tc_pos(a, r, q) * a.HC + (int64_t)h * a.ch + c]);
+    for (int64_t q = 0; q < a.L; q++) s += __bfloat162float(dO[fa_pos(a, r, q) * a.HC + (int64_t)h * a.ch + c]);
     bf16 v = __float2bfloat16(s / (float)a.L);
-    for (int64_t k = 0; k < a.L; k++) ((bf16 *)a.dv)[tc_pos(a, r, k) * a.HC + (int64_t)h * a.ch + c] = v;
+    for (int64_t k = 0; k < a.L; k++) ((bf16 *)a.dv)[fa_pos(a, r, k) * a.HC + (int64_t)h * a.ch + c] = v;
 }
 
 // The previous backward (three kernels, bias read per row), kept as the reference of

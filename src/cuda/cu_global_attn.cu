@@ -47,6 +47,7 @@ pf_mem cu_global_attn_mem(pf_backend *be, const pf_global_attn_dims *d) {
     ga_ws w;
     pf_mem m;
     ga_layout(CU(be), d, NULL, NULL, &a, &w, &m.saved, &m.ws);
+    m.ws_fwd = m.ws;  // the forward without saved uses the same workspace
     return m;
 }
 

@@ -39,6 +39,7 @@ pf_mem cu_opm_mem(pf_backend *be, const pf_opm_dims *d) {
     pf_mem m;
     m.ws = opm_layout(CU(be), d, NULL, &w);
     m.saved = (size_t)(d->S * d->N * d->c_m) * cu_esz(CU(be));
+    m.ws_fwd = m.ws;  // already pieces of rows: the same workspace serves inference
     return m;
 }
 

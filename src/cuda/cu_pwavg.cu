@@ -3,22 +3,24 @@
 // batched over heads, u_h (N, S*c_h) = w_h (N, N) v_h (N, S*c_h); the softmax
 // over j runs one warp per (h, i) row, in fp32.
 // saved: m (S, N, c_m) | z (N, N, c_z).
-// ws: ml, dml | t[0..3] (S, N, H*c_h) | zl, dzl (N, N, c_z) | bb (N, N, H) | w, dw (H, N, N).
+// ws: ml | t[0..3] (S, N, H*c_h) | zl (N, N, c_z) | bb (N, N, H) | w (H, N, N) | then the
+// backward's dml | dzl | dw (the forward's workspace, ws_fwd, ends before dml).
 #include "cu_ops.h"
 
 typedef struct { void *ml, *dml, *t[4], *zl, *dzl, *bb, *w, *dw; } pw_ws;
 
-static size_t pw_layout(cu_impl *c, const pf_pwavg_dims *d, void *ws, pw_ws *w) {
+static size_t pw_layout(cu_impl *c, const pf_pwavg_dims *d, void *ws, pw_ws *w, size_t *fwd_bytes) {
     size_t e = cu_esz(c);
     int64_t SN = d->S * d->N, NN = d->N * d->N, hc = (int64_t)d->H * d->c_h;
     cu_carver cv = {(char *)ws, 0};
     w->ml = cu_carve(&cv, (size_t)(SN * d->c_m) * e);
-    w->dml = cu_carve(&cv, (size_t)(SN * d->c_m) * e);
     for (int k = 0; k < 4; k++) w->t[k] = cu_carve(&cv, (size_t)(SN * hc) * e);
     w->zl = cu_carve(&cv, (size_t)(NN * d->c_z) * e);
-    w->dzl = cu_carve(&cv, (size_t)(NN * d->c_z) * e);
     w->bb = cu_carve(&cv, (size_t)(NN * d->H) * e);
     w->w = cu_carve(&cv, (size_t)(NN * d->H) * e);
+    if (fwd_bytes) *fwd_bytes = cv.off;  // the forward uses nothing below
+    w->dml = cu_carve(&cv, (size_t)(SN * d->c_m) * e);
+    w->dzl = cu_carve(&cv, (size_t)(NN * d->c_z) * e);
     w->dw = cu_carve(&cv, (size_t)(NN * d->H) * e);
     return cv.off;
 }
@@ -26,7 +28,7 @@ static size_t pw_layout(cu_impl *c, const pf_pwavg_dims *d, void *ws, pw_ws *w) 
 pf_mem cu_pwavg_mem(pf_backend *be, const pf_pwavg_dims *d) {
     pw_ws w;
     pf_mem m;
-    m.ws = pw_layout(CU(be), d, NULL, &w);
+    m.ws = pw_layout(CU(be), d, NULL, &w, &m.ws_fwd);
     m.saved = (size_t)(d->S * d->N * d->c_m + d->N * d->N * d->c_z) * cu_esz(CU(be));
     return m;
 }
@@ -127,7 +129,7 @@ void cu_pwavg_fwd(pf_backend *be, const pf_pwavg_dims *d, const pf_pwavg_p *p, c
                   const pf_act *mask, pf_act *out, void *saved, void *ws) {
     cu_impl *c = CU(be);
     pw_ws w;
-    pw_layout(c, d, ws, &w);
+    pw_layout(c, d, ws, &w, NULL);
     int64_t S = d->S, N = d->N, SN = S * N;
     int hc = d->H * d->c_h;
     pw_core(c, d, p, m, z, mask, &w);
@@ -144,7 +146,7 @@ void cu_pwavg_bwd(pf_backend *be, const pf_pwavg_dims *d, const pf_pwavg_p *p, p
                   const void *saved, const pf_act *d_out, pf_act *d_m, pf_act *d_z, void *ws) {
     cu_impl *c = CU(be);
     pw_ws w;
-    pw_layout(c, d, ws, &w);
+    pw_layout(c, d, ws, &w, NULL);
     int64_t S = d->S, N = d->N, SN = S * N, NN = N * N, Sch = S * d->c_h;
     int hc = d->H * d->c_h;
     const void *m = saved;

@@ -37,6 +37,7 @@ pf_mem cu_transition_mem(pf_backend *be, const pf_transition_dims *d) {
     pf_mem m;
     m.ws = tr_layout(CU(be), d, NULL, &w);
     m.saved = (size_t)(d->M * d->c) * cu_esz(CU(be));
+    m.ws_fwd = m.ws;  // already pieces of rows: the same workspace serves inference
     return m;
 }
 

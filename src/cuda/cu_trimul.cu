@@ -93,9 +93,10 @@ __global__ void k_side_bwd_v(const T *mask, const T *dS, T *tp, T *tg, int64_t N
     }
 }
 
-// to_cm: in (R, C) -> out (C, R); else the reverse.
+// to_cm: in (R, C) -> out (C, R); else the reverse, out's rows ldo apart (>= C:
+// the columns of a wider tensor).
 template <typename T>
-__global__ void k_transpose_v(const T *in, T *out, int64_t R, int C, int to_cm) {
+__global__ void k_transpose_v(const T *in, T *out, int64_t R, int C, int to_cm, int64_t ldo) {
     __shared__ float t[VT][VT + VT_PAD];  // [channel][position]
     int64_t r0 = (int64_t)blockIdx.x * VT;
     int c0 = blockIdx.y * VT;
@@ -133,7 +134,7 @@ __global__ void k_transpose_v(const T *in, T *out, int64_t R, int C, int to_cm) 
                 float v[CU_VEC];
 #pragma unroll
                 for (int k = 0; k < CU_VEC; k++) v[k] = t[g8 + k][u];
-                st8(out, rr * C + c0 + g8, v);
+                st8(out, rr * ldo + c0 + g8, v);
             }
         }
     }
@@ -206,9 +207,10 @@ __global__ void k_side_bwd(const T *mask, const T *dS, T *tp, T *tg, int64_t NN,
 }
 
 // Between (R, C) row-major and (C, R) channel-major; R (= N*N) may be large,
-// so the grid's x runs over R. to_cm: in (R, C) -> out (C, R); else the reverse.
+// so the grid's x runs over R. to_cm: in (R, C) -> out (C, R); else the reverse,
+// out's rows ldo apart.
 template <typename T>
-__global__ void k_transpose(const T *in, T *out, int64_t R, int C, int to_cm) {
+__global__ void k_transpose(const T *in, T *out, int64_t R, int C, int to_cm, int64_t ldo) {
     __shared__ float t[TT][TT + 1];
     int64_t r0 = (int64_t)blockIdx.x * TT;
     int c0 = blockIdx.y * TT;
@@ -234,7 +236,7 @@ __global__ void k_transpose(const T *in, T *out, int64_t R, int C, int to_cm) {
         for (int r = threadIdx.y; r < TT; r += blockDim.y) {
             int64_t rr = r0 + r;
             int cc = c0 + threadIdx.x;
-            if (rr < R && cc < C) st(out, rr * C + cc, t[threadIdx.x][r]);
+            if (rr < R && cc < C) st(out, rr * ldo + cc, t[threadIdx.x][r]);
         }
     }
 }
@@ -245,11 +247,12 @@ __global__ void k_gate_out(T *out, const T *gate, int64_t n) { GRID_STRIDE(i, n)
 static dim3 tgrid(int64_t R, int C) { return dim3((unsigned)((R + TT - 1) / TT), (unsigned)((C + TT - 1) / TT)); }
 static const dim3 TBLK(TT, 8);
 
-static void transpose_act(cu_impl *c, const void *in, void *out, int64_t R, int C, int to_cm) {
-    if (tm_vec_ok(R, C, in, out, NULL))
-        CU_DISPATCH(c, T, k_transpose_v<T><<<vgrid(R, C), VT_THREADS, 0, c->stream>>>((const T *)in, (T *)out, R, C, to_cm));
+// ldo: out's row stride when !to_cm (C for a whole tensor).
+static void transpose_act(cu_impl *c, const void *in, void *out, int64_t R, int C, int to_cm, int64_t ldo) {
+    if (tm_vec_ok(R, C, in, out, NULL) && ldo % CU_VEC == 0)
+        CU_DISPATCH(c, T, k_transpose_v<T><<<vgrid(R, C), VT_THREADS, 0, c->stream>>>((const T *)in, (T *)out, R, C, to_cm, ldo));
     else
-        CU_DISPATCH(c, T, k_transpose<T><<<tgrid(R, C), TBLK, 0, c->stream>>>((const T *)in, (T *)out, R, C, to_cm));
+        CU_DISPATCH(c, T, k_transpose<T><<<tgrid(R, C), TBLK, 0, c->stream>>>((const T *)in, (T *)out, R, C, to_cm, ldo));
     CU_LAUNCHED();
 }
 
@@ -267,44 +270,129 @@ static size_t tm_layout(cu_impl *c, const pf_trimul_dims *d, void *ws, tm_ws *w)
     return cv.off;
 }
 
-pf_mem cu_trimul_mem(pf_backend *be, const pf_trimul_dims *d) {
-    tm_ws w;
-    pf_mem m;
-    m.ws = tm_layout(CU(be), d, NULL, &w);
-    m.saved = (size_t)(d->N * d->N * (d->c_z + d->c)) * cu_esz(CU(be));
-    return m;
+// Rows [c0, c0 + n) of a Linear's weight and bias: the projection to those output channels.
+static pf_linear_p rows_of(const pf_linear_p *p, int in, int c0) {
+    pf_linear_p r = {p->w + (int64_t)c0 * in, p->b ? p->b + c0 : NULL};
+    return r;
 }
 
-// Channel-major gated side (c, N*N) into A, using tp, tg (N*N, c) as scratch.
+// Channel-major gated side (C, N*N) into A for the C channels from c0, using
+// tp, tg (N*N, C) as scratch.
+static void tm_side_cols(cu_impl *c, const pf_trimul_dims *d, const pf_linear_p *lp, const pf_linear_p *lg,
+                         int c0, int C, const void *zl, const void *mask, void *tp, void *tg, void *A) {
+    int64_t NN = d->N * d->N;
+    pf_linear_p sp = rows_of(lp, d->c_z, c0), sg = rows_of(lg, d->c_z, c0);
+    cu_linear_fwd(c, NN, d->c_z, C, &sp, zl, tp, 0);
+    cu_linear_fwd(c, NN, d->c_z, C, &sg, zl, tg, 0);
+    if (tm_vec_ok(NN, C, tp, tg, A))
+        CU_DISPATCH(c, T, k_side_fwd_v<T><<<vgrid(NN, C), VT_THREADS, 0, c->stream>>>(
+                              (const T *)mask, (const T *)tp, (const T *)tg, (T *)A, NN, C));
+    else
+        CU_DISPATCH(c, T, k_side_fwd<T><<<tgrid(NN, C), TBLK, 0, c->stream>>>(
+                              (const T *)mask, (const T *)tp, (const T *)tg, (T *)A, NN, C));
+    CU_LAUNCHED();
+}
 static void tm_side(cu_impl *c, const pf_trimul_dims *d, const pf_linear_p *lp, const pf_linear_p *lg,
                     const void *zl, const void *mask, void *tp, void *tg, void *A) {
+    tm_side_cols(c, d, lp, lg, 0, d->c, zl, mask, tp, tg, A);
+}
+
+// X (C, N*N) = the contraction of C channel-major channels of A and B.
+static void tm_contract(cu_impl *c, const pf_trimul_dims *d, int C, const void *A, const void *B, void *X) {
+    int64_t N = d->N, NN = N * N;
+    if (d->incoming) cu_gemm(c, 1, 0, N, N, N, 1.f, A, CU_ACT, N, B, CU_ACT, N, 0.f, X, CU_ACT, N, C, NN, NN, NN, NULL);
+    else cu_gemm(c, 0, 1, N, N, N, 1.f, A, CU_ACT, N, B, CU_ACT, N, 0.f, X, CU_ACT, N, C, NN, NN, NN, NULL);
+}
+
+// ---- forward without saved (inference): pieces of channels ---------------------
+// The channels of the contraction are independent, so the gated sides, their
+// products and the transpose back run over pieces of cc channels; only zl and x
+// (the products before the output LayerNorm) exist whole. The output LayerNorm,
+// projection and gate then run over pieces of rows in the pieces' region. One
+// piece (up to 8 GiB of piece buffers) is the forward that saves, op for op.
+// ws_fwd: zl (N*N, c_z) | x (N*N, c) | tp, tg (N*N, cc) | A, B, X (cc, N*N).
+typedef struct { void *zl, *x, *p[5]; size_t region_bytes; int cc; } tm_inf;
+
+static size_t tm_inf_layout(cu_impl *c, const pf_trimul_dims *d, void *ws, tm_inf *w) {
+    size_t es = cu_esz(c);
     int64_t NN = d->N * d->N;
-    cu_linear_fwd(c, NN, d->c_z, d->c, lp, zl, tp, 0);
-    cu_linear_fwd(c, NN, d->c_z, d->c, lg, zl, tg, 0);
-    if (tm_vec_ok(NN, d->c, tp, tg, A))
-        CU_DISPATCH(c, T, k_side_fwd_v<T><<<vgrid(NN, d->c), VT_THREADS, 0, c->stream>>>(
-                              (const T *)mask, (const T *)tp, (const T *)tg, (T *)A, NN, d->c));
-    else
-        CU_DISPATCH(c, T, k_side_fwd<T><<<tgrid(NN, d->c), TBLK, 0, c->stream>>>(
-                              (const T *)mask, (const T *)tp, (const T *)tg, (T *)A, NN, d->c));
-    CU_LAUNCHED();
+    w->cc = (int)cu_chunk_units(c, d->c, 5.0 * (double)NN * (double)es, 8);
+    cu_carver cv = {(char *)ws, 0};
+    w->zl = cu_carve(&cv, (size_t)(NN * d->c_z) * es);
+    w->x = cu_carve(&cv, (size_t)(NN * d->c) * es);
+    size_t start = cv.off;
+    for (int k = 0; k < 5; k++) w->p[k] = cu_carve(&cv, (size_t)(NN * w->cc) * es);
+    w->region_bytes = cv.off - start;
+    return cv.off;
+}
+
+// out = sigmoid(Linear_g(zl)) * Linear_z(LN(x)) over pieces of rows in the region.
+static void tm_inf_out(cu_impl *c, const pf_trimul_dims *d, const pf_trimul_p *p, const tm_inf *w, pf_act *out) {
+    size_t es = cu_esz(c);
+    int64_t NN = d->N * d->N, cz = d->c_z;
+    int64_t R = (int64_t)((w->region_bytes - 512) / (es * (size_t)(d->c + cz)));
+    R = R < 1 ? 1 : (R > NN ? NN : R);
+    char *xl = (char *)w->p[0], *gate = xl + (((size_t)(R * d->c) * es + 255) & ~(size_t)255);
+    for (int64_t r0 = 0; r0 < NN; r0 += R) {
+        int64_t n = NN - r0 < R ? NN - r0 : R;
+        char *o = (char *)out + (size_t)(r0 * cz) * es;
+        cu_ln_fwd(c, n, d->c, &p->ln_out, (const char *)w->x + (size_t)(r0 * d->c) * es, xl);
+        cu_linear_fwd(c, n, d->c, (int)cz, &p->z, xl, o, 0);
+        cu_linear_fwd(c, n, (int)cz, (int)cz, &p->g, (const char *)w->zl + (size_t)(r0 * cz) * es, gate, 0);
+        if (cu_vec_ok(n * cz, o, gate))
+            CU_DISPATCH(c, T, k_gate_out_v<T><<<cu_vec_blocks(n * cz), 256, 0, c->stream>>>((T *)o, (const T *)gate, n * cz));
+        else
+            CU_DISPATCH(c, T, k_gate_out<T><<<cu_blocks(n * cz, 256), 256, 0, c->stream>>>((T *)o, (const T *)gate, n * cz));
+        CU_LAUNCHED();
+    }
+}
+
+static void tm_fwd_pieces(cu_impl *c, const pf_trimul_dims *d, const pf_trimul_p *p, const pf_act *z,
+                          const pf_act *mask, pf_act *out, void *ws) {
+    tm_inf w;
+    tm_inf_layout(c, d, ws, &w);
+    size_t es = cu_esz(c);
+    int64_t NN = d->N * d->N;
+    cu_ln_fwd(c, NN, d->c_z, &p->ln_in, z, w.zl);
+    for (int c0 = 0; c0 < d->c; c0 += w.cc) {
+        int n = d->c - c0 < w.cc ? d->c - c0 : w.cc;
+        tm_side_cols(c, d, &p->a_p, &p->a_g, c0, n, w.zl, mask, w.p[0], w.p[1], w.p[2]);
+        tm_side_cols(c, d, &p->b_p, &p->b_g, c0, n, w.zl, mask, w.p[0], w.p[1], w.p[3]);
+        tm_contract(c, d, n, w.p[2], w.p[3], w.p[4]);
+        transpose_act(c, w.p[4], (char *)w.x + (size_t)c0 * es, NN, n, 0, d->c);  // columns c0.. of x
+    }
+    tm_inf_out(c, d, p, &w, out);
+}
+
+pf_mem cu_trimul_mem(pf_backend *be, const pf_trimul_dims *d) {
+    tm_ws w;
+    tm_inf wi;
+    pf_mem m;
+    m.ws = tm_layout(CU(be), d, NULL, &w);
+    m.ws_fwd = tm_inf_layout(CU(be), d, NULL, &wi);
+    if (m.ws_fwd > m.ws) m.ws = m.ws_fwd;
+    m.saved = (size_t)(d->N * d->N * (d->c_z + d->c)) * cu_esz(CU(be));
+    return m;
 }
 
 void cu_trimul_fwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p, const pf_act *z,
                    const pf_act *mask, pf_act *out, void *saved, void *ws) {
     cu_impl *c = CU(be);
+    if (!saved) {
+        tm_fwd_pieces(c, d, p, z, mask, out, ws);
+        return;
+    }
     tm_ws w;
     tm_layout(c, d, ws, &w);
-    int64_t N = d->N, NN = N * N;
+    int64_t NN = d->N * d->N;
     int cz = d->c_z;
     void *A = w.e[2], *B = w.e[3], *X = w.e[0];
-    void *x = saved ? (char *)saved + (size_t)(NN * cz) * cu_esz(c) : w.e[1];
+    void *x = (char *)saved + (size_t)(NN * cz) * cu_esz(c);
     cu_ln_fwd(c, NN, cz, &p->ln_in, z, w.zl);
     tm_side(c, d, &p->a_p, &p->a_g, w.zl, mask, w.e[0], w.e[1], A);
     tm_side(c, d, &p->b_p, &p->b_g, w.zl, mask, w.e[0], w.e[1], B);
-    if (d->incoming) cu_gemm(c, 1, 0, N, N, N, 1.f, A, CU_ACT, N, B, CU_ACT, N, 0.f, X, CU_ACT, N, d->c, NN, NN, NN, NULL);
-    else cu_gemm(c, 0, 1, N, N, N, 1.f, A, CU_ACT, N, B, CU_ACT, N, 0.f, X, CU_ACT, N, d->c, NN, NN, NN, NULL);
-    transpose_act(c, X, x, NN, d->c, 0);  // (c, N*N) -> (N*N, c)
+    tm_contract(c, d, d->c, A, B, X);
+    transpose_act(c, X, x, NN, d->c, 0, d->c);  // (c, N*N) -> (N*N, c)
     void *xl = A;
     cu_ln_fwd(c, NN, d->c, &p->ln_out, x, xl);
     cu_linear_fwd(c, NN, d->c, cz, &p->z, xl, out, 0);
@@ -314,7 +402,7 @@ void cu_trimul_fwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p
     else
         CU_DISPATCH(c, T, k_gate_out<T><<<cu_blocks(NN * cz, 256), 256, 0, c->stream>>>((T *)out, (const T *)w.gate, NN * cz));
     CU_LAUNCHED();
-    if (saved) cu_copy_act(c, saved, z, NN * cz);
+    cu_copy_act(c, saved, z, NN * cz);
 }
 
 // One side's projection gradients from dS (c, N*N); tp, tg are scratch (N*N, c).
@@ -359,7 +447,7 @@ void cu_trimul_bwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p
     cu_fill(c, e[0], 0.f, NN * d->c);
     cu_ln_bwd(c, NN, d->c, &p->ln_out, &g->ln_out, x, e[1], e[0]);    // dx (N*N, c)
     void *dX = e[1];
-    transpose_act(c, e[0], dX, NN, d->c, 1);                          // (c, N*N)
+    transpose_act(c, e[0], dX, NN, d->c, 1, d->c);                    // (c, N*N)
     void *A = e[3], *B = e[4], *dA = e[0], *dB = e[2];
     tm_side(c, d, &p->a_p, &p->a_g, w.zl, mask, e[0], e[2], A);
     tm_side(c, d, &p->b_p, &p->b_g, w.zl, mask, e[0], e[2], B);

@@ -16,6 +16,10 @@ int pf_cuda_use_device(int local_rank);
 // The backend's collectives (cu_nccl.cu, NCCL loaded at run time): sets the
 // coll_* entries of be. Called by the constructor.
 void pf_cuda_install_collectives(pf_backend *be);
+// Piece size of the chunked forwards without saved (cu_common.cuh, cu_chunk_units):
+// 0 restores the default (one piece up to 8 GiB of buffers, else 2 GiB pieces).
+// For tests and experiments; the op's mem() must be asked again afterwards.
+void pf_cuda_set_chunk_bytes(pf_backend *be, size_t bytes);
 #ifdef __cplusplus
 }
 #endif

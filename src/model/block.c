@@ -297,7 +297,7 @@ int pf_block_check_backend(const pf_block *b, pf_backend *be, char *err, size_t 
 void pf_block_plan(pf_block *b, pf_backend *be, int64_t N, int64_t S) {
     char err[512];
     if (pf_block_check_backend(b, be, err, sizeof err)) pf_die("%s", err);
-    size_t off = 0, ws = 0;
+    size_t off = 0, ws = 0, ws_fwd = 0;
     for (int i = 0; i < b->n; i++) {
         pf_step *s = &b->step[i];
         int64_t r, c;
@@ -307,9 +307,11 @@ void pf_block_plan(pf_block *b, pf_backend *be, int64_t N, int64_t S) {
         s->saved_off = off;
         off += (s->mem.saved + 255) & ~(size_t)255;
         if (s->mem.ws > ws) ws = s->mem.ws;
+        if (s->mem.ws_fwd > ws_fwd) ws_fwd = s->mem.ws_fwd;
     }
     b->saved_bytes = off;
     b->ws_bytes = ws;
+    b->ws_fwd_bytes = ws_fwd;
 }
 
 static pf_dropout step_dropout(const pf_block *b, const pf_step *s, const pf_streams *st, uint64_t key,

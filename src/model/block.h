@@ -49,6 +49,7 @@ typedef struct {
     pf_step step[PF_MAX_STEPS];
     int n;
     size_t saved_bytes, ws_bytes;  // for the current sizes
+    size_t ws_fwd_bytes;           // workspace of a forward without saved (<= ws_bytes)
 } pf_block;
 
 // Stream and mask buffers of one pass. Stream shapes: M (S, N, c_m), Z (N, N,

@@ -31,6 +31,7 @@ typedef struct {
     int crop_size, msa_rows, extra_msa_rows;
     float spatial_crop_prob, bert_mask_prob;
     char data[512];              // "synthetic", "bundled", or a cache path
+    int synthetic_len;           // length of every synthetic protein (0: 40..90 at random)
     int data_workers, prefetch;
     int n_val, val_every;
     // ---- training ----

@@ -151,7 +151,8 @@ static size_t snapshot_bytes(const pf_model *M, pf_dims d, const pf_block *b, in
 
 // Plan every block for dims d. The saved arena holds every block's saved
 // regions, or with recompute one block's (the largest) followed by a copy of
-// each block's input streams.
+// each block's input streams. The workspace of an inference model is what the
+// forwards without saved need (a backend may chunk those: ws_fwd).
 static void plan_blocks(pf_model *M, pf_dims d, size_t *saved, size_t *ws) {
     size_t sum = 0, mx = 0, snaps = 0;
     *ws = 0;
@@ -163,7 +164,7 @@ static void plan_blocks(pf_model *M, pf_dims d, size_t *saved, size_t *ws) {
         sum += b->saved_bytes;
         mx = PF_MAX(mx, b->saved_bytes);
         snaps += snapshot_bytes(M, d, b, stack);
-        *ws = PF_MAX(*ws, b->ws_bytes);
+        *ws = PF_MAX(*ws, M->inference ? b->ws_fwd_bytes : b->ws_bytes);
     }
     M->block_saved_max = (mx + 255) & ~(size_t)255;
     *saved = M->cfg.recompute ? M->block_saved_max + snaps : sum;

@@ -7,7 +7,8 @@
 #define N_TRAIN 32
 #define N_VAL 4
 #define MIN_LEN 40
-#define MAX_LEN 90
+#define MAX_RAND_LEN 90
+#define MAX_LEN 4096  // synthetic_len's upper bound (config.c)
 
 typedef struct {
     int L;
@@ -45,9 +46,11 @@ static void place(const double *a, const double *b, const double *c, double r, d
     for (int k = 0; k < 3; k++) d[k] = c[k] + d2[0] * bc[k] + d2[1] * m[k] + d2[2] * n[k];
 }
 
-static void make_protein(protein *p, uint64_t key) {
+// len > 0: that many residues (long crops for benchmarks); else 40..90 at random.
+static void make_protein(protein *p, uint64_t key, int len) {
     pf_rng r = pf_rng_make(key, 0);
-    p->L = MIN_LEN + pf_rng_int(&r, MAX_LEN - MIN_LEN + 1);
+    p->L = MIN_LEN + pf_rng_int(&r, MAX_RAND_LEN - MIN_LEN + 1);
+    if (len > 0) p->L = len;
     // secondary structure segments
     int state[MAX_LEN];
     for (int i = 0; i < p->L;) {
@@ -148,7 +151,7 @@ pf_batch_source *pf_synthetic_source_create(const pf_config *cfg) {
     synth *sy = pf_calloc(1, sizeof *sy);
     sy->cfg = *cfg;
     // the protein set is fixed (independent of the run's seed): same data, any seed
-    for (int k = 0; k < N_TRAIN + N_VAL; k++) make_protein(&sy->prot[k], pf_hash2(0x5157ull, (uint64_t)k));
+    for (int k = 0; k < N_TRAIN + N_VAL; k++) make_protein(&sy->prot[k], pf_hash2(0x5157ull, (uint64_t)k), cfg->synthetic_len);
     pf_batch_source *src = pf_calloc(1, sizeof *src);
     src->name = "synthetic";
     src->impl = sy;

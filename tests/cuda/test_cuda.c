@@ -238,6 +238,18 @@ static void test_optimizer(void) {
     finish("optimizer");
 }
 
+// Forwards without saved (inference) run on a workspace of exactly ws_fwd bytes
+// (guarded): k = 0 as the backend plans it, then forced into pieces (cu_chunk_units):
+// k = 1 the smallest pieces (one row, channel group or position each), k = 2 pieces
+// of about a third of the whole. `whole` is the op's mem() unforced; ask mem()
+// again after this call (the pieces change ws_fwd).
+static const char *INFERENCE_WHAT[3] = {"fwd inference", "fwd inference in smallest pieces",
+                                        "fwd inference in pieces"};
+static void inference_pieces(int k, pf_mem whole) {
+    pf_cuda_set_chunk_bytes(H_gpu, k == 0 ? 0 : k == 1 ? 1 : whole.ws_fwd / 3 + 1);
+    tl_check(whole.ws_fwd <= whole.ws, "inference workspace", "ws_fwd %zu > ws %zu", whole.ws_fwd, whole.ws);
+}
+
 // ---- attention ---------------------------------------------------------------------------
 static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_dz, uint64_t seed) {
     char label[256];
@@ -273,8 +285,13 @@ static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_d
     H_cpu->attn_fwd(H_cpu, &d, &P, x.h, nz ? z.h : NULL, mh, oc, m.cs, m.cw);
     H_gpu->attn_fwd(H_gpu, &d, &Pd, x.d, nz ? z.d : NULL, mdv, og.d, m.gs, m.gw);
     out_check(label, "fwd", &og, oc);
-    H_gpu->attn_fwd(H_gpu, &d, &Pd, x.d, nz ? z.d : NULL, mdv, oi.d, NULL, m.gw);
-    out_check(label, "fwd inference", &oi, oc);
+    for (int k = 0; k < 3; k++) {  // inference: the forward's own workspace only, whole and in pieces
+        inference_pieces(k, mg);
+        pf_mem mi = H_gpu->attn_mem(H_gpu, &d);
+        H_gpu->attn_fwd(H_gpu, &d, &Pd, x.d, nz ? z.d : NULL, mdv, oi.d, NULL, h_gpu_raw(mi.ws_fwd));
+        out_check(label, INFERENCE_WHAT[k], &oi, oc);
+    }
+    pf_cuda_set_chunk_bytes(H_gpu, 0);
     hbuf dout = h_rand(nx, 1, seed + 11);
     hgrad dx = g_in(nx, seed + 12), dz = g_in(nz, seed + 13);
     H_cpu->attn_bwd(H_cpu, &d, &P, &G, mh, m.cs, dout.h, dx.b.h, want_dz && nz ? dz.b.h : NULL, m.cw);
@@ -413,8 +430,13 @@ static void test_trimul(int64_t N, int c_z, int c, int incoming, int bias, int u
     H_cpu->trimul_fwd(H_cpu, &d, &P, z.h, use_mask ? mk.h : NULL, oc, m.cs, m.cw);
     H_gpu->trimul_fwd(H_gpu, &d, &Pd, z.d, use_mask ? mk.d : NULL, og.d, m.gs, m.gw);
     out_check(label, "fwd", &og, oc);
-    H_gpu->trimul_fwd(H_gpu, &d, &Pd, z.d, use_mask ? mk.d : NULL, oi.d, NULL, m.gw);
-    out_check(label, "fwd inference", &oi, oc);
+    for (int k = 0; k < 3; k++) {  // inference: the forward's own workspace only, whole and in pieces
+        inference_pieces(k, mg);
+        pf_mem mi = H_gpu->trimul_mem(H_gpu, &d);
+        H_gpu->trimul_fwd(H_gpu, &d, &Pd, z.d, use_mask ? mk.d : NULL, oi.d, NULL, h_gpu_raw(mi.ws_fwd));
+        out_check(label, INFERENCE_WHAT[k], &oi, oc);
+    }
+    pf_cuda_set_chunk_bytes(H_gpu, 0);
     hbuf dout = h_rand(nz, 1, 11);
     hgrad dz = g_in(nz, 12);
     H_cpu->trimul_bwd(H_cpu, &d, &P, &G, use_mask ? mk.h : NULL, m.cs, dout.h, dz.b.h, m.cw);
@@ -454,6 +476,9 @@ static void test_pwavg(int64_t S, int64_t N, int c_m, int c_z, int H, int c_h, i
     H_cpu->pwavg_fwd(H_cpu, &d, &P, x.h, z.h, use_mask ? mk.h : NULL, oc, m.cs, m.cw);
     H_gpu->pwavg_fwd(H_gpu, &d, &Pd, x.d, z.d, use_mask ? mk.d : NULL, og.d, m.gs, m.gw);
     out_check(label, "fwd", &og, oc);
+    hbuf oi = h_poison(nm);  // inference: the forward's own workspace only
+    H_gpu->pwavg_fwd(H_gpu, &d, &Pd, x.d, z.d, use_mask ? mk.d : NULL, oi.d, NULL, h_gpu_raw(mg.ws_fwd));
+    out_check(label, "fwd inference", &oi, oc);
     hbuf dout = h_rand(nm, 1, 10);
     hgrad dm = g_in(nm, 11), dz = g_in(nz, 12);
     H_cpu->pwavg_bwd(H_cpu, &d, &P, &G, use_mask ? mk.h : NULL, m.cs, dout.h, dm.b.h, dz.b.h, m.cw);
