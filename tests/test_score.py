@@ -281,6 +281,18 @@ def make_pairs(tmp):
             n_pairs += 1
             if got:
                 spread.append(got["overall"]["tm_score"])
+    # residues only in the prediction are ignored: the true 1UBI without its last 6 residues
+    st = gemmi.read_structure(os.path.join(tmp, "1UBI_true.cif"))
+    for _ in range(6):
+        del st[0][0][len(st[0][0]) - 1]
+    short = os.path.join(tmp, "1UBI_short.pdb")
+    st.write_pdb(short)
+    pred = next(os.path.join(tmp, f) for f in sorted(os.listdir(tmp)) if f.startswith("1UBI_segment.") and
+                not f.endswith(".json"))
+    got = compare(pred, short, "1UBI segment vs 1UBI_short.pdb")
+    n_pairs += 1
+    check(got is not None and got["overall"]["n_pred"] == got["overall"]["n_common"] + 6, "prediction-only residues",
+          f"{got and got['overall']}")
     check(n_pairs >= 10, "pairs", f"{n_pairs} structure pairs")
     # the pairs span good and poor predictions, so agreement is not only at 1.0
     check(spread and min(spread) < 0.6 and max(spread) > 0.95, "score spread", f"TM-scores {spread}")
@@ -306,6 +318,7 @@ def bad_inputs(tmp):
     cases = [((os.path.join(tmp, "missing.cif"), true), "missing.cif"), ((garbage, true), "garbage.pdb"),
              ((renamed, true), "chain Z of"), ((renumbered, true), "no residue numbers in common"),
              ((offset, true), "numbering offset"), ((true,), "two structure files")]
+    cases.append(((true, true, "--json", os.path.join(tmp, "no-such-dir", "x.json")), "cannot write"))
     for args, want in cases:
         r = run("score", *args)
         check(r.returncode != 0 and want in r.stderr and "error" in r.stderr, f"score error {want}",
