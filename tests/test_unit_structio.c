@@ -204,9 +204,19 @@ static void test_writer_limits(void) {
     tl_check(rc == 0 && !strcmp(b.chains[0].id, "_x"), "mmcif quoting", "%s", rc ? err : b.chains[0].id);
     if (rc == 0) pf_structure_free(&b);
     free(t);
+    // insertion code '"', a name with a blank, and one with both quotes: quoted so they read back
+    s.chains[0].icode[0] = '"';
     strcpy(s.chains[0].atoms[0].name, "N 1");
+    strcpy(s.chains[0].atoms[1].name, "C'\"x");
     t = pf_format_mmcif(&s, "x", &len, err, sizeof err);
-    tl_check(!t && strstr(err, "atom name 'N 1'"), "blank in a name", "%s", t ? "accepted" : err);
+    rc = t ? pf_parse_structure_text(t, len, "q.cif", &b, err, sizeof err) : -1;
+    tl_check(rc == 0 && b.chains[0].icode[0] == '"' && !strcmp(b.chains[0].atoms[0].name, "N 1") &&
+                 !strcmp(b.chains[0].atoms[1].name, "C'\"x"), "mmcif quoting of odd names", "%s", rc ? err : "differs");
+    if (rc == 0) pf_structure_free(&b);
+    free(t);
+    strcpy(s.chains[0].atoms[0].name, "a' b\" c");  // both quotes followed by blanks: no CIF quoting fits
+    t = pf_format_mmcif(&s, "x", &len, err, sizeof err);
+    tl_check(!t && strstr(err, "cannot be written"), "unquotable name", "%s", t ? "accepted" : err);
     free(t);
     pf_structure_free(&s);
     memset(&s, 0, sizeof s);

@@ -38,20 +38,31 @@ static const char *res_name(const pf_chain *c, int i) {
 }
 static int n_atoms_of(const pf_chain *c, int i) { return c->atom_start ? c->atom_start[i + 1] - c->atom_start[i] : 0; }
 
+// 1 when quote character q may delimit v: CIF 1.1 ends a quoted value at the
+// quote character followed by a blank, so v may not hold that pair.
+static int quotable_with(const char *v, char q) {
+    for (const char *p = strchr(v, q); p; p = strchr(p + 1, q))
+        if (p[1] == ' ' || p[1] == '\t') return 0;
+    return 1;
+}
+
 // A CIF value: bare when it can be, else quoted ('.' and '?' are reserved, and
-// values may not start with _ # $ ' " [ ] ; or hold blanks).
+// bare values may not start with _ # $ ' " [ ] ; or hold blanks). check_name
+// has made sure one of the quotes fits.
 static void cif_value(sbuf *b, const char *v) {
     int bare = v[0] && strchr("_#$'\"[];", v[0]) == NULL && strpbrk(v, " \t") == NULL && strcmp(v, ".") &&
                strcmp(v, "?") && strncasecmp(v, "data_", 5) && strncasecmp(v, "loop_", 5) &&
-               strncasecmp(v, "save_", 5);
+               strncasecmp(v, "save_", 5) && strncasecmp(v, "global_", 7) && strncasecmp(v, "stop_", 5);
     if (bare) sb_printf(b, "%s ", v);
-    else if (!strchr(v, '\'')) sb_printf(b, "'%s' ", v);
+    else if (quotable_with(v, '\'')) sb_printf(b, "'%s' ", v);
     else sb_printf(b, "\"%s\" ", v);
 }
 
-// Names the formats cannot hold: blanks inside, both quote characters, empty.
+// Names the formats cannot hold: line breaks, or (mmCIF) both quote characters
+// followed by blanks. Blanks inside names are fine (quoted in mmCIF, fixed
+// columns in PDB).
 static int check_name(const char *what, const char *v, const pf_chain *c, int i, char *err, size_t errlen) {
-    if (v[0] && !strpbrk(v, " \t\n\r") && !(strchr(v, '\'') && strchr(v, '"'))) return 0;
+    if (!strpbrk(v, "\n\r") && (quotable_with(v, '\'') || quotable_with(v, '"'))) return 0;
     if (i >= 0) snprintf(err, errlen, "chain %s residue %d: %s '%s' cannot be written", c->id, c->auth_num[i], what, v);
     else snprintf(err, errlen, "chain id '%s' cannot be written", v);
     return -1;
@@ -123,14 +134,18 @@ static int cif_atoms(sbuf *b, const pf_structure *s, const int *ent, char *err, 
             if (n_atoms_of(c, i) > 0 && check_name("residue name", rn, c, i, err, errlen)) return -1;
             for (int32_t k = c->atom_start ? c->atom_start[i] : 0; k < (c->atom_start ? c->atom_start[i + 1] : 0); k++) {
                 const pf_atom *a = &c->atoms[k];
-                if (check_name("atom name", a->name, c, i, err, errlen)) return -1;
+                if (check_name("atom name", a->name, c, i, err, errlen) || check_name("element", a->element, c, i, err, errlen))
+                    return -1;
                 sb_printf(b, "%s %lld ", pf_is_standard_name3(rn) ? "ATOM" : "HETATM", (long long)++serial);
                 cif_value(b, a->element[0] ? a->element : "X");
                 cif_value(b, a->name);
                 sb_printf(b, ". ");
                 cif_value(b, rn);
                 cif_value(b, c->id);
-                sb_printf(b, "%d %d %c%s", ent[ci], i + 1, c->icode[i] == ' ' ? '?' : c->icode[i], " ");
+                char icode[2] = {c->icode[i], 0};
+                sb_printf(b, "%d %d ", ent[ci], i + 1);
+                if (icode[0] == ' ') sb_printf(b, "? ");
+                else cif_value(b, icode);
                 sb_printf(b, "%.3f %.3f %.3f %.2f %.2f %d ", a->xyz[0], a->xyz[1], a->xyz[2], a->occupancy, a->b_factor,
                           c->auth_num[i]);
                 cif_value(b, c->id);
@@ -207,7 +222,7 @@ static int pdb_residue_ok(const pf_chain *c, int i, char *err, size_t errlen) {
         int bad_xyz = 0;
         for (int d = 0; d < 3; d++) bad_xyz |= !(a->xyz[d] > -999.9995f && a->xyz[d] < 9999.9995f);
         const char *what = strlen(a->name) > 4 || check_name("atom name", a->name, c, i, err, errlen) ? "atom name"
-                           : strlen(a->element) > 2                                                 ? "element"
+                           : strlen(a->element) > 2 || check_name("element", a->element, c, i, err, errlen) ? "element"
                            : bad_xyz                                                                ? "coordinates"
                            : !(a->occupancy > -99.995f && a->occupancy < 999.995f)                  ? "occupancy"
                            : !(a->b_factor > -99.995f && a->b_factor < 999.995f)                    ? "B-factor"
