@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what pairfold needs to build and test on Debian/Ubuntu: a C compiler,
 # OpenBLAS, cJSON, zlib, Open MPI (data-parallel runs), clang (fuzzers, sanitizers), Python with numpy and
-# safetensors (checkpoint interop test). Safe to run again: it installs only
+# safetensors (checkpoint interop test), gemmi and Biopython (structure file test). Safe to run again: it installs only
 # what is missing.
 set -e
 need=()
@@ -23,5 +23,11 @@ if ! python3 -c "import numpy, safetensors" >/dev/null 2>&1; then
     echo "setup: installing numpy and safetensors (pip)"
     python3 -m pip install -q numpy safetensors 2>/dev/null ||
         python3 -m pip install -q --break-system-packages numpy safetensors
+fi
+# gemmi and Biopython: tests/test_score.py reads the mmCIF / PDB files pairfold writes with both
+if ! python3 -c "import gemmi, Bio.PDB" >/dev/null 2>&1; then
+    echo "setup: installing gemmi and biopython (pip)"
+    python3 -m pip install -q gemmi biopython 2>/dev/null ||
+        python3 -m pip install -q --break-system-packages gemmi biopython
 fi
 echo "setup: ok"

@@ -9,6 +9,7 @@ pick() { ls $1 2>/dev/null | head -n ${2:-6}; }
 case $kind in
   pdb) files=$(pick "$dd/structures/*.pdb.gz" 8) ;;
   mmcif) files=$(pick "$dd/structures/*.cif.gz" 8) ;;
+  structwrite) files="$(pick "$dd/structures/*.pdb.gz" 4) $(pick "$dd/structures/*.cif.gz" 4)" ;;
   a3m) files=$(pick "$dd/msas/*/*.a3m.gz" 6) ;;
   stockholm) files=$(pick "$dd/msas/*/*.sto.gz" 6) ;;
   fasta) files="$dd/sequences.fasta" ;;

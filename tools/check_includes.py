@@ -15,6 +15,7 @@ LAYERS = [
     ["cpu", "cuda"],       # the backends
     ["registry"],          # backends by device: the one place that knows every backend
     ["data"],              # readers, preparation / cache, sampler, batches
+    ["eval"],              # structure comparison: superposition, lDDT-Ca, TM-score, scoring two structures
     ["model"],             # configuration, parameters, blocks, the network, staging, distogram head
     ["optim"],             # AdamW, schedules, weight EMA
     ["format"],            # file formats: safetensors, checkpoints

@@ -23,6 +23,8 @@ static void usage(FILE *f) {
             "  train     train a model (default: tiny preset on the bundled real proteins)\n"
             "  predict   the distogram of a query from a checkpoint and an alignment\n"
             "  prep      parse structures and MSAs into a feature cache\n"
+            "  score     lDDT-Ca, RMSD and TM-score of a predicted structure against the true one\n"
+            "  convert   rewrite a structure file as mmCIF or PDB\n"
             "  bench     time trunk blocks forward and forward+backward\n"
             "  inspect   list a checkpoint's tensors (name, dtype, shape)\n"
             "  version   print version and build information\n"
@@ -159,6 +161,8 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "version")) return cmd_version(argc - 1, argv + 1);
     if (!strcmp(cmd, "block")) return cmd_block(argc - 1, argv + 1);
     if (!strcmp(cmd, "predict")) return cmd_predict(argc - 1, argv + 1);
+    if (!strcmp(cmd, "score")) return cmd_score(argc - 1, argv + 1);
+    if (!strcmp(cmd, "convert")) return cmd_convert(argc - 1, argv + 1);
     if (!strcmp(cmd, "prep")) {
         if (!pf_prep_main) { fprintf(stderr, "pairfold: error: prep is not built in\n"); return 2; }
         return pf_prep_main(argc - 1, argv + 1);

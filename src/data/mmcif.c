@@ -250,7 +250,7 @@ static int parse_tables(const char *data, size_t len, const char *name, table *t
 // Columns of _atom_site that the reader uses (-1: absent), with the auth_/label_
 // fallbacks applied.
 typedef struct {
-    int grp, x, y, z, atom, comp, lasym, asym, ent, seq, num, ins, alt, model;
+    int grp, x, y, z, atom, comp, lasym, asym, ent, seq, num, ins, alt, model, elem, occ, bfac;
 } atom_cols;
 
 static int find_atom_cols(const table *at, atom_cols *c, const char *name, char *err, size_t errlen) {
@@ -258,7 +258,8 @@ static int find_atom_cols(const table *at, atom_cols *c, const char *name, char 
                      col_of(at, "label_atom_id"), col_of(at, "label_comp_id"), col_of(at, "label_asym_id"),
                      col_of(at, "auth_asym_id"), col_of(at, "label_entity_id"), col_of(at, "label_seq_id"),
                      col_of(at, "auth_seq_id"), col_of(at, "pdbx_PDB_ins_code"), col_of(at, "label_alt_id"),
-                     col_of(at, "pdbx_PDB_model_num")};
+                     col_of(at, "pdbx_PDB_model_num"), col_of(at, "type_symbol"), col_of(at, "occupancy"),
+                     col_of(at, "B_iso_or_equiv")};
     if (c->atom < 0) c->atom = col_of(at, "auth_atom_id");
     if (c->comp < 0) c->comp = col_of(at, "auth_comp_id");
     if (c->asym < 0) c->asym = c->lasym;
@@ -274,6 +275,23 @@ static int find_atom_cols(const table *at, atom_cols *c, const char *name, char 
 
 // Row i of _atom_site into a (its strings point into b); -1 with err set on a bad
 // value. Coordinates and label_seq_id are range-checked.
+// Element, occupancy (1 when absent) and B-factor (0 when absent) of row i.
+static int atom_extras(const table *at, int64_t i, const atom_cols *c, char (*b)[40], pf_atom_in *a,
+                       const char *name, int64_t line, char *err, size_t errlen) {
+    a->element = val(at, i, c->elem, b[12], 40);
+    const char *so = val(at, i, c->occ, b[13], 40), *sb = val(at, i, c->bfac, b[14], 40);
+    a->occupancy = 1, a->b_factor = 0;
+    if (so[0] && pf_parse_double(so, strlen(so), &a->occupancy) != 0) {
+        pf_errf(err, errlen, name, line, "bad occupancy '%s'", so);
+        return -1;
+    }
+    if (sb[0] && pf_parse_double(sb, strlen(sb), &a->b_factor) != 0) {
+        pf_errf(err, errlen, name, line, "bad B_iso_or_equiv '%s'", sb);
+        return -1;
+    }
+    return 0;
+}
+
 static int atom_row(const table *at, int64_t i, const atom_cols *c, char (*b)[40], pf_atom_in *a, const char *name,
                     char *err, size_t errlen) {
     int64_t line = at->vals[i * at->ntags].line;
@@ -321,7 +339,7 @@ static int atom_row(const table *at, int64_t i, const atom_cols *c, char (*b)[40
     a->icode = ins[0] ? ins[0] : ' ';
     a->alt = alt[0] ? alt[0] : ' ';
     a->x = x, a->y = y, a->z = z;
-    return 0;
+    return atom_extras(at, i, c, b, a, name, line, err, errlen);
 }
 
 // Entity types (_entity_poly) and full sequences, per chain (A:asym,
@@ -374,7 +392,7 @@ int pf_parse_mmcif(const char *data, size_t len, const char *name, pf_structure 
     }
     pf_rbuild *rb = pf_rb_new();
     int64_t rows = at->nvals / at->ntags, polymer_rows = 0;
-    char first_model[16] = "", b[12][40];
+    char first_model[16] = "", b[15][40];
     int rc = 0;
     for (int64_t i = 0; i < rows && rc == 0; i++) {
         if (c.model >= 0) {  // the first model only

@@ -24,6 +24,24 @@ static int starts(const char *line, size_t len, const char *tag) {
     return len >= n && memcmp(line, tag, n) == 0;
 }
 
+// Occupancy (columns 55-60, 1 when blank) and B-factor (61-66, 0 when blank).
+static int occ_b(const char *line, size_t n, pf_atom_in *a, const char *name, int64_t lineno, char *err,
+                 size_t errlen) {
+    char f[16];
+    a->occupancy = 1, a->b_factor = 0;
+    col(line, n, 55, 60, f, sizeof f);
+    if (f[0] && pf_parse_double(f, strlen(f), &a->occupancy) != 0) {
+        pf_errf(err, errlen, name, lineno, "bad occupancy '%s' in columns 55-60", f);
+        return -1;
+    }
+    col(line, n, 61, 66, f, sizeof f);
+    if (f[0] && pf_parse_double(f, strlen(f), &a->b_factor) != 0) {
+        pf_errf(err, errlen, name, lineno, "bad B-factor '%s' in columns 61-66", f);
+        return -1;
+    }
+    return 0;
+}
+
 int pf_parse_pdb(const char *data, size_t len, const char *name, pf_structure *s, char *err, size_t errlen) {
     memset(s, 0, sizeof *s);
     pf_rbuild *rb = pf_rb_new();
@@ -119,6 +137,13 @@ int pf_parse_pdb(const char *data, size_t len, const char *name, pf_structure *s
         a.het = het;
         a.after_ter = chain[0] != '_' && ter_seen[(unsigned char)line[21]];
         a.x = x, a.y = y, a.z = z;
+        char element[8];
+        col(line, n, 77, 78, element, sizeof element);
+        a.element = element;
+        if (occ_b(line, n, &a, name, it.lineno, err, errlen) != 0) {
+            rc = -1;
+            break;
+        }
         pf_rb_atom(rb, &a);
     }
     if (rc == 0 && records == 0) {

@@ -56,3 +56,28 @@ int pf_is_water_or_nucleotide(const char *name) {
         if (strcmp(NAMES[i], name) == 0) return 1;
     return 0;
 }
+
+const char *pf_tok_name3(int tok) {
+    if (tok >= 0 && tok < 20) {
+        char c = PF_AA_ORDER[tok];
+        for (size_t i = 0; i < 20; i++)
+            if (AA3[i].parent == c) return AA3[i].name;
+    }
+    return "UNK";
+}
+
+int pf_is_standard_name3(const char *name) {
+    for (size_t i = 0; i < 21; i++)  // the 20 standard names and UNK lead the table
+        if (strcmp(AA3[i].name, name) == 0) return 1;
+    return 0;
+}
+
+void pf_element_from_name(const char *atom, const char *resname, char *out) {
+    while (*atom >= '0' && *atom <= '9') atom++;
+    if (!strncmp(atom, "SE", 2) && resname && !strcmp(resname, "MSE")) {
+        strcpy(out, "SE");
+        return;
+    }
+    out[0] = *atom && *atom != ' ' ? *atom : 'X';
+    out[1] = 0;
+}

@@ -16,4 +16,13 @@ int pf_is_water_or_nucleotide(const char *name);
 // Token to one-letter code ('X' for unknown, '-' gap, '#' mask).
 char pf_tok_letter(int tok);
 
+// Token to three-letter name ("ALA" .. "VAL"; "UNK" for anything else).
+const char *pf_tok_name3(int tok);
+// 1 for the 20 standard amino-acid names and UNK (written as ATOM records).
+int pf_is_standard_name3(const char *name);
+// Element symbol of an atom name when a file gives none: the first letter
+// after leading digits ("1HB" -> "H"), "SE" for selenium in MSE; out gets at
+// most 3 characters.
+void pf_element_from_name(const char *atom, const char *resname, char *out);
+
 #endif

@@ -23,7 +23,15 @@ typedef struct {
     char (*names)[8];
 } seqdef;
 
+// An atom kept for the all-atom arrays, with the index of its residue in r.
+typedef struct {
+    int res;
+    pf_atom a;
+} ratom;
+
 struct pf_rbuild {
+    ratom *at;
+    int64_t n_at, cap_at;
     rres *r;
     int n, cap;
     int *ht;  // open addressing: residue index + 1
@@ -58,6 +66,7 @@ void pf_rb_free(pf_rbuild *rb) {
     free(rb->mods);
     free(rb->ents);
     free(rb->r);
+    free(rb->at);
     free(rb->ht);
     free(rb);
 }
@@ -97,6 +106,23 @@ static int atom_slot(const char *atom) {
     for (int k = 0; k < PF_NUM_BB; k++)
         if (strcmp(atom, names[k]) == 0) return k;
     return -1;
+}
+
+static void keep_atom(pf_rbuild *rb, int res, const pf_atom_in *a) {
+    if (rb->n_at == rb->cap_at) {
+        rb->cap_at = rb->cap_at ? rb->cap_at * 2 : 1024;
+        rb->at = realloc(rb->at, (size_t)rb->cap_at * sizeof(ratom));
+        if (!rb->at) pf_die("out of memory");
+    }
+    ratom *t = &rb->at[rb->n_at++];
+    memset(t, 0, sizeof *t);
+    t->res = res;
+    cpy(t->a.name, a->atom, sizeof t->a.name);
+    if (a->element && a->element[0]) cpy(t->a.element, a->element, sizeof t->a.element);
+    else pf_element_from_name(a->atom, a->resname, t->a.element);
+    t->a.xyz[0] = (float)a->x, t->a.xyz[1] = (float)a->y, t->a.xyz[2] = (float)a->z;
+    t->a.occupancy = (float)a->occupancy;
+    t->a.b_factor = (float)a->b_factor;
 }
 
 void pf_rb_atom(pf_rbuild *rb, const pf_atom_in *a) {
@@ -144,6 +170,7 @@ void pf_rb_atom(pf_rbuild *rb, const pf_atom_in *a) {
     }
     rb->atoms++;
     r->natoms++;
+    keep_atom(rb, idx, a);
     int k = atom_slot(a->atom);
     if (k >= 0 && !(r->mask & (1u << k))) {
         r->mask |= (uint8_t)(1u << k);
@@ -236,12 +263,19 @@ static void chain_alloc(pf_chain *c, int n) {
     c->xyz = calloc(m * PF_NUM_BB * 3, sizeof(float));
     c->auth_num = calloc(m, sizeof(int32_t));
     c->icode = malloc(m);
-    if (!c->tok || !c->resolved || !c->atom_mask || !c->xyz || !c->auth_num || !c->icode) pf_die("out of memory");
+    c->resname = calloc(m, sizeof *c->resname);
+    c->atom_start = calloc(m + 1, sizeof(int32_t));
+    if (!c->tok || !c->resolved || !c->atom_mask || !c->xyz || !c->auth_num || !c->icode || !c->resname ||
+        !c->atom_start)
+        pf_die("out of memory");
     memset(c->icode, ' ', m);
 }
 
-static void place(pf_chain *c, int pos, const rres *r, int tok, int tok_from_res) {
-    if (c->atom_mask[pos]) return;
+// src[pos]: the residue (index into rb->r) placed at pos, -1 for none.
+static void place(pf_chain *c, int pos, const rres *r, int tok, int tok_from_res, int *src, int idx) {
+    if (c->atom_mask[pos] || src[pos] >= 0) return;
+    src[pos] = idx;
+    cpy(c->resname[pos], r->name, sizeof c->resname[pos]);
     if (tok_from_res) c->tok[pos] = (uint8_t)tok;
     // resolved means the CA is there (a lone N or O does not place a residue)
     if (r->mask & (1u << PF_AT_CA)) c->resolved[pos] = 1, c->n_resolved++;
@@ -251,9 +285,52 @@ static void place(pf_chain *c, int pos, const rres *r, int tok, int tok_from_res
     c->icode[pos] = r->icode;
 }
 
+static int *src_alloc(int n) {
+    int *src = malloc((size_t)(n > 0 ? n : 1) * sizeof(int));
+    if (!src) pf_die("out of memory");
+    for (int k = 0; k < n; k++) src[k] = -1;
+    return src;
+}
+
+// The all-atom arrays of chain c from the residues placed on it (src), each
+// residue's atoms in file order; a repeated atom name keeps its first record
+// (as the backbone arrays do).
+static void chain_atoms(const pf_rbuild *rb, pf_chain *c, const int *src, const int64_t *rfirst, const int64_t *order) {
+    int64_t total = 0;
+    for (int p = 0; p < c->n; p++)
+        if (src[p] >= 0) total += rfirst[src[p] + 1] - rfirst[src[p]];
+    c->atoms = malloc((size_t)(total > 0 ? total : 1) * sizeof(pf_atom));
+    if (!c->atoms) pf_die("out of memory");
+    int32_t m = 0;
+    for (int p = 0; p < c->n; p++) {
+        c->atom_start[p] = m;
+        if (src[p] < 0) continue;
+        for (int64_t k = rfirst[src[p]]; k < rfirst[src[p] + 1]; k++) {
+            const pf_atom *a = &rb->at[order[k]].a;
+            int dup = 0;
+            for (int32_t j = c->atom_start[p]; j < m && !dup; j++) dup = strcmp(c->atoms[j].name, a->name) == 0;
+            if (!dup) c->atoms[m++] = *a;
+        }
+    }
+    c->atom_start[c->n] = m;
+}
+
+// Atoms grouped by residue (a stable counting sort): residue i's atoms are
+// rb->at[order[rfirst[i] .. rfirst[i + 1])].
+static void group_atoms(const pf_rbuild *rb, int64_t **rfirst, int64_t **order) {
+    int64_t *first = calloc((size_t)rb->n + 2, sizeof(int64_t)), *ord = malloc((size_t)(rb->n_at + 1) * sizeof(int64_t));
+    if (!first || !ord) pf_die("out of memory");
+    for (int64_t i = 0; i < rb->n_at; i++) first[rb->at[i].res + 2]++;
+    for (int i = 0; i < rb->n; i++) first[i + 2] += first[i + 1];
+    for (int64_t i = 0; i < rb->n_at; i++) ord[first[rb->at[i].res + 1]++] = i;
+    // first[i + 1] now ends residue i, so first[i] starts it
+    *rfirst = first;
+    *order = ord;
+}
+
 // Place a chain's residues on sequence sd; 0 when they do not fit it.
 static int place_on_seq(const pf_rbuild *rb, pf_chain *c, const seqdef *sd, const int *idx, int nres,
-                        const int *tok, int cif_mode) {
+                        const int *tok, int cif_mode, int **src) {
     uint8_t *stok = malloc((size_t)sd->n);
     int *pos = malloc((size_t)(nres > 0 ? nres : 1) * sizeof(int));
     for (int k = 0; k < sd->n; k++) stok[k] = (uint8_t)seq_tok(rb, sd->names[k]);
@@ -281,7 +358,9 @@ static int place_on_seq(const pf_rbuild *rb, pf_chain *c, const seqdef *sd, cons
         chain_alloc(c, sd->n);
         memcpy(c->tok, stok, (size_t)sd->n);
         c->full_seq = 1;
-        for (int k = 0; k < nres; k++) place(c, pos[k], &rb->r[idx[k]], tok[idx[k]], 0);
+        *src = src_alloc(sd->n);
+        for (int k = 0; k < sd->n; k++) cpy(c->resname[k], sd->names[k], sizeof c->resname[k]);
+        for (int k = 0; k < nres; k++) place(c, pos[k], &rb->r[idx[k]], tok[idx[k]], 0, *src, idx[k]);
     }
     free(pos);
     free(stok);
@@ -296,6 +375,8 @@ int pf_rb_finish(pf_rbuild *rb, int cif_mode, pf_structure *s, const char *name,
     }
     int *tok = malloc((size_t)rb->n * sizeof(int));
     uint8_t *done = calloc((size_t)rb->n, 1);
+    int64_t *rfirst, *order;
+    group_atoms(rb, &rfirst, &order);
     for (int i = 0; i < rb->n; i++) tok[i] = res_tok(rb, &rb->r[i], cif_mode);
     int cap = 0;
     for (int i = 0; i < rb->n; i++) {
@@ -317,22 +398,27 @@ int pf_rb_finish(pf_rbuild *rb, int cif_mode, pf_structure *s, const char *name,
         memset(c, 0, sizeof *c);
         cpy(c->id, cid, sizeof c->id);
         // full sequence: _pdbx_poly_seq_scheme or entity_poly_seq (mmCIF), SEQRES (PDB)
-        int placed = 0;
+        int placed = 0, *src = NULL;
         for (int cand = 0; cand < (cif_mode ? 2 : 1) && !placed; cand++) {
             char key[24];
             if (!cif_mode) snprintf(key, sizeof key, "%s", cid);
             else snprintf(key, sizeof key, "%c:%s", cand == 0 ? 'A' : 'E', cand == 0 ? rb->r[i].label : rb->r[i].entity);
             const seqdef *sd = find_seq(rb, key);
-            if (sd && sd->n > 0) placed = place_on_seq(rb, c, sd, idx, nres, tok, cif_mode);
+            if (sd && sd->n > 0) placed = place_on_seq(rb, c, sd, idx, nres, tok, cif_mode, &src);
         }
         if (!placed) {
             chain_alloc(c, nres);
-            for (int k = 0; k < nres; k++) place(c, k, &rb->r[idx[k]], tok[idx[k]], 1);
+            src = src_alloc(nres);
+            for (int k = 0; k < nres; k++) place(c, k, &rb->r[idx[k]], tok[idx[k]], 1, src, idx[k]);
         }
+        chain_atoms(rb, c, src, rfirst, order);
+        free(src);
         free(idx);
     }
     free(tok);
     free(done);
+    free(rfirst);
+    free(order);
     if (s->n_chains == 0) {
         pf_errf(err, errlen, name, 0, "no protein chains (%d residues, none an amino acid)", rb->n);
         return -1;
@@ -349,7 +435,58 @@ void pf_structure_free(pf_structure *s) {
         free(c->xyz);
         free(c->auth_num);
         free(c->icode);
+        free(c->resname);
+        free(c->atom_start);
+        free(c->atoms);
     }
     free(s->chains);
     memset(s, 0, sizeof *s);
+}
+
+pf_chain *pf_structure_add_chain(pf_structure *s, const char *id, int n, const uint8_t *tok) {
+    pf_chain *chains = realloc(s->chains, (size_t)(s->n_chains + 1) * sizeof(pf_chain));
+    if (!chains) pf_die("out of memory");
+    s->chains = chains;
+    pf_chain *c = &s->chains[s->n_chains++];
+    memset(c, 0, sizeof *c);
+    cpy(c->id, id, sizeof c->id);
+    chain_alloc(c, n);
+    c->full_seq = 1;
+    c->atoms = malloc(sizeof(pf_atom));
+    if (!c->atoms) pf_die("out of memory");
+    for (int i = 0; i < n; i++) {
+        c->tok[i] = tok ? tok[i] : PF_TOK_UNK;
+        cpy(c->resname[i], pf_tok_name3(c->tok[i]), sizeof c->resname[i]);
+        c->auth_num[i] = i + 1;
+    }
+    return c;
+}
+
+int pf_chain_add_atom(pf_chain *c, int i, const char *name, const char *element, const float xyz[3],
+                      float occupancy, float b_factor) {
+    int32_t m = c->atom_start[c->n];
+    if (i < 0 || i >= c->n || (i + 1 < c->n && c->atom_start[i + 1] != m)) return -1;  // out of range or backwards
+    // atoms grow one at a time: double the array at powers of two
+    if (m >= 1 && (m & (m - 1)) == 0) {
+        pf_atom *a = realloc(c->atoms, (size_t)m * 2 * sizeof(pf_atom));
+        if (!a) pf_die("out of memory");
+        c->atoms = a;
+    }
+    pf_atom *a = &c->atoms[m];
+    memset(a, 0, sizeof *a);
+    cpy(a->name, name, sizeof a->name);
+    if (element && element[0]) cpy(a->element, element, sizeof a->element);
+    else pf_element_from_name(name, c->resname[i], a->element);
+    memcpy(a->xyz, xyz, sizeof a->xyz);
+    a->occupancy = occupancy;
+    a->b_factor = b_factor;
+    // residues before i (if empty) and after end at m + 1; residue i now ends there too
+    for (int k = i + 1; k <= c->n; k++) c->atom_start[k] = m + 1;
+    int k = atom_slot(name);
+    if (k >= 0 && !(c->atom_mask[i] & (1u << k))) {
+        c->atom_mask[i] |= (uint8_t)(1u << k);
+        memcpy(c->xyz + ((size_t)i * PF_NUM_BB + k) * 3, xyz, 3 * sizeof(float));
+        if (k == PF_AT_CA && !c->resolved[i]) c->resolved[i] = 1, c->n_resolved++;
+    }
+    return 0;
 }

@@ -29,6 +29,9 @@ typedef struct {
     int het;             // HETATM record
     int after_ter;       // a TER for this chain was seen before this atom (PDB)
     double x, y, z;
+    const char *element; // element symbol, "" when the file has none (derived from the name)
+    double occupancy;    // readers put 1 when the file has none
+    double b_factor;     // readers put 0 when the file has none
 } pf_atom_in;
 
 typedef struct pf_rbuild pf_rbuild;

@@ -1,0 +1,310 @@
+// struct_write.c: mmCIF and PDB text from a pf_structure (see struct_write.h).
+#include "struct_write.h"
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include "../core/util.h"
+#include "../data/residue.h"
+
+// A growing text buffer.
+typedef struct {
+    char *p;
+    size_t n, cap;
+} sbuf;
+
+static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(sbuf *b, const char *fmt, ...) {
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int k = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
+        va_end(ap);
+        if (k < 0) pf_die("struct_write: formatting failed");
+        if (b->p && b->n + (size_t)k < b->cap) {
+            b->n += (size_t)k;
+            return;
+        }
+        b->cap = (b->cap ? b->cap * 2 : 1 << 16) + (size_t)k;
+        b->p = realloc(b->p, b->cap);
+        if (!b->p) pf_die("out of memory");
+    }
+}
+
+static const char *res_name(const pf_chain *c, int i) {
+    return c->resname && c->resname[i][0] ? c->resname[i] : pf_tok_name3(c->tok[i]);
+}
+static int n_atoms_of(const pf_chain *c, int i) { return c->atom_start ? c->atom_start[i + 1] - c->atom_start[i] : 0; }
+
+// 1 when quote character q may delimit v: CIF 1.1 ends a quoted value at the
+// quote character followed by a blank, so v may not hold that pair.
+static int quotable_with(const char *v, char q) {
+    for (const char *p = strchr(v, q); p; p = strchr(p + 1, q))
+        if (p[1] == ' ' || p[1] == '\t') return 0;
+    return 1;
+}
+
+// A CIF value: bare when it can be, else quoted ('.' and '?' are reserved, and
+// bare values may not start with _ # $ ' " [ ] ; or hold blanks). check_name
+// has made sure one of the quotes fits.
+static void cif_value(sbuf *b, const char *v) {
+    int bare = v[0] && strchr("_#$'\"[];", v[0]) == NULL && strpbrk(v, " \t") == NULL && strcmp(v, ".") &&
+               strcmp(v, "?") && strncasecmp(v, "data_", 5) && strncasecmp(v, "loop_", 5) &&
+               strncasecmp(v, "save_", 5) && strncasecmp(v, "global_", 7) && strncasecmp(v, "stop_", 5);
+    if (bare) sb_printf(b, "%s ", v);
+    else if (quotable_with(v, '\'')) sb_printf(b, "'%s' ", v);
+    else sb_printf(b, "\"%s\" ", v);
+}
+
+// Names the formats cannot hold: line breaks, or (mmCIF) both quote characters
+// followed by blanks. Blanks inside names are fine (quoted in mmCIF, fixed
+// columns in PDB).
+static int check_name(const char *what, const char *v, const pf_chain *c, int i, char *err, size_t errlen) {
+    if (!strpbrk(v, "\n\r") && (quotable_with(v, '\'') || quotable_with(v, '"'))) return 0;
+    if (i >= 0) snprintf(err, errlen, "chain %s residue %d: %s '%s' cannot be written", c->id, c->auth_num[i], what, v);
+    else snprintf(err, errlen, "chain id '%s' cannot be written", v);
+    return -1;
+}
+
+// Entity of each chain (1-based): chains with the same residue names share one.
+static int *entities(const pf_structure *s, int *n_ent) {
+    int *ent = calloc((size_t)(s->n_chains > 0 ? s->n_chains : 1), sizeof(int));
+    if (!ent) pf_die("out of memory");
+    *n_ent = 0;
+    for (int a = 0; a < s->n_chains; a++) {
+        const pf_chain *ca = &s->chains[a];
+        for (int b = 0; b < a && !ent[a]; b++) {
+            const pf_chain *cb = &s->chains[b];
+            int same = ca->n == cb->n;
+            for (int i = 0; same && i < ca->n; i++) same = strcmp(res_name(ca, i), res_name(cb, i)) == 0;
+            if (same) ent[a] = ent[b];
+        }
+        if (!ent[a]) ent[a] = ++*n_ent;
+    }
+    return ent;
+}
+
+static void cif_entities(sbuf *b, const pf_structure *s, const int *ent, int n_ent) {
+    sb_printf(b, "#\nloop_\n_entity.id\n_entity.type\n");
+    for (int e = 1; e <= n_ent; e++) sb_printf(b, "%d polymer\n", e);
+    sb_printf(b, "#\nloop_\n_entity_poly.entity_id\n_entity_poly.type\n_entity_poly.pdbx_strand_id\n");
+    for (int e = 1; e <= n_ent; e++) {
+        sb_printf(b, "%d polypeptide(L) ", e);
+        sbuf ids = {0};
+        for (int c = 0; c < s->n_chains; c++)
+            if (ent[c] == e) sb_printf(&ids, "%s%s", ids.n ? "," : "", s->chains[c].id);
+        cif_value(b, ids.p);
+        sb_printf(b, "\n");
+        free(ids.p);
+    }
+    sb_printf(b, "#\nloop_\n_entity_poly_seq.entity_id\n_entity_poly_seq.num\n_entity_poly_seq.mon_id\n"
+                 "_entity_poly_seq.hetero\n");
+    for (int e = 1; e <= n_ent; e++) {
+        int c = 0;
+        while (ent[c] != e) c++;
+        for (int i = 0; i < s->chains[c].n; i++) {
+            sb_printf(b, "%d %d ", e, i + 1);
+            cif_value(b, res_name(&s->chains[c], i));
+            sb_printf(b, "n\n");
+        }
+    }
+    sb_printf(b, "#\nloop_\n_struct_asym.id\n_struct_asym.entity_id\n");
+    for (int c = 0; c < s->n_chains; c++) {
+        cif_value(b, s->chains[c].id);
+        sb_printf(b, "%d\n", ent[c]);
+    }
+}
+
+static const char *ATOM_SITE_COLS[] = {"group_PDB", "id", "type_symbol", "label_atom_id", "label_alt_id",
+                                       "label_comp_id", "label_asym_id", "label_entity_id", "label_seq_id",
+                                       "pdbx_PDB_ins_code", "Cartn_x", "Cartn_y", "Cartn_z", "occupancy",
+                                       "B_iso_or_equiv", "auth_seq_id", "auth_asym_id", "pdbx_PDB_model_num"};
+
+static int cif_atoms(sbuf *b, const pf_structure *s, const int *ent, char *err, size_t errlen) {
+    sb_printf(b, "#\nloop_\n");
+    for (size_t k = 0; k < sizeof ATOM_SITE_COLS / sizeof *ATOM_SITE_COLS; k++)
+        sb_printf(b, "_atom_site.%s\n", ATOM_SITE_COLS[k]);
+    int64_t serial = 0;
+    for (int ci = 0; ci < s->n_chains; ci++) {
+        const pf_chain *c = &s->chains[ci];
+        for (int i = 0; i < c->n; i++) {
+            const char *rn = res_name(c, i);
+            if (n_atoms_of(c, i) > 0 && check_name("residue name", rn, c, i, err, errlen)) return -1;
+            for (int32_t k = c->atom_start ? c->atom_start[i] : 0; k < (c->atom_start ? c->atom_start[i + 1] : 0); k++) {
+                const pf_atom *a = &c->atoms[k];
+                if (check_name("atom name", a->name, c, i, err, errlen) || check_name("element", a->element, c, i, err, errlen))
+                    return -1;
+                sb_printf(b, "%s %lld ", pf_is_standard_name3(rn) ? "ATOM" : "HETATM", (long long)++serial);
+                cif_value(b, a->element[0] ? a->element : "X");
+                cif_value(b, a->name);
+                sb_printf(b, ". ");
+                cif_value(b, rn);
+                cif_value(b, c->id);
+                char icode[2] = {c->icode[i], 0};
+                sb_printf(b, "%d %d ", ent[ci], i + 1);
+                if (icode[0] == ' ') sb_printf(b, "? ");
+                else cif_value(b, icode);
+                sb_printf(b, "%.3f %.3f %.3f %.2f %.2f %d ", a->xyz[0], a->xyz[1], a->xyz[2], a->occupancy, a->b_factor,
+                          c->auth_num[i]);
+                cif_value(b, c->id);
+                sb_printf(b, "1\n");
+            }
+        }
+    }
+    sb_printf(b, "#\n");
+    if (serial == 0) {
+        snprintf(err, errlen, "the structure has no atoms to write");
+        return -1;
+    }
+    return 0;
+}
+
+char *pf_format_mmcif(const pf_structure *s, const char *name, size_t *len, char *err, size_t errlen) {
+    for (int c = 0; c < s->n_chains; c++)
+        if (check_name("chain id", s->chains[c].id, &s->chains[c], -1, err, errlen)) return NULL;
+    sbuf b = {0};
+    // the data block name: letters, digits, '-', '_' and '.' only
+    char block[64];
+    size_t k = 0;
+    for (const char *p = name && name[0] ? name : "pairfold"; *p && k + 1 < sizeof block; p++)
+        block[k++] = (char)((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                                    *p == '-' || *p == '.' ? *p : '_');
+    block[k] = 0;
+    sb_printf(&b, "data_%s\n#\n_entry.id %s\n", block, block);
+    int n_ent;
+    int *ent = entities(s, &n_ent);
+    cif_entities(&b, s, ent, n_ent);
+    int rc = cif_atoms(&b, s, ent, err, errlen);
+    free(ent);
+    if (rc) {
+        free(b.p);
+        return NULL;
+    }
+    *len = b.n;
+    return b.p;
+}
+
+// Atom name in columns 13-16: names of four characters and two-letter elements
+// start in column 13, others in column 14 (the PDB convention that keeps " CA "
+// calcium-free).
+static void pdb_atom_name(const pf_atom *a, char out[5]) {
+    int at13 = strlen(a->name) >= 4 || strlen(a->element) == 2;
+    memset(out, ' ', 4);
+    memcpy(out + !at13, a->name, PF_MIN(strlen(a->name), (size_t)(4 - !at13)));  // names checked to fit
+    out[4] = 0;
+}
+
+static void pdb_seqres(sbuf *b, const pf_chain *c) {
+    for (int i = 0, line = 1; i < c->n; i += 13, line++) {
+        sb_printf(b, "SEQRES%4d %c%5d  ", line % 1000, c->id[0], c->n % 100000);
+        for (int k = i; k < i + 13 && k < c->n; k++) sb_printf(b, "%3s ", res_name(c, k));
+        b->n--;  // no blank after the last name
+        sb_printf(b, "\n");
+    }
+}
+
+static int pdb_residue_ok(const pf_chain *c, int i, char *err, size_t errlen) {
+    const char *rn = res_name(c, i);
+    if (strlen(rn) > 3 || check_name("residue name", rn, c, i, err, errlen)) {
+        snprintf(err, errlen, "chain %s residue %d: residue name '%s' does not fit PDB columns 18-20 (write mmCIF)",
+                 c->id, c->auth_num[i], rn);
+        return -1;
+    }
+    if (c->auth_num[i] < -999 || c->auth_num[i] > 9999) {
+        snprintf(err, errlen, "chain %s: residue number %d does not fit PDB columns 23-26 (write mmCIF)", c->id,
+                 c->auth_num[i]);
+        return -1;
+    }
+    for (int32_t k = c->atom_start[i]; k < c->atom_start[i + 1]; k++) {
+        const pf_atom *a = &c->atoms[k];
+        int bad_xyz = 0;
+        for (int d = 0; d < 3; d++) bad_xyz |= !(a->xyz[d] > -999.9995f && a->xyz[d] < 9999.9995f);
+        const char *what = strlen(a->name) > 4 || check_name("atom name", a->name, c, i, err, errlen) ? "atom name"
+                           : strlen(a->element) > 2 || check_name("element", a->element, c, i, err, errlen) ? "element"
+                           : bad_xyz                                                                ? "coordinates"
+                           : !(a->occupancy > -99.995f && a->occupancy < 999.995f)                  ? "occupancy"
+                           : !(a->b_factor > -99.995f && a->b_factor < 999.995f)                    ? "B-factor"
+                                                                                                    : NULL;
+        if (what) {
+            snprintf(err, errlen, "chain %s residue %d atom '%s': %s out of the PDB format's range (write mmCIF)",
+                     c->id, c->auth_num[i], a->name, what);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int pdb_chain(sbuf *b, const pf_chain *c, int64_t *serial, char *err, size_t errlen) {
+    int last = -1;
+    for (int i = 0; i < c->n; i++) {
+        if (n_atoms_of(c, i) == 0) continue;
+        if (pdb_residue_ok(c, i, err, errlen)) return -1;
+        const char *rn = res_name(c, i);
+        for (int32_t k = c->atom_start[i]; k < c->atom_start[i + 1]; k++) {
+            const pf_atom *a = &c->atoms[k];
+            char an[5];
+            pdb_atom_name(a, an);
+            sb_printf(b, "%-6s%5lld %4s %3s %c%4d%c   %8.3f%8.3f%8.3f%6.2f%6.2f          %2s\n",
+                      pf_is_standard_name3(rn) ? "ATOM" : "HETATM", (long long)(++*serial % 100000), an, rn, c->id[0],
+                      c->auth_num[i], c->icode[i], a->xyz[0], a->xyz[1], a->xyz[2], a->occupancy, a->b_factor,
+                      a->element);
+        }
+        last = i;
+    }
+    if (last >= 0)
+        sb_printf(b, "TER   %5lld      %3s %c%4d%c\n", (long long)(++*serial % 100000), res_name(c, last), c->id[0],
+                  c->auth_num[last], c->icode[last]);
+    return 0;
+}
+
+char *pf_format_pdb(const pf_structure *s, size_t *len, char *err, size_t errlen) {
+    sbuf b = {0};
+    for (int ci = 0; ci < s->n_chains; ci++) {
+        const pf_chain *c = &s->chains[ci];
+        if (strlen(c->id) != 1 || c->id[0] == ' ') {
+            snprintf(err, errlen, "chain id '%s' does not fit PDB column 22 (one character; write mmCIF)", c->id);
+            free(b.p);
+            return NULL;
+        }
+        pdb_seqres(&b, c);
+    }
+    int64_t serial = 0;
+    for (int ci = 0; ci < s->n_chains; ci++)
+        if (pdb_chain(&b, &s->chains[ci], &serial, err, errlen)) {
+            free(b.p);
+            return NULL;
+        }
+    if (serial == 0) {
+        snprintf(err, errlen, "the structure has no atoms to write");
+        free(b.p);
+        return NULL;
+    }
+    sb_printf(&b, "%-80s\n", "END");  // padded: some readers match "END   " (columns 1-6)
+    *len = b.n;
+    return b.p;
+}
+
+int pf_write_structure(const char *path, const pf_structure *s, const char *name, char *err, size_t errlen) {
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    const char *dot = strrchr(base, '.');
+    const char *ext = dot ? dot + 1 : "";
+    int cif = !strcasecmp(ext, "cif") || !strcasecmp(ext, "mmcif");
+    if (!cif && strcasecmp(ext, "pdb") && strcasecmp(ext, "ent")) {
+        snprintf(err, errlen, "%s: unknown structure extension '.%s' (.cif, .mmcif, .pdb or .ent)", path, ext);
+        return -1;
+    }
+    char block[64], msg[512];
+    snprintf(block, sizeof block, "%.*s", (int)(dot ? (size_t)(dot - base) : strlen(base)), base);
+    size_t len = 0;
+    char *text = cif ? pf_format_mmcif(s, name ? name : block, &len, msg, sizeof msg) : pf_format_pdb(s, &len, msg, sizeof msg);
+    if (!text) {
+        snprintf(err, errlen, "%s: %s", path, msg);
+        return -1;
+    }
+    int rc = pf_write_atomic(path, text, len);
+    free(text);
+    if (rc) snprintf(err, errlen, "%s: cannot write the file: %s", path, strerror(errno));
+    return rc ? -1 : 0;
+}
