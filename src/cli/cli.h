@@ -3,8 +3,7 @@
 #define PF_CLI_H
 #include <getopt.h>
 #include "../model/config.h"
-
-#define PF_VERSION "0.1.0"
+#include "../core/version.h"
 
 int cmd_train(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
