@@ -11,6 +11,7 @@ int cmd_inspect(int argc, char **argv);
 int cmd_version(int argc, char **argv);
 int cmd_block(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 // Shared option handling: --preset, --config, --set KEY=VALUE, --trunk, --device.
 // Returns 1 if the option was consumed, 0 if not one of these, -1 on error
