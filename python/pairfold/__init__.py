@@ -8,7 +8,7 @@
 PyTorch autograd wrappers of the triangle modules: pairfold.torch_ops (imports torch
 when used)."""
 from ._lib import LIB, PairfoldError
-from .block import Backend, Block
+from .block import Backend, Block, TriangleMultiplication
 from .predict import Prediction, predict
 from .tensors import from_dlpack
 
@@ -16,4 +16,4 @@ __version__ = LIB.pairfold_version().decode()
 api_version = LIB.pairfold_api_version()
 library_path = LIB.path
 
-__all__ = ["Backend", "Block", "Prediction", "PairfoldError", "predict", "from_dlpack", "__version__"]
+__all__ = ["Backend", "Block", "TriangleMultiplication", "Prediction", "PairfoldError", "predict", "from_dlpack", "__version__"]

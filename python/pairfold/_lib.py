@@ -31,6 +31,8 @@ _API = {
     "pairfold_block_forward": (ctypes.c_int, [_vp, ctypes.c_int64, ctypes.c_int64, c_float_p, c_float_p, c_float_p,
                                               c_float_p, c_float_p, c_float_p, ctypes.c_uint, ctypes.c_uint64]),
     "pairfold_block_backward": (ctypes.c_int, [_vp, c_float_p, c_float_p, c_float_p]),
+    "pairfold_module_forward": (ctypes.c_int, [_vp, ctypes.c_int64, c_float_p, c_float_p, c_float_p, ctypes.c_uint]),
+    "pairfold_module_backward": (ctypes.c_int, [_vp, c_float_p, c_float_p]),
     "pairfold_predict": (ctypes.c_int, [_vp, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
                                         ctypes.c_int, ctypes.POINTER(_vp)]),
     "pairfold_prediction_length": (ctypes.c_int64, [_vp]),

@@ -140,3 +140,43 @@ class Block:
             d[k] = a if a is not None else np.zeros(shapes[k], np.float32)
         check(LIB.pairfold_block_backward(self._h, ptr(d["m"]), ptr(d["z"]), ptr(d["s"])))
         return d
+
+
+class TriangleMultiplication(Block):
+    """One triangle multiplicative update alone (AF2 Alg. 11 / 12, AF3 Alg. 12 / 13):
+    update = module(x), not added to x. direction: "outgoing" or "incoming"; c_z and
+    c_hidden its channels; bias: Linears with biases (AF2) or without (AF3).
+    Parameters (param_shapes()): layer_norm_in, linear_a_p, linear_a_g, linear_b_p,
+    linear_b_g, linear_g, layer_norm_out, linear_z (OpenFold names)."""
+
+    def __init__(self, c_z, c_hidden, direction="outgoing", bias=False, device="cpu"):
+        if direction not in ("outgoing", "incoming"):
+            raise ValueError(f"direction must be 'outgoing' or 'incoming', not {direction!r}")
+        kind = "tri_mul_out" if direction == "outgoing" else "tri_mul_in"
+        super().__init__(kind, preset="af2" if bias else "af3", config={"c_z": int(c_z), "c_trimul": int(c_hidden)},
+                         device=device)
+        self.c_z, self.c_hidden, self.direction = int(c_z), int(c_hidden), direction
+
+    def forward(self, x, mask=None, keep=False):
+        """The update (N, N, c_z) of x (N, N, c_z); mask (N, N) or None."""
+        x = to_numpy(x, "x")
+        if x is None or x.ndim != 3 or x.shape[0] != x.shape[1] or x.shape[2] != self.c_z:
+            raise ValueError(f"x: expected (N, N, {self.c_z}), got {None if x is None else x.shape}")
+        N = x.shape[0]
+        mask = to_numpy(mask, "mask")
+        check_shape(mask, (N, N), "mask")
+        out = np.empty_like(x)
+        check(LIB.pairfold_module_forward(self._h, N, ptr(x), ptr(mask), ptr(out), KEEP if keep else 0))
+        self._dims = (N, 1)
+        return out
+
+    def backward(self, d_out):
+        """dL/dx from dL/d(update), after forward(..., keep=True); parameter gradients accumulate."""
+        if self._dims is None:
+            raise RuntimeError("backward() before forward(..., keep=True)")
+        N = self._dims[0]
+        d = to_numpy(d_out, "d_out")
+        check_shape(d, (N, N, self.c_z), "d_out")
+        dx = np.empty_like(d)
+        check(LIB.pairfold_module_backward(self._h, ptr(d), ptr(dx)))
+        return dx

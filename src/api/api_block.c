@@ -4,26 +4,8 @@
 #include <string.h>
 #include "api_int.h"
 #include "../core/util.h"
-#include "../model/block.h"
 #include "../model/config.h"
 #include "../format/safetensors.h"
-
-#define NAME_SKIP 6  // parameters are declared under "block."; the API names them without it
-
-struct pairfold_block {
-    pf_backend *be;
-    pf_config cfg;
-    pf_params P;
-    pf_block b;
-    float rates[PF_MAX_STEPS];  // each step's training dropout (0 in evaluation)
-    // the kept forward (PAIRFOLD_KEEP): its streams, masks, saved activations
-    int kept, training;
-    uint64_t seed;
-    int64_t N, S, n[PF_NSTREAMS];
-    pf_streams st;
-    void *saved, *ws;
-    pf_act *delta, *dd;
-};
 
 static int kind_by_name(const char *s) {
     static const char *const n[] = {"evoformer", "extra_msa", "pairformer", "msa_module"};
@@ -34,7 +16,7 @@ static int kind_by_name(const char *s) {
 }
 
 // Buffers of the last forward, released before the next one and at free.
-static void release_pass(pairfold_block *h) {
+void pf_api_release_pass(pairfold_block *h) {
     pf_backend *be = h->be;
     for (int k = 0; k < PF_NSTREAMS; k++)
         if (h->st.x[k]) be->free(be, h->st.x[k]);
@@ -54,9 +36,10 @@ int pairfold_block_create(pairfold_backend *bh, const char *kind, const char *pr
     if (!out) return pf_api_fail(PAIRFOLD_ERR_ARG, "pairfold_block_create: out is NULL");
     *out = NULL;
     if (!bh || !bh->be) return pf_api_fail(PAIRFOLD_ERR_ARG, "pairfold_block_create: no backend");
-    int k = kind_by_name(kind);
-    if (k < 0)
-        return pf_api_fail(PAIRFOLD_ERR_ARG, "unknown block kind '%s' (evoformer, extra_msa, pairformer, msa_module)",
+    int k = kind_by_name(kind), module = pf_api_module_kind(kind);
+    if (k < 0 && module < 0)
+        return pf_api_fail(PAIRFOLD_ERR_ARG,
+                           "unknown block kind '%s' (evoformer, extra_msa, pairformer, msa_module; modules tri_mul_out, tri_mul_in)",
                            kind ? kind : "(null)");
     pf_config cfg;
     if (pf_config_preset(&cfg, preset ? preset : "af3") != 0)
@@ -69,7 +52,9 @@ int pairfold_block_create(pairfold_backend *bh, const char *kind, const char *pr
     h->be = bh->be;
     h->cfg = cfg;
     pf_params_init_registry(&h->P);
-    pf_block_declare(&h->b, k, &cfg, &h->P, "block");
+    h->module = module;
+    if (module >= 0) pf_api_module_declare(h, module);
+    else pf_block_declare(&h->b, k, &cfg, &h->P, "block");
     if (pf_block_check_backend(&h->b, h->be, err, elen) != 0) {
         pf_params_free(&h->P);
         pf_free(h);
@@ -83,7 +68,7 @@ int pairfold_block_create(pairfold_backend *bh, const char *kind, const char *pr
 
 void pairfold_block_free(pairfold_block *h) {
     if (!h) return;
-    release_pass(h);
+    pf_api_release_pass(h);
     pf_params_free(&h->P);
     pf_free(h);
 }
@@ -197,7 +182,7 @@ int pairfold_block_load_weights(pairfold_block *h, const char *path, const char 
 
 // A new activation buffer of n elements (+1: never a zero-byte allocation) from
 // caller floats, or filled with `fill` when src is NULL.
-static pf_act *act_from_floats(pf_backend *be, const float *src, int64_t n, real fill) {
+pf_act *pf_api_act_from_floats(pf_backend *be, const float *src, int64_t n, real fill) {
     real *tmp = pf_malloc(sizeof(real) * (size_t)n + 8);
     for (int64_t i = 0; i < n; i++) tmp[i] = src ? (real)src[i] : fill;
     pf_act *a = be->alloc(be, pf_act_size(be, n + 1));
@@ -205,7 +190,7 @@ static pf_act *act_from_floats(pf_backend *be, const float *src, int64_t n, real
     pf_free(tmp);
     return a;
 }
-static void act_to_floats(pf_backend *be, float *dst, const pf_act *a, int64_t n) {
+void pf_api_act_to_floats(pf_backend *be, float *dst, const pf_act *a, int64_t n) {
     real *tmp = pf_malloc(sizeof(real) * (size_t)n + 8);
     be->act_to_real(be, tmp, a, n);
     for (int64_t i = 0; i < n; i++) dst[i] = (float)tmp[i];
@@ -219,13 +204,14 @@ int pairfold_block_forward(pairfold_block *h, int64_t N, int64_t S, float *m, fl
                            const float *msa_mask, const float *pair_mask, const float *seq_mask, unsigned flags,
                            uint64_t seed) {
     if (!h) return pf_api_fail(PAIRFOLD_ERR_ARG, "pairfold_block_forward: block is NULL");
+    if (h->module >= 0) return pf_api_fail(PAIRFOLD_ERR_ARG, "pairfold_block_forward: a module (use pairfold_module_forward)");
     if (N < 1 || N > MAX_TOKENS || S < 1 || S > MAX_ROWS)
         return pf_api_fail(PAIRFOLD_ERR_ARG, "pairfold_block_forward: N %lld outside [1, %d] or S %lld outside [1, %d]",
                            (long long)N, MAX_TOKENS, (long long)S, MAX_ROWS);
     if (flags & ~(PAIRFOLD_TRAIN | PAIRFOLD_KEEP))
         return pf_api_fail(PAIRFOLD_ERR_ARG, "pairfold_block_forward: unknown flags 0x%x", flags);
     pf_backend *be = h->be;
-    release_pass(h);
+    pf_api_release_pass(h);
     h->training = (flags & PAIRFOLD_TRAIN) != 0;
     h->seed = seed;
     // evaluation: no dropout in the forward, and so none in the backward either
@@ -240,35 +226,36 @@ int pairfold_block_forward(pairfold_block *h, int64_t N, int64_t S, float *m, fl
     h->st.N = N, h->st.S = S;
     for (int k = 0; k < PF_NSTREAMS; k++) {
         h->n[k] = n[k];
-        h->st.x[k] = act_from_floats(be, x[k], n[k], 0);  // (S, N, c_m) (N, N, c_z) (N, c_s)
+        h->st.x[k] = pf_api_act_from_floats(be, x[k], n[k], 0);  // (S, N, c_m) (N, N, c_z) (N, c_s)
         big = PF_MAX(big, n[k]);
     }
-    for (int k = 0; k < PF_NMASKS; k++) h->st.mask[k] = act_from_floats(be, mk[k], nm[k], 1);  // (S, N) (N, N) (N)
+    for (int k = 0; k < PF_NMASKS; k++) h->st.mask[k] = pf_api_act_from_floats(be, mk[k], nm[k], 1);  // (S, N) (N, N) (N)
     if (flags & PAIRFOLD_KEEP) h->saved = be->alloc(be, h->b.saved_bytes + 1);
     h->ws = be->alloc(be, h->b.ws_bytes + 1);
     h->delta = be->alloc(be, pf_act_size(be, big + 1));  // (largest stream) each
     h->dd = be->alloc(be, pf_act_size(be, big + 1));
     pf_block_fwd(&h->b, be, &h->st, h->saved, h->ws, h->delta, seed, h->training);
     for (int k = 0; k < PF_NSTREAMS; k++)
-        if (x[k]) act_to_floats(be, x[k], h->st.x[k], n[k]);
+        if (x[k]) pf_api_act_to_floats(be, x[k], h->st.x[k], n[k]);
     h->kept = (flags & PAIRFOLD_KEEP) != 0;
     return PAIRFOLD_OK;
 }
 
 int pairfold_block_backward(pairfold_block *h, float *d_m, float *d_z, float *d_s) {
     if (!h) return pf_api_fail(PAIRFOLD_ERR_ARG, "pairfold_block_backward: block is NULL");
+    if (h->module >= 0) return pf_api_fail(PAIRFOLD_ERR_ARG, "pairfold_block_backward: a module (use pairfold_module_backward)");
     if (!h->kept)
         return pf_api_fail(PAIRFOLD_ERR_STATE, "pairfold_block_backward: no forward kept (run the forward with PAIRFOLD_KEEP)");
     pf_backend *be = h->be;
     float *dx[PF_NSTREAMS] = {d_m, d_z, d_s};
     pf_streams d = {.N = h->N, .S = h->S};
     for (int k = 0; k < PF_NMASKS; k++) d.mask[k] = h->st.mask[k];
-    for (int k = 0; k < PF_NSTREAMS; k++) d.x[k] = act_from_floats(be, dx[k], h->n[k], 0);
+    for (int k = 0; k < PF_NSTREAMS; k++) d.x[k] = pf_api_act_from_floats(be, dx[k], h->n[k], 0);
     // the ops accumulate into parameter gradients and read `saved` only, so a
     // second backward of the same forward adds the same gradients again
     pf_block_bwd(&h->b, be, &h->st, &d, h->saved, h->ws, h->dd, h->seed);
     for (int k = 0; k < PF_NSTREAMS; k++) {
-        if (dx[k]) act_to_floats(be, dx[k], d.x[k], h->n[k]);
+        if (dx[k]) pf_api_act_to_floats(be, dx[k], d.x[k], h->n[k]);
         be->free(be, d.x[k]);
     }
     return PAIRFOLD_OK;

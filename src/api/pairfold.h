@@ -82,6 +82,20 @@ int pairfold_block_forward(pairfold_block *b, int64_t N, int64_t S, float *m, fl
  * return; parameter gradients accumulate. Same dropout masks as the forward. */
 int pairfold_block_backward(pairfold_block *b, float *d_m, float *d_z, float *d_s);
 
+/* ---- one module alone -----------------------------------------------------
+ * pairfold_block_create with kind "tri_mul_out" or "tri_mul_in" gives one triangle
+ * multiplication (outgoing / incoming edges) of the configuration's c_z and c_trimul:
+ * parameters "layer_norm_in.*", "linear_a_p.*", "linear_a_g.*", "linear_b_p.*",
+ * "linear_b_g.*", "linear_g.*", "layer_norm_out.*", "linear_z.*" (Linear biases with
+ * an Evoformer-trunk preset (tiny, af2), none with a Pairformer one (af3)). The
+ * param / grad / weights functions above apply; the pass is: */
+/* out (N, N, c_z) = the module's update of x (N, N, c_z) (not added to x); mask (N, N) or NULL. */
+int pairfold_module_forward(pairfold_block *b, int64_t N, const float *x, const float *mask, float *out,
+                            unsigned flags);
+/* After a forward with PAIRFOLD_KEEP: d_x (overwritten) = dL/dx from d_out = dL/dout;
+ * parameter gradients accumulate. */
+int pairfold_module_backward(pairfold_block *b, const float *d_out, float *d_x);
+
 /* ---- predict (what `pairfold predict` runs) ------------------------------ */
 typedef struct pairfold_prediction pairfold_prediction;
 /* The distogram of a query with a checkpoint's weights (run or step directory; EMA
