@@ -1,9 +1,12 @@
-"""test_plot: `pairfold plot` (tools/plot.py) draws a run's training curves to a PNG.
+"""test_plot: `pairfold plot` (tools/plot.py) draws a run's training curves (or a
+prediction's contact and distance maps) to a PNG.
 The PNG is opened and checked: its size follows --dpi, it is not blank (curve
 pixels in the plot colour), and a log with a resumed (repeated) step and a null
 value still plots. A real run's log too. Bad input: clear errors, no PNG."""
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -46,6 +49,7 @@ def png_ok(path, w, h, name):
 
 
 T = tempfile.mkdtemp(prefix="pf_plot_")
+atexit.register(shutil.rmtree, T, True)
 # a hand-made log: 40 steps, validation every 10, one null (non-finite) value, steps
 # 21..25 logged twice (a resumed run), plus a blank line
 with open(f"{T}/train.jsonl", "w") as f:
@@ -71,6 +75,22 @@ rc, out = run("plot", f"{T}/run/train.jsonl", "--out", f"{T}/real.png", "--dpi",
 check(rc == 0 and os.path.exists(f"{T}/real.png"), "plot LOG --out FILE", out[-300:])
 if rc == 0:
     png_ok(f"{T}/real.png", 750, 400, "real run")
+
+# a prediction: contact and distance maps (a hand-made one: two chains, a band of contacts)
+from safetensors.numpy import save_file  # noqa: E402
+N = 40
+ii, jj = np.meshgrid(np.arange(N), np.arange(N), indexing="ij")
+dist = (3.8 * np.abs(ii - jj)).astype(np.float32)
+save_file({"contact_probability_8A": (dist < 8).astype(np.float32), "expected_distance": dist,
+           "chain_index": (np.arange(N) >= 30).astype(np.int32)}, f"{T}/pred.safetensors")
+rc, out = run("plot", f"{T}/pred.safetensors", "--dpi", "40")
+check(rc == 0 and os.path.exists(f"{T}/pred.png"), "plot PRED.safetensors writes PRED.png", out[-300:])
+if rc == 0:
+    png_ok(f"{T}/pred.png", 480, 220, "prediction maps")
+open(f"{T}/bad.safetensors", "wb").write(b"not a safetensors file")
+rc, out = run("plot", f"{T}/bad.safetensors")
+check(rc == 1 and "bad.safetensors" in out and not os.path.exists(f"{T}/bad.png"), "a bad prediction file is named",
+      out[-200:])
 
 # bad input
 rc, out = run("plot", f"{T}/nowhere")

@@ -2,9 +2,11 @@
 and CSV (1-based residue numbers, chain ids) and the distogram in AlphaFold 3's
 distogram.npz layout, loaded with numpy and checked against the safetensors output;
 one chain (A3M) and three chains (AlphaFold 3 JSON); bad options are clear errors."""
+import atexit
 import csv
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -33,6 +35,7 @@ def run(*args):
 
 
 T = tempfile.mkdtemp(prefix="pf_formats_")
+atexit.register(shutil.rmtree, T, True)
 rc, out = run("train", "--preset", "tiny", "--data", "synthetic", "--steps", "2", "--set", "val_every=0", "--out",
               f"{T}/run", "--quiet")
 check(rc == 0, "tiny checkpoint", out[-300:])

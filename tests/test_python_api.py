@@ -8,8 +8,10 @@ the MSA stream (Evoformer) are compared with the command too; predict through th
 API must give the numbers and files `pairfold predict` gives. Bad input: clear
 errors, never a crash. (The PyTorch wrappers in pairfold.torch_ops need torch,
 which this machine lacks; tests/test_torch_ops.py runs where it exists.)"""
+import atexit
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -50,6 +52,7 @@ def raises(fn, exc, text):
 
 
 T = tempfile.mkdtemp(prefix="pf_pyapi_")
+atexit.register(shutil.rmtree, T, True)
 # ---- install: pip builds the package with the library bundled ----
 rc, out = run([sys.executable, "-m", "pip", "install", "-q", "--no-build-isolation", "--no-deps", "--target",
                os.path.join(T, "site"), os.path.join(ROOT, "python")], T)
