@@ -1,6 +1,7 @@
-"""test_predict_formats: `pairfold predict --formats rr,csv,npz`: the contacts as CASP RR
-and CSV (1-based residue numbers, chain ids) and the distogram in AlphaFold 3's
-distogram.npz layout, loaded with numpy and checked against the safetensors output;
+"""test_predict_formats: `pairfold predict --formats rr,csv,npz,png`: the contacts as CASP
+RR and CSV (1-based residue numbers, chain ids), the distogram in AlphaFold 3's
+distogram.npz layout, loaded with numpy and checked against the safetensors output,
+and the maps as a PNG;
 one chain (A3M) and three chains (AlphaFold 3 JSON); bad options are clear errors."""
 import atexit
 import csv
@@ -123,6 +124,20 @@ check(ok and max(int(r["residue_i"]) for r in rows if r["chain_i"] == "C") <= 8 
 rr = [l.split() for l in open(stem + ".rr").read().splitlines() if l[:1] in "ABC" and len(l.split()) == 5]
 check(len(rr) == 400 and all(r[0][0] in "ABC" and r[0][1:].isdigit() and r[1][0] in "ABC" for r in rr),
       "RR, 3 chains: residues written CHAIN + number", str(rr[:2]))
+
+# ---- png: the maps, drawn by `pairfold plot` in a child process ----
+rc, out = run("predict", "--ckpt", f"{T}/run", "--msa", MSA, "--out", f"{T}/g.safetensors", "--formats", "png")
+ok = rc == 0 and os.path.exists(f"{T}/g.png")
+if ok:
+    import matplotlib.image as mpimg
+    img = mpimg.imread(f"{T}/g.png")
+    ok = img.shape[:2] == (550, 1200) and float((img[..., :3].min(-1) < 0.9).mean()) > 0.1
+check(ok, "predict --formats png: the contact / distance maps (1200x550, not blank)", out[-300:])
+env = dict(ENV, PAIRFOLD_PLOT=f"{T}/no_plot.py")
+r = subprocess.run([PF, "predict", "--ckpt", f"{T}/run", "--msa", MSA, "--out", f"{T}/h.safetensors", "--formats",
+                    "png"], cwd=ROOT, env=env, capture_output=True, text=True)
+check(r.returncode == 1 and "no_plot.py" in r.stderr and "--formats png" in r.stderr and os.path.exists(f"{T}/h.safetensors"),
+      "predict --formats png without the plot script: exit 1, said why, prediction kept", r.stderr[-300:])
 
 # ---- bad options ----
 rc, out = run("predict", "--ckpt", f"{T}/run", "--msa", MSA, "--out", f"{T}/x.safetensors", "--formats", "rr,pdf")

@@ -17,6 +17,8 @@
 #include <errno.h>
 #include <dirent.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "cli.h"
 #include "../registry/registry.h"
 #include "../core/util.h"
@@ -45,17 +47,18 @@ static void usage(FILE *f) {
                "The first msa_rows rows (query included) are the cluster rows, the next\n"
                "extra_msa_rows the extra rows (AF2 trunk); the output says how many were used.\n"
                "Contacts are listed as CHAIN:RESIDUE pairs, residues numbered from 1 in each chain.\n"
-               "--formats rr,csv,npz: also write, beside each OUT.safetensors (same stem), the contacts\n"
+               "--formats rr,csv,npz,png: also write, beside each OUT.safetensors (same stem), the contacts\n"
                "as CASP RR (OUT.rr) and CSV (OUT.contacts.csv: chain, 1-based residue, amino acid of\n"
                "both residues, P(d < 8 A), expected distance) and the distogram in AlphaFold 3's layout\n"
                "(OUT.distogram.npz, key \"distogram\" (N, N, bins) probabilities; also bin_edges,\n"
                "contact_probs, chain_index, residue_index). Contacts: pairs at least 6 apart in a chain\n"
                "or across chains, most likely first; --contacts-top K keeps K of them (default: every\n"
-               "pair with P >= 0.01).\n");
+               "pair with P >= 0.01). png: the contact and distance maps (OUT.png, `pairfold plot`;\n"
+               "needs python3 with matplotlib).\n");
 }
 
 // --formats: the files written beside each safetensors output (same stem).
-enum { FMT_RR = 1, FMT_CSV = 2, FMT_NPZ = 4 };
+enum { FMT_RR = 1, FMT_CSV = 2, FMT_NPZ = 4, FMT_PNG = 8 };
 static int formats;          // FMT_* bits
 static int contacts_top;     // --contacts-top: contacts in the RR / CSV files (0: every pair with P >= 0.01, up to 10 N)
 #define CONTACT_MIN_SEP 6    // CASP's shortest contact range (6-11 short, 12-23 medium, >= 24 long)
@@ -69,8 +72,9 @@ static int parse_formats(const char *s) {
         if (l == 2 && !strncmp(q, "rr", 2)) bits |= FMT_RR;
         else if (l == 3 && !strncmp(q, "csv", 3)) bits |= FMT_CSV;
         else if (l == 3 && !strncmp(q, "npz", 3)) bits |= FMT_NPZ;
+        else if (l == 3 && !strncmp(q, "png", 3)) bits |= FMT_PNG;
         else {
-            fprintf(stderr, "pairfold: error: --formats: unknown format '%.*s' (rr, csv, npz)\n", (int)l, q);
+            fprintf(stderr, "pairfold: error: --formats: unknown format '%.*s' (rr, csv, npz, png)\n", (int)l, q);
             return -1;
         }
         q += l;
@@ -79,7 +83,27 @@ static int parse_formats(const char *s) {
     return bits;
 }
 
-// The extra files of --formats: OUT without ".safetensors" + ".rr", ".contacts.csv", ".distogram.npz".
+// The maps of a written prediction as a PNG: `pairfold plot OUT --out PNG` in a child
+// process (tools/plot.py needs Python with matplotlib). 0, or -1 with the reason printed.
+static int plot_png(const char *out, const char *png) {
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        char *args[] = {(char *)"pairfold", (char *)"plot", (char *)out, (char *)"--out", (char *)png, NULL};
+        execv("/proc/self/exe", args);
+        fprintf(stderr, "pairfold: error: cannot run pairfold plot: %s\n", strerror(errno));
+        _exit(127);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "pairfold: error: --formats png: drawing %s failed (above)\n", png);
+        return -1;
+    }
+    return 0;
+}
+
+// The extra files of --formats: OUT without ".safetensors" + ".rr", ".contacts.csv",
+// ".distogram.npz", ".png".
 static int write_formats(const pf_prediction *p, const char *chains, const char *out) {
     char stem[4096], path[4200], err[1024], target[256];
     size_t l = strlen(out);
@@ -104,6 +128,10 @@ static int write_formats(const pf_prediction *p, const char *chains, const char 
         else printf("distogram (AlphaFold 3 distogram.npz layout) -> %s\n", path);
     }
     if (rc) fprintf(stderr, "pairfold: error: %s\n", err);
+    if (!rc && (formats & FMT_PNG)) {
+        snprintf(path, sizeof path, "%s.png", stem);
+        rc = plot_png(out, path);
+    }
     return rc;
 }
 
