@@ -67,6 +67,6 @@ test: pairfold libpairfold.so $(TEST_BINS) $(call f32,tests/cuda/test_cuda.c)
 	@bash tests/run_all.sh $(TEST_BINS)
 
 clean:
-	rm -rf $(BUILD) pairfold libpairfold.so
+	rm -rf $(BUILD) pairfold libpairfold.so python/build python/pairfold.egg-info
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -20,9 +20,9 @@ class Backend:
         self.name = LIB.pairfold_backend_name(h).decode()
 
     def close(self):
-        if getattr(self, "_h", None):
-            LIB.pairfold_backend_free(self._h)
-            self._h = None
+        h, self._h = getattr(self, "_h", None), None
+        if h and LIB is not None:  # LIB may be gone during interpreter shutdown
+            LIB.pairfold_backend_free(h)
 
     def __del__(self):
         self.close()
@@ -55,9 +55,9 @@ class Block:
         self._dims = None
 
     def close(self):
-        if getattr(self, "_h", None):
-            LIB.pairfold_block_free(self._h)
-            self._h = None
+        h, self._h = getattr(self, "_h", None), None
+        if h and LIB is not None:
+            LIB.pairfold_block_free(h)
 
     def __del__(self):
         self.close()

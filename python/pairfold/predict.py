@@ -29,9 +29,9 @@ class Prediction:
         check(LIB.pairfold_prediction_write(self._h, str(path).encode(), format.encode(), int(top)))
 
     def __del__(self):
-        if getattr(self, "_h", None):
-            LIB.pairfold_prediction_free(self._h)
-            self._h = None
+        h, self._h = getattr(self, "_h", None), None
+        if h and LIB is not None:
+            LIB.pairfold_prediction_free(h)
 
 
 def predict(ckpt, alignment=None, sequence=None, backend=None, msa_rows=None, extra_msa_rows=None, recycles=None,
