@@ -215,6 +215,21 @@ open(MSA, "w").write(f">q\n{SEQ}\n>hit\n{SEQ[:20]}--{SEQ[22:40]}aa{SEQ[40:]}\n>h
 rc, o = run([PF, "train", "--preset", "tiny", "--data", "synthetic", "--steps", "2", "--set", "val_every=0",
              "--out", f"{T}/run", "--quiet"], T)
 check(rc == 0, "a tiny checkpoint for predict", o[-300:])
+# one block of the trained checkpoint, by prefix: the API and `pairfold block --prefix` agree
+ck = f"{T}/run/checkpoints/step_000002/model.safetensors"
+evo = pairfold.Block("evoformer", preset="tiny")
+evo.load_weights(ck, prefix="evoformer.blocks.1.")
+check(all(np.array_equal(v, load_file(ck)["evoformer.blocks.1." + k]) for k, v in evo.get_weights().items()),
+      "load_weights from a checkpoint's model.safetensors with a prefix")
+rng = np.random.default_rng(5)
+xe = {"z": rng.normal(size=(6, 6, 32)).astype(np.float32), "m": rng.normal(size=(3, 6, 32)).astype(np.float32)}
+oe = evo.forward(**xe)
+save_file(xe, f"{T}/ck_in.safetensors")
+rc, o = run([PF, "block", "--kind", "evoformer", "--preset", "tiny", "--weights", ck, "--prefix", "evoformer.blocks.1.",
+             "--inputs", "ck_in.safetensors", "--out", "ck_out.safetensors"], T)
+r = load_file(f"{T}/ck_out.safetensors") if rc == 0 else {}
+check(rc == 0 and maxdiff(oe["z"], r["z"]) <= 1e-6 and maxdiff(oe["m"], r["m"]) <= 1e-6,
+      "a checkpoint's block: API = pairfold block --prefix", o[-300:])
 rc, o = run([PF, "predict", "--ckpt", f"{T}/run", "--msa", MSA, "--out", f"{T}/cli.safetensors", "--set",
              "msa_rows=8", "--formats", "npz,csv", "--contacts-top", "40"], T)
 check(rc == 0, "pairfold predict --formats npz,csv", o[-300:])
