@@ -63,10 +63,10 @@ $(BUILD)/test_unit_%: $(call f32,$(LIB_SRC) $(TLIB_SRC)) $(BUILD)/f32/tests/test
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
 # tests/test_op_coverage.sh reads the CUDA test's object (it compiles without CUDA)
-test: pairfold $(TEST_BINS) $(call f32,tests/cuda/test_cuda.c)
+test: pairfold libpairfold.so $(TEST_BINS) $(call f32,tests/cuda/test_cuda.c)
 	@bash tests/run_all.sh $(TEST_BINS)
 
 clean:
-	rm -rf $(BUILD) pairfold
+	rm -rf $(BUILD) pairfold libpairfold.so python/build python/pairfold.egg-info
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what pairfold needs to build and test on Debian/Ubuntu: a C compiler,
 # OpenBLAS, cJSON, zlib, Open MPI (data-parallel runs), clang (fuzzers, sanitizers), Python with numpy and
-# safetensors (checkpoint interop test), gemmi and Biopython (structure file test). Safe to run again: it installs only
+# safetensors (checkpoint interop test), gemmi and Biopython (structure file test), setuptools + wheel
+# (the Python package) and matplotlib (plot). Safe to run again: it installs only
 # what is missing.
 set -e
 need=()
@@ -30,4 +31,12 @@ if ! python3 -c "import gemmi, Bio.PDB" >/dev/null 2>&1; then
     python3 -m pip install -q gemmi biopython 2>/dev/null ||
         python3 -m pip install -q --break-system-packages gemmi biopython
 fi
+# the Python package (pip install ./python; its test builds it offline with
+# --no-build-isolation, which needs setuptools and wheel here) and pairfold plot (matplotlib)
+for mod in setuptools:setuptools wheel:wheel matplotlib:matplotlib; do
+    if ! python3 -c "import ${mod%%:*}" >/dev/null 2>&1; then
+        echo "setup: installing ${mod#*:} (pip)"
+        python3 -m pip install -q "${mod#*:}" 2>/dev/null || python3 -m pip install -q --break-system-packages "${mod#*:}"
+    fi
+done
 echo "setup: ok"

@@ -20,7 +20,7 @@ LAYERS = [
     ["optim"],             # AdamW, schedules, weight EMA
     ["format"],            # file formats: safetensors, checkpoints
     ["train"],             # sources, data parallelism, the training loop
-    ["cli"],               # the pairfold command
+    ["cli", "api"],        # the pairfold command; the C API of libpairfold.so (src/api/pairfold.h)
 ]
 LEVEL = {f: i for i, fs in enumerate(LAYERS) for f in fs}
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')

@@ -3,8 +3,7 @@
 #define PF_CLI_H
 #include <getopt.h>
 #include "../model/config.h"
-
-#define PF_VERSION "0.1.0"
+#include "../core/version.h"
 
 int cmd_train(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
@@ -14,6 +13,7 @@ int cmd_block(int argc, char **argv);
 int cmd_predict(int argc, char **argv);
 int cmd_score(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 // Shared option handling: --preset, --config, --set KEY=VALUE, --trunk, --device.
 // Returns 1 if the option was consumed, 0 if not one of these, -1 on error

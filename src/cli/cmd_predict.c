@@ -17,6 +17,8 @@
 #include <errno.h>
 #include <dirent.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include "cli.h"
 #include "../registry/registry.h"
 #include "../core/util.h"
@@ -24,15 +26,16 @@
 #include "../model/distogram.h"
 #include "../data/msa.h"
 #include "../data/af3_input.h"
-#include "../data/query_batch.h"
 #include "../format/checkpoint.h"
 #include "../format/safetensors.h"
+#include "../format/prediction.h"
 
 static void usage(FILE *f) {
     fprintf(f, "usage: pairfold predict --ckpt DIR --msa FILE --out FILE.safetensors [options]\n"
                "       pairfold predict --ckpt DIR --json FILE|DIR --out DIR [options]\n"
                "options: --device D, --recycles R, --raw-weights, --set KEY=VALUE (msa_rows,\n"
-               "extra_msa_rows, recycles: alignment rows used, recycling passes), --help / -h\n\n"
+               "extra_msa_rows, recycles: alignment rows used, recycling passes), --formats LIST,\n"
+               "--contacts-top K, --help / -h\n\n"
                "Predicts the distogram of the query (row 0) of an alignment (A3M, Stockholm, FASTA;\n"
                ".gz read transparently), or of every job in AlphaFold 3 input JSON (a file, or every\n"
                "*.json in a directory; AlphaFold Server job lists too; protein chains with their\n"
@@ -43,93 +46,142 @@ static void usage(FILE *f) {
                "--device D: cpu, cuda (bf16) or cuda-fp32 (default: the checkpoint's device).\n"
                "The first msa_rows rows (query included) are the cluster rows, the next\n"
                "extra_msa_rows the extra rows (AF2 trunk); the output says how many were used.\n"
-               "Contacts are listed as CHAIN:RESIDUE pairs, residues numbered from 1 in each chain.\n");
+               "Contacts are listed as CHAIN:RESIDUE pairs, residues numbered from 1 in each chain.\n"
+               "--formats rr,csv,npz,png: also write, beside each OUT.safetensors (same stem), the contacts\n"
+               "as CASP RR (OUT.rr) and CSV (OUT.contacts.csv: chain, 1-based residue, amino acid of\n"
+               "both residues, P(d < 8 A), expected distance) and the distogram in AlphaFold 3's layout\n"
+               "(OUT.distogram.npz, key \"distogram\" (N, N, bins) probabilities; also bin_edges,\n"
+               "contact_probs, chain_index, residue_index). Contacts: pairs at least 6 apart in a chain\n"
+               "or across chains, most likely first; --contacts-top K keeps K of them (default: every\n"
+               "pair with P >= 0.01). png: the contact and distance maps (OUT.png, `pairfold plot`;\n"
+               "needs python3 with matplotlib).\n");
+}
+
+// --formats: the files written beside each safetensors output (same stem).
+enum { FMT_RR = 1, FMT_CSV = 2, FMT_NPZ = 4, FMT_PNG = 8 };
+static int formats;          // FMT_* bits
+static int contacts_top;     // --contacts-top: contacts in the RR / CSV files (0: every pair with P >= 0.01, up to 10 N)
+#define CONTACT_MIN_SEP 6    // CASP's shortest contact range (6-11 short, 12-23 medium, >= 24 long)
+static int raw_weights;      // --raw-weights: the trained weights even when the checkpoint has an EMA
+
+// "rr,csv,npz" -> FMT_* bits; -1 with the message printed.
+static int parse_formats(const char *s) {
+    int bits = 0;
+    for (const char *q = s; *q;) {
+        size_t l = strcspn(q, ",");
+        if (l == 2 && !strncmp(q, "rr", 2)) bits |= FMT_RR;
+        else if (l == 3 && !strncmp(q, "csv", 3)) bits |= FMT_CSV;
+        else if (l == 3 && !strncmp(q, "npz", 3)) bits |= FMT_NPZ;
+        else if (l == 3 && !strncmp(q, "png", 3)) bits |= FMT_PNG;
+        else {
+            fprintf(stderr, "pairfold: error: --formats: unknown format '%.*s' (rr, csv, npz, png)\n", (int)l, q);
+            return -1;
+        }
+        q += l;
+        if (*q) q++;
+    }
+    return bits;
+}
+
+// The maps of a written prediction as a PNG: `pairfold plot OUT --out PNG` in a child
+// process (tools/plot.py needs Python with matplotlib). 0, or -1 with the reason printed.
+static int plot_png(const char *out, const char *png) {
+    fflush(stdout);
+    pid_t pid = fork();
+    if (pid == 0) {
+        char *args[] = {(char *)"pairfold", (char *)"plot", (char *)out, (char *)"--out", (char *)png, NULL};
+        execv("/proc/self/exe", args);
+        fprintf(stderr, "pairfold: error: cannot run pairfold plot: %s\n", strerror(errno));
+        _exit(127);
+    }
+    int status = 0;
+    if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "pairfold: error: --formats png: drawing %s failed (above)\n", png);
+        return -1;
+    }
+    return 0;
+}
+
+// The extra files of --formats: OUT without ".safetensors" + ".rr", ".contacts.csv",
+// ".distogram.npz", ".png".
+static int write_formats(const pf_prediction *p, const char *chains, const char *out) {
+    char stem[4096], path[4200], err[1024], target[256];
+    size_t l = strlen(out);
+    if (l > 12 && !strcmp(out + l - 12, ".safetensors")) l -= 12;
+    snprintf(stem, sizeof stem, "%.*s", (int)l, out);
+    const char *base = strrchr(stem, '/');
+    snprintf(target, sizeof target, "%.200s", base ? base + 1 : stem);
+    int rc = 0;
+    if (formats & FMT_RR) {
+        snprintf(path, sizeof path, "%s.rr", stem);
+        if (pf_prediction_write_rr(p, chains, target, CONTACT_MIN_SEP, contacts_top, path, err, sizeof err)) rc = -1;
+        else printf("contacts (CASP RR) -> %s\n", path);
+    }
+    if (!rc && (formats & FMT_CSV)) {
+        snprintf(path, sizeof path, "%s.contacts.csv", stem);
+        if (pf_prediction_write_csv(p, chains, CONTACT_MIN_SEP, contacts_top, path, err, sizeof err)) rc = -1;
+        else printf("contacts (CSV) -> %s\n", path);
+    }
+    if (!rc && (formats & FMT_NPZ)) {
+        snprintf(path, sizeof path, "%s.distogram.npz", stem);
+        if (pf_prediction_write_npz(p, path, err, sizeof err)) rc = -1;
+        else printf("distogram (AlphaFold 3 distogram.npz layout) -> %s\n", path);
+    }
+    if (rc) fprintf(stderr, "pairfold: error: %s\n", err);
+    if (!rc && (formats & FMT_PNG)) {
+        snprintf(path, sizeof path, "%s.png", stem);
+        rc = plot_png(out, path);
+    }
+    return rc;
+}
+
+// The terminal summary: rows used, weights, time, memory, the top long-range contacts.
+static void print_summary(const pf_prediction *p, const pf_config *cfg, pf_backend *be, const char *chains,
+                          double ms, const char *out) {
+    int64_t N = p->N;
+    printf("predicted %lld residues (%d alignment rows used of %d: msa_rows %d, extra_msa_rows %d; %s weights) in %.1f s -> %s\n",
+           (long long)N, p->rows_used, p->rows_total, cfg->msa_rows, pf_extra_msa_rows(cfg), p->ema ? "EMA" : "trained",
+           ms / 1e3, out);
+    if (be->peak_bytes)  // the backend's own count (CUDA: device memory, weights and arenas included)
+        printf("peak %s memory: %.2f GiB\n", be->name, (double)be->peak_bytes(be, 0) / (1u << 30));
+    // most likely long-range contacts (|i - j| >= 24 within a chain, any pair across chains), up to N / 5
+    // (the file has them all; the terminal shows at most 20)
+    int top = (int)(N / 5 > 0 ? (N / 5 < 20 ? N / 5 : 20) : 1);
+    int64_t pairs[20];
+    int n = pf_top_contacts(p->contact, p->chain_index, N, 24, top, pairs);
+    char names[64][8];
+    int n_names = pf_chain_names(chains, names, 64);
+    const int32_t *ci = p->chain_index, *ri = p->residue_index;
+    printf("top long-range contacts (chain:residue chain:residue P(d < 8 A); residues numbered from 1 in each chain):\n");
+    for (int t = 0; t < n; t++) {
+        int64_t i = pairs[t] / N, j = pairs[t] % N;
+        printf("  %s:%-4d %s:%-4d %.3f\n", ci[i] >= 0 && ci[i] < n_names ? names[ci[i]] : "?", ri[i] + 1,
+               ci[j] >= 0 && ci[j] < n_names ? names[ci[j]] : "?", ri[j] + 1, p->contact[pairs[t]]);
+    }
 }
 
 // One query: model sized for it, checkpoint weights, distogram out. 0, or 1 with
 // the reason printed.
-static int raw_weights;  // --raw-weights: the trained weights even when the checkpoint has an EMA
-
 static int predict_one(const char *ckpt, pf_config cfg, pf_backend *be, const pf_msa *a, const pf_af3_query *ids,
                        const char *chains, const char *source, const char *out) {
     char err[1024];
-    if (a->L < 2) { fprintf(stderr, "pairfold: error: %s: the query has %d residues\n", source, a->L); return 1; }
     double t0 = pf_now_ms();
-    pf_batch b;
-    pf_batch_from_query(a, ids, cfg.msa_rows, pf_extra_msa_rows(&cfg), &b);
-    cfg.max_tokens = b.N;  // plan the arenas for this query
-    pf_model *M = pf_model_create_inference(&cfg, be);
-    int ema = raw_weights ? 1 : 0;  // 0 EMA loaded, 1 none / not wanted
-    if (pf_ckpt_load(ckpt, M, NULL, NULL, err, sizeof err) != 0 ||
-        (!raw_weights && (ema = pf_ckpt_load_ema_weights(ckpt, M, err, sizeof err)) < 0)) {
-        fprintf(stderr, "pairfold: error: %s\n", err);
-        pf_batch_free(&b);
-        pf_model_free(M);
+    pf_prediction p;
+    if (pf_predict_query(ckpt, &cfg, be, a, ids, raw_weights, &p, err, sizeof err) != 0) {
+        fprintf(stderr, "pairfold: error: %s: %s\n", source, err);
         return 1;
     }
-    pf_model_eval(M, &b);  // leaves the final pair representation in M->z
-
-    int64_t N = b.N, NN = N * N;
-    int nb = cfg.n_bins;
-    float *probs = pf_malloc(sizeof(float) * (size_t)(NN * nb)), *dist = pf_malloc(sizeof(float) * (size_t)NN);
-    float *cont = pf_malloc(sizeof(float) * (size_t)NN);
-    pf_distogram_predict(M, N, probs, dist, cont);
-    int32_t *q = pf_malloc(sizeof(int32_t) * (size_t)N * 3), *ci = q + N, *ri = q + 2 * N;
-    for (int64_t i = 0; i < N; i++) q[i] = b.aatype[i], ci[i] = b.chain_id[i], ri[i] = b.residue_index[i];
-    char *seq = pf_malloc((size_t)N + 1);
-    for (int64_t i = 0; i < N; i++) seq[i] = q[i] < 20 ? PF_AA_ORDER[q[i]] : 'X';
-    seq[N] = 0;
     char nrows[32];
     snprintf(nrows, sizeof nrows, "%d", a->n_seq);
-    // bin k covers (edge[k-1], edge[k]] Angstrom, edge[-1] = 0 and the last bin open-ended
-    float *edges = pf_malloc(sizeof(float) * (size_t)(nb - 1));
-    pf_disto_bins bins = pf_disto_bins_of(&cfg);
-    for (int k = 0; k < nb - 1; k++) edges[k] = (float)pf_disto_edge(&bins, k + 1);
-    pf_st_tensor ts[7] = {
-        {"distogram_probs", "F32", 3, {N, N, nb}, probs, sizeof(float) * (size_t)(NN * nb)},
-        {"expected_distance", "F32", 2, {N, N}, dist, sizeof(float) * (size_t)NN},
-        {"contact_probability_8A", "F32", 2, {N, N}, cont, sizeof(float) * (size_t)NN},
-        {"query", "I32", 1, {N}, q, sizeof(int32_t) * (size_t)N},
-        {"chain_index", "I32", 1, {N}, ci, sizeof(int32_t) * (size_t)N},
-        {"residue_index", "I32", 1, {N}, ri, sizeof(int32_t) * (size_t)N},
-        {"bin_edges", "F32", 1, {nb - 1}, edges, sizeof(float) * (size_t)(nb - 1)},
-    };
-    const char *meta[] = {"sequence", seq, "chains", chains, "checkpoint", ckpt, "weights", ema == 0 ? "ema" : "trained",
+    const char *meta[] = {"sequence", p.sequence, "chains", chains, "checkpoint", ckpt, "weights", p.ema ? "ema" : "trained",
                           "alignment", source, "alignment_rows", nrows, NULL};
-    int rc = pf_st_write(out, ts, 7, meta, err, sizeof err);
-    pf_free(edges);
+    int rc = pf_prediction_write_safetensors(&p, out, meta, err, sizeof err);
     if (rc) fprintf(stderr, "pairfold: error: %s\n", err);
     else {
-        int E = pf_extra_msa_rows(&cfg);
-        int rows_used = PF_MIN(a->n_seq, cfg.msa_rows + E);
-        printf("predicted %lld residues (%d alignment rows used of %d: msa_rows %d, extra_msa_rows %d; %s weights) in %.1f s -> %s\n",
-               (long long)N, rows_used, a->n_seq, cfg.msa_rows, E, ema == 0 ? "EMA" : "trained", (pf_now_ms() - t0) / 1e3, out);
-        if (be->peak_bytes)  // the backend's own count (CUDA: device memory, weights and arenas included)
-            printf("peak %s memory: %.2f GiB\n", be->name, (double)be->peak_bytes(be, 0) / (1u << 30));
-        // most likely long-range contacts (|i - j| >= 24 within a chain, any pair across chains), up to N / 5
-        // (the file has them all; the terminal shows at most 20)
-        int top = (int)(N / 5 > 0 ? (N / 5 < 20 ? N / 5 : 20) : 1);
-        int64_t pairs[20];
-        int n = pf_top_contacts(cont, ci, N, 24, top, pairs);
-        // chain names: "A:154,B:8" (chain id : length, in chain index order)
-        char names[64][8];
-        int n_names = 0;
-        for (const char *p = chains; *p && n_names < 64; n_names++) {
-            size_t l = strcspn(p, ":,");
-            snprintf(names[n_names], sizeof names[0], "%.*s", (int)(l < 7 ? l : 7), p);
-            p += strcspn(p, ",");
-            if (*p) p++;
-        }
-        printf("top long-range contacts (chain:residue chain:residue P(d < 8 A); residues numbered from 1 in each chain):\n");
-        for (int t = 0; t < n; t++) {
-            int64_t i = pairs[t] / N, j = pairs[t] % N;
-            printf("  %s:%-4d %s:%-4d %.3f\n", ci[i] >= 0 && ci[i] < n_names ? names[ci[i]] : "?", ri[i] + 1,
-                   ci[j] >= 0 && ci[j] < n_names ? names[ci[j]] : "?", ri[j] + 1, cont[pairs[t]]);
-        }
+        print_summary(&p, &cfg, be, chains, pf_now_ms() - t0, out);
+        rc = write_formats(&p, chains, out);
     }
-    pf_free(probs); pf_free(dist); pf_free(cont); pf_free(q); pf_free(seq);
-    pf_batch_free(&b);
-    pf_model_free(M);
+    pf_prediction_free(&p);
     return rc ? 1 : 0;
 }
 
@@ -237,6 +289,7 @@ int cmd_predict(int argc, char **argv) {
                                    {"out", required_argument, 0, 0},      {"device", required_argument, 0, 0},
                                    {"recycles", required_argument, 0, 0}, {"json", required_argument, 0, 0},
                                    {"raw-weights", no_argument, 0, 0},    {"set", required_argument, 0, 0},
+                                   {"formats", required_argument, 0, 0},  {"contacts-top", required_argument, 0, 0},
                                    {"help", no_argument, 0, 0},           {0, 0, 0, 0}};
     const char *ckpt = NULL, *msa_path = NULL, *json = NULL, *out = NULL, *device = NULL, *recycles = NULL;
     const char *sets[32];
@@ -254,6 +307,14 @@ int cmd_predict(int argc, char **argv) {
         else if (!strcmp(name, "device")) device = optarg;
         else if (!strcmp(name, "recycles")) recycles = optarg;
         else if (!strcmp(name, "raw-weights")) raw_weights = 1;
+        else if (!strcmp(name, "formats")) {
+            if ((formats = parse_formats(optarg)) < 0) return 2;
+        } else if (!strcmp(name, "contacts-top")) {
+            long v;
+            const char *e = pf_parse_long_arg(optarg, 0, 1000000, "--contacts-top", &v);
+            if (e) { fprintf(stderr, "pairfold: error: %s\n", e); return 2; }
+            contacts_top = (int)v;
+        }
         else if (!strcmp(name, "set")) {
             if (n_sets == 32) { fprintf(stderr, "pairfold: error: at most 32 --set options\n"); return 2; }
             sets[n_sets++] = optarg;

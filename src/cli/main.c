@@ -29,6 +29,7 @@ static void usage(FILE *f) {
             "  inspect   list a checkpoint's tensors (name, dtype, shape)\n"
             "  version   print version and build information\n"
             "  block     run one block on tensors from a safetensors file (parity tests)\n"
+            "  plot      draw a run's training curves to a PNG (tools/plot.py, matplotlib)\n"
             "\n"
             "`pairfold <command> --help` describes each command's options.\n");
 }
@@ -163,6 +164,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "predict")) return cmd_predict(argc - 1, argv + 1);
     if (!strcmp(cmd, "score")) return cmd_score(argc - 1, argv + 1);
     if (!strcmp(cmd, "convert")) return cmd_convert(argc - 1, argv + 1);
+    if (!strcmp(cmd, "plot")) return cmd_plot(argc - 1, argv + 1);
     if (!strcmp(cmd, "prep")) {
         if (!pf_prep_main) { fprintf(stderr, "pairfold: error: prep is not built in\n"); return 2; }
         return pf_prep_main(argc - 1, argv + 1);

@@ -55,7 +55,7 @@ static void declare_opm(pf_params *P, const char *pre, int c_m, int c, int c_z, 
     pf_params_linear(P, pre, "linear_out", c_z, c * c, 1, PF_INIT_ZEROS, PF_INIT_ZEROS, &p->o, &g->o);
 }
 
-static void declare_trimul(pf_params *P, const char *pre, int c_z, int c, int bias,
+void pf_declare_trimul(pf_params *P, const char *pre, int c_z, int c, int bias,
                            pf_trimul_p *p, pf_trimul_p *g) {
     pf_params_layernorm(P, pre, "layer_norm_in", c_z, &p->ln_in, &g->ln_in);
     pf_params_linear(P, pre, "linear_a_p", c, c_z, bias, PF_INIT_LECUN, PF_INIT_ZEROS, &p->a_p, &g->a_p);
@@ -124,7 +124,7 @@ static void declare_pair_stack(pf_block *b, const pf_config *cfg, pf_params *P, 
         pf_step *s = add_step(b, names[k], PF_OP_TRIMUL, PF_STREAM_Z, -1, PF_STREAM_Z, PF_MASK_PAIR, dp, 0);
         s->d.trimul = (pf_trimul_dims){.c_z = cz, .c = cfg->c_trimul, .incoming = k};
         full_name(nm, sizeof nm, prefix, s);
-        declare_trimul(P, nm, cz, cfg->c_trimul, !af3, &s->p.trimul, &s->g.trimul);
+        pf_declare_trimul(P, nm, cz, cfg->c_trimul, !af3, &s->p.trimul, &s->g.trimul);
     }
     for (int k = 0; k < 2; k++) {
         pf_step *s = add_step(b, names[2 + k], PF_OP_ATTN, PF_STREAM_Z, -1, PF_STREAM_Z, PF_MASK_PAIR, dp, k);

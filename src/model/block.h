@@ -81,5 +81,9 @@ void pf_block_bwd(pf_block *b, pf_backend *be, pf_streams *st, pf_streams *d, co
 // Forward multiply-adds x 2 of the block at its planned sizes (the FLOP model).
 double pf_block_flops(const pf_block *b);
 const char *pf_block_kind_name(int kind);
+// The parameters of one triangle multiplication under `pre` (OpenFold names;
+// bias: AF2's Linears with biases, AF3's without); also for running the module
+// alone (the C API, src/api).
+void pf_declare_trimul(pf_params *P, const char *pre, int c_z, int c, int bias, pf_trimul_p *p, pf_trimul_p *g);
 
 #endif

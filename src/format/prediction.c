@@ -1,0 +1,79 @@
+// prediction.c: one query's distogram from a checkpoint (the computation shared by
+// `pairfold predict` and the C API; the file writers are in prediction_io.c).
+#include "prediction.h"
+#include <string.h>
+#include "checkpoint.h"
+#include "../core/util.h"
+#include "../model/model.h"
+#include "../model/distogram.h"
+#include "../data/query_batch.h"
+
+void pf_prediction_free(pf_prediction *p) {
+    if (!p) return;
+    pf_free(p->probs);
+    pf_free(p->expected);
+    pf_free(p->contact);
+    pf_free(p->bin_edges);
+    pf_free(p->aatype);  // chain_index and residue_index live in the same block
+    pf_free(p->sequence);
+    memset(p, 0, sizeof *p);
+}
+
+int pf_predict_query(const char *ckpt, const pf_config *cfg_in, pf_backend *be, const pf_msa *a,
+                     const pf_af3_query *ids, int raw_weights, pf_prediction *p, char *err, size_t errlen) {
+    memset(p, 0, sizeof *p);
+    if (a->L < 2) { snprintf(err, errlen, "the query has %d residues (at least 2 needed)", a->L); return -1; }
+    pf_config cfg = *cfg_in;
+    pf_batch b;
+    pf_batch_from_query(a, ids, cfg.msa_rows, pf_extra_msa_rows(&cfg), &b);
+    cfg.max_tokens = b.N;  // plan the arenas for this query
+    pf_model *M = pf_model_create_inference(&cfg, be);
+    int ema = raw_weights ? 1 : 0;  // 0 EMA loaded, 1 none / not wanted
+    if (pf_ckpt_load(ckpt, M, NULL, NULL, err, errlen) != 0 ||
+        (!raw_weights && (ema = pf_ckpt_load_ema_weights(ckpt, M, err, errlen)) < 0)) {
+        pf_batch_free(&b);
+        pf_model_free(M);
+        return -1;
+    }
+    pf_model_eval(M, &b);  // leaves the final pair representation in M->z
+
+    const int64_t N = b.N, NN = N * N;
+    const int nb = cfg.n_bins;
+    p->N = N;
+    p->n_bins = nb;
+    p->probs = pf_malloc(sizeof(float) * (size_t)(NN * nb));  // (N, N, n_bins)
+    p->expected = pf_malloc(sizeof(float) * (size_t)NN);      // (N, N)
+    p->contact = pf_malloc(sizeof(float) * (size_t)NN);       // (N, N)
+    pf_distogram_predict(M, N, p->probs, p->expected, p->contact);
+    p->aatype = pf_malloc(sizeof(int32_t) * (size_t)N * 3);
+    p->chain_index = p->aatype + N;
+    p->residue_index = p->aatype + 2 * N;
+    p->sequence = pf_malloc((size_t)N + 1);
+    for (int64_t i = 0; i < N; i++) {
+        p->aatype[i] = b.aatype[i];
+        p->chain_index[i] = b.chain_id[i];
+        p->residue_index[i] = b.residue_index[i];
+        p->sequence[i] = b.aatype[i] >= 0 && b.aatype[i] < 20 ? PF_AA_ORDER[b.aatype[i]] : 'X';
+    }
+    p->sequence[N] = 0;
+    p->bin_edges = pf_malloc(sizeof(float) * (size_t)(nb - 1));
+    pf_disto_bins bins = pf_disto_bins_of(&cfg);
+    for (int k = 0; k < nb - 1; k++) p->bin_edges[k] = (float)pf_disto_edge(&bins, k + 1);
+    p->ema = ema == 0;
+    p->rows_total = a->n_seq;
+    p->rows_used = PF_MIN(a->n_seq, cfg.msa_rows + pf_extra_msa_rows(&cfg));
+    pf_batch_free(&b);
+    pf_model_free(M);
+    return 0;
+}
+
+int pf_chain_names(const char *chains, char (*names)[8], int max) {
+    int n = 0;
+    for (const char *q = chains ? chains : ""; *q && n < max; n++) {
+        size_t l = strcspn(q, ":,");
+        snprintf(names[n], 8, "%.*s", (int)(l < 7 ? l : 7), q);
+        q += strcspn(q, ",");
+        if (*q) q++;
+    }
+    return n;
+}

@@ -1,0 +1,62 @@
+// prediction.h: the distogram prediction of one query from a checkpoint, and the
+// files people read it in: safetensors (pairfold's own), AlphaFold 3's
+// distogram.npz, contacts as CASP RR and as CSV. `pairfold predict` and the C API
+// (src/api) both go through here, so they give the same numbers.
+#ifndef PF_PREDICTION_H
+#define PF_PREDICTION_H
+#include <stdint.h>
+#include <stddef.h>
+#include "../backend/backend.h"
+#include "../model/config.h"
+#include "../data/msa.h"
+#include "../data/af3_input.h"
+
+typedef struct {
+    int64_t N;                 // tokens (residues of all chains)
+    int n_bins;
+    float *probs;              // (N, N, n_bins) distogram bin probabilities
+    float *expected;           // (N, N) expected pseudo-beta distance, Angstrom
+    float *contact;            // (N, N) P(pseudo-beta distance < 8 A)
+    float *bin_edges;          // (n_bins - 1) upper bin edges, Angstrom (bin k: (edge[k-1], edge[k]])
+    int32_t *aatype;           // (N) tokens 0..20 (PF_AA_ORDER, 20 = unknown)
+    int32_t *chain_index;      // (N) 0-based chain of each token
+    int32_t *residue_index;    // (N) 0-based residue number within its chain
+    char *sequence;            // (N + 1) one-letter codes
+    int ema;                   // 1: the checkpoint's EMA weights were used
+    int rows_used, rows_total; // alignment rows read by the model / in the alignment
+} pf_prediction;
+
+// Predict the distogram of alignment a (row 0 the query; ids: AF3 chain ids, or
+// NULL for one chain) with the checkpoint's weights (EMA unless raw_weights) on
+// backend be, the model planned for this query. cfg: the checkpoint's
+// configuration with the inference-time overrides applied. 0, or -1 with err.
+int pf_predict_query(const char *ckpt, const pf_config *cfg, pf_backend *be, const pf_msa *a,
+                     const pf_af3_query *ids, int raw_weights, pf_prediction *p, char *err, size_t errlen);
+void pf_prediction_free(pf_prediction *p);
+
+// Chain names from "A:154,B:8" (id : length, in chain index order): names[c] for
+// chain c, at most max names of up to 7 characters. Returns how many.
+int pf_chain_names(const char *chains, char (*names)[8], int max);
+
+// The writers; each file is replaced atomically. 0, or -1 with a message naming the file.
+// safetensors: distogram_probs, expected_distance, contact_probability_8A, query,
+// chain_index, residue_index, bin_edges (meta_kv: extra metadata pairs, NULL-terminated).
+int pf_prediction_write_safetensors(const pf_prediction *p, const char *path, const char *const *meta_kv,
+                                    char *err, size_t errlen);
+// AlphaFold 3's distogram.npz layout: key "distogram" (N, N, n_bins) float32
+// probabilities (plus "bin_edges", "contact_probs" (N, N) and "chain_index",
+// "residue_index" for readers that want them).
+int pf_prediction_write_npz(const pf_prediction *p, const char *path, char *err, size_t errlen);
+// Contacts: pairs i < j of different chains, or of one chain at least min_sep apart,
+// by P(d < 8 A), highest first, at most top (top <= 0: all such pairs with P >= 0.01
+// up to N * 10). chains: "A:154,B:8" as above. target: the RR TARGET name.
+// CASP RR (PFRMAT RR, CASP13 layout): "i j 0 8 p" with 1-based residue numbers; for
+// several chains each residue is written CHAIN + number ("A12 B40 0 8 0.87").
+int pf_prediction_write_rr(const pf_prediction *p, const char *chains, const char *target, int min_sep, int top,
+                           const char *path, char *err, size_t errlen);
+// CSV: header "chain_i,residue_i,aa_i,chain_j,residue_j,aa_j,probability,expected_distance",
+// residues 1-based within their chain.
+int pf_prediction_write_csv(const pf_prediction *p, const char *chains, int min_sep, int top, const char *path,
+                            char *err, size_t errlen);
+
+#endif
