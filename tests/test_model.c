@@ -93,14 +93,18 @@ static void test_model_grad(int trunk) {
 // recycling on) with a smaller saved arena.
 static void test_recompute(int trunk) {
     pf_config cfg = model_cfg(trunk);
+    cfg.n_blocks = 5;  // 6 blocks with the MSA stack's: segments of 2 and 3 keep 4 inputs, not 6
     pf_batch_source *src = pf_synthetic_source_create(&cfg);
     pf_batch b;
     src->next(src, 5, 0, &b);
     for (int i = 0; i < b.N; i += 3) b.seq_mask[i] = 0;
-    real *g[2];
-    size_t bytes[2];
-    double loss[2];
-    for (int rc = 0; rc < 2; rc++) {
+    // recompute 0 (every block's activations), 1 (each block's input), 2 and 3
+    // (segments, the first across the MSA stack and the trunk)
+    real *g[4];
+    size_t bytes[4];
+    double loss[4];
+    char label[96];
+    for (int rc = 0; rc < 4; rc++) {
         cfg.recompute = rc;
         pf_model *M = pf_model_create(&cfg, pf_backend_cpu());
         randomise(M, 7);
@@ -109,14 +113,16 @@ static void test_recompute(int trunk) {
         g[rc] = tl_copy(M->P.grad, M->P.total);
         bytes[rc] = M->saved_bytes;
         if (rc) {
-            tl_check(memcmp(g[0], g[1], sizeof(real) * (size_t)M->P.total) == 0 && loss[0] == loss[1],
-                     trunk ? "recompute: pairformer gradients bit-identical" : "recompute: evoformer gradients bit-identical",
-                     "loss %.17g vs %.17g", loss[0], loss[1]);
+            snprintf(label, sizeof label, "recompute %d: %s gradients bit-identical", rc, trunk ? "pairformer" : "evoformer");
+            tl_check(memcmp(g[0], g[rc], sizeof(real) * (size_t)M->P.total) == 0 && loss[0] == loss[rc], label,
+                     "loss %.17g vs %.17g", loss[0], loss[rc]);
         }
         pf_model_free(M);
     }
     tl_check(bytes[1] < bytes[0], trunk ? "recompute: pairformer saved arena smaller" : "recompute: evoformer saved arena smaller",
              "%zu vs %zu bytes", bytes[1], bytes[0]);
+    tl_check(bytes[3] < bytes[1], trunk ? "recompute 3: pairformer saved arena smaller than 1" : "recompute 3: evoformer saved arena smaller than 1",
+             "%zu vs %zu bytes", bytes[3], bytes[1]);
     pf_batch_free(&b);
     src->destroy(src);
 }

@@ -62,7 +62,7 @@ static const field fields[] = {
     FF(disto_weight, 0, 1000, "weight of the distogram loss"),
     FF(msa_weight, 0, 1000, "weight of the AF2 masked-MSA loss (Evoformer trunk only)"),
     FI(recycles, 0, 32, "extra recycling passes (training samples 0..recycles per example)"),
-    FI(recompute, 0, 1, "1: keep only block inputs and re-run each block's forward in the backward"),
+    FI(recompute, 0, 512, "0: keep every block's activations; K >= 1: keep the inputs of every K-th block and re-run the forwards in the backward (1: each block once; K > 1: one more forward per block, about K times fewer kept inputs)"),
     FI(max_tokens, 0, 16384, "tokens the model's arenas are planned for (0: crop_size; predict: each query's length)"),
     FI(crop_size, 1, 8192, "residues per training crop"),
     FI(msa_rows, 1, 16384, "MSA cluster rows (the query included)"),

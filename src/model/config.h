@@ -25,7 +25,7 @@ typedef struct {
     float min_bin, max_bin;
     float disto_weight, msa_weight;  // loss weights: distogram, masked MSA (AF2 1.9.9; AF2 trunk only)
     int recycles;                // extra recycling passes (no gradient through them)
-    int recompute;               // 1: keep only each block's input streams; re-run a block's forward in the backward
+    int recompute;               // 0: off; K >= 1: keep the inputs of every K-th block, re-run forwards in the backward
     int max_tokens;              // tokens the model's arenas are planned for (0: crop_size); larger batches grow them
     // ---- data ----
     int crop_size, msa_rows, extra_msa_rows;

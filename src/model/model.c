@@ -149,12 +149,36 @@ static size_t snapshot_bytes(const pf_model *M, pf_dims d, const pf_block *b, in
     return n;
 }
 
+// Recompute in segments of K = recompute blocks: the forward keeps only the
+// input streams of blocks 0, K, 2K, ... (segment starts); the backward re-runs a
+// segment's forwards from its start, keeping the inputs of the segment's other
+// blocks in the inner area, then runs each block's forward with saved and its
+// backward, last block first. K = 1: each block's input kept, one forward re-run;
+// K > 1: one more forward per block for about K times fewer kept inputs.
+// Segments stay within a stack: its blocks use the same streams, so the snapshot
+// of a segment's first block holds every stream the segment reads.
+static int segment_len(const pf_model *M) { return M->cfg.recompute > 0 ? M->cfg.recompute : 1; }
+static int segment_start(const pf_model *M, int k) {  // the first block of block k's segment
+    int in_stack = k < M->n_msa_blocks ? k : k - M->n_msa_blocks;
+    return k - in_stack % segment_len(M);
+}
+
+static size_t snapshot_bytes_k(pf_model *M, pf_dims d, int k) {
+    int stack, i;
+    pf_block *b = block_at(M, k, &stack, &i);
+    return snapshot_bytes(M, d, b, stack);
+}
+static size_t block_saved_k(pf_model *M, int k) {
+    int stack, i;
+    return block_at(M, k, &stack, &i)->saved_bytes;
+}
+
 // Plan every block for dims d. The saved arena holds every block's saved
-// regions, or with recompute one block's (the largest) followed by a copy of
-// each block's input streams. The workspace of an inference model is what the
+// regions, or with recompute one block's (the largest), the segment starts'
+// snapshots and the inner area. The workspace of an inference model is what the
 // forwards without saved need (a backend may chunk those: ws_fwd).
 static void plan_blocks(pf_model *M, pf_dims d, size_t *saved, size_t *ws) {
-    size_t sum = 0, mx = 0, snaps = 0;
+    size_t sum = 0, mx = 0, starts = 0, inner = 0, cur = 0;
     *ws = 0;
     int64_t S_msa = M->cfg.trunk == PF_TRUNK_EVOFORMER ? d.E : d.S;
     for (int k = 0; k < n_blocks(M); k++) {
@@ -163,11 +187,13 @@ static void plan_blocks(pf_model *M, pf_dims d, size_t *saved, size_t *ws) {
         pf_block_plan(b, M->be, d.N, stack ? d.S : S_msa);
         sum += b->saved_bytes;
         mx = PF_MAX(mx, b->saved_bytes);
-        snaps += snapshot_bytes(M, d, b, stack);
+        size_t sb = snapshot_bytes(M, d, b, stack);
+        if (segment_start(M, k) == k) starts += sb, cur = 0;
+        else cur += sb, inner = PF_MAX(inner, cur);
         *ws = PF_MAX(*ws, M->inference ? b->ws_fwd_bytes : b->ws_bytes);
     }
     M->block_saved_max = (mx + 255) & ~(size_t)255;
-    *saved = M->cfg.recompute ? M->block_saved_max + snaps : sum;
+    *saved = M->cfg.recompute ? M->block_saved_max + starts + inner : sum;
 }
 
 // Copy a block's input streams to (dir 0) or from (dir 1) a snapshot.
@@ -349,7 +375,7 @@ static void pass_fwd(pf_model *M, pf_dims d, int64_t step, int save, int trainin
         pf_block *b = block_at(M, k, &stack, &i);
         pf_streams st = streams_for(M, d, stack == 0, 0);
         if (rec) {
-            snap += snapshot(M, d, b, stack, &st, snap, 0);
+            if (segment_start(M, k) == k) snap += snapshot(M, d, b, stack, &st, snap, 0);
             pf_block_fwd(b, be, &st, NULL, M->ws, M->tmp_a, block_key(M, step, stack, i), training);
         } else {
             pf_block_fwd(b, be, &st, saved, M->ws, M->tmp_a, block_key(M, step, stack, i), training);
@@ -365,32 +391,64 @@ static void keep_for_recycling(pf_model *M, pf_dims d) {
     be->copy(be, M->s_prev, M->s, pf_act_size(be, d.N * M->cfg.c_s));
 }
 
+// Block k's forward (with saved: keeping what its backward needs) or backward.
+static void run_block(pf_model *M, pf_dims d, int64_t step, int k, int bwd, void *saved) {
+    int stack, i;
+    pf_block *b = block_at(M, k, &stack, &i);
+    pf_streams st = streams_for(M, d, stack == 0, 0), ds = streams_for(M, d, stack == 0, 1);
+    uint64_t key = block_key(M, step, stack, i);
+    if (bwd) pf_block_bwd(b, M->be, &st, &ds, saved, M->ws, M->tmp_b, key);
+    else pf_block_fwd(b, M->be, &st, saved, M->ws, M->tmp_a, key, 1);
+}
+
+// Copy block k's input streams to (dir 0) or from (dir 1) snap.
+static size_t snapshot_k(pf_model *M, pf_dims d, int k, char *snap, int dir) {
+    int stack, i;
+    pf_block *b = block_at(M, k, &stack, &i);
+    pf_streams st = streams_for(M, d, stack == 0, 0);
+    return snapshot(M, d, b, stack, &st, snap, dir);
+}
+
+// The backward of the blocks with recompute (segment_len above), last segment first.
+static void blocks_bwd_recompute(pf_model *M, pf_dims d, int64_t step) {
+    int K = segment_len(M), nb = n_blocks(M);
+    size_t snap_off = M->block_saved_max;
+    for (int k = 0; k < nb; k++)
+        if (segment_start(M, k) == k) snap_off += snapshot_bytes_k(M, d, k);
+    char *inner = (char *)M->saved + snap_off;
+    size_t *at = pf_malloc(sizeof(size_t) * (size_t)K);  // offsets of the segment's inputs in the inner area
+    for (int s1 = nb, s0; s1 > 0; s1 = s0) {  // blocks s0 .. s1 - 1
+        s0 = segment_start(M, s1 - 1);
+        snap_off -= snapshot_bytes_k(M, d, s0);
+        char *start = (char *)M->saved + snap_off;
+        snapshot_k(M, d, s0, start, 1);
+        size_t off = 0;
+        for (int k = s0; k < s1 - 1; k++) {  // re-run the segment, keeping each later block's input
+            run_block(M, d, step, k, 0, NULL);
+            at[k + 1 - s0] = off;
+            off += snapshot_k(M, d, k + 1, inner + off, 0);
+        }
+        for (int k = s1 - 1; k >= s0; k--) {
+            if (k < s1 - 1) snapshot_k(M, d, k, k == s0 ? start : inner + at[k - s0], 1);
+            run_block(M, d, step, k, 0, M->saved);
+            run_block(M, d, step, k, 1, M->saved);
+        }
+    }
+    pf_free(at);
+}
+
 static void pass_bwd(pf_model *M, pf_dims d, int64_t step) {
     pf_backend *be = M->be;
     const pf_config *c = &M->cfg;
     int64_t N = d.N, NN = N * N;
-    // saved regions (or stream snapshots) were laid out in forward order; walk back
-    size_t off = 0, snap_off = M->block_saved_max;
-    for (int k = 0; k < n_blocks(M); k++) {
-        int stack, i;
-        pf_block *b = block_at(M, k, &stack, &i);
-        off += b->saved_bytes;
-        snap_off += snapshot_bytes(M, d, b, stack);
-    }
-    for (int k = n_blocks(M) - 1; k >= 0; k--) {
-        int stack, i;
-        pf_block *b = block_at(M, k, &stack, &i);
-        pf_streams st = streams_for(M, d, stack == 0, 0), ds = streams_for(M, d, stack == 0, 1);
-        uint64_t key = block_key(M, step, stack, i);
-        off -= b->saved_bytes;
-        if (c->recompute) {
-            // restore the block's inputs and re-run its forward, keeping what the backward needs
-            snap_off -= snapshot_bytes(M, d, b, stack);
-            snapshot(M, d, b, stack, &st, (char *)M->saved + snap_off, 1);
-            pf_block_fwd(b, be, &st, M->saved, M->ws, M->tmp_a, key, 1);
-            pf_block_bwd(b, be, &st, &ds, M->saved, M->ws, M->tmp_b, key);
-        } else {
-            pf_block_bwd(b, be, &st, &ds, (char *)M->saved + off, M->ws, M->tmp_b, key);
+    if (c->recompute) {
+        blocks_bwd_recompute(M, d, step);
+    } else {  // saved regions were laid out in forward order; walk back
+        size_t off = 0;
+        for (int k = 0; k < n_blocks(M); k++) off += block_saved_k(M, k);
+        for (int k = n_blocks(M) - 1; k >= 0; k--) {
+            off -= block_saved_k(M, k);
+            run_block(M, d, step, k, 1, (char *)M->saved + off);
         }
     }
     if (c->trunk == PF_TRUNK_EVOFORMER) {

@@ -456,6 +456,8 @@ static void finish_run(train_run *R) {
     if (R->lead) {
         printf("done: %lld steps in %.1f s; log %s", (long long)R->done_steps, (pf_now_ms() - R->t_start) / 1e3, R->logp);
         if (R->src->schedule) printf("; batches not ready in the prefetch queue: %lld", (long long)R->src->misses);
+        // the backend's peak (GPU: device memory held by pairfold's allocations)
+        if (R->be && R->be->peak_bytes) printf("; peak %s memory %.2f GiB", R->be->name, (double)R->be->peak_bytes(R->be, 0) / (1u << 30));
         printf("\n");
     }
     pf_optim_free(&R->opt);
