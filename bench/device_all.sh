@@ -68,12 +68,12 @@ for s in ${STAGES:-parity tests bench train}; do
                 rm -f /tmp/pred.safetensors
             done ;;
     trunk)  # whole AF3 trunk training steps (48 Pairformer blocks + MSA module, 128 MSA rows, recycles 0,
-            # no validation) on synthetic proteins: TRUNK_N lists crop[:recompute] entries, e.g. 768:1,3072:8
+            # no validation) on synthetic proteins: TRUNK_N lists crop[:recompute[:steps]] entries, e.g. 768:1:5,3072:8:1
             for e in ${TRUNK_N//,/ }; do
-                n=${e%%:*}; r=1; [ "$e" != "$n" ] && r=${e#*:}
+                IFS=: read -r n r k <<< "$e"; r=${r:-1}; k=${k:-${TRUNK_STEPS:-4}}
                 TAIL=2 stage trunk_$n ${TRUNK_LIMIT:-300} $P/pairfold train --preset af3 --device cuda --data synthetic \
                     --set synthetic_len=$n --set crop_size=$n --set msa_rows=128 --set recycles=0 --set val_every=0 \
-                    --set n_val=0 --set recompute=$r --steps ${TRUNK_STEPS:-4} --out /tmp/trunk_$n --log /tmp/trunk_$n.jsonl --quiet
+                    --set n_val=0 --set recompute=$r --steps $k --out /tmp/trunk_$n --log /tmp/trunk_$n.jsonl --quiet
                 python3 -c "import json,sys; ms=[json.loads(l)['ms'] for l in open(sys.argv[1])]; print('crop', sys.argv[2], 'recompute', sys.argv[3], 'step ms', [round(x) for x in ms])" \
                     /tmp/trunk_$n.jsonl $n $r >> $S 2>&1
             done ;;
