@@ -5,6 +5,7 @@
 #include "../core/util.h"
 #include "../core/rng.h"
 #include "stage.h"
+#include "model_dap.h"
 
 // ---------------------------------------------------------------------------
 // Parameters
@@ -230,6 +231,7 @@ void pf_model_free(pf_model *M) {
     if (be && M->saved) be->free(be, M->saved);
     if (be && M->ws) be->free(be, M->ws);
     if (be) pf_stage_free(M);
+    pf_model_dap_free(M);
     pf_params_free(&M->P);
     pf_free(M->msa_blocks);
     pf_free(M->trunk);
@@ -346,6 +348,7 @@ static void pass_fwd(pf_model *M, pf_dims d, int64_t step, int save, int trainin
     for (int k = 0; k < n_blocks(M); k++) {
         int stack, i;
         pf_block *b = block_at(M, k, &stack, &i);
+        if (M->dap_on && stack == 1) break;  // the trunk: sharded, below
         pf_streams st = streams_for(M, d, stack == 0, 0);
         if (rec) {
             snap += snapshot(M, d, b, stack, &st, snap, 0);
@@ -354,6 +357,12 @@ static void pass_fwd(pf_model *M, pf_dims d, int64_t step, int save, int trainin
             pf_block_fwd(b, be, &st, saved, M->ws, M->tmp_a, block_key(M, step, stack, i), training);
             if (saved) saved += b->saved_bytes;
         }
+    }
+    if (M->dap_on) {
+        uint64_t *keys = pf_malloc(sizeof(uint64_t) * (size_t)(M->n_trunk + 1));
+        for (int i = 0; i < M->n_trunk; i++) keys[i] = block_key(M, step, 1, i);
+        pf_model_dap_trunk_fwd(M, N, keys, save, training);
+        pf_free(keys);
     }
 }
 
@@ -370,15 +379,23 @@ static void pass_bwd(pf_model *M, pf_dims d, int64_t step) {
     int64_t N = d.N, NN = N * N;
     // saved regions (or stream snapshots) were laid out in forward order; walk back
     size_t off = 0, snap_off = M->block_saved_max;
+    if (M->dap_on) {  // the sharded trunk first; its saved activations are its own
+        uint64_t *keys = pf_malloc(sizeof(uint64_t) * (size_t)(M->n_trunk + 1));
+        for (int i = 0; i < M->n_trunk; i++) keys[i] = block_key(M, step, 1, i);
+        pf_model_dap_trunk_bwd(M, keys);
+        pf_free(keys);
+    }
     for (int k = 0; k < n_blocks(M); k++) {
         int stack, i;
         pf_block *b = block_at(M, k, &stack, &i);
+        if (M->dap_on && stack == 1) break;
         off += b->saved_bytes;
         snap_off += snapshot_bytes(M, d, b, stack);
     }
     for (int k = n_blocks(M) - 1; k >= 0; k--) {
         int stack, i;
         pf_block *b = block_at(M, k, &stack, &i);
+        if (M->dap_on && stack == 1) continue;
         pf_streams st = streams_for(M, d, stack == 0, 0), ds = streams_for(M, d, stack == 0, 1);
         uint64_t key = block_key(M, step, stack, i);
         off -= b->saved_bytes;
@@ -435,6 +452,7 @@ static pf_step_result run(pf_model *M, const pf_batch *b, int64_t step, int trai
     carve(M, M->act, M->cap);  // pointers for the capacity; tensors use their prefixes
     double upload_ms = pf_stage_upload(M, b, d);
     int64_t N = d.N;
+    M->dap_on = M->dap && training;  // evaluation runs unsharded (pf_model_attach_dap)
     // AF2 1.10: the number of recycling passes is sampled per step during training
     int cycles = 1 + (training ? (int)(pf_hash2(c->seed ^ 0x5ec7c1e5ull, (uint64_t)step) % (uint64_t)(c->recycles + 1))
                                : c->recycles);
@@ -471,7 +489,9 @@ static pf_step_result run(pf_model *M, const pf_batch *b, int64_t step, int trai
         be->disto_bwd(be, &dd, &M->p.disto, &M->g.disto, M->z, target, M->in[PF_IN_DISTO_MASK], c->disto_weight, M->dz);
         if (use_msa) be->linear_bwd(be, SN, c->c_m, PF_NUM_TOK, &M->p.masked_msa, &M->g.masked_msa, M->m, M->tmp_b, M->dm);
         pass_bwd(M, d, step);
+        pf_model_dap_drop(M);
     }
+    M->dap_on = 0;
     return r;
 }
 

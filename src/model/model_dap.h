@@ -1,0 +1,16 @@
+// model_dap.h: the model's sharded trunk (model-internal; see model_dap.c).
+#ifndef PF_MODEL_DAP_H
+#define PF_MODEL_DAP_H
+#include "model.h"
+#include "dap.h"
+
+void pf_model_dap_free(pf_model *M);
+// The trunk blocks (keys: each block's dropout key) on this rank's rows: M->z, M->s
+// in, M->z, M->s out (gathered). save: keep what the backward needs.
+void pf_model_dap_trunk_fwd(pf_model *M, int64_t N, const uint64_t *keys, int save, int training);
+// M->dz, M->ds of the trunk's outputs in, of its inputs out.
+void pf_model_dap_trunk_bwd(pf_model *M, const uint64_t *keys);
+// After a training step on ranks != 0 of the group: drop the replicated gradients.
+void pf_model_dap_drop(pf_model *M);
+
+#endif
