@@ -6,7 +6,8 @@
 // collective is a world sum of a zeroed buffer in which each rank fills its own
 // slot: adding zeros is exact, so gathers and all-to-alls move the bits
 // unchanged, and every group's collective is one call for all ranks (all groups
-// run the same steps in the same order). This moves W / P times the bytes a
+// run the same steps in the same order; their crops may differ in length: a
+// collective first agrees on the largest buffer). This moves W / P times the bytes a
 // collective within the group would: the reference path for CPU ranks and
 // tests; a GPU backend would use one communicator per group.
 #ifndef PF_DAP_GROUP_H

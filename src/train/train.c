@@ -132,7 +132,13 @@ static int dap_groups(train_run *R) {
     char err[256];
     const int P = R->cfg.dap;
     R->G = (data_group){R->D.rank / P, R->D.world / P};
-    if (pf_dap_host_init(&R->dh, R->D.rank, R->D.world, P, dap_world_sum, R, err, sizeof err) != 0) {
+    int bad = pf_dap_host_init(&R->dh, R->D.rank, R->D.world, P, dap_world_sum, R, err, sizeof err);
+    if (!bad && P > 1 && R->G.world > 1 && R->cfg.recycles > 0) {  // each group's collectives must line up
+        snprintf(err, sizeof err, "dap = %d with %d data-parallel groups needs recycles = 0 (the groups' examples "
+                 "would run different numbers of recycling passes)", P, R->G.world);
+        bad = 1;
+    }
+    if (bad) {
         if (R->lead) fprintf(stderr, "pairfold: error: configuration: %s\n", err);
         pf_dist_finalize(&R->D);
         return 2;
