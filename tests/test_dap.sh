@@ -2,7 +2,7 @@
 # Axial parallelism (dap, docs/PARALLEL.md) end to end on CPU ranks of a TCP
 # group: 20 training steps of the tiny preset with the Pairformer trunk give the
 # losses of one process for dap = 2 and dap = 3 (crops of 45 and 46 tokens:
-# uneven rows, padded); 4 ranks as 2 data-parallel groups x dap 2 equal one
+# uneven rows, padded; pair dropout 0.25, up to one recycling pass); 4 ranks as 2 data-parallel groups x dap 2 equal one
 # process with grad_accum = 2; bad dap values are refused with a clear error.
 # Prints one verdict line "N passed, M failed".
 set -u
@@ -14,7 +14,7 @@ pass=0; fail=0
 check() {  # check NAME CONDITION-EXIT-STATUS [detail]
     if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $1 ${3:-}"; fi
 }
-ARGS="--preset tiny --trunk pairformer --data synthetic --set val_every=0 --quiet"
+ARGS="--preset tiny --trunk pairformer --data synthetic --set val_every=0 --set dropout_pair=0.25 --quiet"
 
 # ranks W STEPS OUT ARGS...: W ranks of one TCP group (torchrun-style variables); 0 if all exit 0
 ranks() {
@@ -45,10 +45,10 @@ sys.exit(0 if ok else 1)
 PY
 }
 
-OMP_NUM_THREADS=1 $BIN train $ARGS --steps 20 --out "$T/one" >"$T/one.out" 2>&1
+OMP_NUM_THREADS=1 $BIN train $ARGS --steps 20 --set recycles=1 --out "$T/one" >"$T/one.out" 2>&1
 check "one process, 20 steps" $? "$(tail -n 2 "$T/one.out")"
 for P in 2 3; do
-    ranks $P 20 "$T/d$P" --set dap=$P
+    ranks $P 20 "$T/d$P" --set dap=$P --set recycles=1
     check "dap=$P: $P ranks train 20 steps" $? "$(tail -n 2 "$T/d$P.r0" "$T/d$P.r1")"
     grep -q "$P ranks (1 data-parallel groups x dap $P)" "$T/d$P.r0"
     check "dap=$P: the run says how the ranks are grouped" $? "$(grep model: "$T/d$P.r0")"
