@@ -38,22 +38,25 @@ import json, sys
 a = [json.loads(l) for l in open(sys.argv[1])]
 b = [json.loads(l) for l in open(sys.argv[2])]
 n = int(sys.argv[3])
-worst = max((abs(x["loss"] - y["loss"]) / abs(y["loss"]) for x, y in zip(a, b)), default=1)
-ok = len(a) == n and len(b) == n and all(x["n_res"] == y["n_res"] for x, y in zip(a, b)) and worst <= 1e-6
-print(f"worst relative loss difference {worst:.2e} over {len(a)} steps")
+keys = ("loss", "val_loss")  # validation too: with dap it runs sharded on every rank
+worst = max((abs(x[k] - y[k]) / abs(y[k]) for x, y in zip(a, b) for k in keys if k in y), default=1)
+nval = sum("val_loss" in y for y in b)
+ok = len(a) == n and len(b) == n and worst <= 1e-6 and all(
+    x["n_res"] == y["n_res"] and ("val_loss" in x) == ("val_loss" in y) for x, y in zip(a, b))
+print(f"worst relative loss difference {worst:.2e} over {len(a)} steps and {nval} validations")
 sys.exit(0 if ok else 1)
 PY
 }
 
-OMP_NUM_THREADS=1 $BIN train $ARGS --steps 20 --set recycles=1 --out "$T/one" >"$T/one.out" 2>&1
+OMP_NUM_THREADS=1 $BIN train $ARGS --steps 20 --set recycles=1 --set val_every=10 --out "$T/one" >"$T/one.out" 2>&1
 check "one process, 20 steps" $? "$(tail -n 2 "$T/one.out")"
 for P in 2 3; do
-    ranks $P 20 "$T/d$P" --set dap=$P --set recycles=1
+    ranks $P 20 "$T/d$P" --set dap=$P --set recycles=1 --set val_every=10
     check "dap=$P: $P ranks train 20 steps" $? "$(tail -n 2 "$T/d$P.r0" "$T/d$P.r1")"
     grep -q "$P ranks (1 data-parallel groups x dap $P)" "$T/d$P.r0"
     check "dap=$P: the run says how the ranks are grouped" $? "$(grep model: "$T/d$P.r0")"
     out=$(close_losses "$T/d$P/train.jsonl" "$T/one/train.jsonl" 20)
-    check "dap=$P: 20 losses = one process (1e-6 relative)" $? "$out"
+    check "dap=$P: 20 losses and 3 validation losses = one process (1e-6 relative)" $? "$out"
 done
 python3 -c "import json,sys; sys.exit(0 if any(json.loads(l)['n_res'] % 3 for l in open('$T/one/train.jsonl')) else 1)"
 check "the runs include crops whose length is not a multiple of 2 or 3 (padded rows)" $?

@@ -160,6 +160,7 @@ static void plan_blocks(pf_model *M, pf_dims d, size_t *saved, size_t *ws) {
     for (int k = 0; k < n_blocks(M); k++) {
         int stack, i;
         pf_block *b = block_at(M, k, &stack, &i);
+        if (M->dap && stack == 1) break;  // the sharded trunk has its own arenas (model_dap.c)
         pf_block_plan(b, M->be, d.N, stack ? d.S : S_msa);
         sum += b->saved_bytes;
         mx = PF_MAX(mx, b->saved_bytes);
@@ -432,6 +433,16 @@ static void pass_bwd(pf_model *M, pf_dims d, int64_t step) {
     embed_pair_bwd(M, d);
 }
 
+// Drop the arenas: the next step plans them again (pf_model_attach_dap).
+void pf_model_replan(pf_model *M) {
+    pf_backend *be = M->be;
+    if (M->act) be->free(be, M->act);
+    if (M->saved) be->free(be, M->saved);
+    if (M->ws) be->free(be, M->ws);
+    M->act = M->saved = M->ws = NULL;
+    ensure_capacity(M, M->cap);
+}
+
 static double final_flops(const pf_model *M) {
     double f = 0;
     for (int i = 0; i < M->n_msa_blocks; i++) f += pf_block_flops(&M->msa_blocks[i]);
@@ -452,7 +463,7 @@ static pf_step_result run(pf_model *M, const pf_batch *b, int64_t step, int trai
     carve(M, M->act, M->cap);  // pointers for the capacity; tensors use their prefixes
     double upload_ms = pf_stage_upload(M, b, d);
     int64_t N = d.N;
-    M->dap_on = M->dap && training;  // evaluation runs unsharded (pf_model_attach_dap)
+    M->dap_on = M->dap != NULL;
     // AF2 1.10: the number of recycling passes is sampled per step during training
     int cycles = 1 + (training ? (int)(pf_hash2(c->seed ^ 0x5ec7c1e5ull, (uint64_t)step) % (uint64_t)(c->recycles + 1))
                                : c->recycles);

@@ -90,11 +90,12 @@ pf_step_result pf_model_train_step(pf_model *M, const pf_batch *b, int64_t step)
 pf_step_result pf_model_eval(pf_model *M, const pf_batch *b);
 
 // Axial parallelism (dap.h, docs/PARALLEL.md): from now on the Pairformer trunk
-// of training steps runs on this rank's rows of the pair tensor, with the other
-// ranks of c's group, which train on the same examples. Parameter gradients are
-// then this rank's share: sum them over the world (ranks other than 0 of a group
-// hold zeros for the replicated parameters). Evaluation (pf_model_eval) stays
-// unsharded, on one rank. c->size <= 1: nothing changes. 0, or -1 and a message
+// runs on this rank's rows of the pair tensor, with the other ranks of c's group,
+// which train on (and evaluate) the same examples: every rank of the world calls
+// pf_model_train_step and pf_model_eval together. Parameter gradients are then
+// this rank's share: sum them over the world (ranks other than 0 of a group hold
+// zeros for the replicated parameters). The arenas are planned again without the
+// unsharded trunk. c->size <= 1: nothing changes. 0, or -1 and a message
 // (recompute, an Evoformer trunk, or a backend without the sharded ops).
 int pf_model_attach_dap(pf_model *M, const pf_dap_comm *c, char *err, size_t n);
 

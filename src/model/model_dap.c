@@ -1,4 +1,4 @@
-// model_dap.c: the Pairformer trunk of a training step sharded over a dap group
+// model_dap.c: the Pairformer trunk sharded over a dap group
 // (dap.h). Embeddings, the MSA module and the distogram head stay replicated:
 // every rank computes the full z, takes its rows before the trunk, and the rows
 // are all-gathered after it (the backward mirrors this: the head's d z is
@@ -31,6 +31,7 @@ int pf_model_attach_dap(pf_model *M, const pf_dap_comm *c, char *err, size_t n) 
     M->dap = pf_calloc(1, sizeof *M->dap);
     M->dap->c = *c;
     M->dap->blk = pf_calloc((size_t)M->n_trunk + 1, sizeof(pf_dap_block));
+    pf_model_replan(M);  // the unsharded trunk's saved activations and workspace are not needed
     return 0;
 }
 

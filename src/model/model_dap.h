@@ -5,6 +5,8 @@
 #include "dap.h"
 
 void pf_model_dap_free(pf_model *M);
+// Re-plan the arenas (model.c), e.g. without the trunk once it is sharded.
+void pf_model_replan(pf_model *M);
 // The trunk blocks (keys: each block's dropout key) on this rank's rows: M->z, M->s
 // in, M->z, M->s out (gathered). save: keep what the backward needs.
 void pf_model_dap_trunk_fwd(pf_model *M, int64_t N, const uint64_t *keys, int save, int training);

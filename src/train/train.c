@@ -475,7 +475,8 @@ static int run_step(train_run *R, int64_t step) {
     R->done_steps++;
     R->be->sync(R->be);
     s.ms = pf_now_ms() - t0;
-    if (R->lead && validation_due(R, step)) s.vr = validate_averaged(R);
+    // with dap every rank evaluates (the sharded trunk needs its whole group); rank 0 reports
+    if ((R->lead || R->cfg.dap > 1) && validation_due(R, step)) s.vr = validate_averaged(R);
     if (R->lead) log_step(R, &s);
     print_progress(R, &s);
     if ((R->cfg.ckpt_every > 0 && step % R->cfg.ckpt_every == 0) || step == R->cfg.steps || stop)
