@@ -3,7 +3,8 @@
 # group: 20 training steps of the tiny preset with the Pairformer trunk give the
 # losses of one process for dap = 2 and dap = 3 (crops of 45 and 46 tokens:
 # uneven rows, padded; pair dropout 0.25, up to one recycling pass); 4 ranks as 2 data-parallel groups x dap 2 equal one
-# process with grad_accum = 2; bad dap values are refused with a clear error.
+# process with grad_accum = 2; a dap run resumes exactly; bad dap values are
+# refused with a clear error.
 # Prints one verdict line "N passed, M failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -68,6 +69,16 @@ ranks 4 6 "$T/h4" --set dap=2
 check "4 ranks, dap=2 (2 groups x 2 shards) run" $? "$(tail -n 2 "$T/h4.r0" "$T/h4.r1")"
 out=$(close_losses "$T/h4/train.jsonl" "$T/ga2/train.jsonl" 6)
 check "2 groups x dap 2 = one process with grad_accum=2 (6 steps)" $? "$out"
+
+# resume: 4 steps with dap=2, then resumed to 8 (the checkpoint carries dap) = 8 straight, bit for bit
+ranks 2 8 "$T/rs8" --set dap=2 && ranks 2 4 "$T/rs4" --set dap=2 && ARGS="--quiet" ranks 2 8 "$T/rs4" --resume "$T/rs4"
+check "dap=2 runs and resumes" $? "$(tail -n 2 "$T/rs4.r0" "$T/rs4.r1")"
+python3 - "$T/rs8/train.jsonl" "$T/rs4/train.jsonl" <<'PY'
+import json, sys
+a, b = ([json.loads(l)["loss"] for l in open(p)] for p in sys.argv[1:])
+sys.exit(0 if len(a) == 8 and a == b else 1)
+PY
+check "dap=2: 4 steps + resume to 8 = 8 straight (identical losses)" $?
 
 # refusals: each names the field and what is wrong
 refuse() {  # refuse NAME PATTERN COMMAND...
