@@ -207,6 +207,21 @@ struct pf_backend {
                            const pf_act *mask, const void *saved, const pf_act *d_out, pf_act *d_z,
                            void *ws, const pf_dap_comm *c);
 
+    //  opm_dap: the outer product mean on the rank's columns of the MSA, m (S, n,
+    //    c_m) and mask (S, n), writing the rank's rows of the update (n, N, c_z);
+    //    the other operand b (S, N, c) and the mask are all-gathered, b's gradient
+    //    summed back to its columns. dims: S rows, N = P n columns.
+    pf_mem (*opm_dap_mem)(pf_backend *be, const pf_opm_dims *d, int P);
+    void (*opm_dap_fwd)(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, const pf_act *m,
+                        const pf_act *mask, pf_act *out, void *saved, void *ws, const pf_dap_comm *c);
+    void (*opm_dap_bwd)(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, pf_opm_p *g,
+                        const pf_act *mask, const void *saved, const pf_act *d_out, pf_act *d_m, void *ws,
+                        const pf_dap_comm *c);
+    // An (S, N, C) tensor (the MSA) between its column shard (S, N / P, C) and its
+    // row shard (S / P, N, C): to_rows 1 columns -> rows, 0 rows -> columns.
+    // ws: 2 (S / P) N C reals.
+    void (*dap_reshard)(pf_backend *be, const pf_dap_comm *c, int64_t S, int64_t N, int C, const pf_act *x,
+                        pf_act *out, void *ws, int to_rows);
     // The all-to-all transpose of a row-sharded tensor: x holds this rank's n = N / P
     // rows of a (N, N, C) tensor, out (n, N, C) receives its rows of the transpose
     // (out[j, i] = x_full[i, j] for the rank's j). ws: 2 n N C reals.

@@ -63,7 +63,7 @@ static void plan(pf_model *M, int64_t N) {
     const int cz = M->cfg.c_z, cs = M->cfg.c_s;
     size_t saved = 0, ws = 0;
     for (int i = 0; i < M->n_trunk; i++) {
-        pf_dap_block_plan(&D->blk[i], &M->trunk[i], be, &D->c, N);
+        pf_dap_block_plan(&D->blk[i], &M->trunk[i], be, &D->c, N, 1);
         saved += D->blk[i].saved_bytes;
         ws = PF_MAX(ws, D->blk[i].ws_bytes);
     }
