@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Axial parallelism (dap, docs/PARALLEL.md) end to end on CPU ranks of a TCP
-# group: 20 training steps of the tiny preset with the Pairformer trunk give the
-# losses of one process for dap = 2 and dap = 3 (crops of 45 and 46 tokens:
+# group: 20 training steps of the tiny preset with the Pairformer trunk (and 10
+# with the Evoformer trunk) give the losses of one process for dap = 2 and dap = 3 (crops of 45 and 46 tokens:
 # uneven rows, padded; pair dropout 0.25, up to one recycling pass); 4 ranks as 2 data-parallel groups x dap 2 equal one
 # process with grad_accum = 2; a dap run resumes exactly; bad dap values are
 # refused with a clear error.
@@ -62,6 +62,18 @@ done
 python3 -c "import json,sys; sys.exit(0 if any(json.loads(l)['n_res'] % 3 for l in open('$T/one/train.jsonl')) else 1)"
 check "the runs include crops whose length is not a multiple of 2 or 3 (padded rows)" $?
 
+# the Evoformer trunk (tiny preset: extra-MSA stack replicated, 16 MSA rows: padded to 18 for
+# dap = 3), MSA dropout too, 10 steps
+EVO="--preset tiny --data synthetic --set val_every=5 --set dropout_pair=0.25 --set dropout_msa=0.15 --set recycles=1 --quiet"
+OMP_NUM_THREADS=1 $BIN train $EVO --steps 10 --out "$T/evo1" >"$T/evo1.out" 2>&1
+check "Evoformer: one process, 10 steps" $? "$(tail -n 2 "$T/evo1.out")"
+for P in 2 3; do
+    ARGS="$EVO" ranks $P 10 "$T/evo$P" --set dap=$P
+    check "Evoformer dap=$P: $P ranks train 10 steps" $? "$(tail -n 2 "$T/evo$P.r0" "$T/evo$P.r1")"
+    out=$(close_losses "$T/evo$P/train.jsonl" "$T/evo1/train.jsonl" 10)
+    check "Evoformer dap=$P: 10 losses and 3 validation losses = one process (1e-6 relative)" $? "$out"
+done
+
 # hybrid: 4 ranks = 2 data-parallel groups x dap 2 = one process with grad_accum=2
 OMP_NUM_THREADS=1 $BIN train $ARGS --steps 6 --set grad_accum=2 --out "$T/ga2" >"$T/ga2.out" 2>&1
 check "one process, grad_accum=2" $? "$(tail -n 2 "$T/ga2.out")"
@@ -89,8 +101,6 @@ refuse() {  # refuse NAME PATTERN COMMAND...
 }
 refuse "dap=0 refused" "dap.*0" $BIN train $ARGS --steps 1 --set dap=0 --out "$T/b0"
 refuse "dap > crop_size refused" "dap = 49 exceeds crop_size = 48" $BIN train $ARGS --steps 1 --set dap=49 --out "$T/b1"
-refuse "dap with the Evoformer trunk refused" "dap = 2 needs trunk = pairformer" \
-    $BIN train --preset tiny --data synthetic --steps 1 --set dap=2 --out "$T/b2"
 refuse "dap with recompute refused" "dap = 2 needs recompute = 0" \
     $BIN train $ARGS --steps 1 --set dap=2 --set recompute=1 --out "$T/b3"
 ranks 4 1 "$T/b5" --set dap=2 --set recycles=1

@@ -77,7 +77,7 @@ static const field fields[] = {
     FI(steps, 0, BIG, "train until this step"),
     FI(grad_accum, 1, 4096, "examples per optimizer step (per process)"),
     FI(dap, 1, 4096, "axial parallelism: ranks that share one structure, each holding rows of its pair tensor "
-                     "(Pairformer trunk; must divide the number of ranks; 1: off; docs/PARALLEL.md)"),
+                     "(must divide the number of ranks; 1: off; docs/PARALLEL.md)"),
     FFX(ema_decay, 0, 1, 0, 1, "weight EMA decay (0: off; AF2 0.999)"),
     {"seed", F_U64, offsetof(pf_config, seed), 0, 0, 0, 0, 0, "one seed for weights, data, dropout, recycling"},
     FF(lr, 0, 1, "peak learning rate"),
@@ -421,10 +421,6 @@ int pf_config_validate(const pf_config *c, char *err, size_t errlen) {
     }
     if (c->msa_weight > 0 && c->trunk != PF_TRUNK_EVOFORMER) {
         snprintf(err, errlen, "configuration: the masked-MSA loss (msa_weight) belongs to the AF2 (evoformer) trunk");
-        return -1;
-    }
-    if (c->dap > 1 && c->trunk != PF_TRUNK_PAIRFORMER) {
-        snprintf(err, errlen, "configuration: dap = %d needs trunk = pairformer (the Evoformer block is not sharded)", c->dap);
         return -1;
     }
     if (c->dap > 1 && c->recompute) {

@@ -362,7 +362,7 @@ static void pass_fwd(pf_model *M, pf_dims d, int64_t step, int save, int trainin
     if (M->dap_on) {
         uint64_t *keys = pf_malloc(sizeof(uint64_t) * (size_t)(M->n_trunk + 1));
         for (int i = 0; i < M->n_trunk; i++) keys[i] = block_key(M, step, 1, i);
-        pf_model_dap_trunk_fwd(M, N, keys, save, training);
+        pf_model_dap_trunk_fwd(M, N, d.S, keys, save, training);
         pf_free(keys);
     }
 }

@@ -7,10 +7,11 @@
 void pf_model_dap_free(pf_model *M);
 // Re-plan the arenas (model.c), e.g. without the trunk once it is sharded.
 void pf_model_replan(pf_model *M);
-// The trunk blocks (keys: each block's dropout key) on this rank's rows: M->z, M->s
-// in, M->z, M->s out (gathered). save: keep what the backward needs.
-void pf_model_dap_trunk_fwd(pf_model *M, int64_t N, const uint64_t *keys, int save, int training);
-// M->dz, M->ds of the trunk's outputs in, of its inputs out.
+// The trunk blocks (keys: each block's dropout key) on this rank's shard: M->z and
+// M->s (Pairformer) or M->m (Evoformer, S rows) in, the same out (gathered).
+// save: keep what the backward needs.
+void pf_model_dap_trunk_fwd(pf_model *M, int64_t N, int64_t S, const uint64_t *keys, int save, int training);
+// M->dz and M->ds or M->dm of the trunk's outputs in, of its inputs out.
 void pf_model_dap_trunk_bwd(pf_model *M, const uint64_t *keys);
 // After a training step on ranks != 0 of the group: drop the replicated gradients.
 void pf_model_dap_drop(pf_model *M);
