@@ -349,7 +349,7 @@ static void pass_fwd(pf_model *M, pf_dims d, int64_t step, int save, int trainin
     for (int k = 0; k < n_blocks(M); k++) {
         int stack, i;
         pf_block *b = block_at(M, k, &stack, &i);
-        if (M->dap_on && stack == 1) break;  // the trunk: sharded, below
+        if (M->dap && stack == 1) break;  // the trunk: sharded, below
         pf_streams st = streams_for(M, d, stack == 0, 0);
         if (rec) {
             snap += snapshot(M, d, b, stack, &st, snap, 0);
@@ -359,7 +359,7 @@ static void pass_fwd(pf_model *M, pf_dims d, int64_t step, int save, int trainin
             if (saved) saved += b->saved_bytes;
         }
     }
-    if (M->dap_on) {
+    if (M->dap) {
         uint64_t *keys = pf_malloc(sizeof(uint64_t) * (size_t)(M->n_trunk + 1));
         for (int i = 0; i < M->n_trunk; i++) keys[i] = block_key(M, step, 1, i);
         pf_model_dap_trunk_fwd(M, N, d.S, keys, save, training);
@@ -380,7 +380,7 @@ static void pass_bwd(pf_model *M, pf_dims d, int64_t step) {
     int64_t N = d.N, NN = N * N;
     // saved regions (or stream snapshots) were laid out in forward order; walk back
     size_t off = 0, snap_off = M->block_saved_max;
-    if (M->dap_on) {  // the sharded trunk first; its saved activations are its own
+    if (M->dap) {  // the sharded trunk first; its saved activations are its own
         uint64_t *keys = pf_malloc(sizeof(uint64_t) * (size_t)(M->n_trunk + 1));
         for (int i = 0; i < M->n_trunk; i++) keys[i] = block_key(M, step, 1, i);
         pf_model_dap_trunk_bwd(M, keys);
@@ -389,14 +389,14 @@ static void pass_bwd(pf_model *M, pf_dims d, int64_t step) {
     for (int k = 0; k < n_blocks(M); k++) {
         int stack, i;
         pf_block *b = block_at(M, k, &stack, &i);
-        if (M->dap_on && stack == 1) break;
+        if (M->dap && stack == 1) break;
         off += b->saved_bytes;
         snap_off += snapshot_bytes(M, d, b, stack);
     }
     for (int k = n_blocks(M) - 1; k >= 0; k--) {
         int stack, i;
         pf_block *b = block_at(M, k, &stack, &i);
-        if (M->dap_on && stack == 1) continue;
+        if (M->dap && stack == 1) continue;
         pf_streams st = streams_for(M, d, stack == 0, 0), ds = streams_for(M, d, stack == 0, 1);
         uint64_t key = block_key(M, step, stack, i);
         off -= b->saved_bytes;
@@ -463,7 +463,6 @@ static pf_step_result run(pf_model *M, const pf_batch *b, int64_t step, int trai
     carve(M, M->act, M->cap);  // pointers for the capacity; tensors use their prefixes
     double upload_ms = pf_stage_upload(M, b, d);
     int64_t N = d.N;
-    M->dap_on = M->dap != NULL;
     // AF2 1.10: the number of recycling passes is sampled per step during training
     int cycles = 1 + (training ? (int)(pf_hash2(c->seed ^ 0x5ec7c1e5ull, (uint64_t)step) % (uint64_t)(c->recycles + 1))
                                : c->recycles);
@@ -502,7 +501,6 @@ static pf_step_result run(pf_model *M, const pf_batch *b, int64_t step, int trai
         pass_bwd(M, d, step);
         pf_model_dap_drop(M);
     }
-    M->dap_on = 0;
     return r;
 }
 

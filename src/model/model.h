@@ -54,8 +54,7 @@ typedef struct {
     pf_act *m0_prev, *z_prev, *s_prev;  // recycled (N,c_m) (N,N,c_z) (N,c_s)
     pf_act *tmp_a, *tmp_b;      // scratch, each the size of the largest stream
     pf_act *tmp_n;              // scratch (N, max channels)
-    pf_model_dap *dap;          // NULL, or the group the trunk of training steps is sharded over
-    int dap_on;                 // the current pass runs the trunk sharded
+    pf_model_dap *dap;          // NULL, or the group the trunk is sharded over (pf_model_attach_dap)
 } pf_model;
 
 // Create the model: declare parameters, bind them on the backend, initialise
