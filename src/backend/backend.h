@@ -72,6 +72,23 @@ typedef struct {
 
 typedef struct pf_backend pf_backend;
 
+// Axial parallelism (FastFold's DAP, src/model/dap.h): the P ranks of a dap
+// group each hold rows [rank * n, (rank + 1) * n) of a padded (P n, P n, c) pair
+// tensor. A module op that needs more than its own rows gets them through these
+// collectives, called in the same order on every rank of the group. Buffers are
+// in the backend's memory; n counts reals per rank.
+typedef struct pf_dap_comm pf_dap_comm;
+struct pf_dap_comm {
+    int rank, size;  // this rank's index in its dap group, P
+    // out (P * n) = the group's x (n each), in rank order
+    void (*all_gather)(const pf_dap_comm *c, const real *x, real *out, int64_t n);
+    // x, out: P blocks of n; block q of x goes to rank q, block q of out came from rank q
+    void (*all_to_all)(const pf_dap_comm *c, const real *x, real *out, int64_t n);
+    // x (n) = sum over the group of x, the same order on every call
+    void (*sum)(const pf_dap_comm *c, real *x, int64_t n);
+    void *ctx;
+};
+
 // How the ranks of a data-parallel run reach each other on the host (MPI or a
 // TCP group, src/train/dist.c): what a backend needs to set up its own
 // collectives. bcast copies rank 0's n bytes at buf to every rank's buf.
@@ -167,6 +184,53 @@ struct pf_backend {
     // (NULL when the bias comes from x itself) and pair-weighted averaging's z.
 #define PF_MODULE_OP(name, NAME, D, P, n_in) PF_MODULE_OP_SLOTS(name, D, P, n_in)
 #include "ops.def"
+
+    // ---- axial parallelism (optional; NULL: not available) ------------------
+    // Row-sharded variants of two module ops for a dap group (c->size ranks), the
+    // dims giving the full padded sizes (attention L = P n; trimul N = P n):
+    //  attn_dap: the bias source holds only this rank's n rows of the (L, L) bias
+    //    (PF_BIAS_SELF: x is the rank's rows, B = n; PF_BIAS_PAIR: z is (n, L, c_z)
+    //    and x any B rows); the (L, L, H) bias is all-gathered. x_sharded says
+    //    whether the ranks hold different x (then the bias gradient is summed over
+    //    the group) or the same x (each rank's bias gradient is already the total).
+    //  trimul_dap: outgoing edges on the rank's rows (n, N, c_z); the other operand
+    //    b (N, N, c) is all-gathered, its gradient summed back to its rows. The
+    //    incoming update is this op on the transposed tensor with a and b swapped.
+    // Parameter gradients are this rank's share: the caller sums them over the group.
+    pf_mem (*attn_dap_mem)(pf_backend *be, const pf_attn_dims *d, int P);
+    void (*attn_dap_fwd)(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, const pf_act *x,
+                         const pf_act *z, const pf_act *mask, pf_act *out, void *saved, void *ws,
+                         const pf_dap_comm *c);
+    void (*attn_dap_bwd)(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, pf_attn_p *g,
+                         const pf_act *mask, const void *saved, const pf_act *d_out, pf_act *d_x,
+                         pf_act *d_z, void *ws, const pf_dap_comm *c, int x_sharded);
+    pf_mem (*trimul_dap_mem)(pf_backend *be, const pf_trimul_dims *d, int P);
+    void (*trimul_dap_fwd)(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p, const pf_act *z,
+                           const pf_act *mask, pf_act *out, void *saved, void *ws, const pf_dap_comm *c);
+    void (*trimul_dap_bwd)(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p, pf_trimul_p *g,
+                           const pf_act *mask, const void *saved, const pf_act *d_out, pf_act *d_z,
+                           void *ws, const pf_dap_comm *c);
+
+    //  opm_dap: the outer product mean on the rank's columns of the MSA, m (S, n,
+    //    c_m) and mask (S, n), writing the rank's rows of the update (n, N, c_z);
+    //    the other operand b (S, N, c) and the mask are all-gathered, b's gradient
+    //    summed back to its columns. dims: S rows, N = P n columns.
+    pf_mem (*opm_dap_mem)(pf_backend *be, const pf_opm_dims *d, int P);
+    void (*opm_dap_fwd)(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, const pf_act *m,
+                        const pf_act *mask, pf_act *out, void *saved, void *ws, const pf_dap_comm *c);
+    void (*opm_dap_bwd)(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, pf_opm_p *g,
+                        const pf_act *mask, const void *saved, const pf_act *d_out, pf_act *d_m, void *ws,
+                        const pf_dap_comm *c);
+    // An (S, N, C) tensor (the MSA) between its column shard (S, N / P, C) and its
+    // row shard (S / P, N, C): to_rows 1 columns -> rows, 0 rows -> columns.
+    // ws: 2 (S / P) N C reals.
+    void (*dap_reshard)(pf_backend *be, const pf_dap_comm *c, int64_t S, int64_t N, int C, const pf_act *x,
+                        pf_act *out, void *ws, int to_rows);
+    // The all-to-all transpose of a row-sharded tensor: x holds this rank's n = N / P
+    // rows of a (N, N, C) tensor, out (n, N, C) receives its rows of the transpose
+    // (out[j, i] = x_full[i, j] for the rank's j). ws: 2 n N C reals.
+    void (*dap_transpose)(pf_backend *be, const pf_dap_comm *c, int64_t N, int C, const pf_act *x,
+                          pf_act *out, void *ws);
 
     // ---- optimizer (flat parameter buffers) -------------------------------
     double (*sum_sq)(pf_backend *be, const real *x, int64_t n);

@@ -56,28 +56,36 @@
 
 typedef struct {
     int64_t B, L, M;             // rows, length, positions M = B*L
+    int64_t R;                   // rows of the (L, L) bias whose source this rank holds (dap: L / P)
     int64_t HC;                  // H*c_h
     int64_t nx, nz, nb, nq, np;  // element counts: x, z, bias, q-sized, P (layouts above)
+    int64_t nbl;                 // dap only (else 0): this rank's bias rows (R*L, H)
 } attn_sz;
 
-static attn_sz attn_sizes(const pf_attn_dims *d) {
+// P: shard count of a dap group (attn_dap_*), 1 for the plain op.
+static attn_sz attn_sizes_p(const pf_attn_dims *d, int P) {
     attn_sz s;
-    if (d->bias == PF_BIAS_SELF && d->B != d->L) pf_die("attn: PF_BIAS_SELF needs B == L (got %lld, %lld)",
-                                                      (long long)d->B, (long long)d->L);
+    if (P < 1 || d->L % P) pf_die("attn_dap: L = %lld is not a multiple of P = %d", (long long)d->L, P);
+    s.R = d->L / P;
+    if (d->bias == PF_BIAS_SELF && d->B != s.R)
+        pf_die("attn: PF_BIAS_SELF needs B == L / P (got B %lld, L %lld, P %d)", (long long)d->B,
+               (long long)d->L, P);
+    if (P > 1 && d->bias == PF_BIAS_SELF && d->transpose) pf_die("attn_dap: transposed PF_BIAS_SELF");
     s.B = d->B;
     s.L = d->L;
     s.M = d->B * d->L;
     s.HC = (int64_t)d->H * d->c_h;
     s.nx = s.M * d->c_in;
-    s.nz = d->bias == PF_BIAS_PAIR ? d->L * d->L * d->c_z : 0;
+    s.nz = d->bias == PF_BIAS_PAIR ? s.R * d->L * d->c_z : 0;
     s.nb = d->bias != PF_BIAS_NONE ? d->L * d->L * d->H : 0;
     s.nq = s.M * s.HC;
     s.np = d->B * d->H * d->L * d->L;
+    s.nbl = P > 1 && d->bias != PF_BIAS_NONE ? s.R * d->L * d->H : 0;
     return s;
 }
 
 typedef struct { real *x, *z, *q, *k, *v, *g, *o, *P; } attn_saved;
-typedef struct { real *xln, *zln, *bias, *og, *st, *t, *A, *PA, *d_xln, *d_zln; } attn_ws;
+typedef struct { real *xln, *zln, *bias, *og, *st, *t, *A, *PA, *d_xln, *d_zln, *bl, *brecv; } attn_ws;
 
 static attn_saved saved_view(const attn_sz *s, real *b) {
     attn_saved v;
@@ -103,18 +111,22 @@ static attn_ws ws_view(const attn_sz *s, real *b) {
     w.A = b; b += 5 * s->nq;
     w.PA = b; b += s->np;
     w.d_xln = b; b += s->nx;
-    w.d_zln = b;
+    w.d_zln = b; b += s->nz;
+    w.bl = b; b += s->nbl;      // dap: this rank's bias rows (R*L, H)
+    w.brecv = b;                // dap: the bias gradient's blocks from the group (L*L, H)
     return w;
 }
 
-pf_mem cpu_attn_mem(pf_backend *be, const pf_attn_dims *d) {
-    attn_sz s = attn_sizes(d);
+static pf_mem attn_mem_p(const pf_attn_dims *d, int P) {
+    attn_sz s = attn_sizes_p(d, P);
     pf_mem m;
     m.saved = sizeof(real) * (size_t)(s.nx + s.nz + 5 * s.nq + s.np);
-    m.ws = sizeof(real) * (size_t)(2 * s.nx + 2 * s.nz + s.nb + 8 * s.nq + s.np);
+    m.ws = sizeof(real) * (size_t)(2 * s.nx + 2 * s.nz + s.nb + 8 * s.nq + s.np + s.nbl + (s.nbl ? s.nb : 0));
     m.ws_fwd = m.ws;  // the reference runs every forward unchunked
     return m;
 }
+pf_mem cpu_attn_mem(pf_backend *be, const pf_attn_dims *d) { return attn_mem_p(d, 1); }
+pf_mem cpu_attn_dap_mem(pf_backend *be, const pf_attn_dims *d, int P) { return attn_mem_p(d, P); }
 
 // Stored position of (row r, position l).
 static inline int64_t attn_pos(const pf_attn_dims *d, int64_t r, int64_t l) {
@@ -195,14 +207,30 @@ static void attn_project_heads(const pf_attn_dims *d, const attn_sz *s, const pf
     attn_heads(d, s, st, dst, 1);
 }
 
-void cpu_attn_fwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p,
-                  const pf_act *x_, const pf_act *z_, const pf_act *key_mask,
-                  pf_act *out, void *saved, void *ws) {
-    attn_sz s = attn_sizes(d);
+// The pair bias logits (L*L, H) into w->bias: from this rank's R rows of the
+// source (all of them without dap), all-gathered over the dap group c.
+static const real *attn_bias_fwd(const pf_attn_dims *d, const attn_sz *s, const pf_attn_p *p,
+                                 const real *z, const attn_ws *w, const pf_dap_comm *c) {
+    if (d->bias == PF_BIAS_NONE) return NULL;
+    real *bl = c ? w->bl : w->bias;  // (R*L, H)
+    const int64_t RL = s->R * s->L;
+    if (d->bias == PF_BIAS_PAIR) {
+        cpu_ln_fwd(RL, d->c_z, &p->ln_z, z, w->zln, NULL, NULL);      // (R*L, c_z)
+        cpu_linear_fwd(RL, d->c_z, d->H, &p->bias, w->zln, bl, 0);    // (R*L, H)
+    } else {
+        cpu_linear_fwd(RL, d->c_in, d->H, &p->bias, w->xln, bl, 0);   // (R*L, H): B == R
+    }
+    if (c) c->all_gather(c, bl, w->bias, RL * d->H);
+    return w->bias;
+}
+
+static void attn_fwd_impl(const pf_attn_dims *d, const pf_attn_p *p, const pf_act *x_, const pf_act *z_,
+                          const pf_act *key_mask, pf_act *out, void *saved, void *ws, const pf_dap_comm *c) {
+    attn_sz s = attn_sizes_p(d, c ? c->size : 1);
     attn_ws w = ws_view(&s, CPU_R(ws));
     const real *x = CPU_CR(x_), *z = z_ ? CPU_CR(z_) : NULL;
     const real *mask = key_mask ? CPU_CR(key_mask) : NULL;
-    const int c_in = d->c_in, H = d->H;
+    const int c_in = d->c_in;
     attn_saved sv;
     if (saved) {
         sv = saved_view(&s, CPU_R(saved));
@@ -231,15 +259,7 @@ void cpu_attn_fwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p,
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < s.nq; i++) sv.g[i] = cpu_sigmoid(sv.g[i]);
 
-    const real *bias = NULL;
-    if (d->bias == PF_BIAS_PAIR) {
-        cpu_ln_fwd(s.L * s.L, d->c_z, &p->ln_z, z, w.zln, NULL, NULL);      // (L*L, c_z)
-        cpu_linear_fwd(s.L * s.L, d->c_z, H, &p->bias, w.zln, w.bias, 0);   // (L*L, H)
-        bias = w.bias;
-    } else if (d->bias == PF_BIAS_SELF) {
-        cpu_linear_fwd(s.L * s.L, c_in, H, &p->bias, w.xln, w.bias, 0);     // (L*L, H)
-        bias = w.bias;
-    }
+    const real *bias = attn_bias_fwd(d, &s, p, z, &w, c);
 
     attn_core_fwd(d, &s, sv.q, sv.k, sv.v, bias, mask, w.t, sv.P, w.st);  // st: o head-major
     attn_heads(d, &s, sv.o, w.st, 0);
@@ -247,6 +267,17 @@ void cpu_attn_fwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p,
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < s.nq; i++) w.og[i] = sv.g[i] * sv.o[i];
     cpu_linear_fwd(s.M, (int)s.HC, c_in, &p->o, w.og, CPU_R(out), 0);  // (B*L, c_in)
+}
+
+void cpu_attn_fwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p,
+                  const pf_act *x_, const pf_act *z_, const pf_act *key_mask,
+                  pf_act *out, void *saved, void *ws) {
+    attn_fwd_impl(d, p, x_, z_, key_mask, out, saved, ws, NULL);
+}
+void cpu_attn_dap_fwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, const pf_act *x,
+                      const pf_act *z, const pf_act *mask, pf_act *out, void *saved, void *ws,
+                      const pf_dap_comm *c) {
+    attn_fwd_impl(d, p, x, z, mask, out, saved, ws, c);
 }
 
 // Per (row, head), from dO (the gradient of o): dlogits = P (dP - rowsum(P dP))
@@ -309,10 +340,35 @@ static void attn_core_bwd(const pf_attn_dims *d, const attn_sz *s, const real *q
     }
 }
 
-void cpu_attn_bwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, pf_attn_p *g,
-                  const pf_act *key_mask, const void *saved, const pf_act *d_out,
-                  pf_act *d_x, pf_act *d_z, void *ws) {
-    attn_sz s = attn_sizes(d);
+// From d logits (w->bias, (L*L, H)) to the bias source: the projection's and
+// LN_z's backward over this rank's R rows. dap: the rows' gradient is the sum
+// over the group (x_sharded: each rank's queries saw the whole bias) or this
+// rank's own (x replicated: every rank already holds the total).
+static void attn_bias_bwd(const pf_attn_dims *d, const attn_sz *s, const pf_attn_p *p, pf_attn_p *g,
+                          const real *z, const attn_ws *w, real *d_z, const pf_dap_comm *c, int x_sharded) {
+    const int64_t RL = s->R * s->L, nbl = RL * d->H;
+    const real *dbl = w->bias;  // (R*L, H)
+    if (c && x_sharded) {       // reduce-scatter: block q of the bias rows goes to rank q
+        c->all_to_all(c, w->bias, w->brecv, nbl);
+        memcpy(w->bl, w->brecv, sizeof(real) * (size_t)nbl);
+        for (int q = 1; q < c->size; q++) cpu_axpy(nbl, 1, w->brecv + q * nbl, w->bl);
+        dbl = w->bl;
+    } else if (c) {
+        dbl = w->bias + c->rank * nbl;
+    }
+    if (d->bias == PF_BIAS_SELF) {
+        cpu_linear_bwd(RL, d->c_in, d->H, &p->bias, &g->bias, w->xln, dbl, w->d_xln);
+    } else if (d->bias == PF_BIAS_PAIR) {
+        memset(w->d_zln, 0, sizeof(real) * (size_t)s->nz);
+        cpu_linear_bwd(RL, d->c_z, d->H, &p->bias, &g->bias, w->zln, dbl, w->d_zln);
+        cpu_ln_bwd(RL, d->c_z, &p->ln_z, &g->ln_z, z, w->d_zln, d_z);
+    }
+}
+
+static void attn_bwd_impl(const pf_attn_dims *d, const pf_attn_p *p, pf_attn_p *g, const pf_act *key_mask,
+                          const void *saved, const pf_act *d_out, pf_act *d_x, pf_act *d_z, void *ws,
+                          const pf_dap_comm *c, int x_sharded) {
+    attn_sz s = attn_sizes_p(d, c ? c->size : 1);
     attn_ws w = ws_view(&s, CPU_R(ws));
     attn_saved sv = saved_view(&s, (real *)saved);  // read only
     const real *dout = CPU_CR(d_out);
@@ -320,7 +376,7 @@ void cpu_attn_bwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, pf_
     real *dq = w.A, *dk = dq + s.nq, *dv = dk + s.nq, *dg = dv + s.nq, *dO = dg + s.nq;
 
     cpu_ln_fwd(s.M, c_in, &p->ln, sv.x, w.xln, NULL, NULL);  // (B*L, c_in)
-    if (d->bias == PF_BIAS_PAIR) cpu_ln_fwd(s.L * s.L, d->c_z, &p->ln_z, sv.z, w.zln, NULL, NULL);
+    if (d->bias == PF_BIAS_PAIR) cpu_ln_fwd(s.R * s.L, d->c_z, &p->ln_z, sv.z, w.zln, NULL, NULL);
 
     // out = og W_o^T + b_o
 #pragma omp parallel for schedule(static)
@@ -363,12 +419,17 @@ void cpu_attn_bwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, pf_
     attn_heads(d, &s, w.og, dv, 0);
     cpu_linear_bwd(s.M, c_in, HC, &p->v, &g->v, w.xln, w.og, w.d_xln);
     cpu_linear_bwd(s.M, c_in, HC, &p->g, &g->g, w.xln, dg, w.d_xln);
-    if (d->bias == PF_BIAS_SELF) {
-        cpu_linear_bwd(s.L * s.L, c_in, H, &p->bias, &g->bias, w.xln, w.bias, w.d_xln);
-    } else if (d->bias == PF_BIAS_PAIR) {
-        memset(w.d_zln, 0, sizeof(real) * (size_t)s.nz);
-        cpu_linear_bwd(s.L * s.L, d->c_z, H, &p->bias, &g->bias, w.zln, w.bias, w.d_zln);
-        cpu_ln_bwd(s.L * s.L, d->c_z, &p->ln_z, &g->ln_z, sv.z, w.d_zln, d_z ? CPU_R(d_z) : NULL);
-    }
+    attn_bias_bwd(d, &s, p, g, sv.z, &w, d_z ? CPU_R(d_z) : NULL, c, x_sharded);
     cpu_ln_bwd(s.M, c_in, &p->ln, &g->ln, sv.x, w.d_xln, d_x ? CPU_R(d_x) : NULL);
+}
+
+void cpu_attn_bwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, pf_attn_p *g,
+                  const pf_act *key_mask, const void *saved, const pf_act *d_out,
+                  pf_act *d_x, pf_act *d_z, void *ws) {
+    attn_bwd_impl(d, p, g, key_mask, saved, d_out, d_x, d_z, ws, NULL, 1);
+}
+void cpu_attn_dap_bwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, pf_attn_p *g,
+                      const pf_act *mask, const void *saved, const pf_act *d_out, pf_act *d_x,
+                      pf_act *d_z, void *ws, const pf_dap_comm *c, int x_sharded) {
+    attn_bwd_impl(d, p, g, mask, saved, d_out, d_x, d_z, ws, c, x_sharded);
 }

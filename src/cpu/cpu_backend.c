@@ -186,6 +186,17 @@ static pf_backend cpu_backend = {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     .name##_mem = cpu_##name##_mem, .name##_fwd = cpu_##name##_fwd, .name##_bwd = cpu_##name##_bwd,
 #include "../backend/ops.def"
+    .attn_dap_mem = cpu_attn_dap_mem,
+    .attn_dap_fwd = cpu_attn_dap_fwd,
+    .attn_dap_bwd = cpu_attn_dap_bwd,
+    .trimul_dap_mem = cpu_trimul_dap_mem,
+    .trimul_dap_fwd = cpu_trimul_dap_fwd,
+    .trimul_dap_bwd = cpu_trimul_dap_bwd,
+    .dap_transpose = cpu_dap_transpose,
+    .opm_dap_mem = cpu_opm_dap_mem,
+    .opm_dap_fwd = cpu_opm_dap_fwd,
+    .opm_dap_bwd = cpu_opm_dap_bwd,
+    .dap_reshard = cpu_dap_reshard,
     .sum_sq = cpu_sum_sq,
     .scale = cpu_scale,
     .adamw = cpu_adamw,

@@ -4,6 +4,8 @@
 //   cpu_transition.c  transition
 //   cpu_opm.c         opm
 //   cpu_trimul.c      trimul
+//   cpu_trimul_dap.c  trimul_dap (row-sharded outgoing update, axial parallelism), dap_transpose
+//   cpu_opm_dap.c     opm_dap (column-sharded MSA), dap_reshard
 //   cpu_pwavg.c       pwavg
 //   cpu_heads.c       relpos, disto
 //   cpu_backend.c     memory, elementwise, dropout, optimizer, the struct itself
@@ -31,6 +33,31 @@ double cpu_disto_fwd(pf_backend *be, const pf_disto_dims *d, const pf_linear_p *
 void cpu_disto_bwd(pf_backend *be, const pf_disto_dims *d, const pf_linear_p *p,
                    pf_linear_p *g, const pf_act *z, const int32_t *target,
                    const pf_act *pair_mask, double scale, pf_act *dz);
+
+// Axial parallelism (backend.h, attn_dap / trimul_dap): cpu_attention.c, cpu_trimul_dap.c.
+pf_mem cpu_attn_dap_mem(pf_backend *be, const pf_attn_dims *d, int P);
+void cpu_attn_dap_fwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, const pf_act *x,
+                      const pf_act *z, const pf_act *mask, pf_act *out, void *saved, void *ws,
+                      const pf_dap_comm *c);
+void cpu_attn_dap_bwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, pf_attn_p *g,
+                      const pf_act *mask, const void *saved, const pf_act *d_out, pf_act *d_x,
+                      pf_act *d_z, void *ws, const pf_dap_comm *c, int x_sharded);
+pf_mem cpu_trimul_dap_mem(pf_backend *be, const pf_trimul_dims *d, int P);
+void cpu_trimul_dap_fwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p, const pf_act *z,
+                        const pf_act *mask, pf_act *out, void *saved, void *ws, const pf_dap_comm *c);
+void cpu_trimul_dap_bwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p, pf_trimul_p *g,
+                        const pf_act *mask, const void *saved, const pf_act *d_out, pf_act *d_z,
+                        void *ws, const pf_dap_comm *c);
+
+pf_mem cpu_opm_dap_mem(pf_backend *be, const pf_opm_dims *d, int P);
+void cpu_opm_dap_fwd(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, const pf_act *m,
+                     const pf_act *mask, pf_act *out, void *saved, void *ws, const pf_dap_comm *c);
+void cpu_opm_dap_bwd(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, pf_opm_p *g, const pf_act *mask,
+                     const void *saved, const pf_act *d_out, pf_act *d_m, void *ws, const pf_dap_comm *c);
+void cpu_dap_reshard(pf_backend *be, const pf_dap_comm *c, int64_t S, int64_t N, int C, const pf_act *x,
+                     pf_act *out, void *ws, int to_rows);
+void cpu_dap_transpose(pf_backend *be, const pf_dap_comm *c, int64_t N, int C, const pf_act *x, pf_act *out,
+                       void *ws);
 
 double cpu_xent(pf_backend *be, int64_t M, int C, const pf_act *logits, const int32_t *target,
                 const pf_act *weight, double scale, pf_act *dlogits);

@@ -77,6 +77,8 @@ static const field fields[] = {
     FI(val_every, 0, BIG, "validate every N steps, at the first and at the last (0: only at the last)"),
     FI(steps, 0, BIG, "train until this step"),
     FI(grad_accum, 1, 4096, "examples per optimizer step (per process)"),
+    FI(dap, 1, 4096, "axial parallelism: ranks that share one structure, each holding rows of its pair tensor "
+                     "(must divide the number of ranks; 1: off; docs/PARALLEL.md)"),
     FFX(ema_decay, 0, 1, 0, 1, "weight EMA decay (0: off; AF2 0.999)"),
     {"seed", F_U64, offsetof(pf_config, seed), 0, 0, 0, 0, 0, "one seed for weights, data, dropout, recycling"},
     FF(lr, 0, 1, "peak learning rate"),
@@ -111,6 +113,7 @@ static void common_defaults(pf_config *c) {
     snprintf(c->data, sizeof c->data, "bundled");
     c->data_workers = 2;
     c->grad_accum = 1;
+    c->dap = 1;
     c->prefetch = 4;
     c->n_val = 4;
     c->val_every = 50;
@@ -419,6 +422,15 @@ int pf_config_validate(const pf_config *c, char *err, size_t errlen) {
     }
     if (c->msa_weight > 0 && c->trunk != PF_TRUNK_EVOFORMER) {
         snprintf(err, errlen, "configuration: the masked-MSA loss (msa_weight) belongs to the AF2 (evoformer) trunk");
+        return -1;
+    }
+    if (c->dap > 1 && c->recompute) {
+        snprintf(err, errlen, "configuration: dap = %d needs recompute = 0", c->dap);
+        return -1;
+    }
+    if (c->dap > c->crop_size) {
+        snprintf(err, errlen, "configuration: dap = %d exceeds crop_size = %d (each rank needs at least one row)",
+                 c->dap, c->crop_size);
         return -1;
     }
     if (!(c->max_bin > c->min_bin)) { snprintf(err, errlen, "configuration: max_bin must exceed min_bin"); return -1; }

@@ -37,6 +37,7 @@ typedef struct {
     // ---- training ----
     int steps;
     int grad_accum;              // examples per optimizer step (gradients averaged over them)
+    int dap;                     // axial parallelism: ranks sharing one structure's pair tensor (1: off)
     float ema_decay;             // weight EMA (AF2: 0.999) used for validation and inference; 0: off
     uint64_t seed;
     float lr, lr_min, weight_decay, beta1, beta2, adam_eps, grad_clip;

@@ -5,6 +5,7 @@
 #include "../core/util.h"
 #include "../core/rng.h"
 #include "stage.h"
+#include "model_dap.h"
 
 // ---------------------------------------------------------------------------
 // Parameters
@@ -116,6 +117,8 @@ static size_t carve(pf_model *M, char *base, pf_dims d) {
 // The blocks of a pass in forward order: the MSA stack (AF2 extra-MSA stack or
 // AF3 MSA module, stack 0), then the trunk (stack 1).
 static int n_blocks(const pf_model *M) { return M->n_msa_blocks + M->n_trunk; }
+// The blocks this executor runs: with dap > 1 the trunk runs sharded (model_dap.c).
+static int host_blocks(const pf_model *M) { return M->dap ? M->n_msa_blocks : n_blocks(M); }
 static pf_block *block_at(pf_model *M, int k, int *stack, int *idx) {
     *stack = k < M->n_msa_blocks ? 0 : 1;
     *idx = *stack ? k - M->n_msa_blocks : k;
@@ -184,6 +187,7 @@ static void plan_blocks(pf_model *M, pf_dims d, size_t *saved, size_t *ws) {
     for (int k = 0; k < n_blocks(M); k++) {
         int stack, i;
         pf_block *b = block_at(M, k, &stack, &i);
+        if (M->dap && stack == 1) break;  // the sharded trunk has its own arenas (model_dap.c)
         pf_block_plan(b, M->be, d.N, stack ? d.S : S_msa);
         sum += b->saved_bytes;
         mx = PF_MAX(mx, b->saved_bytes);
@@ -257,6 +261,7 @@ void pf_model_free(pf_model *M) {
     if (be && M->saved) be->free(be, M->saved);
     if (be && M->ws) be->free(be, M->ws);
     if (be) pf_stage_free(M);
+    pf_model_dap_free(M);
     pf_params_free(&M->P);
     pf_free(M->msa_blocks);
     pf_free(M->trunk);
@@ -373,6 +378,7 @@ static void pass_fwd(pf_model *M, pf_dims d, int64_t step, int save, int trainin
     for (int k = 0; k < n_blocks(M); k++) {
         int stack, i;
         pf_block *b = block_at(M, k, &stack, &i);
+        if (M->dap && stack == 1) break;  // the trunk: sharded, below
         pf_streams st = streams_for(M, d, stack == 0, 0);
         if (rec) {
             if (segment_start(M, k) == k) snap += snapshot(M, d, b, stack, &st, snap, 0);
@@ -381,6 +387,12 @@ static void pass_fwd(pf_model *M, pf_dims d, int64_t step, int save, int trainin
             pf_block_fwd(b, be, &st, saved, M->ws, M->tmp_a, block_key(M, step, stack, i), training);
             if (saved) saved += b->saved_bytes;
         }
+    }
+    if (M->dap) {
+        uint64_t *keys = pf_malloc(sizeof(uint64_t) * (size_t)(M->n_trunk + 1));
+        for (int i = 0; i < M->n_trunk; i++) keys[i] = block_key(M, step, 1, i);
+        pf_model_dap_trunk_fwd(M, N, d.S, keys, save, training);
+        pf_free(keys);
     }
 }
 
@@ -411,7 +423,7 @@ static size_t snapshot_k(pf_model *M, pf_dims d, int k, char *snap, int dir) {
 
 // The backward of the blocks with recompute (segment_len above), last segment first.
 static void blocks_bwd_recompute(pf_model *M, pf_dims d, int64_t step) {
-    int K = segment_len(M), nb = n_blocks(M);
+    int K = segment_len(M), nb = host_blocks(M);
     size_t snap_off = M->block_saved_max;
     for (int k = 0; k < nb; k++)
         if (segment_start(M, k) == k) snap_off += snapshot_bytes_k(M, d, k);
@@ -441,12 +453,18 @@ static void pass_bwd(pf_model *M, pf_dims d, int64_t step) {
     pf_backend *be = M->be;
     const pf_config *c = &M->cfg;
     int64_t N = d.N, NN = N * N;
+    if (M->dap) {  // the sharded trunk first; its saved activations are its own
+        uint64_t *keys = pf_malloc(sizeof(uint64_t) * (size_t)(M->n_trunk + 1));
+        for (int i = 0; i < M->n_trunk; i++) keys[i] = block_key(M, step, 1, i);
+        pf_model_dap_trunk_bwd(M, keys);
+        pf_free(keys);
+    }
     if (c->recompute) {
         blocks_bwd_recompute(M, d, step);
     } else {  // saved regions were laid out in forward order; walk back
         size_t off = 0;
-        for (int k = 0; k < n_blocks(M); k++) off += block_saved_k(M, k);
-        for (int k = n_blocks(M) - 1; k >= 0; k--) {
+        for (int k = 0; k < host_blocks(M); k++) off += block_saved_k(M, k);
+        for (int k = host_blocks(M) - 1; k >= 0; k--) {
             off -= block_saved_k(M, k);
             run_block(M, d, step, k, 1, (char *)M->saved + off);
         }
@@ -472,6 +490,16 @@ static void pass_bwd(pf_model *M, pf_dims d, int64_t step) {
         be->linear_bwd(be, N, PF_TARGET_FEAT, c->c_s, &M->p.s_init, &M->g.s_init, M->in[PF_IN_TARGET_FEAT], M->ds, NULL);
     }
     embed_pair_bwd(M, d);
+}
+
+// Drop the arenas: the next step plans them again (pf_model_attach_dap).
+void pf_model_replan(pf_model *M) {
+    pf_backend *be = M->be;
+    if (M->act) be->free(be, M->act);
+    if (M->saved) be->free(be, M->saved);
+    if (M->ws) be->free(be, M->ws);
+    M->act = M->saved = M->ws = NULL;
+    ensure_capacity(M, M->cap);
 }
 
 static double final_flops(const pf_model *M) {
@@ -530,6 +558,7 @@ static pf_step_result run(pf_model *M, const pf_batch *b, int64_t step, int trai
         be->disto_bwd(be, &dd, &M->p.disto, &M->g.disto, M->z, target, M->in[PF_IN_DISTO_MASK], c->disto_weight, M->dz);
         if (use_msa) be->linear_bwd(be, SN, c->c_m, PF_NUM_TOK, &M->p.masked_msa, &M->g.masked_msa, M->m, M->tmp_b, M->dm);
         pass_bwd(M, d, step);
+        pf_model_dap_drop(M);
     }
     return r;
 }

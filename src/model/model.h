@@ -25,6 +25,8 @@ typedef struct {
     int64_t N, S, E;
 } pf_dims;
 
+typedef struct pf_model_dap pf_model_dap;  // axial parallelism state (model_dap.c)
+
 typedef struct {
     pf_config cfg;
     pf_backend *be;
@@ -52,6 +54,7 @@ typedef struct {
     pf_act *m0_prev, *z_prev, *s_prev;  // recycled (N,c_m) (N,N,c_z) (N,c_s)
     pf_act *tmp_a, *tmp_b;      // scratch, each the size of the largest stream
     pf_act *tmp_n;              // scratch (N, max channels)
+    pf_model_dap *dap;          // NULL, or the group the trunk is sharded over (pf_model_attach_dap)
 } pf_model;
 
 // Create the model: declare parameters, bind them on the backend, initialise
@@ -84,6 +87,16 @@ void pf_model_stage(pf_model *M, const pf_batch *b);
 pf_step_result pf_model_train_step(pf_model *M, const pf_batch *b, int64_t step);
 // Loss without gradients (no dropout, all recycling passes).
 pf_step_result pf_model_eval(pf_model *M, const pf_batch *b);
+
+// Axial parallelism (dap.h, docs/PARALLEL.md): from now on the Pairformer trunk
+// runs on this rank's rows of the pair tensor, with the other ranks of c's group,
+// which train on (and evaluate) the same examples: every rank of the world calls
+// pf_model_train_step and pf_model_eval together. Parameter gradients are then
+// this rank's share: sum them over the world (ranks other than 0 of a group hold
+// zeros for the replicated parameters). The arenas are planned again without the
+// unsharded trunk. c->size <= 1: nothing changes. 0, or -1 and a message
+// (recompute, an Evoformer trunk, or a backend without the sharded ops).
+int pf_model_attach_dap(pf_model *M, const pf_dap_comm *c, char *err, size_t n);
 
 // Extra-MSA rows the model reads: extra_msa_rows for the AF2 trunk with an
 // extra-MSA stack, else 0 (the one place this rule is written).

@@ -14,6 +14,7 @@
 #include "../optim/optim.h"
 #include "../format/checkpoint.h"
 #include "dist.h"
+#include "dap_group.h"
 #include "../registry/registry.h"
 #include "rundir.h"
 
@@ -70,12 +71,15 @@ static void fmt_eta(double s, char *buf, size_t n) {
     else snprintf(buf, n, "%.0fh%02.0fm", floor(s / 3600), fmod(s / 60, 60));
 }
 
-// Example numbers: micro-batch k of a step on rank r of W is example
-// ((step - 1) W + r) A + k + 1 (A = grad_accum). The number selects the data and
-// the dropout masks, so a step is the same after a resume, and W ranks with A
-// examples each see the examples one process with grad_accum = W A would.
-static int64_t example_of(int64_t step, int k, const pf_dist *D, int A) {
-    return ((step - 1) * D->world + D->rank) * (int64_t)A + k + 1;
+// Example numbers: micro-batch k of a step on data-parallel group r of W is
+// example ((step - 1) W + r) A + k + 1 (A = grad_accum). The number selects the
+// data and the dropout masks, so a step is the same after a resume, and W groups
+// with A examples each see the examples one process with grad_accum = W A would.
+// A group is one rank, or with dap = P the P ranks sharing one structure
+// (ranks r P .. r P + P - 1), which all take the same examples.
+typedef struct { int rank, world; } data_group;
+static int64_t example_of(int64_t step, int k, data_group G, int A) {
+    return ((step - 1) * G.world + G.rank) * (int64_t)A + k + 1;
 }
 
 // One training run: what the set-up opens and the steps share.
@@ -83,6 +87,8 @@ typedef struct {
     pf_config cfg;
     const pf_train_opts *opts;
     pf_dist D;
+    data_group G;     // this rank's data-parallel group (dap: D.world / dap groups of dap ranks)
+    pf_dap_host dh;   // the dap group's collectives (dap > 1)
     int lead;         // rank 0: logs, validates, writes checkpoints
     int quiet, tty;   // no progress lines / progress rewritten in place on a terminal
     int lock;         // rank 0's lock on the run directory, -1 if none
@@ -109,6 +115,31 @@ static int agree(train_run *R, int ok) {
     pf_dist_sum_doubles(&R->D, &bad, 1);
     if (bad > 0) {
         if (ok && R->D.world > 1) fprintf(stderr, "pairfold: rank %d: stopping: another rank failed to start\n", R->D.rank);
+        pf_dist_finalize(&R->D);
+        return 2;
+    }
+    return 0;
+}
+
+// The world sum the dap group's collectives are built from (dap_group.h).
+static void dap_world_sum(void *ctx, real *x, int64_t n) {
+    train_run *R = ctx;
+    pf_dist_sum_reals(&R->D, R->be, x, n);
+}
+
+// dap = P: the world forms world / P data-parallel groups of P ranks.
+static int dap_groups(train_run *R) {
+    char err[256];
+    const int P = R->cfg.dap;
+    R->G = (data_group){R->D.rank / P, R->D.world / P};
+    int bad = pf_dap_host_init(&R->dh, R->D.rank, R->D.world, P, dap_world_sum, R, err, sizeof err);
+    if (!bad && P > 1 && R->G.world > 1 && R->cfg.recycles > 0) {  // each group's collectives must line up
+        snprintf(err, sizeof err, "dap = %d with %d data-parallel groups needs recycles = 0 (the groups' examples "
+                 "would run different numbers of recycling passes)", P, R->G.world);
+        bad = 1;
+    }
+    if (bad) {
+        if (R->lead) fprintf(stderr, "pairfold: error: configuration: %s\n", err);
         pf_dist_finalize(&R->D);
         return 2;
     }
@@ -175,7 +206,7 @@ static int open_data(train_run *R) {
     if (!R->lead && !(R->src = pf_open_source(&R->cfg, err, sizeof err)))
         fprintf(stderr, "pairfold: error: rank %d: %s\n", R->D.rank, err);
     if (agree(R, R->src != NULL) != 0) return 2;
-    if (R->src->schedule) R->src->schedule(R->src, R->D.world, R->D.rank, R->cfg.grad_accum);  // prefetch this rank's examples
+    if (R->src->schedule) R->src->schedule(R->src, R->G.world, R->G.rank, R->cfg.grad_accum);  // prefetch this rank's examples
     return 0;
 }
 
@@ -192,6 +223,10 @@ static int create_model(train_run *R) {
         fprintf(stderr, "pairfold: error: cannot resume: %s\n", err);
         ok = 0;
     }
+    if (ok && pf_model_attach_dap(R->M, &R->dh.c, err, sizeof err) != 0) {
+        fprintf(stderr, "pairfold: error: rank %d: %s\n", R->D.rank, err);
+        ok = 0;
+    }
     if (agree(R, ok) != 0) return 2;
     if (opts->resume_dir && R->lead) printf("resumed from %s at step %lld\n", opts->resume_dir, (long long)R->start);
     return 0;
@@ -204,7 +239,9 @@ static void print_summary(const train_run *R) {
     for (int i = 0; i < M->P.n; i++) n_params += M->P.t[i].numel;
     printf("model: %s trunk, %d parameter tensors, %lld parameters; data: %s; device: %s", pf_trunk_name(R->cfg.trunk),
            M->P.n, n_params, R->src->name, R->be->name);
-    if (R->D.world > 1) printf("; %d ranks (data parallel)", R->D.world);
+    if (R->D.world > 1 && R->cfg.dap > 1)
+        printf("; %d ranks (%d data-parallel groups x dap %d)", R->D.world, R->G.world, R->cfg.dap);
+    else if (R->D.world > 1) printf("; %d ranks (data parallel)", R->D.world);
     printf("\n");
     fflush(stdout);
 }
@@ -278,7 +315,7 @@ static int take_example(train_run *R, int64_t step, int64_t e, pf_batch *b, doub
 // its turn comes and it is asked again.)
 static void prefetch_next(train_run *R, int64_t step, int k, int64_t e) {
     const int A = R->cfg.grad_accum;
-    int64_t ne = k + 1 < A ? e + 1 : example_of(step + 1, 0, &R->D, A);
+    int64_t ne = k + 1 < A ? e + 1 : example_of(step + 1, 0, R->G, A);
     if (e < R->last_example && !stop_requested && R->src->next(R->src, ne, 0, &R->next) == 0) {
         R->next_wait = R->src->last_wait_ms;
         R->next_e = ne;
@@ -293,7 +330,7 @@ static int run_examples(train_run *R, int64_t step, double *sums) {
     int cycles = 0;
     pf_params_zero_grad(&R->M->P);
     for (int k = 0; k < A; k++) {
-        int64_t e = example_of(step, k, &R->D, A);
+        int64_t e = example_of(step, k, R->G, A);
         pf_batch b;
         if (take_example(R, step, e, &b, sums) != 0) break;
         pf_optim_example_begin(&R->opt, k);  // each example's gradient from zero, summed in example order
@@ -323,7 +360,9 @@ static int run_examples(train_run *R, int64_t step, double *sums) {
 // the optimizer step. Returns nonzero if the gradient norm is not finite: the
 // weights of this update are not to be trusted and nothing is saved.
 static int update_weights(train_run *R, int64_t step, double *lr, double *gnorm) {
-    const int A = R->cfg.grad_accum, W = R->D.world;
+    const int A = R->cfg.grad_accum, W = R->G.world;
+    // dap: each rank holds its share of its group's gradients (model.h), so the
+    // world sum is the sum over the groups' examples
     pf_dist_sum_reals(&R->D, R->be, R->M->P.grad, R->M->P.total);
     if (A * W > 1) pf_params_scale_grad(&R->M->P, 1.0 / (A * W));  // the mean over the step's examples
     *lr = 0;
@@ -429,14 +468,15 @@ static int run_step(train_run *R, int64_t step) {
     pf_dist_sum_doubles(&R->D, sums, N_SUMS);  // every rank takes the same decisions below
     if (sums[SUM_FAILED] > 0) return 1;
     int stop = sums[SUM_STOP] > 0;
-    step_report s = {.step = step, .N = (int)sums[SUM_TOKENS], .wait = sums[SUM_WAIT_MS] / W, .vr = {NAN, NAN}};
+    step_report s = {.step = step, .N = (int)(sums[SUM_TOKENS] / R->cfg.dap), .wait = sums[SUM_WAIT_MS] / W, .vr = {NAN, NAN}};
     s.r = (pf_step_result){.loss = sums[SUM_LOSS] / W, .disto = sums[SUM_DISTO] / W, .msa = sums[SUM_MSA] / W,
-                           .cycles = cycles, .flops = sums[SUM_FLOPS], .upload_ms = sums[SUM_UPLOAD_MS] / W};
+                           .cycles = cycles, .flops = sums[SUM_FLOPS] / R->cfg.dap, .upload_ms = sums[SUM_UPLOAD_MS] / W};
     if (update_weights(R, step, &s.lr, &s.gnorm) != 0) return 1;
     R->done_steps++;
     R->be->sync(R->be);
     s.ms = pf_now_ms() - t0;
-    if (R->lead && validation_due(R, step)) s.vr = validate_averaged(R);
+    // with dap every rank evaluates (the sharded trunk needs its whole group); rank 0 reports
+    if ((R->lead || R->cfg.dap > 1) && validation_due(R, step)) s.vr = validate_averaged(R);
     if (R->lead) log_step(R, &s);
     print_progress(R, &s);
     if ((R->cfg.ckpt_every > 0 && step % R->cfg.ckpt_every == 0) || step == R->cfg.steps || stop)
@@ -463,6 +503,7 @@ static void finish_run(train_run *R) {
     pf_optim_free(&R->opt);
     pf_model_free(R->M);
     if (R->src->destroy) R->src->destroy(R->src);
+    pf_dap_host_free(&R->dh);
     pf_dist_finalize(&R->D);
     pf_rundir_unlock(R->lock);
 }
@@ -479,13 +520,14 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
     if (pf_config_validate(&R.cfg, err, sizeof err) != 0) { fprintf(stderr, "pairfold: error: %s\n", err); return 2; }
     if (pf_dist_init(&R.D, err, sizeof err) != 0) { fprintf(stderr, "pairfold: error: %s\n", err); return 2; }
     R.lead = R.D.rank == 0;
+    if (dap_groups(&R) != 0) return 2;
     if (set_up(&R) != 0) return 2;
 
     R.quiet = opts->quiet || !R.lead;
     R.tty = isatty(2) && !R.quiet;
     install_signal_handlers();
     R.t_start = pf_now_ms();
-    R.last_example = example_of(R.cfg.steps, R.cfg.grad_accum - 1, &R.D, R.cfg.grad_accum);
+    R.last_example = example_of(R.cfg.steps, R.cfg.grad_accum - 1, R.G, R.cfg.grad_accum);
     int rc = 0;
     for (int64_t step = R.start + 1; step <= R.cfg.steps && rc == 0; step++) rc = run_step(&R, step);
     finish_run(&R);

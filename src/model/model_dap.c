@@ -1,0 +1,237 @@
+// model_dap.c: the trunk (Pairformer or Evoformer) sharded over a dap group
+// (dap.h). Embeddings, the MSA module / extra-MSA stack and the heads stay
+// replicated: every rank computes the full z (and m), takes its rows of z (and
+// columns of m) before the trunk, and they are all-gathered after it (the
+// backward mirrors this: the heads' d z, d m are sliced, the trunk's gathered). Every rank of the group computes the same
+// replicated gradients; ranks other than 0 drop theirs (model_dap_drop), so the
+// world-wide gradient sum counts each structure once.
+#include "model_dap.h"
+#include <string.h>
+#include "../core/util.h"
+
+struct pf_model_dap {
+    pf_dap_comm c;
+    pf_dap_block *blk;         // one per trunk block
+    int64_t N, n, Np;          // the current step's sizes
+    int64_t S, srow, Sp;       // MSA rows (Evoformer), rows per rank in the MSA's row shard, padded
+    void *saved, *ws;          // backend memory
+    size_t saved_cap, ws_cap;
+    int64_t zcap;              // elements the stream buffers below hold
+    pf_act *z, *dz, *s, *ds;   // (n, Np, c_z), (Np, c_s)
+    pf_act *pair, *pair_t, *seq, *delta, *dd, *full;  // masks; scratch; the gathers' buffer
+    pf_act *m, *dm, *msa, *msa_rows;                   // Evoformer: (Sp, n, c_m), (Sp, n), (s, Np)
+    int64_t mcap;              // elements of m above
+};
+
+int pf_model_attach_dap(pf_model *M, const pf_dap_comm *c, char *err, size_t n) {
+    if (c->size <= 1) return 0;
+    if (M->cfg.recompute) {
+        snprintf(err, n, "dap > 1 needs recompute = 0 (the sharded trunk keeps its own saved activations)");
+        return -1;
+    }
+    for (int i = 0; i < M->n_trunk; i++)
+        if (pf_dap_check(&M->trunk[i], M->be, err, n)) return -1;
+    M->dap = pf_calloc(1, sizeof *M->dap);
+    M->dap->c = *c;
+    M->dap->blk = pf_calloc((size_t)M->n_trunk + 1, sizeof(pf_dap_block));
+    pf_model_replan(M);  // the unsharded trunk's saved activations and workspace are not needed
+    return 0;
+}
+
+static void free_bufs(pf_model_dap *D, pf_backend *be) {
+    pf_act **b[] = {&D->z, &D->dz, &D->s, &D->ds, &D->pair, &D->pair_t, &D->seq, &D->delta, &D->dd, &D->full,
+                    &D->m, &D->dm, &D->msa, &D->msa_rows};
+    for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
+        if (*b[i]) be->free(be, *b[i]);
+        *b[i] = NULL;
+    }
+}
+
+void pf_model_dap_free(pf_model *M) {
+    pf_model_dap *D = M->dap;
+    if (!D) return;
+    pf_backend *be = M->be;
+    for (int i = 0; i < M->n_trunk; i++) pf_dap_block_free(&D->blk[i], be);
+    free_bufs(D, be);
+    if (D->saved) be->free(be, D->saved);
+    if (D->ws) be->free(be, D->ws);
+    pf_free(D->blk);
+    pf_free(D);
+    M->dap = NULL;
+}
+
+// The stream buffers for the current sizes (all of them again when one must grow).
+static void alloc_bufs(pf_model *M) {
+    pf_model_dap *D = M->dap;
+    pf_backend *be = M->be;
+    const int cz = M->cfg.c_z, cs = M->cfg.c_s, cm = M->cfg.c_m;
+    const int64_t rows = D->n * D->Np * cz, mm = D->Sp * D->n * cm;
+    const int64_t full = PF_MAX(D->Np * D->Np * cz, D->c.size * mm);  // a gathered z or m
+    if (full <= D->zcap && mm <= D->mcap) return;
+    free_bufs(D, be);
+    int64_t big = PF_MAX(PF_MAX(rows, D->Np * cs), PF_MAX(mm, 2 * D->n * D->Np));
+    big = PF_MAX(big, 2 * D->srow * D->Np);
+    D->z = be->alloc(be, pf_act_size(be, rows));
+    D->dz = be->alloc(be, pf_act_size(be, rows));
+    D->s = be->alloc(be, pf_act_size(be, D->Np * cs));
+    D->ds = be->alloc(be, pf_act_size(be, D->Np * cs));
+    D->pair = be->alloc(be, pf_act_size(be, D->n * D->Np));
+    D->pair_t = be->alloc(be, pf_act_size(be, D->n * D->Np));
+    D->seq = be->alloc(be, pf_act_size(be, D->Np));
+    D->delta = be->alloc(be, pf_act_size(be, big));
+    D->dd = be->alloc(be, pf_act_size(be, big));
+    D->full = be->alloc(be, pf_act_size(be, full));
+    D->m = be->alloc(be, pf_act_size(be, mm));
+    D->dm = be->alloc(be, pf_act_size(be, mm));
+    D->msa = be->alloc(be, pf_act_size(be, D->Sp * D->n));
+    D->msa_rows = be->alloc(be, pf_act_size(be, D->srow * D->Np));
+    D->zcap = full;
+    D->mcap = mm;
+}
+
+// Plan the blocks for N tokens and S MSA rows and size the buffers (grow only).
+static void plan(pf_model *M, int64_t N, int64_t S) {
+    pf_model_dap *D = M->dap;
+    pf_backend *be = M->be;
+    size_t saved = 0, ws = 0;
+    for (int i = 0; i < M->n_trunk; i++) {
+        pf_dap_block_plan(&D->blk[i], &M->trunk[i], be, &D->c, N, S);
+        saved += D->blk[i].saved_bytes;
+        ws = PF_MAX(ws, D->blk[i].ws_bytes);
+    }
+    D->N = N;
+    D->n = pf_dap_rows(N, D->c.size);
+    D->Np = D->n * D->c.size;
+    D->S = S;
+    D->srow = pf_dap_rows(S, D->c.size);
+    D->Sp = D->srow * D->c.size;
+    if (saved > D->saved_cap) {
+        if (D->saved) be->free(be, D->saved);
+        D->saved = be->alloc(be, saved);
+        D->saved_cap = saved;
+    }
+    if (ws > D->ws_cap) {
+        if (D->ws) be->free(be, D->ws);
+        D->ws = be->alloc(be, ws);
+        D->ws_cap = ws;
+    }
+    alloc_bufs(M);
+}
+
+// This rank's rows of x (N, N, C) into out (n, Np, C), zero-padded.
+static void take_rows(pf_model *M, const pf_act *x, int C, pf_act *out) {
+    pf_model_dap *D = M->dap;
+    pf_backend *be = M->be;
+    be->zero(be, out, pf_act_size(be, D->n * D->Np * C));
+    for (int64_t il = 0; il < D->n; il++) {
+        int64_t i = D->c.rank * D->n + il;
+        if (i < D->N) be->copy(be, pf_act_at(be, out, il * D->Np * C), pf_act_at(be, x, i * D->N * C),
+                               pf_act_size(be, D->N * C));
+    }
+}
+
+// A (N, C) vector padded to (Np, C), or back.
+static void pad(pf_model *M, const pf_act *x, int C, pf_act *out) {
+    pf_backend *be = M->be;
+    be->zero(be, out, pf_act_size(be, M->dap->Np * C));
+    be->copy(be, out, x, pf_act_size(be, M->dap->N * C));
+}
+
+// Every rank's rows (n, Np, C) gathered into x (N, N, C).
+static void gather_rows(pf_model *M, const pf_act *rows, int C, pf_act *x) {
+    pf_model_dap *D = M->dap;
+    pf_backend *be = M->be;
+    D->c.all_gather(&D->c, (const real *)rows, (real *)D->full, D->n * D->Np * C);
+    for (int64_t i = 0; i < D->N; i++)
+        be->copy(be, pf_act_at(be, x, i * D->N * C), pf_act_at(be, D->full, i * D->Np * C), pf_act_size(be, D->N * C));
+}
+
+// This rank's columns of x (S, N, C) into out (Sp, n, C), zero-padded.
+static void take_cols(pf_model *M, const pf_act *x, int C, pf_act *out) {
+    pf_model_dap *D = M->dap;
+    pf_backend *be = M->be;
+    const int64_t j0 = D->c.rank * D->n, cnt = PF_MIN(D->n, D->N - j0);
+    be->zero(be, out, pf_act_size(be, D->Sp * D->n * C));
+    for (int64_t r = 0; r < D->S && cnt > 0; r++)
+        be->copy(be, pf_act_at(be, out, r * D->n * C), pf_act_at(be, x, (r * D->N + j0) * C), pf_act_size(be, cnt * C));
+}
+
+// Every rank's columns (Sp, n, C) gathered into x (S, N, C).
+static void gather_cols(pf_model *M, const pf_act *cols, int C, pf_act *x) {
+    pf_model_dap *D = M->dap;
+    pf_backend *be = M->be;
+    const int64_t blk = D->Sp * D->n * C;
+    D->c.all_gather(&D->c, (const real *)cols, (real *)D->full, blk);
+    for (int q = 0; q < D->c.size; q++) {
+        const int64_t j0 = q * D->n, cnt = PF_MIN(D->n, D->N - j0);
+        for (int64_t r = 0; r < D->S && cnt > 0; r++)
+            be->copy(be, pf_act_at(be, x, (r * D->N + j0) * C), pf_act_at(be, D->full, q * blk + r * D->n * C),
+                     pf_act_size(be, cnt * C));
+    }
+}
+
+static int evoformer(const pf_model *M) { return M->cfg.trunk == PF_TRUNK_EVOFORMER; }
+
+static pf_dap_streams streams(pf_model_dap *D, int grads) {
+    pf_dap_streams st = {.z = grads ? D->dz : D->z, .s = grads ? D->ds : D->s, .pair = D->pair,
+                         .pair_t = D->pair_t, .seq = D->seq, .m = grads ? D->dm : D->m, .msa = D->msa,
+                         .msa_rows = D->msa_rows};
+    return st;
+}
+
+void pf_model_dap_trunk_fwd(pf_model *M, int64_t N, int64_t S, const uint64_t *keys, int save, int training) {
+    pf_model_dap *D = M->dap;
+    pf_backend *be = M->be;
+    const int cz = M->cfg.c_z, cs = M->cfg.c_s, cm = M->cfg.c_m;
+    plan(M, N, evoformer(M) ? S : 1);
+    if (evoformer(M)) {
+        take_cols(M, M->in[PF_IN_MSA_MASK], 1, D->msa);
+        be->dap_reshard(be, &D->c, D->Sp, D->Np, 1, D->msa, D->msa_rows, D->dd, 1);
+        take_cols(M, M->m, cm, D->m);
+    }
+    take_rows(M, M->in[PF_IN_PAIR_MASK], 1, D->pair);
+    be->dap_transpose(be, &D->c, D->Np, 1, D->pair, D->pair_t, D->dd);
+    pad(M, M->in[PF_IN_SEQ_MASK], 1, D->seq);
+    take_rows(M, M->z, cz, D->z);
+    pad(M, M->s, cs, D->s);
+    pf_dap_streams st = streams(D, 0);
+    char *saved = save ? D->saved : NULL;
+    for (int i = 0; i < M->n_trunk; i++) {
+        pf_dap_block_fwd(&D->blk[i], be, &D->c, &st, saved, D->ws, D->delta, keys[i], training);
+        if (saved) saved += D->blk[i].saved_bytes;
+    }
+    gather_rows(M, D->z, cz, M->z);
+    if (evoformer(M)) gather_cols(M, D->m, cm, M->m);
+    else be->copy(be, M->s, D->s, pf_act_size(be, N * cs));  // replicated: every rank has all of s
+}
+
+void pf_model_dap_trunk_bwd(pf_model *M, const uint64_t *keys) {
+    pf_model_dap *D = M->dap;
+    pf_backend *be = M->be;
+    const int cz = M->cfg.c_z, cs = M->cfg.c_s, cm = M->cfg.c_m;
+    take_rows(M, M->dz, cz, D->dz);
+    pad(M, M->ds, cs, D->ds);
+    if (evoformer(M)) take_cols(M, M->dm, cm, D->dm);
+    pf_dap_streams st = streams(D, 0), d = streams(D, 1);
+    size_t off = 0;
+    for (int i = 0; i < M->n_trunk; i++) off += D->blk[i].saved_bytes;
+    for (int i = M->n_trunk - 1; i >= 0; i--) {
+        off -= D->blk[i].saved_bytes;
+        pf_dap_block_bwd(&D->blk[i], be, &D->c, &st, &d, (char *)D->saved + off, D->ws, D->dd, keys[i]);
+    }
+    gather_rows(M, D->dz, cz, M->dz);
+    if (evoformer(M)) gather_cols(M, D->dm, cm, M->dm);
+    else be->copy(be, M->ds, D->ds, pf_act_size(be, D->N * cs));
+}
+
+// Ranks other than 0 of the group: the gradients of every parameter outside the
+// trunk blocks are replicated work (the same on every rank of the group): drop them.
+void pf_model_dap_drop(pf_model *M) {
+    if (!M->dap || M->dap->c.rank == 0) return;
+    const char *trunk = evoformer(M) ? "evoformer." : "pairformer_stack.";
+    for (int i = 0; i < M->P.n; i++) {
+        const pf_param *t = &M->P.t[i];
+        if (strncmp(t->name, trunk, strlen(trunk)))
+            M->be->zero(M->be, M->P.grad + t->offset, sizeof(real) * (size_t)t->numel);
+    }
+}

@@ -1,0 +1,19 @@
+// model_dap.h: the model's sharded trunk (model-internal; see model_dap.c).
+#ifndef PF_MODEL_DAP_H
+#define PF_MODEL_DAP_H
+#include "model.h"
+#include "dap.h"
+
+void pf_model_dap_free(pf_model *M);
+// Re-plan the arenas (model.c), e.g. without the trunk once it is sharded.
+void pf_model_replan(pf_model *M);
+// The trunk blocks (keys: each block's dropout key) on this rank's shard: M->z and
+// M->s (Pairformer) or M->m (Evoformer, S rows) in, the same out (gathered).
+// save: keep what the backward needs.
+void pf_model_dap_trunk_fwd(pf_model *M, int64_t N, int64_t S, const uint64_t *keys, int save, int training);
+// M->dz and M->ds or M->dm of the trunk's outputs in, of its inputs out.
+void pf_model_dap_trunk_bwd(pf_model *M, const uint64_t *keys);
+// After a training step on ranks != 0 of the group: drop the replicated gradients.
+void pf_model_dap_drop(pf_model *M);
+
+#endif

@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Axial parallelism (dap, docs/PARALLEL.md) end to end on CPU ranks of a TCP
+# group: 20 training steps of the tiny preset with the Pairformer trunk (and 6
+# with the Evoformer trunk; 10 over mpirun) give the losses of one process for dap = 2 and dap = 3 (crops of 45 and 46 tokens:
+# uneven rows, padded; pair dropout 0.25, up to one recycling pass); 4 ranks as 2 data-parallel groups x dap 2 equal one
+# process with grad_accum = 2; a dap run resumes exactly; bad dap values are
+# refused with a clear error.
+# Prints one verdict line "N passed, M failed".
+set -u
+cd "$(dirname "$0")/.."
+BIN=./pairfold
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+pass=0; fail=0
+check() {  # check NAME CONDITION-EXIT-STATUS [detail]
+    if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $1 ${3:-}"; fi
+}
+ARGS="--preset tiny --trunk pairformer --data synthetic --set val_every=0 --set dropout_pair=0.25 --quiet"
+
+# ranks W STEPS OUT ARGS...: W ranks of one TCP group (torchrun-style variables); 0 if all exit 0
+ranks() {
+    local W=$1 steps=$2 out=$3; shift 3
+    local port=$((20000 + RANDOM % 20000)) pids=() rc=0
+    for r in $(seq 1 $((W - 1))); do
+        timeout -s KILL 300 env WORLD_SIZE=$W RANK=$r MASTER_ADDR=127.0.0.1 MASTER_PORT=$port OMP_NUM_THREADS=1 PF_RENDEZVOUS_TIMEOUT=60 \
+            $BIN train $ARGS --steps "$steps" --out "$out" "$@" >"$out.r$r" 2>&1 &
+        pids+=($!)
+    done
+    timeout -s KILL 300 env WORLD_SIZE=$W RANK=0 MASTER_ADDR=127.0.0.1 MASTER_PORT=$port OMP_NUM_THREADS=1 PF_RENDEZVOUS_TIMEOUT=60 \
+        $BIN train $ARGS --steps "$steps" --out "$out" "$@" >"$out.r0" 2>&1 || rc=1
+    for p in "${pids[@]}"; do wait "$p" || rc=1; done
+    return $rc
+}
+
+# close_losses A B N: N lines in A, at least N in B, the same crops, losses within 1e-6 relative
+close_losses() {
+    python3 - "$1" "$2" "$3" <<'PY'
+import json, sys
+a = [json.loads(l) for l in open(sys.argv[1])]
+n = int(sys.argv[3])
+b = [json.loads(l) for l in open(sys.argv[2])][:n]
+keys = ("loss", "val_loss")  # validation too: with dap it runs sharded on every rank
+worst = max((abs(x[k] - y[k]) / abs(y[k]) for x, y in zip(a, b) for k in keys if k in y), default=1)
+nval = sum("val_loss" in y for y in b)
+ok = len(a) == n and len(b) == n and worst <= 1e-6 and all(
+    x["n_res"] == y["n_res"] and ("val_loss" in x) == ("val_loss" in y) for x, y in zip(a, b))
+print(f"worst relative loss difference {worst:.2e} over {len(a)} steps and {nval} validations")
+sys.exit(0 if ok else 1)
+PY
+}
+
+OMP_NUM_THREADS=1 $BIN train $ARGS --steps 20 --set recycles=1 --set val_every=10 --out "$T/one" >"$T/one.out" 2>&1
+check "one process, 20 steps" $? "$(tail -n 2 "$T/one.out")"
+for P in 2 3; do
+    ranks $P 20 "$T/d$P" --set dap=$P --set recycles=1 --set val_every=10
+    check "dap=$P: $P ranks train 20 steps" $? "$(tail -n 2 "$T/d$P.r0" "$T/d$P.r1")"
+    grep -q "$P ranks (1 data-parallel groups x dap $P)" "$T/d$P.r0"
+    check "dap=$P: the run says how the ranks are grouped" $? "$(grep model: "$T/d$P.r0")"
+    out=$(close_losses "$T/d$P/train.jsonl" "$T/one/train.jsonl" 20)
+    check "dap=$P: 20 losses and 3 validation losses = one process (1e-6 relative)" $? "$out"
+done
+python3 -c "import json,sys; sys.exit(0 if any(json.loads(l)['n_res'] % 3 for l in open('$T/one/train.jsonl')) else 1)"
+check "the runs include crops whose length is not a multiple of 2 or 3 (padded rows)" $?
+
+# the same over MPI ranks (mpirun): the group's collectives are MPI sums
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+if command -v mpirun >/dev/null 2>&1; then
+    timeout -s KILL 300 mpirun -np 2 --oversubscribe -x OMP_NUM_THREADS=1 $BIN train $ARGS --steps 10 --set recycles=1 \
+        --set val_every=10 --set dap=2 --out "$T/mpi" >"$T/mpi.out" 2>&1
+    check "mpirun -np 2, dap=2 runs" $? "$(tail -n 3 "$T/mpi.out")"
+    out=$(close_losses "$T/mpi/train.jsonl" "$T/one/train.jsonl" 10)
+    check "mpirun dap=2: 10 losses = one process (1e-6 relative)" $? "$out"
+else
+    check "mpirun available (setup.sh installs Open MPI)" 1
+fi
+
+# the Evoformer trunk (tiny preset: extra-MSA stack replicated, 16 MSA rows: padded to 18 for
+# dap = 3), MSA dropout too, 6 steps
+EVO="--preset tiny --data synthetic --set val_every=3 --set dropout_pair=0.25 --set dropout_msa=0.15 --set recycles=1 --quiet"
+OMP_NUM_THREADS=1 $BIN train $EVO --steps 6 --out "$T/evo1" >"$T/evo1.out" 2>&1
+check "Evoformer: one process, 6 steps" $? "$(tail -n 2 "$T/evo1.out")"
+for P in 2 3; do
+    ARGS="$EVO" ranks $P 6 "$T/evo$P" --set dap=$P
+    check "Evoformer dap=$P: $P ranks train 6 steps" $? "$(tail -n 2 "$T/evo$P.r0" "$T/evo$P.r1")"
+    out=$(close_losses "$T/evo$P/train.jsonl" "$T/evo1/train.jsonl" 6)
+    check "Evoformer dap=$P: 6 losses and 3 validation losses = one process (1e-6 relative)" $? "$out"
+done
+
+# hybrid: 4 ranks = 2 data-parallel groups x dap 2 = one process with grad_accum=2
+OMP_NUM_THREADS=1 $BIN train $ARGS --steps 6 --set grad_accum=2 --out "$T/ga2" >"$T/ga2.out" 2>&1
+check "one process, grad_accum=2" $? "$(tail -n 2 "$T/ga2.out")"
+ranks 4 6 "$T/h4" --set dap=2
+check "4 ranks, dap=2 (2 groups x 2 shards) run" $? "$(tail -n 2 "$T/h4.r0" "$T/h4.r1")"
+out=$(close_losses "$T/h4/train.jsonl" "$T/ga2/train.jsonl" 6)
+check "2 groups x dap 2 = one process with grad_accum=2 (6 steps)" $? "$out"
+
+# resume: 4 steps with dap=2, then resumed to 8 (the checkpoint carries dap) = 8 straight, bit for bit
+ranks 2 8 "$T/rs8" --set dap=2 && ranks 2 4 "$T/rs4" --set dap=2 && ARGS="--quiet" ranks 2 8 "$T/rs4" --resume "$T/rs4"
+check "dap=2 runs and resumes" $? "$(tail -n 2 "$T/rs4.r0" "$T/rs4.r1")"
+python3 - "$T/rs8/train.jsonl" "$T/rs4/train.jsonl" <<'PY'
+import json, sys
+a, b = ([json.loads(l)["loss"] for l in open(p)] for p in sys.argv[1:])
+sys.exit(0 if len(a) == 8 and a == b else 1)
+PY
+check "dap=2: 4 steps + resume to 8 = 8 straight (identical losses)" $?
+
+# refusals: each names the field and what is wrong
+refuse() {  # refuse NAME PATTERN COMMAND...
+    local name=$1 pat=$2; shift 2
+    local out; out=$("$@" 2>&1); local rc=$?
+    [ $rc -ne 0 ] && echo "$out" | grep -q -- "$pat"
+    check "$name" $? "rc $rc: $(echo "$out" | tail -n 2)"
+}
+refuse "dap=0 refused" "dap.*0" $BIN train $ARGS --steps 1 --set dap=0 --out "$T/b0"
+refuse "dap > crop_size refused" "dap = 49 exceeds crop_size = 48" $BIN train $ARGS --steps 1 --set dap=49 --out "$T/b1"
+refuse "dap with recompute refused" "dap = 2 needs recompute = 0" \
+    $BIN train $ARGS --steps 1 --set dap=2 --set recompute=1 --out "$T/b3"
+ranks 4 1 "$T/b5" --set dap=2 --set recycles=1
+rc=$?
+[ $rc -ne 0 ] && grep -q "needs recycles = 0" "$T/b5.r0"
+check "several groups x dap with recycling refused" $? "rc $rc: $(tail -n 2 "$T/b5.r0")"
+ranks 2 1 "$T/b4" --set dap=3
+rc=$?
+[ $rc -ne 0 ] && grep -q "dap = 3 must divide the world size 2" "$T/b4.r0"
+check "dap not dividing the number of ranks refused" $? "rc $rc: $(tail -n 2 "$T/b4.r0" "$T/b4.r1")"
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

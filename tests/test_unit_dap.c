@@ -1,0 +1,357 @@
+// test_unit_dap.c: axial parallelism (src/model/dap.h) on CPU ranks. For P = 2
+// and P = 3 (N = 7 tokens and S = 5 MSA rows: uneven, padded) this program forks
+// P processes that form a TCP group (src/train/tcp_group.h) and run one
+// Pairformer block and one Evoformer block with dropout on, one masked token and
+// (Evoformer) one masked MSA row, the pair tensor sharded by rows and the MSA by
+// columns; each compares its shard of the outputs, of the input gradients and
+// the group-summed parameter gradients with the same block run unsharded in the
+// same process. Built twice: float32
+// (test_unit_dap, tolerance 1e-6 relative) and float64 (test_dap64, 1e-12).
+// A rank's stderr (the rendezvous messages) goes to a file shown only on failure.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include "testlib.h"
+#include "../src/model/dap.h"
+#include "../src/train/dap_group.h"
+#include "../src/train/tcp_group.h"
+#include "../src/core/rng.h"
+
+// Outputs and input gradients: max error / max |ref| at unmasked positions.
+// Parameter gradients: per tensor L2 (check_param_grads); float32 gets 4e-6 there
+// (bias gradients, sums over every position, are the worst: 1.8e-6 measured, the
+// Evoformer's outer product mean and incoming update; float64 passes at 1e-12).
+#ifdef PF_DOUBLE
+#define TOL 1e-12
+#define TOL_PARAM 1e-12
+#else
+#define TOL 1e-6
+#define TOL_PARAM 4e-6
+#endif
+
+static pf_config small_cfg(void) {
+    pf_config c;
+    pf_config_preset(&c, "tiny");
+    c.c_z = 5; c.c_s = 7; c.c_m = 6;
+    c.heads_pair = 2; c.c_h_pair = 3; c.heads_single = 3; c.c_h_single = 2;
+    c.heads_msa = 2; c.c_h_msa = 3; c.c_opm = 3;
+    c.c_trimul = 4; c.transition_n = 2;
+    c.dropout_pair = 0.25f; c.dropout_msa = 0.15f;
+    return c;
+}
+
+static void tcp_sum(void *ctx, real *x, int64_t n) {
+#ifdef PF_DOUBLE
+    pf_tcp_sum_f64(ctx, x, (size_t)n);
+#else
+    pf_tcp_sum_f32(ctx, x, (size_t)n);
+#endif
+}
+
+// max |a - ref| / max |ref| over the positions where keep (per element of C channels) is set.
+static double rel_err_kept(const real *a, const real *ref, const real *keep, int64_t npos, int C) {
+    double m = 0, r = 0;
+    for (int64_t p = 0; p < npos; p++)
+        if (keep[p] != 0)
+            for (int c = 0; c < C; c++) {
+                m = fmax(m, fabs((double)a[p * C + c] - (double)ref[p * C + c]));
+                r = fmax(r, fabs((double)ref[p * C + c]));
+            }
+    return r > 0 ? m / r : m;
+}
+
+typedef struct {
+    pf_backend *be;
+    int kind;
+    pf_block b;
+    pf_params P;
+    int64_t N, S;
+    int cz, cs, cm;
+    real *tok, *pair, *msa;  // (N), (N, N), (S, N)
+    real *z0, *s0, *m0;      // inputs
+    real *Rz, *Rs, *Rm;      // output weights (the loss is <z, Rz> + <s, Rs> + <m, Rm>), zero where masked
+} blk;
+
+static void blk_setup(blk *t, int kind, int64_t N, int64_t S) {
+    memset(t, 0, sizeof *t);
+    t->be = pf_backend_cpu();
+    t->kind = kind;
+    pf_config cfg = small_cfg();
+    pf_params_init_registry(&t->P);
+    pf_block_declare(&t->b, kind, &cfg, &t->P, "blk");
+    pf_params_bind(&t->P, t->be);
+    for (int64_t i = 0; i < t->P.total; i++) t->P.data[i] = (real)(0.3 * pf_normal(5, (uint64_t)i));
+    for (int i = 0; i < t->P.n; i++)
+        if (strstr(t->P.t[i].name, "layer_norm") && strstr(t->P.t[i].name, ".weight"))
+            for (int64_t j = 0; j < t->P.t[i].numel; j++) t->P.data[t->P.t[i].offset + j] += 1;
+    t->N = N;
+    t->S = S;
+    t->cz = cfg.c_z;
+    t->cs = cfg.c_s;
+    t->cm = cfg.c_m;
+    t->tok = tl_zeros(N);
+    for (int64_t i = 0; i < N; i++) t->tok[i] = i == 2 ? 0 : 1;  // one masked token
+    t->pair = tl_zeros(N * N);
+    for (int64_t i = 0; i < N * N; i++) t->pair[i] = t->tok[i / N] * t->tok[i % N];
+    t->msa = tl_zeros(S * N);  // MSA row 3 masked
+    for (int64_t i = 0; i < S * N; i++) t->msa[i] = (i / N == 3 ? 0 : 1) * t->tok[i % N];
+    t->z0 = tl_rand(N * N * t->cz, 1.0, 11);
+    t->s0 = tl_rand(N * t->cs, 1.0, 12);
+    t->m0 = tl_rand(S * N * t->cm, 1.0, 15);
+    t->Rz = tl_rand(N * N * t->cz, 1.0, 13);
+    t->Rs = tl_rand(N * t->cs, 1.0, 14);
+    t->Rm = tl_rand(S * N * t->cm, 1.0, 16);
+    for (int64_t i = 0; i < N * N * t->cz; i++) t->Rz[i] *= t->pair[i / t->cz];
+    for (int64_t i = 0; i < N * t->cs; i++) t->Rs[i] *= t->tok[i / t->cs];
+    for (int64_t i = 0; i < S * N * t->cm; i++) t->Rm[i] *= t->msa[i / t->cm];
+}
+
+typedef struct { real *z, *s, *m, *dz, *ds, *dm, *grad; } result;
+
+// The unsharded block: outputs, input gradients, parameter gradients.
+static result run_full(blk *t) {
+    const int64_t N = t->N, nz = N * N * t->cz, ns = N * t->cs, nm = t->S * N * t->cm;
+    pf_block_plan(&t->b, t->be, N, t->S);
+    pf_streams st = {0};
+    result r = {tl_copy(t->z0, nz), tl_copy(t->s0, ns), tl_copy(t->m0, nm), tl_copy(t->Rz, nz),
+                tl_copy(t->Rs, ns), tl_copy(t->Rm, nm), NULL};
+    st.x[PF_STREAM_Z] = (pf_act *)r.z;
+    st.x[PF_STREAM_S] = (pf_act *)r.s;
+    st.x[PF_STREAM_M] = (pf_act *)r.m;
+    st.mask[PF_MASK_PAIR] = (pf_act *)t->pair;
+    st.mask[PF_MASK_SEQ] = (pf_act *)t->tok;
+    st.mask[PF_MASK_MSA] = (pf_act *)t->msa;
+    st.N = N;
+    st.S = t->S;
+    real *saved = tl_zeros((int64_t)(t->b.saved_bytes / sizeof(real)) + 1);
+    real *ws = tl_zeros((int64_t)(t->b.ws_bytes / sizeof(real)) + 1);
+    real *delta = tl_zeros(nz + ns + nm), *dd = tl_zeros(nz + ns + nm);
+    pf_block_fwd(&t->b, t->be, &st, saved, ws, (pf_act *)delta, 42, 1);
+    pf_streams d = st;
+    d.x[PF_STREAM_Z] = (pf_act *)r.dz;
+    d.x[PF_STREAM_S] = (pf_act *)r.ds;
+    d.x[PF_STREAM_M] = (pf_act *)r.dm;
+    pf_params_zero_grad(&t->P);
+    pf_block_bwd(&t->b, t->be, &st, &d, saved, ws, (pf_act *)dd, 42);
+    r.grad = tl_copy(t->P.grad, t->P.total);
+    return r;
+}
+
+// Rows [r n, (r + 1) n) of x (N, N, C) zero-padded to (n, Np, C).
+static real *shard_rows(const real *x, int64_t N, int C, int64_t n, int64_t Np, int r, int transpose) {
+    real *out = tl_zeros(n * Np * C);
+    for (int64_t il = 0; il < n; il++)
+        for (int64_t j = 0; j < N; j++) {
+            int64_t i = r * n + il;
+            if (i >= N) continue;
+            const real *src = transpose ? x + (j * N + i) * C : x + (i * N + j) * C;
+            memcpy(out + (il * Np + j) * C, src, sizeof(real) * (size_t)C);
+        }
+    return out;
+}
+
+// Columns [r n, (r + 1) n) of x (S, N, C) zero-padded to (Sp, n, C).
+static real *shard_cols(const real *x, int64_t S, int64_t N, int C, int64_t Sp, int64_t n, int r) {
+    real *out = tl_zeros(Sp * n * C);
+    for (int64_t s = 0; s < S; s++)
+        for (int64_t jl = 0; jl < n && r * n + jl < N; jl++)
+            memcpy(out + (s * n + jl) * C, x + (s * N + r * n + jl) * C, sizeof(real) * (size_t)C);
+    return out;
+}
+
+// Rows [r s, (r + 1) s) of x (S, N, C) zero-padded to (s, Np, C).
+static real *shard_msa_rows(const real *x, int64_t S, int64_t N, int C, int64_t s, int64_t Np, int r) {
+    real *out = tl_zeros(s * Np * C);
+    for (int64_t sl = 0; sl < s && r * s + sl < S; sl++)
+        memcpy(out + sl * Np * C, x + (r * s + sl) * N * C, sizeof(real) * (size_t)(N * C));
+    return out;
+}
+
+static real *pad_vec(const real *x, int64_t N, int C, int64_t Np) {
+    real *out = tl_zeros(Np * C);
+    memcpy(out, x, sizeof(real) * (size_t)(N * C));
+    return out;
+}
+
+static double l2(const real *a, const real *b, int64_t n) {
+    double s = 0;
+    for (int64_t i = 0; i < n; i++) {
+        double d = (double)a[i] - (b ? (double)b[i] : 0);
+        s += d * d;
+    }
+    return sqrt(s);
+}
+
+// Every parameter gradient, summed over the group: ||g - ref|| / ||ref|| per
+// tensor, the denominator at least 1% of the largest tensor's norm (LN_z's bias
+// in single attention has an exactly-zero gradient, softmax being shift
+// invariant: its values are rounding noise of the largest terms).
+static void check_param_grads(blk *t, const result *ref, int P) {
+    double big = 0;
+    for (int i = 0; i < t->P.n; i++) big = fmax(big, l2(ref->grad + t->P.t[i].offset, NULL, t->P.t[i].numel));
+    for (int i = 0; i < t->P.n; i++) {
+        const pf_param *q = &t->P.t[i];
+        double e = l2(t->P.grad + q->offset, ref->grad + q->offset, q->numel);
+        double r = fmax(l2(ref->grad + q->offset, NULL, q->numel), 0.01 * big);
+        char label[256];
+        snprintf(label, sizeof label, "%s P=%d: gradient of %s = unsharded", pf_block_kind_name(t->kind), P, q->name);
+        tl_check(big > 0 && e <= TOL_PARAM * r, label, "rel err %.3e (norm %.3e)", e / r, r);
+    }
+}
+
+// e <= TOL, labelled with the block kind, P and rank.
+static void check_err(const blk *t, const pf_dap_comm *c, int P, const char *what, double e) {
+    char label[160];
+    snprintf(label, sizeof label, "%s P=%d rank %d: %s = unsharded", pf_block_kind_name(t->kind), P, c->rank, what);
+    tl_check(e <= TOL, label, "rel err %.3e", e);
+}
+
+static void check_rank(blk *t, const pf_dap_comm *c, const result *ref, int P) {
+    const int64_t N = t->N, n = pf_dap_rows(N, P), Np = n * P, S = t->S, s = pf_dap_rows(S, P), Sp = s * P;
+    const int r = c->rank, evo = t->kind == PF_BLOCK_EVOFORMER;
+    pf_dap_block db = {0};
+    pf_dap_block_plan(&db, &t->b, t->be, c, N, S);
+    pf_dap_streams st = {.z = (pf_act *)shard_rows(t->z0, N, t->cz, n, Np, r, 0),
+                         .s = (pf_act *)pad_vec(t->s0, N, t->cs, Np),
+                         .pair = (pf_act *)shard_rows(t->pair, N, 1, n, Np, r, 0),
+                         .pair_t = (pf_act *)shard_rows(t->pair, N, 1, n, Np, r, 1),
+                         .seq = (pf_act *)pad_vec(t->tok, N, 1, Np),
+                         .m = (pf_act *)shard_cols(t->m0, S, N, t->cm, Sp, n, r),
+                         .msa = (pf_act *)shard_cols(t->msa, S, N, 1, Sp, n, r),
+                         .msa_rows = (pf_act *)shard_msa_rows(t->msa, S, N, 1, s, Np, r)};
+    real *saved = tl_zeros((int64_t)(db.saved_bytes / sizeof(real)) + 1);
+    real *ws = tl_zeros((int64_t)(db.ws_bytes / sizeof(real)) + 1);
+    int64_t big = n * Np * t->cz + Np * t->cs + Sp * n * t->cm;
+    real *delta = tl_zeros(big), *dd = tl_zeros(big);
+    pf_dap_block_fwd(&db, t->be, c, &st, saved, ws, (pf_act *)delta, 42, 1);
+
+    real *keep = shard_rows(t->pair, N, 1, n, Np, r, 0), *keep_m = (real *)st.msa;
+    check_err(t, c, P, "output z rows",
+              rel_err_kept((real *)st.z, shard_rows(ref->z, N, t->cz, n, Np, r, 0), keep, n * Np, t->cz));
+    if (evo)
+        check_err(t, c, P, "output m columns",
+                  rel_err_kept((real *)st.m, shard_cols(ref->m, S, N, t->cm, Sp, n, r), keep_m, Sp * n, t->cm));
+    else
+        check_err(t, c, P, "output s", rel_err_kept((real *)st.s, ref->s, t->tok, N, t->cs));
+
+    pf_dap_streams d = {.z = (pf_act *)shard_rows(t->Rz, N, t->cz, n, Np, r, 0),
+                        .s = (pf_act *)pad_vec(t->Rs, N, t->cs, Np),
+                        .m = (pf_act *)shard_cols(t->Rm, S, N, t->cm, Sp, n, r)};
+    pf_params_zero_grad(&t->P);
+    pf_dap_block_bwd(&db, t->be, c, &st, &d, saved, ws, (pf_act *)dd, 42);
+    c->sum(c, t->P.grad, t->P.total);
+    check_err(t, c, P, "d z rows",
+              rel_err_kept((real *)d.z, shard_rows(ref->dz, N, t->cz, n, Np, r, 0), keep, n * Np, t->cz));
+    if (evo)
+        check_err(t, c, P, "d m columns",
+                  rel_err_kept((real *)d.m, shard_cols(ref->dm, S, N, t->cm, Sp, n, r), keep_m, Sp * n, t->cm));
+    else
+        check_err(t, c, P, "d s", rel_err_kept((real *)d.s, ref->ds, t->tok, N, t->cs));
+    if (r == 0) check_param_grads(t, ref, P);
+    pf_dap_block_free(&db, t->be);
+}
+
+// One rank of a P-rank group: returns through fd (passed, failed).
+static void rank_main(int P, int rank, int port, int fd) {
+    char err[256];
+    tl_passed = tl_failed = 0;  // counts of this process only
+    pf_tcp_group g;
+    if (pf_tcp_open(&g, rank, P, "127.0.0.1", port, 60, err, sizeof err) != 0) {
+        tl_check(0, "tcp group", "%s", err);
+    } else {
+        pf_dap_host h;
+        if (pf_dap_host_init(&h, rank, P, P, tcp_sum, &g, err, sizeof err)) tl_check(0, "dap group", "%s", err);
+        const int kinds[2] = {PF_BLOCK_PAIRFORMER, PF_BLOCK_EVOFORMER};
+        for (int k = 0; k < 2; k++) {
+            blk t;
+            blk_setup(&t, kinds[k], 7, 5);
+            result ref = run_full(&t);
+            check_rank(&t, &h.c, &ref, P);
+        }
+        pf_dap_host_free(&h);
+        pf_tcp_close(&g);
+    }
+    int v[2] = {tl_passed, tl_failed};
+    if (write(fd, v, sizeof v) != (ssize_t)sizeof v) _exit(3);
+    _exit(0);
+}
+
+// A free TCP port on 127.0.0.1 (the kernel's choice; released for rank 0 to bind).
+static int free_port(void) {
+    int s = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(0x7f000001), .sin_port = 0};
+    socklen_t len = sizeof a;
+    int port = 0;
+    if (s >= 0 && bind(s, (struct sockaddr *)&a, sizeof a) == 0 && getsockname(s, (struct sockaddr *)&a, &len) == 0)
+        port = ntohs(a.sin_port);
+    if (s >= 0) close(s);
+    return port ? port : 29000 + (int)(getpid() % 2000);
+}
+
+static void run_group(int P) {
+    int port = free_port(), fds[8][2];
+    pid_t pid[8];
+    for (int r = 0; r < P; r++) {
+        if (pipe(fds[r]) != 0) { tl_check(0, "pipe", NULL); return; }
+        pid[r] = fork();
+        if (pid[r] == 0) {
+            close(fds[r][0]);
+            char path[64];
+            snprintf(path, sizeof path, "/tmp/pf_test_dap.%d.%d", (int)getppid(), r);
+            if (!freopen(path, "w", stderr)) _exit(4);
+            rank_main(P, r, port, fds[r][1]);
+        }
+        close(fds[r][1]);
+    }
+    for (int r = 0; r < P; r++) {
+        int v[2] = {0, 0}, st = 0;
+        ssize_t got = read(fds[r][0], v, sizeof v);
+        close(fds[r][0]);
+        waitpid(pid[r], &st, 0);
+        char label[64];
+        snprintf(label, sizeof label, "P=%d rank %d finished", P, r);
+        int ok = got == (ssize_t)sizeof v && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+        tl_check(ok, label, "status %d", st);
+        tl_passed += v[0];
+        tl_failed += v[1];
+        char path[64], line[512];
+        snprintf(path, sizeof path, "/tmp/pf_test_dap.%d.%d", (int)getpid(), r);
+        FILE *f = fopen(path, "r");
+        while (f && (!ok || v[1]) && fgets(line, sizeof line, f)) printf("  rank %d: %s", r, line);
+        if (f) fclose(f);
+        unlink(path);
+    }
+}
+
+// The refusals: other block kinds, a backend without the sharded ops.
+static void check_refusals(void) {
+    pf_config cfg = small_cfg();
+    pf_params P;
+    pf_params_init_registry(&P);
+    pf_block b;
+    pf_block_declare(&b, PF_BLOCK_EXTRA_MSA, &cfg, &P, "extra");
+    char err[256] = "";
+    tl_check(pf_dap_check(&b, pf_backend_cpu(), err, sizeof err) == -1 && strstr(err, "Pairformer and Evoformer"),
+             "dap refuses an extra-MSA block, naming the block kinds it has", "%s", err);
+    pf_block_declare(&b, PF_BLOCK_PAIRFORMER, &cfg, &P, "pf");
+    tl_check(pf_dap_check(&b, pf_backend_cpu(), err, sizeof err) == 0, "dap takes a Pairformer block on the cpu",
+             "%s", err);
+    pf_backend lacking = *pf_backend_cpu();
+    lacking.trimul_dap_fwd = NULL;
+    lacking.name = "lacking";
+    tl_check(pf_dap_check(&b, &lacking, err, sizeof err) == -1 && strstr(err, "lacking"),
+             "dap refuses a backend without the sharded ops, naming it", "%s", err);
+    pf_params_free(&P);
+}
+
+int main(void) {
+    check_refusals();
+    run_group(2);
+    run_group(3);
+    return tl_finish();
+}
