@@ -6,19 +6,10 @@ import os
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+from pftest import check, finish  # noqa: E402
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import block_params as bp  # noqa: E402
 
-passed = failed = 0
-
-
-def check(ok, name, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name}" + (f": {detail}" if detail else ""))
 
 
 def raises(fn, exc, text):
@@ -66,5 +57,4 @@ check(raises(lambda: bp.block_shapes(text, "evoformer"), ValueError, "evoformer.
 check(raises(lambda: bp.block_shapes(text, "structure"), ValueError, "unknown block kind"), "unknown kind refused")
 check(raises(lambda: bp.inspect_block_shapes("pairformer", dict(DIMS, no_such_field=1), PF), RuntimeError, "failed"),
       "a pairfold error is reported")
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

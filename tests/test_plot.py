@@ -13,19 +13,7 @@ import tempfile
 
 import numpy as np
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-PF = os.path.join(ROOT, "pairfold")
-ENV = dict(os.environ, OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "1"))
-passed = failed = 0
-
-
-def check(ok, name, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name}" + (f": {detail}" if detail else ""))
+from pftest import ENV, PF, ROOT, check, finish  # noqa: E402
 
 
 def run(*args):
@@ -110,5 +98,4 @@ check(rc == 1 and "x.png" in out, "an unwritable output is named", out[-200:])
 rc, out = run("plot")
 check(rc == 2 and "usage" in out, "no RUN: usage", out[-200:])
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

@@ -15,19 +15,7 @@ import tempfile
 import numpy as np
 from safetensors.numpy import load_file
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-PF = os.path.join(ROOT, "pairfold")
-ENV = dict(os.environ, OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "1"))
-passed = failed = 0
-
-
-def check(ok, name, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name}" + (f": {detail}" if detail else ""))
+from pftest import ENV, PF, ROOT, check, finish  # noqa: E402
 
 
 def run(*args):
@@ -147,5 +135,4 @@ check(rc == 2 and "--contacts-top" in out, "--contacts-top -3", out[-200:])
 rc, out = run("predict", "--ckpt", f"{T}/run", "--msa", MSA, "--out", f"{T}/nodir/x.safetensors", "--formats", "npz")
 check(rc != 0 and "nodir" in out, "an unwritable output is an error naming it", out[-200:])
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

@@ -19,19 +19,7 @@ import tempfile
 import numpy as np
 from safetensors.numpy import load_file, save_file
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-PF = os.path.join(ROOT, "pairfold")
-ENV = dict(os.environ, OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "1"))
-passed = failed = 0
-
-
-def check(ok, name, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name}" + (f": {detail}" if detail else ""))
+from pftest import ENV, PF, ROOT, check, finish  # noqa: E402
 
 
 def run(args, cwd):
@@ -257,5 +245,4 @@ check(raises(lambda: pairfold.predict(f"{T}/nowhere", sequence=seq), E, "nowhere
 check(raises(lambda: pairfold.predict(f"{T}/run", alignment=MSA, msa_rows=0), E, "msa_rows"), "a bad setting named")
 check(raises(lambda: p.write(f"{T}/x.pdf", "pdf"), E, "unknown format 'pdf'"), "an unknown format")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

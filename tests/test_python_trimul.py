@@ -13,21 +13,12 @@ import sys
 import numpy as np
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from pftest import check, finish  # noqa: E402
 sys.path.insert(0, os.path.join(ROOT, "python"))
 os.environ.setdefault("PAIRFOLD_LIB", os.path.join(ROOT, "libpairfold.so"))
 import pairfold  # noqa: E402
 from pairfold import torch_ops  # noqa: E402  (imports torch only when its functions run)
 
-passed = failed = 0
-
-
-def check(ok, name, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name}" + (f": {detail}" if detail else ""))
 
 
 def ln(v, w, b):
@@ -157,5 +148,4 @@ got = t3.forward(x, mask=mask)
 check(np.abs(got - want).max() / np.abs(want).max() < 1e-5, "cuEquivariance-layout update (incoming) = engine module",
       f"{np.abs(got - want).max():.3g}")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

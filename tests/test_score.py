@@ -25,18 +25,9 @@ import warnings
 import numpy as np
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from pftest import check, finish, verdict  # noqa: E402
 PAIRFOLD = os.path.join(ROOT, "pairfold")
 DATA = os.path.join(ROOT, "data", "structures")
-passed = failed = 0
-
-
-def check(ok, name, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name}: {detail}")
 
 
 try:
@@ -45,8 +36,7 @@ try:
     from Bio.PDB import MMCIFParser, PDBParser
 except ImportError as e:  # setup.sh installs both: a missing one is a failure, not a skip
     check(False, "imports", f"{e} (run ./setup.sh)")
-    print(f"{passed} passed, {failed} failed")
-    sys.exit(1)
+    finish()
 
 
 # ---- reference implementation (NumPy) ---------------------------------------
@@ -332,8 +322,7 @@ def main():
         with tempfile.TemporaryDirectory() as tmp:
             make_pairs(tmp)
             bad_inputs(tmp)
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    return verdict()
 
 
 if __name__ == "__main__":

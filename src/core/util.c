@@ -44,6 +44,24 @@ void *pf_calloc(size_t n, size_t size) {
 
 void pf_free(void *p) { free(p); }
 
+void pf_strbuf_printf(pf_strbuf *t, const char *fmt, ...) {
+    for (;;) {
+        size_t room = t->s ? t->cap - t->n : 0;
+        va_list ap;
+        va_start(ap, fmt);
+        int k = vsnprintf(t->s ? t->s + t->n : NULL, room, fmt, ap);
+        va_end(ap);
+        if (k < 0) pf_die("text formatting failed");
+        if ((size_t)k < room) {
+            t->n += (size_t)k;
+            return;
+        }
+        t->cap = (t->cap ? t->cap * 2 : 1 << 12) + (size_t)k + 1;
+        t->s = realloc(t->s, t->cap);
+        if (!t->s) pf_die("out of memory");
+    }
+}
+
 double pf_now_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);

@@ -19,6 +19,13 @@ double pf_now_ms(void);  // monotonic clock, milliseconds
 // Atomic file write: data goes to "<path>.tmp.<pid>", is fsync'ed, then renamed
 // over path, and the directory is fsync'ed. Returns 0 on success, -1 with errno.
 int pf_write_atomic(const char *path, const void *data, size_t n);
+// Text built in memory (then written atomically): printf appends, growing s;
+// s is NULL until the first append and is released with free() / pf_free().
+typedef struct {
+    char *s;
+    size_t n, cap;
+} pf_strbuf;
+void pf_strbuf_printf(pf_strbuf *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 // Same, from several pieces (avoids a copy for large checkpoints).
 int pf_write_atomic_v(const char *path, const void *const *parts, const size_t *sizes, int nparts);
 

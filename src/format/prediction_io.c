@@ -51,30 +51,8 @@ static int pick_contacts(const pf_prediction *p, int min_sep, int top, int64_t *
     return n;
 }
 
-// Text built in memory, written atomically.
-typedef struct {
-    char *s;
-    size_t n, cap;
-} text_buf;
-
-static void tb_printf(text_buf *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void tb_printf(text_buf *t, const char *fmt, ...) {
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int k = vsnprintf(t->s + t->n, t->cap - t->n, fmt, ap);
-        va_end(ap);
-        if (k >= 0 && (size_t)k < t->cap - t->n) { t->n += (size_t)k; return; }
-        size_t cap = t->cap * 2 + (size_t)(k > 0 ? k : 0) + 256;
-        char *g = pf_malloc(cap);
-        memcpy(g, t->s, t->n);
-        pf_free(t->s);
-        t->s = g;
-        t->cap = cap;
-    }
-}
-
-static int tb_write(text_buf *t, const char *path, char *err, size_t errlen) {
+// Text built in memory (pf_strbuf), written atomically.
+static int tb_write(pf_strbuf *t, const char *path, char *err, size_t errlen) {
     int rc = pf_write_atomic(path, t->s, t->n);
     if (rc) snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
     pf_free(t->s);
@@ -90,20 +68,20 @@ int pf_prediction_write_rr(const pf_prediction *p, const char *chains, const cha
     for (int64_t i = 0; i < p->N; i++) multi |= p->chain_index[i] != 0;
     int64_t *pairs;
     int n = pick_contacts(p, min_sep, top, &pairs);
-    text_buf t = {pf_malloc(4096), 0, 4096};
-    tb_printf(&t, "PFRMAT RR\nTARGET %s\nAUTHOR pairfold\nMETHOD pairfold distogram head: P(pseudo-beta distance < 8 A)\n",
+    pf_strbuf t = {pf_malloc(4096), 0, 4096};
+    pf_strbuf_printf(&t, "PFRMAT RR\nTARGET %s\nAUTHOR pairfold\nMETHOD pairfold distogram head: P(pseudo-beta distance < 8 A)\n",
               target && *target ? target : "query");
-    if (multi) tb_printf(&t, "REMARK residues written CHAIN + number (1-based within each chain)\n");
-    tb_printf(&t, "MODEL  1\n");
-    for (int64_t i = 0; i < p->N; i += 50) tb_printf(&t, "%.*s\n", (int)PF_MIN(50, p->N - i), p->sequence + i);
+    if (multi) pf_strbuf_printf(&t, "REMARK residues written CHAIN + number (1-based within each chain)\n");
+    pf_strbuf_printf(&t, "MODEL  1\n");
+    for (int64_t i = 0; i < p->N; i += 50) pf_strbuf_printf(&t, "%.*s\n", (int)PF_MIN(50, p->N - i), p->sequence + i);
     for (int k = 0; k < n; k++) {
         int64_t i = pairs[k] / p->N, j = pairs[k] % p->N;
         if (multi)
-            tb_printf(&t, "%s%d %s%d 0 8 %.5f\n", chain_of(names, n_names, p->chain_index[i]), p->residue_index[i] + 1,
+            pf_strbuf_printf(&t, "%s%d %s%d 0 8 %.5f\n", chain_of(names, n_names, p->chain_index[i]), p->residue_index[i] + 1,
                       chain_of(names, n_names, p->chain_index[j]), p->residue_index[j] + 1, p->contact[pairs[k]]);
-        else tb_printf(&t, "%d %d 0 8 %.5f\n", p->residue_index[i] + 1, p->residue_index[j] + 1, p->contact[pairs[k]]);
+        else pf_strbuf_printf(&t, "%d %d 0 8 %.5f\n", p->residue_index[i] + 1, p->residue_index[j] + 1, p->contact[pairs[k]]);
     }
-    tb_printf(&t, "END\n");
+    pf_strbuf_printf(&t, "END\n");
     pf_free(pairs);
     return tb_write(&t, path, err, errlen);
 }
@@ -114,11 +92,11 @@ int pf_prediction_write_csv(const pf_prediction *p, const char *chains, int min_
     int n_names = pf_chain_names(chains, names, 64);
     int64_t *pairs;
     int n = pick_contacts(p, min_sep, top, &pairs);
-    text_buf t = {pf_malloc(4096), 0, 4096};
-    tb_printf(&t, "chain_i,residue_i,aa_i,chain_j,residue_j,aa_j,probability,expected_distance\n");
+    pf_strbuf t = {pf_malloc(4096), 0, 4096};
+    pf_strbuf_printf(&t, "chain_i,residue_i,aa_i,chain_j,residue_j,aa_j,probability,expected_distance\n");
     for (int k = 0; k < n; k++) {
         int64_t i = pairs[k] / p->N, j = pairs[k] % p->N;
-        tb_printf(&t, "%s,%d,%c,%s,%d,%c,%.5f,%.3f\n", chain_of(names, n_names, p->chain_index[i]),
+        pf_strbuf_printf(&t, "%s,%d,%c,%s,%d,%c,%.5f,%.3f\n", chain_of(names, n_names, p->chain_index[i]),
                   p->residue_index[i] + 1, p->sequence[i], chain_of(names, n_names, p->chain_index[j]),
                   p->residue_index[j] + 1, p->sequence[j], p->contact[pairs[k]], p->expected[pairs[k]]);
     }

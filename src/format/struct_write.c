@@ -9,30 +9,6 @@
 #include "../core/util.h"
 #include "../data/residue.h"
 
-// A growing text buffer.
-typedef struct {
-    char *p;
-    size_t n, cap;
-} sbuf;
-
-static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void sb_printf(sbuf *b, const char *fmt, ...) {
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int k = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
-        va_end(ap);
-        if (k < 0) pf_die("struct_write: formatting failed");
-        if (b->p && b->n + (size_t)k < b->cap) {
-            b->n += (size_t)k;
-            return;
-        }
-        b->cap = (b->cap ? b->cap * 2 : 1 << 16) + (size_t)k;
-        b->p = realloc(b->p, b->cap);
-        if (!b->p) pf_die("out of memory");
-    }
-}
-
 static const char *res_name(const pf_chain *c, int i) {
     return c->resname && c->resname[i][0] ? c->resname[i] : pf_tok_name3(c->tok[i]);
 }
@@ -49,13 +25,13 @@ static int quotable_with(const char *v, char q) {
 // A CIF value: bare when it can be, else quoted ('.' and '?' are reserved, and
 // bare values may not start with _ # $ ' " [ ] ; or hold blanks). check_name
 // has made sure one of the quotes fits.
-static void cif_value(sbuf *b, const char *v) {
+static void cif_value(pf_strbuf *b, const char *v) {
     int bare = v[0] && strchr("_#$'\"[];", v[0]) == NULL && strpbrk(v, " \t") == NULL && strcmp(v, ".") &&
                strcmp(v, "?") && strncasecmp(v, "data_", 5) && strncasecmp(v, "loop_", 5) &&
                strncasecmp(v, "save_", 5) && strncasecmp(v, "global_", 7) && strncasecmp(v, "stop_", 5);
-    if (bare) sb_printf(b, "%s ", v);
-    else if (quotable_with(v, '\'')) sb_printf(b, "'%s' ", v);
-    else sb_printf(b, "\"%s\" ", v);
+    if (bare) pf_strbuf_printf(b, "%s ", v);
+    else if (quotable_with(v, '\'')) pf_strbuf_printf(b, "'%s' ", v);
+    else pf_strbuf_printf(b, "\"%s\" ", v);
 }
 
 // Names the formats cannot hold: line breaks, or (mmCIF) both quote characters
@@ -86,34 +62,34 @@ static int *entities(const pf_structure *s, int *n_ent) {
     return ent;
 }
 
-static void cif_entities(sbuf *b, const pf_structure *s, const int *ent, int n_ent) {
-    sb_printf(b, "#\nloop_\n_entity.id\n_entity.type\n");
-    for (int e = 1; e <= n_ent; e++) sb_printf(b, "%d polymer\n", e);
-    sb_printf(b, "#\nloop_\n_entity_poly.entity_id\n_entity_poly.type\n_entity_poly.pdbx_strand_id\n");
+static void cif_entities(pf_strbuf *b, const pf_structure *s, const int *ent, int n_ent) {
+    pf_strbuf_printf(b, "#\nloop_\n_entity.id\n_entity.type\n");
+    for (int e = 1; e <= n_ent; e++) pf_strbuf_printf(b, "%d polymer\n", e);
+    pf_strbuf_printf(b, "#\nloop_\n_entity_poly.entity_id\n_entity_poly.type\n_entity_poly.pdbx_strand_id\n");
     for (int e = 1; e <= n_ent; e++) {
-        sb_printf(b, "%d polypeptide(L) ", e);
-        sbuf ids = {0};
+        pf_strbuf_printf(b, "%d polypeptide(L) ", e);
+        pf_strbuf ids = {0};
         for (int c = 0; c < s->n_chains; c++)
-            if (ent[c] == e) sb_printf(&ids, "%s%s", ids.n ? "," : "", s->chains[c].id);
-        cif_value(b, ids.p);
-        sb_printf(b, "\n");
-        free(ids.p);
+            if (ent[c] == e) pf_strbuf_printf(&ids, "%s%s", ids.n ? "," : "", s->chains[c].id);
+        cif_value(b, ids.s);
+        pf_strbuf_printf(b, "\n");
+        free(ids.s);
     }
-    sb_printf(b, "#\nloop_\n_entity_poly_seq.entity_id\n_entity_poly_seq.num\n_entity_poly_seq.mon_id\n"
+    pf_strbuf_printf(b, "#\nloop_\n_entity_poly_seq.entity_id\n_entity_poly_seq.num\n_entity_poly_seq.mon_id\n"
                  "_entity_poly_seq.hetero\n");
     for (int e = 1; e <= n_ent; e++) {
         int c = 0;
         while (ent[c] != e) c++;
         for (int i = 0; i < s->chains[c].n; i++) {
-            sb_printf(b, "%d %d ", e, i + 1);
+            pf_strbuf_printf(b, "%d %d ", e, i + 1);
             cif_value(b, res_name(&s->chains[c], i));
-            sb_printf(b, "n\n");
+            pf_strbuf_printf(b, "n\n");
         }
     }
-    sb_printf(b, "#\nloop_\n_struct_asym.id\n_struct_asym.entity_id\n");
+    pf_strbuf_printf(b, "#\nloop_\n_struct_asym.id\n_struct_asym.entity_id\n");
     for (int c = 0; c < s->n_chains; c++) {
         cif_value(b, s->chains[c].id);
-        sb_printf(b, "%d\n", ent[c]);
+        pf_strbuf_printf(b, "%d\n", ent[c]);
     }
 }
 
@@ -122,10 +98,10 @@ static const char *ATOM_SITE_COLS[] = {"group_PDB", "id", "type_symbol", "label_
                                        "pdbx_PDB_ins_code", "Cartn_x", "Cartn_y", "Cartn_z", "occupancy",
                                        "B_iso_or_equiv", "auth_seq_id", "auth_asym_id", "pdbx_PDB_model_num"};
 
-static int cif_atoms(sbuf *b, const pf_structure *s, const int *ent, char *err, size_t errlen) {
-    sb_printf(b, "#\nloop_\n");
+static int cif_atoms(pf_strbuf *b, const pf_structure *s, const int *ent, char *err, size_t errlen) {
+    pf_strbuf_printf(b, "#\nloop_\n");
     for (size_t k = 0; k < sizeof ATOM_SITE_COLS / sizeof *ATOM_SITE_COLS; k++)
-        sb_printf(b, "_atom_site.%s\n", ATOM_SITE_COLS[k]);
+        pf_strbuf_printf(b, "_atom_site.%s\n", ATOM_SITE_COLS[k]);
     int64_t serial = 0;
     for (int ci = 0; ci < s->n_chains; ci++) {
         const pf_chain *c = &s->chains[ci];
@@ -136,24 +112,24 @@ static int cif_atoms(sbuf *b, const pf_structure *s, const int *ent, char *err, 
                 const pf_atom *a = &c->atoms[k];
                 if (check_name("atom name", a->name, c, i, err, errlen) || check_name("element", a->element, c, i, err, errlen))
                     return -1;
-                sb_printf(b, "%s %lld ", pf_is_standard_name3(rn) ? "ATOM" : "HETATM", (long long)++serial);
+                pf_strbuf_printf(b, "%s %lld ", pf_is_standard_name3(rn) ? "ATOM" : "HETATM", (long long)++serial);
                 cif_value(b, a->element[0] ? a->element : "X");
                 cif_value(b, a->name);
-                sb_printf(b, ". ");
+                pf_strbuf_printf(b, ". ");
                 cif_value(b, rn);
                 cif_value(b, c->id);
                 char icode[2] = {c->icode[i], 0};
-                sb_printf(b, "%d %d ", ent[ci], i + 1);
-                if (icode[0] == ' ') sb_printf(b, "? ");
+                pf_strbuf_printf(b, "%d %d ", ent[ci], i + 1);
+                if (icode[0] == ' ') pf_strbuf_printf(b, "? ");
                 else cif_value(b, icode);
-                sb_printf(b, "%.3f %.3f %.3f %.2f %.2f %d ", a->xyz[0], a->xyz[1], a->xyz[2], a->occupancy, a->b_factor,
+                pf_strbuf_printf(b, "%.3f %.3f %.3f %.2f %.2f %d ", a->xyz[0], a->xyz[1], a->xyz[2], a->occupancy, a->b_factor,
                           c->auth_num[i]);
                 cif_value(b, c->id);
-                sb_printf(b, "1\n");
+                pf_strbuf_printf(b, "1\n");
             }
         }
     }
-    sb_printf(b, "#\n");
+    pf_strbuf_printf(b, "#\n");
     if (serial == 0) {
         snprintf(err, errlen, "the structure has no atoms to write");
         return -1;
@@ -164,7 +140,7 @@ static int cif_atoms(sbuf *b, const pf_structure *s, const int *ent, char *err, 
 char *pf_format_mmcif(const pf_structure *s, const char *name, size_t *len, char *err, size_t errlen) {
     for (int c = 0; c < s->n_chains; c++)
         if (check_name("chain id", s->chains[c].id, &s->chains[c], -1, err, errlen)) return NULL;
-    sbuf b = {0};
+    pf_strbuf b = {0};
     // the data block name: letters, digits, '-', '_' and '.' only
     char block[64];
     size_t k = 0;
@@ -172,18 +148,18 @@ char *pf_format_mmcif(const pf_structure *s, const char *name, size_t *len, char
         block[k++] = (char)((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
                                     *p == '-' || *p == '.' ? *p : '_');
     block[k] = 0;
-    sb_printf(&b, "data_%s\n#\n_entry.id %s\n", block, block);
+    pf_strbuf_printf(&b, "data_%s\n#\n_entry.id %s\n", block, block);
     int n_ent;
     int *ent = entities(s, &n_ent);
     cif_entities(&b, s, ent, n_ent);
     int rc = cif_atoms(&b, s, ent, err, errlen);
     free(ent);
     if (rc) {
-        free(b.p);
+        free(b.s);
         return NULL;
     }
     *len = b.n;
-    return b.p;
+    return b.s;
 }
 
 // Atom name in columns 13-16: names of four characters and two-letter elements
@@ -196,12 +172,12 @@ static void pdb_atom_name(const pf_atom *a, char out[5]) {
     out[4] = 0;
 }
 
-static void pdb_seqres(sbuf *b, const pf_chain *c) {
+static void pdb_seqres(pf_strbuf *b, const pf_chain *c) {
     for (int i = 0, line = 1; i < c->n; i += 13, line++) {
-        sb_printf(b, "SEQRES%4d %c%5d  ", line % 1000, c->id[0], c->n % 100000);
-        for (int k = i; k < i + 13 && k < c->n; k++) sb_printf(b, "%3s ", res_name(c, k));
+        pf_strbuf_printf(b, "SEQRES%4d %c%5d  ", line % 1000, c->id[0], c->n % 100000);
+        for (int k = i; k < i + 13 && k < c->n; k++) pf_strbuf_printf(b, "%3s ", res_name(c, k));
         b->n--;  // no blank after the last name
-        sb_printf(b, "\n");
+        pf_strbuf_printf(b, "\n");
     }
 }
 
@@ -236,7 +212,7 @@ static int pdb_residue_ok(const pf_chain *c, int i, char *err, size_t errlen) {
     return 0;
 }
 
-static int pdb_chain(sbuf *b, const pf_chain *c, int64_t *serial, char *err, size_t errlen) {
+static int pdb_chain(pf_strbuf *b, const pf_chain *c, int64_t *serial, char *err, size_t errlen) {
     int last = -1;
     for (int i = 0; i < c->n; i++) {
         if (n_atoms_of(c, i) == 0) continue;
@@ -246,7 +222,7 @@ static int pdb_chain(sbuf *b, const pf_chain *c, int64_t *serial, char *err, siz
             const pf_atom *a = &c->atoms[k];
             char an[5];
             pdb_atom_name(a, an);
-            sb_printf(b, "%-6s%5lld %4s %3s %c%4d%c   %8.3f%8.3f%8.3f%6.2f%6.2f          %2s\n",
+            pf_strbuf_printf(b, "%-6s%5lld %4s %3s %c%4d%c   %8.3f%8.3f%8.3f%6.2f%6.2f          %2s\n",
                       pf_is_standard_name3(rn) ? "ATOM" : "HETATM", (long long)(++*serial % 100000), an, rn, c->id[0],
                       c->auth_num[i], c->icode[i], a->xyz[0], a->xyz[1], a->xyz[2], a->occupancy, a->b_factor,
                       a->element);
@@ -254,18 +230,18 @@ static int pdb_chain(sbuf *b, const pf_chain *c, int64_t *serial, char *err, siz
         last = i;
     }
     if (last >= 0)
-        sb_printf(b, "TER   %5lld      %3s %c%4d%c\n", (long long)(++*serial % 100000), res_name(c, last), c->id[0],
+        pf_strbuf_printf(b, "TER   %5lld      %3s %c%4d%c\n", (long long)(++*serial % 100000), res_name(c, last), c->id[0],
                   c->auth_num[last], c->icode[last]);
     return 0;
 }
 
 char *pf_format_pdb(const pf_structure *s, size_t *len, char *err, size_t errlen) {
-    sbuf b = {0};
+    pf_strbuf b = {0};
     for (int ci = 0; ci < s->n_chains; ci++) {
         const pf_chain *c = &s->chains[ci];
         if (strlen(c->id) != 1 || c->id[0] == ' ') {
             snprintf(err, errlen, "chain id '%s' does not fit PDB column 22 (one character; write mmCIF)", c->id);
-            free(b.p);
+            free(b.s);
             return NULL;
         }
         pdb_seqres(&b, c);
@@ -273,17 +249,17 @@ char *pf_format_pdb(const pf_structure *s, size_t *len, char *err, size_t errlen
     int64_t serial = 0;
     for (int ci = 0; ci < s->n_chains; ci++)
         if (pdb_chain(&b, &s->chains[ci], &serial, err, errlen)) {
-            free(b.p);
+            free(b.s);
             return NULL;
         }
     if (serial == 0) {
         snprintf(err, errlen, "the structure has no atoms to write");
-        free(b.p);
+        free(b.s);
         return NULL;
     }
-    sb_printf(&b, "%-80s\n", "END");  // padded: some readers match "END   " (columns 1-6)
+    pf_strbuf_printf(&b, "%-80s\n", "END");  // padded: some readers match "END   " (columns 1-6)
     *len = b.n;
-    return b.p;
+    return b.s;
 }
 
 int pf_write_structure(const char *path, const pf_structure *s, const char *name, char *err, size_t errlen) {

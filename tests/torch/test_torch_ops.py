@@ -7,9 +7,15 @@ Needs torch, so it is not part of `make test` (CI has no torch): run it where to
 is installed, after `make lib`:  python3 tests/torch/test_torch_ops.py
 (As committed, this test has not been run: the machine it was written on has no torch.)"""
 import os
+import importlib.util
 import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+# tests/pftest.py by its path: tests/ on sys.path would make this folder an importable "torch"
+_spec = importlib.util.spec_from_file_location("pftest", os.path.join(ROOT, "tests", "pftest.py"))
+pftest = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(pftest)
+check, finish = pftest.check, pftest.finish
 sys.path.insert(0, os.path.join(ROOT, "python"))
 os.environ.setdefault("PAIRFOLD_LIB", os.path.join(ROOT, "libpairfold.so"))
 try:
@@ -20,16 +26,6 @@ except ImportError:
     sys.exit(0)
 from pairfold.torch_ops import triangle_multiplicative_update  # noqa: E402
 
-passed = failed = 0
-
-
-def check(ok, name, detail=""):
-    global passed, failed
-    if ok:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name}" + (f": {detail}" if detail else ""))
 
 
 def eager(x, direction, mask, niw, nib, piw, giw, now, nob, pow_, gow):
@@ -79,5 +75,4 @@ for dev in devices:
         # unbatched (N, N, D) input, as cuEquivariance accepts
         o3 = triangle_multiplicative_update(xf[0].detach(), direction, mask[0].float(), *[w.detach() for w in Wf])
         check(torch.allclose(o3, out[0].detach(), atol=1e-6), f"{tag}: (N, N, D) input")
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+finish()

@@ -1,0 +1,30 @@
+"""pftest.py: what the Python tests share (the counterpart of testlib.h): the repository
+root, the pairfold binary, an environment with one OpenMP thread unless the caller set
+it, check() which prints only failures, and the verdict line "N passed, M failed"."""
+import os
+import sys
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+PF = os.path.join(ROOT, "pairfold")
+ENV = dict(os.environ, OMP_NUM_THREADS=os.environ.get("OMP_NUM_THREADS", "1"))
+_count = {"passed": 0, "failed": 0}
+
+
+def check(ok, name, detail=""):
+    """Counts one check; prints it only when it fails."""
+    if ok:
+        _count["passed"] += 1
+    else:
+        _count["failed"] += 1
+        print(f"FAIL {name}" + (f": {detail}" if detail else ""))
+    return ok
+
+
+def verdict():
+    """Prints the verdict line; returns the exit status (1 on any failure)."""
+    print(f"{_count['passed']} passed, {_count['failed']} failed")
+    return 1 if _count["failed"] else 0
+
+
+def finish():
+    sys.exit(verdict())
