@@ -19,7 +19,7 @@ static void aligned_delta(const real *R, const real *t, const real *Rt, const re
 
 void pf_aligned_error(int64_t N, const real *R, const real *t, const real *R_true, const real *t_true,
                       real *err) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (N >= PF_SM_PAR_MIN)
     for (int64_t i = 0; i < N; i++)
         for (int64_t j = 0; j < N; j++) {
             real dl[3];
@@ -38,7 +38,7 @@ static double fape_norm(int64_t N, const real *mask) {
 double cpu_fape_fwd(int64_t N, const real *R, const real *t, const real *R_true, const real *t_true,
                     const real *mask, double clamp) {
     double *row = pf_calloc((size_t)(N > 0 ? N : 1), sizeof(double));
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (N >= PF_SM_PAR_MIN)
     for (int64_t i = 0; i < N; i++) {
         if (mask && mask[i] == 0) continue;
         double s = 0;
@@ -63,7 +63,7 @@ void cpu_fape_bwd(int64_t N, const real *R, const real *t, const real *R_true, c
                   const real *mask, double clamp, double scale, real *d_R, real *d_t) {
     const double k = scale * fape_norm(N, mask) / PF_FAPE_SCALE;
     real *gv = pf_calloc((size_t)(N * N * 3), sizeof(real));  // (N, N, 3): R_i dy_ij
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (N >= PF_SM_PAR_MIN)
     for (int64_t i = 0; i < N; i++) {
         if (mask && mask[i] == 0) continue;
         const real *Ri = R + i * 9;
@@ -83,7 +83,7 @@ void cpu_fape_bwd(int64_t N, const real *R, const real *t, const real *R_true, c
         }
     }
     if (d_t) {
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (N >= PF_SM_PAR_MIN)
         for (int64_t i = 0; i < N; i++)
             for (int e = 0; e < 3; e++) {
                 real s = 0;
@@ -104,7 +104,7 @@ static inline real dist3(const real *a, const real *b) {
 // |d_true - d_pred| < threshold; lddt_i = (eps + sum score) / (eps + count).
 void pf_lddt_ca(int64_t N, const real *x, const real *x_true, const real *mask, double cutoff, real *lddt) {
     const double eps = 1e-10;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (N >= PF_SM_PAR_MIN)
     for (int64_t i = 0; i < N; i++) {
         double n = 0, s = 0;
         for (int64_t j = 0; j < N; j++) {

@@ -48,7 +48,7 @@ static inline real ipa_wpt(const pf_ipa_dims *d) { return sqrt(1.0 / (3.0 * d->P
 static void points_to_global(const pf_ipa_dims *d, int P, const real *loc, const real *R, const real *t,
                              real *glob) {
     const int64_t N = d->N, HP = (int64_t)d->H * P;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (N >= PF_SM_PAR_MIN)
     for (int64_t i = 0; i < N; i++)
         for (int64_t k = 0; k < HP; k++) {
             const real *l = loc + i * 3 * HP;
@@ -123,7 +123,7 @@ void cpu_ipa_fwd(const pf_ipa_dims *d, const pf_ipa_p *p, const real *s, const r
     cpu_linear_fwd(N * N, cz, H, &p->b, z, b, 0);
     points_to_global(d, Pq, qpl, R, t, v.qp);
     points_to_global(d, P, kvpl, R, t, v.kvp);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (N >= PF_SM_PAR_MIN)
     for (int64_t i = 0; i < N; i++)
         for (int h = 0; h < H; h++) {
             real gamma = softplus(p->head_weights[h]) * ipa_wpt(d);
@@ -239,7 +239,7 @@ static void ipa_bwd_key(const pf_ipa_dims *d, const ipa_saved *v, real gamma, co
 static void points_bwd(const pf_ipa_dims *d, int P, const real *glob, const real *dglob, const real *R,
                        const real *t, real *dloc, real *d_R, real *d_t) {
     const int64_t N = d->N, HP = (int64_t)d->H * P;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (N >= PF_SM_PAR_MIN)
     for (int64_t i = 0; i < N; i++)
         for (int64_t k = 0; k < HP; k++) {
             const real *Ri = R + i * 9, *dy = dglob + (i * HP + k) * 3;
@@ -259,7 +259,7 @@ static void ipa_bwd_pair(const pf_ipa_dims *d, const ipa_saved *v, const real *d
     const int64_t N = d->N, D = pf_ipa_cat_dim(d);
     const int H = d->H, cz = d->c_z;
     const int64_t off = (int64_t)H * d->c + 4 * (int64_t)H * d->Pv;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (N >= PF_SM_PAR_MIN)
     for (int64_t i = 0; i < N; i++)
         for (int64_t j = 0; j < N; j++)
             for (int h = 0; h < H; h++) {
@@ -272,14 +272,14 @@ static void ipa_attn_bwd(const pf_ipa_dims *d, const pf_ipa_p *p, const ipa_save
                          const real *R, const real *mask, const ipa_grads *G, real *d_R, real *d_t) {
     const int64_t N = d->N;
     const int H = d->H;
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (N >= PF_SM_PAR_MIN)
     for (int64_t i = 0; i < N; i++)
         for (int h = 0; h < H; h++) {
             real gamma = softplus(p->head_weights[h]) * ipa_wpt(d);
             ipa_bwd_row(d, v, z, R, mask, gamma, G, i, h, d_R, d_t);
             ipa_bwd_query(d, v, gamma, G, i, h);
         }
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (N >= PF_SM_PAR_MIN)
     for (int64_t j = 0; j < N; j++)
         for (int h = 0; h < H; h++) ipa_bwd_key(d, v, softplus(p->head_weights[h]) * ipa_wpt(d), G, j, h);
 }

@@ -99,7 +99,7 @@ void cpu_bb_update_fwd(int64_t N, int c_s, const pf_linear_p *p, const real *s, 
                        const real *t, real *R_new, real *t_new, real *u_out) {
     real *u = u_out ? u_out : pf_malloc(sizeof(real) * (size_t)(N * 6));  // (N, 6)
     cpu_linear_fwd(N, c_s, 6, p, s, u, 0);
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (N >= PF_SM_PAR_MIN)
     for (int64_t i = 0; i < N; i++) {
         real Ru[9];
         pf_quat_to_rot(u + i * 6, Ru);
@@ -114,7 +114,7 @@ void cpu_bb_update_bwd(int64_t N, int c_s, const pf_linear_p *p, pf_linear_p *g,
                        const real *R, const real *t, const real *u, const real *d_R_new,
                        const real *d_t_new, real *d_s, real *d_R, real *d_t) {
     real *du = pf_calloc((size_t)(N * 6), sizeof(real));  // (N, 6)
-#pragma omp parallel for schedule(static)
+#pragma omp parallel for schedule(static) if (N >= PF_SM_PAR_MIN)
     for (int64_t i = 0; i < N; i++) {
         const real *Ri = R + i * 9, *ui = u + i * 6, *dRn = d_R_new + i * 9, *dtn = d_t_new + i * 3;
         real Ru[9], dRu[9];

@@ -13,6 +13,11 @@
 #include <stddef.h>
 #include "../backend/struct_modules.h"
 
+// Loops over residues run in parallel from this many residues on; below it the
+// start of a parallel region costs more than the work. Either way each output
+// element is computed by one thread in a fixed order (same bits).
+#define PF_SM_PAR_MIN 32
+
 // ---- rigid transforms: R (3, 3) row-major, t (3); T x = R x + t -------------
 void pf_rigid_identity(int64_t N, real *R, real *t);
 void pf_rigid_apply(const real *R, const real *t, const real *x, real *y);      // y = R x + t
