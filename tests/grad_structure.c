@@ -9,6 +9,7 @@
 #include <omp.h>
 #include "testlib.h"
 #include "../src/cpu/cpu_structure.h"
+#include "../src/cpu/cpu_prim.h"
 #include "../src/core/rng.h"
 
 #define TOL 1e-6
@@ -189,6 +190,88 @@ static void test_ipa_grad(const char *lab, pf_ipa_dims d, int samples, uint64_t 
     tl_gradcheck(lab, ipa_loss, &c, &ts, samples, TOL);
 }
 
+// IPA forward written out from OpenFold's InvariantPointAttention.forward
+// (layouts: views (N, H, c) / (N, H, 2c); points split into [x | y | z] chunks
+// of H*P, stacked, then viewed (N, H, P, 3); concat order o, o_pt x, y, z,
+// |o_pt|, o_pair), with its own frame arithmetic. Rows with mask 0 are skipped:
+// OpenFold's -1e5 shift leaves them an unmasked softmax, pairfold's rule a
+// uniform one (modules.h), and AF2 never reads them.
+static double ipa_point(const ipa_ctx *c, const real *lin, int P, int64_t i, int h, int p, int e, double *g) {
+    const int HP = c->d.H * P;
+    double x[3];
+    for (int k = 0; k < 3; k++) x[k] = lin[i * 3 * HP + k * HP + h * P + p];
+    for (int a = 0; a < 3; a++) g[a] = c->t[i * 3 + a] + c->R[i * 9 + a * 3] * x[0] + c->R[i * 9 + a * 3 + 1] * x[1] +
+                                       c->R[i * 9 + a * 3 + 2] * x[2];
+    return g[e];
+}
+
+static real *ipa_reference(const ipa_ctx *c) {
+    const pf_ipa_dims *d = &c->d;
+    const int64_t N = d->N;
+    const int H = d->H, C = d->c, Pq = d->Pq, Pv = d->Pv, P = Pq + Pv, cz = d->c_z, D = pf_ipa_cat_dim(d);
+    real *q = tl_zeros(N * H * C), *kv = tl_zeros(N * H * 2 * C), *qpl = tl_zeros(N * 3 * H * Pq);
+    real *kvpl = tl_zeros(N * 3 * H * P), *b = tl_zeros(N * N * H), *cat = tl_zeros(N * D), *out = tl_zeros(N * d->c_s);
+    cpu_linear_fwd(N, d->c_s, H * C, &c->p.q, c->s, q, 0);
+    cpu_linear_fwd(N, d->c_s, 2 * H * C, &c->p.kv, c->s, kv, 0);
+    cpu_linear_fwd(N, d->c_s, 3 * H * Pq, &c->p.q_points, c->s, qpl, 0);
+    cpu_linear_fwd(N, d->c_s, 3 * H * P, &c->p.kv_points, c->s, kvpl, 0);
+    cpu_linear_fwd(N * N, cz, H, &c->p.b, c->z, b, 0);
+    for (int64_t i = 0; i < N; i++) {
+        if (!c->mask[i]) continue;
+        for (int h = 0; h < H; h++) {
+            double a[64], mx = -1e300, se = 0, hw = log1p(exp(c->p.head_weights[h])) * sqrt(1.0 / (3 * (Pq * 9.0 / 2)));
+            for (int64_t j = 0; j < N; j++) {
+                double qk = 0, pt = 0, g1[3], g2[3];
+                for (int k = 0; k < C; k++) qk += q[(i * H + h) * C + k] * kv[(j * H + h) * 2 * C + k];
+                for (int p = 0; p < Pq; p++) {
+                    ipa_point(c, qpl, Pq, i, h, p, 0, g1);
+                    ipa_point(c, kvpl, P, j, h, p, 0, g2);
+                    for (int e = 0; e < 3; e++) pt += (g1[e] - g2[e]) * (g1[e] - g2[e]);
+                }
+                a[j] = qk * sqrt(1.0 / (3 * C)) + sqrt(1.0 / 3) * b[(i * N + j) * H + h] - 0.5 * hw * pt;
+                a[j] += 1e5 * (c->mask[i] * c->mask[j] - 1);
+                mx = fmax(mx, a[j]);
+            }
+            for (int64_t j = 0; j < N; j++) se += (a[j] = exp(a[j] - mx));
+            for (int64_t j = 0; j < N; j++) {
+                a[j] /= se;
+                for (int k = 0; k < C; k++) cat[i * D + h * C + k] += a[j] * kv[(j * H + h) * 2 * C + C + k];
+                for (int k = 0; k < cz; k++) cat[i * D + H * (C + 4 * Pv) + h * cz + k] += a[j] * c->z[(i * N + j) * cz + k];
+            }
+            for (int p = 0; p < Pv; p++) {
+                double og[3] = {0, 0, 0}, g[3], l[3], n2 = 0;
+                for (int64_t j = 0; j < N; j++) {
+                    ipa_point(c, kvpl, P, j, h, Pq + p, 0, g);
+                    for (int e = 0; e < 3; e++) og[e] += a[j] * g[e];
+                }
+                for (int e = 0; e < 3; e++) {  // R^T (og - t)
+                    l[e] = 0;
+                    for (int f = 0; f < 3; f++) l[e] += c->R[i * 9 + f * 3 + e] * (og[f] - c->t[i * 3 + f]);
+                    cat[i * D + H * C + e * H * Pv + h * Pv + p] = l[e];
+                    n2 += l[e] * l[e];
+                }
+                cat[i * D + H * C + 3 * H * Pv + h * Pv + p] = sqrt(n2 + 1e-8);
+            }
+        }
+    }
+    cpu_linear_fwd(N, D, d->c_s, &c->p.out, cat, out, 0);
+    return out;
+}
+
+static void test_ipa_reference(void) {
+    ipa_ctx c;
+    ipa_setup(&c, (pf_ipa_dims){.N = 7, .c_s = 6, .c_z = 5, .H = 3, .c = 4, .Pq = 2, .Pv = 3}, 480);
+    ipa_loss(&c);
+    real *ref = ipa_reference(&c);
+    double e = 0, mx = 0;
+    for (int64_t i = 0; i < c.d.N; i++)
+        for (int k = 0; c.mask[i] && k < c.d.c_s; k++) {
+            e = fmax(e, fabs(c.out[i * c.d.c_s + k] - ref[i * c.d.c_s + k]));
+            mx = fmax(mx, fabs(ref[i * c.d.c_s + k]));
+        }
+    tl_check(e < 1e-12 * mx && mx > 0.1, "ipa forward vs OpenFold written out", "max diff %.3e (max |out| %.3f)", e, mx);
+}
+
 // IPA is invariant to a global rigid motion of every frame; the outputs of
 // unmasked rows ignore masked residues; a second backward doubles.
 static void test_ipa_properties(void) {
@@ -244,6 +327,7 @@ void grad_ipa(void) {
     test_ipa_grad("ipa_af2_heads", (pf_ipa_dims){.N = 5, .c_s = 8, .c_z = 3, .H = 12, .c = 16, .Pq = 4, .Pv = 8},
                   60, 450);
     test_ipa_properties();
+    test_ipa_reference();
 }
 
 // ---------------------------------------------------------------------------
