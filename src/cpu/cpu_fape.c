@@ -118,3 +118,17 @@ void pf_lddt_ca(int64_t N, const real *x, const real *x_true, const real *mask, 
         lddt[i] = (real)((eps + s) / (eps + n));
     }
 }
+
+double cpu_fape_layers(int L, int64_t N, const real *R_out, const real *t_out, const real *R_true,
+                       const real *t_true, const real *mask, double clamp, double scale, real *d_R_out,
+                       real *d_t_out) {
+    double loss = 0;
+    for (int l = 0; l < L; l++) {
+        const real *R = R_out + l * N * 9, *t = t_out + l * N * 3;
+        loss += cpu_fape_fwd(N, R, t, R_true, t_true, mask, clamp) / L;
+        if (d_R_out || d_t_out)
+            cpu_fape_bwd(N, R, t, R_true, t_true, mask, clamp, scale / L, d_R_out ? d_R_out + l * N * 9 : NULL,
+                         d_t_out ? d_t_out + l * N * 3 : NULL);
+    }
+    return loss;
+}

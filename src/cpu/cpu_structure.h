@@ -77,6 +77,13 @@ double cpu_fape_fwd(int64_t N, const real *R, const real *t, const real *R_true,
                     const real *mask, double clamp);
 void cpu_fape_bwd(int64_t N, const real *R, const real *t, const real *R_true, const real *t_true,
                   const real *mask, double clamp, double scale, real *d_R, real *d_t);
+// AF2's backbone loss of the structure module: the mean over the L layers'
+// frames R_out (L, N, 3, 3), t_out (L, N, 3) of backbone FAPE. When d_R_out or
+// d_t_out is non-NULL it also accumulates scale * d loss into it (the shapes of
+// R_out, t_out: what cpu_sm_bwd takes).
+double cpu_fape_layers(int L, int64_t N, const real *R_out, const real *t_out, const real *R_true,
+                       const real *t_true, const real *mask, double clamp, double scale, real *d_R_out,
+                       real *d_t_out);
 // Per-residue lDDT-Ca of x (N, 3) against x_true (N, 3), pairs with both masked
 // in and true distance < cutoff (OpenFold lddt, eps 1e-10). lddt (N).
 void pf_lddt_ca(int64_t N, const real *x, const real *x_true, const real *mask, double cutoff, real *lddt);
