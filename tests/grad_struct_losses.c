@@ -7,6 +7,7 @@
 #include "testlib.h"
 #include "../src/cpu/cpu_structure.h"
 #include "../src/core/rng.h"
+#include "../src/model/structure.h"
 
 #define TOL 1e-6
 
@@ -241,4 +242,81 @@ void grad_struct_losses(void) {
     test_lddt();
     test_plddt();
     test_pae();
+}
+
+// ---------------------------------------------------------------------------
+// The structure head (src/model/structure.h): names, AF2 initialisation,
+// prediction at initialisation, and the gradient of the weighted loss.
+// ---------------------------------------------------------------------------
+typedef struct {
+    pf_structure_head h;
+    int64_t N;
+    real *s, *z, *seq_mask, *Rt, *tt, *fmask;
+} head_ctx;
+
+static double head_loss(void *vc) {
+    head_ctx *c = vc;
+    return pf_structure_head_train(&c->h, c->N, c->s, c->z, c->seq_mask, c->Rt, c->tt, c->fmask, 0, 0, NULL, NULL).loss;
+}
+
+static void check_param(const pf_params *P, const char *name, int64_t d0, int64_t d1) {
+    const pf_param *t = pf_params_find(P, name);
+    tl_check(t && t->shape[0] == d0 && (t->ndim == 1 || t->shape[1] == d1), name, "%s", t ? "wrong shape" : "not declared");
+}
+
+void grad_structure_head(void) {
+    static head_ctx c;
+    const int cs = 6, cz = 4;
+    c.N = 7;
+    pf_structure_head_defaults(&c.h, cs, cz);
+    tl_check(c.h.d.n_layers == 8 && c.h.d.ipa.H == 12 && c.h.d.ipa.c == 16 && c.h.d.ipa.Pq == 4 && c.h.d.ipa.Pv == 8 &&
+             c.h.d.stop_rot_grad == 1 && c.h.pd.n_bins == 50 && c.h.ad.n_bins == 64 && c.h.ad.max_bin == 31,
+             "structure head defaults are AF2's", " ");
+    c.h.d.n_layers = 2;
+    c.h.d.ipa.H = 2; c.h.d.ipa.c = 3; c.h.d.ipa.Pq = 2; c.h.d.ipa.Pv = 2;
+    c.h.pd.c_h = 5;
+    c.h.w_pae = 0.1;
+    c.h.d.stop_rot_grad = 0;  // the full gradient: central differences see no stop-gradient
+    pf_params P;
+    pf_params_init_registry(&P);
+    pf_structure_head_declare(&c.h, &P);
+    pf_params_bind(&P, pf_backend_cpu());
+    pf_params_initialise(&P, 5);
+    check_param(&P, "structure_module.ipa.linear_q_points.weight", 3 * 2 * 2, cs);
+    check_param(&P, "structure_module.ipa.linear_out.weight", cs, 2 * (3 + 4 * 2 + cz));
+    check_param(&P, "structure_module.transition.layers.0.linear_3.bias", cs, 0);
+    check_param(&P, "structure_module.transition.layer_norm.weight", cs, 0);
+    check_param(&P, "structure_module.bb_update.linear.weight", 6, cs);
+    check_param(&P, "aux_heads.plddt.linear_3.weight", 50, 5);
+    check_param(&P, "aux_heads.tm.linear.weight", 64, cz);
+    tl_check(fabs(log1p(exp(c.h.p.ipa.head_weights[1])) - 1) < 1e-12, "ipa head_weights start at softplus^-1(1)", "%g",
+             c.h.p.ipa.head_weights[1]);
+    const int64_t N = c.N;
+    c.s = tl_rand(N * cs, 1, 950);
+    c.z = tl_rand(N * N * cz, 1, 951);
+    c.seq_mask = tl_zeros(N); c.fmask = tl_zeros(N);
+    for (int64_t i = 0; i < N; i++) { c.seq_mask[i] = i != 5; c.fmask[i] = i != 5 && i != 2; }
+    c.Rt = tl_zeros(N * 9); c.tt = tl_zeros(N * 3);
+    rand_frames(N, c.Rt, c.tt, 6, 952);
+    // AF2's zero-initialised outputs: every frame the identity, uniform pLDDT and PAE
+    real *t = tl_zeros(N * 3), *pl = tl_zeros(N), *pae = tl_zeros(N * N);
+    double ptm = -1;
+    pf_structure_head_predict(&c.h, N, c.s, c.z, c.seq_mask, NULL, t, pl, pae, &ptm);
+    tl_check(tl_max_abs(t, N * 3) == 0 && fabs(pl[3] - 50) < 1e-9 && fabs(pae[9] - 16) < 1e-9 && ptm > 0 && ptm < 1,
+             "structure head at initialisation", "max|t| %g, plddt %g, pae %g, ptm %g", tl_max_abs(t, N * 3), pl[3], pae[9], ptm);
+    // random weights everywhere, then the gradient of the weighted loss
+    for (int64_t k = 0; k < P.total; k++) P.data[k] += (real)(0.3 * pf_normal(953, (uint64_t)k));
+    real *ds = tl_zeros(N * cs), *dz = tl_zeros(N * N * cz);
+    tl_tensors ts = {0};
+    tl_add(&ts, "s", c.s, ds, N * cs);
+    tl_add(&ts, "z", c.z, dz, N * N * cz);
+    tl_add_linear(&ts, "aux_heads.tm.linear", &c.h.pae, &c.h.pae_g, 64, cz);
+    tl_add_linear(&ts, "aux_heads.plddt.linear_1", &c.h.pp.lin1, &c.h.pg.lin1, 5, cs);
+    tl_add_linear(&ts, "structure_module.bb_update.linear", &c.h.p.bb_update, &c.h.g.bb_update, 6, cs);
+    pf_structure_losses o = pf_structure_head_train(&c.h, N, c.s, c.z, c.seq_mask, c.Rt, c.tt, c.fmask, 0, 1, ds, dz);
+    double want = 0.5 * o.fape + 0.01 * o.plddt_loss + 0.1 * o.pae_loss;
+    tl_check(fabs(o.loss - want) < 1e-12 && o.fape > 0 && o.plddt_loss > 0 && o.pae_loss > 0, "structure head loss parts",
+             "%g vs %g", o.loss, want);
+    tl_gradcheck("structure_head", head_loss, &c, &ts, 60, TOL);
+    pf_params_free(&P);
 }
