@@ -252,11 +252,52 @@ typedef struct {
     pf_structure_head h;
     int64_t N;
     real *s, *z, *seq_mask, *Rt, *tt, *fmask;
+    pf_structure_truth truth;
 } head_ctx;
 
 static double head_loss(void *vc) {
     head_ctx *c = vc;
-    return pf_structure_head_train(&c->h, c->N, c->s, c->z, c->seq_mask, c->Rt, c->tt, c->fmask, 0, 0, NULL, NULL).loss;
+    return pf_structure_head_train(&c->h, c->N, c->s, c->z, c->seq_mask, &c->truth, 0, 0, NULL, NULL).loss;
+}
+
+// Unit (sin, cos) pairs (N, 7, 2) at random angles; the alternative shifted by pi.
+static void rand_torsions(int64_t N, real *a, real *alt, uint64_t seed) {
+    for (int64_t k = 0; k < N * PF_NUM_TORSIONS; k++) {
+        double th = 6.283185307179586 * pf_uniform(seed, (uint64_t)k);
+        a[2 * k] = sin(th); a[2 * k + 1] = cos(th);
+        alt[2 * k] = -a[2 * k]; alt[2 * k + 1] = -a[2 * k + 1];
+    }
+}
+
+typedef struct {
+    int64_t N;
+    real *ang, *tr, *alt, *tm, *sm;
+} tors_ctx;
+
+static double tors_loss(void *vc) {
+    tors_ctx *c = vc;
+    return cpu_torsion_loss(c->N, c->ang, c->tr, c->alt, c->tm, c->sm, 0, NULL);
+}
+
+static void test_torsion(void) {
+    tors_ctx c = {.N = 5};
+    const int64_t N = c.N, na = N * 2 * PF_NUM_TORSIONS;
+    c.tr = tl_zeros(na); c.alt = tl_zeros(na);
+    rand_torsions(N, c.tr, c.alt, 990);
+    c.tm = tl_mask(N * PF_NUM_TORSIONS, 0, 0.3, 991);
+    c.sm = tl_zeros(N);
+    for (int64_t i = 0; i < N; i++) c.sm[i] = i != 1;
+    // the truth scaled by 1.5 (0.5 off the unit circle) or the alternative: only the norm term
+    c.ang = tl_zeros(na);
+    for (int64_t k = 0; k < na; k++) c.ang[k] = (real)(1.5 * ((k / 2) % 2 ? c.alt[k] : c.tr[k]));
+    double L = tors_loss(&c);
+    tl_check(fabs(L - 0.02 * 0.5) < 1e-10, "torsion loss of the truth or its alternative: the norm term only", "%.15g", L);
+    real *noise = tl_rand(na, 0.7, 992), *dang = tl_zeros(na);
+    for (int64_t k = 0; k < na; k++) c.ang[k] += noise[k];
+    tl_tensors ts = {0};
+    tl_add(&ts, "angles", c.ang, dang, na);
+    cpu_torsion_loss(N, c.ang, c.tr, c.alt, c.tm, c.sm, 1.0, dang);
+    tl_gradcheck("torsion", tors_loss, &c, &ts, 200, TOL);
 }
 
 static void check_param(const pf_params *P, const char *name, int64_t d0, int64_t d1) {
@@ -265,6 +306,7 @@ static void check_param(const pf_params *P, const char *name, int64_t d0, int64_
 }
 
 void grad_structure_head(void) {
+    test_torsion();
     static head_ctx c;
     const int cs = 6, cz = 4;
     c.N = 7;
@@ -277,6 +319,7 @@ void grad_structure_head(void) {
     c.h.pd.c_h = 5;
     c.h.w_pae = 0.1;
     c.h.d.stop_rot_grad = 0;  // the full gradient: central differences see no stop-gradient
+    c.h.d.c_resnet = 4; c.h.d.n_resnet_blocks = 1;
     pf_params P;
     pf_params_init_registry(&P);
     pf_structure_head_declare(&c.h, &P);
@@ -289,6 +332,9 @@ void grad_structure_head(void) {
     check_param(&P, "structure_module.bb_update.linear.weight", 6, cs);
     check_param(&P, "aux_heads.plddt.linear_3.weight", 50, 5);
     check_param(&P, "aux_heads.tm.linear.weight", 64, cz);
+    check_param(&P, "structure_module.angle_resnet.layers.0.linear_2.weight", 4, 4);
+    check_param(&P, "structure_module.angle_resnet.linear_out.weight", 14, 4);
+    tl_check(!pf_params_find(&P, "structure_module.angle_resnet.layers.1.linear_1.weight"), "one resnet block declared", " ");
     tl_check(fabs(log1p(exp(c.h.p.ipa.head_weights[1])) - 1) < 1e-12, "ipa head_weights start at softplus^-1(1)", "%g",
              c.h.p.ipa.head_weights[1]);
     const int64_t N = c.N;
@@ -298,12 +344,17 @@ void grad_structure_head(void) {
     for (int64_t i = 0; i < N; i++) { c.seq_mask[i] = i != 5; c.fmask[i] = i != 5 && i != 2; }
     c.Rt = tl_zeros(N * 9); c.tt = tl_zeros(N * 3);
     rand_frames(N, c.Rt, c.tt, 6, 952);
+    const int64_t na = N * 2 * PF_NUM_TORSIONS;
+    real *tors = tl_zeros(na), *alt = tl_zeros(na), *tmask = tl_mask(N * PF_NUM_TORSIONS, 0, 0.3, 954);
+    rand_torsions(N, tors, alt, 955);
+    c.truth = (pf_structure_truth){c.Rt, c.tt, c.fmask, tors, alt, tmask};
     // AF2's zero-initialised outputs: every frame the identity, uniform pLDDT and PAE
-    real *t = tl_zeros(N * 3), *pl = tl_zeros(N), *pae = tl_zeros(N * N);
-    double ptm = -1;
-    pf_structure_head_predict(&c.h, N, c.s, c.z, c.seq_mask, NULL, t, pl, pae, &ptm);
-    tl_check(tl_max_abs(t, N * 3) == 0 && fabs(pl[3] - 50) < 1e-9 && fabs(pae[9] - 16) < 1e-9 && ptm > 0 && ptm < 1,
-             "structure head at initialisation", "max|t| %g, plddt %g, pae %g, ptm %g", tl_max_abs(t, N * 3), pl[3], pae[9], ptm);
+    pf_structure_pred pr = {.t = tl_zeros(N * 3), .tors = tl_zeros(na), .plddt = tl_zeros(N), .pae = tl_zeros(N * N)};
+    pf_structure_head_predict(&c.h, N, c.s, c.z, c.seq_mask, &pr);
+    tl_check(tl_max_abs(pr.t, N * 3) == 0 && fabs(pr.plddt[3] - 50) < 1e-9 && fabs(pr.pae[9] - 16) < 1e-9 && pr.ptm > 0 &&
+             pr.ptm < 1 && fabs(pr.tors[4] * pr.tors[4] + pr.tors[5] * pr.tors[5] - 1) < 1e-12,
+             "structure head at initialisation", "max|t| %g, plddt %g, pae %g, ptm %g", tl_max_abs(pr.t, N * 3),
+             pr.plddt[3], pr.pae[9], pr.ptm);
     // random weights everywhere, then the gradient of the weighted loss
     for (int64_t k = 0; k < P.total; k++) P.data[k] += (real)(0.3 * pf_normal(953, (uint64_t)k));
     real *ds = tl_zeros(N * cs), *dz = tl_zeros(N * N * cz);
@@ -313,9 +364,11 @@ void grad_structure_head(void) {
     tl_add_linear(&ts, "aux_heads.tm.linear", &c.h.pae, &c.h.pae_g, 64, cz);
     tl_add_linear(&ts, "aux_heads.plddt.linear_1", &c.h.pp.lin1, &c.h.pg.lin1, 5, cs);
     tl_add_linear(&ts, "structure_module.bb_update.linear", &c.h.p.bb_update, &c.h.g.bb_update, 6, cs);
-    pf_structure_losses o = pf_structure_head_train(&c.h, N, c.s, c.z, c.seq_mask, c.Rt, c.tt, c.fmask, 0, 1, ds, dz);
-    double want = 0.5 * o.fape + 0.01 * o.plddt_loss + 0.1 * o.pae_loss;
-    tl_check(fabs(o.loss - want) < 1e-12 && o.fape > 0 && o.plddt_loss > 0 && o.pae_loss > 0, "structure head loss parts",
+    tl_add_linear(&ts, "angle_resnet.linear_initial", &c.h.p.angle.lin_initial, &c.h.g.angle.lin_initial, 4, cs);
+    pf_structure_losses o = pf_structure_head_train(&c.h, N, c.s, c.z, c.seq_mask, &c.truth, 0, 1, ds, dz);
+    double want = 0.5 * o.fape + 0.5 * o.torsion + 0.01 * o.plddt_loss + 0.1 * o.pae_loss;
+    tl_check(fabs(o.loss - want) < 1e-12 && o.fape > 0 && o.torsion > 0 && o.plddt_loss > 0 && o.pae_loss > 0,
+             "structure head loss parts",
              "%g vs %g", o.loss, want);
     tl_gradcheck("structure_head", head_loss, &c, &ts, 60, TOL);
     pf_params_free(&P);

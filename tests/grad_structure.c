@@ -337,20 +337,21 @@ typedef struct {
     pf_sm_dims d;
     pf_sm_p p, g;
     ipa_ctx ic;  // the IPA parameters (and test inputs) come from ipa_setup
-    real *s, *z, *mask, *Ro, *to, *so, *saved, *WR, *Wt, *Ws, *frozen;
+    real *s, *z, *mask, *Ro, *to, *so, *ang, *saved, *WR, *Wt, *Ws, *Wa, *frozen;
 } sm_ctx;
 
 static double sm_loss(void *vc) {
     sm_ctx *c = vc;
     const int64_t N = c->d.ipa.N, L = c->d.n_layers;
-    cpu_sm_fwd(&c->d, &c->p, c->s, c->z, c->mask, c->Ro, c->to, c->so, c->saved, c->frozen);
-    return tl_dot(c->Ro, c->WR, L * N * 9) + tl_dot(c->to, c->Wt, L * N * 3) + tl_dot(c->so, c->Ws, N * c->d.ipa.c_s);
+    cpu_sm_fwd(&c->d, &c->p, c->s, c->z, c->mask, c->Ro, c->to, c->so, c->ang, c->saved, c->frozen);
+    return tl_dot(c->Ro, c->WR, L * N * 9) + tl_dot(c->to, c->Wt, L * N * 3) + tl_dot(c->so, c->Ws, N * c->d.ipa.c_s) +
+           tl_dot(c->ang, c->Wa, L * N * 2 * PF_NUM_TORSIONS);
 }
 
 static void sm_setup(sm_ctx *c, int64_t N_res, int stop, uint64_t seed) {
     memset(c, 0, sizeof *c);
     pf_ipa_dims id = {.N = N_res, .c_s = 6, .c_z = 4, .H = 2, .c = 3, .Pq = 2, .Pv = 3};
-    c->d = (pf_sm_dims){.ipa = id, .n_layers = 3, .stop_rot_grad = stop};
+    c->d = (pf_sm_dims){.ipa = id, .n_layers = 3, .stop_rot_grad = stop, .c_resnet = 5, .n_resnet_blocks = 2};
     ipa_setup(&c->ic, id, seed);
     c->p.ipa = c->ic.p;
     c->g.ipa = c->ic.g;
@@ -365,6 +366,16 @@ static void sm_setup(sm_ctx *c, int64_t N_res, int stop, uint64_t seed) {
     tl_linear(&c->p.tr2, &c->g.tr2, cs, cs, 1, seed + 44);
     tl_linear(&c->p.tr3, &c->g.tr3, cs, cs, 1, seed + 46);
     tl_linear(&c->p.bb_update, &c->g.bb_update, 6, cs, 1, seed + 48);
+    const int cr = c->d.c_resnet;
+    tl_linear(&c->p.angle.lin_in, &c->g.angle.lin_in, cr, cs, 1, seed + 60);
+    tl_linear(&c->p.angle.lin_initial, &c->g.angle.lin_initial, cr, cs, 1, seed + 62);
+    for (int b = 0; b < c->d.n_resnet_blocks; b++) {
+        tl_linear(&c->p.angle.lin_1[b], &c->g.angle.lin_1[b], cr, cr, 1, seed + 64 + 4 * b);
+        tl_linear(&c->p.angle.lin_2[b], &c->g.angle.lin_2[b], cr, cr, 1, seed + 66 + 4 * b);
+    }
+    tl_linear(&c->p.angle.lin_out, &c->g.angle.lin_out, 2 * PF_NUM_TORSIONS, cr, 1, seed + 72);
+    c->ang = tl_zeros(L * N * 2 * PF_NUM_TORSIONS);
+    c->Wa = tl_rand(L * N * 2 * PF_NUM_TORSIONS, 1, seed + 55);
     c->s = tl_rand(N * cs, 1, seed + 50);
     c->z = tl_rand(N * N * id.c_z, 1, seed + 51);
     c->mask = c->ic.mask;
@@ -389,6 +400,12 @@ static void sm_add_params(tl_tensors *ts, sm_ctx *c) {
     tl_add_linear(ts, "transition.linear_2", &c->p.tr2, &c->g.tr2, cs, cs);
     tl_add_linear(ts, "transition.linear_3", &c->p.tr3, &c->g.tr3, cs, cs);
     tl_add_linear(ts, "bb_update.linear", &c->p.bb_update, &c->g.bb_update, 6, cs);
+    const int cr = c->d.c_resnet;
+    tl_add_linear(ts, "angle_resnet.linear_in", &c->p.angle.lin_in, &c->g.angle.lin_in, cr, cs);
+    tl_add_linear(ts, "angle_resnet.linear_initial", &c->p.angle.lin_initial, &c->g.angle.lin_initial, cr, cs);
+    tl_add_linear(ts, "angle_resnet.layers.1.linear_1", &c->p.angle.lin_1[1], &c->g.angle.lin_1[1], cr, cr);
+    tl_add_linear(ts, "angle_resnet.layers.0.linear_2", &c->p.angle.lin_2[0], &c->g.angle.lin_2[0], cr, cr);
+    tl_add_linear(ts, "angle_resnet.linear_out", &c->p.angle.lin_out, &c->g.angle.lin_out, 2 * PF_NUM_TORSIONS, cr);
 }
 
 // stop = 0: the full gradient against plain central differences. stop = 1:
@@ -409,7 +426,7 @@ static real *test_sm_grad(int stop) {
     double tmax = 0;
     for (int64_t k = 0; k < L * N * 3; k++) tmax = fmax(tmax, fabs(c.to[k]));
     tl_check(tmax > 1, "structure module moves the frames", "max |t| %.3f A", tmax);
-    cpu_sm_bwd(&c.d, &c.p, &c.g, c.s, c.z, c.mask, c.saved, c.WR, c.Wt, c.Ws, ds, dz);
+    cpu_sm_bwd(&c.d, &c.p, &c.g, c.s, c.z, c.mask, c.saved, c.WR, c.Wt, c.Ws, c.Wa, ds, dz);
     if (stop) c.frozen = tl_copy(c.Ro, L * N * 9);
     tl_gradcheck(stop ? "structure_module stop_rot_grad" : "structure_module", sm_loss, &c, &ts, 24, TOL);
     return ds;
@@ -430,7 +447,7 @@ static void test_sm_threads(void) {
         dz[r] = tl_zeros(nz);
         memset(c.g.ipa.q_points.w, 0, sizeof(real) * (size_t)(3 * 2 * 2 * cs));
         sm_loss(&c);
-        cpu_sm_bwd(&c.d, &c.p, &c.g, c.s, c.z, c.mask, c.saved, c.WR, c.Wt, c.Ws, ds[r], dz[r]);
+        cpu_sm_bwd(&c.d, &c.p, &c.g, c.s, c.z, c.mask, c.saved, c.WR, c.Wt, c.Ws, c.Wa, ds[r], dz[r]);
         gq[r] = tl_copy(c.g.ipa.q_points.w, 3 * 2 * 2 * cs);
         to[r] = tl_copy(c.to, c.d.n_layers * N * 3);
     }

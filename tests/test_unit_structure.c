@@ -128,12 +128,12 @@ int main(void) {
         memset(dR, 0, sizeof(real) * (size_t)(LAYERS * N * 9));
         memset(dt, 0, sizeof(real) * (size_t)(LAYERS * N * 3));
         memset(ds, 0, sizeof(real) * (size_t)(N * CS));
-        cpu_sm_fwd(&d, &p, s, z, mask, Ro, to, so, saved, NULL);
+        cpu_sm_fwd(&d, &p, s, z, mask, Ro, to, so, NULL, saved, NULL);
         fape = cpu_fape_layers(LAYERS, N, Ro, to, Rt, tt, mask, PF_FAPE_CLAMP, 1.0, dR, dt);
         pf_lddt_ca(N, to + (LAYERS - 1) * N * 3, tt, mask, PF_LDDT_CUTOFF, lddt);  // target: no gradient
         pl = cpu_plddt_loss(&pd, &pp, so, lddt, mask);
         cpu_plddt_bwd(&pd, &pp, &pg, so, lddt, mask, 0.01, ds);
-        cpu_sm_bwd(&d, &p, &g, s, z, mask, saved, dR, dt, ds, NULL, NULL);
+        cpu_sm_bwd(&d, &p, &g, s, z, mask, saved, dR, dt, ds, NULL, NULL, NULL);
         if (step == 1) { fape0 = fape; lddt0 = mean_masked(lddt, mask, N); pl0 = pl; }
         lddt1 = mean_masked(lddt, mask, N);
         if (step > STEPS - 30) pl_tail += pl / 30;  // its target moves with the structure: average

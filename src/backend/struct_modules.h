@@ -67,11 +67,30 @@ static inline int pf_ipa_cat_dim(const pf_ipa_dims *d) { return d->H * (d->c + 4
 // layer_norm_ipa, transition.layers.0.linear_1/2/3, transition.layer_norm,
 // bb_update.linear.
 // ---------------------------------------------------------------------------
+// Angle resnet (Alg. 20 lines 11-13, OpenFold AngleResnet), run on every
+// layer's s with s_initial = LN_s(s_init):
+//   a = linear_in(relu(s)) + linear_initial(relu(s_initial))        (c_resnet)
+//   n_resnet_blocks times: a = a + linear_2(relu(linear_1(relu(a))))
+//   angles = linear_out(relu(a))   (N, 7, 2) unnormalised (sin, cos) of the
+//   torsions omega, phi, psi, chi1..4; the torsion loss and prediction normalise.
+// Prefix structure_module.angle_resnet.: linear_in, linear_initial,
+// layers.<b>.linear_1 / linear_2, linear_out.
+#define PF_SM_MAX_RESNET_BLOCKS 4
+#define PF_NUM_TORSIONS 7
+
 typedef struct {
-    pf_ipa_dims ipa;    // N, c_s, c_z and the IPA sizes
-    int n_layers;       // 8
-    int stop_rot_grad;  // 1 as AF2; 0 gives the full gradient (tests)
+    pf_ipa_dims ipa;      // N, c_s, c_z and the IPA sizes
+    int n_layers;         // 8
+    int stop_rot_grad;    // 1 as AF2; 0 gives the full gradient (tests)
+    int c_resnet;         // 128; 0: no angle resnet
+    int n_resnet_blocks;  // 2, at most PF_SM_MAX_RESNET_BLOCKS
 } pf_sm_dims;
+
+typedef struct {
+    pf_linear_p lin_in, lin_initial;  // (c_resnet, c_s)
+    pf_linear_p lin_1[PF_SM_MAX_RESNET_BLOCKS], lin_2[PF_SM_MAX_RESNET_BLOCKS];  // (c_resnet, c_resnet)
+    pf_linear_p lin_out;              // (14, c_resnet)
+} pf_angle_resnet_p;
 
 typedef struct {
     pf_layernorm_p ln_s, ln_z;   // (c_s), (c_z)
@@ -81,6 +100,7 @@ typedef struct {
     pf_linear_p tr1, tr2, tr3;   // (c_s, c_s) each
     pf_layernorm_p ln_tr;        // (c_s)
     pf_linear_p bb_update;       // (6, c_s)
+    pf_angle_resnet_p angle;     // when c_resnet > 0
 } pf_sm_p;
 
 // ---------------------------------------------------------------------------
@@ -95,6 +115,12 @@ typedef struct {
 //   logits_ij = z_ij W^T + b; bin edges 0, 0.5, ..., max_bin (31 A: 63 edges, 64 bins,
 //   centres 0.25 .. 31.75 A); target bin of the aligned Ca error |T_i^-1 x_j - T_i^true-1 x_j^true|.
 // ---------------------------------------------------------------------------
+// Torsion loss (Alg. 27): with a = angles / |angles| per torsion,
+//   L = sum m_it min(|a - a_true|^2, |a - a_alt|^2) / sum m_it
+//       + 0.02 sum_i seq_i sum_t ||angles_it| - 1| / (7 sum seq_i),
+//   m (N, 7) the torsions that exist and are resolved; a_alt = a_true except for
+//   the chi angles of symmetric side chains (pi-periodic: the caller gives both).
+#define PF_TORSION_NORM_WEIGHT 0.02
 #define PF_FAPE_EPS 1e-4
 #define PF_FAPE_CLAMP 10.0
 #define PF_FAPE_SCALE 10.0

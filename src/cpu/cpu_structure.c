@@ -77,7 +77,7 @@ static void sm_layer_fwd(const pf_sm_dims *d, const pf_sm_p *p, const real *z_ln
 }
 
 void cpu_sm_fwd(const pf_sm_dims *d, const pf_sm_p *p, const real *s_init, const real *z,
-                const real *mask, real *R_out, real *t_out, real *s_out, real *saved,
+                const real *mask, real *R_out, real *t_out, real *s_out, real *angles, real *saved,
                 const real *frozen_R) {
     const int64_t N = d->ipa.N, cs = d->ipa.c_s;
     real *s_lnin = sm_lnin(d, saved), *z_ln = sm_zln(d, saved);
@@ -93,6 +93,7 @@ void cpu_sm_fwd(const pf_sm_dims *d, const pf_sm_p *p, const real *s_init, const
         real *s_next = last ? sm_final(d, saved) : next.s_in;
         real *Rn = R_out + l * N * 9, *tn = t_out + l * N * 3;
         sm_layer_fwd(d, p, z_ln, mask, &L, s_next, Rn, tn, tmp);
+        if (d->c_resnet > 0) cpu_angle_resnet_fwd(d, &p->angle, s_next, s_lnin, angles + l * N * 2 * PF_NUM_TORSIONS);
         if (!last) {
             memcpy(next.R_in, frozen_R ? frozen_R + l * N * 9 : Rn, sizeof(real) * (size_t)(N * 9));
             memcpy(next.t_in, tn, sizeof(real) * (size_t)(N * 3));
@@ -138,13 +139,14 @@ static void sm_layer_bwd(const pf_sm_dims *d, const pf_sm_p *p, pf_sm_p *g, cons
 
 void cpu_sm_bwd(const pf_sm_dims *d, const pf_sm_p *p, pf_sm_p *g, const real *s_init, const real *z,
                 const real *mask, const real *saved, const real *d_R_out, const real *d_t_out,
-                const real *d_s_out, real *d_s_init, real *d_z) {
+                const real *d_s_out, const real *d_angles, real *d_s_init, real *d_z) {
     const int64_t N = d->ipa.N, cs = d->ipa.c_s, cz = d->ipa.c_z;
     const real *z_ln = sm_zln(d, saved);
     real *d_s = pf_calloc((size_t)(N * cs), sizeof(real));          // d of the current s
     real *d_zln = pf_calloc((size_t)(N * N * cz), sizeof(real));     // (N, N, c_z)
     real *dRc = pf_calloc((size_t)(N * 9), sizeof(real)), *dtc = pf_calloc((size_t)(N * 3), sizeof(real));
     real *dRn = pf_malloc(sizeof(real) * (size_t)(N * 9)), *dtn = pf_malloc(sizeof(real) * (size_t)(N * 3));
+    real *d_lnin = pf_calloc((size_t)(N * cs), sizeof(real));  // d LN_s(s_init): linear_in and the angle resnet
     if (d_s_out) memcpy(d_s, d_s_out, sizeof(real) * (size_t)(N * cs));
     for (int l = d->n_layers - 1; l >= 0; l--) {
         sm_layer L = sm_layer_at(d, saved, l);
@@ -155,12 +157,14 @@ void cpu_sm_bwd(const pf_sm_dims *d, const pf_sm_p *p, pf_sm_p *g, const real *s
             dRn[k] = (d_R_out ? d_R_out[l * N * 9 + k] : 0) + (d->stop_rot_grad ? 0 : dRc[k]);
         for (int64_t k = 0; k < N * 3; k++)
             dtn[k] = (d_t_out ? PF_SM_TRANS_SCALE * d_t_out[l * N * 3 + k] : 0) + dtc[k];
+        if (d->c_resnet > 0 && d_angles)  // angles come from s_next and s_initial = LN_s(s_init)
+            cpu_angle_resnet_bwd(d, &p->angle, &g->angle, s_next, sm_lnin(d, saved),
+                                 d_angles + l * N * 2 * PF_NUM_TORSIONS, d_s, d_lnin);
         memset(dRc, 0, sizeof(real) * (size_t)(N * 9));
         memset(dtc, 0, sizeof(real) * (size_t)(N * 3));
         sm_layer_bwd(d, p, g, z_ln, mask, &L, s_next, dRn, dtn, d_s, d_zln, dRc, dtc);
     }
     // layer 0 starts from the identity frames (constants): dRc, dtc are dropped
-    real *d_lnin = pf_calloc((size_t)(N * cs), sizeof(real));
     cpu_linear_bwd(N, (int)cs, (int)cs, &p->linear_in, &g->linear_in, sm_lnin(d, saved), d_s, d_lnin);
     cpu_ln_bwd(N, (int)cs, &p->ln_s, &g->ln_s, s_init, d_lnin, d_s_init);
     cpu_ln_bwd(N * N, (int)cz, &p->ln_z, &g->ln_z, z, d_zln, d_z);

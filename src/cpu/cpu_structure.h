@@ -1,7 +1,8 @@
 // cpu_structure.h: the AF2 structure module on the CPU (host reference code):
 //   cpu_rigid.c       rigid transforms, quaternion backbone update (Alg. 21, 23)
 //   cpu_ipa.c         invariant point attention (Alg. 22)
-//   cpu_structure.c   the module loop (Alg. 20, backbone only)
+//   cpu_structure.c   the module loop (Alg. 20; no all-atom coordinates)
+//   cpu_angle.c       angle resnet, torsion-angle loss (Alg. 20 l. 11-13, Alg. 27)
 //   cpu_fape.c        backbone FAPE (Alg. 28), lDDT-Ca
 //   cpu_confidence.c  pLDDT head and loss (Alg. 29), PAE head, loss and pTM
 // Not backend ops (see struct_modules.h for why): plain host arrays of `real`.
@@ -53,9 +54,24 @@ void cpu_ipa_bwd(const pf_ipa_dims *d, const pf_ipa_p *p, pf_ipa_p *g, const rea
                  const real *R, const real *t, const real *mask, const real *saved, const real *d_out,
                  real *d_s, real *d_z, real *d_R, real *d_t);
 
+// ---- angle resnet and torsion loss (cpu_angle.c) -------------------------
+// angles (N, 7, 2) unnormalised from s and s_initial (N, c_s); sizes from d
+// (N = d->ipa.N). The backward recomputes the forward.
+void cpu_angle_resnet_fwd(const pf_sm_dims *d, const pf_angle_resnet_p *p, const real *s, const real *s_initial,
+                          real *angles);
+void cpu_angle_resnet_bwd(const pf_sm_dims *d, const pf_angle_resnet_p *p, pf_angle_resnet_p *g, const real *s,
+                          const real *s_initial, const real *d_angles, real *d_s, real *d_s_initial);
+// Alg. 27 on one set of unnormalised angles (N, 7, 2) against a_true, a_alt
+// (N, 7, 2) unit vectors, tmask (N, 7), seq_mask (N) or NULL. d_angles (may be
+// NULL) += scale * d loss.
+double cpu_torsion_loss(int64_t N, const real *angles, const real *a_true, const real *a_alt, const real *tmask,
+                        const real *seq_mask, double scale, real *d_angles);
+
 // ---- structure module ----------------------------------------------------
 // Outputs: frames of every layer R_out (L, N, 3, 3), t_out (L, N, 3) in A, and
-// the final single representation s_out (N, c_s) (the pLDDT head's input).
+// the final single representation s_out (N, c_s) (the pLDDT head's input), and
+// with the angle resnet (c_resnet > 0) every layer's unnormalised torsion angles
+// angles (L, N, 7, 2) (NULL when c_resnet == 0).
 int64_t cpu_sm_saved_reals(const pf_sm_dims *d);
 // frozen_R (L, N, 3, 3) or NULL: a test hook. When set, layer l + 1 takes
 // frozen_R[l] as its input rotation instead of the rotation layer l computed
@@ -63,12 +79,13 @@ int64_t cpu_sm_saved_reals(const pf_sm_dims *d);
 // same); central differences through this forward then measure the gradient
 // that stop_rot_grad defines.
 void cpu_sm_fwd(const pf_sm_dims *d, const pf_sm_p *p, const real *s_init, const real *z,
-                const real *mask, real *R_out, real *t_out, real *s_out, real *saved,
+                const real *mask, real *R_out, real *t_out, real *s_out, real *angles, real *saved,
                 const real *frozen_R);
-// d_R_out (L, N, 3, 3), d_t_out (L, N, 3), d_s_out (N, c_s); each may be NULL (zero).
+// d_R_out (L, N, 3, 3), d_t_out (L, N, 3), d_s_out (N, c_s), d_angles (L, N, 7, 2);
+// each may be NULL (zero).
 void cpu_sm_bwd(const pf_sm_dims *d, const pf_sm_p *p, pf_sm_p *g, const real *s_init, const real *z,
                 const real *mask, const real *saved, const real *d_R_out, const real *d_t_out,
-                const real *d_s_out, real *d_s_init, real *d_z);
+                const real *d_s_out, const real *d_angles, real *d_s_init, real *d_z);
 
 // ---- losses -------------------------------------------------------------
 // Backbone FAPE over Ca; frames in A. clamp <= 0: unclamped. Returns the loss;

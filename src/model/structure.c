@@ -10,10 +10,11 @@
 void pf_structure_head_defaults(pf_structure_head *h, int c_s, int c_z) {
     memset(h, 0, sizeof *h);
     h->d = (pf_sm_dims){.ipa = {.N = 0, .c_s = c_s, .c_z = c_z, .H = 12, .c = 16, .Pq = 4, .Pv = 8},
-                        .n_layers = 8, .stop_rot_grad = 1};
+                        .n_layers = 8, .stop_rot_grad = 1, .c_resnet = 128, .n_resnet_blocks = 2};
     h->pd = (pf_plddt_dims){.N = 0, .c_s = c_s, .c_h = 128, .n_bins = 50};
     h->ad = (pf_pae_dims){.N = 0, .c_z = c_z, .n_bins = 64, .max_bin = 31};
     h->w_fape = 0.5;
+    h->w_torsion = 0.5;
     h->w_plddt = 0.01;
     h->w_pae = 0;
 }
@@ -35,7 +36,24 @@ static void declare_ipa(pf_params *P, const pf_ipa_dims *d, pf_ipa_p *p, pf_ipa_
     pf_params_linear(P, pre, "linear_out", cs, pf_ipa_cat_dim(d), 1, PF_INIT_ZEROS, PF_INIT_ZEROS, &p->out, &g->out);
 }
 
+static void declare_angle_resnet(pf_params *P, const pf_sm_dims *d, pf_angle_resnet_p *p, pf_angle_resnet_p *g) {
+    const char *pre = "structure_module.angle_resnet";
+    const int cs = d->ipa.c_s, cr = d->c_resnet;
+    char blk[96];
+    pf_params_linear(P, pre, "linear_in", cr, cs, 1, PF_INIT_LECUN, PF_INIT_ZEROS, &p->lin_in, &g->lin_in);
+    pf_params_linear(P, pre, "linear_initial", cr, cs, 1, PF_INIT_LECUN, PF_INIT_ZEROS, &p->lin_initial, &g->lin_initial);
+    for (int b = 0; b < d->n_resnet_blocks; b++) {
+        snprintf(blk, sizeof blk, "%s.layers.%d", pre, b);
+        pf_params_linear(P, blk, "linear_1", cr, cr, 1, PF_INIT_HE, PF_INIT_ZEROS, &p->lin_1[b], &g->lin_1[b]);
+        pf_params_linear(P, blk, "linear_2", cr, cr, 1, PF_INIT_ZEROS, PF_INIT_ZEROS, &p->lin_2[b], &g->lin_2[b]);
+    }
+    pf_params_linear(P, pre, "linear_out", 2 * PF_NUM_TORSIONS, cr, 1, PF_INIT_LECUN, PF_INIT_ZEROS, &p->lin_out,
+                     &g->lin_out);
+}
+
 void pf_structure_head_declare(pf_structure_head *h, pf_params *P) {
+    if (h->d.n_resnet_blocks > PF_SM_MAX_RESNET_BLOCKS)
+        pf_die("structure module: %d angle resnet blocks, at most %d", h->d.n_resnet_blocks, PF_SM_MAX_RESNET_BLOCKS);
     const char *sm = "structure_module", *tr = "structure_module.transition.layers.0";
     const int cs = h->d.ipa.c_s, cz = h->d.ipa.c_z, ch = h->pd.c_h;
     pf_sm_p *p = &h->p, *g = &h->g;
@@ -50,6 +68,7 @@ void pf_structure_head_declare(pf_structure_head *h, pf_params *P) {
     pf_params_layernorm(P, "structure_module.transition", "layer_norm", cs, &p->ln_tr, &g->ln_tr);
     pf_params_linear(P, "structure_module.bb_update", "linear", 6, cs, 1, PF_INIT_ZEROS, PF_INIT_ZEROS, &p->bb_update,
                      &g->bb_update);
+    if (h->d.c_resnet > 0) declare_angle_resnet(P, &h->d, &p->angle, &g->angle);
     const char *pl = "aux_heads.plddt";
     pf_params_layernorm(P, pl, "layer_norm", cs, &h->pp.ln, &h->pg.ln);
     pf_params_linear(P, pl, "linear_1", ch, cs, 1, PF_INIT_HE, PF_INIT_ZEROS, &h->pp.lin1, &h->pg.lin1);
@@ -62,7 +81,7 @@ void pf_structure_head_declare(pf_structure_head *h, pf_params *P) {
 static void set_n(pf_structure_head *h, int64_t N) { h->d.ipa.N = h->pd.N = h->ad.N = N; }
 
 // The module's outputs for N residues (host buffers owned here).
-typedef struct { real *saved, *R, *t, *s; } sm_run;
+typedef struct { real *saved, *R, *t, *s, *ang; } sm_run;
 
 static sm_run sm_forward(pf_structure_head *h, const real *s, const real *z, const real *seq_mask) {
     const int64_t N = h->d.ipa.N, L = h->d.n_layers;
@@ -71,10 +90,13 @@ static sm_run sm_forward(pf_structure_head *h, const real *s, const real *z, con
     r.R = pf_malloc(sizeof(real) * (size_t)(L * N * 9));
     r.t = pf_malloc(sizeof(real) * (size_t)(L * N * 3));
     r.s = pf_malloc(sizeof(real) * (size_t)(N * h->d.ipa.c_s));
-    cpu_sm_fwd(&h->d, &h->p, s, z, seq_mask, r.R, r.t, r.s, r.saved, NULL);
+    r.ang = pf_malloc(sizeof(real) * (size_t)(L * N * 2 * PF_NUM_TORSIONS));
+    cpu_sm_fwd(&h->d, &h->p, s, z, seq_mask, r.R, r.t, r.s, h->d.c_resnet > 0 ? r.ang : NULL, r.saved, NULL);
     return r;
 }
-static void sm_run_free(sm_run *r) { pf_free(r->saved); pf_free(r->R); pf_free(r->t); pf_free(r->s); }
+static void sm_run_free(sm_run *r) {
+    pf_free(r->saved); pf_free(r->R); pf_free(r->t); pf_free(r->s); pf_free(r->ang);
+}
 
 static double masked_mean(int64_t N, const real *x, const real *m) {
     double s = 0, n = 0;
@@ -82,51 +104,67 @@ static double masked_mean(int64_t N, const real *x, const real *m) {
     return n > 0 ? s / n : 0;
 }
 
+// Torsion loss of every layer's angles, averaged over the layers (AF2's L_aux).
+static double torsion_layers(const pf_structure_head *h, int64_t N, const real *ang, const pf_structure_truth *tr,
+                             const real *seq_mask, double scale, real *d_ang) {
+    const int L = h->d.n_layers;
+    const int64_t na = N * 2 * PF_NUM_TORSIONS;
+    double loss = 0;
+    for (int l = 0; l < L; l++)
+        loss += cpu_torsion_loss(N, ang + l * na, tr->tors, tr->tors_alt, tr->tors_mask, seq_mask, scale / L,
+                                 d_ang + l * na) / L;
+    return loss;
+}
+
 pf_structure_losses pf_structure_head_train(pf_structure_head *h, int64_t N, const real *s, const real *z,
-                                            const real *seq_mask, const real *R_true, const real *t_true,
-                                            const real *frame_mask, double clamp, double scale, real *d_s,
-                                            real *d_z) {
+                                            const real *seq_mask, const pf_structure_truth *tr, double clamp,
+                                            double scale, real *d_s, real *d_z) {
     set_n(h, N);
     const int L = h->d.n_layers;
-    const real *Rl, *tl;  // the last layer's frames
+    const int use_tors = h->d.c_resnet > 0 && tr->tors && tr->tors_alt && tr->tors_mask;
     pf_structure_losses o = {0};
     sm_run r = sm_forward(h, s, z, seq_mask);
     real *dR = pf_calloc((size_t)(L * N * 9), sizeof(real)), *dt = pf_calloc((size_t)(L * N * 3), sizeof(real));
+    real *dang = pf_calloc((size_t)(L * N * 2 * PF_NUM_TORSIONS), sizeof(real));
     real *ds_out = pf_calloc((size_t)(N * h->d.ipa.c_s), sizeof(real));
     real *lddt = pf_malloc(sizeof(real) * (size_t)N), *err = pf_malloc(sizeof(real) * (size_t)(N * N));
-    Rl = r.R + (int64_t)(L - 1) * N * 9;
-    tl = r.t + (int64_t)(L - 1) * N * 3;
-    o.fape = cpu_fape_layers(L, N, r.R, r.t, R_true, t_true, frame_mask, clamp, scale * h->w_fape, dR, dt);
+    const real *Rl = r.R + (int64_t)(L - 1) * N * 9, *tl = r.t + (int64_t)(L - 1) * N * 3;  // the last layer
+    o.fape = cpu_fape_layers(L, N, r.R, r.t, tr->R, tr->t, tr->frame_mask, clamp, scale * h->w_fape, dR, dt);
+    if (use_tors) o.torsion = torsion_layers(h, N, r.ang, tr, seq_mask, scale * h->w_torsion, dang);
     // the confidence targets come from the prediction without gradient (AF2)
-    pf_lddt_ca(N, tl, t_true, frame_mask, PF_LDDT_CUTOFF, lddt);
-    o.lddt_ca = masked_mean(N, lddt, frame_mask);
-    o.plddt_loss = cpu_plddt_loss(&h->pd, &h->pp, r.s, lddt, frame_mask);
-    if (h->w_plddt != 0) cpu_plddt_bwd(&h->pd, &h->pp, &h->pg, r.s, lddt, frame_mask, scale * h->w_plddt, ds_out);
-    pf_aligned_error(N, Rl, tl, R_true, t_true, err);
-    o.pae_loss = cpu_pae_loss(&h->ad, &h->pae, z, err, frame_mask);
-    if (h->w_pae != 0) cpu_pae_bwd(&h->ad, &h->pae, &h->pae_g, z, err, frame_mask, scale * h->w_pae, d_z);
-    cpu_sm_bwd(&h->d, &h->p, &h->g, s, z, seq_mask, r.saved, dR, dt, ds_out, d_s, d_z);
-    o.loss = h->w_fape * o.fape + h->w_plddt * o.plddt_loss + h->w_pae * o.pae_loss;
-    real *bufs[] = {dR, dt, ds_out, lddt, err};
+    pf_lddt_ca(N, tl, tr->t, tr->frame_mask, PF_LDDT_CUTOFF, lddt);
+    o.lddt_ca = masked_mean(N, lddt, tr->frame_mask);
+    o.plddt_loss = cpu_plddt_loss(&h->pd, &h->pp, r.s, lddt, tr->frame_mask);
+    if (h->w_plddt != 0)
+        cpu_plddt_bwd(&h->pd, &h->pp, &h->pg, r.s, lddt, tr->frame_mask, scale * h->w_plddt, ds_out);
+    pf_aligned_error(N, Rl, tl, tr->R, tr->t, err);
+    o.pae_loss = cpu_pae_loss(&h->ad, &h->pae, z, err, tr->frame_mask);
+    if (h->w_pae != 0) cpu_pae_bwd(&h->ad, &h->pae, &h->pae_g, z, err, tr->frame_mask, scale * h->w_pae, d_z);
+    cpu_sm_bwd(&h->d, &h->p, &h->g, s, z, seq_mask, r.saved, dR, dt, ds_out, use_tors ? dang : NULL, d_s, d_z);
+    o.loss = h->w_fape * o.fape + h->w_torsion * o.torsion + h->w_plddt * o.plddt_loss + h->w_pae * o.pae_loss;
+    real *bufs[] = {dR, dt, dang, ds_out, lddt, err};
     for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++) pf_free(bufs[k]);
     sm_run_free(&r);
     return o;
 }
 
 void pf_structure_head_predict(pf_structure_head *h, int64_t N, const real *s, const real *z,
-                               const real *seq_mask, real *R, real *t, real *plddt, real *pae, double *ptm) {
+                               const real *seq_mask, pf_structure_pred *out) {
     set_n(h, N);
-    const int64_t L = h->d.n_layers;
+    const int64_t L = h->d.n_layers, na = N * 2 * PF_NUM_TORSIONS;
     sm_run r = sm_forward(h, s, z, seq_mask);
-    if (R) memcpy(R, r.R + (L - 1) * N * 9, sizeof(real) * (size_t)(N * 9));
-    if (t) memcpy(t, r.t + (L - 1) * N * 3, sizeof(real) * (size_t)(N * 3));
-    if (plddt) cpu_plddt_fwd(&h->pd, &h->pp, r.s, NULL, plddt);
-    if (pae || ptm) {
-        real *logits = pf_malloc(sizeof(real) * (size_t)(N * N * h->ad.n_bins));
-        cpu_pae_logits(&h->ad, &h->pae, z, logits);
-        double v = pf_pae_ptm(&h->ad, logits, seq_mask, pae);
-        if (ptm) *ptm = v;
-        pf_free(logits);
+    if (out->R) memcpy(out->R, r.R + (L - 1) * N * 9, sizeof(real) * (size_t)(N * 9));
+    if (out->t) memcpy(out->t, r.t + (L - 1) * N * 3, sizeof(real) * (size_t)(N * 3));
+    for (int64_t k = 0; out->tors && h->d.c_resnet > 0 && k < na; k += 2) {  // unit (sin, cos)
+        const real *a = r.ang + (L - 1) * na + k;
+        double l = sqrt(fmax(a[0] * a[0] + a[1] * a[1], 1e-12));
+        out->tors[k] = (real)(a[0] / l);
+        out->tors[k + 1] = (real)(a[1] / l);
     }
+    if (out->plddt) cpu_plddt_fwd(&h->pd, &h->pp, r.s, NULL, out->plddt);
+    real *logits = pf_malloc(sizeof(real) * (size_t)(N * N * h->ad.n_bins));
+    cpu_pae_logits(&h->ad, &h->pae, z, logits);
+    out->ptm = pf_pae_ptm(&h->ad, logits, seq_mask, out->pae);
+    pf_free(logits);
     sm_run_free(&r);
 }
