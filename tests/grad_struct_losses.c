@@ -373,3 +373,47 @@ void grad_structure_head(void) {
     tl_gradcheck("structure_head", head_loss, &c, &ts, 60, TOL);
     pf_params_free(&P);
 }
+
+// Degenerate inputs give finite numbers, no crash: one residue, and every
+// residue masked (no resolved frame, no torsion).
+void grad_structure_edges(void) {
+    static head_ctx c;
+    const int cs = 5, cz = 3;
+    pf_structure_head_defaults(&c.h, cs, cz);
+    c.h.d.n_layers = 2;
+    c.h.d.ipa.H = 2; c.h.d.ipa.c = 2; c.h.d.ipa.Pq = 1; c.h.d.ipa.Pv = 2;
+    c.h.d.c_resnet = 3; c.h.d.n_resnet_blocks = 1;
+    c.h.pd.c_h = 4;
+    c.h.w_pae = 0.1;
+    pf_params P;
+    pf_params_init_registry(&P);
+    pf_structure_head_declare(&c.h, &P);
+    pf_params_bind(&P, pf_backend_cpu());
+    pf_params_initialise(&P, 9);
+    for (int64_t k = 0; k < P.total; k++) P.data[k] += (real)(0.3 * pf_normal(960, (uint64_t)k));
+    for (int all_masked = 0; all_masked <= 1; all_masked++)
+        for (int64_t N = 1; N <= 3; N += 2) {
+            const int64_t na = N * 2 * PF_NUM_TORSIONS;
+            real *s = tl_rand(N * cs, 1, 961), *z = tl_rand(N * N * cz, 1, 962), *m = tl_zeros(N);
+            real *R = tl_zeros(N * 9), *t = tl_zeros(N * 3), *tors = tl_zeros(na), *alt = tl_zeros(na);
+            real *tm = tl_zeros(N * PF_NUM_TORSIONS), *ds = tl_zeros(N * cs), *dz = tl_zeros(N * N * cz);
+            rand_frames(N, R, t, 5, 963);
+            rand_torsions(N, tors, alt, 964);
+            for (int64_t i = 0; i < N; i++) m[i] = !all_masked;
+            for (int64_t k = 0; k < N * PF_NUM_TORSIONS; k++) tm[k] = !all_masked;
+            pf_structure_truth tr = {R, t, m, tors, alt, tm};
+            pf_structure_losses o = pf_structure_head_train(&c.h, N, s, z, m, &tr, 10, 1, ds, dz);
+            pf_structure_pred pr = {.t = tl_zeros(N * 3), .plddt = tl_zeros(N), .pae = tl_zeros(N * N)};
+            pf_structure_head_predict(&c.h, N, s, z, m, &pr);
+            int ok = isfinite(o.loss) && isfinite(o.lddt_ca) && isfinite(pr.ptm) && isfinite(tl_max_abs(ds, N * cs)) &&
+                     isfinite(tl_max_abs(dz, N * N * cz)) && isfinite(tl_max_abs(pr.t, N * 3)) &&
+                     isfinite(tl_max_abs(pr.plddt, N)) && isfinite(tl_max_abs(pr.pae, N * N));
+            double gn = 0;
+            for (int64_t k = 0; k < P.total; k++) gn += (double)P.grad[k] * P.grad[k];
+            char name[96];
+            snprintf(name, sizeof name, "structure head N = %lld%s: finite", (long long)N, all_masked ? ", all masked" : "");
+            tl_check(ok && isfinite(gn) && (all_masked || o.loss > 0), name, "loss %g, lddt %g, ptm %g, |grad|^2 %g", o.loss,
+                     o.lddt_ca, pr.ptm, gn);
+        }
+    pf_params_free(&P);
+}
