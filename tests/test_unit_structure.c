@@ -1,149 +1,134 @@
 // test_unit_structure: the structure module's pieces working together in the
-// float32 build: frames of a bundled protein (Alg. 21 from N, CA, C), the module
-// trained alone (fixed random s and z, AF2's initialisation: zero linear_out,
-// transition linear_3 and bb_update) on layer-averaged backbone FAPE plus the
-// pLDDT loss with Adam. FAPE must fall and lDDT-Ca rise; with the stop-gradient
-// on rotations as AF2 trains.
+// float32 build, on a bundled protein: the truth (backbone frames and torsions)
+// from its atoms against independent formulas, then the structure head
+// (src/model/structure.h: module, angle resnet, FAPE, torsion, pLDDT and PAE
+// losses, AF2's initialisation) trained alone with Adam on fixed random s and z.
+// FAPE and the torsion loss must fall, lDDT-Ca rise, the pLDDT loss fall.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <omp.h>
 #include "testlib.h"
+#include "../src/model/structure.h"
+#include "../src/model/structure_truth.h"
 #include "../src/cpu/cpu_structure.h"
 #include "../src/data/structure.h"
 #include "../src/core/rng.h"
 
-enum { NRES = 32, CS = 16, CZ = 8, LAYERS = 4, STEPS = 300 };
-#define MAX_TENSORS 64
+enum { NRES = 32, CS = 16, CZ = 8, STEPS = 400 };
 
-// A flat parameter buffer carved into the module's tensors.
-typedef struct {
-    real *data, *grad, *m, *v;
-    int64_t used, cap;
-    int n;
-    int64_t off[MAX_TENSORS], numel[MAX_TENSORS];
-} flat;
-
-// mode 0: zero, 1: one, 2: normal / sqrt(fan_in), 3: the value `val`
-static void take(flat *f, real **p, real **g, int64_t n, int mode, int fan_in, double val) {
-    if (f->used + n > f->cap || f->n == MAX_TENSORS) { fprintf(stderr, "flat buffer too small\n"); exit(2); }
-    *p = f->data + f->used;
-    *g = f->grad + f->used;
-    for (int64_t k = 0; k < n; k++)
-        (*p)[k] = mode == 0 ? 0 : mode == 1 ? 1 : mode == 3 ? (real)val
-                : (real)(pf_normal(77, (uint64_t)(f->used + k)) / sqrt((double)fan_in));
-    f->off[f->n] = f->used;
-    f->numel[f->n++] = n;
-    f->used += n;
-}
-static void lin(flat *f, pf_linear_p *p, pf_linear_p *g, int out, int in, int zero) {
-    take(f, &p->w, &g->w, (int64_t)out * in, zero ? 0 : 2, in, 0);
-    take(f, &p->b, &g->b, out, 0, 1, 0);
-}
-static void ln(flat *f, pf_layernorm_p *p, pf_layernorm_p *g, int c) {
-    take(f, &p->w, &g->w, c, 1, 1, 0);
-    take(f, &p->b, &g->b, c, 0, 1, 0);
+// The textbook dihedral of four points (IUPAC sign), radians.
+static double dihedral(const float *a, const float *b, const float *c, const float *d) {
+    double b1[3], b2[3], b3[3], n1[3], n2[3], m[3];
+    for (int e = 0; e < 3; e++) { b1[e] = b[e] - a[e]; b2[e] = c[e] - b[e]; b3[e] = d[e] - c[e]; }
+#define CROSS(u, v, w) (w[0] = u[1] * v[2] - u[2] * v[1], w[1] = u[2] * v[0] - u[0] * v[2], w[2] = u[0] * v[1] - u[1] * v[0])
+    CROSS(b1, b2, n1);
+    CROSS(b2, b3, n2);
+    CROSS(n1, b2, m);
+    double nb2 = sqrt(b2[0] * b2[0] + b2[1] * b2[1] + b2[2] * b2[2]);
+    double x = n1[0] * n2[0] + n1[1] * n2[1] + n1[2] * n2[2], y = (m[0] * n2[0] + m[1] * n2[1] + m[2] * n2[2]) / nb2;
+    return atan2(-y, x);
 }
 
-static void make_params(flat *f, const pf_sm_dims *d, pf_sm_p *p, pf_sm_p *g, const pf_plddt_dims *pd,
-                        pf_plddt_p *pp, pf_plddt_p *pg) {
-    const pf_ipa_dims *a = &d->ipa;
-    const int H = a->H, P = a->Pq + a->Pv;
-    ln(f, &p->ln_s, &g->ln_s, CS);
-    ln(f, &p->ln_z, &g->ln_z, CZ);
-    lin(f, &p->linear_in, &g->linear_in, CS, CS, 0);
-    lin(f, &p->ipa.q, &g->ipa.q, H * a->c, CS, 0);
-    lin(f, &p->ipa.kv, &g->ipa.kv, 2 * H * a->c, CS, 0);
-    lin(f, &p->ipa.q_points, &g->ipa.q_points, 3 * H * a->Pq, CS, 0);
-    lin(f, &p->ipa.kv_points, &g->ipa.kv_points, 3 * H * P, CS, 0);
-    lin(f, &p->ipa.b, &g->ipa.b, H, CZ, 0);
-    take(f, &p->ipa.head_weights, &g->ipa.head_weights, H, 3, 1, log(expm1(1.0)));  // softplus^-1(1)
-    lin(f, &p->ipa.out, &g->ipa.out, CS, pf_ipa_cat_dim(a), 1);
-    ln(f, &p->ln_ipa, &g->ln_ipa, CS);
-    lin(f, &p->tr1, &g->tr1, CS, CS, 0);
-    lin(f, &p->tr2, &g->tr2, CS, CS, 0);
-    lin(f, &p->tr3, &g->tr3, CS, CS, 1);
-    ln(f, &p->ln_tr, &g->ln_tr, CS);
-    lin(f, &p->bb_update, &g->bb_update, 6, CS, 1);
-    ln(f, &pp->ln, &pg->ln, CS);
-    lin(f, &pp->lin1, &pg->lin1, pd->c_h, CS, 0);
-    lin(f, &pp->lin2, &pg->lin2, pd->c_h, pd->c_h, 0);
-    lin(f, &pp->lin3, &pg->lin3, pd->n_bins, pd->c_h, 1);
-}
+static double angle_diff(double a, double b) { return fabs(remainder(a - b, 2 * M_PI)); }
 
-static void adam(flat *f, int step, double lr) {
-    const double b1 = 0.9, b2 = 0.999;
-    for (int64_t k = 0; k < f->used; k++) {
-        f->m[k] = (real)(b1 * f->m[k] + (1 - b1) * f->grad[k]);
-        f->v[k] = (real)(b2 * f->v[k] + (1 - b2) * f->grad[k] * f->grad[k]);
-        double mh = f->m[k] / (1 - pow(b1, step)), vh = f->v[k] / (1 - pow(b2, step));
-        f->data[k] -= (real)(lr * mh / (sqrt(vh) + 1e-8));
+// Frames and torsions of the whole first chain against the dihedral formula.
+static void test_truth(const pf_chain *ch) {
+    const int64_t N = ch->n;
+    real *R = tl_zeros(N * 9), *t = tl_zeros(N * 3), *fm = tl_zeros(N), *tors = tl_zeros(N * 14), *alt = tl_zeros(N * 14);
+    real *tm = tl_zeros(N * 7);
+    pf_truth_from_backbone(N, ch->xyz, ch->atom_mask, NULL, R, t, fm, tors, alt, tm);
+    double e = 0;
+    int n[3] = {0, 0, 0}, helix_phi = 0;
+    for (int64_t i = 1; i < N; i++) {
+        const float *x = ch->xyz + i * PF_NUM_BB * 3, *p = x - PF_NUM_BB * 3;
+        const float *N_ = x, *CA = x + 3, *C = x + 6, *O = x + 9, *pCA = p + 3, *pC = p + 6;
+        double want[3] = {dihedral(pCA, pC, N_, CA), dihedral(pC, N_, CA, C), dihedral(N_, CA, C, O) + M_PI};
+        for (int k = 0; k < 3; k++) {
+            if (!tm[i * 7 + k]) continue;
+            n[k]++;
+            e = fmax(e, angle_diff(atan2(tors[i * 14 + 2 * k], tors[i * 14 + 2 * k + 1]), want[k]));
+        }
+        helix_phi += tm[i * 7 + 1] && want[1] < 0;
     }
+    double chi = 0;
+    for (int64_t k = 0; k < N * 7; k++) chi += (k % 7 >= 3) * tm[k];
+    tl_check(e < 1e-4 && n[0] > N - 8 && n[1] > N - 8 && n[2] > N - 8 && chi == 0 && helix_phi > N / 2,
+             "backbone torsions vs the dihedral formula", "max err %.2e rad, %d/%d/%d torsions, %d negative phi", e, n[0],
+             n[1], n[2], helix_phi);
+    tl_check(!memcmp(tors, alt, sizeof(real) * (size_t)(N * 14)), "no ambiguous torsion without side chains", " ");
+    // a chain starting at residue 10: no pre-omega or phi there (no previous residue)
+    int32_t *chain = malloc(sizeof(int32_t) * (size_t)N);
+    for (int64_t i = 0; i < N; i++) chain[i] = i >= 10;
+    pf_truth_from_backbone(N, ch->xyz, ch->atom_mask, chain, R, t, fm, tors, alt, tm);
+    tl_check(tm[10 * 7] == 0 && tm[10 * 7 + 1] == 0 && tm[10 * 7 + 2] == 1 && tm[11 * 7 + 1] == 1 && tm[0] == 0,
+             "torsions across a chain break are masked", " ");
+    free(chain);
 }
 
-// True frames of the first NRES residues of the first chain; mask = N, CA, C present.
-static int true_frames(const char *path, real *R, real *t, real *mask) {
-    pf_structure st;
-    char err[256];
-    if (pf_read_structure(path, &st, err, sizeof err)) { tl_check(0, "read structure", "%s", err); return -1; }
-    const pf_chain *ch = &st.chains[0];
-    int ok = ch->n >= NRES, n_ok = 0, n = ch->n;
-    for (int i = 0; ok && i < NRES; i++) {
-        real x[3][3];
-        for (int a = 0; a < 3; a++)
-            for (int e = 0; e < 3; e++) x[a][e] = ch->xyz[((int64_t)i * PF_NUM_BB + a) * 3 + e];
-        int have = (ch->atom_mask[i] & 7) == 7;
-        mask[i] = have && pf_rigid_from_3_points(x[PF_AT_N], x[PF_AT_CA], x[PF_AT_C], R + i * 9, t + i * 3) == 0;
-        n_ok += mask[i] != 0;
+static double train(const pf_chain *ch) {
+    const int64_t N = NRES;
+    real R[NRES * 9], t[NRES * 3], fm[NRES], tors[NRES * 14], alt[NRES * 14], tm[NRES * 7];
+    pf_truth_from_backbone(N, ch->xyz, ch->atom_mask, NULL, R, t, fm, tors, alt, tm);
+    pf_structure_head h;
+    pf_structure_head_defaults(&h, CS, CZ);
+    h.d.n_layers = 4;
+    h.d.ipa.H = 4; h.d.ipa.c = 8;
+    h.d.c_resnet = 16;
+    h.pd.c_h = 16;
+    h.w_pae = 0.1;
+    pf_params P;
+    pf_params_init_registry(&P);
+    pf_structure_head_declare(&h, &P);
+    pf_params_bind(&P, pf_backend_cpu());
+    pf_params_initialise(&P, 1);
+    real *m = tl_zeros(P.total), *v = tl_zeros(P.total), *s = tl_rand(N * CS, 1, 1), *z = tl_rand(N * N * CZ, 1, 2);
+    real *seq = tl_zeros(N);
+    for (int64_t i = 0; i < N; i++) seq[i] = 1;
+    pf_structure_truth truth = {R, t, fm, tors, alt, tm};
+    pf_structure_losses first = {0}, o = {0};
+    double pl_tail = 0;
+    for (int step = 1; step <= STEPS; step++) {
+        pf_params_zero_grad(&P);
+        o = pf_structure_head_train(&h, N, s, z, seq, &truth, PF_FAPE_CLAMP, 1.0, NULL, NULL);
+        if (step == 1) first = o;
+        if (step > STEPS - 30) pl_tail += o.plddt_loss / 30;  // its target moves with the structure: average
+        if (getenv("PF_TEST_VERBOSE") && step % 20 == 0)
+            printf("step %3d fape %.4f torsion %.4f lddt %.4f plddt %.4f pae %.4f\n", step, o.fape, o.torsion,
+                   o.lddt_ca, o.plddt_loss, o.pae_loss);
+        for (int64_t k = 0; k < P.total; k++) {  // Adam, lr 5e-3
+            double g = P.grad[k], b1t = 1 - pow(0.9, step), b2t = 1 - pow(0.999, step);
+            m[k] = (real)(0.9 * m[k] + 0.1 * g);
+            v[k] = (real)(0.999 * v[k] + 0.001 * g * g);
+            P.data[k] -= (real)(5e-3 * (m[k] / b1t) / (sqrt(v[k] / b2t) + 1e-8));
+        }
     }
-    pf_structure_free(&st);
-    tl_check(ok && n_ok >= NRES - 4, "true frames from the bundled structure", "%d residues, %d frames", n, n_ok);
-    return ok ? 0 : -1;
-}
-
-static double mean_masked(const real *x, const real *mask, int64_t n) {
-    double s = 0, m = 0;
-    for (int64_t i = 0; i < n; i++) { s += mask[i] * x[i]; m += mask[i]; }
-    return s / m;
+    tl_check(isfinite(o.loss) && o.fape < 0.6 * first.fape, "structure head trained: FAPE falls", "%.4f -> %.4f",
+             first.fape, o.fape);
+    tl_check(o.torsion < 0.5 * first.torsion, "torsion loss falls", "%.4f -> %.4f", first.torsion, o.torsion);
+    tl_check(o.lddt_ca > first.lddt_ca + 0.3, "lDDT-Ca of the last layer rises", "%.4f -> %.4f", first.lddt_ca, o.lddt_ca);
+    tl_check(pl_tail < first.plddt_loss - 0.3, "pLDDT loss falls", "%.4f -> %.4f (mean of the last 30 steps)",
+             first.plddt_loss, pl_tail);
+    tl_check(o.pae_loss < first.pae_loss - 0.3, "PAE loss falls", "%.4f -> %.4f", first.pae_loss, o.pae_loss);
+    pf_params_free(&P);
+    return o.fape;
 }
 
 int main(void) {
-    const int64_t N = NRES;
-    real Rt[NRES * 9], tt[NRES * 3], mask[NRES], lddt[NRES];
-    if (true_frames("data/structures/1CTF_A_domain.pdb.gz", Rt, tt, mask)) return tl_finish();
-    pf_sm_dims d = {.ipa = {.N = N, .c_s = CS, .c_z = CZ, .H = 4, .c = 8, .Pq = 4, .Pv = 8}, .n_layers = LAYERS,
-                    .stop_rot_grad = 1};
-    pf_plddt_dims pd = {.N = N, .c_s = CS, .c_h = 16, .n_bins = 50};
-    flat f = {.cap = 100000};
-    f.data = tl_zeros(f.cap); f.grad = tl_zeros(f.cap); f.m = tl_zeros(f.cap); f.v = tl_zeros(f.cap);
-    pf_sm_p p, g;
-    pf_plddt_p pp, pg;
-    make_params(&f, &d, &p, &g, &pd, &pp, &pg);
-    real *s = tl_rand(N * CS, 1, 1), *z = tl_rand(N * N * CZ, 1, 2), *saved = tl_zeros(cpu_sm_saved_reals(&d));
-    real *Ro = tl_zeros(LAYERS * N * 9), *to = tl_zeros(LAYERS * N * 3), *so = tl_zeros(N * CS);
-    real *dR = tl_zeros(LAYERS * N * 9), *dt = tl_zeros(LAYERS * N * 3), *ds = tl_zeros(N * CS);
-    double fape0 = 0, fape = 0, lddt0 = 0, lddt1 = 0, pl0 = 0, pl = 0, pl_tail = 0;
-    for (int step = 1; step <= STEPS; step++) {
-        memset(f.grad, 0, sizeof(real) * (size_t)f.used);
-        memset(dR, 0, sizeof(real) * (size_t)(LAYERS * N * 9));
-        memset(dt, 0, sizeof(real) * (size_t)(LAYERS * N * 3));
-        memset(ds, 0, sizeof(real) * (size_t)(N * CS));
-        cpu_sm_fwd(&d, &p, s, z, mask, Ro, to, so, NULL, saved, NULL);
-        fape = cpu_fape_layers(LAYERS, N, Ro, to, Rt, tt, mask, PF_FAPE_CLAMP, 1.0, dR, dt);
-        pf_lddt_ca(N, to + (LAYERS - 1) * N * 3, tt, mask, PF_LDDT_CUTOFF, lddt);  // target: no gradient
-        pl = cpu_plddt_loss(&pd, &pp, so, lddt, mask);
-        cpu_plddt_bwd(&pd, &pp, &pg, so, lddt, mask, 0.01, ds);
-        cpu_sm_bwd(&d, &p, &g, s, z, mask, saved, dR, dt, ds, NULL, NULL, NULL);
-        if (step == 1) { fape0 = fape; lddt0 = mean_masked(lddt, mask, N); pl0 = pl; }
-        lddt1 = mean_masked(lddt, mask, N);
-        if (step > STEPS - 30) pl_tail += pl / 30;  // its target moves with the structure: average
-        if (getenv("PF_TEST_VERBOSE")) printf("step %3d fape %.4f lddt %.4f plddt loss %.4f\n", step, fape, lddt1, pl);
-        adam(&f, step, 5e-3);
+    omp_set_num_threads(1);  // tiny sizes: parallel regions would cost more than the work
+    pf_structure st;
+    char err[256];
+    if (pf_read_structure("data/structures/1CTF_A_domain.pdb.gz", &st, err, sizeof err)) {
+        tl_check(0, "read data/structures/1CTF_A_domain.pdb.gz", "%s", err);
+        return tl_finish();
     }
-    tl_check(isfinite(fape) && fape < 0.6 * fape0, "structure module trained on FAPE: loss falls",
-             "fape %.4f -> %.4f", fape0, fape);
-    tl_check(lddt1 > lddt0 + 0.1, "lDDT-Ca of the last layer rises", "%.4f -> %.4f", lddt0, lddt1);
-    tl_check(isfinite(pl_tail) && pl_tail < pl0 - 0.5, "pLDDT loss falls", "%.4f -> %.4f (mean of the last 30 steps)",
-             pl0, pl_tail);
+    const pf_chain *ch = &st.chains[0];
+    tl_check(ch->n >= NRES, "bundled chain long enough", "%d residues", ch->n);
+    if (ch->n >= NRES) {
+        test_truth(ch);
+        train(ch);
+    }
+    pf_structure_free(&st);
     return tl_finish();
 }
