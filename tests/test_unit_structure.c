@@ -33,12 +33,23 @@ static double dihedral(const float *a, const float *b, const float *c, const flo
 
 static double angle_diff(double a, double b) { return fabs(remainder(a - b, 2 * M_PI)); }
 
+// The chain's backbone as a batch holds it (real coordinates, int32 atom bits).
+static real *bb_xyz(const pf_chain *ch, int32_t **mask) {
+    real *x = tl_zeros((int64_t)ch->n * 15);
+    *mask = malloc(sizeof(int32_t) * (size_t)ch->n);
+    for (int64_t k = 0; k < (int64_t)ch->n * 15; k++) x[k] = ch->xyz[k];
+    for (int i = 0; i < ch->n; i++) (*mask)[i] = ch->atom_mask[i];
+    return x;
+}
+
 // Frames and torsions of the whole first chain against the dihedral formula.
 static void test_truth(const pf_chain *ch) {
     const int64_t N = ch->n;
+    int32_t *am;
+    real *bx = bb_xyz(ch, &am);
     real *R = tl_zeros(N * 9), *t = tl_zeros(N * 3), *fm = tl_zeros(N), *tors = tl_zeros(N * 14), *alt = tl_zeros(N * 14);
     real *tm = tl_zeros(N * 7);
-    pf_truth_from_backbone(N, ch->xyz, ch->atom_mask, NULL, R, t, fm, tors, alt, tm);
+    pf_truth_from_backbone(N, bx, am, NULL, R, t, fm, tors, alt, tm);
     double e = 0;
     int n[3] = {0, 0, 0}, helix_phi = 0;
     for (int64_t i = 1; i < N; i++) {
@@ -61,16 +72,20 @@ static void test_truth(const pf_chain *ch) {
     // a chain starting at residue 10: no pre-omega or phi there (no previous residue)
     int32_t *chain = malloc(sizeof(int32_t) * (size_t)N);
     for (int64_t i = 0; i < N; i++) chain[i] = i >= 10;
-    pf_truth_from_backbone(N, ch->xyz, ch->atom_mask, chain, R, t, fm, tors, alt, tm);
+    pf_truth_from_backbone(N, bx, am, chain, R, t, fm, tors, alt, tm);
     tl_check(tm[10 * 7] == 0 && tm[10 * 7 + 1] == 0 && tm[10 * 7 + 2] == 1 && tm[11 * 7 + 1] == 1 && tm[0] == 0,
              "torsions across a chain break are masked", " ");
     free(chain);
+    free(am);
 }
 
 static double train(const pf_chain *ch) {
     const int64_t N = NRES;
     real R[NRES * 9], t[NRES * 3], fm[NRES], tors[NRES * 14], alt[NRES * 14], tm[NRES * 7];
-    pf_truth_from_backbone(N, ch->xyz, ch->atom_mask, NULL, R, t, fm, tors, alt, tm);
+    int32_t *am;
+    real *bx = bb_xyz(ch, &am);
+    pf_truth_from_backbone(N, bx, am, NULL, R, t, fm, tors, alt, tm);
+    free(am);
     pf_structure_head h;
     pf_structure_head_defaults(&h, CS, CZ);
     h.d.n_layers = 4;

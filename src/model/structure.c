@@ -148,6 +148,30 @@ pf_structure_losses pf_structure_head_train(pf_structure_head *h, int64_t N, con
     return o;
 }
 
+pf_structure_losses pf_structure_head_eval(pf_structure_head *h, int64_t N, const real *s, const real *z,
+                                           const real *seq_mask, const pf_structure_truth *tr, double clamp) {
+    set_n(h, N);
+    const int L = h->d.n_layers;
+    pf_structure_losses o = {0};
+    sm_run r = sm_forward(h, s, z, seq_mask);
+    real *lddt = pf_malloc(sizeof(real) * (size_t)N), *err = pf_malloc(sizeof(real) * (size_t)(N * N));
+    const real *Rl = r.R + (int64_t)(L - 1) * N * 9, *tl = r.t + (int64_t)(L - 1) * N * 3;
+    o.fape = cpu_fape_layers(L, N, r.R, r.t, tr->R, tr->t, tr->frame_mask, clamp, 0, NULL, NULL);
+    for (int l = 0; l < L && h->d.c_resnet > 0 && tr->tors && tr->tors_alt && tr->tors_mask; l++)
+        o.torsion += cpu_torsion_loss(N, r.ang + (int64_t)l * N * 2 * PF_NUM_TORSIONS, tr->tors, tr->tors_alt,
+                                      tr->tors_mask, seq_mask, 0, NULL) / L;
+    pf_lddt_ca(N, tl, tr->t, tr->frame_mask, PF_LDDT_CUTOFF, lddt);
+    o.lddt_ca = masked_mean(N, lddt, tr->frame_mask);
+    o.plddt_loss = cpu_plddt_loss(&h->pd, &h->pp, r.s, lddt, tr->frame_mask);
+    pf_aligned_error(N, Rl, tl, tr->R, tr->t, err);
+    o.pae_loss = cpu_pae_loss(&h->ad, &h->pae, z, err, tr->frame_mask);
+    o.loss = h->w_fape * o.fape + h->w_torsion * o.torsion + h->w_plddt * o.plddt_loss + h->w_pae * o.pae_loss;
+    pf_free(lddt);
+    pf_free(err);
+    sm_run_free(&r);
+    return o;
+}
+
 void pf_structure_head_predict(pf_structure_head *h, int64_t N, const real *s, const real *z,
                                const real *seq_mask, pf_structure_pred *out) {
     set_n(h, N);

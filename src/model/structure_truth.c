@@ -7,7 +7,7 @@
 #include "../cpu/cpu_structure.h"
 #include "../data/structure.h"
 
-static void atom(const float *xyz, int64_t i, int a, real *x) {
+static void atom(const real *xyz, int64_t i, int a, real *x) {
     for (int e = 0; e < 3; e++) x[e] = xyz[(i * PF_NUM_BB + a) * 3 + e];
 }
 
@@ -26,13 +26,14 @@ static int torsion(const real *p0, const real *p1, const real *p2, const real *p
     return 1;
 }
 
-void pf_truth_from_backbone(int64_t N, const float *xyz, const uint8_t *atom_mask, const int32_t *chain, real *R,
+void pf_truth_from_backbone(int64_t N, const real *xyz, const int32_t *atom_mask, const int32_t *chain, real *R,
                             real *t, real *frame_mask, real *tors, real *tors_alt, real *tors_mask) {
     const unsigned bN = 1u << PF_AT_N, bA = 1u << PF_AT_CA, bC = 1u << PF_AT_C, bO = 1u << PF_AT_O;
     for (int64_t i = 0; i < N; i++) {
         real n[3], ca[3], c[3], o[3], pca[3], pc[3], *sc = tors + i * 2 * PF_NUM_TORSIONS;
         real *tm = tors_mask + i * PF_NUM_TORSIONS;
-        const unsigned m = atom_mask[i], pm = i > 0 && (!chain || chain[i - 1] == chain[i]) ? atom_mask[i - 1] : 0;
+        const unsigned m = (unsigned)atom_mask[i];
+        const unsigned pm = i > 0 && (!chain || chain[i - 1] == chain[i]) ? (unsigned)atom_mask[i - 1] : 0;
         atom(xyz, i, PF_AT_N, n);
         atom(xyz, i, PF_AT_CA, ca);
         atom(xyz, i, PF_AT_C, c);
