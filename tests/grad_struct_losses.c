@@ -87,7 +87,7 @@ static void test_fape(void) {
     double L0 = fape_loss(&c);
     for (int64_t i = 0; i < N; i++) {
         real Rc[9], tc[3];
-        pf_rigid_compose(Rg, tg, c.R + i * 9, c.t + i * 3, Rc, tc);
+        pf_frame_compose(Rg, tg, c.R + i * 9, c.t + i * 3, Rc, tc);
         memcpy(c.R + i * 9, Rc, sizeof Rc);
         memcpy(c.t + i * 3, tc, sizeof tc);
     }
@@ -104,14 +104,14 @@ static void test_fape(void) {
 static void test_lddt(void) {
     real xt[12] = {0, 0, 0, 3, 0, 0, 6, 0, 0, 30, 0, 0}, x[12], l[4], ones[4] = {1, 1, 1, 1};
     memcpy(x, xt, sizeof x);
-    pf_lddt_ca(4, x, xt, ones, PF_LDDT_CUTOFF, l);
+    pf_lddt_ca_per_residue(4, x, xt, ones, PF_LDDT_CA_CUTOFF, l);
     tl_check(l[0] == 1 && l[1] == 1 && l[2] == 1 && l[3] == 1, "lddt of the truth is 1", "%g %g %g %g", l[0], l[1], l[2], l[3]);
     x[6] = 7.5;
-    pf_lddt_ca(4, x, xt, ones, PF_LDDT_CUTOFF, l);
+    pf_lddt_ca_per_residue(4, x, xt, ones, PF_LDDT_CA_CUTOFF, l);
     tl_check(fabs(l[0] - 0.75) < 1e-9 && fabs(l[1] - 0.75) < 1e-9 && fabs(l[2] - 0.5) < 1e-9,
              "lddt by hand", "%g %g %g (want 0.75 0.75 0.5)", l[0], l[1], l[2]);
     real m[4] = {1, 0, 1, 1};
-    pf_lddt_ca(4, x, xt, m, PF_LDDT_CUTOFF, l);
+    pf_lddt_ca_per_residue(4, x, xt, m, PF_LDDT_CA_CUTOFF, l);
     tl_check(fabs(l[0] - 0.5) < 1e-9 && fabs(l[2] - 0.5) < 1e-9, "lddt skips masked residues", "%g %g", l[0], l[2]);
 }
 

@@ -47,33 +47,33 @@ static void test_rigid_algebra(void) {
     // (1, 1, 0, 0) / sqrt 2: 90 degrees about x, e_y -> e_z
     real qx[3] = {1, 0, 0}, Rx[9], ey[3] = {0, 1, 0}, ez[3];
     pf_quat_to_rot(qx, Rx);
-    pf_rigid_apply(Rx, zero, ey, ez);
+    pf_frame_apply(Rx, zero, ey, ez);
     tl_check(fabs(ez[0]) < 1e-15 && fabs(ez[1]) < 1e-15 && fabs(ez[2] - 1) < 1e-15, "quaternion (1,1,0,0) turns y to z",
              "%g %g %g", ez[0], ez[1], ez[2]);
     // T^-1 (T x) = x; (T1 o T2) x = T1 (T2 x); T o T^-1 = identity
-    pf_rigid_apply(R, t, x, y);
-    pf_rigid_invert_apply(R, t, y, y2);
+    pf_frame_apply(R, t, x, y);
+    pf_frame_invert_apply(R, t, y, y2);
     tl_check(tl_max_abs_diff(x, y2, 3) < 1e-14, "invert_apply undoes apply", " ");
-    pf_rigid_compose(R, t, R + 9, t + 3, Rc, tc);
-    pf_rigid_apply(Rc, tc, x, y);
-    pf_rigid_apply(R + 9, t + 3, x, y2);
-    pf_rigid_apply(R, t, y2, y2);
+    pf_frame_compose(R, t, R + 9, t + 3, Rc, tc);
+    pf_frame_apply(Rc, tc, x, y);
+    pf_frame_apply(R + 9, t + 3, x, y2);
+    pf_frame_apply(R, t, y2, y2);
     tl_check(tl_max_abs_diff(y, y2, 3) < 1e-14, "compose applies the right frame first", " ");
-    pf_rigid_invert(R, t, Ri, ti);
-    pf_rigid_compose(R, t, Ri, ti, Rc, tc);
+    pf_frame_invert(R, t, Ri, ti);
+    pf_frame_compose(R, t, Ri, ti, Rc, tc);
     real Iref[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
     tl_check(tl_max_abs_diff(Rc, Iref, 9) < 1e-14 && tl_max_abs(tc, 3) < 1e-14, "T o T^-1 is identity", " ");
     // Alg. 21 from N, CA, C: origin at CA, C on +x, N in the xy plane (y > 0)
     real xN[3] = {1.2, 0.4, -0.3}, xA[3] = {2.0, 1.1, 0.5}, xC[3] = {3.1, 0.9, 1.7}, Rf[9], tf[3], l[3];
-    int rc = pf_rigid_from_3_points(xN, xA, xC, Rf, tf);
-    pf_rigid_invert_apply(Rf, tf, xC, l);
+    int rc = pf_frame_from_3_points(xN, xA, xC, Rf, tf);
+    pf_frame_invert_apply(Rf, tf, xC, l);
     int okC = fabs(l[1]) < 1e-14 && fabs(l[2]) < 1e-14 && l[0] > 0;
-    pf_rigid_invert_apply(Rf, tf, xN, l);
+    pf_frame_invert_apply(Rf, tf, xN, l);
     tl_check(rc == 0 && okC && fabs(l[2]) < 1e-14 && l[1] > 0 && rot_error(Rf) < 1e-14,
              "rigid_from_3_points frame", "rc %d, N local %g %g %g", rc, l[0], l[1], l[2]);
     real xL[3] = {4.2, 0.7, 2.9};  // on the line CA -> C extended past C (collinear)
     for (int a = 0; a < 3; a++) xL[a] = xA[a] + 2 * (xC[a] - xA[a]);
-    tl_check(pf_rigid_from_3_points(xL, xA, xC, Rf, tf) == -1, "rigid_from_3_points collinear refused", " ");
+    tl_check(pf_frame_from_3_points(xL, xA, xC, Rf, tf) == -1, "rigid_from_3_points collinear refused", " ");
 }
 
 // Backbone update: loss = <R_new, WR> + <t_new, Wt>.
@@ -285,7 +285,7 @@ static void test_ipa_properties(void) {
     rand_frames(1, Rg, tg, 5.0, 510);
     for (int64_t i = 0; i < N; i++) {
         real Rc[9], tc[3];
-        pf_rigid_compose(Rg, tg, R0 + i * 9, t0 + i * 3, Rc, tc);
+        pf_frame_compose(Rg, tg, R0 + i * 9, t0 + i * 3, Rc, tc);
         memcpy(c.R + i * 9, Rc, sizeof Rc);
         memcpy(c.t + i * 3, tc, sizeof tc);
     }

@@ -124,7 +124,7 @@ typedef struct {
 #define PF_FAPE_EPS 1e-4
 #define PF_FAPE_CLAMP 10.0
 #define PF_FAPE_SCALE 10.0
-#define PF_LDDT_CUTOFF 15.0
+#define PF_LDDT_CA_CUTOFF 15.0
 
 typedef struct {
     int64_t N;

@@ -12,8 +12,8 @@
 static void aligned_delta(const real *R, const real *t, const real *Rt, const real *tt, int64_t i, int64_t j,
                           real *delta) {
     real xp[3], xt[3];
-    pf_rigid_invert_apply(R + i * 9, t + i * 3, t + j * 3, xp);
-    pf_rigid_invert_apply(Rt + i * 9, tt + i * 3, tt + j * 3, xt);
+    pf_frame_invert_apply(R + i * 9, t + i * 3, t + j * 3, xp);
+    pf_frame_invert_apply(Rt + i * 9, tt + i * 3, tt + j * 3, xt);
     for (int e = 0; e < 3; e++) delta[e] = xp[e] - xt[e];
 }
 
@@ -102,7 +102,7 @@ static inline real dist3(const real *a, const real *b) {
 // OpenFold lddt(per_residue=True): pairs j != i with both masked in and true
 // distance < cutoff; score = mean over the thresholds 0.5, 1, 2, 4 A of
 // |d_true - d_pred| < threshold; lddt_i = (eps + sum score) / (eps + count).
-void pf_lddt_ca(int64_t N, const real *x, const real *x_true, const real *mask, double cutoff, real *lddt) {
+void pf_lddt_ca_per_residue(int64_t N, const real *x, const real *x_true, const real *mask, double cutoff, real *lddt) {
     const double eps = 1e-10;
 #pragma omp parallel for schedule(static) if (N >= PF_SM_PAR_MIN)
     for (int64_t i = 0; i < N; i++) {

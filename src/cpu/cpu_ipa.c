@@ -53,7 +53,7 @@ static void points_to_global(const pf_ipa_dims *d, int P, const real *loc, const
         for (int64_t k = 0; k < HP; k++) {
             const real *l = loc + i * 3 * HP;
             real x[3] = {l[k], l[HP + k], l[2 * HP + k]};
-            pf_rigid_apply(R + i * 9, t + i * 3, x, glob + (i * HP + k) * 3);
+            pf_frame_apply(R + i * 9, t + i * 3, x, glob + (i * HP + k) * 3);
         }
 }
 
@@ -96,7 +96,7 @@ static void ipa_row_outputs(const pf_ipa_dims *d, const ipa_saved *v, const real
             const real *vp = v->kvp + ((j * H + h) * P + Pq + p) * 3;
             for (int e = 0; e < 3; e++) g[e] += a[j] * vp[e];
         }
-        pf_rigid_invert_apply(R + i * 9, t + i * 3, g, l);
+        pf_frame_invert_apply(R + i * 9, t + i * 3, g, l);
         real *ox = cat + (int64_t)H * c + (int64_t)h * Pv + p;
         for (int e = 0; e < 3; e++) ox[e * HPv] = l[e];
         ox[3 * HPv] = sqrt(IPA_NORM_EPS + l[0] * l[0] + l[1] * l[1] + l[2] * l[2]);
@@ -244,7 +244,7 @@ static void points_bwd(const pf_ipa_dims *d, int P, const real *glob, const real
         for (int64_t k = 0; k < HP; k++) {
             const real *Ri = R + i * 9, *dy = dglob + (i * HP + k) * 3;
             real x[3];
-            pf_rigid_invert_apply(Ri, t + i * 3, glob + (i * HP + k) * 3, x);
+            pf_frame_invert_apply(Ri, t + i * 3, glob + (i * HP + k) * 3, x);
             for (int e = 0; e < 3; e++) {
                 dloc[i * 3 * HP + e * HP + k] = Ri[e] * dy[0] + Ri[3 + e] * dy[1] + Ri[6 + e] * dy[2];
                 if (d_t) d_t[i * 3 + e] += dy[e];

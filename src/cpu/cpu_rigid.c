@@ -7,26 +7,26 @@
 #include "cpu_prim.h"
 #include "../core/util.h"
 
-void pf_rigid_identity(int64_t N, real *R, real *t) {
+void pf_frame_identity(int64_t N, real *R, real *t) {
     for (int64_t i = 0; i < N; i++) {
         for (int k = 0; k < 9; k++) R[i * 9 + k] = (k % 4 == 0);
         for (int k = 0; k < 3; k++) t[i * 3 + k] = 0;
     }
 }
 
-void pf_rigid_apply(const real *R, const real *t, const real *x, real *y) {
+void pf_frame_apply(const real *R, const real *t, const real *x, real *y) {
     real r[3];
     for (int a = 0; a < 3; a++) r[a] = R[a * 3] * x[0] + R[a * 3 + 1] * x[1] + R[a * 3 + 2] * x[2] + t[a];
     memcpy(y, r, sizeof r);
 }
 
-void pf_rigid_invert_apply(const real *R, const real *t, const real *x, real *y) {
+void pf_frame_invert_apply(const real *R, const real *t, const real *x, real *y) {
     real v[3] = {x[0] - t[0], x[1] - t[1], x[2] - t[2]}, r[3];
     for (int b = 0; b < 3; b++) r[b] = R[b] * v[0] + R[3 + b] * v[1] + R[6 + b] * v[2];
     memcpy(y, r, sizeof r);
 }
 
-void pf_rigid_compose(const real *R1, const real *t1, const real *R2, const real *t2, real *R, real *t) {
+void pf_frame_compose(const real *R1, const real *t1, const real *R2, const real *t2, real *R, real *t) {
     for (int a = 0; a < 3; a++) {
         for (int b = 0; b < 3; b++)
             R[a * 3 + b] = R1[a * 3] * R2[b] + R1[a * 3 + 1] * R2[3 + b] + R1[a * 3 + 2] * R2[6 + b];
@@ -34,20 +34,20 @@ void pf_rigid_compose(const real *R1, const real *t1, const real *R2, const real
     }
 }
 
-void pf_rigid_invert(const real *R, const real *t, real *Ri, real *ti) {
+void pf_frame_invert(const real *R, const real *t, real *Ri, real *ti) {
     for (int a = 0; a < 3; a++)
         for (int b = 0; b < 3; b++) Ri[a * 3 + b] = R[b * 3 + a];
     for (int a = 0; a < 3; a++) ti[a] = -(Ri[a * 3] * t[0] + Ri[a * 3 + 1] * t[1] + Ri[a * 3 + 2] * t[2]);
 }
 
-int pf_rigid_from_3_points(const real *x1, const real *x2, const real *x3, real *R, real *t) {
+int pf_frame_from_3_points(const real *x1, const real *x2, const real *x3, real *R, real *t) {
     double v1[3], v2[3], e1[3], e2[3], e3[3], n1 = 0, d = 0, n2 = 0;
     for (int a = 0; a < 3; a++) {
         v1[a] = (double)x3[a] - x2[a];
         v2[a] = (double)x1[a] - x2[a];
         n1 += v1[a] * v1[a];
     }
-    pf_rigid_identity(1, R, t);
+    pf_frame_identity(1, R, t);
     if (n1 < 1e-12) return -1;
     for (int a = 0; a < 3; a++) { e1[a] = v1[a] / sqrt(n1); d += e1[a] * v2[a]; }
     for (int a = 0; a < 3; a++) { e2[a] = v2[a] - d * e1[a]; n2 += e2[a] * e2[a]; }
@@ -103,7 +103,7 @@ void cpu_bb_update_fwd(int64_t N, int c_s, const pf_linear_p *p, const real *s, 
     for (int64_t i = 0; i < N; i++) {
         real Ru[9];
         pf_quat_to_rot(u + i * 6, Ru);
-        pf_rigid_compose(R + i * 9, t + i * 3, Ru, u + i * 6 + 3, R_new + i * 9, t_new + i * 3);
+        pf_frame_compose(R + i * 9, t + i * 3, Ru, u + i * 6 + 3, R_new + i * 9, t_new + i * 3);
     }
     if (!u_out) pf_free(u);
 }

@@ -86,7 +86,7 @@ void cpu_sm_fwd(const pf_sm_dims *d, const pf_sm_p *p, const real *s_init, const
     cpu_ln_fwd(N * N, d->ipa.c_z, &p->ln_z, z, z_ln, NULL, NULL);
     sm_layer L = sm_layer_at(d, saved, 0);
     cpu_linear_fwd(N, (int)cs, (int)cs, &p->linear_in, s_lnin, L.s_in, 0);
-    pf_rigid_identity(N, L.R_in, L.t_in);
+    pf_frame_identity(N, L.R_in, L.t_in);
     for (int l = 0; l < d->n_layers; l++) {
         int last = l == d->n_layers - 1;
         sm_layer next = last ? L : sm_layer_at(d, saved, l + 1);

@@ -20,15 +20,15 @@
 #define PF_SM_PAR_MIN 32
 
 // ---- rigid transforms: R (3, 3) row-major, t (3); T x = R x + t -------------
-void pf_rigid_identity(int64_t N, real *R, real *t);
-void pf_rigid_apply(const real *R, const real *t, const real *x, real *y);      // y = R x + t
-void pf_rigid_invert_apply(const real *R, const real *t, const real *x, real *y);  // y = R^T (x - t)
+void pf_frame_identity(int64_t N, real *R, real *t);
+void pf_frame_apply(const real *R, const real *t, const real *x, real *y);      // y = R x + t
+void pf_frame_invert_apply(const real *R, const real *t, const real *x, real *y);  // y = R^T (x - t)
 // T = T1 o T2 (apply T2 first): R = R1 R2, t = R1 t2 + t1. Outputs may not alias inputs.
-void pf_rigid_compose(const real *R1, const real *t1, const real *R2, const real *t2, real *R, real *t);
-void pf_rigid_invert(const real *R, const real *t, real *Ri, real *ti);
+void pf_frame_compose(const real *R1, const real *t1, const real *R2, const real *t2, real *R, real *t);
+void pf_frame_invert(const real *R, const real *t, real *Ri, real *ti);
 // Alg. 21 rigidFrom3Points: x1 = N, x2 = CA, x3 = C; frame at CA with e1 along C - CA.
 // Returns 0, or -1 when the points are (nearly) collinear (frame left as identity).
-int pf_rigid_from_3_points(const real *x1, const real *x2, const real *x3, real *R, real *t);
+int pf_frame_from_3_points(const real *x1, const real *x2, const real *x3, real *R, real *t);
 // Rotation from the non-unit quaternion (1, b, c, d) normalised; and its backward:
 // d_bcd (3) += d R / d (b, c, d) contracted with dR (3, 3).
 void pf_quat_to_rot(const real *bcd, real *R);
@@ -103,7 +103,7 @@ double cpu_fape_layers(int L, int64_t N, const real *R_out, const real *t_out, c
                        real *d_t_out);
 // Per-residue lDDT-Ca of x (N, 3) against x_true (N, 3), pairs with both masked
 // in and true distance < cutoff (OpenFold lddt, eps 1e-10). lddt (N).
-void pf_lddt_ca(int64_t N, const real *x, const real *x_true, const real *mask, double cutoff, real *lddt);
+void pf_lddt_ca_per_residue(int64_t N, const real *x, const real *x_true, const real *mask, double cutoff, real *lddt);
 // Aligned Ca errors e_ij = |T_i^-1 t_j - T_i^true-1 t^true_j| (N, N) (the PAE target).
 void pf_aligned_error(int64_t N, const real *R, const real *t, const real *R_true, const real *t_true,
                       real *err);

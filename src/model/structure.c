@@ -132,7 +132,7 @@ pf_structure_losses pf_structure_head_train(pf_structure_head *h, int64_t N, con
     o.fape = cpu_fape_layers(L, N, r.R, r.t, tr->R, tr->t, tr->frame_mask, clamp, scale * h->w_fape, dR, dt);
     if (use_tors) o.torsion = torsion_layers(h, N, r.ang, tr, seq_mask, scale * h->w_torsion, dang);
     // the confidence targets come from the prediction without gradient (AF2)
-    pf_lddt_ca(N, tl, tr->t, tr->frame_mask, PF_LDDT_CUTOFF, lddt);
+    pf_lddt_ca_per_residue(N, tl, tr->t, tr->frame_mask, PF_LDDT_CA_CUTOFF, lddt);
     o.lddt_ca = masked_mean(N, lddt, tr->frame_mask);
     o.plddt_loss = cpu_plddt_loss(&h->pd, &h->pp, r.s, lddt, tr->frame_mask);
     if (h->w_plddt != 0)
@@ -160,7 +160,7 @@ pf_structure_losses pf_structure_head_eval(pf_structure_head *h, int64_t N, cons
     for (int l = 0; l < L && h->d.c_resnet > 0 && tr->tors && tr->tors_alt && tr->tors_mask; l++)
         o.torsion += cpu_torsion_loss(N, r.ang + (int64_t)l * N * 2 * PF_NUM_TORSIONS, tr->tors, tr->tors_alt,
                                       tr->tors_mask, seq_mask, 0, NULL) / L;
-    pf_lddt_ca(N, tl, tr->t, tr->frame_mask, PF_LDDT_CUTOFF, lddt);
+    pf_lddt_ca_per_residue(N, tl, tr->t, tr->frame_mask, PF_LDDT_CA_CUTOFF, lddt);
     o.lddt_ca = masked_mean(N, lddt, tr->frame_mask);
     o.plddt_loss = cpu_plddt_loss(&h->pd, &h->pp, r.s, lddt, tr->frame_mask);
     pf_aligned_error(N, Rl, tl, tr->R, tr->t, err);

@@ -17,8 +17,8 @@ static void atom(const real *xyz, int64_t i, int a, real *x) {
 static int torsion(const real *p0, const real *p1, const real *p2, const real *p3, real *sc) {
     real far[3], R[9], t[3], l[3];
     for (int e = 0; e < 3; e++) far[e] = 2 * p2[e] - p1[e];  // on the +x axis: p2 + (p2 - p1)
-    if (pf_rigid_from_3_points(p0, p2, far, R, t)) return 0;
-    pf_rigid_invert_apply(R, t, p3, l);
+    if (pf_frame_from_3_points(p0, p2, far, R, t)) return 0;
+    pf_frame_invert_apply(R, t, p3, l);
     double n = sqrt(l[1] * l[1] + l[2] * l[2]);
     if (n < 1e-6) return 0;
     sc[0] = (real)(l[2] / n);
@@ -38,8 +38,8 @@ void pf_truth_from_backbone(int64_t N, const real *xyz, const int32_t *atom_mask
         atom(xyz, i, PF_AT_CA, ca);
         atom(xyz, i, PF_AT_C, c);
         atom(xyz, i, PF_AT_O, o);
-        frame_mask[i] = (m & (bN | bA | bC)) == (bN | bA | bC) && pf_rigid_from_3_points(n, ca, c, R + i * 9, t + i * 3) == 0;
-        if (!frame_mask[i]) pf_rigid_identity(1, R + i * 9, t + i * 3);
+        frame_mask[i] = (m & (bN | bA | bC)) == (bN | bA | bC) && pf_frame_from_3_points(n, ca, c, R + i * 9, t + i * 3) == 0;
+        if (!frame_mask[i]) pf_frame_identity(1, R + i * 9, t + i * 3);
         memset(sc, 0, sizeof(real) * 2 * PF_NUM_TORSIONS);
         memset(tm, 0, sizeof(real) * PF_NUM_TORSIONS);
         if (i > 0) {
