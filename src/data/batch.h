@@ -46,7 +46,9 @@
     X(extra_msa_feat,   real,    E,    N,    PF_EXTRA_MSA_FEAT)                                \
     X(extra_msa_mask,   real,    E,    N,    1)                                                \
     X(pseudo_beta,      real,    N,    1,    3)                 /* CB (CA for glycine), A   */ \
-    X(pseudo_beta_mask, real,    N,    1,    1)                 /* 1 where resolved         */
+    X(pseudo_beta_mask, real,    N,    1,    1)                 /* 1 where resolved         */ \
+    X(backbone_xyz,     real,    N,    1,    15)                /* N, CA, C, O, CB (A)      */ \
+    X(backbone_mask,    int32_t, N,    1,    1)                 /* bit k: atom k present    */
 
 typedef struct {
     int N, S, E;

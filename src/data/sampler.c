@@ -303,6 +303,10 @@ static void fill_residues(pf_batch *b, const pf_entry_view *v, const crop_map *c
             for (int d = 0; d < 3; d++) b->pseudo_beta[(size_t)k * 3 + d] = x[d];
             b->pseudo_beta_mask[k] = 1;
         }
+        // the backbone atoms, for the structure module's frames and torsions
+        b->backbone_mask[k] = v->atom_mask[i];
+        _Static_assert(PF_NUM_BB * 3 == 15, "batch.h backbone_xyz holds 15 numbers per residue");
+        for (int a = 0; a < 15; a++) b->backbone_xyz[(size_t)k * 15 + a] = v->xyz[(size_t)i * PF_NUM_BB * 3 + a];
     }
 }
 

@@ -6,6 +6,7 @@
 #include "../core/rng.h"
 #include "stage.h"
 #include "model_dap.h"
+#include "model_structure.h"
 
 // ---------------------------------------------------------------------------
 // Parameters
@@ -61,6 +62,7 @@ static void declare(pf_model *M) {
     // the distogram head starts at zero ("final" init), so the first loss is log(n_bins)
     pf_params_linear(P, "aux_heads.distogram", "linear", c->n_bins, cz, 1, PF_INIT_ZEROS, PF_INIT_ZEROS,
                      &p->disto, &g->disto);
+    if (c->structure_module) pf_model_structure_declare(M);
 }
 
 int pf_extra_msa_rows(const pf_config *c) {
@@ -548,6 +550,7 @@ static pf_step_result run(pf_model *M, const pf_batch *b, int64_t step, int trai
                          training ? M->tmp_b : NULL);
     }
     r.loss = c->disto_weight * r.disto + (use_msa ? c->msa_weight * r.msa : 0);
+    if (c->structure_module && !training) pf_model_structure_step(M, b, step, 0, &r);
     r.cycles = cycles;
     r.flops = final_flops(M);
     if (training) {
@@ -557,6 +560,7 @@ static pf_step_result run(pf_model *M, const pf_batch *b, int64_t step, int trai
         if (d.E) be->zero(be, M->de, pf_act_size(be, d.E * N * c->c_e));
         be->disto_bwd(be, &dd, &M->p.disto, &M->g.disto, M->z, target, M->in[PF_IN_DISTO_MASK], c->disto_weight, M->dz);
         if (use_msa) be->linear_bwd(be, SN, c->c_m, PF_NUM_TOK, &M->p.masked_msa, &M->g.masked_msa, M->m, M->tmp_b, M->dm);
+        if (c->structure_module) pf_model_structure_step(M, b, step, 1, &r);
         pass_bwd(M, d, step);
         pf_model_dap_drop(M);
     }

@@ -8,6 +8,7 @@
 #include "block.h"
 #include "../data/batch.h"
 #include "inputs.h"
+#include "structure.h"
 
 typedef struct {
     // AF2 input embedder (Alg. 3), recycling embedder, extra-MSA embedder
@@ -19,6 +20,8 @@ typedef struct {
     pf_layernorm_p rec_ln_s;
     // distogram head; AF2 masked-MSA head (23 tokens from the final MSA representation)
     pf_linear_p disto, masked_msa;
+    // AF2 evoformer.linear: the single representation for the structure module (structure_module only)
+    pf_linear_p single;
 } pf_embed_p;
 
 typedef struct {
@@ -55,6 +58,7 @@ typedef struct {
     pf_act *tmp_a, *tmp_b;      // scratch, each the size of the largest stream
     pf_act *tmp_n;              // scratch (N, max channels)
     pf_model_dap *dap;          // NULL, or the group the trunk is sharded over (pf_model_attach_dap)
+    pf_structure_head sh;       // structure module and confidence heads (cfg.structure_module), model_structure.c
 } pf_model;
 
 // Create the model: declare parameters, bind them on the backend, initialise
@@ -70,8 +74,9 @@ pf_model *pf_model_declare(const pf_config *cfg);
 void pf_model_free(pf_model *M);
 
 typedef struct {
-    double loss;          // total: disto_weight * disto + msa_weight * msa
+    double loss;          // total: disto_weight * disto + msa_weight * msa (+ the structure module's losses)
     double disto, msa;    // distogram loss; masked-MSA loss (0 when off)
+    double fape, lddt_ca; // structure module: backbone FAPE (layer mean), lDDT-Ca of its last layer (0 when off)
     int cycles;           // passes run (1 + recycles)
     double flops;         // model FLOPs of the forward of the final pass
     double upload_ms;     // host time to pack the batch into the staging buffer and queue its copy

@@ -103,6 +103,9 @@ void pf_params_initialise(pf_params *P, uint64_t seed) {
         case PF_INIT_ONES:
             for (int64_t j = 0; j < t->numel; j++) x[j] = 1;
             break;
+        case PF_INIT_SOFTPLUS_INV1:
+            for (int64_t j = 0; j < t->numel; j++) x[j] = (real)log(expm1(1.0));
+            break;
         }
     }
     P->be->upload(P->be, P->data, host, sizeof(real) * (size_t)P->total);

@@ -15,6 +15,7 @@ typedef enum {
     PF_INIT_HE,      // truncated normal, std sqrt(2/fan_in) ("relu")
     PF_INIT_ZEROS,   // "final" output projections, biases
     PF_INIT_ONES,    // LayerNorm scale, gating biases
+    PF_INIT_SOFTPLUS_INV1,  // log(e - 1): softplus of it is 1 (IPA head_weights, OpenFold)
 } pf_init;
 
 typedef struct {

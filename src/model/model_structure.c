@@ -1,0 +1,77 @@
+// model_structure.c: the structure module after the trunk (model_structure.h).
+#include "model_structure.h"
+#include <string.h>
+#include "../core/util.h"
+#include "../core/rng.h"
+#include "structure_truth.h"
+
+void pf_model_structure_declare(pf_model *M) {
+    const pf_config *c = &M->cfg;
+    if (c->trunk == PF_TRUNK_EVOFORMER)
+        pf_params_linear(&M->P, "evoformer", "linear", c->c_s, c->c_m, 1, PF_INIT_LECUN, PF_INIT_ZEROS, &M->p.single,
+                         &M->g.single);
+    pf_structure_head_defaults(&M->sh, c->c_s, c->c_z);
+    M->sh.d.n_layers = c->sm_layers;
+    M->sh.w_fape = c->fape_weight;
+    M->sh.w_torsion = c->torsion_weight;
+    M->sh.w_plddt = c->plddt_weight;
+    M->sh.w_pae = c->pae_weight;
+    pf_structure_head_declare(&M->sh, &M->P);
+}
+
+// Host buffers of one step.
+typedef struct { real *s, *z, *ds, *dz, *R, *t, *fm, *tors, *alt, *tm; } sm_host;
+
+static sm_host host_alloc(int64_t N, const pf_config *c) {
+    sm_host h;
+    h.s = pf_calloc((size_t)(N * c->c_s), sizeof(real));
+    h.ds = pf_calloc((size_t)(N * c->c_s), sizeof(real));
+    h.z = pf_calloc((size_t)(N * N * c->c_z), sizeof(real));
+    h.dz = pf_calloc((size_t)(N * N * c->c_z), sizeof(real));
+    h.R = pf_calloc((size_t)(N * 9), sizeof(real));
+    h.t = pf_calloc((size_t)(N * 3), sizeof(real));
+    h.fm = pf_calloc((size_t)N, sizeof(real));
+    h.tors = pf_calloc((size_t)(N * 2 * PF_NUM_TORSIONS), sizeof(real));
+    h.alt = pf_calloc((size_t)(N * 2 * PF_NUM_TORSIONS), sizeof(real));
+    h.tm = pf_calloc((size_t)(N * PF_NUM_TORSIONS), sizeof(real));
+    return h;
+}
+
+static void host_free(sm_host *h) {
+    real *b[] = {h->s, h->ds, h->z, h->dz, h->R, h->t, h->fm, h->tors, h->alt, h->tm};
+    for (size_t k = 0; k < sizeof b / sizeof *b; k++) pf_free(b[k]);
+}
+
+void pf_model_structure_step(pf_model *M, const pf_batch *b, int64_t step, int training, pf_step_result *r) {
+    pf_backend *be = M->be;
+    const pf_config *c = &M->cfg;
+    const int64_t N = b->N;
+    const int evo = c->trunk == PF_TRUNK_EVOFORMER;
+    sm_host h = host_alloc(N, c);
+    if (evo) {  // the single representation from the first MSA row (AF2 Alg. 6 line 12)
+        be->linear_fwd(be, N, c->c_m, c->c_s, &M->p.single, M->m, M->tmp_n, 0);
+        be->act_to_real(be, h.s, M->tmp_n, N * c->c_s);
+    } else {
+        be->act_to_real(be, h.s, M->s, N * c->c_s);
+    }
+    be->act_to_real(be, h.z, M->z, N * N * c->c_z);
+    pf_truth_from_backbone(N, b->backbone_xyz, b->backbone_mask, b->chain_id, h.R, h.t, h.fm, h.tors, h.alt, h.tm);
+    for (int64_t i = 0; i < N; i++) h.fm[i] *= b->seq_mask[i];
+    for (int64_t k = 0; k < N * PF_NUM_TORSIONS; k++) h.tm[k] *= b->seq_mask[k / PF_NUM_TORSIONS];
+    pf_structure_truth truth = {h.R, h.t, h.fm, h.tors, h.alt, h.tm};
+    // AF2 1.9.2: clamped FAPE in 90% of the training batches
+    double clamp = !training || pf_uniform(c->seed ^ 0xfa9eull, (uint64_t)step) < 0.9 ? PF_FAPE_CLAMP : 0;
+    pf_structure_losses o = training ? pf_structure_head_train(&M->sh, N, h.s, h.z, b->seq_mask, &truth, clamp, 1.0, h.ds, h.dz)
+                                     : pf_structure_head_eval(&M->sh, N, h.s, h.z, b->seq_mask, &truth, clamp);
+    if (training) {
+        be->act_from_real(be, M->tmp_a, h.dz, N * N * c->c_z);
+        be->add(be, M->dz, M->tmp_a, N * N * c->c_z);
+        be->act_from_real(be, M->tmp_n, h.ds, N * c->c_s);
+        if (evo) be->linear_bwd(be, N, c->c_m, c->c_s, &M->p.single, &M->g.single, M->m, M->tmp_n, M->dm);
+        else be->add(be, M->ds, M->tmp_n, N * c->c_s);
+    }
+    r->loss += o.loss;
+    r->fape = o.fape;
+    r->lddt_ca = o.lddt_ca;
+    host_free(&h);
+}

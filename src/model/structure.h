@@ -1,0 +1,72 @@
+// structure.h: the AF2 structure module with its losses and confidence heads,
+// as one unit the model can call once its trunk has produced s and z:
+// parameters declared in the registry under OpenFold's names with AF2's
+// initialisers, a training step (forward, losses, backward) and prediction.
+//
+// NOT WIRED IN YET, and host-only: the math runs on the CPU reference
+// (src/cpu/cpu_structure.h), on host arrays of `real`. The parameters live in
+// the registry's buffers, so this works as is with the CPU backend (whose
+// buffers are host memory); with a device backend the caller would move s, z,
+// the parameters and the gradients to and from the host. No backend op exists
+// for it (struct_modules.h says why).
+#ifndef PF_MODEL_STRUCTURE_H
+#define PF_MODEL_STRUCTURE_H
+#include "../backend/struct_modules.h"
+#include "params.h"
+
+typedef struct {
+    pf_sm_dims d;      // N set per call
+    pf_plddt_dims pd;
+    pf_pae_dims ad;
+    pf_sm_p p, g;
+    pf_plddt_p pp, pg;
+    pf_linear_p pae, pae_g;  // aux_heads.tm.linear
+    // Loss weights, AF2's (supplement 1.9.x, Eq. 7): backbone FAPE and the
+    // torsion loss, each the mean over the layers (AF2's L_aux), 0.5; pLDDT
+    // 0.01; PAE 0 (0.1 in AF2's fine-tuning).
+    double w_fape, w_torsion, w_plddt, w_pae;
+} pf_structure_head;
+
+// Sizes of AF2: 8 layers, IPA 12 heads x 16 channels, 4 query / 8 value points,
+// angle resnet 128 channels x 2 blocks, pLDDT 128 hidden / 50 bins, PAE 64 bins
+// up to 31 A; stop_rot_grad on.
+void pf_structure_head_defaults(pf_structure_head *h, int c_s, int c_z);
+// Declare every tensor: structure_module.* (angle_resnet.* when c_resnet > 0),
+// aux_heads.plddt.*, aux_heads.tm.linear.*.
+void pf_structure_head_declare(pf_structure_head *h, pf_params *P);
+
+// The truth for one example: backbone frames R (N, 3, 3), t (N, 3) in A
+// (Alg. 21) and frame_mask (N) where resolved; torsions (N, 7, 2) unit (sin,
+// cos), their pi-shifted alternative and tors_mask (N, 7), or all NULL (no
+// torsion loss: the side-chain atoms they come from are not read yet).
+typedef struct {
+    const real *R, *t, *frame_mask;
+    const real *tors, *tors_alt, *tors_mask;
+} pf_structure_truth;
+
+typedef struct {
+    double loss;                      // weighted sum
+    double fape, torsion, plddt_loss, pae_loss;
+    double lddt_ca;                   // mean lDDT-Ca of the last layer (frame_mask residues)
+} pf_structure_losses;
+
+// One training pass on N residues. s (N, c_s), z (N, N, c_z) from the trunk;
+// seq_mask (N): residues present (the IPA mask). clamp: FAPE clamp in A (AF2:
+// 10 for 90% of batches, else 0 = unclamped). Accumulates scale * d loss into
+// the registry's gradients and into d_s, d_z (each may be NULL).
+pf_structure_losses pf_structure_head_train(pf_structure_head *h, int64_t N, const real *s, const real *z,
+                                            const real *seq_mask, const pf_structure_truth *truth, double clamp,
+                                            double scale, real *d_s, real *d_z);
+
+// The same losses without gradients (validation).
+pf_structure_losses pf_structure_head_eval(pf_structure_head *h, int64_t N, const real *s, const real *z,
+                                           const real *seq_mask, const pf_structure_truth *truth, double clamp);
+
+// Prediction: the last layer's frames R (N, 3, 3), t (N, 3) (A; t is the Ca),
+// its torsions (N, 7, 2) as unit (sin, cos) (needs c_resnet > 0), pLDDT (N) in
+// [0, 100], PAE (N, N) in A and the pTM (over seq_mask residues). Any output may be NULL.
+typedef struct { real *R, *t, *tors, *plddt, *pae; double ptm; } pf_structure_pred;
+void pf_structure_head_predict(pf_structure_head *h, int64_t N, const real *s, const real *z,
+                               const real *seq_mask, pf_structure_pred *out);
+
+#endif
