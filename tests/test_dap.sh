@@ -115,6 +115,8 @@ refuse "dap=0 refused" "dap.*0" $BIN train $ARGS --steps 1 --set dap=0 --out "$T
 refuse "dap > crop_size refused" "dap = 49 exceeds crop_size = 48" $BIN train $ARGS --steps 1 --set dap=49 --out "$T/b1"
 refuse "dap with recompute refused" "dap = 2 needs recompute = 0" \
     $BIN train $ARGS --steps 1 --set dap=2 --set recompute=1 --out "$T/b3"
+refuse "dap with the structure module refused" "structure_module with dap = 2 is not implemented" \
+    $BIN train $ARGS --steps 1 --set dap=2 --set structure_module=1 --out "$T/b6"
 ranks 4 1 "$T/b5" --set dap=2 --set recycles=1
 rc=$?
 [ $rc -ne 0 ] && grep -q "needs recycles = 0" "$T/b5.r0"
