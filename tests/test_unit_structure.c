@@ -12,6 +12,7 @@
 #include "testlib.h"
 #include "../src/model/structure.h"
 #include "../src/model/structure_truth.h"
+#include "../src/model/structure_atoms.h"
 #include "../src/cpu/cpu_structure.h"
 #include "../src/data/structure.h"
 #include "../src/core/rng.h"
@@ -43,6 +44,39 @@ static real *bb_xyz(const pf_chain *ch, int32_t **mask) {
     for (int64_t k = 0; k < (int64_t)ch->n * 15; k++) x[k] = ch->xyz[k];
     for (int i = 0; i < ch->n; i++) (*mask)[i] = ch->atom_mask[i];
     return x;
+}
+
+// Atoms placed from the true frames and psi (model/structure_atoms.h: what predict
+// writes) against the protein's own atoms: alanine's ideal geometry differs from a
+// real residue by up to about 0.25 A (1CTF: N 0.25, C 0.06, O 0.24, CB 0.24); a
+// transposed frame or a psi of the wrong sign would be off by more than 1 A.
+static void test_atoms(const pf_chain *ch) {
+    const int64_t N = ch->n;
+    int32_t *am;
+    real *bx = bb_xyz(ch, &am);
+    real *R = tl_zeros(N * 9), *t = tl_zeros(N * 3), *fm = tl_zeros(N), *tors = tl_zeros(N * 14), *alt = tl_zeros(N * 14);
+    real *tm = tl_zeros(N * 7);
+    pf_truth_from_backbone(N, bx, am, NULL, R, t, fm, tors, alt, tm);
+    double worst[PF_NUM_BB] = {0};
+    int placed = 0;
+    for (int64_t i = 0; i < N; i++) {
+        if (!fm[i] || !tm[i * 7 + 2]) continue;
+        real xyz[PF_NUM_BB][3];
+        int mask = pf_backbone_atoms(R + 9 * i, t + 3 * i, tors + 14 * i + 4, ch->tok[i], xyz);
+        for (int a = 0; a < PF_NUM_BB; a++) {
+            if (!(mask >> a & 1) || !(ch->atom_mask[i] >> a & 1)) continue;
+            const float *x = ch->xyz + (i * PF_NUM_BB + a) * 3;
+            double d = sqrt(pow(xyz[a][0] - x[0], 2) + pow(xyz[a][1] - x[1], 2) + pow(xyz[a][2] - x[2], 2));
+            worst[a] = fmax(worst[a], d);
+        }
+        placed++;
+    }
+    tl_check(placed > N - 8 && worst[PF_AT_N] < 0.3 && worst[PF_AT_CA] < 1e-4 && worst[PF_AT_C] < 0.3 &&
+                 worst[PF_AT_O] < 0.4 && worst[PF_AT_CB] < 0.4,
+             "backbone atoms from the true frames and psi match the protein's",
+             "%d residues; worst N %.3f CA %.3f C %.3f O %.3f CB %.3f A", placed, worst[0], worst[1], worst[2], worst[3],
+             worst[4]);
+    free(am);
 }
 
 // Frames and torsions of the whole first chain against the dihedral formula.
@@ -199,6 +233,7 @@ int main(void) {
     tl_check(ch->n >= NRES, "bundled chain long enough", "%d residues", ch->n);
     if (ch->n >= NRES) {
         test_truth(ch);
+        test_atoms(ch);
         train(ch);
     }
     pf_structure_free(&st);

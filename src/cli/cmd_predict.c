@@ -102,8 +102,15 @@ static int plot_png(const char *out, const char *png) {
     return 0;
 }
 
+static double mean_plddt(const pf_prediction *p) {
+    double m = 0;
+    for (int64_t i = 0; i < p->N; i++) m += p->plddt[i];
+    return p->N ? m / (double)p->N : 0;
+}
+
 // The extra files of --formats: OUT without ".safetensors" + ".rr", ".contacts.csv",
-// ".distogram.npz", ".png".
+// ".distogram.npz", ".png"; with a structure module also ".cif", ".pdb" and
+// "_confidence.json".
 static int write_formats(const pf_prediction *p, const char *chains, const char *out) {
     char stem[4096], path[4200], err[1024], target[256];
     size_t l = strlen(out);
@@ -112,7 +119,17 @@ static int write_formats(const pf_prediction *p, const char *chains, const char 
     const char *base = strrchr(stem, '/');
     snprintf(target, sizeof target, "%.200s", base ? base + 1 : stem);
     int rc = 0;
-    if (formats & FMT_RR) {
+    if (p->has_structure) {  // a structure module: the model and its confidence, always
+        const char *ext[3] = {".cif", ".pdb", "_confidence.json"};
+        for (int k = 0; k < 3 && !rc; k++) {
+            snprintf(path, sizeof path, "%s%s", stem, ext[k]);
+            rc = k < 2 ? pf_prediction_write_structure(p, chains, path, err, sizeof err)
+                       : pf_prediction_write_confidence(p, path, err, sizeof err);
+            if (!rc) printf("%s -> %s\n", k < 2 ? "structure (backbone atoms, pLDDT in the B-factors)" : "confidence (pLDDT, PAE, pTM)", path);
+        }
+        if (!rc) printf("mean pLDDT %.1f, pTM %.3f\n", mean_plddt(p), p->ptm);
+    }
+    if (!rc && (formats & FMT_RR)) {
         snprintf(path, sizeof path, "%s.rr", stem);
         if (pf_prediction_write_rr(p, chains, target, CONTACT_MIN_SEP, contacts_top, path, err, sizeof err)) rc = -1;
         else printf("contacts (CASP RR) -> %s\n", path);

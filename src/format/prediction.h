@@ -10,6 +10,7 @@
 #include "../model/config.h"
 #include "../data/msa.h"
 #include "../data/af3_input.h"
+#include "../data/structure.h"
 
 typedef struct {
     int64_t N;                 // tokens (residues of all chains)
@@ -24,6 +25,13 @@ typedef struct {
     char *sequence;            // (N + 1) one-letter codes
     int ema;                   // 1: the checkpoint's EMA weights were used
     int rows_used, rows_total; // alignment rows read by the model / in the alignment
+    // The structure module's outputs (checkpoints with structure_module = 1), else NULL / 0:
+    int has_structure;
+    float *frames;             // (N, 12) backbone frames: rotation (3, 3) row-major, then t = the CA (A)
+    float *psi;                // (N, 2) (sin, cos) of psi, or NULL (no angle resnet)
+    float *plddt;              // (N) predicted lDDT-Ca, 0..100
+    float *pae;                // (N, N) predicted aligned error (A) of residue j in the frame of i
+    double ptm;                // predicted TM-score
 } pf_prediction;
 
 // Predict the distogram of alignment a (row 0 the query; ids: AF3 chain ids, or
@@ -33,6 +41,18 @@ typedef struct {
 int pf_predict_query(const char *ckpt, const pf_config *cfg, pf_backend *be, const pf_msa *a,
                      const pf_af3_query *ids, int raw_weights, pf_prediction *p, char *err, size_t errlen);
 void pf_prediction_free(pf_prediction *p);
+
+// The model as a structure (pf_structure, data/structure.h): one chain per chain
+// name, residues numbered residue_index + 1, backbone atoms N, CA, C, O (with psi),
+// CB (not glycine) placed from the frames (model/structure_atoms.h), pLDDT as every
+// atom's B-factor. 0, or -1 with err (no structure module output).
+int pf_prediction_structure(const pf_prediction *p, const char *chains, pf_structure *s, char *err, size_t errlen);
+// Written as mmCIF (.cif) or PDB (.pdb) by the path's extension (format/struct_write.h).
+int pf_prediction_write_structure(const pf_prediction *p, const char *chains, const char *path, char *err,
+                                  size_t errlen);
+// <name>_confidence.json: {"plddt": [N], "mean_plddt", "ptm", "max_pae", "pae": [[N] x N]}
+// (the AlphaFold database's per-residue and PAE fields, rounded to 2 decimals).
+int pf_prediction_write_confidence(const pf_prediction *p, const char *path, char *err, size_t errlen);
 
 // Chain names from "A:154,B:8" (id : length, in chain index order): names[c] for
 // chain c, at most max names of up to 7 characters. Returns how many.

@@ -42,19 +42,35 @@ static void host_free(sm_host *h) {
     for (size_t k = 0; k < sizeof b / sizeof *b; k++) pf_free(b[k]);
 }
 
+// The trunk's single (s, N x c_s) and pair (z, N x N x c_z) representations on the host.
+static void trunk_outputs(pf_model *M, int64_t N, real *s, real *z) {
+    pf_backend *be = M->be;
+    const pf_config *c = &M->cfg;
+    if (c->trunk == PF_TRUNK_EVOFORMER) {  // the single representation from the first MSA row (AF2 Alg. 6 line 12)
+        be->linear_fwd(be, N, c->c_m, c->c_s, &M->p.single, M->m, M->tmp_n, 0);
+        be->act_to_real(be, s, M->tmp_n, N * c->c_s);
+    } else {
+        be->act_to_real(be, s, M->s, N * c->c_s);
+    }
+    be->act_to_real(be, z, M->z, N * N * c->c_z);
+}
+
+void pf_model_structure_predict(pf_model *M, const pf_batch *b, pf_structure_pred *out) {
+    const pf_config *c = &M->cfg;
+    real *s = pf_calloc((size_t)(b->N * c->c_s), sizeof(real)), *z = pf_calloc((size_t)(b->N * b->N * c->c_z), sizeof(real));
+    trunk_outputs(M, b->N, s, z);
+    pf_structure_head_predict(&M->sh, b->N, s, z, b->seq_mask, out);
+    pf_free(s);
+    pf_free(z);
+}
+
 void pf_model_structure_step(pf_model *M, const pf_batch *b, int64_t step, int training, pf_step_result *r) {
     pf_backend *be = M->be;
     const pf_config *c = &M->cfg;
     const int64_t N = b->N;
     const int evo = c->trunk == PF_TRUNK_EVOFORMER;
     sm_host h = host_alloc(N, c);
-    if (evo) {  // the single representation from the first MSA row (AF2 Alg. 6 line 12)
-        be->linear_fwd(be, N, c->c_m, c->c_s, &M->p.single, M->m, M->tmp_n, 0);
-        be->act_to_real(be, h.s, M->tmp_n, N * c->c_s);
-    } else {
-        be->act_to_real(be, h.s, M->s, N * c->c_s);
-    }
-    be->act_to_real(be, h.z, M->z, N * N * c->c_z);
+    trunk_outputs(M, N, h.s, h.z);
     pf_truth_from_backbone(N, b->backbone_xyz, b->backbone_mask, b->chain_id, h.R, h.t, h.fm, h.tors, h.alt, h.tm);
     for (int64_t i = 0; i < N; i++) h.fm[i] *= b->seq_mask[i];
     for (int64_t k = 0; k < N * PF_NUM_TORSIONS; k++) h.tm[k] *= b->seq_mask[k / PF_NUM_TORSIONS];
