@@ -54,7 +54,10 @@ static void usage(FILE *f) {
                "contact_probs, chain_index, residue_index). Contacts: pairs at least 6 apart in a chain\n"
                "or across chains, most likely first; --contacts-top K keeps K of them (default: every\n"
                "pair with P >= 0.01). png: the contact and distance maps (OUT.png, `pairfold plot`;\n"
-               "needs python3 with matplotlib).\n");
+               "needs python3 with matplotlib).\n"
+               "A checkpoint trained with structure_module=1 also gives OUT.cif and OUT.pdb (backbone\n"
+               "atoms N, CA, C, O, CB from the structure module's frames; pLDDT in the B-factors) and\n"
+               "OUT_confidence.json (per-residue pLDDT, mean pLDDT, PAE matrix, pTM).\n");
 }
 
 // --formats: the files written beside each safetensors output (same stem).
