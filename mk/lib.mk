@@ -23,7 +23,7 @@ libpairfold.so: $(call pic,$(LIB_SRC) $(API_SRC)) $(LIB_OBJ_EXTRA) mk/libpairfol
 
 # make install PREFIX=/usr/local [DESTDIR=...]: the binary, the library (with its
 # soname link), the header, the man page and the bash completion (both generated
-# from the binary's --help by tools/gen_cli_docs.py), and plot.py for `pairfold plot`.
+# from the binary's --help by tools/gen_cli_docs.py), plot.py for `pairfold plot` and import_openfold.py for `pairfold import-openfold`.
 PREFIX ?= /usr/local
 INSTALL_ROOT = $(DESTDIR)$(PREFIX)
 .PHONY: install docs-cli
@@ -44,4 +44,5 @@ install: pairfold libpairfold.so docs-cli
 	install -m 644 $(BUILD)/pairfold.1 $(INSTALL_ROOT)/share/man/man1/pairfold.1
 	install -m 644 $(BUILD)/pairfold.bash $(INSTALL_ROOT)/share/bash-completion/completions/pairfold
 	install -m 644 tools/plot.py $(INSTALL_ROOT)/share/pairfold/plot.py
+	install -m 644 tools/import_openfold.py $(INSTALL_ROOT)/share/pairfold/import_openfold.py
 	@echo "installed pairfold into $(INSTALL_ROOT)"

@@ -15,7 +15,7 @@ out=$(make -s install PREFIX="$P" 2>&1); rc=$?
 check "make install PREFIX=..." $rc "$out"
 [ $rc -ne 0 ] && { echo "$pass passed, $fail failed"; exit 1; }
 for f in bin/pairfold lib/libpairfold.so.0 include/pairfold.h share/man/man1/pairfold.1 \
-         share/bash-completion/completions/pairfold share/pairfold/plot.py; do
+         share/bash-completion/completions/pairfold share/pairfold/plot.py share/pairfold/import_openfold.py; do
     [ -f "$P/$f" ]; check "installed $f" $?
 done
 [ -L "$P/lib/libpairfold.so" ] && [ "$(readlink "$P/lib/libpairfold.so")" = libpairfold.so.0 ]

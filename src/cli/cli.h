@@ -14,6 +14,12 @@ int cmd_predict(int argc, char **argv);
 int cmd_score(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_import_openfold(int argc, char **argv);
+
+// Run the Python script NAME with argv[1..argc-1] (exec: returns only on failure,
+// with 1). The script is $ENV_VAR when set, else beside the binary in a checkout
+// (DIR/tools/NAME), else the installed copy (PREFIX/share/pairfold/NAME).
+int cli_run_python_tool(const char *name, const char *env_var, int argc, char **argv);
 
 // Shared option handling: --preset, --config, --set KEY=VALUE, --trunk, --device.
 // Returns 1 if the option was consumed, 0 if not one of these, -1 on error

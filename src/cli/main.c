@@ -30,6 +30,7 @@ static void usage(FILE *f) {
             "  version   print version and build information\n"
             "  block     run one block on tensors from a safetensors file (parity tests)\n"
             "  plot      draw a run's training curves to a PNG (tools/plot.py, matplotlib)\n"
+            "  import-openfold  OpenFold / OpenFold3 PyTorch weights into a pairfold checkpoint\n"
             "\n"
             "`pairfold <command> --help` describes each command's options.\n");
 }
@@ -165,6 +166,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "score")) return cmd_score(argc - 1, argv + 1);
     if (!strcmp(cmd, "convert")) return cmd_convert(argc - 1, argv + 1);
     if (!strcmp(cmd, "plot")) return cmd_plot(argc - 1, argv + 1);
+    if (!strcmp(cmd, "import-openfold")) return cmd_import_openfold(argc - 1, argv + 1);
     if (!strcmp(cmd, "prep")) {
         if (!pf_prep_main) { fprintf(stderr, "pairfold: error: prep is not built in\n"); return 2; }
         return pf_prep_main(argc - 1, argv + 1);
