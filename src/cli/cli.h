@@ -15,6 +15,7 @@ int cmd_score(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_import_openfold(int argc, char **argv);
+int cmd_eval(int argc, char **argv);
 
 // Run the Python script NAME with argv[1..argc-1] (exec: returns only on failure,
 // with 1). The script is $ENV_VAR when set, else beside the binary in a checkout

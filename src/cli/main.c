@@ -24,6 +24,7 @@ static void usage(FILE *f) {
             "  predict   the distogram of a query from a checkpoint and an alignment\n"
             "  prep      parse structures and MSAs into a feature cache\n"
             "  score     lDDT-Ca, RMSD and TM-score of a predicted structure against the true one\n"
+            "  eval      score a structure-module checkpoint on a cache's held-out entries\n"
             "  convert   rewrite a structure file as mmCIF or PDB\n"
             "  bench     time trunk blocks forward and forward+backward\n"
             "  inspect   list a checkpoint's tensors (name, dtype, shape)\n"
@@ -167,6 +168,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "convert")) return cmd_convert(argc - 1, argv + 1);
     if (!strcmp(cmd, "plot")) return cmd_plot(argc - 1, argv + 1);
     if (!strcmp(cmd, "import-openfold")) return cmd_import_openfold(argc - 1, argv + 1);
+    if (!strcmp(cmd, "eval")) return cmd_eval(argc - 1, argv + 1);
     if (!strcmp(cmd, "prep")) {
         if (!pf_prep_main) { fprintf(stderr, "pairfold: error: prep is not built in\n"); return 2; }
         return pf_prep_main(argc - 1, argv + 1);
