@@ -486,14 +486,13 @@ static void unit_free(pf_unit *u) {
     free(u->msa), free(u->key), free(u->name), free(u->cluster);
 }
 
-// Units sorted by key; of two with the same key the second is dropped (reported, and named in err).
-static void sort_units_drop_duplicates(pf_inputs *in, char *err, size_t errlen) {
+// Units sorted by key; of two with the same key the second is dropped and reported
+// ("skipped KEY: duplicate input name"; the run goes on with the first).
+static void sort_units_drop_duplicates(pf_inputs *in) {
     qsort(in->units, (size_t)in->n_units, sizeof(pf_unit), cmp_unit_key);
     for (int i = 1; i < in->n_units; i++)
         if (!strcmp(in->units[i].key, in->units[i - 1].key)) {
-            snprintf(err, errlen, "two inputs have the same name '%s' (give folders that do not overlap)", in->units[i].key);
-            // keep going: the duplicate is dropped
-            pf_inputs_report(in, "skipped %s: duplicate input name", in->units[i].key);
+            pf_inputs_report(in, "skipped %s: duplicate input name (give folders that do not overlap)", in->units[i].key);
             in->skipped++;
             pf_unit tmp = in->units[i];
             memmove(&in->units[i], &in->units[i + 1], (size_t)(in->n_units - i - 1) * sizeof(pf_unit));
@@ -532,7 +531,7 @@ int pf_inputs_collect(pf_inputs *in, const char *const *inputs, int n_inputs, co
                              c.f[m].key);
             in->unused_msas++;
         }
-    sort_units_drop_duplicates(in, err, errlen);
+    sort_units_drop_duplicates(in);
     collect_free(&c);
     manifest_list_free(&ml);
     if (err && errlen) err[0] = 0;

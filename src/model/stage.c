@@ -24,14 +24,16 @@ static size_t input_bytes(int k, pf_dims d) {
     return (size_t)pf_input_elems(k, d.N, d.S, d.E) * (pf_model_inputs[k].is_int ? sizeof(int32_t) : sizeof(real));
 }
 
+// Offsets are summed as sizes, so the sizing pass (base NULL) does no pointer
+// arithmetic on NULL.
 static layout lay_out(void *base, pf_dims d) {
     layout L;
-    char *at = base;
+    size_t off = 0;
     for (int k = 0; k < PF_NUM_INPUTS; k++) {
-        L.in[k] = at;
-        at += (input_bytes(k, d) + 63) & ~(size_t)63;
+        L.in[k] = base ? (char *)base + off : NULL;
+        off += (input_bytes(k, d) + 63) & ~(size_t)63;
     }
-    L.bytes = (size_t)(at - (char *)base);
+    L.bytes = off;
     return L;
 }
 
