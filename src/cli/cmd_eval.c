@@ -12,7 +12,6 @@
 #include "../registry/registry.h"
 #include "../format/checkpoint.h"
 #include "../model/model.h"
-#include "../model/model_structure.h"
 #include "../eval/metrics.h"
 #include "../data/structure.h"
 #include "../train/train.h"
@@ -43,8 +42,7 @@ static eval_row score_batch(pf_model *M, const pf_batch *b) {
     int64_t N = b->N;
     real *t = pf_malloc(sizeof(real) * (size_t)(N * 3));
     pf_structure_pred out = {NULL, t, NULL, NULL, NULL, 0};
-    pf_model_eval(M, b);
-    pf_model_structure_predict(M, b, &out);
+    pf_model_eval_structure(M, b, &out);
     double *pred = pf_malloc(sizeof(double) * (size_t)(N * 3)), *tru = pf_malloc(sizeof(double) * (size_t)(N * 3));
     uint8_t *pm = pf_malloc((size_t)N), *tm = pf_malloc((size_t)N);
     int *idx = pf_malloc(sizeof(int) * (size_t)N), m = 0;

@@ -6,7 +6,6 @@
 #include "../core/util.h"
 #include "../model/model.h"
 #include "../model/distogram.h"
-#include "../model/model_structure.h"
 #include "../data/query_batch.h"
 
 void pf_prediction_free(pf_prediction *p) {
@@ -24,34 +23,37 @@ void pf_prediction_free(pf_prediction *p) {
     memset(p, 0, sizeof *p);
 }
 
-// The structure module's last layer into p (float copies of the real outputs).
-static void predict_structure(pf_model *M, const pf_batch *b, pf_prediction *p) {
-    const int64_t N = b->N;
-    const int tors = M->sh.d.c_resnet > 0;
-    real *R = pf_malloc(sizeof(real) * (size_t)(N * 9)), *t = pf_malloc(sizeof(real) * (size_t)(N * 3));
-    real *a = tors ? pf_malloc(sizeof(real) * (size_t)(N * 2 * PF_NUM_TORSIONS)) : NULL;
-    real *pl = pf_malloc(sizeof(real) * (size_t)N), *pae = pf_malloc(sizeof(real) * (size_t)(N * N));
-    pf_structure_pred out = {R, t, a, pl, pae, 0};
-    pf_model_structure_predict(M, b, &out);
+// The prediction's arrays from the structure module's last layer (real, the model's
+// precision) into p's float copies; returns the real buffers for the evaluation to fill.
+typedef struct { real *R, *t, *a, *pl, *pae; } sm_buffers;
+
+static pf_structure_pred structure_buffers(int64_t N, int tors, sm_buffers *h) {
+    h->R = pf_malloc(sizeof(real) * (size_t)(N * 9));
+    h->t = pf_malloc(sizeof(real) * (size_t)(N * 3));
+    h->a = tors ? pf_malloc(sizeof(real) * (size_t)(N * 2 * PF_NUM_TORSIONS)) : NULL;
+    h->pl = pf_malloc(sizeof(real) * (size_t)N);
+    h->pae = pf_malloc(sizeof(real) * (size_t)(N * N));
+    pf_structure_pred out = {h->R, h->t, h->a, h->pl, h->pae, 0};
+    return out;
+}
+
+static void keep_structure(int64_t N, sm_buffers *h, const pf_structure_pred *out, pf_prediction *p) {
     p->has_structure = 1;
     p->frames = pf_malloc(sizeof(float) * (size_t)(N * 12));
-    p->psi = tors ? pf_malloc(sizeof(float) * (size_t)(N * 2)) : NULL;
+    p->psi = h->a ? pf_malloc(sizeof(float) * (size_t)(N * 2)) : NULL;
     p->plddt = pf_malloc(sizeof(float) * (size_t)N);
     p->pae = pf_malloc(sizeof(float) * (size_t)(N * N));
     for (int64_t i = 0; i < N; i++) {
-        for (int k = 0; k < 9; k++) p->frames[i * 12 + k] = (float)R[i * 9 + k];
-        for (int k = 0; k < 3; k++) p->frames[i * 12 + 9 + k] = (float)t[i * 3 + k];
-        if (tors)  // AF2's torsion order: pre-omega, phi, psi, chi1..4
-            for (int k = 0; k < 2; k++) p->psi[i * 2 + k] = (float)a[(i * PF_NUM_TORSIONS + 2) * 2 + k];
-        p->plddt[i] = (float)pl[i];
+        for (int k = 0; k < 9; k++) p->frames[i * 12 + k] = (float)h->R[i * 9 + k];
+        for (int k = 0; k < 3; k++) p->frames[i * 12 + 9 + k] = (float)h->t[i * 3 + k];
+        if (h->a)  // AF2's torsion order: pre-omega, phi, psi, chi1..4
+            for (int k = 0; k < 2; k++) p->psi[i * 2 + k] = (float)h->a[(i * PF_NUM_TORSIONS + 2) * 2 + k];
+        p->plddt[i] = (float)h->pl[i];
     }
-    for (int64_t k = 0; k < N * N; k++) p->pae[k] = (float)pae[k];
-    p->ptm = out.ptm;
-    pf_free(R);
-    pf_free(t);
-    pf_free(a);
-    pf_free(pl);
-    pf_free(pae);
+    for (int64_t k = 0; k < N * N; k++) p->pae[k] = (float)h->pae[k];
+    p->ptm = out->ptm;
+    real *bufs[] = {h->R, h->t, h->a, h->pl, h->pae};
+    for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++) pf_free(bufs[k]);
 }
 
 int pf_predict_query(const char *ckpt, const pf_config *cfg_in, pf_backend *be, const pf_msa *a,
@@ -70,7 +72,12 @@ int pf_predict_query(const char *ckpt, const pf_config *cfg_in, pf_backend *be, 
         pf_model_free(M);
         return -1;
     }
-    pf_model_eval(M, &b);  // leaves the final pair representation in M->z
+    // leaves the final pair representation in M->z; with a structure module, its
+    // prediction of the same forward
+    sm_buffers hb = {0};
+    pf_structure_pred sp = {0};
+    if (cfg.structure_module) sp = structure_buffers(b.N, M->sh.d.c_resnet > 0, &hb);
+    pf_model_eval_structure(M, &b, cfg.structure_module ? &sp : NULL);
 
     const int64_t N = b.N, NN = N * N;
     const int nb = cfg.n_bins;
@@ -94,7 +101,7 @@ int pf_predict_query(const char *ckpt, const pf_config *cfg_in, pf_backend *be, 
     p->bin_edges = pf_malloc(sizeof(float) * (size_t)(nb - 1));
     pf_disto_bins bins = pf_disto_bins_of(&cfg);
     for (int k = 0; k < nb - 1; k++) p->bin_edges[k] = (float)pf_disto_edge(&bins, k + 1);
-    if (cfg.structure_module) predict_structure(M, &b, p);
+    if (cfg.structure_module) keep_structure(b.N, &hb, &sp, p);
     p->ema = ema == 0;
     p->rows_total = a->n_seq;
     p->rows_used = PF_MIN(a->n_seq, cfg.msa_rows + pf_extra_msa_rows(&cfg));

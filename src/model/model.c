@@ -511,7 +511,7 @@ static double final_flops(const pf_model *M) {
     return f;
 }
 
-static pf_step_result run(pf_model *M, const pf_batch *b, int64_t step, int training) {
+static pf_step_result run(pf_model *M, const pf_batch *b, int64_t step, int training, pf_structure_pred *out) {
     pf_backend *be = M->be;
     const pf_config *c = &M->cfg;
     pf_dims d = pf_batch_dims(M, b);
@@ -550,7 +550,7 @@ static pf_step_result run(pf_model *M, const pf_batch *b, int64_t step, int trai
                          training ? M->tmp_b : NULL);
     }
     r.loss = c->disto_weight * r.disto + (use_msa ? c->msa_weight * r.msa : 0);
-    if (c->structure_module && !training) pf_model_structure_step(M, b, step, 0, &r);
+    if (c->structure_module && !training) pf_model_structure_step(M, b, step, 0, &r, out);
     r.cycles = cycles;
     r.flops = final_flops(M);
     if (training) {
@@ -560,12 +560,15 @@ static pf_step_result run(pf_model *M, const pf_batch *b, int64_t step, int trai
         if (d.E) be->zero(be, M->de, pf_act_size(be, d.E * N * c->c_e));
         be->disto_bwd(be, &dd, &M->p.disto, &M->g.disto, M->z, target, M->in[PF_IN_DISTO_MASK], c->disto_weight, M->dz);
         if (use_msa) be->linear_bwd(be, SN, c->c_m, PF_NUM_TOK, &M->p.masked_msa, &M->g.masked_msa, M->m, M->tmp_b, M->dm);
-        if (c->structure_module) pf_model_structure_step(M, b, step, 1, &r);
+        if (c->structure_module) pf_model_structure_step(M, b, step, 1, &r, NULL);
         pass_bwd(M, d, step);
         pf_model_dap_drop(M);
     }
     return r;
 }
 
-pf_step_result pf_model_train_step(pf_model *M, const pf_batch *b, int64_t step) { return run(M, b, step, 1); }
-pf_step_result pf_model_eval(pf_model *M, const pf_batch *b) { return run(M, b, 0, 0); }
+pf_step_result pf_model_train_step(pf_model *M, const pf_batch *b, int64_t step) { return run(M, b, step, 1, NULL); }
+pf_step_result pf_model_eval(pf_model *M, const pf_batch *b) { return run(M, b, 0, 0, NULL); }
+pf_step_result pf_model_eval_structure(pf_model *M, const pf_batch *b, pf_structure_pred *out) {
+    return run(M, b, 0, 0, out);
+}

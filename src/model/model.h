@@ -92,6 +92,10 @@ void pf_model_stage(pf_model *M, const pf_batch *b);
 pf_step_result pf_model_train_step(pf_model *M, const pf_batch *b, int64_t step);
 // Loss without gradients (no dropout, all recycling passes).
 pf_step_result pf_model_eval(pf_model *M, const pf_batch *b);
+// The same, and with a structure module (cfg.structure_module) its prediction of that
+// forward into out (frames, torsions, pLDDT, PAE, pTM: structure.h; arrays the
+// caller's, any may be NULL).
+pf_step_result pf_model_eval_structure(pf_model *M, const pf_batch *b, pf_structure_pred *out);
 
 // Axial parallelism (dap.h, docs/PARALLEL.md): from now on the Pairformer trunk
 // runs on this rank's rows of the pair tensor, with the other ranks of c's group,

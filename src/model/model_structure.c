@@ -55,16 +55,8 @@ static void trunk_outputs(pf_model *M, int64_t N, real *s, real *z) {
     be->act_to_real(be, z, M->z, N * N * c->c_z);
 }
 
-void pf_model_structure_predict(pf_model *M, const pf_batch *b, pf_structure_pred *out) {
-    const pf_config *c = &M->cfg;
-    real *s = pf_calloc((size_t)(b->N * c->c_s), sizeof(real)), *z = pf_calloc((size_t)(b->N * b->N * c->c_z), sizeof(real));
-    trunk_outputs(M, b->N, s, z);
-    pf_structure_head_predict(&M->sh, b->N, s, z, b->seq_mask, out);
-    pf_free(s);
-    pf_free(z);
-}
-
-void pf_model_structure_step(pf_model *M, const pf_batch *b, int64_t step, int training, pf_step_result *r) {
+void pf_model_structure_step(pf_model *M, const pf_batch *b, int64_t step, int training, pf_step_result *r,
+                             pf_structure_pred *out) {
     pf_backend *be = M->be;
     const pf_config *c = &M->cfg;
     const int64_t N = b->N;
@@ -78,7 +70,7 @@ void pf_model_structure_step(pf_model *M, const pf_batch *b, int64_t step, int t
     // AF2 1.9.2: clamped FAPE in 90% of the training batches
     double clamp = !training || pf_uniform(c->seed ^ 0xfa9eull, (uint64_t)step) < 0.9 ? PF_FAPE_CLAMP : 0;
     pf_structure_losses o = training ? pf_structure_head_train(&M->sh, N, h.s, h.z, b->seq_mask, &truth, clamp, 1.0, h.ds, h.dz)
-                                     : pf_structure_head_eval(&M->sh, N, h.s, h.z, b->seq_mask, &truth, clamp);
+                                     : pf_structure_head_eval(&M->sh, N, h.s, h.z, b->seq_mask, &truth, clamp, out);
     if (training) {
         be->act_from_real(be, M->tmp_a, h.dz, N * N * c->c_z);
         be->add(be, M->dz, M->tmp_a, N * N * c->c_z);

@@ -13,11 +13,8 @@ void pf_model_structure_declare(pf_model *M);
 // After the trunk's final pass: its losses into r (loss += weighted sum; fape,
 // lddt_ca) and, when training, their gradients into M->dz and M->dm (Evoformer,
 // through evoformer.linear) or M->ds (Pairformer); call after those are zeroed.
-void pf_model_structure_step(pf_model *M, const pf_batch *b, int64_t step, int training, pf_step_result *r);
-
-// Prediction after pf_model_eval on batch b: the structure module's last layer
-// (frames, torsions, pLDDT, PAE, pTM: structure.h, pf_structure_pred; its arrays
-// are the caller's, any may be NULL).
-void pf_model_structure_predict(pf_model *M, const pf_batch *b, pf_structure_pred *out);
+// out (evaluation only; may be NULL): the module's prediction of that same forward.
+void pf_model_structure_step(pf_model *M, const pf_batch *b, int64_t step, int training, pf_step_result *r,
+                             pf_structure_pred *out);
 
 #endif

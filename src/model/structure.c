@@ -148,8 +148,36 @@ pf_structure_losses pf_structure_head_train(pf_structure_head *h, int64_t N, con
     return o;
 }
 
+// The last layer's frames and unit (sin, cos) torsions, pLDDT, PAE and pTM of run r into out.
+static void fill_pred(pf_structure_head *h, int64_t N, const sm_run *r, const real *z, const real *seq_mask,
+                      pf_structure_pred *out) {
+    const int64_t L = h->d.n_layers, na = N * 2 * PF_NUM_TORSIONS;
+    if (out->R) memcpy(out->R, r->R + (L - 1) * N * 9, sizeof(real) * (size_t)(N * 9));
+    if (out->t) memcpy(out->t, r->t + (L - 1) * N * 3, sizeof(real) * (size_t)(N * 3));
+    for (int64_t k = 0; out->tors && h->d.c_resnet > 0 && k < na; k += 2) {  // unit (sin, cos)
+        const real *a = r->ang + (L - 1) * na + k;
+        double l = sqrt(fmax(a[0] * a[0] + a[1] * a[1], 1e-12));
+        out->tors[k] = (real)(a[0] / l);
+        out->tors[k + 1] = (real)(a[1] / l);
+    }
+    if (out->plddt) cpu_plddt_fwd(&h->pd, &h->pp, r->s, NULL, out->plddt);
+    real *logits = pf_malloc(sizeof(real) * (size_t)(N * N * h->ad.n_bins));
+    cpu_pae_logits(&h->ad, &h->pae, z, logits);
+    out->ptm = pf_pae_ptm(&h->ad, logits, seq_mask, out->pae);
+    pf_free(logits);
+}
+
+void pf_structure_head_predict(pf_structure_head *h, int64_t N, const real *s, const real *z,
+                               const real *seq_mask, pf_structure_pred *out) {
+    set_n(h, N);
+    sm_run r = sm_forward(h, s, z, seq_mask);
+    fill_pred(h, N, &r, z, seq_mask, out);
+    sm_run_free(&r);
+}
+
 pf_structure_losses pf_structure_head_eval(pf_structure_head *h, int64_t N, const real *s, const real *z,
-                                           const real *seq_mask, const pf_structure_truth *tr, double clamp) {
+                                           const real *seq_mask, const pf_structure_truth *tr, double clamp,
+                                           pf_structure_pred *out) {
     set_n(h, N);
     const int L = h->d.n_layers;
     pf_structure_losses o = {0};
@@ -166,29 +194,9 @@ pf_structure_losses pf_structure_head_eval(pf_structure_head *h, int64_t N, cons
     pf_aligned_error(N, Rl, tl, tr->R, tr->t, err);
     o.pae_loss = cpu_pae_loss(&h->ad, &h->pae, z, err, tr->frame_mask);
     o.loss = h->w_fape * o.fape + h->w_torsion * o.torsion + h->w_plddt * o.plddt_loss + h->w_pae * o.pae_loss;
+    if (out) fill_pred(h, N, &r, z, seq_mask, out);
     pf_free(lddt);
     pf_free(err);
     sm_run_free(&r);
     return o;
-}
-
-void pf_structure_head_predict(pf_structure_head *h, int64_t N, const real *s, const real *z,
-                               const real *seq_mask, pf_structure_pred *out) {
-    set_n(h, N);
-    const int64_t L = h->d.n_layers, na = N * 2 * PF_NUM_TORSIONS;
-    sm_run r = sm_forward(h, s, z, seq_mask);
-    if (out->R) memcpy(out->R, r.R + (L - 1) * N * 9, sizeof(real) * (size_t)(N * 9));
-    if (out->t) memcpy(out->t, r.t + (L - 1) * N * 3, sizeof(real) * (size_t)(N * 3));
-    for (int64_t k = 0; out->tors && h->d.c_resnet > 0 && k < na; k += 2) {  // unit (sin, cos)
-        const real *a = r.ang + (L - 1) * na + k;
-        double l = sqrt(fmax(a[0] * a[0] + a[1] * a[1], 1e-12));
-        out->tors[k] = (real)(a[0] / l);
-        out->tors[k + 1] = (real)(a[1] / l);
-    }
-    if (out->plddt) cpu_plddt_fwd(&h->pd, &h->pp, r.s, NULL, out->plddt);
-    real *logits = pf_malloc(sizeof(real) * (size_t)(N * N * h->ad.n_bins));
-    cpu_pae_logits(&h->ad, &h->pae, z, logits);
-    out->ptm = pf_pae_ptm(&h->ad, logits, seq_mask, out->pae);
-    pf_free(logits);
-    sm_run_free(&r);
 }

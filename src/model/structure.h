@@ -58,9 +58,7 @@ pf_structure_losses pf_structure_head_train(pf_structure_head *h, int64_t N, con
                                             const real *seq_mask, const pf_structure_truth *truth, double clamp,
                                             double scale, real *d_s, real *d_z);
 
-// The same losses without gradients (validation).
-pf_structure_losses pf_structure_head_eval(pf_structure_head *h, int64_t N, const real *s, const real *z,
-                                           const real *seq_mask, const pf_structure_truth *truth, double clamp);
+
 
 // Prediction: the last layer's frames R (N, 3, 3), t (N, 3) (A; t is the Ca),
 // its torsions (N, 7, 2) as unit (sin, cos) (needs c_resnet > 0), pLDDT (N) in
@@ -68,5 +66,11 @@ pf_structure_losses pf_structure_head_eval(pf_structure_head *h, int64_t N, cons
 typedef struct { real *R, *t, *tors, *plddt, *pae; double ptm; } pf_structure_pred;
 void pf_structure_head_predict(pf_structure_head *h, int64_t N, const real *s, const real *z,
                                const real *seq_mask, pf_structure_pred *out);
+
+// The training losses without gradients (validation, eval) and, when out is not
+// NULL, the prediction of the same forward (as pf_structure_head_predict).
+pf_structure_losses pf_structure_head_eval(pf_structure_head *h, int64_t N, const real *s, const real *z,
+                                           const real *seq_mask, const pf_structure_truth *truth, double clamp,
+                                           pf_structure_pred *out);
 
 #endif
