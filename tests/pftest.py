@@ -1,7 +1,8 @@
 """pftest.py: what the Python tests share (the counterpart of testlib.h): the repository
 root, the pairfold binary, an environment with one OpenMP thread unless the caller set
-it, check() which prints only failures, and the verdict line "N passed, M failed"."""
+it, check() which prints only failures, run() of the pairfold binary, and the verdict line "N passed, M failed"."""
 import os
+import subprocess
 import sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -18,6 +19,12 @@ def check(ok, name, detail=""):
         _count["failed"] += 1
         print(f"FAIL {name}" + (f": {detail}" if detail else ""))
     return ok
+
+
+def run(*args):
+    """pairfold ARGS... from the repository root: (exit status, stdout + stderr)."""
+    r = subprocess.run([PF, *args], cwd=ROOT, env=ENV, capture_output=True, text=True)
+    return r.returncode, r.stdout + r.stderr
 
 
 def verdict():

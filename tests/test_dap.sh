@@ -8,13 +8,7 @@
 # Prints one verdict line "N passed, M failed".
 set -u
 cd "$(dirname "$0")/.."
-BIN=./pairfold
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0; fail=0
-check() {  # check NAME CONDITION-EXIT-STATUS [detail]
-    if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $1 ${3:-}"; fi
-}
+. tests/testlib.sh
 ARGS="--preset tiny --trunk pairformer --data synthetic --set val_every=0 --set dropout_pair=0.25 --quiet"
 
 # ranks W STEPS OUT ARGS...: W ranks of one TCP group (torchrun-style variables); 0 if all exit 0
@@ -126,5 +120,4 @@ rc=$?
 [ $rc -ne 0 ] && grep -q "dap = 3 must divide the world size 2" "$T/b4.r0"
 check "dap not dividing the number of ranks refused" $? "rc $rc: $(tail -n 2 "$T/b4.r0" "$T/b4.r1")"
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+verdict

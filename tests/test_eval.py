@@ -6,15 +6,10 @@ missing cache, a bad --entries. Prints failures only and "N passed, M failed".""
 import atexit
 import json
 import shutil
-import subprocess
 import tempfile
 
-from pftest import ENV, PF, ROOT, check, finish  # noqa: E402
+from pftest import check, finish, run  # noqa: E402
 
-
-def run(*args):
-    r = subprocess.run([PF, *args], cwd=ROOT, env=ENV, capture_output=True, text=True)
-    return r.returncode, r.stdout + r.stderr
 
 
 T = tempfile.mkdtemp(prefix="pf_eval_")

@@ -11,7 +11,6 @@ import collections
 import os
 import pickle
 import shutil
-import subprocess
 import sys
 import tempfile
 import types
@@ -20,7 +19,7 @@ import zipfile
 import numpy as np
 from safetensors.numpy import load_file
 
-from pftest import ENV, PF, ROOT, check, finish  # noqa: E402
+from pftest import check, finish, run  # noqa: E402
 
 # Stand-ins for torch's globals, so this pickle names them as torch.save does.
 torch_mod, utils_mod = types.ModuleType("torch"), types.ModuleType("torch._utils")
@@ -73,10 +72,6 @@ def save_pt(path, obj, storages):
             z.writestr(f"archive/data/{s.key}", s.raw)
     os.remove(path + ".pkl")
 
-
-def run(*args):
-    r = subprocess.run([PF, *args], cwd=ROOT, env=ENV, capture_output=True, text=True)
-    return r.returncode, r.stdout + r.stderr
 
 
 T = tempfile.mkdtemp(prefix="pf_import_")

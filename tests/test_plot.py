@@ -7,18 +7,13 @@ import atexit
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 
 import numpy as np
 
-from pftest import ENV, PF, ROOT, check, finish  # noqa: E402
+from pftest import check, finish, run  # noqa: E402
 
-
-def run(*args):
-    r = subprocess.run([PF, *args], cwd=ROOT, env=ENV, capture_output=True, text=True)
-    return r.returncode, r.stdout + r.stderr
 
 
 def png_ok(path, w, h, name):

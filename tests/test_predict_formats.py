@@ -15,12 +15,8 @@ import tempfile
 import numpy as np
 from safetensors.numpy import load_file
 
-from pftest import ENV, PF, ROOT, check, finish  # noqa: E402
+from pftest import check, ENV, finish, PF, ROOT, run  # noqa: E402
 
-
-def run(*args):
-    r = subprocess.run([PF, *args], cwd=ROOT, env=ENV, capture_output=True, text=True)
-    return r.returncode, r.stdout + r.stderr
 
 
 T = tempfile.mkdtemp(prefix="pf_formats_")

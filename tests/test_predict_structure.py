@@ -9,14 +9,13 @@ import atexit
 import json
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import warnings
 
 import numpy as np
 
-from pftest import ENV, PF, ROOT, check, finish  # noqa: E402
+from pftest import check, finish, run  # noqa: E402
 
 try:
     import gemmi
@@ -26,10 +25,6 @@ except ImportError as e:  # setup.sh installs both: a missing one is a failure, 
     check(False, "imports", f"{e} (run ./setup.sh)")
     finish()
 
-
-def run(*args):
-    r = subprocess.run([PF, *args], cwd=ROOT, env=ENV, capture_output=True, text=True)
-    return r.returncode, r.stdout + r.stderr
 
 
 T = tempfile.mkdtemp(prefix="pf_pstruct_")

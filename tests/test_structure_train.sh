@@ -5,13 +5,7 @@
 # Prints one verdict line "N passed, M failed".
 set -u
 cd "$(dirname "$0")/.."
-BIN=./pairfold
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0; fail=0
-check() {  # check NAME CONDITION-EXIT-STATUS [detail]
-    if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $1 ${3:-}"; fi
-}
+. tests/testlib.sh
 SM="--set structure_module=1 --set sm_layers=3"
 
 # 1. bundled proteins, 8 steps, validation at 4 and 8: fape, lddt_ca, val_lddt_ca in the log
@@ -54,5 +48,4 @@ rc=$?
 [ $rc -ne 0 ] && grep -q "structure_module runs on device cpu only" "$T/c.out"
 check "structure_module with device cuda refused" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
 
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+verdict

@@ -4,13 +4,7 @@
 # clearly. Prints one verdict line "N passed, M failed".
 set -u
 cd "$(dirname "$0")/.."
-BIN=./pairfold
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-pass=0; fail=0
-check() {  # check NAME CONDITION-EXIT-STATUS [detail]
-    if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $1 ${3:-}"; fi
-}
+. tests/testlib.sh
 
 # same_losses A B N: logs A and B have N lines each and print the same losses (17 digits)
 same_losses() {
@@ -556,5 +550,4 @@ echo "$out" | grep -q "pairfold: 1 CPU thread (OMP_NUM_THREADS), OpenMP wait: po
 check "the user's OMP_WAIT_POLICY and OMP_NUM_THREADS are kept" $? "$(echo "$out" | head -n 2)"
 # ---- end of issue 9 hardening section ----
 
-echo "$pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+verdict

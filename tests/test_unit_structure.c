@@ -46,17 +46,27 @@ static real *bb_xyz(const pf_chain *ch, int32_t **mask) {
     return x;
 }
 
+// The chain's true frames and torsions (model/structure_truth.h) from its backbone.
+typedef struct { int32_t *am; real *bx, *R, *t, *fm, *tors, *alt, *tm; } chain_truth;
+static chain_truth truth_of(const pf_chain *ch) {
+    const int64_t N = ch->n;
+    chain_truth c;
+    c.bx = bb_xyz(ch, &c.am);
+    c.R = tl_zeros(N * 9), c.t = tl_zeros(N * 3), c.fm = tl_zeros(N), c.tors = tl_zeros(N * 14), c.alt = tl_zeros(N * 14);
+    c.tm = tl_zeros(N * 7);
+    pf_truth_from_backbone(N, c.bx, c.am, NULL, c.R, c.t, c.fm, c.tors, c.alt, c.tm);
+    return c;
+}
+
 // Atoms placed from the true frames and psi (model/structure_atoms.h: what predict
 // writes) against the protein's own atoms: alanine's ideal geometry differs from a
 // real residue by up to about 0.25 A (1CTF: N 0.25, C 0.06, O 0.24, CB 0.24); a
 // transposed frame or a psi of the wrong sign would be off by more than 1 A.
 static void test_atoms(const pf_chain *ch) {
     const int64_t N = ch->n;
-    int32_t *am;
-    real *bx = bb_xyz(ch, &am);
-    real *R = tl_zeros(N * 9), *t = tl_zeros(N * 3), *fm = tl_zeros(N), *tors = tl_zeros(N * 14), *alt = tl_zeros(N * 14);
-    real *tm = tl_zeros(N * 7);
-    pf_truth_from_backbone(N, bx, am, NULL, R, t, fm, tors, alt, tm);
+    chain_truth tr = truth_of(ch);
+    int32_t *am = tr.am;
+    real *R = tr.R, *t = tr.t, *fm = tr.fm, *tors = tr.tors, *tm = tr.tm;
     double worst[PF_NUM_BB] = {0};
     int placed = 0;
     for (int64_t i = 0; i < N; i++) {
@@ -82,11 +92,9 @@ static void test_atoms(const pf_chain *ch) {
 // Frames and torsions of the whole first chain against the dihedral formula.
 static void test_truth(const pf_chain *ch) {
     const int64_t N = ch->n;
-    int32_t *am;
-    real *bx = bb_xyz(ch, &am);
-    real *R = tl_zeros(N * 9), *t = tl_zeros(N * 3), *fm = tl_zeros(N), *tors = tl_zeros(N * 14), *alt = tl_zeros(N * 14);
-    real *tm = tl_zeros(N * 7);
-    pf_truth_from_backbone(N, bx, am, NULL, R, t, fm, tors, alt, tm);
+    chain_truth tr = truth_of(ch);
+    int32_t *am = tr.am;
+    real *bx = tr.bx, *R = tr.R, *t = tr.t, *fm = tr.fm, *tors = tr.tors, *alt = tr.alt, *tm = tr.tm;
     double e = 0;
     int n[3] = {0, 0, 0}, helix_phi = 0;
     for (int64_t i = 1; i < N; i++) {
