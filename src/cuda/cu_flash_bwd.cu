@@ -40,65 +40,33 @@
 // instead of 32-bit loads (four per A fragment, two per B fragment).
 template <int K, int NT, bool LDSM>
 __device__ __forceinline__ void bw_mma_ss(float (*acc)[4], const bf16 *A, int sa, const bf16 *B, int sb) {
-    int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
-#pragma unroll
-    for (int kk = 0; kk < K / 16; kk++) {
-        uint32_t a[4];
-        if (LDSM) {
-            // matrix m = lane / 8: rows (m & 1) 8.., k (m >> 1) 8.. -> a0 a1 a2 a3
-            int m = lane >> 3;
-            uint32_t addr = fa_smem(A + ((m & 1) * 8 + (lane & 7)) * sa + kk * 16 + (m >> 1) * 8);
-            asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-                         : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3])
-                         : "r"(addr));
-#pragma unroll
-            for (int j = 0; j < NT; j += 2) {
-                // matrices: (n tile j, k 0..7) (j, k 8..15) (j + 1, k 0..7) (j + 1, k 8..15)
-                uint32_t b[4];
-                uint32_t baddr = fa_smem(B + ((j + (m >> 1)) * 8 + (lane & 7)) * sb + kk * 16 + (m & 1) * 8);
-                asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-                             : "=r"(b[0]), "=r"(b[1]), "=r"(b[2]), "=r"(b[3])
-                             : "r"(baddr));
-                fa_mma16816(acc[j], a, b[0], b[1]);
-                fa_mma16816(acc[j + 1], a, b[2], b[3]);
-            }
-        } else {
-            const bf16 *ap = A + kk * 16 + 2 * t;
-            a[0] = fa_lds32(ap + g * sa);
-            a[1] = fa_lds32(ap + (g + 8) * sa);
-            a[2] = fa_lds32(ap + g * sa + 8);
-            a[3] = fa_lds32(ap + (g + 8) * sa + 8);
-#pragma unroll
-            for (int j = 0; j < NT; j++) {
-                const bf16 *bp = B + (j * 8 + g) * sb + kk * 16 + 2 * t;
-                fa_mma16816(acc[j], a, fa_lds32(bp), fa_lds32(bp + 8));
-            }
-        }
+    if (!LDSM) {
+        fa_mma_ss<K, NT>(acc, A, sa, B, sb);
+        return;
     }
-}
-// acc (16 x 8 NT) += P (16 x K, registers: C fragments of K/8 n-tiles, rounded to bf16)
-// * B, B smem row-major [k][n] (n contiguous): fragments by ldmatrix.trans.
-template <int K, int NT>
-__device__ __forceinline__ void bw_mma_rs_t(float (*acc)[4], const float (*p)[4], const bf16 *B, int sb) {
     int lane = threadIdx.x & 31;
 #pragma unroll
     for (int kk = 0; kk < K / 16; kk++) {
         uint32_t a[4];
-        a[0] = fa_pack2(p[2 * kk][0], p[2 * kk][1]);
-        a[1] = fa_pack2(p[2 * kk][2], p[2 * kk][3]);
-        a[2] = fa_pack2(p[2 * kk + 1][0], p[2 * kk + 1][1]);
-        a[3] = fa_pack2(p[2 * kk + 1][2], p[2 * kk + 1][3]);
+        // matrix m = lane / 8: rows (m & 1) 8.., k (m >> 1) 8.. -> a0 a1 a2 a3
+        int m = lane >> 3;
+        uint32_t addr = fa_smem(A + ((m & 1) * 8 + (lane & 7)) * sa + kk * 16 + (m >> 1) * 8);
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                     : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3])
+                     : "r"(addr));
 #pragma unroll
-        for (int j = 0; j < NT; j++) {
-            uint32_t addr = fa_smem(B + (kk * 16 + (lane & 15)) * sb + j * 8), b0, b1;
-            asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\n"
-                         : "=r"(b0), "=r"(b1)
-                         : "r"(addr));
-            fa_mma16816(acc[j], a, b0, b1);
+        for (int j = 0; j < NT; j += 2) {
+            // matrices: (n tile j, k 0..7) (j, k 8..15) (j + 1, k 0..7) (j + 1, k 8..15)
+            uint32_t b[4];
+            uint32_t baddr = fa_smem(B + ((j + (m >> 1)) * 8 + (lane & 7)) * sb + kk * 16 + (m & 1) * 8);
+            asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                         : "=r"(b[0]), "=r"(b[1]), "=r"(b[2]), "=r"(b[3])
+                         : "r"(baddr));
+            fa_mma16816(acc[j], a, b[0], b[1]);
+            fa_mma16816(acc[j + 1], a, b[2], b[3]);
         }
     }
 }
-
 
 // NR positions l0.. of (row r, head h) of src (M, HC) into dst [NR][CH + 8], zero beyond
 // L and c_h: cp.async 16-byte vectors when c_h and HC are multiples of 8 (c_h 8, 16, 24,
@@ -272,7 +240,7 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dq(fa_args a) {
                     float v = fmaf(s[j][e], sc2, fmaf(Bt[col * LDB + qi], BW_L2E, Mb[col] - lse2[rr][e >> 1]));
                     s[j][e] = fa_exp2(v) * (dp[j][e] - Dq[rr][e >> 1]);
                 }
-            bw_mma_rs_t<BW_T, CH / 8>(dq[rr], s, Kb, LK);
+            fa_mma_rs_t<BW_T, CH / 8>(dq[rr], s, Kb, LK);
             if (more && threadIdx.x < BW_T) Ms[((step + 1) & 1) * BW_T + threadIdx.x] = mpre;
         }
     }
@@ -387,8 +355,8 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dkdv(fa_args a) {
                     }
                 }
             }
-            bw_mma_rs_t<BW_T, CH / 8>(dv[rr], s, dOb, LK);
-            bw_mma_rs_t<BW_T, CH / 8>(dk[rr], dp, Qb, LK);
+            fa_mma_rs_t<BW_T, CH / 8>(dv[rr], s, dOb, LK);
+            fa_mma_rs_t<BW_T, CH / 8>(dk[rr], dp, Qb, LK);
         }
     }
     fa_wait<0>();

@@ -20,68 +20,6 @@
 #define TC_T 128  // threads
 
 
-// acc (16 x 8 NT) += A (16 x K, smem row-major, stride sa) * B^T, B smem [n][k] stride sb.
-template <int K, int NT>
-__device__ __forceinline__ void mma_ss(float (*acc)[4], const bf16 *A, int sa, const bf16 *B, int sb) {
-    int g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
-#pragma unroll
-    for (int kk = 0; kk < K / 16; kk++) {
-        uint32_t a[4];
-        const bf16 *ap = A + kk * 16 + 2 * t;
-        a[0] = fa_lds32(ap + g * sa);
-        a[1] = fa_lds32(ap + (g + 8) * sa);
-        a[2] = fa_lds32(ap + g * sa + 8);
-        a[3] = fa_lds32(ap + (g + 8) * sa + 8);
-#pragma unroll
-        for (int j = 0; j < NT; j++) {
-            const bf16 *bp = B + (j * 8 + g) * sb + kk * 16 + 2 * t;
-            fa_mma16816(acc[j], a, fa_lds32(bp), fa_lds32(bp + 8));
-        }
-    }
-}
-// acc (16 x 8 NT) += P (16 x K, registers: C fragments of K/8 n-tiles) * B^T, B smem [n][k].
-template <int K, int NT>
-__device__ __forceinline__ void mma_rs(float (*acc)[4], const float (*p)[4], const bf16 *B, int sb) {
-    int g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
-#pragma unroll
-    for (int kk = 0; kk < K / 16; kk++) {
-        uint32_t a[4];
-        a[0] = fa_pack2(p[2 * kk][0], p[2 * kk][1]);
-        a[1] = fa_pack2(p[2 * kk][2], p[2 * kk][3]);
-        a[2] = fa_pack2(p[2 * kk + 1][0], p[2 * kk + 1][1]);
-        a[3] = fa_pack2(p[2 * kk + 1][2], p[2 * kk + 1][3]);
-#pragma unroll
-        for (int j = 0; j < NT; j++) {
-            const bf16 *bp = B + (j * 8 + g) * sb + kk * 16 + 2 * t;
-            fa_mma16816(acc[j], a, fa_lds32(bp), fa_lds32(bp + 8));
-        }
-    }
-}
-
-// Same, with B stored row-major [k][n] (n contiguous): fragments via ldmatrix.trans,
-// so P V-type products read the tiles loaded for Q K^T-type products.
-template <int K, int NT>
-__device__ __forceinline__ void mma_rs_t(float (*acc)[4], const float (*p)[4], const bf16 *B, int sb) {
-    int lane = threadIdx.x & 31;
-#pragma unroll
-    for (int kk = 0; kk < K / 16; kk++) {
-        uint32_t a[4];
-        a[0] = fa_pack2(p[2 * kk][0], p[2 * kk][1]);
-        a[1] = fa_pack2(p[2 * kk][2], p[2 * kk][3]);
-        a[2] = fa_pack2(p[2 * kk + 1][0], p[2 * kk + 1][1]);
-        a[3] = fa_pack2(p[2 * kk + 1][2], p[2 * kk + 1][3]);
-#pragma unroll
-        for (int j = 0; j < NT; j++) {
-            const bf16 *bp = B + (kk * 16 + (lane & 15)) * sb + j * 8;
-            uint32_t addr = (uint32_t)__cvta_generic_to_shared(bp), b0, b1;
-            asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\n"
-                         : "=r"(b0), "=r"(b1) : "r"(addr));
-            fa_mma16816(acc[j], a, b0, b1);
-        }
-    }
-}
-
-
 // 64 positions l0.. of (r, h) from src (M, HC) into dst: [64][CH+8] (tr = 0) or
 // [CH][64+8] (tr = 1); zero beyond L and beyond c_h. scale multiplies.
 template <int CH>
@@ -177,7 +115,7 @@ __global__ void __launch_bounds__(TC_T, 4) k_tc_fwd(fa_args a) {
         float s[8][4];
 #pragma unroll
         for (int j = 0; j < 8; j++) s[j][0] = s[j][1] = s[j][2] = s[j][3] = 0;
-        mma_ss<CH, 8>(s, Qs + 16 * w * (CH + 8), CH + 8, Ks[b], CH + 8);
+        fa_mma_ss<CH, 8>(s, Qs + 16 * w * (CH + 8), CH + 8, Ks[b], CH + 8);
         float mx[2] = {-INFINITY, -INFINITY};
 #pragma unroll
         for (int j = 0; j < 8; j++)
@@ -208,7 +146,7 @@ __global__ void __launch_bounds__(TC_T, 4) k_tc_fwd(fa_args a) {
                 s[j][e] = p;
                 l[e >> 1] += p;
             }
-        mma_rs_t<TC_C, CH / 8>(o, s, Vs[b], CH + 8);
+        fa_mma_rs_t<TC_C, CH / 8>(o, s, Vs[b], CH + 8);
         __syncthreads();
     }
 #pragma unroll
@@ -277,8 +215,8 @@ __global__ void __launch_bounds__(TC_T, 4) k_tc_dq(fa_args a) {
         for (int j = 0; j < 8; j++)
 #pragma unroll
             for (int e = 0; e < 4; e++) s[j][e] = dp[j][e] = 0;
-        mma_ss<CH, 8>(s, Qs + 16 * w * (CH + 8), CH + 8, Ks[b], CH + 8);
-        mma_ss<CH, 8>(dp, dOs + 16 * w * (CH + 8), CH + 8, Vs[b], CH + 8);
+        fa_mma_ss<CH, 8>(s, Qs + 16 * w * (CH + 8), CH + 8, Ks[b], CH + 8);
+        fa_mma_ss<CH, 8>(dp, dOs + 16 * w * (CH + 8), CH + 8, Vs[b], CH + 8);
 #pragma unroll
         for (int j = 0; j < 8; j++)
 #pragma unroll
@@ -291,7 +229,7 @@ __global__ void __launch_bounds__(TC_T, 4) k_tc_dq(fa_args a) {
                 float p = __expf(v - lse[e >> 1]);
                 s[j][e] = p * (dp[j][e] - Dq[e >> 1]);
             }
-        mma_rs_t<TC_C, CH / 8>(dq, s, Ks[b], CH + 8);
+        fa_mma_rs_t<TC_C, CH / 8>(dq, s, Ks[b], CH + 8);
         __syncthreads();
     }
 #pragma unroll
@@ -353,8 +291,8 @@ __global__ void __launch_bounds__(TC_T) k_tc_dkdv(fa_args a) {
         for (int j = 0; j < 8; j++)
 #pragma unroll
             for (int e = 0; e < 4; e++) s[j][e] = dp[j][e] = 0;
-        mma_ss<CH, 8>(s, Ks + 16 * w * (CH + 8), CH + 8, Qs[b], CH + 8);    // S^T (keys x queries)
-        mma_ss<CH, 8>(dp, Vs + 16 * w * (CH + 8), CH + 8, dOs[b], CH + 8);  // dP^T
+        fa_mma_ss<CH, 8>(s, Ks + 16 * w * (CH + 8), CH + 8, Qs[b], CH + 8);    // S^T (keys x queries)
+        fa_mma_ss<CH, 8>(dp, Vs + 16 * w * (CH + 8), CH + 8, dOs[b], CH + 8);  // dP^T
 #pragma unroll
         for (int j = 0; j < 8; j++)
 #pragma unroll
@@ -367,8 +305,8 @@ __global__ void __launch_bounds__(TC_T) k_tc_dkdv(fa_args a) {
                 s[j][e] = p;
                 dp[j][e] = p * (dp[j][e] - Ds[b][col]);
             }
-        mma_rs_t<TC_C, CH / 8>(dv, s, dOs[b], CH + 8);
-        mma_rs_t<TC_C, CH / 8>(dk, dp, Qs[b], CH + 8);
+        fa_mma_rs_t<TC_C, CH / 8>(dv, s, dOs[b], CH + 8);
+        fa_mma_rs_t<TC_C, CH / 8>(dk, dp, Qs[b], CH + 8);
         __syncthreads();
     }
 #pragma unroll
@@ -441,8 +379,8 @@ __global__ void __launch_bounds__(TC_T) k_tc_dbias(fa_args a) {
         for (int j = 0; j < 8; j++)
 #pragma unroll
             for (int e = 0; e < 4; e++) s[j][e] = dp[j][e] = 0;
-        mma_ss<CH, 8>(s, Qs[b] + 16 * w * (CH + 8), CH + 8, Ks[b], CH + 8);
-        mma_ss<CH, 8>(dp, dOs[b] + 16 * w * (CH + 8), CH + 8, Vs[b], CH + 8);
+        fa_mma_ss<CH, 8>(s, Qs[b] + 16 * w * (CH + 8), CH + 8, Ks[b], CH + 8);
+        fa_mma_ss<CH, 8>(dp, dOs[b] + 16 * w * (CH + 8), CH + 8, Vs[b], CH + 8);
 #pragma unroll
         for (int j = 0; j < 8; j++)
 #pragma unroll

@@ -46,4 +46,67 @@ __device__ __forceinline__ void fa_wait() { asm volatile("cp.async.wait_group %0
 // Element position of (row r, l) in the op's stored layout (cu_flash.cuh).
 __device__ __forceinline__ int64_t fa_pos(const fa_args &a, int64_t r, int64_t l) { return r * a.rstride + l * a.pstride; }
 
+// ---- tile products on mma.sync (one warp; g = lane / 4, t = lane % 4 as in the PTX
+// fragment layouts) ------------------------------------------------------------------
+// acc (16 x 8 NT) += A (16 x K, smem row-major, stride sa) * B^T, B smem [n][k] stride sb.
+template <int K, int NT>
+__device__ __forceinline__ void fa_mma_ss(float (*acc)[4], const bf16 *A, int sa, const bf16 *B, int sb) {
+    int g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+#pragma unroll
+    for (int kk = 0; kk < K / 16; kk++) {
+        uint32_t a[4];
+        const bf16 *ap = A + kk * 16 + 2 * t;
+        a[0] = fa_lds32(ap + g * sa);
+        a[1] = fa_lds32(ap + (g + 8) * sa);
+        a[2] = fa_lds32(ap + g * sa + 8);
+        a[3] = fa_lds32(ap + (g + 8) * sa + 8);
+#pragma unroll
+        for (int j = 0; j < NT; j++) {
+            const bf16 *bp = B + (j * 8 + g) * sb + kk * 16 + 2 * t;
+            fa_mma16816(acc[j], a, fa_lds32(bp), fa_lds32(bp + 8));
+        }
+    }
+}
+// acc (16 x 8 NT) += P (16 x K, registers: C fragments of K/8 n-tiles) * B^T, B smem [n][k].
+template <int K, int NT>
+__device__ __forceinline__ void fa_mma_rs(float (*acc)[4], const float (*p)[4], const bf16 *B, int sb) {
+    int g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+#pragma unroll
+    for (int kk = 0; kk < K / 16; kk++) {
+        uint32_t a[4];
+        a[0] = fa_pack2(p[2 * kk][0], p[2 * kk][1]);
+        a[1] = fa_pack2(p[2 * kk][2], p[2 * kk][3]);
+        a[2] = fa_pack2(p[2 * kk + 1][0], p[2 * kk + 1][1]);
+        a[3] = fa_pack2(p[2 * kk + 1][2], p[2 * kk + 1][3]);
+#pragma unroll
+        for (int j = 0; j < NT; j++) {
+            const bf16 *bp = B + (j * 8 + g) * sb + kk * 16 + 2 * t;
+            fa_mma16816(acc[j], a, fa_lds32(bp), fa_lds32(bp + 8));
+        }
+    }
+}
+
+// Same, with B stored row-major [k][n] (n contiguous): fragments via ldmatrix.trans,
+// so P V-type products read the tiles loaded for Q K^T-type products.
+template <int K, int NT>
+__device__ __forceinline__ void fa_mma_rs_t(float (*acc)[4], const float (*p)[4], const bf16 *B, int sb) {
+    int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int kk = 0; kk < K / 16; kk++) {
+        uint32_t a[4];
+        a[0] = fa_pack2(p[2 * kk][0], p[2 * kk][1]);
+        a[1] = fa_pack2(p[2 * kk][2], p[2 * kk][3]);
+        a[2] = fa_pack2(p[2 * kk + 1][0], p[2 * kk + 1][1]);
+        a[3] = fa_pack2(p[2 * kk + 1][2], p[2 * kk + 1][3]);
+#pragma unroll
+        for (int j = 0; j < NT; j++) {
+            const bf16 *bp = B + (kk * 16 + (lane & 15)) * sb + j * 8;
+            uint32_t addr = (uint32_t)__cvta_generic_to_shared(bp), b0, b1;
+            asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\n"
+                         : "=r"(b0), "=r"(b1) : "r"(addr));
+            fa_mma16816(acc[j], a, b0, b1);
+        }
+    }
+}
+
 #endif
