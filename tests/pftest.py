@@ -27,6 +27,15 @@ def run(*args):
     return r.returncode, r.stdout + r.stderr
 
 
+def raises(fn, exc, text):
+    """True when fn() raises exc with text in its message."""
+    try:
+        fn()
+    except exc as e:
+        return text in str(e)
+    return False
+
+
 def verdict():
     """Prints the verdict line; returns the exit status (1 on any failure)."""
     print(f"{_count['passed']} passed, {_count['failed']} failed")

@@ -6,18 +6,10 @@ import os
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-from pftest import check, finish  # noqa: E402
+from pftest import check, finish, raises  # noqa: E402
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 import block_params as bp  # noqa: E402
 
-
-
-def raises(fn, exc, text):
-    try:
-        fn()
-    except exc as e:
-        return text in str(e)
-    return False
 
 
 PF = os.path.join(ROOT, "pairfold")

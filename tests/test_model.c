@@ -38,6 +38,20 @@ static double model_loss(void *v) {
     return pf_model_train_step(c->M, c->b, c->step).loss;
 }
 
+// Every parameter's gradient g against central differences of the model's loss,
+// max_samples coordinates per tensor, in batches of TL_MAX_TENSORS tensors.
+static void gradcheck_all(const char *label, mctx *c, real *g, int max_samples) {
+    pf_model *M = c->M;
+    tl_tensors ts = {0};
+    int start = 0;
+    while (start < M->P.n) {
+        ts.n = 0;
+        for (int i = start; i < M->P.n && ts.n < TL_MAX_TENSORS; i++, start++)
+            tl_add(&ts, M->P.t[i].name, M->P.data + M->P.t[i].offset, g + M->P.t[i].offset, M->P.t[i].numel);
+        tl_gradcheck(label, model_loss, c, &ts, max_samples, 1e-6);
+    }
+}
+
 static void randomise(pf_model *M, uint64_t seed) {
     pf_params *P = &M->P;
     for (int i = 0; i < P->n; i++) {
@@ -67,14 +81,7 @@ static void test_model_grad(int trunk) {
     char label[64];
     snprintf(label, sizeof label, "model %s", pf_trunk_name(trunk));
     tl_check(r.cycles == 1, label, "one pass");
-    tl_tensors ts = {0};
-    int start = 0;
-    while (start < M->P.n) {
-        ts.n = 0;
-        for (int i = start; i < M->P.n && ts.n < TL_MAX_TENSORS; i++, start++)
-            tl_add(&ts, M->P.t[i].name, M->P.data + M->P.t[i].offset, g + M->P.t[i].offset, M->P.t[i].numel);
-        tl_gradcheck(label, model_loss, &c, &ts, 3, 1e-6);
-    }
+    gradcheck_all(label, &c, g, 3);
     // accumulation contract: a second backward without zeroing doubles gradients
     pf_params_zero_grad(&M->P);
     pf_model_train_step(M, &b, c.step);
@@ -322,14 +329,7 @@ static void test_model_structure(int trunk) {
     tl_check(pf_params_find(&M->P, "structure_module.ipa.linear_q.weight") &&
                  (trunk != PF_TRUNK_EVOFORMER) == !pf_params_find(&M->P, "evoformer.linear.weight"),
              "structure module parameters declared", "%s", label);
-    tl_tensors ts = {0};
-    int start = 0;
-    while (start < M->P.n) {
-        ts.n = 0;
-        for (int i = start; i < M->P.n && ts.n < TL_MAX_TENSORS; i++, start++)
-            tl_add(&ts, M->P.t[i].name, M->P.data + M->P.t[i].offset, g + M->P.t[i].offset, M->P.t[i].numel);
-        tl_gradcheck(label, model_loss, &c, &ts, 2, 1e-6);
-    }
+    gradcheck_all(label, &c, g, 2);
     pf_batch_free(&b);
     src->destroy(src);
     pf_model_free(M);

@@ -19,7 +19,7 @@ import tempfile
 import numpy as np
 from safetensors.numpy import load_file, save_file
 
-from pftest import ENV, PF, ROOT, check, finish  # noqa: E402
+from pftest import ENV, PF, ROOT, check, finish, raises  # noqa: E402
 
 
 def run(args, cwd):
@@ -29,14 +29,6 @@ def run(args, cwd):
 
 def maxdiff(a, b):
     return float(np.abs(np.asarray(a, np.float64) - np.asarray(b, np.float64)).max()) if a.size else 0.0
-
-
-def raises(fn, exc, text):
-    try:
-        fn()
-    except exc as e:
-        return text in str(e)
-    return False
 
 
 T = tempfile.mkdtemp(prefix="pf_pyapi_")
