@@ -1,8 +1,8 @@
 // model_structure.c: the structure module after the trunk (model_structure.h).
 #include "model_structure.h"
 #include <string.h>
+#include <math.h>
 #include "../core/util.h"
-#include "../core/rng.h"
 #include "structure_truth.h"
 
 void pf_model_structure_declare(pf_model *M) {
@@ -67,8 +67,9 @@ void pf_model_structure_step(pf_model *M, const pf_batch *b, int64_t step, int t
     for (int64_t i = 0; i < N; i++) h.fm[i] *= b->seq_mask[i];
     for (int64_t k = 0; k < N * PF_NUM_TORSIONS; k++) h.tm[k] *= b->seq_mask[k / PF_NUM_TORSIONS];
     pf_structure_truth truth = {h.R, h.t, h.fm, h.tors, h.alt, h.tm};
-    // AF2 1.9.2: clamped FAPE in 90% of the training batches
-    double clamp = !training || pf_uniform(c->seed ^ 0xfa9eull, (uint64_t)step) < 0.9 ? PF_FAPE_CLAMP : 0;
+    // AF2 1.9.2 trains 10% of the examples on unclamped FAPE: every step mixes in
+    // that share instead (pf_structure_head.fape_unclamped says why)
+    const double clamp = PF_FAPE_CLAMP;
     pf_structure_losses o = training ? pf_structure_head_train(&M->sh, N, h.s, h.z, b->seq_mask, &truth, clamp, 1.0, h.ds, h.dz)
                                      : pf_structure_head_eval(&M->sh, N, h.s, h.z, b->seq_mask, &truth, clamp, out);
     if (training) {
@@ -79,7 +80,11 @@ void pf_model_structure_step(pf_model *M, const pf_batch *b, int64_t step, int t
         else be->add(be, M->ds, M->tmp_n, N * c->c_s);
     }
     r->loss += o.loss;
-    r->fape = o.fape;
-    r->lddt_ca = o.lddt_ca;
+    // an example without one resolved backbone frame has no FAPE or lDDT-Ca:
+    // nan, so the averages over examples leave it out instead of counting a 0
+    double n_frames = 0;
+    for (int64_t i = 0; i < N; i++) n_frames += h.fm[i];
+    r->fape = n_frames > 0 ? o.fape : NAN;
+    r->lddt_ca = n_frames > 0 ? o.lddt_ca : NAN;
     host_free(&h);
 }

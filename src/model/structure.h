@@ -25,6 +25,13 @@ typedef struct {
     // torsion loss, each the mean over the layers (AF2's L_aux), 0.5; pLDDT
     // 0.01; PAE 0 (0.1 in AF2's fine-tuning).
     double w_fape, w_torsion, w_plddt, w_pae;
+    // AF2 trains 10% of a batch's examples on unclamped FAPE (supplement
+    // 1.9.2). With one example per step, a random 10% of steps unclamped gives
+    // gradient spikes that Adam's second moment remembers for ~1000 steps and
+    // that stall learning across proteins (docs/STRUCTURE.md, "Learning");
+    // instead every step uses the expectation over AF2's choice:
+    // (1 - f) FAPE_clamped + f FAPE_unclamped with f = fape_unclamped (0.1).
+    double fape_unclamped;
 } pf_structure_head;
 
 // Sizes of AF2: 8 layers, IPA 12 heads x 16 channels, 4 query / 8 value points,
@@ -51,8 +58,9 @@ typedef struct {
 } pf_structure_losses;
 
 // One training pass on N residues. s (N, c_s), z (N, N, c_z) from the trunk;
-// seq_mask (N): residues present (the IPA mask). clamp: FAPE clamp in A (AF2:
-// 10 for 90% of batches, else 0 = unclamped). Accumulates scale * d loss into
+// seq_mask (N): residues present (the IPA mask). clamp: FAPE clamp in A (10);
+// the loss mixes in h->fape_unclamped of the unclamped FAPE; clamp 0 gives the
+// unclamped FAPE alone. Accumulates scale * d loss into
 // the registry's gradients and into d_s, d_z (each may be NULL).
 pf_structure_losses pf_structure_head_train(pf_structure_head *h, int64_t N, const real *s, const real *z,
                                             const real *seq_mask, const pf_structure_truth *truth, double clamp,

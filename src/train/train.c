@@ -35,13 +35,13 @@ static val_result validate(pf_model *M, pf_batch_source *src) {
     val_result v = {NAN, NAN, NAN};
     if (!src->val || src->n_val <= 0) return v;
     double sum = 0, psum = 0, lsum = 0;
-    int n = 0, np = 0;
+    int n = 0, np = 0, nl = 0;
     for (int i = 0; i < src->n_val; i++) {
         pf_batch b;
         if (src->val(src, i, &b) != 0) continue;
         pf_step_result er = pf_model_eval(M, &b);  // leaves the final pair representation in M->z
         sum += er.disto;
-        lsum += er.lddt_ca;
+        if (!isnan(er.lddt_ca)) lsum += er.lddt_ca, nl++;  // batches with backbone frames only
         n++;
         float *contact = pf_malloc(sizeof(float) * (size_t)b.N * (size_t)b.N);
         pf_distogram_predict(M, b.N, NULL, NULL, contact);
@@ -51,7 +51,7 @@ static val_result validate(pf_model *M, pf_batch_source *src) {
         pf_batch_free(&b);
     }
     if (n) v.loss = sum / n;
-    if (n && M->cfg.structure_module) v.lddt_ca = lsum / n;
+    if (nl && M->cfg.structure_module) v.lddt_ca = lsum / nl;
     if (np) v.contact_p = psum / np;
     return v;
 }
@@ -291,7 +291,7 @@ static void install_signal_handlers(void) {
 
 // This rank's sums over a step's examples; one reduction over the ranks makes them
 // the same on every rank.
-enum { SUM_FAILED, SUM_STOP, SUM_LOSS, SUM_DISTO, SUM_MSA, SUM_FAPE, SUM_LDDT, SUM_TOKENS, SUM_FLOPS, SUM_UPLOAD_MS, SUM_WAIT_MS, N_SUMS };
+enum { SUM_FAILED, SUM_STOP, SUM_LOSS, SUM_DISTO, SUM_MSA, SUM_FAPE, SUM_LDDT, SUM_SM_N, SUM_TOKENS, SUM_FLOPS, SUM_UPLOAD_MS, SUM_WAIT_MS, N_SUMS };
 
 // Example e: the one fetched during the previous backward if it is e, else from
 // the source now. Returns nonzero (and marks the step failed) if there is none.
@@ -350,8 +350,11 @@ static int run_examples(train_run *R, int64_t step, double *sums) {
         sums[SUM_LOSS] += rk.loss / A;
         sums[SUM_DISTO] += rk.disto / A;
         sums[SUM_MSA] += rk.msa / A;
-        sums[SUM_FAPE] += rk.fape / A;
-        sums[SUM_LDDT] += rk.lddt_ca / A;
+        if (!isnan(rk.fape)) {  // examples with backbone frames only (model.h)
+            sums[SUM_FAPE] += rk.fape;
+            sums[SUM_LDDT] += rk.lddt_ca;
+            sums[SUM_SM_N] += 1;
+        }
         sums[SUM_TOKENS] += b.N;
         sums[SUM_FLOPS] += rk.flops;
         sums[SUM_UPLOAD_MS] += rk.upload_ms;
@@ -418,7 +421,7 @@ static void log_step(train_run *R, const step_report *s) {
     nonfinite |= json_num(log, "tflops", "%.6f", 3 * r->flops / (s->ms * 1e9));
     nonfinite |= json_num(log, "disto_loss", "%.9g", r->disto);
     nonfinite |= json_num(log, "msa_loss", "%.9g", r->msa);
-    if (R->M->cfg.structure_module) {
+    if (R->M->cfg.structure_module && !isnan(r->fape)) {  // nan: no example of the step had backbone frames
         nonfinite |= json_num(log, "fape", "%.9g", r->fape);
         nonfinite |= json_num(log, "lddt_ca", "%.6f", r->lddt_ca);
     }
@@ -481,7 +484,7 @@ static int run_step(train_run *R, int64_t step) {
     int stop = sums[SUM_STOP] > 0;
     step_report s = {.step = step, .N = (int)(sums[SUM_TOKENS] / R->cfg.dap), .wait = sums[SUM_WAIT_MS] / W, .vr = {NAN, NAN, NAN}};
     s.r = (pf_step_result){.loss = sums[SUM_LOSS] / W, .disto = sums[SUM_DISTO] / W, .msa = sums[SUM_MSA] / W,
-                           .fape = sums[SUM_FAPE] / W, .lddt_ca = sums[SUM_LDDT] / W,
+                           .fape = sums[SUM_FAPE] / sums[SUM_SM_N], .lddt_ca = sums[SUM_LDDT] / sums[SUM_SM_N],
                            .cycles = cycles, .flops = sums[SUM_FLOPS] / R->cfg.dap, .upload_ms = sums[SUM_UPLOAD_MS] / W};
     if (update_weights(R, step, &s.lr, &s.gnorm) != 0) return 1;
     R->done_steps++;
