@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The structure module wired into training (structure_module=1, CPU): the log
 # carries its losses and validation lDDT-Ca, resume is bit-exact with it, the
-# Pairformer trunk runs it too, and a device without its kernels is refused.
+# Pairformer trunk runs it too, a device without its kernels is refused, and
+# the whole tiny model learns one small protein.
 # Prints one verdict line "N passed, M failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -50,5 +51,23 @@ $BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
 rc=$?
 [ $rc -ne 0 ] && grep -q "structure_module runs on device cpu only" "$T/c.out"
 check "structure_module with device cuda refused" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+# 5. the whole tiny model learns one small protein (1PSM, 38 residues: the crop is
+#    the whole chain): it leaves AF2's collapsed start within 60 steps. Measured:
+#    lDDT-Ca 0.033 (first 10 steps) -> 0.16 (last 10), FAPE 0.989 -> 0.984.
+$BIN prep data/structures/1PSM.cif.gz --out "$T/one.pfc" --quiet >/dev/null 2>&1 &&
+OMP_NUM_THREADS=1 $BIN train --data "$T/one.pfc" --steps 60 $SM --set n_val=0 --out "$T/o" --log "$T/o.jsonl" \
+    --quiet >"$T/o.out" 2>&1
+check "train on one protein" $? "$(tail -n 3 "$T/o.out")"
+python3 - "$T/o.jsonl" <<'PY'
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1]) if '"fape"' in l]
+first, last = rows[:10], rows[-10:]
+mean = lambda rs, k: sum(r[k] for r in rs) / len(rs)
+l0, l1, f0, f1 = mean(first, "lddt_ca"), mean(last, "lddt_ca"), mean(first, "fape"), mean(last, "fape")
+print("lddt_ca %.3f -> %.3f, fape %.4f -> %.4f" % (l0, l1, f0, f1))
+sys.exit(0 if len(rows) == 60 and l1 > l0 + 0.08 and f1 < f0 else 1)
+PY
+check "one protein: lDDT-Ca +0.08 and FAPE falls in 60 steps" $?
 
 verdict
