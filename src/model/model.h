@@ -76,7 +76,7 @@ void pf_model_free(pf_model *M);
 typedef struct {
     double loss;          // total: disto_weight * disto + msa_weight * msa (+ the structure module's losses)
     double disto, msa;    // distogram loss; masked-MSA loss (0 when off)
-    double fape, lddt_ca; // structure module: backbone FAPE (layer mean), lDDT-Ca of its last layer (0 when
+    double fape, lddt_ca; // structure module: clamped backbone FAPE (layer mean), lDDT-Ca of its last layer (0 when
                           // off, nan for an example without resolved backbone frames)
     int cycles;           // passes run (1 + recycles)
     double flops;         // model FLOPs of the forward of the final pass

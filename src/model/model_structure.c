@@ -84,7 +84,7 @@ void pf_model_structure_step(pf_model *M, const pf_batch *b, int64_t step, int t
     // nan, so the averages over examples leave it out instead of counting a 0
     double n_frames = 0;
     for (int64_t i = 0; i < N; i++) n_frames += h.fm[i];
-    r->fape = n_frames > 0 ? o.fape : NAN;
+    r->fape = n_frames > 0 ? o.fape_clamped : NAN;  // the log's fape: clamped, as AF2 reports it
     r->lddt_ca = n_frames > 0 ? o.lddt_ca : NAN;
     host_free(&h);
 }

@@ -23,13 +23,14 @@ void pf_structure_head_defaults(pf_structure_head *h, int c_s, int c_z) {
 // Backbone FAPE averaged over the layers, (1 - f) clamped + f unclamped
 // (structure.h); scale 0 and NULL gradients for the value alone.
 static double fape_mix(const pf_structure_head *h, int L, int64_t N, const real *R, const real *t,
-                       const pf_structure_truth *tr, double clamp, double scale, real *dR, real *dt) {
+                       const pf_structure_truth *tr, double clamp, double scale, real *dR, real *dt,
+                       double *clamped) {
     const double f = clamp > 0 ? h->fape_unclamped : 1;
-    double loss = 0;
-    if (f < 1)
-        loss += (1 - f) * cpu_fape_layers(L, N, R, t, tr->R, tr->t, tr->frame_mask, clamp, scale * (1 - f), dR, dt);
-    if (f > 0) loss += f * cpu_fape_layers(L, N, R, t, tr->R, tr->t, tr->frame_mask, 0, scale * f, dR, dt);
-    return loss;
+    double c = 0, u = 0;
+    if (f < 1) c = cpu_fape_layers(L, N, R, t, tr->R, tr->t, tr->frame_mask, clamp, scale * (1 - f), dR, dt);
+    if (f > 0) u = cpu_fape_layers(L, N, R, t, tr->R, tr->t, tr->frame_mask, 0, scale * f, dR, dt);
+    *clamped = f < 1 ? c : u;
+    return (1 - f) * c + f * u;
 }
 
 // AF2 initialisers (supplement 1.11.4 as OpenFold has them): "final" (zeros)
@@ -142,7 +143,7 @@ pf_structure_losses pf_structure_head_train(pf_structure_head *h, int64_t N, con
     real *ds_out = pf_calloc((size_t)(N * h->d.ipa.c_s), sizeof(real));
     real *lddt = pf_malloc(sizeof(real) * (size_t)N), *err = pf_malloc(sizeof(real) * (size_t)(N * N));
     const real *Rl = r.R + (int64_t)(L - 1) * N * 9, *tl = r.t + (int64_t)(L - 1) * N * 3;  // the last layer
-    o.fape = fape_mix(h, L, N, r.R, r.t, tr, clamp, scale * h->w_fape, dR, dt);
+    o.fape = fape_mix(h, L, N, r.R, r.t, tr, clamp, scale * h->w_fape, dR, dt, &o.fape_clamped);
     if (use_tors) o.torsion = torsion_layers(h, N, r.ang, tr, seq_mask, scale * h->w_torsion, dang);
     // the confidence targets come from the prediction without gradient (AF2)
     pf_lddt_ca_per_residue(N, tl, tr->t, tr->frame_mask, PF_LDDT_CA_CUTOFF, lddt);
@@ -197,7 +198,7 @@ pf_structure_losses pf_structure_head_eval(pf_structure_head *h, int64_t N, cons
     sm_run r = sm_forward(h, s, z, seq_mask);
     real *lddt = pf_malloc(sizeof(real) * (size_t)N), *err = pf_malloc(sizeof(real) * (size_t)(N * N));
     const real *Rl = r.R + (int64_t)(L - 1) * N * 9, *tl = r.t + (int64_t)(L - 1) * N * 3;
-    o.fape = fape_mix(h, L, N, r.R, r.t, tr, clamp, 0, NULL, NULL);
+    o.fape = fape_mix(h, L, N, r.R, r.t, tr, clamp, 0, NULL, NULL, &o.fape_clamped);
     for (int l = 0; l < L && h->d.c_resnet > 0 && tr->tors && tr->tors_alt && tr->tors_mask; l++)
         o.torsion += cpu_torsion_loss(N, r.ang + (int64_t)l * N * 2 * PF_NUM_TORSIONS, tr->tors, tr->tors_alt,
                                       tr->tors_mask, seq_mask, 0, NULL) / L;

@@ -53,7 +53,8 @@ typedef struct {
 
 typedef struct {
     double loss;                      // weighted sum
-    double fape, torsion, plddt_loss, pae_loss;
+    double fape, torsion, plddt_loss, pae_loss;  // fape: the loss term (fape_unclamped mixed in)
+    double fape_clamped;              // the clamped FAPE alone (AF2's reported FAPE; = fape when clamp is 0)
     double lddt_ca;                   // mean lDDT-Ca of the last layer (frame_mask residues)
 } pf_structure_losses;
 
