@@ -90,4 +90,7 @@ for s in ${STAGES:-parity tests bench train}; do
                 --set msa_rows=128 --set steps=200 --set val_every=50 --set recycles=1 --out /tmp/run --log $OUT/train_gpu.jsonl ;;
   esac
 done
+# The device tool returns at most 8 files: the logs travel in one archive, the summary
+# and the JSON results beside it.
+(cd $OUT && shopt -s nullglob && f=(*.log *.jsonl) && [ ${#f[@]} -gt 0 ] && tar -cJf logs.tar.xz "${f[@]}" && rm -f "${f[@]}")
 cat $S
