@@ -31,6 +31,10 @@ for s in ${STAGES:-parity tests bench train}; do
     dp)     export PATH=$PATH:/usr/local/cuda/bin CPATH=$P/sys/include  # kind nvidia-h200-x2; MPI from the image
             make -j16 CUDA=1 BUILD=/tmp/pfb BLAS_DIR=$P/sys/lib pairfold > $OUT/dp_build.log 2>&1
             TAIL=12 stage dp 300 bash bench/dp_check.sh ./pairfold ;;
+    attn)   # attention core: check against the fp32 kernels, issue 10's shapes, triangle sizes
+            TAIL=8 stage attn_check 120 $P/attn_bwd_check --check
+            TAIL=6 stage attn_shapes 120 $P/attn_bwd_check --shapes --reps 10
+            TAIL=16 stage attn_time 200 $P/attn_bwd_check --time ${ATTN_N:-512,1024,2048} --reps 10 ;;
     attnprof) export PATH=$PATH:/usr/local/cuda/bin  # where the attention kernels' time goes (next: tuning)
             TAIL=60 stage attnprof 300 ncu --clock-control none --kernel-name regex:k_tc_ --launch-count 8 \
                 --section SpeedOfLight --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis \

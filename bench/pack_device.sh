@@ -12,10 +12,10 @@ cd "$(dirname "$0")/.."
 B=build/devpack  # its own objects: MPI=0 here, and make does not track flags
 rm -f pairfold
 # MPI=0: the GPU image's Open MPI lives elsewhere; single-process binaries travel light
-make -j2 CUDA=1 MPI=0 BUILD=$B pairfold $B/test_cuda $B/bench_cuda_ops >/dev/null
+make -j2 CUDA=1 MPI=0 BUILD=$B pairfold $B/test_cuda $B/bench_cuda_ops $B/attn_bwd_check >/dev/null
 S=.devpack/stage
 rm -rf .devpack && mkdir -p $S/lib
-cp pairfold $B/test_cuda $B/bench_cuda_ops $S/
+cp pairfold $B/test_cuda $B/bench_cuda_ops $B/attn_bwd_check $S/
 for l in /usr/lib/x86_64-linux-gnu/openblas-openmp/libopenblas.so.0 /lib/x86_64-linux-gnu/libcjson.so.1 \
          /lib/x86_64-linux-gnu/libgfortran.so.5 /lib/x86_64-linux-gnu/libquadmath.so.0 /lib/x86_64-linux-gnu/libgomp.so.1; do
     cp -L "$l" $S/lib/

@@ -643,4 +643,7 @@ void fa_tc_backward_variant(cu_impl *c, const fa_args *a, int v, int parts) {
     pf_die("attention backward: no variant %d", v);
 }
 
-void fa_tc_backward(cu_impl *c, const fa_args *a) { fa_tc_backward_variant(c, a, 0, 7); }
+// Variant 0 (2 rows per block) is the fastest for triangle attention from N = 1024 on;
+// with few rows (single attention has B = 1: half of each 2-row block would idle) or short
+// L (N = 512: 2.43 against 2.61 ms) the 1-row blocks of variant 1 are.
+void fa_tc_backward(cu_impl *c, const fa_args *a) { fa_tc_backward_variant(c, a, a->L <= 512 || a->B < 8 ? 1 : 0, 7); }
