@@ -108,6 +108,7 @@ static void ca_run(const char *label, int bias, int masked) {
 
     if (masked) {  // perturb k and v at masked keys of the rows with an unmasked key
         const int64_t L = c.d.L, D = c.d.D, H = c.d.H;
+        ca_loss(&c);  // o of the unperturbed inputs (the gradient check left its last probe in c.o)
         real *o0 = tl_copy(c.o, c.nq);
         real *k0 = tl_copy(c.k, c.nq), *v0 = tl_copy(c.v, c.nq);
         for (int64_t r = 0; r < c.d.B * c.d.N; r++)
