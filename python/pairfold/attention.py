@@ -44,6 +44,12 @@ def shapes(q_shape, bias_shape, mask_shape, k_shape=None, v_shape=None):
     return B, N, H, L, D
 
 
+def _mask(mask):
+    """0 / 1 float32 (cuEquivariance casts the mask to bool: any nonzero attends)."""
+    m = to_numpy(mask, "mask")
+    return None if m is None else (m != 0).astype(np.float32)
+
+
 def _addr(a):
     return None if a is None else a.ctypes.data
 
@@ -52,7 +58,7 @@ def triangle_attention_forward(q, k, v, bias=None, mask=None, scale=None, device
     """(out (B, N, H, L, D), lse (B, N, H, L)) as float32 numpy arrays; host memory in
     and out (staged through the device's memory when device is a CUDA one)."""
     q, k, v = to_numpy(q, "q"), to_numpy(k, "k"), to_numpy(v, "v")
-    bias, mask = to_numpy(bias, "bias"), to_numpy(mask, "mask")
+    bias, mask = to_numpy(bias, "bias"), _mask(mask)
     B, N, H, L, D = shapes(q.shape, None if bias is None else bias.shape, None if mask is None else mask.shape,
                            k.shape, v.shape)
     scale = 1.0 / np.sqrt(D) if scale is None else float(scale)
@@ -67,7 +73,7 @@ def triangle_attention_backward(q, k, v, bias, mask, scale, out, lse, d_out, dev
     """(dq, dk, dv, d_bias) from d_out = dL/dout, after triangle_attention_forward (its
     out and lse); d_bias (B, H, L, L) or None without a bias."""
     q, k, v = to_numpy(q, "q"), to_numpy(k, "k"), to_numpy(v, "v")
-    bias, mask = to_numpy(bias, "bias"), to_numpy(mask, "mask")
+    bias, mask = to_numpy(bias, "bias"), _mask(mask)
     out, lse, d_out = to_numpy(out, "out"), to_numpy(lse, "lse"), to_numpy(d_out, "d_out")
     B, N, H, L, D = shapes(q.shape, None if bias is None else bias.shape, None if mask is None else mask.shape,
                            k.shape, v.shape)

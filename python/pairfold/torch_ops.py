@@ -179,7 +179,7 @@ def _attention_function():
             dev, wdt = engine_device(q)
             qc, kc, vc = (t.to(wdt).contiguous() for t in (q, k, v))
             bc = None if bias is None else bias.to(device=q.device, dtype=torch.float32).contiguous()
-            mc = None if mask is None else mask.reshape(B, N, L).to(device=q.device, dtype=wdt).contiguous()
+            mc = None if mask is None else mask.reshape(B, N, L).to(q.device).bool().to(wdt).contiguous()  # cuEq: bool
             out = torch.empty_like(qc)
             lse = torch.empty((B, N, H, L), dtype=torch.float32, device=q.device)
             _ready(qc)
