@@ -119,4 +119,20 @@ check(raises(lambda: attention.triangle_attention_forward(q[0], k[0], v[0]), Val
 check(raises(lambda: attention.triangle_attention_forward(q, k, v, scale=float("inf")), pairfold.PairfoldError,
              "scale"), "non-finite scale refused by the C API")
 check(pairfold.api_version >= 2, "API version 2 (attention core, PAIRFOLD_DEVICE_PTR)")
+
+# the pass by address (C API PAIRFOLD_DEVICE_PTR), as torch_ops calls it: on the CPU
+# backend, host float32 buffers; the same results as the staged calls
+q, k, v, R = (rng.normal(size=(2, 3, 2, 4, 8)).astype(np.float32) for _ in range(4))
+bias = rng.normal(size=(2, 2, 4, 4)).astype(np.float32)
+mask = (rng.random((2, 3, 4)) > 0.3).astype(np.float32)
+want, wlse = attention.triangle_attention_forward(q, k, v, bias, mask, 0.4)
+wgrads = attention.triangle_attention_backward(q, k, v, bias, mask, 0.4, want, wlse, R)
+out, lse = np.empty_like(q), np.empty((2, 3, 2, 4), np.float32)
+dims = (2, 3, 2, 4, 8)
+A = lambda a: a.ctypes.data  # noqa: E731
+attention.forward_ptr("cpu", dims, 0.4, A(q), A(k), A(v), A(bias), A(mask), A(out), A(lse))
+gr = [np.empty_like(q), np.empty_like(q), np.empty_like(q), np.empty_like(bias)]
+attention.backward_ptr("cpu", dims, 0.4, A(q), A(k), A(v), A(bias), A(mask), A(out), A(lse), A(R), *map(A, gr))
+check(np.array_equal(out, want) and np.array_equal(lse, wlse) and all(np.array_equal(a, b) for a, b in zip(gr, wgrads)),
+      "forward_ptr / backward_ptr = the staged calls")
 finish()

@@ -54,14 +54,14 @@ class OpenFoldStyle(torch.nn.Module):
 
     def __init__(self, shapes, kind, stack, gen):
         super().__init__()
-        self.kind, self.stack = kind, stack
+        self._kind, self._stack = kind, stack
         for name, shape in shapes.items():
             mod = self
             *path, leaf = name.split(".")
             for part in path:
-                if not hasattr(mod, part):
+                if part not in mod._modules:
                     mod.add_module(part, torch.nn.Module())
-                mod = getattr(mod, part)
+                mod = mod._modules[part]
             t = torch.randn(shape, generator=gen, dtype=torch.float64) * 0.3
             if "layer_norm" in name and name.endswith(".weight"):
                 t = 1 + 0.1 * t
@@ -70,13 +70,13 @@ class OpenFoldStyle(torch.nn.Module):
             mod.register_parameter(leaf, torch.nn.Parameter(t.float()))
 
     def block_params(self, i):
-        pre = f"{self.stack}.blocks.{i}."
+        pre = f"{self._stack}.blocks.{i}."
         return {k[len(pre):]: v for k, v in self.state_dict().items() if k.startswith(pre)}
 
     def forward(self, i, ins, masks):
         p = {k: v.double() for k, v in self.block_params(i).items()}
         d = dict(DIMS, dropout={})
-        if self.kind == "pairformer":
+        if self._kind == "pairformer":
             s, z = tb.pairformer_block(ins["s"], ins["z"], masks["seq_mask"], masks["pair_mask"], p, d)
             return {"s": s, "z": z}
         m, z = tb.evoformer_block(ins["m"], ins["z"], masks["msa_mask"], masks["pair_mask"], p, d)
