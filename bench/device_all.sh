@@ -6,7 +6,7 @@
 # PyTorch reference, test_cuda, test_cuda --quick under compute-sanitizer (memcheck),
 # make test-cuda built there (maketest), 2-GPU data parallelism (dp), an ncu profile of the
 # attention kernels (attnprof), the block benchmark against PyTorch, a short GPU
-# training run on the bundled proteins.
+# training run on the bundled proteins, the PyTorch wrappers and import-openfold (torch).
 set -u
 OUT=${OUT:-/tmp/out}
 P=/tmp/pf
@@ -26,6 +26,10 @@ for s in ${STAGES:-parity tests bench train}; do
   case $s in
     parity) stage parity 150 python3 tests/cuda/parity.py --devices cpu,cuda-fp32,cuda --pairfold $P/pairfold ;;
     tests)  TAIL=6 stage tests 100 $P/test_cuda ;;
+    torch)  # the PyTorch wrappers (triangle attention / multiplication, CPU and CUDA tensors) and the
+            # import-openfold round trip against a PyTorch module (tests/torch), on the packed CUDA builds
+            PAIRFOLD_LIB=$P/libpairfold.so PAIRFOLD=$P/pairfold VERBOSE=1 TAIL=${TORCH_TAIL:-80} \
+                stage torch 400 bash tests/torch/run_all.sh ;;
     maketest) export PATH=$PATH:/usr/local/cuda/bin CPATH=$P/sys/include
             TAIL=12 stage maketest 500 make -j16 CUDA=1 BUILD=/tmp/pfb BLAS_DIR=$P/sys/lib test-cuda ;;
     dp)     export PATH=$PATH:/usr/local/cuda/bin CPATH=$P/sys/include  # kind nvidia-h200-x2; MPI from the image

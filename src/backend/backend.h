@@ -185,6 +185,21 @@ struct pf_backend {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) PF_MODULE_OP_SLOTS(name, D, P, n_in)
 #include "ops.def"
 
+    // ---- the attention core alone (optional; NULL: not available) -----------
+    // pf_core_attn_dims in modules.h (cuEquivariance's layout). core_attn_ws: bytes of
+    // scratch for fwd and bwd. fwd writes o (B, N, H, L, D) and lse (B, N, H, L) fp32,
+    // backend-specific state that the backward takes back (the CPU reference writes
+    // the log-sum-exp of each row's logits; CUDA writes +inf for a fully masked row).
+    // bwd WRITES (does not accumulate, unlike module ops) dq, dk, dv and d_bias
+    // (B, H, L, L), the sum over the N rows in row order; any of them may be NULL
+    // (d_bias must be NULL without a bias).
+    size_t (*core_attn_ws)(pf_backend *be, const pf_core_attn_dims *d);
+    void (*core_attn_fwd)(pf_backend *be, const pf_core_attn_dims *d, const pf_act *q, const pf_act *k,
+                          const pf_act *v, const real *bias, const pf_act *mask, pf_act *o, float *lse, void *ws);
+    void (*core_attn_bwd)(pf_backend *be, const pf_core_attn_dims *d, const pf_act *q, const pf_act *k,
+                          const pf_act *v, const real *bias, const pf_act *mask, const pf_act *o, const float *lse,
+                          const pf_act *d_o, pf_act *dq, pf_act *dk, pf_act *dv, real *d_bias, void *ws);
+
     // ---- axial parallelism (optional; NULL: not available) ------------------
     // Row-sharded variants of two module ops for a dap group (c->size ranks), the
     // dims giving the full padded sizes (attention L = P n; trimul N = P n):

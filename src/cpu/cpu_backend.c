@@ -186,6 +186,9 @@ static pf_backend cpu_backend = {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     .name##_mem = cpu_##name##_mem, .name##_fwd = cpu_##name##_fwd, .name##_bwd = cpu_##name##_bwd,
 #include "../backend/ops.def"
+    .core_attn_ws = cpu_core_attn_ws,
+    .core_attn_fwd = cpu_core_attn_fwd,
+    .core_attn_bwd = cpu_core_attn_bwd,
     .attn_dap_mem = cpu_attn_dap_mem,
     .attn_dap_fwd = cpu_attn_dap_fwd,
     .attn_dap_bwd = cpu_attn_dap_bwd,

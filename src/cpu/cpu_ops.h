@@ -7,6 +7,7 @@
 //   cpu_trimul_dap.c  trimul_dap (row-sharded outgoing update, axial parallelism), dap_transpose
 //   cpu_opm_dap.c     opm_dap (column-sharded MSA), dap_reshard
 //   cpu_pwavg.c       pwavg
+//   cpu_core_attn.c   core_attn (the attention core alone: the C API's triangle attention)
 //   cpu_heads.c       relpos, disto
 //   cpu_backend.c     memory, elementwise, dropout, optimizer, the struct itself
 // pf_act pointers are `real *` on this backend.
@@ -33,6 +34,14 @@ double cpu_disto_fwd(pf_backend *be, const pf_disto_dims *d, const pf_linear_p *
 void cpu_disto_bwd(pf_backend *be, const pf_disto_dims *d, const pf_linear_p *p,
                    pf_linear_p *g, const pf_act *z, const int32_t *target,
                    const pf_act *pair_mask, double scale, pf_act *dz);
+
+// The attention core alone (backend.h core_attn_*): cpu_core_attn.c.
+size_t cpu_core_attn_ws(pf_backend *be, const pf_core_attn_dims *d);
+void cpu_core_attn_fwd(pf_backend *be, const pf_core_attn_dims *d, const pf_act *q, const pf_act *k,
+                       const pf_act *v, const real *bias, const pf_act *mask, pf_act *o, float *lse, void *ws);
+void cpu_core_attn_bwd(pf_backend *be, const pf_core_attn_dims *d, const pf_act *q, const pf_act *k,
+                       const pf_act *v, const real *bias, const pf_act *mask, const pf_act *o, const float *lse,
+                       const pf_act *d_o, pf_act *dq, pf_act *dk, pf_act *dv, real *d_bias, void *ws);
 
 // Axial parallelism (backend.h, attn_dap / trimul_dap): cpu_attention.c, cpu_trimul_dap.c.
 pf_mem cpu_attn_dap_mem(pf_backend *be, const pf_attn_dims *d, int P);

@@ -489,6 +489,9 @@ extern "C" pf_backend *pf_backend_cuda(int bf16_acts) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     be->name##_mem = cu_##name##_mem; be->name##_fwd = cu_##name##_fwd; be->name##_bwd = cu_##name##_bwd;
 #include "../backend/ops.def"
+    be->core_attn_ws = cu_core_attn_ws;
+    be->core_attn_fwd = cu_core_attn_fwd;
+    be->core_attn_bwd = cu_core_attn_bwd;
     be->sum_sq = cub_sum_sq;
     be->scale = cub_scale;
     be->adamw = cub_adamw;

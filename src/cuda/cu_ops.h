@@ -5,6 +5,7 @@
 //   cu_opm.cu                      opm
 //   cu_trimul.cu                   trimul
 //   cu_pwavg.cu                    pwavg
+//   cu_core_attn.cu                core_attn (the attention core alone, over cu_flash.cu)
 //   cu_heads.cu                    relpos, disto
 //   cu_backend.cu                  memory, elementwise, dropout, optimizer, the struct
 #ifndef PF_CU_OPS_H
@@ -26,5 +27,12 @@ void cu_disto_bwd(pf_backend *be, const pf_disto_dims *d, const pf_linear_p *p, 
                   const pf_act *z, const int32_t *target, const pf_act *pair_mask, double scale, pf_act *dz);
 double cu_xent(pf_backend *be, int64_t M, int C, const pf_act *logits, const int32_t *target, const pf_act *weight,
                double scale, pf_act *dlogits);
+
+size_t cu_core_attn_ws(pf_backend *be, const pf_core_attn_dims *d);
+void cu_core_attn_fwd(pf_backend *be, const pf_core_attn_dims *d, const pf_act *q, const pf_act *k, const pf_act *v,
+                      const real *bias, const pf_act *mask, pf_act *o, float *lse, void *ws);
+void cu_core_attn_bwd(pf_backend *be, const pf_core_attn_dims *d, const pf_act *q, const pf_act *k, const pf_act *v,
+                      const real *bias, const pf_act *mask, const pf_act *o, const float *lse, const pf_act *d_o,
+                      pf_act *dq, pf_act *dk, pf_act *dv, real *d_bias, void *ws);
 
 #endif
