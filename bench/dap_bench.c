@@ -312,7 +312,7 @@ static void host_sum(void *ctx, real *x, int64_t n) {
 }
 
 static void usage(FILE *f) {
-    fprintf(f, "usage: [mpirun -np P] dap_bench [--device D] [--n LIST] [--reps R] [--check N] [--tol T]\n"
+    fprintf(f, "usage: [mpirun -np P] dap_bench [--device D] [--n LIST] [--reps R (0: one pass)] [--check N] [--tol T]\n"
                "                 [--set KEY=VAL ...]\n"
                "One Pairformer block forward+backward, the pair tensor sharded over the P ranks (dap = P);\n"
                "one process: unsharded. --check N: sharded = unsharded at N tokens (see bench/dap_bench.c).\n");
@@ -342,8 +342,8 @@ static int parse(bench_ctx *B, int argc, char **argv, int64_t *Ns, int *nN, int6
                 if (bad) { fprintf(stderr, "dap_bench: %s\n", bad); return -1; }
                 Ns[(*nN)++] = x;
             }
-        } else if (!strcmp(a, "--reps") || !strcmp(a, "--check")) {
-            const char *bad = pf_parse_long_arg(v, 1, 65536, a, &x);
+        } else if (!strcmp(a, "--reps") || !strcmp(a, "--check")) {  // --reps 0: one untimed-warm-up pass
+            const char *bad = pf_parse_long_arg(v, strcmp(a, "--reps") ? 1 : 0, 65536, a, &x);
             if (bad) { fprintf(stderr, "dap_bench: %s\n", bad); return -1; }
             if (!strcmp(a, "--reps")) B->reps = (int)x;
             else *checkN = x;
