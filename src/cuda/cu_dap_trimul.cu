@@ -10,13 +10,15 @@
 // order) in pieces of TD_CC channels, so the receive buffer stays small.
 //
 // saved: z (n*N, c_z) | x (n*N, c)
-// ws:    zl, y, gate, dzl (n*N*c_z each) | e[0..4] (n*N*c each) | G (c*N*N) |
-//        Rv (TD_CC*N*N): the reduce-scatter's received blocks
+// ws:    zl, dzl (n*N*c_z each) | y, gate (n*N*max(c_z, c) each) | e[0..2] (n*N*c each) |
+//        G (c*N*N) | Rv (TD_CC*N*N): the reduce-scatter's received blocks.
+// Three e buffers instead of the unsharded op's five: y and gate, free outside the
+// output gate's passes, hold b before its gather and serve as the sides' scratch.
 #include "cu_dap.cuh"
 
 #define TD_CC 16  // channels per reduce-scatter piece
 
-typedef struct { void *zl, *y, *gate, *dzl, *e[5], *G, *Rv; } td_ws;
+typedef struct { void *zl, *y, *gate, *dzl, *e[3], *G, *Rv; } td_ws;
 typedef struct { int64_t N, n, nN, NN; int P, c, cz, cc; } td_sz;
 
 static td_sz td_sizes(const pf_trimul_dims *d, int P) {
@@ -31,11 +33,12 @@ static td_sz td_sizes(const pf_trimul_dims *d, int P) {
 static size_t td_layout(cu_impl *c, const td_sz *s, void *ws, td_ws *w) {
     size_t e = cu_esz(c);
     cu_carver cv = {(char *)ws, 0};
+    const int64_t wide = s->cz > s->c ? s->cz : s->c;
     w->zl = cu_carve(&cv, (size_t)(s->nN * s->cz) * e);
-    w->y = cu_carve(&cv, (size_t)(s->nN * s->cz) * e);
-    w->gate = cu_carve(&cv, (size_t)(s->nN * s->cz) * e);
     w->dzl = cu_carve(&cv, (size_t)(s->nN * s->cz) * e);
-    for (int k = 0; k < 5; k++) w->e[k] = cu_carve(&cv, (size_t)(s->nN * s->c) * e);
+    w->y = cu_carve(&cv, (size_t)(s->nN * wide) * e);
+    w->gate = cu_carve(&cv, (size_t)(s->nN * wide) * e);
+    for (int k = 0; k < 3; k++) w->e[k] = cu_carve(&cv, (size_t)(s->nN * s->c) * e);
     w->G = cu_carve(&cv, (size_t)(s->NN * s->c) * e);
     w->Rv = cu_carve(&cv, (size_t)(s->NN * s->cc) * e);
     return cv.off;
@@ -82,12 +85,12 @@ void cu_trimul_dap_fwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_
     td_layout(c, &s, ws, &w);
     const int64_t nN = s.nN, N = s.N, n = s.n, NN = s.NN;
     const int cz = s.cz;
-    void *A = w.e[2], *Bl = w.e[3], *X = w.e[0];  // (c, n, N)
+    void *A = w.e[2], *Bl = w.gate, *X = w.e[0];  // (c, n, N)
     void *x = saved ? (char *)saved + (size_t)(nN * cz) * cu_esz(c) : w.e[1];  // (n, N, c)
     cu_ln_fwd(c, nN, cz, &p->ln_in, z, w.zl);
     cu_tm_side(c, nN, cz, s.c, &p->a_p, &p->a_g, w.zl, mask, w.e[0], w.e[1], A);
     cu_tm_side(c, nN, cz, s.c, &p->b_p, &p->b_g, w.zl, mask, w.e[0], w.e[1], Bl);
-    td_gather(c, &s, Bl, w.G, cm);
+    td_gather(c, &s, Bl, w.G, cm);  // gate is free again
     // X_c (n, N) = A_c (n, N) G_c^T, G_c (N, N)
     cu_gemm(c, 0, 1, n, N, N, 1.f, A, CU_ACT, N, w.G, CU_ACT, N, 0.f, X, CU_ACT, N, s.c, nN, NN, nN, NULL);
     cu_tm_transpose(c, X, x, nN, s.c, 0, s.c);  // (c, n*N) -> (n*N, c)
@@ -141,15 +144,16 @@ void cu_trimul_dap_bwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_
     void **e = w.e;
     cu_ln_fwd(c, nN, s.cz, &p->ln_in, z, w.zl);
     td_out_bwd(c, &s, p, g, x, d_out, &w);
-    void *dX = e[1], *A = e[3], *Bl = e[4], *dA = e[0], *dBl = e[2];  // (c, n, N) each
-    cu_tm_side(c, nN, s.cz, s.c, &p->a_p, &p->a_g, w.zl, mask, e[0], e[2], A);
-    cu_tm_side(c, nN, s.cz, s.c, &p->b_p, &p->b_g, w.zl, mask, e[0], e[2], Bl);
-    td_gather(c, &s, Bl, w.G, cm);
+    // y and gate are free from here: the sides' scratch, then dBl
+    void *dX = e[1], *A = e[2], *Bl = e[0], *dA = e[0], *dBl = w.y;  // (c, n, N) each
+    cu_tm_side(c, nN, s.cz, s.c, &p->a_p, &p->a_g, w.zl, mask, w.y, w.gate, A);
+    cu_tm_side(c, nN, s.cz, s.c, &p->b_p, &p->b_g, w.zl, mask, w.y, w.gate, Bl);
+    td_gather(c, &s, Bl, w.G, cm);  // e[0] is free again
     // X = A G^T: dA_c = dX_c G_c (n, N); dB_c = dX_c^T A_c (N, N), into G once dA is done
     cu_gemm(c, 0, 0, n, N, N, 1.f, dX, CU_ACT, N, w.G, CU_ACT, N, 0.f, dA, CU_ACT, N, s.c, nN, NN, nN, NULL);
     cu_gemm(c, 1, 0, N, N, n, 1.f, dX, CU_ACT, N, A, CU_ACT, N, 0.f, w.G, CU_ACT, N, s.c, nN, nN, NN, NULL);
     td_reduce_scatter(c, &s, &w, dBl, cm);
-    td_side_bwd(c, &s, &p->a_p, &p->a_g, &g->a_p, &g->a_g, mask, dA, &w, e[3], e[4]);
-    td_side_bwd(c, &s, &p->b_p, &p->b_g, &g->b_p, &g->b_g, mask, dBl, &w, e[3], e[4]);
+    td_side_bwd(c, &s, &p->a_p, &p->a_g, &g->a_p, &g->a_g, mask, dA, &w, e[2], w.gate);
+    td_side_bwd(c, &s, &p->b_p, &p->b_g, &g->b_p, &g->b_g, mask, dBl, &w, e[2], w.gate);
     cu_ln_bwd(c, nN, s.cz, &p->ln_in, &g->ln_in, z, w.dzl, d_z);
 }

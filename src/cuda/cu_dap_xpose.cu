@@ -30,7 +30,7 @@ void cu_dap_transpose(pf_backend *be, const pf_dap_comm *cm, int64_t N, int C, c
     if (row % 16 == 0 && ((uintptr_t)x | (uintptr_t)snd) % 16 == 0)
         k_dap_pack<uint4><<<cu_blocks(cnt * (int64_t)(row / 16), 256), 256, 0, c->stream>>>(
             (const uint4 *)x, (uint4 *)snd, n, N, P, (int64_t)(row / 16));
-    else if (row % 4 == 0)
+    else if (row % 4 == 0 && ((uintptr_t)x | (uintptr_t)snd) % 4 == 0)
         k_dap_pack<uint32_t><<<cu_blocks(cnt * (int64_t)(row / 4), 256), 256, 0, c->stream>>>(
             (const uint32_t *)x, (uint32_t *)snd, n, N, P, (int64_t)(row / 4));
     else
