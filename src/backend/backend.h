@@ -76,16 +76,26 @@ typedef struct pf_backend pf_backend;
 // group each hold rows [rank * n, (rank + 1) * n) of a padded (P n, P n, c) pair
 // tensor. A module op that needs more than its own rows gets them through these
 // collectives, called in the same order on every rank of the group. Buffers are
-// in the backend's memory; n counts reals per rank.
+// in the backend's memory. Gathers and all-to-alls count bytes (they move
+// activations of any type unchanged: bf16 stays bf16); sum counts reals.
 typedef struct pf_dap_comm pf_dap_comm;
 struct pf_dap_comm {
     int rank, size;  // this rank's index in its dap group, P
-    // out (P * n) = the group's x (n each), in rank order
-    void (*all_gather)(const pf_dap_comm *c, const real *x, real *out, int64_t n);
-    // x, out: P blocks of n; block q of x goes to rank q, block q of out came from rank q
-    void (*all_to_all)(const pf_dap_comm *c, const real *x, real *out, int64_t n);
-    // x (n) = sum over the group of x, the same order on every call
+    // out (P blocks of `bytes`) = the group's x, in rank order. x may be out's own
+    // block (out + rank * bytes: in place).
+    void (*all_gather)(const pf_dap_comm *c, const void *x, void *out, size_t bytes);
+    // x, out: P blocks of `bytes`; block q of x goes to rank q, block q of out came from rank q
+    void (*all_to_all)(const pf_dap_comm *c, const void *x, void *out, size_t bytes);
+    // x (n reals) = sum over the group of x, the same order on every call
     void (*sum)(const pf_dap_comm *c, real *x, int64_t n);
+    // Optional (NULL: not available): group_start / group_end bracket several
+    // gathers or all-to-alls that the backend may then issue as one (NCCL groups);
+    // their results are complete after group_end.
+    void (*group_start)(const pf_dap_comm *c);
+    void (*group_end)(const pf_dap_comm *c);
+    // Optional: milliseconds the group's collectives took on the device since the
+    // last reset (waiting for the other ranks included); reset != 0 starts again.
+    double (*comm_ms)(const pf_dap_comm *c, int reset);
     void *ctx;
 };
 
@@ -246,6 +256,13 @@ struct pf_backend {
     // (out[j, i] = x_full[i, j] for the rank's j). ws: 2 n N C reals.
     void (*dap_transpose)(pf_backend *be, const pf_dap_comm *c, int64_t N, int C, const pf_act *x,
                           pf_act *out, void *ws);
+
+    // A dap group's collectives on this backend's device (optional; NULL: the
+    // caller builds host ones, src/train/dap_group.c). Collective over the world
+    // (every rank calls it, after coll_open): ranks g P .. g P + P - 1 form group g,
+    // each group with its own communicator. NULL and a message on failure.
+    pf_dap_comm *(*dap_comm_open)(pf_backend *be, const pf_coll_host *host, int P, char *err, size_t errlen);
+    void (*dap_comm_close)(pf_backend *be, pf_dap_comm *c);
 
     // ---- optimizer (flat parameter buffers) -------------------------------
     double (*sum_sq)(pf_backend *be, const real *x, int64_t n);
