@@ -18,7 +18,8 @@ PF=${2:-./pairfold}
 OUTD=${OUT:-/tmp}/dap
 mkdir -p $OUTD
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-RUN="mpirun -np 2 --oversubscribe --bind-to none -x LD_LIBRARY_PATH -x OMP_NUM_THREADS=4"
+# DAP_RUN: how two ranks start (default mpirun; bench/launch2.sh for the payload's binaries built without MPI)
+RUN=${DAP_RUN:-mpirun -np 2 --oversubscribe --bind-to none -x LD_LIBRARY_PATH -x OMP_NUM_THREADS=4}
 N=${DAP_N:-2048}
 DEV=${DAP_DEV:-cuda}; DEV32=${DAP_DEV32:-cuda-fp32}  # (cpu: a smoke test of this script with small DAP_SET sizes)
 B="$BIN ${DAP_SET:-}"

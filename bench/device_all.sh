@@ -34,10 +34,17 @@ for s in ${STAGES:-parity tests bench train}; do
             TAIL=12 stage maketest 500 make -j16 CUDA=1 BUILD=/tmp/pfb BLAS_DIR=$P/sys/lib test-cuda ;;
     dapgpu) # kind nvidia-h200-x2: one Pairformer block sharded over 2 GPUs (dap = 2) against one GPU:
             # match check, N = 2048 time and memory, largest N (bench/dap_gpu.sh; DAP_PARTS selects parts)
-            export PATH=$PATH:/usr/local/cuda/bin CPATH=$P/sys/include
-            make -j16 CUDA=1 BUILD=/tmp/pfb BLAS_DIR=$P/sys/lib /tmp/pfb/dap_bench pairfold > $OUT/dapgpu_build.log 2>&1 ||
-                tail -20 $OUT/dapgpu_build.log >> $S
-            TAIL=${DAP_TAIL:-30} stage dapgpu ${DAP_LIMIT:-540} bash bench/dap_gpu.sh /tmp/pfb/dap_bench ./pairfold ;;
+            # The payload's dap_bench and pairfold (no MPI: two ranks through bench/launch2.sh), else
+            # built here with the image's MPI
+            if [ -x $P/dap_bench ]; then
+                DAP_RUN="bash bench/launch2.sh" LAUNCH_LOG=$OUT/dapgpu_rank1.log TAIL=${DAP_TAIL:-30} \
+                    stage dapgpu ${DAP_LIMIT:-540} bash bench/dap_gpu.sh $P/dap_bench $P/pairfold
+            else
+                export PATH=$PATH:/usr/local/cuda/bin CPATH=$P/sys/include
+                make -j16 CUDA=1 BUILD=/tmp/pfb BLAS_DIR=$P/sys/lib /tmp/pfb/dap_bench pairfold > $OUT/dapgpu_build.log 2>&1 ||
+                    tail -20 $OUT/dapgpu_build.log >> $S
+                TAIL=${DAP_TAIL:-30} stage dapgpu ${DAP_LIMIT:-540} bash bench/dap_gpu.sh /tmp/pfb/dap_bench ./pairfold
+            fi ;;
     dp)     export PATH=$PATH:/usr/local/cuda/bin CPATH=$P/sys/include  # kind nvidia-h200-x2; MPI from the image
             make -j16 CUDA=1 BUILD=/tmp/pfb BLAS_DIR=$P/sys/lib pairfold > $OUT/dp_build.log 2>&1
             TAIL=12 stage dp 300 bash bench/dp_check.sh ./pairfold ;;

@@ -17,8 +17,8 @@ if [ -z "${LIBS_ONLY:-}" ]; then
     rm -f pairfold libpairfold.so
     # MPI=0: the GPU image's Open MPI lives elsewhere; single-process binaries travel light.
     # libpairfold.so with the CUDA backend: the Python package and tests/torch (stage torch).
-    make -j2 CUDA=1 MPI=0 BUILD=$B pairfold libpairfold.so $B/test_cuda $B/bench_cuda_ops $B/attn_bwd_check >/dev/null
-    cp pairfold libpairfold.so $B/test_cuda $B/bench_cuda_ops $B/attn_bwd_check $S/
+    make -j2 CUDA=1 MPI=0 BUILD=$B pairfold libpairfold.so $B/test_cuda $B/bench_cuda_ops $B/attn_bwd_check $B/dap_bench >/dev/null
+    cp pairfold libpairfold.so $B/test_cuda $B/bench_cuda_ops $B/attn_bwd_check $B/dap_bench $S/
 fi
 for l in /usr/lib/x86_64-linux-gnu/openblas-openmp/libopenblas.so.0 /lib/x86_64-linux-gnu/libcjson.so.1 \
          /lib/x86_64-linux-gnu/libgfortran.so.5 /lib/x86_64-linux-gnu/libquadmath.so.0 /lib/x86_64-linux-gnu/libgomp.so.1; do
