@@ -180,11 +180,37 @@ def read_residues(data_dir):
     return out
 
 
+# Pairs of same-element atoms whose names files do not always give by the IUPAC
+# rule: ARG NH1 is cis to CD; VAL CG1 / CG2 and LEU CD1 / CD2 by the chirality of
+# (a, b, c) about the centre (the sign most residues have). Each residue is put
+# in the canonical naming before measuring, else the two positions would blur.
+CHIRAL = {"VAL": ("CB", "CA", "CG1", "CG2"), "LEU": ("CG", "CB", "CD1", "CD2")}
+
+
+def canonical(res, rs):
+    def swap(x, a, b):
+        x[a], x[b] = x[b], x[a]
+    if res == "ARG":
+        for x in rs:
+            if abs(torsion(x["CD"], x["NE"], x["CZ"], x["NH1"])) > np.pi / 2:
+                swap(x, "NH1", "NH2")
+    if res in CHIRAL:
+        c, a, b, d = CHIRAL[res]
+        vol = [np.dot(x[a] - x[c], np.cross(x[b] - x[c], x[d] - x[c])) for x in rs]
+        sign = np.sign(np.sum(np.sign(vol)))
+        for x, v in zip(rs, vol):
+            if np.sign(v) != sign:
+                swap(x, b, d)
+
+
 def measure(residues):
-    """Mean local coordinates of every atom in its group's frame, per residue type."""
+    """Mean local coordinates of every atom in its group's frame, per residue type,
+    rounded to 0.001 A (the default frames are derived from the rounded numbers, so
+    atoms built from true frames reproduce those frames exactly)."""
     table = {}
     for res in THREE:
         acc = {name: [] for name, _, _ in atoms_of(res)}
+        canonical(res, residues[res])
         for x in residues[res]:
             F = group_frames(res, x)
             for name, _, g in atoms_of(res):
@@ -196,6 +222,8 @@ def measure(residues):
         table[res]["N"][2] = table[res]["C"][1] = table[res]["C"][2] = table[res]["O"][2] = 0.0
         for k, chi in enumerate(CHI.get(res, [])):
             table[res][chi[3]][2] = 0.0
+        for n in table[res]:
+            table[res][n] = np.round(table[res][n], 3) + 0.0  # + 0.0: no -0.0
     return table
 
 
@@ -244,8 +272,9 @@ def check(residues, table):
     print(f"worst per-atom RMSD {worst:.3f} A")
 
 
-def c_vec(v):
-    return "{" + ", ".join(f"{float(a):.3f}" if abs(a) >= 5e-4 else "0.000" for a in v) + "}"
+def c_vec(v, digits=3):
+    z = 0.5 * 10.0 ** -digits
+    return "{" + ", ".join(f"{float(a):.{digits}f}" if abs(a) >= z else f"{0:.{digits}f}" for a in v) + "}"
 
 
 def write_c(path, table, counts):
@@ -270,7 +299,7 @@ def write_c(path, table, counts):
         L.append("        {")
         for g in range(8):
             R, t = D[g]
-            L.append("            {" + ", ".join(c_vec(R[r]) for r in range(3)) + f", {c_vec(t)}}},")
+            L.append("            {" + ", ".join(c_vec(R[r], 12) for r in range(3)) + f", {c_vec(t, 12)}}},")
         L.append("        },")
         sw = SWAPS.get(src, [])
         L.append("        {" + ", ".join("{\"%s\", \"%s\"}" % p for p in sw) + "},")
