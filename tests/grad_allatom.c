@@ -10,6 +10,8 @@
 #include "../src/cpu/cpu_allatom.h"
 #include "../src/cpu/cpu_structure.h"
 #include "../src/model/structure_atoms.h"
+#include "../src/model/structure.h"
+#include "../src/core/rng.h"
 
 #define TOL 1e-6
 #define NA PF_MAX_RES_ATOMS
@@ -228,9 +230,79 @@ static void test_sidechain_fape(void) {
     tl_check(n == 1 && tl_max_abs_diff(sw, tx0, N * NA * 3) < 1e-12, "renaming restores swapped TYR ring atoms", "%d renamed", n);
 }
 
+// ---------------------------------------------------------------------------
+// The structure head with side-chain truth: loss parts and the gradient of the
+// weighted loss (side-chain FAPE through the last layer's frames and angles)
+// ---------------------------------------------------------------------------
+typedef struct {
+    pf_structure_head h;
+    int64_t N;
+    real *s, *z, *seq_mask;
+    pf_structure_truth truth;
+} head_ctx;
+
+static double head_loss(void *vc) {
+    head_ctx *c = vc;
+    return pf_structure_head_eval(&c->h, c->N, c->s, c->z, c->seq_mask, &c->truth, 0, NULL).loss;
+}
+
+static void test_head_sidechain(void) {
+    static head_ctx c;
+    const int cs = 6, cz = 4;
+    const int64_t N = c.N = 7;
+    pf_structure_head_defaults(&c.h, cs, cz);
+    tl_check(c.h.w_sidechain == 0.5, "side-chain FAPE weight is AF2's 0.5", "%g", c.h.w_sidechain);
+    c.h.d.n_layers = 2;
+    c.h.d.ipa.H = 2; c.h.d.ipa.c = 3; c.h.d.ipa.Pq = 2; c.h.d.ipa.Pv = 2;
+    c.h.pd.c_h = 5;
+    c.h.d.stop_rot_grad = 0;  // the full gradient: central differences see no stop-gradient
+    c.h.d.c_resnet = 4; c.h.d.n_resnet_blocks = 1;
+    pf_params P;
+    pf_params_init_registry(&P);
+    pf_structure_head_declare(&c.h, &P);
+    pf_params_bind(&P, pf_backend_cpu());
+    pf_params_initialise(&P, 5);
+    for (int64_t k = 0; k < P.total; k++) P.data[k] += (real)(0.3 * pf_normal(970, (uint64_t)k));
+    c.s = tl_rand(N * cs, 1, 971), c.z = tl_rand(N * N * cz, 1, 972), c.seq_mask = tl_zeros(N);
+    for (int64_t i = 0; i < N; i++) c.seq_mask[i] = i != 5;
+    // truth: atoms of random frames (3.8 A apart) and torsions, with its frames and chi
+    // targets (ARG 4 + TRP 2 + TYR 2 + LYS 4 + ILE 2 = 14 chi angles)
+    real *Rt = tl_zeros(N * 9), *tt = tl_zeros(N * 3), *at = tl_rand(N * 14, 1, 973), *x = tl_zeros(N * NA * 3);
+    rand_frames(N, Rt, tt, 2, 974);
+    for (int64_t i = 0; i < N; i++) tt[3 * i] += 3.8 * (double)i;
+    cpu_allatom_fwd(N, AATYPE, Rt, tt, at, NULL, NULL, x);
+    real *m = tl_zeros(N * NA), *gR = tl_zeros(N * NG * 9), *gt = tl_zeros(N * NG * 3), *gm = tl_zeros(N * NG);
+    real *tors = tl_zeros(N * 14), *alt = tl_zeros(N * 14), *tm = tl_zeros(N * 7), *R = tl_zeros(N * 9), *t = tl_zeros(N * 3);
+    real *fm = tl_zeros(N);
+    pf_allatom_mask(N, AATYPE, m);
+    pf_truth_from_atoms(N, AATYPE, x, m, NULL, gR, gt, gm, tors, alt, tm);
+    for (int64_t i = 0; i < N; i++) {
+        memcpy(R + 9 * i, gR + i * NG * 9, sizeof(real) * 9);
+        memcpy(t + 3 * i, gt + i * NG * 3, sizeof(real) * 3);
+        fm[i] = gm[i * NG] * c.seq_mask[i];
+    }
+    double chi = 0;
+    for (int64_t k = 0; k < N * 7; k++) chi += (k % 7 >= 3) * tm[k];
+    tl_check(chi == 14 && gm[0 * NG + 7] == 1 && gm[2 * NG + 4] == 0 && gm[1 * NG + PF_RG_PHI] == 0,
+             "truth from atoms: chi targets and group frames", "%g chi", chi);
+    c.truth = (pf_structure_truth){R, t, fm, tors, alt, tm, AATYPE, x, m};
+    real *ds = tl_zeros(N * cs), *dz = tl_zeros(N * N * cz);
+    tl_tensors ts = {0};
+    tl_add(&ts, "s", c.s, ds, N * cs);
+    tl_add_linear(&ts, "structure_module.bb_update.linear", &c.h.p.bb_update, &c.h.g.bb_update, 6, cs);
+    tl_add_linear(&ts, "angle_resnet.linear_out", &c.h.p.angle.lin_out, &c.h.g.angle.lin_out, 14, 4);
+    pf_structure_losses o = pf_structure_head_train(&c.h, N, c.s, c.z, c.seq_mask, &c.truth, 0, 1, ds, dz);
+    double want = 0.5 * o.fape + 0.5 * o.torsion + 0.01 * o.plddt_loss + 0.5 * o.sidechain_fape;
+    tl_check(fabs(o.loss - want) < 1e-12 && o.sidechain_fape > 0.1, "structure head loss with side-chain FAPE",
+             "%g vs %g, side-chain FAPE %g", o.loss, want, o.sidechain_fape);
+    tl_gradcheck("structure_head_sidechain", head_loss, &c, &ts, 60, TOL);
+    pf_params_free(&P);
+}
+
 void grad_allatom(void) {
     test_allatom_grad();
     test_allatom_geometry();
     test_fape_points();
     test_sidechain_fape();
+    test_head_sidechain();
 }

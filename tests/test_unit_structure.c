@@ -219,7 +219,7 @@ static double train(const pf_chain *ch) {
     real *m = tl_zeros(P.total), *v = tl_zeros(P.total), *s = tl_rand(N * CS, 1, 1), *z = tl_rand(N * N * CZ, 1, 2);
     real *seq = tl_zeros(N);
     for (int64_t i = 0; i < N; i++) seq[i] = 1;
-    pf_structure_truth truth = {R, t, fm, tors, alt, tm};
+    pf_structure_truth truth = {R, t, fm, tors, alt, tm, NULL, NULL, NULL};
     pf_structure_losses first = {0}, o = {0};
     double pl_tail = 0;
     for (int step = 1; step <= STEPS; step++) {
