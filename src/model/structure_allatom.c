@@ -98,6 +98,29 @@ void pf_truth_from_atoms(int64_t N, const int32_t *aatype, const real *xyz, cons
     pf_free(bx), pf_free(R), pf_free(t), pf_free(fm), pf_free(bm);
 }
 
+int pf_truth_side_chains(int64_t N, const int32_t *aatype, const real *atom14_xyz, const int32_t *atom14_mask,
+                         const int32_t *chain, real *atom_mask, real *tors, real *tors_alt, real *tors_mask) {
+    int any = 0;
+    for (int64_t i = 0; i < N; i++)
+        for (int a = 0; a < NA; a++) {
+            atom_mask[i * NA + a] = (real)(a < geom(aatype[i])->n_atoms && (atom14_mask[i] >> a & 1));
+            any |= a > PF_AT_CB && atom_mask[i * NA + a] != 0;
+        }
+    if (!any) return 0;
+    const int64_t nt = N * PF_NUM_TORSIONS;
+    real *gR = pf_malloc(sizeof(real) * (size_t)(N * NG * 9)), *gt = pf_malloc(sizeof(real) * (size_t)(N * NG * 3));
+    real *gm = pf_malloc(sizeof(real) * (size_t)(N * NG)), *tr = pf_malloc(sizeof(real) * (size_t)(2 * nt));
+    real *alt = pf_malloc(sizeof(real) * (size_t)(2 * nt)), *tm = pf_malloc(sizeof(real) * (size_t)nt);
+    pf_truth_from_atoms(N, aatype, atom14_xyz, atom_mask, chain, gR, gt, gm, tr, alt, tm);
+    for (int64_t k = 0; k < nt; k++) {
+        if (k % PF_NUM_TORSIONS < 3) continue;  // chi1..4 only
+        tors_mask[k] = tm[k];
+        for (int e = 0; e < 2; e++) tors[2 * k + e] = tr[2 * k + e], tors_alt[2 * k + e] = alt[2 * k + e];
+    }
+    pf_free(gR), pf_free(gt), pf_free(gm), pf_free(tr), pf_free(alt), pf_free(tm);
+    return 1;
+}
+
 static double dist(const real *a, const real *b) {
     return sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
 }

@@ -3,7 +3,7 @@
 #include "structure_atoms.h"
 #include <string.h>
 #include "../cpu/cpu_allatom.h"
-#include "../data/batch.h"
+#include "../data/atom14.h"
 
 int pf_residue_atoms(const real *R, const real *t, const real *tors, int tok, real xyz[PF_MAX_RES_ATOMS][3]) {
     const int32_t aa = tok >= 0 && tok < PF_NUM_RESTYPES ? tok : PF_NUM_RESTYPES - 1;
@@ -19,18 +19,13 @@ int pf_residue_atoms(const real *R, const real *t, const real *tors, int tok, re
 }
 
 int pf_chain_residue_atoms(const pf_chain *c, int i, real *xyz, real *mask) {
-    const int tok = c->tok[i] < PF_NUM_RESTYPES ? c->tok[i] : PF_NUM_RESTYPES - 1;
-    const int met = tok == (int)(strchr(PF_AA_ORDER, 'M') - PF_AA_ORDER);
+    float x[PF_MAX_RES_ATOMS * 3];
+    const unsigned m = pf_chain_atom14(c, i, x);
     int found = 0;
-    memset(xyz, 0, sizeof(real) * PF_MAX_RES_ATOMS * 3);
-    memset(mask, 0, sizeof(real) * PF_MAX_RES_ATOMS);
-    for (int k = c->atom_start ? c->atom_start[i] : 0; c->atom_start && k < c->atom_start[i + 1]; k++) {
-        const pf_atom *at = &c->atoms[k];
-        int a = pf_rg_atom_index(tok, met && !strcmp(at->name, "SE") ? "SD" : at->name);
-        if (a < 0 || mask[a]) continue;  // hydrogens, OXT, unknown names; the first copy of a name
-        for (int e = 0; e < 3; e++) xyz[3 * a + e] = at->xyz[e];
-        mask[a] = 1;
-        found++;
+    for (int a = 0; a < PF_MAX_RES_ATOMS; a++) {
+        mask[a] = (real)(m >> a & 1);
+        found += m >> a & 1;
+        for (int e = 0; e < 3; e++) xyz[3 * a + e] = x[3 * a + e];
     }
     return found;
 }

@@ -39,6 +39,15 @@ void pf_truth_from_atoms(int64_t N, const int32_t *aatype, const real *xyz, cons
                          const int32_t *chain, real *group_R, real *group_t, real *group_mask, real *tors,
                          real *tors_alt, real *tors_mask);
 
+// The side-chain truth of a batch (atom14_xyz (N, 14, 3), atom14_mask (N) bits,
+// data/atom14.h): atom_mask (N, 14) = the bits within the residue type's slots,
+// and the chi targets (pf_truth_from_atoms) written into tors, tors_alt,
+// tors_mask (N, 7, 2 / 7) at chi1..4, leaving pre-omega, phi and psi as they are.
+// Returns 1 when any side-chain atom (beyond CB) is present, else 0 (nothing written
+// but atom_mask).
+int pf_truth_side_chains(int64_t N, const int32_t *aatype, const real *atom14_xyz, const int32_t *atom14_mask,
+                         const int32_t *chain, real *atom_mask, real *tors, real *tors_alt, real *tors_mask);
+
 // AF2 Alg. 26 simplified: for each residue with symmetric atoms (ASP, GLU,
 // PHE, TYR), the naming of true_xyz (N, 14, 3) (as is, or with the pairs of
 // residue_geometry.h's swaps exchanged) whose distances to every present atom
