@@ -1,9 +1,10 @@
 // test_unit_structure: the structure module's pieces working together in the
 // float32 build, on a bundled protein: the truth (backbone frames and torsions)
 // from its atoms against independent formulas, then the structure head
-// (src/model/structure.h: module, angle resnet, FAPE, torsion, pLDDT and PAE
-// losses, AF2's initialisation) trained alone with Adam on fixed random s and z.
-// FAPE and the torsion loss must fall, lDDT-Ca rise, the pLDDT loss fall.
+// (src/model/structure.h: module, angle resnet, FAPE, torsion with chi targets,
+// side-chain FAPE, pLDDT and PAE losses, AF2's initialisation) trained alone
+// with Adam on fixed random s and z. FAPE, side-chain FAPE and the torsion loss
+// must fall, lDDT-Ca rise, the pLDDT loss fall.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,6 +205,15 @@ static double train(const pf_chain *ch) {
     real *bx = bb_xyz(ch, &am);
     pf_truth_from_backbone(N, bx, am, NULL, R, t, fm, tors, alt, tm);
     free(am);
+    // every heavy atom: chi targets (torsion loss) and side-chain FAPE
+    real *ax = tl_zeros(N * PF_MAX_RES_ATOMS * 3), *amask = tl_zeros(N * PF_MAX_RES_ATOMS);
+    real *gR = tl_zeros(N * 72), *gt = tl_zeros(N * 24), *gm = tl_zeros(N * 8);
+    int32_t aa[NRES];
+    for (int64_t i = 0; i < N; i++) {
+        aa[i] = ch->tok[i];
+        pf_chain_residue_atoms(ch, (int)i, ax + i * PF_MAX_RES_ATOMS * 3, amask + i * PF_MAX_RES_ATOMS);
+    }
+    pf_truth_from_atoms(N, aa, ax, amask, NULL, gR, gt, gm, tors, alt, tm);
     pf_structure_head h;
     pf_structure_head_defaults(&h, CS, CZ);
     h.d.n_layers = 4;
@@ -219,7 +229,7 @@ static double train(const pf_chain *ch) {
     real *m = tl_zeros(P.total), *v = tl_zeros(P.total), *s = tl_rand(N * CS, 1, 1), *z = tl_rand(N * N * CZ, 1, 2);
     real *seq = tl_zeros(N);
     for (int64_t i = 0; i < N; i++) seq[i] = 1;
-    pf_structure_truth truth = {R, t, fm, tors, alt, tm, NULL, NULL, NULL};
+    pf_structure_truth truth = {R, t, fm, tors, alt, tm, aa, ax, amask};
     pf_structure_losses first = {0}, o = {0};
     double pl_tail = 0;
     for (int step = 1; step <= STEPS; step++) {
@@ -228,8 +238,8 @@ static double train(const pf_chain *ch) {
         if (step == 1) first = o;
         if (step > STEPS - 30) pl_tail += o.plddt_loss / 30;  // its target moves with the structure: average
         if (getenv("PF_TEST_VERBOSE") && step % 20 == 0)
-            printf("step %3d fape %.4f torsion %.4f lddt %.4f plddt %.4f pae %.4f\n", step, o.fape, o.torsion,
-                   o.lddt_ca, o.plddt_loss, o.pae_loss);
+            printf("step %3d fape %.4f torsion %.4f lddt %.4f plddt %.4f pae %.4f side-chain fape %.4f\n", step, o.fape,
+                   o.torsion, o.lddt_ca, o.plddt_loss, o.pae_loss, o.sidechain_fape);
         for (int64_t k = 0; k < P.total; k++) {  // Adam, lr 5e-3
             double g = P.grad[k], b1t = 1 - pow(0.9, step), b2t = 1 - pow(0.999, step);
             m[k] = (real)(0.9 * m[k] + 0.1 * g);
@@ -239,7 +249,9 @@ static double train(const pf_chain *ch) {
     }
     tl_check(isfinite(o.loss) && o.fape < 0.6 * first.fape, "structure head trained: FAPE falls", "%.4f -> %.4f",
              first.fape, o.fape);
-    tl_check(o.torsion < 0.5 * first.torsion, "torsion loss falls", "%.4f -> %.4f", first.torsion, o.torsion);
+    tl_check(o.torsion < 0.5 * first.torsion, "torsion loss (with chi) falls", "%.4f -> %.4f", first.torsion, o.torsion);
+    tl_check(o.sidechain_fape < 0.7 * first.sidechain_fape, "side-chain FAPE falls", "%.4f -> %.4f", first.sidechain_fape,
+             o.sidechain_fape);
     tl_check(o.lddt_ca > first.lddt_ca + 0.3, "lDDT-Ca of the last layer rises", "%.4f -> %.4f", first.lddt_ca, o.lddt_ca);
     tl_check(pl_tail < first.plddt_loss - 0.3, "pLDDT loss falls", "%.4f -> %.4f (mean of the last 30 steps)",
              first.plddt_loss, pl_tail);
