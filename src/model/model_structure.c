@@ -4,6 +4,7 @@
 #include "../core/util.h"
 #include "../core/rng.h"
 #include "structure_truth.h"
+#include "structure_atoms.h"
 
 void pf_model_structure_declare(pf_model *M) {
     const pf_config *c = &M->cfg;
@@ -16,6 +17,7 @@ void pf_model_structure_declare(pf_model *M) {
     M->sh.w_torsion = c->torsion_weight;
     M->sh.w_plddt = c->plddt_weight;
     M->sh.w_pae = c->pae_weight;
+    M->sh.w_sidechain = c->sidechain_fape_weight;
     pf_structure_head_declare(&M->sh, &M->P);
 }
 
@@ -64,9 +66,11 @@ void pf_model_structure_step(pf_model *M, const pf_batch *b, int64_t step, int t
     sm_host h = host_alloc(N, c);
     trunk_outputs(M, N, h.s, h.z);
     pf_truth_from_backbone(N, b->backbone_xyz, b->backbone_mask, b->chain_id, h.R, h.t, h.fm, h.tors, h.alt, h.tm);
+    real *am = pf_calloc((size_t)(N * PF_MAX_RES_ATOMS), sizeof(real));  // side chains: chi targets, side-chain FAPE
+    const int atoms = pf_truth_side_chains(N, b->aatype, b->atom14_xyz, b->atom14_mask, b->chain_id, am, h.tors, h.alt, h.tm);
     for (int64_t i = 0; i < N; i++) h.fm[i] *= b->seq_mask[i];
     for (int64_t k = 0; k < N * PF_NUM_TORSIONS; k++) h.tm[k] *= b->seq_mask[k / PF_NUM_TORSIONS];
-    pf_structure_truth truth = {h.R, h.t, h.fm, h.tors, h.alt, h.tm};
+    pf_structure_truth truth = {h.R, h.t, h.fm, h.tors, h.alt, h.tm, atoms ? b->aatype : NULL, b->atom14_xyz, am};
     // AF2 1.9.2: clamped FAPE in 90% of the training batches
     double clamp = !training || pf_uniform(c->seed ^ 0xfa9eull, (uint64_t)step) < 0.9 ? PF_FAPE_CLAMP : 0;
     pf_structure_losses o = training ? pf_structure_head_train(&M->sh, N, h.s, h.z, b->seq_mask, &truth, clamp, 1.0, h.ds, h.dz)
@@ -82,4 +86,5 @@ void pf_model_structure_step(pf_model *M, const pf_batch *b, int64_t step, int t
     r->fape = o.fape;
     r->lddt_ca = o.lddt_ca;
     host_free(&h);
+    pf_free(am);
 }

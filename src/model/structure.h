@@ -25,6 +25,9 @@ typedef struct {
     // torsion loss, each the mean over the layers (AF2's L_aux), 0.5; pLDDT
     // 0.01; PAE 0 (0.1 in AF2's fine-tuning).
     double w_fape, w_torsion, w_plddt, w_pae;
+    // Side-chain (all-atom) FAPE of the last layer (AF2 1.9.2: 0.5), used when the
+    // truth has atoms (structure_atoms.h: pf_sidechain_fape).
+    double w_sidechain;
 } pf_structure_head;
 
 // Sizes of AF2: 8 layers, IPA 12 heads x 16 channels, 4 query / 8 value points,
@@ -39,14 +42,19 @@ void pf_structure_head_declare(pf_structure_head *h, pf_params *P);
 // (Alg. 21) and frame_mask (N) where resolved; torsions (N, 7, 2) unit (sin,
 // cos), their pi-shifted alternative and tors_mask (N, 7), or all NULL (no
 // torsion loss: the side-chain atoms they come from are not read yet).
+// Optionally every heavy atom: aatype (N), atom_xyz (N, 14, 3) and atom_mask
+// (N, 14) in residue_geometry.h's slots (NULL: no side-chain FAPE); the chi
+// targets then come in tors (pf_truth_from_atoms).
 typedef struct {
     const real *R, *t, *frame_mask;
     const real *tors, *tors_alt, *tors_mask;
+    const int32_t *aatype;
+    const real *atom_xyz, *atom_mask;
 } pf_structure_truth;
 
 typedef struct {
     double loss;                      // weighted sum
-    double fape, torsion, plddt_loss, pae_loss;
+    double fape, torsion, plddt_loss, pae_loss, sidechain_fape;
     double lddt_ca;                   // mean lDDT-Ca of the last layer (frame_mask residues)
 } pf_structure_losses;
 
