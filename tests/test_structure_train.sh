@@ -1,51 +1,17376 @@
-#!/usr/bin/env bash
-# The structure module wired into training (structure_module=1, CPU): the log
-# carries its losses and validation lDDT-Ca, resume is bit-exact with it, the
-# Pairformer trunk runs it too, and a device without its kernels is refused.
-# Prints one verdict line "N passed, M failed".
-set -u
-cd "$(dirname "$0")/.."
-. tests/testlib.sh
-SM="--set structure_module=1 --set sm_layers=3"
-
-# 1. bundled proteins, 8 steps, validation at 4 and 8: fape, lddt_ca, val_lddt_ca in the log
-$BIN train --steps 8 $SM --set val_every=4 --out "$T/a" --log "$T/a.jsonl" --quiet >"$T/a.out" 2>&1
-check "train with structure_module=1" $? "$(tail -n 3 "$T/a.out")"
-python3 - "$T/a.jsonl" <<'PY'
-import json, math, sys
-rows = [json.loads(l) for l in open(sys.argv[1])]
-ok = len(rows) == 8 and all(math.isfinite(r["fape"]) and 0 <= r["lddt_ca"] <= 1 for r in rows)
-ok &= any(r["fape"] > 0 for r in rows)
-vals = [r["val_lddt_ca"] for r in rows if "val_lddt_ca" in r]
-ok &= len(vals) >= 2 and all(0 <= v <= 1 for v in vals)
-# the structure module's losses are part of the total (fape weight 0.5 > 0)
-ok &= any(r["loss"] > r["disto_loss"] + 0.1 for r in rows)
-print("fape", [round(r["fape"], 3) for r in rows], "val lddt", vals)
-sys.exit(0 if ok else 1)
-PY
-check "log: fape, lddt_ca, val_lddt_ca" $?
-
-# 2. resume: 4 + 4 resumed steps print the losses of the straight run, bit for bit
-$BIN train --steps 4 $SM --set val_every=0 --out "$T/b" --log "$T/b.jsonl" --quiet >/dev/null 2>&1 &&
-$BIN train --resume "$T/b" --steps 8 --log "$T/b.jsonl" --quiet >/dev/null 2>&1
-check "4 steps + resume to 8" $?
-python3 - "$T/a.jsonl" "$T/b.jsonl" <<'PY'
-import re, sys
-def losses(p):
-    return [re.search(r'"loss":([^,]+)', l).group(1) for l in open(p)]
-a, b = losses(sys.argv[1]), losses(sys.argv[2])
-sys.exit(0 if len(a) == 8 and a == b else 1)
-PY
-check "resumed losses identical bit for bit" $?
-
-# 3. the Pairformer trunk feeds its single representation to the module
-$BIN train --steps 3 --trunk pairformer $SM --set val_every=0 --out "$T/p" --log "$T/p.jsonl" --quiet >"$T/p.out" 2>&1
-check "pairformer trunk with structure_module=1" $? "$(tail -n 3 "$T/p.out")"
-
-# 4. no CUDA kernels yet: refused with a message naming the field
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
 $BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
 rc=$?
-[ $rc -ne 0 ] && grep -q "structure_module runs on device cpu only" "$T/c.out"
-check "structure_module with device cuda refused" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
 
-verdict
+## 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+!# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+/# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+/# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+b# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+/# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+b# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+## 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+T# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+m# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+w# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+g# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+(# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+_# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+m# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+=# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+1# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+,# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+C# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+P# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+U# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+)# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+:# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+g# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+## 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+D# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+D# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+T# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+C# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+,# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+m# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+b# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+x# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+w# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+,# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+## 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+P# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+m# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+k# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+,# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+w# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+k# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+## 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+P# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+N# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+,# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+M# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+(# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+m# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+0# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+)# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+/# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+/# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+b# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+S# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+M# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+=# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+_# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+m# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+=# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+1# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+m# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+_# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+y# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+=# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+3# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+## 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+1# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+b# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+,# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+8# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+,# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+4# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+8# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+:# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+,# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+_# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+,# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+_# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+_# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+g# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+B# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+I# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+N# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+8# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+S# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+M# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+_# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+y# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+=# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+4# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+T# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+/# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+g# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+T# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+/# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+j# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+q# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+># 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+T# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+/# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+2# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+># 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+&# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+1# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+k# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+w# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+_# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+m# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+=# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+1# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+?# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+(# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+3# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+T# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+/# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+)# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+y# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+3# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+T# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+/# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+j# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+<# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+<# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+'# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+P# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+Y# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+'# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+m# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+j# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+,# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+m# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+,# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+y# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+w# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+=# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+[# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+j# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+(# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+)# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+(# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+y# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+g# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+[# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+1# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+]# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+)# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+]# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+k# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+=# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+(# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+w# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+)# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+=# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+=# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+8# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+(# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+m# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+(# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+[# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+]# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+)# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+0# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+<# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+=# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+[# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+_# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+]# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+<# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+=# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+1# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+w# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+)# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+k# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+&# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+=# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+y# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+(# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+[# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+]# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+># 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+0# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+w# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+)# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+=# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+[# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+[# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+_# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+_# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+]# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+w# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+_# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+_# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+]# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+k# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+&# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+=# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+(# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+)# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+># 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+=# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+2# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+(# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+0# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+<# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+=# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+<# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+=# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+1# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+)# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+## 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+m# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+'# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+(# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+w# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+g# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+0# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+5# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+># 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+0# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+)# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+k# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+&# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+=# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+y# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+(# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+[# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+]# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+># 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+[# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+_# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+]# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
++# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+0# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+1# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+w# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+)# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+(# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+,# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+[# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+(# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+[# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+]# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+,# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+3# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+)# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+w# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+]# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+,# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+,# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+)# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+y# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+x# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+(# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+0# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+k# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+1# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+)# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+P# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+Y# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+k# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+g# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+:# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+,# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+_# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+,# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+_# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+_# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+?# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+## 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+2# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+m# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+:# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+4# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
++# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+4# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+m# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+g# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+,# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+b# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+b# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+B# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+I# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+N# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+4# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+S# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+M# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+_# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+y# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+=# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+0# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+T# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+/# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+b# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+g# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+T# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+/# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+b# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+j# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+q# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+># 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+/# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+/# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+2# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+># 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+&# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+1# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+&# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+&# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+B# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+I# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+N# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+m# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+T# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+/# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+b# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+8# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+g# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+T# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+/# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+b# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+j# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+q# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+># 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+/# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+/# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+2# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+># 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+&# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+1# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+k# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+4# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
++# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+m# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+8# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+?# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+y# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+3# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+T# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+/# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+j# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+T# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+/# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+b# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+j# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+<# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+<# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+'# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+P# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+Y# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+'# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+m# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+,# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+y# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+(# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+)# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+:# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+[# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+(# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+'# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+:# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+(# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+[# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+^# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+,# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+]# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
++# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+)# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+'# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+,# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+)# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+g# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+(# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+1# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+)# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+(# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+)# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+]# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+,# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+b# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+=# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+(# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+y# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+g# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+[# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+1# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+]# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+)# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+,# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+(# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+y# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+g# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+[# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+2# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+]# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+)# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+y# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+x# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+(# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+0# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+(# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+)# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+=# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+=# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+8# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+=# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+=# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+b# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+1# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+)# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+P# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+Y# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+k# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+m# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+b# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+b# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+?# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+## 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+3# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+P# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+m# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+k# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+g# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+m# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+B# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+I# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+N# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+3# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+k# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+m# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+S# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+M# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+_# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+y# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+=# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+0# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+T# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+/# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+g# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+T# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+/# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+j# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+q# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+># 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+T# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+/# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+2# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+># 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+&# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+1# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+k# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+m# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+k# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+w# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+_# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+m# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+=# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+1# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+?# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+(# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+3# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+T# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+/# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+)# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+## 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+4# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+C# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+U# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+D# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+A# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+k# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+y# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+:# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+w# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+m# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+g# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+m# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+g# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+B# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+I# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+N# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+1# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+S# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+M# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+T# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+/# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+q# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+># 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+T# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+/# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+2# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+># 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+&# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+1# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+=# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+?# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+[# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+0# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+]# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+&# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+&# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+g# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+q# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+_# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+m# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+p# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+y# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+T# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+/# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+k# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+_# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+m# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+w# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+h# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+f# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+s# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+?# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+(# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+:# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+(# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+a# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+l# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+-# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+n# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+1# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+ # 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+$# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+T# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+/# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+.# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+o# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+u# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+)# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+)# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+"# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+v# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+e# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+r# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+d# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+i# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+c# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+t# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
+
+# 4. device cuda: no longer refused for the structure module (its CUDA entries
+# exist); a build without CUDA refuses the device itself, not the field
+$BIN train --steps 1 $SM --device cuda --out "$T/c" --quiet >"$T/c.out" 2>&1
+rc=$?
+! grep -q "structure_module" "$T/c.out"
+check "structure_module with device cuda not refused by the configuration" $? "(rc $rc: $(tail -n 1 "$T/c.out"))"
+
