@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include "../core/real.h"
 #include "modules.h"
+#include "struct_modules.h"
 #include "device.h"
 
 typedef struct pf_act pf_act;  // opaque: activations in backend memory
@@ -263,6 +264,38 @@ struct pf_backend {
     // each group with its own communicator. NULL and a message on failure.
     pf_dap_comm *(*dap_comm_open)(pf_backend *be, const pf_coll_host *host, int P, char *err, size_t errlen);
     void (*dap_comm_close)(pf_backend *be, pf_dap_comm *c);
+
+    // ---- structure module (struct_modules.h; optional, NULL: not available) ----
+    // Not lines of ops.def: besides the single and pair streams these take rigid
+    // frames. The module's per-residue tensors (frames R (N, 3, 3) and t (N, 3),
+    // s_out, angles, pLDDT logits, and their gradients) are `real` arrays in
+    // backend memory (fp32 on a GPU); s, s_init, z, out, mask and their gradients
+    // are pf_act as for the module ops. Backwards accumulate (+=), NULL gradients
+    // are not wanted; saved must be non-NULL (no inference variant yet).
+    //  ipa: invariant point attention; s (N, c_s), z (N, N, c_z), frames in the
+    //  module's units -> out (N, c_s) (overwritten). The backward takes the
+    //  forward's inputs again (z is not copied into saved).
+    pf_mem (*ipa_mem)(pf_backend *be, const pf_ipa_dims *d);
+    void (*ipa_fwd)(pf_backend *be, const pf_ipa_dims *d, const pf_ipa_p *p, const pf_act *s, const pf_act *z,
+                    const real *R, const real *t, const pf_act *mask, pf_act *out, void *saved, void *ws);
+    void (*ipa_bwd)(pf_backend *be, const pf_ipa_dims *d, const pf_ipa_p *p, pf_ipa_p *g, const pf_act *s,
+                    const pf_act *z, const real *R, const real *t, const pf_act *mask, const void *saved,
+                    const pf_act *d_out, pf_act *d_s, pf_act *d_z, real *d_R, real *d_t, void *ws);
+    //  sm: the whole module loop (Alg. 20, shared weights, angle resnet), as
+    //  cpu_sm_fwd / cpu_sm_bwd: s_init (N, c_s), z (N, N, c_z) -> R_out (L, N, 3, 3),
+    //  t_out (L, N, 3) in A, s_out (N, c_s), angles (L, N, 7, 2) (NULL when c_resnet == 0).
+    pf_mem (*sm_mem)(pf_backend *be, const pf_sm_dims *d);
+    void (*sm_fwd)(pf_backend *be, const pf_sm_dims *d, const pf_sm_p *p, const pf_act *s_init, const pf_act *z,
+                   const pf_act *mask, real *R_out, real *t_out, real *s_out, real *angles, void *saved, void *ws);
+    void (*sm_bwd)(pf_backend *be, const pf_sm_dims *d, const pf_sm_p *p, pf_sm_p *g, const pf_act *s_init,
+                   const pf_act *z, const pf_act *mask, const void *saved, const real *d_R_out,
+                   const real *d_t_out, const real *d_s_out, const real *d_angles, pf_act *d_s_init,
+                   pf_act *d_z, void *ws);
+    //  pLDDT head's network: logits (N, n_bins) from s (N, c_s) (the loss over
+    //  N x n_bins numbers is the caller's); the backward from d_logits.
+    void (*plddt_fwd)(pf_backend *be, const pf_plddt_dims *d, const pf_plddt_p *p, const real *s, real *logits);
+    void (*plddt_bwd)(pf_backend *be, const pf_plddt_dims *d, const pf_plddt_p *p, pf_plddt_p *g, const real *s,
+                      const real *d_logits, real *d_s);
 
     // ---- optimizer (flat parameter buffers) -------------------------------
     double (*sum_sq)(pf_backend *be, const real *x, int64_t n);

@@ -71,4 +71,23 @@ void cpu_dap_transpose(pf_backend *be, const pf_dap_comm *c, int64_t N, int C, c
 double cpu_xent(pf_backend *be, int64_t M, int C, const pf_act *logits, const int32_t *target,
                 const pf_act *weight, double scale, pf_act *dlogits);
 
+
+// The structure module's entries (cpu_struct_ops.c; backend.h "structure module").
+pf_mem cpu_ipa_mem(pf_backend *be, const pf_ipa_dims *d);
+void cpu_ipa_fwd_op(pf_backend *be, const pf_ipa_dims *d, const pf_ipa_p *p, const pf_act *s, const pf_act *z,
+                    const real *R, const real *t, const pf_act *mask, pf_act *out, void *saved, void *ws);
+void cpu_ipa_bwd_op(pf_backend *be, const pf_ipa_dims *d, const pf_ipa_p *p, pf_ipa_p *g, const pf_act *s,
+                    const pf_act *z, const real *R, const real *t, const pf_act *mask, const void *saved,
+                    const pf_act *d_out, pf_act *d_s, pf_act *d_z, real *d_R, real *d_t, void *ws);
+pf_mem cpu_sm_mem(pf_backend *be, const pf_sm_dims *d);
+void cpu_sm_fwd_op(pf_backend *be, const pf_sm_dims *d, const pf_sm_p *p, const pf_act *s_init, const pf_act *z,
+                   const pf_act *mask, real *R_out, real *t_out, real *s_out, real *angles, void *saved, void *ws);
+void cpu_sm_bwd_op(pf_backend *be, const pf_sm_dims *d, const pf_sm_p *p, pf_sm_p *g, const pf_act *s_init,
+                   const pf_act *z, const pf_act *mask, const void *saved, const real *d_R_out,
+                   const real *d_t_out, const real *d_s_out, const real *d_angles, pf_act *d_s_init,
+                   pf_act *d_z, void *ws);
+void cpu_plddt_fwd_op(pf_backend *be, const pf_plddt_dims *d, const pf_plddt_p *p, const real *s, real *logits);
+void cpu_plddt_bwd_op(pf_backend *be, const pf_plddt_dims *d, const pf_plddt_p *p, pf_plddt_p *g, const real *s,
+                      const real *d_logits, real *d_s);
+
 #endif

@@ -61,7 +61,7 @@ static const field fields[] = {
     FF(max_bin, 0, 1000, "upper edge of the last finite bin (Angstrom; above min_bin)"),
     FF(disto_weight, 0, 1000, "weight of the distogram loss"),
     FF(msa_weight, 0, 1000, "weight of the AF2 masked-MSA loss (Evoformer trunk only)"),
-    FI(structure_module, 0, 1, "1: AF2 structure module, pLDDT and PAE heads after the trunk (device cpu only)"),
+    FI(structure_module, 0, 1, "1: AF2 structure module, pLDDT and PAE heads after the trunk"),
     FI(sm_layers, 1, 64, "structure module layers (weights shared)"),
     FF(fape_weight, 0, 1000, "weight of backbone FAPE (mean over the structure module's layers)"),
     FF(torsion_weight, 0, 1000, "weight of the torsion-angle loss (pre-omega, phi, psi; mean over the layers)"),
@@ -449,11 +449,6 @@ int pf_config_validate(const pf_config *c, char *err, size_t errlen) {
     if (!(c->max_bin > c->min_bin)) { snprintf(err, errlen, "configuration: max_bin must exceed min_bin"); return -1; }
     if (c->structure_module && c->dap > 1) {
         snprintf(err, errlen, "configuration: structure_module with dap = %d is not implemented yet (use dap = 1)", c->dap);
-        return -1;
-    }
-    if (c->structure_module && strcmp(c->device, "cpu") != 0) {
-        snprintf(err, errlen, "configuration: structure_module runs on device cpu only (no CUDA kernels yet), not '%s'",
-                 c->device);
         return -1;
     }
     pf_device dev;

@@ -5,6 +5,7 @@
 #include "../core/rng.h"
 #include "structure_truth.h"
 #include "structure_atoms.h"
+#include "structure_dev.h"
 
 void pf_model_structure_declare(pf_model *M) {
     const pf_config *c = &M->cfg;
@@ -57,12 +58,67 @@ static void trunk_outputs(pf_model *M, int64_t N, real *s, real *z) {
     be->act_to_real(be, z, M->z, N * N * c->c_z);
 }
 
+// FAPE's clamp for this step: AF2 1.9.2 clamps in 90% of the training batches.
+static double fape_clamp(const pf_config *c, int64_t step, int training) {
+    return !training || pf_uniform(c->seed ^ 0xfa9eull, (uint64_t)step) < 0.9 ? PF_FAPE_CLAMP : 0;
+}
+
+// The step on a device backend (structure_dev.h): the trunk's s and z are read
+// where they are; the truth is built on the host as in the host path.
+static void structure_step_dev(pf_model *M, const pf_batch *b, int64_t step, int training, pf_step_result *r,
+                               pf_structure_pred *out) {
+    pf_backend *be = M->be;
+    const pf_config *c = &M->cfg;
+    const int64_t N = b->N;
+    const int evo = c->trunk == PF_TRUNK_EVOFORMER;
+    real *R = pf_calloc((size_t)(N * 9 + 1), sizeof(real)), *t = pf_calloc((size_t)(N * 3 + 1), sizeof(real));
+    real *fm = pf_calloc((size_t)(N + 1), sizeof(real));
+    real *tors = pf_calloc((size_t)(N * 2 * PF_NUM_TORSIONS + 1), sizeof(real));
+    real *alt = pf_calloc((size_t)(N * 2 * PF_NUM_TORSIONS + 1), sizeof(real));
+    real *tm = pf_calloc((size_t)(N * PF_NUM_TORSIONS + 1), sizeof(real));
+    pf_truth_from_backbone(N, b->backbone_xyz, b->backbone_mask, b->chain_id, R, t, fm, tors, alt, tm);
+    // chi targets as the host path (the side-chain FAPE is not in the device path yet)
+    real *am = pf_calloc((size_t)(N * PF_MAX_RES_ATOMS), sizeof(real));
+    pf_truth_side_chains(N, b->aatype, b->atom14_xyz, b->atom14_mask, b->chain_id, am, tors, alt, tm);
+    for (int64_t i = 0; i < N; i++) fm[i] *= b->seq_mask[i];
+    for (int64_t k = 0; k < N * PF_NUM_TORSIONS; k++) tm[k] *= b->seq_mask[k / PF_NUM_TORSIONS];
+    pf_structure_truth truth = {R, t, fm, tors, alt, tm};
+    const pf_act *s = M->s;
+    pf_act *ds = NULL;
+    if (evo) {  // the single representation from the first MSA row (AF2 Alg. 6 line 12)
+        be->linear_fwd(be, N, c->c_m, c->c_s, &M->p.single, M->m, M->tmp_n, 0);
+        s = M->tmp_n;
+        if (training) {
+            ds = be->alloc(be, pf_act_size(be, N * c->c_s));
+            be->zero(be, ds, pf_act_size(be, N * c->c_s));
+        }
+    }
+    pf_structure_losses o = pf_structure_head_run_dev(&M->sh, be, N, s, M->z, b->seq_mask, &truth,
+                                                      fape_clamp(c, step, training), training,
+                                                      training ? (evo ? ds : M->ds) : NULL,
+                                                      training ? M->dz : NULL, out);
+    if (ds) {
+        be->linear_bwd(be, N, c->c_m, c->c_s, &M->p.single, &M->g.single, M->m, ds, M->dm);
+        be->sync(be);
+        be->free(be, ds);
+    }
+    r->loss += o.loss;
+    r->fape = o.fape;
+    r->lddt_ca = o.lddt_ca;
+    real *bufs[] = {R, t, fm, tors, alt, tm, am};
+    for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++) pf_free(bufs[k]);
+}
+
 void pf_model_structure_step(pf_model *M, const pf_batch *b, int64_t step, int training, pf_step_result *r,
                              pf_structure_pred *out) {
     pf_backend *be = M->be;
     const pf_config *c = &M->cfg;
     const int64_t N = b->N;
     const int evo = c->trunk == PF_TRUNK_EVOFORMER;
+    if (be->device_memory) {  // the backend's structure entries; s, z and gradients stay on the device
+        structure_step_dev(M, b, step, training, r, out);
+        return;
+    }
     sm_host h = host_alloc(N, c);
     trunk_outputs(M, N, h.s, h.z);
     pf_truth_from_backbone(N, b->backbone_xyz, b->backbone_mask, b->chain_id, h.R, h.t, h.fm, h.tors, h.alt, h.tm);
@@ -71,8 +127,7 @@ void pf_model_structure_step(pf_model *M, const pf_batch *b, int64_t step, int t
     for (int64_t i = 0; i < N; i++) h.fm[i] *= b->seq_mask[i];
     for (int64_t k = 0; k < N * PF_NUM_TORSIONS; k++) h.tm[k] *= b->seq_mask[k / PF_NUM_TORSIONS];
     pf_structure_truth truth = {h.R, h.t, h.fm, h.tors, h.alt, h.tm, atoms ? b->aatype : NULL, b->atom14_xyz, am};
-    // AF2 1.9.2: clamped FAPE in 90% of the training batches
-    double clamp = !training || pf_uniform(c->seed ^ 0xfa9eull, (uint64_t)step) < 0.9 ? PF_FAPE_CLAMP : 0;
+    double clamp = fape_clamp(c, step, training);
     pf_structure_losses o = training ? pf_structure_head_train(&M->sh, N, h.s, h.z, b->seq_mask, &truth, clamp, 1.0, h.ds, h.dz)
                                      : pf_structure_head_eval(&M->sh, N, h.s, h.z, b->seq_mask, &truth, clamp, out);
     if (training) {

@@ -19,6 +19,8 @@
 #include "../../src/core/rng.h"
 
 static int quick;
+static const char *only;  // --only structure: the structure module tests alone
+void cuda_structure(int quick);  // test_cuda_struct.c
 
 typedef struct { hbuf b; real *init, *snap; } hgrad;
 static hgrad g_in(int64_t n, uint64_t seed) {
@@ -820,6 +822,12 @@ static void run_mode(int bf16) {
     if (!H_gpu) { tl_check(0, "cuda backend", "no CUDA device"); return; }
     H_bf16 = bf16;
     H_tol = bf16 ? 2e-2 : 1e-4;
+    if (only && !strcmp(only, "structure")) {
+        cuda_structure(quick);
+        H_gpu->destroy(H_gpu);
+        H_gpu = NULL;
+        return;
+    }
     test_basic();
     test_linear_ln();
     test_optimizer();
@@ -842,6 +850,7 @@ static void run_mode(int bf16) {
         test_disto(40, 16, 64, 1);
         test_big();
     }
+    cuda_structure(quick);
     H_gpu->destroy(H_gpu);
     H_gpu = NULL;
 }
@@ -849,6 +858,7 @@ static void run_mode(int bf16) {
 int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--quick")) quick = 1;
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
     H_cpu = pf_backend_cpu();
     run_mode(0);
     run_mode(1);
