@@ -82,7 +82,7 @@ static void structure_step_dev(pf_model *M, const pf_batch *b, int64_t step, int
     pf_truth_side_chains(N, b->aatype, b->atom14_xyz, b->atom14_mask, b->chain_id, am, tors, alt, tm);
     for (int64_t i = 0; i < N; i++) fm[i] *= b->seq_mask[i];
     for (int64_t k = 0; k < N * PF_NUM_TORSIONS; k++) tm[k] *= b->seq_mask[k / PF_NUM_TORSIONS];
-    pf_structure_truth truth = {R, t, fm, tors, alt, tm};
+    pf_structure_truth truth = {R, t, fm, tors, alt, tm, NULL, NULL, NULL};
     const pf_act *s = M->s;
     pf_act *ds = NULL;
     if (evo) {  // the single representation from the first MSA row (AF2 Alg. 6 line 12)
