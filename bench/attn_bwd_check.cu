@@ -2,7 +2,7 @@
 // (cu_flash_bwd.cu) against the previous one (fa_tc_backward_v1, cu_flash_tc.cu)
 // and the fp32 kernels of cu_flash.cu on the same inputs (docs/ATTENTION_BWD.md).
 //
-//   attn_bwd_check [--check] [--time N,N,...] [--reps R] [--profile N]
+//   attn_bwd_check [--check] [--time N,N,...] [--reps R] [--profile N] [--shapes]
 //
 // --check: random bf16 q, k, v, dO, fp32 bias, 0/1 key masks with some fully
 // masked rows, odd sizes (L 77, 1000), the transposed (ending node) layout,
@@ -375,6 +375,38 @@ static void run_time(cu_impl *cb, const std::vector<int64_t> &sizes, int reps) {
     }
 }
 
+// --shapes: forward + backward of issue 10's three module shapes, the first kernels
+// (fa_tc_forward's k_tc_fwd and fa_tc_backward_v1) against today's (fa_forward, which
+// takes the Hopper kernel on sm_90, and fa_tc_backward). Both backwards include
+// fa_rowdot (today's version in both, so the ratio does not credit its rewrite).
+static void bwd_v1_rowdot(cu_impl *c, const fa_args *a, int, int) { fa_rowdot(c, a, (float *)a->D); fa_tc_backward_v1(c, a); }
+static void bwd_new_rowdot(cu_impl *c, const fa_args *a, int, int) { fa_rowdot(c, a, (float *)a->D); fa_tc_backward(c, a); }
+static void fwd_old(cu_impl *c, const fa_args *a, int, int) { fa_tc_forward(c, a); }
+static void fwd_new(cu_impl *c, const fa_args *a, int, int) { fa_forward(c, a); }
+
+static void run_shapes(cu_impl *cb, int reps) {
+    tcase shapes[] = {{1024, 1024, 4, 32, 0, 1, 1, 0, "triangle start N=1024 4x32"},
+                      {128, 1024, 8, 32, 0, 1, 1, 0, "MSA row S=128 N=1024 8x32"},
+                      {1, 2048, 16, 24, 0, 1, 1, 0, "single N=2048 16x24"}};
+    printf("\n%-28s %9s %9s %9s | %9s %9s %9s | %7s %7s\n", "shape", "old fwd", "old bwd", "old f+b", "new fwd",
+           "new bwd", "new f+b", "x fwd", "x f+b");
+    for (const tcase &t : shapes) {
+        prob p;
+        prob_make(&p, t, 0);
+        std::vector<uint16_t> ones((size_t)p.M, f2bf(1.f));
+        CU_CHECK(cudaMemcpy(p.bmask, ones.data(), ones.size() * 2, cudaMemcpyHostToDevice));
+        fa_args a = bf_args(t, &p);
+        float of = time_median(cb, &a, fwd_old, 0, 7, reps);
+        float ob = time_median(cb, &a, bwd_v1_rowdot, 0, 7, reps);
+        float nf = time_median(cb, &a, fwd_new, 0, 7, reps);
+        float nb = time_median(cb, &a, bwd_new_rowdot, 0, 7, reps);
+        printf("%-28s %9.3f %9.3f %9.3f | %9.3f %9.3f %9.3f | %7.2f %7.2f\n", t.name, of, ob, of + ob, nf, nb, nf + nb,
+               of / nf, (of + ob) / (nf + nb));
+        fflush(stdout);
+        prob_free(&p);
+    }
+}
+
 // One default backward at N (triangle attention shape), for a profiler (ncu -k regex:k_bwd).
 static void run_profile(cu_impl *cb, int64_t N) {
     tcase t = {N, N, 4, 32, 0, 1, 1, 0, "profile"};
@@ -389,11 +421,12 @@ static void run_profile(cu_impl *cb, int64_t N) {
 }
 
 int main(int argc, char **argv) {
-    int check = 0, reps = 10;
+    int check = 0, reps = 10, shapes = 0;
     int64_t profile = 0;
     std::vector<int64_t> sizes;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--check")) check = 1;
+        else if (!strcmp(argv[i], "--shapes")) shapes = 1;
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--profile") && i + 1 < argc) {
             profile = atoll(argv[++i]);
@@ -405,7 +438,7 @@ int main(int argc, char **argv) {
                 if (v < 1 || v > 8192) pf_die("--time: size %s not in 1..8192", s);
                 sizes.push_back(v);
             }
-        } else pf_die("usage: attn_bwd_check [--check] [--time N,N,...] [--reps R] [--profile N] (unknown '%s')", argv[i]);
+        } else pf_die("usage: attn_bwd_check [--check] [--time N,N,...] [--reps R] [--profile N] [--shapes] (unknown '%s')", argv[i]);
     }
     if (reps < 1) pf_die("--reps must be >= 1");
     cudaDeviceProp prop;
@@ -422,6 +455,7 @@ int main(int argc, char **argv) {
     int fails = 0;
     if (check) fails = run_check(&cb, &cf);
     if (!sizes.empty()) run_time(&cb, sizes, reps);
+    if (shapes) run_shapes(&cb, reps);
     if (profile) run_profile(&cb, profile);
     if (check) printf("attn_bwd_check: %s\n", fails ? "FAILED" : "PASSED");
     return fails ? 1 : 0;

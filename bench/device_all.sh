@@ -6,7 +6,7 @@
 # PyTorch reference, test_cuda, test_cuda --quick under compute-sanitizer (memcheck),
 # make test-cuda built there (maketest), 2-GPU data parallelism (dp), an ncu profile of the
 # attention kernels (attnprof), the block benchmark against PyTorch, a short GPU
-# training run on the bundled proteins.
+# training run on the bundled proteins, the PyTorch wrappers and import-openfold (torch).
 set -u
 OUT=${OUT:-/tmp/out}
 P=/tmp/pf
@@ -26,11 +26,32 @@ for s in ${STAGES:-parity tests bench train}; do
   case $s in
     parity) stage parity 150 python3 tests/cuda/parity.py --devices cpu,cuda-fp32,cuda --pairfold $P/pairfold ;;
     tests)  TAIL=6 stage tests 100 $P/test_cuda ;;
+    torch)  # the PyTorch wrappers (triangle attention / multiplication, CPU and CUDA tensors) and the
+            # import-openfold round trip against a PyTorch module (tests/torch), on the packed CUDA builds
+            PAIRFOLD_LIB=$P/libpairfold.so PAIRFOLD=$P/pairfold VERBOSE=1 TAIL=${TORCH_TAIL:-80} \
+                stage torch 400 bash tests/torch/run_all.sh ;;
     maketest) export PATH=$PATH:/usr/local/cuda/bin CPATH=$P/sys/include
             TAIL=12 stage maketest 500 make -j16 CUDA=1 BUILD=/tmp/pfb BLAS_DIR=$P/sys/lib test-cuda ;;
+    dapgpu) # kind nvidia-h200-x2: one Pairformer block sharded over 2 GPUs (dap = 2) against one GPU:
+            # match check, N = 2048 time and memory, largest N (bench/dap_gpu.sh; DAP_PARTS selects parts)
+            # The payload's dap_bench and pairfold (no MPI: two ranks through bench/launch2.sh), else
+            # built here with the image's MPI
+            if [ -x $P/dap_bench ]; then
+                DAP_RUN="bash bench/launch2.sh" LAUNCH_LOG=$OUT/dapgpu_rank1.log TAIL=${DAP_TAIL:-30} \
+                    stage dapgpu ${DAP_LIMIT:-540} bash bench/dap_gpu.sh $P/dap_bench $P/pairfold
+            else
+                export PATH=$PATH:/usr/local/cuda/bin CPATH=$P/sys/include
+                make -j16 CUDA=1 BUILD=/tmp/pfb BLAS_DIR=$P/sys/lib /tmp/pfb/dap_bench pairfold > $OUT/dapgpu_build.log 2>&1 ||
+                    tail -20 $OUT/dapgpu_build.log >> $S
+                TAIL=${DAP_TAIL:-30} stage dapgpu ${DAP_LIMIT:-540} bash bench/dap_gpu.sh /tmp/pfb/dap_bench ./pairfold
+            fi ;;
     dp)     export PATH=$PATH:/usr/local/cuda/bin CPATH=$P/sys/include  # kind nvidia-h200-x2; MPI from the image
             make -j16 CUDA=1 BUILD=/tmp/pfb BLAS_DIR=$P/sys/lib pairfold > $OUT/dp_build.log 2>&1
             TAIL=12 stage dp 300 bash bench/dp_check.sh ./pairfold ;;
+    attn)   # attention core: check against the fp32 kernels, issue 10's shapes, triangle sizes
+            TAIL=8 stage attn_check 120 $P/attn_bwd_check --check
+            TAIL=6 stage attn_shapes 120 $P/attn_bwd_check --shapes --reps 10
+            TAIL=16 stage attn_time 200 $P/attn_bwd_check --time ${ATTN_N:-512,1024,2048} --reps 10 ;;
     attnprof) export PATH=$PATH:/usr/local/cuda/bin  # where the attention kernels' time goes (next: tuning)
             TAIL=60 stage attnprof 300 ncu --clock-control none --kernel-name regex:k_tc_ --launch-count 8 \
                 --section SpeedOfLight --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis \
@@ -90,4 +111,7 @@ for s in ${STAGES:-parity tests bench train}; do
                 --set msa_rows=128 --set steps=200 --set val_every=50 --set recycles=1 --out /tmp/run --log $OUT/train_gpu.jsonl ;;
   esac
 done
+# The device tool returns at most 8 files: the logs travel in one archive, the summary
+# and the JSON results beside it.
+(cd $OUT && shopt -s nullglob && f=(*.log *.jsonl) && [ ${#f[@]} -gt 0 ] && tar -cJf logs.tar.xz "${f[@]}" && rm -f "${f[@]}")
 cat $S

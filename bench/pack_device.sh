@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
-# Builds pairfold with the CUDA backend and the CUDA test program here, and packs
+# Builds pairfold and libpairfold.so with the CUDA backend and the CUDA test program here, and packs
 # them with the shared libraries the GPU machine's image lacks (OpenBLAS built
 # for OpenMP, cJSON, gfortran, quadmath, gomp) into .devpack/payload.tar.xz.
 # Then, on the GPU machine (device tool, carry [".devpack"]):
 #   bash bench/device_all.sh              # parity, test_cuda, block benchmark, GPU training
 #   STAGES="parity tests" bash bench/device_all.sh
 #   STAGES=maketest bash bench/device_all.sh   # `make test-cuda` built from source there
-# ./pairfold is left as the CPU-only build.
+# ./pairfold and ./libpairfold.so are left as the CPU-only builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=build/devpack  # its own objects: MPI=0 here, and make does not track flags
-rm -f pairfold
-# MPI=0: the GPU image's Open MPI lives elsewhere; single-process binaries travel light
-make -j2 CUDA=1 MPI=0 BUILD=$B pairfold $B/test_cuda $B/bench_cuda_ops >/dev/null
 S=.devpack/stage
 rm -rf .devpack && mkdir -p $S/lib
-cp pairfold $B/test_cuda $B/bench_cuda_ops $S/
+# LIBS_ONLY=1: only the libraries and headers, for stages that build there (dp, dapgpu, maketest)
+if [ -z "${LIBS_ONLY:-}" ]; then
+    rm -f pairfold libpairfold.so
+    # MPI=0: the GPU image's Open MPI lives elsewhere; single-process binaries travel light.
+    # libpairfold.so with the CUDA backend: the Python package and tests/torch (stage torch).
+    make -j2 CUDA=1 MPI=0 BUILD=$B pairfold libpairfold.so $B/test_cuda $B/bench_cuda_ops $B/attn_bwd_check $B/dap_bench >/dev/null
+    cp pairfold libpairfold.so $B/test_cuda $B/bench_cuda_ops $B/attn_bwd_check $B/dap_bench $S/
+fi
 for l in /usr/lib/x86_64-linux-gnu/openblas-openmp/libopenblas.so.0 /lib/x86_64-linux-gnu/libcjson.so.1 \
          /lib/x86_64-linux-gnu/libgfortran.so.5 /lib/x86_64-linux-gnu/libquadmath.so.0 /lib/x86_64-linux-gnu/libgomp.so.1; do
     cp -L "$l" $S/lib/
@@ -28,7 +32,7 @@ cp -L /usr/lib/x86_64-linux-gnu/openblas-openmp/libopenblas.so.0 $S/sys/lib/libo
 cp -L /usr/lib/x86_64-linux-gnu/libcjson.so $S/sys/lib/libcjson.so
 cp -L /usr/lib/x86_64-linux-gnu/libz.so $S/sys/lib/libz.so
 tar -C $S -cf - . | xz -1 -T2 > .devpack/payload.tar.xz  # -1: fast on a loaded 2-core machine
-rm -rf $S pairfold
-make -j2 pairfold >/dev/null
+rm -rf $S
+[ -n "${LIBS_ONLY:-}" ] || { rm -f pairfold libpairfold.so; make -j2 pairfold libpairfold.so >/dev/null; }
 X=$(git rev-parse --git-path info/exclude); grep -q "^/.devpack/" "$X" 2>/dev/null || { mkdir -p "$(dirname "$X")"; echo "/.devpack/" >> "$X"; }
 ls -la .devpack

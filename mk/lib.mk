@@ -2,11 +2,16 @@
 # (used by the Python package in python/).
 #   make lib    libpairfold.so: the library sources (LIB_SRC) and src/api built
 #               position-independent; exports the pairfold_* functions only
+#   make lib CUDA=1   the same with the CUDA backend (src/cuda objects, -DPF_WITH_CUDA):
+#               its C objects go to their own folder (pic-cuda: make does not track
+#               flags), and the library is relinked whenever the flavour changes
 API_SRC  := $(sort $(wildcard src/api/*.c))
-pic = $(patsubst %.c,$(BUILD)/pic/%.o,$(1))
+PF_LIB_FLAVOR := $(if $(filter 1,$(CUDA)),cuda,cpu)
+PIC_DIR := $(BUILD)/pic$(if $(filter 1,$(CUDA)),-cuda)
+pic = $(patsubst %.c,$(PIC_DIR)/%.o,$(1))
 PF_SOVERSION := 0
 
-$(BUILD)/pic/%.o: %.c
+$(PIC_DIR)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fPIC -c $< -o $@
 
@@ -15,11 +20,15 @@ ifeq ($(CUDA),1)
 NVFLAGS += -Xcompiler -fPIC
 endif
 
+$(BUILD)/lib.flavor: FORCE
+	@mkdir -p $(BUILD); echo '$(PF_LIB_FLAVOR)' | cmp -s - $@ || echo '$(PF_LIB_FLAVOR)' > $@
+
 .PHONY: lib
 lib: libpairfold.so
-libpairfold.so: $(call pic,$(LIB_SRC) $(API_SRC)) $(LIB_OBJ_EXTRA) mk/libpairfold.map
+libpairfold.so: $(call pic,$(LIB_SRC) $(API_SRC)) $(LIB_OBJ_EXTRA) mk/libpairfold.map $(BUILD)/lib.flavor
 	$(CC) $(CFLAGS) -shared -Wl,-soname,libpairfold.so.$(PF_SOVERSION) -Wl,--version-script=mk/libpairfold.map \
 	  $(filter %.o,$^) -o $@ $(LDLIBS)
+	@echo "libpairfold.so: $(PF_LIB_FLAVOR) build"
 
 # make install PREFIX=/usr/local [DESTDIR=...]: the binary, the library (with its
 # soname link), the header, the man page and the bash completion (both generated

@@ -347,7 +347,7 @@ void grad_structure_head(void) {
     const int64_t na = N * 2 * PF_NUM_TORSIONS;
     real *tors = tl_zeros(na), *alt = tl_zeros(na), *tmask = tl_mask(N * PF_NUM_TORSIONS, 0, 0.3, 954);
     rand_torsions(N, tors, alt, 955);
-    c.truth = (pf_structure_truth){c.Rt, c.tt, c.fmask, tors, alt, tmask};
+    c.truth = (pf_structure_truth){c.Rt, c.tt, c.fmask, tors, alt, tmask, NULL, NULL, NULL};
     // AF2's zero-initialised outputs: every frame the identity, uniform pLDDT and PAE
     pf_structure_pred pr = {.t = tl_zeros(N * 3), .tors = tl_zeros(na), .plddt = tl_zeros(N), .pae = tl_zeros(N * N)};
     pf_structure_head_predict(&c.h, N, c.s, c.z, c.seq_mask, &pr);
@@ -401,7 +401,7 @@ void grad_structure_edges(void) {
             rand_torsions(N, tors, alt, 964);
             for (int64_t i = 0; i < N; i++) m[i] = !all_masked;
             for (int64_t k = 0; k < N * PF_NUM_TORSIONS; k++) tm[k] = !all_masked;
-            pf_structure_truth tr = {R, t, m, tors, alt, tm};
+            pf_structure_truth tr = {R, t, m, tors, alt, tm, NULL, NULL, NULL};
             pf_structure_losses o = pf_structure_head_train(&c.h, N, s, z, m, &tr, 10, 1, ds, dz);
             pf_structure_pred pr = {.t = tl_zeros(N * 3), .plddt = tl_zeros(N), .pae = tl_zeros(N * N)};
             pf_structure_head_predict(&c.h, N, s, z, m, &pr);

@@ -9,7 +9,9 @@
 #include "../src/backend/ops.h"
 
 #define OTHER_TESTS_FIRST(X) X(grad_primitives)
-#define OTHER_TESTS_LAST(X) X(grad_heads) X(grad_blocks) X(grad_rigid) X(grad_ipa) X(grad_structure_module) X(grad_struct_losses) X(grad_structure_head) X(grad_structure_edges)
+#define OTHER_TESTS_LAST(X)                                                                                  \
+    X(grad_heads) X(grad_core_attn) X(grad_blocks) X(grad_rigid) X(grad_ipa) X(grad_structure_module)              \
+        X(grad_struct_losses) X(grad_structure_head) X(grad_structure_edges) X(grad_allatom)
 
 #define DECLARE(f) void f(void) __attribute__((weak));
 OTHER_TESTS_FIRST(DECLARE)

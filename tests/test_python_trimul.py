@@ -148,4 +148,24 @@ got = t3.forward(x, mask=mask)
 check(np.abs(got - want).max() / np.abs(want).max() < 1e-5, "cuEquivariance-layout update (incoming) = engine module",
       f"{np.abs(got - want).max():.3g}")
 
+
+# the pass by address (C API PAIRFOLD_DEVICE_PTR), as torch_ops calls it; on the CPU
+# backend the addresses are host float32 buffers: the same results as forward / backward
+x = rng.normal(size=(N, N, CZ)).astype(np.float32)
+mask = (rng.random((N, N)) > 0.25).astype(np.float32)
+R = rng.normal(size=(N, N, CZ)).astype(np.float32)
+t3.zero_grad()
+want = t3.forward(x, mask=mask, keep=True)
+want_dx = t3.backward(R)
+want_g = t3.grads()
+out, dx = np.empty_like(x), np.empty_like(x)
+t3.zero_grad()
+t3.forward_ptr(N, x.ctypes.data, mask.ctypes.data, out.ctypes.data, keep=True)
+t3.backward_ptr(R.ctypes.data, dx.ctypes.data)
+g = t3.grads()
+check(np.array_equal(out, want) and np.array_equal(dx, want_dx) and all(np.array_equal(g[k], want_g[k]) for k in g),
+      "forward_ptr / backward_ptr = forward / backward")
+t3.forward_ptr(N, x.ctypes.data, None, out.ctypes.data)
+check(np.array_equal(out, t3.forward(x)), "forward_ptr without a mask = all ones")
+
 finish()

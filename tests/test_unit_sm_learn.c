@@ -62,7 +62,7 @@ static void validate(pf_structure_head *h, pf_batch_source *src, const real *ea,
         pf_batch b;
         if (src->val(src, i, &b)) continue;
         example e = example_of(&b, ea, er);
-        pf_structure_truth tr = {e.R, e.t, e.fm, e.tors, e.alt, e.tm};
+        pf_structure_truth tr = {e.R, e.t, e.fm, e.tors, e.alt, e.tm, NULL, NULL, NULL};
         pf_structure_losses o = pf_structure_head_eval(h, e.N, e.s, e.z, b.seq_mask, &tr, PF_FAPE_CLAMP, NULL);
         *lddt += o.lddt_ca;
         *fape += o.fape;
@@ -104,7 +104,7 @@ int main(void) {
             break;
         }
         example e = example_of(&b, ea, er);
-        pf_structure_truth tr = {e.R, e.t, e.fm, e.tors, e.alt, e.tm};
+        pf_structure_truth tr = {e.R, e.t, e.fm, e.tors, e.alt, e.tm, NULL, NULL, NULL};
         pf_params_zero_grad(&P);
         pf_structure_losses o = pf_structure_head_train(&h, e.N, e.s, e.z, b.seq_mask, &tr, PF_FAPE_CLAMP, 1.0, NULL, NULL);
         train_fape[step - 1] = o.fape;

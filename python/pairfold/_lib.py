@@ -31,8 +31,15 @@ _API = {
     "pairfold_block_forward": (ctypes.c_int, [_vp, ctypes.c_int64, ctypes.c_int64, c_float_p, c_float_p, c_float_p,
                                               c_float_p, c_float_p, c_float_p, ctypes.c_uint, ctypes.c_uint64]),
     "pairfold_block_backward": (ctypes.c_int, [_vp, c_float_p, c_float_p, c_float_p]),
-    "pairfold_module_forward": (ctypes.c_int, [_vp, ctypes.c_int64, c_float_p, c_float_p, c_float_p, ctypes.c_uint]),
-    "pairfold_module_backward": (ctypes.c_int, [_vp, c_float_p, c_float_p]),
+    # void *: host float32 arrays, or backend memory with DEVICE_PTR (CUDA device pointers)
+    "pairfold_module_forward": (ctypes.c_int, [_vp, ctypes.c_int64, _vp, _vp, _vp, ctypes.c_uint]),
+    "pairfold_module_backward": (ctypes.c_int, [_vp, _vp, _vp]),
+    "pairfold_attention_forward": (ctypes.c_int, [_vp, ctypes.c_int64, ctypes.c_int64, ctypes.c_int, ctypes.c_int64,
+                                                  ctypes.c_int, ctypes.c_float, _vp, _vp, _vp, _vp, _vp, _vp, _vp,
+                                                  ctypes.c_uint]),
+    "pairfold_attention_backward": (ctypes.c_int, [_vp, ctypes.c_int64, ctypes.c_int64, ctypes.c_int, ctypes.c_int64,
+                                                   ctypes.c_int, ctypes.c_float, _vp, _vp, _vp, _vp, _vp, _vp, _vp,
+                                                   _vp, _vp, _vp, _vp, _vp, ctypes.c_uint]),
     "pairfold_predict": (ctypes.c_int, [_vp, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
                                         ctypes.c_int, ctypes.POINTER(_vp)]),
     "pairfold_prediction_length": (ctypes.c_int64, [_vp]),
@@ -48,7 +55,7 @@ _API = {
     "pairfold_prediction_free": (None, [_vp]),
 }
 
-TRAIN, KEEP = 1, 2
+TRAIN, KEEP, DEVICE_PTR = 1, 2, 4
 STATUS = {1: "bad argument", 2: "file", 3: "device", 4: "state"}
 
 

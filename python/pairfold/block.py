@@ -4,7 +4,7 @@ import json
 
 import numpy as np
 
-from ._lib import KEEP, LIB, TRAIN, check
+from ._lib import DEVICE_PTR, KEEP, LIB, TRAIN, check
 from .tensors import check_shape, ptr, to_numpy
 
 STREAMS = ("m", "z", "s")
@@ -180,3 +180,18 @@ class TriangleMultiplication(Block):
         dx = np.empty_like(d)
         check(LIB.pairfold_module_backward(self._h, ptr(d), ptr(dx)))
         return dx
+
+    def forward_ptr(self, N, x, mask, out, keep=False):
+        """forward() on the backend's own memory (C API PAIRFOLD_DEVICE_PTR): x, mask
+        (or None), out are addresses (ints, e.g. torch's data_ptr() of contiguous CUDA
+        tensors in the backend's activation type: bfloat16 for "cuda", float32 for
+        "cuda-fp32"), nothing copied through the host. Returns after the backend's
+        stream finished; the caller's inputs must be ready (synchronised) before."""
+        check(LIB.pairfold_module_forward(self._h, int(N), x, mask, out, (KEEP if keep else 0) | DEVICE_PTR))
+        self._dims = (int(N), 1)
+
+    def backward_ptr(self, d_out, d_x):
+        """backward() on the backend's memory, after forward_ptr(..., keep=True)."""
+        if self._dims is None:
+            raise RuntimeError("backward_ptr() before forward_ptr(..., keep=True)")
+        check(LIB.pairfold_module_backward(self._h, d_out, d_x))

@@ -24,6 +24,7 @@ struct pairfold_block {
     float rates[PF_MAX_STEPS];  // each step's training dropout (0 in evaluation)
     // the kept forward (PAIRFOLD_KEEP): its streams, masks, saved activations
     int kept, training;
+    int device_ptr;  // the module pass's tensors are backend memory (PAIRFOLD_DEVICE_PTR)
     uint64_t seed;
     int64_t N, S, n[PF_NSTREAMS];
     pf_streams st;

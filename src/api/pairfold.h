@@ -10,7 +10,8 @@
  * The exception is running out of memory: the engine's allocator then prints a
  * message and aborts.
  *
- * Tensors: float32, C order (row-major), caller-owned host memory; shapes as in
+ * Tensors: float32, C order (row-major), caller-owned host memory (or, with
+ * PAIRFOLD_DEVICE_PTR where a function takes it, the backend's memory); shapes as in
  * AlphaFold (docs/PARAMETERS.md): m (S, N, c_m) MSA, z (N, N, c_z) pair, s (N, c_s)
  * single; masks msa (S, N), pair (N, N), seq (N) of 0 / 1.
  */
@@ -22,7 +23,7 @@
 extern "C" {
 #endif
 
-#define PAIRFOLD_API_VERSION 1
+#define PAIRFOLD_API_VERSION 2 /* 2: attention core, PAIRFOLD_DEVICE_PTR */
 
 typedef enum {
     PAIRFOLD_OK = 0,
@@ -71,6 +72,13 @@ int pairfold_block_load_weights(pairfold_block *b, const char *path, const char 
 
 #define PAIRFOLD_TRAIN 1u /* dropout on (masks from seed); default: evaluation, no dropout */
 #define PAIRFOLD_KEEP 2u  /* keep what a backward needs */
+/* Tensors are the backend's own memory (API 2): on a CUDA backend, device pointers of
+ * its device holding activations in its type (bfloat16 for "cuda", float32 for
+ * "cuda-fp32"), float32 where a function says so; on "cpu", float32 host memory as
+ * without the flag. Nothing is copied through the host. Work runs on the backend's
+ * own stream and the call returns after it finished; the caller makes its inputs
+ * ready first (PyTorch: torch.cuda.current_stream().synchronize()). */
+#define PAIRFOLD_DEVICE_PTR 4u
 /* Run the block on N tokens and S MSA rows (S >= 1; 1 for blocks without an MSA).
  * m, z, s: the input streams, overwritten with the outputs; NULL: zeros in, output
  * not returned. Masks NULL: all ones. */
@@ -89,12 +97,33 @@ int pairfold_block_backward(pairfold_block *b, float *d_m, float *d_z, float *d_
  * "linear_b_g.*", "linear_g.*", "layer_norm_out.*", "linear_z.*" (Linear biases with
  * an Evoformer-trunk preset (tiny, af2), none with a Pairformer one (af3)). The
  * param / grad / weights functions above apply; the pass is: */
-/* out (N, N, c_z) = the module's update of x (N, N, c_z) (not added to x); mask (N, N) or NULL. */
-int pairfold_module_forward(pairfold_block *b, int64_t N, const float *x, const float *mask, float *out,
+/* out (N, N, c_z) = the module's update of x (N, N, c_z) (not added to x); mask (N, N) or NULL.
+ * flags: PAIRFOLD_KEEP, PAIRFOLD_DEVICE_PTR (x, mask, out; then also the backward's d_out, d_x). */
+int pairfold_module_forward(pairfold_block *b, int64_t N, const void *x, const void *mask, void *out,
                             unsigned flags);
 /* After a forward with PAIRFOLD_KEEP: d_x (overwritten) = dL/dx from d_out = dL/dout;
  * parameter gradients accumulate. */
-int pairfold_module_backward(pairfold_block *b, const float *d_out, float *d_x);
+int pairfold_module_backward(pairfold_block *b, const void *d_out, void *d_x);
+
+/* ---- the attention core alone (API 2): triangle attention ------------------
+ * cuEquivariance's triangle_attention(q, k, v, bias, mask, scale) layout, for batch b,
+ * row n, head h, query i:
+ *   out[b,n,h,i,:] = sum_j softmax_j(scale q[b,n,h,i,:] . k[b,n,h,j,:] + bias[b,h,i,j]) v[b,n,h,j,:]
+ * q, k, v, out (B, N, H, L, D); bias (B, H, L, L) float32 or NULL; mask (B, N, L) over
+ * keys, 0 / 1, or NULL. A masked key gets probability 0; a fully masked row is the
+ * mean of v (cuEquivariance's -1e9 logit). Queries and keys have the same length L.
+ * lse (B, N, H, L) float32: written by the forward, handed back to the backward.
+ * Host float32 arrays by default; PAIRFOLD_DEVICE_PTR: the backend's memory (above;
+ * bias, lse, d_bias float32). CUDA: D <= 64. */
+int pairfold_attention_forward(pairfold_backend *be, int64_t B, int64_t N, int H, int64_t L, int D, float scale,
+                               const void *q, const void *k, const void *v, const float *bias, const void *mask,
+                               void *out, float *lse, unsigned flags);
+/* Gradients from d_out = dL/dout, WRITTEN (not accumulated): dq, dk, dv (as q) and
+ * d_bias (as bias, the sum over the N rows); any of them may be NULL. */
+int pairfold_attention_backward(pairfold_backend *be, int64_t B, int64_t N, int H, int64_t L, int D, float scale,
+                                const void *q, const void *k, const void *v, const float *bias, const void *mask,
+                                const void *out, const float *lse, const void *d_out, void *dq, void *dk, void *dv,
+                                float *d_bias, unsigned flags);
 
 /* ---- predict (what `pairfold predict` runs) ------------------------------ */
 typedef struct pairfold_prediction pairfold_prediction;

@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include "../core/real.h"
 #include "modules.h"
+#include "struct_modules.h"
 #include "device.h"
 
 typedef struct pf_act pf_act;  // opaque: activations in backend memory
@@ -76,16 +77,26 @@ typedef struct pf_backend pf_backend;
 // group each hold rows [rank * n, (rank + 1) * n) of a padded (P n, P n, c) pair
 // tensor. A module op that needs more than its own rows gets them through these
 // collectives, called in the same order on every rank of the group. Buffers are
-// in the backend's memory; n counts reals per rank.
+// in the backend's memory. Gathers and all-to-alls count bytes (they move
+// activations of any type unchanged: bf16 stays bf16); sum counts reals.
 typedef struct pf_dap_comm pf_dap_comm;
 struct pf_dap_comm {
     int rank, size;  // this rank's index in its dap group, P
-    // out (P * n) = the group's x (n each), in rank order
-    void (*all_gather)(const pf_dap_comm *c, const real *x, real *out, int64_t n);
-    // x, out: P blocks of n; block q of x goes to rank q, block q of out came from rank q
-    void (*all_to_all)(const pf_dap_comm *c, const real *x, real *out, int64_t n);
-    // x (n) = sum over the group of x, the same order on every call
+    // out (P blocks of `bytes`) = the group's x, in rank order. x may be out's own
+    // block (out + rank * bytes: in place).
+    void (*all_gather)(const pf_dap_comm *c, const void *x, void *out, size_t bytes);
+    // x, out: P blocks of `bytes`; block q of x goes to rank q, block q of out came from rank q
+    void (*all_to_all)(const pf_dap_comm *c, const void *x, void *out, size_t bytes);
+    // x (n reals) = sum over the group of x, the same order on every call
     void (*sum)(const pf_dap_comm *c, real *x, int64_t n);
+    // Optional (NULL: not available): group_start / group_end bracket several
+    // gathers or all-to-alls that the backend may then issue as one (NCCL groups);
+    // their results are complete after group_end.
+    void (*group_start)(const pf_dap_comm *c);
+    void (*group_end)(const pf_dap_comm *c);
+    // Optional: milliseconds the group's collectives took on the device since the
+    // last reset (waiting for the other ranks included); reset != 0 starts again.
+    double (*comm_ms)(const pf_dap_comm *c, int reset);
     void *ctx;
 };
 
@@ -185,6 +196,21 @@ struct pf_backend {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) PF_MODULE_OP_SLOTS(name, D, P, n_in)
 #include "ops.def"
 
+    // ---- the attention core alone (optional; NULL: not available) -----------
+    // pf_core_attn_dims in modules.h (cuEquivariance's layout). core_attn_ws: bytes of
+    // scratch for fwd and bwd. fwd writes o (B, N, H, L, D) and lse (B, N, H, L) fp32,
+    // backend-specific state that the backward takes back (the CPU reference writes
+    // the log-sum-exp of each row's logits; CUDA writes +inf for a fully masked row).
+    // bwd WRITES (does not accumulate, unlike module ops) dq, dk, dv and d_bias
+    // (B, H, L, L), the sum over the N rows in row order; any of them may be NULL
+    // (d_bias must be NULL without a bias).
+    size_t (*core_attn_ws)(pf_backend *be, const pf_core_attn_dims *d);
+    void (*core_attn_fwd)(pf_backend *be, const pf_core_attn_dims *d, const pf_act *q, const pf_act *k,
+                          const pf_act *v, const real *bias, const pf_act *mask, pf_act *o, float *lse, void *ws);
+    void (*core_attn_bwd)(pf_backend *be, const pf_core_attn_dims *d, const pf_act *q, const pf_act *k,
+                          const pf_act *v, const real *bias, const pf_act *mask, const pf_act *o, const float *lse,
+                          const pf_act *d_o, pf_act *dq, pf_act *dk, pf_act *dv, real *d_bias, void *ws);
+
     // ---- axial parallelism (optional; NULL: not available) ------------------
     // Row-sharded variants of two module ops for a dap group (c->size ranks), the
     // dims giving the full padded sizes (attention L = P n; trimul N = P n):
@@ -231,6 +257,45 @@ struct pf_backend {
     // (out[j, i] = x_full[i, j] for the rank's j). ws: 2 n N C reals.
     void (*dap_transpose)(pf_backend *be, const pf_dap_comm *c, int64_t N, int C, const pf_act *x,
                           pf_act *out, void *ws);
+
+    // A dap group's collectives on this backend's device (optional; NULL: the
+    // caller builds host ones, src/train/dap_group.c). Collective over the world
+    // (every rank calls it, after coll_open): ranks g P .. g P + P - 1 form group g,
+    // each group with its own communicator. NULL and a message on failure.
+    pf_dap_comm *(*dap_comm_open)(pf_backend *be, const pf_coll_host *host, int P, char *err, size_t errlen);
+    void (*dap_comm_close)(pf_backend *be, pf_dap_comm *c);
+
+    // ---- structure module (struct_modules.h; optional, NULL: not available) ----
+    // Not lines of ops.def: besides the single and pair streams these take rigid
+    // frames. The module's per-residue tensors (frames R (N, 3, 3) and t (N, 3),
+    // s_out, angles, pLDDT logits, and their gradients) are `real` arrays in
+    // backend memory (fp32 on a GPU); s, s_init, z, out, mask and their gradients
+    // are pf_act as for the module ops. Backwards accumulate (+=), NULL gradients
+    // are not wanted; saved must be non-NULL (no inference variant yet).
+    //  ipa: invariant point attention; s (N, c_s), z (N, N, c_z), frames in the
+    //  module's units -> out (N, c_s) (overwritten). The backward takes the
+    //  forward's inputs again (z is not copied into saved).
+    pf_mem (*ipa_mem)(pf_backend *be, const pf_ipa_dims *d);
+    void (*ipa_fwd)(pf_backend *be, const pf_ipa_dims *d, const pf_ipa_p *p, const pf_act *s, const pf_act *z,
+                    const real *R, const real *t, const pf_act *mask, pf_act *out, void *saved, void *ws);
+    void (*ipa_bwd)(pf_backend *be, const pf_ipa_dims *d, const pf_ipa_p *p, pf_ipa_p *g, const pf_act *s,
+                    const pf_act *z, const real *R, const real *t, const pf_act *mask, const void *saved,
+                    const pf_act *d_out, pf_act *d_s, pf_act *d_z, real *d_R, real *d_t, void *ws);
+    //  sm: the whole module loop (Alg. 20, shared weights, angle resnet), as
+    //  cpu_sm_fwd / cpu_sm_bwd: s_init (N, c_s), z (N, N, c_z) -> R_out (L, N, 3, 3),
+    //  t_out (L, N, 3) in A, s_out (N, c_s), angles (L, N, 7, 2) (NULL when c_resnet == 0).
+    pf_mem (*sm_mem)(pf_backend *be, const pf_sm_dims *d);
+    void (*sm_fwd)(pf_backend *be, const pf_sm_dims *d, const pf_sm_p *p, const pf_act *s_init, const pf_act *z,
+                   const pf_act *mask, real *R_out, real *t_out, real *s_out, real *angles, void *saved, void *ws);
+    void (*sm_bwd)(pf_backend *be, const pf_sm_dims *d, const pf_sm_p *p, pf_sm_p *g, const pf_act *s_init,
+                   const pf_act *z, const pf_act *mask, const void *saved, const real *d_R_out,
+                   const real *d_t_out, const real *d_s_out, const real *d_angles, pf_act *d_s_init,
+                   pf_act *d_z, void *ws);
+    //  pLDDT head's network: logits (N, n_bins) from s (N, c_s) (the loss over
+    //  N x n_bins numbers is the caller's); the backward from d_logits.
+    void (*plddt_fwd)(pf_backend *be, const pf_plddt_dims *d, const pf_plddt_p *p, const real *s, real *logits);
+    void (*plddt_bwd)(pf_backend *be, const pf_plddt_dims *d, const pf_plddt_p *p, pf_plddt_p *g, const real *s,
+                      const real *d_logits, real *d_s);
 
     // ---- optimizer (flat parameter buffers) -------------------------------
     double (*sum_sq)(pf_backend *be, const real *x, int64_t n);

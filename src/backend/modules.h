@@ -83,6 +83,27 @@ static inline double pf_attn_flops(const pf_attn_dims *d) {
 }
 
 // ---------------------------------------------------------------------------
+// The attention core alone (backend.h core_attn_*; the C API's triangle
+// attention), in cuEquivariance's triangle_attention layout, for batch b, row n,
+// head h, query i (keys j):
+//   o[b,n,h,i,:] = sum_j softmax_j(s q[b,n,h,i,:] . k[b,n,h,j,:] + bias[b,h,i,j]) v[b,n,h,j,:]
+// q, k, v, o (B, N, H, L, D) activations; bias (B, H, L, L) `real` (fp32 on a GPU),
+// shared by the N rows of a batch element (NULL: none); mask (B, N, L) over keys
+// (NULL: all ones) under the masking rule above. Queries and keys have the same
+// length L (triangle attention: both run over the N residues). The bias gradient
+// sums over the N rows. No parameters: the projections stay in the caller's model.
+// ---------------------------------------------------------------------------
+typedef struct {
+    int64_t B, N, L;  // batch, rows, attended length
+    int H, D;         // heads, channels per head
+    float scale;      // s (cuEquivariance: 1 / sqrt(D) by default)
+} pf_core_attn_dims;
+
+static inline double pf_core_attn_flops(const pf_core_attn_dims *d) {
+    return 2 * 2 * (double)d->B * d->N * d->H * d->L * d->L * d->D;  // QK^T, PV
+}
+
+// ---------------------------------------------------------------------------
 // MSA column-wise global attention, AF2 Alg. 19 (extra-MSA stack).
 // m (S, N, c) attended along S for each column n, mask (S, N).
 // ---------------------------------------------------------------------------

@@ -4,11 +4,12 @@
 // into a parameter buffer, the same type pointing into the gradient buffer
 // carries the gradients, weights are stored [out, in].
 //
-// NOT IN THE OP TABLE (yet): these modules are host / CPU-reference code
-// (src/cpu/cpu_structure.h) with float64 gradient checks; no backend slot and
-// no CUDA version exist. ops.def requires a CUDA implementation for every op,
-// so IPA joins the table together with its CUDA kernels. Until then a model
-// that runs the structure module must keep s, z and the frames in host memory.
+// Not lines of ops.def (its signature has no place for frames): the backend
+// has its own optional slots for these modules (backend.h, "structure
+// module": ipa, sm, plddt), implemented by the CPU reference
+// (src/cpu/cpu_struct_ops.c over cpu_structure.h) and by CUDA (cu_ipa.cu,
+// cu_structure.cu). The host path of the model (src/model/structure.c) calls
+// the CPU reference directly on host arrays.
 //
 // Frames (rigid transforms) are stored as R (N, 3, 3) row-major and t (N, 3):
 // T x = R x + t. Parameter names follow OpenFold (listed beside each field).

@@ -35,7 +35,7 @@ static void usage(FILE *f) {
                "       pairfold predict --ckpt DIR --json FILE|DIR --out DIR [options]\n"
                "options: --device D, --recycles R, --raw-weights, --set KEY=VALUE (msa_rows,\n"
                "extra_msa_rows, recycles: alignment rows used, recycling passes), --formats LIST,\n"
-               "--contacts-top K, --help / -h\n\n"
+               "--contacts-top K, --seeds LIST, --help / -h\n\n"
                "Predicts the distogram of the query (row 0) of an alignment (A3M, Stockholm, FASTA;\n"
                ".gz read transparently), or of every job in AlphaFold 3 input JSON (a file, or every\n"
                "*.json in a directory; AlphaFold Server job lists too; protein chains with their\n"
@@ -57,7 +57,14 @@ static void usage(FILE *f) {
                "needs python3 with matplotlib).\n"
                "A checkpoint trained with structure_module=1 also gives OUT.cif and OUT.pdb (backbone\n"
                "atoms N, CA, C, O, CB from the structure module's frames; pLDDT in the B-factors) and\n"
-               "OUT_confidence.json (per-residue pLDDT, mean pLDDT, PAE matrix, pTM).\n");
+               "OUT_confidence.json (per-residue pLDDT, mean pLDDT, PAE matrix, pTM).\n"
+               "--seeds LIST (comma-separated integers, at most 64; a JSON job's modelSeeds when\n"
+               "--seeds is not given): with two or more seeds and a structure module, one model per\n"
+               "seed, each seeing the alignment's rows after the query in an order shuffled by its\n"
+               "seed (which rows become cluster rows, extra rows, or fall past the row limit), written\n"
+               "as OUT_seed<S>.* and ranked by mean pLDDT in OUT_ranking.json. One seed, or none:\n"
+               "one model with the rows in file order. Without a structure module --seeds is refused\n"
+               "and a job's modelSeeds give one model (nothing to rank by).\n");
 }
 
 // --formats: the files written beside each safetensors output (same stem).
@@ -66,6 +73,9 @@ static int formats;          // FMT_* bits
 static int contacts_top;     // --contacts-top: contacts in the RR / CSV files (0: every pair with P >= 0.01, up to 10 N)
 #define CONTACT_MIN_SEP 6    // CASP's shortest contact range (6-11 short, 12-23 medium, >= 24 long)
 static int raw_weights;      // --raw-weights: the trained weights even when the checkpoint has an EMA
+#define MAX_SEEDS 64
+static int64_t cli_seeds[MAX_SEEDS];  // --seeds
+static int n_cli_seeds;
 
 // "rr,csv,npz" -> FMT_* bits; -1 with the message printed.
 static int parse_formats(const char *s) {
@@ -84,6 +94,36 @@ static int parse_formats(const char *s) {
         if (*q) q++;
     }
     return bits;
+}
+
+// "1,2,3" -> cli_seeds. 0, or -1 with the message printed.
+static int parse_seeds(const char *s) {
+    n_cli_seeds = 0;
+    for (const char *q = s;;) {
+        size_t l = strcspn(q, ",");
+        char buf[32], *e;
+        if (l == 0 || l >= sizeof buf) {
+            fprintf(stderr, "pairfold: error: --seeds: expected comma-separated integers, got '%s'\n", s);
+            return -1;
+        }
+        memcpy(buf, q, l);
+        buf[l] = 0;
+        errno = 0;
+        long long v = strtoll(buf, &e, 10);
+        if (*e || errno || v < 0) {
+            fprintf(stderr, "pairfold: error: --seeds: '%s' is not a non-negative integer\n", buf);
+            return -1;
+        }
+        if (n_cli_seeds == MAX_SEEDS) {
+            fprintf(stderr, "pairfold: error: --seeds: at most %d seeds\n", MAX_SEEDS);
+            return -1;
+        }
+        cli_seeds[n_cli_seeds++] = v;
+        q += l;
+        if (!*q) break;
+        q++;
+    }
+    return 0;
 }
 
 // The maps of a written prediction as a PNG: `pairfold plot OUT --out PNG` in a child
@@ -181,9 +221,10 @@ static void print_summary(const pf_prediction *p, const pf_config *cfg, pf_backe
 }
 
 // One query: model sized for it, checkpoint weights, distogram out. 0, or 1 with
-// the reason printed.
-static int predict_one(const char *ckpt, pf_config cfg, pf_backend *be, const pf_msa *a, const pf_af3_query *ids,
-                       const char *chains, const char *source, const char *out) {
+// the reason printed. plddt / ptm (may be NULL): the model's mean pLDDT and pTM (0
+// without a structure module).
+static int predict_model(const char *ckpt, pf_config cfg, pf_backend *be, const pf_msa *a, const pf_af3_query *ids,
+                         const char *chains, const char *source, const char *out, double *plddt, double *ptm) {
     char err[1024];
     double t0 = pf_now_ms();
     pf_prediction p;
@@ -201,8 +242,87 @@ static int predict_one(const char *ckpt, pf_config cfg, pf_backend *be, const pf
         print_summary(&p, &cfg, be, chains, pf_now_ms() - t0, out);
         rc = write_formats(&p, chains, out);
     }
+    if (plddt) *plddt = p.has_structure ? mean_plddt(&p) : 0;
+    if (ptm) *ptm = p.has_structure ? p.ptm : 0;
     pf_prediction_free(&p);
     return rc ? 1 : 0;
+}
+
+// Several seeds: one model per seed (rows after the query shuffled by it), files
+// OUT_seed<S>.*, then OUT_ranking.json with the models by mean pLDDT (ties: seed order).
+typedef struct { int64_t seed; double plddt, ptm; char path[4200]; } seed_model;
+
+static int write_ranking(const char *stem, const seed_model *m, const int *order, int n) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s_ranking.json", stem);
+    pf_strbuf t = {0};
+    pf_strbuf_printf(&t, "{\n  \"ranked_by\": \"mean_plddt\",\n  \"models\": [\n");
+    for (int r = 0; r < n; r++) {
+        const seed_model *x = &m[order[r]];
+        const char *base = strrchr(x->path, '/');
+        pf_strbuf_printf(&t, "    {\"rank\": %d, \"seed\": %lld, \"mean_plddt\": %.4f, \"ptm\": %.6f, \"prediction\": \"%s\"}%s\n",
+                         r + 1, (long long)x->seed, x->plddt, x->ptm, base ? base + 1 : x->path, r + 1 < n ? "," : "");
+    }
+    pf_strbuf_printf(&t, "  ]\n}\n");
+    int rc = pf_write_atomic(path, t.s, t.n);
+    if (rc) fprintf(stderr, "pairfold: error: cannot write %s: %s\n", path, strerror(errno));
+    else {
+        printf("ranking (mean pLDDT) -> %s\n", path);
+        for (int r = 0; r < n; r++)
+            printf("  %d. seed %lld: mean pLDDT %.1f, pTM %.3f\n", r + 1, (long long)m[order[r]].seed, m[order[r]].plddt,
+                   m[order[r]].ptm);
+    }
+    free(t.s);
+    return rc ? 1 : 0;
+}
+
+static int predict_seeds(const char *ckpt, const pf_config *cfg, pf_backend *be, const pf_msa *a, const pf_af3_query *ids,
+                         const char *chains, const char *source, const char *out, const int64_t *seeds, int n) {
+    for (int k = 0; k < n; k++)
+        for (int l = 0; l < k; l++)
+            if (seeds[k] == seeds[l]) {
+                fprintf(stderr, "pairfold: error: %s: seed %lld given twice\n", source, (long long)seeds[k]);
+                return 1;
+            }
+    char stem[4096];
+    size_t sl = strlen(out);
+    if (sl > 12 && !strcmp(out + sl - 12, ".safetensors")) sl -= 12;
+    snprintf(stem, sizeof stem, "%.*s", (int)sl, out);
+    seed_model *m = pf_calloc((size_t)n, sizeof *m);
+    int *order = pf_calloc((size_t)n, sizeof *order), rc = 0;
+    for (int k = 0; k < n && !rc; k++) {
+        pf_msa sh;
+        pf_msa_shuffled(a, (uint64_t)seeds[k], &sh);
+        m[k].seed = seeds[k];
+        snprintf(m[k].path, sizeof m[k].path, "%s_seed%lld.safetensors", stem, (long long)seeds[k]);
+        printf("model %d of %d: seed %lld\n", k + 1, n, (long long)seeds[k]);
+        rc = predict_model(ckpt, *cfg, be, &sh, ids, chains, source, m[k].path, &m[k].plddt, &m[k].ptm);
+        pf_msa_free(&sh);
+    }
+    if (!rc) {
+        for (int k = 0; k < n; k++) {  // insertion sort, stable: higher mean pLDDT first
+            int j = k;
+            while (j > 0 && m[order[j - 1]].plddt < m[k].plddt) { order[j] = order[j - 1]; j--; }
+            order[j] = k;
+        }
+        rc = write_ranking(stem, m, order, n);
+    }
+    pf_free(m);
+    pf_free(order);
+    return rc;
+}
+
+// A query with its seeds (--seeds, else the JSON job's modelSeeds, else none).
+static int predict_one(const char *ckpt, pf_config cfg, pf_backend *be, const pf_msa *a, const pf_af3_query *ids,
+                       const char *chains, const char *source, const char *out, const int64_t *seeds, int n_seeds) {
+    if (n_cli_seeds) { seeds = cli_seeds; n_seeds = n_cli_seeds; }
+    if (n_seeds > 1 && !cfg.structure_module) {
+        printf("note: %s: %d model seeds, but the checkpoint has no structure module to rank models by: one model\n", source,
+               n_seeds);
+        n_seeds = 1;
+    }
+    if (n_seeds <= 1) return predict_model(ckpt, cfg, be, a, ids, chains, source, out, NULL, NULL);
+    return predict_seeds(ckpt, &cfg, be, a, ids, chains, source, out, seeds, n_seeds);
 }
 
 static int is_json_name(const char *n) {
@@ -279,7 +399,7 @@ static int predict_json(const char *ckpt, const pf_config *cfg, pf_backend *be, 
             }
             snprintf(out, sizeof out, "%s/%s.safetensors", out_dir, safe);
             printf("job '%s' (%s): %d chain%s, %d residues\n", j->name, files[f], j->n_chains, j->n_chains > 1 ? "s" : "", q.msa.L);
-            if (predict_one(ckpt, *cfg, be, &q.msa, &q, chains, files[f], out) == 0) {
+            if (predict_one(ckpt, *cfg, be, &q.msa, &q, chains, files[f], out, j->seeds, j->n_seeds) == 0) {
                 ok++;
                 if (n_done == cap_done) {
                     cap_done = cap_done ? 2 * cap_done : 16;
@@ -310,7 +430,8 @@ int cmd_predict(int argc, char **argv) {
                                    {"recycles", required_argument, 0, 0}, {"json", required_argument, 0, 0},
                                    {"raw-weights", no_argument, 0, 0},    {"set", required_argument, 0, 0},
                                    {"formats", required_argument, 0, 0},  {"contacts-top", required_argument, 0, 0},
-                                   {"help", no_argument, 0, 0},           {0, 0, 0, 0}};
+                                   {"seeds", required_argument, 0, 0},    {"help", no_argument, 0, 0},
+                                   {0, 0, 0, 0}};
     const char *ckpt = NULL, *msa_path = NULL, *json = NULL, *out = NULL, *device = NULL, *recycles = NULL;
     const char *sets[32];
     int n_sets = 0, idx, c;
@@ -335,7 +456,9 @@ int cmd_predict(int argc, char **argv) {
             if (e) { fprintf(stderr, "pairfold: error: %s\n", e); return 2; }
             contacts_top = (int)v;
         }
-        else if (!strcmp(name, "set")) {
+        else if (!strcmp(name, "seeds")) {
+            if (parse_seeds(optarg) != 0) return 2;
+        } else if (!strcmp(name, "set")) {
             if (n_sets == 32) { fprintf(stderr, "pairfold: error: at most 32 --set options\n"); return 2; }
             sets[n_sets++] = optarg;
         }
@@ -367,6 +490,11 @@ int cmd_predict(int argc, char **argv) {
         if (cli_config_option(&cfg, NULL, "set", sets[k]) < 0) return 2;
     }
     if (pf_config_validate(&cfg, err, sizeof err) != 0) { fprintf(stderr, "pairfold: error: %s\n", err); return 2; }
+    if (n_cli_seeds > 1 && !cfg.structure_module) {
+        fprintf(stderr, "pairfold: error: --seeds: models are ranked by pLDDT, and %s has no structure module "
+                        "(train with --set structure_module=1)\n", ckpt);
+        return 2;
+    }
     if (device) snprintf(cfg.device, sizeof cfg.device, "%s", device);  // any name the backend registry knows
     pf_msa a;
     if (msa_path && pf_read_msa(msa_path, &a, err, sizeof err) != 0) { fprintf(stderr, "pairfold: error: %s\n", err); return 1; }
@@ -375,7 +503,7 @@ int cmd_predict(int argc, char **argv) {
     int rc;
     if (json) rc = predict_json(ckpt, &cfg, be, json, out);
     else {
-        rc = predict_one(ckpt, cfg, be, &a, NULL, "A", msa_path, out);
+        rc = predict_one(ckpt, cfg, be, &a, NULL, "A", msa_path, out, NULL, 0);
         pf_msa_free(&a);
     }
     if (be->destroy) be->destroy(be);

@@ -220,7 +220,7 @@ static const real *attn_bias_fwd(const pf_attn_dims *d, const attn_sz *s, const 
     } else {
         cpu_linear_fwd(RL, d->c_in, d->H, &p->bias, w->xln, bl, 0);   // (R*L, H): B == R
     }
-    if (c) c->all_gather(c, bl, w->bias, RL * d->H);
+    if (c) c->all_gather(c, bl, w->bias, sizeof(real) * (size_t)(RL * d->H));
     return w->bias;
 }
 
@@ -349,7 +349,7 @@ static void attn_bias_bwd(const pf_attn_dims *d, const attn_sz *s, const pf_attn
     const int64_t RL = s->R * s->L, nbl = RL * d->H;
     const real *dbl = w->bias;  // (R*L, H)
     if (c && x_sharded) {       // reduce-scatter: block q of the bias rows goes to rank q
-        c->all_to_all(c, w->bias, w->brecv, nbl);
+        c->all_to_all(c, w->bias, w->brecv, sizeof(real) * (size_t)nbl);
         memcpy(w->bl, w->brecv, sizeof(real) * (size_t)nbl);
         for (int q = 1; q < c->size; q++) cpu_axpy(nbl, 1, w->brecv + q * nbl, w->bl);
         dbl = w->bl;

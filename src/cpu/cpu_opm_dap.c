@@ -75,7 +75,7 @@ pf_mem cpu_opm_dap_mem(pf_backend *be, const pf_opm_dims *d, int P) {
 // Every rank's (S, n, C) columns into (S, N, C): T1 receives [q][S][n][C].
 static void od_gather_cols(const od_sz *s, const real *x, int C, real *full, real *T1, const pf_dap_comm *cm) {
     const int64_t blk = s->S * s->n * C;
-    cm->all_gather(cm, x, T1, blk);
+    cm->all_gather(cm, x, T1, sizeof(real) * (size_t)blk);
     for (int q = 0; q < s->P; q++)
         for (int64_t r = 0; r < s->S; r++)
             memcpy(full + (r * s->N + q * s->n) * C, T1 + q * blk + r * s->n * C, sizeof(real) * (size_t)(s->n * C));
@@ -171,7 +171,7 @@ void cpu_opm_dap_bwd(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, pf
     for (int q = 0; q < s.P; q++)  // T1 [q][S][n][c]: the columns of rank q
         for (int64_t r = 0; r < s.S; r++)
             memcpy(w.T1 + q * blk + r * s.n * c, w.db + (r * s.N + q * s.n) * c, sizeof(real) * (size_t)(s.n * c));
-    cm->all_to_all(cm, w.T1, w.T2, blk);
+    cm->all_to_all(cm, w.T1, w.T2, sizeof(real) * (size_t)blk);
     memcpy(w.dbl, w.T2, sizeof(real) * (size_t)blk);
     for (int q = 1; q < s.P; q++) cpu_axpy(blk, 1, w.T2 + q * blk, w.dbl);
 #pragma omp parallel for schedule(static)
@@ -199,7 +199,7 @@ void cpu_dap_reshard(pf_backend *be, const pf_dap_comm *cm, int64_t S, int64_t N
     const real *x = CPU_CR(x_v);
     real *out = CPU_R(out_v), *snd = ws, *rcv = snd + (int64_t)P * blk;
     if (to_rows) {
-        cm->all_to_all(cm, x, rcv, blk);  // x (S, n, C) is [q][s][n][C]
+        cm->all_to_all(cm, x, rcv, sizeof(real) * (size_t)blk);  // x (S, n, C) is [q][s][n][C]
 #pragma omp parallel for schedule(static)
         for (int64_t r = 0; r < s; r++)
             for (int q = 0; q < P; q++)
@@ -209,6 +209,6 @@ void cpu_dap_reshard(pf_backend *be, const pf_dap_comm *cm, int64_t S, int64_t N
         for (int64_t r = 0; r < s; r++)  // snd[q][r][n][C] = x[r][q n ..][C]
             for (int q = 0; q < P; q++)
                 memcpy(snd + q * blk + r * n * C, x + (r * N + (int64_t)q * n) * C, sizeof(real) * (size_t)(n * C));
-        cm->all_to_all(cm, snd, out, blk);  // out (S, n, C) is [q][s][n][C]
+        cm->all_to_all(cm, snd, out, sizeof(real) * (size_t)blk);  // out (S, n, C) is [q][s][n][C]
     }
 }

@@ -7,6 +7,7 @@
 //   cpu_trimul_dap.c  trimul_dap (row-sharded outgoing update, axial parallelism), dap_transpose
 //   cpu_opm_dap.c     opm_dap (column-sharded MSA), dap_reshard
 //   cpu_pwavg.c       pwavg
+//   cpu_core_attn.c   core_attn (the attention core alone: the C API's triangle attention)
 //   cpu_heads.c       relpos, disto
 //   cpu_backend.c     memory, elementwise, dropout, optimizer, the struct itself
 // pf_act pointers are `real *` on this backend.
@@ -33,6 +34,14 @@ double cpu_disto_fwd(pf_backend *be, const pf_disto_dims *d, const pf_linear_p *
 void cpu_disto_bwd(pf_backend *be, const pf_disto_dims *d, const pf_linear_p *p,
                    pf_linear_p *g, const pf_act *z, const int32_t *target,
                    const pf_act *pair_mask, double scale, pf_act *dz);
+
+// The attention core alone (backend.h core_attn_*): cpu_core_attn.c.
+size_t cpu_core_attn_ws(pf_backend *be, const pf_core_attn_dims *d);
+void cpu_core_attn_fwd(pf_backend *be, const pf_core_attn_dims *d, const pf_act *q, const pf_act *k,
+                       const pf_act *v, const real *bias, const pf_act *mask, pf_act *o, float *lse, void *ws);
+void cpu_core_attn_bwd(pf_backend *be, const pf_core_attn_dims *d, const pf_act *q, const pf_act *k,
+                       const pf_act *v, const real *bias, const pf_act *mask, const pf_act *o, const float *lse,
+                       const pf_act *d_o, pf_act *dq, pf_act *dk, pf_act *dv, real *d_bias, void *ws);
 
 // Axial parallelism (backend.h, attn_dap / trimul_dap): cpu_attention.c, cpu_trimul_dap.c.
 pf_mem cpu_attn_dap_mem(pf_backend *be, const pf_attn_dims *d, int P);
@@ -61,5 +70,24 @@ void cpu_dap_transpose(pf_backend *be, const pf_dap_comm *c, int64_t N, int C, c
 
 double cpu_xent(pf_backend *be, int64_t M, int C, const pf_act *logits, const int32_t *target,
                 const pf_act *weight, double scale, pf_act *dlogits);
+
+
+// The structure module's entries (cpu_struct_ops.c; backend.h "structure module").
+pf_mem cpu_ipa_mem(pf_backend *be, const pf_ipa_dims *d);
+void cpu_ipa_fwd_op(pf_backend *be, const pf_ipa_dims *d, const pf_ipa_p *p, const pf_act *s, const pf_act *z,
+                    const real *R, const real *t, const pf_act *mask, pf_act *out, void *saved, void *ws);
+void cpu_ipa_bwd_op(pf_backend *be, const pf_ipa_dims *d, const pf_ipa_p *p, pf_ipa_p *g, const pf_act *s,
+                    const pf_act *z, const real *R, const real *t, const pf_act *mask, const void *saved,
+                    const pf_act *d_out, pf_act *d_s, pf_act *d_z, real *d_R, real *d_t, void *ws);
+pf_mem cpu_sm_mem(pf_backend *be, const pf_sm_dims *d);
+void cpu_sm_fwd_op(pf_backend *be, const pf_sm_dims *d, const pf_sm_p *p, const pf_act *s_init, const pf_act *z,
+                   const pf_act *mask, real *R_out, real *t_out, real *s_out, real *angles, void *saved, void *ws);
+void cpu_sm_bwd_op(pf_backend *be, const pf_sm_dims *d, const pf_sm_p *p, pf_sm_p *g, const pf_act *s_init,
+                   const pf_act *z, const pf_act *mask, const void *saved, const real *d_R_out,
+                   const real *d_t_out, const real *d_s_out, const real *d_angles, pf_act *d_s_init,
+                   pf_act *d_z, void *ws);
+void cpu_plddt_fwd_op(pf_backend *be, const pf_plddt_dims *d, const pf_plddt_p *p, const real *s, real *logits);
+void cpu_plddt_bwd_op(pf_backend *be, const pf_plddt_dims *d, const pf_plddt_p *p, pf_plddt_p *g, const real *s,
+                      const real *d_logits, real *d_s);
 
 #endif

@@ -77,7 +77,7 @@ static void td_side(const td_sz *s, const pf_linear_p *lp, const pf_linear_p *lg
 
 // Bl (c, n, N) of every rank -> Bf (c, N, N), channel-major as the GEMMs want it.
 static void td_gather_b(const td_sz *s, const real *Bl, const td_ws *w, const pf_dap_comm *cm) {
-    cm->all_gather(cm, Bl, w->T1, s->c * s->nN);  // T1 [q][c][n][N]
+    cm->all_gather(cm, Bl, w->T1, sizeof(real) * (size_t)(s->c * s->nN));  // T1 [q][c][n][N]
     for (int q = 0; q < s->P; q++)
         for (int64_t ch = 0; ch < s->c; ch++)
             memcpy(w->Bf + ch * s->N * s->N + q * s->nN, w->T1 + ((int64_t)q * s->c + ch) * s->nN,
@@ -162,7 +162,7 @@ static void td_reduce_scatter_b(const td_sz *s, const td_ws *w, real *dBl, const
         for (int64_t ch = 0; ch < s->c; ch++)
             memcpy(w->T1 + q * blk + ch * s->nN, w->Bf + ch * s->N * s->N + q * s->nN,
                    sizeof(real) * (size_t)s->nN);
-    cm->all_to_all(cm, w->T1, w->T2, blk);
+    cm->all_to_all(cm, w->T1, w->T2, sizeof(real) * (size_t)blk);
     memcpy(dBl, w->T2, sizeof(real) * (size_t)blk);
     for (int q = 1; q < s->P; q++) cpu_axpy(blk, 1, w->T2 + q * blk, dBl);
 }
@@ -212,7 +212,7 @@ void cpu_dap_transpose(pf_backend *be, const pf_dap_comm *cm, int64_t N, int C, 
         for (int64_t i = 0; i < n; i++)
             memcpy(snd + q * blk + (j * n + i) * C, x + (i * N + q * n + j) * C, sizeof(real) * (size_t)C);
     }
-    cm->all_to_all(cm, snd, rcv, blk);
+    cm->all_to_all(cm, snd, rcv, sizeof(real) * (size_t)blk);
 #pragma omp parallel for schedule(static)
     for (int64_t j = 0; j < n; j++)  // out[j][r n + i] = rcv[r][j][i]
         for (int r = 0; r < P; r++)

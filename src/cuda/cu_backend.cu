@@ -485,10 +485,21 @@ extern "C" pf_backend *pf_backend_cuda(int bf16_acts) {
     be->disto_fwd = cu_disto_fwd;
     be->disto_bwd = cu_disto_bwd;
     be->xent = cu_xent;
+    be->ipa_mem = cu_ipa_mem;
+    be->ipa_fwd = cu_ipa_fwd_op;
+    be->ipa_bwd = cu_ipa_bwd_op;
+    be->sm_mem = cu_sm_mem;
+    be->sm_fwd = cu_sm_fwd;
+    be->sm_bwd = cu_sm_bwd;
+    be->plddt_fwd = cu_plddt_fwd;
+    be->plddt_bwd = cu_plddt_bwd;
     // every module op of ops.def: be->NAME_mem = cu_NAME_mem, _fwd, _bwd
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     be->name##_mem = cu_##name##_mem; be->name##_fwd = cu_##name##_fwd; be->name##_bwd = cu_##name##_bwd;
 #include "../backend/ops.def"
+    be->core_attn_ws = cu_core_attn_ws;
+    be->core_attn_fwd = cu_core_attn_fwd;
+    be->core_attn_bwd = cu_core_attn_bwd;
     be->sum_sq = cub_sum_sq;
     be->scale = cub_scale;
     be->adamw = cub_adamw;

@@ -295,16 +295,36 @@ __global__ void __launch_bounds__(256) k_fa_dbias(fa_args a) {
         }
 }
 
-template <typename T>
+// D[r, h, l] = sum_c dO o. One thread per (r, l, h) with h fastest, so a warp reads
+// consecutive heads of one position: contiguous memory (the previous l-fastest order read
+// positions HC apart, 1.08 ms at N = 1024 for 0.54 GB). Channels summed in order c = 0..
+// (the same bits as before); VEC: 16-byte loads of 8 bf16 channels (c_h, HC in 8s).
+template <typename T, bool VEC>
 __global__ void k_fa_rowdot(fa_args a, float *D) {
     int64_t n = a.B * a.H * a.L;
     GRID_STRIDE(i, n) {
-        int64_t l = i % a.L, rh = i / a.L, r = rh / a.H;
-        int h = (int)(rh % a.H);
+        int h = (int)(i % a.H);
+        int64_t rl = i / a.H, l = rl % a.L, r = rl / a.L;
         int64_t off = fa_pos(a, r, l) * a.HC + (int64_t)h * a.ch;
         float s = 0;
-        for (int c = 0; c < a.ch; c++) s += ld((const T *)a.dO, off + c) * ld((const T *)a.o, off + c);
-        D[i] = s;
+        if (VEC) {
+            const uint4 *pd = reinterpret_cast<const uint4 *>((const bf16 *)a.dO + off);
+            const uint4 *po = reinterpret_cast<const uint4 *>((const bf16 *)a.o + off);
+            for (int c8 = 0; c8 < a.ch / 8; c8++) {
+                uint4 vd = pd[c8], vo = po[c8];
+                const __nv_bfloat162 *d2 = reinterpret_cast<const __nv_bfloat162 *>(&vd);
+                const __nv_bfloat162 *o2 = reinterpret_cast<const __nv_bfloat162 *>(&vo);
+#pragma unroll
+                for (int k = 0; k < 4; k++) {
+                    float2 fd = __bfloat1622float2(d2[k]), fo = __bfloat1622float2(o2[k]);
+                    s += fd.x * fo.x;
+                    s += fd.y * fo.y;
+                }
+            }
+        } else {
+            for (int c = 0; c < a.ch; c++) s += ld((const T *)a.dO, off + c) * ld((const T *)a.o, off + c);
+        }
+        D[(r * a.H + h) * a.L + l] = s;
     }
 }
 
@@ -337,7 +357,9 @@ void fa_forward(cu_impl *c, const fa_args *a) {
 void fa_rowdot(cu_impl *c, const fa_args *a, float *D) {
     int64_t n = a->B * a->H * a->L;
     if (n <= 0) return;
-    CU_DISPATCH(c, T, k_fa_rowdot<T><<<cu_blocks(n, 256), 256, 0, c->stream>>>(*a, D));
+    bool vec = c->bf16 && a->ch % 8 == 0 && a->HC % 8 == 0 && ((uintptr_t)a->dO | (uintptr_t)a->o) % 16 == 0;
+    if (vec) k_fa_rowdot<bf16, true><<<cu_blocks(n, 256), 256, 0, c->stream>>>(*a, D);
+    else CU_DISPATCH(c, T, k_fa_rowdot<T, false><<<cu_blocks(n, 256), 256, 0, c->stream>>>(*a, D));
     CU_LAUNCHED();
 }
 

@@ -116,6 +116,59 @@ __device__ __forceinline__ void bw_bias_tile(const float *m, int64_t L, int64_t 
     }
 }
 
+// The same two copies without per-vector index arithmetic (FL kernels, chosen at launch
+// when c_h, HC are multiples of 8 and L of 4): thread x always copies the chunks at tile
+// row x / VPR + u RPU, channel (x % VPR) 8, so one 64-bit base per tile and a constant
+// stride per chunk replace bw_pos(...) * HC per 16-byte vector (docs/ATTENTION_BWD.md:
+// that arithmetic was most of the copy path's instructions).
+template <int CH, int NR, int NTH>
+__device__ __forceinline__ void bw_load_fl(const fa_args &a, const void *src, int64_t r, int h, int64_t l0, bf16 *dst) {
+    constexpr int VPR = CH / 8, RPU = NTH / VPR, NU = (NR + RPU - 1) / RPU;
+    static_assert(NTH % VPR == 0, "threads per tile row");
+    const bf16 *row = (const bf16 *)src + fa_pos(a, r, 0) * a.HC + (int64_t)h * a.ch;
+    int j0 = threadIdx.x / VPR, c = (threadIdx.x % VPR) * 8;
+    int64_t ps = a.pstride * a.HC, left = a.L - l0;
+    bool cok = c < a.ch;
+    const bf16 *p = row + (l0 + j0) * ps + c;
+    bf16 *d = dst + j0 * (CH + 8) + c;
+#pragma unroll
+    for (int u = 0; u < NU; u++) {
+        int j = j0 + u * RPU;
+        if (NR % RPU == 0 || j < NR) {
+            bool ok = cok && j < left;
+            fa_cp16z(d + u * RPU * (CH + 8), ok ? p + u * RPU * ps : row, ok ? 16 : 0);
+        }
+    }
+}
+template <int NR, int NC, int LD, int NTH>
+__device__ __forceinline__ void bw_bias_fl(const float *m, int64_t L, int64_t R0, int64_t C0, float *dst) {
+    constexpr int VPR = NC / 4, RPU = NTH / VPR, NU = (NR + RPU - 1) / RPU;
+    static_assert(NTH % VPR == 0, "threads per tile row");
+    int j0 = threadIdx.x / VPR, c = (threadIdx.x % VPR) * 4;
+    int64_t left = L - R0;
+    bool cok = C0 + c < L;
+    const float *p = m + (R0 + j0) * L + C0 + c;
+    float *d = dst + j0 * LD + c;
+#pragma unroll
+    for (int u = 0; u < NU; u++) {
+        int j = j0 + u * RPU;
+        if (NR % RPU == 0 || j < NR) {
+            bool ok = cok && j < left;
+            fa_cp16z(d + u * RPU * LD, ok ? p + u * RPU * L : m, ok ? 16 : 0);
+        }
+    }
+}
+template <bool FL, int CH, int NR, int NTH>
+__device__ __forceinline__ void bw_tile(const fa_args &a, const void *src, int64_t r, int h, int64_t l0, bf16 *dst) {
+    if (FL) bw_load_fl<CH, NR, NTH>(a, src, r, h, l0, dst);
+    else bw_load<CH, NR, NTH>(a, src, r, h, l0, dst);
+}
+template <bool FL, int NR, int NC, int LD, int NTH>
+__device__ __forceinline__ void bw_bias(const float *m, int64_t L, int64_t R0, int64_t C0, float *dst) {
+    if (FL) bw_bias_fl<NR, NC, LD, NTH>(m, L, R0, C0, dst);
+    else bw_bias_tile<NR, NC, LD, NTH>(m, L, R0, C0, dst);
+}
+
 // mask term of key kk of row r in log2 units (-inf beyond L)
 __device__ __forceinline__ float bw_mask2(const fa_args &a, int64_t r, int64_t kk) {
     if (kk >= a.L) return -INFINITY;
@@ -161,7 +214,7 @@ static size_t bw_dq_smem() {
            sizeof(float) * (size_t)(bw_ring<S, RB>::NB * BW_T * (16 * NW + 4) + 2 * BW_T);
 }
 
-template <int CH, int RB, int NW, int S, int MB, bool LDSM>
+template <int CH, int RB, int NW, int S, int MB, bool LDSM, bool FL>
 __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dq(fa_args a) {
     constexpr int LK = CH + 8, QT = 16 * NW, NTH = 32 * NW, LDB = QT + 4, NB = bw_ring<S, RB>::NB;
     extern __shared__ __align__(16) unsigned char bw_sm[];
@@ -177,8 +230,8 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dq(fa_args a) {
 #pragma unroll
     for (int rr = 0; rr < RB; rr++) {
         int64_t r = r0 + rr < a.B ? r0 + rr : a.B - 1;  // rows past B: loads stay in bounds, p = 0
-        bw_load<CH, QT, NTH>(a, a.q, r, h, q0, Qs + rr * QT * LK);
-        bw_load<CH, QT, NTH>(a, a.dO, r, h, q0, dOs + rr * QT * LK);
+        bw_tile<FL, CH, QT, NTH>(a, a.q, r, h, q0, Qs + rr * QT * LK);
+        bw_tile<FL, CH, QT, NTH>(a, a.dO, r, h, q0, dOs + rr * QT * LK);
 #pragma unroll
         for (int u = 0; u < 2; u++) {
             int64_t q = q0 + 16 * w + g + 8 * u;
@@ -196,9 +249,9 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dq(fa_args a) {
         if (step < nsteps) {
             int64_t kt = step / RB, r = row(step), k0 = kt * BW_T;
             int b = (int)(step % S);
-            bw_load<CH, BW_T, NTH>(a, a.k, r, h, k0, Ks + b * BW_T * LK);
-            bw_load<CH, BW_T, NTH>(a, a.v, r, h, k0, Vs + b * BW_T * LK);
-            if (step % RB == 0 && bT) bw_bias_tile<BW_T, QT, LDB, NTH>(bT, a.L, k0, q0, Bs + (kt % NB) * BW_T * LDB);
+            bw_tile<FL, CH, BW_T, NTH>(a, a.k, r, h, k0, Ks + b * BW_T * LK);
+            bw_tile<FL, CH, BW_T, NTH>(a, a.v, r, h, k0, Vs + b * BW_T * LK);
+            if (step % RB == 0 && bT) bw_bias<FL, BW_T, QT, LDB, NTH>(bT, a.L, k0, q0, Bs + (kt % NB) * BW_T * LDB);
         }
         fa_commit();
     };
@@ -273,7 +326,7 @@ static size_t bw_dkdv_smem() {
            sizeof(float) * (size_t)(bw_ring<S, RB>::NB * 16 * NW * BW_LDK + 2 * S * BW_T);
 }
 
-template <int CH, int RB, int NW, int S, int MB, bool LDSM>
+template <int CH, int RB, int NW, int S, int MB, bool LDSM, bool FL>
 __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dkdv(fa_args a) {
     constexpr int LK = CH + 8, KT = 16 * NW, NTH = 32 * NW, NB = bw_ring<S, RB>::NB;
     extern __shared__ __align__(16) unsigned char bw_sm[];
@@ -289,8 +342,8 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dkdv(fa_args a) {
 #pragma unroll
     for (int rr = 0; rr < RB; rr++) {
         int64_t r = r0 + rr < a.B ? r0 + rr : a.B - 1;
-        bw_load<CH, KT, NTH>(a, a.k, r, h, k0, Ks + rr * KT * LK);
-        bw_load<CH, KT, NTH>(a, a.v, r, h, k0, Vs + rr * KT * LK);
+        bw_tile<FL, CH, KT, NTH>(a, a.k, r, h, k0, Ks + rr * KT * LK);
+        bw_tile<FL, CH, KT, NTH>(a, a.v, r, h, k0, Vs + rr * KT * LK);
 #pragma unroll
         for (int u = 0; u < 2; u++) mk2[rr][u] = bw_mask2(a, r, k0 + 16 * w + g + 8 * u);
 #pragma unroll
@@ -307,10 +360,10 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dkdv(fa_args a) {
             bool ok = r < a.B;
             if (!ok) r = a.B - 1;
             int b = (int)(step % S);
-            bw_load<CH, BW_T, NTH>(a, a.q, r, h, q0, Qs + b * BW_T * LK);
-            bw_load<CH, BW_T, NTH>(a, a.dO, r, h, q0, dOs + b * BW_T * LK);
+            bw_tile<FL, CH, BW_T, NTH>(a, a.q, r, h, q0, Qs + b * BW_T * LK);
+            bw_tile<FL, CH, BW_T, NTH>(a, a.dO, r, h, q0, dOs + b * BW_T * LK);
             bw_lseD(a, r, ok, h, q0, BW_T, Ls + b * BW_T, Ds + b * BW_T);
-            if (step % RB == 0 && bT) bw_bias_tile<KT, BW_T, BW_LDK, NTH>(bT, a.L, k0, q0, Bs + (qt % NB) * KT * BW_LDK);
+            if (step % RB == 0 && bT) bw_bias<FL, KT, BW_T, BW_LDK, NTH>(bT, a.L, k0, q0, Bs + (qt % NB) * KT * BW_LDK);
         }
         fa_commit();
     };
@@ -394,7 +447,7 @@ static size_t bw_dbias_smem() {
            sizeof(float) * (size_t)(2 * BW_T + 2 * S * 16 * NW);
 }
 
-template <int CH, int NW, int S, bool LDSM>
+template <int CH, int NW, int S, bool LDSM, bool FL>
 __global__ void __launch_bounds__(32 * NW) k_bwd_dbias(fa_args a) {
     constexpr int LK = CH + 8, QT = 16 * NW, NTH = 32 * NW;
     extern __shared__ __align__(16) unsigned char bw_sm[];
@@ -423,10 +476,10 @@ __global__ void __launch_bounds__(32 * NW) k_bwd_dbias(fa_args a) {
     auto issue = [&](int64_t r) {
         if (r < r1) {
             int b = (int)((r - r0) % S);
-            bw_load<CH, QT, NTH>(a, a.q, r, h, q0, Qs + b * QT * LK);
-            bw_load<CH, QT, NTH>(a, a.dO, r, h, q0, dOs + b * QT * LK);
-            bw_load<CH, BW_T, NTH>(a, a.k, r, h, k0, Ks + b * BW_T * LK);
-            bw_load<CH, BW_T, NTH>(a, a.v, r, h, k0, Vs + b * BW_T * LK);
+            bw_tile<FL, CH, QT, NTH>(a, a.q, r, h, q0, Qs + b * QT * LK);
+            bw_tile<FL, CH, QT, NTH>(a, a.dO, r, h, q0, dOs + b * QT * LK);
+            bw_tile<FL, CH, BW_T, NTH>(a, a.k, r, h, k0, Ks + b * BW_T * LK);
+            bw_tile<FL, CH, BW_T, NTH>(a, a.v, r, h, k0, Vs + b * BW_T * LK);
             bw_lseD(a, r, true, h, q0, QT, Ls + b * QT, Ds + b * QT);
         }
         fa_commit();
@@ -522,13 +575,14 @@ static void bw_launch(cu_impl *c, K kern, unsigned grid, int threads, size_t sme
 }
 
 // S: pipeline stages of all three kernels; MB: blocks per SM the dq and dk/dv kernels'
-// register budget is set for (__launch_bounds__).
-template <int CH, int RBQ, int NWQ, int RBK, int NWK, int NW, int S, int MB, bool LDSM>
+// register budget is set for (__launch_bounds__); FL: the copies without per-vector index
+// arithmetic (bw_load_fl), taken when the case allows them (bw_fl_ok).
+template <int CH, int RBQ, int NWQ, int RBK, int NWK, int NW, int S, int MB, bool LDSM, bool FL>
 static void bw_run(cu_impl *c, const fa_args *a, int parts) {
     if (parts & 1) {
         int64_t nk = (a->L + 16 * NWK - 1) / (16 * NWK);
-        bw_launch(c, k_bwd_dkdv<CH, RBK, NWK, S, MB, LDSM>, bw_grid(a->H * nk * ((a->B + RBK - 1) / RBK)), 32 * NWK,
-                  bw_dkdv_smem<CH, RBK, NWK, S>(), *a);
+        bw_launch(c, k_bwd_dkdv<CH, RBK, NWK, S, MB, LDSM, FL>, bw_grid(a->H * nk * ((a->B + RBK - 1) / RBK)),
+                  32 * NWK, bw_dkdv_smem<CH, RBK, NWK, S>(), *a);
         if (a->mask) {
             if (a->B > 2147483647LL) pf_die("attention: too many rows for the masked-row kernel");
             k_bwd_dv_uniform<<<dim3((unsigned)a->B, (unsigned)a->H), 32, 0, c->stream>>>(*a);
@@ -537,14 +591,15 @@ static void bw_run(cu_impl *c, const fa_args *a, int parts) {
     }
     if (parts & 2) {
         int64_t nq = (a->L + 16 * NWQ - 1) / (16 * NWQ);
-        bw_launch(c, k_bwd_dq<CH, RBQ, NWQ, S, MB, LDSM>, bw_grid(a->H * nq * ((a->B + RBQ - 1) / RBQ)), 32 * NWQ,
-                  bw_dq_smem<CH, RBQ, NWQ, S>(), *a);
+        bw_launch(c, k_bwd_dq<CH, RBQ, NWQ, S, MB, LDSM, FL>, bw_grid(a->H * nq * ((a->B + RBQ - 1) / RBQ)),
+                  32 * NWQ, bw_dq_smem<CH, RBQ, NWQ, S>(), *a);
     }
     if ((parts & 4) && a->dbias) {
         fa_args b = *a;
         int ns = b.nsplit = fa_dbias_splits(1, a->B, a->L, a->H);
         int64_t nq = (a->L + 16 * NW - 1) / (16 * NW), nt = (a->L + BW_T - 1) / BW_T;
-        bw_launch(c, k_bwd_dbias<CH, NW, S, LDSM>, bw_grid(nq * nt * a->H * ns), 32 * NW, bw_dbias_smem<CH, NW, S>(), b);
+        bw_launch(c, k_bwd_dbias<CH, NW, S, LDSM, FL>, bw_grid(nq * nt * a->H * ns), 32 * NW,
+                  bw_dbias_smem<CH, NW, S>(), b);
         if (ns > 1) {
             int64_t n = (int64_t)a->H * a->L * a->L;
             k_bwd_dbias_reduce<<<cu_blocks(n, 256), 256, 0, c->stream>>>(*a, ns);
@@ -553,28 +608,42 @@ static void bw_run(cu_impl *c, const fa_args *a, int parts) {
     }
 }
 
+// 16-byte chunks everywhere: channels and HC in 8s, bias rows (L fp32) in 4s.
+static bool bw_fl_ok(const fa_args *a) { return a->ch % 8 == 0 && a->HC % 8 == 0 && (!a->biasT || a->L % 4 == 0); }
+
+template <int CH, int RBQ, int NWQ, int RBK, int NWK, int NW, int S, int MB, bool LDSM, bool FL>
+static void bw_run_fl(cu_impl *c, const fa_args *a, int parts) {
+    if (FL && bw_fl_ok(a)) bw_run<CH, RBQ, NWQ, RBK, NWK, NW, S, MB, LDSM, true>(c, a, parts);
+    else bw_run<CH, RBQ, NWQ, RBK, NWK, NW, S, MB, LDSM, false>(c, a, parts);
+}
+
 // Variants for the benchmark (bench/attn_bwd_check.cu): rows x warps per block of the
 // dq and dk/dv kernels, warps of the bias-gradient kernel, pipeline stages, blocks per
-// SM of the dq and dk/dv kernels, ldmatrix operand loads. fa_tc_backward runs variant 0
-// (fastest at N = 512 and 1024 on an H200; variant 1 is 1% faster at N = 2048: see
-// docs/ATTENTION_BWD.md). parts: 1 dk/dv, 2 dq, 4 bias gradient (7 = all).
-#define BW_VARIANTS(F) F(0, 1, 4, 1, 4, 8, 2, 3, true) F(1, 2, 8, 2, 8, 8, 2, 1, true)
-static const char *bw_names[] = {"q1x4.k1x4.b8.s2.m3.ldsm", "q2x8.k2x8.b8.s2.ldsm"};
+// SM of the dq and dk/dv kernels, ldmatrix operand loads, FL copies. fa_tc_backward runs
+// variant 0, the fastest at N = 1024 and 2048 on an H200; variant 2 is session 3's default
+// (docs/ATTENTION_BWD.md). parts: 1 dk/dv, 2 dq, 4 bias gradient (7 = all).
+#define BW_VARIANTS(F)                                                                           \
+    F(0, 2, 8, 2, 8, 8, 2, 1, true, true) F(1, 1, 4, 1, 4, 8, 2, 3, true, true)                  \
+    F(2, 1, 4, 1, 4, 8, 2, 3, true, false)
+static const char *bw_names[] = {"q2x8.k2x8.b8.s2.ldsm.fl", "q1x4.k1x4.b8.s2.m3.ldsm.fl", "q1x4.k1x4.b8.s2.m3.ldsm"};
 int fa_tc_backward_variants(void) { return (int)(sizeof bw_names / sizeof bw_names[0]); }
 const char *fa_tc_backward_variant_name(int v) { return v >= 0 && v < fa_tc_backward_variants() ? bw_names[v] : "?"; }
 
 void fa_tc_backward_variant(cu_impl *c, const fa_args *a, int v, int parts) {
     if (a->B <= 0 || a->L <= 0) return;
     if (a->ch > 32) pf_die("attention: tensor-core path needs c_h <= 32");
-#define V(ID, RBQ, NWQ, RBK, NWK, NW, S, MB, LDSM)                                      \
-    if (v == ID) {                                                                      \
-        if (a->ch <= 16) bw_run<16, RBQ, NWQ, RBK, NWK, NW, S, MB, LDSM>(c, a, parts);  \
-        else bw_run<32, RBQ, NWQ, RBK, NWK, NW, S, MB, LDSM>(c, a, parts);              \
-        return;                                                                         \
+#define V(ID, RBQ, NWQ, RBK, NWK, NW, S, MB, LDSM, FL)                                      \
+    if (v == ID) {                                                                          \
+        if (a->ch <= 16) bw_run_fl<16, RBQ, NWQ, RBK, NWK, NW, S, MB, LDSM, FL>(c, a, parts); \
+        else bw_run_fl<32, RBQ, NWQ, RBK, NWK, NW, S, MB, LDSM, FL>(c, a, parts);           \
+        return;                                                                             \
     }
     BW_VARIANTS(V)
 #undef V
     pf_die("attention backward: no variant %d", v);
 }
 
-void fa_tc_backward(cu_impl *c, const fa_args *a) { fa_tc_backward_variant(c, a, 0, 7); }
+// Variant 0 (2 rows per block) is the fastest for triangle attention from N = 1024 on;
+// with few rows (single attention has B = 1: half of each 2-row block would idle) or short
+// L (N = 512: 2.43 against 2.61 ms) the 1-row blocks of variant 1 are.
+void fa_tc_backward(cu_impl *c, const fa_args *a) { fa_tc_backward_variant(c, a, a->L <= 512 || a->B < 8 ? 1 : 0, 7); }

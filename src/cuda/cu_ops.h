@@ -5,7 +5,9 @@
 //   cu_opm.cu                      opm
 //   cu_trimul.cu                   trimul
 //   cu_pwavg.cu                    pwavg
+//   cu_core_attn.cu                core_attn (the attention core alone, over cu_flash.cu)
 //   cu_heads.cu                    relpos, disto
+//   cu_ipa.cu, cu_structure.cu     structure module (IPA, loop, pLDDT network; cu_struct.cuh)
 //   cu_backend.cu                  memory, elementwise, dropout, optimizer, the struct
 #ifndef PF_CU_OPS_H
 #define PF_CU_OPS_H
@@ -26,5 +28,29 @@ void cu_disto_bwd(pf_backend *be, const pf_disto_dims *d, const pf_linear_p *p, 
                   const pf_act *z, const int32_t *target, const pf_act *pair_mask, double scale, pf_act *dz);
 double cu_xent(pf_backend *be, int64_t M, int C, const pf_act *logits, const int32_t *target, const pf_act *weight,
                double scale, pf_act *dlogits);
+
+size_t cu_core_attn_ws(pf_backend *be, const pf_core_attn_dims *d);
+void cu_core_attn_fwd(pf_backend *be, const pf_core_attn_dims *d, const pf_act *q, const pf_act *k, const pf_act *v,
+                      const real *bias, const pf_act *mask, pf_act *o, float *lse, void *ws);
+void cu_core_attn_bwd(pf_backend *be, const pf_core_attn_dims *d, const pf_act *q, const pf_act *k, const pf_act *v,
+                      const real *bias, const pf_act *mask, const pf_act *o, const float *lse, const pf_act *d_o,
+                      pf_act *dq, pf_act *dk, pf_act *dv, real *d_bias, void *ws);
+
+// The structure module's entries (backend.h "structure module"): cu_ipa.cu, cu_structure.cu.
+pf_mem cu_ipa_mem(pf_backend *be, const pf_ipa_dims *d);
+void cu_ipa_fwd_op(pf_backend *be, const pf_ipa_dims *d, const pf_ipa_p *p, const pf_act *s, const pf_act *z,
+                   const real *R, const real *t, const pf_act *mask, pf_act *out, void *saved, void *ws);
+void cu_ipa_bwd_op(pf_backend *be, const pf_ipa_dims *d, const pf_ipa_p *p, pf_ipa_p *g, const pf_act *s,
+                   const pf_act *z, const real *R, const real *t, const pf_act *mask, const void *saved,
+                   const pf_act *d_out, pf_act *d_s, pf_act *d_z, real *d_R, real *d_t, void *ws);
+pf_mem cu_sm_mem(pf_backend *be, const pf_sm_dims *d);
+void cu_sm_fwd(pf_backend *be, const pf_sm_dims *d, const pf_sm_p *p, const pf_act *s_init, const pf_act *z,
+               const pf_act *mask, real *R_out, real *t_out, real *s_out, real *angles, void *saved, void *ws);
+void cu_sm_bwd(pf_backend *be, const pf_sm_dims *d, const pf_sm_p *p, pf_sm_p *g, const pf_act *s_init,
+               const pf_act *z, const pf_act *mask, const void *saved, const real *d_R_out, const real *d_t_out,
+               const real *d_s_out, const real *d_angles, pf_act *d_s_init, pf_act *d_z, void *ws);
+void cu_plddt_fwd(pf_backend *be, const pf_plddt_dims *d, const pf_plddt_p *p, const real *s, real *logits);
+void cu_plddt_bwd(pf_backend *be, const pf_plddt_dims *d, const pf_plddt_p *p, pf_plddt_p *g, const real *s,
+                  const real *d_logits, real *d_s);
 
 #endif

@@ -462,3 +462,40 @@ void cu_trimul_bwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p
     tm_side_bwd(c, d, &p->b_p, &p->b_g, &g->b_p, &g->b_g, mask, dB, &w, e[3], e[4]);
     cu_ln_bwd(c, NN, cz, &p->ln_in, &g->ln_in, z, w.dzl, d_z);
 }
+
+// ---- for the row-sharded update (cu_dap_trimul.cu) ------------------------------
+// The same kernels over M positions that need not form a square.
+void cu_tm_side(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg, const void *zl,
+                const void *mask, void *tp, void *tg, void *A) {
+    cu_linear_fwd(c, M, c_z, C, lp, zl, tp, 0);
+    cu_linear_fwd(c, M, c_z, C, lg, zl, tg, 0);
+    if (tm_vec_ok(M, C, tp, tg, A))
+        CU_DISPATCH(c, T, k_side_fwd_v<T><<<vgrid(M, C), VT_THREADS, 0, c->stream>>>(
+                              (const T *)mask, (const T *)tp, (const T *)tg, (T *)A, M, C));
+    else
+        CU_DISPATCH(c, T, k_side_fwd<T><<<tgrid(M, C), TBLK, 0, c->stream>>>(
+                              (const T *)mask, (const T *)tp, (const T *)tg, (T *)A, M, C));
+    CU_LAUNCHED();
+}
+
+void cu_tm_side_grad(cu_impl *c, int64_t M, int C, const void *mask, const void *dS, void *tp, void *tg) {
+    if (tm_vec_ok(M, C, dS, tp, tg))
+        CU_DISPATCH(c, T, k_side_bwd_v<T><<<vgrid(M, C), VT_THREADS, 0, c->stream>>>(
+                              (const T *)mask, (const T *)dS, (T *)tp, (T *)tg, M, C));
+    else
+        CU_DISPATCH(c, T, k_side_bwd<T><<<tgrid(M, C), TBLK, 0, c->stream>>>(
+                              (const T *)mask, (const T *)dS, (T *)tp, (T *)tg, M, C));
+    CU_LAUNCHED();
+}
+
+void cu_tm_transpose(cu_impl *c, const void *in, void *out, int64_t R, int C, int to_cm, int64_t ldo) {
+    transpose_act(c, in, out, R, C, to_cm, ldo);
+}
+
+void cu_tm_gate_out(cu_impl *c, void *out, const void *gate, int64_t n) {
+    if (cu_vec_ok(n, out, gate))
+        CU_DISPATCH(c, T, k_gate_out_v<T><<<cu_vec_blocks(n), 256, 0, c->stream>>>((T *)out, (const T *)gate, n));
+    else
+        CU_DISPATCH(c, T, k_gate_out<T><<<cu_blocks(n, 256), 256, 0, c->stream>>>((T *)out, (const T *)gate, n));
+    CU_LAUNCHED();
+}

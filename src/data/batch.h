@@ -48,7 +48,9 @@
     X(pseudo_beta,      real,    N,    1,    3)                 /* CB (CA for glycine), A   */ \
     X(pseudo_beta_mask, real,    N,    1,    1)                 /* 1 where resolved         */ \
     X(backbone_xyz,     real,    N,    1,    15)                /* N, CA, C, O, CB (A)      */ \
-    X(backbone_mask,    int32_t, N,    1,    1)                 /* bit k: atom k present    */
+    X(backbone_mask,    int32_t, N,    1,    1)                 /* bit k: atom k present    */ \
+    X(atom14_xyz,       real,    N,    1,    42)                /* heavy atoms, atom14.h (A) */ \
+    X(atom14_mask,      int32_t, N,    1,    1)                 /* bit a: slot a present    */
 
 typedef struct {
     int N, S, E;

@@ -9,7 +9,7 @@
 #include "entry.h"
 
 #define PF_CACHE_MAGIC "PFCACHE"  // 8 bytes with the NUL
-#define PF_CACHE_VERSION 1u
+#define PF_CACHE_VERSION 2u  // 2: records carry every heavy atom (entry.h off_atoms)
 #define PF_CACHE_ENDIAN 0x01020304u
 
 typedef struct {

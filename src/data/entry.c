@@ -1,4 +1,5 @@
 #include "entry.h"
+#include "atom14.h"
 #include <stdlib.h>
 #include <string.h>
 #include "../core/rng.h"
@@ -187,6 +188,16 @@ uint8_t *pf_entry_build(const char *name, uint64_t cluster, const pf_chain_in *c
         free(rs.del);
         free(rs.ht);
     }
+    // every heavy atom in slots, for the structure module's side-chain losses
+    const size_t nx = (size_t)n_res * PF_MAX_RES_ATOMS * 3 * sizeof(float);
+    size_t oat = wb_reserve(&w, nx + (((size_t)n_res * 2 + 7) & ~(size_t)7));
+    for (int c = 0, p = 0; c < n_chains; c++)
+        for (int i = 0; i < chains[c].chain->n; i++, p++) {
+            float x[PF_MAX_RES_ATOMS * 3];
+            uint16_t m = pf_chain_atom14(chains[c].chain, i, x);
+            memcpy(w.p + oat + (size_t)p * sizeof x, x, sizeof x);
+            memcpy(w.p + oat + nx + (size_t)p * 2, &m, 2);
+        }
     pf_rec_header *h = (pf_rec_header *)(w.p + oh);
     memcpy(h->magic, PF_REC_MAGIC, 4);
     h->n_chains = (uint32_t)n_chains;
@@ -197,6 +208,7 @@ uint8_t *pf_entry_build(const char *name, uint64_t cluster, const pf_chain_in *c
     h->off_chains = ochains;
     h->off_res = ores;
     h->off_msa = omsa;
+    h->off_atoms = oat;
     free(entity);
     free(sym);
     free(rep);
@@ -226,8 +238,10 @@ int pf_entry_view_init(pf_entry_view *v, const void *rec, size_t bytes, char *er
     uint64_t o_aat = o, o_resv = o + r8, o_am = o + 2 * r8, o_ri = o + 3 * r8, o_xyz = o_ri + ((nr * 4 + 7) & ~7ull);
     uint64_t end_res = o_xyz + nr * PF_NUM_BB * 3 * 4;
     uint64_t need_msa = h->off_msa + (uint64_t)h->n_msa * sizeof(pf_rec_msa);
+    uint64_t need_atoms = h->off_atoms + nr * (PF_MAX_RES_ATOMS * 3 * 4 + 2);
     if ((h->off_chains & 7) || (h->off_res & 7) || (h->off_msa & 7) || need_chains > bytes || end_res > bytes ||
-        need_msa > bytes || h->off_chains < sizeof(pf_rec_header)) {
+        need_msa > bytes || h->off_chains < sizeof(pf_rec_header) || (h->off_atoms & 7) ||
+        (h->off_atoms && (h->off_atoms < sizeof(pf_rec_header) || need_atoms > bytes))) {
         pf_errf(err, errlen, "record", 0, "section offsets out of range");
         return -1;
     }
@@ -240,6 +254,10 @@ int pf_entry_view_init(pf_entry_view *v, const void *rec, size_t bytes, char *er
     v->atom_mask = b + o_am;
     v->residue_index = (const int32_t *)(b + o_ri);
     v->xyz = (const float *)(b + o_xyz);
+    if (h->off_atoms) {
+        v->atom14_xyz = (const float *)(b + h->off_atoms);
+        v->atom14_mask = (const uint16_t *)(b + h->off_atoms + nr * PF_MAX_RES_ATOMS * 3 * 4);
+    }
     v->msa = (const pf_rec_msa *)(b + h->off_msa);
     uint64_t next = 0;
     for (uint32_t c = 0; c < h->n_chains; c++) {

@@ -17,7 +17,8 @@ typedef struct {
     uint64_t cluster;  // sampling cluster key (manifest label or sequence hash)
     char name[64];
     uint64_t off_chains, off_res, off_msa;
-    uint8_t reserved[16];
+    uint64_t off_atoms;  // heavy atoms in slots (atom14.h); 0: none (records written before it)
+    uint8_t reserved[8];
 } pf_rec_header;  // 128 bytes
 
 typedef struct {
@@ -45,6 +46,8 @@ typedef struct {
     const uint8_t *atom_mask;    // (n_res) bits PF_AT_N..PF_AT_CB
     const int32_t *residue_index;// (n_res) 0-based within each chain
     const float *xyz;            // (n_res, PF_NUM_BB, 3)
+    const float *atom14_xyz;     // (n_res, PF_MAX_RES_ATOMS, 3) or NULL (record without atoms)
+    const uint16_t *atom14_mask; // (n_res) bit a: slot a present, or NULL
     const pf_rec_msa *msa;       // (n_msa)
     const uint8_t *base;
     size_t bytes;

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <strings.h>
 #include "../core/util.h"
+#include "../core/rng.h"
 #include "batch.h"
 #include "residue.h"
 #include "textio.h"
@@ -120,6 +121,27 @@ void pf_msa_free(pf_msa *m) {
     free(m->tok);
     free(m->del);
     memset(m, 0, sizeof *m);
+}
+
+static void msa_alloc(pf_msa *m, int n_seq, int L);
+
+void pf_msa_shuffled(const pf_msa *m, uint64_t seed, pf_msa *out) {
+    msa_alloc(out, m->n_seq, m->L);
+    int *order = pf_malloc(sizeof(int) * (size_t)(m->n_seq > 0 ? m->n_seq : 1));
+    for (int r = 0; r < m->n_seq; r++) order[r] = r;
+    pf_rng g = pf_rng_make(seed, 0x5EED5);
+    for (int r = m->n_seq - 1; r >= 2; r--) {  // rows 1..r, the query stays
+        int k = 1 + pf_rng_int(&g, r);
+        int t = order[r];
+        order[r] = order[k];
+        order[k] = t;
+    }
+    size_t L = (size_t)m->L;
+    for (int r = 0; r < m->n_seq; r++) {
+        memcpy(out->tok + (size_t)r * L, m->tok + (size_t)order[r] * L, L);
+        memcpy(out->del + (size_t)r * L, m->del + (size_t)order[r] * L, L);
+    }
+    pf_free(order);
 }
 
 static void msa_alloc(pf_msa *m, int n_seq, int L) {

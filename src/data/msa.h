@@ -33,6 +33,10 @@ int pf_parse_stockholm(const char *data, size_t len, const char *name, pf_msa *m
 int pf_parse_msa_text(const char *data, size_t len, const char *name, pf_msa *m, char *err, size_t errlen);
 int pf_read_msa(const char *path, pf_msa *m, char *err, size_t errlen);
 void pf_msa_free(pf_msa *m);
+// A copy of m with rows 1.. in the order of a Fisher-Yates shuffle driven by seed (the
+// query, row 0, stays first): `predict` with several seeds gives each model another
+// choice of the rows it sees (cluster / extra rows, rows past the model's limit).
+void pf_msa_shuffled(const pf_msa *m, uint64_t seed, pf_msa *out);
 
 int pf_is_msa_path(const char *path);  // .a3m .sto .stockholm .fasta .fa .fas .aln (+ .gz)
 

@@ -1,4 +1,5 @@
 #include "sampler.h"
+#include "atom14.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -307,6 +308,10 @@ static void fill_residues(pf_batch *b, const pf_entry_view *v, const crop_map *c
         b->backbone_mask[k] = v->atom_mask[i];
         _Static_assert(PF_NUM_BB * 3 == 15, "batch.h backbone_xyz holds 15 numbers per residue");
         for (int a = 0; a < 15; a++) b->backbone_xyz[(size_t)k * 15 + a] = v->xyz[(size_t)i * PF_NUM_BB * 3 + a];
+        // every heavy atom (records written before the atom section have none: mask 0)
+        _Static_assert(PF_MAX_RES_ATOMS * 3 == 42, "batch.h atom14_xyz holds 42 numbers per residue");
+        b->atom14_mask[k] = v->atom14_mask ? v->atom14_mask[i] : 0;
+        for (int a = 0; v->atom14_xyz && a < 42; a++) b->atom14_xyz[(size_t)k * 42 + a] = v->atom14_xyz[(size_t)i * 42 + a];
     }
 }
 

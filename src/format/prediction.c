@@ -17,7 +17,7 @@ void pf_prediction_free(pf_prediction *p) {
     pf_free(p->aatype);  // chain_index and residue_index live in the same block
     pf_free(p->sequence);
     pf_free(p->frames);
-    pf_free(p->psi);
+    pf_free(p->torsions);
     pf_free(p->plddt);
     pf_free(p->pae);
     memset(p, 0, sizeof *p);
@@ -40,14 +40,14 @@ static pf_structure_pred structure_buffers(int64_t N, int tors, sm_buffers *h) {
 static void keep_structure(int64_t N, sm_buffers *h, const pf_structure_pred *out, pf_prediction *p) {
     p->has_structure = 1;
     p->frames = pf_malloc(sizeof(float) * (size_t)(N * 12));
-    p->psi = h->a ? pf_malloc(sizeof(float) * (size_t)(N * 2)) : NULL;
+    p->torsions = h->a ? pf_malloc(sizeof(float) * (size_t)(N * 2 * PF_NUM_TORSIONS)) : NULL;
     p->plddt = pf_malloc(sizeof(float) * (size_t)N);
     p->pae = pf_malloc(sizeof(float) * (size_t)(N * N));
     for (int64_t i = 0; i < N; i++) {
         for (int k = 0; k < 9; k++) p->frames[i * 12 + k] = (float)h->R[i * 9 + k];
         for (int k = 0; k < 3; k++) p->frames[i * 12 + 9 + k] = (float)h->t[i * 3 + k];
-        if (h->a)  // AF2's torsion order: pre-omega, phi, psi, chi1..4
-            for (int k = 0; k < 2; k++) p->psi[i * 2 + k] = (float)h->a[(i * PF_NUM_TORSIONS + 2) * 2 + k];
+        for (int k = 0; h->a && k < 2 * PF_NUM_TORSIONS; k++)  // AF2's order: pre-omega, phi, psi, chi1..4
+            p->torsions[i * 2 * PF_NUM_TORSIONS + k] = (float)h->a[i * 2 * PF_NUM_TORSIONS + k];
         p->plddt[i] = (float)h->pl[i];
     }
     for (int64_t k = 0; k < N * N; k++) p->pae[k] = (float)h->pae[k];

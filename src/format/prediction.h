@@ -28,7 +28,7 @@ typedef struct {
     // The structure module's outputs (checkpoints with structure_module = 1), else NULL / 0:
     int has_structure;
     float *frames;             // (N, 12) backbone frames: rotation (3, 3) row-major, then t = the CA (A)
-    float *psi;                // (N, 2) (sin, cos) of psi, or NULL (no angle resnet)
+    float *torsions;           // (N, 7, 2) unit (sin, cos) of pre-omega, phi, psi, chi1..4, or NULL (no angle resnet)
     float *plddt;              // (N) predicted lDDT-Ca, 0..100
     float *pae;                // (N, N) predicted aligned error (A) of residue j in the frame of i
     double ptm;                // predicted TM-score
@@ -43,9 +43,9 @@ int pf_predict_query(const char *ckpt, const pf_config *cfg, pf_backend *be, con
 void pf_prediction_free(pf_prediction *p);
 
 // The model as a structure (pf_structure, data/structure.h): one chain per chain
-// name, residues numbered residue_index + 1, backbone atoms N, CA, C, O (with psi),
-// CB (not glycine) placed from the frames (model/structure_atoms.h), pLDDT as every
-// atom's B-factor. 0, or -1 with err (no structure module output).
+// name, residues numbered residue_index + 1, every heavy atom of each residue placed
+// from its frame and torsions (model/structure_atoms.h, AF2 Alg. 24; without an angle
+// resnet only N, CA, C, CB), pLDDT as every atom's B-factor. 0, or -1 with err (no structure module output).
 int pf_prediction_structure(const pf_prediction *p, const char *chains, pf_structure *s, char *err, size_t errlen);
 // Written as mmCIF (.cif) or PDB (.pdb) by the path's extension (format/struct_write.h).
 int pf_prediction_write_structure(const pf_prediction *p, const char *chains, const char *path, char *err,

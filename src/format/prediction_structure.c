@@ -9,20 +9,19 @@
 #include "../core/util.h"
 #include "../model/structure_atoms.h"
 
-static const char *ATOM_NAME[PF_NUM_BB] = {"N", "CA", "C", "O", "CB"};
-static const char *ATOM_ELEMENT[PF_NUM_BB] = {"N", "C", "C", "O", "C"};
-
 // Residue i's atoms into chain ch at residue position k.
 static void add_residue(const pf_prediction *p, int64_t i, pf_chain *ch, int k) {
-    real R[9], t[3], psi[2], xyz[PF_NUM_BB][3];
+    real R[9], t[3], tors[2 * PF_NUM_TORSIONS], xyz[PF_MAX_RES_ATOMS][3];
     for (int q = 0; q < 9; q++) R[q] = p->frames[i * 12 + q];
     for (int q = 0; q < 3; q++) t[q] = p->frames[i * 12 + 9 + q];
-    if (p->psi) psi[0] = p->psi[2 * i], psi[1] = p->psi[2 * i + 1];
-    int mask = pf_backbone_atoms(R, t, p->psi ? psi : NULL, p->aatype[i], xyz);
-    for (int a = 0; a < PF_NUM_BB; a++) {
+    for (int q = 0; p->torsions && q < 2 * PF_NUM_TORSIONS; q++) tors[q] = p->torsions[i * 2 * PF_NUM_TORSIONS + q];
+    const int tok = p->aatype[i] >= 0 && p->aatype[i] < PF_NUM_RESTYPES ? p->aatype[i] : PF_NUM_RESTYPES - 1;
+    const pf_residue_geometry *G = &pf_residue_geometry_table[tok];
+    int mask = pf_residue_atoms(R, t, p->torsions ? tors : NULL, tok, xyz);
+    for (int a = 0; a < G->n_atoms; a++) {
         if (!(mask >> a & 1)) continue;
         float x[3] = {(float)xyz[a][0], (float)xyz[a][1], (float)xyz[a][2]};
-        pf_chain_add_atom(ch, k, ATOM_NAME[a], ATOM_ELEMENT[a], x, 1.0f, p->plddt[i]);
+        pf_chain_add_atom(ch, k, G->atoms[a].name, G->atoms[a].element, x, 1.0f, p->plddt[i]);
     }
 }
 

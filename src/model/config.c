@@ -61,12 +61,13 @@ static const field fields[] = {
     FF(max_bin, 0, 1000, "upper edge of the last finite bin (Angstrom; above min_bin)"),
     FF(disto_weight, 0, 1000, "weight of the distogram loss"),
     FF(msa_weight, 0, 1000, "weight of the AF2 masked-MSA loss (Evoformer trunk only)"),
-    FI(structure_module, 0, 1, "1: AF2 structure module, pLDDT and PAE heads after the trunk (device cpu only)"),
+    FI(structure_module, 0, 1, "1: AF2 structure module, pLDDT and PAE heads after the trunk"),
     FI(sm_layers, 1, 64, "structure module layers (weights shared)"),
     FF(fape_weight, 0, 1000, "weight of backbone FAPE (mean over the structure module's layers)"),
     FF(torsion_weight, 0, 1000, "weight of the torsion-angle loss (pre-omega, phi, psi; mean over the layers)"),
     FF(plddt_weight, 0, 1000, "weight of the pLDDT head's loss"),
     FF(pae_weight, 0, 1000, "weight of the predicted aligned error head's loss (AF2: 0.1 when fine-tuning)"),
+    FF(sidechain_fape_weight, 0, 1000, "weight of side-chain (all-atom) FAPE of the last layer; 0 while batches carry no side-chain atoms"),
     FI(recycles, 0, 32, "extra recycling passes (training samples 0..recycles per example)"),
     FI(recompute, 0, 512, "0: keep every block's activations; K >= 1: keep the inputs of every K-th block and re-run the forwards in the backward (1: each block once; K > 1: one more forward per block, about K times fewer kept inputs)"),
     FI(max_tokens, 0, 16384, "tokens the model's arenas are planned for (0: crop_size; predict: each query's length)"),
@@ -119,6 +120,7 @@ static void common_defaults(pf_config *c) {
     c->torsion_weight = 0.5f;
     c->plddt_weight = 0.01f;
     c->pae_weight = 0.0f;
+    c->sidechain_fape_weight = 0.5f;  // AF2 1.9.2
     c->spatial_crop_prob = 0.5f;
     c->bert_mask_prob = 0.15f;
     snprintf(c->data, sizeof c->data, "bundled");
@@ -447,11 +449,6 @@ int pf_config_validate(const pf_config *c, char *err, size_t errlen) {
     if (!(c->max_bin > c->min_bin)) { snprintf(err, errlen, "configuration: max_bin must exceed min_bin"); return -1; }
     if (c->structure_module && c->dap > 1) {
         snprintf(err, errlen, "configuration: structure_module with dap = %d is not implemented yet (use dap = 1)", c->dap);
-        return -1;
-    }
-    if (c->structure_module && strcmp(c->device, "cpu") != 0) {
-        snprintf(err, errlen, "configuration: structure_module runs on device cpu only (no CUDA kernels yet), not '%s'",
-                 c->device);
         return -1;
     }
     pf_device dev;

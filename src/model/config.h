@@ -27,6 +27,7 @@ typedef struct {
     int structure_module;        // 1: AF2 structure module + pLDDT / PAE heads after the trunk (CPU only for now)
     int sm_layers;               // its layers (AF2: 8, weights shared)
     float fape_weight, torsion_weight, plddt_weight, pae_weight;  // its loss weights (AF2: 0.5, 0.5, 0.01, 0)
+    float sidechain_fape_weight;  // side-chain FAPE (AF2: 0.5)
     int recycles;                // extra recycling passes (no gradient through them)
     int recompute;               // 0: off; K >= 1: keep the inputs of every K-th block, re-run forwards in the backward
     int max_tokens;              // tokens the model's arenas are planned for (0: crop_size); larger batches grow them

@@ -29,9 +29,13 @@ int pf_dap_check(const pf_block *b, pf_backend *be, char *err, size_t n) {
                  "(got a %s block)", pf_block_kind_name(b->kind));
         return -1;
     }
-    if (!be->attn_dap_fwd || !be->trimul_dap_fwd || !be->dap_transpose || !be->opm_dap_fwd || !be->dap_reshard) {
-        snprintf(err, n, "dap > 1: backend '%s' has no sharded ops (attn_dap, trimul_dap, opm_dap, dap_transpose, "
-                 "dap_reshard)", be->name);
+    if (!be->attn_dap_fwd || !be->trimul_dap_fwd || !be->dap_transpose) {
+        snprintf(err, n, "dap > 1: backend '%s' has no sharded ops (attn_dap, trimul_dap, dap_transpose)", be->name);
+        return -1;
+    }
+    if (b->kind == PF_BLOCK_EVOFORMER && (!be->opm_dap_fwd || !be->dap_reshard)) {
+        snprintf(err, n, "dap > 1: backend '%s' has no sharded MSA ops (opm_dap, dap_reshard): the Evoformer trunk "
+                 "cannot be sharded there (the Pairformer trunk can)", be->name);
         return -1;
     }
     for (int i = 0; i < b->n; i++) {
@@ -99,6 +103,13 @@ static int64_t shard_elems(const pf_dap_block *db) {
     return max64(db->n * db->Np * db->b->c[PF_STREAM_Z], db->Sp * db->n * db->b->c[PF_STREAM_M]);
 }
 
+// Bytes of the region shared by the ops' workspaces and the transposes' (2 shard_elems).
+static size_t op_region(const pf_dap_block *db, pf_backend *be) {
+    size_t op = pf_act_size(be, 2 * shard_elems(db));
+    for (int i = 0; i < db->b->n; i++) op = db->mem[i].ws > op ? db->mem[i].ws : op;
+    return (op + 255) & ~(size_t)255;
+}
+
 void pf_dap_block_plan(pf_dap_block *db, const pf_block *b, pf_backend *be, const pf_dap_comm *c, int64_t N,
                        int64_t S) {
     char err[512];
@@ -122,9 +133,8 @@ void pf_dap_block_plan(pf_dap_block *db, const pf_block *b, pf_backend *be, cons
         if (db->mem[i].ws > ws) ws = db->mem[i].ws;
     }
     db->saved_bytes = off;
-    // op workspace | three transposition buffers | the transpose's own two (shard_elems each)
-    ws = (ws + 255) & ~(size_t)255;
-    db->ws_bytes = ws + pf_act_size(be, 5 * shard_elems(db));
+    // op workspace, which the transposes use too (never at the same time) | one re-laid-out tensor
+    db->ws_bytes = op_region(db, be) + pf_act_size(be, shard_elems(db));
     db->discard = keep ? keep : be->alloc(be, sizeof(real) * (size_t)discard_numel(b));
 }
 
@@ -134,21 +144,15 @@ void pf_dap_block_free(pf_dap_block *db, pf_backend *be) {
 }
 
 typedef struct {
-    void *op_ws;
-    pf_act *t[3];  // (n, Np, c_z) each
-    void *tr_ws;   // 2 n Np c_z
+    void *op_ws;  // an op's workspace, or the transposes' (2 shard_elems)
+    pf_act *t;    // (n, Np, c_z) or the MSA's (s, Np, c_m): the re-laid-out input, then update
+    void *tr_ws;  // = op_ws
 } dap_ws;
 
 static dap_ws carve(const pf_dap_block *db, pf_backend *be, void *ws) {
-    size_t op = 0;
-    for (int i = 0; i < db->b->n; i++) op = db->mem[i].ws > op ? db->mem[i].ws : op;
-    op = (op + 255) & ~(size_t)255;
-    const int64_t nz = shard_elems(db);
     dap_ws w;
-    w.op_ws = ws;
-    const pf_act *base = (const pf_act *)((char *)ws + op);
-    for (int k = 0; k < 3; k++) w.t[k] = pf_act_at(be, base, k * nz);
-    w.tr_ws = pf_act_at(be, base, 3 * nz);
+    w.op_ws = w.tr_ws = ws;
+    w.t = (pf_act *)((char *)ws + op_region(db, be));
     return w;
 }
 
@@ -201,27 +205,25 @@ static void op_fwd(pf_backend *be, const pf_dap_comm *c, const pf_step *s, const
 }
 
 // A step that runs on a re-laid-out copy of its stream (z^T, or the MSA's rows):
-// lay out, run, apply the dropout mask there when it depends on that layout's
-// columns, lay the update back out into delta.
+// lay out into t, run into delta, apply the dropout mask there when it depends on
+// that layout's columns, lay the update back out into t (the caller adds it).
 static void relaid_fwd(pf_dap_block *db, pf_backend *be, const pf_dap_comm *c, const pf_step *s, int i,
                        const pf_step_params *p, pf_dap_streams *st, void *sv, const dap_ws *w, pf_act *delta,
                        pf_dropout *dr) {
     const int msa = step_kind(s) == K_MSA_ROW;
     const int C = db->b->c[s->target];
     pf_act *x = msa ? st->m : st->z;
-    if (msa) be->dap_reshard(be, c, db->Sp, db->Np, C, x, w->t[0], w->tr_ws, 1);
-    else be->dap_transpose(be, c, db->Np, C, x, w->t[0], w->tr_ws);
-    op_fwd(be, c, s, &db->d[i], p, w->t[0], st->z, msa ? st->msa_rows : st->pair_t, w->t[1], sv, w->op_ws);
+    if (msa) be->dap_reshard(be, c, db->Sp, db->Np, C, x, w->t, w->tr_ws, 1);
+    else be->dap_transpose(be, c, db->Np, C, x, w->t, w->tr_ws);
+    op_fwd(be, c, s, &db->d[i], p, w->t, st->z, msa ? st->msa_rows : st->pair_t, delta, sv, w->op_ws);
     pf_dropout dt = *dr;
     if (msa) dt.A = db->s;
     if (msa || drop_in_t(s)) {
-        be->dropout_bwd(be, &dt, w->t[2], w->t[1]);  // apply the mask
+        be->dropout_bwd(be, &dt, delta, delta);  // apply the mask (elementwise: in place)
         dr->rate = 0;
-    } else {
-        be->copy(be, w->t[2], w->t[1], pf_act_size(be, shard_elems(db)));
     }
-    if (msa) be->dap_reshard(be, c, db->Sp, db->Np, C, w->t[2], delta, w->tr_ws, 0);
-    else be->dap_transpose(be, c, db->Np, C, w->t[2], delta, w->tr_ws);
+    if (msa) be->dap_reshard(be, c, db->Sp, db->Np, C, delta, w->t, w->tr_ws, 0);
+    else be->dap_transpose(be, c, db->Np, C, delta, w->t, w->tr_ws);
 }
 
 void pf_dap_block_fwd(pf_dap_block *db, pf_backend *be, const pf_dap_comm *c, pf_dap_streams *st, void *saved,
@@ -248,8 +250,8 @@ void pf_dap_block_fwd(pf_dap_block *db, pf_backend *be, const pf_dap_comm *c, pf
         } else {
             relaid_fwd(db, be, c, s, i, &p, st, sv, &w, delta, &dr);
             pf_act *y = kind == K_MSA_ROW ? st->m : st->z;
-            if (kind == K_MSA_ROW) be->add(be, y, delta, db->Sp * db->n * db->b->c[PF_STREAM_M]);
-            else be->dropout_add(be, &dr, y, delta);
+            if (kind == K_MSA_ROW) be->add(be, y, w.t, db->Sp * db->n * db->b->c[PF_STREAM_M]);
+            else be->dropout_add(be, &dr, y, w.t);
         }
     }
 }
@@ -269,10 +271,10 @@ static void op_bwd(pf_backend *be, const pf_dap_comm *c, const pf_step *s, const
 
 // The backward of relaid_fwd: d update into the other layout (with the mask
 // where the forward applied it there), the op's backward, input gradient laid
-// back out and added.
+// back out and added. dd: scratch of a shard's size.
 static void relaid_bwd(pf_dap_block *db, pf_backend *be, const pf_dap_comm *c, const pf_step *s, int i,
                        const pf_step_params *p, pf_step_params *g, pf_dap_streams *st, pf_dap_streams *d,
-                       const void *sv, const dap_ws *w, pf_dropout dr) {
+                       const void *sv, const dap_ws *w, pf_dropout dr, pf_act *dd) {
     const int msa = step_kind(s) == K_MSA_ROW;
     const int C = db->b->c[s->target];
     const int64_t ne = msa ? db->Sp * db->n * C : db->n * db->Np * C;
@@ -281,16 +283,16 @@ static void relaid_bwd(pf_dap_block *db, pf_backend *be, const pf_dap_comm *c, c
     if (msa) dt.A = db->s;
     if (msa || drop_in_t(s)) rd.rate = 0;
     else dt.rate = 0;
-    be->dropout_bwd(be, &rd, w->t[2], dy);
-    if (msa) be->dap_reshard(be, c, db->Sp, db->Np, C, w->t[2], w->t[0], w->tr_ws, 1);
-    else be->dap_transpose(be, c, db->Np, C, w->t[2], w->t[0], w->tr_ws);
-    be->dropout_bwd(be, &dt, w->t[1], w->t[0]);
-    be->zero(be, w->t[2], pf_act_size(be, ne));
-    op_bwd(be, c, s, &db->d[i], p, g, msa ? st->msa_rows : st->pair_t, sv, w->t[1], w->t[2], msa ? d->z : NULL,
-           w->op_ws);
-    if (msa) be->dap_reshard(be, c, db->Sp, db->Np, C, w->t[2], w->t[0], w->tr_ws, 0);
-    else be->dap_transpose(be, c, db->Np, C, w->t[2], w->t[0], w->tr_ws);
-    be->add(be, dy, w->t[0], ne);
+    if (msa) be->copy(be, dd, dy, pf_act_size(be, ne));  // rd's (n, Np) dims are z's, not the MSA's
+    else be->dropout_bwd(be, &rd, dd, dy);
+    if (msa) be->dap_reshard(be, c, db->Sp, db->Np, C, dd, w->t, w->tr_ws, 1);
+    else be->dap_transpose(be, c, db->Np, C, dd, w->t, w->tr_ws);
+    be->dropout_bwd(be, &dt, w->t, w->t);  // elementwise: in place
+    be->zero(be, dd, pf_act_size(be, ne));
+    op_bwd(be, c, s, &db->d[i], p, g, msa ? st->msa_rows : st->pair_t, sv, w->t, dd, msa ? d->z : NULL, w->op_ws);
+    if (msa) be->dap_reshard(be, c, db->Sp, db->Np, C, dd, w->t, w->tr_ws, 0);
+    else be->dap_transpose(be, c, db->Np, C, dd, w->t, w->tr_ws);
+    be->add(be, dy, w->t, ne);
 }
 
 void pf_dap_block_bwd(pf_dap_block *db, pf_backend *be, const pf_dap_comm *c, pf_dap_streams *st,
@@ -316,7 +318,7 @@ void pf_dap_block_bwd(pf_dap_block *db, pf_backend *be, const pf_dap_comm *c, pf
             be->copy(be, d_delta, d->m, pf_act_size(be, db->Sp * db->n * db->b->c[PF_STREAM_M]));
             op_bwd(be, c, s, &db->d[i], &p, &g, st->msa, sv, d_delta, d->m, NULL, w.op_ws);
         } else {
-            relaid_bwd(db, be, c, s, i, &p, &g, st, d, sv, &w, dr);
+            relaid_bwd(db, be, c, s, i, &p, &g, st, d, sv, &w, dr, d_delta);
         }
     }
 }

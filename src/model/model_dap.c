@@ -141,7 +141,7 @@ static void pad(pf_model *M, const pf_act *x, int C, pf_act *out) {
 static void gather_rows(pf_model *M, const pf_act *rows, int C, pf_act *x) {
     pf_model_dap *D = M->dap;
     pf_backend *be = M->be;
-    D->c.all_gather(&D->c, (const real *)rows, (real *)D->full, D->n * D->Np * C);
+    D->c.all_gather(&D->c, rows, D->full, pf_act_size(be, D->n * D->Np * C));
     for (int64_t i = 0; i < D->N; i++)
         be->copy(be, pf_act_at(be, x, i * D->N * C), pf_act_at(be, D->full, i * D->Np * C), pf_act_size(be, D->N * C));
 }
@@ -161,7 +161,7 @@ static void gather_cols(pf_model *M, const pf_act *cols, int C, pf_act *x) {
     pf_model_dap *D = M->dap;
     pf_backend *be = M->be;
     const int64_t blk = D->Sp * D->n * C;
-    D->c.all_gather(&D->c, (const real *)cols, (real *)D->full, blk);
+    D->c.all_gather(&D->c, cols, D->full, pf_act_size(be, blk));
     for (int q = 0; q < D->c.size; q++) {
         const int64_t j0 = q * D->n, cnt = PF_MIN(D->n, D->N - j0);
         for (int64_t r = 0; r < D->S && cnt > 0; r++)

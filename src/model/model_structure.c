@@ -4,6 +4,8 @@
 #include <math.h>
 #include "../core/util.h"
 #include "structure_truth.h"
+#include "structure_atoms.h"
+#include "structure_dev.h"
 
 void pf_model_structure_declare(pf_model *M) {
     const pf_config *c = &M->cfg;
@@ -16,6 +18,7 @@ void pf_model_structure_declare(pf_model *M) {
     M->sh.w_torsion = c->torsion_weight;
     M->sh.w_plddt = c->plddt_weight;
     M->sh.w_pae = c->pae_weight;
+    M->sh.w_sidechain = c->sidechain_fape_weight;
     pf_structure_head_declare(&M->sh, &M->P);
 }
 
@@ -55,18 +58,72 @@ static void trunk_outputs(pf_model *M, int64_t N, real *s, real *z) {
     be->act_to_real(be, z, M->z, N * N * c->c_z);
 }
 
+// The step on a device backend (structure_dev.h): the trunk's s and z are read
+// where they are; the truth is built on the host as in the host path.
+static void structure_step_dev(pf_model *M, const pf_batch *b, int64_t step, int training, pf_step_result *r,
+                               pf_structure_pred *out) {
+    pf_backend *be = M->be;
+    const pf_config *c = &M->cfg;
+    const int64_t N = b->N;
+    const int evo = c->trunk == PF_TRUNK_EVOFORMER;
+    real *R = pf_calloc((size_t)(N * 9 + 1), sizeof(real)), *t = pf_calloc((size_t)(N * 3 + 1), sizeof(real));
+    real *fm = pf_calloc((size_t)(N + 1), sizeof(real));
+    real *tors = pf_calloc((size_t)(N * 2 * PF_NUM_TORSIONS + 1), sizeof(real));
+    real *alt = pf_calloc((size_t)(N * 2 * PF_NUM_TORSIONS + 1), sizeof(real));
+    real *tm = pf_calloc((size_t)(N * PF_NUM_TORSIONS + 1), sizeof(real));
+    pf_truth_from_backbone(N, b->backbone_xyz, b->backbone_mask, b->chain_id, R, t, fm, tors, alt, tm);
+    // chi targets as the host path (the side-chain FAPE is not in the device path yet)
+    real *am = pf_calloc((size_t)(N * PF_MAX_RES_ATOMS), sizeof(real));
+    pf_truth_side_chains(N, b->aatype, b->atom14_xyz, b->atom14_mask, b->chain_id, am, tors, alt, tm);
+    for (int64_t i = 0; i < N; i++) fm[i] *= b->seq_mask[i];
+    for (int64_t k = 0; k < N * PF_NUM_TORSIONS; k++) tm[k] *= b->seq_mask[k / PF_NUM_TORSIONS];
+    pf_structure_truth truth = {R, t, fm, tors, alt, tm, NULL, NULL, NULL};
+    const pf_act *s = M->s;
+    pf_act *ds = NULL;
+    if (evo) {  // the single representation from the first MSA row (AF2 Alg. 6 line 12)
+        be->linear_fwd(be, N, c->c_m, c->c_s, &M->p.single, M->m, M->tmp_n, 0);
+        s = M->tmp_n;
+        if (training) {
+            ds = be->alloc(be, pf_act_size(be, N * c->c_s));
+            be->zero(be, ds, pf_act_size(be, N * c->c_s));
+        }
+    }
+    pf_structure_losses o = pf_structure_head_run_dev(&M->sh, be, N, s, M->z, b->seq_mask, &truth,
+                                                      PF_FAPE_CLAMP, training,
+                                                      training ? (evo ? ds : M->ds) : NULL,
+                                                      training ? M->dz : NULL, out);
+    if (ds) {
+        be->linear_bwd(be, N, c->c_m, c->c_s, &M->p.single, &M->g.single, M->m, ds, M->dm);
+        be->sync(be);
+        be->free(be, ds);
+    }
+    r->loss += o.loss;
+    double n_frames = 0;
+    for (int64_t i = 0; i < N; i++) n_frames += fm[i];
+    r->fape = n_frames > 0 ? o.fape_clamped : NAN;  // as the host path: clamped, none without frames
+    r->lddt_ca = n_frames > 0 ? o.lddt_ca : NAN;
+    real *bufs[] = {R, t, fm, tors, alt, tm, am};
+    for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++) pf_free(bufs[k]);
+}
+
 void pf_model_structure_step(pf_model *M, const pf_batch *b, int64_t step, int training, pf_step_result *r,
                              pf_structure_pred *out) {
     pf_backend *be = M->be;
     const pf_config *c = &M->cfg;
     const int64_t N = b->N;
     const int evo = c->trunk == PF_TRUNK_EVOFORMER;
+    if (be->device_memory) {  // the backend's structure entries; s, z and gradients stay on the device
+        structure_step_dev(M, b, step, training, r, out);
+        return;
+    }
     sm_host h = host_alloc(N, c);
     trunk_outputs(M, N, h.s, h.z);
     pf_truth_from_backbone(N, b->backbone_xyz, b->backbone_mask, b->chain_id, h.R, h.t, h.fm, h.tors, h.alt, h.tm);
+    real *am = pf_calloc((size_t)(N * PF_MAX_RES_ATOMS), sizeof(real));  // side chains: chi targets, side-chain FAPE
+    const int atoms = pf_truth_side_chains(N, b->aatype, b->atom14_xyz, b->atom14_mask, b->chain_id, am, h.tors, h.alt, h.tm);
     for (int64_t i = 0; i < N; i++) h.fm[i] *= b->seq_mask[i];
     for (int64_t k = 0; k < N * PF_NUM_TORSIONS; k++) h.tm[k] *= b->seq_mask[k / PF_NUM_TORSIONS];
-    pf_structure_truth truth = {h.R, h.t, h.fm, h.tors, h.alt, h.tm};
+    pf_structure_truth truth = {h.R, h.t, h.fm, h.tors, h.alt, h.tm, atoms ? b->aatype : NULL, b->atom14_xyz, am};
     // AF2 1.9.2 trains 10% of the examples on unclamped FAPE: every step mixes in
     // that share instead (pf_structure_head.fape_unclamped says why)
     const double clamp = PF_FAPE_CLAMP;
@@ -87,4 +144,5 @@ void pf_model_structure_step(pf_model *M, const pf_batch *b, int64_t step, int t
     r->fape = n_frames > 0 ? o.fape_clamped : NAN;  // the log's fape: clamped, as AF2 reports it
     r->lddt_ca = n_frames > 0 ? o.lddt_ca : NAN;
     host_free(&h);
+    pf_free(am);
 }

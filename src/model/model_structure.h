@@ -1,7 +1,8 @@
 // model_structure.h: the structure module (structure.h) after the trunk of the
 // model (model.h): the single representation it reads, the truth from the
-// batch, host copies in and gradients out. CPU reference math: the
-// configuration allows it with device cpu only (config.c).
+// batch. With the CPU backend: host copies in and gradients out through the
+// CPU reference (structure.h); with a device backend (be->device_memory): the
+// backend's structure entries on s and z where they are (structure_dev.h).
 #ifndef PF_MODEL_STRUCTURE_STEP_H
 #define PF_MODEL_STRUCTURE_STEP_H
 #include "model.h"

@@ -6,6 +6,7 @@
 #include <math.h>
 #include "../core/util.h"
 #include "../cpu/cpu_structure.h"
+#include "structure_atoms.h"
 
 void pf_structure_head_defaults(pf_structure_head *h, int c_s, int c_z) {
     memset(h, 0, sizeof *h);
@@ -18,13 +19,14 @@ void pf_structure_head_defaults(pf_structure_head *h, int c_s, int c_z) {
     h->w_plddt = 0.01;
     h->w_pae = 0;
     h->fape_unclamped = 0.1;
+    h->w_sidechain = 0.5;
 }
 
 // Backbone FAPE averaged over the layers, (1 - f) clamped + f unclamped
 // (structure.h); scale 0 and NULL gradients for the value alone.
-static double fape_mix(const pf_structure_head *h, int L, int64_t N, const real *R, const real *t,
-                       const pf_structure_truth *tr, double clamp, double scale, real *dR, real *dt,
-                       double *clamped) {
+double pf_structure_fape_mix(const pf_structure_head *h, int L, int64_t N, const real *R, const real *t,
+                             const pf_structure_truth *tr, double clamp, double scale, real *dR, real *dt,
+                             double *clamped) {
     const double f = clamp > 0 ? h->fape_unclamped : 1;
     double c = 0, u = 0;
     if (f < 1) c = cpu_fape_layers(L, N, R, t, tr->R, tr->t, tr->frame_mask, clamp, scale * (1 - f), dR, dt);
@@ -130,6 +132,18 @@ static double torsion_layers(const pf_structure_head *h, int64_t N, const real *
     return loss;
 }
 
+// Side-chain FAPE of the last layer's frames and torsions when the truth has atoms;
+// scale * w_sidechain * d loss into the last layer's slots of dR, dt, dang (when dR).
+static double sidechain(const pf_structure_head *h, int64_t N, const sm_run *r, const pf_structure_truth *tr,
+                        const real *seq_mask, double clamp, double scale, real *dR, real *dt, real *dang) {
+    if (!tr->atom_xyz || !tr->atom_mask || !tr->aatype || h->d.c_resnet <= 0) return 0;
+    const int64_t l = h->d.n_layers - 1, na = N * 2 * PF_NUM_TORSIONS;
+    const int grad = dR && h->w_sidechain != 0;
+    return pf_sidechain_fape(N, tr->aatype, r->R + l * N * 9, r->t + l * N * 3, r->ang + l * na, tr->atom_xyz,
+                             tr->atom_mask, seq_mask, clamp, scale * h->w_sidechain, grad ? dR + l * N * 9 : NULL,
+                             grad ? dt + l * N * 3 : NULL, grad ? dang + l * na : NULL);
+}
+
 pf_structure_losses pf_structure_head_train(pf_structure_head *h, int64_t N, const real *s, const real *z,
                                             const real *seq_mask, const pf_structure_truth *tr, double clamp,
                                             double scale, real *d_s, real *d_z) {
@@ -143,7 +157,7 @@ pf_structure_losses pf_structure_head_train(pf_structure_head *h, int64_t N, con
     real *ds_out = pf_calloc((size_t)(N * h->d.ipa.c_s), sizeof(real));
     real *lddt = pf_malloc(sizeof(real) * (size_t)N), *err = pf_malloc(sizeof(real) * (size_t)(N * N));
     const real *Rl = r.R + (int64_t)(L - 1) * N * 9, *tl = r.t + (int64_t)(L - 1) * N * 3;  // the last layer
-    o.fape = fape_mix(h, L, N, r.R, r.t, tr, clamp, scale * h->w_fape, dR, dt, &o.fape_clamped);
+    o.fape = pf_structure_fape_mix(h, L, N, r.R, r.t, tr, clamp, scale * h->w_fape, dR, dt, &o.fape_clamped);
     if (use_tors) o.torsion = torsion_layers(h, N, r.ang, tr, seq_mask, scale * h->w_torsion, dang);
     // the confidence targets come from the prediction without gradient (AF2)
     pf_lddt_ca_per_residue(N, tl, tr->t, tr->frame_mask, PF_LDDT_CA_CUTOFF, lddt);
@@ -154,8 +168,10 @@ pf_structure_losses pf_structure_head_train(pf_structure_head *h, int64_t N, con
     pf_aligned_error(N, Rl, tl, tr->R, tr->t, err);
     o.pae_loss = cpu_pae_loss(&h->ad, &h->pae, z, err, tr->frame_mask);
     if (h->w_pae != 0) cpu_pae_bwd(&h->ad, &h->pae, &h->pae_g, z, err, tr->frame_mask, scale * h->w_pae, d_z);
-    cpu_sm_bwd(&h->d, &h->p, &h->g, s, z, seq_mask, r.saved, dR, dt, ds_out, use_tors ? dang : NULL, d_s, d_z);
-    o.loss = h->w_fape * o.fape + h->w_torsion * o.torsion + h->w_plddt * o.plddt_loss + h->w_pae * o.pae_loss;
+    o.sidechain_fape = sidechain(h, N, &r, tr, seq_mask, clamp, scale, dR, dt, dang);
+    cpu_sm_bwd(&h->d, &h->p, &h->g, s, z, seq_mask, r.saved, dR, dt, ds_out, h->d.c_resnet > 0 ? dang : NULL, d_s, d_z);
+    o.loss = h->w_fape * o.fape + h->w_torsion * o.torsion + h->w_plddt * o.plddt_loss + h->w_pae * o.pae_loss +
+             h->w_sidechain * o.sidechain_fape;
     real *bufs[] = {dR, dt, dang, ds_out, lddt, err};
     for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++) pf_free(bufs[k]);
     sm_run_free(&r);
@@ -198,7 +214,7 @@ pf_structure_losses pf_structure_head_eval(pf_structure_head *h, int64_t N, cons
     sm_run r = sm_forward(h, s, z, seq_mask);
     real *lddt = pf_malloc(sizeof(real) * (size_t)N), *err = pf_malloc(sizeof(real) * (size_t)(N * N));
     const real *Rl = r.R + (int64_t)(L - 1) * N * 9, *tl = r.t + (int64_t)(L - 1) * N * 3;
-    o.fape = fape_mix(h, L, N, r.R, r.t, tr, clamp, 0, NULL, NULL, &o.fape_clamped);
+    o.fape = pf_structure_fape_mix(h, L, N, r.R, r.t, tr, clamp, 0, NULL, NULL, &o.fape_clamped);
     for (int l = 0; l < L && h->d.c_resnet > 0 && tr->tors && tr->tors_alt && tr->tors_mask; l++)
         o.torsion += cpu_torsion_loss(N, r.ang + (int64_t)l * N * 2 * PF_NUM_TORSIONS, tr->tors, tr->tors_alt,
                                       tr->tors_mask, seq_mask, 0, NULL) / L;
@@ -207,7 +223,9 @@ pf_structure_losses pf_structure_head_eval(pf_structure_head *h, int64_t N, cons
     o.plddt_loss = cpu_plddt_loss(&h->pd, &h->pp, r.s, lddt, tr->frame_mask);
     pf_aligned_error(N, Rl, tl, tr->R, tr->t, err);
     o.pae_loss = cpu_pae_loss(&h->ad, &h->pae, z, err, tr->frame_mask);
-    o.loss = h->w_fape * o.fape + h->w_torsion * o.torsion + h->w_plddt * o.plddt_loss + h->w_pae * o.pae_loss;
+    o.sidechain_fape = sidechain(h, N, &r, tr, seq_mask, clamp, 0, NULL, NULL, NULL);
+    o.loss = h->w_fape * o.fape + h->w_torsion * o.torsion + h->w_plddt * o.plddt_loss + h->w_pae * o.pae_loss +
+             h->w_sidechain * o.sidechain_fape;
     if (out) fill_pred(h, N, &r, z, seq_mask, out);
     pf_free(lddt);
     pf_free(err);

@@ -32,6 +32,9 @@ typedef struct {
     // instead every step uses the expectation over AF2's choice:
     // (1 - f) FAPE_clamped + f FAPE_unclamped with f = fape_unclamped (0.1).
     double fape_unclamped;
+    // Side-chain (all-atom) FAPE of the last layer (AF2 1.9.2: 0.5), used when the
+    // truth has atoms (structure_atoms.h: pf_sidechain_fape).
+    double w_sidechain;
 } pf_structure_head;
 
 // Sizes of AF2: 8 layers, IPA 12 heads x 16 channels, 4 query / 8 value points,
@@ -46,14 +49,19 @@ void pf_structure_head_declare(pf_structure_head *h, pf_params *P);
 // (Alg. 21) and frame_mask (N) where resolved; torsions (N, 7, 2) unit (sin,
 // cos), their pi-shifted alternative and tors_mask (N, 7), or all NULL (no
 // torsion loss: the side-chain atoms they come from are not read yet).
+// Optionally every heavy atom: aatype (N), atom_xyz (N, 14, 3) and atom_mask
+// (N, 14) in residue_geometry.h's slots (NULL: no side-chain FAPE); the chi
+// targets then come in tors (pf_truth_from_atoms).
 typedef struct {
     const real *R, *t, *frame_mask;
     const real *tors, *tors_alt, *tors_mask;
+    const int32_t *aatype;
+    const real *atom_xyz, *atom_mask;
 } pf_structure_truth;
 
 typedef struct {
     double loss;                      // weighted sum
-    double fape, torsion, plddt_loss, pae_loss;  // fape: the loss term (fape_unclamped mixed in)
+    double fape, torsion, plddt_loss, pae_loss, sidechain_fape;  // fape: the loss term (fape_unclamped mixed in)
     double fape_clamped;              // the clamped FAPE alone (AF2's reported FAPE; = fape when clamp is 0)
     double lddt_ca;                   // mean lDDT-Ca of the last layer (frame_mask residues)
 } pf_structure_losses;
@@ -66,8 +74,13 @@ typedef struct {
 pf_structure_losses pf_structure_head_train(pf_structure_head *h, int64_t N, const real *s, const real *z,
                                             const real *seq_mask, const pf_structure_truth *truth, double clamp,
                                             double scale, real *d_s, real *d_z);
-
-
+// The backbone FAPE term of the loss for L layers' frames R (L, N, 3, 3), t (L, N, 3):
+// (1 - f) clamped + f unclamped, f = h->fape_unclamped (1 when clamp is 0); adds
+// scale * d term into dR, dt (NULL: the value alone); *clamped: the clamped FAPE.
+// Shared by the host path and the device path (structure_dev.c).
+double pf_structure_fape_mix(const pf_structure_head *h, int L, int64_t N, const real *R, const real *t,
+                             const pf_structure_truth *tr, double clamp, double scale, real *dR, real *dt,
+                             double *clamped);
 
 // Prediction: the last layer's frames R (N, 3, 3), t (N, 3) (A; t is the Ca),
 // its torsions (N, 7, 2) as unit (sin, cos) (needs c_resnet > 0), pLDDT (N) in

@@ -38,9 +38,17 @@ static int64_t agree_n(pf_dap_host *h, int64_t n) {
     return m;
 }
 
-static void host_all_gather(const pf_dap_comm *c, const real *x, real *out, int64_t n) {
+// Host buffers hold reals (the CPU backend's activations): byte counts are whole reals.
+static int64_t reals_of(size_t bytes) {
+    if (bytes % sizeof(real)) pf_die("dap host collective: %zu bytes is not a whole number of reals", bytes);
+    return (int64_t)(bytes / sizeof(real));
+}
+
+static void host_all_gather(const pf_dap_comm *c, const void *xv, void *outv, size_t bytes) {
     pf_dap_host *h = host_of(c);
-    const int64_t m = agree_n(h, n);
+    const real *x = xv;
+    real *out = outv;
+    const int64_t n = reals_of(bytes), m = agree_n(h, n);
     real *b = zbuf(h, (int64_t)h->world * m);  // [world rank][m]
     memcpy(b + (int64_t)h->rank * m, x, sizeof(real) * (size_t)n);
     h->world_sum(h->sum_ctx, b, (int64_t)h->world * m);
@@ -48,8 +56,11 @@ static void host_all_gather(const pf_dap_comm *c, const real *x, real *out, int6
     for (int64_t q = 0; q < c->size; q++) memcpy(out + q * n, b + (first + q) * m, sizeof(real) * (size_t)n);
 }
 
-static void host_all_to_all(const pf_dap_comm *c, const real *x, real *out, int64_t n) {
+static void host_all_to_all(const pf_dap_comm *c, const void *xv, void *outv, size_t bytes) {
     pf_dap_host *h = host_of(c);
+    const real *x = xv;
+    real *out = outv;
+    const int64_t n = reals_of(bytes);
     const int64_t P = c->size, m = agree_n(h, n), row = P * m;
     real *b = zbuf(h, (int64_t)h->world * row);  // [world rank][destination q][m]
     for (int64_t q = 0; q < P; q++) memcpy(b + (int64_t)h->rank * row + q * m, x + q * n, sizeof(real) * (size_t)n);

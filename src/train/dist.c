@@ -90,6 +90,11 @@ static void host_bcast(void *ctx, void *buf, size_t n) {
 #endif
 }
 
+pf_coll_host pf_dist_host(pf_dist *d) {
+    pf_coll_host host = {d->rank, d->world, host_bcast, d};
+    return host;
+}
+
 int pf_dist_attach(pf_dist *d, pf_backend *be, char *err, size_t errlen) {
     if (d->world <= 1 || !be->coll_open || !be->all_reduce_sum) return 0;
     pf_coll_host host = {d->rank, d->world, host_bcast, d};

@@ -32,6 +32,9 @@ void pf_dist_finalize(pf_dist *d);
 // on the GPU) sums with them; the others through MPI or the TCP group on the
 // host. 0, or -1 with a message.
 int pf_dist_attach(pf_dist *d, pf_backend *be, char *err, size_t errlen);
+// The host group as a backend sees it (rank 0's bytes broadcast to every rank): for
+// a backend's own communicators (coll_open, dap_comm_open).
+pf_coll_host pf_dist_host(pf_dist *d);
 // x (n reals in backend memory) = sum over ranks of x. Same order on every call
 // for a given world size, so runs repeat bit for bit.
 void pf_dist_sum_reals(pf_dist *d, pf_backend *be, real *x, int64_t n);

@@ -91,7 +91,8 @@ typedef struct {
     const pf_train_opts *opts;
     pf_dist D;
     data_group G;     // this rank's data-parallel group (dap: D.world / dap groups of dap ranks)
-    pf_dap_host dh;   // the dap group's collectives (dap > 1)
+    pf_dap_host dh;   // the dap group's collectives on the host (dap > 1)
+    pf_dap_comm *dc;  // or the backend's own on the device (CUDA: NCCL), NULL if none
     int lead;         // rank 0: logs, validates, writes checkpoints
     int quiet, tty;   // no progress lines / progress rewritten in place on a terminal
     int lock;         // rank 0's lock on the run directory, -1 if none
@@ -160,6 +161,13 @@ static int open_backend(train_run *R) {
         pf_dist_finalize(&R->D);
         return 2;
     }
+    // dap > 1 on a backend with device collectives: one communicator per dap group
+    if (R->cfg.dap > 1 && R->D.world > 1 && R->be->dap_comm_open) {
+        pf_coll_host host = pf_dist_host(&R->D);
+        R->dc = R->be->dap_comm_open(R->be, &host, R->cfg.dap, err, sizeof err);
+        if (!R->dc) fprintf(stderr, "pairfold: error: rank %d: dap groups: %s\n", R->D.rank, err);
+        return agree(R, R->dc != NULL);
+    }
     return 0;
 }
 
@@ -226,7 +234,7 @@ static int create_model(train_run *R) {
         fprintf(stderr, "pairfold: error: cannot resume: %s\n", err);
         ok = 0;
     }
-    if (ok && pf_model_attach_dap(R->M, &R->dh.c, err, sizeof err) != 0) {
+    if (ok && pf_model_attach_dap(R->M, R->dc ? R->dc : &R->dh.c, err, sizeof err) != 0) {
         fprintf(stderr, "pairfold: error: rank %d: %s\n", R->D.rank, err);
         ok = 0;
     }
@@ -517,6 +525,7 @@ static void finish_run(train_run *R) {
     }
     pf_optim_free(&R->opt);
     pf_model_free(R->M);
+    if (R->dc) R->be->dap_comm_close(R->be, R->dc);
     if (R->src->destroy) R->src->destroy(R->src);
     pf_dap_host_free(&R->dh);
     pf_dist_finalize(&R->D);

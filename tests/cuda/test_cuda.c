@@ -19,6 +19,8 @@
 #include "../../src/core/rng.h"
 
 static int quick;
+static const char *only;  // --only structure: the structure module tests alone
+void cuda_structure(int quick);  // test_cuda_struct.c
 
 typedef struct { hbuf b; real *init, *snap; } hgrad;
 static hgrad g_in(int64_t n, uint64_t seed) {
@@ -759,11 +761,73 @@ void cuda_pwavg(void) {
     if (!quick) test_pwavg(16, 40, 32, 16, 4, 8, 1);
 }
 
+// The attention core alone (backend.h core_attn_*, cuEquivariance's layout) against
+// the CPU reference: o, then dq, dk, dv and the bias gradient (written, not
+// accumulated), with a key mask that fully masks row (0, 1).
+static void test_core_attn(int64_t B, int64_t N, int H, int64_t L, int D, int use_bias, int use_mask) {
+    char label[256];
+    snprintf(label, sizeof label, "%s core_attn B%lld N%lld H%d L%lld D%d bias %d mask %d", H_gpu->name,
+             (long long)B, (long long)N, H, (long long)L, D, use_bias, use_mask);
+    pf_core_attn_dims d = {B, N, L, H, D, (float)(1.0 / sqrt((double)D))};
+    int64_t nq = B * N * H * L * D, nb = B * H * L * L, nl = B * N * H * L;
+    hbuf q = h_rand(nq, 1, 1), k = h_rand(nq, 1, 2), v = h_rand(nq, 1, 3), dO = h_rand(nq, 1, 4);
+    hbuf mk = h_mask(B * N * L, L, 0.3, 5);
+    if (use_mask) {
+        for (int64_t l = 0; l < L; l++) mk.h[L + l] = 0;
+        h_refresh(&mk);
+    }
+    real *bias = tl_rand(nb, 1, 6), *bias_d = h_gpu_raw(sizeof(real) * (size_t)nb);
+    H_gpu->upload(H_gpu, bias_d, bias, sizeof(real) * (size_t)nb);
+    void *wc = tl_zeros((int64_t)(H_cpu->core_attn_ws(H_cpu, &d) / sizeof(real)) + 1);
+    void *wg = h_gpu_raw(H_gpu->core_attn_ws(H_gpu, &d) + 16);
+    float *lc = (float *)tl_zeros(nl), *lg = h_gpu_raw(sizeof(float) * (size_t)nl);
+    real *oc = tl_zeros(nq);
+    hbuf og = h_poison(nq);
+    H_cpu->core_attn_fwd(H_cpu, &d, q.h, k.h, v.h, use_bias ? bias : NULL, use_mask ? mk.h : NULL, oc, lc, wc);
+    H_gpu->core_attn_fwd(H_gpu, &d, q.d, k.d, v.d, use_bias ? bias_d : NULL, use_mask ? mk.d : NULL, og.d, lg, wg);
+    out_check(label, "fwd", &og, oc);
+    real *dqc = tl_zeros(nq), *dkc = tl_zeros(nq), *dvc = tl_zeros(nq), *dbc = tl_zeros(nb);
+    hbuf dq = h_poison(nq), dk = h_poison(nq), dv = h_poison(nq);
+    real *dbg = h_gpu_raw(sizeof(real) * (size_t)nb);
+    H_cpu->core_attn_bwd(H_cpu, &d, q.h, k.h, v.h, use_bias ? bias : NULL, use_mask ? mk.h : NULL, oc, lc, dO.h,
+                         dqc, dkc, dvc, use_bias ? dbc : NULL, wc);
+    H_gpu->core_attn_bwd(H_gpu, &d, q.d, k.d, v.d, use_bias ? bias_d : NULL, use_mask ? mk.d : NULL, og.d, lg, dO.d,
+                         dq.d, dk.d, dv.d, use_bias ? dbg : NULL, wg);
+    out_check(label, "dq", &dq, dqc);
+    out_check(label, "dk", &dk, dkc);
+    out_check(label, "dv", &dv, dvc);
+    if (use_bias) {
+        real *db = tl_zeros(nb);
+        H_gpu->download(H_gpu, db, dbg, sizeof(real) * (size_t)nb);
+        char s[320];
+        snprintf(s, sizeof s, "%s d_bias", label);
+        h_compare(s, db, dbc, nb, H_tol);
+    }
+    finish(label);
+}
+
+static void cuda_core_attn(void) {
+    test_core_attn(1, 5, 2, 5, 16, 1, 1);
+    test_core_attn(2, 7, 4, 7, 32, 1, 1);
+    test_core_attn(2, 9, 3, 9, 8, 0, 1);
+    test_core_attn(1, 12, 2, 12, 64, 1, 0);
+    if (quick) return;
+    test_core_attn(2, 40, 4, 40, 32, 1, 1);
+    test_core_attn(1, 70, 4, 70, 32, 1, 1);
+    test_core_attn(1, 33, 2, 33, 64, 1, 1);
+}
+
 static void run_mode(int bf16) {
     H_gpu = pf_backend_cuda(bf16);
     if (!H_gpu) { tl_check(0, "cuda backend", "no CUDA device"); return; }
     H_bf16 = bf16;
     H_tol = bf16 ? 2e-2 : 1e-4;
+    if (only && !strcmp(only, "structure")) {
+        cuda_structure(quick);
+        H_gpu->destroy(H_gpu);
+        H_gpu = NULL;
+        return;
+    }
     test_basic();
     test_linear_ln();
     test_optimizer();
@@ -774,6 +838,7 @@ static void run_mode(int bf16) {
     }
 #define PF_MODULE_OP(name, NAME, D, P, n_in) cuda_##name();
 #include "../../src/backend/ops.def"
+    cuda_core_attn();
     test_relpos(0, 13);
     test_relpos(1, 13);
     test_disto(9, 10, 64, 1);
@@ -785,6 +850,7 @@ static void run_mode(int bf16) {
         test_disto(40, 16, 64, 1);
         test_big();
     }
+    cuda_structure(quick);
     H_gpu->destroy(H_gpu);
     H_gpu = NULL;
 }
@@ -792,6 +858,7 @@ static void run_mode(int bf16) {
 int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--quick")) quick = 1;
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
     H_cpu = pf_backend_cpu();
     run_mode(0);
     run_mode(1);

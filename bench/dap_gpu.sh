@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# Axial parallelism (dap) of one Pairformer block on two GPUs against one
+# (bench/dap_bench.c; issue 12's acceptance). Run on a 2-GPU machine (kind
+# nvidia-h200-x2) from the repo root with dap_bench built with CUDA=1 and MPI
+# (stage `dapgpu` of bench/device_all.sh builds it). Parts (DAP_PARTS, default all):
+#   check   sharded (2 GPUs) = one GPU at N = DAP_N: outputs z, s, input gradients,
+#           every parameter gradient (bf16: L2 rel 2e-2; fp32 mode at DAP_FP32_N: 1e-4)
+#   time    block forward+backward at N = DAP_N: 1 GPU, then 2 GPUs (dap = 2): median ms,
+#           peak memory per GPU (the backend's allocations), communication share
+#   search  the largest N of SEARCH1 (1 GPU) and SEARCH2 (2 GPUs) one pass runs at
+#   train   `pairfold train --set dap=2` under mpirun (af3 preset, 2 blocks, crop 128, lr 0)
+#           against one process: losses within 2e-2 relative (bf16), 1e-4 (cuda-fp32)
+# Prints a summary table and one verdict line against the targets (time <= 0.6x,
+# memory <= 0.55x, largest N >= 1.4x; the check must pass).
+set -u
+BIN=${1:-build/dap_bench}
+PF=${2:-./pairfold}
+OUTD=${OUT:-/tmp}/dap
+mkdir -p $OUTD
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+# DAP_RUN: how two ranks start (default mpirun; bench/launch2.sh for the payload's binaries built without MPI)
+RUN=${DAP_RUN:-mpirun -np 2 --oversubscribe --bind-to none -x LD_LIBRARY_PATH -x OMP_NUM_THREADS=4}
+N=${DAP_N:-2048}
+DEV=${DAP_DEV:-cuda}; DEV32=${DAP_DEV32:-cuda-fp32}  # (cpu: a smoke test of this script with small DAP_SET sizes)
+B="$BIN ${DAP_SET:-}"
+PARTS=${DAP_PARTS:-check time search train}
+fail=0
+has() { [[ " $PARTS " == *" $1 "* ]]; }
+if has check; then
+    timeout 300 $RUN $B --device $DEV --check $N > $OUTD/check_bf16.txt 2>&1 || fail=1
+    tail -n 30 $OUTD/check_bf16.txt | grep -E "FAIL|dap_check"
+    timeout 200 $RUN $B --device $DEV32 --check ${DAP_FP32_N:-512} --tol 1e-4 > $OUTD/check_fp32.txt 2>&1 || fail=1
+    tail -n 30 $OUTD/check_fp32.txt | grep -E "FAIL|dap_check"
+fi
+row() { grep "^dap_bench *$1 " "$2" 2>/dev/null | tail -1; }
+if has time; then
+    timeout 200 $B --device $DEV --n $N --reps ${DAP_REPS:-3} > $OUTD/time1.txt 2>&1 || { fail=1; tail -3 $OUTD/time1.txt; }
+    timeout 200 $RUN $B --device $DEV --n $N --reps ${DAP_REPS:-3} > $OUTD/time2.txt 2>&1 || { fail=1; tail -3 $OUTD/time2.txt; }
+    row $N $OUTD/time1.txt; row $N $OUTD/time2.txt
+fi
+# the largest N in a list (ascending) that one pass runs at; stops at the first failure
+largest() {  # largest FILE LIST CMD...
+    local f=$1 list=$2; shift 2
+    local best=0
+    for n in ${list//,/ }; do
+        if timeout ${SEARCH_LIMIT:-240} "$@" --n $n --reps 0 >> $f 2>&1 && row $n $f > /dev/null; then best=$n; else break; fi
+    done
+    echo $best
+}
+if has search; then
+    : > $OUTD/search1.txt; : > $OUTD/search2.txt
+    L1=$(largest $OUTD/search1.txt ${SEARCH1:-4096,4608,5120,5632,6144} $B --device $DEV)
+    L2=$(largest $OUTD/search2.txt ${SEARCH2:-5632,6144,6656,7168,7680,8192} $RUN $B --device $DEV)
+    echo "largest N: 1 GPU $L1, 2 GPUs $L2"
+    echo "$L1 $L2" > $OUTD/largest.txt
+fi
+if has train; then
+    TS="--preset af3 --data synthetic --set n_blocks=2 --set crop_size=128 --set msa_rows=32 --set recycles=0 --set val_every=0 --set n_val=1 --set recompute=0 --set lr=0 --steps 4 --quiet"
+    for dev in cuda cuda-fp32; do
+        rm -rf $OUTD/t1_$dev $OUTD/t2_$dev
+        timeout 200 $PF train $TS --device $dev --out $OUTD/t1_$dev > $OUTD/t1_$dev.log 2>&1 || { fail=1; tail -3 $OUTD/t1_$dev.log; }
+        timeout 200 $RUN $PF train $TS --device $dev --set dap=2 --out $OUTD/t2_$dev > $OUTD/t2_$dev.log 2>&1 || { fail=1; tail -3 $OUTD/t2_$dev.log; }
+        python3 - $OUTD/t2_$dev/train.jsonl $OUTD/t1_$dev/train.jsonl $([ $dev = cuda ] && echo 2e-2 || echo 1e-4) $dev <<'PY2' || fail=1
+import json, sys
+a, b = ([json.loads(l)["loss"] for l in open(p)] for p in sys.argv[1:3])
+tol = float(sys.argv[3])
+ok = len(a) == len(b) == 4 and all(abs(x - y) <= tol * abs(y) for x, y in zip(a, b))
+print("train dap=2 vs 1 GPU (%s): losses %s vs %s: %s" % (sys.argv[4], a, b, "match" if ok else "DIFFER"))
+sys.exit(0 if ok else 1)
+PY2
+    done
+fi
+python3 - $OUTD $N $fail <<'PY'
+import os, sys
+d, N, fail = sys.argv[1], sys.argv[2], int(sys.argv[3])
+def row(f):
+    p = os.path.join(d, f)
+    r = [l.split() for l in open(p)] if os.path.exists(p) else []
+    r = [x for x in r if len(x) == 6 and x[0] == "dap_bench" and x[1] == N]
+    return (float(r[-1][3]), float(r[-1][4]), float(r[-1][5])) if r else None
+one, two = row("time1.txt"), row("time2.txt")
+ok = fail == 0
+print("| Pairformer block, N = %s | 1 GPU | 2 GPUs (dap = 2) | ratio | target |" % N)
+print("|---|---|---|---|---|")
+if one and two:
+    t, m = two[0] / one[0], two[1] / one[1] if one[1] > 0 else float("nan")  # (cpu: no peak counter)
+    print("| forward+backward (ms) | %.1f | %.1f | %.2fx | <= 0.6x |" % (one[0], two[0], t))
+    print("| peak memory per GPU (GiB) | %.2f | %.2f | %.2fx | <= 0.55x |" % (one[1], two[1], m))
+    print("| communication share | | %.1f%% | | |" % (100 * two[2]))
+    ok = ok and t <= 0.6 and m <= 0.55
+lp = os.path.join(d, "largest.txt")
+if os.path.exists(lp):
+    a, b = map(int, open(lp).read().split())
+    print("| largest N, one block f+b | %d | %d | %s | >= 1.4x |" % (a, b, "%.2fx" % (b / a) if a else "-"))
+    ok = ok and a > 0 and b >= 1.4 * a
+print("dap_gpu: %s" % ("passed" if ok else "FAILED (see the table and the logs in %s)" % d))
+sys.exit(0 if ok else 1)
+PY

@@ -1,0 +1,49 @@
+// cu_dap.cuh: the CUDA backend's sharded ops for axial parallelism (backend.h,
+// attn_dap / trimul_dap / dap_transpose; src/model/dap.h). Each is the CPU
+// reference's math (cpu_attention.c, cpu_trimul_dap.c) on the kernels of the
+// unsharded op; the collectives come from the group's pf_dap_comm (cu_nccl.cu:
+// NCCL on the backend's stream) and move activations as stored (bf16 as bf16).
+// Reduce-scatters are an all-to-all and a sum in rank order (cu_dap_sum_blocks),
+// so the result does not depend on NCCL's reduction order.
+#ifndef PF_CU_DAP_CUH
+#define PF_CU_DAP_CUH
+#include "cu_ops.h"
+
+// cu_dap_common.cu
+// out (batch, n) activations = for each k the sum over q of blocks (batch, P, n), added
+// in rank order in fp32 and rounded once (batch 1: out may be block 0).
+void cu_dap_sum_blocks(cu_impl *c, const void *blocks, int P, int64_t n, int64_t batch, void *out);
+// Sets the sharded entries of be (called by pf_cuda_install_collectives).
+void pf_cuda_install_dap(pf_backend *be);
+
+// cu_dap_attn.cu
+pf_mem cu_attn_dap_mem(pf_backend *be, const pf_attn_dims *d, int P);
+void cu_attn_dap_fwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, const pf_act *x, const pf_act *z,
+                     const pf_act *mask, pf_act *out, void *saved, void *ws, const pf_dap_comm *c);
+void cu_attn_dap_bwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, pf_attn_p *g, const pf_act *mask,
+                     const void *saved, const pf_act *d_out, pf_act *d_x, pf_act *d_z, void *ws,
+                     const pf_dap_comm *c, int x_sharded);
+
+// cu_dap_trimul.cu
+pf_mem cu_trimul_dap_mem(pf_backend *be, const pf_trimul_dims *d, int P);
+void cu_trimul_dap_fwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p, const pf_act *z,
+                       const pf_act *mask, pf_act *out, void *saved, void *ws, const pf_dap_comm *c);
+void cu_trimul_dap_bwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p, pf_trimul_p *g,
+                       const pf_act *mask, const void *saved, const pf_act *d_out, pf_act *d_z, void *ws,
+                       const pf_dap_comm *c);
+
+// cu_dap_xpose.cu
+void cu_dap_transpose(pf_backend *be, const pf_dap_comm *c, int64_t N, int C, const pf_act *x, pf_act *out, void *ws);
+
+// cu_trimul.cu: its kernels over M positions (not necessarily N * N)
+// A (C, M) channel-major = mask * sigmoid(zl W_g^T) * (zl W_p^T); tp, tg (M, C) scratch.
+void cu_tm_side(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg, const void *zl,
+                const void *mask, void *tp, void *tg, void *A);
+// From dS (C, M): tp <- dS m sigmoid(tg), tg <- dS m tp s (1 - s), in (M, C).
+void cu_tm_side_grad(cu_impl *c, int64_t M, int C, const void *mask, const void *dS, void *tp, void *tg);
+// to_cm: in (R, C) -> out (C, R); else the reverse, out's rows ldo apart.
+void cu_tm_transpose(cu_impl *c, const void *in, void *out, int64_t R, int C, int to_cm, int64_t ldo);
+// out *= sigmoid(gate)
+void cu_tm_gate_out(cu_impl *c, void *out, const void *gate, int64_t n);
+
+#endif

@@ -1,0 +1,33 @@
+// cu_dap_common.cu: the rank-order sum of a reduce-scatter, and the installation
+// of the CUDA backend's sharded entries (cu_dap.cuh).
+#include "cu_dap.cuh"
+
+// One thread per element: the P blocks added in rank order in fp32, rounded once.
+template <typename T>
+__global__ void k_sum_blocks(const T *b, int P, int64_t n, int64_t batch, T *out) {
+    GRID_STRIDE(t, n * batch) {
+        int64_t k = t / n, i = t % n;
+        float s = 0.f;
+        for (int q = 0; q < P; q++) s += ld(b, (k * P + q) * n + i);
+        st(out, t, s);
+    }
+}
+
+void cu_dap_sum_blocks(cu_impl *c, const void *blocks, int P, int64_t n, int64_t batch, void *out) {
+    if (n <= 0 || batch <= 0) return;
+    CU_DISPATCH(c, T, k_sum_blocks<T><<<cu_blocks(n * batch, 256), 256, 0, c->stream>>>((const T *)blocks, P, n,
+                                                                                          batch, (T *)out));
+    CU_LAUNCHED();
+}
+
+// The Pairformer's sharded ops. The Evoformer's MSA ops (opm_dap, dap_reshard)
+// have no CUDA version yet: pf_dap_check refuses that trunk here.
+void pf_cuda_install_dap(pf_backend *be) {
+    be->attn_dap_mem = cu_attn_dap_mem;
+    be->attn_dap_fwd = cu_attn_dap_fwd;
+    be->attn_dap_bwd = cu_attn_dap_bwd;
+    be->trimul_dap_mem = cu_trimul_dap_mem;
+    be->trimul_dap_fwd = cu_trimul_dap_fwd;
+    be->trimul_dap_bwd = cu_trimul_dap_bwd;
+    be->dap_transpose = cu_dap_transpose;
+}

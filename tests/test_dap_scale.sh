@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Axial parallelism at the shard counts of the 4- and 8-GPU scaling run (issue 13), on
+# CPU ranks of a TCP group: 6 training steps of the tiny preset, Pairformer trunk, with
+# dap = 4 and dap = 8 (crops of 45 and 46 tokens: 6 or 12 rows per rank, the last rank
+# padded) give the losses of one process to 1e-6 relative; 8 ranks as 2 data-parallel
+# groups x dap 4 equal one process with grad_accum = 2.
+# Prints one verdict line "N passed, M failed".
+set -u
+cd "$(dirname "$0")/.."
+. tests/testlib.sh
+ARGS="--preset tiny --trunk pairformer --data synthetic --set val_every=0 --set dropout_pair=0.25 --quiet"
+STEPS=6
+
+# ranks W OUT ARGS...: W ranks of one TCP group (torchrun-style variables); 0 if all exit 0
+ranks() {
+    local W=$1 out=$2; shift 2
+    local port=$((20000 + RANDOM % 20000)) pids=() rc=0
+    for r in $(seq 1 $((W - 1))); do
+        timeout -s KILL 400 env WORLD_SIZE=$W RANK=$r MASTER_ADDR=127.0.0.1 MASTER_PORT=$port OMP_NUM_THREADS=1 PF_RENDEZVOUS_TIMEOUT=90 \
+            $BIN train $ARGS --steps $STEPS --out "$out" "$@" >"$out.r$r" 2>&1 &
+        pids+=($!)
+    done
+    timeout -s KILL 400 env WORLD_SIZE=$W RANK=0 MASTER_ADDR=127.0.0.1 MASTER_PORT=$port OMP_NUM_THREADS=1 PF_RENDEZVOUS_TIMEOUT=90 \
+        $BIN train $ARGS --steps $STEPS --out "$out" "$@" >"$out.r0" 2>&1 || rc=1
+    for p in "${pids[@]}"; do wait "$p" || rc=1; done
+    return $rc
+}
+
+# same_losses A B: the same number of steps and crops, losses within 1e-6 relative
+same_losses() {
+    python3 - "$1" "$2" <<'PY'
+import json, sys
+a = [json.loads(l) for l in open(sys.argv[1])]
+b = [json.loads(l) for l in open(sys.argv[2])]
+worst = max((abs(x["loss"] - y["loss"]) / abs(y["loss"]) for x, y in zip(a, b)), default=1)
+print(f"worst relative loss difference {worst:.2e} over {len(a)} steps")
+sys.exit(0 if len(a) == len(b) > 0 and worst <= 1e-6 and all(x["n_res"] == y["n_res"] for x, y in zip(a, b)) else 1)
+PY
+}
+
+OMP_NUM_THREADS=1 $BIN train $ARGS --steps $STEPS --out "$T/one" >"$T/one.out" 2>&1
+check "one process, $STEPS steps" $? "$(tail -n 2 "$T/one.out")"
+for P in 4 8; do
+    ranks $P "$T/d$P" --set dap=$P
+    check "dap=$P: $P ranks train $STEPS steps" $? "$(tail -n 2 "$T/d$P.r0" "$T/d$P.r1")"
+    out=$(same_losses "$T/d$P/train.jsonl" "$T/one/train.jsonl")
+    check "dap=$P: losses = one process (1e-6 relative)" $? "$out"
+done
+OMP_NUM_THREADS=1 $BIN train $ARGS --steps $STEPS --set grad_accum=2 --out "$T/acc" >"$T/acc.out" 2>&1
+check "one process, grad_accum=2" $? "$(tail -n 2 "$T/acc.out")"
+ranks 8 "$T/h" --set dap=4
+check "8 ranks as 2 groups x dap 4" $? "$(tail -n 2 "$T/h.r0")"
+grep -q "8 ranks (2 data-parallel groups x dap 4)" "$T/h.r0"
+check "the run says how the ranks are grouped" $? "$(grep model: "$T/h.r0")"
+out=$(same_losses "$T/h/train.jsonl" "$T/acc/train.jsonl")
+check "2 groups x dap 4 = grad_accum 2 (1e-6 relative)" $? "$out"
+verdict
