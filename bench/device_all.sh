@@ -25,7 +25,7 @@ stage() {  # stage NAME SECONDS CMD...
 for s in ${STAGES:-parity tests bench train}; do
   case $s in
     parity) stage parity 150 python3 tests/cuda/parity.py --devices cpu,cuda-fp32,cuda --pairfold $P/pairfold ;;
-    tests)  TAIL=6 stage tests 100 $P/test_cuda ;;
+    tests)  TAIL=6 stage tests ${TESTS_LIMIT:-200} $P/test_cuda ;;
     torch)  # the PyTorch wrappers (triangle attention / multiplication, CPU and CUDA tensors) and the
             # import-openfold round trip against a PyTorch module (tests/torch), on the packed CUDA builds
             PAIRFOLD_LIB=$P/libpairfold.so PAIRFOLD=$P/pairfold VERBOSE=1 TAIL=${TORCH_TAIL:-80} \
@@ -52,6 +52,16 @@ for s in ${STAGES:-parity tests bench train}; do
             TAIL=8 stage attn_check 120 $P/attn_bwd_check --check
             TAIL=6 stage attn_shapes 120 $P/attn_bwd_check --shapes --reps 10
             TAIL=16 stage attn_time 200 $P/attn_bwd_check --time ${ATTN_N:-512,1024,2048} --reps 10 ;;
+    structtrain) # the af2 preset with the structure module at crop SM_CROP (synthetic proteins: the module's
+            # kernels run, its losses are 0 without backbone atoms), then without it: the module's share
+            for smod in 1 0; do
+                TAIL=4 stage structtrain_sm$smod 200 $P/pairfold train --preset af2 --device cuda --data synthetic \
+                    --set synthetic_len=${SM_CROP:-384} --set crop_size=${SM_CROP:-384} --set structure_module=$smod \
+                    --set recycles=0 --set val_every=0 --set n_val=0 --steps ${SM_STEPS:-6} --out /tmp/sm$smod \
+                    --log $OUT/structtrain_sm$smod.jsonl
+                python3 -c "import json,sys; r=[json.loads(l) for l in open(sys.argv[1])][1:]; k=[x for x in r[0] if 'ms' in x]; print('structure_module=$smod steps 2..:', {x: round(sum(y[x] for y in r)/len(r),1) for x in k})" \
+                    $OUT/structtrain_sm$smod.jsonl >> $S 2>&1
+            done ;;
     attnprof) export PATH=$PATH:/usr/local/cuda/bin  # where the attention kernels' time goes (next: tuning)
             TAIL=60 stage attnprof 300 ncu --clock-control none --kernel-name regex:k_tc_ --launch-count 8 \
                 --section SpeedOfLight --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis \
@@ -65,7 +75,7 @@ for s in ${STAGES:-parity tests bench train}; do
                 $P/pairfold bench --preset af3 --device cuda --n ${KPROF_N:-1024} --reps 1
             python3 bench/ncu_summary.py $OUT/kprof_block.log >> $S 2>&1 ;;
     memcheck) CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-            TAIL=6 stage memcheck 200 $CS --tool memcheck --error-exitcode 3 $P/test_cuda --quick ;;
+            TAIL=6 stage memcheck ${MEMCHECK_LIMIT:-200} $CS --tool memcheck --error-exitcode 3 $P/test_cuda --quick ;;
     ops)    # op level (triangle attention, triangle multiplication): pairfold vs PyTorch eager vs
             # cuEquivariance (wheels carried as .cueq/site.tar.xz: carry [".devpack", ".cueq"])
             mkdir -p /tmp/site && tar -C /tmp/site -xJf .cueq/site.tar.xz

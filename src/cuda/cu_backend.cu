@@ -87,7 +87,14 @@ static void *cub_alloc(pf_backend *be, size_t bytes) {
 static void cub_free(pf_backend *be, void *p) {
     if (!p) return;
     cu_impl *c = CU(be);
-    CU_CHECK(cudaStreamSynchronize(c->stream));
+    cudaError_t e = cudaStreamSynchronize(c->stream);
+    // At process exit (Python finalisers running after the CUDA runtime's own teardown)
+    // the context and every allocation in it are gone already: nothing left to free.
+    if (e == cudaErrorCudartUnloading || e == cudaErrorContextIsDestroyed) {
+        (void)cudaGetLastError();
+        return;
+    }
+    CU_CHECK(e);
     CU_CHECK(cudaFree(p));
     size_drop(c, p);
     cu_bump_params(c);

@@ -33,7 +33,8 @@ typedef struct { float *q, *kv, *qp, *kvp, *a, *cat; } ipa_sv;
 typedef struct { float *qpl, *kvpl; void *b; } ipa_fw;
 typedef struct {
     float *dcat, *dopg, *dl, *dgam, *dq, *dkv, *dqp, *dkvp, *dRp, *dtp, *dqpl, *dkvpl;
-    void *db;
+    void *db;    // (N, N, H) d pair bias in the activation type: the weight gradient's GEMM
+    float *dbf;  // the same in fp32: d z from both paths is summed in fp32 and rounded once
 } ipa_bw;
 
 static ipa_sv carve_saved(const ipa_k &k, void *base, size_t *bytes) {
@@ -69,6 +70,7 @@ static ipa_bw carve_bwd_ws(const cu_impl *c, const ipa_k &k, void *base, size_t 
     w.dopg = (float *)cu_carve(&cv, sizeof(float) * N * H * k.Pv * 3);
     w.dl = (float *)cu_carve(&cv, sizeof(float) * N * H * N);
     w.db = cu_carve(&cv, cu_esz(c) * N * N * H);
+    w.dbf = (float *)cu_carve(&cv, sizeof(float) * N * N * H);  // the same in fp32, for d z
     w.dgam = (float *)cu_carve(&cv, sizeof(float) * N * H);
     w.dq = (float *)cu_carve(&cv, sizeof(float) * N * H * k.c);
     w.dkv = (float *)cu_carve(&cv, sizeof(float) * N * H * 2 * k.c);
@@ -257,6 +259,7 @@ __global__ void k_ipa_row_bwd(ipa_k k, const float *hw, const T *z, const T *mas
         const float g = (mask && mi * ld(mask, j) == 0.f) ? 0.f : arow[j] * (dl[j] - sum);
         dl[j] = g;
         st(db, (i * N + j) * H + h, k.wl * g);
+        G.dbf[(i * N + j) * H + h] = k.wl * g;
     }
     __syncthreads();
     const float *qpi = v.qp + (i * H + h) * Pq * 3;
@@ -310,14 +313,17 @@ __global__ void k_ipa_key_bwd(ipa_k k, const float *hw, ipa_sv v, ipa_bw G) {
     }
 }
 
-// d z (N, N, c_z) += sum_h a_hij d o^pair_hi (one thread per element, h in order).
+// d z (N, N, c_z) += sum_h (a_hij d o^pair_hi + d b_hij W_b[h, :]) (one thread per element,
+// h in order): both paths in fp32, one rounding into the activation type (two bf16
+// roundings of terms that cancel missed the bf16 tolerance at N = 300).
 template <typename T>
-__global__ void k_ipa_dz(ipa_k k, ipa_sv v, const float *dcat, T *dz) {
+__global__ void k_ipa_dz(ipa_k k, ipa_sv v, const float *dcat, const float *dbf, const float *Wb, T *dz) {
     const int64_t N = k.N, off = (int64_t)k.H * k.c + 4 * (int64_t)k.H * k.Pv;
     GRID_STRIDE(idx, N * N * k.cz) {
         const int64_t kz = idx % k.cz, ij = idx / k.cz, i = ij / N, j = ij % N;
         float acc = 0.f;
         for (int h = 0; h < k.H; h++) acc += v.a[(i * k.H + h) * N + j] * dcat[i * k.D + off + (int64_t)h * k.cz + kz];
+        for (int h = 0; h < k.H; h++) acc += dbf[ij * k.H + h] * Wb[(int64_t)h * k.cz + kz];
         st(dz, idx, ld(dz, idx) + acc);
     }
 }
@@ -387,10 +393,11 @@ void cu_ipa_core_bwd(cu_impl *c, const pf_ipa_dims *d, const pf_ipa_p *p, pf_ipa
     k_ipa_gamma_bwd<<<1, 32, 0, c->stream>>>(k, p->head_weights, G.dgam, g->head_weights);
     CU_LAUNCHED();
     if (d_z) {
-        CU_DISPATCH(c, T, k_ipa_dz<T><<<cu_blocks(N * N * k.cz, 256), 256, 0, c->stream>>>(k, v, G.dcat, (T *)d_z));
+        CU_DISPATCH(c, T, k_ipa_dz<T><<<cu_blocks(N * N * k.cz, 256), 256, 0, c->stream>>>(k, v, G.dcat, G.dbf,
+                                                                                           p->b.w, (T *)d_z));
         CU_LAUNCHED();
     }
-    cu_linear_bwd(c, N * N, k.cz, H, &p->b, &g->b, z, G.db, d_z);
+    cu_linear_bwd(c, N * N, k.cz, H, &p->b, &g->b, z, G.db, NULL);  // the weight gradient; d z above
     k_ipa_frames_bwd<<<cu_blocks(N, 128), 128, 0, c->stream>>>(k, R, t, v, G, d_R, d_t);
     CU_LAUNCHED();
     cu_lin32_bwd(c, N, cs, H * k.c, &p->q, &g->q, s, G.dq, d_s);
