@@ -1,4 +1,5 @@
 """Loading libpairfold.so and declaring the C API (src/api/pairfold.h) for ctypes."""
+import atexit
 import ctypes
 import ctypes.util
 import os
@@ -98,6 +99,17 @@ def load():
 
 
 LIB = load()
+
+# Set when the interpreter starts to exit. Objects collected after that do not call into
+# the library: the CUDA runtime (and PyTorch's context) may be torn down before them, and
+# freeing device memory then crashed the process after its last line of output; the
+# process is ending, so its memory goes with it.
+_EXITING = [False]
+atexit.register(lambda: _EXITING.__setitem__(0, True))
+
+
+def exiting():
+    return _EXITING[0]
 
 
 def check(status):

@@ -4,7 +4,7 @@ import json
 
 import numpy as np
 
-from ._lib import DEVICE_PTR, KEEP, LIB, TRAIN, check
+from ._lib import DEVICE_PTR, KEEP, LIB, TRAIN, check, exiting
 from .tensors import check_shape, ptr, to_numpy
 
 STREAMS = ("m", "z", "s")
@@ -21,7 +21,7 @@ class Backend:
 
     def close(self):
         h, self._h = getattr(self, "_h", None), None
-        if h and LIB is not None:  # LIB may be gone during interpreter shutdown
+        if h and LIB is not None and not exiting():  # LIB may be gone during interpreter shutdown
             LIB.pairfold_backend_free(h)
 
     def __del__(self):
@@ -56,7 +56,7 @@ class Block:
 
     def close(self):
         h, self._h = getattr(self, "_h", None), None
-        if h and LIB is not None:
+        if h and LIB is not None and not exiting():
             LIB.pairfold_block_free(h)
 
     def __del__(self):

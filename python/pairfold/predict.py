@@ -3,7 +3,7 @@ import ctypes
 
 import numpy as np
 
-from ._lib import LIB, check
+from ._lib import LIB, check, exiting
 from .tensors import view
 
 
@@ -30,7 +30,7 @@ class Prediction:
 
     def __del__(self):
         h, self._h = getattr(self, "_h", None), None
-        if h and LIB is not None:
+        if h and LIB is not None and not exiting():
             LIB.pairfold_prediction_free(h)
 
 
