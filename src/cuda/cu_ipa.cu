@@ -30,7 +30,7 @@ static ipa_k ipa_consts(const pf_ipa_dims *d) {
 }
 
 typedef struct { float *q, *kv, *qp, *kvp, *a, *cat; } ipa_sv;
-typedef struct { float *qpl, *kvpl, *b; } ipa_fw;
+typedef struct { float *qpl, *kvpl; void *b; } ipa_fw;
 typedef struct {
     float *dcat, *dopg, *dl, *dgam, *dq, *dkv, *dqp, *dkvp, *dRp, *dtp, *dqpl, *dkvpl;
     void *db;    // (N, N, H) d pair bias in the activation type: the weight gradient's GEMM
@@ -57,7 +57,7 @@ static ipa_fw carve_fwd_ws(const cu_impl *c, const ipa_k &k, void *base, size_t 
     ipa_fw w;
     w.qpl = (float *)cu_carve(&cv, sizeof(float) * N * 3 * H * k.Pq);
     w.kvpl = (float *)cu_carve(&cv, sizeof(float) * N * 3 * H * k.P);
-    w.b = (float *)cu_carve(&cv, sizeof(float) * N * N * H);  // fp32 in both modes (the logits' precision)
+    w.b = cu_carve(&cv, cu_esz(c) * N * N * H);
     if (bytes) *bytes = cv.off;
     return w;
 }
@@ -110,7 +110,7 @@ __global__ void k_points_global(int64_t N, int HP, const float *loc, const float
 // o (c), the value points back in frame i with their norms, o^pair (c_z) into cat.
 // Shared: c + 3 Pv + 32 floats.
 template <typename T>
-__global__ void k_ipa_fwd(ipa_k k, const float *hw, const float *b, const T *z, const T *mask, const float *R,
+__global__ void k_ipa_fwd(ipa_k k, const float *hw, const T *b, const T *z, const T *mask, const float *R,
                           const float *t, ipa_sv v) {
     extern __shared__ float sh[];
     float *sg = sh, *red = sh + 3 * k.Pv;
@@ -130,7 +130,7 @@ __global__ void k_ipa_fwd(ipa_k k, const float *hw, const float *b, const T *z, 
             float qk = 0.f, dist = 0.f;
             for (int e = 0; e < c; e++) qk += qi[e] * kj[e];
             for (int e = 0; e < Pq * 3; e++) { float df = qpi[e] - kpj[e]; dist += df * df; }
-            l = k.wc * qk + k.wl * b[(i * N + j) * H + h] - 0.5f * gamma * dist;
+            l = k.wc * qk + k.wl * ld(b, (i * N + j) * H + h) - 0.5f * gamma * dist;
         }
         arow[j] = l;
         mx = fmaxf(mx, l);
@@ -188,15 +188,13 @@ void cu_ipa_core_fwd(cu_impl *c, const pf_ipa_dims *d, const pf_ipa_p *p, const 
     cu_lin32_fwd(c, N, cs, 2 * H * k.c, &p->kv, s, v.kv, 0);
     cu_lin32_fwd(c, N, cs, 3 * H * k.Pq, &p->q_points, s, w.qpl, 0);
     cu_lin32_fwd(c, N, cs, 3 * H * k.P, &p->kv_points, s, w.kvpl, 0);
-    // (N, N, H) pair bias in fp32: z (activation type) times linear_b's weight, fp32 out
-    cu_gemm(c, 0, 1, N * N, H, k.cz, 1.f, z, CU_ACT, k.cz, cu_weight(c, p->b.w, (size_t)H * k.cz), CU_ACT, k.cz, 0.f,
-            w.b, CU_F32, H, 1, 0, 0, 0, p->b.b);
+    cu_linear_fwd(c, N * N, k.cz, H, &p->b, z, w.b, 0);  // (N, N, H) pair bias, activation type
     k_points_global<<<cu_blocks(N * H * k.Pq, 256), 256, 0, c->stream>>>(N, H * k.Pq, w.qpl, R, t, v.qp);
     CU_LAUNCHED();
     k_points_global<<<cu_blocks(N * H * k.P, 256), 256, 0, c->stream>>>(N, H * k.P, w.kvpl, R, t, v.kvp);
     CU_LAUNCHED();
     CU_DISPATCH(c, T, k_ipa_fwd<T><<<(unsigned)(N * H), IPA_THREADS, fwd_shared(k), c->stream>>>(
-                          k, p->head_weights, w.b, (const T *)z, (const T *)mask, R, t, v));
+                          k, p->head_weights, (const T *)w.b, (const T *)z, (const T *)mask, R, t, v));
     CU_LAUNCHED();
     cu_lin32_fwd(c, N, k.D, cs, &p->out, v.cat, out, 0);
 }
