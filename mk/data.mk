@@ -8,8 +8,8 @@
 SAN_CC     ?= clang
 SAN_FLAGS  := -std=c11 -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer -Wall -Wextra -Wno-unused-parameter \
               -fsanitize=address,undefined -fno-sanitize-recover=all
-DATA_SRC   := $(sort $(wildcard src/data/*.c)) src/core/util.c src/core/rng.c
-DATA_HDR   := $(wildcard src/data/*.h) src/core/util.h src/core/rng.h src/core/real.h
+DATA_SRC   := $(sort $(wildcard src/data/*.c)) src/core/util.c src/core/rng.c src/backend/residue_geometry.c
+DATA_HDR   := $(wildcard src/data/*.h) src/core/util.h src/core/rng.h src/core/real.h src/backend/residue_geometry.h
 DATA_TESTS := $(patsubst tests/%.c,%,$(sort $(wildcard tests/test_data*.c)))
 SAN_ENV    := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:detect_stack_use_after_return=1 \
               UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
