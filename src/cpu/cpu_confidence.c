@@ -38,11 +38,11 @@ typedef struct { real *x, *h1, *h2, *r, *logits; } plddt_act;
 static plddt_act plddt_forward(const pf_plddt_dims *d, const pf_plddt_p *p, const real *s) {
     const int64_t N = d->N, nh = N * d->c_h;
     plddt_act a;
-    a.x = pf_malloc(sizeof(real) * (size_t)(N * d->c_s));   // LN(s)
-    a.h1 = pf_malloc(sizeof(real) * (size_t)nh);             // pre-activations
-    a.h2 = pf_malloc(sizeof(real) * (size_t)nh);
-    a.r = pf_malloc(sizeof(real) * (size_t)nh);              // relu scratch
-    a.logits = pf_malloc(sizeof(real) * (size_t)(N * d->n_bins));
+    a.x = pf_malloc(sizeof(real) * (size_t)(N * d->c_s + 1));   // LN(s)
+    a.h1 = pf_malloc(sizeof(real) * (size_t)(nh + 1));             // pre-activations
+    a.h2 = pf_malloc(sizeof(real) * (size_t)(nh + 1));
+    a.r = pf_malloc(sizeof(real) * (size_t)(nh + 1));              // relu scratch
+    a.logits = pf_malloc(sizeof(real) * (size_t)(N * d->n_bins + 1));
     cpu_ln_fwd(N, d->c_s, &p->ln, s, a.x, NULL, NULL);
     cpu_linear_fwd(N, d->c_s, d->c_h, &p->lin1, a.x, a.h1, 0);
     for (int64_t k = 0; k < nh; k++) a.r[k] = a.h1[k] > 0 ? a.h1[k] : 0;
@@ -102,27 +102,44 @@ double cpu_plddt_loss(const pf_plddt_dims *d, const pf_plddt_p *p, const real *s
     return loss;
 }
 
+// The network's backward from d logits (N, n_bins); a from plddt_forward (a->r is reused
+// as scratch).
+static void plddt_net_bwd(const pf_plddt_dims *d, const pf_plddt_p *p, pf_plddt_p *g, const real *s, plddt_act *a,
+                          const real *dl, real *d_s) {
+    const int64_t N = d->N, nh = N * d->c_h;
+    real *dh = pf_calloc((size_t)(nh + 1), sizeof(real)), *dh2 = pf_calloc((size_t)(nh + 1), sizeof(real));
+    real *dx = pf_calloc((size_t)(N * d->c_s + 1), sizeof(real));
+    // a->r still holds relu(h2)
+    cpu_linear_bwd(N, d->c_h, d->n_bins, &p->lin3, &g->lin3, a->r, dl, dh);
+    for (int64_t k = 0; k < nh; k++) dh[k] = a->h2[k] > 0 ? dh[k] : 0;
+    for (int64_t k = 0; k < nh; k++) a->r[k] = a->h1[k] > 0 ? a->h1[k] : 0;
+    cpu_linear_bwd(N, d->c_h, d->c_h, &p->lin2, &g->lin2, a->r, dh, dh2);
+    for (int64_t k = 0; k < nh; k++) dh2[k] = a->h1[k] > 0 ? dh2[k] : 0;
+    cpu_linear_bwd(N, d->c_s, d->c_h, &p->lin1, &g->lin1, a->x, dh2, dx);
+    cpu_ln_bwd(N, d->c_s, &p->ln, &g->ln, s, dx, d_s);
+    real *bufs[] = {dh, dh2, dx};
+    for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++) pf_free(bufs[k]);
+}
+
 void cpu_plddt_bwd(const pf_plddt_dims *d, const pf_plddt_p *p, pf_plddt_p *g, const real *s,
                    const real *lddt, const real *mask, double scale, real *d_s) {
-    const int64_t N = d->N, nh = N * d->c_h;
+    const int64_t N = d->N;
     plddt_act a = plddt_forward(d, p, s);
     int32_t *t = plddt_targets(d, lddt);
     real *w = ones_or(mask, N);
-    real *dl = pf_malloc(sizeof(real) * (size_t)(N * d->n_bins));
-    real *dh = pf_calloc((size_t)nh, sizeof(real)), *dh2 = pf_calloc((size_t)nh, sizeof(real));
-    real *dx = pf_calloc((size_t)(N * d->c_s), sizeof(real));
+    real *dl = pf_malloc(sizeof(real) * (size_t)(N * d->n_bins + 1));
     masked_xent(N, d->n_bins, a.logits, t, w, PLDDT_EPS, scale, dl);
-    // a.r still holds relu(h2)
-    cpu_linear_bwd(N, d->c_h, d->n_bins, &p->lin3, &g->lin3, a.r, dl, dh);
-    for (int64_t k = 0; k < nh; k++) dh[k] = a.h2[k] > 0 ? dh[k] : 0;
-    for (int64_t k = 0; k < nh; k++) a.r[k] = a.h1[k] > 0 ? a.h1[k] : 0;
-    cpu_linear_bwd(N, d->c_h, d->c_h, &p->lin2, &g->lin2, a.r, dh, dh2);
-    for (int64_t k = 0; k < nh; k++) dh2[k] = a.h1[k] > 0 ? dh2[k] : 0;
-    cpu_linear_bwd(N, d->c_s, d->c_h, &p->lin1, &g->lin1, a.x, dh2, dx);
-    cpu_ln_bwd(N, d->c_s, &p->ln, &g->ln, s, dx, d_s);
-    real *bufs[] = {dl, dh, dh2, dx, w};
-    for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++) pf_free(bufs[k]);
+    plddt_net_bwd(d, p, g, s, &a, dl, d_s);
+    pf_free(dl);
+    pf_free(w);
     pf_free(t);
+    plddt_free(&a);
+}
+
+void cpu_plddt_logits_bwd(const pf_plddt_dims *d, const pf_plddt_p *p, pf_plddt_p *g, const real *s,
+                          const real *d_logits, real *d_s) {
+    plddt_act a = plddt_forward(d, p, s);
+    plddt_net_bwd(d, p, g, s, &a, d_logits, d_s);
     plddt_free(&a);
 }
 

@@ -51,49 +51,14 @@ void cpu_sm_bwd_op(pf_backend *be, const pf_sm_dims *d, const pf_sm_p *p, pf_sm_
                d_t_out, d_s_out, d->c_resnet > 0 ? d_angles : NULL, (real *)d_s_init, (real *)d_z);
 }
 
-// The pLDDT network: x = LN(s), h1 = x W1^T, h2 = relu(h1) W2^T, logits = relu(h2) W3^T.
-typedef struct { real *x, *h1, *h2, *r; } plddt_net;
-
-static plddt_net plddt_net_fwd(const pf_plddt_dims *d, const pf_plddt_p *p, const real *s, real *logits) {
-    const int64_t N = d->N, nh = N * d->c_h;
-    plddt_net a;
-    a.x = pf_malloc(sizeof(real) * (size_t)(N * d->c_s + 1));
-    a.h1 = pf_malloc(sizeof(real) * (size_t)(nh + 1));
-    a.h2 = pf_malloc(sizeof(real) * (size_t)(nh + 1));
-    a.r = pf_malloc(sizeof(real) * (size_t)(nh + 1));
-    cpu_ln_fwd(N, d->c_s, &p->ln, s, a.x, NULL, NULL);
-    cpu_linear_fwd(N, d->c_s, d->c_h, &p->lin1, a.x, a.h1, 0);
-    for (int64_t k = 0; k < nh; k++) a.r[k] = a.h1[k] > 0 ? a.h1[k] : 0;
-    cpu_linear_fwd(N, d->c_h, d->c_h, &p->lin2, a.r, a.h2, 0);
-    for (int64_t k = 0; k < nh; k++) a.r[k] = a.h2[k] > 0 ? a.h2[k] : 0;
-    cpu_linear_fwd(N, d->c_h, d->n_bins, &p->lin3, a.r, logits, 0);
-    return a;
-}
-
-static void plddt_net_free(plddt_net *a) { pf_free(a->x); pf_free(a->h1); pf_free(a->h2); pf_free(a->r); }
-
+// The pLDDT network (cpu_confidence.c): logits from s, and its backward from d logits.
 void cpu_plddt_fwd_op(pf_backend *be, const pf_plddt_dims *d, const pf_plddt_p *p, const real *s, real *logits) {
     (void)be;
-    plddt_net a = plddt_net_fwd(d, p, s, logits);
-    plddt_net_free(&a);
+    cpu_plddt_fwd(d, p, s, logits, NULL);
 }
 
 void cpu_plddt_bwd_op(pf_backend *be, const pf_plddt_dims *d, const pf_plddt_p *p, pf_plddt_p *g, const real *s,
                       const real *d_logits, real *d_s) {
     (void)be;
-    const int64_t N = d->N, nh = N * d->c_h;
-    real *logits = pf_malloc(sizeof(real) * (size_t)(N * d->n_bins + 1));
-    plddt_net a = plddt_net_fwd(d, p, s, logits);  // a.r holds relu(h2)
-    real *dh = pf_calloc((size_t)(nh + 1), sizeof(real)), *dh2 = pf_calloc((size_t)(nh + 1), sizeof(real));
-    real *dx = pf_calloc((size_t)(N * d->c_s + 1), sizeof(real));
-    cpu_linear_bwd(N, d->c_h, d->n_bins, &p->lin3, &g->lin3, a.r, d_logits, dh);
-    for (int64_t k = 0; k < nh; k++) dh[k] = a.h2[k] > 0 ? dh[k] : 0;
-    for (int64_t k = 0; k < nh; k++) a.r[k] = a.h1[k] > 0 ? a.h1[k] : 0;
-    cpu_linear_bwd(N, d->c_h, d->c_h, &p->lin2, &g->lin2, a.r, dh, dh2);
-    for (int64_t k = 0; k < nh; k++) dh2[k] = a.h1[k] > 0 ? dh2[k] : 0;
-    cpu_linear_bwd(N, d->c_s, d->c_h, &p->lin1, &g->lin1, a.x, dh2, dx);
-    cpu_ln_bwd(N, d->c_s, &p->ln, &g->ln, s, dx, d_s);
-    real *bufs[] = {logits, dh, dh2, dx};
-    for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++) pf_free(bufs[k]);
-    plddt_net_free(&a);
+    cpu_plddt_logits_bwd(d, p, g, s, d_logits, d_s);
 }

@@ -117,6 +117,10 @@ double cpu_plddt_loss(const pf_plddt_dims *d, const pf_plddt_p *p, const real *s
                       const real *mask);
 void cpu_plddt_bwd(const pf_plddt_dims *d, const pf_plddt_p *p, pf_plddt_p *g, const real *s,
                    const real *lddt, const real *mask, double scale, real *d_s);
+// The network alone: from d logits (N, n_bins) into the head's parameters and d_s (the
+// backend entry plddt_bwd, whose caller owns the loss).
+void cpu_plddt_logits_bwd(const pf_plddt_dims *d, const pf_plddt_p *p, pf_plddt_p *g, const real *s,
+                          const real *d_logits, real *d_s);
 // PAE: logits (N, N, n_bins) = z W^T + b. Loss against the bins of the aligned
 // error err (N, N) over pairs with mask_i mask_j; backward into W, b and d_z.
 void cpu_pae_logits(const pf_pae_dims *d, const pf_linear_p *p, const real *z, real *logits);
