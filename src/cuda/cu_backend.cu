@@ -438,6 +438,7 @@ static void cub_destroy(pf_backend *be) {
 
 // A data-parallel rank's GPU: local_rank modulo the GPUs this process sees.
 extern "C" void pf_cuda_set_chunk_bytes(pf_backend *be, size_t bytes) { CU(be)->chunk_bytes = bytes; }
+extern "C" void pf_cuda_set_attn_fused(pf_backend *be, int mode) { CU(be)->attn_fused = mode < 0 ? -1 : mode > 0; }
 
 extern "C" int pf_cuda_use_device(int local_rank) {
     int ndev = 0;

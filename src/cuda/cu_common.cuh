@@ -61,6 +61,7 @@ typedef struct {
     int sz_cap, sz_n;
     size_t in_use, peak;
     size_t chunk_bytes;        // 0: the default chunking of forwards without saved (cu_chunk_units)
+    int attn_fused;            // attention backward's one-pass dk/dv/dq: 0 by size, 1 always, -1 never
 } cu_impl;
 
 static inline cu_impl *CU(pf_backend *be) { return (cu_impl *)be->impl; }

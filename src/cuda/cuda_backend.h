@@ -20,6 +20,9 @@ void pf_cuda_install_collectives(pf_backend *be);
 // 0 restores the default (one piece up to 8 GiB of buffers, else 2 GiB pieces).
 // For tests and experiments; the op's mem() must be asked again afterwards.
 void pf_cuda_set_chunk_bytes(pf_backend *be, size_t bytes);
+// The attention backward's one-pass dk, dv, dq (cu_flash_bwd_fused.cu): 0 where the
+// rows x heads are many (default), 1 wherever it can run, -1 never (tests).
+void pf_cuda_set_attn_fused(pf_backend *be, int mode);
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,186 @@
+// cu_flash_bwd.cuh: what the bf16 attention backward kernels share
+// (cu_flash_bwd.cu: three passes; cu_flash_bwd_fused.cu: dk, dv and dq in one pass):
+// tile copies into shared memory (cp.async), operand products, the per-position
+// terms (mask, lse, D) in log2 units. docs/ATTENTION_BWD.md.
+#ifndef PF_CU_FLASH_BWD_CUH
+#define PF_CU_FLASH_BWD_CUH
+#include "cu_mma.cuh"
+
+#define BW_T 64            // streamed tile and own tile (positions)
+#define BW_L2E 1.4426950408889634f
+
+// ---- helpers ---------------------------------------------------------------------------
+
+// acc (16 x 8 NT) += A (16 x K, smem row-major, stride sa) * B^T, B smem [n][k] stride sb.
+// LDSM: operand fragments by ldmatrix.x4 (one instruction per four 8 x 8 matrices)
+// instead of 32-bit loads (four per A fragment, two per B fragment).
+template <int K, int NT, bool LDSM>
+__device__ __forceinline__ void bw_mma_ss(float (*acc)[4], const bf16 *A, int sa, const bf16 *B, int sb) {
+    if (!LDSM) {
+        fa_mma_ss<K, NT>(acc, A, sa, B, sb);
+        return;
+    }
+    int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int kk = 0; kk < K / 16; kk++) {
+        uint32_t a[4];
+        // matrix m = lane / 8: rows (m & 1) 8.., k (m >> 1) 8.. -> a0 a1 a2 a3
+        int m = lane >> 3;
+        uint32_t addr = fa_smem(A + ((m & 1) * 8 + (lane & 7)) * sa + kk * 16 + (m >> 1) * 8);
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                     : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3])
+                     : "r"(addr));
+#pragma unroll
+        for (int j = 0; j < NT; j += 2) {
+            // matrices: (n tile j, k 0..7) (j, k 8..15) (j + 1, k 0..7) (j + 1, k 8..15)
+            uint32_t b[4];
+            uint32_t baddr = fa_smem(B + ((j + (m >> 1)) * 8 + (lane & 7)) * sb + kk * 16 + (m & 1) * 8);
+            asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                         : "=r"(b[0]), "=r"(b[1]), "=r"(b[2]), "=r"(b[3])
+                         : "r"(baddr));
+            fa_mma16816(acc[j], a, b[0], b[1]);
+            fa_mma16816(acc[j + 1], a, b[2], b[3]);
+        }
+    }
+}
+
+// NR positions l0.. of (row r, head h) of src (M, HC) into dst [NR][CH + 8], zero beyond
+// L and c_h: cp.async 16-byte vectors when c_h and HC are multiples of 8 (c_h 8, 16, 24,
+// 32), plain loads otherwise. NTH threads.
+template <int CH, int NR, int NTH>
+__device__ __forceinline__ void bw_load(const fa_args &a, const void *src, int64_t r, int h, int64_t l0, bf16 *dst) {
+    const bf16 *s = (const bf16 *)src;
+    if ((a.ch & 7) == 0 && (a.HC & 7) == 0) {
+        for (int i = threadIdx.x; i < NR * CH / 8; i += NTH) {
+            int j = i / (CH / 8), c = (i % (CH / 8)) * 8;
+            int64_t l = l0 + j;
+            bf16 *d = dst + j * (CH + 8) + c;
+            if (l < a.L && c < a.ch) fa_cp16(d, s + fa_pos(a, r, l) * a.HC + (int64_t)h * a.ch + c);
+            else *reinterpret_cast<uint4 *>(d) = make_uint4(0, 0, 0, 0);
+        }
+        return;
+    }
+    for (int i = threadIdx.x; i < NR * CH; i += NTH) {
+        int j = i / CH, c = i % CH;
+        int64_t l = l0 + j;
+        bf16 v = __float2bfloat16(0.f);
+        if (l < a.L && c < a.ch) v = s[fa_pos(a, r, l) * a.HC + (int64_t)h * a.ch + c];
+        dst[j * (CH + 8) + c] = v;
+    }
+}
+
+// Rows R0.. (NR) x columns C0.. (NC) of the L x L fp32 matrix m into dst [NR][LD], zero
+// outside: 16-byte cp.async when rows are 16-byte aligned (L % 4 == 0), else 4-byte.
+template <int NR, int NC, int LD, int NTH>
+__device__ __forceinline__ void bw_bias_tile(const float *m, int64_t L, int64_t R0, int64_t C0, float *dst) {
+    if ((L & 3) == 0) {
+        for (int i = threadIdx.x; i < NR * NC / 4; i += NTH) {
+            int rr = i / (NC / 4), cc = (i % (NC / 4)) * 4;
+            int64_t R = R0 + rr, C = C0 + cc;
+            float *d = dst + rr * LD + cc;
+            if (R < L && C < L) fa_cp16(d, m + R * L + C);
+            else *reinterpret_cast<float4 *>(d) = make_float4(0.f, 0.f, 0.f, 0.f);
+        }
+        return;
+    }
+    for (int i = threadIdx.x; i < NR * NC; i += NTH) {
+        int rr = i / NC, cc = i % NC;
+        int64_t R = R0 + rr, C = C0 + cc;
+        float *d = dst + rr * LD + cc;
+        if (R < L && C < L) fa_cp4(d, m + R * L + C);
+        else *d = 0.f;
+    }
+}
+
+// The same two copies without per-vector index arithmetic (FL kernels, chosen at launch
+// when c_h, HC are multiples of 8 and L of 4): thread x always copies the chunks at tile
+// row x / VPR + u RPU, channel (x % VPR) 8, so one 64-bit base per tile and a constant
+// stride per chunk replace bw_pos(...) * HC per 16-byte vector (docs/ATTENTION_BWD.md:
+// that arithmetic was most of the copy path's instructions).
+template <int CH, int NR, int NTH>
+__device__ __forceinline__ void bw_load_fl(const fa_args &a, const void *src, int64_t r, int h, int64_t l0, bf16 *dst) {
+    constexpr int VPR = CH / 8, RPU = NTH / VPR, NU = (NR + RPU - 1) / RPU;
+    static_assert(NTH % VPR == 0, "threads per tile row");
+    const bf16 *row = (const bf16 *)src + fa_pos(a, r, 0) * a.HC + (int64_t)h * a.ch;
+    int j0 = threadIdx.x / VPR, c = (threadIdx.x % VPR) * 8;
+    int64_t ps = a.pstride * a.HC, left = a.L - l0;
+    bool cok = c < a.ch;
+    const bf16 *p = row + (l0 + j0) * ps + c;
+    bf16 *d = dst + j0 * (CH + 8) + c;
+#pragma unroll
+    for (int u = 0; u < NU; u++) {
+        int j = j0 + u * RPU;
+        if (NR % RPU == 0 || j < NR) {
+            bool ok = cok && j < left;
+            fa_cp16z(d + u * RPU * (CH + 8), ok ? p + u * RPU * ps : row, ok ? 16 : 0);
+        }
+    }
+}
+template <int NR, int NC, int LD, int NTH>
+__device__ __forceinline__ void bw_bias_fl(const float *m, int64_t L, int64_t R0, int64_t C0, float *dst) {
+    constexpr int VPR = NC / 4, RPU = NTH / VPR, NU = (NR + RPU - 1) / RPU;
+    static_assert(NTH % VPR == 0, "threads per tile row");
+    int j0 = threadIdx.x / VPR, c = (threadIdx.x % VPR) * 4;
+    int64_t left = L - R0;
+    bool cok = C0 + c < L;
+    const float *p = m + (R0 + j0) * L + C0 + c;
+    float *d = dst + j0 * LD + c;
+#pragma unroll
+    for (int u = 0; u < NU; u++) {
+        int j = j0 + u * RPU;
+        if (NR % RPU == 0 || j < NR) {
+            bool ok = cok && j < left;
+            fa_cp16z(d + u * RPU * LD, ok ? p + u * RPU * L : m, ok ? 16 : 0);
+        }
+    }
+}
+template <bool FL, int CH, int NR, int NTH>
+__device__ __forceinline__ void bw_tile(const fa_args &a, const void *src, int64_t r, int h, int64_t l0, bf16 *dst) {
+    if (FL) bw_load_fl<CH, NR, NTH>(a, src, r, h, l0, dst);
+    else bw_load<CH, NR, NTH>(a, src, r, h, l0, dst);
+}
+template <bool FL, int NR, int NC, int LD, int NTH>
+__device__ __forceinline__ void bw_bias(const float *m, int64_t L, int64_t R0, int64_t C0, float *dst) {
+    if (FL) bw_bias_fl<NR, NC, LD, NTH>(m, L, R0, C0, dst);
+    else bw_bias_tile<NR, NC, LD, NTH>(m, L, R0, C0, dst);
+}
+
+// mask term of key kk of row r in log2 units (-inf beyond L)
+__device__ __forceinline__ float bw_mask2(const fa_args &a, int64_t r, int64_t kk) {
+    if (kk >= a.L) return -INFINITY;
+    return a.mask ? BW_L2E * mask_term(__bfloat162float(((const bf16 *)a.mask)[fa_pos(a, r, kk)])) : 0.f;
+}
+// lse (log2 units) and D of query q of row r; +inf, 0 beyond L (p = 0 there)
+__device__ __forceinline__ float bw_lse2(const fa_args &a, int64_t r, int h, int64_t q) {
+    return q < a.L ? BW_L2E * a.lse[(r * a.H + h) * a.L + q] : INFINITY;
+}
+__device__ __forceinline__ float bw_D(const fa_args &a, int64_t r, int h, int64_t q) {
+    return q < a.L ? a.D[(r * a.H + h) * a.L + q] : 0.f;
+}
+
+// Small per-position vectors (lse, D) of a tile: 4-byte cp.async; beyond L (or for rows
+// past B, when !row_ok) lse = +inf and D = 0, so p = 0 there. N threads from t0.
+__device__ __forceinline__ void bw_lseD(const fa_args &a, int64_t r, bool row_ok, int h, int64_t q0, int n,
+                                        float *Ls, float *Ds) {
+    int i = threadIdx.x;
+    if (i >= n) return;
+    int64_t q = q0 + i;
+    if (q < a.L && row_ok) {
+        fa_cp4(Ls + i, a.lse + (r * a.H + h) * a.L + q);
+        fa_cp4(Ds + i, a.D + (r * a.H + h) * a.L + q);
+    } else {
+        Ls[i] = INFINITY;
+        Ds[i] = 0.f;
+    }
+}
+#define BW_LDK 72  // bias tile row stride for [key][query] float2 reads along the query
+
+// dk, dv and dq in one pass, one block per item (head, row) (cu_flash_bwd_fused.cu);
+// nw: warps per block (4 or 8); force: also where items are few. Returns 0 when it
+// ran, nonzero (nothing launched) when the case is not taken (few items unless
+// forced, c_h > 32, no scratch, c->attn_fused < 0).
+int fa_bwd_fused(cu_impl *c, const fa_args *a, int nw, int force);
+// dv of fully masked rows (the uniform average's): launched after the dk/dv pass.
+void fa_bwd_dv_uniform(cu_impl *c, const fa_args *a);
+
+#endif

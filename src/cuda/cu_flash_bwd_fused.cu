@@ -1,0 +1,309 @@
+// cu_flash_bwd_fused.cu: dk, dv and dq of the bf16 attention backward in one pass
+// (mma.sync m16n8k16; sm_80 and sm_90a). docs/ATTENTION_BWD.md, "Session 6".
+//
+// The three-pass backward (cu_flash_bwd.cu) recomputes S = Q K^T, dP = dO V^T and the
+// probabilities in every pass; that elementwise work per score, not the products,
+// bounds it. Here a block owns a whole item (head h, row r): it walks the key tiles
+// (KT = 16 NW keys, K and V of the tile in shared memory, dk and dv in registers) and
+// for each the query tiles of 64, as FlashAttention-2's backward does. dq of the item
+// is a sum over key tiles; FlashAttention-2 adds it with atomics. Here the block keeps
+// the running dq of its item in its own fp32 slot of a scratch buffer (L x c_h floats,
+// L2-resident): each query tile's partial dS^T K (over the KT keys) is added to the
+// slot in key-tile order by the thread that owns those elements, so the sum has one
+// fixed order whatever block runs the item and the result is bit-identical run to run.
+// The last key tile writes dq (bf16) instead. Blocks are persistent (one slot each):
+// item i runs on block i % G, G from the occupancy and the pool space.
+//
+// Per step (key tile, query tile): warp w computes S^T and dP^T for its 16 keys x 64
+// queries, p and dS (as k_bwd_dkdv), dv += P^T dO and dk += dS^T Q, writes dS (bf16)
+// to shared memory; after a barrier the warps split the 64 x c_h dq partial
+// (16 queries x NJ 8-channel tiles each) over all KT keys, reading dS and K through
+// ldmatrix.trans. Bias gradient and fully masked rows' dv: cu_flash_bwd.cu.
+#include "cu_flash_bwd.cuh"
+
+// Shared memory: K x 3 and V x 2 of the own key tile (K of the previous step's tile is
+// still read by its deferred dq product), the Q, dO, bias, lse, D ring of 2 stages, dS x 2.
+template <int CH, int NW>
+static size_t bwf_smem() {
+    return sizeof(bf16) * (size_t)(5 * 16 * NW * (CH + 8)         // own K x 3, V x 2
+                                   + 2 * 2 * BW_T * (CH + 8)      // Q, dO ring
+                                   + 2 * 16 * NW * (BW_T + 8)) +  // dS [key][query] x 2
+           sizeof(float) * (size_t)(2 * 16 * NW * BW_LDK + 2 * 2 * BW_T);  // bias ring, lse, D
+}
+
+// Where a block is in its walk: item (head h, row r), key tile kt, query tile qt, and
+// n, the key tiles started so far (own K, V buffer n % 2). Advanced by counting, not by
+// dividing the step number (64-bit divisions per step were a third of the instructions).
+struct bwf_pos {
+    int64_t item, r, kt, qt, n;
+    int h;
+};
+__device__ __forceinline__ void bwf_item(const fa_args &a, bwf_pos &p) {
+    p.h = (int)(p.item / a.B);
+    p.r = p.item - (int64_t)p.h * a.B;
+}
+__device__ __forceinline__ bwf_pos bwf_next(const fa_args &a, bwf_pos p, int64_t nkt, int64_t nqt) {
+    if (++p.qt < nqt) return p;
+    p.qt = 0;
+    p.n++;
+    if (++p.kt < nkt) return p;
+    p.kt = 0;
+    p.item += gridDim.x;
+    if (p.item < (int64_t)a.H * a.B) bwf_item(a, p);
+    return p;
+}
+
+// dq partial (16 queries from qm x 8 NJ channels from cb) += dS^T K over KT keys:
+// A = dS^T from dSs [key][query] (ldmatrix.x4.trans), B = K from Ks [key][channel].
+template <int KT, int NJ, int LK, int LDS>
+__device__ __forceinline__ void bwf_dq_mma(float (*acc)[4], const bf16 *dSs, const bf16 *Ks, int qm, int cb) {
+    int lane = threadIdx.x & 31, m = lane >> 3;
+#pragma unroll
+    for (int kk = 0; kk < KT / 16; kk++) {
+        uint32_t a[4];
+        uint32_t aaddr = fa_smem(dSs + (kk * 16 + (m >> 1) * 8 + (lane & 7)) * LDS + qm + (m & 1) * 8);
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                     : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3])
+                     : "r"(aaddr));
+#pragma unroll
+        for (int j = 0; j < NJ; j += 2) {
+            if (j + 1 < NJ) {
+                uint32_t b[4];
+                uint32_t baddr = fa_smem(Ks + (kk * 16 + (m & 1) * 8 + (lane & 7)) * LK + cb + 8 * (j + (m >> 1)));
+                asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                             : "=r"(b[0]), "=r"(b[1]), "=r"(b[2]), "=r"(b[3])
+                             : "r"(baddr));
+                fa_mma16816(acc[j], a, b[0], b[1]);
+                fa_mma16816(acc[j + 1], a, b[2], b[3]);
+            } else {
+                uint32_t b0, b1;
+                uint32_t baddr = fa_smem(Ks + (kk * 16 + (lane & 15)) * LK + cb + 8 * j);
+                asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\n"
+                             : "=r"(b0), "=r"(b1)
+                             : "r"(baddr));
+                fa_mma16816(acc[j], a, b0, b1);
+            }
+        }
+    }
+}
+
+// The dq product of a step runs in the next step, after that step's first barrier: the
+// barrier that makes every warp's dS visible is then the one the ring needs anyway (one
+// barrier per step), and the slot values read at the step's start have a step to arrive.
+template <int CH, int NW, int MB, bool FL>
+__global__ void __launch_bounds__(32 * NW, MB) k_bwd_fused(fa_args a, float *dq_slots) {
+    constexpr int LK = CH + 8, KT = 16 * NW, NTH = 32 * NW, LDS = BW_T + 8;
+    constexpr int NJ = 4 * (CH / 8) / NW;  // dq: 8-channel tiles per warp
+    static_assert(NW == 4 || NW == 8, "warps per block");
+    static_assert(NJ >= 1 && 4 * (CH / 8) == NJ * NW, "dq tiles per warp");
+    extern __shared__ __align__(16) unsigned char bw_sm[];
+    bf16 *Ks = (bf16 *)bw_sm, *Vs = Ks + 3 * KT * LK, *Qs = Vs + 2 * KT * LK, *dOs = Qs + 2 * BW_T * LK;
+    bf16 *dSs = dOs + 2 * BW_T * LK;
+    float *Bs = (float *)(dSs + 2 * KT * LDS), *Ls = Bs + 2 * KT * BW_LDK, *Ds = Ls + 2 * BW_T;
+    const int64_t nkt = (a.L + KT - 1) / KT, nqt = (a.L + BW_T - 1) / BW_T, nitems = (int64_t)a.H * a.B;
+    float *slot = dq_slots + (int64_t)blockIdx.x * a.L * CH;  // (L, CH) running dq of the item
+    int w = threadIdx.x >> 5, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+    const int qm = 16 * (w & 3), cb = 8 * NJ * (w >> 2);  // this warp's dq tile
+    if (!a.biasT)
+        for (int i = threadIdx.x; i < 2 * KT * BW_LDK; i += NTH) Bs[i] = 0.f;
+    // copies of position p into ring buffer b (issued one step ahead)
+    auto issue = [&](const bwf_pos &p, int b) {
+        if (p.item < nitems) {
+            int64_t q0 = p.qt * BW_T, k0 = p.kt * KT;
+            bw_tile<FL, CH, BW_T, NTH>(a, a.q, p.r, p.h, q0, Qs + b * BW_T * LK);
+            bw_tile<FL, CH, BW_T, NTH>(a, a.dO, p.r, p.h, q0, dOs + b * BW_T * LK);
+            bw_lseD(a, p.r, true, p.h, q0, BW_T, Ls + b * BW_T, Ds + b * BW_T);
+            if (a.biasT)
+                bw_bias<FL, KT, BW_T, BW_LDK, NTH>(a.biasT + (int64_t)p.h * a.L * a.L, a.L, k0, q0,
+                                                   Bs + b * KT * BW_LDK);
+            if (p.qt == 0) {
+                // own K into buffer n % 3 (the tile before is still read by its deferred dq
+                // product), V into n % 2
+                bw_tile<FL, CH, KT, NTH>(a, a.k, p.r, p.h, k0, Ks + (int)(p.n % 3) * KT * LK);
+                bw_tile<FL, CH, KT, NTH>(a, a.v, p.r, p.h, k0, Vs + (int)(p.n & 1) * KT * LK);
+            }
+        }
+        fa_commit();
+    };
+    // the deferred dq product of step `pp` (dS in buffer pb): adds dS^T K to the running
+    // sum dqa and stores it to the slot, or as dq (bf16) after the last key tile
+    auto dq_finish = [&](const bwf_pos &pp, int pb, float (*dqa)[4]) {
+        bwf_dq_mma<KT, NJ, LK, LDS>(dqa, dSs + pb * KT * LDS, Ks + (int)(pp.n % 3) * KT * LK, qm, cb);
+        bool last_kt = pp.kt == nkt - 1;
+#pragma unroll
+        for (int u = 0; u < 2; u++) {
+            int64_t q = pp.qt * BW_T + qm + g + 8 * u;
+            if (q >= a.L) continue;
+            bf16 *op = (bf16 *)a.dq + fa_pos(a, pp.r, q) * a.HC + (int64_t)pp.h * a.ch;
+#pragma unroll
+            for (int j = 0; j < NJ; j++) {
+                int c = cb + 8 * j + 2 * t;
+                if (!last_kt) {
+                    *reinterpret_cast<float2 *>(slot + q * CH + c) = make_float2(dqa[j][2 * u], dqa[j][2 * u + 1]);
+                } else {
+                    if (c < a.ch) op[c] = __float2bfloat16(dqa[j][2 * u] * a.scale);
+                    if (c + 1 < a.ch) op[c + 1] = __float2bfloat16(dqa[j][2 * u + 1] * a.scale);
+                }
+            }
+        }
+    };
+    bwf_pos cur;
+    cur.item = blockIdx.x;
+    cur.kt = cur.qt = cur.n = 0;
+    cur.h = 0;
+    cur.r = 0;
+    if (cur.item < nitems) bwf_item(a, cur);
+    issue(cur, 0);
+    const float sc2 = a.scale * BW_L2E;
+    float dk[CH / 8][4], dv[CH / 8][4], mk2[2] = {0.f, 0.f};
+    float dqp[NJ][4];  // running dq of the pending step's query tile, before its product
+    bwf_pos pend = cur;
+    bool pending = false;
+    for (int64_t step = 0; cur.item < nitems; step++) {
+        const bwf_pos p = cur;
+        int b = (int)(step & 1);
+        int64_t q0 = p.qt * BW_T, k0 = p.kt * KT;
+        fa_wait<0>();
+        __syncthreads();
+        cur = bwf_next(a, p, nkt, nqt);
+        issue(cur, b ^ 1);
+        if (pending) dq_finish(pend, b ^ 1, dqp);
+        // the running dq this step's product adds to: 0 on the first key tile; with one
+        // query tile per row, the pending step's result (same tile, previous key tile);
+        // else the slot, written at least one step ago by this thread
+        float dqn[NJ][4];
+#pragma unroll
+        for (int j = 0; j < NJ; j++)
+#pragma unroll
+            for (int u = 0; u < 2; u++) {
+                int64_t q = q0 + qm + g + 8 * u;
+                float2 v = make_float2(0.f, 0.f);
+                if (p.kt > 0 && nqt == 1) v = make_float2(dqp[j][2 * u], dqp[j][2 * u + 1]);
+                else if (p.kt > 0 && q < a.L) v = *reinterpret_cast<const float2 *>(slot + q * CH + cb + 8 * j + 2 * t);
+                dqn[j][2 * u] = v.x;
+                dqn[j][2 * u + 1] = v.y;
+            }
+        if (p.qt == 0) {
+#pragma unroll
+            for (int u = 0; u < 2; u++) mk2[u] = bw_mask2(a, p.r, k0 + 16 * w + g + 8 * u);
+#pragma unroll
+            for (int j = 0; j < CH / 8; j++)
+#pragma unroll
+                for (int e = 0; e < 4; e++) dk[j][e] = dv[j][e] = 0;
+        }
+        const bf16 *Kw = Ks + ((int)(p.n % 3) * KT + 16 * w) * LK, *Vw = Vs + ((int)(p.n & 1) * KT + 16 * w) * LK;
+        const bf16 *Qb = Qs + b * BW_T * LK, *dOb = dOs + b * BW_T * LK;
+        const float *Bt = Bs + b * KT * BW_LDK, *Lb = Ls + b * BW_T, *Db = Ds + b * BW_T;
+        bf16 *dSw = dSs + b * KT * LDS;
+        float s[8][4], dp[8][4];
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) s[j][e] = dp[j][e] = 0;
+        bw_mma_ss<CH, 8, true>(s, Kw, LK, Qb, LK);    // S^T (keys x queries)
+        bw_mma_ss<CH, 8, true>(dp, Vw, LK, dOb, LK);  // dP^T
+#pragma unroll
+        for (int j = 0; j < 8; j++) {
+            float2 l2 = *reinterpret_cast<const float2 *>(Lb + 8 * j + 2 * t);
+            float2 d2 = *reinterpret_cast<const float2 *>(Db + 8 * j + 2 * t);
+#pragma unroll
+            for (int u = 0; u < 2; u++) {
+                float2 bb = *reinterpret_cast<const float2 *>(Bt + (16 * w + g + 8 * u) * BW_LDK + 8 * j + 2 * t);
+#pragma unroll
+                for (int e1 = 0; e1 < 2; e1++) {
+                    int e = 2 * u + e1;
+                    float lq = e1 ? l2.y : l2.x, dd = e1 ? d2.y : d2.x;
+                    float v = fmaf(s[j][e], sc2, fmaf(e1 ? bb.y : bb.x, BW_L2E, fmaf(lq, -BW_L2E, mk2[u])));
+                    float pr = fa_exp2(v);
+                    s[j][e] = pr;
+                    dp[j][e] = pr * (dp[j][e] - dd);
+                }
+                // dS (bf16, the values the dk product rounds to) for the dq product
+                *reinterpret_cast<uint32_t *>(dSw + (16 * w + g + 8 * u) * LDS + 8 * j + 2 * t) =
+                    fa_pack2(dp[j][2 * u], dp[j][2 * u + 1]);
+            }
+        }
+        fa_mma_rs_t<BW_T, CH / 8>(dv, s, dOb, LK);
+        fa_mma_rs_t<BW_T, CH / 8>(dk, dp, Qb, LK);
+#pragma unroll
+        for (int j = 0; j < NJ; j++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) dqp[j][e] = dqn[j][e];
+        pend = p;
+        pending = true;
+        if (p.qt == nqt - 1) {
+#pragma unroll
+            for (int u = 0; u < 2; u++) {
+                int64_t kk = k0 + 16 * w + g + 8 * u;
+                if (kk >= a.L) continue;
+                int64_t off = fa_pos(a, p.r, kk) * a.HC + (int64_t)p.h * a.ch;
+                bf16 *pk = (bf16 *)a.dk + off, *pv = (bf16 *)a.dv + off;
+#pragma unroll
+                for (int j = 0; j < CH / 8; j++) {
+                    int c = 8 * j + 2 * t;
+                    if (c < a.ch) {
+                        pk[c] = __float2bfloat16(dk[j][0 + 2 * u] * a.scale);
+                        pv[c] = __float2bfloat16(dv[j][0 + 2 * u]);
+                    }
+                    if (c + 1 < a.ch) {
+                        pk[c + 1] = __float2bfloat16(dk[j][1 + 2 * u] * a.scale);
+                        pv[c + 1] = __float2bfloat16(dv[j][1 + 2 * u]);
+                    }
+                }
+            }
+        }
+        if (!(cur.item < nitems)) {
+            fa_wait<0>();
+            __syncthreads();  // the last step's dS of every warp
+            dq_finish(pend, b, dqp);
+        }
+    }
+}
+
+// Blocks: as many as fit the SMs at once, evened out over the items (G = items / rounds),
+// and no more than the pool's free space has slots for. Returns 0 when launched.
+template <int CH, int NW, int MB, bool FL>
+static int bwf_run(cu_impl *c, const fa_args *a) {
+    auto kern = k_bwd_fused<CH, NW, MB, FL>;
+    size_t smem = bwf_smem<CH, NW>();
+    CU_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    int occ = 0;
+    CU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kern, 32 * NW, smem));
+    int64_t items = (int64_t)a->H * a->B, gmax = (int64_t)(c->n_sm > 0 ? c->n_sm : 1) * (occ > 0 ? occ : 1);
+    size_t top = (c->pool_top + 255) & ~(size_t)255, slot = sizeof(float) * (size_t)a->L * CH;
+    size_t room = c->pool && c->pool_bytes > top ? (c->pool_bytes - top) / slot : 0;
+    if ((int64_t)room < gmax) gmax = (int64_t)room;
+    if (gmax < 1) return 1;
+    int64_t rounds = (items + gmax - 1) / gmax, grid = (items + rounds - 1) / rounds;
+    // the slots are taken from the top of the pool for this launch only (stream order)
+    kern<<<(unsigned)grid, 32 * NW, smem, c->stream>>>(*a, (float *)(c->pool + top));
+    CU_LAUNCHED();
+    return 0;
+}
+
+// By size (c->attn_fused 0), taken when every SM gets at least two items (triangle and
+// MSA row attention; single attention, B = 1, keeps the three passes, whose blocks
+// split L); force: wherever it can run (checks at small sizes).
+int fa_bwd_fused(cu_impl *c, const fa_args *a, int nw, int force) {
+    if (a->ch > 32 || a->B <= 0 || a->L <= 0 || c->attn_fused < 0) return 1;
+    if (!force && c->attn_fused == 0 && (int64_t)a->H * a->B < 2 * (int64_t)(c->n_sm > 0 ? c->n_sm : 1)) return 1;
+    if (a->H * a->B > 2147483647LL / 2) return 1;
+    bool fl = a->ch % 8 == 0 && a->HC % 8 == 0 && (!a->biasT || a->L % 4 == 0);
+#define BWF(CH_, NW_, MB_)                                           \
+    return fl ? bwf_run<CH_, NW_, MB_, true>(c, a) : bwf_run<CH_, NW_, MB_, false>(c, a)
+    if (nw == 8) {
+        if (a->ch <= 16) BWF(16, 8, 1);
+        BWF(32, 8, 1);
+    }
+    if (nw == 82) {  // 8 warps, two blocks per SM (128 registers)
+        if (a->ch <= 16) BWF(16, 8, 2);
+        BWF(32, 8, 2);
+    }
+    if (nw == 43) {  // 4 warps, three blocks per SM (168 registers)
+        if (a->ch <= 16) BWF(16, 4, 3);
+        BWF(32, 4, 3);
+    }
+    if (a->ch <= 16) BWF(16, 4, 2);
+    BWF(32, 4, 2);
+#undef BWF
+}
