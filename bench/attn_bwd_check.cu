@@ -2,7 +2,7 @@
 // (cu_flash_bwd.cu) against the previous one (fa_tc_backward_v1, cu_flash_tc.cu)
 // and the fp32 kernels of cu_flash.cu on the same inputs (docs/ATTENTION_BWD.md).
 //
-//   attn_bwd_check [--check] [--time N,N,...] [--reps R] [--profile N] [--shapes]
+//   attn_bwd_check [--check] [--time N,N,...] [--reps R] [--profile N] [--profile-shape K] [--shapes]
 //
 // --check: random bf16 q, k, v, dO, fp32 bias, 0/1 key masks with some fully
 // masked rows, odd sizes (L 77, 1000), the transposed (ending node) layout,
@@ -397,10 +397,11 @@ static void bwd_new_rowdot(cu_impl *c, const fa_args *a, int, int) { fa_rowdot(c
 static void fwd_old(cu_impl *c, const fa_args *a, int, int) { fa_tc_forward(c, a); }
 static void fwd_new(cu_impl *c, const fa_args *a, int, int) { fa_forward(c, a); }
 
+static const tcase shapes[] = {{1024, 1024, 4, 32, 0, 1, 1, 0, "triangle start N=1024 4x32"},
+                               {128, 1024, 8, 32, 0, 1, 1, 0, "MSA row S=128 N=1024 8x32"},
+                               {1, 2048, 16, 24, 0, 1, 1, 0, "single N=2048 16x24"}};
+
 static void run_shapes(cu_impl *cb, int reps) {
-    tcase shapes[] = {{1024, 1024, 4, 32, 0, 1, 1, 0, "triangle start N=1024 4x32"},
-                      {128, 1024, 8, 32, 0, 1, 1, 0, "MSA row S=128 N=1024 8x32"},
-                      {1, 2048, 16, 24, 0, 1, 1, 0, "single N=2048 16x24"}};
     printf("\n%-28s %9s %9s %9s | %9s %9s %9s | %7s %7s\n", "shape", "old fwd", "old bwd", "old f+b", "new fwd",
            "new bwd", "new f+b", "x fwd", "x f+b");
     for (const tcase &t : shapes) {
@@ -420,9 +421,11 @@ static void run_shapes(cu_impl *cb, int reps) {
     }
 }
 
-// One default backward at N (triangle attention shape), for a profiler (ncu -k regex:k_bwd).
+// One default backward at N (triangle attention shape), or of shape -N - 1 of --shapes'
+// list (--profile-shape K), for a profiler (ncu -k regex:k_bwd).
 static void run_profile(cu_impl *cb, int64_t N) {
     tcase t = {N, N, 4, 32, 0, 1, 1, 0, "profile"};
+    if (N < 0) t = shapes[-N - 1];
     prob p;
     prob_make(&p, t, 0);
     fa_args a = bf_args(t, &p);
@@ -445,13 +448,18 @@ int main(int argc, char **argv) {
             profile = atoll(argv[++i]);
             if (profile < 1 || profile > 8192) pf_die("--profile: size %s not in 1..8192", argv[i]);
         }
+        else if (!strcmp(argv[i], "--profile-shape") && i + 1 < argc) {
+            int k = atoi(argv[++i]);
+            if (k < 0 || k > 2) pf_die("--profile-shape: %s not in 0..2 (triangle, MSA row, single)", argv[i]);
+            profile = -k - 1;
+        }
         else if (!strcmp(argv[i], "--time") && i + 1 < argc) {
             for (char *s = strtok(argv[++i], ","); s; s = strtok(NULL, ",")) {
                 long long v = atoll(s);
                 if (v < 1 || v > 8192) pf_die("--time: size %s not in 1..8192", s);
                 sizes.push_back(v);
             }
-        } else pf_die("usage: attn_bwd_check [--check] [--time N,N,...] [--reps R] [--profile N] [--shapes] (unknown '%s')", argv[i]);
+        } else pf_die("usage: attn_bwd_check [--check] [--time N,N,...] [--reps R] [--profile N] [--profile-shape K] [--shapes] (unknown '%s')", argv[i]);
     }
     if (reps < 1) pf_die("--reps must be >= 1");
     cudaDeviceProp prop;

@@ -51,7 +51,11 @@ for s in ${STAGES:-parity tests bench train}; do
     attn)   # attention core: check against the fp32 kernels, issue 10's shapes, triangle sizes
             TAIL=8 stage attn_check 120 $P/attn_bwd_check --check
             TAIL=6 stage attn_shapes 120 $P/attn_bwd_check --shapes --reps 10
-            TAIL=16 stage attn_time 200 $P/attn_bwd_check --time ${ATTN_N:-512,1024,2048} --reps 10 ;;
+            TAIL=16 stage attn_time 200 $P/attn_bwd_check --time ${ATTN_N:-512,1024,2048} --reps 10
+            # per-kernel times of the single-attention shape (B = 1: three passes)
+            NCUB=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+            TAIL=20 stage attn_single_kernels 120 $NCUB --clock-control none --print-summary per-kernel \
+                --metrics gpu__time_duration.sum $P/attn_bwd_check --profile-shape 2 ;;
     structtrain) # the af2 preset with the structure module at crop SM_CROP (synthetic proteins: the module's
             # kernels run, its losses are 0 without backbone atoms), then without it: the module's share
             for smod in 1 0; do
