@@ -463,9 +463,10 @@ static void bw_run_fl(cu_impl *c, const fa_args *a, int parts) {
 // block) and the bias-gradient pass of variant 0; where the fused pass does not take the
 // case (few rows x heads), variant 0 or 1 whole.
 #define BW_FUSED 3
-#define BW_DEFAULT 99  // fa_tc_backward: fused8 where fa_bwd_fused takes the case by size
+#define BW_DEFAULT 99  // fa_tc_backward: fused variant BWF_DEFAULT where fa_bwd_fused takes the case by size
+#define BWF_DEFAULT 0
 static const char *bw_names[] = {"q2x8.k2x8.b8.s2.ldsm.fl", "q1x4.k1x4.b8.s2.m3.ldsm.fl", "q1x4.k1x4.b8.s2.m3.ldsm",
-                                 "fused8.b8", "fused4.b8"};
+                                 "fused8.b8", "fused4.b8", "fused8.lean.b8"};
 int fa_tc_backward_variants(void) { return (int)(sizeof bw_names / sizeof bw_names[0]); }
 const char *fa_tc_backward_variant_name(int v) { return v >= 0 && v < fa_tc_backward_variants() ? bw_names[v] : "?"; }
 
@@ -477,7 +478,7 @@ void fa_tc_backward_variant(cu_impl *c, const fa_args *a, int v, int parts) {
     if (v >= BW_FUSED && (v < fa_tc_backward_variants() || v == BW_DEFAULT)) {
         // parts 1 and 2 both name the fused pass (timed once, as part 1)
         // the benchmark's fused variants run wherever they can; fa_tc_backward's by size
-        if ((parts & 1) && fa_bwd_fused(c, a, v == BW_FUSED || v == BW_DEFAULT ? 8 : 4, v != BW_DEFAULT) == 0) {
+        if ((parts & 1) && fa_bwd_fused(c, a, v == BW_DEFAULT ? BWF_DEFAULT : v - BW_FUSED, v != BW_DEFAULT) == 0) {
             fa_bwd_dv_uniform(c, a);
             parts &= ~3;
         } else if (parts & 1) {

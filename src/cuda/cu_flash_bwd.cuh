@@ -176,10 +176,11 @@ __device__ __forceinline__ void bw_lseD(const fa_args &a, int64_t r, bool row_ok
 #define BW_LDK 72  // bias tile row stride for [key][query] float2 reads along the query
 
 // dk, dv and dq in one pass, one block per item (head, row) (cu_flash_bwd_fused.cu);
-// nw: warps per block (4 or 8); force: also where items are few. Returns 0 when it
+// variant: 0 8 warps, 1 4 warps, 2 8 warps with lean copies; force: also where items
+// are few. Returns 0 when it
 // ran, nonzero (nothing launched) when the case is not taken (few items unless
 // forced, c_h > 32, no scratch, c->attn_fused < 0).
-int fa_bwd_fused(cu_impl *c, const fa_args *a, int nw, int force);
+int fa_bwd_fused(cu_impl *c, const fa_args *a, int variant, int force);
 // dv of fully masked rows (the uniform average's): launched after the dk/dv pass.
 void fa_bwd_dv_uniform(cu_impl *c, const fa_args *a);
 
