@@ -219,26 +219,7 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dkdv(fa_args a) {
                 for (int e = 0; e < 4; e++) s[j][e] = dp[j][e] = 0;
             bw_mma_ss<CH, 8, LDSM>(s, Ks + (rr * KT + 16 * w) * LK, LK, Qb, LK);    // S^T (keys x queries)
             bw_mma_ss<CH, 8, LDSM>(dp, Vs + (rr * KT + 16 * w) * LK, LK, dOb, LK);  // dP^T
-#pragma unroll
-            for (int j = 0; j < 8; j++) {
-                // lse (natural log, from the ring) to log2 units per column pair
-                float2 l2 = *reinterpret_cast<const float2 *>(Lb + 8 * j + 2 * t);
-                float2 d2 = *reinterpret_cast<const float2 *>(Db + 8 * j + 2 * t);
-#pragma unroll
-                for (int u = 0; u < 2; u++) {
-                    // 8-byte reads: each half-warp hits 16 distinct bank pairs (row stride 72)
-                    float2 bb = *reinterpret_cast<const float2 *>(Bt + (16 * w + g + 8 * u) * BW_LDK + 8 * j + 2 * t);
-#pragma unroll
-                    for (int e1 = 0; e1 < 2; e1++) {
-                        int e = 2 * u + e1;
-                        float lq = e1 ? l2.y : l2.x, dq_ = e1 ? d2.y : d2.x;
-                        float v = fmaf(s[j][e], sc2, fmaf(e1 ? bb.y : bb.x, BW_L2E, fmaf(lq, -BW_L2E, mk2[rr][u])));
-                        float p = fa_exp2(v);
-                        s[j][e] = p;
-                        dp[j][e] = p * (dp[j][e] - dq_);
-                    }
-                }
-            }
+            bw_p_ds_keys(s, dp, Lb, Db, Bt + 16 * w * BW_LDK, mk2[rr], sc2);
             fa_mma_rs_t<BW_T, CH / 8>(dv[rr], s, dOb, LK);
             fa_mma_rs_t<BW_T, CH / 8>(dk[rr], dp, Qb, LK);
         }

@@ -175,6 +175,34 @@ __device__ __forceinline__ void bw_lseD(const fa_args &a, int64_t r, bool row_ok
 }
 #define BW_LDK 72  // bias tile row stride for [key][query] float2 reads along the query
 
+// Key-major tiles (a warp's 16 keys x 64 queries, C fragments): s = S^T and dp = dP^T
+// in, p and dS = p (dP - D) out, p = exp2(s scale log2e + (bias + mask - lse) log2e).
+// Lb, Db: the query tile's lse (natural log) and D; Bw: the bias rows of the warp's
+// keys ([key][query], stride BW_LDK); mk2: the keys' mask terms in log2 units.
+__device__ __forceinline__ void bw_p_ds_keys(float (*s)[4], float (*dp)[4], const float *Lb, const float *Db,
+                                             const float *Bw, const float *mk2, float sc2) {
+    int g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+#pragma unroll
+    for (int j = 0; j < 8; j++) {
+        float2 l2 = *reinterpret_cast<const float2 *>(Lb + 8 * j + 2 * t);
+        float2 d2 = *reinterpret_cast<const float2 *>(Db + 8 * j + 2 * t);
+#pragma unroll
+        for (int u = 0; u < 2; u++) {
+            // 8-byte reads: each half-warp hits 16 distinct bank pairs (row stride 72)
+            float2 bb = *reinterpret_cast<const float2 *>(Bw + (g + 8 * u) * BW_LDK + 8 * j + 2 * t);
+#pragma unroll
+            for (int e1 = 0; e1 < 2; e1++) {
+                int e = 2 * u + e1;
+                float lq = e1 ? l2.y : l2.x, dd = e1 ? d2.y : d2.x;
+                float v = fmaf(s[j][e], sc2, fmaf(e1 ? bb.y : bb.x, BW_L2E, fmaf(lq, -BW_L2E, mk2[u])));
+                float p = fa_exp2(v);
+                s[j][e] = p;
+                dp[j][e] = p * (dp[j][e] - dd);
+            }
+        }
+    }
+}
+
 // dk, dv and dq in one pass, one block per item (head, row) (cu_flash_bwd_fused.cu);
 // variant: 0 8 warps, 1 4 warps, 2 8 warps with lean copies; force: also where items
 // are few. Returns 0 when it

@@ -261,27 +261,14 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_fused(fa_args a, float *dq_
             for (int e = 0; e < 4; e++) s[j][e] = dp[j][e] = 0;
         bw_mma_ss<CH, 8, true>(s, Kw, LK, Qb, LK);    // S^T (keys x queries)
         bw_mma_ss<CH, 8, true>(dp, Vw, LK, dOb, LK);  // dP^T
+        bw_p_ds_keys(s, dp, Lb, Db, Bt + 16 * w * BW_LDK, mk2, sc2);
+        // dS (bf16, the values the dk product rounds to) for the dq product
 #pragma unroll
-        for (int j = 0; j < 8; j++) {
-            float2 l2 = *reinterpret_cast<const float2 *>(Lb + 8 * j + 2 * t);
-            float2 d2 = *reinterpret_cast<const float2 *>(Db + 8 * j + 2 * t);
+        for (int j = 0; j < 8; j++)
 #pragma unroll
-            for (int u = 0; u < 2; u++) {
-                float2 bb = *reinterpret_cast<const float2 *>(Bt + (16 * w + g + 8 * u) * BW_LDK + 8 * j + 2 * t);
-#pragma unroll
-                for (int e1 = 0; e1 < 2; e1++) {
-                    int e = 2 * u + e1;
-                    float lq = e1 ? l2.y : l2.x, dd = e1 ? d2.y : d2.x;
-                    float v = fmaf(s[j][e], sc2, fmaf(e1 ? bb.y : bb.x, BW_L2E, fmaf(lq, -BW_L2E, mk2[u])));
-                    float pr = fa_exp2(v);
-                    s[j][e] = pr;
-                    dp[j][e] = pr * (dp[j][e] - dd);
-                }
-                // dS (bf16, the values the dk product rounds to) for the dq product
+            for (int u = 0; u < 2; u++)
                 *reinterpret_cast<uint32_t *>(dSw + (16 * w + g + 8 * u) * LDS + 8 * j + 2 * t) =
                     fa_pack2(dp[j][2 * u], dp[j][2 * u + 1]);
-            }
-        }
         fa_mma_rs_t<BW_T, CH / 8>(dv, s, dOb, LK);
         fa_mma_rs_t<BW_T, CH / 8>(dk, dp, Qb, LK);
 #pragma unroll

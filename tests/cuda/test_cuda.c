@@ -253,9 +253,11 @@ static void inference_pieces(int k, pf_mem whole) {
 }
 
 // ---- attention ---------------------------------------------------------------------------
+static const char *attn_tag = "";  // "fused ": the run with the one-pass backward forced
+
 static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_dz, uint64_t seed) {
     char label[256];
-    snprintf(label, sizeof label, "%s attn %s (B%lld L%lld c%d H%d ch%d)", H_gpu->name, what, (long long)d.B,
+    snprintf(label, sizeof label, "%s attn %s%s (B%lld L%lld c%d H%d ch%d)", H_gpu->name, attn_tag, what, (long long)d.B,
              (long long)d.L, d.c_in, d.H, d.c_h);
     h_params_reset();
     pf_attn_p P, G, Pd, Gd;
@@ -717,28 +719,13 @@ static void test_big(void) {
 #include "../../src/backend/ops.def"
 
 // The attention backward's one-pass dk/dv/dq (cu_flash_bwd_fused.cu) runs by default only
-// where rows x heads are many (>= 2 per SM); forced here on the small cases (bf16 kernels).
+// where rows x heads are many (>= 2 per SM): every case again with it forced (bf16 kernels).
 static void test_attention_fused(void) {
     if (!H_bf16) return;
     pf_cuda_set_attn_fused(H_gpu, 1);
-    pf_attn_dims row = {5, 7, 12, 3, 8, 6, PF_BIAS_PAIR, 0};
-    pf_attn_dims col = {7, 5, 12, 3, 8, 0, PF_BIAS_NONE, 1};
-    pf_attn_dims ts = {9, 9, 10, 2, 16, 10, PF_BIAS_SELF, 0};
-    pf_attn_dims te = {9, 9, 10, 2, 16, 10, PF_BIAS_SELF, 1};
-    pf_attn_dims single = {1, 11, 20, 4, 24, 6, PF_BIAS_PAIR, 0};
-    test_attn("fused msa_row", row, 1, 1, 1200);
-    test_attn("fused msa_col", col, 1, 1, 1210);
-    test_attn("fused tri_start", ts, 1, 1, 1220);
-    test_attn("fused tri_end fully masked row", te, 2, 1, 1230);
-    test_attn("fused single", single, 1, 1, 1240);
-    if (!quick) {
-        pf_attn_dims big_s = {70, 70, 16, 4, 32, 16, PF_BIAS_SELF, 0};
-        pf_attn_dims big_e = {67, 67, 16, 4, 32, 16, PF_BIAS_SELF, 1};
-        pf_attn_dims longcol = {33, 130, 16, 2, 32, 0, PF_BIAS_NONE, 1};
-        test_attn("fused tri_start big", big_s, 1, 1, 1250);
-        test_attn("fused tri_end big", big_e, 2, 1, 1260);
-        test_attn("fused msa_col long", longcol, 1, 1, 1270);
-    }
+    attn_tag = "fused ";
+    test_attention();
+    attn_tag = "";
     pf_cuda_set_attn_fused(H_gpu, 0);
 }
 
