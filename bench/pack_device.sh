@@ -6,7 +6,7 @@
 #   bash bench/device_all.sh              # parity, test_cuda, block benchmark, GPU training
 #   STAGES="parity tests" bash bench/device_all.sh
 #   STAGES=maketest bash bench/device_all.sh   # `make test-cuda` built from source there
-# ./pairfold and ./libpairfold.so are left as the CPU-only builds.
+# ./pairfold and ./libpairfold.so are left as the CPU-only builds. BINS (below) picks the programs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 B=build/devpack  # its own objects: MPI=0 here, and make does not track flags
@@ -17,8 +17,14 @@ if [ -z "${LIBS_ONLY:-}" ]; then
     rm -f pairfold libpairfold.so
     # MPI=0: the GPU image's Open MPI lives elsewhere; single-process binaries travel light.
     # libpairfold.so with the CUDA backend: the Python package and tests/torch (stage torch).
-    make -j2 CUDA=1 MPI=0 BUILD=$B pairfold libpairfold.so $B/test_cuda $B/bench_cuda_ops $B/attn_bwd_check $B/dap_bench >/dev/null
-    cp pairfold libpairfold.so $B/test_cuda $B/bench_cuda_ops $B/attn_bwd_check $B/dap_bench $S/
+    # BINS: which programs travel (default all); a smaller payload leaves room beside .cueq,
+    # e.g. BINS="pairfold bench_cuda_ops" for the ops and benchcq stages
+    T=""
+    for b in ${BINS:-pairfold libpairfold.so test_cuda bench_cuda_ops attn_bwd_check dap_bench}; do
+        case $b in pairfold|libpairfold.so) T="$T $b" ;; *) T="$T $B/$b" ;; esac
+    done
+    make -j2 CUDA=1 MPI=0 BUILD=$B $T >/dev/null
+    cp $T $S/
 fi
 for l in /usr/lib/x86_64-linux-gnu/openblas-openmp/libopenblas.so.0 /lib/x86_64-linux-gnu/libcjson.so.1 \
          /lib/x86_64-linux-gnu/libgfortran.so.5 /lib/x86_64-linux-gnu/libquadmath.so.0 /lib/x86_64-linux-gnu/libgomp.so.1; do
