@@ -312,9 +312,16 @@ template <int CH, int NW, int MB, bool FL, bool LEAN>
 static int bwf_run(cu_impl *c, const fa_args *a) {
     auto kern = k_bwd_fused<CH, NW, MB, FL, LEAN && FL>;
     size_t smem = bwf_smem<CH, NW>();
-    CU_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    int occ = 0;
-    CU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kern, 32 * NW, smem));
+    // attribute and blocks per SM at this shared memory: once per kernel and device
+    static int occ_by_dev[64];  // 0: not set yet, else blocks per SM + 1
+    int dev = 0;
+    CU_CHECK(cudaGetDevice(&dev));
+    int occ = dev >= 0 && dev < 64 ? occ_by_dev[dev] - 1 : -1;
+    if (occ < 0) {
+        CU_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+        CU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kern, 32 * NW, smem));
+        if (dev >= 0 && dev < 64) occ_by_dev[dev] = occ + 1;
+    }
     int64_t items = (int64_t)a->H * a->B, gmax = (int64_t)(c->n_sm > 0 ? c->n_sm : 1) * (occ > 0 ? occ : 1);
     size_t top = (c->pool_top + 255) & ~(size_t)255, slot = sizeof(float) * (size_t)a->L * CH;
     size_t room = c->pool && c->pool_bytes > top ? (c->pool_bytes - top) / slot : 0;
