@@ -53,11 +53,12 @@ static pf_linear_p rows_of(const pf_linear_p *p, int in, int c0) {
     return r;
 }
 
-// Channel-major gated side (n, N*N) into A for the n channels from c0; tp, tg (N*N, n) scratch.
+// Channel-major gated side (n, N*N) into A for the n channels from c0; tpg
+// (N*N, 2n) scratch: two adjacent piece buffers.
 static void tm_side_cols(cu_impl *c, const pf_trimul_dims *d, const pf_linear_p *lp, const pf_linear_p *lg, int c0,
-                         int n, const void *zl, const void *mask, void *tp, void *tg, void *A) {
+                         int n, const void *zl, const void *mask, void *tpg, void *A) {
     pf_linear_p sp = rows_of(lp, d->c_z, c0), sg = rows_of(lg, d->c_z, c0);
-    cu_tm_side(c, d->N * d->N, d->c_z, n, &sp, &sg, zl, mask, tp, tg, A);
+    cu_tm_side_cat(c, d->N * d->N, d->c_z, n, &sp, &sg, zl, mask, tpg, A);
 }
 
 // X (C, N*N) = the contraction of C channel-major channels of A and B.
@@ -68,14 +69,14 @@ static void tm_contract(cu_impl *c, const pf_trimul_dims *d, int C, const void *
 }
 
 // x (N*N, c) from zl, over pieces of cc channels: A in p[0], B in p[1] (the last
-// piece's stay there), the sides' scratch in p[2], p[3], the products in p[4].
+// piece's stay there), the sides' scratch in p[2..3], the products in p[4].
 static void tm_x(cu_impl *c, const pf_trimul_dims *d, const pf_trimul_p *p, const tm_ws *w, const void *mask) {
     size_t es = cu_esz(c);
     int64_t NN = d->N * d->N;
     for (int c0 = 0; c0 < d->c; c0 += w->cc) {
         int n = d->c - c0 < w->cc ? d->c - c0 : w->cc;
-        tm_side_cols(c, d, &p->a_p, &p->a_g, c0, n, w->zl, mask, w->p[2], w->p[3], w->p[0]);
-        tm_side_cols(c, d, &p->b_p, &p->b_g, c0, n, w->zl, mask, w->p[2], w->p[3], w->p[1]);
+        tm_side_cols(c, d, &p->a_p, &p->a_g, c0, n, w->zl, mask, w->p[2], w->p[0]);
+        tm_side_cols(c, d, &p->b_p, &p->b_g, c0, n, w->zl, mask, w->p[2], w->p[1]);
         tm_contract(c, d, n, w->p[0], w->p[1], w->p[4]);
         cu_tm_transpose(c, w->p[4], (char *)w->x + (size_t)c0 * es, NN, n, 0, d->c);  // columns c0.. of x
     }
@@ -120,9 +121,18 @@ void cu_trimul_fwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p
     if (saved) cu_copy_act(c, saved, z, NN * d->c_z);
 }
 
+// A Linear's backward that writes dx = dy W (no fill first: a pass less) and
+// accumulates the parameter gradients as cu_linear_bwd.
+static void tm_linear_bwd_set(cu_impl *c, int64_t M, int in, int out, const pf_linear_p *p, pf_linear_p *g,
+                              const void *x, const void *dy, void *dx) {
+    cu_linear_bwd(c, M, in, out, p, g, x, dy, NULL);
+    const void *w = cu_weight(c, p->w, (size_t)out * in);
+    cu_gemm(c, 0, 0, M, in, out, 1.f, dy, CU_ACT, out, w, CU_ACT, in, 0.f, dx, CU_ACT, in, 1, 0, 0, 0, NULL);
+}
+
 // The output part's backward over pieces of rows in [base, base + bytes): x <- dx
-// (the gradient before LN_out, in place), dzl += the gate projection's part, and
-// the gradients of LN_out, Linear_z, Linear_g.
+// (the gradient before LN_out, in place), dzl = the gate projection's part (its
+// first term), and the gradients of LN_out, Linear_z, Linear_g.
 static void tm_out_bwd(cu_impl *c, const pf_trimul_dims *d, const pf_trimul_p *p, pf_trimul_p *g, const tm_ws *w,
                        void *base, size_t bytes, const pf_act *d_out) {
     size_t es = cu_esz(c);
@@ -141,30 +151,22 @@ static void tm_out_bwd(cu_impl *c, const pf_trimul_dims *d, const pf_trimul_p *p
         cu_linear_fwd(c, n, cx, cz, &p->z, xl, y, 0);
         cu_linear_fwd(c, n, cz, cz, &p->g, zl, gate, 0);
         // out = sigmoid(gate) * y: y <- d gate_pre, gate <- d y
-        cu_sigmoid(c, gate, n * cz);
-        cu_gate_bwd(c, (const char *)d_out + (size_t)(r0 * cz) * es, gate, y, gate, y, n * cz);
-        cu_linear_bwd(c, n, cz, cz, &p->g, &g->g, zl, y, dzl);
-        cu_fill(c, dxl, 0.f, n * cx);
-        cu_linear_bwd(c, n, cx, cz, &p->z, &g->z, xl, gate, dxl);  // d xl
-        cu_fill(c, xl, 0.f, n * cx);
-        cu_ln_bwd(c, n, cx, &p->ln_out, &g->ln_out, x, dxl, xl);   // dx
-        cu_copy_act(c, x, xl, n * cx);
+        cu_tm_gate_bwd(c, (const char *)d_out + (size_t)(r0 * cz) * es, gate, y, n * cz);
+        tm_linear_bwd_set(c, n, cz, cz, &p->g, &g->g, zl, y, dzl);
+        tm_linear_bwd_set(c, n, cx, cz, &p->z, &g->z, xl, gate, dxl);  // d xl
+        cu_ln_bwd_set(c, n, cx, &p->ln_out, &g->ln_out, x, dxl, x);      // dx, over x
     }
 }
 
-// One side's gradients for channels [c0, c0 + n) from dS (n, N*N); tp, tg (N*N, n) scratch.
+// One side's gradients for channels [c0, c0 + n) from dS (n, N*N); tpg (N*N, 2n)
+// scratch: two adjacent piece buffers.
 static void tm_side_bwd(cu_impl *c, const pf_trimul_dims *d, const pf_linear_p *lp, const pf_linear_p *lg,
                         pf_linear_p *gp, pf_linear_p *gg, int c0, int n, const void *mask, const void *dS,
-                        const tm_ws *w, void *tp, void *tg) {
-    int64_t NN = d->N * d->N;
+                        const tm_ws *w, void *tpg) {
     int cz = d->c_z;
     pf_linear_p sp = rows_of(lp, cz, c0), sg = rows_of(lg, cz, c0);
     pf_linear_p sgp = rows_of(gp, cz, c0), sgg = rows_of(gg, cz, c0);
-    cu_linear_fwd(c, NN, cz, n, &sp, w->zl, tp, 0);
-    cu_linear_fwd(c, NN, cz, n, &sg, w->zl, tg, 0);
-    cu_tm_side_grad(c, NN, n, mask, dS, tp, tg);
-    cu_linear_bwd(c, NN, cz, n, &sp, &sgp, w->zl, tp, w->dzl);
-    cu_linear_bwd(c, NN, cz, n, &sg, &sgg, w->zl, tg, w->dzl);
+    cu_tm_side_bwd_cat(c, d->N * d->N, cz, n, &sp, &sg, &sgp, &sgg, w->zl, mask, dS, tpg, w->dzl);
 }
 
 // Channels [c0, c0 + n): dX from x's columns (x holds dx by now), the products'
@@ -175,8 +177,8 @@ static void tm_piece_bwd(cu_impl *c, const pf_trimul_dims *d, const pf_trimul_p 
     int64_t N = d->N, NN = N * N;
     void *A = w->p[0], *B = w->p[1], *dX = w->p[2], *dA = w->p[3], *dB = w->p[4];
     if (!have_ab) {
-        tm_side_cols(c, d, &p->a_p, &p->a_g, c0, n, w->zl, mask, w->p[2], w->p[3], A);
-        tm_side_cols(c, d, &p->b_p, &p->b_g, c0, n, w->zl, mask, w->p[2], w->p[3], B);
+        tm_side_cols(c, d, &p->a_p, &p->a_g, c0, n, w->zl, mask, w->p[2], A);
+        tm_side_cols(c, d, &p->b_p, &p->b_g, c0, n, w->zl, mask, w->p[2], B);
     }
     cu_tm_transpose(c, (const char *)w->x + (size_t)c0 * cu_esz(c), dX, NN, n, 1, d->c);  // (n, N*N)
     if (d->incoming) {  // X = A^T B: dA = B dX^T, dB = A dX
@@ -186,9 +188,9 @@ static void tm_piece_bwd(cu_impl *c, const pf_trimul_dims *d, const pf_trimul_p 
         cu_gemm(c, 0, 0, N, N, N, 1.f, dX, CU_ACT, N, B, CU_ACT, N, 0.f, dA, CU_ACT, N, n, NN, NN, NN, NULL);
         cu_gemm(c, 1, 0, N, N, N, 1.f, dX, CU_ACT, N, A, CU_ACT, N, 0.f, dB, CU_ACT, N, n, NN, NN, NN, NULL);
     }
-    // A, B, dX are free: the sides' scratch
-    tm_side_bwd(c, d, &p->a_p, &p->a_g, &g->a_p, &g->a_g, c0, n, mask, dA, w, A, B);
-    tm_side_bwd(c, d, &p->b_p, &p->b_g, &g->b_p, &g->b_g, c0, n, mask, dB, w, A, B);
+    // A, B, dX are free: A's and B's buffers hold the sides' scratch
+    tm_side_bwd(c, d, &p->a_p, &p->a_g, &g->a_p, &g->a_g, c0, n, mask, dA, w, A);
+    tm_side_bwd(c, d, &p->b_p, &p->b_g, &g->b_p, &g->b_g, c0, n, mask, dB, w, A);
 }
 
 void cu_trimul_bwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p, pf_trimul_p *g,
@@ -200,8 +202,7 @@ void cu_trimul_bwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p
     int64_t NN = d->N * d->N;
     const void *z = saved;
     cu_ln_fwd(c, NN, d->c_z, &p->ln_in, z, w.zl);
-    tm_x(c, d, p, &w, mask);
-    cu_fill(c, w.dzl, 0.f, NN * d->c_z);
+    tm_x(c, d, p, &w, mask);  // dzl: written by tm_out_bwd first
     // One piece: A, B stay in p[0], p[1] when the output part fits in p[2..4].
     char *rest = (char *)w.p[2];
     size_t rest_bytes = w.region_bytes - (size_t)(rest - (char *)w.p[0]);

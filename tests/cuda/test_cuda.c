@@ -19,7 +19,7 @@
 #include "../../src/core/rng.h"
 
 static int quick;
-static const char *only;  // --only structure: the structure module tests alone
+static const char *only;  // --only structure / --only OP (ops.def name): those tests alone
 void cuda_structure(int quick);  // test_cuda_struct.c
 
 typedef struct { hbuf b; real *init, *snap; } hgrad;
@@ -867,6 +867,16 @@ static void run_mode(int bf16) {
     H_tol = bf16 ? 2e-2 : 1e-4;
     if (only && !strcmp(only, "structure")) {
         cuda_structure(quick);
+        H_gpu->destroy(H_gpu);
+        H_gpu = NULL;
+        return;
+    }
+    if (only) {  // --only NAME: one module op's tests (an ops.def name: trimul, attn, ...)
+        int found = 0;
+#define PF_MODULE_OP(name, NAME, D, P, n_in) \
+    if (!strcmp(only, #name)) cuda_##name(), found = 1;
+#include "../../src/backend/ops.def"
+        tl_check(found, "--only", "no tests named %s (structure or an ops.def name)", only);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;
         return;
