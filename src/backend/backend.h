@@ -35,7 +35,10 @@ typedef struct pf_act pf_act;  // opaque: activations in backend memory
 // Bytes an op needs: saved (kept from its forward for the backward), ws (workspace
 // of a forward that saves, and of the backward) and ws_fwd (workspace of a forward
 // with saved == NULL, inference: a backend may run that forward in chunks and
-// needs no room for the backward; ws_fwd <= ws).
+// needs no room for the backward; ws_fwd <= ws). A backend may keep less in saved
+// and recompute the rest in the backward, and run the backward in pieces, to keep
+// saved + ws small (CUDA trimul: saved is z alone, the backward recomputes the
+// products in pieces of channels; docs/TRIMUL.md).
 typedef struct { size_t saved, ws, ws_fwd; } pf_mem;
 
 // Dropout on a (A, B, C) delta before it is added to the residual stream.

@@ -150,6 +150,9 @@ void cu_ln_fwd(cu_impl *c, int64_t M, int ch, const pf_layernorm_p *p, const voi
 // dx += ..., g (may be NULL) += ...; dx may be NULL.
 void cu_ln_bwd(cu_impl *c, int64_t M, int ch, const pf_layernorm_p *p, pf_layernorm_p *g,
                const void *x, const void *dy, void *dx);
+// The same with dx = ... (overwritten, not accumulated); dx may be x itself (in place).
+void cu_ln_bwd_set(cu_impl *c, int64_t M, int ch, const pf_layernorm_p *p, pf_layernorm_p *g,
+                   const void *x, const void *dy, void *dx);
 // out[col] += sum over rows of x (M, ncol) (x in act type or fp32), deterministic.
 void cu_colsum_add(cu_impl *c, int64_t M, int ncol, const void *x, int tyX, float *out, float scale);
 void cu_add(cu_impl *c, void *y, const void *x, int64_t n);        // y += x (act)

@@ -8,6 +8,7 @@
 #ifndef PF_CU_DAP_CUH
 #define PF_CU_DAP_CUH
 #include "cu_ops.h"
+#include "cu_trimul.cuh"  // the tile kernels over the rank's rows
 
 // cu_dap_common.cu
 // out (batch, n) activations = for each k the sum over q of blocks (batch, P, n), added
@@ -34,16 +35,5 @@ void cu_trimul_dap_bwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_
 
 // cu_dap_xpose.cu
 void cu_dap_transpose(pf_backend *be, const pf_dap_comm *c, int64_t N, int C, const pf_act *x, pf_act *out, void *ws);
-
-// cu_trimul.cu: its kernels over M positions (not necessarily N * N)
-// A (C, M) channel-major = mask * sigmoid(zl W_g^T) * (zl W_p^T); tp, tg (M, C) scratch.
-void cu_tm_side(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg, const void *zl,
-                const void *mask, void *tp, void *tg, void *A);
-// From dS (C, M): tp <- dS m sigmoid(tg), tg <- dS m tp s (1 - s), in (M, C).
-void cu_tm_side_grad(cu_impl *c, int64_t M, int C, const void *mask, const void *dS, void *tp, void *tg);
-// to_cm: in (R, C) -> out (C, R); else the reverse, out's rows ldo apart.
-void cu_tm_transpose(cu_impl *c, const void *in, void *out, int64_t R, int C, int to_cm, int64_t ldo);
-// out *= sigmoid(gate)
-void cu_tm_gate_out(cu_impl *c, void *out, const void *gate, int64_t n);
 
 #endif

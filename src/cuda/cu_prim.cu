@@ -75,7 +75,7 @@ __global__ void k_ln_fwd(int64_t M, int C, const float *w, const float *b, const
 
 // part: (gridDim.x, 2, C) partial sums of dy * xhat and dy.
 template <typename T, int CPL>
-__global__ void k_ln_bwd(int64_t M, int C, const float *w, const T *x, const T *dy, T *dx, float *part) {
+__global__ void k_ln_bwd(int64_t M, int C, const float *w, const T *x, const T *dy, T *dx, float *part, int acc) {
     __shared__ float red[LN_WARPS][2][CPL * 32];
     int lane = threadIdx.x & 31, wid = threadIdx.x >> 5;
     float aw[CPL], ab[CPL];
@@ -87,11 +87,16 @@ __global__ void k_ln_bwd(int64_t M, int C, const float *w, const T *x, const T *
     float wr[CPL];
     ln_param<CPL>(w, C, lane, wr);
     for (int64_t row = r0 + wid; row < r1; row += LN_WARPS) {
-        // every load of the row first (x, dy, the dx accumulated into), then the math
+        // every load of the row first (x, dy, the dx accumulated into), then the math:
+        // so dx may be x itself when it is overwritten (acc = 0; one warp per row)
         float v[CPL], g[CPL], dxo[CPL], mu, rs;
         ln_load<T, CPL>(x + row * C, C, lane, v);
         ln_load<T, CPL>(dy + row * C, C, lane, g);
-        if (dx) ln_load<T, CPL>(dx + row * C, C, lane, dxo);
+        if (dx && acc) ln_load<T, CPL>(dx + row * C, C, lane, dxo);
+        else {
+#pragma unroll
+            for (int j = 0; j < CPL; j++) dxo[j] = 0.f;
+        }
         ln_stats<CPL>(v, C, lane, mu, rs);
         float s1 = 0, s2 = 0;
 #pragma unroll
@@ -156,12 +161,12 @@ static void ln_launch_fwd(cu_impl *c, int64_t M, int C, const pf_layernorm_p *p,
 }
 template <int CPL>
 static void ln_launch_bwd(cu_impl *c, int64_t M, int C, const pf_layernorm_p *p, pf_layernorm_p *g,
-                          const void *x, const void *dy, void *dx) {
+                          const void *x, const void *dy, void *dx, int acc) {
     int64_t nbl = (M + 63) / 64;
     int nb = (int)(nbl < LN_MAX_BLOCKS ? (nbl < 1 ? 1 : nbl) : LN_MAX_BLOCKS);
     size_t mark = cu_pool_mark(c);
     float *part = g ? (float *)cu_pool_get(c, sizeof(float) * (size_t)nb * 2 * C) : NULL;
-    CU_DISPATCH(c, T, k_ln_bwd<T, CPL><<<nb, 32 * LN_WARPS, 0, c->stream>>>(M, C, p->w, (const T *)x, (const T *)dy, (T *)dx, part));
+    CU_DISPATCH(c, T, k_ln_bwd<T, CPL><<<nb, 32 * LN_WARPS, 0, c->stream>>>(M, C, p->w, (const T *)x, (const T *)dy, (T *)dx, part, acc));
     CU_LAUNCHED();
     if (g) {
         k_reduce_parts<<<(2 * C + 255) / 256, 256, 0, c->stream>>>(nb, 2, C, part, g->w, g->b, 1.f);
@@ -189,7 +194,12 @@ void cu_ln_fwd(cu_impl *c, int64_t M, int C, const pf_layernorm_p *p, const void
 void cu_ln_bwd(cu_impl *c, int64_t M, int C, const pf_layernorm_p *p, pf_layernorm_p *g,
                const void *x, const void *dy, void *dx) {
     if (M <= 0 || (!g && !dx)) return;
-    LN_SWITCH(C, ln_launch_bwd, c, M, C, p, g, x, dy, dx);
+    LN_SWITCH(C, ln_launch_bwd, c, M, C, p, g, x, dy, dx, 1);
+}
+void cu_ln_bwd_set(cu_impl *c, int64_t M, int C, const pf_layernorm_p *p, pf_layernorm_p *g,
+                   const void *x, const void *dy, void *dx) {
+    if (M <= 0) return;
+    LN_SWITCH(C, ln_launch_bwd, c, M, C, p, g, x, dy, dx, 0);
 }
 
 // ---- column sums -----------------------------------------------------------

@@ -84,6 +84,10 @@ static int n_slots;
 
 void h_params_reset(void) { n_slots = 0; }
 
+void h_grads_restore(void) {
+    for (int k = 0; k < n_slots; k++) H_gpu->upload(H_gpu, slots[k].dg, slots[k].g0, sizeof(real) * (size_t)slots[k].n);
+}
+
 static real *dev_real(const real *h, int64_t n) {
     real *d = h_gpu_raw(sizeof(real) * (size_t)(n > 0 ? n : 1));
     H_gpu->upload(H_gpu, d, h, sizeof(real) * (size_t)n);

@@ -38,6 +38,9 @@ void h_check_doubled(const char *label);
 // Input gradient b after two backwards: b - init == 2 (snap - init).
 void h_check_input_doubled(const char *name, const hbuf *b, const real *init, const real *snap);
 void h_params_reset(void);
+// GPU gradients back to their starting values (another backward is then compared
+// with h_check_param_grads against the same CPU increments).
+void h_grads_restore(void);
 
 // One comparison: rel = max|got - ref| / max|ref|; also fails on any NaN/Inf.
 int h_compare(const char *name, const real *got, const real *ref, int64_t n, double tol);

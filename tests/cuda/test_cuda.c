@@ -19,7 +19,7 @@
 #include "../../src/core/rng.h"
 
 static int quick;
-static const char *only;  // --only structure: the structure module tests alone
+static const char *only;  // --only structure / --only OP (ops.def name): those tests alone
 void cuda_structure(int quick);  // test_cuda_struct.c
 
 typedef struct { hbuf b; real *init, *snap; } hgrad;
@@ -410,6 +410,54 @@ static void test_opm(int64_t S, int64_t N, int c_m, int c, int c_z, int use_mask
     finish(label);
 }
 
+// The forward that saves and the backward forced into pieces of channels (and of
+// rows for the output part) on workspaces of exactly mem().ws: output, input and
+// parameter gradients against the CPU reference (oc, dz_ref: its results).
+static void trimul_pieces(const char *label, int k, const pf_trimul_dims *d, const pf_trimul_p *Pd, pf_trimul_p *Gd,
+                          const hbuf *z, const void *mask, const real *oc, const hbuf *dout, const real *dz_ref,
+                          pf_mem whole) {
+    char lk[300];
+    snprintf(lk, sizeof lk, "%s train in %s", label, k == 1 ? "smallest pieces" : "pieces");
+    int64_t nz = d->N * d->N * d->c_z;
+    inference_pieces(k, whole);
+    pf_mem mp = H_gpu->trimul_mem(H_gpu, d);
+    tl_check(mp.saved == whole.saved, lk, "saved %zu changed with the pieces (%zu)", mp.saved, whole.saved);
+    void *ps = h_gpu_raw(mp.saved), *pw = h_gpu_raw(mp.ws);
+    hbuf op = h_poison(nz);
+    H_gpu->trimul_fwd(H_gpu, d, Pd, z->d, mask, op.d, ps, pw);
+    out_check(lk, "fwd", &op, oc);
+    hbuf o2 = h_poison(nz);  // sizes alone choose the pieces: the same bits again
+    H_gpu->trimul_fwd(H_gpu, d, Pd, z->d, mask, o2.d, ps, pw);
+    real *a = h_download(&op), *b = h_download(&o2);
+    tl_check(!memcmp(a, b, sizeof(real) * (size_t)nz), lk, "forward not bit-identical run to run");
+    h_grads_restore();
+    hgrad dzp = g_in(nz, 12);  // the same start as the whole backward's
+    H_gpu->trimul_bwd(H_gpu, d, Pd, Gd, mask, ps, dout->d, dzp.b.d, pw);
+    char s[320];
+    snprintf(s, sizeof s, "%s dz", lk);
+    real *g1 = h_download(&dzp.b);
+    h_compare_delta(s, g1, dz_ref, dzp.init, nz, H_tol);
+    h_check_param_grads(lk);
+    hgrad dz2 = g_in(nz, 12);
+    H_gpu->trimul_bwd(H_gpu, d, Pd, Gd, mask, ps, dout->d, dz2.b.d, pw);
+    tl_check(!memcmp(g1, h_download(&dz2.b), sizeof(real) * (size_t)nz), lk, "dz not bit-identical run to run");
+    pf_cuda_set_chunk_bytes(H_gpu, 0);
+}
+
+// Memory plan of the training path (no run): saved is z alone, the workspace three
+// z-sized copies (zl, x, dzl at c = c_z) plus the piece region, at N = 6144.
+static void test_trimul_mem(void) {
+    pf_trimul_dims d = {6144, 128, 128, 0};
+    pf_mem m = H_gpu->trimul_mem(H_gpu, &d);
+    size_t zb = (size_t)(d.N * d.N * d.c_z) * (size_t)H_gpu->act_bytes;
+    char lb[128];
+    snprintf(lb, sizeof lb, "%s trimul memory plan N6144", H_gpu->name);
+    tl_check(m.saved == zb, lb, "saved %zu bytes, want z alone (%zu)", m.saved, zb);
+    tl_check(m.ws <= 3 * zb + ((size_t)8 << 30), lb, "ws %.1f GiB > 3 z copies (%.1f GiB) + 8 GiB of pieces",
+             (double)m.ws / (1 << 30), 3.0 * (double)zb / (1 << 30));
+    tl_check(m.ws_fwd <= m.ws, lb, "ws_fwd %zu > ws %zu", m.ws_fwd, m.ws);
+}
+
 static void test_trimul(int64_t N, int c_z, int c, int incoming, int bias, int use_mask) {
     char label[256];
     snprintf(label, sizeof label, "%s trimul %s N%lld c%d bias %d mask %d", H_gpu->name, incoming ? "in" : "out",
@@ -451,6 +499,8 @@ static void test_trimul(int64_t N, int c_z, int c, int incoming, int bias, int u
     H_gpu->trimul_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, m.gs, dout.d, dz.b.d, m.gw);
     h_check_doubled(label);
     g_twice(label, "dz", &dz);
+    for (int k = 1; k < 3; k++)  // training: the forward that saves and the backward in pieces
+        trimul_pieces(label, k, &d, &Pd, &Gd, &z, use_mask ? mk.d : NULL, oc, &dout, dz.b.h, mg);
     free_mems(&m);
     finish(label);
 }
@@ -756,6 +806,7 @@ void cuda_opm(void) {
 }
 
 void cuda_trimul(void) {
+    test_trimul_mem();
     // c >= 16: LayerNorm over a handful of channels amplifies bf16 rounding beyond 2e-2
     test_trimul(9, 10, 16, 0, 1, 1);
     test_trimul(9, 10, 16, 1, 0, 1);
@@ -840,6 +891,16 @@ static void run_mode(int bf16) {
     H_tol = bf16 ? 2e-2 : 1e-4;
     if (only && !strcmp(only, "structure")) {
         cuda_structure(quick);
+        H_gpu->destroy(H_gpu);
+        H_gpu = NULL;
+        return;
+    }
+    if (only) {  // --only NAME: one module op's tests (an ops.def name: trimul, attn, ...)
+        int found = 0;
+#define PF_MODULE_OP(name, NAME, D, P, n_in) \
+    if (!strcmp(only, #name)) cuda_##name(), found = 1;
+#include "../../src/backend/ops.def"
+        tl_check(found, "--only", "no tests named %s (structure or an ops.def name)", only);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;
         return;

@@ -1,0 +1,32 @@
+// cu_trimul.cuh: the triangle multiplication's tile kernels (cu_trimul_tiles.cu),
+// over M positions that need not form a square (the row-sharded update,
+// cu_dap_trimul.cu, uses them on its rows). Used by cu_trimul.cu and cu_dap_trimul.cu.
+#ifndef PF_CU_TRIMUL_CUH
+#define PF_CU_TRIMUL_CUH
+#include "cu_common.cuh"
+
+// A (C, M) channel-major = mask * sigmoid(zl W_g^T) * (zl W_p^T); tp, tg (M, C) scratch.
+void cu_tm_side(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg, const void *zl,
+                const void *mask, void *tp, void *tg, void *A);
+// From dS (C, M): tp <- dS m sigmoid(tg), tg <- dS m tp s (1 - s), in (M, C).
+void cu_tm_side_grad(cu_impl *c, int64_t M, int C, const void *mask, const void *dS, void *tp, void *tg);
+// The same side with its two projections as one GEMM: tpg (M, 2C) scratch = [tp | tg].
+void cu_tm_side_cat(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg,
+                    const void *zl, const void *mask, void *tpg, void *A);
+// One side's backward from dS (C, M): tp, tg recomputed into tpg (M, 2C) as one GEMM,
+// their gradients in place, then dzl (M, c_z) += [d tp | d tg] [W_p; W_g] (one GEMM)
+// and the parameter gradients gp, gg += (one GEMM into fp32 scratch).
+void cu_tm_side_bwd_cat(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg,
+                        pf_linear_p *gp, pf_linear_p *gg, const void *zl, const void *mask, const void *dS,
+                        void *tpg, void *dzl);
+// to_cm: in (R, C) -> out (C, R); else the reverse. rs: the row-major side's row
+// stride (C for a whole tensor; more for C columns of a wider one), in's when
+// to_cm, out's otherwise.
+void cu_tm_transpose(cu_impl *c, const void *in, void *out, int64_t R, int C, int to_cm, int64_t rs);
+// out *= sigmoid(gate)
+void cu_tm_gate_out(cu_impl *c, void *out, const void *gate, int64_t n);
+// Its backward from the pre-activation g (out = sigmoid(g) y), in place:
+// g <- d y = dy sigmoid(g), y <- d g = dy y sigmoid'(g).
+void cu_tm_gate_bwd(cu_impl *c, const void *dy, void *g, void *y, int64_t n);
+
+#endif
