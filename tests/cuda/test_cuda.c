@@ -253,6 +253,63 @@ static void inference_pieces(int k, pf_mem whole) {
 }
 
 // ---- attention ---------------------------------------------------------------------------
+// The module's forward that saves and its backward forced into pieces (cu_attn.cuh: rows,
+// and positions of the bias), k = 1 the smallest (one row, one position), k = 2 about a
+// third of the whole workspace, each on exactly its planned saved and ws (guarded),
+// against the CPU reference (oc, dx, dz and the CPU's parameter gradients), and run twice:
+// the same bits. dx->init / dz->init are the gradients' starting values (seeds sx, sz).
+typedef struct {
+    const pf_attn_dims *d;
+    const pf_attn_p *Pd;
+    pf_attn_p *Gd;
+    const hbuf *x, *z, *dout;
+    const void *mask;
+    const real *oc;
+    const hgrad *dx, *dz;
+    uint64_t sx, sz;
+    int want_dz;
+} attn_case;
+
+static void attn_bwd_pieces(const char *label, const attn_case *t, pf_mem whole) {
+    const pf_attn_dims *d = t->d;
+    int64_t nx = t->x->n, nz = t->z->n;
+    char nm[320];
+    for (int k = 1; k < 3; k++) {
+        pf_cuda_set_chunk_bytes(H_gpu, k == 1 ? 1 : whole.ws / 3 + 1);
+        pf_mem mp = H_gpu->attn_mem(H_gpu, d);
+        snprintf(nm, sizeof nm, "%s bwd in %spieces", label, k == 1 ? "smallest " : "");
+        tl_check(mp.saved == whole.saved, nm, "saved %zu in pieces, %zu whole", mp.saved, whole.saved);
+        real *first_dx = NULL, *first_dz = NULL;
+        for (int rep = 0; rep < 2; rep++) {
+            h_reset_grads();
+            void *gs = h_gpu_raw(mp.saved), *gw = h_gpu_raw(mp.ws);
+            hbuf op = h_poison(nx), dxp = h_rand(nx, 0.1, t->sx), dzp = h_rand(nz, 0.1, t->sz);
+            void *dzd = t->want_dz && nz ? dzp.d : NULL;
+            H_gpu->attn_fwd(H_gpu, d, t->Pd, t->x->d, nz ? t->z->d : NULL, t->mask, op.d, gs, gw);
+            H_gpu->attn_bwd(H_gpu, d, t->Pd, t->Gd, t->mask, gs, t->dout->d, dxp.d, dzd, gw);
+            real *gx = h_download(&dxp), *gz = dzd ? h_download(&dzp) : NULL;
+            if (rep == 0) {
+                char s2[400];
+                snprintf(s2, sizeof s2, "%s fwd", nm);
+                h_compare(s2, h_download(&op), t->oc, nx, H_tol);
+                snprintf(s2, sizeof s2, "%s dx", nm);
+                h_compare_delta(s2, gx, t->dx->b.h, t->dx->init, nx, H_tol);
+                snprintf(s2, sizeof s2, "%s dz", nm);
+                if (gz) h_compare_delta(s2, gz, t->dz->b.h, t->dz->init, nz, H_tol);
+                h_check_param_grads(nm);
+                h_snapshot_grads();
+                first_dx = gx;
+                first_dz = gz;
+            } else {
+                h_check_same_bits(nm);
+                tl_check(!memcmp(gx, first_dx, sizeof(real) * (size_t)nx), nm, "dx differs run to run");
+                tl_check(!gz || !memcmp(gz, first_dz, sizeof(real) * (size_t)nz), nm, "dz differs run to run");
+            }
+        }
+    }
+    pf_cuda_set_chunk_bytes(H_gpu, 0);
+}
+
 static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_dz, uint64_t seed) {
     char label[256];
     snprintf(label, sizeof label, "%s attn %s (B%lld L%lld c%d H%d ch%d)", H_gpu->name, what, (long long)d.B,
@@ -306,6 +363,8 @@ static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_d
     h_check_doubled(label);
     g_twice(label, "dx", &dx);
     if (want_dz && nz) g_twice(label, "dz", &dz);
+    attn_case t = {&d, &Pd, &Gd, &x, &z, &dout, mdv, oc, &dx, &dz, seed + 12, seed + 13, want_dz};
+    attn_bwd_pieces(label, &t, mg);
     free_mems(&m);
     finish(label);
 }
