@@ -29,9 +29,13 @@ static size_t dbias_part_bytes(cu_impl *c, const pf_attn_dims *d, int64_t R) {
     return ns > 1 ? al256(sizeof(float) * (size_t)ns * (size_t)(d->L * d->L * d->H)) : 0;
 }
 
+// Whole when the whole's buffers fit (CU_CHUNK_ABOVE); pieces of a transposed op
+// also hold their gathered columns.
 int64_t attn_rows_per_piece(cu_impl *c, const pf_attn_dims *d, int fwd) {
-    double per_row = rows_bytes(c, d, 1, fwd, d->transpose, 0);
-    return cu_chunk_units(c, d->B, per_row > 1 ? per_row : 1, 1);
+    double whole = rows_bytes(c, d, 1, fwd, 0, 0);
+    int64_t R = cu_chunk_units(c, d->B, whole > 1 ? whole : 1, 1);
+    if (R < d->B && d->transpose) R = cu_chunk_units(c, d->B, rows_bytes(c, d, 1, fwd, 1, 0), 1);
+    return R;
 }
 
 size_t attn_rows_bytes(cu_impl *c, const pf_attn_dims *d, int64_t R, int fwd) {
