@@ -19,7 +19,7 @@
 #include "../../src/core/rng.h"
 
 static int quick;
-static const char *only;  // --only structure: the structure module tests alone
+static const char *only;  // --only structure | NAME: the structure module or one module op alone
 void cuda_structure(int quick);  // test_cuda_struct.c
 
 typedef struct { hbuf b; real *init, *snap; } hgrad;
@@ -909,6 +909,15 @@ static void run_mode(int bf16) {
     H_tol = bf16 ? 2e-2 : 1e-4;
     if (only && !strcmp(only, "structure")) {
         cuda_structure(quick);
+        H_gpu->destroy(H_gpu);
+        H_gpu = NULL;
+        return;
+    }
+    if (only) {  // --only NAME: one module op of ops.def (e.g. attn, trimul)
+        int found = 0;
+#define PF_MODULE_OP(name, NAME, D, P, n_in) if (!strcmp(only, #name)) cuda_##name(), found = 1;
+#include "../../src/backend/ops.def"
+        tl_check(found, "--only", "no module op named '%s' (or: structure)", only);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;
         return;
