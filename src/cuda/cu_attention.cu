@@ -3,16 +3,18 @@
 // online-softmax kernels of cu_flash.cu (no L x L logits per row in memory),
 // gating and output Linear, all over pieces of rows (cu_attn.cuh, cu_attn_rows.cu).
 //
-// saved: x (B*L, c_in) | z (L*L, c_z) [PAIR] | o (B*L, HC) | lse (B, H, L) fp32
+// saved: x (B*L, c_in) | z (L*L, c_z) [PAIR] | o (B*L, HC), lse (B, H, L) fp32 [attn_saves_o]
 // ws:    zb (L*L, H): bias logits, then their gradient [bias] | biasT (H, L, L) fp32 [bias] |
 //        dzb_acc (L*L, H) fp32 [bias, backward in several row pieces] |
 //        region: one piece at a time (bias pass, forward rows, backward rows, bias backward)
 // The forward without saved (inference) needs zb | biasT | region of the forward (ws_fwd).
 // What the backward can recompute is not saved: the gate, q, k, v (GEMMs from
 // LN(x), per piece) and the bias logits (LN of x or z and one GEMM over the
-// positions): a block at N = 6144 keeps x and o of each triangle attention
-// (2 z-sized copies) instead of x, g, o and fp32 biases; the backward's buffers
-// are pieces of rows (about 2 GiB each) instead of ~11 z-sized copies.
+// positions); when the backward runs in pieces and o is over the piece limit (large
+// problems) also the core's o and lse (its forward once more per piece). A block at N = 6144 keeps x of each
+// triangle attention (one z-sized copy) instead of x, g, o and fp32 biases (3.1),
+// and the backward's buffers are pieces of rows (about 2 GiB each) instead of ~11
+// z-sized copies.
 #include "cu_attn.cuh"
 
 typedef struct {
@@ -35,8 +37,9 @@ static size_t attn_saved_layout(cu_impl *c, const pf_attn_dims *d, void *saved, 
     cu_carver cs = {(char *)saved, 0};
     s->x = cu_carve(&cs, (size_t)(M * d->c_in) * e);
     s->z = cu_carve(&cs, d->bias == PF_BIAS_PAIR ? (size_t)(LL * d->c_z) * e : 0);
-    s->o = cu_carve(&cs, (size_t)(M * HC) * e);
-    s->lse = (float *)cu_carve(&cs, sizeof(float) * (size_t)(d->B * d->H * d->L));
+    int keep = attn_saves_o(c, d);
+    s->o = keep ? cu_carve(&cs, (size_t)(M * HC) * e) : NULL;
+    s->lse = keep ? (float *)cu_carve(&cs, sizeof(float) * (size_t)(d->B * d->H * d->L)) : NULL;
     return cs.off;
 }
 

@@ -19,6 +19,10 @@
 // those pieces gather columns.
 int64_t attn_rows_per_piece(cu_impl *c, const pf_attn_dims *d, int fwd);
 static inline int attn_gathers(const pf_attn_dims *d, int64_t R) { return d->transpose && R < d->B; }
+// Whether the forward saves the core's o and lse: unless the backward runs in pieces and
+// o is over the piece limit (large problems: then the backward runs the core's forward
+// again on each piece, about a third of the core backward's work).
+int attn_saves_o(cu_impl *c, const pf_attn_dims *d);
 // Bytes of one piece's buffers (fwd or bwd) for R rows.
 size_t attn_rows_bytes(cu_impl *c, const pf_attn_dims *d, int64_t R, int fwd);
 
@@ -48,7 +52,8 @@ void attn_bias_T(cu_impl *c, const void *zb, float *biasT, int64_t L, int H, int
 void attn_rows_fwd(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x, const void *key_mask,
                    const float *biasT, void *out, void *o_sv, float *lse_sv, char *region, int64_t R);
 
-// Backward of every row in pieces of R, from the saved x, o and lse:
+// Backward of every row in pieces of R, from the saved x, o and lse (o, lse NULL when
+// not saved, attn_saves_o: then made again per piece):
 // parameter gradients of ln, q, k, v, g, o, d_x += (NULL: not wanted), and the bias
 // logits' gradient dzb (L*L, H) act (stored order of the bias, written) when biasT.
 // Several pieces sum their gradients of the bias in dzb_acc (L*L, H) fp32, in

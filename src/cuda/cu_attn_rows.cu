@@ -6,7 +6,8 @@
 // Backward piece: xln | q, k, v, g (dq once the gate's backward has run) | og (d g_pre) |
 //                 dO | dk, dv (R*L, HC) | D (R, H, L) fp32 | d_xln (R*L, c_in) |
 //                 bias-gradient partials (splits, H, L, L) fp32 [bf16, bias] |
-//                 gathered: xc, doc, dxc (R*L, c_in), oc (R*L, HC), mc (R*L)
+//                 gathered: xc, doc, dxc (R*L, c_in), mc (R*L) | in pieces: o (R*L, HC),
+//                 lse (R, H, L) fp32 (the core's forward again: o is not saved then)
 // q, k, v and the gate are recomputed from LN(x) in the backward (four GEMMs)
 // rather than saved: saved memory is what grows with the number of blocks.
 #include "cu_attn.cuh"
@@ -14,14 +15,14 @@
 
 static size_t al256(size_t n) { return (n + 255) & ~(size_t)255; }
 
-// Bytes of the per-row buffers of R rows (aligned; align 0: the exact sum, for the piece rule).
-static double rows_bytes(cu_impl *c, const pf_attn_dims *d, int64_t R, int fwd, int gather, int align) {
+// Bytes of the per-row buffers of R rows: gather, a transposed op's columns in pieces;
+// remake, the backward's o and lse made again (cu_attn.cuh). align 0: the exact sum.
+static double rows_bytes(cu_impl *c, const pf_attn_dims *d, int64_t R, int fwd, int gather, int remake, int align) {
     size_t e = cu_esz(c), RL = (size_t)(R * d->L), HC = (size_t)d->H * (size_t)d->c_h;
     size_t x = RL * (size_t)d->c_in * e, q = RL * HC * e, lse = sizeof(float) * (size_t)(R * d->H * d->L), m = RL * e;
     if (align) x = al256(x), q = al256(q), lse = al256(lse), m = al256(m);
-    double n = fwd ? (double)x + 6.0 * q + lse : 2.0 * x + 8.0 * q + lse;
-    if (gather) n += fwd ? 2.0 * x + m : 3.0 * x + q + m;
-    return n;
+    if (fwd) return (double)x + 6.0 * q + lse + (gather ? 2.0 * x + m : 0);
+    return 2.0 * x + 8.0 * q + lse + (gather ? 3.0 * x + m : 0) + (gather || remake ? (double)q : 0) + (remake ? lse : 0);
 }
 
 static size_t dbias_part_bytes(cu_impl *c, const pf_attn_dims *d, int64_t R) {
@@ -29,17 +30,28 @@ static size_t dbias_part_bytes(cu_impl *c, const pf_attn_dims *d, int64_t R) {
     return ns > 1 ? al256(sizeof(float) * (size_t)ns * (size_t)(d->L * d->L * d->H)) : 0;
 }
 
-// Whole when the whole's buffers fit (CU_CHUNK_ABOVE); pieces of a transposed op
-// also hold their gathered columns.
+static int rows_whole(cu_impl *c, const pf_attn_dims *d, int fwd) {
+    double whole = rows_bytes(c, d, 1, fwd, 0, 0, 0);
+    return cu_chunk_units(c, d->B, whole > 1 ? whole : 1, 1) >= d->B;
+}
+
+// o (and lse) are made again only when the backward runs in pieces and o alone is over
+// the piece limit (CU_CHUNK_ABOVE): at N = 6144 (9 GiB per triangle attention), not at
+// 2048, where the extra core forward (~30% of the core backward) would cost time for
+// memory that is not short.
+int attn_saves_o(cu_impl *c, const pf_attn_dims *d) {
+    double o = (double)(d->B * d->L) * (double)d->H * (double)d->c_h * (double)cu_esz(c);
+    return rows_whole(c, d, 0) || o <= (double)(c->chunk_bytes ? c->chunk_bytes : CU_CHUNK_ABOVE);
+}
+
+// Whole when the whole's buffers fit (CU_CHUNK_ABOVE); pieces hold a little more per row.
 int64_t attn_rows_per_piece(cu_impl *c, const pf_attn_dims *d, int fwd) {
-    double whole = rows_bytes(c, d, 1, fwd, 0, 0);
-    int64_t R = cu_chunk_units(c, d->B, whole > 1 ? whole : 1, 1);
-    if (R < d->B && d->transpose) R = cu_chunk_units(c, d->B, rows_bytes(c, d, 1, fwd, 1, 0), 1);
-    return R;
+    if (rows_whole(c, d, fwd)) return d->B > 0 ? d->B : 1;
+    return cu_chunk_units(c, d->B, rows_bytes(c, d, 1, fwd, d->transpose, !fwd && !attn_saves_o(c, d), 0), 1);
 }
 
 size_t attn_rows_bytes(cu_impl *c, const pf_attn_dims *d, int64_t R, int fwd) {
-    size_t n = (size_t)rows_bytes(c, d, R, fwd, attn_gathers(d, R), 1);
+    size_t n = (size_t)rows_bytes(c, d, R, fwd, attn_gathers(d, R), !fwd && !attn_saves_o(c, d), 1);
     return fwd ? n : n + dbias_part_bytes(c, d, R);
 }
 
@@ -196,10 +208,11 @@ void attn_rows_fwd(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const 
         rows_fwd_piece(c, d, p, x, key_mask, biasT, out, o_sv, lse_sv, region, gather, r0, d->B - r0 < R ? d->B - r0 : R);
 }
 
-typedef struct { void *xln, *q, *k, *v, *g, *og, *dO, *dk, *dv, *d_xln, *xc, *doc, *dxc, *oc, *mc; float *D, *part; } rows_bw;
+typedef struct { void *xln, *q, *k, *v, *g, *og, *dO, *dk, *dv, *d_xln, *xc, *doc, *dxc, *oc, *mc; float *D, *part, *lse; } rows_bw;
 
-static void rows_bwd_carve(cu_impl *c, const pf_attn_dims *d, int64_t n, int64_t R, int gather, char *region,
-                           rows_bw *w) {
+// oc: gathered o, or o made again (remake, with lse: rows_bytes).
+static void rows_bwd_carve(cu_impl *c, const pf_attn_dims *d, int64_t n, int64_t R, int gather, int remake,
+                           char *region, rows_bw *w) {
     size_t e = cu_esz(c), nx = (size_t)(n * d->L * d->c_in) * e, nq = (size_t)(n * d->L * d->H * d->c_h) * e;
     cu_carver cv = {region, 0};
     w->xln = cu_carve(&cv, nx);
@@ -211,8 +224,9 @@ static void rows_bwd_carve(cu_impl *c, const pf_attn_dims *d, int64_t n, int64_t
     w->xc = gather ? cu_carve(&cv, nx) : NULL;
     w->doc = gather ? cu_carve(&cv, nx) : NULL;
     w->dxc = gather ? cu_carve(&cv, nx) : NULL;
-    w->oc = gather ? cu_carve(&cv, nq) : NULL;
     w->mc = gather ? cu_carve(&cv, (size_t)(n * d->L) * e) : NULL;
+    w->oc = gather || remake ? cu_carve(&cv, nq) : NULL;
+    w->lse = remake ? (float *)cu_carve(&cv, sizeof(float) * (size_t)(n * d->H * d->L)) : NULL;
 }
 
 // Rows r0 .. r0 + n: parameter gradients, d_x, and this piece's bias gradient in a->dzb.
@@ -222,25 +236,31 @@ static void rows_bwd_piece(cu_impl *c, const attn_bwd_args *A, int gather, int64
     pf_attn_p *g = A->g;
     int64_t RL = n * d->L, HC = (int64_t)d->H * d->c_h;
     rows_bw w;
-    rows_bwd_carve(c, d, n, A->R, gather, A->region, &w);
+    rows_bwd_carve(c, d, n, A->R, gather, !A->o, A->region, &w);
     const void *xs = piece_in(c, d, A->x, w.xc, r0, n, d->c_in, gather);
-    const void *os = piece_in(c, d, A->o, w.oc, r0, n, (int)HC, gather);
+    const void *os = A->o ? piece_in(c, d, A->o, w.oc, r0, n, (int)HC, gather) : w.oc;
     const void *dos = piece_in(c, d, A->d_out, w.doc, r0, n, d->c_in, gather);
     const void *ms = piece_in(c, d, A->key_mask, w.mc, r0, n, 1, gather);
     void *dxs = gather ? (A->d_x ? (void *)piece_in(c, d, A->d_x, w.dxc, r0, n, d->c_in, 1) : NULL)
                        : (void *)rows_at(c, d, A->d_x, r0, d->c_in);
     cu_ln_fwd(c, RL, d->c_in, &p->ln, xs, w.xln);
     rows_proj(c, d, p, RL, w.xln, w.q, w.k, w.v, w.g);
+    fa_args a = rows_args(d, n, gather, ms);
+    a.q = w.q; a.k = w.k; a.v = w.v;
+    a.biasT = A->biasT;
+    a.lse = A->o ? (float *)A->lse + r0 * d->H * d->L : w.lse;  // read only in the backward
+    if (!A->o) {  // not saved: the core's forward on this piece
+        a.out_o = w.oc;
+        fa_forward(c, &a);
+        a.out_o = NULL;
+    }
     // out = og W_o^T + b_o; og = g * o
     cu_mul(c, w.og, w.g, os, RL * HC);
     cu_fill(c, w.dO, 0.f, RL * HC);
     cu_linear_bwd(c, RL, (int)HC, d->c_in, &p->o, &g->o, w.og, dos, w.dO);  // dO = d og
     cu_gate_bwd(c, w.dO, w.g, os, w.dO, w.og, RL * HC);                      // og <- d g_pre, dO <- d o
 
-    fa_args a = rows_args(d, n, gather, ms);
-    a.q = w.q; a.k = w.k; a.v = w.v; a.o = os; a.dO = w.dO;
-    a.biasT = A->biasT;
-    a.lse = (float *)A->lse + r0 * d->H * d->L;  // read only in the backward
+    a.o = os; a.dO = w.dO;
     a.D = w.D;
     a.dq = w.g; a.dk = w.dk; a.dv = w.dv;  // the gate is spent: its buffer takes dq
     a.dbias = A->biasT ? A->dzb : NULL;

@@ -9,7 +9,7 @@
 // queries differ (x_sharded) the blocks are reduce-scattered (all-to-all, sum in
 // rank order), else every rank already holds the total and keeps its block.
 //
-// saved: x (B*L, c_in) | z (R*L, c_z) [PAIR] | o (B*L, HC) | lse (B, H, L) fp32 |
+// saved: x (B*L, c_in) | z (R*L, c_z) [PAIR] | o (B*L, HC), lse (B, H, L) fp32 [attn_saves_o] |
 //        biasT (H, L, L) fp32 [bias] (kept: remaking it in the backward would cost
 //        another all-gather)
 // ws:    zb (L*L, H): bias logits / their gradient [bias] | brecv (L*L, H) [bias]: the
@@ -47,8 +47,9 @@ static size_t ad_saved(cu_impl *c, const pf_attn_dims *d, int P, void *saved, ad
     cu_carver cs = {(char *)saved, 0};
     s->x = cu_carve(&cs, (size_t)(M * d->c_in) * e);
     s->z = cu_carve(&cs, d->bias == PF_BIAS_PAIR ? (size_t)(R * d->L * d->c_z) * e : 0);
-    s->o = cu_carve(&cs, (size_t)(M * HC) * e);
-    s->lse = (float *)cu_carve(&cs, sizeof(float) * (size_t)(d->B * d->H * d->L));
+    int keep = attn_saves_o(c, d);  // else the backward makes them again per piece
+    s->o = keep ? cu_carve(&cs, (size_t)(M * HC) * e) : NULL;
+    s->lse = keep ? (float *)cu_carve(&cs, sizeof(float) * (size_t)(d->B * d->H * d->L)) : NULL;
     s->biasT = (float *)cu_carve(&cs, d->bias ? sizeof(float) * (size_t)(d->L * d->L * d->H) : 0);
     return cs.off;
 }

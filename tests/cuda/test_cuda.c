@@ -321,7 +321,7 @@ static void attn_bwd_pieces(const char *label, const attn_case *t, pf_mem whole)
         pf_cuda_set_chunk_bytes(H_gpu, k == 1 ? 1 : whole.ws / 3 + 1);
         pf_mem mp = H_gpu->attn_mem(H_gpu, t->d);
         snprintf(nm, sizeof nm, "%s bwd in %spieces", label, k == 1 ? "smallest " : "");
-        tl_check(mp.saved == whole.saved, nm, "saved %zu in pieces, %zu whole", mp.saved, whole.saved);
+        tl_check(mp.saved <= whole.saved, nm, "saved %zu in pieces, %zu whole", mp.saved, whole.saved);
         real *fx = NULL, *fz = NULL;
         for (int rep = 0; rep < 2; rep++) attn_run(nm, t, mp, 0, rep, &fx, &fz);
     }
