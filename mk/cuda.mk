@@ -57,3 +57,10 @@ $(BUILD)/attn_bwd_check: bench/attn_bwd_check.cu $(ATTN_SRC) $(CU_HDR)
 	$(NVCC) $(NVFLAGS) bench/attn_bwd_check.cu $(ATTN_SRC) -o $@
 .PHONY: bench-attn-bwd
 bench-attn-bwd: $(BUILD)/attn_bwd_check
+
+# the block's memory plan on the CUDA backend's sizes, no GPU needed (bench/mem_plan.cu):
+#   make CUDA=1 build/mem_plan && build/mem_plan 2048 6144
+$(BUILD)/mem_plan: bench/mem_plan.cu $(call f32,$(filter-out src/cuda/%,$(LIB_SRC))) $(CU_OBJ) $(CU_HDR)
+	@mkdir -p $(BUILD)/cu/bench
+	$(NVCC) $(NVFLAGS) -c bench/mem_plan.cu -o $(BUILD)/cu/bench/mem_plan.o
+	$(CC) $(CFLAGS) $(BUILD)/cu/bench/mem_plan.o $(filter %.o,$^) -o $@ $(filter-out $(CU_LIBS),$(LDLIBS)) $(CU_LIBS)

@@ -209,3 +209,20 @@ void h_check_input_doubled(const char *name, const hbuf *b, const real *init, co
     for (int64_t i = 0; i < b->n; i++) twice[i] = init[i] + 2 * (snap[i] - init[i]);
     h_compare_delta(name, now, twice, init, b->n, tol);
 }
+
+void h_reset_grads(void) {
+    for (int k = 0; k < n_slots; k++) H_gpu->upload(H_gpu, slots[k].dg, slots[k].g0, sizeof(real) * (size_t)slots[k].n);
+}
+
+void h_check_same_bits(const char *label) {
+    char nm[256];
+    for (int k = 0; k < n_slots; k++) {
+        real *now = dl_real(slots[k].dg, slots[k].n);
+        int64_t bad = -1;
+        for (int64_t i = 0; i < slots[k].n && bad < 0; i++)
+            if (memcmp(&now[i], &slots[k].snap[i], sizeof(real))) bad = i;
+        snprintf(nm, sizeof nm, "%s same bits d%s", label, slots[k].name);
+        tl_check(bad < 0, nm, "first difference at %lld: %.9g vs %.9g", (long long)bad,
+                 bad < 0 ? 0.0 : (double)now[bad], bad < 0 ? 0.0 : (double)slots[k].snap[bad]);
+    }
+}

@@ -35,6 +35,10 @@ void h_check_param_grads(const char *label);
 // Snapshot GPU gradient increments; after a second backward, check they doubled.
 void h_snapshot_grads(void);
 void h_check_doubled(const char *label);
+// Every GPU gradient back to its starting values (a backward run again from scratch).
+void h_reset_grads(void);
+// Every GPU gradient has the same bits as at the last h_snapshot_grads (run to run).
+void h_check_same_bits(const char *label);
 // Input gradient b after two backwards: b - init == 2 (snap - init).
 void h_check_input_doubled(const char *name, const hbuf *b, const real *init, const real *snap);
 void h_params_reset(void);

@@ -253,6 +253,89 @@ static void inference_pieces(int k, pf_mem whole) {
 }
 
 // ---- attention ---------------------------------------------------------------------------
+// The module's forward that saves and its backward forced into pieces (cu_attn.cuh: rows,
+// and positions of the bias), k = 1 the smallest (one row, one position), k = 2 about a
+// third of the whole workspace, each on exactly its planned saved and ws (guarded),
+// against the CPU reference (oc, dx, dz and the CPU's parameter gradients), and run twice:
+// the same bits. dx->init / dz->init are the gradients' starting values (seeds sx, sz).
+typedef struct {
+    const pf_attn_dims *d;
+    const pf_attn_p *Pd;
+    pf_attn_p *Gd;
+    const hbuf *x, *z, *dout;
+    const void *mask;
+    const real *oc;
+    const hgrad *dx, *dz;
+    uint64_t sx, sz;
+    int want_dz;
+} attn_case;
+
+// One forward that saves and backward of the module (dap: the row-sharded entry with one
+// rank, x_sharded) on fresh gradients and exactly mp's bytes; rep 0 checks against the
+// CPU and keeps dx, dz and the parameter gradients, rep 1 checks the same bits.
+static void p1_gather(const pf_dap_comm *c, const void *x, void *out, size_t bytes) {
+    if (x != out) H_gpu->copy(H_gpu, out, x, bytes);
+}
+static void p1_a2a(const pf_dap_comm *c, const void *x, void *out, size_t bytes) { H_gpu->copy(H_gpu, out, x, bytes); }
+static void p1_sum(const pf_dap_comm *c, real *x, int64_t n) {}
+static const pf_dap_comm P1 = {0, 1, p1_gather, p1_a2a, p1_sum, NULL, NULL, NULL, NULL};
+
+static void attn_run(const char *nm, const attn_case *t, pf_mem mp, int dap, int rep, real **first_dx,
+                     real **first_dz) {
+    const pf_attn_dims *d = t->d;
+    int64_t nx = t->x->n, nz = t->z->n;
+    h_reset_grads();
+    void *gs = h_gpu_raw(mp.saved), *gw = h_gpu_raw(mp.ws);
+    hbuf op = h_poison(nx), dxp = h_rand(nx, 0.1, t->sx), dzp = h_rand(nz, 0.1, t->sz);
+    void *dzd = t->want_dz && nz ? dzp.d : NULL, *zd = nz ? t->z->d : NULL;
+    if (dap) {
+        H_gpu->attn_dap_fwd(H_gpu, d, t->Pd, t->x->d, zd, t->mask, op.d, gs, gw, &P1);
+        H_gpu->attn_dap_bwd(H_gpu, d, t->Pd, t->Gd, t->mask, gs, t->dout->d, dxp.d, dzd, gw, &P1, 1);
+    } else {
+        H_gpu->attn_fwd(H_gpu, d, t->Pd, t->x->d, zd, t->mask, op.d, gs, gw);
+        H_gpu->attn_bwd(H_gpu, d, t->Pd, t->Gd, t->mask, gs, t->dout->d, dxp.d, dzd, gw);
+    }
+    real *gx = h_download(&dxp), *gz = dzd ? h_download(&dzp) : NULL;
+    char s2[400];
+    if (rep == 0) {
+        snprintf(s2, sizeof s2, "%s fwd", nm);
+        h_compare(s2, h_download(&op), t->oc, nx, H_tol);
+        snprintf(s2, sizeof s2, "%s dx", nm);
+        h_compare_delta(s2, gx, t->dx->b.h, t->dx->init, nx, H_tol);
+        snprintf(s2, sizeof s2, "%s dz", nm);
+        if (gz) h_compare_delta(s2, gz, t->dz->b.h, t->dz->init, nz, H_tol);
+        h_check_param_grads(nm);
+        h_snapshot_grads();
+        *first_dx = gx;
+        *first_dz = gz;
+        return;
+    }
+    h_check_same_bits(nm);
+    tl_check(!memcmp(gx, *first_dx, sizeof(real) * (size_t)nx), nm, "dx differs run to run");
+    tl_check(!gz || !memcmp(gz, *first_dz, sizeof(real) * (size_t)nz), nm, "dz differs run to run");
+}
+
+static void attn_bwd_pieces(const char *label, const attn_case *t, pf_mem whole) {
+    char nm[320];
+    for (int k = 1; k < 3; k++) {
+        pf_cuda_set_chunk_bytes(H_gpu, k == 1 ? 1 : whole.ws / 3 + 1);
+        pf_mem mp = H_gpu->attn_mem(H_gpu, t->d);
+        snprintf(nm, sizeof nm, "%s bwd in %spieces", label, k == 1 ? "smallest " : "");
+        tl_check(mp.saved <= whole.saved, nm, "saved %zu in pieces, %zu whole", mp.saved, whole.saved);
+        real *fx = NULL, *fz = NULL;
+        for (int rep = 0; rep < 2; rep++) attn_run(nm, t, mp, 0, rep, &fx, &fz);
+    }
+    // the row-sharded entry (cu_dap_attn.cu, the same pieces) with one rank: the
+    // unsharded module, whole and in the smallest pieces (the dap executor never transposes)
+    for (int k = 0; k < 2 && !t->d->transpose && H_gpu->attn_dap_mem; k++) {
+        pf_cuda_set_chunk_bytes(H_gpu, k);
+        snprintf(nm, sizeof nm, "%s dap P1%s", label, k ? " in smallest pieces" : "");
+        real *fx = NULL, *fz = NULL;
+        for (int rep = 0; rep < 2; rep++) attn_run(nm, t, H_gpu->attn_dap_mem(H_gpu, t->d, 1), 1, rep, &fx, &fz);
+    }
+    pf_cuda_set_chunk_bytes(H_gpu, 0);
+}
+
 static const char *attn_tag = "";  // "fused ": the run with the one-pass backward forced
 
 static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_dz, uint64_t seed) {
@@ -308,6 +391,8 @@ static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_d
     h_check_doubled(label);
     g_twice(label, "dx", &dx);
     if (want_dz && nz) g_twice(label, "dz", &dz);
+    attn_case t = {&d, &Pd, &Gd, &x, &z, &dout, mdv, oc, &dx, &dz, seed + 12, seed + 13, want_dz};
+    attn_bwd_pieces(label, &t, mg);
     free_mems(&m);
     finish(label);
 }

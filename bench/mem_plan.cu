@@ -1,0 +1,76 @@
+// mem_plan.cu: the memory plan of one block on the CUDA backend's sizes, without a
+// GPU: each step's saved and workspace bytes (the cu_NAME_mem functions of the
+// CUDA backend, bf16 or fp32, on a backend struct that computes nothing), and the
+// block forward + backward's planned total as `pairfold bench` allocates it: four
+// copies of the largest stream (x, dx, delta, d delta), the masks, the block's
+// saved region and its workspace (the largest step's). Weights and cuBLASLt
+// scratch are not counted. Sizes in GiB and in z-sized copies (N^2 c_z act).
+//   build/mem_plan [--preset af3] [--kind pairformer|evoformer|msa_module] [--fp32] N...
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../src/cuda/cu_ops.h"
+extern "C" {
+#include "../src/model/block.h"
+#include "../src/model/config.h"
+#include "../src/model/params.h"
+}
+
+static double gib(double b) { return b / (double)(1u << 30); }
+
+static void plan(pf_backend *be, const pf_config *cfg, int kind, int64_t N, int64_t S) {
+    pf_params P;
+    pf_params_init_registry(&P);
+    pf_block b;
+    pf_block_declare(&b, kind, cfg, &P, "block");
+    pf_block_plan(&b, be, N, S);
+    double z = (double)N * N * cfg->c_z * be->act_bytes;
+    int cm = kind == PF_BLOCK_EXTRA_MSA ? cfg->c_e : cfg->c_m;
+    double big = z, m = (double)S * N * cm * be->act_bytes;
+    if (kind != PF_BLOCK_PAIRFORMER && m > big) big = m;
+    printf("%s N %lld S %lld (z-sized copy %.2f GiB)\n", pf_block_kind_name(kind), (long long)N, (long long)S, gib(z));
+    printf("  %-40s %10s %10s %10s\n", "step", "saved GiB", "ws GiB", "ws_fwd GiB");
+    for (int i = 0; i < b.n; i++)
+        printf("  %-40s %10.2f %10.2f %10.2f\n", b.step[i].name, gib((double)b.step[i].mem.saved),
+               gib((double)b.step[i].mem.ws), gib((double)b.step[i].mem.ws_fwd));
+    double streams = 4 * big + (double)N * N * be->act_bytes + (kind == PF_BLOCK_PAIRFORMER ? 0 : (double)S * N * be->act_bytes);
+    double total = streams + (double)b.saved_bytes + (double)b.ws_bytes;
+    printf("  saved %.2f GiB (%.2f z), ws %.2f GiB (%.2f z), streams + masks %.2f GiB (%.2f z)\n",
+           gib((double)b.saved_bytes), b.saved_bytes / z, gib((double)b.ws_bytes), b.ws_bytes / z, gib(streams),
+           streams / z);
+    printf("  block f+b planned: %.2f GiB (%.2f z); forward only: %.2f GiB\n", gib(total), total / z,
+           gib(2 * big + (double)b.ws_fwd_bytes));
+    pf_params_free(&P);
+}
+
+int main(int argc, char **argv) {
+    const char *preset = "af3", *kind_name = "pairformer";
+    int fp32 = 0, first = 1;
+    for (; first < argc && argv[first][0] == '-'; first++) {
+        if (!strcmp(argv[first], "--preset") && first + 1 < argc) preset = argv[++first];
+        else if (!strcmp(argv[first], "--kind") && first + 1 < argc) kind_name = argv[++first];
+        else if (!strcmp(argv[first], "--fp32")) fp32 = 1;
+        else { fprintf(stderr, "usage: mem_plan [--preset P] [--kind K] [--fp32] N...\n"); return 2; }
+    }
+    pf_config cfg;
+    if (pf_config_preset(&cfg, preset)) { fprintf(stderr, "mem_plan: unknown preset '%s'\n", preset); return 2; }
+    int kind = !strcmp(kind_name, "pairformer") ? PF_BLOCK_PAIRFORMER
+               : !strcmp(kind_name, "evoformer") ? PF_BLOCK_EVOFORMER
+               : !strcmp(kind_name, "msa_module") ? PF_BLOCK_MSA_MODULE : -1;
+    if (kind < 0) { fprintf(stderr, "mem_plan: unknown kind '%s'\n", kind_name); return 2; }
+    cu_impl ci;
+    memset(&ci, 0, sizeof ci);
+    ci.bf16 = !fp32;
+    pf_backend be = *pf_backend_cpu();  // the CPU's slots say which ops exist; only mem() is called
+    be.name = fp32 ? "cuda-fp32 (plan)" : "cuda (plan)";
+    be.impl = &ci;
+    be.act_bytes = fp32 ? 4 : 2;
+#define PF_MODULE_OP(name, NAME, D, Pt, n_in) be.name##_mem = cu_##name##_mem;
+#include "../src/backend/ops.def"
+    for (int i = first; i < argc; i++) {
+        int64_t N = atoll(argv[i]);
+        if (N < 1) { fprintf(stderr, "mem_plan: bad N '%s'\n", argv[i]); return 2; }
+        plan(&be, &cfg, kind, N, kind == PF_BLOCK_PAIRFORMER ? 1 : cfg.msa_rows);
+    }
+    return 0;
+}

@@ -1,0 +1,79 @@
+// cu_attn.cuh: the attention module's pieces (cu_attn_rows.cu), shared by the op
+// (cu_attention.cu) and its row-sharded variant (cu_dap_attn.cu), which differ
+// only in where the pair bias comes from and where its gradient goes.
+//
+// The B rows attend independently, so LayerNorm, projections, the fused core
+// (cu_flash.cuh), the gate and the output projection run over pieces of R rows;
+// only the bias logits are shared by every row: they are made whole first (zb
+// (L*L, H) act, then biasT (H, L, L) fp32), from pieces of positions, and their
+// gradient is the sum over all rows, complete only after the last row piece.
+// A transposed op (its rows are x's second axis) copies a piece's columns into
+// contiguous (L, R, c) buffers when there is more than one piece ("gather").
+// Piece sizes come from cu_chunk_units (sizes only): the same bits every run, and
+// one piece below CU_CHUNK_ABOVE, which is the whole module op for op.
+#ifndef PF_CU_ATTN_CUH
+#define PF_CU_ATTN_CUH
+#include "cu_ops.h"
+
+// Rows per piece of the forward (fwd != 0) or of the backward, and whether
+// those pieces gather columns.
+int64_t attn_rows_per_piece(cu_impl *c, const pf_attn_dims *d, int fwd);
+static inline int attn_gathers(const pf_attn_dims *d, int64_t R) { return d->transpose && R < d->B; }
+// Whether the forward saves the core's o and lse: unless the backward runs in pieces and
+// o is over the piece limit (large problems: then the backward runs the core's forward
+// again on each piece, about a third of the core backward's work).
+int attn_saves_o(cu_impl *c, const pf_attn_dims *d);
+// Bytes of one piece's buffers (fwd or bwd) for R rows.
+size_t attn_rows_bytes(cu_impl *c, const pf_attn_dims *d, int64_t R, int fwd);
+
+// Positions per piece of a bias pass over n_pos positions of cb channels:
+// forward (LayerNorm output) or backward (LayerNorm output and its gradient).
+int64_t attn_bias_per_piece(cu_impl *c, int64_t n_pos, int cb, int fwd);
+static inline size_t attn_bias_bytes(cu_impl *c, int64_t P, int cb, int fwd) {
+    return (((size_t)(P * cb) * cu_esz(c) + 255) & ~(size_t)255) * (fwd ? 1 : 2);
+}
+
+// zb (n_pos, H) = LN(src) W_bias^T over pieces of P positions of src (n_pos, cb);
+// region: attn_bias_bytes(P, cb, 1).
+void attn_bias_fwd(cu_impl *c, int64_t n_pos, int cb, int H, const pf_layernorm_p *ln, const real *w_bias,
+                   const void *src, void *zb, char *region, int64_t P);
+// The backward of attn_bias_fwd for dzb (n_pos, H): g_bias, g_ln += ..., d_src += ...
+// (may be NULL); region: attn_bias_bytes(P, cb, 0).
+void attn_bias_bwd(cu_impl *c, int64_t n_pos, int cb, int H, const pf_layernorm_p *ln, pf_layernorm_p *g_ln,
+                   const pf_linear_p *bias, pf_linear_p *g_bias, const void *src, const void *dzb, void *d_src,
+                   char *region, int64_t P);
+// biasT[h][key][query] = zb[bidx(query, key)][h]; bidx = key * L + query when tr.
+void attn_bias_T(cu_impl *c, const void *zb, float *biasT, int64_t L, int H, int tr);
+
+// Forward of every row in pieces of R: out (x's layout) = the module without its
+// bias logits, which biasT (or NULL) brings. o_sv (x's layout, HC channels) and
+// lse_sv (B, H, L) fp32 receive the core's output and log-sum-exp when not NULL
+// (the forward that saves). region: attn_rows_bytes(R, fwd).
+void attn_rows_fwd(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x, const void *key_mask,
+                   const float *biasT, void *out, void *o_sv, float *lse_sv, char *region, int64_t R);
+
+// Backward of every row in pieces of R, from the saved x, o and lse (o, lse NULL when
+// not saved, attn_saves_o: then made again per piece):
+// parameter gradients of ln, q, k, v, g, o, d_x += (NULL: not wanted), and the bias
+// logits' gradient dzb (L*L, H) act (stored order of the bias, written) when biasT.
+// Several pieces sum their gradients of the bias in dzb_acc (L*L, H) fp32, in
+// piece order. One piece: self_bias(ctx, xln, d_xln) (when set) runs after the
+// projections' backward and before the LayerNorm's, with dzb complete, so a bias
+// from x itself (PF_BIAS_SELF) adds into the same d_xln; with several pieces the
+// caller runs attn_bias_bwd over x instead.
+typedef struct {
+    const pf_attn_dims *d;
+    const pf_attn_p *p;
+    pf_attn_p *g;
+    const void *x, *o, *key_mask, *d_out;
+    const float *lse, *biasT;
+    void *d_x, *dzb;
+    float *dzb_acc;
+    char *region;
+    int64_t R;
+    void (*self_bias)(void *ctx, const void *xln, void *d_xln);
+    void *ctx;
+} attn_bwd_args;
+void attn_rows_bwd(cu_impl *c, const attn_bwd_args *a);
+
+#endif

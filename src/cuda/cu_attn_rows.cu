@@ -1,0 +1,295 @@
+// cu_attn_rows.cu: the attention module over pieces of rows and its bias over
+// pieces of positions (cu_attn.cuh), for cu_attention.cu and cu_dap_attn.cu.
+//
+// Forward piece:  xln (R*L, c_in) | q, k, v, g, o, og (R*L, HC) | lse (R, H, L) fp32 |
+//                 gathered: xc, outc (R*L, c_in), mc (R*L)
+// Backward piece: xln | q, k, v, g (dq once the gate's backward has run) | og (d g_pre) |
+//                 dO | dk, dv (R*L, HC) | D (R, H, L) fp32 | d_xln (R*L, c_in) |
+//                 bias-gradient partials (splits, H, L, L) fp32 [bf16, bias] |
+//                 gathered: xc, doc, dxc (R*L, c_in), mc (R*L) | in pieces: o (R*L, HC),
+//                 lse (R, H, L) fp32 (the core's forward again: o is not saved then)
+// q, k, v and the gate are recomputed from LN(x) in the backward (four GEMMs)
+// rather than saved: saved memory is what grows with the number of blocks.
+#include "cu_attn.cuh"
+#include "cu_flash.cuh"
+
+static size_t al256(size_t n) { return (n + 255) & ~(size_t)255; }
+
+// Bytes of the per-row buffers of R rows: gather, a transposed op's columns in pieces;
+// remake, the backward's o and lse made again (cu_attn.cuh). align 0: the exact sum.
+static double rows_bytes(cu_impl *c, const pf_attn_dims *d, int64_t R, int fwd, int gather, int remake, int align) {
+    size_t e = cu_esz(c), RL = (size_t)(R * d->L), HC = (size_t)d->H * (size_t)d->c_h;
+    size_t x = RL * (size_t)d->c_in * e, q = RL * HC * e, lse = sizeof(float) * (size_t)(R * d->H * d->L), m = RL * e;
+    if (align) x = al256(x), q = al256(q), lse = al256(lse), m = al256(m);
+    if (fwd) return (double)x + 6.0 * q + lse + (gather ? 2.0 * x + m : 0);
+    return 2.0 * x + 8.0 * q + lse + (gather ? 3.0 * x + m : 0) + (gather || remake ? (double)q : 0) + (remake ? lse : 0);
+}
+
+static size_t dbias_part_bytes(cu_impl *c, const pf_attn_dims *d, int64_t R) {
+    int ns = d->bias ? fa_dbias_splits(c->bf16, R, d->L, d->H) : 1;
+    return ns > 1 ? al256(sizeof(float) * (size_t)ns * (size_t)(d->L * d->L * d->H)) : 0;
+}
+
+static int rows_whole(cu_impl *c, const pf_attn_dims *d, int fwd) {
+    double whole = rows_bytes(c, d, 1, fwd, 0, 0, 0);
+    return cu_chunk_units(c, d->B, whole > 1 ? whole : 1, 1) >= d->B;
+}
+
+// o (and lse) are made again only when the backward runs in pieces and o alone is over
+// the piece limit (CU_CHUNK_ABOVE): at N = 6144 (9 GiB per triangle attention), not at
+// 2048, where the extra core forward (~30% of the core backward) would cost time for
+// memory that is not short.
+int attn_saves_o(cu_impl *c, const pf_attn_dims *d) {
+    double o = (double)(d->B * d->L) * (double)d->H * (double)d->c_h * (double)cu_esz(c);
+    return rows_whole(c, d, 0) || o <= (double)(c->chunk_bytes ? c->chunk_bytes : CU_CHUNK_ABOVE);
+}
+
+// Whole when the whole's buffers fit (CU_CHUNK_ABOVE); pieces hold a little more per row.
+int64_t attn_rows_per_piece(cu_impl *c, const pf_attn_dims *d, int fwd) {
+    if (rows_whole(c, d, fwd)) return d->B > 0 ? d->B : 1;
+    return cu_chunk_units(c, d->B, rows_bytes(c, d, 1, fwd, d->transpose, !fwd && !attn_saves_o(c, d), 0), 1);
+}
+
+size_t attn_rows_bytes(cu_impl *c, const pf_attn_dims *d, int64_t R, int fwd) {
+    size_t n = (size_t)rows_bytes(c, d, R, fwd, attn_gathers(d, R), !fwd && !attn_saves_o(c, d), 1);
+    return fwd ? n : n + dbias_part_bytes(c, d, R);
+}
+
+int64_t attn_bias_per_piece(cu_impl *c, int64_t n_pos, int cb, int fwd) {
+    return cu_chunk_units(c, n_pos, (double)cb * (double)cu_esz(c) * (fwd ? 1 : 2), 1);
+}
+
+// ---- the bias logits ---------------------------------------------------------------
+
+void attn_bias_fwd(cu_impl *c, int64_t n_pos, int cb, int H, const pf_layernorm_p *ln, const real *w_bias,
+                   const void *src, void *zb, char *region, int64_t P) {
+    size_t e = cu_esz(c);
+    pf_linear_p nb = {(real *)w_bias, NULL};
+    for (int64_t p0 = 0; p0 < n_pos; p0 += P) {
+        int64_t n = n_pos - p0 < P ? n_pos - p0 : P;
+        cu_ln_fwd(c, n, cb, ln, (const char *)src + (size_t)(p0 * cb) * e, region);
+        cu_linear_fwd(c, n, cb, H, &nb, region, (char *)zb + (size_t)(p0 * H) * e, 0);
+    }
+}
+
+void attn_bias_bwd(cu_impl *c, int64_t n_pos, int cb, int H, const pf_layernorm_p *ln, pf_layernorm_p *g_ln,
+                   const pf_linear_p *bias, pf_linear_p *g_bias, const void *src, const void *dzb, void *d_src,
+                   char *region, int64_t P) {
+    size_t e = cu_esz(c);
+    char *lnp = region, *dp = region + al256((size_t)(P * cb) * e);
+    for (int64_t p0 = 0; p0 < n_pos; p0 += P) {
+        int64_t n = n_pos - p0 < P ? n_pos - p0 : P;
+        const char *sp = (const char *)src + (size_t)(p0 * cb) * e;
+        cu_ln_fwd(c, n, cb, ln, sp, lnp);
+        cu_fill(c, dp, 0.f, n * cb);
+        cu_linear_bwd(c, n, cb, H, bias, g_bias, lnp, (const char *)dzb + (size_t)(p0 * H) * e, dp);
+        cu_ln_bwd(c, n, cb, ln, g_ln, sp, dp, d_src ? (char *)d_src + (size_t)(p0 * cb) * e : NULL);
+    }
+}
+
+template <typename T>
+__global__ void k_bias_T(const T *zb, float *bT, int64_t L, int H, int tr) {
+    int64_t n = L * L * H;
+    GRID_STRIDE(i, n) {
+        int64_t q = i % L, k = (i / L) % L;
+        int h = (int)(i / (L * L));
+        int64_t idx = tr ? k * L + q : q * L + k;
+        bT[i] = ld(zb, idx * H + h);
+    }
+}
+
+void attn_bias_T(cu_impl *c, const void *zb, float *biasT, int64_t L, int H, int tr) {
+    CU_DISPATCH(c, T, k_bias_T<T><<<cu_blocks(L * L * H, 256), 256, 0, c->stream>>>((const T *)zb, biasT, L, H, tr));
+    CU_LAUNCHED();
+}
+
+// acc = x (first) or acc += x: the bias gradient summed over the pieces in piece order.
+template <typename T>
+__global__ void k_acc_f32(float *acc, const T *x, int64_t n, int first) {
+    GRID_STRIDE(i, n) acc[i] = first ? ld(x, i) : acc[i] + ld(x, i);
+}
+template <typename T>
+__global__ void k_f32_to_act(T *y, const float *x, int64_t n) { GRID_STRIDE(i, n) st(y, i, x[i]); }
+
+// ---- rows ------------------------------------------------------------------------
+
+static fa_args rows_args(const pf_attn_dims *d, int64_t n, int gather, const void *key_mask) {
+    fa_args a;
+    memset(&a, 0, sizeof a);
+    a.B = n;
+    a.L = d->L;
+    a.H = d->H;
+    a.ch = d->c_h;
+    a.HC = (int64_t)d->H * d->c_h;
+    // transposed: position l of row r at l * (rows stored) + r
+    a.rstride = d->transpose ? 1 : d->L;
+    a.pstride = d->transpose ? (gather ? n : d->B) : 1;
+    a.bias_tr = d->bias == PF_BIAS_SELF && d->transpose;
+    a.scale = (float)(1.0 / sqrt((double)d->c_h));
+    a.mask = key_mask;
+    return a;
+}
+
+// (L, n) columns r0.. of a transposed (L, B, ch) tensor <-> a contiguous (L, n, ch) one.
+static void cols_copy(cu_impl *c, void *dst, const void *src, const pf_attn_dims *d, int64_t r0, int64_t n, int ch,
+                      int gather) {
+    size_t e = cu_esz(c), w = (size_t)(n * ch) * e, wide = (size_t)(d->B * ch) * e;
+    char *off = (char *)(gather ? src : dst) + (size_t)(r0 * ch) * e;
+    if (gather) CU_CHECK(cudaMemcpy2DAsync(dst, w, off, wide, w, (size_t)d->L, cudaMemcpyDeviceToDevice, c->stream));
+    else CU_CHECK(cudaMemcpy2DAsync(off, wide, src, w, w, (size_t)d->L, cudaMemcpyDeviceToDevice, c->stream));
+}
+
+// Rows r0 .. r0 + n of a (B, L, ch) tensor (untransposed), or the whole transposed one.
+static const void *rows_at(cu_impl *c, const pf_attn_dims *d, const void *t, int64_t r0, int64_t ch) {
+    if (!t || d->transpose) return t;
+    return (const char *)t + (size_t)(r0 * d->L * ch) * cu_esz(c);
+}
+
+// A piece's view of an input tensor of ch channels: its rows in place, or its columns
+// gathered into buf.
+static const void *piece_in(cu_impl *c, const pf_attn_dims *d, const void *t, void *buf, int64_t r0, int64_t n,
+                            int ch, int gather) {
+    if (!t) return NULL;
+    if (!gather) return rows_at(c, d, t, r0, ch);
+    cols_copy(c, buf, t, d, r0, n, ch, 1);
+    return buf;
+}
+
+// q, k, v and g = sigmoid(LN(x) W_g^T + b_g) from xln (n rows).
+static void rows_proj(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, int64_t RL, const void *xln, void *q,
+                      void *k, void *v, void *g) {
+    int HC = d->H * d->c_h;
+    cu_linear_fwd(c, RL, d->c_in, HC, &p->q, xln, q, 0);
+    cu_linear_fwd(c, RL, d->c_in, HC, &p->k, xln, k, 0);
+    cu_linear_fwd(c, RL, d->c_in, HC, &p->v, xln, v, 0);
+    cu_linear_fwd(c, RL, d->c_in, HC, &p->g, xln, g, 0);
+    cu_sigmoid(c, g, RL * HC);
+}
+
+static void rows_fwd_piece(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x, const void *key_mask,
+                           const float *biasT, void *out, void *o_sv, float *lse_sv, char *region, int gather,
+                           int64_t r0, int64_t n) {
+    size_t e = cu_esz(c);
+    int64_t RL = n * d->L, HC = (int64_t)d->H * d->c_h;
+    cu_carver cv = {region, 0};
+    void *xln = cu_carve(&cv, (size_t)(RL * d->c_in) * e);
+    void *q = cu_carve(&cv, (size_t)(RL * HC) * e), *k = cu_carve(&cv, (size_t)(RL * HC) * e);
+    void *v = cu_carve(&cv, (size_t)(RL * HC) * e), *g = cu_carve(&cv, (size_t)(RL * HC) * e);
+    void *o = cu_carve(&cv, (size_t)(RL * HC) * e), *og = cu_carve(&cv, (size_t)(RL * HC) * e);
+    float *lse = (float *)cu_carve(&cv, sizeof(float) * (size_t)(n * d->H * d->L));
+    void *xc = gather ? cu_carve(&cv, (size_t)(RL * d->c_in) * e) : NULL;
+    void *outc = gather ? cu_carve(&cv, (size_t)(RL * d->c_in) * e) : NULL;
+    void *mc = gather ? cu_carve(&cv, (size_t)RL * e) : NULL;
+    if (o_sv && !gather) o = (void *)rows_at(c, d, o_sv, r0, HC);
+    if (lse_sv) lse = lse_sv + r0 * d->H * d->L;
+    const void *xs = piece_in(c, d, x, xc, r0, n, d->c_in, gather);
+    const void *ms = piece_in(c, d, key_mask, mc, r0, n, 1, gather);
+    void *dst = gather ? outc : (void *)rows_at(c, d, out, r0, d->c_in);
+    cu_ln_fwd(c, RL, d->c_in, &p->ln, xs, xln);
+    rows_proj(c, d, p, RL, xln, q, k, v, g);
+    fa_args a = rows_args(d, n, gather, ms);
+    a.q = q; a.k = k; a.v = v;
+    a.biasT = biasT;
+    a.out_o = o;
+    a.lse = lse;
+    fa_forward(c, &a);
+    cu_mul(c, og, g, o, RL * HC);
+    cu_linear_fwd(c, RL, (int)HC, d->c_in, &p->o, og, dst, 0);
+    if (gather) {
+        cols_copy(c, out, dst, d, r0, n, d->c_in, 0);
+        if (o_sv) cols_copy(c, o_sv, o, d, r0, n, (int)HC, 0);
+    }
+}
+
+void attn_rows_fwd(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x, const void *key_mask,
+                   const float *biasT, void *out, void *o_sv, float *lse_sv, char *region, int64_t R) {
+    int gather = attn_gathers(d, R);
+    for (int64_t r0 = 0; r0 < d->B; r0 += R)
+        rows_fwd_piece(c, d, p, x, key_mask, biasT, out, o_sv, lse_sv, region, gather, r0, d->B - r0 < R ? d->B - r0 : R);
+}
+
+typedef struct { void *xln, *q, *k, *v, *g, *og, *dO, *dk, *dv, *d_xln, *xc, *doc, *dxc, *oc, *mc; float *D, *part, *lse; } rows_bw;
+
+// oc: gathered o, or o made again (remake, with lse: rows_bytes).
+static void rows_bwd_carve(cu_impl *c, const pf_attn_dims *d, int64_t n, int64_t R, int gather, int remake,
+                           char *region, rows_bw *w) {
+    size_t e = cu_esz(c), nx = (size_t)(n * d->L * d->c_in) * e, nq = (size_t)(n * d->L * d->H * d->c_h) * e;
+    cu_carver cv = {region, 0};
+    w->xln = cu_carve(&cv, nx);
+    void **q[] = {&w->q, &w->k, &w->v, &w->g, &w->og, &w->dO, &w->dk, &w->dv};
+    for (int i = 0; i < 8; i++) *q[i] = cu_carve(&cv, nq);
+    w->D = (float *)cu_carve(&cv, sizeof(float) * (size_t)(n * d->H * d->L));
+    w->d_xln = cu_carve(&cv, nx);
+    w->part = (float *)cu_carve(&cv, dbias_part_bytes(c, d, R));  // sized for R >= n rows
+    w->xc = gather ? cu_carve(&cv, nx) : NULL;
+    w->doc = gather ? cu_carve(&cv, nx) : NULL;
+    w->dxc = gather ? cu_carve(&cv, nx) : NULL;
+    w->mc = gather ? cu_carve(&cv, (size_t)(n * d->L) * e) : NULL;
+    w->oc = gather || remake ? cu_carve(&cv, nq) : NULL;
+    w->lse = remake ? (float *)cu_carve(&cv, sizeof(float) * (size_t)(n * d->H * d->L)) : NULL;
+}
+
+// Rows r0 .. r0 + n: parameter gradients, d_x, and this piece's bias gradient in a->dzb.
+static void rows_bwd_piece(cu_impl *c, const attn_bwd_args *A, int gather, int64_t r0, int64_t n) {
+    const pf_attn_dims *d = A->d;
+    const pf_attn_p *p = A->p;
+    pf_attn_p *g = A->g;
+    int64_t RL = n * d->L, HC = (int64_t)d->H * d->c_h;
+    rows_bw w;
+    rows_bwd_carve(c, d, n, A->R, gather, !A->o, A->region, &w);
+    const void *xs = piece_in(c, d, A->x, w.xc, r0, n, d->c_in, gather);
+    const void *os = A->o ? piece_in(c, d, A->o, w.oc, r0, n, (int)HC, gather) : w.oc;
+    const void *dos = piece_in(c, d, A->d_out, w.doc, r0, n, d->c_in, gather);
+    const void *ms = piece_in(c, d, A->key_mask, w.mc, r0, n, 1, gather);
+    void *dxs = gather ? (A->d_x ? (void *)piece_in(c, d, A->d_x, w.dxc, r0, n, d->c_in, 1) : NULL)
+                       : (void *)rows_at(c, d, A->d_x, r0, d->c_in);
+    cu_ln_fwd(c, RL, d->c_in, &p->ln, xs, w.xln);
+    rows_proj(c, d, p, RL, w.xln, w.q, w.k, w.v, w.g);
+    fa_args a = rows_args(d, n, gather, ms);
+    a.q = w.q; a.k = w.k; a.v = w.v;
+    a.biasT = A->biasT;
+    a.lse = A->o ? (float *)A->lse + r0 * d->H * d->L : w.lse;  // read only in the backward
+    if (!A->o) {  // not saved: the core's forward on this piece
+        a.out_o = w.oc;
+        fa_forward(c, &a);
+        a.out_o = NULL;
+    }
+    // out = og W_o^T + b_o; og = g * o
+    cu_mul(c, w.og, w.g, os, RL * HC);
+    cu_fill(c, w.dO, 0.f, RL * HC);
+    cu_linear_bwd(c, RL, (int)HC, d->c_in, &p->o, &g->o, w.og, dos, w.dO);  // dO = d og
+    cu_gate_bwd(c, w.dO, w.g, os, w.dO, w.og, RL * HC);                      // og <- d g_pre, dO <- d o
+
+    a.o = os; a.dO = w.dO;
+    a.D = w.D;
+    a.dq = w.g; a.dk = w.dk; a.dv = w.dv;  // the gate is spent: its buffer takes dq
+    a.dbias = A->biasT ? A->dzb : NULL;
+    a.dbias_part = w.part;
+    fa_rowdot(c, &a, w.D);
+    fa_backward(c, &a);
+
+    cu_fill(c, w.d_xln, 0.f, RL * d->c_in);
+    cu_linear_bwd(c, RL, d->c_in, (int)HC, &p->q, &g->q, w.xln, w.g, w.d_xln);
+    cu_linear_bwd(c, RL, d->c_in, (int)HC, &p->k, &g->k, w.xln, w.dk, w.d_xln);
+    cu_linear_bwd(c, RL, d->c_in, (int)HC, &p->v, &g->v, w.xln, w.dv, w.d_xln);
+    cu_linear_bwd(c, RL, d->c_in, (int)HC, &p->g, &g->g, w.xln, w.og, w.d_xln);
+    if (n == d->B && A->self_bias) A->self_bias(A->ctx, w.xln, w.d_xln);
+    cu_ln_bwd(c, RL, d->c_in, &p->ln, &g->ln, xs, w.d_xln, dxs);
+    if (gather && dxs) cols_copy(c, A->d_x, dxs, d, r0, n, d->c_in, 0);
+}
+
+void attn_rows_bwd(cu_impl *c, const attn_bwd_args *a) {
+    const pf_attn_dims *d = a->d;
+    int gather = attn_gathers(d, a->R), pieces = a->R < d->B;
+    int64_t nb = d->L * d->L * d->H;
+    for (int64_t r0 = 0; r0 < d->B; r0 += a->R) {
+        rows_bwd_piece(c, a, gather, r0, d->B - r0 < a->R ? d->B - r0 : a->R);
+        if (!a->biasT || !pieces) continue;
+        CU_DISPATCH(c, T, k_acc_f32<T><<<cu_blocks(nb, 256), 256, 0, c->stream>>>(a->dzb_acc, (const T *)a->dzb, nb, r0 == 0));
+        CU_LAUNCHED();
+    }
+    if (a->biasT && pieces) {
+        CU_DISPATCH(c, T, k_f32_to_act<T><<<cu_blocks(nb, 256), 256, 0, c->stream>>>((T *)a->dzb, a->dzb_acc, nb));
+        CU_LAUNCHED();
+    }
+}
