@@ -115,6 +115,9 @@ for s in ${STAGES:-parity tests bench train}; do
     fwdonly) # one Pairformer block forward only (inference: no saved activations, chunked) at long N
             TAIL=6 stage fwdonly ${FWD_LIMIT:-300} $P/pairfold bench --preset af3 --device cuda --set n_msa_blocks=0 \
                 --forward-only --n ${FWD_N:-10000} --reps 1 ;;
+    bigfb)  # one Pairformer block forward + backward (training) at long N, pairfold alone (issue 11: 6144)
+            TAIL=6 stage bigfb ${BIG_LIMIT:-300} $P/pairfold bench --preset af3 --device cuda --set n_msa_blocks=0 \
+                --n ${BIG_N:-6144} --reps 1 ;;
     benchcq) # the same blocks against PyTorch with cuEquivariance's kernels (carry .cueq too)
             mkdir -p /tmp/site && tar -C /tmp/site -xJf .cueq/site.tar.xz
             PYTHONPATH=/tmp/site stage benchcq ${BENCH_LIMIT:-170} python3 bench/compare_blocks.py --impl cueq --pairfold $P/pairfold \
