@@ -164,6 +164,8 @@ pf_structure_losses pf_structure_head_run_dev(pf_structure_head *h, pf_backend *
     o.plddt_loss = plddt_xent(&h->pd, plog, lddt, tr->frame_mask, h->w_plddt, pl_grad ? dpl : NULL);
     pf_aligned_error(N, Rl, tl, tr->R, tr->t, err);
     o.pae_loss = pae_dev(h, be, N, z, err, tr->frame_mask, &b, h->w_pae, pae_grad ? d_z : NULL);
+    o.sidechain_fape = pf_structure_sidechain_fape(h, N, R, t, ang, tr, seq_mask, clamp, sc, training ? dR : NULL,
+                                                   training ? dt : NULL, training ? dang : NULL);
     if (training) {
         be->upload(be, b.dR, dR, sizeof(real) * (size_t)(L * N * 9));
         be->upload(be, b.dt, dt, sizeof(real) * (size_t)(L * N * 3));
@@ -173,12 +175,13 @@ pf_structure_losses pf_structure_head_run_dev(pf_structure_head *h, pf_backend *
             be->upload(be, b.dpl, dpl, sizeof(real) * (size_t)(N * nb));
             be->plddt_bwd(be, &h->pd, &h->pp, &h->pg, b.s, b.dpl, b.ds);
         }
-        be->sm_bwd(be, &h->d, &h->p, &h->g, s, z, b.mask, b.saved, b.dR, b.dt, b.ds, use_tors ? b.dang : NULL, d_s,
-                   d_z, b.ws);
+        be->sm_bwd(be, &h->d, &h->p, &h->g, s, z, b.mask, b.saved, b.dR, b.dt, b.ds, h->d.c_resnet > 0 ? b.dang : NULL,
+                   d_s, d_z, b.ws);
     } else if (out) {
         dev_pred(h, be, N, z, seq_mask, R, t, ang, plog, &b, out);
     }
-    o.loss = h->w_fape * o.fape + h->w_torsion * o.torsion + h->w_plddt * o.plddt_loss + h->w_pae * o.pae_loss;
+    o.loss = h->w_fape * o.fape + h->w_torsion * o.torsion + h->w_plddt * o.plddt_loss + h->w_pae * o.pae_loss +
+             h->w_sidechain * o.sidechain_fape;
     be->sync(be);
     real *bufs[] = {R, t, ang, plog, dR, dt, dang, dpl, lddt, err};
     for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++) pf_free(bufs[k]);
