@@ -30,7 +30,7 @@ PY
 check "log: fape, lddt_ca, val_lddt_ca" $?
 
 # 2. resume: 4 + 4 resumed steps print the losses of the straight run, bit for bit
-$BIN train --steps 4 $SM --set val_every=0 --out "$T/b" --log "$T/b.jsonl" --quiet >/dev/null 2>&1 &&
+$BIN train --steps 4 $SM --set lr_decay_steps=8 --set val_every=0 --out "$T/b" --log "$T/b.jsonl" --quiet >/dev/null 2>&1 &&
 $BIN train --resume "$T/b" --steps 8 --log "$T/b.jsonl" --quiet >/dev/null 2>&1
 check "4 steps + resume to 8" $?
 python3 - "$T/a.jsonl" "$T/b.jsonl" <<'PY'

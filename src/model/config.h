@@ -46,7 +46,7 @@ typedef struct {
     uint64_t seed;
     float lr, lr_min, weight_decay, beta1, beta2, adam_eps, grad_clip;
     int warmup_steps;
-    int lr_decay_steps;          // cosine decay horizon, fixed by the preset (not by --steps)
+    int lr_decay_steps;          // cosine decay horizon; 0: the run's steps, fixed when a fresh run starts
     int ckpt_every;
     int keep_checkpoints;        // step directories kept in a run directory (the newest); 0: all
     char device[16];             // "cpu", "cuda" (bf16 activations) or "cuda-fp32" (src/backend/device.h)
