@@ -81,6 +81,7 @@ static const field fields[] = {
     FI(data_workers, 0, 64, "data worker threads (0: on the training thread)"),
     FI(prefetch, 0, 1024, "batches prepared ahead"),
     FI(n_val, 0, 4096, "held-out validation entries"),
+    FI(val_crops, 1, 64, "fixed crops of each held-out entry that validation averages over"),
     FI(val_every, 0, BIG, "validate every N steps, at the first and at the last (0: only at the last)"),
     FI(steps, 0, BIG, "train until this step"),
     FI(grad_accum, 1, 4096, "examples per optimizer step (per process)"),
@@ -130,6 +131,7 @@ static void common_defaults(pf_config *c) {
     c->prefetch = 4;
     c->n_val = 4;
     c->val_every = 50;
+    c->val_crops = 1;
     c->seed = 1;
     c->lr = 1e-3f;
     c->lr_min = 1e-4f;

@@ -38,6 +38,7 @@ typedef struct {
     int synthetic_len;           // length of every synthetic protein (0: 40..90 at random)
     int data_workers, prefetch;
     int n_val, val_every;
+    int val_crops;               // fixed crops of each held-out entry that validation averages over
     // ---- training ----
     int steps;
     int grad_accum;              // examples per optimizer step (gradients averaged over them)
