@@ -99,9 +99,10 @@ static void test_head(int64_t N, int masked) {
     head_setup(&hc, &Pc, H_cpu);
     head_setup(&hg, &Pg, H_gpu);
     // bf16 moves the coordinates by ~1e-2 A, enough to move a pair across one of
-    // lDDT's thresholds and a residue's pLDDT target into another bin: the pLDDT
-    // head's gradient is not continuous there, so bf16 compares it with weight 0
-    if (H_bf16) hc.w_plddt = hg.w_plddt = 0;
+    // lDDT's thresholds (a residue's pLDDT target into another bin) or an aligned
+    // error into another of PAE's 0.5 A bins: the targets of the two confidence
+    // heads jump there, so bf16 compares their losses but trains them with weight 0
+    if (H_bf16) hc.w_plddt = hg.w_plddt = hc.w_pae = hg.w_pae = 0;
     head_truth T = make_truth(N, masked);
     hbuf s = h_rand(N * HCS, 1, 1), z = h_rand(N * N * HCZ, 1, 2);
     hbuf ds = h_rand(N * HCS, 0, 0), dz = h_rand(N * N * HCZ, 0, 0);  // zeros on both sides
