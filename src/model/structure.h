@@ -81,6 +81,13 @@ double pf_structure_fape_mix(const pf_structure_head *h, int L, int64_t N, const
                              const pf_structure_truth *tr, double clamp, double scale, real *dR, real *dt,
                              double *clamped);
 
+// The torsion-angle loss (Alg. 27) of every layer's angles ang (L, N, 7, 2),
+// averaged over the layers (AF2's L_aux); 0 without torsion truth or angle
+// resnet. Adds scale * d loss into d_ang (NULL: the value alone). Shared by the
+// host path and the device path.
+double pf_structure_torsion_layers(const pf_structure_head *h, int64_t N, const real *ang,
+                                   const pf_structure_truth *tr, const real *seq_mask, double scale, real *d_ang);
+
 // The side-chain FAPE term for L layers' frames R (L, N, 3, 3), t (L, N, 3) and
 // torsions ang (L, N, 7, 2): the all-atom FAPE of the last layer (AF2 1.9.2),
 // clamped at clamp; 0 when the truth has no atoms or the module no angle resnet.

@@ -135,7 +135,6 @@ pf_structure_losses pf_structure_head_run_dev(pf_structure_head *h, pf_backend *
     if (!be->sm_fwd || !be->plddt_fwd) pf_die("structure module: backend %s has no structure entries", be->name);
     h->d.ipa.N = h->pd.N = h->ad.N = N;
     const int64_t L = h->d.n_layers, na = L * N * 2 * PF_NUM_TORSIONS, cs = h->d.ipa.c_s, nb = h->pd.n_bins;
-    const int use_tors = h->d.c_resnet > 0 && tr->tors && tr->tors_alt && tr->tors_mask;
     pf_structure_losses o = {0};
     dev_bufs b = dev_alloc(be, h, N);
     be->act_from_real(be, b.mask, seq_mask, N);
@@ -155,9 +154,7 @@ pf_structure_losses pf_structure_head_run_dev(pf_structure_head *h, pf_backend *
     const double sc = training ? 1.0 : 0.0;
     o.fape = pf_structure_fape_mix(h, (int)L, N, R, t, tr, clamp, sc * h->w_fape, training ? dR : NULL,
                                    training ? dt : NULL, &o.fape_clamped);
-    for (int l = 0; use_tors && l < L; l++)
-        o.torsion += cpu_torsion_loss(N, ang + l * N * 2 * PF_NUM_TORSIONS, tr->tors, tr->tors_alt, tr->tors_mask,
-                                      seq_mask, sc * h->w_torsion / L, training ? dang + l * N * 2 * PF_NUM_TORSIONS : NULL) / L;
+    o.torsion = pf_structure_torsion_layers(h, N, ang, tr, seq_mask, sc * h->w_torsion, training ? dang : NULL);
     pf_lddt_ca_per_residue(N, tl, tr->t, tr->frame_mask, PF_LDDT_CA_CUTOFF, lddt);  // targets: no gradient (AF2)
     o.lddt_ca = masked_mean_dev(N, lddt, tr->frame_mask);
     const int pl_grad = training && h->w_plddt != 0, pae_grad = training && h->w_pae != 0;

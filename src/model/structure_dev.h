@@ -5,8 +5,8 @@
 // the torsion loss, lDDT-Ca, the aligned errors and the pLDDT cross-entropy run
 // on the host on the downloaded frames, angles and logits (O(L N^2) scalars at
 // most). Same math as structure.c's host path (pf_structure_head_train / _eval):
-// both call the same FAPE functions (pf_structure_fape_mix,
-// pf_structure_sidechain_fape).
+// both call the same loss functions (pf_structure_fape_mix,
+// pf_structure_torsion_layers, pf_structure_sidechain_fape).
 #ifndef PF_MODEL_STRUCTURE_DEV_H
 #define PF_MODEL_STRUCTURE_DEV_H
 #include "structure.h"
