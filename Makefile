@@ -62,6 +62,10 @@ $(BUILD)/test_data%: $(call f32,$(LIB_SRC) $(TLIB_SRC)) $(BUILD)/f32/tests/test_
 $(BUILD)/test_unit_%: $(call f32,$(LIB_SRC) $(TLIB_SRC)) $(BUILD)/f32/tests/test_unit_%.o
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
+# the bf16 storage floor of test_cuda's IPA d z check, on the CPU (bench/ipa_bf16_floor.c)
+$(BUILD)/ipa_bf16_floor: $(call f32,$(LIB_SRC) $(TLIB_SRC) bench/ipa_bf16_floor.c)
+	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
+
 # tests/test_op_coverage.sh reads the CUDA test's object (it compiles without CUDA)
 test: pairfold libpairfold.so $(TEST_BINS) $(call f32,tests/cuda/test_cuda.c)
 	@bash tests/run_all.sh $(TEST_BINS)

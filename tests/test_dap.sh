@@ -89,7 +89,7 @@ out=$(close_losses "$T/h4/train.jsonl" "$T/ga2/train.jsonl" 6)
 check "2 groups x dap 2 = one process with grad_accum=2 (6 steps)" $? "$out"
 
 # resume: 4 steps with dap=2, then resumed to 8 (the checkpoint carries dap) = 8 straight, bit for bit
-ranks 2 8 "$T/rs8" --set dap=2 && ranks 2 4 "$T/rs4" --set dap=2 && ARGS="--quiet" ranks 2 8 "$T/rs4" --resume "$T/rs4"
+ranks 2 8 "$T/rs8" --set dap=2 && ranks 2 4 "$T/rs4" --set dap=2 --set lr_decay_steps=8 && ARGS="--quiet" ranks 2 8 "$T/rs4" --resume "$T/rs4"
 check "dap=2 runs and resumes" $? "$(tail -n 2 "$T/rs4.r0" "$T/rs4.r1")"
 python3 - "$T/rs8/train.jsonl" "$T/rs4/train.jsonl" <<'PY'
 import json, sys

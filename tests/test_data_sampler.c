@@ -112,6 +112,29 @@ static void test_determinism(void) {
         if (!r2) pf_batch_free(&b);
     }
     tl_check(val_same, "validation batches fixed across seeds", NULL);
+    // val_crops K: K fixed crops per held-out entry; crop 0 is the one-crop batch
+    pf_sampler_cfg c3 = base_cfg();
+    c3.val_crops = 3;
+    pf_sampler s3;
+    if (pf_sampler_open(&s3, &c3, err, sizeof err) == 0) {
+        int n3 = pf_sampler_n_val(&s3), first = 1, other = 0, entry = 1;
+        for (int i = 0; i < s1.n_val; i++) {
+            pf_batch one, k0, k1;
+            pf_sampler_val(&s1, i, &one);
+            pf_sampler_val(&s3, 3 * i, &k0);
+            pf_sampler_val(&s3, 3 * i + 1, &k1);
+            first &= batch_equal(&one, &k0);
+            other += !batch_equal(&k0, &k1);
+            entry &= !strcmp(k0.name, k1.name);
+            pf_batch_free(&one), pf_batch_free(&k0), pf_batch_free(&k1);
+        }
+        pf_batch past;
+        tl_check(n3 == 3 * s1.n_val && pf_sampler_n_val(&s1) == s1.n_val && first && entry && other >= 1 &&
+                     pf_sampler_val(&s3, n3, &past) == -1,
+                 "val_crops 3: 3 crops per held-out entry, the first one as with 1", "n %d, first %d, entry %d, other %d",
+                 n3, first, entry, other);
+        pf_sampler_close(&s3);
+    }
     int leak = 0, seen[64] = {0};
     for (int64_t step = 0; step < 3000; step++) {
         int e = pf_sampler_pick(&s1, step, 0);

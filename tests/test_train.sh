@@ -51,7 +51,8 @@ check "pairformer loss falls" $?
 # 2. exact resume: 30 straight vs 20 + 10 resumed
 $BIN train --preset tiny --data synthetic --steps 30 --out "$T/a" --log "$T/a.jsonl" --quiet >/dev/null 2>&1
 check "straight 30-step run" $?
-$BIN train --preset tiny --data synthetic --steps 20 --out "$T/b" --log "$T/b.jsonl" --quiet >/dev/null 2>&1
+# the schedule follows --steps (lr_decay_steps 0): the 20-step run is given the straight run's horizon
+$BIN train --preset tiny --data synthetic --steps 20 --set lr_decay_steps=30 --out "$T/b" --log "$T/b.jsonl" --quiet >/dev/null 2>&1
 check "20-step run" $?
 $BIN train --resume "$T/b" --steps 30 --log "$T/b.jsonl" --quiet >"$T/resume.out" 2>&1
 check "resume to step 30" $? "$(tail -n 3 "$T/resume.out")"
@@ -67,10 +68,32 @@ sys.exit(0 if ok else 1)
 PY
 check "resumed losses identical bit for bit" $?
 
+# 2a. the learning-rate schedule follows --steps (the tiny preset's lr_decay_steps 0):
+# cosine decay to lr_min at the run's last step, the number in config.json; a resume
+# with more steps keeps it (lr_min past it); an explicit lr_decay_steps is kept
+$BIN train --preset tiny --data synthetic --steps 12 --set val_every=0 --out "$T/s" --log "$T/s.jsonl" --quiet >/dev/null 2>&1 &&
+$BIN train --resume "$T/s" --steps 14 --log "$T/s.jsonl" --quiet >/dev/null 2>&1 &&
+$BIN train --preset tiny --data synthetic --steps 12 --set lr_decay_steps=40 --set val_every=0 --out "$T/s40" --log "$T/s40.jsonl" --quiet >/dev/null 2>&1
+check "schedule runs: 12 steps, resumed to 14, and 12 with lr_decay_steps=40" $?
+python3 - "$T/s" "$T/s40" <<'PY'
+import json, sys
+def run(d):
+    lr = {json.loads(l)["step"]: json.loads(l)["lr"] for l in open(d + ".jsonl")}
+    return lr, json.load(open(d + "/config.json"))
+(a, ca), (b, cb) = run(sys.argv[1]), run(sys.argv[2])
+lo, hi = ca["lr_min"], ca["lr"]
+ok = ca["lr_decay_steps"] == 12 and cb["lr_decay_steps"] == 40 and sorted(a) == list(range(1, 15))
+ok = ok and all(abs(a[k] - lo) <= 1e-6 * lo for k in (12, 13, 14)) and a[11] > 2 * lo
+ok = ok and b[12] > 0.9 * hi
+print("lr at 11..14:", [a[k] for k in (11, 12, 13, 14)], "lr_decay_steps", ca["lr_decay_steps"], "| explicit 40: lr at 12", b[12])
+sys.exit(0 if ok else 1)
+PY
+check "lr decays over --steps, kept on resume; an explicit lr_decay_steps stays" $?
+
 # 2b. exact resume on the bundled real proteins (cache sampler, worker threads, prefetch)
 $BIN train --steps 8 --set val_every=0 --out "$T/ra" --log "$T/ra.jsonl" --quiet >/dev/null 2>&1
 check "bundled data: straight 8-step run" $?
-$BIN train --steps 4 --set val_every=0 --out "$T/rb" --log "$T/rb.jsonl" --quiet >/dev/null 2>&1 &&
+$BIN train --steps 4 --set lr_decay_steps=8 --set val_every=0 --out "$T/rb" --log "$T/rb.jsonl" --quiet >/dev/null 2>&1 &&
 $BIN train --resume "$T/rb" --steps 8 --log "$T/rb.jsonl" --quiet >/dev/null 2>&1
 check "bundled data: 4 steps + resume to 8" $?
 same_losses "$T/ra.jsonl" "$T/rb.jsonl" 8
@@ -95,7 +118,7 @@ sys.exit(0 if ok else 1)
 PY
 check "grad_accum: a step is the mean over its examples" $?
 $BIN train --steps 4 --set grad_accum=2 --set val_every=0 --out "$T/ga" --log "$T/ga.jsonl" --quiet >/dev/null 2>&1 &&
-$BIN train --steps 2 --set grad_accum=2 --set val_every=0 --out "$T/gb" --log "$T/gb.jsonl" --quiet >/dev/null 2>&1 &&
+$BIN train --steps 2 --set lr_decay_steps=4 --set grad_accum=2 --set val_every=0 --out "$T/gb" --log "$T/gb.jsonl" --quiet >/dev/null 2>&1 &&
 $BIN train --resume "$T/gb" --steps 4 --log "$T/gb.jsonl" --quiet >/dev/null 2>&1
 same_losses "$T/ga.jsonl" "$T/gb.jsonl" 4
 check "grad_accum=2: 2 steps + resume to 4 identical to 4 straight" $?
@@ -103,7 +126,7 @@ check "grad_accum=2: 2 steps + resume to 4 identical to 4 straight" $?
 # 2d. weight EMA: validation uses the averaged weights; they are saved with the
 # checkpoint and resumed exactly; predict uses them unless --raw-weights
 $BIN train --preset tiny --data synthetic --steps 20 --set ema_decay=0.9 --set val_every=5 --out "$T/ea" --log "$T/ea.jsonl" --quiet >/dev/null 2>&1 &&
-$BIN train --preset tiny --data synthetic --steps 10 --set ema_decay=0.9 --set val_every=5 --out "$T/eb" --log "$T/eb.jsonl" --quiet >/dev/null 2>&1 &&
+$BIN train --preset tiny --data synthetic --steps 10 --set lr_decay_steps=20 --set ema_decay=0.9 --set val_every=5 --out "$T/eb" --log "$T/eb.jsonl" --quiet >/dev/null 2>&1 &&
 $BIN train --resume "$T/eb" --steps 20 --log "$T/eb.jsonl" --quiet >/dev/null 2>&1
 check "ema: 20 straight, 10 + resume to 20" $?
 python3 - "$T/ea" "$T/eb" <<'PY'
@@ -149,7 +172,7 @@ sys.exit(0 if ok else 1)
 PY
     check "2 ranks = one process with grad_accum=2 (examples, mean gradient); one log" $?
     $MPIRUN $BIN train --data synthetic --steps 8 --set val_every=4 --out "$T/ma" --quiet >/dev/null 2>&1 &&
-    $MPIRUN $BIN train --data synthetic --steps 4 --set val_every=4 --out "$T/mb" --quiet >/dev/null 2>&1 &&
+    $MPIRUN $BIN train --data synthetic --steps 4 --set lr_decay_steps=8 --set val_every=4 --out "$T/mb" --quiet >/dev/null 2>&1 &&
     $MPIRUN $BIN train --resume "$T/mb" --steps 8 --quiet >/dev/null 2>&1
     same_losses "$T/ma/train.jsonl" "$T/mb/train.jsonl" 8
     check "2 ranks: 4 steps + resume to 8 identical to 8 straight" $?

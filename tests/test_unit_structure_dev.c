@@ -2,7 +2,8 @@
 // entries (src/model/structure_dev.c, the path device backends take) against
 // the host path (structure.c) on the CPU backend: the same losses, parameter
 // gradients, d s, d z, and the same prediction; masked residues, an odd size,
-// with and without the torsion loss. (On a GPU the entries themselves are
+// with and without the torsion loss, with and without side-chain atoms (the
+// side-chain FAPE, pf_structure_sidechain_fape, on both paths). (On a GPU the entries themselves are
 // checked against the CPU by test_cuda --only structure.)
 #include <math.h>
 #include <stdio.h>
@@ -11,6 +12,7 @@
 #include "../src/model/structure.h"
 #include "../src/model/structure_dev.h"
 #include "../src/cpu/cpu_structure.h"
+#include "../src/cpu/cpu_allatom.h"
 #include "../src/core/util.h"
 
 enum { CS = 16, CZ = 8 };
@@ -19,9 +21,22 @@ static void close_to(const char *what, const char *label, double a, double b, do
     tl_check(fabs(a - b) <= tol * (1 + fabs(b)), what, "%s: %.9g vs %.9g", label, a, b);
 }
 
-static void run(int64_t N, int with_tors, int masked) {
+// Side-chain truth: every heavy atom of residues of several types (with 0 to 4 chi
+// angles), built from the true frames and torsions, moved by up to ~0.2 A, one
+// atom missing.
+static void truth_atoms(int64_t N, const real *R, const real *t, const real *tors, int32_t *aa, real *x, real *m) {
+    static const int32_t types[] = {1, 17, 7, 18, 20, 11, 9, 0, 5};  // ARG TRP GLY TYR unknown LYS ILE ALA GLN
+    for (int64_t i = 0; i < N; i++) aa[i] = types[i % (int64_t)(sizeof types / sizeof *types)];
+    cpu_allatom_fwd(N, aa, R, t, tors, NULL, NULL, x);
+    const real *noise = tl_rand(N * PF_MAX_RES_ATOMS * 3, 0.1, 6);
+    for (int64_t k = 0; k < N * PF_MAX_RES_ATOMS * 3; k++) x[k] += noise[k];
+    pf_allatom_mask(N, aa, m);
+    m[1 * PF_MAX_RES_ATOMS + 6] = 0;
+}
+
+static void run(int64_t N, int with_tors, int masked, int atoms) {
     char label[96];
-    snprintf(label, sizeof label, "N %lld tors %d masked %d", (long long)N, with_tors, masked);
+    snprintf(label, sizeof label, "N %lld tors %d masked %d atoms %d", (long long)N, with_tors, masked, atoms);
     pf_backend *be = pf_backend_cpu();
     pf_structure_head h;
     pf_structure_head_defaults(&h, CS, CZ);
@@ -52,7 +67,11 @@ static void run(int64_t N, int with_tors, int masked) {
             tm[i * 7 + k] = seq[i] * (k != 0);
         }
     }
-    pf_structure_truth tr = {R, t, fm, with_tors ? tors : NULL, with_tors ? alt : NULL, with_tors ? tm : NULL, NULL, NULL, NULL};
+    int32_t aa[64];
+    real *ax = tl_zeros(N * PF_MAX_RES_ATOMS * 3), *am = tl_zeros(N * PF_MAX_RES_ATOMS);
+    if (atoms) truth_atoms(N, R, t, tors, aa, ax, am);
+    pf_structure_truth tr = {R, t, fm, with_tors ? tors : NULL, with_tors ? alt : NULL, with_tors ? tm : NULL,
+                             atoms ? aa : NULL, atoms ? ax : NULL, atoms ? am : NULL};
     real *ds_h = tl_zeros(N * CS), *dz_h = tl_zeros(N * N * CZ), *ds_d = tl_zeros(N * CS), *dz_d = tl_zeros(N * N * CZ);
     pf_params_zero_grad(&P);
     pf_structure_losses a = pf_structure_head_train(&h, N, s, z, seq, &tr, PF_FAPE_CLAMP, 1.0, ds_h, dz_h);
@@ -66,6 +85,9 @@ static void run(int64_t N, int with_tors, int masked) {
     close_to("train plddt", label, b.plddt_loss, a.plddt_loss, 1e-5);
     close_to("train pae", label, b.pae_loss, a.pae_loss, 1e-5);
     close_to("train lddt_ca", label, b.lddt_ca, a.lddt_ca, 1e-6);
+    close_to("train side-chain fape", label, b.sidechain_fape, a.sidechain_fape, 1e-5);
+    tl_check(atoms ? a.sidechain_fape > 0.05 : a.sidechain_fape == 0, "side-chain fape present with atoms", "%s: %g",
+             label, a.sidechain_fape);
     double eg = tl_rel_err(P.grad, g_h, P.total), es = tl_rel_err(ds_d, ds_h, N * CS), ez = tl_rel_err(dz_d, dz_h, N * N * CZ);
     tl_check(eg < 1e-4 && es < 1e-4 && ez < 1e-4, "train gradients", "%s: params %.3g, d s %.3g, d z %.3g", label, eg, es, ez);
     // evaluation with the prediction
@@ -80,6 +102,7 @@ static void run(int64_t N, int with_tors, int masked) {
     pf_structure_losses e2 = pf_structure_head_run_dev(&h, be, N, (const pf_act *)s, (const pf_act *)z, seq, &tr,
                                                     PF_FAPE_CLAMP, 0, NULL, NULL, &out[1]);
     close_to("eval loss", label, e2.loss, e1.loss, 1e-5);
+    close_to("eval side-chain fape", label, e2.sidechain_fape, e1.sidechain_fape, 1e-5);
     close_to("eval ptm", label, out[1].ptm, out[0].ptm, 1e-5);
     const int64_t n[4] = {N * 3, N * 14, N, N * N};
     const char *nm[4] = {"t", "torsions", "plddt", "pae"};
@@ -91,8 +114,11 @@ static void run(int64_t N, int with_tors, int masked) {
 }
 
 int main(void) {
-    run(7, 1, 1);
-    run(9, 0, 0);
-    run(12, 1, 0);
+    run(7, 1, 1, 0);
+    run(9, 0, 0, 0);
+    run(12, 1, 0, 0);
+    run(7, 1, 1, 1);
+    run(11, 1, 0, 1);
+    run(9, 0, 1, 1);  // atoms without the torsion loss: the side-chain FAPE's d angles alone
     return tl_finish();
 }

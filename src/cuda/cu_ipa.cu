@@ -314,8 +314,11 @@ __global__ void k_ipa_key_bwd(ipa_k k, const float *hw, ipa_sv v, ipa_bw G) {
 }
 
 // d z (N, N, c_z) += sum_h (a_hij d o^pair_hi + d b_hij W_b[h, :]) (one thread per element,
-// h in order): both paths in fp32, one rounding into the activation type (two bf16
-// roundings of terms that cancel missed the bf16 tolerance at N = 300).
+// h in order): both paths in fp32, one rounding into the activation type. In bf16
+// that rounding of d z's old contents plus the increment is the whole error at large
+// N (the increment shrinks like 1/N, the old contents do not): one rounding is what
+// an exact kernel has, two (one per path) add a second, independent one
+// (bench/ipa_bf16_floor.c).
 template <typename T>
 __global__ void k_ipa_dz(ipa_k k, ipa_sv v, const float *dcat, const float *dbf, const float *Wb, T *dz) {
     const int64_t N = k.N, off = (int64_t)k.H * k.c + 4 * (int64_t)k.H * k.Pv;

@@ -52,6 +52,7 @@ typedef struct {
     int extra_msa_rows;       // E: extra MSA rows (0 allowed)
     uint64_t seed;
     int n_val;                // entries held out for validation (by hash of name)
+    int val_crops;            // fixed crops of each held-out entry (>= 1; 0 counts as 1)
     int n_workers;            // producer threads; 0 = produce inside next()
     int prefetch;             // queue depth (>= 1)
     double spatial_crop_prob; // else contiguous cropping (AF-multimer 0.5)

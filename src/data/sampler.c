@@ -14,6 +14,7 @@ void pf_sampler_cfg_default(pf_sampler_cfg *c) {
     c->extra_msa_rows = 1024;
     c->seed = 0;
     c->n_val = 4;
+    c->val_crops = 1;
     c->n_workers = 2;
     c->prefetch = 4;
     c->spatial_crop_prob = 0.5;
@@ -469,8 +470,13 @@ int pf_sampler_batch(const pf_sampler *s, int64_t step, int rank, pf_batch *out)
     return pf_sampler_make(s, e, pf_hash2(step_key(s, step, rank), 0xBA7C4), out);
 }
 
+int pf_sampler_n_val(const pf_sampler *s) { return s->n_val * (s->cfg.val_crops > 1 ? s->cfg.val_crops : 1); }
+
 int pf_sampler_val(const pf_sampler *s, int i, pf_batch *out) {
-    if (i < 0 || i >= s->n_val) return -1;
-    // fixed streams, independent of the training seed, so val losses compare across runs
-    return pf_sampler_make(s, s->val[i], pf_hash2(0x7A1DA7Eull, (uint64_t)i), out);
+    const int K = s->cfg.val_crops > 1 ? s->cfg.val_crops : 1, e = i / K, k = i % K;
+    if (i < 0 || e >= s->n_val) return -1;
+    // fixed streams, independent of the training seed, so val losses compare across
+    // runs; crop 0 of entry e has the stream of a one-crop validation
+    const uint64_t key = pf_hash2(0x7A1DA7Eull, (uint64_t)e);
+    return pf_sampler_make(s, s->val[e], k == 0 ? key : pf_hash2(key, (uint64_t)k), out);
 }

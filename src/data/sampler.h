@@ -34,6 +34,8 @@ int pf_crop_spatial(const pf_entry_view *v, int crop, pf_rng *r, int *sel, int *
 // Batch of entry e with the streams of key (crop, MSA sampling, masking).
 int pf_sampler_make(const pf_sampler *s, int e, uint64_t key, pf_batch *out);
 int pf_sampler_batch(const pf_sampler *s, int64_t step, int rank, pf_batch *out);
+// Validation batch i of pf_sampler_n_val: crop i % val_crops of held-out entry i / val_crops.
+int pf_sampler_n_val(const pf_sampler *s);
 int pf_sampler_val(const pf_sampler *s, int i, pf_batch *out);
 
 #endif

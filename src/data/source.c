@@ -176,7 +176,7 @@ pf_batch_source *pf_cache_source_create(const pf_sampler_cfg *cfg, char *err, si
     src->name = "cache";
     src->impl = m;
     src->next = src_next;
-    src->n_val = m->s.n_val;
+    src->n_val = pf_sampler_n_val(&m->s);
     src->val = src_val;
     src->destroy = src_destroy;
     src->schedule = src_schedule;

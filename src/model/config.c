@@ -81,6 +81,7 @@ static const field fields[] = {
     FI(data_workers, 0, 64, "data worker threads (0: on the training thread)"),
     FI(prefetch, 0, 1024, "batches prepared ahead"),
     FI(n_val, 0, 4096, "held-out validation entries"),
+    FI(val_crops, 1, 64, "fixed crops of each held-out entry that validation averages over"),
     FI(val_every, 0, BIG, "validate every N steps, at the first and at the last (0: only at the last)"),
     FI(steps, 0, BIG, "train until this step"),
     FI(grad_accum, 1, 4096, "examples per optimizer step (per process)"),
@@ -96,7 +97,7 @@ static const field fields[] = {
     FFX(adam_eps, 0, 1, 1, 0, "AdamW epsilon"),
     FF(grad_clip, 0, 1e6, "global gradient-norm clip (0: off)"),
     FI(warmup_steps, 0, BIG, "linear learning-rate warmup steps"),
-    FI(lr_decay_steps, 0, BIG, "cosine decay horizon (fixed by the preset, not by --steps)"),
+    FI(lr_decay_steps, 0, BIG, "cosine decay horizon in steps (0: the run's --steps, fixed when the run starts; a resume keeps it)"),
     FI(ckpt_every, 0, BIG, "checkpoint every N steps (0: only at the end and on a signal)"),
     FI(keep_checkpoints, 0, 1000000, "step directories kept in a run directory: the newest ones (0: keep all)"),
     FS(device, "cpu, cuda (bf16 activations) or cuda-fp32 (`--device`; CUDA needs `make CUDA=1`)"),
@@ -130,6 +131,7 @@ static void common_defaults(pf_config *c) {
     c->prefetch = 4;
     c->n_val = 4;
     c->val_every = 50;
+    c->val_crops = 1;
     c->seed = 1;
     c->lr = 1e-3f;
     c->lr_min = 1e-4f;
@@ -159,7 +161,7 @@ int pf_config_preset(pf_config *c, const char *name) {
         c->crop_size = 48; c->msa_rows = 16; c->extra_msa_rows = 16;
         c->recycles = 0;
         c->steps = 200;
-        c->lr_decay_steps = 200;
+        c->lr_decay_steps = 0;  // the decay spans the run, however many --steps it has
         c->lr = 3e-3f; c->lr_min = 3e-4f;
         c->grad_clip = 1.0f;
         c->dropout_msa = 0.0f; c->dropout_pair = 0.0f;

@@ -38,6 +38,7 @@ typedef struct {
     int synthetic_len;           // length of every synthetic protein (0: 40..90 at random)
     int data_workers, prefetch;
     int n_val, val_every;
+    int val_crops;               // fixed crops of each held-out entry that validation averages over
     // ---- training ----
     int steps;
     int grad_accum;              // examples per optimizer step (gradients averaged over them)
@@ -46,7 +47,7 @@ typedef struct {
     uint64_t seed;
     float lr, lr_min, weight_decay, beta1, beta2, adam_eps, grad_clip;
     int warmup_steps;
-    int lr_decay_steps;          // cosine decay horizon, fixed by the preset (not by --steps)
+    int lr_decay_steps;          // cosine decay horizon; 0: the run's steps, fixed when a fresh run starts
     int ckpt_every;
     int keep_checkpoints;        // step directories kept in a run directory (the newest); 0: all
     char device[16];             // "cpu", "cuda" (bf16 activations) or "cuda-fp32" (src/backend/device.h)

@@ -22,8 +22,8 @@ void pf_model_structure_declare(pf_model *M) {
     pf_structure_head_declare(&M->sh, &M->P);
 }
 
-// Host buffers of one step.
-typedef struct { real *s, *z, *ds, *dz, *R, *t, *fm, *tors, *alt, *tm; } sm_host;
+// Host buffers of one step (the host path).
+typedef struct { real *s, *z, *ds, *dz; } sm_host;
 
 static sm_host host_alloc(int64_t N, const pf_config *c) {
     sm_host h;
@@ -31,18 +31,58 @@ static sm_host host_alloc(int64_t N, const pf_config *c) {
     h.ds = pf_calloc((size_t)(N * c->c_s), sizeof(real));
     h.z = pf_calloc((size_t)(N * N * c->c_z), sizeof(real));
     h.dz = pf_calloc((size_t)(N * N * c->c_z), sizeof(real));
-    h.R = pf_calloc((size_t)(N * 9), sizeof(real));
-    h.t = pf_calloc((size_t)(N * 3), sizeof(real));
-    h.fm = pf_calloc((size_t)N, sizeof(real));
-    h.tors = pf_calloc((size_t)(N * 2 * PF_NUM_TORSIONS), sizeof(real));
-    h.alt = pf_calloc((size_t)(N * 2 * PF_NUM_TORSIONS), sizeof(real));
-    h.tm = pf_calloc((size_t)(N * PF_NUM_TORSIONS), sizeof(real));
     return h;
 }
 
 static void host_free(sm_host *h) {
-    real *b[] = {h->s, h->ds, h->z, h->dz, h->R, h->t, h->fm, h->tors, h->alt, h->tm};
+    real *b[] = {h->s, h->ds, h->z, h->dz};
     for (size_t k = 0; k < sizeof b / sizeof *b; k++) pf_free(b[k]);
+}
+
+// The truth of one batch, the same for both paths: backbone frames, torsions
+// (pre-omega, phi, psi; chi when the batch has side-chain atoms) and, with
+// atoms, every heavy atom for the side-chain FAPE. Masked by seq_mask.
+typedef struct {
+    real *R, *t, *fm, *tors, *alt, *tm, *am;
+    double n_frames;  // resolved backbone frames (0: no FAPE, no lDDT-Ca)
+    pf_structure_truth truth;
+} sm_truth;
+
+static sm_truth truth_build(const pf_batch *b) {
+    const int64_t N = b->N, nt = N * PF_NUM_TORSIONS;
+    sm_truth h;
+    h.R = pf_calloc((size_t)(N * 9 + 1), sizeof(real));
+    h.t = pf_calloc((size_t)(N * 3 + 1), sizeof(real));
+    h.fm = pf_calloc((size_t)(N + 1), sizeof(real));
+    h.tors = pf_calloc((size_t)(2 * nt + 1), sizeof(real));
+    h.alt = pf_calloc((size_t)(2 * nt + 1), sizeof(real));
+    h.tm = pf_calloc((size_t)(nt + 1), sizeof(real));
+    h.am = pf_calloc((size_t)(N * PF_MAX_RES_ATOMS + 1), sizeof(real));
+    pf_truth_from_backbone(N, b->backbone_xyz, b->backbone_mask, b->chain_id, h.R, h.t, h.fm, h.tors, h.alt, h.tm);
+    const int atoms = pf_truth_side_chains(N, b->aatype, b->atom14_xyz, b->atom14_mask, b->chain_id, h.am, h.tors,
+                                           h.alt, h.tm);
+    h.n_frames = 0;
+    for (int64_t i = 0; i < N; i++) {
+        h.fm[i] *= b->seq_mask[i];
+        h.n_frames += h.fm[i];
+    }
+    for (int64_t k = 0; k < nt; k++) h.tm[k] *= b->seq_mask[k / PF_NUM_TORSIONS];
+    h.truth = (pf_structure_truth){h.R, h.t, h.fm, h.tors, h.alt, h.tm, atoms ? b->aatype : NULL, b->atom14_xyz, h.am};
+    return h;
+}
+
+static void truth_free(sm_truth *h) {
+    real *b[] = {h->R, h->t, h->fm, h->tors, h->alt, h->tm, h->am};
+    for (size_t k = 0; k < sizeof b / sizeof *b; k++) pf_free(b[k]);
+}
+
+// The step's outputs into r: an example without one resolved backbone frame has
+// no FAPE or lDDT-Ca: nan, so the averages over examples leave it out instead of
+// counting a 0; the log's fape is the clamped one, as AF2 reports it.
+static void step_result(const pf_structure_losses *o, const sm_truth *tr, pf_step_result *r) {
+    r->loss += o->loss;
+    r->fape = tr->n_frames > 0 ? o->fape_clamped : NAN;
+    r->lddt_ca = tr->n_frames > 0 ? o->lddt_ca : NAN;
 }
 
 // The trunk's single (s, N x c_s) and pair (z, N x N x c_z) representations on the host.
@@ -66,18 +106,7 @@ static void structure_step_dev(pf_model *M, const pf_batch *b, int64_t step, int
     const pf_config *c = &M->cfg;
     const int64_t N = b->N;
     const int evo = c->trunk == PF_TRUNK_EVOFORMER;
-    real *R = pf_calloc((size_t)(N * 9 + 1), sizeof(real)), *t = pf_calloc((size_t)(N * 3 + 1), sizeof(real));
-    real *fm = pf_calloc((size_t)(N + 1), sizeof(real));
-    real *tors = pf_calloc((size_t)(N * 2 * PF_NUM_TORSIONS + 1), sizeof(real));
-    real *alt = pf_calloc((size_t)(N * 2 * PF_NUM_TORSIONS + 1), sizeof(real));
-    real *tm = pf_calloc((size_t)(N * PF_NUM_TORSIONS + 1), sizeof(real));
-    pf_truth_from_backbone(N, b->backbone_xyz, b->backbone_mask, b->chain_id, R, t, fm, tors, alt, tm);
-    // chi targets as the host path (the side-chain FAPE is not in the device path yet)
-    real *am = pf_calloc((size_t)(N * PF_MAX_RES_ATOMS), sizeof(real));
-    pf_truth_side_chains(N, b->aatype, b->atom14_xyz, b->atom14_mask, b->chain_id, am, tors, alt, tm);
-    for (int64_t i = 0; i < N; i++) fm[i] *= b->seq_mask[i];
-    for (int64_t k = 0; k < N * PF_NUM_TORSIONS; k++) tm[k] *= b->seq_mask[k / PF_NUM_TORSIONS];
-    pf_structure_truth truth = {R, t, fm, tors, alt, tm, NULL, NULL, NULL};
+    sm_truth tr = truth_build(b);
     const pf_act *s = M->s;
     pf_act *ds = NULL;
     if (evo) {  // the single representation from the first MSA row (AF2 Alg. 6 line 12)
@@ -88,7 +117,7 @@ static void structure_step_dev(pf_model *M, const pf_batch *b, int64_t step, int
             be->zero(be, ds, pf_act_size(be, N * c->c_s));
         }
     }
-    pf_structure_losses o = pf_structure_head_run_dev(&M->sh, be, N, s, M->z, b->seq_mask, &truth,
+    pf_structure_losses o = pf_structure_head_run_dev(&M->sh, be, N, s, M->z, b->seq_mask, &tr.truth,
                                                       PF_FAPE_CLAMP, training,
                                                       training ? (evo ? ds : M->ds) : NULL,
                                                       training ? M->dz : NULL, out);
@@ -97,13 +126,8 @@ static void structure_step_dev(pf_model *M, const pf_batch *b, int64_t step, int
         be->sync(be);
         be->free(be, ds);
     }
-    r->loss += o.loss;
-    double n_frames = 0;
-    for (int64_t i = 0; i < N; i++) n_frames += fm[i];
-    r->fape = n_frames > 0 ? o.fape_clamped : NAN;  // as the host path: clamped, none without frames
-    r->lddt_ca = n_frames > 0 ? o.lddt_ca : NAN;
-    real *bufs[] = {R, t, fm, tors, alt, tm, am};
-    for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++) pf_free(bufs[k]);
+    step_result(&o, &tr, r);
+    truth_free(&tr);
 }
 
 void pf_model_structure_step(pf_model *M, const pf_batch *b, int64_t step, int training, pf_step_result *r,
@@ -118,17 +142,12 @@ void pf_model_structure_step(pf_model *M, const pf_batch *b, int64_t step, int t
     }
     sm_host h = host_alloc(N, c);
     trunk_outputs(M, N, h.s, h.z);
-    pf_truth_from_backbone(N, b->backbone_xyz, b->backbone_mask, b->chain_id, h.R, h.t, h.fm, h.tors, h.alt, h.tm);
-    real *am = pf_calloc((size_t)(N * PF_MAX_RES_ATOMS), sizeof(real));  // side chains: chi targets, side-chain FAPE
-    const int atoms = pf_truth_side_chains(N, b->aatype, b->atom14_xyz, b->atom14_mask, b->chain_id, am, h.tors, h.alt, h.tm);
-    for (int64_t i = 0; i < N; i++) h.fm[i] *= b->seq_mask[i];
-    for (int64_t k = 0; k < N * PF_NUM_TORSIONS; k++) h.tm[k] *= b->seq_mask[k / PF_NUM_TORSIONS];
-    pf_structure_truth truth = {h.R, h.t, h.fm, h.tors, h.alt, h.tm, atoms ? b->aatype : NULL, b->atom14_xyz, am};
+    sm_truth tr = truth_build(b);
     // AF2 1.9.2 trains 10% of the examples on unclamped FAPE: every step mixes in
     // that share instead (pf_structure_head.fape_unclamped says why)
     const double clamp = PF_FAPE_CLAMP;
-    pf_structure_losses o = training ? pf_structure_head_train(&M->sh, N, h.s, h.z, b->seq_mask, &truth, clamp, 1.0, h.ds, h.dz)
-                                     : pf_structure_head_eval(&M->sh, N, h.s, h.z, b->seq_mask, &truth, clamp, out);
+    pf_structure_losses o = training ? pf_structure_head_train(&M->sh, N, h.s, h.z, b->seq_mask, &tr.truth, clamp, 1.0, h.ds, h.dz)
+                                     : pf_structure_head_eval(&M->sh, N, h.s, h.z, b->seq_mask, &tr.truth, clamp, out);
     if (training) {
         be->act_from_real(be, M->tmp_a, h.dz, N * N * c->c_z);
         be->add(be, M->dz, M->tmp_a, N * N * c->c_z);
@@ -136,13 +155,7 @@ void pf_model_structure_step(pf_model *M, const pf_batch *b, int64_t step, int t
         if (evo) be->linear_bwd(be, N, c->c_m, c->c_s, &M->p.single, &M->g.single, M->m, M->tmp_n, M->dm);
         else be->add(be, M->ds, M->tmp_n, N * c->c_s);
     }
-    r->loss += o.loss;
-    // an example without one resolved backbone frame has no FAPE or lDDT-Ca:
-    // nan, so the averages over examples leave it out instead of counting a 0
-    double n_frames = 0;
-    for (int64_t i = 0; i < N; i++) n_frames += h.fm[i];
-    r->fape = n_frames > 0 ? o.fape_clamped : NAN;  // the log's fape: clamped, as AF2 reports it
-    r->lddt_ca = n_frames > 0 ? o.lddt_ca : NAN;
+    step_result(&o, &tr, r);
     host_free(&h);
-    pf_free(am);
+    truth_free(&tr);
 }

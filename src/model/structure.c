@@ -120,27 +120,28 @@ static double masked_mean(int64_t N, const real *x, const real *m) {
     return n > 0 ? s / n : 0;
 }
 
-// Torsion loss of every layer's angles, averaged over the layers (AF2's L_aux).
-static double torsion_layers(const pf_structure_head *h, int64_t N, const real *ang, const pf_structure_truth *tr,
-                             const real *seq_mask, double scale, real *d_ang) {
+// Torsion loss of every layer's angles, averaged over the layers (structure.h).
+double pf_structure_torsion_layers(const pf_structure_head *h, int64_t N, const real *ang,
+                                   const pf_structure_truth *tr, const real *seq_mask, double scale, real *d_ang) {
+    if (h->d.c_resnet <= 0 || !tr->tors || !tr->tors_alt || !tr->tors_mask) return 0;
     const int L = h->d.n_layers;
     const int64_t na = N * 2 * PF_NUM_TORSIONS;
     double loss = 0;
     for (int l = 0; l < L; l++)
         loss += cpu_torsion_loss(N, ang + l * na, tr->tors, tr->tors_alt, tr->tors_mask, seq_mask, scale / L,
-                                 d_ang + l * na) / L;
+                                 d_ang ? d_ang + l * na : NULL) / L;
     return loss;
 }
 
-// Side-chain FAPE of the last layer's frames and torsions when the truth has atoms;
-// scale * w_sidechain * d loss into the last layer's slots of dR, dt, dang (when dR).
-static double sidechain(const pf_structure_head *h, int64_t N, const sm_run *r, const pf_structure_truth *tr,
-                        const real *seq_mask, double clamp, double scale, real *dR, real *dt, real *dang) {
+// Side-chain FAPE of the last layer (structure.h); shared with structure_dev.c.
+double pf_structure_sidechain_fape(const pf_structure_head *h, int64_t N, const real *R, const real *t,
+                                   const real *ang, const pf_structure_truth *tr, const real *seq_mask, double clamp,
+                                   double scale, real *dR, real *dt, real *dang) {
     if (!tr->atom_xyz || !tr->atom_mask || !tr->aatype || h->d.c_resnet <= 0) return 0;
     const int64_t l = h->d.n_layers - 1, na = N * 2 * PF_NUM_TORSIONS;
-    const int grad = dR && h->w_sidechain != 0;
-    return pf_sidechain_fape(N, tr->aatype, r->R + l * N * 9, r->t + l * N * 3, r->ang + l * na, tr->atom_xyz,
-                             tr->atom_mask, seq_mask, clamp, scale * h->w_sidechain, grad ? dR + l * N * 9 : NULL,
+    const int grad = dR && dt && dang && scale * h->w_sidechain != 0;
+    return pf_sidechain_fape(N, tr->aatype, R + l * N * 9, t + l * N * 3, ang + l * na, tr->atom_xyz, tr->atom_mask,
+                             seq_mask, clamp, scale * h->w_sidechain, grad ? dR + l * N * 9 : NULL,
                              grad ? dt + l * N * 3 : NULL, grad ? dang + l * na : NULL);
 }
 
@@ -149,7 +150,6 @@ pf_structure_losses pf_structure_head_train(pf_structure_head *h, int64_t N, con
                                             double scale, real *d_s, real *d_z) {
     set_n(h, N);
     const int L = h->d.n_layers;
-    const int use_tors = h->d.c_resnet > 0 && tr->tors && tr->tors_alt && tr->tors_mask;
     pf_structure_losses o = {0};
     sm_run r = sm_forward(h, s, z, seq_mask);
     real *dR = pf_calloc((size_t)(L * N * 9), sizeof(real)), *dt = pf_calloc((size_t)(L * N * 3), sizeof(real));
@@ -158,7 +158,7 @@ pf_structure_losses pf_structure_head_train(pf_structure_head *h, int64_t N, con
     real *lddt = pf_malloc(sizeof(real) * (size_t)N), *err = pf_malloc(sizeof(real) * (size_t)(N * N));
     const real *Rl = r.R + (int64_t)(L - 1) * N * 9, *tl = r.t + (int64_t)(L - 1) * N * 3;  // the last layer
     o.fape = pf_structure_fape_mix(h, L, N, r.R, r.t, tr, clamp, scale * h->w_fape, dR, dt, &o.fape_clamped);
-    if (use_tors) o.torsion = torsion_layers(h, N, r.ang, tr, seq_mask, scale * h->w_torsion, dang);
+    o.torsion = pf_structure_torsion_layers(h, N, r.ang, tr, seq_mask, scale * h->w_torsion, dang);
     // the confidence targets come from the prediction without gradient (AF2)
     pf_lddt_ca_per_residue(N, tl, tr->t, tr->frame_mask, PF_LDDT_CA_CUTOFF, lddt);
     o.lddt_ca = masked_mean(N, lddt, tr->frame_mask);
@@ -168,7 +168,7 @@ pf_structure_losses pf_structure_head_train(pf_structure_head *h, int64_t N, con
     pf_aligned_error(N, Rl, tl, tr->R, tr->t, err);
     o.pae_loss = cpu_pae_loss(&h->ad, &h->pae, z, err, tr->frame_mask);
     if (h->w_pae != 0) cpu_pae_bwd(&h->ad, &h->pae, &h->pae_g, z, err, tr->frame_mask, scale * h->w_pae, d_z);
-    o.sidechain_fape = sidechain(h, N, &r, tr, seq_mask, clamp, scale, dR, dt, dang);
+    o.sidechain_fape = pf_structure_sidechain_fape(h, N, r.R, r.t, r.ang, tr, seq_mask, clamp, scale, dR, dt, dang);
     cpu_sm_bwd(&h->d, &h->p, &h->g, s, z, seq_mask, r.saved, dR, dt, ds_out, h->d.c_resnet > 0 ? dang : NULL, d_s, d_z);
     o.loss = h->w_fape * o.fape + h->w_torsion * o.torsion + h->w_plddt * o.plddt_loss + h->w_pae * o.pae_loss +
              h->w_sidechain * o.sidechain_fape;
@@ -215,15 +215,13 @@ pf_structure_losses pf_structure_head_eval(pf_structure_head *h, int64_t N, cons
     real *lddt = pf_malloc(sizeof(real) * (size_t)N), *err = pf_malloc(sizeof(real) * (size_t)(N * N));
     const real *Rl = r.R + (int64_t)(L - 1) * N * 9, *tl = r.t + (int64_t)(L - 1) * N * 3;
     o.fape = pf_structure_fape_mix(h, L, N, r.R, r.t, tr, clamp, 0, NULL, NULL, &o.fape_clamped);
-    for (int l = 0; l < L && h->d.c_resnet > 0 && tr->tors && tr->tors_alt && tr->tors_mask; l++)
-        o.torsion += cpu_torsion_loss(N, r.ang + (int64_t)l * N * 2 * PF_NUM_TORSIONS, tr->tors, tr->tors_alt,
-                                      tr->tors_mask, seq_mask, 0, NULL) / L;
+    o.torsion = pf_structure_torsion_layers(h, N, r.ang, tr, seq_mask, 0, NULL);
     pf_lddt_ca_per_residue(N, tl, tr->t, tr->frame_mask, PF_LDDT_CA_CUTOFF, lddt);
     o.lddt_ca = masked_mean(N, lddt, tr->frame_mask);
     o.plddt_loss = cpu_plddt_loss(&h->pd, &h->pp, r.s, lddt, tr->frame_mask);
     pf_aligned_error(N, Rl, tl, tr->R, tr->t, err);
     o.pae_loss = cpu_pae_loss(&h->ad, &h->pae, z, err, tr->frame_mask);
-    o.sidechain_fape = sidechain(h, N, &r, tr, seq_mask, clamp, 0, NULL, NULL, NULL);
+    o.sidechain_fape = pf_structure_sidechain_fape(h, N, r.R, r.t, r.ang, tr, seq_mask, clamp, 0, NULL, NULL, NULL);
     o.loss = h->w_fape * o.fape + h->w_torsion * o.torsion + h->w_plddt * o.plddt_loss + h->w_pae * o.pae_loss +
              h->w_sidechain * o.sidechain_fape;
     if (out) fill_pred(h, N, &r, z, seq_mask, out);

@@ -3,12 +3,11 @@
 // parameters declared in the registry under OpenFold's names with AF2's
 // initialisers, a training step (forward, losses, backward) and prediction.
 //
-// NOT WIRED IN YET, and host-only: the math runs on the CPU reference
-// (src/cpu/cpu_structure.h), on host arrays of `real`. The parameters live in
-// the registry's buffers, so this works as is with the CPU backend (whose
-// buffers are host memory); with a device backend the caller would move s, z,
-// the parameters and the gradients to and from the host. No backend op exists
-// for it (struct_modules.h says why).
+// This is the host path: the math runs on the CPU reference
+// (src/cpu/cpu_structure.h), on host arrays of `real`, with the parameters in
+// the registry's buffers (host memory with the CPU backend). Device backends
+// take structure_dev.h, which runs the module through the backend's structure
+// entries and shares the losses below (FAPE, side-chain FAPE) with this path.
 #ifndef PF_MODEL_STRUCTURE_H
 #define PF_MODEL_STRUCTURE_H
 #include "../backend/struct_modules.h"
@@ -81,6 +80,22 @@ pf_structure_losses pf_structure_head_train(pf_structure_head *h, int64_t N, con
 double pf_structure_fape_mix(const pf_structure_head *h, int L, int64_t N, const real *R, const real *t,
                              const pf_structure_truth *tr, double clamp, double scale, real *dR, real *dt,
                              double *clamped);
+
+// The torsion-angle loss (Alg. 27) of every layer's angles ang (L, N, 7, 2),
+// averaged over the layers (AF2's L_aux); 0 without torsion truth or angle
+// resnet. Adds scale * d loss into d_ang (NULL: the value alone). Shared by the
+// host path and the device path.
+double pf_structure_torsion_layers(const pf_structure_head *h, int64_t N, const real *ang,
+                                   const pf_structure_truth *tr, const real *seq_mask, double scale, real *d_ang);
+
+// The side-chain FAPE term for L layers' frames R (L, N, 3, 3), t (L, N, 3) and
+// torsions ang (L, N, 7, 2): the all-atom FAPE of the last layer (AF2 1.9.2),
+// clamped at clamp; 0 when the truth has no atoms or the module no angle resnet.
+// Adds scale * w_sidechain * d term into the last layer's slots of dR, dt, dang
+// (NULL: the value alone). Shared by the host path and the device path.
+double pf_structure_sidechain_fape(const pf_structure_head *h, int64_t N, const real *R, const real *t,
+                                   const real *ang, const pf_structure_truth *tr, const real *seq_mask, double clamp,
+                                   double scale, real *dR, real *dt, real *dang);
 
 // Prediction: the last layer's frames R (N, 3, 3), t (N, 3) (A; t is the Ca),
 // its torsions (N, 7, 2) as unit (sin, cos) (needs c_resnet > 0), pLDDT (N) in

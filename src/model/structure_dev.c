@@ -135,7 +135,6 @@ pf_structure_losses pf_structure_head_run_dev(pf_structure_head *h, pf_backend *
     if (!be->sm_fwd || !be->plddt_fwd) pf_die("structure module: backend %s has no structure entries", be->name);
     h->d.ipa.N = h->pd.N = h->ad.N = N;
     const int64_t L = h->d.n_layers, na = L * N * 2 * PF_NUM_TORSIONS, cs = h->d.ipa.c_s, nb = h->pd.n_bins;
-    const int use_tors = h->d.c_resnet > 0 && tr->tors && tr->tors_alt && tr->tors_mask;
     pf_structure_losses o = {0};
     dev_bufs b = dev_alloc(be, h, N);
     be->act_from_real(be, b.mask, seq_mask, N);
@@ -155,15 +154,15 @@ pf_structure_losses pf_structure_head_run_dev(pf_structure_head *h, pf_backend *
     const double sc = training ? 1.0 : 0.0;
     o.fape = pf_structure_fape_mix(h, (int)L, N, R, t, tr, clamp, sc * h->w_fape, training ? dR : NULL,
                                    training ? dt : NULL, &o.fape_clamped);
-    for (int l = 0; use_tors && l < L; l++)
-        o.torsion += cpu_torsion_loss(N, ang + l * N * 2 * PF_NUM_TORSIONS, tr->tors, tr->tors_alt, tr->tors_mask,
-                                      seq_mask, sc * h->w_torsion / L, training ? dang + l * N * 2 * PF_NUM_TORSIONS : NULL) / L;
+    o.torsion = pf_structure_torsion_layers(h, N, ang, tr, seq_mask, sc * h->w_torsion, training ? dang : NULL);
     pf_lddt_ca_per_residue(N, tl, tr->t, tr->frame_mask, PF_LDDT_CA_CUTOFF, lddt);  // targets: no gradient (AF2)
     o.lddt_ca = masked_mean_dev(N, lddt, tr->frame_mask);
     const int pl_grad = training && h->w_plddt != 0, pae_grad = training && h->w_pae != 0;
     o.plddt_loss = plddt_xent(&h->pd, plog, lddt, tr->frame_mask, h->w_plddt, pl_grad ? dpl : NULL);
     pf_aligned_error(N, Rl, tl, tr->R, tr->t, err);
     o.pae_loss = pae_dev(h, be, N, z, err, tr->frame_mask, &b, h->w_pae, pae_grad ? d_z : NULL);
+    o.sidechain_fape = pf_structure_sidechain_fape(h, N, R, t, ang, tr, seq_mask, clamp, sc, training ? dR : NULL,
+                                                   training ? dt : NULL, training ? dang : NULL);
     if (training) {
         be->upload(be, b.dR, dR, sizeof(real) * (size_t)(L * N * 9));
         be->upload(be, b.dt, dt, sizeof(real) * (size_t)(L * N * 3));
@@ -173,12 +172,13 @@ pf_structure_losses pf_structure_head_run_dev(pf_structure_head *h, pf_backend *
             be->upload(be, b.dpl, dpl, sizeof(real) * (size_t)(N * nb));
             be->plddt_bwd(be, &h->pd, &h->pp, &h->pg, b.s, b.dpl, b.ds);
         }
-        be->sm_bwd(be, &h->d, &h->p, &h->g, s, z, b.mask, b.saved, b.dR, b.dt, b.ds, use_tors ? b.dang : NULL, d_s,
-                   d_z, b.ws);
+        be->sm_bwd(be, &h->d, &h->p, &h->g, s, z, b.mask, b.saved, b.dR, b.dt, b.ds, h->d.c_resnet > 0 ? b.dang : NULL,
+                   d_s, d_z, b.ws);
     } else if (out) {
         dev_pred(h, be, N, z, seq_mask, R, t, ang, plog, &b, out);
     }
-    o.loss = h->w_fape * o.fape + h->w_torsion * o.torsion + h->w_plddt * o.plddt_loss + h->w_pae * o.pae_loss;
+    o.loss = h->w_fape * o.fape + h->w_torsion * o.torsion + h->w_plddt * o.plddt_loss + h->w_pae * o.pae_loss +
+             h->w_sidechain * o.sidechain_fape;
     be->sync(be);
     real *bufs[] = {R, t, ang, plog, dR, dt, dang, dpl, lddt, err};
     for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++) pf_free(bufs[k]);

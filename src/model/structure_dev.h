@@ -1,10 +1,12 @@
 // structure_dev.h: the structure module with its losses and confidence heads
 // through the backend's structure entries (backend.h "structure module"), for
 // backends whose buffers are device memory (CUDA). The module, the pLDDT
-// network and the PAE logits run on the backend; FAPE, the torsion loss,
-// lDDT-Ca, the aligned errors and the pLDDT cross-entropy run on the host on
-// the downloaded frames, angles and logits (O(L N^2) scalars at most). Same
-// math as structure.c's host path (pf_structure_head_train / _eval).
+// network and the PAE logits run on the backend; FAPE, the side-chain FAPE,
+// the torsion loss, lDDT-Ca, the aligned errors and the pLDDT cross-entropy run
+// on the host on the downloaded frames, angles and logits (O(L N^2) scalars at
+// most). Same math as structure.c's host path (pf_structure_head_train / _eval):
+// both call the same loss functions (pf_structure_fape_mix,
+// pf_structure_torsion_layers, pf_structure_sidechain_fape).
 #ifndef PF_MODEL_STRUCTURE_DEV_H
 #define PF_MODEL_STRUCTURE_DEV_H
 #include "structure.h"

@@ -67,7 +67,8 @@ void pf_optim_example_end(pf_optim *o, int k, int A) {
 
 double pf_lr_at(const pf_config *c, int64_t step) {
     if (c->warmup_steps > 0 && step <= c->warmup_steps) return c->lr * (double)step / c->warmup_steps;
-    int64_t span = (int64_t)c->lr_decay_steps - c->warmup_steps;
+    // lr_decay_steps 0: over the run's steps (pf_train_run fixes the number at the start)
+    int64_t span = (int64_t)(c->lr_decay_steps > 0 ? c->lr_decay_steps : c->steps) - c->warmup_steps;
     if (span <= 0) return c->lr;
     double t = (double)(step - c->warmup_steps) / (double)span;
     if (t > 1) t = 1;

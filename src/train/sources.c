@@ -69,6 +69,7 @@ pf_batch_source *pf_open_source(const pf_config *cfg, char *err, size_t errlen) 
     sc.extra_msa_rows = pf_extra_msa_rows(cfg);
     sc.seed = cfg->seed;
     sc.n_val = cfg->n_val;
+    sc.val_crops = cfg->val_crops;
     sc.n_workers = cfg->data_workers;
     sc.prefetch = cfg->prefetch;
     sc.spatial_crop_prob = cfg->spatial_crop_prob;

@@ -542,6 +542,10 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
     R.loss_ema = NAN;
     char err[1024];
     if (pf_config_validate(&R.cfg, err, sizeof err) != 0) { fprintf(stderr, "pairfold: error: %s\n", err); return 2; }
+    // lr_decay_steps 0: the cosine decay spans this run's steps. The number goes into
+    // config.json, so a resume keeps the schedule the run started with, also when it
+    // is given more --steps (stopping early and resuming changes nothing)
+    if (!opts->resume_dir && R.cfg.lr_decay_steps == 0) R.cfg.lr_decay_steps = R.cfg.steps;
     if (pf_dist_init(&R.D, err, sizeof err) != 0) { fprintf(stderr, "pairfold: error: %s\n", err); return 2; }
     R.lead = R.D.rank == 0;
     if (dap_groups(&R) != 0) return 2;

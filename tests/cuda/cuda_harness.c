@@ -162,6 +162,36 @@ int h_compare_delta(const char *name, const real *got, const real *ref, const re
     return h_compare(name, a, b, n, tol);
 }
 
+// An increment accumulated into a buffer of the activation type: in bf16 the
+// buffer holds bf16(init + increment), so even an exact kernel is off by the
+// rounding of init + increment, which does not shrink with the increment (IPA's
+// d z at N = 300: init 0.1, increment ~0.005 since a_ij ~ 1/N; the L2 rel of an
+// exact kernel is 0.028, bench/ipa_bf16_floor.c). That storage error is
+// independent of the kernel's own error, so it is taken out in quadrature:
+// kernel = sqrt(||got - ref||^2 - ||bf16(ref) - ref||^2) / ||ref - init||, with
+// bf16(ref) the reference rounded through the GPU's own conversion. fp32 mode:
+// h_compare_delta.
+int h_compare_acc(const char *name, const real *got, const real *ref, const real *init, int64_t n, double tol) {
+    if (!H_bf16 || tol < 1e-2 || n <= 0) return h_compare_delta(name, got, ref, init, n, tol);
+    const real *stored = h_from_host(tl_copy(ref, n), n).h;  // ref in the act type, as the buffer holds it
+    double d2 = 0, f2 = 0, r2 = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (!isfinite(got[i])) {
+            tl_check(0, name, "non-finite value at %lld (ref %g)", (long long)i, (double)ref[i]);
+            return 0;
+        }
+        const double d = (double)got[i] - ref[i], f = (double)stored[i] - ref[i], r = (double)ref[i] - init[i];
+        d2 += d * d;
+        f2 += f * f;
+        r2 += r * r;
+    }
+    const double rn = r2 > 0 ? sqrt(r2) : 1e-30, kern = sqrt(fmax(0.0, d2 - f2)) / rn;
+    const int ok = kern <= tol || sqrt(d2) <= 0.05 * tol;
+    tl_check(ok, name, "L2 rel %.3g of which bf16 storage of init + increment %.3g: kernel %.3g (tol %.1g)",
+             sqrt(d2) / rn, sqrt(f2) / rn, kern, tol);
+    return ok;
+}
+
 static real *dl_real(const real *d, int64_t n) {
     real *h = tl_zeros(n);
     H_gpu->download(H_gpu, h, d, sizeof(real) * (size_t)n);

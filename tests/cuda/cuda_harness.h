@@ -50,5 +50,9 @@ void h_grads_restore(void);
 int h_compare(const char *name, const real *got, const real *ref, int64_t n, double tol);
 // Compare the increments (got - init) and (ref - init).
 int h_compare_delta(const char *name, const real *got, const real *ref, const real *init, int64_t n, double tol);
+// Compare an increment accumulated into an activation-type buffer (h_download of
+// an hbuf that started at init): in bf16 the rounding of init + increment, which an
+// exact kernel also has, is taken out in quadrature (cuda_harness.c says why).
+int h_compare_acc(const char *name, const real *got, const real *ref, const real *init, int64_t n, double tol);
 
 #endif
