@@ -106,7 +106,7 @@ static void blk_setup(blk *t, int kind, int64_t N, int64_t S) {
     t->pair = tl_zeros(N * N);
     for (int64_t i = 0; i < N * N; i++) t->pair[i] = t->tok[i / N] * t->tok[i % N];
     t->msa = tl_zeros(S * N);  // MSA row 3 masked
-    for (int64_t i = 0; i < S * N; i++) t->msa[i] = (i / N == 3 ? 0 : 1) * (getenv("XMSA") ? 1 : t->tok[i % N]);
+    for (int64_t i = 0; i < S * N; i++) t->msa[i] = (i / N == 3 ? 0 : 1) * t->tok[i % N];
     t->z0 = tl_rand(N * N * t->cz, 1.0, 11);
     t->s0 = tl_rand(N * t->cs, 1.0, 12);
     t->m0 = tl_rand(S * N * t->cm, 1.0, 15);
