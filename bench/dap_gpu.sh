@@ -82,8 +82,9 @@ if has train; then
     TS="--preset af3 --data synthetic --set n_blocks=2 --set crop_size=128 --set msa_rows=32 --set recycles=0 --set val_every=0 --set n_val=1 --set recompute=0 --set lr=0 --steps 4 --quiet"
     for dev in cuda cuda-fp32; do
         rm -rf $OUTD/t1_$dev $OUTD/t2_$dev
-        timeout 200 $PF train $TS --device $dev --out $OUTD/t1_$dev > $OUTD/t1_$dev.log 2>&1 || { fail=1; tail -3 $OUTD/t1_$dev.log; }
-        timeout 200 $RUN $PF train $TS --device $dev --set dap=2 --out $OUTD/t2_$dev > $OUTD/t2_$dev.log 2>&1 || { fail=1; tail -3 $OUTD/t2_$dev.log; }
+        dry timeout 200 $PF train $TS --device $dev --out $OUTD/t1_$dev > $OUTD/t1_$dev.log 2>&1 || { fail=1; tail -3 $OUTD/t1_$dev.log; }
+        dry timeout 200 $RUN $PF train $TS --device $dev --set dap=2 --out $OUTD/t2_$dev > $OUTD/t2_$dev.log 2>&1 || { fail=1; tail -3 $OUTD/t2_$dev.log; }
+        [ "${DAP_DRY:-0}" = 1 ] && continue
         python3 - $OUTD/t2_$dev/train.jsonl $OUTD/t1_$dev/train.jsonl $([ $dev = cuda ] && echo 2e-2 || echo 1e-4) $dev <<'PY2' || fail=1
 import json, sys
 a, b = ([json.loads(l)["loss"] for l in open(p)] for p in sys.argv[1:3])
@@ -166,8 +167,8 @@ if os.path.exists(tp):
     runs = [l.split() for l in open(tp) if l.startswith("trunk ")]
     best = {g: max([int(r[2]) for r in runs if r[1] == g and r[4] == "ok"], default=0) for g in ("1", "2")}
     for r in runs:
-        print("| AF3 trunk step, crop %s, recompute %s, %s GPU%s | %s | step ms %s | peak GiB per rank %s |" %
-              (r[2], r[3], r[1], " (dap = 2)" if r[1] == "2" else "", r[4], r[6], r[8]))
+        print("| AF3 trunk step, crop %s, recompute %s, %s GPU%s | %s | step ms %s | peak GiB per rank %s | |" %
+              (r[2], r[3], r[1], "s (dap = 2)" if r[1] == "2" else "", r[4], r[6], r[8]))
     a, b = best["1"], best["2"]
     print("| largest trunk crop trained | %d | %d | %s | >= 1.4x |" % (a, b, "%.2fx" % (b / a) if a else "-"))
     ok = ok and a > 0 and b >= 1.4 * a
