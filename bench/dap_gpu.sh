@@ -16,7 +16,8 @@
 #           DAP_TRUNK and on one GPU at those of DAP_TRUNK1 (entries crop:recompute[:steps],
 #           steps default DAP_TRUNK_STEPS = 2; each try under DAP_TRUNK_LIMIT s, default 280):
 #           step times and peak memory per rank, one line per try as it ends; the largest
-#           crop each ran at and their ratio (target >= 1.4x). DAP_TRUNK_SET: extra --set
+#           crop each trained at (every step, or at least the first before the limit) and
+#           their ratio (target >= 1.4x). DAP_TRUNK_SET: extra --set
 #           options (a CPU smoke run shrinks the model with them).
 # Prints a summary table and one verdict line against the targets (time <= 0.6x,
 # memory <= 0.55x, largest N >= 1.4x, trunk crop >= 1.4x; the check must pass).
@@ -165,7 +166,9 @@ if os.path.exists(lp):
 tp = os.path.join(d, "trunk.txt")
 if os.path.exists(tp):
     runs = [l.split() for l in open(tp) if l.startswith("trunk ")]
-    best = {g: max([int(r[2]) for r in runs if r[1] == g and r[4] == "ok"], default=0) for g in ("1", "2")}
+    # trained at a crop: every step ran, or the limit cut a run after its first step
+    trained = lambda r: r[4] == "ok" or (r[4] == "cut" and r[6] != "-")
+    best = {g: max([int(r[2]) for r in runs if r[1] == g and trained(r)], default=0) for g in ("1", "2")}
     for r in runs:
         print("| AF3 trunk step, crop %s, recompute %s, %s GPU%s | %s | step ms %s | peak GiB per rank %s | |" %
               (r[2], r[3], r[1], "s (dap = 2)" if r[1] == "2" else "", r[4], r[6], r[8]))
