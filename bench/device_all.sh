@@ -33,7 +33,8 @@ for s in ${STAGES:-parity tests bench train}; do
     maketest) export PATH=$PATH:/usr/local/cuda/bin CPATH=$P/sys/include
             TAIL=12 stage maketest 500 make -j16 CUDA=1 BUILD=/tmp/pfb BLAS_DIR=$P/sys/lib test-cuda ;;
     dapgpu) # kind nvidia-h200-x2: one Pairformer block sharded over 2 GPUs (dap = 2) against one GPU:
-            # match check, N = 2048 time and memory, largest N (bench/dap_gpu.sh; DAP_PARTS selects parts)
+            # match check, N = 2048 time and memory, largest N, whole-trunk training at DAP_TRUNK crops on 2 GPUs
+            # and DAP_TRUNK1 on one (bench/dap_gpu.sh; DAP_PARTS selects parts: check time search train trunk)
             # The payload's dap_bench and pairfold (no MPI: two ranks through bench/launch2.sh), else
             # built here with the image's MPI
             if [ -x $P/dap_bench ]; then

@@ -7,6 +7,10 @@
 // the group-summed parameter gradients with the same block run unsharded in the
 // same process. Built twice: float32
 // (test_unit_dap, tolerance 1e-6 relative) and float64 (test_dap64, 1e-12).
+// Then the whole model (both trunks, 5 trunk blocks, a recycling pass, dropout)
+// with the trunk sharded and recompute = 0, 1, 2, 3: one training step's loss and
+// this rank's gradients bit-identical to recompute 0, the group's summed
+// gradients equal to one process, the saved arena smaller with recompute.
 // A rank's stderr (the rendezvous messages) goes to a file shown only on failure.
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,10 +20,13 @@
 #include <sys/wait.h>
 #include <sys/socket.h>
 #include <netinet/in.h>
+#include <omp.h>
 #include "testlib.h"
 #include "../src/model/dap.h"
 #include "../src/train/dap_group.h"
 #include "../src/train/tcp_group.h"
+#include "../src/model/model_dap.h"
+#include "../src/train/synthetic.h"
 #include "../src/core/rng.h"
 
 // Outputs and input gradients: max error / max |ref| at unmasked positions.
@@ -256,10 +263,88 @@ static void check_rank(blk *t, const pf_dap_comm *c, const result *ref, int P) {
     pf_dap_block_free(&db, t->be);
 }
 
+static pf_config model_cfg(int trunk) {
+    pf_config c = small_cfg();
+    c.trunk = trunk;
+    c.c_e = 4; c.heads_extra = 2; c.c_h_extra = 3; c.heads_pwavg = 2; c.c_h_pwavg = 3;
+    c.n_blocks = 5; c.n_extra_blocks = 1; c.n_msa_blocks = 1;
+    c.crop_size = 7; c.msa_rows = 5; c.extra_msa_rows = 3;  // 7 tokens: padded for P = 2 and 3
+    c.n_bins = 8; c.recycles = 1;
+    if (trunk == PF_TRUNK_EVOFORMER) { c.disto_weight = 0.3f; c.msa_weight = 2.0f; }
+    return c;
+}
+
+static void randomise(pf_model *M) {
+    pf_params *P = &M->P;
+    for (int i = 0; i < P->n; i++) {
+        int ln = strstr(P->t[i].name, "layer_norm") && strstr(P->t[i].name, ".weight");
+        for (int64_t j = 0; j < P->t[i].numel; j++)
+            P->data[P->t[i].offset + j] = (real)((ln ? 1.0 : 0.0) + 0.3 * pf_normal(7 + (uint64_t)i, (uint64_t)j));
+    }
+}
+
+// One training step of the model on the group c (NULL: one process): loss,
+// gradients (this rank's share), the sharded trunk's saved bytes.
+static double model_step(pf_config cfg, int recompute, const pf_batch *b, const pf_dap_comm *c, real **grad,
+                         int64_t *total, size_t *saved) {
+    cfg.recompute = recompute;
+    pf_model *M = pf_model_create(&cfg, pf_backend_cpu());
+    char err[256] = "";
+    if (c && pf_model_attach_dap(M, c, err, sizeof err)) tl_check(0, "attach dap", "%s", err);
+    randomise(M);
+    pf_params_zero_grad(&M->P);
+    double loss = pf_model_train_step(M, b, 5).loss;
+    *grad = tl_copy(M->P.grad, M->P.total);
+    *total = M->P.total;
+    *saved = pf_model_dap_saved_bytes(M);
+    pf_model_free(M);
+    return loss;
+}
+
+static void check_model_recompute(int trunk, const pf_dap_comm *c, int P) {
+    const char *t = pf_trunk_name(trunk);
+    pf_config cfg = model_cfg(trunk);
+    pf_batch_source *src = pf_synthetic_source_create(&cfg);
+    pf_batch b;
+    src->next(src, 5, 0, &b);
+    char label[160];
+    snprintf(label, sizeof label, "model %s P=%d: the example's %d tokens are padded to a multiple of P", t, P, b.N);
+    tl_check(b.N > 4 && b.N % P != 0, label, NULL);
+    // token 4 masked as a batch would mask it: in every mask that covers tokens
+    for (int s = 0; s < b.S; s++) b.msa_mask[s * b.N + 4] = 0, b.bert_mask[s * b.N + 4] = 0;
+    for (int e = 0; e < b.E; e++) b.extra_msa_mask[e * b.N + 4] = 0;
+    b.seq_mask[4] = 0, b.pseudo_beta_mask[4] = 0;
+    real *ref, *g[4];
+    int64_t total = 0;
+    size_t bytes[4];
+    double ref_loss = model_step(cfg, 0, &b, NULL, &ref, &total, &bytes[0]), loss[4];
+    for (int rc = 0; rc < 4; rc++) {
+        loss[rc] = model_step(cfg, rc, &b, c, &g[rc], &total, &bytes[rc]);
+        if (!rc) continue;
+        snprintf(label, sizeof label, "model %s P=%d rank %d, recompute %d: loss and gradients bit-identical to recompute 0",
+                 t, P, c->rank, rc);
+        tl_check(loss[rc] == loss[0] && memcmp(g[rc], g[0], sizeof(real) * (size_t)total) == 0, label,
+                 "loss %.17g vs %.17g", loss[rc], loss[0]);
+    }
+    snprintf(label, sizeof label, "model %s P=%d rank %d: saved arena recompute 0 > 1 > 3", t, P, c->rank);
+    tl_check(bytes[1] < bytes[0] && bytes[3] < bytes[1], label, "%zu, %zu, %zu bytes", bytes[0], bytes[1], bytes[3]);
+    c->sum(c, g[2], total);  // the group's gradient (ranks != 0 hold zeros for the replicated parameters)
+    double e = l2(g[2], ref, total), r = l2(ref, NULL, total);
+    snprintf(label, sizeof label, "model %s P=%d rank %d, recompute 2: loss and group gradient = one process", t, P,
+             c->rank);
+    tl_check(r > 0 && e <= TOL_PARAM * r && fabs(loss[2] - ref_loss) <= TOL * fabs(ref_loss), label,
+             "gradient rel err %.3e, loss %.17g vs %.17g", e / r, loss[2], ref_loss);
+    pf_batch_free(&b);
+    src->destroy(src);
+}
+
 // One rank of a P-rank group: returns through fd (passed, failed).
 static void rank_main(int P, int rank, int port, int fd) {
     char err[256];
     tl_passed = tl_failed = 0;  // counts of this process only
+    // one thread per rank: P ranks with OpenMP teams of their own on a 2-core machine
+    // spin in every parallel region's barrier (results do not depend on the count)
+    omp_set_num_threads(1);
     pf_tcp_group g;
     if (pf_tcp_open(&g, rank, P, "127.0.0.1", port, 60, err, sizeof err) != 0) {
         tl_check(0, "tcp group", "%s", err);
@@ -273,6 +358,8 @@ static void rank_main(int P, int rank, int port, int fd) {
             result ref = run_full(&t);
             check_rank(&t, &h.c, &ref, P);
         }
+        check_model_recompute(PF_TRUNK_PAIRFORMER, &h.c, P);
+        check_model_recompute(PF_TRUNK_EVOFORMER, &h.c, P);
         pf_dap_host_free(&h);
         pf_tcp_close(&g);
     }

@@ -439,10 +439,6 @@ int pf_config_validate(const pf_config *c, char *err, size_t errlen) {
         snprintf(err, errlen, "configuration: the masked-MSA loss (msa_weight) belongs to the AF2 (evoformer) trunk");
         return -1;
     }
-    if (c->dap > 1 && c->recompute) {
-        snprintf(err, errlen, "configuration: dap = %d needs recompute = 0", c->dap);
-        return -1;
-    }
     if (c->dap > c->crop_size) {
         snprintf(err, errlen, "configuration: dap = %d exceeds crop_size = %d (each rank needs at least one row)",
                  c->dap, c->crop_size);

@@ -104,8 +104,9 @@ pf_step_result pf_model_eval_structure(pf_model *M, const pf_batch *b, pf_struct
 // pf_model_train_step and pf_model_eval together. Parameter gradients are then
 // this rank's share: sum them over the world (ranks other than 0 of a group hold
 // zeros for the replicated parameters). The arenas are planned again without the
-// unsharded trunk. c->size <= 1: nothing changes. 0, or -1 and a message
-// (recompute, an Evoformer trunk, or a backend without the sharded ops).
+// unsharded trunk (with recompute, the sharded trunk keeps its own shard's
+// snapshots: model_dap.c). c->size <= 1: nothing changes. 0, or -1 and a message
+// (a block kind without a sharded form, or a backend without the sharded ops).
 int pf_model_attach_dap(pf_model *M, const pf_dap_comm *c, char *err, size_t n);
 
 // Extra-MSA rows the model reads: extra_msa_rows for the AF2 trunk with an

@@ -5,6 +5,15 @@
 // backward mirrors this: the heads' d z, d m are sliced, the trunk's gathered). Every rank of the group computes the same
 // replicated gradients; ranks other than 0 drop theirs (model_dap_drop), so the
 // world-wide gradient sum counts each structure once.
+//
+// Recompute (cfg.recompute = K >= 1) works on the shard as model.c does on the
+// whole tensors: the forward keeps only this rank's sharded input streams of
+// blocks 0, K, 2K, ... (z's rows and s, or z's rows and m's columns); the
+// backward re-runs each segment's forwards from its snapshot, last segment
+// first. Every forward of a training pass, kept or not, saves into the same
+// one-block region (the largest block's saved bytes): it is the code path of the
+// forward that keeps, so the re-run reproduces it bit for bit on every backend
+// (CUDA's attn_dap would otherwise take a temporary saved region per call).
 #include "model_dap.h"
 #include <string.h>
 #include "../core/util.h"
@@ -16,6 +25,7 @@ struct pf_model_dap {
     int64_t S, srow, Sp;       // MSA rows (Evoformer), rows per rank in the MSA's row shard, padded
     void *saved, *ws;          // backend memory
     size_t saved_cap, ws_cap;
+    size_t blk_max, snap;      // recompute: the one-block saved region; one snapshot of the sharded streams
     int64_t zcap;              // elements the stream buffers below hold
     pf_act *z, *dz, *s, *ds;   // (n, Np, c_z), (Np, c_s)
     pf_act *pair, *pair_t, *seq, *delta, *dd, *full;  // masks; scratch; the gathers' buffer
@@ -25,10 +35,6 @@ struct pf_model_dap {
 
 int pf_model_attach_dap(pf_model *M, const pf_dap_comm *c, char *err, size_t n) {
     if (c->size <= 1) return 0;
-    if (M->cfg.recompute) {
-        snprintf(err, n, "dap > 1 needs recompute = 0 (the sharded trunk keeps its own saved activations)");
-        return -1;
-    }
     for (int i = 0; i < M->n_trunk; i++)
         if (pf_dap_check(&M->trunk[i], M->be, err, n)) return -1;
     M->dap = pf_calloc(1, sizeof *M->dap);
@@ -89,14 +95,49 @@ static void alloc_bufs(pf_model *M) {
     D->mcap = mm;
 }
 
+static int evoformer(const pf_model *M) { return M->cfg.trunk == PF_TRUNK_EVOFORMER; }
+
+// The sharded streams a trunk block reads and writes (a recompute snapshot):
+// z's rows, and s (Pairformer, replicated) or m's columns (Evoformer).
+static void snap_parts(const pf_model *M, pf_act *x[2], size_t bytes[2]) {
+    const pf_model_dap *D = M->dap;
+    pf_backend *be = M->be;
+    x[0] = D->z;
+    bytes[0] = pf_act_size(be, D->n * D->Np * M->cfg.c_z);
+    x[1] = evoformer(M) ? D->m : D->s;
+    bytes[1] = evoformer(M) ? pf_act_size(be, D->Sp * D->n * M->cfg.c_m) : pf_act_size(be, D->Np * M->cfg.c_s);
+}
+static size_t align256(size_t b) { return (b + 255) & ~(size_t)255; }
+
+// Copy the sharded streams to (dir 0) or from (dir 1) a snapshot at `at`.
+static void snapshot(pf_model *M, char *at, int dir) {
+    pf_act *x[2];
+    size_t bytes[2], off = 0;
+    snap_parts(M, x, bytes);
+    for (int k = 0; k < 2; k++) {
+        if (dir == 0) M->be->copy(M->be, at + off, x[k], bytes[k]);
+        else M->be->copy(M->be, x[k], at + off, bytes[k]);
+        off += align256(bytes[k]);
+    }
+}
+
+// Recompute in segments of K blocks: snapshots of the segment starts, then the
+// inputs of a segment's inner blocks s0 + 1 .. s0 + K - 2 (the last block's input
+// is what re-running the others leaves in the streams).
+static int seg_starts(const pf_model *M) { return (M->n_trunk + M->cfg.recompute - 1) / M->cfg.recompute; }
+static int seg_inner(const pf_model *M) { return PF_MAX(0, PF_MIN(M->cfg.recompute, M->n_trunk) - 2); }
+
 // Plan the blocks for N tokens and S MSA rows and size the buffers (grow only).
+// The saved arena holds every block's saved regions, or with recompute the
+// one-block region and the snapshots.
 static void plan(pf_model *M, int64_t N, int64_t S) {
     pf_model_dap *D = M->dap;
     pf_backend *be = M->be;
-    size_t saved = 0, ws = 0;
+    size_t saved = 0, ws = 0, mx = 0;
     for (int i = 0; i < M->n_trunk; i++) {
         pf_dap_block_plan(&D->blk[i], &M->trunk[i], be, &D->c, N, S);
         saved += D->blk[i].saved_bytes;
+        mx = PF_MAX(mx, align256(D->blk[i].saved_bytes));
         ws = PF_MAX(ws, D->blk[i].ws_bytes);
     }
     D->N = N;
@@ -105,6 +146,15 @@ static void plan(pf_model *M, int64_t N, int64_t S) {
     D->S = S;
     D->srow = pf_dap_rows(S, D->c.size);
     D->Sp = D->srow * D->c.size;
+    alloc_bufs(M);
+    if (M->cfg.recompute) {
+        pf_act *x[2];
+        size_t bytes[2];
+        snap_parts(M, x, bytes);
+        D->blk_max = mx;
+        D->snap = align256(bytes[0]) + align256(bytes[1]);
+        saved = mx + (size_t)(seg_starts(M) + seg_inner(M)) * D->snap;
+    }
     if (saved > D->saved_cap) {
         if (D->saved) be->free(be, D->saved);
         D->saved = be->alloc(be, saved);
@@ -115,7 +165,6 @@ static void plan(pf_model *M, int64_t N, int64_t S) {
         D->ws = be->alloc(be, ws);
         D->ws_cap = ws;
     }
-    alloc_bufs(M);
 }
 
 // This rank's rows of x (N, N, C) into out (n, Np, C), zero-padded.
@@ -170,8 +219,6 @@ static void gather_cols(pf_model *M, const pf_act *cols, int C, pf_act *x) {
     }
 }
 
-static int evoformer(const pf_model *M) { return M->cfg.trunk == PF_TRUNK_EVOFORMER; }
-
 static pf_dap_streams streams(pf_model_dap *D, int grads) {
     pf_dap_streams st = {.z = grads ? D->dz : D->z, .s = grads ? D->ds : D->s, .pair = D->pair,
                          .pair_t = D->pair_t, .seq = D->seq, .m = grads ? D->dm : D->m, .msa = D->msa,
@@ -196,13 +243,47 @@ void pf_model_dap_trunk_fwd(pf_model *M, int64_t N, int64_t S, const uint64_t *k
     pad(M, M->s, cs, D->s);
     pf_dap_streams st = streams(D, 0);
     char *saved = save ? D->saved : NULL;
+    const int K = M->cfg.recompute;
+    char *snap = (char *)D->saved + D->blk_max;  // recompute: the segment starts' snapshots
     for (int i = 0; i < M->n_trunk; i++) {
+        if (save && K) {  // keep the segment start's input only; save into the one-block region
+            if (i % K == 0) snapshot(M, snap, 0), snap += D->snap;
+            pf_dap_block_fwd(&D->blk[i], be, &D->c, &st, D->saved, D->ws, D->delta, keys[i], training);
+            continue;
+        }
         pf_dap_block_fwd(&D->blk[i], be, &D->c, &st, saved, D->ws, D->delta, keys[i], training);
         if (saved) saved += D->blk[i].saved_bytes;
     }
     gather_rows(M, D->z, cz, M->z);
     if (evoformer(M)) gather_cols(M, D->m, cm, M->m);
     else be->copy(be, M->s, D->s, pf_act_size(be, N * cs));  // replicated: every rank has all of s
+}
+
+// The trunk's backward with recompute: per segment (blocks s0 .. s1 - 1, last
+// segment first) the start's snapshot back into the streams, the forwards re-run
+// (keeping the inner blocks' inputs), then each block's forward into the
+// one-block region and its backward, last block first. The backward reads the
+// streams only for the masks, so the forward may leave them as it likes.
+static void trunk_bwd_recompute(pf_model *M, const uint64_t *keys) {
+    pf_model_dap *D = M->dap;
+    pf_backend *be = M->be;
+    const int K = M->cfg.recompute;
+    pf_dap_streams st = streams(D, 0), d = streams(D, 1);
+    char *region = D->saved, *starts = region + D->blk_max, *inner = starts + (size_t)seg_starts(M) * D->snap;
+    for (int s1 = M->n_trunk, s0; s1 > 0; s1 = s0) {
+        s0 = (s1 - 1) / K * K;
+        char *start = starts + (size_t)(s0 / K) * D->snap;
+        snapshot(M, start, 1);
+        for (int k = s0; k < s1 - 1; k++) {
+            if (k > s0) snapshot(M, inner + (size_t)(k - s0 - 1) * D->snap, 0);
+            pf_dap_block_fwd(&D->blk[k], be, &D->c, &st, region, D->ws, D->delta, keys[k], 1);
+        }
+        for (int k = s1 - 1; k >= s0; k--) {
+            if (k < s1 - 1) snapshot(M, k == s0 ? start : inner + (size_t)(k - s0 - 1) * D->snap, 1);
+            pf_dap_block_fwd(&D->blk[k], be, &D->c, &st, region, D->ws, D->delta, keys[k], 1);
+            pf_dap_block_bwd(&D->blk[k], be, &D->c, &st, &d, region, D->ws, D->dd, keys[k]);
+        }
+    }
 }
 
 void pf_model_dap_trunk_bwd(pf_model *M, const uint64_t *keys) {
@@ -212,17 +293,23 @@ void pf_model_dap_trunk_bwd(pf_model *M, const uint64_t *keys) {
     take_rows(M, M->dz, cz, D->dz);
     pad(M, M->ds, cs, D->ds);
     if (evoformer(M)) take_cols(M, M->dm, cm, D->dm);
-    pf_dap_streams st = streams(D, 0), d = streams(D, 1);
-    size_t off = 0;
-    for (int i = 0; i < M->n_trunk; i++) off += D->blk[i].saved_bytes;
-    for (int i = M->n_trunk - 1; i >= 0; i--) {
-        off -= D->blk[i].saved_bytes;
-        pf_dap_block_bwd(&D->blk[i], be, &D->c, &st, &d, (char *)D->saved + off, D->ws, D->dd, keys[i]);
+    if (M->cfg.recompute) {
+        trunk_bwd_recompute(M, keys);
+    } else {  // saved regions were laid out in forward order; walk back
+        pf_dap_streams st = streams(D, 0), d = streams(D, 1);
+        size_t off = 0;
+        for (int i = 0; i < M->n_trunk; i++) off += D->blk[i].saved_bytes;
+        for (int i = M->n_trunk - 1; i >= 0; i--) {
+            off -= D->blk[i].saved_bytes;
+            pf_dap_block_bwd(&D->blk[i], be, &D->c, &st, &d, (char *)D->saved + off, D->ws, D->dd, keys[i]);
+        }
     }
     gather_rows(M, D->dz, cz, M->dz);
     if (evoformer(M)) gather_cols(M, D->dm, cm, M->dm);
     else be->copy(be, M->ds, D->ds, pf_act_size(be, D->N * cs));
 }
+
+size_t pf_model_dap_saved_bytes(const pf_model *M) { return M->dap ? M->dap->saved_cap : 0; }
 
 // Ranks other than 0 of the group: the gradients of every parameter outside the
 // trunk blocks are replicated work (the same on every rank of the group): drop them.

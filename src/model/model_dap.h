@@ -13,6 +13,9 @@ void pf_model_replan(pf_model *M);
 void pf_model_dap_trunk_fwd(pf_model *M, int64_t N, int64_t S, const uint64_t *keys, int save, int training);
 // M->dz and M->ds or M->dm of the trunk's outputs in, of its inputs out.
 void pf_model_dap_trunk_bwd(pf_model *M, const uint64_t *keys);
+// Bytes of the sharded trunk's saved arena (every block's saved regions, or with
+// recompute one block's and the snapshots): for tests and reports.
+size_t pf_model_dap_saved_bytes(const pf_model *M);
 // After a training step on ranks != 0 of the group: drop the replicated gradients.
 void pf_model_dap_drop(pf_model *M);
 

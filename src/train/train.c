@@ -511,25 +511,38 @@ static int run_step(train_run *R, int64_t step) {
     return 0;
 }
 
-// The end of a run, however it ended: rank 0's summary line, everything freed,
-// the run directory unlocked.
+// Everything the set-up opened, in reverse order; any part may be missing (a
+// set-up that stopped half way). The backend goes last: the model's memory and
+// the collectives are its own. Safe to call twice.
+static void release(train_run *R) {
+    if (R->next_e >= 0) pf_batch_free(&R->next), R->next_e = -1;
+    if (R->log) fclose(R->log), R->log = NULL;
+    if (R->M) pf_optim_free(&R->opt), pf_model_free(R->M), R->M = NULL;
+    if (R->dc) R->be->dap_comm_close(R->be, R->dc), R->dc = NULL;
+    if (R->src && R->src->destroy) R->src->destroy(R->src);
+    R->src = NULL;
+    pf_dap_host_free(&R->dh);
+    pf_dist_finalize(&R->D);
+    if (R->be && R->be->destroy) R->be->destroy(R->be);
+    R->be = NULL;
+    pf_rundir_unlock(R->lock);
+    R->lock = -1;
+}
+
+// The end of a run, however it ended: rank 0's summary line (other ranks of a
+// device run print their peak memory), everything released.
 static void finish_run(train_run *R) {
-    if (R->next_e >= 0) pf_batch_free(&R->next);
-    if (R->log) fclose(R->log);
     if (R->lead) {
         printf("done: %lld steps in %.1f s; log %s", (long long)R->done_steps, (pf_now_ms() - R->t_start) / 1e3, R->logp);
         if (R->src->schedule) printf("; batches not ready in the prefetch queue: %lld", (long long)R->src->misses);
         // the backend's peak (GPU: device memory held by pairfold's allocations)
         if (R->be && R->be->peak_bytes) printf("; peak %s memory %.2f GiB", R->be->name, (double)R->be->peak_bytes(R->be, 0) / (1u << 30));
         printf("\n");
+    } else if (R->be && R->be->peak_bytes) {
+        printf("rank %d: peak %s memory %.2f GiB\n", R->D.rank, R->be->name, (double)R->be->peak_bytes(R->be, 0) / (1u << 30));
     }
-    pf_optim_free(&R->opt);
-    pf_model_free(R->M);
-    if (R->dc) R->be->dap_comm_close(R->be, R->dc);
-    if (R->src->destroy) R->src->destroy(R->src);
-    pf_dap_host_free(&R->dh);
-    pf_dist_finalize(&R->D);
-    pf_rundir_unlock(R->lock);
+    fflush(stdout);
+    release(R);
 }
 
 int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
@@ -548,8 +561,10 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
     if (!opts->resume_dir && R.cfg.lr_decay_steps == 0) R.cfg.lr_decay_steps = R.cfg.steps;
     if (pf_dist_init(&R.D, err, sizeof err) != 0) { fprintf(stderr, "pairfold: error: %s\n", err); return 2; }
     R.lead = R.D.rank == 0;
-    if (dap_groups(&R) != 0) return 2;
-    if (set_up(&R) != 0) return 2;
+    if (dap_groups(&R) != 0 || set_up(&R) != 0) {
+        release(&R);  // what the set-up opened before it stopped
+        return 2;
+    }
 
     R.quiet = opts->quiet || !R.lead;
     R.tty = isatty(2) && !R.quiet;
