@@ -9,7 +9,8 @@
 #           peak memory per GPU (the backend's allocations), communication share
 #   search  the largest N of SEARCH1 (1 GPU) and SEARCH2 (2 GPUs) one pass runs at; one line
 #           per try as it ends (each under SEARCH_LIMIT s, default 240)
-#   train   `pairfold train --set dap=2` under mpirun (af3 preset, 2 blocks, crop 128, lr 0)
+#   train   `pairfold train --set dap=2` under mpirun (af3 preset, 2 blocks, crop 128, lr 0,
+#           recompute DAP_TRAIN_RECOMPUTE, default 0)
 #           against one process: losses within 2e-2 relative (bf16), 1e-4 (cuda-fp32)
 #   trunk   the whole AF3 trunk's training step (48 Pairformer blocks + MSA module, 128 MSA
 #           rows, recycles 0, synthetic proteins) on 2 GPUs with dap = 2 at the crops of
@@ -80,7 +81,7 @@ if has search; then
     echo "$L1 $L2" > $OUTD/largest.txt
 fi
 if has train; then
-    TS="--preset af3 --data synthetic --set n_blocks=2 --set crop_size=128 --set msa_rows=32 --set recycles=0 --set val_every=0 --set n_val=1 --set recompute=0 --set lr=0 --steps 4 --quiet"
+    TS="--preset af3 --data synthetic --set n_blocks=2 --set crop_size=128 --set msa_rows=32 --set recycles=0 --set val_every=0 --set n_val=1 --set recompute=${DAP_TRAIN_RECOMPUTE:-0} --set lr=0 --steps 4 --quiet"
     for dev in cuda cuda-fp32; do
         rm -rf $OUTD/t1_$dev $OUTD/t2_$dev
         dry timeout 200 $PF train $TS --device $dev --out $OUTD/t1_$dev > $OUTD/t1_$dev.log 2>&1 || { fail=1; tail -3 $OUTD/t1_$dev.log; }

@@ -447,7 +447,7 @@ static void bw_run_fl(cu_impl *c, const fa_args *a, int parts) {
 #define BW_DEFAULT 99  // fa_tc_backward: fused variant BWF_DEFAULT where fa_bwd_fused takes the case by size
 #define BWF_DEFAULT 0
 static const char *bw_names[] = {"q2x8.k2x8.b8.s2.ldsm.fl", "q1x4.k1x4.b8.s2.m3.ldsm.fl", "q1x4.k1x4.b8.s2.m3.ldsm",
-                                 "fused8.b8", "fused4.b8", "fused8.lean.b8"};
+                                 "fused8.b8", "fused4.b8"};
 int fa_tc_backward_variants(void) { return (int)(sizeof bw_names / sizeof bw_names[0]); }
 const char *fa_tc_backward_variant_name(int v) { return v >= 0 && v < fa_tc_backward_variants() ? bw_names[v] : "?"; }
 

@@ -204,8 +204,7 @@ __device__ __forceinline__ void bw_p_ds_keys(float (*s)[4], float (*dp)[4], cons
 }
 
 // dk, dv and dq in one pass, one block per item (head, row) (cu_flash_bwd_fused.cu);
-// variant: 0 8 warps, 1 4 warps, 2 8 warps with lean copies; force: also where items
-// are few. Returns 0 when it
+// variant: 0 8 warps, 1 4 warps; force: also where items are few. Returns 0 when it
 // ran, nonzero (nothing launched) when the case is not taken (few items unless
 // forced, c_h > 32, no scratch, c->attn_fused < 0).
 int fa_bwd_fused(cu_impl *c, const fa_args *a, int variant, int force);

@@ -36,14 +36,11 @@ static size_t bwf_smem() {
 // dividing the step number (64-bit divisions per step were a third of the instructions).
 struct bwf_pos {
     int64_t item, r, kt, qt, n;
-    int64_t roff, loff;  // per item: element offset of (r, position 0, head h) in q, k, v, dO; of (r, h) in lse, D
     int h;
 };
 __device__ __forceinline__ void bwf_item(const fa_args &a, bwf_pos &p) {
     p.h = (int)(p.item / a.B);
     p.r = p.item - (int64_t)p.h * a.B;
-    p.roff = fa_pos(a, p.r, 0) * a.HC + (int64_t)p.h * a.ch;
-    p.loff = (p.r * a.H + p.h) * a.L;
 }
 
 __device__ __forceinline__ bwf_pos bwf_next(const fa_args &a, bwf_pos p, int64_t nkt, int64_t nqt) {
@@ -55,28 +52,6 @@ __device__ __forceinline__ bwf_pos bwf_next(const fa_args &a, bwf_pos p, int64_t
     p.item += gridDim.x;
     if (p.item < (int64_t)a.H * a.B) bwf_item(a, p);
     return p;
-}
-
-// Lean copies (LEAN kernels, FL cases): a thread's chunk offsets within a tile are fixed
-// (row j0 + u RPU, channel c), so they are computed once per kernel; per step only the
-// tile's base (uniform: the same for every thread) moves. The 64-bit index arithmetic per
-// chunk of bw_load_fl / bw_bias_fl was most of the loop's integer instructions.
-// A thread's chunks of an NR-row tile (VPR 16-byte chunks per row, NTH threads): rows
-// j0 + u RPU; toff / doff: the first chunk's element offsets in global / shared memory.
-template <int NR, int VPR, int NTH, typename T>
-__device__ __forceinline__ void bwf_rows(const T *tile, int64_t stride, int64_t left, int64_t toff, int doff, int j0,
-                                         bool cok, T *dst, int ld) {
-    constexpr int RPU = NTH / VPR, NU = (NR + RPU - 1) / RPU;
-    static_assert(NTH % VPR == 0, "threads per tile row");
-    const T *p = tile + toff;
-#pragma unroll
-    for (int u = 0; u < NU; u++) {
-        int j = j0 + u * RPU;
-        if (NR % RPU == 0 || j < NR) {
-            bool ok = cok && j < left;
-            fa_cp16z(dst + doff + u * RPU * ld, ok ? p + u * RPU * stride : tile, ok ? 16 : 0);
-        }
-    }
 }
 
 // dq partial (16 queries from qm x 8 NJ channels from cb) += dS^T K over KT keys:
@@ -116,9 +91,8 @@ __device__ __forceinline__ void bwf_dq_mma(float (*acc)[4], const bf16 *dSs, con
 // The dq product of a step runs in the next step, after that step's first barrier: the
 // barrier that makes every warp's dS visible is then the one the ring needs anyway (one
 // barrier per step), and the slot values read at the step's start have a step to arrive.
-template <int CH, int NW, int MB, bool FL, bool LEAN>
+template <int CH, int NW, int MB, bool FL>
 __global__ void __launch_bounds__(32 * NW, MB) k_bwd_fused(fa_args a, float *dq_slots) {
-    static_assert(!LEAN || FL, "lean copies need the FL case (16-byte chunks everywhere)");
     constexpr int LK = CH + 8, KT = 16 * NW, NTH = 32 * NW, LDS = BW_T + 8;
     constexpr int NJ = 4 * (CH / 8) / NW;  // dq: 8-channel tiles per warp
     static_assert(NW == 4 || NW == 8, "warps per block");
@@ -133,53 +107,21 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_fused(fa_args a, float *dq_
     const int qm = 16 * (w & 3), cb = 8 * NJ * (w >> 2);  // this warp's dq tile
     if (!a.biasT)
         for (int i = threadIdx.x; i < 2 * KT * BW_LDK; i += NTH) Bs[i] = 0.f;
-    // copy geometry of this thread (LEAN): chunk rows j0 (+ u RPU), 16-byte column c8
-    constexpr int VPR = CH / 8, VPRB = BW_T / 4;
-    const int j0 = threadIdx.x / VPR, c8 = (threadIdx.x % VPR) * 8;
-    const int jb = threadIdx.x / VPRB, c4 = (threadIdx.x % VPRB) * 4;
-    const int64_t ps = a.pstride * a.HC;
-    const int64_t toff = (int64_t)j0 * ps + c8, toffb = (int64_t)jb * a.L + c4;
     // copies of position p into ring buffer b (issued one step ahead)
     auto issue = [&](const bwf_pos &p, int b) {
         if (p.item < nitems) {
             int64_t q0 = p.qt * BW_T, k0 = p.kt * KT;
-            if (LEAN) {
-                const bf16 *qb = (const bf16 *)a.q + p.roff, *ob = (const bf16 *)a.dO + p.roff;
-                bool cok = c8 < a.ch;
-                bwf_rows<BW_T, VPR, NTH>(qb + q0 * ps, ps, a.L - q0, toff, j0 * LK + c8, j0, cok, Qs + b * BW_T * LK, LK);
-                bwf_rows<BW_T, VPR, NTH>(ob + q0 * ps, ps, a.L - q0, toff, j0 * LK + c8, j0, cok, dOs + b * BW_T * LK, LK);
-                if (threadIdx.x < BW_T) {
-                    // lse, D: 4 bytes each, +inf / 0 beyond L (p = 0 there)
-                    int64_t q = q0 + threadIdx.x;
-                    if (q < a.L) {
-                        fa_cp4(Ls + b * BW_T + threadIdx.x, a.lse + p.loff + q);
-                        fa_cp4(Ds + b * BW_T + threadIdx.x, a.D + p.loff + q);
-                    } else {
-                        Ls[b * BW_T + threadIdx.x] = INFINITY;
-                        Ds[b * BW_T + threadIdx.x] = 0.f;
-                    }
-                }
-                if (a.biasT)
-                    bwf_rows<KT, VPRB, NTH>(a.biasT + (int64_t)p.h * a.L * a.L + k0 * a.L + q0, a.L, a.L - k0, toffb,
-                                            jb * BW_LDK + c4, jb, q0 + c4 < a.L, Bs + b * KT * BW_LDK, BW_LDK);
-                if (p.qt == 0) {
-                    const bf16 *kb = (const bf16 *)a.k + p.roff + k0 * ps, *vb = (const bf16 *)a.v + p.roff + k0 * ps;
-                    bwf_rows<KT, VPR, NTH>(kb, ps, a.L - k0, toff, j0 * LK + c8, j0, cok, Ks + (int)(p.n % 3) * KT * LK, LK);
-                    bwf_rows<KT, VPR, NTH>(vb, ps, a.L - k0, toff, j0 * LK + c8, j0, cok, Vs + (int)(p.n & 1) * KT * LK, LK);
-                }
-            } else {
-                bw_tile<FL, CH, BW_T, NTH>(a, a.q, p.r, p.h, q0, Qs + b * BW_T * LK);
-                bw_tile<FL, CH, BW_T, NTH>(a, a.dO, p.r, p.h, q0, dOs + b * BW_T * LK);
-                bw_lseD(a, p.r, true, p.h, q0, BW_T, Ls + b * BW_T, Ds + b * BW_T);
-                if (a.biasT)
-                    bw_bias<FL, KT, BW_T, BW_LDK, NTH>(a.biasT + (int64_t)p.h * a.L * a.L, a.L, k0, q0,
-                                                       Bs + b * KT * BW_LDK);
-                if (p.qt == 0) {
-                    // own K into buffer n % 3 (the tile before is still read by its deferred dq
-                    // product), V into n % 2
-                    bw_tile<FL, CH, KT, NTH>(a, a.k, p.r, p.h, k0, Ks + (int)(p.n % 3) * KT * LK);
-                    bw_tile<FL, CH, KT, NTH>(a, a.v, p.r, p.h, k0, Vs + (int)(p.n & 1) * KT * LK);
-                }
+            bw_tile<FL, CH, BW_T, NTH>(a, a.q, p.r, p.h, q0, Qs + b * BW_T * LK);
+            bw_tile<FL, CH, BW_T, NTH>(a, a.dO, p.r, p.h, q0, dOs + b * BW_T * LK);
+            bw_lseD(a, p.r, true, p.h, q0, BW_T, Ls + b * BW_T, Ds + b * BW_T);
+            if (a.biasT)
+                bw_bias<FL, KT, BW_T, BW_LDK, NTH>(a.biasT + (int64_t)p.h * a.L * a.L, a.L, k0, q0,
+                                                   Bs + b * KT * BW_LDK);
+            if (p.qt == 0) {
+                // own K into buffer n % 3 (the tile before is still read by its deferred dq
+                // product), V into n % 2
+                bw_tile<FL, CH, KT, NTH>(a, a.k, p.r, p.h, k0, Ks + (int)(p.n % 3) * KT * LK);
+                bw_tile<FL, CH, KT, NTH>(a, a.v, p.r, p.h, k0, Vs + (int)(p.n & 1) * KT * LK);
             }
         }
         fa_commit();
@@ -308,9 +250,9 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_fused(fa_args a, float *dq_
 
 // Blocks: as many as fit the SMs at once, evened out over the items (G = items / rounds),
 // and no more than the pool's free space has slots for. Returns 0 when launched.
-template <int CH, int NW, int MB, bool FL, bool LEAN>
+template <int CH, int NW, int MB, bool FL>
 static int bwf_run(cu_impl *c, const fa_args *a) {
-    auto kern = k_bwd_fused<CH, NW, MB, FL, LEAN && FL>;
+    auto kern = k_bwd_fused<CH, NW, MB, FL>;
     size_t smem = bwf_smem<CH, NW>();
     // attribute and blocks per SM at this shared memory: once per kernel and device
     static int occ_by_dev[64];  // 0: not set yet, else blocks per SM + 1
@@ -337,23 +279,18 @@ static int bwf_run(cu_impl *c, const fa_args *a) {
 // By size (c->attn_fused 0), taken when every SM gets at least two items (triangle and
 // MSA row attention; single attention, B = 1, keeps the three passes, whose blocks
 // split L); force: wherever it can run (checks at small sizes). variant: 0 8 warps, 1 4
-// warps (two blocks per SM), 2 8 warps with the lean copies.
+// warps (two blocks per SM).
 int fa_bwd_fused(cu_impl *c, const fa_args *a, int variant, int force) {
     if (a->ch > 32 || a->B <= 0 || a->L <= 0 || c->attn_fused < 0) return 1;
     if (!force && c->attn_fused == 0 && (int64_t)a->H * a->B < 2 * (int64_t)(c->n_sm > 0 ? c->n_sm : 1)) return 1;
     if (a->H * a->B > 2147483647LL / 2) return 1;
     bool fl = a->ch % 8 == 0 && a->HC % 8 == 0 && (!a->biasT || a->L % 4 == 0);
-#define BWF(CH_, NW_, MB_, LEAN_)                                                    \
-    return fl ? bwf_run<CH_, NW_, MB_, true, LEAN_>(c, a) : bwf_run<CH_, NW_, MB_, false, false>(c, a)
+#define BWF(CH_, NW_, MB_) return fl ? bwf_run<CH_, NW_, MB_, true>(c, a) : bwf_run<CH_, NW_, MB_, false>(c, a)
     if (variant == 1) {
-        if (a->ch <= 16) BWF(16, 4, 2, false);
-        BWF(32, 4, 2, false);
+        if (a->ch <= 16) BWF(16, 4, 2);
+        BWF(32, 4, 2);
     }
-    if (variant == 2) {
-        if (a->ch <= 16) BWF(16, 8, 1, true);
-        BWF(32, 8, 1, true);
-    }
-    if (a->ch <= 16) BWF(16, 8, 1, false);
-    BWF(32, 8, 1, false);
+    if (a->ch <= 16) BWF(16, 8, 1);
+    BWF(32, 8, 1);
 #undef BWF
 }
