@@ -24,6 +24,8 @@ typedef struct {
     int bias_tr;                         // dbias element (l, l') at l' * L + l (ending node)
     float scale;                         // 1 / sqrt(c_h)
     float *dbias_part;                   // (splits, H, L, L) fp32 scratch (fa_dbias_splits > 1)
+    void *dbias_planes;                  // set by the bf16 launcher: (H, L, L) act scratch, the bias
+                                         // gradient per head before the heads are interleaved
     int nsplit;                          // set by the launcher
 } fa_args;
 

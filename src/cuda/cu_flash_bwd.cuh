@@ -175,6 +175,32 @@ __device__ __forceinline__ void bw_lseD(const fa_args &a, int64_t r, bool row_ok
 }
 #define BW_LDK 72  // bias tile row stride for [key][query] float2 reads along the query
 
+// dk (times scale) and dv of a warp's 16 keys from kw of row r, head h, as bf16.
+template <int CH>
+__device__ __forceinline__ void bw_store_dkdv(const fa_args &a, int64_t r, int h, int64_t kw, const float (*dk)[4],
+                                              const float (*dv)[4]) {
+    int g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+        int64_t kk = kw + g + 8 * u;
+        if (kk >= a.L) continue;
+        int64_t off = fa_pos(a, r, kk) * a.HC + (int64_t)h * a.ch;
+        bf16 *pk = (bf16 *)a.dk + off, *pv = (bf16 *)a.dv + off;
+#pragma unroll
+        for (int j = 0; j < CH / 8; j++) {
+            int c = 8 * j + 2 * t;
+            if (c < a.ch) {
+                pk[c] = __float2bfloat16(dk[j][2 * u] * a.scale);
+                pv[c] = __float2bfloat16(dv[j][2 * u]);
+            }
+            if (c + 1 < a.ch) {
+                pk[c + 1] = __float2bfloat16(dk[j][2 * u + 1] * a.scale);
+                pv[c + 1] = __float2bfloat16(dv[j][2 * u + 1]);
+            }
+        }
+    }
+}
+
 // Key-major tiles (a warp's 16 keys x 64 queries, C fragments): s = S^T and dp = dP^T
 // in, p and dS = p (dP - D) out, p = exp2(s scale log2e + (bias + mask - lse) log2e).
 // Lb, Db: the query tile's lse (natural log) and D; Bw: the bias rows of the warp's

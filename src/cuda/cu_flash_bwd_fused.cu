@@ -88,6 +88,30 @@ __device__ __forceinline__ void bwf_dq_mma(float (*acc)[4], const bf16 *dSs, con
     }
 }
 
+// The running dq of a warp's tile (16 queries from qm, 8 NJ channels from cb) of step pp:
+// to the block's slot, or as dq (bf16, times scale) after the item's last key tile.
+template <int CH, int NJ>
+__device__ __forceinline__ void bwf_dq_store(const fa_args &a, const bwf_pos &pp, bool last_kt, float *slot, int qm,
+                                             int cb, const float (*dqa)[4]) {
+    int g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+        int64_t q = pp.qt * BW_T + qm + g + 8 * u;
+        if (q >= a.L) continue;
+        bf16 *op = (bf16 *)a.dq + fa_pos(a, pp.r, q) * a.HC + (int64_t)pp.h * a.ch;
+#pragma unroll
+        for (int j = 0; j < NJ; j++) {
+            int c = cb + 8 * j + 2 * t;
+            if (!last_kt) {
+                *reinterpret_cast<float2 *>(slot + q * CH + c) = make_float2(dqa[j][2 * u], dqa[j][2 * u + 1]);
+            } else {
+                if (c < a.ch) op[c] = __float2bfloat16(dqa[j][2 * u] * a.scale);
+                if (c + 1 < a.ch) op[c + 1] = __float2bfloat16(dqa[j][2 * u + 1] * a.scale);
+            }
+        }
+    }
+}
+
 // The dq product of a step runs in the next step, after that step's first barrier: the
 // barrier that makes every warp's dS visible is then the one the ring needs anyway (one
 // barrier per step), and the slot values read at the step's start have a step to arrive.
@@ -130,23 +154,7 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_fused(fa_args a, float *dq_
     // sum dqa and stores it to the slot, or as dq (bf16) after the last key tile
     auto dq_finish = [&](const bwf_pos &pp, int pb, float (*dqa)[4]) {
         bwf_dq_mma<KT, NJ, LK, LDS>(dqa, dSs + pb * KT * LDS, Ks + (int)(pp.n % 3) * KT * LK, qm, cb);
-        bool last_kt = pp.kt == nkt - 1;
-#pragma unroll
-        for (int u = 0; u < 2; u++) {
-            int64_t q = pp.qt * BW_T + qm + g + 8 * u;
-            if (q >= a.L) continue;
-            bf16 *op = (bf16 *)a.dq + fa_pos(a, pp.r, q) * a.HC + (int64_t)pp.h * a.ch;
-#pragma unroll
-            for (int j = 0; j < NJ; j++) {
-                int c = cb + 8 * j + 2 * t;
-                if (!last_kt) {
-                    *reinterpret_cast<float2 *>(slot + q * CH + c) = make_float2(dqa[j][2 * u], dqa[j][2 * u + 1]);
-                } else {
-                    if (c < a.ch) op[c] = __float2bfloat16(dqa[j][2 * u] * a.scale);
-                    if (c + 1 < a.ch) op[c + 1] = __float2bfloat16(dqa[j][2 * u + 1] * a.scale);
-                }
-            }
-        }
+        bwf_dq_store<CH, NJ>(a, pp, pp.kt == nkt - 1, slot, qm, cb, dqa);
     };
     bwf_pos cur;
     cur.item = blockIdx.x;
@@ -219,27 +227,7 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_fused(fa_args a, float *dq_
             for (int e = 0; e < 4; e++) dqp[j][e] = dqn[j][e];
         pend = p;
         pending = true;
-        if (p.qt == nqt - 1) {
-#pragma unroll
-            for (int u = 0; u < 2; u++) {
-                int64_t kk = k0 + 16 * w + g + 8 * u;
-                if (kk >= a.L) continue;
-                int64_t off = fa_pos(a, p.r, kk) * a.HC + (int64_t)p.h * a.ch;
-                bf16 *pk = (bf16 *)a.dk + off, *pv = (bf16 *)a.dv + off;
-#pragma unroll
-                for (int j = 0; j < CH / 8; j++) {
-                    int c = 8 * j + 2 * t;
-                    if (c < a.ch) {
-                        pk[c] = __float2bfloat16(dk[j][0 + 2 * u] * a.scale);
-                        pv[c] = __float2bfloat16(dv[j][0 + 2 * u]);
-                    }
-                    if (c + 1 < a.ch) {
-                        pk[c + 1] = __float2bfloat16(dk[j][1 + 2 * u] * a.scale);
-                        pv[c + 1] = __float2bfloat16(dv[j][1 + 2 * u]);
-                    }
-                }
-            }
-        }
+        if (p.qt == nqt - 1) bw_store_dkdv<CH>(a, p.r, p.h, k0 + 16 * w, dk, dv);
         if (!(cur.item < nitems)) {
             fa_wait<0>();
             __syncthreads();  // the last step's dS of every warp

@@ -410,6 +410,10 @@ static void test_attention(void) {
     test_attn("tri_start", ts, 1, 1, 1030);
     test_attn("tri_end", te, 1, 1, 1040);
     test_attn("single", single, 1, 1, 1050);
+    // 8 heads, one row: the bias gradient goes through the per-head planes (cu_flash_bwd.cu)
+    pf_attn_dims single8 = {1, 11, 20, 8, 8, 6, PF_BIAS_PAIR, 0};
+    test_attn("single 8 heads", single8, 1, 1, 1055);
+    test_attn("single 8 heads fully masked", single8, 2, 1, 1056);
     test_attn("tri_start nomask", ts, 0, 1, 1060);
     test_attn("tri_start fully masked row", ts, 2, 1, 1070);
     test_attn("tri_end fully masked row", te, 2, 1, 1071);
