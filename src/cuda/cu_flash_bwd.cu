@@ -319,9 +319,14 @@ __global__ void __launch_bounds__(32 * NW) k_bwd_dbias(fa_args a) {
                     a.dbias_part[(((int64_t)split * a.H + h) * a.L + q) * a.L + kk] = acc[j][e];
                 } else if (a.dbias_planes) {
                     if (e & 1) continue;  // written with its left neighbour
-                    bf16 *pl = (bf16 *)a.dbias_planes + ((int64_t)h * a.L + q) * a.L + kk;
-                    if (kk + 1 < a.L) *reinterpret_cast<uint32_t *>(pl) = fa_pack2(acc[j][e], acc[j][e + 1]);
-                    else *pl = __float2bfloat16(acc[j][e]);
+                    int64_t off = ((int64_t)h * a.L + q) * a.L + kk;
+                    bf16 *pl = (bf16 *)a.dbias_planes + off;
+                    if (kk + 1 < a.L && !(off & 1)) {
+                        *reinterpret_cast<uint32_t *>(pl) = fa_pack2(acc[j][e], acc[j][e + 1]);
+                    } else {  // odd L: a pair may straddle 4 bytes
+                        pl[0] = __float2bfloat16(acc[j][e]);
+                        if (kk + 1 < a.L) pl[1] = __float2bfloat16(acc[j][e + 1]);
+                    }
                 } else {
                     int64_t idx = a.bias_tr ? kk * a.L + q : q * a.L + kk;
                     ((bf16 *)a.dbias)[idx * a.H + h] = __float2bfloat16(acc[j][e]);
