@@ -2,9 +2,9 @@
 // (cu_flash_bwd.cu) against the previous one (fa_tc_backward_v1, cu_flash_tc.cu)
 // and the fp32 kernels of cu_flash.cu on the same inputs (docs/ATTENTION_BWD.md).
 //
-//   attn_bwd_check [--check] [--time N,N,...] [--reps R] [--profile N] [--profile-shape K] [--shapes]
+//   attn_bwd_check [--check] [--time N,N,...] [--reps R] [--profile N] [--profile-shape K] [--shapes] [--dbias]
 //
-// --check: random bf16 q, k, v, dO, fp32 bias, 0/1 key masks with some fully
+// --check: random bf16 q, k, v, dO, fp32 bias (holding bf16 numbers), 0/1 key masks with some fully
 // masked rows, odd sizes (L 77, 1000), the transposed (ending node) layout,
 // c_h 16 / 24 / 32, with and without bias. Per case: ||x - ref|| / ||ref|| and
 // max|x - ref| / max|ref| of dq, dk, dv, dbias for the new and the previous
@@ -15,6 +15,8 @@
 // at each N: previous backward, every variant (also per kernel), CUDA events,
 // median of R after 2 warm-ups; TFLOP/s with backward core = 8 B H L^2 c_h
 // (2 x the forward's 4 B H L^2 c_h).
+// --dbias: the bias-gradient pass alone with each kernel variant (cu_flash_bwd_dbias.cu)
+// at each N of --time (triangle shape) and on --shapes' three shapes.
 #include "../src/cuda/cu_flash.cuh"
 #include <stdarg.h>
 #include <vector>
@@ -147,7 +149,9 @@ static void prob_make(prob *p, const tcase &t, int with_f32) {
     p->biasT = NULL;
     if (t.bias) {
         std::vector<float> b((size_t)(p->LL * t.H));
-        for (auto &x : b) x = nrand();
+        // bf16 numbers, as the modules' bias (a bf16 projection) in bf16 mode: the fused
+        // backward may then read it as bf16 (fa_args.bias_bf16)
+        for (auto &x : b) x = bf2f(f2bf(nrand()));
         p->biasT = (float *)dalloc(b.size() * 4);
         CU_CHECK(cudaMemcpy(p->biasT, b.data(), b.size() * 4, cudaMemcpyHostToDevice));
     }
@@ -187,6 +191,7 @@ static fa_args bf_args(const tcase &t, const prob *p) {
     a.out_o = p->bo; a.dq = p->bdq; a.dk = p->bdk; a.dv = p->bdv;
     a.dbias = t.bias ? p->bdb : NULL;
     a.biasT = p->biasT;
+    a.bias_bf16 = 1;
     a.lse = p->blse;
     a.D = p->bD;
     a.dbias_part = p->part;
@@ -325,6 +330,26 @@ static int run_check(cu_impl *cb, cu_impl *cf) {
                         if (!same2) ok = false;
                     }
                 }
+                // every bias-gradient kernel variant (cu_flash_bwd_dbias.cu) in the default
+                // backward: against the reference, and the same bits twice
+                for (int v = 0; t.bias && v < fa_bwd_dbias_variants(); v++) {
+                    cb->attn_dbias = v + 1;
+                    std::vector<float> gd[2];
+                    for (int rep = 0; rep < 2; rep++) {
+                        poison(a, &p, t.bias);
+                        fa_tc_backward(cb, &a);
+                        CU_CHECK(cudaDeviceSynchronize());
+                        gd[rep] = down_bf(p.bdb, nb);
+                    }
+                    cb->attn_dbias = 0;
+                    double e2, em;
+                    rel_err(gd[0], ref[3], &e2, &em);
+                    bool same2 = memcmp(gd[0].data(), gd[1].data(), gd[0].size() * 4) == 0;
+                    if (!(e2 <= tol_l2) || !same2) {
+                        ok = false;
+                        printf(" db%d:%.2e%s!", v, e2, same2 ? "" : ":NOT-IDENTICAL");
+                    }
+                }
             }
             printf(" %s\n", ok ? "ok" : "FAIL");
             n++;
@@ -388,6 +413,10 @@ static void run_time(cu_impl *cb, const std::vector<int64_t> &sizes, int reps) {
     }
 }
 
+// --dbias: the bias-gradient pass alone (parts 4) with each kernel variant of
+// cu_flash_bwd_dbias.cu, on the triangle shape at each N of --time and on --shapes' list.
+static void run_dbias(cu_impl *cb, const std::vector<int64_t> &sizes, int reps);
+
 // --shapes: forward + backward of issue 10's three module shapes, the first kernels
 // (fa_tc_forward's k_tc_fwd and fa_tc_backward_v1) against today's (fa_forward, which
 // takes the Hopper kernel on sm_90, and fa_tc_backward). Both backwards include
@@ -421,6 +450,34 @@ static void run_shapes(cu_impl *cb, int reps) {
     }
 }
 
+static void run_dbias(cu_impl *cb, const std::vector<int64_t> &sizes, int reps) {
+    std::vector<tcase> cases;
+    for (int64_t N : sizes) cases.push_back({N, N, 4, 32, 0, 1, 1, 0, "triangle"});
+    for (const tcase &t : shapes) cases.push_back(t);
+    printf("\n%-28s %6s", "bias gradient (ms)", "L");
+    for (int v = 0; v < fa_bwd_dbias_variants(); v++) printf(" %9s", fa_bwd_dbias_variant_name(v));
+    printf(" %9s", "default");
+    printf("\n");
+    for (const tcase &t : cases) {
+        prob p;
+        prob_make(&p, t, 0);
+        std::vector<uint16_t> ones((size_t)p.M, f2bf(1.f));
+        CU_CHECK(cudaMemcpy(p.bmask, ones.data(), ones.size() * 2, cudaMemcpyHostToDevice));
+        fa_args a = bf_args(t, &p);
+        fa_tc_forward(cb, &a);
+        fa_rowdot(cb, &a, p.bD);
+        printf("%-28s %6lld", t.name, (long long)t.L);
+        for (int v = 0; v < fa_bwd_dbias_variants(); v++) {
+            cb->attn_dbias = v + 1;
+            printf(" %9.3f", time_median(cb, &a, run_var, 0, 4, reps));
+            fflush(stdout);
+        }
+        cb->attn_dbias = 0;
+        printf(" %9.3f\n", time_median(cb, &a, run_var, 0, 4, reps));
+        prob_free(&p);
+    }
+}
+
 // One default backward at N (triangle attention shape), or of shape -N - 1 of --shapes'
 // list (--profile-shape K), for a profiler (ncu -k regex:k_bwd).
 static void run_profile(cu_impl *cb, int64_t N) {
@@ -437,12 +494,13 @@ static void run_profile(cu_impl *cb, int64_t N) {
 }
 
 int main(int argc, char **argv) {
-    int check = 0, reps = 10, shapes = 0;
+    int check = 0, reps = 10, shapes = 0, dbias = 0;
     int64_t profile = 0;
     std::vector<int64_t> sizes;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--check")) check = 1;
         else if (!strcmp(argv[i], "--shapes")) shapes = 1;
+        else if (!strcmp(argv[i], "--dbias")) dbias = 1;
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--profile") && i + 1 < argc) {
             profile = atoll(argv[++i]);
@@ -459,7 +517,7 @@ int main(int argc, char **argv) {
                 if (v < 1 || v > 8192) pf_die("--time: size %s not in 1..8192", s);
                 sizes.push_back(v);
             }
-        } else pf_die("usage: attn_bwd_check [--check] [--time N,N,...] [--reps R] [--profile N] [--profile-shape K] [--shapes] (unknown '%s')", argv[i]);
+        } else pf_die("usage: attn_bwd_check [--check] [--time N,N,...] [--reps R] [--profile N] [--profile-shape K] [--shapes] [--dbias] (unknown '%s')", argv[i]);
     }
     if (reps < 1) pf_die("--reps must be >= 1");
     cudaDeviceProp prop;
@@ -478,7 +536,8 @@ int main(int argc, char **argv) {
     CU_CHECK(cudaMalloc((void **)&cb.pool, cb.pool_bytes));
     int fails = 0;
     if (check) fails = run_check(&cb, &cf);
-    if (!sizes.empty()) run_time(&cb, sizes, reps);
+    if (dbias) run_dbias(&cb, sizes, reps);
+    else if (!sizes.empty()) run_time(&cb, sizes, reps);
     if (shapes) run_shapes(&cb, reps);
     if (profile) run_profile(&cb, profile);
     if (check) printf("attn_bwd_check: %s\n", fails ? "FAILED" : "PASSED");

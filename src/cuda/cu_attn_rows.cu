@@ -190,6 +190,7 @@ static void rows_fwd_piece(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p
     fa_args a = rows_args(d, n, gather, ms);
     a.q = q; a.k = k; a.v = v;
     a.biasT = biasT;
+    a.bias_bf16 = c->bf16;  // attn_bias_T of bf16 logits
     a.out_o = o;
     a.lse = lse;
     fa_forward(c, &a);
@@ -248,6 +249,7 @@ static void rows_bwd_piece(cu_impl *c, const attn_bwd_args *A, int gather, int64
     fa_args a = rows_args(d, n, gather, ms);
     a.q = w.q; a.k = w.k; a.v = w.v;
     a.biasT = A->biasT;
+    a.bias_bf16 = c->bf16;
     a.lse = A->o ? (float *)A->lse + r0 * d->H * d->L : w.lse;  // read only in the backward
     if (!A->o) {  // not saved: the core's forward on this piece
         a.out_o = w.oc;

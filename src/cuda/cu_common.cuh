@@ -62,6 +62,7 @@ typedef struct {
     size_t in_use, peak;
     size_t chunk_bytes;        // 0: the default chunking of forwards without saved (cu_chunk_units)
     int attn_fused;            // attention backward's one-pass dk/dv/dq: 0 by size, 1 always, -1 never
+    int attn_dbias;            // attention bias-gradient kernel: 0 by shape, v + 1 variant v (cu_flash_bwd_dbias.cu)
 } cu_impl;
 
 static inline cu_impl *CU(pf_backend *be) { return (cu_impl *)be->impl; }

@@ -27,6 +27,9 @@ typedef struct {
     void *dbias_planes;                  // set by the bf16 launcher: (H, L, L) act scratch, the bias
                                          // gradient per head before the heads are interleaved
     int nsplit;                          // set by the launcher
+    int bias_bf16;                       // biasT's values are bf16 numbers (bf16 mode: the bias
+                                         // projection's output), so a bf16 copy of it is exact
+    const bf16 *biasT16;                 // set by the fused backward's launcher: biasT as bf16
 } fa_args;
 
 // The bf16 bias gradient splits the rows r into this many ranges (one block
@@ -48,6 +51,9 @@ int fa_tc_backward_variants(void);
 const char *fa_tc_backward_variant_name(int v);
 void fa_tc_backward_variant(cu_impl *c, const fa_args *a, int v, int parts);
 void fa_tc_backward_v1(cu_impl *c, const fa_args *a);
+// Kernel variants of the bias-gradient pass (cu_flash_bwd_dbias.cu; cu_impl.attn_dbias).
+int fa_bwd_dbias_variants(void);
+const char *fa_bwd_dbias_variant_name(int v);
 // Hopper forward with rows batched per block (cu_flash_sm90.cu): returns nonzero
 // (nothing launched) when off (PF_ATTN_SM90=0, not sm_90) or the case is not
 // handled; fa_forward then runs fa_tc_forward. _variant: R rows per block (1, 2, 4),

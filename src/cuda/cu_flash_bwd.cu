@@ -17,8 +17,8 @@
 //                in registers for the RB rows.
 //   k_bwd_dkdv:  block (h, 16 NW keys, RB rows); query tiles of 64 stream; dk_r,
 //                dv_r in registers.
-//   k_bwd_dbias: block (h, 16 NW queries, 64 keys, row range); rows r stream in
-//                order, dS summed in registers (fixed order: deterministic).
+//   the bias gradient: cu_flash_bwd_dbias.cu (block (h, 16 NW queries, 64 keys, row
+//                range); rows r stream in order, dS summed in registers: deterministic).
 //
 // Scores in log2 units: p = exp2(s scale log2e + (bias + mask) log2e - lse log2e),
 // one ex2 per score. Tiles stream through an S-stage cp.async ring (copies issued
@@ -230,144 +230,6 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dkdv(fa_args a) {
         if (r0 + rr < a.B) bw_store_dkdv<CH>(a, r0 + rr, h, k0 + 16 * w, dk[rr], dv[rr]);
 }
 
-// ---- bias gradient: block (h, 16 NW queries, 64 keys, row range), rows in order ------------
-// shared: Q, dO x S | K, V x S | lse, D x S | mask x 2
-template <int CH, int NW, int S>
-static size_t bw_dbias_smem() {
-    return sizeof(bf16) * (size_t)(2 * S * 16 * NW * (CH + 8) + 2 * S * BW_T * (CH + 8)) +
-           sizeof(float) * (size_t)(2 * BW_T + 2 * S * 16 * NW);
-}
-
-template <int CH, int NW, int S, bool LDSM, bool FL>
-__global__ void __launch_bounds__(32 * NW) k_bwd_dbias(fa_args a) {
-    constexpr int LK = CH + 8, QT = 16 * NW, NTH = 32 * NW;
-    extern __shared__ __align__(16) unsigned char bw_sm[];
-    bf16 *Qs = (bf16 *)bw_sm, *dOs = Qs + S * QT * LK, *Ks = dOs + S * QT * LK, *Vs = Ks + S * BW_T * LK;
-    float *Ms = (float *)(Vs + S * BW_T * LK), *Ls = Ms + 2 * BW_T, *Ds = Ls + S * QT;
-    int64_t nqt = (a.L + QT - 1) / QT, nkt = (a.L + BW_T - 1) / BW_T;
-    int nsplit = a.nsplit;
-    int64_t bid = blockIdx.x;
-    int split = (int)(bid % nsplit);
-    bid /= nsplit;
-    int64_t kt = bid % nkt, qt = (bid / nkt) % nqt;
-    int h = (int)(bid / (nkt * nqt));
-    int64_t per = (a.B + nsplit - 1) / nsplit, r0 = split * per, r1 = r0 + per < a.B ? r0 + per : a.B;
-    int64_t q0 = qt * QT, k0 = kt * BW_T;
-    int w = threadIdx.x >> 5, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
-    const float *bT = a.biasT + (int64_t)h * a.L * a.L;
-    float bias2[8][4], acc[8][4];
-#pragma unroll
-    for (int j = 0; j < 8; j++)
-#pragma unroll
-        for (int e = 0; e < 4; e++) {
-            int64_t kk = k0 + 8 * j + 2 * t + (e & 1), q = q0 + 16 * w + g + 8 * (e >> 1);
-            bias2[j][e] = (kk < a.L && q < a.L) ? BW_L2E * bT[kk * a.L + q] : 0.f;
-            acc[j][e] = 0;
-        }
-    auto issue = [&](int64_t r) {
-        if (r < r1) {
-            int b = (int)((r - r0) % S);
-            bw_tile<FL, CH, QT, NTH>(a, a.q, r, h, q0, Qs + b * QT * LK);
-            bw_tile<FL, CH, QT, NTH>(a, a.dO, r, h, q0, dOs + b * QT * LK);
-            bw_tile<FL, CH, BW_T, NTH>(a, a.k, r, h, k0, Ks + b * BW_T * LK);
-            bw_tile<FL, CH, BW_T, NTH>(a, a.v, r, h, k0, Vs + b * BW_T * LK);
-            bw_lseD(a, r, true, h, q0, QT, Ls + b * QT, Ds + b * QT);
-        }
-        fa_commit();
-    };
-    float mpre = 0.f;
-#pragma unroll
-    for (int s = 0; s < S - 1; s++) issue(r0 + s);
-    if (r0 < r1 && threadIdx.x < BW_T) Ms[threadIdx.x] = bw_mask2(a, r0, k0 + threadIdx.x);
-    const float sc2 = a.scale * BW_L2E;
-    for (int64_t r = r0; r < r1; r++) {
-        int b = (int)((r - r0) % S), m = (int)((r - r0) & 1);
-        fa_wait<S - 2>();
-        __syncthreads();
-        issue(r + S - 1);
-        bool more = r + 1 < r1;
-        if (more && threadIdx.x < BW_T) mpre = bw_mask2(a, r + 1, k0 + threadIdx.x);
-        const float *Mb = Ms + m * BW_T, *Lb = Ls + b * QT, *Db = Ds + b * QT;
-        float l2[2], Dq[2];
-#pragma unroll
-        for (int u = 0; u < 2; u++) { l2[u] = BW_L2E * Lb[16 * w + g + 8 * u]; Dq[u] = Db[16 * w + g + 8 * u]; }
-        float s[8][4], dp[8][4];
-#pragma unroll
-        for (int j = 0; j < 8; j++)
-#pragma unroll
-            for (int e = 0; e < 4; e++) s[j][e] = dp[j][e] = 0;
-        bw_mma_ss<CH, 8, LDSM>(s, Qs + (b * QT + 16 * w) * LK, LK, Ks + b * BW_T * LK, LK);
-        bw_mma_ss<CH, 8, LDSM>(dp, dOs + (b * QT + 16 * w) * LK, LK, Vs + b * BW_T * LK, LK);
-#pragma unroll
-        for (int j = 0; j < 8; j++)
-#pragma unroll
-            for (int e = 0; e < 4; e++) {
-                int col = 8 * j + 2 * t + (e & 1);
-                float p = fa_exp2(fmaf(s[j][e], sc2, bias2[j][e] + (Mb[col] - l2[e >> 1])));
-                acc[j][e] = fmaf(p, dp[j][e] - Dq[e >> 1], acc[j][e]);
-            }
-        if (more && threadIdx.x < BW_T) Ms[(m ^ 1) * BW_T + threadIdx.x] = mpre;
-    }
-    fa_wait<0>();
-#pragma unroll
-    for (int j = 0; j < 8; j++)
-#pragma unroll
-        for (int e = 0; e < 4; e++) {
-            int64_t kk = k0 + 8 * j + 2 * t + (e & 1), q = q0 + 16 * w + g + 8 * (e >> 1);
-            if (kk < a.L && q < a.L) {
-                if (nsplit > 1) {
-                    a.dbias_part[(((int64_t)split * a.H + h) * a.L + q) * a.L + kk] = acc[j][e];
-                } else if (a.dbias_planes) {
-                    if (e & 1) continue;  // written with its left neighbour
-                    int64_t off = ((int64_t)h * a.L + q) * a.L + kk;
-                    bf16 *pl = (bf16 *)a.dbias_planes + off;
-                    if (kk + 1 < a.L && !(off & 1)) {
-                        *reinterpret_cast<uint32_t *>(pl) = fa_pack2(acc[j][e], acc[j][e + 1]);
-                    } else {  // odd L: a pair may straddle 4 bytes
-                        pl[0] = __float2bfloat16(acc[j][e]);
-                        if (kk + 1 < a.L) pl[1] = __float2bfloat16(acc[j][e + 1]);
-                    }
-                } else {
-                    int64_t idx = a.bias_tr ? kk * a.L + q : q * a.L + kk;
-                    ((bf16 *)a.dbias)[idx * a.H + h] = __float2bfloat16(acc[j][e]);
-                }
-            }
-        }
-}
-
-// dbias (L*L, H) from the per-head planes (H, L, L) (one range of rows, not transposed,
-// H a multiple of 8): a thread per position reads its H values from the planes
-// (consecutive positions across threads) and writes them as one run (16-byte stores). The
-// kernel above writing (L*L, H) itself puts one 2-byte store in each 32-byte sector: the
-// single-attention backward (B = 1, 16 heads) spent 1.8 of its 2.1 ms there.
-__global__ void k_bwd_dbias_interleave(fa_args a) {
-    int64_t n = a.L * a.L;
-    const bf16 *pl = (const bf16 *)a.dbias_planes;
-    GRID_STRIDE(i, n) {
-        bf16 *dst = (bf16 *)a.dbias + i * a.H;
-        for (int h0 = 0; h0 < a.H; h0 += 8) {
-            uint4 v;
-            bf16 *pv = reinterpret_cast<bf16 *>(&v);
-#pragma unroll
-            for (int k = 0; k < 8; k++) pv[k] = pl[(int64_t)(h0 + k) * n + i];
-            *reinterpret_cast<uint4 *>(dst + h0) = v;
-        }
-    }
-}
-
-// dbias = sum of the split partials, in split order
-__global__ void k_bwd_dbias_reduce(fa_args a, int nsplit) {
-    int64_t n = (int64_t)a.H * a.L * a.L;
-    GRID_STRIDE(i, n) {
-        int64_t kk = i % a.L, q = (i / a.L) % a.L;
-        int h = (int)(i / (a.L * a.L));
-        float s = 0;
-        for (int u = 0; u < nsplit; u++) s += a.dbias_part[(int64_t)u * n + i];
-        int64_t idx = a.bias_tr ? kk * a.L + q : q * a.L + kk;
-        ((bf16 *)a.dbias)[idx * a.H + h] = __float2bfloat16(s);
-    }
-}
-
 // dv of a fully masked row (its lse saved as +inf): the output is the uniform average
 // of the L values, so every key gets sum_q dO / L. k_bwd_dkdv leaves these rows at
 // zero; this kernel writes them. Blocks of other rows return at once.
@@ -390,18 +252,6 @@ void fa_bwd_dv_uniform(cu_impl *c, const fa_args *a) {
 }
 
 // ---- launch ---------------------------------------------------------------------------
-static unsigned bw_grid(int64_t n) {
-    if (n > 2147483647LL || n < 1) pf_die("attention backward grid too large");
-    return (unsigned)n;
-}
-
-template <typename K>
-static void bw_launch(cu_impl *c, K kern, unsigned grid, int threads, size_t smem, const fa_args &a) {
-    if (smem > 48 * 1024) CU_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-    kern<<<grid, threads, smem, c->stream>>>(a);
-    CU_LAUNCHED();
-}
-
 // S: pipeline stages of all three kernels; MB: blocks per SM the dq and dk/dv kernels'
 // register budget is set for (__launch_bounds__); FL: the copies without per-vector index
 // arithmetic (bw_load_fl), taken when the case allows them (bw_fl_ok).
@@ -418,29 +268,7 @@ static void bw_run(cu_impl *c, const fa_args *a, int parts) {
         bw_launch(c, k_bwd_dq<CH, RBQ, NWQ, S, MB, LDSM, FL>, bw_grid(a->H * nq * ((a->B + RBQ - 1) / RBQ)),
                   32 * NWQ, bw_dq_smem<CH, RBQ, NWQ, S>(), *a);
     }
-    if ((parts & 4) && a->dbias) {
-        fa_args b = *a;
-        int ns = b.nsplit = fa_dbias_splits(1, a->B, a->L, a->H);
-        int64_t nq = (a->L + 16 * NW - 1) / (16 * NW), nt = (a->L + BW_T - 1) / BW_T;
-        // one range of rows: the per-head planes from the top of the pool (this launch only),
-        // then interleaved (same values, written coalesced)
-        size_t top = (c->pool_top + 255) & ~(size_t)255, pbytes = sizeof(bf16) * (size_t)a->H * a->L * a->L;
-        b.dbias_planes = NULL;
-        if (ns == 1 && !a->bias_tr && a->H % 8 == 0 && ((uintptr_t)a->dbias & 15) == 0 && c->pool &&
-            c->pool_bytes > top && c->pool_bytes - top >= pbytes)
-            b.dbias_planes = c->pool + top;
-        bw_launch(c, k_bwd_dbias<CH, NW, S, LDSM, FL>, bw_grid(nq * nt * a->H * ns), 32 * NW,
-                  bw_dbias_smem<CH, NW, S>(), b);
-        if (b.dbias_planes) {
-            k_bwd_dbias_interleave<<<cu_blocks(a->L * a->L, 256), 256, 0, c->stream>>>(b);
-            CU_LAUNCHED();
-        }
-        if (ns > 1) {
-            int64_t n = (int64_t)a->H * a->L * a->L;
-            k_bwd_dbias_reduce<<<cu_blocks(n, 256), 256, 0, c->stream>>>(*a, ns);
-            CU_LAUNCHED();
-        }
-    }
+    if ((parts & 4) && a->dbias) fa_bwd_dbias(c, a, FL);
 }
 
 // 16-byte chunks everywhere: channels and HC in 8s, bias rows (L fp32) in 4s.
@@ -467,7 +295,7 @@ static void bw_run_fl(cu_impl *c, const fa_args *a, int parts) {
 #define BW_DEFAULT 99  // fa_tc_backward: fused variant BWF_DEFAULT where fa_bwd_fused takes the case by size
 #define BWF_DEFAULT 0
 static const char *bw_names[] = {"q2x8.k2x8.b8.s2.ldsm.fl", "q1x4.k1x4.b8.s2.m3.ldsm.fl", "q1x4.k1x4.b8.s2.m3.ldsm",
-                                 "fused8.b8", "fused4.b8"};
+                                 "fused8", "fused4", "fused8.f32bias"};
 int fa_tc_backward_variants(void) { return (int)(sizeof bw_names / sizeof bw_names[0]); }
 const char *fa_tc_backward_variant_name(int v) { return v >= 0 && v < fa_tc_backward_variants() ? bw_names[v] : "?"; }
 

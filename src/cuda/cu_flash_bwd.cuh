@@ -11,36 +11,47 @@
 
 // ---- helpers ---------------------------------------------------------------------------
 
+// One k step (kk: columns 16 kk..) of mma operands by ldmatrix.x4 (one instruction per
+// four 8 x 8 matrices): a, the A fragment of a 16-row tile (smem row-major, stride sa);
+// bw_mma_b then multiplies it by NT 8-row tiles of B ([n][k], stride sb).
+__device__ __forceinline__ void bw_ldsm_a(uint32_t *a, const bf16 *A, int sa, int kk) {
+    int lane = threadIdx.x & 31, m = lane >> 3;
+    // matrix m = lane / 8: rows (m & 1) 8.., k (m >> 1) 8.. -> a0 a1 a2 a3
+    uint32_t addr = fa_smem(A + ((m & 1) * 8 + (lane & 7)) * sa + kk * 16 + (m >> 1) * 8);
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3])
+                 : "r"(addr));
+}
+template <int NT>
+__device__ __forceinline__ void bw_mma_b(float (*acc)[4], const uint32_t *a, const bf16 *B, int sb, int kk) {
+    int lane = threadIdx.x & 31, m = lane >> 3;
+#pragma unroll
+    for (int j = 0; j < NT; j += 2) {
+        // matrices: (n tile j, k 0..7) (j, k 8..15) (j + 1, k 0..7) (j + 1, k 8..15)
+        uint32_t b[4];
+        uint32_t baddr = fa_smem(B + ((j + (m >> 1)) * 8 + (lane & 7)) * sb + kk * 16 + (m & 1) * 8);
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                     : "=r"(b[0]), "=r"(b[1]), "=r"(b[2]), "=r"(b[3])
+                     : "r"(baddr));
+        fa_mma16816(acc[j], a, b[0], b[1]);
+        fa_mma16816(acc[j + 1], a, b[2], b[3]);
+    }
+}
+
 // acc (16 x 8 NT) += A (16 x K, smem row-major, stride sa) * B^T, B smem [n][k] stride sb.
-// LDSM: operand fragments by ldmatrix.x4 (one instruction per four 8 x 8 matrices)
-// instead of 32-bit loads (four per A fragment, two per B fragment).
+// LDSM: operand fragments by ldmatrix.x4 instead of 32-bit loads (four per A fragment,
+// two per B fragment).
 template <int K, int NT, bool LDSM>
 __device__ __forceinline__ void bw_mma_ss(float (*acc)[4], const bf16 *A, int sa, const bf16 *B, int sb) {
     if (!LDSM) {
         fa_mma_ss<K, NT>(acc, A, sa, B, sb);
         return;
     }
-    int lane = threadIdx.x & 31;
 #pragma unroll
     for (int kk = 0; kk < K / 16; kk++) {
         uint32_t a[4];
-        // matrix m = lane / 8: rows (m & 1) 8.., k (m >> 1) 8.. -> a0 a1 a2 a3
-        int m = lane >> 3;
-        uint32_t addr = fa_smem(A + ((m & 1) * 8 + (lane & 7)) * sa + kk * 16 + (m >> 1) * 8);
-        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-                     : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3])
-                     : "r"(addr));
-#pragma unroll
-        for (int j = 0; j < NT; j += 2) {
-            // matrices: (n tile j, k 0..7) (j, k 8..15) (j + 1, k 0..7) (j + 1, k 8..15)
-            uint32_t b[4];
-            uint32_t baddr = fa_smem(B + ((j + (m >> 1)) * 8 + (lane & 7)) * sb + kk * 16 + (m & 1) * 8);
-            asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-                         : "=r"(b[0]), "=r"(b[1]), "=r"(b[2]), "=r"(b[3])
-                         : "r"(baddr));
-            fa_mma16816(acc[j], a, b[0], b[1]);
-            fa_mma16816(acc[j + 1], a, b[2], b[3]);
-        }
+        bw_ldsm_a(a, A, sa, kk);
+        bw_mma_b<NT>(acc, a, B, sb, kk);
     }
 }
 
@@ -134,6 +145,25 @@ __device__ __forceinline__ void bw_bias_fl(const float *m, int64_t L, int64_t R0
         }
     }
 }
+// bf16 rows of an L x L matrix (the bias as bf16: L % 8 == 0, FL cases only), as bw_bias_fl.
+template <int NR, int NC, int LD, int NTH>
+__device__ __forceinline__ void bw_bias16_fl(const bf16 *m, int64_t L, int64_t R0, int64_t C0, bf16 *dst) {
+    constexpr int VPR = NC / 8, RPU = NTH / VPR, NU = (NR + RPU - 1) / RPU;
+    static_assert(NTH % VPR == 0, "threads per tile row");
+    int j0 = threadIdx.x / VPR, c = (threadIdx.x % VPR) * 8;
+    int64_t left = L - R0;
+    bool cok = C0 + c < L;
+    const bf16 *p = m + (R0 + j0) * L + C0 + c;
+    bf16 *d = dst + j0 * LD + c;
+#pragma unroll
+    for (int u = 0; u < NU; u++) {
+        int j = j0 + u * RPU;
+        if (NR % RPU == 0 || j < NR) {
+            bool ok = cok && j < left;
+            fa_cp16z(d + u * RPU * LD, ok ? p + u * RPU * L : m, ok ? 16 : 0);
+        }
+    }
+}
 template <bool FL, int CH, int NR, int NTH>
 __device__ __forceinline__ void bw_tile(const fa_args &a, const void *src, int64_t r, int h, int64_t l0, bf16 *dst) {
     if (FL) bw_load_fl<CH, NR, NTH>(a, src, r, h, l0, dst);
@@ -204,9 +234,14 @@ __device__ __forceinline__ void bw_store_dkdv(const fa_args &a, int64_t r, int h
 // Key-major tiles (a warp's 16 keys x 64 queries, C fragments): s = S^T and dp = dP^T
 // in, p and dS = p (dP - D) out, p = exp2(s scale log2e + (bias + mask - lse) log2e).
 // Lb, Db: the query tile's lse (natural log) and D; Bw: the bias rows of the warp's
-// keys ([key][query], stride BW_LDK); mk2: the keys' mask terms in log2 units.
+// keys ([key][query], stride BW_LDK; fp32 or bf16); mk2: the keys' mask terms in log2 units.
+__device__ __forceinline__ float2 bw_ld_bias2(const float *p) { return *reinterpret_cast<const float2 *>(p); }
+__device__ __forceinline__ float2 bw_ld_bias2(const bf16 *p) {
+    return __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162 *>(p));
+}
+template <typename BT>
 __device__ __forceinline__ void bw_p_ds_keys(float (*s)[4], float (*dp)[4], const float *Lb, const float *Db,
-                                             const float *Bw, const float *mk2, float sc2) {
+                                             const BT *Bw, const float *mk2, float sc2) {
     int g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
 #pragma unroll
     for (int j = 0; j < 8; j++) {
@@ -214,8 +249,9 @@ __device__ __forceinline__ void bw_p_ds_keys(float (*s)[4], float (*dp)[4], cons
         float2 d2 = *reinterpret_cast<const float2 *>(Db + 8 * j + 2 * t);
 #pragma unroll
         for (int u = 0; u < 2; u++) {
-            // 8-byte reads: each half-warp hits 16 distinct bank pairs (row stride 72)
-            float2 bb = *reinterpret_cast<const float2 *>(Bw + (g + 8 * u) * BW_LDK + 8 * j + 2 * t);
+            // fp32: 8-byte reads, each half-warp hits 16 distinct bank pairs (row stride 72);
+            // bf16: 4-byte reads, 32 distinct banks
+            float2 bb = bw_ld_bias2(Bw + (g + 8 * u) * BW_LDK + 8 * j + 2 * t);
 #pragma unroll
             for (int e1 = 0; e1 < 2; e1++) {
                 int e = 2 * u + e1;
@@ -229,6 +265,19 @@ __device__ __forceinline__ void bw_p_ds_keys(float (*s)[4], float (*dp)[4], cons
     }
 }
 
+// ---- launch ---------------------------------------------------------------------------
+static inline unsigned bw_grid(int64_t n) {
+    if (n > 2147483647LL || n < 1) pf_die("attention backward grid too large");
+    return (unsigned)n;
+}
+
+template <typename K>
+static void bw_launch(cu_impl *c, K kern, unsigned grid, int threads, size_t smem, const fa_args &a) {
+    if (smem > 48 * 1024) CU_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
+    kern<<<grid, threads, smem, c->stream>>>(a);
+    CU_LAUNCHED();
+}
+
 // dk, dv and dq in one pass, one block per item (head, row) (cu_flash_bwd_fused.cu);
 // variant: 0 8 warps, 1 4 warps; force: also where items are few. Returns 0 when it
 // ran, nonzero (nothing launched) when the case is not taken (few items unless
@@ -236,5 +285,8 @@ __device__ __forceinline__ void bw_p_ds_keys(float (*s)[4], float (*dp)[4], cons
 int fa_bwd_fused(cu_impl *c, const fa_args *a, int variant, int force);
 // dv of fully masked rows (the uniform average's): launched after the dk/dv pass.
 void fa_bwd_dv_uniform(cu_impl *c, const fa_args *a);
+// The bias gradient (cu_flash_bwd_dbias.cu): c->attn_dbias picks the kernel variant
+// (0: the default); fl: the FL copies may be taken (bw_fl_ok's conditions hold).
+void fa_bwd_dbias(cu_impl *c, const fa_args *a, bool fl);
 
 #endif

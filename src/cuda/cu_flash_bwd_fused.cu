@@ -20,15 +20,20 @@
 // (16 queries x NJ 8-channel tiles each) over all KT keys, reading dS and K through
 // ldmatrix.trans. Bias gradient and fully masked rows' dv: cu_flash_bwd.cu.
 #include "cu_flash_bwd.cuh"
+#include <type_traits>
 
 // Shared memory: K x 3 and V x 2 of the own key tile (K of the previous step's tile is
 // still read by its deferred dq product), the Q, dO, bias, lse, D ring of 2 stages, dS x 2.
-template <int CH, int NW>
+// The bias tiles are fp32, or bf16 (BB: a.biasT16, the same values) when the bias holds
+// bf16 numbers: the bias is most of a step's copied bytes (32 of 56 KB per 8192 scores
+// with 8 warps), so this cuts the L2 -> SM traffic the pass is bound by.
+template <int CH, int NW, bool BB>
 static size_t bwf_smem() {
     return sizeof(bf16) * (size_t)(5 * 16 * NW * (CH + 8)         // own K x 3, V x 2
                                    + 2 * 2 * BW_T * (CH + 8)      // Q, dO ring
                                    + 2 * 16 * NW * (BW_T + 8)) +  // dS [key][query] x 2
-           sizeof(float) * (size_t)(2 * 16 * NW * BW_LDK + 2 * 2 * BW_T);  // bias ring, lse, D
+           (BB ? sizeof(bf16) : sizeof(float)) * (size_t)(2 * 16 * NW * BW_LDK) +  // bias ring
+           sizeof(float) * (size_t)(2 * 2 * BW_T);                                  // lse, D
 }
 
 // Where a block is in its walk: item (head h, row r), key tile kt, query tile qt, and
@@ -115,8 +120,9 @@ __device__ __forceinline__ void bwf_dq_store(const fa_args &a, const bwf_pos &pp
 // The dq product of a step runs in the next step, after that step's first barrier: the
 // barrier that makes every warp's dS visible is then the one the ring needs anyway (one
 // barrier per step), and the slot values read at the step's start have a step to arrive.
-template <int CH, int NW, int MB, bool FL>
+template <int CH, int NW, int MB, bool FL, bool BB>
 __global__ void __launch_bounds__(32 * NW, MB) k_bwd_fused(fa_args a, float *dq_slots) {
+    typedef typename std::conditional<BB, bf16, float>::type BT;
     constexpr int LK = CH + 8, KT = 16 * NW, NTH = 32 * NW, LDS = BW_T + 8;
     constexpr int NJ = 4 * (CH / 8) / NW;  // dq: 8-channel tiles per warp
     static_assert(NW == 4 || NW == 8, "warps per block");
@@ -124,13 +130,14 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_fused(fa_args a, float *dq_
     extern __shared__ __align__(16) unsigned char bw_sm[];
     bf16 *Ks = (bf16 *)bw_sm, *Vs = Ks + 3 * KT * LK, *Qs = Vs + 2 * KT * LK, *dOs = Qs + 2 * BW_T * LK;
     bf16 *dSs = dOs + 2 * BW_T * LK;
-    float *Bs = (float *)(dSs + 2 * KT * LDS), *Ls = Bs + 2 * KT * BW_LDK, *Ds = Ls + 2 * BW_T;
+    BT *Bs = (BT *)(dSs + 2 * KT * LDS);
+    float *Ls = (float *)(Bs + 2 * KT * BW_LDK), *Ds = Ls + 2 * BW_T;
     const int64_t nkt = (a.L + KT - 1) / KT, nqt = (a.L + BW_T - 1) / BW_T, nitems = (int64_t)a.H * a.B;
     float *slot = dq_slots + (int64_t)blockIdx.x * a.L * CH;  // (L, CH) running dq of the item
     int w = threadIdx.x >> 5, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
     const int qm = 16 * (w & 3), cb = 8 * NJ * (w >> 2);  // this warp's dq tile
     if (!a.biasT)
-        for (int i = threadIdx.x; i < 2 * KT * BW_LDK; i += NTH) Bs[i] = 0.f;
+        for (int i = threadIdx.x; i < 2 * KT * BW_LDK; i += NTH) Bs[i] = (BT)0.f;
     // copies of position p into ring buffer b (issued one step ahead)
     auto issue = [&](const bwf_pos &p, int b) {
         if (p.item < nitems) {
@@ -138,7 +145,10 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_fused(fa_args a, float *dq_
             bw_tile<FL, CH, BW_T, NTH>(a, a.q, p.r, p.h, q0, Qs + b * BW_T * LK);
             bw_tile<FL, CH, BW_T, NTH>(a, a.dO, p.r, p.h, q0, dOs + b * BW_T * LK);
             bw_lseD(a, p.r, true, p.h, q0, BW_T, Ls + b * BW_T, Ds + b * BW_T);
-            if (a.biasT)
+            if constexpr (BB)
+                bw_bias16_fl<KT, BW_T, BW_LDK, NTH>(a.biasT16 + (int64_t)p.h * a.L * a.L, a.L, k0, q0,
+                                                    Bs + b * KT * BW_LDK);
+            else if (a.biasT)
                 bw_bias<FL, KT, BW_T, BW_LDK, NTH>(a.biasT + (int64_t)p.h * a.L * a.L, a.L, k0, q0,
                                                    Bs + b * KT * BW_LDK);
             if (p.qt == 0) {
@@ -202,7 +212,8 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_fused(fa_args a, float *dq_
         }
         const bf16 *Kw = Ks + ((int)(p.n % 3) * KT + 16 * w) * LK, *Vw = Vs + ((int)(p.n & 1) * KT + 16 * w) * LK;
         const bf16 *Qb = Qs + b * BW_T * LK, *dOb = dOs + b * BW_T * LK;
-        const float *Bt = Bs + b * KT * BW_LDK, *Lb = Ls + b * BW_T, *Db = Ds + b * BW_T;
+        const BT *Bt = Bs + b * KT * BW_LDK;
+        const float *Lb = Ls + b * BW_T, *Db = Ds + b * BW_T;
         bf16 *dSw = dSs + b * KT * LDS;
         float s[8][4], dp[8][4];
 #pragma unroll
@@ -236,12 +247,16 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_fused(fa_args a, float *dq_
     }
 }
 
+// biasT (bf16 numbers held as fp32) as bf16: exact.
+__global__ void k_bias_to_bf16(const float *x, bf16 *y, int64_t n) { GRID_STRIDE(i, n) y[i] = __float2bfloat16(x[i]); }
+
 // Blocks: as many as fit the SMs at once, evened out over the items (G = items / rounds),
-// and no more than the pool's free space has slots for. Returns 0 when launched.
-template <int CH, int NW, int MB, bool FL>
+// and no more than the pool's free space has slots for. BB: the bias as bf16 from the
+// pool (below the slots). Returns 0 when launched, nonzero (nothing launched) otherwise.
+template <int CH, int NW, int MB, bool FL, bool BB>
 static int bwf_run(cu_impl *c, const fa_args *a) {
-    auto kern = k_bwd_fused<CH, NW, MB, FL>;
-    size_t smem = bwf_smem<CH, NW>();
+    auto kern = k_bwd_fused<CH, NW, MB, FL, BB>;
+    size_t smem = bwf_smem<CH, NW, BB>();
     // attribute and blocks per SM at this shared memory: once per kernel and device
     static int occ_by_dev[64];  // 0: not set yet, else blocks per SM + 1
     int dev = 0;
@@ -253,13 +268,24 @@ static int bwf_run(cu_impl *c, const fa_args *a) {
         if (dev >= 0 && dev < 64) occ_by_dev[dev] = occ + 1;
     }
     int64_t items = (int64_t)a->H * a->B, gmax = (int64_t)(c->n_sm > 0 ? c->n_sm : 1) * (occ > 0 ? occ : 1);
+    int64_t nb = BB ? (int64_t)a->H * a->L * a->L : 0;
     size_t top = (c->pool_top + 255) & ~(size_t)255, slot = sizeof(float) * (size_t)a->L * CH;
-    size_t room = c->pool && c->pool_bytes > top ? (c->pool_bytes - top) / slot : 0;
+    size_t bbytes = ((size_t)nb * sizeof(bf16) + 255) & ~(size_t)255;
+    if (!c->pool || c->pool_bytes < top + bbytes) return 1;
+    size_t room = (c->pool_bytes - top - bbytes) / slot;
     if ((int64_t)room < gmax) gmax = (int64_t)room;
     if (gmax < 1) return 1;
+    fa_args b = *a;
+    if (BB) {
+        bf16 *b16 = (bf16 *)(c->pool + top);
+        k_bias_to_bf16<<<cu_blocks(nb, 256), 256, 0, c->stream>>>(a->biasT, b16, nb);
+        CU_LAUNCHED();
+        b.biasT16 = b16;
+    }
     int64_t rounds = (items + gmax - 1) / gmax, grid = (items + rounds - 1) / rounds;
-    // the slots are taken from the top of the pool for this launch only (stream order)
-    kern<<<(unsigned)grid, 32 * NW, smem, c->stream>>>(*a, (float *)(c->pool + top));
+    // the bias copy and the slots are taken from the top of the pool for this launch only
+    // (stream order)
+    kern<<<(unsigned)grid, 32 * NW, smem, c->stream>>>(b, (float *)(c->pool + top + bbytes));
     CU_LAUNCHED();
     return 0;
 }
@@ -267,13 +293,19 @@ static int bwf_run(cu_impl *c, const fa_args *a) {
 // By size (c->attn_fused 0), taken when every SM gets at least two items (triangle and
 // MSA row attention; single attention, B = 1, keeps the three passes, whose blocks
 // split L); force: wherever it can run (checks at small sizes). variant: 0 8 warps, 1 4
-// warps (two blocks per SM).
+// warps (two blocks per SM), 2 8 warps with the fp32 bias even where bf16 is exact.
 int fa_bwd_fused(cu_impl *c, const fa_args *a, int variant, int force) {
     if (a->ch > 32 || a->B <= 0 || a->L <= 0 || c->attn_fused < 0) return 1;
     if (!force && c->attn_fused == 0 && (int64_t)a->H * a->B < 2 * (int64_t)(c->n_sm > 0 ? c->n_sm : 1)) return 1;
     if (a->H * a->B > 2147483647LL / 2) return 1;
     bool fl = a->ch % 8 == 0 && a->HC % 8 == 0 && (!a->biasT || a->L % 4 == 0);
-#define BWF(CH_, NW_, MB_) return fl ? bwf_run<CH_, NW_, MB_, true>(c, a) : bwf_run<CH_, NW_, MB_, false>(c, a)
+    // the bf16 bias: exact values, 16-byte rows
+    bool bb = fl && a->biasT && a->bias_bf16 && a->L % 8 == 0 && variant != 2;
+#define BWF(CH_, NW_, MB_)                                                                 \
+    do {                                                                                   \
+        if (bb && bwf_run<CH_, NW_, MB_, true, true>(c, a) == 0) return 0;                  \
+        return fl ? bwf_run<CH_, NW_, MB_, true, false>(c, a) : bwf_run<CH_, NW_, MB_, false, false>(c, a); \
+    } while (0)
     if (variant == 1) {
         if (a->ch <= 16) BWF(16, 4, 2);
         BWF(32, 4, 2);
