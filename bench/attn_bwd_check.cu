@@ -425,6 +425,11 @@ static void bwd_v1_rowdot(cu_impl *c, const fa_args *a, int, int) { fa_rowdot(c,
 static void bwd_new_rowdot(cu_impl *c, const fa_args *a, int, int) { fa_rowdot(c, a, (float *)a->D); fa_tc_backward(c, a); }
 static void fwd_old(cu_impl *c, const fa_args *a, int, int) { fa_tc_forward(c, a); }
 static void fwd_new(cu_impl *c, const fa_args *a, int, int) { fa_forward(c, a); }
+static void fwd_rows(cu_impl *c, const fa_args *a, int rows, int) { fa_sm90_forward_variant(c, a, rows, 0); }
+static void bwd_var_rowdot(cu_impl *c, const fa_args *a, int v, int) {
+    fa_rowdot(c, a, (float *)a->D);
+    fa_tc_backward_variant(c, a, v, 7);
+}
 
 static const tcase shapes[] = {{1024, 1024, 4, 32, 0, 1, 1, 0, "triangle start N=1024 4x32"},
                                {128, 1024, 8, 32, 0, 1, 1, 0, "MSA row S=128 N=1024 8x32"},
@@ -445,6 +450,17 @@ static void run_shapes(cu_impl *cb, int reps) {
         float nb = time_median(cb, &a, bwd_new_rowdot, 0, 7, reps);
         printf("%-28s %9.3f %9.3f %9.3f | %9.3f %9.3f %9.3f | %7.2f %7.2f\n", t.name, of, ob, of + ob, nf, nb, nf + nb,
                of / nf, (of + ob) / (nf + nb));
+        // the other choices per shape: forward rows per block, backward variants
+        printf("    forward rows 1 / 2 / 4:");
+        for (int rows : {1, 2, 4}) {
+            float ms = -1;
+            if (fa_sm90_forward_variant(cb, &a, rows, 0) == 0) ms = time_median(cb, &a, fwd_rows, rows, 7, reps);
+            printf(" %.3f", ms);
+        }
+        printf("\n    backward (with rowdot):");
+        for (int v = 0; v < fa_tc_backward_variants(); v++)
+            printf(" %s %.3f", fa_tc_backward_variant_name(v), time_median(cb, &a, bwd_var_rowdot, v, 7, reps));
+        printf("\n");
         fflush(stdout);
         prob_free(&p);
     }
