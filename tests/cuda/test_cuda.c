@@ -533,6 +533,44 @@ static void trimul_pieces(const char *label, int k, const pf_trimul_dims *d, con
     pf_cuda_set_chunk_bytes(H_gpu, 0);
 }
 
+// The row-sharded entry (cu_dap_trimul.cu) with one rank (P1: the collectives are
+// copies) is the unsharded outgoing update: k = 0 as planned, 1 in the smallest
+// channel pieces, 2 in pieces of about a third, on exactly its planned saved and ws;
+// forward, dz and the parameter gradients against the CPU reference, the same bits twice.
+static void trimul_dap_p1(const char *label, int k, const pf_trimul_dims *d, const pf_trimul_p *Pd, pf_trimul_p *Gd,
+                          const hbuf *z, const void *mask, const real *oc, const hbuf *dout, const real *dz_ref) {
+    char lk[300], s[320];
+    snprintf(lk, sizeof lk, "%s dap P1%s", label, k == 0 ? "" : k == 1 ? " in smallest pieces" : " in pieces");
+    int64_t nz = d->N * d->N * d->c_z;
+    pf_mem whole = H_gpu->trimul_dap_mem(H_gpu, d, 1);
+    pf_cuda_set_chunk_bytes(H_gpu, k == 0 ? 0 : k == 1 ? 1 : whole.ws / 3 + 1);
+    pf_mem mp = H_gpu->trimul_dap_mem(H_gpu, d, 1);
+    size_t zb = (size_t)nz * (size_t)H_gpu->act_bytes;
+    tl_check(mp.saved == zb, lk, "saved %zu bytes, want z alone (%zu)", mp.saved, zb);
+    void *ps = h_gpu_raw(mp.saved), *pw = h_gpu_raw(mp.ws);
+    real *first = NULL;
+    for (int rep = 0; rep < 2; rep++) {
+        hbuf op = h_poison(nz);
+        H_gpu->trimul_dap_fwd(H_gpu, d, Pd, z->d, mask, op.d, ps, pw, &P1);
+        h_grads_restore();
+        hgrad dzp = g_in(nz, 12);  // the same start as the whole backward's
+        H_gpu->trimul_dap_bwd(H_gpu, d, Pd, Gd, mask, ps, dout->d, dzp.b.d, pw, &P1);
+        real *g1 = h_download(&dzp.b);
+        if (rep == 0) {
+            out_check(lk, "fwd", &op, oc);
+            snprintf(s, sizeof s, "%s dz", lk);
+            h_compare_delta(s, g1, dz_ref, dzp.init, nz, H_tol);
+            h_check_param_grads(lk);
+            h_snapshot_grads();
+            first = g1;
+        } else {
+            h_check_same_bits(lk);
+            tl_check(!memcmp(g1, first, sizeof(real) * (size_t)nz), lk, "dz not bit-identical run to run");
+        }
+    }
+    pf_cuda_set_chunk_bytes(H_gpu, 0);
+}
+
 // Memory plan of the training path (no run): saved is z alone, the workspace three
 // z-sized copies (zl, x, dzl at c = c_z) plus the piece region, at N = 6144.
 static void test_trimul_mem(void) {
@@ -590,6 +628,8 @@ static void test_trimul(int64_t N, int c_z, int c, int incoming, int bias, int u
     g_twice(label, "dz", &dz);
     for (int k = 1; k < 3; k++)  // training: the forward that saves and the backward in pieces
         trimul_pieces(label, k, &d, &Pd, &Gd, &z, use_mask ? mk.d : NULL, oc, &dout, dz.b.h, mg);
+    for (int k = 0; k < 3 && !incoming && H_gpu->trimul_dap_mem; k++)  // the sharded entry, one rank
+        trimul_dap_p1(label, k, &d, &Pd, &Gd, &z, use_mask ? mk.d : NULL, oc, &dout, dz.b.h);
     free_mems(&m);
     finish(label);
 }
