@@ -184,6 +184,11 @@ static bench_res run_sharded(bench_ctx *B, int64_t N, host_res *out) {
     const int64_t n = db.n, r0 = (int64_t)B->comm->rank * n, big = PF_MAX(n * N * cz, N * cs);
     if (db.Np != N) pf_die("dap_bench: N = %lld must be a multiple of the %d ranks", (long long)N, B->comm->size);
     pass_args a = {.be = be, .c = B->comm, .db = &db, .b = &b};
+    // the largest buffers first: a size that does not fit fails before the inputs are made
+    a.saved = be->alloc(be, PF_MAX(db.saved_bytes, 1));
+    a.ws = be->alloc(be, PF_MAX(db.ws_bytes, 1));
+    a.delta = be->alloc(be, pf_act_size(be, big));
+    a.dd = be->alloc(be, pf_act_size(be, big));
     a.st.z = act_new(be, n * N * cz, SEED_Z, r0 * N * cz);
     a.st.s = act_new(be, N * cs, SEED_S, 0);
     a.st.pair = act_new(be, n * N, 0, 0);
@@ -191,10 +196,6 @@ static bench_res run_sharded(bench_ctx *B, int64_t N, host_res *out) {
     a.st.seq = act_new(be, N, 0, 0);
     a.d.z = act_new(be, n * N * cz, SEED_DZ, r0 * N * cz);
     a.d.s = act_new(be, N * cs, SEED_DS, 0);
-    a.saved = be->alloc(be, PF_MAX(db.saved_bytes, 1));
-    a.ws = be->alloc(be, PF_MAX(db.ws_bytes, 1));
-    a.delta = be->alloc(be, pf_act_size(be, big));
-    a.dd = be->alloc(be, pf_act_size(be, big));
     bench_res res = {0};
     pf_params_zero_grad(&P);
     if (out) {
@@ -233,6 +234,10 @@ static bench_res run_full(bench_ctx *B, int64_t N, host_res *out) {
     const int cz = b.c[PF_STREAM_Z], cs = b.c[PF_STREAM_S], cm = b.c[PF_STREAM_M];
     const int64_t big = PF_MAX(N * N * cz, PF_MAX(N * cs, N * cm));
     pass_args a = {.be = be, .b = &b};
+    a.saved = be->alloc(be, PF_MAX(b.saved_bytes, 1));  // the largest first (as run_sharded)
+    a.ws = be->alloc(be, PF_MAX(b.ws_bytes, 1));
+    a.delta = be->alloc(be, pf_act_size(be, big));
+    a.dd = be->alloc(be, pf_act_size(be, big));
     a.fst.N = a.fd.N = N;
     a.fst.S = a.fd.S = 1;
     a.fst.x[PF_STREAM_Z] = act_new(be, N * N * cz, SEED_Z, 0);
@@ -244,10 +249,6 @@ static bench_res run_full(bench_ctx *B, int64_t N, host_res *out) {
     a.fst.mask[PF_MASK_PAIR] = a.fd.mask[PF_MASK_PAIR] = act_new(be, N * N, 0, 0);
     a.fst.mask[PF_MASK_SEQ] = a.fd.mask[PF_MASK_SEQ] = act_new(be, N, 0, 0);
     a.fst.mask[PF_MASK_MSA] = a.fd.mask[PF_MASK_MSA] = act_new(be, N, 0, 0);
-    a.saved = be->alloc(be, PF_MAX(b.saved_bytes, 1));
-    a.ws = be->alloc(be, PF_MAX(b.ws_bytes, 1));
-    a.delta = be->alloc(be, pf_act_size(be, big));
-    a.dd = be->alloc(be, pf_act_size(be, big));
     bench_res res = {0};
     pf_params_zero_grad(&P);
     time_passes(B, pass_full, &a, out ? 0 : B->reps, &res);

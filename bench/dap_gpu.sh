@@ -11,9 +11,9 @@
 #   time    block forward+backward at N = DAP_N: 1 GPU, then 2 GPUs (dap = 2): median ms,
 #           peak memory per GPU (the backend's allocations), communication share
 #   search  the largest N of SEARCH1 (1 GPU, default 6144,6400,6656) and SEARCH2 (2 GPUs, default
-#           8192,8448,8704,8960,9216) one pass runs at; one line per try as it ends (each under
-#           SEARCH_LIMIT s, default 240); mem_plan's per-rank plans: 8704 129.4 GiB, 8960 137.2 GiB,
-#           one GPU 6144 119.9, 6400 130.1, 6656 140.7 (build/mem_plan [--dap 2] N)
+#           8704,8960,9216) one pass runs at; one line per try as it ends (each under SEARCH_LIMIT
+#           s, default 240). Planned (build/mem_plan [--dap 2] N): one GPU 6144 119.9 GiB, 6400
+#           130.1, 6656 140.7; per rank of 2: 8704 120.4, 8960 127.6, 9216 135.0 (an H200: ~140)
 #   train   `pairfold train --set dap=2` under mpirun (af3 preset, 2 blocks, crop 128, lr 0,
 #           recompute DAP_TRAIN_RECOMPUTE, default 0)
 #           against one process: losses within 2e-2 relative (bf16), 1e-4 (cuda-fp32)
@@ -88,7 +88,7 @@ largest() {  # largest FILE LABEL LIST CMD...
 if has search; then
     : > $OUTD/search1.txt; : > $OUTD/search2.txt
     L1=$(largest $OUTD/search1.txt "1 GPU" ${SEARCH1:-6144,6400,6656} $B --device $DEV)
-    L2=$(largest $OUTD/search2.txt "2 GPUs" ${SEARCH2:-8192,8448,8704,8960,9216} $RUN $B --device $DEV)
+    L2=$(largest $OUTD/search2.txt "2 GPUs" ${SEARCH2:-8704,8960,9216} $RUN $B --device $DEV)
     echo "largest N: 1 GPU $L1, 2 GPUs $L2"
     echo "$L1 $L2" > $OUTD/largest.txt
 fi

@@ -7,7 +7,7 @@
 // scratch are not counted. Sizes in GiB and in z-sized copies (N^2 c_z act).
 // --dap P (Pairformer): also the plan of one rank of P with the pair tensor sharded
 // (src/model/dap.c: the cu_*_dap_mem sizes, saved summed over the steps, one
-// workspace for the largest step and the transposes, plus the re-laid-out copy),
+// workspace for the largest step and the transposes; z^T is made in place),
 // the streams as bench/dap_bench.c allocates them (z, d z, delta, d delta: the
 // rank's rows; the two pair masks' rows), and its ratio to the one-GPU total.
 //   build/mem_plan [--preset af3] [--kind pairformer|evoformer|msa_module] [--fp32] [--dap P] N...
@@ -76,7 +76,7 @@ static void plan_dap(pf_backend *be, const pf_config *cfg, int64_t N, int Pn, do
     double big = fmax(shard, (double)db.Np * cfg->c_s * es);
     double streams = 4 * big + 2.0 * db.n * db.Np * es + db.Np * es + 2.0 * db.Np * cfg->c_s * es;
     double total = streams + (double)db.saved_bytes + (double)db.ws_bytes;
-    printf("  saved %.2f GiB, ws %.2f GiB (op region + re-laid-out copy), streams + masks %.2f GiB\n",
+    printf("  saved %.2f GiB, ws %.2f GiB (the largest op or the transposes), streams + masks %.2f GiB\n",
            gib((double)db.saved_bytes), gib((double)db.ws_bytes), gib(streams));
     printf("  dap block f+b planned per rank: %.2f GiB = %.3fx one GPU (%.2f GiB)\n", gib(total), total / one_gpu,
            gib(one_gpu));
