@@ -12,7 +12,7 @@
 #           peak memory per GPU (the backend's allocations), communication share
 #   search  the largest N of SEARCH1 (1 GPU, default 6144,6400,6656) and SEARCH2 (2 GPUs, default
 #           8704,8960,9216) one pass runs at; one line per try as it ends (each under SEARCH_LIMIT
-#           s, default 240). Planned (build/mem_plan [--dap 2] N): one GPU 6144 119.9 GiB, 6400
+#           s, default 240; SEARCH_THREADS host threads per rank, default half the cores). Planned (build/mem_plan [--dap 2] N): one GPU 6144 119.9 GiB, 6400
 #           130.1, 6656 140.7; per rank of 2: 8704 120.4, 8960 127.6, 9216 135.0 (an H200: ~140)
 #   train   `pairfold train --set dap=2` under mpirun (af3 preset, 2 blocks, crop 128, lr 0,
 #           recompute DAP_TRAIN_RECOMPUTE, default 0)
@@ -86,6 +86,9 @@ largest() {  # largest FILE LABEL LIST CMD...
     echo $best
 }
 if has search; then
+    # the inputs (2 n N c_z normals per rank, 4.8e9 at N = 8704) are made on the host's threads:
+    # half the cores per rank (SEARCH_THREADS) instead of the launch's 4
+    export OMP_NUM_THREADS=${SEARCH_THREADS:-$(( $(nproc) / 2 > 0 ? $(nproc) / 2 : 1 ))}
     : > $OUTD/search1.txt; : > $OUTD/search2.txt
     L1=$(largest $OUTD/search1.txt "1 GPU" ${SEARCH1:-6144,6400,6656} $B --device $DEV)
     L2=$(largest $OUTD/search2.txt "2 GPUs" ${SEARCH2:-8704,8960,9216} $RUN $B --device $DEV)
