@@ -585,6 +585,26 @@ static void test_trimul_mem(void) {
     tl_check(m.ws_fwd <= m.ws, lb, "ws_fwd %zu > ws %zu", m.ws_fwd, m.ws);
 }
 
+// Memory plan of the sharded entries on rank 0 of 2 at N = 6144 (no run): trimul_dap
+// saves z's rows alone, its workspace is zl, x, dzl plus pieces under 8 / P GiB; the
+// single attention's saved region is z's rows (for its bias) with no (H, L, L) bias in it.
+static void test_dap_mem(void) {
+    if (!H_gpu->trimul_dap_mem || !H_gpu->attn_dap_mem) return;
+    const int P = 2;
+    char lb[128];
+    snprintf(lb, sizeof lb, "%s dap memory plan N6144 P2", H_gpu->name);
+    pf_trimul_dims d = {6144, 128, 128, 0};
+    pf_mem m = H_gpu->trimul_dap_mem(H_gpu, &d, P);
+    size_t shard = (size_t)(d.N / P * d.N * d.c_z) * (size_t)H_gpu->act_bytes;
+    tl_check(m.saved == shard, lb, "trimul saved %zu bytes, want z's rows alone (%zu)", m.saved, shard);
+    tl_check(m.ws <= 3 * shard + ((size_t)8 << 30) / P, lb, "trimul ws %.1f GiB > 3 shards + 8 / P GiB of pieces",
+             (double)m.ws / (1 << 30));
+    pf_attn_dims a = {1, 6144, 384, 16, 24, 128, PF_BIAS_PAIR, 0};  // single attention, pair bias
+    pf_mem ma = H_gpu->attn_dap_mem(H_gpu, &a, P);
+    tl_check(ma.saved <= shard + ((size_t)64 << 20), lb, "single attention saved %.2f GiB > z's rows + 64 MiB",
+             (double)ma.saved / (1 << 30));
+}
+
 static void test_trimul(int64_t N, int c_z, int c, int incoming, int bias, int use_mask) {
     char label[256];
     snprintf(label, sizeof label, "%s trimul %s N%lld c%d bias %d mask %d", H_gpu->name, incoming ? "in" : "out",
@@ -936,6 +956,7 @@ void cuda_opm(void) {
 
 void cuda_trimul(void) {
     test_trimul_mem();
+    test_dap_mem();
     // c >= 16: LayerNorm over a handful of channels amplifies bf16 rounding beyond 2e-2
     test_trimul(9, 10, 16, 0, 1, 1);
     test_trimul(9, 10, 16, 1, 0, 1);
