@@ -15,6 +15,9 @@
 // least 1% of the largest gradient's norm), tolerance --tol (default 2e-2, the
 // bf16 parity tolerance of tests/cuda; use 1e-4 with cuda-fp32). Ends with
 // "dap_check: passed" or "dap_check: FAILED". Exit status 0 when passed.
+// --chunk-bytes B (CUDA): the sharded block's ops run with their pieces forced to
+// about B bytes (pf_cuda_set_chunk_bytes, on every rank); the unsharded block of
+// --check keeps the default pieces. 0: the default.
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +30,9 @@
 #include "../src/registry/registry.h"
 #include "../src/train/dist.h"
 #include "../src/train/dap_group.h"
+#ifdef PF_WITH_CUDA
+#include "../src/cuda/cuda_backend.h"
+#endif
 
 typedef struct {
     pf_backend *be;
@@ -35,7 +41,17 @@ typedef struct {
     pf_dap_host host;   // a backend without device groups (the CPU): collectives on the host
     pf_config cfg;
     int reps;
+    long chunk_bytes;  // --chunk-bytes: the sharded block's forced piece size (0: default)
 } bench_ctx;
+
+// The CUDA backend's piece size (cu_chunk_units); the CPU has no pieces.
+static void set_chunk_bytes(bench_ctx *B, long bytes) {
+#ifdef PF_WITH_CUDA
+    if (!strncmp(B->be->name, "cuda", 4)) pf_cuda_set_chunk_bytes(B->be, (size_t)bytes);
+#else
+    (void)B, (void)bytes;
+#endif
+}
 
 // dst (n activations) = x[off + i] for i < n, x[k] = normal(seed, k) (value 1 when seed == 0),
 // made and uploaded in pieces.
@@ -44,6 +60,7 @@ static void upload_at(pf_backend *be, pf_act *dst, int64_t n, uint64_t seed, int
     real *h = pf_malloc(sizeof(real) * (size_t)(n < piece ? (n > 0 ? n : 1) : piece));
     for (int64_t i0 = 0; i0 < n; i0 += piece) {
         int64_t k = n - i0 < piece ? n - i0 : piece;
+#pragma omp parallel for schedule(static)  // each value from its own index: any thread count, the same values
         for (int64_t i = 0; i < k; i++) h[i] = seed ? (real)pf_normal(seed, (uint64_t)(off + i0 + i)) : 1;
         be->act_from_real(be, pf_act_at(be, dst, i0), h, k);
     }
@@ -157,6 +174,7 @@ static double peak_gib(pf_backend *be) { return be->peak_bytes ? (double)be->pea
 static bench_res run_sharded(bench_ctx *B, int64_t N, host_res *out) {
     pf_backend *be = B->be;
     if (be->peak_bytes) be->peak_bytes(be, 1);
+    set_chunk_bytes(B, B->chunk_bytes);  // before the plan: the pieces set the workspace
     pf_params P;
     pf_block b;
     make_block(B, &P, &b);
@@ -166,6 +184,11 @@ static bench_res run_sharded(bench_ctx *B, int64_t N, host_res *out) {
     const int64_t n = db.n, r0 = (int64_t)B->comm->rank * n, big = PF_MAX(n * N * cz, N * cs);
     if (db.Np != N) pf_die("dap_bench: N = %lld must be a multiple of the %d ranks", (long long)N, B->comm->size);
     pass_args a = {.be = be, .c = B->comm, .db = &db, .b = &b};
+    // the largest buffers first: a size that does not fit fails before the inputs are made
+    a.saved = be->alloc(be, PF_MAX(db.saved_bytes, 1));
+    a.ws = be->alloc(be, PF_MAX(db.ws_bytes, 1));
+    a.delta = be->alloc(be, pf_act_size(be, big));
+    a.dd = be->alloc(be, pf_act_size(be, big));
     a.st.z = act_new(be, n * N * cz, SEED_Z, r0 * N * cz);
     a.st.s = act_new(be, N * cs, SEED_S, 0);
     a.st.pair = act_new(be, n * N, 0, 0);
@@ -173,10 +196,6 @@ static bench_res run_sharded(bench_ctx *B, int64_t N, host_res *out) {
     a.st.seq = act_new(be, N, 0, 0);
     a.d.z = act_new(be, n * N * cz, SEED_DZ, r0 * N * cz);
     a.d.s = act_new(be, N * cs, SEED_DS, 0);
-    a.saved = be->alloc(be, PF_MAX(db.saved_bytes, 1));
-    a.ws = be->alloc(be, PF_MAX(db.ws_bytes, 1));
-    a.delta = be->alloc(be, pf_act_size(be, big));
-    a.dd = be->alloc(be, pf_act_size(be, big));
     bench_res res = {0};
     pf_params_zero_grad(&P);
     if (out) {
@@ -200,6 +219,7 @@ static bench_res run_sharded(bench_ctx *B, int64_t N, host_res *out) {
     for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++) be->free(be, bufs[i]);
     pf_dap_block_free(&db, be);
     pf_params_free(&P);
+    set_chunk_bytes(B, 0);
     return res;
 }
 
@@ -214,6 +234,10 @@ static bench_res run_full(bench_ctx *B, int64_t N, host_res *out) {
     const int cz = b.c[PF_STREAM_Z], cs = b.c[PF_STREAM_S], cm = b.c[PF_STREAM_M];
     const int64_t big = PF_MAX(N * N * cz, PF_MAX(N * cs, N * cm));
     pass_args a = {.be = be, .b = &b};
+    a.saved = be->alloc(be, PF_MAX(b.saved_bytes, 1));  // the largest first (as run_sharded)
+    a.ws = be->alloc(be, PF_MAX(b.ws_bytes, 1));
+    a.delta = be->alloc(be, pf_act_size(be, big));
+    a.dd = be->alloc(be, pf_act_size(be, big));
     a.fst.N = a.fd.N = N;
     a.fst.S = a.fd.S = 1;
     a.fst.x[PF_STREAM_Z] = act_new(be, N * N * cz, SEED_Z, 0);
@@ -225,10 +249,6 @@ static bench_res run_full(bench_ctx *B, int64_t N, host_res *out) {
     a.fst.mask[PF_MASK_PAIR] = a.fd.mask[PF_MASK_PAIR] = act_new(be, N * N, 0, 0);
     a.fst.mask[PF_MASK_SEQ] = a.fd.mask[PF_MASK_SEQ] = act_new(be, N, 0, 0);
     a.fst.mask[PF_MASK_MSA] = a.fd.mask[PF_MASK_MSA] = act_new(be, N, 0, 0);
-    a.saved = be->alloc(be, PF_MAX(b.saved_bytes, 1));
-    a.ws = be->alloc(be, PF_MAX(b.ws_bytes, 1));
-    a.delta = be->alloc(be, pf_act_size(be, big));
-    a.dd = be->alloc(be, pf_act_size(be, big));
     bench_res res = {0};
     pf_params_zero_grad(&P);
     time_passes(B, pass_full, &a, out ? 0 : B->reps, &res);
@@ -313,7 +333,7 @@ static void host_sum(void *ctx, real *x, int64_t n) {
 
 static void usage(FILE *f) {
     fprintf(f, "usage: [mpirun -np P] dap_bench [--device D] [--n LIST] [--reps R (0: one pass)] [--check N] [--tol T]\n"
-               "                 [--set KEY=VAL ...]\n"
+               "                 [--chunk-bytes B] [--set KEY=VAL ...]\n"
                "One Pairformer block forward+backward, the pair tensor sharded over the P ranks (dap = P);\n"
                "one process: unsharded. --check N: sharded = unsharded at N tokens (see bench/dap_bench.c).\n");
 }
@@ -347,6 +367,9 @@ static int parse(bench_ctx *B, int argc, char **argv, int64_t *Ns, int *nN, int6
             if (bad) { fprintf(stderr, "dap_bench: %s\n", bad); return -1; }
             if (!strcmp(a, "--reps")) B->reps = (int)x;
             else *checkN = x;
+        } else if (!strcmp(a, "--chunk-bytes")) {
+            const char *bad = pf_parse_long_arg(v, 0, 1L << 40, a, &B->chunk_bytes);
+            if (bad) { fprintf(stderr, "dap_bench: %s\n", bad); return -1; }
         } else if (!strcmp(a, "--tol")) {
             *tol = atof(v);
         } else {

@@ -4,11 +4,16 @@
 # nvidia-h200-x2) from the repo root with dap_bench built with CUDA=1 and MPI
 # (stage `dapgpu` of bench/device_all.sh builds it). Parts (DAP_PARTS, default all):
 #   check   sharded (2 GPUs) = one GPU at N = DAP_N: outputs z, s, input gradients,
-#           every parameter gradient (bf16: L2 rel 2e-2; fp32 mode at DAP_FP32_N: 1e-4)
+#           every parameter gradient (bf16: L2 rel 2e-2; fp32 mode at DAP_FP32_N: 1e-4); then
+#           the same with the sharded ops forced into pieces of DAP_PIECES_BYTES (default 16 MiB:
+#           trimul channel pieces with the gather and reduce-scatter per piece, attention row
+#           pieces; dap_bench --chunk-bytes) in fp32 at DAP_FP32_N and bf16 at DAP_PIECES_N (1024)
 #   time    block forward+backward at N = DAP_N: 1 GPU, then 2 GPUs (dap = 2): median ms,
 #           peak memory per GPU (the backend's allocations), communication share
-#   search  the largest N of SEARCH1 (1 GPU) and SEARCH2 (2 GPUs) one pass runs at; one line
-#           per try as it ends (each under SEARCH_LIMIT s, default 240)
+#   search  the largest N of SEARCH1 (1 GPU, default 6144,6400,6656) and SEARCH2 (2 GPUs, default
+#           8704,8960,9216) one pass runs at; one line per try as it ends (each under SEARCH_LIMIT
+#           s, default 240; SEARCH_THREADS host threads per rank, default half the cores). Planned (build/mem_plan [--dap 2] N): one GPU 6144 119.9 GiB, 6400
+#           130.1, 6656 140.7; per rank of 2: 8704 120.4, 8960 127.6, 9216 135.0 (an H200: ~140)
 #   train   `pairfold train --set dap=2` under mpirun (af3 preset, 2 blocks, crop 128, lr 0,
 #           recompute DAP_TRAIN_RECOMPUTE, default 0)
 #           against one process: losses within 2e-2 relative (bf16), 1e-4 (cuda-fp32)
@@ -47,6 +52,13 @@ if has check; then
     tail -n 30 $OUTD/check_bf16.txt | grep -E "FAIL|dap_check"
     dry timeout 200 $RUN $B --device $DEV32 --check ${DAP_FP32_N:-512} --tol 1e-4 > $OUTD/check_fp32.txt 2>&1 || fail=1
     tail -n 30 $OUTD/check_fp32.txt | grep -E "FAIL|dap_check"
+    PB=${DAP_PIECES_BYTES:-16777216}
+    dry timeout 200 $RUN $B --device $DEV32 --check ${DAP_FP32_N:-512} --tol 1e-4 --chunk-bytes $PB \
+        > $OUTD/check_fp32_pieces.txt 2>&1 || fail=1
+    echo "pieces of $PB bytes:"; tail -n 30 $OUTD/check_fp32_pieces.txt | grep -E "FAIL|dap_check"
+    dry timeout 200 $RUN $B --device $DEV --check ${DAP_PIECES_N:-1024} --chunk-bytes $PB \
+        > $OUTD/check_bf16_pieces.txt 2>&1 || fail=1
+    echo "pieces of $PB bytes:"; tail -n 30 $OUTD/check_bf16_pieces.txt | grep -E "FAIL|dap_check"
 fi
 row() { grep "^dap_bench *$1 " "$2" 2>/dev/null | tail -1; }
 if has time; then
@@ -74,9 +86,12 @@ largest() {  # largest FILE LABEL LIST CMD...
     echo $best
 }
 if has search; then
+    # the inputs (2 n N c_z normals per rank, 4.8e9 at N = 8704) are made on the host's threads:
+    # half the cores per rank (SEARCH_THREADS) instead of the launch's 4
+    export OMP_NUM_THREADS=${SEARCH_THREADS:-$(( $(nproc) / 2 > 0 ? $(nproc) / 2 : 1 ))}
     : > $OUTD/search1.txt; : > $OUTD/search2.txt
-    L1=$(largest $OUTD/search1.txt "1 GPU" ${SEARCH1:-4096,4608,5120,5632,6144} $B --device $DEV)
-    L2=$(largest $OUTD/search2.txt "2 GPUs" ${SEARCH2:-5632,6144,6656,7168,7680,8192} $RUN $B --device $DEV)
+    L1=$(largest $OUTD/search1.txt "1 GPU" ${SEARCH1:-6144,6400,6656} $B --device $DEV)
+    L2=$(largest $OUTD/search2.txt "2 GPUs" ${SEARCH2:-8704,8960,9216} $RUN $B --device $DEV)
     echo "largest N: 1 GPU $L1, 2 GPUs $L2"
     echo "$L1 $L2" > $OUTD/largest.txt
 fi

@@ -5,20 +5,28 @@
 // copies of the largest stream (x, dx, delta, d delta), the masks, the block's
 // saved region and its workspace (the largest step's). Weights and cuBLASLt
 // scratch are not counted. Sizes in GiB and in z-sized copies (N^2 c_z act).
-//   build/mem_plan [--preset af3] [--kind pairformer|evoformer|msa_module] [--fp32] N...
+// --dap P (Pairformer): also the plan of one rank of P with the pair tensor sharded
+// (src/model/dap.c: the cu_*_dap_mem sizes, saved summed over the steps, one
+// workspace for the largest step and the transposes; z^T is made in place),
+// the streams as bench/dap_bench.c allocates them (z, d z, delta, d delta: the
+// rank's rows; the two pair masks' rows), and its ratio to the one-GPU total.
+//   build/mem_plan [--preset af3] [--kind pairformer|evoformer|msa_module] [--fp32] [--dap P] N...
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../src/cuda/cu_ops.h"
+#include <math.h>
+#include "../src/cuda/cu_dap.cuh"
 extern "C" {
 #include "../src/model/block.h"
+#include "../src/model/dap.h"
 #include "../src/model/config.h"
 #include "../src/model/params.h"
 }
 
 static double gib(double b) { return b / (double)(1u << 30); }
 
-static void plan(pf_backend *be, const pf_config *cfg, int kind, int64_t N, int64_t S) {
+// Returns the block f+b total (bytes).
+static double plan(pf_backend *be, const pf_config *cfg, int kind, int64_t N, int64_t S) {
     pf_params P;
     pf_params_init_registry(&P);
     pf_block b;
@@ -41,16 +49,49 @@ static void plan(pf_backend *be, const pf_config *cfg, int kind, int64_t N, int6
     printf("  block f+b planned: %.2f GiB (%.2f z); forward only: %.2f GiB\n", gib(total), total / z,
            gib(2 * big + (double)b.ws_fwd_bytes));
     pf_params_free(&P);
+    return total;
+}
+
+// One rank of a dap group of P (rank 0; every rank plans the same sizes).
+static void plan_dap(pf_backend *be, const pf_config *cfg, int64_t N, int Pn, double one_gpu) {
+    pf_params P;
+    pf_params_init_registry(&P);
+    pf_block b;
+    pf_block_declare(&b, PF_BLOCK_PAIRFORMER, cfg, &P, "block");
+    pf_dap_comm c;
+    memset(&c, 0, sizeof c);
+    c.size = Pn;
+    pf_dap_block db;
+    memset(&db, 0, sizeof db);
+    real dummy = 0;
+    db.b = &b;
+    db.discard = &dummy;  // kept by the plan: nothing is allocated
+    pf_dap_block_plan(&db, &b, be, &c, N, 1);
+    const double es = be->act_bytes, shard = (double)db.n * db.Np * cfg->c_z * es;
+    printf("  dap P %d: rank's rows n %lld of Np %lld (shard of z %.2f GiB)\n", Pn, (long long)db.n, (long long)db.Np,
+           gib(shard));
+    printf("  %-40s %10s %10s\n", "step (one rank)", "saved GiB", "ws GiB");
+    for (int i = 0; i < b.n; i++)
+        printf("  %-40s %10.2f %10.2f\n", b.step[i].name, gib((double)db.mem[i].saved), gib((double)db.mem[i].ws));
+    double big = fmax(shard, (double)db.Np * cfg->c_s * es);
+    double streams = 4 * big + 2.0 * db.n * db.Np * es + db.Np * es + 2.0 * db.Np * cfg->c_s * es;
+    double total = streams + (double)db.saved_bytes + (double)db.ws_bytes;
+    printf("  saved %.2f GiB, ws %.2f GiB (the largest op or the transposes), streams + masks %.2f GiB\n",
+           gib((double)db.saved_bytes), gib((double)db.ws_bytes), gib(streams));
+    printf("  dap block f+b planned per rank: %.2f GiB = %.3fx one GPU (%.2f GiB)\n", gib(total), total / one_gpu,
+           gib(one_gpu));
+    pf_params_free(&P);
 }
 
 int main(int argc, char **argv) {
     const char *preset = "af3", *kind_name = "pairformer";
-    int fp32 = 0, first = 1;
+    int fp32 = 0, first = 1, dap = 0;
     for (; first < argc && argv[first][0] == '-'; first++) {
         if (!strcmp(argv[first], "--preset") && first + 1 < argc) preset = argv[++first];
         else if (!strcmp(argv[first], "--kind") && first + 1 < argc) kind_name = argv[++first];
         else if (!strcmp(argv[first], "--fp32")) fp32 = 1;
-        else { fprintf(stderr, "usage: mem_plan [--preset P] [--kind K] [--fp32] N...\n"); return 2; }
+        else if (!strcmp(argv[first], "--dap") && first + 1 < argc) dap = atoi(argv[++first]);
+        else { fprintf(stderr, "usage: mem_plan [--preset P] [--kind K] [--fp32] [--dap P] N...\n"); return 2; }
     }
     pf_config cfg;
     if (pf_config_preset(&cfg, preset)) { fprintf(stderr, "mem_plan: unknown preset '%s'\n", preset); return 2; }
@@ -58,6 +99,10 @@ int main(int argc, char **argv) {
                : !strcmp(kind_name, "evoformer") ? PF_BLOCK_EVOFORMER
                : !strcmp(kind_name, "msa_module") ? PF_BLOCK_MSA_MODULE : -1;
     if (kind < 0) { fprintf(stderr, "mem_plan: unknown kind '%s'\n", kind_name); return 2; }
+    if (dap && (dap < 2 || kind != PF_BLOCK_PAIRFORMER)) {
+        fprintf(stderr, "mem_plan: --dap P needs P >= 2 and the pairformer kind\n");
+        return 2;
+    }
     cu_impl ci;
     memset(&ci, 0, sizeof ci);
     ci.bf16 = !fp32;
@@ -67,10 +112,13 @@ int main(int argc, char **argv) {
     be.act_bytes = fp32 ? 4 : 2;
 #define PF_MODULE_OP(name, NAME, D, Pt, n_in) be.name##_mem = cu_##name##_mem;
 #include "../src/backend/ops.def"
+    be.attn_dap_mem = cu_attn_dap_mem;  // the CUDA backend's sharded entries (cu_dap.cuh)
+    be.trimul_dap_mem = cu_trimul_dap_mem;
     for (int i = first; i < argc; i++) {
         int64_t N = atoll(argv[i]);
         if (N < 1) { fprintf(stderr, "mem_plan: bad N '%s'\n", argv[i]); return 2; }
-        plan(&be, &cfg, kind, N, kind == PF_BLOCK_PAIRFORMER ? 1 : cfg.msa_rows);
+        double one = plan(&be, &cfg, kind, N, kind == PF_BLOCK_PAIRFORMER ? 1 : cfg.msa_rows);
+        if (dap) plan_dap(&be, &cfg, N, dap, one);
     }
     return 0;
 }

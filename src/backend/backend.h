@@ -257,7 +257,8 @@ struct pf_backend {
                         pf_act *out, void *ws, int to_rows);
     // The all-to-all transpose of a row-sharded tensor: x holds this rank's n = N / P
     // rows of a (N, N, C) tensor, out (n, N, C) receives its rows of the transpose
-    // (out[j, i] = x_full[i, j] for the rank's j). ws: 2 n N C reals.
+    // (out[j, i] = x_full[i, j] for the rank's j). ws: 2 n N C reals. out may be x
+    // (in place: x is read whole into ws before out is written).
     void (*dap_transpose)(pf_backend *be, const pf_dap_comm *c, int64_t N, int C, const pf_act *x,
                           pf_act *out, void *ws);
 

@@ -41,7 +41,7 @@ static int rows_whole(cu_impl *c, const pf_attn_dims *d, int fwd) {
 // memory that is not short.
 int attn_saves_o(cu_impl *c, const pf_attn_dims *d) {
     double o = (double)(d->B * d->L) * (double)d->H * (double)d->c_h * (double)cu_esz(c);
-    return rows_whole(c, d, 0) || o <= (double)(c->chunk_bytes ? c->chunk_bytes : CU_CHUNK_ABOVE);
+    return rows_whole(c, d, 0) || o <= cu_chunk_limit(c, CU_CHUNK_ABOVE);
 }
 
 // Whole when the whole's buffers fit (CU_CHUNK_ABOVE); pieces hold a little more per row.

@@ -61,6 +61,7 @@ typedef struct {
     int sz_cap, sz_n;
     size_t in_use, peak;
     size_t chunk_bytes;        // 0: the default chunking of forwards without saved (cu_chunk_units)
+    int chunk_div;             // > 1: the default limits divided by it (a sharded op's P, cu_dap.cuh)
     int attn_fused;            // attention backward's one-pass dk/dv/dq: 0 by size, 1 always, -1 never
     int attn_dbias;            // attention bias-gradient kernel: 0 by shape, v + 1 variant v (cu_flash_bwd_dbias.cu)
 } cu_impl;
@@ -79,13 +80,18 @@ static inline void cu_pool_release(cu_impl *c, size_t mark) { c->pool_top = mark
 // as one piece, so it computes the same bits as the forward that saves. The rule
 // uses the sizes only (never the free memory), so results are the same run to
 // run. pf_cuda_set_chunk_bytes() replaces both limits (tests force small pieces).
+// A sharded op holding 1/P of the problem divides the default limits by P
+// (chunk_div), so its pieces, and the rank's memory, are 1/P of the unsharded op's.
 #define CU_CHUNK_ABOVE ((size_t)8 << 30)
 #define CU_CHUNK_TARGET ((size_t)2 << 30)
+static inline double cu_chunk_limit(const cu_impl *c, size_t dflt) {
+    if (c->chunk_bytes) return (double)c->chunk_bytes;
+    return (double)dflt / (double)(c->chunk_div > 1 ? c->chunk_div : 1);
+}
 // Units per piece (a multiple of align, at least align, at most units) when each
 // unit needs per_unit bytes.
 static inline int64_t cu_chunk_units(const cu_impl *c, int64_t units, double per_unit, int64_t align) {
-    double above = (double)(c->chunk_bytes ? c->chunk_bytes : CU_CHUNK_ABOVE);
-    double target = (double)(c->chunk_bytes ? c->chunk_bytes : CU_CHUNK_TARGET);
+    double above = cu_chunk_limit(c, CU_CHUNK_ABOVE), target = cu_chunk_limit(c, CU_CHUNK_TARGET);
     if (units <= 0 || (double)units * per_unit <= above) return units > 0 ? units : 1;
     int64_t u = per_unit > 0 ? (int64_t)(target / per_unit) : units;
     u -= u % align;

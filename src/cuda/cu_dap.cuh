@@ -10,6 +10,16 @@
 #include "cu_ops.h"
 #include "cu_trimul.cuh"  // the tile kernels over the rank's rows
 
+// The sharded entries plan and run their pieces (cu_chunk_units) against the default
+// limits divided by P: a rank holds 1/P of the problem, so its pieces are 1/P of the
+// unsharded op's and the rank's plan scales as the one-GPU plan / P (sizes only:
+// the same bits every run). Sets the divisor; returns the one to restore.
+static inline int cu_dap_pieces(cu_impl *c, int P) {
+    int old = c->chunk_div;
+    c->chunk_div = P;
+    return old;
+}
+
 // cu_dap_common.cu
 // out (batch, n) activations = for each k the sum over q of blocks (batch, P, n), added
 // in rank order in fp32 and rounded once (batch 1: out may be block 0).

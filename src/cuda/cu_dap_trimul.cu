@@ -2,158 +2,179 @@
 // of a row-sharded pair tensor (backend.h: trimul_dap; the math is cu_trimul.cu's,
 // the sharding cpu_trimul_dap.c's). With n = N / P rows:
 //   zl = LN_in(z) (n, N, c_z); a, b = mask * sigmoid(zl W_g^T) * (zl W_p^T) (c, n, N)
-//   channel-major; b is all-gathered one channel at a time (one NCCL group) into
-//   G (c, N, N), so X_c (n, N) = A_c G_c^T is one strided-batched GEMM over the c
-//   channels as in the unsharded op (K = N), and dA_c = dX_c G_c too.
+//   channel-major; b is all-gathered one channel at a time (one NCCL group per
+//   piece) into G (cc, N, N), so X_c (n, N) = A_c G_c^T is one strided-batched
+//   GEMM over the piece's channels as in the unsharded op (K = N), and dA_c = dX_c G_c.
 // Backward: dB_c (N, N) = dX_c^T A_c is this rank's share of every row's gradient;
 // the row blocks are reduce-scattered (all-to-all per channel, then a sum in rank
-// order) in pieces of TD_CC channels, so the receive buffer stays small.
+// order in fp32: the same bits every run, no atomics).
 //
-// saved: z (n*N, c_z) | x (n*N, c)
-// ws:    zl, dzl (n*N*c_z each) | y, gate (n*N*max(c_z, c) each) | e[0..2] (n*N*c each) |
-//        G (c*N*N) | Rv (TD_CC*N*N): the reduce-scatter's received blocks.
-// Three e buffers instead of the unsharded op's five: y and gate, free outside the
-// output gate's passes, hold b before its gather and serve as the sides' scratch.
+// Memory (docs/TRIMUL.md, docs/PARALLEL.md): as cu_trimul.cu, saved holds z alone;
+// the backward recomputes zl and x. The channels run in pieces of cc (cu_chunk_units
+// on the piece region's size, limits divided by P: cu_dap_pieces), so only zl, x
+// and (backward) dzl exist whole, plus one piece's buffers. ws:
+//   zl (n*N, c_z) | x (n*N, c) | region | dzl (n*N, c_z) [backward]
+//   region: A (cc u) | D (max(cc, P - cc) u) | Bd (cc u) | G (max(P, 2) cc u),
+//   u = n*N activations (one channel of the rank's rows):
+//   A: side a; D: the products X (forward) or dX; A|D: the reduce-scatter's received
+//   blocks, then the sides' backward scratch [tp | tg]; Bd: b's rows, then dA;
+//   G: the sides' forward scratch, then b gathered, dB, and dB's rows of this rank.
+// The output part (cu_trimul_out.cu) runs over pieces of rows of the region (one
+// channel piece: of D|Bd, so that A and G from the recompute stay for the backward).
 #include "cu_dap.cuh"
 
-#define TD_CC 16  // channels per reduce-scatter piece
-
-typedef struct { void *zl, *y, *gate, *dzl, *e[3], *G, *Rv; } td_ws;
-typedef struct { int64_t N, n, nN, NN; int P, c, cz, cc; } td_sz;
+typedef struct { void *zl, *x, *dzl, *A, *D, *Bd, *G; size_t region_bytes, ad_units; int cc; } td_ws;
+typedef struct { int64_t N, n, nN, NN; int P, c, cz; } td_sz;
 
 static td_sz td_sizes(const pf_trimul_dims *d, int P) {
     if (P < 1 || d->N % P) pf_die("trimul_dap: N = %lld is not a multiple of P = %d", (long long)d->N, P);
     if (d->incoming) pf_die("trimul_dap: outgoing only (the incoming update runs on the transposed tensor)");
-    td_sz s = {.N = d->N, .n = d->N / P, .nN = 0, .NN = d->N * d->N, .P = P, .c = d->c, .cz = d->c_z,
-               .cc = d->c < TD_CC ? d->c : TD_CC};
+    td_sz s = {.N = d->N, .n = d->N / P, .nN = 0, .NN = d->N * d->N, .P = P, .c = d->c, .cz = d->c_z};
     s.nN = s.n * s.N;
     return s;
 }
 
-static size_t td_layout(cu_impl *c, const td_sz *s, void *ws, td_ws *w) {
-    size_t e = cu_esz(c);
+// Channel units of the region per channel of a piece of cc: A, D, Bd, G.
+static int64_t td_d_units(int cc, int P) { return cc > P - cc ? cc : P - cc; }
+
+static size_t td_layout(cu_impl *c, const td_sz *s, void *ws, td_ws *w, int bwd) {
+    const size_t es = cu_esz(c), u = (size_t)s->nN * es;
+    const int Pg = s->P > 2 ? s->P : 2;
+    w->cc = (int)cu_chunk_units(c, s->c, (double)(3 + Pg) * (double)u, 8);  // D is cc units once cc >= P / 2
     cu_carver cv = {(char *)ws, 0};
-    const int64_t wide = s->cz > s->c ? s->cz : s->c;
-    w->zl = cu_carve(&cv, (size_t)(s->nN * s->cz) * e);
-    w->dzl = cu_carve(&cv, (size_t)(s->nN * s->cz) * e);
-    w->y = cu_carve(&cv, (size_t)(s->nN * wide) * e);
-    w->gate = cu_carve(&cv, (size_t)(s->nN * wide) * e);
-    for (int k = 0; k < 3; k++) w->e[k] = cu_carve(&cv, (size_t)(s->nN * s->c) * e);
-    w->G = cu_carve(&cv, (size_t)(s->NN * s->c) * e);
-    w->Rv = cu_carve(&cv, (size_t)(s->NN * s->cc) * e);
+    w->zl = cu_carve(&cv, (size_t)(s->nN * s->cz) * es);
+    w->x = cu_carve(&cv, (size_t)(s->nN * s->c) * es);
+    size_t start = cv.off;
+    w->A = cu_carve(&cv, (size_t)w->cc * u);
+    w->D = cu_carve(&cv, (size_t)td_d_units(w->cc, s->P) * u);
+    w->ad_units = (size_t)(w->cc + td_d_units(w->cc, s->P));  // A|D: contiguous
+    w->Bd = cu_carve(&cv, (size_t)w->cc * u);
+    w->G = cu_carve(&cv, (size_t)Pg * (size_t)w->cc * u);
+    size_t least = cu_tm_out_row_bytes(s->c, s->cz, es, 1) + 4 * 256;  // one position of the output part
+    if (cv.off - start < least) cv.off = start + ((least + 255) & ~(size_t)255);
+    w->region_bytes = cv.off - start;
+    w->dzl = bwd ? cu_carve(&cv, (size_t)(s->nN * s->cz) * es) : NULL;
     return cv.off;
 }
 
 pf_mem cu_trimul_dap_mem(pf_backend *be, const pf_trimul_dims *d, int P) {
+    cu_impl *c = CU(be);
+    int old = cu_dap_pieces(c, P);
     td_sz s = td_sizes(d, P);
     td_ws w;
     pf_mem m;
-    m.ws = td_layout(CU(be), &s, NULL, &w);
-    m.ws_fwd = m.ws;
-    m.saved = (size_t)(s.nN * (s.cz + s.c)) * cu_esz(CU(be));
+    m.ws_fwd = td_layout(c, &s, NULL, &w, 0);
+    m.ws = td_layout(c, &s, NULL, &w, 1);
+    m.saved = (size_t)(s.nN * s.cz) * cu_esz(c);  // z
+    cu_dap_pieces(c, old);
     return m;
 }
 
-// Bl (c, n, N) of every rank -> G (c, N, N): channel ch of rank q at rows [q n, (q + 1) n).
-static void td_gather(cu_impl *c, const td_sz *s, const void *Bl, void *G, const pf_dap_comm *cm) {
+// Bl (k, n, N) of every rank -> G (k, N, N): channel ch of rank q at rows [q n, (q + 1) n).
+static void td_gather(cu_impl *c, const td_sz *s, int k, const void *Bl, void *G, const pf_dap_comm *cm) {
     const size_t e = cu_esz(c), blk = (size_t)s->nN * e;
     if (cm->group_start) cm->group_start(cm);
-    for (int ch = 0; ch < s->c; ch++) cm->all_gather(cm, (const char *)Bl + ch * blk, (char *)G + (size_t)ch * s->P * blk, blk);
+    for (int ch = 0; ch < k; ch++) cm->all_gather(cm, (const char *)Bl + ch * blk, (char *)G + (size_t)ch * s->P * blk, blk);
     if (cm->group_end) cm->group_end(cm);
 }
 
-// G (c, N, N) holds this rank's share of dB for every row: the sum over the group
-// of row block r into dBl (c, n, N) on rank r.
-static void td_reduce_scatter(cu_impl *c, const td_sz *s, const td_ws *w, void *dBl, const pf_dap_comm *cm) {
+// G (k, N, N) holds this rank's share of dB for every row of k channels: the sum over
+// the group of row block r into dBl (k, n, N) on rank r, which overwrites G's first k
+// units. The received blocks go to A|D (ad_units channel units) in sub-pieces of
+// ad_units / P channels; a sub-piece's sum lands on units of G already sent.
+static void td_reduce_scatter(cu_impl *c, const td_sz *s, const td_ws *w, int k, const pf_dap_comm *cm) {
     const size_t e = cu_esz(c), blk = (size_t)s->nN * e;
-    for (int c0 = 0; c0 < s->c; c0 += s->cc) {
-        const int k = s->c - c0 < s->cc ? s->c - c0 : s->cc;
+    const int sub = (int)(w->ad_units / (size_t)s->P) > 0 ? (int)(w->ad_units / (size_t)s->P) : 1;
+    for (int c0 = 0; c0 < k; c0 += sub) {
+        const int m = k - c0 < sub ? k - c0 : sub;
         if (cm->group_start) cm->group_start(cm);
-        for (int ch = c0; ch < c0 + k; ch++)  // Rv [ch - c0][q][n][N]: rank q's share of my rows
-            cm->all_to_all(cm, (const char *)w->G + (size_t)ch * s->P * blk, (char *)w->Rv + (size_t)(ch - c0) * s->P * blk,
+        for (int ch = c0; ch < c0 + m; ch++)  // A|D [ch - c0][q][n][N]: rank q's share of my rows
+            cm->all_to_all(cm, (const char *)w->G + (size_t)ch * s->P * blk, (char *)w->A + (size_t)(ch - c0) * s->P * blk,
                            blk);
         if (cm->group_end) cm->group_end(cm);
-        cu_dap_sum_blocks(c, w->Rv, s->P, s->nN, k, (char *)dBl + (size_t)c0 * blk);
+        cu_dap_sum_blocks(c, w->A, s->P, s->nN, m, (char *)w->G + (size_t)c0 * blk);
+    }
+}
+
+// Side a of channels [c0, c0 + k) into A, b's rows into Bd and gathered into G (the
+// sides' scratch [tp | tg] in G before the gather: 2 k units).
+static void td_sides(cu_impl *c, const td_sz *s, const pf_trimul_p *p, const td_ws *w, const void *mask, int c0,
+                     int k, const pf_dap_comm *cm) {
+    pf_linear_p ap = cu_tm_rows_of(&p->a_p, s->cz, c0), ag = cu_tm_rows_of(&p->a_g, s->cz, c0);
+    pf_linear_p bp = cu_tm_rows_of(&p->b_p, s->cz, c0), bg = cu_tm_rows_of(&p->b_g, s->cz, c0);
+    cu_tm_side_cat(c, s->nN, s->cz, k, &ap, &ag, w->zl, mask, w->G, w->A);
+    cu_tm_side_cat(c, s->nN, s->cz, k, &bp, &bg, w->zl, mask, w->G, w->Bd);
+    td_gather(c, s, k, w->Bd, w->G, cm);
+}
+
+// x (n*N, c) from zl, over the channel pieces: X_c = A_c G_c^T into D, transposed into
+// x's columns. The last piece's A and G stay.
+static void td_x(cu_impl *c, const td_sz *s, const pf_trimul_p *p, const td_ws *w, const void *mask,
+                 const pf_dap_comm *cm) {
+    const int64_t N = s->N, n = s->n, nN = s->nN, NN = s->NN;
+    for (int c0 = 0; c0 < s->c; c0 += w->cc) {
+        const int k = s->c - c0 < w->cc ? s->c - c0 : w->cc;
+        td_sides(c, s, p, w, mask, c0, k, cm);
+        // X_c (n, N) = A_c (n, N) G_c^T, G_c (N, N)
+        cu_gemm(c, 0, 1, n, N, N, 1.f, w->A, CU_ACT, N, w->G, CU_ACT, N, 0.f, w->D, CU_ACT, N, k, nN, NN, nN, NULL);
+        cu_tm_transpose(c, w->D, (char *)w->x + (size_t)c0 * cu_esz(c), nN, k, 0, s->c);  // columns c0.. of x
     }
 }
 
 void cu_trimul_dap_fwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p, const pf_act *z,
                        const pf_act *mask, pf_act *out, void *saved, void *ws, const pf_dap_comm *cm) {
     cu_impl *c = CU(be);
+    int old = cu_dap_pieces(c, cm->size);
     td_sz s = td_sizes(d, cm->size);
     td_ws w;
-    td_layout(c, &s, ws, &w);
-    const int64_t nN = s.nN, N = s.N, n = s.n, NN = s.NN;
-    const int cz = s.cz;
-    void *A = w.e[2], *Bl = w.gate, *X = w.e[0];  // (c, n, N)
-    void *x = saved ? (char *)saved + (size_t)(nN * cz) * cu_esz(c) : w.e[1];  // (n, N, c)
-    cu_ln_fwd(c, nN, cz, &p->ln_in, z, w.zl);
-    cu_tm_side(c, nN, cz, s.c, &p->a_p, &p->a_g, w.zl, mask, w.e[0], w.e[1], A);
-    cu_tm_side(c, nN, cz, s.c, &p->b_p, &p->b_g, w.zl, mask, w.e[0], w.e[1], Bl);
-    td_gather(c, &s, Bl, w.G, cm);  // gate is free again
-    // X_c (n, N) = A_c (n, N) G_c^T, G_c (N, N)
-    cu_gemm(c, 0, 1, n, N, N, 1.f, A, CU_ACT, N, w.G, CU_ACT, N, 0.f, X, CU_ACT, N, s.c, nN, NN, nN, NULL);
-    cu_tm_transpose(c, X, x, nN, s.c, 0, s.c);  // (c, n*N) -> (n*N, c)
-    void *xl = A;
-    cu_ln_fwd(c, nN, s.c, &p->ln_out, x, xl);
-    cu_linear_fwd(c, nN, s.c, cz, &p->z, xl, out, 0);
-    cu_linear_fwd(c, nN, cz, cz, &p->g, w.zl, w.gate, 0);
-    cu_tm_gate_out(c, out, w.gate, nN * cz);
-    if (saved) cu_copy_act(c, saved, z, nN * cz);
+    td_layout(c, &s, ws, &w, 0);
+    cu_ln_fwd(c, s.nN, s.cz, &p->ln_in, z, w.zl);
+    td_x(c, &s, p, &w, mask, cm);
+    cu_tm_out_fwd(c, s.nN, s.c, s.cz, p, w.x, w.zl, w.A, w.region_bytes, out);
+    if (saved) cu_copy_act(c, saved, z, s.nN * s.cz);
+    cu_dap_pieces(c, old);
 }
 
-// One side's parameter and input gradients from dS (c, n*N); tp, tg scratch (n*N, c).
-static void td_side_bwd(cu_impl *c, const td_sz *s, const pf_linear_p *lp, const pf_linear_p *lg, pf_linear_p *gp,
-                        pf_linear_p *gg, const void *mask, const void *dS, const td_ws *w, void *tp, void *tg) {
-    cu_linear_fwd(c, s->nN, s->cz, s->c, lp, w->zl, tp, 0);
-    cu_linear_fwd(c, s->nN, s->cz, s->c, lg, w->zl, tg, 0);
-    cu_tm_side_grad(c, s->nN, s->c, mask, dS, tp, tg);
-    cu_linear_bwd(c, s->nN, s->cz, s->c, lp, gp, w->zl, tp, w->dzl);
-    cu_linear_bwd(c, s->nN, s->cz, s->c, lg, gg, w->zl, tg, w->dzl);
-}
-
-// The output gate, projection and LN_out backward: dX (c, n*N) into e[1]; d zl starts in dzl.
-static void td_out_bwd(cu_impl *c, const td_sz *s, const pf_trimul_p *p, pf_trimul_p *g, const void *x,
-                       const pf_act *d_out, const td_ws *w) {
-    const int64_t nN = s->nN;
-    const int cz = s->cz;
-    void *const *e = w->e;
-    cu_ln_fwd(c, nN, s->c, &p->ln_out, x, e[0]);  // xl
-    cu_linear_fwd(c, nN, s->c, cz, &p->z, e[0], w->y, 0);
-    cu_linear_fwd(c, nN, cz, cz, &p->g, w->zl, w->gate, 0);
-    cu_sigmoid(c, w->gate, nN * cz);  // out = sigmoid(gate) * y: y <- d gate_pre, gate <- d y
-    cu_gate_bwd(c, d_out, w->gate, w->y, w->gate, w->y, nN * cz);
-    cu_fill(c, w->dzl, 0.f, nN * cz);
-    cu_linear_bwd(c, nN, cz, cz, &p->g, &g->g, w->zl, w->y, w->dzl);
-    cu_fill(c, e[1], 0.f, nN * s->c);
-    cu_linear_bwd(c, nN, s->c, cz, &p->z, &g->z, e[0], w->gate, e[1]);  // d xl
-    cu_fill(c, e[0], 0.f, nN * s->c);
-    cu_ln_bwd(c, nN, s->c, &p->ln_out, &g->ln_out, x, e[1], e[0]);     // dx (n*N, c)
-    cu_tm_transpose(c, e[0], e[1], nN, s->c, 1, s->c);                 // dX (c, n*N)
+// Channels [c0, c0 + k): dX from x's columns (x holds dx by now), dA into Bd and
+// dB into G, dB's rows of this rank reduce-scattered, then the sides' gradients.
+// have: A, G of these channels are in place already (one piece: left by td_x).
+static void td_piece_bwd(cu_impl *c, const td_sz *s, const pf_trimul_p *p, pf_trimul_p *g, const td_ws *w,
+                         const void *mask, int c0, int k, int have, const pf_dap_comm *cm) {
+    const int64_t N = s->N, n = s->n, nN = s->nN, NN = s->NN;
+    if (!have) td_sides(c, s, p, w, mask, c0, k, cm);
+    cu_tm_transpose(c, (const char *)w->x + (size_t)c0 * cu_esz(c), w->D, nN, k, 1, s->c);  // dX (k, n*N)
+    // X = A G^T: dA_c = dX_c G_c (n, N) into Bd (b's rows are spent); dB_c = dX_c^T A_c (N, N) into G
+    cu_gemm(c, 0, 0, n, N, N, 1.f, w->D, CU_ACT, N, w->G, CU_ACT, N, 0.f, w->Bd, CU_ACT, N, k, nN, NN, nN, NULL);
+    cu_gemm(c, 1, 0, N, N, n, 1.f, w->D, CU_ACT, N, w->A, CU_ACT, N, 0.f, w->G, CU_ACT, N, k, nN, nN, NN, NULL);
+    td_reduce_scatter(c, s, w, k, cm);  // dBl (k, n*N) in G's first k units
+    // A|D is free again: the sides' scratch [tp | tg] (2 k units)
+    pf_linear_p ap = cu_tm_rows_of(&p->a_p, s->cz, c0), ag = cu_tm_rows_of(&p->a_g, s->cz, c0);
+    pf_linear_p bp = cu_tm_rows_of(&p->b_p, s->cz, c0), bg = cu_tm_rows_of(&p->b_g, s->cz, c0);
+    pf_linear_p gap = cu_tm_rows_of(&g->a_p, s->cz, c0), gag = cu_tm_rows_of(&g->a_g, s->cz, c0);
+    pf_linear_p gbp = cu_tm_rows_of(&g->b_p, s->cz, c0), gbg = cu_tm_rows_of(&g->b_g, s->cz, c0);
+    cu_tm_side_bwd_cat(c, nN, s->cz, k, &ap, &ag, &gap, &gag, w->zl, mask, w->Bd, w->A, w->dzl);
+    cu_tm_side_bwd_cat(c, nN, s->cz, k, &bp, &bg, &gbp, &gbg, w->zl, mask, w->G, w->A, w->dzl);
 }
 
 void cu_trimul_dap_bwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p, pf_trimul_p *g,
                        const pf_act *mask, const void *saved, const pf_act *d_out, pf_act *d_z, void *ws,
                        const pf_dap_comm *cm) {
     cu_impl *c = CU(be);
+    int old = cu_dap_pieces(c, cm->size);
     td_sz s = td_sizes(d, cm->size);
     td_ws w;
-    td_layout(c, &s, ws, &w);
-    const int64_t nN = s.nN, N = s.N, n = s.n, NN = s.NN;
-    const void *z = saved, *x = (const char *)saved + (size_t)(nN * s.cz) * cu_esz(c);
-    void **e = w.e;
-    cu_ln_fwd(c, nN, s.cz, &p->ln_in, z, w.zl);
-    td_out_bwd(c, &s, p, g, x, d_out, &w);
-    // y and gate are free from here: the sides' scratch, then dBl
-    void *dX = e[1], *A = e[2], *Bl = e[0], *dA = e[0], *dBl = w.y;  // (c, n, N) each
-    cu_tm_side(c, nN, s.cz, s.c, &p->a_p, &p->a_g, w.zl, mask, w.y, w.gate, A);
-    cu_tm_side(c, nN, s.cz, s.c, &p->b_p, &p->b_g, w.zl, mask, w.y, w.gate, Bl);
-    td_gather(c, &s, Bl, w.G, cm);  // e[0] is free again
-    // X = A G^T: dA_c = dX_c G_c (n, N); dB_c = dX_c^T A_c (N, N), into G once dA is done
-    cu_gemm(c, 0, 0, n, N, N, 1.f, dX, CU_ACT, N, w.G, CU_ACT, N, 0.f, dA, CU_ACT, N, s.c, nN, NN, nN, NULL);
-    cu_gemm(c, 1, 0, N, N, n, 1.f, dX, CU_ACT, N, A, CU_ACT, N, 0.f, w.G, CU_ACT, N, s.c, nN, nN, NN, NULL);
-    td_reduce_scatter(c, &s, &w, dBl, cm);
-    td_side_bwd(c, &s, &p->a_p, &p->a_g, &g->a_p, &g->a_g, mask, dA, &w, e[2], w.gate);
-    td_side_bwd(c, &s, &p->b_p, &p->b_g, &g->b_p, &g->b_g, mask, dBl, &w, e[2], w.gate);
-    cu_ln_bwd(c, nN, s.cz, &p->ln_in, &g->ln_in, z, w.dzl, d_z);
+    td_layout(c, &s, ws, &w, 1);
+    const void *z = saved;
+    cu_ln_fwd(c, s.nN, s.cz, &p->ln_in, z, w.zl);
+    td_x(c, &s, p, &w, mask, cm);  // dzl: written by the output part's backward first
+    // One piece: A and G stay when the output part fits in D|Bd.
+    char *rest = (char *)w.D;
+    size_t rest_bytes = (size_t)((char *)w.G - rest);
+    int keep = w.cc >= s.c && rest_bytes >= cu_tm_out_row_bytes(s.c, s.cz, cu_esz(c), 1) + 4 * 256;
+    if (!keep) rest = (char *)w.A, rest_bytes = w.region_bytes;
+    cu_tm_out_bwd(c, s.nN, s.c, s.cz, p, g, w.x, w.zl, w.dzl, rest, rest_bytes, d_out);
+    for (int c0 = 0; c0 < s.c; c0 += w.cc)
+        td_piece_bwd(c, &s, p, g, &w, mask, c0, s.c - c0 < w.cc ? s.c - c0 : w.cc, keep, cm);
+    cu_ln_bwd(c, s.nN, s.cz, &p->ln_in, &g->ln_in, z, w.dzl, d_z);
+    cu_dap_pieces(c, old);
 }

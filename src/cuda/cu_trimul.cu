@@ -22,7 +22,7 @@ typedef struct { void *zl, *x, *p[5], *dzl; size_t region_bytes; int cc; } tm_ws
 // Bytes per position of the output part's row pieces: forward xl (c), gate (c_z);
 // backward xl, dxl (c), y, gate (c_z).
 static size_t tm_row_bytes(const pf_trimul_dims *d, size_t es, int bwd) {
-    return (size_t)(bwd ? 2 * (d->c + d->c_z) : d->c + d->c_z) * es;
+    return cu_tm_out_row_bytes(d->c, d->c_z, es, bwd);
 }
 
 static size_t tm_layout(cu_impl *c, const pf_trimul_dims *d, void *ws, tm_ws *w, int bwd) {
@@ -41,23 +41,11 @@ static size_t tm_layout(cu_impl *c, const pf_trimul_dims *d, void *ws, tm_ws *w,
     return cv.off;
 }
 
-// Positions per row piece when each takes `row` bytes over k carves of `bytes`.
-static int64_t tm_rows(size_t bytes, size_t row, int k, int64_t NN) {
-    int64_t R = (int64_t)((bytes - (size_t)k * 256) / row);
-    return R < 1 ? 1 : (R > NN ? NN : R);
-}
-
-// Rows [c0, c0 + n) of a Linear's weight and bias: the projection to those output channels.
-static pf_linear_p rows_of(const pf_linear_p *p, int in, int c0) {
-    pf_linear_p r = {p->w + (int64_t)c0 * in, p->b ? p->b + c0 : NULL};
-    return r;
-}
-
 // Channel-major gated side (n, N*N) into A for the n channels from c0; tpg
 // (N*N, 2n) scratch: two adjacent piece buffers.
 static void tm_side_cols(cu_impl *c, const pf_trimul_dims *d, const pf_linear_p *lp, const pf_linear_p *lg, int c0,
                          int n, const void *zl, const void *mask, void *tpg, void *A) {
-    pf_linear_p sp = rows_of(lp, d->c_z, c0), sg = rows_of(lg, d->c_z, c0);
+    pf_linear_p sp = cu_tm_rows_of(lp, d->c_z, c0), sg = cu_tm_rows_of(lg, d->c_z, c0);
     cu_tm_side_cat(c, d->N * d->N, d->c_z, n, &sp, &sg, zl, mask, tpg, A);
 }
 
@@ -82,23 +70,6 @@ static void tm_x(cu_impl *c, const pf_trimul_dims *d, const pf_trimul_p *p, cons
     }
 }
 
-// out = sigmoid(Linear_g(zl)) * Linear_z(LN_out(x)) over pieces of rows in the region.
-static void tm_out_fwd(cu_impl *c, const pf_trimul_dims *d, const pf_trimul_p *p, const tm_ws *w, pf_act *out) {
-    size_t es = cu_esz(c);
-    int64_t NN = d->N * d->N, cz = d->c_z, cx = d->c;
-    int64_t R = tm_rows(w->region_bytes, tm_row_bytes(d, es, 0), 2, NN);
-    cu_carver cv = {(char *)w->p[0], 0};
-    void *xl = cu_carve(&cv, (size_t)(R * cx) * es), *gate = cu_carve(&cv, (size_t)(R * cz) * es);
-    for (int64_t r0 = 0; r0 < NN; r0 += R) {
-        int64_t n = NN - r0 < R ? NN - r0 : R;
-        char *o = (char *)out + (size_t)(r0 * cz) * es;
-        cu_ln_fwd(c, n, d->c, &p->ln_out, (const char *)w->x + (size_t)(r0 * cx) * es, xl);
-        cu_linear_fwd(c, n, d->c, (int)cz, &p->z, xl, o, 0);
-        cu_linear_fwd(c, n, (int)cz, (int)cz, &p->g, (const char *)w->zl + (size_t)(r0 * cz) * es, gate, 0);
-        cu_tm_gate_out(c, o, gate, n * cz);
-    }
-}
-
 pf_mem cu_trimul_mem(pf_backend *be, const pf_trimul_dims *d) {
     tm_ws w;
     pf_mem m;
@@ -117,45 +88,8 @@ void cu_trimul_fwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p
     int64_t NN = d->N * d->N;
     cu_ln_fwd(c, NN, d->c_z, &p->ln_in, z, w.zl);
     tm_x(c, d, p, &w, mask);
-    tm_out_fwd(c, d, p, &w, out);
+    cu_tm_out_fwd(c, NN, d->c, d->c_z, p, w.x, w.zl, w.p[0], w.region_bytes, out);
     if (saved) cu_copy_act(c, saved, z, NN * d->c_z);
-}
-
-// A Linear's backward that writes dx = dy W (no fill first: a pass less) and
-// accumulates the parameter gradients as cu_linear_bwd.
-static void tm_linear_bwd_set(cu_impl *c, int64_t M, int in, int out, const pf_linear_p *p, pf_linear_p *g,
-                              const void *x, const void *dy, void *dx) {
-    cu_linear_bwd(c, M, in, out, p, g, x, dy, NULL);
-    const void *w = cu_weight(c, p->w, (size_t)out * in);
-    cu_gemm(c, 0, 0, M, in, out, 1.f, dy, CU_ACT, out, w, CU_ACT, in, 0.f, dx, CU_ACT, in, 1, 0, 0, 0, NULL);
-}
-
-// The output part's backward over pieces of rows in [base, base + bytes): x <- dx
-// (the gradient before LN_out, in place), dzl = the gate projection's part (its
-// first term), and the gradients of LN_out, Linear_z, Linear_g.
-static void tm_out_bwd(cu_impl *c, const pf_trimul_dims *d, const pf_trimul_p *p, pf_trimul_p *g, const tm_ws *w,
-                       void *base, size_t bytes, const pf_act *d_out) {
-    size_t es = cu_esz(c);
-    int64_t NN = d->N * d->N;
-    int cz = d->c_z, cx = d->c;
-    int64_t R = tm_rows(bytes, tm_row_bytes(d, es, 1), 4, NN);
-    cu_carver cv = {(char *)base, 0};
-    void *xl = cu_carve(&cv, (size_t)(R * cx) * es), *dxl = cu_carve(&cv, (size_t)(R * cx) * es);
-    void *y = cu_carve(&cv, (size_t)(R * cz) * es), *gate = cu_carve(&cv, (size_t)(R * cz) * es);
-    for (int64_t r0 = 0; r0 < NN; r0 += R) {
-        int64_t n = NN - r0 < R ? NN - r0 : R;
-        char *x = (char *)w->x + (size_t)(r0 * cx) * es;                 // (n, c)
-        const char *zl = (const char *)w->zl + (size_t)(r0 * cz) * es;  // (n, c_z)
-        char *dzl = (char *)w->dzl + (size_t)(r0 * cz) * es;
-        cu_ln_fwd(c, n, cx, &p->ln_out, x, xl);
-        cu_linear_fwd(c, n, cx, cz, &p->z, xl, y, 0);
-        cu_linear_fwd(c, n, cz, cz, &p->g, zl, gate, 0);
-        // out = sigmoid(gate) * y: y <- d gate_pre, gate <- d y
-        cu_tm_gate_bwd(c, (const char *)d_out + (size_t)(r0 * cz) * es, gate, y, n * cz);
-        tm_linear_bwd_set(c, n, cz, cz, &p->g, &g->g, zl, y, dzl);
-        tm_linear_bwd_set(c, n, cx, cz, &p->z, &g->z, xl, gate, dxl);  // d xl
-        cu_ln_bwd_set(c, n, cx, &p->ln_out, &g->ln_out, x, dxl, x);      // dx, over x
-    }
 }
 
 // One side's gradients for channels [c0, c0 + n) from dS (n, N*N); tpg (N*N, 2n)
@@ -164,8 +98,8 @@ static void tm_side_bwd(cu_impl *c, const pf_trimul_dims *d, const pf_linear_p *
                         pf_linear_p *gp, pf_linear_p *gg, int c0, int n, const void *mask, const void *dS,
                         const tm_ws *w, void *tpg) {
     int cz = d->c_z;
-    pf_linear_p sp = rows_of(lp, cz, c0), sg = rows_of(lg, cz, c0);
-    pf_linear_p sgp = rows_of(gp, cz, c0), sgg = rows_of(gg, cz, c0);
+    pf_linear_p sp = cu_tm_rows_of(lp, cz, c0), sg = cu_tm_rows_of(lg, cz, c0);
+    pf_linear_p sgp = cu_tm_rows_of(gp, cz, c0), sgg = cu_tm_rows_of(gg, cz, c0);
     cu_tm_side_bwd_cat(c, d->N * d->N, cz, n, &sp, &sg, &sgp, &sgg, w->zl, mask, dS, tpg, w->dzl);
 }
 
@@ -202,13 +136,13 @@ void cu_trimul_bwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p
     int64_t NN = d->N * d->N;
     const void *z = saved;
     cu_ln_fwd(c, NN, d->c_z, &p->ln_in, z, w.zl);
-    tm_x(c, d, p, &w, mask);  // dzl: written by tm_out_bwd first
+    tm_x(c, d, p, &w, mask);  // dzl: written by cu_tm_out_bwd first
     // One piece: A, B stay in p[0], p[1] when the output part fits in p[2..4].
     char *rest = (char *)w.p[2];
     size_t rest_bytes = w.region_bytes - (size_t)(rest - (char *)w.p[0]);
     int keep = w.cc >= d->c && rest_bytes >= tm_row_bytes(d, es, 1) + 4 * 256;
-    if (keep) tm_out_bwd(c, d, p, g, &w, rest, rest_bytes, d_out);
-    else tm_out_bwd(c, d, p, g, &w, w.p[0], w.region_bytes, d_out);
+    if (!keep) rest = (char *)w.p[0], rest_bytes = w.region_bytes;
+    cu_tm_out_bwd(c, NN, d->c, d->c_z, p, g, w.x, w.zl, w.dzl, rest, rest_bytes, d_out);
     for (int c0 = 0; c0 < d->c; c0 += w.cc)
         tm_piece_bwd(c, d, p, g, &w, mask, c0, d->c - c0 < w.cc ? d->c - c0 : w.cc, keep);
     cu_ln_bwd(c, NN, d->c_z, &p->ln_in, &g->ln_in, z, w.dzl, d_z);

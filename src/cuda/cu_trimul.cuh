@@ -1,6 +1,7 @@
-// cu_trimul.cuh: the triangle multiplication's tile kernels (cu_trimul_tiles.cu),
-// over M positions that need not form a square (the row-sharded update,
-// cu_dap_trimul.cu, uses them on its rows). Used by cu_trimul.cu and cu_dap_trimul.cu.
+// cu_trimul.cuh: the triangle multiplication's tile kernels (cu_trimul_tiles.cu)
+// and its output part (cu_trimul_out.cu), over M positions that need not form a
+// square (the row-sharded update, cu_dap_trimul.cu, uses them on its rows). Used
+// by cu_trimul.cu and cu_dap_trimul.cu.
 #ifndef PF_CU_TRIMUL_CUH
 #define PF_CU_TRIMUL_CUH
 #include "cu_common.cuh"
@@ -28,5 +29,24 @@ void cu_tm_gate_out(cu_impl *c, void *out, const void *gate, int64_t n);
 // Its backward from the pre-activation g (out = sigmoid(g) y), in place:
 // g <- d y = dy sigmoid(g), y <- d g = dy y sigmoid'(g).
 void cu_tm_gate_bwd(cu_impl *c, const void *dy, void *g, void *y, int64_t n);
+
+// Rows [c0, c0 + n) of a Linear's weight and bias: the projection to those output channels.
+static inline pf_linear_p cu_tm_rows_of(const pf_linear_p *p, int in, int c0) {
+    pf_linear_p r = {p->w + (int64_t)c0 * in, p->b ? p->b + c0 : NULL};
+    return r;
+}
+
+// The output part, out = sigmoid(Linear_g(zl)) * Linear_z(LN_out(x)), over M
+// positions (x (M, c), zl and out (M, c_z)) in pieces of positions carved from
+// [region, region + bytes); bytes of one position: cu_tm_out_row_bytes (bwd: of
+// the backward), plus 4 * 256 for the carves' alignment.
+size_t cu_tm_out_row_bytes(int c, int c_z, size_t es, int bwd);
+void cu_tm_out_fwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, const void *x, const void *zl,
+                   void *region, size_t bytes, pf_act *out);
+// Its backward: x <- dx (the gradient before LN_out, in place), dzl = the gate
+// projection's part (written: its first term), and the gradients of LN_out,
+// Linear_z, Linear_g accumulated.
+void cu_tm_out_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, pf_trimul_p *g, void *x,
+                   const void *zl, void *dzl, void *region, size_t bytes, const pf_act *d_out);
 
 #endif

@@ -110,6 +110,13 @@ static size_t op_region(const pf_dap_block *db, pf_backend *be) {
     return (op + 255) & ~(size_t)255;
 }
 
+// Whether a step runs on the MSA's row shard (re-laid out into a copy; z^T needs none).
+static int has_msa_row(const pf_block *b) {
+    for (int i = 0; i < b->n; i++)
+        if (step_kind(&b->step[i]) == K_MSA_ROW) return 1;
+    return 0;
+}
+
 void pf_dap_block_plan(pf_dap_block *db, const pf_block *b, pf_backend *be, const pf_dap_comm *c, int64_t N,
                        int64_t S) {
     char err[512];
@@ -133,8 +140,8 @@ void pf_dap_block_plan(pf_dap_block *db, const pf_block *b, pf_backend *be, cons
         if (db->mem[i].ws > ws) ws = db->mem[i].ws;
     }
     db->saved_bytes = off;
-    // op workspace, which the transposes use too (never at the same time) | one re-laid-out tensor
-    db->ws_bytes = op_region(db, be) + pf_act_size(be, shard_elems(db));
+    // op workspace, which the transposes use too (never at the same time) | the MSA's row shard
+    db->ws_bytes = op_region(db, be) + (has_msa_row(b) ? pf_act_size(be, shard_elems(db)) : 0);
     db->discard = keep ? keep : be->alloc(be, sizeof(real) * (size_t)discard_numel(b));
 }
 
@@ -145,7 +152,7 @@ void pf_dap_block_free(pf_dap_block *db, pf_backend *be) {
 
 typedef struct {
     void *op_ws;  // an op's workspace, or the transposes' (2 shard_elems)
-    pf_act *t;    // (n, Np, c_z) or the MSA's (s, Np, c_m): the re-laid-out input, then update
+    pf_act *t;    // the MSA's (s, Np, c_m): the re-laid-out input, then update (Evoformer only)
     void *tr_ws;  // = op_ws
 } dap_ws;
 
@@ -204,9 +211,13 @@ static void op_fwd(pf_backend *be, const pf_dap_comm *c, const pf_step *s, const
     else be->transition_fwd(be, &d->transition, &p->transition, x, mask, out, sv, ws);
 }
 
-// A step that runs on a re-laid-out copy of its stream (z^T, or the MSA's rows):
-// lay out into t, run into delta, apply the dropout mask there when it depends on
-// that layout's columns, lay the update back out into t (the caller adds it).
+// A step that runs on a re-laid-out copy of its stream (z^T, or the MSA's rows).
+// The MSA's rows: laid out into t, the op into delta, the update laid back out into
+// t (the caller adds it). z^T needs no copy: z is transposed in place (the transposes
+// read their input whole into the workspace first), the op runs into delta, z is
+// transposed back and the update in place (the caller adds delta): two transposes
+// more than with a copy, one z-sized buffer less on every rank. The dropout mask is
+// applied in the op's layout when it depends on that layout's columns.
 static void relaid_fwd(pf_dap_block *db, pf_backend *be, const pf_dap_comm *c, const pf_step *s, int i,
                        const pf_step_params *p, pf_dap_streams *st, void *sv, const dap_ws *w, pf_act *delta,
                        pf_dropout *dr) {
@@ -214,8 +225,9 @@ static void relaid_fwd(pf_dap_block *db, pf_backend *be, const pf_dap_comm *c, c
     const int C = db->b->c[s->target];
     pf_act *x = msa ? st->m : st->z;
     if (msa) be->dap_reshard(be, c, db->Sp, db->Np, C, x, w->t, w->tr_ws, 1);
-    else be->dap_transpose(be, c, db->Np, C, x, w->t, w->tr_ws);
-    op_fwd(be, c, s, &db->d[i], p, w->t, st->z, msa ? st->msa_rows : st->pair_t, delta, sv, w->op_ws);
+    else be->dap_transpose(be, c, db->Np, C, x, x, w->tr_ws);
+    op_fwd(be, c, s, &db->d[i], p, msa ? w->t : x, st->z, msa ? st->msa_rows : st->pair_t, delta, sv, w->op_ws);
+    if (!msa) be->dap_transpose(be, c, db->Np, C, x, x, w->tr_ws);
     pf_dropout dt = *dr;
     if (msa) dt.A = db->s;
     if (msa || drop_in_t(s)) {
@@ -223,7 +235,7 @@ static void relaid_fwd(pf_dap_block *db, pf_backend *be, const pf_dap_comm *c, c
         dr->rate = 0;
     }
     if (msa) be->dap_reshard(be, c, db->Sp, db->Np, C, delta, w->t, w->tr_ws, 0);
-    else be->dap_transpose(be, c, db->Np, C, delta, w->t, w->tr_ws);
+    else be->dap_transpose(be, c, db->Np, C, delta, delta, w->tr_ws);
 }
 
 void pf_dap_block_fwd(pf_dap_block *db, pf_backend *be, const pf_dap_comm *c, pf_dap_streams *st, void *saved,
@@ -249,9 +261,8 @@ void pf_dap_block_fwd(pf_dap_block *db, pf_backend *be, const pf_dap_comm *c, pf
             be->add(be, st->m, delta, db->Sp * db->n * db->b->c[PF_STREAM_M]);
         } else {
             relaid_fwd(db, be, c, s, i, &p, st, sv, &w, delta, &dr);
-            pf_act *y = kind == K_MSA_ROW ? st->m : st->z;
-            if (kind == K_MSA_ROW) be->add(be, y, w.t, db->Sp * db->n * db->b->c[PF_STREAM_M]);
-            else be->dropout_add(be, &dr, y, w.t);
+            if (kind == K_MSA_ROW) be->add(be, st->m, w.t, db->Sp * db->n * db->b->c[PF_STREAM_M]);
+            else be->dropout_add(be, &dr, st->z, delta);
         }
     }
 }
@@ -271,7 +282,9 @@ static void op_bwd(pf_backend *be, const pf_dap_comm *c, const pf_step *s, const
 
 // The backward of relaid_fwd: d update into the other layout (with the mask
 // where the forward applied it there), the op's backward, input gradient laid
-// back out and added. dd: scratch of a shard's size.
+// back out and added. dd: scratch of a shard's size. z^T: dd holds the transposed
+// d update, and d z itself is transposed in place around the op's backward, which
+// adds its input gradient there (no copy, as in the forward).
 static void relaid_bwd(pf_dap_block *db, pf_backend *be, const pf_dap_comm *c, const pf_step *s, int i,
                        const pf_step_params *p, pf_step_params *g, pf_dap_streams *st, pf_dap_streams *d,
                        const void *sv, const dap_ws *w, pf_dropout dr, pf_act *dd) {
@@ -285,13 +298,19 @@ static void relaid_bwd(pf_dap_block *db, pf_backend *be, const pf_dap_comm *c, c
     else dt.rate = 0;
     if (msa) be->copy(be, dd, dy, pf_act_size(be, ne));  // rd's (n, Np) dims are z's, not the MSA's
     else be->dropout_bwd(be, &rd, dd, dy);
-    if (msa) be->dap_reshard(be, c, db->Sp, db->Np, C, dd, w->t, w->tr_ws, 1);
-    else be->dap_transpose(be, c, db->Np, C, dd, w->t, w->tr_ws);
+    if (!msa) {
+        be->dap_transpose(be, c, db->Np, C, dd, dd, w->tr_ws);
+        be->dropout_bwd(be, &dt, dd, dd);  // elementwise: in place
+        be->dap_transpose(be, c, db->Np, C, dy, dy, w->tr_ws);
+        op_bwd(be, c, s, &db->d[i], p, g, st->pair_t, sv, dd, dy, NULL, w->op_ws);
+        be->dap_transpose(be, c, db->Np, C, dy, dy, w->tr_ws);
+        return;
+    }
+    be->dap_reshard(be, c, db->Sp, db->Np, C, dd, w->t, w->tr_ws, 1);
     be->dropout_bwd(be, &dt, w->t, w->t);  // elementwise: in place
     be->zero(be, dd, pf_act_size(be, ne));
-    op_bwd(be, c, s, &db->d[i], p, g, msa ? st->msa_rows : st->pair_t, sv, w->t, dd, msa ? d->z : NULL, w->op_ws);
-    if (msa) be->dap_reshard(be, c, db->Sp, db->Np, C, dd, w->t, w->tr_ws, 0);
-    else be->dap_transpose(be, c, db->Np, C, dd, w->t, w->tr_ws);
+    op_bwd(be, c, s, &db->d[i], p, g, st->msa_rows, sv, w->t, dd, d->z, w->op_ws);
+    be->dap_reshard(be, c, db->Sp, db->Np, C, dd, w->t, w->tr_ws, 0);
     be->add(be, dy, w->t, ne);
 }
 

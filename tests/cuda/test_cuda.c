@@ -533,6 +533,44 @@ static void trimul_pieces(const char *label, int k, const pf_trimul_dims *d, con
     pf_cuda_set_chunk_bytes(H_gpu, 0);
 }
 
+// The row-sharded entry (cu_dap_trimul.cu) with one rank (P1: the collectives are
+// copies) is the unsharded outgoing update: k = 0 as planned, 1 in the smallest
+// channel pieces, 2 in pieces of about a third, on exactly its planned saved and ws;
+// forward, dz and the parameter gradients against the CPU reference, the same bits twice.
+static void trimul_dap_p1(const char *label, int k, const pf_trimul_dims *d, const pf_trimul_p *Pd, pf_trimul_p *Gd,
+                          const hbuf *z, const void *mask, const real *oc, const hbuf *dout, const real *dz_ref) {
+    char lk[300], s[320];
+    snprintf(lk, sizeof lk, "%s dap P1%s", label, k == 0 ? "" : k == 1 ? " in smallest pieces" : " in pieces");
+    int64_t nz = d->N * d->N * d->c_z;
+    pf_mem whole = H_gpu->trimul_dap_mem(H_gpu, d, 1);
+    pf_cuda_set_chunk_bytes(H_gpu, k == 0 ? 0 : k == 1 ? 1 : whole.ws / 3 + 1);
+    pf_mem mp = H_gpu->trimul_dap_mem(H_gpu, d, 1);
+    size_t zb = (size_t)nz * (size_t)H_gpu->act_bytes;
+    tl_check(mp.saved == zb, lk, "saved %zu bytes, want z alone (%zu)", mp.saved, zb);
+    void *ps = h_gpu_raw(mp.saved), *pw = h_gpu_raw(mp.ws);
+    real *first = NULL;
+    for (int rep = 0; rep < 2; rep++) {
+        hbuf op = h_poison(nz);
+        H_gpu->trimul_dap_fwd(H_gpu, d, Pd, z->d, mask, op.d, ps, pw, &P1);
+        h_grads_restore();
+        hgrad dzp = g_in(nz, 12);  // the same start as the whole backward's
+        H_gpu->trimul_dap_bwd(H_gpu, d, Pd, Gd, mask, ps, dout->d, dzp.b.d, pw, &P1);
+        real *g1 = h_download(&dzp.b);
+        if (rep == 0) {
+            out_check(lk, "fwd", &op, oc);
+            snprintf(s, sizeof s, "%s dz", lk);
+            h_compare_delta(s, g1, dz_ref, dzp.init, nz, H_tol);
+            h_check_param_grads(lk);
+            h_snapshot_grads();
+            first = g1;
+        } else {
+            h_check_same_bits(lk);
+            tl_check(!memcmp(g1, first, sizeof(real) * (size_t)nz), lk, "dz not bit-identical run to run");
+        }
+    }
+    pf_cuda_set_chunk_bytes(H_gpu, 0);
+}
+
 // Memory plan of the training path (no run): saved is z alone, the workspace three
 // z-sized copies (zl, x, dzl at c = c_z) plus the piece region, at N = 6144.
 static void test_trimul_mem(void) {
@@ -545,6 +583,26 @@ static void test_trimul_mem(void) {
     tl_check(m.ws <= 3 * zb + ((size_t)8 << 30), lb, "ws %.1f GiB > 3 z copies (%.1f GiB) + 8 GiB of pieces",
              (double)m.ws / (1 << 30), 3.0 * (double)zb / (1 << 30));
     tl_check(m.ws_fwd <= m.ws, lb, "ws_fwd %zu > ws %zu", m.ws_fwd, m.ws);
+}
+
+// Memory plan of the sharded entries on rank 0 of 2 at N = 6144 (no run): trimul_dap
+// saves z's rows alone, its workspace is zl, x, dzl plus pieces under 8 / P GiB; the
+// single attention's saved region is z's rows (for its bias) with no (H, L, L) bias in it.
+static void test_dap_mem(void) {
+    if (!H_gpu->trimul_dap_mem || !H_gpu->attn_dap_mem) return;
+    const int P = 2;
+    char lb[128];
+    snprintf(lb, sizeof lb, "%s dap memory plan N6144 P2", H_gpu->name);
+    pf_trimul_dims d = {6144, 128, 128, 0};
+    pf_mem m = H_gpu->trimul_dap_mem(H_gpu, &d, P);
+    size_t shard = (size_t)(d.N / P * d.N * d.c_z) * (size_t)H_gpu->act_bytes;
+    tl_check(m.saved == shard, lb, "trimul saved %zu bytes, want z's rows alone (%zu)", m.saved, shard);
+    tl_check(m.ws <= 3 * shard + ((size_t)8 << 30) / P, lb, "trimul ws %.1f GiB > 3 shards + 8 / P GiB of pieces",
+             (double)m.ws / (1 << 30));
+    pf_attn_dims a = {1, 6144, 384, 16, 24, 128, PF_BIAS_PAIR, 0};  // single attention, pair bias
+    pf_mem ma = H_gpu->attn_dap_mem(H_gpu, &a, P);
+    tl_check(ma.saved <= shard + ((size_t)64 << 20), lb, "single attention saved %.2f GiB > z's rows + 64 MiB",
+             (double)ma.saved / (1 << 30));
 }
 
 static void test_trimul(int64_t N, int c_z, int c, int incoming, int bias, int use_mask) {
@@ -590,6 +648,8 @@ static void test_trimul(int64_t N, int c_z, int c, int incoming, int bias, int u
     g_twice(label, "dz", &dz);
     for (int k = 1; k < 3; k++)  // training: the forward that saves and the backward in pieces
         trimul_pieces(label, k, &d, &Pd, &Gd, &z, use_mask ? mk.d : NULL, oc, &dout, dz.b.h, mg);
+    for (int k = 0; k < 3 && !incoming && H_gpu->trimul_dap_mem; k++)  // the sharded entry, one rank
+        trimul_dap_p1(label, k, &d, &Pd, &Gd, &z, use_mask ? mk.d : NULL, oc, &dout, dz.b.h);
     free_mems(&m);
     finish(label);
 }
@@ -896,6 +956,7 @@ void cuda_opm(void) {
 
 void cuda_trimul(void) {
     test_trimul_mem();
+    test_dap_mem();
     // c >= 16: LayerNorm over a handful of channels amplifies bf16 rounding beyond 2e-2
     test_trimul(9, 10, 16, 0, 1, 1);
     test_trimul(9, 10, 16, 1, 0, 1);

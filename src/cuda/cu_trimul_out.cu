@@ -1,0 +1,63 @@
+// cu_trimul_out.cu: the triangle multiplication's output part (LN_out, Linear_z,
+// the gate Linear_g and its sigmoid), over pieces of positions in a caller's
+// region (cu_trimul.cuh). Position-wise, so the unsharded module (cu_trimul.cu,
+// M = N*N) and the row-sharded one (cu_dap_trimul.cu, M = n*N) share it.
+#include "cu_trimul.cuh"
+
+size_t cu_tm_out_row_bytes(int c, int c_z, size_t es, int bwd) {
+    return (size_t)(bwd ? 2 * (c + c_z) : c + c_z) * es;
+}
+
+// Positions per piece when each takes `row` bytes over k carves of `bytes`.
+static int64_t out_rows(size_t bytes, size_t row, int k, int64_t M) {
+    int64_t R = bytes > (size_t)k * 256 ? (int64_t)((bytes - (size_t)k * 256) / row) : 0;
+    return R < 1 ? 1 : (R > M ? M : R);
+}
+
+void cu_tm_out_fwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, const void *x, const void *zl,
+                   void *region, size_t bytes, pf_act *out) {
+    size_t es = cu_esz(c);
+    int64_t R = out_rows(bytes, cu_tm_out_row_bytes(cx, cz, es, 0), 2, M);
+    cu_carver cv = {(char *)region, 0};
+    void *xl = cu_carve(&cv, (size_t)(R * cx) * es), *gate = cu_carve(&cv, (size_t)(R * cz) * es);
+    for (int64_t r0 = 0; r0 < M; r0 += R) {
+        int64_t n = M - r0 < R ? M - r0 : R;
+        char *o = (char *)out + (size_t)(r0 * cz) * es;
+        cu_ln_fwd(c, n, cx, &p->ln_out, (const char *)x + (size_t)(r0 * cx) * es, xl);
+        cu_linear_fwd(c, n, cx, cz, &p->z, xl, o, 0);
+        cu_linear_fwd(c, n, cz, cz, &p->g, (const char *)zl + (size_t)(r0 * cz) * es, gate, 0);
+        cu_tm_gate_out(c, o, gate, n * cz);
+    }
+}
+
+// A Linear's backward that writes dx = dy W (no fill first: a pass less) and
+// accumulates the parameter gradients as cu_linear_bwd.
+static void linear_bwd_set(cu_impl *c, int64_t M, int in, int out, const pf_linear_p *p, pf_linear_p *g,
+                           const void *x, const void *dy, void *dx) {
+    cu_linear_bwd(c, M, in, out, p, g, x, dy, NULL);
+    const void *w = cu_weight(c, p->w, (size_t)out * in);
+    cu_gemm(c, 0, 0, M, in, out, 1.f, dy, CU_ACT, out, w, CU_ACT, in, 0.f, dx, CU_ACT, in, 1, 0, 0, 0, NULL);
+}
+
+void cu_tm_out_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, pf_trimul_p *g, void *x,
+                   const void *zl, void *dzl, void *region, size_t bytes, const pf_act *d_out) {
+    size_t es = cu_esz(c);
+    int64_t R = out_rows(bytes, cu_tm_out_row_bytes(cx, cz, es, 1), 4, M);
+    cu_carver cv = {(char *)region, 0};
+    void *xl = cu_carve(&cv, (size_t)(R * cx) * es), *dxl = cu_carve(&cv, (size_t)(R * cx) * es);
+    void *y = cu_carve(&cv, (size_t)(R * cz) * es), *gate = cu_carve(&cv, (size_t)(R * cz) * es);
+    for (int64_t r0 = 0; r0 < M; r0 += R) {
+        int64_t n = M - r0 < R ? M - r0 : R;
+        char *xp = (char *)x + (size_t)(r0 * cx) * es;                   // (n, c)
+        const char *zp = (const char *)zl + (size_t)(r0 * cz) * es;      // (n, c_z)
+        char *dzp = (char *)dzl + (size_t)(r0 * cz) * es;
+        cu_ln_fwd(c, n, cx, &p->ln_out, xp, xl);
+        cu_linear_fwd(c, n, cx, cz, &p->z, xl, y, 0);
+        cu_linear_fwd(c, n, cz, cz, &p->g, zp, gate, 0);
+        // out = sigmoid(gate) * y: y <- d gate_pre, gate <- d y
+        cu_tm_gate_bwd(c, (const char *)d_out + (size_t)(r0 * cz) * es, gate, y, n * cz);
+        linear_bwd_set(c, n, cz, cz, &p->g, &g->g, zp, y, dzp);
+        linear_bwd_set(c, n, cx, cz, &p->z, &g->z, xl, gate, dxl);  // d xl
+        cu_ln_bwd_set(c, n, cx, &p->ln_out, &g->ln_out, xp, dxl, xp);  // dx, over x
+    }
+}
