@@ -62,6 +62,8 @@ typedef struct {
     size_t in_use, peak;
     size_t chunk_bytes;        // 0: the default chunking of forwards without saved (cu_chunk_units)
     int attn_fused;            // attention backward's one-pass dk/dv/dq: 0 by size, 1 always, -1 never
+    int trimul_fused;          // triangle multiplication's sides as one kernel (cu_trimul_side.cu): 1 on, 0 off
+    int64_t trimul_fused_runs; // its launches so far (tests: the path was taken)
 } cu_impl;
 
 static inline cu_impl *CU(pf_backend *be) { return (cu_impl *)be->impl; }

@@ -298,6 +298,7 @@ static void side_kernel(cu_impl *c, int64_t M, int C, const void *mask, const vo
 
 void cu_tm_side(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg, const void *zl,
                 const void *mask, void *tp, void *tg, void *A) {
+    if (cu_tm_sides_fused(c, M, c_z, C, lp, lg, NULL, NULL, zl, mask, A, NULL)) return;  // tp, tg unused
     cu_linear_fwd(c, M, c_z, C, lp, zl, tp, 0);
     cu_linear_fwd(c, M, c_z, C, lg, zl, tg, 0);
     side_kernel(c, M, C, mask, tp, tg, C, A);
@@ -351,6 +352,7 @@ static void proj_cat(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *l
 
 void cu_tm_side_cat(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg,
                     const void *zl, const void *mask, void *tpg, void *A) {
+    if (cu_tm_sides_fused(c, M, c_z, C, lp, lg, NULL, NULL, zl, mask, A, NULL)) return;  // tpg unused
     size_t mark = cu_pool_mark(c);
     proj_cat(c, M, c_z, C, lp, lg, cat_weight(c, c_z, C, lp, lg), zl, tpg);
     side_kernel(c, M, C, mask, tpg, (char *)tpg + (size_t)C * cu_esz(c), 2 * C, A);
