@@ -27,7 +27,7 @@ struct ts_args {
     const bf16 *mask;   // (M) or NULL
     bf16 *out[2];       // the sides' outputs (C, M)
     int64_t M;
-    int c_z, KP, C, nct, tiles, vec;  // nct: column tiles per side; vec: 16-byte stores allowed
+    int c_z, C, nct, tiles, vec;  // nct: column tiles per side; vec: 16-byte stores allowed
 };
 
 __device__ __forceinline__ void ts_ldsm4(uint32_t *r, const bf16 *p) {
@@ -36,23 +36,23 @@ __device__ __forceinline__ void ts_ldsm4(uint32_t *r, const bf16 *p) {
                  : "r"(fa_smem(p)));
 }
 
-// Rows [0, 2 CT) of column tile `tile` of the packed weight into ws (row stride sk).
-template <int NT>
-__device__ __forceinline__ void ts_load_w(bf16 *ws, const ts_args &a, int tile, int sk) {
-    const int kc = a.KP / 8;
-    const bf16 *src = a.w + (int64_t)tile * (16 * NT) * a.KP;
-    for (int i = threadIdx.x; i < 16 * NT * kc; i += TS_THREADS) {
-        int r = i / kc, k = i % kc;
-        fa_cp16(ws + r * sk + k * 8, src + (int64_t)r * a.KP + k * 8);
+// Rows [0, 2 CT) of column tile `tile` of the packed weight into ws (row stride KP + TS_PAD).
+template <int NT, int KP>
+__device__ __forceinline__ void ts_load_w(bf16 *ws, const ts_args &a, int tile) {
+    const bf16 *src = a.w + (int64_t)tile * (16 * NT) * KP;
+    for (int i = threadIdx.x; i < 16 * NT * (KP / 8); i += TS_THREADS) {
+        int r = i / (KP / 8), k = i % (KP / 8);
+        fa_cp16(ws + r * (KP + TS_PAD) + k * 8, src + r * KP + k * 8);
     }
 }
 
 // acc (32 positions x 8 NT columns of this warp) = zs rows * ws rows^T over KP.
-template <int NT>
-__device__ __forceinline__ void ts_mma(float (*acc)[NT][4], const bf16 *za, const bf16 *wb, int sk, int KP) {
-    int lane = threadIdx.x & 31;
+template <int NT, int KP>
+__device__ __forceinline__ void ts_mma(float (*acc)[NT][4], const bf16 *za, const bf16 *wb) {
+    const int sk = KP + TS_PAD, lane = threadIdx.x & 31;
     const bf16 *ap = za + (lane & 15) * sk + (lane >> 4) * 8;
     const bf16 *bp = wb + ((lane & 7) + (lane >> 4) * 8) * sk + ((lane >> 3) & 1) * 8;
+#pragma unroll
     for (int k0 = 0; k0 < KP; k0 += 16) {
         uint32_t af[2][4];
         ts_ldsm4(af[0], ap + k0);
@@ -70,21 +70,38 @@ __device__ __forceinline__ void ts_mma(float (*acc)[NT][4], const bf16 *za, cons
     }
 }
 
+// m sigmoid(x) = m/2 (1 + tanh(x/2)) with one special-function instruction
+// (tanh.approx, relative error 2^-11: absolute error of the gate <= 2.5e-4, below the
+// bf16 rounding of the stored product). The accurate expf and IEEE division took two
+// MUFU operations and ~10 instructions more per gate, 2 x 256 gates per position:
+// the special-function unit then bounded the kernel next to the tensor cores (ncu).
+__device__ __forceinline__ float ts_tanh(float x) {
+    float y;
+    asm("tanh.approx.f32 %0, %1;\n" : "=f"(y) : "f"(x));
+    return y;
+}
+
 // The gate in registers, the tile channel-major into st (CT, TS_BM + TS_PAD).
 template <int NT>
 __device__ __forceinline__ void ts_epilogue(float (*acc)[NT][4], const float *ms, const float *bias, bf16 *st) {
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     int g = lane >> 2, t = lane & 3, wm = warp & 3, wn = warp >> 2;
+    float hm[2][2];  // mask / 2 at this thread's rows
+#pragma unroll
+    for (int mi = 0; mi < 2; mi++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) hm[mi][h] = 0.5f * ms[wm * 32 + mi * 16 + h * 8 + g];
 #pragma unroll
     for (int j = 0; j < NT; j++) {
         int ch = wn * 4 * NT + 4 * j + t;  // columns 2t, 2t + 1 of n-tile j: p and g of this channel
-        float bp = bias ? bias[2 * ch] : 0.f, bg = bias ? bias[2 * ch + 1] : 0.f;
+        float bp = bias ? __ldg(bias + 2 * ch) : 0.f, hbg = bias ? 0.5f * __ldg(bias + 2 * ch + 1) : 0.f;
 #pragma unroll
         for (int mi = 0; mi < 2; mi++)
 #pragma unroll
             for (int h = 0; h < 2; h++) {
                 int row = wm * 32 + mi * 16 + h * 8 + g;
-                float v = ms[row] * sigmoidf_(acc[mi][j][2 * h + 1] + bg) * (acc[mi][j][2 * h] + bp);
+                float th = ts_tanh(fmaf(0.5f, acc[mi][j][2 * h + 1], hbg));  // tanh((tg + b_g) / 2)
+                float v = fmaf(hm[mi][h], th, hm[mi][h]) * (acc[mi][j][2 * h] + bp);
                 st[ch * (TS_BM + TS_PAD) + row] = __float2bfloat16(v);
             }
     }
@@ -105,24 +122,26 @@ __device__ __forceinline__ void ts_store(const ts_args &a, const bf16 *st, bf16 
     }
 }
 
-template <int NT>
+// KP: the depth c_z rounded up to a power of two (>= 16; zeros past c_z), so that
+// every index of the tile loads is a shift.
+template <int NT, int KP>
 __global__ void __launch_bounds__(TS_THREADS, 2) k_tm_sides(ts_args a) {
     extern __shared__ __align__(16) unsigned char ts_smem[];
-    const int sk = a.KP + TS_PAD, CT = 8 * NT;
+    const int sk = KP + TS_PAD, CT = 8 * NT;
     bf16 *zs = reinterpret_cast<bf16 *>(ts_smem);  // (TS_BM, sk) zl rows
     bf16 *ws = zs + TS_BM * sk;                     // (2 CT, sk) the column tile's weight rows
     bf16 *st = ws + 2 * CT * sk;                    // (CT, TS_BM + TS_PAD) the gated tile, channel-major
     float *ms = reinterpret_cast<float *>(st + CT * (TS_BM + TS_PAD));  // (TS_BM) the mask
     const int warp = threadIdx.x >> 5, wm = warp & 3, wn = warp >> 2;
     const int64_t pos0 = (int64_t)blockIdx.x * TS_BM;
-    const int kc = a.KP / 8, zc = a.c_z / 8;  // 16-byte chunks of a row: in the tile, in zl
-    for (int i = threadIdx.x; i < TS_BM * kc; i += TS_THREADS) {  // zeros past M and past c_z
-        int r = i / kc, k = i % kc;
+    const int zc = a.c_z / 8;  // 16-byte chunks of a zl row
+    for (int i = threadIdx.x; i < TS_BM * (KP / 8); i += TS_THREADS) {  // zeros past M and past c_z
+        int r = i / (KP / 8), k = i % (KP / 8);
         int64_t p = pos0 + r;
         int ok = p < a.M && k < zc;
         fa_cp16z(zs + r * sk + k * 8, ok ? a.zl + p * a.c_z + k * 8 : a.zl, ok ? 16 : 0);
     }
-    ts_load_w<NT>(ws, a, 0, sk);
+    ts_load_w<NT, KP>(ws, a, 0);
     fa_commit();
     for (int r = threadIdx.x; r < TS_BM; r += TS_THREADS) {  // 0 past M (never stored)
         int64_t p = pos0 + r;
@@ -136,9 +155,9 @@ __global__ void __launch_bounds__(TS_THREADS, 2) k_tm_sides(ts_args a) {
         for (int mi = 0; mi < 2; mi++)
 #pragma unroll
             for (int j = 0; j < NT; j++) acc[mi][j][0] = acc[mi][j][1] = acc[mi][j][2] = acc[mi][j][3] = 0.f;
-        ts_mma<NT>(acc, zs + wm * 32 * sk, ws + wn * CT * sk, sk, a.KP);
+        ts_mma<NT, KP>(acc, zs + wm * 32 * sk, ws + wn * CT * sk);
         __syncthreads();  // ws read by every warp; st's last tile stored
-        if (tile + 1 < a.tiles) ts_load_w<NT>(ws, a, tile + 1, sk);  // lands during the epilogue
+        if (tile + 1 < a.tiles) ts_load_w<NT, KP>(ws, a, tile + 1);  // lands during the epilogue
         fa_commit();
         ts_epilogue<NT>(acc, ms, a.bias ? a.bias + (int64_t)tile * 2 * CT : NULL, st);
         __syncthreads();
@@ -182,11 +201,21 @@ static int ts_device_ok(int bytes) {
     return major >= 8 && bytes <= optin;
 }
 
-template <int NT>
+template <int NT, int KP>
 static void ts_launch(cu_impl *c, const ts_args &a, int bytes) {
-    CU_CHECK(cudaFuncSetAttribute(k_tm_sides<NT>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-    k_tm_sides<NT><<<(unsigned)((a.M + TS_BM - 1) / TS_BM), TS_THREADS, bytes, c->stream>>>(a);
+    CU_CHECK(cudaFuncSetAttribute(k_tm_sides<NT, KP>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    k_tm_sides<NT, KP><<<(unsigned)((a.M + TS_BM - 1) / TS_BM), TS_THREADS, bytes, c->stream>>>(a);
     CU_LAUNCHED();
+}
+template <int NT>
+static void ts_launch_k(cu_impl *c, const ts_args &a, int KP, int bytes) {
+    switch (KP) {
+    case 16: ts_launch<NT, 16>(c, a, bytes); break;
+    case 32: ts_launch<NT, 32>(c, a, bytes); break;
+    case 64: ts_launch<NT, 64>(c, a, bytes); break;
+    case 128: ts_launch<NT, 128>(c, a, bytes); break;
+    default: ts_launch<NT, 256>(c, a, bytes); break;
+    }
 }
 
 int cu_tm_sides_fused(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *ap, const pf_linear_p *ag,
@@ -195,7 +224,9 @@ int cu_tm_sides_fused(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *
     if (!c->bf16 || !c->trimul_fused || M < 1 || C < 1 || c_z < 8 || c_z % 8 || c_z > TS_KMAX) return 0;
     if (((uintptr_t)zl & 15) || (bp && !B)) return 0;
     if (M > ((int64_t)1 << 31) * TS_BM) return 0;  // grid x
-    int NT = C <= 16 ? 2 : C <= 32 ? 4 : 8, KP = (c_z + 15) / 16 * 16, bytes = ts_smem_bytes(KP, NT);
+    int NT = C <= 16 ? 2 : C <= 32 ? 4 : 8, KP = 16;
+    while (KP < c_z) KP *= 2;
+    int bytes = ts_smem_bytes(KP, NT);
     if (!ts_device_ok(bytes)) return 0;
     int sides = bp ? 2 : 1, CT = 8 * NT, nct = (C + CT - 1) / CT, tiles = sides * nct;
     size_t mark = cu_pool_mark(c);
@@ -217,11 +248,11 @@ int cu_tm_sides_fused(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *
     ts_args a;
     a.zl = (const bf16 *)zl, a.w = q.wout, a.bias = q.bout, a.mask = (const bf16 *)mask;
     a.out[0] = (bf16 *)A, a.out[1] = (bf16 *)(B ? B : A);
-    a.M = M, a.c_z = c_z, a.KP = KP, a.C = C, a.nct = nct, a.tiles = tiles;
+    a.M = M, a.c_z = c_z, a.C = C, a.nct = nct, a.tiles = tiles;
     a.vec = M % 8 == 0 && !((uintptr_t)A & 15) && !(B && ((uintptr_t)B & 15));
-    if (NT == 2) ts_launch<2>(c, a, bytes);
-    else if (NT == 4) ts_launch<4>(c, a, bytes);
-    else ts_launch<8>(c, a, bytes);
+    if (NT == 2) ts_launch_k<2>(c, a, KP, bytes);
+    else if (NT == 4) ts_launch_k<4>(c, a, KP, bytes);
+    else ts_launch_k<8>(c, a, KP, bytes);
     cu_pool_release(c, mark);
     c->trimul_fused_runs++;
     return 1;

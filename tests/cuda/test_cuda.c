@@ -926,7 +926,10 @@ void cuda_trimul(void) {
     test_trimul(68, 16, 64, 0, 1, 0);
     test_trimul(70, 32, 16, 0, 0, 1);
     test_trimul(65, 32, 16, 1, 0, 1);
-    // the model's widths: depth 128, 64-channel tiles, two per side (pieces: 8 and 40 channels)
+    // the model's widths: depth 128, 64-channel tiles, two per side (pieces: 8 and 40 channels);
+    // depths padded to a power of two (48 -> 64) and the largest (256)
+    test_trimul(9, 48, 24, 0, 1, 1);
+    test_trimul(7, 256, 16, 1, 1, 1);
     test_trimul(33, 128, 128, 0, 1, 1);
     test_trimul(40, 128, 128, 1, 0, 0);
     test_trimul_path(33, 128, 128, 0, 1, 1, 0);
