@@ -125,7 +125,7 @@ __device__ __forceinline__ void ts_store(const ts_args &a, const bf16 *st, bf16 
 // KP: the depth c_z rounded up to a power of two (>= 16; zeros past c_z), so that
 // every index of the tile loads is a shift.
 template <int NT, int KP>
-__global__ void __launch_bounds__(TS_THREADS, 2) k_tm_sides(ts_args a) {
+__global__ void __launch_bounds__(TS_THREADS, (NT == 8 || KP > 128) ? 2 : 3) k_tm_sides(ts_args a) {
     extern __shared__ __align__(16) unsigned char ts_smem[];
     const int sk = KP + TS_PAD, CT = 8 * NT;
     bf16 *zs = reinterpret_cast<bf16 *>(ts_smem);  // (TS_BM, sk) zl rows
