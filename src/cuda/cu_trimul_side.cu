@@ -12,74 +12,7 @@
 // transposing side kernel: zl read once for both sides, the scratch never written.
 // bf16 only (the fp32 parity mode and shapes this kernel does not take keep the
 // unfused path); PF_TRIMUL_FUSED=0 or pf_cuda_set_trimul_fused(be, 0) turns it off.
-#include "cu_trimul.cuh"
-#include "cu_mma.cuh"
-
-#define TS_BM 128      // positions per block
-#define TS_THREADS 256  // 8 warps: 4 over positions (32 each) x 2 over the tile's columns
-#define TS_PAD 8       // bf16 padding of shared rows: ldmatrix's 8 rows fall on distinct banks
-#define TS_KMAX 256    // largest c_z (shared memory: 149 KB at 256)
-
-struct ts_args {
-    const bf16 *zl;     // (M, c_z)
-    const bf16 *w;      // (tiles, 2 CT, KP) packed: per tile rows [W_p ch 0, W_g ch 0, W_p ch 1, ...]
-    const float *bias;  // (tiles, 2 CT) packed likewise, or NULL
-    const bf16 *mask;   // (M) or NULL
-    bf16 *out[2];       // the sides' outputs (C, M)
-    int64_t M;
-    int c_z, C, nct, tiles, vec;  // nct: column tiles per side; vec: 16-byte stores allowed
-};
-
-__device__ __forceinline__ void ts_ldsm4(uint32_t *r, const bf16 *p) {
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(fa_smem(p)));
-}
-
-// Rows [0, 2 CT) of column tile `tile` of the packed weight into ws (row stride KP + TS_PAD).
-template <int NT, int KP>
-__device__ __forceinline__ void ts_load_w(bf16 *ws, const ts_args &a, int tile) {
-    const bf16 *src = a.w + (int64_t)tile * (16 * NT) * KP;
-    for (int i = threadIdx.x; i < 16 * NT * (KP / 8); i += TS_THREADS) {
-        int r = i / (KP / 8), k = i % (KP / 8);
-        fa_cp16(ws + r * (KP + TS_PAD) + k * 8, src + r * KP + k * 8);
-    }
-}
-
-// acc (32 positions x 8 NT columns of this warp) = zs rows * ws rows^T over KP.
-template <int NT, int KP>
-__device__ __forceinline__ void ts_mma(float (*acc)[NT][4], const bf16 *za, const bf16 *wb) {
-    const int sk = KP + TS_PAD, lane = threadIdx.x & 31;
-    const bf16 *ap = za + (lane & 15) * sk + (lane >> 4) * 8;
-    const bf16 *bp = wb + ((lane & 7) + (lane >> 4) * 8) * sk + ((lane >> 3) & 1) * 8;
-#pragma unroll
-    for (int k0 = 0; k0 < KP; k0 += 16) {
-        uint32_t af[2][4];
-        ts_ldsm4(af[0], ap + k0);
-        ts_ldsm4(af[1], ap + 16 * sk + k0);
-#pragma unroll
-        for (int jp = 0; jp < NT / 2; jp++) {
-            uint32_t b[4];
-            ts_ldsm4(b, bp + jp * 16 * sk + k0);
-#pragma unroll
-            for (int mi = 0; mi < 2; mi++) {
-                fa_mma16816(acc[mi][2 * jp], af[mi], b[0], b[1]);
-                fa_mma16816(acc[mi][2 * jp + 1], af[mi], b[2], b[3]);
-            }
-        }
-    }
-}
-
-// m sigmoid(x) = m/2 (1 + tanh(x/2)) with one special-function instruction
-// (tanh.approx, relative error 2^-11: absolute error of the gate <= 2.5e-4, below the
-// bf16 rounding of the stored product). The accurate expf and IEEE division took two
-// MUFU operations and ~10 instructions more per gate, 2 x 256 gates per position:
-// the special-function unit then bounded the kernel next to the tensor cores (ncu).
-__device__ __forceinline__ float ts_tanh(float x) {
-    float y;
-    asm("tanh.approx.f32 %0, %1;\n" : "=f"(y) : "f"(x));
-    return y;
-}
+#include "cu_trimul_side.cuh"
 
 // The gate in registers, the tile channel-major into st (CT, TS_BM + TS_PAD).
 template <int NT>
@@ -134,19 +67,7 @@ __global__ void __launch_bounds__(TS_THREADS, (NT == 8 || KP > 128) ? 2 : 3) k_t
     float *ms = reinterpret_cast<float *>(st + CT * (TS_BM + TS_PAD));  // (TS_BM) the mask
     const int warp = threadIdx.x >> 5, wm = warp & 3, wn = warp >> 2;
     const int64_t pos0 = (int64_t)blockIdx.x * TS_BM;
-    const int zc = a.c_z / 8;  // 16-byte chunks of a zl row
-    for (int i = threadIdx.x; i < TS_BM * (KP / 8); i += TS_THREADS) {  // zeros past M and past c_z
-        int r = i / (KP / 8), k = i % (KP / 8);
-        int64_t p = pos0 + r;
-        int ok = p < a.M && k < zc;
-        fa_cp16z(zs + r * sk + k * 8, ok ? a.zl + p * a.c_z + k * 8 : a.zl, ok ? 16 : 0);
-    }
-    ts_load_w<NT, KP>(ws, a, 0);
-    fa_commit();
-    for (int r = threadIdx.x; r < TS_BM; r += TS_THREADS) {  // 0 past M (never stored)
-        int64_t p = pos0 + r;
-        ms[r] = p < a.M ? (a.mask ? ld(a.mask, p) : 1.f) : 0.f;
-    }
+    ts_load_block<NT, KP>(zs, ms, ws, a, pos0);
     for (int tile = 0; tile < a.tiles; tile++) {
         fa_wait<0>();
         __syncthreads();  // zs, ws landed for every thread
@@ -192,13 +113,41 @@ static int ts_smem_bytes(int KP, int NT) {
     return (int)sizeof(bf16) * (TS_BM * sk + 16 * NT * sk + 8 * NT * (TS_BM + TS_PAD)) + (int)sizeof(float) * TS_BM;
 }
 
-// Whether this device (sm_80+) gives a block `bytes` of shared memory.
-static int ts_device_ok(int bytes) {
+int ts_depth(int c_z) {
+    int KP = 16;
+    while (KP < c_z) KP *= 2;
+    return KP;
+}
+
+int ts_applies(cu_impl *c, int64_t M, int c_z, int C, const void *zl, int bytes) {
+    if (!c->bf16 || !c->trimul_fused || M < 1 || C < 1 || c_z < 8 || c_z % 8 || c_z > TS_KMAX) return 0;
+    if (((uintptr_t)zl & 15) || M > ((int64_t)1 << 31) * TS_BM) return 0;  // grid x
     int dev = 0, major = 0, optin = 0;
     if (cudaGetDevice(&dev) != cudaSuccess) return 0;
     if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) return 0;
     if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess) return 0;
     return major >= 8 && bytes <= optin;
+}
+
+void ts_pack_weights(cu_impl *c, int c_z, int C, int CT, int KP, int sides, const pf_linear_p *const lin[2][2],
+                     ts_args *a) {
+    ts_pack q;
+    int has_bias = 0, nct = (C + CT - 1) / CT;
+    for (int s = 0; s < 2; s++)
+        for (int k = 0; k < 2; k++) {
+            const pf_linear_p *l = lin[s < sides ? s : 0][k];
+            q.w[s][k] = l->w;
+            q.b[s][k] = l->b;
+            has_bias |= s < sides && l->b != NULL;
+        }
+    q.n = (int64_t)sides * nct * 2 * CT * KP;
+    q.wout = (bf16 *)cu_pool_get(c, sizeof(bf16) * (size_t)q.n);
+    q.bout = has_bias ? (float *)cu_pool_get(c, sizeof(float) * (size_t)(sides * nct * 2 * CT)) : NULL;
+    q.c_z = c_z, q.KP = KP, q.C = C, q.CT = CT, q.nct = nct;
+    k_tm_pack<<<cu_blocks(q.n, 256), 256, 0, c->stream>>>(q);
+    CU_LAUNCHED();
+    a->w = q.wout, a->bias = q.bout;
+    a->c_z = c_z, a->C = C, a->nct = nct, a->tiles = sides * nct;
 }
 
 template <int NT, int KP>
@@ -221,34 +170,15 @@ static void ts_launch_k(cu_impl *c, const ts_args &a, int KP, int bytes) {
 int cu_tm_sides_fused(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *ap, const pf_linear_p *ag,
                       const pf_linear_p *bp, const pf_linear_p *bg, const void *zl, const void *mask, void *A,
                       void *B) {
-    if (!c->bf16 || !c->trimul_fused || M < 1 || C < 1 || c_z < 8 || c_z % 8 || c_z > TS_KMAX) return 0;
-    if (((uintptr_t)zl & 15) || (bp && !B)) return 0;
-    if (M > ((int64_t)1 << 31) * TS_BM) return 0;  // grid x
-    int NT = C <= 16 ? 2 : C <= 32 ? 4 : 8, KP = 16;
-    while (KP < c_z) KP *= 2;
-    int bytes = ts_smem_bytes(KP, NT);
-    if (!ts_device_ok(bytes)) return 0;
-    int sides = bp ? 2 : 1, CT = 8 * NT, nct = (C + CT - 1) / CT, tiles = sides * nct;
+    int NT = C <= 16 ? 2 : C <= 32 ? 4 : 8, KP = ts_depth(c_z), bytes = ts_smem_bytes(KP, NT);
+    if (!ts_applies(c, M, c_z, C, zl, bytes) || (bp && !B)) return 0;
     size_t mark = cu_pool_mark(c);
-    ts_pack q;
-    const pf_linear_p *lin[2][2] = {{ap, ag}, {bp ? bp : ap, bg ? bg : ag}};
-    int has_bias = 0;
-    for (int s = 0; s < 2; s++)
-        for (int k = 0; k < 2; k++) {
-            q.w[s][k] = lin[s][k]->w;
-            q.b[s][k] = lin[s][k]->b;
-            has_bias |= s < sides && lin[s][k]->b != NULL;
-        }
-    q.n = (int64_t)tiles * 2 * CT * KP;
-    q.wout = (bf16 *)cu_pool_get(c, sizeof(bf16) * (size_t)q.n);
-    q.bout = has_bias ? (float *)cu_pool_get(c, sizeof(float) * (size_t)tiles * 2 * CT) : NULL;
-    q.c_z = c_z, q.KP = KP, q.C = C, q.CT = CT, q.nct = nct;
-    k_tm_pack<<<cu_blocks(q.n, 256), 256, 0, c->stream>>>(q);
-    CU_LAUNCHED();
+    const pf_linear_p *const lin[2][2] = {{ap, ag}, {bp, bg}};
     ts_args a;
-    a.zl = (const bf16 *)zl, a.w = q.wout, a.bias = q.bout, a.mask = (const bf16 *)mask;
+    memset(&a, 0, sizeof a);
+    ts_pack_weights(c, c_z, C, 8 * NT, KP, bp ? 2 : 1, lin, &a);
+    a.zl = (const bf16 *)zl, a.mask = (const bf16 *)mask, a.M = M;
     a.out[0] = (bf16 *)A, a.out[1] = (bf16 *)(B ? B : A);
-    a.M = M, a.c_z = c_z, a.C = C, a.nct = nct, a.tiles = tiles;
     a.vec = M % 8 == 0 && !((uintptr_t)A & 15) && !(B && ((uintptr_t)B & 15));
     if (NT == 2) ts_launch_k<2>(c, a, KP, bytes);
     else if (NT == 4) ts_launch_k<4>(c, a, KP, bytes);
