@@ -439,6 +439,16 @@ static void cub_destroy(pf_backend *be) {
 // A data-parallel rank's GPU: local_rank modulo the GPUs this process sees.
 extern "C" void pf_cuda_set_chunk_bytes(pf_backend *be, size_t bytes) { CU(be)->chunk_bytes = bytes; }
 extern "C" void pf_cuda_set_attn_fused(pf_backend *be, int mode) { CU(be)->attn_fused = mode < 0 ? -1 : mode > 0; }
+extern "C" void pf_cuda_set_trimul_fused(pf_backend *be, int on) { CU(be)->trimul_fused = on != 0; }
+extern "C" int64_t pf_cuda_trimul_fused_runs(pf_backend *be) { return CU(be)->trimul_fused_runs; }
+
+// PF_TRIMUL_FUSED: 1 or unset (the fused sides kernel where it applies), 0 (the unfused path).
+static int trimul_fused_env(void) {
+    const char *e = getenv("PF_TRIMUL_FUSED");
+    if (!e || !*e || !strcmp(e, "1")) return 1;
+    if (!strcmp(e, "0")) return 0;
+    pf_die("PF_TRIMUL_FUSED=%s: expected 0 (off) or 1 (on, the default)", e);
+}
 
 extern "C" int pf_cuda_use_device(int local_rank) {
     int ndev = 0;
@@ -453,6 +463,7 @@ extern "C" pf_backend *pf_backend_cuda(int bf16_acts) {
     pf_backend *be = (pf_backend *)calloc(1, sizeof *be);
     if (!c || !be) pf_die("out of host memory");
     c->bf16 = bf16_acts ? 1 : 0;
+    c->trimul_fused = trimul_fused_env();
     CU_CHECK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
     LT_CHECK(cublasLtCreate(&c->lt));
     c->lt_ws_bytes = 64u << 20;

@@ -64,6 +64,8 @@ typedef struct {
     int chunk_div;             // > 1: the default limits divided by it (a sharded op's P, cu_dap.cuh)
     int attn_fused;            // attention backward's one-pass dk/dv/dq: 0 by size, 1 always, -1 never
     int attn_dbias;            // attention bias-gradient kernel: 0 by shape, v + 1 variant v (cu_flash_bwd_dbias.cu)
+    int trimul_fused;          // triangle multiplication's sides as one kernel (cu_trimul_side.cu): 1 on, 0 off
+    int64_t trimul_fused_runs; // its launches so far (tests: the path was taken)
 } cu_impl;
 
 static inline cu_impl *CU(pf_backend *be) { return (cu_impl *)be->impl; }

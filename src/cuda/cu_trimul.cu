@@ -49,6 +49,18 @@ static void tm_side_cols(cu_impl *c, const pf_trimul_dims *d, const pf_linear_p 
     cu_tm_side_cat(c, d->N * d->N, d->c_z, n, &sp, &sg, zl, mask, tpg, A);
 }
 
+// Both sides of channels [c0, c0 + n): A from a_p, a_g and B from b_p, b_g, as
+// one kernel where it applies (cu_tm_sides_fused: zl read once, no scratch), else
+// side by side through tpg (N*N, 2n) scratch.
+static void tm_sides(cu_impl *c, const pf_trimul_dims *d, const pf_trimul_p *p, int c0, int n, const void *zl,
+                     const void *mask, void *tpg, void *A, void *B) {
+    pf_linear_p ap = rows_of(&p->a_p, d->c_z, c0), ag = rows_of(&p->a_g, d->c_z, c0);
+    pf_linear_p bp = rows_of(&p->b_p, d->c_z, c0), bg = rows_of(&p->b_g, d->c_z, c0);
+    if (cu_tm_sides_fused(c, d->N * d->N, d->c_z, n, &ap, &ag, &bp, &bg, zl, mask, A, B)) return;
+    tm_side_cols(c, d, &p->a_p, &p->a_g, c0, n, zl, mask, tpg, A);
+    tm_side_cols(c, d, &p->b_p, &p->b_g, c0, n, zl, mask, tpg, B);
+}
+
 // X (C, N*N) = the contraction of C channel-major channels of A and B.
 static void tm_contract(cu_impl *c, const pf_trimul_dims *d, int C, const void *A, const void *B, void *X) {
     int64_t N = d->N, NN = N * N;
@@ -63,8 +75,7 @@ static void tm_x(cu_impl *c, const pf_trimul_dims *d, const pf_trimul_p *p, cons
     int64_t NN = d->N * d->N;
     for (int c0 = 0; c0 < d->c; c0 += w->cc) {
         int n = d->c - c0 < w->cc ? d->c - c0 : w->cc;
-        tm_side_cols(c, d, &p->a_p, &p->a_g, c0, n, w->zl, mask, w->p[2], w->p[0]);
-        tm_side_cols(c, d, &p->b_p, &p->b_g, c0, n, w->zl, mask, w->p[2], w->p[1]);
+        tm_sides(c, d, p, c0, n, w->zl, mask, w->p[2], w->p[0], w->p[1]);
         tm_contract(c, d, n, w->p[0], w->p[1], w->p[4]);
         cu_tm_transpose(c, w->p[4], (char *)w->x + (size_t)c0 * es, NN, n, 0, d->c);  // columns c0.. of x
     }
@@ -110,10 +121,7 @@ static void tm_piece_bwd(cu_impl *c, const pf_trimul_dims *d, const pf_trimul_p 
                          const void *mask, int c0, int n, int have_ab) {
     int64_t N = d->N, NN = N * N;
     void *A = w->p[0], *B = w->p[1], *dX = w->p[2], *dA = w->p[3], *dB = w->p[4];
-    if (!have_ab) {
-        tm_side_cols(c, d, &p->a_p, &p->a_g, c0, n, w->zl, mask, w->p[2], A);
-        tm_side_cols(c, d, &p->b_p, &p->b_g, c0, n, w->zl, mask, w->p[2], B);
-    }
+    if (!have_ab) tm_sides(c, d, p, c0, n, w->zl, mask, w->p[2], A, B);
     cu_tm_transpose(c, (const char *)w->x + (size_t)c0 * cu_esz(c), dX, NN, n, 1, d->c);  // (n, N*N)
     if (d->incoming) {  // X = A^T B: dA = B dX^T, dB = A dX
         cu_gemm(c, 0, 1, N, N, N, 1.f, B, CU_ACT, N, dX, CU_ACT, N, 0.f, dA, CU_ACT, N, n, NN, NN, NN, NULL);

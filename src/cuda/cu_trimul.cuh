@@ -6,16 +6,30 @@
 #define PF_CU_TRIMUL_CUH
 #include "cu_common.cuh"
 
-// A (C, M) channel-major = mask * sigmoid(zl W_g^T) * (zl W_p^T); tp, tg (M, C) scratch.
+// A (C, M) channel-major = mask * sigmoid(zl W_g^T) * (zl W_p^T); tp, tg (M, C) scratch
+// (not written when cu_tm_sides_fused takes it; likewise tpg below).
 void cu_tm_side(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg, const void *zl,
                 const void *mask, void *tp, void *tg, void *A);
+// Both sides of a piece as one tensor-core kernel (cu_trimul_side.cu): A (C, M) from
+// a_p, a_g and B (C, M) from b_p, b_g (bp, bg, B NULL: side a alone), zl read once,
+// the gate in fp32 from the products, no scratch. Returns 0 without launching when
+// the kernel does not apply (fp32 mode, turned off, c_z not a multiple of 8 or over
+// 256, zl not 16-byte aligned, a device before sm_80): the caller runs the unfused path.
+int cu_tm_sides_fused(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *ap, const pf_linear_p *ag,
+                      const pf_linear_p *bp, const pf_linear_p *bg, const void *zl, const void *mask, void *A,
+                      void *B);
+// One side's [d tp | d tg] (M, 2C) into tpg from zl and dS (C, M) as one tensor-core
+// kernel (cu_trimul_side_bwd.cu: tp, tg recomputed in fp32, never stored); 0 where it
+// does not apply (as cu_tm_sides_fused).
+int cu_tm_side_grad_fused(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg,
+                          const void *zl, const void *mask, const void *dS, void *tpg);
 // From dS (C, M): tp <- dS m sigmoid(tg), tg <- dS m tp s (1 - s), in (M, C).
 void cu_tm_side_grad(cu_impl *c, int64_t M, int C, const void *mask, const void *dS, void *tp, void *tg);
 // The same side with its two projections as one GEMM: tpg (M, 2C) scratch = [tp | tg].
 void cu_tm_side_cat(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg,
                     const void *zl, const void *mask, void *tpg, void *A);
 // One side's backward from dS (C, M): tp, tg recomputed into tpg (M, 2C) as one GEMM,
-// their gradients in place, then dzl (M, c_z) += [d tp | d tg] [W_p; W_g] (one GEMM)
+// their gradients in place (both as one kernel where cu_tm_side_grad_fused applies), then dzl (M, c_z) += [d tp | d tg] [W_p; W_g] (one GEMM)
 // and the parameter gradients gp, gg += (one GEMM into fp32 scratch).
 void cu_tm_side_bwd_cat(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg,
                         pf_linear_p *gp, pf_linear_p *gg, const void *zl, const void *mask, const void *dS,

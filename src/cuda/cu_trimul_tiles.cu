@@ -298,6 +298,7 @@ static void side_kernel(cu_impl *c, int64_t M, int C, const void *mask, const vo
 
 void cu_tm_side(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg, const void *zl,
                 const void *mask, void *tp, void *tg, void *A) {
+    if (cu_tm_sides_fused(c, M, c_z, C, lp, lg, NULL, NULL, zl, mask, A, NULL)) return;  // tp, tg unused
     cu_linear_fwd(c, M, c_z, C, lp, zl, tp, 0);
     cu_linear_fwd(c, M, c_z, C, lg, zl, tg, 0);
     side_kernel(c, M, C, mask, tp, tg, C, A);
@@ -351,6 +352,7 @@ static void proj_cat(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *l
 
 void cu_tm_side_cat(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg,
                     const void *zl, const void *mask, void *tpg, void *A) {
+    if (cu_tm_sides_fused(c, M, c_z, C, lp, lg, NULL, NULL, zl, mask, A, NULL)) return;  // tpg unused
     size_t mark = cu_pool_mark(c);
     proj_cat(c, M, c_z, C, lp, lg, cat_weight(c, c_z, C, lp, lg), zl, tpg);
     side_kernel(c, M, C, mask, tpg, (char *)tpg + (size_t)C * cu_esz(c), 2 * C, A);
@@ -362,8 +364,10 @@ void cu_tm_side_bwd_cat(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p
                         void *tpg, void *dzl) {
     size_t mark = cu_pool_mark(c);
     const void *w = cat_weight(c, c_z, C, lp, lg);
-    proj_cat(c, M, c_z, C, lp, lg, w, zl, tpg);
-    side_grad(c, M, C, mask, dS, tpg, (char *)tpg + (size_t)C * cu_esz(c), 2 * C);  // tpg <- [d tp | d tg]
+    if (!cu_tm_side_grad_fused(c, M, c_z, C, lp, lg, zl, mask, dS, tpg)) {  // tpg <- [d tp | d tg]
+        proj_cat(c, M, c_z, C, lp, lg, w, zl, tpg);
+        side_grad(c, M, C, mask, dS, tpg, (char *)tpg + (size_t)C * cu_esz(c), 2 * C);
+    }
     // dzl += [d tp | d tg] [W_p; W_g]: one product of depth 2C
     cu_gemm(c, 0, 0, M, c_z, 2 * C, 1.f, tpg, CU_ACT, 2 * C, w, CU_ACT, c_z, 1.f, dzl, CU_ACT, c_z, 1, 0, 0, 0, NULL);
     // [dW_p; dW_g] = [d tp | d tg]^T zl in fp32 scratch, then added to each gradient

@@ -23,6 +23,12 @@ void pf_cuda_set_chunk_bytes(pf_backend *be, size_t bytes);
 // The attention backward's one-pass dk, dv, dq (cu_flash_bwd_fused.cu): 0 where the
 // rows x heads are many (default), 1 wherever it can run, -1 never (tests).
 void pf_cuda_set_attn_fused(pf_backend *be, int mode);
+// The triangle multiplication's gated sides as one tensor-core kernel (bf16, sm_80+;
+// cu_trimul_side.cu): 1 on (the default; PF_TRIMUL_FUSED=0 at backend creation turns
+// it off), 0 the unfused GEMM + side kernel path (tests, A/B runs).
+void pf_cuda_set_trimul_fused(pf_backend *be, int on);
+// Launches of that kernel so far (tests check which path ran).
+int64_t pf_cuda_trimul_fused_runs(pf_backend *be);
 #ifdef __cplusplus
 }
 #endif

@@ -605,10 +605,14 @@ static void test_dap_mem(void) {
              (double)ma.saved / (1 << 30));
 }
 
-static void test_trimul(int64_t N, int c_z, int c, int incoming, int bias, int use_mask) {
+// fused: the sides as one kernel (cu_trimul_side.cu) where it applies (bf16, c_z a
+// multiple of 8), else the unfused path forced; the test checks which one ran.
+static void test_trimul_path(int64_t N, int c_z, int c, int incoming, int bias, int use_mask, int fused) {
     char label[256];
-    snprintf(label, sizeof label, "%s trimul %s N%lld c%d bias %d mask %d", H_gpu->name, incoming ? "in" : "out",
-             (long long)N, c, bias, use_mask);
+    snprintf(label, sizeof label, "%s trimul %s N%lld c_z%d c%d bias %d mask %d%s", H_gpu->name,
+             incoming ? "in" : "out", (long long)N, c_z, c, bias, use_mask, fused ? "" : " unfused");
+    pf_cuda_set_trimul_fused(H_gpu, fused);
+    int64_t runs0 = pf_cuda_trimul_fused_runs(H_gpu);
     h_params_reset();
     pf_trimul_dims d = {N, c_z, c, incoming};
     pf_trimul_p P, G, Pd, Gd;
@@ -650,8 +654,16 @@ static void test_trimul(int64_t N, int c_z, int c, int incoming, int bias, int u
         trimul_pieces(label, k, &d, &Pd, &Gd, &z, use_mask ? mk.d : NULL, oc, &dout, dz.b.h, mg);
     for (int k = 0; k < 3 && !incoming && H_gpu->trimul_dap_mem; k++)  // the sharded entry, one rank
         trimul_dap_p1(label, k, &d, &Pd, &Gd, &z, use_mask ? mk.d : NULL, oc, &dout, dz.b.h);
+    int64_t runs = pf_cuda_trimul_fused_runs(H_gpu) - runs0;
+    int want = fused && H_bf16 && c_z % 8 == 0;
+    tl_check(want ? runs > 0 : runs == 0, label, "fused sides kernel ran %lld times, expected %s", (long long)runs,
+             want ? "some" : "none");
+    pf_cuda_set_trimul_fused(H_gpu, 1);
     free_mems(&m);
     finish(label);
+}
+static void test_trimul(int64_t N, int c_z, int c, int incoming, int bias, int use_mask) {
+    test_trimul_path(N, c_z, c, incoming, bias, use_mask, 1);
 }
 
 static void test_pwavg(int64_t S, int64_t N, int c_m, int c_z, int H, int c_h, int use_mask) {
@@ -964,11 +976,24 @@ void cuda_trimul(void) {
     // N * N and c multiples of 8: the 16-byte tile kernels (cu_vec.cuh)
     test_trimul(8, 16, 16, 0, 0, 1);
     test_trimul(12, 8, 24, 1, 1, 1);
+    // bf16 with c_z a multiple of 8 takes the fused sides kernel (cu_trimul_side.cu): the
+    // cases above with c_z 8, 16 cover its padded depth (c_z 8 -> 16), N*N not a multiple
+    // of 8 (scalar stores) and of its 128-position tile, 16- and 32-channel tiles; the
+    // unfused path forced on the same shapes:
+    test_trimul_path(7, 8, 16, 1, 1, 0, 0);
+    test_trimul_path(12, 8, 24, 1, 1, 1, 0);
     if (quick) return;
     test_trimul(72, 32, 16, 1, 0, 1);
     test_trimul(68, 16, 64, 0, 1, 0);
     test_trimul(70, 32, 16, 0, 0, 1);
     test_trimul(65, 32, 16, 1, 0, 1);
+    // the model's widths: depth 128, 64-channel tiles, two per side (pieces: 8 and 40 channels);
+    // depths padded to a power of two (48 -> 64) and the largest (256)
+    test_trimul(9, 48, 24, 0, 1, 1);
+    test_trimul(7, 256, 16, 1, 1, 1);
+    test_trimul(33, 128, 128, 0, 1, 1);
+    test_trimul(40, 128, 128, 1, 0, 0);
+    test_trimul_path(33, 128, 128, 0, 1, 1, 0);
 }
 
 void cuda_pwavg(void) {

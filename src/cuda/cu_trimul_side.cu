@@ -1,0 +1,189 @@
+// cu_trimul_side.cu: the triangle multiplication's gated sides as one tensor-core
+// kernel (docs/TRIMUL.md "The path to 5 ms", kernel F1 without the LN prologue).
+//
+// A (C, M) = mask * sigmoid(zl W_ag^T + b_ag) * (zl W_ap^T + b_ap), B likewise, for
+// one piece of C channels: a block owns TS_BM positions, loads their zl rows once
+// (cp.async) and loops over column tiles of both sides; each tile is CT channels of
+// [p, g] interleaved (weight row 2j = W_p of channel j, 2j + 1 = W_g), so a thread's
+// mma.sync accumulator pair (columns 2t, 2t + 1) is tp and tg of one channel and the
+// gate is applied in fp32 registers (no bf16 round trip of tp, tg). The tile goes
+// channel-major through shared memory so that every global store is a 16-byte run
+// of positions of one channel. Replaces per side a GEMM into (M, 2C) scratch and the
+// transposing side kernel: zl read once for both sides, the scratch never written.
+// bf16 only (the fp32 parity mode and shapes this kernel does not take keep the
+// unfused path); PF_TRIMUL_FUSED=0 or pf_cuda_set_trimul_fused(be, 0) turns it off.
+#include "cu_trimul_side.cuh"
+
+// The gate in registers, the tile channel-major into st (CT, TS_BM + TS_PAD).
+template <int NT>
+__device__ __forceinline__ void ts_epilogue(float (*acc)[NT][4], const float *ms, const float *bias, bf16 *st) {
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    int g = lane >> 2, t = lane & 3, wm = warp & 3, wn = warp >> 2;
+    float hm[2][2];  // mask / 2 at this thread's rows
+#pragma unroll
+    for (int mi = 0; mi < 2; mi++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) hm[mi][h] = 0.5f * ms[wm * 32 + mi * 16 + h * 8 + g];
+#pragma unroll
+    for (int j = 0; j < NT; j++) {
+        int ch = wn * 4 * NT + 4 * j + t;  // columns 2t, 2t + 1 of n-tile j: p and g of this channel
+        float bp = bias ? __ldg(bias + 2 * ch) : 0.f, hbg = bias ? 0.5f * __ldg(bias + 2 * ch + 1) : 0.f;
+#pragma unroll
+        for (int mi = 0; mi < 2; mi++)
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                int row = wm * 32 + mi * 16 + h * 8 + g;
+                float th = ts_tanh(fmaf(0.5f, acc[mi][j][2 * h + 1], hbg));  // tanh((tg + b_g) / 2)
+                float v = fmaf(hm[mi][h], th, hm[mi][h]) * (acc[mi][j][2 * h] + bp);
+                st[ch * (TS_BM + TS_PAD) + row] = __float2bfloat16(v);
+            }
+    }
+}
+
+// st (CT channels of the tile, TS_BM positions) into out rows cbase.., positions pos0..
+template <int NT>
+__device__ __forceinline__ void ts_store(const ts_args &a, const bf16 *st, bf16 *out, int cbase, int64_t pos0) {
+    for (int i = threadIdx.x; i < 8 * NT * (TS_BM / 8); i += TS_THREADS) {
+        int ch = i / (TS_BM / 8), k = i % (TS_BM / 8);
+        int64_t p = pos0 + 8 * k;
+        if (cbase + ch >= a.C || p >= a.M) continue;
+        const bf16 *s = st + ch * (TS_BM + TS_PAD) + 8 * k;
+        bf16 *d = out + (int64_t)(cbase + ch) * a.M + p;
+        if (a.vec) *reinterpret_cast<uint4 *>(d) = *reinterpret_cast<const uint4 *>(s);
+        else
+            for (int e = 0; e < 8 && p + e < a.M; e++) d[e] = s[e];
+    }
+}
+
+// KP: the depth c_z rounded up to a power of two (>= 16; zeros past c_z), so that
+// every index of the tile loads is a shift.
+template <int NT, int KP>
+__global__ void __launch_bounds__(TS_THREADS, (NT == 8 || KP > 128) ? 2 : 3) k_tm_sides(ts_args a) {
+    extern __shared__ __align__(16) unsigned char ts_smem[];
+    const int sk = KP + TS_PAD, CT = 8 * NT;
+    bf16 *zs = reinterpret_cast<bf16 *>(ts_smem);  // (TS_BM, sk) zl rows
+    bf16 *ws = zs + TS_BM * sk;                     // (2 CT, sk) the column tile's weight rows
+    bf16 *st = ws + 2 * CT * sk;                    // (CT, TS_BM + TS_PAD) the gated tile, channel-major
+    float *ms = reinterpret_cast<float *>(st + CT * (TS_BM + TS_PAD));  // (TS_BM) the mask
+    const int warp = threadIdx.x >> 5, wm = warp & 3, wn = warp >> 2;
+    const int64_t pos0 = (int64_t)blockIdx.x * TS_BM;
+    ts_load_block<NT, KP>(zs, ms, ws, a, pos0);
+    for (int tile = 0; tile < a.tiles; tile++) {
+        fa_wait<0>();
+        __syncthreads();  // zs, ws landed for every thread
+        float acc[2][NT][4];
+#pragma unroll
+        for (int mi = 0; mi < 2; mi++)
+#pragma unroll
+            for (int j = 0; j < NT; j++) acc[mi][j][0] = acc[mi][j][1] = acc[mi][j][2] = acc[mi][j][3] = 0.f;
+        ts_mma<NT, KP>(acc, zs + wm * 32 * sk, ws + wn * CT * sk);
+        __syncthreads();  // ws read by every warp; st's last tile stored
+        if (tile + 1 < a.tiles) ts_load_w<NT, KP>(ws, a, tile + 1);  // lands during the epilogue
+        fa_commit();
+        ts_epilogue<NT>(acc, ms, a.bias ? a.bias + (int64_t)tile * 2 * CT : NULL, st);
+        __syncthreads();
+        ts_store<NT>(a, st, tile < a.nct ? a.out[0] : a.out[1], (tile % a.nct) * CT, pos0);  // no local copy of a
+    }
+}
+
+// The packed weight (tiles, 2 CT, KP) in bf16 (the rounding of cu_weight's copies)
+// with zeros past c_z and past C, and the packed bias (tiles, 2 CT) when any side has one.
+struct ts_pack {
+    const float *w[2][2], *b[2][2];  // [side][p, g]
+    bf16 *wout;
+    float *bout;
+    int c_z, KP, C, CT, nct;
+    int64_t n;  // tiles * 2 CT * KP
+};
+__global__ void k_tm_pack(ts_pack q) {
+    GRID_STRIDE(i, q.n) {
+        int64_t r = i / q.KP;
+        int k = (int)(i % q.KP), tile = (int)(r / (2 * q.CT)), rr = (int)(r % (2 * q.CT));
+        int side = tile / q.nct, ch = (tile % q.nct) * q.CT + rr / 2, pg = rr & 1;
+        int in = ch < q.C;
+        const float *w = side ? (pg ? q.w[1][1] : q.w[1][0]) : (pg ? q.w[0][1] : q.w[0][0]);  // no local copy of q
+        const float *b = side ? (pg ? q.b[1][1] : q.b[1][0]) : (pg ? q.b[0][1] : q.b[0][0]);
+        q.wout[i] = __float2bfloat16(in && k < q.c_z ? w[(int64_t)ch * q.c_z + k] : 0.f);
+        if (q.bout && k == 0) q.bout[r] = in && b ? b[ch] : 0.f;
+    }
+}
+
+static int ts_smem_bytes(int KP, int NT) {
+    int sk = KP + TS_PAD;
+    return (int)sizeof(bf16) * (TS_BM * sk + 16 * NT * sk + 8 * NT * (TS_BM + TS_PAD)) + (int)sizeof(float) * TS_BM;
+}
+
+int ts_depth(int c_z) {
+    int KP = 16;
+    while (KP < c_z) KP *= 2;
+    return KP;
+}
+
+int ts_applies(cu_impl *c, int64_t M, int c_z, int C, const void *zl, int bytes) {
+    if (!c->bf16 || !c->trimul_fused || M < 1 || C < 1 || c_z < 8 || c_z % 8 || c_z > TS_KMAX) return 0;
+    if (((uintptr_t)zl & 15) || M > ((int64_t)1 << 31) * TS_BM) return 0;  // grid x
+    int dev = 0, major = 0, optin = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) return 0;
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) return 0;
+    if (cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess) return 0;
+    return major >= 8 && bytes <= optin;
+}
+
+void ts_pack_weights(cu_impl *c, int c_z, int C, int CT, int KP, int sides, const pf_linear_p *const lin[2][2],
+                     ts_args *a) {
+    ts_pack q;
+    int has_bias = 0, nct = (C + CT - 1) / CT;
+    for (int s = 0; s < 2; s++)
+        for (int k = 0; k < 2; k++) {
+            const pf_linear_p *l = lin[s < sides ? s : 0][k];
+            q.w[s][k] = l->w;
+            q.b[s][k] = l->b;
+            has_bias |= s < sides && l->b != NULL;
+        }
+    q.n = (int64_t)sides * nct * 2 * CT * KP;
+    q.wout = (bf16 *)cu_pool_get(c, sizeof(bf16) * (size_t)q.n);
+    q.bout = has_bias ? (float *)cu_pool_get(c, sizeof(float) * (size_t)(sides * nct * 2 * CT)) : NULL;
+    q.c_z = c_z, q.KP = KP, q.C = C, q.CT = CT, q.nct = nct;
+    k_tm_pack<<<cu_blocks(q.n, 256), 256, 0, c->stream>>>(q);
+    CU_LAUNCHED();
+    a->w = q.wout, a->bias = q.bout;
+    a->c_z = c_z, a->C = C, a->nct = nct, a->tiles = sides * nct;
+}
+
+template <int NT, int KP>
+static void ts_launch(cu_impl *c, const ts_args &a, int bytes) {
+    CU_CHECK(cudaFuncSetAttribute(k_tm_sides<NT, KP>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    k_tm_sides<NT, KP><<<(unsigned)((a.M + TS_BM - 1) / TS_BM), TS_THREADS, bytes, c->stream>>>(a);
+    CU_LAUNCHED();
+}
+template <int NT>
+static void ts_launch_k(cu_impl *c, const ts_args &a, int KP, int bytes) {
+    switch (KP) {
+    case 16: ts_launch<NT, 16>(c, a, bytes); break;
+    case 32: ts_launch<NT, 32>(c, a, bytes); break;
+    case 64: ts_launch<NT, 64>(c, a, bytes); break;
+    case 128: ts_launch<NT, 128>(c, a, bytes); break;
+    default: ts_launch<NT, 256>(c, a, bytes); break;
+    }
+}
+
+int cu_tm_sides_fused(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *ap, const pf_linear_p *ag,
+                      const pf_linear_p *bp, const pf_linear_p *bg, const void *zl, const void *mask, void *A,
+                      void *B) {
+    int NT = C <= 16 ? 2 : C <= 32 ? 4 : 8, KP = ts_depth(c_z), bytes = ts_smem_bytes(KP, NT);
+    if (!ts_applies(c, M, c_z, C, zl, bytes) || (bp && !B)) return 0;
+    size_t mark = cu_pool_mark(c);
+    const pf_linear_p *const lin[2][2] = {{ap, ag}, {bp, bg}};
+    ts_args a;
+    memset(&a, 0, sizeof a);
+    ts_pack_weights(c, c_z, C, 8 * NT, KP, bp ? 2 : 1, lin, &a);
+    a.zl = (const bf16 *)zl, a.mask = (const bf16 *)mask, a.M = M;
+    a.out[0] = (bf16 *)A, a.out[1] = (bf16 *)(B ? B : A);
+    a.vec = M % 8 == 0 && !((uintptr_t)A & 15) && !(B && ((uintptr_t)B & 15));
+    if (NT == 2) ts_launch_k<2>(c, a, KP, bytes);
+    else if (NT == 4) ts_launch_k<4>(c, a, KP, bytes);
+    else ts_launch_k<8>(c, a, KP, bytes);
+    cu_pool_release(c, mark);
+    c->trimul_fused_runs++;
+    return 1;
+}

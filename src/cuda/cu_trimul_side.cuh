@@ -1,0 +1,111 @@
+// cu_trimul_side.cuh: the pieces shared by the fused side kernels of the triangle
+// multiplication (cu_trimul_side.cu: forward sides; cu_trimul_side_bwd.cu: the side
+// gradient): a block owns TS_BM positions and their zl rows in shared memory, loops
+// over column tiles of packed [p, g]-interleaved weight rows, and multiplies on
+// mma.sync (bf16, fp32 accumulators). Included by those two files only.
+#ifndef PF_CU_TRIMUL_SIDE_CUH
+#define PF_CU_TRIMUL_SIDE_CUH
+#include "cu_trimul.cuh"
+#include "cu_mma.cuh"
+
+#define TS_BM 128      // positions per block
+#define TS_THREADS 256  // 8 warps: 4 over positions (32 each) x 2 over the tile's columns
+#define TS_PAD 8       // bf16 padding of shared rows: ldmatrix's 8 rows fall on distinct banks
+#define TS_KMAX 256    // largest c_z (shared memory: 149 KB at 256)
+
+struct ts_args {
+    const bf16 *zl;     // (M, c_z)
+    const bf16 *w;      // (tiles, 2 CT, KP) packed: per tile rows [W_p ch 0, W_g ch 0, W_p ch 1, ...]
+    const float *bias;  // (tiles, 2 CT) packed likewise, or NULL
+    const bf16 *mask;   // (M) or NULL
+    bf16 *out[2];       // forward: the sides' outputs (C, M)
+    const bf16 *dS;     // backward: the side's output gradient (C, M)
+    bf16 *tpg;          // backward: [d tp | d tg] (M, 2 C)
+    int64_t M;
+    int c_z, C, nct, tiles;  // nct: column tiles per side
+    int vec;                 // channel-major rows 16-byte aligned (M % 8 == 0, aligned buffers)
+    int vec_out;             // backward: tpg rows 16-byte aligned (C % 8 == 0, aligned)
+};
+
+__device__ __forceinline__ void ts_ldsm4(uint32_t *r, const bf16 *p) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(fa_smem(p)));
+}
+
+// Rows [0, 2 CT) of column tile `tile` of the packed weight into ws (row stride KP + TS_PAD).
+template <int NT, int KP>
+__device__ __forceinline__ void ts_load_w(bf16 *ws, const ts_args &a, int tile) {
+    const bf16 *src = a.w + (int64_t)tile * (16 * NT) * KP;
+    for (int i = threadIdx.x; i < 16 * NT * (KP / 8); i += TS_THREADS) {
+        int r = i / (KP / 8), k = i % (KP / 8);
+        fa_cp16(ws + r * (KP + TS_PAD) + k * 8, src + r * KP + k * 8);
+    }
+}
+
+// acc (32 positions x 8 NT columns of this warp) = zs rows * ws rows^T over KP.
+template <int NT, int KP>
+__device__ __forceinline__ void ts_mma(float (*acc)[NT][4], const bf16 *za, const bf16 *wb) {
+    const int sk = KP + TS_PAD, lane = threadIdx.x & 31;
+    const bf16 *ap = za + (lane & 15) * sk + (lane >> 4) * 8;
+    const bf16 *bp = wb + ((lane & 7) + (lane >> 4) * 8) * sk + ((lane >> 3) & 1) * 8;
+#pragma unroll
+    for (int k0 = 0; k0 < KP; k0 += 16) {
+        uint32_t af[2][4];
+        ts_ldsm4(af[0], ap + k0);
+        ts_ldsm4(af[1], ap + 16 * sk + k0);
+#pragma unroll
+        for (int jp = 0; jp < NT / 2; jp++) {
+            uint32_t b[4];
+            ts_ldsm4(b, bp + jp * 16 * sk + k0);
+#pragma unroll
+            for (int mi = 0; mi < 2; mi++) {
+                fa_mma16816(acc[mi][2 * jp], af[mi], b[0], b[1]);
+                fa_mma16816(acc[mi][2 * jp + 1], af[mi], b[2], b[3]);
+            }
+        }
+    }
+}
+
+// The zl rows of the block's positions into zs (zeros past M and past c_z) and the
+// mask into ms (0 past M: never stored), as one cp.async group with column tile 0.
+template <int NT, int KP>
+__device__ __forceinline__ void ts_load_block(bf16 *zs, float *ms, bf16 *ws, const ts_args &a, int64_t pos0) {
+    const int zc = a.c_z / 8;  // 16-byte chunks of a zl row
+    for (int i = threadIdx.x; i < TS_BM * (KP / 8); i += TS_THREADS) {
+        int r = i / (KP / 8), k = i % (KP / 8);
+        int64_t p = pos0 + r;
+        int ok = p < a.M && k < zc;
+        fa_cp16z(zs + r * (KP + TS_PAD) + k * 8, ok ? a.zl + p * a.c_z + k * 8 : a.zl, ok ? 16 : 0);
+    }
+    ts_load_w<NT, KP>(ws, a, 0);
+    fa_commit();
+    for (int r = threadIdx.x; r < TS_BM; r += TS_THREADS) {
+        int64_t p = pos0 + r;
+        ms[r] = p < a.M ? (a.mask ? ld(a.mask, p) : 1.f) : 0.f;
+    }
+}
+
+// m sigmoid(x) = m/2 (1 + tanh(x/2)) with one special-function instruction
+// (tanh.approx, relative error 2^-11: absolute error of the gate <= 2.5e-4, below the
+// bf16 rounding of the stored product). The accurate expf and IEEE division took two
+// MUFU operations and ~10 instructions more per gate, 2 x 256 gates per position:
+// the special-function unit then bounded the kernel next to the tensor cores (ncu).
+__device__ __forceinline__ float ts_tanh(float x) {
+    float y;
+    asm("tanh.approx.f32 %0, %1;\n" : "=f"(y) : "f"(x));
+    return y;
+}
+
+// Host side (cu_trimul_side.cu). Packs the weight rows of `sides` sides (lin[s] =
+// {W_p, W_g} Linears of side s) in column tiles of CT channels and depth KP into pool
+// scratch and fills a's w, bias, c_z, C, nct, tiles; the caller releases the pool.
+void ts_pack_weights(cu_impl *c, int c_z, int C, int CT, int KP, int sides, const pf_linear_p *const lin[2][2],
+                     ts_args *a);
+// Whether fused kernels apply: bf16, switched on, c_z a multiple of 8 up to TS_KMAX,
+// zl 16-byte aligned, and a device (sm_80+) that gives a block `bytes` of shared memory.
+int ts_applies(cu_impl *c, int64_t M, int c_z, int C, const void *zl, int bytes);
+// KP: c_z rounded up to a power of two, at least 16.
+int ts_depth(int c_z);
+
+#endif

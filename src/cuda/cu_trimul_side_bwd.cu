@@ -1,0 +1,158 @@
+// cu_trimul_side_bwd.cu: the side gradient of the triangle multiplication as one
+// tensor-core kernel (docs/TRIMUL.md B4, its first half). From zl, the side's weights
+// and dS (C, M) channel-major: [tp | tg] recomputed in fp32 accumulators (mma.sync,
+// cu_trimul_side.cuh) and turned into
+//   d tp = dS m sigmoid(tg),  d tg = dS m tp s (1 - s)
+// stored row-major into tpg (M, 2C) for the two GEMMs that follow (dzl and dW). Replaces
+// the GEMM into tpg and the transposing side-gradient kernel (8 z-sized passes at
+// C = c_z: zl, tpg written, tpg and dS read, tpg written) with zl and dS read and tpg
+// written once (4). dS comes through shared memory channel-major (16-byte rows of
+// positions), tpg leaves through it row-major (16-byte runs of channels).
+#include "cu_trimul_side.cuh"
+
+// dS rows cbase.. (CT channels) at positions pos0.. into ds (CT, TS_BM + TS_PAD); zeros
+// past C and M. cp.async where rows are 16-byte aligned, else plain loads.
+template <int NT>
+__device__ __forceinline__ void tb_load_ds(bf16 *ds, const ts_args &a, int cbase, int64_t pos0) {
+    for (int i = threadIdx.x; i < 8 * NT * (TS_BM / 8); i += TS_THREADS) {
+        int ch = i / (TS_BM / 8), k = i % (TS_BM / 8);
+        int64_t p = pos0 + 8 * k;
+        int in = cbase + ch < a.C;
+        bf16 *d = ds + ch * (TS_BM + TS_PAD) + 8 * k;
+        const bf16 *src = a.dS + (int64_t)(in ? cbase + ch : 0) * a.M + p;
+        if (a.vec) {
+            int ok = in && p < a.M;
+            fa_cp16z(d, ok ? src : a.dS, ok ? 16 : 0);
+        } else {
+            for (int e = 0; e < 8; e++) d[e] = in && p + e < a.M ? src[e] : __float2bfloat16(0.f);
+        }
+    }
+}
+
+// [d tp | d tg] of the tile into st (TS_BM, 2 CT + TS_PAD), row-major; the gate as the
+// forward's (ts_tanh), so the gradient is that of the stored A.
+template <int NT>
+__device__ __forceinline__ void tb_epilogue(float (*acc)[NT][4], const float *ms, const float *bias, const bf16 *ds,
+                                            bf16 *st) {
+    const int so = 16 * NT + TS_PAD;
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    int g = lane >> 2, t = lane & 3, wm = warp & 3, wn = warp >> 2;
+    float m[2][2];
+#pragma unroll
+    for (int mi = 0; mi < 2; mi++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) m[mi][h] = ms[wm * 32 + mi * 16 + h * 8 + g];
+#pragma unroll
+    for (int j = 0; j < NT; j++) {
+        int ch = wn * 4 * NT + 4 * j + t;  // columns 2t, 2t + 1 of n-tile j: p and g of this channel
+        float bp = bias ? __ldg(bias + 2 * ch) : 0.f, hbg = bias ? 0.5f * __ldg(bias + 2 * ch + 1) : 0.f;
+#pragma unroll
+        for (int mi = 0; mi < 2; mi++)
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                int row = wm * 32 + mi * 16 + h * 8 + g;
+                float tp = acc[mi][j][2 * h] + bp;
+                float s = fmaf(0.5f, ts_tanh(fmaf(0.5f, acc[mi][j][2 * h + 1], hbg)), 0.5f);
+                float d = __bfloat162float(ds[ch * (TS_BM + TS_PAD) + row]) * m[mi][h];
+                st[row * so + ch] = __float2bfloat16(d * s);
+                st[row * so + 8 * NT + ch] = __float2bfloat16(d * tp * s * (1.f - s));
+            }
+    }
+}
+
+// st into tpg rows pos0.., columns cbase.. (d tp) and C + cbase.. (d tg).
+template <int NT>
+__device__ __forceinline__ void tb_store(const ts_args &a, const bf16 *st, int cbase, int64_t pos0) {
+    const int CT = 8 * NT, so = 2 * CT + TS_PAD, cpr = 2 * CT / 8;  // 16-byte chunks of a tile row
+    for (int i = threadIdx.x; i < TS_BM * cpr; i += TS_THREADS) {
+        int row = i / cpr, q = i % cpr, seg = q / (CT / 8), ch = cbase + 8 * (q % (CT / 8));
+        int64_t p = pos0 + row;
+        if (p >= a.M || ch >= a.C) continue;
+        const bf16 *s = st + row * so + seg * CT + (ch - cbase);
+        bf16 *d = a.tpg + p * 2 * a.C + seg * a.C + ch;
+        if (a.vec_out) *reinterpret_cast<uint4 *>(d) = *reinterpret_cast<const uint4 *>(s);
+        else
+            for (int e = 0; e < 8 && ch + e < a.C; e++) d[e] = s[e];
+    }
+}
+
+template <int NT, int KP>
+__global__ void __launch_bounds__(TS_THREADS, 2) k_tm_side_grad(ts_args a) {
+    extern __shared__ __align__(16) unsigned char ts_smem[];
+    const int sk = KP + TS_PAD, CT = 8 * NT;
+    bf16 *zs = reinterpret_cast<bf16 *>(ts_smem);  // (TS_BM, sk) zl rows
+    bf16 *ws = zs + TS_BM * sk;                     // (2 CT, sk) the column tile's weight rows
+    bf16 *ds = ws + 2 * CT * sk;                    // 2 x (CT, TS_BM + TS_PAD) dS of a tile, channel-major
+    bf16 *st = ds + 2 * CT * (TS_BM + TS_PAD);      // (TS_BM, 2 CT + TS_PAD) [d tp | d tg], row-major
+    float *ms = reinterpret_cast<float *>(st + TS_BM * (2 * CT + TS_PAD));  // (TS_BM) the mask
+    const int warp = threadIdx.x >> 5, wm = warp & 3, wn = warp >> 2;
+    const int64_t pos0 = (int64_t)blockIdx.x * TS_BM;
+    tb_load_ds<NT>(ds, a, 0, pos0);  // joins the group of zl and column tile 0
+    ts_load_block<NT, KP>(zs, ms, ws, a, pos0);
+    for (int tile = 0; tile < a.tiles; tile++) {
+        bf16 *dsc = ds + (tile & 1) * CT * (TS_BM + TS_PAD);
+        fa_wait<0>();
+        __syncthreads();  // zs, ws, dsc landed for every thread; st of the last tile stored
+        float acc[2][NT][4];
+#pragma unroll
+        for (int mi = 0; mi < 2; mi++)
+#pragma unroll
+            for (int j = 0; j < NT; j++) acc[mi][j][0] = acc[mi][j][1] = acc[mi][j][2] = acc[mi][j][3] = 0.f;
+        ts_mma<NT, KP>(acc, zs + wm * 32 * sk, ws + wn * CT * sk);
+        __syncthreads();  // ws read by every warp; the other dS buffer's last reader (the last epilogue) done
+        if (tile + 1 < a.tiles) {  // both land during the epilogue and the stores
+            ts_load_w<NT, KP>(ws, a, tile + 1);
+            tb_load_ds<NT>(ds + ((tile + 1) & 1) * CT * (TS_BM + TS_PAD), a, (tile + 1) * CT, pos0);
+        }
+        fa_commit();
+        tb_epilogue<NT>(acc, ms, a.bias ? a.bias + (int64_t)tile * 2 * CT : NULL, dsc, st);
+        __syncthreads();
+        tb_store<NT>(a, st, tile * CT, pos0);
+    }
+}
+
+static int tb_smem_bytes(int KP, int NT) {
+    int sk = KP + TS_PAD, CT = 8 * NT;
+    return (int)sizeof(bf16) * (TS_BM * sk + 2 * CT * sk + 2 * CT * (TS_BM + TS_PAD) + TS_BM * (2 * CT + TS_PAD)) +
+           (int)sizeof(float) * TS_BM;
+}
+
+template <int NT, int KP>
+static void tb_launch(cu_impl *c, const ts_args &a, int bytes) {
+    CU_CHECK(cudaFuncSetAttribute(k_tm_side_grad<NT, KP>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    k_tm_side_grad<NT, KP><<<(unsigned)((a.M + TS_BM - 1) / TS_BM), TS_THREADS, bytes, c->stream>>>(a);
+    CU_LAUNCHED();
+}
+template <int NT>
+static void tb_launch_k(cu_impl *c, const ts_args &a, int KP, int bytes) {
+    switch (KP) {
+    case 16: tb_launch<NT, 16>(c, a, bytes); break;
+    case 32: tb_launch<NT, 32>(c, a, bytes); break;
+    case 64: tb_launch<NT, 64>(c, a, bytes); break;
+    case 128: tb_launch<NT, 128>(c, a, bytes); break;
+    default: tb_launch<NT, 256>(c, a, bytes); break;
+    }
+}
+
+// 32-channel tiles at most: the output tile (TS_BM, 2 CT) and two dS tiles (the next
+// one loads during this one's epilogue) need shared memory of their own, and two
+// blocks per SM fit at c_z = 128 with CT = 32 (89 KB each).
+int cu_tm_side_grad_fused(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg,
+                          const void *zl, const void *mask, const void *dS, void *tpg) {
+    int NT = C <= 16 ? 2 : 4, KP = ts_depth(c_z), bytes = tb_smem_bytes(KP, NT);
+    if (!ts_applies(c, M, c_z, C, zl, bytes)) return 0;
+    size_t mark = cu_pool_mark(c);
+    const pf_linear_p *const lin[2][2] = {{lp, lg}, {NULL, NULL}};
+    ts_args a;
+    memset(&a, 0, sizeof a);
+    ts_pack_weights(c, c_z, C, 8 * NT, KP, 1, lin, &a);
+    a.zl = (const bf16 *)zl, a.mask = (const bf16 *)mask, a.M = M;
+    a.dS = (const bf16 *)dS, a.tpg = (bf16 *)tpg;
+    a.vec = M % 8 == 0 && !((uintptr_t)dS & 15);
+    a.vec_out = C % 8 == 0 && !((uintptr_t)tpg & 15);
+    if (NT == 2) tb_launch_k<2>(c, a, KP, bytes);
+    else tb_launch_k<4>(c, a, KP, bytes);
+    cu_pool_release(c, mark);
+    c->trimul_fused_runs++;
+    return 1;
+}
