@@ -54,8 +54,8 @@ static void tm_side_cols(cu_impl *c, const pf_trimul_dims *d, const pf_linear_p 
 // side by side through tpg (N*N, 2n) scratch.
 static void tm_sides(cu_impl *c, const pf_trimul_dims *d, const pf_trimul_p *p, int c0, int n, const void *zl,
                      const void *mask, void *tpg, void *A, void *B) {
-    pf_linear_p ap = rows_of(&p->a_p, d->c_z, c0), ag = rows_of(&p->a_g, d->c_z, c0);
-    pf_linear_p bp = rows_of(&p->b_p, d->c_z, c0), bg = rows_of(&p->b_g, d->c_z, c0);
+    pf_linear_p ap = cu_tm_rows_of(&p->a_p, d->c_z, c0), ag = cu_tm_rows_of(&p->a_g, d->c_z, c0);
+    pf_linear_p bp = cu_tm_rows_of(&p->b_p, d->c_z, c0), bg = cu_tm_rows_of(&p->b_g, d->c_z, c0);
     if (cu_tm_sides_fused(c, d->N * d->N, d->c_z, n, &ap, &ag, &bp, &bg, zl, mask, A, B)) return;
     tm_side_cols(c, d, &p->a_p, &p->a_g, c0, n, zl, mask, tpg, A);
     tm_side_cols(c, d, &p->b_p, &p->b_g, c0, n, zl, mask, tpg, B);
