@@ -117,6 +117,28 @@ __device__ __forceinline__ void bwf_dq_store(const fa_args &a, const bwf_pos &pp
     }
 }
 
+// The running dq a step's product adds to (the warp's 16 queries from qm x 8 NJ channels
+// from cb): 0 on the first key tile; with one query tile per row, the pending step's
+// result (same tile, previous key tile); else the slot, written at least one step ago by
+// this thread.
+template <int CH, int NJ>
+__device__ __forceinline__ void bwf_dq_running(const fa_args &a, const bwf_pos &p, int64_t nqt, int64_t q0,
+                                               const float *slot, int qm, int cb, const float (*dqp)[4],
+                                               float (*dqn)[4]) {
+    int g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+#pragma unroll
+    for (int j = 0; j < NJ; j++)
+#pragma unroll
+        for (int u = 0; u < 2; u++) {
+            int64_t q = q0 + qm + g + 8 * u;
+            float2 v = make_float2(0.f, 0.f);
+            if (p.kt > 0 && nqt == 1) v = make_float2(dqp[j][2 * u], dqp[j][2 * u + 1]);
+            else if (p.kt > 0 && q < a.L) v = *reinterpret_cast<const float2 *>(slot + q * CH + cb + 8 * j + 2 * t);
+            dqn[j][2 * u] = v.x;
+            dqn[j][2 * u + 1] = v.y;
+        }
+}
+
 // The dq product of a step runs in the next step, after that step's first barrier: the
 // barrier that makes every warp's dS visible is then the one the ring needs anyway (one
 // barrier per step), and the slot values read at the step's start have a step to arrive.
@@ -187,21 +209,8 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_fused(fa_args a, float *dq_
         cur = bwf_next(a, p, nkt, nqt);
         issue(cur, b ^ 1);
         if (pending) dq_finish(pend, b ^ 1, dqp);
-        // the running dq this step's product adds to: 0 on the first key tile; with one
-        // query tile per row, the pending step's result (same tile, previous key tile);
-        // else the slot, written at least one step ago by this thread
         float dqn[NJ][4];
-#pragma unroll
-        for (int j = 0; j < NJ; j++)
-#pragma unroll
-            for (int u = 0; u < 2; u++) {
-                int64_t q = q0 + qm + g + 8 * u;
-                float2 v = make_float2(0.f, 0.f);
-                if (p.kt > 0 && nqt == 1) v = make_float2(dqp[j][2 * u], dqp[j][2 * u + 1]);
-                else if (p.kt > 0 && q < a.L) v = *reinterpret_cast<const float2 *>(slot + q * CH + cb + 8 * j + 2 * t);
-                dqn[j][2 * u] = v.x;
-                dqn[j][2 * u + 1] = v.y;
-            }
+        bwf_dq_running<CH, NJ>(a, p, nqt, q0, slot, qm, cb, dqp, dqn);
         if (p.qt == 0) {
 #pragma unroll
             for (int u = 0; u < 2; u++) mk2[u] = bw_mask2(a, p.r, k0 + 16 * w + g + 8 * u);
