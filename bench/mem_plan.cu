@@ -15,8 +15,8 @@
 // as model.c and model_dap.c size their arenas: the model's tensors (full-size z, d z,
 // z_prev and two scratch copies on every rank), the blocks' saved arena (every
 // block's regions, or with K one block's region and the snapshots) and workspace;
-// with --dap P also one rank's plan (the MSA module and the stack sharded, the
-// shard buffers and the gathered z). Weights, optimizer state, staging and library
+// with --dap P also one rank's plan (the MSA module and the stack sharded, and the
+// executor's shard buffers). Weights, optimizer state, staging and library
 // scratch are not counted.
 //   build/mem_plan [--preset af3] [--kind pairformer|evoformer|msa_module] [--fp32] [--dap P]
 //                  [--trunk K [--msa-rows S]] N...
@@ -158,7 +158,7 @@ static void trunk_dap(pf_backend *be, const pf_config *c, int64_t N, int64_t S, 
     const double n = (double)db.n, Np = (double)db.Np, rows = n * Np * c->c_z, mm = (double)db.Sp * n * c->c_m;
     const double big = fmax(fmax(rows, Np * c->c_s), fmax(mm, fmax(2 * n * Np, 2.0 * db.s * Np)));
     const double e[] = {rows, rows, Np * c->c_s, Np * c->c_s, n * Np, n * Np, Np, big, big,
-                        fmax(Np * Np * c->c_z, Pn * mm), mm, mm, db.Sp * n, db.s * Np};
+                        Pn * mm, mm, mm, db.Sp * n, db.s * Np};  // z is gathered in pieces through delta
     double bufs = 0;
     for (size_t k = 0; k < sizeof e / sizeof e[0]; k++) bufs += al(e[k] * es);
     const int nb = c->n_msa_blocks + c->n_blocks;
@@ -166,7 +166,7 @@ static void trunk_dap(pf_backend *be, const pf_config *c, int64_t N, int64_t S, 
     double saved = (double)c->n_msa_blocks * da.saved_bytes + (double)c->n_blocks * db.saved_bytes;
     if (K) saved = al(fmax(da.saved_bytes, db.saved_bytes)) + (ceil((double)nb / K) + PF_MAX(0, PF_MIN(K, nb) - 2)) * snap;
     double arena = model_arena(be, c, N, S), ws = fmax(da.ws_bytes, db.ws_bytes), total = arena + bufs + saved + ws;
-    printf("  dap P %d, one rank: model tensors %.2f GiB (%.1f z), shard buffers + gathered z %.2f GiB (%.1f z), "
+    printf("  dap P %d, one rank: model tensors %.2f GiB (%.1f z), shard buffers %.2f GiB (%.1f z), "
            "saved %.2f GiB (%.1f z), ws %.2f GiB (%.1f z): %.2f GiB = %.3fx one GPU\n", Pn, gib(arena), arena / z,
            gib(bufs), bufs / z, gib(saved), saved / z, gib(ws), ws / z, gib(total), total / one);
     pf_params_free(&P);

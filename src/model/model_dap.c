@@ -29,9 +29,9 @@ struct pf_model_dap {
     void *saved, *ws;          // backend memory
     size_t saved_cap, ws_cap;
     size_t blk_max, snap;      // recompute: the one-block saved region; one snapshot of the sharded streams
-    int64_t zcap;              // elements the stream buffers below hold
+    int64_t zcap, bcap;        // elements the stream buffers hold: z's rows, the scratch
     pf_act *z, *dz, *s, *ds;   // (n, Np, c_z), (Np, c_s)
-    pf_act *pair, *pair_t, *seq, *delta, *dd, *full;  // masks; scratch; the gathers' buffer
+    pf_act *pair, *pair_t, *seq, *delta, *dd, *full;  // masks; scratch; the MSA gather's buffer
     pf_act *m, *dm, *msa, *msa_rows;                   // Evoformer: (Sp, n, c_m), (Sp, n), (s, Np)
     int64_t mcap;              // elements of m above
 };
@@ -90,11 +90,10 @@ static void alloc_bufs(pf_model *M) {
     pf_backend *be = M->be;
     const int cz = M->cfg.c_z, cs = M->cfg.c_s, cm = M->cfg.c_m;
     const int64_t rows = D->n * D->Np * cz, mm = D->Sp * D->n * cm;
-    const int64_t full = PF_MAX(D->Np * D->Np * cz, D->c.size * mm);  // a gathered z or m
-    if (full <= D->zcap && mm <= D->mcap) return;
-    free_bufs(D, be);
     int64_t big = PF_MAX(PF_MAX(rows, D->Np * cs), PF_MAX(mm, 2 * D->n * D->Np));
     big = PF_MAX(big, 2 * D->srow * D->Np);
+    if (D->z && rows <= D->zcap && mm <= D->mcap && big <= D->bcap) return;
+    free_bufs(D, be);
     D->z = be->alloc(be, pf_act_size(be, rows));
     D->dz = be->alloc(be, pf_act_size(be, rows));
     D->s = be->alloc(be, pf_act_size(be, D->Np * cs));
@@ -104,12 +103,13 @@ static void alloc_bufs(pf_model *M) {
     D->seq = be->alloc(be, pf_act_size(be, D->Np));
     D->delta = be->alloc(be, pf_act_size(be, big));
     D->dd = be->alloc(be, pf_act_size(be, big));
-    D->full = be->alloc(be, pf_act_size(be, full));
+    D->full = be->alloc(be, pf_act_size(be, D->c.size * mm));  // a gathered m (z is gathered in pieces)
     D->m = be->alloc(be, pf_act_size(be, mm));
     D->dm = be->alloc(be, pf_act_size(be, mm));
     D->msa = be->alloc(be, pf_act_size(be, D->Sp * D->n));
     D->msa_rows = be->alloc(be, pf_act_size(be, D->srow * D->Np));
-    D->zcap = full;
+    D->zcap = rows;
+    D->bcap = big;
     D->mcap = mm;
 }
 
@@ -216,13 +216,24 @@ static void pad(pf_model *M, const pf_act *x, int C, pf_act *out) {
     be->copy(be, out, x, pf_act_size(be, M->dap->N * C));
 }
 
-// Every rank's rows (n, Np, C) gathered into x (N, N, C).
+// Every rank's rows (n, Np, C) gathered into x (N, N, C), kr local rows at a time
+// through the scratch delta (free between passes; at least one shard, so kr >= n / P):
+// the gathered tensor never exists whole beside x.
 static void gather_rows(pf_model *M, const pf_act *rows, int C, pf_act *x) {
     pf_model_dap *D = M->dap;
     pf_backend *be = M->be;
-    D->c.all_gather(&D->c, rows, D->full, pf_act_size(be, D->n * D->Np * C));
-    for (int64_t i = 0; i < D->N; i++)
-        be->copy(be, pf_act_at(be, x, i * D->N * C), pf_act_at(be, D->full, i * D->Np * C), pf_act_size(be, D->N * C));
+    const int64_t row = D->Np * C, kr = PF_MAX(1, PF_MIN(D->n, D->bcap / (D->c.size * row)));
+    for (int64_t r0 = 0; r0 < D->n; r0 += kr) {
+        const int64_t k = PF_MIN(kr, D->n - r0);  // the same on every rank: one collective each
+        D->c.all_gather(&D->c, pf_act_at(be, rows, r0 * row), D->delta, pf_act_size(be, k * row));
+        for (int q = 0; q < D->c.size; q++)
+            for (int64_t t = 0; t < k; t++) {
+                const int64_t i = q * D->n + r0 + t;  // block q holds rows r0 .. r0 + k - 1 of rank q
+                if (i < D->N)
+                    be->copy(be, pf_act_at(be, x, i * D->N * C), pf_act_at(be, D->delta, (q * k + t) * row),
+                             pf_act_size(be, D->N * C));
+            }
+    }
 }
 
 // This rank's columns of x (S, N, C) into out (Sp, n, C), zero-padded.
