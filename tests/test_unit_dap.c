@@ -10,7 +10,8 @@
 // Then the whole model (both trunks, 5 trunk blocks, a recycling pass, dropout;
 // the AF3 model's MSA-module block sharded too) with recompute = 0, 1, 2, 3: one training step's loss and
 // this rank's gradients bit-identical to recompute 0, the group's summed
-// gradients equal to one process, the saved arena smaller with recompute.
+// gradients equal to one process, the saved arena smaller with recompute; and 20
+// SGD training steps of the AF3 model sharded = one process.
 // A rank's stderr (the rendezvous messages) goes to a file shown only on failure.
 #include <stdio.h>
 #include <stdlib.h>
@@ -395,6 +396,46 @@ static void check_model_recompute(int trunk, const pf_dap_comm *c, int P) {
     src->destroy(src);
 }
 
+// 20 training steps of the AF3 model (MSA module and trunk sharded, recompute 2,
+// dropout, a new synthetic example each step, plain SGD on the group's summed
+// gradient) against the same 20 steps in one process: every loss, and the
+// parameters at the end. In the float64 build too (test_dap64).
+static void check_model_steps(const pf_dap_comm *c, int P) {
+    pf_config cfg = model_cfg(PF_TRUNK_PAIRFORMER);
+    cfg.recycles = 0;  // a recycling pass is covered above; here the steps themselves
+    pf_batch_source *src = pf_synthetic_source_create(&cfg);
+    pf_model *M[2];
+    double worst = 0;
+    for (int k = 0; k < 2; k++) {
+        pf_config ck = cfg;
+        ck.recompute = k ? 2 : 0;
+        M[k] = pf_model_create(&ck, pf_backend_cpu());
+        char err[256] = "";
+        if (k && pf_model_attach_dap(M[k], c, err, sizeof err)) tl_check(0, "attach dap", "%s", err);
+    }
+    for (int step = 0; step < 20; step++) {
+        pf_batch b;
+        src->next(src, step, 0, &b);
+        double loss[2];
+        for (int k = 0; k < 2; k++) {
+            pf_params *Q = &M[k]->P;
+            pf_params_zero_grad(Q);
+            loss[k] = pf_model_train_step(M[k], &b, step).loss;
+            if (k) c->sum(c, Q->grad, Q->total);
+            for (int64_t i = 0; i < Q->total; i++) Q->data[i] -= (real)0.02 * Q->grad[i];
+        }
+        worst = fmax(worst, fabs(loss[1] - loss[0]) / fabs(loss[0]));
+        pf_batch_free(&b);
+    }
+    double e = l2(M[1]->P.data, M[0]->P.data, M[0]->P.total), r = l2(M[0]->P.data, NULL, M[0]->P.total);
+    char label[200];
+    snprintf(label, sizeof label, "model pairformer P=%d rank %d: 20 SGD steps (recompute 2) = one process: every "
+             "loss and the final parameters", P, c->rank);
+    tl_check(worst <= TOL && e <= TOL * r, label, "worst loss rel err %.3e, parameters %.3e", worst, e / r);
+    for (int k = 0; k < 2; k++) pf_model_free(M[k]);
+    src->destroy(src);
+}
+
 // One rank of a P-rank group: returns through fd (passed, failed).
 static void rank_main(int P, int rank, int port, int fd) {
     char err[256];
@@ -418,6 +459,7 @@ static void rank_main(int P, int rank, int port, int fd) {
         }
         check_model_recompute(PF_TRUNK_PAIRFORMER, &h.c, P);
         check_model_recompute(PF_TRUNK_EVOFORMER, &h.c, P);
+        check_model_steps(&h.c, P);
         pf_dap_host_free(&h);
         pf_tcp_close(&g);
     }
