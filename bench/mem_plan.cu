@@ -156,7 +156,7 @@ static void trunk_dap(pf_backend *be, const pf_config *c, int64_t N, int64_t S, 
     pf_dap_block_plan(&db, &b, be, &cm, N, S);
     const double es = be->act_bytes, z = (double)N * N * c->c_z * es;
     const double n = (double)db.n, Np = (double)db.Np, rows = n * Np * c->c_z, mm = (double)db.Sp * n * c->c_m;
-    const double big = fmax(fmax(rows, Np * c->c_s), fmax(mm, fmax(2 * n * Np, 2.0 * db.s * Np)));
+    const double big = fmax(fmax(fmax(rows, Pn * Np * c->c_z), Np * c->c_s), fmax(mm, fmax(2 * n * Np, 2.0 * db.s * Np)));
     const double e[] = {rows, rows, Np * c->c_s, Np * c->c_s, n * Np, n * Np, Np, big, big,
                         Pn * mm, mm, mm, db.Sp * n, db.s * Np};  // z is gathered in pieces through delta
     double bufs = 0;

@@ -288,8 +288,10 @@ static void check_pwavg_op(blk *t, const pf_dap_comm *c, int P) {
     real *gref = tl_copy(t->P.grad, t->P.total);
     real *m_c = shard_cols(t->m0, S, N, cm, Sp, n, r), *z_r = shard_rows(t->z0, N, cz, n, Np, r, 0);
     real *seq = pad_vec(t->tok, N, 1, Np), *o2 = tl_zeros(Sp * n * cm), *dm2 = tl_zeros(Sp * n * cm);
-    real *dz2 = tl_zeros(n * Np * cz), *dout = shard_cols(t->Rm, S, N, cm, Sp, n, r), *ones = tl_zeros(S * N);
-    for (int64_t i = 0; i < S * N; i++) ones[i] = 1;
+    real *dz2 = tl_zeros(n * Np * cz), *dout = shard_cols(t->Rm, S, N, cm, Sp, n, r);
+    const int64_t R = S > N ? S : N;  // ones as an (S, N) and as an (N, N) mask
+    real *ones = tl_zeros(R * N);
+    for (int64_t i = 0; i < R * N; i++) ones[i] = 1;
     be->pwavg_dap_fwd(be, &dd, &st->p.pwavg, (pf_act *)m_c, (pf_act *)z_r, (pf_act *)seq, (pf_act *)o2, sv, ws, c);
     pf_params_zero_grad(&t->P);
     be->pwavg_dap_bwd(be, &dd, &st->p.pwavg, &st->g.pwavg, (pf_act *)seq, sv, (pf_act *)dout, (pf_act *)dm2,

@@ -92,6 +92,7 @@ static void alloc_bufs(pf_model *M) {
     const int64_t rows = D->n * D->Np * cz, mm = D->Sp * D->n * cm;
     int64_t big = PF_MAX(PF_MAX(rows, D->Np * cs), PF_MAX(mm, 2 * D->n * D->Np));
     big = PF_MAX(big, 2 * D->srow * D->Np);
+    big = PF_MAX(big, D->c.size * D->Np * cz);  // gather_rows: one row of z from every rank (n < P)
     if (D->z && rows <= D->zcap && mm <= D->mcap && big <= D->bcap) return;
     free_bufs(D, be);
     D->z = be->alloc(be, pf_act_size(be, rows));
@@ -217,7 +218,8 @@ static void pad(pf_model *M, const pf_act *x, int C, pf_act *out) {
 }
 
 // Every rank's rows (n, Np, C) gathered into x (N, N, C), kr local rows at a time
-// through the scratch delta (free between passes; at least one shard, so kr >= n / P):
+// through the scratch delta (free between passes; at least one shard and P rows, so
+// kr >= max(1, n / P)):
 // the gathered tensor never exists whole beside x.
 static void gather_rows(pf_model *M, const pf_act *rows, int C, pf_act *x) {
     pf_model_dap *D = M->dap;
