@@ -10,7 +10,16 @@
 // workspace for the largest step and the transposes; z^T is made in place),
 // the streams as bench/dap_bench.c allocates them (z, d z, delta, d delta: the
 // rank's rows; the two pair masks' rows), and its ratio to the one-GPU total.
-//   build/mem_plan [--preset af3] [--kind pairformer|evoformer|msa_module] [--fp32] [--dap P] N...
+// --trunk K (AF3 preset): the whole trunk's training step instead (the MSA module's
+// blocks and the Pairformer stack, recompute K, --msa-rows S MSA rows, default 128),
+// as model.c and model_dap.c size their arenas: the model's tensors (full-size z, d z,
+// z_prev and two scratch copies on every rank), the blocks' saved arena (every
+// block's regions, or with K one block's region and the snapshots) and workspace;
+// with --dap P also one rank's plan (the MSA module and the stack sharded, and the
+// executor's shard buffers). Weights, optimizer state, staging and library
+// scratch are not counted.
+//   build/mem_plan [--preset af3] [--kind pairformer|evoformer|msa_module] [--fp32] [--dap P]
+//                  [--trunk K [--msa-rows S]] N...
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +30,7 @@ extern "C" {
 #include "../src/model/dap.h"
 #include "../src/model/config.h"
 #include "../src/model/params.h"
+#include "../src/model/inputs.h"
 }
 
 static double gib(double b) { return b / (double)(1u << 30); }
@@ -83,15 +93,99 @@ static void plan_dap(pf_backend *be, const pf_config *cfg, int64_t N, int Pn, do
     pf_params_free(&P);
 }
 
+static double al(double b) { return ceil(b / 256) * 256; }
+
+// The model's tensors (model.c carve), the same on every rank: inputs, m, z, s and
+// their gradients, the recycled m0, z, s, two scratch buffers of the largest stream.
+static double model_arena(const pf_backend *be, const pf_config *c, int64_t N, int64_t S) {
+    const double es = be->act_bytes, NN = (double)N * N;
+    double t = 0, big = fmax((double)S * N * fmax(c->c_m, PF_MSA_FEAT), NN * c->c_z);
+    for (int k = 0; k < PF_NUM_INPUTS; k++)
+        t += al((double)pf_input_elems(k, N, S, 0) * (pf_model_inputs[k].is_int ? 4 : es));
+    const double e[] = {2.0 * S * N * c->c_m, 2 * NN * c->c_z, 2.0 * N * c->c_s, (double)N * c->c_m, NN * c->c_z,
+                        (double)N * c->c_s, 2 * big, (double)N * fmax(fmax(c->c_m, c->c_z), fmax(c->c_s, PF_MSA_FEAT))};
+    for (size_t k = 0; k < sizeof e / sizeof e[0]; k++) t += al(e[k] * es);
+    return t;
+}
+
+// Saved arena of n_a blocks of kind a then n_b of kind b (snapshots sa, sb bytes),
+// recompute K as model.c plans it (segments within a stack; K = 0: every region).
+static double saved_arena(double ra, double rb, int n_a, int n_b, double sa, double sb, int K) {
+    if (!K) return n_a * ra + n_b * rb;
+    double starts = ceil((double)n_a / K) * sa + ceil((double)n_b / K) * sb;
+    double inner = fmax((PF_MIN(K, n_a) - 1) * sa, (PF_MIN(K, n_b) - 1) * sb);
+    return al(fmax(ra, rb)) + starts + fmax(inner, 0);
+}
+
+// One GPU: the whole trunk (MSA module + Pairformer stack) through model.c's executor.
+static double trunk_one(pf_backend *be, const pf_config *c, int64_t N, int64_t S, int K) {
+    pf_params P;
+    pf_params_init_registry(&P);
+    pf_block a, b;
+    pf_block_declare(&a, PF_BLOCK_MSA_MODULE, c, &P, "msa");
+    pf_block_declare(&b, PF_BLOCK_PAIRFORMER, c, &P, "pf");
+    pf_block_plan(&a, be, N, S);
+    pf_block_plan(&b, be, N, S);
+    const double es = be->act_bytes, z = (double)N * N * c->c_z * es;
+    const double sa = al(z) + al((double)S * N * c->c_m * es), sb = al(z) + al((double)N * c->c_s * es);
+    double arena = model_arena(be, c, N, S);
+    double saved = saved_arena(a.saved_bytes, b.saved_bytes, c->n_msa_blocks, c->n_blocks, sa, sb, K);
+    double ws = fmax(a.ws_bytes, b.ws_bytes), total = arena + saved + ws;
+    printf("trunk N %lld S %lld recompute %d, one GPU: model tensors %.2f GiB (%.1f z), saved %.2f GiB (%.1f z), "
+           "ws %.2f GiB (%.1f z): %.2f GiB (%.1f z-sized copies of %.2f GiB)\n", (long long)N, (long long)S, K,
+           gib(arena), arena / z, gib(saved), saved / z, gib(ws), ws / z, gib(total), total / z, gib(z));
+    pf_params_free(&P);
+    return total;
+}
+
+// One rank of P: the MSA module and the stack on model_dap.c's executor.
+static void trunk_dap(pf_backend *be, const pf_config *c, int64_t N, int64_t S, int K, int Pn, double one) {
+    pf_params P;
+    pf_params_init_registry(&P);
+    pf_block a, b;
+    pf_block_declare(&a, PF_BLOCK_MSA_MODULE, c, &P, "msa");
+    pf_block_declare(&b, PF_BLOCK_PAIRFORMER, c, &P, "pf");
+    pf_dap_comm cm;
+    memset(&cm, 0, sizeof cm);
+    cm.size = Pn;
+    pf_dap_block da, db;
+    real dummy = 0;
+    memset(&da, 0, sizeof da), memset(&db, 0, sizeof db);
+    da.b = &a, db.b = &b, da.discard = db.discard = &dummy;  // kept by the plan: nothing is allocated
+    pf_dap_block_plan(&da, &a, be, &cm, N, S);
+    pf_dap_block_plan(&db, &b, be, &cm, N, S);
+    const double es = be->act_bytes, z = (double)N * N * c->c_z * es;
+    const double n = (double)db.n, Np = (double)db.Np, rows = n * Np * c->c_z, mm = (double)db.Sp * n * c->c_m;
+    const double big = fmax(fmax(fmax(rows, Pn * Np * c->c_z), Np * c->c_s), fmax(mm, fmax(2 * n * Np, 2.0 * db.s * Np)));
+    const double e[] = {rows, rows, Np * c->c_s, Np * c->c_s, n * Np, n * Np, Np, big, big,
+                        Pn * mm, mm, mm, db.Sp * n, db.s * Np};  // z is gathered in pieces through delta
+    double bufs = 0;
+    for (size_t k = 0; k < sizeof e / sizeof e[0]; k++) bufs += al(e[k] * es);
+    const int nb = c->n_msa_blocks + c->n_blocks;
+    const double snap = al(rows * es) + al(mm * es) + al(Np * c->c_s * es);
+    double saved = (double)c->n_msa_blocks * da.saved_bytes + (double)c->n_blocks * db.saved_bytes;
+    if (K) saved = al(fmax(da.saved_bytes, db.saved_bytes)) + (ceil((double)nb / K) + PF_MAX(0, PF_MIN(K, nb) - 2)) * snap;
+    double arena = model_arena(be, c, N, S), ws = fmax(da.ws_bytes, db.ws_bytes), total = arena + bufs + saved + ws;
+    printf("  dap P %d, one rank: model tensors %.2f GiB (%.1f z), shard buffers %.2f GiB (%.1f z), "
+           "saved %.2f GiB (%.1f z), ws %.2f GiB (%.1f z): %.2f GiB = %.3fx one GPU\n", Pn, gib(arena), arena / z,
+           gib(bufs), bufs / z, gib(saved), saved / z, gib(ws), ws / z, gib(total), total / one);
+    pf_params_free(&P);
+}
+
 int main(int argc, char **argv) {
     const char *preset = "af3", *kind_name = "pairformer";
-    int fp32 = 0, first = 1, dap = 0;
+    int fp32 = 0, first = 1, dap = 0, trunk = -1, msa_rows = 128;
     for (; first < argc && argv[first][0] == '-'; first++) {
         if (!strcmp(argv[first], "--preset") && first + 1 < argc) preset = argv[++first];
         else if (!strcmp(argv[first], "--kind") && first + 1 < argc) kind_name = argv[++first];
         else if (!strcmp(argv[first], "--fp32")) fp32 = 1;
         else if (!strcmp(argv[first], "--dap") && first + 1 < argc) dap = atoi(argv[++first]);
-        else { fprintf(stderr, "usage: mem_plan [--preset P] [--kind K] [--fp32] [--dap P] N...\n"); return 2; }
+        else if (!strcmp(argv[first], "--trunk") && first + 1 < argc) trunk = atoi(argv[++first]);
+        else if (!strcmp(argv[first], "--msa-rows") && first + 1 < argc) msa_rows = atoi(argv[++first]);
+        else {
+            fprintf(stderr, "usage: mem_plan [--preset P] [--kind K] [--fp32] [--dap P] [--trunk K [--msa-rows S]] N...\n");
+            return 2;
+        }
     }
     pf_config cfg;
     if (pf_config_preset(&cfg, preset)) { fprintf(stderr, "mem_plan: unknown preset '%s'\n", preset); return 2; }
@@ -99,6 +193,10 @@ int main(int argc, char **argv) {
                : !strcmp(kind_name, "evoformer") ? PF_BLOCK_EVOFORMER
                : !strcmp(kind_name, "msa_module") ? PF_BLOCK_MSA_MODULE : -1;
     if (kind < 0) { fprintf(stderr, "mem_plan: unknown kind '%s'\n", kind_name); return 2; }
+    if (trunk >= 0 && (cfg.trunk != PF_TRUNK_PAIRFORMER || msa_rows < 1)) {
+        fprintf(stderr, "mem_plan: --trunk plans the AF3 trunk (a pairformer preset) with --msa-rows >= 1\n");
+        return 2;
+    }
     if (dap && (dap < 2 || kind != PF_BLOCK_PAIRFORMER)) {
         fprintf(stderr, "mem_plan: --dap P needs P >= 2 and the pairformer kind\n");
         return 2;
@@ -114,9 +212,16 @@ int main(int argc, char **argv) {
 #include "../src/backend/ops.def"
     be.attn_dap_mem = cu_attn_dap_mem;  // the CUDA backend's sharded entries (cu_dap.cuh)
     be.trimul_dap_mem = cu_trimul_dap_mem;
+    be.opm_dap_mem = cu_opm_dap_mem;
+    be.pwavg_dap_mem = cu_pwavg_dap_mem;
     for (int i = first; i < argc; i++) {
         int64_t N = atoll(argv[i]);
         if (N < 1) { fprintf(stderr, "mem_plan: bad N '%s'\n", argv[i]); return 2; }
+        if (trunk >= 0) {
+            double one = trunk_one(&be, &cfg, N, msa_rows, trunk);
+            if (dap) trunk_dap(&be, &cfg, N, msa_rows, trunk, dap, one);
+            continue;
+        }
         double one = plan(&be, &cfg, kind, N, kind == PF_BLOCK_PAIRFORMER ? 1 : cfg.msa_rows);
         if (dap) plan_dap(&be, &cfg, N, dap, one);
     }

@@ -384,7 +384,7 @@ static void test_dropout(void) {
 
     // rate 0 is a plain add (and its backward a copy)
     {
-        pf_dropout d = {5, 7, 3, 0.0f, 0, 99};
+        pf_dropout d = {5, 7, 3, 0.0f, 0, 99, 0};
         int64_t n = 5 * 7 * 3;
         real *y = tl_rand(n, 1, 330), *delta = tl_rand(n, 1, 331), *ref = tl_copy(y, n), *dd = tl_rand(n, 1, 332);
         for (int64_t k = 0; k < n; k++) ref[k] += delta[k];
@@ -396,7 +396,7 @@ static void test_dropout(void) {
 
     // kept fraction on a large tensor: 1e6 independent draws, sd ~ 4.3e-4
     {
-        pf_dropout d = {100, 100, 100, 0.25f, -1, pf_hash2(340, 1)};
+        pf_dropout d = {100, 100, 100, 0.25f, -1, pf_hash2(340, 1), 0};
         int64_t n = 100 * 100 * 100;
         real *y = tl_zeros(n), *ones = tl_zeros(n);
         for (int64_t k = 0; k < n; k++) ones[k] = 1;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Axial parallelism (dap, docs/PARALLEL.md) end to end on CPU ranks of a TCP
-# group: 20 training steps of the tiny preset with the Pairformer trunk (and 6
+# group: 20 training steps of the tiny preset with the Pairformer trunk (its MSA
+# module sharded too, MSA dropout 0.15 on the pair-weighted averaging) (and 6
 # with the Evoformer trunk; 10 over mpirun) give the losses of one process for dap = 2 and dap = 3 (crops of 45 and 46 tokens:
 # uneven rows, padded; pair dropout 0.25, up to one recycling pass); 4 ranks as 2 data-parallel groups x dap 2 equal one
 # process with grad_accum = 2; a dap run resumes exactly; bad dap values are
@@ -11,7 +12,7 @@
 set -u
 cd "$(dirname "$0")/.."
 . tests/testlib.sh
-ARGS="--preset tiny --trunk pairformer --data synthetic --set val_every=0 --set dropout_pair=0.25 --quiet"
+ARGS="--preset tiny --trunk pairformer --data synthetic --set val_every=0 --set dropout_pair=0.25 --set dropout_msa=0.15 --quiet"
 
 # ranks W STEPS OUT ARGS...: W ranks of one TCP group (torchrun-style variables); 0 if all exit 0
 ranks() {

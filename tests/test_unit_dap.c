@@ -1,16 +1,17 @@
 // test_unit_dap.c: axial parallelism (src/model/dap.h) on CPU ranks. For P = 2
 // and P = 3 (N = 7 tokens and S = 5 MSA rows: uneven, padded) this program forks
 // P processes that form a TCP group (src/train/tcp_group.h) and run one
-// Pairformer block and one Evoformer block with dropout on, one masked token and
-// (Evoformer) one masked MSA row, the pair tensor sharded by rows and the MSA by
-// columns; each compares its shard of the outputs, of the input gradients and
+// Pairformer block, one Evoformer block and one AF3 MSA-module block with
+// dropout on, one masked token and (MSA blocks) one masked MSA row, the pair
+// tensor sharded by rows and the MSA by columns; each compares its shard of the outputs, of the input gradients and
 // the group-summed parameter gradients with the same block run unsharded in the
 // same process. Built twice: float32
 // (test_unit_dap, tolerance 1e-6 relative) and float64 (test_dap64, 1e-12).
-// Then the whole model (both trunks, 5 trunk blocks, a recycling pass, dropout)
-// with the trunk sharded and recompute = 0, 1, 2, 3: one training step's loss and
+// Then the whole model (both trunks, 5 trunk blocks, a recycling pass, dropout;
+// the AF3 model's MSA-module block sharded too) with recompute = 0, 1, 2, 3: one training step's loss and
 // this rank's gradients bit-identical to recompute 0, the group's summed
-// gradients equal to one process, the saved arena smaller with recompute.
+// gradients equal to one process, the saved arena smaller with recompute; and 20
+// SGD training steps of the AF3 model sharded = one process.
 // A rank's stderr (the rendezvous messages) goes to a file shown only on failure.
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,7 +47,7 @@ static pf_config small_cfg(void) {
     pf_config_preset(&c, "tiny");
     c.c_z = 5; c.c_s = 7; c.c_m = 6;
     c.heads_pair = 2; c.c_h_pair = 3; c.heads_single = 3; c.c_h_single = 2;
-    c.heads_msa = 2; c.c_h_msa = 3; c.c_opm = 3;
+    c.heads_msa = 2; c.c_h_msa = 3; c.c_opm = 3; c.heads_pwavg = 2; c.c_h_pwavg = 3;
     c.c_trimul = 4; c.transition_n = 2;
     c.dropout_pair = 0.25f; c.dropout_msa = 0.15f;
     return c;
@@ -220,7 +221,7 @@ static void check_err(const blk *t, const pf_dap_comm *c, int P, const char *wha
 
 static void check_rank(blk *t, const pf_dap_comm *c, const result *ref, int P) {
     const int64_t N = t->N, n = pf_dap_rows(N, P), Np = n * P, S = t->S, s = pf_dap_rows(S, P), Sp = s * P;
-    const int r = c->rank, evo = t->kind == PF_BLOCK_EVOFORMER;
+    const int r = c->rank, evo = t->kind != PF_BLOCK_PAIRFORMER;  // evo: the block updates m
     pf_dap_block db = {0};
     pf_dap_block_plan(&db, &t->b, t->be, c, N, S);
     pf_dap_streams st = {.z = (pf_act *)shard_rows(t->z0, N, t->cz, n, Np, r, 0),
@@ -263,10 +264,67 @@ static void check_rank(blk *t, const pf_dap_comm *c, const result *ref, int P) {
     pf_dap_block_free(&db, t->be);
 }
 
+// The sharded pair-weighted averaging alone (pwavg_dap, the MSA-module block's
+// step 1) against the unsharded op: output columns, d m columns, d z rows and its
+// parameter gradients summed over the group.
+static void check_pwavg_op(blk *t, const pf_dap_comm *c, int P) {
+    pf_backend *be = t->be;
+    pf_step *st = &t->b.step[1];
+    const int64_t N = t->N, S = t->S, n = pf_dap_rows(N, P), Np = n * P, Sp = pf_dap_rows(S, P) * P;
+    const int cm = t->cm, cz = t->cz, r = c->rank;
+    pf_pwavg_dims d = st->d.pwavg, dd;
+    d.S = S, d.N = N;
+    dd = d;
+    dd.S = Sp, dd.N = Np;
+    pf_mem m1 = be->pwavg_mem(be, &d), mP = be->pwavg_dap_mem(be, &dd, P);
+    real *out = tl_zeros(S * N * cm), *dm = tl_zeros(S * N * cm), *dz = tl_zeros(N * N * cz);
+    const size_t svb = m1.saved > mP.saved ? m1.saved : mP.saved, wsb = m1.ws > mP.ws ? m1.ws : mP.ws;
+    real *sv = tl_zeros((int64_t)(svb / sizeof(real)) + 1);
+    real *ws = tl_zeros((int64_t)(wsb / sizeof(real)) + 1);
+    be->pwavg_fwd(be, &d, &st->p.pwavg, (pf_act *)t->m0, (pf_act *)t->z0, (pf_act *)t->tok, (pf_act *)out, sv, ws);
+    pf_params_zero_grad(&t->P);
+    be->pwavg_bwd(be, &d, &st->p.pwavg, &st->g.pwavg, (pf_act *)t->tok, sv, (pf_act *)t->Rm, (pf_act *)dm,
+                  (pf_act *)dz, ws);
+    real *gref = tl_copy(t->P.grad, t->P.total);
+    real *m_c = shard_cols(t->m0, S, N, cm, Sp, n, r), *z_r = shard_rows(t->z0, N, cz, n, Np, r, 0);
+    real *seq = pad_vec(t->tok, N, 1, Np), *o2 = tl_zeros(Sp * n * cm), *dm2 = tl_zeros(Sp * n * cm);
+    real *dz2 = tl_zeros(n * Np * cz), *dout = shard_cols(t->Rm, S, N, cm, Sp, n, r);
+    const int64_t R = S > N ? S : N;  // ones as an (S, N) and as an (N, N) mask
+    real *ones = tl_zeros(R * N);
+    for (int64_t i = 0; i < R * N; i++) ones[i] = 1;
+    be->pwavg_dap_fwd(be, &dd, &st->p.pwavg, (pf_act *)m_c, (pf_act *)z_r, (pf_act *)seq, (pf_act *)o2, sv, ws, c);
+    pf_params_zero_grad(&t->P);
+    be->pwavg_dap_bwd(be, &dd, &st->p.pwavg, &st->g.pwavg, (pf_act *)seq, sv, (pf_act *)dout, (pf_act *)dm2,
+                      (pf_act *)dz2, ws, c);
+    c->sum(c, t->P.grad, t->P.total);
+    real *keep_c = shard_cols(ones, S, N, 1, Sp, n, r), *keep_r = shard_rows(ones, N, 1, n, Np, r, 0);
+    const double e[3] = {rel_err_kept(o2, shard_cols(out, S, N, cm, Sp, n, r), keep_c, Sp * n, cm),
+                         rel_err_kept(dm2, shard_cols(dm, S, N, cm, Sp, n, r), keep_c, Sp * n, cm),
+                         rel_err_kept(dz2, shard_rows(dz, N, cz, n, Np, r, 0), keep_r, n * Np, cz)};
+    // per tensor as check_param_grads (LN_z's bias has an exactly-zero gradient:
+    // the logits of a row shift together under softmax)
+    double eg = 0, big = 0;
+    for (int i = 0; i < t->P.n; i++)
+        if (strstr(t->P.t[i].name, "pair_weighted"))
+            big = fmax(big, l2(gref + t->P.t[i].offset, NULL, t->P.t[i].numel));
+    for (int i = 0; i < t->P.n; i++) {
+        const pf_param *q = &t->P.t[i];
+        if (!strstr(q->name, "pair_weighted")) continue;
+        const double ref = fmax(l2(gref + q->offset, NULL, q->numel), 0.01 * big);
+        eg = fmax(eg, l2(t->P.grad + q->offset, gref + q->offset, q->numel) / ref);
+    }
+    char label[160];
+    snprintf(label, sizeof label, "pwavg_dap P=%d rank %d: output, d m columns, d z rows, parameter gradients = pwavg", P, r);
+    tl_check(e[0] <= TOL && e[1] <= TOL && e[2] <= TOL && eg <= TOL_PARAM, label, "%.3e %.3e %.3e %.3e", e[0], e[1],
+             e[2], eg);
+    free(out), free(dm), free(dz), free(sv), free(ws), free(gref), free(m_c), free(z_r), free(seq), free(o2);
+    free(dm2), free(dz2), free(dout), free(ones), free(keep_c), free(keep_r);
+}
+
 static pf_config model_cfg(int trunk) {
     pf_config c = small_cfg();
     c.trunk = trunk;
-    c.c_e = 4; c.heads_extra = 2; c.c_h_extra = 3; c.heads_pwavg = 2; c.c_h_pwavg = 3;
+    c.c_e = 4; c.heads_extra = 2; c.c_h_extra = 3;
     c.n_blocks = 5; c.n_extra_blocks = 1; c.n_msa_blocks = 1;
     c.crop_size = 7; c.msa_rows = 5; c.extra_msa_rows = 3;  // 7 tokens: padded for P = 2 and 3
     c.n_bins = 8; c.recycles = 1;
@@ -291,6 +349,8 @@ static double model_step(pf_config cfg, int recompute, const pf_batch *b, const 
     pf_model *M = pf_model_create(&cfg, pf_backend_cpu());
     char err[256] = "";
     if (c && pf_model_attach_dap(M, c, err, sizeof err)) tl_check(0, "attach dap", "%s", err);
+    if (c && cfg.trunk == PF_TRUNK_PAIRFORMER && recompute == 0)
+        tl_check(pf_model_dap_first(M) == 0, "model pairformer: the MSA module runs sharded on the cpu", NULL);
     randomise(M);
     pf_params_zero_grad(&M->P);
     double loss = pf_model_train_step(M, b, 5).loss;
@@ -338,6 +398,46 @@ static void check_model_recompute(int trunk, const pf_dap_comm *c, int P) {
     src->destroy(src);
 }
 
+// 20 training steps of the AF3 model (MSA module and trunk sharded, recompute 2,
+// dropout, a new synthetic example each step, plain SGD on the group's summed
+// gradient) against the same 20 steps in one process: every loss, and the
+// parameters at the end. In the float64 build too (test_dap64).
+static void check_model_steps(const pf_dap_comm *c, int P) {
+    pf_config cfg = model_cfg(PF_TRUNK_PAIRFORMER);
+    cfg.recycles = 0;  // a recycling pass is covered above; here the steps themselves
+    pf_batch_source *src = pf_synthetic_source_create(&cfg);
+    pf_model *M[2];
+    double worst = 0;
+    for (int k = 0; k < 2; k++) {
+        pf_config ck = cfg;
+        ck.recompute = k ? 2 : 0;
+        M[k] = pf_model_create(&ck, pf_backend_cpu());
+        char err[256] = "";
+        if (k && pf_model_attach_dap(M[k], c, err, sizeof err)) tl_check(0, "attach dap", "%s", err);
+    }
+    for (int step = 0; step < 20; step++) {
+        pf_batch b;
+        src->next(src, step, 0, &b);
+        double loss[2];
+        for (int k = 0; k < 2; k++) {
+            pf_params *Q = &M[k]->P;
+            pf_params_zero_grad(Q);
+            loss[k] = pf_model_train_step(M[k], &b, step).loss;
+            if (k) c->sum(c, Q->grad, Q->total);
+            for (int64_t i = 0; i < Q->total; i++) Q->data[i] -= (real)0.02 * Q->grad[i];
+        }
+        worst = fmax(worst, fabs(loss[1] - loss[0]) / fabs(loss[0]));
+        pf_batch_free(&b);
+    }
+    double e = l2(M[1]->P.data, M[0]->P.data, M[0]->P.total), r = l2(M[0]->P.data, NULL, M[0]->P.total);
+    char label[200];
+    snprintf(label, sizeof label, "model pairformer P=%d rank %d: 20 SGD steps (recompute 2) = one process: every "
+             "loss and the final parameters", P, c->rank);
+    tl_check(worst <= TOL && e <= TOL * r, label, "worst loss rel err %.3e, parameters %.3e", worst, e / r);
+    for (int k = 0; k < 2; k++) pf_model_free(M[k]);
+    src->destroy(src);
+}
+
 // One rank of a P-rank group: returns through fd (passed, failed).
 static void rank_main(int P, int rank, int port, int fd) {
     char err[256];
@@ -351,15 +451,17 @@ static void rank_main(int P, int rank, int port, int fd) {
     } else {
         pf_dap_host h;
         if (pf_dap_host_init(&h, rank, P, P, tcp_sum, &g, err, sizeof err)) tl_check(0, "dap group", "%s", err);
-        const int kinds[2] = {PF_BLOCK_PAIRFORMER, PF_BLOCK_EVOFORMER};
-        for (int k = 0; k < 2; k++) {
+        const int kinds[3] = {PF_BLOCK_PAIRFORMER, PF_BLOCK_EVOFORMER, PF_BLOCK_MSA_MODULE};
+        for (int k = 0; k < 3; k++) {
             blk t;
             blk_setup(&t, kinds[k], 7, 5);
             result ref = run_full(&t);
             check_rank(&t, &h.c, &ref, P);
+            if (kinds[k] == PF_BLOCK_MSA_MODULE) check_pwavg_op(&t, &h.c, P);
         }
         check_model_recompute(PF_TRUNK_PAIRFORMER, &h.c, P);
         check_model_recompute(PF_TRUNK_EVOFORMER, &h.c, P);
+        check_model_steps(&h.c, P);
         pf_dap_host_free(&h);
         pf_tcp_close(&g);
     }
@@ -423,8 +525,17 @@ static void check_refusals(void) {
     pf_block b;
     pf_block_declare(&b, PF_BLOCK_EXTRA_MSA, &cfg, &P, "extra");
     char err[256] = "";
-    tl_check(pf_dap_check(&b, pf_backend_cpu(), err, sizeof err) == -1 && strstr(err, "Pairformer and Evoformer"),
+    tl_check(pf_dap_check(&b, pf_backend_cpu(), err, sizeof err) == -1 &&
+                 strstr(err, "Pairformer, Evoformer and AF3 MSA module"),
              "dap refuses an extra-MSA block, naming the block kinds it has", "%s", err);
+    pf_block_declare(&b, PF_BLOCK_MSA_MODULE, &cfg, &P, "msa");
+    tl_check(pf_dap_check(&b, pf_backend_cpu(), err, sizeof err) == 0, "dap takes an MSA-module block on the cpu",
+             "%s", err);
+    pf_backend nopw = *pf_backend_cpu();
+    nopw.pwavg_dap_fwd = NULL;
+    nopw.name = "nopw";
+    tl_check(pf_dap_check(&b, &nopw, err, sizeof err) == -1 && strstr(err, "nopw") && strstr(err, "pwavg_dap"),
+             "dap refuses an MSA-module block on a backend without pwavg_dap, naming it", "%s", err);
     pf_block_declare(&b, PF_BLOCK_PAIRFORMER, &cfg, &P, "pf");
     tl_check(pf_dap_check(&b, pf_backend_cpu(), err, sizeof err) == 0, "dap takes a Pairformer block on the cpu",
              "%s", err);

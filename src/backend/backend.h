@@ -45,13 +45,15 @@ typedef struct { size_t saved, ws, ws_fwd; } pf_mem;
 // shared_axis 0: one mask for every a ("row-wise" in the papers: the mask
 // depends on (b, c)); 1: one mask for every b ("column-wise": depends on (a, c));
 // -1: independent. The keep decision for element (u, v) of the mask is
-// pf_uniform_f(key, u * C + v) >= rate, scaled by 1 / (1 - rate).
+// pf_uniform_f(key, (u0 + u) * C + v) >= rate, scaled by 1 / (1 - rate).
 typedef struct {
     int64_t A, B;
     int C;
     float rate;       // 0: no dropout (evaluation)
     int shared_axis;  // 0, 1 or -1
     uint64_t key;     // from (seed, step, block, site)
+    int64_t u0;       // shared masks: the index of this tensor's first mask row in the whole
+                      // tensor's mask (a shard's offset under dap: its first column); 0 otherwise
 } pf_dropout;
 
 typedef struct {
@@ -250,6 +252,20 @@ struct pf_backend {
     void (*opm_dap_bwd)(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, pf_opm_p *g,
                         const pf_act *mask, const void *saved, const pf_act *d_out, pf_act *d_m, void *ws,
                         const pf_dap_comm *c);
+    //  pwavg_dap: MSA pair-weighted averaging (AF3 Alg. 10) on the rank's columns
+    //    of the MSA, m (S, n, c_m), with its rows of the pair tensor z (n, N, c_z)
+    //    and the token mask (N) of every column: the output column i averages v of
+    //    every column j with weights from z's row i, so v (S, N, H c_h) is
+    //    all-gathered and its gradient summed back to its columns (all-to-all, then
+    //    a sum in rank order). dims: S rows, N = P n columns. d_m, d_z: this rank's
+    //    columns and rows, added to.
+    pf_mem (*pwavg_dap_mem)(pf_backend *be, const pf_pwavg_dims *d, int P);
+    void (*pwavg_dap_fwd)(pf_backend *be, const pf_pwavg_dims *d, const pf_pwavg_p *p, const pf_act *m,
+                          const pf_act *z, const pf_act *mask, pf_act *out, void *saved, void *ws,
+                          const pf_dap_comm *c);
+    void (*pwavg_dap_bwd)(pf_backend *be, const pf_pwavg_dims *d, const pf_pwavg_p *p, pf_pwavg_p *g,
+                          const pf_act *mask, const void *saved, const pf_act *d_out, pf_act *d_m, pf_act *d_z,
+                          void *ws, const pf_dap_comm *c);
     // An (S, N, C) tensor (the MSA) between its column shard (S, N / P, C) and its
     // row shard (S / P, N, C): to_rows 1 columns -> rows, 0 rows -> columns.
     // ws: 2 (S / P) N C reals.

@@ -24,7 +24,7 @@ static void cpu_add(pf_backend *be, pf_act *y, const pf_act *x, int64_t n) {
 // Mask value (0 or 1 / (1 - rate)) of element (a, b, c) of a (A, B, C) tensor.
 static inline real dropout_scale(const pf_dropout *d, int64_t a, int64_t b, int64_t c) {
     int64_t u = d->shared_axis == 0 ? b : a;
-    int64_t idx = d->shared_axis == -1 ? (a * d->B + b) * d->C + c : u * d->C + c;
+    int64_t idx = d->shared_axis == -1 ? (a * d->B + b) * d->C + c : (d->u0 + u) * d->C + c;
     return pf_uniform_f(d->key, (uint64_t)idx) >= d->rate ? (real)(1.0 / (1.0 - (double)d->rate)) : 0;
 }
 
@@ -199,6 +199,9 @@ static pf_backend cpu_backend = {
     .opm_dap_mem = cpu_opm_dap_mem,
     .opm_dap_fwd = cpu_opm_dap_fwd,
     .opm_dap_bwd = cpu_opm_dap_bwd,
+    .pwavg_dap_mem = cpu_pwavg_dap_mem,
+    .pwavg_dap_fwd = cpu_pwavg_dap_fwd,
+    .pwavg_dap_bwd = cpu_pwavg_dap_bwd,
     .dap_reshard = cpu_dap_reshard,
     .ipa_mem = cpu_ipa_mem,
     .ipa_fwd = cpu_ipa_fwd_op,

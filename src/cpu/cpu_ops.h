@@ -6,6 +6,7 @@
 //   cpu_trimul.c      trimul
 //   cpu_trimul_dap.c  trimul_dap (row-sharded outgoing update, axial parallelism), dap_transpose
 //   cpu_opm_dap.c     opm_dap (column-sharded MSA), dap_reshard
+//   cpu_pwavg_dap.c   pwavg_dap (pair-weighted averaging on the column-sharded MSA)
 //   cpu_pwavg.c       pwavg
 //   cpu_core_attn.c   core_attn (the attention core alone: the C API's triangle attention)
 //   cpu_heads.c       relpos, disto
@@ -63,6 +64,12 @@ void cpu_opm_dap_fwd(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, co
                      const pf_act *mask, pf_act *out, void *saved, void *ws, const pf_dap_comm *c);
 void cpu_opm_dap_bwd(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, pf_opm_p *g, const pf_act *mask,
                      const void *saved, const pf_act *d_out, pf_act *d_m, void *ws, const pf_dap_comm *c);
+pf_mem cpu_pwavg_dap_mem(pf_backend *be, const pf_pwavg_dims *d, int P);
+void cpu_pwavg_dap_fwd(pf_backend *be, const pf_pwavg_dims *d, const pf_pwavg_p *p, const pf_act *m,
+                       const pf_act *z, const pf_act *mask, pf_act *out, void *saved, void *ws, const pf_dap_comm *c);
+void cpu_pwavg_dap_bwd(pf_backend *be, const pf_pwavg_dims *d, const pf_pwavg_p *p, pf_pwavg_p *g,
+                       const pf_act *mask, const void *saved, const pf_act *d_out, pf_act *d_m, pf_act *d_z,
+                       void *ws, const pf_dap_comm *c);
 void cpu_dap_reshard(pf_backend *be, const pf_dap_comm *c, int64_t S, int64_t N, int C, const pf_act *x,
                      pf_act *out, void *ws, int to_rows);
 void cpu_dap_transpose(pf_backend *be, const pf_dap_comm *c, int64_t N, int C, const pf_act *x, pf_act *out,

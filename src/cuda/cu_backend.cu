@@ -210,7 +210,7 @@ __global__ void k_dropout(pf_dropout d, float scale, T *y, const T *x, int mode)
     int64_t rows = d.A * d.B;
     for (int64_t ab = blockIdx.x; ab < rows; ab += gridDim.x) {
         int64_t a = ab / d.B, b = ab - a * d.B;
-        int64_t mrow = d.shared_axis == -1 ? ab : (d.shared_axis == 0 ? b : a);  // row of the mask
+        int64_t mrow = d.shared_axis == -1 ? ab : d.u0 + (d.shared_axis == 0 ? b : a);  // row of the mask
         for (int cc = threadIdx.x; cc < d.C; cc += blockDim.x) {
             int64_t i = ab * d.C + cc;
             float m = d_uniform_f(d.key, (uint64_t)(mrow * d.C + cc)) >= d.rate ? scale : 0.f;
@@ -226,7 +226,7 @@ __global__ void k_dropout(pf_dropout d, float scale, T *y, const T *x, int mode)
 // 16-byte accesses. The hash was the cost: two 64-bit mixes per element made
 // the dropout kernel compute-bound (0.7 ms per N = 1024 pair update, ncu).
 __global__ void k_dropout_mask(pf_dropout d, float scale, float *m, int64_t n) {
-    GRID_STRIDE(i, n) m[i] = d_uniform_f(d.key, (uint64_t)i) >= d.rate ? scale : 0.f;
+    GRID_STRIDE(i, n) m[i] = d_uniform_f(d.key, (uint64_t)(d.u0 * d.C + i)) >= d.rate ? scale : 0.f;
 }
 // Block (x: a group of rows b, y: a); thread: one 8-channel vector of row (a, b).
 // cv = C / 8 divides blockDim.x.

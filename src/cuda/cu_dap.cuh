@@ -1,5 +1,5 @@
 // cu_dap.cuh: the CUDA backend's sharded ops for axial parallelism (backend.h,
-// attn_dap / trimul_dap / dap_transpose; src/model/dap.h). Each is the CPU
+// attn_dap / trimul_dap / dap_transpose / opm_dap / pwavg_dap; src/model/dap.h). Each is the CPU
 // reference's math (cpu_attention.c, cpu_trimul_dap.c) on the kernels of the
 // unsharded op; the collectives come from the group's pf_dap_comm (cu_nccl.cu:
 // NCCL on the backend's stream) and move activations as stored (bf16 as bf16).
@@ -24,6 +24,9 @@ static inline int cu_dap_pieces(cu_impl *c, int P) {
 // out (batch, n) activations = for each k the sum over q of blocks (batch, P, n), added
 // in rank order in fp32 and rounded once (batch 1: out may be block 0).
 void cu_dap_sum_blocks(cu_impl *c, const void *blocks, int P, int64_t n, int64_t batch, void *out);
+// dir 0: full (S, P n, C) activations from the group's column shards, blocks
+// [q][S][n][C] (an all-gather's output); dir 1: blocks from full (an all-to-all's input).
+void cu_dap_cols(cu_impl *c, void *full, void *blocks, int64_t S, int64_t n, int P, int C, int dir);
 // Sets the sharded entries of be (called by pf_cuda_install_collectives).
 void pf_cuda_install_dap(pf_backend *be);
 
@@ -42,6 +45,21 @@ void cu_trimul_dap_fwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_
 void cu_trimul_dap_bwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p, pf_trimul_p *g,
                        const pf_act *mask, const void *saved, const pf_act *d_out, pf_act *d_z, void *ws,
                        const pf_dap_comm *c);
+
+// cu_dap_opm.cu
+pf_mem cu_opm_dap_mem(pf_backend *be, const pf_opm_dims *d, int P);
+void cu_opm_dap_fwd(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, const pf_act *m, const pf_act *mask,
+                    pf_act *out, void *saved, void *ws, const pf_dap_comm *c);
+void cu_opm_dap_bwd(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, pf_opm_p *g, const pf_act *mask,
+                    const void *saved, const pf_act *d_out, pf_act *d_m, void *ws, const pf_dap_comm *c);
+
+// cu_dap_pwavg.cu
+pf_mem cu_pwavg_dap_mem(pf_backend *be, const pf_pwavg_dims *d, int P);
+void cu_pwavg_dap_fwd(pf_backend *be, const pf_pwavg_dims *d, const pf_pwavg_p *p, const pf_act *m, const pf_act *z,
+                      const pf_act *mask, pf_act *out, void *saved, void *ws, const pf_dap_comm *c);
+void cu_pwavg_dap_bwd(pf_backend *be, const pf_pwavg_dims *d, const pf_pwavg_p *p, pf_pwavg_p *g, const pf_act *mask,
+                      const void *saved, const pf_act *d_out, pf_act *d_m, pf_act *d_z, void *ws,
+                      const pf_dap_comm *c);
 
 // cu_dap_xpose.cu
 void cu_dap_transpose(pf_backend *be, const pf_dap_comm *c, int64_t N, int C, const pf_act *x, pf_act *out, void *ws);

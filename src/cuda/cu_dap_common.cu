@@ -20,9 +20,35 @@ void cu_dap_sum_blocks(cu_impl *c, const void *blocks, int P, int64_t n, int64_t
     CU_LAUNCHED();
 }
 
-// The Pairformer's sharded ops. The Evoformer's MSA ops (opm_dap, dap_reshard)
-// have no CUDA version yet: pf_dap_check refuses that trunk here.
+// One thread per element of full (S, N = P n, C): its block q = j / n of the
+// group's column shards [q][S][n][C].
+template <typename T>
+__global__ void k_dap_cols(T *full, T *blocks, int64_t S, int64_t n, int P, int C, int dir) {
+    const int64_t N = n * P;
+    GRID_STRIDE(t, S * N * C) {
+        int64_t k = t % C, rj = t / C, j = rj % N, r = rj / N, q = j / n;
+        int64_t b = ((q * S + r) * n + (j - q * n)) * C + k;
+        if (dir == 0) full[t] = blocks[b];
+        else blocks[b] = full[t];
+    }
+}
+
+void cu_dap_cols(cu_impl *c, void *full, void *blocks, int64_t S, int64_t n, int P, int C, int dir) {
+    if (S * n * C <= 0) return;
+    CU_DISPATCH(c, T, k_dap_cols<T><<<cu_blocks(S * n * P * C, 256), 256, 0, c->stream>>>((T *)full, (T *)blocks, S,
+                                                                                             n, P, C, dir));
+    CU_LAUNCHED();
+}
+
+// The sharded ops of the Pairformer and of the AF3 MSA module. The Evoformer's MSA
+// row step (dap_reshard) has no CUDA version yet: pf_dap_check refuses that trunk here.
 void pf_cuda_install_dap(pf_backend *be) {
+    be->opm_dap_mem = cu_opm_dap_mem;
+    be->opm_dap_fwd = cu_opm_dap_fwd;
+    be->opm_dap_bwd = cu_opm_dap_bwd;
+    be->pwavg_dap_mem = cu_pwavg_dap_mem;
+    be->pwavg_dap_fwd = cu_pwavg_dap_fwd;
+    be->pwavg_dap_bwd = cu_pwavg_dap_bwd;
     be->attn_dap_mem = cu_attn_dap_mem;
     be->attn_dap_fwd = cu_attn_dap_fwd;
     be->attn_dap_bwd = cu_attn_dap_bwd;

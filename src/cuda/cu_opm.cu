@@ -5,15 +5,17 @@
 // saved: m (S, N, c_m). ws: ml | a, b | norm (N, N) fp32 | C, P | dpre | da, db | dml.
 #include "cu_ops.h"
 #include "cu_vec.cuh"
+#include "cu_opm.cuh"
 
 #define OPM_EPS 1e-3
 #define OPM_BLOCK_ELEMS ((int64_t)1 << 25)
 
-static int64_t opm_block(const pf_opm_dims *d) {
-    int64_t row = d->N * d->c * d->c;
+int64_t cu_opm_block(int64_t rows, int64_t N, int c) {
+    int64_t row = N * c * c;
     int64_t bi = row > 0 ? OPM_BLOCK_ELEMS / row : 1;
-    return bi < 1 ? 1 : (bi > d->N ? d->N : bi);
+    return bi < 1 ? 1 : (bi > rows ? rows : bi);
 }
+static int64_t opm_block(const pf_opm_dims *d) { return cu_opm_block(d->N, d->N, d->c); }
 
 typedef struct { void *ml, *a, *b, *C, *P, *dpre, *da, *db, *dml; float *norm; } opm_ws;
 
@@ -91,7 +93,7 @@ __global__ void k_opm_perm_v(T *C, T *P, int64_t bi, int64_t N, int c, int dir) 
     }
 }
 static unsigned perm_blocks(int64_t rows) { return (unsigned)(rows < 2147483647LL ? rows : 2147483647LL); }
-static void opm_perm(cu_impl *c, void *C, void *P, int64_t bi, int64_t N, int ch, int dir) {
+void cu_opm_perm(cu_impl *c, void *C, void *P, int64_t bi, int64_t N, int ch, int dir) {
     if (ch % CU_VEC == 0 && cu_vec_ok(CU_VEC, C, P))
         CU_DISPATCH(c, T, k_opm_perm_v<T><<<perm_blocks(bi * N), 128, 0, c->stream>>>((T *)C, (T *)P, bi, N, ch, dir));
     else
@@ -110,7 +112,16 @@ static void opm_prologue(cu_impl *c, const pf_opm_dims *d, const pf_opm_p *p, co
         cu_row_mask(c, w->b, w->b, mask, SN, d->c);
         cu_gemm(c, 1, 0, N, N, d->S, 1.f, mask, CU_ACT, N, mask, CU_ACT, N, 0.f, w->norm, CU_F32, N, 1, 0, 0, 0, NULL);
     }
-    k_opm_norm<<<cu_blocks(N * N, 256), 256, 0, c->stream>>>(w->norm, N * N, (float)d->S, mask != NULL);
+    cu_opm_norm(c, w->norm, N * N, (float)d->S, mask != NULL);
+}
+
+void cu_opm_norm(cu_impl *c, float *norm, int64_t n, float S, int have_mask) {
+    k_opm_norm<<<cu_blocks(n, 256), 256, 0, c->stream>>>(norm, n, S, have_mask);
+    CU_LAUNCHED();
+}
+
+void cu_opm_row_scale(cu_impl *c, void *y, const void *x, const float *s, int64_t M, int C) {
+    CU_DISPATCH(c, T, k_row_scale<T><<<cu_blocks(M * C, 256), 256, 0, c->stream>>>((T *)y, (const T *)x, s, M, C));
     CU_LAUNCHED();
 }
 
@@ -119,7 +130,7 @@ static void opm_outer_block(cu_impl *c, const pf_opm_dims *d, const opm_ws *w, i
     size_t e = cu_esz(c);
     cu_gemm(c, 1, 0, bi * ch, Nc, d->S, 1.f, (char *)w->a + (size_t)(i0 * ch) * e, CU_ACT, Nc, w->b, CU_ACT, Nc,
             0.f, w->C, CU_ACT, Nc, 1, 0, 0, 0, NULL);
-    opm_perm(c, w->C, w->P, bi, N, d->c, 0);
+    cu_opm_perm(c, w->C, w->P, bi, N, d->c, 0);
 }
 
 void cu_opm_fwd(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, const pf_act *m, const pf_act *mask,
@@ -163,7 +174,7 @@ void cu_opm_bwd(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, pf_opm_
         cu_linear_bwd(c, bi * N, (int)(ch * ch), cz, &p->o, &g->o, w.P, w.dpre, NULL);
         cu_fill(c, w.P, 0.f, bi * N * ch * ch);
         cu_linear_bwd(c, bi * N, (int)(ch * ch), cz, &p->o, NULL, NULL, w.dpre, w.P);
-        opm_perm(c, w.C, w.P, bi, N, d->c, 1);
+        cu_opm_perm(c, w.C, w.P, bi, N, d->c, 1);
         cu_gemm(c, 0, 1, S, bi * ch, Nc, 1.f, w.b, CU_ACT, Nc, w.C, CU_ACT, Nc, 0.f,
                 (char *)w.da + (size_t)(i0 * ch) * e, CU_ACT, Nc, 1, 0, 0, 0, NULL);
         cu_gemm(c, 0, 0, S, Nc, bi * ch, 1.f, (char *)w.a + (size_t)(i0 * ch) * e, CU_ACT, Nc, w.C, CU_ACT, Nc, 1.f,

@@ -6,6 +6,7 @@
 // ws: ml | t[0..3] (S, N, H*c_h) | zl (N, N, c_z) | bb (N, N, H) | w (H, N, N) | then the
 // backward's dml | dzl | dw (the forward's workspace, ws_fwd, ends before dml).
 #include "cu_ops.h"
+#include "cu_pwavg.cuh"
 
 typedef struct { void *ml, *dml, *t[4], *zl, *dzl, *bb, *w, *dw; } pw_ws;
 
@@ -45,13 +46,13 @@ __global__ void k_pw_perm(const T *src, T *dst, int64_t S, int64_t N, int H, int
     }
 }
 
-// One warp per row (h, i): w[h, i, :] = softmax_j(bb[i, j, h] - 1e9 (1 - mask_j)).
+// One warp per row (h, i) of R rows: w[h, i, :] = softmax_j(bb[i, j, h] - 1e9 (1 - mask_j)).
 template <typename T>
-__global__ void k_pw_softmax(const T *bb, const T *mask, T *w, int64_t N, int H) {
+__global__ void k_pw_softmax(const T *bb, const T *mask, T *w, int64_t R, int64_t N, int H) {
     int64_t row = (int64_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
     int lane = threadIdx.x & 31;
-    if (row >= N * H) return;
-    int64_t h = row / N, i = row % N;
+    if (row >= R * H) return;
+    int64_t h = row / R, i = row % R;
     float mx = -INFINITY;
     for (int64_t j = lane; j < N; j += 32) {
         float v = ld(bb, (i * N + j) * H + h) + (mask ? mask_term(ld(mask, j)) : 0.f);
@@ -73,11 +74,11 @@ __global__ void k_pw_softmax(const T *bb, const T *mask, T *w, int64_t N, int H)
 
 // bb[i, j, h] = w (dw - sum_j w dw) per row (h, i)
 template <typename T>
-__global__ void k_pw_softmax_bwd(const T *w, const T *dw, const T *mask, T *bb, int64_t N, int H) {
+__global__ void k_pw_softmax_bwd(const T *w, const T *dw, const T *mask, T *bb, int64_t R, int64_t N, int H) {
     int64_t row = (int64_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
     int lane = threadIdx.x & 31;
-    if (row >= N * H) return;
-    int64_t h = row / N, i = row % N;
+    if (row >= R * H) return;
+    int64_t h = row / R, i = row % R;
     float dot = 0;
     for (int64_t j = lane; j < N; j += 32) dot += ld(w, row * N + j) * ld(dw, row * N + j);
     for (int o = 16; o; o >>= 1) dot += __shfl_xor_sync(0xffffffffu, dot, o);
@@ -106,21 +107,37 @@ __global__ void k_pw_gate(T *g, T *ut, T *o, const T *dO, int64_t S, int64_t N, 
 
 #define PW_L(n) cu_blocks(n, 256), 256, 0, c->stream
 
+void cu_pw_perm(cu_impl *c, const void *src, void *dst, int64_t S, int64_t N, int H, int ch, int to_t) {
+    CU_DISPATCH(c, T, k_pw_perm<T><<<PW_L(S * N * H * ch)>>>((const T *)src, (T *)dst, S, N, H, ch, to_t));
+    CU_LAUNCHED();
+}
+void cu_pw_softmax(cu_impl *c, const void *bb, const void *mask, void *w, int64_t R, int64_t N, int H) {
+    CU_DISPATCH(c, T, k_pw_softmax<T><<<(unsigned)((R * H + 7) / 8), 256, 0, c->stream>>>(
+                          (const T *)bb, (const T *)mask, (T *)w, R, N, H));
+    CU_LAUNCHED();
+}
+void cu_pw_softmax_bwd(cu_impl *c, const void *w, const void *dw, const void *mask, void *bb, int64_t R, int64_t N,
+                       int H) {
+    CU_DISPATCH(c, T, k_pw_softmax_bwd<T><<<(unsigned)((R * H + 7) / 8), 256, 0, c->stream>>>(
+                          (const T *)w, (const T *)dw, (const T *)mask, (T *)bb, R, N, H));
+    CU_LAUNCHED();
+}
+void cu_pw_gate(cu_impl *c, void *g, void *ut, void *o, const void *dO, int64_t S, int64_t N, int H, int ch, int mode) {
+    CU_DISPATCH(c, T, k_pw_gate<T><<<PW_L(S * N * H * ch)>>>((T *)g, (T *)ut, (T *)o, (const T *)dO, S, N, H, ch, mode));
+    CU_LAUNCHED();
+}
+
 static void pw_core(cu_impl *c, const pf_pwavg_dims *d, const pf_pwavg_p *p, const void *m, const void *z,
                     const void *mask, const pw_ws *w) {
     int64_t S = d->S, N = d->N, SN = S * N, NN = N * N, Sch = S * d->c_h;
     int hc = d->H * d->c_h;
     cu_ln_fwd(c, SN, d->c_m, &p->ln, m, w->ml);
     cu_linear_fwd(c, SN, d->c_m, hc, &p->v, w->ml, w->t[0], 0);
-    CU_DISPATCH(c, T, k_pw_perm<T><<<PW_L(SN * hc)>>>((const T *)w->t[0], (T *)w->t[1], S, N, d->H, d->c_h, 1));
-    CU_LAUNCHED();
+    cu_pw_perm(c, w->t[0], w->t[1], S, N, d->H, d->c_h, 1);
     cu_linear_fwd(c, SN, d->c_m, hc, &p->g, w->ml, w->t[0], 0);
     cu_ln_fwd(c, NN, d->c_z, &p->ln_z, z, w->zl);
     cu_linear_fwd(c, NN, d->c_z, d->H, &p->b, w->zl, w->bb, 0);
-    int64_t rows = N * d->H;
-    CU_DISPATCH(c, T, k_pw_softmax<T><<<(unsigned)((rows + 7) / 8), 256, 0, c->stream>>>(
-                          (const T *)w->bb, (const T *)mask, (T *)w->w, N, d->H));
-    CU_LAUNCHED();
+    cu_pw_softmax(c, w->bb, mask, w->w, N, N, d->H);
     cu_gemm(c, 0, 0, N, Sch, N, 1.f, w->w, CU_ACT, N, w->t[1], CU_ACT, Sch, 0.f, w->t[2], CU_ACT, Sch,
             d->H, NN, N * Sch, N * Sch, NULL);
 }
@@ -133,8 +150,7 @@ void cu_pwavg_fwd(pf_backend *be, const pf_pwavg_dims *d, const pf_pwavg_p *p, c
     int64_t S = d->S, N = d->N, SN = S * N;
     int hc = d->H * d->c_h;
     pw_core(c, d, p, m, z, mask, &w);
-    CU_DISPATCH(c, T, k_pw_gate<T><<<PW_L(SN * hc)>>>((T *)w.t[0], (T *)w.t[2], (T *)w.t[3], NULL, S, N, d->H, d->c_h, 0));
-    CU_LAUNCHED();
+    cu_pw_gate(c, w.t[0], w.t[2], w.t[3], NULL, S, N, d->H, d->c_h, 0);
     cu_linear_fwd(c, SN, hc, d->c_m, &p->o, w.t[3], out, 0);
     if (saved) {
         cu_copy_act(c, saved, m, SN * d->c_m);
@@ -153,25 +169,19 @@ void cu_pwavg_bwd(pf_backend *be, const pf_pwavg_dims *d, const pf_pwavg_p *p, p
     const void *z = (const char *)saved + (size_t)(SN * d->c_m) * cu_esz(c);
     pw_core(c, d, p, m, z, mask, &w);
     void *gq = w.t[0], *vt = w.t[1], *ut = w.t[2], *o = w.t[3];
-    CU_DISPATCH(c, T, k_pw_gate<T><<<PW_L(SN * hc)>>>((T *)gq, (T *)ut, (T *)o, NULL, S, N, d->H, d->c_h, 0));
-    CU_LAUNCHED();
+    cu_pw_gate(c, gq, ut, o, NULL, S, N, d->H, d->c_h, 0);
     cu_linear_bwd(c, SN, hc, d->c_m, &p->o, &g->o, o, d_out, NULL);
     cu_fill(c, o, 0.f, SN * hc);
     cu_linear_bwd(c, SN, hc, d->c_m, &p->o, NULL, NULL, d_out, o);
-    CU_DISPATCH(c, T, k_pw_gate<T><<<PW_L(SN * hc)>>>((T *)gq, (T *)ut, NULL, (const T *)o, S, N, d->H, d->c_h, 1));
-    CU_LAUNCHED();
+    cu_pw_gate(c, gq, ut, NULL, o, S, N, d->H, d->c_h, 1);
     // dw_h = du_h v_h^T; dv_h = w_h^T du_h (into vt)
     cu_gemm(c, 0, 1, N, N, Sch, 1.f, ut, CU_ACT, Sch, vt, CU_ACT, Sch, 0.f, w.dw, CU_ACT, N, d->H, N * Sch, N * Sch, NN, NULL);
     cu_gemm(c, 1, 0, N, Sch, N, 1.f, w.w, CU_ACT, N, ut, CU_ACT, Sch, 0.f, vt, CU_ACT, Sch, d->H, NN, N * Sch, N * Sch, NULL);
-    int64_t rows = N * d->H;
-    CU_DISPATCH(c, T, k_pw_softmax_bwd<T><<<(unsigned)((rows + 7) / 8), 256, 0, c->stream>>>(
-                          (const T *)w.w, (const T *)w.dw, (const T *)mask, (T *)w.bb, N, d->H));
-    CU_LAUNCHED();
+    cu_pw_softmax_bwd(c, w.w, w.dw, mask, w.bb, N, N, d->H);
     cu_fill(c, w.dzl, 0.f, NN * d->c_z);
     cu_linear_bwd(c, NN, d->c_z, d->H, &p->b, &g->b, w.zl, w.bb, w.dzl);
     cu_ln_bwd(c, NN, d->c_z, &p->ln_z, &g->ln_z, z, w.dzl, d_z);
-    CU_DISPATCH(c, T, k_pw_perm<T><<<PW_L(SN * hc)>>>((const T *)vt, (T *)o, S, N, d->H, d->c_h, 0));
-    CU_LAUNCHED();
+    cu_pw_perm(c, vt, o, S, N, d->H, d->c_h, 0);
     cu_fill(c, w.dml, 0.f, SN * d->c_m);
     cu_linear_bwd(c, SN, d->c_m, hc, &p->v, &g->v, w.ml, o, w.dml);
     cu_linear_bwd(c, SN, d->c_m, hc, &p->g, &g->g, w.ml, gq, w.dml);

@@ -1,4 +1,5 @@
-// dap.c: the Pairformer block on one rank's rows of the pair tensor (dap.h).
+// dap.c: a Pairformer, Evoformer or AF3 MSA-module block on one rank's rows of
+// the pair tensor (dap.h).
 #include "dap.h"
 #include <string.h>
 #include "../core/util.h"
@@ -12,11 +13,13 @@ enum {
     K_MSA_ROW,    // MSA row attention on the MSA's row shard: re-shard in and out
     K_MSA_LOCAL,  // on the rank's MSA columns (column attention, MSA transition)
     K_OPM,        // outer product mean: the rank's MSA columns -> its rows of z
+    K_PWAVG,      // pair-weighted averaging: the rank's MSA columns with its rows of z
 };
 
 static int step_kind(const pf_step *s) {
     if (s->target == PF_STREAM_S) return K_SINGLE;
     if (s->op == PF_OP_OPM) return K_OPM;
+    if (s->op == PF_OP_PWAVG) return K_PWAVG;
     if (s->target == PF_STREAM_M) return s->op == PF_OP_ATTN && s->second == PF_STREAM_Z ? K_MSA_ROW : K_MSA_LOCAL;
     if (s->op == PF_OP_TRIMUL) return s->d.trimul.incoming ? K_COL : K_ROW;
     if (s->op == PF_OP_ATTN) return s->d.attn.transpose ? K_COL : K_ROW;
@@ -24,9 +27,9 @@ static int step_kind(const pf_step *s) {
 }
 
 int pf_dap_check(const pf_block *b, pf_backend *be, char *err, size_t n) {
-    if (b->kind != PF_BLOCK_PAIRFORMER && b->kind != PF_BLOCK_EVOFORMER) {
-        snprintf(err, n, "dap > 1: the sharded pair tensor is implemented for Pairformer and Evoformer blocks only "
-                 "(got a %s block)", pf_block_kind_name(b->kind));
+    if (b->kind != PF_BLOCK_PAIRFORMER && b->kind != PF_BLOCK_EVOFORMER && b->kind != PF_BLOCK_MSA_MODULE) {
+        snprintf(err, n, "dap > 1: the sharded pair tensor is implemented for Pairformer, Evoformer and AF3 MSA "
+                 "module blocks only (got a %s block)", pf_block_kind_name(b->kind));
         return -1;
     }
     if (!be->attn_dap_fwd || !be->trimul_dap_fwd || !be->dap_transpose) {
@@ -38,10 +41,16 @@ int pf_dap_check(const pf_block *b, pf_backend *be, char *err, size_t n) {
                  "cannot be sharded there (the Pairformer trunk can)", be->name);
         return -1;
     }
+    if (b->kind == PF_BLOCK_MSA_MODULE && (!be->opm_dap_fwd || !be->pwavg_dap_fwd)) {
+        snprintf(err, n, "dap > 1: backend '%s' has no sharded MSA-module ops (opm_dap, pwavg_dap): the AF3 MSA "
+                 "module cannot be sharded there", be->name);
+        return -1;
+    }
     for (int i = 0; i < b->n; i++) {
         const pf_step *s = &b->step[i];
         const int k = step_kind(s);
         int ok = s->op == PF_OP_TRIMUL || s->op == PF_OP_TRANSITION || s->op == PF_OP_OPM ||
+                 (s->op == PF_OP_PWAVG && s->dropout_axis == 0) ||
                  (s->op == PF_OP_ATTN && (s->input == PF_STREAM_Z || s->second == PF_STREAM_Z)) ||
                  (s->op == PF_OP_ATTN && k == K_MSA_LOCAL && s->d.attn.transpose && s->d.attn.bias == PF_BIAS_NONE);
         if (s->dropout > 0 && (k == K_MSA_LOCAL || k == K_OPM)) ok = 0;
@@ -83,6 +92,10 @@ static void plan_step(pf_dap_block *db, int i, pf_backend *be, const pf_dap_comm
         d->opm.S = db->Sp;
         d->opm.N = Np;
         db->mem[i] = be->opm_dap_mem(be, &d->opm, c->size);
+    } else if (s->op == PF_OP_PWAVG) {
+        d->pwavg.S = db->Sp;
+        d->pwavg.N = Np;
+        db->mem[i] = be->pwavg_dap_mem(be, &d->pwavg, c->size);
     } else if (s->op == PF_OP_ATTN && k == K_MSA_LOCAL) {  // column attention over the rank's columns
         d->attn.B = n;
         d->attn.L = db->Sp;
@@ -188,11 +201,14 @@ static void step_params(const pf_dap_block *db, const pf_step *s, pf_step_params
 }
 
 // Dropout of step i on a (A, B, C) update whose mask depends on the column (axis 0).
+// Pair-weighted averaging's update is the MSA's columns (Sp, n, c_m): its mask
+// (shared along MSA rows) starts at the rank's first column.
 static pf_dropout step_drop(const pf_dap_block *db, const pf_step *s, int i, uint64_t key, int training) {
     const int single = s->target == PF_STREAM_S;
     pf_dropout d = {.A = single ? 1 : db->n, .B = db->Np, .C = db->b->c[s->target],
                     .rate = training ? s->dropout : 0, .shared_axis = single ? s->dropout_axis : 0,
                     .key = pf_hash2(key, (uint64_t)i)};
+    if (step_kind(s) == K_PWAVG) d.A = db->Sp, d.B = db->n, d.u0 = (int64_t)db->rank * db->n;
     return d;
 }
 
@@ -206,6 +222,7 @@ static void op_fwd(pf_backend *be, const pf_dap_comm *c, const pf_step *s, const
     const int k = step_kind(s);
     if (s->op == PF_OP_TRIMUL) be->trimul_dap_fwd(be, &d->trimul, &p->trimul, x, mask, out, sv, ws, c);
     else if (s->op == PF_OP_OPM) be->opm_dap_fwd(be, &d->opm, &p->opm, x, mask, out, sv, ws, c);
+    else if (s->op == PF_OP_PWAVG) be->pwavg_dap_fwd(be, &d->pwavg, &p->pwavg, x, z, mask, out, sv, ws, c);
     else if (s->op == PF_OP_ATTN && k == K_MSA_LOCAL) be->attn_fwd(be, &d->attn, &p->attn, x, NULL, mask, out, sv, ws);
     else if (s->op == PF_OP_ATTN) be->attn_dap_fwd(be, &d->attn, &p->attn, x, z, mask, out, sv, ws, c);
     else be->transition_fwd(be, &d->transition, &p->transition, x, mask, out, sv, ws);
@@ -256,6 +273,9 @@ void pf_dap_block_fwd(pf_dap_block *db, pf_backend *be, const pf_dap_comm *c, pf
             const int opm = kind == K_OPM;
             op_fwd(be, c, s, &db->d[i], &p, opm ? st->m : st->z, NULL, opm ? st->msa : st->pair, delta, sv, w.op_ws);
             be->dropout_add(be, &dr, st->z, delta);
+        } else if (kind == K_PWAVG) {
+            op_fwd(be, c, s, &db->d[i], &p, st->m, st->z, st->seq, delta, sv, w.op_ws);
+            be->dropout_add(be, &dr, st->m, delta);
         } else if (kind == K_MSA_LOCAL) {  // no dropout (pf_dap_check)
             op_fwd(be, c, s, &db->d[i], &p, st->m, NULL, st->msa, delta, sv, w.op_ws);
             be->add(be, st->m, delta, db->Sp * db->n * db->b->c[PF_STREAM_M]);
@@ -273,6 +293,8 @@ static void op_bwd(pf_backend *be, const pf_dap_comm *c, const pf_step *s, const
     const int k = step_kind(s);
     if (s->op == PF_OP_TRIMUL) be->trimul_dap_bwd(be, &d->trimul, &p->trimul, &g->trimul, mask, sv, dout, dx, ws, c);
     else if (s->op == PF_OP_OPM) be->opm_dap_bwd(be, &d->opm, &p->opm, &g->opm, mask, sv, dout, dx, ws, c);
+    else if (s->op == PF_OP_PWAVG)
+        be->pwavg_dap_bwd(be, &d->pwavg, &p->pwavg, &g->pwavg, mask, sv, dout, dx, dz, ws, c);
     else if (s->op == PF_OP_ATTN && k == K_MSA_LOCAL)
         be->attn_bwd(be, &d->attn, &p->attn, &g->attn, mask, sv, dout, dx, NULL, ws);
     else if (s->op == PF_OP_ATTN)
@@ -333,6 +355,9 @@ void pf_dap_block_bwd(pf_dap_block *db, pf_backend *be, const pf_dap_comm *c, pf
             be->dropout_bwd(be, &dr, d_delta, d->z);
             op_bwd(be, c, s, &db->d[i], &p, &g, opm ? st->msa : st->pair, sv, d_delta, opm ? d->m : d->z, NULL,
                    w.op_ws);
+        } else if (kind == K_PWAVG) {
+            be->dropout_bwd(be, &dr, d_delta, d->m);
+            op_bwd(be, c, s, &db->d[i], &p, &g, st->seq, sv, d_delta, d->m, d->z, w.op_ws);
         } else if (kind == K_MSA_LOCAL) {
             be->copy(be, d_delta, d->m, pf_act_size(be, db->Sp * db->n * db->b->c[PF_STREAM_M]));
             op_bwd(be, c, s, &db->d[i], &p, &g, st->msa, sv, d_delta, d->m, NULL, w.op_ws);

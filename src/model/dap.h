@@ -1,5 +1,6 @@
 // dap.h: axial parallelism of the pair tensor (FastFold's Dynamic Axial
-// Parallelism, 1D) for the AF3 Pairformer block and the AF2 Evoformer block.
+// Parallelism, 1D) for the AF3 Pairformer and MSA-module blocks and the AF2
+// Evoformer block.
 //
 // The P ranks of a dap group (pf_dap_comm, backend.h) work on one structure.
 // The pair tensor is padded to Np = P n tokens (n = ceil(N / P); pad tokens are
@@ -15,6 +16,9 @@
 // attention and the MSA transition are local; MSA row attention runs on the row
 // shard (s, Np, c_m) (an all-to-all re-shard each way) with its pair bias
 // gathered from z's rows; the outer product mean gathers its other operand.
+// AF3 MSA module: m held by columns as in the Evoformer; the outer product mean
+// as there, pair-weighted averaging with the weights of the rank's rows of z and
+// v of every column gathered, the MSA transition local.
 //
 // Gradients: the backward mirrors the forward (gathers become reduce-scatters,
 // transposes transpose back). A parameter's gradient on a rank is that rank's
@@ -56,7 +60,7 @@ typedef struct {
 static inline int64_t pf_dap_rows(int64_t N, int P) { return (N + P - 1) / P; }
 
 // 0, or -1 and a message when `be` lacks the sharded ops or the block is not a
-// Pairformer or Evoformer block.
+// Pairformer, Evoformer or AF3 MSA-module block.
 int pf_dap_check(const pf_block *b, pf_backend *be, char *err, size_t n);
 // Sizes for N tokens and S MSA rows over the group c (dies with pf_dap_check's message).
 void pf_dap_block_plan(pf_dap_block *db, const pf_block *b, pf_backend *be, const pf_dap_comm *c, int64_t N,

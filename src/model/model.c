@@ -119,8 +119,9 @@ static size_t carve(pf_model *M, char *base, pf_dims d) {
 // The blocks of a pass in forward order: the MSA stack (AF2 extra-MSA stack or
 // AF3 MSA module, stack 0), then the trunk (stack 1).
 static int n_blocks(const pf_model *M) { return M->n_msa_blocks + M->n_trunk; }
-// The blocks this executor runs: with dap > 1 the trunk runs sharded (model_dap.c).
-static int host_blocks(const pf_model *M) { return M->dap ? M->n_msa_blocks : n_blocks(M); }
+// The blocks this executor runs: with dap > 1 the trunk (and the AF3 MSA module,
+// where the backend can) runs sharded (model_dap.c), from pf_model_dap_first on.
+static int host_blocks(const pf_model *M) { return M->dap ? pf_model_dap_first(M) : n_blocks(M); }
 static pf_block *block_at(pf_model *M, int k, int *stack, int *idx) {
     *stack = k < M->n_msa_blocks ? 0 : 1;
     *idx = *stack ? k - M->n_msa_blocks : k;
@@ -189,7 +190,7 @@ static void plan_blocks(pf_model *M, pf_dims d, size_t *saved, size_t *ws) {
     for (int k = 0; k < n_blocks(M); k++) {
         int stack, i;
         pf_block *b = block_at(M, k, &stack, &i);
-        if (M->dap && stack == 1) break;  // the sharded trunk has its own arenas (model_dap.c)
+        if (k >= host_blocks(M)) break;  // the sharded blocks have their own arenas (model_dap.c)
         pf_block_plan(b, M->be, d.N, stack ? d.S : S_msa);
         sum += b->saved_bytes;
         mx = PF_MAX(mx, b->saved_bytes);
@@ -347,6 +348,18 @@ static pf_streams streams_for(pf_model *M, pf_dims d, int msa_stack, int grads) 
     return st;
 }
 
+// The dropout keys of the sharded blocks, in forward order (pf_free them).
+static uint64_t *dap_keys(pf_model *M, int64_t step) {
+    const int first = host_blocks(M);
+    uint64_t *keys = pf_malloc(sizeof(uint64_t) * (size_t)(n_blocks(M) - first + 1));
+    for (int k = first; k < n_blocks(M); k++) {
+        int stack, i;
+        block_at(M, k, &stack, &i);
+        keys[k - first] = block_key(M, step, stack, i);
+    }
+    return keys;
+}
+
 // One pass through embedding, recycling and the stacks. save: keep what the
 // backward needs (the final pass of a training step).
 static void pass_fwd(pf_model *M, pf_dims d, int64_t step, int save, int training) {
@@ -380,7 +393,7 @@ static void pass_fwd(pf_model *M, pf_dims d, int64_t step, int save, int trainin
     for (int k = 0; k < n_blocks(M); k++) {
         int stack, i;
         pf_block *b = block_at(M, k, &stack, &i);
-        if (M->dap && stack == 1) break;  // the trunk: sharded, below
+        if (k >= host_blocks(M)) break;  // sharded, below
         pf_streams st = streams_for(M, d, stack == 0, 0);
         if (rec) {
             if (segment_start(M, k) == k) snap += snapshot(M, d, b, stack, &st, snap, 0);
@@ -391,8 +404,7 @@ static void pass_fwd(pf_model *M, pf_dims d, int64_t step, int save, int trainin
         }
     }
     if (M->dap) {
-        uint64_t *keys = pf_malloc(sizeof(uint64_t) * (size_t)(M->n_trunk + 1));
-        for (int i = 0; i < M->n_trunk; i++) keys[i] = block_key(M, step, 1, i);
+        uint64_t *keys = dap_keys(M, step);
         pf_model_dap_trunk_fwd(M, N, d.S, keys, save, training);
         pf_free(keys);
     }
@@ -455,9 +467,8 @@ static void pass_bwd(pf_model *M, pf_dims d, int64_t step) {
     pf_backend *be = M->be;
     const pf_config *c = &M->cfg;
     int64_t N = d.N, NN = N * N;
-    if (M->dap) {  // the sharded trunk first; its saved activations are its own
-        uint64_t *keys = pf_malloc(sizeof(uint64_t) * (size_t)(M->n_trunk + 1));
-        for (int i = 0; i < M->n_trunk; i++) keys[i] = block_key(M, step, 1, i);
+    if (M->dap) {  // the sharded blocks first; their saved activations are their own
+        uint64_t *keys = dap_keys(M, step);
         pf_model_dap_trunk_bwd(M, keys);
         pf_free(keys);
     }

@@ -1,10 +1,12 @@
 // model_dap.c: the trunk (Pairformer or Evoformer) sharded over a dap group
-// (dap.h). Embeddings, the MSA module / extra-MSA stack and the heads stay
-// replicated: every rank computes the full z (and m), takes its rows of z (and
-// columns of m) before the trunk, and they are all-gathered after it (the
-// backward mirrors this: the heads' d z, d m are sliced, the trunk's gathered). Every rank of the group computes the same
-// replicated gradients; ranks other than 0 drop theirs (model_dap_drop), so the
-// world-wide gradient sum counts each structure once.
+// (dap.h), and before it the AF3 MSA module when the backend has its sharded ops
+// (opm_dap, pwavg_dap; otherwise it runs replicated, as the AF2 extra-MSA stack
+// always does). Embeddings and the heads stay replicated: every rank computes the
+// full z (and m), takes its rows of z (and columns of m) before the first sharded
+// block, and they are all-gathered after the last (the backward mirrors this: the
+// heads' d z, d m are sliced, the sharded blocks' gathered). Every rank of the
+// group computes the same replicated gradients; ranks other than 0 drop theirs
+// (model_dap_drop), so the world-wide gradient sum counts each structure once.
 //
 // Recompute (cfg.recompute = K >= 1) works on the shard as model.c does on the
 // whole tensors: the forward keeps only this rank's sharded input streams of
@@ -20,18 +22,32 @@
 
 struct pf_model_dap {
     pf_dap_comm c;
-    pf_dap_block *blk;         // one per trunk block
+    int n_msa, nb;             // sharded MSA-module blocks (0 or all of them); all sharded blocks
+    pf_dap_block *blk;         // one per sharded block: the MSA module's, then the trunk's
     int64_t N, n, Np;          // the current step's sizes
     int64_t S, srow, Sp;       // MSA rows (Evoformer), rows per rank in the MSA's row shard, padded
     void *saved, *ws;          // backend memory
     size_t saved_cap, ws_cap;
     size_t blk_max, snap;      // recompute: the one-block saved region; one snapshot of the sharded streams
-    int64_t zcap;              // elements the stream buffers below hold
+    int64_t zcap, bcap;        // elements the stream buffers hold: z's rows, the scratch
     pf_act *z, *dz, *s, *ds;   // (n, Np, c_z), (Np, c_s)
-    pf_act *pair, *pair_t, *seq, *delta, *dd, *full;  // masks; scratch; the gathers' buffer
+    pf_act *pair, *pair_t, *seq, *delta, *dd, *full;  // masks; scratch; the MSA gather's buffer
     pf_act *m, *dm, *msa, *msa_rows;                   // Evoformer: (Sp, n, c_m), (Sp, n), (s, Np)
     int64_t mcap;              // elements of m above
 };
+
+// The AF3 MSA module runs sharded when every block of it can (the backend has
+// opm_dap and pwavg_dap); otherwise replicated, said once per group.
+static int msa_module_sharded(const pf_model *M, const pf_dap_comm *c) {
+    if (M->cfg.trunk != PF_TRUNK_PAIRFORMER || M->n_msa_blocks == 0) return 0;
+    char err[512];
+    for (int i = 0; i < M->n_msa_blocks; i++)
+        if (pf_dap_check(&M->msa_blocks[i], M->be, err, sizeof err)) {
+            if (c->rank == 0) pf_warn("%s; it runs replicated on every rank of the group", err);
+            return 0;
+        }
+    return 1;
+}
 
 int pf_model_attach_dap(pf_model *M, const pf_dap_comm *c, char *err, size_t n) {
     if (c->size <= 1) return 0;
@@ -39,7 +55,9 @@ int pf_model_attach_dap(pf_model *M, const pf_dap_comm *c, char *err, size_t n) 
         if (pf_dap_check(&M->trunk[i], M->be, err, n)) return -1;
     M->dap = pf_calloc(1, sizeof *M->dap);
     M->dap->c = *c;
-    M->dap->blk = pf_calloc((size_t)M->n_trunk + 1, sizeof(pf_dap_block));
+    M->dap->n_msa = msa_module_sharded(M, c) ? M->n_msa_blocks : 0;
+    M->dap->nb = M->dap->n_msa + M->n_trunk;
+    M->dap->blk = pf_calloc((size_t)M->dap->nb + 1, sizeof(pf_dap_block));
     pf_model_replan(M);  // the unsharded trunk's saved activations and workspace are not needed
     return 0;
 }
@@ -57,7 +75,7 @@ void pf_model_dap_free(pf_model *M) {
     pf_model_dap *D = M->dap;
     if (!D) return;
     pf_backend *be = M->be;
-    for (int i = 0; i < M->n_trunk; i++) pf_dap_block_free(&D->blk[i], be);
+    for (int i = 0; i < D->nb; i++) pf_dap_block_free(&D->blk[i], be);
     free_bufs(D, be);
     if (D->saved) be->free(be, D->saved);
     if (D->ws) be->free(be, D->ws);
@@ -72,11 +90,11 @@ static void alloc_bufs(pf_model *M) {
     pf_backend *be = M->be;
     const int cz = M->cfg.c_z, cs = M->cfg.c_s, cm = M->cfg.c_m;
     const int64_t rows = D->n * D->Np * cz, mm = D->Sp * D->n * cm;
-    const int64_t full = PF_MAX(D->Np * D->Np * cz, D->c.size * mm);  // a gathered z or m
-    if (full <= D->zcap && mm <= D->mcap) return;
-    free_bufs(D, be);
     int64_t big = PF_MAX(PF_MAX(rows, D->Np * cs), PF_MAX(mm, 2 * D->n * D->Np));
     big = PF_MAX(big, 2 * D->srow * D->Np);
+    big = PF_MAX(big, D->c.size * D->Np * cz);  // gather_rows: one row of z from every rank (n < P)
+    if (D->z && rows <= D->zcap && mm <= D->mcap && big <= D->bcap) return;
+    free_bufs(D, be);
     D->z = be->alloc(be, pf_act_size(be, rows));
     D->dz = be->alloc(be, pf_act_size(be, rows));
     D->s = be->alloc(be, pf_act_size(be, D->Np * cs));
@@ -86,35 +104,47 @@ static void alloc_bufs(pf_model *M) {
     D->seq = be->alloc(be, pf_act_size(be, D->Np));
     D->delta = be->alloc(be, pf_act_size(be, big));
     D->dd = be->alloc(be, pf_act_size(be, big));
-    D->full = be->alloc(be, pf_act_size(be, full));
+    D->full = be->alloc(be, pf_act_size(be, D->c.size * mm));  // a gathered m (z is gathered in pieces)
     D->m = be->alloc(be, pf_act_size(be, mm));
     D->dm = be->alloc(be, pf_act_size(be, mm));
     D->msa = be->alloc(be, pf_act_size(be, D->Sp * D->n));
     D->msa_rows = be->alloc(be, pf_act_size(be, D->srow * D->Np));
-    D->zcap = full;
+    D->zcap = rows;
+    D->bcap = big;
     D->mcap = mm;
 }
 
 static int evoformer(const pf_model *M) { return M->cfg.trunk == PF_TRUNK_EVOFORMER; }
+// Whether a sharded block reads the MSA: the Evoformer's, or the sharded MSA module's.
+static int uses_m(const pf_model *M) { return evoformer(M) || M->dap->n_msa > 0; }
+// Sharded block k: the MSA module's blocks first, then the trunk's.
+static pf_block *dblock(const pf_model *M, int k) {
+    return k < M->dap->n_msa ? &M->msa_blocks[k] : &M->trunk[k - M->dap->n_msa];
+}
 
-// The sharded streams a trunk block reads and writes (a recompute snapshot):
-// z's rows, and s (Pairformer, replicated) or m's columns (Evoformer).
-static void snap_parts(const pf_model *M, pf_act *x[2], size_t bytes[2]) {
+int pf_model_dap_first(const pf_model *M) { return M->dap->n_msa ? 0 : M->n_msa_blocks; }
+
+// The sharded streams a block reads and writes (a recompute snapshot): z's
+// rows, m's columns (Evoformer, sharded MSA module) and s (Pairformer,
+// replicated). One layout for every block (the MSA module's snapshots carry s
+// and the Pairformer's m too: Np c_s and Sp n c_m elements, small beside z's).
+static int snap_parts(const pf_model *M, pf_act *x[3], size_t bytes[3]) {
     const pf_model_dap *D = M->dap;
     pf_backend *be = M->be;
-    x[0] = D->z;
-    bytes[0] = pf_act_size(be, D->n * D->Np * M->cfg.c_z);
-    x[1] = evoformer(M) ? D->m : D->s;
-    bytes[1] = evoformer(M) ? pf_act_size(be, D->Sp * D->n * M->cfg.c_m) : pf_act_size(be, D->Np * M->cfg.c_s);
+    int k = 0;
+    x[k] = D->z, bytes[k++] = pf_act_size(be, D->n * D->Np * M->cfg.c_z);
+    if (uses_m(M)) x[k] = D->m, bytes[k++] = pf_act_size(be, D->Sp * D->n * M->cfg.c_m);
+    if (!evoformer(M)) x[k] = D->s, bytes[k++] = pf_act_size(be, D->Np * M->cfg.c_s);
+    return k;
 }
 static size_t align256(size_t b) { return (b + 255) & ~(size_t)255; }
 
 // Copy the sharded streams to (dir 0) or from (dir 1) a snapshot at `at`.
 static void snapshot(pf_model *M, char *at, int dir) {
-    pf_act *x[2];
-    size_t bytes[2], off = 0;
-    snap_parts(M, x, bytes);
-    for (int k = 0; k < 2; k++) {
+    pf_act *x[3];
+    size_t bytes[3], off = 0;
+    const int np = snap_parts(M, x, bytes);
+    for (int k = 0; k < np; k++) {
         if (dir == 0) M->be->copy(M->be, at + off, x[k], bytes[k]);
         else M->be->copy(M->be, x[k], at + off, bytes[k]);
         off += align256(bytes[k]);
@@ -124,8 +154,8 @@ static void snapshot(pf_model *M, char *at, int dir) {
 // Recompute in segments of K blocks: snapshots of the segment starts, then the
 // inputs of a segment's inner blocks s0 + 1 .. s0 + K - 2 (the last block's input
 // is what re-running the others leaves in the streams).
-static int seg_starts(const pf_model *M) { return (M->n_trunk + M->cfg.recompute - 1) / M->cfg.recompute; }
-static int seg_inner(const pf_model *M) { return PF_MAX(0, PF_MIN(M->cfg.recompute, M->n_trunk) - 2); }
+static int seg_starts(const pf_model *M) { return (M->dap->nb + M->cfg.recompute - 1) / M->cfg.recompute; }
+static int seg_inner(const pf_model *M) { return PF_MAX(0, PF_MIN(M->cfg.recompute, M->dap->nb) - 2); }
 
 // Plan the blocks for N tokens and S MSA rows and size the buffers (grow only).
 // The saved arena holds every block's saved regions, or with recompute the
@@ -134,8 +164,8 @@ static void plan(pf_model *M, int64_t N, int64_t S) {
     pf_model_dap *D = M->dap;
     pf_backend *be = M->be;
     size_t saved = 0, ws = 0, mx = 0;
-    for (int i = 0; i < M->n_trunk; i++) {
-        pf_dap_block_plan(&D->blk[i], &M->trunk[i], be, &D->c, N, S);
+    for (int i = 0; i < D->nb; i++) {
+        pf_dap_block_plan(&D->blk[i], dblock(M, i), be, &D->c, N, S);
         saved += D->blk[i].saved_bytes;
         mx = PF_MAX(mx, align256(D->blk[i].saved_bytes));
         ws = PF_MAX(ws, D->blk[i].ws_bytes);
@@ -148,11 +178,12 @@ static void plan(pf_model *M, int64_t N, int64_t S) {
     D->Sp = D->srow * D->c.size;
     alloc_bufs(M);
     if (M->cfg.recompute) {
-        pf_act *x[2];
-        size_t bytes[2];
-        snap_parts(M, x, bytes);
+        pf_act *x[3];
+        size_t bytes[3];
+        const int np = snap_parts(M, x, bytes);
         D->blk_max = mx;
-        D->snap = align256(bytes[0]) + align256(bytes[1]);
+        D->snap = 0;
+        for (int k = 0; k < np; k++) D->snap += align256(bytes[k]);
         saved = mx + (size_t)(seg_starts(M) + seg_inner(M)) * D->snap;
     }
     if (saved > D->saved_cap) {
@@ -186,13 +217,25 @@ static void pad(pf_model *M, const pf_act *x, int C, pf_act *out) {
     be->copy(be, out, x, pf_act_size(be, M->dap->N * C));
 }
 
-// Every rank's rows (n, Np, C) gathered into x (N, N, C).
+// Every rank's rows (n, Np, C) gathered into x (N, N, C), kr local rows at a time
+// through the scratch delta (free between passes; at least one shard and P rows, so
+// kr >= max(1, n / P)):
+// the gathered tensor never exists whole beside x.
 static void gather_rows(pf_model *M, const pf_act *rows, int C, pf_act *x) {
     pf_model_dap *D = M->dap;
     pf_backend *be = M->be;
-    D->c.all_gather(&D->c, rows, D->full, pf_act_size(be, D->n * D->Np * C));
-    for (int64_t i = 0; i < D->N; i++)
-        be->copy(be, pf_act_at(be, x, i * D->N * C), pf_act_at(be, D->full, i * D->Np * C), pf_act_size(be, D->N * C));
+    const int64_t row = D->Np * C, kr = PF_MAX(1, PF_MIN(D->n, D->bcap / (D->c.size * row)));
+    for (int64_t r0 = 0; r0 < D->n; r0 += kr) {
+        const int64_t k = PF_MIN(kr, D->n - r0);  // the same on every rank: one collective each
+        D->c.all_gather(&D->c, pf_act_at(be, rows, r0 * row), D->delta, pf_act_size(be, k * row));
+        for (int q = 0; q < D->c.size; q++)
+            for (int64_t t = 0; t < k; t++) {
+                const int64_t i = q * D->n + r0 + t;  // block q holds rows r0 .. r0 + k - 1 of rank q
+                if (i < D->N)
+                    be->copy(be, pf_act_at(be, x, i * D->N * C), pf_act_at(be, D->delta, (q * k + t) * row),
+                             pf_act_size(be, D->N * C));
+            }
+    }
 }
 
 // This rank's columns of x (S, N, C) into out (Sp, n, C), zero-padded.
@@ -230,10 +273,10 @@ void pf_model_dap_trunk_fwd(pf_model *M, int64_t N, int64_t S, const uint64_t *k
     pf_model_dap *D = M->dap;
     pf_backend *be = M->be;
     const int cz = M->cfg.c_z, cs = M->cfg.c_s, cm = M->cfg.c_m;
-    plan(M, N, evoformer(M) ? S : 1);
-    if (evoformer(M)) {
+    plan(M, N, uses_m(M) ? S : 1);
+    if (uses_m(M)) {
         take_cols(M, M->in[PF_IN_MSA_MASK], 1, D->msa);
-        be->dap_reshard(be, &D->c, D->Sp, D->Np, 1, D->msa, D->msa_rows, D->dd, 1);
+        if (evoformer(M)) be->dap_reshard(be, &D->c, D->Sp, D->Np, 1, D->msa, D->msa_rows, D->dd, 1);
         take_cols(M, M->m, cm, D->m);
     }
     take_rows(M, M->in[PF_IN_PAIR_MASK], 1, D->pair);
@@ -245,7 +288,7 @@ void pf_model_dap_trunk_fwd(pf_model *M, int64_t N, int64_t S, const uint64_t *k
     char *saved = save ? D->saved : NULL;
     const int K = M->cfg.recompute;
     char *snap = (char *)D->saved + D->blk_max;  // recompute: the segment starts' snapshots
-    for (int i = 0; i < M->n_trunk; i++) {
+    for (int i = 0; i < D->nb; i++) {
         if (save && K) {  // keep the segment start's input only; save into the one-block region
             if (i % K == 0) snapshot(M, snap, 0), snap += D->snap;
             pf_dap_block_fwd(&D->blk[i], be, &D->c, &st, D->saved, D->ws, D->delta, keys[i], training);
@@ -255,8 +298,8 @@ void pf_model_dap_trunk_fwd(pf_model *M, int64_t N, int64_t S, const uint64_t *k
         if (saved) saved += D->blk[i].saved_bytes;
     }
     gather_rows(M, D->z, cz, M->z);
-    if (evoformer(M)) gather_cols(M, D->m, cm, M->m);
-    else be->copy(be, M->s, D->s, pf_act_size(be, N * cs));  // replicated: every rank has all of s
+    if (uses_m(M)) gather_cols(M, D->m, cm, M->m);
+    if (!evoformer(M)) be->copy(be, M->s, D->s, pf_act_size(be, N * cs));  // replicated: every rank has all of s
 }
 
 // The trunk's backward with recompute: per segment (blocks s0 .. s1 - 1, last
@@ -270,7 +313,7 @@ static void trunk_bwd_recompute(pf_model *M, const uint64_t *keys) {
     const int K = M->cfg.recompute;
     pf_dap_streams st = streams(D, 0), d = streams(D, 1);
     char *region = D->saved, *starts = region + D->blk_max, *inner = starts + (size_t)seg_starts(M) * D->snap;
-    for (int s1 = M->n_trunk, s0; s1 > 0; s1 = s0) {
+    for (int s1 = D->nb, s0; s1 > 0; s1 = s0) {
         s0 = (s1 - 1) / K * K;
         char *start = starts + (size_t)(s0 / K) * D->snap;
         snapshot(M, start, 1);
@@ -292,33 +335,33 @@ void pf_model_dap_trunk_bwd(pf_model *M, const uint64_t *keys) {
     const int cz = M->cfg.c_z, cs = M->cfg.c_s, cm = M->cfg.c_m;
     take_rows(M, M->dz, cz, D->dz);
     pad(M, M->ds, cs, D->ds);
-    if (evoformer(M)) take_cols(M, M->dm, cm, D->dm);
+    if (uses_m(M)) take_cols(M, M->dm, cm, D->dm);
     if (M->cfg.recompute) {
         trunk_bwd_recompute(M, keys);
     } else {  // saved regions were laid out in forward order; walk back
         pf_dap_streams st = streams(D, 0), d = streams(D, 1);
         size_t off = 0;
-        for (int i = 0; i < M->n_trunk; i++) off += D->blk[i].saved_bytes;
-        for (int i = M->n_trunk - 1; i >= 0; i--) {
+        for (int i = 0; i < D->nb; i++) off += D->blk[i].saved_bytes;
+        for (int i = D->nb - 1; i >= 0; i--) {
             off -= D->blk[i].saved_bytes;
             pf_dap_block_bwd(&D->blk[i], be, &D->c, &st, &d, (char *)D->saved + off, D->ws, D->dd, keys[i]);
         }
     }
     gather_rows(M, D->dz, cz, M->dz);
-    if (evoformer(M)) gather_cols(M, D->dm, cm, M->dm);
-    else be->copy(be, M->ds, D->ds, pf_act_size(be, D->N * cs));
+    if (uses_m(M)) gather_cols(M, D->dm, cm, M->dm);
+    if (!evoformer(M)) be->copy(be, M->ds, D->ds, pf_act_size(be, D->N * cs));
 }
 
 size_t pf_model_dap_saved_bytes(const pf_model *M) { return M->dap ? M->dap->saved_cap : 0; }
 
 // Ranks other than 0 of the group: the gradients of every parameter outside the
-// trunk blocks are replicated work (the same on every rank of the group): drop them.
+// sharded blocks are replicated work (the same on every rank of the group): drop them.
 void pf_model_dap_drop(pf_model *M) {
     if (!M->dap || M->dap->c.rank == 0) return;
-    const char *trunk = evoformer(M) ? "evoformer." : "pairformer_stack.";
+    const char *trunk = evoformer(M) ? "evoformer." : "pairformer_stack.", *msa = "msa_module.blocks.";
     for (int i = 0; i < M->P.n; i++) {
         const pf_param *t = &M->P.t[i];
-        if (strncmp(t->name, trunk, strlen(trunk)))
+        if (strncmp(t->name, trunk, strlen(trunk)) && !(M->dap->n_msa && !strncmp(t->name, msa, strlen(msa))))
             M->be->zero(M->be, M->P.grad + t->offset, sizeof(real) * (size_t)t->numel);
     }
 }

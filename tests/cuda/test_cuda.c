@@ -81,7 +81,8 @@ static void test_basic(void) {
         h_compare(nm, h_download(&y), y.h, n, 1e-6 + (H_bf16 ? 1e-2 : 0));
         for (int ax = -1; ax <= 1; ax++)
             for (int k = 0; k < 2; k++) {
-                pf_dropout d = {5, 7, C, k ? 0.25f : 0.f, ax, pf_hash2(77, (uint64_t)ax + 5)};
+                // a shared mask also with its rows offset (u0: a shard's first column under dap)
+                pf_dropout d = {5, 7, C, k ? 0.25f : 0.f, ax, pf_hash2(77, (uint64_t)ax + 5), ax >= 0 && k ? 3 : 0};
                 hbuf yy = h_rand(n, 1, 3), dl = h_rand(n, 1, 4), dd = h_poison(n);
                 real *ddc = tl_zeros(n);
                 H_cpu->dropout_add(H_cpu, &d, yy.h, dl.h);
@@ -466,6 +467,38 @@ static void test_transition(int act, int use_mask, int64_t M, int c, int n) {
     finish(label);
 }
 
+// The column-sharded entry (cu_dap_opm.cu) with one rank (P1: the collectives are
+// copies) is the unsharded op: forward, dm and the parameter gradients against the
+// CPU reference (oc, dm_ref: its results from the start init), the same bits twice.
+static void opm_dap_p1(const char *label, const pf_opm_dims *d, const pf_opm_p *Pd, pf_opm_p *Gd, const hbuf *x,
+                       const void *mask, const real *oc, const hbuf *dout, const real *dm_ref, uint64_t seed) {
+    char lk[300], s[320];
+    snprintf(lk, sizeof lk, "%s dap P1", label);
+    int64_t no = d->N * d->N * d->c_z, nm = d->S * d->N * d->c_m;
+    pf_mem mp = H_gpu->opm_dap_mem(H_gpu, d, 1);
+    void *ps = h_gpu_raw(mp.saved), *pw = h_gpu_raw(mp.ws);
+    real *first = NULL;
+    for (int rep = 0; rep < 2; rep++) {
+        hbuf op = h_poison(no);
+        H_gpu->opm_dap_fwd(H_gpu, d, Pd, x->d, mask, op.d, ps, pw, &P1);
+        h_grads_restore();
+        hgrad dm = g_in(nm, seed);  // the same start as the unsharded backward's
+        H_gpu->opm_dap_bwd(H_gpu, d, Pd, Gd, mask, ps, dout->d, dm.b.d, pw, &P1);
+        real *g1 = h_download(&dm.b);
+        if (rep == 0) {
+            out_check(lk, "fwd", &op, oc);
+            snprintf(s, sizeof s, "%s dm", lk);
+            h_compare_delta(s, g1, dm_ref, dm.init, nm, H_tol);
+            h_check_param_grads(lk);
+            h_snapshot_grads();
+            first = g1;
+        } else {
+            h_check_same_bits(lk);
+            tl_check(!memcmp(g1, first, sizeof(real) * (size_t)nm), lk, "dm not bit-identical run to run");
+        }
+    }
+}
+
 static void test_opm(int64_t S, int64_t N, int c_m, int c, int c_z, int use_mask) {
     char label[256];
     snprintf(label, sizeof label, "%s opm S%lld N%lld c%d mask %d", H_gpu->name, (long long)S, (long long)N, c, use_mask);
@@ -495,6 +528,8 @@ static void test_opm(int64_t S, int64_t N, int c_m, int c, int c_z, int use_mask
     H_gpu->opm_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, m.gs, dout.d, dx.b.d, m.gw);
     h_check_doubled(label);
     g_twice(label, "dm", &dx);
+    if (use_mask && H_gpu->opm_dap_mem)  // the sharded entry needs the MSA mask
+        opm_dap_p1(label, &d, &Pd, &Gd, &x, mk.d, oc, &dout, dx.b.h, 8);
     free_mems(&m);
     finish(label);
 }
@@ -666,6 +701,42 @@ static void test_trimul(int64_t N, int c_z, int c, int incoming, int bias, int u
     test_trimul_path(N, c_z, c, incoming, bias, use_mask, 1);
 }
 
+// The column-sharded entry (cu_dap_pwavg.cu) with one rank is the unsharded op:
+// forward, dm, dz and the parameter gradients against the CPU reference (oc, dm_ref,
+// dz_ref: its results from the starts g_in(seed), g_in(seed + 1)), the same bits twice.
+static void pwavg_dap_p1(const char *label, const pf_pwavg_dims *d, const pf_pwavg_p *Pd, pf_pwavg_p *Gd,
+                         const hbuf *x, const hbuf *z, const void *mask, const real *oc, const hbuf *dout,
+                         const real *dm_ref, const real *dz_ref, uint64_t seed) {
+    char lk[300], s[320];
+    snprintf(lk, sizeof lk, "%s dap P1", label);
+    int64_t nm = d->S * d->N * d->c_m, nz = d->N * d->N * d->c_z;
+    pf_mem mp = H_gpu->pwavg_dap_mem(H_gpu, d, 1);
+    void *ps = h_gpu_raw(mp.saved), *pw = h_gpu_raw(mp.ws);
+    real *first = NULL;
+    for (int rep = 0; rep < 2; rep++) {
+        hbuf op = h_poison(nm);
+        H_gpu->pwavg_dap_fwd(H_gpu, d, Pd, x->d, z->d, mask, op.d, ps, pw, &P1);
+        h_grads_restore();
+        hgrad dm = g_in(nm, seed), dz = g_in(nz, seed + 1);
+        H_gpu->pwavg_dap_bwd(H_gpu, d, Pd, Gd, mask, ps, dout->d, dm.b.d, dz.b.d, pw, &P1);
+        real *g1 = h_download(&dm.b), *g2 = h_download(&dz.b);
+        if (rep == 0) {
+            out_check(lk, "fwd", &op, oc);
+            snprintf(s, sizeof s, "%s dm", lk);
+            h_compare_delta(s, g1, dm_ref, dm.init, nm, H_tol);
+            snprintf(s, sizeof s, "%s dz", lk);
+            h_compare_delta(s, g2, dz_ref, dz.init, nz, H_tol);
+            h_check_param_grads(lk);
+            h_snapshot_grads();
+            first = tl_copy(g1, nm);
+        } else {
+            h_check_same_bits(lk);
+            tl_check(!memcmp(g1, first, sizeof(real) * (size_t)nm), lk, "dm not bit-identical run to run");
+        }
+    }
+    free(first);
+}
+
 static void test_pwavg(int64_t S, int64_t N, int c_m, int c_z, int H, int c_h, int use_mask) {
     char label[256];
     snprintf(label, sizeof label, "%s pwavg S%lld N%lld H%d mask %d", H_gpu->name, (long long)S, (long long)N, H, use_mask);
@@ -706,6 +777,8 @@ static void test_pwavg(int64_t S, int64_t N, int c_m, int c_z, int H, int c_h, i
     h_check_doubled(label);
     g_twice(label, "dm", &dm);
     g_twice(label, "dz", &dz);
+    if (H_gpu->pwavg_dap_mem)
+        pwavg_dap_p1(label, &d, &Pd, &Gd, &x, &z, use_mask ? mk.d : NULL, oc, &dout, dm.b.h, dz.b.h, 11);
     free_mems(&m);
     finish(label);
 }
