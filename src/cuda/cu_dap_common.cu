@@ -40,15 +40,30 @@ void cu_dap_cols(cu_impl *c, void *full, void *blocks, int64_t S, int64_t n, int
     CU_LAUNCHED();
 }
 
-// The sharded ops of the Pairformer and of the AF3 MSA module. The Evoformer's MSA
-// row step (dap_reshard) has no CUDA version yet: pf_dap_check refuses that trunk here.
+// PF_DAP_MSA_CUDA: 1 installs the AF3 MSA module's sharded ops (opm_dap, pwavg_dap);
+// 0 or unset leaves them out, so under dap the MSA module runs replicated (rank 0 says
+// so), the path measured on two GPUs. They were written in session 7 without a GPU run
+// (NOTES.md): on by default once the dapgpu train part has checked them on two GPUs.
+static int dap_msa_cuda(void) {
+    const char *e = getenv("PF_DAP_MSA_CUDA");
+    if (!e || !*e || !strcmp(e, "0")) return 0;
+    if (!strcmp(e, "1")) return 1;
+    pf_die("PF_DAP_MSA_CUDA=%s: expected 0 (the MSA module replicated under dap, the default) or 1 (sharded)", e);
+    return 0;
+}
+
+// The sharded ops of the Pairformer and (PF_DAP_MSA_CUDA=1) of the AF3 MSA module. The
+// Evoformer's MSA row step (dap_reshard) has no CUDA version yet: pf_dap_check refuses
+// that trunk here.
 void pf_cuda_install_dap(pf_backend *be) {
-    be->opm_dap_mem = cu_opm_dap_mem;
-    be->opm_dap_fwd = cu_opm_dap_fwd;
-    be->opm_dap_bwd = cu_opm_dap_bwd;
-    be->pwavg_dap_mem = cu_pwavg_dap_mem;
-    be->pwavg_dap_fwd = cu_pwavg_dap_fwd;
-    be->pwavg_dap_bwd = cu_pwavg_dap_bwd;
+    if (dap_msa_cuda()) {
+        be->opm_dap_mem = cu_opm_dap_mem;
+        be->opm_dap_fwd = cu_opm_dap_fwd;
+        be->opm_dap_bwd = cu_opm_dap_bwd;
+        be->pwavg_dap_mem = cu_pwavg_dap_mem;
+        be->pwavg_dap_fwd = cu_pwavg_dap_fwd;
+        be->pwavg_dap_bwd = cu_pwavg_dap_bwd;
+    }
     be->attn_dap_mem = cu_attn_dap_mem;
     be->attn_dap_fwd = cu_attn_dap_fwd;
     be->attn_dap_bwd = cu_attn_dap_bwd;

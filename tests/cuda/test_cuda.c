@@ -1184,6 +1184,7 @@ int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+    setenv("PF_DAP_MSA_CUDA", "1", 0);  // the MSA module's sharded entries (one rank) too
     H_cpu = pf_backend_cpu();
     run_mode(0);
     run_mode(1);
