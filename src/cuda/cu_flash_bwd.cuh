@@ -127,34 +127,17 @@ __device__ __forceinline__ void bw_load_fl(const fa_args &a, const void *src, in
         }
     }
 }
-template <int NR, int NC, int LD, int NTH>
-__device__ __forceinline__ void bw_bias_fl(const float *m, int64_t L, int64_t R0, int64_t C0, float *dst) {
-    constexpr int VPR = NC / 4, RPU = NTH / VPR, NU = (NR + RPU - 1) / RPU;
+// T: float (the fp32 bias) or bf16 (its bf16 copy: L % 8 == 0, FL cases only); 16-byte
+// chunks of 16 / sizeof(T) elements.
+template <int NR, int NC, int LD, int NTH, typename T>
+__device__ __forceinline__ void bw_bias_fl(const T *m, int64_t L, int64_t R0, int64_t C0, T *dst) {
+    constexpr int EPC = 16 / (int)sizeof(T), VPR = NC / EPC, RPU = NTH / VPR, NU = (NR + RPU - 1) / RPU;
     static_assert(NTH % VPR == 0, "threads per tile row");
-    int j0 = threadIdx.x / VPR, c = (threadIdx.x % VPR) * 4;
+    int j0 = threadIdx.x / VPR, c = (threadIdx.x % VPR) * EPC;
     int64_t left = L - R0;
     bool cok = C0 + c < L;
-    const float *p = m + (R0 + j0) * L + C0 + c;
-    float *d = dst + j0 * LD + c;
-#pragma unroll
-    for (int u = 0; u < NU; u++) {
-        int j = j0 + u * RPU;
-        if (NR % RPU == 0 || j < NR) {
-            bool ok = cok && j < left;
-            fa_cp16z(d + u * RPU * LD, ok ? p + u * RPU * L : m, ok ? 16 : 0);
-        }
-    }
-}
-// bf16 rows of an L x L matrix (the bias as bf16: L % 8 == 0, FL cases only), as bw_bias_fl.
-template <int NR, int NC, int LD, int NTH>
-__device__ __forceinline__ void bw_bias16_fl(const bf16 *m, int64_t L, int64_t R0, int64_t C0, bf16 *dst) {
-    constexpr int VPR = NC / 8, RPU = NTH / VPR, NU = (NR + RPU - 1) / RPU;
-    static_assert(NTH % VPR == 0, "threads per tile row");
-    int j0 = threadIdx.x / VPR, c = (threadIdx.x % VPR) * 8;
-    int64_t left = L - R0;
-    bool cok = C0 + c < L;
-    const bf16 *p = m + (R0 + j0) * L + C0 + c;
-    bf16 *d = dst + j0 * LD + c;
+    const T *p = m + (R0 + j0) * L + C0 + c;
+    T *d = dst + j0 * LD + c;
 #pragma unroll
     for (int u = 0; u < NU; u++) {
         int j = j0 + u * RPU;

@@ -6,14 +6,12 @@
 // fixed order, so the result is the same bits every run (no atomics). With several
 // row ranges (fa_dbias_splits) each writes fp32 partials, summed in range order.
 //
-// Two kernels (c->attn_dbias = v + 1 picks variant v, 0 the default by shape;
-// bench/attn_bwd_check.cu times them):
-//   k_bwd_dbias:   S and dP of all 64 keys live at once, the bias tile in registers
-//                  (242 registers: one 8-warp block per SM).
-//   k_bwd_dbias_h: the 64 keys as two halves of 32 (half the S / dP registers), the
-//                  Q and dO fragments loaded once per row for both halves, the bias
-//                  tile optionally in shared memory (BSM); __launch_bounds__ MB lets
-//                  MB blocks share an SM, to hide the latency the first one is bound by.
+// k_bwd_dbias_h: the 64 keys as two halves of 32 (half the S / dP registers), the Q and
+// dO fragments loaded once per row for both halves, the bias tile optionally in shared
+// memory (BSM); __launch_bounds__ MB lets MB blocks share an SM. Session 6's kernel held
+// S and dP of all 64 keys and the bias tile in registers (242: one 8-warp block per SM,
+// latency-bound) and was 1.2x slower; it was removed in session 7. c->attn_dbias = v + 1
+// picks variant v, 0 the default by shape; bench/attn_bwd_check.cu times them.
 #include "cu_flash_bwd.cuh"
 
 // A warp's 16 queries x 64 keys of the bias gradient (C fragments, acc[j]: keys 8 j..):
@@ -49,93 +47,13 @@ __device__ __forceinline__ void db_store(const fa_args &a, int split, int nsplit
 }
 
 // ---- bias gradient: block (h, 16 NW queries, 64 keys, row range), rows in order ------------
-// shared: Q, dO x S | K, V x S | lse, D x S | mask x 2
-template <int CH, int NW, int S>
-static size_t bw_dbias_smem() {
-    return sizeof(bf16) * (size_t)(2 * S * 16 * NW * (CH + 8) + 2 * S * BW_T * (CH + 8)) +
-           sizeof(float) * (size_t)(2 * BW_T + 2 * S * 16 * NW);
-}
-
-template <int CH, int NW, int S, bool LDSM, bool FL>
-__global__ void __launch_bounds__(32 * NW) k_bwd_dbias(fa_args a) {
-    constexpr int LK = CH + 8, QT = 16 * NW, NTH = 32 * NW;
-    extern __shared__ __align__(16) unsigned char bw_sm[];
-    bf16 *Qs = (bf16 *)bw_sm, *dOs = Qs + S * QT * LK, *Ks = dOs + S * QT * LK, *Vs = Ks + S * BW_T * LK;
-    float *Ms = (float *)(Vs + S * BW_T * LK), *Ls = Ms + 2 * BW_T, *Ds = Ls + S * QT;
-    int64_t nqt = (a.L + QT - 1) / QT, nkt = (a.L + BW_T - 1) / BW_T;
-    int nsplit = a.nsplit;
-    int64_t bid = blockIdx.x;
-    int split = (int)(bid % nsplit);
-    bid /= nsplit;
-    int64_t kt = bid % nkt, qt = (bid / nkt) % nqt;
-    int h = (int)(bid / (nkt * nqt));
-    int64_t per = (a.B + nsplit - 1) / nsplit, r0 = split * per, r1 = r0 + per < a.B ? r0 + per : a.B;
-    int64_t q0 = qt * QT, k0 = kt * BW_T;
-    int w = threadIdx.x >> 5, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
-    const float *bT = a.biasT + (int64_t)h * a.L * a.L;
-    float bias2[8][4], acc[8][4];
-#pragma unroll
-    for (int j = 0; j < 8; j++)
-#pragma unroll
-        for (int e = 0; e < 4; e++) {
-            int64_t kk = k0 + 8 * j + 2 * t + (e & 1), q = q0 + 16 * w + g + 8 * (e >> 1);
-            bias2[j][e] = (kk < a.L && q < a.L) ? BW_L2E * bT[kk * a.L + q] : 0.f;
-            acc[j][e] = 0;
-        }
-    auto issue = [&](int64_t r) {
-        if (r < r1) {
-            int b = (int)((r - r0) % S);
-            bw_tile<FL, CH, QT, NTH>(a, a.q, r, h, q0, Qs + b * QT * LK);
-            bw_tile<FL, CH, QT, NTH>(a, a.dO, r, h, q0, dOs + b * QT * LK);
-            bw_tile<FL, CH, BW_T, NTH>(a, a.k, r, h, k0, Ks + b * BW_T * LK);
-            bw_tile<FL, CH, BW_T, NTH>(a, a.v, r, h, k0, Vs + b * BW_T * LK);
-            bw_lseD(a, r, true, h, q0, QT, Ls + b * QT, Ds + b * QT);
-        }
-        fa_commit();
-    };
-    float mpre = 0.f;
-#pragma unroll
-    for (int s = 0; s < S - 1; s++) issue(r0 + s);
-    if (r0 < r1 && threadIdx.x < BW_T) Ms[threadIdx.x] = bw_mask2(a, r0, k0 + threadIdx.x);
-    const float sc2 = a.scale * BW_L2E;
-    for (int64_t r = r0; r < r1; r++) {
-        int b = (int)((r - r0) % S), m = (int)((r - r0) & 1);
-        fa_wait<S - 2>();
-        __syncthreads();
-        issue(r + S - 1);
-        bool more = r + 1 < r1;
-        if (more && threadIdx.x < BW_T) mpre = bw_mask2(a, r + 1, k0 + threadIdx.x);
-        const float *Mb = Ms + m * BW_T, *Lb = Ls + b * QT, *Db = Ds + b * QT;
-        float l2[2], Dq[2];
-#pragma unroll
-        for (int u = 0; u < 2; u++) { l2[u] = BW_L2E * Lb[16 * w + g + 8 * u]; Dq[u] = Db[16 * w + g + 8 * u]; }
-        float s[8][4], dp[8][4];
-#pragma unroll
-        for (int j = 0; j < 8; j++)
-#pragma unroll
-            for (int e = 0; e < 4; e++) s[j][e] = dp[j][e] = 0;
-        bw_mma_ss<CH, 8, LDSM>(s, Qs + (b * QT + 16 * w) * LK, LK, Ks + b * BW_T * LK, LK);
-        bw_mma_ss<CH, 8, LDSM>(dp, dOs + (b * QT + 16 * w) * LK, LK, Vs + b * BW_T * LK, LK);
-#pragma unroll
-        for (int j = 0; j < 8; j++)
-#pragma unroll
-            for (int e = 0; e < 4; e++) {
-                int col = 8 * j + 2 * t + (e & 1);
-                float p = fa_exp2(fmaf(s[j][e], sc2, bias2[j][e] + (Mb[col] - l2[e >> 1])));
-                acc[j][e] = fmaf(p, dp[j][e] - Dq[e >> 1], acc[j][e]);
-            }
-        if (more && threadIdx.x < BW_T) Ms[(m ^ 1) * BW_T + threadIdx.x] = mpre;
-    }
-    fa_wait<0>();
-    db_store(a, split, nsplit, h, q0 + 16 * w, k0, acc);
-}
-
-// ---- fewer live registers: keys in two halves, optional shared-memory bias ---------------
-// shared: k_bwd_dbias's | bias [key][query] (BSM), row stride 16 NW + 4 floats: a warp's
-// reads (8 queries x 4 key pairs) hit 32 distinct banks.
+// shared: Q, dO x S | K, V x S | lse, D x S | mask x 2 | bias [key][query] (BSM), row
+// stride 16 NW + 4 floats: a warp's reads (8 queries x 4 key pairs) hit 32 distinct banks.
 template <int CH, int NW, int S, bool BSM>
 static size_t dbh_smem() {
-    return bw_dbias_smem<CH, NW, S>() + (BSM ? sizeof(float) * (size_t)BW_T * (16 * NW + 4) : 0);
+    return sizeof(bf16) * (size_t)(2 * S * 16 * NW * (CH + 8) + 2 * S * BW_T * (CH + 8)) +
+           sizeof(float) * (size_t)(2 * BW_T + 2 * S * 16 * NW) +
+           (BSM ? sizeof(float) * (size_t)BW_T * (16 * NW + 4) : 0);
 }
 
 template <int CH, int NW, int S, bool FL, int MB, bool BSM>
@@ -276,23 +194,22 @@ static void db_kernel(cu_impl *c, const fa_args &b, int v) {
 #define DBH(NW_, MB_, BSM_) \
     bw_launch(c, k_bwd_dbias_h<CH, NW_, 2, FL, MB_, BSM_>, grid(NW_), 32 * NW_, dbh_smem<CH, NW_, 2, BSM_>(), b)
     switch (v) {
-    case 1: DBH(8, 1, false); return;
-    case 2: DBH(8, 2, true); return;
-    case 3: DBH(4, 3, false); return;
-    case 4: DBH(4, 3, true); return;
-    case 5: DBH(8, 2, false); return;
-    default: bw_launch(c, k_bwd_dbias<CH, 8, 2, true, FL>, grid(8), 256, bw_dbias_smem<CH, 8, 2>(), b); return;
+    case 1: DBH(8, 2, true); return;
+    case 2: DBH(4, 3, false); return;
+    case 3: DBH(4, 3, true); return;
+    case 4: DBH(8, 2, false); return;
+    default: DBH(8, 1, false); return;
     }
 #undef DBH
 }
 
-static const char *db_names[] = {"b8", "h8", "h8.m2.bs", "h4.m3", "h4.m3.bs", "h8.m2"};
+static const char *db_names[] = {"h8", "h8.m2.bs", "h4.m3", "h4.m3.bs", "h8.m2"};
 // Measured on an H200 (attn_bwd_check --dbias, ms; docs/ATTENTION_BWD.md "Session 7"):
-// b8 (the session-6 kernel) 5.569 / 43.48 triangle N = 1024 / 2048, 1.438 MSA row,
-// 0.711 single; h4.m3 4.605 / 37.87, 1.185, 0.525; h8.m2.bs 4.789 / 37.52, 1.217, 0.343.
+// the session-6 kernel 5.569 / 43.48 triangle N = 1024 / 2048, 1.438 MSA row, 0.711
+// single; h4.m3 4.605 / 37.87, 1.185, 0.525; h8.m2.bs 4.789 / 37.52, 1.217, 0.343.
 // Few rows (single attention, B = 1): loading the bias tile dominates, and the shared-
 // memory tile's coalesced copy wins; else three 4-warp blocks per SM.
-static int db_default(const fa_args *a) { return a->B < 8 ? 2 : 3; }
+static int db_default(const fa_args *a) { return a->B < 8 ? 1 : 2; }
 int fa_bwd_dbias_variants(void) { return (int)(sizeof db_names / sizeof db_names[0]); }
 const char *fa_bwd_dbias_variant_name(int v) { return v >= 0 && v < fa_bwd_dbias_variants() ? db_names[v] : "?"; }
 

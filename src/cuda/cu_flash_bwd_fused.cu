@@ -168,7 +168,7 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_fused(fa_args a, float *dq_
             bw_tile<FL, CH, BW_T, NTH>(a, a.dO, p.r, p.h, q0, dOs + b * BW_T * LK);
             bw_lseD(a, p.r, true, p.h, q0, BW_T, Ls + b * BW_T, Ds + b * BW_T);
             if constexpr (BB)
-                bw_bias16_fl<KT, BW_T, BW_LDK, NTH>(a.biasT16 + (int64_t)p.h * a.L * a.L, a.L, k0, q0,
+                bw_bias_fl<KT, BW_T, BW_LDK, NTH>(a.biasT16 + (int64_t)p.h * a.L * a.L, a.L, k0, q0,
                                                     Bs + b * KT * BW_LDK);
             else if (a.biasT)
                 bw_bias<FL, KT, BW_T, BW_LDK, NTH>(a.biasT + (int64_t)p.h * a.L * a.L, a.L, k0, q0,
