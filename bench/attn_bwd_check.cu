@@ -386,18 +386,26 @@ static float time_median(cu_impl *c, const fa_args *a, bwd_fn fn, int v, int par
     return ms[ms.size() / 2];
 }
 
+// A timed problem: random inputs with an all-ones mask (the module always passes one);
+// saved (1): lse and D made by the forward and rowdot, as the backward expects them.
+static fa_args timed_problem(cu_impl *cb, const tcase &t, prob *p, int saved) {
+    prob_make(p, t, 0);
+    std::vector<uint16_t> ones((size_t)p->M, f2bf(1.f));
+    CU_CHECK(cudaMemcpy(p->bmask, ones.data(), ones.size() * 2, cudaMemcpyHostToDevice));
+    fa_args a = bf_args(t, p);
+    if (saved) {
+        fa_tc_forward(cb, &a);
+        fa_rowdot(cb, &a, p->bD);
+    }
+    return a;
+}
+
 static void run_time(cu_impl *cb, const std::vector<int64_t> &sizes, int reps) {
     printf("\n%-6s %-12s %10s %8s %10s %10s %10s\n", "N", "backward", "ms", "TFLOP/s", "dkdv ms", "dq ms", "dbias ms");
     for (int64_t N : sizes) {
         tcase t = {N, N, 4, 32, 0, 1, 1, 0, "time"};
         prob p;
-        prob_make(&p, t, 0);
-        // all-ones mask: the module always passes one
-        std::vector<uint16_t> ones((size_t)p.M, f2bf(1.f));
-        CU_CHECK(cudaMemcpy(p.bmask, ones.data(), ones.size() * 2, cudaMemcpyHostToDevice));
-        fa_args a = bf_args(t, &p);
-        fa_tc_forward(cb, &a);
-        fa_rowdot(cb, &a, p.bD);
+        fa_args a = timed_problem(cb, t, &p, 1);
         double flop = 8.0 * (double)N * t.H * (double)N * N * t.ch;
         float v1 = time_median(cb, &a, run_v1, 0, 7, reps);
         printf("%-6lld %-12s %10.3f %8.1f\n", (long long)N, "v1", v1, flop / v1 * 1e-9);
@@ -440,10 +448,7 @@ static void run_shapes(cu_impl *cb, int reps) {
            "new bwd", "new f+b", "x fwd", "x f+b");
     for (const tcase &t : shapes) {
         prob p;
-        prob_make(&p, t, 0);
-        std::vector<uint16_t> ones((size_t)p.M, f2bf(1.f));
-        CU_CHECK(cudaMemcpy(p.bmask, ones.data(), ones.size() * 2, cudaMemcpyHostToDevice));
-        fa_args a = bf_args(t, &p);
+        fa_args a = timed_problem(cb, t, &p, 0);
         float of = time_median(cb, &a, fwd_old, 0, 7, reps);
         float ob = time_median(cb, &a, bwd_v1_rowdot, 0, 7, reps);
         float nf = time_median(cb, &a, fwd_new, 0, 7, reps);
@@ -476,12 +481,7 @@ static void run_dbias(cu_impl *cb, const std::vector<int64_t> &sizes, int reps) 
     printf("\n");
     for (const tcase &t : cases) {
         prob p;
-        prob_make(&p, t, 0);
-        std::vector<uint16_t> ones((size_t)p.M, f2bf(1.f));
-        CU_CHECK(cudaMemcpy(p.bmask, ones.data(), ones.size() * 2, cudaMemcpyHostToDevice));
-        fa_args a = bf_args(t, &p);
-        fa_tc_forward(cb, &a);
-        fa_rowdot(cb, &a, p.bD);
+        fa_args a = timed_problem(cb, t, &p, 1);
         printf("%-28s %6lld", t.name, (long long)t.L);
         for (int v = 0; v < fa_bwd_dbias_variants(); v++) {
             cb->attn_dbias = v + 1;

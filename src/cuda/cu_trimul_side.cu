@@ -150,21 +150,9 @@ void ts_pack_weights(cu_impl *c, int c_z, int C, int CT, int KP, int sides, cons
     a->c_z = c_z, a->C = C, a->nct = nct, a->tiles = sides * nct;
 }
 
-template <int NT, int KP>
-static void ts_launch(cu_impl *c, const ts_args &a, int bytes) {
-    CU_CHECK(cudaFuncSetAttribute(k_tm_sides<NT, KP>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-    k_tm_sides<NT, KP><<<(unsigned)((a.M + TS_BM - 1) / TS_BM), TS_THREADS, bytes, c->stream>>>(a);
-    CU_LAUNCHED();
-}
 template <int NT>
 static void ts_launch_k(cu_impl *c, const ts_args &a, int KP, int bytes) {
-    switch (KP) {
-    case 16: ts_launch<NT, 16>(c, a, bytes); break;
-    case 32: ts_launch<NT, 32>(c, a, bytes); break;
-    case 64: ts_launch<NT, 64>(c, a, bytes); break;
-    case 128: ts_launch<NT, 128>(c, a, bytes); break;
-    default: ts_launch<NT, 256>(c, a, bytes); break;
-    }
+    ts_by_depth(KP, [&](auto kp) { ts_launch(c, k_tm_sides<NT, decltype(kp)::value>, a, bytes); });
 }
 
 int cu_tm_sides_fused(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *ap, const pf_linear_p *ag,

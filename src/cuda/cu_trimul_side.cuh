@@ -7,6 +7,7 @@
 #define PF_CU_TRIMUL_SIDE_CUH
 #include "cu_trimul.cuh"
 #include "cu_mma.cuh"
+#include <type_traits>
 
 #define TS_BM 128      // positions per block
 #define TS_THREADS 256  // 8 warps: 4 over positions (32 each) x 2 over the tile's columns
@@ -107,5 +108,25 @@ void ts_pack_weights(cu_impl *c, int c_z, int C, int CT, int KP, int sides, cons
 int ts_applies(cu_impl *c, int64_t M, int c_z, int C, const void *zl, int bytes);
 // KP: c_z rounded up to a power of two, at least 16.
 int ts_depth(int c_z);
+
+// launch(std::integral_constant<int, KP>()) for a depth KP = ts_depth(c_z) (16..256): the
+// kernels are templates on it.
+template <typename F>
+static void ts_by_depth(int KP, F launch) {
+    switch (KP) {
+    case 16: launch(std::integral_constant<int, 16>()); break;
+    case 32: launch(std::integral_constant<int, 32>()); break;
+    case 64: launch(std::integral_constant<int, 64>()); break;
+    case 128: launch(std::integral_constant<int, 128>()); break;
+    default: launch(std::integral_constant<int, 256>()); break;
+    }
+}
+// One kernel instance over the positions, TS_BM per block, with its shared memory opted in.
+template <typename K>
+static void ts_launch(cu_impl *c, K kern, const ts_args &a, int bytes) {
+    CU_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    kern<<<(unsigned)((a.M + TS_BM - 1) / TS_BM), TS_THREADS, bytes, c->stream>>>(a);
+    CU_LAUNCHED();
+}
 
 #endif

@@ -117,21 +117,9 @@ static int tb_smem_bytes(int KP, int NT) {
            (int)sizeof(float) * TS_BM;
 }
 
-template <int NT, int KP>
-static void tb_launch(cu_impl *c, const ts_args &a, int bytes) {
-    CU_CHECK(cudaFuncSetAttribute(k_tm_side_grad<NT, KP>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-    k_tm_side_grad<NT, KP><<<(unsigned)((a.M + TS_BM - 1) / TS_BM), TS_THREADS, bytes, c->stream>>>(a);
-    CU_LAUNCHED();
-}
 template <int NT>
 static void tb_launch_k(cu_impl *c, const ts_args &a, int KP, int bytes) {
-    switch (KP) {
-    case 16: tb_launch<NT, 16>(c, a, bytes); break;
-    case 32: tb_launch<NT, 32>(c, a, bytes); break;
-    case 64: tb_launch<NT, 64>(c, a, bytes); break;
-    case 128: tb_launch<NT, 128>(c, a, bytes); break;
-    default: tb_launch<NT, 256>(c, a, bytes); break;
-    }
+    ts_by_depth(KP, [&](auto kp) { ts_launch(c, k_tm_side_grad<NT, decltype(kp)::value>, a, bytes); });
 }
 
 // 32-channel tiles at most: the output tile (TS_BM, 2 CT) and two dS tiles (the next
