@@ -252,10 +252,11 @@ void fa_bwd_dv_uniform(cu_impl *c, const fa_args *a) {
 }
 
 // ---- launch ---------------------------------------------------------------------------
-// S: pipeline stages of all three kernels; MB: blocks per SM the dq and dk/dv kernels'
-// register budget is set for (__launch_bounds__); FL: the copies without per-vector index
-// arithmetic (bw_load_fl), taken when the case allows them (bw_fl_ok).
-template <int CH, int RBQ, int NWQ, int RBK, int NWK, int NW, int S, int MB, bool LDSM, bool FL>
+// S: pipeline stages of the dq and dk/dv kernels; MB: blocks per SM their register budget
+// is set for (__launch_bounds__); FL: the copies without per-vector index arithmetic
+// (bw_load_fl), taken when the case allows them (bw_fl_ok). The bias-gradient pass picks
+// its own kernel (fa_bwd_dbias).
+template <int CH, int RBQ, int NWQ, int RBK, int NWK, int S, int MB, bool LDSM, bool FL>
 static void bw_run(cu_impl *c, const fa_args *a, int parts) {
     if (parts & 1) {
         int64_t nk = (a->L + 16 * NWK - 1) / (16 * NWK);
@@ -274,22 +275,22 @@ static void bw_run(cu_impl *c, const fa_args *a, int parts) {
 // 16-byte chunks everywhere: channels and HC in 8s, bias rows (L fp32) in 4s.
 static bool bw_fl_ok(const fa_args *a) { return a->ch % 8 == 0 && a->HC % 8 == 0 && (!a->biasT || a->L % 4 == 0); }
 
-template <int CH, int RBQ, int NWQ, int RBK, int NWK, int NW, int S, int MB, bool LDSM, bool FL>
+template <int CH, int RBQ, int NWQ, int RBK, int NWK, int S, int MB, bool LDSM, bool FL>
 static void bw_run_fl(cu_impl *c, const fa_args *a, int parts) {
-    if (FL && bw_fl_ok(a)) bw_run<CH, RBQ, NWQ, RBK, NWK, NW, S, MB, LDSM, true>(c, a, parts);
-    else bw_run<CH, RBQ, NWQ, RBK, NWK, NW, S, MB, LDSM, false>(c, a, parts);
+    if (FL && bw_fl_ok(a)) bw_run<CH, RBQ, NWQ, RBK, NWK, S, MB, LDSM, true>(c, a, parts);
+    else bw_run<CH, RBQ, NWQ, RBK, NWK, S, MB, LDSM, false>(c, a, parts);
 }
 
 // Variants for the benchmark (bench/attn_bwd_check.cu): rows x warps per block of the
-// dq and dk/dv kernels, warps of the bias-gradient kernel, pipeline stages, blocks per
-// SM of the dq and dk/dv kernels, ldmatrix operand loads, FL copies. fa_tc_backward runs
+// dq and dk/dv kernels, pipeline stages, blocks per SM, ldmatrix operand loads, FL
+// copies (the bias-gradient kernel: fa_bwd_dbias's own choice). fa_tc_backward runs
 // variant 0, the fastest at N = 1024 and 2048 on an H200; variant 2 is session 3's default
 // (docs/ATTENTION_BWD.md). parts: 1 dk/dv, 2 dq, 4 bias gradient (7 = all).
 #define BW_VARIANTS(F)                                                                           \
-    F(0, 2, 8, 2, 8, 8, 2, 1, true, true) F(1, 1, 4, 1, 4, 8, 2, 3, true, true)                  \
-    F(2, 1, 4, 1, 4, 8, 2, 3, true, false)
+    F(0, 2, 8, 2, 8, 2, 1, true, true) F(1, 1, 4, 1, 4, 2, 3, true, true)                        \
+    F(2, 1, 4, 1, 4, 2, 3, true, false)
 // Variants from BW_FUSED on: dk, dv and dq in one pass (fa_bwd_fused, 8 or 4 warps per
-// block) and the bias-gradient pass of variant 0; where the fused pass does not take the
+// block) and the bias-gradient pass; where the fused pass does not take the
 // case (few rows x heads), variant 0 or 1 whole.
 #define BW_FUSED 3
 #define BW_DEFAULT 99  // fa_tc_backward: fused variant BWF_DEFAULT where fa_bwd_fused takes the case by size
@@ -318,10 +319,10 @@ void fa_tc_backward_variant(cu_impl *c, const fa_args *a, int v, int parts) {
         v = bw_three_pass(a);
         if (!parts) return;
     }
-#define V(ID, RBQ, NWQ, RBK, NWK, NW, S, MB, LDSM, FL)                                      \
+#define V(ID, RBQ, NWQ, RBK, NWK, S, MB, LDSM, FL)                                      \
     if (v == ID) {                                                                          \
-        if (a->ch <= 16) bw_run_fl<16, RBQ, NWQ, RBK, NWK, NW, S, MB, LDSM, FL>(c, a, parts); \
-        else bw_run_fl<32, RBQ, NWQ, RBK, NWK, NW, S, MB, LDSM, FL>(c, a, parts);           \
+        if (a->ch <= 16) bw_run_fl<16, RBQ, NWQ, RBK, NWK, S, MB, LDSM, FL>(c, a, parts); \
+        else bw_run_fl<32, RBQ, NWQ, RBK, NWK, S, MB, LDSM, FL>(c, a, parts);           \
         return;                                                                             \
     }
     BW_VARIANTS(V)
