@@ -728,13 +728,12 @@ static void pwavg_dap_p1(const char *label, const pf_pwavg_dims *d, const pf_pwa
             h_compare_delta(s, g2, dz_ref, dz.init, nz, H_tol);
             h_check_param_grads(lk);
             h_snapshot_grads();
-            first = tl_copy(g1, nm);
+            first = tl_copy(g1, nm);  // test pool memory: freed by finish()
         } else {
             h_check_same_bits(lk);
             tl_check(!memcmp(g1, first, sizeof(real) * (size_t)nm), lk, "dm not bit-identical run to run");
         }
     }
-    free(first);
 }
 
 static void test_pwavg(int64_t S, int64_t N, int c_m, int c_z, int H, int c_h, int use_mask) {

@@ -40,14 +40,15 @@ static void head_setup(pf_structure_head *h, pf_params *P, pf_backend *be) {
 }
 
 // The truth: frames and torsions at random, every heavy atom built from them and
-// moved by ~0.1 A, one atom missing; residues masked when masked.
+// moved by ~0.1 A, one atom missing; residues masked when masked. Filled in place:
+// T->tr points into T (aa), so the struct must not be copied after.
 typedef struct {
     real *R, *t, *fm, *tors, *alt, *tm, *x, *am, *seq;
     int32_t aa[64];
     pf_structure_truth tr;
 } head_truth;
 
-static head_truth make_truth(int64_t N, int masked) {
+static void make_truth(head_truth *out, int64_t N, int masked) {
     static const int32_t types[] = {1, 17, 7, 18, 20, 11, 9, 0, 5};  // ARG TRP GLY TYR unknown LYS ILE ALA GLN
     head_truth T;
     T.R = tl_zeros(N * 9), T.t = tl_rand(N * 3, 8, 3), T.fm = tl_zeros(N), T.seq = tl_zeros(N);
@@ -71,8 +72,8 @@ static head_truth make_truth(int64_t N, int masked) {
     for (int64_t k = 0; k < N * PF_MAX_RES_ATOMS * 3; k++) T.x[k] += noise[k];
     pf_allatom_mask(N, T.aa, T.am);
     T.am[1 * PF_MAX_RES_ATOMS + 6] = 0;
-    T.tr = (pf_structure_truth){T.R, T.t, T.fm, T.tors, T.alt, T.tm, T.aa, T.x, T.am};
-    return T;
+    *out = T;
+    out->tr = (pf_structure_truth){T.R, T.t, T.fm, T.tors, T.alt, T.tm, out->aa, T.x, T.am};
 }
 
 static void loss_check(const char *label, const char *nm, double got, double ref) {
@@ -103,7 +104,8 @@ static void test_head(int64_t N, int masked) {
     // error into another of PAE's 0.5 A bins: the targets of the two confidence
     // heads jump there, so bf16 compares their losses but trains them with weight 0
     if (H_bf16) hc.w_plddt = hg.w_plddt = hc.w_pae = hg.w_pae = 0;
-    head_truth T = make_truth(N, masked);
+    head_truth T;
+    make_truth(&T, N, masked);
     hbuf s = h_rand(N * HCS, 1, 1), z = h_rand(N * N * HCZ, 1, 2);
     hbuf ds = h_rand(N * HCS, 0, 0), dz = h_rand(N * N * HCZ, 0, 0);  // zeros on both sides
     pf_structure_losses c = pf_structure_head_train(&hc, N, s.h, z.h, T.seq, &T.tr, PF_FAPE_CLAMP, 1.0, ds.h, dz.h);
