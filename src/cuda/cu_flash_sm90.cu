@@ -84,35 +84,6 @@ __device__ __forceinline__ void s9_load_rows(const fa_args &a, const void *src, 
     }
 }
 
-// Bias tile: keys k0..k0+63 x queries q0..q0+63 of biasT (H, L, L) [h][key][query] into
-// dst [key][S9_BS], zeros outside L x L.
-template <int R>
-__device__ __forceinline__ void s9_load_bias(const fa_args &a, const float *bT, int64_t k0, int64_t q0, float *dst) {
-    if ((a.L & 3) == 0) {  // rows of 16-byte chunks
-        const float *tile = bT + k0 * a.L + q0;
-#pragma unroll
-        for (int i = threadIdx.x; i < S9_K * 16; i += R * 128) {
-            int j = i >> 4, c = (i & 15) * 4;
-            bool ok = k0 + j < a.L && q0 + c < a.L;
-            fa_cp16z(dst + j * S9_BS + c, ok ? tile + (int64_t)j * a.L + c : bT, ok ? 16 : 0);
-        }
-    } else {
-        for (int i = threadIdx.x; i < S9_K * S9_Q; i += R * 128) {
-            int j = i / S9_Q, c = i % S9_Q;
-            int64_t kk = k0 + j, q = q0 + c;
-            bool ok = kk < a.L && q < a.L;
-            fa_cp4z(dst + j * S9_BS + c, ok ? bT + kk * a.L + q : bT, ok ? 4 : 0);
-        }
-    }
-}
-
-// Mask term (log2 units) of key k0 + (i % 64) of row r0 + i / 64: -inf beyond L or B.
-__device__ __forceinline__ float s9_mask(const fa_args &a, int64_t r0, int64_t k0, int i) {
-    int64_t r = r0 + i / S9_K, kk = k0 + i % S9_K;
-    if (kk >= a.L || r >= a.B) return -INFINITY;
-    return a.mask ? mask_term(__bfloat162float(((const bf16 *)a.mask)[fa_pos(a, r, kk)])) * S9_L2E : 0.f;
-}
-
 template <int CH, int R>
 struct s9_smem_layout {
     static constexpr int TE = S9_K * (CH + 8);                  // bf16 elements of one K or V tile
@@ -174,14 +145,94 @@ __device__ __forceinline__ void s9_wg_n16t(float *d, const uint32_t *a, uint64_t
 #define S9_HAVE_WGMMA 0
 #endif
 
-// The loads of a key tile from k0 into one buffer: K and V
-// rows of the R rows, the bias tile when there is one (cp.async; the caller commits)
+// A thread's share of every key tile's copies, worked out once per block: the
+// global element offset of each 16-byte chunk at key 0 and where it lands in shared
+// memory, so a tile costs a pointer step and a bounds test per chunk. (Working them out
+// per tile from the kernel arguments, with 64-bit products, took ~210 of the ~650
+// instructions a warp issued per key tile: ncu source counters, session 8.)
+// Chunk u of K / V: row group rho_0 + u RS, position j_0 + u JS (s9_chunk: one of RS,
+// JS is zero); of the bias tile (L % 4 == 0): key bj_0 + u BJ, queries bc..bc+3.
 template <int CH, int R, bool WG>
-__device__ __forceinline__ void s9_fetch_tile(const fa_args &a, const int64_t *goff, const float *bT, int64_t k0, int64_t q0,
-                                              bf16 *Kb, bf16 *Vb, float *Bb) {
-    s9_load_rows<CH, R, WG>(a, a.k, goff, k0, Kb);
-    s9_load_rows<CH, R, WG>(a, a.v, goff, k0, Vb);
-    if (bT) s9_load_bias<R>(a, bT, k0, q0, Bb);
+struct s9_plan {
+    static constexpr int T = R * 128, NC = CH / 8, NPT = CH / 16;
+    static constexpr int RS = T >= S9_K * NC ? T / (S9_K * NC) : 0;  // row groups between chunks
+    static constexpr int JS = T >= S9_K * NC ? 0 : T / NC;           // positions between chunks
+    static constexpr int NB = S9_K * 16 / T, BJ = T / 16;             // bias chunks per thread, keys between
+    int64_t kv[NPT];    // element offset in k / v at key 0 (q: at query 0); -1: zero fill
+    uint32_t kvs;       // byte offset of chunk 0 in an R-row K / V buffer
+    int j0;             // position of chunk 0 in the tile
+    int64_t kstep;      // elements between key tiles in k / v: S9_K pstride HC
+    int b0;             // bias: element offset of chunk 0 from the tile's first key row, -1 past L
+    int bj0;            // bias: key of chunk 0 in the tile
+    int bstep;          // bias: elements between chunks (BJ L)
+    uint32_t bs;        // bias: byte offset of chunk 0 in a tile buffer
+    int64_t m0;         // mask: element offset of this thread's (row, key) at key 0; -1: not a mask thread
+    bool mrow;          // mask: the row exists (r < B)
+};
+
+template <int CH, int R, bool WG>
+__device__ __forceinline__ void s9_plan_make(const fa_args &a, int64_t r0, int h, int64_t q0, s9_plan<CH, R, WG> &p) {
+    typedef s9_plan<CH, R, WG> PL;
+    s9_chunk_offsets<CH, R, WG>(a, r0, h, p.kv);
+    int rho, j, c;
+    s9_chunk<CH, R, WG>(0, rho, j, c);
+    p.kvs = (uint32_t)(rho * (S9_K * (CH + 8)) + s9_off<CH, WG>(j, c)) * 2;
+    p.j0 = j;
+    p.kstep = (int64_t)S9_K * a.pstride * a.HC;
+    int bc = (threadIdx.x & 15) * 4;
+    p.bj0 = threadIdx.x >> 4;
+    p.b0 = q0 + bc < a.L ? p.bj0 * (int)a.L + (int)q0 + bc : -1;  // < 65 L: 32 bits (the launch checks L)
+    p.bstep = PL::BJ * (int)a.L;
+    p.bs = (uint32_t)(p.bj0 * S9_BS + bc) * 4;
+    int mr = threadIdx.x / S9_K, mk = threadIdx.x % S9_K;
+    p.mrow = threadIdx.x < R * S9_K && r0 + mr < a.B;
+    p.m0 = p.mrow ? fa_pos(a, r0 + mr, mk) : -1;
+}
+
+// The copies of the key tile at k0 (koff = k0 pstride HC) into one buffer: K and V rows
+// of the R rows, and the bias tile when there is one (cp.async; the caller commits).
+// Zeros beyond L, B and c_h.
+template <int CH, int R, bool WG>
+__device__ __forceinline__ void s9_fetch_tile(const fa_args &a, const s9_plan<CH, R, WG> &p, const float *bT, int k0,
+                                              int64_t koff, int64_t q0, bf16 *Kb, bf16 *Vb, float *Bb) {
+    typedef s9_plan<CH, R, WG> PL;
+    const bf16 *k = (const bf16 *)a.k + koff, *v = (const bf16 *)a.v + koff;
+    char *kd = (char *)Kb + p.kvs, *vd = (char *)Vb + p.kvs;
+    // bytes between chunk u and u + 1 in the buffer: RS row groups, or JS positions (a multiple of 8)
+    constexpr int DS = 2 * (PL::RS ? PL::RS * S9_K * (CH + 8) : WG ? (PL::JS >> 3) * CH * 8 : PL::JS * (CH + 8));
+#pragma unroll
+    for (int u = 0; u < PL::NPT; u++) {
+        bool ok = p.kv[u] >= 0 && k0 + p.j0 + u * PL::JS < (int)a.L;
+        int64_t off = ok ? p.kv[u] : -koff;  // not ok: the tensor's start (valid, nothing read)
+        fa_cp16z(kd + u * DS, k + off, ok ? 16 : 0);
+        fa_cp16z(vd + u * DS, v + off, ok ? 16 : 0);
+    }
+    if (!bT) return;
+    if ((a.L & 3) == 0) {  // rows of 16-byte chunks; offsets within the tile's 64 key rows fit 32 bits
+        const float *bt = bT + (int64_t)k0 * a.L + (p.b0 >= 0 ? p.b0 : 0);
+        char *bd = (char *)Bb + p.bs;
+        int jleft = (int)a.L - k0 - p.bj0;  // keys of this thread's chunk 0 up to L
+#pragma unroll
+        for (int u = 0; u < PL::NB; u++) {
+            bool ok = p.b0 >= 0 && u * PL::BJ < jleft;
+            fa_cp16z(bd + u * PL::BJ * S9_BS * 4, ok ? bt + u * p.bstep : bT, ok ? 16 : 0);
+        }
+    } else {
+        for (int i = threadIdx.x; i < S9_K * S9_Q; i += R * 128) {
+            int j = i / S9_Q, c = i % S9_Q;
+            int64_t kk = k0 + j, q = q0 + c;
+            bool ok = kk < a.L && q < a.L;
+            fa_cp4z(Bb + j * S9_BS + c, ok ? bT + kk * a.L + q : bT, ok ? 4 : 0);
+        }
+    }
+}
+
+// Mask term (log2 units) of this thread's (row, key) of the tile at k0 (threads < R S9_K):
+// -inf beyond L or B.
+template <int CH, int R, bool WG>
+__device__ __forceinline__ float s9_mask(const fa_args &a, const s9_plan<CH, R, WG> &p, int k0) {
+    if (!p.mrow || k0 + (int)(threadIdx.x % S9_K) >= (int)a.L) return -INFINITY;
+    return a.mask ? mask_term(__bfloat162float(((const bf16 *)a.mask)[p.m0 + k0 * a.pstride])) * S9_L2E : 0.f;
 }
 
 // The warp's 16 query rows as mma A fragments, from the Q tile in shared memory:
@@ -392,12 +443,12 @@ __global__ void __launch_bounds__(R * 128, 4 / R) k_s9_fwd(fa_args a, int vswap)
     const float sc2 = a.scale * S9_L2E;
 
     // prologue: Q of the R rows into V buffer 1 (free until iteration 0 refills it), tile 0
-    int64_t goff[CH / 16];
-    s9_chunk_offsets<CH, R, WG>(a, r0, h, goff);
-    s9_load_rows<CH, R, WG>(a, a.q, goff, q0, Vs + R * TE);
-    s9_fetch_tile<CH, R, WG>(a, goff, bT, 0, q0, Ks, Vs, Bs);
+    s9_plan<CH, R, WG> pl;
+    s9_plan_make<CH, R, WG>(a, r0, h, q0, pl);
+    s9_load_rows<CH, R, WG>(a, a.q, pl.kv, q0, Vs + R * TE);
+    s9_fetch_tile<CH, R, WG>(a, pl, bT, 0, 0, q0, Ks, Vs, Bs);
     fa_commit();
-    if (threadIdx.x < R * S9_K) Ms[threadIdx.x] = s9_mask(a, r0, 0, threadIdx.x);
+    if (threadIdx.x < R * S9_K) Ms[threadIdx.x] = s9_mask<CH, R, WG>(a, pl, 0);
     fa_wait<0>();
     if (WG) asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // cp.async data -> wgmma reads
     __syncthreads();
@@ -410,15 +461,18 @@ __global__ void __launch_bounds__(R * 128, 4 / R) k_s9_fwd(fa_args a, int vswap)
     for (int j = 0; j < CH / 8; j++) o[j][0] = o[j][1] = o[j][2] = o[j][3] = 0;
     float m[2] = {-INFINITY, -INFINITY}, l[2] = {0, 0};
     int it = 0;
-    for (int64_t k0 = 0; k0 < a.L; k0 += S9_K, it++) {
+    int64_t koff = 0;  // k0 pstride HC
+    for (int k0 = 0; k0 < (int)a.L; k0 += S9_K, it++) {
         int b = it & 1;
-        bool more = k0 + S9_K < a.L;
+        bool more = k0 + S9_K < (int)a.L;
         float mnext = 0;
         if (more) {  // next tile streams in while this one is used
             int nb = b ^ 1;
-            s9_fetch_tile<CH, R, WG>(a, goff, bT, k0 + S9_K, q0, Ks + nb * R * TE, Vs + nb * R * TE, Bs + nb * S9_K * S9_BS);
+            koff += pl.kstep;
+            s9_fetch_tile<CH, R, WG>(a, pl, bT, k0 + S9_K, koff, q0, Ks + nb * R * TE, Vs + nb * R * TE,
+                                     Bs + nb * S9_K * S9_BS);
             fa_commit();
-            if (threadIdx.x < R * S9_K) mnext = s9_mask(a, r0, k0 + S9_K, threadIdx.x);
+            if (threadIdx.x < R * S9_K) mnext = s9_mask<CH, R, WG>(a, pl, k0 + S9_K);
             fa_wait<1>();
         } else {
             fa_wait<0>();
@@ -451,7 +505,7 @@ static int s9_launch(cu_impl *c, const fa_args *a, int vswap) {
         attr_set = 1;
     }
     int64_t nqt = (a->L + S9_Q - 1) / S9_Q, nrg = (a->B + R - 1) / R, n = nqt * nrg * a->H;
-    if (n > 2147483647LL) return 1;
+    if (n > 2147483647LL || a->L > (1 << 24)) return 1;  // the kernel's per-tile offsets are 32-bit (< 65 L)
     k_s9_fwd<CH, R, WG><<<(unsigned)n, R * 128, SL::bytes, c->stream>>>(*a, vswap);
     CU_LAUNCHED();
     return 0;
