@@ -154,7 +154,8 @@ void cu_linear_fwd(cu_impl *c, int64_t M, int in, int out, const pf_linear_p *p,
                    const void *x, void *y, int accumulate);
 void cu_linear_bwd(cu_impl *c, int64_t M, int in, int out, const pf_linear_p *p, pf_linear_p *g,
                    const void *x, const void *dy, void *dx);
-// LayerNorm over rows of c channels; eps 1e-5; stats in fp32.
+// LayerNorm over rows of c channels; eps LN_EPS; stats in fp32.
+#define LN_EPS 1e-5f
 void cu_ln_fwd(cu_impl *c, int64_t M, int ch, const pf_layernorm_p *p, const void *x, void *y);
 // dx += ..., g (may be NULL) += ...; dx may be NULL.
 void cu_ln_bwd(cu_impl *c, int64_t M, int ch, const pf_layernorm_p *p, pf_layernorm_p *g,
@@ -162,6 +163,12 @@ void cu_ln_bwd(cu_impl *c, int64_t M, int ch, const pf_layernorm_p *p, pf_layern
 // The same with dx = ... (overwritten, not accumulated); dx may be x itself (in place).
 void cu_ln_bwd_set(cu_impl *c, int64_t M, int ch, const pf_layernorm_p *p, pf_layernorm_p *g,
                    const void *x, const void *dy, void *dx);
+// The 16-byte kernels behind them (cu_layernorm_vec.cu) for ch in {32, 64, 128, 256} and
+// aligned buffers: 1 when they ran, 0 when the caller's kernels must. The backward writes
+// its (nb, 2, ch) parameter-gradient partials to part (or none when part is NULL).
+int cu_ln_fwd_vec(cu_impl *c, int64_t M, int ch, const pf_layernorm_p *p, const void *x, void *y);
+int cu_ln_bwd_vec(cu_impl *c, int64_t M, int ch, const pf_layernorm_p *p, const void *x, const void *dy, void *dx,
+                  float *part, int nb, int acc);
 // out[col] += sum over rows of x (M, ncol) (x in act type or fp32), deterministic.
 void cu_colsum_add(cu_impl *c, int64_t M, int ncol, const void *x, int tyX, float *out, float scale);
 void cu_add(cu_impl *c, void *y, const void *x, int64_t n);        // y += x (act)

@@ -2,14 +2,14 @@
 // forward/backward, deterministic column sums, small elementwise helpers.
 //
 // LayerNorm: one warp per row, the row held in registers (CPL channels per
-// lane), statistics in fp32. The backward writes dx and accumulates per-lane
+// lane), statistics in fp32 (C of 32, 64, 128, 256 with aligned buffers: the 16-byte
+// kernels of cu_layernorm_vec.cu). The backward writes dx and accumulates per-lane
 // partial dw/db; a block's warps are combined in a fixed order, then the
 // per-block partials are summed in block order by a second kernel, so the
 // parameter gradients never depend on scheduling (no atomics).
 #include "cu_common.cuh"
 #include "cu_vec.cuh"
 
-#define LN_EPS 1e-5f
 #define LN_WARPS 8
 #define LN_MAX_BLOCKS 1024
 
@@ -154,6 +154,7 @@ __global__ void k_reduce_parts(int nb, int K, int C, const float *part, float *o
 
 template <int CPL>
 static void ln_launch_fwd(cu_impl *c, int64_t M, int C, const pf_layernorm_p *p, const void *x, void *y) {
+    if (cu_ln_fwd_vec(c, M, C, p, x, y)) return;
     unsigned nb = cu_blocks(M, LN_WARPS);
     if (nb > 65536) nb = 65536;
     CU_DISPATCH(c, T, k_ln_fwd<T, CPL><<<nb, 32 * LN_WARPS, 0, c->stream>>>(M, C, p->w, p->b, (const T *)x, (T *)y));
@@ -166,8 +167,11 @@ static void ln_launch_bwd(cu_impl *c, int64_t M, int C, const pf_layernorm_p *p,
     int nb = (int)(nbl < LN_MAX_BLOCKS ? (nbl < 1 ? 1 : nbl) : LN_MAX_BLOCKS);
     size_t mark = cu_pool_mark(c);
     float *part = g ? (float *)cu_pool_get(c, sizeof(float) * (size_t)nb * 2 * C) : NULL;
-    CU_DISPATCH(c, T, k_ln_bwd<T, CPL><<<nb, 32 * LN_WARPS, 0, c->stream>>>(M, C, p->w, (const T *)x, (const T *)dy, (T *)dx, part, acc));
-    CU_LAUNCHED();
+    if (!cu_ln_bwd_vec(c, M, C, p, x, dy, dx, part, nb, acc)) {
+        CU_DISPATCH(c, T, k_ln_bwd<T, CPL><<<nb, 32 * LN_WARPS, 0, c->stream>>>(M, C, p->w, (const T *)x, (const T *)dy,
+                                                                                (T *)dx, part, acc));
+        CU_LAUNCHED();
+    }
     if (g) {
         k_reduce_parts<<<(2 * C + 255) / 256, 256, 0, c->stream>>>(nb, 2, C, part, g->w, g->b, 1.f);
         CU_LAUNCHED();

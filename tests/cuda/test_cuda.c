@@ -171,8 +171,9 @@ static void test_linear_ln(void) {
             finish(nm);
         }
 
-    int lns[][2] = {{37, 7}, {50, 33}, {129, 128}, {17, 384}, {3, 256}};
-    for (int s = 0; s < 5; s++) {
+    // C 32, 64, 128, 256 take the 16-byte kernels (cu_layernorm_vec.cu), odd M included
+    int lns[][2] = {{37, 7}, {50, 33}, {129, 128}, {17, 384}, {3, 256}, {65, 64}, {33, 32}, {1031, 128}};
+    for (int s = 0; s < 8; s++) {
         int64_t M = lns[s][0];
         int c = lns[s][1];
         snprintf(nm, sizeof nm, "%s layer_norm %lldx%d", L, (long long)M, c);
