@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../core/util.h"
+#include "model_dap.h"
 
 pf_disto_bins pf_disto_bins_of(const pf_config *c) {
     // the width in float arithmetic, as the configuration stores min_bin / max_bin
@@ -28,11 +29,17 @@ int pf_disto_bin(double dist, const pf_config *c) {
 void pf_distogram_predict(pf_model *M, int64_t N, float *probs, float *expected, float *contact) {
     pf_backend *be = M->be;
     const pf_config *cfg = &M->cfg;
-    int64_t NN = N * N;
+    int64_t ld = N;  // A's row stride
     int nb = cfg->n_bins;
-    pf_act *A = be->alloc(be, pf_act_size(be, NN * nb));  // (N, N, n_bins) z W^T, on the device
-    pf_linear_p head = {M->p.disto.w, NULL};
-    be->linear_fwd(be, NN, cfg->c_z, nb, &head, M->z, A, 0);
+    pf_act *A;  // (N, N, n_bins) z W^T, on the device
+    if (pf_model_dap_zrows(M)) {  // dap: z is this rank's rows; A of every rank's, (Np, Np, n_bins)
+        A = pf_model_dap_disto_proj(M, N, &ld);
+    } else {
+        A = be->alloc(be, pf_act_size(be, N * N * nb));
+        pf_linear_p head = {M->p.disto.w, NULL};
+        be->linear_fwd(be, N * N, cfg->c_z, nb, &head, M->z, A, 0);
+    }
+    int64_t NN = ld * ld;
     real *hA = pf_malloc(sizeof(real) * (size_t)(NN * nb)), *bias = pf_malloc(sizeof(real) * (size_t)nb);
     be->act_to_real(be, hA, A, NN * nb);
     be->download(be, bias, M->p.disto.b, sizeof(real) * (size_t)nb);
@@ -43,7 +50,7 @@ void pf_distogram_predict(pf_model *M, int64_t N, float *probs, float *expected,
         for (int64_t j = 0; j < N; j++) {
             double mx = -INFINITY, se = 0, ed = 0, pc = 0;
             for (int k = 0; k < nb; k++) {
-                l[k] = hA[(i * N + j) * nb + k] + hA[(j * N + i) * nb + k] + bias[k];
+                l[k] = hA[(i * ld + j) * nb + k] + hA[(j * ld + i) * nb + k] + bias[k];
                 mx = fmax(mx, l[k]);
             }
             for (int k = 0; k < nb; k++) se += exp(l[k] - mx);

@@ -16,25 +16,10 @@
 // one-block region (the largest block's saved bytes): it is the code path of the
 // forward that keeps, so the re-run reproduces it bit for bit on every backend
 // (CUDA's attn_dap would otherwise take a temporary saved region per call).
-#include "model_dap.h"
+#include "model_dap_int.h"
 #include <string.h>
 #include "../core/util.h"
 
-struct pf_model_dap {
-    pf_dap_comm c;
-    int n_msa, nb;             // sharded MSA-module blocks (0 or all of them); all sharded blocks
-    pf_dap_block *blk;         // one per sharded block: the MSA module's, then the trunk's
-    int64_t N, n, Np;          // the current step's sizes
-    int64_t S, srow, Sp;       // MSA rows (Evoformer), rows per rank in the MSA's row shard, padded
-    void *saved, *ws;          // backend memory
-    size_t saved_cap, ws_cap;
-    size_t blk_max, snap;      // recompute: the one-block saved region; one snapshot of the sharded streams
-    int64_t zcap, bcap;        // elements the stream buffers hold: z's rows, the scratch
-    pf_act *z, *dz, *s, *ds;   // (n, Np, c_z), (Np, c_s)
-    pf_act *pair, *pair_t, *seq, *delta, *dd, *full;  // masks; scratch; the MSA gather's buffer
-    pf_act *m, *dm, *msa, *msa_rows;                   // Evoformer: (Sp, n, c_m), (Sp, n), (s, Np)
-    int64_t mcap;              // elements of m above
-};
 
 // The AF3 MSA module runs sharded when every block of it can (the backend has
 // opm_dap and pwavg_dap); otherwise replicated, said once per group.
@@ -58,17 +43,20 @@ int pf_model_attach_dap(pf_model *M, const pf_dap_comm *c, char *err, size_t n) 
     M->dap->n_msa = msa_module_sharded(M, c) ? M->n_msa_blocks : 0;
     M->dap->nb = M->dap->n_msa + M->n_trunk;
     M->dap->blk = pf_calloc((size_t)M->dap->nb + 1, sizeof(pf_dap_block));
+    M->dap->zrows = pf_model_dap_zrows_possible(M);
     pf_model_replan(M);  // the unsharded trunk's saved activations and workspace are not needed
     return 0;
 }
 
 static void free_bufs(pf_model_dap *D, pf_backend *be) {
     pf_act **b[] = {&D->z, &D->dz, &D->s, &D->ds, &D->pair, &D->pair_t, &D->seq, &D->delta, &D->dd, &D->full,
-                    &D->m, &D->dm, &D->msa, &D->msa_rows};
+                    &D->m, &D->dm, &D->msa, &D->msa_rows, &D->dmask};
     for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
         if (*b[i]) be->free(be, *b[i]);
         *b[i] = NULL;
     }
+    if (D->dtgt) be->free(be, D->dtgt);
+    D->dtgt = NULL;
 }
 
 void pf_model_dap_free(pf_model *M) {
@@ -77,6 +65,8 @@ void pf_model_dap_free(pf_model *M) {
     pf_backend *be = M->be;
     for (int i = 0; i < D->nb; i++) pf_dap_block_free(&D->blk[i], be);
     free_bufs(D, be);
+    if (D->dw_scratch) be->free(be, D->dw_scratch);
+    if (D->lsum) be->free(be, D->lsum);
     if (D->saved) be->free(be, D->saved);
     if (D->ws) be->free(be, D->ws);
     pf_free(D->blk);
@@ -109,6 +99,10 @@ static void alloc_bufs(pf_model *M) {
     D->dm = be->alloc(be, pf_act_size(be, mm));
     D->msa = be->alloc(be, pf_act_size(be, D->Sp * D->n));
     D->msa_rows = be->alloc(be, pf_act_size(be, D->srow * D->Np));
+    if (D->zrows) {  // the distogram's target and mask rows
+        D->dtgt = be->alloc(be, sizeof(int32_t) * (size_t)(D->n * D->Np));
+        D->dmask = be->alloc(be, pf_act_size(be, D->n * D->Np));
+    }
     D->zcap = rows;
     D->bcap = big;
     D->mcap = mm;
@@ -169,6 +163,10 @@ static void plan(pf_model *M, int64_t N, int64_t S) {
         saved += D->blk[i].saved_bytes;
         mx = PF_MAX(mx, align256(D->blk[i].saved_bytes));
         ws = PF_MAX(ws, D->blk[i].ws_bytes);
+    }
+    if (D->zrows) {  // the distogram head's transposes (model_dap_heads.c): 2 n Np n_bins
+        const int64_t nr = pf_dap_rows(N, D->c.size);
+        ws = PF_MAX(ws, pf_act_size(be, 2 * nr * nr * D->c.size * M->cfg.n_bins));
     }
     D->N = N;
     D->n = pf_dap_rows(N, D->c.size);
@@ -282,7 +280,8 @@ void pf_model_dap_trunk_fwd(pf_model *M, int64_t N, int64_t S, const uint64_t *k
     take_rows(M, M->in[PF_IN_PAIR_MASK], 1, D->pair);
     be->dap_transpose(be, &D->c, D->Np, 1, D->pair, D->pair_t, D->dd);
     pad(M, M->in[PF_IN_SEQ_MASK], 1, D->seq);
-    take_rows(M, M->z, cz, D->z);
+    if (D->zrows) be->copy(be, D->z, M->z, pf_act_size(be, D->n * D->Np * cz));  // already rows
+    else take_rows(M, M->z, cz, D->z);
     pad(M, M->s, cs, D->s);
     pf_dap_streams st = streams(D, 0);
     char *saved = save ? D->saved : NULL;
@@ -297,7 +296,12 @@ void pf_model_dap_trunk_fwd(pf_model *M, int64_t N, int64_t S, const uint64_t *k
         pf_dap_block_fwd(&D->blk[i], be, &D->c, &st, saved, D->ws, D->delta, keys[i], training);
         if (saved) saved += D->blk[i].saved_bytes;
     }
-    gather_rows(M, D->z, cz, M->z);
+    if (D->zrows) {  // rows stay rows, pads zero (the recycled z_prev and the head read them)
+        be->copy(be, M->z, D->z, pf_act_size(be, D->n * D->Np * cz));
+        pf_model_dap_zero_pads(M, N, M->z, cz);
+    } else {
+        gather_rows(M, D->z, cz, M->z);
+    }
     if (uses_m(M)) gather_cols(M, D->m, cm, M->m);
     if (!evoformer(M)) be->copy(be, M->s, D->s, pf_act_size(be, N * cs));  // replicated: every rank has all of s
 }
@@ -333,7 +337,8 @@ void pf_model_dap_trunk_bwd(pf_model *M, const uint64_t *keys) {
     pf_model_dap *D = M->dap;
     pf_backend *be = M->be;
     const int cz = M->cfg.c_z, cs = M->cfg.c_s, cm = M->cfg.c_m;
-    take_rows(M, M->dz, cz, D->dz);
+    if (D->zrows) be->copy(be, D->dz, M->dz, pf_act_size(be, D->n * D->Np * cz));
+    else take_rows(M, M->dz, cz, D->dz);
     pad(M, M->ds, cs, D->ds);
     if (uses_m(M)) take_cols(M, M->dm, cm, D->dm);
     if (M->cfg.recompute) {
@@ -347,21 +352,36 @@ void pf_model_dap_trunk_bwd(pf_model *M, const uint64_t *keys) {
             pf_dap_block_bwd(&D->blk[i], be, &D->c, &st, &d, (char *)D->saved + off, D->ws, D->dd, keys[i]);
         }
     }
-    gather_rows(M, D->dz, cz, M->dz);
+    if (D->zrows) be->copy(be, M->dz, D->dz, pf_act_size(be, D->n * D->Np * cz));
+    else gather_rows(M, D->dz, cz, M->dz);
     if (uses_m(M)) gather_cols(M, D->dm, cm, M->dm);
     if (!evoformer(M)) be->copy(be, M->ds, D->ds, pf_act_size(be, D->N * cs));
 }
 
 size_t pf_model_dap_saved_bytes(const pf_model *M) { return M->dap ? M->dap->saved_cap : 0; }
 
+// With the model's z as rows, the parameters that see only z are shares too:
+// the pair embedding (relpos, the target features' z projections), recycling's
+// z LayerNorm and Linear, the distogram head.
+static int zrows_share(const char *name) {
+    static const char *pre[] = {"input_embedder.relpos.", "input_embedder.linear_z_i.", "input_embedder.linear_z_j.",
+                                "recycle.layer_norm_z.", "recycle.linear_z.", "aux_heads.distogram."};
+    for (size_t k = 0; k < sizeof pre / sizeof pre[0]; k++)
+        if (!strncmp(name, pre[k], strlen(pre[k]))) return 1;
+    return 0;
+}
+
 // Ranks other than 0 of the group: the gradients of every parameter outside the
-// sharded blocks are replicated work (the same on every rank of the group): drop them.
+// sharded blocks (and the rows' embedding and head) are replicated work (the
+// same on every rank of the group): drop them.
 void pf_model_dap_drop(pf_model *M) {
     if (!M->dap || M->dap->c.rank == 0) return;
     const char *trunk = evoformer(M) ? "evoformer." : "pairformer_stack.", *msa = "msa_module.blocks.";
     for (int i = 0; i < M->P.n; i++) {
         const pf_param *t = &M->P.t[i];
-        if (strncmp(t->name, trunk, strlen(trunk)) && !(M->dap->n_msa && !strncmp(t->name, msa, strlen(msa))))
-            M->be->zero(M->be, M->P.grad + t->offset, sizeof(real) * (size_t)t->numel);
+        if (!strncmp(t->name, trunk, strlen(trunk)) || (M->dap->n_msa && !strncmp(t->name, msa, strlen(msa))) ||
+            (M->dap->zrows && zrows_share(t->name)))
+            continue;
+        M->be->zero(M->be, M->P.grad + t->offset, sizeof(real) * (size_t)t->numel);
     }
 }
