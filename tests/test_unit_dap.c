@@ -26,7 +26,7 @@
 #include "../src/model/dap.h"
 #include "../src/train/dap_group.h"
 #include "../src/train/tcp_group.h"
-#include "../src/model/model_dap.h"
+#include "../src/model/model_dap_int.h"
 #include "../src/train/synthetic.h"
 #include "../src/core/rng.h"
 #include "../src/model/distogram.h"
@@ -358,6 +358,9 @@ static double model_step(pf_config cfg, int recompute, const pf_batch *b, const 
     randomise(M);
     pf_params_zero_grad(&M->P);
     double loss = pf_model_train_step(M, b, 5).loss;
+    if (c && pf_model_dap_zrows(M) && recompute == 0)
+        tl_check(M->dap->z == M->z && M->dap->dz == M->dz,
+                 "model pairformer: the executor's z and d z rows are the model's (no copies)", NULL);
     *grad = tl_copy(M->P.grad, M->P.total);
     *total = M->P.total;
     *saved = pf_model_dap_saved_bytes(M);

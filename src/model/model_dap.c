@@ -1,12 +1,15 @@
 // model_dap.c: the trunk (Pairformer or Evoformer) sharded over a dap group
 // (dap.h), and before it the AF3 MSA module when the backend has its sharded ops
 // (opm_dap, pwavg_dap; otherwise it runs replicated, as the AF2 extra-MSA stack
-// always does). Embeddings and the heads stay replicated: every rank computes the
-// full z (and m), takes its rows of z (and columns of m) before the first sharded
-// block, and they are all-gathered after the last (the backward mirrors this: the
-// heads' d z, d m are sliced, the sharded blocks' gathered). Every rank of the
-// group computes the same replicated gradients; ranks other than 0 drop theirs
-// (model_dap_drop), so the world-wide gradient sum counts each structure once.
+// always does). When every block that touches z runs sharded (the AF3 trunk with
+// its MSA module sharded), the model's z-sized tensors are this rank's rows
+// (model_dap_heads.c) and the executor's z and d z are the model's. Otherwise the
+// embeddings and the heads stay replicated: every rank computes the full z (and
+// m), takes its rows of z before the first sharded block, and they are
+// all-gathered after the last (the backward mirrors this). m is taken by columns
+// and gathered back in both cases. Every rank of the group computes the same
+// replicated gradients; ranks other than 0 drop theirs (model_dap_drop), so the
+// world-wide gradient sum counts each structure once.
 //
 // Recompute (cfg.recompute = K >= 1) works on the shard as model.c does on the
 // whole tensors: the forward keeps only this rank's sharded input streams of
@@ -49,6 +52,7 @@ int pf_model_attach_dap(pf_model *M, const pf_dap_comm *c, char *err, size_t n) 
 }
 
 static void free_bufs(pf_model_dap *D, pf_backend *be) {
+    if (D->zrows) D->z = D->dz = NULL;  // the model's own (pf_model_dap_zrows)
     pf_act **b[] = {&D->z, &D->dz, &D->s, &D->ds, &D->pair, &D->pair_t, &D->seq, &D->delta, &D->dd, &D->full,
                     &D->m, &D->dm, &D->msa, &D->msa_rows, &D->dmask};
     for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
@@ -83,10 +87,12 @@ static void alloc_bufs(pf_model *M) {
     int64_t big = PF_MAX(PF_MAX(rows, D->Np * cs), PF_MAX(mm, 2 * D->n * D->Np));
     big = PF_MAX(big, 2 * D->srow * D->Np);
     big = PF_MAX(big, D->c.size * D->Np * cz);  // gather_rows: one row of z from every rank (n < P)
-    if (D->z && rows <= D->zcap && mm <= D->mcap && big <= D->bcap) return;
+    if (D->s && rows <= D->zcap && mm <= D->mcap && big <= D->bcap) return;
     free_bufs(D, be);
-    D->z = be->alloc(be, pf_act_size(be, rows));
-    D->dz = be->alloc(be, pf_act_size(be, rows));
+    if (!D->zrows) {  // else z's and d z's rows are the model's (set each pass: bind_z)
+        D->z = be->alloc(be, pf_act_size(be, rows));
+        D->dz = be->alloc(be, pf_act_size(be, rows));
+    }
     D->s = be->alloc(be, pf_act_size(be, D->Np * cs));
     D->ds = be->alloc(be, pf_act_size(be, D->Np * cs));
     D->pair = be->alloc(be, pf_act_size(be, D->n * D->Np));
@@ -260,6 +266,12 @@ static void gather_cols(pf_model *M, const pf_act *cols, int C, pf_act *x) {
     }
 }
 
+// With the model's z as rows, the executor's z and d z are the model's tensors
+// (no copies in or out); their pointers are the current carve's.
+static void bind_z(pf_model *M) {
+    if (M->dap->zrows) M->dap->z = M->z, M->dap->dz = M->dz;
+}
+
 static pf_dap_streams streams(pf_model_dap *D, int grads) {
     pf_dap_streams st = {.z = grads ? D->dz : D->z, .s = grads ? D->ds : D->s, .pair = D->pair,
                          .pair_t = D->pair_t, .seq = D->seq, .m = grads ? D->dm : D->m, .msa = D->msa,
@@ -272,6 +284,7 @@ void pf_model_dap_trunk_fwd(pf_model *M, int64_t N, int64_t S, const uint64_t *k
     pf_backend *be = M->be;
     const int cz = M->cfg.c_z, cs = M->cfg.c_s, cm = M->cfg.c_m;
     plan(M, N, uses_m(M) ? S : 1);
+    bind_z(M);
     if (uses_m(M)) {
         take_cols(M, M->in[PF_IN_MSA_MASK], 1, D->msa);
         if (evoformer(M)) be->dap_reshard(be, &D->c, D->Sp, D->Np, 1, D->msa, D->msa_rows, D->dd, 1);
@@ -280,8 +293,7 @@ void pf_model_dap_trunk_fwd(pf_model *M, int64_t N, int64_t S, const uint64_t *k
     take_rows(M, M->in[PF_IN_PAIR_MASK], 1, D->pair);
     be->dap_transpose(be, &D->c, D->Np, 1, D->pair, D->pair_t, D->dd);
     pad(M, M->in[PF_IN_SEQ_MASK], 1, D->seq);
-    if (D->zrows) be->copy(be, D->z, M->z, pf_act_size(be, D->n * D->Np * cz));  // already rows
-    else take_rows(M, M->z, cz, D->z);
+    if (!D->zrows) take_rows(M, M->z, cz, D->z);  // else D->z is M->z
     pad(M, M->s, cs, D->s);
     pf_dap_streams st = streams(D, 0);
     char *saved = save ? D->saved : NULL;
@@ -296,12 +308,8 @@ void pf_model_dap_trunk_fwd(pf_model *M, int64_t N, int64_t S, const uint64_t *k
         pf_dap_block_fwd(&D->blk[i], be, &D->c, &st, saved, D->ws, D->delta, keys[i], training);
         if (saved) saved += D->blk[i].saved_bytes;
     }
-    if (D->zrows) {  // rows stay rows, pads zero (the recycled z_prev and the head read them)
-        be->copy(be, M->z, D->z, pf_act_size(be, D->n * D->Np * cz));
-        pf_model_dap_zero_pads(M, N, M->z, cz);
-    } else {
-        gather_rows(M, D->z, cz, M->z);
-    }
+    if (D->zrows) pf_model_dap_zero_pads(M, N, M->z, cz);  // the recycled z_prev and the head read them
+    else gather_rows(M, D->z, cz, M->z);
     if (uses_m(M)) gather_cols(M, D->m, cm, M->m);
     if (!evoformer(M)) be->copy(be, M->s, D->s, pf_act_size(be, N * cs));  // replicated: every rank has all of s
 }
@@ -337,8 +345,8 @@ void pf_model_dap_trunk_bwd(pf_model *M, const uint64_t *keys) {
     pf_model_dap *D = M->dap;
     pf_backend *be = M->be;
     const int cz = M->cfg.c_z, cs = M->cfg.c_s, cm = M->cfg.c_m;
-    if (D->zrows) be->copy(be, D->dz, M->dz, pf_act_size(be, D->n * D->Np * cz));
-    else take_rows(M, M->dz, cz, D->dz);
+    bind_z(M);
+    if (!D->zrows) take_rows(M, M->dz, cz, D->dz);  // else D->dz is M->dz
     pad(M, M->ds, cs, D->ds);
     if (uses_m(M)) take_cols(M, M->dm, cm, D->dm);
     if (M->cfg.recompute) {
@@ -352,8 +360,7 @@ void pf_model_dap_trunk_bwd(pf_model *M, const uint64_t *keys) {
             pf_dap_block_bwd(&D->blk[i], be, &D->c, &st, &d, (char *)D->saved + off, D->ws, D->dd, keys[i]);
         }
     }
-    if (D->zrows) be->copy(be, M->dz, D->dz, pf_act_size(be, D->n * D->Np * cz));
-    else gather_rows(M, D->dz, cz, M->dz);
+    if (!D->zrows) gather_rows(M, D->dz, cz, M->dz);
     if (uses_m(M)) gather_cols(M, D->dm, cm, M->dm);
     if (!evoformer(M)) be->copy(be, M->ds, D->ds, pf_act_size(be, D->N * cs));
 }
