@@ -29,28 +29,26 @@ int pf_disto_bin(double dist, const pf_config *c) {
 void pf_distogram_predict(pf_model *M, int64_t N, float *probs, float *expected, float *contact) {
     pf_backend *be = M->be;
     const pf_config *cfg = &M->cfg;
-    int64_t ld = N;  // A's row stride
+    int64_t NN = N * N;
     int nb = cfg->n_bins;
-    pf_act *A;  // (N, N, n_bins) z W^T, on the device
-    if (pf_model_dap_zrows(M)) {  // dap: z is this rank's rows; A of every rank's, (Np, Np, n_bins)
-        A = pf_model_dap_disto_proj(M, N, &ld);
-    } else {
-        A = be->alloc(be, pf_act_size(be, N * N * nb));
-        pf_linear_p head = {M->p.disto.w, NULL};
-        be->linear_fwd(be, N * N, cfg->c_z, nb, &head, M->z, A, 0);
-    }
-    int64_t NN = ld * ld;
     real *hA = pf_malloc(sizeof(real) * (size_t)(NN * nb)), *bias = pf_malloc(sizeof(real) * (size_t)nb);
-    be->act_to_real(be, hA, A, NN * nb);
+    if (pf_model_dap_zrows(M)) {  // dap: z is this rank's rows; A of every rank's rows gathered
+        pf_model_dap_disto_host(M, N, hA);
+    } else {
+        pf_act *A = be->alloc(be, pf_act_size(be, NN * nb));  // (N, N, n_bins) z W^T, on the device
+        pf_linear_p head = {M->p.disto.w, NULL};
+        be->linear_fwd(be, NN, cfg->c_z, nb, &head, M->z, A, 0);
+        be->act_to_real(be, hA, A, NN * nb);
+        be->free(be, A);
+    }
     be->download(be, bias, M->p.disto.b, sizeof(real) * (size_t)nb);
-    be->free(be, A);
     pf_disto_bins g = pf_disto_bins_of(cfg);
     double *l = pf_malloc(sizeof(double) * (size_t)nb);
     for (int64_t i = 0; i < N; i++)
         for (int64_t j = 0; j < N; j++) {
             double mx = -INFINITY, se = 0, ed = 0, pc = 0;
             for (int k = 0; k < nb; k++) {
-                l[k] = hA[(i * ld + j) * nb + k] + hA[(j * ld + i) * nb + k] + bias[k];
+                l[k] = hA[(i * N + j) * nb + k] + hA[(j * N + i) * nb + k] + bias[k];
                 mx = fmax(mx, l[k]);
             }
             for (int k = 0; k < nb; k++) se += exp(l[k] - mx);

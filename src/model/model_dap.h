@@ -37,8 +37,9 @@ void pf_model_dap_zero_pads(pf_model *M, int64_t N, pf_act *x, int C);
 // scale * d loss added into M->dz, this rank's share into the head's gradients.
 // Uses tmp_a, tmp_b; every rank of the group calls it.
 double pf_model_dap_disto(pf_model *M, int64_t N, const real *pb_mask, double scale, int training);
-// A = z W^T (no bias) of every rank's rows gathered: (Np, Np, n_bins) in backend
-// memory (the caller frees it), row i at i ld; every rank of the group calls it.
-pf_act *pf_model_dap_disto_proj(pf_model *M, int64_t N, int64_t *ld);
+// A = z W^T (no bias) of every rank's rows gathered into hA (N, N, n_bins) on the
+// host, a few rows at a time (no device memory beyond the scratch); uses tmp_a.
+// Every rank of the group calls it.
+void pf_model_dap_disto_host(pf_model *M, int64_t N, real *hA);
 
 #endif
