@@ -16,8 +16,10 @@
 // z_prev and two scratch copies on every rank), the blocks' saved arena (every
 // block's regions, or with K one block's region and the snapshots) and workspace;
 // with --dap P also one rank's plan (the MSA module and the stack sharded, and the
-// executor's shard buffers), and its projection with the model's z-sized tensors
-// shard-sized (not implemented yet); --budget G then prints the largest crops whose
+// executor's shard buffers) with the model's z-sized tensors whole on every rank
+// (the layout where a block that touches z runs replicated) and as the rank's rows
+// (model_dap_heads.c: the layout when every such block runs sharded; the executor's
+// z and d z are then the model's); --budget G then prints the largest crops whose
 // plans fit G GiB. Weights, optimizer state, staging and library scratch are not counted.
 //   build/mem_plan [--preset af3] [--kind pairformer|evoformer|msa_module] [--fp32] [--dap P]
 //                  [--trunk K [--msa-rows S] [--budget GiB]] N...
@@ -96,17 +98,19 @@ static void plan_dap(pf_backend *be, const pf_config *cfg, int64_t N, int Pn, do
 
 static double al(double b) { return ceil(b / 256) * 256; }
 
-// The model's tensors (model.c carve), the same on every rank: inputs, m, z, s and
-// their gradients, the recycled m0, z, s, two scratch buffers of the largest stream.
-// zel: the elements of each z-sized tensor (z, d z, z_prev, the scratch): N^2 c_z as
-// model.c carves them today; a rank's rows n Np c_z for the projection below.
-static double model_arena(const pf_backend *be, const pf_config *c, int64_t N, int64_t S, double zel) {
-    const double es = be->act_bytes;
-    double t = 0, big = fmax((double)S * N * fmax(c->c_m, PF_MSA_FEAT), zel);
+// The model's tensors (model.c carve): inputs, m, z, s and their gradients, the
+// recycled m0, z, s, two scratch buffers of the largest stream, the (tokens, max
+// channels) scratch. zpos: the positions of each z-sized tensor (z, d z, z_prev,
+// the scratch): N^2, or a rank's rows n Np (then the scratch holds the distogram's
+// n Np n_bins too, and the (Np, C) vectors the embedding broadcasts).
+static double model_arena(const pf_backend *be, const pf_config *c, int64_t N, int64_t S, double zpos, double Np) {
+    const double es = be->act_bytes, rows = zpos < (double)N * N, zel = zpos * c->c_z;
+    double t = 0, big = fmax(fmax((double)S * N * fmax(c->c_m, PF_MSA_FEAT), rows ? zpos * c->n_bins : 0), zel);
+    big = fmax(big, (double)N * c->c_s);
     for (int k = 0; k < PF_NUM_INPUTS; k++)
         t += al((double)pf_input_elems(k, N, S, 0) * (pf_model_inputs[k].is_int ? 4 : es));
     const double e[] = {2.0 * S * N * c->c_m, 2 * zel, 2.0 * N * c->c_s, (double)N * c->c_m, zel,
-                        (double)N * c->c_s, 2 * big, (double)N * fmax(fmax(c->c_m, c->c_z), fmax(c->c_s, PF_MSA_FEAT))};
+                        (double)N * c->c_s, 2 * big, Np * fmax(fmax(c->c_m, c->c_z), fmax(c->c_s, PF_MSA_FEAT))};
     for (size_t k = 0; k < sizeof e / sizeof e[0]; k++) t += al(e[k] * es);
     return t;
 }
@@ -131,7 +135,7 @@ static double trunk_one(pf_backend *be, const pf_config *c, int64_t N, int64_t S
     pf_block_plan(&b, be, N, S);
     const double es = be->act_bytes, z = (double)N * N * c->c_z * es;
     const double sa = al(z) + al((double)S * N * c->c_m * es), sb = al(z) + al((double)N * c->c_s * es);
-    double arena = model_arena(be, c, N, S, (double)N * N * c->c_z);
+    double arena = model_arena(be, c, N, S, (double)N * N, (double)N);
     double saved = saved_arena(a.saved_bytes, b.saved_bytes, c->n_msa_blocks, c->n_blocks, sa, sb, K);
     double ws = fmax(a.ws_bytes, b.ws_bytes), total = arena + saved + ws;
     if (!quiet)
@@ -142,11 +146,10 @@ static double trunk_one(pf_backend *be, const pf_config *c, int64_t N, int64_t S
     return total;
 }
 
-// One rank of P's totals (bytes): as model.c and model_dap.c allocate today; projected
-// with the model's z-sized tensors shard-sized (the rank's rows: what issue 12 still
-// needs); and projected with the executor's z rows and d z rows being the model's.
+// One rank of P's totals (bytes) as model.c and model_dap.c allocate them: with the
+// model's z-sized tensors whole on every rank, and as the rank's rows.
 typedef struct {
-    double now, rows, fold;
+    double whole, rows;
 } trunk_dap_plan;
 
 // One rank of P: the MSA module and the stack on model_dap.c's executor.
@@ -173,48 +176,51 @@ static trunk_dap_plan trunk_dap(pf_backend *be, const pf_config *c, int64_t N, i
                         Pn * mm, mm, mm, db.Sp * n, db.s * Np};  // z is gathered in pieces through delta
     double bufs = 0;
     for (size_t k = 0; k < sizeof e / sizeof e[0]; k++) bufs += al(e[k] * es);
+    // rows: no z, d z of the executor's own; the distogram's target (int32) and mask
+    // rows; the scratch holds P rows of A (validation's gather)
+    const double big_r = fmax(big, Pn * Np * c->n_bins);
+    const double bufs_rows = bufs - 2 * al(rows * es) + al(n * Np * 4) + al(n * Np * es) + 2 * (al(big_r * es) - al(big * es));
     const int nb = c->n_msa_blocks + c->n_blocks;
     const double snap = al(rows * es) + al(mm * es) + al(Np * c->c_s * es);
     double saved = (double)c->n_msa_blocks * da.saved_bytes + (double)c->n_blocks * db.saved_bytes;
     if (K) saved = al(fmax(da.saved_bytes, db.saved_bytes)) + (ceil((double)nb / K) + PF_MAX(0, PF_MIN(K, nb) - 2)) * snap;
-    double arena = model_arena(be, c, N, S, (double)N * N * c->c_z), ws = fmax(da.ws_bytes, db.ws_bytes);
-    double arena_rows = model_arena(be, c, N, S, rows);
-    trunk_dap_plan r = {arena + bufs + saved + ws, arena_rows + bufs + saved + ws,
-                        arena_rows + bufs - 2 * al(rows * es) + saved + ws};
+    double arena = model_arena(be, c, N, S, (double)N * N, (double)N), ws = fmax(da.ws_bytes, db.ws_bytes);
+    double arena_rows = model_arena(be, c, N, S, n * Np, Np);
+    double ws_rows = fmax(ws, al(2 * n * Np * c->n_bins * es));  // the distogram head's transposes
+    trunk_dap_plan r = {arena + bufs + saved + ws, arena_rows + bufs_rows + saved + ws_rows};
     if (!quiet) {
-        printf("  dap P %d, one rank: model tensors %.2f GiB (%.1f z), shard buffers %.2f GiB (%.1f z), "
-               "saved %.2f GiB (%.1f z), ws %.2f GiB (%.1f z): %.2f GiB = %.3fx one GPU\n", Pn, gib(arena), arena / z,
-               gib(bufs), bufs / z, gib(saved), saved / z, gib(ws), ws / z, gib(r.now), r.now / one);
-        printf("  projected (not implemented): the model's z-sized tensors as the rank's rows: model tensors %.2f GiB "
-               "(%.1f z): %.2f GiB = %.3fx; and the executor's z, d z rows the model's: %.2f GiB = %.3fx\n",
-               gib(arena_rows), arena_rows / z, gib(r.rows), r.rows / one, gib(r.fold), r.fold / one);
+        printf("  dap P %d, one rank, the model's z-sized tensors whole: model tensors %.2f GiB (%.1f z), shard "
+               "buffers %.2f GiB (%.1f z), saved %.2f GiB (%.1f z), ws %.2f GiB (%.1f z): %.2f GiB = %.3fx one GPU\n",
+               Pn, gib(arena), arena / z, gib(bufs), bufs / z, gib(saved), saved / z, gib(ws), ws / z, gib(r.whole),
+               r.whole / one);
+        printf("  dap P %d, one rank, the model's z-sized tensors as the rank's rows: model tensors %.2f GiB (%.1f z), "
+               "shard buffers %.2f GiB (%.1f z), ws %.2f GiB: %.2f GiB = %.3fx one GPU\n", Pn, gib(arena_rows),
+               arena_rows / z, gib(bufs_rows), bufs_rows / z, gib(ws_rows), gib(r.rows), r.rows / one);
     }
     pf_params_free(&P);
     return r;
 }
 
 // --budget G (with --trunk): the largest crop, in steps of 32, whose plan fits G GiB:
-// one GPU, and with --dap P one rank today and projected (trunk_dap above).
+// one GPU, and with --dap P one rank's in both layouts (trunk_dap above).
 static void largest_crops(pf_backend *be, const pf_config *c, int64_t S, int K, int Pn, double budget) {
     const double lim = budget * (double)(1u << 30);
-    int64_t best[4] = {0, 0, 0, 0};
+    int64_t best[3] = {0, 0, 0};
     for (int64_t N = 256; N <= 65536; N += 32) {
         int fits = 0;
         double one = trunk_one(be, c, N, S, K, 1);
         if (one <= lim) best[0] = N, fits = 1;
         if (Pn) {
             trunk_dap_plan r = trunk_dap(be, c, N, S, K, Pn, one, 1);
-            if (r.now <= lim) best[1] = N, fits = 1;
+            if (r.whole <= lim) best[1] = N, fits = 1;
             if (r.rows <= lim) best[2] = N, fits = 1;
-            if (r.fold <= lim) best[3] = N, fits = 1;
         }
         if (!fits) break;
     }
     printf("largest crop within %.1f GiB (steps of 32): one GPU %lld", budget, (long long)best[0]);
     if (Pn)
-        printf("; dap %d today %lld (%.3fx), z-sized model tensors as rows %lld (%.3fx), and the executor's "
-               "z, d z rows the model's %lld (%.3fx)", Pn, (long long)best[1], (double)best[1] / best[0],
-               (long long)best[2], (double)best[2] / best[0], (long long)best[3], (double)best[3] / best[0]);
+        printf("; dap %d with the z-sized model tensors whole %lld (%.3fx), as the rank's rows %lld (%.3fx)", Pn,
+               (long long)best[1], (double)best[1] / best[0], (long long)best[2], (double)best[2] / best[0]);
     printf("\n");
 }
 

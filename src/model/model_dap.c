@@ -31,7 +31,9 @@ static int msa_module_sharded(const pf_model *M, const pf_dap_comm *c) {
     char err[512];
     for (int i = 0; i < M->n_msa_blocks; i++)
         if (pf_dap_check(&M->msa_blocks[i], M->be, err, sizeof err)) {
-            if (c->rank == 0) pf_warn("%s; it runs replicated on every rank of the group", err);
+            if (c->rank == 0)
+                pf_warn("%s; it runs replicated on every rank of the group (and the model's z-sized tensors stay "
+                        "whole on every rank)", err);
             return 0;
         }
     return 1;

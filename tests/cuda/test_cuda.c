@@ -1135,6 +1135,23 @@ static void cuda_core_attn(void) {
     test_core_attn(1, 33, 2, 33, 64, 1, 1);
 }
 
+// The model's heads and glue: relpos (whole and on dap's row ranges), distogram, xent.
+static void cuda_heads(void) {
+    test_relpos(0, 13, 0, 0, 0);
+    test_relpos(1, 13, 0, 0, 0);
+    test_relpos(0, 13, 5, 6, 15);  // dap rows: a stride with pad columns
+    test_relpos(1, 13, 9, 5, 15);  // the last rank's rows, two of them past N
+    test_disto(9, 10, 64, 1);
+    test_disto(6, 8, 37, 0);
+    test_xent(37, 23, 1);
+    test_xent(1000, 23, 0);
+    if (!quick) {
+        test_relpos(1, 77, 0, 0, 0);
+        test_relpos(1, 77, 39, 39, 78);
+        test_disto(40, 16, 64, 1);
+    }
+}
+
 static void run_mode(int bf16) {
     H_gpu = pf_backend_cuda(bf16);
     if (!H_gpu) { tl_check(0, "cuda backend", "no CUDA device"); return; }
@@ -1146,12 +1163,13 @@ static void run_mode(int bf16) {
         H_gpu = NULL;
         return;
     }
-    if (only) {  // --only NAME: one module op's tests (an ops.def name: trimul, attn, ...)
+    if (only) {  // --only NAME: one module op's tests (an ops.def name: trimul, attn, ...), or heads
         int found = 0;
+        if (!strcmp(only, "heads")) cuda_heads(), found = 1;
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure or an ops.def name)", only);
+        tl_check(found, "--only", "no tests named %s (structure, heads or an ops.def name)", only);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;
         return;
@@ -1167,20 +1185,8 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) cuda_##name();
 #include "../../src/backend/ops.def"
     cuda_core_attn();
-    test_relpos(0, 13, 0, 0, 0);
-    test_relpos(1, 13, 0, 0, 0);
-    test_relpos(0, 13, 5, 6, 15);  // dap rows: a stride with pad columns
-    test_relpos(1, 13, 9, 5, 15);  // the last rank's rows, two of them past N
-    test_disto(9, 10, 64, 1);
-    test_disto(6, 8, 37, 0);
-    test_xent(37, 23, 1);
-    test_xent(1000, 23, 0);
-    if (!quick) {
-        test_relpos(1, 77, 0, 0, 0);
-        test_relpos(1, 77, 39, 39, 78);
-        test_disto(40, 16, 64, 1);
-        test_big();
-    }
+    cuda_heads();
+    if (!quick) test_big();
     cuda_structure(quick);
     H_gpu->destroy(H_gpu);
     H_gpu = NULL;
