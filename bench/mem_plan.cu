@@ -16,10 +16,13 @@
 // z_prev and two scratch copies on every rank), the blocks' saved arena (every
 // block's regions, or with K one block's region and the snapshots) and workspace;
 // with --dap P also one rank's plan (the MSA module and the stack sharded, and the
-// executor's shard buffers). Weights, optimizer state, staging and library
-// scratch are not counted.
+// executor's shard buffers) with the model's z-sized tensors whole on every rank
+// (the layout where a block that touches z runs replicated) and as the rank's rows
+// (model_dap_heads.c: the layout when every such block runs sharded; the executor's
+// z and d z are then the model's); --budget G then prints the largest crops whose
+// plans fit G GiB. Weights, optimizer state, staging and library scratch are not counted.
 //   build/mem_plan [--preset af3] [--kind pairformer|evoformer|msa_module] [--fp32] [--dap P]
-//                  [--trunk K [--msa-rows S]] N...
+//                  [--trunk K [--msa-rows S] [--budget GiB]] N...
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,15 +98,19 @@ static void plan_dap(pf_backend *be, const pf_config *cfg, int64_t N, int Pn, do
 
 static double al(double b) { return ceil(b / 256) * 256; }
 
-// The model's tensors (model.c carve), the same on every rank: inputs, m, z, s and
-// their gradients, the recycled m0, z, s, two scratch buffers of the largest stream.
-static double model_arena(const pf_backend *be, const pf_config *c, int64_t N, int64_t S) {
-    const double es = be->act_bytes, NN = (double)N * N;
-    double t = 0, big = fmax((double)S * N * fmax(c->c_m, PF_MSA_FEAT), NN * c->c_z);
+// The model's tensors (model.c carve): inputs, m, z, s and their gradients, the
+// recycled m0, z, s, two scratch buffers of the largest stream, the (tokens, max
+// channels) scratch. zpos: the positions of each z-sized tensor (z, d z, z_prev,
+// the scratch): N^2, or a rank's rows n Np (then the scratch holds the distogram's
+// n Np n_bins too, and the (Np, C) vectors the embedding broadcasts).
+static double model_arena(const pf_backend *be, const pf_config *c, int64_t N, int64_t S, double zpos, double Np) {
+    const double es = be->act_bytes, rows = zpos < (double)N * N, zel = zpos * c->c_z;
+    double t = 0, big = fmax(fmax((double)S * N * fmax(c->c_m, PF_MSA_FEAT), rows ? zpos * c->n_bins : 0), zel);
+    big = fmax(big, (double)N * c->c_s);
     for (int k = 0; k < PF_NUM_INPUTS; k++)
         t += al((double)pf_input_elems(k, N, S, 0) * (pf_model_inputs[k].is_int ? 4 : es));
-    const double e[] = {2.0 * S * N * c->c_m, 2 * NN * c->c_z, 2.0 * N * c->c_s, (double)N * c->c_m, NN * c->c_z,
-                        (double)N * c->c_s, 2 * big, (double)N * fmax(fmax(c->c_m, c->c_z), fmax(c->c_s, PF_MSA_FEAT))};
+    const double e[] = {2.0 * S * N * c->c_m, 2 * zel, 2.0 * N * c->c_s, (double)N * c->c_m, zel,
+                        (double)N * c->c_s, 2 * big, Np * fmax(fmax(c->c_m, c->c_z), fmax(c->c_s, PF_MSA_FEAT))};
     for (size_t k = 0; k < sizeof e / sizeof e[0]; k++) t += al(e[k] * es);
     return t;
 }
@@ -118,7 +125,7 @@ static double saved_arena(double ra, double rb, int n_a, int n_b, double sa, dou
 }
 
 // One GPU: the whole trunk (MSA module + Pairformer stack) through model.c's executor.
-static double trunk_one(pf_backend *be, const pf_config *c, int64_t N, int64_t S, int K) {
+static double trunk_one(pf_backend *be, const pf_config *c, int64_t N, int64_t S, int K, int quiet) {
     pf_params P;
     pf_params_init_registry(&P);
     pf_block a, b;
@@ -128,18 +135,26 @@ static double trunk_one(pf_backend *be, const pf_config *c, int64_t N, int64_t S
     pf_block_plan(&b, be, N, S);
     const double es = be->act_bytes, z = (double)N * N * c->c_z * es;
     const double sa = al(z) + al((double)S * N * c->c_m * es), sb = al(z) + al((double)N * c->c_s * es);
-    double arena = model_arena(be, c, N, S);
+    double arena = model_arena(be, c, N, S, (double)N * N, (double)N);
     double saved = saved_arena(a.saved_bytes, b.saved_bytes, c->n_msa_blocks, c->n_blocks, sa, sb, K);
     double ws = fmax(a.ws_bytes, b.ws_bytes), total = arena + saved + ws;
-    printf("trunk N %lld S %lld recompute %d, one GPU: model tensors %.2f GiB (%.1f z), saved %.2f GiB (%.1f z), "
+    if (!quiet)
+        printf("trunk N %lld S %lld recompute %d, one GPU: model tensors %.2f GiB (%.1f z), saved %.2f GiB (%.1f z), "
            "ws %.2f GiB (%.1f z): %.2f GiB (%.1f z-sized copies of %.2f GiB)\n", (long long)N, (long long)S, K,
            gib(arena), arena / z, gib(saved), saved / z, gib(ws), ws / z, gib(total), total / z, gib(z));
     pf_params_free(&P);
     return total;
 }
 
+// One rank of P's totals (bytes) as model.c and model_dap.c allocate them: with the
+// model's z-sized tensors whole on every rank, and as the rank's rows.
+typedef struct {
+    double whole, rows;
+} trunk_dap_plan;
+
 // One rank of P: the MSA module and the stack on model_dap.c's executor.
-static void trunk_dap(pf_backend *be, const pf_config *c, int64_t N, int64_t S, int K, int Pn, double one) {
+static trunk_dap_plan trunk_dap(pf_backend *be, const pf_config *c, int64_t N, int64_t S, int K, int Pn, double one,
+                                int quiet) {
     pf_params P;
     pf_params_init_registry(&P);
     pf_block a, b;
@@ -161,20 +176,58 @@ static void trunk_dap(pf_backend *be, const pf_config *c, int64_t N, int64_t S, 
                         Pn * mm, mm, mm, db.Sp * n, db.s * Np};  // z is gathered in pieces through delta
     double bufs = 0;
     for (size_t k = 0; k < sizeof e / sizeof e[0]; k++) bufs += al(e[k] * es);
+    // rows: no z, d z of the executor's own; the distogram's target (int32) and mask
+    // rows; the scratch holds P rows of A (validation's gather)
+    const double big_r = fmax(big, Pn * Np * c->n_bins);
+    const double bufs_rows = bufs - 2 * al(rows * es) + al(n * Np * 4) + al(n * Np * es) + 2 * (al(big_r * es) - al(big * es));
     const int nb = c->n_msa_blocks + c->n_blocks;
     const double snap = al(rows * es) + al(mm * es) + al(Np * c->c_s * es);
     double saved = (double)c->n_msa_blocks * da.saved_bytes + (double)c->n_blocks * db.saved_bytes;
     if (K) saved = al(fmax(da.saved_bytes, db.saved_bytes)) + (ceil((double)nb / K) + PF_MAX(0, PF_MIN(K, nb) - 2)) * snap;
-    double arena = model_arena(be, c, N, S), ws = fmax(da.ws_bytes, db.ws_bytes), total = arena + bufs + saved + ws;
-    printf("  dap P %d, one rank: model tensors %.2f GiB (%.1f z), shard buffers %.2f GiB (%.1f z), "
-           "saved %.2f GiB (%.1f z), ws %.2f GiB (%.1f z): %.2f GiB = %.3fx one GPU\n", Pn, gib(arena), arena / z,
-           gib(bufs), bufs / z, gib(saved), saved / z, gib(ws), ws / z, gib(total), total / one);
+    double arena = model_arena(be, c, N, S, (double)N * N, (double)N), ws = fmax(da.ws_bytes, db.ws_bytes);
+    double arena_rows = model_arena(be, c, N, S, n * Np, Np);
+    double ws_rows = fmax(ws, al(2 * n * Np * c->n_bins * es));  // the distogram head's transposes
+    trunk_dap_plan r = {arena + bufs + saved + ws, arena_rows + bufs_rows + saved + ws_rows};
+    if (!quiet) {
+        printf("  dap P %d, one rank, the model's z-sized tensors whole: model tensors %.2f GiB (%.1f z), shard "
+               "buffers %.2f GiB (%.1f z), saved %.2f GiB (%.1f z), ws %.2f GiB (%.1f z): %.2f GiB = %.3fx one GPU\n",
+               Pn, gib(arena), arena / z, gib(bufs), bufs / z, gib(saved), saved / z, gib(ws), ws / z, gib(r.whole),
+               r.whole / one);
+        printf("  dap P %d, one rank, the model's z-sized tensors as the rank's rows: model tensors %.2f GiB (%.1f z), "
+               "shard buffers %.2f GiB (%.1f z), ws %.2f GiB: %.2f GiB = %.3fx one GPU\n", Pn, gib(arena_rows),
+               arena_rows / z, gib(bufs_rows), bufs_rows / z, gib(ws_rows), gib(r.rows), r.rows / one);
+    }
     pf_params_free(&P);
+    return r;
+}
+
+// --budget G (with --trunk): the largest crop, in steps of 32, whose plan fits G GiB:
+// one GPU, and with --dap P one rank's in both layouts (trunk_dap above).
+static void largest_crops(pf_backend *be, const pf_config *c, int64_t S, int K, int Pn, double budget) {
+    const double lim = budget * (double)(1u << 30);
+    int64_t best[3] = {0, 0, 0};
+    for (int64_t N = 256; N <= 65536; N += 32) {
+        int fits = 0;
+        double one = trunk_one(be, c, N, S, K, 1);
+        if (one <= lim) best[0] = N, fits = 1;
+        if (Pn) {
+            trunk_dap_plan r = trunk_dap(be, c, N, S, K, Pn, one, 1);
+            if (r.whole <= lim) best[1] = N, fits = 1;
+            if (r.rows <= lim) best[2] = N, fits = 1;
+        }
+        if (!fits) break;
+    }
+    printf("largest crop within %.1f GiB (steps of 32): one GPU %lld", budget, (long long)best[0]);
+    if (Pn)
+        printf("; dap %d with the z-sized model tensors whole %lld (%.3fx), as the rank's rows %lld (%.3fx)", Pn,
+               (long long)best[1], (double)best[1] / best[0], (long long)best[2], (double)best[2] / best[0]);
+    printf("\n");
 }
 
 int main(int argc, char **argv) {
     const char *preset = "af3", *kind_name = "pairformer";
     int fp32 = 0, first = 1, dap = 0, trunk = -1, msa_rows = 128;
+    double budget = 0;
     for (; first < argc && argv[first][0] == '-'; first++) {
         if (!strcmp(argv[first], "--preset") && first + 1 < argc) preset = argv[++first];
         else if (!strcmp(argv[first], "--kind") && first + 1 < argc) kind_name = argv[++first];
@@ -182,8 +235,9 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[first], "--dap") && first + 1 < argc) dap = atoi(argv[++first]);
         else if (!strcmp(argv[first], "--trunk") && first + 1 < argc) trunk = atoi(argv[++first]);
         else if (!strcmp(argv[first], "--msa-rows") && first + 1 < argc) msa_rows = atoi(argv[++first]);
+        else if (!strcmp(argv[first], "--budget") && first + 1 < argc) budget = atof(argv[++first]);
         else {
-            fprintf(stderr, "usage: mem_plan [--preset P] [--kind K] [--fp32] [--dap P] [--trunk K [--msa-rows S]] N...\n");
+            fprintf(stderr, "usage: mem_plan [--preset P] [--kind K] [--fp32] [--dap P] [--trunk K [--msa-rows S] [--budget GiB]] N...\n");
             return 2;
         }
     }
@@ -218,12 +272,13 @@ int main(int argc, char **argv) {
         int64_t N = atoll(argv[i]);
         if (N < 1) { fprintf(stderr, "mem_plan: bad N '%s'\n", argv[i]); return 2; }
         if (trunk >= 0) {
-            double one = trunk_one(&be, &cfg, N, msa_rows, trunk);
-            if (dap) trunk_dap(&be, &cfg, N, msa_rows, trunk, dap, one);
+            double one = trunk_one(&be, &cfg, N, msa_rows, trunk, 0);
+            if (dap) trunk_dap(&be, &cfg, N, msa_rows, trunk, dap, one, 0);
             continue;
         }
         double one = plan(&be, &cfg, kind, N, kind == PF_BLOCK_PAIRFORMER ? 1 : cfg.msa_rows);
         if (dap) plan_dap(&be, &cfg, N, dap, one);
     }
+    if (trunk >= 0 && budget > 0) largest_crops(&be, &cfg, msa_rows, trunk, dap, budget);
     return 0;
 }

@@ -26,9 +26,10 @@
 #include "../src/model/dap.h"
 #include "../src/train/dap_group.h"
 #include "../src/train/tcp_group.h"
-#include "../src/model/model_dap.h"
+#include "../src/model/model_dap_int.h"
 #include "../src/train/synthetic.h"
 #include "../src/core/rng.h"
+#include "../src/model/distogram.h"
 
 // Outputs and input gradients: max error / max |ref| at unmasked positions.
 // Parameter gradients: per tensor L2 (check_param_grads); float32 gets 4e-6 there
@@ -327,7 +328,7 @@ static pf_config model_cfg(int trunk) {
     c.c_e = 4; c.heads_extra = 2; c.c_h_extra = 3;
     c.n_blocks = 5; c.n_extra_blocks = 1; c.n_msa_blocks = 1;
     c.crop_size = 7; c.msa_rows = 5; c.extra_msa_rows = 3;  // 7 tokens: padded for P = 2 and 3
-    c.n_bins = 8; c.recycles = 1;
+    c.n_bins = 8; c.recycles = 1;  // n_bins > c_z: the rows head's transposes need more than the blocks' workspace
     if (trunk == PF_TRUNK_EVOFORMER) { c.disto_weight = 0.3f; c.msa_weight = 2.0f; }
     return c;
 }
@@ -350,10 +351,16 @@ static double model_step(pf_config cfg, int recompute, const pf_batch *b, const 
     char err[256] = "";
     if (c && pf_model_attach_dap(M, c, err, sizeof err)) tl_check(0, "attach dap", "%s", err);
     if (c && cfg.trunk == PF_TRUNK_PAIRFORMER && recompute == 0)
-        tl_check(pf_model_dap_first(M) == 0, "model pairformer: the MSA module runs sharded on the cpu", NULL);
+        tl_check(pf_model_dap_first(M) == 0 && pf_model_dap_zrows(M),
+                 "model pairformer: the MSA module runs sharded on the cpu, the model's z-sized tensors are rows", NULL);
+    if (c && cfg.trunk == PF_TRUNK_EVOFORMER && recompute == 0)
+        tl_check(!pf_model_dap_zrows(M), "model evoformer: the model's z-sized tensors stay whole", NULL);
     randomise(M);
     pf_params_zero_grad(&M->P);
     double loss = pf_model_train_step(M, b, 5).loss;
+    if (c && pf_model_dap_zrows(M) && recompute == 0)
+        tl_check(M->dap->z == M->z && M->dap->dz == M->dz,
+                 "model pairformer: the executor's z and d z rows are the model's (no copies)", NULL);
     *grad = tl_copy(M->P.grad, M->P.total);
     *total = M->P.total;
     *saved = pf_model_dap_saved_bytes(M);
@@ -394,6 +401,85 @@ static void check_model_recompute(int trunk, const pf_dap_comm *c, int P) {
              c->rank);
     tl_check(r > 0 && e <= TOL_PARAM * r && fabs(loss[2] - ref_loss) <= TOL * fabs(ref_loss), label,
              "gradient rel err %.3e, loss %.17g vs %.17g", e / r, loss[2], ref_loss);
+    // every parameter's gradient on its own (the embedding's and the head's are rows' shares)
+    pf_model *decl = pf_model_declare(&cfg);
+    const pf_params *Q = &decl->P;
+    double worst = 0;
+    const char *wname = "";
+    for (int i = 0; i < Q->n; i++) {
+        const int64_t o = Q->t[i].offset, k = Q->t[i].numel;
+        double ei = l2(g[2] + o, ref + o, k), ri = l2(ref + o, NULL, k);
+        double rel = ei / (ri > 1e-3 * r / sqrt((double)Q->n) ? ri : 1e-3 * r / sqrt((double)Q->n));
+        if (rel > worst) worst = rel, wname = Q->t[i].name;
+    }
+    snprintf(label, sizeof label, "model %s P=%d rank %d, recompute 2: every parameter's group gradient = one process",
+             t, P, c->rank);
+    tl_check(worst <= 10 * TOL_PARAM, label, "worst %.3e (%s)", worst, wname);
+    pf_model_free(decl);
+    pf_batch_free(&b);
+    src->destroy(src);
+}
+
+// The model's activation arena with the z-sized tensors as rows (model_dap.h):
+// below the one-process arena by what z, z_prev, d z (N^2 -> n Np positions),
+// tmp_a and tmp_b (their z-sized part) give back, less tmp_n's padding to Np.
+// (PF_MAX is <sys/socket.h>'s protocol family count here)
+static int64_t mx64(int64_t a, int64_t b) { return a > b ? a : b; }
+static size_t al256(int64_t bytes) { return ((size_t)bytes + 255) & ~(size_t)255; }
+static void check_model_memory(const pf_dap_comm *c, int P) {
+    pf_config cfg = model_cfg(PF_TRUNK_PAIRFORMER);
+    cfg.crop_size = 61;  // z-sized scratch larger than the MSA's; padded for P = 2 and 3
+    pf_model *one = pf_model_create(&cfg, pf_backend_cpu()), *M = pf_model_create(&cfg, pf_backend_cpu());
+    char err[256] = "";
+    if (pf_model_attach_dap(M, c, err, sizeof err)) tl_check(0, "attach dap", "%s", err);
+    const int64_t N = cfg.crop_size, S = cfg.msa_rows, n = pf_dap_rows(N, P), Np = n * P, ab = sizeof(real);
+    const int64_t msa = S * N * mx64(cfg.c_m, PF_MSA_FEAT), sn = N * cfg.c_s;
+    const int64_t big1 = mx64(mx64(msa, N * N * cfg.c_z), sn);
+    const int64_t bigr = mx64(mx64(msa, n * Np * mx64(cfg.c_z, cfg.n_bins)), sn);
+    const int64_t mc = mx64(mx64(cfg.c_m, mx64(cfg.c_z, cfg.c_s)), mx64(cfg.c_e, PF_MSA_FEAT));
+    const size_t want = 3 * (al256(N * N * cfg.c_z * ab) - al256(n * Np * cfg.c_z * ab)) +
+                        2 * (al256(big1 * ab) - al256(bigr * ab)) - (al256(Np * mc * ab) - al256(N * mc * ab));
+    char label[200];
+    snprintf(label, sizeof label, "model pairformer P=%d rank %d, crop %lld: activation arena below one process's by "
+             "the z-sized tensors' rows (z, z_prev, d z, tmp_a, tmp_b)", P, c->rank, (long long)N);
+    tl_check(pf_model_dap_zrows(M) && big1 == N * N * cfg.c_z && one->act_bytes - M->act_bytes == want &&
+                 want >= 3 * al256((N * N - n * Np) * cfg.c_z * ab) - 6 * 256,
+             label, "%zu - %zu bytes = %zu, want %zu", one->act_bytes, M->act_bytes, one->act_bytes - M->act_bytes,
+             want);
+    pf_model_free(one);
+    pf_model_free(M);
+}
+
+// Validation's distogram under dap (pf_distogram_predict gathers every rank's
+// rows of A = z W^T) = one process's, after the same evaluation.
+static void check_model_predict(const pf_dap_comm *c, int P) {
+    pf_config cfg = model_cfg(PF_TRUNK_PAIRFORMER);
+    pf_batch_source *src = pf_synthetic_source_create(&cfg);
+    pf_batch b;
+    src->next(src, 3, 0, &b);
+    const int64_t N = b.N, nb = cfg.n_bins;
+    float *probs[2], *contact[2];
+    double loss[2];
+    for (int k = 0; k < 2; k++) {
+        pf_model *M = pf_model_create(&cfg, pf_backend_cpu());
+        char err[256] = "";
+        if (k && pf_model_attach_dap(M, c, err, sizeof err)) tl_check(0, "attach dap", "%s", err);
+        randomise(M);
+        loss[k] = pf_model_eval(M, &b).disto;
+        probs[k] = malloc(sizeof(float) * (size_t)(N * N * nb));
+        contact[k] = malloc(sizeof(float) * (size_t)(N * N));
+        pf_distogram_predict(M, N, probs[k], NULL, contact[k]);
+        pf_model_free(M);
+    }
+    double e = 0, cmax = 0;
+    for (int64_t q = 0; q < N * N * nb; q++) e = fmax(e, fabs((double)probs[1][q] - probs[0][q]));
+    for (int64_t q = 0; q < N * N; q++) cmax = fmax(cmax, fabs((double)contact[1][q] - contact[0][q]));
+    char label[200];
+    snprintf(label, sizeof label, "model pairformer P=%d rank %d: evaluation loss and predicted distogram, contacts = "
+             "one process", P, c->rank);
+    tl_check(e <= 10 * TOL && cmax <= 10 * TOL && fabs(loss[1] - loss[0]) <= TOL * fabs(loss[0]), label,
+             "probs %.3e, contacts %.3e, loss %.17g vs %.17g", e, cmax, loss[1], loss[0]);
+    for (int k = 0; k < 2; k++) free(probs[k]), free(contact[k]);
     pf_batch_free(&b);
     src->destroy(src);
 }
@@ -462,6 +548,8 @@ static void rank_main(int P, int rank, int port, int fd) {
         check_model_recompute(PF_TRUNK_PAIRFORMER, &h.c, P);
         check_model_recompute(PF_TRUNK_EVOFORMER, &h.c, P);
         check_model_steps(&h.c, P);
+        check_model_memory(&h.c, P);
+        check_model_predict(&h.c, P);
         pf_dap_host_free(&h);
         pf_tcp_close(&g);
     }
@@ -547,8 +635,54 @@ static void check_refusals(void) {
     pf_params_free(&P);
 }
 
+// relpos on a row range (the rows layout's embedding): rows i0 .. of the whole
+// encoding at row stride ld, the pad entries untouched; its backward = the whole
+// one's with d out zero outside the rows.
+static void check_relpos_rows(int af3) {
+    pf_backend *be = pf_backend_cpu();
+    const int64_t N = 7, ld = 9, cz = 3, F = af3 ? PF_RELPOS_AF3_FEATS : PF_RELPOS_AF2_FEATS;
+    int32_t res[7], chain[7], ent[7], sym[7];
+    for (int i = 0; i < N; i++) chain[i] = i / 3, res[i] = 2 * i - 5 * chain[i], ent[i] = i > 5, sym[i] = chain[i];
+    real *w = malloc(sizeof(real) * F * cz), *bias = malloc(sizeof(real) * cz);
+    for (int64_t k = 0; k < F * cz; k++) w[k] = (real)pf_normal(31, (uint64_t)k);
+    for (int c = 0; c < cz; c++) bias[c] = (real)pf_normal(32, (uint64_t)c);
+    pf_linear_p p = {w, af3 ? NULL : bias};
+    real full[7 * 7 * 3] = {0}, rows[4 * 9 * 3], dfull[7 * 7 * 3] = {0}, drows[4 * 9 * 3];
+    be->relpos_fwd(be, &(pf_relpos_dims){N, (int)cz, af3, 0, 0, 0}, &p, res, chain, ent, sym, (pf_act *)full);
+    const int64_t i0s[2] = {2, 4}, nr = 4;  // the second range runs past N (a pad row)
+    for (int t = 0; t < 2; t++) {
+        pf_relpos_dims d = {N, (int)cz, af3, i0s[t], nr, ld};
+        for (int64_t k = 0; k < nr * ld * cz; k++) rows[k] = 7, drows[k] = (real)pf_normal(33, (uint64_t)k);
+        be->relpos_fwd(be, &d, &p, res, chain, ent, sym, (pf_act *)rows);
+        double e = 0;
+        for (int64_t il = 0; il < nr; il++)
+            for (int64_t j = 0; j < ld; j++)
+                for (int64_t c = 0; c < cz; c++) {
+                    const int64_t i = i0s[t] + il;
+                    double want = i < N && j < N ? 7 + full[(i * N + j) * cz + c] : 7;
+                    e = fmax(e, fabs(rows[(il * ld + j) * cz + c] - want));
+                }
+        real gw[2][139 * 3], gb[2][3];
+        memset(gw, 0, sizeof gw), memset(gb, 0, sizeof gb);
+        memset(dfull, 0, sizeof dfull);
+        for (int64_t il = 0; il < nr && i0s[t] + il < N; il++)
+            memcpy(dfull + (i0s[t] + il) * N * cz, drows + il * ld * cz, sizeof(real) * N * cz);
+        pf_linear_p g0 = {gw[0], af3 ? NULL : gb[0]}, g1 = {gw[1], af3 ? NULL : gb[1]};
+        be->relpos_bwd(be, &(pf_relpos_dims){N, (int)cz, af3, 0, 0, 0}, &g0, res, chain, ent, sym, (pf_act *)dfull);
+        be->relpos_bwd(be, &d, &g1, res, chain, ent, sym, (pf_act *)drows);
+        double eg = l2(gw[1], gw[0], F * cz) + l2(gb[1], gb[0], cz), rg = l2(gw[0], NULL, F * cz);
+        char label[160];
+        snprintf(label, sizeof label, "relpos af3 %d rows %lld..+%lld, stride %lld: the whole encoding's rows, pads "
+                 "untouched; gradients = the whole one's", af3, (long long)i0s[t], (long long)nr, (long long)ld);
+        tl_check(e <= 1e-6 && rg > 0 && eg <= TOL * rg, label, "max err %.3e, gradient %.3e", e, eg / rg);
+    }
+    free(w), free(bias);
+}
+
 int main(void) {
     check_refusals();
+    check_relpos_rows(0);
+    check_relpos_rows(1);
     run_group(2);
     run_group(3);
     return tl_finish();

@@ -258,10 +258,21 @@ typedef struct {
 //      residues of different chains get the extra bin 65 (66 features).
 // AF3: [onehot(d_res, 66), onehot(d_tok, 66), same_entity, onehot(d_chain, 6)]
 //      = 139 features -> Linear(c_z) without bias.
+// A row range (dap > 1, the rank's rows of the pair tensor; zero fields: all of
+// it): the output holds rows i0 .. i0 + rows - 1 (those below N) with a row
+// stride of ld positions (ld >= N); only its pairs (i, j < N) are read or written.
 typedef struct {
     int64_t N;
     int c_z, af3;
+    int64_t i0, rows, ld;
 } pf_relpos_dims;
+
+// The rows of a relpos output that hold tokens, and its row stride.
+static inline int64_t pf_relpos_nrows(const pf_relpos_dims *d) {
+    int64_t r = d->rows > 0 ? d->rows : d->N;
+    return d->i0 + r > d->N ? (d->N > d->i0 ? d->N - d->i0 : 0) : r;
+}
+static inline int64_t pf_relpos_ld(const pf_relpos_dims *d) { return d->ld > 0 ? d->ld : d->N; }
 
 #define PF_RELPOS_AF2_FEATS 66
 #define PF_RELPOS_AF3_FEATS 139

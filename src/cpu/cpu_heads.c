@@ -50,19 +50,19 @@ static int relpos_nfeat(const pf_relpos_dims *d) { return d->af3 ? PF_RELPOS_AF3
 void cpu_relpos_fwd(pf_backend *be, const pf_relpos_dims *d, const pf_linear_p *p,
                     const int32_t *res_idx, const int32_t *chain, const int32_t *entity,
                     const int32_t *sym, pf_act *out_v) {
-    real *out = CPU_R(out_v);  // (N, N, c_z)
-    const int64_t N = d->N;
+    real *out = CPU_R(out_v);  // (rows, ld, c_z): rows i0 .. of the (N, N, c_z) encoding
+    const int64_t N = d->N, R = pf_relpos_nrows(d), ld = pf_relpos_ld(d), i0 = d->i0;
     const int cz = d->c_z, F = relpos_nfeat(d);
     // Transposed weight (F, c_z) so that each gathered column is contiguous.
     real *wt = pf_malloc(sizeof(real) * (size_t)F * (size_t)cz);
     for (int c = 0; c < cz; c++)
         for (int k = 0; k < F; k++) wt[(int64_t)k * cz + c] = p->w[(int64_t)c * F + k];
 #pragma omp parallel for schedule(static)
-    for (int64_t i = 0; i < N; i++) {
+    for (int64_t il = 0; il < R; il++) {
         for (int64_t j = 0; j < N; j++) {
             int f[4];
-            int nf = relpos_feats(d, res_idx, chain, entity, sym, i, j, f);
-            real *o = out + (i * N + j) * cz;
+            int nf = relpos_feats(d, res_idx, chain, entity, sym, i0 + il, j, f);
+            real *o = out + (il * ld + j) * cz;
             // One sum per channel, then one add, so out += (W f + b) as a unit.
             for (int c = 0; c < cz; c++) {
                 real s = p->b ? p->b[c] : 0;
@@ -80,8 +80,8 @@ void cpu_relpos_fwd(pf_backend *be, const pf_relpos_dims *d, const pf_linear_p *
 void cpu_relpos_bwd(pf_backend *be, const pf_relpos_dims *d, pf_linear_p *g,
                     const int32_t *res_idx, const int32_t *chain, const int32_t *entity,
                     const int32_t *sym, const pf_act *d_out_v) {
-    const real *dout = CPU_CR(d_out_v);  // (N, N, c_z)
-    const int64_t N = d->N;
+    const real *dout = CPU_CR(d_out_v);  // (rows, ld, c_z) as in the forward
+    const int64_t N = d->N, R = pf_relpos_nrows(d), ld = pf_relpos_ld(d), i0 = d->i0;
     const int cz = d->c_z, F = relpos_nfeat(d);
     const int nblk = (cz + RP_CBLK - 1) / RP_CBLK;
     // Sums are formed in scratch, (i, j) in order, and then added once, so
@@ -92,11 +92,11 @@ void cpu_relpos_bwd(pf_backend *be, const pf_relpos_dims *d, pf_linear_p *g,
 #pragma omp parallel for schedule(static)
     for (int blk = 0; blk < nblk; blk++) {
         int c0 = blk * RP_CBLK, c1 = PF_MIN(cz, c0 + RP_CBLK);
-        for (int64_t i = 0; i < N; i++)
+        for (int64_t il = 0; il < R; il++)
             for (int64_t j = 0; j < N; j++) {
                 int f[4];
-                int nf = relpos_feats(d, res_idx, chain, entity, sym, i, j, f);
-                const real *dr = dout + (i * N + j) * cz;
+                int nf = relpos_feats(d, res_idx, chain, entity, sym, i0 + il, j, f);
+                const real *dr = dout + (il * ld + j) * cz;
                 for (int c = c0; c < c1; c++) {
                     for (int t = 0; t < nf; t++) gw[(int64_t)c * F + f[t]] += dr[c];
                     gb[c] += dr[c];

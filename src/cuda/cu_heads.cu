@@ -14,7 +14,7 @@
 #define RP_CHUNKS 256
 #define DISTO_EPS 1e-6
 
-struct rp_in { const int32_t *res, *chain, *entity, *sym; int64_t N; int af3; };
+struct rp_in { const int32_t *res, *chain, *entity, *sym; int64_t N, i0, R, ld; int af3; };  // rows i0 .. i0 + R - 1, stride ld
 
 __device__ __forceinline__ int clampi_d(int64_t v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : (int)v; }
 __device__ __forceinline__ int32_t at0(const int32_t *a, int64_t i) { return a ? a[i] : 0; }
@@ -39,14 +39,14 @@ __device__ int rp_feats(const rp_in &r, int64_t i, int64_t j, int f[4]) {
 
 template <typename T>
 __global__ void k_rp_fwd(rp_in r, const float *W, const float *b, int F, int cz, T *out) {
-    GRID_STRIDE(q, r.N * r.N * cz) {
+    GRID_STRIDE(q, r.R * r.N * cz) {
         int c = (int)(q % cz);
-        int64_t ij = q / cz, i = ij / r.N, j = ij % r.N;
+        int64_t ij = q / cz, il = ij / r.N, j = ij % r.N, o = (il * r.ld + j) * cz + c;
         int f[4];
-        int nf = rp_feats(r, i, j, f);
+        int nf = rp_feats(r, r.i0 + il, j, f);
         float s = b ? b[c] : 0.f;
         for (int t = 0; t < nf; t++) s += W[(int64_t)c * F + f[t]];
-        st(out, q, ld(out, q) + s);
+        st(out, o, ld(out, o) + s);
     }
 }
 
@@ -57,13 +57,13 @@ __global__ void k_rp_bwd(rp_in r, const T *dout, int F, int cz, float *part) {
     int lane = threadIdx.x;
     int c = blockIdx.y * 32 + lane;
     for (int f = 0; f < F; f++) acc[f * 32 + lane] = 0;
-    int64_t per = (r.N + gridDim.x - 1) / gridDim.x;
-    int64_t i0 = (int64_t)blockIdx.x * per, i1 = i0 + per < r.N ? i0 + per : r.N;
-    for (int64_t i = i0; i < i1; i++)
+    int64_t per = (r.R + gridDim.x - 1) / gridDim.x;
+    int64_t a0 = (int64_t)blockIdx.x * per, a1 = a0 + per < r.R ? a0 + per : r.R;
+    for (int64_t il = a0; il < a1; il++)
         for (int64_t j = 0; j < r.N; j++) {
             int f[4];
-            int nf = rp_feats(r, i, j, f);
-            float v = c < cz ? ld(dout, (i * r.N + j) * cz + c) : 0.f;
+            int nf = rp_feats(r, r.i0 + il, j, f);
+            float v = c < cz ? ld(dout, (il * r.ld + j) * cz + c) : 0.f;
             for (int t = 0; t < nf; t++) acc[f[t] * 32 + lane] += v;
         }
     if (c < cz)
@@ -83,6 +83,9 @@ static rp_in rp_make(cu_impl *c, const pf_relpos_dims *d, const int32_t *res, co
                      const int32_t *entity, const int32_t *sym) {
     rp_in r;
     r.N = d->N;
+    r.i0 = d->i0;
+    r.R = pf_relpos_nrows(d);
+    r.ld = pf_relpos_ld(d);
     r.af3 = d->af3;
     r.res = cu_dev_i32(c, res, d->N);
     r.chain = cu_dev_i32(c, chain, d->N);
@@ -97,7 +100,7 @@ void cu_relpos_fwd(pf_backend *be, const pf_relpos_dims *d, const pf_linear_p *p
     size_t mark = cu_pool_mark(c);
     rp_in r = rp_make(c, d, res_idx, chain, entity, sym);
     int F = d->af3 ? PF_RELPOS_AF3_FEATS : PF_RELPOS_AF2_FEATS;
-    int64_t n = d->N * d->N * d->c_z;
+    int64_t n = r.R * d->N * d->c_z;
     if (n > 0) {
         CU_DISPATCH(c, T, k_rp_fwd<T><<<cu_blocks(n, 256), 256, 0, c->stream>>>(r, p->w, p->b, F, d->c_z, (T *)out));
         CU_LAUNCHED();
@@ -109,18 +112,21 @@ void cu_relpos_fwd(pf_backend *be, const pf_relpos_dims *d, const pf_linear_p *p
 void cu_relpos_bwd(pf_backend *be, const pf_relpos_dims *d, pf_linear_p *g, const int32_t *res_idx,
                    const int32_t *chain, const int32_t *entity, const int32_t *sym, const pf_act *d_out) {
     cu_impl *c = CU(be);
-    if (d->N <= 0) return;
+    if (d->N <= 0 || pf_relpos_nrows(d) <= 0) return;
     size_t mark = cu_pool_mark(c);
     rp_in r = rp_make(c, d, res_idx, chain, entity, sym);
     int F = d->af3 ? PF_RELPOS_AF3_FEATS : PF_RELPOS_AF2_FEATS;
-    int nch = (int)(d->N < RP_CHUNKS ? d->N : RP_CHUNKS);
+    int nch = (int)(r.R < RP_CHUNKS ? r.R : RP_CHUNKS);
     float *part = (float *)cu_pool_get(c, sizeof(float) * (size_t)nch * F * d->c_z);
     dim3 grid(nch, (d->c_z + 31) / 32);
     CU_DISPATCH(c, T, k_rp_bwd<T><<<grid, 32, sizeof(float) * F * 32, c->stream>>>(r, (const T *)d_out, F, d->c_z, part));
     CU_LAUNCHED();
     k_rp_reduce<<<(F * d->c_z + 255) / 256, 256, 0, c->stream>>>(part, nch, F, d->c_z, g->w);
     CU_LAUNCHED();
-    if (g->b) cu_colsum_add(c, d->N * d->N, d->c_z, d_out, CU_ACT, g->b, 1.f);
+    if (g->b && r.ld == d->N) cu_colsum_add(c, r.R * d->N, d->c_z, d_out, CU_ACT, g->b, 1.f);
+    else if (g->b)  // a row stride: the pad columns are not summed (row by row, in order)
+        for (int64_t il = 0; il < r.R; il++)
+            cu_colsum_add(c, d->N, d->c_z, pf_act_at(be, d_out, il * r.ld * d->c_z), CU_ACT, g->b, 1.f);
     CU_CHECK(cudaStreamSynchronize(c->stream));
     cu_pool_release(c, mark);
 }

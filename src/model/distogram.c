@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../core/util.h"
+#include "model_dap.h"
 
 pf_disto_bins pf_disto_bins_of(const pf_config *c) {
     // the width in float arithmetic, as the configuration stores min_bin / max_bin
@@ -30,13 +31,17 @@ void pf_distogram_predict(pf_model *M, int64_t N, float *probs, float *expected,
     const pf_config *cfg = &M->cfg;
     int64_t NN = N * N;
     int nb = cfg->n_bins;
-    pf_act *A = be->alloc(be, pf_act_size(be, NN * nb));  // (N, N, n_bins) z W^T, on the device
-    pf_linear_p head = {M->p.disto.w, NULL};
-    be->linear_fwd(be, NN, cfg->c_z, nb, &head, M->z, A, 0);
     real *hA = pf_malloc(sizeof(real) * (size_t)(NN * nb)), *bias = pf_malloc(sizeof(real) * (size_t)nb);
-    be->act_to_real(be, hA, A, NN * nb);
+    if (pf_model_dap_zrows(M)) {  // dap: z is this rank's rows; A of every rank's rows gathered
+        pf_model_dap_disto_host(M, N, hA);
+    } else {
+        pf_act *A = be->alloc(be, pf_act_size(be, NN * nb));  // (N, N, n_bins) z W^T, on the device
+        pf_linear_p head = {M->p.disto.w, NULL};
+        be->linear_fwd(be, NN, cfg->c_z, nb, &head, M->z, A, 0);
+        be->act_to_real(be, hA, A, NN * nb);
+        be->free(be, A);
+    }
     be->download(be, bias, M->p.disto.b, sizeof(real) * (size_t)nb);
-    be->free(be, A);
     pf_disto_bins g = pf_disto_bins_of(cfg);
     double *l = pf_malloc(sizeof(double) * (size_t)nb);
     for (int64_t i = 0; i < N; i++)

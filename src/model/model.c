@@ -78,12 +78,28 @@ static int max_channels(const pf_config *c) {
     return m;
 }
 
+// Positions of the model's z-sized tensors for N tokens: N^2, or with dap's
+// rows layout (model_dap.h) the rank's n Np.
+static int64_t zpos(const pf_model *M, int64_t N) {
+    if (!pf_model_dap_zrows(M)) return N * N;
+    int64_t i0, n, Np;
+    pf_model_dap_rows_of(M, N, &i0, &n, &Np);
+    return n * Np;
+}
+// Tokens of the (N, C) vectors the pair embedding broadcasts: N, or Np (padded) with rows.
+static int64_t tokens(const pf_model *M, int64_t N) {
+    if (!pf_model_dap_zrows(M)) return N;
+    int64_t i0, n, Np;
+    pf_model_dap_rows_of(M, N, &i0, &n, &Np);
+    return Np;
+}
+
 // Carve the activation arena for dims d; with base == NULL only counts bytes.
 static size_t carve(pf_model *M, char *base, pf_dims d) {
     const pf_config *c = &M->cfg;
     size_t off = 0;
-    int64_t N = d.N, S = d.S, E = d.E, NN = N * N;
-    int64_t big = PF_MAX(S * N * PF_MAX(c->c_m, PF_MSA_FEAT), NN * c->c_z);
+    int64_t N = d.N, S = d.S, E = d.E, NN = zpos(M, N);  // NN: positions of z
+    int64_t big = PF_MAX(S * N * PF_MAX(c->c_m, PF_MSA_FEAT), NN * PF_MAX(c->c_z, pf_model_dap_zrows(M) ? c->n_bins : 0));
     big = PF_MAX(big, E * N * PF_MAX(c->c_e, PF_EXTRA_MSA_FEAT));
     big = PF_MAX(big, N * c->c_s);
 #define TAKE(ptr, count, elem)                                      \
@@ -111,7 +127,7 @@ static size_t carve(pf_model *M, char *base, pf_dims d) {
     TAKE(M->s_prev, N * c->c_s, ab);
     TAKE(M->tmp_a, big, ab);
     TAKE(M->tmp_b, big, ab);
-    TAKE(M->tmp_n, N * max_channels(c), ab);
+    TAKE(M->tmp_n, tokens(M, N) * max_channels(c), ab);
 #undef TAKE
     return off;
 }
@@ -277,35 +293,51 @@ void pf_model_free(pf_model *M) {
 static int32_t *ints(pf_model *M, pf_input_id k) { return (int32_t *)M->in[k]; }
 
 static void relpos(pf_model *M, int64_t N, int bwd) {
-    pf_relpos_dims rd = {N, M->cfg.c_z, M->cfg.trunk == PF_TRUNK_PAIRFORMER};
+    pf_relpos_dims rd = {N, M->cfg.c_z, M->cfg.trunk == PF_TRUNK_PAIRFORMER, 0, 0, 0};
+    if (pf_model_dap_zrows(M)) pf_model_dap_rows_of(M, N, &rd.i0, &rd.rows, &rd.ld);
     int32_t *r = ints(M, PF_IN_RESIDUE_INDEX), *ch = ints(M, PF_IN_CHAIN), *en = ints(M, PF_IN_ENTITY), *sy = ints(M, PF_IN_SYM);
     if (bwd) M->be->relpos_bwd(M->be, &rd, &M->g.relpos, r, ch, en, sy, M->dz);
     else M->be->relpos_fwd(M->be, &rd, &M->p.relpos, r, ch, en, sy, M->z);
 }
 
-// z (N, N, c_z) = relpos + Linear_i(tf)_i + Linear_j(tf)_j  (AF2 Alg. 3, AF3 Alg. 1)
-static void embed_pair(pf_model *M, pf_dims d) {
-    pf_backend *be = M->be;
-    int64_t N = d.N;
-    int cz = M->cfg.c_z;
-    be->zero(be, M->z, pf_act_size(be, N * N * cz));
-    relpos(M, N, 0);
-    be->linear_fwd(be, N, PF_TARGET_FEAT, cz, &M->p.tf_z_i, M->in[PF_IN_TARGET_FEAT], M->tmp_n, 0);
-    be->bcast_add(be, N, N, cz, M->tmp_n, 1, M->z);
-    be->linear_fwd(be, N, PF_TARGET_FEAT, cz, &M->p.tf_z_j, M->in[PF_IN_TARGET_FEAT], M->tmp_n, 0);
-    be->bcast_add(be, N, N, cz, M->tmp_n, 0, M->z);
+// The pair tensor's rows as the embedding sees them: rows i0 .. i0 + A - 1 of
+// B columns (N, 0, N; with dap's rows layout n, i0, Np).
+static void pair_rows(const pf_model *M, int64_t N, int64_t *A, int64_t *i0, int64_t *B) {
+    *A = *B = N, *i0 = 0;
+    if (pf_model_dap_zrows(M)) pf_model_dap_rows_of(M, N, i0, A, B);
 }
 
+// z (N, N, c_z) = relpos + Linear_i(tf)_i + Linear_j(tf)_j  (AF2 Alg. 3, AF3 Alg. 1).
+// Rows layout: the rank's rows (A, B, c_z); the broadcast vectors padded to B
+// tokens with zeros; the pad columns are zeroed after recycling (pass_fwd).
+static void embed_pair(pf_model *M, pf_dims d) {
+    pf_backend *be = M->be;
+    int64_t N = d.N, A, i0, B;
+    int cz = M->cfg.c_z;
+    pair_rows(M, N, &A, &i0, &B);
+    be->zero(be, M->z, pf_act_size(be, A * B * cz));
+    relpos(M, N, 0);
+    be->linear_fwd(be, N, PF_TARGET_FEAT, cz, &M->p.tf_z_i, M->in[PF_IN_TARGET_FEAT], M->tmp_n, 0);
+    if (B > N) be->zero(be, pf_act_at(be, M->tmp_n, N * cz), pf_act_size(be, (B - N) * cz));
+    be->bcast_add(be, A, B, cz, pf_act_at(be, M->tmp_n, i0 * cz), 1, M->z);
+    be->linear_fwd(be, N, PF_TARGET_FEAT, cz, &M->p.tf_z_j, M->in[PF_IN_TARGET_FEAT], M->tmp_n, 0);
+    if (B > N) be->zero(be, pf_act_at(be, M->tmp_n, N * cz), pf_act_size(be, (B - N) * cz));
+    be->bcast_add(be, A, B, cz, M->tmp_n, 0, M->z);
+}
+
+// Rows layout: d z's pads are zero (pass_bwd), so the sums over the rank's rows
+// and columns hold its share of the gradients.
 static void embed_pair_bwd(pf_model *M, pf_dims d) {
     pf_backend *be = M->be;
-    int64_t N = d.N;
+    int64_t N = d.N, A, i0, B;
     int cz = M->cfg.c_z;
+    pair_rows(M, N, &A, &i0, &B);
     relpos(M, N, 1);
-    be->zero(be, M->tmp_n, pf_act_size(be, N * cz));
-    be->bcast_reduce(be, N, N, cz, M->dz, 1, M->tmp_n);
+    be->zero(be, M->tmp_n, pf_act_size(be, B * cz));
+    be->bcast_reduce(be, A, B, cz, M->dz, 1, pf_act_at(be, M->tmp_n, i0 * cz));
     be->linear_bwd(be, N, PF_TARGET_FEAT, cz, &M->p.tf_z_i, &M->g.tf_z_i, M->in[PF_IN_TARGET_FEAT], M->tmp_n, NULL);
-    be->zero(be, M->tmp_n, pf_act_size(be, N * cz));
-    be->bcast_reduce(be, N, N, cz, M->dz, 0, M->tmp_n);
+    be->zero(be, M->tmp_n, pf_act_size(be, B * cz));
+    be->bcast_reduce(be, A, B, cz, M->dz, 0, M->tmp_n);
     be->linear_bwd(be, N, PF_TARGET_FEAT, cz, &M->p.tf_z_j, &M->g.tf_z_j, M->in[PF_IN_TARGET_FEAT], M->tmp_n, NULL);
 }
 
@@ -365,7 +397,7 @@ static uint64_t *dap_keys(pf_model *M, int64_t step) {
 static void pass_fwd(pf_model *M, pf_dims d, int64_t step, int save, int training) {
     pf_backend *be = M->be;
     const pf_config *c = &M->cfg;
-    int64_t N = d.N, NN = N * N;
+    int64_t N = d.N, NN = zpos(M, N);  // NN: positions of z
     char *saved = save ? M->saved : NULL;
     embed_pair(M, d);
     if (c->trunk == PF_TRUNK_EVOFORMER) {
@@ -382,6 +414,7 @@ static void pass_fwd(pf_model *M, pf_dims d, int64_t step, int save, int trainin
         // recycling (AF3 Alg. 1 lines 9-10)
         be->layer_norm_fwd(be, NN, c->c_z, &M->p.rec_ln_z, M->z_prev, M->tmp_a);
         be->linear_fwd(be, NN, c->c_z, c->c_z, &M->p.rec_z, M->tmp_a, M->z, 1);
+        if (pf_model_dap_zrows(M)) pf_model_dap_zero_pads(M, N, M->z, c->c_z);  // LN(0) = beta: re-zeroed
         be->layer_norm_fwd(be, N, c->c_s, &M->p.rec_ln_s, M->s_prev, M->tmp_a);
         be->linear_fwd(be, N, c->c_s, c->c_s, &M->p.rec_s, M->tmp_a, M->s, 1);
         embed_msa(M, d, &M->p.msa_m, &M->p.msa_s);
@@ -413,7 +446,7 @@ static void pass_fwd(pf_model *M, pf_dims d, int64_t step, int save, int trainin
 static void keep_for_recycling(pf_model *M, pf_dims d) {
     pf_backend *be = M->be;
     be->copy(be, M->m0_prev, M->m, pf_act_size(be, d.N * M->cfg.c_m));
-    be->copy(be, M->z_prev, M->z, pf_act_size(be, d.N * d.N * M->cfg.c_z));
+    be->copy(be, M->z_prev, M->z, pf_act_size(be, zpos(M, d.N) * M->cfg.c_z));
     be->copy(be, M->s_prev, M->s, pf_act_size(be, d.N * M->cfg.c_s));
 }
 
@@ -466,7 +499,7 @@ static void blocks_bwd_recompute(pf_model *M, pf_dims d, int64_t step) {
 static void pass_bwd(pf_model *M, pf_dims d, int64_t step) {
     pf_backend *be = M->be;
     const pf_config *c = &M->cfg;
-    int64_t N = d.N, NN = N * N;
+    int64_t N = d.N, NN = zpos(M, N);  // NN: positions of z
     if (M->dap) {  // the sharded blocks first; their saved activations are their own
         uint64_t *keys = dap_keys(M, step);
         pf_model_dap_trunk_bwd(M, keys);
@@ -490,6 +523,8 @@ static void pass_bwd(pf_model *M, pf_dims d, int64_t step) {
         be->layer_norm_bwd(be, NN, c->c_z, &M->p.rec_ln_z, &M->g.rec_ln_z, M->z_prev, M->dz, NULL);
         embed_msa_bwd(M, d, &M->p.msa_m, &M->g.msa_m, &M->p.tf_m, &M->g.tf_m);
     } else {
+        // rows layout: the pads' gradients are those of re-zeroed entries (pass_fwd)
+        if (pf_model_dap_zrows(M)) pf_model_dap_zero_pads(M, N, M->dz, c->c_z);
         embed_msa_bwd(M, d, &M->p.msa_m, &M->g.msa_m, &M->p.msa_s, &M->g.msa_s);
         // recycling: recompute LN(prev), then Linear and LayerNorm parameter gradients
         be->layer_norm_fwd(be, NN, c->c_z, &M->p.rec_ln_z, M->z_prev, M->tmp_a);
@@ -539,7 +574,7 @@ static pf_step_result run(pf_model *M, const pf_batch *b, int64_t step, int trai
     int cycles = 1 + (training ? (int)(pf_hash2(c->seed ^ 0x5ec7c1e5ull, (uint64_t)step) % (uint64_t)(c->recycles + 1))
                                : c->recycles);
     be->zero(be, M->m0_prev, pf_act_size(be, N * c->c_m));
-    be->zero(be, M->z_prev, pf_act_size(be, N * N * c->c_z));
+    be->zero(be, M->z_prev, pf_act_size(be, zpos(M, N) * c->c_z));
     be->zero(be, M->s_prev, pf_act_size(be, N * c->c_s));
     for (int k = 0; k < cycles - 1; k++) {
         pass_fwd(M, d, step, 0, 0);
@@ -550,7 +585,13 @@ static pf_step_result run(pf_model *M, const pf_batch *b, int64_t step, int trai
     int32_t *target = ints(M, PF_IN_DISTO_TARGET);
     pf_step_result r = {0};
     r.upload_ms = upload_ms;
-    r.disto = be->disto_fwd(be, &dd, &M->p.disto, M->z, target, M->in[PF_IN_DISTO_MASK]);
+    const int zrows = pf_model_dap_zrows(M);
+    if (zrows) {  // the loss and its d z (training) of the rank's rows (model_dap_heads.c)
+        if (training) be->zero(be, M->dz, pf_act_size(be, zpos(M, N) * c->c_z));
+        r.disto = pf_model_dap_disto(M, N, b->pseudo_beta_mask, c->disto_weight, training);
+    } else {
+        r.disto = be->disto_fwd(be, &dd, &M->p.disto, M->z, target, M->in[PF_IN_DISTO_MASK]);
+    }
     // AF2 masked-MSA loss (1.9.9): predict the corrupted tokens from the final m;
     // the logits and then their gradient live in tmp_b
     int use_msa = c->trunk == PF_TRUNK_EVOFORMER && c->msa_weight > 0;
@@ -565,11 +606,13 @@ static pf_step_result run(pf_model *M, const pf_batch *b, int64_t step, int trai
     r.cycles = cycles;
     r.flops = final_flops(M);
     if (training) {
-        be->zero(be, M->dz, pf_act_size(be, N * N * c->c_z));
+        if (!zrows) be->zero(be, M->dz, pf_act_size(be, N * N * c->c_z));
         be->zero(be, M->dm, pf_act_size(be, SN * c->c_m));
         be->zero(be, M->ds, pf_act_size(be, N * c->c_s));
         if (d.E) be->zero(be, M->de, pf_act_size(be, d.E * N * c->c_e));
-        be->disto_bwd(be, &dd, &M->p.disto, &M->g.disto, M->z, target, M->in[PF_IN_DISTO_MASK], c->disto_weight, M->dz);
+        if (!zrows)
+            be->disto_bwd(be, &dd, &M->p.disto, &M->g.disto, M->z, target, M->in[PF_IN_DISTO_MASK], c->disto_weight,
+                          M->dz);
         if (use_msa) be->linear_bwd(be, SN, c->c_m, PF_NUM_TOK, &M->p.masked_msa, &M->g.masked_msa, M->m, M->tmp_b, M->dm);
         if (c->structure_module) pf_model_structure_step(M, b, step, 1, &r, NULL);
         pass_bwd(M, d, step);

@@ -1,12 +1,15 @@
 // model_dap.c: the trunk (Pairformer or Evoformer) sharded over a dap group
 // (dap.h), and before it the AF3 MSA module when the backend has its sharded ops
 // (opm_dap, pwavg_dap; otherwise it runs replicated, as the AF2 extra-MSA stack
-// always does). Embeddings and the heads stay replicated: every rank computes the
-// full z (and m), takes its rows of z (and columns of m) before the first sharded
-// block, and they are all-gathered after the last (the backward mirrors this: the
-// heads' d z, d m are sliced, the sharded blocks' gathered). Every rank of the
-// group computes the same replicated gradients; ranks other than 0 drop theirs
-// (model_dap_drop), so the world-wide gradient sum counts each structure once.
+// always does). When every block that touches z runs sharded (the AF3 trunk with
+// its MSA module sharded), the model's z-sized tensors are this rank's rows
+// (model_dap_heads.c) and the executor's z and d z are the model's. Otherwise the
+// embeddings and the heads stay replicated: every rank computes the full z (and
+// m), takes its rows of z before the first sharded block, and they are
+// all-gathered after the last (the backward mirrors this). m is taken by columns
+// and gathered back in both cases. Every rank of the group computes the same
+// replicated gradients; ranks other than 0 drop theirs (model_dap_drop), so the
+// world-wide gradient sum counts each structure once.
 //
 // Recompute (cfg.recompute = K >= 1) works on the shard as model.c does on the
 // whole tensors: the forward keeps only this rank's sharded input streams of
@@ -16,25 +19,10 @@
 // one-block region (the largest block's saved bytes): it is the code path of the
 // forward that keeps, so the re-run reproduces it bit for bit on every backend
 // (CUDA's attn_dap would otherwise take a temporary saved region per call).
-#include "model_dap.h"
+#include "model_dap_int.h"
 #include <string.h>
 #include "../core/util.h"
 
-struct pf_model_dap {
-    pf_dap_comm c;
-    int n_msa, nb;             // sharded MSA-module blocks (0 or all of them); all sharded blocks
-    pf_dap_block *blk;         // one per sharded block: the MSA module's, then the trunk's
-    int64_t N, n, Np;          // the current step's sizes
-    int64_t S, srow, Sp;       // MSA rows (Evoformer), rows per rank in the MSA's row shard, padded
-    void *saved, *ws;          // backend memory
-    size_t saved_cap, ws_cap;
-    size_t blk_max, snap;      // recompute: the one-block saved region; one snapshot of the sharded streams
-    int64_t zcap, bcap;        // elements the stream buffers hold: z's rows, the scratch
-    pf_act *z, *dz, *s, *ds;   // (n, Np, c_z), (Np, c_s)
-    pf_act *pair, *pair_t, *seq, *delta, *dd, *full;  // masks; scratch; the MSA gather's buffer
-    pf_act *m, *dm, *msa, *msa_rows;                   // Evoformer: (Sp, n, c_m), (Sp, n), (s, Np)
-    int64_t mcap;              // elements of m above
-};
 
 // The AF3 MSA module runs sharded when every block of it can (the backend has
 // opm_dap and pwavg_dap); otherwise replicated, said once per group.
@@ -43,7 +31,9 @@ static int msa_module_sharded(const pf_model *M, const pf_dap_comm *c) {
     char err[512];
     for (int i = 0; i < M->n_msa_blocks; i++)
         if (pf_dap_check(&M->msa_blocks[i], M->be, err, sizeof err)) {
-            if (c->rank == 0) pf_warn("%s; it runs replicated on every rank of the group", err);
+            if (c->rank == 0)
+                pf_warn("%s; it runs replicated on every rank of the group (and the model's z-sized tensors stay "
+                        "whole on every rank)", err);
             return 0;
         }
     return 1;
@@ -58,17 +48,21 @@ int pf_model_attach_dap(pf_model *M, const pf_dap_comm *c, char *err, size_t n) 
     M->dap->n_msa = msa_module_sharded(M, c) ? M->n_msa_blocks : 0;
     M->dap->nb = M->dap->n_msa + M->n_trunk;
     M->dap->blk = pf_calloc((size_t)M->dap->nb + 1, sizeof(pf_dap_block));
+    M->dap->zrows = pf_model_dap_zrows_possible(M);
     pf_model_replan(M);  // the unsharded trunk's saved activations and workspace are not needed
     return 0;
 }
 
 static void free_bufs(pf_model_dap *D, pf_backend *be) {
+    if (D->zrows) D->z = D->dz = NULL;  // the model's own (pf_model_dap_zrows)
     pf_act **b[] = {&D->z, &D->dz, &D->s, &D->ds, &D->pair, &D->pair_t, &D->seq, &D->delta, &D->dd, &D->full,
-                    &D->m, &D->dm, &D->msa, &D->msa_rows};
+                    &D->m, &D->dm, &D->msa, &D->msa_rows, &D->dmask};
     for (size_t i = 0; i < sizeof b / sizeof b[0]; i++) {
         if (*b[i]) be->free(be, *b[i]);
         *b[i] = NULL;
     }
+    if (D->dtgt) be->free(be, D->dtgt);
+    D->dtgt = NULL;
 }
 
 void pf_model_dap_free(pf_model *M) {
@@ -77,6 +71,8 @@ void pf_model_dap_free(pf_model *M) {
     pf_backend *be = M->be;
     for (int i = 0; i < D->nb; i++) pf_dap_block_free(&D->blk[i], be);
     free_bufs(D, be);
+    if (D->dw_scratch) be->free(be, D->dw_scratch);
+    if (D->lsum) be->free(be, D->lsum);
     if (D->saved) be->free(be, D->saved);
     if (D->ws) be->free(be, D->ws);
     pf_free(D->blk);
@@ -93,10 +89,13 @@ static void alloc_bufs(pf_model *M) {
     int64_t big = PF_MAX(PF_MAX(rows, D->Np * cs), PF_MAX(mm, 2 * D->n * D->Np));
     big = PF_MAX(big, 2 * D->srow * D->Np);
     big = PF_MAX(big, D->c.size * D->Np * cz);  // gather_rows: one row of z from every rank (n < P)
-    if (D->z && rows <= D->zcap && mm <= D->mcap && big <= D->bcap) return;
+    if (D->zrows) big = PF_MAX(big, D->c.size * D->Np * M->cfg.n_bins);  // pf_model_dap_disto_host: one row of A
+    if (D->s && rows <= D->zcap && mm <= D->mcap && big <= D->bcap) return;
     free_bufs(D, be);
-    D->z = be->alloc(be, pf_act_size(be, rows));
-    D->dz = be->alloc(be, pf_act_size(be, rows));
+    if (!D->zrows) {  // else z's and d z's rows are the model's (set each pass: bind_z)
+        D->z = be->alloc(be, pf_act_size(be, rows));
+        D->dz = be->alloc(be, pf_act_size(be, rows));
+    }
     D->s = be->alloc(be, pf_act_size(be, D->Np * cs));
     D->ds = be->alloc(be, pf_act_size(be, D->Np * cs));
     D->pair = be->alloc(be, pf_act_size(be, D->n * D->Np));
@@ -109,6 +108,10 @@ static void alloc_bufs(pf_model *M) {
     D->dm = be->alloc(be, pf_act_size(be, mm));
     D->msa = be->alloc(be, pf_act_size(be, D->Sp * D->n));
     D->msa_rows = be->alloc(be, pf_act_size(be, D->srow * D->Np));
+    if (D->zrows) {  // the distogram's target and mask rows
+        D->dtgt = be->alloc(be, sizeof(int32_t) * (size_t)(D->n * D->Np));
+        D->dmask = be->alloc(be, pf_act_size(be, D->n * D->Np));
+    }
     D->zcap = rows;
     D->bcap = big;
     D->mcap = mm;
@@ -169,6 +172,10 @@ static void plan(pf_model *M, int64_t N, int64_t S) {
         saved += D->blk[i].saved_bytes;
         mx = PF_MAX(mx, align256(D->blk[i].saved_bytes));
         ws = PF_MAX(ws, D->blk[i].ws_bytes);
+    }
+    if (D->zrows) {  // the distogram head's transposes (model_dap_heads.c): 2 n Np n_bins
+        const int64_t nr = pf_dap_rows(N, D->c.size);
+        ws = PF_MAX(ws, pf_act_size(be, 2 * nr * nr * D->c.size * M->cfg.n_bins));
     }
     D->N = N;
     D->n = pf_dap_rows(N, D->c.size);
@@ -262,6 +269,12 @@ static void gather_cols(pf_model *M, const pf_act *cols, int C, pf_act *x) {
     }
 }
 
+// With the model's z as rows, the executor's z and d z are the model's tensors
+// (no copies in or out); their pointers are the current carve's.
+static void bind_z(pf_model *M) {
+    if (M->dap->zrows) M->dap->z = M->z, M->dap->dz = M->dz;
+}
+
 static pf_dap_streams streams(pf_model_dap *D, int grads) {
     pf_dap_streams st = {.z = grads ? D->dz : D->z, .s = grads ? D->ds : D->s, .pair = D->pair,
                          .pair_t = D->pair_t, .seq = D->seq, .m = grads ? D->dm : D->m, .msa = D->msa,
@@ -274,6 +287,7 @@ void pf_model_dap_trunk_fwd(pf_model *M, int64_t N, int64_t S, const uint64_t *k
     pf_backend *be = M->be;
     const int cz = M->cfg.c_z, cs = M->cfg.c_s, cm = M->cfg.c_m;
     plan(M, N, uses_m(M) ? S : 1);
+    bind_z(M);
     if (uses_m(M)) {
         take_cols(M, M->in[PF_IN_MSA_MASK], 1, D->msa);
         if (evoformer(M)) be->dap_reshard(be, &D->c, D->Sp, D->Np, 1, D->msa, D->msa_rows, D->dd, 1);
@@ -282,7 +296,7 @@ void pf_model_dap_trunk_fwd(pf_model *M, int64_t N, int64_t S, const uint64_t *k
     take_rows(M, M->in[PF_IN_PAIR_MASK], 1, D->pair);
     be->dap_transpose(be, &D->c, D->Np, 1, D->pair, D->pair_t, D->dd);
     pad(M, M->in[PF_IN_SEQ_MASK], 1, D->seq);
-    take_rows(M, M->z, cz, D->z);
+    if (!D->zrows) take_rows(M, M->z, cz, D->z);  // else D->z is M->z
     pad(M, M->s, cs, D->s);
     pf_dap_streams st = streams(D, 0);
     char *saved = save ? D->saved : NULL;
@@ -297,7 +311,8 @@ void pf_model_dap_trunk_fwd(pf_model *M, int64_t N, int64_t S, const uint64_t *k
         pf_dap_block_fwd(&D->blk[i], be, &D->c, &st, saved, D->ws, D->delta, keys[i], training);
         if (saved) saved += D->blk[i].saved_bytes;
     }
-    gather_rows(M, D->z, cz, M->z);
+    if (D->zrows) pf_model_dap_zero_pads(M, N, M->z, cz);  // the recycled z_prev and the head read them
+    else gather_rows(M, D->z, cz, M->z);
     if (uses_m(M)) gather_cols(M, D->m, cm, M->m);
     if (!evoformer(M)) be->copy(be, M->s, D->s, pf_act_size(be, N * cs));  // replicated: every rank has all of s
 }
@@ -333,7 +348,8 @@ void pf_model_dap_trunk_bwd(pf_model *M, const uint64_t *keys) {
     pf_model_dap *D = M->dap;
     pf_backend *be = M->be;
     const int cz = M->cfg.c_z, cs = M->cfg.c_s, cm = M->cfg.c_m;
-    take_rows(M, M->dz, cz, D->dz);
+    bind_z(M);
+    if (!D->zrows) take_rows(M, M->dz, cz, D->dz);  // else D->dz is M->dz
     pad(M, M->ds, cs, D->ds);
     if (uses_m(M)) take_cols(M, M->dm, cm, D->dm);
     if (M->cfg.recompute) {
@@ -347,21 +363,35 @@ void pf_model_dap_trunk_bwd(pf_model *M, const uint64_t *keys) {
             pf_dap_block_bwd(&D->blk[i], be, &D->c, &st, &d, (char *)D->saved + off, D->ws, D->dd, keys[i]);
         }
     }
-    gather_rows(M, D->dz, cz, M->dz);
+    if (!D->zrows) gather_rows(M, D->dz, cz, M->dz);
     if (uses_m(M)) gather_cols(M, D->dm, cm, M->dm);
     if (!evoformer(M)) be->copy(be, M->ds, D->ds, pf_act_size(be, D->N * cs));
 }
 
 size_t pf_model_dap_saved_bytes(const pf_model *M) { return M->dap ? M->dap->saved_cap : 0; }
 
+// With the model's z as rows, the parameters that see only z are shares too:
+// the pair embedding (relpos, the target features' z projections), recycling's
+// z LayerNorm and Linear, the distogram head.
+static int zrows_share(const char *name) {
+    static const char *pre[] = {"input_embedder.relpos.", "input_embedder.linear_z_i.", "input_embedder.linear_z_j.",
+                                "recycle.layer_norm_z.", "recycle.linear_z.", "aux_heads.distogram."};
+    for (size_t k = 0; k < sizeof pre / sizeof pre[0]; k++)
+        if (!strncmp(name, pre[k], strlen(pre[k]))) return 1;
+    return 0;
+}
+
 // Ranks other than 0 of the group: the gradients of every parameter outside the
-// sharded blocks are replicated work (the same on every rank of the group): drop them.
+// sharded blocks (and the rows' embedding and head) are replicated work (the
+// same on every rank of the group): drop them.
 void pf_model_dap_drop(pf_model *M) {
     if (!M->dap || M->dap->c.rank == 0) return;
     const char *trunk = evoformer(M) ? "evoformer." : "pairformer_stack.", *msa = "msa_module.blocks.";
     for (int i = 0; i < M->P.n; i++) {
         const pf_param *t = &M->P.t[i];
-        if (strncmp(t->name, trunk, strlen(trunk)) && !(M->dap->n_msa && !strncmp(t->name, msa, strlen(msa))))
-            M->be->zero(M->be, M->P.grad + t->offset, sizeof(real) * (size_t)t->numel);
+        if (!strncmp(t->name, trunk, strlen(trunk)) || (M->dap->n_msa && !strncmp(t->name, msa, strlen(msa))) ||
+            (M->dap->zrows && zrows_share(t->name)))
+            continue;
+        M->be->zero(M->be, M->P.grad + t->offset, sizeof(real) * (size_t)t->numel);
     }
 }

@@ -23,4 +23,23 @@ size_t pf_model_dap_saved_bytes(const pf_model *M);
 // After a training step on ranks != 0 of the group: drop the replicated gradients.
 void pf_model_dap_drop(pf_model *M);
 
+// The model's z-sized tensors as this rank's rows (model_dap_heads.c): z, z_prev,
+// d z and the z-sized part of tmp_a, tmp_b are (n, Np, c_z), rows i0 .. i0 + n - 1
+// of the padded pair tensor (dap.h), pad entries zero, when every block that
+// touches z runs sharded (pf_model_dap_zrows_possible; decided at attach).
+int pf_model_dap_zrows_possible(const pf_model *M);
+int pf_model_dap_zrows(const pf_model *M);
+void pf_model_dap_rows_of(const pf_model *M, int64_t N, int64_t *i0, int64_t *n, int64_t *Np);
+// Zero the pad entries of x (n, Np, C) (the pad columns of the rows that hold tokens, the pad rows).
+void pf_model_dap_zero_pads(pf_model *M, int64_t N, pf_act *x, int C);
+// The distogram loss of M->z's rows (the group's, on every rank); pb_mask (N):
+// the batch's pseudo-beta mask (the pair mask is its outer product). training:
+// scale * d loss added into M->dz, this rank's share into the head's gradients.
+// Uses tmp_a, tmp_b; every rank of the group calls it.
+double pf_model_dap_disto(pf_model *M, int64_t N, const real *pb_mask, double scale, int training);
+// A = z W^T (no bias) of every rank's rows gathered into hA (N, N, n_bins) on the
+// host, a few rows at a time (no device memory beyond the scratch); uses tmp_a.
+// Every rank of the group calls it.
+void pf_model_dap_disto_host(pf_model *M, int64_t N, real *hA);
+
 #endif

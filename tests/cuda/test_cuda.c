@@ -825,12 +825,15 @@ static void test_global_attn(int64_t S, int64_t N, int c_in, int H, int c_h, int
 }
 
 // ---- heads --------------------------------------------------------------------------------
-static void test_relpos(int af3, int64_t N) {
+// rows > 0: the row range i0 .. i0 + rows - 1 with row stride ld (dap's rows of z)
+static void test_relpos(int af3, int64_t N, int64_t i0, int64_t rows, int64_t ld) {
     char label[256];
-    snprintf(label, sizeof label, "%s relpos af3 %d N%lld", H_gpu->name, af3, (long long)N);
+    snprintf(label, sizeof label, "%s relpos af3 %d N%lld rows %lld+%lld ld %lld", H_gpu->name, af3, (long long)N,
+             (long long)i0, (long long)rows, (long long)ld);
     h_params_reset();
     int cz = 16, F = af3 ? PF_RELPOS_AF3_FEATS : PF_RELPOS_AF2_FEATS;
-    pf_relpos_dims d = {N, cz, af3};
+    pf_relpos_dims d = {N, cz, af3, i0, rows, ld};
+    const int64_t NO = rows > 0 ? rows * ld : N * N;  // positions of the output
     pf_linear_p P, G, Pd, Gd;
     h_linear(&P, &G, &Pd, &Gd, cz, F, !af3, 1, "relpos");
     int32_t *res = malloc(4 * N), *chain = malloc(4 * N), *ent = malloc(4 * N), *sym = malloc(4 * N);
@@ -840,11 +843,11 @@ static void test_relpos(int af3, int64_t N) {
         ent[i] = chain[i] == 2 ? 0 : 1;
         sym[i] = chain[i];
     }
-    hbuf out = h_rand(N * N * cz, 1, 2);
+    hbuf out = h_rand(NO * cz, 1, 2);
     H_cpu->relpos_fwd(H_cpu, &d, &P, res, chain, ent, sym, out.h);
     H_gpu->relpos_fwd(H_gpu, &d, &Pd, res, chain, ent, sym, out.d);  // host index arrays
     out_check(label, "fwd", &out, out.h);
-    hbuf dout = h_rand(N * N * cz, 1, 3);
+    hbuf dout = h_rand(NO * cz, 1, 3);
     int32_t *dres = h_gpu_raw(4 * N);
     H_gpu->upload(H_gpu, dres, res, 4 * N);
     H_cpu->relpos_bwd(H_cpu, &d, &G, res, chain, ent, sym, dout.h);
@@ -1132,6 +1135,23 @@ static void cuda_core_attn(void) {
     test_core_attn(1, 33, 2, 33, 64, 1, 1);
 }
 
+// The model's heads and glue: relpos (whole and on dap's row ranges), distogram, xent.
+static void cuda_heads(void) {
+    test_relpos(0, 13, 0, 0, 0);
+    test_relpos(1, 13, 0, 0, 0);
+    test_relpos(0, 13, 5, 6, 15);  // dap rows: a stride with pad columns
+    test_relpos(1, 13, 9, 5, 15);  // the last rank's rows, two of them past N
+    test_disto(9, 10, 64, 1);
+    test_disto(6, 8, 37, 0);
+    test_xent(37, 23, 1);
+    test_xent(1000, 23, 0);
+    if (!quick) {
+        test_relpos(1, 77, 0, 0, 0);
+        test_relpos(1, 77, 39, 39, 78);
+        test_disto(40, 16, 64, 1);
+    }
+}
+
 static void run_mode(int bf16) {
     H_gpu = pf_backend_cuda(bf16);
     if (!H_gpu) { tl_check(0, "cuda backend", "no CUDA device"); return; }
@@ -1143,12 +1163,13 @@ static void run_mode(int bf16) {
         H_gpu = NULL;
         return;
     }
-    if (only) {  // --only NAME: one module op's tests (an ops.def name: trimul, attn, ...)
+    if (only) {  // --only NAME: one module op's tests (an ops.def name: trimul, attn, ...), or heads
         int found = 0;
+        if (!strcmp(only, "heads")) cuda_heads(), found = 1;
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure or an ops.def name)", only);
+        tl_check(found, "--only", "no tests named %s (structure, heads or an ops.def name)", only);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;
         return;
@@ -1164,17 +1185,8 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) cuda_##name();
 #include "../../src/backend/ops.def"
     cuda_core_attn();
-    test_relpos(0, 13);
-    test_relpos(1, 13);
-    test_disto(9, 10, 64, 1);
-    test_disto(6, 8, 37, 0);
-    test_xent(37, 23, 1);
-    test_xent(1000, 23, 0);
-    if (!quick) {
-        test_relpos(1, 77);
-        test_disto(40, 16, 64, 1);
-        test_big();
-    }
+    cuda_heads();
+    if (!quick) test_big();
     cuda_structure(quick);
     H_gpu->destroy(H_gpu);
     H_gpu = NULL;
