@@ -298,7 +298,8 @@ static void bw_run_fl(cu_impl *c, const fa_args *a, int parts) {
 #define BWF_DEFAULT 0
 static const char *bw_names[] = {"q2x8.k2x8.b8.s2.ldsm.fl", "q1x4.k1x4.b8.s2.m3.ldsm.fl", "q1x4.k1x4.b8.s2.m3.ldsm",
                                  "fused8", "fused4", "fused8.f32bias", "fused8.lean", "fused8.lean.x4",
-                                 "fused8.lean.cp", "fused8.lean.x4.cp", "fused8.lean.x4.cp.f32bias"};
+                                 "fused8.lean.cp", "fused8.lean.x4.cp", "fused8.lean.x4.cp.f32bias",
+                                 "fused8.lean.x4.cp.pin", "fused8.lean.x4.cp.pin.f32bias"};
 int fa_tc_backward_variants(void) { return (int)(sizeof bw_names / sizeof bw_names[0]); }
 const char *fa_tc_backward_variant_name(int v) { return v >= 0 && v < fa_tc_backward_variants() ? bw_names[v] : "?"; }
 

@@ -311,19 +311,19 @@ static int bwf_run(cu_impl *c, const fa_args *a) {
 // MSA row attention; single attention, B = 1, keeps the three passes, whose blocks
 // split L); force: wherever it can run (checks at small sizes). variant: 0 8 warps, 1 4
 // warps (two blocks per SM), 2 8 warps with the fp32 bias even where bf16 is exact;
-// 3.. k_bwd_lean (8 warps, same bits as variant 0) with option bits variant - 3
-// (BWL_X4 1, BWL_CP 2), and 7 the same as 6 with the fp32 bias. Lean variants run the
-// previous kernel where the FL copies do not apply.
+// 3.. k_bwd_lean (8 warps, same bits as variant 0): 3 no options, 4 BWL_X4, 5 BWL_CP,
+// 6 X4 | CP, 7 the same with the fp32 bias, 8 X4 | CP | PIN, 9 the same with the fp32
+// bias. Lean variants run k_bwd_fused where FL or the 32-bit offsets do not apply.
 int fa_bwd_fused(cu_impl *c, const fa_args *a, int variant, int force) {
     if (a->ch > 32 || a->B <= 0 || a->L <= 0 || c->attn_fused < 0) return 1;
     if (!force && c->attn_fused == 0 && (int64_t)a->H * a->B < 2 * (int64_t)(c->n_sm > 0 ? c->n_sm : 1)) return 1;
     if (a->H * a->B > 2147483647LL / 2) return 1;
     bool fl = a->ch % 8 == 0 && a->HC % 8 == 0 && (!a->biasT || a->L % 4 == 0);
     // the bf16 bias: exact values, 16-byte rows
-    bool bb = fl && a->biasT && a->bias_bf16 && a->L % 8 == 0 && variant != 2 && variant != 7;
+    bool bb = fl && a->biasT && a->bias_bf16 && a->L % 8 == 0 && variant != 2 && variant != 7 && variant != 9;
     // k_bwd_lean: FL copies and 32-bit offsets (grid at most items or 8 blocks per SM)
     int64_t items = (int64_t)a->H * a->B, gmax = 8 * (int64_t)(c->n_sm > 0 ? c->n_sm : 1);
-    if (variant >= 3 && !(fl && bwl_fits(a, items < gmax ? items : gmax))) variant = variant == 7 ? 2 : 0;
+    if (variant >= 3 && !(fl && bwl_fits(a, items < gmax ? items : gmax))) variant = bb ? 0 : 2;
 #define BWF(CH_, NW_, MB_, LEAN_)                                                                  \
     do {                                                                                           \
         if (bb && bwf_run<CH_, NW_, MB_, true, true, LEAN_>(c, a) == 0) return 0;                  \
@@ -342,6 +342,8 @@ int fa_bwd_fused(cu_impl *c, const fa_args *a, int variant, int force) {
     case 5: BWF_CH(8, 1, BWL_CP);
     case 6:
     case 7: BWF_CH(8, 1, BWL_X4 | BWL_CP);
+    case 8:
+    case 9: BWF_CH(8, 1, BWL_X4 | BWL_CP | BWL_PIN);
     default: BWF_CH(8, 1, -1);
     }
 #undef BWF_CH

@@ -18,7 +18,9 @@
 // - BWL_CP: the tile copies from per-item 64-bit source offsets advanced by addition
 //   (one add per tile instead of fa_pos(...) * HC per tile), and full tiles (all
 //   positions < L, c_h = CH) copied without bounds tests; partial tiles take the
-//   previous loaders (bw_load_fl, bw_bias_fl, bw_lseD).
+//   previous loaders (bw_load_fl, bw_bias_fl, bw_lseD);
+// - BWL_PIN: the per-thread addresses pass once through shared memory (bwl_pin), so
+//   ptxas keeps them in registers instead of recomputing them inside the loop.
 #ifndef PF_CU_FLASH_BWD_LEAN_CUH
 #define PF_CU_FLASH_BWD_LEAN_CUH
 #include "cu_flash_bwd.cuh"
@@ -26,6 +28,7 @@
 
 #define BWL_X4 1
 #define BWL_CP 2
+#define BWL_PIN 4
 
 // Byte offsets of k_bwd_fused's shared-memory regions (bwf_smem): K x 3, V x 2, Q x 2,
 // dO x 2, dS x 2, bias x 2, lse x 2, D x 2.
@@ -235,6 +238,72 @@ __device__ __forceinline__ void bwl_src_next(const fa_args &a, const bwl_pos &p,
     if (p.item < nitems) bwl_src_item<CH, NW, BB>(a, p, s);
 }
 
+// Lane addresses (shared window) computed once per thread; per step a buffer offset is
+// added (bwl_lay's K0 / Q0 / ... plus buffer x size). All include the lane's fragment row
+// and column.
+struct bwl_addr {
+    uint32_t sK, sV;  // S^T, dP^T: A = K / V rows of warp w (+ kb / vb x KB)
+    uint32_t sQ;      // S^T: B = Q (+ b x QB; dO at + O0 - Q0)
+    uint32_t tQ;      // dk, dv: B = Q / dO by ldmatrix.trans (+ b x QB)
+    uint32_t dS, dK;  // dq: A = dS^T (+ pb x SB), B = K (+ kb x KB)
+    uint32_t wS;      // dS store of row g, query 2t (+ b x SB)
+    uint32_t lL, bB;  // lse / D at query 2t (+ b x LB), bias row g query 2t (+ b x BB_)
+    uint32_t sq;      // this thread's dq elements in the block's (L, CH) slot: offset in dq_slots
+    uint32_t cT, cB;  // copies: this thread's 16-byte chunk in a K / V / Q / dO tile, in a bias tile
+    uint32_t cL;      // copies: this thread's lse (threads < 64)
+    int qg, x;        // the thread's dq query in the tile (qm + g), threadIdx.x
+    uint32_t pad;
+};
+template <int CH, int NW, bool BB, int OPT>
+__device__ __forceinline__ bwl_addr bwl_addrs(uint32_t sm, int qm, int cb, int L) {
+    typedef bwl_lay<CH, NW, BB> Ly;
+    constexpr int BV = BW_T / (BB ? 8 : 4);  // 16-byte chunks per bias tile row
+    const uint32_t x = threadIdx.x;
+    constexpr uint32_t LK = Ly::LK, LDS = Ly::LDS;
+    const uint32_t lane = threadIdx.x & 31, w = threadIdx.x >> 5, m = lane >> 3, r8 = lane & 7, g = lane >> 2,
+                   t = lane & 3;
+    bwl_addr d;
+    d.sK = sm + Ly::K0 + ((16 * w + (m & 1) * 8 + r8) * LK + (m >> 1) * 8) * 2;
+    d.sV = d.sK + Ly::V0 - Ly::K0;
+    d.sQ = sm + Ly::Q0 + (((m >> 1) * 8 + r8) * LK + (m & 1) * 8) * 2;
+    d.tQ = sm + Ly::Q0 + ((lane & 15) * LK + ((OPT & BWL_X4) ? (lane >> 4) * 8 : 0)) * 2;
+    d.dS = sm + Ly::S0 + (((m >> 1) * 8 + r8) * LDS + qm + (m & 1) * 8) * 2;
+    d.dK = sm + Ly::K0 + (((m & 1) * 8 + r8) * LK + cb + 8 * (m >> 1)) * 2;
+    d.wS = sm + Ly::S0 + ((16 * w + g) * LDS + 2 * t) * 2;
+    d.lL = sm + Ly::L0 + 8 * t;
+    d.bB = sm + Ly::B0 + ((16 * w + g) * BW_LDK + 2 * t) * (BB ? 2 : 4);
+    d.sq = (blockIdx.x * (uint32_t)L + qm + g) * CH + cb + 2 * t;
+    d.cT = sm + ((x / (CH / 8)) * LK + (x % (CH / 8)) * 8) * 2;
+    d.cB = sm + Ly::B0 + ((x / BV) * BW_LDK + (x % BV) * (BW_T / BV)) * (BB ? 2 : 4);
+    d.cL = sm + Ly::L0 + 4 * x;
+    d.qg = qm + g;
+    d.x = x;
+    d.pad = 0;
+    return d;
+}
+
+// BWL_PIN: the lane addresses through shared memory (scratch: 64 bytes per thread, free
+// until the first step writes it) so that ptxas keeps them in registers: computed from
+// the thread index, it rematerialised them inside the loop (about 70 integer
+// instructions per step), registers to spare (one block per SM either way).
+__device__ __forceinline__ bwl_addr bwl_pin(const bwl_addr &d, uint32_t scratch) {
+    static_assert(sizeof(bwl_addr) == 64, "four 16-byte vectors");
+    const uint32_t *v = (const uint32_t *)&d, at = scratch + 64 * threadIdx.x;
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+        asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"r"(at + 16 * i), "r"(v[4 * i]), "r"(v[4 * i + 1]),
+                     "r"(v[4 * i + 2]), "r"(v[4 * i + 3]));
+    __syncthreads();
+    bwl_addr e;
+    uint32_t *u = (uint32_t *)&e;
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+        asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];\n"
+                     : "=r"(u[4 * i]), "=r"(u[4 * i + 1]), "=r"(u[4 * i + 2]), "=r"(u[4 * i + 3])
+                     : "r"(at + 16 * i));
+    return e;
+}
+
 // Copies of position p into ring buffer b, issued one step ahead (k_bwd_fused's issue):
 // BWL_CP takes full tiles from the running source offsets s without bounds tests;
 // partial tiles and !BWL_CP the previous loaders. sm: the shared window address of
@@ -256,23 +325,22 @@ __device__ __forceinline__ void bwl_bias_rows(const T *src, int64_t L, uint32_t 
 }
 template <int CH, int NW, bool BB, int OPT>
 __device__ __forceinline__ void bwl_issue(const fa_args &a, const bwl_pos &p, const bwl_src &s, int nitems, int b,
-                                          uint32_t sm, unsigned char *smp) {
+                                          const bwl_addr &d, unsigned char *smp) {
     typedef bwl_lay<CH, NW, BB> Ly;
     typedef typename std::conditional<BB, bf16, float>::type BT;
-    constexpr int KT = 16 * NW, NTH = 32 * NW, LK = CH + 8, BV = BW_T / (16 / (int)sizeof(BT));
+    constexpr int KT = 16 * NW, NTH = 32 * NW;
     if (p.item < nitems) {
-        const int q0 = p.qt * BW_T, k0 = p.kt * KT, x = threadIdx.x;
+        const int q0 = p.qt * BW_T, k0 = p.kt * KT, x = d.x;
         const int L = (int)a.L;
         const bool cp = (OPT & BWL_CP) && a.ch == CH, qf = cp && q0 + BW_T <= L, kf = cp && k0 + KT <= L;
         const int64_t ps = a.pstride * a.HC;
-        const uint32_t tdst = ((x / (CH / 8)) * LK + (x % (CH / 8)) * 8) * 2;  // this thread's chunk
         if (qf) {
             const int64_t o = s.o + s.q;
-            bwl_rows<CH, BW_T, NTH>((const bf16 *)a.q + o, ps, sm + Ly::Q0 + b * Ly::QB + tdst);
-            bwl_rows<CH, BW_T, NTH>((const bf16 *)a.dO + o, ps, sm + Ly::O0 + b * Ly::QB + tdst);
+            bwl_rows<CH, BW_T, NTH>((const bf16 *)a.q + o, ps, d.cT + Ly::Q0 + b * Ly::QB);
+            bwl_rows<CH, BW_T, NTH>((const bf16 *)a.dO + o, ps, d.cT + Ly::O0 + b * Ly::QB);
             if (x < BW_T) {
-                bwl_cp4(sm + Ly::L0 + b * Ly::LB + 4 * x, a.lse + (uint32_t)(s.l + q0));
-                bwl_cp4(sm + Ly::D0 + b * Ly::LB + 4 * x, a.D + (uint32_t)(s.l + q0));
+                bwl_cp4(d.cL + b * Ly::LB, a.lse + (uint32_t)(s.l + q0));
+                bwl_cp4(d.cL + Ly::D0 - Ly::L0 + b * Ly::LB, a.D + (uint32_t)(s.l + q0));
             }
         } else {
             bw_tile<true, CH, BW_T, NTH>(a, a.q, p.r, p.h, q0, (bf16 *)(smp + Ly::Q0 + b * Ly::QB));
@@ -283,8 +351,7 @@ __device__ __forceinline__ void bwl_issue(const fa_args &a, const bwl_pos &p, co
         const BT *bias = BB ? (const BT *)a.biasT16 : (const BT *)a.biasT;
         BT *bdst = (BT *)(smp + Ly::B0 + b * Ly::BB_);
         if (bias && qf && kf)
-            bwl_bias_rows<KT, BW_LDK, NTH>(bias + (uint32_t)(s.b + q0), a.L,
-                                           sm + Ly::B0 + b * Ly::BB_ + ((x / BV) * BW_LDK + (x % BV) * (BW_T / BV)) * (int)sizeof(BT));
+            bwl_bias_rows<KT, BW_LDK, NTH>(bias + (uint32_t)(s.b + q0), a.L, d.cB + b * Ly::BB_);
         else if (BB)
             bw_bias_fl<KT, BW_T, BW_LDK, NTH>(bias + (int64_t)p.h * a.L * a.L, a.L, k0, q0, bdst);
         else if (bias)
@@ -293,8 +360,8 @@ __device__ __forceinline__ void bwl_issue(const fa_args &a, const bwl_pos &p, co
             // own K into buffer kb (the tile before is still read by its deferred dq product), V into vb
             if (kf) {
                 const int64_t o = s.o + s.k;
-                bwl_rows<CH, KT, NTH>((const bf16 *)a.k + o, ps, sm + Ly::K0 + p.kb * Ly::KB + tdst);
-                bwl_rows<CH, KT, NTH>((const bf16 *)a.v + o, ps, sm + Ly::V0 + p.vb * Ly::KB + tdst);
+                bwl_rows<CH, KT, NTH>((const bf16 *)a.k + o, ps, d.cT + Ly::K0 + p.kb * Ly::KB);
+                bwl_rows<CH, KT, NTH>((const bf16 *)a.v + o, ps, d.cT + Ly::V0 + p.vb * Ly::KB);
             } else {
                 bw_tile<true, CH, KT, NTH>(a, a.k, p.r, p.h, k0, (bf16 *)(smp + Ly::K0 + p.kb * Ly::KB));
                 bw_tile<true, CH, KT, NTH>(a, a.v, p.r, p.h, k0, (bf16 *)(smp + Ly::V0 + p.vb * Ly::KB));
@@ -304,35 +371,6 @@ __device__ __forceinline__ void bwl_issue(const fa_args &a, const bwl_pos &p, co
     fa_commit();
 }
 
-// Lane addresses (shared window) computed once per thread; per step a buffer offset is
-// added (bwl_lay's K0 / Q0 / ... plus buffer x size). All include the lane's fragment row
-// and column.
-struct bwl_addr {
-    uint32_t sK, sV;  // S^T, dP^T: A = K / V rows of warp w (+ kb / vb x KB)
-    uint32_t sQ;      // S^T: B = Q (+ b x QB; dO at + O0 - Q0)
-    uint32_t tQ;      // dk, dv: B = Q / dO by ldmatrix.trans (+ b x QB)
-    uint32_t dS, dK;  // dq: A = dS^T (+ pb x SB), B = K (+ kb x KB)
-    uint32_t wS;      // dS store of row g, query 2t (+ b x SB)
-    uint32_t lL, bB;  // lse / D at query 2t (+ b x LB), bias row g query 2t (+ b x BB_)
-};
-template <int CH, int NW, bool BB, int OPT>
-__device__ __forceinline__ bwl_addr bwl_addrs(uint32_t sm, int qm, int cb) {
-    typedef bwl_lay<CH, NW, BB> Ly;
-    constexpr uint32_t LK = Ly::LK, LDS = Ly::LDS;
-    const uint32_t lane = threadIdx.x & 31, w = threadIdx.x >> 5, m = lane >> 3, r8 = lane & 7, g = lane >> 2,
-                   t = lane & 3;
-    bwl_addr d;
-    d.sK = sm + Ly::K0 + ((16 * w + (m & 1) * 8 + r8) * LK + (m >> 1) * 8) * 2;
-    d.sV = d.sK + Ly::V0 - Ly::K0;
-    d.sQ = sm + Ly::Q0 + (((m >> 1) * 8 + r8) * LK + (m & 1) * 8) * 2;
-    d.tQ = sm + Ly::Q0 + ((lane & 15) * LK + ((OPT & BWL_X4) ? (lane >> 4) * 8 : 0)) * 2;
-    d.dS = sm + Ly::S0 + (((m >> 1) * 8 + r8) * LDS + qm + (m & 1) * 8) * 2;
-    d.dK = sm + Ly::K0 + (((m & 1) * 8 + r8) * LK + cb + 8 * (m >> 1)) * 2;
-    d.wS = sm + Ly::S0 + ((16 * w + g) * LDS + 2 * t) * 2;
-    d.lL = sm + Ly::L0 + 8 * t;
-    d.bB = sm + Ly::B0 + ((16 * w + g) * BW_LDK + 2 * t) * (BB ? 2 : 4);
-    return d;
-}
 
 // The running dq (16 queries from qm x 8 NJ channels from cb) of a step at query tile
 // q0: to the slot (sq: this thread's offset in dq_slots, block's slot, query qm + g,
@@ -340,18 +378,19 @@ __device__ __forceinline__ bwl_addr bwl_addrs(uint32_t sm, int qm, int cb) {
 // bwf_dq_store.
 template <int CH, int NJ>
 __device__ __forceinline__ void bwl_dq_store(const fa_args &a, const bwl_pos &pp, bool last, float *slots,
-                                             uint32_t sq, int qm, int cb, const float (*dqa)[4]) {
-    const int g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3, q0 = pp.qt * BW_T, L = (int)a.L;
+                                             uint32_t sq, int qg, int qm, int cb, const float (*dqa)[4]) {
+    const int q0 = pp.qt * BW_T, L = (int)a.L;
     if (!last) {
         float *sp = slots + (sq + q0 * CH);
 #pragma unroll
         for (int u = 0; u < 2; u++)
-            if (q0 + qm + g + 8 * u < L)
+            if (q0 + qg + 8 * u < L)
 #pragma unroll
                 for (int j = 0; j < NJ; j++)
                     *reinterpret_cast<float2 *>(sp + 8 * u * CH + 8 * j) = make_float2(dqa[j][2 * u], dqa[j][2 * u + 1]);
         return;
     }
+    const int g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
 #pragma unroll
     for (int u = 0; u < 2; u++) {
         int q = q0 + qm + g + 8 * u;
@@ -369,8 +408,8 @@ __device__ __forceinline__ void bwl_dq_store(const fa_args &a, const bwl_pos &pp
 // tile, the pending step's result; else the slot, written at least one step ago).
 template <int CH, int NJ>
 __device__ __forceinline__ void bwl_dq_running(const fa_args &a, const bwl_pos &p, int nqt, const float *slots,
-                                               uint32_t sq, int qm, const float (*dqp)[4], float (*dqn)[4]) {
-    const int g = (threadIdx.x & 31) >> 2, q0 = p.qt * BW_T;
+                                               uint32_t sq, int qg, const float (*dqp)[4], float (*dqn)[4]) {
+    const int q0 = p.qt * BW_T;
     const float *sp = slots + (sq + q0 * CH);
 #pragma unroll
     for (int j = 0; j < NJ; j++)
@@ -386,7 +425,7 @@ __device__ __forceinline__ void bwl_dq_running(const fa_args &a, const bwl_pos &
     }
 #pragma unroll
     for (int u = 0; u < 2; u++)
-        if (q0 + qm + g + 8 * u < (int)a.L)
+        if (q0 + qg + 8 * u < (int)a.L)
 #pragma unroll
             for (int j = 0; j < NJ; j++) {
                 float2 v = *reinterpret_cast<const float2 *>(sp + 8 * u * CH + 8 * j);
@@ -435,11 +474,10 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_lean(fa_args a, float *dq_s
     extern __shared__ __align__(16) unsigned char bw_sm[];
     const uint32_t sm = fa_smem(bw_sm);
     const int nkt = (int)((a.L + KT - 1) / KT), nqt = (int)((a.L + BW_T - 1) / BW_T), nitems = a.H * (int)a.B;
-    const int w = threadIdx.x >> 5, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+    const int w = threadIdx.x >> 5, g = (threadIdx.x & 31) >> 2;
     const int qm = 16 * (w & 3), cb = 8 * NJ * (w >> 2);  // this warp's dq tile
-    const bwl_addr d = bwl_addrs<CH, NW, BB, OPT>(sm, qm, cb);
-    // this thread's dq elements in the block's (L, CH) slot, as an offset in dq_slots
-    const uint32_t sq = (blockIdx.x * (uint32_t)a.L + qm + g) * CH + cb + 2 * t;
+    bwl_addr d = bwl_addrs<CH, NW, BB, OPT>(sm, qm, cb, (int)a.L);
+    if (OPT & BWL_PIN) d = bwl_pin(d, sm + Ly::S0);
     if (!a.biasT)
         for (int i = threadIdx.x; i < 2 * KT * BW_LDK; i += NTH) ((BT *)(bw_sm + Ly::B0))[i] = (BT)0.f;
     bwl_pos cur = {(int)blockIdx.x, 0, 0, 0, 0, 0, 0};
@@ -448,7 +486,7 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_lean(fa_args a, float *dq_s
         bwl_item(cur, (int)a.B);
         if (OPT & BWL_CP) bwl_src_item<CH, NW, BB>(a, cur, src);
     }
-    bwl_issue<CH, NW, BB, OPT>(a, cur, src, nitems, 0, sm, bw_sm);
+    bwl_issue<CH, NW, BB, OPT>(a, cur, src, nitems, 0, d, bw_sm);
     const float sc2 = a.scale * BW_L2E;
     float dk[CH / 8][4], dv[CH / 8][4], mk2[2] = {0.f, 0.f};
     float dqp[NJ][4];  // running dq of the pending step's query tile, before its product
@@ -460,14 +498,14 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_lean(fa_args a, float *dq_s
         __syncthreads();
         bwl_next(cur, (int)a.B, nkt, nqt, nitems);
         if (OPT & BWL_CP) bwl_src_next<CH, NW, BB>(a, cur, nitems, src);
-        bwl_issue<CH, NW, BB, OPT>(a, cur, src, nitems, b ^ 1, sm, bw_sm);
+        bwl_issue<CH, NW, BB, OPT>(a, cur, src, nitems, b ^ 1, d, bw_sm);
         if (pending) {
             // the deferred dq product of the pending step (dS in buffer b ^ 1)
             bwl_dq_mma<KT, NJ, LK, LDS>(dqp, d.dS + (b ^ 1) * Ly::SB, d.dK + pend.kb * Ly::KB);
-            bwl_dq_store<CH, NJ>(a, pend, pend.kt == nkt - 1, dq_slots, sq, qm, cb, dqp);
+            bwl_dq_store<CH, NJ>(a, pend, pend.kt == nkt - 1, dq_slots, d.sq, d.qg, qm, cb, dqp);
         }
         float dqn[NJ][4];
-        bwl_dq_running<CH, NJ>(a, p, nqt, dq_slots, sq, qm, dqp, dqn);
+        bwl_dq_running<CH, NJ>(a, p, nqt, dq_slots, d.sq, d.qg, dqp, dqn);
         const int k0 = p.kt * KT;
         if (p.qt == 0) {
 #pragma unroll
@@ -489,7 +527,7 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_lean(fa_args a, float *dq_s
             fa_wait<0>();
             __syncthreads();  // the last step's dS of every warp
             bwl_dq_mma<KT, NJ, LK, LDS>(dqp, d.dS + b * Ly::SB, d.dK + pend.kb * Ly::KB);
-            bwl_dq_store<CH, NJ>(a, pend, pend.kt == nkt - 1, dq_slots, sq, qm, cb, dqp);
+            bwl_dq_store<CH, NJ>(a, pend, pend.kt == nkt - 1, dq_slots, d.sq, d.qg, qm, cb, dqp);
         }
     }
 }
