@@ -2,7 +2,7 @@
 // (cu_flash_bwd.cu) against the previous one (fa_tc_backward_v1, cu_flash_tc.cu)
 // and the fp32 kernels of cu_flash.cu on the same inputs (docs/ATTENTION_BWD.md).
 //
-//   attn_bwd_check [--check] [--time N,N,...] [--reps R] [--profile N] [--profile-shape K] [--shapes] [--dbias]
+//   attn_bwd_check [--check] [--time N,N,...] [--reps R] [--profile N] [--profile-shape K] [--variant NAME] [--shapes] [--dbias]
 //
 // --check: random bf16 q, k, v, dO, fp32 bias (holding bf16 numbers), 0/1 key masks with some fully
 // masked rows, odd sizes (L 77, 136, 1000), the transposed (ending node) layout,
@@ -512,7 +512,9 @@ static void run_dbias(cu_impl *cb, const std::vector<int64_t> &sizes, int reps) 
 }
 
 // One default backward at N (triangle attention shape), or of shape -N - 1 of --shapes'
-// list (--profile-shape K), for a profiler (ncu -k regex:k_bwd).
+// list (--profile-shape K), for a profiler (ncu -k regex:k_bwd); --variant NAME: that
+// backward variant instead of the default.
+static int profile_variant = -1;
 static void run_profile(cu_impl *cb, int64_t N) {
     tcase t = {N, N, 4, 32, 0, 1, 1, 0, "profile"};
     if (N < 0) t = shapes[-N - 1];
@@ -521,7 +523,8 @@ static void run_profile(cu_impl *cb, int64_t N) {
     fa_args a = bf_args(t, &p);
     fa_tc_forward(cb, &a);
     fa_rowdot(cb, &a, p.bD);
-    fa_tc_backward(cb, &a);
+    if (profile_variant >= 0) fa_tc_backward_variant(cb, &a, profile_variant, 7);
+    else fa_tc_backward(cb, &a);
     CU_CHECK(cudaDeviceSynchronize());
     prob_free(&p);
 }
@@ -539,6 +542,12 @@ int main(int argc, char **argv) {
             profile = atoll(argv[++i]);
             if (profile < 1 || profile > 8192) pf_die("--profile: size %s not in 1..8192", argv[i]);
         }
+        else if (!strcmp(argv[i], "--variant") && i + 1 < argc) {
+            const char *name = argv[++i];
+            for (int v = 0; v < fa_tc_backward_variants(); v++)
+                if (!strcmp(fa_tc_backward_variant_name(v), name)) profile_variant = v;
+            if (profile_variant < 0) pf_die("--variant: no backward variant '%s' (see --time's list)", name);
+        }
         else if (!strcmp(argv[i], "--profile-shape") && i + 1 < argc) {
             int k = atoi(argv[++i]);
             if (k < 0 || k > 2) pf_die("--profile-shape: %s not in 0..2 (triangle, MSA row, single)", argv[i]);
@@ -550,7 +559,7 @@ int main(int argc, char **argv) {
                 if (v < 1 || v > 8192) pf_die("--time: size %s not in 1..8192", s);
                 sizes.push_back(v);
             }
-        } else pf_die("usage: attn_bwd_check [--check] [--time N,N,...] [--reps R] [--profile N] [--profile-shape K] [--shapes] [--dbias] (unknown '%s')", argv[i]);
+        } else pf_die("usage: attn_bwd_check [--check] [--time N,N,...] [--reps R] [--profile N] [--profile-shape K] [--variant NAME] [--shapes] [--dbias] (unknown '%s')", argv[i]);
     }
     if (reps < 1) pf_die("--reps must be >= 1");
     cudaDeviceProp prop;
