@@ -2,10 +2,10 @@
 // (cu_flash_bwd.cu) against the previous one (fa_tc_backward_v1, cu_flash_tc.cu)
 // and the fp32 kernels of cu_flash.cu on the same inputs (docs/ATTENTION_BWD.md).
 //
-//   attn_bwd_check [--check] [--time N,N,...] [--reps R] [--profile N] [--profile-shape K] [--shapes] [--dbias]
+//   attn_bwd_check [--check] [--time N,N,...] [--reps R] [--profile N] [--profile-shape K] [--variant NAME] [--shapes] [--dbias]
 //
 // --check: random bf16 q, k, v, dO, fp32 bias (holding bf16 numbers), 0/1 key masks with some fully
-// masked rows, odd sizes (L 77, 1000), the transposed (ending node) layout,
+// masked rows, odd sizes (L 77, 136, 1000), the transposed (ending node) layout,
 // c_h 16 / 24 / 32, with and without bias. Per case: ||x - ref|| / ||ref|| and
 // max|x - ref| / max|ref| of dq, dk, dv, dbias for the new and the previous
 // backward against the fp32 reference (fp32 forward and backward on the same
@@ -242,6 +242,7 @@ static int run_check(cu_impl *cb, cu_impl *cf) {
         {8, 1000, 4, 32, 0, 1, 1, 1, "B8 L1000 masked"},
         {6, 1000, 4, 32, 1, 1, 1, 0, "B6 L1000 transposed"},
         {130, 130, 4, 16, 0, 1, 1, 1, "tri L130 ch16"},
+        {40, 136, 4, 16, 1, 1, 1, 1, "tri end L136 ch16"},
         {2, 300, 16, 24, 0, 1, 1, 0, "single L300 16x24"},
         {12, 200, 8, 32, 0, 1, 1, 1, "msa row S12 L200"},
         {20, 100, 8, 32, 1, 0, 1, 1, "msa col no bias"},
@@ -301,7 +302,9 @@ static int run_check(cu_impl *cb, cu_impl *cf) {
                 printf(" %s", same ? "bit-identical" : "NOT-IDENTICAL");
                 if (!same) ok = false;
                 // every variant against the default (same math, other blocking: equal
-                // up to bf16 rounding of the output)
+                // up to bf16 rounding of the output); the fused8.* variants (same blocking
+                // and summation order as fused8) also bit for bit against fused8
+                std::vector<float> f8[4];
                 for (int v = 1; v < fa_tc_backward_variants(); v++) {
                     poison(a, &p, t.bias);
                     fa_tc_backward_variant(cb, &a, v, 7);
@@ -328,6 +331,20 @@ static int run_check(cu_impl *cb, cu_impl *cf) {
                             if (memcmp(g2[u].data(), gv[u].data(), gv[u].size() * 4) != 0) same2 = false;
                         printf(" var%d:%.2e%s", v, worst, same2 ? "" : ":NOT-IDENTICAL");
                         if (!same2) ok = false;
+                        const char *vn = fa_tc_backward_variant_name(v);
+                        if (!strcmp(vn, "fused8"))
+                            for (int u = 0; u < 4; u++) f8[u] = gv[u];
+                        else if (!strncmp(vn, "fused8.", 7) && !f8[0].empty()) {
+                            bool same8 = true;
+                            for (int u = 0; u < 4; u++)
+                                if (gv[u].size() != f8[u].size() ||
+                                    memcmp(gv[u].data(), f8[u].data(), gv[u].size() * 4) != 0)
+                                    same8 = false;
+                            if (!same8) {
+                                ok = false;
+                                printf(" var%d:NOT-SAME-AS-fused8!", v);
+                            }
+                        }
                     }
                 }
                 // every bias-gradient kernel variant (cu_flash_bwd_dbias.cu) in the default
@@ -495,7 +512,9 @@ static void run_dbias(cu_impl *cb, const std::vector<int64_t> &sizes, int reps) 
 }
 
 // One default backward at N (triangle attention shape), or of shape -N - 1 of --shapes'
-// list (--profile-shape K), for a profiler (ncu -k regex:k_bwd).
+// list (--profile-shape K), for a profiler (ncu -k regex:k_bwd); --variant NAME: that
+// backward variant instead of the default.
+static int profile_variant = -1;
 static void run_profile(cu_impl *cb, int64_t N) {
     tcase t = {N, N, 4, 32, 0, 1, 1, 0, "profile"};
     if (N < 0) t = shapes[-N - 1];
@@ -504,7 +523,8 @@ static void run_profile(cu_impl *cb, int64_t N) {
     fa_args a = bf_args(t, &p);
     fa_tc_forward(cb, &a);
     fa_rowdot(cb, &a, p.bD);
-    fa_tc_backward(cb, &a);
+    if (profile_variant >= 0) fa_tc_backward_variant(cb, &a, profile_variant, 7);
+    else fa_tc_backward(cb, &a);
     CU_CHECK(cudaDeviceSynchronize());
     prob_free(&p);
 }
@@ -522,6 +542,12 @@ int main(int argc, char **argv) {
             profile = atoll(argv[++i]);
             if (profile < 1 || profile > 8192) pf_die("--profile: size %s not in 1..8192", argv[i]);
         }
+        else if (!strcmp(argv[i], "--variant") && i + 1 < argc) {
+            const char *name = argv[++i];
+            for (int v = 0; v < fa_tc_backward_variants(); v++)
+                if (!strcmp(fa_tc_backward_variant_name(v), name)) profile_variant = v;
+            if (profile_variant < 0) pf_die("--variant: no backward variant '%s' (see --time's list)", name);
+        }
         else if (!strcmp(argv[i], "--profile-shape") && i + 1 < argc) {
             int k = atoi(argv[++i]);
             if (k < 0 || k > 2) pf_die("--profile-shape: %s not in 0..2 (triangle, MSA row, single)", argv[i]);
@@ -533,7 +559,7 @@ int main(int argc, char **argv) {
                 if (v < 1 || v > 8192) pf_die("--time: size %s not in 1..8192", s);
                 sizes.push_back(v);
             }
-        } else pf_die("usage: attn_bwd_check [--check] [--time N,N,...] [--reps R] [--profile N] [--profile-shape K] [--shapes] [--dbias] (unknown '%s')", argv[i]);
+        } else pf_die("usage: attn_bwd_check [--check] [--time N,N,...] [--reps R] [--profile N] [--profile-shape K] [--variant NAME] [--shapes] [--dbias] (unknown '%s')", argv[i]);
     }
     if (reps < 1) pf_die("--reps must be >= 1");
     cudaDeviceProp prop;

@@ -290,13 +290,16 @@ static void bw_run_fl(cu_impl *c, const fa_args *a, int parts) {
     F(0, 2, 8, 2, 8, 2, 1, true, true) F(1, 1, 4, 1, 4, 2, 3, true, true)                        \
     F(2, 1, 4, 1, 4, 2, 3, true, false)
 // Variants from BW_FUSED on: dk, dv and dq in one pass (fa_bwd_fused, 8 or 4 warps per
-// block) and the bias-gradient pass; where the fused pass does not take the
-// case (few rows x heads), variant 0 or 1 whole.
+// block; the lean ones: k_bwd_lean with its option bits, same bits as fused8) and the
+// bias-gradient pass; where the fused pass does not take the case (few rows x heads),
+// variant 0 or 1 whole.
 #define BW_FUSED 3
 #define BW_DEFAULT 99  // fa_tc_backward: fused variant BWF_DEFAULT where fa_bwd_fused takes the case by size
 #define BWF_DEFAULT 0
 static const char *bw_names[] = {"q2x8.k2x8.b8.s2.ldsm.fl", "q1x4.k1x4.b8.s2.m3.ldsm.fl", "q1x4.k1x4.b8.s2.m3.ldsm",
-                                 "fused8", "fused4", "fused8.f32bias"};
+                                 "fused8", "fused4", "fused8.f32bias", "fused8.lean", "fused8.lean.x4",
+                                 "fused8.lean.cp", "fused8.lean.x4.cp", "fused8.lean.x4.cp.f32bias",
+                                 "fused8.lean.x4.cp.pin", "fused8.lean.x4.cp.pin.f32bias"};
 int fa_tc_backward_variants(void) { return (int)(sizeof bw_names / sizeof bw_names[0]); }
 const char *fa_tc_backward_variant_name(int v) { return v >= 0 && v < fa_tc_backward_variants() ? bw_names[v] : "?"; }
 

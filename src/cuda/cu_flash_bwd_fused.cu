@@ -20,6 +20,7 @@
 // (16 queries x NJ 8-channel tiles each) over all KT keys, reading dS and K through
 // ldmatrix.trans. Bias gradient and fully masked rows' dv: cu_flash_bwd.cu.
 #include "cu_flash_bwd.cuh"
+#include "cu_flash_bwd_lean.cuh"
 #include <type_traits>
 
 // Shared memory: K x 3 and V x 2 of the own key tile (K of the previous step's tile is
@@ -262,9 +263,16 @@ __global__ void k_bias_to_bf16(const float *x, bf16 *y, int64_t n) { GRID_STRIDE
 // Blocks: as many as fit the SMs at once, evened out over the items (G = items / rounds),
 // and no more than the pool's free space has slots for. BB: the bias as bf16 from the
 // pool (below the slots). Returns 0 when launched, nonzero (nothing launched) otherwise.
-template <int CH, int NW, int MB, bool FL, bool BB>
+// LEAN < 0: k_bwd_fused; else k_bwd_lean with option bits LEAN (FL cases only).
+template <int CH, int NW, int MB, bool FL, bool BB, int LEAN>
+static void (*bwf_kernel())(fa_args, float *) {
+    static_assert(LEAN < 0 || FL, "k_bwd_lean copies 16-byte chunks");
+    if constexpr (LEAN < 0) return k_bwd_fused<CH, NW, MB, FL, BB>;
+    else return k_bwd_lean<CH, NW, MB, BB, LEAN>;
+}
+template <int CH, int NW, int MB, bool FL, bool BB, int LEAN>
 static int bwf_run(cu_impl *c, const fa_args *a) {
-    auto kern = k_bwd_fused<CH, NW, MB, FL, BB>;
+    auto kern = bwf_kernel<CH, NW, MB, FL, BB, LEAN>();
     size_t smem = bwf_smem<CH, NW, BB>();
     // attribute and blocks per SM at this shared memory: once per kernel and device
     static int occ_by_dev[64];  // 0: not set yet, else blocks per SM + 1
@@ -302,24 +310,42 @@ static int bwf_run(cu_impl *c, const fa_args *a) {
 // By size (c->attn_fused 0), taken when every SM gets at least two items (triangle and
 // MSA row attention; single attention, B = 1, keeps the three passes, whose blocks
 // split L); force: wherever it can run (checks at small sizes). variant: 0 8 warps, 1 4
-// warps (two blocks per SM), 2 8 warps with the fp32 bias even where bf16 is exact.
+// warps (two blocks per SM), 2 8 warps with the fp32 bias even where bf16 is exact;
+// 3.. k_bwd_lean (8 warps, same bits as variant 0): 3 no options, 4 BWL_X4, 5 BWL_CP,
+// 6 X4 | CP, 7 the same with the fp32 bias, 8 X4 | CP | PIN, 9 the same with the fp32
+// bias. Lean variants run k_bwd_fused where FL or the 32-bit offsets do not apply.
 int fa_bwd_fused(cu_impl *c, const fa_args *a, int variant, int force) {
     if (a->ch > 32 || a->B <= 0 || a->L <= 0 || c->attn_fused < 0) return 1;
     if (!force && c->attn_fused == 0 && (int64_t)a->H * a->B < 2 * (int64_t)(c->n_sm > 0 ? c->n_sm : 1)) return 1;
     if (a->H * a->B > 2147483647LL / 2) return 1;
     bool fl = a->ch % 8 == 0 && a->HC % 8 == 0 && (!a->biasT || a->L % 4 == 0);
     // the bf16 bias: exact values, 16-byte rows
-    bool bb = fl && a->biasT && a->bias_bf16 && a->L % 8 == 0 && variant != 2;
-#define BWF(CH_, NW_, MB_)                                                                 \
-    do {                                                                                   \
-        if (bb && bwf_run<CH_, NW_, MB_, true, true>(c, a) == 0) return 0;                  \
-        return fl ? bwf_run<CH_, NW_, MB_, true, false>(c, a) : bwf_run<CH_, NW_, MB_, false, false>(c, a); \
+    bool bb = fl && a->biasT && a->bias_bf16 && a->L % 8 == 0 && variant != 2 && variant != 7 && variant != 9;
+    // k_bwd_lean: FL copies and 32-bit offsets (grid at most items or 8 blocks per SM)
+    int64_t items = (int64_t)a->H * a->B, gmax = 8 * (int64_t)(c->n_sm > 0 ? c->n_sm : 1);
+    if (variant >= 3 && !(fl && bwl_fits(a, items < gmax ? items : gmax))) variant = bb ? 0 : 2;
+#define BWF(CH_, NW_, MB_, LEAN_)                                                                  \
+    do {                                                                                           \
+        if (bb && bwf_run<CH_, NW_, MB_, true, true, LEAN_>(c, a) == 0) return 0;                  \
+        return fl ? bwf_run<CH_, NW_, MB_, true, false, LEAN_>(c, a)                               \
+                  : bwf_run<CH_, NW_, MB_, false, false, -1>(c, a);                                \
     } while (0)
-    if (variant == 1) {
-        if (a->ch <= 16) BWF(16, 4, 2);
-        BWF(32, 4, 2);
+#define BWF_CH(NW_, MB_, LEAN_)                  \
+    do {                                         \
+        if (a->ch <= 16) BWF(16, NW_, MB_, LEAN_); \
+        BWF(32, NW_, MB_, LEAN_);                \
+    } while (0)
+    switch (variant) {
+    case 1: BWF_CH(4, 2, -1);
+    case 3: BWF_CH(8, 1, 0);
+    case 4: BWF_CH(8, 1, BWL_X4);
+    case 5: BWF_CH(8, 1, BWL_CP);
+    case 6:
+    case 7: BWF_CH(8, 1, BWL_X4 | BWL_CP);
+    case 8:
+    case 9: BWF_CH(8, 1, BWL_X4 | BWL_CP | BWL_PIN);
+    default: BWF_CH(8, 1, -1);
     }
-    if (a->ch <= 16) BWF(16, 8, 1);
-    BWF(32, 8, 1);
+#undef BWF_CH
 #undef BWF
 }

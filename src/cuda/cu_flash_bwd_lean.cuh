@@ -1,0 +1,543 @@
+// cu_flash_bwd_lean.cuh: k_bwd_lean, the one-pass backward of cu_flash_bwd_fused.cu
+// (k_bwd_fused) with fewer integer instructions per step; included by that file only.
+// docs/ATTENTION_BWD.md, "Session 8".
+//
+// Same block, same shared-memory layout, same products and the same summation order as
+// k_bwd_fused, so the outputs are bit-identical to it. What changes is the addressing,
+// which was about 2/3 of k_bwd_fused's SASS (64-bit index arithmetic recomputed per
+// step, generic -> shared conversions per ldmatrix):
+// - every shared address is a 32-bit shared-window address: one base per thread and
+//   operand computed once, a buffer offset per step, the rest immediates;
+// - the walk's position (item, row, head, key tile, query tile, buffers) is 32-bit and
+//   advanced by counting;
+// - the dq slot is addressed from a per-thread pointer plus a 32-bit offset.
+// Option bits (OPT), each separately switchable for A/B timing (cu_flash_bwd.cu's
+// variant table names them):
+// - BWL_X4: the dv and dk products read two 8-channel B fragments per ldmatrix.x4.trans
+//   instead of one per .x2 (the same fragments: half the ldmatrix instructions there);
+// - BWL_CP: the tile copies from per-item 64-bit source offsets advanced by addition
+//   (one add per tile instead of fa_pos(...) * HC per tile), and full tiles (all
+//   positions < L, c_h = CH) copied without bounds tests; partial tiles take the
+//   previous loaders (bw_load_fl, bw_bias_fl, bw_lseD);
+// - BWL_PIN: the per-thread addresses pass once through shared memory (bwl_pin), so
+//   ptxas keeps them in registers instead of recomputing them inside the loop.
+#ifndef PF_CU_FLASH_BWD_LEAN_CUH
+#define PF_CU_FLASH_BWD_LEAN_CUH
+#include "cu_flash_bwd.cuh"
+#include <type_traits>
+
+#define BWL_X4 1
+#define BWL_CP 2
+#define BWL_PIN 4
+
+// Byte offsets of k_bwd_fused's shared-memory regions (bwf_smem): K x 3, V x 2, Q x 2,
+// dO x 2, dS x 2, bias x 2, lse x 2, D x 2.
+template <int CH, int NW, bool BB>
+struct bwl_lay {
+    static constexpr uint32_t LK = CH + 8, KT = 16 * NW, LDS = BW_T + 8;
+    static constexpr uint32_t KB = KT * LK * 2, QB = BW_T * LK * 2, SB = KT * LDS * 2;
+    static constexpr uint32_t BB_ = KT * BW_LDK * (BB ? 2 : 4), LB = BW_T * 4;
+    static constexpr uint32_t K0 = 0, V0 = 3 * KB, Q0 = V0 + 2 * KB, O0 = Q0 + 2 * QB, S0 = O0 + 2 * QB;
+    static constexpr uint32_t B0 = S0 + 2 * SB, L0 = B0 + 2 * BB_, D0 = L0 + 2 * LB;
+};
+
+// ---- shared-memory instructions on 32-bit shared-window addresses ----------------------
+__device__ __forceinline__ void bwl_ldsm4(uint32_t *r, uint32_t addr) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(addr));
+}
+__device__ __forceinline__ void bwl_ldsm4t(uint32_t *r, uint32_t addr) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(addr));
+}
+__device__ __forceinline__ void bwl_ldsm2t(uint32_t *r, uint32_t addr) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0, %1}, [%2];\n" : "=r"(r[0]), "=r"(r[1]) : "r"(addr));
+}
+__device__ __forceinline__ float2 bwl_lds_f2(uint32_t addr) {
+    float2 v;
+    asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];\n" : "=f"(v.x), "=f"(v.y) : "r"(addr));
+    return v;
+}
+__device__ __forceinline__ uint32_t bwl_lds_u32(uint32_t addr) {
+    uint32_t v;
+    asm volatile("ld.shared.b32 %0, [%1];\n" : "=r"(v) : "r"(addr));
+    return v;
+}
+__device__ __forceinline__ void bwl_sts_u32(uint32_t addr, uint32_t v) {
+    asm volatile("st.shared.b32 [%0], %1;\n" ::"r"(addr), "r"(v));
+}
+// the bias pair of (key, query 2i, 2i + 1): fp32, or bf16 widened (exact)
+template <bool BB>
+__device__ __forceinline__ float2 bwl_bias2(uint32_t addr) {
+    if (BB) {
+        uint32_t u = bwl_lds_u32(addr);
+        return make_float2(__uint_as_float(u << 16), __uint_as_float(u & 0xffff0000u));
+    }
+    return bwl_lds_f2(addr);
+}
+__device__ __forceinline__ void bwl_cp16(uint32_t dst, const void *src) {
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src));
+}
+__device__ __forceinline__ void bwl_cp4(uint32_t dst, const void *src) {
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(dst), "l"(src));
+}
+
+// acc (16 x 64: 8 tiles of 8) += A (16 x K) B^T: a = the A rows' ldmatrix address (lane's
+// row and k offset included), b = B's (row block 0, lane offset included), row strides
+// sa = sb = LK elements. bw_mma_ss<K, 8, true>'s fragments and order.
+template <int K, int LK>
+__device__ __forceinline__ void bwl_mma_ss8(float (*acc)[4], uint32_t a, uint32_t b) {
+#pragma unroll
+    for (int kk = 0; kk < K / 16; kk++) {
+        uint32_t fa[4];
+        bwl_ldsm4(fa, a + kk * 32);
+#pragma unroll
+        for (int j = 0; j < 8; j += 2) {
+            uint32_t fb[4];
+            bwl_ldsm4(fb, b + j * 8 * LK * 2 + kk * 32);
+            fa_mma16816(acc[j], fa, fb[0], fb[1]);
+            fa_mma16816(acc[j + 1], fa, fb[2], fb[3]);
+        }
+    }
+}
+
+// acc (16 x 8 NT) += P (16 x 64, C fragments) * B, B [k][n] (stride LK) at address b
+// (lane's row (lane & 15) and, for X4, column block (lane >> 4) included): fa_mma_rs_t's
+// fragments and order; X4 reads the tiles j and j + 1 with one ldmatrix.x4.trans.
+template <int NT, int LK, bool X4>
+__device__ __forceinline__ void bwl_mma_rs_t(float (*acc)[4], const float (*p)[4], uint32_t b) {
+#pragma unroll
+    for (int kk = 0; kk < BW_T / 16; kk++) {
+        uint32_t a[4];
+        a[0] = fa_pack2(p[2 * kk][0], p[2 * kk][1]);
+        a[1] = fa_pack2(p[2 * kk][2], p[2 * kk][3]);
+        a[2] = fa_pack2(p[2 * kk + 1][0], p[2 * kk + 1][1]);
+        a[3] = fa_pack2(p[2 * kk + 1][2], p[2 * kk + 1][3]);
+        if (X4 && NT % 2 == 0) {
+#pragma unroll
+            for (int j = 0; j < NT; j += 2) {
+                uint32_t f[4];
+                bwl_ldsm4t(f, b + kk * 16 * LK * 2 + j * 16);
+                fa_mma16816(acc[j], a, f[0], f[1]);
+                fa_mma16816(acc[j + 1], a, f[2], f[3]);
+            }
+        } else {
+#pragma unroll
+            for (int j = 0; j < NT; j++) {
+                uint32_t f[2];
+                bwl_ldsm2t(f, b + kk * 16 * LK * 2 + j * 16);
+                fa_mma16816(acc[j], a, f[0], f[1]);
+            }
+        }
+    }
+}
+
+// dq partial (16 queries x 8 NJ channels) += dS^T K over KT keys: bwf_dq_mma's fragments
+// and order. ds, k: the lane's ldmatrix.trans addresses in the dS and K buffers (query
+// and channel block of the warp included).
+template <int KT, int NJ, int LK, int LDS>
+__device__ __forceinline__ void bwl_dq_mma(float (*acc)[4], uint32_t ds, uint32_t k) {
+#pragma unroll
+    for (int kk = 0; kk < KT / 16; kk++) {
+        uint32_t a[4];
+        bwl_ldsm4t(a, ds + kk * 16 * LDS * 2);
+#pragma unroll
+        for (int j = 0; j < NJ; j += 2) {
+            if (j + 1 < NJ) {
+                uint32_t b[4];
+                bwl_ldsm4t(b, k + kk * 16 * LK * 2 + j * 16);
+                fa_mma16816(acc[j], a, b[0], b[1]);
+                fa_mma16816(acc[j + 1], a, b[2], b[3]);
+            } else {
+                uint32_t b[2];
+                bwl_ldsm2t(b, k + kk * 16 * LK * 2 + j * 16);
+                fa_mma16816(acc[j], a, b[0], b[1]);
+            }
+        }
+    }
+}
+
+// p and dS of a warp's 16 keys x 64 queries: bw_p_ds_keys with shared addresses. l, d:
+// the tile's lse and D at query 2t; bias: the bias row of key g at query 2t.
+template <bool BB>
+__device__ __forceinline__ void bwl_p_ds(float (*s)[4], float (*dp)[4], uint32_t l, uint32_t d, uint32_t bias,
+                                         const float *mk2, float sc2) {
+#pragma unroll
+    for (int j = 0; j < 8; j++) {
+        float2 l2 = bwl_lds_f2(l + 32 * j), d2 = bwl_lds_f2(d + 32 * j);
+#pragma unroll
+        for (int u = 0; u < 2; u++) {
+            float2 bb = bwl_bias2<BB>(bias + (8 * u * BW_LDK + 8 * j) * (BB ? 2 : 4));
+#pragma unroll
+            for (int e1 = 0; e1 < 2; e1++) {
+                int e = 2 * u + e1;
+                float lq = e1 ? l2.y : l2.x, dd = e1 ? d2.y : d2.x;
+                float v = fmaf(s[j][e], sc2, fmaf(e1 ? bb.y : bb.x, BW_L2E, fmaf(lq, -BW_L2E, mk2[u])));
+                float p = fa_exp2(v);
+                s[j][e] = p;
+                dp[j][e] = p * (dp[j][e] - dd);
+            }
+        }
+    }
+}
+
+// ---- the walk --------------------------------------------------------------------------
+// Item (head h, row r), key tile kt, query tile qt, K buffer kb (= key tiles started so
+// far % 3) and V buffer vb (% 2): k_bwd_fused's bwf_pos in 32 bits (items < 2^30).
+struct bwl_pos {
+    int item, r, h, kt, qt, kb, vb;
+};
+__device__ __forceinline__ void bwl_item(bwl_pos &p, int B) {
+    p.h = p.item / B;
+    p.r = p.item - p.h * B;
+}
+__device__ __forceinline__ void bwl_next(bwl_pos &p, int B, int nkt, int nqt, int nitems) {
+    if (++p.qt < nqt) return;
+    p.qt = 0;
+    p.kb = p.kb == 2 ? 0 : p.kb + 1;
+    p.vb ^= 1;
+    if (++p.kt < nkt) return;
+    p.kt = 0;
+    p.item += gridDim.x;
+    if (p.item < nitems) bwl_item(p, B);
+}
+
+// Source offsets of the copies of the position being issued (BWL_CP), in elements: o, of
+// (row r, head h, this thread's tile row and channel chunk) in q / k / v / dO; q, k: of the
+// query tile and key tile from there (l0 pstride HC); b: of the bias chunk of this thread
+// at the key tile's start (head h, key k0 + its row, query its column); l: of lse / D at
+// the item's row. 32-bit: the launcher takes k_bwd_lean only where these fit (bwl_fits).
+struct bwl_src {
+    int64_t o;
+    int q, k, b, l;
+};
+template <int CH, int NW, bool BB>
+__device__ __forceinline__ void bwl_src_item(const fa_args &a, const bwl_pos &p, bwl_src &s) {
+    constexpr int VPR = CH / 8, BV = BW_T / (BB ? 8 : 4);
+    int x = threadIdx.x;
+    s.o = fa_pos(a, p.r, x / VPR) * a.HC + (int64_t)p.h * a.ch + (x % VPR) * 8;
+    s.q = s.k = 0;
+    s.b = (p.h * (int)a.L + x / BV) * (int)a.L + (x % BV) * (BB ? 8 : 4);
+    s.l = (p.r * a.H + p.h) * (int)a.L + x;
+}
+// after bwl_next: the offsets of the new position
+template <int CH, int NW, bool BB>
+__device__ __forceinline__ void bwl_src_next(const fa_args &a, const bwl_pos &p, int nitems, bwl_src &s) {
+    if (p.qt > 0) {
+        s.q += BW_T * (int)(a.pstride * a.HC);
+        return;
+    }
+    if (p.kt > 0) {
+        s.q = 0;
+        s.k += (16 * NW) * (int)(a.pstride * a.HC);
+        s.b += (16 * NW) * (int)a.L;
+        return;
+    }
+    if (p.item < nitems) bwl_src_item<CH, NW, BB>(a, p, s);
+}
+
+// Lane addresses (shared window) computed once per thread; per step a buffer offset is
+// added (bwl_lay's K0 / Q0 / ... plus buffer x size). All include the lane's fragment row
+// and column.
+struct bwl_addr {
+    uint32_t sK, sV;  // S^T, dP^T: A = K / V rows of warp w (+ kb / vb x KB)
+    uint32_t sQ;      // S^T: B = Q (+ b x QB; dO at + O0 - Q0)
+    uint32_t tQ;      // dk, dv: B = Q / dO by ldmatrix.trans (+ b x QB)
+    uint32_t dS, dK;  // dq: A = dS^T (+ pb x SB), B = K (+ kb x KB)
+    uint32_t wS;      // dS store of row g, query 2t (+ b x SB)
+    uint32_t lL, bB;  // lse / D at query 2t (+ b x LB), bias row g query 2t (+ b x BB_)
+    uint32_t sq;      // this thread's dq elements in the block's (L, CH) slot: offset in dq_slots
+    uint32_t cT, cB;  // copies: this thread's 16-byte chunk in a K / V / Q / dO tile, in a bias tile
+    uint32_t cL;      // copies: this thread's lse (threads < 64)
+    int qg, x;        // the thread's dq query in the tile (qm + g), threadIdx.x
+    uint32_t pad;
+};
+template <int CH, int NW, bool BB, int OPT>
+__device__ __forceinline__ bwl_addr bwl_addrs(uint32_t sm, int qm, int cb, int L) {
+    typedef bwl_lay<CH, NW, BB> Ly;
+    constexpr int BV = BW_T / (BB ? 8 : 4);  // 16-byte chunks per bias tile row
+    const uint32_t x = threadIdx.x;
+    constexpr uint32_t LK = Ly::LK, LDS = Ly::LDS;
+    const uint32_t lane = threadIdx.x & 31, w = threadIdx.x >> 5, m = lane >> 3, r8 = lane & 7, g = lane >> 2,
+                   t = lane & 3;
+    bwl_addr d;
+    d.sK = sm + Ly::K0 + ((16 * w + (m & 1) * 8 + r8) * LK + (m >> 1) * 8) * 2;
+    d.sV = d.sK + Ly::V0 - Ly::K0;
+    d.sQ = sm + Ly::Q0 + (((m >> 1) * 8 + r8) * LK + (m & 1) * 8) * 2;
+    d.tQ = sm + Ly::Q0 + ((lane & 15) * LK + ((OPT & BWL_X4) ? (lane >> 4) * 8 : 0)) * 2;
+    d.dS = sm + Ly::S0 + (((m >> 1) * 8 + r8) * LDS + qm + (m & 1) * 8) * 2;
+    d.dK = sm + Ly::K0 + (((m & 1) * 8 + r8) * LK + cb + 8 * (m >> 1)) * 2;
+    d.wS = sm + Ly::S0 + ((16 * w + g) * LDS + 2 * t) * 2;
+    d.lL = sm + Ly::L0 + 8 * t;
+    d.bB = sm + Ly::B0 + ((16 * w + g) * BW_LDK + 2 * t) * (BB ? 2 : 4);
+    d.sq = (blockIdx.x * (uint32_t)L + qm + g) * CH + cb + 2 * t;
+    d.cT = sm + ((x / (CH / 8)) * LK + (x % (CH / 8)) * 8) * 2;
+    d.cB = sm + Ly::B0 + ((x / BV) * BW_LDK + (x % BV) * (BW_T / BV)) * (BB ? 2 : 4);
+    d.cL = sm + Ly::L0 + 4 * x;
+    d.qg = qm + g;
+    d.x = x;
+    d.pad = 0;
+    return d;
+}
+
+// BWL_PIN: the lane addresses through shared memory (scratch: 64 bytes per thread, free
+// until the first step writes it) so that ptxas keeps them in registers: computed from
+// the thread index, it rematerialised them inside the loop (about 70 integer
+// instructions per step), registers to spare (one block per SM either way).
+__device__ __forceinline__ bwl_addr bwl_pin(const bwl_addr &d, uint32_t scratch) {
+    static_assert(sizeof(bwl_addr) == 64, "four 16-byte vectors");
+    const uint32_t *v = (const uint32_t *)&d, at = scratch + 64 * threadIdx.x;
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+        asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"r"(at + 16 * i), "r"(v[4 * i]), "r"(v[4 * i + 1]),
+                     "r"(v[4 * i + 2]), "r"(v[4 * i + 3]));
+    __syncthreads();
+    bwl_addr e;
+    uint32_t *u = (uint32_t *)&e;
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+        asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];\n"
+                     : "=r"(u[4 * i]), "=r"(u[4 * i + 1]), "=r"(u[4 * i + 2]), "=r"(u[4 * i + 3])
+                     : "r"(at + 16 * i));
+    return e;
+}
+
+// Copies of position p into ring buffer b, issued one step ahead (k_bwd_fused's issue):
+// BWL_CP takes full tiles from the running source offsets s without bounds tests;
+// partial tiles and !BWL_CP the previous loaders. sm: the shared window address of
+// the block's shared memory (smp its generic pointer).
+template <int CH, int NR, int NTH>
+__device__ __forceinline__ void bwl_rows(const bf16 *src, int64_t ps, uint32_t dst) {
+    constexpr int VPR = CH / 8, RPU = NTH / VPR, NU = (NR + RPU - 1) / RPU;
+    int j0 = threadIdx.x / VPR;
+#pragma unroll
+    for (int u = 0; u < NU; u++)
+        if (NR % RPU == 0 || j0 + u * RPU < NR) bwl_cp16(dst + u * RPU * (CH + 8) * 2, src + u * RPU * ps);
+}
+template <int NR, int LD, int NTH, typename T>
+__device__ __forceinline__ void bwl_bias_rows(const T *src, int64_t L, uint32_t dst) {
+    constexpr int VPR = BW_T / (16 / (int)sizeof(T)), RPU = NTH / VPR, NU = NR / RPU;
+    static_assert(NR % RPU == 0, "bias rows per pass");
+#pragma unroll
+    for (int u = 0; u < NU; u++) bwl_cp16(dst + u * RPU * LD * (int)sizeof(T), src + u * RPU * L);
+}
+template <int CH, int NW, bool BB, int OPT>
+__device__ __forceinline__ void bwl_issue(const fa_args &a, const bwl_pos &p, const bwl_src &s, int nitems, int b,
+                                          const bwl_addr &d, unsigned char *smp) {
+    typedef bwl_lay<CH, NW, BB> Ly;
+    typedef typename std::conditional<BB, bf16, float>::type BT;
+    constexpr int KT = 16 * NW, NTH = 32 * NW;
+    if (p.item < nitems) {
+        const int q0 = p.qt * BW_T, k0 = p.kt * KT, x = d.x;
+        const int L = (int)a.L;
+        const bool cp = (OPT & BWL_CP) && a.ch == CH, qf = cp && q0 + BW_T <= L, kf = cp && k0 + KT <= L;
+        const int64_t ps = a.pstride * a.HC;
+        if (qf) {
+            const int64_t o = s.o + s.q;
+            bwl_rows<CH, BW_T, NTH>((const bf16 *)a.q + o, ps, d.cT + Ly::Q0 + b * Ly::QB);
+            bwl_rows<CH, BW_T, NTH>((const bf16 *)a.dO + o, ps, d.cT + Ly::O0 + b * Ly::QB);
+            if (x < BW_T) {
+                bwl_cp4(d.cL + b * Ly::LB, a.lse + (uint32_t)(s.l + q0));
+                bwl_cp4(d.cL + Ly::D0 - Ly::L0 + b * Ly::LB, a.D + (uint32_t)(s.l + q0));
+            }
+        } else {
+            bw_tile<true, CH, BW_T, NTH>(a, a.q, p.r, p.h, q0, (bf16 *)(smp + Ly::Q0 + b * Ly::QB));
+            bw_tile<true, CH, BW_T, NTH>(a, a.dO, p.r, p.h, q0, (bf16 *)(smp + Ly::O0 + b * Ly::QB));
+            bw_lseD(a, p.r, true, p.h, q0, BW_T, (float *)(smp + Ly::L0 + b * Ly::LB),
+                    (float *)(smp + Ly::D0 + b * Ly::LB));
+        }
+        const BT *bias = BB ? (const BT *)a.biasT16 : (const BT *)a.biasT;
+        BT *bdst = (BT *)(smp + Ly::B0 + b * Ly::BB_);
+        if (bias && qf && kf)
+            bwl_bias_rows<KT, BW_LDK, NTH>(bias + (uint32_t)(s.b + q0), a.L, d.cB + b * Ly::BB_);
+        else if (BB)
+            bw_bias_fl<KT, BW_T, BW_LDK, NTH>(bias + (int64_t)p.h * a.L * a.L, a.L, k0, q0, bdst);
+        else if (bias)
+            bw_bias<true, KT, BW_T, BW_LDK, NTH>((const float *)bias + (int64_t)p.h * a.L * a.L, a.L, k0, q0, (float *)bdst);
+        if (p.qt == 0) {
+            // own K into buffer kb (the tile before is still read by its deferred dq product), V into vb
+            if (kf) {
+                const int64_t o = s.o + s.k;
+                bwl_rows<CH, KT, NTH>((const bf16 *)a.k + o, ps, d.cT + Ly::K0 + p.kb * Ly::KB);
+                bwl_rows<CH, KT, NTH>((const bf16 *)a.v + o, ps, d.cT + Ly::V0 + p.vb * Ly::KB);
+            } else {
+                bw_tile<true, CH, KT, NTH>(a, a.k, p.r, p.h, k0, (bf16 *)(smp + Ly::K0 + p.kb * Ly::KB));
+                bw_tile<true, CH, KT, NTH>(a, a.v, p.r, p.h, k0, (bf16 *)(smp + Ly::V0 + p.vb * Ly::KB));
+            }
+        }
+    }
+    fa_commit();
+}
+
+
+// The running dq (16 queries from qm x 8 NJ channels from cb) of a step at query tile
+// q0: to the slot (sq: this thread's offset in dq_slots, block's slot, query qm + g,
+// channel cb + 2t), or, on the item's last key tile (last), as dq (bf16, times scale):
+// bwf_dq_store.
+template <int CH, int NJ>
+__device__ __forceinline__ void bwl_dq_store(const fa_args &a, const bwl_pos &pp, bool last, float *slots,
+                                             uint32_t sq, int qg, int qm, int cb, const float (*dqa)[4]) {
+    const int q0 = pp.qt * BW_T, L = (int)a.L;
+    if (!last) {
+        float *sp = slots + (sq + q0 * CH);
+#pragma unroll
+        for (int u = 0; u < 2; u++)
+            if (q0 + qg + 8 * u < L)
+#pragma unroll
+                for (int j = 0; j < NJ; j++)
+                    *reinterpret_cast<float2 *>(sp + 8 * u * CH + 8 * j) = make_float2(dqa[j][2 * u], dqa[j][2 * u + 1]);
+        return;
+    }
+    const int g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+        int q = q0 + qm + g + 8 * u;
+        if (q >= L) continue;
+        bf16 *op = (bf16 *)a.dq + fa_pos(a, pp.r, q) * a.HC + (int64_t)pp.h * a.ch;
+#pragma unroll
+        for (int j = 0; j < NJ; j++) {
+            int c = cb + 8 * j + 2 * t;
+            if (c < a.ch) op[c] = __float2bfloat16(dqa[j][2 * u] * a.scale);
+            if (c + 1 < a.ch) op[c + 1] = __float2bfloat16(dqa[j][2 * u + 1] * a.scale);
+        }
+    }
+}
+// The running dq a step adds to: bwf_dq_running (0 on the first key tile; with one query
+// tile, the pending step's result; else the slot, written at least one step ago).
+template <int CH, int NJ>
+__device__ __forceinline__ void bwl_dq_running(const fa_args &a, const bwl_pos &p, int nqt, const float *slots,
+                                               uint32_t sq, int qg, const float (*dqp)[4], float (*dqn)[4]) {
+    const int q0 = p.qt * BW_T;
+    const float *sp = slots + (sq + q0 * CH);
+#pragma unroll
+    for (int j = 0; j < NJ; j++)
+#pragma unroll
+        for (int e = 0; e < 4; e++) dqn[j][e] = 0.f;
+    if (p.kt == 0) return;
+    if (nqt == 1) {
+#pragma unroll
+        for (int j = 0; j < NJ; j++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) dqn[j][e] = dqp[j][e];
+        return;
+    }
+#pragma unroll
+    for (int u = 0; u < 2; u++)
+        if (q0 + qg + 8 * u < (int)a.L)
+#pragma unroll
+            for (int j = 0; j < NJ; j++) {
+                float2 v = *reinterpret_cast<const float2 *>(sp + 8 * u * CH + 8 * j);
+                dqn[j][2 * u] = v.x;
+                dqn[j][2 * u + 1] = v.y;
+            }
+}
+
+// One step's products of warp w (16 keys): S^T, dP^T, p and dS, dS (bf16) to buffer b,
+// dv += P^T dO, dk += dS^T Q (k_bwd_fused's step body).
+template <int CH, int NW, bool BB, int OPT>
+__device__ __forceinline__ void bwl_step(const bwl_addr &d, const bwl_pos &p, int b, const float *mk2, float sc2,
+                                         float (*dk)[4], float (*dv)[4]) {
+    typedef bwl_lay<CH, NW, BB> Ly;
+    constexpr int LK = CH + 8, LDS = BW_T + 8;
+    float s[8][4], dp[8][4];
+#pragma unroll
+    for (int j = 0; j < 8; j++)
+#pragma unroll
+        for (int e = 0; e < 4; e++) s[j][e] = dp[j][e] = 0;
+    const uint32_t q = d.sQ + b * Ly::QB;
+    bwl_mma_ss8<CH, LK>(s, d.sK + p.kb * Ly::KB, q);                   // S^T (keys x queries)
+    bwl_mma_ss8<CH, LK>(dp, d.sV + p.vb * Ly::KB, q + Ly::O0 - Ly::Q0);  // dP^T
+    const uint32_t l = d.lL + b * Ly::LB;
+    bwl_p_ds<BB>(s, dp, l, l + Ly::D0 - Ly::L0, d.bB + b * Ly::BB_, mk2, sc2);
+    // dS (bf16, the values the dk product rounds to) for the dq product
+    const uint32_t ws = d.wS + b * Ly::SB;
+#pragma unroll
+    for (int j = 0; j < 8; j++)
+#pragma unroll
+        for (int u = 0; u < 2; u++) bwl_sts_u32(ws + (8 * u * LDS + 8 * j) * 2, fa_pack2(dp[j][2 * u], dp[j][2 * u + 1]));
+    const uint32_t tq = d.tQ + b * Ly::QB;
+    bwl_mma_rs_t<CH / 8, LK, (OPT & BWL_X4) != 0>(dv, s, tq + Ly::O0 - Ly::Q0);
+    bwl_mma_rs_t<CH / 8, LK, (OPT & BWL_X4) != 0>(dk, dp, tq);
+}
+
+// k_bwd_fused with the addressing above (same walk, same copies, same barriers).
+template <int CH, int NW, int MB, bool BB, int OPT>
+__global__ void __launch_bounds__(32 * NW, MB) k_bwd_lean(fa_args a, float *dq_slots) {
+    typedef bwl_lay<CH, NW, BB> Ly;
+    typedef typename std::conditional<BB, bf16, float>::type BT;
+    constexpr int LK = CH + 8, KT = 16 * NW, NTH = 32 * NW, LDS = BW_T + 8;
+    constexpr int NJ = 4 * (CH / 8) / NW;  // dq: 8-channel tiles per warp
+    static_assert(NW == 4 || NW == 8, "warps per block");
+    static_assert(NJ >= 1 && 4 * (CH / 8) == NJ * NW, "dq tiles per warp");
+    extern __shared__ __align__(16) unsigned char bw_sm[];
+    const uint32_t sm = fa_smem(bw_sm);
+    const int nkt = (int)((a.L + KT - 1) / KT), nqt = (int)((a.L + BW_T - 1) / BW_T), nitems = a.H * (int)a.B;
+    const int w = threadIdx.x >> 5, g = (threadIdx.x & 31) >> 2;
+    const int qm = 16 * (w & 3), cb = 8 * NJ * (w >> 2);  // this warp's dq tile
+    bwl_addr d = bwl_addrs<CH, NW, BB, OPT>(sm, qm, cb, (int)a.L);
+    if (OPT & BWL_PIN) d = bwl_pin(d, sm + Ly::S0);
+    if (!a.biasT)
+        for (int i = threadIdx.x; i < 2 * KT * BW_LDK; i += NTH) ((BT *)(bw_sm + Ly::B0))[i] = (BT)0.f;
+    bwl_pos cur = {(int)blockIdx.x, 0, 0, 0, 0, 0, 0};
+    bwl_src src = {0, 0, 0, 0, 0};
+    if (cur.item < nitems) {
+        bwl_item(cur, (int)a.B);
+        if (OPT & BWL_CP) bwl_src_item<CH, NW, BB>(a, cur, src);
+    }
+    bwl_issue<CH, NW, BB, OPT>(a, cur, src, nitems, 0, d, bw_sm);
+    const float sc2 = a.scale * BW_L2E;
+    float dk[CH / 8][4], dv[CH / 8][4], mk2[2] = {0.f, 0.f};
+    float dqp[NJ][4];  // running dq of the pending step's query tile, before its product
+    bwl_pos pend = cur;
+    bool pending = false;
+    for (int b = 0; cur.item < nitems; b ^= 1) {
+        const bwl_pos p = cur;
+        fa_wait<0>();
+        __syncthreads();
+        bwl_next(cur, (int)a.B, nkt, nqt, nitems);
+        if (OPT & BWL_CP) bwl_src_next<CH, NW, BB>(a, cur, nitems, src);
+        bwl_issue<CH, NW, BB, OPT>(a, cur, src, nitems, b ^ 1, d, bw_sm);
+        if (pending) {
+            // the deferred dq product of the pending step (dS in buffer b ^ 1)
+            bwl_dq_mma<KT, NJ, LK, LDS>(dqp, d.dS + (b ^ 1) * Ly::SB, d.dK + pend.kb * Ly::KB);
+            bwl_dq_store<CH, NJ>(a, pend, pend.kt == nkt - 1, dq_slots, d.sq, d.qg, qm, cb, dqp);
+        }
+        float dqn[NJ][4];
+        bwl_dq_running<CH, NJ>(a, p, nqt, dq_slots, d.sq, d.qg, dqp, dqn);
+        const int k0 = p.kt * KT;
+        if (p.qt == 0) {
+#pragma unroll
+            for (int u = 0; u < 2; u++) mk2[u] = bw_mask2(a, p.r, k0 + 16 * w + g + 8 * u);
+#pragma unroll
+            for (int j = 0; j < CH / 8; j++)
+#pragma unroll
+                for (int e = 0; e < 4; e++) dk[j][e] = dv[j][e] = 0;
+        }
+        bwl_step<CH, NW, BB, OPT>(d, p, b, mk2, sc2, dk, dv);
+#pragma unroll
+        for (int j = 0; j < NJ; j++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) dqp[j][e] = dqn[j][e];
+        pend = p;
+        pending = true;
+        if (p.qt == nqt - 1) bw_store_dkdv<CH>(a, p.r, p.h, k0 + 16 * w, dk, dv);
+        if (!(cur.item < nitems)) {
+            fa_wait<0>();
+            __syncthreads();  // the last step's dS of every warp
+            bwl_dq_mma<KT, NJ, LK, LDS>(dqp, d.dS + b * Ly::SB, d.dK + pend.kb * Ly::KB);
+            bwl_dq_store<CH, NJ>(a, pend, pend.kt == nkt - 1, dq_slots, d.sq, d.qg, qm, cb, dqp);
+        }
+    }
+}
+
+// Where k_bwd_lean's 32-bit offsets hold (bwl_src, the dq slot offsets for at most
+// `blocks` blocks); elsewhere the launcher runs k_bwd_fused.
+static inline bool bwl_fits(const fa_args *a, int64_t blocks) {
+    const int64_t lim = 2147483647LL - 4096, L = a->L;
+    return (int64_t)a->B * a->H * L < lim && (int64_t)a->H * L * L < lim && (L + 256) * a->pstride * a->HC < lim &&
+           blocks * L * 32 < lim;
+}
+
+#endif
