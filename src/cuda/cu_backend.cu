@@ -442,11 +442,13 @@ extern "C" void pf_cuda_set_chunk_bytes(pf_backend *be, size_t bytes) { CU(be)->
 extern "C" void pf_cuda_set_attn_fused(pf_backend *be, int mode) { CU(be)->attn_fused = mode < 0 ? -1 : mode > 0; }
 extern "C" void pf_cuda_set_trimul_fused(pf_backend *be, int on) { CU(be)->trimul_fused = on != 0; }
 extern "C" int64_t pf_cuda_trimul_fused_runs(pf_backend *be) { return CU(be)->trimul_fused_runs; }
+extern "C" void pf_cuda_set_transition_fused(pf_backend *be, int on) { CU(be)->tr_fused = on != 0; }
+extern "C" int64_t pf_cuda_transition_fused_runs(pf_backend *be) { return CU(be)->tr_fused_runs; }
 extern "C" void pf_cuda_set_transition_chunk(pf_backend *be, int64_t hidden_elems) {
     CU(be)->tr_chunk = hidden_elems > 0 ? hidden_elems : cu_tr_chunk_env();
 }
 
-// PF_TRIMUL_FUSED: 1 or unset (the fused kernels where they apply), 0 (the unfused path).
+// PF_TRIMUL_FUSED, PF_TR_FUSED: 1 or unset (the fused kernels where they apply), 0 (the unfused path).
 static int fused_env(const char *name) {
     const char *e = getenv(name);
     if (!e || !*e || !strcmp(e, "1")) return 1;
@@ -468,6 +470,7 @@ extern "C" pf_backend *pf_backend_cuda(int bf16_acts) {
     if (!c || !be) pf_die("out of host memory");
     c->bf16 = bf16_acts ? 1 : 0;
     c->trimul_fused = fused_env("PF_TRIMUL_FUSED");
+    c->tr_fused = fused_env("PF_TR_FUSED");
     c->tr_chunk = cu_tr_chunk_env();
     CU_CHECK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
     LT_CHECK(cublasLtCreate(&c->lt));
