@@ -197,7 +197,8 @@ static void bench_trimul(int64_t N, int reps) {
 }
 
 // AF3's pair transition: SwiGLU, c = 128, n = 4, the pair mask (all ones) as the block
-// passes it. PF_TR_FUSED=0 and PF_TR_CHUNK_M=4 give the former path for A/B runs.
+// passes it. PF_TR_FUSED=0 (unfused) or 2 (fused, LayerNorm apart) and PF_TR_CHUNK_M=4
+// (the former chunks) for A/B runs.
 static void bench_transition(int64_t N, int reps) {
     tr_ctx c;
     memset(&c, 0, sizeof c);

@@ -15,7 +15,9 @@
 // bf16 with c a multiple of 8 takes the fused hidden layer (cu_transition_fused.cu):
 // h = act(xl W^T) * mask in one kernel (no a, b buffers in the forward), [da | db]
 // from dh in one kernel; a mask with no output bias is folded into h (forward) and
-// dh (backward), so no row-mask kernels run. PF_TR_FUSED=0 keeps the unfused path.
+// dh (backward), so no row-mask kernels run; the input LayerNorm runs in the forward
+// kernel's prologue (xl written out only for the backward's GEMMs). PF_TR_FUSED=0
+// keeps the unfused path, PF_TR_FUSED=2 the fused kernels after a LayerNorm kernel.
 #include "cu_transition.cuh"
 #include "cu_vec.cuh"
 
@@ -134,14 +136,19 @@ __global__ void k_act_bwd_v(T *a, T *b, const T *dh, int64_t n) {
     }
 }
 
-// xl = LN(x) and h (R, nc): the fused kernel (pk non-NULL; h times hmask), or the
-// GEMMs into a, b and the activation kernel.
+// h (R, nc) and, where need_xl or unfused, xl = LN(x): the fused kernel (pk non-NULL;
+// h times hmask; the LayerNorm in its prologue unless tr_fused is 2), or the GEMMs
+// into a, b and the activation kernel.
 static void tr_hidden(cu_impl *c, const pf_transition_dims *d, const pf_transition_p *p, const cu_tr_packed *pk,
-                      const void *x, const void *hmask, const tr_ws *w) {
+                      const void *x, const void *hmask, int need_xl, const tr_ws *w) {
     int64_t M = d->M, nc = (int64_t)d->n * d->c;
+    if (pk && c->tr_fused == 1 && !((uintptr_t)x & 15)) {  // cp.async reads x rows: 16-byte aligned
+        cu_tr_hidden_fused(c, d, pk, M, x, &p->ln, need_xl ? w->xl : NULL, hmask, w->h);
+        return;
+    }
     cu_ln_fwd(c, M, d->c, &p->ln, x, w->xl);
     if (pk) {
-        cu_tr_hidden_fused(c, d, pk, M, w->xl, hmask, w->h);
+        cu_tr_hidden_fused(c, d, pk, M, w->xl, NULL, NULL, hmask, w->h);
         return;
     }
     void *a = w->ab, *b = d->act == PF_ACT_SWIGLU ? (char *)w->ab + (size_t)(M * nc) * cu_esz(c) : NULL;
@@ -187,7 +194,7 @@ void cu_transition_fwd(pf_backend *be, const pf_transition_dims *d, const pf_tra
         dc.M = R < d->M - m0 ? R : d->M - m0;
         void *oc = (void *)rows_at(c, out, m0, d->c);
         const void *mc = rows_at(c, mask, m0, 1);
-        tr_hidden(c, &dc, p, pk, rows_at(c, x, m0, d->c), fold ? mc : NULL, &w);
+        tr_hidden(c, &dc, p, pk, rows_at(c, x, m0, d->c), fold ? mc : NULL, 0, &w);
         cu_linear_fwd(c, dc.M, (int)nc, d->c, &p->lin_out, w.h, oc, 0);
         if (mask && !fold) cu_row_mask(c, oc, oc, mc, dc.M, d->c);
     }
@@ -233,7 +240,7 @@ static void tr_bwd_chunk(cu_impl *c, const pf_transition_dims *d, const pf_trans
                          const cu_tr_packed *pk, int fold, const void *mask, const void *x, const void *dy,
                          void *d_x, const tr_ws *w) {
     int64_t M = d->M, nc = (int64_t)d->n * d->c;
-    tr_hidden(c, d, p, pk, x, fold ? mask : NULL, w);  // folded: h is mask h, the input of lin_out
+    tr_hidden(c, d, p, pk, x, fold ? mask : NULL, 1, w);  // folded: h is mask h, the input of lin_out
     if (mask && !fold) {
         cu_row_mask(c, w->dy, dy, mask, M, d->c);
         dy = w->dy;

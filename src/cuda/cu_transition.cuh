@@ -26,9 +26,11 @@ int cu_tr_fused_applies(cu_impl *c, const pf_transition_dims *d, const pf_transi
 // Packs p's lin_a (and lin_b) into pool scratch; the caller releases the pool.
 void cu_tr_pack(cu_impl *c, const pf_transition_dims *d, const pf_transition_p *p, cu_tr_packed *pk);
 // h (R, n c) = act(xl (R, c) W^T + b) * mask[row] (mask may be NULL): SwiGLU
-// silu(a) * b, ReLU max(a, 0), formed in fp32 registers, h written once.
+// silu(a) * b, ReLU max(a, 0), formed in fp32 registers, h written once. With ln, xl
+// is x and the LayerNorm runs in the kernel's prologue (xl written to xl_out when
+// not NULL).
 void cu_tr_hidden_fused(cu_impl *c, const pf_transition_dims *d, const cu_tr_packed *pk, int64_t R,
-                        const void *xl, const void *mask, void *h);
+                        const void *xl, const pf_layernorm_p *ln, void *xl_out, const void *mask, void *h);
 // From dh (R, n c) times mask[row] (mask may be NULL), a and b recomputed from xl:
 // SwiGLU [da | db] (R, 2 n c) (da in columns [0, n c)), ReLU da (R, n c). Written, not
 // accumulated.

@@ -3,7 +3,9 @@
 // (cu_trimul_side.cu: their mma.sync tile product ts_mma is shared).
 //
 // Forward: h (R, n c) = act(xl W^T + b) * mask. A block owns TS_BM rows, loads their xl
-// rows once (cp.async) and loops over column tiles of the packed weight; SwiGLU's rows
+// rows once (cp.async; or their x rows and applies the input LayerNorm in place, one
+// warp per row, with cu_ln_fwd's statistics, writing xl out only where the backward
+// needs it) and loops over column tiles of the packed weight; SwiGLU's rows
 // are [a, b]-interleaved (packed row 2k = W_a channel k, 2k + 1 = W_b channel k), so a
 // thread's accumulator pair (columns 2t, 2t + 1) holds a and b of one channel and
 // silu(a) b is formed in fp32 registers. The tile goes row-major through shared memory
@@ -23,7 +25,9 @@
 #include "cu_trimul_side.cuh"
 
 struct tr_args {
-    const bf16 *xl;     // (M, c) LayerNormed rows
+    const bf16 *xl;     // (M, c) LayerNormed rows, or x when ln_w is set
+    const float *ln_w, *ln_b;  // forward: the input LayerNorm to apply in the prologue, or NULL
+    bf16 *xl_out;       // forward with ln_w: xl (M, c) written out, or NULL
     const bf16 *w;      // (rows, KP) packed (cu_tr_packed)
     const float *bias;  // (rows) or NULL
     const bf16 *mask;   // (M) or NULL: multiplies h (forward) or dh (backward)
@@ -64,6 +68,51 @@ __device__ __forceinline__ void tr_load_block(bf16 *xs, float *ms, bf16 *ws, con
 }
 
 __device__ __forceinline__ float tr_sigmoid(float x) { return fmaf(0.5f, ts_tanh(0.5f * x), 0.5f); }
+
+// The block's rows of xs (x) LayerNormed in place and into xl_out when set: one warp
+// per row, lane channels lane + 32 j, the two-pass fp32 statistics of cu_ln_fwd
+// (cu_prim.cu). Rows past M stay zero.
+template <int KP>
+__device__ __forceinline__ void tr_ln_rows(bf16 *xs, const tr_args &a, int64_t pos0) {
+    constexpr int CPL = (KP + 31) / 32, sk = KP + TS_PAD;
+    const int lane = threadIdx.x & 31, C = a.c;
+    float wr[CPL], br[CPL];
+#pragma unroll
+    for (int j = 0; j < CPL; j++) {
+        int ch = lane + 32 * j;
+        wr[j] = ch < C ? __ldg(a.ln_w + ch) : 0.f;
+        br[j] = ch < C ? __ldg(a.ln_b + ch) : 0.f;
+    }
+    for (int r = threadIdx.x >> 5; r < TS_BM && pos0 + r < a.M; r += TS_THREADS / 32) {
+        bf16 *row = xs + r * sk;
+        float v[CPL], s = 0.f, q = 0.f;
+#pragma unroll
+        for (int j = 0; j < CPL; j++) {
+            int ch = lane + 32 * j;
+            v[j] = ch < C ? __bfloat162float(row[ch]) : 0.f;
+            s += v[j];
+        }
+#pragma unroll
+        for (int o = 16; o; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+        float mu = s / C;
+#pragma unroll
+        for (int j = 0; j < CPL; j++) {
+            float d = lane + 32 * j < C ? v[j] - mu : 0.f;
+            q += d * d;
+        }
+#pragma unroll
+        for (int o = 16; o; o >>= 1) q += __shfl_xor_sync(0xffffffffu, q, o);
+        float rs = rsqrtf(q / C + 1e-5f);
+#pragma unroll
+        for (int j = 0; j < CPL; j++) {
+            int ch = lane + 32 * j;
+            if (ch >= C) continue;
+            bf16 y = __float2bfloat16((v[j] - mu) * rs * wr[j] + br[j]);
+            row[ch] = y;
+            if (a.xl_out) a.xl_out[(pos0 + r) * C + ch] = y;
+        }
+    }
+}
 
 template <int NT>
 __device__ __forceinline__ void tr_zero(float (*acc)[NT][4]) {
@@ -127,9 +176,14 @@ __global__ void __launch_bounds__(TS_THREADS, 2) k_tr_hidden(tr_args a) {
     const int warp = threadIdx.x >> 5, wm = warp & 3, wn = warp >> 2;
     const int64_t pos0 = (int64_t)blockIdx.x * TS_BM;
     tr_load_block<NT, KP>(xs, ms, ws, a, pos0);
+    if (a.ln_w) {
+        fa_wait<0>();
+        __syncthreads();  // x rows landed
+        tr_ln_rows<KP>(xs, a, pos0);
+    }
     for (int tile = 0; tile < a.tiles; tile++) {
         fa_wait<0>();
-        __syncthreads();  // xs, ws landed for every thread; st's last tile stored
+        __syncthreads();  // xs (LayerNormed), ws landed for every thread; st's last tile stored
         float acc[2][NT][4];
         tr_zero<NT>(acc);
         ts_mma<NT, KP>(acc, xs + wm * 32 * sk, ws + wn * 8 * NT * sk);
@@ -311,10 +365,11 @@ static void tr_launch_fwd(cu_impl *c, const tr_args &a, int KP, int bytes) {
 }
 
 void cu_tr_hidden_fused(cu_impl *c, const pf_transition_dims *d, const cu_tr_packed *pk, int64_t R,
-                        const void *xl, const void *mask, void *h) {
+                        const void *xl, const pf_layernorm_p *ln, void *xl_out, const void *mask, void *h) {
     int swi = d->act == PF_ACT_SWIGLU, NT = tr_nt_fwd(pk->KP);
     tr_args a = tr_make_args(d, pk, R, xl, mask, NT);
     a.h = (bf16 *)h;
+    if (ln) a.ln_w = ln->w, a.ln_b = ln->b, a.xl_out = (bf16 *)xl_out;
     if (swi) tr_launch_fwd<true>(c, a, pk->KP, tr_smem_fwd(1, pk->KP, NT));
     else tr_launch_fwd<false>(c, a, pk->KP, tr_smem_fwd(0, pk->KP, NT));
     c->tr_fused_runs++;

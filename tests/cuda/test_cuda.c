@@ -434,8 +434,8 @@ static void test_attention(void) {
 
 // ---- transition, opm, trimul, pwavg, global attention ---------------------------------
 // How a transition case runs: fused, the hidden layer as one kernel (cu_transition_fused.cu)
-// where it applies (bf16, c a multiple of 8 up to 256, no biases on SwiGLU's a and b), else
-// the unfused path forced; chunk, hidden elements per row chunk (0: the default); bias,
+// where it applies (bf16, c a multiple of 8 up to 256, no biases on SwiGLU's a and b) with
+// the LayerNorm in its prologue (1) or apart (2), else the unfused path forced (0); chunk, hidden elements per row chunk (0: the default); bias,
 // the Linears' biases (-1: the module's, ReLU with, SwiGLU without). The test checks
 // which path ran.
 typedef struct { int fused; int64_t chunk; int bias; } tr_opts;
@@ -446,7 +446,7 @@ static void test_transition_path(int act, int use_mask, int64_t M, int c, int n,
     int bias = o.bias < 0 ? !act : o.bias;
     snprintf(label, sizeof label, "%s transition %s M%lld c%d n%d mask %d bias %d chunk %lld%s", H_gpu->name,
              act ? "swiglu" : "relu", (long long)M, c, n, use_mask, bias, (long long)o.chunk,
-             o.fused ? "" : " unfused");
+             o.fused == 0 ? " unfused" : o.fused == 2 ? " ln apart" : "");
     pf_cuda_set_transition_fused(H_gpu, o.fused);
     pf_cuda_set_transition_chunk(H_gpu, o.chunk);
     int64_t runs0 = pf_cuda_transition_fused_runs(H_gpu);
@@ -1065,11 +1065,16 @@ void cuda_transition(void) {
     test_transition(PF_ACT_SWIGLU, 0, 5, 24, 2);
     test_transition_path(PF_ACT_SWIGLU, 1, 37, 16, 4, swi_bias);  // a, b biases: unfused
     test_transition_path(PF_ACT_SWIGLU, 1, 37, 16, 4, unfused);
+    const tr_opts ln_apart = {2, 0, -1};
+    test_transition_path(PF_ACT_SWIGLU, 1, 37, 16, 4, ln_apart);
+    test_transition_path(PF_ACT_RELU, 0, 37, 24, 2, ln_apart);
     // row chunks of 100 rows (the last one row), fused and not
     const tr_opts ch100 = {1, 100 * 64, -1}, ch100u = {0, 100 * 64, -1};
     test_transition_path(PF_ACT_SWIGLU, 1, 301, 16, 4, ch100);
     test_transition_path(PF_ACT_SWIGLU, 1, 301, 16, 4, ch100u);
     test_transition_path(PF_ACT_RELU, 1, 301, 16, 4, ch100);
+    const tr_opts ch100l = {2, 100 * 64, -1};
+    test_transition_path(PF_ACT_SWIGLU, 1, 301, 16, 4, ch100l);
     if (quick) return;
     // row chunks by the default rule: 70001 rows make 2 (the cap's floor, 4 Mi hidden elements)
     test_transition(PF_ACT_SWIGLU, 1, 70001, 16, 4);
@@ -1080,6 +1085,7 @@ void cuda_transition(void) {
     test_transition(PF_ACT_SWIGLU, 1, 130, 256, 2);
     test_transition(PF_ACT_RELU, 1, 130, 256, 4);
     test_transition_path(PF_ACT_SWIGLU, 1, 1000, 128, 4, unfused);
+    test_transition_path(PF_ACT_SWIGLU, 1, 1000, 128, 4, ln_apart);
     const tr_opts ch_rows = {1, 256 * 512, -1};  // 256-row chunks of the c 128, n 4 case, the last 232 rows
     test_transition_path(PF_ACT_SWIGLU, 1, 1000, 128, 4, ch_rows);
 }
