@@ -2,13 +2,15 @@
 // per (op, N): median ms of the forward and of forward+backward, TFLOP/s by the
 // FLOP model below, and device memory (planned saved+ws, and the high-water
 // mark of cudaMemGetInfo around the op).
-//   bench_cuda_ops [--ops tri_attn,trimul,...] [--sizes 256,512,...] [--reps 10] [--fp32]
+//   bench_cuda_ops [--ops tri_attn,trimul,transition] [--sizes 256,512,...] [--reps 10] [--fp32]
 // FLOP model (multiply-add = 2), M = N*N positions, c = c_z, HC = H*c_h:
 //   tri_attn fwd: projections 2 M c (4 HC + H) + output 2 M HC c + core 4 N^3 H c_h
 //            bwd: 2 x projections/output + 2.5 x core (FlashAttention's count:
 //                 5 products against 2), so fwd+bwd = 3 x linear + 3.5 x core.
 //   trimul fwd: 2 M c_z (4 c + c_z) + 2 M c c_z + contraction 2 N^3 c; fwd+bwd = 3 x fwd.
-//   transition fwd: 2 M c (n c) x 2 (ReLU) or x 3 (SwiGLU); fwd+bwd = 3 x fwd.
+//   transition fwd: 2 M c (n c) x 2 (ReLU) or x 3 (SwiGLU); fwd+bwd = 3 x fwd (the
+//            backward's recompute of the hidden layer not counted). The AF3 pair
+//            transition: SwiGLU, c = 128, n = 4, M = N*N.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,6 +116,18 @@ static void tm_step(void *c_, int bwd) {
     if (bwd) be->trimul_bwd(be, &c->d, &c->p, &c->g, c->mask, c->saved, c->dout, c->dz, c->ws);
 }
 
+typedef struct {
+    pf_transition_dims d;
+    pf_transition_p p, g;
+    pf_act *x, *mask, *out, *dout, *dx;
+    void *saved, *ws;
+} tr_ctx;
+static void tr_step(void *c_, int bwd) {
+    tr_ctx *c = c_;
+    be->transition_fwd(be, &c->d, &c->p, c->x, c->mask, c->out, c->saved, c->ws);
+    if (bwd) be->transition_bwd(be, &c->d, &c->p, &c->g, c->mask, c->saved, c->dout, c->dx, c->ws);
+}
+
 static void report(const char *op, int64_t N, double fwd_ms, double fb_ms, double fwd_flop, double fb_flop,
                    pf_mem m, size_t peak) {
     printf("{\"impl\": \"pairfold\", \"op\": \"%s\", \"N\": %lld, \"fwd_ms\": %.4f, \"fwdbwd_ms\": %.4f, "
@@ -182,6 +196,39 @@ static void bench_trimul(int64_t N, int reps) {
     for (int i = 0; i < 6; i++) be->free(be, bufs[i]);
 }
 
+// AF3's pair transition: SwiGLU, c = 128, n = 4, the pair mask (all ones) as the block
+// passes it. PF_TR_FUSED=0 (unfused) or 2 (fused, LayerNorm apart) and PF_TR_CHUNK_M=4
+// (the former chunks) for A/B runs.
+static void bench_transition(int64_t N, int reps) {
+    tr_ctx c;
+    memset(&c, 0, sizeof c);
+    int cz = 128, n = 4;
+    c.d = (pf_transition_dims){N * N, cz, n, PF_ACT_SWIGLU};
+    c.p.ln = lnp(cz, 1);
+    c.p.lin_a = lin(n * cz, cz, 0, 2); c.p.lin_b = lin(n * cz, cz, 0, 3); c.p.lin_out = lin(cz, n * cz, 0, 4);
+    c.g.ln = ln_zero(cz);
+    c.g.lin_a = lin_zero(n * cz, cz, 0); c.g.lin_b = lin_zero(n * cz, cz, 0); c.g.lin_out = lin_zero(cz, n * cz, 0);
+    int64_t M = N * N, nx = M * cz;
+    c.x = dact(nx, 5);
+    c.dout = dact(nx, 6);
+    c.out = be->alloc(be, pf_act_size(be, nx));
+    c.dx = be->alloc(be, pf_act_size(be, nx));
+    be->zero(be, c.dx, pf_act_size(be, nx));
+    real *ones = pf_malloc(sizeof(real) * (size_t)M);
+    for (int64_t i = 0; i < M; i++) ones[i] = 1;
+    c.mask = be->alloc(be, pf_act_size(be, M));
+    be->act_from_real(be, c.mask, ones, M);
+    pf_free(ones);
+    pf_mem m = be->transition_mem(be, &c.d);
+    c.saved = be->alloc(be, m.saved);
+    c.ws = be->alloc(be, m.ws);
+    double f = pf_transition_flops(&c.d);
+    double tf = time_median(tr_step, &c, 0, reps), tb = time_median(tr_step, &c, 1, reps);
+    report("transition", N, tf, tb, f, 3 * f, m, used_now() - mem_base);
+    void *bufs[] = {c.x, c.dout, c.out, c.dx, c.mask, c.saved, c.ws};
+    for (int i = 0; i < 7; i++) be->free(be, bufs[i]);
+}
+
 int main(int argc, char **argv) {
     const char *ops = "tri_attn,trimul";
     const char *sizes = "256,512,768,1024";
@@ -202,6 +249,7 @@ int main(int argc, char **argv) {
         int64_t N = atoll(s);
         if (strstr(ops, "tri_attn")) bench_tri_attn(N, reps);
         if (strstr(ops, "trimul")) bench_trimul(N, reps);
+        if (strstr(ops, "transition")) bench_transition(N, reps);
     }
     be->destroy(be);
     return 0;

@@ -6,6 +6,7 @@
 #include "cu_ops.h"
 #include "cu_vec.cuh"
 #include "cuda_backend.h"
+#include "cu_transition.cuh"
 #include "../backend/ops.h"
 #include <string.h>
 #include <math.h>
@@ -441,13 +442,30 @@ extern "C" void pf_cuda_set_chunk_bytes(pf_backend *be, size_t bytes) { CU(be)->
 extern "C" void pf_cuda_set_attn_fused(pf_backend *be, int mode) { CU(be)->attn_fused = mode < 0 ? -1 : mode > 0; }
 extern "C" void pf_cuda_set_trimul_fused(pf_backend *be, int on) { CU(be)->trimul_fused = on != 0; }
 extern "C" int64_t pf_cuda_trimul_fused_runs(pf_backend *be) { return CU(be)->trimul_fused_runs; }
+extern "C" void pf_cuda_set_transition_fused(pf_backend *be, int mode) {
+    CU(be)->tr_fused = mode == 1 || mode == 2 ? mode : 0;
+}
+extern "C" int64_t pf_cuda_transition_fused_runs(pf_backend *be) { return CU(be)->tr_fused_runs; }
+extern "C" void pf_cuda_set_transition_chunk(pf_backend *be, int64_t hidden_elems) {
+    CU(be)->tr_chunk = hidden_elems > 0 ? hidden_elems : cu_tr_chunk_env();
+}
 
-// PF_TRIMUL_FUSED: 1 or unset (the fused sides kernel where it applies), 0 (the unfused path).
-static int trimul_fused_env(void) {
-    const char *e = getenv("PF_TRIMUL_FUSED");
+// PF_TRIMUL_FUSED: 1 or unset (the fused kernels where they apply), 0 (the unfused path).
+static int fused_env(const char *name) {
+    const char *e = getenv(name);
     if (!e || !*e || !strcmp(e, "1")) return 1;
     if (!strcmp(e, "0")) return 0;
-    pf_die("PF_TRIMUL_FUSED=%s: expected 0 (off) or 1 (on, the default)", e);
+    pf_die("%s=%s: expected 0 (off) or 1 (on, the default)", name, e);
+}
+
+// PF_TR_FUSED: 1 or unset (the fused hidden layer with the LayerNorm in its prologue),
+// 2 (the fused hidden layer after a LayerNorm kernel), 0 (the unfused path).
+static int tr_fused_env(void) {
+    const char *e = getenv("PF_TR_FUSED");
+    if (!e || !*e || !strcmp(e, "1")) return 1;
+    if (!strcmp(e, "0") || !strcmp(e, "2")) return e[0] - '0';
+    pf_die("PF_TR_FUSED=%s: expected 0 (unfused), 1 (fused, LayerNorm in the kernel: the default) or 2 "
+           "(fused, LayerNorm apart)", e);
 }
 
 extern "C" int pf_cuda_use_device(int local_rank) {
@@ -463,7 +481,9 @@ extern "C" pf_backend *pf_backend_cuda(int bf16_acts) {
     pf_backend *be = (pf_backend *)calloc(1, sizeof *be);
     if (!c || !be) pf_die("out of host memory");
     c->bf16 = bf16_acts ? 1 : 0;
-    c->trimul_fused = trimul_fused_env();
+    c->trimul_fused = fused_env("PF_TRIMUL_FUSED");
+    c->tr_fused = tr_fused_env();
+    c->tr_chunk = cu_tr_chunk_env();
     CU_CHECK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
     LT_CHECK(cublasLtCreate(&c->lt));
     c->lt_ws_bytes = 64u << 20;

@@ -66,6 +66,10 @@ typedef struct {
     int attn_dbias;            // attention bias-gradient kernel: 0 by shape, v + 1 variant v (cu_flash_bwd_dbias.cu)
     int trimul_fused;          // triangle multiplication's sides as one kernel (cu_trimul_side.cu): 1 on, 0 off
     int64_t trimul_fused_runs; // its launches so far (tests: the path was taken)
+    int tr_fused;              // transition's hidden layer as one kernel (cu_transition_fused.cu): 0 off, 1 with
+                               // the LayerNorm in its prologue, 2 after a LayerNorm kernel
+    int64_t tr_fused_runs;     // its launches so far (tests)
+    int64_t tr_chunk;          // transition: hidden elements per row chunk (cu_transition.cu), 0 the default
 } cu_impl;
 
 static inline cu_impl *CU(pf_backend *be) { return (cu_impl *)be->impl; }

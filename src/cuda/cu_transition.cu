@@ -5,27 +5,60 @@
 // dy, dxl (R, c) rather than 3 n times the input: at N = 1024 (M = 2^20 pair
 // rows, c = 128, n = 4) 3.75 GiB would otherwise be the largest workspace of a
 // Pairformer block. Chunks run in order: gradients stay deterministic.
-#include "cu_ops.h"
+//
+// Chunk size: 64 Mi hidden elements (R n c) by default (PF_TR_CHUNK_M), capped so
+// that the workspace is at most twice the input x (and never below the former
+// fixed 4 Mi elements, 30 MiB at c = 128, n = 4): 8 chunks at N = 1024 where 4 Mi
+// elements made 128, each with its LN, GEMMs, activation and mask kernels and a
+// splitK weight-gradient GEMM + reduce per Linear.
+//
+// bf16 with c a multiple of 8 takes the fused hidden layer (cu_transition_fused.cu):
+// h = act(xl W^T) * mask in one kernel (no a, b buffers in the forward), [da | db]
+// from dh in one kernel; a mask with no output bias is folded into h (forward) and
+// dh (backward), so no row-mask kernels run; the input LayerNorm runs in the forward
+// kernel's prologue (xl written out only for the backward's GEMMs). PF_TR_FUSED=0
+// keeps the unfused path, PF_TR_FUSED=2 the fused kernels after a LayerNorm kernel.
+#include "cu_transition.cuh"
 #include "cu_vec.cuh"
 
-#define TR_CHUNK_ELEMS ((int64_t)1 << 22)  // hidden elements per chunk (R * n * c)
+#define TR_CHUNK_DEFAULT ((int64_t)64 << 20)  // hidden elements per chunk (R * n * c)
+#define TR_CHUNK_FLOOR ((int64_t)1 << 22)     // the former fixed chunk: the cap never goes below it
 
-static int64_t tr_rows(const pf_transition_dims *d) {
-    int64_t nc = (int64_t)d->n * d->c;
-    int64_t r = nc > 0 ? TR_CHUNK_ELEMS / nc : d->M;
-    if (r < 1) r = 1;
-    return r < d->M ? r : (d->M > 0 ? d->M : 1);
+int64_t cu_tr_chunk_env(void) {
+    const char *e = getenv("PF_TR_CHUNK_M");
+    if (!e || !*e) return TR_CHUNK_DEFAULT;
+    char *end = NULL;
+    long v = strtol(e, &end, 10);
+    if (*end || v < 1 || v > 4096)
+        pf_die("PF_TR_CHUNK_M=%s: expected the transition's hidden elements per row chunk in units of 2^20, "
+               "an integer from 1 to 4096 (default 64)", e);
+    return (int64_t)v << 20;
 }
 
-typedef struct { void *xl, *a, *b, *h, *dy, *dxl; } tr_ws;
+// Rows per chunk: the target (c->tr_chunk hidden elements), at most the rows whose
+// workspace is twice the input's bytes (but at least TR_CHUNK_FLOOR elements), a
+// multiple of 128 (the fused kernels' row tile) when above it.
+static int64_t tr_rows(const cu_impl *c, const pf_transition_dims *d) {
+    int64_t nc = (int64_t)d->n * d->c, per_row = 3 * (int64_t)d->c + 3 * nc;  // ws elements per row
+    if (nc <= 0 || d->M <= 0) return d->M > 0 ? d->M : 1;
+    int64_t target = (c->tr_chunk > 0 ? c->tr_chunk : TR_CHUNK_DEFAULT) / nc;
+    int64_t cap = 2 * d->M * d->c / per_row, floor_rows = TR_CHUNK_FLOOR / nc;
+    if (cap < floor_rows) cap = floor_rows;
+    int64_t r = target < cap ? target : cap;
+    if (r > 128) r -= r % 128;
+    if (r < 1) r = 1;
+    return r < d->M ? r : d->M;
+}
+
+// ab: a | b (R, nc) each (unfused), or the fused backward's [da | db] (R, 2 nc).
+typedef struct { void *xl, *ab, *h, *dy, *dxl; } tr_ws;
 
 static size_t tr_layout(cu_impl *c, const pf_transition_dims *d, void *ws, tr_ws *w) {
     size_t e = cu_esz(c);
-    int64_t M = tr_rows(d), nc = (int64_t)d->n * d->c;
+    int64_t M = tr_rows(c, d), nc = (int64_t)d->n * d->c;
     cu_carver cv = {(char *)ws, 0};
     w->xl = cu_carve(&cv, (size_t)(M * d->c) * e);
-    w->a = cu_carve(&cv, (size_t)(M * nc) * e);
-    w->b = d->act == PF_ACT_SWIGLU ? cu_carve(&cv, (size_t)(M * nc) * e) : NULL;
+    w->ab = cu_carve(&cv, (size_t)(M * nc * (d->act == PF_ACT_SWIGLU ? 2 : 1)) * e);
     w->h = cu_carve(&cv, (size_t)(M * nc) * e);
     w->dy = cu_carve(&cv, (size_t)(M * d->c) * e);
     w->dxl = cu_carve(&cv, (size_t)(M * d->c) * e);
@@ -103,18 +136,30 @@ __global__ void k_act_bwd_v(T *a, T *b, const T *dh, int64_t n) {
     }
 }
 
-static void tr_hidden(cu_impl *c, const pf_transition_dims *d, const pf_transition_p *p, const void *x,
-                      const tr_ws *w, void *h) {
+// h (R, nc) and, where need_xl or unfused, xl = LN(x): the fused kernel (pk non-NULL;
+// h times hmask; the LayerNorm in its prologue unless tr_fused is 2), or the GEMMs
+// into a, b and the activation kernel.
+static void tr_hidden(cu_impl *c, const pf_transition_dims *d, const pf_transition_p *p, const cu_tr_packed *pk,
+                      const void *x, const void *hmask, int need_xl, const tr_ws *w) {
     int64_t M = d->M, nc = (int64_t)d->n * d->c;
+    if (pk && c->tr_fused == 1 && !((uintptr_t)x & 15)) {  // cp.async reads x rows: 16-byte aligned
+        cu_tr_hidden_fused(c, d, pk, M, x, &p->ln, need_xl ? w->xl : NULL, hmask, w->h);
+        return;
+    }
     cu_ln_fwd(c, M, d->c, &p->ln, x, w->xl);
-    cu_linear_fwd(c, M, d->c, (int)nc, &p->lin_a, w->xl, w->a, 0);
-    if (d->act == PF_ACT_SWIGLU) cu_linear_fwd(c, M, d->c, (int)nc, &p->lin_b, w->xl, w->b, 0);
-    if (cu_vec_ok(M * nc, w->a, w->b, h))
+    if (pk) {
+        cu_tr_hidden_fused(c, d, pk, M, w->xl, NULL, NULL, hmask, w->h);
+        return;
+    }
+    void *a = w->ab, *b = d->act == PF_ACT_SWIGLU ? (char *)w->ab + (size_t)(M * nc) * cu_esz(c) : NULL;
+    cu_linear_fwd(c, M, d->c, (int)nc, &p->lin_a, w->xl, a, 0);
+    if (b) cu_linear_fwd(c, M, d->c, (int)nc, &p->lin_b, w->xl, b, 0);
+    if (cu_vec_ok(M * nc, a, b, w->h))
         CU_DISPATCH(c, T, k_act_fwd_v<T><<<cu_vec_blocks(M * nc), 256, 0, c->stream>>>(
-                              (const T *)w->a, (const T *)w->b, (T *)h, M * nc));
+                              (const T *)a, (const T *)b, (T *)w->h, M * nc));
     else
         CU_DISPATCH(c, T, k_act_fwd<T><<<cu_blocks(M * nc, 256), 256, 0, c->stream>>>(
-                              (const T *)w->a, (const T *)w->b, (T *)h, M * nc));
+                              (const T *)a, (const T *)b, (T *)w->h, M * nc));
     CU_LAUNCHED();
 }
 
@@ -123,21 +168,92 @@ static const void *rows_at(cu_impl *c, const void *p, int64_t m0, int ch) {
     return p ? (const char *)p + (size_t)(m0 * ch) * cu_esz(c) : NULL;
 }
 
+// The fused path's packed weights (pool scratch from the caller's mark) or NULL, and
+// whether the mask folds into h: out = mask (h W^T) = (mask h) W^T with no output bias.
+static const cu_tr_packed *tr_prepare(cu_impl *c, const pf_transition_dims *d, const pf_transition_p *p,
+                                      const void *mask, cu_tr_packed *pk, int *fold) {
+    *fold = 0;
+    if (!cu_tr_fused_applies(c, d, p)) return NULL;
+    cu_tr_pack(c, d, p, pk);
+    *fold = mask && !p->lin_out.b;
+    return pk;
+}
+
 void cu_transition_fwd(pf_backend *be, const pf_transition_dims *d, const pf_transition_p *p,
                        const pf_act *x, const pf_act *mask, pf_act *out, void *saved, void *ws) {
     cu_impl *c = CU(be);
     tr_ws w;
     tr_layout(c, d, ws, &w);
-    int64_t R = tr_rows(d), nc = (int64_t)d->n * d->c;
+    int64_t R = tr_rows(c, d), nc = (int64_t)d->n * d->c;
+    size_t mark = cu_pool_mark(c);
+    cu_tr_packed pks;
+    int fold;
+    const cu_tr_packed *pk = tr_prepare(c, d, p, mask, &pks, &fold);
     for (int64_t m0 = 0; m0 < d->M; m0 += R) {
         pf_transition_dims dc = *d;
         dc.M = R < d->M - m0 ? R : d->M - m0;
         void *oc = (void *)rows_at(c, out, m0, d->c);
-        tr_hidden(c, &dc, p, rows_at(c, x, m0, d->c), &w, w.h);
+        const void *mc = rows_at(c, mask, m0, 1);
+        tr_hidden(c, &dc, p, pk, rows_at(c, x, m0, d->c), fold ? mc : NULL, 0, &w);
         cu_linear_fwd(c, dc.M, (int)nc, d->c, &p->lin_out, w.h, oc, 0);
-        if (mask) cu_row_mask(c, oc, oc, rows_at(c, mask, m0, 1), dc.M, d->c);
+        if (mask && !fold) cu_row_mask(c, oc, oc, mc, dc.M, d->c);
     }
+    cu_pool_release(c, mark);
     if (saved) cu_copy_act(c, saved, x, d->M * d->c);
+}
+
+// dW (out, in) += dy^T x (and the bias gradient) when g; dx = dy W + beta dx when dx.
+// dy (R, out) with row stride ldy: da, db side by side in the fused [da | db].
+static void tr_lin_bwd(cu_impl *c, int64_t R, int in, int out, const pf_linear_p *p, pf_linear_p *g,
+                       const void *x, const void *dy, int64_t ldy, void *dx, float beta) {
+    if (g) {
+        cu_gemm(c, 1, 0, out, in, R, 1.f, dy, CU_ACT, ldy, x, CU_ACT, in, 1.f, g->w, CU_F32, in, 1, 0, 0, 0, NULL);
+        if (g->b && ldy != out) pf_die("cu_transition: a bias gradient from strided rows");  // cu_tr_fused_applies
+        if (g->b) cu_colsum_add(c, R, out, dy, CU_ACT, g->b, 1.f);
+    }
+    if (dx) {
+        const void *w = cu_weight(c, p->w, (size_t)out * in);
+        cu_gemm(c, 0, 0, R, in, out, 1.f, dy, CU_ACT, ldy, w, CU_ACT, in, beta, dx, CU_ACT, in, 1, 0, 0, 0, NULL);
+    }
+}
+
+// From dh (w->h): a <- da, b <- db (unfused, in place), or [da | db] (fused).
+static void tr_act_bwd(cu_impl *c, const pf_transition_dims *d, const cu_tr_packed *pk, const void *hmask,
+                       const tr_ws *w) {
+    int64_t M = d->M, nc = (int64_t)d->n * d->c;
+    if (pk) {
+        cu_tr_hidden_grad_fused(c, d, pk, M, w->xl, hmask, w->h, w->ab);
+        return;
+    }
+    void *a = w->ab, *b = d->act == PF_ACT_SWIGLU ? (char *)w->ab + (size_t)(M * nc) * cu_esz(c) : NULL;
+    if (cu_vec_ok(M * nc, a, b, w->h))
+        CU_DISPATCH(c, T, k_act_bwd_v<T><<<cu_vec_blocks(M * nc), 256, 0, c->stream>>>(
+                              (T *)a, (T *)b, (const T *)w->h, M * nc));
+    else
+        CU_DISPATCH(c, T, k_act_bwd<T><<<cu_blocks(M * nc, 256), 256, 0, c->stream>>>(
+                              (T *)a, (T *)b, (const T *)w->h, M * nc));
+    CU_LAUNCHED();
+}
+
+// One chunk (d->M rows) of the backward: x, dy, mask, d_x are its rows.
+static void tr_bwd_chunk(cu_impl *c, const pf_transition_dims *d, const pf_transition_p *p, pf_transition_p *g,
+                         const cu_tr_packed *pk, int fold, const void *mask, const void *x, const void *dy,
+                         void *d_x, const tr_ws *w) {
+    int64_t M = d->M, nc = (int64_t)d->n * d->c;
+    tr_hidden(c, d, p, pk, x, fold ? mask : NULL, 1, w);  // folded: h is mask h, the input of lin_out
+    if (mask && !fold) {
+        cu_row_mask(c, w->dy, dy, mask, M, d->c);
+        dy = w->dy;
+    }
+    cu_linear_bwd(c, M, (int)nc, d->c, &p->lin_out, &g->lin_out, w->h, dy, NULL);
+    tr_lin_bwd(c, M, (int)nc, d->c, &p->lin_out, NULL, NULL, dy, d->c, w->h, 0.f);  // dh, over h
+    tr_act_bwd(c, d, pk, fold ? mask : NULL, w);  // folded: dh times the mask there
+    int swi = d->act == PF_ACT_SWIGLU;
+    int64_t ld = pk && swi ? 2 * nc : nc;  // [da | db] rows, or a and b apart
+    const void *db = (const char *)w->ab + (size_t)(pk ? nc : M * nc) * cu_esz(c);
+    tr_lin_bwd(c, M, d->c, (int)nc, &p->lin_a, &g->lin_a, w->xl, w->ab, ld, w->dxl, 0.f);
+    if (swi) tr_lin_bwd(c, M, d->c, (int)nc, &p->lin_b, &g->lin_b, w->xl, db, ld, w->dxl, 1.f);
+    cu_ln_bwd(c, M, d->c, &p->ln, &g->ln, x, w->dxl, d_x);
 }
 
 void cu_transition_bwd(pf_backend *be, const pf_transition_dims *d, const pf_transition_p *p,
@@ -146,27 +262,16 @@ void cu_transition_bwd(pf_backend *be, const pf_transition_dims *d, const pf_tra
     cu_impl *c = CU(be);
     tr_ws w;
     tr_layout(c, d, ws, &w);
-    int64_t R = tr_rows(d), nc = (int64_t)d->n * d->c;
+    int64_t R = tr_rows(c, d);
+    size_t mark = cu_pool_mark(c);
+    cu_tr_packed pks;
+    int fold;
+    const cu_tr_packed *pk = tr_prepare(c, d, p, mask, &pks, &fold);
     for (int64_t m0 = 0; m0 < d->M; m0 += R) {
         pf_transition_dims dc = *d;
-        int64_t M = dc.M = R < d->M - m0 ? R : d->M - m0;
-        const void *xc = rows_at(c, saved, m0, d->c);
-        tr_hidden(c, &dc, p, xc, &w, w.h);
-        const void *dy = rows_at(c, d_out, m0, d->c);
-        if (mask) { cu_row_mask(c, w.dy, dy, rows_at(c, mask, m0, 1), M, d->c); dy = w.dy; }
-        cu_linear_bwd(c, M, (int)nc, d->c, &p->lin_out, &g->lin_out, w.h, dy, NULL);
-        cu_fill(c, w.h, 0.f, M * nc);
-        cu_linear_bwd(c, M, (int)nc, d->c, &p->lin_out, NULL, NULL, dy, w.h);  // dh
-        if (cu_vec_ok(M * nc, w.a, w.b, w.h))
-            CU_DISPATCH(c, T, k_act_bwd_v<T><<<cu_vec_blocks(M * nc), 256, 0, c->stream>>>(
-                                  (T *)w.a, (T *)w.b, (const T *)w.h, M * nc));
-        else
-            CU_DISPATCH(c, T, k_act_bwd<T><<<cu_blocks(M * nc, 256), 256, 0, c->stream>>>(
-                                  (T *)w.a, (T *)w.b, (const T *)w.h, M * nc));
-        CU_LAUNCHED();
-        cu_fill(c, w.dxl, 0.f, M * d->c);
-        cu_linear_bwd(c, M, d->c, (int)nc, &p->lin_a, &g->lin_a, w.xl, w.a, w.dxl);
-        if (d->act == PF_ACT_SWIGLU) cu_linear_bwd(c, M, d->c, (int)nc, &p->lin_b, &g->lin_b, w.xl, w.b, w.dxl);
-        cu_ln_bwd(c, M, d->c, &p->ln, &g->ln, xc, w.dxl, d_x ? (void *)rows_at(c, d_x, m0, d->c) : NULL);
+        dc.M = R < d->M - m0 ? R : d->M - m0;
+        tr_bwd_chunk(c, &dc, p, g, pk, fold, rows_at(c, mask, m0, 1), rows_at(c, saved, m0, d->c),
+                     rows_at(c, d_out, m0, d->c), d_x ? (void *)rows_at(c, d_x, m0, d->c) : NULL, &w);
     }
+    cu_pool_release(c, mark);
 }

@@ -2,7 +2,8 @@
 // multiplication (cu_trimul_side.cu: forward sides; cu_trimul_side_bwd.cu: the side
 // gradient): a block owns TS_BM positions and their zl rows in shared memory, loops
 // over column tiles of packed [p, g]-interleaved weight rows, and multiplies on
-// mma.sync (bf16, fp32 accumulators). Included by those two files only.
+// mma.sync (bf16, fp32 accumulators). Included by those two files, and by
+// cu_transition_fused.cu for ts_mma, ts_tanh, ts_depth and the tile constants.
 #ifndef PF_CU_TRIMUL_SIDE_CUH
 #define PF_CU_TRIMUL_SIDE_CUH
 #include "cu_trimul.cuh"

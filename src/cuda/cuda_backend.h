@@ -29,6 +29,17 @@ void pf_cuda_set_attn_fused(pf_backend *be, int mode);
 void pf_cuda_set_trimul_fused(pf_backend *be, int on);
 // Launches of that kernel so far (tests check which path ran).
 int64_t pf_cuda_trimul_fused_runs(pf_backend *be);
+// The transition's hidden layer as one tensor-core kernel per pass (bf16, sm_80+, c a
+// multiple of 8 up to 256; cu_transition_fused.cu): 1 with the input LayerNorm in the
+// forward kernel's prologue (the default; PF_TR_FUSED at backend creation sets the
+// mode), 2 after a LayerNorm kernel, 0 the unfused GEMMs + activation kernel (tests, A/B).
+void pf_cuda_set_transition_fused(pf_backend *be, int mode);
+// Launches of its kernels so far (tests check which path ran).
+int64_t pf_cuda_transition_fused_runs(pf_backend *be);
+// Hidden elements (rows x n c) per row chunk of the transition (cu_transition.cu); 0
+// restores the default (PF_TR_CHUNK_M at backend creation, else 64 Mi), always capped so
+// that the workspace stays within twice the input. The op's mem() must be asked again.
+void pf_cuda_set_transition_chunk(pf_backend *be, int64_t hidden_elems);
 #ifdef __cplusplus
 }
 #endif

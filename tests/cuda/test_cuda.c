@@ -434,26 +434,42 @@ static void test_attention(void) {
 }
 
 // ---- transition, opm, trimul, pwavg, global attention ---------------------------------
-static void test_transition(int act, int use_mask, int64_t M, int c, int n) {
+// How a transition case runs: fused, the hidden layer as one kernel (cu_transition_fused.cu)
+// where it applies (bf16, c a multiple of 8 up to 256, no biases on SwiGLU's a and b) with
+// the LayerNorm in its prologue (1) or apart (2), else the unfused path forced (0); chunk, hidden elements per row chunk (0: the default); bias,
+// the Linears' biases (-1: the module's, ReLU with, SwiGLU without). The test checks
+// which path ran.
+typedef struct { int fused; int64_t chunk; int bias; } tr_opts;
+static const tr_opts TR_DEFAULT = {1, 0, -1};
+
+static void test_transition_path(int act, int use_mask, int64_t M, int c, int n, tr_opts o) {
     char label[256];
-    snprintf(label, sizeof label, "%s transition %s M%lld c%d n%d mask %d", H_gpu->name, act ? "swiglu" : "relu",
-             (long long)M, c, n, use_mask);
+    int bias = o.bias < 0 ? !act : o.bias;
+    snprintf(label, sizeof label, "%s transition %s M%lld c%d n%d mask %d bias %d chunk %lld%s", H_gpu->name,
+             act ? "swiglu" : "relu", (long long)M, c, n, use_mask, bias, (long long)o.chunk,
+             o.fused == 0 ? " unfused" : o.fused == 2 ? " ln apart" : "");
+    pf_cuda_set_transition_fused(H_gpu, o.fused);
+    pf_cuda_set_transition_chunk(H_gpu, o.chunk);
+    int64_t runs0 = pf_cuda_transition_fused_runs(H_gpu);
     h_params_reset();
     pf_transition_dims d = {M, c, n, act};
     pf_transition_p P, G, Pd, Gd;
     memset(&P, 0, sizeof P); memset(&G, 0, sizeof G); memset(&Pd, 0, sizeof Pd); memset(&Gd, 0, sizeof Gd);
     h_layernorm(&P.ln, &G.ln, &Pd.ln, &Gd.ln, c, 1, "ln");
-    h_linear(&P.lin_a, &G.lin_a, &Pd.lin_a, &Gd.lin_a, n * c, c, !act, 2, "lin_a");
-    if (act) h_linear(&P.lin_b, &G.lin_b, &Pd.lin_b, &Gd.lin_b, n * c, c, 0, 3, "lin_b");
-    h_linear(&P.lin_out, &G.lin_out, &Pd.lin_out, &Gd.lin_out, c, n * c, !act, 4, "lin_out");
+    h_linear(&P.lin_a, &G.lin_a, &Pd.lin_a, &Gd.lin_a, n * c, c, bias, 2, "lin_a");
+    if (act) h_linear(&P.lin_b, &G.lin_b, &Pd.lin_b, &Gd.lin_b, n * c, c, bias, 3, "lin_b");
+    h_linear(&P.lin_out, &G.lin_out, &Pd.lin_out, &Gd.lin_out, c, n * c, bias, 4, "lin_out");
     hbuf x = h_rand(M * c, 1, 5), mk = h_mask(M, 0, 0.3, 6);
     pf_mem mc = H_cpu->transition_mem(H_cpu, &d), mg = H_gpu->transition_mem(H_gpu, &d);
     mems m = mk_mems(mc, mg);
     real *oc = tl_zeros(M * c);
-    hbuf og = h_poison(M * c);
+    hbuf og = h_poison(M * c), og2 = h_poison(M * c);
     H_cpu->transition_fwd(H_cpu, &d, &P, x.h, use_mask ? mk.h : NULL, oc, m.cs, m.cw);
     H_gpu->transition_fwd(H_gpu, &d, &Pd, x.d, use_mask ? mk.d : NULL, og.d, m.gs, m.gw);
     out_check(label, "fwd", &og, oc);
+    H_gpu->transition_fwd(H_gpu, &d, &Pd, x.d, use_mask ? mk.d : NULL, og2.d, NULL, m.gw);  // inference
+    tl_check(!memcmp(h_download(&og), h_download(&og2), sizeof(real) * (size_t)(M * c)), label,
+             "forward not bit-identical run to run");
     hbuf dout = h_rand(M * c, 1, 7);
     hgrad dx = g_in(M * c, 8);
     H_cpu->transition_bwd(H_cpu, &d, &P, &G, use_mask ? mk.h : NULL, m.cs, dout.h, dx.b.h, m.cw);
@@ -464,8 +480,17 @@ static void test_transition(int act, int use_mask, int64_t M, int c, int n) {
     H_gpu->transition_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, m.gs, dout.d, dx.b.d, m.gw);
     h_check_doubled(label);
     g_twice(label, "dx", &dx);
+    int64_t runs = pf_cuda_transition_fused_runs(H_gpu) - runs0;
+    int want = o.fused && H_bf16 && c % 8 == 0 && c <= 256 && !(act && bias);
+    tl_check(want ? runs > 0 : runs == 0, label, "fused hidden-layer kernels ran %lld times, expected %s",
+             (long long)runs, want ? "some" : "none");
+    pf_cuda_set_transition_fused(H_gpu, 1);
+    pf_cuda_set_transition_chunk(H_gpu, 0);
     free_mems(&m);
     finish(label);
+}
+static void test_transition(int act, int use_mask, int64_t M, int c, int n) {
+    test_transition_path(act, use_mask, M, c, n, TR_DEFAULT);
 }
 
 // The column-sharded entry (cu_dap_opm.cu) with one rank (P1: the collectives are
@@ -1029,10 +1054,44 @@ void cuda_global_attn(void) {
 }
 
 void cuda_transition(void) {
+    // c not a multiple of 8: the unfused path in both modes
     test_transition(PF_ACT_RELU, 1, 37, 12, 4);
     test_transition(PF_ACT_SWIGLU, 1, 37, 12, 4);
     test_transition(PF_ACT_SWIGLU, 0, 5, 33, 2);
-    if (!quick) test_transition(PF_ACT_SWIGLU, 1, 70001, 16, 4);  // 2 row chunks (2^22 hidden elements each)
+    // bf16 with c a multiple of 8 takes the fused hidden layer (cu_transition_fused.cu):
+    // SwiGLU with the mask folded into h and dh; ReLU with biases (mask kernels on out and
+    // dy) and without (folded); partial column tiles (n c 48, 64 against 64- and 128-wide
+    // tiles), depth 16 and padded (c 24 -> 32), rows not a multiple of the 128-row tile
+    const tr_opts no_bias = {1, 0, 0}, swi_bias = {1, 0, 1}, unfused = {0, 0, -1};
+    test_transition(PF_ACT_SWIGLU, 1, 37, 16, 4);
+    test_transition(PF_ACT_RELU, 1, 37, 16, 4);
+    test_transition_path(PF_ACT_RELU, 1, 37, 16, 2, no_bias);
+    test_transition(PF_ACT_SWIGLU, 0, 5, 24, 2);
+    test_transition_path(PF_ACT_SWIGLU, 1, 37, 16, 4, swi_bias);  // a, b biases: unfused
+    test_transition_path(PF_ACT_SWIGLU, 1, 37, 16, 4, unfused);
+    const tr_opts ln_apart = {2, 0, -1};
+    test_transition_path(PF_ACT_SWIGLU, 1, 37, 16, 4, ln_apart);
+    test_transition_path(PF_ACT_RELU, 0, 37, 24, 2, ln_apart);
+    // row chunks of 100 rows (the last one row), fused and not
+    const tr_opts ch100 = {1, 100 * 64, -1}, ch100u = {0, 100 * 64, -1};
+    test_transition_path(PF_ACT_SWIGLU, 1, 301, 16, 4, ch100);
+    test_transition_path(PF_ACT_SWIGLU, 1, 301, 16, 4, ch100u);
+    test_transition_path(PF_ACT_RELU, 1, 301, 16, 4, ch100);
+    const tr_opts ch100l = {2, 100 * 64, -1};
+    test_transition_path(PF_ACT_SWIGLU, 1, 301, 16, 4, ch100l);
+    if (quick) return;
+    // row chunks by the default rule: 70001 rows make 2 (the cap's floor, 4 Mi hidden elements)
+    test_transition(PF_ACT_SWIGLU, 1, 70001, 16, 4);
+    // the models' widths: c 128 (pair), n 4 and 2; depth 256 (4-wide forward tiles)
+    test_transition(PF_ACT_SWIGLU, 1, 1000, 128, 4);
+    test_transition(PF_ACT_SWIGLU, 0, 259, 128, 2);
+    test_transition(PF_ACT_RELU, 1, 777, 128, 4);
+    test_transition(PF_ACT_SWIGLU, 1, 130, 256, 2);
+    test_transition(PF_ACT_RELU, 1, 130, 256, 4);
+    test_transition_path(PF_ACT_SWIGLU, 1, 1000, 128, 4, unfused);
+    test_transition_path(PF_ACT_SWIGLU, 1, 1000, 128, 4, ln_apart);
+    const tr_opts ch_rows = {1, 256 * 512, -1};  // 256-row chunks of the c 128, n 4 case, the last 232 rows
+    test_transition_path(PF_ACT_SWIGLU, 1, 1000, 128, 4, ch_rows);
 }
 
 void cuda_opm(void) {

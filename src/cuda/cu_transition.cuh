@@ -1,0 +1,40 @@
+// cu_transition.cuh: the transition's pieces shared by cu_transition.cu (the op:
+// row chunks, LayerNorm, the output Linear, the weight gradients) and
+// cu_transition_fused.cu (the hidden layer as one tensor-core kernel per pass).
+#ifndef PF_CU_TRANSITION_CUH
+#define PF_CU_TRANSITION_CUH
+#include "cu_ops.h"
+
+// Hidden elements per row chunk from PF_TR_CHUNK_M (in units of 2^20, 1..4096; unset:
+// 64), read at backend creation; a bad value stops with an error naming the variable.
+int64_t cu_tr_chunk_env(void);
+
+// The hidden layer's weights packed for the fused kernels (pool scratch): SwiGLU rows
+// [W_a ch 0, W_b ch 0, W_a ch 1, ...] (so that one accumulator pair holds a and b of
+// one channel), ReLU the rows of W_a; depth KP (c rounded up to a power of two, zeros
+// past c), rows padded with zeros to a multiple of 128. bias likewise, or NULL.
+typedef struct {
+    const bf16 *w;      // (rows, KP)
+    const float *bias;  // (rows) or NULL
+    int KP, rows;       // rows: 2 n c (SwiGLU) or n c (ReLU), rounded up to 128
+} cu_tr_packed;
+
+// Whether the fused kernels apply: bf16, switched on, c a multiple of 8 up to 256, no
+// biases on SwiGLU's a and b (AF3 has none; their gradients would need strided
+// column sums), and a device (sm_80+) that gives the blocks their shared memory.
+int cu_tr_fused_applies(cu_impl *c, const pf_transition_dims *d, const pf_transition_p *p);
+// Packs p's lin_a (and lin_b) into pool scratch; the caller releases the pool.
+void cu_tr_pack(cu_impl *c, const pf_transition_dims *d, const pf_transition_p *p, cu_tr_packed *pk);
+// h (R, n c) = act(xl (R, c) W^T + b) * mask[row] (mask may be NULL): SwiGLU
+// silu(a) * b, ReLU max(a, 0), formed in fp32 registers, h written once. With ln, xl
+// is x and the LayerNorm runs in the kernel's prologue (xl written to xl_out when
+// not NULL).
+void cu_tr_hidden_fused(cu_impl *c, const pf_transition_dims *d, const cu_tr_packed *pk, int64_t R,
+                        const void *xl, const pf_layernorm_p *ln, void *xl_out, const void *mask, void *h);
+// From dh (R, n c) times mask[row] (mask may be NULL), a and b recomputed from xl:
+// SwiGLU [da | db] (R, 2 n c) (da in columns [0, n c)), ReLU da (R, n c). Written, not
+// accumulated.
+void cu_tr_hidden_grad_fused(cu_impl *c, const pf_transition_dims *d, const cu_tr_packed *pk, int64_t R,
+                             const void *xl, const void *mask, const void *dh, void *dab);
+
+#endif
