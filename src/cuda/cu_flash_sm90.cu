@@ -551,8 +551,9 @@ static int s9_enabled(void) {
 
 int fa_sm90_forward(cu_impl *c, const fa_args *a) {
     if (!s9_enabled()) return 1;
-    // 2 rows per block (two blocks per SM): measured faster than 4 (one block of 16
-    // warps per SM) and than 1; a single row (single attention) runs 1 per block.
-    int rows = a->B >= 2 ? 2 : 1;
+    // 1 row per block: since the copies are planned once per block (session 8), faster
+    // than 2 and 4 (`attn_bwd_check --shapes`: triangle N = 1024 4.63 / 4.98 / 5.80 ms,
+    // MSA row 1.18 / 1.24 / 1.48); before that 2 rows were the fastest.
+    int rows = 1;
     return fa_sm90_forward_variant(c, a, rows, S9_DEFAULT_WG);
 }

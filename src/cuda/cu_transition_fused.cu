@@ -11,7 +11,7 @@
 // silu(a) b is formed in fp32 registers. The tile goes row-major through shared memory
 // so that every store to h is a 16-byte run of channels. Replaces two GEMMs writing a,
 // b (R, n c) and the activation kernel reading them (5 hidden-sized passes) with one
-// write of h. ReLU is the same kernel with unpaired columns.
+// write of h. ReLU is the same kernel with unpaired columns (not dispatched yet: cu_tr_fused_applies).
 //
 // Backward: from dh (R, n c), a and b recomputed in fp32 accumulators (the forward's
 // numbers) and turned into da = dh b silu'(a), db = dh silu(a) (ReLU: da = dh [a > 0]),
@@ -312,6 +312,9 @@ int cu_tr_fused_applies(cu_impl *c, const pf_transition_dims *d, const pf_transi
     int swi = d->act == PF_ACT_SWIGLU;
     if (!c->bf16 || !c->tr_fused || d->M < 1 || d->n < 1 || d->c < 8 || d->c % 8 || d->c > TS_KMAX) return 0;
     if (swi && (p->lin_a.b || p->lin_b.b)) return 0;
+    // ReLU (AF2) keeps the unfused path: its fused backward gave gradients 2-9% off the CPU
+    // reference in test_cuda on the H200 (session 8; the forward matched). Not yet found.
+    if (!swi) return 0;
     int KP = ts_depth(d->c), fwd = tr_smem_fwd(swi, KP, tr_nt_fwd(KP)), bwd = tr_smem_bwd(swi, KP, 4);
     int dev = 0, major = 0, optin = 0;
     if (cudaGetDevice(&dev) != cudaSuccess) return 0;

@@ -481,7 +481,7 @@ static void test_transition_path(int act, int use_mask, int64_t M, int c, int n,
     h_check_doubled(label);
     g_twice(label, "dx", &dx);
     int64_t runs = pf_cuda_transition_fused_runs(H_gpu) - runs0;
-    int want = o.fused && H_bf16 && c % 8 == 0 && c <= 256 && !(act && bias);
+    int want = o.fused && H_bf16 && c % 8 == 0 && c <= 256 && act && !bias;  // SwiGLU only (cu_tr_fused_applies)
     tl_check(want ? runs > 0 : runs == 0, label, "fused hidden-layer kernels ran %lld times, expected %s",
              (long long)runs, want ? "some" : "none");
     pf_cuda_set_transition_fused(H_gpu, 1);
