@@ -474,8 +474,15 @@ static void test_transition_path(int act, int use_mask, int64_t M, int c, int n,
     hgrad dx = g_in(M * c, 8);
     H_cpu->transition_bwd(H_cpu, &d, &P, &G, use_mask ? mk.h : NULL, m.cs, dout.h, dx.b.h, m.cw);
     H_gpu->transition_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, m.gs, dout.d, dx.b.d, m.gw);
+    // ReLU in bf16: a pre-activation within the bf16 GEMM's error of 0 takes the other side
+    // of the step, so ~0.2% of da flips between dh and 0 against the fp32 reference (2-9% L2
+    // on the gradients before lin_out, either path, H200 session 8): a bound, not the bf16
+    // tolerance. The fp32 mode checks the same cases at 1e-4.
+    double tol = H_tol;
+    if (!act && H_bf16) H_tol = 0.25;
     g_check(label, "dx", &dx);
     h_check_param_grads(label);
+    H_tol = tol;
     h_snapshot_grads();
     H_gpu->transition_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, m.gs, dout.d, dx.b.d, m.gw);
     h_check_doubled(label);
