@@ -139,8 +139,10 @@ int cu_ln_fwd_vec(cu_impl *c, int64_t M, int C, const pf_layernorm_p *p, const v
     int lpr = lnv_lpr(C);
     if (!lpr || !lnv_enabled() || !cu_vec_ok(M * C, x, y)) return 0;
     int64_t groups = (M + 32 / lpr - 1) / (32 / lpr);
+    // a bounded grid: each warp loops over several row groups, so its weight loads are
+    // paid once (one group per warp measured 0.21 ms per (2^20, 128) bf16 call, ncu)
     unsigned nb = cu_blocks(groups, LNV_WARPS);
-    if (nb > 65536) nb = 65536;
+    if (nb > 2048) nb = 2048;
 #define LNV_FWD(L) \
     CU_DISPATCH(c, T, k_ln_fwd_v<T, L><<<nb, 32 * LNV_WARPS, 0, c->stream>>>(M, p->w, p->b, (const T *)x, (T *)y))
     if (lpr == 4) LNV_FWD(4);
