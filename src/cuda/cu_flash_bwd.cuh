@@ -222,6 +222,18 @@ __device__ __forceinline__ float2 bw_ld_bias2(const float *p) { return *reinterp
 __device__ __forceinline__ float2 bw_ld_bias2(const bf16 *p) {
     return __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162 *>(p));
 }
+// One fragment pair (queries 2t, 2t + 1 of one key row): s <- p = exp2(s sc2 + bias log2e
+// - lse log2e + mask), dp <- dS = p (dp - D). Shared by every backward kernel.
+__device__ __forceinline__ void bw_p_ds_pair(float *s, float *dp, float2 l2, float2 d2, float2 bb, float mk,
+                                             float sc2) {
+#pragma unroll
+    for (int e1 = 0; e1 < 2; e1++) {
+        float lq = e1 ? l2.y : l2.x, dd = e1 ? d2.y : d2.x;
+        float p = fa_exp2(fmaf(s[e1], sc2, fmaf(e1 ? bb.y : bb.x, BW_L2E, fmaf(lq, -BW_L2E, mk))));
+        s[e1] = p;
+        dp[e1] = p * (dp[e1] - dd);
+    }
+}
 template <typename BT>
 __device__ __forceinline__ void bw_p_ds_keys(float (*s)[4], float (*dp)[4], const float *Lb, const float *Db,
                                              const BT *Bw, const float *mk2, float sc2) {
@@ -235,15 +247,7 @@ __device__ __forceinline__ void bw_p_ds_keys(float (*s)[4], float (*dp)[4], cons
             // fp32: 8-byte reads, each half-warp hits 16 distinct bank pairs (row stride 72);
             // bf16: 4-byte reads, 32 distinct banks
             float2 bb = bw_ld_bias2(Bw + (g + 8 * u) * BW_LDK + 8 * j + 2 * t);
-#pragma unroll
-            for (int e1 = 0; e1 < 2; e1++) {
-                int e = 2 * u + e1;
-                float lq = e1 ? l2.y : l2.x, dd = e1 ? d2.y : d2.x;
-                float v = fmaf(s[j][e], sc2, fmaf(e1 ? bb.y : bb.x, BW_L2E, fmaf(lq, -BW_L2E, mk2[u])));
-                float p = fa_exp2(v);
-                s[j][e] = p;
-                dp[j][e] = p * (dp[j][e] - dd);
-            }
+            bw_p_ds_pair(s[j] + 2 * u, dp[j] + 2 * u, l2, d2, bb, mk2[u], sc2);
         }
     }
 }

@@ -170,15 +170,7 @@ __device__ __forceinline__ void bwl_p_ds(float (*s)[4], float (*dp)[4], uint32_t
 #pragma unroll
         for (int u = 0; u < 2; u++) {
             float2 bb = bwl_bias2<BB>(bias + (8 * u * BW_LDK + 8 * j) * (BB ? 2 : 4));
-#pragma unroll
-            for (int e1 = 0; e1 < 2; e1++) {
-                int e = 2 * u + e1;
-                float lq = e1 ? l2.y : l2.x, dd = e1 ? d2.y : d2.x;
-                float v = fmaf(s[j][e], sc2, fmaf(e1 ? bb.y : bb.x, BW_L2E, fmaf(lq, -BW_L2E, mk2[u])));
-                float p = fa_exp2(v);
-                s[j][e] = p;
-                dp[j][e] = p * (dp[j][e] - dd);
-            }
+            bw_p_ds_pair(s[j] + 2 * u, dp[j] + 2 * u, l2, d2, bb, mk2[u], sc2);
         }
     }
 }

@@ -122,11 +122,10 @@ __device__ __forceinline__ void tr_zero(float (*acc)[NT][4]) {
         for (int j = 0; j < NT; j++) acc[mi][j][0] = acc[mi][j][1] = acc[mi][j][2] = acc[mi][j][3] = 0.f;
 }
 
-// h of the tile into st (TS_BM, so) row-major: SwiGLU 8 NT channels (column pairs),
-// ReLU 16 NT.
-template <bool SWI, int NT>
-__device__ __forceinline__ void tr_fwd_epilogue(float (*acc)[NT][4], const float *ms, const float *bias, bf16 *st,
-                                                int so) {
+// Every accumulator pair of the warp's tile: f(row, col, m, x0, x1) with x0, x1 the
+// packed columns col, col + 1 of position row plus their biases, m the row's mask.
+template <int NT, typename F>
+__device__ __forceinline__ void tr_each_pair(float (*acc)[NT][4], const float *ms, const float *bias, F f) {
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     int g = lane >> 2, t = lane & 3, wm = warp & 3, wn = warp >> 2;
 #pragma unroll
@@ -138,15 +137,24 @@ __device__ __forceinline__ void tr_fwd_epilogue(float (*acc)[NT][4], const float
 #pragma unroll
             for (int hh = 0; hh < 2; hh++) {
                 int row = wm * 32 + mi * 16 + hh * 8 + g;
-                float m = ms[row], x0 = acc[mi][j][2 * hh] + b0, x1 = acc[mi][j][2 * hh + 1] + b1;
-                if (SWI) {
-                    st[row * so + col / 2] = __float2bfloat16(x0 * tr_sigmoid(x0) * x1 * m);
-                } else {
-                    __nv_bfloat162 v = __floats2bfloat162_rn(fmaxf(x0, 0.f) * m, fmaxf(x1, 0.f) * m);
-                    *reinterpret_cast<__nv_bfloat162 *>(st + row * so + col) = v;
-                }
+                f(row, col, ms[row], acc[mi][j][2 * hh] + b0, acc[mi][j][2 * hh + 1] + b1);
             }
     }
+}
+
+// h of the tile into st (TS_BM, so) row-major: SwiGLU 8 NT channels (column pairs),
+// ReLU 16 NT.
+template <bool SWI, int NT>
+__device__ __forceinline__ void tr_fwd_epilogue(float (*acc)[NT][4], const float *ms, const float *bias, bf16 *st,
+                                                int so) {
+    tr_each_pair<NT>(acc, ms, bias, [&](int row, int col, float m, float x0, float x1) {
+        if (SWI) {
+            st[row * so + col / 2] = __float2bfloat16(x0 * tr_sigmoid(x0) * x1 * m);
+        } else {
+            __nv_bfloat162 v = __floats2bfloat162_rn(fmaxf(x0, 0.f) * m, fmaxf(x1, 0.f) * m);
+            *reinterpret_cast<__nv_bfloat162 *>(st + row * so + col) = v;
+        }
+    });
 }
 
 // segs segments of OW channels of st (TS_BM, so) into out rows pos0.. (row stride
@@ -214,31 +222,19 @@ template <bool SWI, int NT>
 __device__ __forceinline__ void tr_bwd_epilogue(float (*acc)[NT][4], const float *ms, const float *bias,
                                                 const bf16 *ds, int sd, bf16 *st, int so) {
     constexpr int OW = SWI ? 8 * NT : 16 * NT;
-    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    int g = lane >> 2, t = lane & 3, wm = warp & 3, wn = warp >> 2;
-#pragma unroll
-    for (int j = 0; j < NT; j++) {
-        int col = wn * 8 * NT + 8 * j + 2 * t;  // packed columns col, col + 1
-        float b0 = bias ? __ldg(bias + col) : 0.f, b1 = bias ? __ldg(bias + col + 1) : 0.f;
-#pragma unroll
-        for (int mi = 0; mi < 2; mi++)
-#pragma unroll
-            for (int hh = 0; hh < 2; hh++) {
-                int row = wm * 32 + mi * 16 + hh * 8 + g;
-                float m = ms[row], x0 = acc[mi][j][2 * hh] + b0, x1 = acc[mi][j][2 * hh + 1] + b1;
-                if (SWI) {
-                    int ch = col / 2;
-                    float gd = __bfloat162float(ds[row * sd + ch]) * m, s = tr_sigmoid(x0);
-                    st[row * so + ch] = __float2bfloat16(gd * x1 * s * fmaf(x0, 1.f - s, 1.f));
-                    st[row * so + OW + ch] = __float2bfloat16(gd * x0 * s);
-                } else {
-                    __nv_bfloat162 gv = *reinterpret_cast<const __nv_bfloat162 *>(ds + row * sd + col);
-                    float g0 = __low2float(gv) * m, g1 = __high2float(gv) * m;
-                    *reinterpret_cast<__nv_bfloat162 *>(st + row * so + col) =
-                        __floats2bfloat162_rn(x0 > 0.f ? g0 : 0.f, x1 > 0.f ? g1 : 0.f);
-                }
-            }
-    }
+    tr_each_pair<NT>(acc, ms, bias, [&](int row, int col, float m, float x0, float x1) {
+        if (SWI) {
+            int ch = col / 2;
+            float gd = __bfloat162float(ds[row * sd + ch]) * m, s = tr_sigmoid(x0);
+            st[row * so + ch] = __float2bfloat16(gd * x1 * s * fmaf(x0, 1.f - s, 1.f));
+            st[row * so + OW + ch] = __float2bfloat16(gd * x0 * s);
+        } else {
+            __nv_bfloat162 gv = *reinterpret_cast<const __nv_bfloat162 *>(ds + row * sd + col);
+            float g0 = __low2float(gv) * m, g1 = __high2float(gv) * m;
+            *reinterpret_cast<__nv_bfloat162 *>(st + row * so + col) =
+                __floats2bfloat162_rn(x0 > 0.f ? g0 : 0.f, x1 > 0.f ? g1 : 0.f);
+        }
+    });
 }
 
 template <bool SWI, int NT, int KP>
