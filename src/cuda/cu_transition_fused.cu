@@ -38,35 +38,6 @@ struct tr_args {
     int c, nc, tiles;
 };
 
-// Rows [0, 16 NT) of column tile `tile` of the packed weight into ws (row stride KP + TS_PAD).
-template <int NT, int KP>
-__device__ __forceinline__ void tr_load_w(bf16 *ws, const tr_args &a, int tile) {
-    const bf16 *src = a.w + (int64_t)tile * (16 * NT) * KP;
-    for (int i = threadIdx.x; i < 16 * NT * (KP / 8); i += TS_THREADS) {
-        int r = i / (KP / 8), k = i % (KP / 8);
-        fa_cp16(ws + r * (KP + TS_PAD) + k * 8, src + r * KP + k * 8);
-    }
-}
-
-// The block's xl rows into xs (zeros past M and past c) and its mask into ms (0 past M:
-// never stored), as one cp.async group with column tile 0.
-template <int NT, int KP>
-__device__ __forceinline__ void tr_load_block(bf16 *xs, float *ms, bf16 *ws, const tr_args &a, int64_t pos0) {
-    const int xc = a.c / 8;  // 16-byte chunks of an xl row
-    for (int i = threadIdx.x; i < TS_BM * (KP / 8); i += TS_THREADS) {
-        int r = i / (KP / 8), k = i % (KP / 8);
-        int64_t p = pos0 + r;
-        int ok = p < a.M && k < xc;
-        fa_cp16z(xs + r * (KP + TS_PAD) + k * 8, ok ? a.xl + p * a.c + k * 8 : a.xl, ok ? 16 : 0);
-    }
-    tr_load_w<NT, KP>(ws, a, 0);
-    fa_commit();
-    for (int r = threadIdx.x; r < TS_BM; r += TS_THREADS) {
-        int64_t p = pos0 + r;
-        ms[r] = p < a.M ? (a.mask ? ld(a.mask, p) : 1.f) : 0.f;
-    }
-}
-
 __device__ __forceinline__ float tr_sigmoid(float x) { return fmaf(0.5f, ts_tanh(0.5f * x), 0.5f); }
 
 // The block's rows of xs (x) LayerNormed in place and into xl_out when set: one warp
@@ -122,10 +93,11 @@ __device__ __forceinline__ void tr_zero(float (*acc)[NT][4]) {
         for (int j = 0; j < NT; j++) acc[mi][j][0] = acc[mi][j][1] = acc[mi][j][2] = acc[mi][j][3] = 0.f;
 }
 
-// Every accumulator pair of the warp's tile: f(row, col, m, x0, x1) with x0, x1 the
-// packed columns col, col + 1 of position row plus their biases, m the row's mask.
-template <int NT, typename F>
-__device__ __forceinline__ void tr_each_pair(float (*acc)[NT][4], const float *ms, const float *bias, F f) {
+// h of the tile into st (TS_BM, so) row-major: SwiGLU 8 NT channels (column pairs),
+// ReLU 16 NT.
+template <bool SWI, int NT>
+__device__ __forceinline__ void tr_fwd_epilogue(float (*acc)[NT][4], const float *ms, const float *bias, bf16 *st,
+                                                int so) {
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     int g = lane >> 2, t = lane & 3, wm = warp & 3, wn = warp >> 2;
 #pragma unroll
@@ -137,24 +109,15 @@ __device__ __forceinline__ void tr_each_pair(float (*acc)[NT][4], const float *m
 #pragma unroll
             for (int hh = 0; hh < 2; hh++) {
                 int row = wm * 32 + mi * 16 + hh * 8 + g;
-                f(row, col, ms[row], acc[mi][j][2 * hh] + b0, acc[mi][j][2 * hh + 1] + b1);
+                float m = ms[row], x0 = acc[mi][j][2 * hh] + b0, x1 = acc[mi][j][2 * hh + 1] + b1;
+                if (SWI) {
+                    st[row * so + col / 2] = __float2bfloat16(x0 * tr_sigmoid(x0) * x1 * m);
+                } else {
+                    __nv_bfloat162 v = __floats2bfloat162_rn(fmaxf(x0, 0.f) * m, fmaxf(x1, 0.f) * m);
+                    *reinterpret_cast<__nv_bfloat162 *>(st + row * so + col) = v;
+                }
             }
     }
-}
-
-// h of the tile into st (TS_BM, so) row-major: SwiGLU 8 NT channels (column pairs),
-// ReLU 16 NT.
-template <bool SWI, int NT>
-__device__ __forceinline__ void tr_fwd_epilogue(float (*acc)[NT][4], const float *ms, const float *bias, bf16 *st,
-                                                int so) {
-    tr_each_pair<NT>(acc, ms, bias, [&](int row, int col, float m, float x0, float x1) {
-        if (SWI) {
-            st[row * so + col / 2] = __float2bfloat16(x0 * tr_sigmoid(x0) * x1 * m);
-        } else {
-            __nv_bfloat162 v = __floats2bfloat162_rn(fmaxf(x0, 0.f) * m, fmaxf(x1, 0.f) * m);
-            *reinterpret_cast<__nv_bfloat162 *>(st + row * so + col) = v;
-        }
-    });
 }
 
 // segs segments of OW channels of st (TS_BM, so) into out rows pos0.. (row stride
@@ -183,7 +146,7 @@ __global__ void __launch_bounds__(TS_THREADS, 2) k_tr_hidden(tr_args a) {
     float *ms = reinterpret_cast<float *>(st + TS_BM * so);  // (TS_BM) the mask
     const int warp = threadIdx.x >> 5, wm = warp & 3, wn = warp >> 2;
     const int64_t pos0 = (int64_t)blockIdx.x * TS_BM;
-    tr_load_block<NT, KP>(xs, ms, ws, a, pos0);
+    ts_load_block<NT, KP>(xs, ms, ws, a.xl, a.c, a.M, a.mask, a.w, pos0);
     if (a.ln_w) {
         fa_wait<0>();
         __syncthreads();  // x rows landed
@@ -196,7 +159,7 @@ __global__ void __launch_bounds__(TS_THREADS, 2) k_tr_hidden(tr_args a) {
         tr_zero<NT>(acc);
         ts_mma<NT, KP>(acc, xs + wm * 32 * sk, ws + wn * 8 * NT * sk);
         __syncthreads();  // ws read by every warp
-        if (tile + 1 < a.tiles) tr_load_w<NT, KP>(ws, a, tile + 1);  // lands during the epilogue
+        if (tile + 1 < a.tiles) ts_load_w<NT, KP>(ws, a.w, tile + 1);  // lands during the epilogue
         fa_commit();
         tr_fwd_epilogue<SWI, NT>(acc, ms, a.bias ? a.bias + (int64_t)tile * 16 * NT : NULL, st, so);
         __syncthreads();
@@ -222,19 +185,31 @@ template <bool SWI, int NT>
 __device__ __forceinline__ void tr_bwd_epilogue(float (*acc)[NT][4], const float *ms, const float *bias,
                                                 const bf16 *ds, int sd, bf16 *st, int so) {
     constexpr int OW = SWI ? 8 * NT : 16 * NT;
-    tr_each_pair<NT>(acc, ms, bias, [&](int row, int col, float m, float x0, float x1) {
-        if (SWI) {
-            int ch = col / 2;
-            float gd = __bfloat162float(ds[row * sd + ch]) * m, s = tr_sigmoid(x0);
-            st[row * so + ch] = __float2bfloat16(gd * x1 * s * fmaf(x0, 1.f - s, 1.f));
-            st[row * so + OW + ch] = __float2bfloat16(gd * x0 * s);
-        } else {
-            __nv_bfloat162 gv = *reinterpret_cast<const __nv_bfloat162 *>(ds + row * sd + col);
-            float g0 = __low2float(gv) * m, g1 = __high2float(gv) * m;
-            *reinterpret_cast<__nv_bfloat162 *>(st + row * so + col) =
-                __floats2bfloat162_rn(x0 > 0.f ? g0 : 0.f, x1 > 0.f ? g1 : 0.f);
-        }
-    });
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    int g = lane >> 2, t = lane & 3, wm = warp & 3, wn = warp >> 2;
+#pragma unroll
+    for (int j = 0; j < NT; j++) {
+        int col = wn * 8 * NT + 8 * j + 2 * t;  // packed columns col, col + 1
+        float b0 = bias ? __ldg(bias + col) : 0.f, b1 = bias ? __ldg(bias + col + 1) : 0.f;
+#pragma unroll
+        for (int mi = 0; mi < 2; mi++)
+#pragma unroll
+            for (int hh = 0; hh < 2; hh++) {
+                int row = wm * 32 + mi * 16 + hh * 8 + g;
+                float m = ms[row], x0 = acc[mi][j][2 * hh] + b0, x1 = acc[mi][j][2 * hh + 1] + b1;
+                if (SWI) {
+                    int ch = col / 2;
+                    float gd = __bfloat162float(ds[row * sd + ch]) * m, s = tr_sigmoid(x0);
+                    st[row * so + ch] = __float2bfloat16(gd * x1 * s * fmaf(x0, 1.f - s, 1.f));
+                    st[row * so + OW + ch] = __float2bfloat16(gd * x0 * s);
+                } else {
+                    __nv_bfloat162 gv = *reinterpret_cast<const __nv_bfloat162 *>(ds + row * sd + col);
+                    float g0 = __low2float(gv) * m, g1 = __high2float(gv) * m;
+                    *reinterpret_cast<__nv_bfloat162 *>(st + row * so + col) =
+                        __floats2bfloat162_rn(x0 > 0.f ? g0 : 0.f, x1 > 0.f ? g1 : 0.f);
+                }
+            }
+    }
 }
 
 template <bool SWI, int NT, int KP>
@@ -249,7 +224,7 @@ __global__ void __launch_bounds__(TS_THREADS, 2) k_tr_hidden_grad(tr_args a) {
     const int warp = threadIdx.x >> 5, wm = warp & 3, wn = warp >> 2;
     const int64_t pos0 = (int64_t)blockIdx.x * TS_BM;
     tr_load_dh<OW>(ds, a, 0, pos0);  // joins the group of xl and column tile 0
-    tr_load_block<NT, KP>(xs, ms, ws, a, pos0);
+    ts_load_block<NT, KP>(xs, ms, ws, a.xl, a.c, a.M, a.mask, a.w, pos0);
     for (int tile = 0; tile < a.tiles; tile++) {
         fa_wait<0>();
         __syncthreads();  // xs, ws, this tile's dh landed; st of the last tile stored
@@ -258,7 +233,7 @@ __global__ void __launch_bounds__(TS_THREADS, 2) k_tr_hidden_grad(tr_args a) {
         ts_mma<NT, KP>(acc, xs + wm * 32 * sk, ws + wn * 8 * NT * sk);
         __syncthreads();  // ws read by every warp; the other dh buffer's last reader done
         if (tile + 1 < a.tiles) {  // both land during the epilogue and the stores
-            tr_load_w<NT, KP>(ws, a, tile + 1);
+            ts_load_w<NT, KP>(ws, a.w, tile + 1);
             tr_load_dh<OW>(ds + ((tile + 1) & 1) * TS_BM * sd, a, (tile + 1) * OW, pos0);
         }
         fa_commit();

@@ -67,7 +67,7 @@ __global__ void __launch_bounds__(TS_THREADS, (NT == 8 || KP > 128) ? 2 : 3) k_t
     float *ms = reinterpret_cast<float *>(st + CT * (TS_BM + TS_PAD));  // (TS_BM) the mask
     const int warp = threadIdx.x >> 5, wm = warp & 3, wn = warp >> 2;
     const int64_t pos0 = (int64_t)blockIdx.x * TS_BM;
-    ts_load_block<NT, KP>(zs, ms, ws, a, pos0);
+    ts_load_block<NT, KP>(zs, ms, ws, a.zl, a.c_z, a.M, a.mask, a.w, pos0);
     for (int tile = 0; tile < a.tiles; tile++) {
         fa_wait<0>();
         __syncthreads();  // zs, ws landed for every thread
@@ -78,7 +78,7 @@ __global__ void __launch_bounds__(TS_THREADS, (NT == 8 || KP > 128) ? 2 : 3) k_t
             for (int j = 0; j < NT; j++) acc[mi][j][0] = acc[mi][j][1] = acc[mi][j][2] = acc[mi][j][3] = 0.f;
         ts_mma<NT, KP>(acc, zs + wm * 32 * sk, ws + wn * CT * sk);
         __syncthreads();  // ws read by every warp; st's last tile stored
-        if (tile + 1 < a.tiles) ts_load_w<NT, KP>(ws, a, tile + 1);  // lands during the epilogue
+        if (tile + 1 < a.tiles) ts_load_w<NT, KP>(ws, a.w, tile + 1);  // lands during the epilogue
         fa_commit();
         ts_epilogue<NT>(acc, ms, a.bias ? a.bias + (int64_t)tile * 2 * CT : NULL, st);
         __syncthreads();

@@ -3,7 +3,7 @@
 // gradient): a block owns TS_BM positions and their zl rows in shared memory, loops
 // over column tiles of packed [p, g]-interleaved weight rows, and multiplies on
 // mma.sync (bf16, fp32 accumulators). Included by those two files, and by
-// cu_transition_fused.cu for ts_mma, ts_tanh, ts_depth and the tile constants.
+// cu_transition_fused.cu for the loaders, ts_mma, ts_tanh, ts_depth and the tile constants.
 #ifndef PF_CU_TRIMUL_SIDE_CUH
 #define PF_CU_TRIMUL_SIDE_CUH
 #include "cu_trimul.cuh"
@@ -35,10 +35,11 @@ __device__ __forceinline__ void ts_ldsm4(uint32_t *r, const bf16 *p) {
                  : "r"(fa_smem(p)));
 }
 
-// Rows [0, 2 CT) of column tile `tile` of the packed weight into ws (row stride KP + TS_PAD).
+// Rows [0, 16 NT) of column tile `tile` of a packed weight w (rows of KP) into ws (row
+// stride KP + TS_PAD). Shared with the transition's kernels (cu_transition_fused.cu).
 template <int NT, int KP>
-__device__ __forceinline__ void ts_load_w(bf16 *ws, const ts_args &a, int tile) {
-    const bf16 *src = a.w + (int64_t)tile * (16 * NT) * KP;
+__device__ __forceinline__ void ts_load_w(bf16 *ws, const bf16 *w, int tile) {
+    const bf16 *src = w + (int64_t)tile * (16 * NT) * KP;
     for (int i = threadIdx.x; i < 16 * NT * (KP / 8); i += TS_THREADS) {
         int r = i / (KP / 8), k = i % (KP / 8);
         fa_cp16(ws + r * (KP + TS_PAD) + k * 8, src + r * KP + k * 8);
@@ -69,22 +70,24 @@ __device__ __forceinline__ void ts_mma(float (*acc)[NT][4], const bf16 *za, cons
     }
 }
 
-// The zl rows of the block's positions into zs (zeros past M and past c_z) and the
-// mask into ms (0 past M: never stored), as one cp.async group with column tile 0.
+// The block's TS_BM rows of x (M, c) into xs (zeros past M and past c) and the mask
+// (M, or NULL: ones) into ms (0 past M: never stored), as one cp.async group with column
+// tile 0 of w.
 template <int NT, int KP>
-__device__ __forceinline__ void ts_load_block(bf16 *zs, float *ms, bf16 *ws, const ts_args &a, int64_t pos0) {
-    const int zc = a.c_z / 8;  // 16-byte chunks of a zl row
+__device__ __forceinline__ void ts_load_block(bf16 *xs, float *ms, bf16 *ws, const bf16 *x, int c, int64_t M,
+                                              const bf16 *mask, const bf16 *w, int64_t pos0) {
+    const int xc = c / 8;  // 16-byte chunks of a row
     for (int i = threadIdx.x; i < TS_BM * (KP / 8); i += TS_THREADS) {
         int r = i / (KP / 8), k = i % (KP / 8);
         int64_t p = pos0 + r;
-        int ok = p < a.M && k < zc;
-        fa_cp16z(zs + r * (KP + TS_PAD) + k * 8, ok ? a.zl + p * a.c_z + k * 8 : a.zl, ok ? 16 : 0);
+        int ok = p < M && k < xc;
+        fa_cp16z(xs + r * (KP + TS_PAD) + k * 8, ok ? x + p * c + k * 8 : x, ok ? 16 : 0);
     }
-    ts_load_w<NT, KP>(ws, a, 0);
+    ts_load_w<NT, KP>(ws, w, 0);
     fa_commit();
     for (int r = threadIdx.x; r < TS_BM; r += TS_THREADS) {
         int64_t p = pos0 + r;
-        ms[r] = p < a.M ? (a.mask ? ld(a.mask, p) : 1.f) : 0.f;
+        ms[r] = p < M ? (mask ? ld(mask, p) : 1.f) : 0.f;
     }
 }
 

@@ -88,7 +88,7 @@ __global__ void __launch_bounds__(TS_THREADS, 2) k_tm_side_grad(ts_args a) {
     const int warp = threadIdx.x >> 5, wm = warp & 3, wn = warp >> 2;
     const int64_t pos0 = (int64_t)blockIdx.x * TS_BM;
     tb_load_ds<NT>(ds, a, 0, pos0);  // joins the group of zl and column tile 0
-    ts_load_block<NT, KP>(zs, ms, ws, a, pos0);
+    ts_load_block<NT, KP>(zs, ms, ws, a.zl, a.c_z, a.M, a.mask, a.w, pos0);
     for (int tile = 0; tile < a.tiles; tile++) {
         bf16 *dsc = ds + (tile & 1) * CT * (TS_BM + TS_PAD);
         fa_wait<0>();
@@ -101,7 +101,7 @@ __global__ void __launch_bounds__(TS_THREADS, 2) k_tm_side_grad(ts_args a) {
         ts_mma<NT, KP>(acc, zs + wm * 32 * sk, ws + wn * CT * sk);
         __syncthreads();  // ws read by every warp; the other dS buffer's last reader (the last epilogue) done
         if (tile + 1 < a.tiles) {  // both land during the epilogue and the stores
-            ts_load_w<NT, KP>(ws, a, tile + 1);
+            ts_load_w<NT, KP>(ws, a.w, tile + 1);
             tb_load_ds<NT>(ds + ((tile + 1) & 1) * CT * (TS_BM + TS_PAD), a, (tile + 1) * CT, pos0);
         }
         fa_commit();
