@@ -12,6 +12,7 @@
 // run (not the same bits as the scalar kernels: the sums run in another order).
 #include "cu_common.cuh"
 #include "cu_vec.cuh"
+#include <type_traits>
 
 #define LNV_WARPS 8
 
@@ -135,6 +136,17 @@ static int lnv_enabled(void) {
 
 static int lnv_lpr(int C) { return C == 32 || C == 64 || C == 128 || C == 256 ? C / 8 : 0; }
 
+// launch(std::integral_constant<int, LPR>) for lpr in {4, 8, 16, 32}
+template <typename F>
+static void lnv_by_lpr(int lpr, F launch) {
+    switch (lpr) {
+    case 4: launch(std::integral_constant<int, 4>()); break;
+    case 8: launch(std::integral_constant<int, 8>()); break;
+    case 16: launch(std::integral_constant<int, 16>()); break;
+    default: launch(std::integral_constant<int, 32>()); break;
+    }
+}
+
 int cu_ln_fwd_vec(cu_impl *c, int64_t M, int C, const pf_layernorm_p *p, const void *x, void *y) {
     int lpr = lnv_lpr(C);
     if (!lpr || !lnv_enabled() || !cu_vec_ok(M * C, x, y)) return 0;
@@ -143,13 +155,10 @@ int cu_ln_fwd_vec(cu_impl *c, int64_t M, int C, const pf_layernorm_p *p, const v
     // paid once (one group per warp measured 0.21 ms per (2^20, 128) bf16 call, ncu)
     unsigned nb = cu_blocks(groups, LNV_WARPS);
     if (nb > 2048) nb = 2048;
-#define LNV_FWD(L) \
-    CU_DISPATCH(c, T, k_ln_fwd_v<T, L><<<nb, 32 * LNV_WARPS, 0, c->stream>>>(M, p->w, p->b, (const T *)x, (T *)y))
-    if (lpr == 4) LNV_FWD(4);
-    else if (lpr == 8) LNV_FWD(8);
-    else if (lpr == 16) LNV_FWD(16);
-    else LNV_FWD(32);
-#undef LNV_FWD
+    lnv_by_lpr(lpr, [&](auto L) {
+        constexpr int LPR = decltype(L)::value;
+        CU_DISPATCH(c, T, k_ln_fwd_v<T, LPR><<<nb, 32 * LNV_WARPS, 0, c->stream>>>(M, p->w, p->b, (const T *)x, (T *)y));
+    });
     CU_LAUNCHED();
     return 1;
 }
@@ -158,14 +167,11 @@ int cu_ln_bwd_vec(cu_impl *c, int64_t M, int C, const pf_layernorm_p *p, const v
                   float *part, int nb, int acc) {
     int lpr = lnv_lpr(C);
     if (!lpr || !lnv_enabled() || !cu_vec_ok(M * C, x, dy, dx)) return 0;
-#define LNV_BWD(L)                                                                                                \
-    CU_DISPATCH(c, T, k_ln_bwd_v<T, L><<<nb, 32 * LNV_WARPS, 0, c->stream>>>(M, p->w, (const T *)x, (const T *)dy, \
-                                                                              (T *)dx, part, acc))
-    if (lpr == 4) LNV_BWD(4);
-    else if (lpr == 8) LNV_BWD(8);
-    else if (lpr == 16) LNV_BWD(16);
-    else LNV_BWD(32);
-#undef LNV_BWD
+    lnv_by_lpr(lpr, [&](auto L) {
+        constexpr int LPR = decltype(L)::value;
+        CU_DISPATCH(c, T, k_ln_bwd_v<T, LPR><<<nb, 32 * LNV_WARPS, 0, c->stream>>>(M, p->w, (const T *)x, (const T *)dy,
+                                                                                  (T *)dx, part, acc));
+    });
     CU_LAUNCHED();
     return 1;
 }
