@@ -19,9 +19,11 @@ CFLAGS += -DPF_WITH_CUDA
 LDLIBS += $(CU_LIBS)
 endif
 
-$(BUILD)/cu/%.o: %.cu $(CU_HDR)
+# header dependencies from nvcc -MMD (the .d files are included by the Makefile), so
+# editing one header rebuilds only the objects that include it
+$(BUILD)/cu/%.o: %.cu
 	@mkdir -p $(dir $@)
-	$(NVCC) $(NVFLAGS) -c $< -o $@
+	$(NVCC) $(NVFLAGS) -MMD -MP -c $< -o $@
 
 CU_TEST_SRC := $(sort $(wildcard tests/cuda/*.c))
 $(BUILD)/test_cuda: $(call f32,$(filter-out src/cuda/%,$(LIB_SRC)) $(TLIB_SRC) $(CU_TEST_SRC)) $(CU_OBJ)
