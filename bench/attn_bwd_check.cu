@@ -2,7 +2,8 @@
 // (cu_flash_bwd.cu) against the previous one (fa_tc_backward_v1, cu_flash_tc.cu)
 // and the fp32 kernels of cu_flash.cu on the same inputs (docs/ATTENTION_BWD.md).
 //
-//   attn_bwd_check [--check] [--time N,N,...] [--reps R] [--profile N] [--profile-shape K] [--variant NAME] [--shapes] [--dbias]
+//   attn_bwd_check [--check] [--time N,N,...] [--reps R] [--profile N] [--profile-shape K] [--variant NAME]
+//                  [--dbias-variant NAME] [--shapes] [--dbias]
 //
 // --check: random bf16 q, k, v, dO, fp32 bias (holding bf16 numbers), 0/1 key masks with some fully
 // masked rows, odd sizes (L 77, 136, 1000), the transposed (ending node) layout,
@@ -17,6 +18,7 @@
 // (2 x the forward's 4 B H L^2 c_h).
 // --dbias: the bias-gradient pass alone with each kernel variant (cu_flash_bwd_dbias.cu)
 // at each N of --time (triangle shape) and on --shapes' three shapes.
+// --check also runs every bias-gradient variant and requires the default's bits.
 #include "../src/cuda/cu_flash.cuh"
 #include <stdarg.h>
 #include <vector>
@@ -247,6 +249,7 @@ static int run_check(cu_impl *cb, cu_impl *cf) {
         {12, 200, 8, 32, 0, 1, 1, 1, "msa row S12 L200"},
         {20, 100, 8, 32, 1, 0, 1, 1, "msa col no bias"},
         {256, 256, 4, 32, 0, 1, 0, 0, "tri L256 no mask"},
+        {1, 300, 8, 32, 0, 1, 1, 0, "single L300 8x32 planes"},  // one row range: dbias per-head planes
     };
     int fails = 0, n = 0;
     const double tol_l2 = 2e-2;  // test_cuda's bf16 tolerance (||diff|| / ||ref||)
@@ -348,7 +351,8 @@ static int run_check(cu_impl *cb, cu_impl *cf) {
                     }
                 }
                 // every bias-gradient kernel variant (cu_flash_bwd_dbias.cu) in the default
-                // backward: against the reference, and the same bits twice
+                // backward: against the reference, the same bits twice, and the same bits as
+                // the default's (every variant sums each element's dS in the same order)
                 for (int v = 0; t.bias && v < fa_bwd_dbias_variants(); v++) {
                     cb->attn_dbias = v + 1;
                     std::vector<float> gd[2];
@@ -362,9 +366,11 @@ static int run_check(cu_impl *cb, cu_impl *cf) {
                     double e2, em;
                     rel_err(gd[0], ref[3], &e2, &em);
                     bool same2 = memcmp(gd[0].data(), gd[1].data(), gd[0].size() * 4) == 0;
-                    if (!(e2 <= tol_l2) || !same2) {
+                    bool same_def = memcmp(gd[0].data(), got[3].data(), gd[0].size() * 4) == 0;
+                    if (!(e2 <= tol_l2) || !same2 || !same_def) {
                         ok = false;
-                        printf(" db%d:%.2e%s!", v, e2, same2 ? "" : ":NOT-IDENTICAL");
+                        printf(" db%d(%s):%.2e%s%s!", v, fa_bwd_dbias_variant_name(v), e2, same2 ? "" : ":NOT-IDENTICAL",
+                               same_def ? "" : ":NOT-SAME-AS-default");
                     }
                 }
             }
@@ -493,7 +499,11 @@ static void run_dbias(cu_impl *cb, const std::vector<int64_t> &sizes, int reps) 
     for (int64_t N : sizes) cases.push_back({N, N, 4, 32, 0, 1, 1, 0, "triangle"});
     for (const tcase &t : shapes) cases.push_back(t);
     printf("\n%-28s %6s", "bias gradient (ms)", "L");
-    for (int v = 0; v < fa_bwd_dbias_variants(); v++) printf(" %9s", fa_bwd_dbias_variant_name(v));
+    std::vector<int> wid;  // column widths: the variant names
+    for (int v = 0; v < fa_bwd_dbias_variants(); v++) {
+        wid.push_back(std::max(9, (int)strlen(fa_bwd_dbias_variant_name(v))));
+        printf(" %*s", wid[v], fa_bwd_dbias_variant_name(v));
+    }
     printf(" %9s", "default");
     printf("\n");
     for (const tcase &t : cases) {
@@ -502,7 +512,7 @@ static void run_dbias(cu_impl *cb, const std::vector<int64_t> &sizes, int reps) 
         printf("%-28s %6lld", t.name, (long long)t.L);
         for (int v = 0; v < fa_bwd_dbias_variants(); v++) {
             cb->attn_dbias = v + 1;
-            printf(" %9.3f", time_median(cb, &a, run_var, 0, 4, reps));
+            printf(" %*.3f", wid[v], time_median(cb, &a, run_var, 0, 4, reps));
             fflush(stdout);
         }
         cb->attn_dbias = 0;
@@ -513,8 +523,9 @@ static void run_dbias(cu_impl *cb, const std::vector<int64_t> &sizes, int reps) 
 
 // One default backward at N (triangle attention shape), or of shape -N - 1 of --shapes'
 // list (--profile-shape K), for a profiler (ncu -k regex:k_bwd); --variant NAME: that
-// backward variant instead of the default.
+// backward variant instead of the default; --dbias-variant NAME: that bias-gradient kernel.
 static int profile_variant = -1;
+static int profile_dbias = 0;  // --dbias-variant NAME: v + 1, that bias-gradient kernel variant
 static void run_profile(cu_impl *cb, int64_t N) {
     tcase t = {N, N, 4, 32, 0, 1, 1, 0, "profile"};
     if (N < 0) t = shapes[-N - 1];
@@ -548,6 +559,12 @@ int main(int argc, char **argv) {
                 if (!strcmp(fa_tc_backward_variant_name(v), name)) profile_variant = v;
             if (profile_variant < 0) pf_die("--variant: no backward variant '%s' (see --time's list)", name);
         }
+        else if (!strcmp(argv[i], "--dbias-variant") && i + 1 < argc) {
+            const char *name = argv[++i];
+            for (int v = 0; v < fa_bwd_dbias_variants(); v++)
+                if (!strcmp(fa_bwd_dbias_variant_name(v), name)) profile_dbias = v + 1;
+            if (!profile_dbias) pf_die("--dbias-variant: no bias-gradient variant '%s' (see --dbias's list)", name);
+        }
         else if (!strcmp(argv[i], "--profile-shape") && i + 1 < argc) {
             int k = atoi(argv[++i]);
             if (k < 0 || k > 2) pf_die("--profile-shape: %s not in 0..2 (triangle, MSA row, single)", argv[i]);
@@ -559,7 +576,7 @@ int main(int argc, char **argv) {
                 if (v < 1 || v > 8192) pf_die("--time: size %s not in 1..8192", s);
                 sizes.push_back(v);
             }
-        } else pf_die("usage: attn_bwd_check [--check] [--time N,N,...] [--reps R] [--profile N] [--profile-shape K] [--variant NAME] [--shapes] [--dbias] (unknown '%s')", argv[i]);
+        } else pf_die("usage: attn_bwd_check [--check] [--time N,N,...] [--reps R] [--profile N] [--profile-shape K] [--variant NAME] [--dbias-variant NAME] [--shapes] [--dbias] (unknown '%s')", argv[i]);
     }
     if (reps < 1) pf_die("--reps must be >= 1");
     cudaDeviceProp prop;
@@ -581,6 +598,7 @@ int main(int argc, char **argv) {
     if (dbias) run_dbias(&cb, sizes, reps);
     else if (!sizes.empty()) run_time(&cb, sizes, reps);
     if (shapes) run_shapes(&cb, reps);
+    cb.attn_dbias = profile_dbias;
     if (profile) run_profile(&cb, profile);
     if (check) printf("attn_bwd_check: %s\n", fails ? "FAILED" : "PASSED");
     return fails ? 1 : 0;

@@ -7,6 +7,7 @@
 #include "cu_vec.cuh"
 #include "cuda_backend.h"
 #include "cu_transition.cuh"
+#include "cu_flash.cuh"
 #include "../backend/ops.h"
 #include <string.h>
 #include <math.h>
@@ -440,6 +441,11 @@ static void cub_destroy(pf_backend *be) {
 // A data-parallel rank's GPU: local_rank modulo the GPUs this process sees.
 extern "C" void pf_cuda_set_chunk_bytes(pf_backend *be, size_t bytes) { CU(be)->chunk_bytes = bytes; }
 extern "C" void pf_cuda_set_attn_fused(pf_backend *be, int mode) { CU(be)->attn_fused = mode < 0 ? -1 : mode > 0; }
+extern "C" void pf_cuda_set_attn_dbias(pf_backend *be, int variant) {
+    CU(be)->attn_dbias = variant > 0 && variant <= fa_bwd_dbias_variants() ? variant : 0;
+}
+extern "C" int pf_cuda_attn_dbias_variants(void) { return fa_bwd_dbias_variants(); }
+extern "C" const char *pf_cuda_attn_dbias_name(int v) { return fa_bwd_dbias_variant_name(v); }
 extern "C" void pf_cuda_set_trimul_fused(pf_backend *be, int on) { CU(be)->trimul_fused = on != 0; }
 extern "C" int64_t pf_cuda_trimul_fused_runs(pf_backend *be) { return CU(be)->trimul_fused_runs; }
 extern "C" void pf_cuda_set_transition_fused(pf_backend *be, int mode) {
@@ -468,6 +474,20 @@ static int tr_fused_env(void) {
            "(fused, LayerNorm apart)", e);
 }
 
+// PF_ATTN_DBIAS: unset, empty or "auto" (the bias-gradient kernel by shape, 0), else a
+// kernel variant's name (cu_flash_bwd_dbias.cu; v + 1). Every variant gives the same bits.
+static int attn_dbias_env(void) {
+    const char *e = getenv("PF_ATTN_DBIAS");
+    if (!e || !*e || !strcmp(e, "auto")) return 0;
+    char names[512] = "";
+    for (int v = 0; v < fa_bwd_dbias_variants(); v++) {
+        if (!strcmp(e, fa_bwd_dbias_variant_name(v))) return v + 1;
+        size_t n = strlen(names);
+        snprintf(names + n, sizeof names - n, " %s", fa_bwd_dbias_variant_name(v));
+    }
+    pf_die("PF_ATTN_DBIAS=%s: expected auto (the kernel by shape, the default) or one of:%s", e, names);
+}
+
 extern "C" int pf_cuda_use_device(int local_rank) {
     int ndev = 0;
     if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) return -1;
@@ -484,6 +504,7 @@ extern "C" pf_backend *pf_backend_cuda(int bf16_acts) {
     c->trimul_fused = fused_env("PF_TRIMUL_FUSED");
     c->tr_fused = tr_fused_env();
     c->tr_chunk = cu_tr_chunk_env();
+    c->attn_dbias = attn_dbias_env();
     CU_CHECK(cudaStreamCreateWithFlags(&c->stream, cudaStreamNonBlocking));
     LT_CHECK(cublasLtCreate(&c->lt));
     c->lt_ws_bytes = 64u << 20;

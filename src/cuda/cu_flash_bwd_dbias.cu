@@ -1,17 +1,20 @@
 // cu_flash_bwd_dbias.cu: the bias gradient of the bf16 attention backward
 // (cu_flash_bwd.cu runs it as its third pass; docs/ATTENTION_BWD.md):
 //   dbias[h, q, k] = sum over rows r of dS[r, h, q, k], dS = p (dP - D),
-// recomputing S = Q K^T and dP = dO V^T per row. A block owns (h, 16 NW queries, 64
-// keys, a range of rows) and streams the rows in order, summing dS in registers: a
+// recomputing S = Q K^T and dP = dO V^T per row. A block owns (h, a query tile, a key
+// tile, a range of rows) and streams the rows in order, summing dS in registers: a
 // fixed order, so the result is the same bits every run (no atomics). With several
 // row ranges (fa_dbias_splits) each writes fp32 partials, summed in range order.
 //
-// k_bwd_dbias_h: the 64 keys as two halves of 32 (half the S / dP registers), the Q and
-// dO fragments loaded once per row for both halves, the bias tile optionally in shared
-// memory (BSM); __launch_bounds__ MB lets MB blocks share an SM. Session 6's kernel held
-// S and dP of all 64 keys and the bias tile in registers (242: one 8-warp block per SM,
-// latency-bound) and was 1.2x slower; it was removed in session 7. c->attn_dbias = v + 1
-// picks variant v, 0 the default by shape; bench/attn_bwd_check.cu times them.
+// k_bwd_dbias_h: a warp's keys in chunks of 32 (S / dP registers of one chunk), the Q and
+// dO fragments loaded once per row for all chunks, the bias tile optionally in shared
+// memory (BSM); __launch_bounds__ MB lets MB blocks share an SM. Tiles: 16 NW queries x
+// 64 keys (session 7), or 64 / 128 queries x 128 keys (session 10: fewer L2 bytes per
+// score; the pass was L2-bound). Every variant gives the same bits (same products, same
+// per-element sum order). Session 6's kernel held S and dP of all 64 keys and the bias
+// tile in registers (242: one 8-warp block per SM, latency-bound) and was 1.2x slower; it
+// was removed in session 7. c->attn_dbias = v + 1 (or PF_ATTN_DBIAS=name) picks variant
+// v, 0 the default by shape; bench/attn_bwd_check.cu times them.
 #include "cu_flash_bwd.cuh"
 
 // A warp's 16 queries x 64 keys of the bias gradient (C fragments, acc[j]: keys 8 j..):
@@ -46,23 +49,88 @@ __device__ __forceinline__ void db_store(const fa_args &a, int split, int nsplit
         }
 }
 
-// ---- bias gradient: block (h, 16 NW queries, 64 keys, row range), rows in order ------------
-// shared: Q, dO x S | K, V x S | lse, D x S | mask x 2 | bias [key][query] (BSM), row
-// stride 16 NW + 4 floats: a warp's reads (8 queries x 4 key pairs) hit 32 distinct banks.
-template <int CH, int NW, int S, bool BSM>
+// ---- bias gradient: block (h, QT queries, KT keys, row range), rows in order ------------
+// Warps as (NW / WK) query groups of 16 x WK key groups of KW keys: QT = 16 NW / WK,
+// KT = WK KW. Per row a block copies Q, dO (QT x c_h) and K, V (KT x c_h): bigger tiles
+// copy fewer L2 bytes per score (64 x 64: 16 KB per 4096 scores, 128 x 128: 32 KB per 16384).
+// shared: Q, dO x S | K, V x S | mask x 2 | lse, D x S | bias [key][query] (BSM), row
+// stride QT + 4 floats: a warp's reads (8 queries x 4 key pairs) hit 32 distinct banks.
+template <int CH, int QT, int KT, int S, bool BSM>
 static size_t dbh_smem() {
-    return sizeof(bf16) * (size_t)(2 * S * 16 * NW * (CH + 8) + 2 * S * BW_T * (CH + 8)) +
-           sizeof(float) * (size_t)(2 * BW_T + 2 * S * 16 * NW) +
-           (BSM ? sizeof(float) * (size_t)BW_T * (16 * NW + 4) : 0);
+    return sizeof(bf16) * (size_t)(2 * S * QT * (CH + 8) + 2 * S * KT * (CH + 8)) +
+           sizeof(float) * (size_t)(2 * KT + 2 * S * QT) + (BSM ? sizeof(float) * (size_t)KT * (QT + 4) : 0);
 }
 
-template <int CH, int NW, int S, bool FL, int MB, bool BSM>
+// The bias tile in shared memory times log2(e), in place (rows of LD floats, padding
+// included): the same rounded product the register tile holds (bias2 below; __fmul_rn:
+// never contracted into the add that follows), so a score's exponent, bias2 + (mask -
+// lse), has the same bits with the tile in either place.
+template <int NR, int LD, int NTH>
+__device__ __forceinline__ void db_scale_bias(float *Bs) {
+    float4 *p = reinterpret_cast<float4 *>(Bs);
+    for (int i = threadIdx.x; i < NR * LD / 4; i += NTH) {
+        float4 v = p[i];
+        v.x = __fmul_rn(BW_L2E, v.x);
+        v.y = __fmul_rn(BW_L2E, v.y);
+        v.z = __fmul_rn(BW_L2E, v.z);
+        v.w = __fmul_rn(BW_L2E, v.w);
+        p[i] = v;
+    }
+}
+
+// One row's dS of a warp's 16 queries x KW keys added to acc (C fragments, acc[j]: keys
+// 8 j..), the keys in chunks of 32 (S and dP of one chunk live at a time). Qw, dOw: the
+// warp's 16 query rows; Kw, Vw, Mw: its first key; Bw: the bias tile (BSM, scaled) at its
+// first key row and query g; bias2: the register tile (!BSM). Every element's S and dP
+// come from the same m16n8k16 products over channels in any block shape, and acc sums
+// the rows in order: the same bits for every variant.
+template <int CH, int KW, int LB, bool BSM>
+__device__ __forceinline__ void db_row(const bf16 *Qw, const bf16 *dOw, const bf16 *Kw, const bf16 *Vw,
+                                       const float *Mw, const float *l2, const float *Dq, const float *Bw,
+                                       const float (*bias2)[4], float (*acc)[4], float sc2) {
+    constexpr int LK = CH + 8, KS = CH / 16;
+    int t = threadIdx.x & 3;
+    uint32_t qa[KS][4], da[KS][4];
+#pragma unroll
+    for (int kk = 0; kk < KS; kk++) {
+        bw_ldsm_a(qa[kk], Qw, LK, kk);
+        bw_ldsm_a(da[kk], dOw, LK, kk);
+    }
+#pragma unroll
+    for (int hf = 0; hf < KW / 32; hf++) {
+        float s[4][4], dp[4][4];
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) s[j][e] = dp[j][e] = 0;
+        const bf16 *Kh = Kw + 32 * hf * LK, *Vh = Vw + 32 * hf * LK;
+#pragma unroll
+        for (int kk = 0; kk < KS; kk++) {
+            bw_mma_b<4>(s, qa[kk], Kh, LK, kk);
+            bw_mma_b<4>(dp, da[kk], Vh, LK, kk);
+        }
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                int jj = 4 * hf + j, col = 8 * jj + 2 * t + (e & 1);
+                float x;
+                if constexpr (BSM) x = Bw[col * LB + 8 * (e >> 1)] + (Mw[col] - l2[e >> 1]);
+                else x = bias2[jj][e] + (Mw[col] - l2[e >> 1]);
+                float p = fa_exp2(fmaf(s[j][e], sc2, x));
+                acc[jj][e] = fmaf(p, dp[j][e] - Dq[e >> 1], acc[jj][e]);
+            }
+    }
+}
+
+template <int CH, int NW, int WK, int KW, int S, bool FL, int MB, bool BSM>
 __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dbias_h(fa_args a) {
-    constexpr int LK = CH + 8, QT = 16 * NW, NTH = 32 * NW, LB = QT + 4, KS = CH / 16;
+    constexpr int LK = CH + 8, QT = 16 * (NW / WK), KT = WK * KW, NTH = 32 * NW, LB = QT + 4, NJ = KW / 8;
+    static_assert(NW % WK == 0 && KW % 64 == 0 && (BSM || KW == 64) && QT <= NTH && KT <= NTH, "block shape");
     extern __shared__ __align__(16) unsigned char bw_sm[];
-    bf16 *Qs = (bf16 *)bw_sm, *dOs = Qs + S * QT * LK, *Ks = dOs + S * QT * LK, *Vs = Ks + S * BW_T * LK;
-    float *Ms = (float *)(Vs + S * BW_T * LK), *Ls = Ms + 2 * BW_T, *Ds = Ls + S * QT, *Bs = Ds + S * QT;
-    int64_t nqt = (a.L + QT - 1) / QT, nkt = (a.L + BW_T - 1) / BW_T;
+    bf16 *Qs = (bf16 *)bw_sm, *dOs = Qs + S * QT * LK, *Ks = dOs + S * QT * LK, *Vs = Ks + S * KT * LK;
+    float *Ms = (float *)(Vs + S * KT * LK), *Ls = Ms + 2 * KT, *Ds = Ls + S * QT, *Bs = Ds + S * QT;
+    int64_t nqt = (a.L + QT - 1) / QT, nkt = (a.L + KT - 1) / KT;
     int nsplit = a.nsplit;
     int64_t bid = blockIdx.x;
     int split = (int)(bid % nsplit);
@@ -70,22 +138,24 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dbias_h(fa_args a) {
     int64_t kt = bid % nkt, qt = (bid / nkt) % nqt;
     int h = (int)(bid / (nkt * nqt));
     int64_t per = (a.B + nsplit - 1) / nsplit, r0 = split * per, r1 = r0 + per < a.B ? r0 + per : a.B;
-    int64_t q0 = qt * QT, k0 = kt * BW_T;
+    int64_t q0 = qt * QT, k0 = kt * KT;
     int w = threadIdx.x >> 5, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+    // the warp's first query and key in the tile (constants with one key group: fewer registers)
+    int wq = WK == 1 ? 16 * w : 16 * (w % (NW / WK)), kw = WK == 1 ? 0 : KW * (w / (NW / WK));
     const float *bT = a.biasT + (int64_t)h * a.L * a.L;
-    float bias2[BSM ? 1 : 8][4], acc[8][4];
+    float bias2[BSM ? 1 : NJ][4], acc[NJ][4];
 #pragma unroll
-    for (int j = 0; j < 8; j++)
+    for (int j = 0; j < NJ; j++)
 #pragma unroll
         for (int e = 0; e < 4; e++) {
             if constexpr (!BSM) {
-                int64_t kk = k0 + 8 * j + 2 * t + (e & 1), q = q0 + 16 * w + g + 8 * (e >> 1);
-                bias2[j][e] = (kk < a.L && q < a.L) ? BW_L2E * bT[kk * a.L + q] : 0.f;
+                int64_t kk = k0 + kw + 8 * j + 2 * t + (e & 1), q = q0 + wq + g + 8 * (e >> 1);
+                bias2[j][e] = (kk < a.L && q < a.L) ? __fmul_rn(BW_L2E, bT[kk * a.L + q]) : 0.f;
             }
             acc[j][e] = 0;
         }
-    if constexpr (BSM) {  // its own group, before the ring's: complete by the first step's wait
-        bw_bias<FL, BW_T, QT, LB, NTH>(bT, a.L, k0, q0, Bs);
+    if constexpr (BSM) {  // its own group, before the ring's
+        bw_bias<FL, KT, QT, LB, NTH>(bT, a.L, k0, q0, Bs);
         fa_commit();
     }
     auto issue = [&](int64_t r) {
@@ -93,8 +163,8 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dbias_h(fa_args a) {
             int b = (int)((r - r0) % S);
             bw_tile<FL, CH, QT, NTH>(a, a.q, r, h, q0, Qs + b * QT * LK);
             bw_tile<FL, CH, QT, NTH>(a, a.dO, r, h, q0, dOs + b * QT * LK);
-            bw_tile<FL, CH, BW_T, NTH>(a, a.k, r, h, k0, Ks + b * BW_T * LK);
-            bw_tile<FL, CH, BW_T, NTH>(a, a.v, r, h, k0, Vs + b * BW_T * LK);
+            bw_tile<FL, CH, KT, NTH>(a, a.k, r, h, k0, Ks + b * KT * LK);
+            bw_tile<FL, CH, KT, NTH>(a, a.v, r, h, k0, Vs + b * KT * LK);
             bw_lseD(a, r, true, h, q0, QT, Ls + b * QT, Ds + b * QT);
         }
         fa_commit();
@@ -102,55 +172,32 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dbias_h(fa_args a) {
     float mpre = 0.f;
 #pragma unroll
     for (int s = 0; s < S - 1; s++) issue(r0 + s);
-    if (r0 < r1 && threadIdx.x < BW_T) Ms[threadIdx.x] = bw_mask2(a, r0, k0 + threadIdx.x);
+    if (r0 < r1 && threadIdx.x < KT) Ms[threadIdx.x] = bw_mask2(a, r0, k0 + threadIdx.x);
+    if constexpr (BSM) {  // the bias group is complete once S - 1 groups remain
+        fa_wait<S - 1>();
+        __syncthreads();
+        db_scale_bias<KT, LB, NTH>(Bs);
+    }
     const float sc2 = a.scale * BW_L2E;
-    const float *Bw = Bs + 16 * w + g;
     for (int64_t r = r0; r < r1; r++) {
         int b = (int)((r - r0) % S), m = (int)((r - r0) & 1);
         fa_wait<S - 2>();
         __syncthreads();
         issue(r + S - 1);
         bool more = r + 1 < r1;
-        if (more && threadIdx.x < BW_T) mpre = bw_mask2(a, r + 1, k0 + threadIdx.x);
-        const float *Mb = Ms + m * BW_T, *Lb = Ls + b * QT, *Db = Ds + b * QT;
+        if (more && threadIdx.x < KT) mpre = bw_mask2(a, r + 1, k0 + threadIdx.x);
+        const float *Lb = Ls + b * QT, *Db = Ds + b * QT;
         float l2[2], Dq[2];
 #pragma unroll
-        for (int u = 0; u < 2; u++) { l2[u] = BW_L2E * Lb[16 * w + g + 8 * u]; Dq[u] = Db[16 * w + g + 8 * u]; }
-        uint32_t qa[KS][4], da[KS][4];
-#pragma unroll
-        for (int kk = 0; kk < KS; kk++) {
-            bw_ldsm_a(qa[kk], Qs + (b * QT + 16 * w) * LK, LK, kk);
-            bw_ldsm_a(da[kk], dOs + (b * QT + 16 * w) * LK, LK, kk);
-        }
-#pragma unroll
-        for (int hf = 0; hf < 2; hf++) {
-            float s[4][4], dp[4][4];
-#pragma unroll
-            for (int j = 0; j < 4; j++)
-#pragma unroll
-                for (int e = 0; e < 4; e++) s[j][e] = dp[j][e] = 0;
-            const bf16 *Kh = Ks + (b * BW_T + 32 * hf) * LK, *Vh = Vs + (b * BW_T + 32 * hf) * LK;
-#pragma unroll
-            for (int kk = 0; kk < KS; kk++) {
-                bw_mma_b<4>(s, qa[kk], Kh, LK, kk);
-                bw_mma_b<4>(dp, da[kk], Vh, LK, kk);
-            }
-#pragma unroll
-            for (int j = 0; j < 4; j++)
-#pragma unroll
-                for (int e = 0; e < 4; e++) {
-                    int jj = 4 * hf + j, col = 8 * jj + 2 * t + (e & 1);
-                    float x;
-                    if constexpr (BSM) x = fmaf(Bw[col * LB + 8 * (e >> 1)], BW_L2E, Mb[col] - l2[e >> 1]);
-                    else x = bias2[jj][e] + (Mb[col] - l2[e >> 1]);
-                    float p = fa_exp2(fmaf(s[j][e], sc2, x));
-                    acc[jj][e] = fmaf(p, dp[j][e] - Dq[e >> 1], acc[jj][e]);
-                }
-        }
-        if (more && threadIdx.x < BW_T) Ms[(m ^ 1) * BW_T + threadIdx.x] = mpre;
+        for (int u = 0; u < 2; u++) { l2[u] = BW_L2E * Lb[wq + g + 8 * u]; Dq[u] = Db[wq + g + 8 * u]; }
+        db_row<CH, KW, LB, BSM>(Qs + (b * QT + wq) * LK, dOs + (b * QT + wq) * LK, Ks + (b * KT + kw) * LK,
+                                Vs + (b * KT + kw) * LK, Ms + m * KT + kw, l2, Dq, Bs + kw * LB + wq + g, bias2, acc,
+                                sc2);
+        if (more && threadIdx.x < KT) Ms[(m ^ 1) * KT + threadIdx.x] = mpre;
     }
     fa_wait<0>();
-    db_store(a, split, nsplit, h, q0 + 16 * w, k0, acc);
+#pragma unroll
+    for (int c = 0; c < KW / 64; c++) db_store(a, split, nsplit, h, q0 + wq, k0 + kw + 64 * c, acc + 8 * c);
 }
 
 // dbias (L*L, H) from the per-head planes (H, L, L) (one range of rows, not transposed,
@@ -187,28 +234,58 @@ __global__ void k_bwd_dbias_reduce(fa_args a, int nsplit) {
 }
 
 // ---- launch ---------------------------------------------------------------------------
+// The most dynamic shared memory a block may have on the current device (opt-in).
+static size_t db_smem_max() {
+    int dev = 0, v = 0;
+    CU_CHECK(cudaGetDevice(&dev));
+    CU_CHECK(cudaDeviceGetAttribute(&v, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    return (size_t)v;
+}
+
+// Variant v: warps NW as (NW / WK) x WK, KW keys a warp, S stages, MB blocks per SM,
+// bias tile in shared memory (BSM). One that does not fit the device's shared memory
+// (the 3-stage 128 x 128 tiles, 190 KB, on sm_80) runs h4.m3 instead: the same bits.
 template <int CH, bool FL>
 static void db_kernel(cu_impl *c, const fa_args &b, int v) {
-    int64_t nt = (b.L + BW_T - 1) / BW_T, ns = b.nsplit;
-    auto grid = [&](int nw) { return bw_grid((b.L + 16 * nw - 1) / (16 * nw) * nt * b.H * ns); };
-#define DBH(NW_, MB_, BSM_) \
-    bw_launch(c, k_bwd_dbias_h<CH, NW_, 2, FL, MB_, BSM_>, grid(NW_), 32 * NW_, dbh_smem<CH, NW_, 2, BSM_>(), b)
+    int64_t ns = b.nsplit;
+    auto grid = [&](int qt, int kt) { return bw_grid((b.L + qt - 1) / qt * ((b.L + kt - 1) / kt) * b.H * ns); };
+#define DBH(NW_, WK_, KW_, S_, MB_, BSM_)                                                                      \
+    do {                                                                                                       \
+        constexpr int QT_ = 16 * (NW_ / WK_), KT_ = WK_ * KW_;                                                 \
+        size_t sm_ = dbh_smem<CH, QT_, KT_, S_, BSM_>();                                                       \
+        if (sm_ > db_smem_max()) break;                                                                        \
+        bw_launch(c, k_bwd_dbias_h<CH, NW_, WK_, KW_, S_, FL, MB_, BSM_>, grid(QT_, KT_), 32 * NW_, sm_, b); \
+        return;                                                                                                \
+    } while (0)
     switch (v) {
-    case 1: DBH(8, 2, true); return;
-    case 2: DBH(4, 3, false); return;
-    case 3: DBH(4, 3, true); return;
-    case 4: DBH(8, 2, false); return;
-    default: DBH(8, 1, false); return;
+    case 0: DBH(8, 1, 64, 2, 1, false); break;
+    case 1: DBH(8, 1, 64, 2, 2, true); break;
+    case 3: DBH(4, 1, 64, 2, 3, true); break;
+    case 4: DBH(8, 1, 64, 2, 2, false); break;
+    case 5: DBH(8, 1, 128, 2, 1, true); break;
+    case 6: DBH(8, 1, 128, 3, 1, true); break;
+    case 7: DBH(16, 2, 64, 2, 1, true); break;
+    case 8: DBH(16, 2, 64, 3, 1, true); break;
+    case 9: DBH(4, 1, 128, 2, 2, true); break;
+    case 10: DBH(8, 2, 64, 2, 2, true); break;
+    default: break;
     }
+    DBH(4, 1, 64, 2, 3, false);  // h4.m3: v == 2, and the fallback
 #undef DBH
 }
 
-static const char *db_names[] = {"h8", "h8.m2.bs", "h4.m3", "h4.m3.bs", "h8.m2"};
+// Names: warps.blocks per SM[.bs: bias tile in shared memory] for 64-key tiles (16 warps
+// queries); qQTkKT.wNW[.mMB][.s3] for the bigger tiles (bias in shared memory; 3 stages).
+static const char *db_names[] = {"h8",         "h8.m2.bs",       "h4.m3",           "h4.m3.bs",
+                                 "h8.m2",      "q128k128.w8",    "q128k128.w8.s3",  "q128k128.w16",
+                                 "q128k128.w16.s3", "q64k128.w4.m2", "q64k128.w8.m2"};
 // Measured on an H200 (attn_bwd_check --dbias, ms; docs/ATTENTION_BWD.md "Session 7"):
 // the session-6 kernel 5.569 / 43.48 triangle N = 1024 / 2048, 1.438 MSA row, 0.711
 // single; h4.m3 4.605 / 37.87, 1.185, 0.525; h8.m2.bs 4.789 / 37.52, 1.217, 0.343.
 // Few rows (single attention, B = 1): loading the bias tile dominates, and the shared-
-// memory tile's coalesced copy wins; else three 4-warp blocks per SM.
+// memory tile's coalesced copy wins; else three 4-warp blocks per SM. (Those .bs numbers
+// were taken with the bias tile scaled per score; it is scaled once per block now.)
+// The bigger-tile variants (session 10) are not measured yet.
 static int db_default(const fa_args *a) { return a->B < 8 ? 1 : 2; }
 int fa_bwd_dbias_variants(void) { return (int)(sizeof db_names / sizeof db_names[0]); }
 const char *fa_bwd_dbias_variant_name(int v) { return v >= 0 && v < fa_bwd_dbias_variants() ? db_names[v] : "?"; }

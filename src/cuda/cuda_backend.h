@@ -23,6 +23,13 @@ void pf_cuda_set_chunk_bytes(pf_backend *be, size_t bytes);
 // The attention backward's one-pass dk, dv, dq (cu_flash_bwd_fused.cu): 0 where the
 // rows x heads are many (default), 1 wherever it can run, -1 never (tests).
 void pf_cuda_set_attn_fused(pf_backend *be, int mode);
+// The attention bias-gradient kernel (cu_flash_bwd_dbias.cu): 0 by shape (the default;
+// PF_ATTN_DBIAS=name at backend creation picks one), v + 1 variant v of
+// pf_cuda_attn_dbias_variants(), named pf_cuda_attn_dbias_name(v) (tests, A/B). Every
+// variant gives the same bits.
+void pf_cuda_set_attn_dbias(pf_backend *be, int variant);
+int pf_cuda_attn_dbias_variants(void);
+const char *pf_cuda_attn_dbias_name(int v);
 // The triangle multiplication's gated sides as one tensor-core kernel (bf16, sm_80+;
 // cu_trimul_side.cu): 1 on (the default; PF_TRIMUL_FUSED=0 at backend creation turns
 // it off), 0 the unfused GEMM + side kernel path (tests, A/B runs).
