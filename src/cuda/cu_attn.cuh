@@ -89,6 +89,10 @@ int attn_fuse_on(void);
 void attn_gate_mul(cu_impl *c, void *og, const void *g, const void *o, int64_t n);
 // cu_gate_bwd with g as attn_gate_mul reads it.
 void attn_gate_bwd(cu_impl *c, const void *dy, const void *g, const void *x, void *dx, void *dp, int64_t n);
+// cu_linear_bwd with dx written (set: beta 0, fused; the old path fills it with zeros first)
+// or accumulated, and the bias's column sum through 16-byte loads when fused.
+void attn_linear_bwd(cu_impl *c, int64_t M, int in, int out, const pf_linear_p *p, pf_linear_p *g, const void *x,
+                     const void *dy, void *dx, int set);
 // zb (n, H) = LN(src) W_bias^T in one kernel, copy (may be NULL) = src, xln (may be NULL) =
 // LN(src); returns 0 (nothing done) where it does not apply (off, cb not 32, 64, 128 or 256,
 // H > 16, unaligned buffers).

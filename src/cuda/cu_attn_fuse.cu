@@ -279,6 +279,71 @@ __global__ void k_lnb_reduce(int nb, int K, int C, const float *part, float *o0,
     if (o) o[i % C] += s;
 }
 
+// ---- Linear backward with a 16-byte column sum ------------------------------------------
+
+// part (gridDim.x, N): column sums of x (M, N) over the block's contiguous rows; N / 8 threads
+// per row (8 columns each), 256 / (N / 8) rows at once, summed per slot then over slots in order.
+template <typename T>
+__global__ void __launch_bounds__(256) k_colsum_v(int64_t M, int N, const T *x, float *part) {
+    __shared__ float red[256 * 8];
+    int tpr = N / 8, slots = 256 / tpr, slot = threadIdx.x / tpr, c0 = (threadIdx.x % tpr) * 8;
+    int64_t per = (M + gridDim.x - 1) / gridDim.x;
+    int64_t r0 = (int64_t)blockIdx.x * per, r1 = r0 + per < M ? r0 + per : M;
+    float a[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    if (slot < slots) {
+#pragma unroll 4
+        for (int64_t r = r0 + slot; r < r1; r += slots) {
+            float v[8];
+            ld8(x, r * N + c0, v);
+#pragma unroll
+            for (int j = 0; j < 8; j++) a[j] += v[j];
+        }
+#pragma unroll
+        for (int j = 0; j < 8; j++) red[slot * N + c0 + j] = a[j];
+    }
+    __syncthreads();
+    for (int col = threadIdx.x; col < N; col += blockDim.x) {
+        float t = 0;
+        for (int u = 0; u < slots; u++) t += red[u * N + col];
+        part[(int64_t)blockIdx.x * N + col] = t;
+    }
+}
+
+__global__ void k_lnb_reduce(int nb, int K, int C, const float *part, float *o0, float *o1, float *o2);
+
+// out (N) += the column sums of x (M, N) act: the 16-byte kernel where N is a multiple of 8 up
+// to 2048 and x aligned (cu_colsum_add's one column per thread, 2-byte loads, keeps too few
+// bytes in flight for a z-sized x), else cu_colsum_add.
+static void attn_colsum_add(cu_impl *c, int64_t M, int N, const void *x, float *out) {
+    if (N % 8 || N > 2048 || !cu_vec_ok((int64_t)N, x)) return cu_colsum_add(c, M, N, x, CU_ACT, out, 1.f);
+    int64_t nbl = (M + 63) / 64;
+    int nb = (int)(nbl < 1024 ? (nbl < 1 ? 1 : nbl) : 1024);
+    size_t mark = cu_pool_mark(c);
+    float *part = (float *)cu_pool_get(c, sizeof(float) * (size_t)nb * (size_t)N);
+    CU_DISPATCH(c, T, k_colsum_v<T><<<nb, 256, 0, c->stream>>>(M, N, (const T *)x, part));
+    CU_LAUNCHED();
+    k_lnb_reduce<<<(N + 255) / 256, 256, 0, c->stream>>>(nb, 1, N, part, out, NULL, NULL);
+    CU_LAUNCHED();
+    cu_pool_release(c, mark);
+}
+
+void attn_linear_bwd(cu_impl *c, int64_t M, int in, int out, const pf_linear_p *p, pf_linear_p *g, const void *x,
+                     const void *dy, void *dx, int set) {
+    if (!attn_fuse_on()) {
+        if (set && dx) cu_fill(c, dx, 0.f, M * in);
+        return cu_linear_bwd(c, M, in, out, p, g, x, dy, dx);
+    }
+    if (g) {  // dW (out, in) += dy^T x, straight into the fp32 gradient (as cu_linear_bwd)
+        cu_gemm(c, 1, 0, out, in, M, 1.f, dy, CU_ACT, out, x, CU_ACT, in, 1.f, g->w, CU_F32, in, 1, 0, 0, 0, NULL);
+        if (g->b) attn_colsum_add(c, M, out, dy, g->b);
+    }
+    if (dx) {
+        const void *w = cu_weight(c, p->w, (size_t)out * in);
+        cu_gemm(c, 0, 0, M, in, out, 1.f, dy, CU_ACT, out, w, CU_ACT, in, set ? 0.f : 1.f, dx, CU_ACT, in, 1, 0, 0, 0,
+                NULL);
+    }
+}
+
 static int lnb_lpr(int C) { return C == 32 || C == 64 || C == 128 || C == 256 ? C / 8 : 0; }
 
 // launch(std::integral_constant<int, LPR>) for lpr in {4, 8, 16, 32}

@@ -78,20 +78,6 @@ int attn_bias_fwd(cu_impl *c, int64_t n_pos, int cb, int H, const pf_layernorm_p
     return kept && attn_fuse_on();  // the unfused path leaves LN(src) there too, unused (as before)
 }
 
-// cu_linear_bwd with dx overwritten: fused, the GEMM writes it (beta 0); else a zero fill
-// and the accumulating GEMM (the old path).
-static void linear_bwd_set(cu_impl *c, int64_t M, int in, int out, const pf_linear_p *p, pf_linear_p *g,
-                           const void *x, const void *dy, void *dx) {
-    if (!attn_fuse_on()) {
-        cu_fill(c, dx, 0.f, M * in);
-        cu_linear_bwd(c, M, in, out, p, g, x, dy, dx);
-        return;
-    }
-    cu_linear_bwd(c, M, in, out, p, g, x, dy, NULL);
-    const void *w = cu_weight(c, p->w, (size_t)out * in);
-    cu_gemm(c, 0, 0, M, in, out, 1.f, dy, CU_ACT, out, w, CU_ACT, in, 0.f, dx, CU_ACT, in, 1, 0, 0, 0, NULL);
-}
-
 void attn_bias_bwd(cu_impl *c, int64_t n_pos, int cb, int H, const pf_layernorm_p *ln, pf_layernorm_p *g_ln,
                    const pf_linear_p *bias, pf_linear_p *g_bias, const void *src, const void *dzb, void *d_src,
                    char *region, int64_t P) {
@@ -103,7 +89,7 @@ void attn_bias_bwd(cu_impl *c, int64_t n_pos, int cb, int H, const pf_layernorm_
         char *dsp = d_src ? (char *)d_src + (size_t)(p0 * cb) * e : NULL;
         if (attn_lnb_bwd(c, n, cb, H, ln, g_ln, bias, g_bias, sp, NULL, dzp, dsp)) continue;
         cu_ln_fwd(c, n, cb, ln, sp, lnp);
-        linear_bwd_set(c, n, cb, H, bias, g_bias, lnp, dzp, dp);
+        attn_linear_bwd(c, n, cb, H, bias, g_bias, lnp, dzp, dp, 1);
         cu_ln_bwd(c, n, cb, ln, g_ln, sp, dp, dsp);
     }
 }
@@ -283,7 +269,7 @@ static void rows_bwd_piece(cu_impl *c, const attn_bwd_args *A, int gather, int64
     }
     // out = og W_o^T + b_o; og = g * o
     attn_gate_mul(c, w.og, w.g, os, RL * HC);
-    linear_bwd_set(c, RL, (int)HC, d->c_in, &p->o, &g->o, w.og, dos, w.dO);  // dO = d og
+    attn_linear_bwd(c, RL, (int)HC, d->c_in, &p->o, &g->o, w.og, dos, w.dO, 1);  // dO = d og
     attn_gate_bwd(c, w.dO, w.g, os, w.dO, w.og, RL * HC);                    // og <- d g_pre, dO <- d o
 
     a.o = os; a.dO = w.dO;
@@ -294,10 +280,10 @@ static void rows_bwd_piece(cu_impl *c, const attn_bwd_args *A, int gather, int64
     fa_rowdot(c, &a, w.D);
     fa_backward(c, &a);
 
-    linear_bwd_set(c, RL, d->c_in, (int)HC, &p->q, &g->q, w.xln, w.g, w.d_xln);
-    cu_linear_bwd(c, RL, d->c_in, (int)HC, &p->k, &g->k, w.xln, w.dk, w.d_xln);
-    cu_linear_bwd(c, RL, d->c_in, (int)HC, &p->v, &g->v, w.xln, w.dv, w.d_xln);
-    cu_linear_bwd(c, RL, d->c_in, (int)HC, &p->g, &g->g, w.xln, w.og, w.d_xln);
+    attn_linear_bwd(c, RL, d->c_in, (int)HC, &p->q, &g->q, w.xln, w.g, w.d_xln, 1);
+    attn_linear_bwd(c, RL, d->c_in, (int)HC, &p->k, &g->k, w.xln, w.dk, w.d_xln, 0);
+    attn_linear_bwd(c, RL, d->c_in, (int)HC, &p->v, &g->v, w.xln, w.dv, w.d_xln, 0);
+    attn_linear_bwd(c, RL, d->c_in, (int)HC, &p->g, &g->g, w.xln, w.og, w.d_xln, 0);
     const void *dzb = n == d->B && A->self_dzb ? A->self_dzb(A->ctx) : NULL;
     if (!dzb || !attn_lnb_bwd(c, RL, d->c_in, d->H, &p->ln, &g->ln, &p->bias, &g->bias, xs, w.d_xln, dzb, dxs)) {
         if (dzb) cu_linear_bwd(c, RL, d->c_in, d->H, &p->bias, &g->bias, w.xln, dzb, w.d_xln);
