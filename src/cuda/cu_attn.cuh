@@ -87,8 +87,9 @@ int attn_fuse_on(void);
 // og = gate * o: fused, the projection left the gate's pre-activation in g (no sigmoid
 // pass) and the sigmoid runs here; else g is the gate (cu_mul).
 void attn_gate_mul(cu_impl *c, void *og, const void *g, const void *o, int64_t n);
-// cu_gate_bwd with g as attn_gate_mul reads it.
-void attn_gate_bwd(cu_impl *c, const void *dy, const void *g, const void *x, void *dx, void *dp, int64_t n);
+// Fused path only, from dy = d og and the pre-activation gp: og = sigmoid(gp) * x, dy <- d x,
+// gp <- d gp (in place, one pass).
+void attn_gate_bwd_og(cu_impl *c, void *dy, void *gp, const void *x, void *og, int64_t n);
 // cu_linear_bwd with dx written (set: beta 0, fused; the old path fills it with zeros first)
 // or accumulated, and the bias's column sum through 16-byte loads when fused.
 void attn_linear_bwd(cu_impl *c, int64_t M, int in, int out, const pf_linear_p *p, pf_linear_p *g, const void *x,

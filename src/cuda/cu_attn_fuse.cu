@@ -1,7 +1,8 @@
 // cu_attn_fuse.cu: the attention module's fused passes around the core (cu_attn.cuh),
 // PF_ATTN_FUSE=1 or unset (default), PF_ATTN_FUSE=0 the unfused path (A/B runs, tests):
 //  - the gate's sigmoid inside the multiply g * o and inside the gate's backward (the
-//    projection stores the gate's pre-activation: no sigmoid pass of its own);
+//    projection stores the gate's pre-activation: no sigmoid pass of its own); the backward
+//    makes g * o (for W_o's gradient), d o and d g_pre in one pass after d(g * o);
 //  - the bias logits zb = LN(src) W_bias^T in one kernel (k_lnb_fwd: LPR = C / 8 lanes per
 //    position, the LayerNorm in registers, then H dot products) instead of LN(src) written
 //    and a GEMM with H (= 4) outputs, which cuBLAS runs far below bandwidth; it can also
@@ -56,30 +57,34 @@ __global__ void k_gate_mul_v(T *og, const T *gp, const T *o, int64_t n) {
         st8(og, i, g);
     }
 }
-// The arithmetic of cu_gate_bwd with g = sigmoid(pre) made here.
+// From dy = d og (the gate's output): og = s * x, dy <- d x = dy * s, gp <- d pre = dy * x * s (1 - s)
+// with s = sigmoid(gp): cu_mul and cu_gate_bwd's arithmetic in one pass, in place.
 template <typename T>
-__global__ void k_gate_bwd_pre(const T *dy, const T *gp, const T *x, T *dx, T *dp, int64_t n) {
+__global__ void k_gate_bwd_og(T *dy, T *gp, const T *x, T *og, int64_t n) {
     GRID_STRIDE(i, n) {
         float d = ld(dy, i), gi = sigmoidf_(ld(gp, i)), xi = ld(x, i);
-        st(dp, i, d * xi * gi * (1.f - gi));
-        st(dx, i, d * gi);
+        st(og, i, gi * xi);
+        st(gp, i, d * xi * gi * (1.f - gi));
+        st(dy, i, d * gi);
     }
 }
 template <typename T>
-__global__ void k_gate_bwd_pre_v(const T *dy, const T *gp, const T *x, T *dx, T *dp, int64_t n) {
+__global__ void k_gate_bwd_og_v(T *dy, T *gp, const T *x, T *og, int64_t n) {
     GRID_STRIDE_VEC(i, n) {
-        float d[CU_VEC], gi[CU_VEC], o[CU_VEC];
+        float d[CU_VEC], gi[CU_VEC], o[CU_VEC], p[CU_VEC];
         ld8(dy, i, d);
         ld8(gp, i, gi);
         ld8(x, i, o);
 #pragma unroll
         for (int k = 0; k < CU_VEC; k++) {
             gi[k] = sigmoidf_(gi[k]);
-            o[k] = d[k] * o[k] * gi[k] * (1.f - gi[k]);
+            p[k] = d[k] * o[k] * gi[k] * (1.f - gi[k]);
+            o[k] = gi[k] * o[k];
             d[k] = d[k] * gi[k];
         }
-        st8(dp, i, o);
-        st8(dx, i, d);
+        st8(og, i, o);
+        st8(gp, i, p);
+        st8(dy, i, d);
     }
 }
 
@@ -94,12 +99,11 @@ void attn_gate_mul(cu_impl *c, void *og, const void *g, const void *o, int64_t n
     CU_LAUNCHED();
 }
 
-void attn_gate_bwd(cu_impl *c, const void *dy, const void *g, const void *x, void *dx, void *dp, int64_t n) {
-    if (!attn_fuse_on()) return cu_gate_bwd(c, dy, g, x, dx, dp, n);
+void attn_gate_bwd_og(cu_impl *c, void *dy, void *gp, const void *x, void *og, int64_t n) {
     if (n <= 0) return;
-    if (cu_vec_ok(n, dy, g, x) && cu_vec_ok(n, dx, dp))
-        CU_DISPATCH(c, T, k_gate_bwd_pre_v<T><<<LV(n)>>>((const T *)dy, (const T *)g, (const T *)x, (T *)dx, (T *)dp, n));
-    else CU_DISPATCH(c, T, k_gate_bwd_pre<T><<<L1(n)>>>((const T *)dy, (const T *)g, (const T *)x, (T *)dx, (T *)dp, n));
+    if (cu_vec_ok(n, dy, gp, x) && cu_vec_ok(n, og))
+        CU_DISPATCH(c, T, k_gate_bwd_og_v<T><<<LV(n)>>>((T *)dy, (T *)gp, (const T *)x, (T *)og, n));
+    else CU_DISPATCH(c, T, k_gate_bwd_og<T><<<L1(n)>>>((T *)dy, (T *)gp, (const T *)x, (T *)og, n));
     CU_LAUNCHED();
 }
 

@@ -267,23 +267,32 @@ static void rows_bwd_piece(cu_impl *c, const attn_bwd_args *A, int gather, int64
         fa_forward(c, &a);
         a.out_o = NULL;
     }
-    // out = og W_o^T + b_o; og = g * o
-    attn_gate_mul(c, w.og, w.g, os, RL * HC);
-    attn_linear_bwd(c, RL, (int)HC, d->c_in, &p->o, &g->o, w.og, dos, w.dO, 1);  // dO = d og
-    attn_gate_bwd(c, w.dO, w.g, os, w.dO, w.og, RL * HC);                    // og <- d g_pre, dO <- d o
+    // out = og W_o^T + b_o; og = g * o. Fused: d og first, then one pass makes og (for W_o's
+    // gradient), d o (in dO) and d g_pre (in g's buffer), and dq goes to og's buffer.
+    void *dq = w.g, *dg = w.og;  // the gate is spent: its buffer takes dq
+    if (attn_fuse_on()) {
+        attn_linear_bwd(c, RL, (int)HC, d->c_in, &p->o, NULL, NULL, dos, w.dO, 1);  // dO = d og
+        attn_gate_bwd_og(c, w.dO, w.g, os, w.og, RL * HC);
+        attn_linear_bwd(c, RL, (int)HC, d->c_in, &p->o, &g->o, w.og, dos, NULL, 0);
+        dq = w.og, dg = w.g;
+    } else {
+        cu_mul(c, w.og, w.g, os, RL * HC);
+        attn_linear_bwd(c, RL, (int)HC, d->c_in, &p->o, &g->o, w.og, dos, w.dO, 1);  // dO = d og
+        cu_gate_bwd(c, w.dO, w.g, os, w.dO, w.og, RL * HC);                      // og <- d g_pre, dO <- d o
+    }
 
     a.o = os; a.dO = w.dO;
     a.D = w.D;
-    a.dq = w.g; a.dk = w.dk; a.dv = w.dv;  // the gate is spent: its buffer takes dq
+    a.dq = dq; a.dk = w.dk; a.dv = w.dv;
     a.dbias = A->biasT ? A->dzb : NULL;
     a.dbias_part = w.part;
     fa_rowdot(c, &a, w.D);
     fa_backward(c, &a);
 
-    attn_linear_bwd(c, RL, d->c_in, (int)HC, &p->q, &g->q, w.xln, w.g, w.d_xln, 1);
+    attn_linear_bwd(c, RL, d->c_in, (int)HC, &p->q, &g->q, w.xln, dq, w.d_xln, 1);
     attn_linear_bwd(c, RL, d->c_in, (int)HC, &p->k, &g->k, w.xln, w.dk, w.d_xln, 0);
     attn_linear_bwd(c, RL, d->c_in, (int)HC, &p->v, &g->v, w.xln, w.dv, w.d_xln, 0);
-    attn_linear_bwd(c, RL, d->c_in, (int)HC, &p->g, &g->g, w.xln, w.og, w.d_xln, 0);
+    attn_linear_bwd(c, RL, d->c_in, (int)HC, &p->g, &g->g, w.xln, dg, w.d_xln, 0);
     const void *dzb = n == d->B && A->self_dzb ? A->self_dzb(A->ctx) : NULL;
     if (!dzb || !attn_lnb_bwd(c, RL, d->c_in, d->H, &p->ln, &g->ln, &p->bias, &g->bias, xs, w.d_xln, dzb, dxs)) {
         if (dzb) cu_linear_bwd(c, RL, d->c_in, d->H, &p->bias, &g->bias, w.xln, dzb, w.d_xln);
