@@ -3,7 +3,8 @@
 //
 // Forward piece:  xln (R*L, c_in) | q, k, v, g, o, og (R*L, HC) | lse (R, H, L) fp32 |
 //                 gathered: xc, outc (R*L, c_in), mc (R*L)
-// Backward piece: xln | q, k, v, g (dq once the gate's backward has run) | og (d g_pre) |
+// Backward piece: xln | q, k, v, g (dq once the gate's backward has run; fused: d g_pre) |
+//                 og (d g_pre; fused: g * o, then dq) |
 //                 dO | dk, dv (R*L, HC) | D (R, H, L) fp32 | d_xln (R*L, c_in) |
 //                 bias-gradient partials (splits, H, L, L) fp32 [bf16, bias] |
 //                 gathered: xc, doc, dxc (R*L, c_in), mc (R*L) | in pieces: o (R*L, HC),
