@@ -429,8 +429,8 @@ static void test_attention(void) {
     test_attn("msa_row fully masked row", row, 2, 1, 1072);
     test_attn("msa_col fully masked row", col, 2, 1, 1073);
     test_attn("single fully masked", single, 2, 1, 1074);
-    // bias channels the fused LayerNorm + bias kernels take (cu_attn_fuse.cu): 4 and 8 heads
-    // (their backward's two sizes), 16 heads (the forward only; the backward unfused)
+    // bias channels the fused LayerNorm + bias kernels take (cu_attn_fuse.cu: 32, 64, 128 below,
+    // 256): up to 4 and 8 heads (their backward's two sizes), 16 heads (the forward only)
     pf_attn_dims ts32 = {9, 9, 32, 2, 16, 32, PF_BIAS_SELF, 0};
     pf_attn_dims te32 = {9, 9, 32, 4, 8, 32, PF_BIAS_SELF, 1};
     pf_attn_dims row32 = {5, 7, 12, 8, 8, 32, PF_BIAS_PAIR, 0};
@@ -443,6 +443,8 @@ static void test_attention(void) {
     test_attn("msa_row c_z 32 8 heads no-dz", row32, 1, 0, 1084);
     test_attn("single c_z 64", single64, 1, 1, 1085);
     test_attn("single c_z 32 16 heads", single16h, 1, 1, 1086);
+    pf_attn_dims row256 = {3, 6, 12, 4, 8, 256, PF_BIAS_PAIR, 0};
+    test_attn("msa_row c_z 256", row256, 1, 1, 1087);
     if (quick) return;
     pf_attn_dims big_s = {70, 70, 16, 4, 32, 16, PF_BIAS_SELF, 0};
     pf_attn_dims big_e = {67, 67, 16, 4, 32, 16, PF_BIAS_SELF, 1};
