@@ -10,9 +10,13 @@
 //  - its backward (k_lnb_bwd): dy = d_xln + dzb W_bias, the LayerNorm backward of dy, the
 //    parameter gradients of the LayerNorm and of W_bias as per-block partials summed in
 //    block order (no atomics: the same bits every run).
-// Operands are rounded to the act type where the unfused path stores them (LN(src), the
-// bf16 weight copy), so bf16 results differ from it by the GEMMs' sum order only; fp32:
-// the gate is bit-identical, the bias pass differs in the sum order of the dot products.
+//  - the Linears' backward (attn_linear_bwd): dx written by the GEMM (beta 0) where the old
+//    path filled it with zeros first, the bias gradient as a 16-byte column sum.
+// bf16: LN(src) and W_bias are rounded as the unfused path stores them, but the gate and
+// the bias pass's dy stay fp32 where the old path stored bf16, and sums run in other orders:
+// close to the old path, not the same bits. fp32: the gate is bit-identical; the bias pass,
+// the column sums and the beta-0 GEMMs (another cuBLASLt algorithm may be picked) differ
+// in sum order only. PF_ATTN_FUSE=0 runs the old path unchanged (the same bits as before).
 #include "cu_attn.cuh"
 #include "cu_vec.cuh"
 #include <type_traits>
