@@ -73,13 +73,17 @@ pf_mem cu_attn_mem(pf_backend *be, const pf_attn_dims *d) {
     return m;
 }
 
-// zb = Linear(LN(z or x)) over pieces of positions, then biasT.
-static void attn_make_bias(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x, const void *z,
-                           const attn_wv *w) {
+// zb = Linear(LN(z or x)) over pieces of positions, then biasT; copy (may be NULL) = the
+// bias's source. Returns 1 when LN(x) of every row is left at the region's start for the
+// rows (fused, PF_BIAS_SELF, rows and bias in one piece each: one LayerNorm pass of x).
+static int attn_make_bias(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x, const void *z,
+                          const attn_wv *w, void *copy, int fwd) {
     int pair = d->bias == PF_BIAS_PAIR;
-    attn_bias_fwd(c, d->L * d->L, bias_channels(d), d->H, pair ? &p->ln_z : &p->ln, p->bias.w, pair ? z : x, w->zb,
-                  w->region, w->P);
+    int keep = !pair && attn_rows_per_piece(c, d, fwd) >= d->B;
+    int kept = attn_bias_fwd(c, d->L * d->L, bias_channels(d), d->H, pair ? &p->ln_z : &p->ln, p->bias.w,
+                             pair ? z : x, w->zb, w->region, w->P, copy, keep);
     attn_bias_T(c, w->zb, w->biasT, d->L, d->H, d->bias == PF_BIAS_SELF && d->transpose);
+    return kept;
 }
 
 void cu_attn_fwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, const pf_act *x, const pf_act *z,
@@ -89,29 +93,18 @@ void cu_attn_fwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, cons
     attn_ws_layout(c, d, ws, &w, 0);
     attn_sv s;
     memset(&s, 0, sizeof s);
-    if (saved) {
+    if (saved) {  // the bias's source is copied by the bias pass, from the read it makes anyway
         attn_saved_layout(c, d, saved, &s);
-        cu_copy_act(c, s.x, x, d->B * d->L * d->c_in);
-        if (d->bias == PF_BIAS_PAIR) cu_copy_act(c, s.z, z, d->L * d->L * d->c_z);
+        if (d->bias != PF_BIAS_SELF) cu_copy_act(c, s.x, x, d->B * d->L * d->c_in);
     }
-    if (d->bias) attn_make_bias(c, d, p, x, z, &w);
-    attn_rows_fwd(c, d, p, x, key_mask, d->bias ? w.biasT : NULL, out, s.o, s.lse, w.region, w.R);
+    int xln_ready = 0;
+    if (d->bias) xln_ready = attn_make_bias(c, d, p, x, z, &w, d->bias == PF_BIAS_PAIR ? s.z : s.x, 1);
+    attn_rows_fwd(c, d, p, x, key_mask, d->bias ? w.biasT : NULL, out, s.o, s.lse, w.region, w.R, xln_ready);
 }
 
 // PF_BIAS_SELF in one piece: the bias's gradient joins the projections' in d_xln
 // (one LayerNorm backward, as the whole module has always run).
-typedef struct {
-    cu_impl *c;
-    const pf_attn_dims *d;
-    const pf_attn_p *p;
-    pf_attn_p *g;
-    const void *dzb;
-} self_ctx;
-static void self_bias_into(void *ctx, const void *xln, void *d_xln) {
-    self_ctx *s = (self_ctx *)ctx;
-    const pf_attn_dims *d = s->d;
-    cu_linear_bwd(s->c, d->L * d->L, d->c_in, d->H, &s->p->bias, &s->g->bias, xln, s->dzb, d_xln);
-}
+static const void *self_dzb(void *ctx) { return ctx; }
 
 void cu_attn_bwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, pf_attn_p *g, const pf_act *key_mask,
                  const void *saved, const pf_act *d_out, pf_act *d_x, pf_act *d_z, void *ws) {
@@ -120,10 +113,9 @@ void cu_attn_bwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, pf_a
     attn_wv w;
     attn_saved_layout(c, d, (void *)saved, &s);
     attn_ws_layout(c, d, ws, &w, 1);
-    if (d->bias) attn_make_bias(c, d, p, s.x, s.z, &w);
-    self_ctx sc = {c, d, p, g, w.zb};
+    int xln_ready = d->bias ? attn_make_bias(c, d, p, s.x, s.z, &w, NULL, 0) : 0;
     attn_bwd_args a = {d, p, g, s.x, s.o, key_mask, d_out, s.lse, d->bias ? w.biasT : NULL, d_x, w.zb, w.acc,
-                       w.region, w.R, d->bias == PF_BIAS_SELF ? self_bias_into : NULL, &sc};
+                       w.region, w.R, d->bias == PF_BIAS_SELF ? self_dzb : NULL, w.zb, xln_ready};
     attn_rows_bwd(c, &a);
     int64_t LL = d->L * d->L;
     if (d->bias == PF_BIAS_PAIR)

@@ -34,9 +34,11 @@ static inline size_t attn_bias_bytes(cu_impl *c, int64_t P, int cb, int fwd) {
 }
 
 // zb (n_pos, H) = LN(src) W_bias^T over pieces of P positions of src (n_pos, cb);
-// region: attn_bias_bytes(P, cb, 1).
-void attn_bias_fwd(cu_impl *c, int64_t n_pos, int cb, int H, const pf_layernorm_p *ln, const real *w_bias,
-                   const void *src, void *zb, char *region, int64_t P);
+// region: attn_bias_bytes(P, cb, 1). copy (may be NULL) = src as well (the forward's saved
+// copy, from the same read when fused). keep_ln (fused path, one piece): LN(src) is left at
+// region's start; returns 1 when it was (else 0).
+int attn_bias_fwd(cu_impl *c, int64_t n_pos, int cb, int H, const pf_layernorm_p *ln, const real *w_bias,
+                  const void *src, void *zb, char *region, int64_t P, void *copy, int keep_ln);
 // The backward of attn_bias_fwd for dzb (n_pos, H): g_bias, g_ln += ..., d_src += ...
 // (may be NULL); region: attn_bias_bytes(P, cb, 0).
 void attn_bias_bwd(cu_impl *c, int64_t n_pos, int cb, int H, const pf_layernorm_p *ln, pf_layernorm_p *g_ln,
@@ -48,19 +50,21 @@ void attn_bias_T(cu_impl *c, const void *zb, float *biasT, int64_t L, int H, int
 // Forward of every row in pieces of R: out (x's layout) = the module without its
 // bias logits, which biasT (or NULL) brings. o_sv (x's layout, HC channels) and
 // lse_sv (B, H, L) fp32 receive the core's output and log-sum-exp when not NULL
-// (the forward that saves). region: attn_rows_bytes(R, fwd).
+// (the forward that saves). region: attn_rows_bytes(R, fwd). xln_ready (one piece
+// only): LN(x) of every row is at region's start already (attn_bias_fwd's keep_ln).
 void attn_rows_fwd(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x, const void *key_mask,
-                   const float *biasT, void *out, void *o_sv, float *lse_sv, char *region, int64_t R);
+                   const float *biasT, void *out, void *o_sv, float *lse_sv, char *region, int64_t R, int xln_ready);
 
 // Backward of every row in pieces of R, from the saved x, o and lse (o, lse NULL when
 // not saved, attn_saves_o: then made again per piece):
 // parameter gradients of ln, q, k, v, g, o, d_x += (NULL: not wanted), and the bias
 // logits' gradient dzb (L*L, H) act (stored order of the bias, written) when biasT.
 // Several pieces sum their gradients of the bias in dzb_acc (L*L, H) fp32, in
-// piece order. One piece: self_bias(ctx, xln, d_xln) (when set) runs after the
-// projections' backward and before the LayerNorm's, with dzb complete, so a bias
-// from x itself (PF_BIAS_SELF) adds into the same d_xln; with several pieces the
-// caller runs attn_bias_bwd over x instead.
+// piece order. One piece: self_dzb(ctx) (when set) is called after the core's backward,
+// with dzb complete, and returns the gradient of the bias logits made from x itself
+// (PF_BIAS_SELF), which joins the projections' d_xln before the one LayerNorm backward
+// (fused: in the same kernel); with several pieces the caller runs attn_bias_bwd over x
+// instead. xln_ready (one piece only): LN(x) is at region's start already.
 typedef struct {
     const pf_attn_dims *d;
     const pf_attn_p *p;
@@ -71,9 +75,36 @@ typedef struct {
     float *dzb_acc;
     char *region;
     int64_t R;
-    void (*self_bias)(void *ctx, const void *xln, void *d_xln);
+    const void *(*self_dzb)(void *ctx);
     void *ctx;
+    int xln_ready;
 } attn_bwd_args;
 void attn_rows_bwd(cu_impl *c, const attn_bwd_args *a);
+
+// ---- the fused passes (cu_attn_fuse.cu), PF_ATTN_FUSE -------------------------------
+// Whether they run (PF_ATTN_FUSE=0 / pf_cuda_set_attn_module_fused(be, 0): the old path).
+int attn_fuse_on(void);
+// og = gate * o: fused, the projection left the gate's pre-activation in g (no sigmoid
+// pass) and the sigmoid runs here; else g is the gate (cu_mul).
+void attn_gate_mul(cu_impl *c, void *og, const void *g, const void *o, int64_t n);
+// Fused path only, from dy = d og and the pre-activation gp: og = sigmoid(gp) * x, dy <- d x,
+// gp <- d gp (in place, one pass).
+void attn_gate_bwd_og(cu_impl *c, void *dy, void *gp, const void *x, void *og, int64_t n);
+// cu_linear_bwd with dx written (set: beta 0, fused; the old path fills it with zeros first)
+// or accumulated, and the bias's column sum through 16-byte loads when fused.
+void attn_linear_bwd(cu_impl *c, int64_t M, int in, int out, const pf_linear_p *p, pf_linear_p *g, const void *x,
+                     const void *dy, void *dx, int set);
+// zb (n, H) = LN(src) W_bias^T in one kernel, copy (may be NULL) = src, xln (may be NULL) =
+// LN(src); returns 0 (nothing done) where it does not apply (off, cb not 32, 64, 128 or 256,
+// H > 16, unaligned buffers).
+int attn_lnb_fwd(cu_impl *c, int64_t n, int cb, int H, const pf_layernorm_p *ln, const real *w_bias, const void *src,
+                 void *zb, void *copy, void *xln);
+// Its backward with the LayerNorm's other gradient d_ln (may be NULL): dy = d_ln + dzb W_bias,
+// d_src (may be NULL) += LN backward of dy, g_ln, g_bias (may be NULL) += their gradients
+// (recomputing LN(src)); returns 0 where it does not apply (as attn_lnb_fwd, H > 8, Linear
+// biases).
+int attn_lnb_bwd(cu_impl *c, int64_t n, int cb, int H, const pf_layernorm_p *ln, pf_layernorm_p *g_ln,
+                 const pf_linear_p *bias, pf_linear_p *g_bias, const void *src, const void *d_ln, const void *dzb,
+                 void *d_src);
 
 #endif

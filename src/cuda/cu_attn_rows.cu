@@ -3,7 +3,8 @@
 //
 // Forward piece:  xln (R*L, c_in) | q, k, v, g, o, og (R*L, HC) | lse (R, H, L) fp32 |
 //                 gathered: xc, outc (R*L, c_in), mc (R*L)
-// Backward piece: xln | q, k, v, g (dq once the gate's backward has run) | og (d g_pre) |
+// Backward piece: xln | q, k, v, g (dq once the gate's backward has run; fused: d g_pre) |
+//                 og (d g_pre; fused: g * o, then dq) |
 //                 dO | dk, dv (R*L, HC) | D (R, H, L) fp32 | d_xln (R*L, c_in) |
 //                 bias-gradient partials (splits, H, L, L) fp32 [bf16, bias] |
 //                 gathered: xc, doc, dxc (R*L, c_in), mc (R*L) | in pieces: o (R*L, HC),
@@ -61,15 +62,21 @@ int64_t attn_bias_per_piece(cu_impl *c, int64_t n_pos, int cb, int fwd) {
 
 // ---- the bias logits ---------------------------------------------------------------
 
-void attn_bias_fwd(cu_impl *c, int64_t n_pos, int cb, int H, const pf_layernorm_p *ln, const real *w_bias,
-                   const void *src, void *zb, char *region, int64_t P) {
+int attn_bias_fwd(cu_impl *c, int64_t n_pos, int cb, int H, const pf_layernorm_p *ln, const real *w_bias,
+                  const void *src, void *zb, char *region, int64_t P, void *copy, int keep_ln) {
     size_t e = cu_esz(c);
     pf_linear_p nb = {(real *)w_bias, NULL};
+    int kept = keep_ln && P >= n_pos;
     for (int64_t p0 = 0; p0 < n_pos; p0 += P) {
         int64_t n = n_pos - p0 < P ? n_pos - p0 : P;
-        cu_ln_fwd(c, n, cb, ln, (const char *)src + (size_t)(p0 * cb) * e, region);
-        cu_linear_fwd(c, n, cb, H, &nb, region, (char *)zb + (size_t)(p0 * H) * e, 0);
+        const char *sp = (const char *)src + (size_t)(p0 * cb) * e;
+        char *cp = copy ? (char *)copy + (size_t)(p0 * cb) * e : NULL, *zp = (char *)zb + (size_t)(p0 * H) * e;
+        if (attn_lnb_fwd(c, n, cb, H, ln, w_bias, sp, zp, cp, kept ? region : NULL)) continue;
+        if (cp) cu_copy_act(c, cp, sp, n * cb);
+        cu_ln_fwd(c, n, cb, ln, sp, region);
+        cu_linear_fwd(c, n, cb, H, &nb, region, zp, 0);
     }
+    return kept && attn_fuse_on();  // the unfused path leaves LN(src) there too, unused (as before)
 }
 
 void attn_bias_bwd(cu_impl *c, int64_t n_pos, int cb, int H, const pf_layernorm_p *ln, pf_layernorm_p *g_ln,
@@ -79,11 +86,12 @@ void attn_bias_bwd(cu_impl *c, int64_t n_pos, int cb, int H, const pf_layernorm_
     char *lnp = region, *dp = region + al256((size_t)(P * cb) * e);
     for (int64_t p0 = 0; p0 < n_pos; p0 += P) {
         int64_t n = n_pos - p0 < P ? n_pos - p0 : P;
-        const char *sp = (const char *)src + (size_t)(p0 * cb) * e;
+        const char *sp = (const char *)src + (size_t)(p0 * cb) * e, *dzp = (const char *)dzb + (size_t)(p0 * H) * e;
+        char *dsp = d_src ? (char *)d_src + (size_t)(p0 * cb) * e : NULL;
+        if (attn_lnb_bwd(c, n, cb, H, ln, g_ln, bias, g_bias, sp, NULL, dzp, dsp)) continue;
         cu_ln_fwd(c, n, cb, ln, sp, lnp);
-        cu_fill(c, dp, 0.f, n * cb);
-        cu_linear_bwd(c, n, cb, H, bias, g_bias, lnp, (const char *)dzb + (size_t)(p0 * H) * e, dp);
-        cu_ln_bwd(c, n, cb, ln, g_ln, sp, dp, d_src ? (char *)d_src + (size_t)(p0 * cb) * e : NULL);
+        attn_linear_bwd(c, n, cb, H, bias, g_bias, lnp, dzp, dp, 1);
+        cu_ln_bwd(c, n, cb, ln, g_ln, sp, dp, dsp);
     }
 }
 
@@ -155,7 +163,8 @@ static const void *piece_in(cu_impl *c, const pf_attn_dims *d, const void *t, vo
     return buf;
 }
 
-// q, k, v and g = sigmoid(LN(x) W_g^T + b_g) from xln (n rows).
+// q, k, v and g = sigmoid(LN(x) W_g^T + b_g) from xln (n rows); fused, g is left before
+// the sigmoid (attn_gate_mul).
 static void rows_proj(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, int64_t RL, const void *xln, void *q,
                       void *k, void *v, void *g) {
     int HC = d->H * d->c_h;
@@ -163,12 +172,12 @@ static void rows_proj(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, int
     cu_linear_fwd(c, RL, d->c_in, HC, &p->k, xln, k, 0);
     cu_linear_fwd(c, RL, d->c_in, HC, &p->v, xln, v, 0);
     cu_linear_fwd(c, RL, d->c_in, HC, &p->g, xln, g, 0);
-    cu_sigmoid(c, g, RL * HC);
+    if (!attn_fuse_on()) cu_sigmoid(c, g, RL * HC);
 }
 
 static void rows_fwd_piece(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x, const void *key_mask,
                            const float *biasT, void *out, void *o_sv, float *lse_sv, char *region, int gather,
-                           int64_t r0, int64_t n) {
+                           int64_t r0, int64_t n, int xln_ready) {
     size_t e = cu_esz(c);
     int64_t RL = n * d->L, HC = (int64_t)d->H * d->c_h;
     cu_carver cv = {region, 0};
@@ -185,7 +194,7 @@ static void rows_fwd_piece(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p
     const void *xs = piece_in(c, d, x, xc, r0, n, d->c_in, gather);
     const void *ms = piece_in(c, d, key_mask, mc, r0, n, 1, gather);
     void *dst = gather ? outc : (void *)rows_at(c, d, out, r0, d->c_in);
-    cu_ln_fwd(c, RL, d->c_in, &p->ln, xs, xln);
+    if (!xln_ready) cu_ln_fwd(c, RL, d->c_in, &p->ln, xs, xln);
     rows_proj(c, d, p, RL, xln, q, k, v, g);
     fa_args a = rows_args(d, n, gather, ms);
     a.q = q; a.k = k; a.v = v;
@@ -194,7 +203,7 @@ static void rows_fwd_piece(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p
     a.out_o = o;
     a.lse = lse;
     fa_forward(c, &a);
-    cu_mul(c, og, g, o, RL * HC);
+    attn_gate_mul(c, og, g, o, RL * HC);
     cu_linear_fwd(c, RL, (int)HC, d->c_in, &p->o, og, dst, 0);
     if (gather) {
         cols_copy(c, out, dst, d, r0, n, d->c_in, 0);
@@ -203,10 +212,13 @@ static void rows_fwd_piece(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p
 }
 
 void attn_rows_fwd(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x, const void *key_mask,
-                   const float *biasT, void *out, void *o_sv, float *lse_sv, char *region, int64_t R) {
+                   const float *biasT, void *out, void *o_sv, float *lse_sv, char *region, int64_t R, int xln_ready) {
     int gather = attn_gathers(d, R);
+    if (xln_ready && R < d->B) pf_die("attn_rows_fwd: LN(x) ready with %lld rows per piece of %lld", (long long)R,
+                                      (long long)d->B);
     for (int64_t r0 = 0; r0 < d->B; r0 += R)
-        rows_fwd_piece(c, d, p, x, key_mask, biasT, out, o_sv, lse_sv, region, gather, r0, d->B - r0 < R ? d->B - r0 : R);
+        rows_fwd_piece(c, d, p, x, key_mask, biasT, out, o_sv, lse_sv, region, gather, r0, d->B - r0 < R ? d->B - r0 : R,
+                       xln_ready);
 }
 
 typedef struct { void *xln, *q, *k, *v, *g, *og, *dO, *dk, *dv, *d_xln, *xc, *doc, *dxc, *oc, *mc; float *D, *part, *lse; } rows_bw;
@@ -244,7 +256,7 @@ static void rows_bwd_piece(cu_impl *c, const attn_bwd_args *A, int gather, int64
     const void *ms = piece_in(c, d, A->key_mask, w.mc, r0, n, 1, gather);
     void *dxs = gather ? (A->d_x ? (void *)piece_in(c, d, A->d_x, w.dxc, r0, n, d->c_in, 1) : NULL)
                        : (void *)rows_at(c, d, A->d_x, r0, d->c_in);
-    cu_ln_fwd(c, RL, d->c_in, &p->ln, xs, w.xln);
+    if (!A->xln_ready) cu_ln_fwd(c, RL, d->c_in, &p->ln, xs, w.xln);
     rows_proj(c, d, p, RL, w.xln, w.q, w.k, w.v, w.g);
     fa_args a = rows_args(d, n, gather, ms);
     a.q = w.q; a.k = w.k; a.v = w.v;
@@ -256,27 +268,37 @@ static void rows_bwd_piece(cu_impl *c, const attn_bwd_args *A, int gather, int64
         fa_forward(c, &a);
         a.out_o = NULL;
     }
-    // out = og W_o^T + b_o; og = g * o
-    cu_mul(c, w.og, w.g, os, RL * HC);
-    cu_fill(c, w.dO, 0.f, RL * HC);
-    cu_linear_bwd(c, RL, (int)HC, d->c_in, &p->o, &g->o, w.og, dos, w.dO);  // dO = d og
-    cu_gate_bwd(c, w.dO, w.g, os, w.dO, w.og, RL * HC);                      // og <- d g_pre, dO <- d o
+    // out = og W_o^T + b_o; og = g * o. Fused: d og first, then one pass makes og (for W_o's
+    // gradient), d o (in dO) and d g_pre (in g's buffer), and dq goes to og's buffer.
+    void *dq = w.g, *dg = w.og;  // the gate is spent: its buffer takes dq
+    if (attn_fuse_on()) {
+        attn_linear_bwd(c, RL, (int)HC, d->c_in, &p->o, NULL, NULL, dos, w.dO, 1);  // dO = d og
+        attn_gate_bwd_og(c, w.dO, w.g, os, w.og, RL * HC);
+        attn_linear_bwd(c, RL, (int)HC, d->c_in, &p->o, &g->o, w.og, dos, NULL, 0);
+        dq = w.og, dg = w.g;
+    } else {
+        cu_mul(c, w.og, w.g, os, RL * HC);
+        attn_linear_bwd(c, RL, (int)HC, d->c_in, &p->o, &g->o, w.og, dos, w.dO, 1);  // dO = d og
+        cu_gate_bwd(c, w.dO, w.g, os, w.dO, w.og, RL * HC);                      // og <- d g_pre, dO <- d o
+    }
 
     a.o = os; a.dO = w.dO;
     a.D = w.D;
-    a.dq = w.g; a.dk = w.dk; a.dv = w.dv;  // the gate is spent: its buffer takes dq
+    a.dq = dq; a.dk = w.dk; a.dv = w.dv;
     a.dbias = A->biasT ? A->dzb : NULL;
     a.dbias_part = w.part;
     fa_rowdot(c, &a, w.D);
     fa_backward(c, &a);
 
-    cu_fill(c, w.d_xln, 0.f, RL * d->c_in);
-    cu_linear_bwd(c, RL, d->c_in, (int)HC, &p->q, &g->q, w.xln, w.g, w.d_xln);
-    cu_linear_bwd(c, RL, d->c_in, (int)HC, &p->k, &g->k, w.xln, w.dk, w.d_xln);
-    cu_linear_bwd(c, RL, d->c_in, (int)HC, &p->v, &g->v, w.xln, w.dv, w.d_xln);
-    cu_linear_bwd(c, RL, d->c_in, (int)HC, &p->g, &g->g, w.xln, w.og, w.d_xln);
-    if (n == d->B && A->self_bias) A->self_bias(A->ctx, w.xln, w.d_xln);
-    cu_ln_bwd(c, RL, d->c_in, &p->ln, &g->ln, xs, w.d_xln, dxs);
+    attn_linear_bwd(c, RL, d->c_in, (int)HC, &p->q, &g->q, w.xln, dq, w.d_xln, 1);
+    attn_linear_bwd(c, RL, d->c_in, (int)HC, &p->k, &g->k, w.xln, w.dk, w.d_xln, 0);
+    attn_linear_bwd(c, RL, d->c_in, (int)HC, &p->v, &g->v, w.xln, w.dv, w.d_xln, 0);
+    attn_linear_bwd(c, RL, d->c_in, (int)HC, &p->g, &g->g, w.xln, dg, w.d_xln, 0);
+    const void *dzb = n == d->B && A->self_dzb ? A->self_dzb(A->ctx) : NULL;
+    if (!dzb || !attn_lnb_bwd(c, RL, d->c_in, d->H, &p->ln, &g->ln, &p->bias, &g->bias, xs, w.d_xln, dzb, dxs)) {
+        if (dzb) cu_linear_bwd(c, RL, d->c_in, d->H, &p->bias, &g->bias, w.xln, dzb, w.d_xln);
+        cu_ln_bwd(c, RL, d->c_in, &p->ln, &g->ln, xs, w.d_xln, dxs);
+    }
     if (gather && dxs) cols_copy(c, A->d_x, dxs, d, r0, n, d->c_in, 0);
 }
 
@@ -284,6 +306,8 @@ void attn_rows_bwd(cu_impl *c, const attn_bwd_args *a) {
     const pf_attn_dims *d = a->d;
     int gather = attn_gathers(d, a->R), pieces = a->R < d->B;
     int64_t nb = d->L * d->L * d->H;
+    if (a->xln_ready && pieces) pf_die("attn_rows_bwd: LN(x) ready with %lld rows per piece of %lld", (long long)a->R,
+                                       (long long)d->B);
     for (int64_t r0 = 0; r0 < d->B; r0 += a->R) {
         rows_bwd_piece(c, a, gather, r0, d->B - r0 < a->R ? d->B - r0 : a->R);
         if (!a->biasT || !pieces) continue;

@@ -92,7 +92,7 @@ static void ad_bias_fwd(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, c
     void *mine = (char *)w->zb + (size_t)cm->rank * blk;
     int pair = d->bias == PF_BIAS_PAIR;  // else B == R: x is the rank's rows
     attn_bias_fwd(c, RL, ad_cb(d), d->H, pair ? &p->ln_z : &p->ln, p->bias.w, pair ? (const void *)z : (const void *)x,
-                  mine, w->region, w->P);
+                  mine, w->region, w->P, NULL, 0);
     cm->all_gather(cm, mine, w->zb, blk);
     attn_bias_T(c, w->zb, w->biasT, d->L, d->H, 0);
 }
@@ -111,7 +111,7 @@ void cu_attn_dap_fwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, 
         if (d->bias == PF_BIAS_PAIR) cu_copy_act(c, s.z, z, d->L / cm->size * d->L * d->c_z);
     }
     if (d->bias) ad_bias_fwd(c, d, p, x, z, &w, cm);
-    attn_rows_fwd(c, d, p, x, key_mask, d->bias ? w.biasT : NULL, out, s.o, s.lse, w.region, w.Rf);
+    attn_rows_fwd(c, d, p, x, key_mask, d->bias ? w.biasT : NULL, out, s.o, s.lse, w.region, w.Rf, 0);
     cu_dap_pieces(c, old);
 }
 
@@ -136,12 +136,7 @@ static const void *ad_dzb_mine(const ad_ctx *a) {
     return a->w->brecv;
 }
 // PF_BIAS_SELF in one row piece: into the projections' d_xln (cu_attn.cuh).
-static void ad_self_bias(void *ctx, const void *xln, void *d_xln) {
-    const ad_ctx *a = (const ad_ctx *)ctx;
-    const pf_attn_dims *d = a->d;
-    const void *dbl = ad_dzb_mine(a);
-    cu_linear_bwd(a->c, d->L / a->cm->size * d->L, d->c_in, d->H, &a->p->bias, &a->g->bias, xln, dbl, d_xln);
-}
+static const void *ad_self_dzb(void *ctx) { return ad_dzb_mine((const ad_ctx *)ctx); }
 
 void cu_attn_dap_bwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, pf_attn_p *g, const pf_act *key_mask,
                      const void *saved, const pf_act *d_out, pf_act *d_x, pf_act *d_z, void *ws,
@@ -155,7 +150,7 @@ void cu_attn_dap_bwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, 
     if (d->bias) ad_bias_fwd(c, d, p, (const pf_act *)s.x, (const pf_act *)s.z, &w, cm);  // the forward's bias again
     ad_ctx ac = {c, d, p, g, &w, cm, x_sharded};
     attn_bwd_args a = {d, p, g, s.x, s.o, key_mask, d_out, s.lse, d->bias ? w.biasT : NULL, d_x, w.zb, w.acc,
-                       w.region, w.Rb, d->bias == PF_BIAS_SELF ? ad_self_bias : NULL, &ac};
+                       w.region, w.Rb, d->bias == PF_BIAS_SELF ? ad_self_dzb : NULL, &ac, 0};
     attn_rows_bwd(c, &a);
     if (d->bias && !(d->bias == PF_BIAS_SELF && w.Rb == d->B)) {
         const int64_t RL = d->L / cm->size * d->L;

@@ -30,6 +30,13 @@ void pf_cuda_set_attn_fused(pf_backend *be, int mode);
 void pf_cuda_set_attn_dbias(pf_backend *be, int variant);
 int pf_cuda_attn_dbias_variants(void);
 const char *pf_cuda_attn_dbias_name(int v);
+// The attention module's fused passes around its core (cu_attn_fuse.cu: the gate's sigmoid
+// in the multiply, GEMMs that write instead of a zero fill, the bias logits' LayerNorm and
+// projection as one kernel): 1 on (the default; PF_ATTN_FUSE=0, read at the first attention
+// call, turns them off), 0 the unfused path (tests, A/B runs). Process-wide.
+void pf_cuda_set_attn_module_fused(pf_backend *be, int on);
+// Launches of the fused bias kernels so far (tests check which path ran).
+int64_t pf_cuda_attn_module_fused_runs(pf_backend *be);
 // The triangle multiplication's gated sides as one tensor-core kernel (bf16, sm_80+;
 // cu_trimul_side.cu): 1 on (the default; PF_TRIMUL_FUSED=0 at backend creation turns
 // it off), 0 the unfused GEMM + side kernel path (tests, A/B runs).

@@ -339,6 +339,7 @@ static void attn_bwd_pieces(const char *label, const attn_case *t, pf_mem whole)
 }
 
 static const char *attn_tag = "";  // "fused ": the run with the one-pass backward forced
+static int attn_module_fused = 1;   // pf_cuda_set_attn_module_fused as set (cu_attn_fuse.cu)
 
 static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_dz, uint64_t seed) {
     char label[256];
@@ -369,6 +370,7 @@ static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_d
     const void *mdv = use_mask ? mk.d : NULL;
     pf_mem mc = H_cpu->attn_mem(H_cpu, &d), mg = H_gpu->attn_mem(H_gpu, &d);
     mems m = mk_mems(mc, mg);
+    int64_t lnb0 = pf_cuda_attn_module_fused_runs(H_gpu);
     real *oc = tl_zeros(nx);
     hbuf og = h_poison(nx), oi = h_poison(nx);
     H_cpu->attn_fwd(H_cpu, &d, &P, x.h, nz ? z.h : NULL, mh, oc, m.cs, m.cw);
@@ -393,6 +395,11 @@ static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_d
     h_check_doubled(label);
     g_twice(label, "dx", &dx);
     if (want_dz && nz) g_twice(label, "dz", &dz);
+    // the fused bias kernels where they apply (bias channels 32, 64, 128 or 256), else none
+    int cb = d.bias == PF_BIAS_PAIR ? d.c_z : d.c_in, lnb_fits = d.bias && (cb == 32 || cb == 64 || cb == 128 || cb == 256);
+    int64_t lnb = pf_cuda_attn_module_fused_runs(H_gpu) - lnb0;
+    tl_check(attn_module_fused && lnb_fits ? lnb > 0 : lnb == 0, label, "fused bias kernels ran %lld times (fused %d)",
+             (long long)lnb, attn_module_fused);
     attn_case t = {&d, &Pd, &Gd, &x, &z, &dout, mdv, oc, &dx, &dz, seed + 12, seed + 13, want_dz};
     attn_bwd_pieces(label, &t, mg);
     free_mems(&m);
@@ -422,11 +429,31 @@ static void test_attention(void) {
     test_attn("msa_row fully masked row", row, 2, 1, 1072);
     test_attn("msa_col fully masked row", col, 2, 1, 1073);
     test_attn("single fully masked", single, 2, 1, 1074);
+    // bias channels the fused LayerNorm + bias kernels take (cu_attn_fuse.cu: 32, 64, 128 below,
+    // 256): up to 4 and 8 heads (their backward's two sizes), 16 heads (the forward only)
+    pf_attn_dims ts32 = {9, 9, 32, 2, 16, 32, PF_BIAS_SELF, 0};
+    pf_attn_dims te32 = {9, 9, 32, 4, 8, 32, PF_BIAS_SELF, 1};
+    pf_attn_dims row32 = {5, 7, 12, 8, 8, 32, PF_BIAS_PAIR, 0};
+    pf_attn_dims single64 = {1, 11, 20, 4, 24, 64, PF_BIAS_PAIR, 0};
+    pf_attn_dims single16h = {1, 11, 20, 16, 8, 32, PF_BIAS_PAIR, 0};
+    test_attn("tri_start c32", ts32, 1, 1, 1080);
+    test_attn("tri_end c32", te32, 1, 1, 1081);
+    test_attn("tri_start c32 fully masked row", ts32, 2, 1, 1082);
+    test_attn("msa_row c_z 32 8 heads", row32, 1, 1, 1083);
+    test_attn("msa_row c_z 32 8 heads no-dz", row32, 1, 0, 1084);
+    test_attn("single c_z 64", single64, 1, 1, 1085);
+    test_attn("single c_z 32 16 heads", single16h, 1, 1, 1086);
+    pf_attn_dims row256 = {3, 6, 12, 4, 8, 256, PF_BIAS_PAIR, 0};
+    test_attn("msa_row c_z 256", row256, 1, 1, 1087);
     if (quick) return;
     pf_attn_dims big_s = {70, 70, 16, 4, 32, 16, PF_BIAS_SELF, 0};
     pf_attn_dims big_e = {67, 67, 16, 4, 32, 16, PF_BIAS_SELF, 1};
     pf_attn_dims wide = {3, 40, 24, 2, 64, 8, PF_BIAS_PAIR, 0};
     pf_attn_dims longcol = {33, 130, 16, 2, 32, 0, PF_BIAS_NONE, 1};
+    pf_attn_dims big_s64 = {70, 70, 64, 4, 32, 64, PF_BIAS_SELF, 0};
+    pf_attn_dims big_e128 = {40, 40, 128, 4, 32, 128, PF_BIAS_SELF, 1};
+    test_attn("tri_start big c64", big_s64, 1, 1, 1090);
+    test_attn("tri_end big c128", big_e128, 1, 1, 1091);
     test_attn("tri_start big", big_s, 1, 1, 1100);
     test_attn("tri_end big", big_e, 1, 1, 1110);
     test_attn("msa_row c_h 64", wide, 1, 1, 1120);
@@ -1078,10 +1105,23 @@ static void test_attention_dbias(void) {
     attn_tag = "";
 }
 
+// The module's fused passes (cu_attn_fuse.cu, PF_ATTN_FUSE) off: the old path, every case.
+static void test_attention_unfused_module(void) {
+    pf_cuda_set_attn_module_fused(H_gpu, 0);
+    attn_module_fused = 0;
+    attn_tag = "module unfused ";
+    test_attention();
+    attn_tag = "";
+    attn_module_fused = 1;
+    pf_cuda_set_attn_module_fused(H_gpu, 1);
+}
+
 void cuda_attn(void) {
+    pf_cuda_set_attn_module_fused(H_gpu, 1);
     test_attention();
     test_attention_fused();
     test_attention_dbias();
+    test_attention_unfused_module();
 }
 
 void cuda_global_attn(void) {
