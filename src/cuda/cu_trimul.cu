@@ -18,8 +18,9 @@
 // PF_TRIMUL_FUSED=3 (tm_cm): x's buffer holds X channel-major (c, N*N) instead: the
 // contraction of each piece writes its channels there directly, LN_out reads across
 // the channel planes (cu_tm_ln_cm_fwd) and its backward writes dx channel-major over
-// X, which is then dX for dA, dB: no transposes (4 z-sized passes less in the
-// forward's x, 6 in the backward). The arithmetic per element is unchanged.
+// X, which is then dX for dA, dB: no transposes (2 z-sized passes less in the
+// forward, 4 in the backward). The arithmetic per element is unchanged (LN_out's
+// statistics as cu_prim.cu's row kernel).
 #include "cu_ops.h"
 #include "cu_trimul.cuh"
 

@@ -11,7 +11,8 @@
 // bits as that kernel), and the (P x C) result leaves through shared memory as one
 // contiguous run of 16-byte stores. The backward reads X the same way, writes dx over
 // X channel-major in place (the layout dA, dB take) and its parameter-gradient partials
-// per block over a fixed range of tiles, summed in block order: no atomics.
+// per block over a fixed range of tiles, summed in block order: no atomics. The blocks
+// are one wave of the device (SMs x occupancy): the same bits every run on a device.
 #include "cu_trimul.cuh"
 #include "cu_vec.cuh"
 #include "cuda_backend.h"
@@ -20,7 +21,6 @@
 #define TL_WARPS 8
 #define TL_THREADS (32 * TL_WARPS)
 #define TL_SMEM 40960       // bytes of one block's tiles: under the 48 KB without opt-in
-#define TL_MAX_BLOCKS 792   // backward: blocks (each over a contiguous range of tiles; 6 per SM of 132)
 
 static int64_t tl_runs;  // launches of the forward kernel (tests: the path was taken)
 
@@ -279,10 +279,15 @@ static void tl_launch_bwd(cu_impl *c, int64_t n, int C, const pf_layernorm_p *p,
     CU_DISPATCH(c, T, {
         int P = tl_positions<T>(C);
         int64_t tiles = (n + P - 1) / P;
-        int nb = (int)(tiles < TL_MAX_BLOCKS ? tiles : TL_MAX_BLOCKS);
-        float *part = (float *)cu_pool_get(c, sizeof(float) * (size_t)nb * 2 * C);
         size_t red = sizeof(float) * TL_WARPS * 2 * 32 * CPL, sm = tl_tile_bytes<T>(C, P);
-        k_tm_ln_cm_bwd<T, CPL><<<nb, TL_THREADS, sm > red ? sm : red, c->stream>>>(
+        if (sm < red) sm = red;
+        // one wave of resident blocks (the device's, so the same bits every run on it)
+        int occ = 0;
+        CU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k_tm_ln_cm_bwd<T, CPL>, TL_THREADS, sm));
+        int64_t cap = (int64_t)(c->n_sm > 0 ? c->n_sm : 1) * (occ > 0 ? occ : 1);
+        int nb = (int)(tiles < cap ? tiles : cap);
+        float *part = (float *)cu_pool_get(c, sizeof(float) * (size_t)nb * 2 * C);
+        k_tm_ln_cm_bwd<T, CPL><<<nb, TL_THREADS, sm, c->stream>>>(
             n, C, P, p->w, (T *)X, ldx, (const T *)dy, part, tl_vec_cm(X, ldx), tl_vec_rows(dy, C));
         CU_LAUNCHED();
         if (g) {
