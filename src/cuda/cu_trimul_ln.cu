@@ -43,16 +43,26 @@ __device__ __forceinline__ T *tl_rows_of(T *s, int C, int P) {
     return reinterpret_cast<T *>(reinterpret_cast<char *>(s) + cm);
 }
 
+// 8 elements as 16-byte words (raw bits): TL_NV of them.
+#define TL_NV(T) ((int)(8 * sizeof(T) / 16))
+template <typename T>
+__device__ __forceinline__ void tl_ld8(const T *g, uint4 *r) {  // g 16-byte aligned
+#pragma unroll
+    for (int v = 0; v < TL_NV(T); v++) r[v] = reinterpret_cast<const uint4 *>(g)[v];
+}
+template <typename T>
+__device__ __forceinline__ void tl_sts8(T *s, const uint4 *r) {  // s 4-byte aligned
+    uint32_t *sw = reinterpret_cast<uint32_t *>(s);
+#pragma unroll
+    for (int v = 0; v < TL_NV(T); v++)
+        sw[4 * v] = r[v].x, sw[4 * v + 1] = r[v].y, sw[4 * v + 2] = r[v].z, sw[4 * v + 3] = r[v].w;
+}
 // 8 elements: global (16-byte aligned) -> shared (4-byte aligned), raw bits.
 template <typename T>
 __device__ __forceinline__ void tl_g2s8(const T *g, T *s) {
-    const uint4 *gv = reinterpret_cast<const uint4 *>(g);
-    uint32_t *sw = reinterpret_cast<uint32_t *>(s);
-#pragma unroll
-    for (int v = 0; v < (int)(8 * sizeof(T) / 16); v++) {
-        uint4 u = gv[v];
-        sw[4 * v] = u.x, sw[4 * v + 1] = u.y, sw[4 * v + 2] = u.z, sw[4 * v + 3] = u.w;
-    }
+    uint4 r[TL_NV(T)];
+    tl_ld8(g, r);
+    tl_sts8(s, r);
 }
 // 8 elements: shared (4-byte aligned) -> global (16-byte aligned), raw bits.
 template <typename T>
@@ -64,10 +74,33 @@ __device__ __forceinline__ void tl_s2g8(const T *s, T *g) {
         gv[v] = make_uint4(sw[4 * v], sw[4 * v + 1], sw[4 * v + 2], sw[4 * v + 3]);
 }
 
+// A whole tile of 16-byte runs: each thread's TL_U loads in flight before their stores.
+#define TL_U 4
+template <typename T>
+__device__ __forceinline__ void tl_load_cm_full(const T *X, int64_t ldx, int64_t p0, int P, int C, T *s) {
+    const int S = tl_stride<T>(P), per = P / 8, n = C * per;
+    for (int i0 = threadIdx.x; i0 < n; i0 += TL_U * blockDim.x) {
+        uint4 r[TL_U][TL_NV(T)];
+#pragma unroll
+        for (int u = 0; u < TL_U; u++) {
+            int i = i0 + u * blockDim.x;
+            if (i < n) tl_ld8(X + (int64_t)(i / per) * ldx + p0 + (i % per) * 8, r[u]);
+        }
+#pragma unroll
+        for (int u = 0; u < TL_U; u++) {
+            int i = i0 + u * blockDim.x;
+            if (i < n) tl_sts8(s + (i / per) * S + (i % per) * 8, r[u]);
+        }
+    }
+}
 // s (C, stride) <- X's positions [p0, p0 + np) of every channel (0 past np).
 // vec: X and ld allow 16-byte runs of 8 positions.
 template <typename T>
 __device__ void tl_load_cm(const T *X, int64_t ldx, int64_t p0, int np, int P, int C, T *s, bool vec) {
+    if (vec && np == P) {
+        tl_load_cm_full(X, ldx, p0, P, C, s);
+        return;
+    }
     const int S = tl_stride<T>(P), per = vec ? P / 8 : P, w = vec ? 8 : 1;
     for (int i = threadIdx.x; i < C * per; i += blockDim.x) {
         int ch = i / per, k0 = (i % per) * w;
@@ -91,14 +124,22 @@ __device__ void tl_store_cm(const T *s, T *X, int64_t ldx, int64_t p0, int np, i
             for (int k = 0; k < w && k0 + k < np; k++) g[k] = d[k];
     }
 }
-// A contiguous run of n elements, global <-> shared (to_s: into shared).
+// A contiguous run of n elements, global <-> shared (to_s: into shared; loads from
+// global TL_U at a time before their stores).
 template <typename T>
 __device__ void tl_copy_rows(const T *src, T *dst, int n, bool vec, bool to_s) {
-    if (vec) {
-        for (int i = threadIdx.x * 8; i < n; i += blockDim.x * 8) {
-            if (to_s) tl_g2s8(src + i, dst + i);
-            else tl_s2g8(src + i, dst + i);
+    if (vec && to_s) {
+        for (int i0 = threadIdx.x * 8; i0 < n; i0 += TL_U * blockDim.x * 8) {
+            uint4 r[TL_U][TL_NV(T)];
+#pragma unroll
+            for (int u = 0; u < TL_U; u++)
+                if (i0 + u * (int)blockDim.x * 8 < n) tl_ld8(src + i0 + u * blockDim.x * 8, r[u]);
+#pragma unroll
+            for (int u = 0; u < TL_U; u++)
+                if (i0 + u * (int)blockDim.x * 8 < n) tl_sts8(dst + i0 + u * blockDim.x * 8, r[u]);
         }
+    } else if (vec) {
+        for (int i = threadIdx.x * 8; i < n; i += blockDim.x * 8) tl_s2g8(src + i, dst + i);
     } else {
         for (int i = threadIdx.x; i < n; i += blockDim.x) dst[i] = src[i];
     }
