@@ -50,6 +50,10 @@ static inline pf_linear_p cu_tm_rows_of(const pf_linear_p *p, int in, int c0) {
     return r;
 }
 
+// PF_TRIMUL_FUSED=3: x's buffer holds the contraction's X channel-major (c, M), LN_out
+// reads it there and its backward leaves dX there (no transposes; docs/TRIMUL.md).
+static inline int cu_tm_cm(const cu_impl *c) { return c->trimul_fused == 3; }
+
 // LayerNorm over positions [0, n) of a channel-major X (C, ld) (cu_trimul_ln.cu):
 // y (n, C) position-major = LN(x) without the transpose (PF_TRIMUL_FUSED=3).
 void cu_tm_ln_cm_fwd(cu_impl *c, int64_t n, int C, const pf_layernorm_p *p, const void *X, int64_t ld, void *y);

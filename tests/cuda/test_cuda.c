@@ -1131,7 +1131,8 @@ void cuda_trimul(void) {
     test_trimul_path(7, 8, 16, 1, 1, 0, 0);
     test_trimul_path(12, 8, 24, 1, 1, 1, 0);
     // LN_out from the channel-major contraction (PF_TRIMUL_FUSED=3): N*N odd (scalar
-    // loads of X), N*N and c multiples of 8 (16-byte runs), c_z 10 (unfused sides + it)
+    // loads of X), N*N and c multiples of 8 (16-byte runs), c_z 10 (unfused sides + it);
+    // the outgoing cases run the row-sharded entry (one rank) in that mode too
     test_trimul_path(9, 10, 16, 0, 1, 1, 3);
     test_trimul_path(7, 8, 16, 1, 1, 0, 3);
     test_trimul_path(12, 8, 24, 1, 1, 1, 3);
