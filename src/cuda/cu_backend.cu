@@ -446,7 +446,9 @@ extern "C" void pf_cuda_set_attn_dbias(pf_backend *be, int variant) {
 }
 extern "C" int pf_cuda_attn_dbias_variants(void) { return fa_bwd_dbias_variants(); }
 extern "C" const char *pf_cuda_attn_dbias_name(int v) { return fa_bwd_dbias_variant_name(v); }
-extern "C" void pf_cuda_set_trimul_fused(pf_backend *be, int on) { CU(be)->trimul_fused = on != 0; }
+extern "C" void pf_cuda_set_trimul_fused(pf_backend *be, int mode) {
+    CU(be)->trimul_fused = mode == 0 || mode == 3 ? mode : 1;
+}
 extern "C" int64_t pf_cuda_trimul_fused_runs(pf_backend *be) { return CU(be)->trimul_fused_runs; }
 extern "C" void pf_cuda_set_transition_fused(pf_backend *be, int mode) {
     CU(be)->tr_fused = mode == 1 || mode == 2 ? mode : 0;
@@ -456,12 +458,15 @@ extern "C" void pf_cuda_set_transition_chunk(pf_backend *be, int64_t hidden_elem
     CU(be)->tr_chunk = hidden_elems > 0 ? hidden_elems : cu_tr_chunk_env();
 }
 
-// PF_TRIMUL_FUSED: 1 or unset (the fused kernels where they apply), 0 (the unfused path).
-static int fused_env(const char *name) {
-    const char *e = getenv(name);
+// PF_TRIMUL_FUSED: 1 or unset (the fused side kernels where they apply), 0 (the unfused
+// path), 3 (the fused sides and LN_out read from the channel-major contraction: no
+// transposes; cu_trimul_ln.cu).
+static int trimul_fused_env(void) {
+    const char *e = getenv("PF_TRIMUL_FUSED");
     if (!e || !*e || !strcmp(e, "1")) return 1;
-    if (!strcmp(e, "0")) return 0;
-    pf_die("%s=%s: expected 0 (off) or 1 (on, the default)", name, e);
+    if (!strcmp(e, "0") || !strcmp(e, "3")) return e[0] - '0';
+    pf_die("PF_TRIMUL_FUSED=%s: expected 0 (off), 1 (fused sides, the default) or 3 (fused sides, LN_out "
+           "channel-major)", e);
 }
 
 // PF_TR_FUSED: 1 or unset (the fused hidden layer with the LayerNorm in its prologue),
@@ -501,7 +506,7 @@ extern "C" pf_backend *pf_backend_cuda(int bf16_acts) {
     pf_backend *be = (pf_backend *)calloc(1, sizeof *be);
     if (!c || !be) pf_die("out of host memory");
     c->bf16 = bf16_acts ? 1 : 0;
-    c->trimul_fused = fused_env("PF_TRIMUL_FUSED");
+    c->trimul_fused = trimul_fused_env();
     c->tr_fused = tr_fused_env();
     c->tr_chunk = cu_tr_chunk_env();
     c->attn_dbias = attn_dbias_env();

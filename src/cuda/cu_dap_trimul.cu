@@ -108,7 +108,8 @@ static void td_sides(cu_impl *c, const td_sz *s, const pf_trimul_p *p, const td_
 }
 
 // x (n*N, c) from zl, over the channel pieces: X_c = A_c G_c^T into D, transposed into
-// x's columns. The last piece's A and G stay.
+// x's columns (cu_tm_cm: into X's channels (c, n*N) in x's buffer, no transpose). The
+// last piece's A and G stay.
 static void td_x(cu_impl *c, const td_sz *s, const pf_trimul_p *p, const td_ws *w, const void *mask,
                  const pf_dap_comm *cm) {
     const int64_t N = s->N, n = s->n, nN = s->nN, NN = s->NN;
@@ -116,8 +117,9 @@ static void td_x(cu_impl *c, const td_sz *s, const pf_trimul_p *p, const td_ws *
         const int k = s->c - c0 < w->cc ? s->c - c0 : w->cc;
         td_sides(c, s, p, w, mask, c0, k, cm);
         // X_c (n, N) = A_c (n, N) G_c^T, G_c (N, N)
-        cu_gemm(c, 0, 1, n, N, N, 1.f, w->A, CU_ACT, N, w->G, CU_ACT, N, 0.f, w->D, CU_ACT, N, k, nN, NN, nN, NULL);
-        cu_tm_transpose(c, w->D, (char *)w->x + (size_t)c0 * cu_esz(c), nN, k, 0, s->c);  // columns c0.. of x
+        void *X = cu_tm_cm(c) ? (char *)w->x + (size_t)(c0 * nN) * cu_esz(c) : w->D;
+        cu_gemm(c, 0, 1, n, N, N, 1.f, w->A, CU_ACT, N, w->G, CU_ACT, N, 0.f, X, CU_ACT, N, k, nN, NN, nN, NULL);
+        if (!cu_tm_cm(c)) cu_tm_transpose(c, w->D, (char *)w->x + (size_t)c0 * cu_esz(c), nN, k, 0, s->c);
     }
 }
 
@@ -130,22 +132,25 @@ void cu_trimul_dap_fwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_
     td_layout(c, &s, ws, &w, 0);
     cu_ln_fwd(c, s.nN, s.cz, &p->ln_in, z, w.zl);
     td_x(c, &s, p, &w, mask, cm);
-    cu_tm_out_fwd(c, s.nN, s.c, s.cz, p, w.x, w.zl, w.A, w.region_bytes, out);
+    cu_tm_out_fwd(c, s.nN, s.c, s.cz, p, w.x, cu_tm_cm(c) ? s.nN : 0, w.zl, w.A, w.region_bytes, out);
     if (saved) cu_copy_act(c, saved, z, s.nN * s.cz);
     cu_dap_pieces(c, old);
 }
 
-// Channels [c0, c0 + k): dX from x's columns (x holds dx by now), dA into Bd and
-// dB into G, dB's rows of this rank reduce-scattered, then the sides' gradients.
+// Channels [c0, c0 + k): dX from x's columns (x holds dx by now; cu_tm_cm: X's
+// channels c0.. are dX already), dA into Bd and dB into G, dB's rows of this rank
+// reduce-scattered, then the sides' gradients.
 // have: A, G of these channels are in place already (one piece: left by td_x).
 static void td_piece_bwd(cu_impl *c, const td_sz *s, const pf_trimul_p *p, pf_trimul_p *g, const td_ws *w,
                          const void *mask, int c0, int k, int have, const pf_dap_comm *cm) {
     const int64_t N = s->N, n = s->n, nN = s->nN, NN = s->NN;
     if (!have) td_sides(c, s, p, w, mask, c0, k, cm);
-    cu_tm_transpose(c, (const char *)w->x + (size_t)c0 * cu_esz(c), w->D, nN, k, 1, s->c);  // dX (k, n*N)
+    void *dX = w->D;  // (k, n*N)
+    if (cu_tm_cm(c)) dX = (char *)w->x + (size_t)(c0 * nN) * cu_esz(c);
+    else cu_tm_transpose(c, (const char *)w->x + (size_t)c0 * cu_esz(c), dX, nN, k, 1, s->c);
     // X = A G^T: dA_c = dX_c G_c (n, N) into Bd (b's rows are spent); dB_c = dX_c^T A_c (N, N) into G
-    cu_gemm(c, 0, 0, n, N, N, 1.f, w->D, CU_ACT, N, w->G, CU_ACT, N, 0.f, w->Bd, CU_ACT, N, k, nN, NN, nN, NULL);
-    cu_gemm(c, 1, 0, N, N, n, 1.f, w->D, CU_ACT, N, w->A, CU_ACT, N, 0.f, w->G, CU_ACT, N, k, nN, nN, NN, NULL);
+    cu_gemm(c, 0, 0, n, N, N, 1.f, dX, CU_ACT, N, w->G, CU_ACT, N, 0.f, w->Bd, CU_ACT, N, k, nN, NN, nN, NULL);
+    cu_gemm(c, 1, 0, N, N, n, 1.f, dX, CU_ACT, N, w->A, CU_ACT, N, 0.f, w->G, CU_ACT, N, k, nN, nN, NN, NULL);
     td_reduce_scatter(c, s, w, k, cm);  // dBl (k, n*N) in G's first k units
     // A|D is free again: the sides' scratch [tp | tg] (2 k units)
     pf_linear_p ap = cu_tm_rows_of(&p->a_p, s->cz, c0), ag = cu_tm_rows_of(&p->a_g, s->cz, c0);
@@ -172,7 +177,7 @@ void cu_trimul_dap_bwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_
     size_t rest_bytes = (size_t)((char *)w.G - rest);
     int keep = w.cc >= s.c && rest_bytes >= cu_tm_out_row_bytes(s.c, s.cz, cu_esz(c), 1) + 4 * 256;
     if (!keep) rest = (char *)w.A, rest_bytes = w.region_bytes;
-    cu_tm_out_bwd(c, s.nN, s.c, s.cz, p, g, w.x, w.zl, w.dzl, rest, rest_bytes, d_out);
+    cu_tm_out_bwd(c, s.nN, s.c, s.cz, p, g, w.x, cu_tm_cm(c) ? s.nN : 0, w.zl, w.dzl, rest, rest_bytes, d_out);
     for (int c0 = 0; c0 < s.c; c0 += w.cc)
         td_piece_bwd(c, &s, p, g, &w, mask, c0, s.c - c0 < w.cc ? s.c - c0 : w.cc, keep, cm);
     cu_ln_bwd(c, s.nN, s.cz, &p->ln_in, &g->ln_in, z, w.dzl, d_z);

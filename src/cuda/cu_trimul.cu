@@ -14,6 +14,13 @@
 // exist whole: 3 z-sized copies at c = c_z, plus the region.
 // ws: zl (N*N, c_z) | x (N*N, c) | p[0..4] (N*N*cc each: the region) | dzl (N*N, c_z);
 // ws_fwd (the forward, with or without saved) stops before dzl.
+//
+// PF_TRIMUL_FUSED=3 (cu_tm_cm): x's buffer holds X channel-major (c, N*N) instead: the
+// contraction of each piece writes its channels there directly, LN_out reads across
+// the channel planes (cu_tm_ln_cm_fwd) and its backward writes dx channel-major over
+// X, which is then dX for dA, dB: no transposes (2 z-sized passes less in the
+// forward, 4 in the backward). The arithmetic per element is unchanged (LN_out's
+// statistics as cu_prim.cu's row kernel).
 #include "cu_ops.h"
 #include "cu_trimul.cuh"
 
@@ -69,13 +76,18 @@ static void tm_contract(cu_impl *c, const pf_trimul_dims *d, int C, const void *
 }
 
 // x (N*N, c) from zl, over pieces of cc channels: A in p[0], B in p[1] (the last
-// piece's stay there), the sides' scratch in p[2..3], the products in p[4].
+// piece's stay there), the sides' scratch in p[2..3], the products in p[4]
+// (cu_tm_cm: X (c, N*N) instead, each piece's products written into its channels).
 static void tm_x(cu_impl *c, const pf_trimul_dims *d, const pf_trimul_p *p, const tm_ws *w, const void *mask) {
     size_t es = cu_esz(c);
     int64_t NN = d->N * d->N;
     for (int c0 = 0; c0 < d->c; c0 += w->cc) {
         int n = d->c - c0 < w->cc ? d->c - c0 : w->cc;
         tm_sides(c, d, p, c0, n, w->zl, mask, w->p[2], w->p[0], w->p[1]);
+        if (cu_tm_cm(c)) {
+            tm_contract(c, d, n, w->p[0], w->p[1], (char *)w->x + (size_t)(c0 * NN) * es);  // X's channels c0..
+            continue;
+        }
         tm_contract(c, d, n, w->p[0], w->p[1], w->p[4]);
         cu_tm_transpose(c, w->p[4], (char *)w->x + (size_t)c0 * es, NN, n, 0, d->c);  // columns c0.. of x
     }
@@ -99,7 +111,7 @@ void cu_trimul_fwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p
     int64_t NN = d->N * d->N;
     cu_ln_fwd(c, NN, d->c_z, &p->ln_in, z, w.zl);
     tm_x(c, d, p, &w, mask);
-    cu_tm_out_fwd(c, NN, d->c, d->c_z, p, w.x, w.zl, w.p[0], w.region_bytes, out);
+    cu_tm_out_fwd(c, NN, d->c, d->c_z, p, w.x, cu_tm_cm(c) ? NN : 0, w.zl, w.p[0], w.region_bytes, out);
     if (saved) cu_copy_act(c, saved, z, NN * d->c_z);
 }
 
@@ -114,15 +126,16 @@ static void tm_side_bwd(cu_impl *c, const pf_trimul_dims *d, const pf_linear_p *
     cu_tm_side_bwd_cat(c, d->N * d->N, cz, n, &sp, &sg, &sgp, &sgg, w->zl, mask, dS, tpg, w->dzl);
 }
 
-// Channels [c0, c0 + n): dX from x's columns (x holds dx by now), the products'
-// gradients, then the sides'. have_ab: A, B of these channels are in p[0], p[1]
-// already (one piece: left there by tm_x).
+// Channels [c0, c0 + n): dX from x's columns (x holds dx by now; cu_tm_cm: dX is X's
+// channels c0.., no transpose), the products' gradients, then the sides'. have_ab:
+// A, B of these channels are in p[0], p[1] already (one piece: left there by tm_x).
 static void tm_piece_bwd(cu_impl *c, const pf_trimul_dims *d, const pf_trimul_p *p, pf_trimul_p *g, const tm_ws *w,
                          const void *mask, int c0, int n, int have_ab) {
     int64_t N = d->N, NN = N * N;
     void *A = w->p[0], *B = w->p[1], *dX = w->p[2], *dA = w->p[3], *dB = w->p[4];
     if (!have_ab) tm_sides(c, d, p, c0, n, w->zl, mask, w->p[2], A, B);
-    cu_tm_transpose(c, (const char *)w->x + (size_t)c0 * cu_esz(c), dX, NN, n, 1, d->c);  // (n, N*N)
+    if (cu_tm_cm(c)) dX = (char *)w->x + (size_t)(c0 * NN) * cu_esz(c);                           // (n, N*N)
+    else cu_tm_transpose(c, (const char *)w->x + (size_t)c0 * cu_esz(c), dX, NN, n, 1, d->c);  // (n, N*N)
     if (d->incoming) {  // X = A^T B: dA = B dX^T, dB = A dX
         cu_gemm(c, 0, 1, N, N, N, 1.f, B, CU_ACT, N, dX, CU_ACT, N, 0.f, dA, CU_ACT, N, n, NN, NN, NN, NULL);
         cu_gemm(c, 0, 0, N, N, N, 1.f, A, CU_ACT, N, dX, CU_ACT, N, 0.f, dB, CU_ACT, N, n, NN, NN, NN, NULL);
@@ -150,7 +163,7 @@ void cu_trimul_bwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p
     size_t rest_bytes = w.region_bytes - (size_t)(rest - (char *)w.p[0]);
     int keep = w.cc >= d->c && rest_bytes >= tm_row_bytes(d, es, 1) + 4 * 256;
     if (!keep) rest = (char *)w.p[0], rest_bytes = w.region_bytes;
-    cu_tm_out_bwd(c, NN, d->c, d->c_z, p, g, w.x, w.zl, w.dzl, rest, rest_bytes, d_out);
+    cu_tm_out_bwd(c, NN, d->c, d->c_z, p, g, w.x, cu_tm_cm(c) ? NN : 0, w.zl, w.dzl, rest, rest_bytes, d_out);
     for (int c0 = 0; c0 < d->c; c0 += w.cc)
         tm_piece_bwd(c, d, p, g, &w, mask, c0, d->c - c0 < w.cc ? d->c - c0 : w.cc, keep);
     cu_ln_bwd(c, NN, d->c_z, &p->ln_in, &g->ln_in, z, w.dzl, d_z);

@@ -50,17 +50,31 @@ static inline pf_linear_p cu_tm_rows_of(const pf_linear_p *p, int in, int c0) {
     return r;
 }
 
+// PF_TRIMUL_FUSED=3: x's buffer holds the contraction's X channel-major (c, M), LN_out
+// reads it there and its backward leaves dX there (no transposes; docs/TRIMUL.md).
+static inline int cu_tm_cm(const cu_impl *c) { return c->trimul_fused == 3; }
+
+// LayerNorm over positions [0, n) of a channel-major X (C, ld) (cu_trimul_ln.cu):
+// y (n, C) position-major = LN(x) without the transpose (PF_TRIMUL_FUSED=3).
+void cu_tm_ln_cm_fwd(cu_impl *c, int64_t n, int C, const pf_layernorm_p *p, const void *X, int64_t ld, void *y);
+// Its backward from dy (n, C): X <- dx in place, channel-major (the layout dA, dB
+// take); g (may be NULL) += the parameter gradients (fixed order).
+void cu_tm_ln_cm_bwd_set(cu_impl *c, int64_t n, int C, const pf_layernorm_p *p, pf_layernorm_p *g, void *X,
+                         int64_t ld, const void *dy);
+
 // The output part, out = sigmoid(Linear_g(zl)) * Linear_z(LN_out(x)), over M
-// positions (x (M, c), zl and out (M, c_z)) in pieces of positions carved from
-// [region, region + bytes); bytes of one position: cu_tm_out_row_bytes (bwd: of
-// the backward), plus 4 * 256 for the carves' alignment.
+// positions (zl and out (M, c_z)) in pieces of positions carved from [region,
+// region + bytes); bytes of one position: cu_tm_out_row_bytes (bwd: of the
+// backward), plus 4 * 256 for the carves' alignment. ldx 0: x is (M, c)
+// position-major; else x is the contraction's X channel-major (c, ldx), ldx >= M,
+// read through cu_tm_ln_cm_fwd (no transpose).
 size_t cu_tm_out_row_bytes(int c, int c_z, size_t es, int bwd);
-void cu_tm_out_fwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, const void *x, const void *zl,
-                   void *region, size_t bytes, pf_act *out);
-// Its backward: x <- dx (the gradient before LN_out, in place), dzl = the gate
-// projection's part (written: its first term), and the gradients of LN_out,
-// Linear_z, Linear_g accumulated.
+void cu_tm_out_fwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, const void *x, int64_t ldx,
+                   const void *zl, void *region, size_t bytes, pf_act *out);
+// Its backward: x <- dx (the gradient before LN_out, in place, in x's layout), dzl =
+// the gate projection's part (written: its first term), and the gradients of
+// LN_out, Linear_z, Linear_g accumulated.
 void cu_tm_out_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, pf_trimul_p *g, void *x,
-                   const void *zl, void *dzl, void *region, size_t bytes, const pf_act *d_out);
+                   int64_t ldx, const void *zl, void *dzl, void *region, size_t bytes, const pf_act *d_out);
 
 #endif

@@ -14,8 +14,16 @@ static int64_t out_rows(size_t bytes, size_t row, int k, int64_t M) {
     return R < 1 ? 1 : (R > M ? M : R);
 }
 
-void cu_tm_out_fwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, const void *x, const void *zl,
-                   void *region, size_t bytes, pf_act *out) {
+// LN_out of positions [r0, r0 + n) of x in either layout (ldx: cu_trimul.cuh) into xl (n, cx).
+static void ln_out_fwd(cu_impl *c, int64_t r0, int64_t n, int cx, const pf_trimul_p *p, const void *x, int64_t ldx,
+                       void *xl) {
+    size_t es = cu_esz(c);
+    if (ldx) cu_tm_ln_cm_fwd(c, n, cx, &p->ln_out, (const char *)x + (size_t)r0 * es, ldx, xl);
+    else cu_ln_fwd(c, n, cx, &p->ln_out, (const char *)x + (size_t)(r0 * cx) * es, xl);
+}
+
+void cu_tm_out_fwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, const void *x, int64_t ldx,
+                   const void *zl, void *region, size_t bytes, pf_act *out) {
     size_t es = cu_esz(c);
     int64_t R = out_rows(bytes, cu_tm_out_row_bytes(cx, cz, es, 0), 2, M);
     cu_carver cv = {(char *)region, 0};
@@ -23,7 +31,7 @@ void cu_tm_out_fwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, 
     for (int64_t r0 = 0; r0 < M; r0 += R) {
         int64_t n = M - r0 < R ? M - r0 : R;
         char *o = (char *)out + (size_t)(r0 * cz) * es;
-        cu_ln_fwd(c, n, cx, &p->ln_out, (const char *)x + (size_t)(r0 * cx) * es, xl);
+        ln_out_fwd(c, r0, n, cx, p, x, ldx, xl);
         cu_linear_fwd(c, n, cx, cz, &p->z, xl, o, 0);
         cu_linear_fwd(c, n, cz, cz, &p->g, (const char *)zl + (size_t)(r0 * cz) * es, gate, 0);
         cu_tm_gate_out(c, o, gate, n * cz);
@@ -40,7 +48,7 @@ static void linear_bwd_set(cu_impl *c, int64_t M, int in, int out, const pf_line
 }
 
 void cu_tm_out_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, pf_trimul_p *g, void *x,
-                   const void *zl, void *dzl, void *region, size_t bytes, const pf_act *d_out) {
+                   int64_t ldx, const void *zl, void *dzl, void *region, size_t bytes, const pf_act *d_out) {
     size_t es = cu_esz(c);
     int64_t R = out_rows(bytes, cu_tm_out_row_bytes(cx, cz, es, 1), 4, M);
     cu_carver cv = {(char *)region, 0};
@@ -48,16 +56,17 @@ void cu_tm_out_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, 
     void *y = cu_carve(&cv, (size_t)(R * cz) * es), *gate = cu_carve(&cv, (size_t)(R * cz) * es);
     for (int64_t r0 = 0; r0 < M; r0 += R) {
         int64_t n = M - r0 < R ? M - r0 : R;
-        char *xp = (char *)x + (size_t)(r0 * cx) * es;                   // (n, c)
+        char *xp = (char *)x + (size_t)(ldx ? r0 : r0 * cx) * es;        // (n, c) or (c, ldx)
         const char *zp = (const char *)zl + (size_t)(r0 * cz) * es;      // (n, c_z)
         char *dzp = (char *)dzl + (size_t)(r0 * cz) * es;
-        cu_ln_fwd(c, n, cx, &p->ln_out, xp, xl);
+        ln_out_fwd(c, r0, n, cx, p, x, ldx, xl);
         cu_linear_fwd(c, n, cx, cz, &p->z, xl, y, 0);
         cu_linear_fwd(c, n, cz, cz, &p->g, zp, gate, 0);
         // out = sigmoid(gate) * y: y <- d gate_pre, gate <- d y
         cu_tm_gate_bwd(c, (const char *)d_out + (size_t)(r0 * cz) * es, gate, y, n * cz);
         linear_bwd_set(c, n, cz, cz, &p->g, &g->g, zp, y, dzp);
         linear_bwd_set(c, n, cx, cz, &p->z, &g->z, xl, gate, dxl);  // d xl
-        cu_ln_bwd_set(c, n, cx, &p->ln_out, &g->ln_out, xp, dxl, xp);  // dx, over x
+        if (ldx) cu_tm_ln_cm_bwd_set(c, n, cx, &p->ln_out, &g->ln_out, xp, ldx, dxl);  // dx, over X
+        else cu_ln_bwd_set(c, n, cx, &p->ln_out, &g->ln_out, xp, dxl, xp);        // dx, over x
     }
 }

@@ -38,11 +38,15 @@ void pf_cuda_set_attn_module_fused(pf_backend *be, int on);
 // Launches of the fused bias kernels so far (tests check which path ran).
 int64_t pf_cuda_attn_module_fused_runs(pf_backend *be);
 // The triangle multiplication's gated sides as one tensor-core kernel (bf16, sm_80+;
-// cu_trimul_side.cu): 1 on (the default; PF_TRIMUL_FUSED=0 at backend creation turns
-// it off), 0 the unfused GEMM + side kernel path (tests, A/B runs).
-void pf_cuda_set_trimul_fused(pf_backend *be, int on);
+// cu_trimul_side.cu): 1 on (the default; PF_TRIMUL_FUSED at backend creation sets
+// it), 0 the unfused GEMM + side kernel path (tests, A/B runs), 3 the fused sides and
+// LN_out read from the channel-major contraction without transposes (any precision;
+// cu_trimul_ln.cu). Other values mean 1.
+void pf_cuda_set_trimul_fused(pf_backend *be, int mode);
 // Launches of that kernel so far (tests check which path ran).
 int64_t pf_cuda_trimul_fused_runs(pf_backend *be);
+// Launches of mode 3's channel-major LN_out forward so far, in this process (tests).
+int64_t pf_cuda_trimul_cm_runs(pf_backend *be);
 // The transition's hidden layer as one tensor-core kernel per pass (bf16, sm_80+, c a
 // multiple of 8 up to 256; cu_transition_fused.cu): 1 with the input LayerNorm in the
 // forward kernel's prologue (the default; PF_TR_FUSED at backend creation sets the

@@ -700,14 +700,17 @@ static void test_dap_mem(void) {
              (double)ma.saved / (1 << 30));
 }
 
-// fused: the sides as one kernel (cu_trimul_side.cu) where it applies (bf16, c_z a
-// multiple of 8), else the unfused path forced; the test checks which one ran.
+// fused (pf_cuda_set_trimul_fused): 1, the sides as one kernel (cu_trimul_side.cu) where
+// it applies (bf16, c_z a multiple of 8); 3, those and LN_out read from the channel-major
+// contraction (cu_trimul_ln.cu; any precision); 0, the unfused path forced. The test
+// checks which ran.
 static void test_trimul_path(int64_t N, int c_z, int c, int incoming, int bias, int use_mask, int fused) {
     char label[256];
     snprintf(label, sizeof label, "%s trimul %s N%lld c_z%d c%d bias %d mask %d%s", H_gpu->name,
-             incoming ? "in" : "out", (long long)N, c_z, c, bias, use_mask, fused ? "" : " unfused");
+             incoming ? "in" : "out", (long long)N, c_z, c, bias, use_mask,
+             fused == 0 ? " unfused" : fused == 3 ? " cm" : "");
     pf_cuda_set_trimul_fused(H_gpu, fused);
-    int64_t runs0 = pf_cuda_trimul_fused_runs(H_gpu);
+    int64_t runs0 = pf_cuda_trimul_fused_runs(H_gpu), cm0 = pf_cuda_trimul_cm_runs(H_gpu);
     h_params_reset();
     pf_trimul_dims d = {N, c_z, c, incoming};
     pf_trimul_p P, G, Pd, Gd;
@@ -753,6 +756,9 @@ static void test_trimul_path(int64_t N, int c_z, int c, int incoming, int bias, 
     int want = fused && H_bf16 && c_z % 8 == 0;
     tl_check(want ? runs > 0 : runs == 0, label, "fused sides kernel ran %lld times, expected %s", (long long)runs,
              want ? "some" : "none");
+    int64_t cm = pf_cuda_trimul_cm_runs(H_gpu) - cm0;
+    tl_check(fused == 3 ? cm > 0 : cm == 0, label, "channel-major LN_out ran %lld times, expected %s", (long long)cm,
+             fused == 3 ? "some" : "none");
     pf_cuda_set_trimul_fused(H_gpu, 1);
     free_mems(&m);
     finish(label);
@@ -1195,6 +1201,13 @@ void cuda_trimul(void) {
     // unfused path forced on the same shapes:
     test_trimul_path(7, 8, 16, 1, 1, 0, 0);
     test_trimul_path(12, 8, 24, 1, 1, 1, 0);
+    // LN_out from the channel-major contraction (PF_TRIMUL_FUSED=3): N*N odd (scalar
+    // loads of X), N*N and c multiples of 8 (16-byte runs), c_z 10 (unfused sides + it);
+    // the outgoing cases run the row-sharded entry (one rank) in that mode too
+    test_trimul_path(9, 10, 16, 0, 1, 1, 3);
+    test_trimul_path(7, 8, 16, 1, 1, 0, 3);
+    test_trimul_path(12, 8, 24, 1, 1, 1, 3);
+    test_trimul_path(8, 16, 16, 0, 0, 1, 3);
     if (quick) return;
     test_trimul(72, 32, 16, 1, 0, 1);
     test_trimul(68, 16, 64, 0, 1, 0);
@@ -1207,6 +1220,12 @@ void cuda_trimul(void) {
     test_trimul(33, 128, 128, 0, 1, 1);
     test_trimul(40, 128, 128, 1, 0, 0);
     test_trimul_path(33, 128, 128, 0, 1, 1, 0);
+    // mode 3 at the model's widths (several 64-position tiles, a partial last one; c 64
+    // in the 2-channel-per-lane layout) and odd N with pieces
+    test_trimul_path(33, 128, 128, 0, 1, 1, 3);
+    test_trimul_path(40, 128, 128, 1, 0, 0, 3);
+    test_trimul_path(68, 16, 64, 0, 1, 0, 3);
+    test_trimul_path(65, 32, 16, 1, 0, 1, 3);
 }
 
 void cuda_pwavg(void) {
