@@ -456,7 +456,8 @@ static void bwd_v1_rowdot(cu_impl *c, const fa_args *a, int, int) { fa_rowdot(c,
 static void bwd_new_rowdot(cu_impl *c, const fa_args *a, int, int) { fa_rowdot(c, a, (float *)a->D); fa_tc_backward(c, a); }
 static void fwd_old(cu_impl *c, const fa_args *a, int, int) { fa_tc_forward(c, a); }
 static void fwd_new(cu_impl *c, const fa_args *a, int, int) { fa_forward(c, a); }
-static void fwd_rows(cu_impl *c, const fa_args *a, int rows, int) { fa_sm90_forward_variant(c, a, rows, 0); }
+// rows: rows per block, + 8 with the bf16 bias tile
+static void fwd_rows(cu_impl *c, const fa_args *a, int rows, int) { fa_sm90_forward_variant(c, a, rows & 7, 0, rows >> 3); }
 static void bwd_var_rowdot(cu_impl *c, const fa_args *a, int v, int) {
     fa_rowdot(c, a, (float *)a->D);
     fa_tc_backward_variant(c, a, v, 7);
@@ -479,13 +480,17 @@ static void run_shapes(cu_impl *cb, int reps) {
         printf("%-28s %9.3f %9.3f %9.3f | %9.3f %9.3f %9.3f | %7.2f %7.2f\n", t.name, of, ob, of + ob, nf, nb, nf + nb,
                of / nf, (of + ob) / (nf + nb));
         // the other choices per shape: forward rows per block, backward variants
-        printf("    forward rows 1 / 2 / 4:");
-        for (int rows : {1, 2, 4}) {
-            float ms = -1;
-            if (fa_sm90_forward_variant(cb, &a, rows, 0) == 0) ms = time_median(cb, &a, fwd_rows, rows, 7, reps);
-            printf(" %.3f", ms);
+        for (int b16 : {0, 1}) {  // the bias tile fp32, then from the bf16 copy (with the copy's time)
+            printf("    forward rows 1 / 2 / 4%s:", b16 ? ", bf16 bias tile" : "");
+            for (int rows : {1, 2, 4}) {
+                float ms = -1;
+                if (fa_sm90_forward_variant(cb, &a, rows, 0, b16) == 0)
+                    ms = time_median(cb, &a, fwd_rows, rows + 8 * b16, 7, reps);
+                printf(" %.3f", ms);
+            }
+            printf("\n");
         }
-        printf("\n    backward (with rowdot):");
+        printf("    backward (with rowdot):");
         for (int v = 0; v < fa_tc_backward_variants(); v++)
             printf(" %s %.3f", fa_tc_backward_variant_name(v), time_median(cb, &a, bwd_var_rowdot, v, 7, reps));
         printf("\n");

@@ -1,11 +1,15 @@
 // attn_fwd_check.cu: checks and times the Hopper attention forward
 // (cu_flash_sm90.cu) against today's k_tc_fwd (cu_flash_tc.cu) and the fp32
 // kernel of cu_flash.cu (the reference), on random data.
-//   attn_fwd_check [--quick | --profile] [--reps N] [--variants 0,1,2,3,4]
+//   attn_fwd_check [--quick | --profile] [--reps N] [--variants 0,1,2,3,4,9,10]
 // (--profile: only the triangle attention timing at N = 1024, e.g. under ncu)
 // Variants: 0 k_tc_fwd (today), 1 fa_forward with the hook on, 2-4 mma.sync kernel with
 // R = 1, 2, 4 rows per block, 5-7 the wgmma kernel with R = 1, 2, 4, 8 = 7 with the V
-// descriptor's strides exchanged (a layout check: it must fail) (default 0-4).
+// descriptor's strides exchanged (a layout check: it must fail), 9-11 = 2-4 with the bias
+// tile from the bf16 copy (timings include the copy) (default 0-4, 9, 10).
+// The bias holds bf16 numbers (as the modules' in bf16 mode, fa_args.bias_bf16), so the
+// bf16 tile is exact: variants 9-11 must give the bits of 2-4, and the hook the same
+// bits with PF_ATTN_FWD_B16=0 (fp32 tile) and unset (bf16 tile where B >= 4).
 // Correctness: odd sizes, masks with fully masked rows, transposed (ending
 // node) layout, c_h 8/16/24/32, rows per block 1/2/4; o compared by L2 and
 // max relative error (bf16 tolerance of tests/cuda: L2 rel 2e-2), lse by max
@@ -23,6 +27,7 @@
 #include <stdarg.h>
 #include <vector>
 #include <algorithm>
+#include <string>
 
 // the two symbols of the backend the attention sources use
 void cu_fail(const char *what, const char *file, int line, const char *msg) {
@@ -57,8 +62,9 @@ __global__ void k_fill(bf16 *x, float *f, int64_t n, uint64_t seed, float amp) {
         if (f) f[i] = __bfloat162float(v);
     }
 }
+// bf16 numbers held as fp32 (the pair bias in bf16 mode)
 __global__ void k_fill_f32(float *x, int64_t n, uint64_t seed, float amp) {
-    GRID_STRIDE(i, n) x[i] = amp * (2 * hash01(seed, i) - 1);
+    GRID_STRIDE(i, n) x[i] = __bfloat162float(__float2bfloat16(amp * (2 * hash01(seed, i) - 1)));
 }
 // key mask over positions p = r * rstride + l * pstride: about 15% zeros, rows
 // r % 7 == 3 all zero (fully masked), mode 2: all ones
@@ -134,6 +140,7 @@ static void release(Bufs &b) {
 static fa_args bf16_args(const Case &cs, const Bufs &b) {
     fa_args a = make_args(cs);
     a.q = b.q; a.k = b.k; a.v = b.v; a.mask = b.mask; a.biasT = b.bT; a.out_o = b.o; a.lse = b.lse;
+    a.bias_bf16 = 1;  // k_fill_f32: bf16 numbers
     return a;
 }
 
@@ -141,18 +148,21 @@ static cu_impl impl_bf16, impl_f32;
 
 // variant: 0 = today's k_tc_fwd (fa_forward with PF_ATTN_SM90=0), 1 = fa_forward
 // with the Hopper kernel on (the dispatch hook), 2/3/4 = mma.sync R = 1, 2, 4 rows per
-// block, 5/6/7 = wgmma R = 1, 2, 4
-#define NVAR 9
-static const char *vname[NVAR] = {"k_tc_fwd", "sm90(hook)", "mma R=1", "mma R=2", "mma R=4", "wgmma R=1",
-                                  "wgmma R=2", "wgmma R=4", "wgmma(swap)"};
+// block, 5/6/7 = wgmma R = 1, 2, 4, 9/10/11 = 2/3/4 with the bf16 bias tile
+#define NVAR 12
+#define VB16 9  // the first bf16-tile variant; VB16 + i runs variant 2 + i's kernel
+static const char *vname[NVAR] = {"k_tc_fwd",  "sm90(hook)",  "mma R=1",     "mma R=2",     "mma R=4",    "wgmma R=1",
+                                  "wgmma R=2", "wgmma R=4",   "wgmma(swap)", "mma16 R=1",   "mma16 R=2",  "mma16 R=4"};
 static void run_variant(int var, const fa_args *a) {
     if (var <= 1) {
         setenv("PF_ATTN_SM90", var ? "1" : "0", 1);
         fa_forward(&impl_bf16, a);
         return;
     }
-    static const int rows[NVAR] = {0, 0, 1, 2, 4, 1, 2, 4, 4};
-    if (fa_sm90_forward_variant(&impl_bf16, a, rows[var], var == 8 ? 2 : var >= 5)) pf_die("fa_sm90_forward_variant refused the case");
+    static const int rows[NVAR] = {0, 0, 1, 2, 4, 1, 2, 4, 4, 1, 2, 4};
+    int wg = var == 8 ? 2 : var >= 5 && var < VB16;
+    if (fa_sm90_forward_variant(&impl_bf16, a, rows[var], wg, var >= VB16))
+        pf_die("fa_sm90_forward_variant refused the case (variant %d)", var);
 }
 static int use_var[NVAR];
 
@@ -167,6 +177,29 @@ static std::vector<float> get_f32(const float *d, int64_t n) {
     std::vector<float> f(n);
     CU_CHECK(cudaMemcpy(f.data(), d, 4 * n, cudaMemcpyDeviceToHost));
     return f;
+}
+
+// The bf16 bias tile holds the fp32 tile's values: its outputs and lse must be the
+// fp32 tile's bits. var >= VB16: against variant var - 7 (same kernel, fp32 tile);
+// var 1 (the hook): against the hook with PF_ATTN_FWD_B16=0.
+static void same_bits_as_fp32_tile(int var, const Case &cs, const Bufs &b, const char *what,
+                                   const std::vector<float> &o, const std::vector<float> &l) {
+    int64_t n = cs.B * cs.L * cs.H * cs.ch, nl = cs.B * cs.H * cs.L;
+    fa_args a = bf16_args(cs, b);
+    CU_CHECK(cudaMemset(b.o, 0xff, 2 * n));
+    CU_CHECK(cudaMemset(b.lse, 0xff, 4 * nl));
+    const char *e = getenv("PF_ATTN_FWD_B16");
+    std::string prev = e ? e : "";
+    if (var == 1) setenv("PF_ATTN_FWD_B16", "0", 1);
+    run_variant(var == 1 ? 1 : var - (VB16 - 2), &a);
+    if (var == 1 && e) setenv("PF_ATTN_FWD_B16", prev.c_str(), 1);
+    else if (var == 1) unsetenv("PF_ATTN_FWD_B16");
+    CU_CHECK(cudaDeviceSynchronize());
+    std::vector<float> o2 = get_bf16(b.o, n), l2 = get_f32(b.lse, nl);
+    char v[400];
+    snprintf(v, sizeof v, "%s %s: o and lse bit-identical to the fp32 bias tile's (%s)", vname[var], what,
+             var == 1 ? "PF_ATTN_FWD_B16=0" : vname[var - (VB16 - 2)]);
+    verdict(!memcmp(o.data(), o2.data(), 4 * n) && !memcmp(l.data(), l2.data(), 4 * nl), v);
 }
 
 static void check_case(const Case &cs) {
@@ -217,7 +250,7 @@ static void check_case(const Case &cs) {
         char v[400];
         snprintf(v, sizeof v, "%s %s: o L2 rel <= 2e-2, lse |diff| <= 0.05, masked rows +inf", vname[var], what);
         verdict(nonfin == 0 && inf_bad == 0 && rel2 <= 2e-2 && ml <= 0.05, v);
-        if (var == 1 || var == 3 || var == 4 || var == 7) {  // a second run of the same variant: bit-identical
+        if (var == 1 || var == 3 || var == 4 || var == 7 || var >= VB16) {  // a second run: bit-identical
             CU_CHECK(cudaMemset(b.o, 0, 2 * n));
             run_variant(var, &a);
             CU_CHECK(cudaDeviceSynchronize());
@@ -225,6 +258,7 @@ static void check_case(const Case &cs) {
             snprintf(v, sizeof v, "%s %s: two runs bit-identical", vname[var], what);
             verdict(!memcmp(o.data(), o2.data(), 4 * n) && !memcmp(l.data(), l2.data(), 4 * nl), v);
         }
+        if (var == 1 || var >= VB16) same_bits_as_fp32_tile(var, cs, b, what, o, l);
     }
     release(b);
 }
@@ -285,15 +319,20 @@ static void time_case(const char *name, const Case &cs, int reps) {
 int main(int argc, char **argv) {
     int quick = 0, reps = 7, profile = 0;
     for (int v = 0; v < 5; v++) use_var[v] = 1;
+    use_var[VB16] = use_var[VB16 + 1] = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--profile")) profile = 1;  // triangle N = 1024 only (for ncu)
-        else if (!strcmp(argv[i], "--variants") && i + 1 < argc) {  // e.g. 0,5,6,7
+        else if (!strcmp(argv[i], "--variants") && i + 1 < argc) {  // e.g. 0,5,6,7 or 2,3,9,10
             memset(use_var, 0, sizeof use_var);
-            for (const char *p = argv[++i]; *p; p++) {
-                if (*p == ',') continue;
-                if (*p < '0' || *p >= '0' + NVAR) pf_die("--variants %s: expected digits 0..%d", argv[i], NVAR - 1);
-                use_var[*p - '0'] = 1;
+            const char *p = argv[++i];
+            while (*p) {
+                char *end;
+                long v = strtol(p, &end, 10);
+                if (end == p || v < 0 || v >= NVAR || (*end && *end != ','))
+                    pf_die("--variants %s: expected numbers 0..%d separated by commas", argv[i], NVAR - 1);
+                use_var[v] = 1;
+                p = *end ? end + 1 : end;
             }
         }
         else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
@@ -307,6 +346,9 @@ int main(int argc, char **argv) {
     impl_bf16.bf16 = 1;
     impl_f32.bf16 = 0;
     impl_bf16.n_sm = impl_f32.n_sm = p.multiProcessorCount;
+    // the backend's scratch pool, as cu_backend.cu sizes it (the bf16 bias copy comes from it)
+    impl_bf16.pool_bytes = 256u << 20;
+    CU_CHECK(cudaMalloc((void **)&impl_bf16.pool, impl_bf16.pool_bytes));
     const Case checks[] = {
         {3, 77, 4, 32, 0, 1, 1},   {5, 77, 4, 32, 1, 1, 1},    {2, 1000, 4, 32, 0, 0, 1}, {9, 130, 2, 16, 1, 1, 1},
         {1, 333, 16, 24, 0, 0, 1}, {3, 256, 8, 32, 0, 1, 0},   {64, 256, 4, 32, 0, 1, 1}, {64, 256, 4, 32, 1, 1, 1},

@@ -29,7 +29,8 @@ typedef struct {
     int nsplit;                          // set by the launcher
     int bias_bf16;                       // biasT's values are bf16 numbers (bf16 mode: the bias
                                          // projection's output), so a bf16 copy of it is exact
-    const bf16 *biasT16;                 // set by the fused backward's launcher: biasT as bf16
+    const bf16 *biasT16;                 // set by the fused backward's launcher: biasT as bf16; by
+                                         // the Hopper forward's: the same values in its own order
 } fa_args;
 
 // The bf16 bias gradient splits the rows r into this many ranges (one block
@@ -56,10 +57,13 @@ int fa_bwd_dbias_variants(void);
 const char *fa_bwd_dbias_variant_name(int v);
 // Hopper forward with rows batched per block (cu_flash_sm90.cu): returns nonzero
 // (nothing launched) when off (PF_ATTN_SM90=0, not sm_90) or the case is not
-// handled; fa_forward then runs fa_tc_forward. _variant: R rows per block (1, 2, 4),
-// wg 1 = wgmma (sm_90a only), 0 = mma.sync; no device or env check (benchmarks).
+// handled; fa_forward then runs fa_tc_forward. The bias tile comes from a bf16 copy
+// where exact (bias_bf16, B >= 4; PF_ATTN_FWD_B16=0: always fp32; same bits).
+// _variant: R rows per block (1, 2, 4), wg 1 = wgmma (sm_90a only), 0 = mma.sync; b16 1 =
+// the bf16 bias tile (mma.sync; refused where no exact copy fits the pool), 0 = fp32;
+// no device or env check (benchmarks).
 int fa_sm90_forward(cu_impl *c, const fa_args *a);
-int fa_sm90_forward_variant(cu_impl *c, const fa_args *a, int rows, int wg);
+int fa_sm90_forward_variant(cu_impl *c, const fa_args *a, int rows, int wg, int b16);
 // D[r, h, l] = sum_c dO * o
 void fa_rowdot(cu_impl *c, const fa_args *a, float *D);
 

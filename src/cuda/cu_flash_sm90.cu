@@ -9,8 +9,20 @@
 // Per key tile of 64, cp.async (zero fill beyond L / c_h / B) brings into
 // shared memory, double buffered: K and V of each of the R rows [key][CH + 8]
 // bf16, the bias tile [key][query] fp32 (row stride 68 floats: the fragment
-// reads hit 32 distinct banks); the mask terms of the R rows go through
-// registers a tile ahead. So each bias byte crosses L2 B / R times, not B times.
+// reads hit 32 distinct banks) or, where the bias holds bf16 numbers, a bf16
+// copy of it in the kernel's own order (B16: [query][key permuted], below); the
+// mask terms of the R rows go through registers a tile ahead. So each bias byte
+// crosses L2 B / R times, not B times.
+//
+// B16: fa_sm90_forward's launcher first writes the bias (H, L_key, L_query) fp32 as
+// bf16 (exact: fa_args.bias_bf16) into the pool, (H, L, Lp) [h][query][key'] with Lp =
+// L rounded up to 64 (zeros past L) and, within each 64-key tile, key 8 j + 2 t + e at
+// position 16 t + 2 j + e: the 32 bias values a thread needs per tile (its quad
+// position t; keys 8 j + 2 t + e, j < 8, e < 2; queries g and g + 8) are 2 x 32
+// contiguous bytes, four 16-byte shared loads. The tile [query][72 bf16] (144-byte
+// rows: each quarter warp's 16-byte loads hit distinct banks) is half the fp32 tile's
+// bytes and needs no bounds test on keys. Same fp32 bias values, same arithmetic:
+// the outputs are bit-identical to the fp32 tile's.
 //
 // Products on mma.sync m16n8k16 (bf16 in, fp32 accumulate), operands by
 // ldmatrix: K non-transposed and V transposed from the same [key][ch] tiles,
@@ -29,9 +41,11 @@
 #define S9_Q 64    // queries per block (4 warps x 16)
 #define S9_K 64    // key tile
 #define S9_BS 68   // bias tile row stride (floats)
+#define S9_BS16 72 // bf16 bias tile row stride (elements; 144 bytes)
 #define S9_L2E 1.4426950408889634f
 #define S9_LN2 0.6931471805599453f
 #define S9_DEFAULT_WG 0  // the product path fa_sm90_forward uses (docs/ATTENTION_SM90.md)
+#define S9_ROWS_B16 1    // rows per block fa_sm90_forward uses with the bf16 bias tile
 
 
 // Element offset of (position j, channel c) in a K / V / Q tile. mma.sync path: [j][CH + 8]
@@ -84,13 +98,15 @@ __device__ __forceinline__ void s9_load_rows(const fa_args &a, const void *src, 
     }
 }
 
-template <int CH, int R>
+template <int CH, int R, bool B16>
 struct s9_smem_layout {
     static constexpr int TE = S9_K * (CH + 8);                  // bf16 elements of one K or V tile
     static constexpr size_t K = 0;                              // bf16 [2][R][TE]
     static constexpr size_t V = K + 2 * (size_t)R * TE * 2;     // bf16 [2][R][TE]
-    static constexpr size_t B = V + 2 * (size_t)R * TE * 2;     // fp32 [2][64][S9_BS]
-    static constexpr size_t M = B + 2 * (size_t)S9_K * S9_BS * 4;  // fp32 [2][R][64]
+    // bytes of one bias tile: fp32 [64 keys][S9_BS], or B16 bf16 [64 queries][S9_BS16]
+    static constexpr size_t BT = B16 ? (size_t)S9_Q * S9_BS16 * 2 : (size_t)S9_K * S9_BS * 4;
+    static constexpr size_t B = V + 2 * (size_t)R * TE * 2;     // [2][BT bytes]
+    static constexpr size_t M = B + 2 * BT;                     // fp32 [2][R][64]
     static constexpr size_t bytes = M + 2 * (size_t)R * S9_K * 4;
 };
 
@@ -151,13 +167,15 @@ __device__ __forceinline__ void s9_wg_n16t(float *d, const uint32_t *a, uint64_t
 // per tile from the kernel arguments, with 64-bit products, took ~210 of the ~650
 // instructions a warp issued per key tile: ncu source counters, session 8.)
 // Chunk u of K / V: row group rho_0 + u RS, position j_0 + u JS (s9_chunk: one of RS,
-// JS is zero); of the bias tile (L % 4 == 0): key bj_0 + u BJ, queries bc..bc+3.
+// JS is zero); of the bias tile (L % 4 == 0): key bj_0 + u BJ, queries bc..bc+3; of the
+// bf16 bias tile: query row threadIdx.x / 8 + u QJ, key positions 8 (threadIdx.x % 8) .. + 7.
 template <int CH, int R, bool WG>
 struct s9_plan {
     static constexpr int T = R * 128, NC = CH / 8, NPT = CH / 16;
     static constexpr int RS = T >= S9_K * NC ? T / (S9_K * NC) : 0;  // row groups between chunks
     static constexpr int JS = T >= S9_K * NC ? 0 : T / NC;           // positions between chunks
     static constexpr int NB = S9_K * 16 / T, BJ = T / 16;             // bias chunks per thread, keys between
+    static constexpr int NB16 = S9_Q * 8 / T, QJ = T / 8;             // bf16 bias: chunks per thread, queries between
     int64_t kv[NPT];    // element offset in k / v at key 0 (q: at query 0); -1: zero fill
     uint32_t kvs;       // byte offset of chunk 0 in an R-row K / V buffer
     int j0;             // position of chunk 0 in the tile
@@ -166,6 +184,11 @@ struct s9_plan {
     int bj0;            // bias: key of chunk 0 in the tile
     int bstep;          // bias: elements between chunks (BJ L)
     uint32_t bs;        // bias: byte offset of chunk 0 in a tile buffer
+    const bf16 *b16p;   // bf16 bias: chunk 0 in the head's copy at key 0 (the head's start past L)
+    uint32_t q16ok;     // bf16 bias: bit u: chunk u's query row < L (a mask and a pointer
+                        // rather than offset and count: the 32-channel kernels then do not spill)
+    int q16step;        // bf16 bias: elements between chunks (QJ Lp)
+    uint32_t b16s;      // bf16 bias: byte offset of chunk 0 in a tile buffer
     int64_t m0;         // mask: element offset of this thread's (row, key) at key 0; -1: not a mask thread
     bool mrow;          // mask: the row exists (r < B)
 };
@@ -184,17 +207,26 @@ __device__ __forceinline__ void s9_plan_make(const fa_args &a, int64_t r0, int h
     p.b0 = q0 + bc < a.L ? p.bj0 * (int)a.L + (int)q0 + bc : -1;  // < 65 L: 32 bits (the launch checks L)
     p.bstep = PL::BJ * (int)a.L;
     p.bs = (uint32_t)(p.bj0 * S9_BS + bc) * 4;
+    int lp = ((int)a.L + 63) & ~63, qr = threadIdx.x >> 3, qc = (threadIdx.x & 7) * 8;
+    int qleft = (int)a.L - (int)q0 - qr;
+    p.q16ok = 0;
+#pragma unroll
+    for (int u = 0; u < PL::NB16; u++) p.q16ok |= (uint32_t)(u * PL::QJ < qleft) << u;
+    // offsets within a head < L Lp < 2^31 (the launch checks)
+    p.b16p = a.biasT16 ? a.biasT16 + (int64_t)h * a.L * lp + (qleft > 0 ? ((int)q0 + qr) * lp + qc : 0) : NULL;
+    p.q16step = PL::QJ * lp;
+    p.b16s = (uint32_t)(qr * S9_BS16 + qc) * 2;
     int mr = threadIdx.x / S9_K, mk = threadIdx.x % S9_K;
     p.mrow = threadIdx.x < R * S9_K && r0 + mr < a.B;
     p.m0 = p.mrow ? fa_pos(a, r0 + mr, mk) : -1;
 }
 
 // The copies of the key tile at k0 (koff = k0 pstride HC) into one buffer: K and V rows
-// of the R rows, and the bias tile when there is one (cp.async; the caller commits).
-// Zeros beyond L, B and c_h.
-template <int CH, int R, bool WG>
-__device__ __forceinline__ void s9_fetch_tile(const fa_args &a, const s9_plan<CH, R, WG> &p, const float *bT, int k0,
-                                              int64_t koff, int64_t q0, bf16 *Kb, bf16 *Vb, float *Bb) {
+// of the R rows, and the bias tile when there is one (cp.async; the caller commits):
+// bT the head's fp32 bias, or B16 its bf16 copy. Zeros beyond L, B and c_h.
+template <int CH, int R, bool WG, bool B16>
+__device__ __forceinline__ void s9_fetch_tile(const fa_args &a, const s9_plan<CH, R, WG> &p, const void *bTv, int k0,
+                                              int64_t koff, int64_t q0, bf16 *Kb, bf16 *Vb, void *Bbv) {
     typedef s9_plan<CH, R, WG> PL;
     const bf16 *k = (const bf16 *)a.k + koff, *v = (const bf16 *)a.v + koff;
     char *kd = (char *)Kb + p.kvs, *vd = (char *)Vb + p.kvs;
@@ -207,7 +239,19 @@ __device__ __forceinline__ void s9_fetch_tile(const fa_args &a, const s9_plan<CH
         fa_cp16z(kd + u * DS, k + off, ok ? 16 : 0);
         fa_cp16z(vd + u * DS, v + off, ok ? 16 : 0);
     }
-    if (!bT) return;
+    if (!bTv) return;
+    if constexpr (B16) {  // rows of Lp keys: 16-byte chunks, no bounds test on keys
+        const bf16 *bt = p.b16p + k0;
+        char *bd = (char *)Bbv + p.b16s;
+#pragma unroll
+        for (int u = 0; u < PL::NB16; u++) {
+            bool ok = (p.q16ok >> u) & 1;
+            fa_cp16z(bd + u * PL::QJ * S9_BS16 * 2, ok ? bt + u * p.q16step : p.b16p, ok ? 16 : 0);
+        }
+        return;
+    }
+    const float *bT = (const float *)bTv;
+    float *Bb = (float *)Bbv;
     if ((a.L & 3) == 0) {  // rows of 16-byte chunks; offsets within the tile's 64 key rows fit 32 bits
         const float *bt = bT + (int64_t)k0 * a.L + (p.b0 >= 0 ? p.b0 : 0);
         char *bd = (char *)Bb + p.bs;
@@ -285,23 +329,50 @@ __device__ __forceinline__ void s9_scores(float (&s)[8][4], const uint32_t (&qa)
     }
 }
 
+// This thread's 16 bias values of keys 8 j + 2 t + (0, 1), j = 4 hf .. 4 hf + 3, of the
+// bf16 tile Bt ([query][key position], s9 header): w[u][jj] holds key 8 j + 2 t (low half)
+// and 8 j + 2 t + 1 (high half) of query 16 wq + g + 8 u, j = 4 hf + jj. By halves:
+// 8 registers live, not 16 (the 32-channel kernels spilled with all 16).
+__device__ __forceinline__ void s9_bias16_words(const bf16 *Bt, int wq, int g, int t, int hf, uint32_t (&w)[2][4]) {
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+        uint4 x = *(const uint4 *)(Bt + (16 * wq + g + 8 * u) * S9_BS16 + 16 * t + 8 * hf);
+        w[u][0] = x.x, w[u][1] = x.y, w[u][2] = x.z, w[u][3] = x.w;
+    }
+}
+
 // Online softmax of a tile: logits in log2 units (scale, key mask Mt, bias Bt if
-// bT), the running row max m and sum l updated, O rescaled by the max's change,
-// s turned into the unnormalized probabilities P. Maxima and sums are pairwise
-// trees in a fixed order: short dependency chains, reproducible results.
-template <int CH>
+// bT: fp32, or B16 the bf16 tile, the same values), the running row max m and sum l
+// updated, O rescaled by the max's change, s turned into the unnormalized
+// probabilities P. Maxima and sums are pairwise trees in a fixed order: short
+// dependency chains, reproducible results.
+template <int CH, bool B16>
 __device__ __forceinline__ void s9_softmax_update(float (&s)[8][4], float (&m)[2], float (&l)[2], float (&o)[CH / 8][4],
-                                                  const float *Mt, const float *Bt, const float *bT, float sc2, int wq,
+                                                  const float *Mt, const void *Bt, const void *bT, float sc2, int wq,
                                                   int g, int t) {
 #pragma unroll
-    for (int j = 0; j < 8; j++) {
-        float2 mk = *(const float2 *)(Mt + 8 * j + 2 * t);
+    for (int hf = 0; hf < 2; hf++) {
+        uint32_t bw[2][4];
+        if (B16 && bT) s9_bias16_words((const bf16 *)Bt, wq, g, t, hf, bw);
 #pragma unroll
-        for (int e = 0; e < 4; e++) {
-            int col = 8 * j + 2 * t + (e & 1), row = 16 * wq + g + 8 * (e >> 1);
-            float add = (e & 1) ? mk.y : mk.x;
-            if (bT) add = fmaf(Bt[col * S9_BS + row], S9_L2E, add);
-            s[j][e] = fmaf(s[j][e], sc2, add);
+        for (int j = 4 * hf; j < 4 * hf + 4; j++) {
+            float2 mk = *(const float2 *)(Mt + 8 * j + 2 * t);
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                float add = (e & 1) ? mk.y : mk.x;
+                if (bT) {
+                    float bv;
+                    if constexpr (B16) {  // bf16 -> fp32: the bits in the high half
+                        uint32_t x = bw[e >> 1][j & 3];
+                        bv = __uint_as_float((e & 1) ? x & 0xffff0000u : x << 16);
+                    } else {
+                        int col = 8 * j + 2 * t + (e & 1), row = 16 * wq + g + 8 * (e >> 1);
+                        bv = ((const float *)Bt)[col * S9_BS + row];
+                    }
+                    add = fmaf(bv, S9_L2E, add);
+                }
+                s[j][e] = fmaf(s[j][e], sc2, add);
+            }
         }
     }
     float mx[2];
@@ -419,16 +490,18 @@ __device__ __forceinline__ void s9_store_output(const fa_args &a, const float (&
 }
 
 // WG: products on wgmma (sm_90a), else mma.sync. The WG kernel is only launched on sm_90;
-// compiled for sm_80 it traps.
-template <int CH, int R, bool WG>
+// compiled for sm_80 it traps. B16: the bias tile from a.biasT16 (the launcher's bf16
+// copy, s9_bias16), else from a.biasT.
+template <int CH, int R, bool WG, bool B16>
 __global__ void __launch_bounds__(R * 128, 4 / R) k_s9_fwd(fa_args a, int vswap) {
 #if !S9_HAVE_WGMMA
     if (WG) { __trap(); return; }
 #endif
-    typedef s9_smem_layout<CH, R> SL;
+    typedef s9_smem_layout<CH, R, B16> SL;
     extern __shared__ __align__(128) unsigned char s9_sm[];
     bf16 *Ks = (bf16 *)(s9_sm + SL::K), *Vs = (bf16 *)(s9_sm + SL::V);
-    float *Bs = (float *)(s9_sm + SL::B), *Ms = (float *)(s9_sm + SL::M);
+    unsigned char *Bs = s9_sm + SL::B;
+    float *Ms = (float *)(s9_sm + SL::M);
     constexpr int TE = SL::TE;
 
     int64_t nqt = (a.L + S9_Q - 1) / S9_Q, nrg = (a.B + R - 1) / R;
@@ -439,14 +512,16 @@ __global__ void __launch_bounds__(R * 128, 4 / R) k_s9_fwd(fa_args a, int vswap)
     int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     int rho = warp >> 2, wq = warp & 3, g = lane >> 2, t = lane & 3;
     int64_t r = r0 + rho;
-    const float *bT = a.biasT ? a.biasT + (int64_t)h * a.L * a.L : NULL;
+    const void *bT = NULL;  // the head's bias: (L, L) fp32 or B16 (L, Lp) bf16
+    if (B16) bT = a.biasT16 ? a.biasT16 + (int64_t)h * a.L * ((a.L + 63) & ~63) : NULL;
+    else bT = a.biasT ? a.biasT + (int64_t)h * a.L * a.L : NULL;
     const float sc2 = a.scale * S9_L2E;
 
     // prologue: Q of the R rows into V buffer 1 (free until iteration 0 refills it), tile 0
     s9_plan<CH, R, WG> pl;
     s9_plan_make<CH, R, WG>(a, r0, h, q0, pl);
     s9_load_rows<CH, R, WG>(a, a.q, pl.kv, q0, Vs + R * TE);
-    s9_fetch_tile<CH, R, WG>(a, pl, bT, 0, 0, q0, Ks, Vs, Bs);
+    s9_fetch_tile<CH, R, WG, B16>(a, pl, bT, 0, 0, q0, Ks, Vs, Bs);
     fa_commit();
     if (threadIdx.x < R * S9_K) Ms[threadIdx.x] = s9_mask<CH, R, WG>(a, pl, 0);
     fa_wait<0>();
@@ -469,8 +544,8 @@ __global__ void __launch_bounds__(R * 128, 4 / R) k_s9_fwd(fa_args a, int vswap)
         if (more) {  // next tile streams in while this one is used
             int nb = b ^ 1;
             koff += pl.kstep;
-            s9_fetch_tile<CH, R, WG>(a, pl, bT, k0 + S9_K, koff, q0, Ks + nb * R * TE, Vs + nb * R * TE,
-                                     Bs + nb * S9_K * S9_BS);
+            s9_fetch_tile<CH, R, WG, B16>(a, pl, bT, k0 + S9_K, koff, q0, Ks + nb * R * TE, Vs + nb * R * TE,
+                                          Bs + nb * SL::BT);
             fa_commit();
             if (threadIdx.x < R * S9_K) mnext = s9_mask<CH, R, WG>(a, pl, k0 + S9_K);
             fa_wait<1>();
@@ -480,11 +555,12 @@ __global__ void __launch_bounds__(R * 128, 4 / R) k_s9_fwd(fa_args a, int vswap)
         if (WG) asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
         __syncthreads();
         const bf16 *Kt = Ks + (b * R + rho) * TE, *Vt = Vs + (b * R + rho) * TE;
-        const float *Bt = Bs + b * S9_K * S9_BS, *Mt = Ms + (b * R + rho) * S9_K;
+        const void *Bt = Bs + b * SL::BT;
+        const float *Mt = Ms + (b * R + rho) * S9_K;
 
         float s[8][4];
         s9_scores<CH, WG>(s, qa, Kt, lane);
-        s9_softmax_update<CH>(s, m, l, o, Mt, Bt, bT, sc2, wq, g, t);
+        s9_softmax_update<CH, B16>(s, m, l, o, Mt, Bt, bT, sc2, wq, g, t);
         s9_accumulate_pv<CH, WG>(o, s, Vt, lane, vswap);
         if (more && threadIdx.x < R * S9_K) Ms[(b ^ 1) * R * S9_K + threadIdx.x] = mnext;
         __syncthreads();
@@ -492,13 +568,50 @@ __global__ void __launch_bounds__(R * 128, 4 / R) k_s9_fwd(fa_args a, int vswap)
     s9_store_output<CH>(a, o, m, l, r, q0, h, wq, g, t);
 }
 
-template <int CH, int R, bool WG>
+// The bias as bf16 in k_s9_fwd's B16 order (header): (H, L, Lp), element (h, q, k0 + 16 t
+// + 2 j + e) = biasT[h][k0 + 8 j + 2 t + e][q] (0 past L), k0 a multiple of 64. One
+// thread per 16-byte chunk, queries fastest (coalesced reads of biasT's rows).
+__global__ void k_s9_bias16(const float *bT, bf16 *y, int64_t L, int64_t Lp, int64_t n) {
+    GRID_STRIDE(i, n) {
+        int64_t q = i % L, rest = i / L, nc = Lp / 8;
+        int64_t kc = rest % nc, h = rest / nc;
+        int64_t k = (kc >> 3) * S9_K + 2 * ((kc & 7) >> 1);  // chunk kc % 8: t = (kc % 8) / 2, j = 4 (kc % 2) ..
+        const float *src = bT + h * L * L + q;
+        uint32_t w[4];
+#pragma unroll
+        for (int u = 0; u < 4; u++) {
+            int64_t kk = k + 8 * (4 * (kc & 1) + u);
+            __nv_bfloat162 p = __floats2bfloat162_rn(kk < L ? src[kk * L] : 0.f, kk + 1 < L ? src[(kk + 1) * L] : 0.f);
+            w[u] = *(const uint32_t *)&p;  // .x (key 8 j + 2 t) in the low half
+        }
+        *(uint4 *)(y + (h * L + q) * Lp + kc * 8) = make_uint4(w[0], w[1], w[2], w[3]);
+    }
+}
+
+// The bf16 copy of a->biasT for one launch, at the top of the pool (not taken: the
+// kernel that reads it comes next in stream order, as in cu_flash_bwd_fused.cu's
+// bwf_run), or NULL: the values are not bf16 numbers, or no room.
+static const bf16 *s9_bias16(cu_impl *c, const fa_args *a) {
+    if (!a->biasT || !a->bias_bf16 || !c->pool) return NULL;
+    int64_t Lp = (a->L + 63) & ~(int64_t)63, n = (int64_t)a->H * a->L * Lp / 8;
+    size_t top = (c->pool_top + 255) & ~(size_t)255, bytes = 16 * (size_t)n;
+    if (c->pool_bytes < top || c->pool_bytes - top < bytes) return NULL;
+    bf16 *y = (bf16 *)(c->pool + top);
+    k_s9_bias16<<<cu_blocks(n, 256), 256, 0, c->stream>>>(a->biasT, y, a->L, Lp, n);
+    CU_LAUNCHED();
+    return y;
+}
+
+// B16: the bias tile from the bf16 copy (refused, nothing launched, when s9_bias16 makes
+// none; with no bias the fp32 kernel runs, the same work).
+template <int CH, int R, bool WG, bool B16>
 static int s9_launch(cu_impl *c, const fa_args *a, int vswap) {
-    typedef s9_smem_layout<CH, R> SL;
+    if (B16 && !a->biasT) return s9_launch<CH, R, WG, false>(c, a, vswap);
+    typedef s9_smem_layout<CH, R, B16> SL;
     static int attr_set = 0;  // per instantiation; the device does not change within a process
     if (!attr_set) {
-        if (cudaFuncSetAttribute(k_s9_fwd<CH, R, WG>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)SL::bytes) !=
-            cudaSuccess) {
+        if (cudaFuncSetAttribute(k_s9_fwd<CH, R, WG, B16>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 (int)SL::bytes) != cudaSuccess) {
             (void)cudaGetLastError();
             return 1;
         }
@@ -506,29 +619,41 @@ static int s9_launch(cu_impl *c, const fa_args *a, int vswap) {
     }
     int64_t nqt = (a->L + S9_Q - 1) / S9_Q, nrg = (a->B + R - 1) / R, n = nqt * nrg * a->H;
     if (n > 2147483647LL || a->L > (1 << 24)) return 1;  // the kernel's per-tile offsets are 32-bit (< 65 L)
-    k_s9_fwd<CH, R, WG><<<(unsigned)n, R * 128, SL::bytes, c->stream>>>(*a, vswap);
+    fa_args b = *a;
+    if (B16) {
+        if (a->L * ((a->L + 63) & ~(int64_t)63) > 2147483647LL) return 1;  // the B16 offsets within a head: 32-bit
+        if (!(b.biasT16 = s9_bias16(c, a))) return 1;
+    }
+    k_s9_fwd<CH, R, WG, B16><<<(unsigned)n, R * 128, SL::bytes, c->stream>>>(b, vswap);
     CU_LAUNCHED();
     return 0;
 }
 
 // Rows per block R in {1, 2, 4}; wg: wgmma (1; 2 = wgmma with the V descriptor's strides
-// exchanged, a layout check) or mma.sync (0). Returns nonzero when the case is not handled.
-int fa_sm90_forward_variant(cu_impl *c, const fa_args *a, int rows, int wg) {
+// exchanged, a layout check) or mma.sync (0); b16: the bias tile from a bf16 copy (mma.sync
+// only; refused where s9_bias16 makes none) or fp32 (0). Returns nonzero when the case is
+// not handled (nothing launched).
+int fa_sm90_forward_variant(cu_impl *c, const fa_args *a, int rows, int wg, int b16) {
     if (!c->bf16 || a->B <= 0 || a->L <= 0) return 1;
     if (a->ch <= 0 || a->ch > 32 || a->ch % 8 || a->HC % 8) return 1;
-#define S9_R(CH, WG)                                          \
-    do {                                                      \
-        if (rows == 1) return s9_launch<CH, 1, WG>(c, a, wg == 2); \
-        if (rows == 2) return s9_launch<CH, 2, WG>(c, a, wg == 2); \
-        if (rows == 4) return s9_launch<CH, 4, WG>(c, a, wg == 2); \
-        return 1;                                             \
+    if (b16 && wg) return 1;
+#define S9_R(CH, WG, B16)                                                \
+    do {                                                                 \
+        if (rows == 1) return s9_launch<CH, 1, WG, B16>(c, a, wg == 2); \
+        if (rows == 2) return s9_launch<CH, 2, WG, B16>(c, a, wg == 2); \
+        if (rows == 4) return s9_launch<CH, 4, WG, B16>(c, a, wg == 2); \
+        return 1;                                                        \
     } while (0)
     if (wg) {
-        if (a->ch <= 16) S9_R(16, true);
-        S9_R(32, true);
+        if (a->ch <= 16) S9_R(16, true, false);
+        S9_R(32, true, false);
     }
-    if (a->ch <= 16) S9_R(16, false);
-    S9_R(32, false);
+    if (b16) {
+        if (a->ch <= 16) S9_R(16, false, true);
+        S9_R(32, false, true);
+    }
+    if (a->ch <= 16) S9_R(16, false, false);
+    S9_R(32, false, false);
 #undef S9_R
 }
 
@@ -549,11 +674,27 @@ static int s9_enabled(void) {
     return dev_ok;
 }
 
+// PF_ATTN_FWD_B16: the bias tile from a bf16 copy where it is exact (1 or unset) or
+// always fp32 (0, A/B runs); the same bits either way.
+static int s9_b16_enabled(void) {
+    const char *e = getenv("PF_ATTN_FWD_B16");
+    if (!e || !*e || !strcmp(e, "1")) return 1;
+    if (!strcmp(e, "0")) return 0;
+    pf_die("PF_ATTN_FWD_B16=%s: expected 0 (fp32 bias tile) or 1 (bf16 copy where exact, the default)", e);
+    return 0;
+}
+
 int fa_sm90_forward(cu_impl *c, const fa_args *a) {
     if (!s9_enabled()) return 1;
+    // the bf16 copy costs one read of the fp32 bias and one write of half its bytes; the
+    // kernel then reads half the bytes B / R times: worth it from a few rows on (B = 1,
+    // single attention, keeps the fp32 tile)
+    int b16 = s9_b16_enabled() && a->biasT && a->bias_bf16 && a->B >= 4;
     // 1 row per block: since the copies are planned once per block (session 8), faster
     // than 2 and 4 (`attn_bwd_check --shapes`: triangle N = 1024 4.63 / 4.98 / 5.80 ms,
-    // MSA row 1.18 / 1.24 / 1.48); before that 2 rows were the fastest.
+    // MSA row 1.18 / 1.24 / 1.48); before that 2 rows were the fastest. With the bf16
+    // tile (half the bias bytes per block) not measured yet: S9_ROWS_B16.
+    if (b16 && fa_sm90_forward_variant(c, a, S9_ROWS_B16, S9_DEFAULT_WG, 1) == 0) return 0;
     int rows = 1;
-    return fa_sm90_forward_variant(c, a, rows, S9_DEFAULT_WG);
+    return fa_sm90_forward_variant(c, a, rows, S9_DEFAULT_WG, 0);
 }

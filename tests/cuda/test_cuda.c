@@ -341,6 +341,25 @@ static void attn_bwd_pieces(const char *label, const attn_case *t, pf_mem whole)
 static const char *attn_tag = "";  // "fused ": the run with the one-pass backward forced
 static int attn_module_fused = 1;   // pf_cuda_set_attn_module_fused as set (cu_attn_fuse.cu)
 
+// The Hopper forward reads the pair bias from a bf16 copy where exact (bf16 mode, rows >= 4;
+// cu_flash_sm90.cu): the forward again with the fp32 bias tile (PF_ATTN_FWD_B16=0) must give
+// the same bits as og, the same call's output (elsewhere both runs take the same path). The
+// saved tensors are written again with the same values.
+static void attn_fwd_b16_same_bits(const char *label, const pf_attn_dims *d, const pf_attn_p *Pd, const hbuf *x,
+                                   const hbuf *z, const void *mdv, const hbuf *og, void *gs, void *gw) {
+    if (!H_bf16 || !d->bias) return;
+    const char *e = getenv("PF_ATTN_FWD_B16");
+    char prev[16];
+    snprintf(prev, sizeof prev, "%s", e ? e : "");
+    hbuf o2 = h_poison(x->n);
+    setenv("PF_ATTN_FWD_B16", "0", 1);
+    H_gpu->attn_fwd(H_gpu, d, Pd, x->d, z->n ? z->d : NULL, mdv, o2.d, gs, gw);
+    if (e) setenv("PF_ATTN_FWD_B16", prev, 1);
+    else unsetenv("PF_ATTN_FWD_B16");
+    tl_check(!memcmp(h_download(og), h_download(&o2), sizeof(real) * (size_t)x->n), label,
+             "forward with the fp32 bias tile (PF_ATTN_FWD_B16=0) not bit-identical to the default");
+}
+
 static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_dz, uint64_t seed) {
     char label[256];
     snprintf(label, sizeof label, "%s attn %s%s (B%lld L%lld c%d H%d ch%d)", H_gpu->name, attn_tag, what, (long long)d.B,
@@ -376,6 +395,7 @@ static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_d
     H_cpu->attn_fwd(H_cpu, &d, &P, x.h, nz ? z.h : NULL, mh, oc, m.cs, m.cw);
     H_gpu->attn_fwd(H_gpu, &d, &Pd, x.d, nz ? z.d : NULL, mdv, og.d, m.gs, m.gw);
     out_check(label, "fwd", &og, oc);
+    attn_fwd_b16_same_bits(label, &d, &Pd, &x, &z, mdv, &og, m.gs, m.gw);
     for (int k = 0; k < 3; k++) {  // inference: the forward's own workspace only, whole and in pieces
         inference_pieces(k, mg);
         pf_mem mi = H_gpu->attn_mem(H_gpu, &d);
@@ -414,6 +434,10 @@ static void test_attention(void) {
     pf_attn_dims te = {9, 9, 10, 2, 16, 10, PF_BIAS_SELF, 1};
     pf_attn_dims single = {1, 11, 20, 4, 24, 6, PF_BIAS_PAIR, 0};
     test_attn("msa_row", row, 1, 1, 1000);
+    // two query and key tiles of the Hopper forward, the last partial (its bf16 bias copy
+    // pads keys to 64)
+    pf_attn_dims row72 = {5, 72, 12, 3, 8, 6, PF_BIAS_PAIR, 0};
+    test_attn("msa_row L72", row72, 1, 1, 1005);
     test_attn("msa_row no-dz", row, 1, 0, 1010);
     test_attn("msa_col", col, 1, 1, 1020);
     test_attn("tri_start", ts, 1, 1, 1030);
