@@ -285,8 +285,11 @@ static const char *db_names[] = {"h8",         "h8.m2.bs",       "h4.m3",       
 // Few rows (single attention, B = 1): loading the bias tile dominates, and the shared-
 // memory tile's coalesced copy wins; else three 4-warp blocks per SM. (Those .bs numbers
 // were taken with the bias tile scaled per score; it is scaled once per block now.)
-// The bigger-tile variants (session 10) are not measured yet.
-static int db_default(const fa_args *a) { return a->B < 8 ? 1 : 2; }
+// Session 10 (same run, H200): h4.m3 4.688 / 40.696 triangle N = 1024 / 2048, 1.205 MSA
+// row; q64k128.w4.m2 4.623 / 36.281, 1.187 (128 keys per block: half the Q / dO bytes
+// per score); the 128 x 128 tiles were no faster (4.82-5.01 / 37.8-39.4): fewer blocks
+// per SM, a barrier per row. Single attention: h8.m2.bs 0.361 (unchanged).
+static int db_default(const fa_args *a) { return a->B < 8 ? 1 : 9; }
 int fa_bwd_dbias_variants(void) { return (int)(sizeof db_names / sizeof db_names[0]); }
 const char *fa_bwd_dbias_variant_name(int v) { return v >= 0 && v < fa_bwd_dbias_variants() ? db_names[v] : "?"; }
 
