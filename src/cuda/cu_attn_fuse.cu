@@ -371,9 +371,9 @@ __device__ __forceinline__ float lnb_dot8(const float (&v)[8], const float (&w)[
 
 #define LNB_THREADS (32 * LNB_WARPS)
 // Stages of the staging ring (S - 1 row groups in flight per thread): the forward's
-// (S, 256, 8) slices are static (48 KiB in all with W_bias at fp32, C 256, 16 heads), the
-// backward's (S, 3, 256, 8) dynamic; its 8-head form runs one block per SM (~200 registers)
-// and so keeps more stages in flight.
+// (S, 256, 8) slices are static (at most 32 KiB with W_bias: fp32, C 256, 16 heads), the
+// backward's (S, 3, 256, 8) dynamic (36 KiB for bf16, 4 heads: two blocks per SM); its 8-head
+// form runs one block per SM (~200 registers) and so keeps more stages in flight.
 template <typename T> struct lnb_stages { static constexpr int fwd = 4; };
 template <> struct lnb_stages<float> { static constexpr int fwd = 2; };
 template <typename T, int HB>
