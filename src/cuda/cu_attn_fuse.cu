@@ -377,7 +377,9 @@ __device__ __forceinline__ float lnb_dot8(const float (&v)[8], const float (&w)[
 template <typename T> struct lnb_stages { static constexpr int fwd = 4; };
 template <> struct lnb_stages<float> { static constexpr int fwd = 2; };
 template <typename T, int HB>
-__host__ __device__ constexpr int lnb_bwd_stages() { return (sizeof(T) == 2 ? 3 : 2) + (HB > 4 ? 3 : 0); }
+__host__ __device__ constexpr int lnb_bwd_stages() {  // <= 96 KiB per block in all (sm_86's 99 KiB)
+    return sizeof(T) == 2 ? (HB > 4 ? 6 : 3) : (HB > 4 ? 3 : 2);
+}
 
 // k_lnb_fwd (the same rows per warp, the same results) with HB >= H heads (W_bias rows
 // past H are zeros, their sums not stored) and the input staged S - 1 row groups ahead.
