@@ -287,6 +287,256 @@ __global__ void k_lnb_reduce(int nb, int K, int C, const float *part, float *o0,
     if (o) o[i % C] += s;
 }
 
+// ---- the pipelined kernels (PF_ATTN_LNB=1, the default) ------------------------------
+// The kernels above keep one 16-byte load per thread in flight, and only while the warp is
+// not computing: k_lnb_fwd then ran its H dot products as H serial chains (a runtime head
+// loop, 4 dependent shuffles per head), k_lnb_bwd a long dependent body, so at N = 1024
+// (2^20 rows of 128 bf16) both took ~0.47 ms per call where the bytes need ~0.15 / 0.22.
+// Here each thread copies its own 16-byte slices into shared memory with cp.async
+// (sm_80+) S - 1 row groups ahead of the one it computes (no block barrier: a thread only
+// reads its own copies), the forward's head count is a template (HB = 4, 8, 16: all dot
+// products unrolled) and its H sums are a reduce-scatter over the row's lanes (each
+// butterfly step halves the heads a lane keeps: HB - 1 shuffles instead of 4 HB for 16
+// lanes), ending with one store instruction for the warp's logits. Same arithmetic, same
+// rows per thread, same sum trees: bit-identical to the kernels above.
+
+__device__ __forceinline__ void lnb_cp16(void *dst, const void *src, int bytes) {
+    unsigned d = (unsigned)__cvta_generic_to_shared(dst);
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(bytes) : "memory");
+}
+__device__ __forceinline__ void lnb_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
+template <int N>
+__device__ __forceinline__ void lnb_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory"); }
+
+// A row slice (8 elements, one or two 16-byte pieces) -> this thread's shared slot; zeros where
+// !ok (src then only an address, not read).
+template <typename T>
+__device__ __forceinline__ void lnb_stage(T *slot, const T *p, int64_t i, bool ok) {
+    const T *s = ok ? p + i : p;
+#pragma unroll
+    for (int k = 0; k < (int)sizeof(T) / 2; k++) lnb_cp16(slot + k * (16 / sizeof(T)), s + k * (16 / sizeof(T)), ok ? 16 : 0);
+}
+
+// One butterfly step (offset O) of the reduce-scatter over N heads kept: lanes with bit O set
+// keep the upper half, send the lower; s_l + s_(l^O) as lnb_sum adds them (the same bits).
+// base: the first head kept; plain: the offsets summed without halving (lanes equal there).
+template <int O, int N, int HB>
+__device__ __forceinline__ void lnb_rs(float (&s)[HB], int lane, int &base, int &plain) {
+    if constexpr (O > 0) {
+        if constexpr (N > 1) {
+            constexpr int HALF = N / 2;
+            bool up = lane & O;
+#pragma unroll
+            for (int k = 0; k < HALF; k++) {
+                float send = up ? s[k] : s[k + HALF], keep = up ? s[k + HALF] : s[k];
+                s[k] = keep + __shfl_xor_sync(0xffffffffu, send, O);
+            }
+            base += up ? HALF : 0;
+            lnb_rs<O / 2, HALF, HB>(s, lane, base, plain);
+        } else {
+            s[0] += __shfl_xor_sync(0xffffffffu, s[0], O);
+            plain |= O;
+            lnb_rs<O / 2, 1, HB>(s, lane, base, plain);
+        }
+    }
+}
+
+// W_bias (H, C) into shared memory as lnb_weights does, each row h split in halves: channels
+// q * 8 + 0..3 at h * C + q * 4, q * 8 + 4..7 at h * C + C / 2 + q * 4. A row's 16 lanes then
+// read 256 contiguous bytes per 16-byte load (2 shared-memory wavefronts) where the plain
+// layout's 32-byte lane stride costs 4; rows past H are zeros.
+template <typename T, int C>
+__device__ __forceinline__ void lnb_weights_split(float *ws, const float *wb, int H, int total) {
+    for (int t = threadIdx.x; t < total; t += blockDim.x) {
+        int h = t / C, r = t % C, c = (r % (C / 2)) / 4 * 8 + r / (C / 2) * 4 + r % 4;
+        ws[t] = h < H ? lnb_rnd<T>(wb[h * C + c]) : 0.f;
+    }
+    __syncthreads();
+}
+template <int C>
+__device__ __forceinline__ void lnb_wrow(const float *ws, int h, int c0, float (&w)[8]) {
+    const float4 a = *reinterpret_cast<const float4 *>(ws + h * C + c0 / 2);
+    const float4 b = *reinterpret_cast<const float4 *>(ws + h * C + C / 2 + c0 / 2);
+    w[0] = a.x, w[1] = a.y, w[2] = a.z, w[3] = a.w, w[4] = b.x, w[5] = b.y, w[6] = b.z, w[7] = b.w;
+}
+
+// s = v . w (8 channels) in k_lnb_fwd's order (its compiled form: v1 w1, then fma from v0 on)
+__device__ __forceinline__ float lnb_dot8(const float (&v)[8], const float (&w)[8]) {
+    float s = __fmul_rn(v[1], w[1]);
+    s = __fmaf_rn(v[0], w[0], s);
+#pragma unroll
+    for (int j = 2; j < 8; j++) s = __fmaf_rn(v[j], w[j], s);
+    return s;
+}
+
+#define LNB_THREADS (32 * LNB_WARPS)
+// Stages of the staging ring (S - 1 row groups in flight per thread): the forward's
+// (S, 256, 8) slices are static (at most 32 KiB with W_bias: fp32, C 256, 16 heads), the
+// backward's (S, 3, 256, 8) dynamic (36 KiB for bf16, 4 heads: two blocks per SM); its 8-head
+// form runs one block per SM (~200 registers) and so keeps more stages in flight.
+template <typename T> struct lnb_stages { static constexpr int fwd = 4; };
+template <> struct lnb_stages<float> { static constexpr int fwd = 2; };
+template <typename T, int HB>
+__host__ __device__ constexpr int lnb_bwd_stages() {  // <= 96 KiB per block in all (sm_86's 99 KiB)
+    return sizeof(T) == 2 ? (HB > 4 ? 6 : 3) : (HB > 4 ? 3 : 2);
+}
+
+// k_lnb_fwd (the same rows per warp, the same results) with HB >= H heads (W_bias rows
+// past H are zeros, their sums not stored) and the input staged S - 1 row groups ahead.
+template <typename T, int LPR, int HB>
+__global__ void __launch_bounds__(LNB_THREADS, HB <= 4 ? 4 : HB <= 8 ? 3 : 2)
+    k_lnb_fwd_p(int64_t M, int H, const float *lw, const float *lb, const float *wb, const T *x, T *zb, T *cp, T *xln) {
+    constexpr int C = 8 * LPR, RPW = 32 / LPR, S = lnb_stages<T>::fwd;
+    constexpr int NF = HB > LPR ? HB / LPR : 1;  // heads a lane holds after the reduce-scatter
+    __shared__ __align__(16) float ws[HB * C];
+    __shared__ __align__(16) T stg[S][LNB_THREADS][8];
+    lnb_weights_split<T, C>(ws, wb, H, HB * C);
+    int lane = threadIdx.x & 31, c0 = (lane % LPR) * 8;
+    float wr[8], br[8];
+#pragma unroll
+    for (int j = 0; j < 8; j++) wr[j] = lw[c0 + j], br[j] = lb[c0 + j];
+    int64_t stride = (int64_t)gridDim.x * LNB_WARPS * RPW;
+    int64_t r0 = ((int64_t)blockIdx.x * LNB_WARPS + (threadIdx.x >> 5)) * RPW + lane / LPR;
+    int64_t warp0 = r0 - lane / LPR, n_it = warp0 < M ? (M - 1 - warp0) / stride + 1 : 0;  // warp-uniform
+#pragma unroll
+    for (int s = 0; s < S - 1; s++) {
+        if (s < n_it) lnb_stage(stg[s][threadIdx.x], x, (r0 + s * stride) * C + c0, r0 + s * stride < M);
+        lnb_commit();
+    }
+    for (int64_t it = 0; it < n_it; it++) {
+        int64_t pre = it + S - 1, rp = r0 + pre * stride;
+        if (pre < n_it) lnb_stage(stg[pre % S][threadIdx.x], x, rp * C + c0, rp < M);
+        lnb_commit();
+        lnb_wait<S - 1>();
+        int64_t row = r0 + it * stride;
+        bool ok = row < M;
+        float v[8], mu, rs, s[HB];
+        ld8(stg[it % S][threadIdx.x], 0, v);
+        if (cp && ok) st8(cp, row * C + c0, v);
+        lnb_stats<LPR>(v, mu, rs);
+#pragma unroll
+        for (int j = 0; j < 8; j++) v[j] = lnb_rnd<T>((v[j] - mu) * rs * wr[j] + br[j]);
+        if (xln && ok) st8(xln, row * C + c0, v);
+#pragma unroll
+        for (int h = 0; h < HB; h++) {
+            float w[8];
+            lnb_wrow<C>(ws, h, c0, w);
+            s[h] = lnb_dot8(v, w);
+        }
+        int base = 0, plain = 0;
+        lnb_rs<LPR / 2, HB, HB>(s, lane, base, plain);
+        if (ok && !(lane & plain))
+#pragma unroll
+            for (int k = 0; k < NF; k++)
+                if (base + k < H) st(zb, row * H + base + k, s[k]);
+    }
+    lnb_wait<0>();
+}
+
+// k_lnb_bwd (the same rows per thread, the same arithmetic and sum orders) with x, dxln and
+// dx staged S - 1 row groups ahead in dynamic shared memory (S, 3, LNB_THREADS) slices of 8,
+// and the logits' gradient dzb loaded one row group ahead.
+template <typename T, int LPR, int HB>
+__global__ void __launch_bounds__(LNB_THREADS, HB <= 4 ? 2 : 1)
+    k_lnb_bwd_p(int64_t M, int H, const float *lw, const float *lb, const float *wb, const T *x, const T *dxln,
+                const T *dzb, T *dx, int acc, float *part) {
+    constexpr int C = 8 * LPR, RPW = 32 / LPR, SLOTS = LNB_WARPS * RPW, S = lnb_bwd_stages<T, HB>();
+    extern __shared__ __align__(16) unsigned char lnb_dyn[];
+    T(*stg)[8] = reinterpret_cast<T(*)[8]>(lnb_dyn);
+    __shared__ __align__(16) float ws[HB * C];
+    __shared__ float red[(2 + HB) * C];
+    lnb_weights_split<T, C>(ws, wb, H, HB * C);
+    int lane = threadIdx.x & 31, wid = threadIdx.x >> 5, c0 = (lane % LPR) * 8;
+    float wr[8], br[8], a[2 + HB][8];
+#pragma unroll
+    for (int j = 0; j < 8; j++) {
+        wr[j] = lw[c0 + j], br[j] = lb[c0 + j];
+#pragma unroll
+        for (int k = 0; k < 2 + HB; k++) a[k][j] = 0.f;
+    }
+    int64_t per = (M + gridDim.x - 1) / gridDim.x;
+    int64_t r0 = (int64_t)blockIdx.x * per, r1 = r0 + per < M ? r0 + per : M;
+    int64_t rb0 = r0 + (int64_t)wid * RPW, n_it = rb0 < r1 ? (r1 - 1 - rb0) / SLOTS + 1 : 0;  // warp-uniform
+    int64_t rl = rb0 + lane / LPR;
+    bool has_g = dxln != NULL, has_d = dx && acc;
+    auto slot = [&](int64_t k, int arr) { return stg[((k % S) * 3 + arr) * LNB_THREADS + threadIdx.x]; };
+    auto stage = [&](int64_t k) {
+        int64_t row = rl + k * SLOTS, i = row * C + c0;
+        bool ok = row < r1;
+        lnb_stage(slot(k, 0), x, i, ok);
+        if (has_g) lnb_stage(slot(k, 1), dxln, i, ok);
+        if (has_d) lnb_stage(slot(k, 2), (const T *)dx, i, ok);
+    };
+    float dzn[HB];
+    auto load_dz = [&](int64_t k) {
+        int64_t row = rl + k * SLOTS;
+        bool ok = k < n_it && row < r1;
+#pragma unroll
+        for (int h = 0; h < HB; h++) dzn[h] = ok && h < H ? ld(dzb, row * H + h) : 0.f;
+    };
+#pragma unroll
+    for (int s = 0; s < S - 1; s++) {
+        if (s < n_it) stage(s);
+        lnb_commit();
+    }
+    load_dz(0);
+    for (int64_t it = 0; it < n_it; it++) {
+        if (it + S - 1 < n_it) stage(it + S - 1);
+        lnb_commit();
+        float dz[HB];
+#pragma unroll
+        for (int h = 0; h < HB; h++) dz[h] = dzn[h];
+        load_dz(it + 1);
+        lnb_wait<S - 1>();
+        int64_t row = rl + it * SLOTS, i = row * C + c0;
+        bool ok = row < r1;
+        float v[8], g[8], dxo[8], mu, rs;
+        ld8(slot(it, 0), 0, v);
+        if (has_g) ld8(slot(it, 1), 0, g);
+        else
+#pragma unroll
+            for (int j = 0; j < 8; j++) g[j] = 0.f;
+        if (has_d) ld8(slot(it, 2), 0, dxo);
+        else
+#pragma unroll
+            for (int j = 0; j < 8; j++) dxo[j] = 0.f;
+        lnb_stats<LPR>(v, mu, rs);
+        float s1 = 0, s2 = 0, t[8];
+#pragma unroll
+        for (int j = 0; j < 8; j++) t[j] = 0;
+#pragma unroll
+        for (int h = 0; h < HB; h++) {  // t[j] as k_lnb_bwd sums it (heads in order), 16-byte loads
+            float w[8];
+            lnb_wrow<C>(ws, h, c0, w);
+#pragma unroll
+            for (int j = 0; j < 8; j++) t[j] += dz[h] * w[j];  // heads h >= H: dz and ws are 0
+        }
+#pragma unroll
+        for (int j = 0; j < 8; j++) {
+            float xh = (v[j] - mu) * rs, xl = lnb_rnd<T>(xh * wr[j] + br[j]);
+#pragma unroll
+            for (int h = 0; h < HB; h++) a[2 + h][j] += dz[h] * xl;
+            g[j] += t[j];
+            float dxh = g[j] * wr[j];
+            v[j] = xh;
+            s1 += dxh;
+            s2 += dxh * xh;
+            a[0][j] += g[j] * xh;
+            a[1][j] += g[j];
+        }
+        if (dx) {
+            s1 = lnb_sum<LPR>(s1) * (1.f / C);
+            s2 = lnb_sum<LPR>(s2) * (1.f / C);
+#pragma unroll
+            for (int j = 0; j < 8; j++) dxo[j] += rs * (g[j] * wr[j] - s1 - v[j] * s2);
+            if (ok) st8(dx, i, dxo);
+        }
+    }
+    lnb_wait<0>();
+    lnb_block_sum<LPR, 2 + HB>(a, red, c0, C);
+    for (int t = threadIdx.x; t < (2 + H) * C; t += blockDim.x) part[(int64_t)blockIdx.x * (2 + H) * C + t] = red[t];
+}
+
 // ---- Linear backward with a 16-byte column sum ------------------------------------------
 
 // part (gridDim.x, N): column sums of x (M, N) over the block's contiguous rows; N / 8 threads
@@ -365,6 +615,41 @@ static void lnb_by_lpr(int lpr, F launch) {
     }
 }
 
+// PF_ATTN_LNB: 1 or unset (the pipelined kernels k_lnb_*_p, the default), 0 (k_lnb_fwd and
+// k_lnb_bwd, A/B runs); process-wide, parsed at the first fused bias call.
+static int g_lnb_pipe = -1;
+
+static int lnb_pipe_on(void) {
+    if (g_lnb_pipe < 0) {
+        const char *e = getenv("PF_ATTN_LNB");
+        if (!e || !*e || !strcmp(e, "1")) g_lnb_pipe = 1;
+        else if (!strcmp(e, "0")) g_lnb_pipe = 0;
+        else pf_die("PF_ATTN_LNB=%s: expected 0 (the unpipelined bias kernels) or 1 (pipelined, the default)", e);
+    }
+    return g_lnb_pipe;
+}
+
+extern "C" void pf_cuda_set_attn_lnb(pf_backend *be, int on) {
+    (void)be;
+    g_lnb_pipe = on != 0;
+}
+
+// Tests: at most this many blocks for both forms (0: by size), so that small cases run many
+// row groups per warp (the staging ring wraps, ragged last groups).
+static int g_lnb_grid;
+extern "C" void pf_cuda_set_attn_lnb_grid(pf_backend *be, int blocks) {
+    (void)be;
+    g_lnb_grid = blocks > 0 ? blocks : 0;
+}
+
+// launch(std::integral_constant<int, HB>) for the head counts 4, 8, 16 (H <= HB)
+template <typename F>
+static void lnb_by_heads(int H, F launch) {
+    if (H <= 4) launch(std::integral_constant<int, 4>());
+    else if (H <= 8) launch(std::integral_constant<int, 8>());
+    else launch(std::integral_constant<int, 16>());
+}
+
 int attn_lnb_fwd(cu_impl *c, int64_t n, int cb, int H, const pf_layernorm_p *ln, const real *w_bias, const void *src,
                  void *zb, void *copy, void *xln) {
     int lpr = lnb_lpr(cb);
@@ -372,14 +657,39 @@ int attn_lnb_fwd(cu_impl *c, int64_t n, int cb, int H, const pf_layernorm_p *ln,
     int64_t groups = (n + 32 / lpr - 1) / (32 / lpr);
     unsigned nb = cu_blocks(groups, LNB_WARPS);
     if (nb > 2048) nb = 2048;  // each warp loops over several row groups (as cu_ln_fwd_vec)
+    if (g_lnb_grid && nb > (unsigned)g_lnb_grid) nb = (unsigned)g_lnb_grid;
+    int pipe = lnb_pipe_on();
     lnb_by_lpr(lpr, [&](auto L) {
         constexpr int LPR = decltype(L)::value;
-        CU_DISPATCH(c, T, k_lnb_fwd<T, LPR><<<nb, 32 * LNB_WARPS, 0, c->stream>>>(
-                              n, H, ln->w, ln->b, w_bias, (const T *)src, (T *)zb, (T *)copy, (T *)xln));
+        if (pipe)
+            lnb_by_heads(H, [&](auto HBc) {
+                constexpr int HB = decltype(HBc)::value;
+                CU_DISPATCH(c, T, k_lnb_fwd_p<T, LPR, HB><<<nb, LNB_THREADS, 0, c->stream>>>(
+                                      n, H, ln->w, ln->b, w_bias, (const T *)src, (T *)zb, (T *)copy, (T *)xln));
+            });
+        else
+            CU_DISPATCH(c, T, k_lnb_fwd<T, LPR><<<nb, 32 * LNB_WARPS, 0, c->stream>>>(
+                                  n, H, ln->w, ln->b, w_bias, (const T *)src, (T *)zb, (T *)copy, (T *)xln));
     });
     CU_LAUNCHED();
     g_lnb_runs++;
     return 1;
+}
+
+// k_lnb_bwd_p<T, LPR, HB>: its staging (S, 3, LNB_THREADS, 8) in dynamic shared memory, over the
+// 48 KiB default with the static arrays (the attribute set once per instantiation).
+template <typename T, int LPR, int HB>
+static void lnb_bwd_pipe(cu_impl *c, int nb, int64_t n, int H, const float *lw, const float *lb, const float *wb,
+                         const T *x, const T *dxln, const T *dzb, T *dx, float *part) {
+    static unsigned done;  // devices with the attribute set
+    size_t dyn = (size_t)lnb_bwd_stages<T, HB>() * 3 * LNB_THREADS * 8 * sizeof(T);
+    int dev = 0;
+    CU_CHECK(cudaGetDevice(&dev));
+    if (dev >= 32 || !(done >> dev & 1u)) {
+        CU_CHECK(cudaFuncSetAttribute(k_lnb_bwd_p<T, LPR, HB>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
+        if (dev < 32) done |= 1u << dev;
+    }
+    k_lnb_bwd_p<T, LPR, HB><<<nb, LNB_THREADS, dyn, c->stream>>>(n, H, lw, lb, wb, x, dxln, dzb, dx, 1, part);
 }
 
 int attn_lnb_bwd(cu_impl *c, int64_t n, int cb, int H, const pf_layernorm_p *ln, pf_layernorm_p *g_ln,
@@ -391,11 +701,19 @@ int attn_lnb_bwd(cu_impl *c, int64_t n, int cb, int H, const pf_layernorm_p *ln,
         return 0;
     int64_t nbl = (n + 63) / 64;
     int nb = (int)(nbl < 1024 ? nbl : 1024), K = 2 + H;
+    if (g_lnb_grid && nb > g_lnb_grid) nb = g_lnb_grid;
     size_t mark = cu_pool_mark(c);
     float *part = (float *)cu_pool_get(c, sizeof(float) * (size_t)nb * (size_t)K * (size_t)cb);
+    int pipe = lnb_pipe_on();
     lnb_by_lpr(lpr, [&](auto L) {
         constexpr int LPR = decltype(L)::value;
-        if (H <= 4)
+        if (pipe && H <= 4)
+            CU_DISPATCH(c, T, (lnb_bwd_pipe<T, LPR, 4>(c, nb, n, H, ln->w, ln->b, bias->w, (const T *)src,
+                                                       (const T *)d_ln, (const T *)dzb, (T *)d_src, part)));
+        else if (pipe)
+            CU_DISPATCH(c, T, (lnb_bwd_pipe<T, LPR, LNB_HBWD>(c, nb, n, H, ln->w, ln->b, bias->w, (const T *)src,
+                                                              (const T *)d_ln, (const T *)dzb, (T *)d_src, part)));
+        else if (H <= 4)
             CU_DISPATCH(c, T, k_lnb_bwd<T, LPR, 4><<<nb, 32 * LNB_WARPS, 0, c->stream>>>(
                                   n, H, ln->w, ln->b, bias->w, (const T *)src, (const T *)d_ln, (const T *)dzb,
                                   (T *)d_src, 1, part));

@@ -37,6 +37,13 @@ const char *pf_cuda_attn_dbias_name(int v);
 void pf_cuda_set_attn_module_fused(pf_backend *be, int on);
 // Launches of the fused bias kernels so far (tests check which path ran).
 int64_t pf_cuda_attn_module_fused_runs(pf_backend *be);
+// The fused bias kernels' form (cu_attn_fuse.cu): 1 the pipelined kernels (the default;
+// PF_ATTN_LNB=0, read at the first call, turns them off), 0 the unpipelined ones (tests,
+// A/B runs; the same bits). Process-wide.
+void pf_cuda_set_attn_lnb(pf_backend *be, int on);
+// Tests: the fused bias kernels (both forms) on at most `blocks` blocks (0: by size, the
+// default), so small cases loop over many row groups per warp.
+void pf_cuda_set_attn_lnb_grid(pf_backend *be, int blocks);
 // The triangle multiplication's gated sides as one tensor-core kernel (bf16, sm_80+;
 // cu_trimul_side.cu): 1 on (the default; PF_TRIMUL_FUSED at backend creation sets
 // it), 0 the unfused GEMM + side kernel path (tests, A/B runs), 3 the fused sides and

@@ -317,6 +317,32 @@ static void attn_run(const char *nm, const attn_case *t, pf_mem mp, int dap, int
     tl_check(!gz || !memcmp(gz, *first_dz, sizeof(real) * (size_t)nz), nm, "dz differs run to run");
 }
 
+// The fused bias kernels' unpipelined form (PF_ATTN_LNB=0, cu_attn_fuse.cu) after the default
+// pipelined one: the same bits of the forward's output, dx, dz and the parameter gradients
+// (attn_run's rep 1), on the grid by size and on 3 blocks (many row groups per warp: the
+// staging ring wraps), the pipelined run checked against the CPU too (attn_run's rep 0).
+static void attn_lnb_same_bits(const char *label, const attn_case *t, pf_mem mg) {
+    char nm[320];
+    const pf_attn_dims *d = t->d;
+    for (int grid = 0; grid <= 3; grid += 3) {
+        snprintf(nm, sizeof nm, "%s bias kernels %s", label, grid ? "on 3 blocks" : "by size");
+        pf_cuda_set_attn_lnb_grid(H_gpu, grid);
+        hbuf o[2];
+        real *fx = NULL, *fz = NULL;
+        for (int k = 0; k < 2; k++) {
+            pf_cuda_set_attn_lnb(H_gpu, !k);  // pipelined, then unpipelined
+            o[k] = h_poison(t->x->n);
+            H_gpu->attn_fwd(H_gpu, d, t->Pd, t->x->d, t->z->n ? t->z->d : NULL, t->mask, o[k].d,
+                            h_gpu_raw(mg.saved), h_gpu_raw(mg.ws));
+            attn_run(nm, t, mg, 0, k, &fx, &fz);
+        }
+        pf_cuda_set_attn_lnb(H_gpu, 1);
+        tl_check(!memcmp(h_download(&o[0]), h_download(&o[1]), sizeof(real) * (size_t)t->x->n), nm,
+                 "forward with the unpipelined bias kernels not bit-identical");
+    }
+    pf_cuda_set_attn_lnb_grid(H_gpu, 0);
+}
+
 static void attn_bwd_pieces(const char *label, const attn_case *t, pf_mem whole) {
     char nm[320];
     for (int k = 1; k < 3; k++) {
@@ -422,6 +448,7 @@ static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_d
              (long long)lnb, attn_module_fused);
     attn_case t = {&d, &Pd, &Gd, &x, &z, &dout, mdv, oc, &dx, &dz, seed + 12, seed + 13, want_dz};
     attn_bwd_pieces(label, &t, mg);
+    if (attn_module_fused && lnb_fits && !*attn_tag) attn_lnb_same_bits(label, &t, mg);
     free_mems(&m);
     finish(label);
 }
@@ -469,6 +496,16 @@ static void test_attention(void) {
     test_attn("single c_z 32 16 heads", single16h, 1, 1, 1086);
     pf_attn_dims row256 = {3, 6, 12, 4, 8, 256, PF_BIAS_PAIR, 0};
     test_attn("msa_row c_z 256", row256, 1, 1, 1087);
+    // c = 128 (c_z) with 4, 5 (padded to 8), 8 and 16 heads (each head-count form of the
+    // pipelined forward, both of the backward), 23 x 23 positions (ragged row groups)
+    pf_attn_dims ts128 = {23, 23, 128, 4, 16, 128, PF_BIAS_SELF, 0};
+    pf_attn_dims te128h8 = {23, 23, 128, 8, 8, 128, PF_BIAS_SELF, 1};
+    pf_attn_dims row128h5 = {3, 23, 12, 5, 8, 128, PF_BIAS_PAIR, 0};
+    pf_attn_dims single128h16 = {1, 23, 20, 16, 8, 128, PF_BIAS_PAIR, 0};
+    test_attn("tri_start c128", ts128, 1, 1, 1088);
+    test_attn("tri_end c128 8 heads", te128h8, 1, 1, 1089);
+    test_attn("msa_row c_z 128 5 heads", row128h5, 1, 1, 1092);
+    test_attn("single c_z 128 16 heads", single128h16, 1, 1, 1093);
     if (quick) return;
     pf_attn_dims big_s = {70, 70, 16, 4, 32, 16, PF_BIAS_SELF, 0};
     pf_attn_dims big_e = {67, 67, 16, 4, 32, 16, PF_BIAS_SELF, 1};
