@@ -348,6 +348,18 @@ struct pf_backend {
     // of out comes from rank r (the exchange a sharded pair tensor transposes with).
     void (*all_to_all)(pf_backend *be, const real *x, real *out, int64_t n);
     void *coll;  // the backend's communicator, NULL until coll_open
+
+    // ---- a module op in residual form (optional; NULL: the executor runs the op, then
+    // dropout_add / dropout_bwd). supports("trimul_res") says both are set. ----
+    // y += dropout(trimul(z)) with d's mask, as trimul_fwd into a buffer then dropout_add,
+    // with no buffer: y may be z itself (the residual stream, updated in place).
+    void (*trimul_fwd_res)(pf_backend *be, const pf_trimul_dims *dm, const pf_trimul_p *p, const pf_act *z,
+                           const pf_act *mask, const pf_dropout *d, pf_act *y, void *saved, void *ws);
+    // trimul_bwd with d_out = dropout(dy) (d's mask), as dropout_bwd into a buffer then
+    // trimul_bwd: d_z += ..., d_z may be dy itself (the residual stream's gradient).
+    void (*trimul_bwd_res)(pf_backend *be, const pf_trimul_dims *dm, const pf_trimul_p *p, pf_trimul_p *g,
+                           const pf_act *mask, const void *saved, const pf_dropout *d, const pf_act *dy,
+                           pf_act *d_z, void *ws);
 };
 
 pf_backend *pf_backend_cpu(void);  // src/cpu/cpu_backend.c; by device: src/registry/registry.h

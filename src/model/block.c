@@ -323,6 +323,13 @@ static pf_dropout step_dropout(const pf_block *b, const pf_step *s, const pf_str
     return d;
 }
 
+// A step the backend runs in residual form (backend.h: the op adds its dropped-out
+// output into the stream itself, and its backward reads the stream's gradient through
+// the mask): no delta buffer between them, two stream-sized passes less each way.
+static int step_res(const pf_step *s, pf_backend *be) {
+    return s->op == PF_OP_TRIMUL && s->input == s->target && be->trimul_fwd_res && be->trimul_bwd_res;
+}
+
 void pf_block_fwd(pf_block *b, pf_backend *be, pf_streams *st, void *saved, void *ws,
                   pf_act *delta, uint64_t key, int training) {
     for (int i = 0; i < b->n; i++) {
@@ -331,8 +338,12 @@ void pf_block_fwd(pf_block *b, pf_backend *be, pf_streams *st, void *saved, void
         const pf_act *x2 = s->second >= 0 ? st->x[s->second] : NULL;
         const pf_act *mask = st->mask[s->mask];
         void *sv = saved ? (char *)saved + s->saved_off : NULL;
-        OPS[s->op].fwd(be, s, x, x2, mask, delta, sv, ws);
         pf_dropout d = step_dropout(b, s, st, key, i, training);
+        if (step_res(s, be)) {
+            be->trimul_fwd_res(be, &s->d.trimul, &s->p.trimul, x, mask, &d, st->x[s->target], sv, ws);
+            continue;
+        }
+        OPS[s->op].fwd(be, s, x, x2, mask, delta, sv, ws);
         be->dropout_add(be, &d, st->x[s->target], delta);
     }
 }
@@ -342,10 +353,14 @@ void pf_block_bwd(pf_block *b, pf_backend *be, pf_streams *st, pf_streams *d, co
     for (int i = b->n - 1; i >= 0; i--) {
         pf_step *s = &b->step[i];
         pf_dropout dd = step_dropout(b, s, st, key, i, 1);
-        be->dropout_bwd(be, &dd, d_delta, d->x[s->target]);
         const pf_act *mask = st->mask[s->mask];
         const void *sv = (const char *)saved + s->saved_off;
         pf_act *dx = d->x[s->input];
+        if (step_res(s, be)) {
+            be->trimul_bwd_res(be, &s->d.trimul, &s->p.trimul, &s->g.trimul, mask, sv, &dd, d->x[s->target], dx, ws);
+            continue;
+        }
+        be->dropout_bwd(be, &dd, d_delta, d->x[s->target]);
         pf_act *dx2 = s->second >= 0 ? d->x[s->second] : NULL;
         OPS[s->op].bwd(be, s, mask, sv, d_delta, dx, dx2, ws);
     }
