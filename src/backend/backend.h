@@ -198,6 +198,9 @@ struct pf_backend {
     //   void   name_bwd(be, dims, params, grads, mask, saved, d_out, d_x [, d_x2], ws)
     // x2 / d_x2 only for two-input ops (n_in 2): e.g. attention's pair tensor z
     // (NULL when the bias comes from x itself) and pair-weighted averaging's z.
+    // transition_bwd: d_out may be d_x itself (it reads each row of d_out before it
+    // adds into that row of d_x); the block executor passes the residual stream's
+    // gradient so when the step has no dropout.
 #define PF_MODULE_OP(name, NAME, D, P, n_in) PF_MODULE_OP_SLOTS(name, D, P, n_in)
 #include "ops.def"
 

@@ -538,6 +538,14 @@ static void test_transition_path(int act, int use_mask, int64_t M, int c, int n,
     H_gpu->transition_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, m.gs, dout.d, dx.b.d, m.gw);
     h_check_doubled(label);
     g_twice(label, "dx", &dx);
+    // d_out as d_x itself (backend.h; the block executor's residual stream at rate 0):
+    // the same bits as d_out apart holding the same values
+    hgrad da = g_in(M * c, 13), db = g_in(M * c, 13);
+    hbuf dsame = h_copy(&da.b);
+    H_gpu->transition_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, m.gs, dsame.d, da.b.d, m.gw);
+    H_gpu->transition_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, m.gs, db.b.d, db.b.d, m.gw);
+    tl_check(!memcmp(h_download(&da.b), h_download(&db.b), sizeof(real) * (size_t)(M * c)), label,
+             "dx with d_out = dx not bit-identical to d_out apart");
     int64_t runs = pf_cuda_transition_fused_runs(H_gpu) - runs0;
     int want = o.fused && H_bf16 && c % 8 == 0 && c <= 256 && act && !bias;  // SwiGLU only (cu_tr_fused_applies)
     tl_check(want ? runs > 0 : runs == 0, label, "fused hidden-layer kernels ran %lld times, expected %s",
