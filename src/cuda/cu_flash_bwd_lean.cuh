@@ -21,10 +21,11 @@
 //   previous loaders (bw_load_fl, bw_bias_fl, bw_lseD);
 // - BWL_PIN: the per-thread addresses pass once through shared memory (bwl_pin), so
 //   ptxas keeps them in registers instead of recomputing them inside the loop;
-// - BWL_BP (bf16 bias only): the bias tile from a copy in the fragments' order
-//   (k_bwl_bias16p: [h][key][query permuted per 64], padded with zeros to whole tiles):
-//   a thread's 16 bias pairs of a step are 4 LDS.128 instead of 16 LDS.32, and every
-//   tile copies without bounds tests;
+// - BWL_BP: the bias tile from a copy in the fragments' order, padded with zeros to
+//   whole tiles (every tile copies without bounds tests). bf16 (k_bwl_bias16p:
+//   [h][key][query permuted per 64]): a thread's 16 bias pairs of a step are 4 LDS.128
+//   instead of 16 LDS.32; fp32 (!BB, k_bwl_bias32p: each 64 queries in bwl_lperm's
+//   order, tile stride BWL_LDB32): 8 LDS.128 instead of 16 LDS.64, and no widening;
 // - BWL_LP: lse and D of a query tile stored permuted in shared memory (bwl_lperm), so
 //   a thread's 16 values of each are 4 LDS.128 instead of 8 LDS.64.
 // BP and LP move values, not arithmetic: the same bits as without them.
@@ -40,6 +41,14 @@
 #define BWL_LP 16
 // BWL_BP's global copy: keys padded to BWL_KPAD (any key tile, 16 NW <= 128), queries to BW_T
 #define BWL_KPAD 128
+// BWL_BP's fp32 tile stride (floats): 320 bytes = 64 mod 128, so the rows g and g + 1 of
+// an LDS.128 phase fall on disjoint bank halves
+#define BWL_LDB32 80
+// the bias tile's stride (elements) of a kernel
+template <bool BB, int OPT>
+__host__ __device__ constexpr int bwl_ldb() {
+    return !BB && (OPT & BWL_BP) ? BWL_LDB32 : BW_LDK;
+}
 
 // BWL_BP: in each 64-query block of a bias copy row, query q = 8 j + 2 t + e (the
 // fragment's column) sits at 16 t + 2 j + e: thread t's 8 pairs are 32 contiguous bytes.
@@ -53,11 +62,11 @@ __device__ __forceinline__ int bwl_lperm(int q) {
 
 // Byte offsets of k_bwd_fused's shared-memory regions (bwf_smem): K x 3, V x 2, Q x 2,
 // dO x 2, dS x 2, bias x 2, lse x 2, D x 2.
-template <int CH, int NW, bool BB>
+template <int CH, int NW, bool BB, int LDB>
 struct bwl_lay {
     static constexpr uint32_t LK = CH + 8, KT = 16 * NW, LDS = BW_T + 8;
     static constexpr uint32_t KB = KT * LK * 2, QB = BW_T * LK * 2, SB = KT * LDS * 2;
-    static constexpr uint32_t BB_ = KT * BW_LDK * (BB ? 2 : 4), LB = BW_T * 4;
+    static constexpr uint32_t BB_ = KT * LDB * (BB ? 2 : 4), LB = BW_T * 4;
     static constexpr uint32_t K0 = 0, V0 = 3 * KB, Q0 = V0 + 2 * KB, O0 = Q0 + 2 * QB, S0 = O0 + 2 * QB;
     static constexpr uint32_t B0 = S0 + 2 * SB, L0 = B0 + 2 * BB_, D0 = L0 + 2 * LB;
 };
@@ -195,18 +204,26 @@ __device__ __forceinline__ void bwl_dq_mma(float (*acc)[4], uint32_t ds, uint32_
 
 // p and dS of a warp's 16 keys x 64 queries: bw_p_ds_keys with shared addresses. l, d:
 // the tile's lse and D at query 2t (LP: chunk t of the permuted tile); bias: the bias row
-// of key g at query 2t (BP: at the thread's 32 bytes of the permuted row).
-template <bool BB, bool BP, bool LP>
+// of key g at query 2t (BP: at the thread's 32 bytes of the permuted row; fp32: at its
+// chunk t). LDB: the bias tile's stride.
+template <bool BB, bool BP, bool LP, int LDB>
 __device__ __forceinline__ void bwl_p_ds(float (*s)[4], float (*dp)[4], uint32_t l, uint32_t d, uint32_t bias,
                                          const float *mk2, float sc2) {
-    uint32_t bw[2][8];  // BP: the bias pairs of keys g + 8 u, queries 8 j + 2 t (+ 1)
+    uint32_t bw[2][8];  // BP, bf16: the bias pairs of keys g + 8 u, queries 8 j + 2 t (+ 1)
+    float4 bf[2][4];      // BP, fp32: the same as lc
     float4 lc[4], dc[4];  // LP: lse, D of queries 8 j + 2 t (+ 1), j = 2 k (.x .y), 2 k + 1 (.z .w)
-    if (BP) {
+    if (BP && !BB) {
+#pragma unroll
+        for (int u = 0; u < 2; u++)
+#pragma unroll
+            for (int k = 0; k < 4; k++) bf[u][k] = bwl_lds_f4(bias + 8 * u * LDB * 4 + 64 * k);
+    }
+    if (BP && BB) {
 #pragma unroll
         for (int u = 0; u < 2; u++)
 #pragma unroll
             for (int h = 0; h < 2; h++) {
-                uint4 v = bwl_lds_u4(bias + 8 * u * BW_LDK * 2 + 16 * h);
+                uint4 v = bwl_lds_u4(bias + 8 * u * LDB * 2 + 16 * h);
                 bw[u][4 * h] = v.x;
                 bw[u][4 * h + 1] = v.y;
                 bw[u][4 * h + 2] = v.z;
@@ -233,7 +250,10 @@ __device__ __forceinline__ void bwl_p_ds(float (*s)[4], float (*dp)[4], uint32_t
         }
 #pragma unroll
         for (int u = 0; u < 2; u++) {
-            float2 bb = BP ? bwl_bf2(bw[u][j]) : bwl_bias2<BB>(bias + (8 * u * BW_LDK + 8 * j) * (BB ? 2 : 4));
+            const float4 &bk = bf[u][j >> 1];
+            float2 bb = BP && BB    ? bwl_bf2(bw[u][j])
+                        : BP        ? ((j & 1) ? make_float2(bk.z, bk.w) : make_float2(bk.x, bk.y))
+                                    : bwl_bias2<BB>(bias + (8 * u * LDB + 8 * j) * (BB ? 2 : 4));
             bw_p_ds_pair(s[j] + 2 * u, dp[j] + 2 * u, l2, d2, bb, mk2[u], sc2);
         }
     }
@@ -312,7 +332,7 @@ struct bwl_addr {
 };
 template <int CH, int NW, bool BB, int OPT>
 __device__ __forceinline__ bwl_addr bwl_addrs(uint32_t sm, int qm, int cb, int L) {
-    typedef bwl_lay<CH, NW, BB> Ly;
+    typedef bwl_lay<CH, NW, BB, bwl_ldb<BB, OPT>()> Ly;
     constexpr int BV = BW_T / (BB ? 8 : 4);  // 16-byte chunks per bias tile row
     const uint32_t x = threadIdx.x;
     constexpr uint32_t LK = Ly::LK, LDS = Ly::LDS;
@@ -326,12 +346,13 @@ __device__ __forceinline__ bwl_addr bwl_addrs(uint32_t sm, int qm, int cb, int L
     d.dS = sm + Ly::S0 + (((m >> 1) * 8 + r8) * LDS + qm + (m & 1) * 8) * 2;
     d.dK = sm + Ly::K0 + (((m & 1) * 8 + r8) * LK + cb + 8 * (m >> 1)) * 2;
     d.wS = sm + Ly::S0 + ((16 * w + g) * LDS + 2 * t) * 2;
-    constexpr bool BP = BB && (OPT & BWL_BP), LP = (OPT & BWL_LP) != 0;
+    constexpr bool BP = (OPT & BWL_BP) != 0, LP = (OPT & BWL_LP) != 0;
+    constexpr uint32_t LDB = bwl_ldb<BB, OPT>();
     d.lL = sm + Ly::L0 + (LP ? 16 : 8) * t;
-    d.bB = sm + Ly::B0 + ((16 * w + g) * BW_LDK + (BP ? 16 : 2) * t) * (BB ? 2 : 4);
+    d.bB = sm + Ly::B0 + ((16 * w + g) * LDB + (BP ? (BB ? 16 : 4) : 2) * t) * (BB ? 2 : 4);
     d.sq = (blockIdx.x * (uint32_t)L + qm + g) * CH + cb + 2 * t;
     d.cT = sm + ((x / (CH / 8)) * LK + (x % (CH / 8)) * 8) * 2;
-    d.cB = sm + Ly::B0 + ((x / BV) * BW_LDK + (x % BV) * (BW_T / BV)) * (BB ? 2 : 4);
+    d.cB = sm + Ly::B0 + ((x / BV) * LDB + (x % BV) * (BW_T / BV)) * (BB ? 2 : 4);
     d.cL = sm + Ly::L0 + 4 * (LP && x < BW_T ? bwl_lperm(x) : x);
     d.qg = qm + g;
     d.x = x;
@@ -397,7 +418,7 @@ __device__ __forceinline__ void bwl_lseD(const fa_args &a, int r, int h, int q0,
 template <int CH, int NW, bool BB, int OPT>
 __device__ __forceinline__ void bwl_issue(const fa_args &a, const bwl_pos &p, const bwl_src &s, int nitems, int b,
                                           const bwl_addr &d, unsigned char *smp) {
-    typedef bwl_lay<CH, NW, BB> Ly;
+    typedef bwl_lay<CH, NW, BB, bwl_ldb<BB, OPT>()> Ly;
     typedef typename std::conditional<BB, bf16, float>::type BT;
     constexpr int KT = 16 * NW, NTH = 32 * NW;
     if (p.item < nitems) {
@@ -421,12 +442,14 @@ __device__ __forceinline__ void bwl_issue(const fa_args &a, const bwl_pos &p, co
         }
         const BT *bias = BB ? (const BT *)a.biasT16 : (const BT *)a.biasT;
         BT *bdst = (BT *)(smp + Ly::B0 + b * Ly::BB_);
-        if (BB && (OPT & BWL_BP)) {
-            // the permuted copy, whole tiles (zeros where the old copies zero-fill): offset of
-            // this thread's chunk (row x / 8, 8 elements from 8 (x % 8)); bwl_fits bounds it
+        if (OPT & BWL_BP) {
+            // the permuted copy (bf16: a.biasT16, fp32: a.biasT, bwf_run), whole tiles (zeros
+            // where the old copies zero-fill): offset of this thread's chunk (row x / BV, from
+            // column (x % BV) x 16 bytes); bwl_fits bounds it
+            constexpr int BV = BW_T / (BB ? 8 : 4);
             const uint32_t Lq = (L + BW_T - 1) / BW_T * BW_T, Lk = (L + BWL_KPAD - 1) / BWL_KPAD * BWL_KPAD;
-            const uint32_t o = ((uint32_t)p.h * Lk + k0 + x / 8) * Lq + q0 + (x % 8) * 8;
-            bwl_bias_rows<KT, BW_LDK, NTH>(a.biasT16 + o, Lq, d.cB + b * Ly::BB_);
+            const uint32_t o = ((uint32_t)p.h * Lk + k0 + x / BV) * Lq + q0 + (x % BV) * (BW_T / BV);
+            if (BB || bias) bwl_bias_rows<KT, bwl_ldb<BB, OPT>(), NTH>(bias + o, Lq, d.cB + b * Ly::BB_);
         } else if (bias && qf && kf)
             bwl_bias_rows<KT, BW_LDK, NTH>(bias + (uint32_t)(s.b + q0), a.L, d.cB + b * Ly::BB_);
         else if (BB)
@@ -516,7 +539,7 @@ __device__ __forceinline__ void bwl_dq_running(const fa_args &a, const bwl_pos &
 template <int CH, int NW, bool BB, int OPT>
 __device__ __forceinline__ void bwl_step(const bwl_addr &d, const bwl_pos &p, int b, const float *mk2, float sc2,
                                          float (*dk)[4], float (*dv)[4]) {
-    typedef bwl_lay<CH, NW, BB> Ly;
+    typedef bwl_lay<CH, NW, BB, bwl_ldb<BB, OPT>()> Ly;
     constexpr int LK = CH + 8, LDS = BW_T + 8;
     float s[8][4], dp[8][4];
 #pragma unroll
@@ -527,7 +550,7 @@ __device__ __forceinline__ void bwl_step(const bwl_addr &d, const bwl_pos &p, in
     bwl_mma_ss8<CH, LK>(s, d.sK + p.kb * Ly::KB, q);                   // S^T (keys x queries)
     bwl_mma_ss8<CH, LK>(dp, d.sV + p.vb * Ly::KB, q + Ly::O0 - Ly::Q0);  // dP^T
     const uint32_t l = d.lL + b * Ly::LB;
-    bwl_p_ds<BB, BB && (OPT & BWL_BP), (OPT & BWL_LP) != 0>(s, dp, l, l + Ly::D0 - Ly::L0, d.bB + b * Ly::BB_, mk2, sc2);
+    bwl_p_ds<BB, (OPT & BWL_BP) != 0, (OPT & BWL_LP) != 0, bwl_ldb<BB, OPT>()>(s, dp, l, l + Ly::D0 - Ly::L0, d.bB + b * Ly::BB_, mk2, sc2);
     // dS (bf16, the values the dk product rounds to) for the dq product
     const uint32_t ws = d.wS + b * Ly::SB;
 #pragma unroll
@@ -542,7 +565,7 @@ __device__ __forceinline__ void bwl_step(const bwl_addr &d, const bwl_pos &p, in
 // k_bwd_fused with the addressing above (same walk, same copies, same barriers).
 template <int CH, int NW, int MB, bool BB, int OPT>
 __global__ void __launch_bounds__(32 * NW, MB) k_bwd_lean(fa_args a, float *dq_slots) {
-    typedef bwl_lay<CH, NW, BB> Ly;
+    typedef bwl_lay<CH, NW, BB, bwl_ldb<BB, OPT>()> Ly;
     typedef typename std::conditional<BB, bf16, float>::type BT;
     constexpr int LK = CH + 8, KT = 16 * NW, NTH = 32 * NW, LDS = BW_T + 8;
     constexpr int NJ = 4 * (CH / 8) / NW;  // dq: 8-channel tiles per warp
@@ -556,7 +579,7 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_lean(fa_args a, float *dq_s
     bwl_addr d = bwl_addrs<CH, NW, BB, OPT>(sm, qm, cb, (int)a.L);
     if (OPT & BWL_PIN) d = bwl_pin(d, sm + Ly::S0);
     if (!a.biasT)
-        for (int i = threadIdx.x; i < 2 * KT * BW_LDK; i += NTH) ((BT *)(bw_sm + Ly::B0))[i] = (BT)0.f;
+        for (int i = threadIdx.x; i < 2 * KT * bwl_ldb<BB, OPT>(); i += NTH) ((BT *)(bw_sm + Ly::B0))[i] = (BT)0.f;
     bwl_pos cur = {(int)blockIdx.x, 0, 0, 0, 0, 0, 0};
     bwl_src src = {0, 0, 0, 0, 0};
     if (cur.item < nitems) {
