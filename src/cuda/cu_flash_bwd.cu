@@ -296,12 +296,27 @@ static void bw_run_fl(cu_impl *c, const fa_args *a, int parts) {
 #define BW_FUSED 3
 #define BW_DEFAULT 99  // fa_tc_backward: fused variant BWF_DEFAULT where fa_bwd_fused takes the case by size
 #define BWF_DEFAULT 4  // fused8.lean.x4: 14.24 against fused8's 15.22 ms at N = 1024, same bits (session 8)
+#define BWF_DEFAULT_BP 12  // fused8.lean.x4.bp.lp: the same with the bias and lse / D in the fragments' order
 static const char *bw_names[] = {"q2x8.k2x8.b8.s2.ldsm.fl", "q1x4.k1x4.b8.s2.m3.ldsm.fl", "q1x4.k1x4.b8.s2.m3.ldsm",
                                  "fused8", "fused4", "fused8.f32bias", "fused8.lean", "fused8.lean.x4",
                                  "fused8.lean.cp", "fused8.lean.x4.cp", "fused8.lean.x4.cp.f32bias",
-                                 "fused8.lean.x4.cp.pin", "fused8.lean.x4.cp.pin.f32bias"};
+                                 "fused8.lean.x4.cp.pin", "fused8.lean.x4.cp.pin.f32bias", "fused8.lean.x4.bp",
+                                 "fused8.lean.x4.lp", "fused8.lean.x4.bp.lp", "fused8.lean.x4.cp.bp.lp",
+                                 "fused8.lean.x4.cp.pin.bp.lp", "fused8.lean.x4.bp.lp.f32bias",
+                                 "fused8.lean.x4.cp.pin.bp.lp.f32bias"};
 int fa_tc_backward_variants(void) { return (int)(sizeof bw_names / sizeof bw_names[0]); }
 const char *fa_tc_backward_variant_name(int v) { return v >= 0 && v < fa_tc_backward_variants() ? bw_names[v] : "?"; }
+
+// PF_ATTN_BWD_BP: 1 runs the one-pass backward's default with the bias and lse / D tiles in
+// the fragments' order (BWF_DEFAULT_BP, cu_flash_bwd_lean.cuh's BWL_BP | BWL_LP), 0 or
+// unset BWF_DEFAULT (A/B runs); the same bits either way. Read per call (tests switch it).
+static int bwf_default(void) {
+    const char *e = getenv("PF_ATTN_BWD_BP");
+    if (!e || !*e || !strcmp(e, "0")) return BWF_DEFAULT;
+    if (!strcmp(e, "1")) return BWF_DEFAULT_BP;
+    pf_die("PF_ATTN_BWD_BP=%s: expected 0 (the default layout) or 1 (bias and lse / D in the fragments' order)", e);
+    return BWF_DEFAULT;
+}
 
 static int bw_three_pass(const fa_args *a) { return a->L <= 512 || a->B < 8 ? 1 : 0; }
 
@@ -311,7 +326,7 @@ void fa_tc_backward_variant(cu_impl *c, const fa_args *a, int v, int parts) {
     if (v >= BW_FUSED && (v < fa_tc_backward_variants() || v == BW_DEFAULT)) {
         // parts 1 and 2 both name the fused pass (timed once, as part 1)
         // the benchmark's fused variants run wherever they can; fa_tc_backward's by size
-        if ((parts & 1) && fa_bwd_fused(c, a, v == BW_DEFAULT ? BWF_DEFAULT : v - BW_FUSED, v != BW_DEFAULT) == 0) {
+        if ((parts & 1) && fa_bwd_fused(c, a, v == BW_DEFAULT ? bwf_default() : v - BW_FUSED, v != BW_DEFAULT) == 0) {
             fa_bwd_dv_uniform(c, a);
             parts &= ~3;
         } else if (parts & 1) {

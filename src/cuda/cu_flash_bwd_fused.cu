@@ -28,12 +28,12 @@
 // The bias tiles are fp32, or bf16 (BB: a.biasT16, the same values) when the bias holds
 // bf16 numbers: the bias is most of a step's copied bytes (32 of 56 KB per 8192 scores
 // with 8 warps), so this cuts the L2 -> SM traffic the pass is bound by.
-template <int CH, int NW, bool BB>
+template <int CH, int NW, bool BB, int LDB>  // LDB: the bias tile's stride (BW_LDK, k_bwd_lean's bwl_ldb)
 static size_t bwf_smem() {
     return sizeof(bf16) * (size_t)(5 * 16 * NW * (CH + 8)         // own K x 3, V x 2
                                    + 2 * 2 * BW_T * (CH + 8)      // Q, dO ring
                                    + 2 * 16 * NW * (BW_T + 8)) +  // dS [key][query] x 2
-           (BB ? sizeof(bf16) : sizeof(float)) * (size_t)(2 * 16 * NW * BW_LDK) +  // bias ring
+           (BB ? sizeof(bf16) : sizeof(float)) * (size_t)(2 * 16 * NW * LDB) +     // bias ring
            sizeof(float) * (size_t)(2 * 2 * BW_T);                                  // lse, D
 }
 
@@ -259,6 +259,48 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_fused(fa_args a, float *dq_
 
 // biasT (bf16 numbers held as fp32) as bf16: exact.
 __global__ void k_bias_to_bf16(const float *x, bf16 *y, int64_t n) { GRID_STRIDE(i, n) y[i] = __float2bfloat16(x[i]); }
+// biasT (H, L, L) [h][key][query] as bf16 (exact) for k_bwd_lean's BWL_BP: (H, Lk, Lq), keys
+// padded to Lk, queries to Lq (zeros there), each 64-query block permuted (query 8 j + 2 t + e at
+// 16 t + 2 j + e, cu_flash_bwd_lean.cuh).
+// One thread per 16-byte chunk of y.
+__global__ void k_bwl_bias16p(const float *x, bf16 *y, int L, int Lk, int Lq, int64_t nchunks) {
+    GRID_STRIDE(i, nchunks) {
+        const int cpr = Lq / 8;  // chunks per row
+        const int64_t row = i / cpr;
+        const int c = (int)(i - row * cpr), k = (int)(row % Lk), h = (int)(row / Lk);
+        const int q0 = (c / 8) * BW_T;  // chunk c % 8 holds positions 8 (c % 8) .. + 7 of that block
+        uint32_t w[4];
+#pragma unroll
+        for (int m = 0; m < 4; m++) {
+            float v[2];
+#pragma unroll
+            for (int e = 0; e < 2; e++) {
+                // position 8 (c % 8) + 2 m + e holds query 8 j + 2 t + e: t = c % 8 / 2, j = 4 (c % 2) + m
+                int q = q0 + 8 * (4 * (c & 1) + m) + 2 * ((c & 7) >> 1) + e;
+                v[e] = k < L && q < L ? x[((int64_t)h * L + k) * L + q] : 0.f;
+            }
+            w[m] = fa_pack2(v[0], v[1]);
+        }
+        *reinterpret_cast<uint4 *>(y + 8 * i) = make_uint4(w[0], w[1], w[2], w[3]);
+    }
+}
+// The same in fp32 (BWL_BP without the bf16 copy): each 64-query block in bwl_lperm's order
+// (query 8 j + 2 t + e at 4 (4 (j / 2) + t) + 2 (j % 2) + e). One thread per 16-byte chunk.
+__global__ void k_bwl_bias32p(const float *x, float *y, int L, int Lk, int Lq, int64_t nchunks) {
+    GRID_STRIDE(i, nchunks) {
+        const int cpr = Lq / 4;  // chunks per row
+        const int64_t row = i / cpr;
+        const int c = (int)(i - row * cpr), k = (int)(row % Lk), h = (int)(row / Lk);
+        const int q0 = (c / 16) * BW_T, t = c & 3, jh = (c & 15) >> 2;  // chunk c % 16 = 4 (j / 2) + t
+        float v[4];
+#pragma unroll
+        for (int m = 0; m < 4; m++) {
+            int q = q0 + 8 * (2 * jh + (m >> 1)) + 2 * t + (m & 1);
+            v[m] = k < L && q < L ? x[((int64_t)h * L + k) * L + q] : 0.f;
+        }
+        *reinterpret_cast<float4 *>(y + 4 * i) = make_float4(v[0], v[1], v[2], v[3]);
+    }
+}
 
 // Blocks: as many as fit the SMs at once, evened out over the items (G = items / rounds),
 // and no more than the pool's free space has slots for. BB: the bias as bf16 from the
@@ -273,7 +315,7 @@ static void (*bwf_kernel())(fa_args, float *) {
 template <int CH, int NW, int MB, bool FL, bool BB, int LEAN>
 static int bwf_run(cu_impl *c, const fa_args *a) {
     auto kern = bwf_kernel<CH, NW, MB, FL, BB, LEAN>();
-    size_t smem = bwf_smem<CH, NW, BB>();
+    size_t smem = bwf_smem<CH, NW, BB, LEAN < 0 ? BW_LDK : bwl_ldb<BB, (LEAN < 0 ? 0 : LEAN)>()>();
     // attribute and blocks per SM at this shared memory: once per kernel and device
     static int occ_by_dev[64];  // 0: not set yet, else blocks per SM + 1
     int dev = 0;
@@ -285,17 +327,31 @@ static int bwf_run(cu_impl *c, const fa_args *a) {
         if (dev >= 0 && dev < 64) occ_by_dev[dev] = occ + 1;
     }
     int64_t items = (int64_t)a->H * a->B, gmax = (int64_t)(c->n_sm > 0 ? c->n_sm : 1) * (occ > 0 ? occ : 1);
-    int64_t nb = BB ? (int64_t)a->H * a->L * a->L : 0;
+    // BWL_BP: the permuted, padded copy (bf16: k_bwl_bias16p, fp32: k_bwl_bias32p)
+    const bool BP = LEAN >= 0 && (LEAN & BWL_BP) && a->biasT, P32 = BP && !BB;
+    const int64_t Lq = (a->L + BW_T - 1) / BW_T * BW_T, Lk = (a->L + BWL_KPAD - 1) / BWL_KPAD * BWL_KPAD;
+    int64_t nb = BP ? a->H * Lk * Lq : BB ? (int64_t)a->H * a->L * a->L : 0;
     size_t top = (c->pool_top + 255) & ~(size_t)255, slot = sizeof(float) * (size_t)a->L * CH;
-    size_t bbytes = ((size_t)nb * sizeof(bf16) + 255) & ~(size_t)255;
+    size_t bbytes = ((size_t)nb * (P32 ? sizeof(float) : sizeof(bf16)) + 255) & ~(size_t)255;
     if (!c->pool || c->pool_bytes < top + bbytes) return 1;
     size_t room = (c->pool_bytes - top - bbytes) / slot;
     if ((int64_t)room < gmax) gmax = (int64_t)room;
     if (gmax < 1) return 1;
     fa_args b = *a;
-    if (BB) {
+    if (P32) {
+        // the kernel reads the fp32 bias from biasT: here the permuted copy
+        float *b32 = (float *)(c->pool + top);
+        k_bwl_bias32p<<<cu_blocks(nb / 4, 256), 256, 0, c->stream>>>(a->biasT, b32, (int)a->L, (int)Lk, (int)Lq,
+                                                                     nb / 4);
+        CU_LAUNCHED();
+        b.biasT = b32;
+    } else if (BB) {
         bf16 *b16 = (bf16 *)(c->pool + top);
-        k_bias_to_bf16<<<cu_blocks(nb, 256), 256, 0, c->stream>>>(a->biasT, b16, nb);
+        if (BP)
+            k_bwl_bias16p<<<cu_blocks(nb / 8, 256), 256, 0, c->stream>>>(a->biasT, b16, (int)a->L, (int)Lk, (int)Lq,
+                                                                         nb / 8);
+        else
+            k_bias_to_bf16<<<cu_blocks(nb, 256), 256, 0, c->stream>>>(a->biasT, b16, nb);
         CU_LAUNCHED();
         b.biasT16 = b16;
     }
@@ -313,14 +369,18 @@ static int bwf_run(cu_impl *c, const fa_args *a) {
 // warps (two blocks per SM), 2 8 warps with the fp32 bias even where bf16 is exact;
 // 3.. k_bwd_lean (8 warps, same bits as variant 0): 3 no options, 4 BWL_X4, 5 BWL_CP,
 // 6 X4 | CP, 7 the same with the fp32 bias, 8 X4 | CP | PIN, 9 the same with the fp32
-// bias. Lean variants run k_bwd_fused where FL or the 32-bit offsets do not apply.
+// bias, 10 X4 | BP, 11 X4 | LP, 12 X4 | BP | LP, 13 X4 | CP | BP | LP, 14 X4 | CP | PIN |
+// BP | LP, 15 X4 | BP | LP with the fp32 bias, 16 X4 | CP | PIN | BP | LP with the fp32
+// bias (BP: a bf16 copy in that order where exact, else an fp32 one). Lean variants run
+// k_bwd_fused where FL or the 32-bit offsets do not apply.
 int fa_bwd_fused(cu_impl *c, const fa_args *a, int variant, int force) {
     if (a->ch > 32 || a->B <= 0 || a->L <= 0 || c->attn_fused < 0) return 1;
     if (!force && c->attn_fused == 0 && (int64_t)a->H * a->B < 2 * (int64_t)(c->n_sm > 0 ? c->n_sm : 1)) return 1;
     if (a->H * a->B > 2147483647LL / 2) return 1;
     bool fl = a->ch % 8 == 0 && a->HC % 8 == 0 && (!a->biasT || a->L % 4 == 0);
     // the bf16 bias: exact values, 16-byte rows
-    bool bb = fl && a->biasT && a->bias_bf16 && a->L % 8 == 0 && variant != 2 && variant != 7 && variant != 9;
+    bool bb = fl && a->biasT && a->bias_bf16 && a->L % 8 == 0 && variant != 2 && variant != 7 && variant != 9 &&
+              variant != 15 && variant != 16;
     // k_bwd_lean: FL copies and 32-bit offsets (grid at most items or 8 blocks per SM)
     int64_t items = (int64_t)a->H * a->B, gmax = 8 * (int64_t)(c->n_sm > 0 ? c->n_sm : 1);
     if (variant >= 3 && !(fl && bwl_fits(a, items < gmax ? items : gmax))) variant = bb ? 0 : 2;
@@ -344,6 +404,13 @@ int fa_bwd_fused(cu_impl *c, const fa_args *a, int variant, int force) {
     case 7: BWF_CH(8, 1, BWL_X4 | BWL_CP);
     case 8:
     case 9: BWF_CH(8, 1, BWL_X4 | BWL_CP | BWL_PIN);
+    case 10: BWF_CH(8, 1, BWL_X4 | BWL_BP);
+    case 11: BWF_CH(8, 1, BWL_X4 | BWL_LP);
+    case 12:
+    case 15: BWF_CH(8, 1, BWL_X4 | BWL_BP | BWL_LP);
+    case 13: BWF_CH(8, 1, BWL_X4 | BWL_CP | BWL_BP | BWL_LP);
+    case 14:
+    case 16: BWF_CH(8, 1, BWL_X4 | BWL_CP | BWL_PIN | BWL_BP | BWL_LP);
     default: BWF_CH(8, 1, -1);
     }
 #undef BWF_CH

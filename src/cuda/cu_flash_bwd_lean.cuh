@@ -20,7 +20,15 @@
 //   positions < L, c_h = CH) copied without bounds tests; partial tiles take the
 //   previous loaders (bw_load_fl, bw_bias_fl, bw_lseD);
 // - BWL_PIN: the per-thread addresses pass once through shared memory (bwl_pin), so
-//   ptxas keeps them in registers instead of recomputing them inside the loop.
+//   ptxas keeps them in registers instead of recomputing them inside the loop;
+// - BWL_BP: the bias tile from a copy in the fragments' order, padded with zeros to
+//   whole tiles (every tile copies without bounds tests). bf16 (k_bwl_bias16p:
+//   [h][key][query permuted per 64]): a thread's 16 bias pairs of a step are 4 LDS.128
+//   instead of 16 LDS.32; fp32 (!BB, k_bwl_bias32p: each 64 queries in bwl_lperm's
+//   order, tile stride BWL_LDB32): 8 LDS.128 instead of 16 LDS.64, and no widening;
+// - BWL_LP: lse and D of a query tile stored permuted in shared memory (bwl_lperm), so
+//   a thread's 16 values of each are 4 LDS.128 instead of 8 LDS.64.
+// BP and LP move values, not arithmetic: the same bits as without them.
 #ifndef PF_CU_FLASH_BWD_LEAN_CUH
 #define PF_CU_FLASH_BWD_LEAN_CUH
 #include "cu_flash_bwd.cuh"
@@ -29,14 +37,36 @@
 #define BWL_X4 1
 #define BWL_CP 2
 #define BWL_PIN 4
+#define BWL_BP 8
+#define BWL_LP 16
+// BWL_BP's global copy: keys padded to BWL_KPAD (any key tile, 16 NW <= 128), queries to BW_T
+#define BWL_KPAD 128
+// BWL_BP's fp32 tile stride (floats): 320 bytes = 64 mod 128, so the rows g and g + 1 of
+// an LDS.128 phase fall on disjoint bank halves
+#define BWL_LDB32 80
+// the bias tile's stride (elements) of a kernel
+template <bool BB, int OPT>
+__host__ __device__ constexpr int bwl_ldb() {
+    return !BB && (OPT & BWL_BP) ? BWL_LDB32 : BW_LDK;
+}
+
+// BWL_BP: in each 64-query block of a bias copy row, query q = 8 j + 2 t + e (the
+// fragment's column) sits at 16 t + 2 j + e: thread t's 8 pairs are 32 contiguous bytes.
+// BWL_LP: the slot in a query tile's lse / D of query q = 8 j + 2 t + e: thread t's 16 values
+// are the 16-byte chunks 4 k + t (k = j / 2), the 8 lanes of a phase reading 4 chunks
+// (conflict-free)
+__device__ __forceinline__ int bwl_lperm(int q) {
+    int j = q >> 3, t = (q >> 1) & 3;
+    return 4 * (4 * (j >> 1) + t) + 2 * (j & 1) + (q & 1);
+}
 
 // Byte offsets of k_bwd_fused's shared-memory regions (bwf_smem): K x 3, V x 2, Q x 2,
 // dO x 2, dS x 2, bias x 2, lse x 2, D x 2.
-template <int CH, int NW, bool BB>
+template <int CH, int NW, bool BB, int LDB>
 struct bwl_lay {
     static constexpr uint32_t LK = CH + 8, KT = 16 * NW, LDS = BW_T + 8;
     static constexpr uint32_t KB = KT * LK * 2, QB = BW_T * LK * 2, SB = KT * LDS * 2;
-    static constexpr uint32_t BB_ = KT * BW_LDK * (BB ? 2 : 4), LB = BW_T * 4;
+    static constexpr uint32_t BB_ = KT * LDB * (BB ? 2 : 4), LB = BW_T * 4;
     static constexpr uint32_t K0 = 0, V0 = 3 * KB, Q0 = V0 + 2 * KB, O0 = Q0 + 2 * QB, S0 = O0 + 2 * QB;
     static constexpr uint32_t B0 = S0 + 2 * SB, L0 = B0 + 2 * BB_, D0 = L0 + 2 * LB;
 };
@@ -59,6 +89,19 @@ __device__ __forceinline__ float2 bwl_lds_f2(uint32_t addr) {
     float2 v;
     asm volatile("ld.shared.v2.f32 {%0, %1}, [%2];\n" : "=f"(v.x), "=f"(v.y) : "r"(addr));
     return v;
+}
+__device__ __forceinline__ uint4 bwl_lds_u4(uint32_t addr) {
+    uint4 v;
+    asm volatile("ld.shared.v4.b32 {%0, %1, %2, %3}, [%4];\n" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(addr));
+    return v;
+}
+__device__ __forceinline__ float4 bwl_lds_f4(uint32_t addr) {
+    float4 v;
+    asm volatile("ld.shared.v4.f32 {%0, %1, %2, %3}, [%4];\n" : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w) : "r"(addr));
+    return v;
+}
+__device__ __forceinline__ float2 bwl_bf2(uint32_t u) {
+    return make_float2(__uint_as_float(u << 16), __uint_as_float(u & 0xffff0000u));
 }
 __device__ __forceinline__ uint32_t bwl_lds_u32(uint32_t addr) {
     uint32_t v;
@@ -160,16 +203,57 @@ __device__ __forceinline__ void bwl_dq_mma(float (*acc)[4], uint32_t ds, uint32_
 }
 
 // p and dS of a warp's 16 keys x 64 queries: bw_p_ds_keys with shared addresses. l, d:
-// the tile's lse and D at query 2t; bias: the bias row of key g at query 2t.
-template <bool BB>
+// the tile's lse and D at query 2t (LP: chunk t of the permuted tile); bias: the bias row
+// of key g at query 2t (BP: at the thread's 32 bytes of the permuted row; fp32: at its
+// chunk t). LDB: the bias tile's stride.
+template <bool BB, bool BP, bool LP, int LDB>
 __device__ __forceinline__ void bwl_p_ds(float (*s)[4], float (*dp)[4], uint32_t l, uint32_t d, uint32_t bias,
                                          const float *mk2, float sc2) {
+    uint32_t bw[2][8];  // BP, bf16: the bias pairs of keys g + 8 u, queries 8 j + 2 t (+ 1)
+    float4 bf[2][4];      // BP, fp32: the same as lc
+    float4 lc[4], dc[4];  // LP: lse, D of queries 8 j + 2 t (+ 1), j = 2 k (.x .y), 2 k + 1 (.z .w)
+    if (BP && !BB) {
+#pragma unroll
+        for (int u = 0; u < 2; u++)
+#pragma unroll
+            for (int k = 0; k < 4; k++) bf[u][k] = bwl_lds_f4(bias + 8 * u * LDB * 4 + 64 * k);
+    }
+    if (BP && BB) {
+#pragma unroll
+        for (int u = 0; u < 2; u++)
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                uint4 v = bwl_lds_u4(bias + 8 * u * LDB * 2 + 16 * h);
+                bw[u][4 * h] = v.x;
+                bw[u][4 * h + 1] = v.y;
+                bw[u][4 * h + 2] = v.z;
+                bw[u][4 * h + 3] = v.w;
+            }
+    }
+    if (LP) {
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            lc[k] = bwl_lds_f4(l + 64 * k);
+            dc[k] = bwl_lds_f4(d + 64 * k);
+        }
+    }
 #pragma unroll
     for (int j = 0; j < 8; j++) {
-        float2 l2 = bwl_lds_f2(l + 32 * j), d2 = bwl_lds_f2(d + 32 * j);
+        float2 l2, d2;
+        if (LP) {
+            const float4 &lk = lc[j >> 1], &dk = dc[j >> 1];
+            l2 = (j & 1) ? make_float2(lk.z, lk.w) : make_float2(lk.x, lk.y);
+            d2 = (j & 1) ? make_float2(dk.z, dk.w) : make_float2(dk.x, dk.y);
+        } else {
+            l2 = bwl_lds_f2(l + 32 * j);
+            d2 = bwl_lds_f2(d + 32 * j);
+        }
 #pragma unroll
         for (int u = 0; u < 2; u++) {
-            float2 bb = bwl_bias2<BB>(bias + (8 * u * BW_LDK + 8 * j) * (BB ? 2 : 4));
+            const float4 &bk = bf[u][j >> 1];
+            float2 bb = BP && BB    ? bwl_bf2(bw[u][j])
+                        : BP        ? ((j & 1) ? make_float2(bk.z, bk.w) : make_float2(bk.x, bk.y))
+                                    : bwl_bias2<BB>(bias + (8 * u * LDB + 8 * j) * (BB ? 2 : 4));
             bw_p_ds_pair(s[j] + 2 * u, dp[j] + 2 * u, l2, d2, bb, mk2[u], sc2);
         }
     }
@@ -248,7 +332,7 @@ struct bwl_addr {
 };
 template <int CH, int NW, bool BB, int OPT>
 __device__ __forceinline__ bwl_addr bwl_addrs(uint32_t sm, int qm, int cb, int L) {
-    typedef bwl_lay<CH, NW, BB> Ly;
+    typedef bwl_lay<CH, NW, BB, bwl_ldb<BB, OPT>()> Ly;
     constexpr int BV = BW_T / (BB ? 8 : 4);  // 16-byte chunks per bias tile row
     const uint32_t x = threadIdx.x;
     constexpr uint32_t LK = Ly::LK, LDS = Ly::LDS;
@@ -262,12 +346,14 @@ __device__ __forceinline__ bwl_addr bwl_addrs(uint32_t sm, int qm, int cb, int L
     d.dS = sm + Ly::S0 + (((m >> 1) * 8 + r8) * LDS + qm + (m & 1) * 8) * 2;
     d.dK = sm + Ly::K0 + (((m & 1) * 8 + r8) * LK + cb + 8 * (m >> 1)) * 2;
     d.wS = sm + Ly::S0 + ((16 * w + g) * LDS + 2 * t) * 2;
-    d.lL = sm + Ly::L0 + 8 * t;
-    d.bB = sm + Ly::B0 + ((16 * w + g) * BW_LDK + 2 * t) * (BB ? 2 : 4);
+    constexpr bool BP = (OPT & BWL_BP) != 0, LP = (OPT & BWL_LP) != 0;
+    constexpr uint32_t LDB = bwl_ldb<BB, OPT>();
+    d.lL = sm + Ly::L0 + (LP ? 16 : 8) * t;
+    d.bB = sm + Ly::B0 + ((16 * w + g) * LDB + (BP ? (BB ? 16 : 4) : 2) * t) * (BB ? 2 : 4);
     d.sq = (blockIdx.x * (uint32_t)L + qm + g) * CH + cb + 2 * t;
     d.cT = sm + ((x / (CH / 8)) * LK + (x % (CH / 8)) * 8) * 2;
-    d.cB = sm + Ly::B0 + ((x / BV) * BW_LDK + (x % BV) * (BW_T / BV)) * (BB ? 2 : 4);
-    d.cL = sm + Ly::L0 + 4 * x;
+    d.cB = sm + Ly::B0 + ((x / BV) * LDB + (x % BV) * (BW_T / BV)) * (BB ? 2 : 4);
+    d.cL = sm + Ly::L0 + 4 * (LP && x < BW_T ? bwl_lperm(x) : x);
     d.qg = qm + g;
     d.x = x;
     d.pad = 0;
@@ -315,10 +401,24 @@ __device__ __forceinline__ void bwl_bias_rows(const T *src, int64_t L, uint32_t 
 #pragma unroll
     for (int u = 0; u < NU; u++) bwl_cp16(dst + u * RPU * LD * (int)sizeof(T), src + u * RPU * L);
 }
+// bw_lseD of a whole item row (LP: into the permuted slots)
+template <bool LP>
+__device__ __forceinline__ void bwl_lseD(const fa_args &a, int r, int h, int q0, float *Ls, float *Ds) {
+    const int i = threadIdx.x, q = q0 + i;
+    if (i >= BW_T) return;
+    const int pi = LP ? bwl_lperm(i) : i;
+    if (q < (int)a.L) {
+        fa_cp4(Ls + pi, a.lse + ((int64_t)r * a.H + h) * a.L + q);
+        fa_cp4(Ds + pi, a.D + ((int64_t)r * a.H + h) * a.L + q);
+    } else {
+        Ls[pi] = INFINITY;
+        Ds[pi] = 0.f;
+    }
+}
 template <int CH, int NW, bool BB, int OPT>
 __device__ __forceinline__ void bwl_issue(const fa_args &a, const bwl_pos &p, const bwl_src &s, int nitems, int b,
                                           const bwl_addr &d, unsigned char *smp) {
-    typedef bwl_lay<CH, NW, BB> Ly;
+    typedef bwl_lay<CH, NW, BB, bwl_ldb<BB, OPT>()> Ly;
     typedef typename std::conditional<BB, bf16, float>::type BT;
     constexpr int KT = 16 * NW, NTH = 32 * NW;
     if (p.item < nitems) {
@@ -337,12 +437,20 @@ __device__ __forceinline__ void bwl_issue(const fa_args &a, const bwl_pos &p, co
         } else {
             bw_tile<true, CH, BW_T, NTH>(a, a.q, p.r, p.h, q0, (bf16 *)(smp + Ly::Q0 + b * Ly::QB));
             bw_tile<true, CH, BW_T, NTH>(a, a.dO, p.r, p.h, q0, (bf16 *)(smp + Ly::O0 + b * Ly::QB));
-            bw_lseD(a, p.r, true, p.h, q0, BW_T, (float *)(smp + Ly::L0 + b * Ly::LB),
-                    (float *)(smp + Ly::D0 + b * Ly::LB));
+            bwl_lseD<(OPT & BWL_LP) != 0>(a, p.r, p.h, q0, (float *)(smp + Ly::L0 + b * Ly::LB),
+                                          (float *)(smp + Ly::D0 + b * Ly::LB));
         }
         const BT *bias = BB ? (const BT *)a.biasT16 : (const BT *)a.biasT;
         BT *bdst = (BT *)(smp + Ly::B0 + b * Ly::BB_);
-        if (bias && qf && kf)
+        if (OPT & BWL_BP) {
+            // the permuted copy (bf16: a.biasT16, fp32: a.biasT, bwf_run), whole tiles (zeros
+            // where the old copies zero-fill): offset of this thread's chunk (row x / BV, from
+            // column (x % BV) x 16 bytes); bwl_fits bounds it
+            constexpr int BV = BW_T / (BB ? 8 : 4);
+            const uint32_t Lq = (L + BW_T - 1) / BW_T * BW_T, Lk = (L + BWL_KPAD - 1) / BWL_KPAD * BWL_KPAD;
+            const uint32_t o = ((uint32_t)p.h * Lk + k0 + x / BV) * Lq + q0 + (x % BV) * (BW_T / BV);
+            if (BB || bias) bwl_bias_rows<KT, bwl_ldb<BB, OPT>(), NTH>(bias + o, Lq, d.cB + b * Ly::BB_);
+        } else if (bias && qf && kf)
             bwl_bias_rows<KT, BW_LDK, NTH>(bias + (uint32_t)(s.b + q0), a.L, d.cB + b * Ly::BB_);
         else if (BB)
             bw_bias_fl<KT, BW_T, BW_LDK, NTH>(bias + (int64_t)p.h * a.L * a.L, a.L, k0, q0, bdst);
@@ -431,7 +539,7 @@ __device__ __forceinline__ void bwl_dq_running(const fa_args &a, const bwl_pos &
 template <int CH, int NW, bool BB, int OPT>
 __device__ __forceinline__ void bwl_step(const bwl_addr &d, const bwl_pos &p, int b, const float *mk2, float sc2,
                                          float (*dk)[4], float (*dv)[4]) {
-    typedef bwl_lay<CH, NW, BB> Ly;
+    typedef bwl_lay<CH, NW, BB, bwl_ldb<BB, OPT>()> Ly;
     constexpr int LK = CH + 8, LDS = BW_T + 8;
     float s[8][4], dp[8][4];
 #pragma unroll
@@ -442,7 +550,7 @@ __device__ __forceinline__ void bwl_step(const bwl_addr &d, const bwl_pos &p, in
     bwl_mma_ss8<CH, LK>(s, d.sK + p.kb * Ly::KB, q);                   // S^T (keys x queries)
     bwl_mma_ss8<CH, LK>(dp, d.sV + p.vb * Ly::KB, q + Ly::O0 - Ly::Q0);  // dP^T
     const uint32_t l = d.lL + b * Ly::LB;
-    bwl_p_ds<BB>(s, dp, l, l + Ly::D0 - Ly::L0, d.bB + b * Ly::BB_, mk2, sc2);
+    bwl_p_ds<BB, (OPT & BWL_BP) != 0, (OPT & BWL_LP) != 0, bwl_ldb<BB, OPT>()>(s, dp, l, l + Ly::D0 - Ly::L0, d.bB + b * Ly::BB_, mk2, sc2);
     // dS (bf16, the values the dk product rounds to) for the dq product
     const uint32_t ws = d.wS + b * Ly::SB;
 #pragma unroll
@@ -457,7 +565,7 @@ __device__ __forceinline__ void bwl_step(const bwl_addr &d, const bwl_pos &p, in
 // k_bwd_fused with the addressing above (same walk, same copies, same barriers).
 template <int CH, int NW, int MB, bool BB, int OPT>
 __global__ void __launch_bounds__(32 * NW, MB) k_bwd_lean(fa_args a, float *dq_slots) {
-    typedef bwl_lay<CH, NW, BB> Ly;
+    typedef bwl_lay<CH, NW, BB, bwl_ldb<BB, OPT>()> Ly;
     typedef typename std::conditional<BB, bf16, float>::type BT;
     constexpr int LK = CH + 8, KT = 16 * NW, NTH = 32 * NW, LDS = BW_T + 8;
     constexpr int NJ = 4 * (CH / 8) / NW;  // dq: 8-channel tiles per warp
@@ -471,7 +579,7 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_lean(fa_args a, float *dq_s
     bwl_addr d = bwl_addrs<CH, NW, BB, OPT>(sm, qm, cb, (int)a.L);
     if (OPT & BWL_PIN) d = bwl_pin(d, sm + Ly::S0);
     if (!a.biasT)
-        for (int i = threadIdx.x; i < 2 * KT * BW_LDK; i += NTH) ((BT *)(bw_sm + Ly::B0))[i] = (BT)0.f;
+        for (int i = threadIdx.x; i < 2 * KT * bwl_ldb<BB, OPT>(); i += NTH) ((BT *)(bw_sm + Ly::B0))[i] = (BT)0.f;
     bwl_pos cur = {(int)blockIdx.x, 0, 0, 0, 0, 0, 0};
     bwl_src src = {0, 0, 0, 0, 0};
     if (cur.item < nitems) {
@@ -528,7 +636,8 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_lean(fa_args a, float *dq_s
 // `blocks` blocks); elsewhere the launcher runs k_bwd_fused.
 static inline bool bwl_fits(const fa_args *a, int64_t blocks) {
     const int64_t lim = 2147483647LL - 4096, L = a->L;
-    return (int64_t)a->B * a->H * L < lim && (int64_t)a->H * L * L < lim && (L + 256) * a->pstride * a->HC < lim &&
+    const int64_t Lq = (L + BW_T - 1) / BW_T * BW_T, Lk = (L + BWL_KPAD - 1) / BWL_KPAD * BWL_KPAD;
+    return (int64_t)a->B * a->H * L < lim && (int64_t)a->H * Lk * Lq < lim && (L + 256) * a->pstride * a->HC < lim &&
            blocks * L * 32 < lim;
 }
 

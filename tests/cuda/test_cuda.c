@@ -386,6 +386,32 @@ static void attn_fwd_b16_same_bits(const char *label, const pf_attn_dims *d, con
              "forward with the fp32 bias tile (PF_ATTN_FWD_B16=0) not bit-identical to the default");
 }
 
+// The one-pass backward's bias and lse / D tiles in the fragments' order (PF_ATTN_BWD_BP=1,
+// cu_flash_bwd_lean.cuh's BWL_BP | BWL_LP; bf16 bias copies where L % 8 == 0) must give the
+// same dx and dz bits as the default layout (PF_ATTN_BWD_BP=0): both runs from the same
+// input gradients. Parameter gradients accumulate further (not checked after this).
+static void attn_bwd_bp_same_bits(const char *label, const pf_attn_dims *d, const pf_attn_p *Pd, pf_attn_p *Gd,
+                                  const void *mdv, void *gs, void *gw, const hbuf *dout, int64_t nx, int64_t nz,
+                                  uint64_t seed) {
+    if (!H_bf16) return;
+    const char *e = getenv("PF_ATTN_BWD_BP");
+    char prev[16];
+    snprintf(prev, sizeof prev, "%s", e ? e : "");
+    hbuf dx[2], dz[2];
+    for (int k = 0; k < 2; k++) {
+        dx[k] = h_rand(nx, 0.1, seed);
+        dz[k] = h_rand(nz, 0.1, seed + 1);
+        setenv("PF_ATTN_BWD_BP", k ? "1" : "0", 1);
+        H_gpu->attn_bwd(H_gpu, d, Pd, Gd, mdv, gs, dout->d, dx[k].d, nz ? dz[k].d : NULL, gw);
+    }
+    if (e) setenv("PF_ATTN_BWD_BP", prev, 1);
+    else unsetenv("PF_ATTN_BWD_BP");
+    tl_check(!memcmp(h_download(&dx[0]), h_download(&dx[1]), sizeof(real) * (size_t)nx), label,
+             "backward dx with PF_ATTN_BWD_BP=1 not bit-identical to PF_ATTN_BWD_BP=0");
+    tl_check(!nz || !memcmp(h_download(&dz[0]), h_download(&dz[1]), sizeof(real) * (size_t)nz), label,
+             "backward dz with PF_ATTN_BWD_BP=1 not bit-identical to PF_ATTN_BWD_BP=0");
+}
+
 static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_dz, uint64_t seed) {
     char label[256];
     snprintf(label, sizeof label, "%s attn %s%s (B%lld L%lld c%d H%d ch%d)", H_gpu->name, attn_tag, what, (long long)d.B,
@@ -449,6 +475,7 @@ static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_d
     attn_case t = {&d, &Pd, &Gd, &x, &z, &dout, mdv, oc, &dx, &dz, seed + 12, seed + 13, want_dz};
     attn_bwd_pieces(label, &t, mg);
     if (attn_module_fused && lnb_fits && !*attn_tag) attn_lnb_same_bits(label, &t, mg);
+    attn_bwd_bp_same_bits(label, &d, &Pd, &Gd, mdv, m.gs, m.gw, &dout, nx, want_dz ? nz : 0, seed + 14);
     free_mems(&m);
     finish(label);
 }
