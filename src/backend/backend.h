@@ -198,9 +198,6 @@ struct pf_backend {
     //   void   name_bwd(be, dims, params, grads, mask, saved, d_out, d_x [, d_x2], ws)
     // x2 / d_x2 only for two-input ops (n_in 2): e.g. attention's pair tensor z
     // (NULL when the bias comes from x itself) and pair-weighted averaging's z.
-    // transition_bwd: d_out may be d_x itself (it reads each row of d_out before it
-    // adds into that row of d_x); the block executor passes the residual stream's
-    // gradient so when the step has no dropout.
 #define PF_MODULE_OP(name, NAME, D, P, n_in) PF_MODULE_OP_SLOTS(name, D, P, n_in)
 #include "ops.def"
 
@@ -351,18 +348,6 @@ struct pf_backend {
     // of out comes from rank r (the exchange a sharded pair tensor transposes with).
     void (*all_to_all)(pf_backend *be, const real *x, real *out, int64_t n);
     void *coll;  // the backend's communicator, NULL until coll_open
-
-    // ---- a module op in residual form (optional; NULL: the executor runs the op, then
-    // dropout_add / dropout_bwd). supports("trimul_res") says both are set. ----
-    // y += dropout(trimul(z)) with d's mask, as trimul_fwd into a buffer then dropout_add,
-    // with no buffer: y may be z itself (the residual stream, updated in place).
-    void (*trimul_fwd_res)(pf_backend *be, const pf_trimul_dims *dm, const pf_trimul_p *p, const pf_act *z,
-                           const pf_act *mask, const pf_dropout *d, pf_act *y, void *saved, void *ws);
-    // trimul_bwd with d_out = dropout(dy) (d's mask), as dropout_bwd into a buffer then
-    // trimul_bwd: d_z += ..., d_z may be dy itself (the residual stream's gradient).
-    void (*trimul_bwd_res)(pf_backend *be, const pf_trimul_dims *dm, const pf_trimul_p *p, pf_trimul_p *g,
-                           const pf_act *mask, const void *saved, const pf_dropout *d, const pf_act *dy,
-                           pf_act *d_z, void *ws);
 };
 
 pf_backend *pf_backend_cpu(void);  // src/cpu/cpu_backend.c; by device: src/registry/registry.h

@@ -46,7 +46,6 @@ static inline int pf_backend_supports_by_slots(pf_backend *be, const char *op) {
     if (m >= 0) return pf_backend_has_op(be, m);
     if (!strcmp(op, "add")) return be->add != NULL;
     if (!strcmp(op, "dropout")) return be->dropout_add && be->dropout_bwd;
-    if (!strcmp(op, "trimul_res")) return be->trimul_fwd_res && be->trimul_bwd_res;
     if (!strcmp(op, "bcast")) return be->bcast_add && be->bcast_reduce;
     if (!strcmp(op, "linear")) return be->linear_fwd && be->linear_bwd;
     if (!strcmp(op, "layer_norm")) return be->layer_norm_fwd && be->layer_norm_bwd;

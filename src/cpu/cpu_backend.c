@@ -57,25 +57,6 @@ static void cpu_dropout_bwd(pf_backend *be, const pf_dropout *d, pf_act *ddv, co
             }
 }
 
-// The triangle multiplication in residual form: the reference is the unfused
-// composition itself (the op into a buffer, then the dropout glue above).
-static void cpu_trimul_fwd_res(pf_backend *be, const pf_trimul_dims *dm, const pf_trimul_p *p, const pf_act *z,
-                               const pf_act *mask, const pf_dropout *d, pf_act *y, void *saved, void *ws) {
-    pf_act *out = cpu_alloc(be, sizeof(real) * (size_t)(d->A * d->B * d->C));
-    cpu_trimul_fwd(be, dm, p, z, mask, out, saved, ws);
-    cpu_dropout_add(be, d, y, out);
-    cpu_free(be, out);
-}
-
-static void cpu_trimul_bwd_res(pf_backend *be, const pf_trimul_dims *dm, const pf_trimul_p *p, pf_trimul_p *g,
-                               const pf_act *mask, const void *saved, const pf_dropout *d, const pf_act *dy,
-                               pf_act *d_z, void *ws) {
-    pf_act *d_out = cpu_alloc(be, sizeof(real) * (size_t)(d->A * d->B * d->C));
-    cpu_dropout_bwd(be, d, d_out, dy);
-    cpu_trimul_bwd(be, dm, p, g, mask, saved, d_out, d_z, ws);
-    cpu_free(be, d_out);
-}
-
 static void cpu_bcast_add(pf_backend *be, int64_t A, int64_t B, int C, const pf_act *xv, int axis, pf_act *yv) {
     (void)be;
     const real *x = CPU_CR(xv);
@@ -190,8 +171,6 @@ static pf_backend cpu_backend = {
     .add = cpu_add,
     .dropout_add = cpu_dropout_add,
     .dropout_bwd = cpu_dropout_bwd,
-    .trimul_fwd_res = cpu_trimul_fwd_res,
-    .trimul_bwd_res = cpu_trimul_bwd_res,
     .bcast_add = cpu_bcast_add,
     .bcast_reduce = cpu_bcast_reduce,
     .linear_fwd = cpu_linear_fwd_op,

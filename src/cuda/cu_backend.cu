@@ -195,6 +195,16 @@ static void cub_act_to_real(pf_backend *be, real *host, const pf_act *src, int64
 // ---- elementwise and dropout ------------------------------------------------------
 static void cub_add(pf_backend *be, pf_act *y, const pf_act *x, int64_t n) { cu_add(CU(be), y, x, n); }
 
+__device__ __forceinline__ uint64_t d_mix64(uint64_t x) {
+    x += 0x9E3779B97F4A7C15ull;
+    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+    return x ^ (x >> 31);
+}
+__device__ __forceinline__ float d_uniform_f(uint64_t key, uint64_t i) {
+    return (float)(d_mix64(key ^ d_mix64(i)) >> 40) * (1.0f / 16777216.0f);
+}
+
 // mode 0: y += mask * delta; mode 1: y = mask * delta. A block walks rows (a, b),
 // its threads the C channels: one 64-bit division per row, not four per element.
 template <typename T>
@@ -206,10 +216,8 @@ __global__ void k_dropout(pf_dropout d, float scale, T *y, const T *x, int mode)
         for (int cc = threadIdx.x; cc < d.C; cc += blockDim.x) {
             int64_t i = ab * d.C + cc;
             float m = d_uniform_f(d.key, (uint64_t)(mrow * d.C + cc)) >= d.rate ? scale : 0.f;
-            // y + m x as one FMA (what nvcc made of it before: the fused kernels of
-            // cu_trimul_tiles.cu spell it the same way, for the same bits)
-            float xv = ld(x, i);
-            st(y, i, mode ? __fmul_rn(m, xv) : __fmaf_rn(m, xv, ld(y, i)));
+            float v = m * ld(x, i);
+            st(y, i, mode ? v : ld(y, i) + v);
         }
     }
 }
@@ -222,15 +230,6 @@ __global__ void k_dropout(pf_dropout d, float scale, T *y, const T *x, int mode)
 __global__ void k_dropout_mask(pf_dropout d, float scale, float *m, int64_t n) {
     GRID_STRIDE(i, n) m[i] = d_uniform_f(d.key, (uint64_t)(d.u0 * d.C + i)) >= d.rate ? scale : 0.f;
 }
-float *cu_dropout_table(cu_impl *c, const pf_dropout *d) {
-    if (d->rate <= 0 || d->shared_axis < 0) return NULL;
-    int64_t nm = (d->shared_axis == 0 ? d->B : d->A) * d->C;
-    float *m = (float *)cu_pool_get(c, sizeof(float) * (size_t)nm);
-    k_dropout_mask<<<cu_blocks(nm, 256), 256, 0, c->stream>>>(*d, cu_dropout_scale(d), m, nm);
-    CU_LAUNCHED();
-    return m;
-}
-
 // Block (x: a group of rows b, y: a); thread: one 8-channel vector of row (a, b).
 // cv = C / 8 divides blockDim.x.
 template <typename T>
@@ -247,7 +246,8 @@ __global__ void k_dropout_apply_v(pf_dropout d, const float *m, T *y, const T *x
         if (!mode) ld8(y, i, o);
 #pragma unroll
         for (int k = 0; k < CU_VEC; k++) {
-            o[k] = mode ? __fmul_rn(mr[k], v[k]) : __fmaf_rn(mr[k], v[k], o[k]);  // one FMA (as k_dropout)
+            float t = mr[k] * v[k];
+            o[k] = mode ? t : o[k] + t;
         }
         st8(y, i, o);
     }
@@ -269,10 +269,13 @@ static void dropout_run(pf_backend *be, const pf_dropout *d, pf_act *y, const pf
         else cu_add(c, y, x, n);
         return;
     }
-    float scale = cu_dropout_scale(d);
+    float scale = (float)(1.0 / (1.0 - (double)d->rate));
     if (dropout_vec_ok(d, y, x)) {
+        int64_t mrows = d->shared_axis == 0 ? d->B : d->A, nm = mrows * d->C;
         size_t mark = cu_pool_mark(c);
-        const float *m = cu_dropout_table(c, d);
+        float *m = (float *)cu_pool_get(c, sizeof(float) * (size_t)nm);
+        k_dropout_mask<<<cu_blocks(nm, 256), 256, 0, c->stream>>>(*d, scale, m, nm);
+        CU_LAUNCHED();
         int cv = d->C / CU_VEC, rpb = 256 / cv;
         dim3 grid((unsigned)((d->B + rpb - 1) / rpb), (unsigned)(d->A < 65535 ? d->A : 65535));
         CU_DISPATCH(c, T, k_dropout_apply_v<T><<<grid, 256, 0, c->stream>>>(*d, m, (T *)y, (const T *)x, mode, cv));
@@ -447,10 +450,6 @@ extern "C" void pf_cuda_set_trimul_fused(pf_backend *be, int mode) {
     CU(be)->trimul_fused = mode == 0 || mode == 3 ? mode : 1;
 }
 extern "C" int64_t pf_cuda_trimul_fused_runs(pf_backend *be) { return CU(be)->trimul_fused_runs; }
-extern "C" void pf_cuda_set_trimul_res(pf_backend *be, int on) {
-    be->trimul_fwd_res = on ? cu_trimul_fwd_res : NULL;
-    be->trimul_bwd_res = on ? cu_trimul_bwd_res : NULL;
-}
 extern "C" void pf_cuda_set_transition_fused(pf_backend *be, int mode) {
     CU(be)->tr_fused = mode == 1 || mode == 2 ? mode : 0;
 }
@@ -468,17 +467,6 @@ static int trimul_fused_env(void) {
     if (!strcmp(e, "0") || !strcmp(e, "3")) return e[0] - '0';
     pf_die("PF_TRIMUL_FUSED=%s: expected 0 (off), 1 (fused sides, the default) or 3 (fused sides, LN_out "
            "channel-major)", e);
-}
-
-// PF_TRIMUL_RES: 0 or unset (off: the executor runs trimul, then dropout_add /
-// dropout_bwd), 1 (the triangle multiplications in residual form: the dropout and the
-// residual add in the output gate's kernel, the backward's mask in the gate backward's;
-// cu_trimul.cu). Off until measured on the GPU.
-static int trimul_res_env(void) {
-    const char *e = getenv("PF_TRIMUL_RES");
-    if (!e || !*e || !strcmp(e, "0")) return 0;
-    if (!strcmp(e, "1")) return 1;
-    pf_die("PF_TRIMUL_RES=%s: expected 0 (op, then dropout_add: the default) or 1 (residual form)", e);
 }
 
 // PF_TR_FUSED: 1 or unset (the fused hidden layer with the LayerNorm in its prologue),
@@ -553,7 +541,6 @@ extern "C" pf_backend *pf_backend_cuda(int bf16_acts) {
     be->add = cub_add;
     be->dropout_add = cub_dropout_add;
     be->dropout_bwd = cub_dropout_bwd;
-    pf_cuda_set_trimul_res(be, trimul_res_env());
     be->linear_fwd = cub_linear_fwd;
     be->linear_bwd = cub_linear_bwd;
     be->layer_norm_fwd = cub_ln_fwd;

@@ -119,16 +119,6 @@ __device__ __forceinline__ float ld(const bf16 *p, int64_t i) { return __bfloat1
 __device__ __forceinline__ void st(float *p, int64_t i, float v) { p[i] = v; }
 __device__ __forceinline__ void st(bf16 *p, int64_t i, float v) { p[i] = __float2bfloat16(v); }
 __device__ __forceinline__ float sigmoidf_(float x) { return 1.0f / (1.0f + expf(-x)); }
-// The dropout hash (pf_uniform_f on the host): uniform in [0, 1) from (key, index).
-__device__ __forceinline__ uint64_t d_mix64(uint64_t x) {
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
-__device__ __forceinline__ float d_uniform_f(uint64_t key, uint64_t i) {
-    return (float)(d_mix64(key ^ d_mix64(i)) >> 40) * (1.0f / 16777216.0f);
-}
 
 // Dispatch a templated launch on the activation type.
 #define CU_DISPATCH(c, T, ...)              \
@@ -186,12 +176,6 @@ int cu_ln_bwd_vec(cu_impl *c, int64_t M, int ch, const pf_layernorm_p *p, const 
 // out[col] += sum over rows of x (M, ncol) (x in act type or fp32), deterministic.
 void cu_colsum_add(cu_impl *c, int64_t M, int ncol, const void *x, int tyX, float *out, float scale);
 void cu_add(cu_impl *c, void *y, const void *x, int64_t n);        // y += x (act)
-// A kept element's dropout factor, 1 / (1 - rate), as every dropout kernel rounds it.
-static inline float cu_dropout_scale(const pf_dropout *d) { return (float)(1.0 / (1.0 - (double)d->rate)); }
-// The mask of a shared-axis dropout, (rows of the mask, C) fp32 factors from the pool
-// (the caller releases them: cu_pool_mark / release); NULL at rate 0 or for a mask
-// not shared (its kernels hash each element: d_uniform_f). cu_backend.cu.
-float *cu_dropout_table(cu_impl *c, const pf_dropout *d);
 void cu_fill(cu_impl *c, void *y, float v, int64_t n);            // act
 void cu_copy_act(cu_impl *c, void *dst, const void *src, int64_t n);
 void cu_bump_params(cu_impl *c);

@@ -17,12 +17,6 @@
 // with the signatures of the backend's slots (backend.h).
 #define PF_MODULE_OP(name, NAME, D, P, n_in) PF_MODULE_OP_DECLARE(cu_, name, D, P, n_in)
 #include "../backend/ops.def"
-// The residual forms (backend.h trimul_fwd_res / trimul_bwd_res): cu_trimul.cu.
-void cu_trimul_fwd_res(pf_backend *be, const pf_trimul_dims *dm, const pf_trimul_p *p, const pf_act *z,
-                       const pf_act *mask, const pf_dropout *d, pf_act *y, void *saved, void *ws);
-void cu_trimul_bwd_res(pf_backend *be, const pf_trimul_dims *dm, const pf_trimul_p *p, pf_trimul_p *g,
-                       const pf_act *mask, const void *saved, const pf_dropout *d, const pf_act *dy, pf_act *d_z,
-                       void *ws);
 
 void cu_relpos_fwd(pf_backend *be, const pf_relpos_dims *d, const pf_linear_p *p, const int32_t *res_idx,
                    const int32_t *chain, const int32_t *entity, const int32_t *sym, pf_act *out);

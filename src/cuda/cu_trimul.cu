@@ -103,39 +103,16 @@ pf_mem cu_trimul_mem(pf_backend *be, const pf_trimul_dims *d) {
 }
 
 // The same ops with or without saved (one piece: the whole forward, op for op).
-// res: out is the residual stream (may be z itself): z is read (saved, zl) before
-// the output part writes out.
-static void tm_fwd(cu_impl *c, const pf_trimul_dims *d, const pf_trimul_p *p, const pf_act *z, const pf_act *mask,
-                   pf_act *out, void *saved, void *ws, const cu_tm_res *res) {
+void cu_trimul_fwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p, const pf_act *z,
+                   const pf_act *mask, pf_act *out, void *saved, void *ws) {
+    cu_impl *c = CU(be);
     tm_ws w;
     tm_layout(c, d, ws, &w, 0);
     int64_t NN = d->N * d->N;
-    if (saved) cu_copy_act(c, saved, z, NN * d->c_z);
     cu_ln_fwd(c, NN, d->c_z, &p->ln_in, z, w.zl);
     tm_x(c, d, p, &w, mask);
-    cu_tm_out_fwd(c, NN, d->c, d->c_z, p, w.x, cu_tm_cm(c) ? NN : 0, w.zl, w.p[0], w.region_bytes, out, res);
-}
-
-void cu_trimul_fwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p, const pf_act *z,
-                   const pf_act *mask, pf_act *out, void *saved, void *ws) {
-    tm_fwd(CU(be), d, p, z, mask, out, saved, ws, NULL);
-}
-
-// The residual form's dropout: d and its mask table, from the pool (released by the caller).
-static cu_tm_res tm_res_of(cu_impl *c, const pf_dropout *d) {
-    cu_tm_res r = {*d, cu_dropout_table(c, d), d->rate > 0 ? cu_dropout_scale(d) : 1.f};
-    return r;
-}
-
-// backend.h trimul_fwd_res: the output gate's kernel adds dropout(out) into y (two
-// z-sized passes less than trimul_fwd then dropout_add: out's store and reload).
-void cu_trimul_fwd_res(pf_backend *be, const pf_trimul_dims *dm, const pf_trimul_p *p, const pf_act *z,
-                       const pf_act *mask, const pf_dropout *d, pf_act *y, void *saved, void *ws) {
-    cu_impl *c = CU(be);
-    size_t mark = cu_pool_mark(c);
-    cu_tm_res r = tm_res_of(c, d);
-    tm_fwd(c, dm, p, z, mask, y, saved, ws, &r);
-    cu_pool_release(c, mark);
+    cu_tm_out_fwd(c, NN, d->c, d->c_z, p, w.x, cu_tm_cm(c) ? NN : 0, w.zl, w.p[0], w.region_bytes, out);
+    if (saved) cu_copy_act(c, saved, z, NN * d->c_z);
 }
 
 // One side's gradients for channels [c0, c0 + n) from dS (n, N*N); tpg (N*N, 2n)
@@ -171,10 +148,9 @@ static void tm_piece_bwd(cu_impl *c, const pf_trimul_dims *d, const pf_trimul_p 
     tm_side_bwd(c, d, &p->b_p, &p->b_g, &g->b_p, &g->b_g, c0, n, mask, dB, w, A);
 }
 
-// res: d_out is the residual stream's gradient (may be d_z itself: read by the output
-// part alone, before d_z is written at the end).
-static void tm_bwd(cu_impl *c, const pf_trimul_dims *d, const pf_trimul_p *p, pf_trimul_p *g, const pf_act *mask,
-                   const void *saved, const pf_act *d_out, pf_act *d_z, void *ws, const cu_tm_res *res) {
+void cu_trimul_bwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p, pf_trimul_p *g,
+                   const pf_act *mask, const void *saved, const pf_act *d_out, pf_act *d_z, void *ws) {
+    cu_impl *c = CU(be);
     tm_ws w;
     tm_layout(c, d, ws, &w, 1);
     size_t es = cu_esz(c);
@@ -187,25 +163,8 @@ static void tm_bwd(cu_impl *c, const pf_trimul_dims *d, const pf_trimul_p *p, pf
     size_t rest_bytes = w.region_bytes - (size_t)(rest - (char *)w.p[0]);
     int keep = w.cc >= d->c && rest_bytes >= tm_row_bytes(d, es, 1) + 4 * 256;
     if (!keep) rest = (char *)w.p[0], rest_bytes = w.region_bytes;
-    cu_tm_out_bwd(c, NN, d->c, d->c_z, p, g, w.x, cu_tm_cm(c) ? NN : 0, w.zl, w.dzl, rest, rest_bytes, d_out, res);
+    cu_tm_out_bwd(c, NN, d->c, d->c_z, p, g, w.x, cu_tm_cm(c) ? NN : 0, w.zl, w.dzl, rest, rest_bytes, d_out);
     for (int c0 = 0; c0 < d->c; c0 += w.cc)
         tm_piece_bwd(c, d, p, g, &w, mask, c0, d->c - c0 < w.cc ? d->c - c0 : w.cc, keep);
     cu_ln_bwd(c, NN, d->c_z, &p->ln_in, &g->ln_in, z, w.dzl, d_z);
-}
-
-void cu_trimul_bwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p, pf_trimul_p *g,
-                   const pf_act *mask, const void *saved, const pf_act *d_out, pf_act *d_z, void *ws) {
-    tm_bwd(CU(be), d, p, g, mask, saved, d_out, d_z, ws, NULL);
-}
-
-// backend.h trimul_bwd_res: the output gate's backward reads dy through the mask (two
-// z-sized passes less than dropout_bwd then trimul_bwd: d_out's store and reload).
-void cu_trimul_bwd_res(pf_backend *be, const pf_trimul_dims *dm, const pf_trimul_p *p, pf_trimul_p *g,
-                       const pf_act *mask, const void *saved, const pf_dropout *d, const pf_act *dy, pf_act *d_z,
-                       void *ws) {
-    cu_impl *c = CU(be);
-    size_t mark = cu_pool_mark(c);
-    cu_tm_res r = tm_res_of(c, d);
-    tm_bwd(c, dm, p, g, mask, saved, dy, d_z, ws, &r);
-    cu_pool_release(c, mark);
 }

@@ -44,24 +44,6 @@ void cu_tm_gate_out(cu_impl *c, void *out, const void *gate, int64_t n);
 // g <- d y = dy sigmoid(g), y <- d g = dy y sigmoid'(g).
 void cu_tm_gate_bwd(cu_impl *c, const void *dy, void *g, void *y, int64_t n);
 
-// The residual form (PF_TRIMUL_RES, backend.h trimul_fwd_res): the step's dropout d
-// over the whole (A, B, C = c_z) output, its mask table (cu_dropout_table; NULL: the
-// kernels hash, or rate 0) and factor.
-typedef struct {
-    pf_dropout d;
-    const float *tab;
-    float scale;
-} cu_tm_res;
-// z += dropout(y * sigmoid(gate)) over n positions from position p0 of the output
-// (z, y, gate (n, c_z)): cu_tm_gate_out's product, rounded to the activation type,
-// then dropout_add's arithmetic: the same bits, without y's store and reload.
-void cu_tm_gate_res(cu_impl *c, void *z, const void *y, const void *gate, int64_t n, int cz, int64_t p0,
-                    const cu_tm_res *r);
-// cu_tm_gate_bwd from dy = dropout_bwd(dz), the mask applied as it is read (dz
-// (n, c_z) positions from p0; rounded as dropout_bwd stores it): the same bits.
-void cu_tm_gate_bwd_res(cu_impl *c, const void *dz, void *g, void *y, int64_t n, int cz, int64_t p0,
-                        const cu_tm_res *r);
-
 // Rows [c0, c0 + n) of a Linear's weight and bias: the projection to those output channels.
 static inline pf_linear_p cu_tm_rows_of(const pf_linear_p *p, int in, int c0) {
     pf_linear_p r = {p->w + (int64_t)c0 * in, p->b ? p->b + c0 : NULL};
@@ -87,15 +69,12 @@ void cu_tm_ln_cm_bwd_set(cu_impl *c, int64_t n, int C, const pf_layernorm_p *p, 
 // position-major; else x is the contraction's X channel-major (c, ldx), ldx >= M,
 // read through cu_tm_ln_cm_fwd (no transpose).
 size_t cu_tm_out_row_bytes(int c, int c_z, size_t es, int bwd);
-// res (may be NULL): out is the residual stream, out += dropout(the output) (cu_tm_gate_res).
 void cu_tm_out_fwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, const void *x, int64_t ldx,
-                   const void *zl, void *region, size_t bytes, pf_act *out, const cu_tm_res *res);
+                   const void *zl, void *region, size_t bytes, pf_act *out);
 // Its backward: x <- dx (the gradient before LN_out, in place, in x's layout), dzl =
 // the gate projection's part (written: its first term), and the gradients of
 // LN_out, Linear_z, Linear_g accumulated.
-// res (may be NULL): d_out is the residual stream's gradient, read through res's mask.
 void cu_tm_out_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, pf_trimul_p *g, void *x,
-                   int64_t ldx, const void *zl, void *dzl, void *region, size_t bytes, const pf_act *d_out,
-                   const cu_tm_res *res);
+                   int64_t ldx, const void *zl, void *dzl, void *region, size_t bytes, const pf_act *d_out);
 
 #endif

@@ -22,25 +22,19 @@ static void ln_out_fwd(cu_impl *c, int64_t r0, int64_t n, int cx, const pf_trimu
     else cu_ln_fwd(c, n, cx, &p->ln_out, (const char *)x + (size_t)(r0 * cx) * es, xl);
 }
 
-// res: the projection y goes to a third carve (out holds the stream), the gate's
-// kernel adds it in (cu_tm_gate_res); a position then takes c + 2 c_z elements,
-// within the backward's cu_tm_out_row_bytes that the callers' regions hold.
 void cu_tm_out_fwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, const void *x, int64_t ldx,
-                   const void *zl, void *region, size_t bytes, pf_act *out, const cu_tm_res *res) {
+                   const void *zl, void *region, size_t bytes, pf_act *out) {
     size_t es = cu_esz(c);
-    size_t row = cu_tm_out_row_bytes(cx, cz, es, 0) + (res ? (size_t)cz * es : 0);
-    int64_t R = out_rows(bytes, row, res ? 3 : 2, M);
+    int64_t R = out_rows(bytes, cu_tm_out_row_bytes(cx, cz, es, 0), 2, M);
     cu_carver cv = {(char *)region, 0};
     void *xl = cu_carve(&cv, (size_t)(R * cx) * es), *gate = cu_carve(&cv, (size_t)(R * cz) * es);
-    void *y = res ? cu_carve(&cv, (size_t)(R * cz) * es) : NULL;
     for (int64_t r0 = 0; r0 < M; r0 += R) {
         int64_t n = M - r0 < R ? M - r0 : R;
         char *o = (char *)out + (size_t)(r0 * cz) * es;
         ln_out_fwd(c, r0, n, cx, p, x, ldx, xl);
-        cu_linear_fwd(c, n, cx, cz, &p->z, xl, res ? y : o, 0);
+        cu_linear_fwd(c, n, cx, cz, &p->z, xl, o, 0);
         cu_linear_fwd(c, n, cz, cz, &p->g, (const char *)zl + (size_t)(r0 * cz) * es, gate, 0);
-        if (res) cu_tm_gate_res(c, o, y, gate, n, cz, r0, res);
-        else cu_tm_gate_out(c, o, gate, n * cz);
+        cu_tm_gate_out(c, o, gate, n * cz);
     }
 }
 
@@ -54,8 +48,7 @@ static void linear_bwd_set(cu_impl *c, int64_t M, int in, int out, const pf_line
 }
 
 void cu_tm_out_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, pf_trimul_p *g, void *x,
-                   int64_t ldx, const void *zl, void *dzl, void *region, size_t bytes, const pf_act *d_out,
-                   const cu_tm_res *res) {
+                   int64_t ldx, const void *zl, void *dzl, void *region, size_t bytes, const pf_act *d_out) {
     size_t es = cu_esz(c);
     int64_t R = out_rows(bytes, cu_tm_out_row_bytes(cx, cz, es, 1), 4, M);
     cu_carver cv = {(char *)region, 0};
@@ -70,9 +63,7 @@ void cu_tm_out_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, 
         cu_linear_fwd(c, n, cx, cz, &p->z, xl, y, 0);
         cu_linear_fwd(c, n, cz, cz, &p->g, zp, gate, 0);
         // out = sigmoid(gate) * y: y <- d gate_pre, gate <- d y
-        const char *dop = (const char *)d_out + (size_t)(r0 * cz) * es;
-        if (res) cu_tm_gate_bwd_res(c, dop, gate, y, n, cz, r0, res);
-        else cu_tm_gate_bwd(c, dop, gate, y, n * cz);
+        cu_tm_gate_bwd(c, (const char *)d_out + (size_t)(r0 * cz) * es, gate, y, n * cz);
         linear_bwd_set(c, n, cz, cz, &p->g, &g->g, zp, y, dzp);
         linear_bwd_set(c, n, cx, cz, &p->z, &g->z, xl, gate, dxl);  // d xl
         if (ldx) cu_tm_ln_cm_bwd_set(c, n, cx, &p->ln_out, &g->ln_out, xp, ldx, dxl);  // dx, over X

@@ -180,84 +180,6 @@ __global__ void k_gate_bwd_pre(const T *dy, T *g, T *y, int64_t n) {
     }
 }
 
-// ---- the residual form (cu_tm_res) ----
-// A value rounded to the activation type and back: what its store and reload give.
-__device__ __forceinline__ float tm_rnd(const float *, float v) { return v; }
-__device__ __forceinline__ float tm_rnd(const bf16 *, float v) { return __bfloat162float(__float2bfloat16(v)); }
-
-// The dropout factors of channels [ch, ch + n) of output position p: 1 at rate 0
-// (dropout_add's plain add), the table's row (shared axis: k_dropout_mask's values)
-// or each element's hash (k_dropout's index).
-__device__ __forceinline__ void tm_res_mask(const cu_tm_res &r, int64_t p, int ch, int n, float *m) {
-    if (r.d.rate <= 0.f) {
-        for (int k = 0; k < n; k++) m[k] = 1.f;
-        return;
-    }
-    int64_t a = p / r.d.B, b = p - a * r.d.B;
-    if (r.tab) {
-        const float *t = r.tab + (r.d.shared_axis == 0 ? b : a) * r.d.C + ch;
-        for (int k = 0; k < n; k++) m[k] = t[k];
-        return;
-    }
-    for (int k = 0; k < n; k++)
-        m[k] = d_uniform_f(r.d.key, (uint64_t)(p * r.d.C + ch + k)) >= r.d.rate ? r.scale : 0.f;
-}
-
-// z += m (y sigmoid(g)): the product rounded as k_gate_out stores it, then
-// k_dropout_apply_v's one FMA (at rate 0, m = 1: cu_add's sum). i: 8 channels of one
-// position (cz % 8 == 0).
-template <typename T>
-__global__ void k_gate_res_v(T *z, const T *y, const T *gate, int64_t n, int cz, int64_t p0, cu_tm_res r) {
-    GRID_STRIDE_VEC(i, n) {
-        float o[CU_VEC], g[CU_VEC], v[CU_VEC], m[CU_VEC];
-        ld8(y, i, o);
-        ld8(gate, i, g);
-        ld8(z, i, v);
-        tm_res_mask(r, p0 + i / cz, (int)(i % cz), CU_VEC, m);
-#pragma unroll
-        for (int k = 0; k < CU_VEC; k++) v[k] = __fmaf_rn(m[k], tm_rnd(z, o[k] * sigmoidf_(g[k])), v[k]);
-        st8(z, i, v);
-    }
-}
-template <typename T>
-__global__ void k_gate_res(T *z, const T *y, const T *gate, int64_t n, int cz, int64_t p0, cu_tm_res r) {
-    GRID_STRIDE(i, n) {
-        float m;
-        tm_res_mask(r, p0 + i / cz, (int)(i % cz), 1, &m);
-        st(z, i, __fmaf_rn(m, tm_rnd(z, ld(y, i) * sigmoidf_(ld(gate, i))), ld(z, i)));
-    }
-}
-
-// k_gate_bwd_pre(_v) with dy = m dz rounded as dropout_bwd stores it.
-template <typename T>
-__global__ void k_gate_bwd_res_v(const T *dz, T *g, T *y, int64_t n, int cz, int64_t p0, cu_tm_res r) {
-    GRID_STRIDE_VEC(i, n) {
-        float d[CU_VEC], s[CU_VEC], v[CU_VEC], m[CU_VEC];
-        ld8(dz, i, d);
-        ld8(g, i, s);
-        ld8(y, i, v);
-        tm_res_mask(r, p0 + i / cz, (int)(i % cz), CU_VEC, m);
-#pragma unroll
-        for (int k = 0; k < CU_VEC; k++) {
-            float dk = tm_rnd(dz, __fmul_rn(m[k], d[k])), sg = sigmoidf_(s[k]);
-            v[k] = dk * v[k] * sg * (1.f - sg);
-            s[k] = dk * sg;
-        }
-        st8(g, i, s);
-        st8(y, i, v);
-    }
-}
-template <typename T>
-__global__ void k_gate_bwd_res(const T *dz, T *g, T *y, int64_t n, int cz, int64_t p0, cu_tm_res r) {
-    GRID_STRIDE(i, n) {
-        float m;
-        tm_res_mask(r, p0 + i / cz, (int)(i % cz), 1, &m);
-        float d = tm_rnd(dz, __fmul_rn(m, ld(dz, i))), sg = sigmoidf_(ld(g, i)), v = ld(y, i);
-        st(y, i, d * v * sg * (1.f - sg));
-        st(g, i, d * sg);
-    }
-}
-
 static int tm_vec_ok(int64_t R, int C, const void *a, const void *b, const void *c) {
     return C % CU_VEC == 0 && cu_vec_ok(R, a, b, c);
 }
@@ -479,29 +401,5 @@ void cu_tm_gate_bwd(cu_impl *c, const void *dy, void *g, void *y, int64_t n) {
         CU_DISPATCH(c, T, k_gate_bwd_pre_v<T><<<cu_vec_blocks(n), 256, 0, c->stream>>>((const T *)dy, (T *)g, (T *)y, n));
     else
         CU_DISPATCH(c, T, k_gate_bwd_pre<T><<<cu_blocks(n, 256), 256, 0, c->stream>>>((const T *)dy, (T *)g, (T *)y, n));
-    CU_LAUNCHED();
-}
-
-void cu_tm_gate_res(cu_impl *c, void *z, const void *y, const void *gate, int64_t n, int cz, int64_t p0,
-                    const cu_tm_res *r) {
-    int64_t ne = n * cz;
-    if (cz % CU_VEC == 0 && cu_vec_ok(ne, z, y, gate))
-        CU_DISPATCH(c, T, k_gate_res_v<T><<<cu_vec_blocks(ne), 256, 0, c->stream>>>(
-                              (T *)z, (const T *)y, (const T *)gate, ne, cz, p0, *r));
-    else
-        CU_DISPATCH(c, T, k_gate_res<T><<<cu_blocks(ne, 256), 256, 0, c->stream>>>(
-                              (T *)z, (const T *)y, (const T *)gate, ne, cz, p0, *r));
-    CU_LAUNCHED();
-}
-
-void cu_tm_gate_bwd_res(cu_impl *c, const void *dz, void *g, void *y, int64_t n, int cz, int64_t p0,
-                        const cu_tm_res *r) {
-    int64_t ne = n * cz;
-    if (cz % CU_VEC == 0 && cu_vec_ok(ne, dz, g, y))
-        CU_DISPATCH(c, T, k_gate_bwd_res_v<T><<<cu_vec_blocks(ne), 256, 0, c->stream>>>(
-                              (const T *)dz, (T *)g, (T *)y, ne, cz, p0, *r));
-    else
-        CU_DISPATCH(c, T, k_gate_bwd_res<T><<<cu_blocks(ne, 256), 256, 0, c->stream>>>(
-                              (const T *)dz, (T *)g, (T *)y, ne, cz, p0, *r));
     CU_LAUNCHED();
 }

@@ -50,10 +50,6 @@ void pf_cuda_set_attn_lnb_grid(pf_backend *be, int blocks);
 // LN_out read from the channel-major contraction without transposes (any precision;
 // cu_trimul_ln.cu). Other values mean 1.
 void pf_cuda_set_trimul_fused(pf_backend *be, int mode);
-// The triangle multiplications in residual form (backend.h trimul_fwd_res / _bwd_res;
-// cu_trimul.cu): 1 sets the two entries, 0 clears them (the executor then runs trimul,
-// then dropout_add / dropout_bwd). Default: PF_TRIMUL_RES at backend creation (0 or unset: off).
-void pf_cuda_set_trimul_res(pf_backend *be, int on);
 // Launches of that kernel so far (tests check which path ran).
 int64_t pf_cuda_trimul_fused_runs(pf_backend *be);
 // Launches of mode 3's channel-major LN_out forward so far, in this process (tests).

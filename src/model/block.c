@@ -2,7 +2,6 @@
 // extra-MSA Alg. 18, AF3 Pairformer Alg. 17, AF3 MSA module Alg. 8) and the one
 // forward / backward that runs any of them.
 #include "block.h"
-#include <stdlib.h>
 #include <string.h>
 #include "../core/util.h"
 #include "../core/rng.h"
@@ -324,13 +323,6 @@ static pf_dropout step_dropout(const pf_block *b, const pf_step *s, const pf_str
     return d;
 }
 
-// A step the backend runs in residual form (backend.h: the op adds its dropped-out
-// output into the stream itself, and its backward reads the stream's gradient through
-// the mask): no delta buffer between them, two stream-sized passes less each way.
-static int step_res(const pf_step *s, pf_backend *be) {
-    return s->op == PF_OP_TRIMUL && s->input == s->target && be->trimul_fwd_res && be->trimul_bwd_res;
-}
-
 void pf_block_fwd(pf_block *b, pf_backend *be, pf_streams *st, void *saved, void *ws,
                   pf_act *delta, uint64_t key, int training) {
     for (int i = 0; i < b->n; i++) {
@@ -339,56 +331,23 @@ void pf_block_fwd(pf_block *b, pf_backend *be, pf_streams *st, void *saved, void
         const pf_act *x2 = s->second >= 0 ? st->x[s->second] : NULL;
         const pf_act *mask = st->mask[s->mask];
         void *sv = saved ? (char *)saved + s->saved_off : NULL;
-        pf_dropout d = step_dropout(b, s, st, key, i, training);
-        if (step_res(s, be)) {
-            be->trimul_fwd_res(be, &s->d.trimul, &s->p.trimul, x, mask, &d, st->x[s->target], sv, ws);
-            continue;
-        }
         OPS[s->op].fwd(be, s, x, x2, mask, delta, sv, ws);
+        pf_dropout d = step_dropout(b, s, st, key, i, training);
         be->dropout_add(be, &d, st->x[s->target], delta);
     }
 }
 
-// PF_BLOCK_DCOPY: 0 or unset (a step without dropout reads its stream's gradient in
-// place where bwd_in_place allows it), 1 (the copy dropout_bwd makes at rate 0, as before:
-// for A/B). The same bits either way.
-static int block_dcopy_env(void) {
-    const char *e = getenv("PF_BLOCK_DCOPY");
-    if (!e || !*e || !strcmp(e, "0")) return 0;
-    if (!strcmp(e, "1")) return 1;
-    pf_die("PF_BLOCK_DCOPY=%s: expected 0 (no copy where it can go, the default) or 1 (copy always)", e);
-}
-
-// A step whose dropout is the identity (rate 0) can take the target stream's gradient
-// itself as d_out, no copy of it (a stream-sized read and write), when the op writes no
-// gradient into that stream, or when its backward allows d_out to be its d_x (the
-// transition's: backend.h). The gradient is then read as the copy would have been.
-static int bwd_in_place(const pf_step *s, const pf_dropout *dd, int dcopy) {
-    if (dd->rate > 0 || dcopy) return 0;
-    if (s->input != s->target && s->second != s->target) return 1;
-    return s->op == PF_OP_TRANSITION && s->second != s->target;
-}
-
 void pf_block_bwd(pf_block *b, pf_backend *be, pf_streams *st, pf_streams *d, const void *saved,
                   void *ws, pf_act *d_delta, uint64_t key) {
-    int dcopy = block_dcopy_env();
     for (int i = b->n - 1; i >= 0; i--) {
         pf_step *s = &b->step[i];
         pf_dropout dd = step_dropout(b, s, st, key, i, 1);
+        be->dropout_bwd(be, &dd, d_delta, d->x[s->target]);
         const pf_act *mask = st->mask[s->mask];
         const void *sv = (const char *)saved + s->saved_off;
         pf_act *dx = d->x[s->input];
-        if (step_res(s, be)) {
-            be->trimul_bwd_res(be, &s->d.trimul, &s->p.trimul, &s->g.trimul, mask, sv, &dd, d->x[s->target], dx, ws);
-            continue;
-        }
-        const pf_act *d_out = d->x[s->target];
-        if (!bwd_in_place(s, &dd, dcopy)) {
-            be->dropout_bwd(be, &dd, d_delta, d->x[s->target]);
-            d_out = d_delta;
-        }
         pf_act *dx2 = s->second >= 0 ? d->x[s->second] : NULL;
-        OPS[s->op].bwd(be, s, mask, sv, d_out, dx, dx2, ws);
+        OPS[s->op].bwd(be, s, mask, sv, d_delta, dx, dx2, ws);
     }
 }
 

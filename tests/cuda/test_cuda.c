@@ -602,14 +602,6 @@ static void test_transition_path(int act, int use_mask, int64_t M, int c, int n,
     H_gpu->transition_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, m.gs, dout.d, dx.b.d, m.gw);
     h_check_doubled(label);
     g_twice(label, "dx", &dx);
-    // d_out as d_x itself (backend.h; the block executor's residual stream at rate 0):
-    // the same bits as d_out apart holding the same values
-    hgrad da = g_in(M * c, 13), db = g_in(M * c, 13);
-    hbuf dsame = h_copy(&da.b);
-    H_gpu->transition_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, m.gs, dsame.d, da.b.d, m.gw);
-    H_gpu->transition_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, m.gs, db.b.d, db.b.d, m.gw);
-    tl_check(!memcmp(h_download(&da.b), h_download(&db.b), sizeof(real) * (size_t)(M * c)), label,
-             "dx with d_out = dx not bit-identical to d_out apart");
     int64_t runs = pf_cuda_transition_fused_runs(H_gpu) - runs0;
     int want = o.fused && H_bf16 && c % 8 == 0 && c <= 256 && act && !bias;  // SwiGLU only (cu_tr_fused_applies)
     tl_check(want ? runs > 0 : runs == 0, label, "fused hidden-layer kernels ran %lld times, expected %s",
@@ -796,50 +788,6 @@ static void test_dap_mem(void) {
              (double)ma.saved / (1 << 30));
 }
 
-// The residual form (backend.h trimul_fwd_res / trimul_bwd_res; turned on here whatever
-// PF_TRIMUL_RES says, then back) as the executor calls it, on the stream in place
-// (y = z, dy = d_z), at rate 0, with a row-shared mask (the pair stack's) and with an
-// unshared one: the same bits as trimul_fwd then dropout_add (dropout_bwd then
-// trimul_bwd) on the GPU, parameter gradients included, and the CPU's residual form
-// (its unfused composition) within the usual tolerance. Runs last: it moves G.
-static void trimul_res(const char *label, const pf_trimul_dims *d, const pf_trimul_p *P, pf_trimul_p *G,
-                       const pf_trimul_p *Pd, pf_trimul_p *Gd, const hbuf *z, const real *mh, const void *md,
-                       const mems *m) {
-    int was = H_gpu->trimul_fwd_res != NULL;
-    pf_cuda_set_trimul_res(H_gpu, 1);
-    int64_t nz = d->N * d->N * d->c_z;
-    for (int k = 0; k < 3; k++) {
-        pf_dropout dr = {d->N, d->N, d->c_z, k ? 0.25f : 0.f, k == 2 ? -1 : 0, pf_hash2(91, (uint64_t)k), 0};
-        char lk[300], s[320];
-        snprintf(lk, sizeof lk, "%s residual form rate %g axis %d", label, dr.rate, dr.shared_axis);
-        hbuf ya = h_copy(z), o = h_poison(nz), yb = h_copy(z);
-        H_gpu->trimul_fwd(H_gpu, d, Pd, z->d, md, o.d, m->gs, m->gw);
-        H_gpu->dropout_add(H_gpu, &dr, ya.d, o.d);
-        H_gpu->trimul_fwd_res(H_gpu, d, Pd, yb.d, md, &dr, yb.d, m->gs, m->gw);
-        real *a = h_download(&ya), *b = h_download(&yb);
-        tl_check(!memcmp(a, b, sizeof(real) * (size_t)nz), lk, "forward not bit-identical to trimul + dropout_add");
-        real *yc = tl_copy(z->h, nz);
-        H_cpu->trimul_fwd_res(H_cpu, d, P, yc, mh, &dr, yc, m->cs, m->cw);
-        out_check(lk, "fwd", &yb, yc);
-        h_grads_restore();
-        hgrad da = g_in(nz, 12), db = g_in(nz, 12);
-        hbuf dd = h_poison(nz);
-        H_gpu->dropout_bwd(H_gpu, &dr, dd.d, da.b.d);
-        H_gpu->trimul_bwd(H_gpu, d, Pd, Gd, md, m->gs, dd.d, da.b.d, m->gw);
-        h_snapshot_grads();
-        h_grads_restore();
-        H_gpu->trimul_bwd_res(H_gpu, d, Pd, Gd, md, m->gs, &dr, db.b.d, db.b.d, m->gw);
-        h_check_same_bits(lk);
-        real *ga = h_download(&da.b), *gb = h_download(&db.b);
-        tl_check(!memcmp(ga, gb, sizeof(real) * (size_t)nz), lk, "dz not bit-identical to dropout_bwd + trimul_bwd");
-        real *dc = tl_copy(db.init, nz);
-        H_cpu->trimul_bwd_res(H_cpu, d, P, G, mh, m->cs, &dr, dc, dc, m->cw);
-        snprintf(s, sizeof s, "%s dz", lk);
-        h_compare_delta(s, gb, dc, db.init, nz, H_tol);
-    }
-    pf_cuda_set_trimul_res(H_gpu, was);
-}
-
 // fused (pf_cuda_set_trimul_fused): 1, the sides as one kernel (cu_trimul_side.cu) where
 // it applies (bf16, c_z a multiple of 8); 3, those and LN_out read from the channel-major
 // contraction (cu_trimul_ln.cu; any precision); 0, the unfused path forced. The test
@@ -899,7 +847,6 @@ static void test_trimul_path(int64_t N, int c_z, int c, int incoming, int bias, 
     int64_t cm = pf_cuda_trimul_cm_runs(H_gpu) - cm0;
     tl_check(fused == 3 ? cm > 0 : cm == 0, label, "channel-major LN_out ran %lld times, expected %s", (long long)cm,
              fused == 3 ? "some" : "none");
-    trimul_res(label, &d, &P, &G, &Pd, &Gd, &z, use_mask ? mk.h : NULL, use_mask ? mk.d : NULL, &m);
     pf_cuda_set_trimul_fused(H_gpu, 1);
     free_mems(&m);
     finish(label);
