@@ -366,6 +366,10 @@ static void attn_bwd_pieces(const char *label, const attn_case *t, pf_mem whole)
 
 static const char *attn_tag = "";  // "fused ": the run with the one-pass backward forced
 static int attn_module_fused = 1;   // pf_cuda_set_attn_module_fused as set (cu_attn_fuse.cu)
+// --quick re-runs of test_attention under another path (one-pass backward forced, module
+// fusions off) take its first cases only: under compute-sanitizer the whole list three
+// times over did not finish in 430 s (session 10); the full run keeps every case.
+static int attn_brief = 0;
 
 // The Hopper forward reads the pair bias from a bf16 copy where exact (bf16 mode, rows >= 4;
 // cu_flash_sm90.cu): the forward again with the fp32 bias tile (PF_ATTN_FWD_B16=0) must give
@@ -500,6 +504,7 @@ static void test_attention(void) {
     // 8 heads, one row: the bias gradient goes through the per-head planes (cu_flash_bwd.cu)
     pf_attn_dims single8 = {1, 11, 20, 8, 8, 6, PF_BIAS_PAIR, 0};
     test_attn("single 8 heads", single8, 1, 1, 1055);
+    if (quick && attn_brief) return;
     test_attn("single 8 heads fully masked", single8, 2, 1, 1056);
     test_attn("tri_start nomask", ts, 0, 1, 1060);
     test_attn("tri_start fully masked row", ts, 2, 1, 1070);
@@ -1164,7 +1169,9 @@ static void test_attention_fused(void) {
     if (!H_bf16) return;
     pf_cuda_set_attn_fused(H_gpu, 1);
     attn_tag = "fused ";
+    attn_brief = 1;
     test_attention();
+    attn_brief = 0;
     attn_tag = "";
     pf_cuda_set_attn_fused(H_gpu, 0);
 }
@@ -1188,9 +1195,9 @@ static void test_attention_dbias(void) {
         attn_tag = tag;
         pf_cuda_set_attn_dbias(H_gpu, v + 1);
         test_attn("tri_start fully masked row", ts, 2, 1, 1070);
+        if (quick) continue;  // one case per variant under --quick (memcheck time)
         test_attn("tri_end fully masked row", te, 2, 1, 1071);
         test_attn("single 8 heads fully masked", single8, 2, 1, 1056);
-        if (quick) continue;
         test_attn("tri_start big", big_s, 1, 1, 1100);
         test_attn("tri_end big", big_e, 1, 1, 1110);
         test_attn("single 8 heads L132", planes, 1, 1, 1140);
@@ -1204,7 +1211,9 @@ static void test_attention_unfused_module(void) {
     pf_cuda_set_attn_module_fused(H_gpu, 0);
     attn_module_fused = 0;
     attn_tag = "module unfused ";
+    attn_brief = 1;
     test_attention();
+    attn_brief = 0;
     attn_tag = "";
     attn_module_fused = 1;
     pf_cuda_set_attn_module_fused(H_gpu, 1);
