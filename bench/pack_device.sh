@@ -25,6 +25,9 @@ if [ -z "${LIBS_ONLY:-}" ]; then
     done
     make -j2 CUDA=1 MPI=0 BUILD=$B $T >/dev/null
     cp $T $S/
+    # host debug info off (the device code keeps its -lineinfo): 67 -> ~65 MB each, and
+    # xz -6 below brings five programs to ~55 MB, under the device tool's 64 MiB carry
+    for b in $T; do strip --strip-debug "$S/$(basename $b)"; done
 fi
 for l in /usr/lib/x86_64-linux-gnu/openblas-openmp/libopenblas.so.0 /lib/x86_64-linux-gnu/libcjson.so.1 \
          /lib/x86_64-linux-gnu/libgfortran.so.5 /lib/x86_64-linux-gnu/libquadmath.so.0 /lib/x86_64-linux-gnu/libgomp.so.1; do
@@ -37,7 +40,9 @@ cp /usr/include/cjson/cJSON.h $S/sys/include/cjson/
 cp -L /usr/lib/x86_64-linux-gnu/openblas-openmp/libopenblas.so.0 $S/sys/lib/libopenblas.so
 cp -L /usr/lib/x86_64-linux-gnu/libcjson.so $S/sys/lib/libcjson.so
 cp -L /usr/lib/x86_64-linux-gnu/libz.so $S/sys/lib/libz.so
-tar -C $S -cf - . | xz -1 -T2 > .devpack/payload.tar.xz  # -1: fast on a loaded 2-core machine
+# NO_SYS=1: leave out sys/ (only the stages that build on the GPU machine need it)
+[ -n "${NO_SYS:-}" ] && rm -rf $S/sys
+tar -C $S -cf - . | xz -${XZ_LEVEL:-6} -T2 > .devpack/payload.tar.xz  # XZ_LEVEL=1: faster, ~40% larger
 rm -rf $S
 [ -n "${LIBS_ONLY:-}" ] || { rm -f pairfold libpairfold.so; make -j2 pairfold libpairfold.so >/dev/null; }
 X=$(git rev-parse --git-path info/exclude); grep -q "^/.devpack/" "$X" 2>/dev/null || { mkdir -p "$(dirname "$X")"; echo "/.devpack/" >> "$X"; }
