@@ -18,8 +18,8 @@
 // the column sums and the beta-0 GEMMs (another cuBLASLt algorithm may be picked) differ
 // in sum order only. PF_ATTN_FUSE=0 runs the old path unchanged (the same bits as before).
 #include "cu_attn.cuh"
-#include "cu_vec.cuh"
-#include <type_traits>
+#include "cu_lnv.cuh"
+#include "cu_env.cuh"
 
 // The switch is process-wide (not in cu_impl): parsed at the first attention call.
 static int g_fuse = -1;
@@ -27,10 +27,7 @@ static int64_t g_lnb_runs;
 
 int attn_fuse_on(void) {
     if (g_fuse < 0) {
-        const char *e = getenv("PF_ATTN_FUSE");
-        if (!e || !*e || !strcmp(e, "1")) g_fuse = 1;
-        else if (!strcmp(e, "0")) g_fuse = 0;
-        else pf_die("PF_ATTN_FUSE=%s: expected 0 (off) or 1 (on, the default)", e);
+        g_fuse = cu_env_flag("PF_ATTN_FUSE", 1, "off", "on, the default");
     }
     return g_fuse;
 }
@@ -121,39 +118,6 @@ template <typename T> __device__ __forceinline__ float lnb_rnd(float v);
 template <> __device__ __forceinline__ float lnb_rnd<float>(float v) { return v; }
 template <> __device__ __forceinline__ float lnb_rnd<bf16>(float v) { return __bfloat162float(__float2bfloat16(v)); }
 
-template <int LPR>
-__device__ __forceinline__ float lnb_sum(float s) {
-#pragma unroll
-    for (int o = LPR / 2; o; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
-    return s;
-}
-
-// mu, 1 / sqrt(var + eps) as cu_layernorm_vec.cu's kernels compute them (same bits of LN(src))
-template <int LPR>
-__device__ __forceinline__ void lnb_stats(const float (&v)[8], float &mu, float &rs) {
-    constexpr float inv_c = 1.f / (8 * LPR);
-    float s = 0;
-#pragma unroll
-    for (int j = 0; j < 8; j++) s += v[j];
-    mu = lnb_sum<LPR>(s) * inv_c;
-    float q = 0;
-#pragma unroll
-    for (int j = 0; j < 8; j++) {
-        float d = v[j] - mu;
-        q += d * d;
-    }
-    rs = rsqrtf(lnb_sum<LPR>(q) * inv_c + LN_EPS);
-}
-
-template <typename T>
-__device__ __forceinline__ void lnb_load(const T *p, int64_t i, bool ok, float (&v)[8]) {
-    if (ok && p) ld8(p, i, v);
-    else {
-#pragma unroll
-        for (int j = 0; j < 8; j++) v[j] = 0.f;
-    }
-}
-
 // W_bias (H, C) into shared memory in the act type's precision (the GEMM's operand),
 // zeros after it up to total
 template <typename T>
@@ -179,9 +143,9 @@ __global__ void __launch_bounds__(32 * LNB_WARPS)
         int64_t row = rb + lane / LPR;
         bool ok = row < M;
         float v[8], mu, rs;
-        lnb_load(x, row * C + c0, ok, v);
+        lnv_load(x, row * C + c0, ok, v);
         if (cp && ok) st8(cp, row * C + c0, v);
-        lnb_stats<LPR>(v, mu, rs);
+        lnv_stats<LPR>(v, mu, rs);
 #pragma unroll
         for (int j = 0; j < 8; j++) v[j] = lnb_rnd<T>((v[j] - mu) * rs * wr[j] + br[j]);
         if (xln && ok) st8(xln, row * C + c0, v);
@@ -189,7 +153,7 @@ __global__ void __launch_bounds__(32 * LNB_WARPS)
             const float4 *w4 = reinterpret_cast<const float4 *>(ws + h * C + c0);
             float4 a = w4[0], b = w4[1];
             float s = v[0] * a.x + v[1] * a.y + v[2] * a.z + v[3] * a.w + v[4] * b.x + v[5] * b.y + v[6] * b.z + v[7] * b.w;
-            s = lnb_sum<LPR>(s);
+            s = lnv_row_sum<LPR>(s);
             if (ok && lane % LPR == 0) st(zb, row * H + h, s);
         }
     }
@@ -241,12 +205,12 @@ __global__ void __launch_bounds__(32 * LNB_WARPS, HB <= 4 ? 2 : 1)
         int64_t row = rb + lane / LPR, i = row * C + c0;
         bool ok = row < r1;
         float v[8], g[8], dxo[8], dz[HB], mu, rs;
-        lnb_load(x, i, ok, v);
-        lnb_load(dxln, i, ok, g);
-        lnb_load(dx, i, ok && acc, dxo);
+        lnv_load(x, i, ok, v);
+        lnv_load(dxln, i, ok && dxln, g);
+        lnv_load(dx, i, ok && dx && acc, dxo);
 #pragma unroll
         for (int h = 0; h < HB; h++) dz[h] = ok && h < H ? ld(dzb, row * H + h) : 0.f;
-        lnb_stats<LPR>(v, mu, rs);
+        lnv_stats<LPR>(v, mu, rs);
         float s1 = 0, s2 = 0;
 #pragma unroll
         for (int j = 0; j < 8; j++) {
@@ -265,8 +229,8 @@ __global__ void __launch_bounds__(32 * LNB_WARPS, HB <= 4 ? 2 : 1)
             a[1][j] += g[j];
         }
         if (dx) {
-            s1 = lnb_sum<LPR>(s1) * (1.f / C);
-            s2 = lnb_sum<LPR>(s2) * (1.f / C);
+            s1 = lnv_row_sum<LPR>(s1) * (1.f / C);
+            s2 = lnv_row_sum<LPR>(s2) * (1.f / C);
 #pragma unroll
             for (int j = 0; j < 8; j++) dxo[j] += rs * (g[j] * wr[j] - s1 - v[j] * s2);
             if (ok) st8(dx, i, dxo);
@@ -318,7 +282,7 @@ __device__ __forceinline__ void lnb_stage(T *slot, const T *p, int64_t i, bool o
 }
 
 // One butterfly step (offset O) of the reduce-scatter over N heads kept: lanes with bit O set
-// keep the upper half, send the lower; s_l + s_(l^O) as lnb_sum adds them (the same bits).
+// keep the upper half, send the lower; s_l + s_(l^O) as lnv_row_sum adds them (the same bits).
 // base: the first head kept; plain: the offsets summed without halving (lanes equal there).
 template <int O, int N, int HB>
 __device__ __forceinline__ void lnb_rs(float (&s)[HB], int lane, int &base, int &plain) {
@@ -413,7 +377,7 @@ __global__ void __launch_bounds__(LNB_THREADS, HB <= 4 ? 4 : HB <= 8 ? 3 : 2)
         float v[8], mu, rs, s[HB];
         ld8(stg[it % S][threadIdx.x], 0, v);
         if (cp && ok) st8(cp, row * C + c0, v);
-        lnb_stats<LPR>(v, mu, rs);
+        lnv_stats<LPR>(v, mu, rs);
 #pragma unroll
         for (int j = 0; j < 8; j++) v[j] = lnb_rnd<T>((v[j] - mu) * rs * wr[j] + br[j]);
         if (xln && ok) st8(xln, row * C + c0, v);
@@ -500,7 +464,7 @@ __global__ void __launch_bounds__(LNB_THREADS, HB <= 4 ? 2 : 1)
         else
 #pragma unroll
             for (int j = 0; j < 8; j++) dxo[j] = 0.f;
-        lnb_stats<LPR>(v, mu, rs);
+        lnv_stats<LPR>(v, mu, rs);
         float s1 = 0, s2 = 0, t[8];
 #pragma unroll
         for (int j = 0; j < 8; j++) t[j] = 0;
@@ -525,8 +489,8 @@ __global__ void __launch_bounds__(LNB_THREADS, HB <= 4 ? 2 : 1)
             a[1][j] += g[j];
         }
         if (dx) {
-            s1 = lnb_sum<LPR>(s1) * (1.f / C);
-            s2 = lnb_sum<LPR>(s2) * (1.f / C);
+            s1 = lnv_row_sum<LPR>(s1) * (1.f / C);
+            s2 = lnv_row_sum<LPR>(s2) * (1.f / C);
 #pragma unroll
             for (int j = 0; j < 8; j++) dxo[j] += rs * (g[j] * wr[j] - s1 - v[j] * s2);
             if (ok) st8(dx, i, dxo);
@@ -602,29 +566,13 @@ void attn_linear_bwd(cu_impl *c, int64_t M, int in, int out, const pf_linear_p *
     }
 }
 
-static int lnb_lpr(int C) { return C == 32 || C == 64 || C == 128 || C == 256 ? C / 8 : 0; }
-
-// launch(std::integral_constant<int, LPR>) for lpr in {4, 8, 16, 32}
-template <typename F>
-static void lnb_by_lpr(int lpr, F launch) {
-    switch (lpr) {
-    case 4: launch(std::integral_constant<int, 4>()); break;
-    case 8: launch(std::integral_constant<int, 8>()); break;
-    case 16: launch(std::integral_constant<int, 16>()); break;
-    default: launch(std::integral_constant<int, 32>()); break;
-    }
-}
-
 // PF_ATTN_LNB: 1 or unset (the pipelined kernels k_lnb_*_p, the default), 0 (k_lnb_fwd and
 // k_lnb_bwd, A/B runs); process-wide, parsed at the first fused bias call.
 static int g_lnb_pipe = -1;
 
 static int lnb_pipe_on(void) {
     if (g_lnb_pipe < 0) {
-        const char *e = getenv("PF_ATTN_LNB");
-        if (!e || !*e || !strcmp(e, "1")) g_lnb_pipe = 1;
-        else if (!strcmp(e, "0")) g_lnb_pipe = 0;
-        else pf_die("PF_ATTN_LNB=%s: expected 0 (the unpipelined bias kernels) or 1 (pipelined, the default)", e);
+        g_lnb_pipe = cu_env_flag("PF_ATTN_LNB", 1, "the unpipelined bias kernels", "pipelined, the default");
     }
     return g_lnb_pipe;
 }
@@ -652,14 +600,14 @@ static void lnb_by_heads(int H, F launch) {
 
 int attn_lnb_fwd(cu_impl *c, int64_t n, int cb, int H, const pf_layernorm_p *ln, const real *w_bias, const void *src,
                  void *zb, void *copy, void *xln) {
-    int lpr = lnb_lpr(cb);
+    int lpr = lnv_lpr(cb);
     if (!attn_fuse_on() || !lpr || H < 1 || H > LNB_HMAX || n <= 0 || !cu_vec_ok(n * cb, src, copy, xln)) return 0;
     int64_t groups = (n + 32 / lpr - 1) / (32 / lpr);
     unsigned nb = cu_blocks(groups, LNB_WARPS);
     if (nb > 2048) nb = 2048;  // each warp loops over several row groups (as cu_ln_fwd_vec)
     if (g_lnb_grid && nb > (unsigned)g_lnb_grid) nb = (unsigned)g_lnb_grid;
     int pipe = lnb_pipe_on();
-    lnb_by_lpr(lpr, [&](auto L) {
+    lnv_by_lpr(lpr, [&](auto L) {
         constexpr int LPR = decltype(L)::value;
         if (pipe)
             lnb_by_heads(H, [&](auto HBc) {
@@ -695,7 +643,7 @@ static void lnb_bwd_pipe(cu_impl *c, int nb, int64_t n, int H, const float *lw, 
 int attn_lnb_bwd(cu_impl *c, int64_t n, int cb, int H, const pf_layernorm_p *ln, pf_layernorm_p *g_ln,
                  const pf_linear_p *bias, pf_linear_p *g_bias, const void *src, const void *d_ln, const void *dzb,
                  void *d_src) {
-    int lpr = lnb_lpr(cb);
+    int lpr = lnv_lpr(cb);
     if (!attn_fuse_on() || !lpr || H < 1 || H > LNB_HBWD || n <= 0 || bias->b || (g_bias && g_bias->b) ||
         !cu_vec_ok(n * cb, src, d_ln, d_src))
         return 0;
@@ -705,7 +653,7 @@ int attn_lnb_bwd(cu_impl *c, int64_t n, int cb, int H, const pf_layernorm_p *ln,
     size_t mark = cu_pool_mark(c);
     float *part = (float *)cu_pool_get(c, sizeof(float) * (size_t)nb * (size_t)K * (size_t)cb);
     int pipe = lnb_pipe_on();
-    lnb_by_lpr(lpr, [&](auto L) {
+    lnv_by_lpr(lpr, [&](auto L) {
         constexpr int LPR = decltype(L)::value;
         if (pipe && H <= 4)
             CU_DISPATCH(c, T, (lnb_bwd_pipe<T, LPR, 4>(c, nb, n, H, ln->w, ln->b, bias->w, (const T *)src,

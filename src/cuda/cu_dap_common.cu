@@ -1,6 +1,7 @@
 // cu_dap_common.cu: the rank-order sum of a reduce-scatter, and the installation
 // of the CUDA backend's sharded entries (cu_dap.cuh).
 #include "cu_dap.cuh"
+#include "cu_env.cuh"
 
 // One thread per element: the P blocks added in rank order in fp32, rounded once.
 template <typename T>
@@ -45,11 +46,7 @@ void cu_dap_cols(cu_impl *c, void *full, void *blocks, int64_t S, int64_t n, int
 // so), the path measured on two GPUs. They were written in session 7 without a GPU run
 // (NOTES.md): on by default once the dapgpu train part has checked them on two GPUs.
 static int dap_msa_cuda(void) {
-    const char *e = getenv("PF_DAP_MSA_CUDA");
-    if (!e || !*e || !strcmp(e, "0")) return 0;
-    if (!strcmp(e, "1")) return 1;
-    pf_die("PF_DAP_MSA_CUDA=%s: expected 0 (the MSA module replicated under dap, the default) or 1 (sharded)", e);
-    return 0;
+    return cu_env_flag("PF_DAP_MSA_CUDA", 0, "the MSA module replicated under dap, the default", "sharded");
 }
 
 // The sharded ops of the Pairformer and (PF_DAP_MSA_CUDA=1) of the AF3 MSA module. The

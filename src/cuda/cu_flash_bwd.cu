@@ -29,6 +29,7 @@
 // 8-12 warps per SM, not by copies or by the tensor cores.
 // Fragment layouts as in cu_flash_tc.cu (g = lane / 4, t = lane % 4).
 #include "cu_flash_bwd.cuh"
+#include "cu_env.cuh"
 
 // Tile steps run through an S-stage cp.async ring: step s's copies are issued S - 1
 // steps ahead (wait_group S - 2, one barrier per step; a group is committed every
@@ -311,11 +312,9 @@ const char *fa_tc_backward_variant_name(int v) { return v >= 0 && v < fa_tc_back
 // the fragments' order (BWF_DEFAULT_BP, cu_flash_bwd_lean.cuh's BWL_BP | BWL_LP), 0 or
 // unset BWF_DEFAULT (A/B runs); the same bits either way. Read per call (tests switch it).
 static int bwf_default(void) {
-    const char *e = getenv("PF_ATTN_BWD_BP");
-    if (!e || !*e || !strcmp(e, "0")) return BWF_DEFAULT;
-    if (!strcmp(e, "1")) return BWF_DEFAULT_BP;
-    pf_die("PF_ATTN_BWD_BP=%s: expected 0 (the default layout) or 1 (bias and lse / D in the fragments' order)", e);
-    return BWF_DEFAULT;
+    return cu_env_flag("PF_ATTN_BWD_BP", 0, "the default layout", "bias and lse / D in the fragments' order")
+               ? BWF_DEFAULT_BP
+               : BWF_DEFAULT;
 }
 
 static int bw_three_pass(const fa_args *a) { return a->L <= 512 || a->B < 8 ? 1 : 0; }

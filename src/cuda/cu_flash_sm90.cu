@@ -37,6 +37,7 @@
 // Head dimension: c_h in {8, 16, 24, 32}, zero padded to CH = 16 or 32
 // (c_h 24, AF3 single attention, runs on the 32 path, not FFMA).
 #include "cu_mma.cuh"
+#include "cu_env.cuh"
 
 #define S9_Q 64    // queries per block (4 warps x 16)
 #define S9_K 64    // key tile
@@ -661,11 +662,7 @@ int fa_sm90_forward_variant(cu_impl *c, const fa_args *a, int rows, int wg, int 
 // measured and checked on Hopper only), PF_ATTN_SM90=0 turns it off (A/B runs).
 static int s9_enabled(void) {
     static int dev_ok = -1;
-    const char *e = getenv("PF_ATTN_SM90");
-    if (e && *e) {
-        if (!strcmp(e, "0")) return 0;
-        if (strcmp(e, "1")) pf_die("PF_ATTN_SM90=%s: expected 0 (off) or 1 (on, the default on sm_90)", e);
-    }
+    if (!cu_env_flag("PF_ATTN_SM90", 1, "off", "on, the default on sm_90")) return 0;
     if (dev_ok < 0) {
         int dev = 0, major = 0;
         dev_ok = cudaGetDevice(&dev) == cudaSuccess &&
@@ -677,11 +674,7 @@ static int s9_enabled(void) {
 // PF_ATTN_FWD_B16: the bias tile from a bf16 copy where it is exact (1 or unset) or
 // always fp32 (0, A/B runs); the same bits either way.
 static int s9_b16_enabled(void) {
-    const char *e = getenv("PF_ATTN_FWD_B16");
-    if (!e || !*e || !strcmp(e, "1")) return 1;
-    if (!strcmp(e, "0")) return 0;
-    pf_die("PF_ATTN_FWD_B16=%s: expected 0 (fp32 bias tile) or 1 (bf16 copy where exact, the default)", e);
-    return 0;
+    return cu_env_flag("PF_ATTN_FWD_B16", 1, "fp32 bias tile", "bf16 copy where exact, the default");
 }
 
 int fa_sm90_forward(cu_impl *c, const fa_args *a) {

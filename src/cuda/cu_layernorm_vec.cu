@@ -10,44 +10,10 @@
 // overwritten), and its parameter-gradient partials (nb, 2, C) are summed per block in
 // a fixed slot order, then over blocks by k_reduce_parts: no atomics, same bits every
 // run (not the same bits as the scalar kernels: the sums run in another order).
-#include "cu_common.cuh"
-#include "cu_vec.cuh"
-#include <type_traits>
+#include "cu_lnv.cuh"
+#include "cu_env.cuh"
 
 #define LNV_WARPS 8
-
-template <int LPR>
-__device__ __forceinline__ float lnv_row_sum(float s) {
-#pragma unroll
-    for (int o = LPR / 2; o; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
-    return s;
-}
-
-// mu and 1 / sqrt(var + eps) of the row whose 8-channel slices the LPR lanes hold (two passes)
-template <int LPR>
-__device__ __forceinline__ void lnv_stats(const float (&v)[8], float &mu, float &rs) {
-    constexpr float inv_c = 1.f / (8 * LPR);
-    float s = 0;
-#pragma unroll
-    for (int j = 0; j < 8; j++) s += v[j];
-    mu = lnv_row_sum<LPR>(s) * inv_c;
-    float q = 0;
-#pragma unroll
-    for (int j = 0; j < 8; j++) {
-        float d = v[j] - mu;
-        q += d * d;
-    }
-    rs = rsqrtf(lnv_row_sum<LPR>(q) * inv_c + LN_EPS);
-}
-
-template <typename T>
-__device__ __forceinline__ void lnv_load(const T *p, int64_t i, bool ok, float (&v)[8]) {
-    if (ok) ld8(p, i, v);
-    else {
-#pragma unroll
-        for (int j = 0; j < 8; j++) v[j] = 0.f;
-    }
-}
 
 // Rows in groups of 32 / LPR per warp, grid-stride; every lane runs the same trip count
 // (rows past M load zeros and store nothing), so the shuffles stay warp-uniform.
@@ -125,26 +91,8 @@ __global__ void __launch_bounds__(32 * LNV_WARPS) k_ln_bwd_v(int64_t M, const fl
 // PF_LN_VEC=0 turns these kernels off (A/B runs); anything else but 1 is an error.
 static int lnv_enabled(void) {
     static int on = -1;
-    if (on < 0) {
-        const char *e = getenv("PF_LN_VEC");
-        if (e && *e && strcmp(e, "0") && strcmp(e, "1"))
-            pf_die("PF_LN_VEC=%s: expected 0 (off) or 1 (on, the default)", e);
-        on = !(e && !strcmp(e, "0"));
-    }
+    if (on < 0) on = cu_env_flag("PF_LN_VEC", 1, "off", "on, the default");
     return on;
-}
-
-static int lnv_lpr(int C) { return C == 32 || C == 64 || C == 128 || C == 256 ? C / 8 : 0; }
-
-// launch(std::integral_constant<int, LPR>) for lpr in {4, 8, 16, 32}
-template <typename F>
-static void lnv_by_lpr(int lpr, F launch) {
-    switch (lpr) {
-    case 4: launch(std::integral_constant<int, 4>()); break;
-    case 8: launch(std::integral_constant<int, 8>()); break;
-    case 16: launch(std::integral_constant<int, 16>()); break;
-    default: launch(std::integral_constant<int, 32>()); break;
-    }
 }
 
 int cu_ln_fwd_vec(cu_impl *c, int64_t M, int C, const pf_layernorm_p *p, const void *x, void *y) {
