@@ -1,12 +1,35 @@
-// cu_lnv.cuh: the 16-byte-row LayerNorm pieces shared by cu_layernorm_vec.cu (LayerNorm
-// forward / backward) and cu_attn_fuse.cu (LayerNorm fused with the bias logits): LPR =
-// C / 8 lanes hold a row, 8 consecutive channels each, so both compute the same bits of
-// LN(x).
+// cu_lnv.cuh: LayerNorm pieces shared by the kernels that normalise rows, so they compute
+// the same bits of LN(x): the warp-per-row statistics (cu_prim.cu's LayerNorm, the
+// channel-major LN_out of cu_trimul_ln.cu) and the 16-byte-row ones (LPR = C / 8 lanes
+// hold a row, 8 consecutive channels each: cu_layernorm_vec.cu, cu_attn_fuse.cu).
 #ifndef PF_CU_LNV_CUH
 #define PF_CU_LNV_CUH
 #include "cu_common.cuh"
 #include "cu_vec.cuh"
 #include <type_traits>
+
+// One warp's row statistics, shared by the forward and the backward (which
+// recomputes them rather than saving them): from the row v (0 past C) in
+// registers, mu the mean, rs 1 / sqrt(variance + eps); two passes, fp32.
+template <int CPL>
+__device__ __forceinline__ void ln_stats(const float (&v)[CPL], int C, int lane, float &mu, float &rs) {
+    float s = 0;
+#pragma unroll
+    for (int j = 0; j < CPL; j++) s += v[j];
+#pragma unroll
+    for (int o = 16; o; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
+    mu = s / C;
+    float q = 0;
+#pragma unroll
+    for (int j = 0; j < CPL; j++) {
+        int ch = lane + 32 * j;
+        float d = ch < C ? v[j] - mu : 0.f;
+        q += d * d;
+    }
+#pragma unroll
+    for (int o = 16; o; o >>= 1) q += __shfl_xor_sync(0xffffffffu, q, o);
+    rs = rsqrtf(q / C + LN_EPS);
+}
 
 // the sum over the LPR lanes of a row (butterfly: every lane gets it)
 template <int LPR>

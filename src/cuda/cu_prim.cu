@@ -7,34 +7,11 @@
 // partial dw/db; a block's warps are combined in a fixed order, then the
 // per-block partials are summed in block order by a second kernel, so the
 // parameter gradients never depend on scheduling (no atomics).
-#include "cu_common.cuh"
-#include "cu_vec.cuh"
+#include "cu_lnv.cuh"
 
 #define LN_WARPS 8
 #define LN_MAX_BLOCKS 1024
 
-// One warp's row statistics, shared by the forward and the backward (which
-// recomputes them rather than saving them): from the row v (0 past C) in
-// registers, mu the mean, rs 1 / sqrt(variance + eps); two passes, fp32.
-template <int CPL>
-__device__ __forceinline__ void ln_stats(const float (&v)[CPL], int C, int lane, float &mu, float &rs) {
-    float s = 0;
-#pragma unroll
-    for (int j = 0; j < CPL; j++) s += v[j];
-#pragma unroll
-    for (int o = 16; o; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
-    mu = s / C;
-    float q = 0;
-#pragma unroll
-    for (int j = 0; j < CPL; j++) {
-        int ch = lane + 32 * j;
-        float d = ch < C ? v[j] - mu : 0.f;
-        q += d * d;
-    }
-#pragma unroll
-    for (int o = 16; o; o >>= 1) q += __shfl_xor_sync(0xffffffffu, q, o);
-    rs = rsqrtf(q / C + LN_EPS);
-}
 // v <- the row (0 past C); lane holds channels lane + 32 j.
 template <typename T, int CPL>
 __device__ __forceinline__ void ln_load(const T *xr, int C, int lane, float (&v)[CPL]) {

@@ -14,7 +14,7 @@
 // per block over a fixed range of tiles, summed in block order: no atomics. The blocks
 // are one wave of the device (SMs x occupancy): the same bits every run on a device.
 #include "cu_trimul.cuh"
-#include "cu_vec.cuh"
+#include "cu_lnv.cuh"
 #include "cuda_backend.h"
 #include <stdint.h>
 
@@ -146,29 +146,16 @@ __device__ void tl_copy_rows(const T *src, T *dst, int n, bool vec, bool to_s) {
 }
 
 // One position's channels from the staging tile (0 past C), its mean and 1 / sqrt(var
-// + eps): cu_prim.cu's ln_stats, term for term.
+// + eps) by ln_stats (cu_lnv.cuh), as cu_prim.cu's LayerNorm.
 template <typename T, int CPL>
 __device__ __forceinline__ void tl_stats(const T *s, int S, int p, int C, int lane, float (&v)[CPL], float &mu,
                                          float &rs) {
-    float a = 0;
 #pragma unroll
     for (int j = 0; j < CPL; j++) {
         int ch = lane + 32 * j;
         v[j] = ch < C ? ld(s, (int64_t)ch * S + p) : 0.f;
-        a += v[j];
     }
-#pragma unroll
-    for (int o = 16; o; o >>= 1) a += __shfl_xor_sync(0xffffffffu, a, o);
-    mu = a / C;
-    float q = 0;
-#pragma unroll
-    for (int j = 0; j < CPL; j++) {
-        float d = lane + 32 * j < C ? v[j] - mu : 0.f;
-        q += d * d;
-    }
-#pragma unroll
-    for (int o = 16; o; o >>= 1) q += __shfl_xor_sync(0xffffffffu, q, o);
-    rs = rsqrtf(q / C + LN_EPS);
+    ln_stats<CPL>(v, C, lane, mu, rs);
 }
 template <int CPL>
 __device__ __forceinline__ void tl_param(const float *w, int C, int lane, float (&r)[CPL]) {
