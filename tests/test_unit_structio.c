@@ -219,6 +219,21 @@ static void test_writer_limits(void) {
     tl_check(!t && strstr(err, "cannot be written"), "unquotable name", "%s", t ? "accepted" : err);
     free(t);
     pf_structure_free(&s);
+    // a residue without atoms is written too (entity_poly_seq): a line break in its name is
+    // refused, not written as a loop row that does not read back (found by fuzz_structwrite)
+    {
+        uint8_t tok3[3] = {0, 7, 0};
+        memset(&s, 0, sizeof s);
+        pf_chain *c3 = pf_structure_add_chain(&s, "A", 3, tok3);
+        float x0[3] = {0, 0, 0};
+        pf_chain_add_atom(c3, 0, "CA", NULL, x0, 1.0f, 0.f);
+        strcpy(c3->resname[2], "X\rY");
+        t = pf_format_mmcif(&s, "x", &len, err, sizeof err);
+        tl_check(!t && strstr(err, "residue name") && strstr(err, "cannot be written"), "atomless residue name with CR",
+                 "%s", t ? "accepted" : err);
+        free(t);
+        pf_structure_free(&s);
+    }
     memset(&s, 0, sizeof s);
     pf_structure_add_chain(&s, "A", 3, NULL);
     t = pf_format_mmcif(&s, "x", &len, err, sizeof err);

@@ -106,8 +106,7 @@ static int cif_atoms(pf_strbuf *b, const pf_structure *s, const int *ent, char *
     for (int ci = 0; ci < s->n_chains; ci++) {
         const pf_chain *c = &s->chains[ci];
         for (int i = 0; i < c->n; i++) {
-            const char *rn = res_name(c, i);
-            if (n_atoms_of(c, i) > 0 && check_name("residue name", rn, c, i, err, errlen)) return -1;
+            const char *rn = res_name(c, i);  // checked by pf_format_mmcif
             for (int32_t k = c->atom_start ? c->atom_start[i] : 0; k < (c->atom_start ? c->atom_start[i + 1] : 0); k++) {
                 const pf_atom *a = &c->atoms[k];
                 if (check_name("atom name", a->name, c, i, err, errlen) || check_name("element", a->element, c, i, err, errlen))
@@ -138,8 +137,13 @@ static int cif_atoms(pf_strbuf *b, const pf_structure *s, const int *ent, char *
 }
 
 char *pf_format_mmcif(const pf_structure *s, const char *name, size_t *len, char *err, size_t errlen) {
-    for (int c = 0; c < s->n_chains; c++)
-        if (check_name("chain id", s->chains[c].id, &s->chains[c], -1, err, errlen)) return NULL;
+    // every residue name is written (entity_poly_seq), with atoms or not
+    for (int c = 0; c < s->n_chains; c++) {
+        const pf_chain *ch = &s->chains[c];
+        if (check_name("chain id", ch->id, ch, -1, err, errlen)) return NULL;
+        for (int i = 0; i < ch->n; i++)
+            if (check_name("residue name", res_name(ch, i), ch, i, err, errlen)) return NULL;
+    }
     pf_strbuf b = {0};
     // the data block name: letters, digits, '-', '_' and '.' only
     char block[64];
