@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # seed_corpus.sh KIND DIR: a few real files of one kind from ../shared/data
-# (decompressed, cut to 64 KiB) as the starting corpus of fuzz_KIND.
+# (decompressed, cut to 64 KiB) and the fixed findings fuzz/regress/KIND_* as
+# the starting corpus of fuzz_KIND.
 set -u
 kind=$1; out=$2; dd=${PF_DATA_DIR:-../shared/data}
 mkdir -p "$out"
-[ -d "$dd" ] || { echo "seed_corpus: $dd not found, empty corpus"; exit 0; }
+# fixed findings (fuzz/regress/KIND_*): in every corpus, so each run replays them first
+for f in fuzz/regress/"$kind"_*; do [ -f "$f" ] && cp "$f" "$out/regress_$(basename "$f")"; done
+[ -d "$dd" ] || { echo "seed_corpus: $dd not found, no seed files"; exit 0; }
 pick() { ls $1 2>/dev/null | head -n ${2:-6}; }
 case $kind in
   pdb) files=$(pick "$dd/structures/*.pdb.gz" 8) ;;

@@ -33,7 +33,8 @@ static void diff_structures(const pf_structure *a, const pf_structure *b, char *
         }
         for (int i = 0; i < x->n; i++) {
             if (x->tok[i] != y->tok[i] || x->resolved[i] != y->resolved[i] || x->atom_mask[i] != y->atom_mask[i] ||
-                strcmp(x->resname[i], y->resname[i]) || x->atom_start[i] != y->atom_start[i] ||
+                strcmp(x->resname[i], y->resname[i]) || strcmp(x->parent[i], y->parent[i]) ||
+                x->atom_start[i] != y->atom_start[i] ||
                 (x->atom_start[i + 1] > x->atom_start[i] && (x->auth_num[i] != y->auth_num[i] || x->icode[i] != y->icode[i]))) {
                 snprintf(out, cap, "chain %s position %d: %s %d%c vs %s %d%c", x->id, i, x->resname[i], x->auth_num[i],
                          x->icode[i], y->resname[i], y->auth_num[i], y->icode[i]);
@@ -61,7 +62,7 @@ static void diff_structures(const pf_structure *a, const pf_structure *b, char *
 
 // The PDB reader keeps amino acids only (ligands some mmCIF files list inside
 // a polymer, like 721P's GNP, are dropped): s without the residues whose names
-// are not amino acids. Returns how many atoms went.
+// are not amino acids (and have no MODRES parent). Returns how many atoms went.
 static int strip_non_amino(pf_structure *s) {
     int gone = 0;
     for (int ci = 0; ci < s->n_chains; ci++) {
@@ -70,7 +71,7 @@ static int strip_non_amino(pf_structure *s) {
         for (int i = 0; i < c->n; i++) {
             int32_t a0 = c->atom_start[i], a1 = c->atom_start[i + 1];
             c->atom_start[i] = m;
-            if (a1 > a0 && pf_tok_from_name3(c->resname[i]) < 0) {
+            if (a1 > a0 && pf_tok_from_name3(c->resname[i]) < 0 && !c->parent[i][0]) {
                 gone += a1 - a0;
                 if (c->resolved[i]) c->n_resolved--;
                 c->resolved[i] = 0, c->atom_mask[i] = 0, c->auth_num[i] = 0, c->icode[i] = ' ';
@@ -149,6 +150,56 @@ static void test_round_trips(const char *dir) {
     closedir(d);
     tl_check(files > 0 && atoms > 0, "round trips", "%d files, %ld atoms", files, atoms);
     if (getenv("PF_VERBOSE")) printf("round trips: %d files, %ld atoms, %d refused by the PDB writer\n", files, atoms, pdb_refused);
+}
+
+// Residues that are amino acids only through their MODRES parent (ZZM: MET;
+// ZZX: GYS, a chromophore whose token is UNK) come back from both writers with
+// their parents and tokens, and a chain of nothing else is not lost: the PDB
+// writer wrote no MODRES, so the reader dropped them ("no protein chains" for
+// chain B alone; found by fuzz_structwrite, fuzz/regress/structwrite_pdb_modres.bin).
+static void test_modres_round_trip(void) {
+    static const char *pdb[] = {
+        "MODRES 1ABC ZZM A    2  MET  MODIFIED METHIONINE",
+        "MODRES 1ABC ZZX B    7  GYS",
+        "ATOM      1  N   ALA A   1       1.000   2.000   3.000  1.00 10.00           N",
+        "ATOM      2  CA  ALA A   1       2.000   2.000   3.000  1.00 10.00           C",
+        "HETATM    3  N   ZZM A   2       3.000   2.000   3.000  1.00 20.00           N",
+        "HETATM    4  CA  ZZM A   2       4.000   2.000   3.000  1.00 20.00           C",
+        "HETATM    5 SE   ZZM A   2       5.000   2.000   3.000  0.50 20.00          SE",
+        "TER       6      ZZM A   2",
+        "HETATM    7  CA  ZZX B   7       6.000   2.000   3.000  1.00 30.00           C",
+        "TER       8      ZZX B   7",
+        "END"};
+    char text[2048] = "", one[512] = "", err[512], why[512] = "", name[64];
+    for (size_t k = 0; k < sizeof pdb / sizeof *pdb; k++) {
+        strcat(strcat(text, pdb[k]), "\n");
+        if (k == 1 || k >= 8) strcat(strcat(one, pdb[k]), "\n");  // chain B alone
+    }
+    pf_structure s;
+    int rc = pf_parse_structure_text(text, strlen(text), "modres.pdb", &s, err, sizeof err);
+    tl_check(rc == 0 && s.n_chains == 2, "modres read", "%s", rc ? err : "not 2 chains");
+    if (rc) return;
+    tl_check(!strcmp(s.chains[0].parent[1], "MET") && s.chains[0].tok[1] == pf_tok_from_name3("MET") &&
+                 !s.chains[0].parent[0][0] && !strcmp(s.chains[1].parent[0], "GYS") && s.chains[1].tok[0] == pf_tok_from_name3("UNK"),
+             "modres parents", "%s %s", s.chains[0].parent[1], s.chains[1].parent[0]);
+    for (int cif = 0; cif < 2; cif++) {  // same chains, tokens, parents and atoms (round_trip's checks)
+        snprintf(name, sizeof name, "modres %s", cif ? "mmCIF" : "PDB");
+        tl_check(round_trip(&s, "modres", cif, why, sizeof why) == 0, name, "refused: %s", why);
+    }
+    pf_structure_free(&s);
+    // the fuzz input's case: one residue, its name and its parent's token unknown
+    rc = pf_parse_structure_text(one, strlen(one), "modres.pdb", &s, err, sizeof err);
+    tl_check(rc == 0 && s.n_chains == 1 && !strcmp(s.chains[0].id, "B"), "modres chain B", "%s", rc ? err : "chains");
+    if (rc == 0) {
+        size_t len;
+        char *t = pf_format_pdb(&s, &len, err, sizeof err);
+        pf_structure b;
+        rc = t ? pf_parse_structure_text(t, len, "w.pdb", &b, err, sizeof err) : -1;
+        tl_check(rc == 0 && b.n_chains == 1 && b.chains[0].atom_start[1] == 1, "modres only residue", "%s", rc ? err : "differs");
+        if (rc == 0) pf_structure_free(&b);
+        free(t);
+        pf_structure_free(&s);
+    }
 }
 
 // A hand-made two-residue chain (the builder predicted models use).
@@ -349,6 +400,7 @@ static void test_score_errors(void) {
 int main(int argc, char **argv) {
     test_round_trips(argc > 1 ? argv[1] : "data/structures");
     test_writer_limits();
+    test_modres_round_trip();
     test_superpose();
     test_lddt_tm();
     test_score_errors();

@@ -210,6 +210,7 @@ void pf_rb_seq(pf_rbuild *rb, const char *key, long num, const char *resname) {
 }
 
 void pf_rb_modres(pf_rbuild *rb, const char *name, const char *parent) {
+    if (!name[0] || !parent[0]) return;
     rb->mods = realloc(rb->mods, (size_t)(rb->n_mods + 1) * sizeof *rb->mods);
     cpy(rb->mods[rb->n_mods].name, name, 8);
     cpy(rb->mods[rb->n_mods].parent, parent, 8);
@@ -223,16 +224,22 @@ void pf_rb_entity_type(pf_rbuild *rb, const char *entity, int protein) {
     rb->n_ents++;
 }
 
+// The parent amino acid of a residue name the table does not know: the first
+// MODRES / _pdbx_struct_mod_residue record for it whose parent is one; NULL
+// when none is (or the table knows the name).
+static const char *mod_parent(const pf_rbuild *rb, const char *name) {
+    if (pf_tok_from_name3(name) >= 0) return NULL;
+    for (int i = 0; i < rb->n_mods; i++)
+        if (strcmp(rb->mods[i].name, name) == 0 && pf_tok_from_name3(rb->mods[i].parent) >= 0) return rb->mods[i].parent;
+    return NULL;
+}
+
 // Token of a residue name in a sequence record (unknown names become UNK).
 static int seq_tok(const pf_rbuild *rb, const char *name) {
     int t = pf_tok_from_name3(name);
     if (t >= 0) return t;
-    for (int i = 0; i < rb->n_mods; i++)
-        if (strcmp(rb->mods[i].name, name) == 0) {
-            t = pf_tok_from_name3(rb->mods[i].parent);
-            if (t >= 0) return t;
-        }
-    return PF_TOK_UNK;
+    const char *p = mod_parent(rb, name);
+    return p ? pf_tok_from_name3(p) : PF_TOK_UNK;
 }
 
 // Amino-acid token of a resolved residue, -1 when it is not part of a protein chain.
@@ -243,11 +250,8 @@ static int res_tok(const pf_rbuild *rb, const rres *r, int cif_mode) {
     }
     if (cif_mode && r->seq_id < 1 && rb->n_ents > 0) return -1;  // non-polymer entity
     if (pf_is_water_or_nucleotide(r->name)) return -1;
-    int t = pf_tok_from_name3(r->name);
-    if (t < 0) {
-        for (int i = 0; i < rb->n_mods; i++)
-            if (strcmp(rb->mods[i].name, r->name) == 0) t = pf_tok_from_name3(rb->mods[i].parent);
-    }
+    const char *p = mod_parent(rb, r->name);
+    int t = pf_tok_from_name3(p ? p : r->name);
     if (r->het && r->after_ter) return -1;  // ligands after the chain's TER
     // Unknown names are dropped like ligands (their positions stay in the
     // sequence, unresolved, when SEQRES / entity_poly_seq lists them).
@@ -265,8 +269,9 @@ static void chain_alloc(pf_chain *c, int n) {
     c->icode = malloc(m);
     c->resname = calloc(m, sizeof *c->resname);
     c->atom_start = calloc(m + 1, sizeof(int32_t));
+    c->parent = calloc(m, sizeof *c->parent);
     if (!c->tok || !c->resolved || !c->atom_mask || !c->xyz || !c->auth_num || !c->icode || !c->resname ||
-        !c->atom_start)
+        !c->atom_start || !c->parent)
         pf_die("out of memory");
     memset(c->icode, ' ', m);
 }
@@ -412,6 +417,10 @@ int pf_rb_finish(pf_rbuild *rb, int cif_mode, pf_structure *s, const char *name,
             for (int k = 0; k < nres; k++) place(c, k, &rb->r[idx[k]], tok[idx[k]], 1, src, idx[k]);
         }
         chain_atoms(rb, c, src, rfirst, order);
+        for (int k = 0; k < c->n; k++) {
+            const char *p = mod_parent(rb, c->resname[k]);
+            if (p) cpy(c->parent[k], p, sizeof c->parent[k]);
+        }
         free(src);
         free(idx);
     }
@@ -438,6 +447,7 @@ void pf_structure_free(pf_structure *s) {
         free(c->resname);
         free(c->atom_start);
         free(c->atoms);
+        free(c->parent);
     }
     free(s->chains);
     memset(s, 0, sizeof *s);

@@ -34,6 +34,11 @@ typedef struct {
     char (*resname)[8];  // (n) residue name as in the file ("MSE"), else from the sequence record
     int32_t *atom_start; // (n + 1) residue i's atoms are atoms[atom_start[i] .. atom_start[i + 1])
     pf_atom *atoms;      // (atom_start[n]) in file order per residue; none for unresolved residues
+    // (n) the parent amino acid ("MET") that the file's MODRES (PDB) or
+    // _pdbx_struct_mod_residue (mmCIF) records gave a residue name the reader
+    // does not know; it is what made the residue an amino acid, so the writers
+    // write it back. "" for every other residue.
+    char (*parent)[8];
 } pf_chain;
 
 typedef struct {

@@ -93,6 +93,41 @@ static void cif_entities(pf_strbuf *b, const pf_structure *s, const int *ent, in
     }
 }
 
+static const char *MOD_COLS[] = {"id", "label_asym_id", "label_seq_id", "label_comp_id", "auth_asym_id",
+                                 "auth_seq_id", "auth_comp_id", "PDB_ins_code", "parent_comp_id"};
+
+// _pdbx_struct_mod_residue for residues that are amino acids only through
+// their parent (see pdb_modres): it gives them their token when read back.
+static void cif_modres(pf_strbuf *b, const pf_structure *s) {
+    int n = 0;
+    for (int ci = 0; ci < s->n_chains; ci++) {
+        const pf_chain *c = &s->chains[ci];
+        for (int i = 0; c->parent && i < c->n; i++) {
+            if (!c->parent[i][0]) continue;
+            if (n++ == 0) {
+                pf_strbuf_printf(b, "#\nloop_\n");
+                for (size_t k = 0; k < sizeof MOD_COLS / sizeof *MOD_COLS; k++)
+                    pf_strbuf_printf(b, "_pdbx_struct_mod_residue.%s\n", MOD_COLS[k]);
+            }
+            const char *rn = res_name(c, i);  // checked by pf_format_mmcif
+            pf_strbuf_printf(b, "%d ", n);
+            cif_value(b, c->id);
+            pf_strbuf_printf(b, "%d ", i + 1);
+            cif_value(b, rn);
+            cif_value(b, c->id);
+            if (n_atoms_of(c, i) > 0) pf_strbuf_printf(b, "%d ", c->auth_num[i]);
+            else pf_strbuf_printf(b, "? ");  // an unresolved residue has no author number
+            cif_value(b, rn);
+            char icode[2] = {c->icode[i], 0};
+            if (icode[0] == ' ') pf_strbuf_printf(b, "? ");
+            else cif_value(b, icode);
+            cif_value(b, c->parent[i]);
+            b->n--;  // no blank at the end of the row
+            pf_strbuf_printf(b, "\n");
+        }
+    }
+}
+
 static const char *ATOM_SITE_COLS[] = {"group_PDB", "id", "type_symbol", "label_atom_id", "label_alt_id",
                                        "label_comp_id", "label_asym_id", "label_entity_id", "label_seq_id",
                                        "pdbx_PDB_ins_code", "Cartn_x", "Cartn_y", "Cartn_z", "occupancy",
@@ -156,6 +191,7 @@ char *pf_format_mmcif(const pf_structure *s, const char *name, size_t *len, char
     int n_ent;
     int *ent = entities(s, &n_ent);
     cif_entities(&b, s, ent, n_ent);
+    cif_modres(&b, s);
     int rc = cif_atoms(&b, s, ent, err, errlen);
     free(ent);
     if (rc) {
@@ -182,6 +218,18 @@ static void pdb_seqres(pf_strbuf *b, const pf_chain *c) {
         for (int k = i; k < i + 13 && k < c->n; k++) pf_strbuf_printf(b, "%3s ", res_name(c, k));
         b->n--;  // no blank after the last name
         pf_strbuf_printf(b, "\n");
+    }
+}
+
+// MODRES (columns 13-15 the residue, 17 the chain, 19-23 its number and
+// insertion code, 25-27 the parent) for every residue that is an amino acid
+// only through its parent: without it the reader drops the residue. Names
+// that do not fit columns 13-15 are skipped (the writer refuses their atoms).
+static void pdb_modres(pf_strbuf *b, const pf_chain *c) {
+    for (int i = 0; c->parent && i < c->n; i++) {
+        const char *rn = res_name(c, i);
+        if (c->parent[i][0] && strlen(rn) <= 3 && !strpbrk(rn, "\n\r"))
+            pf_strbuf_printf(b, "MODRES      %3s %c %4d%c %3s\n", rn, c->id[0], c->auth_num[i], c->icode[i], c->parent[i]);
     }
 }
 
@@ -250,6 +298,7 @@ char *pf_format_pdb(const pf_structure *s, size_t *len, char *err, size_t errlen
         }
         pdb_seqres(&b, c);
     }
+    for (int ci = 0; ci < s->n_chains; ci++) pdb_modres(&b, &s->chains[ci]);
     int64_t serial = 0;
     for (int ci = 0; ci < s->n_chains; ci++)
         if (pdb_chain(&b, &s->chains[ci], &serial, err, errlen)) {

@@ -12,11 +12,13 @@
 
 // mmCIF text (data block `name`, e.g. the model name): _entity, _entity_poly,
 // _entity_poly_seq (chains with the same residue names share an entity),
-// _struct_asym and one _atom_site loop (label_asym_id = auth_asym_id = chain id,
-// label_seq_id = position in the chain's sequence, 1-based). NULL with a message
-// in err when the structure has no atoms or a name cannot be written.
+// _struct_asym, _pdbx_struct_mod_residue (residues with a parent) and one
+// _atom_site loop (label_asym_id = auth_asym_id = chain id, label_seq_id =
+// position in the chain's sequence, 1-based). NULL with a message in err when
+// the structure has no atoms or a name cannot be written.
 char *pf_format_mmcif(const pf_structure *s, const char *name, size_t *len, char *err, size_t errlen);
-// PDB text (fixed columns: SEQRES, ATOM/HETATM, TER after each chain, END).
+// PDB text (fixed columns: SEQRES, MODRES for residues with a parent (see
+// pf_chain.parent), ATOM/HETATM, TER after each chain, END).
 // The format's limits are errors, naming the chain and residue: chain ids of
 // one character, residue names of at most 3, residue numbers -999..9999,
 // coordinates -999.999..9999.999, B-factors and occupancies below 1000. Atom
