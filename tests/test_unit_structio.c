@@ -200,6 +200,24 @@ static void test_modres_round_trip(void) {
         free(t);
         pf_structure_free(&s);
     }
+    // a protein entity of nothing but a ligand (mmCIF; 721P's GNP alone): the PDB reader
+    // would find no protein chain in the written file, so the PDB writer refuses it
+    static const char *cif =
+        "data_x\nloop_\n_entity.id\n_entity.type\n1 polymer\nloop_\n_entity_poly.entity_id\n"
+        "_entity_poly.type\n1 polypeptide(L)\nloop_\n_atom_site.group_PDB\n_atom_site.id\n"
+        "_atom_site.type_symbol\n_atom_site.label_atom_id\n_atom_site.label_comp_id\n_atom_site.label_asym_id\n"
+        "_atom_site.label_entity_id\n_atom_site.label_seq_id\n_atom_site.Cartn_x\n_atom_site.Cartn_y\n"
+        "_atom_site.Cartn_z\n_atom_site.auth_seq_id\n_atom_site.auth_asym_id\n"
+        "HETATM 1 P PG GNP A 1 1 1.0 2.0 3.0 1 A\n";
+    rc = pf_parse_structure_text(cif, strlen(cif), "gnp.cif", &s, err, sizeof err);
+    tl_check(rc == 0 && s.n_chains == 1, "ligand-only chain read", "%s", rc ? err : "chains");
+    if (rc == 0) {
+        size_t len;
+        char *t = pf_format_pdb(&s, &len, err, sizeof err);
+        tl_check(!t && strstr(err, "no protein chain"), "ligand-only chain to PDB", "%s", t ? "written" : err);
+        free(t);
+        pf_structure_free(&s);
+    }
 }
 
 // A hand-made two-residue chain (the builder predicted models use).

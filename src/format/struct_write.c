@@ -264,11 +264,21 @@ static int pdb_residue_ok(const pf_chain *c, int i, char *err, size_t errlen) {
     return 0;
 }
 
-static int pdb_chain(pf_strbuf *b, const pf_chain *c, int64_t *serial, char *err, size_t errlen) {
+// 1 when the PDB reader takes residue i for an amino acid (structbuild.c's
+// res_tok): waters and nucleotides never, else a known name or a parent.
+static int pdb_reads_back(const pf_chain *c, int i) {
+    const char *rn = res_name(c, i);
+    return !pf_is_water_or_nucleotide(rn) && (pf_tok_from_name3(rn) >= 0 || (c->parent && c->parent[i][0]));
+}
+
+// The chain's atom records and TER; *kept counts the residues written that
+// the PDB reader keeps.
+static int pdb_chain(pf_strbuf *b, const pf_chain *c, int64_t *serial, int *kept, char *err, size_t errlen) {
     int last = -1;
     for (int i = 0; i < c->n; i++) {
         if (n_atoms_of(c, i) == 0) continue;
         if (pdb_residue_ok(c, i, err, errlen)) return -1;
+        *kept += pdb_reads_back(c, i);
         const char *rn = res_name(c, i);
         for (int32_t k = c->atom_start[i]; k < c->atom_start[i + 1]; k++) {
             const pf_atom *a = &c->atoms[k];
@@ -300,13 +310,18 @@ char *pf_format_pdb(const pf_structure *s, size_t *len, char *err, size_t errlen
     }
     for (int ci = 0; ci < s->n_chains; ci++) pdb_modres(&b, &s->chains[ci]);
     int64_t serial = 0;
+    int kept = 0;
     for (int ci = 0; ci < s->n_chains; ci++)
-        if (pdb_chain(&b, &s->chains[ci], &serial, err, errlen)) {
+        if (pdb_chain(&b, &s->chains[ci], &serial, &kept, err, errlen)) {
             free(b.s);
             return NULL;
         }
-    if (serial == 0) {
-        snprintf(err, errlen, "the structure has no atoms to write");
+    if (serial == 0 || kept == 0) {
+        // kept == 0: every residue is a ligand some mmCIF file listed in a
+        // protein entity (721P's GNP): the written file would not read back
+        if (serial == 0) snprintf(err, errlen, "the structure has no atoms to write");
+        else snprintf(err, errlen, "no residue with atoms is an amino acid (or has a MODRES parent), so the PDB "
+                                   "reader would find no protein chain (write mmCIF)");
         free(b.s);
         return NULL;
     }

@@ -21,7 +21,9 @@ char *pf_format_mmcif(const pf_structure *s, const char *name, size_t *len, char
 // pf_chain.parent), ATOM/HETATM, TER after each chain, END).
 // The format's limits are errors, naming the chain and residue: chain ids of
 // one character, residue names of at most 3, residue numbers -999..9999,
-// coordinates -999.999..9999.999, B-factors and occupancies below 1000. Atom
+// coordinates -999.999..9999.999, B-factors and occupancies below 1000, and
+// at least one residue with atoms that the PDB reader keeps (an amino acid or
+// one with a parent: it drops the rest, and reads no chain as an error). Atom
 // serial numbers past 99999 wrap (readers do not use them).
 char *pf_format_pdb(const pf_structure *s, size_t *len, char *err, size_t errlen);
 // Write path atomically (temp file + rename), format by extension: .cif or
