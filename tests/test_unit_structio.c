@@ -301,6 +301,13 @@ static void test_writer_limits(void) {
         tl_check(!t && strstr(err, "residue name") && strstr(err, "cannot be written"), "atomless residue name with CR",
                  "%s", t ? "accepted" : err);
         free(t);
+        // a CR as insertion code (PDB column 27 of a fuzzed file) made a row that did not read back
+        strcpy(c3->resname[2], "GLY");
+        c3->icode[0] = '\r';
+        t = pf_format_mmcif(&s, "x", &len, err, sizeof err);
+        tl_check(!t && strstr(err, "insertion code") && strstr(err, "cannot be written"), "insertion code CR", "%s",
+                 t ? "accepted" : err);
+        free(t);
         pf_structure_free(&s);
     }
     memset(&s, 0, sizeof s);

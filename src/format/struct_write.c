@@ -176,8 +176,12 @@ char *pf_format_mmcif(const pf_structure *s, const char *name, size_t *len, char
     for (int c = 0; c < s->n_chains; c++) {
         const pf_chain *ch = &s->chains[c];
         if (check_name("chain id", ch->id, ch, -1, err, errlen)) return NULL;
-        for (int i = 0; i < ch->n; i++)
-            if (check_name("residue name", res_name(ch, i), ch, i, err, errlen)) return NULL;
+        for (int i = 0; i < ch->n; i++) {
+            char icode[2] = {ch->icode[i], 0};  // a PDB column 27 may hold a CR
+            if (check_name("residue name", res_name(ch, i), ch, i, err, errlen) ||
+                check_name("insertion code", icode, ch, i, err, errlen))
+                return NULL;
+        }
     }
     pf_strbuf b = {0};
     // the data block name: letters, digits, '-', '_' and '.' only
