@@ -13,10 +13,14 @@
 // X channel-major in place (the layout dA, dB take) and its parameter-gradient partials
 // per block over a fixed range of tiles, summed in block order: no atomics. The blocks
 // are one wave of the device (SMs x occupancy): the same bits every run on a device.
+// PF_TM_LN_BWD=2 runs the backward as k_tm_ln_cm_bwd2 (the same bits, fewer instructions;
+// below, docs/TRIMUL.md).
 #include "cu_trimul.cuh"
 #include "cu_lnv.cuh"
 #include "cuda_backend.h"
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
 #define TL_WARPS 8
 #define TL_THREADS (32 * TL_WARPS)
@@ -33,9 +37,12 @@ __host__ __device__ constexpr int tl_stride(int P) {
 }
 // Bytes of a block's tiles: X's (C x P) channel-major, then the (P x C) rows.
 template <typename T>
+__host__ __device__ constexpr size_t tl_tile_bytes_c(int C, int P) {
+    return (((size_t)C * tl_stride<T>(P) * sizeof(T) + 15) & ~(size_t)15) + (size_t)P * C * sizeof(T);
+}
+template <typename T>
 static size_t tl_tile_bytes(int C, int P) {
-    size_t cm = ((size_t)C * tl_stride<T>(P) * sizeof(T) + 15) & ~(size_t)15;
-    return cm + (size_t)P * C * sizeof(T);
+    return tl_tile_bytes_c<T>(C, P);
 }
 template <typename T>
 __device__ __forceinline__ T *tl_rows_of(T *s, int C, int P) {
@@ -262,6 +269,171 @@ __global__ void __launch_bounds__(TL_THREADS)
     }
 }
 
+// ---- the backward, variant 2 (PF_TM_LN_BWD=2) ------------------------------------
+// k_tm_ln_cm_bwd measured ~0.45 ms per (2^20, 128) bf16 call on the H200 where its bytes
+// need ~0.19: it is instruction-bound. With C and P known only at run time every
+// position pays 4 IEEE divisions by C (a slow-path check and call each), a branch and
+// an address recomputation around each of its CPL shared-memory stores, and integer
+// divisions by P / 8 in the tile copies (~310 instructions per position, SASS); and a
+// tile's X and dy loads are two round trips. Variant 2 is the same kernel with C and
+// P as template constants where C = 32 CPL (the model's widths: divisions by a power
+// of two become exact multiplications, no per-channel branches), two positions per warp
+// step (their shuffle chains overlap), and X's and dy's loads of a tile issued together.
+// The arithmetic is variant 1's, term for term, in the same order, over variant 1's
+// blocks and tile ranges: dx and the parameter gradients the same bits.
+
+// dy's rows of a whole tile (P x C, contiguous, 16-byte aligned) -> o, asynchronously
+// (cp.async, sm_80+: no registers held; tl_cp_wait before the block's barrier).
+template <typename T>
+__device__ __forceinline__ void tl_cp_rows(const T *dy, T *o, int n) {
+    const char *src = reinterpret_cast<const char *>(dy);
+    uint32_t dst = (uint32_t)__cvta_generic_to_shared(o);
+    for (int i = threadIdx.x; i < n * (int)sizeof(T) / 16; i += TL_THREADS)
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst + 16 * i), "l"(src + 16 * (int64_t)i));
+    asm volatile("cp.async.commit_group;\n" ::);
+}
+__device__ __forceinline__ void tl_cp_wait() { asm volatile("cp.async.wait_all;\n" ::); }
+
+// X's positions [p0, p0 + P) <- s (C, stride): a whole tile of 16-byte runs.
+// The stores are st.global.v4 by hand: tl_s2g8's uint4 store reaches the PTX as four
+// 4-byte stores (a quarter of the bytes per store instruction; nvcc 13, SASS).
+template <typename T>
+__device__ __forceinline__ void tl_store_cm_full(const T *s, T *X, int64_t ldx, int64_t p0, int P, int C) {
+    const int S = tl_stride<T>(P), per = P / 8, n = C * per;
+    for (int i = threadIdx.x; i < n; i += TL_THREADS) {
+        const uint32_t *sw = reinterpret_cast<const uint32_t *>(s + (i / per) * S + (i % per) * 8);
+        T *g = X + (int64_t)(i / per) * ldx + p0 + (i % per) * 8;
+#pragma unroll
+        for (int v = 0; v < TL_NV(T); v++)
+            asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"l"(reinterpret_cast<uint4 *>(g) + v),
+                         "r"(sw[4 * v]), "r"(sw[4 * v + 1]), "r"(sw[4 * v + 2]), "r"(sw[4 * v + 3])
+                         : "memory");
+    }
+}
+
+// Positions pp[0], pp[1] of the tile (the second only where two): dx over X's staging
+// tile s, the lane's parameter-gradient sums aw, ab. k_tm_ln_cm_bwd's loop body, two
+// positions at once, in its order (pp[0] < pp[1] are consecutive positions of the warp).
+template <typename T, int CPL>
+__device__ __forceinline__ void tl_bwd_two(T *s, const T *o, int S, int C, int lane, const int (&pp)[2], bool two,
+                                           const float (&wr)[CPL], float (&aw)[CPL], float (&ab)[CPL]) {
+    float v[2][CPL], g[2][CPL], mu[2], rs[2], s1[2] = {0, 0}, s2[2] = {0, 0};
+#pragma unroll
+    for (int k = 0; k < 2; k++) {
+#pragma unroll
+        for (int j = 0; j < CPL; j++) {
+            int ch = lane + 32 * j;
+            v[k][j] = ch < C ? ld(s, (int64_t)ch * S + pp[k]) : 0.f;
+            g[k][j] = ch < C ? ld(o, (int64_t)pp[k] * C + ch) : 0.f;
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < 2; k++) ln_stats<CPL>(v[k], C, lane, mu[k], rs[k]);
+#pragma unroll
+    for (int k = 0; k < 2; k++) {
+#pragma unroll
+        for (int j = 0; j < CPL; j++) {
+            int ch = lane + 32 * j;
+            // variant 1's operations as its SASS has them (no other contraction)
+            float xh = __fmul_rn(__fsub_rn(v[k][j], mu[k]), rs[k]);
+            v[k][j] = xh;
+            if (ch < C) {
+                float dxh = __fmul_rn(g[k][j], wr[j]);
+                s1[k] = __fadd_rn(s1[k], dxh);
+                s2[k] = __fmaf_rn(xh, dxh, s2[k]);
+                if (k == 0 || two) {
+                    aw[j] = __fmaf_rn(xh, g[k][j], aw[j]);
+                    ab[j] = __fadd_rn(ab[j], g[k][j]);
+                }
+            }
+        }
+    }
+#pragma unroll
+    for (int m = 16; m; m >>= 1) {
+#pragma unroll
+        for (int k = 0; k < 2; k++) {
+            s1[k] += __shfl_xor_sync(0xffffffffu, s1[k], m);
+            s2[k] += __shfl_xor_sync(0xffffffffu, s2[k], m);
+        }
+    }
+#pragma unroll
+    for (int k = 0; k < 2; k++) {
+        s1[k] /= C;
+        s2[k] /= C;
+        if (k == 1 && !two) break;
+#pragma unroll
+        for (int j = 0; j < CPL; j++) {
+            int ch = lane + 32 * j;
+            // variant 1's contraction (SASS): fma(g, w, -s1), fma(-xh, s2, .), fma(rs, ., 0)
+            float t = __fmaf_rn(g[k][j], wr[j], -s1[k]);
+            t = __fmaf_rn(-v[k][j], s2[k], t);
+            if (ch < C) st(s, (int64_t)ch * S + pp[k], __fmaf_rn(rs[k], t, 0.f));
+        }
+    }
+}
+
+// k_tm_ln_cm_bwd's contract (part (gridDim.x, 2, C)); CC, PP: C and P where constant, else 0.
+// bf16 with C constant, C <= 128: TL_BWD2_MINB blocks per SM at least (64 registers at
+// 256 threads: 4 blocks, 32 warps; unbounded, C = 128 took 80, 3 blocks); the bound
+// spills elsewhere (fp32, C at run time), which keep their registers.
+#define TL_BWD2_MINB 4
+template <typename T, int CPL, int CC, int PP>
+__global__ void __launch_bounds__(TL_THREADS, sizeof(T) == 2 && CC && CPL <= 4 ? TL_BWD2_MINB : 1)
+    k_tm_ln_cm_bwd2(int64_t n, int C_, int P_, const float *w, T *X, int64_t ldx, const T *dy, float *part,
+                    bool xvec, bool dvec) {
+    extern __shared__ __align__(16) unsigned char tl_sm[];
+    const int C = CC ? CC : C_, P = PP ? PP : P_;
+    T *s = reinterpret_cast<T *>(tl_sm), *o = tl_rows_of(s, C, P);  // (C, S), (P, C)
+    const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5, S = tl_stride<T>(P);
+    int64_t tiles = (n + P - 1) / P, per = (tiles + gridDim.x - 1) / gridDim.x;
+    int64_t t0 = (int64_t)blockIdx.x * per, t1 = t0 + per < tiles ? t0 + per : tiles;
+    float wr[CPL], aw[CPL], ab[CPL];
+    tl_param<CPL>(w, C, lane, wr);
+#pragma unroll
+    for (int j = 0; j < CPL; j++) aw[j] = ab[j] = 0.f;
+    // whole 16-byte tiles (fast): dy's rows come by cp.async, issued while the tile
+    // before stores its dx (o is free then), so only X's loads wait in the tile
+    auto fast = [&](int64_t t) { return xvec && dvec && n - t * P >= P; };
+    if (t0 < t1 && fast(t0)) tl_cp_rows(dy + t0 * P * C, o, P * C);
+    for (int64_t t = t0; t < t1; t++) {
+        int64_t p0 = t * P;
+        int np = n - p0 < P ? (int)(n - p0) : P;
+        if (fast(t)) {
+            tl_load_cm_full(X, ldx, p0, P, C, s);
+            tl_cp_wait();
+        } else {
+            tl_load_cm(X, ldx, p0, np, P, C, s, xvec);
+            tl_copy_rows(dy + p0 * C, o, np * C, dvec, true);
+        }
+        __syncthreads();
+        // the warp's positions wid, wid + 8, ... in pairs (a lone last one computed twice,
+        // stored and summed once)
+        for (int p = wid; p < np; p += 2 * TL_WARPS) {
+            bool two = p + TL_WARPS < np;
+            const int pp[2] = {p, two ? p + TL_WARPS : p};
+            tl_bwd_two<T, CPL>(s, o, S, C, lane, pp, two, wr, aw, ab);
+        }
+        __syncthreads();
+        if (t + 1 < t1 && fast(t + 1)) tl_cp_rows(dy + (p0 + P) * C, o, P * C);
+        if (xvec && np == P) tl_store_cm_full(s, X, ldx, p0, P, C);
+        else tl_store_cm(s, X, ldx, p0, np, P, C, xvec);
+        __syncthreads();
+    }
+    float *red = reinterpret_cast<float *>(tl_sm);  // (TL_WARPS, 2, 32 CPL): the tiles are done
+#pragma unroll
+    for (int j = 0; j < CPL; j++) {
+        red[(wid * 2 + 0) * 32 * CPL + lane + 32 * j] = aw[j];
+        red[(wid * 2 + 1) * 32 * CPL + lane + 32 * j] = ab[j];
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < 2 * C; i += TL_THREADS) {
+        int k = i / C, ch = i % C;
+        float a = 0;
+        for (int u = 0; u < TL_WARPS; u++) a += red[(u * 2 + k) * 32 * CPL + ch];
+        part[(int64_t)blockIdx.x * 2 * C + i] = a;
+    }
+}
+
 // gw, gb (C) += the sums over nb partials (nb, 2, C): a block per column, its threads'
 // strided sums then a tree, in a fixed order.
 __global__ void k_tm_ln_parts(int nb, int C, const float *part, float *gw, float *gb) {
@@ -281,10 +453,14 @@ __global__ void k_tm_ln_parts(int nb, int C, const float *part, float *gw, float
 
 // Positions per tile: the most (64 down to 8) whose tiles fit TL_SMEM.
 template <typename T>
-static int tl_positions(int C) {
+__host__ __device__ constexpr int tl_positions_c(int C) {
     int P = 64;
-    while (P > 8 && tl_tile_bytes<T>(C, P) > TL_SMEM) P /= 2;
+    while (P > 8 && tl_tile_bytes_c<T>(C, P) > TL_SMEM) P /= 2;
     return P;
+}
+template <typename T>
+static int tl_positions(int C) {
+    return tl_positions_c<T>(C);
 }
 static bool tl_vec_cm(const void *X, int64_t ldx) { return ldx % 8 == 0 && ((uintptr_t)X & 15) == 0; }
 static bool tl_vec_rows(const void *y, int C) { return C % 8 == 0 && ((uintptr_t)y & 15) == 0; }
@@ -300,24 +476,62 @@ static void tl_launch_fwd(cu_impl *c, int64_t n, int C, const pf_layernorm_p *p,
     CU_LAUNCHED();
     tl_runs++;
 }
+// PF_TM_LN_BWD: 1 or unset, k_tm_ln_cm_bwd (the default); 2, k_tm_ln_cm_bwd2. Read once;
+// pf_cuda_set_tm_ln_bwd overrides it (tests).
+static int tl_bwd_variant;
+static int64_t tl_bwd2_runs;  // launches of k_tm_ln_cm_bwd2 (tests: the path was taken)
+static int tl_bwd_env(void) {
+    if (!tl_bwd_variant) {
+        const char *e = getenv("PF_TM_LN_BWD");
+        if (!e || !*e || !strcmp(e, "1")) tl_bwd_variant = 1;
+        else if (!strcmp(e, "2")) tl_bwd_variant = 2;
+        else pf_die("PF_TM_LN_BWD=%s: expected 1 (k_tm_ln_cm_bwd, the default) or 2 (k_tm_ln_cm_bwd2)", e);
+    }
+    return tl_bwd_variant;
+}
+
+// Blocks of one wave of kernel k (the device's SMs x occupancy: the same bits every run
+// on it), at most the tiles.
+static int tl_wave(cu_impl *c, const void *k, size_t sm, int64_t tiles) {
+    int occ = 0;
+    CU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k, TL_THREADS, sm));
+    int64_t cap = (int64_t)(c->n_sm > 0 ? c->n_sm : 1) * (occ > 0 ? occ : 1);
+    return (int)(tiles < cap ? tiles : cap);
+}
+
+// k_tm_ln_cm_bwd2 with C = 32 CPL and P constants where they are the host's choice for T
+// (FULL), else both at run time.
+template <typename T, int CPL, bool FULL>
+static void tl_launch_bwd2(cu_impl *c, int64_t n, int C, int P, size_t sm, const float *w, void *X, int64_t ldx,
+                           const void *dy, float *part, int nb) {
+    constexpr int CC = FULL ? 32 * CPL : 0;
+    constexpr int PP = FULL ? tl_positions_c<T>(32 * CPL) : 0;
+    k_tm_ln_cm_bwd2<T, CPL, CC, PP><<<nb, TL_THREADS, sm, c->stream>>>(n, C, P, w, (T *)X, ldx, (const T *)dy, part,
+                                                                      tl_vec_cm(X, ldx), tl_vec_rows(dy, C));
+    CU_LAUNCHED();
+    tl_bwd2_runs++;
+}
+
 template <int CPL>
 static void tl_launch_bwd(cu_impl *c, int64_t n, int C, const pf_layernorm_p *p, pf_layernorm_p *g, void *X,
                           int64_t ldx, const void *dy) {
     size_t mark = cu_pool_mark(c);
+    const int v2 = tl_bwd_env() == 2, full = C == 32 * CPL;
     CU_DISPATCH(c, T, {
         int P = tl_positions<T>(C);
         int64_t tiles = (n + P - 1) / P;
         size_t red = sizeof(float) * TL_WARPS * 2 * 32 * CPL, sm = tl_tile_bytes<T>(C, P);
         if (sm < red) sm = red;
-        // one wave of resident blocks (the device's, so the same bits every run on it)
-        int occ = 0;
-        CU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k_tm_ln_cm_bwd<T, CPL>, TL_THREADS, sm));
-        int64_t cap = (int64_t)(c->n_sm > 0 ? c->n_sm : 1) * (occ > 0 ? occ : 1);
-        int nb = (int)(tiles < cap ? tiles : cap);
+        // variant 2 takes variant 1's blocks (its wave), so the same partials: the same bits
+        // (bf16 C = 128: both 4 blocks per SM, 64 registers)
+        int nb = tl_wave(c, (const void *)k_tm_ln_cm_bwd<T, CPL>, sm, tiles);
         float *part = (float *)cu_pool_get(c, sizeof(float) * (size_t)nb * 2 * C);
-        k_tm_ln_cm_bwd<T, CPL><<<nb, TL_THREADS, sm, c->stream>>>(
-            n, C, P, p->w, (T *)X, ldx, (const T *)dy, part, tl_vec_cm(X, ldx), tl_vec_rows(dy, C));
-        CU_LAUNCHED();
+        if (!v2) {
+            k_tm_ln_cm_bwd<T, CPL><<<nb, TL_THREADS, sm, c->stream>>>(
+                n, C, P, p->w, (T *)X, ldx, (const T *)dy, part, tl_vec_cm(X, ldx), tl_vec_rows(dy, C));
+            CU_LAUNCHED();
+        } else if (full) tl_launch_bwd2<T, CPL, true>(c, n, C, P, sm, p->w, X, ldx, dy, part, nb);
+        else tl_launch_bwd2<T, CPL, false>(c, n, C, P, sm, p->w, X, ldx, dy, part, nb);
         if (g) {
             k_tm_ln_parts<<<2 * C, 128, 0, c->stream>>>(nb, C, part, g->w, g->b);
             CU_LAUNCHED();
@@ -350,4 +564,15 @@ void cu_tm_ln_cm_bwd_set(cu_impl *c, int64_t n, int C, const pf_layernorm_p *p, 
 extern "C" int64_t pf_cuda_trimul_cm_runs(pf_backend *be) {
     (void)be;
     return tl_runs;
+}
+extern "C" int pf_cuda_set_tm_ln_bwd(pf_backend *be, int variant) {
+    (void)be;
+    if (variant != 1 && variant != 2) pf_die("pf_cuda_set_tm_ln_bwd: variant %d, expected 1 or 2", variant);
+    int was = tl_bwd_env();
+    tl_bwd_variant = variant;
+    return was;
+}
+extern "C" int64_t pf_cuda_tm_ln_bwd2_runs(pf_backend *be) {
+    (void)be;
+    return tl_bwd2_runs;
 }
