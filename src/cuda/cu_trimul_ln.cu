@@ -13,8 +13,8 @@
 // X channel-major in place (the layout dA, dB take) and its parameter-gradient partials
 // per block over a fixed range of tiles, summed in block order: no atomics. The blocks
 // are one wave of the device (SMs x occupancy): the same bits every run on a device.
-// PF_TM_LN_BWD=2 runs the backward as k_tm_ln_cm_bwd2 (the same bits, fewer instructions;
-// below, docs/TRIMUL.md).
+// PF_TM_LN_CM=2 runs the forward with C constant and the backward as k_tm_ln_cm_bwd2 (the
+// same bits, fewer instructions; below, docs/TRIMUL.md).
 #include "cu_trimul.cuh"
 #include "cu_lnv.cuh"
 #include "cuda_backend.h"
@@ -171,10 +171,13 @@ __device__ __forceinline__ void tl_param(const float *w, int C, int lane, float 
 }
 
 // y (n, C) = LN(X's positions [0, n)), X (C, ld); a block per tile of P positions.
-template <typename T, int CPL>
+// CC, PP: C and P as constants (variant 2, PF_TM_LN_CM=2: no run-time divisions by C, no
+// per-channel branches; the same bits), else 0 (C_, P_ at run time).
+template <typename T, int CPL, int CC, int PP>
 __global__ void __launch_bounds__(TL_THREADS)
-    k_tm_ln_cm_fwd(int64_t n, int C, int P, const float *w, const float *b, const T *X, int64_t ldx, T *y,
+    k_tm_ln_cm_fwd(int64_t n, int C_, int P_, const float *w, const float *b, const T *X, int64_t ldx, T *y,
                    bool xvec, bool yvec) {
+    const int C = CC ? CC : C_, P = PP ? PP : P_;
     extern __shared__ __align__(16) unsigned char tl_sm[];
     T *s = reinterpret_cast<T *>(tl_sm), *o = tl_rows_of(s, C, P);  // (C, S), (P, C)
     const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5, S = tl_stride<T>(P);
@@ -191,7 +194,8 @@ __global__ void __launch_bounds__(TL_THREADS)
 #pragma unroll
         for (int j = 0; j < CPL; j++) {
             int ch = lane + 32 * j;
-            if (ch < C) st(o, (int64_t)p * C + ch, (v[j] - mu) * rs * wr[j] + br[j]);
+            float yv = __fmaf_rn(__fmul_rn(__fsub_rn(v[j], mu), rs), wr[j], br[j]);  // roundings spelled out
+            if (ch < C) st(o, (int64_t)p * C + ch, yv);
         }
     }
     __syncthreads();
@@ -227,14 +231,16 @@ __global__ void __launch_bounds__(TL_THREADS)
             for (int j = 0; j < CPL; j++) {
                 int ch = lane + 32 * j;
                 g[j] = ch < C ? ld(o, (int64_t)p * C + ch) : 0.f;
-                float xh = (v[j] - mu) * rs;
+                // the roundings spelled out (no contraction left to the compiler, which
+                // chose per code path: k_tm_ln_cm_bwd2 does the same operations)
+                float xh = __fmul_rn(__fsub_rn(v[j], mu), rs);
                 v[j] = xh;
                 if (ch < C) {
-                    float dxh = g[j] * wr[j];
-                    s1 += dxh;
-                    s2 += dxh * xh;
-                    aw[j] += g[j] * xh;
-                    ab[j] += g[j];
+                    float dxh = __fmul_rn(g[j], wr[j]);
+                    s1 = __fadd_rn(s1, dxh);
+                    s2 = __fmaf_rn(xh, dxh, s2);
+                    aw[j] = __fmaf_rn(xh, g[j], aw[j]);
+                    ab[j] = __fadd_rn(ab[j], g[j]);
                 }
             }
 #pragma unroll
@@ -247,7 +253,8 @@ __global__ void __launch_bounds__(TL_THREADS)
 #pragma unroll
             for (int j = 0; j < CPL; j++) {  // the lane's own channels of column p: read above
                 int ch = lane + 32 * j;
-                if (ch < C) st(s, (int64_t)ch * S + p, 0.f + rs * (g[j] * wr[j] - s1 - v[j] * s2));
+                float t = __fmaf_rn(-v[j], s2, __fmaf_rn(g[j], wr[j], -s1));  // g w - s1 - xh s2
+                if (ch < C) st(s, (int64_t)ch * S + p, __fmaf_rn(rs, t, 0.f));
             }
         }
         __syncthreads();
@@ -269,7 +276,7 @@ __global__ void __launch_bounds__(TL_THREADS)
     }
 }
 
-// ---- the backward, variant 2 (PF_TM_LN_BWD=2) ------------------------------------
+// ---- the backward, variant 2 (PF_TM_LN_CM=2) -------------------------------------
 // k_tm_ln_cm_bwd measured ~0.45 ms per (2^20, 128) bf16 call on the H200 where its bytes
 // need ~0.19: it is instruction-bound. With C and P known only at run time every
 // position pays 4 IEEE divisions by C (a slow-path check and call each), a branch and
@@ -279,8 +286,9 @@ __global__ void __launch_bounds__(TL_THREADS)
 // P as template constants where C = 32 CPL (the model's widths: divisions by a power
 // of two become exact multiplications, no per-channel branches), two positions per warp
 // step (their shuffle chains overlap), and X's and dy's loads of a tile issued together.
-// The arithmetic is variant 1's, term for term, in the same order, over variant 1's
-// blocks and tile ranges: dx and the parameter gradients the same bits.
+// The arithmetic is variant 1's, term for term, in the same order (both spell out their
+// roundings: __fmul_rn, __fmaf_rn ...), over variant 1's blocks and tile ranges: dx and
+// the parameter gradients the same bits.
 
 // dy's rows of a whole tile (P x C, contiguous, 16-byte aligned) -> o, asynchronously
 // (cp.async, sm_80+: no registers held; tl_cp_wait before the block's barrier).
@@ -334,7 +342,7 @@ __device__ __forceinline__ void tl_bwd_two(T *s, const T *o, int S, int C, int l
 #pragma unroll
         for (int j = 0; j < CPL; j++) {
             int ch = lane + 32 * j;
-            // variant 1's operations as its SASS has them (no other contraction)
+            // variant 1's operations, the roundings spelled out as there
             float xh = __fmul_rn(__fsub_rn(v[k][j], mu[k]), rs[k]);
             v[k][j] = xh;
             if (ch < C) {
@@ -364,9 +372,7 @@ __device__ __forceinline__ void tl_bwd_two(T *s, const T *o, int S, int C, int l
 #pragma unroll
         for (int j = 0; j < CPL; j++) {
             int ch = lane + 32 * j;
-            // variant 1's contraction (SASS): fma(g, w, -s1), fma(-xh, s2, .), fma(rs, ., 0)
-            float t = __fmaf_rn(g[k][j], wr[j], -s1[k]);
-            t = __fmaf_rn(-v[k][j], s2[k], t);
+            float t = __fmaf_rn(-v[k][j], s2[k], __fmaf_rn(g[k][j], wr[j], -s1[k]));  // as variant 1
             if (ch < C) st(s, (int64_t)ch * S + pp[k], __fmaf_rn(rs[k], t, 0.f));
         }
     }
@@ -465,31 +471,43 @@ static int tl_positions(int C) {
 static bool tl_vec_cm(const void *X, int64_t ldx) { return ldx % 8 == 0 && ((uintptr_t)X & 15) == 0; }
 static bool tl_vec_rows(const void *y, int C) { return C % 8 == 0 && ((uintptr_t)y & 15) == 0; }
 
-template <int CPL>
-static void tl_launch_fwd(cu_impl *c, int64_t n, int C, const pf_layernorm_p *p, const void *X, int64_t ldx, void *y) {
-    CU_DISPATCH(c, T, {
-        int P = tl_positions<T>(C);
-        int64_t tiles = (n + P - 1) / P;
-        k_tm_ln_cm_fwd<T, CPL><<<(unsigned)tiles, TL_THREADS, tl_tile_bytes<T>(C, P), c->stream>>>(
-            n, C, P, p->w, p->b, (const T *)X, ldx, (T *)y, tl_vec_cm(X, ldx), tl_vec_rows(y, C));
-    });
-    CU_LAUNCHED();
-    tl_runs++;
-}
-// PF_TM_LN_BWD: 1 or unset, k_tm_ln_cm_bwd (the default); 2, k_tm_ln_cm_bwd2. Read once;
-// pf_cuda_set_tm_ln_bwd overrides it (tests).
-static int tl_bwd_variant;
-static int64_t tl_bwd2_runs;  // launches of k_tm_ln_cm_bwd2 (tests: the path was taken)
-static int tl_bwd_env(void) {
-    if (!tl_bwd_variant) {
-        const char *e = getenv("PF_TM_LN_BWD");
-        if (!e || !*e || !strcmp(e, "1")) tl_bwd_variant = 1;
-        else if (!strcmp(e, "2")) tl_bwd_variant = 2;
-        else pf_die("PF_TM_LN_BWD=%s: expected 1 (k_tm_ln_cm_bwd, the default) or 2 (k_tm_ln_cm_bwd2)", e);
+// PF_TM_LN_CM, mode 3's LN_out kernels: 1 or unset, k_tm_ln_cm_fwd with C at run time and
+// k_tm_ln_cm_bwd (the default); 2, k_tm_ln_cm_fwd with C and P constant where C = 32 CPL
+// and k_tm_ln_cm_bwd2. Read once; pf_cuda_set_tm_ln_cm overrides it (tests).
+static int tl_cm_variant;
+static int64_t tl_cm2_runs;  // launches of variant 2's kernels (tests: the path was taken)
+static int tl_cm_env(void) {
+    if (!tl_cm_variant) {
+        const char *e = getenv("PF_TM_LN_CM");
+        if (!e || !*e || !strcmp(e, "1")) tl_cm_variant = 1;
+        else if (!strcmp(e, "2")) tl_cm_variant = 2;
+        else pf_die("PF_TM_LN_CM=%s: expected 1 (C at run time, k_tm_ln_cm_bwd: the default) or 2 (C constant, "
+                    "k_tm_ln_cm_bwd2)", e);
     }
-    return tl_bwd_variant;
+    return tl_cm_variant;
 }
 
+template <typename T, int CPL, bool FULL>
+static void tl_launch_fwd_t(cu_impl *c, int64_t n, int C, const pf_layernorm_p *p, const void *X, int64_t ldx,
+                            void *y) {
+    constexpr int CC = FULL ? 32 * CPL : 0;
+    constexpr int PP = FULL ? tl_positions_c<T>(32 * CPL) : 0;
+    int P = tl_positions<T>(C);
+    int64_t tiles = (n + P - 1) / P;
+    k_tm_ln_cm_fwd<T, CPL, CC, PP><<<(unsigned)tiles, TL_THREADS, tl_tile_bytes<T>(C, P), c->stream>>>(
+        n, C, P, p->w, p->b, (const T *)X, ldx, (T *)y, tl_vec_cm(X, ldx), tl_vec_rows(y, C));
+    CU_LAUNCHED();
+}
+template <int CPL>
+static void tl_launch_fwd(cu_impl *c, int64_t n, int C, const pf_layernorm_p *p, const void *X, int64_t ldx, void *y) {
+    const int full = tl_cm_env() == 2 && C == 32 * CPL;
+    CU_DISPATCH(c, T, {
+        if (full) tl_launch_fwd_t<T, CPL, true>(c, n, C, p, X, ldx, y);
+        else tl_launch_fwd_t<T, CPL, false>(c, n, C, p, X, ldx, y);
+    });
+    tl_runs++;
+    tl_cm2_runs += full;
+}
 // Blocks of one wave of kernel k (the device's SMs x occupancy: the same bits every run
 // on it), at most the tiles.
 static int tl_wave(cu_impl *c, const void *k, size_t sm, int64_t tiles) {
@@ -509,14 +527,14 @@ static void tl_launch_bwd2(cu_impl *c, int64_t n, int C, int P, size_t sm, const
     k_tm_ln_cm_bwd2<T, CPL, CC, PP><<<nb, TL_THREADS, sm, c->stream>>>(n, C, P, w, (T *)X, ldx, (const T *)dy, part,
                                                                       tl_vec_cm(X, ldx), tl_vec_rows(dy, C));
     CU_LAUNCHED();
-    tl_bwd2_runs++;
+    tl_cm2_runs++;
 }
 
 template <int CPL>
 static void tl_launch_bwd(cu_impl *c, int64_t n, int C, const pf_layernorm_p *p, pf_layernorm_p *g, void *X,
                           int64_t ldx, const void *dy) {
     size_t mark = cu_pool_mark(c);
-    const int v2 = tl_bwd_env() == 2, full = C == 32 * CPL;
+    const int v2 = tl_cm_env() == 2, full = C == 32 * CPL;
     CU_DISPATCH(c, T, {
         int P = tl_positions<T>(C);
         int64_t tiles = (n + P - 1) / P;
@@ -565,14 +583,14 @@ extern "C" int64_t pf_cuda_trimul_cm_runs(pf_backend *be) {
     (void)be;
     return tl_runs;
 }
-extern "C" int pf_cuda_set_tm_ln_bwd(pf_backend *be, int variant) {
+extern "C" int pf_cuda_set_tm_ln_cm(pf_backend *be, int variant) {
     (void)be;
-    if (variant != 1 && variant != 2) pf_die("pf_cuda_set_tm_ln_bwd: variant %d, expected 1 or 2", variant);
-    int was = tl_bwd_env();
-    tl_bwd_variant = variant;
+    if (variant != 1 && variant != 2) pf_die("pf_cuda_set_tm_ln_cm: variant %d, expected 1 or 2", variant);
+    int was = tl_cm_env();
+    tl_cm_variant = variant;
     return was;
 }
-extern "C" int64_t pf_cuda_tm_ln_bwd2_runs(pf_backend *be) {
+extern "C" int64_t pf_cuda_tm_ln_cm2_runs(pf_backend *be) {
     (void)be;
-    return tl_bwd2_runs;
+    return tl_cm2_runs;
 }

@@ -54,12 +54,13 @@ void pf_cuda_set_trimul_fused(pf_backend *be, int mode);
 int64_t pf_cuda_trimul_fused_runs(pf_backend *be);
 // Launches of mode 3's channel-major LN_out forward so far, in this process (tests).
 int64_t pf_cuda_trimul_cm_runs(pf_backend *be);
-// Mode 3's LN_out backward kernel (cu_trimul_ln.cu): 1 k_tm_ln_cm_bwd (the default), 2
-// k_tm_ln_cm_bwd2 (the same arithmetic, fewer instructions); PF_TM_LN_BWD sets it at the
-// first use. Returns the variant before (tests, A/B runs); other values stop.
-int pf_cuda_set_tm_ln_bwd(pf_backend *be, int variant);
-// Launches of k_tm_ln_cm_bwd2 so far, in this process (tests).
-int64_t pf_cuda_tm_ln_bwd2_runs(pf_backend *be);
+// Mode 3's LN_out kernels (cu_trimul_ln.cu): 1 with C at run time (the default), 2 with
+// C constant where a multiple of 32 and the backward k_tm_ln_cm_bwd2 (the same bits,
+// fewer instructions); PF_TM_LN_CM sets it at the first use. Returns the variant before
+// (tests, A/B runs); other values stop.
+int pf_cuda_set_tm_ln_cm(pf_backend *be, int variant);
+// Launches of variant 2's kernels so far, in this process (tests).
+int64_t pf_cuda_tm_ln_cm2_runs(pf_backend *be);
 // The transition's hidden layer as one tensor-core kernel per pass (bf16, sm_80+, c a
 // multiple of 8 up to 256; cu_transition_fused.cu): 1 with the input LayerNorm in the
 // forward kernel's prologue (the default; PF_TR_FUSED at backend creation sets the

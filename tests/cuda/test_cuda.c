@@ -793,43 +793,46 @@ static void test_dap_mem(void) {
              (double)ma.saved / (1 << 30));
 }
 
-// Mode 3's LN_out backward in variant 2 (k_tm_ln_cm_bwd2) against variant 1
-// (k_tm_ln_cm_bwd) from the same start on the whole path's saved and ws: the same
-// arithmetic in the same order over the same blocks, so dz and every parameter
-// gradient the same bits.
-static void trimul_cm_bwd_variants(const char *label, const pf_trimul_dims *d, const pf_trimul_p *Pd,
-                                   pf_trimul_p *Gd, const void *mask, void *gs, void *gw, const hbuf *dout) {
+// Mode 3's LN_out kernels in variant 2 (C constant where a multiple of 32,
+// k_tm_ln_cm_bwd2) against variant 1, the forward that saves and the backward from the
+// same start on the whole path's saved and ws: the same arithmetic in the same order
+// over the same blocks, so the output, dz and every parameter gradient the same bits.
+static void trimul_cm_variants(const char *label, const pf_trimul_dims *d, const pf_trimul_p *Pd, pf_trimul_p *Gd,
+                               const hbuf *z, const void *mask, void *gs, void *gw, const hbuf *dout) {
     char lk[300];
-    snprintf(lk, sizeof lk, "%s LN_out bwd 2 vs 1", label);
-    int64_t nz = d->N * d->N * d->c_z, runs0 = pf_cuda_tm_ln_bwd2_runs(H_gpu);
-    real *dz[2];
+    snprintf(lk, sizeof lk, "%s LN_out 2 vs 1", label);
+    int64_t nz = d->N * d->N * d->c_z, runs0 = pf_cuda_tm_ln_cm2_runs(H_gpu);
+    real *out[2], *dz[2];
     for (int v = 0; v < 2; v++) {
-        pf_cuda_set_tm_ln_bwd(H_gpu, v + 1);
-        hbuf g = h_rand(nz, 0.1, 12);  // g_in(nz, 12)'s start
+        pf_cuda_set_tm_ln_cm(H_gpu, v + 1);
+        hbuf o = h_poison(nz), g = h_rand(nz, 0.1, 12);  // g_in(nz, 12)'s start
+        H_gpu->trimul_fwd(H_gpu, d, Pd, z->d, mask, o.d, gs, gw);
         h_reset_grads();
         H_gpu->trimul_bwd(H_gpu, d, Pd, Gd, mask, gs, dout->d, g.d, gw);
+        out[v] = h_download(&o);
         dz[v] = h_download(&g);
         if (v == 0) h_snapshot_grads();
     }
     h_check_same_bits(lk);
+    tl_check(!memcmp(out[0], out[1], sizeof(real) * (size_t)nz), lk, "output not the same bits");
     tl_check(!memcmp(dz[0], dz[1], sizeof(real) * (size_t)nz), lk, "dz not the same bits");
-    tl_check(pf_cuda_tm_ln_bwd2_runs(H_gpu) > runs0, lk, "k_tm_ln_cm_bwd2 did not run");
+    tl_check(pf_cuda_tm_ln_cm2_runs(H_gpu) > runs0, lk, "variant 2 did not run");
 }
 
 // fused (pf_cuda_set_trimul_fused): 1, the sides as one kernel (cu_trimul_side.cu) where
 // it applies (bf16, c_z a multiple of 8); 3, those and LN_out read from the channel-major
-// contraction (cu_trimul_ln.cu; any precision); 4, mode 3 with its LN_out backward in
-// variant 2 (pf_cuda_set_tm_ln_bwd), also against variant 1; 0, the unfused path forced.
+// contraction (cu_trimul_ln.cu; any precision); 4, mode 3 with its LN_out kernels in
+// variant 2 (pf_cuda_set_tm_ln_cm), also against variant 1; 0, the unfused path forced.
 // The test checks which ran.
 static void test_trimul_path(int64_t N, int c_z, int c, int incoming, int bias, int use_mask, int fused) {
     char label[256];
     snprintf(label, sizeof label, "%s trimul %s N%lld c_z%d c%d bias %d mask %d%s", H_gpu->name,
              incoming ? "in" : "out", (long long)N, c_z, c, bias, use_mask,
-             fused == 0 ? " unfused" : fused == 3 ? " cm" : fused == 4 ? " cm bwd2" : "");
-    int cmode = fused >= 3, ln_was = pf_cuda_set_tm_ln_bwd(H_gpu, fused == 4 ? 2 : 1);
+             fused == 0 ? " unfused" : fused == 3 ? " cm" : fused == 4 ? " cm2" : "");
+    int cmode = fused >= 3, ln_was = pf_cuda_set_tm_ln_cm(H_gpu, fused == 4 ? 2 : 1);
     pf_cuda_set_trimul_fused(H_gpu, cmode ? 3 : fused);
     int64_t runs0 = pf_cuda_trimul_fused_runs(H_gpu), cm0 = pf_cuda_trimul_cm_runs(H_gpu);
-    int64_t b20 = pf_cuda_tm_ln_bwd2_runs(H_gpu);
+    int64_t b20 = pf_cuda_tm_ln_cm2_runs(H_gpu);
     h_params_reset();
     pf_trimul_dims d = {N, c_z, c, incoming};
     pf_trimul_p P, G, Pd, Gd;
@@ -867,8 +870,8 @@ static void test_trimul_path(int64_t N, int c_z, int c, int incoming, int bias, 
     H_gpu->trimul_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, m.gs, dout.d, dz.b.d, m.gw);
     h_check_doubled(label);
     g_twice(label, "dz", &dz);
-    if (fused == 4) trimul_cm_bwd_variants(label, &d, &Pd, &Gd, use_mask ? mk.d : NULL, m.gs, m.gw, &dout);
-    pf_cuda_set_tm_ln_bwd(H_gpu, fused == 4 ? 2 : 1);
+    if (fused == 4) trimul_cm_variants(label, &d, &Pd, &Gd, &z, use_mask ? mk.d : NULL, m.gs, m.gw, &dout);
+    pf_cuda_set_tm_ln_cm(H_gpu, fused == 4 ? 2 : 1);
     for (int k = 1; k < 3; k++)  // training: the forward that saves and the backward in pieces
         trimul_pieces(label, k, &d, &Pd, &Gd, &z, use_mask ? mk.d : NULL, oc, &dout, dz.b.h, mg);
     for (int k = 0; k < 3 && !incoming && H_gpu->trimul_dap_mem; k++)  // the sharded entry, one rank
@@ -880,11 +883,11 @@ static void test_trimul_path(int64_t N, int c_z, int c, int incoming, int bias, 
     int64_t cm = pf_cuda_trimul_cm_runs(H_gpu) - cm0;
     tl_check(cmode ? cm > 0 : cm == 0, label, "channel-major LN_out ran %lld times, expected %s", (long long)cm,
              cmode ? "some" : "none");
-    int64_t b2 = pf_cuda_tm_ln_bwd2_runs(H_gpu) - b20;
-    tl_check(fused == 4 ? b2 > 0 : b2 == 0, label, "k_tm_ln_cm_bwd2 ran %lld times, expected %s", (long long)b2,
+    int64_t b2 = pf_cuda_tm_ln_cm2_runs(H_gpu) - b20;
+    tl_check(fused == 4 ? b2 > 0 : b2 == 0, label, "LN_out variant 2 ran %lld times, expected %s", (long long)b2,
              fused == 4 ? "some" : "none");
     pf_cuda_set_trimul_fused(H_gpu, 1);
-    pf_cuda_set_tm_ln_bwd(H_gpu, ln_was);
+    pf_cuda_set_tm_ln_cm(H_gpu, ln_was);
     free_mems(&m);
     finish(label);
 }
@@ -1337,7 +1340,7 @@ void cuda_trimul(void) {
     test_trimul_path(7, 8, 16, 1, 1, 0, 3);
     test_trimul_path(12, 8, 24, 1, 1, 1, 3);
     test_trimul_path(8, 16, 16, 0, 0, 1, 3);
-    // the same in mode 3's LN_out backward variant 2 (k_tm_ln_cm_bwd2: C at run time here)
+    // the same in mode 3's LN_out variant 2 (C at run time here: k_tm_ln_cm_bwd2 alone)
     test_trimul_path(9, 10, 16, 0, 1, 1, 4);
     test_trimul_path(7, 8, 16, 1, 1, 0, 4);
     test_trimul_path(12, 8, 24, 1, 1, 1, 4);
@@ -1360,7 +1363,7 @@ void cuda_trimul(void) {
     test_trimul_path(40, 128, 128, 1, 0, 0, 3);
     test_trimul_path(68, 16, 64, 0, 1, 0, 3);
     test_trimul_path(65, 32, 16, 1, 0, 1, 3);
-    // variant 2 at the model's widths: C = 128 and 64 as constants (32 CPL), whole and
+    // LN_out variant 2 at the model's widths: C = 128 and 64 as constants (32 CPL), whole and
     // partial tiles, odd N with pieces; c 32 (one channel per lane) in whole 16-byte tiles
     test_trimul_path(33, 128, 128, 0, 1, 1, 4);
     test_trimul_path(40, 128, 128, 1, 0, 0, 4);
