@@ -1340,11 +1340,14 @@ void cuda_trimul(void) {
     test_trimul_path(7, 8, 16, 1, 1, 0, 3);
     test_trimul_path(12, 8, 24, 1, 1, 1, 3);
     test_trimul_path(8, 16, 16, 0, 0, 1, 3);
-    // the same in mode 3's LN_out variant 2 (C at run time here: k_tm_ln_cm_bwd2 alone)
+    // the same in mode 3's LN_out variant 2 (C at run time here: k_tm_ln_cm_bwd2 alone),
+    // and with C constant (32 CPL) in whole 16-byte tiles: c 32, c 128 (one tile)
     test_trimul_path(9, 10, 16, 0, 1, 1, 4);
     test_trimul_path(7, 8, 16, 1, 1, 0, 4);
     test_trimul_path(12, 8, 24, 1, 1, 1, 4);
     test_trimul_path(8, 16, 16, 0, 0, 1, 4);
+    test_trimul_path(16, 16, 32, 0, 1, 1, 4);
+    test_trimul_path(8, 8, 128, 1, 1, 1, 4);
     if (quick) return;
     test_trimul(72, 32, 16, 1, 0, 1);
     test_trimul(68, 16, 64, 0, 1, 0);
@@ -1364,12 +1367,11 @@ void cuda_trimul(void) {
     test_trimul_path(68, 16, 64, 0, 1, 0, 3);
     test_trimul_path(65, 32, 16, 1, 0, 1, 3);
     // LN_out variant 2 at the model's widths: C = 128 and 64 as constants (32 CPL), whole and
-    // partial tiles, odd N with pieces; c 32 (one channel per lane) in whole 16-byte tiles
+    // partial tiles, odd N with pieces
     test_trimul_path(33, 128, 128, 0, 1, 1, 4);
     test_trimul_path(40, 128, 128, 1, 0, 0, 4);
     test_trimul_path(68, 16, 64, 0, 1, 0, 4);
     test_trimul_path(65, 32, 16, 1, 0, 1, 4);
-    test_trimul_path(16, 16, 32, 0, 1, 1, 4);
 }
 
 void cuda_pwavg(void) {
