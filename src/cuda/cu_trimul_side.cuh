@@ -105,8 +105,10 @@ __device__ __forceinline__ float ts_tanh(float x) {
 // Host side (cu_trimul_side.cu). Packs the weight rows of `sides` sides (lin[s] =
 // {W_p, W_g} Linears of side s) in column tiles of CT channels and depth KP into pool
 // scratch and fills a's w, bias, c_z, C, nct, tiles; the caller releases the pool.
+// form 0: p and g of a channel in rows 2j, 2j + 1; form 1: per 16 rows, the p rows of
+// 8 channels then their g rows (k_tm_sides2).
 void ts_pack_weights(cu_impl *c, int c_z, int C, int CT, int KP, int sides, const pf_linear_p *const lin[2][2],
-                     ts_args *a);
+                     int form, ts_args *a);
 // Whether fused kernels apply: bf16, switched on, c_z a multiple of 8 up to TS_KMAX,
 // zl 16-byte aligned, and a device (sm_80+) that gives a block `bytes` of shared memory.
 int ts_applies(cu_impl *c, int64_t M, int c_z, int C, const void *zl, int bytes);

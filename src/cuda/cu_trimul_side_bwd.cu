@@ -133,7 +133,7 @@ int cu_tm_side_grad_fused(cu_impl *c, int64_t M, int c_z, int C, const pf_linear
     const pf_linear_p *const lin[2][2] = {{lp, lg}, {NULL, NULL}};
     ts_args a;
     memset(&a, 0, sizeof a);
-    ts_pack_weights(c, c_z, C, 8 * NT, KP, 1, lin, &a);
+    ts_pack_weights(c, c_z, C, 8 * NT, KP, 1, lin, 0, &a);
     a.zl = (const bf16 *)zl, a.mask = (const bf16 *)mask, a.M = M;
     a.dS = (const bf16 *)dS, a.tpg = (bf16 *)tpg;
     a.vec = M % 8 == 0 && !((uintptr_t)dS & 15);
