@@ -155,18 +155,6 @@ __device__ __forceinline__ void ts_epilogue_t(float (*acc)[4][4], const float *m
     }
 }
 
-// The TS_BM zl rows of position block pos0 into zs (zeros past M and past c_z).
-template <int KP>
-__device__ __forceinline__ void ts_load_rows(bf16 *zs, const bf16 *x, int c, int64_t M, int64_t pos0) {
-    const int xc = c / 8;  // 16-byte chunks of a row
-    for (int i = threadIdx.x; i < TS_BM * (KP / 8); i += TS_THREADS) {
-        int r = i / (KP / 8), k = i % (KP / 8);
-        int64_t p = pos0 + r;
-        int ok = p < M && k < xc;
-        fa_cp16z(zs + r * (KP + TS_PAD) + k * 8, ok ? x + p * c + k * 8 : x, ok ? 16 : 0);
-    }
-}
-
 // Persistent: block b owns position blocks b, b + gridDim.x, ... of nblk. ms holds two
 // masks (this position block's and the next one's, written during the last epilogue).
 template <int NT, int KP>
@@ -285,7 +273,8 @@ static int g_sides_grid = 0;  // tests: k_tm_sides2's blocks at most (0: one wav
 // PF_TRIMUL_SIDES: 1 or unset (k_tm_sides, the default), 2 (k_tm_sides2; the same bits);
 // process-wide, parsed at the first fused sides call (A/B runs; tests set it).
 static int g_sides_form = 0;
-static int ts_sides_form(void) {
+int ts_sides_form(int *grid) {
+    *grid = g_sides_grid;
     if (!g_sides_form) {
         const char *e = getenv("PF_TRIMUL_SIDES");
         if (!e || !*e || !strcmp(e, "1")) g_sides_form = 1;
@@ -300,23 +289,10 @@ extern "C" void pf_cuda_set_trimul_sides(pf_backend *be, int form, int blocks) {
     g_sides_grid = blocks > 0 ? blocks : 0;
 }
 
-// k_tm_sides2 on one wave of persistent blocks (at most one per position block; tests:
-// at most g_sides_grid, so that small cases loop over several position blocks).
-template <typename K>
-static void ts_launch_persistent(cu_impl *c, K kern, const ts_args &a, int bytes) {
-    CU_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-    int occ = 0;
-    CU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kern, TS_THREADS, (size_t)bytes));
-    int64_t nblk = (a.M + TS_BM - 1) / TS_BM, wave = (int64_t)(occ > 0 ? occ : 1) * (c->n_sm > 0 ? c->n_sm : 1);
-    if (g_sides_grid > 0 && g_sides_grid < wave) wave = g_sides_grid;
-    kern<<<(unsigned)(nblk < wave ? nblk : wave), TS_THREADS, bytes, c->stream>>>(a, nblk);
-    CU_LAUNCHED();
-}
-
 template <int NT>
-static void ts_launch_k(cu_impl *c, const ts_args &a, int KP, int bytes, int sides2) {
+static void ts_launch_k(cu_impl *c, const ts_args &a, int KP, int bytes, int sides2, int grid) {
     ts_by_depth(KP, [&](auto kp) {
-        if (sides2) ts_launch_persistent(c, k_tm_sides2<NT, decltype(kp)::value>, a, bytes);
+        if (sides2) ts_launch_persistent(c, k_tm_sides2<NT, decltype(kp)::value>, a, bytes, grid);
         else ts_launch(c, k_tm_sides<NT, decltype(kp)::value>, a, bytes);
     });
 }
@@ -324,7 +300,7 @@ static void ts_launch_k(cu_impl *c, const ts_args &a, int KP, int bytes, int sid
 int cu_tm_sides_fused(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *ap, const pf_linear_p *ag,
                       const pf_linear_p *bp, const pf_linear_p *bg, const void *zl, const void *mask, void *A,
                       void *B) {
-    int sides2 = ts_sides_form() == 2;
+    int grid, sides2 = ts_sides_form(&grid) == 2;
     int NT = C <= 16 ? 2 : C <= 32 ? 4 : 8, KP = ts_depth(c_z), bytes = ts_smem_bytes(KP, NT, sides2 ? 2 : 1);
     if (!ts_applies(c, M, c_z, C, zl, bytes) || (bp && !B)) return 0;
     size_t mark = cu_pool_mark(c);
@@ -335,9 +311,9 @@ int cu_tm_sides_fused(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *
     a.zl = (const bf16 *)zl, a.mask = (const bf16 *)mask, a.M = M;
     a.out[0] = (bf16 *)A, a.out[1] = (bf16 *)(B ? B : A);
     a.vec = M % 8 == 0 && !((uintptr_t)A & 15) && !(B && ((uintptr_t)B & 15));
-    if (NT == 2) ts_launch_k<2>(c, a, KP, bytes, sides2);
-    else if (NT == 4) ts_launch_k<4>(c, a, KP, bytes, sides2);
-    else ts_launch_k<8>(c, a, KP, bytes, sides2);
+    if (NT == 2) ts_launch_k<2>(c, a, KP, bytes, sides2, grid);
+    else if (NT == 4) ts_launch_k<4>(c, a, KP, bytes, sides2, grid);
+    else ts_launch_k<8>(c, a, KP, bytes, sides2, grid);
     cu_pool_release(c, mark);
     c->trimul_fused_runs++;
     return 1;

@@ -91,6 +91,18 @@ __device__ __forceinline__ void ts_load_block(bf16 *xs, float *ms, bf16 *ws, con
     }
 }
 
+// The TS_BM zl rows of position block pos0 into zs (zeros past M and past c_z).
+template <int KP>
+__device__ __forceinline__ void ts_load_rows(bf16 *zs, const bf16 *x, int c, int64_t M, int64_t pos0) {
+    const int xc = c / 8;  // 16-byte chunks of a row
+    for (int i = threadIdx.x; i < TS_BM * (KP / 8); i += TS_THREADS) {
+        int r = i / (KP / 8), k = i % (KP / 8);
+        int64_t p = pos0 + r;
+        int ok = p < M && k < xc;
+        fa_cp16z(zs + r * (KP + TS_PAD) + k * 8, ok ? x + p * c + k * 8 : x, ok ? 16 : 0);
+    }
+}
+
 // m sigmoid(x) = m/2 (1 + tanh(x/2)) with one special-function instruction
 // (tanh.approx, relative error 2^-11: absolute error of the gate <= 2.5e-4, below the
 // bf16 rounding of the stored product). The accurate expf and IEEE division took two
@@ -114,6 +126,10 @@ void ts_pack_weights(cu_impl *c, int c_z, int C, int CT, int KP, int sides, cons
 int ts_applies(cu_impl *c, int64_t M, int c_z, int C, const void *zl, int bytes);
 // KP: c_z rounded up to a power of two, at least 16.
 int ts_depth(int c_z);
+// PF_TRIMUL_SIDES (read at the first call; pf_cuda_set_trimul_sides): 1 k_tm_sides and
+// k_tm_side_grad, 2 k_tm_sides2 and k_tm_side_grad2 (transposed or pair-packed tiles,
+// persistent blocks; the same bits). *grid: the tests' cap on their blocks (0: one wave).
+int ts_sides_form(int *grid);
 
 // launch(std::integral_constant<int, KP>()) for a depth KP = ts_depth(c_z) (16..256): the
 // kernels are templates on it.
@@ -132,6 +148,20 @@ template <typename K>
 static void ts_launch(cu_impl *c, K kern, const ts_args &a, int bytes) {
     CU_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
     kern<<<(unsigned)((a.M + TS_BM - 1) / TS_BM), TS_THREADS, bytes, c->stream>>>(a);
+    CU_LAUNCHED();
+}
+
+// A persistent kernel (k_tm_sides2, k_tm_side_grad2: kern(a, position blocks)) on one
+// wave of blocks, at most one per position block and at most `grid` where grid > 0
+// (tests: small cases loop over several position blocks).
+template <typename K>
+static void ts_launch_persistent(cu_impl *c, K kern, const ts_args &a, int bytes, int grid) {
+    CU_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    int occ = 0;
+    CU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kern, TS_THREADS, (size_t)bytes));
+    int64_t nblk = (a.M + TS_BM - 1) / TS_BM, wave = (int64_t)(occ > 0 ? occ : 1) * (c->n_sm > 0 ? c->n_sm : 1);
+    if (grid > 0 && grid < wave) wave = grid;
+    kern<<<(unsigned)(nblk < wave ? nblk : wave), TS_THREADS, bytes, c->stream>>>(a, nblk);
     CU_LAUNCHED();
 }
 
