@@ -12,6 +12,7 @@
 // transposing side kernel: zl read once for both sides, the scratch never written.
 // bf16 only (the fp32 parity mode and shapes this kernel does not take keep the
 // unfused path); PF_TRIMUL_FUSED=0 or pf_cuda_set_trimul_fused(be, 0) turns it off.
+// PF_TRIMUL_SIDES=2 takes k_tm_sides2 below instead (the same bits).
 #include "cu_trimul_side.cuh"
 #include "cuda_backend.h"
 
@@ -53,6 +54,28 @@ __device__ __forceinline__ void ts_store(const ts_args &a, const bf16 *st, bf16 
         if (a.vec) *reinterpret_cast<uint4 *>(d) = *reinterpret_cast<const uint4 *>(s);
         else
             for (int e = 0; e < 8 && p + e < a.M; e++) d[e] = s[e];
+    }
+}
+
+// ts_store with the trip count fixed at compile time (k_tm_sides2; see ts_load_w_u): a
+// thread's 8 positions are fixed, its channels step by TS_THREADS / (TS_BM / 8).
+template <int NT>
+__device__ __forceinline__ void ts_store_u(const ts_args &a, const bf16 *st, bf16 *out, int cbase, int64_t pos0) {
+    constexpr int n = 8 * NT * (TS_BM / 8), cs = TS_THREADS / (TS_BM / 8);
+    static_assert(n % TS_THREADS == 0, "NT >= 2");
+    const int ch0 = threadIdx.x / (TS_BM / 8), k = threadIdx.x % (TS_BM / 8);
+    const int64_t p = pos0 + 8 * k;
+    if (p >= a.M) return;
+    const bf16 *s = st + ch0 * (TS_BM + TS_PAD) + 8 * k;
+    bf16 *d = out + (int64_t)(cbase + ch0) * a.M + p;
+#pragma unroll
+    for (int it = 0; it < n / TS_THREADS; it++) {
+        if (cbase + ch0 + it * cs >= a.C) break;  // channels grow with it
+        const bf16 *si = s + it * cs * (TS_BM + TS_PAD);
+        bf16 *di = d + (int64_t)it * cs * a.M;
+        if (a.vec) *reinterpret_cast<uint4 *>(di) = *reinterpret_cast<const uint4 *>(si);
+        else
+            for (int e = 0; e < 8 && p + e < a.M; e++) di[e] = si[e];
     }
 }
 
@@ -183,10 +206,10 @@ __global__ void __launch_bounds__(TS_THREADS, (NT == 8 || KP > 128) ? 2 : 3) k_t
             __syncthreads();  // zs, ws read by every warp; st's last tile stored
             float mnext = 0.f;
             int last = tile + 1 == a.tiles && next < nblk;  // the next position block loads now
-            if (tile + 1 < a.tiles) ts_load_w<NT, KP>(ws, a.w, tile + 1);  // lands during the epilogue
+            if (tile + 1 < a.tiles) ts_load_w_u<NT, KP>(ws, a.w, tile + 1);  // lands during the epilogue
             else if (next < nblk) {
-                ts_load_rows<KP>(zs, a.zl, a.c_z, a.M, next * TS_BM);
-                ts_load_w<NT, KP>(ws, a.w, 0);
+                ts_load_rows_u<KP>(zs, a.zl, a.c_z, a.M, next * TS_BM);
+                ts_load_w_u<NT, KP>(ws, a.w, 0);
                 int64_t p = next * TS_BM + threadIdx.x;
                 if (threadIdx.x < TS_BM) mnext = p < a.M ? (a.mask ? ld(a.mask, p) : 1.f) : 0.f;
             }
@@ -194,7 +217,7 @@ __global__ void __launch_bounds__(TS_THREADS, (NT == 8 || KP > 128) ? 2 : 3) k_t
             ts_epilogue_t<NT>(acc, ms + buf * TS_BM, a.bias ? a.bias + (int64_t)tile * 2 * CT : NULL, st);
             if (last && threadIdx.x < TS_BM) ms[(buf ^ 1) * TS_BM + threadIdx.x] = mnext;  // read after a barrier
             __syncthreads();
-            ts_store<NT>(a, st, tile < a.nct ? a.out[0] : a.out[1], (tile % a.nct) * CT, pos0);
+            ts_store_u<NT>(a, st, tile < a.nct ? a.out[0] : a.out[1], (tile % a.nct) * CT, pos0);
         }
     }
 }

@@ -91,15 +91,35 @@ __device__ __forceinline__ void ts_load_block(bf16 *xs, float *ms, bf16 *ws, con
     }
 }
 
-// The TS_BM zl rows of position block pos0 into zs (zeros past M and past c_z).
+// ts_load_w and the zl rows of ts_load_block with the trip count fixed at compile time (k_tm_sides2,
+// k_tm_side_grad2): a thread's 16-byte column is fixed and its rows step by
+// TS_THREADS / (KP / 8), so each copy is a constant offset from one address instead of a
+// division and 64-bit address arithmetic per 16 bytes (the generic loops took ~20
+// instructions per copy, as many per tile as the epilogue).
+template <int NT, int KP>
+__device__ __forceinline__ void ts_load_w_u(bf16 *ws, const bf16 *w, int tile) {
+    constexpr int n = 16 * NT * (KP / 8), rs = TS_THREADS / (KP / 8);
+    if constexpr (n % TS_THREADS != 0) {
+        ts_load_w<NT, KP>(ws, w, tile);
+    } else {
+        const int r = threadIdx.x / (KP / 8), k = threadIdx.x % (KP / 8);
+        const bf16 *src = w + (int64_t)tile * (16 * NT) * KP + r * KP + k * 8;
+        bf16 *dst = ws + r * (KP + TS_PAD) + k * 8;
+#pragma unroll
+        for (int it = 0; it < n / TS_THREADS; it++) fa_cp16(dst + it * rs * (KP + TS_PAD), src + it * rs * KP);
+    }
+}
 template <int KP>
-__device__ __forceinline__ void ts_load_rows(bf16 *zs, const bf16 *x, int c, int64_t M, int64_t pos0) {
-    const int xc = c / 8;  // 16-byte chunks of a row
-    for (int i = threadIdx.x; i < TS_BM * (KP / 8); i += TS_THREADS) {
-        int r = i / (KP / 8), k = i % (KP / 8);
-        int64_t p = pos0 + r;
-        int ok = p < M && k < xc;
-        fa_cp16z(zs + r * (KP + TS_PAD) + k * 8, ok ? x + p * c + k * 8 : x, ok ? 16 : 0);
+__device__ __forceinline__ void ts_load_rows_u(bf16 *zs, const bf16 *x, int c, int64_t M, int64_t pos0) {
+    constexpr int n = TS_BM * (KP / 8), rs = TS_THREADS / (KP / 8);
+    static_assert(n % TS_THREADS == 0, "KP >= 16");
+    const int r = threadIdx.x / (KP / 8), k = threadIdx.x % (KP / 8), kin = k < c / 8;
+    const bf16 *src = x + (pos0 + r) * c + k * 8;
+    bf16 *dst = zs + r * (KP + TS_PAD) + k * 8;
+#pragma unroll
+    for (int it = 0; it < n / TS_THREADS; it++) {
+        int ok = kin && pos0 + r + it * rs < M;
+        fa_cp16z(dst + it * rs * (KP + TS_PAD), ok ? src + (int64_t)it * rs * c : x, ok ? 16 : 0);
     }
 }
 

@@ -122,6 +122,47 @@ __global__ void __launch_bounds__(TS_THREADS, 2) k_tm_side_grad(ts_args a) {
 // load during that tile's epilogue and store. Per element the arithmetic of
 // tb_epilogue (the same bits; test_cuda's trimul sides cases compare them).
 
+// tb_load_ds and tb_store with the trip count fixed at compile time (see ts_load_w_u): a
+// thread's positions (load) or row chunk (store) are fixed, its channels or rows step by
+// TS_THREADS / chunks per row.
+template <int NT>
+__device__ __forceinline__ void tb_load_ds_u(bf16 *ds, const ts_args &a, int cbase, int64_t pos0) {
+    constexpr int n = 8 * NT * (TS_BM / 8), cs = TS_THREADS / (TS_BM / 8);
+    static_assert(n % TS_THREADS == 0, "NT >= 2");
+    const int ch0 = threadIdx.x / (TS_BM / 8), k = threadIdx.x % (TS_BM / 8);
+    const int64_t p = pos0 + 8 * k;
+#pragma unroll
+    for (int it = 0; it < n / TS_THREADS; it++) {
+        int ch = ch0 + it * cs, in = cbase + ch < a.C;
+        bf16 *d = ds + ch * (TS_BM + TS_PAD) + 8 * k;
+        const bf16 *src = a.dS + (int64_t)(in ? cbase + ch : 0) * a.M + p;
+        if (a.vec) {
+            int ok = in && p < a.M;
+            fa_cp16z(d, ok ? src : a.dS, ok ? 16 : 0);
+        } else {
+            for (int e = 0; e < 8; e++) d[e] = in && p + e < a.M ? src[e] : __float2bfloat16(0.f);
+        }
+    }
+}
+template <int NT>
+__device__ __forceinline__ void tb_store_u(const ts_args &a, const bf16 *st, int cbase, int64_t pos0) {
+    constexpr int CT = 8 * NT, so = 2 * CT + TS_PAD, cpr = 2 * CT / 8, rp = TS_THREADS / cpr;
+    static_assert(TS_BM * cpr % TS_THREADS == 0 && TS_THREADS % cpr == 0, "NT >= 2");
+    const int row0 = threadIdx.x / cpr, q = threadIdx.x % cpr, seg = q / (CT / 8), ch = cbase + 8 * (q % (CT / 8));
+    if (ch >= a.C) return;
+    const bf16 *s = st + row0 * so + seg * CT + (ch - cbase);
+    bf16 *d = a.tpg + (pos0 + row0) * 2 * a.C + seg * a.C + ch;
+#pragma unroll
+    for (int it = 0; it < TS_BM * cpr / TS_THREADS; it++) {
+        if (pos0 + row0 + it * rp >= a.M) break;  // rows grow with it
+        const bf16 *si = s + it * rp * so;
+        bf16 *di = d + (int64_t)it * rp * 2 * a.C;
+        if (a.vec_out) *reinterpret_cast<uint4 *>(di) = *reinterpret_cast<const uint4 *>(si);
+        else
+            for (int e = 0; e < 8 && ch + e < a.C; e++) di[e] = si[e];
+    }
+}
+
 // tb_epilogue on form-1 accumulators: acc[mi][2q] = tp, acc[mi][2q + 1] = tg of channels
 // 8q + 2t, + 1 (of the warp's 4 NT) at rows g, g + 8 of m-tile mi.
 template <int NT>
@@ -195,12 +236,12 @@ __global__ void __launch_bounds__(TS_THREADS, 2) k_tm_side_grad2(ts_args a, int6
             float mnext = 0.f;
             int last = tile + 1 == a.tiles && next < nblk;  // the next position block loads now
             if (tile + 1 < a.tiles) {                       // lands during the epilogue and the stores
-                ts_load_w<NT, KP>(ws, a.w, tile + 1);
-                tb_load_ds<NT>(dsn, a, (tile + 1) * CT, pos0);
+                ts_load_w_u<NT, KP>(ws, a.w, tile + 1);
+                tb_load_ds_u<NT>(dsn, a, (tile + 1) * CT, pos0);
             } else if (next < nblk) {
-                ts_load_rows<KP>(zs, a.zl, a.c_z, a.M, next * TS_BM);
-                ts_load_w<NT, KP>(ws, a.w, 0);
-                tb_load_ds<NT>(dsn, a, 0, next * TS_BM);
+                ts_load_rows_u<KP>(zs, a.zl, a.c_z, a.M, next * TS_BM);
+                ts_load_w_u<NT, KP>(ws, a.w, 0);
+                tb_load_ds_u<NT>(dsn, a, 0, next * TS_BM);
                 int64_t p = next * TS_BM + threadIdx.x;
                 if (threadIdx.x < TS_BM) mnext = p < a.M ? (a.mask ? ld(a.mask, p) : 1.f) : 0.f;
             }
@@ -208,7 +249,7 @@ __global__ void __launch_bounds__(TS_THREADS, 2) k_tm_side_grad2(ts_args a, int6
             tb_epilogue_p<NT>(acc, ms + buf * TS_BM, a.bias ? a.bias + (int64_t)tile * 2 * CT : NULL, dsc, st);
             if (last && threadIdx.x < TS_BM) ms[(buf ^ 1) * TS_BM + threadIdx.x] = mnext;  // read after a barrier
             __syncthreads();
-            tb_store<NT>(a, st, tile * CT, pos0);
+            tb_store_u<NT>(a, st, tile * CT, pos0);
         }
     }
 }
