@@ -118,9 +118,11 @@ __global__ void __launch_bounds__(TS_THREADS, (NT == 8 || KP > 128) ? 2 : 3) k_t
 // positions, so the gated tile leaves as bf16 pairs (half the conversions and
 // shared-memory stores of k_tm_sides' epilogue, bank-conflict free: the word of
 // channel row g, pair t is 68 g + t). The blocks are persistent (a grid of one wave):
-// after the last column tile's product the next position block's zl rows and weight
-// tile 0 load (cp.async) during that tile's epilogue and store, instead of a new
-// block starting on an empty pipeline. The epilogue's arithmetic per element is
+// after the last column tile's product the next position block's zl rows load (cp.async) during that tile's epilogue and store, instead of a new
+// block starting on an empty pipeline. The column tiles run forward over one position
+// block and backward over the next (serpentine), so the next block starts on the
+// weight tile already in shared memory: 3 weight tiles loaded per position block
+// instead of 4 at C = 128 (weights were 4/5 of the bytes a block brought in). The epilogue's arithmetic per element is
 // k_tm_sides' (the same bits; test_cuda's trimul sides cases compare them).
 
 // acc[mt][nt] (this warp's NT/2 m-tiles of 16 packed weight rows x 4 n-tiles of 8
@@ -193,7 +195,8 @@ __global__ void __launch_bounds__(TS_THREADS, (NT == 8 || KP > 128) ? 2 : 3) k_t
     ts_load_block<NT, KP>(zs, ms, ws, a.zl, a.c_z, a.M, a.mask, a.w, blk * TS_BM);
     for (int buf = 0; blk < nblk; blk += gridDim.x, buf ^= 1) {
         const int64_t pos0 = blk * TS_BM, next = blk + gridDim.x;
-        for (int tile = 0; tile < a.tiles; tile++) {
+        for (int step = 0; step < a.tiles; step++) {
+            const int tile = buf ? a.tiles - 1 - step : step;  // serpentine: see the top
             fa_wait<0>();
             __syncthreads();  // zs, ws (and the mask of this block) landed for every thread
             float acc[NT / 2][4][4];
@@ -205,11 +208,10 @@ __global__ void __launch_bounds__(TS_THREADS, (NT == 8 || KP > 128) ? 2 : 3) k_t
             ts_mma_t<NT, KP>(acc, ws + wn * CT * sk, zs + wm * 32 * sk);
             __syncthreads();  // zs, ws read by every warp; st's last tile stored
             float mnext = 0.f;
-            int last = tile + 1 == a.tiles && next < nblk;  // the next position block loads now
-            if (tile + 1 < a.tiles) ts_load_w_u<NT, KP>(ws, a.w, tile + 1);  // lands during the epilogue
-            else if (next < nblk) {
+            int last = step + 1 == a.tiles && next < nblk;  // the next position block loads now
+            if (step + 1 < a.tiles) ts_load_w_u<NT, KP>(ws, a.w, buf ? tile - 1 : tile + 1);  // lands during the epilogue
+            else if (next < nblk) {  // its first tile is this one: ws stays
                 ts_load_rows_u<KP>(zs, a.zl, a.c_z, a.M, next * TS_BM);
-                ts_load_w_u<NT, KP>(ws, a.w, 0);
                 int64_t p = next * TS_BM + threadIdx.x;
                 if (threadIdx.x < TS_BM) mnext = p < a.M ? (a.mask ? ld(a.mask, p) : 1.f) : 0.f;
             }

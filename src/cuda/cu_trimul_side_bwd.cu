@@ -118,8 +118,9 @@ __global__ void __launch_bounds__(TS_THREADS, 2) k_tm_side_grad(ts_args a) {
 // position, and [d tp | d tg] leave as bf16 pairs into the row-major tile (half the
 // conversions and shared-memory stores of tb_epilogue; the word of row g, pair t is
 // 36 g + t + 4 q: no bank conflicts). Persistent blocks as k_tm_sides2: after the last
-// column tile's product the next position block's zl rows, weight tile 0 and dS tile 0
-// load during that tile's epilogue and store. Per element the arithmetic of
+// column tile's product the next position block's zl rows and dS tile load during that
+// tile's epilogue and store; the column tiles run serpentine (k_tm_sides2), so the
+// weight tile in shared memory is the next block's first. Per element the arithmetic of
 // tb_epilogue (the same bits; test_cuda's trimul sides cases compare them).
 
 // tb_load_ds and tb_store with the trip count fixed at compile time (see ts_load_w_u): a
@@ -222,7 +223,8 @@ __global__ void __launch_bounds__(TS_THREADS, 2) k_tm_side_grad2(ts_args a, int6
     ts_load_block<NT, KP>(zs, ms, ws, a.zl, a.c_z, a.M, a.mask, a.w, blk * TS_BM);
     for (int buf = 0, n = 0; blk < nblk; blk += gridDim.x, buf ^= 1) {
         const int64_t pos0 = blk * TS_BM, next = blk + gridDim.x;
-        for (int tile = 0; tile < a.tiles; tile++, n++) {
+        for (int step = 0; step < a.tiles; step++, n++) {
+            const int tile = buf ? a.tiles - 1 - step : step;  // serpentine: see the top
             bf16 *dsc = ds + (n & 1) * dsz, *dsn = ds + ((n + 1) & 1) * dsz;
             fa_wait<0>();
             __syncthreads();  // zs, ws, dsc (and this block's mask) landed; st of the last tile stored
@@ -234,14 +236,13 @@ __global__ void __launch_bounds__(TS_THREADS, 2) k_tm_side_grad2(ts_args a, int6
             ts_mma<NT, KP>(acc, zs + wm * 32 * sk, ws + wn * CT * sk);
             __syncthreads();  // zs, ws read by every warp; dsn's last reader (the last epilogue) done
             float mnext = 0.f;
-            int last = tile + 1 == a.tiles && next < nblk;  // the next position block loads now
-            if (tile + 1 < a.tiles) {                       // lands during the epilogue and the stores
-                ts_load_w_u<NT, KP>(ws, a.w, tile + 1);
-                tb_load_ds_u<NT>(dsn, a, (tile + 1) * CT, pos0);
-            } else if (next < nblk) {
+            int last = step + 1 == a.tiles && next < nblk;  // the next position block loads now
+            if (step + 1 < a.tiles) {                       // lands during the epilogue and the stores
+                ts_load_w_u<NT, KP>(ws, a.w, buf ? tile - 1 : tile + 1);
+                tb_load_ds_u<NT>(dsn, a, (buf ? tile - 1 : tile + 1) * CT, pos0);
+            } else if (next < nblk) {  // its first tile is this one: ws stays
                 ts_load_rows_u<KP>(zs, a.zl, a.c_z, a.M, next * TS_BM);
-                ts_load_w_u<NT, KP>(ws, a.w, 0);
-                tb_load_ds_u<NT>(dsn, a, 0, next * TS_BM);
+                tb_load_ds_u<NT>(dsn, a, tile * CT, next * TS_BM);
                 int64_t p = next * TS_BM + threadIdx.x;
                 if (threadIdx.x < TS_BM) mnext = p < a.M ? (a.mask ? ld(a.mask, p) : 1.f) : 0.f;
             }
