@@ -113,17 +113,19 @@ __global__ void __launch_bounds__(TS_THREADS, (NT == 8 || KP > 128) ? 2 : 3) k_t
 // ---- PF_TRIMUL_SIDES=2: k_tm_sides2 -------------------------------------------------
 // The same tile product with the operands' roles swapped (A = the packed weight rows,
 // B = the zl rows: the same products, summed over k in the same order) and the weight
-// rows packed per 16 as [W_p of channels 8q..8q+7, W_g of them] (ts_pack_weights_form
-// form 1): a thread's accumulators are then tp and tg of one channel at two consecutive
+// rows packed per 16 as [W_p of channels 8q..8q+7, W_g of them] (ts_pack_weights form
+// 1): a thread's accumulators are then tp and tg of one channel at two consecutive
 // positions, so the gated tile leaves as bf16 pairs (half the conversions and
 // shared-memory stores of k_tm_sides' epilogue, bank-conflict free: the word of
 // channel row g, pair t is 68 g + t). The blocks are persistent (a grid of one wave):
-// after the last column tile's product the next position block's zl rows load (cp.async) during that tile's epilogue and store, instead of a new
-// block starting on an empty pipeline. The column tiles run forward over one position
-// block and backward over the next (serpentine), so the next block starts on the
-// weight tile already in shared memory: 3 weight tiles loaded per position block
-// instead of 4 at C = 128 (weights were 4/5 of the bytes a block brought in). The epilogue's arithmetic per element is
-// k_tm_sides' (the same bits; test_cuda's trimul sides cases compare them).
+// after the last column tile's product the next position block's zl rows load
+// (cp.async) during that tile's epilogue and store, instead of a new block starting on
+// an empty pipeline. The column tiles run forward over one position block and backward
+// over the next (serpentine), so the next block starts on the weight tile already in
+// shared memory: 3 weight tiles loaded per position block instead of 4 at C = 128
+// (weights were 4/5 of the bytes a block brought in). Tile loads and stores with
+// compile-time trip counts (ts_load_w_u, ts_store_u). The epilogue's arithmetic per
+// element is k_tm_sides' (the same bits; test_cuda's trimul sides cases compare them).
 
 // acc[mt][nt] (this warp's NT/2 m-tiles of 16 packed weight rows x 4 n-tiles of 8
 // positions) = wa rows * zb rows^T over KP, k in order.
@@ -209,7 +211,7 @@ __global__ void __launch_bounds__(TS_THREADS, (NT == 8 || KP > 128) ? 2 : 3) k_t
             __syncthreads();  // zs, ws read by every warp; st's last tile stored
             float mnext = 0.f;
             int last = step + 1 == a.tiles && next < nblk;  // the next position block loads now
-            if (step + 1 < a.tiles) ts_load_w_u<NT, KP>(ws, a.w, buf ? tile - 1 : tile + 1);  // lands during the epilogue
+            if (step + 1 < a.tiles) ts_load_w_u<NT, KP>(ws, a.w, buf ? tile - 1 : tile + 1);  // lands in the epilogue
             else if (next < nblk) {  // its first tile is this one: ws stays
                 ts_load_rows_u<KP>(zs, a.zl, a.c_z, a.M, next * TS_BM);
                 int64_t p = next * TS_BM + threadIdx.x;
