@@ -1366,6 +1366,11 @@ void cuda_trimul(void) {
     test_trimul_sides(12, 8, 24, 0, 1, 1, 0);
     test_trimul_sides(33, 128, 128, 0, 1, 1, 3);
     test_trimul_sides(40, 128, 128, 1, 0, 0, 0);
+    // form 2 against the CPU reference too (the whole module, forward and backward)
+    pf_cuda_set_trimul_sides(H_gpu, 2, 2);
+    test_trimul(12, 8, 24, 1, 1, 1);
+    test_trimul(33, 128, 128, 0, 1, 1);
+    pf_cuda_set_trimul_sides(H_gpu, 1, 0);
     if (quick) return;
     test_trimul_sides(40, 128, 128, 0, 1, 1, 1);
     test_trimul_sides(65, 32, 64, 1, 0, 1, 2);
