@@ -12,7 +12,9 @@
 // transposing side kernel: zl read once for both sides, the scratch never written.
 // bf16 only (the fp32 parity mode and shapes this kernel does not take keep the
 // unfused path); PF_TRIMUL_FUSED=0 or pf_cuda_set_trimul_fused(be, 0) turns it off.
+// PF_TRIMUL_SIDES=2 takes k_tm_sides2 below instead (the same bits).
 #include "cu_trimul_side.cuh"
+#include "cuda_backend.h"
 
 // The gate in registers, the tile channel-major into st (CT, TS_BM + TS_PAD).
 template <int NT>
@@ -55,6 +57,28 @@ __device__ __forceinline__ void ts_store(const ts_args &a, const bf16 *st, bf16 
     }
 }
 
+// ts_store with the trip count fixed at compile time (k_tm_sides2; see ts_load_w_u): a
+// thread's 8 positions are fixed, its channels step by TS_THREADS / (TS_BM / 8).
+template <int NT>
+__device__ __forceinline__ void ts_store_u(const ts_args &a, const bf16 *st, bf16 *out, int cbase, int64_t pos0) {
+    constexpr int n = 8 * NT * (TS_BM / 8), cs = TS_THREADS / (TS_BM / 8);
+    static_assert(n % TS_THREADS == 0, "NT >= 2");
+    const int ch0 = threadIdx.x / (TS_BM / 8), k = threadIdx.x % (TS_BM / 8);
+    const int64_t p = pos0 + 8 * k;
+    if (p >= a.M) return;
+    const bf16 *s = st + ch0 * (TS_BM + TS_PAD) + 8 * k;
+    bf16 *d = out + (int64_t)(cbase + ch0) * a.M + p;
+#pragma unroll
+    for (int it = 0; it < n / TS_THREADS; it++) {
+        if (cbase + ch0 + it * cs >= a.C) break;  // channels grow with it
+        const bf16 *si = s + it * cs * (TS_BM + TS_PAD);
+        bf16 *di = d + (int64_t)it * cs * a.M;
+        if (a.vec) *reinterpret_cast<uint4 *>(di) = *reinterpret_cast<const uint4 *>(si);
+        else
+            for (int e = 0; e < 8 && p + e < a.M; e++) di[e] = si[e];
+    }
+}
+
 // KP: the depth c_z rounded up to a power of two (>= 16; zeros past c_z), so that
 // every index of the tile loads is a shift.
 template <int NT, int KP>
@@ -86,20 +110,139 @@ __global__ void __launch_bounds__(TS_THREADS, (NT == 8 || KP > 128) ? 2 : 3) k_t
     }
 }
 
+// ---- PF_TRIMUL_SIDES=2: k_tm_sides2 -------------------------------------------------
+// The same tile product with the operands' roles swapped (A = the packed weight rows,
+// B = the zl rows: the same products, summed over k in the same order) and the weight
+// rows packed per 16 as [W_p of channels 8q..8q+7, W_g of them] (ts_pack_weights form
+// 1): a thread's accumulators are then tp and tg of one channel at two consecutive
+// positions, so the gated tile leaves as bf16 pairs (half the conversions and
+// shared-memory stores of k_tm_sides' epilogue, bank-conflict free: the word of
+// channel row g, pair t is 68 g + t). The blocks are persistent (a grid of one wave):
+// after the last column tile's product the next position block's zl rows load
+// (cp.async) during that tile's epilogue and store, instead of a new block starting on
+// an empty pipeline. The column tiles run forward over one position block and backward
+// over the next (serpentine), so the next block starts on the weight tile already in
+// shared memory: 3 weight tiles loaded per position block instead of 4 at C = 128
+// (weights were 4/5 of the bytes a block brought in). Tile loads and stores with
+// compile-time trip counts (ts_load_w_u, ts_store_u). The epilogue's arithmetic per
+// element is k_tm_sides' (the same bits; test_cuda's trimul sides cases compare them).
+
+// acc[mt][nt] (this warp's NT/2 m-tiles of 16 packed weight rows x 4 n-tiles of 8
+// positions) = wa rows * zb rows^T over KP, k in order.
+template <int NT, int KP>
+__device__ __forceinline__ void ts_mma_t(float (*acc)[4][4], const bf16 *wa, const bf16 *zb) {
+    const int sk = KP + TS_PAD, lane = threadIdx.x & 31;
+    const bf16 *ap = wa + (lane & 15) * sk + (lane >> 4) * 8;
+    const bf16 *bp = zb + ((lane & 7) + (lane >> 4) * 8) * sk + ((lane >> 3) & 1) * 8;
+#pragma unroll
+    for (int k0 = 0; k0 < KP; k0 += 16) {
+        uint32_t b[2][4];  // positions 0..15 and 16..31 of the warp: two n-tiles each
+        ts_ldsm4(b[0], bp + k0);
+        ts_ldsm4(b[1], bp + 16 * sk + k0);
+#pragma unroll
+        for (int mt = 0; mt < NT / 2; mt++) {
+            uint32_t af[4];
+            ts_ldsm4(af, ap + mt * 16 * sk + k0);
+#pragma unroll
+            for (int jp = 0; jp < 2; jp++) {
+                fa_mma16816(acc[mt][2 * jp], af, b[jp][0], b[jp][1]);
+                fa_mma16816(acc[mt][2 * jp + 1], af, b[jp][2], b[jp][3]);
+            }
+        }
+    }
+}
+
+// ts_epilogue's gate on the transposed accumulators: acc[mt][nt] = {tp, tp, tg, tg} of
+// channel 8 mt + g (of the warp's 4 NT) at positions 8 nt + 2t, + 1 (of its 32).
+template <int NT>
+__device__ __forceinline__ void ts_epilogue_t(float (*acc)[4][4], const float *ms, const float *bias, bf16 *st) {
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    int g = lane >> 2, t = lane & 3, wm = warp & 3, wn = warp >> 2;
+    float hm[4][2];  // mask / 2 at this thread's positions
+#pragma unroll
+    for (int nt = 0; nt < 4; nt++) {
+        float2 m = *reinterpret_cast<const float2 *>(ms + wm * 32 + 8 * nt + 2 * t);
+        hm[nt][0] = 0.5f * m.x, hm[nt][1] = 0.5f * m.y;
+    }
+#pragma unroll
+    for (int mt = 0; mt < NT / 2; mt++) {
+        int row = wn * 8 * NT + 16 * mt + g, ch = wn * 4 * NT + 8 * mt + g;  // packed row of tp (+ 8: tg)
+        float bp = bias ? __ldg(bias + row) : 0.f, hbg = bias ? 0.5f * __ldg(bias + row + 8) : 0.f;
+        bf16 *s = st + ch * (TS_BM + TS_PAD) + wm * 32 + 2 * t;
+#pragma unroll
+        for (int nt = 0; nt < 4; nt++) {
+            float v[2];
+#pragma unroll
+            for (int e = 0; e < 2; e++) {
+                float th = ts_tanh(fmaf(0.5f, acc[mt][nt][2 + e], hbg));  // tanh((tg + b_g) / 2)
+                v[e] = fmaf(hm[nt][e], th, hm[nt][e]) * (acc[mt][nt][e] + bp);
+            }
+            *reinterpret_cast<__nv_bfloat162 *>(s + 8 * nt) = __floats2bfloat162_rn(v[0], v[1]);
+        }
+    }
+}
+
+// Persistent: block b owns position blocks b, b + gridDim.x, ... of nblk. ms holds two
+// masks (this position block's and the next one's, written during the last epilogue).
+template <int NT, int KP>
+__global__ void __launch_bounds__(TS_THREADS, (NT == 8 || KP > 128) ? 2 : 3) k_tm_sides2(ts_args a, int64_t nblk) {
+    extern __shared__ __align__(16) unsigned char ts_smem[];
+    const int sk = KP + TS_PAD, CT = 8 * NT;
+    bf16 *zs = reinterpret_cast<bf16 *>(ts_smem);  // (TS_BM, sk) zl rows
+    bf16 *ws = zs + TS_BM * sk;                     // (2 CT, sk) the column tile's weight rows (form 1)
+    bf16 *st = ws + 2 * CT * sk;                    // (CT, TS_BM + TS_PAD) the gated tile, channel-major
+    float *ms = reinterpret_cast<float *>(st + CT * (TS_BM + TS_PAD));  // (2, TS_BM) the masks
+    const int warp = threadIdx.x >> 5, wm = warp & 3, wn = warp >> 2;
+    int64_t blk = blockIdx.x;
+    ts_load_block<NT, KP>(zs, ms, ws, a.zl, a.c_z, a.M, a.mask, a.w, blk * TS_BM);
+    for (int buf = 0; blk < nblk; blk += gridDim.x, buf ^= 1) {
+        const int64_t pos0 = blk * TS_BM, next = blk + gridDim.x;
+        for (int step = 0; step < a.tiles; step++) {
+            const int tile = buf ? a.tiles - 1 - step : step;  // serpentine: see the top
+            fa_wait<0>();
+            __syncthreads();  // zs, ws (and the mask of this block) landed for every thread
+            float acc[NT / 2][4][4];
+#pragma unroll
+            for (int mt = 0; mt < NT / 2; mt++)
+#pragma unroll
+                for (int nt = 0; nt < 4; nt++)
+                    acc[mt][nt][0] = acc[mt][nt][1] = acc[mt][nt][2] = acc[mt][nt][3] = 0.f;
+            ts_mma_t<NT, KP>(acc, ws + wn * CT * sk, zs + wm * 32 * sk);
+            __syncthreads();  // zs, ws read by every warp; st's last tile stored
+            float mnext = 0.f;
+            int last = step + 1 == a.tiles && next < nblk;  // the next position block loads now
+            if (step + 1 < a.tiles) ts_load_w_u<NT, KP>(ws, a.w, buf ? tile - 1 : tile + 1);  // lands in the epilogue
+            else if (next < nblk) {  // its first tile is this one: ws stays
+                ts_load_rows_u<KP>(zs, a.zl, a.c_z, a.M, next * TS_BM);
+                int64_t p = next * TS_BM + threadIdx.x;
+                if (threadIdx.x < TS_BM) mnext = p < a.M ? (a.mask ? ld(a.mask, p) : 1.f) : 0.f;
+            }
+            fa_commit();
+            ts_epilogue_t<NT>(acc, ms + buf * TS_BM, a.bias ? a.bias + (int64_t)tile * 2 * CT : NULL, st);
+            if (last && threadIdx.x < TS_BM) ms[(buf ^ 1) * TS_BM + threadIdx.x] = mnext;  // read after a barrier
+            __syncthreads();
+            ts_store_u<NT>(a, st, tile < a.nct ? a.out[0] : a.out[1], (tile % a.nct) * CT, pos0);
+        }
+    }
+}
+
 // The packed weight (tiles, 2 CT, KP) in bf16 (the rounding of cu_weight's copies)
 // with zeros past c_z and past C, and the packed bias (tiles, 2 CT) when any side has one.
+// Rows of a tile: form 0 [W_p ch 0, W_g ch 0, W_p ch 1, ...]; form 1 per 16 rows
+// [W_p ch 8q .. 8q + 7, W_g ch 8q .. 8q + 7] (k_tm_sides2).
 struct ts_pack {
     const float *w[2][2], *b[2][2];  // [side][p, g]
     bf16 *wout;
     float *bout;
-    int c_z, KP, C, CT, nct;
+    int c_z, KP, C, CT, nct, form;
     int64_t n;  // tiles * 2 CT * KP
 };
 __global__ void k_tm_pack(ts_pack q) {
     GRID_STRIDE(i, q.n) {
         int64_t r = i / q.KP;
         int k = (int)(i % q.KP), tile = (int)(r / (2 * q.CT)), rr = (int)(r % (2 * q.CT));
-        int side = tile / q.nct, ch = (tile % q.nct) * q.CT + rr / 2, pg = rr & 1;
+        int cr = q.form ? (rr >> 4) * 8 + (rr & 7) : rr >> 1, pg = q.form ? (rr >> 3) & 1 : rr & 1;
+        int side = tile / q.nct, ch = (tile % q.nct) * q.CT + cr;
         int in = ch < q.C;
         const float *w = side ? (pg ? q.w[1][1] : q.w[1][0]) : (pg ? q.w[0][1] : q.w[0][0]);  // no local copy of q
         const float *b = side ? (pg ? q.b[1][1] : q.b[1][0]) : (pg ? q.b[0][1] : q.b[0][0]);
@@ -108,9 +251,11 @@ __global__ void k_tm_pack(ts_pack q) {
     }
 }
 
-static int ts_smem_bytes(int KP, int NT) {
+// nmask: the masks held (k_tm_sides 1, k_tm_sides2 2).
+static int ts_smem_bytes(int KP, int NT, int nmask) {
     int sk = KP + TS_PAD;
-    return (int)sizeof(bf16) * (TS_BM * sk + 16 * NT * sk + 8 * NT * (TS_BM + TS_PAD)) + (int)sizeof(float) * TS_BM;
+    return (int)sizeof(bf16) * (TS_BM * sk + 16 * NT * sk + 8 * NT * (TS_BM + TS_PAD)) +
+           (int)sizeof(float) * TS_BM * nmask;
 }
 
 int ts_depth(int c_z) {
@@ -130,7 +275,7 @@ int ts_applies(cu_impl *c, int64_t M, int c_z, int C, const void *zl, int bytes)
 }
 
 void ts_pack_weights(cu_impl *c, int c_z, int C, int CT, int KP, int sides, const pf_linear_p *const lin[2][2],
-                     ts_args *a) {
+                     int form, ts_args *a) {
     ts_pack q;
     int has_bias = 0, nct = (C + CT - 1) / CT;
     for (int s = 0; s < 2; s++)
@@ -143,34 +288,59 @@ void ts_pack_weights(cu_impl *c, int c_z, int C, int CT, int KP, int sides, cons
     q.n = (int64_t)sides * nct * 2 * CT * KP;
     q.wout = (bf16 *)cu_pool_get(c, sizeof(bf16) * (size_t)q.n);
     q.bout = has_bias ? (float *)cu_pool_get(c, sizeof(float) * (size_t)(sides * nct * 2 * CT)) : NULL;
-    q.c_z = c_z, q.KP = KP, q.C = C, q.CT = CT, q.nct = nct;
+    q.c_z = c_z, q.KP = KP, q.C = C, q.CT = CT, q.nct = nct, q.form = form;
     k_tm_pack<<<cu_blocks(q.n, 256), 256, 0, c->stream>>>(q);
     CU_LAUNCHED();
     a->w = q.wout, a->bias = q.bout;
     a->c_z = c_z, a->C = C, a->nct = nct, a->tiles = sides * nct;
 }
 
+static int g_sides_grid = 0;  // tests: k_tm_sides2's blocks at most (0: one wave)
+
+// PF_TRIMUL_SIDES: 1 or unset (k_tm_sides, the default), 2 (k_tm_sides2; the same bits);
+// process-wide, parsed at the first fused sides call (A/B runs; tests set it).
+static int g_sides_form = 0;
+int ts_sides_form(int *grid) {
+    *grid = g_sides_grid;
+    if (!g_sides_form) {
+        const char *e = getenv("PF_TRIMUL_SIDES");
+        if (!e || !*e || !strcmp(e, "1")) g_sides_form = 1;
+        else if (!strcmp(e, "2")) g_sides_form = 2;
+        else pf_die("PF_TRIMUL_SIDES=%s: expected 1 (k_tm_sides, the default) or 2 (k_tm_sides2, the same bits)", e);
+    }
+    return g_sides_form;
+}
+extern "C" void pf_cuda_set_trimul_sides(pf_backend *be, int form, int blocks) {
+    (void)be;
+    g_sides_form = form == 2 ? 2 : 1;
+    g_sides_grid = blocks > 0 ? blocks : 0;
+}
+
 template <int NT>
-static void ts_launch_k(cu_impl *c, const ts_args &a, int KP, int bytes) {
-    ts_by_depth(KP, [&](auto kp) { ts_launch(c, k_tm_sides<NT, decltype(kp)::value>, a, bytes); });
+static void ts_launch_k(cu_impl *c, const ts_args &a, int KP, int bytes, int sides2, int grid) {
+    ts_by_depth(KP, [&](auto kp) {
+        if (sides2) ts_launch_persistent(c, k_tm_sides2<NT, decltype(kp)::value>, a, bytes, grid);
+        else ts_launch(c, k_tm_sides<NT, decltype(kp)::value>, a, bytes);
+    });
 }
 
 int cu_tm_sides_fused(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *ap, const pf_linear_p *ag,
                       const pf_linear_p *bp, const pf_linear_p *bg, const void *zl, const void *mask, void *A,
                       void *B) {
-    int NT = C <= 16 ? 2 : C <= 32 ? 4 : 8, KP = ts_depth(c_z), bytes = ts_smem_bytes(KP, NT);
+    int grid, sides2 = ts_sides_form(&grid) == 2;
+    int NT = C <= 16 ? 2 : C <= 32 ? 4 : 8, KP = ts_depth(c_z), bytes = ts_smem_bytes(KP, NT, sides2 ? 2 : 1);
     if (!ts_applies(c, M, c_z, C, zl, bytes) || (bp && !B)) return 0;
     size_t mark = cu_pool_mark(c);
     const pf_linear_p *const lin[2][2] = {{ap, ag}, {bp, bg}};
     ts_args a;
     memset(&a, 0, sizeof a);
-    ts_pack_weights(c, c_z, C, 8 * NT, KP, bp ? 2 : 1, lin, &a);
+    ts_pack_weights(c, c_z, C, 8 * NT, KP, bp ? 2 : 1, lin, sides2, &a);
     a.zl = (const bf16 *)zl, a.mask = (const bf16 *)mask, a.M = M;
     a.out[0] = (bf16 *)A, a.out[1] = (bf16 *)(B ? B : A);
     a.vec = M % 8 == 0 && !((uintptr_t)A & 15) && !(B && ((uintptr_t)B & 15));
-    if (NT == 2) ts_launch_k<2>(c, a, KP, bytes);
-    else if (NT == 4) ts_launch_k<4>(c, a, KP, bytes);
-    else ts_launch_k<8>(c, a, KP, bytes);
+    if (NT == 2) ts_launch_k<2>(c, a, KP, bytes, sides2, grid);
+    else if (NT == 4) ts_launch_k<4>(c, a, KP, bytes, sides2, grid);
+    else ts_launch_k<8>(c, a, KP, bytes, sides2, grid);
     cu_pool_release(c, mark);
     c->trimul_fused_runs++;
     return 1;

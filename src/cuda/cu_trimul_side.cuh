@@ -91,6 +91,38 @@ __device__ __forceinline__ void ts_load_block(bf16 *xs, float *ms, bf16 *ws, con
     }
 }
 
+// ts_load_w and the zl rows of ts_load_block with the trip count fixed at compile time (k_tm_sides2,
+// k_tm_side_grad2): a thread's 16-byte column is fixed and its rows step by
+// TS_THREADS / (KP / 8), so each copy is a constant offset from one address instead of a
+// division and 64-bit address arithmetic per 16 bytes (the generic loops took ~20
+// instructions per copy, as many per tile as the epilogue).
+template <int NT, int KP>
+__device__ __forceinline__ void ts_load_w_u(bf16 *ws, const bf16 *w, int tile) {
+    constexpr int n = 16 * NT * (KP / 8), rs = TS_THREADS / (KP / 8);
+    if constexpr (n % TS_THREADS != 0) {
+        ts_load_w<NT, KP>(ws, w, tile);
+    } else {
+        const int r = threadIdx.x / (KP / 8), k = threadIdx.x % (KP / 8);
+        const bf16 *src = w + (int64_t)tile * (16 * NT) * KP + r * KP + k * 8;
+        bf16 *dst = ws + r * (KP + TS_PAD) + k * 8;
+#pragma unroll
+        for (int it = 0; it < n / TS_THREADS; it++) fa_cp16(dst + it * rs * (KP + TS_PAD), src + it * rs * KP);
+    }
+}
+template <int KP>
+__device__ __forceinline__ void ts_load_rows_u(bf16 *zs, const bf16 *x, int c, int64_t M, int64_t pos0) {
+    constexpr int n = TS_BM * (KP / 8), rs = TS_THREADS / (KP / 8);
+    static_assert(n % TS_THREADS == 0, "KP >= 16");
+    const int r = threadIdx.x / (KP / 8), k = threadIdx.x % (KP / 8), kin = k < c / 8;
+    const bf16 *src = x + (pos0 + r) * c + k * 8;
+    bf16 *dst = zs + r * (KP + TS_PAD) + k * 8;
+#pragma unroll
+    for (int it = 0; it < n / TS_THREADS; it++) {
+        int ok = kin && pos0 + r + it * rs < M;
+        fa_cp16z(dst + it * rs * (KP + TS_PAD), ok ? src + (int64_t)it * rs * c : x, ok ? 16 : 0);
+    }
+}
+
 // m sigmoid(x) = m/2 (1 + tanh(x/2)) with one special-function instruction
 // (tanh.approx, relative error 2^-11: absolute error of the gate <= 2.5e-4, below the
 // bf16 rounding of the stored product). The accurate expf and IEEE division took two
@@ -105,13 +137,19 @@ __device__ __forceinline__ float ts_tanh(float x) {
 // Host side (cu_trimul_side.cu). Packs the weight rows of `sides` sides (lin[s] =
 // {W_p, W_g} Linears of side s) in column tiles of CT channels and depth KP into pool
 // scratch and fills a's w, bias, c_z, C, nct, tiles; the caller releases the pool.
+// form 0: p and g of a channel in rows 2j, 2j + 1; form 1: per 16 rows, the p rows of
+// 8 channels then their g rows (k_tm_sides2).
 void ts_pack_weights(cu_impl *c, int c_z, int C, int CT, int KP, int sides, const pf_linear_p *const lin[2][2],
-                     ts_args *a);
+                     int form, ts_args *a);
 // Whether fused kernels apply: bf16, switched on, c_z a multiple of 8 up to TS_KMAX,
 // zl 16-byte aligned, and a device (sm_80+) that gives a block `bytes` of shared memory.
 int ts_applies(cu_impl *c, int64_t M, int c_z, int C, const void *zl, int bytes);
 // KP: c_z rounded up to a power of two, at least 16.
 int ts_depth(int c_z);
+// PF_TRIMUL_SIDES (read at the first call; pf_cuda_set_trimul_sides): 1 k_tm_sides and
+// k_tm_side_grad, 2 k_tm_sides2 and k_tm_side_grad2 (transposed or pair-packed tiles,
+// persistent blocks; the same bits). *grid: the tests' cap on their blocks (0: one wave).
+int ts_sides_form(int *grid);
 
 // launch(std::integral_constant<int, KP>()) for a depth KP = ts_depth(c_z) (16..256): the
 // kernels are templates on it.
@@ -130,6 +168,20 @@ template <typename K>
 static void ts_launch(cu_impl *c, K kern, const ts_args &a, int bytes) {
     CU_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
     kern<<<(unsigned)((a.M + TS_BM - 1) / TS_BM), TS_THREADS, bytes, c->stream>>>(a);
+    CU_LAUNCHED();
+}
+
+// A persistent kernel (k_tm_sides2, k_tm_side_grad2: kern(a, position blocks)) on one
+// wave of blocks, at most one per position block and at most `grid` where grid > 0
+// (tests: small cases loop over several position blocks).
+template <typename K>
+static void ts_launch_persistent(cu_impl *c, K kern, const ts_args &a, int bytes, int grid) {
+    CU_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    int occ = 0;
+    CU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kern, TS_THREADS, (size_t)bytes));
+    int64_t nblk = (a.M + TS_BM - 1) / TS_BM, wave = (int64_t)(occ > 0 ? occ : 1) * (c->n_sm > 0 ? c->n_sm : 1);
+    if (grid > 0 && grid < wave) wave = grid;
+    kern<<<(unsigned)(nblk < wave ? nblk : wave), TS_THREADS, bytes, c->stream>>>(a, nblk);
     CU_LAUNCHED();
 }
 

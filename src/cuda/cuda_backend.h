@@ -52,6 +52,11 @@ void pf_cuda_set_attn_lnb_grid(pf_backend *be, int blocks);
 void pf_cuda_set_trimul_fused(pf_backend *be, int mode);
 // Launches of that kernel so far (tests check which path ran).
 int64_t pf_cuda_trimul_fused_runs(pf_backend *be);
+// That kernel's form (cu_trimul_side.cu): 1 k_tm_sides (the default; PF_TRIMUL_SIDES, read
+// at the first call, sets it), 2 k_tm_sides2 (transposed tiles, persistent blocks; the same
+// bits); other values mean 1. blocks > 0: k_tm_sides2 on at most that many blocks (tests:
+// each loops over several position blocks), 0 one wave. Process-wide.
+void pf_cuda_set_trimul_sides(pf_backend *be, int form, int blocks);
 // Launches of mode 3's channel-major LN_out forward so far, in this process (tests).
 int64_t pf_cuda_trimul_cm_runs(pf_backend *be);
 // Mode 3's LN_out kernels (cu_trimul_ln.cu): 1 with C at run time (the default), 2 with

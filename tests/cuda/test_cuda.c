@@ -895,6 +895,59 @@ static void test_trimul(int64_t N, int c_z, int c, int incoming, int bias, int u
     test_trimul_path(N, c_z, c, incoming, bias, use_mask, 1);
 }
 
+// PF_TRIMUL_SIDES (pf_cuda_set_trimul_sides): k_tm_sides2 against k_tm_sides bit for bit:
+// the forward's output, and the backward's dz and parameter gradients (its recompute of
+// A, B takes the same kernel), both forms checked to have run the fused kernel.
+static int64_t first_diff(const real *a, const real *b, int64_t n) {
+    for (int64_t i = 0; i < n; i++)
+        if (memcmp(&a[i], &b[i], sizeof(real))) return i;
+    return -1;
+}
+static void test_trimul_sides(int64_t N, int c_z, int c, int incoming, int bias, int use_mask, int blocks) {
+    char label[256];
+    snprintf(label, sizeof label, "%s trimul sides2 %s N%lld c_z%d c%d bias %d mask %d blocks %d", H_gpu->name,
+             incoming ? "in" : "out", (long long)N, c_z, c, bias, use_mask, blocks);
+    h_params_reset();
+    pf_trimul_dims d = {N, c_z, c, incoming};
+    pf_trimul_p P, G, Pd, Gd;
+    h_layernorm(&P.ln_in, &G.ln_in, &Pd.ln_in, &Gd.ln_in, c_z, 1, "ln_in");
+    h_linear(&P.a_p, &G.a_p, &Pd.a_p, &Gd.a_p, c, c_z, bias, 2, "a_p");
+    h_linear(&P.a_g, &G.a_g, &Pd.a_g, &Gd.a_g, c, c_z, bias, 3, "a_g");
+    h_linear(&P.b_p, &G.b_p, &Pd.b_p, &Gd.b_p, c, c_z, bias, 4, "b_p");
+    h_linear(&P.b_g, &G.b_g, &Pd.b_g, &Gd.b_g, c, c_z, bias, 5, "b_g");
+    h_linear(&P.g, &G.g, &Pd.g, &Gd.g, c_z, c_z, bias, 6, "g");
+    h_layernorm(&P.ln_out, &G.ln_out, &Pd.ln_out, &Gd.ln_out, c, 7, "ln_out");
+    h_linear(&P.z, &G.z, &Pd.z, &Gd.z, c_z, c, bias, 8, "z");
+    int64_t nz = N * N * c_z;
+    hbuf z = h_rand(nz, 1, 9), mk = h_mask(N * N, 0, 0.3, 10), dout = h_rand(nz, 1, 11);
+    pf_mem mg = H_gpu->trimul_mem(H_gpu, &d);
+    void *gs = h_gpu_raw(mg.saved), *gw = h_gpu_raw(mg.ws);
+    real *o[2], *g[2];
+    for (int v = 0; v < 2; v++) {
+        pf_cuda_set_trimul_sides(H_gpu, v + 1, blocks);
+        int64_t runs0 = pf_cuda_trimul_fused_runs(H_gpu);
+        hbuf og = h_poison(nz);
+        hgrad dz = g_in(nz, 12);
+        h_reset_grads();
+        H_gpu->trimul_fwd(H_gpu, &d, &Pd, z.d, use_mask ? mk.d : NULL, og.d, gs, gw);
+        H_gpu->trimul_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, gs, dout.d, dz.b.d, gw);
+        o[v] = h_download(&og);
+        g[v] = h_download(&dz.b);
+        if (v == 0) h_snapshot_grads();
+        else h_check_same_bits(label);
+        int64_t runs = pf_cuda_trimul_fused_runs(H_gpu) - runs0;
+        tl_check(H_bf16 ? runs > 0 : runs == 0, label, "form %d: fused sides kernel ran %lld times, expected %s", v + 1,
+                 (long long)runs, H_bf16 ? "some" : "none");
+    }
+    pf_cuda_set_trimul_sides(H_gpu, 1, 0);
+    int64_t bo = first_diff(o[0], o[1], nz), bg = first_diff(g[0], g[1], nz);
+    tl_check(bo < 0, label, "forward output: first difference at %lld: %.9g vs %.9g", (long long)bo,
+             bo < 0 ? 0.0 : (double)o[1][bo], bo < 0 ? 0.0 : (double)o[0][bo]);
+    tl_check(bg < 0, label, "dz: first difference at %lld: %.9g vs %.9g", (long long)bg,
+             bg < 0 ? 0.0 : (double)g[1][bg], bg < 0 ? 0.0 : (double)g[0][bg]);
+    finish(label);
+}
+
 // The column-sharded entry (cu_dap_pwavg.cu) with one rank is the unsharded op:
 // forward, dm, dz and the parameter gradients against the CPU reference (oc, dm_ref,
 // dz_ref: its results from the starts g_in(seed), g_in(seed + 1)), the same bits twice.
@@ -1348,7 +1401,24 @@ void cuda_trimul(void) {
     test_trimul_path(8, 16, 16, 0, 0, 1, 4);
     test_trimul_path(16, 16, 32, 0, 1, 1, 4);
     test_trimul_path(8, 8, 128, 1, 1, 1, 4);
+    // k_tm_sides2 (PF_TRIMUL_SIDES=2) against k_tm_sides bit for bit: 16-, 32- and
+    // 64-channel tiles, depths 16 (c_z 8 padded), 32, 128 and 256, N*N not a multiple of
+    // 8 (scalar stores) nor of the 128-position block; blocks > 0: each persistent block
+    // loops over several position blocks (3 blocks over 9, 1 over 13, 2 over 34)
+    test_trimul_sides(7, 8, 16, 1, 1, 0, 0);
+    test_trimul_sides(12, 8, 24, 0, 1, 1, 0);
+    test_trimul_sides(33, 128, 128, 0, 1, 1, 3);
+    test_trimul_sides(40, 128, 128, 1, 0, 0, 0);
+    // form 2 against the CPU reference too (the whole module, forward and backward)
+    pf_cuda_set_trimul_sides(H_gpu, 2, 2);
+    test_trimul(12, 8, 24, 1, 1, 1);
+    test_trimul(33, 128, 128, 0, 1, 1);
+    pf_cuda_set_trimul_sides(H_gpu, 1, 0);
     if (quick) return;
+    test_trimul_sides(40, 128, 128, 0, 1, 1, 1);
+    test_trimul_sides(65, 32, 64, 1, 0, 1, 2);
+    test_trimul_sides(200, 128, 128, 0, 1, 1, 0);
+    test_trimul_sides(9, 256, 16, 1, 1, 1, 0);
     test_trimul(72, 32, 16, 1, 0, 1);
     test_trimul(68, 16, 64, 0, 1, 0);
     test_trimul(70, 32, 16, 0, 0, 1);
