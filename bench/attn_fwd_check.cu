@@ -6,10 +6,14 @@
 // Variants: 0 k_tc_fwd (today), 1 fa_forward with the hook on, 2-4 mma.sync kernel with
 // R = 1, 2, 4 rows per block, 5-7 the wgmma kernel with R = 1, 2, 4, 8 = 7 with the V
 // descriptor's strides exchanged (a layout check: it must fail), 9-11 = 2-4 with the bias
-// tile from the bf16 copy (timings include the copy) (default 0-4, 9, 10).
+// tile from the bf16 copy (timings include the copy), 12 / 13 = 9 on the pipelined kernel
+// (k_s9_fwd_pipe: S of key tile j + 1 issued before tile j's softmax) with registers
+// capped for 4 / 3 blocks per SM (default 0-4, 9, 10).
 // The bias holds bf16 numbers (as the modules' in bf16 mode, fa_args.bias_bf16), so the
 // bf16 tile is exact: variants 9-11 must give the bits of 2-4, and the hook the same
-// bits with PF_ATTN_FWD_B16=0 (fp32 tile) and unset (bf16 tile where B >= 4).
+// bits with PF_ATTN_FWD_B16=0 (fp32 tile) and unset (bf16 tile where B >= 4). The
+// pipelined kernel does the same arithmetic in the same order: 12 and 13 must give the
+// bits of 9 (with no bias both run their fp32-tile kernels).
 // Correctness: odd sizes, masks with fully masked rows, transposed (ending
 // node) layout, c_h 8/16/24/32, rows per block 1/2/4; o compared by L2 and
 // max relative error (bf16 tolerance of tests/cuda: L2 rel 2e-2), lse by max
@@ -148,15 +152,23 @@ static cu_impl impl_bf16, impl_f32;
 
 // variant: 0 = today's k_tc_fwd (fa_forward with PF_ATTN_SM90=0), 1 = fa_forward
 // with the Hopper kernel on (the dispatch hook), 2/3/4 = mma.sync R = 1, 2, 4 rows per
-// block, 5/6/7 = wgmma R = 1, 2, 4, 9/10/11 = 2/3/4 with the bf16 bias tile
-#define NVAR 12
+// block, 5/6/7 = wgmma R = 1, 2, 4, 9/10/11 = 2/3/4 with the bf16 bias tile, 12/13 = 9
+// pipelined (4 / 3 blocks per SM)
+#define NVAR 14
+#define VPIPE 12  // the first pipelined variant
 #define VB16 9  // the first bf16-tile variant; VB16 + i runs variant 2 + i's kernel
 static const char *vname[NVAR] = {"k_tc_fwd",  "sm90(hook)",  "mma R=1",     "mma R=2",     "mma R=4",    "wgmma R=1",
-                                  "wgmma R=2", "wgmma R=4",   "wgmma(swap)", "mma16 R=1",   "mma16 R=2",  "mma16 R=4"};
+                                  "wgmma R=2", "wgmma R=4",   "wgmma(swap)", "mma16 R=1",   "mma16 R=2",  "mma16 R=4",
+                                  "pipe R=1",  "pipe3 R=1"};
 static void run_variant(int var, const fa_args *a) {
     if (var <= 1) {
         setenv("PF_ATTN_SM90", var ? "1" : "0", 1);
         fa_forward(&impl_bf16, a);
+        return;
+    }
+    if (var >= VPIPE) {
+        if (fa_sm90_forward_pipe(&impl_bf16, a, 1, var == VPIPE ? 4 : 3))
+            pf_die("fa_sm90_forward_pipe refused the case (variant %d)", var);
         return;
     }
     static const int rows[NVAR] = {0, 0, 1, 2, 4, 1, 2, 4, 4, 1, 2, 4};
@@ -181,8 +193,10 @@ static std::vector<float> get_f32(const float *d, int64_t n) {
 
 // The bf16 bias tile holds the fp32 tile's values: its outputs and lse must be the
 // fp32 tile's bits. var >= VB16: against variant var - 7 (same kernel, fp32 tile);
-// var 1 (the hook): against the hook with PF_ATTN_FWD_B16=0.
-static void same_bits_as_fp32_tile(int var, const Case &cs, const Bufs &b, const char *what,
+// var 1 (the hook): against the hook with PF_ATTN_FWD_B16=0. The pipelined variants
+// (var >= VPIPE): against variant VB16 (k_s9_fwd, the same tile, R = 1).
+static int same_bits_ref(int var) { return var >= VPIPE ? VB16 : var == 1 ? 1 : var - (VB16 - 2); }
+static void same_bits_as_ref(int var, const Case &cs, const Bufs &b, const char *what,
                                    const std::vector<float> &o, const std::vector<float> &l) {
     int64_t n = cs.B * cs.L * cs.H * cs.ch, nl = cs.B * cs.H * cs.L;
     fa_args a = bf16_args(cs, b);
@@ -191,14 +205,14 @@ static void same_bits_as_fp32_tile(int var, const Case &cs, const Bufs &b, const
     const char *e = getenv("PF_ATTN_FWD_B16");
     std::string prev = e ? e : "";
     if (var == 1) setenv("PF_ATTN_FWD_B16", "0", 1);
-    run_variant(var == 1 ? 1 : var - (VB16 - 2), &a);
+    run_variant(same_bits_ref(var), &a);
     if (var == 1 && e) setenv("PF_ATTN_FWD_B16", prev.c_str(), 1);
     else if (var == 1) unsetenv("PF_ATTN_FWD_B16");
     CU_CHECK(cudaDeviceSynchronize());
     std::vector<float> o2 = get_bf16(b.o, n), l2 = get_f32(b.lse, nl);
     char v[400];
-    snprintf(v, sizeof v, "%s %s: o and lse bit-identical to the fp32 bias tile's (%s)", vname[var], what,
-             var == 1 ? "PF_ATTN_FWD_B16=0" : vname[var - (VB16 - 2)]);
+    snprintf(v, sizeof v, "%s %s: o and lse bit-identical to %s (%s)", vname[var], what,
+             var >= VPIPE ? "k_s9_fwd's" : "the fp32 bias tile's", var == 1 ? "PF_ATTN_FWD_B16=0" : vname[same_bits_ref(var)]);
     verdict(!memcmp(o.data(), o2.data(), 4 * n) && !memcmp(l.data(), l2.data(), 4 * nl), v);
 }
 
@@ -258,7 +272,7 @@ static void check_case(const Case &cs) {
             snprintf(v, sizeof v, "%s %s: two runs bit-identical", vname[var], what);
             verdict(!memcmp(o.data(), o2.data(), 4 * n) && !memcmp(l.data(), l2.data(), 4 * nl), v);
         }
-        if (var == 1 || var >= VB16) same_bits_as_fp32_tile(var, cs, b, what, o, l);
+        if (var == 1 || var >= VB16) same_bits_as_ref(var, cs, b, what, o, l);
     }
     release(b);
 }

@@ -64,6 +64,10 @@ const char *fa_bwd_dbias_variant_name(int v);
 // no device or env check (benchmarks).
 int fa_sm90_forward(cu_impl *c, const fa_args *a);
 int fa_sm90_forward_variant(cu_impl *c, const fa_args *a, int rows, int wg, int b16);
+// The pipelined kernel (S of key tile j + 1 issued before tile j's softmax), one row per
+// block, mma.sync: same bits as _variant(rows 1, wg 0, b16); nb blocks per SM its
+// registers are capped for (4 or 3). fa_sm90_forward takes it with PF_ATTN_FWD_PIPE.
+int fa_sm90_forward_pipe(cu_impl *c, const fa_args *a, int b16, int nb);
 // D[r, h, l] = sum_c dO * o
 void fa_rowdot(cu_impl *c, const fa_args *a, float *D);
 

@@ -36,6 +36,10 @@
 // still gets p = 1 at its maximum, as k_tc_fwd's exp(s - m) does.
 // Head dimension: c_h in {8, 16, 24, 32}, zero padded to CH = 16 or 32
 // (c_h 24, AF3 single attention, runs on the 32 path, not FFMA).
+//
+// k_s9_fwd_pipe (PF_ATTN_FWD_PIPE, off by default): the one-row mma.sync kernel with the
+// key loop software-pipelined, S of tile j + 1 issued before tile j's softmax; same bits
+// (its section below, docs/ATTENTION_SM90.md "Session 11").
 #include "cu_mma.cuh"
 #include "cu_env.cuh"
 
@@ -222,24 +226,31 @@ __device__ __forceinline__ void s9_plan_make(const fa_args &a, int64_t r0, int h
     p.m0 = p.mrow ? fa_pos(a, r0 + mr, mk) : -1;
 }
 
-// The copies of the key tile at k0 (koff = k0 pstride HC) into one buffer: K and V rows
-// of the R rows, and the bias tile when there is one (cp.async; the caller commits):
-// bT the head's fp32 bias, or B16 its bf16 copy. Zeros beyond L, B and c_h.
-template <int CH, int R, bool WG, bool B16>
-__device__ __forceinline__ void s9_fetch_tile(const fa_args &a, const s9_plan<CH, R, WG> &p, const void *bTv, int k0,
-                                              int64_t koff, int64_t q0, bf16 *Kb, bf16 *Vb, void *Bbv) {
+// One of the tensors of s9_fetch_tile (K or V: src = a.k or a.v) alone, the tile at k0
+// into dst (the pipelined kernel fetches K a tile ahead of V; zeros beyond L, B and c_h).
+template <int CH, int R, bool WG>
+__device__ __forceinline__ void s9_fetch_rows(const fa_args &a, const s9_plan<CH, R, WG> &p, const void *src, int k0,
+                                              int64_t koff, bf16 *dst) {
     typedef s9_plan<CH, R, WG> PL;
-    const bf16 *k = (const bf16 *)a.k + koff, *v = (const bf16 *)a.v + koff;
-    char *kd = (char *)Kb + p.kvs, *vd = (char *)Vb + p.kvs;
-    // bytes between chunk u and u + 1 in the buffer: RS row groups, or JS positions (a multiple of 8)
+    const bf16 *s = (const bf16 *)src + koff;
+    char *d = (char *)dst + p.kvs;
     constexpr int DS = 2 * (PL::RS ? PL::RS * S9_K * (CH + 8) : WG ? (PL::JS >> 3) * CH * 8 : PL::JS * (CH + 8));
 #pragma unroll
     for (int u = 0; u < PL::NPT; u++) {
-        bool ok = p.kv[u] >= 0 && k0 + p.j0 + u * PL::JS < (int)a.L;
-        int64_t off = ok ? p.kv[u] : -koff;  // not ok: the tensor's start (valid, nothing read)
-        fa_cp16z(kd + u * DS, k + off, ok ? 16 : 0);
-        fa_cp16z(vd + u * DS, v + off, ok ? 16 : 0);
+        // chunks JS positions apart (RS = 0: one row, c_h 32): chunk u's offset from chunk
+        // 0's, so the loop holds one offset rather than NPT (registers: the pipelined kernel)
+        int64_t kv = PL::RS ? p.kv[u] : p.kv[0] + (int64_t)(u * PL::JS) * a.pstride * a.HC;
+        bool ok = (PL::RS ? p.kv[u] : p.kv[0]) >= 0 && k0 + p.j0 + u * PL::JS < (int)a.L;
+        fa_cp16z(d + u * DS, s + (ok ? kv : -koff), ok ? 16 : 0);
     }
+}
+
+// The bias tile of the key tile at k0 into Bbv (s9_fetch_tile): bT the head's fp32 bias,
+// or B16 its bf16 copy; nothing when there is no bias.
+template <int CH, int R, bool WG, bool B16>
+__device__ __forceinline__ void s9_fetch_bias(const fa_args &a, const s9_plan<CH, R, WG> &p, const void *bTv, int k0,
+                                              int64_t q0, void *Bbv) {
+    typedef s9_plan<CH, R, WG> PL;
     if (!bTv) return;
     if constexpr (B16) {  // rows of Lp keys: 16-byte chunks, no bounds test on keys
         const bf16 *bt = p.b16p + k0;
@@ -270,6 +281,27 @@ __device__ __forceinline__ void s9_fetch_tile(const fa_args &a, const s9_plan<CH
             fa_cp4z(Bb + j * S9_BS + c, ok ? bT + kk * a.L + q : bT, ok ? 4 : 0);
         }
     }
+}
+
+// The copies of the key tile at k0 (koff = k0 pstride HC) into one buffer: K and V rows
+// of the R rows, and the bias tile when there is one (cp.async; the caller commits):
+// bT the head's fp32 bias, or B16 its bf16 copy. Zeros beyond L, B and c_h.
+template <int CH, int R, bool WG, bool B16>
+__device__ __forceinline__ void s9_fetch_tile(const fa_args &a, const s9_plan<CH, R, WG> &p, const void *bTv, int k0,
+                                              int64_t koff, int64_t q0, bf16 *Kb, bf16 *Vb, void *Bbv) {
+    typedef s9_plan<CH, R, WG> PL;
+    const bf16 *k = (const bf16 *)a.k + koff, *v = (const bf16 *)a.v + koff;
+    char *kd = (char *)Kb + p.kvs, *vd = (char *)Vb + p.kvs;
+    // bytes between chunk u and u + 1 in the buffer: RS row groups, or JS positions (a multiple of 8)
+    constexpr int DS = 2 * (PL::RS ? PL::RS * S9_K * (CH + 8) : WG ? (PL::JS >> 3) * CH * 8 : PL::JS * (CH + 8));
+#pragma unroll
+    for (int u = 0; u < PL::NPT; u++) {
+        bool ok = p.kv[u] >= 0 && k0 + p.j0 + u * PL::JS < (int)a.L;
+        int64_t off = ok ? p.kv[u] : -koff;  // not ok: the tensor's start (valid, nothing read)
+        fa_cp16z(kd + u * DS, k + off, ok ? 16 : 0);
+        fa_cp16z(vd + u * DS, v + off, ok ? 16 : 0);
+    }
+    s9_fetch_bias<CH, R, WG, B16>(a, p, bTv, k0, q0, Bbv);
 }
 
 // Mask term (log2 units) of this thread's (row, key) of the tile at k0 (threads < R S9_K):
@@ -569,6 +601,116 @@ __global__ void __launch_bounds__(R * 128, 4 / R) k_s9_fwd(fa_args a, int vswap)
     s9_store_output<CH>(a, o, m, l, r, q0, h, wq, g, t);
 }
 
+// ---- Pipelined variant (PF_ATTN_FWD_PIPE; R = 1, mma.sync) ----
+// k_s9_fwd runs each key tile as one dependency chain (S = Q K^T, softmax, O += P V) and
+// 4 warps per scheduler do not hide its latencies (~30% issue efficiency at N = 1024).
+// Here the products S of key tile j + 1 (ldmatrix + mma, independent of tile j) are
+// issued before tile j's softmax, so the tensor pipe works while the softmax issues
+// (FlashAttention-3's intra-warpgroup overlap, on mma.sync). Two S tiles live: s_cur, s_next.
+// Buffers: K runs one tile ahead of V, the bias and the mask, so two stages still do:
+// at tile j the buffers hold K of tiles j + 1 (read now) and j + 2 (arriving), V / bias /
+// mask of tiles j (read now) and j + 1 (arriving); what arrives at tile j is fetched
+// right after the barrier that ends every warp's use of the buffer it lands in (tile
+// j - 1's), so one barrier per tile (k_s9_fwd: two). Same arithmetic per score and the
+// same order of the online-softmax updates as k_s9_fwd<CH, 1, false, B16>: o and lse
+// are bit-identical.
+
+// s9_mask of one row per block (r < B always), the offset worked out per tile from r,
+// which the epilogue keeps anyway: the plan's mask offset would hold two more registers
+// across the loop (the 32-channel kernel then spilled at 128). Same value.
+__device__ __forceinline__ float s9p_mask(const fa_args &a, int64_t r, int k0) {
+    int k = k0 + (int)(threadIdx.x % S9_K);
+    if (k >= (int)a.L) return -INFINITY;
+    return a.mask ? mask_term(__bfloat162float(((const bf16 *)a.mask)[fa_pos(a, r, k)])) * S9_L2E : 0.f;
+}
+
+// Tile j of the pipelined loop (k0 = 64 j, b = j % 2): sc holds S
+// of tile j; leaves S of tile j + 1 in sn (past the last tile: zeros, unused) and O, m,
+// l updated with tile j.
+template <int CH, bool B16, int b>
+__device__ __forceinline__ void s9p_tile(const fa_args &a, const s9_plan<CH, 1, false> &pl, const void *bT, int k0,
+                                         int64_t r, int64_t q0, unsigned char *sm, float (&sc)[8][4],
+                                         float (&sn)[8][4], const uint32_t (&qa)[CH / 16][4], float (&o)[CH / 8][4],
+                                         float (&m)[2], float (&l)[2], float sc2, int wq, int g, int t, int lane) {
+    typedef s9_smem_layout<CH, 1, B16> SL;
+    constexpr int TE = SL::TE;
+    bf16 *Ks = (bf16 *)(sm + SL::K), *Vs = (bf16 *)(sm + SL::V);
+    unsigned char *Bs = sm + SL::B;
+    float *Ms = (float *)(sm + SL::M);
+    // B16: only whether there is a bias matters here (the plan has the addresses); tested
+    // on the kernel argument, no registers held for the head's pointer
+    if (B16) bT = a.biasT16;
+    fa_wait<0>();     // this thread's copies of K j + 1, V / bias j
+    __syncthreads();  // everyone's, and every warp is done with tile j - 1's buffers
+    bool more = k0 + S9_K < (int)a.L;
+    float mnext = 0;
+    int64_t koff = (int64_t)(k0 / S9_K) * pl.kstep;  // k0 pstride HC (from k0: one register pair less in the loop)
+    // K of tile j + 2 (zeros past L) into the buffer of K j (read by tile j - 1)
+    s9_fetch_rows<CH, 1, false>(a, pl, a.k, k0 + 2 * S9_K, koff + 2 * pl.kstep, Ks + b * TE);
+    if (more) {  // V, bias and mask of tile j + 1 into the buffers of tile j - 1
+        s9_fetch_rows<CH, 1, false>(a, pl, a.v, k0 + S9_K, koff + pl.kstep, Vs + (b ^ 1) * TE);
+        s9_fetch_bias<CH, 1, false, B16>(a, pl, bT, k0 + S9_K, q0, Bs + (b ^ 1) * SL::BT);
+        if (threadIdx.x < S9_K) mnext = s9p_mask(a, r, k0 + S9_K);
+    }
+    fa_commit();
+    s9_scores<CH, false>(sn, qa, Ks + (b ^ 1) * TE, lane);  // tile j + 1: overlaps the softmax below
+    s9_softmax_update<CH, B16>(sc, m, l, o, Ms + b * S9_K, Bs + b * SL::BT, bT, sc2, wq, g, t);
+    s9_accumulate_pv<CH, false>(o, sc, Vs + b * TE, lane, 0);
+    // mask buffer of tile j - 1: read before this tile's barrier; tile j + 1 reads it after the next
+    if (more && threadIdx.x < S9_K) Ms[(b ^ 1) * S9_K + threadIdx.x] = mnext;
+}
+
+// NB: blocks per SM the registers are capped for (4: 128 registers, k_s9_fwd's; 3: 168)
+template <int CH, bool B16, int NB>
+__global__ void __launch_bounds__(128, NB) k_s9_fwd_pipe(fa_args a) {
+    typedef s9_smem_layout<CH, 1, B16> SL;
+    extern __shared__ __align__(128) unsigned char s9_sm[];
+    bf16 *Ks = (bf16 *)(s9_sm + SL::K), *Vs = (bf16 *)(s9_sm + SL::V);
+    float *Ms = (float *)(s9_sm + SL::M);
+    constexpr int TE = SL::TE;
+
+    // as k_s9_fwd: query tile fastest, head slowest. 32 bits (the launch checks the block
+    // count and L): fewer registers held across the loop for the epilogue
+    int nqt = ((int)a.L + S9_Q - 1) / S9_Q, rest = (int)blockIdx.x / nqt;
+    int r = rest % (int)a.B, q0 = ((int)blockIdx.x % nqt) * S9_Q;
+    int h = rest / (int)a.B;
+    int lane = threadIdx.x & 31, wq = threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
+    const void *bT = NULL;  // the head's bias: (L, L) fp32 or B16 (L, Lp) bf16
+    if (B16) bT = a.biasT16 ? a.biasT16 + (int64_t)h * a.L * ((a.L + 63) & ~63) : NULL;
+    else bT = a.biasT ? a.biasT + (int64_t)h * a.L * a.L : NULL;
+    const float sc2 = a.scale * S9_L2E;
+
+    // prologue: Q into V buffer 1 (free until tile 0 fetches V 1), K V bias mask of tile 0
+    // and K of tile 1 (zeros past L); then S of tile 0
+    s9_plan<CH, 1, false> pl;
+    s9_plan_make<CH, 1, false>(a, r, h, q0, pl);
+    s9_load_rows<CH, 1, false>(a, a.q, pl.kv, q0, Vs + TE);
+    s9_fetch_tile<CH, 1, false, B16>(a, pl, bT, 0, 0, q0, Ks, Vs, s9_sm + SL::B);
+    s9_fetch_rows<CH, 1, false>(a, pl, a.k, S9_K, pl.kstep, Ks + TE);
+    fa_commit();
+    if (threadIdx.x < S9_K) Ms[threadIdx.x] = s9p_mask(a, r, 0);
+    fa_wait<0>();
+    __syncthreads();
+    uint32_t qa[CH / 16][4];
+    s9_q_fragments<CH, false>(Vs + TE, wq, g, t, qa);  // V 1 is fetched after tile 0's barrier
+    float s0[8][4], s1[8][4];
+    s9_scores<CH, false>(s0, qa, Ks, lane);
+
+    float o[CH / 8][4];
+#pragma unroll
+    for (int j = 0; j < CH / 8; j++) o[j][0] = o[j][1] = o[j][2] = o[j][3] = 0;
+    float m[2] = {-INFINITY, -INFINITY}, l[2] = {0, 0};
+    // two tiles per trip, S tiles swapping roles (no register copies between tiles)
+    for (int k0 = 0;; k0 += 2 * S9_K) {
+        s9p_tile<CH, B16, 0>(a, pl, bT, k0, r, q0, s9_sm, s0, s1, qa, o, m, l, sc2, wq, g, t, lane);
+        if (k0 + S9_K >= (int)a.L) break;
+        s9p_tile<CH, B16, 1>(a, pl, bT, k0 + S9_K, r, q0, s9_sm, s1, s0, qa, o, m, l, sc2, wq, g, t, lane);
+        if (k0 + 2 * S9_K >= (int)a.L) break;
+    }
+    fa_wait<0>();  // the last tile's zero fill of K past L: no copy into the block's memory after its end
+    s9_store_output<CH>(a, o, m, l, r, q0, h, wq, g, t);
+}
+
 // The bias as bf16 in k_s9_fwd's B16 order (header): (H, L, Lp), element (h, q, k0 + 16 t
 // + 2 j + e) = biasT[h][k0 + 8 j + 2 t + e][q] (0 past L), k0 a multiple of 64. One
 // thread per 16-byte chunk, queries fastest (coalesced reads of biasT's rows).
@@ -604,15 +746,26 @@ static const bf16 *s9_bias16(cu_impl *c, const fa_args *a) {
 }
 
 // B16: the bias tile from the bf16 copy (refused, nothing launched, when s9_bias16 makes
-// none; with no bias the fp32 kernel runs, the same work).
-template <int CH, int R, bool WG, bool B16>
+// none; with no bias the fp32 kernel runs, the same work). NB: 0 k_s9_fwd, else
+// k_s9_fwd_pipe<CH, B16, NB> (R = 1, mma.sync).
+template <int CH, int R, bool WG, bool B16, int NB = 0>
 static int s9_launch(cu_impl *c, const fa_args *a, int vswap) {
-    if (B16 && !a->biasT) return s9_launch<CH, R, WG, false>(c, a, vswap);
+    static_assert(NB == 0 || (R == 1 && !WG), "the pipelined kernel: one row per block, mma.sync");
+    // the pipelined fp32-tile kernel of c_h 32 spills at 128 registers (ptxas -v: 20 bytes,
+    // reloaded every tile): it runs with 168 (3 blocks per SM) whatever NB asks
+    constexpr int NBF = NB == 4 && CH == 32 ? 3 : NB;
+    if (B16 && !a->biasT) return s9_launch<CH, R, WG, false, NBF>(c, a, vswap);
     typedef s9_smem_layout<CH, R, B16> SL;
     static int attr_set = 0;  // per instantiation; the device does not change within a process
     if (!attr_set) {
-        if (cudaFuncSetAttribute(k_s9_fwd<CH, R, WG, B16>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 (int)SL::bytes) != cudaSuccess) {
+        cudaError_t e;
+        if constexpr (NB > 0)
+            e = cudaFuncSetAttribute(k_s9_fwd_pipe<CH, B16, NB>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     (int)SL::bytes);
+        else
+            e = cudaFuncSetAttribute(k_s9_fwd<CH, R, WG, B16>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                     (int)SL::bytes);
+        if (e != cudaSuccess) {
             (void)cudaGetLastError();
             return 1;
         }
@@ -625,9 +778,22 @@ static int s9_launch(cu_impl *c, const fa_args *a, int vswap) {
         if (a->L * ((a->L + 63) & ~(int64_t)63) > 2147483647LL) return 1;  // the B16 offsets within a head: 32-bit
         if (!(b.biasT16 = s9_bias16(c, a))) return 1;
     }
-    k_s9_fwd<CH, R, WG, B16><<<(unsigned)n, R * 128, SL::bytes, c->stream>>>(b, vswap);
+    if constexpr (NB > 0) k_s9_fwd_pipe<CH, B16, NB><<<(unsigned)n, 128, SL::bytes, c->stream>>>(b);
+    else k_s9_fwd<CH, R, WG, B16><<<(unsigned)n, R * 128, SL::bytes, c->stream>>>(b, vswap);
     CU_LAUNCHED();
     return 0;
+}
+
+// The pipelined kernel (k_s9_fwd_pipe), one row per block: b16 as fa_sm90_forward_variant,
+// nb the blocks per SM its registers are capped for (4: 128 registers; 3: 168). c_h <= 16
+// takes 4 always, c_h 32 with the fp32 tile 3 always (s9_launch). Nonzero: not handled,
+// nothing launched.
+int fa_sm90_forward_pipe(cu_impl *c, const fa_args *a, int b16, int nb) {
+    if (!c->bf16 || a->B <= 0 || a->L <= 0) return 1;
+    if (a->ch <= 0 || a->ch > 32 || a->ch % 8 || a->HC % 8 || (nb != 3 && nb != 4)) return 1;
+    if (a->ch <= 16) return b16 ? s9_launch<16, 1, false, true, 4>(c, a, 0) : s9_launch<16, 1, false, false, 4>(c, a, 0);
+    if (nb == 4 && b16) return s9_launch<32, 1, false, true, 4>(c, a, 0);  // no bias: the fp32 kernel, 3 blocks
+    return b16 ? s9_launch<32, 1, false, true, 3>(c, a, 0) : s9_launch<32, 1, false, false, 3>(c, a, 0);
 }
 
 // Rows per block R in {1, 2, 4}; wg: wgmma (1; 2 = wgmma with the V descriptor's strides
@@ -677,8 +843,23 @@ static int s9_b16_enabled(void) {
     return cu_env_flag("PF_ATTN_FWD_B16", 1, "fp32 bias tile", "bf16 copy where exact, the default");
 }
 
+// PF_ATTN_FWD_PIPE: the pipelined kernel (k_s9_fwd_pipe, same bits) in place of k_s9_fwd
+// with one row per block: 0 or unset off (the default until measured), 1 with registers
+// capped for 4 blocks per SM (128), 2 for 3 blocks per SM (168; c_h <= 16 keeps 4).
+// Returns the blocks per SM, or 0.
+static int s9_pipe_blocks(void) {
+    const char *e = getenv("PF_ATTN_FWD_PIPE");
+    if (!e || !*e || !strcmp(e, "0")) return 0;
+    if (!strcmp(e, "1")) return 4;
+    if (!strcmp(e, "2")) return 3;
+    pf_die("PF_ATTN_FWD_PIPE=%s: expected 0 (k_s9_fwd, the default), 1 (pipelined, 4 blocks per SM) or 2 "
+           "(pipelined, 3 blocks per SM)", e);
+    return 0;
+}
+
 int fa_sm90_forward(cu_impl *c, const fa_args *a) {
     if (!s9_enabled()) return 1;
+    int nb = s9_pipe_blocks();
     // the bf16 copy costs one read of the fp32 bias and one write of half its bytes; the
     // kernel then reads half the bytes B / R times: worth it from a few rows on (B = 1,
     // single attention, keeps the fp32 tile)
@@ -687,7 +868,9 @@ int fa_sm90_forward(cu_impl *c, const fa_args *a) {
     // than 2 and 4 (`attn_bwd_check --shapes`: triangle N = 1024 4.63 / 4.98 / 5.80 ms,
     // MSA row 1.18 / 1.24 / 1.48); before that 2 rows were the fastest. With the bf16
     // tile (half the bias bytes per block) not measured yet: S9_ROWS_B16.
+    if (b16 && nb && S9_ROWS_B16 == 1 && !S9_DEFAULT_WG && fa_sm90_forward_pipe(c, a, 1, nb) == 0) return 0;
     if (b16 && fa_sm90_forward_variant(c, a, S9_ROWS_B16, S9_DEFAULT_WG, 1) == 0) return 0;
     int rows = 1;
+    if (nb && !S9_DEFAULT_WG) return fa_sm90_forward_pipe(c, a, 0, nb);
     return fa_sm90_forward_variant(c, a, rows, S9_DEFAULT_WG, 0);
 }

@@ -371,23 +371,34 @@ static int attn_module_fused = 1;   // pf_cuda_set_attn_module_fused as set (cu_
 // times over did not finish in 430 s (session 10); the full run keeps every case.
 static int attn_brief = 0;
 
-// The Hopper forward reads the pair bias from a bf16 copy where exact (bf16 mode, rows >= 4;
-// cu_flash_sm90.cu): the forward again with the fp32 bias tile (PF_ATTN_FWD_B16=0) must give
-// the same bits as og, the same call's output (elsewhere both runs take the same path). The
-// saved tensors are written again with the same values.
-static void attn_fwd_b16_same_bits(const char *label, const pf_attn_dims *d, const pf_attn_p *Pd, const hbuf *x,
-                                   const hbuf *z, const void *mdv, const hbuf *og, void *gs, void *gw) {
-    if (!H_bf16 || !d->bias) return;
-    const char *e = getenv("PF_ATTN_FWD_B16");
+// The forward again with the environment switch env=val (an A/B switch of the Hopper
+// forward, cu_flash_sm90.cu, that keeps the bits) must give the same bits as og, the same
+// call's output (elsewhere both runs take the same path). The saved tensors are written
+// again with the same values.
+static void attn_fwd_env_same_bits(const char *label, const char *env, const char *val, const pf_attn_dims *d,
+                                   const pf_attn_p *Pd, const hbuf *x, const hbuf *z, const void *mdv, const hbuf *og,
+                                   void *gs, void *gw) {
+    const char *e = getenv(env);
     char prev[16];
     snprintf(prev, sizeof prev, "%s", e ? e : "");
     hbuf o2 = h_poison(x->n);
-    setenv("PF_ATTN_FWD_B16", "0", 1);
+    setenv(env, val, 1);
     H_gpu->attn_fwd(H_gpu, d, Pd, x->d, z->n ? z->d : NULL, mdv, o2.d, gs, gw);
-    if (e) setenv("PF_ATTN_FWD_B16", prev, 1);
-    else unsetenv("PF_ATTN_FWD_B16");
+    if (e) setenv(env, prev, 1);
+    else unsetenv(env);
     tl_check(!memcmp(h_download(og), h_download(&o2), sizeof(real) * (size_t)x->n), label,
-             "forward with the fp32 bias tile (PF_ATTN_FWD_B16=0) not bit-identical to the default");
+             "forward with %s=%s not bit-identical to the default", env, val);
+}
+
+// The Hopper forward's bit-keeping switches (bf16 mode): the fp32 bias tile
+// (PF_ATTN_FWD_B16=0; the default reads a bf16 copy where exact, rows >= 4) and the
+// pipelined kernel with registers for 4 and 3 blocks per SM (PF_ATTN_FWD_PIPE=1, 2).
+static void attn_fwd_same_bits(const char *label, const pf_attn_dims *d, const pf_attn_p *Pd, const hbuf *x,
+                               const hbuf *z, const void *mdv, const hbuf *og, void *gs, void *gw) {
+    if (!H_bf16) return;
+    if (d->bias) attn_fwd_env_same_bits(label, "PF_ATTN_FWD_B16", "0", d, Pd, x, z, mdv, og, gs, gw);
+    attn_fwd_env_same_bits(label, "PF_ATTN_FWD_PIPE", "1", d, Pd, x, z, mdv, og, gs, gw);
+    attn_fwd_env_same_bits(label, "PF_ATTN_FWD_PIPE", "2", d, Pd, x, z, mdv, og, gs, gw);
 }
 
 // The one-pass backward's bias and lse / D tiles in the fragments' order (PF_ATTN_BWD_BP=1,
@@ -451,7 +462,7 @@ static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_d
     H_cpu->attn_fwd(H_cpu, &d, &P, x.h, nz ? z.h : NULL, mh, oc, m.cs, m.cw);
     H_gpu->attn_fwd(H_gpu, &d, &Pd, x.d, nz ? z.d : NULL, mdv, og.d, m.gs, m.gw);
     out_check(label, "fwd", &og, oc);
-    attn_fwd_b16_same_bits(label, &d, &Pd, &x, &z, mdv, &og, m.gs, m.gw);
+    attn_fwd_same_bits(label, &d, &Pd, &x, &z, mdv, &og, m.gs, m.gw);
     for (int k = 0; k < 3; k++) {  // inference: the forward's own workspace only, whole and in pieces
         inference_pieces(k, mg);
         pf_mem mi = H_gpu->attn_mem(H_gpu, &d);
