@@ -25,5 +25,5 @@ for line in open(sys.argv[1], errors="replace"):
 rows.sort(reverse=True)
 tot = sum(r[0] for r in rows)
 print(f"ncu kernel time total {tot:.2f} ms")
-for t, n, nm in rows[:24]:
+for t, n, nm in rows[:int(__import__("os").environ.get("NCU_TOP", "24"))]:
     print(f"{t:9.3f} ms {n:4d}x  {nm}")
