@@ -304,7 +304,7 @@ static const char *bw_names[] = {"q2x8.k2x8.b8.s2.ldsm.fl", "q1x4.k1x4.b8.s2.m3.
                                  "fused8.lean.x4.cp.pin", "fused8.lean.x4.cp.pin.f32bias", "fused8.lean.x4.bp",
                                  "fused8.lean.x4.lp", "fused8.lean.x4.bp.lp", "fused8.lean.x4.cp.bp.lp",
                                  "fused8.lean.x4.cp.pin.bp.lp", "fused8.lean.x4.bp.lp.f32bias",
-                                 "fused8.lean.x4.cp.pin.bp.lp.f32bias"};
+                                 "fused8.lean.x4.cp.pin.bp.lp.f32bias", "fused8.lean.x4.st", "fused8.lean.x4.bp.lp.st"};
 int fa_tc_backward_variants(void) { return (int)(sizeof bw_names / sizeof bw_names[0]); }
 const char *fa_tc_backward_variant_name(int v) { return v >= 0 && v < fa_tc_backward_variants() ? bw_names[v] : "?"; }
 

@@ -28,7 +28,14 @@
 //   order, tile stride BWL_LDB32): 8 LDS.128 instead of 16 LDS.64, and no widening;
 // - BWL_LP: lse and D of a query tile stored permuted in shared memory (bwl_lperm), so
 //   a thread's 16 values of each are 4 LDS.128 instead of 8 LDS.64.
-// BP and LP move values, not arithmetic: the same bits as without them.
+// - BWL_ST: the bf16 outputs (dk, dv of a key tile, dq of the last key tile) through a
+//   per-warp staging area in shared memory (bwl_st_*), written as 16-byte stores: a
+//   key's 64 bytes of dk by 4 lanes, where each of 32 two-byte stores per thread put 8
+//   bytes in each of 8 sectors (a quarter of each sector); and the running dq of whole
+//   query tiles in the slot as one float4 per thread and 8-channel tile (the slot is
+//   private to the block: any layout that store and load agree on), 2 LDG / STG.128 per
+//   step where 4 + 4 .64 were.
+// BP, LP and ST move values, not arithmetic: the same bits as without them.
 #ifndef PF_CU_FLASH_BWD_LEAN_CUH
 #define PF_CU_FLASH_BWD_LEAN_CUH
 #include "cu_flash_bwd.cuh"
@@ -39,6 +46,7 @@
 #define BWL_PIN 4
 #define BWL_BP 8
 #define BWL_LP 16
+#define BWL_ST 32
 // BWL_BP's global copy: keys padded to BWL_KPAD (any key tile, 16 NW <= 128), queries to BW_T
 #define BWL_KPAD 128
 // BWL_BP's fp32 tile stride (floats): 320 bytes = 64 mod 128, so the rows g and g + 1 of
@@ -69,6 +77,8 @@ struct bwl_lay {
     static constexpr uint32_t BB_ = KT * LDB * (BB ? 2 : 4), LB = BW_T * 4;
     static constexpr uint32_t K0 = 0, V0 = 3 * KB, Q0 = V0 + 2 * KB, O0 = Q0 + 2 * QB, S0 = O0 + 2 * QB;
     static constexpr uint32_t B0 = S0 + 2 * SB, L0 = B0 + 2 * BB_, D0 = L0 + 2 * LB;
+    // BWL_ST: a warp's staging area (dk and dv of its 16 keys, bf16) from T0
+    static constexpr uint32_t TW = 2 * 16 * CH * 2, T0 = D0 + 2 * LB, TEND = T0 + NW * TW;
 };
 
 // ---- shared-memory instructions on 32-bit shared-window addresses ----------------------
@@ -328,7 +338,7 @@ struct bwl_addr {
     uint32_t cT, cB;  // copies: this thread's 16-byte chunk in a K / V / Q / dO tile, in a bias tile
     uint32_t cL;      // copies: this thread's lse (threads < 64)
     int qg, x;        // the thread's dq query in the tile (qm + g), threadIdx.x
-    uint32_t pad;
+    uint32_t sq4;     // BWL_ST: this thread's float4s of a whole query tile in the slot (offset in dq_slots)
 };
 template <int CH, int NW, bool BB, int OPT>
 __device__ __forceinline__ bwl_addr bwl_addrs(uint32_t sm, int qm, int cb, int L) {
@@ -356,7 +366,7 @@ __device__ __forceinline__ bwl_addr bwl_addrs(uint32_t sm, int qm, int cb, int L
     d.cL = sm + Ly::L0 + 4 * (LP && x < BW_T ? bwl_lperm(x) : x);
     d.qg = qm + g;
     d.x = x;
-    d.pad = 0;
+    d.sq4 = blockIdx.x * (uint32_t)L * CH + (w * (uint32_t)(4 * (CH / 8) / NW) * 32 + lane) * 4;
     return d;
 }
 
@@ -472,14 +482,80 @@ __device__ __forceinline__ void bwl_issue(const fa_args &a, const bwl_pos &p, co
 }
 
 
+// BWL_ST staging: a warp's tile of 16 rows x NC 8-channel chunks (bf16), the chunk c of
+// row R at chunk c ^ ((R % 8) / (8 / NC)): the C-fragment writes (row g, chunk j, word t)
+// and the 16-byte reads (8 lanes: one 128-byte line, or NC = 2: 4 rows) are conflict-free.
+template <int NC>
+__device__ __forceinline__ uint32_t bwl_st_off(int R, int c) {
+    static_assert(NC == 1 || NC == 2 || NC == 4, "chunks per staged row");
+    return (uint32_t)(R * NC * 16 + 16 * (c ^ ((R & 7) / (8 / NC))));
+}
+// The fragments x (16 rows from row g + 8 u, NC chunks, times sc) into the staging area at
+// st, then 16-byte stores: row R to dst + R rstep (rows below nrow), chunks c with
+// c0 + 8 c < ch. Same bf16 roundings as the 2-byte stores (RN).
+template <int NC>
+__device__ __forceinline__ void bwl_st_tile(uint32_t st, const float (*x)[4], float sc, bool scaled, bf16 *dst,
+                                            int64_t rstep, int nrow, int c0, int ch) {
+    const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+    __syncwarp();  // the area's previous reads are done
+#pragma unroll
+    for (int u = 0; u < 2; u++)
+#pragma unroll
+        for (int j = 0; j < NC; j++) {
+            float lo = x[j][2 * u], hi = x[j][2 * u + 1];
+            if (scaled) {
+                lo *= sc;
+                hi *= sc;
+            }
+            bwl_sts_u32(st + bwl_st_off<NC>(g + 8 * u, j) + 4 * t, fa_pack2(lo, hi));
+        }
+    __syncwarp();
+#pragma unroll
+    for (int i = lane; i < 16 * NC; i += 32) {
+        const int R = i / NC, c = i % NC;
+        uint4 v = bwl_lds_u4(st + bwl_st_off<NC>(R, c));
+        if (R < nrow && c0 + 8 * c < ch) *reinterpret_cast<uint4 *>(dst + R * rstep + 8 * c) = v;
+    }
+}
+// dk (times scale) and dv of a warp's 16 keys from kw: bw_store_dkdv through the staging area
+template <int CH>
+__device__ __forceinline__ void bwl_st_dkdv(const fa_args &a, int r, int h, int kw, uint32_t stage,
+                                            const float (*dk)[4], const float (*dv)[4]) {
+    const int64_t off = fa_pos(a, r, kw) * a.HC + (int64_t)h * a.ch, rs = a.pstride * a.HC;
+    const int nrow = (int)a.L - kw;
+    bwl_st_tile<CH / 8>(stage, dk, a.scale, true, (bf16 *)a.dk + off, rs, nrow, 0, a.ch);
+    bwl_st_tile<CH / 8>(stage + 16 * CH * 2, dv, 1.f, false, (bf16 *)a.dv + off, rs, nrow, 0, a.ch);
+}
+// dq (times scale) of a warp's 16 queries from q x 8 NJ channels from cb (bwl_dq_store's last)
+template <int NJ>
+__device__ __forceinline__ void bwl_st_dq(const fa_args &a, const bwl_pos &pp, int q, int cb, uint32_t stage,
+                                          const float (*dqa)[4]) {
+    const int64_t off = fa_pos(a, pp.r, q) * a.HC + (int64_t)pp.h * a.ch + cb;
+    bwl_st_tile<NJ>(stage, dqa, a.scale, true, (bf16 *)a.dq + off, a.pstride * a.HC, (int)a.L - q, cb, a.ch);
+}
+
 // The running dq (16 queries from qm x 8 NJ channels from cb) of a step at query tile
 // q0: to the slot (sq: this thread's offset in dq_slots, block's slot, query qm + g,
 // channel cb + 2t), or, on the item's last key tile (last), as dq (bf16, times scale):
 // bwf_dq_store.
-template <int CH, int NJ>
+// BWL_ST (st: dq 16-byte aligned): whole query tiles' slot values as float4s at sq4, the
+// bf16 dq through the warp's staging area at stage (bwl_st_dq).
+template <int CH, int NJ, bool ST>
 __device__ __forceinline__ void bwl_dq_store(const fa_args &a, const bwl_pos &pp, bool last, float *slots,
-                                             uint32_t sq, int qg, int qm, int cb, const float (*dqa)[4]) {
+                                             uint32_t sq, uint32_t sq4, bool st, uint32_t stage, int qg, int qm,
+                                             int cb, const float (*dqa)[4]) {
     const int q0 = pp.qt * BW_T, L = (int)a.L;
+    if (ST && !last && q0 + BW_T <= L) {
+        float *sp = slots + (sq4 + q0 * CH);
+#pragma unroll
+        for (int j = 0; j < NJ; j++)
+            *reinterpret_cast<float4 *>(sp + 128 * j) = make_float4(dqa[j][0], dqa[j][1], dqa[j][2], dqa[j][3]);
+        return;
+    }
+    if (ST && last && st) {
+        bwl_st_dq<NJ>(a, pp, q0 + qm, cb, stage, dqa);
+        return;
+    }
     if (!last) {
         float *sp = slots + (sq + q0 * CH);
 #pragma unroll
@@ -506,9 +582,10 @@ __device__ __forceinline__ void bwl_dq_store(const fa_args &a, const bwl_pos &pp
 }
 // The running dq a step adds to: bwf_dq_running (0 on the first key tile; with one query
 // tile, the pending step's result; else the slot, written at least one step ago).
-template <int CH, int NJ>
+template <int CH, int NJ, bool ST>
 __device__ __forceinline__ void bwl_dq_running(const fa_args &a, const bwl_pos &p, int nqt, const float *slots,
-                                               uint32_t sq, int qg, const float (*dqp)[4], float (*dqn)[4]) {
+                                               uint32_t sq, uint32_t sq4, int qg, const float (*dqp)[4],
+                                               float (*dqn)[4]) {
     const int q0 = p.qt * BW_T;
     const float *sp = slots + (sq + q0 * CH);
 #pragma unroll
@@ -521,6 +598,18 @@ __device__ __forceinline__ void bwl_dq_running(const fa_args &a, const bwl_pos &
         for (int j = 0; j < NJ; j++)
 #pragma unroll
             for (int e = 0; e < 4; e++) dqn[j][e] = dqp[j][e];
+        return;
+    }
+    if (ST && q0 + BW_T <= (int)a.L) {
+        const float *sp4 = slots + (sq4 + q0 * CH);
+#pragma unroll
+        for (int j = 0; j < NJ; j++) {
+            float4 v = *reinterpret_cast<const float4 *>(sp4 + 128 * j);
+            dqn[j][0] = v.x;
+            dqn[j][1] = v.y;
+            dqn[j][2] = v.z;
+            dqn[j][3] = v.w;
+        }
         return;
     }
 #pragma unroll
@@ -576,6 +665,10 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_lean(fa_args a, float *dq_s
     const int nkt = (int)((a.L + KT - 1) / KT), nqt = (int)((a.L + BW_T - 1) / BW_T), nitems = a.H * (int)a.B;
     const int w = threadIdx.x >> 5, g = (threadIdx.x & 31) >> 2;
     const int qm = 16 * (w & 3), cb = 8 * NJ * (w >> 2);  // this warp's dq tile
+    constexpr bool ST = (OPT & BWL_ST) != 0;
+    // BWL_ST: 16-byte output stores where dk, dv, dq are 16-byte aligned (HC, c_h: FL)
+    const bool st16 = ST && (((uintptr_t)a.dk | (uintptr_t)a.dv | (uintptr_t)a.dq) & 15) == 0;
+    const uint32_t stage = sm + Ly::T0 + (threadIdx.x >> 5) * Ly::TW;
     bwl_addr d = bwl_addrs<CH, NW, BB, OPT>(sm, qm, cb, (int)a.L);
     if (OPT & BWL_PIN) d = bwl_pin(d, sm + Ly::S0);
     if (!a.biasT)
@@ -602,10 +695,11 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_lean(fa_args a, float *dq_s
         if (pending) {
             // the deferred dq product of the pending step (dS in buffer b ^ 1)
             bwl_dq_mma<KT, NJ, LK, LDS>(dqp, d.dS + (b ^ 1) * Ly::SB, d.dK + pend.kb * Ly::KB);
-            bwl_dq_store<CH, NJ>(a, pend, pend.kt == nkt - 1, dq_slots, d.sq, d.qg, qm, cb, dqp);
+            bwl_dq_store<CH, NJ, ST>(a, pend, pend.kt == nkt - 1, dq_slots, d.sq, d.sq4, st16, stage, d.qg, qm, cb,
+                                     dqp);
         }
         float dqn[NJ][4];
-        bwl_dq_running<CH, NJ>(a, p, nqt, dq_slots, d.sq, d.qg, dqp, dqn);
+        bwl_dq_running<CH, NJ, ST>(a, p, nqt, dq_slots, d.sq, d.sq4, d.qg, dqp, dqn);
         const int k0 = p.kt * KT;
         if (p.qt == 0) {
 #pragma unroll
@@ -622,12 +716,16 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_lean(fa_args a, float *dq_s
             for (int e = 0; e < 4; e++) dqp[j][e] = dqn[j][e];
         pend = p;
         pending = true;
-        if (p.qt == nqt - 1) bw_store_dkdv<CH>(a, p.r, p.h, k0 + 16 * w, dk, dv);
+        if (p.qt == nqt - 1) {
+            if (ST && st16) bwl_st_dkdv<CH>(a, p.r, p.h, k0 + 16 * w, stage, dk, dv);
+            else bw_store_dkdv<CH>(a, p.r, p.h, k0 + 16 * w, dk, dv);
+        }
         if (!(cur.item < nitems)) {
             fa_wait<0>();
             __syncthreads();  // the last step's dS of every warp
             bwl_dq_mma<KT, NJ, LK, LDS>(dqp, d.dS + b * Ly::SB, d.dK + pend.kb * Ly::KB);
-            bwl_dq_store<CH, NJ>(a, pend, pend.kt == nkt - 1, dq_slots, d.sq, d.qg, qm, cb, dqp);
+            bwl_dq_store<CH, NJ, ST>(a, pend, pend.kt == nkt - 1, dq_slots, d.sq, d.sq4, st16, stage, d.qg, qm, cb,
+                                     dqp);
         }
     }
 }
