@@ -414,7 +414,9 @@ static void db_kernel(cu_impl *c, const fa_args &b, int v) {
 }
 
 // Names: warps.blocks per SM[.bs: bias tile in shared memory] for 64-key tiles (16 warps
-// queries); qQTkKT.wNW[.mMB][.s3] for the bigger tiles (bias in shared memory; 3 stages).
+// queries); qQTkKT.wNW[.mMB][.s3] for the bigger tiles (bias in shared memory; 3 stages);
+// .co: k_bwd_dbias_h's CO (swizzled tiles, permuted bias tile, 8-byte partial stores;
+// docs/ATTENTION_BWD.md "Session 11").
 static const char *db_names[] = {"h8",         "h8.m2.bs",       "h4.m3",           "h4.m3.bs",
                                  "h8.m2",      "q128k128.w8",    "q128k128.w8.s3",  "q128k128.w16",
                                  "q128k128.w16.s3", "q64k128.w4.m2", "q64k128.w8.m2", "q64k128.w4.m2.co"};
