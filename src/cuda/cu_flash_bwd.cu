@@ -298,23 +298,28 @@ static void bw_run_fl(cu_impl *c, const fa_args *a, int parts) {
 #define BW_DEFAULT 99  // fa_tc_backward: fused variant BWF_DEFAULT where fa_bwd_fused takes the case by size
 #define BWF_DEFAULT 4  // fused8.lean.x4: 14.24 against fused8's 15.22 ms at N = 1024, same bits (session 8)
 #define BWF_DEFAULT_BP 12  // fused8.lean.x4.bp.lp: the same with the bias and lse / D in the fragments' order
+#define BWF_DEFAULT_CO 20     // fused8.lean.x4.st.sw: staged 16-byte outputs, swizzled tiles (BWL_ST | BWL_SW)
+#define BWF_DEFAULT_BP_CO 21  // fused8.lean.x4.bp.lp.st.sw: both
 static const char *bw_names[] = {"q2x8.k2x8.b8.s2.ldsm.fl", "q1x4.k1x4.b8.s2.m3.ldsm.fl", "q1x4.k1x4.b8.s2.m3.ldsm",
                                  "fused8", "fused4", "fused8.f32bias", "fused8.lean", "fused8.lean.x4",
                                  "fused8.lean.cp", "fused8.lean.x4.cp", "fused8.lean.x4.cp.f32bias",
                                  "fused8.lean.x4.cp.pin", "fused8.lean.x4.cp.pin.f32bias", "fused8.lean.x4.bp",
                                  "fused8.lean.x4.lp", "fused8.lean.x4.bp.lp", "fused8.lean.x4.cp.bp.lp",
                                  "fused8.lean.x4.cp.pin.bp.lp", "fused8.lean.x4.bp.lp.f32bias",
-                                 "fused8.lean.x4.cp.pin.bp.lp.f32bias"};
+                                 "fused8.lean.x4.cp.pin.bp.lp.f32bias", "fused8.lean.x4.st", "fused8.lean.x4.bp.lp.st",
+                                 "fused8.lean.x4.sw", "fused8.lean.x4.st.sw", "fused8.lean.x4.bp.lp.st.sw"};
 int fa_tc_backward_variants(void) { return (int)(sizeof bw_names / sizeof bw_names[0]); }
 const char *fa_tc_backward_variant_name(int v) { return v >= 0 && v < fa_tc_backward_variants() ? bw_names[v] : "?"; }
 
 // PF_ATTN_BWD_BP: 1 runs the one-pass backward's default with the bias and lse / D tiles in
 // the fragments' order (BWF_DEFAULT_BP, cu_flash_bwd_lean.cuh's BWL_BP | BWL_LP), 0 or
 // unset BWF_DEFAULT (A/B runs); the same bits either way. Read per call (tests switch it).
+// PF_ATTN_BWD_CO: 1 adds BWL_ST | BWL_SW (staged 16-byte output stores, swizzled Q / dO /
+// K / V tiles: BWF_DEFAULT_CO, with BP BWF_DEFAULT_BP_CO), 0 or unset: not; the same bits.
 static int bwf_default(void) {
-    return cu_env_flag("PF_ATTN_BWD_BP", 0, "the default layout", "bias and lse / D in the fragments' order")
-               ? BWF_DEFAULT_BP
-               : BWF_DEFAULT;
+    int bp = cu_env_flag("PF_ATTN_BWD_BP", 0, "the default layout", "bias and lse / D in the fragments' order");
+    int co = cu_env_flag("PF_ATTN_BWD_CO", 0, "the default access pattern", "staged outputs and swizzled tiles");
+    return co ? (bp ? BWF_DEFAULT_BP_CO : BWF_DEFAULT_CO) : bp ? BWF_DEFAULT_BP : BWF_DEFAULT;
 }
 
 static int bw_three_pass(const fa_args *a) { return a->L <= 512 || a->B < 8 ? 1 : 0; }

@@ -20,14 +20,26 @@
 // A warp's 16 queries x 64 keys of the bias gradient (C fragments, acc[j]: keys 8 j..):
 // fp32 partials of split `split` (nsplit > 1), else bf16 into the per-head planes
 // (H, L, L) or straight into dbias (L*L, H) (transposed layout: [key][query]).
+// V2 (the .co variants): the fp32 partials of keys kk, kk + 1 as one 8-byte store where
+// both exist and the pair is 8-byte aligned (even L): a row's 4 lanes then fill whole
+// 32-byte sectors (two 4-byte stores used 16 bytes of each).
+template <bool V2>
 __device__ __forceinline__ void db_store(const fa_args &a, int split, int nsplit, int h, int64_t qw, int64_t k0,
                                          const float (*acc)[4]) {
     int g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+    const bool v2 = V2 && nsplit > 1 && (a.L & 1) == 0 && ((uintptr_t)a.dbias_part & 7) == 0;
 #pragma unroll
     for (int j = 0; j < 8; j++)
 #pragma unroll
         for (int e = 0; e < 4; e++) {
             int64_t kk = k0 + 8 * j + 2 * t + (e & 1), q = qw + g + 8 * (e >> 1);
+            if (v2) {
+                if ((e & 1) || q >= a.L) continue;  // written with its left neighbour
+                float *pp = a.dbias_part + (((int64_t)split * a.H + h) * a.L + q) * a.L + kk;
+                if (kk + 1 < a.L) *reinterpret_cast<float2 *>(pp) = make_float2(acc[j][e], acc[j][e + 1]);
+                else if (kk < a.L) pp[0] = acc[j][e];
+                continue;
+            }
             if (kk < a.L && q < a.L) {
                 if (nsplit > 1) {
                     a.dbias_part[(((int64_t)split * a.H + h) * a.L + q) * a.L + kk] = acc[j][e];
@@ -55,9 +67,9 @@ __device__ __forceinline__ void db_store(const fa_args &a, int split, int nsplit
 // copy fewer L2 bytes per score (64 x 64: 16 KB per 4096 scores, 128 x 128: 32 KB per 16384).
 // shared: Q, dO x S | K, V x S | mask x 2 | lse, D x S | bias [key][query] (BSM), row
 // stride QT + 4 floats: a warp's reads (8 queries x 4 key pairs) hit 32 distinct banks.
-template <int CH, int QT, int KT, int S, bool BSM>
+template <int CH, int QT, int KT, int S, bool BSM, int LK>
 static size_t dbh_smem() {
-    return sizeof(bf16) * (size_t)(2 * S * QT * (CH + 8) + 2 * S * KT * (CH + 8)) +
+    return sizeof(bf16) * (size_t)(2 * S * QT * LK + 2 * S * KT * LK) +
            sizeof(float) * (size_t)(2 * KT + 2 * S * QT) + (BSM ? sizeof(float) * (size_t)KT * (QT + 4) : 0);
 }
 
@@ -78,23 +90,121 @@ __device__ __forceinline__ void db_scale_bias(float *Bs) {
     }
 }
 
+// The .co variants (CO): the bias tile scaled as above and, in each 16-query group of a
+// row, query g + 8 e (g < 8, e < 2) moved to 2 g + e, so that a thread's two queries g,
+// g + 8 of a key are one 8-byte load (db_row: 32 LDS.64 per row where 64 LDS.32 were;
+// the half-warps of a load still hit 32 distinct banks: row stride LD = 4 mod 32 words).
+// A thread permutes whole 16-float groups in place.
+template <int NR, int LD, int QT, int NTH>
+__device__ __forceinline__ void db_scale_bias_p(float *Bs) {
+    static_assert(QT % 16 == 0 && LD % 4 == 0, "16-query groups, 16-byte rows");
+    for (int i = threadIdx.x; i < NR * (QT / 16); i += NTH) {
+        float4 *p = reinterpret_cast<float4 *>(Bs + (i / (QT / 16)) * LD + 16 * (i % (QT / 16)));
+        float v[16], w[16];
+#pragma unroll
+        for (int k = 0; k < 4; k++) {
+            float4 x = p[k];
+            v[4 * k] = x.x;
+            v[4 * k + 1] = x.y;
+            v[4 * k + 2] = x.z;
+            v[4 * k + 3] = x.w;
+        }
+#pragma unroll
+        for (int g = 0; g < 8; g++) {
+            w[2 * g] = __fmul_rn(BW_L2E, v[g]);
+            w[2 * g + 1] = __fmul_rn(BW_L2E, v[g + 8]);
+        }
+#pragma unroll
+        for (int k = 0; k < 4; k++) p[k] = make_float4(w[4 * k], w[4 * k + 1], w[4 * k + 2], w[4 * k + 3]);
+    }
+}
+
+// The .co variants' Q, dO, K, V tiles: rows of CH bf16 without padding, the 16-byte chunk c
+// of row r stored at chunk c ^ ((r % 8) / RPL) (RPL = 8 / (CH / 8) rows per 128 bytes).
+// With the padded rows (CH + 8: 80 bytes at c_h 32) each 8-lane phase of a 16-byte
+// cp.async wrote two rows spanning 144 bytes of banks: two shared wavefronts where one
+// does. Swizzled, a phase fills one 128-byte line, and ldmatrix's 8 rows of one chunk still
+// fall on 8 distinct 16-byte bank groups. Element offset of (row r, chunk c); a tile's rows
+// start at a multiple of 8.
+template <int CH>
+__device__ __forceinline__ int db_swz(int r, int c) {
+    constexpr int NC = CH / 8, RPL = 8 / NC;
+    static_assert(NC * RPL == 8, "c_h 16 or 32");
+    return r * CH + 8 * (c ^ ((r & 7) / RPL));
+}
+// bw_load_fl into the swizzled tile; a whole tile (NR positions below L, c_h = CH) by
+// plain 16-byte cp.async, without the per-chunk bounds selects
+template <int CH, int NR, int NTH>
+__device__ __forceinline__ void db_load_sw(const fa_args &a, const void *src, int64_t r, int h, int64_t l0, bf16 *dst) {
+    constexpr int VPR = CH / 8, RPU = NTH / VPR, NU = (NR + RPU - 1) / RPU;
+    static_assert(NTH % VPR == 0 && RPU % 8 == 0, "threads per tile row; passes keep the swizzle");
+    const bf16 *row = (const bf16 *)src + fa_pos(a, r, 0) * a.HC + (int64_t)h * a.ch;
+    const int j0 = threadIdx.x / VPR, cc = threadIdx.x % VPR;
+    const int64_t ps = a.pstride * a.HC, left = a.L - l0;
+    const bf16 *p = row + (l0 + j0) * ps + cc * 8;
+    bf16 *d = dst + db_swz<CH>(j0, cc);
+    const bool full = left >= NR && a.ch == CH, cok = cc * 8 < a.ch;
+#pragma unroll
+    for (int u = 0; u < NU; u++) {
+        int j = j0 + u * RPU;
+        if (NR % RPU == 0 || j < NR) {
+            if (full) {
+                fa_cp16(d + u * RPU * CH, p + u * RPU * ps);
+            } else {
+                bool ok = cok && j < left;
+                fa_cp16z(d + u * RPU * CH, ok ? p + u * RPU * ps : row, ok ? 16 : 0);
+            }
+        }
+    }
+}
+// bw_ldsm_a and bw_mma_b on the swizzled tiles (the same fragments)
+template <int CH>
+__device__ __forceinline__ void db_ldsm_a_sw(uint32_t *a, const bf16 *A, int kk) {
+    int lane = threadIdx.x & 31, m = lane >> 3;
+    uint32_t addr = fa_smem(A + db_swz<CH>((m & 1) * 8 + (lane & 7), 2 * kk + (m >> 1)));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3])
+                 : "r"(addr));
+}
+template <int CH, int NT>
+__device__ __forceinline__ void db_mma_b_sw(float (*acc)[4], const uint32_t *a, const bf16 *B, int kk) {
+    int lane = threadIdx.x & 31, m = lane >> 3;
+#pragma unroll
+    for (int j = 0; j < NT; j += 2) {
+        uint32_t b[4];
+        uint32_t baddr = fa_smem(B + db_swz<CH>((j + (m >> 1)) * 8 + (lane & 7), 2 * kk + (m & 1)));
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                     : "=r"(b[0]), "=r"(b[1]), "=r"(b[2]), "=r"(b[3])
+                     : "r"(baddr));
+        fa_mma16816(acc[j], a, b[0], b[1]);
+        fa_mma16816(acc[j + 1], a, b[2], b[3]);
+    }
+}
+
 // One row's dS of a warp's 16 queries x KW keys added to acc (C fragments, acc[j]: keys
 // 8 j..), the keys in chunks of 32 (S and dP of one chunk live at a time). Qw, dOw: the
 // warp's 16 query rows; Kw, Vw, Mw: its first key; Bw: the bias tile (BSM, scaled) at its
 // first key row and query g; bias2: the register tile (!BSM). Every element's S and dP
 // come from the same m16n8k16 products over channels in any block shape, and acc sums
 // the rows in order: the same bits for every variant.
-template <int CH, int KW, int LB, bool BSM>
+// CO: the swizzled tiles (db_swz) and the permuted bias tile (db_scale_bias_p; Bw at the
+// warp's first key row and query 2 g of its group).
+template <int CH, int KW, int LB, bool BSM, bool CO>
 __device__ __forceinline__ void db_row(const bf16 *Qw, const bf16 *dOw, const bf16 *Kw, const bf16 *Vw,
                                        const float *Mw, const float *l2, const float *Dq, const float *Bw,
                                        const float (*bias2)[4], float (*acc)[4], float sc2) {
-    constexpr int LK = CH + 8, KS = CH / 16;
+    constexpr int LK = CO ? CH : CH + 8, KS = CH / 16;
     int t = threadIdx.x & 3;
     uint32_t qa[KS][4], da[KS][4];
 #pragma unroll
     for (int kk = 0; kk < KS; kk++) {
-        bw_ldsm_a(qa[kk], Qw, LK, kk);
-        bw_ldsm_a(da[kk], dOw, LK, kk);
+        if constexpr (CO) {
+            db_ldsm_a_sw<CH>(qa[kk], Qw, kk);
+            db_ldsm_a_sw<CH>(da[kk], dOw, kk);
+        } else {
+            bw_ldsm_a(qa[kk], Qw, LK, kk);
+            bw_ldsm_a(da[kk], dOw, LK, kk);
+        }
     }
 #pragma unroll
     for (int hf = 0; hf < KW / 32; hf++) {
@@ -106,27 +216,43 @@ __device__ __forceinline__ void db_row(const bf16 *Qw, const bf16 *dOw, const bf
         const bf16 *Kh = Kw + 32 * hf * LK, *Vh = Vw + 32 * hf * LK;
 #pragma unroll
         for (int kk = 0; kk < KS; kk++) {
-            bw_mma_b<4>(s, qa[kk], Kh, LK, kk);
-            bw_mma_b<4>(dp, da[kk], Vh, LK, kk);
+            if constexpr (CO) {
+                db_mma_b_sw<CH, 4>(s, qa[kk], Kh, kk);
+                db_mma_b_sw<CH, 4>(dp, da[kk], Vh, kk);
+            } else {
+                bw_mma_b<4>(s, qa[kk], Kh, LK, kk);
+                bw_mma_b<4>(dp, da[kk], Vh, LK, kk);
+            }
         }
 #pragma unroll
-        for (int j = 0; j < 4; j++)
+        for (int j = 0; j < 4; j++) {
+            float2 bq[2];  // CO: the bias of keys col (e & 1), queries g, g + 8
+            if constexpr (BSM && CO)
+#pragma unroll
+                for (int e1 = 0; e1 < 2; e1++)
+                    bq[e1] = *reinterpret_cast<const float2 *>(Bw + (8 * (4 * hf + j) + 2 * t + e1) * LB);
 #pragma unroll
             for (int e = 0; e < 4; e++) {
                 int jj = 4 * hf + j, col = 8 * jj + 2 * t + (e & 1);
                 float x;
-                if constexpr (BSM) x = Bw[col * LB + 8 * (e >> 1)] + (Mw[col] - l2[e >> 1]);
+                if constexpr (BSM && CO) x = ((e >> 1) ? bq[e & 1].y : bq[e & 1].x) + (Mw[col] - l2[e >> 1]);
+                else if constexpr (BSM) x = Bw[col * LB + 8 * (e >> 1)] + (Mw[col] - l2[e >> 1]);
                 else x = bias2[jj][e] + (Mw[col] - l2[e >> 1]);
                 float p = fa_exp2(fmaf(s[j][e], sc2, x));
                 acc[jj][e] = fmaf(p, dp[j][e] - Dq[e >> 1], acc[jj][e]);
             }
+        }
     }
 }
 
-template <int CH, int NW, int WK, int KW, int S, bool FL, int MB, bool BSM>
+// CO (the .co variants, FL and BSM only): the swizzled Q, dO, K, V tiles, the permuted
+// bias tile, 8-byte partial stores (db_swz, db_scale_bias_p, db_store); same values,
+// same order: the same bits.
+template <int CH, int NW, int WK, int KW, int S, bool FL, int MB, bool BSM, bool CO>
 __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dbias_h(fa_args a) {
-    constexpr int LK = CH + 8, QT = 16 * (NW / WK), KT = WK * KW, NTH = 32 * NW, LB = QT + 4, NJ = KW / 8;
+    constexpr int LK = CO ? CH : CH + 8, QT = 16 * (NW / WK), KT = WK * KW, NTH = 32 * NW, LB = QT + 4, NJ = KW / 8;
     static_assert(NW % WK == 0 && KW % 64 == 0 && (BSM || KW == 64) && QT <= NTH && KT <= NTH, "block shape");
+    static_assert(!CO || (FL && BSM), "the .co variants: FL copies, bias tile in shared memory");
     extern __shared__ __align__(16) unsigned char bw_sm[];
     bf16 *Qs = (bf16 *)bw_sm, *dOs = Qs + S * QT * LK, *Ks = dOs + S * QT * LK, *Vs = Ks + S * KT * LK;
     float *Ms = (float *)(Vs + S * KT * LK), *Ls = Ms + 2 * KT, *Ds = Ls + S * QT, *Bs = Ds + S * QT;
@@ -161,10 +287,17 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dbias_h(fa_args a) {
     auto issue = [&](int64_t r) {
         if (r < r1) {
             int b = (int)((r - r0) % S);
-            bw_tile<FL, CH, QT, NTH>(a, a.q, r, h, q0, Qs + b * QT * LK);
-            bw_tile<FL, CH, QT, NTH>(a, a.dO, r, h, q0, dOs + b * QT * LK);
-            bw_tile<FL, CH, KT, NTH>(a, a.k, r, h, k0, Ks + b * KT * LK);
-            bw_tile<FL, CH, KT, NTH>(a, a.v, r, h, k0, Vs + b * KT * LK);
+            if constexpr (CO) {
+                db_load_sw<CH, QT, NTH>(a, a.q, r, h, q0, Qs + b * QT * LK);
+                db_load_sw<CH, QT, NTH>(a, a.dO, r, h, q0, dOs + b * QT * LK);
+                db_load_sw<CH, KT, NTH>(a, a.k, r, h, k0, Ks + b * KT * LK);
+                db_load_sw<CH, KT, NTH>(a, a.v, r, h, k0, Vs + b * KT * LK);
+            } else {
+                bw_tile<FL, CH, QT, NTH>(a, a.q, r, h, q0, Qs + b * QT * LK);
+                bw_tile<FL, CH, QT, NTH>(a, a.dO, r, h, q0, dOs + b * QT * LK);
+                bw_tile<FL, CH, KT, NTH>(a, a.k, r, h, k0, Ks + b * KT * LK);
+                bw_tile<FL, CH, KT, NTH>(a, a.v, r, h, k0, Vs + b * KT * LK);
+            }
             bw_lseD(a, r, true, h, q0, QT, Ls + b * QT, Ds + b * QT);
         }
         fa_commit();
@@ -176,7 +309,8 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dbias_h(fa_args a) {
     if constexpr (BSM) {  // the bias group is complete once S - 1 groups remain
         fa_wait<S - 1>();
         __syncthreads();
-        db_scale_bias<KT, LB, NTH>(Bs);
+        if constexpr (CO) db_scale_bias_p<KT, LB, QT, NTH>(Bs);
+        else db_scale_bias<KT, LB, NTH>(Bs);
     }
     const float sc2 = a.scale * BW_L2E;
     for (int64_t r = r0; r < r1; r++) {
@@ -190,14 +324,14 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dbias_h(fa_args a) {
         float l2[2], Dq[2];
 #pragma unroll
         for (int u = 0; u < 2; u++) { l2[u] = BW_L2E * Lb[wq + g + 8 * u]; Dq[u] = Db[wq + g + 8 * u]; }
-        db_row<CH, KW, LB, BSM>(Qs + (b * QT + wq) * LK, dOs + (b * QT + wq) * LK, Ks + (b * KT + kw) * LK,
-                                Vs + (b * KT + kw) * LK, Ms + m * KT + kw, l2, Dq, Bs + kw * LB + wq + g, bias2, acc,
-                                sc2);
+        db_row<CH, KW, LB, BSM, CO>(Qs + (b * QT + wq) * LK, dOs + (b * QT + wq) * LK, Ks + (b * KT + kw) * LK,
+                                    Vs + (b * KT + kw) * LK, Ms + m * KT + kw, l2, Dq,
+                                    Bs + kw * LB + wq + (CO ? 2 * g : g), bias2, acc, sc2);
         if (more && threadIdx.x < KT) Ms[(m ^ 1) * KT + threadIdx.x] = mpre;
     }
     fa_wait<0>();
 #pragma unroll
-    for (int c = 0; c < KW / 64; c++) db_store(a, split, nsplit, h, q0 + wq, k0 + kw + 64 * c, acc + 8 * c);
+    for (int c = 0; c < KW / 64; c++) db_store<CO>(a, split, nsplit, h, q0 + wq, k0 + kw + 64 * c, acc + 8 * c);
 }
 
 // dbias (L*L, H) from the per-head planes (H, L, L) (one range of rows, not transposed,
@@ -249,36 +383,43 @@ template <int CH, bool FL>
 static void db_kernel(cu_impl *c, const fa_args &b, int v) {
     int64_t ns = b.nsplit;
     auto grid = [&](int qt, int kt) { return bw_grid((b.L + qt - 1) / qt * ((b.L + kt - 1) / kt) * b.H * ns); };
-#define DBH(NW_, WK_, KW_, S_, MB_, BSM_)                                                                      \
+#define DBH(NW_, WK_, KW_, S_, MB_, BSM_, CO_)                                                                 \
     do {                                                                                                       \
         constexpr int QT_ = 16 * (NW_ / WK_), KT_ = WK_ * KW_;                                                 \
-        size_t sm_ = dbh_smem<CH, QT_, KT_, S_, BSM_>();                                                       \
+        size_t sm_ = dbh_smem<CH, QT_, KT_, S_, BSM_, (CO_ ? CH : CH + 8)>();                                  \
         if (sm_ > db_smem_max()) break;                                                                        \
-        bw_launch(c, k_bwd_dbias_h<CH, NW_, WK_, KW_, S_, FL, MB_, BSM_>, grid(QT_, KT_), 32 * NW_, sm_, b); \
+        bw_launch(c, k_bwd_dbias_h<CH, NW_, WK_, KW_, S_, FL, MB_, BSM_, CO_>, grid(QT_, KT_), 32 * NW_, sm_,  \
+                  b);                                                                                          \
         return;                                                                                                \
     } while (0)
     switch (v) {
-    case 0: DBH(8, 1, 64, 2, 1, false); break;
-    case 1: DBH(8, 1, 64, 2, 2, true); break;
-    case 3: DBH(4, 1, 64, 2, 3, true); break;
-    case 4: DBH(8, 1, 64, 2, 2, false); break;
-    case 5: DBH(8, 1, 128, 2, 1, true); break;
-    case 6: DBH(8, 1, 128, 3, 1, true); break;
-    case 7: DBH(16, 2, 64, 2, 1, true); break;
-    case 8: DBH(16, 2, 64, 3, 1, true); break;
-    case 9: DBH(4, 1, 128, 2, 2, true); break;
-    case 10: DBH(8, 2, 64, 2, 2, true); break;
+    case 0: DBH(8, 1, 64, 2, 1, false, false); break;
+    case 1: DBH(8, 1, 64, 2, 2, true, false); break;
+    case 3: DBH(4, 1, 64, 2, 3, true, false); break;
+    case 4: DBH(8, 1, 64, 2, 2, false, false); break;
+    case 5: DBH(8, 1, 128, 2, 1, true, false); break;
+    case 6: DBH(8, 1, 128, 3, 1, true, false); break;
+    case 7: DBH(16, 2, 64, 2, 1, true, false); break;
+    case 8: DBH(16, 2, 64, 3, 1, true, false); break;
+    case 9: DBH(4, 1, 128, 2, 2, true, false); break;
+    case 10: DBH(8, 2, 64, 2, 2, true, false); break;
+    case 11:  // q64k128.w4.m2.co: FL cases only (else q64k128.w4.m2: the same bits)
+        if constexpr (FL) DBH(4, 1, 128, 2, 2, true, true);
+        else DBH(4, 1, 128, 2, 2, true, false);
+        break;
     default: break;
     }
-    DBH(4, 1, 64, 2, 3, false);  // h4.m3: v == 2, and the fallback
+    DBH(4, 1, 64, 2, 3, false, false);  // h4.m3: v == 2, and the fallback
 #undef DBH
 }
 
 // Names: warps.blocks per SM[.bs: bias tile in shared memory] for 64-key tiles (16 warps
-// queries); qQTkKT.wNW[.mMB][.s3] for the bigger tiles (bias in shared memory; 3 stages).
+// queries); qQTkKT.wNW[.mMB][.s3] for the bigger tiles (bias in shared memory; 3 stages);
+// .co: k_bwd_dbias_h's CO (swizzled tiles, permuted bias tile, 8-byte partial stores;
+// docs/ATTENTION_BWD.md "Session 11").
 static const char *db_names[] = {"h8",         "h8.m2.bs",       "h4.m3",           "h4.m3.bs",
                                  "h8.m2",      "q128k128.w8",    "q128k128.w8.s3",  "q128k128.w16",
-                                 "q128k128.w16.s3", "q64k128.w4.m2", "q64k128.w8.m2"};
+                                 "q128k128.w16.s3", "q64k128.w4.m2", "q64k128.w8.m2", "q64k128.w4.m2.co"};
 // Measured on an H200 (attn_bwd_check --dbias, ms; docs/ATTENTION_BWD.md "Session 7"):
 // the session-6 kernel 5.569 / 43.48 triangle N = 1024 / 2048, 1.438 MSA row, 0.711
 // single; h4.m3 4.605 / 37.87, 1.185, 0.525; h8.m2.bs 4.789 / 37.52, 1.217, 0.343.

@@ -316,6 +316,11 @@ template <int CH, int NW, int MB, bool FL, bool BB, int LEAN>
 static int bwf_run(cu_impl *c, const fa_args *a) {
     auto kern = bwf_kernel<CH, NW, MB, FL, BB, LEAN>();
     size_t smem = bwf_smem<CH, NW, BB, LEAN < 0 ? BW_LDK : bwl_ldb<BB, (LEAN < 0 ? 0 : LEAN)>()>();
+    if constexpr (LEAN >= 0) {
+        // k_bwd_lean's layout: BWL_SW's unpadded tiles, BWL_ST's staging areas after the ring
+        typedef bwl_lay<CH, NW, BB, bwl_ldb<BB, LEAN>(), bwl_lk<CH, LEAN>()> Ly;
+        smem = (LEAN & BWL_ST) ? Ly::TEND : Ly::END;
+    }
     // attribute and blocks per SM at this shared memory: once per kernel and device
     static int occ_by_dev[64];  // 0: not set yet, else blocks per SM + 1
     int dev = 0;
@@ -371,7 +376,8 @@ static int bwf_run(cu_impl *c, const fa_args *a) {
 // 6 X4 | CP, 7 the same with the fp32 bias, 8 X4 | CP | PIN, 9 the same with the fp32
 // bias, 10 X4 | BP, 11 X4 | LP, 12 X4 | BP | LP, 13 X4 | CP | BP | LP, 14 X4 | CP | PIN |
 // BP | LP, 15 X4 | BP | LP with the fp32 bias, 16 X4 | CP | PIN | BP | LP with the fp32
-// bias (BP: a bf16 copy in that order where exact, else an fp32 one). Lean variants run
+// bias (BP: a bf16 copy in that order where exact, else an fp32 one), 17 X4 | ST, 18 X4 |
+// BP | LP | ST, 19 X4 | SW, 20 X4 | ST | SW, 21 X4 | BP | LP | ST | SW. Lean variants run
 // k_bwd_fused where FL or the 32-bit offsets do not apply.
 int fa_bwd_fused(cu_impl *c, const fa_args *a, int variant, int force) {
     if (a->ch > 32 || a->B <= 0 || a->L <= 0 || c->attn_fused < 0) return 1;
@@ -411,6 +417,11 @@ int fa_bwd_fused(cu_impl *c, const fa_args *a, int variant, int force) {
     case 13: BWF_CH(8, 1, BWL_X4 | BWL_CP | BWL_BP | BWL_LP);
     case 14:
     case 16: BWF_CH(8, 1, BWL_X4 | BWL_CP | BWL_PIN | BWL_BP | BWL_LP);
+    case 17: BWF_CH(8, 1, BWL_X4 | BWL_ST);
+    case 18: BWF_CH(8, 1, BWL_X4 | BWL_BP | BWL_LP | BWL_ST);
+    case 19: BWF_CH(8, 1, BWL_X4 | BWL_SW);
+    case 20: BWF_CH(8, 1, BWL_X4 | BWL_ST | BWL_SW);
+    case 21: BWF_CH(8, 1, BWL_X4 | BWL_BP | BWL_LP | BWL_ST | BWL_SW);
     default: BWF_CH(8, 1, -1);
     }
 #undef BWF_CH
