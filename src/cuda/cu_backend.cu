@@ -446,8 +446,9 @@ extern "C" void pf_cuda_set_attn_dbias(pf_backend *be, int variant) {
 }
 extern "C" int pf_cuda_attn_dbias_variants(void) { return fa_bwd_dbias_variants(); }
 extern "C" const char *pf_cuda_attn_dbias_name(int v) { return fa_bwd_dbias_variant_name(v); }
+static int trimul_fused_env(void);
 extern "C" void pf_cuda_set_trimul_fused(pf_backend *be, int mode) {
-    CU(be)->trimul_fused = mode == 0 || mode == 3 ? mode : 1;
+    CU(be)->trimul_fused = mode == 0 || mode == 1 || mode == 3 ? mode : trimul_fused_env();  // else: the default
 }
 extern "C" int64_t pf_cuda_trimul_fused_runs(pf_backend *be) { return CU(be)->trimul_fused_runs; }
 extern "C" void pf_cuda_set_transition_fused(pf_backend *be, int mode) {
@@ -458,15 +459,16 @@ extern "C" void pf_cuda_set_transition_chunk(pf_backend *be, int64_t hidden_elem
     CU(be)->tr_chunk = hidden_elems > 0 ? hidden_elems : cu_tr_chunk_env();
 }
 
-// PF_TRIMUL_FUSED: 1 or unset (the fused side kernels where they apply), 0 (the unfused
-// path), 3 (the fused sides and LN_out read from the channel-major contraction: no
-// transposes; cu_trimul_ln.cu).
+// PF_TRIMUL_FUSED: 1 (the fused side kernels where they apply), 0 (the unfused path), 3 or
+// unset (the fused sides and LN_out read from the channel-major contraction: no transposes;
+// cu_trimul_ln.cu; the default since session 11, with PF_TM_LN_CM=2: f+b 7.912 -> 7.743 ms
+// at N = 1024, 36.09 -> 35.87 at 2048 against mode 1, bench_cuda_ops).
 static int trimul_fused_env(void) {
     const char *e = getenv("PF_TRIMUL_FUSED");
-    if (!e || !*e || !strcmp(e, "1")) return 1;
-    if (!strcmp(e, "0") || !strcmp(e, "3")) return e[0] - '0';
-    pf_die("PF_TRIMUL_FUSED=%s: expected 0 (off), 1 (fused sides, the default) or 3 (fused sides, LN_out "
-           "channel-major)", e);
+    if (!e || !*e || !strcmp(e, "3")) return 3;
+    if (!strcmp(e, "0") || !strcmp(e, "1")) return e[0] - '0';
+    pf_die("PF_TRIMUL_FUSED=%s: expected 0 (off), 1 (fused sides) or 3 (fused sides, LN_out channel-major: the "
+           "default)", e);
 }
 
 // PF_TR_FUSED: 1 or unset (the fused hidden layer with the LayerNorm in its prologue),

@@ -430,7 +430,9 @@ static const char *db_names[] = {"h8",         "h8.m2.bs",       "h4.m3",       
 // row; q64k128.w4.m2 4.623 / 36.281, 1.187 (128 keys per block: half the Q / dO bytes
 // per score); the 128 x 128 tiles were no faster (4.82-5.01 / 37.8-39.4): fewer blocks
 // per SM, a barrier per row. Single attention: h8.m2.bs 0.361 (unchanged).
-static int db_default(const fa_args *a) { return a->B < 8 ? 1 : 9; }
+// Session 11 (same run, H200, bench_cuda_ops tri_attn f+b): q64k128.w4.m2.co 22.97 -> 22.00 ms
+// at N = 1024, 165.76 -> 158.01 at 2048 against q64k128.w4.m2 (the same bits): the default.
+static int db_default(const fa_args *a) { return a->B < 8 ? 1 : 11; }
 int fa_bwd_dbias_variants(void) { return (int)(sizeof db_names / sizeof db_names[0]); }
 const char *fa_bwd_dbias_variant_name(int v) { return v >= 0 && v < fa_bwd_dbias_variants() ? db_names[v] : "?"; }
 

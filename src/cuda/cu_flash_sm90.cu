@@ -844,15 +844,16 @@ static int s9_b16_enabled(void) {
 }
 
 // PF_ATTN_FWD_PIPE: the pipelined kernel (k_s9_fwd_pipe, same bits) in place of k_s9_fwd
-// with one row per block: 0 or unset off (the default until measured), 1 with registers
-// capped for 4 blocks per SM (128), 2 for 3 blocks per SM (168; c_h <= 16 keeps 4).
+// with one row per block: 0 off (A/B runs), 1 or unset with registers capped for 4 blocks per
+// SM (128; the default since session 11: triangle forward 5.137 -> 4.670 ms at N = 1024,
+// 36.12 -> 33.75 at 2048, bench_cuda_ops), 2 for 3 blocks per SM (168; c_h <= 16 keeps 4).
 // Returns the blocks per SM, or 0.
 static int s9_pipe_blocks(void) {
     const char *e = getenv("PF_ATTN_FWD_PIPE");
-    if (!e || !*e || !strcmp(e, "0")) return 0;
-    if (!strcmp(e, "1")) return 4;
+    if (e && !strcmp(e, "0")) return 0;
+    if (!e || !*e || !strcmp(e, "1")) return 4;
     if (!strcmp(e, "2")) return 3;
-    pf_die("PF_ATTN_FWD_PIPE=%s: expected 0 (k_s9_fwd, the default), 1 (pipelined, 4 blocks per SM) or 2 "
+    pf_die("PF_ATTN_FWD_PIPE=%s: expected 0 (k_s9_fwd), 1 (pipelined, 4 blocks per SM: the default) or 2 "
            "(pipelined, 3 blocks per SM)", e);
     return 0;
 }

@@ -471,18 +471,18 @@ static int tl_positions(int C) {
 static bool tl_vec_cm(const void *X, int64_t ldx) { return ldx % 8 == 0 && ((uintptr_t)X & 15) == 0; }
 static bool tl_vec_rows(const void *y, int C) { return C % 8 == 0 && ((uintptr_t)y & 15) == 0; }
 
-// PF_TM_LN_CM, mode 3's LN_out kernels: 1 or unset, k_tm_ln_cm_fwd with C at run time and
-// k_tm_ln_cm_bwd (the default); 2, k_tm_ln_cm_fwd with C and P constant where C = 32 CPL
-// and k_tm_ln_cm_bwd2. Read once; pf_cuda_set_tm_ln_cm overrides it (tests).
+// PF_TM_LN_CM, mode 3's LN_out kernels: 1, k_tm_ln_cm_fwd with C at run time and
+// k_tm_ln_cm_bwd; 2 or unset (the default since session 11), k_tm_ln_cm_fwd with C and P
+// constant where C = 32 CPL and k_tm_ln_cm_bwd2. Read once; pf_cuda_set_tm_ln_cm overrides it (tests).
 static int tl_cm_variant;
 static int64_t tl_cm2_runs;  // launches of variant 2's kernels (tests: the path was taken)
 static int tl_cm_env(void) {
     if (!tl_cm_variant) {
         const char *e = getenv("PF_TM_LN_CM");
-        if (!e || !*e || !strcmp(e, "1")) tl_cm_variant = 1;
-        else if (!strcmp(e, "2")) tl_cm_variant = 2;
-        else pf_die("PF_TM_LN_CM=%s: expected 1 (C at run time, k_tm_ln_cm_bwd: the default) or 2 (C constant, "
-                    "k_tm_ln_cm_bwd2)", e);
+        if (e && !strcmp(e, "1")) tl_cm_variant = 1;
+        else if (!e || !*e || !strcmp(e, "2")) tl_cm_variant = 2;
+        else pf_die("PF_TM_LN_CM=%s: expected 1 (C at run time, k_tm_ln_cm_bwd) or 2 (C constant, "
+                    "k_tm_ln_cm_bwd2: the default)", e);
     }
     return tl_cm_variant;
 }

@@ -297,22 +297,23 @@ void ts_pack_weights(cu_impl *c, int c_z, int C, int CT, int KP, int sides, cons
 
 static int g_sides_grid = 0;  // tests: k_tm_sides2's blocks at most (0: one wave)
 
-// PF_TRIMUL_SIDES: 1 or unset (k_tm_sides, the default), 2 (k_tm_sides2; the same bits);
+// PF_TRIMUL_SIDES: 1 (k_tm_sides), 2 or unset (k_tm_sides2, the same bits; the default since
+// session 11: trimul f+b 8.256 -> 7.912 ms at N = 1024, bench_cuda_ops);
 // process-wide, parsed at the first fused sides call (A/B runs; tests set it).
 static int g_sides_form = 0;
 int ts_sides_form(int *grid) {
     *grid = g_sides_grid;
     if (!g_sides_form) {
         const char *e = getenv("PF_TRIMUL_SIDES");
-        if (!e || !*e || !strcmp(e, "1")) g_sides_form = 1;
-        else if (!strcmp(e, "2")) g_sides_form = 2;
-        else pf_die("PF_TRIMUL_SIDES=%s: expected 1 (k_tm_sides, the default) or 2 (k_tm_sides2, the same bits)", e);
+        if (e && !strcmp(e, "1")) g_sides_form = 1;
+        else if (!e || !*e || !strcmp(e, "2")) g_sides_form = 2;
+        else pf_die("PF_TRIMUL_SIDES=%s: expected 1 (k_tm_sides) or 2 (k_tm_sides2, the same bits: the default)", e);
     }
     return g_sides_form;
 }
 extern "C" void pf_cuda_set_trimul_sides(pf_backend *be, int form, int blocks) {
     (void)be;
-    g_sides_form = form == 2 ? 2 : 1;
+    g_sides_form = form == 1 || form == 2 ? form : 0;  // 0: PF_TRIMUL_SIDES / the default again
     g_sides_grid = blocks > 0 ? blocks : 0;
 }
 

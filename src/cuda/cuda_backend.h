@@ -44,25 +44,26 @@ void pf_cuda_set_attn_lnb(pf_backend *be, int on);
 // Tests: the fused bias kernels (both forms) on at most `blocks` blocks (0: by size, the
 // default), so small cases loop over many row groups per warp.
 void pf_cuda_set_attn_lnb_grid(pf_backend *be, int blocks);
-// The triangle multiplication's gated sides as one tensor-core kernel (bf16, sm_80+;
-// cu_trimul_side.cu): 1 on (the default; PF_TRIMUL_FUSED at backend creation sets
-// it), 0 the unfused GEMM + side kernel path (tests, A/B runs), 3 the fused sides and
-// LN_out read from the channel-major contraction without transposes (any precision;
-// cu_trimul_ln.cu). Other values mean 1.
+// The triangle multiplication's paths (cu_trimul_side.cu, cu_trimul_ln.cu): 3 the gated
+// sides as one tensor-core kernel (bf16, sm_80+) and LN_out read from the channel-major
+// contraction without transposes (any precision; the default since session 11), 1 the fused
+// sides with the transposes, 0 the unfused GEMM + side kernel path (tests, A/B runs).
+// PF_TRIMUL_FUSED at backend creation sets it; other values restore that default.
 void pf_cuda_set_trimul_fused(pf_backend *be, int mode);
 // Launches of that kernel so far (tests check which path ran).
 int64_t pf_cuda_trimul_fused_runs(pf_backend *be);
-// That kernel's form (cu_trimul_side.cu): 1 k_tm_sides (the default; PF_TRIMUL_SIDES, read
-// at the first call, sets it), 2 k_tm_sides2 (transposed tiles, persistent blocks; the same
-// bits); other values mean 1. blocks > 0: k_tm_sides2 on at most that many blocks (tests:
-// each loops over several position blocks), 0 one wave. Process-wide.
+// That kernel's form (cu_trimul_side.cu): 2 k_tm_sides2 (transposed tiles, persistent
+// blocks; the default since session 11), 1 k_tm_sides (the same bits); other values: back
+// to PF_TRIMUL_SIDES (read at the next call) or the default. blocks > 0: k_tm_sides2 on at
+// most that many blocks (tests: each loops over several position blocks), 0 one wave.
+// Process-wide.
 void pf_cuda_set_trimul_sides(pf_backend *be, int form, int blocks);
 // Launches of mode 3's channel-major LN_out forward so far, in this process (tests).
 int64_t pf_cuda_trimul_cm_runs(pf_backend *be);
-// Mode 3's LN_out kernels (cu_trimul_ln.cu): 1 with C at run time (the default), 2 with
-// C constant where a multiple of 32 and the backward k_tm_ln_cm_bwd2 (the same bits,
-// fewer instructions); PF_TM_LN_CM sets it at the first use. Returns the variant before
-// (tests, A/B runs); other values stop.
+// Mode 3's LN_out kernels (cu_trimul_ln.cu): 2 with C constant where a multiple of 32 and
+// the backward k_tm_ln_cm_bwd2 (the default since session 11), 1 with C at run time (the
+// same bits, more instructions); PF_TM_LN_CM sets it at the first use. Returns the variant
+// before (tests, A/B runs); other values stop.
 int pf_cuda_set_tm_ln_cm(pf_backend *be, int variant);
 // Launches of variant 2's kernels so far, in this process (tests).
 int64_t pf_cuda_tm_ln_cm2_runs(pf_backend *be);

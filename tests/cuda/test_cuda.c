@@ -392,12 +392,13 @@ static void attn_fwd_env_same_bits(const char *label, const char *env, const cha
 
 // The Hopper forward's bit-keeping switches (bf16 mode): the fp32 bias tile
 // (PF_ATTN_FWD_B16=0; the default reads a bf16 copy where exact, rows >= 4) and the
-// pipelined kernel with registers for 4 and 3 blocks per SM (PF_ATTN_FWD_PIPE=1, 2).
+// pipelined kernel (the default: registers for 4 blocks per SM) against k_s9_fwd
+// (PF_ATTN_FWD_PIPE=0) and with registers for 3 blocks per SM (PF_ATTN_FWD_PIPE=2).
 static void attn_fwd_same_bits(const char *label, const pf_attn_dims *d, const pf_attn_p *Pd, const hbuf *x,
                                const hbuf *z, const void *mdv, const hbuf *og, void *gs, void *gw) {
     if (!H_bf16) return;
     if (d->bias) attn_fwd_env_same_bits(label, "PF_ATTN_FWD_B16", "0", d, Pd, x, z, mdv, og, gs, gw);
-    attn_fwd_env_same_bits(label, "PF_ATTN_FWD_PIPE", "1", d, Pd, x, z, mdv, og, gs, gw);
+    attn_fwd_env_same_bits(label, "PF_ATTN_FWD_PIPE", "0", d, Pd, x, z, mdv, og, gs, gw);
     attn_fwd_env_same_bits(label, "PF_ATTN_FWD_PIPE", "2", d, Pd, x, z, mdv, og, gs, gw);
 }
 
@@ -901,13 +902,14 @@ static void test_trimul_path(int64_t N, int c_z, int c, int incoming, int bias, 
     int64_t b2 = pf_cuda_tm_ln_cm2_runs(H_gpu) - b20;
     tl_check(fused == 4 ? b2 > 0 : b2 == 0, label, "LN_out variant 2 ran %lld times, expected %s", (long long)b2,
              fused == 4 ? "some" : "none");
-    pf_cuda_set_trimul_fused(H_gpu, 1);
+    pf_cuda_set_trimul_fused(H_gpu, -1);  // the default again
     pf_cuda_set_tm_ln_cm(H_gpu, ln_was);
     free_mems(&m);
     finish(label);
 }
+// The default path (mode 3, LN_out variant 2)
 static void test_trimul(int64_t N, int c_z, int c, int incoming, int bias, int use_mask) {
-    test_trimul_path(N, c_z, c, incoming, bias, use_mask, 1);
+    test_trimul_path(N, c_z, c, incoming, bias, use_mask, 4);
 }
 
 // PF_TRIMUL_SIDES (pf_cuda_set_trimul_sides): k_tm_sides2 against k_tm_sides bit for bit:
@@ -954,7 +956,7 @@ static void test_trimul_sides(int64_t N, int c_z, int c, int incoming, int bias,
         tl_check(H_bf16 ? runs > 0 : runs == 0, label, "form %d: fused sides kernel ran %lld times, expected %s", v + 1,
                  (long long)runs, H_bf16 ? "some" : "none");
     }
-    pf_cuda_set_trimul_sides(H_gpu, 1, 0);
+    pf_cuda_set_trimul_sides(H_gpu, 0, 0);  // the default again
     int64_t bo = first_diff(o[0], o[1], nz), bg = first_diff(g[0], g[1], nz);
     tl_check(bo < 0, label, "forward output: first difference at %lld: %.9g vs %.9g", (long long)bo,
              bo < 0 ? 0.0 : (double)o[1][bo], bo < 0 ? 0.0 : (double)o[0][bo]);
@@ -1424,11 +1426,18 @@ void cuda_trimul(void) {
     test_trimul_sides(12, 8, 24, 0, 1, 1, 0);
     test_trimul_sides(33, 128, 128, 0, 1, 1, 3);
     test_trimul_sides(40, 128, 128, 1, 0, 0, 0);
-    // form 2 against the CPU reference too (the whole module, forward and backward)
+    // form 2 on capped grids, and form 1, against the CPU reference too (the whole module)
     pf_cuda_set_trimul_sides(H_gpu, 2, 2);
     test_trimul(12, 8, 24, 1, 1, 1);
     test_trimul(33, 128, 128, 0, 1, 1);
     pf_cuda_set_trimul_sides(H_gpu, 1, 0);
+    test_trimul(12, 8, 24, 1, 1, 1);
+    test_trimul(33, 128, 128, 0, 1, 1);
+    pf_cuda_set_trimul_sides(H_gpu, 0, 0);
+    // mode 1 (the fused sides with the transposes; the default before session 11)
+    test_trimul_path(8, 16, 16, 0, 0, 1, 1);
+    test_trimul_path(12, 8, 24, 1, 1, 1, 1);
+    test_trimul_path(9, 10, 16, 0, 1, 1, 1);
     if (quick) return;
     test_trimul_sides(40, 128, 128, 0, 1, 1, 1);
     test_trimul_sides(65, 32, 64, 1, 0, 1, 2);
@@ -1445,6 +1454,9 @@ void cuda_trimul(void) {
     test_trimul(33, 128, 128, 0, 1, 1);
     test_trimul(40, 128, 128, 1, 0, 0);
     test_trimul_path(33, 128, 128, 0, 1, 1, 0);
+    test_trimul_path(33, 128, 128, 0, 1, 1, 1);
+    test_trimul_path(40, 128, 128, 1, 0, 0, 1);
+    test_trimul_path(65, 32, 16, 1, 0, 1, 1);
     // mode 3 at the model's widths (several 64-position tiles, a partial last one; c 64
     // in the 2-channel-per-lane layout) and odd N with pieces
     test_trimul_path(33, 128, 128, 0, 1, 1, 3);
