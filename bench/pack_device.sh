@@ -25,8 +25,9 @@ if [ -z "${LIBS_ONLY:-}" ]; then
     done
     make -j2 CUDA=1 MPI=0 BUILD=$B $T >/dev/null
     cp $T $S/
-    # host debug info off (the device code keeps its -lineinfo): 67 -> ~65 MB each, and
-    # xz -6 below brings five programs to ~55 MB, under the device tool's 64 MiB carry
+    # host debug info off (the device code keeps its -lineinfo): 67 -> ~65 MB each; the
+    # programs share most of their bytes (the same CUDA objects), so xz below runs with a
+    # dictionary larger than one program and stores the second copy as references
     for b in $T; do strip --strip-debug "$S/$(basename $b)"; done
 fi
 for l in /usr/lib/x86_64-linux-gnu/openblas-openmp/libopenblas.so.0 /lib/x86_64-linux-gnu/libcjson.so.1 \
@@ -42,7 +43,9 @@ cp -L /usr/lib/x86_64-linux-gnu/libcjson.so $S/sys/lib/libcjson.so
 cp -L /usr/lib/x86_64-linux-gnu/libz.so $S/sys/lib/libz.so
 # NO_SYS=1: leave out sys/ (only the stages that build on the GPU machine need it)
 [ -n "${NO_SYS:-}" ] && rm -rf $S/sys
-tar -C $S -cf - . | xz -${XZ_LEVEL:-6} -T2 > .devpack/payload.tar.xz  # XZ_LEVEL=1: faster, ~40% larger
+# dict 256 MiB (one thread; ~250 MiB to compress, 256 MiB to unpack): pairfold + bench_cuda_ops
+# 35 MB with an 8 MiB dictionary (xz -6) -> about 20 MB (session 11); XZ_LEVEL=1: faster, larger
+tar -C $S -cf - . | xz -T1 --lzma2=preset=${XZ_LEVEL:-6},dict=256MiB > .devpack/payload.tar.xz
 rm -rf $S
 [ -n "${LIBS_ONLY:-}" ] || { rm -f pairfold libpairfold.so; make -j2 pairfold libpairfold.so >/dev/null; }
 X=$(git rev-parse --git-path info/exclude); grep -q "^/.devpack/" "$X" 2>/dev/null || { mkdir -p "$(dirname "$X")"; echo "/.devpack/" >> "$X"; }
