@@ -19,7 +19,7 @@
 #include "../../src/core/rng.h"
 
 static int quick;
-static const char *only;  // --only structure / --only OP (ops.def name): those tests alone
+static const char *only;  // --only structure / heads / attn.K / OP (ops.def name): those tests alone
 void cuda_structure(int quick);  // test_cuda_struct.c
 
 typedef struct { hbuf b; real *init, *snap; } hgrad;
@@ -1324,12 +1324,17 @@ static void test_attention_unfused_module(void) {
     pf_cuda_set_attn_module_fused(H_gpu, 1);
 }
 
-void cuda_attn(void) {
+// The attention group in parts: `--only attn.K` runs part K alone (compute-sanitizer runs
+// them as parallel processes: the whole group under memcheck takes over 400 s)
+static void (*const attn_parts[])(void) = {test_attention, test_attention_fused, test_attention_dbias,
+                                           test_attention_unfused_module};
+enum { N_ATTN_PARTS = (int)(sizeof attn_parts / sizeof attn_parts[0]) };
+static void cuda_attn_part(int k) {
     pf_cuda_set_attn_module_fused(H_gpu, 1);
-    test_attention();
-    test_attention_fused();
-    test_attention_dbias();
-    test_attention_unfused_module();
+    attn_parts[k]();
+}
+void cuda_attn(void) {
+    for (int k = 0; k < N_ATTN_PARTS; k++) cuda_attn_part(k);
 }
 
 void cuda_global_attn(void) {
@@ -1565,10 +1570,16 @@ static void run_mode(int bf16) {
     if (only) {  // --only NAME: one module op's tests (an ops.def name: trimul, attn, ...), or heads
         int found = 0;
         if (!strcmp(only, "heads")) cuda_heads(), found = 1;
+        for (int k = 0; k < N_ATTN_PARTS; k++) {
+            char part[16];
+            snprintf(part, sizeof part, "attn.%d", k + 1);
+            if (!strcmp(only, part)) cuda_attn_part(k), found = 1;
+        }
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure, heads or an ops.def name)", only);
+        tl_check(found, "--only", "no tests named %s (structure, heads, attn.1 .. attn.%d or an ops.def name)", only,
+                 N_ATTN_PARTS);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;
         return;
