@@ -835,6 +835,19 @@ static void trimul_cm_variants(const char *label, const pf_trimul_dims *d, const
     tl_check(pf_cuda_tm_ln_cm2_runs(H_gpu) > runs0, lk, "variant 2 did not run");
 }
 
+// The module's parameters (host P, G; device Pd, Gd), seeds 1..8 in the struct's order
+static void h_trimul_params(pf_trimul_p *P, pf_trimul_p *G, pf_trimul_p *Pd, pf_trimul_p *Gd, int c_z, int c,
+                            int bias) {
+    h_layernorm(&P->ln_in, &G->ln_in, &Pd->ln_in, &Gd->ln_in, c_z, 1, "ln_in");
+    h_linear(&P->a_p, &G->a_p, &Pd->a_p, &Gd->a_p, c, c_z, bias, 2, "a_p");
+    h_linear(&P->a_g, &G->a_g, &Pd->a_g, &Gd->a_g, c, c_z, bias, 3, "a_g");
+    h_linear(&P->b_p, &G->b_p, &Pd->b_p, &Gd->b_p, c, c_z, bias, 4, "b_p");
+    h_linear(&P->b_g, &G->b_g, &Pd->b_g, &Gd->b_g, c, c_z, bias, 5, "b_g");
+    h_linear(&P->g, &G->g, &Pd->g, &Gd->g, c_z, c_z, bias, 6, "g");
+    h_layernorm(&P->ln_out, &G->ln_out, &Pd->ln_out, &Gd->ln_out, c, 7, "ln_out");
+    h_linear(&P->z, &G->z, &Pd->z, &Gd->z, c_z, c, bias, 8, "z");
+}
+
 // fused (pf_cuda_set_trimul_fused): 1, the sides as one kernel (cu_trimul_side.cu) where
 // it applies (bf16, c_z a multiple of 8); 3, those and LN_out read from the channel-major
 // contraction (cu_trimul_ln.cu; any precision); 4, mode 3 with its LN_out kernels in
@@ -852,14 +865,7 @@ static void test_trimul_path(int64_t N, int c_z, int c, int incoming, int bias, 
     h_params_reset();
     pf_trimul_dims d = {N, c_z, c, incoming};
     pf_trimul_p P, G, Pd, Gd;
-    h_layernorm(&P.ln_in, &G.ln_in, &Pd.ln_in, &Gd.ln_in, c_z, 1, "ln_in");
-    h_linear(&P.a_p, &G.a_p, &Pd.a_p, &Gd.a_p, c, c_z, bias, 2, "a_p");
-    h_linear(&P.a_g, &G.a_g, &Pd.a_g, &Gd.a_g, c, c_z, bias, 3, "a_g");
-    h_linear(&P.b_p, &G.b_p, &Pd.b_p, &Gd.b_p, c, c_z, bias, 4, "b_p");
-    h_linear(&P.b_g, &G.b_g, &Pd.b_g, &Gd.b_g, c, c_z, bias, 5, "b_g");
-    h_linear(&P.g, &G.g, &Pd.g, &Gd.g, c_z, c_z, bias, 6, "g");
-    h_layernorm(&P.ln_out, &G.ln_out, &Pd.ln_out, &Gd.ln_out, c, 7, "ln_out");
-    h_linear(&P.z, &G.z, &Pd.z, &Gd.z, c_z, c, bias, 8, "z");
+    h_trimul_params(&P, &G, &Pd, &Gd, c_z, c, bias);
     int64_t nz = N * N * c_z;
     hbuf z = h_rand(nz, 1, 9), mk = h_mask(N * N, 0, 0.3, 10);
     pf_mem mc = H_cpu->trimul_mem(H_cpu, &d), mg = H_gpu->trimul_mem(H_gpu, &d);
@@ -927,14 +933,7 @@ static void test_trimul_sides(int64_t N, int c_z, int c, int incoming, int bias,
     h_params_reset();
     pf_trimul_dims d = {N, c_z, c, incoming};
     pf_trimul_p P, G, Pd, Gd;
-    h_layernorm(&P.ln_in, &G.ln_in, &Pd.ln_in, &Gd.ln_in, c_z, 1, "ln_in");
-    h_linear(&P.a_p, &G.a_p, &Pd.a_p, &Gd.a_p, c, c_z, bias, 2, "a_p");
-    h_linear(&P.a_g, &G.a_g, &Pd.a_g, &Gd.a_g, c, c_z, bias, 3, "a_g");
-    h_linear(&P.b_p, &G.b_p, &Pd.b_p, &Gd.b_p, c, c_z, bias, 4, "b_p");
-    h_linear(&P.b_g, &G.b_g, &Pd.b_g, &Gd.b_g, c, c_z, bias, 5, "b_g");
-    h_linear(&P.g, &G.g, &Pd.g, &Gd.g, c_z, c_z, bias, 6, "g");
-    h_layernorm(&P.ln_out, &G.ln_out, &Pd.ln_out, &Gd.ln_out, c, 7, "ln_out");
-    h_linear(&P.z, &G.z, &Pd.z, &Gd.z, c_z, c, bias, 8, "z");
+    h_trimul_params(&P, &G, &Pd, &Gd, c_z, c, bias);
     int64_t nz = N * N * c_z;
     hbuf z = h_rand(nz, 1, 9), mk = h_mask(N * N, 0, 0.3, 10), dout = h_rand(nz, 1, 11);
     pf_mem mg = H_gpu->trimul_mem(H_gpu, &d);
