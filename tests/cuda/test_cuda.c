@@ -19,7 +19,7 @@
 #include "../../src/core/rng.h"
 
 static int quick;
-static const char *only;  // --only structure / heads / attn.K / OP (ops.def name): those tests alone
+static const char *only;  // --only structure / heads / core / attn.K / OP (ops.def name): those tests alone
 void cuda_structure(int quick);  // test_cuda_struct.c
 
 typedef struct { hbuf b; real *init, *snap; } hgrad;
@@ -1555,6 +1555,20 @@ static void cuda_heads(void) {
     }
 }
 
+// The tests outside the module ops (`--only core`): primitives, LayerNorm + linear, the
+// optimizer, the op table's support answers and the bare attention core.
+static void cuda_core(void) {
+    test_basic();
+    test_linear_ln();
+    test_optimizer();
+    char nm[128];
+    for (int op = 0; op < PF_N_OPS; op++) {
+        snprintf(nm, sizeof nm, "%s supports module op %s", H_gpu->name, pf_op_name(op));
+        tl_check(H_gpu->supports(H_gpu, pf_op_name(op)), nm, NULL);
+    }
+    cuda_core_attn();
+}
+
 static void run_mode(int bf16) {
     H_gpu = pf_backend_cuda(bf16);
     if (!H_gpu) { tl_check(0, "cuda backend", "no CUDA device"); return; }
@@ -1569,6 +1583,7 @@ static void run_mode(int bf16) {
     if (only) {  // --only NAME: one module op's tests (an ops.def name: trimul, attn, ...), or heads
         int found = 0;
         if (!strcmp(only, "heads")) cuda_heads(), found = 1;
+        if (!strcmp(only, "core")) cuda_core(), found = 1;
         for (int k = 0; k < N_ATTN_PARTS; k++) {
             char part[16];
             snprintf(part, sizeof part, "attn.%d", k + 1);
@@ -1577,23 +1592,15 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure, heads, attn.1 .. attn.%d or an ops.def name)", only,
+        tl_check(found, "--only", "no tests named %s (structure, heads, core, attn.1 .. attn.%d or an ops.def name)", only,
                  N_ATTN_PARTS);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;
         return;
     }
-    test_basic();
-    test_linear_ln();
-    test_optimizer();
-    char nm[128];
-    for (int op = 0; op < PF_N_OPS; op++) {
-        snprintf(nm, sizeof nm, "%s supports module op %s", H_gpu->name, pf_op_name(op));
-        tl_check(H_gpu->supports(H_gpu, pf_op_name(op)), nm, NULL);
-    }
+    cuda_core();
 #define PF_MODULE_OP(name, NAME, D, P, n_in) cuda_##name();
 #include "../../src/backend/ops.def"
-    cuda_core_attn();
     cuda_heads();
     if (!quick) test_big();
     cuda_structure(quick);
