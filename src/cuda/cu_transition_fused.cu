@@ -265,8 +265,9 @@ __global__ void __launch_bounds__(TS_THREADS, 2) k_tr_hidden_grad(tr_args a) {
 // - tile loads and stores with compile-time trip counts (ts_load_w_u, ts_load_rows_u,
 //   tr_load_dh_u, tr_store_u: no divisions or 64-bit index arithmetic per 16 bytes);
 // - the backward writes da in place over its dh tile (each element read and written by
-//   one thread), so only db needs a staging tile: 84 KB per block, two per SM.
-// Form 3 is form 2 with 32-channel forward tiles (NT 4: 62 KB, three blocks per SM).
+//   one thread), so only db needs a staging tile: 82 KiB per block at c = 128 (was
+//   89.5), two per SM.
+// Form 3 is form 2 with 32-channel forward tiles (NT 4: 62 KiB, three blocks per SM).
 
 // dh rows pos0.., channels cbase.. (OW) into ds (TS_BM, OW + TS_PAD), zeros past M and
 // nc; tr_load_dh with the trip count fixed (a thread's 16-byte column is fixed).
