@@ -17,6 +17,8 @@ typedef struct {
     const bf16 *w;      // (rows, KP)
     const float *bias;  // (rows) or NULL
     int KP, rows;       // rows: 2 n c (SwiGLU) or n c (ReLU), rounded up to 128
+    int form;           // PF_TR_HID: 1 rows as above (k_tr_hidden); 2, 3 SwiGLU per 16 rows
+                        // [W_a ch 8q..8q+7, W_b of them] (k_tr_hidden2, its forward tile width)
 } cu_tr_packed;
 
 // Whether the fused kernels apply: bf16, switched on, c a multiple of 8 up to 256, no

@@ -1343,6 +1343,60 @@ void cuda_global_attn(void) {
     if (!quick) test_global_attn(300, 9, 16, 4, 8, 1);
 }
 
+// PF_TR_HID (pf_cuda_set_transition_hidden): k_tr_hidden2 / k_tr_hidden_grad2 (forms 2 and
+// 3) and k_tr_hidden3 (form 4) against k_tr_hidden / k_tr_hidden_grad (form 1) bit for bit: the forward's output, the
+// backward's dx and parameter gradients (its recompute of h takes the same kernel); every
+// form checked to have run the fused kernels. SwiGLU without a, b biases (the fused
+// path's case). blocks > 0 caps the persistent grid: each block then loops over several
+// position blocks, in both serpentine directions.
+static void test_transition_hid(int use_mask, int64_t M, int c, int n, tr_opts o, int blocks) {
+    char label[256];
+    snprintf(label, sizeof label, "%s transition hid2 M%lld c%d n%d mask %d chunk %lld%s blocks %d", H_gpu->name,
+             (long long)M, c, n, use_mask, (long long)o.chunk, o.fused == 2 ? " ln apart" : "", blocks);
+    pf_cuda_set_transition_fused(H_gpu, o.fused);
+    pf_cuda_set_transition_chunk(H_gpu, o.chunk);
+    h_params_reset();
+    pf_transition_dims d = {M, c, n, PF_ACT_SWIGLU};
+    pf_transition_p P, G, Pd, Gd;
+    memset(&P, 0, sizeof P); memset(&G, 0, sizeof G); memset(&Pd, 0, sizeof Pd); memset(&Gd, 0, sizeof Gd);
+    h_layernorm(&P.ln, &G.ln, &Pd.ln, &Gd.ln, c, 1, "ln");
+    h_linear(&P.lin_a, &G.lin_a, &Pd.lin_a, &Gd.lin_a, n * c, c, 0, 2, "lin_a");
+    h_linear(&P.lin_b, &G.lin_b, &Pd.lin_b, &Gd.lin_b, n * c, c, 0, 3, "lin_b");
+    h_linear(&P.lin_out, &G.lin_out, &Pd.lin_out, &Gd.lin_out, c, n * c, 0, 4, "lin_out");
+    hbuf x = h_rand(M * c, 1, 5), mk = h_mask(M, 0, 0.3, 6), dout = h_rand(M * c, 1, 7);
+    pf_mem mg = H_gpu->transition_mem(H_gpu, &d);
+    void *gs = h_gpu_raw(mg.saved), *gw = h_gpu_raw(mg.ws);
+    real *o3[4], *g3[4];
+    for (int v = 0; v < 4; v++) {
+        pf_cuda_set_transition_hidden(H_gpu, v + 1, blocks);
+        int64_t runs0 = pf_cuda_transition_fused_runs(H_gpu);
+        hbuf og = h_poison(M * c);
+        hgrad dx = g_in(M * c, 8);
+        h_reset_grads();
+        H_gpu->transition_fwd(H_gpu, &d, &Pd, x.d, use_mask ? mk.d : NULL, og.d, gs, gw);
+        H_gpu->transition_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, gs, dout.d, dx.b.d, gw);
+        o3[v] = h_download(&og);
+        g3[v] = h_download(&dx.b);
+        if (v == 0) h_snapshot_grads();
+        else h_check_same_bits(label);
+        int64_t runs = pf_cuda_transition_fused_runs(H_gpu) - runs0;
+        int want = H_bf16 && c % 8 == 0 && c <= 256;
+        tl_check(want ? runs > 0 : runs == 0, label, "form %d: fused hidden-layer kernels ran %lld times, expected %s",
+                 v + 1, (long long)runs, want ? "some" : "none");
+    }
+    pf_cuda_set_transition_hidden(H_gpu, 0, 0);  // the default again
+    pf_cuda_set_transition_fused(H_gpu, 1);
+    pf_cuda_set_transition_chunk(H_gpu, 0);
+    for (int v = 1; v < 4; v++) {
+        int64_t bo = first_diff(o3[0], o3[v], M * c), bg = first_diff(g3[0], g3[v], M * c);
+        tl_check(bo < 0, label, "form %d forward output: first difference at %lld: %.9g vs %.9g", v + 1,
+                 (long long)bo, bo < 0 ? 0.0 : (double)o3[v][bo], bo < 0 ? 0.0 : (double)o3[0][bo]);
+        tl_check(bg < 0, label, "form %d dx: first difference at %lld: %.9g vs %.9g", v + 1, (long long)bg,
+                 bg < 0 ? 0.0 : (double)g3[v][bg], bg < 0 ? 0.0 : (double)g3[0][bg]);
+    }
+    finish(label);
+}
+
 void cuda_transition(void) {
     // c not a multiple of 8: the unfused path in both modes
     test_transition(PF_ACT_RELU, 1, 37, 12, 4);
@@ -1369,6 +1423,31 @@ void cuda_transition(void) {
     test_transition_path(PF_ACT_RELU, 1, 301, 16, 4, ch100);
     const tr_opts ch100l = {2, 100 * 64, -1};
     test_transition_path(PF_ACT_SWIGLU, 1, 301, 16, 4, ch100l);
+    // PF_TR_HID 2, 3, 4 (k_tr_hidden2, k_tr_hidden3, k_tr_hidden_grad2) against form 1 bit
+    // for bit: one column tile and two (n c 64 against 64- and 32-channel tiles), partial tiles (n c 48;
+    // n c 120 at depth 64 over 64- and 32-channel tiles), depth 16 and padded (c 24 -> 32,
+    // 40 -> 64), rows not a multiple of the 128-row block, row chunks of 100 rows (the last
+    // one row), the LayerNorm apart; capped grids: 1 block over 3 position blocks, 2 over 5
+    test_transition_hid(1, 37, 16, 4, TR_DEFAULT, 0);
+    test_transition_hid(0, 5, 24, 2, TR_DEFAULT, 0);
+    test_transition_hid(1, 301, 16, 4, ch100, 0);
+    test_transition_hid(1, 301, 16, 4, ch100l, 0);
+    test_transition_hid(1, 259, 24, 2, TR_DEFAULT, 1);
+    test_transition_hid(1, 600, 40, 3, TR_DEFAULT, 2);
+    test_transition_hid(0, 600, 40, 3, ln_apart, 2);
+    test_transition_hid(0, 37, 16, 2, TR_DEFAULT, 0);  // one 32-channel tile (form 4: only the drain)
+    test_transition_hid(1, 300, 24, 4, TR_DEFAULT, 1);  // 3 tiles of 32 channels, 2 of 64
+    // and against the CPU reference (the whole module), on capped grids
+    pf_cuda_set_transition_hidden(H_gpu, 2, 1);
+    test_transition(PF_ACT_SWIGLU, 1, 301, 16, 4);
+    test_transition_path(PF_ACT_SWIGLU, 0, 301, 40, 3, ln_apart);
+    pf_cuda_set_transition_hidden(H_gpu, 3, 2);
+    test_transition(PF_ACT_SWIGLU, 1, 301, 16, 4);
+    test_transition_path(PF_ACT_SWIGLU, 1, 301, 16, 4, ch100);
+    pf_cuda_set_transition_hidden(H_gpu, 4, 2);
+    test_transition(PF_ACT_SWIGLU, 1, 301, 16, 4);
+    test_transition_path(PF_ACT_SWIGLU, 0, 301, 40, 3, ln_apart);
+    pf_cuda_set_transition_hidden(H_gpu, 0, 0);
     if (quick) return;
     // row chunks by the default rule: 70001 rows make 2 (the cap's floor, 4 Mi hidden elements)
     test_transition(PF_ACT_SWIGLU, 1, 70001, 16, 4);
@@ -1382,6 +1461,23 @@ void cuda_transition(void) {
     test_transition_path(PF_ACT_SWIGLU, 1, 1000, 128, 4, ln_apart);
     const tr_opts ch_rows = {1, 256 * 512, -1};  // 256-row chunks of the c 128, n 4 case, the last 232 rows
     test_transition_path(PF_ACT_SWIGLU, 1, 1000, 128, 4, ch_rows);
+    // PF_TR_HID 2, 3 at the models' widths: c 128 with n 4 (8 and 16 forward tiles, 16
+    // backward) and n 2, depth 256 (32-channel tiles in every form); one wave and capped
+    // grids (3 blocks over 8 position blocks, 1 over 3)
+    test_transition_hid(1, 1000, 128, 4, TR_DEFAULT, 0);
+    test_transition_hid(1, 1000, 128, 4, TR_DEFAULT, 3);
+    test_transition_hid(0, 259, 128, 2, TR_DEFAULT, 1);
+    test_transition_hid(1, 1000, 128, 4, ch_rows, 2);
+    test_transition_hid(1, 1000, 128, 4, ln_apart, 3);
+    test_transition_hid(1, 300, 256, 2, TR_DEFAULT, 1);
+    pf_cuda_set_transition_hidden(H_gpu, 2, 3);
+    test_transition(PF_ACT_SWIGLU, 1, 1000, 128, 4);
+    test_transition(PF_ACT_SWIGLU, 1, 130, 256, 2);
+    pf_cuda_set_transition_hidden(H_gpu, 3, 0);
+    test_transition(PF_ACT_SWIGLU, 1, 1000, 128, 4);
+    pf_cuda_set_transition_hidden(H_gpu, 4, 0);
+    test_transition(PF_ACT_SWIGLU, 1, 1000, 128, 4);
+    pf_cuda_set_transition_hidden(H_gpu, 0, 0);
 }
 
 void cuda_opm(void) {
