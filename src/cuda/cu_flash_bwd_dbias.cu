@@ -334,6 +334,195 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dbias_h(fa_args a) {
     for (int c = 0; c < KW / 64; c++) db_store<CO>(a, split, nsplit, h, q0 + wq, k0 + kw + 64 * c, acc + 8 * c);
 }
 
+// ---- the .pipe variants: rows software-pipelined (docs/ATTENTION_BWD.md "Session 12") ----
+// ptxas already issues all 64 mma of a row (S, dP of the warp's 128 keys) before the
+// row's exp work, but nothing crosses the per-row barrier: after it a warp waits on
+// ldmatrix -> mma latency with no other work, then runs the exps with the tensor pipe
+// idle. k_bwd_dbias_pipe issues the products of row r + 1's first PD chunks of 32 keys
+// right after the barrier, ahead of row r's last 4 - PD chunks' exps, and row r's
+// remaining products ahead of its first exps: each side of the barrier mixes mma with
+// exp / FMA work. S, dP of the four chunks stay in registers across the loop's back
+// edge (128 as before).
+
+// S and dP of one 32-key chunk of one row (Kh, Vh: its first key): db_row's products.
+template <int CH>
+__device__ __forceinline__ void db_chunk_mma(const uint32_t (*qa)[4], const uint32_t (*da)[4], const bf16 *Kh,
+                                             const bf16 *Vh, float (*s)[4], float (*dp)[4]) {
+#pragma unroll
+    for (int j = 0; j < 4; j++)
+#pragma unroll
+        for (int e = 0; e < 4; e++) s[j][e] = dp[j][e] = 0;
+#pragma unroll
+    for (int kk = 0; kk < CH / 16; kk++) {
+        db_mma_b_sw<CH, 4>(s, qa[kk], Kh, kk);
+        db_mma_b_sw<CH, 4>(dp, da[kk], Vh, kk);
+    }
+}
+// dS of chunk hf (keys 32 hf..) added to acc: db_row's CO arithmetic as its SASS has it;
+// the mask of keys col, col + 1 as one LDS.64 (col even: 8-byte aligned). lq: the rows'
+// lse (natural units). db_row writes mask - BW_L2E * lse and ptxas contracts it into one
+// FFMA per element (checked in its sm_90a SASS: 64 FFMA by -log2(e) per row, no FMUL);
+// here the fmaf is explicit, so the bits do not hang on ptxas doing so in this loop.
+template <int LB>
+__device__ __forceinline__ void db_chunk_exp(int hf, const float (*s)[4], const float (*dp)[4], const float *Mw,
+                                             const float *lq, const float *Dq, const float *Bw, float (*acc)[4],
+                                             float sc2) {
+    int t = threadIdx.x & 3;
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+        int jj = 4 * hf + j, c0 = 8 * jj + 2 * t;
+        float2 bq[2], mk = *reinterpret_cast<const float2 *>(Mw + c0);
+#pragma unroll
+        for (int e1 = 0; e1 < 2; e1++) bq[e1] = *reinterpret_cast<const float2 *>(Bw + (c0 + e1) * LB);
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+            float x = ((e >> 1) ? bq[e & 1].y : bq[e & 1].x) + fmaf(lq[e >> 1], -BW_L2E, (e & 1) ? mk.y : mk.x);
+            float p = fa_exp2(fmaf(s[j][e], sc2, x));
+            acc[jj][e] = fmaf(p, dp[j][e] - Dq[e >> 1], acc[jj][e]);
+        }
+    }
+}
+// A row's lse, D of the warp's queries g, g + 8 and its Q, dO fragments, from ring buffer b.
+template <int CH, int QT>
+__device__ __forceinline__ void db_row_frag(int b, int wq, const float *Ls, const float *Ds, const bf16 *Qs,
+                                            const bf16 *dOs, float *lq, float *Dq, uint32_t (*qa)[4],
+                                            uint32_t (*da)[4]) {
+    int g = (threadIdx.x & 31) >> 2;
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+        lq[u] = Ls[b * QT + wq + g + 8 * u];
+        Dq[u] = Ds[b * QT + wq + g + 8 * u];
+    }
+#pragma unroll
+    for (int kk = 0; kk < CH / 16; kk++) {
+        db_ldsm_a_sw<CH>(qa[kk], Qs + (b * QT + wq) * CH, kk);
+        db_ldsm_a_sw<CH>(da[kk], dOs + (b * QT + wq) * CH, kk);
+    }
+}
+
+// A whole tile's rows (db_load_sw's full path) from the thread's first source element
+// src of the row: the row-independent offsets are worked out once per block (AP), so a
+// row costs one 64-bit multiply-add and a pointer step per pass where db_load_sw spent
+// ~50 integer instructions per tile (fa_pos, the offsets, the bounds selects). d: the
+// thread's first element in the swizzled tile (db_swz of its row and chunk).
+template <int CH, int NR, int NTH>
+__device__ __forceinline__ void db_rows_ap(const bf16 *src, int64_t ps, bf16 *d) {
+    constexpr int RPU = NTH / (CH / 8);
+    static_assert(NR % RPU == 0 && RPU % 8 == 0, "whole passes; passes keep the swizzle");
+    const int64_t step = RPU * ps;
+#pragma unroll
+    for (int u = 0; u < NR / RPU; u++, src += step) fa_cp16(d + u * RPU * CH, src);
+}
+
+// shared memory of k_bwd_dbias_pipe: k_bwd_dbias_h's (.co) with three mask buffers (row
+// r + 1's mask is written while row r's last chunks may still read row r's)
+template <int CH, int S>
+static size_t dbp_smem() {
+    return dbh_smem<CH, 64, 128, S, true, CH>() + sizeof(float) * 128;
+}
+
+// q64k128.w4.m2.co with the rows pipelined (FL copies; S ring stages; PD chunks of the
+// next row after the barrier; AP: whole tiles copied by db_rows_ap). Per iteration r: [mma r chunks PD..3 | exp r chunks
+// 0..PD-1] barrier (r + 1's copies landed, r's buffer free) [mma r + 1 chunks 0..PD-1 |
+// exp r chunks PD..3]. Every element's dS and its place in the row order are
+// k_bwd_dbias_h's: the same bits. The last iteration multiplies a ring buffer's stale
+// contents (in bounds, unused) rather than branch around the products.
+template <int CH, int S, int PD, bool AP>
+__global__ void __launch_bounds__(128, 2) k_bwd_dbias_pipe(fa_args a) {
+    constexpr int QT = 64, KT = 128, NTH = 128, LB = QT + 4, NC = 4, KS = CH / 16;
+    static_assert(PD >= 1 && PD < NC && S >= 2 && NTH == KT, "pipeline depth, stages; a thread per key");
+    extern __shared__ __align__(16) unsigned char bw_sm[];
+    bf16 *Qs = (bf16 *)bw_sm, *dOs = Qs + S * QT * CH, *Ks = dOs + S * QT * CH, *Vs = Ks + S * KT * CH;
+    float *Ms = (float *)(Vs + S * KT * CH), *Ls = Ms + 3 * KT, *Ds = Ls + S * QT, *Bs = Ds + S * QT;
+    int64_t nqt = (a.L + QT - 1) / QT, nkt = (a.L + KT - 1) / KT;
+    int nsplit = a.nsplit;
+    int64_t bid = blockIdx.x;
+    int split = (int)(bid % nsplit);
+    bid /= nsplit;
+    int64_t kt = bid % nkt, qt = (bid / nkt) % nqt;
+    int h = (int)(bid / (nkt * nqt));
+    int64_t per = (a.B + nsplit - 1) / nsplit, r0 = split * per, r1 = r0 + per < a.B ? r0 + per : a.B;
+    int64_t q0 = qt * QT, k0 = kt * KT;
+    int wq = 16 * (threadIdx.x >> 5), g = (threadIdx.x & 31) >> 2;
+    float acc[4 * NC][4];  // keys 8 j.. of the warp's 128
+#pragma unroll
+    for (int j = 0; j < 4 * NC; j++)
+#pragma unroll
+        for (int e = 0; e < 4; e++) acc[j][e] = 0;
+    bw_bias<true, KT, QT, LB, NTH>(a.biasT + (int64_t)h * a.L * a.L, a.L, k0, q0, Bs);
+    fa_commit();
+    // AP: a thread's source element of its first tile row at row 0 (Q, dO: oq, K, V: ok),
+    // and its first element in the swizzled tiles
+    const int64_t rs = a.rstride * a.HC, ps = a.pstride * a.HC, hc = (int64_t)h * a.ch + 8 * (threadIdx.x % (CH / 8));
+    const int64_t oq = (q0 + threadIdx.x / (CH / 8)) * ps + hc, ok = (k0 + threadIdx.x / (CH / 8)) * ps + hc;
+    const int dsw = db_swz<CH>(threadIdx.x / (CH / 8), threadIdx.x % (CH / 8));
+    const bool whole = AP && a.ch == CH && q0 + QT <= a.L && k0 + KT <= a.L;
+    auto issue = [&](int64_t r) {
+        if (r < r1) {
+            int b = (int)((r - r0) % S);
+            if (whole) {
+                const int64_t o = r * rs;
+                db_rows_ap<CH, QT, NTH>((const bf16 *)a.q + o + oq, ps, Qs + b * QT * CH + dsw);
+                db_rows_ap<CH, QT, NTH>((const bf16 *)a.dO + o + oq, ps, dOs + b * QT * CH + dsw);
+                db_rows_ap<CH, KT, NTH>((const bf16 *)a.k + o + ok, ps, Ks + b * KT * CH + dsw);
+                db_rows_ap<CH, KT, NTH>((const bf16 *)a.v + o + ok, ps, Vs + b * KT * CH + dsw);
+            } else {
+                db_load_sw<CH, QT, NTH>(a, a.q, r, h, q0, Qs + b * QT * CH);
+                db_load_sw<CH, QT, NTH>(a, a.dO, r, h, q0, dOs + b * QT * CH);
+                db_load_sw<CH, KT, NTH>(a, a.k, r, h, k0, Ks + b * KT * CH);
+                db_load_sw<CH, KT, NTH>(a, a.v, r, h, k0, Vs + b * KT * CH);
+            }
+            bw_lseD(a, r, true, h, q0, QT, Ls + b * QT, Ds + b * QT);
+        }
+        fa_commit();
+    };
+#pragma unroll
+    for (int s = 0; s < S - 1; s++) issue(r0 + s);
+    if (r0 < r1) Ms[threadIdx.x] = bw_mask2(a, r0, k0 + threadIdx.x);
+    fa_wait<S - 1>();
+    __syncthreads();
+    db_scale_bias_p<KT, LB, QT, NTH>(Bs);
+    fa_wait<S - 2>();  // row r0's barrier
+    __syncthreads();
+    issue(r0 + S - 1);
+    float lq[2], Dq[2], s[NC][4][4], dp[NC][4][4];
+    uint32_t qa[KS][4], da[KS][4];
+    db_row_frag<CH, QT>(0, wq, Ls, Ds, Qs, dOs, lq, Dq, qa, da);
+#pragma unroll
+    for (int c = 0; c < PD; c++) db_chunk_mma<CH>(qa, da, Ks + 32 * c * CH, Vs + 32 * c * CH, s[c], dp[c]);
+    const float *Bw = Bs + wq + 2 * g;
+    const float sc2 = a.scale * BW_L2E;
+    int m = 0;  // row r's mask buffer
+    for (int64_t r = r0; r < r1; r++) {
+        int b = (int)((r - r0) % S), b1 = (int)((r + 1 - r0) % S), mn = m == 2 ? 0 : m + 1;
+        bool more = r + 1 < r1;
+        float mpre = 0.f;
+        if (more) mpre = bw_mask2(a, r + 1, k0 + threadIdx.x);
+#pragma unroll
+        for (int c = PD; c < NC; c++)
+            db_chunk_mma<CH>(qa, da, Ks + (b * KT + 32 * c) * CH, Vs + (b * KT + 32 * c) * CH, s[c], dp[c]);
+#pragma unroll
+        for (int c = 0; c < PD; c++) db_chunk_exp<LB>(c, s[c], dp[c], Ms + m * KT, lq, Dq, Bw, acc, sc2);
+        if (more) Ms[mn * KT + threadIdx.x] = mpre;
+        fa_wait<S - 2>();  // row r + 1's copies landed; every warp is done with row r's tiles
+        __syncthreads();
+        issue(r + S);
+        float lqn[2], Dqn[2];
+        db_row_frag<CH, QT>(b1, wq, Ls, Ds, Qs, dOs, lqn, Dqn, qa, da);
+#pragma unroll
+        for (int c = 0; c < PD; c++)
+            db_chunk_mma<CH>(qa, da, Ks + (b1 * KT + 32 * c) * CH, Vs + (b1 * KT + 32 * c) * CH, s[c], dp[c]);
+#pragma unroll
+        for (int c = PD; c < NC; c++) db_chunk_exp<LB>(c, s[c], dp[c], Ms + m * KT, lq, Dq, Bw, acc, sc2);
+#pragma unroll
+        for (int u = 0; u < 2; u++) { lq[u] = lqn[u]; Dq[u] = Dqn[u]; }
+        m = mn;
+    }
+    fa_wait<0>();
+#pragma unroll
+    for (int c = 0; c < 2; c++) db_store<true>(a, split, nsplit, h, q0 + wq, k0 + 64 * c, acc + 8 * c);
+}
+
 // dbias (L*L, H) from the per-head planes (H, L, L) (one range of rows, not transposed,
 // H a multiple of 8): a thread per position reads its H values from the planes
 // (consecutive positions across threads) and writes them as one run (16-byte stores). The
@@ -392,6 +581,17 @@ static void db_kernel(cu_impl *c, const fa_args &b, int v) {
                   b);                                                                                          \
         return;                                                                                                \
     } while (0)
+    // the .pipe variants (k_bwd_dbias_pipe): FL cases that fit, else q64k128.w4.m2 (the same bits)
+#define DBP(S_, PD_, AP_)                                                                                         \
+    do {                                                                                                       \
+        size_t sm_ = dbp_smem<CH, S_>();                                                                       \
+        if (!FL || sm_ > db_smem_max()) {                                                                      \
+            DBH(4, 1, 128, 2, 2, true, false);                                                                 \
+            break;                                                                                             \
+        }                                                                                                      \
+        if constexpr (FL) bw_launch(c, k_bwd_dbias_pipe<CH, S_, PD_, AP_>, grid(64, 128), 128, sm_, b);        \
+        return;                                                                                                \
+    } while (0)
     switch (v) {
     case 0: DBH(8, 1, 64, 2, 1, false, false); break;
     case 1: DBH(8, 1, 64, 2, 2, true, false); break;
@@ -407,19 +607,29 @@ static void db_kernel(cu_impl *c, const fa_args &b, int v) {
         if constexpr (FL) DBH(4, 1, 128, 2, 2, true, true);
         else DBH(4, 1, 128, 2, 2, true, false);
         break;
+    case 12: DBP(2, 2, true); break;   // q64k128.w4.m2.co.pipe
+    case 13: DBP(2, 1, true); break;   // q64k128.w4.m2.co.pipe1
+    case 14: DBP(3, 2, true); break;   // q64k128.w4.m2.co.pipe.s3
+    case 15: DBP(2, 2, false); break;  // q64k128.w4.m2.co.pipe.na
+    case 16: DBP(2, 3, true); break;   // q64k128.w4.m2.co.pipe3
     default: break;
     }
     DBH(4, 1, 64, 2, 3, false, false);  // h4.m3: v == 2, and the fallback
+#undef DBP
 #undef DBH
 }
 
 // Names: warps.blocks per SM[.bs: bias tile in shared memory] for 64-key tiles (16 warps
 // queries); qQTkKT.wNW[.mMB][.s3] for the bigger tiles (bias in shared memory; 3 stages);
 // .co: k_bwd_dbias_h's CO (swizzled tiles, permuted bias tile, 8-byte partial stores;
-// docs/ATTENTION_BWD.md "Session 11").
+// docs/ATTENTION_BWD.md "Session 11"); .pipe[PD][.s3]: k_bwd_dbias_pipe (rows pipelined,
+// PD chunks of the next row after the barrier, default 2; 3 stages; .na: the tiles copied
+// by db_load_sw, not db_rows_ap; "Session 12").
 static const char *db_names[] = {"h8",         "h8.m2.bs",       "h4.m3",           "h4.m3.bs",
                                  "h8.m2",      "q128k128.w8",    "q128k128.w8.s3",  "q128k128.w16",
-                                 "q128k128.w16.s3", "q64k128.w4.m2", "q64k128.w8.m2", "q64k128.w4.m2.co"};
+                                 "q128k128.w16.s3", "q64k128.w4.m2", "q64k128.w8.m2", "q64k128.w4.m2.co",
+                                 "q64k128.w4.m2.co.pipe", "q64k128.w4.m2.co.pipe1", "q64k128.w4.m2.co.pipe.s3",
+                                 "q64k128.w4.m2.co.pipe.na", "q64k128.w4.m2.co.pipe3"};
 // Measured on an H200 (attn_bwd_check --dbias, ms; docs/ATTENTION_BWD.md "Session 7"):
 // the session-6 kernel 5.569 / 43.48 triangle N = 1024 / 2048, 1.438 MSA row, 0.711
 // single; h4.m3 4.605 / 37.87, 1.185, 0.525; h8.m2.bs 4.789 / 37.52, 1.217, 0.343.
