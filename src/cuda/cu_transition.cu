@@ -18,6 +18,8 @@
 // dh (backward), so no row-mask kernels run; the input LayerNorm runs in the forward
 // kernel's prologue (xl written out only for the backward's GEMMs). PF_TR_FUSED=0
 // keeps the unfused path, PF_TR_FUSED=2 the fused kernels after a LayerNorm kernel.
+// PF_TR_HID=5: the backward's grad kernel also writes h (over dh) and xl, and dW_out
+// follows it, so the backward runs no forward hidden-layer kernel (the same bits).
 #include "cu_transition.cuh"
 #include "cu_vec.cuh"
 
@@ -222,7 +224,7 @@ static void tr_act_bwd(cu_impl *c, const pf_transition_dims *d, const cu_tr_pack
                        const tr_ws *w) {
     int64_t M = d->M, nc = (int64_t)d->n * d->c;
     if (pk) {
-        cu_tr_hidden_grad_fused(c, d, pk, M, w->xl, hmask, w->h, w->ab);
+        cu_tr_hidden_grad_fused(c, d, pk, M, w->xl, NULL, NULL, hmask, w->h, w->ab);
         return;
     }
     void *a = w->ab, *b = d->act == PF_ACT_SWIGLU ? (char *)w->ab + (size_t)(M * nc) * cu_esz(c) : NULL;
@@ -235,19 +237,41 @@ static void tr_act_bwd(cu_impl *c, const pf_transition_dims *d, const cu_tr_pack
     CU_LAUNCHED();
 }
 
-// One chunk (d->M rows) of the backward: x, dy, mask, d_x are its rows.
+// Form 5 (pk->grad_h): from dh (w->h), [da | db] (w->ab), xl (w->xl) and h over dh, by
+// one kernel: the LayerNorm in its prologue or apart, on tr_hidden's condition (the same
+// xl, so the same h).
+static void tr_grad_h(cu_impl *c, const pf_transition_dims *d, const pf_transition_p *p, const cu_tr_packed *pk,
+                      const void *x, const void *hmask, const tr_ws *w) {
+    if (c->tr_fused == 1 && !((uintptr_t)x & 15)) {
+        cu_tr_hidden_grad_fused(c, d, pk, d->M, x, &p->ln, w->xl, hmask, w->h, w->ab);
+        return;
+    }
+    cu_ln_fwd(c, d->M, d->c, &p->ln, x, w->xl);
+    cu_tr_hidden_grad_fused(c, d, pk, d->M, w->xl, NULL, NULL, hmask, w->h, w->ab);
+}
+
+// One chunk (d->M rows) of the backward: x, dy, mask, d_x are its rows. Form 5 (late_h)
+// takes dW_out after the grad kernel that writes h (each chunk's dW_out GEMM the same
+// call on the same h and dy: the gradient's sum in the same order), else after h's
+// recompute.
 static void tr_bwd_chunk(cu_impl *c, const pf_transition_dims *d, const pf_transition_p *p, pf_transition_p *g,
                          const cu_tr_packed *pk, int fold, const void *mask, const void *x, const void *dy,
                          void *d_x, const tr_ws *w) {
     int64_t M = d->M, nc = (int64_t)d->n * d->c;
-    tr_hidden(c, d, p, pk, x, fold ? mask : NULL, 1, w);  // folded: h is mask h, the input of lin_out
+    int late_h = pk && pk->grad_h;
+    if (!late_h) tr_hidden(c, d, p, pk, x, fold ? mask : NULL, 1, w);  // folded: h is mask h, the input of lin_out
     if (mask && !fold) {
         cu_row_mask(c, w->dy, dy, mask, M, d->c);
         dy = w->dy;
     }
-    cu_linear_bwd(c, M, (int)nc, d->c, &p->lin_out, &g->lin_out, w->h, dy, NULL);
+    if (!late_h) cu_linear_bwd(c, M, (int)nc, d->c, &p->lin_out, &g->lin_out, w->h, dy, NULL);
     tr_lin_bwd(c, M, (int)nc, d->c, &p->lin_out, NULL, NULL, dy, d->c, w->h, 0.f);  // dh, over h
-    tr_act_bwd(c, d, pk, fold ? mask : NULL, w);  // folded: dh times the mask there
+    if (late_h) {
+        tr_grad_h(c, d, p, pk, x, fold ? mask : NULL, w);  // h (mask h where folded) over dh
+        cu_linear_bwd(c, M, (int)nc, d->c, &p->lin_out, &g->lin_out, w->h, dy, NULL);
+    } else {
+        tr_act_bwd(c, d, pk, fold ? mask : NULL, w);  // folded: dh times the mask there
+    }
     int swi = d->act == PF_ACT_SWIGLU;
     int64_t ld = pk && swi ? 2 * nc : nc;  // [da | db] rows, or a and b apart
     const void *db = (const char *)w->ab + (size_t)(pk ? nc : M * nc) * cu_esz(c);

@@ -17,8 +17,10 @@ typedef struct {
     const bf16 *w;      // (rows, KP)
     const float *bias;  // (rows) or NULL
     int KP, rows;       // rows: 2 n c (SwiGLU) or n c (ReLU), rounded up to 128
-    int form;           // PF_TR_HID: 1 rows as above (k_tr_hidden); 2, 3 SwiGLU per 16 rows
+    int form;           // PF_TR_HID: 1 rows as above (k_tr_hidden); 2-5 SwiGLU per 16 rows
                         // [W_a ch 8q..8q+7, W_b of them] (k_tr_hidden2, its forward tile width)
+    int grad_h;         // form 5: cu_tr_hidden_grad_fused writes h (and xl): the backward
+                        // recomputes no hidden layer of its own
 } cu_tr_packed;
 
 // Whether the fused kernels apply: bf16, switched on, c a multiple of 8 up to 256, no
@@ -35,8 +37,11 @@ void cu_tr_hidden_fused(cu_impl *c, const pf_transition_dims *d, const cu_tr_pac
                         const void *xl, const pf_layernorm_p *ln, void *xl_out, const void *mask, void *h);
 // From dh (R, n c) times mask[row] (mask may be NULL), a and b recomputed from xl:
 // SwiGLU [da | db] (R, 2 n c) (da in columns [0, n c)), ReLU da (R, n c). Written, not
-// accumulated.
+// accumulated. With pk->grad_h also h, the forward's (times mask, the same bits), written
+// over dh; then with ln, xl is x and the LayerNorm runs in the prologue (xl written to
+// xl_out), as cu_tr_hidden_fused's. ln without pk->grad_h is an error.
 void cu_tr_hidden_grad_fused(cu_impl *c, const pf_transition_dims *d, const cu_tr_packed *pk, int64_t R,
-                             const void *xl, const void *mask, const void *dh, void *dab);
+                             const void *xl, const pf_layernorm_p *ln, void *xl_out, const void *mask, void *dh,
+                             void *dab);
 
 #endif

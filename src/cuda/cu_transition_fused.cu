@@ -20,8 +20,9 @@
 // tanh.approx: sigmoid(a) = (1 + tanh(a / 2)) / 2 (absolute error <= 2.5e-4, below
 // the bf16 rounding of the stored h); the backward uses the same s, so its gradient is
 // that of the stored h. bf16 only; the fp32 parity mode and other shapes keep the
-// unfused path (cu_transition.cu), as does PF_TR_FUSED=0. PF_TR_HID=2 or 3 takes
-// k_tr_hidden2 / k_tr_hidden_grad2 (below: persistent, pair-packed tiles; the same bits).
+// unfused path (cu_transition.cu), as does PF_TR_FUSED=0. PF_TR_HID=2 (the default) to 5
+// take k_tr_hidden2 / k_tr_hidden_grad2 (below: persistent, pair-packed tiles; the same
+// bits); PF_TR_HID=1 the first kernels, k_tr_hidden / k_tr_hidden_grad.
 #include "cu_transition.cuh"
 #include "cu_trimul_side.cuh"
 #include "cuda_backend.h"
@@ -246,7 +247,7 @@ __global__ void __launch_bounds__(TS_THREADS, 2) k_tr_hidden_grad(tr_args a) {
     }
 }
 
-// ---- PF_TR_HID=2, 3: k_tr_hidden2, k_tr_hidden_grad2 (SwiGLU) -------------------------
+// ---- PF_TR_HID=2, 3, 5: k_tr_hidden2, k_tr_hidden_grad2 (SwiGLU) ----------------------
 // The same tile products (ts_mma, k in the same order) and the same fp32 arithmetic per
 // element as k_tr_hidden / k_tr_hidden_grad (the same bits; test_cuda's transition cases
 // compare them), after k_tm_sides2 (cu_trimul_side.cu):
@@ -268,6 +269,8 @@ __global__ void __launch_bounds__(TS_THREADS, 2) k_tr_hidden_grad(tr_args a) {
 //   one thread), so only db needs a staging tile: 82 KiB per block at c = 128 (was
 //   89.5), two per SM.
 // Form 3 is form 2 with 32-channel forward tiles (NT 4: 62 KiB, three blocks per SM).
+// Form 5 is form 2 whose backward gets h from k_tr_hidden_grad2 (HOUT: it has a and b in
+// registers) instead of recomputing it with k_tr_hidden2 (see cu_transition.cu).
 
 // dh rows pos0.., channels cbase.. (OW) into ds (TS_BM, OW + TS_PAD), zeros past M and
 // nc; tr_load_dh with the trip count fixed (a thread's 16-byte column is fixed).
@@ -469,11 +472,12 @@ __global__ void __launch_bounds__(TS_THREADS, 2) k_tr_hidden3(tr_args a, int64_t
 }
 
 // [da | db] of the tile from dh in dsc (TS_BM, sd): da over dh in place (each element
-// read and written by the same thread), db into st (TS_BM, sd); bf16 pairs as
-// tr_fwd_epilogue2, tr_bwd_epilogue's arithmetic.
-template <int NT>
+// read and written by the same thread), db into st (TS_BM, sd), and with HOUT (form 5) h
+// into sth (TS_BM, sd) by tr_fwd_epilogue2's expression (the forward's bits); bf16 pairs
+// as tr_fwd_epilogue2, tr_bwd_epilogue's arithmetic.
+template <int NT, bool HOUT>
 __device__ __forceinline__ void tr_bwd_epilogue2(float (*acc)[NT][4], const float *ms, const float *bias, bf16 *dsc,
-                                                 bf16 *st) {
+                                                 bf16 *st, bf16 *sth) {
     constexpr int sd = 8 * NT + TS_PAD;
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
     int g = lane >> 2, t = lane & 3, wm = warp & 3, wn = warp >> 2;
@@ -493,23 +497,30 @@ __device__ __forceinline__ void tr_bwd_epilogue2(float (*acc)[NT][4], const floa
                 int row = wm * 32 + mi * 16 + hh * 8 + g;
                 __nv_bfloat162 *dp = reinterpret_cast<__nv_bfloat162 *>(dsc + row * sd + ch);
                 __nv_bfloat162 gv = *dp;
-                float m = ms[row], dh[2] = {__low2float(gv), __high2float(gv)}, da[2], db[2];
+                float m = ms[row], dh[2] = {__low2float(gv), __high2float(gv)}, da[2], db[2], hv[2];
 #pragma unroll
                 for (int e = 0; e < 2; e++) {
                     float x0 = acc[mi][2 * q][2 * hh + e] + ba[e], x1 = acc[mi][2 * q + 1][2 * hh + e] + bb[e];
                     float gd = dh[e] * m, s = tr_sigmoid(x0);
                     da[e] = gd * x1 * s * fmaf(x0, 1.f - s, 1.f);
                     db[e] = gd * x0 * s;
+                    hv[e] = x0 * s * x1 * m;  // = x0 * tr_sigmoid(x0) * x1 * m, left to right as the forward
                 }
                 *dp = __floats2bfloat162_rn(da[0], da[1]);
                 *reinterpret_cast<__nv_bfloat162 *>(st + row * sd + ch) = __floats2bfloat162_rn(db[0], db[1]);
+                if (HOUT)
+                    *reinterpret_cast<__nv_bfloat162 *>(sth + row * sd + ch) = __floats2bfloat162_rn(hv[0], hv[1]);
             }
     }
 }
 
 // Persistent as k_tr_hidden2. The dh tiles alternate between two buffers over the whole
 // sequence of (position block, column tile) steps: step i's lands during step i - 1.
-template <int NT, int KP>
+// HOUT (form 5): h of each tile too, written over its dh in a.h (= a.dh: a tile's dh is
+// read once, into shared memory, before its h is stored, and position blocks belong to
+// one block), and with a.ln_w the input LayerNorm in the prologue of each position block
+// as k_tr_hidden2's (xl written to a.xl_out): the backward then runs no forward kernel.
+template <int NT, int KP, bool HOUT>
 __global__ void __launch_bounds__(TS_THREADS, 2) k_tr_hidden_grad2(tr_args a, int64_t nblk) {
     extern __shared__ __align__(16) unsigned char tr_smem[];
     constexpr int sk = KP + TS_PAD, OW = 8 * NT, sd = OW + TS_PAD;
@@ -517,7 +528,8 @@ __global__ void __launch_bounds__(TS_THREADS, 2) k_tr_hidden_grad2(tr_args a, in
     bf16 *ws = xs + TS_BM * sk;                     // (16 NT, sk) the column tile's weight rows (form 2)
     bf16 *ds = ws + 16 * NT * sk;                   // 2 x (TS_BM, sd) dh of a tile, then its da
     bf16 *st = ds + 2 * TS_BM * sd;                 // (TS_BM, sd) db of the tile
-    float *ms = reinterpret_cast<float *>(st + TS_BM * sd);  // (2, TS_BM) the masks
+    bf16 *sth = st + TS_BM * sd;                    // HOUT: (TS_BM, sd) h of the tile
+    float *ms = reinterpret_cast<float *>(sth + (HOUT ? TS_BM * sd : 0));  // (2, TS_BM) the masks
     const int warp = threadIdx.x >> 5, wm = warp & 3, wn = warp >> 2;
     int64_t blk = blockIdx.x;
     int cur = 0;  // the dh buffer of this step
@@ -525,10 +537,15 @@ __global__ void __launch_bounds__(TS_THREADS, 2) k_tr_hidden_grad2(tr_args a, in
     ts_load_block<NT, KP>(xs, ms, ws, a.xl, a.c, a.M, a.mask, a.w, blk * TS_BM);
     for (int buf = 0; blk < nblk; blk += gridDim.x, buf ^= 1) {
         const int64_t pos0 = blk * TS_BM, next = blk + gridDim.x;
+        if (HOUT && a.ln_w) {
+            fa_wait<0>();
+            __syncthreads();  // x rows landed
+            tr_ln_rows<KP>(xs, a, pos0);
+        }
         for (int step = 0; step < a.tiles; step++, cur ^= 1) {
             const int tile = buf ? a.tiles - 1 - step : step;
             fa_wait<0>();
-            __syncthreads();  // xs, ws, this step's dh, the mask landed; the last step's tiles stored
+            __syncthreads();  // xs (LayerNormed), ws, this step's dh, the mask landed; the last step's tiles stored
             float acc[2][NT][4];
             tr_zero<NT>(acc);
             ts_mma<NT, KP>(acc, xs + wm * 32 * sk, ws + wn * 8 * NT * sk);
@@ -547,11 +564,13 @@ __global__ void __launch_bounds__(TS_THREADS, 2) k_tr_hidden_grad2(tr_args a, in
             }
             fa_commit();
             bf16 *dsc = ds + cur * TS_BM * sd;
-            tr_bwd_epilogue2<NT>(acc, ms + buf * TS_BM, a.bias ? a.bias + (int64_t)tile * 16 * NT : NULL, dsc, st);
+            tr_bwd_epilogue2<NT, HOUT>(acc, ms + buf * TS_BM, a.bias ? a.bias + (int64_t)tile * 16 * NT : NULL, dsc,
+                                       st, sth);
             if (last && threadIdx.x < TS_BM) ms[(buf ^ 1) * TS_BM + threadIdx.x] = mnext;
             __syncthreads();
             tr_store_u<OW>(a.dab, 2 * (int64_t)a.nc, a.M, a.nc, dsc, tile * OW, pos0);
             tr_store_u<OW>(a.dab + a.nc, 2 * (int64_t)a.nc, a.M, a.nc, st, tile * OW, pos0);
+            if (HOUT) tr_store_u<OW>(a.h, a.nc, a.M, a.nc, sth, tile * OW, pos0);
         }
     }
 }
@@ -599,31 +618,36 @@ static int tr_smem_fwd2(int KP, int NT, int form) {
     return (int)sizeof(bf16) * ((TS_BM + wtiles * 16 * NT) * (KP + TS_PAD) + TS_BM * (8 * NT + TS_PAD)) +
            (int)sizeof(float) * 2 * TS_BM;
 }
-static int tr_smem_bwd2(int KP) {
-    return (int)sizeof(bf16) * ((TS_BM + 64) * (KP + TS_PAD) + 3 * TS_BM * (32 + TS_PAD)) +
+// Form 5's backward (hout) stages h too: 92 KiB at c = 128 (82 without), two per SM.
+static int tr_smem_bwd2(int KP, int hout) {
+    return (int)sizeof(bf16) * ((TS_BM + 64) * (KP + TS_PAD) + (hout ? 4 : 3) * TS_BM * (32 + TS_PAD)) +
            (int)sizeof(float) * 2 * TS_BM;
 }
-// The forward's n-tiles by form and depth: forms 3, 4 NT 4; else 8 up to depth 128, 4 at 256.
-static int tr_nt_fwd_form(int form, int KP) { return form >= 3 ? 4 : tr_nt_fwd(KP); }
+// The forward's n-tiles by form and depth: forms 3, 4 NT 4; else (1, 2, 5) 8 up to depth 128, 4 at 256.
+static int tr_nt_fwd_form(int form, int KP) { return form == 3 || form == 4 ? 4 : tr_nt_fwd(KP); }
 
+#define TR_HID_DEFAULT 2  // the fastest measured (H200, session 12): see docs/CUDA.md
 static int g_tr_hid = 0, g_tr_hid_grid = 0;  // the kernels' form (0: PF_TR_HID at the next call); tests' grid cap
-// PF_TR_HID: 1 or unset (k_tr_hidden, k_tr_hidden_grad: the default), 2 (k_tr_hidden2,
-// k_tr_hidden_grad2: persistent, pair-packed tiles; the same bits), 3 (2 with 32-channel
-// forward tiles, three blocks per SM), 4 (k_tr_hidden3: the forward software-pipelined,
-// 32-channel tiles; the backward of 2); process-wide, parsed at the first fused call.
+// PF_TR_HID: 1 (k_tr_hidden, k_tr_hidden_grad: the former default), 2 or unset
+// (k_tr_hidden2, k_tr_hidden_grad2: persistent, pair-packed tiles; the same bits), 3 (2
+// with 32-channel forward tiles, three blocks per SM), 4 (k_tr_hidden3: the forward
+// software-pipelined, 32-channel tiles; the backward of 2), 5 (2 whose backward's grad
+// kernel writes h and runs the LayerNorm: no recompute of h by a forward kernel; the same
+// bits); process-wide, parsed at the first fused call.
 static int tr_hid_form(void) {
     if (!g_tr_hid) {
         const char *e = getenv("PF_TR_HID");
-        if (!e || !*e || !strcmp(e, "1")) g_tr_hid = 1;
-        else if (!strcmp(e, "2") || !strcmp(e, "3") || !strcmp(e, "4")) g_tr_hid = e[0] - '0';
-        else pf_die("PF_TR_HID=%s: expected 1 (k_tr_hidden: the default), 2 (k_tr_hidden2, persistent: the same "
-                    "bits), 3 (k_tr_hidden2 with 32-channel forward tiles) or 4 (k_tr_hidden3, pipelined)", e);
+        if (!e || !*e) g_tr_hid = TR_HID_DEFAULT;
+        else if (e[0] >= '1' && e[0] <= '5' && !e[1]) g_tr_hid = e[0] - '0';
+        else pf_die("PF_TR_HID=%s: expected 1 (k_tr_hidden), 2 (k_tr_hidden2, persistent: the default, the same "
+                    "bits), 3 (k_tr_hidden2 with 32-channel forward tiles), 4 (k_tr_hidden3, pipelined) or 5 (2 "
+                    "with h written by the backward's grad kernel, no recompute)", e);
     }
     return g_tr_hid;
 }
 extern "C" void pf_cuda_set_transition_hidden(pf_backend *be, int form, int blocks) {
     (void)be;
-    g_tr_hid = form >= 1 && form <= 4 ? form : 0;  // 0: PF_TR_HID / the default again
+    g_tr_hid = form >= 1 && form <= 5 ? form : 0;  // 0: PF_TR_HID / the default again
     g_tr_hid_grid = blocks > 0 ? blocks : 0;
 }
 
@@ -636,7 +660,7 @@ int cu_tr_fused_applies(cu_impl *c, const pf_transition_dims *d, const pf_transi
     if (!swi) return 0;
     int KP = ts_depth(d->c), form = tr_hid_form();
     int fwd = form > 1 ? tr_smem_fwd2(KP, tr_nt_fwd_form(form, KP), form) : tr_smem_fwd(swi, KP, tr_nt_fwd(KP));
-    int bwd = form > 1 ? tr_smem_bwd2(KP) : tr_smem_bwd(swi, KP, 4);
+    int bwd = form > 1 ? tr_smem_bwd2(KP, form == 5) : tr_smem_bwd(swi, KP, 4);
     int dev = 0, major = 0, optin = 0;
     if (cudaGetDevice(&dev) != cudaSuccess) return 0;
     if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) return 0;
@@ -658,6 +682,7 @@ void cu_tr_pack(cu_impl *c, const pf_transition_dims *d, const pf_transition_p *
     k_tr_pack<<<cu_blocks(q.n, 256), 256, 0, c->stream>>>(q);
     CU_LAUNCHED();
     pk->w = q.wout, pk->bias = q.bout, pk->KP = q.KP, pk->rows = rows, pk->form = q.form;
+    pk->grad_h = q.form == 5;
 }
 
 static tr_args tr_make_args(const pf_transition_dims *d, const cu_tr_packed *pk, int64_t R, const void *xl,
@@ -734,13 +759,22 @@ void cu_tr_hidden_fused(cu_impl *c, const pf_transition_dims *d, const cu_tr_pac
 }
 
 void cu_tr_hidden_grad_fused(cu_impl *c, const pf_transition_dims *d, const cu_tr_packed *pk, int64_t R,
-                             const void *xl, const void *mask, const void *dh, void *dab) {
+                             const void *xl, const pf_layernorm_p *ln, void *xl_out, const void *mask, void *dh,
+                             void *dab) {
     int swi = d->act == PF_ACT_SWIGLU;
     tr_args a = tr_make_args(d, pk, R, xl, mask, 4);
     a.dh = (const bf16 *)dh, a.dab = (bf16 *)dab;
+    if (pk->grad_h) {  // h over dh; the LayerNorm in the prologue where ln is given
+        a.h = (bf16 *)dh;
+        if (ln) a.ln_w = ln->w, a.ln_b = ln->b, a.xl_out = (bf16 *)xl_out;
+    } else if (ln) {
+        pf_die("cu_tr_hidden_grad_fused: a LayerNorm prologue without form 5");  // cu_transition.cu's caller
+    }
     if (pk->form >= 2) {
         ts_by_depth(pk->KP, [&](auto kp) {
-            tr_launch_persistent(c, k_tr_hidden_grad2<4, decltype(kp)::value>, a, tr_smem_bwd2(pk->KP));
+            constexpr int K = decltype(kp)::value;
+            if (pk->grad_h) tr_launch_persistent(c, k_tr_hidden_grad2<4, K, true>, a, tr_smem_bwd2(K, 1));
+            else tr_launch_persistent(c, k_tr_hidden_grad2<4, K, false>, a, tr_smem_bwd2(K, 0));
         });
         c->tr_fused_runs++;
         return;

@@ -74,12 +74,14 @@ int64_t pf_cuda_tm_ln_cm2_runs(pf_backend *be);
 void pf_cuda_set_transition_fused(pf_backend *be, int mode);
 // Launches of its kernels so far (tests check which path ran).
 int64_t pf_cuda_transition_fused_runs(pf_backend *be);
-// Its SwiGLU kernels' form (cu_transition_fused.cu): 1 k_tr_hidden, k_tr_hidden_grad (the
-// default), 2 k_tr_hidden2, k_tr_hidden_grad2 (persistent, pair-packed tiles; the same
-// bits), 3 form 2 with 32-channel forward tiles, 4 k_tr_hidden3 (the forward software-
-// pipelined) with form 2's backward; other values: back to PF_TR_HID (read at the next
-// call) or the default. blocks > 0: forms 2-4 on at most that many blocks
-// (tests: each loops over several position blocks), 0 one wave. Process-wide.
+// Its SwiGLU kernels' form (cu_transition_fused.cu): 1 k_tr_hidden, k_tr_hidden_grad, 2
+// k_tr_hidden2, k_tr_hidden_grad2 (persistent, pair-packed tiles; the same bits; the
+// default), 3 form 2 with 32-channel forward tiles, 4 k_tr_hidden3 (the forward software-
+// pipelined) with form 2's backward, 5 form 2 whose backward takes h (and xl) from its
+// grad kernel instead of a forward kernel (the same bits); other values: back to
+// PF_TR_HID (read at the next call) or the default. blocks > 0: forms 2-5 on at most
+// that many blocks (tests: each loops over several position blocks), 0 one wave.
+// Process-wide.
 void pf_cuda_set_transition_hidden(pf_backend *be, int form, int blocks);
 // Hidden elements (rows x n c) per row chunk of the transition (cu_transition.cu); 0
 // restores the default (PF_TR_CHUNK_M at backend creation, else 64 Mi), always capped so

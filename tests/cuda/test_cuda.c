@@ -1344,9 +1344,11 @@ void cuda_global_attn(void) {
 }
 
 // PF_TR_HID (pf_cuda_set_transition_hidden): k_tr_hidden2 / k_tr_hidden_grad2 (forms 2 and
-// 3) and k_tr_hidden3 (form 4) against k_tr_hidden / k_tr_hidden_grad (form 1) bit for bit: the forward's output, the
-// backward's dx and parameter gradients (its recompute of h takes the same kernel); every
-// form checked to have run the fused kernels. SwiGLU without a, b biases (the fused
+// 3), k_tr_hidden3 (form 4) and form 5 (h and the LayerNorm from the backward's grad
+// kernel, no recompute) against k_tr_hidden / k_tr_hidden_grad (form 1) bit for bit: the
+// forward's output, the backward's dx and parameter gradients (dW_out over the h of the
+// backward's recompute, or of form 5's grad kernel); every form checked to have run the
+// fused kernels. SwiGLU without a, b biases (the fused
 // path's case). blocks > 0 caps the persistent grid: each block then loops over several
 // position blocks, in both serpentine directions.
 static void test_transition_hid(int use_mask, int64_t M, int c, int n, tr_opts o, int blocks) {
@@ -1366,8 +1368,9 @@ static void test_transition_hid(int use_mask, int64_t M, int c, int n, tr_opts o
     hbuf x = h_rand(M * c, 1, 5), mk = h_mask(M, 0, 0.3, 6), dout = h_rand(M * c, 1, 7);
     pf_mem mg = H_gpu->transition_mem(H_gpu, &d);
     void *gs = h_gpu_raw(mg.saved), *gw = h_gpu_raw(mg.ws);
-    real *o3[4], *g3[4];
-    for (int v = 0; v < 4; v++) {
+    enum { NFORM = 5 };
+    real *o3[NFORM], *g3[NFORM];
+    for (int v = 0; v < NFORM; v++) {
         pf_cuda_set_transition_hidden(H_gpu, v + 1, blocks);
         int64_t runs0 = pf_cuda_transition_fused_runs(H_gpu);
         hbuf og = h_poison(M * c);
@@ -1387,7 +1390,7 @@ static void test_transition_hid(int use_mask, int64_t M, int c, int n, tr_opts o
     pf_cuda_set_transition_hidden(H_gpu, 0, 0);  // the default again
     pf_cuda_set_transition_fused(H_gpu, 1);
     pf_cuda_set_transition_chunk(H_gpu, 0);
-    for (int v = 1; v < 4; v++) {
+    for (int v = 1; v < NFORM; v++) {
         int64_t bo = first_diff(o3[0], o3[v], M * c), bg = first_diff(g3[0], g3[v], M * c);
         tl_check(bo < 0, label, "form %d forward output: first difference at %lld: %.9g vs %.9g", v + 1,
                  (long long)bo, bo < 0 ? 0.0 : (double)o3[v][bo], bo < 0 ? 0.0 : (double)o3[0][bo]);
@@ -1423,7 +1426,7 @@ void cuda_transition(void) {
     test_transition_path(PF_ACT_RELU, 1, 301, 16, 4, ch100);
     const tr_opts ch100l = {2, 100 * 64, -1};
     test_transition_path(PF_ACT_SWIGLU, 1, 301, 16, 4, ch100l);
-    // PF_TR_HID 2, 3, 4 (k_tr_hidden2, k_tr_hidden3, k_tr_hidden_grad2) against form 1 bit
+    // PF_TR_HID 2-5 (k_tr_hidden2, k_tr_hidden3, k_tr_hidden_grad2) against form 1 bit
     // for bit: one column tile and two (n c 64 against 64- and 32-channel tiles), partial tiles (n c 48;
     // n c 120 at depth 64 over 64- and 32-channel tiles), depth 16 and padded (c 24 -> 32,
     // 40 -> 64), rows not a multiple of the 128-row block, row chunks of 100 rows (the last
@@ -1447,6 +1450,14 @@ void cuda_transition(void) {
     pf_cuda_set_transition_hidden(H_gpu, 4, 2);
     test_transition(PF_ACT_SWIGLU, 1, 301, 16, 4);
     test_transition_path(PF_ACT_SWIGLU, 0, 301, 40, 3, ln_apart);
+    pf_cuda_set_transition_hidden(H_gpu, 5, 2);
+    test_transition(PF_ACT_SWIGLU, 1, 301, 16, 4);
+    test_transition_path(PF_ACT_SWIGLU, 0, 301, 40, 3, ln_apart);
+    test_transition_path(PF_ACT_SWIGLU, 1, 301, 16, 4, ch100);
+    // form 1 (no longer the default: PF_TR_HID unset is form 2)
+    pf_cuda_set_transition_hidden(H_gpu, 1, 0);
+    test_transition(PF_ACT_SWIGLU, 1, 37, 16, 4);
+    test_transition_path(PF_ACT_SWIGLU, 1, 301, 16, 4, ch100l);
     pf_cuda_set_transition_hidden(H_gpu, 0, 0);
     if (quick) return;
     // row chunks by the default rule: 70001 rows make 2 (the cap's floor, 4 Mi hidden elements)
@@ -1461,7 +1472,7 @@ void cuda_transition(void) {
     test_transition_path(PF_ACT_SWIGLU, 1, 1000, 128, 4, ln_apart);
     const tr_opts ch_rows = {1, 256 * 512, -1};  // 256-row chunks of the c 128, n 4 case, the last 232 rows
     test_transition_path(PF_ACT_SWIGLU, 1, 1000, 128, 4, ch_rows);
-    // PF_TR_HID 2, 3 at the models' widths: c 128 with n 4 (8 and 16 forward tiles, 16
+    // PF_TR_HID 2-5 at the models' widths: c 128 with n 4 (8 and 16 forward tiles, 16
     // backward) and n 2, depth 256 (32-channel tiles in every form); one wave and capped
     // grids (3 blocks over 8 position blocks, 1 over 3)
     test_transition_hid(1, 1000, 128, 4, TR_DEFAULT, 0);
@@ -1477,6 +1488,13 @@ void cuda_transition(void) {
     test_transition(PF_ACT_SWIGLU, 1, 1000, 128, 4);
     pf_cuda_set_transition_hidden(H_gpu, 4, 0);
     test_transition(PF_ACT_SWIGLU, 1, 1000, 128, 4);
+    pf_cuda_set_transition_hidden(H_gpu, 5, 0);
+    test_transition(PF_ACT_SWIGLU, 1, 1000, 128, 4);
+    test_transition(PF_ACT_SWIGLU, 1, 130, 256, 2);
+    test_transition_path(PF_ACT_SWIGLU, 1, 1000, 128, 4, ch_rows);
+    pf_cuda_set_transition_hidden(H_gpu, 1, 0);
+    test_transition(PF_ACT_SWIGLU, 1, 1000, 128, 4);
+    test_transition(PF_ACT_SWIGLU, 1, 130, 256, 2);
     pf_cuda_set_transition_hidden(H_gpu, 0, 0);
 }
 
