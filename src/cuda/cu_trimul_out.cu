@@ -2,6 +2,8 @@
 // the gate Linear_g and its sigmoid), over pieces of positions in a caller's
 // region (cu_trimul.cuh). Position-wise, so the unsharded module (cu_trimul.cu,
 // M = N*N) and the row-sharded one (cu_dap_trimul.cu, M = n*N) share it.
+// PF_TRIMUL_OUT=1: the two projections and the gate (or its backward) of a row piece as
+// one tensor-core kernel, k_tm_out2 (cu_trimul_outk.cu), where it applies.
 #include "cu_trimul.cuh"
 
 size_t cu_tm_out_row_bytes(int c, int c_z, size_t es, int bwd) {
