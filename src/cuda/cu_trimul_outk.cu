@@ -41,19 +41,37 @@ struct to_args {
 };
 
 __device__ __forceinline__ float to_bf16r(float x) { return __bfloat162float(__float2bfloat16(x)); }
-__device__ __forceinline__ float2 to_ld2(const bf16 *p) {
-    return __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162 *>(p));
-}
 __device__ __forceinline__ void to_st2(bf16 *p, float lo, float hi) {
     *reinterpret_cast<__nv_bfloat162 *>(p) = __floats2bfloat162_rn(lo, hi);
 }
 
+// d out at this thread's outputs of column tile `tile` (bf16 pairs as to_epilogue visits
+// them; zeros outside M x cz), loaded before the tile's products: issued together, and
+// never behind a store of the epilogue (y, g may alias dy as far as the compiler knows,
+// so loads inside the epilogue's loop would each wait for the store before them).
+__device__ __forceinline__ void to_load_dy(const to_args &a, uint32_t (*dv)[2][2], int tile, int64_t pos0) {
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, wm = warp & 3, wn = warp >> 2;
+    const int g = lane >> 2, t = lane & 3;
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+        const int ch = tile * TO_CT + wn * 32 + j * 8 + 2 * t;
+#pragma unroll
+        for (int mi = 0; mi < 2; mi++)
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                const int64_t p = pos0 + wm * 32 + mi * 16 + h * 8 + g;
+                dv[j][mi][h] = ch < a.cz && p < a.M ? *reinterpret_cast<const uint32_t *>(a.dy + p * a.cz + ch) : 0u;
+            }
+    }
+}
+
 // The tile's epilogue: ay, ag (ts_mma's layout: 32 positions x 32 channels of this warp)
 // are the products xl W_z^T and zl W_g^T at the same (position, channel); channels come in
-// pairs (columns 2t, 2t + 1 of an n-tile), so every load and store is a bf16 pair.
+// pairs (columns 2t, 2t + 1 of an n-tile), so every store is a bf16 pair. dv: to_load_dy's
+// (backward).
 template <bool BWD>
-__device__ __forceinline__ void to_epilogue(const to_args &a, float (*ay)[4][4], float (*ag)[4][4], int tile,
-                                            int64_t pos0) {
+__device__ __forceinline__ void to_epilogue(const to_args &a, float (*ay)[4][4], float (*ag)[4][4],
+                                            const uint32_t (*dv)[2][2], int tile, int64_t pos0) {
     const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, wm = warp & 3, wn = warp >> 2;
     const int g = lane >> 2, t = lane & 3;
     const float *bias = a.bias + (int64_t)tile * 2 * TO_CT;
@@ -74,7 +92,8 @@ __device__ __forceinline__ void to_epilogue(const to_args &a, float (*ay)[4][4],
                 float g0 = to_bf16r(ag[mi][j][2 * h] + bg.x), g1 = to_bf16r(ag[mi][j][2 * h + 1] + bg.y);
                 float s0 = sigmoidf_(g0), s1 = sigmoidf_(g1);
                 if constexpr (BWD) {  // k_gate_bwd_pre_v's arithmetic
-                    float2 d = to_ld2(a.dy + o);
+                    uint32_t du = dv[j][mi][h];
+                    float2 d = __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162 *>(&du));
                     to_st2(a.y + o, d.x * y0 * s0 * (1.f - s0), d.y * y1 * s1 * (1.f - s1));
                     to_st2(a.g + o, d.x * s0, d.y * s1);
                 } else {  // k_gate_out_v's
@@ -108,6 +127,8 @@ __global__ void __launch_bounds__(TS_THREADS, KP > 128 ? 1 : 2) k_tm_out2(to_arg
         const int64_t pos0 = blk * TS_BM, next = blk + gridDim.x;
         for (int step = 0; step < a.tiles; step++) {
             const int tile = buf ? a.tiles - 1 - step : step;  // serpentine: see above
+            uint32_t dv[4][2][2];  // backward: d out of this tile, in flight during the products
+            if constexpr (BWD) to_load_dy(a, dv, tile, pos0);
             fa_wait<0>();
             __syncthreads();  // xs, zs, ws landed for every thread
             float ay[2][4][4], ag[2][4][4];
@@ -127,7 +148,7 @@ __global__ void __launch_bounds__(TS_THREADS, KP > 128 ? 1 : 2) k_tm_out2(to_arg
                 ts_load_rows_u<KP>(zs, a.zl, a.cz, a.M, next * TS_BM);
             }
             fa_commit();
-            to_epilogue<BWD>(a, ay, ag, tile, pos0);
+            to_epilogue<BWD>(a, ay, ag, dv, tile, pos0);
         }
     }
 }
