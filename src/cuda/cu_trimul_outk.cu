@@ -46,7 +46,7 @@ __device__ __forceinline__ void to_st2(bf16 *p, float lo, float hi) {
 }
 
 // d out at this thread's outputs of column tile `tile` (bf16 pairs as to_epilogue visits
-// them; zeros outside M x cz), loaded before the tile's products: issued together, and
+// them; zeros outside M x cz), loaded between the tile's two products: issued together, and
 // never behind a store of the epilogue (y, g may alias dy as far as the compiler knows,
 // so loads inside the epilogue's loop would each wait for the store before them).
 __device__ __forceinline__ void to_load_dy(const to_args &a, uint32_t (*dv)[2][2], int tile, int64_t pos0) {
@@ -127,8 +127,7 @@ __global__ void __launch_bounds__(TS_THREADS, KP > 128 ? 1 : 2) k_tm_out2(to_arg
         const int64_t pos0 = blk * TS_BM, next = blk + gridDim.x;
         for (int step = 0; step < a.tiles; step++) {
             const int tile = buf ? a.tiles - 1 - step : step;  // serpentine: see above
-            uint32_t dv[4][2][2];  // backward: d out of this tile, in flight during the products
-            if constexpr (BWD) to_load_dy(a, dv, tile, pos0);
+            uint32_t dv[4][2][2];  // backward: d out of this tile, in flight during the second product
             fa_wait<0>();
             __syncthreads();  // xs, zs, ws landed for every thread
             float ay[2][4][4], ag[2][4][4];
@@ -139,6 +138,7 @@ __global__ void __launch_bounds__(TS_THREADS, KP > 128 ? 1 : 2) k_tm_out2(to_arg
 #pragma unroll
                     for (int e = 0; e < 4; e++) ay[mi][j][e] = ag[mi][j][e] = 0.f;
             ts_mma<4, KP>(ay, xs + wm * 32 * sk, ws + wn * 32 * sk);
+            if constexpr (BWD) to_load_dy(a, dv, tile, pos0);
             ts_mma<4, KP>(ag, zs + wm * 32 * sk, ws + (TO_CT + wn * 32) * sk);
             __syncthreads();  // xs, zs, ws read by every warp
             if (step + 1 < a.tiles) {
