@@ -175,18 +175,21 @@ __global__ void __launch_bounds__(TS_THREADS, KP > 128 ? 1 : 2) k_tm_out2(to_arg
 #define T3_CZ 128       // output channels per block: all of them (cz <= 128)
 
 // ROWS rows from r0 of x (rows of c; zeros past M and past c) into dst (row stride
-// KP + TS_PAD), as 16-byte cp.async by all T3_THREADS threads.
+// KP + TS_PAD), as 16-byte cp.async by all T3_THREADS threads: a thread's 16-byte column
+// is fixed and its rows step by T3_THREADS / (KP / 8), each copy a constant offset from
+// one address (the generic loop's 64-bit index arithmetic per copy was ~20 instructions:
+// 160 per position block and thread).
 template <int KP, int ROWS>
 __device__ __forceinline__ void t3_load(bf16 *dst, const bf16 *x, int c, int64_t M, int64_t r0) {
-    constexpr int CH = KP / 8, n = ROWS * CH;
-    const int xc = c / 8;
+    constexpr int CH = KP / 8, n = ROWS * CH, rs = T3_THREADS / CH;
+    const int r = threadIdx.x / CH, k = threadIdx.x % CH, kin = k < c / 8;
+    const bf16 *src = x + (r0 + r) * c + k * 8;
+    bf16 *d = dst + r * (KP + TS_PAD) + k * 8;
 #pragma unroll
-    for (int i0 = 0; i0 < n; i0 += T3_THREADS) {
-        const int i = i0 + threadIdx.x, r = i / CH, k = i % CH;
-        if (n % T3_THREADS != 0 && i >= n) break;
-        const int64_t p = r0 + r;
-        const int ok = p < M && k < xc;
-        fa_cp16z(dst + r * (KP + TS_PAD) + k * 8, ok ? x + p * c + k * 8 : x, ok ? 16 : 0);
+    for (int it = 0; it < (n + T3_THREADS - 1) / T3_THREADS; it++) {
+        if (n % T3_THREADS != 0 && r + it * rs >= ROWS) break;  // KP 16: 256 copies over 512 threads
+        const int ok = kin && r0 + r + it * rs < M;
+        fa_cp16z(d + it * rs * (KP + TS_PAD), ok ? src + it * rs * c : x, ok ? 16 : 0);
     }
 }
 
