@@ -175,22 +175,30 @@ __global__ void __launch_bounds__(TS_THREADS, KP > 128 ? 1 : 2) k_tm_out2(to_arg
 #define T3_CZ 128       // output channels per block: all of them (cz <= 128)
 
 // ROWS rows from r0 of x (rows of c; zeros past M and past c) into dst (row stride
-// KP + TS_PAD), as 16-byte cp.async by all T3_THREADS threads: a thread's 16-byte column
-// is fixed and its rows step by T3_THREADS / (KP / 8), each copy a constant offset from
-// one address (the generic loop's 64-bit index arithmetic per copy was ~20 instructions:
-// 160 per position block and thread).
-template <int KP, int ROWS>
-__device__ __forceinline__ void t3_load(bf16 *dst, const bf16 *x, int c, int64_t M, int64_t r0) {
-    constexpr int CH = KP / 8, n = ROWS * CH, rs = T3_THREADS / CH;
-    const int r = threadIdx.x / CH, k = threadIdx.x % CH, kin = k < c / 8;
+// KP + TS_PAD), as 16-byte cp.async by NTH threads (tid: this one's index among them): a
+// thread's 16-byte column is fixed and its rows step by NTH / (KP / 8), each copy a
+// constant offset from one address (the generic loop's 64-bit index arithmetic per copy
+// was ~20 instructions: 160 per position block and thread).
+template <int KP, int ROWS, int NTH>
+__device__ __forceinline__ void t3_load(bf16 *dst, const bf16 *x, int c, int64_t M, int64_t r0, int tid) {
+    constexpr int CH = KP / 8, n = ROWS * CH, rs = NTH / CH;
+    const int r = tid / CH, k = tid % CH, kin = k < c / 8;
     const bf16 *src = x + (r0 + r) * c + k * 8;
     bf16 *d = dst + r * (KP + TS_PAD) + k * 8;
 #pragma unroll
-    for (int it = 0; it < (n + T3_THREADS - 1) / T3_THREADS; it++) {
-        if (n % T3_THREADS != 0 && r + it * rs >= ROWS) break;  // KP 16: 256 copies over 512 threads
+    for (int it = 0; it < (n + NTH - 1) / NTH; it++) {
+        if (n % NTH != 0 && r + it * rs >= ROWS) break;  // e.g. KP 16: 256 copies over 512 threads
         const int ok = kin && r0 + r + it * rs < M;
         fa_cp16z(d + it * rs * (KP + TS_PAD), ok ? src + it * rs * c : x, ok ? 16 : 0);
     }
+}
+
+// A barrier over the threads of one team (k_tm_out3<.., 2>: warps 0..7 and 8..15, named
+// barriers 1 and 2), or the block's.
+template <int TEAMS>
+__device__ __forceinline__ void t3_bar(int team) {
+    if constexpr (TEAMS == 1) __syncthreads();
+    else asm volatile("bar.sync %0, %1;\n" ::"r"(team + 1), "n"(T3_THREADS / TEAMS) : "memory");
 }
 
 // sigmoid(x) = 1 / (1 + 2^(-x log2 e)) in 4 instructions (ex2.approx, rcp.approx; ftz:
@@ -210,8 +218,8 @@ __device__ __forceinline__ float2 t3_bf16r2(float lo, float hi) {
 
 // d out at this thread's outputs (t3_epilogue's: per row one run of 8 channels; zeros
 // outside M x cz), loaded between the two products as 16-byte loads.
-__device__ __forceinline__ void t3_load_dy(const to_args &a, uint4 (*dv)[2], int64_t pos0) {
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, wm = warp & 3, wn = warp >> 2;
+__device__ __forceinline__ void t3_load_dy(const to_args &a, uint4 (*dv)[2], int64_t pos0, int wm, int wn) {
+    const int lane = threadIdx.x & 31;
     const int cb = wn * 32 + 8 * (lane & 3);
     const int64_t row0 = pos0 + wm * 32 + (lane >> 2);
 #pragma unroll
@@ -232,8 +240,8 @@ __device__ __forceinline__ void t3_load_dy(const to_args &a, uint4 (*dv)[2], int
 // bs: the packed bias in shared memory, in the packed rows' order.
 template <bool BWD>
 __device__ __forceinline__ void t3_epilogue(const to_args &a, float (*ay)[4][4], float (*ag)[4][4],
-                                            const uint4 (*dv)[2], const float *bs, int64_t pos0) {
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, wm = warp & 3, wn = warp >> 2;
+                                            const uint4 (*dv)[2], const float *bs, int64_t pos0, int wm, int wn) {
+    const int lane = threadIdx.x & 31;
     const int t = lane & 3, cb = wn * 32 + 8 * t;  // this thread's 8 channels
     if (cb >= a.cz) return;                        // cz % 8 == 0: all 8 or none
     const int64_t row0 = pos0 + wm * 32 + (lane >> 2);
@@ -277,30 +285,44 @@ __device__ __forceinline__ void t3_epilogue(const to_args &a, float (*ay)[4][4],
 
 // KP: max(cx, cz) rounded up to a power of two, at most 128. Shared memory: the packed
 // weight (2 T3_CZ rows), two buffers of xl and zl rows (TS_BM each), the bias. Persistent
-// (one block per SM): block b owns position blocks b, b + gridDim.x, ... of nblk.
-template <int KP, bool BWD>
+// (one block per SM). TEAMS 1: the block's 16 warps work on position blocks b, b +
+// gridDim.x, ... of nblk (TS_BM positions each) in step, one barrier per position block,
+// so all warps are in their products (tensor cores, ldmatrix) or all in their epilogues
+// (issue, stores) at once. TEAMS 2 (PF_TRIMUL_OUT=3): two teams of 8 warps, each with its
+// own two buffers of TS_BM / 2 rows and its own barrier, over position blocks of TS_BM / 2
+// (team k of block b: 2 b + k, + 2 gridDim.x, ...): the teams drift apart, so one's
+// epilogue can overlap the other's products (as 2 blocks per SM would, with one copy of
+// the weight).
+template <int KP, bool BWD, int TEAMS>
 __global__ void __launch_bounds__(T3_THREADS, 1) k_tm_out3(to_args a, int64_t nblk) {
     extern __shared__ __align__(16) unsigned char to_smem[];
-    constexpr int sk = KP + TS_PAD;
+    constexpr int sk = KP + TS_PAD, BM = TS_BM / TEAMS, NTH = T3_THREADS / TEAMS, WM = BM / 32;
     bf16 *ws = reinterpret_cast<bf16 *>(to_smem);                // (2 T3_CZ, sk) k_to_pack's two tiles
-    bf16 *xs = ws + 2 * T3_CZ * sk;                               // (2, TS_BM, sk) xl rows, double-buffered
-    bf16 *zs = xs + 2 * TS_BM * sk;                               // (2, TS_BM, sk) zl rows
+    bf16 *xs = ws + 2 * T3_CZ * sk;                               // (TEAMS, 2, BM, sk) xl rows, double-buffered
+    bf16 *zs = xs + 2 * TS_BM * sk;                               // (TEAMS, 2, BM, sk) zl rows
     float *bs = reinterpret_cast<float *>(zs + 2 * TS_BM * sk);  // (2 T3_CZ) the packed bias
-    const int warp = threadIdx.x >> 5, wm = warp & 3, wn = warp >> 2;
-    const int wrow = (wn >> 1) * 2 * TO_CT + (wn & 1) * 32;  // the warp's W_z rows in ws (W_g: + TO_CT)
-    int64_t blk = blockIdx.x;
-    t3_load<KP, 2 * T3_CZ>(ws, a.w, KP, 2 * T3_CZ, 0);
-    t3_load<KP, TS_BM>(xs, a.xl, a.cx, a.M, blk * TS_BM);
-    t3_load<KP, TS_BM>(zs, a.zl, a.cz, a.M, blk * TS_BM);
+    const int warp = threadIdx.x >> 5, team = warp / (16 / TEAMS), tw = warp % (16 / TEAMS);
+    const int wm = tw % WM, wn = tw / WM, tid = threadIdx.x % NTH;  // 32 positions x 32 channels per warp
+    const int wrow = (wn >> 1) * 2 * TO_CT + (wn & 1) * 32;          // its W_z rows in ws (W_g: + TO_CT)
+    bf16 *xt = xs + team * 2 * BM * sk, *zt = zs + team * 2 * BM * sk;  // this team's buffers
+    const int64_t stride = (int64_t)gridDim.x * TEAMS;
+    int64_t blk = (int64_t)blockIdx.x * TEAMS + team;
+    t3_load<KP, 2 * T3_CZ, T3_THREADS>(ws, a.w, KP, 2 * T3_CZ, 0, threadIdx.x);
+    t3_load<KP, BM, NTH>(xt, a.xl, a.cx, a.M, blk * BM, tid);  // past M (a team without blocks): zeros
+    t3_load<KP, BM, NTH>(zt, a.zl, a.cz, a.M, blk * BM, tid);
     fa_commit();
     for (int i = threadIdx.x; i < 2 * T3_CZ; i += T3_THREADS) bs[i] = a.bias[i];
-    for (int buf = 0; blk < nblk; blk += gridDim.x, buf ^= 1) {
-        const int64_t pos0 = blk * TS_BM, next = blk + gridDim.x;
+    if constexpr (TEAMS > 1) {  // the weight and bias, loaded by both teams
         fa_wait<0>();
-        __syncthreads();  // this block's rows landed; every warp is done with the other buffer
-        if (next < nblk) {  // in flight during this block's products and epilogue
-            t3_load<KP, TS_BM>(xs + (buf ^ 1) * TS_BM * sk, a.xl, a.cx, a.M, next * TS_BM);
-            t3_load<KP, TS_BM>(zs + (buf ^ 1) * TS_BM * sk, a.zl, a.cz, a.M, next * TS_BM);
+        __syncthreads();
+    }
+    for (int buf = 0; blk < nblk; blk += stride, buf ^= 1) {
+        const int64_t pos0 = blk * BM, next = blk + stride;
+        fa_wait<0>();
+        t3_bar<TEAMS>(team);  // this block's rows landed; the team is done with the other buffer
+        if (next < nblk) {    // in flight during this block's products and epilogue
+            t3_load<KP, BM, NTH>(xt + (buf ^ 1) * BM * sk, a.xl, a.cx, a.M, next * BM, tid);
+            t3_load<KP, BM, NTH>(zt + (buf ^ 1) * BM * sk, a.zl, a.cz, a.M, next * BM, tid);
         }
         fa_commit();
         float ay[2][4][4], ag[2][4][4];
@@ -311,10 +333,10 @@ __global__ void __launch_bounds__(T3_THREADS, 1) k_tm_out3(to_args a, int64_t nb
             for (int j = 0; j < 4; j++)
 #pragma unroll
                 for (int e = 0; e < 4; e++) ay[mi][j][e] = ag[mi][j][e] = 0.f;
-        ts_mma<4, KP>(ay, xs + (buf * TS_BM + wm * 32) * sk, ws + wrow * sk);
-        if constexpr (BWD) t3_load_dy(a, dv, pos0);
-        ts_mma<4, KP>(ag, zs + (buf * TS_BM + wm * 32) * sk, ws + (wrow + TO_CT) * sk);
-        t3_epilogue<BWD>(a, ay, ag, dv, bs, pos0);
+        ts_mma<4, KP>(ay, xt + (buf * BM + wm * 32) * sk, ws + wrow * sk);
+        if constexpr (BWD) t3_load_dy(a, dv, pos0, wm, wn);
+        ts_mma<4, KP>(ag, zt + (buf * BM + wm * 32) * sk, ws + (wrow + TO_CT) * sk);
+        t3_epilogue<BWD>(a, ay, ag, dv, bs, pos0, wm, wn);
     }
 }
 
@@ -343,8 +365,9 @@ __global__ void k_to_pack(to_pack q) {
 }
 
 // PF_TRIMUL_OUT: 0 or unset (the GEMMs and gate kernels, the default until measured), 1
-// (k_tm_out2), 2 (k_tm_out3 where cx, cz <= 128, else k_tm_out2). Process-wide, read at
-// the first output part; pf_cuda_set_trimul_out (tests).
+// (k_tm_out2), 2 (k_tm_out3 where cx, cz <= 128, else k_tm_out2), 3 (the same with two
+// teams per block). Process-wide, read at the first output part; pf_cuda_set_trimul_out
+// (tests).
 static int g_out = -1;
 static int64_t g_out_runs = 0, g_out3_runs = 0;
 static int to_mode(void) {
@@ -353,16 +376,18 @@ static int to_mode(void) {
         if (!e || !*e || !strcmp(e, "0")) g_out = 0;
         else if (!strcmp(e, "1")) g_out = 1;
         else if (!strcmp(e, "2")) g_out = 2;
+        else if (!strcmp(e, "3")) g_out = 3;
         else
             pf_die("PF_TRIMUL_OUT=%s: expected 0 (the projection GEMMs and gate kernels, the default), 1 (one "
-                   "tensor-core kernel, k_tm_out2) or 2 (k_tm_out3: resident weights, double-buffered rows)",
+                   "tensor-core kernel, k_tm_out2), 2 (k_tm_out3: resident weight, double-buffered rows) or 3 "
+                   "(k_tm_out3 with two teams of warps per block)",
                    e);
     }
     return g_out;
 }
 extern "C" void pf_cuda_set_trimul_out(pf_backend *be, int on) {
     (void)be;
-    g_out = on >= 0 && on <= 2 ? on : -1;  // else: PF_TRIMUL_OUT / the default again
+    g_out = on >= 0 && on <= 3 ? on : -1;  // else: PF_TRIMUL_OUT / the default again
 }
 extern "C" int64_t pf_cuda_trimul_out_runs(pf_backend *be) {
     (void)be;
@@ -378,22 +403,22 @@ static int t3_smem_bytes(int KP) {
     return (int)sizeof(bf16) * (2 * T3_CZ + 4 * TS_BM) * (KP + TS_PAD) + (int)sizeof(float) * 2 * T3_CZ;
 }
 
-// Fills a (packed weights in pool scratch: the caller releases it), *KP and *k3 (1:
-// k_tm_out3, whose weight is always two 64-channel tiles, rows permuted) where a kernel
-// applies; 0 otherwise. al16: the outputs (and d out) are 16-byte aligned (k_tm_out3's
+// Fills a (packed weights in pool scratch: the caller releases it), *KP and *k3 (k_tm_out3's
+// teams, 1 or 2, whose weight is always two 64-channel tiles, rows permuted; 0: k_tm_out2)
+// where a kernel applies; 0 otherwise. al16: the outputs (and d out) are 16-byte aligned (k_tm_out3's
 // 16-byte stores; cz % 8 == 0 keeps every row so).
 static int to_prepare(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, const void *xl, const void *zl,
                       int al16, to_args *a, int *KP, int *k3) {
     int mode = to_mode();
     if (!mode || cx < 8 || cx % 8 || cx > TS_KMAX || ((uintptr_t)xl & 15)) return 0;
     *KP = ts_depth(cx > cz ? cx : cz);
-    *k3 = mode == 2 && al16 && *KP <= T3_CZ && ts_applies(c, M, cz, 1, zl, t3_smem_bytes(*KP));
+    *k3 = mode >= 2 && al16 && *KP <= T3_CZ && ts_applies(c, M, cz, 1, zl, t3_smem_bytes(*KP)) ? mode - 1 : 0;
     if (!*k3 && !ts_applies(c, M, cz, 1, zl, to_smem_bytes(*KP))) return 0;
     memset(a, 0, sizeof *a);
     to_pack q;
     int tiles = *k3 ? T3_CZ / TO_CT : (cz + TO_CT - 1) / TO_CT;
     q.wz = p->z.w, q.wg = p->g.w, q.bz = p->z.b, q.bg = p->g.b;
-    q.cx = cx, q.cz = cz, q.KP = *KP, q.perm = *k3;
+    q.cx = cx, q.cz = cz, q.KP = *KP, q.perm = *k3 > 0;
     q.n = (int64_t)tiles * 2 * TO_CT * *KP;
     q.wout = (bf16 *)cu_pool_get(c, sizeof(bf16) * (size_t)q.n);
     q.bout = (float *)cu_pool_get(c, sizeof(float) * (size_t)(tiles * 2 * TO_CT));
@@ -404,34 +429,35 @@ static int to_prepare(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *
     return 1;
 }
 
-// One wave of persistent blocks (at most one per position block; tests cap the grid
-// through pf_cuda_set_trimul_sides' blocks, as for k_tm_sides2, so that small cases loop).
+// One wave of persistent blocks (at most one per `teams` position blocks of bm; tests cap
+// the grid through pf_cuda_set_trimul_sides' blocks, as for k_tm_sides2, so that small
+// cases loop).
 template <typename K>
-static void to_launch_k(cu_impl *c, K kern, const to_args &a, int threads, int bytes) {
+static void to_launch_k(cu_impl *c, K kern, const to_args &a, int threads, int bytes, int bm, int teams) {
     int grid = 0;
     (void)ts_sides_form(&grid);
     CU_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
     int occ = 0;
     CU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kern, threads, (size_t)bytes));
-    int64_t nblk = (a.M + TS_BM - 1) / TS_BM, wave = (int64_t)(occ > 0 ? occ : 1) * (c->n_sm > 0 ? c->n_sm : 1);
+    int64_t nblk = (a.M + bm - 1) / bm, need = (nblk + teams - 1) / teams;
+    int64_t wave = (int64_t)(occ > 0 ? occ : 1) * (c->n_sm > 0 ? c->n_sm : 1);
     if (grid > 0 && grid < wave) wave = grid;
-    kern<<<(unsigned)(nblk < wave ? nblk : wave), threads, bytes, c->stream>>>(a, nblk);
+    kern<<<(unsigned)(need < wave ? need : wave), threads, bytes, c->stream>>>(a, nblk);
     CU_LAUNCHED();
 }
 
 template <bool BWD>
 static void to_launch(cu_impl *c, const to_args &a, int KP, int k3) {
     if (k3) {  // KP <= 128
-        switch (KP) {
-        case 16: to_launch_k(c, k_tm_out3<16, BWD>, a, T3_THREADS, t3_smem_bytes(KP)); break;
-        case 32: to_launch_k(c, k_tm_out3<32, BWD>, a, T3_THREADS, t3_smem_bytes(KP)); break;
-        case 64: to_launch_k(c, k_tm_out3<64, BWD>, a, T3_THREADS, t3_smem_bytes(KP)); break;
-        default: to_launch_k(c, k_tm_out3<128, BWD>, a, T3_THREADS, t3_smem_bytes(KP)); break;
-        }
+        ts_by_depth(KP, [&](auto kp) {
+            constexpr int kpc = decltype(kp)::value < T3_CZ ? decltype(kp)::value : T3_CZ;  // 256: not taken
+            if (k3 == 1) to_launch_k(c, k_tm_out3<kpc, BWD, 1>, a, T3_THREADS, t3_smem_bytes(KP), TS_BM, 1);
+            else to_launch_k(c, k_tm_out3<kpc, BWD, 2>, a, T3_THREADS, t3_smem_bytes(KP), TS_BM / 2, 2);
+        });
         g_out3_runs++;
     } else {
         ts_by_depth(KP, [&](auto kp) {
-            to_launch_k(c, k_tm_out2<decltype(kp)::value, BWD>, a, TS_THREADS, to_smem_bytes(KP));
+            to_launch_k(c, k_tm_out2<decltype(kp)::value, BWD>, a, TS_THREADS, to_smem_bytes(KP), TS_BM, 1);
         });
     }
     g_out_runs++;

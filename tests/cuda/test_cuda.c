@@ -972,18 +972,19 @@ static void test_trimul_sides(int64_t N, int c_z, int c, int incoming, int bias,
 // then the forward output and dz against the old path's on the GPU within the same
 // tolerance; the kernel checked to have run where it applies (bf16, c and c_z multiples
 // of 8 up to 256, a fused mode) and not elsewhere. kern: the PF_TRIMUL_OUT value, 1
-// (k_tm_out2) or 2 (k_tm_out3 where c, c_z <= 128, checked to have run there; k_tm_out2
-// elsewhere).
+// (k_tm_out2), 2 or 3 (k_tm_out3 with one or two teams of warps where c, c_z <= 128,
+// checked to have run there; k_tm_out2 elsewhere).
 static void test_trimul_out(int64_t N, int c_z, int c, int incoming, int bias, int use_mask, int fused, int kern) {
     int64_t runs0 = pf_cuda_trimul_out_runs(H_gpu), runs30 = pf_cuda_trimul_out3_runs(H_gpu);
     pf_cuda_set_trimul_out(H_gpu, kern);
     test_trimul_path(N, c_z, c, incoming, bias, use_mask, fused);
     int64_t runs = pf_cuda_trimul_out_runs(H_gpu) - runs0, runs3 = pf_cuda_trimul_out3_runs(H_gpu) - runs30;
     char label[256], s[320];
-    snprintf(label, sizeof label, "%s trimul out%d %s N%lld c_z%d c%d bias %d mask %d mode %d", H_gpu->name,
-             kern + 1, incoming ? "in" : "out", (long long)N, c_z, c, bias, use_mask, fused);
+    snprintf(label, sizeof label, "%s trimul %s %s N%lld c_z%d c%d bias %d mask %d mode %d", H_gpu->name,
+             kern == 1 ? "out2" : kern == 2 ? "out3" : "out3 teams", incoming ? "in" : "out", (long long)N, c_z, c,
+             bias, use_mask, fused);
     int want = fused && H_bf16 && c_z % 8 == 0 && c % 8 == 0 && c_z <= 256 && c <= 256;
-    int want3 = want && kern == 2 && c_z <= 128 && c <= 128;
+    int want3 = want && kern >= 2 && c_z <= 128 && c <= 128;
     tl_check(want ? runs > 0 : runs == 0, label, "k_tm_out2/3 ran %lld times, expected %s", (long long)runs,
              want ? "some" : "none");
     tl_check(want3 ? runs3 == runs : runs3 == 0, label, "k_tm_out3 ran %lld of %lld times, expected %s",
@@ -1502,9 +1503,10 @@ void cuda_trimul(void) {
     // tiles) and 256 (c_z 136: a partial third tile), c != c_z, with and without biases
     // and masks, modes 3 (X channel-major) and 1 (x position-major); c_z 10 and the unfused
     // mode 0 keep the old path (checked not to run)
-    // PF_TRIMUL_OUT=2 (k_tm_out3) on the same cases: depths 16 .. 128 (c_z 136 keeps
-    // k_tm_out2), c_z 64 and 8 below the block's 128 channels (warps past c_z store nothing)
-    for (int kern = 1; kern <= 2; kern++) {
+    // PF_TRIMUL_OUT=2 and 3 (k_tm_out3, one and two teams) on the same cases: depths 16 ..
+    // 128 (c_z 136 keeps k_tm_out2), c_z 64 and 8 below the block's 128 channels (warps
+    // past c_z store nothing); with two teams, N 7 (49 positions) leaves a team idle
+    for (int kern = 1; kern <= 3; kern++) {
         test_trimul_out(7, 8, 16, 1, 1, 0, 4, kern);
         test_trimul_out(12, 8, 24, 1, 1, 1, 4, kern);
         test_trimul_out(16, 16, 32, 0, 1, 1, 4, kern);
@@ -1526,7 +1528,7 @@ void cuda_trimul(void) {
         pf_cuda_set_trimul_sides(H_gpu, 0, 0);
     }
     if (quick) return;
-    for (int kern = 1; kern <= 2; kern++) {
+    for (int kern = 1; kern <= 3; kern++) {
         test_trimul_out(40, 128, 128, 1, 0, 0, 4, kern);
         test_trimul_out(65, 32, 64, 0, 1, 1, 4, kern);
     }
