@@ -77,4 +77,16 @@ void cu_tm_out_fwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, 
 void cu_tm_out_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, pf_trimul_p *g, void *x,
                    int64_t ldx, const void *zl, void *dzl, void *region, size_t bytes, const pf_act *d_out);
 
+// PF_TRIMUL_OUT=1 or 2 (cu_trimul_outk.cu: k_tm_out2, k_tm_out3; default 0): the output
+// part's two projections and its gate as one tensor-core kernel over M positions, xl
+// (M, cx) and zl (M, cz) read once. Forward: out (M, cz) = sigmoid(zl W_g^T + b_g) * (xl W_z^T + b_z). Backward from
+// dy = d out: y <- d g (the gate pre-activation's gradient), g <- d y (cu_tm_gate_bwd's
+// outputs, (M, cz) each). Return 0 without launching where the kernel does not apply
+// (switched off, fp32, c or c_z not a multiple of 8 or over 256, unaligned rows, before
+// sm_80): the caller runs the GEMMs and the gate kernel.
+int cu_tm_out_fused_fwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, const void *xl, const void *zl,
+                        void *out);
+int cu_tm_out_fused_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, const void *xl, const void *zl,
+                        const void *dy, void *y, void *g);
+
 #endif

@@ -2,6 +2,8 @@
 // the gate Linear_g and its sigmoid), over pieces of positions in a caller's
 // region (cu_trimul.cuh). Position-wise, so the unsharded module (cu_trimul.cu,
 // M = N*N) and the row-sharded one (cu_dap_trimul.cu, M = n*N) share it.
+// PF_TRIMUL_OUT=1: the two projections and the gate (or its backward) of a row piece as
+// one tensor-core kernel, k_tm_out2 (cu_trimul_outk.cu), where it applies.
 #include "cu_trimul.cuh"
 
 size_t cu_tm_out_row_bytes(int c, int c_z, size_t es, int bwd) {
@@ -32,6 +34,7 @@ void cu_tm_out_fwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, 
         int64_t n = M - r0 < R ? M - r0 : R;
         char *o = (char *)out + (size_t)(r0 * cz) * es;
         ln_out_fwd(c, r0, n, cx, p, x, ldx, xl);
+        if (cu_tm_out_fused_fwd(c, n, cx, cz, p, xl, (const char *)zl + (size_t)(r0 * cz) * es, o)) continue;
         cu_linear_fwd(c, n, cx, cz, &p->z, xl, o, 0);
         cu_linear_fwd(c, n, cz, cz, &p->g, (const char *)zl + (size_t)(r0 * cz) * es, gate, 0);
         cu_tm_gate_out(c, o, gate, n * cz);
@@ -59,11 +62,14 @@ void cu_tm_out_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, 
         char *xp = (char *)x + (size_t)(ldx ? r0 : r0 * cx) * es;        // (n, c) or (c, ldx)
         const char *zp = (const char *)zl + (size_t)(r0 * cz) * es;      // (n, c_z)
         char *dzp = (char *)dzl + (size_t)(r0 * cz) * es;
+        const char *dop = (const char *)d_out + (size_t)(r0 * cz) * es;  // (n, c_z)
         ln_out_fwd(c, r0, n, cx, p, x, ldx, xl);
-        cu_linear_fwd(c, n, cx, cz, &p->z, xl, y, 0);
-        cu_linear_fwd(c, n, cz, cz, &p->g, zp, gate, 0);
-        // out = sigmoid(gate) * y: y <- d gate_pre, gate <- d y
-        cu_tm_gate_bwd(c, (const char *)d_out + (size_t)(r0 * cz) * es, gate, y, n * cz);
+        // out = sigmoid(gate) * y: y <- d gate_pre, gate <- d y (PF_TRIMUL_OUT=1: one kernel)
+        if (!cu_tm_out_fused_bwd(c, n, cx, cz, p, xl, zp, dop, y, gate)) {
+            cu_linear_fwd(c, n, cx, cz, &p->z, xl, y, 0);
+            cu_linear_fwd(c, n, cz, cz, &p->g, zp, gate, 0);
+            cu_tm_gate_bwd(c, dop, gate, y, n * cz);
+        }
         linear_bwd_set(c, n, cz, cz, &p->g, &g->g, zp, y, dzp);
         linear_bwd_set(c, n, cx, cz, &p->z, &g->z, xl, gate, dxl);  // d xl
         if (ldx) cu_tm_ln_cm_bwd_set(c, n, cx, &p->ln_out, &g->ln_out, xp, ldx, dxl);  // dx, over X

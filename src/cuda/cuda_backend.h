@@ -67,6 +67,17 @@ int64_t pf_cuda_trimul_cm_runs(pf_backend *be);
 int pf_cuda_set_tm_ln_cm(pf_backend *be, int variant);
 // Launches of variant 2's kernels so far, in this process (tests).
 int64_t pf_cuda_tm_ln_cm2_runs(pf_backend *be);
+// The output part's projections and gate as one tensor-core kernel (cu_trimul_outk.cu;
+// bf16, sm_80+): 1 k_tm_out2, 2 k_tm_out3 (c, c_z <= 128; else k_tm_out2), 3 the same with
+// two teams of warps per block, 0 the GEMMs and gate kernels (the default until
+// measured); other values: back to PF_TRIMUL_OUT
+// (read at the next use) or that default. Not the old path's bits (the products'
+// summation order); process-wide.
+void pf_cuda_set_trimul_out(pf_backend *be, int on);
+// Launches of either kernel so far, in this process (tests).
+int64_t pf_cuda_trimul_out_runs(pf_backend *be);
+// Launches of k_tm_out3 so far, in this process (tests).
+int64_t pf_cuda_trimul_out3_runs(pf_backend *be);
 // The transition's hidden layer as one tensor-core kernel per pass (bf16, sm_80+, c a
 // multiple of 8 up to 256; cu_transition_fused.cu): 1 with the input LayerNorm in the
 // forward kernel's prologue (the default; PF_TR_FUSED at backend creation sets the

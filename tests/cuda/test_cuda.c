@@ -964,6 +964,62 @@ static void test_trimul_sides(int64_t N, int c_z, int c, int incoming, int bias,
     finish(label);
 }
 
+// PF_TRIMUL_OUT=1 (pf_cuda_set_trimul_out): the output part's two projections and its gate
+// as one tensor-core kernel (cu_trimul_outk.cu). Not the old path's bits (the products'
+// summation order over k is mma.sync's, not cuBLASLt's), so: the whole module against the
+// CPU reference with the usual tolerances (test_trimul_path in mode `fused`: forward whole
+// and in row pieces, inference pieces, backward, parameter gradients, the sharded entry),
+// then the forward output and dz against the old path's on the GPU within the same
+// tolerance; the kernel checked to have run where it applies (bf16, c and c_z multiples
+// of 8 up to 256, a fused mode) and not elsewhere. kern: the PF_TRIMUL_OUT value, 1
+// (k_tm_out2), 2 or 3 (k_tm_out3 with one or two teams of warps where c, c_z <= 128,
+// checked to have run there; k_tm_out2 elsewhere).
+static void test_trimul_out(int64_t N, int c_z, int c, int incoming, int bias, int use_mask, int fused, int kern) {
+    int64_t runs0 = pf_cuda_trimul_out_runs(H_gpu), runs30 = pf_cuda_trimul_out3_runs(H_gpu);
+    pf_cuda_set_trimul_out(H_gpu, kern);
+    test_trimul_path(N, c_z, c, incoming, bias, use_mask, fused);
+    int64_t runs = pf_cuda_trimul_out_runs(H_gpu) - runs0, runs3 = pf_cuda_trimul_out3_runs(H_gpu) - runs30;
+    char label[256], s[320];
+    snprintf(label, sizeof label, "%s trimul %s %s N%lld c_z%d c%d bias %d mask %d mode %d", H_gpu->name,
+             kern == 1 ? "out2" : kern == 2 ? "out3" : "out3 teams", incoming ? "in" : "out", (long long)N, c_z, c,
+             bias, use_mask, fused);
+    int want = fused && H_bf16 && c_z % 8 == 0 && c % 8 == 0 && c_z <= 256 && c <= 256;
+    int want3 = want && kern >= 2 && c_z <= 128 && c <= 128;
+    tl_check(want ? runs > 0 : runs == 0, label, "k_tm_out2/3 ran %lld times, expected %s", (long long)runs,
+             want ? "some" : "none");
+    tl_check(want3 ? runs3 == runs : runs3 == 0, label, "k_tm_out3 ran %lld of %lld times, expected %s",
+             (long long)runs3, (long long)runs, want3 ? "all" : "none");
+    h_params_reset();
+    pf_trimul_dims d = {N, c_z, c, incoming};
+    pf_trimul_p P, G, Pd, Gd;
+    h_trimul_params(&P, &G, &Pd, &Gd, c_z, c, bias);
+    int64_t nz = N * N * c_z;
+    hbuf z = h_rand(nz, 1, 9), mk = h_mask(N * N, 0, 0.3, 10), dout = h_rand(nz, 1, 11);
+    pf_mem mg = H_gpu->trimul_mem(H_gpu, &d);
+    void *gs = h_gpu_raw(mg.saved), *gw = h_gpu_raw(mg.ws);
+    int ln_was = pf_cuda_set_tm_ln_cm(H_gpu, fused == 4 ? 2 : 1);
+    pf_cuda_set_trimul_fused(H_gpu, fused >= 3 ? 3 : fused);
+    real *o[2], *g[2];
+    for (int v = 0; v < 2; v++) {  // 0: the old path, 1: k_tm_out2 or 3
+        pf_cuda_set_trimul_out(H_gpu, v ? kern : 0);
+        hbuf og = h_poison(nz);
+        hgrad dz = g_in(nz, 12);
+        h_reset_grads();
+        H_gpu->trimul_fwd(H_gpu, &d, &Pd, z.d, use_mask ? mk.d : NULL, og.d, gs, gw);
+        H_gpu->trimul_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, gs, dout.d, dz.b.d, gw);
+        o[v] = h_download(&og);
+        g[v] = h_download(&dz.b);
+    }
+    snprintf(s, sizeof s, "%s fwd vs old path", label);
+    h_compare(s, o[1], o[0], nz, H_tol);
+    snprintf(s, sizeof s, "%s dz vs old path", label);
+    h_compare(s, g[1], g[0], nz, H_tol);
+    pf_cuda_set_trimul_out(H_gpu, -1);  // PF_TRIMUL_OUT / the default again
+    pf_cuda_set_trimul_fused(H_gpu, -1);
+    pf_cuda_set_tm_ln_cm(H_gpu, ln_was);
+    finish(label);
+}
+
 // The column-sharded entry (cu_dap_pwavg.cu) with one rank is the unsharded op:
 // forward, dm, dz and the parameter gradients against the CPU reference (oc, dm_ref,
 // dz_ref: its results from the starts g_in(seed), g_in(seed + 1)), the same bits twice.
@@ -1556,7 +1612,40 @@ void cuda_trimul(void) {
     test_trimul_path(8, 16, 16, 0, 0, 1, 1);
     test_trimul_path(12, 8, 24, 1, 1, 1, 1);
     test_trimul_path(9, 10, 16, 0, 1, 1, 1);
+    // PF_TRIMUL_OUT=1 (k_tm_out2): N*N odd and not a multiple of the 128-position block
+    // (row pieces of odd sizes too), depths 16 (c_z 8 padded), 32, 128 (two 64-channel
+    // tiles) and 256 (c_z 136: a partial third tile), c != c_z, with and without biases
+    // and masks, modes 3 (X channel-major) and 1 (x position-major); c_z 10 and the unfused
+    // mode 0 keep the old path (checked not to run)
+    // PF_TRIMUL_OUT=2 and 3 (k_tm_out3, one and two teams) on the same cases: depths 16 ..
+    // 128 (c_z 136 keeps k_tm_out2), c_z 64 and 8 below the block's 128 channels (warps
+    // past c_z store nothing); with two teams, N 7 (49 positions) leaves a team idle
+    for (int kern = 1; kern <= 3; kern++) {
+        test_trimul_out(7, 8, 16, 1, 1, 0, 4, kern);
+        test_trimul_out(12, 8, 24, 1, 1, 1, 4, kern);
+        test_trimul_out(16, 16, 32, 0, 1, 1, 4, kern);
+        test_trimul_out(33, 128, 128, 0, 1, 1, 4, kern);
+        test_trimul_out(12, 136, 40, 1, 0, 1, 4, kern);
+        test_trimul_out(12, 8, 24, 0, 1, 1, 1, kern);
+        test_trimul_out(9, 10, 16, 0, 1, 1, 4, kern);
+        test_trimul_out(12, 8, 24, 1, 1, 1, 0, kern);
+        // persistent blocks looping over several position blocks (k_tm_out2: serpentine
+        // column tiles; k_tm_out3: both row buffers): 2 blocks over 9 position blocks, 1
+        // over 4 (k_tm_out2: 3 tiles, the last partial), 3 over 9 at c_z 64, c 128
+        pf_cuda_set_trimul_sides(H_gpu, 2, 2);
+        test_trimul_out(33, 128, 128, 0, 1, 1, 4, kern);
+        pf_cuda_set_trimul_sides(H_gpu, 2, 1);
+        test_trimul_out(20, 136, 40, 1, 1, 0, 4, kern);
+        test_trimul_out(20, 64, 128, 0, 1, 1, 4, kern);
+        pf_cuda_set_trimul_sides(H_gpu, 2, 3);
+        test_trimul_out(33, 64, 128, 1, 1, 1, 4, kern);
+        pf_cuda_set_trimul_sides(H_gpu, 0, 0);
+    }
     if (quick) return;
+    for (int kern = 1; kern <= 3; kern++) {
+        test_trimul_out(40, 128, 128, 1, 0, 0, 4, kern);
+        test_trimul_out(65, 32, 64, 0, 1, 1, 4, kern);
+    }
     test_trimul_sides(40, 128, 128, 0, 1, 1, 1);
     test_trimul_sides(65, 32, 64, 1, 0, 1, 2);
     test_trimul_sides(200, 128, 128, 0, 1, 1, 0);
