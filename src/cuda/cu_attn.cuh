@@ -110,8 +110,9 @@ int attn_lnb_bwd(cu_impl *c, int64_t n, int cb, int H, const pf_layernorm_p *ln,
 void attn_colsum_add_ld(cu_impl *c, int64_t M, int N, const void *x, int64_t ldx, float *out);
 
 // ---- the projections as one GEMM (cu_attn_proj.cu), PF_ATTN_PROJ ----------------------
-// Whether they run (PF_ATTN_PROJ=1 / pf_cuda_set_attn_proj(be, 1); default 0, the four GEMMs).
-int attn_proj_on(void);
+// Whether they run in the forward (fwd) or the backward: PF_ATTN_PROJ / pf_cuda_set_attn_proj
+// 1 both, 2 the forward only, 3 the backward only, 0 neither (the default, the four GEMMs).
+int attn_proj_on(int fwd);
 void attn_proj_ran(void);  // counts the pieces that took the path (tests)
 // W_cat (4 HC, c_in) = [W_q; W_k; W_v; W_g] and b_cat (4 HC, or NULL when none of the four has a
 // bias) in the act type, in pool memory (the caller releases it).

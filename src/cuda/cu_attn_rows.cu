@@ -216,9 +216,9 @@ static void rows_fwd_piece(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p
 static void *slot(void *z, int k, int64_t HC, size_t e) { return (char *)z + (size_t)k * (size_t)HC * e; }
 
 // The path's conditions (cu_attn_proj.cu): fused passes on, HC in 8s (16-byte slots), rows in place.
-static int proj_ok(const pf_attn_dims *d, int gather) {
+static int proj_ok(const pf_attn_dims *d, int gather, int fwd) {
     int HC = d->H * d->c_h;
-    return attn_proj_on() && attn_fuse_on() && !gather && HC % 8 == 0 && HC <= 2048;
+    return attn_proj_on(fwd) && attn_fuse_on() && !gather && HC % 8 == 0 && HC <= 2048;
 }
 
 // rows_fwd_piece with q, k, v, g from one GEMM into X (RL, 5 HC) = [q|k|v|g|o] per position,
@@ -261,7 +261,7 @@ void attn_rows_fwd(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const 
     int gather = attn_gathers(d, R);
     if (xln_ready && R < d->B) pf_die("attn_rows_fwd: LN(x) ready with %lld rows per piece of %lld", (long long)R,
                                       (long long)d->B);
-    int cat = proj_ok(d, gather);
+    int cat = proj_ok(d, gather, 1);
     for (int64_t r0 = 0; r0 < d->B; r0 += R) {
         int64_t n = d->B - r0 < R ? d->B - r0 : R;
         if (cat) rows_fwd_piece_cat(c, d, p, x, key_mask, biasT, out, o_sv, lse_sv, region, r0, n, xln_ready);
@@ -419,7 +419,7 @@ static void rows_bwd_piece_cat(cu_impl *c, const attn_bwd_args *A, int64_t r0, i
 static int proj_bwd_ok(const attn_bwd_args *A, int gather) {
     const pf_attn_dims *d = A->d;
     int64_t ps = d->transpose ? d->B : 1, ldz = 8 * (int64_t)d->H * d->c_h;
-    return proj_ok(d, gather) && A->o && (d->L + 256) * ps * ldz < 2147483647LL - 4096;
+    return proj_ok(d, gather, 0) && A->o && (d->L + 256) * ps * ldz < 2147483647LL - 4096;
 }
 
 void attn_rows_bwd(cu_impl *c, const attn_bwd_args *a) {

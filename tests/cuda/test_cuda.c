@@ -1359,6 +1359,14 @@ static void test_attention_proj(void) {
     test_attn("tri_start big", big_s, 1, 1, 1100);
     test_attn("tri_end big", big_e, 1, 1, 1110);
     tl_check(pf_cuda_attn_proj_runs(H_gpu) > runs, "attn proj", "the one-GEMM path never ran");
+    // one half on, the other the four GEMMs (PF_ATTN_PROJ=2: the forward only, 3: the backward only)
+    attn_proj = 0;
+    for (int mode = 2; mode <= 3; mode++) {
+        pf_cuda_set_attn_proj(H_gpu, mode);
+        attn_tag = mode == 2 ? "proj fwd only " : "proj bwd only ";
+        test_attn("tri_start big", big_s, 1, 1, 1100);
+        test_attn("msa_row", (pf_attn_dims){5, 7, 12, 3, 8, 6, PF_BIAS_PAIR, 0}, 1, 1, 1000);
+    }
     printf("attn proj: forward bit-identical to the four-GEMM path in %d of %d cases\n", attn_proj_same,
            attn_proj_same + attn_proj_diff);
     attn_brief = 0;
