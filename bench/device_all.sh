@@ -80,15 +80,15 @@ for s in ${STAGES:-parity tests bench train}; do
                 $P/pairfold bench --preset af3 --device cuda --n ${KPROF_N:-1024} --reps 1
             python3 bench/ncu_summary.py $OUT/kprof_block.log >> $S 2>&1 ;;
     memcheck) # test_cuda --quick under memcheck, one process per group in parallel (the whole program
-            # in one process takes well over 400 s): the four attention parts and the other op groups
+            # in one process takes well over 400 s): the attention parts and the other op groups
             # (session 11: 229 s); `core` is the tests outside the module ops (test_basic ... cuda_core_attn).
             CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
-            for g in ${MEMCHECK_GROUPS:-attn.1 attn.2 attn.3 attn.4 core trimul structure heads global_attn transition opm pwavg}; do
+            for g in ${MEMCHECK_GROUPS:-attn.1 attn.2 attn.3 attn.4 attn.5 core trimul structure heads global_attn transition opm pwavg}; do
                 ( timeout ${MEMCHECK_LIMIT:-300} $CS --tool memcheck --error-exitcode 3 $P/test_cuda --quick --only $g \
                       > $OUT/memcheck_$g.log 2>&1; echo "rc=$?" >> $OUT/memcheck_$g.log ) &
             done
             wait
-            for g in ${MEMCHECK_GROUPS:-attn.1 attn.2 attn.3 attn.4 core trimul structure heads global_attn transition opm pwavg}; do
+            for g in ${MEMCHECK_GROUPS:-attn.1 attn.2 attn.3 attn.4 attn.5 core trimul structure heads global_attn transition opm pwavg}; do
                 echo "== memcheck $g: $(grep -h 'passed,' $OUT/memcheck_$g.log | tail -1) $(grep -h 'ERROR SUMMARY' $OUT/memcheck_$g.log | tail -1) $(tail -1 $OUT/memcheck_$g.log)" >> $S
             done ;;
     ops)    # op level (triangle attention, triangle multiplication): pairfold vs PyTorch eager vs

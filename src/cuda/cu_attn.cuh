@@ -106,5 +106,26 @@ int attn_lnb_fwd(cu_impl *c, int64_t n, int cb, int H, const pf_layernorm_p *ln,
 int attn_lnb_bwd(cu_impl *c, int64_t n, int cb, int H, const pf_layernorm_p *ln, pf_layernorm_p *g_ln,
                  const pf_linear_p *bias, pf_linear_p *g_bias, const void *src, const void *d_ln, const void *dzb,
                  void *d_src);
+// out (N) += the column sums of x (M, N), rows ldx apart (ldx a multiple of 8 when not N).
+void attn_colsum_add_ld(cu_impl *c, int64_t M, int N, const void *x, int64_t ldx, float *out);
+
+// ---- the projections as one GEMM (cu_attn_proj.cu), PF_ATTN_PROJ ----------------------
+// Whether they run in the forward (fwd) or the backward: PF_ATTN_PROJ / pf_cuda_set_attn_proj
+// 1 both, 2 the forward only, 3 the backward only, 0 neither (the default, the four GEMMs).
+int attn_proj_on(int fwd);
+void attn_proj_ran(void);  // counts the pieces that took the path (tests)
+// W_cat (4 HC, c_in) = [W_q; W_k; W_v; W_g] and b_cat (4 HC, or NULL when none of the four has a
+// bias) in the act type, in pool memory (the caller releases it).
+void attn_proj_cat(cu_impl *c, const pf_attn_p *p, int c_in, int HC, const void **w, const void **b);
+// og (M, HC) = sigmoid(g) * o, g and o rows ldz apart; oc (may be NULL) = o as (M, HC).
+void attn_gate_mul_ld(cu_impl *c, void *og, const void *g, const void *o, int64_t ldz, void *oc, int64_t M, int HC);
+// The gate's backward from dy = d og and the pre-activation gp (rows ldz apart) and o (M, HC):
+// og = s o, dO = dy s, dg = d gp (rows ldz apart; dO may overwrite gp, dg dy).
+void attn_gate_bwd_ld(cu_impl *c, const void *dy, const void *gp, const void *o, void *og, void *dO, void *dg,
+                      int64_t ldz, int64_t M, int HC);
+// From dz = [dq|dk|dv|dg] (M, 4 HC; rows ldz apart): d_xln (M, c_in) written, the four weight
+// and bias gradients += (one GEMM each for d_xln and the weights).
+void attn_proj_bwd(cu_impl *c, int64_t M, int c_in, int HC, const pf_attn_p *p, pf_attn_p *g, const void *xln,
+                   const void *dz, int64_t ldz, void *d_xln);
 
 #endif

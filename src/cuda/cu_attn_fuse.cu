@@ -503,10 +503,11 @@ __global__ void __launch_bounds__(LNB_THREADS, HB <= 4 ? 2 : 1)
 
 // ---- Linear backward with a 16-byte column sum ------------------------------------------
 
-// part (gridDim.x, N): column sums of x (M, N) over the block's contiguous rows; N / 8 threads
-// per row (8 columns each), 256 / (N / 8) rows at once, summed per slot then over slots in order.
+// part (gridDim.x, N): column sums of x (M, N; rows ldx apart) over the block's contiguous rows;
+// N / 8 threads per row (8 columns each), 256 / (N / 8) rows at once, summed per slot then over
+// slots in order.
 template <typename T>
-__global__ void __launch_bounds__(256) k_colsum_v(int64_t M, int N, const T *x, float *part) {
+__global__ void __launch_bounds__(256) k_colsum_v(int64_t M, int N, const T *x, int64_t ldx, float *part) {
     __shared__ float red[256 * 8];
     int tpr = N / 8, slots = 256 / tpr, slot = threadIdx.x / tpr, c0 = (threadIdx.x % tpr) * 8;
     int64_t per = (M + gridDim.x - 1) / gridDim.x;
@@ -516,7 +517,7 @@ __global__ void __launch_bounds__(256) k_colsum_v(int64_t M, int N, const T *x, 
 #pragma unroll 4
         for (int64_t r = r0 + slot; r < r1; r += slots) {
             float v[8];
-            ld8(x, r * N + c0, v);
+            ld8(x, r * ldx + c0, v);
 #pragma unroll
             for (int j = 0; j < 8; j++) a[j] += v[j];
         }
@@ -536,17 +537,26 @@ __global__ void k_lnb_reduce(int nb, int K, int C, const float *part, float *o0,
 // out (N) += the column sums of x (M, N) act: the 16-byte kernel where N is a multiple of 8 up
 // to 2048 and x aligned (cu_colsum_add's one column per thread, 2-byte loads, keeps too few
 // bytes in flight for a z-sized x), else cu_colsum_add.
-static void attn_colsum_add(cu_impl *c, int64_t M, int N, const void *x, float *out) {
-    if (N % 8 || N > 2048 || !cu_vec_ok((int64_t)N, x)) return cu_colsum_add(c, M, N, x, CU_ACT, out, 1.f);
+// ldx (>= N, a multiple of 8): x's rows ldx elements apart (attn_colsum_add_ld only).
+static void attn_colsum_add(cu_impl *c, int64_t M, int N, const void *x, float *out, int64_t ldx = 0) {
+    if (ldx && ldx != N) {
+        if (N % 8 || N > 2048 || ldx % 8 || !cu_vec_ok((int64_t)N, x)) pf_die("attn_colsum_add_ld: N %d, ldx %lld", N, (long long)ldx);
+    } else if (N % 8 || N > 2048 || !cu_vec_ok((int64_t)N, x)) {
+        return cu_colsum_add(c, M, N, x, CU_ACT, out, 1.f);
+    }
     int64_t nbl = (M + 63) / 64;
     int nb = (int)(nbl < 1024 ? (nbl < 1 ? 1 : nbl) : 1024);
     size_t mark = cu_pool_mark(c);
     float *part = (float *)cu_pool_get(c, sizeof(float) * (size_t)nb * (size_t)N);
-    CU_DISPATCH(c, T, k_colsum_v<T><<<nb, 256, 0, c->stream>>>(M, N, (const T *)x, part));
+    CU_DISPATCH(c, T, k_colsum_v<T><<<nb, 256, 0, c->stream>>>(M, N, (const T *)x, ldx ? ldx : N, part));
     CU_LAUNCHED();
     k_lnb_reduce<<<(N + 255) / 256, 256, 0, c->stream>>>(nb, 1, N, part, out, NULL, NULL);
     CU_LAUNCHED();
     cu_pool_release(c, mark);
+}
+
+void attn_colsum_add_ld(cu_impl *c, int64_t M, int N, const void *x, int64_t ldx, float *out) {
+    attn_colsum_add(c, M, N, x, out, ldx);
 }
 
 void attn_linear_bwd(cu_impl *c, int64_t M, int in, int out, const pf_linear_p *p, pf_linear_p *g, const void *x,

@@ -211,14 +211,62 @@ static void rows_fwd_piece(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p
     }
 }
 
+// ---- PF_ATTN_PROJ: the projections as one GEMM over interleaved rows (cu_attn_proj.cu) ----
+
+static void *slot(void *z, int k, int64_t HC, size_t e) { return (char *)z + (size_t)k * (size_t)HC * e; }
+
+// The path's conditions (cu_attn_proj.cu): fused passes on, HC in 8s (16-byte slots), rows in place.
+static int proj_ok(const pf_attn_dims *d, int gather, int fwd) {
+    int HC = d->H * d->c_h;
+    return attn_proj_on(fwd) && attn_fuse_on() && !gather && HC % 8 == 0 && HC <= 2048;
+}
+
+// rows_fwd_piece with q, k, v, g from one GEMM into X (RL, 5 HC) = [q|k|v|g|o] per position,
+// the core at that stride; o copied to o_sv by the gate's pass. Region: xln | X (5 of
+// rows_bytes' q buffers) | og | lse.
+static void rows_fwd_piece_cat(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x,
+                               const void *key_mask, const float *biasT, void *out, void *o_sv, float *lse_sv,
+                               char *region, int64_t r0, int64_t n, int xln_ready) {
+    size_t e = cu_esz(c);
+    int64_t RL = n * d->L, HC = (int64_t)d->H * d->c_h, ldx = 5 * HC;
+    cu_carver cv = {region, 0};
+    void *xln = cu_carve(&cv, (size_t)(RL * d->c_in) * e);
+    void *X = cu_carve(&cv, (size_t)(RL * ldx) * e);  // (RL, 5 HC)
+    void *og = cu_carve(&cv, (size_t)(RL * HC) * e);
+    float *lse = (float *)cu_carve(&cv, sizeof(float) * (size_t)(n * d->H * d->L));
+    if (lse_sv) lse = lse_sv + r0 * d->H * d->L;
+    const void *xs = rows_at(c, d, x, r0, d->c_in), *ms = rows_at(c, d, key_mask, r0, 1);
+    if (!xln_ready) cu_ln_fwd(c, RL, d->c_in, &p->ln, xs, xln);
+    size_t mark = cu_pool_mark(c);
+    const void *w, *b;
+    attn_proj_cat(c, p, d->c_in, (int)HC, &w, &b);
+    cu_gemm_bias_act(c, 0, 1, RL, 4 * HC, d->c_in, xln, d->c_in, w, d->c_in, X, ldx, b);  // [q|k|v|g]
+    cu_pool_release(c, mark);
+    fa_args a = rows_args(d, n, 0, ms);
+    a.HC = ldx;
+    a.q = slot(X, 0, HC, e); a.k = slot(X, 1, HC, e); a.v = slot(X, 2, HC, e);
+    a.biasT = biasT;
+    a.bias_bf16 = c->bf16;
+    a.out_o = slot(X, 4, HC, e);
+    a.lse = lse;
+    fa_forward(c, &a);
+    void *oc = o_sv ? (void *)rows_at(c, d, o_sv, r0, HC) : NULL;
+    attn_gate_mul_ld(c, og, slot(X, 3, HC, e), slot(X, 4, HC, e), ldx, oc, RL, (int)HC);
+    cu_linear_fwd(c, RL, (int)HC, d->c_in, &p->o, og, (void *)rows_at(c, d, out, r0, d->c_in), 0);
+    attn_proj_ran();
+}
+
 void attn_rows_fwd(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x, const void *key_mask,
                    const float *biasT, void *out, void *o_sv, float *lse_sv, char *region, int64_t R, int xln_ready) {
     int gather = attn_gathers(d, R);
     if (xln_ready && R < d->B) pf_die("attn_rows_fwd: LN(x) ready with %lld rows per piece of %lld", (long long)R,
                                       (long long)d->B);
-    for (int64_t r0 = 0; r0 < d->B; r0 += R)
-        rows_fwd_piece(c, d, p, x, key_mask, biasT, out, o_sv, lse_sv, region, gather, r0, d->B - r0 < R ? d->B - r0 : R,
-                       xln_ready);
+    int cat = proj_ok(d, gather, 1);
+    for (int64_t r0 = 0; r0 < d->B; r0 += R) {
+        int64_t n = d->B - r0 < R ? d->B - r0 : R;
+        if (cat) rows_fwd_piece_cat(c, d, p, x, key_mask, biasT, out, o_sv, lse_sv, region, r0, n, xln_ready);
+        else rows_fwd_piece(c, d, p, x, key_mask, biasT, out, o_sv, lse_sv, region, gather, r0, n, xln_ready);
+    }
 }
 
 typedef struct { void *xln, *q, *k, *v, *g, *og, *dO, *dk, *dv, *d_xln, *xc, *doc, *dxc, *oc, *mc; float *D, *part, *lse; } rows_bw;
@@ -240,6 +288,21 @@ static void rows_bwd_carve(cu_impl *c, const pf_attn_dims *d, int64_t n, int64_t
     w->mc = gather ? cu_carve(&cv, (size_t)(n * d->L) * e) : NULL;
     w->oc = gather || remake ? cu_carve(&cv, nq) : NULL;
     w->lse = remake ? (float *)cu_carve(&cv, sizeof(float) * (size_t)(n * d->H * d->L)) : NULL;
+}
+
+// The LayerNorm's backward of d_xln into dxs (may be NULL), with the bias logits' gradient
+// joined where the bias is made from x itself in one piece (attn_bwd_args.self_dzb).
+static void rows_bwd_ln(cu_impl *c, const attn_bwd_args *A, int64_t n, const void *xs, const void *xln, void *d_xln,
+                        void *dxs) {
+    const pf_attn_dims *d = A->d;
+    const pf_attn_p *p = A->p;
+    pf_attn_p *g = A->g;
+    int64_t RL = n * d->L;
+    const void *dzb = n == d->B && A->self_dzb ? A->self_dzb(A->ctx) : NULL;
+    if (!dzb || !attn_lnb_bwd(c, RL, d->c_in, d->H, &p->ln, &g->ln, &p->bias, &g->bias, xs, d_xln, dzb, dxs)) {
+        if (dzb) cu_linear_bwd(c, RL, d->c_in, d->H, &p->bias, &g->bias, xln, dzb, d_xln);
+        cu_ln_bwd(c, RL, d->c_in, &p->ln, &g->ln, xs, d_xln, dxs);
+    }
 }
 
 // Rows r0 .. r0 + n: parameter gradients, d_x, and this piece's bias gradient in a->dzb.
@@ -294,12 +357,69 @@ static void rows_bwd_piece(cu_impl *c, const attn_bwd_args *A, int gather, int64
     attn_linear_bwd(c, RL, d->c_in, (int)HC, &p->k, &g->k, w.xln, w.dk, w.d_xln, 0);
     attn_linear_bwd(c, RL, d->c_in, (int)HC, &p->v, &g->v, w.xln, w.dv, w.d_xln, 0);
     attn_linear_bwd(c, RL, d->c_in, (int)HC, &p->g, &g->g, w.xln, dg, w.d_xln, 0);
-    const void *dzb = n == d->B && A->self_dzb ? A->self_dzb(A->ctx) : NULL;
-    if (!dzb || !attn_lnb_bwd(c, RL, d->c_in, d->H, &p->ln, &g->ln, &p->bias, &g->bias, xs, w.d_xln, dzb, dxs)) {
-        if (dzb) cu_linear_bwd(c, RL, d->c_in, d->H, &p->bias, &g->bias, w.xln, dzb, w.d_xln);
-        cu_ln_bwd(c, RL, d->c_in, &p->ln, &g->ln, xs, w.d_xln, dxs);
-    }
+    rows_bwd_ln(c, A, n, xs, w.xln, w.d_xln, dxs);
     if (gather && dxs) cols_copy(c, A->d_x, dxs, d, r0, n, d->c_in, 0);
+}
+
+// rows_bwd_piece with the projections as one GEMM (rows_fwd_piece_cat): Z (RL, 8 HC) per
+// position [q|k|v|g|dq|dk|dv|dg] (cu_attn_proj.cu: slot 3 takes dO, slot 4 g * o until dq,
+// slot 7 d(g * o) until dg). Region: xln | Z (rows_bytes' 8 q buffers) | D | d_xln | part.
+static void rows_bwd_piece_cat(cu_impl *c, const attn_bwd_args *A, int64_t r0, int64_t n) {
+    const pf_attn_dims *d = A->d;
+    const pf_attn_p *p = A->p;
+    pf_attn_p *g = A->g;
+    size_t e = cu_esz(c), nx = (size_t)(n * d->L * d->c_in) * e;
+    int64_t RL = n * d->L, HC = (int64_t)d->H * d->c_h, ldz = 8 * HC;
+    cu_carver cv = {A->region, 0};
+    void *xln = cu_carve(&cv, nx);
+    void *Z = cu_carve(&cv, (size_t)(RL * ldz) * e);
+    float *D = (float *)cu_carve(&cv, sizeof(float) * (size_t)(n * d->H * d->L));
+    void *d_xln = cu_carve(&cv, nx);
+    float *part = (float *)cu_carve(&cv, dbias_part_bytes(c, d, A->R));
+    const void *xs = rows_at(c, d, A->x, r0, d->c_in), *os = rows_at(c, d, A->o, r0, HC);
+    const void *dos = rows_at(c, d, A->d_out, r0, d->c_in), *ms = rows_at(c, d, A->key_mask, r0, 1);
+    void *dxs = (void *)rows_at(c, d, A->d_x, r0, d->c_in);
+    if (!A->xln_ready) cu_ln_fwd(c, RL, d->c_in, &p->ln, xs, xln);
+    size_t mark = cu_pool_mark(c);
+    const void *w, *b;
+    attn_proj_cat(c, p, d->c_in, (int)HC, &w, &b);
+    cu_gemm_bias_act(c, 0, 1, RL, 4 * HC, d->c_in, xln, d->c_in, w, d->c_in, Z, ldz, b);  // [q|k|v|g]
+    cu_pool_release(c, mark);
+    // out = og W_o^T + b_o: d og (slot 7), then og (slot 4), dO (slot 3), d g_pre (slot 7)
+    const void *wo = cu_weight(c, p->o.w, (size_t)d->c_in * (size_t)HC);
+    cu_gemm(c, 0, 0, RL, HC, d->c_in, 1.f, dos, CU_ACT, d->c_in, wo, CU_ACT, HC, 0.f, slot(Z, 7, HC, e), CU_ACT, ldz,
+            1, 0, 0, 0, NULL);
+    attn_gate_bwd_ld(c, slot(Z, 7, HC, e), slot(Z, 3, HC, e), os, slot(Z, 4, HC, e), slot(Z, 3, HC, e),
+                     slot(Z, 7, HC, e), ldz, RL, (int)HC);
+    cu_gemm(c, 1, 0, d->c_in, HC, RL, 1.f, dos, CU_ACT, d->c_in, slot(Z, 4, HC, e), CU_ACT, ldz, 1.f, g->o.w, CU_F32,
+            HC, 1, 0, 0, 0, NULL);  // W_o's gradient (attn_linear_bwd's)
+    if (g->o.b) attn_colsum_add_ld(c, RL, d->c_in, dos, d->c_in, g->o.b);
+
+    fa_args a = rows_args(d, n, 0, ms);
+    a.HC = ldz;
+    a.q = slot(Z, 0, HC, e); a.k = slot(Z, 1, HC, e); a.v = slot(Z, 2, HC, e);
+    a.biasT = A->biasT;
+    a.bias_bf16 = c->bf16;
+    a.lse = (float *)A->lse + r0 * d->H * d->L;
+    a.o = os; a.dO = slot(Z, 3, HC, e);
+    a.D = D;
+    a.dq = slot(Z, 4, HC, e); a.dk = slot(Z, 5, HC, e); a.dv = slot(Z, 6, HC, e);
+    a.dbias = A->biasT ? A->dzb : NULL;
+    a.dbias_part = part;
+    fa_rowdot_ld(c, &a, D, HC);  // o (saved) HC apart, dO ldz apart
+    fa_backward(c, &a);
+    attn_proj_bwd(c, RL, d->c_in, (int)HC, p, g, xln, slot(Z, 4, HC, e), ldz, d_xln);
+    rows_bwd_ln(c, A, n, xs, xln, d_xln, dxs);
+    attn_proj_ran();
+}
+
+// The backward path of a piece: rows_bwd_piece_cat where proj_ok, o is saved and k_bwd_lean's
+// 32-bit tile offsets still hold at the 8 HC stride (bwl_fits: (L + 256) pstride stride), so the
+// wider rows never move the core to another kernel.
+static int proj_bwd_ok(const attn_bwd_args *A, int gather) {
+    const pf_attn_dims *d = A->d;
+    int64_t ps = d->transpose ? d->B : 1, ldz = 8 * (int64_t)d->H * d->c_h;
+    return proj_ok(d, gather, 0) && A->o && (d->L + 256) * ps * ldz < 2147483647LL - 4096;
 }
 
 void attn_rows_bwd(cu_impl *c, const attn_bwd_args *a) {
@@ -308,8 +428,11 @@ void attn_rows_bwd(cu_impl *c, const attn_bwd_args *a) {
     int64_t nb = d->L * d->L * d->H;
     if (a->xln_ready && pieces) pf_die("attn_rows_bwd: LN(x) ready with %lld rows per piece of %lld", (long long)a->R,
                                        (long long)d->B);
+    int cat = proj_bwd_ok(a, gather);
     for (int64_t r0 = 0; r0 < d->B; r0 += a->R) {
-        rows_bwd_piece(c, a, gather, r0, d->B - r0 < a->R ? d->B - r0 : a->R);
+        int64_t n = d->B - r0 < a->R ? d->B - r0 : a->R;
+        if (cat) rows_bwd_piece_cat(c, a, r0, n);
+        else rows_bwd_piece(c, a, gather, r0, n);
         if (!a->biasT || !pieces) continue;
         CU_DISPATCH(c, T, k_acc_f32<T><<<cu_blocks(nb, 256), 256, 0, c->stream>>>(a->dzb_acc, (const T *)a->dzb, nb, r0 == 0));
         CU_LAUNCHED();

@@ -150,6 +150,10 @@ void cu_gemm(cu_impl *c, int ta, int tb, int64_t M, int64_t N, int64_t K, float 
              const void *A, int tyA, int64_t lda, const void *B, int tyB, int64_t ldb,
              float beta, void *C, int tyC, int64_t ldc,
              int batch, int64_t sA, int64_t sB, int64_t sC, const float *bias);
+// C (M, N) act = op(A) op(B) + bias, all act, beta 0, bias (N, may be NULL) already in the act
+// type (cu_gemm converts an fp32 bias through cu_weight, cached by its address).
+void cu_gemm_bias_act(cu_impl *c, int ta, int tb, int64_t M, int64_t N, int64_t K, const void *A, int64_t lda,
+                      const void *B, int64_t ldb, void *C, int64_t ldc, const void *bias);
 // Weight w (n floats) in the act type: w itself in fp32 mode, a cached bf16 copy otherwise.
 const void *cu_weight(cu_impl *c, const float *w, size_t n);
 void cu_weight_cache_free(cu_impl *c);

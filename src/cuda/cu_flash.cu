@@ -299,17 +299,18 @@ __global__ void __launch_bounds__(256) k_fa_dbias(fa_args a) {
 // consecutive heads of one position: contiguous memory (the previous l-fastest order read
 // positions HC apart, 1.08 ms at N = 1024 for 0.54 GB). Channels summed in order c = 0..
 // (the same bits as before); VEC: 16-byte loads of 8 bf16 channels (c_h, HC in 8s).
+// ldo: o's elements per position (a.HC, or HC where dO sits in a wider interleaved row).
 template <typename T, bool VEC>
-__global__ void k_fa_rowdot(fa_args a, float *D) {
+__global__ void k_fa_rowdot(fa_args a, float *D, int64_t ldo) {
     int64_t n = a.B * a.H * a.L;
     GRID_STRIDE(i, n) {
         int h = (int)(i % a.H);
         int64_t rl = i / a.H, l = rl % a.L, r = rl / a.L;
-        int64_t off = fa_pos(a, r, l) * a.HC + (int64_t)h * a.ch;
+        int64_t off = fa_pos(a, r, l) * a.HC + (int64_t)h * a.ch, oo = fa_pos(a, r, l) * ldo + (int64_t)h * a.ch;
         float s = 0;
         if (VEC) {
             const uint4 *pd = reinterpret_cast<const uint4 *>((const bf16 *)a.dO + off);
-            const uint4 *po = reinterpret_cast<const uint4 *>((const bf16 *)a.o + off);
+            const uint4 *po = reinterpret_cast<const uint4 *>((const bf16 *)a.o + oo);
             for (int c8 = 0; c8 < a.ch / 8; c8++) {
                 uint4 vd = pd[c8], vo = po[c8];
                 const __nv_bfloat162 *d2 = reinterpret_cast<const __nv_bfloat162 *>(&vd);
@@ -322,7 +323,7 @@ __global__ void k_fa_rowdot(fa_args a, float *D) {
                 }
             }
         } else {
-            for (int c = 0; c < a.ch; c++) s += ld((const T *)a.dO, off + c) * ld((const T *)a.o, off + c);
+            for (int c = 0; c < a.ch; c++) s += ld((const T *)a.dO, off + c) * ld((const T *)a.o, oo + c);
         }
         D[(r * a.H + h) * a.L + l] = s;
     }
@@ -354,14 +355,16 @@ void fa_forward(cu_impl *c, const fa_args *a) {
     CU_LAUNCHED();
 }
 
-void fa_rowdot(cu_impl *c, const fa_args *a, float *D) {
+void fa_rowdot_ld(cu_impl *c, const fa_args *a, float *D, int64_t ldo) {
     int64_t n = a->B * a->H * a->L;
     if (n <= 0) return;
-    bool vec = c->bf16 && a->ch % 8 == 0 && a->HC % 8 == 0 && ((uintptr_t)a->dO | (uintptr_t)a->o) % 16 == 0;
-    if (vec) k_fa_rowdot<bf16, true><<<cu_blocks(n, 256), 256, 0, c->stream>>>(*a, D);
-    else CU_DISPATCH(c, T, k_fa_rowdot<T, false><<<cu_blocks(n, 256), 256, 0, c->stream>>>(*a, D));
+    bool vec = c->bf16 && a->ch % 8 == 0 && a->HC % 8 == 0 && ldo % 8 == 0 &&
+               ((uintptr_t)a->dO | (uintptr_t)a->o) % 16 == 0;
+    if (vec) k_fa_rowdot<bf16, true><<<cu_blocks(n, 256), 256, 0, c->stream>>>(*a, D, ldo);
+    else CU_DISPATCH(c, T, k_fa_rowdot<T, false><<<cu_blocks(n, 256), 256, 0, c->stream>>>(*a, D, ldo));
     CU_LAUNCHED();
 }
+void fa_rowdot(cu_impl *c, const fa_args *a, float *D) { fa_rowdot_ld(c, a, D, a->HC); }
 
 void fa_backward(cu_impl *c, const fa_args *a) {
     if (a->B <= 0 || a->L <= 0) return;

@@ -19,7 +19,8 @@ typedef struct {
     const float *biasT;                  // (H, L, L) [h][key][query], or NULL
     float *lse;                          // (B, H, L)
     const float *D;                      // (B, H, L) rowsum(dO * o)
-    int64_t B, L, HC, rstride, pstride;
+    int64_t B, L, HC, rstride, pstride; // HC: elements between positions in q, k, v, o, dO, dq, dk,
+                                        // dv: H c_h, or more (the module's interleaved rows)
     int H, ch;
     int bias_tr;                         // dbias element (l, l') at l' * L + l (ending node)
     float scale;                         // 1 / sqrt(c_h)
@@ -70,5 +71,8 @@ int fa_sm90_forward_variant(cu_impl *c, const fa_args *a, int rows, int wg, int 
 int fa_sm90_forward_pipe(cu_impl *c, const fa_args *a, int b16, int nb);
 // D[r, h, l] = sum_c dO * o
 void fa_rowdot(cu_impl *c, const fa_args *a, float *D);
+// The same with o's positions ldo elements apart (dO and the rest: a->HC; the module's
+// interleaved projections, cu_attn_proj.cu, keep o apart from them).
+void fa_rowdot_ld(cu_impl *c, const fa_args *a, float *D, int64_t ldo);
 
 #endif

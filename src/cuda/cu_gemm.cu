@@ -34,32 +34,33 @@ static int align_of(const void *p) {
 
 static cudaDataType_t dtype(cu_impl *c, int ty) { return (ty == CU_F32 || !c->bf16) ? CUDA_R_32F : CUDA_R_16BF; }
 
-// C[r, col] += bias[col] (when no cuBLASLt algorithm takes the bias epilogue)
-template <typename T>
-__global__ void k_bias_cols(T *C, const float *bias, int64_t M, int64_t N, int64_t ldc, int batch, int64_t sC) {
+// C[r, col] += bias[col] (when no cuBLASLt algorithm takes the bias epilogue); bias fp32 or,
+// for cu_gemm_bias_act, in the output's type
+template <typename T, typename TB>
+__global__ void k_bias_cols(T *C, const TB *bias, int64_t M, int64_t N, int64_t ldc, int batch, int64_t sC) {
     GRID_STRIDE(i, (int64_t)batch * M * N) {
         int64_t col = i % N, r = (i / N) % M, b = i / (M * N);
         int64_t off = b * sC + r * ldc + col;
-        st(C, off, ld(C, off) + bias[col]);
+        st(C, off, ld(C, off) + ld(bias, col));
     }
 }
 
 static int gemm_try(cu_impl *c, int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha,
                     const void *A, int tyA, int64_t lda, const void *B, int tyB, int64_t ldb,
                     float beta, void *C, int tyC, int64_t ldc,
-                    int batch, int64_t sA, int64_t sB, int64_t sC, const float *bias);
+                    int batch, int64_t sA, int64_t sB, int64_t sC, const void *bias, int bias_act);
 
 void cu_gemm(cu_impl *c, int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha,
              const void *A, int tyA, int64_t lda, const void *B, int tyB, int64_t ldb,
              float beta, void *C, int tyC, int64_t ldc,
              int batch, int64_t sA, int64_t sB, int64_t sC, const float *bias) {
     if (M <= 0 || N <= 0 || batch <= 0) return;
-    if (gemm_try(c, ta, tb, M, N, K, alpha, A, tyA, lda, B, tyB, ldb, beta, C, tyC, ldc, batch, sA, sB, sC, bias)) return;
-    if (bias && gemm_try(c, ta, tb, M, N, K, alpha, A, tyA, lda, B, tyB, ldb, beta, C, tyC, ldc, batch, sA, sB, sC, NULL)) {
+    if (gemm_try(c, ta, tb, M, N, K, alpha, A, tyA, lda, B, tyB, ldb, beta, C, tyC, ldc, batch, sA, sB, sC, bias, 0)) return;
+    if (bias && gemm_try(c, ta, tb, M, N, K, alpha, A, tyA, lda, B, tyB, ldb, beta, C, tyC, ldc, batch, sA, sB, sC, NULL, 0)) {
         if (dtype(c, tyC) == CUDA_R_32F)
-            k_bias_cols<float><<<cu_blocks((int64_t)batch * M * N, 256), 256, 0, c->stream>>>((float *)C, bias, M, N, ldc, batch, sC);
+            k_bias_cols<float, float><<<cu_blocks((int64_t)batch * M * N, 256), 256, 0, c->stream>>>((float *)C, bias, M, N, ldc, batch, sC);
         else
-            k_bias_cols<bf16><<<cu_blocks((int64_t)batch * M * N, 256), 256, 0, c->stream>>>((bf16 *)C, bias, M, N, ldc, batch, sC);
+            k_bias_cols<bf16, float><<<cu_blocks((int64_t)batch * M * N, 256), 256, 0, c->stream>>>((bf16 *)C, bias, M, N, ldc, batch, sC);
         CU_LAUNCHED();
         return;
     }
@@ -67,11 +68,31 @@ void cu_gemm(cu_impl *c, int ta, int tb, int64_t M, int64_t N, int64_t K, float 
            ta, tb, (long long)M, (long long)N, (long long)K, batch, bias != NULL);
 }
 
-// Returns 0 when cuBLASLt has no algorithm for this problem (cached).
+// One product with its bias already in the output's type (act, or fp32 output: fp32): no
+// bf16 copy through cu_weight, whose cache is keyed by the pointer (a bias assembled in
+// pool memory has no stable address). Not batched.
+void cu_gemm_bias_act(cu_impl *c, int ta, int tb, int64_t M, int64_t N, int64_t K, const void *A, int64_t lda,
+                      const void *B, int64_t ldb, void *C, int64_t ldc, const void *bias) {
+    if (M <= 0 || N <= 0) return;
+    if (gemm_try(c, ta, tb, M, N, K, 1.f, A, CU_ACT, lda, B, CU_ACT, ldb, 0.f, C, CU_ACT, ldc, 1, 0, 0, 0, bias, 1)) return;
+    if (bias && gemm_try(c, ta, tb, M, N, K, 1.f, A, CU_ACT, lda, B, CU_ACT, ldb, 0.f, C, CU_ACT, ldc, 1, 0, 0, 0, NULL, 0)) {
+        if (!c->bf16)
+            k_bias_cols<float, float><<<cu_blocks(M * N, 256), 256, 0, c->stream>>>((float *)C, (const float *)bias, M, N, ldc, 1, 0);
+        else
+            k_bias_cols<bf16, bf16><<<cu_blocks(M * N, 256), 256, 0, c->stream>>>((bf16 *)C, (const bf16 *)bias, M, N, ldc, 1, 0);
+        CU_LAUNCHED();
+        return;
+    }
+    pf_die("cu_gemm_bias_act: no cuBLASLt algorithm for ta=%d tb=%d M=%lld N=%lld K=%lld", ta, tb, (long long)M,
+           (long long)N, (long long)K);
+}
+
+// Returns 0 when cuBLASLt has no algorithm for this problem (cached). bias_act: the bias is
+// in the output's type already (cu_gemm_bias_act), else fp32 (a bf16 copy for bf16 outputs).
 static int gemm_try(cu_impl *c, int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha,
                     const void *A, int tyA, int64_t lda, const void *B, int tyB, int64_t ldb,
                     float beta, void *C, int tyC, int64_t ldc,
-                    int batch, int64_t sA, int64_t sB, int64_t sC, const float *bias) {
+                    int batch, int64_t sA, int64_t sB, int64_t sC, const void *bias, int bias_act) {
     if (K <= 0) {
         if (beta == 0) pf_die("cu_gemm: K = 0 with beta = 0 is not supported");
         return 1;  // beta == 1 in every use
@@ -95,7 +116,7 @@ static int gemm_try(cu_impl *c, int ta, int tb, int64_t M, int64_t N, int64_t K,
         // the bias in the output's type (a cached bf16 copy in bf16 mode)
         cublasLtEpilogue_t epi = CUBLASLT_EPILOGUE_BIAS;
         cudaDataType_t bt = (cudaDataType_t)k.tyC;
-        const void *bp = bt == CUDA_R_32F ? (const void *)bias : cu_weight(c, bias, (size_t)N);
+        const void *bp = bt == CUDA_R_32F || bias_act ? bias : cu_weight(c, (const float *)bias, (size_t)N);
         LT_CHECK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_EPILOGUE, &epi, sizeof epi));
         LT_CHECK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bp, sizeof bp));
         LT_CHECK(cublasLtMatmulDescSetAttribute(op, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bt, sizeof bt));

@@ -37,6 +37,12 @@ const char *pf_cuda_attn_dbias_name(int v);
 void pf_cuda_set_attn_module_fused(pf_backend *be, int on);
 // Launches of the fused bias kernels so far (tests check which path ran).
 int64_t pf_cuda_attn_module_fused_runs(pf_backend *be);
+// The attention module's q, k, v and gate projections as one GEMM over interleaved rows
+// (cu_attn_proj.cu): 1 on in the forward and the backward, 2 the forward only, 3 the backward
+// only (PF_ATTN_PROJ=N, read at the first attention call), 0 the four GEMMs (the default until
+// measured). Process-wide. _runs: the row pieces (forward or backward) that took it.
+void pf_cuda_set_attn_proj(pf_backend *be, int mode);
+int64_t pf_cuda_attn_proj_runs(pf_backend *be);
 // The fused bias kernels' form (cu_attn_fuse.cu): 1 the pipelined kernels (the default;
 // PF_ATTN_LNB=0, read at the first call, turns them off), 0 the unpipelined ones (tests,
 // A/B runs; the same bits). Process-wide.

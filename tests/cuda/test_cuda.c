@@ -429,6 +429,24 @@ static void attn_bwd_env_same_bits(const char *env, const char *label, const pf_
              "backward dz with %s=1 not bit-identical to %s=0", env, env);
 }
 
+// PF_ATTN_PROJ=1 (cu_attn_proj.cu) on: the forward again on the four-GEMM path. Its bits are
+// expected the same (the same K = c_in sums) unless cuBLASLt picks a kernel that splits K for
+// the wider GEMM: counted and reported by test_attention_proj, not failed (the CPU reference
+// checks both paths).
+static int attn_proj = 0, attn_proj_same, attn_proj_diff;
+static void attn_proj_fwd_bits(const pf_attn_dims *d, const pf_attn_p *Pd, const hbuf *x, const hbuf *z,
+                               const void *mdv, const hbuf *og, void *gs, void *gw) {
+    if (!attn_proj) return;
+    hbuf o2 = h_poison(x->n);
+    pf_cuda_set_attn_proj(H_gpu, 0);
+    H_gpu->attn_fwd(H_gpu, d, Pd, x->d, z->n ? z->d : NULL, mdv, o2.d, gs, gw);
+    pf_cuda_set_attn_proj(H_gpu, 1);
+    if (!memcmp(h_download(og), h_download(&o2), sizeof(real) * (size_t)x->n)) attn_proj_same++;
+    else attn_proj_diff++;
+    // the saved tensors from the path under test again (the backward checks read them)
+    H_gpu->attn_fwd(H_gpu, d, Pd, x->d, z->n ? z->d : NULL, mdv, o2.d, gs, gw);
+}
+
 static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_dz, uint64_t seed) {
     char label[256];
     snprintf(label, sizeof label, "%s attn %s%s (B%lld L%lld c%d H%d ch%d)", H_gpu->name, attn_tag, what, (long long)d.B,
@@ -465,6 +483,7 @@ static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_d
     H_gpu->attn_fwd(H_gpu, &d, &Pd, x.d, nz ? z.d : NULL, mdv, og.d, m.gs, m.gw);
     out_check(label, "fwd", &og, oc);
     attn_fwd_same_bits(label, &d, &Pd, &x, &z, mdv, &og, m.gs, m.gw);
+    attn_proj_fwd_bits(&d, &Pd, &x, &z, mdv, &og, m.gs, m.gw);
     for (int k = 0; k < 3; k++) {  // inference: the forward's own workspace only, whole and in pieces
         inference_pieces(k, mg);
         pf_mem mi = H_gpu->attn_mem(H_gpu, &d);
@@ -1379,10 +1398,43 @@ static void test_attention_unfused_module(void) {
     pf_cuda_set_attn_module_fused(H_gpu, 1);
 }
 
+// The projections as one GEMM over interleaved rows (cu_attn_proj.cu, PF_ATTN_PROJ=1): every
+// case against the CPU reference (whole, in pieces, inference, dap), plus two with c_h 32 and
+// HC 128 (the Hopper forward and k_bwd_lean at the module's shapes, starting and ending node).
+static void test_attention_proj(void) {
+    pf_cuda_set_attn_proj(H_gpu, 1);
+    attn_proj = 1;
+    attn_proj_same = attn_proj_diff = 0;
+    attn_tag = "proj ";
+    attn_brief = 1;
+    int64_t runs = pf_cuda_attn_proj_runs(H_gpu);
+    test_attention();
+    //                   B   L   c_in H  c_h c_z bias          transpose
+    pf_attn_dims big_s = {68, 68, 16, 4, 32, 16, PF_BIAS_SELF, 0};
+    pf_attn_dims big_e = {67, 67, 16, 4, 32, 16, PF_BIAS_SELF, 1};
+    test_attn("tri_start big", big_s, 1, 1, 1100);
+    test_attn("tri_end big", big_e, 1, 1, 1110);
+    tl_check(pf_cuda_attn_proj_runs(H_gpu) > runs, "attn proj", "the one-GEMM path never ran");
+    // one half on, the other the four GEMMs (PF_ATTN_PROJ=2: the forward only, 3: the backward only)
+    attn_proj = 0;
+    for (int mode = 2; mode <= 3; mode++) {
+        pf_cuda_set_attn_proj(H_gpu, mode);
+        attn_tag = mode == 2 ? "proj fwd only " : "proj bwd only ";
+        test_attn("tri_start big", big_s, 1, 1, 1100);
+        test_attn("msa_row", (pf_attn_dims){5, 7, 12, 3, 8, 6, PF_BIAS_PAIR, 0}, 1, 1, 1000);
+    }
+    printf("attn proj: forward bit-identical to the four-GEMM path in %d of %d cases\n", attn_proj_same,
+           attn_proj_same + attn_proj_diff);
+    attn_brief = 0;
+    attn_tag = "";
+    attn_proj = 0;
+    pf_cuda_set_attn_proj(H_gpu, 0);
+}
+
 // The attention group in parts: `--only attn.K` runs part K alone (compute-sanitizer runs
 // them as parallel processes: the whole group under memcheck takes over 400 s)
 static void (*const attn_parts[])(void) = {test_attention, test_attention_fused, test_attention_dbias,
-                                           test_attention_unfused_module};
+                                           test_attention_unfused_module, test_attention_proj};
 enum { N_ATTN_PARTS = (int)(sizeof attn_parts / sizeof attn_parts[0]) };
 static void cuda_attn_part(int k) {
     pf_cuda_set_attn_module_fused(H_gpu, 1);

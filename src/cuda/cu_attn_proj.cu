@@ -1,0 +1,174 @@
+// cu_attn_proj.cu: the attention module's q, k, v and gate projections as one GEMM
+// (cu_attn.cuh; PF_ATTN_PROJ=1, default 0 until measured on the GPU; 2 / 3: the forward / the
+// backward alone).
+//
+// The old path (cu_attn_rows.cu) runs four K = c_in GEMMs from LN(x) into four (RL, HC)
+// planes, and in the backward four dx GEMMs that accumulate into d_xln in turn and four weight
+// GEMMs: at c_in = HC = 128 each is memory-bound (read 256 MB, write 256 MB at N = 1024).
+// Here the weights are stacked, W_cat (4 HC, c_in) = [W_q; W_k; W_v; W_g], and
+//  - the forward writes one interleaved row per position, [q|k|v|g|o] (5 HC wide), from one
+//    read of LN(x); the core reads and writes at that stride (fa_args.HC is the element
+//    stride between positions, so the core kernels run unchanged);
+//  - the backward's row is 8 HC wide, [q|k|v|g|dq|dk|dv|dg]: slot 3 takes dO once the gate's
+//    backward has read g, slot 4 holds g * o (for W_o's gradient) until the core writes dq,
+//    slot 7 holds d(g * o) until the gate's backward writes dg there; then
+//    d_xln = [dq|dk|dv|dg] W_cat is one K = 4 HC GEMM (one write of d_xln instead of a write
+//    and three read-modify-writes), and the four weight gradients one GEMM
+//    (4 HC, c_in) = [dq|dk|dv|dg]^T LN(x) into fp32 scratch, added to the gradients.
+// Bits: the forward projections are the same K = c_in sums (another cuBLASLt kernel; the
+// same bits unless it splits K) and the core, gate and output projection are the same
+// arithmetic: the forward is expected bit-identical. The backward's d_xln is one fp32 sum over
+// 4 HC rounded once (the old path rounds to the act type after each of the four GEMMs) and the
+// weight gradients sum in another split: close to the old path, not the same bits.
+// Applies with the fused passes on (PF_ATTN_FUSE), HC a multiple of 8, a piece's rows in
+// place (no gathered columns) and, in the backward, o saved and k_bwd_lean's 32-bit tile
+// offsets still fitting the wider stride (cu_flash_bwd_lean.cuh bwl_fits); elsewhere the
+// old path runs.
+#include "cu_attn.cuh"
+#include "cu_vec.cuh"
+#include "cu_env.cuh"
+
+// 0 off, 1 forward and backward, 2 the forward only, 3 the backward only (A/B runs of each half)
+static int g_proj = -1;
+static int64_t g_proj_runs;
+
+int attn_proj_on(int fwd) {
+    if (g_proj < 0) {
+        const char *e = getenv("PF_ATTN_PROJ");
+        if (!e || !*e) g_proj = 0;
+        else if (strlen(e) == 1 && e[0] >= '0' && e[0] <= '3') g_proj = e[0] - '0';
+        else pf_die("PF_ATTN_PROJ=%s: expected 0 (four projection GEMMs, the default), 1 (one GEMM, forward and "
+                    "backward), 2 (forward only) or 3 (backward only)", e);
+    }
+    return g_proj == 1 || g_proj == (fwd ? 2 : 3);
+}
+
+extern "C" void pf_cuda_set_attn_proj(pf_backend *be, int mode) {
+    (void)be;
+    g_proj = mode >= 0 && mode <= 3 ? mode : 0;
+}
+extern "C" int64_t pf_cuda_attn_proj_runs(pf_backend *be) {
+    (void)be;
+    return g_proj_runs;
+}
+void attn_proj_ran(void) { g_proj_runs++; }
+
+// W_cat (4 HC, c_in) and, when any of the four has one, b_cat (4 HC; zeros where none) in the
+// act type, in pool memory (the caller releases): the act copies cu_gemm would use (cu_weight).
+void attn_proj_cat(cu_impl *c, const pf_attn_p *p, int c_in, int HC, const void **w, const void **b) {
+    size_t e = cu_esz(c), nw = (size_t)HC * (size_t)c_in;
+    const pf_linear_p *l[4] = {&p->q, &p->k, &p->v, &p->g};
+    char *wc = (char *)cu_pool_get(c, 4 * nw * e);
+    int any = 0;
+    for (int i = 0; i < 4; i++) {
+        CU_CHECK(cudaMemcpyAsync(wc + i * nw * e, cu_weight(c, l[i]->w, nw), nw * e, cudaMemcpyDeviceToDevice, c->stream));
+        any |= l[i]->b != NULL;
+    }
+    *w = wc;
+    *b = NULL;
+    if (!any) return;
+    char *bc = (char *)cu_pool_get(c, 4 * (size_t)HC * e);
+    for (int i = 0; i < 4; i++) {
+        char *dst = bc + i * (size_t)HC * e;
+        if (l[i]->b)
+            CU_CHECK(cudaMemcpyAsync(dst, cu_weight(c, l[i]->b, (size_t)HC), (size_t)HC * e, cudaMemcpyDeviceToDevice,
+                                     c->stream));
+        else CU_CHECK(cudaMemsetAsync(dst, 0, (size_t)HC * e, c->stream));
+    }
+    *b = bc;
+}
+
+// ---- the gate over interleaved rows --------------------------------------------------
+
+// og (n / HC, HC) = sigmoid(g) * o (k_gate_mul_v's arithmetic) with g, o rows ldz apart; oc (may
+// be NULL) = o, (n / HC, HC).
+template <typename T>
+__global__ void k_gate_mul_ld(T *og, const T *g, const T *o, int64_t ldz, T *oc, int64_t n, int HC) {
+    GRID_STRIDE_VEC(i, n) {
+        int64_t j = (i / HC) * ldz + i % HC;
+        float gv[CU_VEC], v[CU_VEC];
+        ld8(g, j, gv);
+        ld8(o, j, v);
+        if (oc) st8(oc, i, v);
+#pragma unroll
+        for (int k = 0; k < CU_VEC; k++) gv[k] = sigmoidf_(gv[k]) * v[k];
+        st8(og, i, gv);
+    }
+}
+
+// From dy = d og and the pre-activation gp (rows ldz apart) and o (n / HC, HC): og = s o,
+// dO = dy s, dg = dy o s (1 - s) with s = sigmoid(gp) (k_gate_bwd_og_v's arithmetic), written
+// rows ldz apart. A thread loads an element's inputs before storing its outputs: dO may be gp's
+// slot and dg dy's.
+template <typename T>
+__global__ void k_gate_bwd_ld(const T *dy, const T *gp, const T *o, T *og, T *dO, T *dg, int64_t ldz, int64_t n,
+                              int HC) {
+    GRID_STRIDE_VEC(i, n) {
+        int64_t j = (i / HC) * ldz + i % HC;
+        float d[CU_VEC], gi[CU_VEC], x[CU_VEC], p[CU_VEC];
+        ld8(dy, j, d);
+        ld8(gp, j, gi);
+        ld8(o, i, x);
+#pragma unroll
+        for (int k = 0; k < CU_VEC; k++) {
+            gi[k] = sigmoidf_(gi[k]);
+            p[k] = d[k] * x[k] * gi[k] * (1.f - gi[k]);
+            x[k] = gi[k] * x[k];
+            d[k] = d[k] * gi[k];
+        }
+        st8(og, j, x);
+        st8(dO, j, d);
+        st8(dg, j, p);
+    }
+}
+
+#define LV(n) cu_vec_blocks(n), 256, 0, c->stream
+
+void attn_gate_mul_ld(cu_impl *c, void *og, const void *g, const void *o, int64_t ldz, void *oc, int64_t M, int HC) {
+    int64_t n = M * HC;
+    if (n <= 0) return;
+    if (HC % CU_VEC || ldz % CU_VEC || !cu_vec_ok(n, og, g, o, oc)) pf_die("attn_gate_mul_ld: unaligned");
+    CU_DISPATCH(c, T, k_gate_mul_ld<T><<<LV(n)>>>((T *)og, (const T *)g, (const T *)o, ldz, (T *)oc, n, HC));
+    CU_LAUNCHED();
+}
+
+void attn_gate_bwd_ld(cu_impl *c, const void *dy, const void *gp, const void *o, void *og, void *dO, void *dg,
+                      int64_t ldz, int64_t M, int HC) {
+    int64_t n = M * HC;
+    if (n <= 0) return;
+    if (HC % CU_VEC || ldz % CU_VEC || !cu_vec_ok(n, dy, gp, o, og) || !cu_vec_ok(n, dO, dg))
+        pf_die("attn_gate_bwd_ld: unaligned");
+    CU_DISPATCH(c, T, k_gate_bwd_ld<T><<<LV(n)>>>((const T *)dy, (const T *)gp, (const T *)o, (T *)og, (T *)dO,
+                                                  (T *)dg, ldz, n, HC));
+    CU_LAUNCHED();
+}
+
+// ---- the projections' backward ---------------------------------------------------------
+
+// g_k (n) += t[k n .. (k + 1) n) for the four weight gradients
+__global__ void k_add4_f32(float *g0, float *g1, float *g2, float *g3, const float *t, int64_t n) {
+    GRID_STRIDE(i, 4 * n) {
+        int64_t k = i / n;
+        float *g = k == 0 ? g0 : k == 1 ? g1 : k == 2 ? g2 : g3;
+        g[i - k * n] += t[i];
+    }
+}
+
+void attn_proj_bwd(cu_impl *c, int64_t M, int c_in, int HC, const pf_attn_p *p, pf_attn_p *g, const void *xln,
+                   const void *dz, int64_t ldz, void *d_xln) {
+    size_t mark = cu_pool_mark(c);
+    const void *w, *b;
+    attn_proj_cat(c, p, c_in, HC, &w, &b);
+    // d_xln (M, c_in) = [dq|dk|dv|dg] (M, 4 HC) W_cat: one sum over 4 HC, written
+    cu_gemm(c, 0, 0, M, c_in, 4 * HC, 1.f, dz, CU_ACT, ldz, w, CU_ACT, c_in, 0.f, d_xln, CU_ACT, c_in, 1, 0, 0, 0, NULL);
+    // dW_cat (4 HC, c_in) = [dq|dk|dv|dg]^T LN(x), fp32, then into the four gradients
+    int64_t nw = (int64_t)HC * c_in;
+    float *t = (float *)cu_pool_get(c, sizeof(float) * 4 * (size_t)nw);
+    cu_gemm(c, 1, 0, 4 * HC, c_in, M, 1.f, dz, CU_ACT, ldz, xln, CU_ACT, c_in, 0.f, t, CU_F32, c_in, 1, 0, 0, 0, NULL);
+    k_add4_f32<<<cu_blocks(4 * nw, 256), 256, 0, c->stream>>>(g->q.w, g->k.w, g->v.w, g->g.w, t, nw);
+    CU_LAUNCHED();
+    pf_linear_p *gl[4] = {&g->q, &g->k, &g->v, &g->g};
+    for (int k = 0; k < 4; k++)
+        if (gl[k]->b) attn_colsum_add_ld(c, M, HC, (const char *)dz + (size_t)k * HC * cu_esz(c), ldz, gl[k]->b);
+    cu_pool_release(c, mark);
+}
