@@ -73,6 +73,9 @@ int fa_sm90_forward_pipe(cu_impl *c, const fa_args *a, int b16, int nb);
 // none; not bit-identical to the mma.sync kernels. fa_sm90_forward takes it with
 // PF_ATTN_FWD_WG=1 (off by default). No device or env check; nonzero: not handled.
 int fa_sm90_forward_wg(cu_impl *c, const fa_args *a);
+// The same with nc consumer warpgroups (rows per block and item): 2 (fa_sm90_forward_wg's)
+// or 3 (a variant for benchmarks).
+int fa_sm90_forward_wg_nc(cu_impl *c, const fa_args *a, int nc);
 // D[r, h, l] = sum_c dO * o
 void fa_rowdot(cu_impl *c, const fa_args *a, float *D);
 

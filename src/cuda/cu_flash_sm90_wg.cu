@@ -16,7 +16,7 @@
 //   copies are issued, wait_group 1, the mask stores, fence.proxy.async (cp.async writes
 //   -> wgmma reads) and an arrive on full[P]. So two tiles are in flight per thread. A
 //   stage is refilled after the NC consumers arrive on its empty barrier.
-// - Consumers (registers raised to WG_CREG): Q fragments in registers (from global, per
+// - Consumers (registers raised to wg_regs::cons): Q fragments in registers (from global, per
 //   item), S = Q K^T by wgmma m64n64k16 (K by descriptor), P in registers (bf16) as the A
 //   operand of O += P V, wgmma m64n32k16 (V N-major by descriptor). FlashAttention-3's
 //   intra-warpgroup order per key tile j (wg_step): pack P_{j-1}, issue S_j, rescale O and
@@ -36,10 +36,17 @@
 #include "cu_flash_sm90.cuh"
 #include "cu_env.cuh"
 
-#define WG_NC 2     // consumer warpgroups (rows per work item)
+#define WG_NC 2     // consumer warpgroups (rows per work item) fa_sm90_forward_wg takes; 3: a variant
 #define WG_ST 4     // ring stages (>= 3: header)
 #define WG_PREG 72  // producer registers after setmaxnreg.dec (ptxas allocates its code within them: 56 spilled)
-#define WG_CREG 216 // consumer registers after setmaxnreg.inc: 128 WG_PREG + 256 WG_CREG = 384 x 168
+// consumer registers after setmaxnreg.inc: what the block's registers at entry (the
+// launch-bound cap, a multiple of 8) leave after the producer's: NC 2: 216 (384 x 168 =
+// 128 x 72 + 256 x 216), NC 3: 144 (512 x 128 >= 128 x 72 + 384 x 144)
+template <int NC>
+struct wg_regs {
+    static constexpr int entry = 65536 / (128 * (NC + 1)) / 8 * 8;
+    static constexpr int cons = (entry * (NC + 1) - WG_PREG) / NC / 8 * 8;
+};
 
 // One ring stage: K, V bf16 [NC][64 keys x 32 ch] (core matrices), bias bf16 [64 queries]
 // [S9_BS16], mask fp32 [NC][64]; then full[WG_ST], empty[WG_ST] mbarriers.
@@ -116,11 +123,10 @@ __device__ __forceinline__ void wg_fetch(const fa_args &a, unsigned char *st, co
 
 // This thread's mask terms of key tile k0 (rows r0 + i / 64, keys k0 + i % 64, i = x +
 // 128 u): log2 units, -inf past L and for rows >= B. Loaded a tile before they are stored.
-constexpr int WG_MPT = (WG_NC * S9_K + 127) / 128;
 template <int NC>
-__device__ __forceinline__ void wg_mask_load(const fa_args &a, const wg_item &w, int k0, float (&mv)[WG_MPT]) {
+__device__ __forceinline__ void wg_mask_load(const fa_args &a, const wg_item &w, int k0, float (&mv)[(NC + 1) / 2]) {
 #pragma unroll
-    for (int u = 0; u < WG_MPT; u++) {
+    for (int u = 0; u < (NC + 1) / 2; u++) {
         int i = threadIdx.x + 128 * u, r = w.r0 + (i >> 6), k = k0 + (i & 63);
         mv[u] = -INFINITY;
         if (i < NC * S9_K && r < a.B && k < a.L)
@@ -131,12 +137,12 @@ __device__ __forceinline__ void wg_mask_load(const fa_args &a, const wg_item &w,
 // Tile P's copies are done (WAIT: groups left in flight), its mask terms stored: fence
 // for the wgmma reads, then full[P % WG_ST].
 template <int NC, int WAIT>
-__device__ __forceinline__ void wg_signal(unsigned char *sm, uint32_t P, const float (&mv)[WG_MPT]) {
+__device__ __forceinline__ void wg_signal(unsigned char *sm, uint32_t P, const float (&mv)[(NC + 1) / 2]) {
     typedef wg_layout<NC> SL;
     fa_wait<WAIT>();
     float *Ms = (float *)(sm + (P % WG_ST) * SL::stage + SL::M);
 #pragma unroll
-    for (int u = 0; u < WG_MPT; u++)
+    for (int u = 0; u < (NC + 1) / 2; u++)
         if (threadIdx.x + 128 * u < NC * S9_K) Ms[threadIdx.x + 128 * u] = mv[u];
     asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
     wg_bar_arrive((uint64_t *)(sm + SL::bar) + P % WG_ST);
@@ -148,7 +154,7 @@ __device__ __forceinline__ void wg_producer(const fa_args &a, unsigned char *sm,
     uint64_t *empty = (uint64_t *)(sm + SL::bar) + WG_ST;
     int lp = ((int)a.L + 63) & ~63;
     uint32_t P = 0;  // tiles issued so far (all items of this block)
-    float mprev[WG_MPT];
+    float mprev[(NC + 1) / 2];  // NC x 64 mask terms over 128 threads
     for (int item = blockIdx.x; item < nitems; item += gridDim.x) {
         wg_item w = wg_decode(item, nqt, nrg, NC);
         for (int k0 = 0; k0 < (int)a.L; k0 += S9_K, P++) {
@@ -156,11 +162,11 @@ __device__ __forceinline__ void wg_producer(const fa_args &a, unsigned char *sm,
             if (P >= WG_ST) wg_bar_wait(empty + s, (P / WG_ST - 1) & 1);
             wg_fetch<NC>(a, sm + s * SL::stage, w, k0, lp);
             fa_commit();
-            float mcur[WG_MPT];
+            float mcur[(NC + 1) / 2];
             wg_mask_load<NC>(a, w, k0, mcur);
             if (P > 0) wg_signal<NC, 1>(sm, P - 1, mprev);
 #pragma unroll
-            for (int u = 0; u < WG_MPT; u++) mprev[u] = mcur[u];
+            for (int u = 0; u < (NC + 1) / 2; u++) mprev[u] = mcur[u];
         }
     }
     if (P > 0) wg_signal<NC, 0>(sm, P - 1, mprev);
@@ -327,7 +333,7 @@ __device__ __forceinline__ void wg_consumer(const fa_args &a, unsigned char *sm,
 template <int NC, bool HB>
 __global__ void __launch_bounds__(128 * (NC + 1), 1) k_s9_fwd_wg(fa_args a, int nitems, int nqt, int nrg) {
 #if S9_HAVE_WGMMA
-    static_assert(128 * WG_PREG + 128 * NC * WG_CREG <= 128 * (NC + 1) * (65536 / (128 * (NC + 1)) / 8 * 8),
+    static_assert(128 * WG_PREG + 128 * NC * wg_regs<NC>::cons <= 128 * (NC + 1) * wg_regs<NC>::entry,
                   "setmaxnreg: the registers after the split fit the block's allocation");
     typedef wg_layout<NC> SL;
     extern __shared__ __align__(128) unsigned char wg_sm[];
@@ -343,7 +349,7 @@ __global__ void __launch_bounds__(128 * (NC + 1), 1) k_s9_fwd_wg(fa_args a, int 
         asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(WG_PREG));
         wg_producer<NC>(a, wg_sm, nitems, nqt, nrg);
     } else {
-        asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(WG_CREG));
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(wg_regs<NC>::cons));
         wg_consumer<NC, HB>(a, wg_sm, nitems, nqt, nrg);
     }
 #else
@@ -351,11 +357,11 @@ __global__ void __launch_bounds__(128 * (NC + 1), 1) k_s9_fwd_wg(fa_args a, int 
 #endif
 }
 
-// The warp-specialised wgmma forward: c_h 24 or 32 (HC % 8 == 0), the bias from its bf16
-// copy (bias_bf16 needed) or none. Nonzero: not handled, nothing launched (fa_sm90_forward
-// then runs k_s9_fwd_pipe). No device or env check (benchmarks; sm_90 only).
-int fa_sm90_forward_wg(cu_impl *c, const fa_args *a) {
-    constexpr int NC = WG_NC;
+// The warp-specialised wgmma forward with NC consumer warpgroups (rows per item): c_h 24
+// or 32 (HC % 8 == 0), the bias from its bf16 copy (bias_bf16 needed) or none. Nonzero: not
+// handled, nothing launched (fa_sm90_forward then runs k_s9_fwd_pipe).
+template <int NC>
+static int wg_launch(cu_impl *c, const fa_args *a) {
     typedef wg_layout<NC> SL;
     if (!c->bf16 || a->B <= 0 || a->L <= 0 || a->L > (1 << 24)) return 1;
     if (a->ch <= 16 || a->ch > 32 || a->ch % 8 || a->HC % 8) return 1;
@@ -383,3 +389,11 @@ int fa_sm90_forward_wg(cu_impl *c, const fa_args *a) {
     CU_LAUNCHED();
     return 0;
 }
+
+// No device or env check (benchmarks; sm_90 only). nc: consumer warpgroups, 2 (the
+// dispatch's) or 3.
+int fa_sm90_forward_wg_nc(cu_impl *c, const fa_args *a, int nc) {
+    if (nc == 3) return wg_launch<3>(c, a);
+    return nc == 2 ? wg_launch<2>(c, a) : 1;
+}
+int fa_sm90_forward_wg(cu_impl *c, const fa_args *a) { return wg_launch<WG_NC>(c, a); }
