@@ -8,7 +8,10 @@
 // descriptor's strides exchanged (a layout check: it must fail), 9-11 = 2-4 with the bias
 // tile from the bf16 copy (timings include the copy), 12 / 13 = 9 on the pipelined kernel
 // (k_s9_fwd_pipe: S of key tile j + 1 issued before tile j's softmax) with registers
-// capped for 4 / 3 blocks per SM (default 0-4, 9, 10).
+// capped for 4 / 3 blocks per SM, 14 / 15 the warp-specialised wgmma kernel (k_s9_fwd_wg,
+// cu_flash_sm90_wg.cu) with 2 / 3 consumer warpgroups (rows per block; 2: PF_ATTN_FWD_WG's):
+// c_h 24 / 32 only, "refused" on the others; not bit-identical to the mma.sync kernels,
+// checked against the reference and run twice (default 0-4, 9, 10).
 // The bias holds bf16 numbers (as the modules' in bf16 mode, fa_args.bias_bf16), so the
 // bf16 tile is exact: variants 9-11 must give the bits of 2-4, and the hook the same
 // bits with PF_ATTN_FWD_B16=0 (fp32 tile) and unset (bf16 tile where B >= 4). The
@@ -154,27 +157,32 @@ static cu_impl impl_bf16, impl_f32;
 // with the Hopper kernel on (the dispatch hook), 2/3/4 = mma.sync R = 1, 2, 4 rows per
 // block, 5/6/7 = wgmma R = 1, 2, 4, 9/10/11 = 2/3/4 with the bf16 bias tile, 12/13 = 9
 // pipelined (4 / 3 blocks per SM)
-#define NVAR 14
+#define NVAR 16
 #define VPIPE 12  // the first pipelined variant
+#define VWG 14    // the warp-specialised wgmma kernel, 2 consumer warpgroups (15: 3)
 #define VB16 9  // the first bf16-tile variant; VB16 + i runs variant 2 + i's kernel
 static const char *vname[NVAR] = {"k_tc_fwd",  "sm90(hook)",  "mma R=1",     "mma R=2",     "mma R=4",    "wgmma R=1",
                                   "wgmma R=2", "wgmma R=4",   "wgmma(swap)", "mma16 R=1",   "mma16 R=2",  "mma16 R=4",
-                                  "pipe R=1",  "pipe3 R=1"};
-static void run_variant(int var, const fa_args *a) {
+                                  "pipe R=1",  "pipe3 R=1", "wg(ws) R=2", "wg(ws) R=3"};
+// Nonzero: the variant does not handle the case (the wgmma kernel only; the others die)
+static int run_variant(int var, const fa_args *a) {
     if (var <= 1) {
         setenv("PF_ATTN_SM90", var ? "1" : "0", 1);
         fa_forward(&impl_bf16, a);
-        return;
+        return 0;
     }
+    if (var == VWG) return fa_sm90_forward_wg(&impl_bf16, a);
+    if (var == VWG + 1) return fa_sm90_forward_wg_nc(&impl_bf16, a, 3);
     if (var >= VPIPE) {
         if (fa_sm90_forward_pipe(&impl_bf16, a, 1, var == VPIPE ? 4 : 3))
             pf_die("fa_sm90_forward_pipe refused the case (variant %d)", var);
-        return;
+        return 0;
     }
     static const int rows[NVAR] = {0, 0, 1, 2, 4, 1, 2, 4, 4, 1, 2, 4};
     int wg = var == 8 ? 2 : var >= 5 && var < VB16;
     if (fa_sm90_forward_variant(&impl_bf16, a, rows[var], wg, var >= VB16))
         pf_die("fa_sm90_forward_variant refused the case (variant %d)", var);
+    return 0;
 }
 static int use_var[NVAR];
 
@@ -235,7 +243,10 @@ static void check_case(const Case &cs) {
         fa_args a = bf16_args(cs, b);
         CU_CHECK(cudaMemset(b.o, 0xff, 2 * n));  // NaN: unwritten outputs show
         CU_CHECK(cudaMemset(b.lse, 0xff, 4 * nl));
-        run_variant(var, &a);
+        if (run_variant(var, &a)) {
+            printf("  %-11s refused (not handled; fa_sm90_forward falls back)\n", vname[var]);
+            continue;
+        }
         CU_CHECK(cudaDeviceSynchronize());
         std::vector<float> o = get_bf16(b.o, n), l = get_f32(b.lse, nl);
         double md = 0, mr = 0, d2 = 0, r2 = 0, ml = 0;
@@ -272,7 +283,7 @@ static void check_case(const Case &cs) {
             snprintf(v, sizeof v, "%s %s: two runs bit-identical", vname[var], what);
             verdict(!memcmp(o.data(), o2.data(), 4 * n) && !memcmp(l.data(), l2.data(), 4 * nl), v);
         }
-        if (var == 1 || var >= VB16) same_bits_as_ref(var, cs, b, what, o, l);
+        if (var == 1 || (var >= VB16 && var < VWG)) same_bits_as_ref(var, cs, b, what, o, l);
     }
     release(b);
 }
@@ -281,7 +292,7 @@ static double time_variant(int var, const fa_args *a, int reps) {
     cudaEvent_t e0, e1;
     CU_CHECK(cudaEventCreate(&e0));
     CU_CHECK(cudaEventCreate(&e1));
-    run_variant(var, a);  // warm-up
+    if (run_variant(var, a)) return -1;  // warm-up; refused: no timing
     CU_CHECK(cudaDeviceSynchronize());
     std::vector<float> ms;
     for (int i = 0; i < reps; i++) {
@@ -309,6 +320,10 @@ static void time_case(const char *name, const Case &cs, int reps) {
     for (int var = 0; var < NVAR; var++) {
         if (!use_var[var] || var == 1) continue;
         double ms = time_variant(var, &a, reps);
+        if (ms < 0) {
+            printf("time %-22s %-11s refused\n", name, vname[var]);
+            continue;
+        }
         printf("time %-22s B=%-5lld L=%-5lld H=%-2d c_h=%-2d %-11s %9.3f ms %7.1f TFLOP/s\n", name, (long long)cs.B,
                (long long)cs.L, cs.H, cs.ch, vname[var], ms, flop / ms * 1e-9);
         fflush(stdout);

@@ -69,6 +69,14 @@ int fa_sm90_forward_variant(cu_impl *c, const fa_args *a, int rows, int wg, int 
 // block, mma.sync: same bits as _variant(rows 1, wg 0, b16); nb blocks per SM its
 // registers are capped for (4 or 3). fa_sm90_forward takes it with PF_ATTN_FWD_PIPE.
 int fa_sm90_forward_pipe(cu_impl *c, const fa_args *a, int b16, int nb);
+// The warp-specialised wgmma kernel (cu_flash_sm90_wg.cu; producer warpgroup + 2 consumer
+// warpgroups on 2 rows, sm_90a): c_h 24 / 32, the bias as its bf16 copy (bias_bf16) or
+// none; not bit-identical to the mma.sync kernels. fa_sm90_forward takes it with
+// PF_ATTN_FWD_WG=1 (off by default). No device or env check; nonzero: not handled.
+int fa_sm90_forward_wg(cu_impl *c, const fa_args *a);
+// The same with nc consumer warpgroups (rows per block and item): 2 (fa_sm90_forward_wg's)
+// or 3 (a variant for benchmarks).
+int fa_sm90_forward_wg_nc(cu_impl *c, const fa_args *a, int nc);
 // D[r, h, l] = sum_c dO * o
 void fa_rowdot(cu_impl *c, const fa_args *a, float *D);
 // The same with o's positions ldo elements apart (dO and the rest: a->HC; the module's

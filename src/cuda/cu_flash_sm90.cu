@@ -40,29 +40,13 @@
 // k_s9_fwd_pipe (PF_ATTN_FWD_PIPE, off by default): the one-row mma.sync kernel with the
 // key loop software-pipelined, S of tile j + 1 issued before tile j's softmax; same bits
 // (its section below, docs/ATTENTION_SM90.md "Session 11").
-#include "cu_mma.cuh"
+// The warp-specialised wgmma kernel (PF_ATTN_FWD_WG=1, off by default) is in
+// cu_flash_sm90_wg.cu; the pieces both use are in cu_flash_sm90.cuh.
+#include "cu_flash_sm90.cuh"
 #include "cu_env.cuh"
 
-#define S9_Q 64    // queries per block (4 warps x 16)
-#define S9_K 64    // key tile
-#define S9_BS 68   // bias tile row stride (floats)
-#define S9_BS16 72 // bf16 bias tile row stride (elements; 144 bytes)
-#define S9_L2E 1.4426950408889634f
-#define S9_LN2 0.6931471805599453f
 #define S9_DEFAULT_WG 0  // the product path fa_sm90_forward uses (docs/ATTENTION_SM90.md)
 #define S9_ROWS_B16 1    // rows per block fa_sm90_forward uses with the bf16 bias tile
-
-
-// Element offset of (position j, channel c) in a K / V / Q tile. mma.sync path: [j][CH + 8]
-// (padded rows, conflict-free ldmatrix). wgmma path: 8 x 8 core matrices of 128 contiguous
-// bytes, [j / 8][c / 8][j % 8][c % 8], read without swizzle as K-major B (K tile, Q K^T:
-// LBO 128 B between channel blocks, SBO CH * 16 B between position blocks) and as N-major B
-// (V tile, P V: SBO 128 B between channel blocks, LBO CH * 16 B between position blocks).
-template <int CH, bool WG>
-__device__ __forceinline__ int s9_off(int j, int c) {
-    if (WG) return (j >> 3) * (CH * 8) + (c >> 3) * 64 + (j & 7) * 8 + (c & 7);
-    return j * (CH + 8) + c;
-}
 
 // Tiles of 64 positions x CH channels of R rows move as 16-byte chunks (8 channels), each
 // thread NPT = CH / 16 of them, the same chunk of every tile: chunk u of thread x is
@@ -114,57 +98,6 @@ struct s9_smem_layout {
     static constexpr size_t M = B + 2 * BT;                     // fp32 [2][R][64]
     static constexpr size_t bytes = M + 2 * (size_t)R * S9_K * 4;
 };
-
-// wgmma (sm_90a only; B operands from shared memory by descriptor, A from registers)
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
-#define S9_HAVE_WGMMA 1
-__device__ __forceinline__ uint64_t s9_desc(const void *p, uint32_t lbo, uint32_t sbo) {
-    return (uint64_t)((fa_smem(p) & 0x3FFFF) >> 4) | ((uint64_t)(lbo >> 4) << 16) | ((uint64_t)(sbo >> 4) << 32);
-}
-__device__ __forceinline__ void s9_wg_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
-__device__ __forceinline__ void s9_wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
-__device__ __forceinline__ void s9_wg_wait() { asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory"); }
-// keeps the compiler from moving accumulator reads or writes across the asynchronous MMA
-template <int N>
-__device__ __forceinline__ void s9_wg_hold(float *d) {
-#pragma unroll
-    for (int i = 0; i < N; i++) asm volatile("" : "+f"(d[i])::"memory");
-}
-// D (64 x 64) (+)= A (64 x 16, registers) B (16 x 64, K-major descriptor)
-__device__ __forceinline__ void s9_wg_n64(float *d, const uint32_t *a, uint64_t desc, int acc) {
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
-        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
-        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, "
-        "{%32,%33,%34,%35}, %36, p, 1, 1, 0;\n}\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(acc));
-}
-// D (64 x 32) += A (64 x 16, registers) B (16 x 32, N-major descriptor)
-__device__ __forceinline__ void s9_wg_n32t(float *d, const uint32_t *a, uint64_t desc) {
-    asm volatile(
-        "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 "
-        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15}, "
-        "{%16,%17,%18,%19}, %20, 1, 1, 1, 1;\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
-}
-// D (64 x 16) += A (64 x 16, registers) B (16 x 16, N-major descriptor)
-__device__ __forceinline__ void s9_wg_n16t(float *d, const uint32_t *a, uint64_t desc) {
-    asm volatile(
-        "wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 "
-        "{%0,%1,%2,%3,%4,%5,%6,%7}, {%8,%9,%10,%11}, %12, 1, 1, 1, 1;\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
-}
-#else
-#define S9_HAVE_WGMMA 0
-#endif
 
 // A thread's share of every key tile's copies, worked out once per block: the
 // global element offset of each 16-byte chunk at key 0 and where it lands in shared
@@ -362,91 +295,6 @@ __device__ __forceinline__ void s9_scores(float (&s)[8][4], const uint32_t (&qa)
     }
 }
 
-// This thread's 16 bias values of keys 8 j + 2 t + (0, 1), j = 4 hf .. 4 hf + 3, of the
-// bf16 tile Bt ([query][key position], s9 header): w[u][jj] holds key 8 j + 2 t (low half)
-// and 8 j + 2 t + 1 (high half) of query 16 wq + g + 8 u, j = 4 hf + jj. By halves:
-// 8 registers live, not 16 (the 32-channel kernels spilled with all 16).
-__device__ __forceinline__ void s9_bias16_words(const bf16 *Bt, int wq, int g, int t, int hf, uint32_t (&w)[2][4]) {
-#pragma unroll
-    for (int u = 0; u < 2; u++) {
-        uint4 x = *(const uint4 *)(Bt + (16 * wq + g + 8 * u) * S9_BS16 + 16 * t + 8 * hf);
-        w[u][0] = x.x, w[u][1] = x.y, w[u][2] = x.z, w[u][3] = x.w;
-    }
-}
-
-// Online softmax of a tile: logits in log2 units (scale, key mask Mt, bias Bt if
-// bT: fp32, or B16 the bf16 tile, the same values), the running row max m and sum l
-// updated, O rescaled by the max's change, s turned into the unnormalized
-// probabilities P. Maxima and sums are pairwise trees in a fixed order: short
-// dependency chains, reproducible results.
-template <int CH, bool B16>
-__device__ __forceinline__ void s9_softmax_update(float (&s)[8][4], float (&m)[2], float (&l)[2], float (&o)[CH / 8][4],
-                                                  const float *Mt, const void *Bt, const void *bT, float sc2, int wq,
-                                                  int g, int t) {
-#pragma unroll
-    for (int hf = 0; hf < 2; hf++) {
-        uint32_t bw[2][4];
-        if (B16 && bT) s9_bias16_words((const bf16 *)Bt, wq, g, t, hf, bw);
-#pragma unroll
-        for (int j = 4 * hf; j < 4 * hf + 4; j++) {
-            float2 mk = *(const float2 *)(Mt + 8 * j + 2 * t);
-#pragma unroll
-            for (int e = 0; e < 4; e++) {
-                float add = (e & 1) ? mk.y : mk.x;
-                if (bT) {
-                    float bv;
-                    if constexpr (B16) {  // bf16 -> fp32: the bits in the high half
-                        uint32_t x = bw[e >> 1][j & 3];
-                        bv = __uint_as_float((e & 1) ? x & 0xffff0000u : x << 16);
-                    } else {
-                        int col = 8 * j + 2 * t + (e & 1), row = 16 * wq + g + 8 * (e >> 1);
-                        bv = ((const float *)Bt)[col * S9_BS + row];
-                    }
-                    add = fmaf(bv, S9_L2E, add);
-                }
-                s[j][e] = fmaf(s[j][e], sc2, add);
-            }
-        }
-    }
-    float mx[2];
-#pragma unroll
-    for (int u = 0; u < 2; u++) {
-        float t8[8];
-#pragma unroll
-        for (int j = 0; j < 8; j++) t8[j] = fmaxf(s[j][2 * u], s[j][2 * u + 1]);
-#pragma unroll
-        for (int w = 4; w >= 1; w >>= 1)
-#pragma unroll
-            for (int j = 0; j < w; j++) t8[j] = fmaxf(t8[j], t8[j + w]);
-        mx[u] = t8[0];
-    }
-#pragma unroll
-    for (int u = 0; u < 2; u++) {
-        mx[u] = fmaxf(mx[u], __shfl_xor_sync(0xffffffffu, mx[u], 1));
-        mx[u] = fmaxf(mx[u], __shfl_xor_sync(0xffffffffu, mx[u], 2));
-        float mn = fmaxf(m[u], mx[u]), corr = fa_exp2(m[u] - mn);
-        m[u] = mn;
-        l[u] *= corr;
-#pragma unroll
-        for (int j = 0; j < CH / 8; j++) { o[j][2 * u] *= corr; o[j][2 * u + 1] *= corr; }
-    }
-#pragma unroll
-    for (int j = 0; j < 8; j++)
-#pragma unroll
-        for (int e = 0; e < 4; e++) s[j][e] = fa_exp2(s[j][e] - m[e >> 1]);
-#pragma unroll
-    for (int u = 0; u < 2; u++) {  // row sums, pairwise in a fixed order
-        float t8[8];
-#pragma unroll
-        for (int j = 0; j < 8; j++) t8[j] = s[j][2 * u] + s[j][2 * u + 1];
-#pragma unroll
-        for (int w = 4; w >= 1; w >>= 1)
-#pragma unroll
-            for (int j = 0; j < w; j++) t8[j] += t8[j + w];
-        l[u] += t8[0];
-    }
-}
-
 // O += P V: P from registers, V fragments by ldmatrix.trans of the [key][ch] tile
 // (wgmma: V tile by N-major descriptor)
 template <int CH, bool WG>
@@ -493,38 +341,9 @@ __device__ __forceinline__ void s9_accumulate_pv(float (&o)[CH / 8][4], const fl
     }
 }
 
-// Epilogue: the row sums completed over the quad, then O / l in bf16 and the
-// log-sum-exp (natural units) of the warp's query rows of row r
-template <int CH>
-__device__ __forceinline__ void s9_store_output(const fa_args &a, const float (&o)[CH / 8][4], const float (&m)[2],
-                                                float (&l)[2], int64_t r, int64_t q0, int h, int wq, int g, int t) {
-#pragma unroll
-    for (int u = 0; u < 2; u++) {
-        l[u] += __shfl_xor_sync(0xffffffffu, l[u], 1);
-        l[u] += __shfl_xor_sync(0xffffffffu, l[u], 2);
-    }
-    if (r >= a.B) return;
-#pragma unroll
-    for (int u = 0; u < 2; u++) {
-        int64_t q = q0 + 16 * wq + g + 8 * u;
-        if (q >= a.L) continue;
-        float inv = 1.f / l[u];
-        bf16 *op = (bf16 *)a.out_o + fa_pos(a, r, q) * a.HC + (int64_t)h * a.ch;
-#pragma unroll
-        for (int j = 0; j < CH / 8; j++) {
-            int c = 8 * j + 2 * t;  // c_h % 8 == 0: c < c_h implies c + 1 < c_h
-            if (c < a.ch)
-                *(__nv_bfloat162 *)(op + c) = __floats2bfloat162_rn(o[j][2 * u] * inv, o[j][2 * u + 1] * inv);
-        }
-        // fully masked row (every logit near -1e9): lse = +inf, as k_tc_fwd
-        float mnat = m[u] * S9_LN2;
-        if (t == 0) a.lse[(r * a.H + h) * a.L + q] = mnat < -5e8f ? INFINITY : mnat + logf(l[u]);
-    }
-}
-
 // WG: products on wgmma (sm_90a), else mma.sync. The WG kernel is only launched on sm_90;
 // compiled for sm_80 it traps. B16: the bias tile from a.biasT16 (the launcher's bf16
-// copy, s9_bias16), else from a.biasT.
+// copy, fa_sm90_bias16), else from a.biasT.
 template <int CH, int R, bool WG, bool B16>
 __global__ void __launch_bounds__(R * 128, 4 / R) k_s9_fwd(fa_args a, int vswap) {
 #if !S9_HAVE_WGMMA
@@ -734,7 +553,7 @@ __global__ void k_s9_bias16(const float *bT, bf16 *y, int64_t L, int64_t Lp, int
 // The bf16 copy of a->biasT for one launch, at the top of the pool (not taken: the
 // kernel that reads it comes next in stream order, as in cu_flash_bwd_fused.cu's
 // bwf_run), or NULL: the values are not bf16 numbers, or no room.
-static const bf16 *s9_bias16(cu_impl *c, const fa_args *a) {
+const bf16 *fa_sm90_bias16(cu_impl *c, const fa_args *a) {
     if (!a->biasT || !a->bias_bf16 || !c->pool) return NULL;
     int64_t Lp = (a->L + 63) & ~(int64_t)63, n = (int64_t)a->H * a->L * Lp / 8;
     size_t top = (c->pool_top + 255) & ~(size_t)255, bytes = 16 * (size_t)n;
@@ -745,7 +564,7 @@ static const bf16 *s9_bias16(cu_impl *c, const fa_args *a) {
     return y;
 }
 
-// B16: the bias tile from the bf16 copy (refused, nothing launched, when s9_bias16 makes
+// B16: the bias tile from the bf16 copy (refused, nothing launched, when fa_sm90_bias16 makes
 // none; with no bias the fp32 kernel runs, the same work). NB: 0 k_s9_fwd, else
 // k_s9_fwd_pipe<CH, B16, NB> (R = 1, mma.sync).
 template <int CH, int R, bool WG, bool B16, int NB = 0>
@@ -776,7 +595,7 @@ static int s9_launch(cu_impl *c, const fa_args *a, int vswap) {
     fa_args b = *a;
     if (B16) {
         if (a->L * ((a->L + 63) & ~(int64_t)63) > 2147483647LL) return 1;  // the B16 offsets within a head: 32-bit
-        if (!(b.biasT16 = s9_bias16(c, a))) return 1;
+        if (!(b.biasT16 = fa_sm90_bias16(c, a))) return 1;
     }
     if constexpr (NB > 0) k_s9_fwd_pipe<CH, B16, NB><<<(unsigned)n, 128, SL::bytes, c->stream>>>(b);
     else k_s9_fwd<CH, R, WG, B16><<<(unsigned)n, R * 128, SL::bytes, c->stream>>>(b, vswap);
@@ -798,7 +617,7 @@ int fa_sm90_forward_pipe(cu_impl *c, const fa_args *a, int b16, int nb) {
 
 // Rows per block R in {1, 2, 4}; wg: wgmma (1; 2 = wgmma with the V descriptor's strides
 // exchanged, a layout check) or mma.sync (0); b16: the bias tile from a bf16 copy (mma.sync
-// only; refused where s9_bias16 makes none) or fp32 (0). Returns nonzero when the case is
+// only; refused where fa_sm90_bias16 makes none) or fp32 (0). Returns nonzero when the case is
 // not handled (nothing launched).
 int fa_sm90_forward_variant(cu_impl *c, const fa_args *a, int rows, int wg, int b16) {
     if (!c->bf16 || a->B <= 0 || a->L <= 0) return 1;
@@ -858,6 +677,13 @@ static int s9_pipe_blocks(void) {
     return 0;
 }
 
+// PF_ATTN_FWD_WG: the warp-specialised wgmma kernel (cu_flash_sm90_wg.cu; not bit-identical
+// to the mma.sync kernels) where it applies (c_h 24 / 32, the bias as its bf16 copy or none):
+// 1; 0 or unset: the mma.sync kernels (the default until measured).
+static int s9_wg_enabled(void) {
+    return cu_env_flag("PF_ATTN_FWD_WG", 0, "mma.sync kernels, the default", "warp-specialised wgmma kernel");
+}
+
 int fa_sm90_forward(cu_impl *c, const fa_args *a) {
     if (!s9_enabled()) return 1;
     int nb = s9_pipe_blocks();
@@ -865,6 +691,7 @@ int fa_sm90_forward(cu_impl *c, const fa_args *a) {
     // kernel then reads half the bytes B / R times: worth it from a few rows on (B = 1,
     // single attention, keeps the fp32 tile)
     int b16 = s9_b16_enabled() && a->biasT && a->bias_bf16 && a->B >= 4;
+    if ((b16 || !a->biasT) && s9_wg_enabled() && fa_sm90_forward_wg(c, a) == 0) return 0;
     // 1 row per block: since the copies are planned once per block (session 8), faster
     // than 2 and 4 (`attn_bwd_check --shapes`: triangle N = 1024 4.63 / 4.98 / 5.80 ms,
     // MSA row 1.18 / 1.24 / 1.48); before that 2 rows were the fastest. With the bf16

@@ -1,0 +1,209 @@
+// cu_flash_sm90.cuh: the pieces of the Hopper attention forward (cu_flash_sm90.cu) that
+// its warp-specialised wgmma kernel (cu_flash_sm90_wg.cu) shares: tile constants, the
+// wgmma wrappers (sm_90a), the online-softmax update of one 64 x 64 score tile in the
+// m16n8 / wgmma accumulator layout (the same per warp), the epilogue, the bf16 bias copy.
+#ifndef PF_CU_FLASH_SM90_CUH
+#define PF_CU_FLASH_SM90_CUH
+#include "cu_mma.cuh"
+
+#define S9_Q 64    // queries per block (4 warps x 16)
+#define S9_K 64    // key tile
+#define S9_BS 68   // bias tile row stride (floats)
+#define S9_BS16 72 // bf16 bias tile row stride (elements; 144 bytes)
+#define S9_L2E 1.4426950408889634f
+#define S9_LN2 0.6931471805599453f
+
+// Element offset of (position j, channel c) in a K / V / Q tile. mma.sync path: [j][CH + 8]
+// (padded rows, conflict-free ldmatrix). wgmma path: 8 x 8 core matrices of 128 contiguous
+// bytes, [j / 8][c / 8][j % 8][c % 8], read without swizzle as K-major B (K tile, Q K^T:
+// LBO 128 B between channel blocks, SBO CH * 16 B between position blocks) and as N-major B
+// (V tile, P V: SBO 128 B between channel blocks, LBO CH * 16 B between position blocks).
+template <int CH, bool WG>
+__device__ __forceinline__ int s9_off(int j, int c) {
+    if (WG) return (j >> 3) * (CH * 8) + (c >> 3) * 64 + (j & 7) * 8 + (c & 7);
+    return j * (CH + 8) + c;
+}
+
+// wgmma (sm_90a only; B operands from shared memory by descriptor, A from registers)
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#define S9_HAVE_WGMMA 1
+__device__ __forceinline__ uint64_t s9_desc(const void *p, uint32_t lbo, uint32_t sbo) {
+    return (uint64_t)((fa_smem(p) & 0x3FFFF) >> 4) | ((uint64_t)(lbo >> 4) << 16) | ((uint64_t)(sbo >> 4) << 32);
+}
+__device__ __forceinline__ void s9_wg_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void s9_wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void s9_wg_wait() { asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory"); }
+// keeps the compiler from moving accumulator reads or writes across the asynchronous MMA
+template <int N>
+__device__ __forceinline__ void s9_wg_hold(float *d) {
+#pragma unroll
+    for (int i = 0; i < N; i++) asm volatile("" : "+f"(d[i])::"memory");
+}
+// D (64 x 64) (+)= A (64 x 16, registers) B (16 x 64, K-major descriptor)
+__device__ __forceinline__ void s9_wg_n64(float *d, const uint32_t *a, uint64_t desc, int acc) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %37, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
+        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, "
+        "{%32,%33,%34,%35}, %36, p, 1, 1, 0;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(acc));
+}
+// D (64 x 32) += A (64 x 16, registers) B (16 x 32, N-major descriptor)
+__device__ __forceinline__ void s9_wg_n32t(float *d, const uint32_t *a, uint64_t desc) {
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 "
+        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15}, "
+        "{%16,%17,%18,%19}, %20, 1, 1, 1, 1;\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
+}
+// D (64 x 16) += A (64 x 16, registers) B (16 x 16, N-major descriptor)
+__device__ __forceinline__ void s9_wg_n16t(float *d, const uint32_t *a, uint64_t desc) {
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 "
+        "{%0,%1,%2,%3,%4,%5,%6,%7}, {%8,%9,%10,%11}, %12, 1, 1, 1, 1;\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
+}
+#else
+#define S9_HAVE_WGMMA 0
+#endif
+
+// This thread's 16 bias values of keys 8 j + 2 t + (0, 1), j = 4 hf .. 4 hf + 3, of the
+// bf16 tile Bt ([query][key position], s9 header): w[u][jj] holds key 8 j + 2 t (low half)
+// and 8 j + 2 t + 1 (high half) of query 16 wq + g + 8 u, j = 4 hf + jj. By halves:
+// 8 registers live, not 16 (the 32-channel kernels spilled with all 16).
+__device__ __forceinline__ void s9_bias16_words(const bf16 *Bt, int wq, int g, int t, int hf, uint32_t (&w)[2][4]) {
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+        uint4 x = *(const uint4 *)(Bt + (16 * wq + g + 8 * u) * S9_BS16 + 16 * t + 8 * hf);
+        w[u][0] = x.x, w[u][1] = x.y, w[u][2] = x.z, w[u][3] = x.w;
+    }
+}
+
+// Online softmax of a tile: logits in log2 units (scale, key mask Mt, bias Bt if
+// bT: fp32, or B16 the bf16 tile, the same values), the running row max m and sum l
+// updated, s turned into the unnormalized probabilities P; corr: the factor O is to be
+// rescaled by (the max's change; s9_softmax_update applies it, the wgmma kernel before
+// its next O += P V). Maxima and sums are pairwise trees in a fixed order: short
+// dependency chains, reproducible results.
+template <bool B16>
+__device__ __forceinline__ void s9_softmax_p(float (&s)[8][4], float (&m)[2], float (&l)[2], float (&corr)[2],
+                                             const float *Mt, const void *Bt, const void *bT, float sc2, int wq, int g,
+                                             int t) {
+#pragma unroll
+    for (int hf = 0; hf < 2; hf++) {
+        uint32_t bw[2][4];
+        if (B16 && bT) s9_bias16_words((const bf16 *)Bt, wq, g, t, hf, bw);
+#pragma unroll
+        for (int j = 4 * hf; j < 4 * hf + 4; j++) {
+            float2 mk = *(const float2 *)(Mt + 8 * j + 2 * t);
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                float add = (e & 1) ? mk.y : mk.x;
+                if (bT) {
+                    float bv;
+                    if constexpr (B16) {  // bf16 -> fp32: the bits in the high half
+                        uint32_t x = bw[e >> 1][j & 3];
+                        bv = __uint_as_float((e & 1) ? x & 0xffff0000u : x << 16);
+                    } else {
+                        int col = 8 * j + 2 * t + (e & 1), row = 16 * wq + g + 8 * (e >> 1);
+                        bv = ((const float *)Bt)[col * S9_BS + row];
+                    }
+                    add = fmaf(bv, S9_L2E, add);
+                }
+                s[j][e] = fmaf(s[j][e], sc2, add);
+            }
+        }
+    }
+    float mx[2];
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+        float t8[8];
+#pragma unroll
+        for (int j = 0; j < 8; j++) t8[j] = fmaxf(s[j][2 * u], s[j][2 * u + 1]);
+#pragma unroll
+        for (int w = 4; w >= 1; w >>= 1)
+#pragma unroll
+            for (int j = 0; j < w; j++) t8[j] = fmaxf(t8[j], t8[j + w]);
+        mx[u] = t8[0];
+    }
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+        mx[u] = fmaxf(mx[u], __shfl_xor_sync(0xffffffffu, mx[u], 1));
+        mx[u] = fmaxf(mx[u], __shfl_xor_sync(0xffffffffu, mx[u], 2));
+        float mn = fmaxf(m[u], mx[u]);
+        corr[u] = fa_exp2(m[u] - mn);
+        m[u] = mn;
+        l[u] *= corr[u];
+    }
+#pragma unroll
+    for (int j = 0; j < 8; j++)
+#pragma unroll
+        for (int e = 0; e < 4; e++) s[j][e] = fa_exp2(s[j][e] - m[e >> 1]);
+#pragma unroll
+    for (int u = 0; u < 2; u++) {  // row sums, pairwise in a fixed order
+        float t8[8];
+#pragma unroll
+        for (int j = 0; j < 8; j++) t8[j] = s[j][2 * u] + s[j][2 * u + 1];
+#pragma unroll
+        for (int w = 4; w >= 1; w >>= 1)
+#pragma unroll
+            for (int j = 0; j < w; j++) t8[j] += t8[j + w];
+        l[u] += t8[0];
+    }
+}
+
+// s9_softmax_p with O rescaled at once (the mma.sync kernels)
+template <int CH, bool B16>
+__device__ __forceinline__ void s9_softmax_update(float (&s)[8][4], float (&m)[2], float (&l)[2], float (&o)[CH / 8][4],
+                                                  const float *Mt, const void *Bt, const void *bT, float sc2, int wq,
+                                                  int g, int t) {
+    float corr[2];
+    s9_softmax_p<B16>(s, m, l, corr, Mt, Bt, bT, sc2, wq, g, t);
+#pragma unroll
+    for (int u = 0; u < 2; u++)
+#pragma unroll
+        for (int j = 0; j < CH / 8; j++) { o[j][2 * u] *= corr[u]; o[j][2 * u + 1] *= corr[u]; }
+}
+
+// Epilogue: the row sums completed over the quad, then O / l in bf16 and the
+// log-sum-exp (natural units) of the warp's query rows of row r
+template <int CH>
+__device__ __forceinline__ void s9_store_output(const fa_args &a, const float (&o)[CH / 8][4], const float (&m)[2],
+                                                float (&l)[2], int64_t r, int64_t q0, int h, int wq, int g, int t) {
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+        l[u] += __shfl_xor_sync(0xffffffffu, l[u], 1);
+        l[u] += __shfl_xor_sync(0xffffffffu, l[u], 2);
+    }
+    if (r >= a.B) return;
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+        int64_t q = q0 + 16 * wq + g + 8 * u;
+        if (q >= a.L) continue;
+        float inv = 1.f / l[u];
+        bf16 *op = (bf16 *)a.out_o + fa_pos(a, r, q) * a.HC + (int64_t)h * a.ch;
+#pragma unroll
+        for (int j = 0; j < CH / 8; j++) {
+            int c = 8 * j + 2 * t;  // c_h % 8 == 0: c < c_h implies c + 1 < c_h
+            if (c < a.ch)
+                *(__nv_bfloat162 *)(op + c) = __floats2bfloat162_rn(o[j][2 * u] * inv, o[j][2 * u + 1] * inv);
+        }
+        // fully masked row (every logit near -1e9): lse = +inf, as k_tc_fwd
+        float mnat = m[u] * S9_LN2;
+        if (t == 0) a.lse[(r * a.H + h) * a.L + q] = mnat < -5e8f ? INFINITY : mnat + logf(l[u]);
+    }
+}
+
+// The bf16 copy of a->biasT in the kernel's order (k_s9_bias16), at the top of the pool for
+// the next launch in stream order, or NULL (not bf16 numbers, or no room).
+const bf16 *fa_sm90_bias16(cu_impl *c, const fa_args *a);
+
+#endif
