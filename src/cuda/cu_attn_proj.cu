@@ -1,6 +1,6 @@
 // cu_attn_proj.cu: the attention module's q, k, v and gate projections as one GEMM
-// (cu_attn.cuh; PF_ATTN_PROJ=1, default 0 until measured on the GPU; 2 / 3: the forward / the
-// backward alone).
+// (cu_attn.cuh; PF_ATTN_PROJ=1 or unset, the default since session 12; 0 the four GEMMs; 2 / 3:
+// the forward / the backward alone).
 //
 // The old path (cu_attn_rows.cu) runs four K = c_in GEMMs from LN(x) into four (RL, HC)
 // planes, and in the backward four dx GEMMs that accumulate into d_xln in turn and four weight
@@ -35,17 +35,17 @@ static int64_t g_proj_runs;
 int attn_proj_on(int fwd) {
     if (g_proj < 0) {
         const char *e = getenv("PF_ATTN_PROJ");
-        if (!e || !*e) g_proj = 0;
+        if (!e || !*e) g_proj = 1;  // the default since session 12 (measured faster)
         else if (strlen(e) == 1 && e[0] >= '0' && e[0] <= '3') g_proj = e[0] - '0';
-        else pf_die("PF_ATTN_PROJ=%s: expected 0 (four projection GEMMs, the default), 1 (one GEMM, forward and "
-                    "backward), 2 (forward only) or 3 (backward only)", e);
+        else pf_die("PF_ATTN_PROJ=%s: expected 0 (four projection GEMMs), 1 (one GEMM, forward and "
+                    "backward: the default), 2 (forward only) or 3 (backward only)", e);
     }
     return g_proj == 1 || g_proj == (fwd ? 2 : 3);
 }
 
 extern "C" void pf_cuda_set_attn_proj(pf_backend *be, int mode) {
     (void)be;
-    g_proj = mode >= 0 && mode <= 3 ? mode : 0;
+    g_proj = mode >= 0 && mode <= 3 ? mode : -1;  // else: PF_ATTN_PROJ / the default again
 }
 extern "C" int64_t pf_cuda_attn_proj_runs(pf_backend *be) {
     (void)be;

@@ -642,7 +642,9 @@ static const char *db_names[] = {"h8",         "h8.m2.bs",       "h4.m3",       
 // per SM, a barrier per row. Single attention: h8.m2.bs 0.361 (unchanged).
 // Session 11 (same run, H200, bench_cuda_ops tri_attn f+b): q64k128.w4.m2.co 22.97 -> 22.00 ms
 // at N = 1024, 165.76 -> 158.01 at 2048 against q64k128.w4.m2 (the same bits): the default.
-static int db_default(const fa_args *a) { return a->B < 8 ? 1 : 11; }
+// B >= 8: q64k128.w4.m2.co.pipe (12), the fastest measured at N = 1024 / 2048 (session 12: 3.79 / 29.58 ms
+// against .co 3.92 / 30.89); B < 8 (single attention): h8.m2.bs.
+static int db_default(const fa_args *a) { return a->B < 8 ? 1 : 12; }
 int fa_bwd_dbias_variants(void) { return (int)(sizeof db_names / sizeof db_names[0]); }
 const char *fa_bwd_dbias_variant_name(int v) { return v >= 0 && v < fa_bwd_dbias_variants() ? db_names[v] : "?"; }
 

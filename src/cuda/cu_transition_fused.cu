@@ -626,7 +626,7 @@ static int tr_smem_bwd2(int KP, int hout) {
 // The forward's n-tiles by form and depth: forms 3, 4 NT 4; else (1, 2, 5) 8 up to depth 128, 4 at 256.
 static int tr_nt_fwd_form(int form, int KP) { return form == 3 || form == 4 ? 4 : tr_nt_fwd(KP); }
 
-#define TR_HID_DEFAULT 2  // the fastest measured (H200, session 12): see docs/CUDA.md
+#define TR_HID_DEFAULT 5  // the fastest measured (H200, session 12): see docs/CUDA.md
 static int g_tr_hid = 0, g_tr_hid_grid = 0;  // the kernels' form (0: PF_TR_HID at the next call); tests' grid cap
 // PF_TR_HID: 1 (k_tr_hidden, k_tr_hidden_grad: the former default), 2 or unset
 // (k_tr_hidden2, k_tr_hidden_grad2: persistent, pair-packed tiles; the same bits), 3 (2

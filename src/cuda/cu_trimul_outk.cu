@@ -22,7 +22,7 @@
 // differ from the old path in the last place of y or g: checked against the CPU reference
 // with the module's tolerances (test_cuda, trimul group), not bit for bit. bf16 only,
 // sm_80+, c and c_z multiples of 8 up to 256, xl and zl 16-byte aligned; else (and with
-// PF_TRIMUL_OUT=0, the default) the GEMMs and gate kernels run as before. k_tm_out3's
+// PF_TRIMUL_OUT=0) the GEMMs and gate kernels run as before. k_tm_out3's
 // sigmoid is not sigmoidf_ (see there): same tolerance, not k_tm_out2's bits either.
 #include "cu_trimul_side.cuh"
 #include "cuda_backend.h"
@@ -364,8 +364,8 @@ __global__ void k_to_pack(to_pack q) {
     }
 }
 
-// PF_TRIMUL_OUT: 0 or unset (the GEMMs and gate kernels, the default until measured), 1
-// (k_tm_out2), 2 (k_tm_out3 where cx, cz <= 128, else k_tm_out2), 3 (the same with two
+// PF_TRIMUL_OUT: 0 (the GEMMs and gate kernels), 1 (k_tm_out2), 2 or unset (the default
+// since session 12: k_tm_out3 where cx, cz <= 128, else k_tm_out2), 3 (the same with two
 // teams per block). Process-wide, read at the first output part; pf_cuda_set_trimul_out
 // (tests).
 static int g_out = -1;
@@ -373,13 +373,14 @@ static int64_t g_out_runs = 0, g_out3_runs = 0;
 static int to_mode(void) {
     if (g_out < 0) {
         const char *e = getenv("PF_TRIMUL_OUT");
-        if (!e || !*e || !strcmp(e, "0")) g_out = 0;
+        if (!e || !*e) g_out = 2;  // the default since session 12 (measured faster)
+        else if (!strcmp(e, "0")) g_out = 0;
         else if (!strcmp(e, "1")) g_out = 1;
         else if (!strcmp(e, "2")) g_out = 2;
         else if (!strcmp(e, "3")) g_out = 3;
         else
-            pf_die("PF_TRIMUL_OUT=%s: expected 0 (the projection GEMMs and gate kernels, the default), 1 (one "
-                   "tensor-core kernel, k_tm_out2), 2 (k_tm_out3: resident weight, double-buffered rows) or 3 "
+            pf_die("PF_TRIMUL_OUT=%s: expected 0 (the projection GEMMs and gate kernels), 1 (one "
+                   "tensor-core kernel, k_tm_out2), 2 (k_tm_out3: resident weight, double-buffered rows; the default) or 3 "
                    "(k_tm_out3 with two teams of warps per block)",
                    e);
     }

@@ -1445,10 +1445,12 @@ static void test_attention_proj(void) {
     test_attn("tri_end big", big_e, 1, 1, 1110);
     tl_check(pf_cuda_attn_proj_runs(H_gpu) > runs, "attn proj", "the one-GEMM path never ran");
     // one half on, the other the four GEMMs (PF_ATTN_PROJ=2: the forward only, 3: the backward only)
+    // and the four-GEMM path (PF_ATTN_PROJ=0) alone, now that the one-GEMM path is the default
     attn_proj = 0;
-    for (int mode = 2; mode <= 3; mode++) {
+    for (int mode = 0; mode <= 3; mode++) {
+        if (mode == 1) continue;
         pf_cuda_set_attn_proj(H_gpu, mode);
-        attn_tag = mode == 2 ? "proj fwd only " : "proj bwd only ";
+        attn_tag = mode == 0 ? "proj off " : mode == 2 ? "proj fwd only " : "proj bwd only ";
         test_attn("tri_start big", big_s, 1, 1, 1100);
         test_attn("msa_row", (pf_attn_dims){5, 7, 12, 3, 8, 6, PF_BIAS_PAIR, 0}, 1, 1, 1000);
     }
@@ -1457,7 +1459,7 @@ static void test_attention_proj(void) {
     attn_brief = 0;
     attn_tag = "";
     attn_proj = 0;
-    pf_cuda_set_attn_proj(H_gpu, 0);
+    pf_cuda_set_attn_proj(H_gpu, -1);  // PF_ATTN_PROJ / the default again
 }
 
 // The attention group in parts: `--only attn.K` runs part K alone (compute-sanitizer runs
