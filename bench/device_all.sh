@@ -25,7 +25,7 @@ stage() {  # stage NAME SECONDS CMD...
 for s in ${STAGES:-parity tests bench train}; do
   case $s in
     parity) stage parity 150 python3 tests/cuda/parity.py --devices cpu,cuda-fp32,cuda --pairfold $P/pairfold ;;
-    tests)  TAIL=6 stage tests ${TESTS_LIMIT:-200} $P/test_cuda ;;
+    tests)  TAIL=6 stage tests ${TESTS_LIMIT:-420} $P/test_cuda ;;  # alone: ~150 s in session 11, more since
     torch)  # the PyTorch wrappers (triangle attention / multiplication, CPU and CUDA tensors) and the
             # import-openfold round trip against a PyTorch module (tests/torch), on the packed CUDA builds
             PAIRFOLD_LIB=$P/libpairfold.so PAIRFOLD=$P/pairfold VERBOSE=1 TAIL=${TORCH_TAIL:-80} \
@@ -83,7 +83,10 @@ for s in ${STAGES:-parity tests bench train}; do
             # in one process takes well over 400 s): the attention parts and the other op groups
             # (session 11: 229 s); `core` is the tests outside the module ops (test_basic ... cuda_core_attn).
             CS=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+            # at most MEMCHECK_JOBS at once (session 12: 13 at once beside test_cuda left the
+            # four largest groups and test_cuda itself unfinished in 330 s)
             for g in ${MEMCHECK_GROUPS:-attn.1 attn.2 attn.3 attn.4 attn.5 core trimul structure heads global_attn transition opm pwavg}; do
+                while [ "$(jobs -rp | wc -l)" -ge "${MEMCHECK_JOBS:-4}" ]; do sleep 2; done
                 ( timeout ${MEMCHECK_LIMIT:-300} $CS --tool memcheck --error-exitcode 3 $P/test_cuda --quick --only $g \
                       > $OUT/memcheck_$g.log 2>&1; echo "rc=$?" >> $OUT/memcheck_$g.log ) &
             done
