@@ -76,13 +76,7 @@ __global__ void k_gate_bwd_og_v(T *dy, T *gp, const T *x, T *og, int64_t n) {
         ld8(dy, i, d);
         ld8(gp, i, gi);
         ld8(x, i, o);
-#pragma unroll
-        for (int k = 0; k < CU_VEC; k++) {
-            gi[k] = sigmoidf_(gi[k]);
-            p[k] = d[k] * o[k] * gi[k] * (1.f - gi[k]);
-            o[k] = gi[k] * o[k];
-            d[k] = d[k] * gi[k];
-        }
+        gate_bwd8(d, gi, o, p);
         st8(og, i, o);
         st8(gp, i, p);
         st8(dy, i, d);

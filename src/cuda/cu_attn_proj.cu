@@ -109,13 +109,7 @@ __global__ void k_gate_bwd_ld(const T *dy, const T *gp, const T *o, T *og, T *dO
         ld8(dy, j, d);
         ld8(gp, j, gi);
         ld8(o, i, x);
-#pragma unroll
-        for (int k = 0; k < CU_VEC; k++) {
-            gi[k] = sigmoidf_(gi[k]);
-            p[k] = d[k] * x[k] * gi[k] * (1.f - gi[k]);
-            x[k] = gi[k] * x[k];
-            d[k] = d[k] * gi[k];
-        }
+        gate_bwd8(d, gi, x, p);
         st8(og, j, x);
         st8(dO, j, d);
         st8(dg, j, p);

@@ -245,6 +245,26 @@ __device__ __forceinline__ void db_row(const bf16 *Qw, const bf16 *dOw, const bf
     }
 }
 
+// The item a bias-gradient block owns (blocks ordered split fastest, then key tiles, query
+// tiles, heads): head h, QT queries from q0, KT keys from k0, and split `split`'s rows
+// [r0, r1) of the B rows it sums over.
+struct db_item {
+    int64_t q0, k0, r0, r1;
+    int h, split;
+};
+template <int QT, int KT>
+__device__ __forceinline__ db_item db_block_item(const fa_args &a) {
+    int64_t nqt = (a.L + QT - 1) / QT, nkt = (a.L + KT - 1) / KT;
+    int nsplit = a.nsplit;
+    int64_t bid = blockIdx.x;
+    int split = (int)(bid % nsplit);
+    bid /= nsplit;
+    int64_t kt = bid % nkt, qt = (bid / nkt) % nqt;
+    int h = (int)(bid / (nkt * nqt));
+    int64_t per = (a.B + nsplit - 1) / nsplit, r0 = split * per, r1 = r0 + per < a.B ? r0 + per : a.B;
+    return db_item{qt * QT, kt * KT, r0, r1, h, split};
+}
+
 // CO (the .co variants, FL and BSM only): the swizzled Q, dO, K, V tiles, the permuted
 // bias tile, 8-byte partial stores (db_swz, db_scale_bias_p, db_store); same values,
 // same order: the same bits.
@@ -256,15 +276,9 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dbias_h(fa_args a) {
     extern __shared__ __align__(16) unsigned char bw_sm[];
     bf16 *Qs = (bf16 *)bw_sm, *dOs = Qs + S * QT * LK, *Ks = dOs + S * QT * LK, *Vs = Ks + S * KT * LK;
     float *Ms = (float *)(Vs + S * KT * LK), *Ls = Ms + 2 * KT, *Ds = Ls + S * QT, *Bs = Ds + S * QT;
-    int64_t nqt = (a.L + QT - 1) / QT, nkt = (a.L + KT - 1) / KT;
-    int nsplit = a.nsplit;
-    int64_t bid = blockIdx.x;
-    int split = (int)(bid % nsplit);
-    bid /= nsplit;
-    int64_t kt = bid % nkt, qt = (bid / nkt) % nqt;
-    int h = (int)(bid / (nkt * nqt));
-    int64_t per = (a.B + nsplit - 1) / nsplit, r0 = split * per, r1 = r0 + per < a.B ? r0 + per : a.B;
-    int64_t q0 = qt * QT, k0 = kt * KT;
+    const db_item it = db_block_item<QT, KT>(a);
+    const int nsplit = a.nsplit, split = it.split, h = it.h;
+    const int64_t r0 = it.r0, r1 = it.r1, q0 = it.q0, k0 = it.k0;
     int w = threadIdx.x >> 5, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
     // the warp's first query and key in the tile (constants with one key group: fewer registers)
     int wq = WK == 1 ? 16 * w : 16 * (w % (NW / WK)), kw = WK == 1 ? 0 : KW * (w / (NW / WK));
@@ -434,15 +448,9 @@ __global__ void __launch_bounds__(128, 2) k_bwd_dbias_pipe(fa_args a) {
     extern __shared__ __align__(16) unsigned char bw_sm[];
     bf16 *Qs = (bf16 *)bw_sm, *dOs = Qs + S * QT * CH, *Ks = dOs + S * QT * CH, *Vs = Ks + S * KT * CH;
     float *Ms = (float *)(Vs + S * KT * CH), *Ls = Ms + 3 * KT, *Ds = Ls + S * QT, *Bs = Ds + S * QT;
-    int64_t nqt = (a.L + QT - 1) / QT, nkt = (a.L + KT - 1) / KT;
-    int nsplit = a.nsplit;
-    int64_t bid = blockIdx.x;
-    int split = (int)(bid % nsplit);
-    bid /= nsplit;
-    int64_t kt = bid % nkt, qt = (bid / nkt) % nqt;
-    int h = (int)(bid / (nkt * nqt));
-    int64_t per = (a.B + nsplit - 1) / nsplit, r0 = split * per, r1 = r0 + per < a.B ? r0 + per : a.B;
-    int64_t q0 = qt * QT, k0 = kt * KT;
+    const db_item it = db_block_item<QT, KT>(a);
+    const int nsplit = a.nsplit, split = it.split, h = it.h;
+    const int64_t r0 = it.r0, r1 = it.r1, q0 = it.q0, k0 = it.k0;
     int wq = 16 * (threadIdx.x >> 5), g = (threadIdx.x & 31) >> 2;
     float acc[4 * NC][4];  // keys 8 j.. of the warp's 128
 #pragma unroll

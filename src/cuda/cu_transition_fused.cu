@@ -307,6 +307,16 @@ __device__ __forceinline__ void tr_store_u(bf16 *out, int64_t ldo, int64_t M, in
     }
 }
 
+// The biases of a thread's packed columns col, col + 1 of a and their b partners 8 columns on
+// (zeros without a bias).
+__device__ __forceinline__ void tr_bias_ab(const float *bias, int col, float *ba, float *bb) {
+#pragma unroll
+    for (int e = 0; e < 2; e++) {
+        ba[e] = bias ? __ldg(bias + col + e) : 0.f;
+        bb[e] = bias ? __ldg(bias + col + 8 + e) : 0.f;
+    }
+}
+
 // h of the tile (8 NT channels) into st (TS_BM, 8 NT + TS_PAD) row-major as bf16 pairs: n-tiles 2q, 2q + 1
 // of the warp are a, b of channels 8q.. of its 4 NT (form 2); tr_fwd_epilogue's arithmetic.
 template <int NT>
@@ -318,11 +328,7 @@ __device__ __forceinline__ void tr_fwd_epilogue2(float (*acc)[NT][4], const floa
     for (int q = 0; q < NT / 2; q++) {
         int col = wn * 8 * NT + 16 * q + 2 * t, ch = wn * 4 * NT + 8 * q + 2 * t;  // packed a column; channel
         float ba[2], bb[2];
-#pragma unroll
-        for (int e = 0; e < 2; e++) {
-            ba[e] = bias ? __ldg(bias + col + e) : 0.f;
-            bb[e] = bias ? __ldg(bias + col + 8 + e) : 0.f;
-        }
+        tr_bias_ab(bias, col, ba, bb);
 #pragma unroll
         for (int mi = 0; mi < 2; mi++)
 #pragma unroll
@@ -485,11 +491,7 @@ __device__ __forceinline__ void tr_bwd_epilogue2(float (*acc)[NT][4], const floa
     for (int q = 0; q < NT / 2; q++) {
         int col = wn * 8 * NT + 16 * q + 2 * t, ch = wn * 4 * NT + 8 * q + 2 * t;
         float ba[2], bb[2];
-#pragma unroll
-        for (int e = 0; e < 2; e++) {
-            ba[e] = bias ? __ldg(bias + col + e) : 0.f;
-            bb[e] = bias ? __ldg(bias + col + 8 + e) : 0.f;
-        }
+        tr_bias_ab(bias, col, ba, bb);
 #pragma unroll
         for (int mi = 0; mi < 2; mi++)
 #pragma unroll

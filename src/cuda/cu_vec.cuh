@@ -56,6 +56,19 @@ static inline int cu_vec_ok(int64_t n, const void *a, const void *b = NULL, cons
 // Blocks for n / 8 vectors of 256 threads (grid-stride loops cover the rest).
 static inline unsigned cu_vec_blocks(int64_t n) { return cu_blocks(n / CU_VEC, 256); }
 
+// The attention gate's backward on one vector (k_gate_bwd_og_v, k_gate_bwd_ld): in, d the
+// output gradient, gi the gate's pre-activation, o the ungated output; out, with s =
+// sigmoid(gi): p = d o s (1 - s) (the gate's gradient), o = s o (the gated output), d = d s.
+__device__ __forceinline__ void gate_bwd8(float *d, float *gi, float *o, float *p) {
+#pragma unroll
+    for (int k = 0; k < CU_VEC; k++) {
+        gi[k] = sigmoidf_(gi[k]);
+        p[k] = d[k] * o[k] * gi[k] * (1.f - gi[k]);
+        o[k] = gi[k] * o[k];
+        d[k] = d[k] * gi[k];
+    }
+}
+
 #define GRID_STRIDE_VEC(i, n)                                                             \
     for (int64_t i = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) * CU_VEC; i < (n); \
          i += (int64_t)gridDim.x * blockDim.x * CU_VEC)
