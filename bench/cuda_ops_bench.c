@@ -2,7 +2,9 @@
 // per (op, N): median ms of the forward and of forward+backward, TFLOP/s by the
 // FLOP model below, and device memory (planned saved+ws, and the high-water
 // mark of cudaMemGetInfo around the op).
-//   bench_cuda_ops [--ops tri_attn,trimul,transition] [--sizes 256,512,...] [--reps 10] [--fp32]
+//   bench_cuda_ops [--ops tri_attn,tri_attn_end,trimul,transition] [--sizes 256,512,...] [--reps 10] [--fp32]
+// tri_attn is the starting node, tri_attn_end the ending node (the transposed op;
+// PF_ATTN_END_T=0 / 1 for A/B runs of its path).
 // FLOP model (multiply-add = 2), M = N*N positions, c = c_z, HC = H*c_h:
 //   tri_attn fwd: projections 2 M c (4 HC + H) + output 2 M HC c + core 4 N^3 H c_h
 //            bwd: 2 x projections/output + 2.5 x core (FlashAttention's count:
@@ -92,7 +94,7 @@ static double time_median(step_fn f, void *ctx, int bwd, int reps) {
     return m;
 }
 
-// ---- triangle attention (starting node), and trimul / transition ------------------------
+// ---- triangle attention (starting or ending node), and trimul / transition ---------------
 typedef struct {
     pf_attn_dims d;
     pf_attn_p p, g;
@@ -137,11 +139,11 @@ static void report(const char *op, int64_t N, double fwd_ms, double fb_ms, doubl
     fflush(stdout);
 }
 
-static void bench_tri_attn(int64_t N, int reps) {
+static void bench_tri_attn(int64_t N, int reps, int end) {
     attn_ctx c;
     memset(&c, 0, sizeof c);
     int cz = 128, H = 4, ch = 32, HC = H * ch;
-    c.d = (pf_attn_dims){N, N, cz, H, ch, cz, PF_BIAS_SELF, 0};
+    c.d = (pf_attn_dims){N, N, cz, H, ch, cz, PF_BIAS_SELF, end};
     c.p.ln = lnp(cz, 1);
     c.p.q = lin(HC, cz, 0, 2); c.p.k = lin(HC, cz, 0, 3); c.p.v = lin(HC, cz, 0, 4);
     c.p.g = lin(HC, cz, 1, 5); c.p.o = lin(cz, HC, 1, 6); c.p.bias = lin(H, cz, 0, 7);
@@ -163,7 +165,7 @@ static void bench_tri_attn(int64_t N, int reps) {
     double core_f = 4.0 * (double)N * N * N * H * ch;
     double tf = time_median(attn_step, &c, 0, reps), tb = time_median(attn_step, &c, 1, reps);
     size_t p2 = used_now() - mem_base;
-    report("tri_attn", N, tf, tb, lin_f + core_f, 3 * lin_f + 3.5 * core_f, m, p2 > peak ? p2 : peak);
+    report(end ? "tri_attn_end" : "tri_attn", N, tf, tb, lin_f + core_f, 3 * lin_f + 3.5 * core_f, m, p2 > peak ? p2 : peak);
     void *bufs[] = {c.x, c.dout, c.out, c.dx, c.saved, c.ws};
     for (int i = 0; i < 6; i++) be->free(be, bufs[i]);
     // parameters are leaked deliberately: small, and the process ends soon
@@ -229,6 +231,14 @@ static void bench_transition(int64_t N, int reps) {
     for (int i = 0; i < 7; i++) be->free(be, bufs[i]);
 }
 
+// Whether the comma-separated list ops names op (whole names: tri_attn is not tri_attn_end).
+static int has_op(const char *ops, const char *op) {
+    size_t n = strlen(op);
+    for (const char *s = ops; (s = strstr(s, op)) != NULL; s += n)
+        if ((s == ops || s[-1] == ',') && (s[n] == ',' || s[n] == 0)) return 1;
+    return 0;
+}
+
 int main(int argc, char **argv) {
     const char *ops = "tri_attn,trimul";
     const char *sizes = "256,512,768,1024";
@@ -247,9 +257,10 @@ int main(int argc, char **argv) {
     snprintf(buf, sizeof buf, "%s", sizes);
     for (char *s = strtok(buf, ","); s; s = strtok(NULL, ",")) {
         int64_t N = atoll(s);
-        if (strstr(ops, "tri_attn")) bench_tri_attn(N, reps);
-        if (strstr(ops, "trimul")) bench_trimul(N, reps);
-        if (strstr(ops, "transition")) bench_transition(N, reps);
+        if (has_op(ops, "tri_attn")) bench_tri_attn(N, reps, 0);
+        if (has_op(ops, "tri_attn_end")) bench_tri_attn(N, reps, 1);
+        if (has_op(ops, "trimul")) bench_trimul(N, reps);
+        if (has_op(ops, "transition")) bench_transition(N, reps);
     }
     be->destroy(be);
     return 0;

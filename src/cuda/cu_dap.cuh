@@ -27,6 +27,12 @@ void cu_dap_sum_blocks(cu_impl *c, const void *blocks, int P, int64_t n, int64_t
 // dir 0: full (S, P n, C) activations from the group's column shards, blocks
 // [q][S][n][C] (an all-gather's output); dir 1: blocks from full (an all-to-all's input).
 void cu_dap_cols(cu_impl *c, void *full, void *blocks, int64_t S, int64_t n, int P, int C, int dir);
+// cu_dap_xpose.cu
+// snd[q][j][i] = x[i][q n + j] for x (n, N, row bytes) and q < P (the pack before
+// dap_transpose's all-to-all; 16-byte moves where row and pointers allow). P = 1, n = N:
+// snd is the transpose of a square (N, N, row) tensor (also the ending node's frame,
+// cu_attention.cu). x and snd must not overlap.
+void cu_pos_pack(cu_impl *c, const void *x, void *snd, int64_t n, int64_t N, int P, size_t row);
 // Sets the sharded entries of be (called by pf_cuda_install_collectives).
 void pf_cuda_install_dap(pf_backend *be);
 

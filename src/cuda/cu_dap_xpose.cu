@@ -18,14 +18,7 @@ __global__ void k_dap_pack(const U *x, U *snd, int64_t n, int64_t N, int P, int6
     }
 }
 
-void cu_dap_transpose(pf_backend *be, const pf_dap_comm *cm, int64_t N, int C, const pf_act *x, pf_act *out,
-                      void *ws) {
-    cu_impl *c = CU(be);
-    const int P = cm->size;
-    if (N % P) pf_die("dap_transpose: N = %lld is not a multiple of P = %d", (long long)N, P);
-    const int64_t n = N / P;
-    const size_t row = (size_t)C * cu_esz(c), blk = (size_t)(n * n) * row;  // bytes of one position, one block
-    char *snd = (char *)ws, *rcv = snd + (size_t)P * blk;
+void cu_pos_pack(cu_impl *c, const void *x, void *snd, int64_t n, int64_t N, int P, size_t row) {
     int64_t cnt = (int64_t)P * n * n;
     if (row % 16 == 0 && ((uintptr_t)x | (uintptr_t)snd) % 16 == 0)
         k_dap_pack<uint4><<<cu_blocks(cnt * (int64_t)(row / 16), 256), 256, 0, c->stream>>>(
@@ -37,6 +30,17 @@ void cu_dap_transpose(pf_backend *be, const pf_dap_comm *cm, int64_t N, int C, c
         k_dap_pack<uint16_t><<<cu_blocks(cnt * (int64_t)(row / 2), 256), 256, 0, c->stream>>>(
             (const uint16_t *)x, (uint16_t *)snd, n, N, P, (int64_t)(row / 2));
     CU_LAUNCHED();
+}
+
+void cu_dap_transpose(pf_backend *be, const pf_dap_comm *cm, int64_t N, int C, const pf_act *x, pf_act *out,
+                      void *ws) {
+    cu_impl *c = CU(be);
+    const int P = cm->size;
+    if (N % P) pf_die("dap_transpose: N = %lld is not a multiple of P = %d", (long long)N, P);
+    const int64_t n = N / P;
+    const size_t row = (size_t)C * cu_esz(c), blk = (size_t)(n * n) * row;  // bytes of one position, one block
+    char *snd = (char *)ws, *rcv = snd + (size_t)P * blk;
+    cu_pos_pack(c, x, snd, n, N, P, row);
     cm->all_to_all(cm, snd, rcv, blk);
     for (int r = 0; r < P; r++)  // out[j][r n + i] = rcv[r][j][i]: n rows of n positions
         CU_CHECK(cudaMemcpy2DAsync((char *)out + (size_t)r * n * row, (size_t)N * row, rcv + (size_t)r * blk,
