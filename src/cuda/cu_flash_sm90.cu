@@ -548,9 +548,10 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_pipe(fa_args a) {
 // error, |.| <= ulp(m') / 2: harmless, as without masked keys m' is not huge). A tile with
 // one first forms t = fma(acc, alpha, mask term) and then the same with 1 for alpha
 // (fma(t, 1, -m') = t - m' exactly: a fully masked row still gets p = 1 at its maximum and
-// lse = +inf, as k_s9_fwd). Buffers: the bias runs a tile ahead with K (S of tile j + 1
-// needs it), V and the mask as in k_s9_fwd_pipe. Not bit-identical to it (c's rounding,
-// the bias added inside the product).
+// lse = +inf, as k_s9_fwd). The row sums too come from the tensor core (P times ones, in
+// s9b_accumulate_pv). Buffers: the bias runs a tile ahead with K (S of tile j + 1 needs
+// it), V and the mask as in k_s9_fwd_pipe. Not bit-identical to it (c's rounding, the bias
+// added inside the product, the sums of the bf16 P).
 
 // c (16 x 8, fp32) += a (16 x 8 bf16 fragment, 2 words) b (8 x 8, 1 word): mma.sync m16n8k8
 __device__ __forceinline__ void s9b_mma1688(float *c, uint32_t a0, uint32_t a1, uint32_t b0) {
@@ -559,14 +560,17 @@ __device__ __forceinline__ void s9b_mma1688(float *c, uint32_t a0, uint32_t a1, 
                  : "r"(a0), "r"(a1), "r"(b0));
 }
 
-// Shared memory of k_s9_fwd_bmma: k_s9_fwd_pipe's (B16) and the Q tile [64][CH + 8] (its
-// fragments are loaded per key tile rather than held: 8 registers, the 32-channel kernel
-// spilled with them).
+// Shared memory of k_s9_fwd_bmma: k_s9_fwd_pipe's (B16), the Q tile [64][CH + 8] (its
+// fragments are loaded per key tile rather than held: 8 registers) and P: int [2][128] each
+// thread's bias and K / V offsets, then the block's mask offset (loaded where used, once
+// per tile: not held in registers across the loop). The 32-channel kernel spilled with
+// them held.
 template <int CH>
 struct s9b_layout {
     typedef s9_smem_layout<CH, 1, true> SL;
     static constexpr size_t Q = SL::bytes;
-    static constexpr size_t bytes = Q + (size_t)S9_Q * (CH + 8) * 2;
+    static constexpr size_t P = Q + (size_t)S9_Q * (CH + 8) * 2;
+    static constexpr size_t bytes = P + 260 * 4;
 };
 
 // S = c bias + Q K^T (16 x 64 per warp) of the key tile: Qt [query][CH + 8] (the block's),
@@ -650,10 +654,11 @@ __device__ __forceinline__ void s9b_fetch_bias(const fa_args &a, int boff, int k
 }
 
 // The online-softmax update of a tile (section comment): s = acc in, P out; masked: the
-// tile has a masked key, whose terms (log2 units) Mt holds; O rescaled by the max's change.
-// Maxima and sums: k_s9_fwd's pairwise trees in the same fixed order.
+// tile has a masked key, whose terms (log2 units) Mt holds; O and the row sums ls (an mma
+// accumulator: s9b_accumulate_pv adds P 1) rescaled by the max's change. Maxima: k_s9_fwd's
+// pairwise tree in the same fixed order.
 template <int CH>
-__device__ __forceinline__ void s9b_softmax_update(float (&s)[8][4], float (&m)[2], float (&l)[2],
+__device__ __forceinline__ void s9b_softmax_update(float (&s)[8][4], float (&m)[2], float (&ls)[4],
                                                    float (&o)[CH / 8][4], const float *Mt, bool masked, float alpha,
                                                    int t) {
     float mul = alpha;  // log2 units = s mul
@@ -682,7 +687,6 @@ __device__ __forceinline__ void s9b_softmax_update(float (&s)[8][4], float (&m)[
         float mn = fmaxf(m[u], mx * mul);  // mul > 0: the max of s mul, with its rounding
         corr[u] = fa_exp2(m[u] - mn);
         m[u] = mn;
-        l[u] *= corr[u];
         nm[u] = -mn;
     }
 #pragma unroll
@@ -691,26 +695,48 @@ __device__ __forceinline__ void s9b_softmax_update(float (&s)[8][4], float (&m)[
         for (int e = 0; e < 4; e++) s[j][e] = fa_exp2(fmaf(s[j][e], mul, nm[e >> 1]));
 #pragma unroll
     for (int u = 0; u < 2; u++) {
-        float t8[8];
-#pragma unroll
-        for (int j = 0; j < 8; j++) t8[j] = s[j][2 * u] + s[j][2 * u + 1];
-#pragma unroll
-        for (int w = 4; w >= 1; w >>= 1)
-#pragma unroll
-            for (int j = 0; j < w; j++) t8[j] += t8[j + w];
-        l[u] += t8[0];
+        ls[2 * u] *= corr[u];
+        ls[2 * u + 1] *= corr[u];
 #pragma unroll
         for (int j = 0; j < CH / 8; j++) { o[j][2 * u] *= corr[u]; o[j][2 * u + 1] *= corr[u]; }
     }
 }
 
+// O += P V as s9_accumulate_pv (mma.sync), and the row sums ls += P 1 on the tensor core
+// (one more mma per 16 keys with B all ones: 4 per tile instead of 32 FADD of a sum tree per
+// thread). The sums are then of the bf16 P that O is made of, whole rows per thread (every
+// column of ls holds its row's sum: no quad reduction in the epilogue).
+template <int CH>
+__device__ __forceinline__ void s9b_accumulate_pv(float (&o)[CH / 8][4], float (&ls)[4], const float (&s)[8][4],
+                                                  const bf16 *Vt, int lane) {
+    const uint32_t one2 = 0x3f803f80u;  // bf16 1.0 in both halves
+#pragma unroll
+    for (int kk = 0; kk < S9_K / 16; kk++) {
+        uint32_t pa[4];
+        pa[0] = fa_pack2(s[2 * kk][0], s[2 * kk][1]);
+        pa[1] = fa_pack2(s[2 * kk][2], s[2 * kk][3]);
+        pa[2] = fa_pack2(s[2 * kk + 1][0], s[2 * kk + 1][1]);
+        pa[3] = fa_pack2(s[2 * kk + 1][2], s[2 * kk + 1][3]);
+#pragma unroll
+        for (int jp = 0; jp < CH / 16; jp++) {
+            const bf16 *vp = Vt + (kk * 16 + (lane & 15)) * (CH + 8) + (2 * jp + (lane >> 4)) * 8;
+            uint32_t v4[4];
+            asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                         : "=r"(v4[0]), "=r"(v4[1]), "=r"(v4[2]), "=r"(v4[3]) : "r"(fa_smem(vp)));
+            fa_mma16816(o[2 * jp], pa, v4[0], v4[1]);
+            fa_mma16816(o[2 * jp + 1], pa, v4[2], v4[3]);
+        }
+        fa_mma16816(ls, pa, one2, one2);
+    }
+}
+
 // Tile j of the loop (k0 = 64 j, b = j % 2), as s9p_tile: sc holds S of tile j (bias
-// included); leaves S of tile j + 1 in sn and O, m, l updated with tile j. mflag: in, this
+// included); leaves S of tile j + 1 in sn and O, m, ls updated with tile j. mflag: in, this
 // thread's flag of a masked key in tile j (mask threads); out, the same of tile j + 1.
 template <int CH, int b>
-__device__ __forceinline__ void s9b_tile(const fa_args &a, int kvo, int boff, int k0, int rpos, unsigned char *sm,
+__device__ __forceinline__ void s9b_tile(const fa_args &a, int k0, unsigned char *sm,
                                          float (&sc)[8][4], float (&sn)[8][4], uint32_t ci, float (&o)[CH / 8][4],
-                                         float (&m)[2], float (&l)[2], bool &mflag, float alpha, int wq, int t,
+                                         float (&m)[2], float (&ls)[4], bool &mflag, float alpha, int wq, int t,
                                          int lane) {
     typedef s9_smem_layout<CH, 1, true> SL;
     constexpr int TE = SL::TE;
@@ -722,17 +748,20 @@ __device__ __forceinline__ void s9b_tile(const fa_args &a, int kvo, int boff, in
     bool more = k0 + S9_K < (int)a.L;
     float mnext = 0;
     // K and bias of tile j + 2 into the buffers of tile j's (read by S of tile j, in tile j - 1)
+    const int *Ps = (const int *)(sm + s9b_layout<CH>::P);
+    int kvo = Ps[128 + threadIdx.x];
     s9b_fetch_rows<CH>(a, a.k, kvo, k0 + 2 * S9_K, Ks + b * TE);
-    if (k0 + 2 * S9_K < (int)a.L) s9b_fetch_bias(a, boff, k0 + 2 * S9_K, Bs + b * SL::BT);  // rows end at Lp
+    if (k0 + 2 * S9_K < (int)a.L)  // the copy's rows end at Lp
+        s9b_fetch_bias(a, Ps[threadIdx.x], k0 + 2 * S9_K, Bs + b * SL::BT);
     if (more) {  // V and mask of tile j + 1 into the buffers of tile j - 1
         s9b_fetch_rows<CH>(a, a.v, kvo, k0 + S9_K, Vs + (b ^ 1) * TE);
-        if (threadIdx.x < S9_K) mnext = s9b_mask(a, rpos, k0 + S9_K);
+        if (threadIdx.x < S9_K) mnext = s9b_mask(a, Ps[256], k0 + S9_K);
     }
     fa_commit();
     s9b_scores<CH>(sn, (const bf16 *)(sm + s9b_layout<CH>::Q), ci, Ks + (b ^ 1) * TE,
                    (const bf16 *)(Bs + (b ^ 1) * SL::BT), wq, lane);  // tile j + 1
-    s9b_softmax_update<CH>(sc, m, l, o, Ms + b * S9_K, masked, alpha, t);
-    s9_accumulate_pv<CH, false>(o, sc, Vs + b * TE, lane, 0);
+    s9b_softmax_update<CH>(sc, m, ls, o, Ms + b * S9_K, masked, alpha, t);
+    s9b_accumulate_pv<CH>(o, ls, sc, Vs + b * TE, lane);
     if (more && threadIdx.x < S9_K) Ms[(b ^ 1) * S9_K + threadIdx.x] = mnext;
     mflag = mnext != 0.f;
 }
@@ -770,6 +799,10 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma(fa_args a) {
     if (S9_K < (int)a.L) s9b_fetch_bias(a, boff, S9_K, Bs + SL::BT);
     fa_commit();
     int rpos = r * (int)a.rstride;
+    int *Ps = (int *)(s9_sm + s9b_layout<CH>::P);
+    Ps[threadIdx.x] = boff;
+    Ps[128 + threadIdx.x] = kvo;
+    if (threadIdx.x == 0) Ps[256] = rpos;
     float m0 = threadIdx.x < S9_K ? s9b_mask(a, rpos, 0) : 0.f;
     if (threadIdx.x < S9_K) Ms[threadIdx.x] = m0;
     bool mflag = m0 != 0.f;
@@ -781,11 +814,11 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma(fa_args a) {
     float o[CH / 8][4];
 #pragma unroll
     for (int j = 0; j < CH / 8; j++) o[j][0] = o[j][1] = o[j][2] = o[j][3] = 0;
-    float m[2] = {-INFINITY, -INFINITY}, l[2] = {0, 0};
+    float m[2] = {-INFINITY, -INFINITY}, ls[4] = {0, 0, 0, 0};
     for (int k0 = 0;; k0 += 2 * S9_K) {  // two tiles per trip, S tiles swapping roles
-        s9b_tile<CH, 0>(a, kvo, boff, k0, rpos, s9_sm, s0, s1, ci, o, m, l, mflag, alpha, wq, t, lane);
+        s9b_tile<CH, 0>(a, k0, s9_sm, s0, s1, ci, o, m, ls, mflag, alpha, wq, t, lane);
         if (k0 + S9_K >= (int)a.L) break;
-        s9b_tile<CH, 1>(a, kvo, boff, k0 + S9_K, rpos, s9_sm, s1, s0, ci, o, m, l, mflag, alpha, wq, t, lane);
+        s9b_tile<CH, 1>(a, k0 + S9_K, s9_sm, s1, s0, ci, o, m, ls, mflag, alpha, wq, t, lane);
         if (k0 + 2 * S9_K >= (int)a.L) break;
     }
     fa_wait<0>();  // the zero fill of K past L: no copy into the block's memory after its end
@@ -793,7 +826,8 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma(fa_args a) {
         uint32_t bx;
         asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(bx));
         int nqt2 = ((int)a.L + S9_Q - 1) / S9_Q, rest2 = (int)bx / nqt2;
-        s9_store_output<CH>(a, o, m, l, rest2 % (int)a.B, ((int)bx % nqt2) * S9_Q, rest2 / (int)a.B, wq, g, t);
+        float l[2] = {ls[0], ls[2]};  // rows g, g + 8: whole sums (s9b_accumulate_pv)
+        s9_store_output<CH, false>(a, o, m, l, rest2 % (int)a.B, ((int)bx % nqt2) * S9_Q, rest2 / (int)a.B, wq, g, t);
     }
 }
 
@@ -904,8 +938,8 @@ static int s9b_launch(cu_impl *c, const fa_args *a) {
         return 1;  // the kernel's offsets are 32-bit
     static int attr_set = 0;  // per instantiation; the device does not change within a process
     if (!attr_set) {
-        if (cudaFuncSetAttribute(k_s9_fwd_bmma<CH, 4>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)s9b_layout<CH>::bytes) !=
-            cudaSuccess) {
+        if (cudaFuncSetAttribute(k_s9_fwd_bmma<CH, 4>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 (int)s9b_layout<CH>::bytes) != cudaSuccess) {
             (void)cudaGetLastError();
             return 1;
         }
