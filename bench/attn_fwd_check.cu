@@ -11,7 +11,11 @@
 // capped for 4 / 3 blocks per SM, 14 / 15 the warp-specialised wgmma kernel (k_s9_fwd_wg,
 // cu_flash_sm90_wg.cu) with 2 / 3 consumer warpgroups (rows per block; 2: PF_ATTN_FWD_WG's):
 // c_h 24 / 32 only, "refused" on the others; not bit-identical to the mma.sync kernels,
-// checked against the reference and run twice (default 0-4, 9, 10).
+// checked against the reference and run twice; 16 the pipelined kernel with the pair bias
+// added on the tensor core (k_s9_fwd_bmma, PF_ATTN_FWD_BMMA=1's; "refused" with no bias;
+// not bit-identical: checked against the reference and run twice) (default 0-4, 9, 10).
+// The hook (variant 1) run with PF_ATTN_FWD_BMMA=1 in the environment is not compared
+// bit for bit with PF_ATTN_FWD_B16=0 (that one runs the fp32-tile kernel).
 // The bias holds bf16 numbers (as the modules' in bf16 mode, fa_args.bias_bf16), so the
 // bf16 tile is exact: variants 9-11 must give the bits of 2-4, and the hook the same
 // bits with PF_ATTN_FWD_B16=0 (fp32 tile) and unset (bf16 tile where B >= 4). The
@@ -157,20 +161,22 @@ static cu_impl impl_bf16, impl_f32;
 // with the Hopper kernel on (the dispatch hook), 2/3/4 = mma.sync R = 1, 2, 4 rows per
 // block, 5/6/7 = wgmma R = 1, 2, 4, 9/10/11 = 2/3/4 with the bf16 bias tile, 12/13 = 9
 // pipelined (4 / 3 blocks per SM)
-#define NVAR 16
+#define NVAR 17
 #define VPIPE 12  // the first pipelined variant
 #define VWG 14    // the warp-specialised wgmma kernel, 2 consumer warpgroups (15: 3)
+#define VBMMA 16  // the pipelined kernel with the bias through the tensor core
 #define VB16 9  // the first bf16-tile variant; VB16 + i runs variant 2 + i's kernel
 static const char *vname[NVAR] = {"k_tc_fwd",  "sm90(hook)",  "mma R=1",     "mma R=2",     "mma R=4",    "wgmma R=1",
                                   "wgmma R=2", "wgmma R=4",   "wgmma(swap)", "mma16 R=1",   "mma16 R=2",  "mma16 R=4",
-                                  "pipe R=1",  "pipe3 R=1", "wg(ws) R=2", "wg(ws) R=3"};
-// Nonzero: the variant does not handle the case (the wgmma kernel only; the others die)
+                                  "pipe R=1",  "pipe3 R=1", "wg(ws) R=2", "wg(ws) R=3", "bmma R=1"};
+// Nonzero: the variant does not handle the case (the wgmma and bmma kernels only; the others die)
 static int run_variant(int var, const fa_args *a) {
     if (var <= 1) {
         setenv("PF_ATTN_SM90", var ? "1" : "0", 1);
         fa_forward(&impl_bf16, a);
         return 0;
     }
+    if (var == VBMMA) return fa_sm90_forward_bmma(&impl_bf16, a);
     if (var == VWG) return fa_sm90_forward_wg(&impl_bf16, a);
     if (var == VWG + 1) return fa_sm90_forward_wg_nc(&impl_bf16, a, 3);
     if (var >= VPIPE) {
@@ -283,7 +289,8 @@ static void check_case(const Case &cs) {
             snprintf(v, sizeof v, "%s %s: two runs bit-identical", vname[var], what);
             verdict(!memcmp(o.data(), o2.data(), 4 * n) && !memcmp(l.data(), l2.data(), 4 * nl), v);
         }
-        if (var == 1 || (var >= VB16 && var < VWG)) same_bits_as_ref(var, cs, b, what, o, l);
+        const char *bm = getenv("PF_ATTN_FWD_BMMA");
+        if ((var == 1 && !(bm && !strcmp(bm, "1"))) || (var >= VB16 && var < VWG)) same_bits_as_ref(var, cs, b, what, o, l);
     }
     release(b);
 }

@@ -69,6 +69,12 @@ int fa_sm90_forward_variant(cu_impl *c, const fa_args *a, int rows, int wg, int 
 // block, mma.sync: same bits as _variant(rows 1, wg 0, b16); nb blocks per SM its
 // registers are capped for (4 or 3). fa_sm90_forward takes it with PF_ATTN_FWD_PIPE.
 int fa_sm90_forward_pipe(cu_impl *c, const fa_args *a, int b16, int nb);
+// The pipelined kernel with the pair bias added on the tensor core (k_s9_fwd_bmma: an
+// identity-times-bias mma per 16 x 8 score block, one FFMA + one MUFU per score on key tiles
+// without a masked key): needs the bias as bf16 numbers (bias_bf16; refused, nothing launched,
+// otherwise or with no bias); not bit-identical to the other kernels. fa_sm90_forward takes
+// it with PF_ATTN_FWD_BMMA=1 where it takes the bf16 bias copy. No device or env check.
+int fa_sm90_forward_bmma(cu_impl *c, const fa_args *a);
 // The warp-specialised wgmma kernel (cu_flash_sm90_wg.cu; producer warpgroup + 2 consumer
 // warpgroups on 2 rows, sm_90a): c_h 24 / 32, the bias as its bf16 copy (bias_bf16) or
 // none; not bit-identical to the mma.sync kernels. fa_sm90_forward takes it with

@@ -40,6 +40,9 @@
 // k_s9_fwd_pipe (PF_ATTN_FWD_PIPE, off by default): the one-row mma.sync kernel with the
 // key loop software-pipelined, S of tile j + 1 issued before tile j's softmax; same bits
 // (its section below, docs/ATTENTION_SM90.md "Session 11").
+// k_s9_fwd_bmma (PF_ATTN_FWD_BMMA=1, off by default): k_s9_fwd_pipe with the pair bias
+// added on the tensor core and one FFMA + one MUFU per score on key tiles without a masked
+// key; not bit-identical (its section below, docs/ATTENTION_SM90.md "Session 13").
 // The warp-specialised wgmma kernel (PF_ATTN_FWD_WG=1, off by default) is in
 // cu_flash_sm90_wg.cu; the pieces both use are in cu_flash_sm90.cuh.
 #include "cu_flash_sm90.cuh"
@@ -530,39 +533,347 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_pipe(fa_args a) {
     s9_store_output<CH>(a, o, m, l, r, q0, h, wq, g, t);
 }
 
+// ---- Bias through the tensor core (PF_ATTN_FWD_BMMA=1; k_s9_fwd_pipe's loop, bf16 bias) ----
+// k_s9_fwd_pipe issues ~16 thread-instructions per score (ncu, triangle N = 1024), ~4 of
+// them for the bias: its bf16 -> fp32 unpack (IMAD.U32 / LOP3), an FFMA by log2e, then
+// the FFMA of the scale. Here the bias enters S on the tensor core: per 16 x 8 score block
+// one more mma (m16n8k8) with A the block's bias, 16 queries x 8 keys, by ldmatrix from the
+// [query][key] tile of the bias copy in natural key order, and B = c I (c = bf16(1 /
+// scale): exact products, fp32 accumulation), so acc = Q K^T + c bias, (s scale + bias) /
+// scale up to c's rounding (relative 1.1e-4 at c_h 8 / 32, 0 at 16, 1.5e-3 at 24).
+// Softmax in log2 units, alpha = scale log2e. A key tile with no masked key (uniform per
+// block: the mask threads' flags ORed by the tile's barrier; training crops mostly) takes
+//   m' = max(m, fl(max acc alpha)),  p = exp2(fma(acc, alpha, -m'))
+// (one FFMA and one MUFU per score; at the maximum the fma leaves acc alpha's rounding
+// error, |.| <= ulp(m') / 2: harmless, as without masked keys m' is not huge). A tile with
+// one first forms t = fma(acc, alpha, mask term) and then the same with 1 for alpha
+// (fma(t, 1, -m') = t - m' exactly: a fully masked row still gets p = 1 at its maximum and
+// lse = +inf, as k_s9_fwd). The row sums too come from the tensor core (P times ones, in
+// s9b_accumulate_pv). Buffers: the bias runs a tile ahead with K (S of tile j + 1 needs
+// it), V and the mask as in k_s9_fwd_pipe. Not bit-identical to it (c's rounding, the bias
+// added inside the product, the sums of the bf16 P).
+
+// c (16 x 8, fp32) += a (16 x 8 bf16 fragment, 2 words) b (8 x 8, 1 word): mma.sync m16n8k8
+__device__ __forceinline__ void s9b_mma1688(float *c, uint32_t a0, uint32_t a1, uint32_t b0) {
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a0), "r"(a1), "r"(b0));
+}
+
+// Shared memory of k_s9_fwd_bmma: k_s9_fwd_pipe's (B16), the Q tile [64][CH + 8] (its
+// fragments are loaded per key tile rather than held: 8 registers) and P: int [2][128] each
+// thread's bias and K / V offsets, then the block's mask offset (loaded where used, once
+// per tile: not held in registers across the loop). The 32-channel kernel spilled with
+// them held.
+template <int CH>
+struct s9b_layout {
+    typedef s9_smem_layout<CH, 1, true> SL;
+    static constexpr size_t Q = SL::bytes;
+    static constexpr size_t P = Q + (size_t)S9_Q * (CH + 8) * 2;
+    static constexpr size_t bytes = P + 260 * 4;
+};
+
+// S = c bias + Q K^T (16 x 64 per warp) of the key tile: Qt [query][CH + 8] (the block's),
+// Kt [key][CH + 8], Bt the bias tile [query][S9_BS16] (natural key order). The bias is the
+// A operand of an m16n8k8 (16 queries x 8 keys, by ldmatrix from the [query][key] rows)
+// and c I the B operand: ci is this thread's word of it (one register; as A of an
+// m16n8k16, c I took four).
+template <int CH>
+__device__ __forceinline__ void s9b_scores(float (&s)[8][4], const bf16 *Qt, uint32_t ci, const bf16 *Kt,
+                                           const bf16 *Bt, int wq, int lane) {
+    uint32_t qa[CH / 16][4];
+#pragma unroll
+    for (int kk = 0; kk < CH / 16; kk++) {  // A fragments: matrices (queries 0-7, 8-15) x (channels +0, +8)
+        const bf16 *qp = Qt + (16 * wq + (lane & 15)) * (CH + 8) + kk * 16 + 8 * (lane >> 4);
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                     : "=r"(qa[kk][0]), "=r"(qa[kk][1]), "=r"(qa[kk][2]), "=r"(qa[kk][3]) : "r"(fa_smem(qp)));
+    }
+#pragma unroll
+    for (int jp = 0; jp < 4; jp++) {
+        // key blocks 2 jp, 2 jp + 1: matrices (queries 0-7, 8-15) x (keys 16 jp .., 16 jp + 8 ..)
+        const bf16 *bp = Bt + (16 * wq + (lane & 15)) * S9_BS16 + 16 * jp + 8 * (lane >> 4);
+        uint32_t b4[4];
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                     : "=r"(b4[0]), "=r"(b4[1]), "=r"(b4[2]), "=r"(b4[3]) : "r"(fa_smem(bp)));
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            int j = 2 * jp + h;
+            s[j][0] = s[j][1] = s[j][2] = s[j][3] = 0;
+            s9b_mma1688(s[j], b4[2 * h], b4[2 * h + 1], ci);
+            const bf16 *kp = Kt + (8 * j + (lane & 7)) * (CH + 8) + (lane >> 3) * 8;
+            if constexpr (CH == 32) {
+                uint32_t k4[4];
+                asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                             : "=r"(k4[0]), "=r"(k4[1]), "=r"(k4[2]), "=r"(k4[3]) : "r"(fa_smem(kp)));
+                fa_mma16816(s[j], qa[0], k4[0], k4[1]);
+                fa_mma16816(s[j], qa[1], k4[2], k4[3]);
+            } else {
+                uint32_t k2[2];
+                asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];\n"
+                             : "=r"(k2[0]), "=r"(k2[1]) : "r"(fa_smem(kp)));
+                fa_mma16816(s[j], qa[0], k2[0], k2[1]);
+            }
+        }
+    }
+}
+
+// Positions l0..l0+63 of this block's row of src (q, k or v) into the tile dst [64][CH + 8]
+// (zeros past L and past c_h): this thread's CH / 16 chunks of 8 channels, positions
+// JS = 128 / (CH / 8) apart. kvo: the element offset of its first chunk at l = 0 in 32 bits
+// (the launch checks B L HC < 2^31), or -1 past c_h: one register held across the loop,
+// not s9_plan's 64-bit offsets (the 32-channel kernel spilled with those).
+template <int CH>
+__device__ __forceinline__ void s9b_fetch_rows(const fa_args &a, const void *src, int kvo, int l0, bf16 *dst) {
+    constexpr int NC = CH / 8, JS = 128 / NC;
+    int j0 = threadIdx.x / NC, step = (int)(a.pstride * a.HC);
+    char *d = (char *)dst + (j0 * (CH + 8) + (threadIdx.x % NC) * 8) * 2;
+#pragma unroll
+    for (int u = 0; u < CH / 16; u++) {
+        int l = l0 + j0 + u * JS;
+        bool ok = kvo >= 0 && l < (int)a.L;
+        fa_cp16z(d + u * JS * (CH + 8) * 2, (const bf16 *)src + (ok ? kvo + l * step : 0), ok ? 16 : 0);
+    }
+}
+
+// s9p_mask with 32-bit offsets (the launch checks B L < 2^31): rpos = r rstride
+__device__ __forceinline__ float s9b_mask(const fa_args &a, int rpos, int k0) {
+    int k = k0 + (int)(threadIdx.x % S9_K);
+    if (k >= (int)a.L) return -INFINITY;
+    return a.mask ? mask_term(__bfloat162float(((const bf16 *)a.mask)[rpos + k * (int)a.pstride])) * S9_L2E : 0.f;
+}
+
+// The bias tile [64 queries][S9_BS16] of the key tile at k0 into dst: rows of the copy
+// (s9_bias16_copy, natural order: H x Lp rows of Lp keys, zeros past L, so no bounds
+// tests), four 16-byte chunks per thread; boff: this thread's first chunk at key 0.
+__device__ __forceinline__ void s9b_fetch_bias(const fa_args &a, int boff, int k0, unsigned char *dst) {
+    int lp = ((int)a.L + 63) & ~63;
+    const bf16 *src = a.biasT16 + (uint32_t)(boff + k0);  // widened per tile: no 64-bit offset held
+    unsigned char *d = dst + ((threadIdx.x >> 3) * S9_BS16 + (threadIdx.x & 7) * 8) * 2;
+#pragma unroll
+    for (int u = 0; u < S9_Q / 16; u++) fa_cp16(d + u * 16 * S9_BS16 * 2, src + u * 16 * lp);
+}
+
+// The online-softmax update of a tile (section comment): s = acc in, P out; masked: the
+// tile has a masked key, whose terms (log2 units) Mt holds; O and the row sums ls (an mma
+// accumulator: s9b_accumulate_pv adds P 1) rescaled by the max's change. Maxima: k_s9_fwd's
+// pairwise tree in the same fixed order.
+template <int CH>
+__device__ __forceinline__ void s9b_softmax_update(float (&s)[8][4], float (&m)[2], float (&ls)[4],
+                                                   float (&o)[CH / 8][4], const float *Mt, bool masked, float alpha,
+                                                   int t) {
+    float mul = alpha;  // log2 units = s mul
+    if (masked) {
+#pragma unroll
+        for (int j = 0; j < 8; j++) {
+            float2 mk = *(const float2 *)(Mt + 8 * j + 2 * t);
+#pragma unroll
+            for (int e = 0; e < 4; e++) s[j][e] = fmaf(s[j][e], alpha, (e & 1) ? mk.y : mk.x);
+        }
+        mul = 1.f;
+    }
+    float nm[2], corr[2];
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+        float t8[8];
+#pragma unroll
+        for (int j = 0; j < 8; j++) t8[j] = fmaxf(s[j][2 * u], s[j][2 * u + 1]);
+#pragma unroll
+        for (int w = 4; w >= 1; w >>= 1)
+#pragma unroll
+            for (int j = 0; j < w; j++) t8[j] = fmaxf(t8[j], t8[j + w]);
+        float mx = t8[0];
+        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
+        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+        float mn = fmaxf(m[u], mx * mul);  // mul > 0: the max of s mul, with its rounding
+        corr[u] = fa_exp2(m[u] - mn);
+        m[u] = mn;
+        nm[u] = -mn;
+    }
+#pragma unroll
+    for (int j = 0; j < 8; j++)
+#pragma unroll
+        for (int e = 0; e < 4; e++) s[j][e] = fa_exp2(fmaf(s[j][e], mul, nm[e >> 1]));
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+        ls[2 * u] *= corr[u];
+        ls[2 * u + 1] *= corr[u];
+#pragma unroll
+        for (int j = 0; j < CH / 8; j++) { o[j][2 * u] *= corr[u]; o[j][2 * u + 1] *= corr[u]; }
+    }
+}
+
+// O += P V as s9_accumulate_pv (mma.sync), and the row sums ls += P 1 on the tensor core
+// (one more mma per 16 keys with B all ones: 4 per tile instead of 32 FADD of a sum tree per
+// thread). The sums are then of the bf16 P that O is made of, whole rows per thread (every
+// column of ls holds its row's sum: no quad reduction in the epilogue).
+template <int CH>
+__device__ __forceinline__ void s9b_accumulate_pv(float (&o)[CH / 8][4], float (&ls)[4], const float (&s)[8][4],
+                                                  const bf16 *Vt, int lane) {
+    const uint32_t one2 = 0x3f803f80u;  // bf16 1.0 in both halves
+#pragma unroll
+    for (int kk = 0; kk < S9_K / 16; kk++) {
+        uint32_t pa[4];
+        pa[0] = fa_pack2(s[2 * kk][0], s[2 * kk][1]);
+        pa[1] = fa_pack2(s[2 * kk][2], s[2 * kk][3]);
+        pa[2] = fa_pack2(s[2 * kk + 1][0], s[2 * kk + 1][1]);
+        pa[3] = fa_pack2(s[2 * kk + 1][2], s[2 * kk + 1][3]);
+#pragma unroll
+        for (int jp = 0; jp < CH / 16; jp++) {
+            const bf16 *vp = Vt + (kk * 16 + (lane & 15)) * (CH + 8) + (2 * jp + (lane >> 4)) * 8;
+            uint32_t v4[4];
+            asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                         : "=r"(v4[0]), "=r"(v4[1]), "=r"(v4[2]), "=r"(v4[3]) : "r"(fa_smem(vp)));
+            fa_mma16816(o[2 * jp], pa, v4[0], v4[1]);
+            fa_mma16816(o[2 * jp + 1], pa, v4[2], v4[3]);
+        }
+        fa_mma16816(ls, pa, one2, one2);
+    }
+}
+
+// Tile j of the loop (k0 = 64 j, b = j % 2), as s9p_tile: sc holds S of tile j (bias
+// included); leaves S of tile j + 1 in sn and O, m, ls updated with tile j. mflag: in, this
+// thread's flag of a masked key in tile j (mask threads); out, the same of tile j + 1.
+template <int CH, int b>
+__device__ __forceinline__ void s9b_tile(const fa_args &a, int k0, unsigned char *sm,
+                                         float (&sc)[8][4], float (&sn)[8][4], uint32_t ci, float (&o)[CH / 8][4],
+                                         float (&m)[2], float (&ls)[4], bool &mflag, float alpha, int wq, int t,
+                                         int lane) {
+    typedef s9_smem_layout<CH, 1, true> SL;
+    constexpr int TE = SL::TE;
+    bf16 *Ks = (bf16 *)(sm + SL::K), *Vs = (bf16 *)(sm + SL::V);
+    unsigned char *Bs = sm + SL::B;
+    float *Ms = (float *)(sm + SL::M);
+    fa_wait<0>();                              // this thread's copies of K / bias j + 1, V / mask j
+    bool masked = __syncthreads_or(mflag);     // everyone's; every warp is done with tile j - 1
+    bool more = k0 + S9_K < (int)a.L;
+    float mnext = 0;
+    // K and bias of tile j + 2 into the buffers of tile j's (read by S of tile j, in tile j - 1)
+    const int *Ps = (const int *)(sm + s9b_layout<CH>::P);
+    int kvo = Ps[128 + threadIdx.x];
+    s9b_fetch_rows<CH>(a, a.k, kvo, k0 + 2 * S9_K, Ks + b * TE);
+    if (k0 + 2 * S9_K < (int)a.L)  // the copy's rows end at Lp
+        s9b_fetch_bias(a, Ps[threadIdx.x], k0 + 2 * S9_K, Bs + b * SL::BT);
+    if (more) {  // V and mask of tile j + 1 into the buffers of tile j - 1
+        s9b_fetch_rows<CH>(a, a.v, kvo, k0 + S9_K, Vs + (b ^ 1) * TE);
+        if (threadIdx.x < S9_K) mnext = s9b_mask(a, Ps[256], k0 + S9_K);
+    }
+    fa_commit();
+    s9b_scores<CH>(sn, (const bf16 *)(sm + s9b_layout<CH>::Q), ci, Ks + (b ^ 1) * TE,
+                   (const bf16 *)(Bs + (b ^ 1) * SL::BT), wq, lane);  // tile j + 1
+    s9b_softmax_update<CH>(sc, m, ls, o, Ms + b * S9_K, masked, alpha, t);
+    s9b_accumulate_pv<CH>(o, ls, sc, Vs + b * TE, lane);
+    if (more && threadIdx.x < S9_K) Ms[(b ^ 1) * S9_K + threadIdx.x] = mnext;
+    mflag = mnext != 0.f;
+}
+
+// NB: blocks per SM the registers are capped for (4: 128 registers). Needs the bias copy
+// in natural key order in a.biasT16 (s9b_launch).
+template <int CH, int NB>
+__global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma(fa_args a) {
+    typedef s9_smem_layout<CH, 1, true> SL;
+    extern __shared__ __align__(128) unsigned char s9_sm[];
+    bf16 *Ks = (bf16 *)(s9_sm + SL::K), *Vs = (bf16 *)(s9_sm + SL::V);
+    unsigned char *Bs = s9_sm + SL::B;
+    float *Ms = (float *)(s9_sm + SL::M);
+    constexpr int TE = SL::TE;
+
+    int nqt = ((int)a.L + S9_Q - 1) / S9_Q, rest = (int)blockIdx.x / nqt;  // as k_s9_fwd_pipe
+    int r = rest % (int)a.B, q0 = ((int)blockIdx.x % nqt) * S9_Q;
+    int h = rest / (int)a.B;
+    int lane = threadIdx.x & 31, wq = threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
+    const float alpha = a.scale * S9_L2E;
+    uint32_t cb = __bfloat16_as_ushort(__float2bfloat16_rn(1.f / a.scale));
+    uint32_t ci = (g == 2 * t ? cb : 0u) | (g == 2 * t + 1 ? cb << 16 : 0u);  // c I: rows 2t, 2t + 1 of column g
+
+    // prologue: Q, K V bias mask of tile 0, K and bias of tile 1; S of tile 0
+    int cc = (int)(threadIdx.x % (CH / 8)) * 8;  // this thread's channels in the K / V / Q chunks
+    int kvo = cc < a.ch ? (int)(fa_pos(a, r, 0) * a.HC) + h * (int)a.ch + cc : -1;
+    bf16 *Qs = (bf16 *)(s9_sm + s9b_layout<CH>::Q);
+    s9b_fetch_rows<CH>(a, a.q, kvo, q0, Qs);
+    int lp = ((int)a.L + 63) & ~63;
+    int boff = (h * lp + q0 + (int)(threadIdx.x >> 3)) * lp + (threadIdx.x & 7) * 8;  // < H Lp^2 < 2^31 (launch)
+    s9b_fetch_rows<CH>(a, a.k, kvo, 0, Ks);
+    s9b_fetch_rows<CH>(a, a.v, kvo, 0, Vs);
+    s9b_fetch_bias(a, boff, 0, Bs);
+    s9b_fetch_rows<CH>(a, a.k, kvo, S9_K, Ks + TE);
+    if (S9_K < (int)a.L) s9b_fetch_bias(a, boff, S9_K, Bs + SL::BT);
+    fa_commit();
+    int rpos = r * (int)a.rstride;
+    int *Ps = (int *)(s9_sm + s9b_layout<CH>::P);
+    Ps[threadIdx.x] = boff;
+    Ps[128 + threadIdx.x] = kvo;
+    if (threadIdx.x == 0) Ps[256] = rpos;
+    float m0 = threadIdx.x < S9_K ? s9b_mask(a, rpos, 0) : 0.f;
+    if (threadIdx.x < S9_K) Ms[threadIdx.x] = m0;
+    bool mflag = m0 != 0.f;
+    fa_wait<0>();
+    __syncthreads();
+    float s0[8][4], s1[8][4];
+    s9b_scores<CH>(s0, Qs, ci, Ks, (const bf16 *)Bs, wq, lane);
+
+    float o[CH / 8][4];
+#pragma unroll
+    for (int j = 0; j < CH / 8; j++) o[j][0] = o[j][1] = o[j][2] = o[j][3] = 0;
+    float m[2] = {-INFINITY, -INFINITY}, ls[4] = {0, 0, 0, 0};
+    for (int k0 = 0;; k0 += 2 * S9_K) {  // two tiles per trip, S tiles swapping roles
+        s9b_tile<CH, 0>(a, k0, s9_sm, s0, s1, ci, o, m, ls, mflag, alpha, wq, t, lane);
+        if (k0 + S9_K >= (int)a.L) break;
+        s9b_tile<CH, 1>(a, k0 + S9_K, s9_sm, s1, s0, ci, o, m, ls, mflag, alpha, wq, t, lane);
+        if (k0 + 2 * S9_K >= (int)a.L) break;
+    }
+    fa_wait<0>();  // the zero fill of K past L: no copy into the block's memory after its end
+    {  // (row, query tile, head) again from the block index: not held across the loop (registers)
+        uint32_t bx;
+        asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(bx));
+        int nqt2 = ((int)a.L + S9_Q - 1) / S9_Q, rest2 = (int)bx / nqt2;
+        float l[2] = {ls[0], ls[2]};  // rows g, g + 8: whole sums (s9b_accumulate_pv)
+        s9_store_output<CH, false>(a, o, m, l, rest2 % (int)a.B, ((int)bx % nqt2) * S9_Q, rest2 / (int)a.B, wq, g, t);
+    }
+}
+
 // The bias as bf16 in k_s9_fwd's B16 order (header): (H, L, Lp), element (h, q, k0 + 16 t
-// + 2 j + e) = biasT[h][k0 + 8 j + 2 t + e][q] (0 past L), k0 a multiple of 64. One
-// thread per 16-byte chunk, queries fastest (coalesced reads of biasT's rows).
-__global__ void k_s9_bias16(const float *bT, bf16 *y, int64_t L, int64_t Lp, int64_t n) {
+// + 2 j + e) = biasT[h][k0 + 8 j + 2 t + e][q] (0 past L), k0 a multiple of 64; nat: in
+// natural key order, (H, Lp, Lp) with zero rows past L, element (h, q, k) = biasT[h][k][q]
+// (k_s9_fwd_bmma's ldmatrix tiles; no bounds tests in its copies). One thread per 16-byte
+// chunk, queries fastest (coalesced reads of biasT's rows).
+__global__ void k_s9_bias16(const float *bT, bf16 *y, int64_t L, int64_t Lp, int64_t n, int nat) {
+    int64_t Lq = nat ? Lp : L;  // query rows per head
     GRID_STRIDE(i, n) {
-        int64_t q = i % L, rest = i / L, nc = Lp / 8;
+        int64_t q = i % Lq, rest = i / Lq, nc = Lp / 8;
         int64_t kc = rest % nc, h = rest / nc;
-        int64_t k = (kc >> 3) * S9_K + 2 * ((kc & 7) >> 1);  // chunk kc % 8: t = (kc % 8) / 2, j = 4 (kc % 2) ..
+        // chunk kc holds key pairs k, k + 1 at k = k1 + ks u, u < 4; B16 order: chunk kc % 8
+        // has t = (kc % 8) / 2, j = 4 (kc % 2) .. 4 (kc % 2) + 3
+        int64_t k1 = nat ? 8 * kc : (kc >> 3) * S9_K + 2 * ((kc & 7) >> 1) + 32 * (kc & 1);
+        int ks = nat ? 2 : 8;
         const float *src = bT + h * L * L + q;
         uint32_t w[4];
 #pragma unroll
         for (int u = 0; u < 4; u++) {
-            int64_t kk = k + 8 * (4 * (kc & 1) + u);
-            __nv_bfloat162 p = __floats2bfloat162_rn(kk < L ? src[kk * L] : 0.f, kk + 1 < L ? src[(kk + 1) * L] : 0.f);
-            w[u] = *(const uint32_t *)&p;  // .x (key 8 j + 2 t) in the low half
+            int64_t kk = k1 + ks * u;
+            bool qok = q < L;
+            __nv_bfloat162 p = __floats2bfloat162_rn(qok && kk < L ? src[kk * L] : 0.f,
+                                                     qok && kk + 1 < L ? src[(kk + 1) * L] : 0.f);
+            w[u] = *(const uint32_t *)&p;  // .x (key kk) in the low half
         }
-        *(uint4 *)(y + (h * L + q) * Lp + kc * 8) = make_uint4(w[0], w[1], w[2], w[3]);
+        *(uint4 *)(y + (h * Lq + q) * Lp + kc * 8) = make_uint4(w[0], w[1], w[2], w[3]);
     }
 }
 
 // The bf16 copy of a->biasT for one launch, at the top of the pool (not taken: the
 // kernel that reads it comes next in stream order, as in cu_flash_bwd_fused.cu's
-// bwf_run), or NULL: the values are not bf16 numbers, or no room.
-const bf16 *fa_sm90_bias16(cu_impl *c, const fa_args *a) {
+// bwf_run), or NULL: the values are not bf16 numbers, or no room. nat: natural key order,
+// Lp query rows.
+static const bf16 *s9_bias16_copy(cu_impl *c, const fa_args *a, int nat) {
     if (!a->biasT || !a->bias_bf16 || !c->pool) return NULL;
-    int64_t Lp = (a->L + 63) & ~(int64_t)63, n = (int64_t)a->H * a->L * Lp / 8;
+    int64_t Lp = (a->L + 63) & ~(int64_t)63, n = (int64_t)a->H * (nat ? Lp : a->L) * Lp / 8;
     size_t top = (c->pool_top + 255) & ~(size_t)255, bytes = 16 * (size_t)n;
     if (c->pool_bytes < top || c->pool_bytes - top < bytes) return NULL;
     bf16 *y = (bf16 *)(c->pool + top);
-    k_s9_bias16<<<cu_blocks(n, 256), 256, 0, c->stream>>>(a->biasT, y, a->L, Lp, n);
+    k_s9_bias16<<<cu_blocks(n, 256), 256, 0, c->stream>>>(a->biasT, y, a->L, Lp, n, nat);
     CU_LAUNCHED();
     return y;
 }
+const bf16 *fa_sm90_bias16(cu_impl *c, const fa_args *a) { return s9_bias16_copy(c, a, 0); }
 
 // B16: the bias tile from the bf16 copy (refused, nothing launched, when fa_sm90_bias16 makes
 // none; with no bias the fp32 kernel runs, the same work). NB: 0 k_s9_fwd, else
@@ -613,6 +924,38 @@ int fa_sm90_forward_pipe(cu_impl *c, const fa_args *a, int b16, int nb) {
     if (a->ch <= 16) return b16 ? s9_launch<16, 1, false, true, 4>(c, a, 0) : s9_launch<16, 1, false, false, 4>(c, a, 0);
     if (nb == 4 && b16) return s9_launch<32, 1, false, true, 4>(c, a, 0);  // no bias: the fp32 kernel, 3 blocks
     return b16 ? s9_launch<32, 1, false, true, 3>(c, a, 0) : s9_launch<32, 1, false, false, 3>(c, a, 0);
+}
+
+// k_s9_fwd_bmma<CH, 4> (128 registers: 4 blocks per SM) after the bias copy in natural key
+// order. Nonzero: not handled (c's bf16 rounding of 1 / scale needs a positive, not tiny
+// scale; 32-bit offsets as s9_launch), nothing launched.
+template <int CH>
+static int s9b_launch(cu_impl *c, const fa_args *a) {
+    if (!(a->scale > 1e-30f) || !(a->scale < 1e30f)) return 1;
+    int64_t nqt = (a->L + S9_Q - 1) / S9_Q, n = nqt * a->B * a->H;
+    int64_t lp = (a->L + 63) & ~(int64_t)63;
+    if (n > 2147483647LL || a->L > (1 << 24) || a->H * lp * lp > 2147483647LL || a->B * a->L * a->HC > 2147483647LL)
+        return 1;  // the kernel's offsets are 32-bit
+    static int attr_set = 0;  // per instantiation; the device does not change within a process
+    if (!attr_set) {
+        if (cudaFuncSetAttribute(k_s9_fwd_bmma<CH, 4>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 (int)s9b_layout<CH>::bytes) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return 1;
+        }
+        attr_set = 1;
+    }
+    fa_args b = *a;
+    if (!(b.biasT16 = s9_bias16_copy(c, a, 1))) return 1;
+    k_s9_fwd_bmma<CH, 4><<<(unsigned)n, 128, s9b_layout<CH>::bytes, c->stream>>>(b);
+    CU_LAUNCHED();
+    return 0;
+}
+
+int fa_sm90_forward_bmma(cu_impl *c, const fa_args *a) {
+    if (!c->bf16 || a->B <= 0 || a->L <= 0 || !a->biasT) return 1;
+    if (a->ch <= 0 || a->ch > 32 || a->ch % 8 || a->HC % 8) return 1;
+    return a->ch <= 16 ? s9b_launch<16>(c, a) : s9b_launch<32>(c, a);
 }
 
 // Rows per block R in {1, 2, 4}; wg: wgmma (1; 2 = wgmma with the V descriptor's strides
@@ -684,6 +1027,14 @@ static int s9_wg_enabled(void) {
     return cu_env_flag("PF_ATTN_FWD_WG", 0, "mma.sync kernels, the default", "warp-specialised wgmma kernel");
 }
 
+// PF_ATTN_FWD_BMMA: the pair bias through the tensor core (k_s9_fwd_bmma; not bit-identical
+// to k_s9_fwd_pipe) where the bf16 bias copy is taken: 1; 0 or unset: off (the default until
+// measured).
+static int s9_bmma_enabled(void) {
+    return cu_env_flag("PF_ATTN_FWD_BMMA", 0, "k_s9_fwd_pipe's per-score bias, the default",
+                       "bias through the tensor core, k_s9_fwd_bmma");
+}
+
 int fa_sm90_forward(cu_impl *c, const fa_args *a) {
     if (!s9_enabled()) return 1;
     int nb = s9_pipe_blocks();
@@ -692,6 +1043,7 @@ int fa_sm90_forward(cu_impl *c, const fa_args *a) {
     // single attention, keeps the fp32 tile)
     int b16 = s9_b16_enabled() && a->biasT && a->bias_bf16 && a->B >= 4;
     if ((b16 || !a->biasT) && s9_wg_enabled() && fa_sm90_forward_wg(c, a) == 0) return 0;
+    if (b16 && s9_bmma_enabled() && fa_sm90_forward_bmma(c, a) == 0) return 0;
     // 1 row per block: since the copies are planned once per block (session 8), faster
     // than 2 and 4 (`attn_bwd_check --shapes`: triangle N = 1024 4.63 / 4.98 / 5.80 ms,
     // MSA row 1.18 / 1.24 / 1.48); before that 2 rows were the fastest. With the bf16

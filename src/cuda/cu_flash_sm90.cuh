@@ -173,13 +173,13 @@ __device__ __forceinline__ void s9_softmax_update(float (&s)[8][4], float (&m)[2
         for (int j = 0; j < CH / 8; j++) { o[j][2 * u] *= corr[u]; o[j][2 * u + 1] *= corr[u]; }
 }
 
-// Epilogue: the row sums completed over the quad, then O / l in bf16 and the
-// log-sum-exp (natural units) of the warp's query rows of row r
-template <int CH>
+// Epilogue: the row sums completed over the quad (LQ; else each thread has them whole),
+// then O / l in bf16 and the log-sum-exp (natural units) of the warp's query rows of row r
+template <int CH, bool LQ = true>
 __device__ __forceinline__ void s9_store_output(const fa_args &a, const float (&o)[CH / 8][4], const float (&m)[2],
                                                 float (&l)[2], int64_t r, int64_t q0, int h, int wq, int g, int t) {
 #pragma unroll
-    for (int u = 0; u < 2; u++) {
+    for (int u = 0; u < 2 && LQ; u++) {
         l[u] += __shfl_xor_sync(0xffffffffu, l[u], 1);
         l[u] += __shfl_xor_sync(0xffffffffu, l[u], 2);
     }

@@ -402,25 +402,28 @@ static void attn_fwd_same_bits(const char *label, const pf_attn_dims *d, const p
     attn_fwd_env_same_bits(label, "PF_ATTN_FWD_PIPE", "2", d, Pd, x, z, mdv, og, gs, gw);
 }
 
-// The warp-specialised wgmma forward (PF_ATTN_FWD_WG=1, cu_flash_sm90_wg.cu; bf16 mode, sm_90,
-// c_h 24 / 32: elsewhere the default kernels run) against the CPU reference oc with the
-// mode's tolerance (not bit-identical to the mma.sync kernels: wgmma's accumulation order),
-// twice with the same bits; then the default forward again, so the saved tensors the
-// backward reads are the default's.
-static void attn_fwd_wg_check(const char *label, const pf_attn_dims *d, const pf_attn_p *Pd, const hbuf *x,
-                              const hbuf *z, const void *mdv, const real *oc, void *gs, void *gw) {
+// A Hopper forward that does not keep the bits, env=1 (bf16 mode, sm_90; elsewhere, and for
+// the cases it refuses, the default kernels run): the warp-specialised wgmma forward
+// (PF_ATTN_FWD_WG, cu_flash_sm90_wg.cu: c_h 24 / 32; wgmma's accumulation order) or the
+// pair bias through the tensor core (PF_ATTN_FWD_BMMA, k_s9_fwd_bmma: pair bias as bf16
+// numbers, rows >= 4; c = bf16(1 / scale), the bias inside the product). Against the CPU
+// reference oc with the mode's tolerance, twice with the same bits; then the default
+// forward again, so the saved tensors the backward reads are the default's.
+static void attn_fwd_env_check(const char *label, const char *env, const pf_attn_dims *d, const pf_attn_p *Pd,
+                               const hbuf *x, const hbuf *z, const void *mdv, const real *oc, void *gs, void *gw) {
     if (!H_bf16) return;
-    const char *e = getenv("PF_ATTN_FWD_WG");
-    char prev[16];
+    const char *e = getenv(env);
+    char prev[16], what[64];
     snprintf(prev, sizeof prev, "%s", e ? e : "");
     hbuf o[2] = {h_poison(x->n), h_poison(x->n)};
-    setenv("PF_ATTN_FWD_WG", "1", 1);
+    setenv(env, "1", 1);
     for (int k = 0; k < 2; k++) H_gpu->attn_fwd(H_gpu, d, Pd, x->d, z->n ? z->d : NULL, mdv, o[k].d, gs, gw);
-    if (e) setenv("PF_ATTN_FWD_WG", prev, 1);
-    else unsetenv("PF_ATTN_FWD_WG");
-    out_check(label, "fwd PF_ATTN_FWD_WG=1", &o[0], oc);
+    if (e) setenv(env, prev, 1);
+    else unsetenv(env);
+    snprintf(what, sizeof what, "fwd %s=1", env);
+    out_check(label, what, &o[0], oc);
     tl_check(!memcmp(h_download(&o[0]), h_download(&o[1]), sizeof(real) * (size_t)x->n), label,
-             "forward with PF_ATTN_FWD_WG=1: two runs not bit-identical");
+             "forward with %s=1: two runs not bit-identical", env);
     H_gpu->attn_fwd(H_gpu, d, Pd, x->d, z->n ? z->d : NULL, mdv, o[1].d, gs, gw);
 }
 
@@ -514,7 +517,8 @@ static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_d
     out_check(label, "fwd", &og, oc);
     attn_fwd_same_bits(label, &d, &Pd, &x, &z, mdv, &og, m.gs, m.gw);
     attn_proj_fwd_bits(&d, &Pd, &x, &z, mdv, &og, m.gs, m.gw);
-    attn_fwd_wg_check(label, &d, &Pd, &x, &z, mdv, oc, m.gs, m.gw);
+    attn_fwd_env_check(label, "PF_ATTN_FWD_WG", &d, &Pd, &x, &z, mdv, oc, m.gs, m.gw);
+    attn_fwd_env_check(label, "PF_ATTN_FWD_BMMA", &d, &Pd, &x, &z, mdv, oc, m.gs, m.gw);
     for (int k = 0; k < 3; k++) {  // inference: the forward's own workspace only, whole and in pieces
         inference_pieces(k, mg);
         pf_mem mi = H_gpu->attn_mem(H_gpu, &d);
@@ -618,7 +622,7 @@ static void test_attention(void) {
     test_attn("msa_row c_h 64", wide, 1, 1, 1120);
     test_attn("msa_col long", longcol, 1, 1, 1130);
     // c_h 32 with a fully masked row, and the MSA row shape (pair bias, B >= 4, L past a
-    // key tile): cases of the warp-specialised wgmma forward (attn_fwd_wg_check)
+    // key tile): cases of the warp-specialised wgmma forward and k_s9_fwd_bmma (attn_fwd_env_check)
     test_attn("tri_start big fully masked row", big_s, 2, 1, 1131);
     test_attn("tri_end big fully masked row", big_e, 2, 1, 1132);
     pf_attn_dims row_c32 = {5, 75, 16, 4, 32, 16, PF_BIAS_PAIR, 0};
