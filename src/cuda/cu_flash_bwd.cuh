@@ -252,6 +252,23 @@ __device__ __forceinline__ void bw_p_ds_keys(float (*s)[4], float (*dp)[4], cons
     }
 }
 
+// ---- the bias on the tensor cores (k_bwd_lean's BWL_BM, k_bwd_dbias_pipe's BM) -----------
+// acc (16 x 8) += A (16 x 8: a0 rows g, a1 rows g + 8, columns 2t, 2t + 1) B (8 x 8: b0 rows
+// 2t, 2t + 1, column g): mma m16n8k8, bf16 in, fp32 accumulate.
+__device__ __forceinline__ void bw_mma1688(float *c, uint32_t a0, uint32_t a1, uint32_t b) {
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
+                 : "r"(a0), "r"(a1), "r"(b));
+}
+// B = c I (8 x 8, c = bf16(1 / scale)) as this lane's fragment: with A a bias tile's 16 x 8
+// block, bw_mma1688 adds c bias to the accumulator exactly (one nonzero product per
+// element); one register, no zero operands.
+__device__ __forceinline__ uint32_t bw_eye_frag(float scale) {
+    const uint32_t c = __bfloat16_as_ushort(__float2bfloat16_rn(__frcp_rn(scale)));
+    const int g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+    return (g == 2 * t ? c : 0u) | (g == 2 * t + 1 ? c << 16 : 0u);
+}
+
 // ---- launch ---------------------------------------------------------------------------
 static inline unsigned bw_grid(int64_t n) {
     if (n > 2147483647LL || n < 1) pf_die("attention backward grid too large");

@@ -358,14 +358,74 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dbias_h(fa_args a) {
 // exp / FMA work. S, dP of the four chunks stay in registers across the loop's back
 // edge (128 as before).
 
+// ---- .pipe.bm: the bias added to S on the tensor cores ----------------------------------
+// The bias tile as bf16 [key][query] (row stride DB_LBM; exact where fa_args.bias_bf16), so
+// that one m16n8k8 product per 8 keys, A = the bias of the warp's 16 queries x 8 keys
+// (ldmatrix.trans of the [key][query] rows) and B = c I (8 x 8, c = bf16(1 / scale):
+// bw_eye_frag), puts S + c bias in the accumulator before the Q K^T products: p = exp2(s
+// sc2 + (mk - lse log2e)), no bias loads or adds per score (32 LDS.64 and 64 FADD per thread
+// and row) for 8 LDSM and 16 HMMA.1688 per row. Not the bits of the other variants: c is
+// rounded to bf16 (c_h 32: 5.65625 for sqrt(32), relative 1.1e-4 on the bias term; exact
+// for c_h 16).
+#define DB_LBM 72  // bf16: 144-byte rows, ldmatrix's 8 rows on 8 distinct 16-byte bank groups
+// The bf16 tile (keys k0.., queries q0.., zeros outside L) from the fp32 biasT (H, L, L)
+// of head h: a thread per key row, 16-byte loads (L % 4 == 0: the FL cases), 8-byte stores.
+template <int KT, int QT, int NTH>
+__device__ __forceinline__ void db_bias_bf16(const float *bh, int64_t L, int64_t k0, int64_t q0, bf16 *Bb) {
+    static_assert(QT % 4 == 0, "4 queries per load");
+    for (int x = threadIdx.x; x < KT; x += NTH) {
+        const bool kin = k0 + x < L;
+        const float *row = bh + (k0 + x) * L + q0;
+#pragma unroll
+        for (int q = 0; q < QT; q += 4) {
+            float4 v = kin && q0 + q < L ? *reinterpret_cast<const float4 *>(row + q) : make_float4(0.f, 0.f, 0.f, 0.f);
+            uint2 w = make_uint2(fa_pack2(v.x, v.y), fa_pack2(v.z, v.w));
+            *reinterpret_cast<uint2 *>(Bb + x * DB_LBM + q) = w;
+        }
+    }
+}
+// acc (16 queries x 32 keys, zeros on entry) = bias (c I) per 8 keys, for the chunk whose
+// bias rows start at the lane's ldmatrix.trans address b (key 8 (lane / 16) + lane % 8,
+// query 8 ((lane / 8) % 2) of the warp's: A fragments of keys 8 j.. then 8 j + 8..); eye:
+// bw_eye_frag.
+__device__ __forceinline__ void db_bias_mma(float (*acc)[4], uint32_t b, uint32_t eye) {
+#pragma unroll
+    for (int j = 0; j < 4; j += 2) {
+        uint32_t f[4];
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                     : "=r"(f[0]), "=r"(f[1]), "=r"(f[2]), "=r"(f[3])
+                     : "r"(b + j * 8 * DB_LBM * 2));
+        bw_mma1688(acc[j], f[0], f[1], eye);
+        bw_mma1688(acc[j + 1], f[2], f[3], eye);
+    }
+}
+// db_chunk_exp where s holds S + c bias (BM)
+__device__ __forceinline__ void db_chunk_exp_bm(int hf, const float (*s)[4], const float (*dp)[4], const float *Mw,
+                                                const float *lq, const float *Dq, float (*acc)[4], float sc2) {
+    int t = threadIdx.x & 3;
+#pragma unroll
+    for (int j = 0; j < 4; j++) {
+        int jj = 4 * hf + j, c0 = 8 * jj + 2 * t;
+        float2 mk = *reinterpret_cast<const float2 *>(Mw + c0);
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+            float p = fa_exp2(fmaf(s[j][e], sc2, fmaf(lq[e >> 1], -BW_L2E, (e & 1) ? mk.y : mk.x)));
+            acc[jj][e] = fmaf(p, dp[j][e] - Dq[e >> 1], acc[jj][e]);
+        }
+    }
+}
+
 // S and dP of one 32-key chunk of one row (Kh, Vh: its first key): db_row's products.
-template <int CH>
+// BM: the chunk's bias product first (db_bias_mma from bm, the chunk's bias rows).
+template <int CH, bool BM = false>
 __device__ __forceinline__ void db_chunk_mma(const uint32_t (*qa)[4], const uint32_t (*da)[4], const bf16 *Kh,
-                                             const bf16 *Vh, float (*s)[4], float (*dp)[4]) {
+                                             const bf16 *Vh, float (*s)[4], float (*dp)[4], uint32_t bm = 0,
+                                             uint32_t ia = 0) {
 #pragma unroll
     for (int j = 0; j < 4; j++)
 #pragma unroll
         for (int e = 0; e < 4; e++) s[j][e] = dp[j][e] = 0;
+    if (BM) db_bias_mma(s, bm, ia);
 #pragma unroll
     for (int kk = 0; kk < CH / 16; kk++) {
         db_mma_b_sw<CH, 4>(s, qa[kk], Kh, kk);
@@ -396,6 +456,15 @@ __device__ __forceinline__ void db_chunk_exp(int hf, const float (*s)[4], const 
         }
     }
 }
+// db_chunk_exp, or with BM db_chunk_exp_bm
+template <int LB, bool BM>
+__device__ __forceinline__ void db_pipe_exp(int hf, const float (*s)[4], const float (*dp)[4], const float *Mw,
+                                            const float *lq, const float *Dq, const float *Bw, float (*acc)[4],
+                                            float sc2) {
+    if (BM) db_chunk_exp_bm(hf, s, dp, Mw, lq, Dq, acc, sc2);
+    else db_chunk_exp<LB>(hf, s, dp, Mw, lq, Dq, Bw, acc, sc2);
+}
+
 // A row's lse, D of the warp's queries g, g + 8 and its Q, dO fragments, from ring buffer b.
 template <int CH, int QT>
 __device__ __forceinline__ void db_row_frag(int b, int wq, const float *Ls, const float *Ds, const bf16 *Qs,
@@ -441,7 +510,9 @@ static size_t dbp_smem() {
 // exp r chunks PD..3]. Every element's dS and its place in the row order are
 // k_bwd_dbias_h's: the same bits. The last iteration multiplies a ring buffer's stale
 // contents (in bounds, unused) rather than branch around the products.
-template <int CH, int S, int PD, bool AP>
+// BM (.pipe.bm, bf16-exact bias): the bias tile as bf16 in the fp32 tile's place (db_bias_bf16)
+// and added on the tensor cores (db_bias_mma): not the same bits.
+template <int CH, int S, int PD, bool AP, bool BM = false>
 __global__ void __launch_bounds__(128, 2) k_bwd_dbias_pipe(fa_args a) {
     constexpr int QT = 64, KT = 128, NTH = 128, LB = QT + 4, NC = 4, KS = CH / 16;
     static_assert(PD >= 1 && PD < NC && S >= 2 && NTH == KT, "pipeline depth, stages; a thread per key");
@@ -457,7 +528,8 @@ __global__ void __launch_bounds__(128, 2) k_bwd_dbias_pipe(fa_args a) {
     for (int j = 0; j < 4 * NC; j++)
 #pragma unroll
         for (int e = 0; e < 4; e++) acc[j][e] = 0;
-    bw_bias<true, KT, QT, LB, NTH>(a.biasT + (int64_t)h * a.L * a.L, a.L, k0, q0, Bs);
+    // BM: the bf16 tile below, once the first rows' copies are in flight
+    if (!BM) bw_bias<true, KT, QT, LB, NTH>(a.biasT + (int64_t)h * a.L * a.L, a.L, k0, q0, Bs);
     fa_commit();
     // AP: a thread's source element of its first tile row at row 0 (Q, dO: oq, K, V: ok),
     // and its first element in the swizzled tiles
@@ -486,18 +558,25 @@ __global__ void __launch_bounds__(128, 2) k_bwd_dbias_pipe(fa_args a) {
     };
 #pragma unroll
     for (int s = 0; s < S - 1; s++) issue(r0 + s);
+    if (BM) db_bias_bf16<KT, QT, NTH>(a.biasT + (int64_t)h * a.L * a.L, a.L, k0, q0, (bf16 *)Bs);
     if (r0 < r1) Ms[threadIdx.x] = bw_mask2(a, r0, k0 + threadIdx.x);
     fa_wait<S - 1>();
     __syncthreads();
-    db_scale_bias_p<KT, LB, QT, NTH>(Bs);
+    if (!BM) db_scale_bias_p<KT, LB, QT, NTH>(Bs);
     fa_wait<S - 2>();  // row r0's barrier
     __syncthreads();
     issue(r0 + S - 1);
     float lq[2], Dq[2], s[NC][4][4], dp[NC][4][4];
     uint32_t qa[KS][4], da[KS][4];
     db_row_frag<CH, QT>(0, wq, Ls, Ds, Qs, dOs, lq, Dq, qa, da);
+    // BM: the lane's ldmatrix row of the bias tile (chunk c at + 32 c rows), c I's fragment
+    const int ln = threadIdx.x & 31;
+    const uint32_t bm = fa_smem(Bs) + ((8 * (ln >> 4) + (ln & 7)) * DB_LBM + wq + 8 * ((ln >> 3) & 1)) * 2;
+    const uint32_t ia = BM ? bw_eye_frag(a.scale) : 0u;
+    constexpr uint32_t BMC = 32 * DB_LBM * 2;
 #pragma unroll
-    for (int c = 0; c < PD; c++) db_chunk_mma<CH>(qa, da, Ks + 32 * c * CH, Vs + 32 * c * CH, s[c], dp[c]);
+    for (int c = 0; c < PD; c++)
+        db_chunk_mma<CH, BM>(qa, da, Ks + 32 * c * CH, Vs + 32 * c * CH, s[c], dp[c], bm + c * BMC, ia);
     const float *Bw = Bs + wq + 2 * g;
     const float sc2 = a.scale * BW_L2E;
     int m = 0;  // row r's mask buffer
@@ -508,9 +587,10 @@ __global__ void __launch_bounds__(128, 2) k_bwd_dbias_pipe(fa_args a) {
         if (more) mpre = bw_mask2(a, r + 1, k0 + threadIdx.x);
 #pragma unroll
         for (int c = PD; c < NC; c++)
-            db_chunk_mma<CH>(qa, da, Ks + (b * KT + 32 * c) * CH, Vs + (b * KT + 32 * c) * CH, s[c], dp[c]);
+            db_chunk_mma<CH, BM>(qa, da, Ks + (b * KT + 32 * c) * CH, Vs + (b * KT + 32 * c) * CH, s[c], dp[c],
+                                 bm + c * BMC, ia);
 #pragma unroll
-        for (int c = 0; c < PD; c++) db_chunk_exp<LB>(c, s[c], dp[c], Ms + m * KT, lq, Dq, Bw, acc, sc2);
+        for (int c = 0; c < PD; c++) db_pipe_exp<LB, BM>(c, s[c], dp[c], Ms + m * KT, lq, Dq, Bw, acc, sc2);
         if (more) Ms[mn * KT + threadIdx.x] = mpre;
         fa_wait<S - 2>();  // row r + 1's copies landed; every warp is done with row r's tiles
         __syncthreads();
@@ -519,9 +599,10 @@ __global__ void __launch_bounds__(128, 2) k_bwd_dbias_pipe(fa_args a) {
         db_row_frag<CH, QT>(b1, wq, Ls, Ds, Qs, dOs, lqn, Dqn, qa, da);
 #pragma unroll
         for (int c = 0; c < PD; c++)
-            db_chunk_mma<CH>(qa, da, Ks + (b1 * KT + 32 * c) * CH, Vs + (b1 * KT + 32 * c) * CH, s[c], dp[c]);
+            db_chunk_mma<CH, BM>(qa, da, Ks + (b1 * KT + 32 * c) * CH, Vs + (b1 * KT + 32 * c) * CH, s[c], dp[c],
+                                 bm + c * BMC, ia);
 #pragma unroll
-        for (int c = PD; c < NC; c++) db_chunk_exp<LB>(c, s[c], dp[c], Ms + m * KT, lq, Dq, Bw, acc, sc2);
+        for (int c = PD; c < NC; c++) db_pipe_exp<LB, BM>(c, s[c], dp[c], Ms + m * KT, lq, Dq, Bw, acc, sc2);
 #pragma unroll
         for (int u = 0; u < 2; u++) { lq[u] = lqn[u]; Dq[u] = Dqn[u]; }
         m = mn;
@@ -590,14 +671,14 @@ static void db_kernel(cu_impl *c, const fa_args &b, int v) {
         return;                                                                                                \
     } while (0)
     // the .pipe variants (k_bwd_dbias_pipe): FL cases that fit, else q64k128.w4.m2 (the same bits)
-#define DBP(S_, PD_, AP_)                                                                                         \
+#define DBP(S_, PD_, AP_, BM_)                                                                                    \
     do {                                                                                                       \
         size_t sm_ = dbp_smem<CH, S_>();                                                                       \
         if (!FL || sm_ > db_smem_max()) {                                                                      \
             DBH(4, 1, 128, 2, 2, true, false);                                                                 \
             break;                                                                                             \
         }                                                                                                      \
-        if constexpr (FL) bw_launch(c, k_bwd_dbias_pipe<CH, S_, PD_, AP_>, grid(64, 128), 128, sm_, b);        \
+        if constexpr (FL) bw_launch(c, k_bwd_dbias_pipe<CH, S_, PD_, AP_, BM_>, grid(64, 128), 128, sm_, b);   \
         return;                                                                                                \
     } while (0)
     switch (v) {
@@ -615,11 +696,15 @@ static void db_kernel(cu_impl *c, const fa_args &b, int v) {
         if constexpr (FL) DBH(4, 1, 128, 2, 2, true, true);
         else DBH(4, 1, 128, 2, 2, true, false);
         break;
-    case 12: DBP(2, 2, true); break;   // q64k128.w4.m2.co.pipe
-    case 13: DBP(2, 1, true); break;   // q64k128.w4.m2.co.pipe1
-    case 14: DBP(3, 2, true); break;   // q64k128.w4.m2.co.pipe.s3
-    case 15: DBP(2, 2, false); break;  // q64k128.w4.m2.co.pipe.na
-    case 16: DBP(2, 3, true); break;   // q64k128.w4.m2.co.pipe3
+    case 12: DBP(2, 2, true, false); break;   // q64k128.w4.m2.co.pipe
+    case 13: DBP(2, 1, true, false); break;   // q64k128.w4.m2.co.pipe1
+    case 14: DBP(3, 2, true, false); break;   // q64k128.w4.m2.co.pipe.s3
+    case 15: DBP(2, 2, false, false); break;  // q64k128.w4.m2.co.pipe.na
+    case 16: DBP(2, 3, true, false); break;   // q64k128.w4.m2.co.pipe3
+    case 17:  // q64k128.w4.m2.co.pipe.bm: the bf16 bias on the tensor cores where exact, else .pipe
+        if (b.bias_bf16) DBP(2, 2, true, true);
+        else DBP(2, 2, true, false);
+        break;
     default: break;
     }
     DBH(4, 1, 64, 2, 3, false, false);  // h4.m3: v == 2, and the fallback
@@ -632,12 +717,14 @@ static void db_kernel(cu_impl *c, const fa_args &b, int v) {
 // .co: k_bwd_dbias_h's CO (swizzled tiles, permuted bias tile, 8-byte partial stores;
 // docs/ATTENTION_BWD.md "Session 11"); .pipe[PD][.s3]: k_bwd_dbias_pipe (rows pipelined,
 // PD chunks of the next row after the barrier, default 2; 3 stages; .na: the tiles copied
-// by db_load_sw, not db_rows_ap; "Session 12").
+// by db_load_sw, not db_rows_ap; "Session 12"); .pipe.bm: .pipe with the bias added on the
+// tensor cores (bf16-exact bias; other bits, within the bf16 tolerance).
 static const char *db_names[] = {"h8",         "h8.m2.bs",       "h4.m3",           "h4.m3.bs",
                                  "h8.m2",      "q128k128.w8",    "q128k128.w8.s3",  "q128k128.w16",
                                  "q128k128.w16.s3", "q64k128.w4.m2", "q64k128.w8.m2", "q64k128.w4.m2.co",
                                  "q64k128.w4.m2.co.pipe", "q64k128.w4.m2.co.pipe1", "q64k128.w4.m2.co.pipe.s3",
-                                 "q64k128.w4.m2.co.pipe.na", "q64k128.w4.m2.co.pipe3"};
+                                 "q64k128.w4.m2.co.pipe.na", "q64k128.w4.m2.co.pipe3",
+                                 "q64k128.w4.m2.co.pipe.bm"};
 // Measured on an H200 (attn_bwd_check --dbias, ms; docs/ATTENTION_BWD.md "Session 7"):
 // the session-6 kernel 5.569 / 43.48 triangle N = 1024 / 2048, 1.438 MSA row, 0.711
 // single; h4.m3 4.605 / 37.87, 1.185, 0.525; h8.m2.bs 4.789 / 37.52, 1.217, 0.343.

@@ -377,8 +377,9 @@ static int bwf_run(cu_impl *c, const fa_args *a) {
 // bias, 10 X4 | BP, 11 X4 | LP, 12 X4 | BP | LP, 13 X4 | CP | BP | LP, 14 X4 | CP | PIN |
 // BP | LP, 15 X4 | BP | LP with the fp32 bias, 16 X4 | CP | PIN | BP | LP with the fp32
 // bias (BP: a bf16 copy in that order where exact, else an fp32 one), 17 X4 | ST, 18 X4 |
-// BP | LP | ST, 19 X4 | SW, 20 X4 | ST | SW, 21 X4 | BP | LP | ST | SW. Lean variants run
-// k_bwd_fused where FL or the 32-bit offsets do not apply.
+// BP | LP | ST, 19 X4 | SW, 20 X4 | ST | SW, 21 X4 | BP | LP | ST | SW, 22 X4 | ST | SW | BM,
+// 23 X4 | BM (BM: the bias on the tensor cores where it is bf16, else as 20 / 4). Lean
+// variants run k_bwd_fused where FL or the 32-bit offsets do not apply.
 int fa_bwd_fused(cu_impl *c, const fa_args *a, int variant, int force) {
     if (a->ch > 32 || a->B <= 0 || a->L <= 0 || c->attn_fused < 0) return 1;
     if (!force && c->attn_fused == 0 && (int64_t)a->H * a->B < 2 * (int64_t)(c->n_sm > 0 ? c->n_sm : 1)) return 1;
@@ -393,7 +394,7 @@ int fa_bwd_fused(cu_impl *c, const fa_args *a, int variant, int force) {
 #define BWF(CH_, NW_, MB_, LEAN_)                                                                  \
     do {                                                                                           \
         if (bb && bwf_run<CH_, NW_, MB_, true, true, LEAN_>(c, a) == 0) return 0;                  \
-        return fl ? bwf_run<CH_, NW_, MB_, true, false, LEAN_>(c, a)                               \
+        return fl ? bwf_run<CH_, NW_, MB_, true, false, bwl_f32opt(LEAN_)>(c, a)                   \
                   : bwf_run<CH_, NW_, MB_, false, false, -1>(c, a);                                \
     } while (0)
 #define BWF_CH(NW_, MB_, LEAN_)                  \
@@ -422,6 +423,8 @@ int fa_bwd_fused(cu_impl *c, const fa_args *a, int variant, int force) {
     case 19: BWF_CH(8, 1, BWL_X4 | BWL_SW);
     case 20: BWF_CH(8, 1, BWL_X4 | BWL_ST | BWL_SW);
     case 21: BWF_CH(8, 1, BWL_X4 | BWL_BP | BWL_LP | BWL_ST | BWL_SW);
+    case 22: BWF_CH(8, 1, BWL_X4 | BWL_ST | BWL_SW | BWL_BM);
+    case 23: BWF_CH(8, 1, BWL_X4 | BWL_BM);
     default: BWF_CH(8, 1, -1);
     }
 #undef BWF_CH

@@ -43,6 +43,15 @@
 //   16-byte bank groups. The chunk of the second k step / channel pair is no longer an
 //   immediate offset: a second lane address per operand (bwl_addr's sK1, sQ1, tQ2).
 // BP, LP, ST and SW move values, not arithmetic: the same bits as without them.
+// - BWL_BM (bf16 bias, without BWL_BP; bwl_bm): the bias enters S^T on the tensor cores.
+//   Before the Q K^T products, acc = A (c I) per 8-query block, mma m16n8k8 with A = the
+//   warp's bf16 bias (16 keys x 8 queries, ldmatrix of the [key][query] tile) and B = c I
+//   (8 x 8, c = bf16(1 / scale): one register, bw_eye_frag): acc = S^T + c bias, so p =
+//   exp2(acc sc2 + (mk - lse log2e)): no bias loads and widening per score (16 LDS.32, 32
+//   SHL / LOP3, 32 FFMA per thread and step) for 4 LDSM.x4 and 8 HMMA.1688. Not the same
+//   bits: c is rounded to bf16 (c_h 32: 5.65625 for sqrt(32), relative 1.1e-4 on the bias
+//   term; exact for c_h 16), and the bias is added before the products where it was added
+//   after.
 #ifndef PF_CU_FLASH_BWD_LEAN_CUH
 #define PF_CU_FLASH_BWD_LEAN_CUH
 #include "cu_flash_bwd.cuh"
@@ -55,6 +64,7 @@
 #define BWL_LP 16
 #define BWL_ST 32
 #define BWL_SW 64
+#define BWL_BM 128
 // BWL_BP's global copy: keys padded to BWL_KPAD (any key tile, 16 NW <= 128), queries to BW_T
 #define BWL_KPAD 128
 // BWL_BP's fp32 tile stride (floats): 320 bytes = 64 mod 128, so the rows g and g + 1 of
@@ -65,6 +75,13 @@ template <int CH, int OPT>
 __host__ __device__ constexpr bool bwl_sw() {
     return (OPT & BWL_SW) && (OPT & BWL_X4) && (CH == 16 || CH == 32);
 }
+// BWL_BM takes effect with the bf16 bias in the plain [key][query] tile (not BWL_BP)
+template <bool BB, int OPT>
+__host__ __device__ constexpr bool bwl_bm() {
+    return (OPT & BWL_BM) && BB && !(OPT & BWL_BP);
+}
+// the option bits of a kernel without the bf16 bias (BWL_BM dropped: one instantiation)
+__host__ __device__ constexpr int bwl_f32opt(int opt) { return opt < 0 ? opt : opt & ~BWL_BM; }
 // the Q, dO, K, V tiles' row stride (elements)
 template <int CH, int OPT>
 __host__ __device__ constexpr int bwl_lk() {
@@ -243,11 +260,34 @@ __device__ __forceinline__ void bwl_dq_mma(float (*acc)[4], uint32_t ds, uint32_
     }
 }
 
+// bw_p_ds_pair where s holds S^T + c bias (BWL_BM): p = exp2(s sc2 + (mk - lse log2e))
+__device__ __forceinline__ void bwl_p_ds_pair_bm(float *s, float *dp, float2 l2, float2 d2, float mk, float sc2) {
+#pragma unroll
+    for (int e1 = 0; e1 < 2; e1++) {
+        float p = fa_exp2(fmaf(s[e1], sc2, fmaf(e1 ? l2.y : l2.x, -BW_L2E, mk)));
+        s[e1] = p;
+        dp[e1] = p * (dp[e1] - (e1 ? d2.y : d2.x));
+    }
+}
+// BWL_BM: acc (16 keys x 64 queries, zeros on entry) = bias (c I) per 8 queries, the bias
+// tile's 16 keys x 64 queries (bf16, [key][query]) as A fragments by ldmatrix from the
+// lane's address b (matrices: keys 0-7 / 8-15 of queries 8 j.., then of 8 j + 8..); eye:
+// bw_eye_frag.
+__device__ __forceinline__ void bwl_bias_mma(float (*acc)[4], uint32_t b, uint32_t eye) {
+#pragma unroll
+    for (int j = 0; j < 8; j += 2) {
+        uint32_t f[4];
+        bwl_ldsm4(f, b + j * 16);
+        bw_mma1688(acc[j], f[0], f[1], eye);
+        bw_mma1688(acc[j + 1], f[2], f[3], eye);
+    }
+}
+
 // p and dS of a warp's 16 keys x 64 queries: bw_p_ds_keys with shared addresses. l, d:
 // the tile's lse and D at query 2t (LP: chunk t of the permuted tile); bias: the bias row
 // of key g at query 2t (BP: at the thread's 32 bytes of the permuted row; fp32: at its
 // chunk t). LDB: the bias tile's stride.
-template <bool BB, bool BP, bool LP, int LDB>
+template <bool BB, bool BP, bool LP, int LDB, bool BM = false>
 __device__ __forceinline__ void bwl_p_ds(float (*s)[4], float (*dp)[4], uint32_t l, uint32_t d, uint32_t bias,
                                          const float *mk2, float sc2) {
     uint32_t bw[2][8];  // BP, bf16: the bias pairs of keys g + 8 u, queries 8 j + 2 t (+ 1)
@@ -291,6 +331,10 @@ __device__ __forceinline__ void bwl_p_ds(float (*s)[4], float (*dp)[4], uint32_t
         }
 #pragma unroll
         for (int u = 0; u < 2; u++) {
+            if (BM) {  // the bias is in s already (BWL_BM)
+                bwl_p_ds_pair_bm(s[j] + 2 * u, dp[j] + 2 * u, l2, d2, mk2[u], sc2);
+                continue;
+            }
             const float4 &bk = bf[u][j >> 1];
             float2 bb = BP && BB    ? bwl_bf2(bw[u][j])
                         : BP        ? ((j & 1) ? make_float2(bk.z, bk.w) : make_float2(bk.x, bk.y))
@@ -371,7 +415,7 @@ struct bwl_addr {
     int qg, x;        // the thread's dq query in the tile (qm + g), threadIdx.x
     uint32_t sq4;     // BWL_ST: this thread's float4s of a whole query tile in the slot (offset in dq_slots)
     uint32_t sK1, sQ1, tQ2;  // BWL_SW: sK, sQ at the second k step, tQ at the channel tiles 2, 3
-    uint32_t pad;
+    uint32_t bM;  // BWL_BM: the lane's ldmatrix row in the bias tile (key lane % 16, query 8 (lane / 16))
 };
 template <int CH, int NW, bool BB, int OPT>
 __device__ __forceinline__ bwl_addr bwl_addrs(uint32_t sm, int qm, int cb, int L) {
@@ -387,7 +431,7 @@ __device__ __forceinline__ bwl_addr bwl_addrs(uint32_t sm, int qm, int cb, int L
     d.tQ = sm + Ly::Q0 + ((lane & 15) * LK + ((OPT & BWL_X4) ? (lane >> 4) * 8 : 0)) * 2;
     d.dS = sm + Ly::S0 + (((m >> 1) * 8 + r8) * LDS + qm + (m & 1) * 8) * 2;
     d.dK = sm + Ly::K0 + (((m & 1) * 8 + r8) * LK + cb + 8 * (m >> 1)) * 2;
-    d.sK1 = d.sQ1 = d.tQ2 = d.pad = 0;
+    d.sK1 = d.sQ1 = d.tQ2 = 0;
     if (bwl_sw<CH, OPT>()) {
         constexpr uint32_t NC = CH / 8, C2 = NC > 2 ? 2 : 0;  // the second k step's chunks (c_h 32)
         const uint32_t rk = 16 * w + (m & 1) * 8 + r8, rq = (m >> 1) * 8 + r8;
@@ -405,6 +449,7 @@ __device__ __forceinline__ bwl_addr bwl_addrs(uint32_t sm, int qm, int cb, int L
     constexpr uint32_t LDB = bwl_ldb<BB, OPT>();
     d.lL = sm + Ly::L0 + (LP ? 16 : 8) * t;
     d.bB = sm + Ly::B0 + ((16 * w + g) * LDB + (BP ? (BB ? 16 : 4) : 2) * t) * (BB ? 2 : 4);
+    d.bM = sm + Ly::B0 + ((16 * w + (lane & 15)) * LDB + 8 * (lane >> 4)) * 2;
     d.sq = (blockIdx.x * (uint32_t)L + qm + g) * CH + cb + 2 * t;
     d.cT = sm + (bwl_sw<CH, OPT>() ? bwl_swz<CH>(x / (CH / 8), x % (CH / 8)) : ((x / (CH / 8)) * LK + (x % (CH / 8)) * 8) * 2);
     d.cB = sm + Ly::B0 + ((x / BV) * LDB + (x % BV) * (BW_T / BV)) * (BB ? 2 : 4);
@@ -704,9 +749,10 @@ __device__ __forceinline__ void bwl_dq_running(const fa_args &a, const bwl_pos &
 
 // One step's products of warp w (16 keys): S^T, dP^T, p and dS, dS (bf16) to buffer b,
 // dv += P^T dO, dk += dS^T Q (k_bwd_fused's step body).
+// BWL_BM: the bias through the tensor cores first (ia: bw_eye_frag).
 template <int CH, int NW, bool BB, int OPT>
 __device__ __forceinline__ void bwl_step(const bwl_addr &d, const bwl_pos &p, int b, const float *mk2, float sc2,
-                                         float (*dk)[4], float (*dv)[4]) {
+                                         uint32_t ia, float (*dk)[4], float (*dv)[4]) {
     typedef bwl_lay<CH, NW, BB, bwl_ldb<BB, OPT>(), bwl_lk<CH, OPT>()> Ly;
     constexpr int LK = Ly::LK, LDS = BW_T + 8;
     constexpr bool SW = bwl_sw<CH, OPT>(), X4 = (OPT & BWL_X4) != 0;
@@ -715,12 +761,14 @@ __device__ __forceinline__ void bwl_step(const bwl_addr &d, const bwl_pos &p, in
     for (int j = 0; j < 8; j++)
 #pragma unroll
         for (int e = 0; e < 4; e++) s[j][e] = dp[j][e] = 0;
+    constexpr bool BM = bwl_bm<BB, OPT>();
+    if (BM) bwl_bias_mma(s, d.bM + b * Ly::BB_, ia);  // issued first: off the S^T chain's end
     const uint32_t q = d.sQ + b * Ly::QB, q1 = d.sQ1 + b * Ly::QB, ko = p.kb * Ly::KB, vo = p.vb * Ly::KB;
     constexpr uint32_t VK = Ly::V0 - Ly::K0, OQ = Ly::O0 - Ly::Q0;
     bwl_mma_ss8<CH, LK, SW>(s, d.sK + ko, d.sK1 + ko, q, q1);                        // S^T (keys x queries)
     bwl_mma_ss8<CH, LK, SW>(dp, d.sV + vo, d.sK1 + VK + vo, q + OQ, q1 + OQ);  // dP^T
     const uint32_t l = d.lL + b * Ly::LB;
-    bwl_p_ds<BB, (OPT & BWL_BP) != 0, (OPT & BWL_LP) != 0, bwl_ldb<BB, OPT>()>(s, dp, l, l + Ly::D0 - Ly::L0, d.bB + b * Ly::BB_, mk2, sc2);
+    bwl_p_ds<BB, (OPT & BWL_BP) != 0, (OPT & BWL_LP) != 0, bwl_ldb<BB, OPT>(), BM>(s, dp, l, l + Ly::D0 - Ly::L0, d.bB + b * Ly::BB_, mk2, sc2);
     // dS (bf16, the values the dk product rounds to) for the dq product
     const uint32_t ws = d.wS + b * Ly::SB;
 #pragma unroll
@@ -763,6 +811,7 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_lean(fa_args a, float *dq_s
     }
     bwl_issue<CH, NW, BB, OPT>(a, cur, src, nitems, 0, d, bw_sm);
     const float sc2 = a.scale * BW_L2E;
+    const uint32_t ia = bwl_bm<BB, OPT>() ? bw_eye_frag(a.scale) : 0u;  // BWL_BM: c I's B fragment
     float dk[CH / 8][4], dv[CH / 8][4], mk2[2] = {0.f, 0.f};
     float dqp[NJ][4];  // running dq of the pending step's query tile, before its product
     bwl_pos pend = cur;
@@ -791,7 +840,7 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_lean(fa_args a, float *dq_s
 #pragma unroll
                 for (int e = 0; e < 4; e++) dk[j][e] = dv[j][e] = 0;
         }
-        bwl_step<CH, NW, BB, OPT>(d, p, b, mk2, sc2, dk, dv);
+        bwl_step<CH, NW, BB, OPT>(d, p, b, mk2, sc2, ia, dk, dv);
 #pragma unroll
         for (int j = 0; j < NJ; j++)
 #pragma unroll

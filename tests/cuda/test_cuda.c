@@ -454,6 +454,23 @@ static void attn_bwd_env_same_bits(const char *env, const char *label, const pf_
              "backward dz with %s=1 not bit-identical to %s=0", env, env);
 }
 
+// The one-pass backward with the bias on the tensor cores (env PF_ATTN_BWD_BM=1,
+// cu_flash_bwd_lean.cuh's BWL_BM; bf16 bias where L % 8 == 0, else the default kernel):
+// not the default's bits (1 / scale rounded to bf16), so dx, dz and the parameter gradients
+// against the CPU reference (attn_run's rep 0) and the same bits twice (rep 1).
+static void attn_bwd_bm_check(const char *label, const attn_case *t, pf_mem mg) {
+    if (!H_bf16) return;
+    const char *e = getenv("PF_ATTN_BWD_BM");
+    char prev[16], nm[320];
+    snprintf(prev, sizeof prev, "%s", e ? e : "");
+    snprintf(nm, sizeof nm, "%s bwd PF_ATTN_BWD_BM=1", label);
+    setenv("PF_ATTN_BWD_BM", "1", 1);
+    real *fx = NULL, *fz = NULL;
+    for (int rep = 0; rep < 2; rep++) attn_run(nm, t, mg, 0, rep, &fx, &fz);
+    if (e) setenv("PF_ATTN_BWD_BM", prev, 1);
+    else unsetenv("PF_ATTN_BWD_BM");
+}
+
 // PF_ATTN_PROJ=1 (cu_attn_proj.cu) on: the forward again on the four-GEMM path. Its bits are
 // expected the same (the same K = c_in sums) unless cuBLASLt picks a kernel that splits K for
 // the wider GEMM: counted and reported by test_attention_proj, not failed (the CPU reference
@@ -550,6 +567,7 @@ static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_d
                            seed + 14);
     attn_bwd_env_same_bits("PF_ATTN_BWD_CO", label, &d, &Pd, &Gd, mdv, m.gs, m.gw, &dout, nx, want_dz ? nz : 0,
                            seed + 15);
+    attn_bwd_bm_check(label, &t, mg);
     free_mems(&m);
     finish(label);
 }
