@@ -143,7 +143,7 @@ static void bench_tri_attn(int64_t N, int reps, int end) {
     attn_ctx c;
     memset(&c, 0, sizeof c);
     int cz = 128, H = 4, ch = 32, HC = H * ch;
-    c.d = (pf_attn_dims){N, N, cz, H, ch, cz, PF_BIAS_SELF, end};
+    c.d = (pf_attn_dims){N, N, cz, H, ch, cz, PF_BIAS_SELF, end, NULL, 0};
     c.p.ln = lnp(cz, 1);
     c.p.q = lin(HC, cz, 0, 2); c.p.k = lin(HC, cz, 0, 3); c.p.v = lin(HC, cz, 0, 4);
     c.p.g = lin(HC, cz, 1, 5); c.p.o = lin(cz, HC, 1, 6); c.p.bias = lin(H, cz, 0, 7);

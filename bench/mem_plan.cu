@@ -21,8 +21,10 @@
 // (model_dap_heads.c: the layout when every such block runs sharded; the executor's
 // z and d z are then the model's); --budget G then prints the largest crops whose
 // plans fit G GiB. Weights, optimizer state, staging and library scratch are not counted.
+// --keep-attn (with --trunk K >= 1, one GPU): recompute_keep_attn's kept attention outputs
+// (every block's attention o and lse) in the saved arena too.
 //   build/mem_plan [--preset af3] [--kind pairformer|evoformer|msa_module] [--fp32] [--dap P]
-//                  [--trunk K [--msa-rows S] [--budget GiB]] N...
+//                  [--trunk K [--msa-rows S] [--budget GiB] [--keep-attn]] N...
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,6 +127,7 @@ static double saved_arena(double ra, double rb, int n_a, int n_b, double sa, dou
 }
 
 // One GPU: the whole trunk (MSA module + Pairformer stack) through model.c's executor.
+static int keep_attn = 0;  // --keep-attn
 static double trunk_one(pf_backend *be, const pf_config *c, int64_t N, int64_t S, int K, int quiet) {
     pf_params P;
     pf_params_init_registry(&P);
@@ -137,6 +140,7 @@ static double trunk_one(pf_backend *be, const pf_config *c, int64_t N, int64_t S
     const double sa = al(z) + al((double)S * N * c->c_m * es), sb = al(z) + al((double)N * c->c_s * es);
     double arena = model_arena(be, c, N, S, (double)N * N, (double)N);
     double saved = saved_arena(a.saved_bytes, b.saved_bytes, c->n_msa_blocks, c->n_blocks, sa, sb, K);
+    if (K && keep_attn) saved += (double)c->n_msa_blocks * a.keep_bytes + (double)c->n_blocks * b.keep_bytes;
     double ws = fmax(a.ws_bytes, b.ws_bytes), total = arena + saved + ws;
     if (!quiet)
         printf("trunk N %lld S %lld recompute %d, one GPU: model tensors %.2f GiB (%.1f z), saved %.2f GiB (%.1f z), "
@@ -236,8 +240,10 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[first], "--trunk") && first + 1 < argc) trunk = atoi(argv[++first]);
         else if (!strcmp(argv[first], "--msa-rows") && first + 1 < argc) msa_rows = atoi(argv[++first]);
         else if (!strcmp(argv[first], "--budget") && first + 1 < argc) budget = atof(argv[++first]);
+        else if (!strcmp(argv[first], "--keep-attn")) keep_attn = 1;
         else {
-            fprintf(stderr, "usage: mem_plan [--preset P] [--kind K] [--fp32] [--dap P] [--trunk K [--msa-rows S] [--budget GiB]] N...\n");
+            fprintf(stderr, "usage: mem_plan [--preset P] [--kind K] [--fp32] [--dap P] [--trunk K [--msa-rows S] [--budget GiB] "
+                            "[--keep-attn]] N...\n");
             return 2;
         }
     }
@@ -268,6 +274,7 @@ int main(int argc, char **argv) {
     be.trimul_dap_mem = cu_trimul_dap_mem;
     be.opm_dap_mem = cu_opm_dap_mem;
     be.pwavg_dap_mem = cu_pwavg_dap_mem;
+    be.attn_keep_bytes = cu_attn_keep_bytes;
     for (int i = first; i < argc; i++) {
         int64_t N = atoll(argv[i]);
         if (N < 1) { fprintf(stderr, "mem_plan: bad N '%s'\n", argv[i]); return 2; }

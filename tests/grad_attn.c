@@ -99,7 +99,7 @@ static void attn_setup(attn_case *c, const char *label, int64_t B, int64_t L, in
                        int c_h, int c_z, int bias, int transpose, const int *has_b, uint64_t seed) {
     memset(c, 0, sizeof *c);
     c->label = label;
-    c->d = (pf_attn_dims){B, L, c_in, H, c_h, bias == PF_BIAS_SELF ? c_in : c_z, bias, transpose};
+    c->d = (pf_attn_dims){B, L, c_in, H, c_h, bias == PF_BIAS_SELF ? c_in : c_z, bias, transpose, NULL, 0};
     const int HC = H * c_h;
     tl_layernorm(&c->p.ln, &c->g.ln, c_in, seed + 10);
     tl_linear(&c->p.q, &c->g.q, HC, c_in, has_b[0], seed + 20);

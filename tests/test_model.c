@@ -97,7 +97,8 @@ static void test_model_grad(int trunk) {
 
 // Block-level recompute: keeping only each block's input streams and re-running
 // its forward in the backward gives bit-identical gradients (dropout on,
-// recycling on) with a smaller saved arena.
+// recycling on) with a smaller saved arena; so does keeping the attention cores'
+// outputs too (recompute_keep_attn: the re-run forwards skip the cores).
 static void test_recompute(int trunk) {
     pf_config cfg = model_cfg(trunk);
     cfg.n_blocks = 5;  // 6 blocks with the MSA stack's: segments of 2 and 3 keep 4 inputs, not 6
@@ -108,24 +109,38 @@ static void test_recompute(int trunk) {
     // recompute 0 (every block's activations), 1 (each block's input), 2 and 3
     // (segments, the first across the MSA stack and the trunk)
     real *g[4];
-    size_t bytes[4];
+    size_t bytes[4], keep_bytes[4] = {0};
     double loss[4];
-    char label[96];
+    char label[128];
     for (int rc = 0; rc < 4; rc++) {
-        cfg.recompute = rc;
-        pf_model *M = pf_model_create(&cfg, pf_backend_cpu());
-        randomise(M, 7);
-        pf_params_zero_grad(&M->P);
-        loss[rc] = pf_model_train_step(M, &b, 5).loss;
-        g[rc] = tl_copy(M->P.grad, M->P.total);
-        bytes[rc] = M->saved_bytes;
-        if (rc) {
-            snprintf(label, sizeof label, "recompute %d: %s gradients bit-identical", rc, trunk ? "pairformer" : "evoformer");
-            tl_check(memcmp(g[0], g[rc], sizeof(real) * (size_t)M->P.total) == 0 && loss[0] == loss[rc], label,
-                     "loss %.17g vs %.17g", loss[0], loss[rc]);
+        for (int ka = 0; ka < (rc ? 2 : 1); ka++) {
+            cfg.recompute = rc;
+            cfg.recompute_keep_attn = ka;
+            pf_model *M = pf_model_create(&cfg, pf_backend_cpu());
+            randomise(M, 7);
+            pf_params_zero_grad(&M->P);
+            double l = pf_model_train_step(M, &b, 5).loss;
+            if (!ka) {
+                loss[rc] = l;
+                g[rc] = tl_copy(M->P.grad, M->P.total);
+                bytes[rc] = M->saved_bytes;
+            } else {
+                keep_bytes[rc] = M->saved_bytes;
+            }
+            if (rc) {
+                snprintf(label, sizeof label, "recompute %d%s: %s gradients bit-identical", rc,
+                         ka ? " keep_attn" : "", trunk ? "pairformer" : "evoformer");
+                tl_check(memcmp(g[0], M->P.grad, sizeof(real) * (size_t)M->P.total) == 0 && loss[0] == l, label,
+                         "loss %.17g vs %.17g", loss[0], l);
+            }
+            pf_model_free(M);
         }
-        pf_model_free(M);
     }
+    cfg.recompute_keep_attn = 0;
+    tl_check(keep_bytes[1] > bytes[1] && keep_bytes[3] > bytes[3],
+             trunk ? "recompute keep_attn: pairformer saved arena holds the kept outputs"
+                   : "recompute keep_attn: evoformer saved arena holds the kept outputs",
+             "%zu vs %zu, %zu vs %zu bytes", keep_bytes[1], bytes[1], keep_bytes[3], bytes[3]);
     tl_check(bytes[1] < bytes[0], trunk ? "recompute: pairformer saved arena smaller" : "recompute: evoformer saved arena smaller",
              "%zu vs %zu bytes", bytes[1], bytes[0]);
     tl_check(bytes[3] < bytes[1], trunk ? "recompute 3: pairformer saved arena smaller than 1" : "recompute 3: evoformer saved arena smaller than 1",

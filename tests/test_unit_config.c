@@ -130,6 +130,13 @@ static void test_validate_and_json_out(void) {
     pf_config_preset(&c, "tiny");
     c.crop_size = 1 << 30;
     tl_check(pf_config_validate(&c, err, sizeof err) == -1 && strstr(err, "crop_size"), "validate refuses crop_size 2^30", "%s", err);
+    pf_config_preset(&c, "tiny");
+    c.recompute = 0;
+    c.recompute_keep_attn = 1;
+    tl_check(pf_config_validate(&c, err, sizeof err) == -1 && strstr(err, "recompute_keep_attn") && strstr(err, "recompute >= 1"),
+             "validate refuses recompute_keep_attn without recompute", "%s", err);
+    c.recompute = 2;
+    tl_check(pf_config_validate(&c, err, sizeof err) == 0, "recompute_keep_attn with recompute 2 validates", "%s", err);
     // every float survives config.json exactly (a resume reads the same bits)
     pf_config_preset(&c, "af3");
     c.lr = 0.00123456789f;

@@ -200,6 +200,9 @@ struct pf_backend {
     // (NULL when the bias comes from x itself) and pair-weighted averaging's z.
 #define PF_MODULE_OP(name, NAME, D, P, n_in) PF_MODULE_OP_SLOTS(name, D, P, n_in)
 #include "ops.def"
+    // Bytes of the attention core's outputs that pf_attn_dims.keep holds (selective
+    // recompute); 0 (or a NULL slot): this backend cannot keep them for these dims.
+    size_t (*attn_keep_bytes)(pf_backend *be, const pf_attn_dims *d);
 
     // ---- the attention core alone (optional; NULL: not available) -----------
     // pf_core_attn_dims in modules.h (cuEquivariance's layout). core_attn_ws: bytes of

@@ -58,6 +58,14 @@ typedef struct {
     int c_z;        // channels of the bias source (PF_BIAS_PAIR: z; PF_BIAS_SELF: = c_in)
     int bias;       // PF_BIAS_*
     int transpose;  // 1: x stored (L, B, c_in)
+    // Selective recompute (the model's recompute_keep_attn; NULL / 0 everywhere else):
+    // keep (be->attn_keep_bytes bytes, the backend's layout) holds the core's outputs (o
+    // and its softmax statistics) from a block's first forward to its backward, in place
+    // of saved's copy of them. kept 0: the forward computes them into keep (saved or not);
+    // kept 1: keep holds them already for these inputs (the core is deterministic: same
+    // inputs, same bits), so the forward skips the core. The backward reads them there.
+    void *keep;
+    int kept;
 } pf_attn_dims;
 
 typedef struct {

@@ -31,6 +31,8 @@
 //   g     (B*L, H*c_h)      sigmoid gate
 //   o     (B*L, H*c_h)      attention output before gating
 //   P     (B, H, L, L)      softmax probabilities
+// keep (pf_attn_dims.keep, selective recompute): o | P, the core's outputs, used in
+// place of saved's (which are then left unused).
 // ws (reals, in order), shared by fwd and bwd:
 //   xln   (B*L, c_in)       LN(x), recomputed by the backward
 //   zln   (L*L, c_z)        LN_z(z) (PF_BIAS_PAIR)
@@ -126,6 +128,17 @@ static pf_mem attn_mem_p(const pf_attn_dims *d, int P) {
     return m;
 }
 pf_mem cpu_attn_mem(pf_backend *be, const pf_attn_dims *d) { return attn_mem_p(d, 1); }
+size_t cpu_attn_keep_bytes(pf_backend *be, const pf_attn_dims *d) {
+    (void)be;
+    attn_sz s = attn_sizes_p(d, 1);
+    return sizeof(real) * (size_t)(s.nq + s.np);
+}
+// o and P in keep (selective recompute), when set.
+static void keep_view(const pf_attn_dims *d, const attn_sz *s, attn_saved *v) {
+    if (!d->keep) return;
+    v->o = (real *)d->keep;
+    v->P = v->o + s->nq;
+}
 pf_mem cpu_attn_dap_mem(pf_backend *be, const pf_attn_dims *d, int P) { return attn_mem_p(d, P); }
 
 // Stored position of (row r, position l).
@@ -227,6 +240,7 @@ static const real *attn_bias_fwd(const pf_attn_dims *d, const attn_sz *s, const 
 static void attn_fwd_impl(const pf_attn_dims *d, const pf_attn_p *p, const pf_act *x_, const pf_act *z_,
                           const pf_act *key_mask, pf_act *out, void *saved, void *ws, const pf_dap_comm *c) {
     attn_sz s = attn_sizes_p(d, c ? c->size : 1);
+    if (c && d->keep) pf_die("attn_dap: no kept core outputs (selective recompute) in the sharded op");
     attn_ws w = ws_view(&s, CPU_R(ws));
     const real *x = CPU_CR(x_), *z = z_ ? CPU_CR(z_) : NULL;
     const real *mask = key_mask ? CPU_CR(key_mask) : NULL;
@@ -247,6 +261,7 @@ static void attn_fwd_impl(const pf_attn_dims *d, const pf_attn_p *p, const pf_ac
         sv.o = b;
         sv.P = w.PA;
     }
+    keep_view(d, &s, &sv);
 
     cpu_ln_fwd(s.M, c_in, &p->ln, x, w.xln, NULL, NULL);  // (B*L, c_in)
     attn_project_heads(d, &s, &p->q, w.xln, w.st, sv.q);
@@ -259,10 +274,11 @@ static void attn_fwd_impl(const pf_attn_dims *d, const pf_attn_p *p, const pf_ac
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < s.nq; i++) sv.g[i] = cpu_sigmoid(sv.g[i]);
 
-    const real *bias = attn_bias_fwd(d, &s, p, z, &w, c);
-
-    attn_core_fwd(d, &s, sv.q, sv.k, sv.v, bias, mask, w.t, sv.P, w.st);  // st: o head-major
-    attn_heads(d, &s, sv.o, w.st, 0);
+    if (!(d->keep && d->kept)) {  // else o and P are in keep already: the bias serves only the core
+        const real *bias = attn_bias_fwd(d, &s, p, z, &w, c);
+        attn_core_fwd(d, &s, sv.q, sv.k, sv.v, bias, mask, w.t, sv.P, w.st);  // st: o head-major
+        attn_heads(d, &s, sv.o, w.st, 0);
+    }
 
 #pragma omp parallel for schedule(static)
     for (int64_t i = 0; i < s.nq; i++) w.og[i] = sv.g[i] * sv.o[i];
@@ -370,7 +386,9 @@ static void attn_bwd_impl(const pf_attn_dims *d, const pf_attn_p *p, pf_attn_p *
                           const pf_dap_comm *c, int x_sharded) {
     attn_sz s = attn_sizes_p(d, c ? c->size : 1);
     attn_ws w = ws_view(&s, CPU_R(ws));
+    if (c && d->keep) pf_die("attn_dap: no kept core outputs (selective recompute) in the sharded op");
     attn_saved sv = saved_view(&s, (real *)saved);  // read only
+    keep_view(d, &s, &sv);
     const real *dout = CPU_CR(d_out);
     const int c_in = d->c_in, H = d->H, HC = (int)s.HC;
     real *dq = w.A, *dk = dq + s.nq, *dv = dk + s.nq, *dg = dv + s.nq, *dO = dg + s.nq;

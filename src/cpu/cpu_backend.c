@@ -186,6 +186,7 @@ static pf_backend cpu_backend = {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     .name##_mem = cpu_##name##_mem, .name##_fwd = cpu_##name##_fwd, .name##_bwd = cpu_##name##_bwd,
 #include "../backend/ops.def"
+    .attn_keep_bytes = cpu_attn_keep_bytes,
     .core_attn_ws = cpu_core_attn_ws,
     .core_attn_fwd = cpu_core_attn_fwd,
     .core_attn_bwd = cpu_core_attn_bwd,

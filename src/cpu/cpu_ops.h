@@ -44,6 +44,8 @@ void cpu_core_attn_bwd(pf_backend *be, const pf_core_attn_dims *d, const pf_act 
                        const pf_act *v, const real *bias, const pf_act *mask, const pf_act *o, const float *lse,
                        const pf_act *d_o, pf_act *dq, pf_act *dk, pf_act *dv, real *d_bias, void *ws);
 
+// Selective recompute (backend.h attn_keep_bytes, pf_attn_dims.keep): cpu_attention.c.
+size_t cpu_attn_keep_bytes(pf_backend *be, const pf_attn_dims *d);
 // Axial parallelism (backend.h, attn_dap / trimul_dap): cpu_attention.c, cpu_trimul_dap.c.
 pf_mem cpu_attn_dap_mem(pf_backend *be, const pf_attn_dims *d, int P);
 void cpu_attn_dap_fwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, const pf_act *x,

@@ -4,6 +4,8 @@
 // gating and output Linear, all over pieces of rows (cu_attn.cuh, cu_attn_rows.cu).
 //
 // saved: x (B*L, c_in) | z (L*L, c_z) [PAIR] | o (B*L, HC), lse (B, H, L) fp32 [attn_saves_o]
+// keep (pf_attn_dims.keep, selective recompute): o | lse, in place of saved's (then unused);
+//        kept: the forward skips the core (attn_rows_fwd) and uses them.
 // ws:    zb (L*L, H): bias logits, then their gradient [bias] | biasT (H, L, L) fp32 [bias] |
 //        dzb_acc (L*L, H) fp32 [bias, backward in several row pieces] |
 //        mt (B*L), t (B*L, c_in) [ending node in its own frame, attn_end_t] |
@@ -76,6 +78,19 @@ static size_t attn_saved_layout(cu_impl *c, const pf_attn_dims *d, void *saved, 
     s->o = keep ? cu_carve(&cs, (size_t)(M * HC) * e) : NULL;
     s->lse = keep ? (float *)cu_carve(&cs, sizeof(float) * (size_t)(d->B * d->H * d->L)) : NULL;
     return cs.off;
+}
+
+// o | lse in keep (selective recompute; attn_saves_o's o, so only where it saves o).
+static size_t attn_keep_layout(cu_impl *c, const pf_attn_dims *d, void *keep, attn_sv *s) {
+    cu_carver cs = {(char *)keep, 0};
+    s->o = cu_carve(&cs, (size_t)(d->B * d->L * d->H * d->c_h) * cu_esz(c));
+    s->lse = (float *)cu_carve(&cs, sizeof(float) * (size_t)(d->B * d->H * d->L));
+    return cs.off;
+}
+
+size_t cu_attn_keep_bytes(pf_backend *be, const pf_attn_dims *d) {
+    attn_sv s;
+    return attn_saves_o(CU(be), d) ? attn_keep_layout(CU(be), d, NULL, &s) : 0;
 }
 
 // bwd 0: the forward's layout (zb | biasT | region); 1: the backward's.
@@ -165,6 +180,9 @@ void cu_attn_fwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, cons
         attn_saved_layout(c, d, saved, &s);
         if (d->bias != PF_BIAS_SELF) cu_copy_act(c, s.x, x, d->B * d->L * d->c_in);
     }
+    if (d->keep) attn_keep_layout(c, d, d->keep, &s);
+    // kept: the bias pass still runs (cheap next to the core): it copies the bias's source
+    // to saved and may leave LN(x) for the rows, the same bits as the first forward's
     int xln_ready = 0;
     if (d->bias) xln_ready = attn_make_bias(c, d, p, x, z, &w, d->bias == PF_BIAS_PAIR ? s.z : s.x, 1);
     attn_rows_fwd(c, d, p, x, key_mask, d->bias ? w.biasT : NULL, out, s.o, s.lse, w.region, w.R, xln_ready);
@@ -211,6 +229,7 @@ void cu_attn_bwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, pf_a
     attn_sv s;
     attn_wv w;
     attn_saved_layout(c, d, (void *)saved, &s);
+    if (d->keep) attn_keep_layout(c, d, d->keep, &s);
     attn_ws_layout(c, d, ws, &w, 1);
     if (attn_end_t(c, d)) {
         attn_bwd_end_t(c, d, p, g, key_mask, &s, d_out, d_x, &w);

@@ -52,6 +52,8 @@ void attn_bias_T(cu_impl *c, const void *zb, float *biasT, int64_t L, int H, int
 // lse_sv (B, H, L) fp32 receive the core's output and log-sum-exp when not NULL
 // (the forward that saves). region: attn_rows_bytes(R, fwd). xln_ready (one piece
 // only): LN(x) of every row is at region's start already (attn_bias_fwd's keep_ln).
+// d->keep && d->kept (selective recompute): o_sv and lse_sv hold the core's outputs
+// already: the core and the q, k, v projections are skipped.
 void attn_rows_fwd(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x, const void *key_mask,
                    const float *biasT, void *out, void *o_sv, float *lse_sv, char *region, int64_t R, int xln_ready);
 
@@ -117,8 +119,9 @@ void attn_proj_ran(void);  // counts the pieces that took the path (tests)
 // W_cat (4 HC, c_in) = [W_q; W_k; W_v; W_g] and b_cat (4 HC, or NULL when none of the four has a
 // bias) in the act type, in pool memory (the caller releases it).
 void attn_proj_cat(cu_impl *c, const pf_attn_p *p, int c_in, int HC, const void **w, const void **b);
-// og (M, HC) = sigmoid(g) * o, g and o rows ldz apart; oc (may be NULL) = o as (M, HC).
-void attn_gate_mul_ld(cu_impl *c, void *og, const void *g, const void *o, int64_t ldz, void *oc, int64_t M, int HC);
+// og (M, HC) = sigmoid(g) * o, g rows ldz and o rows ldo apart; oc (may be NULL) = o as (M, HC).
+void attn_gate_mul_ld(cu_impl *c, void *og, const void *g, const void *o, int64_t ldz, int64_t ldo, void *oc,
+                      int64_t M, int HC);
 // The gate's backward from dy = d og and the pre-activation gp (rows ldz apart) and o (M, HC):
 // og = s o, dO = dy s, dg = d gp (rows ldz apart; dO may overwrite gp, dg dy).
 void attn_gate_bwd_ld(cu_impl *c, const void *dy, const void *gp, const void *o, void *og, void *dO, void *dg,

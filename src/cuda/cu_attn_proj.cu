@@ -80,15 +80,15 @@ void attn_proj_cat(cu_impl *c, const pf_attn_p *p, int c_in, int HC, const void 
 
 // ---- the gate over interleaved rows --------------------------------------------------
 
-// og (n / HC, HC) = sigmoid(g) * o (k_gate_mul_v's arithmetic) with g, o rows ldz apart; oc (may
-// be NULL) = o, (n / HC, HC).
+// og (n / HC, HC) = sigmoid(g) * o (k_gate_mul_v's arithmetic) with g rows ldz and o rows ldo
+// apart; oc (may be NULL) = o, (n / HC, HC).
 template <typename T>
-__global__ void k_gate_mul_ld(T *og, const T *g, const T *o, int64_t ldz, T *oc, int64_t n, int HC) {
+__global__ void k_gate_mul_ld(T *og, const T *g, const T *o, int64_t ldz, int64_t ldo, T *oc, int64_t n, int HC) {
     GRID_STRIDE_VEC(i, n) {
-        int64_t j = (i / HC) * ldz + i % HC;
+        int64_t r = i / HC, k = i % HC;
         float gv[CU_VEC], v[CU_VEC];
-        ld8(g, j, gv);
-        ld8(o, j, v);
+        ld8(g, r * ldz + k, gv);
+        ld8(o, r * ldo + k, v);
         if (oc) st8(oc, i, v);
 #pragma unroll
         for (int k = 0; k < CU_VEC; k++) gv[k] = sigmoidf_(gv[k]) * v[k];
@@ -118,11 +118,12 @@ __global__ void k_gate_bwd_ld(const T *dy, const T *gp, const T *o, T *og, T *dO
 
 #define LV(n) cu_vec_blocks(n), 256, 0, c->stream
 
-void attn_gate_mul_ld(cu_impl *c, void *og, const void *g, const void *o, int64_t ldz, void *oc, int64_t M, int HC) {
+void attn_gate_mul_ld(cu_impl *c, void *og, const void *g, const void *o, int64_t ldz, int64_t ldo, void *oc,
+                      int64_t M, int HC) {
     int64_t n = M * HC;
     if (n <= 0) return;
-    if (HC % CU_VEC || ldz % CU_VEC || !cu_vec_ok(n, og, g, o, oc)) pf_die("attn_gate_mul_ld: unaligned");
-    CU_DISPATCH(c, T, k_gate_mul_ld<T><<<LV(n)>>>((T *)og, (const T *)g, (const T *)o, ldz, (T *)oc, n, HC));
+    if (HC % CU_VEC || ldz % CU_VEC || ldo % CU_VEC || !cu_vec_ok(n, og, g, o, oc)) pf_die("attn_gate_mul_ld: unaligned");
+    CU_DISPATCH(c, T, k_gate_mul_ld<T><<<LV(n)>>>((T *)og, (const T *)g, (const T *)o, ldz, ldo, (T *)oc, n, HC));
     CU_LAUNCHED();
 }
 

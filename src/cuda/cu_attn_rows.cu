@@ -163,14 +163,16 @@ static const void *piece_in(cu_impl *c, const pf_attn_dims *d, const void *t, vo
     return buf;
 }
 
-// q, k, v and g = sigmoid(LN(x) W_g^T + b_g) from xln (n rows); fused, g is left before
-// the sigmoid (attn_gate_mul).
+// q, k, v (not when q is NULL: the core's outputs are kept) and g = sigmoid(LN(x) W_g^T +
+// b_g) from xln (n rows); fused, g is left before the sigmoid (attn_gate_mul).
 static void rows_proj(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, int64_t RL, const void *xln, void *q,
                       void *k, void *v, void *g) {
     int HC = d->H * d->c_h;
-    cu_linear_fwd(c, RL, d->c_in, HC, &p->q, xln, q, 0);
-    cu_linear_fwd(c, RL, d->c_in, HC, &p->k, xln, k, 0);
-    cu_linear_fwd(c, RL, d->c_in, HC, &p->v, xln, v, 0);
+    if (q) {
+        cu_linear_fwd(c, RL, d->c_in, HC, &p->q, xln, q, 0);
+        cu_linear_fwd(c, RL, d->c_in, HC, &p->k, xln, k, 0);
+        cu_linear_fwd(c, RL, d->c_in, HC, &p->v, xln, v, 0);
+    }
     cu_linear_fwd(c, RL, d->c_in, HC, &p->g, xln, g, 0);
     if (!attn_fuse_on()) cu_sigmoid(c, g, RL * HC);
 }
@@ -197,19 +199,24 @@ static void rows_fwd_piece(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p
     const void *ms = piece_in(c, d, key_mask, mc, r0, n, 1, gather);
     void *dst = gather ? outc : (void *)rows_at(c, d, out, r0, d->c_in);
     if (!xln_ready) cu_ln_fwd(c, RL, d->c_in, &p->ln, xs, xln);
-    rows_proj(c, d, p, RL, xln, q, k, v, g);
-    fa_args a = rows_args(d, n, gather, ms);
-    a.q = q; a.k = k; a.v = v;
-    a.biasT = biasT;
-    a.bias_bf16 = c->bf16;  // attn_bias_T of bf16 logits
-    a.out_o = o;
-    a.lse = lse;
-    fa_forward(c, &a);
+    int kept = d->keep && d->kept;  // o and lse in o_sv, lse_sv already (attn_rows_fwd)
+    rows_proj(c, d, p, RL, xln, kept ? NULL : q, k, v, g);
+    if (kept) {
+        o = (void *)piece_in(c, d, o_sv, o, r0, n, (int)HC, gather);
+    } else {
+        fa_args a = rows_args(d, n, gather, ms);
+        a.q = q; a.k = k; a.v = v;
+        a.biasT = biasT;
+        a.bias_bf16 = c->bf16;  // attn_bias_T of bf16 logits
+        a.out_o = o;
+        a.lse = lse;
+        fa_forward(c, &a);
+    }
     attn_gate_mul(c, og, g, o, RL * HC);
     cu_linear_fwd(c, RL, (int)HC, d->c_in, &p->o, og, dst, 0);
     if (gather) {
         cols_copy(c, out, dst, d, r0, n, d->c_in, 0);
-        if (o_sv) cols_copy(c, o_sv, o, d, r0, n, (int)HC, 0);
+        if (o_sv && !kept) cols_copy(c, o_sv, o, d, r0, n, (int)HC, 0);
     }
 }
 
@@ -244,16 +251,20 @@ static void rows_fwd_piece_cat(cu_impl *c, const pf_attn_dims *d, const pf_attn_
     attn_proj_cat(c, p, d->c_in, (int)HC, &w, &b);
     cu_gemm_bias_act(c, 0, 1, RL, 4 * HC, d->c_in, xln, d->c_in, w, d->c_in, X, ldx, b);  // [q|k|v|g]
     cu_pool_release(c, mark);
-    fa_args a = rows_args(d, n, 0, ms);
-    a.HC = ldx;
-    a.q = slot(X, 0, HC, e); a.k = slot(X, 1, HC, e); a.v = slot(X, 2, HC, e);
-    a.biasT = biasT;
-    a.bias_bf16 = c->bf16;
-    a.out_o = slot(X, 4, HC, e);
-    a.lse = lse;
-    fa_forward(c, &a);
     void *oc = o_sv ? (void *)rows_at(c, d, o_sv, r0, HC) : NULL;
-    attn_gate_mul_ld(c, og, slot(X, 3, HC, e), slot(X, 4, HC, e), ldx, oc, RL, (int)HC);
+    if (d->keep && d->kept) {  // o and lse in o_sv, lse_sv already: g from the same GEMM, no core
+        attn_gate_mul_ld(c, og, slot(X, 3, HC, e), oc, ldx, HC, NULL, RL, (int)HC);
+    } else {
+        fa_args a = rows_args(d, n, 0, ms);
+        a.HC = ldx;
+        a.q = slot(X, 0, HC, e); a.k = slot(X, 1, HC, e); a.v = slot(X, 2, HC, e);
+        a.biasT = biasT;
+        a.bias_bf16 = c->bf16;
+        a.out_o = slot(X, 4, HC, e);
+        a.lse = lse;
+        fa_forward(c, &a);
+        attn_gate_mul_ld(c, og, slot(X, 3, HC, e), slot(X, 4, HC, e), ldx, ldx, oc, RL, (int)HC);
+    }
     cu_linear_fwd(c, RL, (int)HC, d->c_in, &p->o, og, (void *)rows_at(c, d, out, r0, d->c_in), 0);
     attn_proj_ran();
 }
@@ -263,6 +274,7 @@ void attn_rows_fwd(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const 
     int gather = attn_gathers(d, R);
     if (xln_ready && R < d->B) pf_die("attn_rows_fwd: LN(x) ready with %lld rows per piece of %lld", (long long)R,
                                       (long long)d->B);
+    if (d->keep && d->kept && (!o_sv || !lse_sv)) pf_die("attn_rows_fwd: kept core outputs without o and lse");
     int cat = proj_ok(d, gather, 1);
     for (int64_t r0 = 0; r0 < d->B; r0 += R) {
         int64_t n = d->B - r0 < R ? d->B - r0 : R;

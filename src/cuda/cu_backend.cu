@@ -565,6 +565,7 @@ extern "C" pf_backend *pf_backend_cuda(int bf16_acts) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     be->name##_mem = cu_##name##_mem; be->name##_fwd = cu_##name##_fwd; be->name##_bwd = cu_##name##_bwd;
 #include "../backend/ops.def"
+    be->attn_keep_bytes = cu_attn_keep_bytes;
     be->core_attn_ws = cu_core_attn_ws;
     be->core_attn_fwd = cu_core_attn_fwd;
     be->core_attn_bwd = cu_core_attn_bwd;

@@ -100,6 +100,7 @@ static void ad_bias_fwd(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, c
 void cu_attn_dap_fwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, const pf_act *x, const pf_act *z,
                      const pf_act *key_mask, pf_act *out, void *saved, void *ws, const pf_dap_comm *cm) {
     cu_impl *c = CU(be);
+    if (d->keep) pf_die("attn_dap: no kept core outputs (selective recompute) in the sharded op");
     int old = cu_dap_pieces(c, cm->size);
     ad_sv s;
     ad_wv w;

@@ -17,6 +17,8 @@
 // with the signatures of the backend's slots (backend.h).
 #define PF_MODULE_OP(name, NAME, D, P, n_in) PF_MODULE_OP_DECLARE(cu_, name, D, P, n_in)
 #include "../backend/ops.def"
+// Selective recompute (backend.h attn_keep_bytes, pf_attn_dims.keep): cu_attention.cu.
+size_t cu_attn_keep_bytes(pf_backend *be, const pf_attn_dims *d);
 
 void cu_relpos_fwd(pf_backend *be, const pf_relpos_dims *d, const pf_linear_p *p, const int32_t *res_idx,
                    const int32_t *chain, const int32_t *entity, const int32_t *sym, pf_act *out);

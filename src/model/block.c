@@ -297,7 +297,7 @@ int pf_block_check_backend(const pf_block *b, pf_backend *be, char *err, size_t 
 void pf_block_plan(pf_block *b, pf_backend *be, int64_t N, int64_t S) {
     char err[512];
     if (pf_block_check_backend(b, be, err, sizeof err)) pf_die("%s", err);
-    size_t off = 0, ws = 0, ws_fwd = 0;
+    size_t off = 0, ws = 0, ws_fwd = 0, keep = 0;
     for (int i = 0; i < b->n; i++) {
         pf_step *s = &b->step[i];
         int64_t r, c;
@@ -306,12 +306,26 @@ void pf_block_plan(pf_block *b, pf_backend *be, int64_t N, int64_t S) {
         s->mem = OPS[s->op].mem(be, s);
         s->saved_off = off;
         off += (s->mem.saved + 255) & ~(size_t)255;
+        s->keep_bytes = s->op == PF_OP_ATTN && be->attn_keep_bytes ? be->attn_keep_bytes(be, &s->d.attn) : 0;
+        keep += (s->keep_bytes + 255) & ~(size_t)255;
         if (s->mem.ws > ws) ws = s->mem.ws;
         if (s->mem.ws_fwd > ws_fwd) ws_fwd = s->mem.ws_fwd;
     }
     b->saved_bytes = off;
     b->ws_bytes = ws;
     b->ws_fwd_bytes = ws_fwd;
+    b->keep_bytes = keep;
+}
+
+void pf_block_keep(pf_block *b, void *area, int kept) {
+    size_t off = 0;
+    for (int i = 0; i < b->n; i++) {
+        pf_step *s = &b->step[i];
+        if (s->op != PF_OP_ATTN) continue;
+        s->d.attn.keep = area && s->keep_bytes ? (char *)area + off : NULL;
+        s->d.attn.kept = s->d.attn.keep ? kept : 0;
+        off += (s->keep_bytes + 255) & ~(size_t)255;
+    }
 }
 
 static pf_dropout step_dropout(const pf_block *b, const pf_step *s, const pf_streams *st, uint64_t key,

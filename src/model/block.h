@@ -40,6 +40,7 @@ typedef struct {
     pf_step_params p, g; // parameters and their gradients
     pf_mem mem;          // for the current sizes
     size_t saved_off;    // offset of this step's saved region within the block's
+    size_t keep_bytes;   // attention: its core's outputs (be->attn_keep_bytes; 0: not kept), pf_block_keep
 } pf_step;
 
 #define PF_MAX_STEPS 12
@@ -50,6 +51,7 @@ typedef struct {
     int n;
     size_t saved_bytes, ws_bytes;  // for the current sizes
     size_t ws_fwd_bytes;           // workspace of a forward without saved (<= ws_bytes)
+    size_t keep_bytes;             // its attention steps' kept core outputs (pf_block_keep)
 } pf_block;
 
 // Stream and mask buffers of one pass. Stream shapes: M (S, N, c_m), Z (N, N,
@@ -68,6 +70,11 @@ int pf_block_check_backend(const pf_block *b, pf_backend *be, char *err, size_t 
 // Set sizes (N tokens, S MSA rows) and compute saved / workspace bytes. Dies
 // with pf_block_check_backend's message if the backend lacks one of the ops.
 void pf_block_plan(pf_block *b, pf_backend *be, int64_t N, int64_t S);
+// Selective recompute (pf_attn_dims.keep): the attention steps' core outputs live in
+// area (b->keep_bytes, planned by pf_block_plan; NULL: none kept) until the next call.
+// kept 0: the forwards compute them into area; 1: area holds them for the block's
+// current inputs, so forwards skip the cores; the backward reads them there.
+void pf_block_keep(pf_block *b, void *area, int kept);
 // Forward. saved == NULL: nothing kept for a backward. training: dropout on.
 // delta: scratch the size of the largest stream. key: dropout key of this
 // block and step (the same key gives the same masks, so a recomputed forward

@@ -195,12 +195,18 @@ static size_t block_saved_k(pf_model *M, int k) {
     return block_at(M, k, &stack, &i)->saved_bytes;
 }
 
+// Selective recompute (recompute_keep_attn): the attention cores' outputs of every
+// block, kept from the first forward to the backward (pf_block_keep), so the re-run
+// forwards skip the cores (the same bits: the same inputs).
+static int keeps_attn(const pf_model *M) { return M->cfg.recompute > 0 && M->cfg.recompute_keep_attn; }
+
 // Plan every block for dims d. The saved arena holds every block's saved
-// regions, or with recompute one block's (the largest), the segment starts'
-// snapshots and the inner area. The workspace of an inference model is what the
-// forwards without saved need (a backend may chunk those: ws_fwd).
+// regions, or with recompute one block's (the largest), the kept attention
+// outputs (keeps_attn), the segment starts' snapshots and the inner area. The
+// workspace of an inference model is what the forwards without saved need (a
+// backend may chunk those: ws_fwd).
 static void plan_blocks(pf_model *M, pf_dims d, size_t *saved, size_t *ws) {
-    size_t sum = 0, mx = 0, starts = 0, inner = 0, cur = 0;
+    size_t sum = 0, mx = 0, starts = 0, inner = 0, cur = 0, keep = 0;
     *ws = 0;
     int64_t S_msa = M->cfg.trunk == PF_TRUNK_EVOFORMER ? d.E : d.S;
     for (int k = 0; k < n_blocks(M); k++) {
@@ -210,13 +216,25 @@ static void plan_blocks(pf_model *M, pf_dims d, size_t *saved, size_t *ws) {
         pf_block_plan(b, M->be, d.N, stack ? d.S : S_msa);
         sum += b->saved_bytes;
         mx = PF_MAX(mx, b->saved_bytes);
+        keep += b->keep_bytes;
         size_t sb = snapshot_bytes(M, d, b, stack);
         if (segment_start(M, k) == k) starts += sb, cur = 0;
         else cur += sb, inner = PF_MAX(inner, cur);
         *ws = PF_MAX(*ws, M->inference ? b->ws_fwd_bytes : b->ws_bytes);
     }
     M->block_saved_max = (mx + 255) & ~(size_t)255;
-    *saved = M->cfg.recompute ? M->block_saved_max + starts + inner : sum;
+    M->keep_bytes = keeps_attn(M) ? keep : 0;
+    *saved = M->cfg.recompute ? M->block_saved_max + M->keep_bytes + starts + inner : sum;
+}
+
+// Point block k's attention steps at their kept outputs (kept: valid already), or at
+// none (keep_attn off, or a forward outside recompute).
+static void block_keep(pf_model *M, int k, int on, int kept) {
+    int stack, i;
+    pf_block *b = block_at(M, k, &stack, &i);
+    size_t off = M->block_saved_max;  // the kept outputs follow the one-block saved region, in block order
+    for (int j = 0; j < k; j++) off += block_at(M, j, &stack, &i)->keep_bytes;
+    pf_block_keep(b, on && M->keep_bytes ? (char *)M->saved + off : NULL, kept);
 }
 
 // Copy a block's input streams to (dir 0) or from (dir 1) a snapshot.
@@ -422,12 +440,13 @@ static void pass_fwd(pf_model *M, pf_dims d, int64_t step, int save, int trainin
     // Without recompute each block keeps its saved regions; with it, only a copy
     // of its input streams (the backward re-runs its forward, bit for bit).
     int rec = saved && c->recompute;
-    char *snap = rec ? (char *)M->saved + M->block_saved_max : NULL;
+    char *snap = rec ? (char *)M->saved + M->block_saved_max + M->keep_bytes : NULL;
     for (int k = 0; k < n_blocks(M); k++) {
         int stack, i;
         pf_block *b = block_at(M, k, &stack, &i);
         if (k >= host_blocks(M)) break;  // sharded, below
         pf_streams st = streams_for(M, d, stack == 0, 0);
+        block_keep(M, k, rec, 0);  // keep_attn: this forward fills the kept outputs
         if (rec) {
             if (segment_start(M, k) == k) snap += snapshot(M, d, b, stack, &st, snap, 0);
             pf_block_fwd(b, be, &st, NULL, M->ws, M->tmp_a, block_key(M, step, stack, i), training);
@@ -471,7 +490,8 @@ static size_t snapshot_k(pf_model *M, pf_dims d, int k, char *snap, int dir) {
 // The backward of the blocks with recompute (segment_len above), last segment first.
 static void blocks_bwd_recompute(pf_model *M, pf_dims d, int64_t step) {
     int K = segment_len(M), nb = host_blocks(M);
-    size_t snap_off = M->block_saved_max;
+    size_t snap_off = M->block_saved_max + M->keep_bytes;
+    for (int k = 0; k < nb; k++) block_keep(M, k, 1, 1);  // keep_attn: every re-run forward skips the cores
     for (int k = 0; k < nb; k++)
         if (segment_start(M, k) == k) snap_off += snapshot_bytes_k(M, d, k);
     char *inner = (char *)M->saved + snap_off;

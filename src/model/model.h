@@ -48,6 +48,7 @@ typedef struct {
     const void *staged[2];      // which batch a slot holds, until uploaded
     int last_slot;              // slot of the latest upload
     size_t block_saved_max;     // largest block's saved bytes at the current sizes (recompute)
+    size_t keep_bytes;          // the blocks' kept attention outputs at the current sizes (recompute_keep_attn)
     int inference;              // created by pf_model_create_inference: no saved arena, no gradients
     // carved from `act` (see model.c: carve()): the inputs (inputs.h: pf_act for
     // real inputs, int32_t for the others), then the streams and scratch

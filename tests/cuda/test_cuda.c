@@ -21,6 +21,7 @@
 static int quick;
 static const char *only;  // --only structure / heads / core / attn.K / OP (ops.def name): those tests alone
 void cuda_structure(int quick);  // test_cuda_struct.c
+void cuda_model(void);           // test_cuda_model.c
 
 typedef struct { hbuf b; real *init, *snap; } hgrad;
 static hgrad g_in(int64_t n, uint64_t seed) {
@@ -471,6 +472,49 @@ static void attn_bwd_bm_check(const char *label, const attn_case *t, pf_mem mg) 
     else unsetenv("PF_ATTN_BWD_BM");
 }
 
+// Selective recompute (pf_attn_dims.keep, the model's recompute_keep_attn): the forward that
+// fills keep (kept 0) and the one that finds the core's outputs there (kept 1, no core), with
+// saved and without, give og's bits (the default forward with saved) and the plain forward
+// without saved's; the backward reading o and lse from keep gives the same dx and dz as the
+// one reading them from saved. Parameter gradients accumulate further (not checked after this).
+static void attn_keep_same_bits(const char *label, const pf_attn_dims *d, const pf_attn_p *Pd, pf_attn_p *Gd,
+                                const hbuf *x, const hbuf *z, const void *mdv, const hbuf *og, void *gs, void *gw,
+                                const hbuf *dout, int64_t nz, uint64_t seed) {
+    size_t kb = H_gpu->attn_keep_bytes(H_gpu, d);
+    if (!kb) return;  // o not saved at these sizes (attn_saves_o): nothing to keep
+    const void *zd = z->n ? z->d : NULL;
+    pf_attn_dims kd = *d;
+    kd.keep = h_gpu_raw(kb);
+    hbuf o[5];
+    for (int k = 0; k < 5; k++) o[k] = h_poison(x->n);
+    H_gpu->attn_fwd(H_gpu, d, Pd, x->d, zd, mdv, o[0].d, NULL, gw);  // plain, without saved
+    kd.kept = 0;
+    H_gpu->attn_fwd(H_gpu, &kd, Pd, x->d, zd, mdv, o[1].d, NULL, gw);
+    kd.kept = 1;
+    H_gpu->attn_fwd(H_gpu, &kd, Pd, x->d, zd, mdv, o[2].d, NULL, gw);
+    kd.kept = 0;
+    H_gpu->attn_fwd(H_gpu, &kd, Pd, x->d, zd, mdv, o[3].d, gs, gw);
+    kd.kept = 1;
+    H_gpu->attn_fwd(H_gpu, &kd, Pd, x->d, zd, mdv, o[4].d, gs, gw);
+    size_t n = sizeof(real) * (size_t)x->n;
+    const char *what[5] = {"", "keep, kept 0, no saved", "keep, kept 1, no saved", "keep, kept 0, saved",
+                           "keep, kept 1, saved"};
+    for (int k = 1; k < 5; k++)
+        tl_check(!memcmp(h_download(k < 3 ? &o[0] : og), h_download(&o[k]), n), label,
+                 "forward (%s) not bit-identical to the forward %s", what[k], k < 3 ? "without saved" : "with saved");
+    hbuf dx[2], dz[2];
+    for (int k = 0; k < 2; k++) {
+        dx[k] = h_rand(x->n, 0.1, seed);
+        dz[k] = h_rand(nz, 0.1, seed + 1);
+        if (!k) H_gpu->attn_fwd(H_gpu, d, Pd, x->d, zd, mdv, o[0].d, gs, gw);  // saved's own o and lse again
+        else H_gpu->attn_fwd(H_gpu, &kd, Pd, x->d, zd, mdv, o[0].d, gs, gw);
+        H_gpu->attn_bwd(H_gpu, k ? &kd : d, Pd, Gd, mdv, gs, dout->d, dx[k].d, nz ? dz[k].d : NULL, gw);
+    }
+    tl_check(!memcmp(h_download(&dx[0]), h_download(&dx[1]), n), label, "backward dx from keep not bit-identical");
+    tl_check(!nz || !memcmp(h_download(&dz[0]), h_download(&dz[1]), sizeof(real) * (size_t)nz), label,
+             "backward dz from keep not bit-identical");
+}
+
 // PF_ATTN_PROJ=1 (cu_attn_proj.cu) on: the forward again on the four-GEMM path. Its bits are
 // expected the same (the same K = c_in sums) unless cuBLASLt picks a kernel that splits K for
 // the wider GEMM: counted and reported by test_attention_proj, not failed (the CPU reference
@@ -568,21 +612,22 @@ static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_d
     attn_bwd_env_same_bits("PF_ATTN_BWD_CO", label, &d, &Pd, &Gd, mdv, m.gs, m.gw, &dout, nx, want_dz ? nz : 0,
                            seed + 15);
     attn_bwd_bm_check(label, &t, mg);
+    attn_keep_same_bits(label, &d, &Pd, &Gd, &x, &z, mdv, &og, m.gs, m.gw, &dout, want_dz ? nz : 0, seed + 16);
     free_mems(&m);
     finish(label);
 }
 
 static void test_attention(void) {
     //                   B   L   c_in H  c_h c_z bias          transpose
-    pf_attn_dims row = {5, 7, 12, 3, 8, 6, PF_BIAS_PAIR, 0};
-    pf_attn_dims col = {7, 5, 12, 3, 8, 0, PF_BIAS_NONE, 1};
-    pf_attn_dims ts = {9, 9, 10, 2, 16, 10, PF_BIAS_SELF, 0};
-    pf_attn_dims te = {9, 9, 10, 2, 16, 10, PF_BIAS_SELF, 1};
-    pf_attn_dims single = {1, 11, 20, 4, 24, 6, PF_BIAS_PAIR, 0};
+    pf_attn_dims row = {5, 7, 12, 3, 8, 6, PF_BIAS_PAIR, 0, NULL, 0};
+    pf_attn_dims col = {7, 5, 12, 3, 8, 0, PF_BIAS_NONE, 1, NULL, 0};
+    pf_attn_dims ts = {9, 9, 10, 2, 16, 10, PF_BIAS_SELF, 0, NULL, 0};
+    pf_attn_dims te = {9, 9, 10, 2, 16, 10, PF_BIAS_SELF, 1, NULL, 0};
+    pf_attn_dims single = {1, 11, 20, 4, 24, 6, PF_BIAS_PAIR, 0, NULL, 0};
     test_attn("msa_row", row, 1, 1, 1000);
     // two query and key tiles of the Hopper forward, the last partial (its bf16 bias copy
     // pads keys to 64)
-    pf_attn_dims row72 = {5, 72, 12, 3, 8, 6, PF_BIAS_PAIR, 0};
+    pf_attn_dims row72 = {5, 72, 12, 3, 8, 6, PF_BIAS_PAIR, 0, NULL, 0};
     test_attn("msa_row L72", row72, 1, 1, 1005);
     test_attn("msa_row no-dz", row, 1, 0, 1010);
     test_attn("msa_col", col, 1, 1, 1020);
@@ -590,7 +635,7 @@ static void test_attention(void) {
     test_attn("tri_end", te, 1, 1, 1040);
     test_attn("single", single, 1, 1, 1050);
     // 8 heads, one row: the bias gradient goes through the per-head planes (cu_flash_bwd.cu)
-    pf_attn_dims single8 = {1, 11, 20, 8, 8, 6, PF_BIAS_PAIR, 0};
+    pf_attn_dims single8 = {1, 11, 20, 8, 8, 6, PF_BIAS_PAIR, 0, NULL, 0};
     test_attn("single 8 heads", single8, 1, 1, 1055);
     if (quick && attn_brief) return;
     test_attn("single 8 heads fully masked", single8, 2, 1, 1056);
@@ -602,11 +647,11 @@ static void test_attention(void) {
     test_attn("single fully masked", single, 2, 1, 1074);
     // bias channels the fused LayerNorm + bias kernels take (cu_attn_fuse.cu: 32, 64, 128 below,
     // 256): up to 4 and 8 heads (their backward's two sizes), 16 heads (the forward only)
-    pf_attn_dims ts32 = {9, 9, 32, 2, 16, 32, PF_BIAS_SELF, 0};
-    pf_attn_dims te32 = {9, 9, 32, 4, 8, 32, PF_BIAS_SELF, 1};
-    pf_attn_dims row32 = {5, 7, 12, 8, 8, 32, PF_BIAS_PAIR, 0};
-    pf_attn_dims single64 = {1, 11, 20, 4, 24, 64, PF_BIAS_PAIR, 0};
-    pf_attn_dims single16h = {1, 11, 20, 16, 8, 32, PF_BIAS_PAIR, 0};
+    pf_attn_dims ts32 = {9, 9, 32, 2, 16, 32, PF_BIAS_SELF, 0, NULL, 0};
+    pf_attn_dims te32 = {9, 9, 32, 4, 8, 32, PF_BIAS_SELF, 1, NULL, 0};
+    pf_attn_dims row32 = {5, 7, 12, 8, 8, 32, PF_BIAS_PAIR, 0, NULL, 0};
+    pf_attn_dims single64 = {1, 11, 20, 4, 24, 64, PF_BIAS_PAIR, 0, NULL, 0};
+    pf_attn_dims single16h = {1, 11, 20, 16, 8, 32, PF_BIAS_PAIR, 0, NULL, 0};
     test_attn("tri_start c32", ts32, 1, 1, 1080);
     test_attn("tri_end c32", te32, 1, 1, 1081);
     test_attn("tri_start c32 fully masked row", ts32, 2, 1, 1082);
@@ -614,25 +659,25 @@ static void test_attention(void) {
     test_attn("msa_row c_z 32 8 heads no-dz", row32, 1, 0, 1084);
     test_attn("single c_z 64", single64, 1, 1, 1085);
     test_attn("single c_z 32 16 heads", single16h, 1, 1, 1086);
-    pf_attn_dims row256 = {3, 6, 12, 4, 8, 256, PF_BIAS_PAIR, 0};
+    pf_attn_dims row256 = {3, 6, 12, 4, 8, 256, PF_BIAS_PAIR, 0, NULL, 0};
     test_attn("msa_row c_z 256", row256, 1, 1, 1087);
     // c = 128 (c_z) with 4, 5 (padded to 8), 8 and 16 heads (each head-count form of the
     // pipelined forward, both of the backward), 23 x 23 positions (ragged row groups)
-    pf_attn_dims ts128 = {23, 23, 128, 4, 16, 128, PF_BIAS_SELF, 0};
-    pf_attn_dims te128h8 = {23, 23, 128, 8, 8, 128, PF_BIAS_SELF, 1};
-    pf_attn_dims row128h5 = {3, 23, 12, 5, 8, 128, PF_BIAS_PAIR, 0};
-    pf_attn_dims single128h16 = {1, 23, 20, 16, 8, 128, PF_BIAS_PAIR, 0};
+    pf_attn_dims ts128 = {23, 23, 128, 4, 16, 128, PF_BIAS_SELF, 0, NULL, 0};
+    pf_attn_dims te128h8 = {23, 23, 128, 8, 8, 128, PF_BIAS_SELF, 1, NULL, 0};
+    pf_attn_dims row128h5 = {3, 23, 12, 5, 8, 128, PF_BIAS_PAIR, 0, NULL, 0};
+    pf_attn_dims single128h16 = {1, 23, 20, 16, 8, 128, PF_BIAS_PAIR, 0, NULL, 0};
     test_attn("tri_start c128", ts128, 1, 1, 1088);
     test_attn("tri_end c128 8 heads", te128h8, 1, 1, 1089);
     test_attn("msa_row c_z 128 5 heads", row128h5, 1, 1, 1092);
     test_attn("single c_z 128 16 heads", single128h16, 1, 1, 1093);
     if (quick) return;
-    pf_attn_dims big_s = {70, 70, 16, 4, 32, 16, PF_BIAS_SELF, 0};
-    pf_attn_dims big_e = {67, 67, 16, 4, 32, 16, PF_BIAS_SELF, 1};
-    pf_attn_dims wide = {3, 40, 24, 2, 64, 8, PF_BIAS_PAIR, 0};
-    pf_attn_dims longcol = {33, 130, 16, 2, 32, 0, PF_BIAS_NONE, 1};
-    pf_attn_dims big_s64 = {70, 70, 64, 4, 32, 64, PF_BIAS_SELF, 0};
-    pf_attn_dims big_e128 = {40, 40, 128, 4, 32, 128, PF_BIAS_SELF, 1};
+    pf_attn_dims big_s = {70, 70, 16, 4, 32, 16, PF_BIAS_SELF, 0, NULL, 0};
+    pf_attn_dims big_e = {67, 67, 16, 4, 32, 16, PF_BIAS_SELF, 1, NULL, 0};
+    pf_attn_dims wide = {3, 40, 24, 2, 64, 8, PF_BIAS_PAIR, 0, NULL, 0};
+    pf_attn_dims longcol = {33, 130, 16, 2, 32, 0, PF_BIAS_NONE, 1, NULL, 0};
+    pf_attn_dims big_s64 = {70, 70, 64, 4, 32, 64, PF_BIAS_SELF, 0, NULL, 0};
+    pf_attn_dims big_e128 = {40, 40, 128, 4, 32, 128, PF_BIAS_SELF, 1, NULL, 0};
     test_attn("tri_start big c64", big_s64, 1, 1, 1090);
     test_attn("tri_end big c128", big_e128, 1, 1, 1091);
     test_attn("tri_start big", big_s, 1, 1, 1100);
@@ -643,7 +688,7 @@ static void test_attention(void) {
     // key tile): cases of the warp-specialised wgmma forward and k_s9_fwd_bmma (attn_fwd_env_check)
     test_attn("tri_start big fully masked row", big_s, 2, 1, 1131);
     test_attn("tri_end big fully masked row", big_e, 2, 1, 1132);
-    pf_attn_dims row_c32 = {5, 75, 16, 4, 32, 16, PF_BIAS_PAIR, 0};
+    pf_attn_dims row_c32 = {5, 75, 16, 4, 32, 16, PF_BIAS_PAIR, 0, NULL, 0};
     test_attn("msa_row c_h 32", row_c32, 1, 1, 1133);
 }
 
@@ -881,7 +926,7 @@ static void test_dap_mem(void) {
     tl_check(m.saved == shard, lb, "trimul saved %zu bytes, want z's rows alone (%zu)", m.saved, shard);
     tl_check(m.ws <= 3 * shard + ((size_t)8 << 30) / P, lb, "trimul ws %.1f GiB > 3 shards + 8 / P GiB of pieces",
              (double)m.ws / (1 << 30));
-    pf_attn_dims a = {1, 6144, 384, 16, 24, 128, PF_BIAS_PAIR, 0};  // single attention, pair bias
+    pf_attn_dims a = {1, 6144, 384, 16, 24, 128, PF_BIAS_PAIR, 0, NULL, 0};  // single attention, pair bias
     pf_mem ma = H_gpu->attn_dap_mem(H_gpu, &a, P);
     tl_check(ma.saved <= shard + ((size_t)64 << 20), lb, "single attention saved %.2f GiB > z's rows + 64 MiB",
              (double)ma.saved / (1 << 30));
@@ -1375,7 +1420,7 @@ static void test_big(void) {
     h_linear(&A.v, &AG.v, &Ad.v, &AGd.v, 16, ca, 0, 85, "big.v");
     h_linear(&A.g, &AG.g, &Ad.g, &AGd.g, 16, ca, 1, 86, "big.g");
     h_linear(&A.o, &AG.o, &Ad.o, &AGd.o, ca, 16, 1, 87, "big.o");
-    pf_attn_dims ad = {N, S, ca, 1, 16, 0, PF_BIAS_NONE, 1}, a1 = {1, S, ca, 1, 16, 0, PF_BIAS_NONE, 1};
+    pf_attn_dims ad = {N, S, ca, 1, 16, 0, PF_BIAS_NONE, 1, NULL, 0}, a1 = {1, S, ca, 1, 16, 0, PF_BIAS_NONE, 1, NULL, 0};
     pf_mem ag = H_gpu->attn_mem(H_gpu, &ad), ac = H_cpu->attn_mem(H_cpu, &a1);
     gws = H_gpu->alloc(H_gpu, ag.ws + 256);
     cws = pf_calloc(ac.ws + 64, 1);
@@ -1421,12 +1466,12 @@ static void test_attention_fused(void) {
 static void test_attention_dbias(void) {
     if (!H_bf16) return;
     //                   B   L   c_in H  c_h c_z bias          transpose
-    pf_attn_dims ts = {9, 9, 10, 2, 16, 10, PF_BIAS_SELF, 0};
-    pf_attn_dims te = {9, 9, 10, 2, 16, 10, PF_BIAS_SELF, 1};
-    pf_attn_dims single8 = {1, 11, 20, 8, 8, 6, PF_BIAS_PAIR, 0};
-    pf_attn_dims big_s = {68, 68, 16, 4, 32, 16, PF_BIAS_SELF, 0};  // L % 4 == 0: the FL copies
-    pf_attn_dims big_e = {67, 67, 16, 4, 32, 16, PF_BIAS_SELF, 1};
-    pf_attn_dims planes = {1, 132, 16, 8, 32, 8, PF_BIAS_PAIR, 0};
+    pf_attn_dims ts = {9, 9, 10, 2, 16, 10, PF_BIAS_SELF, 0, NULL, 0};
+    pf_attn_dims te = {9, 9, 10, 2, 16, 10, PF_BIAS_SELF, 1, NULL, 0};
+    pf_attn_dims single8 = {1, 11, 20, 8, 8, 6, PF_BIAS_PAIR, 0, NULL, 0};
+    pf_attn_dims big_s = {68, 68, 16, 4, 32, 16, PF_BIAS_SELF, 0, NULL, 0};  // L % 4 == 0: the FL copies
+    pf_attn_dims big_e = {67, 67, 16, 4, 32, 16, PF_BIAS_SELF, 1, NULL, 0};
+    pf_attn_dims planes = {1, 132, 16, 8, 32, 8, PF_BIAS_PAIR, 0, NULL, 0};
     char tag[64];
     for (int v = 0; v < pf_cuda_attn_dbias_variants(); v++) {
         snprintf(tag, sizeof tag, "dbias %s ", pf_cuda_attn_dbias_name(v));
@@ -1469,8 +1514,8 @@ static void test_attention_proj(void) {
     int64_t runs = pf_cuda_attn_proj_runs(H_gpu);
     test_attention();
     //                   B   L   c_in H  c_h c_z bias          transpose
-    pf_attn_dims big_s = {68, 68, 16, 4, 32, 16, PF_BIAS_SELF, 0};
-    pf_attn_dims big_e = {67, 67, 16, 4, 32, 16, PF_BIAS_SELF, 1};
+    pf_attn_dims big_s = {68, 68, 16, 4, 32, 16, PF_BIAS_SELF, 0, NULL, 0};
+    pf_attn_dims big_e = {67, 67, 16, 4, 32, 16, PF_BIAS_SELF, 1, NULL, 0};
     test_attn("tri_start big", big_s, 1, 1, 1100);
     test_attn("tri_end big", big_e, 1, 1, 1110);
     tl_check(pf_cuda_attn_proj_runs(H_gpu) > runs, "attn proj", "the one-GEMM path never ran");
@@ -1482,7 +1527,7 @@ static void test_attention_proj(void) {
         pf_cuda_set_attn_proj(H_gpu, mode);
         attn_tag = mode == 0 ? "proj off " : mode == 2 ? "proj fwd only " : "proj bwd only ";
         test_attn("tri_start big", big_s, 1, 1, 1100);
-        test_attn("msa_row", (pf_attn_dims){5, 7, 12, 3, 8, 6, PF_BIAS_PAIR, 0}, 1, 1, 1000);
+        test_attn("msa_row", (pf_attn_dims){5, 7, 12, 3, 8, 6, PF_BIAS_PAIR, 0, NULL, 0}, 1, 1, 1000);
     }
     printf("attn proj: forward bit-identical to the four-GEMM path in %d of %d cases\n", attn_proj_same,
            attn_proj_same + attn_proj_diff);
@@ -1999,6 +2044,7 @@ static void run_mode(int bf16) {
     if (only) {  // --only NAME: one module op's tests (an ops.def name: trimul, attn, ...), or heads
         int found = 0;
         if (!strcmp(only, "heads")) cuda_heads(), found = 1;
+        if (!strcmp(only, "model")) cuda_model(), found = 1;
         if (!strcmp(only, "core")) cuda_core(), found = 1;
         for (int k = 0; k < N_ATTN_PARTS; k++) {
             char part[16];
@@ -2008,7 +2054,7 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure, heads, core, attn.1 .. attn.%d or an ops.def name)", only,
+        tl_check(found, "--only", "no tests named %s (structure, heads, model, core, attn.1 .. attn.%d or an ops.def name)", only,
                  N_ATTN_PARTS);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;
@@ -2018,6 +2064,7 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) cuda_##name();
 #include "../../src/backend/ops.def"
     cuda_heads();
+    cuda_model();
     if (!quick) test_big();
     cuda_structure(quick);
     H_gpu->destroy(H_gpu);
