@@ -1606,10 +1606,10 @@ static void attn_end_t_vs_start(const char *what, pf_attn_dims te, int use_mask,
 // rows), the unfused module passes, inference, pieces (there the transposed layout runs: the frame needs one piece), and
 // bit for bit against the starting node on x^T; then the same cases with it off.
 static void test_attention_end_t(void) {
-    //                   B   L   c_in H  c_h c_z bias          transpose
-    pf_attn_dims te = {9, 9, 10, 2, 16, 10, PF_BIAS_SELF, 1};
-    pf_attn_dims big_e = {67, 67, 16, 4, 32, 16, PF_BIAS_SELF, 1};
-    pf_attn_dims c128 = {24, 24, 128, 4, 32, 128, PF_BIAS_SELF, 1};
+    //                   B   L   c_in H  c_h c_z bias          transpose keep kept
+    pf_attn_dims te = {9, 9, 10, 2, 16, 10, PF_BIAS_SELF, 1, NULL, 0};
+    pf_attn_dims big_e = {67, 67, 16, 4, 32, 16, PF_BIAS_SELF, 1, NULL, 0};
+    pf_attn_dims c128 = {24, 24, 128, 4, 32, 128, PF_BIAS_SELF, 1, NULL, 0};
     for (int on = 1; on >= 0; on--) {
         pf_cuda_set_attn_end_t(H_gpu, on);
         attn_tag = on ? "end_t " : "end_t off ";
