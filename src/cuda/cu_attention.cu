@@ -155,6 +155,7 @@ static void attn_fwd_end_t(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p
     attn_sv s;
     memset(&s, 0, sizeof s);
     if (saved) attn_saved_layout(c, d, saved, &s);
+    if (d->keep) attn_keep_layout(c, d, d->keep, &s);  // selective recompute: o, lse there
     void *xt = saved ? s.x : w->t;  // (B, L, c_in)
     end_t_xpose(c, d, x, xt, d->c_in);
     if (key_mask) end_t_xpose(c, d, key_mask, w->mt, 1);

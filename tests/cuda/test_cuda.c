@@ -395,12 +395,26 @@ static void attn_fwd_env_same_bits(const char *label, const char *env, const cha
 // (PF_ATTN_FWD_B16=0; the default reads a bf16 copy where exact, rows >= 4) and the
 // pipelined kernel (the default: registers for 4 blocks per SM) against k_s9_fwd
 // (PF_ATTN_FWD_PIPE=0) and with registers for 3 blocks per SM (PF_ATTN_FWD_PIPE=2).
+// These switches keep k_s9_fwd_pipe's bits, so they are compared with the bias-through-the-
+// tensor-core kernel (PF_ATTN_FWD_BMMA, the default since session 13; other bits) off: the
+// reference is that forward's output, not og (unless BMMA is already off).
 static void attn_fwd_same_bits(const char *label, const pf_attn_dims *d, const pf_attn_p *Pd, const hbuf *x,
                                const hbuf *z, const void *mdv, const hbuf *og, void *gs, void *gw) {
     if (!H_bf16) return;
-    if (d->bias) attn_fwd_env_same_bits(label, "PF_ATTN_FWD_B16", "0", d, Pd, x, z, mdv, og, gs, gw);
-    attn_fwd_env_same_bits(label, "PF_ATTN_FWD_PIPE", "0", d, Pd, x, z, mdv, og, gs, gw);
-    attn_fwd_env_same_bits(label, "PF_ATTN_FWD_PIPE", "2", d, Pd, x, z, mdv, og, gs, gw);
+    const char *e = getenv("PF_ATTN_FWD_BMMA");
+    char prev[16];
+    snprintf(prev, sizeof prev, "%s", e ? e : "");
+    setenv("PF_ATTN_FWD_BMMA", "0", 1);
+    hbuf o0 = h_poison(x->n);
+    H_gpu->attn_fwd(H_gpu, d, Pd, x->d, z->n ? z->d : NULL, mdv, o0.d, gs, gw);
+    if (d->bias) attn_fwd_env_same_bits(label, "PF_ATTN_FWD_B16", "0", d, Pd, x, z, mdv, &o0, gs, gw);
+    attn_fwd_env_same_bits(label, "PF_ATTN_FWD_PIPE", "0", d, Pd, x, z, mdv, &o0, gs, gw);
+    attn_fwd_env_same_bits(label, "PF_ATTN_FWD_PIPE", "2", d, Pd, x, z, mdv, &o0, gs, gw);
+    if (e) setenv("PF_ATTN_FWD_BMMA", prev, 1);
+    else unsetenv("PF_ATTN_FWD_BMMA");
+    H_gpu->attn_fwd(H_gpu, d, Pd, x->d, z->n ? z->d : NULL, mdv, o0.d, gs, gw);  // saved: the default's again
+    tl_check(!memcmp(h_download(og), h_download(&o0), sizeof(real) * (size_t)x->n), label,
+             "forward not bit-identical to itself after the PF_ATTN_FWD_BMMA=0 runs");
 }
 
 // A Hopper forward that does not keep the bits, env=1 (bf16 mode, sm_90; elsewhere, and for
