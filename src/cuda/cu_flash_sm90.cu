@@ -298,6 +298,33 @@ __device__ __forceinline__ void s9_scores(float (&s)[8][4], const uint32_t (&qa)
     }
 }
 
+// P of keys 16 kk .. 16 kk + 15 (this thread's fp32 scores of the 16 x 64 tile) as the bf16
+// A fragment of an m16n8k16 / wgmma m64nNk16.
+__device__ __forceinline__ void s9_pack_p(uint32_t (&pa)[4], const float (&s)[8][4], int kk) {
+    pa[0] = fa_pack2(s[2 * kk][0], s[2 * kk][1]);
+    pa[1] = fa_pack2(s[2 * kk][2], s[2 * kk][3]);
+    pa[2] = fa_pack2(s[2 * kk + 1][0], s[2 * kk + 1][1]);
+    pa[3] = fa_pack2(s[2 * kk + 1][2], s[2 * kk + 1][3]);
+}
+
+// Keys 16 kk .. 16 kk + 15 of O += P V (mma.sync): P's fragment packed to bf16 into pa (left
+// for the caller: the bias-through-the-tensor-core kernel also sums it), V's by ldmatrix.trans
+// from the [key][CH + 8] tile.
+template <int CH>
+__device__ __forceinline__ void s9_pv_step(float (&o)[CH / 8][4], uint32_t (&pa)[4], const float (&s)[8][4],
+                                           const bf16 *Vt, int kk, int lane) {
+    s9_pack_p(pa, s, kk);
+#pragma unroll
+    for (int jp = 0; jp < CH / 16; jp++) {
+        const bf16 *vp = Vt + (kk * 16 + (lane & 15)) * (CH + 8) + (2 * jp + (lane >> 4)) * 8;
+        uint32_t v4[4];
+        asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                     : "=r"(v4[0]), "=r"(v4[1]), "=r"(v4[2]), "=r"(v4[3]) : "r"(fa_smem(vp)));
+        fa_mma16816(o[2 * jp], pa, v4[0], v4[1]);
+        fa_mma16816(o[2 * jp + 1], pa, v4[2], v4[3]);
+    }
+}
+
 // O += P V: P from registers, V fragments by ldmatrix.trans of the [key][ch] tile
 // (wgmma: V tile by N-major descriptor)
 template <int CH, bool WG>
@@ -312,10 +339,7 @@ __device__ __forceinline__ void s9_accumulate_pv(float (&o)[CH / 8][4], const fl
 #pragma unroll
         for (int kk = 0; kk < S9_K / 16; kk++) {
             uint32_t pa[4];
-            pa[0] = fa_pack2(s[2 * kk][0], s[2 * kk][1]);
-            pa[1] = fa_pack2(s[2 * kk][2], s[2 * kk][3]);
-            pa[2] = fa_pack2(s[2 * kk + 1][0], s[2 * kk + 1][1]);
-            pa[3] = fa_pack2(s[2 * kk + 1][2], s[2 * kk + 1][3]);
+            s9_pack_p(pa, s, kk);
             uint64_t d = dv + ((kk * 2 * CH * 16) >> 4);
             if constexpr (CH == 32) s9_wg_n32t(&o[0][0], pa, d);
             else s9_wg_n16t(&o[0][0], pa, d);
@@ -328,19 +352,7 @@ __device__ __forceinline__ void s9_accumulate_pv(float (&o)[CH / 8][4], const fl
 #pragma unroll
     for (int kk = 0; kk < S9_K / 16; kk++) {
         uint32_t pa[4];
-        pa[0] = fa_pack2(s[2 * kk][0], s[2 * kk][1]);
-        pa[1] = fa_pack2(s[2 * kk][2], s[2 * kk][3]);
-        pa[2] = fa_pack2(s[2 * kk + 1][0], s[2 * kk + 1][1]);
-        pa[3] = fa_pack2(s[2 * kk + 1][2], s[2 * kk + 1][3]);
-#pragma unroll
-        for (int jp = 0; jp < CH / 16; jp++) {
-            const bf16 *vp = Vt + (kk * 16 + (lane & 15)) * (CH + 8) + (2 * jp + (lane >> 4)) * 8;
-            uint32_t v4[4];
-            asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                         : "=r"(v4[0]), "=r"(v4[1]), "=r"(v4[2]), "=r"(v4[3]) : "r"(fa_smem(vp)));
-            fa_mma16816(o[2 * jp], pa, v4[0], v4[1]);
-            fa_mma16816(o[2 * jp + 1], pa, v4[2], v4[3]);
-        }
+        s9_pv_step<CH>(o, pa, s, Vt, kk, lane);
     }
 }
 
@@ -674,14 +686,7 @@ __device__ __forceinline__ void s9b_softmax_update(float (&s)[8][4], float (&m)[
     float nm[2], corr[2];
 #pragma unroll
     for (int u = 0; u < 2; u++) {
-        float t8[8];
-#pragma unroll
-        for (int j = 0; j < 8; j++) t8[j] = fmaxf(s[j][2 * u], s[j][2 * u + 1]);
-#pragma unroll
-        for (int w = 4; w >= 1; w >>= 1)
-#pragma unroll
-            for (int j = 0; j < w; j++) t8[j] = fmaxf(t8[j], t8[j + w]);
-        float mx = t8[0];
+        float mx = s9_thread_row_max(s, u);
         mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
         mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
         float mn = fmaxf(m[u], mx * mul);  // mul > 0: the max of s mul, with its rounding
@@ -713,19 +718,7 @@ __device__ __forceinline__ void s9b_accumulate_pv(float (&o)[CH / 8][4], float (
 #pragma unroll
     for (int kk = 0; kk < S9_K / 16; kk++) {
         uint32_t pa[4];
-        pa[0] = fa_pack2(s[2 * kk][0], s[2 * kk][1]);
-        pa[1] = fa_pack2(s[2 * kk][2], s[2 * kk][3]);
-        pa[2] = fa_pack2(s[2 * kk + 1][0], s[2 * kk + 1][1]);
-        pa[3] = fa_pack2(s[2 * kk + 1][2], s[2 * kk + 1][3]);
-#pragma unroll
-        for (int jp = 0; jp < CH / 16; jp++) {
-            const bf16 *vp = Vt + (kk * 16 + (lane & 15)) * (CH + 8) + (2 * jp + (lane >> 4)) * 8;
-            uint32_t v4[4];
-            asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                         : "=r"(v4[0]), "=r"(v4[1]), "=r"(v4[2]), "=r"(v4[3]) : "r"(fa_smem(vp)));
-            fa_mma16816(o[2 * jp], pa, v4[0], v4[1]);
-            fa_mma16816(o[2 * jp + 1], pa, v4[2], v4[3]);
-        }
+        s9_pv_step<CH>(o, pa, s, Vt, kk, lane);
         fa_mma16816(ls, pa, one2, one2);
     }
 }

@@ -87,6 +87,20 @@ __device__ __forceinline__ void s9_bias16_words(const bf16 *Bt, int wq, int g, i
     }
 }
 
+// This thread's maximum of row half u (u = 0: its rows g, 1: g + 8) of a 16 x 64 score tile
+// in the mma accumulator layout: a pairwise tree in a fixed order (short dependency chains,
+// deterministic); the quad's shuffles follow at the caller.
+__device__ __forceinline__ float s9_thread_row_max(const float (&s)[8][4], int u) {
+    float t8[8];
+#pragma unroll
+    for (int j = 0; j < 8; j++) t8[j] = fmaxf(s[j][2 * u], s[j][2 * u + 1]);
+#pragma unroll
+    for (int w = 4; w >= 1; w >>= 1)
+#pragma unroll
+        for (int j = 0; j < w; j++) t8[j] = fmaxf(t8[j], t8[j + w]);
+    return t8[0];
+}
+
 // Online softmax of a tile: logits in log2 units (scale, key mask Mt, bias Bt if
 // bT: fp32, or B16 the bf16 tile, the same values), the running row max m and sum l
 // updated, s turned into the unnormalized probabilities P; corr: the factor O is to be
@@ -124,16 +138,7 @@ __device__ __forceinline__ void s9_softmax_p(float (&s)[8][4], float (&m)[2], fl
     }
     float mx[2];
 #pragma unroll
-    for (int u = 0; u < 2; u++) {
-        float t8[8];
-#pragma unroll
-        for (int j = 0; j < 8; j++) t8[j] = fmaxf(s[j][2 * u], s[j][2 * u + 1]);
-#pragma unroll
-        for (int w = 4; w >= 1; w >>= 1)
-#pragma unroll
-            for (int j = 0; j < w; j++) t8[j] = fmaxf(t8[j], t8[j + w]);
-        mx[u] = t8[0];
-    }
+    for (int u = 0; u < 2; u++) mx[u] = s9_thread_row_max(s, u);
 #pragma unroll
     for (int u = 0; u < 2; u++) {
         mx[u] = fmaxf(mx[u], __shfl_xor_sync(0xffffffffu, mx[u], 1));
