@@ -951,6 +951,303 @@ int fa_sm90_forward_bmma(cu_impl *c, const fa_args *a) {
     return a->ch <= 16 ? s9b_launch<16>(c, a) : s9b_launch<32>(c, a);
 }
 
+// k_s9_fwd_bmma2 (measurement only: attn_fwd_check's variant 17; not in the dispatch): k_s9_fwd_bmma
+// with each warp owning two 16-query sub-tiles, queries 16 wq .. and 64 + 16 wq .. of the block's
+// 128, so that every warp has two independent dependency chains (S MMAs, softmax, P V) to issue
+// from (session 13's ncu: k_s9_fwd_bmma is latency-bound, 0.82 eligible warps per scheduler).
+// Each K / V fragment is loaded from shared memory once for both sub-tiles (half the ldmatrix per
+// score for K and V). Per score the same arithmetic in the same order as k_s9_fwd_bmma: same bits.
+// The Q and bias tiles hold 128 query rows; K, V and the mask are as k_s9_fwd_bmma's.
+template <int CH>
+struct s9d_layout {
+    typedef s9_smem_layout<CH, 1, true> SL;
+    static constexpr size_t BT = 2 * SL::BT;                     // bias tile [128 queries][S9_BS16] bf16
+    static constexpr size_t B = SL::B;                           // [2][BT bytes]
+    static constexpr size_t M = B + 2 * BT;                      // fp32 [2][64]
+    static constexpr size_t Q = M + 2 * (size_t)S9_K * 4;        // bf16 [128][CH + 8]
+    static constexpr size_t P = Q + 2 * (size_t)S9_Q * (CH + 8) * 2;
+    static constexpr size_t bytes = P + 260 * 4;  // int: boff [128], kvo [128], rpos, second half in L
+};
+
+// S = c bias + Q K^T of both sub-tiles (s[i]: queries 64 i + 16 wq ..): s9b_scores with each
+// K fragment used twice. Qt [128][CH + 8], Bt [128][S9_BS16].
+template <int CH>
+__device__ __forceinline__ void s9d_scores(float (&s)[2][8][4], const bf16 *Qt, uint32_t ci, const bf16 *Kt,
+                                           const bf16 *Bt, int wq, int lane) {
+    uint32_t qa[2][CH / 16][4];
+#pragma unroll
+    for (int i = 0; i < 2; i++)
+#pragma unroll
+        for (int kk = 0; kk < CH / 16; kk++) {
+            const bf16 *qp = Qt + (64 * i + 16 * wq + (lane & 15)) * (CH + 8) + kk * 16 + 8 * (lane >> 4);
+            asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                         : "=r"(qa[i][kk][0]), "=r"(qa[i][kk][1]), "=r"(qa[i][kk][2]), "=r"(qa[i][kk][3])
+                         : "r"(fa_smem(qp)));
+        }
+#pragma unroll
+    for (int jp = 0; jp < 4; jp++) {
+        uint32_t b4[2][4];
+#pragma unroll
+        for (int i = 0; i < 2; i++) {
+            const bf16 *bp = Bt + (64 * i + 16 * wq + (lane & 15)) * S9_BS16 + 16 * jp + 8 * (lane >> 4);
+            asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                         : "=r"(b4[i][0]), "=r"(b4[i][1]), "=r"(b4[i][2]), "=r"(b4[i][3]) : "r"(fa_smem(bp)));
+        }
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            int j = 2 * jp + h;
+#pragma unroll
+            for (int i = 0; i < 2; i++) {
+                s[i][j][0] = s[i][j][1] = s[i][j][2] = s[i][j][3] = 0;
+                s9b_mma1688(s[i][j], b4[i][2 * h], b4[i][2 * h + 1], ci);
+            }
+            const bf16 *kp = Kt + (8 * j + (lane & 7)) * (CH + 8) + (lane >> 3) * 8;
+            if constexpr (CH == 32) {
+                uint32_t k4[4];
+                asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                             : "=r"(k4[0]), "=r"(k4[1]), "=r"(k4[2]), "=r"(k4[3]) : "r"(fa_smem(kp)));
+#pragma unroll
+                for (int i = 0; i < 2; i++) {
+                    fa_mma16816(s[i][j], qa[i][0], k4[0], k4[1]);
+                    fa_mma16816(s[i][j], qa[i][1], k4[2], k4[3]);
+                }
+            } else {
+                uint32_t k2[2];
+                asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];\n"
+                             : "=r"(k2[0]), "=r"(k2[1]) : "r"(fa_smem(kp)));
+#pragma unroll
+                for (int i = 0; i < 2; i++) fa_mma16816(s[i][j], qa[i][0], k2[0], k2[1]);
+            }
+        }
+    }
+}
+
+// s9b_softmax_update of both sub-tiles, each step done for both before the next (one branch on
+// masked for both; the two chains' instructions side by side)
+template <int CH>
+__device__ __forceinline__ void s9d_softmax_update(float (&s)[2][8][4], float (&m)[2][2], float (&ls)[2][4],
+                                                   float (&o)[2][CH / 8][4], const float *Mt, bool masked,
+                                                   float alpha, int t) {
+    float mul = alpha;  // log2 units = s mul
+    if (masked) {
+#pragma unroll
+        for (int j = 0; j < 8; j++) {
+            float2 mk = *(const float2 *)(Mt + 8 * j + 2 * t);
+#pragma unroll
+            for (int i = 0; i < 2; i++)
+#pragma unroll
+                for (int e = 0; e < 4; e++) s[i][j][e] = fmaf(s[i][j][e], alpha, (e & 1) ? mk.y : mk.x);
+        }
+        mul = 1.f;
+    }
+    float nm[2][2], corr[2][2], mx[2][2];
+#pragma unroll
+    for (int i = 0; i < 2; i++)
+#pragma unroll
+        for (int u = 0; u < 2; u++) mx[i][u] = s9_thread_row_max(s[i], u);
+#pragma unroll
+    for (int i = 0; i < 2; i++)
+#pragma unroll
+        for (int u = 0; u < 2; u++) mx[i][u] = fmaxf(mx[i][u], __shfl_xor_sync(0xffffffffu, mx[i][u], 1));
+#pragma unroll
+    for (int i = 0; i < 2; i++)
+#pragma unroll
+        for (int u = 0; u < 2; u++) {
+            mx[i][u] = fmaxf(mx[i][u], __shfl_xor_sync(0xffffffffu, mx[i][u], 2));
+            float mn = fmaxf(m[i][u], mx[i][u] * mul);  // mul > 0: the max of s mul, with its rounding
+            corr[i][u] = fa_exp2(m[i][u] - mn);
+            m[i][u] = mn;
+            nm[i][u] = -mn;
+        }
+#pragma unroll
+    for (int j = 0; j < 8; j++)
+#pragma unroll
+        for (int i = 0; i < 2; i++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) s[i][j][e] = fa_exp2(fmaf(s[i][j][e], mul, nm[i][e >> 1]));
+#pragma unroll
+    for (int i = 0; i < 2; i++)
+#pragma unroll
+        for (int u = 0; u < 2; u++) {
+            ls[i][2 * u] *= corr[i][u];
+            ls[i][2 * u + 1] *= corr[i][u];
+#pragma unroll
+            for (int j = 0; j < CH / 8; j++) { o[i][j][2 * u] *= corr[i][u]; o[i][j][2 * u + 1] *= corr[i][u]; }
+        }
+}
+
+// s9b_accumulate_pv of both sub-tiles, each V fragment loaded once
+template <int CH>
+__device__ __forceinline__ void s9d_accumulate_pv(float (&o)[2][CH / 8][4], float (&ls)[2][4],
+                                                  const float (&s)[2][8][4], const bf16 *Vt, int lane) {
+    const uint32_t one2 = 0x3f803f80u;  // bf16 1.0 in both halves
+#pragma unroll
+    for (int kk = 0; kk < S9_K / 16; kk++) {
+        uint32_t pa[2][4];
+        s9_pack_p(pa[0], s[0], kk);
+        s9_pack_p(pa[1], s[1], kk);
+#pragma unroll
+        for (int jp = 0; jp < CH / 16; jp++) {
+            const bf16 *vp = Vt + (kk * 16 + (lane & 15)) * (CH + 8) + (2 * jp + (lane >> 4)) * 8;
+            uint32_t v4[4];
+            asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                         : "=r"(v4[0]), "=r"(v4[1]), "=r"(v4[2]), "=r"(v4[3]) : "r"(fa_smem(vp)));
+#pragma unroll
+            for (int i = 0; i < 2; i++) {
+                fa_mma16816(o[i][2 * jp], pa[i], v4[0], v4[1]);
+                fa_mma16816(o[i][2 * jp + 1], pa[i], v4[2], v4[3]);
+            }
+        }
+        fa_mma16816(ls[0], pa[0], one2, one2);
+        fa_mma16816(ls[1], pa[1], one2, one2);
+    }
+}
+
+// The bias tiles of both halves of the block's 128 queries at k0 into dst (the second half
+// only where its queries start before L: the copy has Lp query rows)
+__device__ __forceinline__ void s9d_fetch_bias(const fa_args &a, const int *Ps, int k0, unsigned char *dst) {
+    int boff = Ps[threadIdx.x];
+    s9b_fetch_bias(a, boff, k0, dst);
+    if (Ps[257]) s9b_fetch_bias(a, boff + S9_Q * (((int)a.L + 63) & ~63), k0, dst + (size_t)S9_Q * S9_BS16 * 2);
+}
+
+// s9b_tile with two sub-tiles per warp
+template <int CH, int b>
+__device__ __forceinline__ void s9d_tile(const fa_args &a, int k0, unsigned char *sm, float (&sc)[2][8][4],
+                                         float (&sn)[2][8][4], uint32_t ci, float (&o)[2][CH / 8][4],
+                                         float (&m)[2][2], float (&ls)[2][4], bool &mflag, float alpha, int wq,
+                                         int t, int lane) {
+    typedef s9d_layout<CH> DL;
+    constexpr int TE = DL::SL::TE;
+    bf16 *Ks = (bf16 *)(sm + DL::SL::K), *Vs = (bf16 *)(sm + DL::SL::V);
+    unsigned char *Bs = sm + DL::B;
+    float *Ms = (float *)(sm + DL::M);
+    fa_wait<0>();                           // this thread's copies of K / bias j + 1, V / mask j
+    bool masked = __syncthreads_or(mflag);  // everyone's; every warp is done with tile j - 1
+    bool more = k0 + S9_K < (int)a.L;
+    float mnext = 0;
+    const int *Ps = (const int *)(sm + DL::P);
+    int kvo = Ps[128 + threadIdx.x];
+    s9b_fetch_rows<CH>(a, a.k, kvo, k0 + 2 * S9_K, Ks + b * TE);
+    if (k0 + 2 * S9_K < (int)a.L) s9d_fetch_bias(a, Ps, k0 + 2 * S9_K, Bs + b * DL::BT);
+    if (more) {
+        s9b_fetch_rows<CH>(a, a.v, kvo, k0 + S9_K, Vs + (b ^ 1) * TE);
+        if (threadIdx.x < S9_K) mnext = s9b_mask(a, Ps[256], k0 + S9_K);
+    }
+    fa_commit();
+    s9d_scores<CH>(sn, (const bf16 *)(sm + DL::Q), ci, Ks + (b ^ 1) * TE, (const bf16 *)(Bs + (b ^ 1) * DL::BT), wq,
+                   lane);  // tile j + 1
+    s9d_softmax_update<CH>(sc, m, ls, o, Ms + b * S9_K, masked, alpha, t);
+    s9d_accumulate_pv<CH>(o, ls, sc, Vs + b * TE, lane);
+    if (more && threadIdx.x < S9_K) Ms[(b ^ 1) * S9_K + threadIdx.x] = mnext;
+    mflag = mnext != 0.f;
+}
+
+// NB: blocks per SM the registers are capped for. Block: 128 queries (S9_Q2), 4 warps.
+#define S9_Q2 (2 * S9_Q)
+template <int CH, int NB>
+__global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma2(fa_args a) {
+    typedef s9d_layout<CH> DL;
+    extern __shared__ __align__(128) unsigned char s9_sm[];
+    bf16 *Ks = (bf16 *)(s9_sm + DL::SL::K), *Vs = (bf16 *)(s9_sm + DL::SL::V);
+    unsigned char *Bs = s9_sm + DL::B;
+    float *Ms = (float *)(s9_sm + DL::M);
+    constexpr int TE = DL::SL::TE;
+
+    int nqt = ((int)a.L + S9_Q2 - 1) / S9_Q2, rest = (int)blockIdx.x / nqt;
+    int r = rest % (int)a.B, q0 = ((int)blockIdx.x % nqt) * S9_Q2;
+    int h = rest / (int)a.B;
+    int lane = threadIdx.x & 31, wq = threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
+    const float alpha = a.scale * S9_L2E;
+    uint32_t cb = __bfloat16_as_ushort(__float2bfloat16_rn(1.f / a.scale));
+    uint32_t ci = (g == 2 * t ? cb : 0u) | (g == 2 * t + 1 ? cb << 16 : 0u);  // c I, as k_s9_fwd_bmma
+
+    // prologue: Q, K V bias mask of tile 0, K and bias of tile 1; S of tile 0
+    int cc = (int)(threadIdx.x % (CH / 8)) * 8;
+    int kvo = cc < a.ch ? (int)(fa_pos(a, r, 0) * a.HC) + h * (int)a.ch + cc : -1;
+    bf16 *Qs = (bf16 *)(s9_sm + DL::Q);
+    s9b_fetch_rows<CH>(a, a.q, kvo, q0, Qs);
+    s9b_fetch_rows<CH>(a, a.q, kvo, q0 + S9_Q, Qs + S9_Q * (CH + 8));
+    int lp = ((int)a.L + 63) & ~63;
+    int *Ps = (int *)(s9_sm + DL::P);
+    Ps[threadIdx.x] = (h * lp + q0 + (int)(threadIdx.x >> 3)) * lp + (threadIdx.x & 7) * 8;  // < H Lp^2 < 2^31
+    Ps[128 + threadIdx.x] = kvo;
+    int rpos = r * (int)a.rstride;
+    if (threadIdx.x == 0) { Ps[256] = rpos; Ps[257] = q0 + S9_Q < (int)a.L; }
+    __syncthreads();  // Ps[257] read by every thread's bias copies
+    s9b_fetch_rows<CH>(a, a.k, kvo, 0, Ks);
+    s9b_fetch_rows<CH>(a, a.v, kvo, 0, Vs);
+    s9d_fetch_bias(a, Ps, 0, Bs);
+    s9b_fetch_rows<CH>(a, a.k, kvo, S9_K, Ks + TE);
+    if (S9_K < (int)a.L) s9d_fetch_bias(a, Ps, S9_K, Bs + DL::BT);
+    fa_commit();
+    float m0 = threadIdx.x < S9_K ? s9b_mask(a, rpos, 0) : 0.f;
+    if (threadIdx.x < S9_K) Ms[threadIdx.x] = m0;
+    bool mflag = m0 != 0.f;
+    fa_wait<0>();
+    __syncthreads();
+    float s0[2][8][4], s1[2][8][4];
+    s9d_scores<CH>(s0, Qs, ci, Ks, (const bf16 *)Bs, wq, lane);
+
+    float o[2][CH / 8][4];
+#pragma unroll
+    for (int i = 0; i < 2; i++)
+#pragma unroll
+        for (int j = 0; j < CH / 8; j++) o[i][j][0] = o[i][j][1] = o[i][j][2] = o[i][j][3] = 0;
+    float m[2][2] = {{-INFINITY, -INFINITY}, {-INFINITY, -INFINITY}}, ls[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
+    for (int k0 = 0;; k0 += 2 * S9_K) {  // two tiles per trip, S tiles swapping roles
+        s9d_tile<CH, 0>(a, k0, s9_sm, s0, s1, ci, o, m, ls, mflag, alpha, wq, t, lane);
+        if (k0 + S9_K >= (int)a.L) break;
+        s9d_tile<CH, 1>(a, k0 + S9_K, s9_sm, s1, s0, ci, o, m, ls, mflag, alpha, wq, t, lane);
+        if (k0 + 2 * S9_K >= (int)a.L) break;
+    }
+    fa_wait<0>();  // the zero fill of K past L: no copy into the block's memory after its end
+    {  // (row, query tile, head) again from the block index: not held across the loop (registers)
+        uint32_t bx;
+        asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(bx));
+        int nqt2 = ((int)a.L + S9_Q2 - 1) / S9_Q2, rest2 = (int)bx / nqt2, q2 = ((int)bx % nqt2) * S9_Q2;
+#pragma unroll
+        for (int i = 0; i < 2; i++) {
+            float l[2] = {ls[i][0], ls[i][2]};  // rows g, g + 8: whole sums (s9b_accumulate_pv)
+            s9_store_output<CH, false>(a, o[i], m[i], l, rest2 % (int)a.B, q2 + S9_Q * i, rest2 / (int)a.B, wq, g,
+                                       t);
+        }
+    }
+}
+
+// k_s9_fwd_bmma2<CH, S9_NB2> after the bias copy in natural key order; the limits of s9b_launch
+#ifndef S9_NB2
+#define S9_NB2 2  // 2: 248 registers, no spills (ptxas -v, sm_90a); 3 (168) spills
+#endif
+template <int CH>
+static int s9d_launch(cu_impl *c, const fa_args *a) {
+    if (!(a->scale > 1e-30f) || !(a->scale < 1e30f)) return 1;
+    int64_t nqt = (a->L + S9_Q2 - 1) / S9_Q2, n = nqt * a->B * a->H;
+    int64_t lp = (a->L + 63) & ~(int64_t)63;
+    if (n > 2147483647LL || a->L > (1 << 24) || a->H * lp * lp > 2147483647LL || a->B * a->L * a->HC > 2147483647LL)
+        return 1;  // the kernel's offsets are 32-bit
+    static int attr_set = 0;  // per instantiation; the device does not change within a process
+    if (!attr_set) {
+        if (cudaFuncSetAttribute(k_s9_fwd_bmma2<CH, S9_NB2>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                 (int)s9d_layout<CH>::bytes) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return 1;
+        }
+        attr_set = 1;
+    }
+    fa_args b = *a;
+    if (!(b.biasT16 = s9_bias16_copy(c, a, 1))) return 1;
+    k_s9_fwd_bmma2<CH, S9_NB2><<<(unsigned)n, 128, s9d_layout<CH>::bytes, c->stream>>>(b);
+    CU_LAUNCHED();
+    return 0;
+}
+
+int fa_sm90_forward_bmma2(cu_impl *c, const fa_args *a) {
+    if (!c->bf16 || a->B <= 0 || a->L <= 0 || !a->biasT) return 1;
+    if (a->ch <= 0 || a->ch > 32 || a->ch % 8 || a->HC % 8) return 1;
+    return a->ch <= 16 ? s9d_launch<16>(c, a) : s9d_launch<32>(c, a);
+}
+
 // Rows per block R in {1, 2, 4}; wg: wgmma (1; 2 = wgmma with the V descriptor's strides
 // exchanged, a layout check) or mma.sync (0); b16: the bias tile from a bf16 copy (mma.sync
 // only; refused where fa_sm90_bias16 makes none) or fp32 (0). Returns nonzero when the case is
