@@ -14,8 +14,8 @@
 // checked against the reference and run twice; 16 the pipelined kernel with the pair bias
 // added on the tensor core (k_s9_fwd_bmma, PF_ATTN_FWD_BMMA=1's; "refused" with no bias;
 // not bit-identical: checked against the reference and run twice), 17 k_s9_fwd_bmma with two
-// 16-query sub-tiles per warp (k_s9_fwd_bmma2, measurement only; must give 16's bits)
-// (default 0-4, 9, 10).
+// 16-query sub-tiles per warp (k_s9_fwd_bmma2, measurement only; must give 16's bits),
+// 18 = 17 without the key-loop pipeline (3 blocks per SM; 16's bits) (default 0-4, 9, 10).
 // The hook (variant 1) run with PF_ATTN_FWD_BMMA=1 in the environment is not compared
 // bit for bit with PF_ATTN_FWD_B16=0 (that one runs the fp32-tile kernel).
 // The bias holds bf16 numbers (as the modules' in bf16 mode, fa_args.bias_bf16), so the
@@ -163,15 +163,16 @@ static cu_impl impl_bf16, impl_f32;
 // with the Hopper kernel on (the dispatch hook), 2/3/4 = mma.sync R = 1, 2, 4 rows per
 // block, 5/6/7 = wgmma R = 1, 2, 4, 9/10/11 = 2/3/4 with the bf16 bias tile, 12/13 = 9
 // pipelined (4 / 3 blocks per SM)
-#define NVAR 18
+#define NVAR 19
 #define VPIPE 12  // the first pipelined variant
 #define VWG 14    // the warp-specialised wgmma kernel, 2 consumer warpgroups (15: 3)
 #define VBMMA 16  // the pipelined kernel with the bias through the tensor core
-#define VBMMA2 17  // VBMMA with two sub-tiles per warp (same bits as VBMMA)
+#define VBMMA2 17  // VBMMA with two sub-tiles per warp (same bits as VBMMA); 18: not pipelined
 #define VB16 9  // the first bf16-tile variant; VB16 + i runs variant 2 + i's kernel
 static const char *vname[NVAR] = {"k_tc_fwd",  "sm90(hook)",  "mma R=1",     "mma R=2",     "mma R=4",    "wgmma R=1",
                                   "wgmma R=2", "wgmma R=4",   "wgmma(swap)", "mma16 R=1",   "mma16 R=2",  "mma16 R=4",
-                                  "pipe R=1",  "pipe3 R=1", "wg(ws) R=2", "wg(ws) R=3", "bmma R=1",   "bmma2 R=1"};
+                                  "pipe R=1",  "pipe3 R=1", "wg(ws) R=2", "wg(ws) R=3", "bmma R=1",   "bmma2 R=1",
+                                  "bmma2np R=1"};
 // Nonzero: the variant does not handle the case (the wgmma and bmma kernels only; the others die)
 static int run_variant(int var, const fa_args *a) {
     if (var <= 1) {
@@ -180,7 +181,7 @@ static int run_variant(int var, const fa_args *a) {
         return 0;
     }
     if (var == VBMMA) return fa_sm90_forward_bmma(&impl_bf16, a);
-    if (var == VBMMA2) return fa_sm90_forward_bmma2(&impl_bf16, a);
+    if (var >= VBMMA2) return fa_sm90_forward_bmma2(&impl_bf16, a, var == VBMMA2);
     if (var == VWG) return fa_sm90_forward_wg(&impl_bf16, a);
     if (var == VWG + 1) return fa_sm90_forward_wg_nc(&impl_bf16, a, 3);
     if (var >= VPIPE) {
@@ -212,10 +213,10 @@ static std::vector<float> get_f32(const float *d, int64_t n) {
 // The bf16 bias tile holds the fp32 tile's values: its outputs and lse must be the
 // fp32 tile's bits. var >= VB16: against variant var - 7 (same kernel, fp32 tile);
 // var 1 (the hook): against the hook with PF_ATTN_FWD_B16=0. The pipelined variants
-// (var >= VPIPE): against variant VB16 (k_s9_fwd, the same tile, R = 1); VBMMA2 against
+// (var >= VPIPE): against variant VB16 (k_s9_fwd, the same tile, R = 1); VBMMA2, + 1 against
 // VBMMA (the same arithmetic per score in the same order).
 static int same_bits_ref(int var) {
-    return var == VBMMA2 ? VBMMA : var >= VPIPE ? VB16 : var == 1 ? 1 : var - (VB16 - 2);
+    return var >= VBMMA2 ? VBMMA : var >= VPIPE ? VB16 : var == 1 ? 1 : var - (VB16 - 2);
 }
 static void same_bits_as_ref(int var, const Case &cs, const Bufs &b, const char *what,
                                    const std::vector<float> &o, const std::vector<float> &l) {
@@ -233,7 +234,7 @@ static void same_bits_as_ref(int var, const Case &cs, const Bufs &b, const char 
     std::vector<float> o2 = get_bf16(b.o, n), l2 = get_f32(b.lse, nl);
     char v[400];
     snprintf(v, sizeof v, "%s %s: o and lse bit-identical to %s (%s)", vname[var], what,
-             var == VBMMA2 ? "k_s9_fwd_bmma's" : var >= VPIPE ? "k_s9_fwd's" : "the fp32 bias tile's", var == 1 ? "PF_ATTN_FWD_B16=0" : vname[same_bits_ref(var)]);
+             var >= VBMMA2 ? "k_s9_fwd_bmma's" : var >= VPIPE ? "k_s9_fwd's" : "the fp32 bias tile's", var == 1 ? "PF_ATTN_FWD_B16=0" : vname[same_bits_ref(var)]);
     verdict(!memcmp(o.data(), o2.data(), 4 * n) && !memcmp(l.data(), l2.data(), 4 * nl), v);
 }
 
@@ -297,7 +298,7 @@ static void check_case(const Case &cs) {
             verdict(!memcmp(o.data(), o2.data(), 4 * n) && !memcmp(l.data(), l2.data(), 4 * nl), v);
         }
         const char *bm = getenv("PF_ATTN_FWD_BMMA");
-        if ((var == 1 && !(bm && !strcmp(bm, "1"))) || (var >= VB16 && var < VWG) || var == VBMMA2)
+        if ((var == 1 && !(bm && !strcmp(bm, "1"))) || (var >= VB16 && var < VWG) || var >= VBMMA2)
             same_bits_as_ref(var, cs, b, what, o, l);
     }
     release(b);

@@ -951,7 +951,7 @@ int fa_sm90_forward_bmma(cu_impl *c, const fa_args *a) {
     return a->ch <= 16 ? s9b_launch<16>(c, a) : s9b_launch<32>(c, a);
 }
 
-// k_s9_fwd_bmma2 (measurement only: attn_fwd_check's variant 17; not in the dispatch): k_s9_fwd_bmma
+// k_s9_fwd_bmma2 (measurement only: attn_fwd_check variants 17, 18; not in the dispatch): k_s9_fwd_bmma
 // with each warp owning two 16-query sub-tiles, queries 16 wq .. and 64 + 16 wq .. of the block's
 // 128, so that every warp has two independent dependency chains (S MMAs, softmax, P V) to issue
 // from (session 13's ncu: k_s9_fwd_bmma is latency-bound, 0.82 eligible warps per scheduler).
@@ -1143,9 +1143,42 @@ __device__ __forceinline__ void s9d_tile(const fa_args &a, int k0, unsigned char
     mflag = mnext != 0.f;
 }
 
+// Tile j without the pipeline (k_s9_fwd_bmma2<.., false>: S of tile j + 1 not held, so
+// fewer registers): everything of tile j + 1 into the buffers of tile j - 1, then tile j's
+// S, softmax and P V from buffers b. Same arithmetic per score.
+template <int CH, int b>
+__device__ __forceinline__ void s9d_tile1(const fa_args &a, int k0, unsigned char *sm, float (&sc)[2][8][4],
+                                          uint32_t ci, float (&o)[2][CH / 8][4], float (&m)[2][2],
+                                          float (&ls)[2][4], bool &mflag, float alpha, int wq, int t, int lane) {
+    typedef s9d_layout<CH> DL;
+    constexpr int TE = DL::SL::TE;
+    bf16 *Ks = (bf16 *)(sm + DL::SL::K), *Vs = (bf16 *)(sm + DL::SL::V);
+    unsigned char *Bs = sm + DL::B;
+    float *Ms = (float *)(sm + DL::M);
+    fa_wait<0>();                           // this thread's copies of tile j
+    bool masked = __syncthreads_or(mflag);  // everyone's; every warp is done with tile j - 1
+    bool more = k0 + S9_K < (int)a.L;
+    float mnext = 0;
+    const int *Ps = (const int *)(sm + DL::P);
+    if (more) {
+        int kvo = Ps[128 + threadIdx.x];
+        s9b_fetch_rows<CH>(a, a.k, kvo, k0 + S9_K, Ks + (b ^ 1) * TE);
+        s9b_fetch_rows<CH>(a, a.v, kvo, k0 + S9_K, Vs + (b ^ 1) * TE);
+        s9d_fetch_bias(a, Ps, k0 + S9_K, Bs + (b ^ 1) * DL::BT);
+        if (threadIdx.x < S9_K) mnext = s9b_mask(a, Ps[256], k0 + S9_K);
+    }
+    fa_commit();
+    s9d_scores<CH>(sc, (const bf16 *)(sm + DL::Q), ci, Ks + b * TE, (const bf16 *)(Bs + b * DL::BT), wq, lane);
+    s9d_softmax_update<CH>(sc, m, ls, o, Ms + b * S9_K, masked, alpha, t);
+    s9d_accumulate_pv<CH>(o, ls, sc, Vs + b * TE, lane);
+    if (more && threadIdx.x < S9_K) Ms[(b ^ 1) * S9_K + threadIdx.x] = mnext;
+    mflag = mnext != 0.f;
+}
+
 // NB: blocks per SM the registers are capped for. Block: 128 queries (S9_Q2), 4 warps.
+// PIPE: S of tile j + 1 issued before tile j's softmax (as k_s9_fwd_bmma), else s9d_tile1.
 #define S9_Q2 (2 * S9_Q)
-template <int CH, int NB>
+template <int CH, int NB, bool PIPE>
 __global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma2(fa_args a) {
     typedef s9d_layout<CH> DL;
     extern __shared__ __align__(128) unsigned char s9_sm[];
@@ -1162,7 +1195,7 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma2(fa_args a) {
     uint32_t cb = __bfloat16_as_ushort(__float2bfloat16_rn(1.f / a.scale));
     uint32_t ci = (g == 2 * t ? cb : 0u) | (g == 2 * t + 1 ? cb << 16 : 0u);  // c I, as k_s9_fwd_bmma
 
-    // prologue: Q, K V bias mask of tile 0, K and bias of tile 1; S of tile 0
+    // prologue: Q, K V bias mask of tile 0, PIPE: K and bias of tile 1, S of tile 0
     int cc = (int)(threadIdx.x % (CH / 8)) * 8;
     int kvo = cc < a.ch ? (int)(fa_pos(a, r, 0) * a.HC) + h * (int)a.ch + cc : -1;
     bf16 *Qs = (bf16 *)(s9_sm + DL::Q);
@@ -1178,28 +1211,39 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma2(fa_args a) {
     s9b_fetch_rows<CH>(a, a.k, kvo, 0, Ks);
     s9b_fetch_rows<CH>(a, a.v, kvo, 0, Vs);
     s9d_fetch_bias(a, Ps, 0, Bs);
-    s9b_fetch_rows<CH>(a, a.k, kvo, S9_K, Ks + TE);
-    if (S9_K < (int)a.L) s9d_fetch_bias(a, Ps, S9_K, Bs + DL::BT);
+    if (PIPE) {
+        s9b_fetch_rows<CH>(a, a.k, kvo, S9_K, Ks + TE);
+        if (S9_K < (int)a.L) s9d_fetch_bias(a, Ps, S9_K, Bs + DL::BT);
+    }
     fa_commit();
     float m0 = threadIdx.x < S9_K ? s9b_mask(a, rpos, 0) : 0.f;
     if (threadIdx.x < S9_K) Ms[threadIdx.x] = m0;
     bool mflag = m0 != 0.f;
     fa_wait<0>();
     __syncthreads();
-    float s0[2][8][4], s1[2][8][4];
-    s9d_scores<CH>(s0, Qs, ci, Ks, (const bf16 *)Bs, wq, lane);
-
     float o[2][CH / 8][4];
 #pragma unroll
     for (int i = 0; i < 2; i++)
 #pragma unroll
         for (int j = 0; j < CH / 8; j++) o[i][j][0] = o[i][j][1] = o[i][j][2] = o[i][j][3] = 0;
     float m[2][2] = {{-INFINITY, -INFINITY}, {-INFINITY, -INFINITY}}, ls[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
-    for (int k0 = 0;; k0 += 2 * S9_K) {  // two tiles per trip, S tiles swapping roles
-        s9d_tile<CH, 0>(a, k0, s9_sm, s0, s1, ci, o, m, ls, mflag, alpha, wq, t, lane);
-        if (k0 + S9_K >= (int)a.L) break;
-        s9d_tile<CH, 1>(a, k0 + S9_K, s9_sm, s1, s0, ci, o, m, ls, mflag, alpha, wq, t, lane);
-        if (k0 + 2 * S9_K >= (int)a.L) break;
+    if constexpr (PIPE) {
+        float s0[2][8][4], s1[2][8][4];
+        s9d_scores<CH>(s0, Qs, ci, Ks, (const bf16 *)Bs, wq, lane);
+        for (int k0 = 0;; k0 += 2 * S9_K) {  // two tiles per trip, S tiles swapping roles
+            s9d_tile<CH, 0>(a, k0, s9_sm, s0, s1, ci, o, m, ls, mflag, alpha, wq, t, lane);
+            if (k0 + S9_K >= (int)a.L) break;
+            s9d_tile<CH, 1>(a, k0 + S9_K, s9_sm, s1, s0, ci, o, m, ls, mflag, alpha, wq, t, lane);
+            if (k0 + 2 * S9_K >= (int)a.L) break;
+        }
+    } else {
+        float sc[2][8][4];
+        for (int k0 = 0;; k0 += 2 * S9_K) {  // two tiles per trip: buffers 0, 1
+            s9d_tile1<CH, 0>(a, k0, s9_sm, sc, ci, o, m, ls, mflag, alpha, wq, t, lane);
+            if (k0 + S9_K >= (int)a.L) break;
+            s9d_tile1<CH, 1>(a, k0 + S9_K, s9_sm, sc, ci, o, m, ls, mflag, alpha, wq, t, lane);
+            if (k0 + 2 * S9_K >= (int)a.L) break;
+        }
     }
     fa_wait<0>();  // the zero fill of K past L: no copy into the block's memory after its end
     {  // (row, query tile, head) again from the block index: not held across the loop (registers)
@@ -1215,12 +1259,17 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma2(fa_args a) {
     }
 }
 
-// k_s9_fwd_bmma2<CH, S9_NB2> after the bias copy in natural key order; the limits of s9b_launch
+// k_s9_fwd_bmma2<CH, NB, PIPE> after the bias copy in natural key order; the limits of
+// s9b_launch. Pipelined: S9_NB2 blocks per SM; not: S9_NB1.
 #ifndef S9_NB2
 #define S9_NB2 2  // 2: 248 registers, no spills (ptxas -v, sm_90a); 3 (168) spills
 #endif
-template <int CH>
+#ifndef S9_NB1
+#define S9_NB1 3
+#endif
+template <int CH, bool PIPE>
 static int s9d_launch(cu_impl *c, const fa_args *a) {
+    constexpr int NB = PIPE ? S9_NB2 : S9_NB1;
     if (!(a->scale > 1e-30f) || !(a->scale < 1e30f)) return 1;
     int64_t nqt = (a->L + S9_Q2 - 1) / S9_Q2, n = nqt * a->B * a->H;
     int64_t lp = (a->L + 63) & ~(int64_t)63;
@@ -1228,7 +1277,7 @@ static int s9d_launch(cu_impl *c, const fa_args *a) {
         return 1;  // the kernel's offsets are 32-bit
     static int attr_set = 0;  // per instantiation; the device does not change within a process
     if (!attr_set) {
-        if (cudaFuncSetAttribute(k_s9_fwd_bmma2<CH, S9_NB2>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+        if (cudaFuncSetAttribute(k_s9_fwd_bmma2<CH, NB, PIPE>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                  (int)s9d_layout<CH>::bytes) != cudaSuccess) {
             (void)cudaGetLastError();
             return 1;
@@ -1237,15 +1286,16 @@ static int s9d_launch(cu_impl *c, const fa_args *a) {
     }
     fa_args b = *a;
     if (!(b.biasT16 = s9_bias16_copy(c, a, 1))) return 1;
-    k_s9_fwd_bmma2<CH, S9_NB2><<<(unsigned)n, 128, s9d_layout<CH>::bytes, c->stream>>>(b);
+    k_s9_fwd_bmma2<CH, NB, PIPE><<<(unsigned)n, 128, s9d_layout<CH>::bytes, c->stream>>>(b);
     CU_LAUNCHED();
     return 0;
 }
 
-int fa_sm90_forward_bmma2(cu_impl *c, const fa_args *a) {
+int fa_sm90_forward_bmma2(cu_impl *c, const fa_args *a, int pipe) {
     if (!c->bf16 || a->B <= 0 || a->L <= 0 || !a->biasT) return 1;
     if (a->ch <= 0 || a->ch > 32 || a->ch % 8 || a->HC % 8) return 1;
-    return a->ch <= 16 ? s9d_launch<16>(c, a) : s9d_launch<32>(c, a);
+    if (pipe) return a->ch <= 16 ? s9d_launch<16, true>(c, a) : s9d_launch<32, true>(c, a);
+    return a->ch <= 16 ? s9d_launch<16, false>(c, a) : s9d_launch<32, false>(c, a);
 }
 
 // Rows per block R in {1, 2, 4}; wg: wgmma (1; 2 = wgmma with the V descriptor's strides
