@@ -919,16 +919,25 @@ int fa_sm90_forward_pipe(cu_impl *c, const fa_args *a, int b16, int nb) {
     return b16 ? s9_launch<32, 1, false, true, 3>(c, a, 0) : s9_launch<32, 1, false, false, 3>(c, a, 0);
 }
 
+// Blocks of a bias-through-the-tensor-core launch with qtile queries per block, or 0 where it
+// must refuse: a scale that is not a positive normal number, or sizes past the kernels'
+// 32-bit offsets (items, L, the natural-order bias copy H Lp^2, the rows B L HC).
+static int64_t s9b_blocks(const fa_args *a, int qtile) {
+    if (!(a->scale > 1e-30f) || !(a->scale < 1e30f)) return 0;
+    int64_t nqt = (a->L + qtile - 1) / qtile, n = nqt * a->B * a->H;
+    int64_t lp = (a->L + 63) & ~(int64_t)63;
+    if (n > 2147483647LL || a->L > (1 << 24) || a->H * lp * lp > 2147483647LL || a->B * a->L * a->HC > 2147483647LL)
+        return 0;
+    return n;
+}
+
 // k_s9_fwd_bmma<CH, 4> (128 registers: 4 blocks per SM) after the bias copy in natural key
 // order. Nonzero: not handled (c's bf16 rounding of 1 / scale needs a positive, not tiny
 // scale; 32-bit offsets as s9_launch), nothing launched.
 template <int CH>
 static int s9b_launch(cu_impl *c, const fa_args *a) {
-    if (!(a->scale > 1e-30f) || !(a->scale < 1e30f)) return 1;
-    int64_t nqt = (a->L + S9_Q - 1) / S9_Q, n = nqt * a->B * a->H;
-    int64_t lp = (a->L + 63) & ~(int64_t)63;
-    if (n > 2147483647LL || a->L > (1 << 24) || a->H * lp * lp > 2147483647LL || a->B * a->L * a->HC > 2147483647LL)
-        return 1;  // the kernel's offsets are 32-bit
+    int64_t n = s9b_blocks(a, S9_Q);
+    if (!n) return 1;
     static int attr_set = 0;  // per instantiation; the device does not change within a process
     if (!attr_set) {
         if (cudaFuncSetAttribute(k_s9_fwd_bmma<CH, 4>, cudaFuncAttributeMaxDynamicSharedMemorySize,
@@ -1270,11 +1279,8 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma2(fa_args a) {
 template <int CH, bool PIPE>
 static int s9d_launch(cu_impl *c, const fa_args *a) {
     constexpr int NB = PIPE ? S9_NB2 : S9_NB1;
-    if (!(a->scale > 1e-30f) || !(a->scale < 1e30f)) return 1;
-    int64_t nqt = (a->L + S9_Q2 - 1) / S9_Q2, n = nqt * a->B * a->H;
-    int64_t lp = (a->L + 63) & ~(int64_t)63;
-    if (n > 2147483647LL || a->L > (1 << 24) || a->H * lp * lp > 2147483647LL || a->B * a->L * a->HC > 2147483647LL)
-        return 1;  // the kernel's offsets are 32-bit
+    int64_t n = s9b_blocks(a, S9_Q2);
+    if (!n) return 1;
     static int attr_set = 0;  // per instantiation; the device does not change within a process
     if (!attr_set) {
         if (cudaFuncSetAttribute(k_s9_fwd_bmma2<CH, NB, PIPE>, cudaFuncAttributeMaxDynamicSharedMemorySize,
