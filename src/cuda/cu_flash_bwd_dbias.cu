@@ -245,26 +245,6 @@ __device__ __forceinline__ void db_row(const bf16 *Qw, const bf16 *dOw, const bf
     }
 }
 
-// The item a bias-gradient block owns (blocks ordered split fastest, then key tiles, query
-// tiles, heads): head h, QT queries from q0, KT keys from k0, and split `split`'s rows
-// [r0, r1) of the B rows it sums over.
-struct db_item {
-    int64_t q0, k0, r0, r1;
-    int h, split;
-};
-template <int QT, int KT>
-__device__ __forceinline__ db_item db_block_item(const fa_args &a) {
-    int64_t nqt = (a.L + QT - 1) / QT, nkt = (a.L + KT - 1) / KT;
-    int nsplit = a.nsplit;
-    int64_t bid = blockIdx.x;
-    int split = (int)(bid % nsplit);
-    bid /= nsplit;
-    int64_t kt = bid % nkt, qt = (bid / nkt) % nqt;
-    int h = (int)(bid / (nkt * nqt));
-    int64_t per = (a.B + nsplit - 1) / nsplit, r0 = split * per, r1 = r0 + per < a.B ? r0 + per : a.B;
-    return db_item{qt * QT, kt * KT, r0, r1, h, split};
-}
-
 // CO (the .co variants, FL and BSM only): the swizzled Q, dO, K, V tiles, the permuted
 // bias tile, 8-byte partial stores (db_swz, db_scale_bias_p, db_store); same values,
 // same order: the same bits.

@@ -934,24 +934,30 @@ static int64_t s9b_blocks(const fa_args *a, int qtile) {
 // k_s9_fwd_bmma<CH, 4> (128 registers: 4 blocks per SM) after the bias copy in natural key
 // order. Nonzero: not handled (c's bf16 rounding of 1 / scale needs a positive, not tiny
 // scale; 32-bit offsets as s9_launch), nothing launched.
-template <int CH>
-static int s9b_launch(cu_impl *c, const fa_args *a) {
-    int64_t n = s9b_blocks(a, S9_Q);
+// The launch of a bias-through-the-tensor-core kernel (128 threads, qtile queries per block,
+// smem bytes of dynamic shared memory) on the natural-order bias copy; attr_set: the
+// kernel's own flag (its shared-memory attribute is set once per process).
+static int s9b_run(cu_impl *c, const fa_args *a, void (*kernel)(fa_args), int qtile, size_t smem, int *attr_set) {
+    int64_t n = s9b_blocks(a, qtile);
     if (!n) return 1;
-    static int attr_set = 0;  // per instantiation; the device does not change within a process
-    if (!attr_set) {
-        if (cudaFuncSetAttribute(k_s9_fwd_bmma<CH, 4>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 (int)s9b_layout<CH>::bytes) != cudaSuccess) {
+    if (!*attr_set) {
+        if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) {
             (void)cudaGetLastError();
             return 1;
         }
-        attr_set = 1;
+        *attr_set = 1;
     }
     fa_args b = *a;
     if (!(b.biasT16 = s9_bias16_copy(c, a, 1))) return 1;
-    k_s9_fwd_bmma<CH, 4><<<(unsigned)n, 128, s9b_layout<CH>::bytes, c->stream>>>(b);
+    kernel<<<(unsigned)n, 128, smem, c->stream>>>(b);
     CU_LAUNCHED();
     return 0;
+}
+
+template <int CH>
+static int s9b_launch(cu_impl *c, const fa_args *a) {
+    static int attr_set = 0;  // per instantiation; the device does not change within a process
+    return s9b_run(c, a, k_s9_fwd_bmma<CH, 4>, S9_Q, s9b_layout<CH>::bytes, &attr_set);
 }
 
 int fa_sm90_forward_bmma(cu_impl *c, const fa_args *a) {
@@ -1279,22 +1285,8 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma2(fa_args a) {
 template <int CH, bool PIPE>
 static int s9d_launch(cu_impl *c, const fa_args *a) {
     constexpr int NB = PIPE ? S9_NB2 : S9_NB1;
-    int64_t n = s9b_blocks(a, S9_Q2);
-    if (!n) return 1;
-    static int attr_set = 0;  // per instantiation; the device does not change within a process
-    if (!attr_set) {
-        if (cudaFuncSetAttribute(k_s9_fwd_bmma2<CH, NB, PIPE>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 (int)s9d_layout<CH>::bytes) != cudaSuccess) {
-            (void)cudaGetLastError();
-            return 1;
-        }
-        attr_set = 1;
-    }
-    fa_args b = *a;
-    if (!(b.biasT16 = s9_bias16_copy(c, a, 1))) return 1;
-    k_s9_fwd_bmma2<CH, NB, PIPE><<<(unsigned)n, 128, s9d_layout<CH>::bytes, c->stream>>>(b);
-    CU_LAUNCHED();
-    return 0;
+    static int attr_set = 0;  // per instantiation
+    return s9b_run(c, a, k_s9_fwd_bmma2<CH, NB, PIPE>, S9_Q2, s9d_layout<CH>::bytes, &attr_set);
 }
 
 int fa_sm90_forward_bmma2(cu_impl *c, const fa_args *a, int pipe) {

@@ -333,15 +333,9 @@ __global__ void __launch_bounds__(TC_T) k_tc_dbias(fa_args a) {
     __shared__ __align__(16) bf16 Qs[2][TC_R * (CH + 8)], dOs[2][TC_R * (CH + 8)], Ks[2][TC_C * (CH + 8)],
         Vs[2][TC_C * (CH + 8)];
     __shared__ float Ms[2][TC_C];
-    int64_t nt = (a.L + TC_R - 1) / TC_R;
-    int nsplit = a.nsplit;
-    int64_t bid = blockIdx.x;
-    int split = (int)(bid % nsplit);
-    bid /= nsplit;
-    int64_t kt = bid % nt, qt = (bid / nt) % nt;
-    int h = (int)(bid / (nt * nt));
-    int64_t per = (a.B + nsplit - 1) / nsplit, r0 = split * per, r1 = r0 + per < a.B ? r0 + per : a.B;
-    int64_t q0 = qt * TC_R, k0 = kt * TC_C;
+    const db_item it = db_block_item<TC_R, TC_C>(a);
+    const int64_t q0 = it.q0, k0 = it.k0, r0 = it.r0, r1 = it.r1;
+    const int h = it.h, split = it.split, nsplit = a.nsplit;
     int w = threadIdx.x >> 5, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
     int64_t qr[2] = {q0 + 16 * w + g, q0 + 16 * w + g + 8};
     const float *bT = a.biasT + (int64_t)h * a.L * a.L;

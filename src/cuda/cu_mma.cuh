@@ -1,7 +1,7 @@
 // cu_mma.cuh: the instruction wrappers the fused attention kernels share
 // (cu_flash_tc.cu, cu_flash_sm90.cu, cu_flash_bwd.cu): bf16 tensor-core MMA
 // (m16n8k16, fp32 accumulate), bf16 packing, exp2, cp.async copies into shared
-// memory, and the position of (row, l) in an op's stored layout.
+// memory, the position of (row, l) in an op's stored layout, and a bias-gradient block's item.
 #ifndef PF_CU_MMA_CUH
 #define PF_CU_MMA_CUH
 #include "cu_flash.cuh"
@@ -107,6 +107,26 @@ __device__ __forceinline__ void fa_mma_rs_t(float (*acc)[4], const float (*p)[4]
             fa_mma16816(acc[j], a, b0, b1);
         }
     }
+}
+
+// The item a bias-gradient block owns (k_tc_dbias and cu_flash_bwd_dbias.cu's kernels; blocks
+// ordered split fastest, then key tiles, query tiles, heads): head h, QT queries from q0, KT
+// keys from k0, and split `split`'s rows [r0, r1) of the B rows it sums over.
+struct db_item {
+    int64_t q0, k0, r0, r1;
+    int h, split;
+};
+template <int QT, int KT>
+__device__ __forceinline__ db_item db_block_item(const fa_args &a) {
+    int64_t nqt = (a.L + QT - 1) / QT, nkt = (a.L + KT - 1) / KT;
+    int nsplit = a.nsplit;
+    int64_t bid = blockIdx.x;
+    int split = (int)(bid % nsplit);
+    bid /= nsplit;
+    int64_t kt = bid % nkt, qt = (bid / nkt) % nqt;
+    int h = (int)(bid / (nkt * nqt));
+    int64_t per = (a.B + nsplit - 1) / nsplit, r0 = split * per, r1 = r0 + per < a.B ? r0 + per : a.B;
+    return db_item{qt * QT, kt * KT, r0, r1, h, split};
 }
 
 #endif
