@@ -75,9 +75,9 @@ int fa_sm90_forward_pipe(cu_impl *c, const fa_args *a, int b16, int nb);
 // otherwise or with no bias); not bit-identical to the other kernels. fa_sm90_forward takes
 // it with PF_ATTN_FWD_BMMA=1 where it takes the bf16 bias copy. No device or env check.
 int fa_sm90_forward_bmma(cu_impl *c, const fa_args *a);
-// k_s9_fwd_bmma with two 16-query sub-tiles per warp (128 queries per block; same bits):
-// measurement only (attn_fwd_check variants 17, 18), not in the dispatch. Cases as
-// fa_sm90_forward_bmma. pipe: S of key tile j + 1 before tile j's softmax (1) or not (0).
+// k_s9_fwd_bmma with two 16-query sub-tiles per warp (128 queries per block; same bits).
+// Cases as fa_sm90_forward_bmma. pipe: S of key tile j + 1 before tile j's softmax (1: 2
+// blocks per SM, slower) or not (0: 3 blocks per SM; fa_sm90_forward's default, PF_ATTN_FWD_BMMA=2).
 int fa_sm90_forward_bmma2(cu_impl *c, const fa_args *a, int pipe);
 // The warp-specialised wgmma kernel (cu_flash_sm90_wg.cu; producer warpgroup + 2 consumer
 // warpgroups on 2 rows, sm_90a): c_h 24 / 32, the bias as its bf16 copy (bias_bf16) or

@@ -40,9 +40,11 @@
 // k_s9_fwd_pipe (PF_ATTN_FWD_PIPE, off by default): the one-row mma.sync kernel with the
 // key loop software-pipelined, S of tile j + 1 issued before tile j's softmax; same bits
 // (its section below, docs/ATTENTION_SM90.md "Session 11").
-// k_s9_fwd_bmma (PF_ATTN_FWD_BMMA=1, the default since session 13): k_s9_fwd_pipe with the pair bias
+// k_s9_fwd_bmma (PF_ATTN_FWD_BMMA=1, the default in session 13): k_s9_fwd_pipe with the pair bias
 // added on the tensor core and one FFMA + one MUFU per score on key tiles without a masked
 // key; not bit-identical (its section below, docs/ATTENTION_SM90.md "Session 13").
+// k_s9_fwd_bmma2 (PF_ATTN_FWD_BMMA=2, the default since session 14): k_s9_fwd_bmma's arithmetic
+// with two 16-query sub-tiles per warp, not pipelined, 3 blocks per SM; same bits as it.
 // The warp-specialised wgmma kernel (PF_ATTN_FWD_WG=1, off by default) is in
 // cu_flash_sm90_wg.cu; the pieces both use are in cu_flash_sm90.cuh.
 #include "cu_flash_sm90.cuh"
@@ -966,7 +968,7 @@ int fa_sm90_forward_bmma(cu_impl *c, const fa_args *a) {
     return a->ch <= 16 ? s9b_launch<16>(c, a) : s9b_launch<32>(c, a);
 }
 
-// k_s9_fwd_bmma2 (measurement only: attn_fwd_check variants 17, 18; not in the dispatch): k_s9_fwd_bmma
+// k_s9_fwd_bmma2 (PF_ATTN_FWD_BMMA=2 takes the unpipelined form; attn_fwd_check variants 17, 18): k_s9_fwd_bmma
 // with each warp owning two 16-query sub-tiles, queries 16 wq .. and 64 + 16 wq .. of the block's
 // 128, so that every warp has two independent dependency chains (S MMAs, softmax, P V) to issue
 // from (session 13's ncu: k_s9_fwd_bmma is latency-bound, 0.82 eligible warps per scheduler).
@@ -1365,12 +1367,19 @@ static int s9_wg_enabled(void) {
     return cu_env_flag("PF_ATTN_FWD_WG", 0, "mma.sync kernels, the default", "warp-specialised wgmma kernel");
 }
 
-// PF_ATTN_FWD_BMMA: the pair bias through the tensor core (k_s9_fwd_bmma; not bit-identical
-// to k_s9_fwd_pipe) where the bf16 bias copy is taken: 1 or unset (the default since session
-// 13: 3.777 -> 3.684 ms at N = 1024, 29.93 -> 28.71 at 2048, attn_fwd_check); 0: k_s9_fwd_pipe.
-static int s9_bmma_enabled(void) {
-    return cu_env_flag("PF_ATTN_FWD_BMMA", 1, "k_s9_fwd_pipe's per-score bias",
-                       "bias through the tensor core, k_s9_fwd_bmma, the default");
+// PF_ATTN_FWD_BMMA: the pair bias through the tensor core where the bf16 bias copy is taken:
+// 0 k_s9_fwd_pipe (other bits); 1 k_s9_fwd_bmma (session 13's default: 3.777 -> 3.684 ms at
+// N = 1024, 29.93 -> 28.71 at 2048, attn_fwd_check); 2 or unset k_s9_fwd_bmma2 unpipelined (the
+// same bits as 1; session 14, attn_fwd_check variants 16 / 18: 3.660 -> 3.227 ms at N = 1024,
+// 28.88 -> 25.37 at 2048, ending node 4.003 -> 3.392, MSA row 0.959 -> 0.855).
+static int s9_bmma_form(void) {
+    const char *e = getenv("PF_ATTN_FWD_BMMA");
+    if (!e || !*e || !strcmp(e, "2")) return 2;
+    if (!strcmp(e, "0")) return 0;
+    if (!strcmp(e, "1")) return 1;
+    pf_die("PF_ATTN_FWD_BMMA=%s: expected 0 (k_s9_fwd_pipe's per-score bias), 1 (bias through the tensor "
+           "core, k_s9_fwd_bmma) or 2 (k_s9_fwd_bmma2, two query sub-tiles per warp: the default)", e);
+    return 2;
 }
 
 int fa_sm90_forward(cu_impl *c, const fa_args *a) {
@@ -1381,7 +1390,9 @@ int fa_sm90_forward(cu_impl *c, const fa_args *a) {
     // single attention, keeps the fp32 tile)
     int b16 = s9_b16_enabled() && a->biasT && a->bias_bf16 && a->B >= 4;
     if ((b16 || !a->biasT) && s9_wg_enabled() && fa_sm90_forward_wg(c, a) == 0) return 0;
-    if (b16 && s9_bmma_enabled() && fa_sm90_forward_bmma(c, a) == 0) return 0;
+    int bm = b16 ? s9_bmma_form() : 0;
+    if (bm == 2 && fa_sm90_forward_bmma2(c, a, 0) == 0) return 0;
+    if (bm && fa_sm90_forward_bmma(c, a) == 0) return 0;
     // 1 row per block: since the copies are planned once per block (session 8), faster
     // than 2 and 4 (`attn_bwd_check --shapes`: triangle N = 1024 4.63 / 4.98 / 5.80 ms,
     // MSA row 1.18 / 1.24 / 1.48); before that 2 rows were the fastest. With the bf16

@@ -415,6 +415,12 @@ static void attn_fwd_same_bits(const char *label, const pf_attn_dims *d, const p
     H_gpu->attn_fwd(H_gpu, d, Pd, x->d, z->n ? z->d : NULL, mdv, o0.d, gs, gw);  // saved: the default's again
     tl_check(!memcmp(h_download(og), h_download(&o0), sizeof(real) * (size_t)x->n), label,
              "forward not bit-identical to itself after the PF_ATTN_FWD_BMMA=0 runs");
+    // k_s9_fwd_bmma (=1) keeps the bits of k_s9_fwd_bmma2 (=2, the default): two query sub-tiles
+    // per warp change the order of nothing; then the default again (the saved tensors)
+    if (!e) {
+        attn_fwd_env_same_bits(label, "PF_ATTN_FWD_BMMA", "1", d, Pd, x, z, mdv, &o0, gs, gw);
+        H_gpu->attn_fwd(H_gpu, d, Pd, x->d, z->n ? z->d : NULL, mdv, o0.d, gs, gw);
+    }
 }
 
 // A Hopper forward that does not keep the bits, env=1 (bf16 mode, sm_90; elsewhere, and for
