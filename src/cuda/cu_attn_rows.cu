@@ -13,6 +13,7 @@
 // rather than saved: saved memory is what grows with the number of blocks.
 #include "cu_attn.cuh"
 #include "cu_flash.cuh"
+#include "cu_small.cuh"
 
 static size_t al256(size_t n) { return (n + 255) & ~(size_t)255; }
 
@@ -107,6 +108,7 @@ __global__ void k_bias_T(const T *zb, float *bT, int64_t L, int H, int tr) {
 }
 
 void attn_bias_T(cu_impl *c, const void *zb, float *biasT, int64_t L, int H, int tr) {
+    if (cu_bias_T_tiled(c, zb, biasT, L, H, tr)) return;
     CU_DISPATCH(c, T, k_bias_T<T><<<cu_blocks(L * L * H, 256), 256, 0, c->stream>>>((const T *)zb, biasT, L, H, tr));
     CU_LAUNCHED();
 }
