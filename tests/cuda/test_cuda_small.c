@@ -6,7 +6,10 @@
 //  - PF_BIAS_T (pf_cuda_set_bias_t): the attention bias logits' transpose, starting node
 //    (rows of zb along the keys), ending node (along the queries), 4 and 16 heads, ragged tiles;
 //  - PF_LNB_FWD2 (pf_cuda_set_lnb_fwd2, bf16 only): the pair bias at 12 and 16 heads, on the
-//    grid by size and on 3 blocks (many row groups per warp, odd counts).
+//    grid by size and on 3 blocks (many row groups per warp, odd counts);
+//  - PF_DROPOUT_V4 (pf_cuda_set_dropout_v4): the shared-mask dropout's forward and backward;
+//  - PF_GATE_ROWDOT (pf_cuda_set_gate_rowdot): the core backward's D from the gate's backward
+//    (the triangle attention cases: c_h 32, the starting and the ending node).
 // The paths switched off are the ones the other groups check against the CPU reference.
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +22,7 @@ static void set_all(int on, int rows) {
     pf_cuda_set_reduce_staged(H_gpu, on, rows);
     pf_cuda_set_bias_t(H_gpu, on);
     pf_cuda_set_lnb_fwd2(H_gpu, on);
+    pf_cuda_set_gate_rowdot(H_gpu, on);
 }
 
 static void same(const char *label, const char *what, const hbuf *a, const hbuf *b) {
@@ -67,8 +71,9 @@ static void small_attn_params(const pf_attn_dims *d, pf_attn_p *P, pf_attn_p *G,
 }
 
 // The attention module forward + backward with every switch off, then on: output, dx, dz and
-// the parameter gradients bit for bit; grid > 0 caps the fused bias kernels' grid.
-static void small_attn(const char *what, pf_attn_dims d, int grid) {
+// the parameter gradients bit for bit; grid > 0 caps the fused bias kernels' grid; grd: the
+// gate's backward must have made D (PF_GATE_ROWDOT).
+static void small_attn(const char *what, pf_attn_dims d, int grid, int grd) {
     char label[256];
     snprintf(label, sizeof label, "%s blocksmall attn %s (B%lld L%lld c%d H%d) grid %d", H_gpu->name, what,
              (long long)d.B, (long long)d.L, d.c_in, d.H, grid);
@@ -86,6 +91,7 @@ static void small_attn(const char *what, pf_attn_dims d, int grid) {
     void *gs = h_gpu_raw(mg.saved), *gw = h_gpu_raw(mg.ws);
     hbuf o[2], dx[2], dz[2];
     int64_t bt = pf_cuda_bias_t_runs(H_gpu), f2 = pf_cuda_lnb_fwd2_runs(H_gpu), rp = pf_cuda_reduce_staged_runs(H_gpu);
+    int64_t gr = pf_cuda_gate_rowdot_runs(H_gpu);
     pf_cuda_set_attn_lnb_grid(H_gpu, grid);
     for (int on = 0; on < 2; on++) {
         set_all(on, 0);
@@ -110,11 +116,40 @@ static void small_attn(const char *what, pf_attn_dims d, int grid) {
     tl_check((pf_cuda_lnb_fwd2_runs(H_gpu) > f2) == (H_bf16 && lnb && d.H > 8), label, "k_lnb_fwd_p2 ran: %d",
              pf_cuda_lnb_fwd2_runs(H_gpu) > f2);
     tl_check(pf_cuda_reduce_staged_runs(H_gpu) > rp, label, "the staged sums did not run");
+    tl_check(!grd || pf_cuda_gate_rowdot_runs(H_gpu) > gr, label, "the gate's backward did not make D");
+    h_free_all();
+    tl_pool_reset();
+}
+
+// PF_DROPOUT_V4: dropout_add and dropout_bwd with a shared mask (both axes, rows offset by
+// u0; C 16, 128 and 256: 2 to 32 vectors per row), off then on, bit for bit.
+static void small_dropout(int64_t A, int64_t B, int C, int ax) {
+    char label[160];
+    snprintf(label, sizeof label, "%s blocksmall dropout %lldx%lldx%d axis %d", H_gpu->name, (long long)A, (long long)B, C,
+             ax);
+    int64_t n = A * B * C;
+    pf_dropout d = {A, B, C, 0.25f, ax, 991 + (uint64_t)ax, ax ? 5 : 2};
+    hbuf y[2], dd[2], dl = h_rand(n, 1, 330);
+    for (int on = 0; on < 2; on++) {
+        pf_cuda_set_dropout_v4(H_gpu, on);
+        y[on] = h_rand(n, 1, 331);
+        dd[on] = h_poison(n);
+        H_gpu->dropout_add(H_gpu, &d, y[on].d, dl.d);
+        H_gpu->dropout_bwd(H_gpu, &d, dd[on].d, dl.d);
+    }
+    pf_cuda_set_dropout_v4(H_gpu, -1);
+    same(label, "dropout_add", &y[0], &y[1]);
+    same(label, "dropout_bwd", &dd[0], &dd[1]);
     h_free_all();
     tl_pool_reset();
 }
 
 void cuda_blocksmall(int quick) {
+    for (int ax = 0; ax < 2; ax++) {
+        small_dropout(5, 7, 16, ax);
+        small_dropout(33, 19, 128, ax);
+        small_dropout(9, 40, 256, ax);
+    }
     small_ln(1031, 128, 0);
     small_ln(1031, 128, 7);
     small_ln(37, 7, 0);
@@ -128,11 +163,11 @@ void cuda_blocksmall(int quick) {
     pf_attn_dims pb16 = {1, 67, 64, 16, 24, 128, PF_BIAS_PAIR, 0, NULL, 0};
     pf_attn_dims pb12 = {1, 67, 64, 12, 24, 128, PF_BIAS_PAIR, 0, NULL, 0};
     pf_attn_dims pb8 = {1, 37, 32, 8, 16, 64, PF_BIAS_PAIR, 0, NULL, 0};
-    small_attn("tri_start", ts, 0);
-    small_attn("tri_end", te, 0);
-    small_attn("tri_start c10", odd, 0);
-    small_attn("pair bias 16 heads", pb16, 0);
-    small_attn("pair bias 16 heads", pb16, 3);
-    small_attn("pair bias 12 heads", pb12, 3);
-    small_attn("pair bias 8 heads", pb8, 0);
+    small_attn("tri_start", ts, 0, 1);
+    small_attn("tri_end", te, 0, 1);
+    small_attn("tri_start c10", odd, 0, 0);
+    small_attn("pair bias 16 heads", pb16, 0, 0);
+    small_attn("pair bias 16 heads", pb16, 3, 0);
+    small_attn("pair bias 12 heads", pb12, 3, 0);
+    small_attn("pair bias 8 heads", pb8, 0, 0);
 }
