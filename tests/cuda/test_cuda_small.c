@@ -25,6 +25,12 @@ static void set_all(int on, int rows) {
     pf_cuda_set_gate_rowdot(H_gpu, on);
 }
 
+static void done(const char *label) {
+    tl_check(h_guards_ok(), label, "a GPU kernel wrote outside its buffer");
+    h_free_all();
+    tl_pool_reset();
+}
+
 static void same(const char *label, const char *what, const hbuf *a, const hbuf *b) {
     tl_check(!memcmp(h_download(a), h_download(b), sizeof(real) * (size_t)a->n), label, "%s not bit-identical", what);
 }
@@ -53,8 +59,7 @@ static void small_ln(int64_t M, int c, int rows) {
     set_all(-1, 0);
     same(label, "dx", &dx[0], &dx[1]);
     tl_check(pf_cuda_reduce_staged_runs(H_gpu) > runs, label, "the staged sums did not run");
-    h_free_all();
-    tl_pool_reset();
+    done(label);
 }
 
 static void small_attn_params(const pf_attn_dims *d, pf_attn_p *P, pf_attn_p *G, pf_attn_p *Pd, pf_attn_p *Gd) {
@@ -117,8 +122,7 @@ static void small_attn(const char *what, pf_attn_dims d, int grid, int grd) {
              pf_cuda_lnb_fwd2_runs(H_gpu) > f2);
     tl_check(pf_cuda_reduce_staged_runs(H_gpu) > rp, label, "the staged sums did not run");
     tl_check(!grd || pf_cuda_gate_rowdot_runs(H_gpu) > gr, label, "the gate's backward did not make D");
-    h_free_all();
-    tl_pool_reset();
+    done(label);
 }
 
 // PF_DROPOUT_V4: dropout_add and dropout_bwd with a shared mask (both axes, rows offset by
@@ -140,8 +144,7 @@ static void small_dropout(int64_t A, int64_t B, int C, int ax) {
     pf_cuda_set_dropout_v4(H_gpu, -1);
     same(label, "dropout_add", &y[0], &y[1]);
     same(label, "dropout_bwd", &dd[0], &dd[1]);
-    h_free_all();
-    tl_pool_reset();
+    done(label);
 }
 
 void cuda_blocksmall(int quick) {
