@@ -20,6 +20,7 @@
 #include "cu_attn.cuh"
 #include "cu_lnv.cuh"
 #include "cu_env.cuh"
+#include "cu_small.cuh"
 
 // The switch is process-wide (not in cu_impl): parsed at the first attention call.
 static int g_fuse = -1;
@@ -391,6 +392,79 @@ __global__ void __launch_bounds__(LNB_THREADS, HB <= 4 ? 4 : HB <= 8 ? 3 : 2)
     lnb_wait<0>();
 }
 
+// PF_LNB_FWD2=1 (bf16, 9 to 16 heads: the single attention's pair bias): k_lnb_fwd_p took
+// 0.40 ms per (2^20, 128) call at 16 heads (ncu, N = 1024) where the bytes need ~0.14: each
+// row group's weight reads (2 16-byte loads per head), dot products and 15-shuffle
+// reduce-scatter form one long dependent chain per warp, at 16 warps per SM. Here a warp takes
+// two row groups (it, it + 1) per step: each weight load serves both, the two chains interleave.
+// Per row the same arithmetic in the same order (lnb_dot8, lnb_rs): bit-identical to
+// k_lnb_fwd_p. Staging: 4 slots; groups it + 2, it + 3 go to the other two while it, it + 1
+// are computed (a thread only reads its own copies, as k_lnb_fwd_p).
+template <int LPR>
+__device__ __forceinline__ void lnb_fwd2_row(float (&v)[8], const float (&wr)[8], const float (&br)[8], bool ok,
+                                             bf16 *cp, bf16 *xln, int64_t i) {
+    float mu, rs;
+    if (cp && ok) st8(cp, i, v);
+    lnv_stats<LPR>(v, mu, rs);
+#pragma unroll
+    for (int j = 0; j < 8; j++) v[j] = lnb_rnd<bf16>((v[j] - mu) * rs * wr[j] + br[j]);
+    if (xln && ok) st8(xln, i, v);
+}
+template <int LPR, int HB>
+__global__ void __launch_bounds__(LNB_THREADS, 2)
+    k_lnb_fwd_p2(int64_t M, int H, const float *lw, const float *lb, const float *wb, const bf16 *x, bf16 *zb,
+                 bf16 *cp, bf16 *xln) {
+    constexpr int C = 8 * LPR, RPW = 32 / LPR, S = 4;
+    constexpr int NF = HB > LPR ? HB / LPR : 1;
+    __shared__ __align__(16) float ws[HB * C];
+    __shared__ __align__(16) bf16 stg[S][LNB_THREADS][8];
+    lnb_weights_split<bf16, C>(ws, wb, H, HB * C);
+    int lane = threadIdx.x & 31, c0 = (lane % LPR) * 8;
+    float wr[8], br[8];
+#pragma unroll
+    for (int j = 0; j < 8; j++) wr[j] = lw[c0 + j], br[j] = lb[c0 + j];
+    int64_t stride = (int64_t)gridDim.x * LNB_WARPS * RPW;
+    int64_t r0 = ((int64_t)blockIdx.x * LNB_WARPS + (threadIdx.x >> 5)) * RPW + lane / LPR;
+    int64_t warp0 = r0 - lane / LPR, n_it = warp0 < M ? (M - 1 - warp0) / stride + 1 : 0;  // warp-uniform
+    auto stage = [&](int64_t k) {
+        if (k < n_it) lnb_stage(stg[k % S][threadIdx.x], x, (r0 + k * stride) * C + c0, r0 + k * stride < M);
+        lnb_commit();
+    };
+    stage(0);
+    stage(1);
+    for (int64_t it = 0; it < n_it; it += 2) {
+        lnb_wait<0>();  // groups it, it + 1 landed: the last two committed
+        int64_t ra = r0 + it * stride, rb = ra + stride;
+        bool oka = ra < M, okb = it + 1 < n_it && rb < M;
+        float va[8], vb[8], sa[HB], sb[HB];
+        ld8(stg[it % S][threadIdx.x], 0, va);
+        if (it + 1 < n_it) ld8(stg[(it + 1) % S][threadIdx.x], 0, vb);
+        else
+#pragma unroll
+            for (int j = 0; j < 8; j++) vb[j] = 0.f;
+        stage(it + 2);
+        stage(it + 3);
+        lnb_fwd2_row<LPR>(va, wr, br, oka, cp, xln, ra * C + c0);
+        lnb_fwd2_row<LPR>(vb, wr, br, okb, cp, xln, rb * C + c0);
+#pragma unroll
+        for (int h = 0; h < HB; h++) {
+            float w[8];
+            lnb_wrow<C>(ws, h, c0, w);
+            sa[h] = lnb_dot8(va, w);
+            sb[h] = lnb_dot8(vb, w);
+        }
+        int basea = 0, plaina = 0, baseb = 0, plainb = 0;
+        lnb_rs<LPR / 2, HB, HB>(sa, lane, basea, plaina);
+        lnb_rs<LPR / 2, HB, HB>(sb, lane, baseb, plainb);
+#pragma unroll
+        for (int k = 0; k < NF; k++) {
+            if (oka && !(lane & plaina) && basea + k < H) st(zb, ra * H + basea + k, sa[k]);
+            if (okb && !(lane & plainb) && baseb + k < H) st(zb, rb * H + baseb + k, sb[k]);
+        }
+    }
+    lnb_wait<0>();
+}
+
 // k_lnb_bwd (the same rows per thread, the same arithmetic and sum orders) with x, dxln and
 // dx staged S - 1 row groups ahead in dynamic shared memory (S, 3, LNB_THREADS) slices of 8,
 // and the logits' gradient dzb loaded one row group ahead.
@@ -544,8 +618,10 @@ static void attn_colsum_add(cu_impl *c, int64_t M, int N, const void *x, float *
     float *part = (float *)cu_pool_get(c, sizeof(float) * (size_t)nb * (size_t)N);
     CU_DISPATCH(c, T, k_colsum_v<T><<<nb, 256, 0, c->stream>>>(M, N, (const T *)x, ldx ? ldx : N, part));
     CU_LAUNCHED();
-    k_lnb_reduce<<<(N + 255) / 256, 256, 0, c->stream>>>(nb, 1, N, part, out, NULL, NULL);
-    CU_LAUNCHED();
+    if (!cu_reduce_parts(c, nb, 1, N, part, out, NULL, NULL, NULL)) {
+        k_lnb_reduce<<<(N + 255) / 256, 256, 0, c->stream>>>(nb, 1, N, part, out, NULL, NULL);
+        CU_LAUNCHED();
+    }
     cu_pool_release(c, mark);
 }
 
@@ -586,6 +662,18 @@ extern "C" void pf_cuda_set_attn_lnb(pf_backend *be, int on) {
     g_lnb_pipe = on != 0;
 }
 
+// PF_LNB_FWD2: 1 k_lnb_fwd_p2 (bf16, 9 to 16 heads), 0 or unset k_lnb_fwd_p; parsed at the first call.
+static int g_lnb_fwd2 = -1;
+static int64_t g_lnb_fwd2_runs;
+extern "C" void pf_cuda_set_lnb_fwd2(pf_backend *be, int on) {
+    (void)be;
+    g_lnb_fwd2 = on == 0 || on == 1 ? on : -1;  // else: PF_LNB_FWD2 / the default again
+}
+extern "C" int64_t pf_cuda_lnb_fwd2_runs(pf_backend *be) {
+    (void)be;
+    return g_lnb_fwd2_runs;
+}
+
 // Tests: at most this many blocks for both forms (0: by size), so that small cases run many
 // row groups per warp (the staging ring wraps, ragged last groups).
 static int g_lnb_grid;
@@ -611,9 +699,15 @@ int attn_lnb_fwd(cu_impl *c, int64_t n, int cb, int H, const pf_layernorm_p *ln,
     if (nb > 2048) nb = 2048;  // each warp loops over several row groups (as cu_ln_fwd_vec)
     if (g_lnb_grid && nb > (unsigned)g_lnb_grid) nb = (unsigned)g_lnb_grid;
     int pipe = lnb_pipe_on();
+    if (g_lnb_fwd2 < 0)
+        g_lnb_fwd2 = cu_env_flag("PF_LNB_FWD2", 0, "k_lnb_fwd_p, the default", "two row groups per step at 9 to 16 heads, bf16");
+    int two = pipe && g_lnb_fwd2 && c->bf16 && H > 8;
     lnv_by_lpr(lpr, [&](auto L) {
         constexpr int LPR = decltype(L)::value;
-        if (pipe)
+        if (two)
+            k_lnb_fwd_p2<LPR, 16><<<nb, LNB_THREADS, 0, c->stream>>>(n, H, ln->w, ln->b, w_bias, (const bf16 *)src,
+                                                                     (bf16 *)zb, (bf16 *)copy, (bf16 *)xln);
+        else if (pipe)
             lnb_by_heads(H, [&](auto HBc) {
                 constexpr int HB = decltype(HBc)::value;
                 CU_DISPATCH(c, T, k_lnb_fwd_p<T, LPR, HB><<<nb, LNB_THREADS, 0, c->stream>>>(
@@ -625,6 +719,7 @@ int attn_lnb_fwd(cu_impl *c, int64_t n, int cb, int H, const pf_layernorm_p *ln,
     });
     CU_LAUNCHED();
     g_lnb_runs++;
+    g_lnb_fwd2_runs += two;
     return 1;
 }
 
@@ -675,9 +770,11 @@ int attn_lnb_bwd(cu_impl *c, int64_t n, int cb, int H, const pf_layernorm_p *ln,
                                   (T *)d_src, 1, part));
     });
     CU_LAUNCHED();
-    k_lnb_reduce<<<(K * cb + 255) / 256, 256, 0, c->stream>>>(nb, K, cb, part, g_ln ? g_ln->w : NULL,
-                                                                g_ln ? g_ln->b : NULL, g_bias ? g_bias->w : NULL);
-    CU_LAUNCHED();
+    float *o0 = g_ln ? g_ln->w : NULL, *o1 = g_ln ? g_ln->b : NULL, *o2 = g_bias ? g_bias->w : NULL;
+    if (!cu_reduce_parts(c, nb, K, cb, part, o0, o1, o2, NULL)) {
+        k_lnb_reduce<<<(K * cb + 255) / 256, 256, 0, c->stream>>>(nb, K, cb, part, o0, o1, o2);
+        CU_LAUNCHED();
+    }
     cu_pool_release(c, mark);
     g_lnb_runs++;
     return 1;

@@ -27,6 +27,7 @@
 #include "cu_attn.cuh"
 #include "cu_vec.cuh"
 #include "cu_env.cuh"
+#include "cu_small.cuh"
 
 // 0 off, 1 forward and backward, 2 the forward only, 3 the backward only (A/B runs of each half)
 static int g_proj = -1;
@@ -136,6 +137,85 @@ void attn_gate_bwd_ld(cu_impl *c, const void *dy, const void *gp, const void *o,
     CU_DISPATCH(c, T, k_gate_bwd_ld<T><<<LV(n)>>>((const T *)dy, (const T *)gp, (const T *)o, (T *)og, (T *)dO,
                                                   (T *)dg, ldz, n, HC));
     CU_LAUNCHED();
+}
+
+// PF_GATE_ROWDOT=1: k_gate_bwd_ld also makes the core backward's D[r, h, l] = sum_c dO o (the
+// sum k_fa_rowdot, cu_flash.cu, forms from a second read of dO and o: ~150 us per call at
+// N = 1024, 4 heads of 32, ncu session 13). The ch / 8 threads of a head (consecutive lanes)
+// continue one chain in channel order, each from its left neighbour's sum, with dO as stored
+// (rounded to T): k_fa_rowdot's order and operands, the same bits. Every lane of a warp runs
+// the same trips (the chain's shuffles), lanes past n with zeros and no stores.
+template <typename T> __device__ __forceinline__ float grd_rnd(float v);
+template <> __device__ __forceinline__ float grd_rnd<float>(float v) { return v; }
+template <> __device__ __forceinline__ float grd_rnd<bf16>(float v) { return __bfloat162float(__float2bfloat16(v)); }
+
+template <typename T>
+__global__ void k_gate_bwd_ld_D(const T *dy, const T *gp, const T *o, T *og, T *dO, T *dg, int64_t ldz, int64_t n,
+                                int HC, int ch, float *D, int H, int64_t L, int tr, int64_t pstride) {
+    int lane = threadIdx.x & 31, npc = ch / CU_VEC;
+    int64_t stride = (int64_t)gridDim.x * blockDim.x * CU_VEC;
+    for (int64_t i = ((int64_t)blockIdx.x * blockDim.x + threadIdx.x) * CU_VEC; i - lane * CU_VEC < n; i += stride) {
+        bool ok = i < n;
+        int64_t pos = ok ? i / HC : 0, j = pos * ldz + (ok ? i % HC : 0);
+        float d[CU_VEC], gi[CU_VEC], x[CU_VEC], p[CU_VEC], ov[CU_VEC];
+#pragma unroll
+        for (int k = 0; k < CU_VEC; k++) d[k] = gi[k] = x[k] = 0.f;
+        if (ok) {
+            ld8(dy, j, d);
+            ld8(gp, j, gi);
+            ld8(o, i, x);
+        }
+#pragma unroll
+        for (int k = 0; k < CU_VEC; k++) ov[k] = x[k];
+        gate_bwd8(d, gi, x, p);
+        if (ok) {
+            st8(og, j, x);
+            st8(dO, j, d);
+            st8(dg, j, p);
+        }
+        int u = lane % npc;  // this thread's part of its head (heads start at lanes npc apart)
+        float s = 0.f;
+        for (int q = 0; q < npc; q++) {
+            float in = __shfl_up_sync(0xffffffffu, s, 1);
+            if (u == q) {
+                s = q ? in : 0.f;
+#pragma unroll
+                for (int k = 0; k < CU_VEC; k++) s = __fmaf_rn(grd_rnd<T>(d[k]), ov[k], s);
+            }
+        }
+        if (ok && u == npc - 1) {
+            int h = (int)((i % HC) / ch);
+            int64_t r = tr ? pos % pstride : pos / L, l = tr ? pos / pstride : pos % L;
+            D[(r * H + h) * L + l] = s;
+        }
+    }
+}
+
+static int g_grd = -1;  // -1: PF_GATE_ROWDOT, read at the first call
+static int64_t g_grd_runs;
+extern "C" void pf_cuda_set_gate_rowdot(pf_backend *be, int on) {
+    (void)be;
+    g_grd = on == 0 || on == 1 ? on : -1;  // else: PF_GATE_ROWDOT / the default again
+}
+extern "C" int64_t pf_cuda_gate_rowdot_runs(pf_backend *be) {
+    (void)be;
+    return g_grd_runs;
+}
+
+int attn_gate_bwd_ld_D(cu_impl *c, const void *dy, const void *gp, const void *o, void *og, void *dO, void *dg,
+                       int64_t ldz, int64_t M, int HC, int ch, float *D, int H, int64_t L, int tr, int64_t pstride) {
+    if (g_grd < 0) g_grd = cu_env_flag("PF_GATE_ROWDOT", 0, "k_fa_rowdot apart, the default", "D from the gate's backward");
+    int npc = ch / CU_VEC;
+    int64_t n = M * HC;
+    // heads whole within a warp (npc a power of two <= 32: lanes of a head never straddle warps)
+    if (!g_grd || n <= 0 || ch % CU_VEC || npc > 32 || (npc & (npc - 1)) || HC % ch) return 0;
+    if (HC % CU_VEC || ldz % CU_VEC || !cu_vec_ok(n, dy, gp, o, og) || !cu_vec_ok(n, dO, dg))
+        pf_die("attn_gate_bwd_ld_D: unaligned");
+    CU_DISPATCH(c, T, k_gate_bwd_ld_D<T><<<LV(n)>>>((const T *)dy, (const T *)gp, (const T *)o, (T *)og, (T *)dO,
+                                                    (T *)dg, ldz, n, HC, ch, D, H, L, tr, pstride));
+    CU_LAUNCHED();
+    g_grd_runs++;
+    return 1;
 }
 
 // ---- the projections' backward ---------------------------------------------------------

@@ -13,6 +13,7 @@
 // rather than saved: saved memory is what grows with the number of blocks.
 #include "cu_attn.cuh"
 #include "cu_flash.cuh"
+#include "cu_small.cuh"
 
 static size_t al256(size_t n) { return (n + 255) & ~(size_t)255; }
 
@@ -107,6 +108,7 @@ __global__ void k_bias_T(const T *zb, float *bT, int64_t L, int H, int tr) {
 }
 
 void attn_bias_T(cu_impl *c, const void *zb, float *biasT, int64_t L, int H, int tr) {
+    if (cu_bias_T_tiled(c, zb, biasT, L, H, tr)) return;
     CU_DISPATCH(c, T, k_bias_T<T><<<cu_blocks(L * L * H, 256), 256, 0, c->stream>>>((const T *)zb, biasT, L, H, tr));
     CU_LAUNCHED();
 }
@@ -405,13 +407,16 @@ static void rows_bwd_piece_cat(cu_impl *c, const attn_bwd_args *A, int64_t r0, i
     const void *wo = cu_weight(c, p->o.w, (size_t)d->c_in * (size_t)HC);
     cu_gemm(c, 0, 0, RL, HC, d->c_in, 1.f, dos, CU_ACT, d->c_in, wo, CU_ACT, HC, 0.f, slot(Z, 7, HC, e), CU_ACT, ldz,
             1, 0, 0, 0, NULL);
-    attn_gate_bwd_ld(c, slot(Z, 7, HC, e), slot(Z, 3, HC, e), os, slot(Z, 4, HC, e), slot(Z, 3, HC, e),
-                     slot(Z, 7, HC, e), ldz, RL, (int)HC);
+    fa_args a = rows_args(d, n, 0, ms);
+    int withD = attn_gate_bwd_ld_D(c, slot(Z, 7, HC, e), slot(Z, 3, HC, e), os, slot(Z, 4, HC, e), slot(Z, 3, HC, e),
+                                   slot(Z, 7, HC, e), ldz, RL, (int)HC, d->c_h, D, d->H, d->L, d->transpose, a.pstride);
+    if (!withD)
+        attn_gate_bwd_ld(c, slot(Z, 7, HC, e), slot(Z, 3, HC, e), os, slot(Z, 4, HC, e), slot(Z, 3, HC, e),
+                         slot(Z, 7, HC, e), ldz, RL, (int)HC);
     cu_gemm(c, 1, 0, d->c_in, HC, RL, 1.f, dos, CU_ACT, d->c_in, slot(Z, 4, HC, e), CU_ACT, ldz, 1.f, g->o.w, CU_F32,
             HC, 1, 0, 0, 0, NULL);  // W_o's gradient (attn_linear_bwd's)
     if (g->o.b) attn_colsum_add_ld(c, RL, d->c_in, dos, d->c_in, g->o.b);
 
-    fa_args a = rows_args(d, n, 0, ms);
     a.HC = ldz;
     a.q = slot(Z, 0, HC, e); a.k = slot(Z, 1, HC, e); a.v = slot(Z, 2, HC, e);
     a.biasT = A->biasT;
@@ -422,7 +427,7 @@ static void rows_bwd_piece_cat(cu_impl *c, const attn_bwd_args *A, int64_t r0, i
     a.dq = slot(Z, 4, HC, e); a.dk = slot(Z, 5, HC, e); a.dv = slot(Z, 6, HC, e);
     a.dbias = A->biasT ? A->dzb : NULL;
     a.dbias_part = part;
-    fa_rowdot_ld(c, &a, D, HC);  // o (saved) HC apart, dO ldz apart
+    if (!withD) fa_rowdot_ld(c, &a, D, HC);  // o (saved) HC apart, dO ldz apart
     fa_backward(c, &a);
     attn_proj_bwd(c, RL, d->c_in, (int)HC, p, g, xln, slot(Z, 4, HC, e), ldz, d_xln);
     rows_bwd_ln(c, A, n, xs, xln, d_xln, dxs);

@@ -8,6 +8,7 @@
 // per-block partials are summed in block order by a second kernel, so the
 // parameter gradients never depend on scheduling (no atomics).
 #include "cu_lnv.cuh"
+#include "cu_small.cuh"
 
 #define LN_WARPS 8
 #define LN_MAX_BLOCKS 1024
@@ -150,8 +151,11 @@ static void ln_launch_bwd(cu_impl *c, int64_t M, int C, const pf_layernorm_p *p,
         CU_LAUNCHED();
     }
     if (g) {
-        k_reduce_parts<<<(2 * C + 255) / 256, 256, 0, c->stream>>>(nb, 2, C, part, g->w, g->b, 1.f);
-        CU_LAUNCHED();
+        const float one = 1.f;
+        if (!cu_reduce_parts(c, nb, 2, C, part, g->w, g->b, NULL, &one)) {
+            k_reduce_parts<<<(2 * C + 255) / 256, 256, 0, c->stream>>>(nb, 2, C, part, g->w, g->b, 1.f);
+            CU_LAUNCHED();
+        }
     }
     cu_pool_release(c, mark);
 }
@@ -205,8 +209,10 @@ void cu_colsum_add(cu_impl *c, int64_t M, int N, const void *x, int tyX, float *
     if (tyX == CU_F32 || !c->bf16) k_colsum_part<float><<<nb, th, 0, c->stream>>>(M, N, (const float *)x, part);
     else k_colsum_part<bf16><<<nb, th, 0, c->stream>>>(M, N, (const bf16 *)x, part);
     CU_LAUNCHED();
-    k_reduce_parts<<<(N + 255) / 256, 256, 0, c->stream>>>(nb, 1, N, part, out, NULL, scale);
-    CU_LAUNCHED();
+    if (!cu_reduce_parts(c, nb, 1, N, part, out, NULL, NULL, &scale)) {
+        k_reduce_parts<<<(N + 255) / 256, 256, 0, c->stream>>>(nb, 1, N, part, out, NULL, scale);
+        CU_LAUNCHED();
+    }
     cu_pool_release(c, mark);
 }
 

@@ -59,6 +59,22 @@ void pf_cuda_set_attn_lnb(pf_backend *be, int on);
 // Tests: the fused bias kernels (both forms) on at most `blocks` blocks (0: by size, the
 // default), so small cases loop over many row groups per warp.
 void pf_cuda_set_attn_lnb_grid(pf_backend *be, int blocks);
+// The block's small passes (cu_small.cu, cu_attn_fuse.cu; each the same bits as the path it
+// replaces; read at the first call, off by default): on 1 / 0 sets the switch, other values
+// restore the environment's (PF_REDUCE_STAGED, PF_BIAS_T, PF_LNB_FWD2). rows (tests): partials
+// per pass of the staged sums (0: all 1024). _runs: the launches that took the new path.
+void pf_cuda_set_reduce_staged(pf_backend *be, int on, int rows);
+int64_t pf_cuda_reduce_staged_runs(pf_backend *be);
+void pf_cuda_set_bias_t(pf_backend *be, int on);
+int64_t pf_cuda_bias_t_runs(pf_backend *be);
+void pf_cuda_set_lnb_fwd2(pf_backend *be, int on);
+int64_t pf_cuda_lnb_fwd2_runs(pf_backend *be);
+// PF_DROPOUT_V4 (cu_backend.cu): the shared-mask dropout's mask in 16-byte loads; as above.
+void pf_cuda_set_dropout_v4(pf_backend *be, int on);
+// PF_GATE_ROWDOT (cu_attn_proj.cu): the core backward's D from the gate's backward (the
+// one-GEMM projections' path, c_h / 8 a power of two up to 32); as above.
+void pf_cuda_set_gate_rowdot(pf_backend *be, int on);
+int64_t pf_cuda_gate_rowdot_runs(pf_backend *be);
 // The triangle multiplication's paths (cu_trimul_side.cu, cu_trimul_ln.cu): 3 the gated
 // sides as one tensor-core kernel (bf16, sm_80+) and LN_out read from the channel-major
 // contraction without transposes (any precision; the default since session 11), 1 the fused

@@ -19,9 +19,10 @@
 #include "../../src/core/rng.h"
 
 static int quick;
-static const char *only;  // --only structure / heads / core / attn.K / OP (ops.def name): those tests alone
+static const char *only;  // --only structure / heads / core / blocksmall / attn.K / OP (ops.def name): those tests alone
 void cuda_structure(int quick);  // test_cuda_struct.c
 void cuda_model(void);           // test_cuda_model.c
+void cuda_blocksmall(int quick);  // test_cuda_small.c
 
 typedef struct { hbuf b; real *init, *snap; } hgrad;
 static hgrad g_in(int64_t n, uint64_t seed) {
@@ -2066,6 +2067,7 @@ static void run_mode(int bf16) {
         if (!strcmp(only, "heads")) cuda_heads(), found = 1;
         if (!strcmp(only, "model")) cuda_model(), found = 1;
         if (!strcmp(only, "core")) cuda_core(), found = 1;
+        if (!strcmp(only, "blocksmall")) cuda_blocksmall(quick), found = 1;
         for (int k = 0; k < N_ATTN_PARTS; k++) {
             char part[16];
             snprintf(part, sizeof part, "attn.%d", k + 1);
@@ -2074,7 +2076,7 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure, heads, model, core, attn.1 .. attn.%d or an ops.def name)", only,
+        tl_check(found, "--only", "no tests named %s (structure, heads, model, core, blocksmall, attn.1 .. attn.%d or an ops.def name)", only,
                  N_ATTN_PARTS);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;
@@ -2085,6 +2087,7 @@ static void run_mode(int bf16) {
 #include "../../src/backend/ops.def"
     cuda_heads();
     cuda_model();
+    cuda_blocksmall(quick);
     if (!quick) test_big();
     cuda_structure(quick);
     H_gpu->destroy(H_gpu);
