@@ -22,7 +22,8 @@
 // that of the stored h. bf16 only; the fp32 parity mode and other shapes keep the
 // unfused path (cu_transition.cu), as does PF_TR_FUSED=0. PF_TR_HID=2 (the default) to 5
 // take k_tr_hidden2 / k_tr_hidden_grad2 (below: persistent, pair-packed tiles; the same
-// bits); PF_TR_HID=1 the first kernels, k_tr_hidden / k_tr_hidden_grad.
+// bits); PF_TR_HID=1 the first kernels, k_tr_hidden / k_tr_hidden_grad; 6 and 7 the
+// Hopper wgmma kernels of cu_transition_wg.cu (k_trwg, packed once more by cu_tr_pack).
 #include "cu_transition_fused.cuh"
 #include "cuda_backend.h"
 

@@ -25,8 +25,9 @@ __device__ __forceinline__ float tr_sigmoid(float x) { return fmaf(0.5f, ts_tanh
 
 // The block's rows of xs (x) LayerNormed in place and into xl_out when set: one warp
 // per row, lane channels lane + 32 j, the two-pass fp32 statistics of cu_ln_fwd
-// (cu_prim.cu). Rows past M stay zero.
-template <int KP>
+// (cu_prim.cu). Rows past M stay zero. ROWS, THREADS: the block's rows and threads taking
+// part (the wgmma kernel: 256, 512).
+template <int KP, int ROWS = TS_BM, int THREADS = TS_THREADS>
 __device__ __forceinline__ void tr_ln_rows(bf16 *xs, const tr_args &a, int64_t pos0) {
     constexpr int CPL = (KP + 31) / 32, sk = KP + TS_PAD;
     const int lane = threadIdx.x & 31, C = a.c;
@@ -37,7 +38,7 @@ __device__ __forceinline__ void tr_ln_rows(bf16 *xs, const tr_args &a, int64_t p
         wr[j] = ch < C ? __ldg(a.ln_w + ch) : 0.f;
         br[j] = ch < C ? __ldg(a.ln_b + ch) : 0.f;
     }
-    for (int r = threadIdx.x >> 5; r < TS_BM && pos0 + r < a.M; r += TS_THREADS / 32) {
+    for (int r = threadIdx.x >> 5; r < ROWS && pos0 + r < a.M; r += THREADS / 32) {
         bf16 *row = xs + r * sk;
         float v[CPL], s = 0.f, q = 0.f;
 #pragma unroll

@@ -6,14 +6,15 @@
 // forward h (M, n c) = silu(xl W_a^T) (xl W_b^T) mask; backward from dh (M, n c), a and b
 // recomputed: [da | db] (M, 2 n c) and h over dh.
 //
-// Block = 2 consumer warpgroups (64 rows each: one wgmma M) + 1 producer warp, 128 rows:
+// Block = NWG consumer warpgroups (64 rows each: one wgmma M; NWG 2, or 4 with
+// PF_TR_WG4=1) + 1 producer warp, 64 NWG rows:
 // - prologue (consumers): the rows by cp.async, the input LayerNorm in place where asked
 //   (tr_ln_rows, xl written out), then each warp's A fragments (its 16 rows x KP) by
 //   ldmatrix into registers, once: KP / 4 registers;
 // - producer (one thread): the weight in column tiles of 64 packed rows (32 channels: a
 //   and b of 4 groups of 8, form 2's row order), stored by cu_tr_pack in wgmma's K-major
 //   core-matrix layout (trwg_off) so that one bulk copy (cp.async.bulk, completing on the
-//   stage's full mbarrier) fills a stage; a ring of ST stages, refilled after all 256
+//   stage's full mbarrier) fills a stage; a ring of ST stages, refilled after all
 //   consumer threads arrive on its empty mbarrier;
 // - consumers, per tile: wgmma m64n64k16 x KP / 16 (A registers, B by descriptor), the
 //   backward's dh loads while it runs, wait, release the stage, the epilogue from the
@@ -26,28 +27,31 @@
 // backward's h is the forward's (the same products, the same expression).
 #include "cu_transition_fused.cuh"
 #include "cu_flash_sm90.cuh"
+#include "cu_env.cuh"
 #include "cuda_backend.h"
 
-#define TW_CONS 256                 // consumer threads: 2 warpgroups x 64 rows (= TS_THREADS for the loaders)
-#define TW_THREADS (TW_CONS + 32)   // and the producer warp
-#define TW_TN 64                    // packed weight rows per column tile (32 channels of h)
+#define TW_TN 64  // packed weight rows per column tile (32 channels of h)
 
-static_assert(TW_CONS == TS_THREADS && 2 * 64 == TS_BM, "the loaders' and the LayerNorm's thread and row counts");
-
-// Shared memory: the weight ring (ST x (TW_TN, KP), trwg_off layout), the rows (TS_BM,
-// KP + TS_PAD), 8 warps' staging tiles (16, SO), full[ST] and empty[ST]. Staging: the
+// NWG consumer warpgroups (64 rows each) per block: 2 (128 rows, two blocks per SM: one's
+// prologue runs while the other multiplies) or 4 (PF_TR_WG4=1: 256 rows, one block per
+// SM: each weight tile read from L2 once per 256 rows, half the weight traffic).
+// Shared memory: the weight ring (ST x (TW_TN, KP), trwg_off layout), the rows (ROWS,
+// KP + TS_PAD), the warps' staging tiles (16, SO), full[ST] and empty[ST]. Staging: the
 // forward's h (32 channels), the backward's [da | db | h] (3 x 32); row strides of 20 or
 // 52 words: the bf16-pair stores of a warp (rows g, pairs t) fall on 32 distinct banks.
-// The backward's 3 stages keep two blocks per SM (108 KiB each at KP 128).
-template <int KP, bool BWD>
+// NWG 2's backward takes 3 stages: two blocks per SM (108 KiB each at KP 128).
+template <int KP, bool BWD, int NWG>
 struct tw_layout {
-    static constexpr int ST = BWD ? 3 : 4, SO = BWD ? 104 : 40;
+    static constexpr int CONS = 128 * NWG, ROWS = 64 * NWG, THREADS = CONS + 32;  // + the producer warp
+    static constexpr int depth = KP;
+    static constexpr int ST = BWD && NWG == 2 ? 3 : 4, SO = BWD ? 104 : 40;
     static constexpr size_t tile = (size_t)TW_TN * KP * 2;
     static constexpr size_t X = ST * tile;
-    static constexpr size_t S = X + (size_t)TS_BM * (KP + TS_PAD) * 2;
-    static constexpr size_t bar = S + (size_t)8 * 16 * SO * 2;
+    static constexpr size_t S = X + (size_t)ROWS * (KP + TS_PAD) * 2;
+    static constexpr size_t bar = S + (size_t)(CONS / 32) * 16 * SO * 2;
     static constexpr size_t bytes = bar + 2 * ST * 8;
     static_assert(tile % 128 == 0 && X % 16 == 0 && S % 16 == 0 && bar % 8 == 0, "alignment");
+    static_assert(NWG == 2 || NWG == 4, "the loaders' and the LayerNorm's thread counts");
 };
 
 #if S9_HAVE_WGMMA
@@ -63,11 +67,12 @@ __device__ __forceinline__ void tw_bulk_g2s(void *dst, const void *src, uint32_t
                  : "memory");
 }
 // The consumers' barrier (the producer warp does not take part).
-__device__ __forceinline__ void tw_cons_sync() { asm volatile("bar.sync 1, %0;\n" ::"n"(TW_CONS) : "memory"); }
+template <int CONS>
+__device__ __forceinline__ void tw_cons_sync() { asm volatile("bar.sync 1, %0;\n" ::"n"(CONS) : "memory"); }
 
-template <int KP, bool BWD>
+template <typename L>
 __device__ __forceinline__ void tw_producer(const bf16 *wg, int tiles, unsigned char *sm) {
-    typedef tw_layout<KP, BWD> L;
+    constexpr int KP = L::depth;
     if ((threadIdx.x & 31) != 0) return;
     uint64_t *full = (uint64_t *)(sm + L::bar), *empty = full + L::ST;
     for (int j = 0; j < tiles; j++) {
@@ -182,17 +187,17 @@ __device__ __forceinline__ void tw_bwd_epilogue(const float (&acc)[32], const ui
 
 // The block's rows into xs, LayerNormed where a.ln_w (xl written out), then the warp's 16
 // rows (of its warpgroup's 64) as wgmma A fragments (af) and their mask values (m).
-template <int KP>
+template <int KP, int NWG>
 __device__ __forceinline__ void tw_rows(const tr_args &a, bf16 *xs, int64_t pos0, uint32_t (&af)[KP / 16][4],
                                         float (&m)[2]) {
-    constexpr int sk = KP + TS_PAD;
-    ts_load_rows_u<KP>(xs, a.xl, a.c, a.M, pos0);  // zeros past M and c
+    constexpr int sk = KP + TS_PAD, ROWS = 64 * NWG, CONS = 128 * NWG;
+    ts_load_rows_u<KP, ROWS, CONS>(xs, a.xl, a.c, a.M, pos0);  // zeros past M and c
     fa_commit();
     fa_wait<0>();
-    tw_cons_sync();
+    tw_cons_sync<CONS>();
     if (a.ln_w) {
-        tr_ln_rows<KP>(xs, a, pos0);
-        tw_cons_sync();
+        tr_ln_rows<KP, ROWS, CONS>(xs, a, pos0);
+        tw_cons_sync<CONS>();
     }
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const bf16 *ap = xs + (16 * warp + (lane & 15)) * sk + (lane >> 4) * 8;
@@ -207,12 +212,12 @@ __device__ __forceinline__ void tw_rows(const tr_args &a, bf16 *xs, int64_t pos0
 
 // Per column tile: wait for its stage, the product (wgmma, A registers, B by descriptor),
 // the backward's dh loads while it runs, the stage released, the epilogue.
-template <int KP, bool BWD>
+template <int KP, bool BWD, int NWG>
 __device__ __forceinline__ void tw_consumer(const tr_args &a, unsigned char *sm, int64_t pos0) {
-    typedef tw_layout<KP, BWD> L;
+    typedef tw_layout<KP, BWD, NWG> L;
     uint32_t af[KP / 16][4];
     float m[2];
-    tw_rows<KP>(a, (bf16 *)(sm + L::X), pos0, af, m);
+    tw_rows<KP, NWG>(a, (bf16 *)(sm + L::X), pos0, af, m);
     const int warp = threadIdx.x >> 5;
     const int64_t rw0 = pos0 + 16 * warp;
     bf16 *st = (bf16 *)(sm + L::S) + warp * 16 * L::SO;
@@ -239,22 +244,22 @@ __device__ __forceinline__ void tw_consumer(const tr_args &a, unsigned char *sm,
 #endif
 
 // Launched on sm_90 only (cu_trwg_applies); compiled for sm_80 it traps.
-template <int KP, bool BWD>
-__global__ void __launch_bounds__(TW_THREADS, 2) k_trwg(tr_args a, const bf16 *wg) {
+template <int KP, bool BWD, int NWG>
+__global__ void __launch_bounds__(128 * NWG + 32, NWG == 2 ? 2 : 1) k_trwg(tr_args a, const bf16 *wg) {
 #if S9_HAVE_WGMMA
-    typedef tw_layout<KP, BWD> L;
+    typedef tw_layout<KP, BWD, NWG> L;
     extern __shared__ __align__(128) unsigned char tw_sm[];
     if (threadIdx.x == 0) {
         uint64_t *bar = (uint64_t *)(tw_sm + L::bar);
         for (int s = 0; s < L::ST; s++) {
             wg_bar_init(bar + s, 1);                 // full: the producer's arrival (+ the bytes)
-            wg_bar_init(bar + L::ST + s, TW_CONS);  // empty: every consumer thread
+            wg_bar_init(bar + L::ST + s, L::CONS);  // empty: every consumer thread
         }
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");  // visible to the bulk copies
     }
     __syncthreads();
-    if (threadIdx.x >= TW_CONS) tw_producer<KP, BWD>(wg, a.tiles, tw_sm);
-    else tw_consumer<KP, BWD>(a, tw_sm, (int64_t)blockIdx.x * TS_BM);
+    if (threadIdx.x >= L::CONS) tw_producer<L>(wg, a.tiles, tw_sm);
+    else tw_consumer<KP, BWD, NWG>(a, tw_sm, (int64_t)blockIdx.x * L::ROWS);
 #else
     __trap();
 #endif
@@ -278,29 +283,36 @@ extern "C" int pf_cuda_transition_wg_applies(pf_backend *be, int c) {
     return c >= 8 && c <= 128 && cu_trwg_applies(ts_depth(c));
 }
 
-// k_trwg<KP, BWD> over a's rows, 32-channel tiles (cu_tr_pack's rows: a multiple of 128
-// packed rows, so the last tile's weight rows exist).
+// k_trwg<K, BWD, NWG> over a's rows, 32-channel tiles (cu_tr_pack's rows: a multiple of
+// 128 packed rows, so the last tile's weight rows exist).
+template <int K, bool BWD, int NWG>
+static void tw_launch(cu_impl *c, const tr_args &a, const bf16 *wg) {
+    typedef tw_layout<K, BWD, NWG> L;
+    CU_CHECK(cudaFuncSetAttribute(k_trwg<K, BWD, NWG>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L::bytes));
+    k_trwg<K, BWD, NWG><<<(unsigned)((a.M + L::ROWS - 1) / L::ROWS), L::THREADS, L::bytes, c->stream>>>(a, wg);
+    CU_LAUNCHED();
+    g_trwg_runs++;
+}
+
+// PF_TR_WG4 (read at every launch): 0 or unset two consumer warpgroups per block, 1 four.
 template <bool BWD>
-static void tw_launch(cu_impl *c, const tr_args *a, const bf16 *wg, int KP) {
+static void tw_dispatch(cu_impl *c, const tr_args *a, const bf16 *wg, int KP) {
     tr_args b = *a;
     b.tiles = (a->nc + 31) / 32;
-    unsigned grid = (unsigned)((a->M + TS_BM - 1) / TS_BM);
+    int wg4 = cu_env_flag("PF_TR_WG4", 0, "128 rows per block, two blocks per SM", "256 rows per block, one per SM");
     ts_by_depth(KP, [&](auto kp) {
         constexpr int K = decltype(kp)::value;
         if constexpr (K <= 128) {
-            typedef tw_layout<K, BWD> L;
-            CU_CHECK(cudaFuncSetAttribute(k_trwg<K, BWD>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L::bytes));
-            k_trwg<K, BWD><<<grid, TW_THREADS, L::bytes, c->stream>>>(b, wg);
-            CU_LAUNCHED();
-            g_trwg_runs++;
+            if (wg4) tw_launch<K, BWD, 4>(c, b, wg);
+            else tw_launch<K, BWD, 2>(c, b, wg);
         } else {
             pf_die("cu_trwg: depth %d (cu_trwg_applies: 16..128)", KP);
         }
     });
 }
 
-void cu_trwg_hidden(cu_impl *c, const tr_args *a, const bf16 *wg, int KP) { tw_launch<false>(c, a, wg, KP); }
+void cu_trwg_hidden(cu_impl *c, const tr_args *a, const bf16 *wg, int KP) { tw_dispatch<false>(c, a, wg, KP); }
 void cu_trwg_hidden_grad(cu_impl *c, const tr_args *a, const bf16 *wg, int KP) {
     if (!a->dh || !a->dab || a->h != a->dh) pf_die("cu_trwg_hidden_grad: h is written over dh (form 5's contract)");
-    tw_launch<true>(c, a, wg, KP);
+    tw_dispatch<true>(c, a, wg, KP);
 }
