@@ -17,7 +17,8 @@
 //   stage's full mbarrier) fills a stage; a ring of ST stages, refilled after all
 //   consumer threads arrive on its empty mbarrier;
 // - consumers, per tile: wgmma m64n64k16 x KP / 16 (A registers, B by descriptor), the
-//   backward's dh loads while it runs, wait, release the stage, the epilogue from the
+//   backward's dh tile landing meanwhile (cp.async into the warp's staging tile, issued
+//   after the last tile's stores), wait, release the stage, the epilogue from the
 //   accumulators with form 2's expressions per element (h = x0 sigmoid(x0) x1 m; da, db),
 //   bf16 pairs into a warp-private staging tile (16 rows), then 16-byte stores. No
 //   block-wide barrier after the prologue: the two warpgroups (and the two blocks of an
@@ -135,33 +136,38 @@ __device__ __forceinline__ void tw_fwd_epilogue(const float (&acc)[32], const fl
     __syncwarp();  // st read before the next tile's writes
 }
 
-// This thread's dh pairs of tile j (channels 32 j + 8 q + 2 t, + 1 of rows rw0 + g + 8 hh) in
-// dh[q][hh], zeros past M and nc. L2 loads (.cg): h is written over dh by this kernel.
-__device__ __forceinline__ void tw_load_dh(uint32_t (&dh)[4][2], const tr_args &a, int j, int64_t rw0) {
-    const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+// dh of tile j (the warp's 16 rows x 32 channels) into the h columns [64, 96) of its
+// staging tile st (16, 104): 16-byte cp.async (L2: h is written over dh by this kernel),
+// zeros past M and nc; committed, waited for before the epilogue.
+__device__ __forceinline__ void tw_fetch_dh(bf16 *st, const tr_args &a, int j, int64_t rw0) {
+    const int lane = threadIdx.x & 31;
 #pragma unroll
-    for (int hh = 0; hh < 2; hh++) {
-        int64_t p = rw0 + g + 8 * hh;
-#pragma unroll
-        for (int q = 0; q < 4; q++) {
-            int ch = 32 * j + 8 * q + 2 * t;
-            dh[q][hh] = p < a.M && ch < a.nc ? __ldcg(reinterpret_cast<const unsigned int *>(a.dh + p * a.nc + ch)) : 0u;
-        }
+    for (int it = 0; it < 2; it++) {  // 16 rows x 4 runs of 8 channels
+        int i = lane + 32 * it, row = i >> 2, c8 = 8 * (i & 3), ch = 32 * j + c8;
+        int64_t p = rw0 + row;
+        int ok = p < a.M && ch < a.nc;
+        fa_cp16z(st + row * 104 + 64 + c8, ok ? a.dh + p * a.nc + ch : a.dh, ok ? 16 : 0);
     }
+    fa_commit();
 }
 
 // [da | db] of tile j into a.dab and h into a.h (over dh), tr_bwd_epilogue2's arithmetic
-// (HOUT), staged in st (16, 104) as [da | db | h].
-__device__ __forceinline__ void tw_bwd_epilogue(const float (&acc)[32], const uint32_t (&dh)[4][2],
-                                                const float (&m)[2], const tr_args &a, int j, bf16 *st, int64_t rw0) {
+// (HOUT), staged in st (16, 104) as [da | db | h]; dh from the h columns (tw_fetch_dh),
+// each pair read and then overwritten by its h by one thread. Then the next tile's dh
+// fetched into them (lands during that tile's product).
+__device__ __forceinline__ void tw_bwd_epilogue(const float (&acc)[32], const float (&m)[2], const tr_args &a, int j,
+                                                bf16 *st, int64_t rw0) {
     const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+    fa_wait<0>();
+    __syncwarp();  // the warp's dh copies landed
 #pragma unroll
     for (int q = 0; q < 4; q++) {
         float ba[2], bb[2];
         tw_bias(a, j, q, ba, bb);
 #pragma unroll
         for (int hh = 0; hh < 2; hh++) {
-            __nv_bfloat162 gv = *reinterpret_cast<const __nv_bfloat162 *>(&dh[q][hh]);
+            bf16 *sp = st + (g + 8 * hh) * 104 + 8 * q + 2 * t;
+            __nv_bfloat162 gv = *reinterpret_cast<const __nv_bfloat162 *>(sp + 64);
             float dv[2] = {__low2float(gv), __high2float(gv)}, da[2], db[2], hv[2];
 #pragma unroll
             for (int e = 0; e < 2; e++) {
@@ -171,7 +177,6 @@ __device__ __forceinline__ void tw_bwd_epilogue(const float (&acc)[32], const ui
                 db[e] = gd * x0 * s;
                 hv[e] = x0 * s * x1 * m[hh];  // = x0 * tr_sigmoid(x0) * x1 * m, as the forward
             }
-            bf16 *sp = st + (g + 8 * hh) * 104 + 8 * q + 2 * t;
             *reinterpret_cast<__nv_bfloat162 *>(sp) = __floats2bfloat162_rn(da[0], da[1]);
             *reinterpret_cast<__nv_bfloat162 *>(sp + 32) = __floats2bfloat162_rn(db[0], db[1]);
             *reinterpret_cast<__nv_bfloat162 *>(sp + 64) = __floats2bfloat162_rn(hv[0], hv[1]);
@@ -183,6 +188,7 @@ __device__ __forceinline__ void tw_bwd_epilogue(const float (&acc)[32], const ui
     tw_store(a.dab + a.nc, ld2, st, 104, 1, 32 * j, a.nc, rw0, a.M);
     tw_store(a.h, a.nc, st, 104, 2, 32 * j, a.nc, rw0, a.M);
     __syncwarp();  // st read before the next tile's writes
+    if (j + 1 < a.tiles) tw_fetch_dh(st, a, j + 1, rw0);
 }
 
 // The block's rows into xs, LayerNormed where a.ln_w (xl written out), then the warp's 16
@@ -210,8 +216,9 @@ __device__ __forceinline__ void tw_rows(const tr_args &a, bf16 *xs, int64_t pos0
     }
 }
 
-// Per column tile: wait for its stage, the product (wgmma, A registers, B by descriptor),
-// the backward's dh loads while it runs, the stage released, the epilogue.
+// Per column tile: wait for its stage, the product (wgmma, A registers, B by descriptor;
+// the backward's dh of the tile lands meanwhile, tw_fetch_dh), the stage released, the
+// epilogue.
 template <int KP, bool BWD, int NWG>
 __device__ __forceinline__ void tw_consumer(const tr_args &a, unsigned char *sm, int64_t pos0) {
     typedef tw_layout<KP, BWD, NWG> L;
@@ -222,22 +229,22 @@ __device__ __forceinline__ void tw_consumer(const tr_args &a, unsigned char *sm,
     const int64_t rw0 = pos0 + 16 * warp;
     bf16 *st = (bf16 *)(sm + L::S) + warp * 16 * L::SO;
     uint64_t *full = (uint64_t *)(sm + L::bar), *empty = full + L::ST;
+    if (BWD) tw_fetch_dh(st, a, 0, rw0);
     for (int j = 0; j < a.tiles; j++) {
         const int s = j % L::ST;
         float acc[32];
-        uint32_t dh[4][2];
         wg_bar_wait(full + s, (j / L::ST) & 1);
+        __syncwarp();  // converged for the .aligned wgmma instructions
         const uint64_t d = s9_desc(sm + s * L::tile, 128, KP * 16);  // LBO: next 8 k; SBO: next 8 rows
         s9_wg_fence();
         wg_n64_first(acc, af[0], d);
 #pragma unroll
         for (int kk = 1; kk < KP / 16; kk++) s9_wg_n64(acc, af[kk], d + ((kk * 256) >> 4), 1);
         s9_wg_commit();
-        if (BWD) tw_load_dh(dh, a, j, rw0);
         wg_mma_wait<0>();
         s9_wg_hold<32>(acc);
         wg_bar_arrive(empty + s);  // this thread's reads of the stage are done
-        if (BWD) tw_bwd_epilogue(acc, dh, m, a, j, st, rw0);
+        if (BWD) tw_bwd_epilogue(acc, m, a, j, st, rw0);
         else tw_fwd_epilogue(acc, m, a, j, st, rw0);
     }
 }
