@@ -2,6 +2,8 @@
 // its warp-specialised wgmma kernel (cu_flash_sm90_wg.cu) shares: tile constants, the
 // wgmma wrappers (sm_90a), the online-softmax update of one 64 x 64 score tile in the
 // m16n8 / wgmma accumulator layout (the same per warp), the epilogue, the bf16 bias copy.
+// The wgmma wrappers and mbarriers serve the transition's wgmma forward too
+// (cu_transition_wg.cu).
 #ifndef PF_CU_FLASH_SM90_CUH
 #define PF_CU_FLASH_SM90_CUH
 #include "cu_mma.cuh"
@@ -53,6 +55,23 @@ __device__ __forceinline__ void s9_wg_n64(float *d, const uint32_t *a, uint64_t 
           "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc), "r"(acc));
 }
+// D (64 x 64) = A (64 x 16, registers) B (16 x 64, K-major descriptor), D not read
+// (scale-d an immediate 0, registers outputs only): what they held before (the previous
+// tile's P, written while S of the next tile runs) is then no input of this wgmma; with
+// scale-d from a predicate register ptxas serialized every wgmma (C7515)
+__device__ __forceinline__ void wg_n64_first(float *d, const uint32_t *a, uint64_t desc) {
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
+        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, "
+        "{%32,%33,%34,%35}, %36, 0, 1, 1, 0;\n"
+        : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3]), "=f"(d[4]), "=f"(d[5]), "=f"(d[6]), "=f"(d[7]),
+          "=f"(d[8]), "=f"(d[9]), "=f"(d[10]), "=f"(d[11]), "=f"(d[12]), "=f"(d[13]), "=f"(d[14]), "=f"(d[15]),
+          "=f"(d[16]), "=f"(d[17]), "=f"(d[18]), "=f"(d[19]), "=f"(d[20]), "=f"(d[21]), "=f"(d[22]), "=f"(d[23]),
+          "=f"(d[24]), "=f"(d[25]), "=f"(d[26]), "=f"(d[27]), "=f"(d[28]), "=f"(d[29]), "=f"(d[30]), "=f"(d[31])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
+}
+
 // D (64 x 32) += A (64 x 16, registers) B (16 x 32, N-major descriptor)
 __device__ __forceinline__ void s9_wg_n32t(float *d, const uint32_t *a, uint64_t desc) {
     asm volatile(
@@ -71,6 +90,25 @@ __device__ __forceinline__ void s9_wg_n16t(float *d, const uint32_t *a, uint64_t
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
 }
+// mbarriers (shared with the transition's wgmma kernel, cu_transition_wg.cu)
+__device__ __forceinline__ void wg_bar_init(uint64_t *b, int n) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(fa_smem(b)), "r"(n) : "memory");
+}
+// release (CTA scope): the thread's earlier shared-memory accesses are ordered before
+__device__ __forceinline__ void wg_bar_arrive(uint64_t *b) {
+    asm volatile("{\n.reg .b64 st;\nmbarrier.arrive.shared::cta.b64 st, [%0];\n}\n" ::"r"(fa_smem(b)) : "memory");
+}
+// waits until the barrier's phase of this parity has completed (acquire)
+__device__ __forceinline__ void wg_bar_wait(uint64_t *b, uint32_t parity) {
+    uint32_t ok;
+    do {
+        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+                     : "=r"(ok) : "r"(fa_smem(b)), "r"(parity) : "memory");
+    } while (!ok);
+}
+template <int N>
+__device__ __forceinline__ void wg_mma_wait() { asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory"); }
+
 #else
 #define S9_HAVE_WGMMA 0
 #endif

@@ -17,10 +17,13 @@ typedef struct {
     const bf16 *w;      // (rows, KP)
     const float *bias;  // (rows) or NULL
     int KP, rows;       // rows: 2 n c (SwiGLU) or n c (ReLU), rounded up to 128
-    int form;           // PF_TR_HID: 1 rows as above (k_tr_hidden); 2-5 SwiGLU per 16 rows
+    int form;           // PF_TR_HID: 1 rows as above (k_tr_hidden); 2-6 SwiGLU per 16 rows
                         // [W_a ch 8q..8q+7, W_b of them] (k_tr_hidden2, its forward tile width)
-    int grad_h;         // form 5: cu_tr_hidden_grad_fused writes h (and xl): the backward
+    int grad_h;         // forms 5, 6: cu_tr_hidden_grad_fused writes h (and xl): the backward
                         // recomputes no hidden layer of its own
+    const bf16 *wg;     // forms 6, 7 on sm_90: w's rows in wgmma's layout (cu_transition_fused.cuh
+                        // trwg_off) for the forward's kernel, k_trwg; else NULL
+    int wg_bwd;         // form 6 on sm_90: the backward's grad kernel on wgmma too (k_trwg)
 } cu_tr_packed;
 
 // Whether the fused kernels apply: bf16, switched on, c a multiple of 8 up to 256, no

@@ -22,71 +22,10 @@
 // that of the stored h. bf16 only; the fp32 parity mode and other shapes keep the
 // unfused path (cu_transition.cu), as does PF_TR_FUSED=0. PF_TR_HID=2 (the default) to 5
 // take k_tr_hidden2 / k_tr_hidden_grad2 (below: persistent, pair-packed tiles; the same
-// bits); PF_TR_HID=1 the first kernels, k_tr_hidden / k_tr_hidden_grad.
-#include "cu_transition.cuh"
-#include "cu_trimul_side.cuh"
+// bits); PF_TR_HID=1 the first kernels, k_tr_hidden / k_tr_hidden_grad; 6 and 7 the
+// Hopper wgmma kernels of cu_transition_wg.cu (k_trwg, packed once more by cu_tr_pack).
+#include "cu_transition_fused.cuh"
 #include "cuda_backend.h"
-
-struct tr_args {
-    const bf16 *xl;     // (M, c) LayerNormed rows, or x when ln_w is set
-    const float *ln_w, *ln_b;  // forward: the input LayerNorm to apply in the prologue, or NULL
-    bf16 *xl_out;       // forward with ln_w: xl (M, c) written out, or NULL
-    const bf16 *w;      // (rows, KP) packed (cu_tr_packed)
-    const float *bias;  // (rows) or NULL
-    const bf16 *mask;   // (M) or NULL: multiplies h (forward) or dh (backward)
-    bf16 *h;            // forward: (M, nc)
-    const bf16 *dh;     // backward: (M, nc)
-    bf16 *dab;          // backward: [da | db] (M, 2 nc), ReLU da (M, nc)
-    int64_t M;
-    int c, nc, tiles;
-};
-
-__device__ __forceinline__ float tr_sigmoid(float x) { return fmaf(0.5f, ts_tanh(0.5f * x), 0.5f); }
-
-// The block's rows of xs (x) LayerNormed in place and into xl_out when set: one warp
-// per row, lane channels lane + 32 j, the two-pass fp32 statistics of cu_ln_fwd
-// (cu_prim.cu). Rows past M stay zero.
-template <int KP>
-__device__ __forceinline__ void tr_ln_rows(bf16 *xs, const tr_args &a, int64_t pos0) {
-    constexpr int CPL = (KP + 31) / 32, sk = KP + TS_PAD;
-    const int lane = threadIdx.x & 31, C = a.c;
-    float wr[CPL], br[CPL];
-#pragma unroll
-    for (int j = 0; j < CPL; j++) {
-        int ch = lane + 32 * j;
-        wr[j] = ch < C ? __ldg(a.ln_w + ch) : 0.f;
-        br[j] = ch < C ? __ldg(a.ln_b + ch) : 0.f;
-    }
-    for (int r = threadIdx.x >> 5; r < TS_BM && pos0 + r < a.M; r += TS_THREADS / 32) {
-        bf16 *row = xs + r * sk;
-        float v[CPL], s = 0.f, q = 0.f;
-#pragma unroll
-        for (int j = 0; j < CPL; j++) {
-            int ch = lane + 32 * j;
-            v[j] = ch < C ? __bfloat162float(row[ch]) : 0.f;
-            s += v[j];
-        }
-#pragma unroll
-        for (int o = 16; o; o >>= 1) s += __shfl_xor_sync(0xffffffffu, s, o);
-        float mu = s / C;
-#pragma unroll
-        for (int j = 0; j < CPL; j++) {
-            float d = lane + 32 * j < C ? v[j] - mu : 0.f;
-            q += d * d;
-        }
-#pragma unroll
-        for (int o = 16; o; o >>= 1) q += __shfl_xor_sync(0xffffffffu, q, o);
-        float rs = rsqrtf(q / C + 1e-5f);
-#pragma unroll
-        for (int j = 0; j < CPL; j++) {
-            int ch = lane + 32 * j;
-            if (ch >= C) continue;
-            bf16 y = __float2bfloat16((v[j] - mu) * rs * wr[j] + br[j]);
-            row[ch] = y;
-            if (a.xl_out) a.xl_out[(pos0 + r) * C + ch] = y;
-        }
-    }
-}
 
 template <int NT>
 __device__ __forceinline__ void tr_zero(float (*acc)[NT][4]) {
@@ -582,8 +521,9 @@ struct tr_pack_q {
     const float *wa, *wb, *ba, *bb;  // wb, bb: SwiGLU only
     bf16 *wout;
     float *bout;
-    int c, KP, nc, swi, form;  // forms 2, 3 (SwiGLU): per 16 rows W_a of 8 channels, then W_b of them
+    int c, KP, nc, swi, form;  // forms 2-6 (SwiGLU): per 16 rows W_a of 8 channels, then W_b of them
     int64_t n;                 // rows * KP
+    bf16 *wg;                  // forms 6, 7 on sm_90: the same rows again in wgmma's layout (trwg_off), or NULL
 };
 __global__ void k_tr_pack(tr_pack_q q) {
     GRID_STRIDE(i, q.n) {
@@ -592,7 +532,9 @@ __global__ void k_tr_pack(tr_pack_q q) {
         if (q.swi && q.form >= 2) ch = (int)(r >> 4) * 8 + (int)(r & 7), sb = (int)(r >> 3) & 1;
         const float *w = sb ? q.wb : q.wa, *b = sb ? q.bb : q.ba;
         int in = ch < q.nc;
-        q.wout[i] = __float2bfloat16(in && k < q.c ? w[(int64_t)ch * q.c + k] : 0.f);
+        bf16 v = __float2bfloat16(in && k < q.c ? w[(int64_t)ch * q.c + k] : 0.f);
+        q.wout[i] = v;
+        if (q.wg) q.wg[trwg_off(r, k, q.KP)] = v;
         if (q.bout && k == 0) q.bout[r] = in && b ? b[ch] : 0.f;
     }
 }
@@ -635,21 +577,24 @@ static int g_tr_hid = 0, g_tr_hid_grid = 0;  // the kernels' form (0: PF_TR_HID 
 // with 32-channel forward tiles, three blocks per SM), 4 (k_tr_hidden3: the forward
 // software-pipelined, 32-channel tiles; the backward of 2), 5 (2 whose backward's grad
 // kernel writes h and runs the LayerNorm: no recompute of h by a forward kernel; the same
-// bits); process-wide, parsed at the first fused call.
+// bits), 6 (5 with the forward and the backward's grad kernel on Hopper wgmma, k_trwg in
+// cu_transition_wg.cu, where cu_trwg_applies: sm_90, c <= 128; else form 5; not the same
+// bits), 7 (6's forward, 5's backward); process-wide, parsed at the first fused call.
 static int tr_hid_form(void) {
     if (!g_tr_hid) {
         const char *e = getenv("PF_TR_HID");
         if (!e || !*e) g_tr_hid = TR_HID_DEFAULT;
-        else if (e[0] >= '1' && e[0] <= '5' && !e[1]) g_tr_hid = e[0] - '0';
+        else if (e[0] >= '1' && e[0] <= '7' && !e[1]) g_tr_hid = e[0] - '0';
         else pf_die("PF_TR_HID=%s: expected 1 (k_tr_hidden), 2 (k_tr_hidden2, persistent: the default, the same "
                     "bits), 3 (k_tr_hidden2 with 32-channel forward tiles), 4 (k_tr_hidden3, pipelined) or 5 (2 "
-                    "with h written by the backward's grad kernel, no recompute)", e);
+                    "with h written by the backward's grad kernel, no recompute), 6 (5 on Hopper wgmma, sm_90 and "
+                    "c <= 128) or 7 (6's forward, 5's backward)", e);
     }
     return g_tr_hid;
 }
 extern "C" void pf_cuda_set_transition_hidden(pf_backend *be, int form, int blocks) {
     (void)be;
-    g_tr_hid = form >= 1 && form <= 5 ? form : 0;  // 0: PF_TR_HID / the default again
+    g_tr_hid = form >= 1 && form <= 7 ? form : 0;  // 0: PF_TR_HID / the default again
     g_tr_hid_grid = blocks > 0 ? blocks : 0;
 }
 
@@ -662,7 +607,7 @@ int cu_tr_fused_applies(cu_impl *c, const pf_transition_dims *d, const pf_transi
     if (!swi) return 0;
     int KP = ts_depth(d->c), form = tr_hid_form();
     int fwd = form > 1 ? tr_smem_fwd2(KP, tr_nt_fwd_form(form, KP), form) : tr_smem_fwd(swi, KP, tr_nt_fwd(KP));
-    int bwd = form > 1 ? tr_smem_bwd2(KP, form == 5) : tr_smem_bwd(swi, KP, 4);
+    int bwd = form > 1 ? tr_smem_bwd2(KP, form >= 5) : tr_smem_bwd(swi, KP, 4);
     int dev = 0, major = 0, optin = 0;
     if (cudaGetDevice(&dev) != cudaSuccess) return 0;
     if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) return 0;
@@ -681,10 +626,12 @@ void cu_tr_pack(cu_impl *c, const pf_transition_dims *d, const pf_transition_p *
     q.n = (int64_t)rows * q.KP;
     q.wout = (bf16 *)cu_pool_get(c, sizeof(bf16) * (size_t)q.n);
     q.bout = q.ba || q.bb ? (float *)cu_pool_get(c, sizeof(float) * (size_t)rows) : NULL;
+    q.wg = q.form >= 6 && cu_trwg_applies(q.KP) ? (bf16 *)cu_pool_get(c, sizeof(bf16) * (size_t)q.n) : NULL;
     k_tr_pack<<<cu_blocks(q.n, 256), 256, 0, c->stream>>>(q);
     CU_LAUNCHED();
     pk->w = q.wout, pk->bias = q.bout, pk->KP = q.KP, pk->rows = rows, pk->form = q.form;
-    pk->grad_h = q.form == 5;
+    pk->grad_h = q.form >= 5;
+    pk->wg = q.wg, pk->wg_bwd = q.wg && q.form == 6;
 }
 
 static tr_args tr_make_args(const pf_transition_dims *d, const cu_tr_packed *pk, int64_t R, const void *xl,
@@ -746,6 +693,14 @@ static void tr_hidden2(cu_impl *c, const pf_transition_dims *d, const cu_tr_pack
 
 void cu_tr_hidden_fused(cu_impl *c, const pf_transition_dims *d, const cu_tr_packed *pk, int64_t R,
                         const void *xl, const pf_layernorm_p *ln, void *xl_out, const void *mask, void *h) {
+    if (pk->wg) {  // forms 6, 7 on sm_90
+        tr_args a = tr_make_args(d, pk, R, xl, mask, 4);
+        a.h = (bf16 *)h;
+        if (ln) a.ln_w = ln->w, a.ln_b = ln->b, a.xl_out = (bf16 *)xl_out;
+        cu_trwg_hidden(c, &a, pk->wg, pk->KP);
+        c->tr_fused_runs++;
+        return;
+    }
     if (pk->form >= 2) {
         tr_hidden2(c, d, pk, R, xl, ln, xl_out, mask, h);
         c->tr_fused_runs++;
@@ -771,6 +726,11 @@ void cu_tr_hidden_grad_fused(cu_impl *c, const pf_transition_dims *d, const cu_t
         if (ln) a.ln_w = ln->w, a.ln_b = ln->b, a.xl_out = (bf16 *)xl_out;
     } else if (ln) {
         pf_die("cu_tr_hidden_grad_fused: a LayerNorm prologue without form 5");  // cu_transition.cu's caller
+    }
+    if (pk->wg_bwd) {  // form 6 on sm_90 (grad_h)
+        cu_trwg_hidden_grad(c, &a, pk->wg, pk->KP);
+        c->tr_fused_runs++;
+        return;
     }
     if (pk->form >= 2) {
         ts_by_depth(pk->KP, [&](auto kp) {

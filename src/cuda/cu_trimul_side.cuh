@@ -109,15 +109,16 @@ __device__ __forceinline__ void ts_load_w_u(bf16 *ws, const bf16 *w, int tile) {
         for (int it = 0; it < n / TS_THREADS; it++) fa_cp16(dst + it * rs * (KP + TS_PAD), src + it * rs * KP);
     }
 }
-template <int KP>
+// ROWS, THREADS: the block's rows and loading threads (the transition's wgmma kernel: 256, 512).
+template <int KP, int ROWS = TS_BM, int THREADS = TS_THREADS>
 __device__ __forceinline__ void ts_load_rows_u(bf16 *zs, const bf16 *x, int c, int64_t M, int64_t pos0) {
-    constexpr int n = TS_BM * (KP / 8), rs = TS_THREADS / (KP / 8);
-    static_assert(n % TS_THREADS == 0, "KP >= 16");
+    constexpr int n = ROWS * (KP / 8), rs = THREADS / (KP / 8);
+    static_assert(n % THREADS == 0 && THREADS % (KP / 8) == 0, "KP >= 16");
     const int r = threadIdx.x / (KP / 8), k = threadIdx.x % (KP / 8), kin = k < c / 8;
     const bf16 *src = x + (pos0 + r) * c + k * 8;
     bf16 *dst = zs + r * (KP + TS_PAD) + k * 8;
 #pragma unroll
-    for (int it = 0; it < n / TS_THREADS; it++) {
+    for (int it = 0; it < n / THREADS; it++) {
         int ok = kin && pos0 + r + it * rs < M;
         fa_cp16z(dst + it * rs * (KP + TS_PAD), ok ? src + (int64_t)it * rs * c : x, ok ? 16 : 0);
     }

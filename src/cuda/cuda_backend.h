@@ -120,11 +120,17 @@ int64_t pf_cuda_transition_fused_runs(pf_backend *be);
 // k_tr_hidden2, k_tr_hidden_grad2 (persistent, pair-packed tiles; the same bits; the
 // default), 3 form 2 with 32-channel forward tiles, 4 k_tr_hidden3 (the forward software-
 // pipelined) with form 2's backward, 5 form 2 whose backward takes h (and xl) from its
-// grad kernel instead of a forward kernel (the same bits); other values: back to
-// PF_TR_HID (read at the next call) or the default. blocks > 0: forms 2-5 on at most
+// grad kernel instead of a forward kernel (the same bits), 6 form 5 on Hopper wgmma
+// (forward and grad kernel; sm_90, c <= 128; else form 5; not the same bits), 7 form 6's
+// forward with form 5's backward; other values: back to PF_TR_HID (read at the next
+// call) or the default. blocks > 0: forms 2-5's persistent kernels on at most
 // that many blocks (tests: each loops over several position blocks), 0 one wave.
 // Process-wide.
 void pf_cuda_set_transition_hidden(pf_backend *be, int form, int blocks);
+// Launches of forms 6 and 7's wgmma kernels so far, process-wide, and whether they apply
+// to width c on this device (sm_90, c <= 128): tests check that they ran where they apply.
+int64_t pf_cuda_transition_wg_runs(pf_backend *be);
+int pf_cuda_transition_wg_applies(pf_backend *be, int c);
 // Hidden elements (rows x n c) per row chunk of the transition (cu_transition.cu); 0
 // restores the default (PF_TR_CHUNK_M at backend creation, else 64 Mi), always capped so
 // that the workspace stays within twice the input. The op's mem() must be asked again.

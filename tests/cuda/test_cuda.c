@@ -1735,6 +1735,31 @@ static void test_transition_hid(int use_mask, int64_t M, int c, int n, tr_opts o
     finish(label);
 }
 
+// PF_TR_HID=6: form 5 on Hopper wgmma (k_trwg, cu_transition_wg.cu: the forward and the
+// backward's grad kernel, where they apply: sm_90, c <= 128; not form 5's bits: wgmma's
+// accumulation order), 7: its forward with form 5's backward; against the CPU reference
+// (test_transition_path: forward, inference, backward, the same bits run to run); the
+// kernels checked to have run exactly where they apply (elsewhere form 5 runs). wg4:
+// PF_TR_WG4=1 (four consumer warpgroups, 256 rows per block).
+static void test_transition_wg(int form, int wg4, int use_mask, int64_t M, int c, int n, tr_opts o) {
+    char label[256], prev[16];
+    snprintf(label, sizeof label, "%s transition wg form %d wg4 %d M%lld c%d n%d mask %d chunk %lld%s", H_gpu->name,
+             form, wg4, (long long)M, c, n, use_mask, (long long)o.chunk, o.fused == 2 ? " ln apart" : "");
+    const char *e = getenv("PF_TR_WG4");
+    snprintf(prev, sizeof prev, "%s", e ? e : "");
+    setenv("PF_TR_WG4", wg4 ? "1" : "0", 1);
+    pf_cuda_set_transition_hidden(H_gpu, form, 0);
+    int64_t runs0 = pf_cuda_transition_wg_runs(H_gpu);
+    test_transition_path(PF_ACT_SWIGLU, use_mask, M, c, n, o);
+    int64_t runs = pf_cuda_transition_wg_runs(H_gpu) - runs0;
+    if (e) setenv("PF_TR_WG4", prev, 1);
+    else unsetenv("PF_TR_WG4");
+    int want = H_bf16 && o.fused && c % 8 == 0 && pf_cuda_transition_wg_applies(H_gpu, c);
+    tl_check(want ? runs > 0 : runs == 0, label, "wgmma kernels ran %lld times, expected %s", (long long)runs,
+             want ? "some" : "none");
+    pf_cuda_set_transition_hidden(H_gpu, 0, 0);
+}
+
 void cuda_transition(void) {
     // c not a multiple of 8: the unfused path in both modes
     test_transition(PF_ACT_RELU, 1, 37, 12, 4);
@@ -1789,6 +1814,19 @@ void cuda_transition(void) {
     test_transition(PF_ACT_SWIGLU, 1, 301, 16, 4);
     test_transition_path(PF_ACT_SWIGLU, 0, 301, 40, 3, ln_apart);
     test_transition_path(PF_ACT_SWIGLU, 1, 301, 16, 4, ch100);
+    // forms 6, 7: depths 16, 32, 64 (c 40 padded), one to four 32-channel tiles, the last
+    // partial (n c 48, 120), rows not a multiple of the 128-row block, masks, the
+    // LayerNorm apart, row chunks of 100 rows (the last one row)
+    test_transition_wg(6, 0, 1, 301, 16, 4, TR_DEFAULT);
+    test_transition_wg(6, 0, 1, 37, 24, 2, TR_DEFAULT);
+    test_transition_wg(6, 0, 0, 301, 40, 3, ln_apart);
+    test_transition_wg(6, 0, 1, 301, 16, 4, ch100);
+    test_transition_wg(6, 0, 0, 37, 16, 2, TR_DEFAULT);  // one 32-channel tile
+    test_transition_wg(7, 0, 1, 301, 16, 4, TR_DEFAULT);
+    test_transition_wg(7, 0, 0, 301, 40, 3, ln_apart);
+    test_transition_wg(6, 1, 1, 301, 16, 4, TR_DEFAULT);  // 256-row blocks, the second partial
+    test_transition_wg(6, 1, 0, 301, 40, 3, ln_apart);
+    test_transition_wg(7, 1, 1, 37, 24, 2, TR_DEFAULT);
     // form 1 (no longer the default: PF_TR_HID unset is form 2)
     pf_cuda_set_transition_hidden(H_gpu, 1, 0);
     test_transition(PF_ACT_SWIGLU, 1, 37, 16, 4);
@@ -1831,6 +1869,15 @@ void cuda_transition(void) {
     test_transition(PF_ACT_SWIGLU, 1, 1000, 128, 4);
     test_transition(PF_ACT_SWIGLU, 1, 130, 256, 2);
     pf_cuda_set_transition_hidden(H_gpu, 0, 0);
+    // forms 6, 7 at the models' widths (c 128, n 4 and 2); c 256 falls back to form 5
+    test_transition_wg(6, 0, 1, 1000, 128, 4, TR_DEFAULT);
+    test_transition_wg(6, 0, 0, 259, 128, 2, TR_DEFAULT);
+    test_transition_wg(6, 0, 1, 1000, 128, 4, ch_rows);
+    test_transition_wg(6, 0, 1, 1000, 128, 4, ln_apart);
+    test_transition_wg(6, 0, 1, 130, 256, 2, TR_DEFAULT);
+    test_transition_wg(7, 0, 1, 1000, 128, 4, TR_DEFAULT);
+    test_transition_wg(6, 1, 1, 1000, 128, 4, TR_DEFAULT);
+    test_transition_wg(6, 1, 1, 1000, 128, 4, ch_rows);
 }
 
 void cuda_opm(void) {

@@ -1,0 +1,325 @@
+// cu_transition_wg.cu: the transition's SwiGLU hidden layer on Hopper warpgroup MMA
+// (PF_TR_HID=6: forward and backward; 7: the forward only; issue 11; sm_90a only), the
+// jobs of k_tr_hidden2 and k_tr_hidden_grad2 with HOUT (form 5; cu_transition_fused.cu),
+// whose mma.sync tiles walk the weight with a barrier, the product, a barrier, the gate
+// epilogue, a barrier and the stores per column tile (~135 TFLOP/s on the H200):
+// forward h (M, n c) = silu(xl W_a^T) (xl W_b^T) mask; backward from dh (M, n c), a and b
+// recomputed: [da | db] (M, 2 n c) and h over dh.
+//
+// Block = NWG consumer warpgroups (64 rows each: one wgmma M; NWG 2, or 4 with
+// PF_TR_WG4=1) + 1 producer warp, 64 NWG rows:
+// - prologue (consumers): the rows by cp.async, the input LayerNorm in place where asked
+//   (tr_ln_rows, xl written out), then each warp's A fragments (its 16 rows x KP) by
+//   ldmatrix into registers, once: KP / 4 registers;
+// - producer (one thread): the weight in column tiles of 64 packed rows (32 channels: a
+//   and b of 4 groups of 8, form 2's row order), stored by cu_tr_pack in wgmma's K-major
+//   core-matrix layout (trwg_off) so that one bulk copy (cp.async.bulk, completing on the
+//   stage's full mbarrier) fills a stage; a ring of ST stages, refilled after all
+//   consumer threads arrive on its empty mbarrier;
+// - consumers, per tile: wgmma m64n64k16 x KP / 16 (A registers, B by descriptor), the
+//   backward's dh tile landing meanwhile (cp.async into the warp's staging tile, issued
+//   after the last tile's stores), wait, release the stage, the epilogue from the
+//   accumulators with form 2's expressions per element (h = x0 sigmoid(x0) x1 m; da, db),
+//   bf16 pairs into a warp-private staging tile (16 rows), then 16-byte stores. No
+//   block-wide barrier after the prologue: the two warpgroups (and the two blocks of an
+//   SM) drift apart, so one's epilogue runs while another's wgmma does.
+// Not bit-identical to form 5 (wgmma's fp32 accumulation order over k differs from
+// mma.sync's); within the transition's bf16 tolerance (test_cuda's CPU comparisons). The
+// backward's h is the forward's (the same products, the same expression).
+#include "cu_transition_fused.cuh"
+#include "cu_flash_sm90.cuh"
+#include "cu_env.cuh"
+#include "cuda_backend.h"
+
+#define TW_TN 64  // packed weight rows per column tile (32 channels of h)
+
+// NWG consumer warpgroups (64 rows each) per block: 2 (128 rows, two blocks per SM: one's
+// prologue runs while the other multiplies) or 4 (PF_TR_WG4=1: 256 rows, one block per
+// SM: each weight tile read from L2 once per 256 rows, half the weight traffic).
+// Shared memory: the weight ring (ST x (TW_TN, KP), trwg_off layout), the rows (ROWS,
+// KP + TS_PAD), the warps' staging tiles (16, SO), full[ST] and empty[ST]. Staging: the
+// forward's h (32 channels), the backward's [da | db | h] (3 x 32); row strides of 20 or
+// 52 words: the bf16-pair stores of a warp (rows g, pairs t) fall on 32 distinct banks.
+// NWG 2's backward takes 3 stages: two blocks per SM (108 KiB each at KP 128).
+template <int KP, bool BWD, int NWG>
+struct tw_layout {
+    static constexpr int CONS = 128 * NWG, ROWS = 64 * NWG, THREADS = CONS + 32;  // + the producer warp
+    static constexpr int depth = KP;
+    static constexpr int ST = BWD && NWG == 2 ? 3 : 4, SO = BWD ? 104 : 40;
+    static constexpr size_t tile = (size_t)TW_TN * KP * 2;
+    static constexpr size_t X = ST * tile;
+    static constexpr size_t S = X + (size_t)ROWS * (KP + TS_PAD) * 2;
+    static constexpr size_t bar = S + (size_t)(CONS / 32) * 16 * SO * 2;
+    static constexpr size_t bytes = bar + 2 * ST * 8;
+    static_assert(tile % 128 == 0 && X % 16 == 0 && S % 16 == 0 && bar % 8 == 0, "alignment");
+    static_assert(NWG == 2 || NWG == 4, "the loaders' and the LayerNorm's thread counts");
+};
+
+#if S9_HAVE_WGMMA
+// The stage's transaction bytes announced with the producer's arrival (full: count 1).
+__device__ __forceinline__ void tw_expect(uint64_t *b, uint32_t bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(fa_smem(b)), "r"(bytes) : "memory");
+}
+// bytes (a multiple of 16, both addresses 16-byte aligned) global -> shared by the bulk-copy
+// (TMA) engine, counted on the mbarrier b.
+__device__ __forceinline__ void tw_bulk_g2s(void *dst, const void *src, uint32_t bytes, uint64_t *b) {
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n"
+                 ::"r"(fa_smem(dst)), "l"(src), "r"(bytes), "r"(fa_smem(b))
+                 : "memory");
+}
+// The consumers' barrier (the producer warp does not take part).
+template <int CONS>
+__device__ __forceinline__ void tw_cons_sync() { asm volatile("bar.sync 1, %0;\n" ::"n"(CONS) : "memory"); }
+
+template <typename L>
+__device__ __forceinline__ void tw_producer(const bf16 *wg, int tiles, unsigned char *sm) {
+    constexpr int KP = L::depth;
+    if ((threadIdx.x & 31) != 0) return;
+    uint64_t *full = (uint64_t *)(sm + L::bar), *empty = full + L::ST;
+    for (int j = 0; j < tiles; j++) {
+        int s = j % L::ST;
+        if (j >= L::ST) wg_bar_wait(empty + s, (j / L::ST - 1) & 1);  // tile j - ST's readers done
+        tw_expect(full + s, (uint32_t)L::tile);
+        tw_bulk_g2s(sm + s * L::tile, wg + (int64_t)j * TW_TN * KP, (uint32_t)L::tile, full + s);
+    }
+}
+
+// Segment seg (32 channels at columns 32 seg of st (16, so)) of the warp's 16 rows (the
+// first rw0) into out (row stride ldo) at columns cbase..: 16-byte runs below nlim.
+__device__ __forceinline__ void tw_store(bf16 *out, int64_t ldo, const bf16 *st, int so, int seg, int cbase,
+                                         int nlim, int64_t rw0, int64_t M) {
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int it = 0; it < 2; it++) {  // 16 rows x 4 runs of 8 channels
+        int i = lane + 32 * it, row = i >> 2, c8 = 8 * (i & 3);
+        int64_t p = rw0 + row;
+        if (p < M && cbase + c8 < nlim)
+            *reinterpret_cast<uint4 *>(out + p * ldo + cbase + c8) =
+                *reinterpret_cast<const uint4 *>(st + row * so + 32 * seg + c8);
+    }
+}
+
+// The biases of a thread's packed columns 16 q + 2 t + e of tile j (a) and 8 on (b).
+__device__ __forceinline__ void tw_bias(const tr_args &a, int j, int q, float (&ba)[2], float (&bb)[2]) {
+    const int col = j * TW_TN + 16 * q + 2 * (threadIdx.x & 3);
+#pragma unroll
+    for (int e = 0; e < 2; e++) {
+        ba[e] = a.bias ? __ldg(a.bias + col + e) : 0.f;
+        bb[e] = a.bias ? __ldg(a.bias + col + 8 + e) : 0.f;
+    }
+}
+
+// h of column tile j (channels 32 j..) of the warp's 16 rows (first row rw0) from acc (the
+// m64n64 accumulators: n-tiles 2q, 2q + 1 are a, b of channels 8q..8q + 7, form 2's
+// packing) via the staging tile st (16, 40) into a.h; tr_fwd_epilogue2's expression.
+__device__ __forceinline__ void tw_fwd_epilogue(const float (&acc)[32], const float (&m)[2], const tr_args &a, int j,
+                                                bf16 *st, int64_t rw0) {
+    const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+        float ba[2], bb[2];
+        tw_bias(a, j, q, ba, bb);
+#pragma unroll
+        for (int hh = 0; hh < 2; hh++) {
+            float v[2];
+#pragma unroll
+            for (int e = 0; e < 2; e++) {
+                float x0 = acc[8 * q + 2 * hh + e] + ba[e], x1 = acc[8 * q + 4 + 2 * hh + e] + bb[e];
+                v[e] = x0 * tr_sigmoid(x0) * x1 * m[hh];
+            }
+            *reinterpret_cast<__nv_bfloat162 *>(st + (g + 8 * hh) * 40 + 8 * q + 2 * t) =
+                __floats2bfloat162_rn(v[0], v[1]);
+        }
+    }
+    __syncwarp();
+    tw_store(a.h, a.nc, st, 40, 0, 32 * j, a.nc, rw0, a.M);
+    __syncwarp();  // st read before the next tile's writes
+}
+
+// dh of tile j (the warp's 16 rows x 32 channels) into the h columns [64, 96) of its
+// staging tile st (16, 104): 16-byte cp.async (L2: h is written over dh by this kernel),
+// zeros past M and nc; committed, waited for before the epilogue.
+__device__ __forceinline__ void tw_fetch_dh(bf16 *st, const tr_args &a, int j, int64_t rw0) {
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int it = 0; it < 2; it++) {  // 16 rows x 4 runs of 8 channels
+        int i = lane + 32 * it, row = i >> 2, c8 = 8 * (i & 3), ch = 32 * j + c8;
+        int64_t p = rw0 + row;
+        int ok = p < a.M && ch < a.nc;
+        fa_cp16z(st + row * 104 + 64 + c8, ok ? a.dh + p * a.nc + ch : a.dh, ok ? 16 : 0);
+    }
+    fa_commit();
+}
+
+// [da | db] of tile j into a.dab and h into a.h (over dh), tr_bwd_epilogue2's arithmetic
+// (HOUT), staged in st (16, 104) as [da | db | h]; dh from the h columns (tw_fetch_dh),
+// each pair read and then overwritten by its h by one thread. Then the next tile's dh
+// fetched into them (lands during that tile's product).
+__device__ __forceinline__ void tw_bwd_epilogue(const float (&acc)[32], const float (&m)[2], const tr_args &a, int j,
+                                                bf16 *st, int64_t rw0) {
+    const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+    fa_wait<0>();
+    __syncwarp();  // the warp's dh copies landed
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+        float ba[2], bb[2];
+        tw_bias(a, j, q, ba, bb);
+#pragma unroll
+        for (int hh = 0; hh < 2; hh++) {
+            bf16 *sp = st + (g + 8 * hh) * 104 + 8 * q + 2 * t;
+            __nv_bfloat162 gv = *reinterpret_cast<const __nv_bfloat162 *>(sp + 64);
+            float dv[2] = {__low2float(gv), __high2float(gv)}, da[2], db[2], hv[2];
+#pragma unroll
+            for (int e = 0; e < 2; e++) {
+                float x0 = acc[8 * q + 2 * hh + e] + ba[e], x1 = acc[8 * q + 4 + 2 * hh + e] + bb[e];
+                float gd = dv[e] * m[hh], s = tr_sigmoid(x0);
+                da[e] = gd * x1 * s * fmaf(x0, 1.f - s, 1.f);
+                db[e] = gd * x0 * s;
+                hv[e] = x0 * s * x1 * m[hh];  // = x0 * tr_sigmoid(x0) * x1 * m, as the forward
+            }
+            *reinterpret_cast<__nv_bfloat162 *>(sp) = __floats2bfloat162_rn(da[0], da[1]);
+            *reinterpret_cast<__nv_bfloat162 *>(sp + 32) = __floats2bfloat162_rn(db[0], db[1]);
+            *reinterpret_cast<__nv_bfloat162 *>(sp + 64) = __floats2bfloat162_rn(hv[0], hv[1]);
+        }
+    }
+    __syncwarp();
+    const int64_t ld2 = 2 * (int64_t)a.nc;
+    tw_store(a.dab, ld2, st, 104, 0, 32 * j, a.nc, rw0, a.M);
+    tw_store(a.dab + a.nc, ld2, st, 104, 1, 32 * j, a.nc, rw0, a.M);
+    tw_store(a.h, a.nc, st, 104, 2, 32 * j, a.nc, rw0, a.M);
+    __syncwarp();  // st read before the next tile's writes
+    if (j + 1 < a.tiles) tw_fetch_dh(st, a, j + 1, rw0);
+}
+
+// The block's rows into xs, LayerNormed where a.ln_w (xl written out), then the warp's 16
+// rows (of its warpgroup's 64) as wgmma A fragments (af) and their mask values (m).
+template <int KP, int NWG>
+__device__ __forceinline__ void tw_rows(const tr_args &a, bf16 *xs, int64_t pos0, uint32_t (&af)[KP / 16][4],
+                                        float (&m)[2]) {
+    constexpr int sk = KP + TS_PAD, ROWS = 64 * NWG, CONS = 128 * NWG;
+    ts_load_rows_u<KP, ROWS, CONS>(xs, a.xl, a.c, a.M, pos0);  // zeros past M and c
+    fa_commit();
+    fa_wait<0>();
+    tw_cons_sync<CONS>();
+    if (a.ln_w) {
+        tr_ln_rows<KP, ROWS, CONS>(xs, a, pos0);
+        tw_cons_sync<CONS>();
+    }
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    const bf16 *ap = xs + (16 * warp + (lane & 15)) * sk + (lane >> 4) * 8;
+#pragma unroll
+    for (int kk = 0; kk < KP / 16; kk++) ts_ldsm4(af[kk], ap + 16 * kk);
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+        int64_t p = pos0 + 16 * warp + (lane >> 2) + 8 * u;
+        m[u] = p < a.M ? (a.mask ? ld(a.mask, p) : 1.f) : 0.f;
+    }
+}
+
+// Per column tile: wait for its stage, the product (wgmma, A registers, B by descriptor;
+// the backward's dh of the tile lands meanwhile, tw_fetch_dh), the stage released, the
+// epilogue.
+template <int KP, bool BWD, int NWG>
+__device__ __forceinline__ void tw_consumer(const tr_args &a, unsigned char *sm, int64_t pos0) {
+    typedef tw_layout<KP, BWD, NWG> L;
+    uint32_t af[KP / 16][4];
+    float m[2];
+    tw_rows<KP, NWG>(a, (bf16 *)(sm + L::X), pos0, af, m);
+    const int warp = threadIdx.x >> 5;
+    const int64_t rw0 = pos0 + 16 * warp;
+    bf16 *st = (bf16 *)(sm + L::S) + warp * 16 * L::SO;
+    uint64_t *full = (uint64_t *)(sm + L::bar), *empty = full + L::ST;
+    if (BWD) tw_fetch_dh(st, a, 0, rw0);
+    for (int j = 0; j < a.tiles; j++) {
+        const int s = j % L::ST;
+        float acc[32];
+        wg_bar_wait(full + s, (j / L::ST) & 1);
+        __syncwarp();  // converged for the .aligned wgmma instructions
+        const uint64_t d = s9_desc(sm + s * L::tile, 128, KP * 16);  // LBO: next 8 k; SBO: next 8 rows
+        s9_wg_fence();
+        wg_n64_first(acc, af[0], d);
+#pragma unroll
+        for (int kk = 1; kk < KP / 16; kk++) s9_wg_n64(acc, af[kk], d + ((kk * 256) >> 4), 1);
+        s9_wg_commit();
+        wg_mma_wait<0>();
+        s9_wg_hold<32>(acc);
+        wg_bar_arrive(empty + s);  // this thread's reads of the stage are done
+        if (BWD) tw_bwd_epilogue(acc, m, a, j, st, rw0);
+        else tw_fwd_epilogue(acc, m, a, j, st, rw0);
+    }
+}
+#endif
+
+// Launched on sm_90 only (cu_trwg_applies); compiled for sm_80 it traps.
+template <int KP, bool BWD, int NWG>
+__global__ void __launch_bounds__(128 * NWG + 32, NWG == 2 ? 2 : 1) k_trwg(tr_args a, const bf16 *wg) {
+#if S9_HAVE_WGMMA
+    typedef tw_layout<KP, BWD, NWG> L;
+    extern __shared__ __align__(128) unsigned char tw_sm[];
+    if (threadIdx.x == 0) {
+        uint64_t *bar = (uint64_t *)(tw_sm + L::bar);
+        for (int s = 0; s < L::ST; s++) {
+            wg_bar_init(bar + s, 1);                 // full: the producer's arrival (+ the bytes)
+            wg_bar_init(bar + L::ST + s, L::CONS);  // empty: every consumer thread
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");  // visible to the bulk copies
+    }
+    __syncthreads();
+    if (threadIdx.x >= L::CONS) tw_producer<L>(wg, a.tiles, tw_sm);
+    else tw_consumer<KP, BWD, NWG>(a, tw_sm, (int64_t)blockIdx.x * L::ROWS);
+#else
+    __trap();
+#endif
+}
+
+int cu_trwg_applies(int KP) {
+    int dev = 0, major = 0;
+    if (KP < 16 || KP > 128) return 0;  // A fragments in registers: KP / 4 of them
+    if (cudaGetDevice(&dev) != cudaSuccess) return 0;
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) return 0;
+    return major == 9;  // wgmma: sm_90a code only
+}
+
+static int64_t g_trwg_runs = 0;  // launches so far (tests)
+extern "C" int64_t pf_cuda_transition_wg_runs(pf_backend *be) {
+    (void)be;
+    return g_trwg_runs;
+}
+extern "C" int pf_cuda_transition_wg_applies(pf_backend *be, int c) {
+    (void)be;
+    return c >= 8 && c <= 128 && cu_trwg_applies(ts_depth(c));
+}
+
+// k_trwg<K, BWD, NWG> over a's rows, 32-channel tiles (cu_tr_pack's rows: a multiple of
+// 128 packed rows, so the last tile's weight rows exist).
+template <int K, bool BWD, int NWG>
+static void tw_launch(cu_impl *c, const tr_args &a, const bf16 *wg) {
+    typedef tw_layout<K, BWD, NWG> L;
+    CU_CHECK(cudaFuncSetAttribute(k_trwg<K, BWD, NWG>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L::bytes));
+    k_trwg<K, BWD, NWG><<<(unsigned)((a.M + L::ROWS - 1) / L::ROWS), L::THREADS, L::bytes, c->stream>>>(a, wg);
+    CU_LAUNCHED();
+    g_trwg_runs++;
+}
+
+// PF_TR_WG4 (read at every launch): 0 or unset two consumer warpgroups per block, 1 four.
+template <bool BWD>
+static void tw_dispatch(cu_impl *c, const tr_args *a, const bf16 *wg, int KP) {
+    tr_args b = *a;
+    b.tiles = (a->nc + 31) / 32;
+    int wg4 = cu_env_flag("PF_TR_WG4", 0, "128 rows per block, two blocks per SM", "256 rows per block, one per SM");
+    ts_by_depth(KP, [&](auto kp) {
+        constexpr int K = decltype(kp)::value;
+        if constexpr (K <= 128) {
+            if (wg4) tw_launch<K, BWD, 4>(c, b, wg);
+            else tw_launch<K, BWD, 2>(c, b, wg);
+        } else {
+            pf_die("cu_trwg: depth %d (cu_trwg_applies: 16..128)", KP);
+        }
+    });
+}
+
+void cu_trwg_hidden(cu_impl *c, const tr_args *a, const bf16 *wg, int KP) { tw_dispatch<false>(c, a, wg, KP); }
+void cu_trwg_hidden_grad(cu_impl *c, const tr_args *a, const bf16 *wg, int KP) {
+    if (!a->dh || !a->dab || a->h != a->dh) pf_die("cu_trwg_hidden_grad: h is written over dh (form 5's contract)");
+    tw_dispatch<true>(c, a, wg, KP);
+}
