@@ -662,7 +662,8 @@ extern "C" void pf_cuda_set_attn_lnb(pf_backend *be, int on) {
     g_lnb_pipe = on != 0;
 }
 
-// PF_LNB_FWD2: 1 k_lnb_fwd_p2 (bf16, 9 to 16 heads), 0 or unset k_lnb_fwd_p; parsed at the first call.
+// PF_LNB_FWD2: 1 or unset k_lnb_fwd_p2 (bf16, 9 to 16 heads; the default since session 14), 0 k_lnb_fwd_p;
+// parsed at the first call.
 static int g_lnb_fwd2 = -1;
 static int64_t g_lnb_fwd2_runs;
 extern "C" void pf_cuda_set_lnb_fwd2(pf_backend *be, int on) {
@@ -700,7 +701,7 @@ int attn_lnb_fwd(cu_impl *c, int64_t n, int cb, int H, const pf_layernorm_p *ln,
     if (g_lnb_grid && nb > (unsigned)g_lnb_grid) nb = (unsigned)g_lnb_grid;
     int pipe = lnb_pipe_on();
     if (g_lnb_fwd2 < 0)
-        g_lnb_fwd2 = cu_env_flag("PF_LNB_FWD2", 0, "k_lnb_fwd_p, the default", "two row groups per step at 9 to 16 heads, bf16");
+        g_lnb_fwd2 = cu_env_flag("PF_LNB_FWD2", 1, "k_lnb_fwd_p", "two row groups per step at 9 to 16 heads, bf16: the default");
     int two = pipe && g_lnb_fwd2 && c->bf16 && H > 8;
     lnv_by_lpr(lpr, [&](auto L) {
         constexpr int LPR = decltype(L)::value;

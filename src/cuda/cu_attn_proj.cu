@@ -204,7 +204,7 @@ extern "C" int64_t pf_cuda_gate_rowdot_runs(pf_backend *be) {
 
 int attn_gate_bwd_ld_D(cu_impl *c, const void *dy, const void *gp, const void *o, void *og, void *dO, void *dg,
                        int64_t ldz, int64_t M, int HC, int ch, float *D, int H, int64_t L, int tr, int64_t pstride) {
-    if (g_grd < 0) g_grd = cu_env_flag("PF_GATE_ROWDOT", 0, "k_fa_rowdot apart, the default", "D from the gate's backward");
+    if (g_grd < 0) g_grd = cu_env_flag("PF_GATE_ROWDOT", 1, "k_fa_rowdot apart", "D from the gate's backward, the default");
     int npc = ch / CU_VEC;
     int64_t n = M * HC;
     // heads whole within a warp (npc a power of two <= 32: lanes of a head never straddle warps)

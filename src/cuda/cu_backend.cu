@@ -312,7 +312,7 @@ static void dropout_run(pf_backend *be, const pf_dropout *d, pf_act *y, const pf
         int cv = d->C / CU_VEC, rpb = 256 / cv;
         dim3 grid((unsigned)((d->B + rpb - 1) / rpb), (unsigned)(d->A < 65535 ? d->A : 65535));
         if (g_drop_v4 < 0)
-            g_drop_v4 = cu_env_flag("PF_DROPOUT_V4", 0, "k_dropout_apply_v, the default", "the mask in 16-byte loads");
+            g_drop_v4 = cu_env_flag("PF_DROPOUT_V4", 1, "k_dropout_apply_v's scalar mask loads", "the mask in 16-byte loads, the default");
         if (g_drop_v4)  // m: pool memory (256-byte aligned), rows of C floats, C and cc multiples of 8
             CU_DISPATCH(c, T, k_dropout_apply_v4<T><<<grid, 256, 0, c->stream>>>(*d, m, (T *)y, (const T *)x, mode, cv));
         else

@@ -921,16 +921,36 @@ int fa_sm90_forward_pipe(cu_impl *c, const fa_args *a, int b16, int nb) {
     return b16 ? s9_launch<32, 1, false, true, 3>(c, a, 0) : s9_launch<32, 1, false, false, 3>(c, a, 0);
 }
 
-// Blocks of a bias-through-the-tensor-core launch with qtile queries per block, or 0 where it
-// must refuse: a scale that is not a positive normal number, or sizes past the kernels'
-// 32-bit offsets (items, L, the natural-order bias copy H Lp^2, the rows B L HC).
-static int64_t s9b_blocks(const fa_args *a, int qtile) {
+// Rows per launch of a bias-through-the-tensor-core kernel with qtile queries per block, or 0
+// where it must refuse: a scale that is not a positive normal number, or sizes past the
+// kernels' 32-bit offsets (L, the natural-order bias copy H Lp^2, one row's positions times HC).
+// The kernels address q, k, v and the mask from the launch's first row in 32 bits, so rows
+// whose positions pass 2^31 elements go in several launches: N = 2048 with the module's
+// interleaved [q|k|v|g|o] rows (HC 640) is B L HC = 2.7e9 (session 14: until then such
+// calls fell back to k_s9_fwd_pipe).
+// PF_ATTN_FWD_PIECE_ROWS (test_cuda): at most this many rows per launch there, so that small
+// cases take s9b_run's pieces; unset or 0: no cap.
+static int64_t s9b_rows_cap(void) {
+    const char *e = getenv("PF_ATTN_FWD_PIECE_ROWS");
+    if (!e || !*e) return 0;
+    char *end;
+    long long v = strtoll(e, &end, 10);
+    if (*end || v < 0 || v > (1LL << 40)) pf_die("PF_ATTN_FWD_PIECE_ROWS=%s: expected a row count >= 0 (0: no cap)", e);
+    return v;
+}
+
+static int64_t s9b_rows(const fa_args *a, int qtile) {
     if (!(a->scale > 1e-30f) || !(a->scale < 1e30f)) return 0;
-    int64_t nqt = (a->L + qtile - 1) / qtile, n = nqt * a->B * a->H;
-    int64_t lp = (a->L + 63) & ~(int64_t)63;
-    if (n > 2147483647LL || a->L > (1 << 24) || a->H * lp * lp > 2147483647LL || a->B * a->L * a->HC > 2147483647LL)
-        return 0;
-    return n;
+    const int64_t lim = 2147483647LL, lp = (a->L + 63) & ~(int64_t)63, nqt = (a->L + qtile - 1) / qtile;
+    if (a->L > (1 << 24) || a->H * lp * lp > lim || a->rstride < 0 || a->pstride < 0) return 0;
+    const int64_t row1 = ((a->L - 1) * a->pstride + 1) * a->HC;  // one row's reach (elements)
+    if (row1 > lim) return 0;
+    // nb rows reach ((nb - 1) rstride + (L - 1) pstride + 1) HC elements; the grid nqt nb H blocks
+    int64_t nb = a->rstride > 0 ? 1 + (lim - row1) / (a->rstride * a->HC) : a->B;
+    nb = nb < lim / (nqt * a->H) ? nb : lim / (nqt * a->H);
+    const int64_t cap = s9b_rows_cap();
+    if (cap > 0 && cap < nb) nb = cap;
+    return nb < a->B ? nb : a->B;
 }
 
 // k_s9_fwd_bmma<CH, 4> (128 registers: 4 blocks per SM) after the bias copy in natural key
@@ -938,10 +958,12 @@ static int64_t s9b_blocks(const fa_args *a, int qtile) {
 // scale; 32-bit offsets as s9_launch), nothing launched.
 // The launch of a bias-through-the-tensor-core kernel (128 threads, qtile queries per block,
 // smem bytes of dynamic shared memory) on the natural-order bias copy; attr_set: the
-// kernel's own flag (its shared-memory attribute is set once per process).
+// kernel's own flag (its shared-memory attribute is set once per process). Rows in pieces of
+// s9b_rows (one launch unless the rows pass 2^31 elements): q, k, v, out_o, the mask and lse
+// from the piece's first row; the rows are independent, so the same bits as one launch.
 static int s9b_run(cu_impl *c, const fa_args *a, void (*kernel)(fa_args), int qtile, size_t smem, int *attr_set) {
-    int64_t n = s9b_blocks(a, qtile);
-    if (!n) return 1;
+    const int64_t rows = s9b_rows(a, qtile), nqt = (a->L + qtile - 1) / qtile;
+    if (rows < 1) return 1;
     if (!*attr_set) {
         if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) {
             (void)cudaGetLastError();
@@ -951,8 +973,19 @@ static int s9b_run(cu_impl *c, const fa_args *a, void (*kernel)(fa_args), int qt
     }
     fa_args b = *a;
     if (!(b.biasT16 = s9_bias16_copy(c, a, 1))) return 1;
-    kernel<<<(unsigned)n, 128, smem, c->stream>>>(b);
-    CU_LAUNCHED();
+    for (int64_t r0 = 0; r0 < a->B; r0 += rows) {
+        const int64_t pos = r0 * a->rstride, el = pos * a->HC;  // the piece's first position, element
+        fa_args p = b;
+        p.B = a->B - r0 < rows ? a->B - r0 : rows;
+        p.q = (const bf16 *)a->q + el;
+        p.k = (const bf16 *)a->k + el;
+        p.v = (const bf16 *)a->v + el;
+        p.out_o = (bf16 *)a->out_o + el;
+        p.mask = a->mask ? (const void *)((const bf16 *)a->mask + pos) : NULL;
+        p.lse = a->lse + r0 * a->H * a->L;
+        kernel<<<(unsigned)(nqt * p.B * a->H), 128, smem, c->stream>>>(p);
+        CU_LAUNCHED();
+    }
     return 0;
 }
 

@@ -75,8 +75,8 @@ __global__ void __launch_bounds__(RP_THREADS) k_reduce_parts_s(int nb, int K, in
 int cu_reduce_parts(cu_impl *c, int nb, int K, int C, const float *part, float *o0, float *o1, float *o2,
                     const float *scale) {
     if (g_rp < 0)
-        g_rp = cu_env_flag("PF_REDUCE_STAGED", 0, "one thread per output, the default",
-                           "staged through shared memory, the same bits");
+        g_rp = cu_env_flag("PF_REDUCE_STAGED", 1, "one thread per output",
+                           "staged through shared memory, the same bits: the default");
     if (!g_rp || nb <= 0 || K * C <= 0) return 0;
     unsigned blocks = (unsigned)((K * C + RP_COLS - 1) / RP_COLS);
     if (scale) k_reduce_parts_s<true><<<blocks, RP_THREADS, 0, c->stream>>>(nb, K, C, g_rp_rows, part, o0, o1, o2, *scale);
@@ -133,7 +133,7 @@ __global__ void __launch_bounds__(BT_THREADS) k_bias_T_tile(const T *zb, float *
 }
 
 int cu_bias_T_tiled(cu_impl *c, const void *zb, float *biasT, int64_t L, int H, int tr) {
-    if (g_bt < 0) g_bt = cu_env_flag("PF_BIAS_T", 0, "k_bias_T, the default", "tiles through shared memory, the same values");
+    if (g_bt < 0) g_bt = cu_env_flag("PF_BIAS_T", 1, "k_bias_T", "tiles through shared memory, the same values: the default");
     int lh = 0;
     while ((1 << lh) < H) lh++;
     if (!g_bt || H < 1 || H > BT_W || (1 << lh) != H || L <= 0) return 0;  // other head counts: k_bias_T

@@ -570,9 +570,11 @@ static int tr_smem_bwd2(int KP, int hout) {
 // The forward's n-tiles by form and depth: forms 3, 4 NT 4; else (1, 2, 5) 8 up to depth 128, 4 at 256.
 static int tr_nt_fwd_form(int form, int KP) { return form == 3 || form == 4 ? 4 : tr_nt_fwd(KP); }
 
-#define TR_HID_DEFAULT 5  // the fastest measured (H200, session 12): see docs/CUDA.md
+// the fastest measured: 6 (H200, session 14, bench_cuda_ops transition f+b: 2.62 / 7.28 / 28.96 ms
+// with 5 -> 2.39 / 6.69 / 26.70 with 6 at N = 512 / 1024 / 2048); see docs/CUDA.md
+#define TR_HID_DEFAULT 6
 static int g_tr_hid = 0, g_tr_hid_grid = 0;  // the kernels' form (0: PF_TR_HID at the next call); tests' grid cap
-// PF_TR_HID: 1 (k_tr_hidden, k_tr_hidden_grad: the former default), 2 or unset
+// PF_TR_HID (unset: TR_HID_DEFAULT): 1 (k_tr_hidden, k_tr_hidden_grad: the first kernels), 2
 // (k_tr_hidden2, k_tr_hidden_grad2: persistent, pair-packed tiles; the same bits), 3 (2
 // with 32-channel forward tiles, three blocks per SM), 4 (k_tr_hidden3: the forward
 // software-pipelined, 32-channel tiles; the backward of 2), 5 (2 whose backward's grad
@@ -585,7 +587,7 @@ static int tr_hid_form(void) {
         const char *e = getenv("PF_TR_HID");
         if (!e || !*e) g_tr_hid = TR_HID_DEFAULT;
         else if (e[0] >= '1' && e[0] <= '7' && !e[1]) g_tr_hid = e[0] - '0';
-        else pf_die("PF_TR_HID=%s: expected 1 (k_tr_hidden), 2 (k_tr_hidden2, persistent: the default, the same "
+        else pf_die("PF_TR_HID=%s: expected 1 (k_tr_hidden), 2 (k_tr_hidden2, persistent, the same "
                     "bits), 3 (k_tr_hidden2 with 32-channel forward tiles), 4 (k_tr_hidden3, pipelined) or 5 (2 "
                     "with h written by the backward's grad kernel, no recompute), 6 (5 on Hopper wgmma, sm_90 and "
                     "c <= 128) or 7 (6's forward, 5's backward)", e);
