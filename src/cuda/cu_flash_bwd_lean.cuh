@@ -59,7 +59,9 @@
 //   profile: that product ~16% of the stall samples, mostly waiting on its ldmatrix).
 // - BWL_IP: p and dS of 16 queries, then their dv and dk products, 4 times (bwl_step), so
 //   the exp / dS work of the next 16 queries sits beside those products.
-// IL and IP move work, not arithmetic: each accumulator sums in the same order, the same bits.
+// - BWL_IC: the next position's copies issued after this step's S^T / dP^T products (while
+//   they run) instead of before them: their address work is the step's other independent part.
+// IL, IP and IC move work, not arithmetic: each accumulator sums in the same order, the same bits.
 #ifndef PF_CU_FLASH_BWD_LEAN_CUH
 #define PF_CU_FLASH_BWD_LEAN_CUH
 #include "cu_flash_bwd.cuh"
@@ -75,6 +77,7 @@
 #define BWL_BM 128
 #define BWL_IL 256
 #define BWL_IP 512
+#define BWL_IC 1024
 // BWL_BP's global copy: keys padded to BWL_KPAD (any key tile, 16 NW <= 128), queries to BW_T
 #define BWL_KPAD 128
 // BWL_BP's fp32 tile stride (floats): 320 bytes = 64 mod 128, so the rows g and g + 1 of
@@ -776,11 +779,12 @@ __device__ __forceinline__ void bwl_dq_running(const fa_args &a, const bwl_pos &
 // KT / 16 dependent mma (each accumulator sums its keys in order), the S^T / dP^T
 // products 16 independent pairs; issued alternately, the chains' latency is covered by
 // independent work of the same warp. The same products, the same order per accumulator.
-template <int CH, int KT, int NJ, int LK, int LDS, bool SW>
+// ND0: the dq units (keys 16 k .. 16 k + 15) issued here, k < ND0 (the rest: bwl_step).
+template <int CH, int KT, int NJ, int LK, int LDS, bool SW, int ND0 = KT / 16>
 __device__ __forceinline__ void bwl_sdp_il(float (*s)[4], float (*dp)[4], uint32_t aK, uint32_t aK1, uint32_t aV,
                                            uint32_t aV1, uint32_t q, uint32_t q1, uint32_t o, uint32_t o1,
                                            float (*dqa)[4], uint32_t ds, uint32_t kq) {
-    constexpr int KS = CH / 16, NU = 2 * KS * 4, ND = KT / 16;  // S / dP units (one ldmatrix, 2 mma), dq units
+    constexpr int KS = CH / 16, NU = 2 * KS * 4, ND = ND0;  // S / dP units (one ldmatrix, 2 mma), dq units
     static_assert(!SW || KS <= 2, "two k steps");
     uint32_t fa[2][KS][4];
 #pragma unroll
@@ -812,10 +816,12 @@ __device__ __forceinline__ void bwl_sdp_il(float (*s)[4], float (*dp)[4], uint32
 // BWL_IP (bwl_ip): p and dS of 16 queries, then their dv and dk products (bwl_mma_rs_kk),
 // 4 times: the exp / dS work of the next 16 queries beside the products of these. Each
 // dv, dk accumulator still sums its queries in order: the same bits.
-template <int CH, int NW, bool BB, int OPT>
+// mid: called after the S^T / dP^T products are issued (BWL_IC: the next position's copies;
+// with IL, the second half of the dq product after them: in the 4 blocks of IP, else at once).
+template <int CH, int NW, bool BB, int OPT, typename F>
 __device__ __forceinline__ void bwl_step(const bwl_addr &d, const bwl_pos &p, int b, const float *mk2, float sc2,
-                                         uint32_t ia, float (*dk)[4], float (*dv)[4], float (*dqa)[4] = nullptr,
-                                         uint32_t ds = 0, uint32_t kq = 0) {
+                                         uint32_t ia, float (*dk)[4], float (*dv)[4], F &&mid,
+                                         float (*dqa)[4] = nullptr, uint32_t ds = 0, uint32_t kq = 0) {
     typedef bwl_lay<CH, NW, BB, bwl_ldb<BB, OPT>(), bwl_lk<CH, OPT>()> Ly;
     constexpr int LK = Ly::LK, LDS = BW_T + 8, LDB = bwl_ldb<BB, OPT>();
     constexpr bool SW = bwl_sw<CH, OPT>(), X4 = (OPT & BWL_X4) != 0, BP = (OPT & BWL_BP) != 0, LP = (OPT & BWL_LP) != 0;
@@ -828,14 +834,19 @@ __device__ __forceinline__ void bwl_step(const bwl_addr &d, const bwl_pos &p, in
     if (BM) bwl_bias_mma(s, d.bM + b * Ly::BB_, ia);  // issued first: off the S^T chain's end
     const uint32_t q = d.sQ + b * Ly::QB, q1 = d.sQ1 + b * Ly::QB, ko = p.kb * Ly::KB, vo = p.vb * Ly::KB;
     constexpr uint32_t VK = Ly::V0 - Ly::K0, OQ = Ly::O0 - Ly::Q0;
-    if constexpr ((OPT & BWL_IL) != 0) {
-        constexpr int NJ = 4 * (CH / 8) / NW;
-        bwl_sdp_il<CH, 16 * NW, NJ, LK, LDS, SW>(s, dp, d.sK + ko, d.sK1 + ko, d.sV + vo, d.sK1 + VK + vo, q, q1,
-                                                 q + OQ, q1 + OQ, dqa, ds, kq);
+    constexpr int NJ = 4 * (CH / 8) / NW, ND = NW, ND0 = (OPT & BWL_IC) ? ND / 2 : ND;  // dq units, before mid
+    constexpr bool IL = (OPT & BWL_IL) != 0;
+    if constexpr (IL) {
+        bwl_sdp_il<CH, 16 * NW, NJ, LK, LDS, SW, ND0>(s, dp, d.sK + ko, d.sK1 + ko, d.sV + vo, d.sK1 + VK + vo, q,
+                                                      q1, q + OQ, q1 + OQ, dqa, ds, kq);
     } else {
         bwl_mma_ss8<CH, LK, SW>(s, d.sK + ko, d.sK1 + ko, q, q1);                  // S^T (keys x queries)
         bwl_mma_ss8<CH, LK, SW>(dp, d.sV + vo, d.sK1 + VK + vo, q + OQ, q1 + OQ);  // dP^T
     }
+    mid();
+    if (IL && !bwl_ip<OPT>())
+#pragma unroll
+        for (int k = ND0; k < ND; k++) bwl_dq_mma_kk<NJ, LK, LDS>(dqa, ds, kq, k);
     const uint32_t l = d.lL + b * Ly::LB, ws = d.wS + b * Ly::SB, bias = d.bB + b * Ly::BB_;
     const uint32_t tq = d.tQ + b * Ly::QB, tq2 = d.tQ2 + b * Ly::QB;
     if constexpr (bwl_ip<OPT>()) {
@@ -852,6 +863,10 @@ __device__ __forceinline__ void bwl_step(const bwl_addr &d, const bwl_pos &p, in
                     bwl_sts_u32(ws + (8 * u * LDS + 8 * j) * 2, fa_pack2(dp[j][2 * u], dp[j][2 * u + 1]));
             bwl_mma_rs_kk<CH / 8, LK, X4, SW>(dv, s, tq + OQ, tq2 + OQ, kk);
             bwl_mma_rs_kk<CH / 8, LK, X4, SW>(dk, dp, tq, tq2, kk);
+            if (IL)  // the dq units left after mid, spread over the 4 blocks
+#pragma unroll
+                for (int k = ND0 + kk * (ND - ND0) / 4; k < ND0 + (kk + 1) * (ND - ND0) / 4; k++)
+                    bwl_dq_mma_kk<NJ, LK, LDS>(dqa, ds, kq, k);
         }
         return;
     }
@@ -911,9 +926,16 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_lean(fa_args a, float *dq_s
         const bwl_pos p = cur;
         fa_wait<0>();
         __syncthreads();
-        bwl_next(cur, (int)a.B, nkt, nqt, nitems);
-        if (OPT & BWL_CP) bwl_src_next<CH, NW, BB>(a, cur, nitems, src);
-        bwl_issue<CH, NW, BB, OPT>(a, cur, src, nitems, b ^ 1, d, bw_sm);
+        auto advance = [&]() {  // the next position, its copies into buffer b ^ 1
+            bwl_next(cur, (int)a.B, nkt, nqt, nitems);
+            if (OPT & BWL_CP) bwl_src_next<CH, NW, BB>(a, cur, nitems, src);
+            bwl_issue<CH, NW, BB, OPT>(a, cur, src, nitems, b ^ 1, d, bw_sm);
+        };
+        constexpr bool IC = (OPT & BWL_IC) != 0;
+        if (!IC) advance();
+        auto mid = [&]() {
+            if (IC) advance();
+        };
         if (pending && !IL) {
             // the deferred dq product of the pending step (dS in buffer b ^ 1)
             bwl_dq_mma<KT, NJ, LK, LDS>(dqp, d.dS + (b ^ 1) * Ly::SB, d.dK + pend.kb * Ly::KB);
@@ -934,7 +956,7 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_lean(fa_args a, float *dq_s
         if (IL) {
             // the pending step's dq product inside this step (bwl_sdp_il), then its store;
             // with one query tile the running dq is that product (bwl_dq_running copied it before)
-            bwl_step<CH, NW, BB, OPT>(d, p, b, mk2, sc2, ia, dk, dv, dqp, d.dS + (b ^ 1) * Ly::SB,
+            bwl_step<CH, NW, BB, OPT>(d, p, b, mk2, sc2, ia, dk, dv, mid, dqp, d.dS + (b ^ 1) * Ly::SB,
                                       d.dK + pend.kb * Ly::KB);
             if (pending)
                 bwl_dq_store<CH, NJ, ST>(a, pend, pend.kt == nkt - 1, dq_slots, d.sq, d.sq4, st16, stage, d.qg, qm,
@@ -945,7 +967,7 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_lean(fa_args a, float *dq_s
 #pragma unroll
                     for (int e = 0; e < 4; e++) dqn[j][e] = dqp[j][e];
         } else {
-            bwl_step<CH, NW, BB, OPT>(d, p, b, mk2, sc2, ia, dk, dv);
+            bwl_step<CH, NW, BB, OPT>(d, p, b, mk2, sc2, ia, dk, dv, mid);
         }
 #pragma unroll
         for (int j = 0; j < NJ; j++)

@@ -451,9 +451,10 @@ static void attn_fwd_env_check(const char *label, const char *env, const pf_attn
 // The one-pass backward's bias and lse / D tiles in the fragments' order (env PF_ATTN_BWD_BP=1,
 // cu_flash_bwd_lean.cuh's BWL_BP | BWL_LP; bf16 bias copies where L % 8 == 0), and its staged
 // outputs with swizzled tiles (PF_ATTN_BWD_CO=1: BWL_ST | BWL_SW), and its steps with more
-// independent work per warp (PF_ATTN_BWD_IL=1, il, ip: BWL_IL, BWL_IP) must give the same dx
-// and dz bits as the default (env = 0): both runs from the same input gradients. on: the
-// value tried. Parameter gradients accumulate further (not checked after this).
+// independent work per warp (PF_ATTN_BWD_IL=1, il, ip, il.ip.ic, ic: BWL_IL, BWL_IP, BWL_IC)
+// must give the same dx and dz bits as the default (env = 0): both runs from the same input
+// gradients. on: the value tried. Parameter gradients accumulate further (not checked after
+// this).
 static void attn_bwd_env_same_bits(const char *env, const char *on, const char *label, const pf_attn_dims *d,
                                    const pf_attn_p *Pd, pf_attn_p *Gd, const void *mdv, void *gs, void *gw,
                                    const hbuf *dout, int64_t nx, int64_t nz, uint64_t seed) {
@@ -632,8 +633,8 @@ static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_d
                            want_dz ? nz : 0, seed + 14);
     attn_bwd_env_same_bits("PF_ATTN_BWD_CO", "1", label, &d, &Pd, &Gd, mdv, m.gs, m.gw, &dout, nx,
                            want_dz ? nz : 0, seed + 15);
-    static const char *const il_on[] = {"1", "il", "ip"};
-    for (int k = 0; k < 3; k++)
+    static const char *const il_on[] = {"1", "il", "ip", "il.ip.ic", "ic"};
+    for (int k = 0; k < 5; k++)
         attn_bwd_env_same_bits("PF_ATTN_BWD_IL", il_on[k], label, &d, &Pd, &Gd, mdv, m.gs, m.gw, &dout, nx,
                                want_dz ? nz : 0, seed + 17 + (uint64_t)k);
     attn_bwd_bm_check(label, &t, mg);
