@@ -275,7 +275,7 @@ static void tb_launch_k(cu_impl *c, const ts_args &a, int KP, int bytes, int sid
 // blocks per SM fit at c_z = 128 with CT = 32 (89 KB each).
 int cu_tm_side_grad_fused(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg,
                           const void *zl, const void *mask, const void *dS, void *tpg) {
-    int grid, sides2 = ts_sides_form(&grid) == 2;  // PF_TRIMUL_SIDES
+    int grid, sides2 = ts_sides_form(&grid) >= 2;  // PF_TRIMUL_SIDES (3: the forward's wgmma; k_tm_side_grad2 here)
     int NT = C <= 16 ? 2 : 4, KP = ts_depth(c_z), bytes = tb_smem_bytes(KP, NT, sides2 ? 2 : 1);
     if (!ts_applies(c, M, c_z, C, zl, bytes)) return 0;
     size_t mark = cu_pool_mark(c);
