@@ -301,8 +301,8 @@ static int g_sides_grid = 0;  // tests: k_tm_sides2's blocks at most (0: one wav
 
 // PF_TRIMUL_SIDES: 1 (k_tm_sides), 2 or unset (k_tm_sides2, the same bits; the default since
 // session 11: trimul f+b 8.256 -> 7.912 ms at N = 1024, bench_cuda_ops), 3 (the forward
-// sides by k_tm_sides_wg where it applies: sm_90, c_z <= 128; else, and the backward,
-// form 2's kernels);
+// sides by k_tm_sides_wg where it applies: sm_90, c_z <= 128; else, and the backward's
+// side gradient, form 2's kernels), 4 (3 and the side gradient by k_tm_sides_wg too);
 // process-wide, parsed at the first fused sides call (A/B runs; tests set it).
 static int g_sides_form = 0;
 int ts_sides_form(int *grid) {
@@ -312,16 +312,17 @@ int ts_sides_form(int *grid) {
         if (e && !strcmp(e, "1")) g_sides_form = 1;
         else if (!e || !*e || !strcmp(e, "2")) g_sides_form = 2;
         else if (!strcmp(e, "3")) g_sides_form = 3;
+        else if (!strcmp(e, "4")) g_sides_form = 4;
         else
             pf_die("PF_TRIMUL_SIDES=%s: expected 1 (k_tm_sides), 2 (k_tm_sides2, the same bits: the default) or 3 "
-                   "(k_tm_sides_wg, Hopper wgmma, forward sides)",
+                   "(k_tm_sides_wg, Hopper wgmma, forward sides) or 4 (3 and the side gradient)",
                    e);
     }
     return g_sides_form;
 }
 extern "C" void pf_cuda_set_trimul_sides(pf_backend *be, int form, int blocks) {
     (void)be;
-    g_sides_form = form >= 1 && form <= 3 ? form : 0;  // 0: PF_TRIMUL_SIDES / the default again
+    g_sides_form = form >= 1 && form <= 4 ? form : 0;  // 0: PF_TRIMUL_SIDES / the default again
     g_sides_grid = blocks > 0 ? blocks : 0;
 }
 
@@ -333,11 +334,11 @@ static void ts_launch_k(cu_impl *c, const ts_args &a, int KP, int bytes, int sid
     });
 }
 
-// PF_TRIMUL_SIDES=3: k_tm_sides_wg (cu_trimul_side_wg.cu) where it applies; 0 where not.
+// PF_TRIMUL_SIDES=3, 4: k_tm_sides_wg (cu_trimul_side_wg.cu) where it applies; 0 where not.
 static int ts_sides_wg(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *const lin[2][2], const void *zl,
                        const void *mask, void *A, void *B) {
     int KP = ts_depth(c_z);
-    if (!ts_wg_applies(KP) || !ts_applies(c, M, c_z, C, zl, ts_wg_smem_bytes(KP))) return 0;
+    if (!ts_wg_applies(KP) || !ts_applies(c, M, c_z, C, zl, ts_wg_smem_bytes(KP, 0))) return 0;
     size_t mark = cu_pool_mark(c);
     ts_args a;
     memset(&a, 0, sizeof a);
@@ -345,7 +346,7 @@ static int ts_sides_wg(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p 
     a.zl = (const bf16 *)zl, a.mask = (const bf16 *)mask, a.M = M;
     a.out[0] = (bf16 *)A, a.out[1] = (bf16 *)(B ? B : A);
     a.vec = M % 8 == 0 && !((uintptr_t)A & 15) && !(B && ((uintptr_t)B & 15));
-    ts_wg_launch(c, &a, KP);
+    ts_wg_launch(c, &a, KP, 0);
     cu_pool_release(c, mark);
     c->trimul_fused_runs++;
     return 1;
@@ -357,7 +358,7 @@ int cu_tm_sides_fused(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *
     int grid, form = ts_sides_form(&grid), sides2 = form >= 2;
     const pf_linear_p *const lin[2][2] = {{ap, ag}, {bp, bg}};
     if (bp && !B) return 0;
-    if (form == 3 && ts_sides_wg(c, M, c_z, C, lin, zl, mask, A, B)) return 1;
+    if (form >= 3 && ts_sides_wg(c, M, c_z, C, lin, zl, mask, A, B)) return 1;
     int NT = C <= 16 ? 2 : C <= 32 ? 4 : 8, KP = ts_depth(c_z), bytes = ts_smem_bytes(KP, NT, sides2 ? 2 : 1);
     if (!ts_applies(c, M, c_z, C, zl, bytes) || (bp && !B)) return 0;
     size_t mark = cu_pool_mark(c);
