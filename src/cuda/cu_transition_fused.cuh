@@ -6,6 +6,7 @@
 #define PF_CU_TRANSITION_FUSED_CUH
 #include "cu_transition.cuh"
 #include "cu_trimul_side.cuh"
+#include "cu_wg_ring.cuh"
 
 struct tr_args {
     const bf16 *xl;     // (M, c) LayerNormed rows, or x when ln_w is set
@@ -71,11 +72,7 @@ __device__ __forceinline__ void tr_ln_rows(bf16 *xs, const tr_args &a, int64_t p
 
 // ---- PF_TR_HID=6, 7: Hopper wgmma (cu_transition_wg.cu) ------------------------------
 // Weight rows (form 2's order: per 16 rows W_a of 8 channels, then W_b of them) in
-// wgmma's K-major core-matrix layout: element (row r, k) at trwg_off(r, k, KP), 8 x 8
-// blocks of 128 contiguous bytes, [r / 8][k / 8][r % 8][k % 8].
-__host__ __device__ __forceinline__ int64_t trwg_off(int64_t r, int k, int KP) {
-    return (r >> 3) * (8 * KP) + (k >> 3) * 64 + (r & 7) * 8 + (k & 7);
-}
+// wgmma's K-major core-matrix layout, trwg_off (cu_wg_ring.cuh).
 // Whether cu_trwg_hidden runs on this device and depth: sm_90 (wgmma), KP 16..128.
 int cu_trwg_applies(int KP);
 // h (a.M, a.nc) of tr_args a (forward fields; a.w, a.tiles unused) from wg, the weights

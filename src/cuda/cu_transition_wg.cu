@@ -27,7 +27,7 @@
 // mma.sync's); within the transition's bf16 tolerance (test_cuda's CPU comparisons). The
 // backward's h is the forward's (the same products, the same expression).
 #include "cu_transition_fused.cuh"
-#include "cu_flash_sm90.cuh"
+#include "cu_wg_ring.cuh"
 #include "cu_env.cuh"
 #include "cuda_backend.h"
 
@@ -56,34 +56,6 @@ struct tw_layout {
 };
 
 #if S9_HAVE_WGMMA
-// The stage's transaction bytes announced with the producer's arrival (full: count 1).
-__device__ __forceinline__ void tw_expect(uint64_t *b, uint32_t bytes) {
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(fa_smem(b)), "r"(bytes) : "memory");
-}
-// bytes (a multiple of 16, both addresses 16-byte aligned) global -> shared by the bulk-copy
-// (TMA) engine, counted on the mbarrier b.
-__device__ __forceinline__ void tw_bulk_g2s(void *dst, const void *src, uint32_t bytes, uint64_t *b) {
-    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n"
-                 ::"r"(fa_smem(dst)), "l"(src), "r"(bytes), "r"(fa_smem(b))
-                 : "memory");
-}
-// The consumers' barrier (the producer warp does not take part).
-template <int CONS>
-__device__ __forceinline__ void tw_cons_sync() { asm volatile("bar.sync 1, %0;\n" ::"n"(CONS) : "memory"); }
-
-template <typename L>
-__device__ __forceinline__ void tw_producer(const bf16 *wg, int tiles, unsigned char *sm) {
-    constexpr int KP = L::depth;
-    if ((threadIdx.x & 31) != 0) return;
-    uint64_t *full = (uint64_t *)(sm + L::bar), *empty = full + L::ST;
-    for (int j = 0; j < tiles; j++) {
-        int s = j % L::ST;
-        if (j >= L::ST) wg_bar_wait(empty + s, (j / L::ST - 1) & 1);  // tile j - ST's readers done
-        tw_expect(full + s, (uint32_t)L::tile);
-        tw_bulk_g2s(sm + s * L::tile, wg + (int64_t)j * TW_TN * KP, (uint32_t)L::tile, full + s);
-    }
-}
-
 // Segment seg (32 channels at columns 32 seg of st (16, so)) of the warp's 16 rows (the
 // first rw0) into out (row stride ldo) at columns cbase..: 16-byte runs below nlim.
 __device__ __forceinline__ void tw_store(bf16 *out, int64_t ldo, const bf16 *st, int so, int seg, int cbase,
@@ -256,15 +228,7 @@ __global__ void __launch_bounds__(128 * NWG + 32, NWG == 2 ? 2 : 1) k_trwg(tr_ar
 #if S9_HAVE_WGMMA
     typedef tw_layout<KP, BWD, NWG> L;
     extern __shared__ __align__(128) unsigned char tw_sm[];
-    if (threadIdx.x == 0) {
-        uint64_t *bar = (uint64_t *)(tw_sm + L::bar);
-        for (int s = 0; s < L::ST; s++) {
-            wg_bar_init(bar + s, 1);                 // full: the producer's arrival (+ the bytes)
-            wg_bar_init(bar + L::ST + s, L::CONS);  // empty: every consumer thread
-        }
-        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");  // visible to the bulk copies
-    }
-    __syncthreads();
+    tw_ring_init<L>(tw_sm);
     if (threadIdx.x >= L::CONS) tw_producer<L>(wg, a.tiles, tw_sm);
     else tw_consumer<KP, BWD, NWG>(a, tw_sm, (int64_t)blockIdx.x * L::ROWS);
 #else

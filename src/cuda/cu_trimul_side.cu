@@ -14,6 +14,7 @@
 // unfused path); PF_TRIMUL_FUSED=0 or pf_cuda_set_trimul_fused(be, 0) turns it off.
 // PF_TRIMUL_SIDES=2 takes k_tm_sides2 below instead (the same bits).
 #include "cu_trimul_side.cuh"
+#include "cu_wg_ring.cuh"
 #include "cuda_backend.h"
 
 // The gate in registers, the tile channel-major into st (CT, TS_BM + TS_PAD).
@@ -229,7 +230,8 @@ __global__ void __launch_bounds__(TS_THREADS, (NT == 8 || KP > 128) ? 2 : 3) k_t
 // The packed weight (tiles, 2 CT, KP) in bf16 (the rounding of cu_weight's copies)
 // with zeros past c_z and past C, and the packed bias (tiles, 2 CT) when any side has one.
 // Rows of a tile: form 0 [W_p ch 0, W_g ch 0, W_p ch 1, ...]; form 1 per 16 rows
-// [W_p ch 8q .. 8q + 7, W_g ch 8q .. 8q + 7] (k_tm_sides2).
+// [W_p ch 8q .. 8q + 7, W_g ch 8q .. 8q + 7] (k_tm_sides2); form 2 form 1's rows in
+// wgmma's core-matrix layout (trwg_off; k_tm_sides_wg, 64-row tiles).
 struct ts_pack {
     const float *w[2][2], *b[2][2];  // [side][p, g]
     bf16 *wout;
@@ -246,7 +248,7 @@ __global__ void k_tm_pack(ts_pack q) {
         int in = ch < q.C;
         const float *w = side ? (pg ? q.w[1][1] : q.w[1][0]) : (pg ? q.w[0][1] : q.w[0][0]);  // no local copy of q
         const float *b = side ? (pg ? q.b[1][1] : q.b[1][0]) : (pg ? q.b[0][1] : q.b[0][0]);
-        q.wout[i] = __float2bfloat16(in && k < q.c_z ? w[(int64_t)ch * q.c_z + k] : 0.f);
+        q.wout[q.form == 2 ? trwg_off(r, k, q.KP) : i] = __float2bfloat16(in && k < q.c_z ? w[(int64_t)ch * q.c_z + k] : 0.f);
         if (q.bout && k == 0) q.bout[r] = in && b ? b[ch] : 0.f;
     }
 }
@@ -298,7 +300,9 @@ void ts_pack_weights(cu_impl *c, int c_z, int C, int CT, int KP, int sides, cons
 static int g_sides_grid = 0;  // tests: k_tm_sides2's blocks at most (0: one wave)
 
 // PF_TRIMUL_SIDES: 1 (k_tm_sides), 2 or unset (k_tm_sides2, the same bits; the default since
-// session 11: trimul f+b 8.256 -> 7.912 ms at N = 1024, bench_cuda_ops);
+// session 11: trimul f+b 8.256 -> 7.912 ms at N = 1024, bench_cuda_ops), 3 (the forward
+// sides by k_tm_sides_wg where it applies: sm_90, c_z <= 128; else, and the backward's
+// side gradient, form 2's kernels), 4 (3 and the side gradient by k_tm_sides_wg too);
 // process-wide, parsed at the first fused sides call (A/B runs; tests set it).
 static int g_sides_form = 0;
 int ts_sides_form(int *grid) {
@@ -307,13 +311,18 @@ int ts_sides_form(int *grid) {
         const char *e = getenv("PF_TRIMUL_SIDES");
         if (e && !strcmp(e, "1")) g_sides_form = 1;
         else if (!e || !*e || !strcmp(e, "2")) g_sides_form = 2;
-        else pf_die("PF_TRIMUL_SIDES=%s: expected 1 (k_tm_sides) or 2 (k_tm_sides2, the same bits: the default)", e);
+        else if (!strcmp(e, "3")) g_sides_form = 3;
+        else if (!strcmp(e, "4")) g_sides_form = 4;
+        else
+            pf_die("PF_TRIMUL_SIDES=%s: expected 1 (k_tm_sides), 2 (k_tm_sides2, the same bits: the default) or 3 "
+                   "(k_tm_sides_wg, Hopper wgmma, forward sides) or 4 (3 and the side gradient)",
+                   e);
     }
     return g_sides_form;
 }
 extern "C" void pf_cuda_set_trimul_sides(pf_backend *be, int form, int blocks) {
     (void)be;
-    g_sides_form = form == 1 || form == 2 ? form : 0;  // 0: PF_TRIMUL_SIDES / the default again
+    g_sides_form = form >= 1 && form <= 4 ? form : 0;  // 0: PF_TRIMUL_SIDES / the default again
     g_sides_grid = blocks > 0 ? blocks : 0;
 }
 
@@ -325,17 +334,37 @@ static void ts_launch_k(cu_impl *c, const ts_args &a, int KP, int bytes, int sid
     });
 }
 
+// PF_TRIMUL_SIDES=3, 4: k_tm_sides_wg (cu_trimul_side_wg.cu) where it applies; 0 where not.
+static int ts_sides_wg(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *const lin[2][2], const void *zl,
+                       const void *mask, void *A, void *B) {
+    int KP = ts_depth(c_z);
+    if (!ts_wg_applies(KP) || !ts_applies(c, M, c_z, C, zl, ts_wg_smem_bytes(KP, 0))) return 0;
+    size_t mark = cu_pool_mark(c);
+    ts_args a;
+    memset(&a, 0, sizeof a);
+    ts_pack_weights(c, c_z, C, 32, KP, lin[1][0] ? 2 : 1, lin, 2, &a);
+    a.zl = (const bf16 *)zl, a.mask = (const bf16 *)mask, a.M = M;
+    a.out[0] = (bf16 *)A, a.out[1] = (bf16 *)(B ? B : A);
+    a.vec = M % 8 == 0 && !((uintptr_t)A & 15) && !(B && ((uintptr_t)B & 15));
+    ts_wg_launch(c, &a, KP, 0);
+    cu_pool_release(c, mark);
+    c->trimul_fused_runs++;
+    return 1;
+}
+
 int cu_tm_sides_fused(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *ap, const pf_linear_p *ag,
                       const pf_linear_p *bp, const pf_linear_p *bg, const void *zl, const void *mask, void *A,
                       void *B) {
-    int grid, sides2 = ts_sides_form(&grid) == 2;
+    int grid, form = ts_sides_form(&grid), sides2 = form >= 2;
+    const pf_linear_p *const lin[2][2] = {{ap, ag}, {bp, bg}};
+    if (bp && !B) return 0;
+    if (form >= 3 && ts_sides_wg(c, M, c_z, C, lin, zl, mask, A, B)) return 1;
     int NT = C <= 16 ? 2 : C <= 32 ? 4 : 8, KP = ts_depth(c_z), bytes = ts_smem_bytes(KP, NT, sides2 ? 2 : 1);
     if (!ts_applies(c, M, c_z, C, zl, bytes) || (bp && !B)) return 0;
     size_t mark = cu_pool_mark(c);
-    const pf_linear_p *const lin[2][2] = {{ap, ag}, {bp, bg}};
     ts_args a;
     memset(&a, 0, sizeof a);
-    ts_pack_weights(c, c_z, C, 8 * NT, KP, bp ? 2 : 1, lin, sides2, &a);
+    ts_pack_weights(c, c_z, C, 8 * NT, KP, bp ? 2 : 1, lin, sides2, &a);  // form 1 for k_tm_sides2
     a.zl = (const bf16 *)zl, a.mask = (const bf16 *)mask, a.M = M;
     a.out[0] = (bf16 *)A, a.out[1] = (bf16 *)(B ? B : A);
     a.vec = M % 8 == 0 && !((uintptr_t)A & 15) && !(B && ((uintptr_t)B & 15));

@@ -149,8 +149,17 @@ int ts_applies(cu_impl *c, int64_t M, int c_z, int C, const void *zl, int bytes)
 int ts_depth(int c_z);
 // PF_TRIMUL_SIDES (read at the first call; pf_cuda_set_trimul_sides): 1 k_tm_sides and
 // k_tm_side_grad, 2 k_tm_sides2 and k_tm_side_grad2 (transposed or pair-packed tiles,
-// persistent blocks; the same bits). *grid: the tests' cap on their blocks (0: one wave).
+// persistent blocks; the same bits), 3 the forward sides by k_tm_sides_wg (Hopper wgmma;
+// not the same bits) where ts_wg_applies, form 2's kernels otherwise; 4 also the side
+// gradient by k_tm_sides_wg<KP, true>. *grid: the tests'
+// cap on their blocks (0: one wave).
 int ts_sides_form(int *grid);
+// k_tm_sides_wg (cu_trimul_side_wg.cu): whether it runs at depth KP on this device (sm_90,
+// KP 16..128), its shared memory, and its launch over a (weights by ts_pack_weights form
+// 2 with CT 32); bwd: the side gradient (a.dS, a.tpg; one side), else the forward sides.
+int ts_wg_applies(int KP);
+int ts_wg_smem_bytes(int KP, int bwd);
+void ts_wg_launch(cu_impl *c, const ts_args *a, int KP, int bwd);
 
 // launch(std::integral_constant<int, KP>()) for a depth KP = ts_depth(c_z) (16..256): the
 // kernels are templates on it.

@@ -270,12 +270,33 @@ static void tb_launch_k(cu_impl *c, const ts_args &a, int KP, int bytes, int sid
     });
 }
 
+// PF_TRIMUL_SIDES=4: k_tm_sides_wg<KP, true> (cu_trimul_side_wg.cu) where it applies; 0 where not.
+static int tb_side_grad_wg(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg,
+                           const void *zl, const void *mask, const void *dS, void *tpg) {
+    int KP = ts_depth(c_z);
+    if (!ts_wg_applies(KP) || !ts_applies(c, M, c_z, C, zl, ts_wg_smem_bytes(KP, 1))) return 0;
+    size_t mark = cu_pool_mark(c);
+    const pf_linear_p *const lin[2][2] = {{lp, lg}, {NULL, NULL}};
+    ts_args a;
+    memset(&a, 0, sizeof a);
+    ts_pack_weights(c, c_z, C, 32, KP, 1, lin, 2, &a);
+    a.zl = (const bf16 *)zl, a.mask = (const bf16 *)mask, a.M = M;
+    a.dS = (const bf16 *)dS, a.tpg = (bf16 *)tpg;
+    a.vec = M % 8 == 0 && !((uintptr_t)dS & 15);
+    a.vec_out = C % 8 == 0 && !((uintptr_t)tpg & 15);
+    ts_wg_launch(c, &a, KP, 1);
+    cu_pool_release(c, mark);
+    c->trimul_fused_runs++;
+    return 1;
+}
+
 // 32-channel tiles at most: the output tile (TS_BM, 2 CT) and two dS tiles (the next
 // one loads during this one's epilogue) need shared memory of their own, and two
 // blocks per SM fit at c_z = 128 with CT = 32 (89 KB each).
 int cu_tm_side_grad_fused(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg,
                           const void *zl, const void *mask, const void *dS, void *tpg) {
-    int grid, sides2 = ts_sides_form(&grid) == 2;  // PF_TRIMUL_SIDES
+    int grid, form = ts_sides_form(&grid), sides2 = form >= 2;  // PF_TRIMUL_SIDES (3: k_tm_side_grad2 here)
+    if (form == 4 && tb_side_grad_wg(c, M, c_z, C, lp, lg, zl, mask, dS, tpg)) return 1;
     int NT = C <= 16 ? 2 : 4, KP = ts_depth(c_z), bytes = tb_smem_bytes(KP, NT, sides2 ? 2 : 1);
     if (!ts_applies(c, M, c_z, C, zl, bytes)) return 0;
     size_t mark = cu_pool_mark(c);

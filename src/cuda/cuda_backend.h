@@ -84,11 +84,18 @@ void pf_cuda_set_trimul_fused(pf_backend *be, int mode);
 // Launches of that kernel so far (tests check which path ran).
 int64_t pf_cuda_trimul_fused_runs(pf_backend *be);
 // That kernel's form (cu_trimul_side.cu): 2 k_tm_sides2 (transposed tiles, persistent
-// blocks; the default since session 11), 1 k_tm_sides (the same bits); other values: back
+// blocks; the default since session 11), 1 k_tm_sides (the same bits), 3 the forward's
+// sides by k_tm_sides_wg (Hopper wgmma, sm_90 and c_z <= 128; not the same bits; form 2
+// elsewhere and for the backward's side gradient), 4 as 3 with the side gradient on
+// k_tm_sides_wg too; other values: back
 // to PF_TRIMUL_SIDES (read at the next call) or the default. blocks > 0: k_tm_sides2 on at
 // most that many blocks (tests: each loops over several position blocks), 0 one wave.
 // Process-wide.
 void pf_cuda_set_trimul_sides(pf_backend *be, int form, int blocks);
+// Launches of k_tm_sides_wg so far, in this process (tests): bwd 0 the forward sides, 1 the side gradient.
+int64_t pf_cuda_trimul_sides_wg_runs(pf_backend *be, int bwd);
+// Whether k_tm_sides_wg runs for c_z on this device (bf16 aside): sm_90, c_z % 8 == 0, c_z <= 128.
+int pf_cuda_trimul_sides_wg_applies(pf_backend *be, int c_z);
 // Launches of mode 3's channel-major LN_out forward so far, in this process (tests).
 int64_t pf_cuda_trimul_cm_runs(pf_backend *be);
 // Mode 3's LN_out kernels (cu_trimul_ln.cu): 2 with C constant where a multiple of 32 and

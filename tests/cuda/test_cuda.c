@@ -1116,6 +1116,29 @@ static void test_trimul_sides(int64_t N, int c_z, int c, int incoming, int bias,
     finish(label);
 }
 
+// PF_TRIMUL_SIDES=3 (k_tm_sides_wg, Hopper wgmma): not k_tm_sides2's bits (wgmma's order
+// over k), so the whole module against the CPU reference (test_trimul: forward whole and
+// in pieces, backward with its recompute of the sides, parameter gradients), the kernel
+// checked to have run where it applies (bf16, sm_90, c_z % 8 == 0, c_z <= 128) and not
+// elsewhere (form 2's kernels or the unfused path then). form 4: the side gradient on it
+// too (checked likewise); form 3 keeps k_tm_side_grad2 (checked not to run it).
+static void test_trimul_sides_wg(int64_t N, int c_z, int c, int incoming, int bias, int use_mask, int form) {
+    int64_t runs0 = pf_cuda_trimul_sides_wg_runs(H_gpu, 0), bruns0 = pf_cuda_trimul_sides_wg_runs(H_gpu, 1);
+    pf_cuda_set_trimul_sides(H_gpu, form, 0);
+    test_trimul(N, c_z, c, incoming, bias, use_mask);
+    pf_cuda_set_trimul_sides(H_gpu, 0, 0);  // the default again
+    int64_t runs = pf_cuda_trimul_sides_wg_runs(H_gpu, 0) - runs0, bruns = pf_cuda_trimul_sides_wg_runs(H_gpu, 1) - bruns0;
+    int want = H_bf16 && pf_cuda_trimul_sides_wg_applies(H_gpu, c_z), bwant = want && form == 4;
+    char label[256];
+    snprintf(label, sizeof label, "%s trimul sides_wg form %d %s N%lld c_z%d c%d bias %d mask %d", H_gpu->name, form,
+             incoming ? "in" : "out", (long long)N, c_z, c, bias, use_mask);
+    tl_check(want ? runs > 0 : runs == 0, label, "k_tm_sides_wg ran %lld times, expected %s", (long long)runs,
+             want ? "some" : "none");
+    tl_check(bwant ? bruns > 0 : bruns == 0, label, "k_tm_sides_wg<bwd> ran %lld times, expected %s",
+             (long long)bruns, bwant ? "some" : "none");
+    finish(label);
+}
+
 // PF_TRIMUL_OUT=1 (pf_cuda_set_trimul_out): the output part's two projections and its gate
 // as one tensor-core kernel (cu_trimul_outk.cu). Not the old path's bits (the products'
 // summation order over k is mma.sync's, not cuBLASLt's), so: the whole module against the
@@ -1942,6 +1965,21 @@ void cuda_trimul(void) {
     test_trimul(12, 8, 24, 1, 1, 1);
     test_trimul(33, 128, 128, 0, 1, 1);
     pf_cuda_set_trimul_sides(H_gpu, 0, 0);
+    // forms 3 and 4 (k_tm_sides_wg; 4 with the side gradient): N*N odd (scalar loads and
+    // stores) and not a multiple of the 128-position block, depths 16 (c_z 8 padded), 64
+    // (c_z 40 padded), 128; C 16 and 24 below its 32-channel tile, 40 (a partial second
+    // tile), 32, 128; masks and biases on and off; c_z 136 (depth 256: k_tm_sides2) and 10
+    // (the unfused sides) keep the old kernels
+    for (int form = 3; form <= 4; form++) {
+        test_trimul_sides_wg(7, 8, 16, 1, 1, 0, form);
+        test_trimul_sides_wg(12, 8, 24, 0, 1, 1, form);
+        test_trimul_sides_wg(9, 40, 40, 1, 0, 1, form);
+        test_trimul_sides_wg(16, 64, 32, 0, 1, 1, form);
+        test_trimul_sides_wg(33, 128, 128, 0, 1, 1, form);
+        test_trimul_sides_wg(40, 128, 128, 1, 0, 0, form);
+        test_trimul_sides_wg(12, 136, 40, 1, 1, 1, form);
+        test_trimul_sides_wg(9, 10, 16, 0, 1, 1, form);
+    }
     // mode 1 (the fused sides with the transposes; the default before session 11)
     test_trimul_path(8, 16, 16, 0, 0, 1, 1);
     test_trimul_path(12, 8, 24, 1, 1, 1, 1);

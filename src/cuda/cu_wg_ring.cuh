@@ -1,0 +1,65 @@
+// cu_wg_ring.cuh: the weight ring of the Hopper wgmma kernels that keep their A
+// operand in registers and stream a packed weight through shared memory (the
+// transition's k_trwg, cu_transition_wg.cu; the triangle multiplication's sides,
+// k_tm_sides_wg, cu_trimul_side_wg.cu): the K-major core-matrix layout the weights are
+// packed in, and one producer thread that fills a ring of stages by bulk copies (TMA)
+// completing on mbarriers.
+#ifndef PF_CU_WG_RING_CUH
+#define PF_CU_WG_RING_CUH
+#include "cu_flash_sm90.cuh"
+
+// Packed weight rows in wgmma's K-major core-matrix layout: element (row r, k) at
+// trwg_off(r, k, KP), 8 x 8 blocks of 128 contiguous bytes, [r / 8][k / 8][r % 8][k % 8]
+// (a tile of R rows: R KP contiguous elements; its descriptor: LBO 128 B, SBO 16 KP B).
+__host__ __device__ __forceinline__ int64_t trwg_off(int64_t r, int k, int KP) {
+    return (r >> 3) * (8 * KP) + (k >> 3) * 64 + (r & 7) * 8 + (k & 7);
+}
+
+#if S9_HAVE_WGMMA
+// The stage's transaction bytes announced with the producer's arrival (full: count 1).
+__device__ __forceinline__ void tw_expect(uint64_t *b, uint32_t bytes) {
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(fa_smem(b)), "r"(bytes) : "memory");
+}
+// bytes (a multiple of 16, both addresses 16-byte aligned) global -> shared by the bulk-copy
+// (TMA) engine, counted on the mbarrier b.
+__device__ __forceinline__ void tw_bulk_g2s(void *dst, const void *src, uint32_t bytes, uint64_t *b) {
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];\n"
+                 ::"r"(fa_smem(dst)), "l"(src), "r"(bytes), "r"(fa_smem(b))
+                 : "memory");
+}
+// The consumers' barrier (the producer warp does not take part).
+template <int CONS>
+__device__ __forceinline__ void tw_cons_sync() { asm volatile("bar.sync 1, %0;\n" ::"n"(CONS) : "memory"); }
+
+// The producer (lane 0 of its warp): tiles j = 0.. of L::tile bytes each from wg into stage
+// j % L::ST at sm (stages from offset 0; full[ST] then empty[ST] mbarriers at L::bar),
+// refilling a stage once its L::CONS consumer threads have arrived on its empty barrier.
+template <typename L>
+__device__ __forceinline__ void tw_producer(const void *wg, int tiles, unsigned char *sm) {
+    if ((threadIdx.x & 31) != 0) return;
+    uint64_t *full = (uint64_t *)(sm + L::bar), *empty = full + L::ST;
+    for (int j = 0; j < tiles; j++) {
+        int s = j % L::ST;
+        if (j >= L::ST) wg_bar_wait(empty + s, (j / L::ST - 1) & 1);  // tile j - ST's readers done
+        tw_expect(full + s, (uint32_t)L::tile);
+        tw_bulk_g2s(sm + s * L::tile, (const unsigned char *)wg + (int64_t)j * L::tile, (uint32_t)L::tile, full + s);
+    }
+}
+
+// The ring's barriers initialised by thread 0 (full: the producer's arrival and the
+// bytes; empty: every consumer thread), then a block-wide barrier.
+template <typename L>
+__device__ __forceinline__ void tw_ring_init(unsigned char *sm) {
+    if (threadIdx.x == 0) {
+        uint64_t *bar = (uint64_t *)(sm + L::bar);
+        for (int s = 0; s < L::ST; s++) {
+            wg_bar_init(bar + s, 1);
+            wg_bar_init(bar + L::ST + s, L::CONS);
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");  // visible to the bulk copies
+    }
+    __syncthreads();
+}
+#endif
+
+#endif
