@@ -592,151 +592,6 @@ __global__ void __launch_bounds__(128, 2) k_bwd_dbias_pipe(fa_args a) {
     for (int c = 0; c < 2; c++) db_store<true>(a, split, nsplit, h, q0 + wq, k0 + 64 * c, acc + 8 * c);
 }
 
-// ---- .x2: two rows per step (docs/ATTENTION_BWD.md "Session 14") ------------------------
-// The .co / .pipe kernels run two 4-warp blocks per SM at ~250 registers: 0.5 eligible warps
-// per scheduler, latency-bound. k_bwd_dbias_x2 gives each warp two independent chains
-// instead: RP = 2 rows per step, and per 32-key chunk the S, dP products of both rows are
-// issued before either row's exps (the forward's k_s9_fwd_bmma2 did the same with two
-// query sub-tiles: -12%). The ring holds 2 steps of RP rows (row r + RP's copies land
-// while row r computes), one barrier per step. Four 24-KB row buffers of a 64 x 128 tile do
-// not fit two blocks in an SM's shared memory, hence two shapes: 128 queries x 128 keys (8
-// warps of 16 x 128, one block per SM: the same 8 warps, a third fewer L2 bytes per score)
-// and 64 x 64 (4 warps of 16 x 64, two blocks per SM, a third more L2 bytes per score).
-// Every element's S, dP, dS are db_chunk_mma's and db_chunk_exp's (the .pipe arithmetic),
-// added to acc once per row in row order (row r before r + 1): the same bits.
-// shared: Q, dO x NR rows | K, V x NR | mask x NR | lse, D x NR | bias [key][query] (LB = QT + 4)
-template <int CH, int QT, int KT_, int RP>
-static size_t dbx_smem() {
-    constexpr size_t NR = 2 * RP, KT = KT_;
-    return sizeof(bf16) * (2 * NR * QT * CH + 2 * NR * KT * CH) + sizeof(float) * (NR * KT + 2 * NR * QT + KT * (QT + 4));
-}
-
-// One row's dS (ring buffer b) of the warp's 16 queries x KT keys added to acc.
-template <int CH, int QT, int KT, int LB>
-__device__ __forceinline__ void dbx_row(int b, int wq, const float *Ls, const float *Ds, const bf16 *Qs,
-                                        const bf16 *dOs, const bf16 *Ks, const bf16 *Vs, const float *Ms,
-                                        const float *Bw, float (*acc)[4], float sc2) {
-    float lq[2], Dq[2];
-    uint32_t qa[CH / 16][4], da[CH / 16][4];
-    db_row_frag<CH, QT>(b, wq, Ls, Ds, Qs, dOs, lq, Dq, qa, da);
-#pragma unroll
-    for (int c = 0; c < KT / 32; c++) {
-        float s[4][4], dp[4][4];
-        db_chunk_mma<CH>(qa, da, Ks + (b * KT + 32 * c) * CH, Vs + (b * KT + 32 * c) * CH, s, dp);
-        db_chunk_exp<LB>(c, s, dp, Ms + b * KT, lq, Dq, Bw, acc, sc2);
-    }
-}
-// Rows in ring buffers b, b + 1 (rows r, r + 1): per chunk both rows' products, then row
-// r's exps, then row r + 1's (each element: row r's dS added first).
-template <int CH, int QT, int KT, int LB>
-__device__ __forceinline__ void dbx_pair(int b, int wq, const float *Ls, const float *Ds, const bf16 *Qs,
-                                         const bf16 *dOs, const bf16 *Ks, const bf16 *Vs, const float *Ms,
-                                         const float *Bw, float (*acc)[4], float sc2) {
-    float lq[2][2], Dq[2][2];
-    uint32_t qa[2][CH / 16][4], da[2][CH / 16][4];
-#pragma unroll
-    for (int u = 0; u < 2; u++) db_row_frag<CH, QT>(b + u, wq, Ls, Ds, Qs, dOs, lq[u], Dq[u], qa[u], da[u]);
-#pragma unroll
-    for (int c = 0; c < KT / 32; c++) {
-        float s[2][4][4], dp[2][4][4];
-#pragma unroll
-        for (int u = 0; u < 2; u++)
-            db_chunk_mma<CH>(qa[u], da[u], Ks + ((b + u) * KT + 32 * c) * CH, Vs + ((b + u) * KT + 32 * c) * CH,
-                             s[u], dp[u]);
-#pragma unroll
-        for (int u = 0; u < 2; u++) db_chunk_exp<LB>(c, s[u], dp[u], Ms + (b + u) * KT, lq[u], Dq[u], Bw, acc, sc2);
-    }
-}
-
-// The rows [r0, r1) of k_bwd_dbias_x2's block, RP per step, summed into acc. WH: whole
-// tiles (q0 + QT <= L, k0 + KT <= L, c_h = CH), copied by db_rows_ap as
-// k_bwd_dbias_pipe's AP; else db_load_sw. A template, so that the loop of either holds
-// only its own copy addresses (the runtime branch kept both live: spills at 255 registers).
-template <int CH, int QT, int KT, int RP, bool WH>
-__device__ __forceinline__ void dbx_rows(const fa_args &a, const db_item &it, bf16 *Qs, bf16 *dOs, bf16 *Ks,
-                                         bf16 *Vs, float *Ms, float *Ls, float *Ds, float *Bs, float (*acc)[4]) {
-    constexpr int NTH = 2 * QT, LB = QT + 4;
-    const int h = it.h, tid = threadIdx.x, wq = 16 * (tid >> 5), g = (tid & 31) >> 2;
-    const int64_t r0 = it.r0, q0 = it.q0, k0 = it.k0;
-    const int nr = (int)(it.r1 - r0), np = (nr + RP - 1) / RP;
-    const bool kt = tid < KT;  // a thread per key: the mask
-    const int64_t rs = a.rstride * a.HC, ps = a.pstride * a.HC, hc = (int64_t)h * a.ch + 8 * (tid % (CH / 8));
-    const int64_t oq = (q0 + tid / (CH / 8)) * ps + hc, ok = (k0 + tid / (CH / 8)) * ps + hc;
-    const int dsw = db_swz<CH>(tid / (CH / 8), tid % (CH / 8));
-    auto issue = [&](int p) {  // step p's rows into ring buffers (p % 2) RP..
-#pragma unroll
-        for (int i = 0; i < RP; i++) {
-            const int b = (p & 1) * RP + i;
-            if (RP * p + i >= nr) continue;
-            const int64_t r = r0 + RP * p + i;
-            if constexpr (WH) {
-                const int64_t o = r * rs;
-                db_rows_ap<CH, QT, NTH>((const bf16 *)a.q + o + oq, ps, Qs + b * QT * CH + dsw);
-                db_rows_ap<CH, QT, NTH>((const bf16 *)a.dO + o + oq, ps, dOs + b * QT * CH + dsw);
-                db_rows_ap<CH, KT, NTH>((const bf16 *)a.k + o + ok, ps, Ks + b * KT * CH + dsw);
-                db_rows_ap<CH, KT, NTH>((const bf16 *)a.v + o + ok, ps, Vs + b * KT * CH + dsw);
-            } else {
-                db_load_sw<CH, QT, NTH>(a, a.q, r, h, q0, Qs + b * QT * CH);
-                db_load_sw<CH, QT, NTH>(a, a.dO, r, h, q0, dOs + b * QT * CH);
-                db_load_sw<CH, KT, NTH>(a, a.k, r, h, k0, Ks + b * KT * CH);
-                db_load_sw<CH, KT, NTH>(a, a.v, r, h, k0, Vs + b * KT * CH);
-            }
-            bw_lseD(a, r, true, h, q0, QT, Ls + b * QT, Ds + b * QT);
-        }
-        fa_commit();
-    };
-    issue(0);
-#pragma unroll
-    for (int i = 0; i < RP; i++)
-        if (kt && i < nr) Ms[i * KT + tid] = bw_mask2(a, r0 + i, k0 + tid);
-    fa_wait<1>();  // the bias tile
-    __syncthreads();
-    db_scale_bias_p<KT, LB, QT, NTH>(Bs);
-    const float *Bw = Bs + wq + 2 * g;
-    const float sc2 = a.scale * BW_L2E;
-    for (int p = 0; p < np; p++) {
-        const int b = (p & 1) * RP, bn = RP - b, i0 = RP * p;
-        fa_wait<0>();  // step p's copies landed; every warp is done with step p - 1's buffers
-        __syncthreads();
-        issue(p + 1);
-        float mpre[RP];  // step p + 1's mask, stored after this step's work
-#pragma unroll
-        for (int i = 0; i < RP; i++) mpre[i] = kt && i0 + RP + i < nr ? bw_mask2(a, r0 + i0 + RP + i, k0 + tid) : 0.f;
-        if (RP == 2 && i0 + 1 < nr) dbx_pair<CH, QT, KT, LB>(b, wq, Ls, Ds, Qs, dOs, Ks, Vs, Ms, Bw, acc, sc2);
-        else dbx_row<CH, QT, KT, LB>(b, wq, Ls, Ds, Qs, dOs, Ks, Vs, Ms, Bw, acc, sc2);
-#pragma unroll
-        for (int i = 0; i < RP; i++)
-            if (kt) Ms[(bn + i) * KT + tid] = mpre[i];
-    }
-    fa_wait<0>();
-}
-
-// QT queries (QT / 16 warps of 16 x KT) x KT keys, RP rows per step (1: the same kernel one
-// row per step, for A/B), MB blocks per SM; FL copies only.
-template <int CH, int QT, int KT, int RP, int MB>
-__global__ void __launch_bounds__(2 * QT, MB) k_bwd_dbias_x2(fa_args a) {
-    constexpr int NTH = 2 * QT, LB = QT + 4, NR = 2 * RP;
-    static_assert((RP == 1 || RP == 2) && NTH >= KT && QT % 16 == 0 && KT % 64 == 0, "rows per step; a thread per key");
-    extern __shared__ __align__(16) unsigned char bw_sm[];
-    bf16 *Qs = (bf16 *)bw_sm, *dOs = Qs + NR * QT * CH, *Ks = dOs + NR * QT * CH, *Vs = Ks + NR * KT * CH;
-    float *Ms = (float *)(Vs + NR * KT * CH), *Ls = Ms + NR * KT, *Ds = Ls + NR * QT, *Bs = Ds + NR * QT;
-    const db_item it = db_block_item<QT, KT>(a);
-    float acc[KT / 8][4];  // keys 8 j.. of the warp's KT
-#pragma unroll
-    for (int j = 0; j < KT / 8; j++)
-#pragma unroll
-        for (int e = 0; e < 4; e++) acc[j][e] = 0;
-    bw_bias<true, KT, QT, LB, NTH>(a.biasT + (int64_t)it.h * a.L * a.L, a.L, it.k0, it.q0, Bs);
-    fa_commit();
-    if (a.ch == CH && it.q0 + QT <= a.L && it.k0 + KT <= a.L)
-        dbx_rows<CH, QT, KT, RP, true>(a, it, Qs, dOs, Ks, Vs, Ms, Ls, Ds, Bs, acc);
-    else dbx_rows<CH, QT, KT, RP, false>(a, it, Qs, dOs, Ks, Vs, Ms, Ls, Ds, Bs, acc);
-    const int wq = 16 * (threadIdx.x >> 5);
-#pragma unroll
-    for (int c = 0; c < KT / 64; c++)
-        db_store<true>(a, it.split, a.nsplit, it.h, it.q0 + wq, it.k0 + 64 * c, acc + 8 * c);
-}
-
 // dbias (L*L, H) from the per-head planes (H, L, L) (one range of rows, not transposed,
 // H a multiple of 8): a thread per position reads its H values from the planes
 // (consecutive positions across threads) and writes them as one run (16-byte stores). The
@@ -806,17 +661,6 @@ static void db_kernel(cu_impl *c, const fa_args &b, int v) {
         if constexpr (FL) bw_launch(c, k_bwd_dbias_pipe<CH, S_, PD_, AP_, BM_>, grid(64, 128), 128, sm_, b);   \
         return;                                                                                                \
     } while (0)
-    // the .x2 variants (k_bwd_dbias_x2): FL cases that fit, else q64k128.w4.m2 (the same bits)
-#define DBX(QT_, KT_, RP_, MB_)                                                                                \
-    do {                                                                                                       \
-        size_t sm_ = dbx_smem<CH, QT_, KT_, RP_>();                                                            \
-        if (!FL || sm_ > db_smem_max()) {                                                                      \
-            DBH(4, 1, 128, 2, 2, true, false);                                                                 \
-            break;                                                                                             \
-        }                                                                                                      \
-        if constexpr (FL) bw_launch(c, k_bwd_dbias_x2<CH, QT_, KT_, RP_, MB_>, grid(QT_, KT_), 2 * QT_, sm_, b); \
-        return;                                                                                                \
-    } while (0)
     switch (v) {
     case 0: DBH(8, 1, 64, 2, 1, false, false); break;
     case 1: DBH(8, 1, 64, 2, 2, true, false); break;
@@ -841,13 +685,9 @@ static void db_kernel(cu_impl *c, const fa_args &b, int v) {
         if (b.bias_bf16) DBP(2, 2, true, true);
         else DBP(2, 2, true, false);
         break;
-    case 18: DBX(128, 128, 2, 1); break;  // q128k128.w8.co.x2
-    case 19: DBX(128, 128, 1, 1); break;  // q128k128.w8.co.x1
-    case 20: DBX(64, 64, 2, 2); break;    // q64k64.w4.m2.co.x2
     default: break;
     }
     DBH(4, 1, 64, 2, 3, false, false);  // h4.m3: v == 2, and the fallback
-#undef DBX
 #undef DBP
 #undef DBH
 }
@@ -858,15 +698,13 @@ static void db_kernel(cu_impl *c, const fa_args &b, int v) {
 // docs/ATTENTION_BWD.md "Session 11"); .pipe[PD][.s3]: k_bwd_dbias_pipe (rows pipelined,
 // PD chunks of the next row after the barrier, default 2; 3 stages; .na: the tiles copied
 // by db_load_sw, not db_rows_ap; "Session 12"); .pipe.bm: .pipe with the bias added on the
-// tensor cores (bf16-exact bias; other bits, within the bf16 tolerance); .co.x2 / .co.x1:
-// k_bwd_dbias_x2 (two / one rows per step, "Session 14"; the same bits as the others).
+// tensor cores (bf16-exact bias; other bits, within the bf16 tolerance).
 static const char *db_names[] = {"h8",         "h8.m2.bs",       "h4.m3",           "h4.m3.bs",
                                  "h8.m2",      "q128k128.w8",    "q128k128.w8.s3",  "q128k128.w16",
                                  "q128k128.w16.s3", "q64k128.w4.m2", "q64k128.w8.m2", "q64k128.w4.m2.co",
                                  "q64k128.w4.m2.co.pipe", "q64k128.w4.m2.co.pipe1", "q64k128.w4.m2.co.pipe.s3",
                                  "q64k128.w4.m2.co.pipe.na", "q64k128.w4.m2.co.pipe3",
-                                 "q64k128.w4.m2.co.pipe.bm", "q128k128.w8.co.x2", "q128k128.w8.co.x1",
-                                 "q64k64.w4.m2.co.x2"};
+                                 "q64k128.w4.m2.co.pipe.bm"};
 // Measured on an H200 (attn_bwd_check --dbias, ms; docs/ATTENTION_BWD.md "Session 7"):
 // the session-6 kernel 5.569 / 43.48 triangle N = 1024 / 2048, 1.438 MSA row, 0.711
 // single; h4.m3 4.605 / 37.87, 1.185, 0.525; h8.m2.bs 4.789 / 37.52, 1.217, 0.343.

@@ -1524,8 +1524,6 @@ static void test_attention_dbias(void) {
     pf_attn_dims big_s = {68, 68, 16, 4, 32, 16, PF_BIAS_SELF, 0, NULL, 0};  // L % 4 == 0: the FL copies
     pf_attn_dims big_e = {67, 67, 16, 4, 32, 16, PF_BIAS_SELF, 1, NULL, 0};
     pf_attn_dims planes = {1, 132, 16, 8, 32, 8, PF_BIAS_PAIR, 0, NULL, 0};
-    // whole 128 x 128 tiles, 16 row ranges of 3 rows (the .x2 variants: a pair, then one row)
-    pf_attn_dims rows3 = {45, 128, 16, 2, 32, 8, PF_BIAS_PAIR, 0, NULL, 0};
     char tag[64];
     for (int v = 0; v < pf_cuda_attn_dbias_variants(); v++) {
         snprintf(tag, sizeof tag, "dbias %s ", pf_cuda_attn_dbias_name(v));
@@ -1538,7 +1536,6 @@ static void test_attention_dbias(void) {
         test_attn("tri_start big", big_s, 1, 1, 1100);
         test_attn("tri_end big", big_e, 1, 1, 1110);
         test_attn("single 8 heads L132", planes, 1, 1, 1140);
-        test_attn("rows L128 whole tiles", rows3, 1, 1, 1150);
     }
     pf_cuda_set_attn_dbias(H_gpu, 0);
     attn_tag = "";
