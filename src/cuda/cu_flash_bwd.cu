@@ -302,11 +302,6 @@ static void bw_run_fl(cu_impl *c, const fa_args *a, int parts) {
 #define BWF_DEFAULT_BP_CO 21  // fused8.lean.x4.bp.lp.st.sw: both
 #define BWF_DEFAULT_BM_CO 22  // fused8.lean.x4.st.sw.bm: CO with the bias on the tensor cores (BWL_BM)
 #define BWF_DEFAULT_BM 23     // fused8.lean.x4.bm: the same without CO
-#define BWF_CO_IL 24  // fused8.lean.x4.st.sw.il: CO with the pending dq product inside the step (BWL_IL)
-#define BWF_CO_IP 25  // fused8.lean.x4.st.sw.ip: CO with p / dS and dv / dk per 16 queries (BWL_IP)
-#define BWF_CO_ILP 26  // fused8.lean.x4.st.sw.il.ip: both
-#define BWF_CO_ILPC 27  // fused8.lean.x4.st.sw.il.ip.ic: and the next copies after S^T / dP^T (BWL_IC)
-#define BWF_CO_IC 28    // fused8.lean.x4.st.sw.ic: IC alone
 static const char *bw_names[] = {"q2x8.k2x8.b8.s2.ldsm.fl", "q1x4.k1x4.b8.s2.m3.ldsm.fl", "q1x4.k1x4.b8.s2.m3.ldsm",
                                  "fused8", "fused4", "fused8.f32bias", "fused8.lean", "fused8.lean.x4",
                                  "fused8.lean.cp", "fused8.lean.x4.cp", "fused8.lean.x4.cp.f32bias",
@@ -315,9 +310,7 @@ static const char *bw_names[] = {"q2x8.k2x8.b8.s2.ldsm.fl", "q1x4.k1x4.b8.s2.m3.
                                  "fused8.lean.x4.cp.pin.bp.lp", "fused8.lean.x4.bp.lp.f32bias",
                                  "fused8.lean.x4.cp.pin.bp.lp.f32bias", "fused8.lean.x4.st", "fused8.lean.x4.bp.lp.st",
                                  "fused8.lean.x4.sw", "fused8.lean.x4.st.sw", "fused8.lean.x4.bp.lp.st.sw",
-                                 "fused8.lean.x4.st.sw.bm", "fused8.lean.x4.bm", "fused8.lean.x4.st.sw.il",
-                                 "fused8.lean.x4.st.sw.ip", "fused8.lean.x4.st.sw.il.ip",
-                                 "fused8.lean.x4.st.sw.il.ip.ic", "fused8.lean.x4.st.sw.ic"};
+                                 "fused8.lean.x4.st.sw.bm", "fused8.lean.x4.bm"};
 int fa_tc_backward_variants(void) { return (int)(sizeof bw_names / sizeof bw_names[0]); }
 const char *fa_tc_backward_variant_name(int v) { return v >= 0 && v < fa_tc_backward_variants() ? bw_names[v] : "?"; }
 
@@ -329,34 +322,11 @@ const char *fa_tc_backward_variant_name(int v) { return v >= 0 && v < fa_tc_back
 // 22.97 -> 21.52 ms at N = 1024, 165.76 -> 156.71 at 2048), 0: not (A/B runs); the same bits.
 // PF_ATTN_BWD_BM: 1 adds BWL_BM (the bf16 bias added to S on the tensor cores, not the same
 // bits: cu_flash_bwd_lean.cuh) in place of BP; 0 or unset: not (the default until measured).
-// PF_ATTN_BWD_IL: more independent work per warp in the CO kernel (with BP and BM 0; else
-// ignored), the same bits; the value names the variant's suffix after fused8.lean.x4.st.sw:
-// il (BWL_IL: the pending step's dq product inside the step's S^T / dP^T products), ip
-// (BWL_IP: p / dS, dv and dk per 16 queries), il.ip or 1 (both), il.ip.ic (and BWL_IC: the
-// next position's copies after S^T / dP^T), ic (IC alone); 0 or unset: not (the default
-// until measured).
-static int bwf_il(void) {
-    static const struct {
-        const char *name;
-        int variant;
-    } il[] = {{"1", BWF_CO_ILP}, {"il.ip", BWF_CO_ILP}, {"il", BWF_CO_IL}, {"ip", BWF_CO_IP},
-              {"il.ip.ic", BWF_CO_ILPC}, {"ic", BWF_CO_IC}};
-    const char *e = getenv("PF_ATTN_BWD_IL");
-    if (!e || !*e || !strcmp(e, "0")) return 0;
-    for (size_t i = 0; i < sizeof il / sizeof il[0]; i++)
-        if (!strcmp(e, il[i].name)) return il[i].variant;
-    pf_die("PF_ATTN_BWD_IL=%s: expected 0 (the default step), il (the dq product inside S^T / dP^T), ip (p / dS "
-           "per 16 queries with their dv / dk), il.ip or 1 (both), il.ip.ic (and the copies after S^T / dP^T) or "
-           "ic (that alone)", e);
-    return 0;
-}
 static int bwf_default(void) {
     int bp = cu_env_flag("PF_ATTN_BWD_BP", 0, "the default layout", "bias and lse / D in the fragments' order");
     int co = cu_env_flag("PF_ATTN_BWD_CO", 1, "the old access pattern", "staged outputs and swizzled tiles, the default");
     int bm = cu_env_flag("PF_ATTN_BWD_BM", 0, "the bias added in fp32, the default", "the bias on the tensor cores");
-    int il = bwf_il();
     if (bm) return co ? BWF_DEFAULT_BM_CO : BWF_DEFAULT_BM;
-    if (il && co && !bp) return il;
     return co ? (bp ? BWF_DEFAULT_BP_CO : BWF_DEFAULT_CO) : bp ? BWF_DEFAULT_BP : BWF_DEFAULT;
 }
 

@@ -378,10 +378,7 @@ static int bwf_run(cu_impl *c, const fa_args *a) {
 // BP | LP, 15 X4 | BP | LP with the fp32 bias, 16 X4 | CP | PIN | BP | LP with the fp32
 // bias (BP: a bf16 copy in that order where exact, else an fp32 one), 17 X4 | ST, 18 X4 |
 // BP | LP | ST, 19 X4 | SW, 20 X4 | ST | SW, 21 X4 | BP | LP | ST | SW, 22 X4 | ST | SW | BM,
-// 23 X4 | BM (BM: the bias on the tensor cores where it is bf16, else as 20 / 4), 24 X4 | ST |
-// SW | IL, 25 X4 | ST | SW | IP, 26 X4 | ST | SW | IL | IP, 27 X4 | ST | SW | IL | IP | IC,
-// 28 X4 | ST | SW | IC (IL, IP, IC: more independent work per warp, same bits,
-// cu_flash_bwd_lean.cuh). Lean
+// 23 X4 | BM (BM: the bias on the tensor cores where it is bf16, else as 20 / 4). Lean
 // variants run k_bwd_fused where FL or the 32-bit offsets do not apply.
 int fa_bwd_fused(cu_impl *c, const fa_args *a, int variant, int force) {
     if (a->ch > 32 || a->B <= 0 || a->L <= 0 || c->attn_fused < 0) return 1;
@@ -428,11 +425,6 @@ int fa_bwd_fused(cu_impl *c, const fa_args *a, int variant, int force) {
     case 21: BWF_CH(8, 1, BWL_X4 | BWL_BP | BWL_LP | BWL_ST | BWL_SW);
     case 22: BWF_CH(8, 1, BWL_X4 | BWL_ST | BWL_SW | BWL_BM);
     case 23: BWF_CH(8, 1, BWL_X4 | BWL_BM);
-    case 24: BWF_CH(8, 1, BWL_X4 | BWL_ST | BWL_SW | BWL_IL);
-    case 25: BWF_CH(8, 1, BWL_X4 | BWL_ST | BWL_SW | BWL_IP);
-    case 26: BWF_CH(8, 1, BWL_X4 | BWL_ST | BWL_SW | BWL_IL | BWL_IP);
-    case 27: BWF_CH(8, 1, BWL_X4 | BWL_ST | BWL_SW | BWL_IL | BWL_IP | BWL_IC);
-    case 28: BWF_CH(8, 1, BWL_X4 | BWL_ST | BWL_SW | BWL_IC);
     default: BWF_CH(8, 1, -1);
     }
 #undef BWF_CH

@@ -52,16 +52,6 @@
 //   bits: c is rounded to bf16 (c_h 32: 5.65625 for sqrt(32), relative 1.1e-4 on the bias
 //   term; exact for c_h 16), and the bias is added before the products where it was added
 //   after.
-// - BWL_IL: the deferred dq product of the pending step (two chains of KT / 16 dependent mma
-//   per warp, latency-bound: ldmatrix, mma, ldmatrix, ...) issued inside this step's S^T and
-//   dP^T products (bwl_sdp_il) instead of alone after the barrier: with 2 warps per
-//   scheduler, the independent work of the same warp covers the chain (session 14's
-//   profile: that product ~16% of the stall samples, mostly waiting on its ldmatrix).
-// - BWL_IP: p and dS of 16 queries, then their dv and dk products, 4 times (bwl_step), so
-//   the exp / dS work of the next 16 queries sits beside those products.
-// - BWL_IC: the next position's copies issued after this step's S^T / dP^T products (while
-//   they run) instead of before them: their address work is the step's other independent part.
-// IL, IP and IC move work, not arithmetic: each accumulator sums in the same order, the same bits.
 #ifndef PF_CU_FLASH_BWD_LEAN_CUH
 #define PF_CU_FLASH_BWD_LEAN_CUH
 #include "cu_flash_bwd.cuh"
@@ -75,9 +65,6 @@
 #define BWL_ST 32
 #define BWL_SW 64
 #define BWL_BM 128
-#define BWL_IL 256
-#define BWL_IP 512
-#define BWL_IC 1024
 // BWL_BP's global copy: keys padded to BWL_KPAD (any key tile, 16 NW <= 128), queries to BW_T
 #define BWL_KPAD 128
 // BWL_BP's fp32 tile stride (floats): 320 bytes = 64 mod 128, so the rows g and g + 1 of
@@ -92,11 +79,6 @@ __host__ __device__ constexpr bool bwl_sw() {
 template <bool BB, int OPT>
 __host__ __device__ constexpr bool bwl_bm() {
     return (OPT & BWL_BM) && BB && !(OPT & BWL_BP);
-}
-// BWL_IP takes effect with the plain bias and lse / D tiles (read per 8 queries, not preloaded)
-template <int OPT>
-__host__ __device__ constexpr bool bwl_ip() {
-    return (OPT & BWL_IP) && !(OPT & (BWL_BP | BWL_LP));
 }
 // the option bits of a kernel without the bf16 bias (BWL_BM dropped: one instantiation)
 __host__ __device__ constexpr int bwl_f32opt(int opt) { return opt < 0 ? opt : opt & ~BWL_BM; }
@@ -225,63 +207,57 @@ __device__ __forceinline__ void bwl_mma_ss8(float (*acc)[4], uint32_t a, uint32_
 // fragments and order; X4 reads the tiles j and j + 1 with one ldmatrix.x4.trans.
 // SW (X4 only): the swizzled tiles, b2 the address of the channel tiles 2, 3 (NT <= 4).
 template <int NT, int LK, bool X4, bool SW>
-__device__ __forceinline__ void bwl_mma_rs_kk(float (*acc)[4], const float (*p)[4], uint32_t b, uint32_t b2, int kk) {
+__device__ __forceinline__ void bwl_mma_rs_t(float (*acc)[4], const float (*p)[4], uint32_t b, uint32_t b2) {
     static_assert(!SW || (X4 && NT <= 4), "swizzled B: x4 fragments, two column pairs");
-    uint32_t a[4];
-    a[0] = fa_pack2(p[2 * kk][0], p[2 * kk][1]);
-    a[1] = fa_pack2(p[2 * kk][2], p[2 * kk][3]);
-    a[2] = fa_pack2(p[2 * kk + 1][0], p[2 * kk + 1][1]);
-    a[3] = fa_pack2(p[2 * kk + 1][2], p[2 * kk + 1][3]);
-    if (X4 && NT % 2 == 0) {
 #pragma unroll
-        for (int j = 0; j < NT; j += 2) {
-            uint32_t f[4];
-            bwl_ldsm4t(f, (SW ? (j ? b2 : b) : b + j * 16) + kk * 16 * LK * 2);
-            fa_mma16816(acc[j], a, f[0], f[1]);
-            fa_mma16816(acc[j + 1], a, f[2], f[3]);
-        }
-    } else {
+    for (int kk = 0; kk < BW_T / 16; kk++) {
+        uint32_t a[4];
+        a[0] = fa_pack2(p[2 * kk][0], p[2 * kk][1]);
+        a[1] = fa_pack2(p[2 * kk][2], p[2 * kk][3]);
+        a[2] = fa_pack2(p[2 * kk + 1][0], p[2 * kk + 1][1]);
+        a[3] = fa_pack2(p[2 * kk + 1][2], p[2 * kk + 1][3]);
+        if (X4 && NT % 2 == 0) {
 #pragma unroll
-        for (int j = 0; j < NT; j++) {
-            uint32_t f[2];
-            bwl_ldsm2t(f, b + kk * 16 * LK * 2 + j * 16);
-            fa_mma16816(acc[j], a, f[0], f[1]);
+            for (int j = 0; j < NT; j += 2) {
+                uint32_t f[4];
+                bwl_ldsm4t(f, (SW ? (j ? b2 : b) : b + j * 16) + kk * 16 * LK * 2);
+                fa_mma16816(acc[j], a, f[0], f[1]);
+                fa_mma16816(acc[j + 1], a, f[2], f[3]);
+            }
+        } else {
+#pragma unroll
+            for (int j = 0; j < NT; j++) {
+                uint32_t f[2];
+                bwl_ldsm2t(f, b + kk * 16 * LK * 2 + j * 16);
+                fa_mma16816(acc[j], a, f[0], f[1]);
+            }
         }
     }
-}
-// (bwl_mma_rs_kk: the products of queries 16 kk .. 16 kk + 15)
-template <int NT, int LK, bool X4, bool SW>
-__device__ __forceinline__ void bwl_mma_rs_t(float (*acc)[4], const float (*p)[4], uint32_t b, uint32_t b2) {
-#pragma unroll
-    for (int kk = 0; kk < BW_T / 16; kk++) bwl_mma_rs_kk<NT, LK, X4, SW>(acc, p, b, b2, kk);
 }
 
 // dq partial (16 queries x 8 NJ channels) += dS^T K over KT keys: bwf_dq_mma's fragments
 // and order. ds, k: the lane's ldmatrix.trans addresses in the dS and K buffers (query
 // and channel block of the warp included).
-template <int NJ, int LK, int LDS>
-__device__ __forceinline__ void bwl_dq_mma_kk(float (*acc)[4], uint32_t ds, uint32_t k, int kk) {
-    uint32_t a[4];
-    bwl_ldsm4t(a, ds + kk * 16 * LDS * 2);
-#pragma unroll
-    for (int j = 0; j < NJ; j += 2) {
-        if (j + 1 < NJ) {
-            uint32_t b[4];
-            bwl_ldsm4t(b, k + kk * 16 * LK * 2 + j * 16);
-            fa_mma16816(acc[j], a, b[0], b[1]);
-            fa_mma16816(acc[j + 1], a, b[2], b[3]);
-        } else {
-            uint32_t b[2];
-            bwl_ldsm2t(b, k + kk * 16 * LK * 2 + j * 16);
-            fa_mma16816(acc[j], a, b[0], b[1]);
-        }
-    }
-}
-// (bwl_dq_mma_kk: the keys 16 kk .. 16 kk + 15, one link of each accumulator's chain)
 template <int KT, int NJ, int LK, int LDS>
 __device__ __forceinline__ void bwl_dq_mma(float (*acc)[4], uint32_t ds, uint32_t k) {
 #pragma unroll
-    for (int kk = 0; kk < KT / 16; kk++) bwl_dq_mma_kk<NJ, LK, LDS>(acc, ds, k, kk);
+    for (int kk = 0; kk < KT / 16; kk++) {
+        uint32_t a[4];
+        bwl_ldsm4t(a, ds + kk * 16 * LDS * 2);
+#pragma unroll
+        for (int j = 0; j < NJ; j += 2) {
+            if (j + 1 < NJ) {
+                uint32_t b[4];
+                bwl_ldsm4t(b, k + kk * 16 * LK * 2 + j * 16);
+                fa_mma16816(acc[j], a, b[0], b[1]);
+                fa_mma16816(acc[j + 1], a, b[2], b[3]);
+            } else {
+                uint32_t b[2];
+                bwl_ldsm2t(b, k + kk * 16 * LK * 2 + j * 16);
+                fa_mma16816(acc[j], a, b[0], b[1]);
+            }
+        }
+    }
 }
 
 // bw_p_ds_pair where s holds S^T + c bias (BWL_BM): p = exp2(s sc2 + (mk - lse log2e))
@@ -310,9 +286,8 @@ __device__ __forceinline__ void bwl_bias_mma(float (*acc)[4], uint32_t b, uint32
 // p and dS of a warp's 16 keys x 64 queries: bw_p_ds_keys with shared addresses. l, d:
 // the tile's lse and D at query 2t (LP: chunk t of the permuted tile); bias: the bias row
 // of key g at query 2t (BP: at the thread's 32 bytes of the permuted row; fp32: at its
-// chunk t). LDB: the bias tile's stride. J0, NJJ: only the queries 8 J0 .. 8 (J0 + NJJ) - 1
-// (BWL_IP; not with BP or LP, whose loads cover the whole tile).
-template <bool BB, bool BP, bool LP, int LDB, bool BM = false, int J0 = 0, int NJJ = 8>
+// chunk t). LDB: the bias tile's stride.
+template <bool BB, bool BP, bool LP, int LDB, bool BM = false>
 __device__ __forceinline__ void bwl_p_ds(float (*s)[4], float (*dp)[4], uint32_t l, uint32_t d, uint32_t bias,
                                          const float *mk2, float sc2) {
     uint32_t bw[2][8];  // BP, bf16: the bias pairs of keys g + 8 u, queries 8 j + 2 t (+ 1)
@@ -343,9 +318,8 @@ __device__ __forceinline__ void bwl_p_ds(float (*s)[4], float (*dp)[4], uint32_t
             dc[k] = bwl_lds_f4(d + 64 * k);
         }
     }
-    static_assert((J0 == 0 && NJJ == 8) || !(BP || LP), "a part of the tile: plain bias and lse / D tiles");
 #pragma unroll
-    for (int j = J0; j < J0 + NJJ; j++) {
+    for (int j = 0; j < 8; j++) {
         float2 l2, d2;
         if (LP) {
             const float4 &lk = lc[j >> 1], &dk = dc[j >> 1];
@@ -773,58 +747,15 @@ __device__ __forceinline__ void bwl_dq_running(const fa_args &a, const bwl_pos &
             }
 }
 
-// BWL_IL: S^T (acc s) and dP^T (dp) as bwl_mma_ss8 (a*: the K / V rows' lane addresses,
-// q*: Q's, o*: dO's; *1 the second k step's), with the pending step's dq product
-// (bwl_dq_mma into dqa, dS^T at ds, K at kq) interleaved: that product is two chains of
-// KT / 16 dependent mma (each accumulator sums its keys in order), the S^T / dP^T
-// products 16 independent pairs; issued alternately, the chains' latency is covered by
-// independent work of the same warp. The same products, the same order per accumulator.
-// ND0: the dq units (keys 16 k .. 16 k + 15) issued here, k < ND0 (the rest: bwl_step).
-template <int CH, int KT, int NJ, int LK, int LDS, bool SW, int ND0 = KT / 16>
-__device__ __forceinline__ void bwl_sdp_il(float (*s)[4], float (*dp)[4], uint32_t aK, uint32_t aK1, uint32_t aV,
-                                           uint32_t aV1, uint32_t q, uint32_t q1, uint32_t o, uint32_t o1,
-                                           float (*dqa)[4], uint32_t ds, uint32_t kq) {
-    constexpr int KS = CH / 16, NU = 2 * KS * 4, ND = ND0;  // S / dP units (one ldmatrix, 2 mma), dq units
-    static_assert(!SW || KS <= 2, "two k steps");
-    uint32_t fa[2][KS][4];
-#pragma unroll
-    for (int kk = 0; kk < KS; kk++) {
-        bwl_ldsm4(fa[0][kk], SW ? (kk ? aK1 : aK) : aK + kk * 32);
-        bwl_ldsm4(fa[1][kk], SW ? (kk ? aV1 : aV) : aV + kk * 32);
-    }
-#pragma unroll
-    for (int i = 0; i < NU; i++) {
-        const int m = i / (4 * KS), kk = (i / 4) % KS, j = 2 * (i % 4);  // S^T, then dP^T (bwl_step's order)
-        const uint32_t b = m ? (SW ? (kk ? o1 : o) : o + kk * 32) : (SW ? (kk ? q1 : q) : q + kk * 32);
-        float (*acc)[4] = m ? dp : s;
-        uint32_t fb[4];
-        bwl_ldsm4(fb, b + j * 8 * LK * 2);
-        fa_mma16816(acc[j], fa[m][kk], fb[0], fb[1]);
-        fa_mma16816(acc[j + 1], fa[m][kk], fb[2], fb[3]);
-        // the dq units k with ceil(i ND / NU) <= k < ceil((i + 1) ND / NU): the first one first
-#pragma unroll
-        for (int k = (i * ND + NU - 1) / NU; k < ((i + 1) * ND + NU - 1) / NU; k++)
-            bwl_dq_mma_kk<NJ, LK, LDS>(dqa, ds, kq, k);
-    }
-}
-
 // One step's products of warp w (16 keys): S^T, dP^T, p and dS, dS (bf16) to buffer b,
 // dv += P^T dO, dk += dS^T Q (k_bwd_fused's step body).
 // BWL_BM: the bias through the tensor cores first (ia: bw_eye_frag).
-// BWL_IL: the pending step's dq product (dqa += dS^T K, dS^T at ds, K at kq) interleaved
-// with S^T and dP^T (bwl_sdp_il).
-// BWL_IP (bwl_ip): p and dS of 16 queries, then their dv and dk products (bwl_mma_rs_kk),
-// 4 times: the exp / dS work of the next 16 queries beside the products of these. Each
-// dv, dk accumulator still sums its queries in order: the same bits.
-// mid: called after the S^T / dP^T products are issued (BWL_IC: the next position's copies;
-// with IL, the second half of the dq product after them: in the 4 blocks of IP, else at once).
-template <int CH, int NW, bool BB, int OPT, typename F>
+template <int CH, int NW, bool BB, int OPT>
 __device__ __forceinline__ void bwl_step(const bwl_addr &d, const bwl_pos &p, int b, const float *mk2, float sc2,
-                                         uint32_t ia, float (*dk)[4], float (*dv)[4], F &&mid,
-                                         float (*dqa)[4] = nullptr, uint32_t ds = 0, uint32_t kq = 0) {
+                                         uint32_t ia, float (*dk)[4], float (*dv)[4]) {
     typedef bwl_lay<CH, NW, BB, bwl_ldb<BB, OPT>(), bwl_lk<CH, OPT>()> Ly;
-    constexpr int LK = Ly::LK, LDS = BW_T + 8, LDB = bwl_ldb<BB, OPT>();
-    constexpr bool SW = bwl_sw<CH, OPT>(), X4 = (OPT & BWL_X4) != 0, BP = (OPT & BWL_BP) != 0, LP = (OPT & BWL_LP) != 0;
+    constexpr int LK = Ly::LK, LDS = BW_T + 8;
+    constexpr bool SW = bwl_sw<CH, OPT>(), X4 = (OPT & BWL_X4) != 0;
     float s[8][4], dp[8][4];
 #pragma unroll
     for (int j = 0; j < 8; j++)
@@ -834,48 +765,17 @@ __device__ __forceinline__ void bwl_step(const bwl_addr &d, const bwl_pos &p, in
     if (BM) bwl_bias_mma(s, d.bM + b * Ly::BB_, ia);  // issued first: off the S^T chain's end
     const uint32_t q = d.sQ + b * Ly::QB, q1 = d.sQ1 + b * Ly::QB, ko = p.kb * Ly::KB, vo = p.vb * Ly::KB;
     constexpr uint32_t VK = Ly::V0 - Ly::K0, OQ = Ly::O0 - Ly::Q0;
-    constexpr int NJ = 4 * (CH / 8) / NW, ND = NW, ND0 = (OPT & BWL_IC) ? ND / 2 : ND;  // dq units, before mid
-    constexpr bool IL = (OPT & BWL_IL) != 0;
-    if constexpr (IL) {
-        bwl_sdp_il<CH, 16 * NW, NJ, LK, LDS, SW, ND0>(s, dp, d.sK + ko, d.sK1 + ko, d.sV + vo, d.sK1 + VK + vo, q,
-                                                      q1, q + OQ, q1 + OQ, dqa, ds, kq);
-    } else {
-        bwl_mma_ss8<CH, LK, SW>(s, d.sK + ko, d.sK1 + ko, q, q1);                  // S^T (keys x queries)
-        bwl_mma_ss8<CH, LK, SW>(dp, d.sV + vo, d.sK1 + VK + vo, q + OQ, q1 + OQ);  // dP^T
-    }
-    mid();
-    if (IL && !bwl_ip<OPT>())
-#pragma unroll
-        for (int k = ND0; k < ND; k++) bwl_dq_mma_kk<NJ, LK, LDS>(dqa, ds, kq, k);
-    const uint32_t l = d.lL + b * Ly::LB, ws = d.wS + b * Ly::SB, bias = d.bB + b * Ly::BB_;
-    const uint32_t tq = d.tQ + b * Ly::QB, tq2 = d.tQ2 + b * Ly::QB;
-    if constexpr (bwl_ip<OPT>()) {
-#pragma unroll
-        for (int kk = 0; kk < BW_T / 16; kk++) {
-            if (kk == 0) bwl_p_ds<BB, false, false, LDB, BM, 0, 2>(s, dp, l, l + Ly::D0 - Ly::L0, bias, mk2, sc2);
-            if (kk == 1) bwl_p_ds<BB, false, false, LDB, BM, 2, 2>(s, dp, l, l + Ly::D0 - Ly::L0, bias, mk2, sc2);
-            if (kk == 2) bwl_p_ds<BB, false, false, LDB, BM, 4, 2>(s, dp, l, l + Ly::D0 - Ly::L0, bias, mk2, sc2);
-            if (kk == 3) bwl_p_ds<BB, false, false, LDB, BM, 6, 2>(s, dp, l, l + Ly::D0 - Ly::L0, bias, mk2, sc2);
-#pragma unroll
-            for (int j = 2 * kk; j < 2 * kk + 2; j++)
-#pragma unroll
-                for (int u = 0; u < 2; u++)
-                    bwl_sts_u32(ws + (8 * u * LDS + 8 * j) * 2, fa_pack2(dp[j][2 * u], dp[j][2 * u + 1]));
-            bwl_mma_rs_kk<CH / 8, LK, X4, SW>(dv, s, tq + OQ, tq2 + OQ, kk);
-            bwl_mma_rs_kk<CH / 8, LK, X4, SW>(dk, dp, tq, tq2, kk);
-            if (IL)  // the dq units left after mid, spread over the 4 blocks
-#pragma unroll
-                for (int k = ND0 + kk * (ND - ND0) / 4; k < ND0 + (kk + 1) * (ND - ND0) / 4; k++)
-                    bwl_dq_mma_kk<NJ, LK, LDS>(dqa, ds, kq, k);
-        }
-        return;
-    }
-    bwl_p_ds<BB, BP, LP, LDB, BM>(s, dp, l, l + Ly::D0 - Ly::L0, bias, mk2, sc2);
+    bwl_mma_ss8<CH, LK, SW>(s, d.sK + ko, d.sK1 + ko, q, q1);                        // S^T (keys x queries)
+    bwl_mma_ss8<CH, LK, SW>(dp, d.sV + vo, d.sK1 + VK + vo, q + OQ, q1 + OQ);  // dP^T
+    const uint32_t l = d.lL + b * Ly::LB;
+    bwl_p_ds<BB, (OPT & BWL_BP) != 0, (OPT & BWL_LP) != 0, bwl_ldb<BB, OPT>(), BM>(s, dp, l, l + Ly::D0 - Ly::L0, d.bB + b * Ly::BB_, mk2, sc2);
     // dS (bf16, the values the dk product rounds to) for the dq product
+    const uint32_t ws = d.wS + b * Ly::SB;
 #pragma unroll
     for (int j = 0; j < 8; j++)
 #pragma unroll
         for (int u = 0; u < 2; u++) bwl_sts_u32(ws + (8 * u * LDS + 8 * j) * 2, fa_pack2(dp[j][2 * u], dp[j][2 * u + 1]));
+    const uint32_t tq = d.tQ + b * Ly::QB, tq2 = d.tQ2 + b * Ly::QB;
     bwl_mma_rs_t<CH / 8, LK, X4, SW>(dv, s, tq + OQ, tq2 + OQ);
     bwl_mma_rs_t<CH / 8, LK, X4, SW>(dk, dp, tq, tq2);
 }
@@ -914,29 +814,16 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_lean(fa_args a, float *dq_s
     const uint32_t ia = bwl_bm<BB, OPT>() ? bw_eye_frag(a.scale) : 0u;  // BWL_BM: c I's B fragment
     float dk[CH / 8][4], dv[CH / 8][4], mk2[2] = {0.f, 0.f};
     float dqp[NJ][4];  // running dq of the pending step's query tile, before its product
-    constexpr bool IL = (OPT & BWL_IL) != 0;
-    if (IL)  // (its product runs on the first step too, on whatever buffer b ^ 1 holds; not stored)
-#pragma unroll
-        for (int j = 0; j < NJ; j++)
-#pragma unroll
-            for (int e = 0; e < 4; e++) dqp[j][e] = 0.f;
     bwl_pos pend = cur;
     bool pending = false;
     for (int b = 0; cur.item < nitems; b ^= 1) {
         const bwl_pos p = cur;
         fa_wait<0>();
         __syncthreads();
-        auto advance = [&]() {  // the next position, its copies into buffer b ^ 1
-            bwl_next(cur, (int)a.B, nkt, nqt, nitems);
-            if (OPT & BWL_CP) bwl_src_next<CH, NW, BB>(a, cur, nitems, src);
-            bwl_issue<CH, NW, BB, OPT>(a, cur, src, nitems, b ^ 1, d, bw_sm);
-        };
-        constexpr bool IC = (OPT & BWL_IC) != 0;
-        if (!IC) advance();
-        auto mid = [&]() {
-            if (IC) advance();
-        };
-        if (pending && !IL) {
+        bwl_next(cur, (int)a.B, nkt, nqt, nitems);
+        if (OPT & BWL_CP) bwl_src_next<CH, NW, BB>(a, cur, nitems, src);
+        bwl_issue<CH, NW, BB, OPT>(a, cur, src, nitems, b ^ 1, d, bw_sm);
+        if (pending) {
             // the deferred dq product of the pending step (dS in buffer b ^ 1)
             bwl_dq_mma<KT, NJ, LK, LDS>(dqp, d.dS + (b ^ 1) * Ly::SB, d.dK + pend.kb * Ly::KB);
             bwl_dq_store<CH, NJ, ST>(a, pend, pend.kt == nkt - 1, dq_slots, d.sq, d.sq4, st16, stage, d.qg, qm, cb,
@@ -953,22 +840,7 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_lean(fa_args a, float *dq_s
 #pragma unroll
                 for (int e = 0; e < 4; e++) dk[j][e] = dv[j][e] = 0;
         }
-        if (IL) {
-            // the pending step's dq product inside this step (bwl_sdp_il), then its store;
-            // with one query tile the running dq is that product (bwl_dq_running copied it before)
-            bwl_step<CH, NW, BB, OPT>(d, p, b, mk2, sc2, ia, dk, dv, mid, dqp, d.dS + (b ^ 1) * Ly::SB,
-                                      d.dK + pend.kb * Ly::KB);
-            if (pending)
-                bwl_dq_store<CH, NJ, ST>(a, pend, pend.kt == nkt - 1, dq_slots, d.sq, d.sq4, st16, stage, d.qg, qm,
-                                         cb, dqp);
-            if (nqt == 1 && p.kt > 0)
-#pragma unroll
-                for (int j = 0; j < NJ; j++)
-#pragma unroll
-                    for (int e = 0; e < 4; e++) dqn[j][e] = dqp[j][e];
-        } else {
-            bwl_step<CH, NW, BB, OPT>(d, p, b, mk2, sc2, ia, dk, dv, mid);
-        }
+        bwl_step<CH, NW, BB, OPT>(d, p, b, mk2, sc2, ia, dk, dv);
 #pragma unroll
         for (int j = 0; j < NJ; j++)
 #pragma unroll
