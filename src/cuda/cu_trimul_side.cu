@@ -299,23 +299,25 @@ void ts_pack_weights(cu_impl *c, int c_z, int C, int CT, int KP, int sides, cons
 
 static int g_sides_grid = 0;  // tests: k_tm_sides2's blocks at most (0: one wave)
 
-// PF_TRIMUL_SIDES: 1 (k_tm_sides), 2 or unset (k_tm_sides2, the same bits; the default since
-// session 11: trimul f+b 8.256 -> 7.912 ms at N = 1024, bench_cuda_ops), 3 (the forward
-// sides by k_tm_sides_wg where it applies: sm_90, c_z <= 128; else, and the backward's
-// side gradient, form 2's kernels), 4 (3 and the side gradient by k_tm_sides_wg too);
-// process-wide, parsed at the first fused sides call (A/B runs; tests set it).
+// PF_TRIMUL_SIDES: 1 (k_tm_sides), 2 (k_tm_sides2, the same bits; the default in sessions
+// 11-13: trimul f+b 8.256 -> 7.912 ms at N = 1024, bench_cuda_ops), 3 (the forward sides by
+// k_tm_sides_wg where it applies: sm_90, c_z <= 128; else, and the backward's side gradient,
+// form 2's kernels), 4 or unset (3 and the side gradient by k_tm_sides_wg too; the default
+// since session 14: f+b 1.933 / 7.296 / 34.32 -> 1.879 / 7.118 / 33.66 ms at N = 512 / 1024 /
+// 2048 on the H200; not the same bits as 2); process-wide, parsed at the first fused sides
+// call (A/B runs; tests set it).
 static int g_sides_form = 0;
 int ts_sides_form(int *grid) {
     *grid = g_sides_grid;
     if (!g_sides_form) {
         const char *e = getenv("PF_TRIMUL_SIDES");
         if (e && !strcmp(e, "1")) g_sides_form = 1;
-        else if (!e || !*e || !strcmp(e, "2")) g_sides_form = 2;
-        else if (!strcmp(e, "3")) g_sides_form = 3;
-        else if (!strcmp(e, "4")) g_sides_form = 4;
+        else if (e && !strcmp(e, "2")) g_sides_form = 2;
+        else if (e && !strcmp(e, "3")) g_sides_form = 3;
+        else if (!e || !*e || !strcmp(e, "4")) g_sides_form = 4;
         else
-            pf_die("PF_TRIMUL_SIDES=%s: expected 1 (k_tm_sides), 2 (k_tm_sides2, the same bits: the default) or 3 "
-                   "(k_tm_sides_wg, Hopper wgmma, forward sides) or 4 (3 and the side gradient)",
+            pf_die("PF_TRIMUL_SIDES=%s: expected 1 (k_tm_sides), 2 (k_tm_sides2, the same bits), 3 "
+                   "(k_tm_sides_wg, Hopper wgmma, forward sides) or 4 (3 and the side gradient: the default)",
                    e);
     }
     return g_sides_form;
