@@ -196,22 +196,10 @@ __device__ __forceinline__ void tsw_consumer(const ts_args &a, unsigned char *sm
     const int warp = threadIdx.x >> 5;
     const int64_t rw0 = pos0 + 16 * warp;
     bf16 *st = (bf16 *)(sm + L::X) + warp * L::WST;
-    uint64_t *full = (uint64_t *)(sm + L::bar), *empty = full + L::ST;
     if (BWD) tsw_fetch_ds(st, a, 0, rw0);
     for (int j = 0; j < a.tiles; j++) {
-        const int s = j % L::ST;
         float acc[32];
-        wg_bar_wait(full + s, (j / L::ST) & 1);
-        __syncwarp();  // converged for the .aligned wgmma instructions
-        const uint64_t d = s9_desc(sm + s * L::tile, 128, KP * 16);  // LBO: next 8 k; SBO: next 8 rows
-        s9_wg_fence();
-        wg_n64_first(acc, af[0], d);
-#pragma unroll
-        for (int kk = 1; kk < KP / 16; kk++) s9_wg_n64(acc, af[kk], d + ((kk * 256) >> 4), 1);
-        s9_wg_commit();
-        wg_mma_wait<0>();
-        s9_wg_hold<32>(acc);
-        wg_bar_arrive(empty + s);  // this thread's reads of the stage are done
+        tw_ring_product<L, KP>(acc, af, sm, j);
         if (BWD) tsw_bwd_epilogue(acc, m, a, j, st, rw0);
         else tsw_epilogue(acc, m, a, j, st, rw0);
     }

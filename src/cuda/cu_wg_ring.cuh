@@ -60,6 +60,28 @@ __device__ __forceinline__ void tw_ring_init(unsigned char *sm) {
     }
     __syncthreads();
 }
+
+// A consumer's product of tile j: wait for stage j % L::ST, acc = this warp's A fragments af (16
+// rows x KP, in registers) times the stage's 64 weight rows (trwg_off's layout: LBO 128 B, SBO
+// 16 KP B) by wgmma m64n64k16, then this thread's arrival on the stage's empty barrier (its
+// reads are done). acc: m64n64's fp32 fragment.
+template <typename L, int KP>
+__device__ __forceinline__ void tw_ring_product(float (&acc)[32], const uint32_t (&af)[KP / 16][4],
+                                                unsigned char *sm, int j) {
+    uint64_t *full = (uint64_t *)(sm + L::bar), *empty = full + L::ST;
+    const int s = j % L::ST;
+    wg_bar_wait(full + s, (j / L::ST) & 1);
+    __syncwarp();  // converged for the .aligned wgmma instructions
+    const uint64_t d = s9_desc(sm + s * L::tile, 128, KP * 16);  // LBO: next 8 k; SBO: next 8 rows
+    s9_wg_fence();
+    wg_n64_first(acc, af[0], d);
+#pragma unroll
+    for (int kk = 1; kk < KP / 16; kk++) s9_wg_n64(acc, af[kk], d + ((kk * 256) >> 4), 1);
+    s9_wg_commit();
+    wg_mma_wait<0>();
+    s9_wg_hold<32>(acc);
+    wg_bar_arrive(empty + s);
+}
 #endif
 
 #endif
