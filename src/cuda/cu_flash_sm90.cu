@@ -309,6 +309,15 @@ __device__ __forceinline__ void s9_pack_p(uint32_t (&pa)[4], const float (&s)[8]
     pa[3] = fa_pack2(s[2 * kk + 1][2], s[2 * kk + 1][3]);
 }
 
+// V's B fragments for keys 16 kk.. and channels 16 jp.. (two 8-channel n-tiles) from the
+// [key][CH + 8] tile by one ldmatrix.x4.trans: v4[0..1] the first n-tile's, v4[2..3] the second's.
+template <int CH>
+__device__ __forceinline__ void s9_ldsm_v(uint32_t (&v4)[4], const bf16 *Vt, int kk, int jp, int lane) {
+    const bf16 *vp = Vt + (kk * 16 + (lane & 15)) * (CH + 8) + (2 * jp + (lane >> 4)) * 8;
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(v4[0]), "=r"(v4[1]), "=r"(v4[2]), "=r"(v4[3]) : "r"(fa_smem(vp)));
+}
+
 // Keys 16 kk .. 16 kk + 15 of O += P V (mma.sync): P's fragment packed to bf16 into pa (left
 // for the caller: the bias-through-the-tensor-core kernel also sums it), V's by ldmatrix.trans
 // from the [key][CH + 8] tile.
@@ -318,10 +327,8 @@ __device__ __forceinline__ void s9_pv_step(float (&o)[CH / 8][4], uint32_t (&pa)
     s9_pack_p(pa, s, kk);
 #pragma unroll
     for (int jp = 0; jp < CH / 16; jp++) {
-        const bf16 *vp = Vt + (kk * 16 + (lane & 15)) * (CH + 8) + (2 * jp + (lane >> 4)) * 8;
         uint32_t v4[4];
-        asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                     : "=r"(v4[0]), "=r"(v4[1]), "=r"(v4[2]), "=r"(v4[3]) : "r"(fa_smem(vp)));
+        s9_ldsm_v<CH>(v4, Vt, kk, jp, lane);
         fa_mma16816(o[2 * jp], pa, v4[0], v4[1]);
         fa_mma16816(o[2 * jp + 1], pa, v4[2], v4[3]);
     }
@@ -1138,10 +1145,8 @@ __device__ __forceinline__ void s9d_accumulate_pv(float (&o)[2][CH / 8][4], floa
         s9_pack_p(pa[1], s[1], kk);
 #pragma unroll
         for (int jp = 0; jp < CH / 16; jp++) {
-            const bf16 *vp = Vt + (kk * 16 + (lane & 15)) * (CH + 8) + (2 * jp + (lane >> 4)) * 8;
             uint32_t v4[4];
-            asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                         : "=r"(v4[0]), "=r"(v4[1]), "=r"(v4[2]), "=r"(v4[3]) : "r"(fa_smem(vp)));
+            s9_ldsm_v<CH>(v4, Vt, kk, jp, lane);
 #pragma unroll
             for (int i = 0; i < 2; i++) {
                 fa_mma16816(o[i][2 * jp], pa[i], v4[0], v4[1]);

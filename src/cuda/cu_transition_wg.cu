@@ -225,11 +225,7 @@ __global__ void __launch_bounds__(128 * NWG + 32, NWG == 2 ? 2 : 1) k_trwg(tr_ar
 }
 
 int cu_trwg_applies(int KP) {
-    int dev = 0, major = 0;
-    if (KP < 16 || KP > 128) return 0;  // A fragments in registers: KP / 4 of them
-    if (cudaGetDevice(&dev) != cudaSuccess) return 0;
-    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) return 0;
-    return major == 9;  // wgmma: sm_90a code only
+    return tw_ring_applies(KP);
 }
 
 static int64_t g_trwg_runs = 0;  // launches so far (tests)

@@ -222,11 +222,7 @@ __global__ void __launch_bounds__(288, 2) k_tm_sides_wg(ts_args a) {
 }
 
 int ts_wg_applies(int KP) {
-    int dev = 0, major = 0;
-    if (KP < 16 || KP > 128) return 0;  // A fragments in registers: KP / 4 of them
-    if (cudaGetDevice(&dev) != cudaSuccess) return 0;
-    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) return 0;
-    return major == 9;  // wgmma: sm_90a code only
+    return tw_ring_applies(KP);
 }
 
 int ts_wg_smem_bytes(int KP, int bwd) {
