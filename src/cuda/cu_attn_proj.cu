@@ -54,21 +54,13 @@ extern "C" int64_t pf_cuda_attn_proj_runs(pf_backend *be) {
 }
 void attn_proj_ran(void) { g_proj_runs++; }
 
-// W_cat (4 HC, c_in) and, when any of the four has one, b_cat (4 HC; zeros where none) in the
-// act type, in pool memory (the caller releases): the act copies cu_gemm would use (cu_weight).
-void attn_proj_cat(cu_impl *c, const pf_attn_p *p, int c_in, int HC, const void **w, const void **b) {
-    size_t e = cu_esz(c), nw = (size_t)HC * (size_t)c_in;
-    const pf_linear_p *l[4] = {&p->q, &p->k, &p->v, &p->g};
-    char *wc = (char *)cu_pool_get(c, 4 * nw * e);
-    int any = 0;
-    for (int i = 0; i < 4; i++) {
+// W_cat (4 HC, c_in) into wc and, when bc, b_cat (4 HC; zeros where a Linear has none):
+// the act copies cu_gemm would use (cu_weight).
+static void proj_cat_fill(cu_impl *c, const pf_linear_p *const *l, size_t nw, int HC, char *wc, char *bc) {
+    size_t e = cu_esz(c);
+    for (int i = 0; i < 4; i++)
         CU_CHECK(cudaMemcpyAsync(wc + i * nw * e, cu_weight(c, l[i]->w, nw), nw * e, cudaMemcpyDeviceToDevice, c->stream));
-        any |= l[i]->b != NULL;
-    }
-    *w = wc;
-    *b = NULL;
-    if (!any) return;
-    char *bc = (char *)cu_pool_get(c, 4 * (size_t)HC * e);
+    if (!bc) return;
     for (int i = 0; i < 4; i++) {
         char *dst = bc + i * (size_t)HC * e;
         if (l[i]->b)
@@ -76,6 +68,26 @@ void attn_proj_cat(cu_impl *c, const pf_attn_p *p, int c_in, int HC, const void 
                                      c->stream));
         else CU_CHECK(cudaMemsetAsync(dst, 0, (size_t)HC * e, c->stream));
     }
+}
+
+// W_cat (4 HC, c_in) and, when any of the four has one, b_cat (4 HC; zeros where none) in the
+// act type: in pool memory (the caller releases), or kept across calls (PF_WCACHE, cu_small.cuh).
+void attn_proj_cat(cu_impl *c, const pf_attn_p *p, int c_in, int HC, const void **w, const void **b) {
+    size_t e = cu_esz(c), nw = (size_t)HC * (size_t)c_in;
+    const pf_linear_p *l[4] = {&p->q, &p->k, &p->v, &p->g};
+    int any = 0;
+    for (int i = 0; i < 4; i++) any |= l[i]->b != NULL;
+    size_t wb = (4 * nw * e + 255) & ~(size_t)255, bb = any ? 4 * (size_t)HC * e : 0;
+    struct { const void *src[8]; int64_t tag, c_in, HC; } sig;
+    memset(&sig, 0, sizeof sig);
+    for (int i = 0; i < 4; i++) sig.src[i] = l[i]->w, sig.src[4 + i] = l[i]->b;
+    sig.tag = 1, sig.c_in = c_in, sig.HC = HC;
+    int build;
+    char *wc = (char *)cu_wcache(c, &sig, sizeof sig, wb + bb, &build);
+    if (!wc) wc = (char *)cu_pool_get(c, wb + bb);
+    char *bc = any ? wc + wb : NULL;  // 256-byte aligned, as a pool block
+    if (build) proj_cat_fill(c, l, nw, HC, wc, bc);
+    *w = wc;
     *b = bc;
 }
 

@@ -75,6 +75,16 @@ void pf_cuda_set_dropout_v4(pf_backend *be, int on);
 // one-GEMM projections' path, c_h / 8 a power of two up to 32); as above.
 void pf_cuda_set_gate_rowdot(pf_backend *be, int on);
 int64_t pf_cuda_gate_rowdot_runs(pf_backend *be);
+// PF_WCACHE (cu_small.cu): the attention projection's weight concatenation, k_tm_out3's and the
+// fused transition's packs kept across calls until a parameter write (bf16); as above.
+// _builds / _hits: the calls that filled a kept buffer / found it current.
+void pf_cuda_set_wcache(pf_backend *be, int on);
+int64_t pf_cuda_wcache_builds(pf_backend *be);
+int64_t pf_cuda_wcache_hits(pf_backend *be);
+// PF_LN_SAVE (cu_layernorm_vec.cu): the triangle multiplication's forward copies its saved
+// input z in its LayerNorm's kernel (16-byte rows) instead of a copy of its own; as above.
+void pf_cuda_set_ln_save(pf_backend *be, int on);
+int64_t pf_cuda_ln_save_runs(pf_backend *be);
 // The triangle multiplication's paths (cu_trimul_side.cu, cu_trimul_ln.cu): 3 the gated
 // sides as one tensor-core kernel (bf16, sm_80+) and LN_out read from the channel-major
 // contraction without transposes (any precision; the default since session 11), 1 the fused

@@ -9,7 +9,12 @@
 //    grid by size and on 3 blocks (many row groups per warp, odd counts);
 //  - PF_DROPOUT_V4 (pf_cuda_set_dropout_v4): the shared-mask dropout's forward and backward;
 //  - PF_GATE_ROWDOT (pf_cuda_set_gate_rowdot): the core backward's D from the gate's backward
-//    (the triangle attention cases: c_h 32, the starting and the ending node).
+//    (the triangle attention cases: c_h 32, the starting and the ending node);
+//  - PF_WCACHE (pf_cuda_set_wcache, bf16 only): the attention projection's concatenation,
+//    the fused transition's and k_tm_out3's packs kept across calls: found current within a
+//    forward-backward, refilled after a parameter write;
+//  - PF_LN_SAVE (pf_cuda_set_ln_save): the triangle multiplication's saved input copied by its
+//    LayerNorm's kernel (the backward reads it).
 // The paths switched off are the ones the other groups check against the CPU reference.
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,7 +152,136 @@ static void small_dropout(int64_t A, int64_t B, int C, int ax) {
     done(label);
 }
 
+// ---- PF_WCACHE: derived weights kept across calls ----------------------------------------
+// One module (attention with the one-GEMM projections, the fused SwiGLU transition, the
+// triangle multiplication's k_tm_out3) through its own entry points.
+typedef struct {
+    const char *what;
+    int kind;  // 0 attention, 1 transition, 2 trimul
+    pf_attn_dims ad;
+    pf_transition_dims td;
+    pf_trimul_dims md;
+    pf_attn_p ap, ag;
+    pf_transition_p tp, tg;
+    pf_trimul_p mp, mg;
+    int64_t nx, nz;
+    hbuf x, z, mk, dout;
+    void *gs, *gw;
+} wc_case;
+
+// Forward, the forward again (its packs found current when on), backward: out, out2, dx, dz.
+static void wc_run(wc_case *k, hbuf *out, hbuf *out2, hbuf *dx, hbuf *dz) {
+    if (k->kind == 0) {
+        const void *z = k->nz ? k->z.d : NULL;
+        H_gpu->attn_fwd(H_gpu, &k->ad, &k->ap, k->x.d, z, k->mk.d, out->d, k->gs, k->gw);
+        H_gpu->attn_fwd(H_gpu, &k->ad, &k->ap, k->x.d, z, k->mk.d, out2->d, k->gs, k->gw);
+        H_gpu->attn_bwd(H_gpu, &k->ad, &k->ap, &k->ag, k->mk.d, k->gs, k->dout.d, dx->d, k->nz ? dz->d : NULL, k->gw);
+    } else if (k->kind == 1) {
+        H_gpu->transition_fwd(H_gpu, &k->td, &k->tp, k->x.d, k->mk.d, out->d, k->gs, k->gw);
+        H_gpu->transition_fwd(H_gpu, &k->td, &k->tp, k->x.d, k->mk.d, out2->d, k->gs, k->gw);
+        H_gpu->transition_bwd(H_gpu, &k->td, &k->tp, &k->tg, k->mk.d, k->gs, k->dout.d, dx->d, k->gw);
+    } else {
+        H_gpu->trimul_fwd(H_gpu, &k->md, &k->mp, k->x.d, k->mk.d, out->d, k->gs, k->gw);
+        H_gpu->trimul_fwd(H_gpu, &k->md, &k->mp, k->x.d, k->mk.d, out2->d, k->gs, k->gw);
+        H_gpu->trimul_bwd(H_gpu, &k->md, &k->mp, &k->mg, k->mk.d, k->gs, k->dout.d, dx->d, k->gw);
+    }
+}
+
+// The switch under test: PF_WCACHE (sw 0) or PF_LN_SAVE (sw 1); its counters.
+static void wc_set(int sw, int on) {
+    if (sw) pf_cuda_set_ln_save(H_gpu, on);
+    else pf_cuda_set_wcache(H_gpu, on);
+}
+
+// Off, then on: outputs, dx, dz and the parameter gradients bit for bit. PF_WCACHE: the
+// forward fills the kept buffers, the second forward and the backward find them current; the
+// second pair of runs follows a write of half of w (the kept buffers must be refilled).
+// PF_LN_SAVE: the saved input the backward reads came from the LayerNorm's kernel.
+static void wc_pairs(wc_case *k, const char *label, int sw, real *w, size_t wbytes) {
+    for (int round = 0; round < 2; round++) {
+        if (round) H_gpu->zero(H_gpu, w, wbytes / 2);
+        hbuf o[2], o2[2], dx[2], dz[2];
+        for (int on = 0; on < 2; on++) {
+            wc_set(sw, on);
+            h_reset_grads();
+            o[on] = h_poison(k->nx);
+            o2[on] = h_poison(k->nx);
+            dx[on] = h_rand(k->nx, 0.1, 340);
+            dz[on] = h_rand(k->nz, 0.1, 341);
+            int64_t b0 = pf_cuda_wcache_builds(H_gpu), h0 = pf_cuda_wcache_hits(H_gpu), l0 = pf_cuda_ln_save_runs(H_gpu);
+            wc_run(k, &o[on], &o2[on], &dx[on], &dz[on]);
+            if (!on) h_snapshot_grads();
+            else h_check_same_bits(label);
+            int64_t nb = pf_cuda_wcache_builds(H_gpu) - b0, nh = pf_cuda_wcache_hits(H_gpu) - h0;
+            int64_t nl = pf_cuda_ln_save_runs(H_gpu) - l0;
+            if (sw) tl_check(on ? nl > 0 : nl == 0, label, "round %d on %d: %lld LayerNorms with the copy", round, on,
+                             (long long)nl);
+            else tl_check(on ? nb > 0 && nh > 0 : nb == 0 && nh == 0, label,
+                          "round %d on %d: %lld fills, %lld found current", round, on, (long long)nb, (long long)nh);
+        }
+        wc_set(sw, -1);
+        same(label, "output", &o[0], &o[1]);
+        same(label, "second output", &o2[0], &o2[1]);
+        same(label, "dx", &dx[0], &dx[1]);
+        if (k->nz) same(label, "dz", &dz[0], &dz[1]);
+    }
+}
+
+static void small_wcache(int kind, int sw) {
+    static const char *names[3] = {"attn tri_start", "transition swiglu", "trimul out"};
+    char label[160];
+    snprintf(label, sizeof label, "%s blocksmall %s %s", H_gpu->name, sw ? "ln_save" : "wcache", names[kind]);
+    h_params_reset();
+    wc_case k;
+    memset(&k, 0, sizeof k);
+    pf_mem m;
+    real *w;
+    size_t wb;
+    if (kind == 0) {
+        k.ad = (pf_attn_dims){40, 40, 128, 4, 32, 128, PF_BIAS_SELF, 0, NULL, 0};
+        pf_attn_p P, G;
+        small_attn_params(&k.ad, &P, &G, &k.ap, &k.ag);
+        k.nx = k.ad.B * k.ad.L * k.ad.c_in;
+        k.mk = h_mask(k.ad.B * k.ad.L, k.ad.L, 0.3, 342);
+        m = H_gpu->attn_mem(H_gpu, &k.ad);
+        w = k.ap.q.w, wb = sizeof(real) * 128 * 128;
+    } else if (kind == 1) {
+        k.td = (pf_transition_dims){300, 128, 4, PF_ACT_SWIGLU};
+        pf_transition_p P, G;
+        h_layernorm(&P.ln, &G.ln, &k.tp.ln, &k.tg.ln, 128, 343, "ln");
+        h_linear(&P.lin_a, &G.lin_a, &k.tp.lin_a, &k.tg.lin_a, 512, 128, 0, 344, "lin_a");
+        h_linear(&P.lin_b, &G.lin_b, &k.tp.lin_b, &k.tg.lin_b, 512, 128, 0, 345, "lin_b");
+        h_linear(&P.lin_out, &G.lin_out, &k.tp.lin_out, &k.tg.lin_out, 128, 512, 0, 346, "lin_out");
+        k.nx = 300 * 128;
+        k.mk = h_mask(300, 0, 0.3, 347);
+        m = H_gpu->transition_mem(H_gpu, &k.td);
+        w = k.tp.lin_b.w, wb = sizeof(real) * 512 * 128;
+    } else {
+        k.md = (pf_trimul_dims){24, 128, 128, 0};
+        pf_trimul_p P, G;
+        pf_linear_p *pl[6] = {&k.mp.a_p, &k.mp.a_g, &k.mp.b_p, &k.mp.b_g, &k.mp.g, &k.mp.z};
+        pf_linear_p *gl[6] = {&k.mg.a_p, &k.mg.a_g, &k.mg.b_p, &k.mg.b_g, &k.mg.g, &k.mg.z};
+        pf_linear_p *hl[6] = {&P.a_p, &P.a_g, &P.b_p, &P.b_g, &P.g, &P.z};
+        pf_linear_p *hg[6] = {&G.a_p, &G.a_g, &G.b_p, &G.b_g, &G.g, &G.z};
+        h_layernorm(&P.ln_in, &G.ln_in, &k.mp.ln_in, &k.mg.ln_in, 128, 348, "ln_in");
+        h_layernorm(&P.ln_out, &G.ln_out, &k.mp.ln_out, &k.mg.ln_out, 128, 349, "ln_out");
+        for (int i = 0; i < 6; i++) h_linear(hl[i], hg[i], pl[i], gl[i], 128, 128, 0, 350 + (uint64_t)i, "lin");
+        k.nx = 24 * 24 * 128;
+        k.mk = h_mask(24 * 24, 0, 0.3, 357);
+        m = H_gpu->trimul_mem(H_gpu, &k.md);
+        w = k.mp.z.w, wb = sizeof(real) * 128 * 128;
+    }
+    k.x = h_rand(k.nx, 1, 358);
+    k.dout = h_rand(k.nx, 1, 359);
+    k.gs = h_gpu_raw(m.saved), k.gw = h_gpu_raw(m.ws);
+    wc_pairs(&k, label, sw, w, wb);
+    done(label);
+}
+
 void cuda_blocksmall(int quick) {
+    if (H_bf16)  // the kept buffers: bf16 weight copies only
+        for (int kind = 0; kind < 3; kind++) small_wcache(kind, 0);
+    small_wcache(2, 1);
     for (int ax = 0; ax < 2; ax++) {
         small_dropout(5, 7, 16, ax);
         small_dropout(33, 19, 128, ax);
