@@ -1,5 +1,6 @@
 // cu_small.cu: faster forms of two small passes of every Pairformer block, each behind its own
-// switch, each bit-identical to the kernel it replaces (the same values in the same order).
+// switch, each bit-identical to the kernel it replaces (the same values in the same order), and
+// PF_WCACHE's table of weights derived from the parameters (below).
 //
 // PF_REDUCE_STAGED=1: the per-block partial sums of the LayerNorms' and the Linears' parameter
 // gradients (k_reduce_parts of cu_prim.cu, k_lnb_reduce of cu_attn_fuse.cu: part (nb, K, C)
@@ -148,8 +149,8 @@ int cu_bias_T_tiled(cu_impl *c, const void *zb, float *biasT, int64_t L, int H, 
 
 // ---- PF_WCACHE ---------------------------------------------------------------------------
 // Weights derived from the parameters on every call (the attention projection's [Wq; Wk; Wv;
-// Wg] concatenation: eight device copies per call; k_tm_out3's and the fused transition's
-// packs: one kernel each) kept across calls as cu_weight keeps its bf16 copies: an entry holds
+// Wg] concatenation: eight device copies per call; the trimul sides' backward [W_p; W_g]: two;
+// k_tm_out3's and the fused transition's packs: one kernel each) kept across calls as cu_weight keeps its bf16 copies: an entry holds
 // the caller's signature (the source pointers and the layout), its buffer and the parameter
 // generation it was filled at. Only with bf16 copies (c->bf16): there every parameter write
 // through the backend bumps the generation (cu_weight relies on it too); the fp32 path reads

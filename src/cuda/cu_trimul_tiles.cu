@@ -5,6 +5,7 @@
 // runs them on its rows).
 #include "cu_trimul.cuh"
 #include "cu_vec.cuh"
+#include "cu_small.cuh"
 
 #define TT 32
 
@@ -332,9 +333,17 @@ __global__ void k_add_cols2(T *y, const float *bp, const float *bg, int64_t M, i
 }
 __global__ void k_add_f32(float *y, const float *x, int64_t n) { GRID_STRIDE(i, n) y[i] += x[i]; }
 
+// [W_p; W_g] (2 C, c_z) in the act type: in pool scratch (the caller releases it) or kept
+// across calls (PF_WCACHE, cu_small.cuh: copied when new or after a parameter write).
 static void *cat_weight(cu_impl *c, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg) {
     size_t es = cu_esz(c), half = (size_t)C * c_z * es;
-    char *w = (char *)cu_pool_get(c, 2 * half);
+    struct { const void *src[2]; int64_t tag, c_z, C; } sig;
+    memset(&sig, 0, sizeof sig);
+    sig.src[0] = lp->w, sig.src[1] = lg->w, sig.tag = 4, sig.c_z = c_z, sig.C = C;
+    int build;
+    char *w = (char *)cu_wcache(c, &sig, sizeof sig, 2 * half, &build);
+    if (!w) w = (char *)cu_pool_get(c, 2 * half);
+    if (!build) return w;
     CU_CHECK(cudaMemcpyAsync(w, cu_weight(c, lp->w, (size_t)C * c_z), half, cudaMemcpyDeviceToDevice, c->stream));
     CU_CHECK(cudaMemcpyAsync(w + half, cu_weight(c, lg->w, (size_t)C * c_z), half, cudaMemcpyDeviceToDevice, c->stream));
     return w;

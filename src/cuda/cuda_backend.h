@@ -75,8 +75,9 @@ void pf_cuda_set_dropout_v4(pf_backend *be, int on);
 // one-GEMM projections' path, c_h / 8 a power of two up to 32); as above.
 void pf_cuda_set_gate_rowdot(pf_backend *be, int on);
 int64_t pf_cuda_gate_rowdot_runs(pf_backend *be);
-// PF_WCACHE (cu_small.cu): the attention projection's weight concatenation, k_tm_out3's and the
-// fused transition's packs kept across calls until a parameter write (bf16); as above.
+// PF_WCACHE (cu_small.cu): the attention projection's and the trimul sides' weight
+// concatenations, k_tm_out3's and the fused transition's packs kept across calls until a
+// parameter write (bf16); as above.
 // _builds / _hits: the calls that filled a kept buffer / found it current.
 void pf_cuda_set_wcache(pf_backend *be, int on);
 int64_t pf_cuda_wcache_builds(pf_backend *be);
