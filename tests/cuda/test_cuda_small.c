@@ -14,7 +14,8 @@
 //    the fused transition's and k_tm_out3's packs kept across calls: found current within a
 //    forward-backward, refilled after a parameter write;
 //  - PF_LN_SAVE (pf_cuda_set_ln_save): the triangle multiplication's saved input copied by its
-//    LayerNorm's kernel (the backward reads it).
+//    LayerNorm's kernel (the backward reads it);
+//  - PF_TR_BWD_ALIAS (model/block.c): the transition's backward with d_out its own d_x.
 // The paths switched off are the ones the other groups check against the CPU reference.
 #include <stdio.h>
 #include <stdlib.h>
@@ -278,7 +279,49 @@ static void small_wcache(int kind, int sw) {
     done(label);
 }
 
+// PF_TR_BWD_ALIAS (model/block.c): the transition's backward with d_out the very buffer it adds
+// d_x into, against d_out a copy of it: d_x and the parameter gradients bit for bit. fused 1
+// (SwiGLU, the mask folded into h) or 0 (unfused; ReLU with biases: the masked copy of dy);
+// chunk: hidden elements per row chunk (several chunks: a chunk's d_x rows are written after
+// its dy rows are read, the next chunk's not yet).
+static void small_tr_alias(int act, int fused, int64_t chunk) {
+    char label[160];
+    int64_t M = 300;
+    int c = 64, n = 4, bias = act == PF_ACT_RELU;
+    snprintf(label, sizeof label, "%s blocksmall tr_bwd_alias %s fused %d chunk %lld", H_gpu->name,
+             act ? "swiglu" : "relu", fused, (long long)chunk);
+    pf_cuda_set_transition_fused(H_gpu, fused);
+    pf_cuda_set_transition_chunk(H_gpu, chunk);
+    h_params_reset();
+    pf_transition_dims d = {M, c, n, act};
+    pf_transition_p P, G, Pd, Gd;
+    memset(&P, 0, sizeof P); memset(&G, 0, sizeof G); memset(&Pd, 0, sizeof Pd); memset(&Gd, 0, sizeof Gd);
+    h_layernorm(&P.ln, &G.ln, &Pd.ln, &Gd.ln, c, 360, "ln");
+    h_linear(&P.lin_a, &G.lin_a, &Pd.lin_a, &Gd.lin_a, n * c, c, bias, 361, "lin_a");
+    if (act) h_linear(&P.lin_b, &G.lin_b, &Pd.lin_b, &Gd.lin_b, n * c, c, bias, 362, "lin_b");
+    h_linear(&P.lin_out, &G.lin_out, &Pd.lin_out, &Gd.lin_out, c, n * c, bias, 363, "lin_out");
+    hbuf x = h_rand(M * c, 1, 364), mk = h_mask(M, 0, 0.3, 365), out = h_poison(M * c);
+    pf_mem m = H_gpu->transition_mem(H_gpu, &d);
+    void *gs = h_gpu_raw(m.saved), *gw = h_gpu_raw(m.ws);
+    H_gpu->transition_fwd(H_gpu, &d, &Pd, x.d, mk.d, out.d, gs, gw);
+    hbuf dx[2];
+    for (int alias = 0; alias < 2; alias++) {
+        h_reset_grads();
+        dx[alias] = h_rand(M * c, 1, 366);
+        hbuf dout = alias ? dx[alias] : h_rand(M * c, 1, 366);
+        H_gpu->transition_bwd(H_gpu, &d, &Pd, &Gd, mk.d, gs, dout.d, dx[alias].d, gw);
+        if (!alias) h_snapshot_grads();
+        else h_check_same_bits(label);
+    }
+    same(label, "dx", &dx[0], &dx[1]);
+    pf_cuda_set_transition_fused(H_gpu, 1);
+    pf_cuda_set_transition_chunk(H_gpu, 0);
+    done(label);
+}
+
 void cuda_blocksmall(int quick) {
+    for (int f = 0; f < 2; f++)
+        for (int k = 0; k < 2; k++) small_tr_alias(f ? PF_ACT_SWIGLU : PF_ACT_RELU, f, k ? 128 * 256 : 0);
     if (H_bf16)  // the kept buffers: bf16 weight copies only
         for (int kind = 0; kind < 3; kind++) small_wcache(kind, 0);
     small_wcache(2, 1);
