@@ -15,7 +15,9 @@
 //    forward-backward, refilled after a parameter write;
 //  - PF_LN_SAVE (pf_cuda_set_ln_save): the triangle multiplication's saved input copied by its
 //    LayerNorm's kernel (the backward reads it);
-//  - PF_TR_BWD_ALIAS (model/block.c): the transition's backward with d_out its own d_x.
+//  - PF_TR_BWD_ALIAS (model/block.c): the transition's backward with d_out its own d_x;
+//  - PF_ATTN_DW_ACC (pf_cuda_set_attn_dw_acc): the projections' weight gradients accumulated
+//    by their GEMM (within the tolerance: cuBLASLt may pick another algorithm for beta 1).
 // The paths switched off are the ones the other groups check against the CPU reference.
 #include <stdio.h>
 #include <stdlib.h>
@@ -319,7 +321,51 @@ static void small_tr_alias(int act, int fused, int64_t chunk) {
     done(label);
 }
 
+// PF_ATTN_DW_ACC (cu_attn_proj.cu): the projections' weight gradients laid back to back (as
+// the parameter blob has AF3's bias-free q, k, v, g) and accumulated by their GEMM, against the
+// fp32 scratch and k_add4_f32 into the same buffer: the increments within the mode's tolerance
+// (the same bits where cuBLASLt takes the same algorithm for beta 1), dx bit for bit.
+static void small_dw_acc(void) {
+    char label[160];
+    snprintf(label, sizeof label, "%s blocksmall attn_dw_acc tri_start", H_gpu->name);
+    h_params_reset();
+    pf_attn_dims d = {40, 40, 128, 4, 32, 128, PF_BIAS_SELF, 0, NULL, 0};
+    pf_attn_p P, G, Pd, Gd;
+    small_attn_params(&d, &P, &G, &Pd, &Gd);
+    int64_t nw = (int64_t)d.H * d.c_h * d.c_in, nx = d.B * d.L * d.c_in;
+    size_t bytes = sizeof(real) * 4 * (size_t)nw;
+    real *cat = h_gpu_raw(bytes), *init = h_gpu_raw(bytes);
+    real *gl[4] = {Gd.q.w, Gd.k.w, Gd.v.w, Gd.g.w};
+    for (int k = 0; k < 4; k++) H_gpu->copy(H_gpu, init + k * nw, gl[k], sizeof(real) * (size_t)nw);
+    Gd.q.w = cat, Gd.k.w = cat + nw, Gd.v.w = cat + 2 * nw, Gd.g.w = cat + 3 * nw;
+    hbuf x = h_rand(nx, 1, 370), dout = h_rand(nx, 1, 371), mk = h_mask(d.B * d.L, d.L, 0.3, 372), o = h_poison(nx);
+    pf_mem m = H_gpu->attn_mem(H_gpu, &d);
+    void *gs = h_gpu_raw(m.saved), *gw = h_gpu_raw(m.ws);
+    H_gpu->attn_fwd(H_gpu, &d, &Pd, x.d, NULL, mk.d, o.d, gs, gw);
+    real *res[2], *ini = tl_zeros(4 * nw);
+    H_gpu->download(H_gpu, ini, init, bytes);
+    hbuf dx[2];
+    for (int on = 0; on < 2; on++) {
+        pf_cuda_set_attn_dw_acc(H_gpu, on);
+        H_gpu->copy(H_gpu, cat, init, bytes);
+        dx[on] = h_rand(nx, 0.1, 373);
+        int64_t r0 = pf_cuda_attn_dw_acc_runs(H_gpu);
+        H_gpu->attn_bwd(H_gpu, &d, &Pd, &Gd, mk.d, gs, dout.d, dx[on].d, NULL, gw);
+        res[on] = tl_zeros(4 * nw);
+        H_gpu->download(H_gpu, res[on], cat, bytes);
+        int64_t r = pf_cuda_attn_dw_acc_runs(H_gpu) - r0;
+        tl_check(on ? r > 0 : r == 0, label, "on %d: accumulated by the GEMM %lld times", on, (long long)r);
+    }
+    pf_cuda_set_attn_dw_acc(H_gpu, -1);
+    char nm[200];
+    snprintf(nm, sizeof nm, "%s dW_q,k,v,g", label);
+    h_compare_delta(nm, res[1], res[0], ini, 4 * nw, H_tol);
+    same(label, "dx", &dx[0], &dx[1]);
+    done(label);
+}
+
 void cuda_blocksmall(int quick) {
+    small_dw_acc();
     for (int f = 0; f < 2; f++)
         for (int k = 0; k < 2; k++) small_tr_alias(f ? PF_ACT_SWIGLU : PF_ACT_RELU, f, k ? 128 * 256 : 0);
     if (H_bf16)  // the kept buffers: bf16 weight copies only
