@@ -241,28 +241,11 @@ __global__ void k_add4_f32(float *g0, float *g1, float *g2, float *g3, const flo
     }
 }
 
-// PF_ATTN_DW_ACC=1: where the four weight gradients lie back to back (q, k, v, g declared in
-// that order without biases between: AF3's triangle attentions), dW_cat is accumulated into
-// them by its GEMM (beta 1) instead of into fp32 scratch and k_add4_f32: one (4 HC, c_in) fp32
-// write and two reads fewer per call. D = acc + C as scratch + add computed it, where cuBLASLt
-// takes the same algorithm for beta 1 (not guaranteed: checked against the old path with a
-// tolerance). 0 (the default): scratch and k_add4_f32. Read at the first call.
-static int g_dwa = -1;
-static int64_t g_dwa_runs;
-extern "C" void pf_cuda_set_attn_dw_acc(pf_backend *be, int on) {
-    (void)be;
-    g_dwa = on == 0 || on == 1 ? on : -1;  // else: PF_ATTN_DW_ACC / the default again
-}
-extern "C" int64_t pf_cuda_attn_dw_acc_runs(pf_backend *be) {
-    (void)be;
-    return g_dwa_runs;
-}
+// Where the four weight gradients lie back to back (q, k, v, g declared in that order without
+// biases between: AF3's triangle attentions) and PF_DW_ACC is on (cu_small.cuh).
 static int dw_acc(const pf_attn_p *g, int64_t nw) {
-    if (g_dwa < 0)
-        g_dwa = cu_env_flag("PF_ATTN_DW_ACC", 0, "fp32 scratch and k_add4_f32: the default",
-                            "accumulated by the GEMM where the gradients lie back to back");
     const float *q = g->q.w;
-    return g_dwa && q && g->k.w == q + nw && g->v.w == q + 2 * nw && g->g.w == q + 3 * nw;
+    return q && g->k.w == q + nw && g->v.w == q + 2 * nw && g->g.w == q + 3 * nw && cu_dw_acc_on();
 }
 
 void attn_proj_bwd(cu_impl *c, int64_t M, int c_in, int HC, const pf_attn_p *p, pf_attn_p *g, const void *xln,
@@ -273,12 +256,12 @@ void attn_proj_bwd(cu_impl *c, int64_t M, int c_in, int HC, const pf_attn_p *p, 
     // d_xln (M, c_in) = [dq|dk|dv|dg] (M, 4 HC) W_cat: one sum over 4 HC, written
     cu_gemm(c, 0, 0, M, c_in, 4 * HC, 1.f, dz, CU_ACT, ldz, w, CU_ACT, c_in, 0.f, d_xln, CU_ACT, c_in, 1, 0, 0, 0, NULL);
     // dW_cat (4 HC, c_in) = [dq|dk|dv|dg]^T LN(x), fp32, then into the four gradients, or
-    // added by the GEMM itself where they lie back to back (PF_ATTN_DW_ACC)
+    // added by the GEMM itself where they lie back to back (PF_DW_ACC)
     int64_t nw = (int64_t)HC * c_in;
     if (dw_acc(g, nw)) {
         cu_gemm(c, 1, 0, 4 * HC, c_in, M, 1.f, dz, CU_ACT, ldz, xln, CU_ACT, c_in, 1.f, g->q.w, CU_F32, c_in, 1, 0, 0, 0,
                 NULL);
-        g_dwa_runs++;
+        cu_dw_acc_ran();
     } else {
         float *t = (float *)cu_pool_get(c, sizeof(float) * 4 * (size_t)nw);
         cu_gemm(c, 1, 0, 4 * HC, c_in, M, 1.f, dz, CU_ACT, ldz, xln, CU_ACT, c_in, 0.f, t, CU_F32, c_in, 1, 0, 0, 0, NULL);

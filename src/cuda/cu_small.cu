@@ -265,3 +265,28 @@ void cu_wcache_free(cu_impl *c) {
     }
     free(old);
 }
+
+// ---- PF_DW_ACC ---------------------------------------------------------------------------
+// Weight gradients of Linears that lie back to back in the gradient blob (the attention
+// projections' q, k, v, g; a trimul side's p and g: declared in that order without biases
+// between, as AF3's are) accumulated by their one GEMM (beta 1) instead of into fp32 scratch
+// and then added by a kernel per gradient: one fp32 write and two reads of them fewer per
+// call. D = acc + C as scratch + add computed it where cuBLASLt keeps its algorithm for beta 1
+// (not guaranteed: tested against the old path within the tolerance).
+static int g_dwa = -1;  // -1: PF_DW_ACC, read at the first call
+static int64_t g_dwa_runs;
+extern "C" void pf_cuda_set_dw_acc(pf_backend *be, int on) {
+    (void)be;
+    g_dwa = on == 0 || on == 1 ? on : -1;  // else: PF_DW_ACC / the default again
+}
+extern "C" int64_t pf_cuda_dw_acc_runs(pf_backend *be) {
+    (void)be;
+    return g_dwa_runs;
+}
+int cu_dw_acc_on(void) {
+    if (g_dwa < 0)
+        g_dwa = cu_env_flag("PF_DW_ACC", 0, "fp32 scratch, then an add kernel per gradient: the default",
+                            "accumulated by the GEMM where the gradients lie back to back");
+    return g_dwa;
+}
+void cu_dw_acc_ran(void) { g_dwa_runs++; }

@@ -86,10 +86,10 @@ int64_t pf_cuda_wcache_hits(pf_backend *be);
 // input z in its LayerNorm's kernel (16-byte rows) instead of a copy of its own; as above.
 void pf_cuda_set_ln_save(pf_backend *be, int on);
 int64_t pf_cuda_ln_save_runs(pf_backend *be);
-// PF_ATTN_DW_ACC (cu_attn_proj.cu): the projections' weight gradients accumulated by their GEMM
-// (beta 1) where q, k, v, g's lie back to back; as above.
-void pf_cuda_set_attn_dw_acc(pf_backend *be, int on);
-int64_t pf_cuda_attn_dw_acc_runs(pf_backend *be);
+// PF_DW_ACC (cu_small.cu): the attention projections' and the trimul sides' weight gradients
+// accumulated by their GEMM (beta 1) where they lie back to back; as above.
+void pf_cuda_set_dw_acc(pf_backend *be, int on);
+int64_t pf_cuda_dw_acc_runs(pf_backend *be);
 // The triangle multiplication's paths (cu_trimul_side.cu, cu_trimul_ln.cu): 3 the gated
 // sides as one tensor-core kernel (bf16, sm_80+) and LN_out read from the channel-major
 // contraction without transposes (any precision; the default since session 11), 1 the fused

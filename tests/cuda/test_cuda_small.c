@@ -16,8 +16,8 @@
 //  - PF_LN_SAVE (pf_cuda_set_ln_save): the triangle multiplication's saved input copied by its
 //    LayerNorm's kernel (the backward reads it);
 //  - PF_TR_BWD_ALIAS (model/block.c): the transition's backward with d_out its own d_x;
-//  - PF_ATTN_DW_ACC (pf_cuda_set_attn_dw_acc): the projections' weight gradients accumulated
-//    by their GEMM (within the tolerance: cuBLASLt may pick another algorithm for beta 1).
+//  - PF_DW_ACC (pf_cuda_set_dw_acc): the attention projections' and the trimul sides' weight
+//    gradients accumulated by their GEMM (within the tolerance: cuBLASLt may pick another algorithm for beta 1).
 // The paths switched off are the ones the other groups check against the CPU reference.
 #include <stdio.h>
 #include <stdlib.h>
@@ -321,51 +321,79 @@ static void small_tr_alias(int act, int fused, int64_t chunk) {
     done(label);
 }
 
-// PF_ATTN_DW_ACC (cu_attn_proj.cu): the projections' weight gradients laid back to back (as
-// the parameter blob has AF3's bias-free q, k, v, g) and accumulated by their GEMM, against the
-// fp32 scratch and k_add4_f32 into the same buffer: the increments within the mode's tolerance
+// PF_DW_ACC (cu_small.cu): the weight gradients the GEMM would add laid back to back (as the
+// parameter blob has AF3's bias-free Linears): the attention's q, k, v, g (kind 0), the trimul
+// sides' a_p, a_g, b_p, b_g (kind 2; wc_case's modules); accumulated by their GEMM against the
+// fp32 scratch and add kernels into the same buffer: the increments within the mode's tolerance
 // (the same bits where cuBLASLt takes the same algorithm for beta 1), dx bit for bit.
-static void small_dw_acc(void) {
+static void small_dw_acc(int kind) {
     char label[160];
-    snprintf(label, sizeof label, "%s blocksmall attn_dw_acc tri_start", H_gpu->name);
+    snprintf(label, sizeof label, "%s blocksmall dw_acc %s", H_gpu->name, kind ? "trimul out" : "attn tri_start");
     h_params_reset();
-    pf_attn_dims d = {40, 40, 128, 4, 32, 128, PF_BIAS_SELF, 0, NULL, 0};
-    pf_attn_p P, G, Pd, Gd;
-    small_attn_params(&d, &P, &G, &Pd, &Gd);
-    int64_t nw = (int64_t)d.H * d.c_h * d.c_in, nx = d.B * d.L * d.c_in;
+    wc_case k;
+    memset(&k, 0, sizeof k);
+    real **gl[4];
+    pf_mem m;
+    if (!kind) {
+        k.kind = 0;
+        k.ad = (pf_attn_dims){40, 40, 128, 4, 32, 128, PF_BIAS_SELF, 0, NULL, 0};
+        pf_attn_p P, G;
+        small_attn_params(&k.ad, &P, &G, &k.ap, &k.ag);
+        k.nx = k.ad.B * k.ad.L * k.ad.c_in;
+        k.mk = h_mask(k.ad.B * k.ad.L, k.ad.L, 0.3, 372);
+        gl[0] = &k.ag.q.w, gl[1] = &k.ag.k.w, gl[2] = &k.ag.v.w, gl[3] = &k.ag.g.w;
+        m = H_gpu->attn_mem(H_gpu, &k.ad);
+    } else {
+        k.kind = 2;
+        k.md = (pf_trimul_dims){24, 128, 128, 0};
+        pf_trimul_p P, G;
+        pf_linear_p *pl[6] = {&k.mp.a_p, &k.mp.a_g, &k.mp.b_p, &k.mp.b_g, &k.mp.g, &k.mp.z};
+        pf_linear_p *ml[6] = {&k.mg.a_p, &k.mg.a_g, &k.mg.b_p, &k.mg.b_g, &k.mg.g, &k.mg.z};
+        pf_linear_p *hl[6] = {&P.a_p, &P.a_g, &P.b_p, &P.b_g, &P.g, &P.z};
+        pf_linear_p *hg[6] = {&G.a_p, &G.a_g, &G.b_p, &G.b_g, &G.g, &G.z};
+        h_layernorm(&P.ln_in, &G.ln_in, &k.mp.ln_in, &k.mg.ln_in, 128, 374, "ln_in");
+        h_layernorm(&P.ln_out, &G.ln_out, &k.mp.ln_out, &k.mg.ln_out, 128, 375, "ln_out");
+        for (int i = 0; i < 6; i++) h_linear(hl[i], hg[i], pl[i], ml[i], 128, 128, 0, 376 + (uint64_t)i, "lin");
+        k.nx = 24 * 24 * 128;
+        k.mk = h_mask(24 * 24, 0, 0.3, 382);
+        gl[0] = &k.mg.a_p.w, gl[1] = &k.mg.a_g.w, gl[2] = &k.mg.b_p.w, gl[3] = &k.mg.b_g.w;
+        m = H_gpu->trimul_mem(H_gpu, &k.md);
+    }
+    int64_t nw = 128 * 128;  // each gradient (HC, c_in) or (c, c_z)
     size_t bytes = sizeof(real) * 4 * (size_t)nw;
-    real *cat = h_gpu_raw(bytes), *init = h_gpu_raw(bytes);
-    real *gl[4] = {Gd.q.w, Gd.k.w, Gd.v.w, Gd.g.w};
-    for (int k = 0; k < 4; k++) H_gpu->copy(H_gpu, init + k * nw, gl[k], sizeof(real) * (size_t)nw);
-    Gd.q.w = cat, Gd.k.w = cat + nw, Gd.v.w = cat + 2 * nw, Gd.g.w = cat + 3 * nw;
-    hbuf x = h_rand(nx, 1, 370), dout = h_rand(nx, 1, 371), mk = h_mask(d.B * d.L, d.L, 0.3, 372), o = h_poison(nx);
-    pf_mem m = H_gpu->attn_mem(H_gpu, &d);
-    void *gs = h_gpu_raw(m.saved), *gw = h_gpu_raw(m.ws);
-    H_gpu->attn_fwd(H_gpu, &d, &Pd, x.d, NULL, mk.d, o.d, gs, gw);
-    real *res[2], *ini = tl_zeros(4 * nw);
+    real *cat = h_gpu_raw(bytes), *init = h_gpu_raw(bytes), *ini = tl_zeros(4 * nw);
+    for (int i = 0; i < 4; i++) {
+        H_gpu->copy(H_gpu, init + i * nw, *gl[i], sizeof(real) * (size_t)nw);
+        *gl[i] = cat + i * nw;
+    }
     H_gpu->download(H_gpu, ini, init, bytes);
-    hbuf dx[2];
+    k.x = h_rand(k.nx, 1, 370);
+    k.dout = h_rand(k.nx, 1, 371);
+    k.gs = h_gpu_raw(m.saved), k.gw = h_gpu_raw(m.ws);
+    real *res[2];
+    hbuf o = h_poison(k.nx), o2 = h_poison(k.nx), dx[2], dz = h_rand(0, 0.1, 0);
     for (int on = 0; on < 2; on++) {
-        pf_cuda_set_attn_dw_acc(H_gpu, on);
+        pf_cuda_set_dw_acc(H_gpu, on);
         H_gpu->copy(H_gpu, cat, init, bytes);
-        dx[on] = h_rand(nx, 0.1, 373);
-        int64_t r0 = pf_cuda_attn_dw_acc_runs(H_gpu);
-        H_gpu->attn_bwd(H_gpu, &d, &Pd, &Gd, mk.d, gs, dout.d, dx[on].d, NULL, gw);
+        dx[on] = h_rand(k.nx, 0.1, 373);
+        int64_t r0 = pf_cuda_dw_acc_runs(H_gpu);
+        wc_run(&k, &o, &o2, &dx[on], &dz);
         res[on] = tl_zeros(4 * nw);
         H_gpu->download(H_gpu, res[on], cat, bytes);
-        int64_t r = pf_cuda_attn_dw_acc_runs(H_gpu) - r0;
+        int64_t r = pf_cuda_dw_acc_runs(H_gpu) - r0;
         tl_check(on ? r > 0 : r == 0, label, "on %d: accumulated by the GEMM %lld times", on, (long long)r);
     }
-    pf_cuda_set_attn_dw_acc(H_gpu, -1);
+    pf_cuda_set_dw_acc(H_gpu, -1);
     char nm[200];
-    snprintf(nm, sizeof nm, "%s dW_q,k,v,g", label);
+    snprintf(nm, sizeof nm, "%s dW back to back", label);
     h_compare_delta(nm, res[1], res[0], ini, 4 * nw, H_tol);
     same(label, "dx", &dx[0], &dx[1]);
     done(label);
 }
 
 void cuda_blocksmall(int quick) {
-    small_dw_acc();
+    small_dw_acc(0);
+    small_dw_acc(1);
     for (int f = 0; f < 2; f++)
         for (int k = 0; k < 2; k++) small_tr_alias(f ? PF_ACT_SWIGLU : PF_ACT_RELU, f, k ? 128 * 256 : 0);
     if (H_bf16)  // the kept buffers: bf16 weight copies only
