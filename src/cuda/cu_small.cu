@@ -150,11 +150,14 @@ int cu_bias_T_tiled(cu_impl *c, const void *zb, float *biasT, int64_t L, int H, 
 // ---- PF_WCACHE ---------------------------------------------------------------------------
 // Weights derived from the parameters on every call (the attention projection's [Wq; Wk; Wv;
 // Wg] concatenation: eight device copies per call; the trimul sides' backward [W_p; W_g]: two;
-// k_tm_out3's and the fused transition's packs: one kernel each) kept across calls as cu_weight keeps its bf16 copies: an entry holds
-// the caller's signature (the source pointers and the layout), its buffer and the parameter
-// generation it was filled at. Only with bf16 copies (c->bf16): there every parameter write
-// through the backend bumps the generation (cu_weight relies on it too); the fp32 path reads
-// the parameters themselves.
+// k_tm_out3's and the fused transition's packs: one kernel each) kept across calls as
+// cu_weight keeps its bf16 copies: an entry holds the caller's signature (the source pointers
+// and the layout), its buffer and the parameter generation it was filled at. Only with bf16
+// copies (c->bf16): there every parameter write through the backend bumps the generation
+// (cu_weight relies on it too); the fp32 path reads the parameters themselves. Refills are
+// ordered on c->stream after the kernels that read the old contents (one stream per backend).
+// The table is process-wide and unlocked, like the other switches' state: one host thread
+// drives the backends.
 
 #define WC_SIG 128  // signature bytes at most
 
