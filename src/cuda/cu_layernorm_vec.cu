@@ -33,7 +33,7 @@ __global__ void __launch_bounds__(32 * LNV_WARPS)
         bool ok = row < M;
         float v[8], mu, rs;
         lnv_load(x, row * C + c0, ok, v);
-        if (cp && ok) st8(cp, row * C + c0, v);  // T -> fp32 -> T: the same bits
+        if (cp && ok) st8(cp, row * C + c0, v);  // T -> fp32 -> T: the same bits (NaN payloads aside)
         lnv_stats<LPR>(v, mu, rs);
 #pragma unroll
         for (int j = 0; j < 8; j++) v[j] = (v[j] - mu) * rs * wr[j] + br[j];
