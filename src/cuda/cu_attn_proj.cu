@@ -83,7 +83,7 @@ void attn_proj_cat(cu_impl *c, const pf_attn_p *p, int c_in, int HC, const void 
     for (int i = 0; i < 4; i++) sig.src[i] = l[i]->w, sig.src[4 + i] = l[i]->b;
     sig.tag = 1, sig.c_in = c_in, sig.HC = HC;
     int build;
-    char *wc = (char *)cu_wcache(c, &sig, sizeof sig, wb + bb, &build);
+    char *wc = (char *)cu_wcache(c, PF_WC_ATTN_CAT, &sig, sizeof sig, wb + bb, &build);
     if (!wc) wc = (char *)cu_pool_get(c, wb + bb);
     char *bc = any ? wc + wb : NULL;  // 256-byte aligned, as a pool block
     if (build) proj_cat_fill(c, l, nw, HC, wc, bc);

@@ -150,8 +150,8 @@ int cu_bias_T_tiled(cu_impl *c, const void *zb, float *biasT, int64_t L, int H, 
 // ---- PF_WCACHE ---------------------------------------------------------------------------
 // Weights derived from the parameters on every call (the attention projection's [Wq; Wk; Wv;
 // Wg] concatenation: eight device copies per call; the trimul sides' backward [W_p; W_g]: two;
-// k_tm_out3's and the fused transition's packs: one kernel each) kept across calls as
-// cu_weight keeps its bf16 copies: an entry holds the caller's signature (the source pointers
+// k_tm_out3's, the fused transition's and the trimul side kernels' packs: one kernel each) kept
+// across calls as cu_weight keeps its bf16 copies: an entry holds the caller's signature (the source pointers
 // and the layout), its buffer and the parameter generation it was filled at. Only with bf16
 // copies (c->bf16): there every parameter write through the backend bumps the generation
 // (cu_weight relies on it too); the fp32 path reads the parameters themselves. Refills are
@@ -171,7 +171,7 @@ struct wc_entry {
 static wc_entry *g_wc;  // open addressing, g_wc_cap a power of two
 static int g_wc_n, g_wc_cap;
 static int g_wcache = -1;  // -1: PF_WCACHE, read at the first call
-static int64_t g_wc_builds, g_wc_hits;
+static int64_t g_wc_builds[PF_WC_SITES], g_wc_hits[PF_WC_SITES];  // [0]: every site
 
 extern "C" void pf_cuda_set_wcache(pf_backend *be, int on) {
     (void)be;
@@ -179,11 +179,16 @@ extern "C" void pf_cuda_set_wcache(pf_backend *be, int on) {
 }
 extern "C" int64_t pf_cuda_wcache_builds(pf_backend *be) {
     (void)be;
-    return g_wc_builds;
+    return g_wc_builds[0];
 }
 extern "C" int64_t pf_cuda_wcache_hits(pf_backend *be) {
     (void)be;
-    return g_wc_hits;
+    return g_wc_hits[0];
+}
+extern "C" int64_t pf_cuda_wcache_count(pf_backend *be, int site, int hits) {
+    (void)be;
+    if (site < 0 || site >= PF_WC_SITES) return 0;
+    return hits ? g_wc_hits[site] : g_wc_builds[site];
 }
 
 static uint64_t wc_hash(const cu_impl *c, const void *sig, size_t n) {
@@ -209,7 +214,7 @@ static void wc_grow(void) {
     g_wc_cap = ncap;
 }
 
-void *cu_wcache(cu_impl *c, const void *sig, size_t sig_n, size_t bytes, int *build) {
+void *cu_wcache(cu_impl *c, int site, const void *sig, size_t sig_n, size_t bytes, int *build) {
     if (g_wcache < 0)
         g_wcache = cu_env_flag("PF_WCACHE", 0, "packed per call into scratch: the default",
                                "kept across calls until a parameter write");
@@ -233,12 +238,13 @@ void *cu_wcache(cu_impl *c, const void *sig, size_t sig_n, size_t bytes, int *bu
         e->bytes = bytes;
         e->gen = ~(uint64_t)0;
     }
+    int s = site > 0 && site < PF_WC_SITES ? site : 0;
     if (e->gen != c->param_gen) {
         e->gen = c->param_gen;
-        g_wc_builds++;
+        g_wc_builds[0]++, g_wc_builds[s] += s > 0;
     } else {
         *build = 0;
-        g_wc_hits++;
+        g_wc_hits[0]++, g_wc_hits[s] += s > 0;
     }
     return e->buf;
 }

@@ -2,6 +2,7 @@
 #ifndef PF_CU_SMALL_CUH
 #define PF_CU_SMALL_CUH
 #include "cu_common.cuh"
+#include "cuda_backend.h"  // PF_WC_*
 
 // PF_REDUCE_STAGED: o_k[ch] += (scale: *scale *) the sum over nb partials (nb, K, C)
 // in block order (k_reduce_parts, k_lnb_reduce); outputs o0 (k 0), o1 (k 1), o2 + (k - 2) C,
@@ -21,7 +22,8 @@ int attn_gate_bwd_ld_D(cu_impl *c, const void *dy, const void *gp, const void *o
 // no padding bytes left unset); *build = 1 when the caller must fill it now on c->stream (new,
 // or the parameters were written since; also with NULL). NULL when off or without bf16 weight
 // copies: the caller derives them into scratch per call as before.
-void *cu_wcache(cu_impl *c, const void *sig, size_t sig_n, size_t bytes, int *build);
+// site: PF_WC_* (cuda_backend.h; the tests' per-site counters).
+void *cu_wcache(cu_impl *c, int site, const void *sig, size_t sig_n, size_t bytes, int *build);
 size_t cu_wcache_bytes(const cu_impl *c);  // c's buffers (peak memory)
 void cu_wcache_free(cu_impl *c);
 // PF_LN_SAVE (cu_layernorm_vec.cu): y = LN(x) (M, C) with x also copied to cp (a module's

@@ -628,7 +628,7 @@ static void tr_pack_into(cu_impl *c, tr_pack_q *q, int rows, int wg) {
     sig.src[0] = q->wa, sig.src[1] = q->wb, sig.src[2] = q->ba, sig.src[3] = q->bb;
     sig.tag = 3, sig.c = q->c, sig.nc = q->nc, sig.KP = q->KP, sig.swi = q->swi, sig.form = q->form, sig.wg = wg;
     int build;
-    char *buf = (char *)cu_wcache(c, &sig, sizeof sig, (wg ? 2 : 1) * wb + bb, &build);  // wb: rows % 128 == 0
+    char *buf = (char *)cu_wcache(c, PF_WC_TR_PACK, &sig, sizeof sig, (wg ? 2 : 1) * wb + bb, &build);  // wb: rows % 128 == 0
     if (buf) {
         q->wout = (bf16 *)buf;
         q->wg = wg ? (bf16 *)(buf + wb) : NULL;

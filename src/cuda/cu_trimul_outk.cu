@@ -413,7 +413,7 @@ static void to_pack_into(cu_impl *c, to_pack *q, int tiles) {
     sig.src[0] = q->wz, sig.src[1] = q->wg, sig.src[2] = q->bz, sig.src[3] = q->bg;
     sig.tag = 2, sig.cx = q->cx, sig.cz = q->cz, sig.KP = q->KP, sig.perm = q->perm, sig.tiles = tiles;
     int build;
-    char *buf = (char *)cu_wcache(c, &sig, sizeof sig, wb + bb, &build);  // wb: a multiple of 256 bytes
+    char *buf = (char *)cu_wcache(c, PF_WC_TM_OUT, &sig, sizeof sig, wb + bb, &build);  // wb: a multiple of 256 bytes
     q->wout = buf ? (bf16 *)buf : (bf16 *)cu_pool_get(c, wb);
     q->bout = buf ? (float *)(buf + wb) : (float *)cu_pool_get(c, bb);
     if (!build) return;

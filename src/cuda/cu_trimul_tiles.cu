@@ -341,7 +341,7 @@ static void *cat_weight(cu_impl *c, int c_z, int C, const pf_linear_p *lp, const
     memset(&sig, 0, sizeof sig);
     sig.src[0] = lp->w, sig.src[1] = lg->w, sig.tag = 4, sig.c_z = c_z, sig.C = C;
     int build;
-    char *w = (char *)cu_wcache(c, &sig, sizeof sig, 2 * half, &build);
+    char *w = (char *)cu_wcache(c, PF_WC_TM_CAT, &sig, sizeof sig, 2 * half, &build);
     if (!w) w = (char *)cu_pool_get(c, 2 * half);
     if (!build) return w;
     CU_CHECK(cudaMemcpyAsync(w, cu_weight(c, lp->w, (size_t)C * c_z), half, cudaMemcpyDeviceToDevice, c->stream));

@@ -25,6 +25,8 @@
 #include "cuda_harness.h"
 #include "../testlib.h"
 #include "../../src/cuda/cuda_backend.h"
+#include "../../src/model/block.h"
+#include "../../src/core/rng.h"
 
 static void set_all(int on, int rows) {
     pf_cuda_set_reduce_staged(H_gpu, on, rows);
@@ -237,6 +239,7 @@ static void small_wcache(int kind, int sw) {
     h_params_reset();
     wc_case k;
     memset(&k, 0, sizeof k);
+    k.kind = kind;  // wc_run's module (session 14 left it 0: kinds 1, 2 ran a zero-size attention)
     pf_mem m;
     real *w;
     size_t wb;
@@ -391,7 +394,138 @@ static void small_dw_acc(int kind) {
     done(label);
 }
 
+
+// ---- the af3 Pairformer block: where the switches' paths run by default ------------------
+// The bench's block (preset af3, random weights) at a small N, forward without saved,
+// forward with saved, backward (as `pairfold bench` times it), with the default paths of
+// every module: each switch's new path must run there (per-site PF_WCACHE counters: filled
+// once, then found current; PF_LN_SAVE in both trimuls; PF_TR_BWD_ALIAS in both
+// transitions; PF_DW_ACC somewhere) and give the block's output streams, input gradients and
+// parameter gradients bit for bit (PF_DW_ACC: within the tolerance).
+typedef struct {
+    pf_params P;
+    pf_block b;
+    pf_streams st, ds;
+    int64_t n[3];
+    void *saved, *ws;
+    pf_act *delta, *dd;
+} blk_case;
+
+static void blk_values(pf_act *x, int64_t n, uint64_t seed) {
+    real *h = tl_zeros(n);
+    for (int64_t i = 0; i < n; i++) h[i] = seed ? (real)pf_normal(seed, (uint64_t)i) : (real)(i % 7 != 3);
+    H_gpu->act_from_real(H_gpu, x, h, n);
+}
+
+static void blk_make(blk_case *k, int64_t N) {
+    memset(k, 0, sizeof *k);
+    pf_config cfg;
+    pf_config_preset(&cfg, "af3");
+    pf_params_init_registry(&k->P);
+    pf_block_declare(&k->b, PF_BLOCK_PAIRFORMER, &cfg, &k->P, "block");
+    pf_params_bind(&k->P, H_gpu);
+    pf_params_initialise(&k->P, 7);
+    real *h = tl_zeros(k->P.total);
+    for (int64_t i = 0; i < k->P.total; i++) h[i] = (real)(0.05 * pf_normal(11, (uint64_t)i));
+    H_gpu->upload(H_gpu, k->P.data, h, sizeof(real) * (size_t)k->P.total);
+    pf_block_plan(&k->b, H_gpu, N, 1);
+    int64_t nm[3] = {N, N * N, N};
+    k->n[0] = N * k->b.c[PF_STREAM_M], k->n[1] = N * N * k->b.c[PF_STREAM_Z], k->n[2] = N * k->b.c[PF_STREAM_S];
+    k->st.N = k->ds.N = N;
+    k->st.S = k->ds.S = 1;
+    int64_t big = 1;
+    for (int i = 0; i < 3; i++) {
+        k->st.x[i] = h_gpu_raw(pf_act_size(H_gpu, k->n[i]));
+        k->ds.x[i] = h_gpu_raw(pf_act_size(H_gpu, k->n[i]));
+        pf_act *m = h_gpu_raw(pf_act_size(H_gpu, nm[i]));
+        blk_values(m, nm[i], 0);
+        k->st.mask[i] = k->ds.mask[i] = m;
+        if (k->n[i] > big) big = k->n[i];
+    }
+    k->saved = h_gpu_raw(k->b.saved_bytes > 0 ? k->b.saved_bytes : 1);
+    k->ws = h_gpu_raw(k->b.ws_bytes > 0 ? k->b.ws_bytes : 1);
+    k->delta = h_gpu_raw(pf_act_size(H_gpu, big));
+    k->dd = h_gpu_raw(pf_act_size(H_gpu, big));
+}
+
+// From the same inputs and zero gradients: the outputs z, s, their input gradients and the
+// parameter gradients, downloaded into res (5 pieces back to back; blk_total's elements).
+static int64_t blk_total(const blk_case *k) { return 2 * (k->n[1] + k->n[2]) + k->P.total; }
+static void blk_run(blk_case *k, real *res) {
+    for (int i = 0; i < 3; i++) {
+        blk_values(k->st.x[i], k->n[i], 13 + (uint64_t)i);
+        blk_values(k->ds.x[i], k->n[i], 23 + (uint64_t)i);
+    }
+    pf_params_zero_grad(&k->P);
+    pf_block_fwd(&k->b, H_gpu, &k->st, NULL, k->ws, k->delta, 1, 0);
+    for (int i = 0; i < 3; i++) blk_values(k->st.x[i], k->n[i], 13 + (uint64_t)i);
+    pf_block_fwd(&k->b, H_gpu, &k->st, k->saved, k->ws, k->delta, 1, 1);
+    real *r = res;
+    for (int i = 1; i < 3; i++) H_gpu->act_to_real(H_gpu, r, k->st.x[i], k->n[i]), r += k->n[i];
+    pf_block_bwd(&k->b, H_gpu, &k->st, &k->ds, k->saved, k->ws, k->dd, 1);
+    for (int i = 1; i < 3; i++) H_gpu->act_to_real(H_gpu, r, k->ds.x[i], k->n[i]), r += k->n[i];
+    H_gpu->download(H_gpu, r, k->P.grad, sizeof(real) * (size_t)k->P.total);
+    H_gpu->sync(H_gpu);
+}
+
+static void blk_switches(int wc, int ls, int alias, int dwa) {
+    pf_cuda_set_wcache(H_gpu, wc);
+    pf_cuda_set_ln_save(H_gpu, ls);
+    pf_block_set_tr_bwd_alias(alias);
+    pf_cuda_set_dw_acc(H_gpu, dwa);
+}
+
+// PF_WCACHE's sites in the block's default paths (bf16): each filled, and found current by
+// a later call of the same step (the trimul sides' backward [W_p; W_g]: the backward alone
+// uses it, once per side, so only a later backward without a parameter write between, as in
+// the bench's repetitions, finds it current).
+static void blk_check_sites(const char *label, const int64_t *b0, const int64_t *h0) {
+    static const char *names[PF_WC_SITES] = {"all", "attention [Wq; Wk; Wv; Wg]", "k_tm_out3's pack",
+                                             "the transition's pack", "trimul [W_p; W_g]", "trimul sides' pack"};
+    for (int s = 1; s < PF_WC_SITES; s++) {
+        int64_t nb = pf_cuda_wcache_count(H_gpu, s, 0) - b0[s], nh = pf_cuda_wcache_count(H_gpu, s, 1) - h0[s];
+        int ok = H_bf16 ? nb > 0 && (nh > 0 || s == PF_WC_TM_CAT) : nb == 0 && nh == 0;
+        tl_check(ok, label, "PF_WCACHE %s: %lld fills, %lld found current", names[s], (long long)nb, (long long)nh);
+    }
+}
+
+static void small_block(int64_t N) {
+    char label[160];
+    snprintf(label, sizeof label, "%s blocksmall af3 pairformer N %lld", H_gpu->name, (long long)N);
+    blk_case k;
+    blk_make(&k, N);
+    int64_t n = blk_total(&k);
+    real *ref = tl_zeros(n), *got = tl_zeros(n);
+    blk_switches(0, 0, 0, 0);
+    blk_run(&k, ref);
+    int64_t b0[PF_WC_SITES], h0[PF_WC_SITES];
+    for (int s = 0; s < PF_WC_SITES; s++) b0[s] = pf_cuda_wcache_count(H_gpu, s, 0), h0[s] = pf_cuda_wcache_count(H_gpu, s, 1);
+    int64_t l0 = pf_cuda_ln_save_runs(H_gpu), a0 = pf_block_tr_bwd_alias_runs(), d0 = pf_cuda_dw_acc_runs(H_gpu);
+    blk_switches(1, 1, 1, 0);
+    blk_run(&k, got);
+    blk_check_sites(label, b0, h0);
+    int64_t nl = pf_cuda_ln_save_runs(H_gpu) - l0, na = pf_block_tr_bwd_alias_runs() - a0;
+    tl_check(nl == 2, label, "PF_LN_SAVE: %lld LayerNorms with the copy (2 trimuls)", (long long)nl);
+    tl_check(na == 2, label, "PF_TR_BWD_ALIAS: %lld transitions read d_out in place (2)", (long long)na);
+    tl_check(pf_cuda_dw_acc_runs(H_gpu) == d0, label, "PF_DW_ACC ran while off");
+    tl_check(!memcmp(ref, got, sizeof(real) * (size_t)n), label,
+             "PF_WCACHE, PF_LN_SAVE, PF_TR_BWD_ALIAS: outputs or gradients not bit-identical");
+    blk_switches(0, 0, 0, 1);
+    blk_run(&k, got);
+    int64_t nd = pf_cuda_dw_acc_runs(H_gpu) - d0;
+    tl_check(nd > 0, label, "PF_DW_ACC: accumulated by the GEMM %lld times", (long long)nd);
+    char nm[200];
+    snprintf(nm, sizeof nm, "%s PF_DW_ACC parameter gradients", label);
+    int64_t np = k.P.total;
+    h_compare(nm, got + n - np, ref + n - np, np, H_tol);
+    tl_check(!memcmp(ref, got, sizeof(real) * (size_t)(n - np)), label, "PF_DW_ACC: outputs or input gradients changed");
+    blk_switches(-1, -1, -1, -1);
+    pf_params_free(&k.P);
+    done(label);
+}
+
 void cuda_blocksmall(int quick) {
+    small_block(64);  // tiles whole, as at N = 512
     small_dw_acc(0);
     small_dw_acc(1);
     for (int f = 0; f < 2; f++)
