@@ -54,21 +54,13 @@ extern "C" int64_t pf_cuda_attn_proj_runs(pf_backend *be) {
 }
 void attn_proj_ran(void) { g_proj_runs++; }
 
-// W_cat (4 HC, c_in) and, when any of the four has one, b_cat (4 HC; zeros where none) in the
-// act type, in pool memory (the caller releases): the act copies cu_gemm would use (cu_weight).
-void attn_proj_cat(cu_impl *c, const pf_attn_p *p, int c_in, int HC, const void **w, const void **b) {
-    size_t e = cu_esz(c), nw = (size_t)HC * (size_t)c_in;
-    const pf_linear_p *l[4] = {&p->q, &p->k, &p->v, &p->g};
-    char *wc = (char *)cu_pool_get(c, 4 * nw * e);
-    int any = 0;
-    for (int i = 0; i < 4; i++) {
+// W_cat (4 HC, c_in) into wc and, when bc, b_cat (4 HC; zeros where a Linear has none):
+// the act copies cu_gemm would use (cu_weight).
+static void proj_cat_fill(cu_impl *c, const pf_linear_p *const *l, size_t nw, int HC, char *wc, char *bc) {
+    size_t e = cu_esz(c);
+    for (int i = 0; i < 4; i++)
         CU_CHECK(cudaMemcpyAsync(wc + i * nw * e, cu_weight(c, l[i]->w, nw), nw * e, cudaMemcpyDeviceToDevice, c->stream));
-        any |= l[i]->b != NULL;
-    }
-    *w = wc;
-    *b = NULL;
-    if (!any) return;
-    char *bc = (char *)cu_pool_get(c, 4 * (size_t)HC * e);
+    if (!bc) return;
     for (int i = 0; i < 4; i++) {
         char *dst = bc + i * (size_t)HC * e;
         if (l[i]->b)
@@ -76,6 +68,26 @@ void attn_proj_cat(cu_impl *c, const pf_attn_p *p, int c_in, int HC, const void 
                                      c->stream));
         else CU_CHECK(cudaMemsetAsync(dst, 0, (size_t)HC * e, c->stream));
     }
+}
+
+// W_cat (4 HC, c_in) and, when any of the four has one, b_cat (4 HC; zeros where none) in the
+// act type: in pool memory (the caller releases), or kept across calls (PF_WCACHE, cu_small.cuh).
+void attn_proj_cat(cu_impl *c, const pf_attn_p *p, int c_in, int HC, const void **w, const void **b) {
+    size_t e = cu_esz(c), nw = (size_t)HC * (size_t)c_in;
+    const pf_linear_p *l[4] = {&p->q, &p->k, &p->v, &p->g};
+    int any = 0;
+    for (int i = 0; i < 4; i++) any |= l[i]->b != NULL;
+    size_t wb = (4 * nw * e + 255) & ~(size_t)255, bb = any ? 4 * (size_t)HC * e : 0;
+    struct { const void *src[8]; int64_t tag, c_in, HC; } sig;
+    memset(&sig, 0, sizeof sig);
+    for (int i = 0; i < 4; i++) sig.src[i] = l[i]->w, sig.src[4 + i] = l[i]->b;
+    sig.tag = 1, sig.c_in = c_in, sig.HC = HC;
+    int build;
+    char *wc = (char *)cu_wcache(c, PF_WC_ATTN_CAT, &sig, sizeof sig, wb + bb, &build);
+    if (!wc) wc = (char *)cu_pool_get(c, wb + bb);
+    char *bc = any ? wc + wb : NULL;  // 256-byte aligned, as a pool block
+    if (build) proj_cat_fill(c, l, nw, HC, wc, bc);
+    *w = wc;
     *b = bc;
 }
 
@@ -229,6 +241,13 @@ __global__ void k_add4_f32(float *g0, float *g1, float *g2, float *g3, const flo
     }
 }
 
+// Where the four weight gradients lie back to back (q, k, v, g declared in that order without
+// biases between: AF3's triangle attentions) and PF_DW_ACC is on (cu_small.cuh).
+static int dw_acc(const pf_attn_p *g, int64_t nw) {
+    const float *q = g->q.w;
+    return q && g->k.w == q + nw && g->v.w == q + 2 * nw && g->g.w == q + 3 * nw && cu_dw_acc_on();
+}
+
 void attn_proj_bwd(cu_impl *c, int64_t M, int c_in, int HC, const pf_attn_p *p, pf_attn_p *g, const void *xln,
                    const void *dz, int64_t ldz, void *d_xln) {
     size_t mark = cu_pool_mark(c);
@@ -236,12 +255,19 @@ void attn_proj_bwd(cu_impl *c, int64_t M, int c_in, int HC, const pf_attn_p *p, 
     attn_proj_cat(c, p, c_in, HC, &w, &b);
     // d_xln (M, c_in) = [dq|dk|dv|dg] (M, 4 HC) W_cat: one sum over 4 HC, written
     cu_gemm(c, 0, 0, M, c_in, 4 * HC, 1.f, dz, CU_ACT, ldz, w, CU_ACT, c_in, 0.f, d_xln, CU_ACT, c_in, 1, 0, 0, 0, NULL);
-    // dW_cat (4 HC, c_in) = [dq|dk|dv|dg]^T LN(x), fp32, then into the four gradients
+    // dW_cat (4 HC, c_in) = [dq|dk|dv|dg]^T LN(x), fp32, then into the four gradients, or
+    // added by the GEMM itself where they lie back to back (PF_DW_ACC)
     int64_t nw = (int64_t)HC * c_in;
-    float *t = (float *)cu_pool_get(c, sizeof(float) * 4 * (size_t)nw);
-    cu_gemm(c, 1, 0, 4 * HC, c_in, M, 1.f, dz, CU_ACT, ldz, xln, CU_ACT, c_in, 0.f, t, CU_F32, c_in, 1, 0, 0, 0, NULL);
-    k_add4_f32<<<cu_blocks(4 * nw, 256), 256, 0, c->stream>>>(g->q.w, g->k.w, g->v.w, g->g.w, t, nw);
-    CU_LAUNCHED();
+    if (dw_acc(g, nw)) {
+        cu_gemm(c, 1, 0, 4 * HC, c_in, M, 1.f, dz, CU_ACT, ldz, xln, CU_ACT, c_in, 1.f, g->q.w, CU_F32, c_in, 1, 0, 0, 0,
+                NULL);
+        cu_dw_acc_ran();
+    } else {
+        float *t = (float *)cu_pool_get(c, sizeof(float) * 4 * (size_t)nw);
+        cu_gemm(c, 1, 0, 4 * HC, c_in, M, 1.f, dz, CU_ACT, ldz, xln, CU_ACT, c_in, 0.f, t, CU_F32, c_in, 1, 0, 0, 0, NULL);
+        k_add4_f32<<<cu_blocks(4 * nw, 256), 256, 0, c->stream>>>(g->q.w, g->k.w, g->v.w, g->g.w, t, nw);
+        CU_LAUNCHED();
+    }
     pf_linear_p *gl[4] = {&g->q, &g->k, &g->v, &g->g};
     for (int k = 0; k < 4; k++)
         if (gl[k]->b) attn_colsum_add_ld(c, M, HC, (const char *)dz + (size_t)k * HC * cu_esz(c), ldz, gl[k]->b);

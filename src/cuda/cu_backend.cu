@@ -9,6 +9,7 @@
 #include "cu_transition.cuh"
 #include "cu_flash.cuh"
 #include "cu_env.cuh"
+#include "cu_small.cuh"
 #include "../backend/ops.h"
 #include <string.h>
 #include <math.h>
@@ -103,7 +104,8 @@ static void cub_free(pf_backend *be, void *p) {
     cu_bump_params(c);
 }
 // Peak of the bytes allocated through alloc(), plus the backend's own fixed
-// buffers (scratch pool, cuBLASLt workspace) and its bf16 weight copies.
+// buffers (scratch pool, cuBLASLt workspace), its bf16 weight copies and derived weights
+// (PF_WCACHE).
 // Stream-ordered temporaries (cudaMallocAsync in act conversion and the
 // distogram loss) are not counted.
 static size_t cub_peak_bytes(pf_backend *be, int reset) {
@@ -112,7 +114,7 @@ static size_t cub_peak_bytes(pf_backend *be, int reset) {
     size_t wc = 0;
     for (int i = 0; i < c->wc_cap; i++)
         if (c->wc[i].w) wc += c->wc[i].n * sizeof(bf16);
-    return c->peak + c->pool_bytes + c->lt_ws_bytes + wc;
+    return c->peak + c->pool_bytes + c->lt_ws_bytes + wc + cu_wcache_bytes(c);
 }
 static void cub_zero(pf_backend *be, void *p, size_t bytes) {
     if (!bytes) return;
@@ -467,6 +469,7 @@ static void cub_destroy(pf_backend *be) {
     cu_impl *c = CU(be);
     CU_CHECK(cudaStreamSynchronize(c->stream));
     cu_weight_cache_free(c);
+    cu_wcache_free(c);
     free(c->sz);
     CU_CHECK(cudaFree(c->pool));
     CU_CHECK(cudaFree(c->lt_ws));

@@ -12,13 +12,16 @@
 // run (not the same bits as the scalar kernels: the sums run in another order).
 #include "cu_lnv.cuh"
 #include "cu_env.cuh"
+#include "cu_small.cuh"
 
 #define LNV_WARPS 8
 
 // Rows in groups of 32 / LPR per warp, grid-stride; every lane runs the same trip count
 // (rows past M load zeros and store nothing), so the shuffles stay warp-uniform.
+// cp (PF_LN_SAVE, may be NULL): x copied there as it is read (the caller's saved input).
 template <typename T, int LPR>
-__global__ void __launch_bounds__(32 * LNV_WARPS) k_ln_fwd_v(int64_t M, const float *w, const float *b, const T *x, T *y) {
+__global__ void __launch_bounds__(32 * LNV_WARPS)
+    k_ln_fwd_v(int64_t M, const float *w, const float *b, const T *x, T *y, T *cp) {
     constexpr int C = 8 * LPR, RPW = 32 / LPR;
     int lane = threadIdx.x & 31, c0 = (lane % LPR) * 8;
     float wr[8], br[8];
@@ -30,6 +33,7 @@ __global__ void __launch_bounds__(32 * LNV_WARPS) k_ln_fwd_v(int64_t M, const fl
         bool ok = row < M;
         float v[8], mu, rs;
         lnv_load(x, row * C + c0, ok, v);
+        if (cp && ok) st8(cp, row * C + c0, v);  // T -> fp32 -> T: the same bits (NaN payloads aside)
         lnv_stats<LPR>(v, mu, rs);
 #pragma unroll
         for (int j = 0; j < 8; j++) v[j] = (v[j] - mu) * rs * wr[j] + br[j];
@@ -95,9 +99,9 @@ static int lnv_enabled(void) {
     return on;
 }
 
-int cu_ln_fwd_vec(cu_impl *c, int64_t M, int C, const pf_layernorm_p *p, const void *x, void *y) {
+static int lnv_fwd(cu_impl *c, int64_t M, int C, const pf_layernorm_p *p, const void *x, void *y, void *cp) {
     int lpr = lnv_lpr(C);
-    if (!lpr || !lnv_enabled() || !cu_vec_ok(M * C, x, y)) return 0;
+    if (!lpr || !lnv_enabled() || !cu_vec_ok(M * C, x, y, cp)) return 0;
     int64_t groups = (M + 32 / lpr - 1) / (32 / lpr);
     // a bounded grid: each warp loops over several row groups, so its weight loads are
     // paid once (one group per warp measured 0.21 ms per (2^20, 128) bf16 call, ncu)
@@ -105,9 +109,35 @@ int cu_ln_fwd_vec(cu_impl *c, int64_t M, int C, const pf_layernorm_p *p, const v
     if (nb > 2048) nb = 2048;
     lnv_by_lpr(lpr, [&](auto L) {
         constexpr int LPR = decltype(L)::value;
-        CU_DISPATCH(c, T, k_ln_fwd_v<T, LPR><<<nb, 32 * LNV_WARPS, 0, c->stream>>>(M, p->w, p->b, (const T *)x, (T *)y));
+        CU_DISPATCH(c, T, k_ln_fwd_v<T, LPR><<<nb, 32 * LNV_WARPS, 0, c->stream>>>(M, p->w, p->b, (const T *)x, (T *)y,
+                                                                                  (T *)cp));
     });
     CU_LAUNCHED();
+    return 1;
+}
+
+int cu_ln_fwd_vec(cu_impl *c, int64_t M, int C, const pf_layernorm_p *p, const void *x, void *y) {
+    return lnv_fwd(c, M, C, p, x, y, NULL);
+}
+
+// PF_LN_SAVE: process-wide, read at the first call; pf_cuda_set_ln_save (tests).
+static int g_ls = -1;
+static int64_t g_ls_runs;
+extern "C" void pf_cuda_set_ln_save(pf_backend *be, int on) {
+    (void)be;
+    g_ls = on == 0 || on == 1 ? on : -1;  // else: PF_LN_SAVE / the default again
+}
+extern "C" int64_t pf_cuda_ln_save_runs(pf_backend *be) {
+    (void)be;
+    return g_ls_runs;
+}
+
+int cu_ln_fwd_save(cu_impl *c, int64_t M, int C, const pf_layernorm_p *p, const void *x, void *y, void *cp) {
+    if (g_ls < 0)
+        g_ls = cu_env_flag("PF_LN_SAVE", 0, "the LayerNorm, then a copy of its input: the default",
+                           "the copy written by the LayerNorm's kernel");
+    if (!g_ls || !cp || M <= 0 || !lnv_fwd(c, M, C, p, x, y, cp)) return 0;
+    g_ls_runs++;
     return 1;
 }
 

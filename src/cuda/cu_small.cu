@@ -1,5 +1,6 @@
 // cu_small.cu: faster forms of two small passes of every Pairformer block, each behind its own
-// switch, each bit-identical to the kernel it replaces (the same values in the same order).
+// switch, each bit-identical to the kernel it replaces (the same values in the same order), and
+// PF_WCACHE's table of weights derived from the parameters (below).
 //
 // PF_REDUCE_STAGED=1: the per-block partial sums of the LayerNorms' and the Linears' parameter
 // gradients (k_reduce_parts of cu_prim.cu, k_lnb_reduce of cu_attn_fuse.cu: part (nb, K, C)
@@ -145,3 +146,156 @@ int cu_bias_T_tiled(cu_impl *c, const void *zb, float *biasT, int64_t L, int H, 
     g_bt_runs++;
     return 1;
 }
+
+// ---- PF_WCACHE ---------------------------------------------------------------------------
+// Weights derived from the parameters on every call (the attention projection's [Wq; Wk; Wv;
+// Wg] concatenation: eight device copies per call; the trimul sides' backward [W_p; W_g]: two;
+// k_tm_out3's, the fused transition's and the trimul side kernels' packs: one kernel each) kept
+// across calls as cu_weight keeps its bf16 copies: an entry holds the caller's signature (the source pointers
+// and the layout), its buffer and the parameter generation it was filled at. Only with bf16
+// copies (c->bf16): there every parameter write through the backend bumps the generation
+// (cu_weight relies on it too); the fp32 path reads the parameters themselves. Refills are
+// ordered on c->stream after the kernels that read the old contents (one stream per backend).
+// The table is process-wide and unlocked, like the other switches' state: one host thread
+// drives the backends.
+
+#define WC_SIG 128  // signature bytes at most
+
+struct wc_entry {
+    cu_impl *c;  // NULL: a free slot
+    size_t sig_n, bytes;
+    unsigned char sig[WC_SIG];
+    void *buf;
+    uint64_t gen;
+};
+static wc_entry *g_wc;  // open addressing, g_wc_cap a power of two
+static int g_wc_n, g_wc_cap;
+static int g_wcache = -1;  // -1: PF_WCACHE, read at the first call
+static int64_t g_wc_builds[PF_WC_SITES], g_wc_hits[PF_WC_SITES];  // [0]: every site
+
+extern "C" void pf_cuda_set_wcache(pf_backend *be, int on) {
+    (void)be;
+    g_wcache = on == 0 || on == 1 ? on : -1;  // else: PF_WCACHE / the default again
+}
+extern "C" int64_t pf_cuda_wcache_builds(pf_backend *be) {
+    (void)be;
+    return g_wc_builds[0];
+}
+extern "C" int64_t pf_cuda_wcache_hits(pf_backend *be) {
+    (void)be;
+    return g_wc_hits[0];
+}
+extern "C" int64_t pf_cuda_wcache_count(pf_backend *be, int site, int hits) {
+    (void)be;
+    if (site < 0 || site >= PF_WC_SITES) return 0;
+    return hits ? g_wc_hits[site] : g_wc_builds[site];
+}
+
+static uint64_t wc_hash(const cu_impl *c, const void *sig, size_t n) {
+    uint64_t h = 1469598103934665603ull ^ ((uintptr_t)c >> 4);
+    for (size_t i = 0; i < n; i++) h = (h ^ ((const unsigned char *)sig)[i]) * 1099511628211ull;
+    return h;
+}
+
+static wc_entry *wc_slot(wc_entry *t, int cap, const cu_impl *c, const void *sig, size_t n) {
+    int j = (int)(wc_hash(c, sig, n) & (uint64_t)(cap - 1));
+    while (t[j].c && !(t[j].c == c && t[j].sig_n == n && !memcmp(t[j].sig, sig, n))) j = (j + 1) & (cap - 1);
+    return &t[j];
+}
+
+static void wc_grow(void) {
+    int ncap = g_wc_cap ? 2 * g_wc_cap : 64;
+    wc_entry *nt = (wc_entry *)calloc((size_t)ncap, sizeof *nt);
+    if (!nt) pf_die("out of host memory");
+    for (int i = 0; i < g_wc_cap; i++)
+        if (g_wc[i].c) *wc_slot(nt, ncap, g_wc[i].c, g_wc[i].sig, g_wc[i].sig_n) = g_wc[i];
+    free(g_wc);
+    g_wc = nt;
+    g_wc_cap = ncap;
+}
+
+void *cu_wcache(cu_impl *c, int site, const void *sig, size_t sig_n, size_t bytes, int *build) {
+    if (g_wcache < 0)
+        g_wcache = cu_env_flag("PF_WCACHE", 0, "packed per call into scratch: the default",
+                               "kept across calls until a parameter write");
+    *build = 1;
+    if (!g_wcache || !c->bf16 || sig_n > WC_SIG || !bytes) return NULL;
+    if (2 * (g_wc_n + 1) > g_wc_cap) wc_grow();
+    wc_entry *e = wc_slot(g_wc, g_wc_cap, c, sig, sig_n);
+    if (e->c && e->bytes < bytes) {  // the same sources, a larger layout: a new buffer
+        CU_CHECK(cudaFree(e->buf));
+        e->buf = NULL;
+    }
+    if (!e->c) {
+        e->c = c;
+        e->sig_n = sig_n;
+        memcpy(e->sig, sig, sig_n);
+        e->buf = NULL;
+        g_wc_n++;
+    }
+    if (!e->buf) {
+        CU_CHECK(cudaMalloc(&e->buf, bytes));
+        e->bytes = bytes;
+        e->gen = ~(uint64_t)0;
+    }
+    int s = site > 0 && site < PF_WC_SITES ? site : 0;
+    if (e->gen != c->param_gen) {
+        e->gen = c->param_gen;
+        g_wc_builds[0]++, g_wc_builds[s] += s > 0;
+    } else {
+        *build = 0;
+        g_wc_hits[0]++, g_wc_hits[s] += s > 0;
+    }
+    return e->buf;
+}
+
+size_t cu_wcache_bytes(const cu_impl *c) {
+    size_t n = 0;
+    for (int i = 0; i < g_wc_cap; i++)
+        if (g_wc[i].c == c) n += g_wc[i].bytes;
+    return n;
+}
+
+// Entries of c freed (at its destroy); the others rehashed without them.
+void cu_wcache_free(cu_impl *c) {
+    wc_entry *old = g_wc;
+    int cap = g_wc_cap;
+    g_wc = NULL;
+    g_wc_n = g_wc_cap = 0;
+    for (int i = 0; i < cap; i++) {
+        if (!old[i].c) continue;
+        if (old[i].c == c) {
+            CU_CHECK(cudaFree(old[i].buf));
+            continue;
+        }
+        if (2 * (g_wc_n + 1) > g_wc_cap) wc_grow();
+        *wc_slot(g_wc, g_wc_cap, old[i].c, old[i].sig, old[i].sig_n) = old[i];
+        g_wc_n++;
+    }
+    free(old);
+}
+
+// ---- PF_DW_ACC ---------------------------------------------------------------------------
+// Weight gradients of Linears that lie back to back in the gradient blob (the attention
+// projections' q, k, v, g; a trimul side's p and g: declared in that order without biases
+// between, as AF3's are) accumulated by their one GEMM (beta 1) instead of into fp32 scratch
+// and then added by a kernel per gradient: one fp32 write and two reads of them fewer per
+// call. D = acc + C as scratch + add computed it where cuBLASLt keeps its algorithm for beta 1
+// (not guaranteed: tested against the old path within the tolerance).
+static int g_dwa = -1;  // -1: PF_DW_ACC, read at the first call
+static int64_t g_dwa_runs;
+extern "C" void pf_cuda_set_dw_acc(pf_backend *be, int on) {
+    (void)be;
+    g_dwa = on == 0 || on == 1 ? on : -1;  // else: PF_DW_ACC / the default again
+}
+extern "C" int64_t pf_cuda_dw_acc_runs(pf_backend *be) {
+    (void)be;
+    return g_dwa_runs;
+}
+int cu_dw_acc_on(void) {
+    if (g_dwa < 0)
+        g_dwa = cu_env_flag("PF_DW_ACC", 0, "fp32 scratch, then an add kernel per gradient: the default",
+                            "accumulated by the GEMM where the gradients lie back to back");
+    return g_dwa;
+}
+void cu_dw_acc_ran(void) { g_dwa_runs++; }

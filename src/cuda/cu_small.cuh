@@ -2,6 +2,7 @@
 #ifndef PF_CU_SMALL_CUH
 #define PF_CU_SMALL_CUH
 #include "cu_common.cuh"
+#include "cuda_backend.h"  // PF_WC_*
 
 // PF_REDUCE_STAGED: o_k[ch] += (scale: *scale *) the sum over nb partials (nb, K, C)
 // in block order (k_reduce_parts, k_lnb_reduce); outputs o0 (k 0), o1 (k 1), o2 + (k - 2) C,
@@ -16,5 +17,22 @@ int cu_bias_T_tiled(cu_impl *c, const void *zb, float *biasT, int64_t L, int H, 
 // nothing launched, the caller runs attn_gate_bwd_ld and fa_rowdot.
 int attn_gate_bwd_ld_D(cu_impl *c, const void *dy, const void *gp, const void *o, void *og, void *dO, void *dg,
                        int64_t ldz, int64_t M, int HC, int ch, float *D, int H, int64_t L, int tr, int64_t pstride);
+// PF_WCACHE: a persistent buffer of bytes for weights derived from the parameters (packed or
+// concatenated), found by its signature (sig_n <= 128 bytes: the source pointers and the layout,
+// no padding bytes left unset); *build = 1 when the caller must fill it now on c->stream (new,
+// or the parameters were written since; also with NULL). NULL when off or without bf16 weight
+// copies: the caller derives them into scratch per call as before.
+// site: PF_WC_* (cuda_backend.h; the tests' per-site counters).
+void *cu_wcache(cu_impl *c, int site, const void *sig, size_t sig_n, size_t bytes, int *build);
+size_t cu_wcache_bytes(const cu_impl *c);  // c's buffers (peak memory)
+void cu_wcache_free(cu_impl *c);
+// PF_LN_SAVE (cu_layernorm_vec.cu): y = LN(x) (M, C) with x also copied to cp (a module's
+// saved input) by the same 16-byte-row kernel: cu_ln_fwd's bits, one pass over x fewer. 0 when
+// off or not applicable (nothing launched: the caller runs cu_ln_fwd and the copy).
+int cu_ln_fwd_save(cu_impl *c, int64_t M, int C, const pf_layernorm_p *p, const void *x, void *y, void *cp);
+// PF_DW_ACC (cu_small.cu): whether back-to-back weight gradients are accumulated by their GEMM
+// (cu_attn_proj.cu, cu_trimul_tiles.cu); _ran counts the calls that did (tests).
+int cu_dw_acc_on(void);
+void cu_dw_acc_ran(void);
 
 #endif

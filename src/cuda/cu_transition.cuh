@@ -30,7 +30,8 @@ typedef struct {
 // biases on SwiGLU's a and b (AF3 has none; their gradients would need strided
 // column sums), and a device (sm_80+) that gives the blocks their shared memory.
 int cu_tr_fused_applies(cu_impl *c, const pf_transition_dims *d, const pf_transition_p *p);
-// Packs p's lin_a (and lin_b) into pool scratch; the caller releases the pool.
+// Packs p's lin_a (and lin_b) into pool scratch (the caller releases the pool), or finds them
+// packed in PF_WCACHE's kept buffer (cu_small.cuh).
 void cu_tr_pack(cu_impl *c, const pf_transition_dims *d, const pf_transition_p *p, cu_tr_packed *pk);
 // h (R, n c) = act(xl (R, c) W^T + b) * mask[row] (mask may be NULL): SwiGLU
 // silu(a) * b, ReLU max(a, 0), formed in fp32 registers, h written once. With ln, xl

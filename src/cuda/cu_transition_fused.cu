@@ -25,6 +25,7 @@
 // bits); PF_TR_HID=1 the first kernels, k_tr_hidden / k_tr_hidden_grad; 6 and 7 the
 // Hopper wgmma kernels of cu_transition_wg.cu (k_trwg, packed once more by cu_tr_pack).
 #include "cu_transition_fused.cuh"
+#include "cu_small.cuh"
 #include "cuda_backend.h"
 
 template <int NT>
@@ -617,6 +618,31 @@ int cu_tr_fused_applies(cu_impl *c, const pf_transition_dims *d, const pf_transi
     return major >= 8 && (fwd > bwd ? fwd : bwd) <= optin;
 }
 
+// q's outputs (the bias where a Linear has one, wgmma's copy where wg): kept across calls
+// (PF_WCACHE, cu_small.cuh; k_tr_pack runs when new or after a parameter write) or in pool
+// scratch (the caller releases it; packed now).
+static void tr_pack_into(cu_impl *c, tr_pack_q *q, int rows, int wg) {
+    size_t wb = sizeof(bf16) * (size_t)q->n, bb = q->ba || q->bb ? sizeof(float) * (size_t)rows : 0;
+    struct { const void *src[4]; int64_t tag, c, nc, KP, swi, form, wg; } sig;
+    memset(&sig, 0, sizeof sig);
+    sig.src[0] = q->wa, sig.src[1] = q->wb, sig.src[2] = q->ba, sig.src[3] = q->bb;
+    sig.tag = 3, sig.c = q->c, sig.nc = q->nc, sig.KP = q->KP, sig.swi = q->swi, sig.form = q->form, sig.wg = wg;
+    int build;
+    char *buf = (char *)cu_wcache(c, PF_WC_TR_PACK, &sig, sizeof sig, (wg ? 2 : 1) * wb + bb, &build);  // wb: rows % 128 == 0
+    if (buf) {
+        q->wout = (bf16 *)buf;
+        q->wg = wg ? (bf16 *)(buf + wb) : NULL;
+        q->bout = bb ? (float *)(buf + (wg ? 2 : 1) * wb) : NULL;
+    } else {
+        q->wout = (bf16 *)cu_pool_get(c, wb);
+        q->bout = bb ? (float *)cu_pool_get(c, bb) : NULL;
+        q->wg = wg ? (bf16 *)cu_pool_get(c, wb) : NULL;
+    }
+    if (!build) return;
+    k_tr_pack<<<cu_blocks(q->n, 256), 256, 0, c->stream>>>(*q);
+    CU_LAUNCHED();
+}
+
 void cu_tr_pack(cu_impl *c, const pf_transition_dims *d, const pf_transition_p *p, cu_tr_packed *pk) {
     tr_pack_q q;
     q.swi = d->act == PF_ACT_SWIGLU;
@@ -626,11 +652,7 @@ void cu_tr_pack(cu_impl *c, const pf_transition_dims *d, const pf_transition_p *
     q.wa = p->lin_a.w, q.ba = p->lin_a.b;
     q.wb = q.swi ? p->lin_b.w : NULL, q.bb = q.swi ? p->lin_b.b : NULL;
     q.n = (int64_t)rows * q.KP;
-    q.wout = (bf16 *)cu_pool_get(c, sizeof(bf16) * (size_t)q.n);
-    q.bout = q.ba || q.bb ? (float *)cu_pool_get(c, sizeof(float) * (size_t)rows) : NULL;
-    q.wg = q.form >= 6 && cu_trwg_applies(q.KP) ? (bf16 *)cu_pool_get(c, sizeof(bf16) * (size_t)q.n) : NULL;
-    k_tr_pack<<<cu_blocks(q.n, 256), 256, 0, c->stream>>>(q);
-    CU_LAUNCHED();
+    tr_pack_into(c, &q, rows, q.form >= 6 && cu_trwg_applies(q.KP));
     pk->w = q.wout, pk->bias = q.bout, pk->KP = q.KP, pk->rows = rows, pk->form = q.form;
     pk->grad_h = q.form >= 5;
     pk->wg = q.wg, pk->wg_bwd = q.wg && q.form == 6;

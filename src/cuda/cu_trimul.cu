@@ -23,6 +23,7 @@
 // statistics as cu_prim.cu's row kernel).
 #include "cu_ops.h"
 #include "cu_trimul.cuh"
+#include "cu_small.cuh"
 
 typedef struct { void *zl, *x, *p[5], *dzl; size_t region_bytes; int cc; } tm_ws;
 
@@ -109,10 +110,11 @@ void cu_trimul_fwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p
     tm_ws w;
     tm_layout(c, d, ws, &w, 0);
     int64_t NN = d->N * d->N;
-    cu_ln_fwd(c, NN, d->c_z, &p->ln_in, z, w.zl);
+    int copied = cu_ln_fwd_save(c, NN, d->c_z, &p->ln_in, z, w.zl, saved);  // PF_LN_SAVE
+    if (!copied) cu_ln_fwd(c, NN, d->c_z, &p->ln_in, z, w.zl);
     tm_x(c, d, p, &w, mask);
     cu_tm_out_fwd(c, NN, d->c, d->c_z, p, w.x, cu_tm_cm(c) ? NN : 0, w.zl, w.p[0], w.region_bytes, out);
-    if (saved) cu_copy_act(c, saved, z, NN * d->c_z);
+    if (saved && !copied) cu_copy_act(c, saved, z, NN * d->c_z);
 }
 
 // One side's gradients for channels [c0, c0 + n) from dS (n, N*N); tpg (N*N, 2n)

@@ -25,6 +25,7 @@
 // PF_TRIMUL_OUT=0) the GEMMs and gate kernels run as before. k_tm_out3's
 // sigmoid is not sigmoidf_ (see there): same tolerance, not k_tm_out2's bits either.
 #include "cu_trimul_side.cuh"
+#include "cu_small.cuh"
 #include "cuda_backend.h"
 
 #define TO_CT 64  // output channels per column tile (the warps' wn halves: 32 each)
@@ -403,7 +404,24 @@ static int t3_smem_bytes(int KP) {
     return (int)sizeof(bf16) * (2 * T3_CZ + 4 * TS_BM) * (KP + TS_PAD) + (int)sizeof(float) * 2 * T3_CZ;
 }
 
-// Fills a (packed weights in pool scratch: the caller releases it), *KP and *k3 (k_tm_out3's
+// q's weight and bias outputs: kept across calls (PF_WCACHE, cu_small.cuh; the pack runs when
+// new or after a parameter write) or in pool scratch (the caller releases it; packed now).
+static void to_pack_into(cu_impl *c, to_pack *q, int tiles) {
+    size_t wb = sizeof(bf16) * (size_t)q->n, bb = sizeof(float) * (size_t)(tiles * 2 * TO_CT);
+    struct { const void *src[4]; int64_t tag, cx, cz, KP, perm, tiles; } sig;
+    memset(&sig, 0, sizeof sig);
+    sig.src[0] = q->wz, sig.src[1] = q->wg, sig.src[2] = q->bz, sig.src[3] = q->bg;
+    sig.tag = 2, sig.cx = q->cx, sig.cz = q->cz, sig.KP = q->KP, sig.perm = q->perm, sig.tiles = tiles;
+    int build;
+    char *buf = (char *)cu_wcache(c, PF_WC_TM_OUT, &sig, sizeof sig, wb + bb, &build);  // wb: a multiple of 256 bytes
+    q->wout = buf ? (bf16 *)buf : (bf16 *)cu_pool_get(c, wb);
+    q->bout = buf ? (float *)(buf + wb) : (float *)cu_pool_get(c, bb);
+    if (!build) return;
+    k_to_pack<<<cu_blocks(q->n, 256), 256, 0, c->stream>>>(*q);
+    CU_LAUNCHED();
+}
+
+// Fills a (packed weights: to_pack_into), *KP and *k3 (k_tm_out3's
 // teams, 1 or 2, whose weight is always two 64-channel tiles, rows permuted; 0: k_tm_out2)
 // where a kernel applies; 0 otherwise. al16: the outputs (and d out) are 16-byte aligned (k_tm_out3's
 // 16-byte stores; cz % 8 == 0 keeps every row so).
@@ -420,10 +438,7 @@ static int to_prepare(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *
     q.wz = p->z.w, q.wg = p->g.w, q.bz = p->z.b, q.bg = p->g.b;
     q.cx = cx, q.cz = cz, q.KP = *KP, q.perm = *k3 > 0;
     q.n = (int64_t)tiles * 2 * TO_CT * *KP;
-    q.wout = (bf16 *)cu_pool_get(c, sizeof(bf16) * (size_t)q.n);
-    q.bout = (float *)cu_pool_get(c, sizeof(float) * (size_t)(tiles * 2 * TO_CT));
-    k_to_pack<<<cu_blocks(q.n, 256), 256, 0, c->stream>>>(q);
-    CU_LAUNCHED();
+    to_pack_into(c, &q, tiles);
     a->xl = (const bf16 *)xl, a->zl = (const bf16 *)zl, a->w = q.wout, a->bias = q.bout;
     a->M = M, a->cx = cx, a->cz = cz, a->tiles = tiles;
     return 1;

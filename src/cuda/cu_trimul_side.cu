@@ -15,6 +15,7 @@
 // PF_TRIMUL_SIDES=2 takes k_tm_sides2 below instead (the same bits).
 #include "cu_trimul_side.cuh"
 #include "cu_wg_ring.cuh"
+#include "cu_small.cuh"
 #include "cuda_backend.h"
 
 // The gate in registers, the tile channel-major into st (CT, TS_BM + TS_PAD).
@@ -288,11 +289,23 @@ void ts_pack_weights(cu_impl *c, int c_z, int C, int CT, int KP, int sides, cons
             has_bias |= s < sides && l->b != NULL;
         }
     q.n = (int64_t)sides * nct * 2 * CT * KP;
-    q.wout = (bf16 *)cu_pool_get(c, sizeof(bf16) * (size_t)q.n);
-    q.bout = has_bias ? (float *)cu_pool_get(c, sizeof(float) * (size_t)(sides * nct * 2 * CT)) : NULL;
     q.c_z = c_z, q.KP = KP, q.C = C, q.CT = CT, q.nct = nct, q.form = form;
-    k_tm_pack<<<cu_blocks(q.n, 256), 256, 0, c->stream>>>(q);
-    CU_LAUNCHED();
+    // kept across calls (PF_WCACHE, cu_small.cuh: packed when new or after a parameter
+    // write) or in pool scratch (the caller releases it; packed now)
+    size_t wb = (sizeof(bf16) * (size_t)q.n + 255) & ~(size_t)255;
+    size_t bb = has_bias ? sizeof(float) * (size_t)(sides * nct * 2 * CT) : 0;
+    struct { const void *src[8]; int64_t tag, c_z, KP, C, CT, form, sides; } sig;
+    memset(&sig, 0, sizeof sig);
+    for (int s = 0; s < 4; s++) sig.src[s] = q.w[s / 2][s % 2], sig.src[4 + s] = q.b[s / 2][s % 2];
+    sig.tag = 5, sig.c_z = c_z, sig.KP = KP, sig.C = C, sig.CT = CT, sig.form = form, sig.sides = sides;
+    int build;
+    char *buf = (char *)cu_wcache(c, PF_WC_TM_SIDES, &sig, sizeof sig, wb + bb, &build);
+    q.wout = buf ? (bf16 *)buf : (bf16 *)cu_pool_get(c, wb);
+    q.bout = !has_bias ? NULL : buf ? (float *)(buf + wb) : (float *)cu_pool_get(c, bb);
+    if (build) {
+        k_tm_pack<<<cu_blocks(q.n, 256), 256, 0, c->stream>>>(q);
+        CU_LAUNCHED();
+    }
     a->w = q.wout, a->bias = q.bout;
     a->c_z = c_z, a->C = C, a->nct = nct, a->tiles = sides * nct;
 }

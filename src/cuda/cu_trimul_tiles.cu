@@ -5,6 +5,7 @@
 // runs them on its rows).
 #include "cu_trimul.cuh"
 #include "cu_vec.cuh"
+#include "cu_small.cuh"
 
 #define TT 32
 
@@ -332,9 +333,17 @@ __global__ void k_add_cols2(T *y, const float *bp, const float *bg, int64_t M, i
 }
 __global__ void k_add_f32(float *y, const float *x, int64_t n) { GRID_STRIDE(i, n) y[i] += x[i]; }
 
+// [W_p; W_g] (2 C, c_z) in the act type: in pool scratch (the caller releases it) or kept
+// across calls (PF_WCACHE, cu_small.cuh: copied when new or after a parameter write).
 static void *cat_weight(cu_impl *c, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg) {
     size_t es = cu_esz(c), half = (size_t)C * c_z * es;
-    char *w = (char *)cu_pool_get(c, 2 * half);
+    struct { const void *src[2]; int64_t tag, c_z, C; } sig;
+    memset(&sig, 0, sizeof sig);
+    sig.src[0] = lp->w, sig.src[1] = lg->w, sig.tag = 4, sig.c_z = c_z, sig.C = C;
+    int build;
+    char *w = (char *)cu_wcache(c, PF_WC_TM_CAT, &sig, sizeof sig, 2 * half, &build);
+    if (!w) w = (char *)cu_pool_get(c, 2 * half);
+    if (!build) return w;
     CU_CHECK(cudaMemcpyAsync(w, cu_weight(c, lp->w, (size_t)C * c_z), half, cudaMemcpyDeviceToDevice, c->stream));
     CU_CHECK(cudaMemcpyAsync(w + half, cu_weight(c, lg->w, (size_t)C * c_z), half, cudaMemcpyDeviceToDevice, c->stream));
     return w;
@@ -370,14 +379,21 @@ void cu_tm_side_bwd_cat(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p
     }
     // dzl += [d tp | d tg] [W_p; W_g]: one product of depth 2C
     cu_gemm(c, 0, 0, M, c_z, 2 * C, 1.f, tpg, CU_ACT, 2 * C, w, CU_ACT, c_z, 1.f, dzl, CU_ACT, c_z, 1, 0, 0, 0, NULL);
-    // [dW_p; dW_g] = [d tp | d tg]^T zl in fp32 scratch, then added to each gradient
+    // [dW_p; dW_g] = [d tp | d tg]^T zl in fp32 scratch, then added to each gradient, or added
+    // by the GEMM itself where the two lie back to back
     size_t nw = (size_t)C * c_z;
     float *dw = (float *)cu_pool_get(c, sizeof(float) * (2 * nw + 2 * (size_t)C));
     float *db = dw + 2 * nw;
-    cu_gemm(c, 1, 0, 2 * C, c_z, M, 1.f, tpg, CU_ACT, 2 * C, zl, CU_ACT, c_z, 0.f, dw, CU_F32, c_z, 1, 0, 0, 0, NULL);
-    k_add_f32<<<cu_blocks((int64_t)nw, 256), 256, 0, c->stream>>>(gp->w, dw, (int64_t)nw);
-    k_add_f32<<<cu_blocks((int64_t)nw, 256), 256, 0, c->stream>>>(gg->w, dw + nw, (int64_t)nw);
-    CU_LAUNCHED();
+    if (gp->w && gg->w == gp->w + nw && cu_dw_acc_on()) {  // back to back: added by the GEMM (PF_DW_ACC)
+        cu_gemm(c, 1, 0, 2 * C, c_z, M, 1.f, tpg, CU_ACT, 2 * C, zl, CU_ACT, c_z, 1.f, gp->w, CU_F32, c_z, 1, 0, 0, 0,
+                NULL);
+        cu_dw_acc_ran();
+    } else {
+        cu_gemm(c, 1, 0, 2 * C, c_z, M, 1.f, tpg, CU_ACT, 2 * C, zl, CU_ACT, c_z, 0.f, dw, CU_F32, c_z, 1, 0, 0, 0, NULL);
+        k_add_f32<<<cu_blocks((int64_t)nw, 256), 256, 0, c->stream>>>(gp->w, dw, (int64_t)nw);
+        k_add_f32<<<cu_blocks((int64_t)nw, 256), 256, 0, c->stream>>>(gg->w, dw + nw, (int64_t)nw);
+        CU_LAUNCHED();
+    }
     if (gp->b || gg->b) {
         CU_CHECK(cudaMemsetAsync(db, 0, sizeof(float) * 2 * (size_t)C, c->stream));
         cu_colsum_add(c, M, 2 * C, tpg, CU_ACT, db, 1.f);

@@ -75,6 +75,26 @@ void pf_cuda_set_dropout_v4(pf_backend *be, int on);
 // one-GEMM projections' path, c_h / 8 a power of two up to 32); as above.
 void pf_cuda_set_gate_rowdot(pf_backend *be, int on);
 int64_t pf_cuda_gate_rowdot_runs(pf_backend *be);
+// PF_WCACHE (cu_small.cu): the attention projection's and the trimul sides' weight
+// concatenations, k_tm_out3's, the fused transition's and the trimul side kernels' packs kept
+// across calls until a parameter write (bf16); as above.
+// _builds / _hits: the calls that filled a kept buffer / found it current.
+void pf_cuda_set_wcache(pf_backend *be, int on);
+int64_t pf_cuda_wcache_builds(pf_backend *be);
+int64_t pf_cuda_wcache_hits(pf_backend *be);
+// The same per site (0: all): the attention projection's [Wq; Wk; Wv; Wg], k_tm_out3's pack,
+// the fused transition's pack, the trimul sides' backward [W_p; W_g], the trimul side
+// kernels' pack (k_tm_sides2 / k_tm_sides_wg and their gradient forms); hits 0: the fills.
+enum { PF_WC_ATTN_CAT = 1, PF_WC_TM_OUT, PF_WC_TR_PACK, PF_WC_TM_CAT, PF_WC_TM_SIDES, PF_WC_SITES };
+int64_t pf_cuda_wcache_count(pf_backend *be, int site, int hits);
+// PF_LN_SAVE (cu_layernorm_vec.cu): the triangle multiplication's forward copies its saved
+// input z in its LayerNorm's kernel (16-byte rows) instead of a copy of its own; as above.
+void pf_cuda_set_ln_save(pf_backend *be, int on);
+int64_t pf_cuda_ln_save_runs(pf_backend *be);
+// PF_DW_ACC (cu_small.cu): the attention projections' and the trimul sides' weight gradients
+// accumulated by their GEMM (beta 1) where they lie back to back; as above.
+void pf_cuda_set_dw_acc(pf_backend *be, int on);
+int64_t pf_cuda_dw_acc_runs(pf_backend *be);
 // The triangle multiplication's paths (cu_trimul_side.cu, cu_trimul_ln.cu): 3 the gated
 // sides as one tensor-core kernel (bf16, sm_80+) and LN_out read from the channel-major
 // contraction without transposes (any precision; the default since session 11), 1 the fused

@@ -2,6 +2,7 @@
 // extra-MSA Alg. 18, AF3 Pairformer Alg. 17, AF3 MSA module Alg. 8) and the one
 // forward / backward that runs any of them.
 #include "block.h"
+#include <stdlib.h>
 #include <string.h>
 #include "../core/util.h"
 #include "../core/rng.h"
@@ -351,17 +352,45 @@ void pf_block_fwd(pf_block *b, pf_backend *be, pf_streams *st, void *saved, void
     }
 }
 
+// PF_TR_BWD_ALIAS=1: a transition step without dropout takes d x[target] itself as its d_out
+// instead of dropout_bwd's copy of it into d_delta (at rate 0 a plain copy of the stream: z,
+// 64 MB in bf16 at N = 512). Its input is its target, so d_out is then d_x: both backends'
+// transition backward read all of d_out (CUDA: a row chunk's) before they add into d_x by the
+// LayerNorm's backward last. The same values. 0 (the default): the copy. Read once;
+// pf_block_set_tr_bwd_alias (tests).
+static int g_tr_alias = -1;
+static int64_t g_tr_alias_runs;
+void pf_block_set_tr_bwd_alias(int on) { g_tr_alias = on == 0 || on == 1 ? on : -1; }
+int64_t pf_block_tr_bwd_alias_runs(void) { return g_tr_alias_runs; }
+
+static int tr_bwd_alias(const pf_step *s, const pf_dropout *dd) {
+    int on = g_tr_alias;
+    if (on < 0) {
+        const char *e = getenv("PF_TR_BWD_ALIAS");
+        if (!e || !*e || !strcmp(e, "0")) on = 0;
+        else if (!strcmp(e, "1")) on = 1;
+        else pf_die("PF_TR_BWD_ALIAS=%s: expected 0 (the output gradient copied for the transitions' backward: "
+                    "the default) or 1 (read in place)", e);
+        g_tr_alias = on;
+    }
+    int r = on && s->op == PF_OP_TRANSITION && s->input == s->target && dd->rate <= 0;
+    g_tr_alias_runs += r;
+    return r;
+}
+
 void pf_block_bwd(pf_block *b, pf_backend *be, pf_streams *st, pf_streams *d, const void *saved,
                   void *ws, pf_act *d_delta, uint64_t key) {
     for (int i = b->n - 1; i >= 0; i--) {
         pf_step *s = &b->step[i];
         pf_dropout dd = step_dropout(b, s, st, key, i, 1);
-        be->dropout_bwd(be, &dd, d_delta, d->x[s->target]);
+        const pf_act *dout = d_delta;
+        if (tr_bwd_alias(s, &dd)) dout = d->x[s->target];
+        else be->dropout_bwd(be, &dd, d_delta, d->x[s->target]);
         const pf_act *mask = st->mask[s->mask];
         const void *sv = (const char *)saved + s->saved_off;
         pf_act *dx = d->x[s->input];
         pf_act *dx2 = s->second >= 0 ? d->x[s->second] : NULL;
-        OPS[s->op].bwd(be, s, mask, sv, d_delta, dx, dx2, ws);
+        OPS[s->op].bwd(be, s, mask, sv, dout, dx, dx2, ws);
     }
 }
 

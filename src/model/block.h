@@ -85,6 +85,11 @@ void pf_block_fwd(pf_block *b, pf_backend *be, pf_streams *st, void *saved, void
 // its input streams on return; parameter gradients accumulate.
 void pf_block_bwd(pf_block *b, pf_backend *be, pf_streams *st, pf_streams *d, const void *saved,
                   void *ws, pf_act *d_delta, uint64_t key);
+// PF_TR_BWD_ALIAS (block.c): 1 a transition step without dropout reads d x[target] in place
+// as its output gradient, 0 the copy (the default), else PF_TR_BWD_ALIAS again; _runs counts
+// the steps that read it in place (tests).
+void pf_block_set_tr_bwd_alias(int on);
+int64_t pf_block_tr_bwd_alias_runs(void);
 // Forward multiply-adds x 2 of the block at its planned sizes (the FLOP model).
 double pf_block_flops(const pf_block *b);
 const char *pf_block_kind_name(int kind);
