@@ -879,7 +879,8 @@ int fa_sm90_forward_pipe(cu_impl *c, const fa_args *a, int b16) {
     if (!c->bf16 || a->B <= 0 || a->L <= 0) return 1;
     if (a->ch <= 0 || a->ch > 32 || a->ch % 8 || a->HC % 8) return 1;
     if (a->ch <= 16) return b16 ? s9_launch<16, true, 4>(c, a) : s9_launch<16, false, 4>(c, a);
-    return b16 ? s9_launch<32, true, 4>(c, a) : s9_launch<32, false, 4>(c, a);  // fp32 tile: 3 blocks
+    if (b16) return s9_launch<32, true, 4>(c, a);  // no bias: the fp32 kernel, 3 blocks
+    return s9_launch<32, false, 3>(c, a);
 }
 
 // Rows per launch of a bias-through-the-tensor-core kernel with qtile queries per block, or 0
