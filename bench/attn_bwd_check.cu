@@ -363,8 +363,8 @@ static int run_check(cu_impl *cb, cu_impl *cf) {
                 }
                 // every bias-gradient kernel variant (cu_flash_bwd_dbias.cu) in the default
                 // backward: against the reference, the same bits twice, and the same bits as
-                // the default's (every variant sums each element's dS in the same order;
-                // not the .bm one: the bias on the tensor cores, other bits)
+                // the default's (every variant sums each element's dS in the same order; a
+                // .bm one would add the bias on the tensor cores: other bits)
                 for (int v = 0; t.bias && v < fa_bwd_dbias_variants(); v++) {
                     cb->attn_dbias = v + 1;
                     std::vector<float> gd[2];
@@ -485,8 +485,8 @@ static void bwd_v1_rowdot(cu_impl *c, const fa_args *a, int, int) { fa_rowdot(c,
 static void bwd_new_rowdot(cu_impl *c, const fa_args *a, int, int) { fa_rowdot(c, a, (float *)a->D); fa_tc_backward(c, a); }
 static void fwd_old(cu_impl *c, const fa_args *a, int, int) { fa_tc_forward(c, a); }
 static void fwd_new(cu_impl *c, const fa_args *a, int, int) { fa_forward(c, a); }
-// rows: rows per block, + 8 with the bf16 bias tile
-static void fwd_rows(cu_impl *c, const fa_args *a, int rows, int) { fa_sm90_forward_variant(c, a, rows & 7, 0, rows >> 3); }
+// k_s9_fwd, b16: with the bf16 bias tile
+static void fwd_k_s9(cu_impl *c, const fa_args *a, int b16, int) { fa_sm90_forward_variant(c, a, b16); }
 static void bwd_var_rowdot(cu_impl *c, const fa_args *a, int v, int) {
     fa_rowdot(c, a, (float *)a->D);
     fa_tc_backward_variant(c, a, v, 7);
@@ -508,17 +508,15 @@ static void run_shapes(cu_impl *cb, int reps) {
         float nb = time_median(cb, &a, bwd_new_rowdot, 0, 7, reps);
         printf("%-28s %9.3f %9.3f %9.3f | %9.3f %9.3f %9.3f | %7.2f %7.2f\n", t.name, of, ob, of + ob, nf, nb, nf + nb,
                of / nf, (of + ob) / (nf + nb));
-        // the other choices per shape: forward rows per block, backward variants
-        for (int b16 : {0, 1}) {  // the bias tile fp32, then from the bf16 copy (with the copy's time)
-            printf("    forward rows 1 / 2 / 4%s:", b16 ? ", bf16 bias tile" : "");
-            for (int rows : {1, 2, 4}) {
-                float ms = -1;
-                if (fa_sm90_forward_variant(cb, &a, rows, 0, b16) == 0)
-                    ms = time_median(cb, &a, fwd_rows, rows + 8 * b16, 7, reps);
-                printf(" %.3f", ms);
-            }
-            printf("\n");
+        // the other choices per shape: k_s9_fwd's bias tile, backward variants (rows per block
+        // 2 and 4 of k_s9_fwd were slower and removed in session 15)
+        printf("    forward k_s9_fwd, bias tile fp32 / bf16:");
+        for (int b16 : {0, 1}) {  // the bf16 copy's time included
+            float ms = -1;
+            if (fa_sm90_forward_variant(cb, &a, b16) == 0) ms = time_median(cb, &a, fwd_k_s9, b16, 7, reps);
+            printf(" %.3f", ms);
         }
+        printf("\n");
         printf("    backward (with rowdot):");
         for (int v = 0; v < fa_tc_backward_variants(); v++)
             if (bw_timed(v))

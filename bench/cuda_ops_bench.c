@@ -3,8 +3,7 @@
 // FLOP model below, and device memory (planned saved+ws, and the high-water
 // mark of cudaMemGetInfo around the op).
 //   bench_cuda_ops [--ops tri_attn,tri_attn_end,trimul,transition] [--sizes 256,512,...] [--reps 10] [--fp32]
-// tri_attn is the starting node, tri_attn_end the ending node (the transposed op;
-// PF_ATTN_END_T=0 / 1 for A/B runs of its path).
+// tri_attn is the starting node, tri_attn_end the ending node (the transposed op).
 // FLOP model (multiply-add = 2), M = N*N positions, c = c_z, HC = H*c_h:
 //   tri_attn fwd: projections 2 M c (4 HC + H) + output 2 M HC c + core 4 N^3 H c_h
 //            bwd: 2 x projections/output + 2.5 x core (FlashAttention's count:

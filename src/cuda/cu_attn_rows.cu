@@ -185,8 +185,7 @@ static void rows_fwd_piece(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p
     size_t e = cu_esz(c);
     int64_t RL = n * d->L, HC = (int64_t)d->H * d->c_h;
     cu_carver cv = {region, 0};
-    // xln first in every forward piece: the ending node's frame (cu_attention.cu, attn_end_t)
-    // has the output written over it, read only before the output projection
+    // xln first in every forward piece (attn_make_bias may leave LN(x) at the region's start)
     void *xln = cu_carve(&cv, (size_t)(RL * d->c_in) * e);
     void *q = cu_carve(&cv, (size_t)(RL * HC) * e), *k = cu_carve(&cv, (size_t)(RL * HC) * e);
     void *v = cu_carve(&cv, (size_t)(RL * HC) * e), *g = cu_carve(&cv, (size_t)(RL * HC) * e);
@@ -308,8 +307,7 @@ static void rows_bwd_carve(cu_impl *c, const pf_attn_dims *d, int64_t n, int64_t
 
 // The LayerNorm's backward of d_xln into dxs (may be NULL), with the bias logits' gradient
 // joined where the bias is made from x itself in one piece (attn_bwd_args.self_dzb). d_x is
-// written here only, after self_dzb and after the last read of d_out: the ending node's frame
-// (cu_attention.cu, attn_bwd_end_t) keeps both in one buffer.
+// written here only, after self_dzb and after the last read of d_out.
 static void rows_bwd_ln(cu_impl *c, const attn_bwd_args *A, int64_t n, const void *xs, const void *xln, void *d_xln,
                         void *dxs) {
     const pf_attn_dims *d = A->d;

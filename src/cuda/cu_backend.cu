@@ -523,8 +523,7 @@ static int tr_fused_env(void) {
 }
 
 // PF_ATTN_DBIAS: unset, empty or "auto" (the bias-gradient kernel by shape, 0), else a
-// kernel variant's name (cu_flash_bwd_dbias.cu; v + 1). Every variant gives the same bits,
-// except q64k128.w4.m2.co.pipe.bm (the bias added on the tensor cores).
+// kernel variant's name (cu_flash_bwd_dbias.cu; v + 1). Every variant gives the same bits.
 static int attn_dbias_env(void) {
     const char *e = getenv("PF_ATTN_DBIAS");
     if (!e || !*e || !strcmp(e, "auto")) return 0;

@@ -60,33 +60,23 @@ const char *fa_bwd_dbias_variant_name(int v);
 // (nothing launched) when off (PF_ATTN_SM90=0, not sm_90) or the case is not
 // handled; fa_forward then runs fa_tc_forward. The bias tile comes from a bf16 copy
 // where exact (bias_bf16, B >= 4; PF_ATTN_FWD_B16=0: always fp32; same bits).
-// _variant: R rows per block (1, 2, 4), wg 1 = wgmma (sm_90a only), 0 = mma.sync; b16 1 =
-// the bf16 bias tile (mma.sync; refused where no exact copy fits the pool), 0 = fp32;
-// no device or env check (benchmarks).
+// _variant: k_s9_fwd (one row per block, mma.sync); b16 1 = the bf16 bias tile (refused
+// where no exact copy fits the pool), 0 = fp32; no device or env check (benchmarks).
 int fa_sm90_forward(cu_impl *c, const fa_args *a);
-int fa_sm90_forward_variant(cu_impl *c, const fa_args *a, int rows, int wg, int b16);
+int fa_sm90_forward_variant(cu_impl *c, const fa_args *a, int b16);
 // The pipelined kernel (S of key tile j + 1 issued before tile j's softmax), one row per
-// block, mma.sync: same bits as _variant(rows 1, wg 0, b16); nb blocks per SM its
-// registers are capped for (4 or 3). fa_sm90_forward takes it with PF_ATTN_FWD_PIPE.
-int fa_sm90_forward_pipe(cu_impl *c, const fa_args *a, int b16, int nb);
+// block, mma.sync: same bits as _variant(b16). fa_sm90_forward takes it unless
+// PF_ATTN_FWD_PIPE=0.
+int fa_sm90_forward_pipe(cu_impl *c, const fa_args *a, int b16);
 // The pipelined kernel with the pair bias added on the tensor core (k_s9_fwd_bmma: an
 // identity-times-bias mma per 16 x 8 score block, one FFMA + one MUFU per score on key tiles
 // without a masked key): needs the bias as bf16 numbers (bias_bf16; refused, nothing launched,
 // otherwise or with no bias); not bit-identical to the other kernels. fa_sm90_forward takes
 // it with PF_ATTN_FWD_BMMA=1 where it takes the bf16 bias copy. No device or env check.
 int fa_sm90_forward_bmma(cu_impl *c, const fa_args *a);
-// k_s9_fwd_bmma with two 16-query sub-tiles per warp (128 queries per block; same bits).
-// Cases as fa_sm90_forward_bmma. pipe: S of key tile j + 1 before tile j's softmax (1: 2
-// blocks per SM, slower) or not (0: 3 blocks per SM; fa_sm90_forward's default, PF_ATTN_FWD_BMMA=2).
-int fa_sm90_forward_bmma2(cu_impl *c, const fa_args *a, int pipe);
-// The warp-specialised wgmma kernel (cu_flash_sm90_wg.cu; producer warpgroup + 2 consumer
-// warpgroups on 2 rows, sm_90a): c_h 24 / 32, the bias as its bf16 copy (bias_bf16) or
-// none; not bit-identical to the mma.sync kernels. fa_sm90_forward takes it with
-// PF_ATTN_FWD_WG=1 (off by default). No device or env check; nonzero: not handled.
-int fa_sm90_forward_wg(cu_impl *c, const fa_args *a);
-// The same with nc consumer warpgroups (rows per block and item): 2 (fa_sm90_forward_wg's)
-// or 3 (a variant for benchmarks).
-int fa_sm90_forward_wg_nc(cu_impl *c, const fa_args *a, int nc);
+// k_s9_fwd_bmma with two 16-query sub-tiles per warp (128 queries per block, 3 blocks per SM;
+// same bits). Cases as fa_sm90_forward_bmma. fa_sm90_forward's default (PF_ATTN_FWD_BMMA=2).
+int fa_sm90_forward_bmma2(cu_impl *c, const fa_args *a);
 // D[r, h, l] = sum_c dO * o
 void fa_rowdot(cu_impl *c, const fa_args *a, float *D);
 // The same with o's positions ldo elements apart (dO and the rest: a->HC; the module's

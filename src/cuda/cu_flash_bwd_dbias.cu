@@ -20,7 +20,7 @@
 // A warp's 16 queries x 64 keys of the bias gradient (C fragments, acc[j]: keys 8 j..):
 // fp32 partials of split `split` (nsplit > 1), else bf16 into the per-head planes
 // (H, L, L) or straight into dbias (L*L, H) (transposed layout: [key][query]).
-// V2 (the .co variants): the fp32 partials of keys kk, kk + 1 as one 8-byte store where
+// V2 (k_bwd_dbias_pipe): the fp32 partials of keys kk, kk + 1 as one 8-byte store where
 // both exist and the pair is 8-byte aligned (even L): a row's 4 lanes then fill whole
 // 32-byte sectors (two 4-byte stores used 16 bytes of each).
 template <bool V2>
@@ -90,7 +90,7 @@ __device__ __forceinline__ void db_scale_bias(float *Bs) {
     }
 }
 
-// The .co variants (CO): the bias tile scaled as above and, in each 16-query group of a
+// k_bwd_dbias_pipe (.co.pipe): the bias tile scaled as above and, in each 16-query group of a
 // row, query g + 8 e (g < 8, e < 2) moved to 2 g + e, so that a thread's two queries g,
 // g + 8 of a key are one 8-byte load (db_row: 32 LDS.64 per row where 64 LDS.32 were;
 // the half-warps of a load still hit 32 distinct banks: row stride LD = 4 mod 32 words).
@@ -119,7 +119,7 @@ __device__ __forceinline__ void db_scale_bias_p(float *Bs) {
     }
 }
 
-// The .co variants' Q, dO, K, V tiles: rows of CH bf16 without padding, the 16-byte chunk c
+// k_bwd_dbias_pipe's Q, dO, K, V tiles: rows of CH bf16 without padding, the 16-byte chunk c
 // of row r stored at chunk c ^ ((r % 8) / RPL) (RPL = 8 / (CH / 8) rows per 128 bytes).
 // With the padded rows (CH + 8: 80 bytes at c_h 32) each 8-lane phase of a 16-byte
 // cp.async wrote two rows spanning 144 bytes of banks: two shared wavefronts where one
@@ -187,24 +187,17 @@ __device__ __forceinline__ void db_mma_b_sw(float (*acc)[4], const uint32_t *a, 
 // first key row and query g; bias2: the register tile (!BSM). Every element's S and dP
 // come from the same m16n8k16 products over channels in any block shape, and acc sums
 // the rows in order: the same bits for every variant.
-// CO: the swizzled tiles (db_swz) and the permuted bias tile (db_scale_bias_p; Bw at the
-// warp's first key row and query 2 g of its group).
-template <int CH, int KW, int LB, bool BSM, bool CO>
+template <int CH, int KW, int LB, bool BSM>
 __device__ __forceinline__ void db_row(const bf16 *Qw, const bf16 *dOw, const bf16 *Kw, const bf16 *Vw,
                                        const float *Mw, const float *l2, const float *Dq, const float *Bw,
                                        const float (*bias2)[4], float (*acc)[4], float sc2) {
-    constexpr int LK = CO ? CH : CH + 8, KS = CH / 16;
+    constexpr int LK = CH + 8, KS = CH / 16;
     int t = threadIdx.x & 3;
     uint32_t qa[KS][4], da[KS][4];
 #pragma unroll
     for (int kk = 0; kk < KS; kk++) {
-        if constexpr (CO) {
-            db_ldsm_a_sw<CH>(qa[kk], Qw, kk);
-            db_ldsm_a_sw<CH>(da[kk], dOw, kk);
-        } else {
-            bw_ldsm_a(qa[kk], Qw, LK, kk);
-            bw_ldsm_a(da[kk], dOw, LK, kk);
-        }
+        bw_ldsm_a(qa[kk], Qw, LK, kk);
+        bw_ldsm_a(da[kk], dOw, LK, kk);
     }
 #pragma unroll
     for (int hf = 0; hf < KW / 32; hf++) {
@@ -216,27 +209,16 @@ __device__ __forceinline__ void db_row(const bf16 *Qw, const bf16 *dOw, const bf
         const bf16 *Kh = Kw + 32 * hf * LK, *Vh = Vw + 32 * hf * LK;
 #pragma unroll
         for (int kk = 0; kk < KS; kk++) {
-            if constexpr (CO) {
-                db_mma_b_sw<CH, 4>(s, qa[kk], Kh, kk);
-                db_mma_b_sw<CH, 4>(dp, da[kk], Vh, kk);
-            } else {
-                bw_mma_b<4>(s, qa[kk], Kh, LK, kk);
-                bw_mma_b<4>(dp, da[kk], Vh, LK, kk);
-            }
+            bw_mma_b<4>(s, qa[kk], Kh, LK, kk);
+            bw_mma_b<4>(dp, da[kk], Vh, LK, kk);
         }
 #pragma unroll
         for (int j = 0; j < 4; j++) {
-            float2 bq[2];  // CO: the bias of keys col (e & 1), queries g, g + 8
-            if constexpr (BSM && CO)
-#pragma unroll
-                for (int e1 = 0; e1 < 2; e1++)
-                    bq[e1] = *reinterpret_cast<const float2 *>(Bw + (8 * (4 * hf + j) + 2 * t + e1) * LB);
 #pragma unroll
             for (int e = 0; e < 4; e++) {
                 int jj = 4 * hf + j, col = 8 * jj + 2 * t + (e & 1);
                 float x;
-                if constexpr (BSM && CO) x = ((e >> 1) ? bq[e & 1].y : bq[e & 1].x) + (Mw[col] - l2[e >> 1]);
-                else if constexpr (BSM) x = Bw[col * LB + 8 * (e >> 1)] + (Mw[col] - l2[e >> 1]);
+                if constexpr (BSM) x = Bw[col * LB + 8 * (e >> 1)] + (Mw[col] - l2[e >> 1]);
                 else x = bias2[jj][e] + (Mw[col] - l2[e >> 1]);
                 float p = fa_exp2(fmaf(s[j][e], sc2, x));
                 acc[jj][e] = fmaf(p, dp[j][e] - Dq[e >> 1], acc[jj][e]);
@@ -245,14 +227,12 @@ __device__ __forceinline__ void db_row(const bf16 *Qw, const bf16 *dOw, const bf
     }
 }
 
-// CO (the .co variants, FL and BSM only): the swizzled Q, dO, K, V tiles, the permuted
-// bias tile, 8-byte partial stores (db_swz, db_scale_bias_p, db_store); same values,
-// same order: the same bits.
-template <int CH, int NW, int WK, int KW, int S, bool FL, int MB, bool BSM, bool CO>
+// (The .co form, swizzled tiles and a permuted bias tile, lives on in k_bwd_dbias_pipe; on
+// its own it was slower than that, session 12, and was removed in session 15.)
+template <int CH, int NW, int WK, int KW, int S, bool FL, int MB, bool BSM>
 __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dbias_h(fa_args a) {
-    constexpr int LK = CO ? CH : CH + 8, QT = 16 * (NW / WK), KT = WK * KW, NTH = 32 * NW, LB = QT + 4, NJ = KW / 8;
+    constexpr int LK = CH + 8, QT = 16 * (NW / WK), KT = WK * KW, NTH = 32 * NW, LB = QT + 4, NJ = KW / 8;
     static_assert(NW % WK == 0 && KW % 64 == 0 && (BSM || KW == 64) && QT <= NTH && KT <= NTH, "block shape");
-    static_assert(!CO || (FL && BSM), "the .co variants: FL copies, bias tile in shared memory");
     extern __shared__ __align__(16) unsigned char bw_sm[];
     bf16 *Qs = (bf16 *)bw_sm, *dOs = Qs + S * QT * LK, *Ks = dOs + S * QT * LK, *Vs = Ks + S * KT * LK;
     float *Ms = (float *)(Vs + S * KT * LK), *Ls = Ms + 2 * KT, *Ds = Ls + S * QT, *Bs = Ds + S * QT;
@@ -281,17 +261,10 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dbias_h(fa_args a) {
     auto issue = [&](int64_t r) {
         if (r < r1) {
             int b = (int)((r - r0) % S);
-            if constexpr (CO) {
-                db_load_sw<CH, QT, NTH>(a, a.q, r, h, q0, Qs + b * QT * LK);
-                db_load_sw<CH, QT, NTH>(a, a.dO, r, h, q0, dOs + b * QT * LK);
-                db_load_sw<CH, KT, NTH>(a, a.k, r, h, k0, Ks + b * KT * LK);
-                db_load_sw<CH, KT, NTH>(a, a.v, r, h, k0, Vs + b * KT * LK);
-            } else {
-                bw_tile<FL, CH, QT, NTH>(a, a.q, r, h, q0, Qs + b * QT * LK);
-                bw_tile<FL, CH, QT, NTH>(a, a.dO, r, h, q0, dOs + b * QT * LK);
-                bw_tile<FL, CH, KT, NTH>(a, a.k, r, h, k0, Ks + b * KT * LK);
-                bw_tile<FL, CH, KT, NTH>(a, a.v, r, h, k0, Vs + b * KT * LK);
-            }
+            bw_tile<FL, CH, QT, NTH>(a, a.q, r, h, q0, Qs + b * QT * LK);
+            bw_tile<FL, CH, QT, NTH>(a, a.dO, r, h, q0, dOs + b * QT * LK);
+            bw_tile<FL, CH, KT, NTH>(a, a.k, r, h, k0, Ks + b * KT * LK);
+            bw_tile<FL, CH, KT, NTH>(a, a.v, r, h, k0, Vs + b * KT * LK);
             bw_lseD(a, r, true, h, q0, QT, Ls + b * QT, Ds + b * QT);
         }
         fa_commit();
@@ -303,8 +276,7 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dbias_h(fa_args a) {
     if constexpr (BSM) {  // the bias group is complete once S - 1 groups remain
         fa_wait<S - 1>();
         __syncthreads();
-        if constexpr (CO) db_scale_bias_p<KT, LB, QT, NTH>(Bs);
-        else db_scale_bias<KT, LB, NTH>(Bs);
+        db_scale_bias<KT, LB, NTH>(Bs);
     }
     const float sc2 = a.scale * BW_L2E;
     for (int64_t r = r0; r < r1; r++) {
@@ -318,14 +290,14 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dbias_h(fa_args a) {
         float l2[2], Dq[2];
 #pragma unroll
         for (int u = 0; u < 2; u++) { l2[u] = BW_L2E * Lb[wq + g + 8 * u]; Dq[u] = Db[wq + g + 8 * u]; }
-        db_row<CH, KW, LB, BSM, CO>(Qs + (b * QT + wq) * LK, dOs + (b * QT + wq) * LK, Ks + (b * KT + kw) * LK,
-                                    Vs + (b * KT + kw) * LK, Ms + m * KT + kw, l2, Dq,
-                                    Bs + kw * LB + wq + (CO ? 2 * g : g), bias2, acc, sc2);
+        db_row<CH, KW, LB, BSM>(Qs + (b * QT + wq) * LK, dOs + (b * QT + wq) * LK, Ks + (b * KT + kw) * LK,
+                                Vs + (b * KT + kw) * LK, Ms + m * KT + kw, l2, Dq, Bs + kw * LB + wq + g, bias2, acc,
+                                sc2);
         if (more && threadIdx.x < KT) Ms[(m ^ 1) * KT + threadIdx.x] = mpre;
     }
     fa_wait<0>();
 #pragma unroll
-    for (int c = 0; c < KW / 64; c++) db_store<CO>(a, split, nsplit, h, q0 + wq, k0 + kw + 64 * c, acc + 8 * c);
+    for (int c = 0; c < KW / 64; c++) db_store<false>(a, split, nsplit, h, q0 + wq, k0 + kw + 64 * c, acc + 8 * c);
 }
 
 // ---- the .pipe variants: rows software-pipelined (docs/ATTENTION_BWD.md "Session 12") ----
@@ -338,81 +310,23 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_dbias_h(fa_args a) {
 // exp / FMA work. S, dP of the four chunks stay in registers across the loop's back
 // edge (128 as before).
 
-// ---- .pipe.bm: the bias added to S on the tensor cores ----------------------------------
-// The bias tile as bf16 [key][query] (row stride DB_LBM; exact where fa_args.bias_bf16), so
-// that one m16n8k8 product per 8 keys, A = the bias of the warp's 16 queries x 8 keys
-// (ldmatrix.trans of the [key][query] rows) and B = c I (8 x 8, c = bf16(1 / scale):
-// bw_eye_frag), puts S + c bias in the accumulator before the Q K^T products: p = exp2(s
-// sc2 + (mk - lse log2e)), no bias loads or adds per score (32 LDS.64 and 64 FADD per thread
-// and row) for 8 LDSM and 16 HMMA.1688 per row. Not the bits of the other variants: c is
-// rounded to bf16 (c_h 32: 5.65625 for sqrt(32), relative 1.1e-4 on the bias term; exact
-// for c_h 16).
-#define DB_LBM 72  // bf16: 144-byte rows, ldmatrix's 8 rows on 8 distinct 16-byte bank groups
-// The bf16 tile (keys k0.., queries q0.., zeros outside L) from the fp32 biasT (H, L, L)
-// of head h: a thread per key row, 16-byte loads (L % 4 == 0: the FL cases), 8-byte stores.
-template <int KT, int QT, int NTH>
-__device__ __forceinline__ void db_bias_bf16(const float *bh, int64_t L, int64_t k0, int64_t q0, bf16 *Bb) {
-    static_assert(QT % 4 == 0, "4 queries per load");
-    for (int x = threadIdx.x; x < KT; x += NTH) {
-        const bool kin = k0 + x < L;
-        const float *row = bh + (k0 + x) * L + q0;
-#pragma unroll
-        for (int q = 0; q < QT; q += 4) {
-            float4 v = kin && q0 + q < L ? *reinterpret_cast<const float4 *>(row + q) : make_float4(0.f, 0.f, 0.f, 0.f);
-            uint2 w = make_uint2(fa_pack2(v.x, v.y), fa_pack2(v.z, v.w));
-            *reinterpret_cast<uint2 *>(Bb + x * DB_LBM + q) = w;
-        }
-    }
-}
-// acc (16 queries x 32 keys, zeros on entry) = bias (c I) per 8 keys, for the chunk whose
-// bias rows start at the lane's ldmatrix.trans address b (key 8 (lane / 16) + lane % 8,
-// query 8 ((lane / 8) % 2) of the warp's: A fragments of keys 8 j.. then 8 j + 8..); eye:
-// bw_eye_frag.
-__device__ __forceinline__ void db_bias_mma(float (*acc)[4], uint32_t b, uint32_t eye) {
-#pragma unroll
-    for (int j = 0; j < 4; j += 2) {
-        uint32_t f[4];
-        asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-                     : "=r"(f[0]), "=r"(f[1]), "=r"(f[2]), "=r"(f[3])
-                     : "r"(b + j * 8 * DB_LBM * 2));
-        bw_mma1688(acc[j], f[0], f[1], eye);
-        bw_mma1688(acc[j + 1], f[2], f[3], eye);
-    }
-}
-// db_chunk_exp where s holds S + c bias (BM)
-__device__ __forceinline__ void db_chunk_exp_bm(int hf, const float (*s)[4], const float (*dp)[4], const float *Mw,
-                                                const float *lq, const float *Dq, float (*acc)[4], float sc2) {
-    int t = threadIdx.x & 3;
-#pragma unroll
-    for (int j = 0; j < 4; j++) {
-        int jj = 4 * hf + j, c0 = 8 * jj + 2 * t;
-        float2 mk = *reinterpret_cast<const float2 *>(Mw + c0);
-#pragma unroll
-        for (int e = 0; e < 4; e++) {
-            float p = fa_exp2(fmaf(s[j][e], sc2, fmaf(lq[e >> 1], -BW_L2E, (e & 1) ? mk.y : mk.x)));
-            acc[jj][e] = fmaf(p, dp[j][e] - Dq[e >> 1], acc[jj][e]);
-        }
-    }
-}
-
 // S and dP of one 32-key chunk of one row (Kh, Vh: its first key): db_row's products.
-// BM: the chunk's bias product first (db_bias_mma from bm, the chunk's bias rows).
-template <int CH, bool BM = false>
+// (A form with the bias added on the tensor cores, .co.pipe.bm, was slower: session 13;
+// removed in session 15.)
+template <int CH>
 __device__ __forceinline__ void db_chunk_mma(const uint32_t (*qa)[4], const uint32_t (*da)[4], const bf16 *Kh,
-                                             const bf16 *Vh, float (*s)[4], float (*dp)[4], uint32_t bm = 0,
-                                             uint32_t ia = 0) {
+                                             const bf16 *Vh, float (*s)[4], float (*dp)[4]) {
 #pragma unroll
     for (int j = 0; j < 4; j++)
 #pragma unroll
         for (int e = 0; e < 4; e++) s[j][e] = dp[j][e] = 0;
-    if (BM) db_bias_mma(s, bm, ia);
 #pragma unroll
     for (int kk = 0; kk < CH / 16; kk++) {
         db_mma_b_sw<CH, 4>(s, qa[kk], Kh, kk);
         db_mma_b_sw<CH, 4>(dp, da[kk], Vh, kk);
     }
 }
-// dS of chunk hf (keys 32 hf..) added to acc: db_row's CO arithmetic as its SASS has it;
+// dS of chunk hf (keys 32 hf..) added to acc: db_row's arithmetic as its SASS has it;
 // the mask of keys col, col + 1 as one LDS.64 (col even: 8-byte aligned). lq: the rows'
 // lse (natural units). db_row writes mask - BW_L2E * lse and ptxas contracts it into one
 // FFMA per element (checked in its sm_90a SASS: 64 FFMA by -log2(e) per row, no FMUL);
@@ -436,15 +350,6 @@ __device__ __forceinline__ void db_chunk_exp(int hf, const float (*s)[4], const 
         }
     }
 }
-// db_chunk_exp, or with BM db_chunk_exp_bm
-template <int LB, bool BM>
-__device__ __forceinline__ void db_pipe_exp(int hf, const float (*s)[4], const float (*dp)[4], const float *Mw,
-                                            const float *lq, const float *Dq, const float *Bw, float (*acc)[4],
-                                            float sc2) {
-    if (BM) db_chunk_exp_bm(hf, s, dp, Mw, lq, Dq, acc, sc2);
-    else db_chunk_exp<LB>(hf, s, dp, Mw, lq, Dq, Bw, acc, sc2);
-}
-
 // A row's lse, D of the warp's queries g, g + 8 and its Q, dO fragments, from ring buffer b.
 template <int CH, int QT>
 __device__ __forceinline__ void db_row_frag(int b, int wq, const float *Ls, const float *Ds, const bf16 *Qs,
@@ -477,22 +382,23 @@ __device__ __forceinline__ void db_rows_ap(const bf16 *src, int64_t ps, bf16 *d)
     for (int u = 0; u < NR / RPU; u++, src += step) fa_cp16(d + u * RPU * CH, src);
 }
 
-// shared memory of k_bwd_dbias_pipe: k_bwd_dbias_h's (.co) with three mask buffers (row
-// r + 1's mask is written while row r's last chunks may still read row r's)
+// shared memory of k_bwd_dbias_pipe: k_bwd_dbias_h's (unpadded tile rows) with three mask
+// buffers (row r + 1's mask is written while row r's last chunks may still read row r's)
 template <int CH, int S>
 static size_t dbp_smem() {
     return dbh_smem<CH, 64, 128, S, true, CH>() + sizeof(float) * 128;
 }
 
-// q64k128.w4.m2.co with the rows pipelined (FL copies; S ring stages; PD chunks of the
-// next row after the barrier; AP: whole tiles copied by db_rows_ap). Per iteration r: [mma r chunks PD..3 | exp r chunks
-// 0..PD-1] barrier (r + 1's copies landed, r's buffer free) [mma r + 1 chunks 0..PD-1 |
-// exp r chunks PD..3]. Every element's dS and its place in the row order are
+// q64k128.w4.m2 with swizzled tiles (db_swz), the permuted bias tile (db_scale_bias_p), 8-byte
+// partial stores and the rows pipelined (FL copies; S ring stages; PD chunks of the next row
+// after the barrier; whole tiles copied by db_rows_ap). Per iteration r: [mma r chunks PD..3 |
+// exp r chunks 0..PD-1] barrier (r + 1's copies landed, r's buffer free) [mma r + 1 chunks
+// 0..PD-1 | exp r chunks PD..3]. Every element's dS and its place in the row order are
 // k_bwd_dbias_h's: the same bits. The last iteration multiplies a ring buffer's stale
-// contents (in bounds, unused) rather than branch around the products.
-// BM (.pipe.bm, bf16-exact bias): the bias tile as bf16 in the fp32 tile's place (db_bias_bf16)
-// and added on the tensor cores (db_bias_mma): not the same bits.
-template <int CH, int S, int PD, bool AP, bool BM = false>
+// contents (in bounds, unused) rather than branch around the products. Launched with S = 2,
+// PD = 2 (session 12 measured S 3 and PD 1 / 3, and the tiles by db_load_sw only: all slower;
+// removed in session 15).
+template <int CH, int S, int PD>
 __global__ void __launch_bounds__(128, 2) k_bwd_dbias_pipe(fa_args a) {
     constexpr int QT = 64, KT = 128, NTH = 128, LB = QT + 4, NC = 4, KS = CH / 16;
     static_assert(PD >= 1 && PD < NC && S >= 2 && NTH == KT, "pipeline depth, stages; a thread per key");
@@ -508,15 +414,14 @@ __global__ void __launch_bounds__(128, 2) k_bwd_dbias_pipe(fa_args a) {
     for (int j = 0; j < 4 * NC; j++)
 #pragma unroll
         for (int e = 0; e < 4; e++) acc[j][e] = 0;
-    // BM: the bf16 tile below, once the first rows' copies are in flight
-    if (!BM) bw_bias<true, KT, QT, LB, NTH>(a.biasT + (int64_t)h * a.L * a.L, a.L, k0, q0, Bs);
+    bw_bias<true, KT, QT, LB, NTH>(a.biasT + (int64_t)h * a.L * a.L, a.L, k0, q0, Bs);
     fa_commit();
-    // AP: a thread's source element of its first tile row at row 0 (Q, dO: oq, K, V: ok),
+    // a thread's source element of its first tile row at row 0 (Q, dO: oq, K, V: ok),
     // and its first element in the swizzled tiles
     const int64_t rs = a.rstride * a.HC, ps = a.pstride * a.HC, hc = (int64_t)h * a.ch + 8 * (threadIdx.x % (CH / 8));
     const int64_t oq = (q0 + threadIdx.x / (CH / 8)) * ps + hc, ok = (k0 + threadIdx.x / (CH / 8)) * ps + hc;
     const int dsw = db_swz<CH>(threadIdx.x / (CH / 8), threadIdx.x % (CH / 8));
-    const bool whole = AP && a.ch == CH && q0 + QT <= a.L && k0 + KT <= a.L;
+    const bool whole = a.ch == CH && q0 + QT <= a.L && k0 + KT <= a.L;
     auto issue = [&](int64_t r) {
         if (r < r1) {
             int b = (int)((r - r0) % S);
@@ -538,25 +443,18 @@ __global__ void __launch_bounds__(128, 2) k_bwd_dbias_pipe(fa_args a) {
     };
 #pragma unroll
     for (int s = 0; s < S - 1; s++) issue(r0 + s);
-    if (BM) db_bias_bf16<KT, QT, NTH>(a.biasT + (int64_t)h * a.L * a.L, a.L, k0, q0, (bf16 *)Bs);
     if (r0 < r1) Ms[threadIdx.x] = bw_mask2(a, r0, k0 + threadIdx.x);
     fa_wait<S - 1>();
     __syncthreads();
-    if (!BM) db_scale_bias_p<KT, LB, QT, NTH>(Bs);
+    db_scale_bias_p<KT, LB, QT, NTH>(Bs);
     fa_wait<S - 2>();  // row r0's barrier
     __syncthreads();
     issue(r0 + S - 1);
     float lq[2], Dq[2], s[NC][4][4], dp[NC][4][4];
     uint32_t qa[KS][4], da[KS][4];
     db_row_frag<CH, QT>(0, wq, Ls, Ds, Qs, dOs, lq, Dq, qa, da);
-    // BM: the lane's ldmatrix row of the bias tile (chunk c at + 32 c rows), c I's fragment
-    const int ln = threadIdx.x & 31;
-    const uint32_t bm = fa_smem(Bs) + ((8 * (ln >> 4) + (ln & 7)) * DB_LBM + wq + 8 * ((ln >> 3) & 1)) * 2;
-    const uint32_t ia = BM ? bw_eye_frag(a.scale) : 0u;
-    constexpr uint32_t BMC = 32 * DB_LBM * 2;
 #pragma unroll
-    for (int c = 0; c < PD; c++)
-        db_chunk_mma<CH, BM>(qa, da, Ks + 32 * c * CH, Vs + 32 * c * CH, s[c], dp[c], bm + c * BMC, ia);
+    for (int c = 0; c < PD; c++) db_chunk_mma<CH>(qa, da, Ks + 32 * c * CH, Vs + 32 * c * CH, s[c], dp[c]);
     const float *Bw = Bs + wq + 2 * g;
     const float sc2 = a.scale * BW_L2E;
     int m = 0;  // row r's mask buffer
@@ -567,10 +465,9 @@ __global__ void __launch_bounds__(128, 2) k_bwd_dbias_pipe(fa_args a) {
         if (more) mpre = bw_mask2(a, r + 1, k0 + threadIdx.x);
 #pragma unroll
         for (int c = PD; c < NC; c++)
-            db_chunk_mma<CH, BM>(qa, da, Ks + (b * KT + 32 * c) * CH, Vs + (b * KT + 32 * c) * CH, s[c], dp[c],
-                                 bm + c * BMC, ia);
+            db_chunk_mma<CH>(qa, da, Ks + (b * KT + 32 * c) * CH, Vs + (b * KT + 32 * c) * CH, s[c], dp[c]);
 #pragma unroll
-        for (int c = 0; c < PD; c++) db_pipe_exp<LB, BM>(c, s[c], dp[c], Ms + m * KT, lq, Dq, Bw, acc, sc2);
+        for (int c = 0; c < PD; c++) db_chunk_exp<LB>(c, s[c], dp[c], Ms + m * KT, lq, Dq, Bw, acc, sc2);
         if (more) Ms[mn * KT + threadIdx.x] = mpre;
         fa_wait<S - 2>();  // row r + 1's copies landed; every warp is done with row r's tiles
         __syncthreads();
@@ -579,10 +476,9 @@ __global__ void __launch_bounds__(128, 2) k_bwd_dbias_pipe(fa_args a) {
         db_row_frag<CH, QT>(b1, wq, Ls, Ds, Qs, dOs, lqn, Dqn, qa, da);
 #pragma unroll
         for (int c = 0; c < PD; c++)
-            db_chunk_mma<CH, BM>(qa, da, Ks + (b1 * KT + 32 * c) * CH, Vs + (b1 * KT + 32 * c) * CH, s[c], dp[c],
-                                 bm + c * BMC, ia);
+            db_chunk_mma<CH>(qa, da, Ks + (b1 * KT + 32 * c) * CH, Vs + (b1 * KT + 32 * c) * CH, s[c], dp[c]);
 #pragma unroll
-        for (int c = PD; c < NC; c++) db_pipe_exp<LB, BM>(c, s[c], dp[c], Ms + m * KT, lq, Dq, Bw, acc, sc2);
+        for (int c = PD; c < NC; c++) db_chunk_exp<LB>(c, s[c], dp[c], Ms + m * KT, lq, Dq, Bw, acc, sc2);
 #pragma unroll
         for (int u = 0; u < 2; u++) { lq[u] = lqn[u]; Dq[u] = Dqn[u]; }
         m = mn;
@@ -635,76 +531,50 @@ static size_t db_smem_max() {
 }
 
 // Variant v: warps NW as (NW / WK) x WK, KW keys a warp, S stages, MB blocks per SM,
-// bias tile in shared memory (BSM). One that does not fit the device's shared memory
-// (the 3-stage 128 x 128 tiles, 190 KB, on sm_80) runs h4.m3 instead: the same bits.
+// bias tile in shared memory (BSM). One that does not fit the device's shared memory runs
+// h4.m3 instead: the same bits.
 template <int CH, bool FL>
 static void db_kernel(cu_impl *c, const fa_args &b, int v) {
     int64_t ns = b.nsplit;
     auto grid = [&](int qt, int kt) { return bw_grid((b.L + qt - 1) / qt * ((b.L + kt - 1) / kt) * b.H * ns); };
-#define DBH(NW_, WK_, KW_, S_, MB_, BSM_, CO_)                                                                 \
+#define DBH(NW_, WK_, KW_, S_, MB_, BSM_)                                                                      \
     do {                                                                                                       \
         constexpr int QT_ = 16 * (NW_ / WK_), KT_ = WK_ * KW_;                                                 \
-        size_t sm_ = dbh_smem<CH, QT_, KT_, S_, BSM_, (CO_ ? CH : CH + 8)>();                                  \
+        size_t sm_ = dbh_smem<CH, QT_, KT_, S_, BSM_, CH + 8>();                                               \
         if (sm_ > db_smem_max()) break;                                                                        \
-        bw_launch(c, k_bwd_dbias_h<CH, NW_, WK_, KW_, S_, FL, MB_, BSM_, CO_>, grid(QT_, KT_), 32 * NW_, sm_,  \
-                  b);                                                                                          \
+        bw_launch(c, k_bwd_dbias_h<CH, NW_, WK_, KW_, S_, FL, MB_, BSM_>, grid(QT_, KT_), 32 * NW_, sm_, b);   \
         return;                                                                                                \
     } while (0)
-    // the .pipe variants (k_bwd_dbias_pipe): FL cases that fit, else q64k128.w4.m2 (the same bits)
-#define DBP(S_, PD_, AP_, BM_)                                                                                    \
+    // the .pipe variant (k_bwd_dbias_pipe): FL cases that fit, else q64k128.w4.m2 (the same bits)
+#define DBP(S_, PD_)                                                                                           \
     do {                                                                                                       \
         size_t sm_ = dbp_smem<CH, S_>();                                                                       \
         if (!FL || sm_ > db_smem_max()) {                                                                      \
-            DBH(4, 1, 128, 2, 2, true, false);                                                                 \
+            DBH(4, 1, 128, 2, 2, true);                                                                        \
             break;                                                                                             \
         }                                                                                                      \
-        if constexpr (FL) bw_launch(c, k_bwd_dbias_pipe<CH, S_, PD_, AP_, BM_>, grid(64, 128), 128, sm_, b);   \
+        if constexpr (FL) bw_launch(c, k_bwd_dbias_pipe<CH, S_, PD_>, grid(64, 128), 128, sm_, b);             \
         return;                                                                                                \
     } while (0)
     switch (v) {
-    case 0: DBH(8, 1, 64, 2, 1, false, false); break;
-    case 1: DBH(8, 1, 64, 2, 2, true, false); break;
-    case 3: DBH(4, 1, 64, 2, 3, true, false); break;
-    case 4: DBH(8, 1, 64, 2, 2, false, false); break;
-    case 5: DBH(8, 1, 128, 2, 1, true, false); break;
-    case 6: DBH(8, 1, 128, 3, 1, true, false); break;
-    case 7: DBH(16, 2, 64, 2, 1, true, false); break;
-    case 8: DBH(16, 2, 64, 3, 1, true, false); break;
-    case 9: DBH(4, 1, 128, 2, 2, true, false); break;
-    case 10: DBH(8, 2, 64, 2, 2, true, false); break;
-    case 11:  // q64k128.w4.m2.co: FL cases only (else q64k128.w4.m2: the same bits)
-        if constexpr (FL) DBH(4, 1, 128, 2, 2, true, true);
-        else DBH(4, 1, 128, 2, 2, true, false);
-        break;
-    case 12: DBP(2, 2, true, false); break;   // q64k128.w4.m2.co.pipe
-    case 13: DBP(2, 1, true, false); break;   // q64k128.w4.m2.co.pipe1
-    case 14: DBP(3, 2, true, false); break;   // q64k128.w4.m2.co.pipe.s3
-    case 15: DBP(2, 2, false, false); break;  // q64k128.w4.m2.co.pipe.na
-    case 16: DBP(2, 3, true, false); break;   // q64k128.w4.m2.co.pipe3
-    case 17:  // q64k128.w4.m2.co.pipe.bm: the bf16 bias on the tensor cores where exact, else .pipe
-        if (b.bias_bf16) DBP(2, 2, true, true);
-        else DBP(2, 2, true, false);
-        break;
+    case 0: DBH(8, 1, 64, 2, 2, true); break;   // h8.m2.bs
+    case 2: DBH(4, 1, 128, 2, 2, true); break;  // q64k128.w4.m2
+    case 3: DBP(2, 2); break;                   // q64k128.w4.m2.co.pipe
     default: break;
     }
-    DBH(4, 1, 64, 2, 3, false, false);  // h4.m3: v == 2, and the fallback
+    DBH(4, 1, 64, 2, 3, false);  // h4.m3: v == 1, and the fallback
 #undef DBP
 #undef DBH
 }
 
 // Names: warps.blocks per SM[.bs: bias tile in shared memory] for 64-key tiles (16 warps
-// queries); qQTkKT.wNW[.mMB][.s3] for the bigger tiles (bias in shared memory; 3 stages);
-// .co: k_bwd_dbias_h's CO (swizzled tiles, permuted bias tile, 8-byte partial stores;
-// docs/ATTENTION_BWD.md "Session 11"); .pipe[PD][.s3]: k_bwd_dbias_pipe (rows pipelined,
-// PD chunks of the next row after the barrier, default 2; 3 stages; .na: the tiles copied
-// by db_load_sw, not db_rows_ap; "Session 12"); .pipe.bm: .pipe with the bias added on the
-// tensor cores (bf16-exact bias; other bits, within the bf16 tolerance).
-static const char *db_names[] = {"h8",         "h8.m2.bs",       "h4.m3",           "h4.m3.bs",
-                                 "h8.m2",      "q128k128.w8",    "q128k128.w8.s3",  "q128k128.w16",
-                                 "q128k128.w16.s3", "q64k128.w4.m2", "q64k128.w8.m2", "q64k128.w4.m2.co",
-                                 "q64k128.w4.m2.co.pipe", "q64k128.w4.m2.co.pipe1", "q64k128.w4.m2.co.pipe.s3",
-                                 "q64k128.w4.m2.co.pipe.na", "q64k128.w4.m2.co.pipe3",
-                                 "q64k128.w4.m2.co.pipe.bm"};
+// queries); qQTkKT.wNW.mMB for the bigger tiles (bias in shared memory); .co.pipe:
+// k_bwd_dbias_pipe (swizzled tiles, permuted bias tile, 8-byte partial stores,
+// docs/ATTENTION_BWD.md "Session 11"; rows pipelined, "Session 12").
+// Removed in session 15, measured slower (docs/ATTENTION_BWD.md): h8, h4.m3.bs, h8.m2,
+// q128k128.w8[.s3], q128k128.w16[.s3], q64k128.w8.m2 (sessions 7 and 10), q64k128.w4.m2.co,
+// .co.pipe1, .co.pipe.s3, .co.pipe.na, .co.pipe3 (session 12), .co.pipe.bm (session 13).
+static const char *db_names[] = {"h8.m2.bs", "h4.m3", "q64k128.w4.m2", "q64k128.w4.m2.co.pipe"};
 // Measured on an H200 (attn_bwd_check --dbias, ms; docs/ATTENTION_BWD.md "Session 7"):
 // the session-6 kernel 5.569 / 43.48 triangle N = 1024 / 2048, 1.438 MSA row, 0.711
 // single; h4.m3 4.605 / 37.87, 1.185, 0.525; h8.m2.bs 4.789 / 37.52, 1.217, 0.343.
@@ -716,10 +586,10 @@ static const char *db_names[] = {"h8",         "h8.m2.bs",       "h4.m3",       
 // per score); the 128 x 128 tiles were no faster (4.82-5.01 / 37.8-39.4): fewer blocks
 // per SM, a barrier per row. Single attention: h8.m2.bs 0.361 (unchanged).
 // Session 11 (same run, H200, bench_cuda_ops tri_attn f+b): q64k128.w4.m2.co 22.97 -> 22.00 ms
-// at N = 1024, 165.76 -> 158.01 at 2048 against q64k128.w4.m2 (the same bits): the default.
-// B >= 8: q64k128.w4.m2.co.pipe (12), the fastest measured at N = 1024 / 2048 (session 12: 3.79 / 29.58 ms
-// against .co 3.92 / 30.89); B < 8 (single attention): h8.m2.bs.
-static int db_default(const fa_args *a) { return a->B < 8 ? 1 : 12; }
+// at N = 1024, 165.76 -> 158.01 at 2048 against q64k128.w4.m2 (the same bits).
+// B >= 8: q64k128.w4.m2.co.pipe (3), the fastest measured at N = 1024 / 2048 (session 12: 3.79 / 29.58 ms
+// against .co 3.92 / 30.89); B < 8 (single attention): h8.m2.bs (0).
+static int db_default(const fa_args *a) { return a->B < 8 ? 0 : 3; }
 int fa_bwd_dbias_variants(void) { return (int)(sizeof db_names / sizeof db_names[0]); }
 const char *fa_bwd_dbias_variant_name(int v) { return v >= 0 && v < fa_bwd_dbias_variants() ? db_names[v] : "?"; }
 

@@ -26,9 +26,9 @@
 //
 // Products on mma.sync m16n8k16 (bf16 in, fp32 accumulate), operands by
 // ldmatrix: K non-transposed and V transposed from the same [key][ch] tiles,
-// Q fragments kept in registers for the whole sweep. A wgmma variant (same
-// structure, B operands by descriptor) is correct but measured slower, so the
-// dispatch uses mma.sync: docs/ATTENTION_SM90.md has the numbers and what is left.
+// Q fragments kept in registers for the whole sweep. (A wgmma variant, B operands by
+// descriptor, and the warp-specialised wgmma kernel of cu_flash_sm90_wg.cu were correct but
+// slower: removed in session 15; docs/ATTENTION_SM90.md has the numbers.)
 //
 // Softmax in log2 units: t = s * scale log2e + (bias + mask) log2e, p =
 // exp2(t - m) (one FADD and one MUFU per score). The difference
@@ -37,7 +37,7 @@
 // Head dimension: c_h in {8, 16, 24, 32}, zero padded to CH = 16 or 32
 // (c_h 24, AF3 single attention, runs on the 32 path, not FFMA).
 //
-// k_s9_fwd_pipe (PF_ATTN_FWD_PIPE, off by default): the one-row mma.sync kernel with the
+// k_s9_fwd_pipe (PF_ATTN_FWD_PIPE, on by default): the one-row mma.sync kernel with the
 // key loop software-pipelined, S of tile j + 1 issued before tile j's softmax; same bits
 // (its section below, docs/ATTENTION_SM90.md "Session 11").
 // k_s9_fwd_bmma (PF_ATTN_FWD_BMMA=1, the default in session 13): k_s9_fwd_pipe with the pair bias
@@ -45,50 +45,45 @@
 // key; not bit-identical (its section below, docs/ATTENTION_SM90.md "Session 13").
 // k_s9_fwd_bmma2 (PF_ATTN_FWD_BMMA=2, the default since session 14): k_s9_fwd_bmma's arithmetic
 // with two 16-query sub-tiles per warp, not pipelined, 3 blocks per SM; same bits as it.
-// The warp-specialised wgmma kernel (PF_ATTN_FWD_WG=1, off by default) is in
-// cu_flash_sm90_wg.cu; the pieces both use are in cu_flash_sm90.cuh.
 #include "cu_flash_sm90.cuh"
 #include "cu_env.cuh"
 
-#define S9_DEFAULT_WG 0  // the product path fa_sm90_forward uses (docs/ATTENTION_SM90.md)
-#define S9_ROWS_B16 1    // rows per block fa_sm90_forward uses with the bf16 bias tile
 
 // Tiles of 64 positions x CH channels of R rows move as 16-byte chunks (8 channels), each
 // thread NPT = CH / 16 of them, the same chunk of every tile: chunk u of thread x is
-// (row group rho, position j, channels c..c+7). WG: 8 consecutive threads fill one
-// 128-byte core matrix (no bank conflicts).
-template <int CH, int R, bool WG>
+// (row group rho, position j, channels c..c+7).
+template <int CH, int R>
 __device__ __forceinline__ void s9_chunk(int u, int &rho, int &j, int &c) {
     constexpr int NC = CH / 8;
     int i = threadIdx.x + u * R * 128;
     rho = i / (S9_K * NC);
-    if (WG) { int v = i % (S9_K * NC); j = (v / (8 * NC)) * 8 + (v & 7); c = ((v >> 3) % NC) * 8; }
-    else { j = (i / NC) % S9_K; c = (i % NC) * 8; }
+    j = (i / NC) % S9_K;
+    c = (i % NC) * 8;
 }
 // Element offset of each chunk's first position (l = 0) in q / k / v, or -1 for rows >= B
 // and channels beyond c_h (zero filled). Computed once; a tile at l0 adds l0 pstride HC.
-template <int CH, int R, bool WG>
+template <int CH, int R>
 __device__ __forceinline__ void s9_chunk_offsets(const fa_args &a, int64_t r0, int h, int64_t *goff) {
 #pragma unroll
     for (int u = 0; u < CH / 16; u++) {
         int rho, j, c;
-        s9_chunk<CH, R, WG>(u, rho, j, c);
+        s9_chunk<CH, R>(u, rho, j, c);
         int64_t r = r0 + rho;
         goff[u] = r < a.B && c < a.ch ? fa_pos(a, r, j) * a.HC + (int64_t)h * a.ch + c : -1;
     }
 }
 // positions l0..l0+63 of the R rows of src into dst [R][tile]; zeros beyond L.
 // Needs c_h % 8 == 0 and HC % 8 == 0 (16-byte chunks).
-template <int CH, int R, bool WG>
+template <int CH, int R>
 __device__ __forceinline__ void s9_load_rows(const fa_args &a, const void *src, const int64_t *goff, int64_t l0, bf16 *dst) {
     const bf16 *s = (const bf16 *)src;
     int64_t step = l0 * a.pstride * a.HC;
 #pragma unroll
     for (int u = 0; u < CH / 16; u++) {
         int rho, j, c;
-        s9_chunk<CH, R, WG>(u, rho, j, c);
+        s9_chunk<CH, R>(u, rho, j, c);
         bool ok = goff[u] >= 0 && l0 + j < a.L;
-        fa_cp16z(dst + rho * (S9_K * (CH + 8)) + s9_off<CH, WG>(j, c), ok ? s + goff[u] + step : s, ok ? 16 : 0);
+        fa_cp16z(dst + rho * (S9_K * (CH + 8)) + s9_off<CH>(j, c), ok ? s + goff[u] + step : s, ok ? 16 : 0);
     }
 }
 
@@ -112,7 +107,7 @@ struct s9_smem_layout {
 // Chunk u of K / V: row group rho_0 + u RS, position j_0 + u JS (s9_chunk: one of RS,
 // JS is zero); of the bias tile (L % 4 == 0): key bj_0 + u BJ, queries bc..bc+3; of the
 // bf16 bias tile: query row threadIdx.x / 8 + u QJ, key positions 8 (threadIdx.x % 8) .. + 7.
-template <int CH, int R, bool WG>
+template <int CH, int R>
 struct s9_plan {
     static constexpr int T = R * 128, NC = CH / 8, NPT = CH / 16;
     static constexpr int RS = T >= S9_K * NC ? T / (S9_K * NC) : 0;  // row groups between chunks
@@ -136,13 +131,13 @@ struct s9_plan {
     bool mrow;          // mask: the row exists (r < B)
 };
 
-template <int CH, int R, bool WG>
-__device__ __forceinline__ void s9_plan_make(const fa_args &a, int64_t r0, int h, int64_t q0, s9_plan<CH, R, WG> &p) {
-    typedef s9_plan<CH, R, WG> PL;
-    s9_chunk_offsets<CH, R, WG>(a, r0, h, p.kv);
+template <int CH, int R>
+__device__ __forceinline__ void s9_plan_make(const fa_args &a, int64_t r0, int h, int64_t q0, s9_plan<CH, R> &p) {
+    typedef s9_plan<CH, R> PL;
+    s9_chunk_offsets<CH, R>(a, r0, h, p.kv);
     int rho, j, c;
-    s9_chunk<CH, R, WG>(0, rho, j, c);
-    p.kvs = (uint32_t)(rho * (S9_K * (CH + 8)) + s9_off<CH, WG>(j, c)) * 2;
+    s9_chunk<CH, R>(0, rho, j, c);
+    p.kvs = (uint32_t)(rho * (S9_K * (CH + 8)) + s9_off<CH>(j, c)) * 2;
     p.j0 = j;
     p.kstep = (int64_t)S9_K * a.pstride * a.HC;
     int bc = (threadIdx.x & 15) * 4;
@@ -166,13 +161,13 @@ __device__ __forceinline__ void s9_plan_make(const fa_args &a, int64_t r0, int h
 
 // One of the tensors of s9_fetch_tile (K or V: src = a.k or a.v) alone, the tile at k0
 // into dst (the pipelined kernel fetches K a tile ahead of V; zeros beyond L, B and c_h).
-template <int CH, int R, bool WG>
-__device__ __forceinline__ void s9_fetch_rows(const fa_args &a, const s9_plan<CH, R, WG> &p, const void *src, int k0,
+template <int CH, int R>
+__device__ __forceinline__ void s9_fetch_rows(const fa_args &a, const s9_plan<CH, R> &p, const void *src, int k0,
                                               int64_t koff, bf16 *dst) {
-    typedef s9_plan<CH, R, WG> PL;
+    typedef s9_plan<CH, R> PL;
     const bf16 *s = (const bf16 *)src + koff;
     char *d = (char *)dst + p.kvs;
-    constexpr int DS = 2 * (PL::RS ? PL::RS * S9_K * (CH + 8) : WG ? (PL::JS >> 3) * CH * 8 : PL::JS * (CH + 8));
+    constexpr int DS = 2 * (PL::RS ? PL::RS * S9_K * (CH + 8) : PL::JS * (CH + 8));
 #pragma unroll
     for (int u = 0; u < PL::NPT; u++) {
         // chunks JS positions apart (RS = 0: one row, c_h 32): chunk u's offset from chunk
@@ -185,10 +180,10 @@ __device__ __forceinline__ void s9_fetch_rows(const fa_args &a, const s9_plan<CH
 
 // The bias tile of the key tile at k0 into Bbv (s9_fetch_tile): bT the head's fp32 bias,
 // or B16 its bf16 copy; nothing when there is no bias.
-template <int CH, int R, bool WG, bool B16>
-__device__ __forceinline__ void s9_fetch_bias(const fa_args &a, const s9_plan<CH, R, WG> &p, const void *bTv, int k0,
+template <int CH, int R, bool B16>
+__device__ __forceinline__ void s9_fetch_bias(const fa_args &a, const s9_plan<CH, R> &p, const void *bTv, int k0,
                                               int64_t q0, void *Bbv) {
-    typedef s9_plan<CH, R, WG> PL;
+    typedef s9_plan<CH, R> PL;
     if (!bTv) return;
     if constexpr (B16) {  // rows of Lp keys: 16-byte chunks, no bounds test on keys
         const bf16 *bt = p.b16p + k0;
@@ -224,14 +219,14 @@ __device__ __forceinline__ void s9_fetch_bias(const fa_args &a, const s9_plan<CH
 // The copies of the key tile at k0 (koff = k0 pstride HC) into one buffer: K and V rows
 // of the R rows, and the bias tile when there is one (cp.async; the caller commits):
 // bT the head's fp32 bias, or B16 its bf16 copy. Zeros beyond L, B and c_h.
-template <int CH, int R, bool WG, bool B16>
-__device__ __forceinline__ void s9_fetch_tile(const fa_args &a, const s9_plan<CH, R, WG> &p, const void *bTv, int k0,
+template <int CH, int R, bool B16>
+__device__ __forceinline__ void s9_fetch_tile(const fa_args &a, const s9_plan<CH, R> &p, const void *bTv, int k0,
                                               int64_t koff, int64_t q0, bf16 *Kb, bf16 *Vb, void *Bbv) {
-    typedef s9_plan<CH, R, WG> PL;
+    typedef s9_plan<CH, R> PL;
     const bf16 *k = (const bf16 *)a.k + koff, *v = (const bf16 *)a.v + koff;
     char *kd = (char *)Kb + p.kvs, *vd = (char *)Vb + p.kvs;
     // bytes between chunk u and u + 1 in the buffer: RS row groups, or JS positions (a multiple of 8)
-    constexpr int DS = 2 * (PL::RS ? PL::RS * S9_K * (CH + 8) : WG ? (PL::JS >> 3) * CH * 8 : PL::JS * (CH + 8));
+    constexpr int DS = 2 * (PL::RS ? PL::RS * S9_K * (CH + 8) : PL::JS * (CH + 8));
 #pragma unroll
     for (int u = 0; u < PL::NPT; u++) {
         bool ok = p.kv[u] >= 0 && k0 + p.j0 + u * PL::JS < (int)a.L;
@@ -239,48 +234,35 @@ __device__ __forceinline__ void s9_fetch_tile(const fa_args &a, const s9_plan<CH
         fa_cp16z(kd + u * DS, k + off, ok ? 16 : 0);
         fa_cp16z(vd + u * DS, v + off, ok ? 16 : 0);
     }
-    s9_fetch_bias<CH, R, WG, B16>(a, p, bTv, k0, q0, Bbv);
+    s9_fetch_bias<CH, R, B16>(a, p, bTv, k0, q0, Bbv);
 }
 
 // Mask term (log2 units) of this thread's (row, key) of the tile at k0 (threads < R S9_K):
 // -inf beyond L or B.
-template <int CH, int R, bool WG>
-__device__ __forceinline__ float s9_mask(const fa_args &a, const s9_plan<CH, R, WG> &p, int k0) {
+template <int CH, int R>
+__device__ __forceinline__ float s9_mask(const fa_args &a, const s9_plan<CH, R> &p, int k0) {
     if (!p.mrow || k0 + (int)(threadIdx.x % S9_K) >= (int)a.L) return -INFINITY;
     return a.mask ? mask_term(__bfloat162float(((const bf16 *)a.mask)[p.m0 + k0 * a.pstride])) * S9_L2E : 0.f;
 }
 
 // The warp's 16 query rows as mma A fragments, from the Q tile in shared memory:
 // kept in registers for the whole key loop
-template <int CH, bool WG>
+template <int CH>
 __device__ __forceinline__ void s9_q_fragments(const bf16 *Q, int wq, int g, int t, uint32_t (&qa)[CH / 16][4]) {
     int q1 = 16 * wq + g;
 #pragma unroll
     for (int kk = 0; kk < CH / 16; kk++) {
         int c = kk * 16 + 2 * t;
-        qa[kk][0] = *(const uint32_t *)(Q + s9_off<CH, WG>(q1, c));
-        qa[kk][1] = *(const uint32_t *)(Q + s9_off<CH, WG>(q1 + 8, c));
-        qa[kk][2] = *(const uint32_t *)(Q + s9_off<CH, WG>(q1, c + 8));
-        qa[kk][3] = *(const uint32_t *)(Q + s9_off<CH, WG>(q1 + 8, c + 8));
+        qa[kk][0] = *(const uint32_t *)(Q + s9_off<CH>(q1, c));
+        qa[kk][1] = *(const uint32_t *)(Q + s9_off<CH>(q1 + 8, c));
+        qa[kk][2] = *(const uint32_t *)(Q + s9_off<CH>(q1, c + 8));
+        qa[kk][3] = *(const uint32_t *)(Q + s9_off<CH>(q1 + 8, c + 8));
     }
 }
 
-// S = Q K^T (16 x 64 per warp) of the key tile Kt: wgmma (WG) or mma.sync with
-// K fragments by ldmatrix
-template <int CH, bool WG>
+// S = Q K^T (16 x 64 per warp) of the key tile Kt: mma.sync with K fragments by ldmatrix
+template <int CH>
 __device__ __forceinline__ void s9_scores(float (&s)[8][4], const uint32_t (&qa)[CH / 16][4], const bf16 *Kt, int lane) {
-#if S9_HAVE_WGMMA
-    if (WG) {
-        uint64_t dk = s9_desc(Kt, 128, CH * 16);
-        __syncwarp();
-        s9_wg_fence();
-#pragma unroll
-        for (int kk = 0; kk < CH / 16; kk++) s9_wg_n64(&s[0][0], qa[kk], dk + ((kk * 256) >> 4), kk);
-        s9_wg_commit();
-        s9_wg_wait();
-        s9_wg_hold<32>(&s[0][0]);
-    } else
-#endif
 #pragma unroll
     for (int j = 0; j < 8; j++) {
         s[j][0] = s[j][1] = s[j][2] = s[j][3] = 0;
@@ -335,29 +317,8 @@ __device__ __forceinline__ void s9_pv_step(float (&o)[CH / 8][4], uint32_t (&pa)
 }
 
 // O += P V: P from registers, V fragments by ldmatrix.trans of the [key][ch] tile
-// (wgmma: V tile by N-major descriptor)
-template <int CH, bool WG>
-__device__ __forceinline__ void s9_accumulate_pv(float (&o)[CH / 8][4], const float (&s)[8][4], const bf16 *Vt, int lane,
-                                                 int vswap) {
-#if S9_HAVE_WGMMA
-    if (WG) {
-        // vswap: LBO and SBO exchanged (a check of the N-major reading, benchmarks only)
-        uint64_t dv = vswap ? s9_desc(Vt, 128, CH * 16) : s9_desc(Vt, CH * 16, 128);
-        s9_wg_hold<CH / 2>(&o[0][0]);
-        s9_wg_fence();
-#pragma unroll
-        for (int kk = 0; kk < S9_K / 16; kk++) {
-            uint32_t pa[4];
-            s9_pack_p(pa, s, kk);
-            uint64_t d = dv + ((kk * 2 * CH * 16) >> 4);
-            if constexpr (CH == 32) s9_wg_n32t(&o[0][0], pa, d);
-            else s9_wg_n16t(&o[0][0], pa, d);
-        }
-        s9_wg_commit();
-        s9_wg_wait();
-        s9_wg_hold<CH / 2>(&o[0][0]);
-    } else
-#endif
+template <int CH>
+__device__ __forceinline__ void s9_accumulate_pv(float (&o)[CH / 8][4], const float (&s)[8][4], const bf16 *Vt, int lane) {
 #pragma unroll
     for (int kk = 0; kk < S9_K / 16; kk++) {
         uint32_t pa[4];
@@ -365,14 +326,11 @@ __device__ __forceinline__ void s9_accumulate_pv(float (&o)[CH / 8][4], const fl
     }
 }
 
-// WG: products on wgmma (sm_90a), else mma.sync. The WG kernel is only launched on sm_90;
-// compiled for sm_80 it traps. B16: the bias tile from a.biasT16 (the launcher's bf16
-// copy, fa_sm90_bias16), else from a.biasT.
-template <int CH, int R, bool WG, bool B16>
-__global__ void __launch_bounds__(R * 128, 4 / R) k_s9_fwd(fa_args a, int vswap) {
-#if !S9_HAVE_WGMMA
-    if (WG) { __trap(); return; }
-#endif
+// R rows per block (only R = 1 is launched: 2 and 4 were slower, sessions 8 and 10).
+// B16: the bias tile from a.biasT16 (the launcher's bf16 copy, fa_sm90_bias16), else from
+// a.biasT.
+template <int CH, int R, bool B16>
+__global__ void __launch_bounds__(R * 128, 4 / R) k_s9_fwd(fa_args a) {
     typedef s9_smem_layout<CH, R, B16> SL;
     extern __shared__ __align__(128) unsigned char s9_sm[];
     bf16 *Ks = (bf16 *)(s9_sm + SL::K), *Vs = (bf16 *)(s9_sm + SL::V);
@@ -394,17 +352,16 @@ __global__ void __launch_bounds__(R * 128, 4 / R) k_s9_fwd(fa_args a, int vswap)
     const float sc2 = a.scale * S9_L2E;
 
     // prologue: Q of the R rows into V buffer 1 (free until iteration 0 refills it), tile 0
-    s9_plan<CH, R, WG> pl;
-    s9_plan_make<CH, R, WG>(a, r0, h, q0, pl);
-    s9_load_rows<CH, R, WG>(a, a.q, pl.kv, q0, Vs + R * TE);
-    s9_fetch_tile<CH, R, WG, B16>(a, pl, bT, 0, 0, q0, Ks, Vs, Bs);
+    s9_plan<CH, R> pl;
+    s9_plan_make<CH, R>(a, r0, h, q0, pl);
+    s9_load_rows<CH, R>(a, a.q, pl.kv, q0, Vs + R * TE);
+    s9_fetch_tile<CH, R, B16>(a, pl, bT, 0, 0, q0, Ks, Vs, Bs);
     fa_commit();
-    if (threadIdx.x < R * S9_K) Ms[threadIdx.x] = s9_mask<CH, R, WG>(a, pl, 0);
+    if (threadIdx.x < R * S9_K) Ms[threadIdx.x] = s9_mask<CH, R>(a, pl, 0);
     fa_wait<0>();
-    if (WG) asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // cp.async data -> wgmma reads
     __syncthreads();
     uint32_t qa[CH / 16][4];
-    s9_q_fragments<CH, WG>(Vs + R * TE + rho * TE, wq, g, t, qa);
+    s9_q_fragments<CH>(Vs + R * TE + rho * TE, wq, g, t, qa);
     __syncthreads();
 
     float o[CH / 8][4];
@@ -420,24 +377,23 @@ __global__ void __launch_bounds__(R * 128, 4 / R) k_s9_fwd(fa_args a, int vswap)
         if (more) {  // next tile streams in while this one is used
             int nb = b ^ 1;
             koff += pl.kstep;
-            s9_fetch_tile<CH, R, WG, B16>(a, pl, bT, k0 + S9_K, koff, q0, Ks + nb * R * TE, Vs + nb * R * TE,
+            s9_fetch_tile<CH, R, B16>(a, pl, bT, k0 + S9_K, koff, q0, Ks + nb * R * TE, Vs + nb * R * TE,
                                           Bs + nb * SL::BT);
             fa_commit();
-            if (threadIdx.x < R * S9_K) mnext = s9_mask<CH, R, WG>(a, pl, k0 + S9_K);
+            if (threadIdx.x < R * S9_K) mnext = s9_mask<CH, R>(a, pl, k0 + S9_K);
             fa_wait<1>();
         } else {
             fa_wait<0>();
         }
-        if (WG) asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
         __syncthreads();
         const bf16 *Kt = Ks + (b * R + rho) * TE, *Vt = Vs + (b * R + rho) * TE;
         const void *Bt = Bs + b * SL::BT;
         const float *Mt = Ms + (b * R + rho) * S9_K;
 
         float s[8][4];
-        s9_scores<CH, WG>(s, qa, Kt, lane);
+        s9_scores<CH>(s, qa, Kt, lane);
         s9_softmax_update<CH, B16>(s, m, l, o, Mt, Bt, bT, sc2, wq, g, t);
-        s9_accumulate_pv<CH, WG>(o, s, Vt, lane, vswap);
+        s9_accumulate_pv<CH>(o, s, Vt, lane);
         if (more && threadIdx.x < R * S9_K) Ms[(b ^ 1) * R * S9_K + threadIdx.x] = mnext;
         __syncthreads();
     }
@@ -455,7 +411,7 @@ __global__ void __launch_bounds__(R * 128, 4 / R) k_s9_fwd(fa_args a, int vswap)
 // mask of tiles j (read now) and j + 1 (arriving); what arrives at tile j is fetched
 // right after the barrier that ends every warp's use of the buffer it lands in (tile
 // j - 1's), so one barrier per tile (k_s9_fwd: two). Same arithmetic per score and the
-// same order of the online-softmax updates as k_s9_fwd<CH, 1, false, B16>: o and lse
+// same order of the online-softmax updates as k_s9_fwd<CH, 1, B16>: o and lse
 // are bit-identical.
 
 // s9_mask of one row per block (r < B always), the offset worked out per tile from r,
@@ -471,7 +427,7 @@ __device__ __forceinline__ float s9p_mask(const fa_args &a, int64_t r, int k0) {
 // of tile j; leaves S of tile j + 1 in sn (past the last tile: zeros, unused) and O, m,
 // l updated with tile j.
 template <int CH, bool B16, int b>
-__device__ __forceinline__ void s9p_tile(const fa_args &a, const s9_plan<CH, 1, false> &pl, const void *bT, int k0,
+__device__ __forceinline__ void s9p_tile(const fa_args &a, const s9_plan<CH, 1> &pl, const void *bT, int k0,
                                          int64_t r, int64_t q0, unsigned char *sm, float (&sc)[8][4],
                                          float (&sn)[8][4], const uint32_t (&qa)[CH / 16][4], float (&o)[CH / 8][4],
                                          float (&m)[2], float (&l)[2], float sc2, int wq, int g, int t, int lane) {
@@ -489,16 +445,16 @@ __device__ __forceinline__ void s9p_tile(const fa_args &a, const s9_plan<CH, 1, 
     float mnext = 0;
     int64_t koff = (int64_t)(k0 / S9_K) * pl.kstep;  // k0 pstride HC (from k0: one register pair less in the loop)
     // K of tile j + 2 (zeros past L) into the buffer of K j (read by tile j - 1)
-    s9_fetch_rows<CH, 1, false>(a, pl, a.k, k0 + 2 * S9_K, koff + 2 * pl.kstep, Ks + b * TE);
+    s9_fetch_rows<CH, 1>(a, pl, a.k, k0 + 2 * S9_K, koff + 2 * pl.kstep, Ks + b * TE);
     if (more) {  // V, bias and mask of tile j + 1 into the buffers of tile j - 1
-        s9_fetch_rows<CH, 1, false>(a, pl, a.v, k0 + S9_K, koff + pl.kstep, Vs + (b ^ 1) * TE);
-        s9_fetch_bias<CH, 1, false, B16>(a, pl, bT, k0 + S9_K, q0, Bs + (b ^ 1) * SL::BT);
+        s9_fetch_rows<CH, 1>(a, pl, a.v, k0 + S9_K, koff + pl.kstep, Vs + (b ^ 1) * TE);
+        s9_fetch_bias<CH, 1, B16>(a, pl, bT, k0 + S9_K, q0, Bs + (b ^ 1) * SL::BT);
         if (threadIdx.x < S9_K) mnext = s9p_mask(a, r, k0 + S9_K);
     }
     fa_commit();
-    s9_scores<CH, false>(sn, qa, Ks + (b ^ 1) * TE, lane);  // tile j + 1: overlaps the softmax below
+    s9_scores<CH>(sn, qa, Ks + (b ^ 1) * TE, lane);  // tile j + 1: overlaps the softmax below
     s9_softmax_update<CH, B16>(sc, m, l, o, Ms + b * S9_K, Bs + b * SL::BT, bT, sc2, wq, g, t);
-    s9_accumulate_pv<CH, false>(o, sc, Vs + b * TE, lane, 0);
+    s9_accumulate_pv<CH>(o, sc, Vs + b * TE, lane);
     // mask buffer of tile j - 1: read before this tile's barrier; tile j + 1 reads it after the next
     if (more && threadIdx.x < S9_K) Ms[(b ^ 1) * S9_K + threadIdx.x] = mnext;
 }
@@ -525,19 +481,19 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_pipe(fa_args a) {
 
     // prologue: Q into V buffer 1 (free until tile 0 fetches V 1), K V bias mask of tile 0
     // and K of tile 1 (zeros past L); then S of tile 0
-    s9_plan<CH, 1, false> pl;
-    s9_plan_make<CH, 1, false>(a, r, h, q0, pl);
-    s9_load_rows<CH, 1, false>(a, a.q, pl.kv, q0, Vs + TE);
-    s9_fetch_tile<CH, 1, false, B16>(a, pl, bT, 0, 0, q0, Ks, Vs, s9_sm + SL::B);
-    s9_fetch_rows<CH, 1, false>(a, pl, a.k, S9_K, pl.kstep, Ks + TE);
+    s9_plan<CH, 1> pl;
+    s9_plan_make<CH, 1>(a, r, h, q0, pl);
+    s9_load_rows<CH, 1>(a, a.q, pl.kv, q0, Vs + TE);
+    s9_fetch_tile<CH, 1, B16>(a, pl, bT, 0, 0, q0, Ks, Vs, s9_sm + SL::B);
+    s9_fetch_rows<CH, 1>(a, pl, a.k, S9_K, pl.kstep, Ks + TE);
     fa_commit();
     if (threadIdx.x < S9_K) Ms[threadIdx.x] = s9p_mask(a, r, 0);
     fa_wait<0>();
     __syncthreads();
     uint32_t qa[CH / 16][4];
-    s9_q_fragments<CH, false>(Vs + TE, wq, g, t, qa);  // V 1 is fetched after tile 0's barrier
+    s9_q_fragments<CH>(Vs + TE, wq, g, t, qa);  // V 1 is fetched after tile 0's barrier
     float s0[8][4], s1[8][4];
-    s9_scores<CH, false>(s0, qa, Ks, lane);
+    s9_scores<CH>(s0, qa, Ks, lane);
 
     float o[CH / 8][4];
 #pragma unroll
@@ -877,17 +833,16 @@ static const bf16 *s9_bias16_copy(cu_impl *c, const fa_args *a, int nat) {
 }
 const bf16 *fa_sm90_bias16(cu_impl *c, const fa_args *a) { return s9_bias16_copy(c, a, 0); }
 
-// B16: the bias tile from the bf16 copy (refused, nothing launched, when fa_sm90_bias16 makes
-// none; with no bias the fp32 kernel runs, the same work). NB: 0 k_s9_fwd, else
-// k_s9_fwd_pipe<CH, B16, NB> (R = 1, mma.sync).
-template <int CH, int R, bool WG, bool B16, int NB = 0>
-static int s9_launch(cu_impl *c, const fa_args *a, int vswap) {
-    static_assert(NB == 0 || (R == 1 && !WG), "the pipelined kernel: one row per block, mma.sync");
+// One row per block. B16: the bias tile from the bf16 copy (refused, nothing launched, when
+// fa_sm90_bias16 makes none; with no bias the fp32 kernel runs, the same work). NB: 0
+// k_s9_fwd, else k_s9_fwd_pipe<CH, B16, NB>.
+template <int CH, bool B16, int NB = 0>
+static int s9_launch(cu_impl *c, const fa_args *a) {
     // the pipelined fp32-tile kernel of c_h 32 spills at 128 registers (ptxas -v: 20 bytes,
     // reloaded every tile): it runs with 168 (3 blocks per SM) whatever NB asks
     constexpr int NBF = NB == 4 && CH == 32 ? 3 : NB;
-    if (B16 && !a->biasT) return s9_launch<CH, R, WG, false, NBF>(c, a, vswap);
-    typedef s9_smem_layout<CH, R, B16> SL;
+    if (B16 && !a->biasT) return s9_launch<CH, false, NBF>(c, a);
+    typedef s9_smem_layout<CH, 1, B16> SL;
     static int attr_set = 0;  // per instantiation; the device does not change within a process
     if (!attr_set) {
         cudaError_t e;
@@ -895,7 +850,7 @@ static int s9_launch(cu_impl *c, const fa_args *a, int vswap) {
             e = cudaFuncSetAttribute(k_s9_fwd_pipe<CH, B16, NB>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      (int)SL::bytes);
         else
-            e = cudaFuncSetAttribute(k_s9_fwd<CH, R, WG, B16>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+            e = cudaFuncSetAttribute(k_s9_fwd<CH, 1, B16>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                      (int)SL::bytes);
         if (e != cudaSuccess) {
             (void)cudaGetLastError();
@@ -903,7 +858,7 @@ static int s9_launch(cu_impl *c, const fa_args *a, int vswap) {
         }
         attr_set = 1;
     }
-    int64_t nqt = (a->L + S9_Q - 1) / S9_Q, nrg = (a->B + R - 1) / R, n = nqt * nrg * a->H;
+    int64_t nqt = (a->L + S9_Q - 1) / S9_Q, n = nqt * a->B * a->H;
     if (n > 2147483647LL || a->L > (1 << 24)) return 1;  // the kernel's per-tile offsets are 32-bit (< 65 L)
     fa_args b = *a;
     if (B16) {
@@ -911,21 +866,21 @@ static int s9_launch(cu_impl *c, const fa_args *a, int vswap) {
         if (!(b.biasT16 = fa_sm90_bias16(c, a))) return 1;
     }
     if constexpr (NB > 0) k_s9_fwd_pipe<CH, B16, NB><<<(unsigned)n, 128, SL::bytes, c->stream>>>(b);
-    else k_s9_fwd<CH, R, WG, B16><<<(unsigned)n, R * 128, SL::bytes, c->stream>>>(b, vswap);
+    else k_s9_fwd<CH, 1, B16><<<(unsigned)n, 128, SL::bytes, c->stream>>>(b);
     CU_LAUNCHED();
     return 0;
 }
 
-// The pipelined kernel (k_s9_fwd_pipe), one row per block: b16 as fa_sm90_forward_variant,
-// nb the blocks per SM its registers are capped for (4: 128 registers; 3: 168). c_h <= 16
-// takes 4 always, c_h 32 with the fp32 tile 3 always (s9_launch). Nonzero: not handled,
-// nothing launched.
-int fa_sm90_forward_pipe(cu_impl *c, const fa_args *a, int b16, int nb) {
+// The pipelined kernel (k_s9_fwd_pipe), one row per block: b16 as fa_sm90_forward_variant;
+// registers capped for 4 blocks per SM (128), c_h 32 with the fp32 tile 3 (s9_launch). (Capped
+// for 3 everywhere, PF_ATTN_FWD_PIPE=2 until session 15, it was slower: 4.867 against 4.670 ms
+// at N = 1024, session 11.) Nonzero: not handled, nothing launched.
+int fa_sm90_forward_pipe(cu_impl *c, const fa_args *a, int b16) {
     if (!c->bf16 || a->B <= 0 || a->L <= 0) return 1;
-    if (a->ch <= 0 || a->ch > 32 || a->ch % 8 || a->HC % 8 || (nb != 3 && nb != 4)) return 1;
-    if (a->ch <= 16) return b16 ? s9_launch<16, 1, false, true, 4>(c, a, 0) : s9_launch<16, 1, false, false, 4>(c, a, 0);
-    if (nb == 4 && b16) return s9_launch<32, 1, false, true, 4>(c, a, 0);  // no bias: the fp32 kernel, 3 blocks
-    return b16 ? s9_launch<32, 1, false, true, 3>(c, a, 0) : s9_launch<32, 1, false, false, 3>(c, a, 0);
+    if (a->ch <= 0 || a->ch > 32 || a->ch % 8 || a->HC % 8) return 1;
+    if (a->ch <= 16) return b16 ? s9_launch<16, true, 4>(c, a) : s9_launch<16, false, 4>(c, a);
+    if (b16) return s9_launch<32, true, 4>(c, a);  // no bias: the fp32 kernel, 3 blocks
+    return s9_launch<32, false, 3>(c, a);
 }
 
 // Rows per launch of a bias-through-the-tensor-core kernel with qtile queries per block, or 0
@@ -1008,7 +963,7 @@ int fa_sm90_forward_bmma(cu_impl *c, const fa_args *a) {
     return a->ch <= 16 ? s9b_launch<16>(c, a) : s9b_launch<32>(c, a);
 }
 
-// k_s9_fwd_bmma2 (PF_ATTN_FWD_BMMA=2 takes the unpipelined form; attn_fwd_check variants 17, 18): k_s9_fwd_bmma
+// k_s9_fwd_bmma2 (PF_ATTN_FWD_BMMA=2 or unset; attn_fwd_check variant 17): k_s9_fwd_bmma
 // with each warp owning two 16-query sub-tiles, queries 16 wq .. and 64 + 16 wq .. of the block's
 // 128, so that every warp has two independent dependency chains (S MMAs, softmax, P V) to issue
 // from (session 13's ncu: k_s9_fwd_bmma is latency-bound, 0.82 eligible warps per scheduler).
@@ -1166,43 +1121,11 @@ __device__ __forceinline__ void s9d_fetch_bias(const fa_args &a, const int *Ps, 
     if (Ps[257]) s9b_fetch_bias(a, boff + S9_Q * (((int)a.L + 63) & ~63), k0, dst + (size_t)S9_Q * S9_BS16 * 2);
 }
 
-// s9b_tile with two sub-tiles per warp
+// Tile j of k_s9_fwd_bmma2 (not pipelined: S of tile j + 1 not held, so fewer registers):
+// everything of tile j + 1 into the buffers of tile j - 1, then tile j's S, softmax and P V
+// from buffers b. Same arithmetic per score as k_s9_fwd_bmma.
 template <int CH, int b>
 __device__ __forceinline__ void s9d_tile(const fa_args &a, int k0, unsigned char *sm, float (&sc)[2][8][4],
-                                         float (&sn)[2][8][4], uint32_t ci, float (&o)[2][CH / 8][4],
-                                         float (&m)[2][2], float (&ls)[2][4], bool &mflag, float alpha, int wq,
-                                         int t, int lane) {
-    typedef s9d_layout<CH> DL;
-    constexpr int TE = DL::SL::TE;
-    bf16 *Ks = (bf16 *)(sm + DL::SL::K), *Vs = (bf16 *)(sm + DL::SL::V);
-    unsigned char *Bs = sm + DL::B;
-    float *Ms = (float *)(sm + DL::M);
-    fa_wait<0>();                           // this thread's copies of K / bias j + 1, V / mask j
-    bool masked = __syncthreads_or(mflag);  // everyone's; every warp is done with tile j - 1
-    bool more = k0 + S9_K < (int)a.L;
-    float mnext = 0;
-    const int *Ps = (const int *)(sm + DL::P);
-    int kvo = Ps[128 + threadIdx.x];
-    s9b_fetch_rows<CH>(a, a.k, kvo, k0 + 2 * S9_K, Ks + b * TE);
-    if (k0 + 2 * S9_K < (int)a.L) s9d_fetch_bias(a, Ps, k0 + 2 * S9_K, Bs + b * DL::BT);
-    if (more) {
-        s9b_fetch_rows<CH>(a, a.v, kvo, k0 + S9_K, Vs + (b ^ 1) * TE);
-        if (threadIdx.x < S9_K) mnext = s9b_mask(a, Ps[256], k0 + S9_K);
-    }
-    fa_commit();
-    s9d_scores<CH>(sn, (const bf16 *)(sm + DL::Q), ci, Ks + (b ^ 1) * TE, (const bf16 *)(Bs + (b ^ 1) * DL::BT), wq,
-                   lane);  // tile j + 1
-    s9d_softmax_update<CH>(sc, m, ls, o, Ms + b * S9_K, masked, alpha, t);
-    s9d_accumulate_pv<CH>(o, ls, sc, Vs + b * TE, lane);
-    if (more && threadIdx.x < S9_K) Ms[(b ^ 1) * S9_K + threadIdx.x] = mnext;
-    mflag = mnext != 0.f;
-}
-
-// Tile j without the pipeline (k_s9_fwd_bmma2<.., false>: S of tile j + 1 not held, so
-// fewer registers): everything of tile j + 1 into the buffers of tile j - 1, then tile j's
-// S, softmax and P V from buffers b. Same arithmetic per score.
-template <int CH, int b>
-__device__ __forceinline__ void s9d_tile1(const fa_args &a, int k0, unsigned char *sm, float (&sc)[2][8][4],
                                           uint32_t ci, float (&o)[2][CH / 8][4], float (&m)[2][2],
                                           float (&ls)[2][4], bool &mflag, float alpha, int wq, int t, int lane) {
     typedef s9d_layout<CH> DL;
@@ -1231,16 +1154,17 @@ __device__ __forceinline__ void s9d_tile1(const fa_args &a, int k0, unsigned cha
 }
 
 // NB: blocks per SM the registers are capped for. Block: 128 queries (S9_Q2), 4 warps.
-// PIPE: S of tile j + 1 issued before tile j's softmax (as k_s9_fwd_bmma), else s9d_tile1.
+// (Session 13's pipelined form, S of tile j + 1 issued before tile j's softmax as in
+// k_s9_fwd_bmma, took 248 registers, 2 blocks per SM, and was slower (session 14): removed
+// in session 15.)
 #define S9_Q2 (2 * S9_Q)
-template <int CH, int NB, bool PIPE>
+template <int CH, int NB>
 __global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma2(fa_args a) {
     typedef s9d_layout<CH> DL;
     extern __shared__ __align__(128) unsigned char s9_sm[];
     bf16 *Ks = (bf16 *)(s9_sm + DL::SL::K), *Vs = (bf16 *)(s9_sm + DL::SL::V);
     unsigned char *Bs = s9_sm + DL::B;
     float *Ms = (float *)(s9_sm + DL::M);
-    constexpr int TE = DL::SL::TE;
 
     int nqt = ((int)a.L + S9_Q2 - 1) / S9_Q2, rest = (int)blockIdx.x / nqt;
     int r = rest % (int)a.B, q0 = ((int)blockIdx.x % nqt) * S9_Q2;
@@ -1250,7 +1174,7 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma2(fa_args a) {
     uint32_t cb = __bfloat16_as_ushort(__float2bfloat16_rn(1.f / a.scale));
     uint32_t ci = (g == 2 * t ? cb : 0u) | (g == 2 * t + 1 ? cb << 16 : 0u);  // c I, as k_s9_fwd_bmma
 
-    // prologue: Q, K V bias mask of tile 0, PIPE: K and bias of tile 1, S of tile 0
+    // prologue: Q, K V bias mask of tile 0
     int cc = (int)(threadIdx.x % (CH / 8)) * 8;
     int kvo = cc < a.ch ? (int)(fa_pos(a, r, 0) * a.HC) + h * (int)a.ch + cc : -1;
     bf16 *Qs = (bf16 *)(s9_sm + DL::Q);
@@ -1266,10 +1190,6 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma2(fa_args a) {
     s9b_fetch_rows<CH>(a, a.k, kvo, 0, Ks);
     s9b_fetch_rows<CH>(a, a.v, kvo, 0, Vs);
     s9d_fetch_bias(a, Ps, 0, Bs);
-    if (PIPE) {
-        s9b_fetch_rows<CH>(a, a.k, kvo, S9_K, Ks + TE);
-        if (S9_K < (int)a.L) s9d_fetch_bias(a, Ps, S9_K, Bs + DL::BT);
-    }
     fa_commit();
     float m0 = threadIdx.x < S9_K ? s9b_mask(a, rpos, 0) : 0.f;
     if (threadIdx.x < S9_K) Ms[threadIdx.x] = m0;
@@ -1282,23 +1202,12 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma2(fa_args a) {
 #pragma unroll
         for (int j = 0; j < CH / 8; j++) o[i][j][0] = o[i][j][1] = o[i][j][2] = o[i][j][3] = 0;
     float m[2][2] = {{-INFINITY, -INFINITY}, {-INFINITY, -INFINITY}}, ls[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
-    if constexpr (PIPE) {
-        float s0[2][8][4], s1[2][8][4];
-        s9d_scores<CH>(s0, Qs, ci, Ks, (const bf16 *)Bs, wq, lane);
-        for (int k0 = 0;; k0 += 2 * S9_K) {  // two tiles per trip, S tiles swapping roles
-            s9d_tile<CH, 0>(a, k0, s9_sm, s0, s1, ci, o, m, ls, mflag, alpha, wq, t, lane);
-            if (k0 + S9_K >= (int)a.L) break;
-            s9d_tile<CH, 1>(a, k0 + S9_K, s9_sm, s1, s0, ci, o, m, ls, mflag, alpha, wq, t, lane);
-            if (k0 + 2 * S9_K >= (int)a.L) break;
-        }
-    } else {
-        float sc[2][8][4];
-        for (int k0 = 0;; k0 += 2 * S9_K) {  // two tiles per trip: buffers 0, 1
-            s9d_tile1<CH, 0>(a, k0, s9_sm, sc, ci, o, m, ls, mflag, alpha, wq, t, lane);
-            if (k0 + S9_K >= (int)a.L) break;
-            s9d_tile1<CH, 1>(a, k0 + S9_K, s9_sm, sc, ci, o, m, ls, mflag, alpha, wq, t, lane);
-            if (k0 + 2 * S9_K >= (int)a.L) break;
-        }
+    float sc[2][8][4];
+    for (int k0 = 0;; k0 += 2 * S9_K) {  // two tiles per trip: buffers 0, 1
+        s9d_tile<CH, 0>(a, k0, s9_sm, sc, ci, o, m, ls, mflag, alpha, wq, t, lane);
+        if (k0 + S9_K >= (int)a.L) break;
+        s9d_tile<CH, 1>(a, k0 + S9_K, s9_sm, sc, ci, o, m, ls, mflag, alpha, wq, t, lane);
+        if (k0 + 2 * S9_K >= (int)a.L) break;
     }
     fa_wait<0>();  // the zero fill of K past L: no copy into the block's memory after its end
     {  // (row, query tile, head) again from the block index: not held across the loop (registers)
@@ -1314,54 +1223,32 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma2(fa_args a) {
     }
 }
 
-// k_s9_fwd_bmma2<CH, NB, PIPE> after the bias copy in natural key order; the limits of
-// s9b_launch. Pipelined: S9_NB2 blocks per SM; not: S9_NB1.
-#ifndef S9_NB2
-#define S9_NB2 2  // 2: 248 registers, no spills (ptxas -v, sm_90a); 3 (168) spills
-#endif
+// k_s9_fwd_bmma2<CH, S9_NB1> after the bias copy in natural key order; the limits of
+// s9b_launch.
 #ifndef S9_NB1
-#define S9_NB1 3
+#define S9_NB1 3  // blocks per SM: 168 registers
 #endif
-template <int CH, bool PIPE>
+template <int CH>
 static int s9d_launch(cu_impl *c, const fa_args *a) {
-    constexpr int NB = PIPE ? S9_NB2 : S9_NB1;
     static int attr_set = 0;  // per instantiation
-    return s9b_run(c, a, k_s9_fwd_bmma2<CH, NB, PIPE>, S9_Q2, s9d_layout<CH>::bytes, &attr_set);
+    return s9b_run(c, a, k_s9_fwd_bmma2<CH, S9_NB1>, S9_Q2, s9d_layout<CH>::bytes, &attr_set);
 }
 
-int fa_sm90_forward_bmma2(cu_impl *c, const fa_args *a, int pipe) {
+int fa_sm90_forward_bmma2(cu_impl *c, const fa_args *a) {
     if (!c->bf16 || a->B <= 0 || a->L <= 0 || !a->biasT) return 1;
     if (a->ch <= 0 || a->ch > 32 || a->ch % 8 || a->HC % 8) return 1;
-    if (pipe) return a->ch <= 16 ? s9d_launch<16, true>(c, a) : s9d_launch<32, true>(c, a);
-    return a->ch <= 16 ? s9d_launch<16, false>(c, a) : s9d_launch<32, false>(c, a);
+    return a->ch <= 16 ? s9d_launch<16>(c, a) : s9d_launch<32>(c, a);
 }
 
-// Rows per block R in {1, 2, 4}; wg: wgmma (1; 2 = wgmma with the V descriptor's strides
-// exchanged, a layout check) or mma.sync (0); b16: the bias tile from a bf16 copy (mma.sync
-// only; refused where fa_sm90_bias16 makes none) or fp32 (0). Returns nonzero when the case is
-// not handled (nothing launched).
-int fa_sm90_forward_variant(cu_impl *c, const fa_args *a, int rows, int wg, int b16) {
+// k_s9_fwd, one row per block; b16: the bias tile from a bf16 copy (refused where
+// fa_sm90_bias16 makes none) or fp32 (0). Returns nonzero when the case is not handled
+// (nothing launched). (Rows per block 2 and 4 were slower, sessions 8 and 10, and so was a
+// wgmma form of the products, docs/ATTENTION_SM90.md "Measured": removed in session 15.)
+int fa_sm90_forward_variant(cu_impl *c, const fa_args *a, int b16) {
     if (!c->bf16 || a->B <= 0 || a->L <= 0) return 1;
     if (a->ch <= 0 || a->ch > 32 || a->ch % 8 || a->HC % 8) return 1;
-    if (b16 && wg) return 1;
-#define S9_R(CH, WG, B16)                                                \
-    do {                                                                 \
-        if (rows == 1) return s9_launch<CH, 1, WG, B16>(c, a, wg == 2); \
-        if (rows == 2) return s9_launch<CH, 2, WG, B16>(c, a, wg == 2); \
-        if (rows == 4) return s9_launch<CH, 4, WG, B16>(c, a, wg == 2); \
-        return 1;                                                        \
-    } while (0)
-    if (wg) {
-        if (a->ch <= 16) S9_R(16, true, false);
-        S9_R(32, true, false);
-    }
-    if (b16) {
-        if (a->ch <= 16) S9_R(16, false, true);
-        S9_R(32, false, true);
-    }
-    if (a->ch <= 16) S9_R(16, false, false);
-    S9_R(32, false, false);
-#undef S9_R
+    if (a->ch <= 16) return b16 ? s9_launch<16, true>(c, a) : s9_launch<16, false>(c, a);
+    return b16 ? s9_launch<32, true>(c, a) : s9_launch<32, false>(c, a);
 }
 
 // The runtime switch: sm_90 devices only (the kernel is plain sm_80 PTX, but it was
@@ -1383,26 +1270,11 @@ static int s9_b16_enabled(void) {
     return cu_env_flag("PF_ATTN_FWD_B16", 1, "fp32 bias tile", "bf16 copy where exact, the default");
 }
 
-// PF_ATTN_FWD_PIPE: the pipelined kernel (k_s9_fwd_pipe, same bits) in place of k_s9_fwd
-// with one row per block: 0 off (A/B runs), 1 or unset with registers capped for 4 blocks per
-// SM (128; the default since session 11: triangle forward 5.137 -> 4.670 ms at N = 1024,
-// 36.12 -> 33.75 at 2048, bench_cuda_ops), 2 for 3 blocks per SM (168; c_h <= 16 keeps 4).
-// Returns the blocks per SM, or 0.
-static int s9_pipe_blocks(void) {
-    const char *e = getenv("PF_ATTN_FWD_PIPE");
-    if (e && !strcmp(e, "0")) return 0;
-    if (!e || !*e || !strcmp(e, "1")) return 4;
-    if (!strcmp(e, "2")) return 3;
-    pf_die("PF_ATTN_FWD_PIPE=%s: expected 0 (k_s9_fwd), 1 (pipelined, 4 blocks per SM: the default) or 2 "
-           "(pipelined, 3 blocks per SM)", e);
-    return 0;
-}
-
-// PF_ATTN_FWD_WG: the warp-specialised wgmma kernel (cu_flash_sm90_wg.cu; not bit-identical
-// to the mma.sync kernels) where it applies (c_h 24 / 32, the bias as its bf16 copy or none):
-// 1; 0 or unset: the mma.sync kernels (the default until measured).
-static int s9_wg_enabled(void) {
-    return cu_env_flag("PF_ATTN_FWD_WG", 0, "mma.sync kernels, the default", "warp-specialised wgmma kernel");
+// PF_ATTN_FWD_PIPE: the pipelined kernel (k_s9_fwd_pipe, same bits) in place of k_s9_fwd:
+// 0 off (A/B runs), 1 or unset on (the default since session 11: triangle forward 5.137 ->
+// 4.670 ms at N = 1024, 36.12 -> 33.75 at 2048, bench_cuda_ops).
+static int s9_pipe_enabled(void) {
+    return cu_env_flag("PF_ATTN_FWD_PIPE", 1, "k_s9_fwd", "pipelined k_s9_fwd_pipe, the default");
 }
 
 // PF_ATTN_FWD_BMMA: the pair bias through the tensor core where the bf16 bias copy is taken:
@@ -1422,22 +1294,19 @@ static int s9_bmma_form(void) {
 
 int fa_sm90_forward(cu_impl *c, const fa_args *a) {
     if (!s9_enabled()) return 1;
-    int nb = s9_pipe_blocks();
+    int pipe = s9_pipe_enabled();
     // the bf16 copy costs one read of the fp32 bias and one write of half its bytes; the
     // kernel then reads half the bytes B / R times: worth it from a few rows on (B = 1,
     // single attention, keeps the fp32 tile)
     int b16 = s9_b16_enabled() && a->biasT && a->bias_bf16 && a->B >= 4;
-    if ((b16 || !a->biasT) && s9_wg_enabled() && fa_sm90_forward_wg(c, a) == 0) return 0;
     int bm = b16 ? s9_bmma_form() : 0;
-    if (bm == 2 && fa_sm90_forward_bmma2(c, a, 0) == 0) return 0;
+    if (bm == 2 && fa_sm90_forward_bmma2(c, a) == 0) return 0;
     if (bm && fa_sm90_forward_bmma(c, a) == 0) return 0;
     // 1 row per block: since the copies are planned once per block (session 8), faster
     // than 2 and 4 (`attn_bwd_check --shapes`: triangle N = 1024 4.63 / 4.98 / 5.80 ms,
-    // MSA row 1.18 / 1.24 / 1.48); before that 2 rows were the fastest. With the bf16
-    // tile (half the bias bytes per block) not measured yet: S9_ROWS_B16.
-    if (b16 && nb && S9_ROWS_B16 == 1 && !S9_DEFAULT_WG && fa_sm90_forward_pipe(c, a, 1, nb) == 0) return 0;
-    if (b16 && fa_sm90_forward_variant(c, a, S9_ROWS_B16, S9_DEFAULT_WG, 1) == 0) return 0;
-    int rows = 1;
-    if (nb && !S9_DEFAULT_WG) return fa_sm90_forward_pipe(c, a, 0, nb);
-    return fa_sm90_forward_variant(c, a, rows, S9_DEFAULT_WG, 0);
+    // MSA row 1.18 / 1.24 / 1.48), with the bf16 tile too (session 10: 4.184 / 4.538 ms)
+    if (b16 && pipe && fa_sm90_forward_pipe(c, a, 1) == 0) return 0;
+    if (b16 && fa_sm90_forward_variant(c, a, 1) == 0) return 0;
+    if (pipe) return fa_sm90_forward_pipe(c, a, 0);
+    return fa_sm90_forward_variant(c, a, 0);
 }

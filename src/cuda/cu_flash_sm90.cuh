@@ -1,9 +1,9 @@
-// cu_flash_sm90.cuh: the pieces of the Hopper attention forward (cu_flash_sm90.cu) that
-// its warp-specialised wgmma kernel (cu_flash_sm90_wg.cu) shares: tile constants, the
-// wgmma wrappers (sm_90a), the online-softmax update of one 64 x 64 score tile in the
-// m16n8 / wgmma accumulator layout (the same per warp), the epilogue, the bf16 bias copy.
-// The wgmma wrappers and mbarriers serve the transition's wgmma forward too
-// (cu_transition_wg.cu).
+// cu_flash_sm90.cuh: pieces of the Hopper attention forward (cu_flash_sm90.cu): tile
+// constants, the online-softmax update of one 64 x 64 score tile in the m16n8 accumulator
+// layout, the epilogue, the bf16 bias copy; and the wgmma wrappers and mbarriers (sm_90a)
+// that the wgmma kernels of the transition and the triangle update use (cu_wg_ring.cuh).
+// (The attention's own wgmma kernels were slower than mma.sync and were removed in session
+// 15: docs/ATTENTION_SM90.md.)
 #ifndef PF_CU_FLASH_SM90_CUH
 #define PF_CU_FLASH_SM90_CUH
 #include "cu_mma.cuh"
@@ -15,16 +15,10 @@
 #define S9_L2E 1.4426950408889634f
 #define S9_LN2 0.6931471805599453f
 
-// Element offset of (position j, channel c) in a K / V / Q tile. mma.sync path: [j][CH + 8]
-// (padded rows, conflict-free ldmatrix). wgmma path: 8 x 8 core matrices of 128 contiguous
-// bytes, [j / 8][c / 8][j % 8][c % 8], read without swizzle as K-major B (K tile, Q K^T:
-// LBO 128 B between channel blocks, SBO CH * 16 B between position blocks) and as N-major B
-// (V tile, P V: SBO 128 B between channel blocks, LBO CH * 16 B between position blocks).
-template <int CH, bool WG>
-__device__ __forceinline__ int s9_off(int j, int c) {
-    if (WG) return (j >> 3) * (CH * 8) + (c >> 3) * 64 + (j & 7) * 8 + (c & 7);
-    return j * (CH + 8) + c;
-}
+// Element offset of (position j, channel c) in a K / V / Q tile: [j][CH + 8] (padded rows,
+// conflict-free ldmatrix).
+template <int CH>
+__device__ __forceinline__ int s9_off(int j, int c) { return j * (CH + 8) + c; }
 
 // wgmma (sm_90a only; B operands from shared memory by descriptor, A from registers)
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
@@ -34,7 +28,6 @@ __device__ __forceinline__ uint64_t s9_desc(const void *p, uint32_t lbo, uint32_
 }
 __device__ __forceinline__ void s9_wg_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void s9_wg_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
-__device__ __forceinline__ void s9_wg_wait() { asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory"); }
 // keeps the compiler from moving accumulator reads or writes across the asynchronous MMA
 template <int N>
 __device__ __forceinline__ void s9_wg_hold(float *d) {
@@ -72,24 +65,6 @@ __device__ __forceinline__ void wg_n64_first(float *d, const uint32_t *a, uint64
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
 }
 
-// D (64 x 32) += A (64 x 16, registers) B (16 x 32, N-major descriptor)
-__device__ __forceinline__ void s9_wg_n32t(float *d, const uint32_t *a, uint64_t desc) {
-    asm volatile(
-        "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 "
-        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15}, "
-        "{%16,%17,%18,%19}, %20, 1, 1, 1, 1;\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
-}
-// D (64 x 16) += A (64 x 16, registers) B (16 x 16, N-major descriptor)
-__device__ __forceinline__ void s9_wg_n16t(float *d, const uint32_t *a, uint64_t desc) {
-    asm volatile(
-        "wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 "
-        "{%0,%1,%2,%3,%4,%5,%6,%7}, {%8,%9,%10,%11}, %12, 1, 1, 1, 1;\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
-}
 // mbarriers (shared with the transition's wgmma kernel, cu_transition_wg.cu)
 __device__ __forceinline__ void wg_bar_init(uint64_t *b, int n) {
     asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(fa_smem(b)), "r"(n) : "memory");
@@ -142,8 +117,7 @@ __device__ __forceinline__ float s9_thread_row_max(const float (&s)[8][4], int u
 // Online softmax of a tile: logits in log2 units (scale, key mask Mt, bias Bt if
 // bT: fp32, or B16 the bf16 tile, the same values), the running row max m and sum l
 // updated, s turned into the unnormalized probabilities P; corr: the factor O is to be
-// rescaled by (the max's change; s9_softmax_update applies it, the wgmma kernel before
-// its next O += P V). Maxima and sums are pairwise trees in a fixed order: short
+// rescaled by (the max's change; s9_softmax_update applies it// its next O += P V). Maxima and sums are pairwise trees in a fixed order: short
 // dependency chains, reproducible results.
 template <bool B16>
 __device__ __forceinline__ void s9_softmax_p(float (&s)[8][4], float (&m)[2], float (&l)[2], float (&corr)[2],

@@ -394,8 +394,7 @@ static void attn_fwd_env_same_bits(const char *label, const char *env, const cha
 
 // The Hopper forward's bit-keeping switches (bf16 mode): the fp32 bias tile
 // (PF_ATTN_FWD_B16=0; the default reads a bf16 copy where exact, rows >= 4) and the
-// pipelined kernel (the default: registers for 4 blocks per SM) against k_s9_fwd
-// (PF_ATTN_FWD_PIPE=0) and with registers for 3 blocks per SM (PF_ATTN_FWD_PIPE=2).
+// pipelined kernel (the default) against k_s9_fwd (PF_ATTN_FWD_PIPE=0).
 // These switches keep k_s9_fwd_pipe's bits, so they are compared with the bias-through-the-
 // tensor-core kernel (PF_ATTN_FWD_BMMA, the default since session 13; other bits) off: the
 // reference is that forward's output, not og (unless BMMA is already off).
@@ -410,7 +409,6 @@ static void attn_fwd_same_bits(const char *label, const pf_attn_dims *d, const p
     H_gpu->attn_fwd(H_gpu, d, Pd, x->d, z->n ? z->d : NULL, mdv, o0.d, gs, gw);
     if (d->bias) attn_fwd_env_same_bits(label, "PF_ATTN_FWD_B16", "0", d, Pd, x, z, mdv, &o0, gs, gw);
     attn_fwd_env_same_bits(label, "PF_ATTN_FWD_PIPE", "0", d, Pd, x, z, mdv, &o0, gs, gw);
-    attn_fwd_env_same_bits(label, "PF_ATTN_FWD_PIPE", "2", d, Pd, x, z, mdv, &o0, gs, gw);
     if (e) setenv("PF_ATTN_FWD_BMMA", prev, 1);
     else unsetenv("PF_ATTN_FWD_BMMA");
     H_gpu->attn_fwd(H_gpu, d, Pd, x->d, z->n ? z->d : NULL, mdv, o0.d, gs, gw);  // saved: the default's again
@@ -427,10 +425,9 @@ static void attn_fwd_same_bits(const char *label, const pf_attn_dims *d, const p
 }
 
 // A Hopper forward that does not keep the bits, env=1 (bf16 mode, sm_90; elsewhere, and for
-// the cases it refuses, the default kernels run): the warp-specialised wgmma forward
-// (PF_ATTN_FWD_WG, cu_flash_sm90_wg.cu: c_h 24 / 32; wgmma's accumulation order) or the
-// pair bias through the tensor core (PF_ATTN_FWD_BMMA, k_s9_fwd_bmma: pair bias as bf16
-// numbers, rows >= 4; c = bf16(1 / scale), the bias inside the product). Against the CPU
+// the cases it refuses, the default kernels run): the pair bias through the tensor core
+// (PF_ATTN_FWD_BMMA, k_s9_fwd_bmma: pair bias as bf16 numbers, rows >= 4; c = bf16(1 /
+// scale), the bias inside the product). Against the CPU
 // reference oc with the mode's tolerance, twice with the same bits; then the default
 // forward again, so the saved tensors the backward reads are the default's.
 static void attn_fwd_env_check(const char *label, const char *env, const pf_attn_dims *d, const pf_attn_p *Pd,
@@ -602,7 +599,6 @@ static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_d
     out_check(label, "fwd", &og, oc);
     attn_fwd_same_bits(label, &d, &Pd, &x, &z, mdv, &og, m.gs, m.gw);
     attn_proj_fwd_bits(&d, &Pd, &x, &z, mdv, &og, m.gs, m.gw);
-    attn_fwd_env_check(label, "PF_ATTN_FWD_WG", &d, &Pd, &x, &z, mdv, oc, m.gs, m.gw);
     attn_fwd_env_check(label, "PF_ATTN_FWD_BMMA", &d, &Pd, &x, &z, mdv, oc, m.gs, m.gw);
     for (int k = 0; k < 3; k++) {  // inference: the forward's own workspace only, whole and in pieces
         inference_pieces(k, mg);
@@ -1586,110 +1582,29 @@ static void test_attention_proj(void) {
     pf_cuda_set_attn_proj(H_gpu, -1);  // PF_ATTN_PROJ / the default again
 }
 
-// Positions (i, j) -> (j, i) of a square (n, n, ch) host tensor, re-uploaded.
-static hbuf h_xpose_sq(const hbuf *b, int64_t n, int ch) {
-    hbuf t = h_copy(b);
-    for (int64_t i = 0; i < n; i++)
-        for (int64_t j = 0; j < n; j++) memcpy(&t.h[(j * n + i) * ch], &b->h[(i * n + j) * ch], sizeof(real) * (size_t)ch);
-    h_refresh(&t);
-    return t;
-}
-
-// PF_ATTN_END_T=1: the ending node on x (L, B, c) must give the bits of the starting node on
-// x^T (its own frame is that computation): the output, d_x (from the same starting values,
-// transposed) and every parameter gradient. use_mask 2: one row fully masked.
-static void attn_end_t_vs_start(const char *what, pf_attn_dims te, int use_mask, uint64_t seed) {
-    char label[256];
-    snprintf(label, sizeof label, "%s attn end_t %s vs start on x^T (L%lld c%d H%d ch%d)", H_gpu->name, what,
-             (long long)te.L, te.c_in, te.H, te.c_h);
-    h_params_reset();
-    pf_attn_p P, G, Pd, Gd;
-    attn_params(&te, &P, &G, &Pd, &Gd, seed);
-    pf_attn_dims ts = te;
-    ts.transpose = 0;
-    int64_t n = te.L, nx = n * n * te.c_in;
-    hbuf x = h_rand(nx, 1, seed + 8), dout = h_rand(nx, 1, seed + 9), dx = h_rand(nx, 0.1, seed + 10);
-    hbuf mk = h_mask(n * n, 0, 0.3, seed + 11);
-    for (int64_t r = 0; r < n; r++) mk.h[r] = 1;  // the transposed layout: (L, B)
-    if (use_mask == 2)
-        for (int64_t l = 0; l < n; l++) mk.h[l * n + 1] = 0;
-    h_refresh(&mk);
-    hbuf xt = h_xpose_sq(&x, n, te.c_in), dt = h_xpose_sq(&dout, n, te.c_in), dxt = h_xpose_sq(&dx, n, te.c_in);
-    hbuf mt = h_xpose_sq(&mk, n, 1);
-    const void *md = use_mask ? mk.d : NULL, *mtd = use_mask ? mt.d : NULL;
-    pf_mem me = H_gpu->attn_mem(H_gpu, &te), ms = H_gpu->attn_mem(H_gpu, &ts);
-    hbuf oe = h_poison(nx), os = h_poison(nx);
-    int64_t runs = pf_cuda_attn_end_t_runs(H_gpu);
-    void *ws = h_gpu_raw(me.ws), *sv = h_gpu_raw(me.saved);
-    H_gpu->attn_fwd(H_gpu, &te, &Pd, x.d, NULL, md, oe.d, sv, ws);
-    H_gpu->attn_bwd(H_gpu, &te, &Pd, &Gd, md, sv, dout.d, dx.d, NULL, ws);
-    tl_check(pf_cuda_attn_end_t_runs(H_gpu) == runs + 2, label, "the ending node's own frame did not run");
-    h_snapshot_grads();
-    h_reset_grads();
-    ws = h_gpu_raw(ms.ws), sv = h_gpu_raw(ms.saved);
-    H_gpu->attn_fwd(H_gpu, &ts, &Pd, xt.d, NULL, mtd, os.d, sv, ws);
-    H_gpu->attn_bwd(H_gpu, &ts, &Pd, &Gd, mtd, sv, dt.d, dxt.d, NULL, ws);
-    h_check_same_bits(label);
-    oe.h = h_download(&oe), dx.h = h_download(&dx);
-    hbuf ot = h_xpose_sq(&oe, n, te.c_in), dxe = h_xpose_sq(&dx, n, te.c_in);
-    tl_check(!memcmp(ot.h, h_download(&os), sizeof(real) * (size_t)nx), label, "output not bit-identical");
-    tl_check(!memcmp(dxe.h, h_download(&dxt), sizeof(real) * (size_t)nx), label, "dx not bit-identical");
-    // the transposed layout in place (the switch off): reported, not failed (the CPU reference
-    // checks both paths; the weight gradients' position sums run in another order there)
-    pf_cuda_set_attn_end_t(H_gpu, 0);
-    pf_mem mo = H_gpu->attn_mem(H_gpu, &te);
-    hbuf o0 = h_poison(nx), dx0 = h_rand(nx, 0.1, seed + 10);
-    sv = h_gpu_raw(mo.saved), ws = h_gpu_raw(mo.ws);
-    h_reset_grads();
-    H_gpu->attn_fwd(H_gpu, &te, &Pd, x.d, NULL, md, o0.d, sv, ws);
-    H_gpu->attn_bwd(H_gpu, &te, &Pd, &Gd, md, sv, dout.d, dx0.d, NULL, ws);
-    pf_cuda_set_attn_end_t(H_gpu, 1);
-    printf("%s: against the transposed layout in place: output %s, dx %s\n", label,
-           memcmp(oe.h, h_download(&o0), sizeof(real) * (size_t)nx) ? "differs" : "bit-identical",
-           memcmp(dx.h, h_download(&dx0), sizeof(real) * (size_t)nx) ? "differs" : "bit-identical");
-    finish(label);
-}
-
-// The ending node in its own frame (PF_ATTN_END_T=1, cu_attention.cu attn_end_t) against the
-// CPU reference: masks, a fully masked row, odd sizes, c 128 (the fused bias kernels' 16-byte
-// rows), the unfused module passes, inference, pieces (there the transposed layout runs: the frame needs one piece), and
-// bit for bit against the starting node on x^T; then the same cases with it off.
-static void test_attention_end_t(void) {
+// The ending node's cases test_attention has not (this part ran them with and without
+// PF_ATTN_END_T, the ending node in its own frame, until that was removed in session 15):
+// no mask, c 128 (the fused bias kernels' 16-byte rows), the unfused module passes.
+static void test_attention_end(void) {
     //                   B   L   c_in H  c_h c_z bias          transpose keep kept
     pf_attn_dims te = {9, 9, 10, 2, 16, 10, PF_BIAS_SELF, 1, NULL, 0};
-    pf_attn_dims big_e = {67, 67, 16, 4, 32, 16, PF_BIAS_SELF, 1, NULL, 0};
     pf_attn_dims c128 = {24, 24, 128, 4, 32, 128, PF_BIAS_SELF, 1, NULL, 0};
-    for (int on = 1; on >= 0; on--) {
-        pf_cuda_set_attn_end_t(H_gpu, on);
-        attn_tag = on ? "end_t " : "end_t off ";
-        int64_t runs = pf_cuda_attn_end_t_runs(H_gpu);
-        test_attn("tri_end", te, 1, 1, 1040);
-        test_attn("tri_end fully masked row", te, 2, 1, 1071);
-        test_attn("tri_end no mask", te, 0, 1, 1042);
-        test_attn("tri_end big", big_e, 1, 1, 1110);
-        test_attn("tri_end c128", c128, 2, 1, 1120);
-        pf_cuda_set_attn_module_fused(H_gpu, 0);  // the unfused module passes (PF_ATTN_FUSE=0)
-        attn_module_fused = 0;
-        test_attn("tri_end module unfused", te, 2, 1, 1043);
-        attn_module_fused = 1;
-        pf_cuda_set_attn_module_fused(H_gpu, 1);
-        int64_t ran = pf_cuda_attn_end_t_runs(H_gpu) - runs;
-        tl_check(on ? ran > 0 : ran == 0, "attn end_t", "the own frame ran %lld times (switch %d)", (long long)ran, on);
-    }
-    pf_cuda_set_attn_end_t(H_gpu, 1);
-    attn_end_t_vs_start("masked", te, 1, 1200);
-    attn_end_t_vs_start("fully masked row", te, 2, 1210);
-    attn_end_t_vs_start("no mask", big_e, 0, 1220);
-    attn_end_t_vs_start("c128", c128, 1, 1230);
+    attn_tag = "end ";
+    test_attn("tri_end no mask", te, 0, 1, 1042);
+    test_attn("tri_end c128", c128, 2, 1, 1120);
+    pf_cuda_set_attn_module_fused(H_gpu, 0);  // the unfused module passes (PF_ATTN_FUSE=0)
+    attn_module_fused = 0;
+    test_attn("tri_end module unfused", te, 2, 1, 1043);
+    attn_module_fused = 1;
+    pf_cuda_set_attn_module_fused(H_gpu, 1);
     attn_tag = "";
-    pf_cuda_set_attn_end_t(H_gpu, -1);  // PF_ATTN_END_T / the default again
 }
 
 // The attention group in parts: `--only attn.K` runs part K alone (compute-sanitizer runs
 // them as parallel processes: the whole group under memcheck takes over 400 s)
 static void (*const attn_parts[])(void) = {test_attention, test_attention_fused, test_attention_dbias,
                                            test_attention_unfused_module, test_attention_proj,
-                                           test_attention_end_t};
+                                           test_attention_end};
 enum { N_ATTN_PARTS = (int)(sizeof attn_parts / sizeof attn_parts[0]) };
 static void cuda_attn_part(int k) {
     pf_cuda_set_attn_module_fused(H_gpu, 1);
