@@ -3,7 +3,7 @@
 // and the fp32 kernels of cu_flash.cu on the same inputs (docs/ATTENTION_BWD.md).
 //
 //   attn_bwd_check [--check] [--time N,N,...] [--reps R] [--profile N] [--profile-shape K] [--variant NAME]
-//                  [--dbias-variant NAME] [--shapes] [--dbias] [--variants NAME,NAME,...]
+//                  [--dbias-variant NAME] [--shapes] [--dbias]
 //
 // --check: random bf16 q, k, v, dO, fp32 bias (holding bf16 numbers), 0/1 key masks with some fully
 // masked rows, odd sizes (L 77, 136, 1000), the transposed (ending node) layout,
@@ -15,8 +15,7 @@
 // --time: triangle attention core (B = L = N, H 4, c_h 32, bias, all-ones mask)
 // at each N: previous backward, every variant (also per kernel), CUDA events,
 // median of R after 2 warm-ups; TFLOP/s with backward core = 8 B H L^2 c_h
-// (2 x the forward's 4 B H L^2 c_h). --variants: only the named backward variants (--time and
-// --shapes' list; --check runs them all).
+// (2 x the forward's 4 B H L^2 c_h).
 // --dbias: the bias-gradient pass alone with each kernel variant (cu_flash_bwd_dbias.cu)
 // at each N of --time (triangle shape) and on --shapes' three shapes.
 // --check also runs every bias-gradient variant and requires the default's bits.
@@ -312,9 +311,8 @@ static int run_check(cu_impl *cb, cu_impl *cf) {
                 printf(" %s", same ? "bit-identical" : "NOT-IDENTICAL");
                 if (!same) ok = false;
                 // every variant against the default (same math, other blocking: equal
-                // up to bf16 rounding of the output); the fused8.* and fused4.* variants (the
-                // summation order of fused8: dq summed over the key tiles in order through the
-                // fp32 slot, whatever the tile's keys) also bit for bit against fused8, except
+                // up to bf16 rounding of the output); the fused8.* variants (same blocking
+                // and summation order as fused8) also bit for bit against fused8, except
                 // the .bm ones (the bias added on the tensor cores with 1 / scale rounded
                 // to bf16: other bits, the reference's tolerance)
                 std::vector<float> f8[4];
@@ -347,8 +345,7 @@ static int run_check(cu_impl *cb, cu_impl *cf) {
                         const char *vn = fa_tc_backward_variant_name(v);
                         if (!strcmp(vn, "fused8"))
                             for (int u = 0; u < 4; u++) f8[u] = gv[u];
-                        else if ((!strncmp(vn, "fused8.", 7) || !strncmp(vn, "fused4.", 7)) && !f8[0].empty() &&
-                                 !bw_name_bm(vn)) {
+                        else if (!strncmp(vn, "fused8.", 7) && !f8[0].empty() && !bw_name_bm(vn)) {
                             bool same8 = true;
                             for (int u = 0; u < 4; u++)
                                 if (gv[u].size() != f8[u].size() ||
@@ -436,21 +433,6 @@ static fa_args timed_problem(cu_impl *cb, const tcase &t, prob *p, int saved) {
     return a;
 }
 
-// --variants NAME,NAME,...: the backward variants --time and --shapes time (none named: all)
-static std::vector<int> timed_variants;
-static bool bw_timed(int v) {
-    return timed_variants.empty() || std::find(timed_variants.begin(), timed_variants.end(), v) != timed_variants.end();
-}
-static void parse_variants(char *list) {
-    for (char *s = strtok(list, ","); s; s = strtok(NULL, ",")) {
-        int found = -1;
-        for (int v = 0; v < fa_tc_backward_variants(); v++)
-            if (!strcmp(fa_tc_backward_variant_name(v), s)) found = v;
-        if (found < 0) pf_die("--variants: no backward variant '%s' (see --time's list)", s);
-        timed_variants.push_back(found);
-    }
-}
-
 static void run_time(cu_impl *cb, const std::vector<int64_t> &sizes, int reps) {
     printf("\n%-6s %-12s %10s %8s %10s %10s %10s\n", "N", "backward", "ms", "TFLOP/s", "dkdv ms", "dq ms", "dbias ms");
     for (int64_t N : sizes) {
@@ -461,7 +443,6 @@ static void run_time(cu_impl *cb, const std::vector<int64_t> &sizes, int reps) {
         float v1 = time_median(cb, &a, run_v1, 0, 7, reps);
         printf("%-6lld %-12s %10.3f %8.1f\n", (long long)N, "v1", v1, flop / v1 * 1e-9);
         for (int v = 0; v < fa_tc_backward_variants(); v++) {
-            if (!bw_timed(v)) continue;
             float all = time_median(cb, &a, run_var, v, 7, reps);
             float kv = time_median(cb, &a, run_var, v, 1, reps), dq = time_median(cb, &a, run_var, v, 2, reps),
                   db = time_median(cb, &a, run_var, v, 4, reps);
@@ -519,8 +500,7 @@ static void run_shapes(cu_impl *cb, int reps) {
         printf("\n");
         printf("    backward (with rowdot):");
         for (int v = 0; v < fa_tc_backward_variants(); v++)
-            if (bw_timed(v))
-                printf(" %s %.3f", fa_tc_backward_variant_name(v), time_median(cb, &a, bwd_var_rowdot, v, 7, reps));
+            printf(" %s %.3f", fa_tc_backward_variant_name(v), time_median(cb, &a, bwd_var_rowdot, v, 7, reps));
         printf("\n");
         fflush(stdout);
         prob_free(&p);
@@ -592,7 +572,6 @@ int main(int argc, char **argv) {
                 if (!strcmp(fa_tc_backward_variant_name(v), name)) profile_variant = v;
             if (profile_variant < 0) pf_die("--variant: no backward variant '%s' (see --time's list)", name);
         }
-        else if (!strcmp(argv[i], "--variants") && i + 1 < argc) parse_variants(argv[++i]);
         else if (!strcmp(argv[i], "--dbias-variant") && i + 1 < argc) {
             const char *name = argv[++i];
             for (int v = 0; v < fa_bwd_dbias_variants(); v++)
@@ -610,7 +589,7 @@ int main(int argc, char **argv) {
                 if (v < 1 || v > 8192) pf_die("--time: size %s not in 1..8192", s);
                 sizes.push_back(v);
             }
-        } else pf_die("usage: attn_bwd_check [--check] [--time N,N,...] [--reps R] [--profile N] [--profile-shape K] [--variant NAME] [--dbias-variant NAME] [--shapes] [--dbias] [--variants NAME,...] (unknown '%s')", argv[i]);
+        } else pf_die("usage: attn_bwd_check [--check] [--time N,N,...] [--reps R] [--profile N] [--profile-shape K] [--variant NAME] [--dbias-variant NAME] [--shapes] [--dbias] (unknown '%s')", argv[i]);
     }
     if (reps < 1) pf_die("--reps must be >= 1");
     cudaDeviceProp prop;

@@ -302,9 +302,6 @@ static void bw_run_fl(cu_impl *c, const fa_args *a, int parts) {
 #define BWF_DEFAULT_BP_CO 21  // fused8.lean.x4.bp.lp.st.sw: both
 #define BWF_DEFAULT_BM_CO 22  // fused8.lean.x4.st.sw.bm: CO with the bias on the tensor cores (BWL_BM)
 #define BWF_DEFAULT_BM 23     // fused8.lean.x4.bm: the same without CO
-#define BWF_W4 24        // fused4.lean.x4.sw.m3: 4-warp blocks, 3 per SM (12 warps), same bits as fused8
-#define BWF_W4_CO 25     // fused4.lean.x4.st.sw.m3: with staged outputs (BWL_ST through 8-row areas, BWL_SH)
-#define BWF_W4_BP_CO 26  // fused4.lean.x4.bp.lp.st.sw.m3: with the bias and lse / D in the fragments' order
 static const char *bw_names[] = {"q2x8.k2x8.b8.s2.ldsm.fl", "q1x4.k1x4.b8.s2.m3.ldsm.fl", "q1x4.k1x4.b8.s2.m3.ldsm",
                                  "fused8", "fused4", "fused8.f32bias", "fused8.lean", "fused8.lean.x4",
                                  "fused8.lean.cp", "fused8.lean.x4.cp", "fused8.lean.x4.cp.f32bias",
@@ -313,8 +310,7 @@ static const char *bw_names[] = {"q2x8.k2x8.b8.s2.ldsm.fl", "q1x4.k1x4.b8.s2.m3.
                                  "fused8.lean.x4.cp.pin.bp.lp", "fused8.lean.x4.bp.lp.f32bias",
                                  "fused8.lean.x4.cp.pin.bp.lp.f32bias", "fused8.lean.x4.st", "fused8.lean.x4.bp.lp.st",
                                  "fused8.lean.x4.sw", "fused8.lean.x4.st.sw", "fused8.lean.x4.bp.lp.st.sw",
-                                 "fused8.lean.x4.st.sw.bm", "fused8.lean.x4.bm", "fused4.lean.x4.sw.m3",
-                                 "fused4.lean.x4.st.sw.m3", "fused4.lean.x4.bp.lp.st.sw.m3"};
+                                 "fused8.lean.x4.st.sw.bm", "fused8.lean.x4.bm"};
 int fa_tc_backward_variants(void) { return (int)(sizeof bw_names / sizeof bw_names[0]); }
 const char *fa_tc_backward_variant_name(int v) { return v >= 0 && v < fa_tc_backward_variants() ? bw_names[v] : "?"; }
 
@@ -326,17 +322,11 @@ const char *fa_tc_backward_variant_name(int v) { return v >= 0 && v < fa_tc_back
 // 22.97 -> 21.52 ms at N = 1024, 165.76 -> 156.71 at 2048), 0: not (A/B runs); the same bits.
 // PF_ATTN_BWD_BM: 1 adds BWL_BM (the bf16 bias added to S on the tensor cores, not the same
 // bits: cu_flash_bwd_lean.cuh) in place of BP; 0 or unset: not (the default until measured).
-// PF_ATTN_BWD_W4: 1 runs k_bwd_lean in 4-warp blocks, 3 per SM where the bias is bf16 (12
-// warps per SM where the 8-warp default has 8: the pass is latency-bound), BWF_W4_CO (with
-// BP BWF_W4_BP_CO, with PF_ATTN_BWD_CO=0 BWF_W4); the same bits as the default. 0 or unset:
-// the 8-warp blocks (the default until measured). PF_ATTN_BWD_BM=1 takes precedence.
 static int bwf_default(void) {
     int bp = cu_env_flag("PF_ATTN_BWD_BP", 0, "the default layout", "bias and lse / D in the fragments' order");
     int co = cu_env_flag("PF_ATTN_BWD_CO", 1, "the old access pattern", "staged outputs and swizzled tiles, the default");
     int bm = cu_env_flag("PF_ATTN_BWD_BM", 0, "the bias added in fp32, the default", "the bias on the tensor cores");
-    int w4 = cu_env_flag("PF_ATTN_BWD_W4", 0, "8-warp blocks, the default", "4-warp blocks, 3 per SM");
     if (bm) return co ? BWF_DEFAULT_BM_CO : BWF_DEFAULT_BM;
-    if (w4) return co ? (bp ? BWF_W4_BP_CO : BWF_W4_CO) : BWF_W4;
     return co ? (bp ? BWF_DEFAULT_BP_CO : BWF_DEFAULT_CO) : bp ? BWF_DEFAULT_BP : BWF_DEFAULT;
 }
 

@@ -318,7 +318,7 @@ static int bwf_run(cu_impl *c, const fa_args *a) {
     size_t smem = bwf_smem<CH, NW, BB, LEAN < 0 ? BW_LDK : bwl_ldb<BB, (LEAN < 0 ? 0 : LEAN)>()>();
     if constexpr (LEAN >= 0) {
         // k_bwd_lean's layout: BWL_SW's unpadded tiles, BWL_ST's staging areas after the ring
-        typedef bwl_lay<CH, NW, BB, bwl_ldb<BB, LEAN>(), bwl_lk<CH, LEAN>(), bwl_twr<LEAN>()> Ly;
+        typedef bwl_lay<CH, NW, BB, bwl_ldb<BB, LEAN>(), bwl_lk<CH, LEAN>()> Ly;
         smem = (LEAN & BWL_ST) ? Ly::TEND : Ly::END;
     }
     // attribute and blocks per SM at this shared memory: once per kernel and device
@@ -328,10 +328,6 @@ static int bwf_run(cu_impl *c, const fa_args *a) {
     int occ = dev >= 0 && dev < 64 ? occ_by_dev[dev] - 1 : -1;
     if (occ < 0) {
         CU_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
-        // the 4-warp lean blocks: all of the unified L1 / shared memory as shared, so 3 blocks fit
-        if (LEAN >= 0 && NW == 4)
-            CU_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                          (int)cudaSharedmemCarveoutMaxShared));
         CU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kern, 32 * NW, smem));
         if (dev >= 0 && dev < 64) occ_by_dev[dev] = occ + 1;
     }
@@ -365,10 +361,6 @@ static int bwf_run(cu_impl *c, const fa_args *a) {
         b.biasT16 = b16;
     }
     int64_t rounds = (items + gmax - 1) / gmax, grid = (items + rounds - 1) / rounds;
-    // the 4-warp lean blocks share an SM: every slot filled evens out the items per SM
-    // (items / rounds blocks can leave some SMs a block short: up to 18 items on an SM
-    // where 16 do, at N = 512)
-    if (LEAN >= 0 && NW == 4) grid = items < gmax ? items : gmax;
     // the bias copy and the slots are taken from the top of the pool for this launch only
     // (stream order)
     kern<<<(unsigned)grid, 32 * NW, smem, c->stream>>>(b, (float *)(c->pool + top + bbytes));
@@ -386,11 +378,8 @@ static int bwf_run(cu_impl *c, const fa_args *a) {
 // BP | LP, 15 X4 | BP | LP with the fp32 bias, 16 X4 | CP | PIN | BP | LP with the fp32
 // bias (BP: a bf16 copy in that order where exact, else an fp32 one), 17 X4 | ST, 18 X4 |
 // BP | LP | ST, 19 X4 | SW, 20 X4 | ST | SW, 21 X4 | BP | LP | ST | SW, 22 X4 | ST | SW | BM,
-// 23 X4 | BM (BM: the bias on the tensor cores where it is bf16, else as 20 / 4); 4-warp
-// blocks (KT = 64 keys), 3 per SM with the bf16 bias (<= 168 registers, <= 75 KB of shared
-// memory), else 2 (the fp32 bias tile does not fit 3): 24 X4 | SW, 25 X4 | ST | SH | SW, 26
-// X4 | BP | LP | ST | SH | SW. Lean variants run k_bwd_fused where FL or the 32-bit offsets
-// do not apply.
+// 23 X4 | BM (BM: the bias on the tensor cores where it is bf16, else as 20 / 4). Lean
+// variants run k_bwd_fused where FL or the 32-bit offsets do not apply.
 int fa_bwd_fused(cu_impl *c, const fa_args *a, int variant, int force) {
     if (a->ch > 32 || a->B <= 0 || a->L <= 0 || c->attn_fused < 0) return 1;
     if (!force && c->attn_fused == 0 && (int64_t)a->H * a->B < 2 * (int64_t)(c->n_sm > 0 ? c->n_sm : 1)) return 1;
@@ -412,17 +401,6 @@ int fa_bwd_fused(cu_impl *c, const fa_args *a, int variant, int force) {
     do {                                         \
         if (a->ch <= 16) BWF(16, NW_, MB_, LEAN_); \
         BWF(32, NW_, MB_, LEAN_);                \
-    } while (0)
-    // 4-warp lean blocks (FL here: see above): 3 per SM with the bf16 bias, else 2
-#define BWF4(CH_, LEAN_)                                                                  \
-    do {                                                                                  \
-        if (bb && bwf_run<CH_, 4, 3, true, true, LEAN_>(c, a) == 0) return 0;             \
-        return bwf_run<CH_, 4, 2, true, false, bwl_f32opt(LEAN_)>(c, a);                  \
-    } while (0)
-#define BWF4_CH(LEAN_)                        \
-    do {                                      \
-        if (a->ch <= 16) BWF4(16, LEAN_);     \
-        BWF4(32, LEAN_);                      \
     } while (0)
     switch (variant) {
     case 1: BWF_CH(4, 2, -1);
@@ -447,13 +425,8 @@ int fa_bwd_fused(cu_impl *c, const fa_args *a, int variant, int force) {
     case 21: BWF_CH(8, 1, BWL_X4 | BWL_BP | BWL_LP | BWL_ST | BWL_SW);
     case 22: BWF_CH(8, 1, BWL_X4 | BWL_ST | BWL_SW | BWL_BM);
     case 23: BWF_CH(8, 1, BWL_X4 | BWL_BM);
-    case 24: BWF4_CH(BWL_X4 | BWL_SW);
-    case 25: BWF4_CH(BWL_X4 | BWL_ST | BWL_SH | BWL_SW);
-    case 26: BWF4_CH(BWL_X4 | BWL_BP | BWL_LP | BWL_ST | BWL_SH | BWL_SW);
     default: BWF_CH(8, 1, -1);
     }
-#undef BWF4_CH
-#undef BWF4
 #undef BWF_CH
 #undef BWF
 }

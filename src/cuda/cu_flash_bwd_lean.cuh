@@ -52,10 +52,6 @@
 //   bits: c is rounded to bf16 (c_h 32: 5.65625 for sqrt(32), relative 1.1e-4 on the bias
 //   term; exact for c_h 16), and the bias is added before the products where it was added
 //   after.
-// - BWL_SH (with BWL_ST): a staging area of 8 rows per warp, the 16 rows through it in two
-//   passes, so that the 4-warp blocks (NW = 4, KT = 64) fit 3 per SM with the staged
-//   outputs (docs/ATTENTION_BWD.md, "Session 15"). The 4-warp blocks give the same bits
-//   as the 8-warp ones: dq is summed over 16-key chunks in the same order either way.
 #ifndef PF_CU_FLASH_BWD_LEAN_CUH
 #define PF_CU_FLASH_BWD_LEAN_CUH
 #include "cu_flash_bwd.cuh"
@@ -69,7 +65,6 @@
 #define BWL_ST 32
 #define BWL_SW 64
 #define BWL_BM 128
-#define BWL_SH 256
 // BWL_BP's global copy: keys padded to BWL_KPAD (any key tile, 16 NW <= 128), queries to BW_T
 #define BWL_KPAD 128
 // BWL_BP's fp32 tile stride (floats): 320 bytes = 64 mod 128, so the rows g and g + 1 of
@@ -84,11 +79,6 @@ __host__ __device__ constexpr bool bwl_sw() {
 template <bool BB, int OPT>
 __host__ __device__ constexpr bool bwl_bm() {
     return (OPT & BWL_BM) && BB && !(OPT & BWL_BP);
-}
-// BWL_ST's staging rows per warp: dk and dv of 16 keys, or 8 rows at a time (BWL_SH)
-template <int OPT>
-__host__ __device__ constexpr int bwl_twr() {
-    return (OPT & BWL_SH) ? 8 : 32;
 }
 // the option bits of a kernel without the bf16 bias (BWL_BM dropped: one instantiation)
 __host__ __device__ constexpr int bwl_f32opt(int opt) { return opt < 0 ? opt : opt & ~BWL_BM; }
@@ -120,16 +110,15 @@ __device__ __forceinline__ int bwl_lperm(int q) {
 
 // Byte offsets of k_bwd_fused's shared-memory regions (bwf_smem): K x 3, V x 2, Q x 2,
 // dO x 2, dS x 2, bias x 2, lse x 2, D x 2.
-template <int CH, int NW, bool BB, int LDB, int LKE = CH + 8, int TWR = 32>
+template <int CH, int NW, bool BB, int LDB, int LKE = CH + 8>
 struct bwl_lay {
     static constexpr uint32_t LK = LKE, KT = 16 * NW, LDS = BW_T + 8;
     static constexpr uint32_t KB = KT * LK * 2, QB = BW_T * LK * 2, SB = KT * LDS * 2;
     static constexpr uint32_t BB_ = KT * LDB * (BB ? 2 : 4), LB = BW_T * 4;
     static constexpr uint32_t K0 = 0, V0 = 3 * KB, Q0 = V0 + 2 * KB, O0 = Q0 + 2 * QB, S0 = O0 + 2 * QB;
     static constexpr uint32_t B0 = S0 + 2 * SB, L0 = B0 + 2 * BB_, D0 = L0 + 2 * LB;
-    // BWL_ST: a warp's staging area (TWR rows of CH bf16: dk and dv of its 16 keys, or with
-    // BWL_SH 8 rows at a time) from T0
-    static constexpr uint32_t END = D0 + 2 * LB, TW = TWR * CH * 2, T0 = END, TEND = T0 + NW * TW;
+    // BWL_ST: a warp's staging area (dk and dv of its 16 keys, bf16) from T0
+    static constexpr uint32_t END = D0 + 2 * LB, TW = 2 * 16 * CH * 2, T0 = END, TEND = T0 + NW * TW;
 };
 
 // ---- shared-memory instructions on 32-bit shared-window addresses ----------------------
@@ -248,11 +237,9 @@ __device__ __forceinline__ void bwl_mma_rs_t(float (*acc)[4], const float (*p)[4
 
 // dq partial (16 queries x 8 NJ channels) += dS^T K over KT keys: bwf_dq_mma's fragments
 // and order. ds, k: the lane's ldmatrix.trans addresses in the dS and K buffers (query
-// and channel block of the warp included); k2 (SW, NJ = 4): K's address at the channel
-// tiles 2, 3 (in a swizzled row they are not at k + 32 bytes).
-template <int KT, int NJ, int LK, int LDS, bool SW = false>
-__device__ __forceinline__ void bwl_dq_mma(float (*acc)[4], uint32_t ds, uint32_t k, uint32_t k2) {
-    static_assert(!SW || NJ <= 4, "swizzled K: two channel-tile pairs");
+// and channel block of the warp included).
+template <int KT, int NJ, int LK, int LDS>
+__device__ __forceinline__ void bwl_dq_mma(float (*acc)[4], uint32_t ds, uint32_t k) {
 #pragma unroll
     for (int kk = 0; kk < KT / 16; kk++) {
         uint32_t a[4];
@@ -261,7 +248,7 @@ __device__ __forceinline__ void bwl_dq_mma(float (*acc)[4], uint32_t ds, uint32_
         for (int j = 0; j < NJ; j += 2) {
             if (j + 1 < NJ) {
                 uint32_t b[4];
-                bwl_ldsm4t(b, (SW ? (j ? k2 : k) : k + j * 16) + kk * 16 * LK * 2);
+                bwl_ldsm4t(b, k + kk * 16 * LK * 2 + j * 16);
                 fa_mma16816(acc[j], a, b[0], b[1]);
                 fa_mma16816(acc[j + 1], a, b[2], b[3]);
             } else {
@@ -429,12 +416,10 @@ struct bwl_addr {
     uint32_t sq4;     // BWL_ST: this thread's float4s of a whole query tile in the slot (offset in dq_slots)
     uint32_t sK1, sQ1, tQ2;  // BWL_SW: sK, sQ at the second k step, tQ at the channel tiles 2, 3
     uint32_t bM;  // BWL_BM: the lane's ldmatrix row in the bias tile (key lane % 16, query 8 (lane / 16))
-    uint32_t dK2;       // BWL_SW with 4 warps (NJ = 4): dK at the channel tiles 2, 3
-    uint32_t pad_[3];   // bwl_pin moves 16-byte vectors
 };
 template <int CH, int NW, bool BB, int OPT>
 __device__ __forceinline__ bwl_addr bwl_addrs(uint32_t sm, int qm, int cb, int L) {
-    typedef bwl_lay<CH, NW, BB, bwl_ldb<BB, OPT>(), bwl_lk<CH, OPT>(), bwl_twr<OPT>()> Ly;
+    typedef bwl_lay<CH, NW, BB, bwl_ldb<BB, OPT>(), bwl_lk<CH, OPT>()> Ly;
     constexpr int BV = BW_T / (BB ? 8 : 4);  // 16-byte chunks per bias tile row
     const uint32_t x = threadIdx.x;
     constexpr uint32_t LK = Ly::LK, LDS = Ly::LDS;
@@ -446,8 +431,7 @@ __device__ __forceinline__ bwl_addr bwl_addrs(uint32_t sm, int qm, int cb, int L
     d.tQ = sm + Ly::Q0 + ((lane & 15) * LK + ((OPT & BWL_X4) ? (lane >> 4) * 8 : 0)) * 2;
     d.dS = sm + Ly::S0 + (((m >> 1) * 8 + r8) * LDS + qm + (m & 1) * 8) * 2;
     d.dK = sm + Ly::K0 + (((m & 1) * 8 + r8) * LK + cb + 8 * (m >> 1)) * 2;
-    d.sK1 = d.sQ1 = d.tQ2 = d.dK2 = 0;
-    d.pad_[0] = d.pad_[1] = d.pad_[2] = 0;
+    d.sK1 = d.sQ1 = d.tQ2 = 0;
     if (bwl_sw<CH, OPT>()) {
         constexpr uint32_t NC = CH / 8, C2 = NC > 2 ? 2 : 0;  // the second k step's chunks (c_h 32)
         const uint32_t rk = 16 * w + (m & 1) * 8 + r8, rq = (m >> 1) * 8 + r8;
@@ -458,7 +442,6 @@ __device__ __forceinline__ bwl_addr bwl_addrs(uint32_t sm, int qm, int cb, int L
         d.tQ = sm + Ly::Q0 + bwl_swz<CH>(lane & 15, (lane >> 4) & (NC - 1));
         d.tQ2 = sm + Ly::Q0 + bwl_swz<CH>(lane & 15, ((lane >> 4) + C2) & (NC - 1));
         d.dK = sm + Ly::K0 + bwl_swz<CH>((m & 1) * 8 + r8, (cb / 8 + (m >> 1)) & (NC - 1));
-        d.dK2 = sm + Ly::K0 + bwl_swz<CH>((m & 1) * 8 + r8, (cb / 8 + 2 + (m >> 1)) & (NC - 1));
     }
     d.sV = d.sK + Ly::V0 - Ly::K0;
     d.wS = sm + Ly::S0 + ((16 * w + g) * LDS + 2 * t) * 2;
@@ -477,7 +460,7 @@ __device__ __forceinline__ bwl_addr bwl_addrs(uint32_t sm, int qm, int cb, int L
     return d;
 }
 
-// BWL_PIN: the lane addresses through shared memory (scratch: 96 bytes per thread, free
+// BWL_PIN: the lane addresses through shared memory (scratch: 64 bytes per thread, free
 // until the first step writes it) so that ptxas keeps them in registers: computed from
 // the thread index, it rematerialised them inside the loop (about 70 integer
 // instructions per step), registers to spare (one block per SM either way).
@@ -556,7 +539,7 @@ __device__ __forceinline__ void bwl_lseD(const fa_args &a, int r, int h, int q0,
 template <int CH, int NW, bool BB, int OPT>
 __device__ __forceinline__ void bwl_issue(const fa_args &a, const bwl_pos &p, const bwl_src &s, int nitems, int b,
                                           const bwl_addr &d, unsigned char *smp) {
-    typedef bwl_lay<CH, NW, BB, bwl_ldb<BB, OPT>(), bwl_lk<CH, OPT>(), bwl_twr<OPT>()> Ly;
+    typedef bwl_lay<CH, NW, BB, bwl_ldb<BB, OPT>(), bwl_lk<CH, OPT>()> Ly;
     typedef typename std::conditional<BB, bf16, float>::type BT;
     constexpr int KT = 16 * NW, NTH = 32 * NW;
     constexpr bool SW = bwl_sw<CH, OPT>();
@@ -630,58 +613,49 @@ __device__ __forceinline__ uint32_t bwl_st_off(int R, int c) {
 // The fragments x (16 rows from row g + 8 u, NC chunks, times sc) into the staging area at
 // st, then 16-byte stores: row R to dst + R rstep (rows below nrow), chunks c with
 // c0 + 8 c < ch. Same bf16 roundings as the 2-byte stores (RN).
-// SH (BWL_SH): an area of 8 rows, the rows g (u = 0) and then g + 8 (u = 1) through it in
-// two passes, so that the 4-warp blocks' staging fits 3 blocks per SM.
-template <int NC, bool SH = false>
+template <int NC>
 __device__ __forceinline__ void bwl_st_tile(uint32_t st, const float (*x)[4], float sc, bool scaled, bf16 *dst,
                                             int64_t rstep, int nrow, int c0, int ch) {
     const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
-    constexpr int NP = SH ? 2 : 1, RP = 16 / NP;  // passes, rows per pass
+    __syncwarp();  // the area's previous reads are done
 #pragma unroll
-    for (int ps = 0; ps < NP; ps++) {
-        __syncwarp();  // the area's previous reads are done
+    for (int u = 0; u < 2; u++)
 #pragma unroll
-        for (int u = 0; u < 2; u++) {
-            if (SH && u != ps) continue;
-#pragma unroll
-            for (int j = 0; j < NC; j++) {
-                float lo = x[j][2 * u], hi = x[j][2 * u + 1];
-                if (scaled) {
-                    lo *= sc;
-                    hi *= sc;
-                }
-                bwl_sts_u32(st + bwl_st_off<NC>(g + (SH ? 0 : 8 * u), j) + 4 * t, fa_pack2(lo, hi));
+        for (int j = 0; j < NC; j++) {
+            float lo = x[j][2 * u], hi = x[j][2 * u + 1];
+            if (scaled) {
+                lo *= sc;
+                hi *= sc;
             }
+            bwl_sts_u32(st + bwl_st_off<NC>(g + 8 * u, j) + 4 * t, fa_pack2(lo, hi));
         }
-        __syncwarp();
+    __syncwarp();
 #pragma unroll
-        for (int i = lane; i < RP * NC; i += 32) {
-            const int R = i / NC, c = i % NC, Rd = R + RP * ps;  // Rd: the row in dst
-            uint4 v = bwl_lds_u4(st + bwl_st_off<NC>(R, c));
-            // (a plain uint4 store through the bf16 pointer came out as four 4-byte stores)
-            if (Rd < nrow && c0 + 8 * c < ch)
-                asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"l"(dst + Rd * rstep + 8 * c), "r"(v.x),
-                             "r"(v.y), "r"(v.z), "r"(v.w)
-                             : "memory");
-        }
+    for (int i = lane; i < 16 * NC; i += 32) {
+        const int R = i / NC, c = i % NC;
+        uint4 v = bwl_lds_u4(st + bwl_st_off<NC>(R, c));
+        // (a plain uint4 store through the bf16 pointer came out as four 4-byte stores)
+        if (R < nrow && c0 + 8 * c < ch)
+            asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"l"(dst + R * rstep + 8 * c), "r"(v.x), "r"(v.y),
+                         "r"(v.z), "r"(v.w)
+                         : "memory");
     }
 }
 // dk (times scale) and dv of a warp's 16 keys from kw: bw_store_dkdv through the staging area
-// (SH: both through the same 8-row area, one after the other)
-template <int CH, bool SH = false>
+template <int CH>
 __device__ __forceinline__ void bwl_st_dkdv(const fa_args &a, int r, int h, int kw, uint32_t stage,
                                             const float (*dk)[4], const float (*dv)[4]) {
     const int64_t off = fa_pos(a, r, kw) * a.HC + (int64_t)h * a.ch, rs = a.pstride * a.HC;
     const int nrow = (int)a.L - kw;
-    bwl_st_tile<CH / 8, SH>(stage, dk, a.scale, true, (bf16 *)a.dk + off, rs, nrow, 0, a.ch);
-    bwl_st_tile<CH / 8, SH>(stage + (SH ? 0 : 16 * CH * 2), dv, 1.f, false, (bf16 *)a.dv + off, rs, nrow, 0, a.ch);
+    bwl_st_tile<CH / 8>(stage, dk, a.scale, true, (bf16 *)a.dk + off, rs, nrow, 0, a.ch);
+    bwl_st_tile<CH / 8>(stage + 16 * CH * 2, dv, 1.f, false, (bf16 *)a.dv + off, rs, nrow, 0, a.ch);
 }
 // dq (times scale) of a warp's 16 queries from q x 8 NJ channels from cb (bwl_dq_store's last)
-template <int NJ, bool SH = false>
+template <int NJ>
 __device__ __forceinline__ void bwl_st_dq(const fa_args &a, const bwl_pos &pp, int q, int cb, uint32_t stage,
                                           const float (*dqa)[4]) {
     const int64_t off = fa_pos(a, pp.r, q) * a.HC + (int64_t)pp.h * a.ch + cb;
-    bwl_st_tile<NJ, SH>(stage, dqa, a.scale, true, (bf16 *)a.dq + off, a.pstride * a.HC, (int)a.L - q, cb, a.ch);
+    bwl_st_tile<NJ>(stage, dqa, a.scale, true, (bf16 *)a.dq + off, a.pstride * a.HC, (int)a.L - q, cb, a.ch);
 }
 
 // The running dq (16 queries from qm x 8 NJ channels from cb) of a step at query tile
@@ -690,7 +664,7 @@ __device__ __forceinline__ void bwl_st_dq(const fa_args &a, const bwl_pos &pp, i
 // bwf_dq_store.
 // BWL_ST (st: dq 16-byte aligned): whole query tiles' slot values as float4s at sq4, the
 // bf16 dq through the warp's staging area at stage (bwl_st_dq).
-template <int CH, int NJ, bool ST, bool SH = false>
+template <int CH, int NJ, bool ST>
 __device__ __forceinline__ void bwl_dq_store(const fa_args &a, const bwl_pos &pp, bool last, float *slots,
                                              uint32_t sq, uint32_t sq4, bool st, uint32_t stage, int qg, int qm,
                                              int cb, const float (*dqa)[4]) {
@@ -703,7 +677,7 @@ __device__ __forceinline__ void bwl_dq_store(const fa_args &a, const bwl_pos &pp
         return;
     }
     if (ST && last && st) {
-        bwl_st_dq<NJ, SH>(a, pp, q0 + qm, cb, stage, dqa);
+        bwl_st_dq<NJ>(a, pp, q0 + qm, cb, stage, dqa);
         return;
     }
     if (!last) {
@@ -779,7 +753,7 @@ __device__ __forceinline__ void bwl_dq_running(const fa_args &a, const bwl_pos &
 template <int CH, int NW, bool BB, int OPT>
 __device__ __forceinline__ void bwl_step(const bwl_addr &d, const bwl_pos &p, int b, const float *mk2, float sc2,
                                          uint32_t ia, float (*dk)[4], float (*dv)[4]) {
-    typedef bwl_lay<CH, NW, BB, bwl_ldb<BB, OPT>(), bwl_lk<CH, OPT>(), bwl_twr<OPT>()> Ly;
+    typedef bwl_lay<CH, NW, BB, bwl_ldb<BB, OPT>(), bwl_lk<CH, OPT>()> Ly;
     constexpr int LK = Ly::LK, LDS = BW_T + 8;
     constexpr bool SW = bwl_sw<CH, OPT>(), X4 = (OPT & BWL_X4) != 0;
     float s[8][4], dp[8][4];
@@ -809,22 +783,19 @@ __device__ __forceinline__ void bwl_step(const bwl_addr &d, const bwl_pos &p, in
 // k_bwd_fused with the addressing above (same walk, same copies, same barriers).
 template <int CH, int NW, int MB, bool BB, int OPT>
 __global__ void __launch_bounds__(32 * NW, MB) k_bwd_lean(fa_args a, float *dq_slots) {
-    typedef bwl_lay<CH, NW, BB, bwl_ldb<BB, OPT>(), bwl_lk<CH, OPT>(), bwl_twr<OPT>()> Ly;
+    typedef bwl_lay<CH, NW, BB, bwl_ldb<BB, OPT>(), bwl_lk<CH, OPT>()> Ly;
     typedef typename std::conditional<BB, bf16, float>::type BT;
     constexpr int LK = Ly::LK, KT = 16 * NW, NTH = 32 * NW, LDS = BW_T + 8;
     constexpr int NJ = 4 * (CH / 8) / NW;  // dq: 8-channel tiles per warp
     static_assert(NW == 4 || NW == 8, "warps per block");
     static_assert(NJ >= 1 && 4 * (CH / 8) == NJ * NW, "dq tiles per warp");
-    constexpr bool SW = bwl_sw<CH, OPT>();
-    static_assert(!SW || NJ <= 4, "BWL_SW: the dq product's K fragments from two addresses");
+    static_assert(!bwl_sw<CH, OPT>() || NJ <= 2, "BWL_SW: the dq product's K fragments from one address");
     extern __shared__ __align__(16) unsigned char bw_sm[];
     const uint32_t sm = fa_smem(bw_sm);
     const int nkt = (int)((a.L + KT - 1) / KT), nqt = (int)((a.L + BW_T - 1) / BW_T), nitems = a.H * (int)a.B;
     const int w = threadIdx.x >> 5, g = (threadIdx.x & 31) >> 2;
     const int qm = 16 * (w & 3), cb = 8 * NJ * (w >> 2);  // this warp's dq tile
-    constexpr bool ST = (OPT & BWL_ST) != 0, SH = (OPT & BWL_SH) != 0;
-    static_assert(!SH || ST, "BWL_SH: a smaller staging area for BWL_ST");
-    static_assert(!(OPT & BWL_PIN) || NTH * sizeof(bwl_addr) <= 2 * Ly::SB, "bwl_pin's scratch: the dS buffers");
+    constexpr bool ST = (OPT & BWL_ST) != 0;
     // BWL_ST: 16-byte output stores where dk, dv, dq are 16-byte aligned (HC, c_h: FL)
     const bool st16 = ST && (((uintptr_t)a.dk | (uintptr_t)a.dv | (uintptr_t)a.dq) & 15) == 0;
     const uint32_t stage = sm + Ly::T0 + (threadIdx.x >> 5) * Ly::TW;
@@ -854,10 +825,9 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_lean(fa_args a, float *dq_s
         bwl_issue<CH, NW, BB, OPT>(a, cur, src, nitems, b ^ 1, d, bw_sm);
         if (pending) {
             // the deferred dq product of the pending step (dS in buffer b ^ 1)
-            bwl_dq_mma<KT, NJ, LK, LDS, SW>(dqp, d.dS + (b ^ 1) * Ly::SB, d.dK + pend.kb * Ly::KB,
-                                            d.dK2 + pend.kb * Ly::KB);
-            bwl_dq_store<CH, NJ, ST, SH>(a, pend, pend.kt == nkt - 1, dq_slots, d.sq, d.sq4, st16, stage, d.qg, qm,
-                                         cb, dqp);
+            bwl_dq_mma<KT, NJ, LK, LDS>(dqp, d.dS + (b ^ 1) * Ly::SB, d.dK + pend.kb * Ly::KB);
+            bwl_dq_store<CH, NJ, ST>(a, pend, pend.kt == nkt - 1, dq_slots, d.sq, d.sq4, st16, stage, d.qg, qm, cb,
+                                     dqp);
         }
         float dqn[NJ][4];
         bwl_dq_running<CH, NJ, ST>(a, p, nqt, dq_slots, d.sq, d.sq4, d.qg, dqp, dqn);
@@ -878,15 +848,15 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_lean(fa_args a, float *dq_s
         pend = p;
         pending = true;
         if (p.qt == nqt - 1) {
-            if (ST && st16) bwl_st_dkdv<CH, SH>(a, p.r, p.h, k0 + 16 * w, stage, dk, dv);
+            if (ST && st16) bwl_st_dkdv<CH>(a, p.r, p.h, k0 + 16 * w, stage, dk, dv);
             else bw_store_dkdv<CH>(a, p.r, p.h, k0 + 16 * w, dk, dv);
         }
         if (!(cur.item < nitems)) {
             fa_wait<0>();
             __syncthreads();  // the last step's dS of every warp
-            bwl_dq_mma<KT, NJ, LK, LDS, SW>(dqp, d.dS + b * Ly::SB, d.dK + pend.kb * Ly::KB, d.dK2 + pend.kb * Ly::KB);
-            bwl_dq_store<CH, NJ, ST, SH>(a, pend, pend.kt == nkt - 1, dq_slots, d.sq, d.sq4, st16, stage, d.qg, qm,
-                                         cb, dqp);
+            bwl_dq_mma<KT, NJ, LK, LDS>(dqp, d.dS + b * Ly::SB, d.dK + pend.kb * Ly::KB);
+            bwl_dq_store<CH, NJ, ST>(a, pend, pend.kt == nkt - 1, dq_slots, d.sq, d.sq4, st16, stage, d.qg, qm, cb,
+                                     dqp);
         }
     }
 }

@@ -450,8 +450,7 @@ static void attn_fwd_env_check(const char *label, const char *env, const pf_attn
 
 // The one-pass backward's bias and lse / D tiles in the fragments' order (env PF_ATTN_BWD_BP=1,
 // cu_flash_bwd_lean.cuh's BWL_BP | BWL_LP; bf16 bias copies where L % 8 == 0), and its staged
-// outputs with swizzled tiles (PF_ATTN_BWD_CO=1: BWL_ST | BWL_SW), and its 4-warp blocks
-// (PF_ATTN_BWD_W4=1: 64-key tiles, 3 blocks per SM) must give the same dx and
+// outputs with swizzled tiles (PF_ATTN_BWD_CO=1: BWL_ST | BWL_SW) must give the same dx and
 // dz bits as the default (env = 0): both runs from the same input gradients. Parameter
 // gradients accumulate further (not checked after this).
 static void attn_bwd_env_same_bits(const char *env, const char *label, const pf_attn_dims *d, const pf_attn_p *Pd,
@@ -631,8 +630,6 @@ static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_d
                            seed + 14);
     attn_bwd_env_same_bits("PF_ATTN_BWD_CO", label, &d, &Pd, &Gd, mdv, m.gs, m.gw, &dout, nx, want_dz ? nz : 0,
                            seed + 15);
-    attn_bwd_env_same_bits("PF_ATTN_BWD_W4", label, &d, &Pd, &Gd, mdv, m.gs, m.gw, &dout, nx, want_dz ? nz : 0,
-                           seed + 17);
     attn_bwd_bm_check(label, &t, mg);
     attn_keep_same_bits(label, &d, &Pd, &Gd, &x, &z, mdv, &og, m.gs, m.gw, &dout, want_dz ? nz : 0, seed + 16);
     free_mems(&m);
