@@ -134,8 +134,8 @@ extern "C" int64_t pf_cuda_ln_save_runs(pf_backend *be) {
 
 int cu_ln_fwd_save(cu_impl *c, int64_t M, int C, const pf_layernorm_p *p, const void *x, void *y, void *cp) {
     if (g_ls < 0)
-        g_ls = cu_env_flag("PF_LN_SAVE", 0, "the LayerNorm, then a copy of its input: the default",
-                           "the copy written by the LayerNorm's kernel");
+        g_ls = cu_env_flag("PF_LN_SAVE", 1, "the LayerNorm, then a copy of its input",
+                           "the copy written by the LayerNorm's kernel: the default");
     if (!g_ls || !cp || M <= 0 || !lnv_fwd(c, M, C, p, x, y, cp)) return 0;
     g_ls_runs++;
     return 1;

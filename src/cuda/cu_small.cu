@@ -216,8 +216,8 @@ static void wc_grow(void) {
 
 void *cu_wcache(cu_impl *c, int site, const void *sig, size_t sig_n, size_t bytes, int *build) {
     if (g_wcache < 0)
-        g_wcache = cu_env_flag("PF_WCACHE", 0, "packed per call into scratch: the default",
-                               "kept across calls until a parameter write");
+        g_wcache = cu_env_flag("PF_WCACHE", 1, "packed per call into scratch",
+                               "kept across calls until a parameter write: the default");
     *build = 1;
     if (!g_wcache || !c->bf16 || sig_n > WC_SIG || !bytes) return NULL;
     if (2 * (g_wc_n + 1) > g_wc_cap) wc_grow();
