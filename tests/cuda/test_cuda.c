@@ -19,6 +19,16 @@
 #include "../../src/core/rng.h"
 
 static int quick;
+// --shard K/M: run only the attention and triangle-multiplication cases whose running index
+// is K mod M (memcheck of attn.1, attn.5 and trimul does not finish in 400 s as one process:
+// several shards run as parallel processes). A wrapper that checks counters after its inner
+// case holds the count (shard_hold) so the wrapper's case is counted once, as a whole.
+static int shard_k, shard_m = 1, shard_hold;
+static int64_t shard_n;
+static int shard_case(void) {
+    if (shard_hold) return 1;
+    return shard_n++ % shard_m == shard_k;
+}
 static const char *only;  // --only structure / heads / core / blocksmall / attn.K / OP (ops.def name): those tests alone
 void cuda_structure(int quick);  // test_cuda_struct.c
 void cuda_model(void);           // test_cuda_model.c
@@ -571,6 +581,7 @@ static void attn_params(const pf_attn_dims *d, pf_attn_p *P, pf_attn_p *G, pf_at
 }
 
 static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_dz, uint64_t seed) {
+    if (!shard_case()) return;
     char label[256];
     snprintf(label, sizeof label, "%s attn %s%s (B%lld L%lld c%d H%d ch%d)", H_gpu->name, attn_tag, what, (long long)d.B,
              (long long)d.L, d.c_in, d.H, d.c_h);
@@ -996,6 +1007,7 @@ static void h_trimul_params(pf_trimul_p *P, pf_trimul_p *G, pf_trimul_p *Pd, pf_
 // variant 2 (pf_cuda_set_tm_ln_cm), also against variant 1; 0, the unfused path forced.
 // The test checks which ran.
 static void test_trimul_path(int64_t N, int c_z, int c, int incoming, int bias, int use_mask, int fused) {
+    if (!shard_case()) return;
     char label[256];
     snprintf(label, sizeof label, "%s trimul %s N%lld c_z%d c%d bias %d mask %d%s", H_gpu->name,
              incoming ? "in" : "out", (long long)N, c_z, c, bias, use_mask,
@@ -1069,6 +1081,7 @@ static int64_t first_diff(const real *a, const real *b, int64_t n) {
     return -1;
 }
 static void test_trimul_sides(int64_t N, int c_z, int c, int incoming, int bias, int use_mask, int blocks) {
+    if (!shard_case()) return;
     char label[256];
     snprintf(label, sizeof label, "%s trimul sides2 %s N%lld c_z%d c%d bias %d mask %d blocks %d", H_gpu->name,
              incoming ? "in" : "out", (long long)N, c_z, c, bias, use_mask, blocks);
@@ -1113,9 +1126,12 @@ static void test_trimul_sides(int64_t N, int c_z, int c, int incoming, int bias,
 // elsewhere (form 2's kernels or the unfused path then). form 4: the side gradient on it
 // too (checked likewise); form 3 keeps k_tm_side_grad2 (checked not to run it).
 static void test_trimul_sides_wg(int64_t N, int c_z, int c, int incoming, int bias, int use_mask, int form) {
+    if (!shard_case()) return;
     int64_t runs0 = pf_cuda_trimul_sides_wg_runs(H_gpu, 0), bruns0 = pf_cuda_trimul_sides_wg_runs(H_gpu, 1);
     pf_cuda_set_trimul_sides(H_gpu, form, 0);
+    shard_hold = 1;
     test_trimul(N, c_z, c, incoming, bias, use_mask);
+    shard_hold = 0;
     pf_cuda_set_trimul_sides(H_gpu, 0, 0);  // the default again
     int64_t runs = pf_cuda_trimul_sides_wg_runs(H_gpu, 0) - runs0, bruns = pf_cuda_trimul_sides_wg_runs(H_gpu, 1) - bruns0;
     int want = H_bf16 && pf_cuda_trimul_sides_wg_applies(H_gpu, c_z), bwant = want && form == 4;
@@ -1140,9 +1156,12 @@ static void test_trimul_sides_wg(int64_t N, int c_z, int c, int incoming, int bi
 // (k_tm_out2), 2 or 3 (k_tm_out3 with one or two teams of warps where c, c_z <= 128,
 // checked to have run there; k_tm_out2 elsewhere).
 static void test_trimul_out(int64_t N, int c_z, int c, int incoming, int bias, int use_mask, int fused, int kern) {
+    if (!shard_case()) return;
     int64_t runs0 = pf_cuda_trimul_out_runs(H_gpu), runs30 = pf_cuda_trimul_out3_runs(H_gpu);
     pf_cuda_set_trimul_out(H_gpu, kern);
+    shard_hold = 1;
     test_trimul_path(N, c_z, c, incoming, bias, use_mask, fused);
+    shard_hold = 0;
     int64_t runs = pf_cuda_trimul_out_runs(H_gpu) - runs0, runs3 = pf_cuda_trimul_out3_runs(H_gpu) - runs30;
     char label[256], s[320];
     snprintf(label, sizeof label, "%s trimul %s %s N%lld c_z%d c%d bias %d mask %d mode %d", H_gpu->name,
@@ -2100,6 +2119,17 @@ int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+        else if (!strcmp(argv[i], "--shard") && i + 1 < argc) {
+            char end;
+            if (sscanf(argv[++i], "%d/%d%c", &shard_k, &shard_m, &end) != 2 || shard_m < 1 || shard_k < 0 ||
+                shard_k >= shard_m) {
+                fprintf(stderr, "test_cuda: --shard %s: expected K/M with 0 <= K < M\n", argv[i]);
+                return 2;
+            }
+        } else {
+            fprintf(stderr, "test_cuda: unknown argument %s (--quick, --only NAME, --shard K/M)\n", argv[i]);
+            return 2;
+        }
     setenv("PF_DAP_MSA_CUDA", "1", 0);  // the MSA module's sharded entries (one rank) too
     H_cpu = pf_backend_cpu();
     run_mode(0);
