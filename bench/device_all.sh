@@ -32,6 +32,11 @@ for s in ${STAGES:-parity tests bench train}; do
                 stage torch 400 bash tests/torch/run_all.sh ;;
     maketest) export PATH=$PATH:/usr/local/cuda/bin CPATH=$P/sys/include
             TAIL=12 stage maketest 500 make -j16 CUDA=1 BUILD=/tmp/pfb BLAS_DIR=$P/sys/lib test-cuda ;;
+    dapscale) # kinds nvidia-h200-x4 / -x8 (issue 13): the block at SCALE_N on 1, 2, 4, 8 GPUs (dap = P, ranks
+            # through bench/launch.sh), time, peak per GPU, communication share, strong-scaling efficiency,
+            # then the largest N on all the GPUs (bench/dap_scale_gpu.sh; SCALE_* variables pass through)
+            LAUNCH_LOG=$OUT/dapscale_ranks.log TAIL=${SCALE_TAIL:-40} \
+                stage dapscale ${SCALE_STAGE_LIMIT:-590} bash bench/dap_scale_gpu.sh $P/dap_bench ;;
     dapgpu) # kind nvidia-h200-x2: one Pairformer block sharded over 2 GPUs (dap = 2) against one GPU:
             # match check, N = 2048 time and memory, largest N, whole-trunk training at DAP_TRUNK crops on 2 GPUs
             # and DAP_TRUNK1 on one (bench/dap_gpu.sh; DAP_PARTS selects parts: check time search train trunk)
