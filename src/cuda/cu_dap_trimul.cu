@@ -177,7 +177,7 @@ void cu_trimul_dap_bwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_
     size_t rest_bytes = (size_t)((char *)w.G - rest);
     int keep = w.cc >= s.c && rest_bytes >= cu_tm_out_row_bytes(s.c, s.cz, cu_esz(c), 1) + 4 * 256;
     if (!keep) rest = (char *)w.A, rest_bytes = w.region_bytes;
-    cu_tm_out_bwd(c, s.nN, s.c, s.cz, p, g, w.x, cu_tm_cm(c) ? s.nN : 0, w.zl, w.dzl, rest, rest_bytes, d_out);
+    cu_tm_out_bwd(c, s.nN, s.c, s.cz, p, g, w.x, w.x, cu_tm_cm(c) ? s.nN : 0, w.zl, w.dzl, rest, rest_bytes, d_out);
     for (int c0 = 0; c0 < s.c; c0 += w.cc)
         td_piece_bwd(c, &s, p, g, &w, mask, c0, s.c - c0 < w.cc ? s.c - c0 : w.cc, keep, cm);
     cu_ln_bwd(c, s.nN, s.cz, &p->ln_in, &g->ln_in, z, w.dzl, d_z);

@@ -4,9 +4,9 @@
 // strided-batched GEMM over the channels (outgoing X_c = A_c B_c^T, incoming
 // X_c = A_c^T B_c): no N^3 intermediate.
 //
-// Memory (docs/TRIMUL.md): saved holds z only (the module input); the backward
-// recomputes zl = LN_in(z) and x (the products before LN_out) instead of keeping
-// them. The channels of the contraction are independent, so the gated sides,
+// Memory (docs/TRIMUL.md): saved holds z only (the module input; PF_TRIMUL_SAVE_X=1:
+// and X, below); the backward recomputes zl = LN_in(z) and x (the products before
+// LN_out) instead of keeping them. The channels of the contraction are independent, so the gated sides,
 // their products and their gradients run over pieces of cc channels
 // (cu_chunk_units: one piece up to 8 GiB of piece buffers; sizes only, so the
 // same bits every run), and the position-wise output part (LN_out, projection,
@@ -21,11 +21,64 @@
 // X, which is then dX for dA, dB: no transposes (2 z-sized passes less in the
 // forward, 4 in the backward). The arithmetic per element is unchanged (LN_out's
 // statistics as cu_prim.cu's row kernel).
+//
+// PF_TRIMUL_SAVE_X=1 (default off): saved holds z | X (X in x's layout: channel-major
+// under cu_tm_cm, else (N*N, c)), written there by the forward's
+// contraction (no copy), so the backward skips the contraction's recompute (one batched
+// N^3 GEMM per channel: ~0.38 ms of the 7.07 ms f+b at N = 1024); it still recomputes
+// zl and, piece by piece, A and B (dA, dB need them). Its LN_out backward reads X from
+// saved and writes dX into x's buffer (the same arithmetic out of place): the same bits
+// as the recompute. Only where X is at most TM_SAVE_X_MAX (sizes alone, so the plan
+// and both passes agree): saved grows by one z-sized copy at c = c_z per module.
 #include "cu_ops.h"
 #include "cu_trimul.cuh"
 #include "cu_small.cuh"
+#include "cu_env.cuh"
+#include "cuda_backend.h"
 
 typedef struct { void *zl, *x, *p[5], *dzl; size_t region_bytes; int cc; } tm_ws;
+
+// Largest X kept in saved: 7 GiB (N = 5418 at c = 128 bf16). A Pairformer block keeps
+// both modules' X: 2 z-sized copies more at c = c_z. Its f+b plan (bench/mem_plan.cu,
+// AF3) is 15.45 z-sized copies up to N ~ 5800 (123.5 GiB there, the most of any N; 13.32
+// from there to 6144: 119.9 GiB), 17.45 with X kept: under 7 GiB of X, under 122.2 GiB,
+// so no size plans more than without X (an 8 GiB cap would plan 139.5 at N = 5792).
+#define TM_SAVE_X_MAX ((size_t)7 << 30)
+
+// PF_TRIMUL_SAVE_X: process-wide (as PF_TM_LN_CM), read at the first use, -1 until then;
+// pf_cuda_set_trimul_save_x (tests). A backend's plan and its passes must see one value.
+static int tm_save_x = -1;
+static int64_t tm_save_x_runs;  // backwards that took X from saved (tests: the path was taken)
+static int tm_save_x_on(void) {
+    if (tm_save_x < 0)
+        tm_save_x = cu_env_flag("PF_TRIMUL_SAVE_X", 0, "saved holds z alone, the backward recomputes X: the default",
+                                "saved holds z and X, the backward skips the contraction");
+    return tm_save_x;
+}
+extern "C" void pf_cuda_set_trimul_save_x(pf_backend *be, int on) {
+    (void)be;
+    tm_save_x = on == 0 || on == 1 ? on : -1;  // else: PF_TRIMUL_SAVE_X / the default again
+}
+extern "C" int64_t pf_cuda_trimul_save_x_runs(pf_backend *be) {
+    (void)be;
+    return tm_save_x_runs;
+}
+
+// Bytes of X (N*N, c) when saved keeps it (PF_TRIMUL_SAVE_X), else 0.
+static size_t tm_saved_x_bytes(const cu_impl *c, const pf_trimul_dims *d) {
+    size_t xb = (size_t)(d->N * d->N * d->c) * cu_esz(c);
+    return tm_save_x_on() && xb <= TM_SAVE_X_MAX ? xb : 0;
+}
+
+// saved: z (N*N, c_z) | X (in x's layout; PF_TRIMUL_SAVE_X, else absent: NULL).
+static size_t tm_saved_layout(const cu_impl *c, const pf_trimul_dims *d, const void *saved, void **X) {
+    cu_carver cv = {(char *)saved, 0};
+    cu_carve(&cv, (size_t)(d->N * d->N * d->c_z) * cu_esz(c));
+    size_t xb = tm_saved_x_bytes(c, d);
+    void *x = xb ? cu_carve(&cv, xb) : NULL;
+    if (X) *X = saved ? x : NULL;
+    return xb ? cv.off : (size_t)(d->N * d->N * d->c_z) * cu_esz(c);
+}
 
 // Bytes per position of the output part's row pieces: forward xl (c), gate (c_z);
 // backward xl, dxl (c), y, gate (c_z).
@@ -79,18 +132,20 @@ static void tm_contract(cu_impl *c, const pf_trimul_dims *d, int C, const void *
 // x (N*N, c) from zl, over pieces of cc channels: A in p[0], B in p[1] (the last
 // piece's stay there), the sides' scratch in p[2..3], the products in p[4]
 // (cu_tm_cm: X (c, N*N) instead, each piece's products written into its channels).
-static void tm_x(cu_impl *c, const pf_trimul_dims *d, const pf_trimul_p *p, const tm_ws *w, const void *mask) {
+// x: w->x, or saved's X (PF_TRIMUL_SAVE_X).
+static void tm_x(cu_impl *c, const pf_trimul_dims *d, const pf_trimul_p *p, const tm_ws *w, const void *mask,
+                 void *x) {
     size_t es = cu_esz(c);
     int64_t NN = d->N * d->N;
     for (int c0 = 0; c0 < d->c; c0 += w->cc) {
         int n = d->c - c0 < w->cc ? d->c - c0 : w->cc;
         tm_sides(c, d, p, c0, n, w->zl, mask, w->p[2], w->p[0], w->p[1]);
         if (cu_tm_cm(c)) {
-            tm_contract(c, d, n, w->p[0], w->p[1], (char *)w->x + (size_t)(c0 * NN) * es);  // X's channels c0..
+            tm_contract(c, d, n, w->p[0], w->p[1], (char *)x + (size_t)(c0 * NN) * es);  // X's channels c0..
             continue;
         }
         tm_contract(c, d, n, w->p[0], w->p[1], w->p[4]);
-        cu_tm_transpose(c, w->p[4], (char *)w->x + (size_t)c0 * es, NN, n, 0, d->c);  // columns c0.. of x
+        cu_tm_transpose(c, w->p[4], (char *)x + (size_t)c0 * es, NN, n, 0, d->c);  // columns c0.. of x
     }
 }
 
@@ -99,7 +154,7 @@ pf_mem cu_trimul_mem(pf_backend *be, const pf_trimul_dims *d) {
     pf_mem m;
     m.ws_fwd = tm_layout(CU(be), d, NULL, &w, 0);
     m.ws = tm_layout(CU(be), d, NULL, &w, 1);
-    m.saved = (size_t)(d->N * d->N * d->c_z) * cu_esz(CU(be));  // z
+    m.saved = tm_saved_layout(CU(be), d, NULL, NULL);  // z (| X)
     return m;
 }
 
@@ -110,10 +165,13 @@ void cu_trimul_fwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p
     tm_ws w;
     tm_layout(c, d, ws, &w, 0);
     int64_t NN = d->N * d->N;
+    void *sx;  // saved's X (PF_TRIMUL_SAVE_X) or NULL
+    tm_saved_layout(c, d, saved, &sx);
+    void *x = sx ? sx : w.x;
     int copied = cu_ln_fwd_save(c, NN, d->c_z, &p->ln_in, z, w.zl, saved);  // PF_LN_SAVE
     if (!copied) cu_ln_fwd(c, NN, d->c_z, &p->ln_in, z, w.zl);
-    tm_x(c, d, p, &w, mask);
-    cu_tm_out_fwd(c, NN, d->c, d->c_z, p, w.x, cu_tm_cm(c) ? NN : 0, w.zl, w.p[0], w.region_bytes, out);
+    tm_x(c, d, p, &w, mask, x);
+    cu_tm_out_fwd(c, NN, d->c, d->c_z, p, x, cu_tm_cm(c) ? NN : 0, w.zl, w.p[0], w.region_bytes, out);
     if (saved && !copied) cu_copy_act(c, saved, z, NN * d->c_z);
 }
 
@@ -158,14 +216,21 @@ void cu_trimul_bwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p
     size_t es = cu_esz(c);
     int64_t NN = d->N * d->N;
     const void *z = saved;
+    void *sx;  // saved's X (PF_TRIMUL_SAVE_X): no contraction here
+    tm_saved_layout(c, d, saved, &sx);
     cu_ln_fwd(c, NN, d->c_z, &p->ln_in, z, w.zl);
-    tm_x(c, d, p, &w, mask);  // dzl: written by cu_tm_out_bwd first
-    // One piece: A, B stay in p[0], p[1] when the output part fits in p[2..4].
+    if (!sx) tm_x(c, d, p, &w, mask, w.x);  // dzl: written by cu_tm_out_bwd first
+    // One piece: A, B stay in p[0], p[1] when the output part fits in p[2..4] (with X
+    // saved, made here as tm_x makes them: the output part's rows as without).
     char *rest = (char *)w.p[2];
     size_t rest_bytes = w.region_bytes - (size_t)(rest - (char *)w.p[0]);
     int keep = w.cc >= d->c && rest_bytes >= tm_row_bytes(d, es, 1) + 4 * 256;
     if (!keep) rest = (char *)w.p[0], rest_bytes = w.region_bytes;
-    cu_tm_out_bwd(c, NN, d->c, d->c_z, p, g, w.x, cu_tm_cm(c) ? NN : 0, w.zl, w.dzl, rest, rest_bytes, d_out);
+    if (sx && keep) tm_sides(c, d, p, 0, d->c, w.zl, mask, w.p[2], w.p[0], w.p[1]);
+    tm_save_x_runs += sx != NULL;
+    // dx into x's buffer: from X there (in place) or from saved's X
+    cu_tm_out_bwd(c, NN, d->c, d->c_z, p, g, sx ? sx : w.x, w.x, cu_tm_cm(c) ? NN : 0, w.zl, w.dzl, rest, rest_bytes,
+                  d_out);
     for (int c0 = 0; c0 < d->c; c0 += w.cc)
         tm_piece_bwd(c, d, p, g, &w, mask, c0, d->c - c0 < w.cc ? d->c - c0 : w.cc, keep);
     cu_ln_bwd(c, NN, d->c_z, &p->ln_in, &g->ln_in, z, w.dzl, d_z);

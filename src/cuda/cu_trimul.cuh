@@ -57,10 +57,11 @@ static inline int cu_tm_cm(const cu_impl *c) { return c->trimul_fused == 3; }
 // LayerNorm over positions [0, n) of a channel-major X (C, ld) (cu_trimul_ln.cu):
 // y (n, C) position-major = LN(x) without the transpose (PF_TRIMUL_FUSED=3).
 void cu_tm_ln_cm_fwd(cu_impl *c, int64_t n, int C, const pf_layernorm_p *p, const void *X, int64_t ld, void *y);
-// Its backward from dy (n, C): X <- dx in place, channel-major (the layout dA, dB
-// take); g (may be NULL) += the parameter gradients (fixed order).
-void cu_tm_ln_cm_bwd_set(cu_impl *c, int64_t n, int C, const pf_layernorm_p *p, pf_layernorm_p *g, void *X,
-                         int64_t ld, const void *dy);
+// Its backward from dy (n, C): dX <- dx, channel-major (C, ld) as X (the layout dA, dB
+// take; dX may be X: in place, the same bits); g (may be NULL) += the parameter
+// gradients (fixed order).
+void cu_tm_ln_cm_bwd_set(cu_impl *c, int64_t n, int C, const pf_layernorm_p *p, pf_layernorm_p *g, const void *X,
+                         void *dX, int64_t ld, const void *dy);
 
 // The output part, out = sigmoid(Linear_g(zl)) * Linear_z(LN_out(x)), over M
 // positions (zl and out (M, c_z)) in pieces of positions carved from [region,
@@ -71,11 +72,11 @@ void cu_tm_ln_cm_bwd_set(cu_impl *c, int64_t n, int C, const pf_layernorm_p *p, 
 size_t cu_tm_out_row_bytes(int c, int c_z, size_t es, int bwd);
 void cu_tm_out_fwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, const void *x, int64_t ldx,
                    const void *zl, void *region, size_t bytes, pf_act *out);
-// Its backward: x <- dx (the gradient before LN_out, in place, in x's layout), dzl =
-// the gate projection's part (written: its first term), and the gradients of
-// LN_out, Linear_z, Linear_g accumulated.
-void cu_tm_out_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, pf_trimul_p *g, void *x,
-                   int64_t ldx, const void *zl, void *dzl, void *region, size_t bytes, const pf_act *d_out);
+// Its backward: dx (the gradient before LN_out, in x's layout; dx may be x: in place,
+// the same bits) written, dzl = the gate projection's part (written: its first term),
+// and the gradients of LN_out, Linear_z, Linear_g accumulated.
+void cu_tm_out_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, pf_trimul_p *g, const void *x,
+                   void *dx, int64_t ldx, const void *zl, void *dzl, void *region, size_t bytes, const pf_act *d_out);
 
 // PF_TRIMUL_OUT=1 or 2 (cu_trimul_outk.cu: k_tm_out2, k_tm_out3; default 0): the output
 // part's two projections and its gate as one tensor-core kernel over M positions, xl

@@ -202,13 +202,14 @@ __global__ void __launch_bounds__(TL_THREADS)
     tl_copy_rows(o, y + p0 * C, np * C, yvec, false);
 }
 
-// X (C, ld) <- dx over positions [0, n) from dy (n, C) (the gradient of LN(X)); part
+// dX (C, ld) <- dx over positions [0, n) from dy (n, C) (the gradient of LN(X)); dX may
+// be X (in place: a tile is read whole before its dx is stored); part
 // (gridDim.x, 2, C): the block's sums of dy * xhat and dy over its tiles (a contiguous
 // range, so the order is fixed). k_ln_bwd's arithmetic, term for term.
 template <typename T, int CPL>
 __global__ void __launch_bounds__(TL_THREADS)
-    k_tm_ln_cm_bwd(int64_t n, int C, int P, const float *w, T *X, int64_t ldx, const T *dy, float *part, bool xvec,
-                   bool dvec) {
+    k_tm_ln_cm_bwd(int64_t n, int C, int P, const float *w, const T *X, T *dX, int64_t ldx, const T *dy, float *part,
+                   bool xvec, bool dvec) {
     extern __shared__ __align__(16) unsigned char tl_sm[];
     T *s = reinterpret_cast<T *>(tl_sm), *o = tl_rows_of(s, C, P);  // (C, S), (P, C)
     const int lane = threadIdx.x & 31, wid = threadIdx.x >> 5, S = tl_stride<T>(P);
@@ -258,7 +259,7 @@ __global__ void __launch_bounds__(TL_THREADS)
             }
         }
         __syncthreads();
-        tl_store_cm(s, X, ldx, p0, np, P, C, xvec);
+        tl_store_cm(s, dX, ldx, p0, np, P, C, xvec);
         __syncthreads();
     }
     float *red = reinterpret_cast<float *>(tl_sm);  // (TL_WARPS, 2, 32 CPL): the tiles are done
@@ -385,8 +386,8 @@ __device__ __forceinline__ void tl_bwd_two(T *s, const T *o, int S, int C, int l
 #define TL_BWD2_MINB 4
 template <typename T, int CPL, int CC, int PP>
 __global__ void __launch_bounds__(TL_THREADS, sizeof(T) == 2 && CC && CPL <= 4 ? TL_BWD2_MINB : 1)
-    k_tm_ln_cm_bwd2(int64_t n, int C_, int P_, const float *w, T *X, int64_t ldx, const T *dy, float *part,
-                    bool xvec, bool dvec) {
+    k_tm_ln_cm_bwd2(int64_t n, int C_, int P_, const float *w, const T *X, T *dX, int64_t ldx, const T *dy,
+                    float *part, bool xvec, bool dvec) {
     extern __shared__ __align__(16) unsigned char tl_sm[];
     const int C = CC ? CC : C_, P = PP ? PP : P_;
     T *s = reinterpret_cast<T *>(tl_sm), *o = tl_rows_of(s, C, P);  // (C, S), (P, C)
@@ -421,8 +422,8 @@ __global__ void __launch_bounds__(TL_THREADS, sizeof(T) == 2 && CC && CPL <= 4 ?
         }
         __syncthreads();
         if (t + 1 < t1 && fast(t + 1)) tl_cp_rows(dy + (p0 + P) * C, o, P * C);
-        if (xvec && np == P) tl_store_cm_full(s, X, ldx, p0, P, C);
-        else tl_store_cm(s, X, ldx, p0, np, P, C, xvec);
+        if (xvec && np == P) tl_store_cm_full(s, dX, ldx, p0, P, C);
+        else tl_store_cm(s, dX, ldx, p0, np, P, C, xvec);
         __syncthreads();
     }
     float *red = reinterpret_cast<float *>(tl_sm);  // (TL_WARPS, 2, 32 CPL): the tiles are done
@@ -469,6 +470,8 @@ static int tl_positions(int C) {
     return tl_positions_c<T>(C);
 }
 static bool tl_vec_cm(const void *X, int64_t ldx) { return ldx % 8 == 0 && ((uintptr_t)X & 15) == 0; }
+// The backward's X and dX (the same buffer in place) both allow 16-byte runs.
+static bool tl_vec_cm2(const void *X, const void *dX, int64_t ldx) { return tl_vec_cm(X, ldx) && tl_vec_cm(dX, ldx); }
 static bool tl_vec_rows(const void *y, int C) { return C % 8 == 0 && ((uintptr_t)y & 15) == 0; }
 
 // PF_TM_LN_CM, mode 3's LN_out kernels: 1, k_tm_ln_cm_fwd with C at run time and
@@ -520,19 +523,19 @@ static int tl_wave(cu_impl *c, const void *k, size_t sm, int64_t tiles) {
 // k_tm_ln_cm_bwd2 with C = 32 CPL and P constants where they are the host's choice for T
 // (FULL), else both at run time.
 template <typename T, int CPL, bool FULL>
-static void tl_launch_bwd2(cu_impl *c, int64_t n, int C, int P, size_t sm, const float *w, void *X, int64_t ldx,
-                           const void *dy, float *part, int nb) {
+static void tl_launch_bwd2(cu_impl *c, int64_t n, int C, int P, size_t sm, const float *w, const void *X, void *dX,
+                           int64_t ldx, const void *dy, float *part, int nb) {
     constexpr int CC = FULL ? 32 * CPL : 0;
     constexpr int PP = FULL ? tl_positions_c<T>(32 * CPL) : 0;
-    k_tm_ln_cm_bwd2<T, CPL, CC, PP><<<nb, TL_THREADS, sm, c->stream>>>(n, C, P, w, (T *)X, ldx, (const T *)dy, part,
-                                                                      tl_vec_cm(X, ldx), tl_vec_rows(dy, C));
+    k_tm_ln_cm_bwd2<T, CPL, CC, PP><<<nb, TL_THREADS, sm, c->stream>>>(
+        n, C, P, w, (const T *)X, (T *)dX, ldx, (const T *)dy, part, tl_vec_cm2(X, dX, ldx), tl_vec_rows(dy, C));
     CU_LAUNCHED();
     tl_cm2_runs++;
 }
 
 template <int CPL>
-static void tl_launch_bwd(cu_impl *c, int64_t n, int C, const pf_layernorm_p *p, pf_layernorm_p *g, void *X,
-                          int64_t ldx, const void *dy) {
+static void tl_launch_bwd(cu_impl *c, int64_t n, int C, const pf_layernorm_p *p, pf_layernorm_p *g, const void *X,
+                          void *dX, int64_t ldx, const void *dy) {
     size_t mark = cu_pool_mark(c);
     const int v2 = tl_cm_env() == 2, full = C == 32 * CPL;
     CU_DISPATCH(c, T, {
@@ -545,11 +548,12 @@ static void tl_launch_bwd(cu_impl *c, int64_t n, int C, const pf_layernorm_p *p,
         int nb = tl_wave(c, (const void *)k_tm_ln_cm_bwd<T, CPL>, sm, tiles);
         float *part = (float *)cu_pool_get(c, sizeof(float) * (size_t)nb * 2 * C);
         if (!v2) {
-            k_tm_ln_cm_bwd<T, CPL><<<nb, TL_THREADS, sm, c->stream>>>(
-                n, C, P, p->w, (T *)X, ldx, (const T *)dy, part, tl_vec_cm(X, ldx), tl_vec_rows(dy, C));
+            k_tm_ln_cm_bwd<T, CPL><<<nb, TL_THREADS, sm, c->stream>>>(n, C, P, p->w, (const T *)X, (T *)dX, ldx,
+                                                                     (const T *)dy, part, tl_vec_cm2(X, dX, ldx),
+                                                                     tl_vec_rows(dy, C));
             CU_LAUNCHED();
-        } else if (full) tl_launch_bwd2<T, CPL, true>(c, n, C, P, sm, p->w, X, ldx, dy, part, nb);
-        else tl_launch_bwd2<T, CPL, false>(c, n, C, P, sm, p->w, X, ldx, dy, part, nb);
+        } else if (full) tl_launch_bwd2<T, CPL, true>(c, n, C, P, sm, p->w, X, dX, ldx, dy, part, nb);
+        else tl_launch_bwd2<T, CPL, false>(c, n, C, P, sm, p->w, X, dX, ldx, dy, part, nb);
         if (g) {
             k_tm_ln_parts<<<2 * C, 128, 0, c->stream>>>(nb, C, part, g->w, g->b);
             CU_LAUNCHED();
@@ -573,10 +577,10 @@ void cu_tm_ln_cm_fwd(cu_impl *c, int64_t n, int C, const pf_layernorm_p *p, cons
     if (n <= 0) return;
     TL_SWITCH(C, tl_launch_fwd, c, n, C, p, X, ldx, y);
 }
-void cu_tm_ln_cm_bwd_set(cu_impl *c, int64_t n, int C, const pf_layernorm_p *p, pf_layernorm_p *g, void *X,
-                         int64_t ldx, const void *dy) {
+void cu_tm_ln_cm_bwd_set(cu_impl *c, int64_t n, int C, const pf_layernorm_p *p, pf_layernorm_p *g, const void *X,
+                         void *dX, int64_t ldx, const void *dy) {
     if (n <= 0) return;
-    TL_SWITCH(C, tl_launch_bwd, c, n, C, p, g, X, ldx, dy);
+    TL_SWITCH(C, tl_launch_bwd, c, n, C, p, g, X, dX, ldx, dy);
 }
 
 extern "C" int64_t pf_cuda_trimul_cm_runs(pf_backend *be) {

@@ -50,8 +50,8 @@ static void linear_bwd_set(cu_impl *c, int64_t M, int in, int out, const pf_line
     cu_gemm(c, 0, 0, M, in, out, 1.f, dy, CU_ACT, out, w, CU_ACT, in, 0.f, dx, CU_ACT, in, 1, 0, 0, 0, NULL);
 }
 
-void cu_tm_out_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, pf_trimul_p *g, void *x,
-                   int64_t ldx, const void *zl, void *dzl, void *region, size_t bytes, const pf_act *d_out) {
+void cu_tm_out_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, pf_trimul_p *g, const void *x,
+                   void *dx, int64_t ldx, const void *zl, void *dzl, void *region, size_t bytes, const pf_act *d_out) {
     size_t es = cu_esz(c);
     int64_t R = out_rows(bytes, cu_tm_out_row_bytes(cx, cz, es, 1), 4, M);
     cu_carver cv = {(char *)region, 0};
@@ -59,7 +59,9 @@ void cu_tm_out_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, 
     void *y = cu_carve(&cv, (size_t)(R * cz) * es), *gate = cu_carve(&cv, (size_t)(R * cz) * es);
     for (int64_t r0 = 0; r0 < M; r0 += R) {
         int64_t n = M - r0 < R ? M - r0 : R;
-        char *xp = (char *)x + (size_t)(ldx ? r0 : r0 * cx) * es;        // (n, c) or (c, ldx)
+        size_t xo = (size_t)(ldx ? r0 : r0 * cx) * es;                   // (n, c) or (c, ldx)
+        const char *xp = (const char *)x + xo;
+        char *dxp = (char *)dx + xo;
         const char *zp = (const char *)zl + (size_t)(r0 * cz) * es;      // (n, c_z)
         char *dzp = (char *)dzl + (size_t)(r0 * cz) * es;
         const char *dop = (const char *)d_out + (size_t)(r0 * cz) * es;  // (n, c_z)
@@ -72,7 +74,7 @@ void cu_tm_out_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, 
         }
         linear_bwd_set(c, n, cz, cz, &p->g, &g->g, zp, y, dzp);
         linear_bwd_set(c, n, cx, cz, &p->z, &g->z, xl, gate, dxl);  // d xl
-        if (ldx) cu_tm_ln_cm_bwd_set(c, n, cx, &p->ln_out, &g->ln_out, xp, ldx, dxl);  // dx, over X
-        else cu_ln_bwd_set(c, n, cx, &p->ln_out, &g->ln_out, xp, dxl, xp);        // dx, over x
+        if (ldx) cu_tm_ln_cm_bwd_set(c, n, cx, &p->ln_out, &g->ln_out, xp, dxp, ldx, dxl);  // dX
+        else cu_ln_bwd_set(c, n, cx, &p->ln_out, &g->ln_out, xp, dxl, dxp);              // dx
     }
 }

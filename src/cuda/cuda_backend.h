@@ -94,6 +94,15 @@ int64_t pf_cuda_dw_acc_runs(pf_backend *be);
 void pf_cuda_set_trimul_fused(pf_backend *be, int mode);
 // Launches of that kernel so far (tests check which path ran).
 int64_t pf_cuda_trimul_fused_runs(pf_backend *be);
+// PF_TRIMUL_SAVE_X (cu_trimul.cu): 1, the training forward keeps the contraction X in
+// saved next to z (saved grows by N*N*c elements where X is at most 7 GiB; larger X stays
+// recomputed) and the backward skips the contraction's recompute: the same bits; 0 or
+// unset, saved holds z alone (the default until measured). Process-wide; other values
+// restore the environment's setting. Plan (trimul_mem) after setting it: saved's size
+// follows it.
+void pf_cuda_set_trimul_save_x(pf_backend *be, int on);
+// Backwards that took X from saved so far (tests check which path ran).
+int64_t pf_cuda_trimul_save_x_runs(pf_backend *be);
 // That kernel's form (cu_trimul_side.cu): 2 k_tm_sides2 (transposed tiles, persistent
 // blocks; the default since session 11), 1 k_tm_sides (the same bits), 3 the forward's
 // sides by k_tm_sides_wg (Hopper wgmma, sm_90 and c_z <= 128; not the same bits; form 2

@@ -961,6 +961,23 @@ static void test_trimul_mem(void) {
     tl_check(m.ws <= 3 * zb + ((size_t)8 << 30), lb, "ws %.1f GiB > 3 z copies (%.1f GiB) + 8 GiB of pieces",
              (double)m.ws / (1 << 30), 3.0 * (double)zb / (1 << 30));
     tl_check(m.ws_fwd <= m.ws, lb, "ws_fwd %zu > ws %zu", m.ws_fwd, m.ws);
+    // PF_TRIMUL_SAVE_X: X (9 GiB here in bf16) over the 7 GiB cap stays recomputed; at
+    // N = 2048 saved is z | X (1 GiB each in bf16, 2 in fp32), the workspace unchanged
+    pf_cuda_set_trimul_save_x(H_gpu, 1);
+    pf_mem mx = H_gpu->trimul_mem(H_gpu, &d);
+    tl_check(mx.saved == zb && mx.ws == m.ws, lb, "save_x: saved %zu ws %zu, want z alone (%zu) and ws %zu", mx.saved,
+             mx.ws, zb, m.ws);
+    pf_trimul_dims d2 = {2048, 128, 128, 1};
+    pf_cuda_set_trimul_save_x(H_gpu, 0);
+    pf_mem m2 = H_gpu->trimul_mem(H_gpu, &d2);
+    pf_cuda_set_trimul_save_x(H_gpu, 1);
+    pf_mem m2x = H_gpu->trimul_mem(H_gpu, &d2);
+    size_t zb2 = (size_t)(d2.N * d2.N * d2.c_z) * (size_t)H_gpu->act_bytes;
+    size_t xb2 = (size_t)(d2.N * d2.N * d2.c) * (size_t)H_gpu->act_bytes;
+    tl_check(m2x.saved == zb2 + xb2 && m2x.ws == m2.ws && m2.saved == zb2, lb,
+             "save_x N2048: saved %zu (off %zu), want z | X (%zu); ws %zu (off %zu)", m2x.saved, m2.saved, zb2 + xb2,
+             m2x.ws, m2.ws);
+    pf_cuda_set_trimul_save_x(H_gpu, -1);  // PF_TRIMUL_SAVE_X / the default again
 }
 
 // Memory plan of the sharded entries on rank 0 of 2 at N = 6144 (no run): trimul_dap
@@ -1020,6 +1037,42 @@ static void h_trimul_params(pf_trimul_p *P, pf_trimul_p *G, pf_trimul_p *Pd, pf_
     h_linear(&P->g, &G->g, &Pd->g, &Gd->g, c_z, c_z, bias, 6, "g");
     h_layernorm(&P->ln_out, &G->ln_out, &Pd->ln_out, &Gd->ln_out, c, 7, "ln_out");
     h_linear(&P->z, &G->z, &Pd->z, &Gd->z, c_z, c, bias, 8, "z");
+}
+
+// PF_TRIMUL_SAVE_X (pf_cuda_set_trimul_save_x): the forward keeps X in saved, the
+// backward skips the contraction. The same arithmetic on the same values, so against
+// the path that recomputes X (off): the output, dz and every parameter gradient the
+// same bits, whole (k = 0) and in pieces of channels and rows (k = 1 the smallest, 2
+// about a third), each on exactly its planned saved and ws; saved z alone off, z | X on.
+static void trimul_save_x_bits(const char *label, int k, const pf_trimul_dims *d, const pf_trimul_p *Pd,
+                               pf_trimul_p *Gd, const hbuf *z, const void *mask, const hbuf *dout) {
+    char lk[300];
+    snprintf(lk, sizeof lk, "%s on vs off%s", label, k == 0 ? "" : k == 1 ? " in smallest pieces" : " in pieces");
+    int64_t nz = d->N * d->N * d->c_z, runs0 = pf_cuda_trimul_save_x_runs(H_gpu);
+    size_t zb = (size_t)nz * (size_t)H_gpu->act_bytes, xb = (size_t)(d->N * d->N * d->c) * (size_t)H_gpu->act_bytes;
+    real *out[2], *dz[2];
+    for (int v = 0; v < 2; v++) {
+        pf_cuda_set_trimul_save_x(H_gpu, v);
+        pf_cuda_set_chunk_bytes(H_gpu, 0);
+        inference_pieces(k, H_gpu->trimul_mem(H_gpu, d));  // the pieces of trimul_pieces
+        pf_mem m = H_gpu->trimul_mem(H_gpu, d);
+        size_t want = v ? ((zb + 255) & ~(size_t)255) + ((xb + 255) & ~(size_t)255) : zb;
+        tl_check(m.saved == want, lk, "save_x %d: saved %zu bytes, want %zu", v, m.saved, want);
+        void *gs = h_gpu_raw(m.saved), *gw = h_gpu_raw(m.ws);
+        hbuf o = h_poison(nz), g = h_rand(nz, 0.1, 12);  // g_in(nz, 12)'s start
+        H_gpu->trimul_fwd(H_gpu, d, Pd, z->d, mask, o.d, gs, gw);
+        h_reset_grads();
+        H_gpu->trimul_bwd(H_gpu, d, Pd, Gd, mask, gs, dout->d, g.d, gw);
+        out[v] = h_download(&o);
+        dz[v] = h_download(&g);
+        if (v == 0) h_snapshot_grads();
+    }
+    h_check_same_bits(lk);
+    tl_check(!memcmp(out[0], out[1], sizeof(real) * (size_t)nz), lk, "output not the same bits");
+    tl_check(!memcmp(dz[0], dz[1], sizeof(real) * (size_t)nz), lk, "dz not the same bits");
+    int64_t runs = pf_cuda_trimul_save_x_runs(H_gpu) - runs0;
+    tl_check(runs == 1, lk, "the backward took X from saved %lld times, expected once", (long long)runs);
+    pf_cuda_set_chunk_bytes(H_gpu, 0);
 }
 
 // fused (pf_cuda_set_trimul_fused): 1, the sides as one kernel (cu_trimul_side.cu) where
@@ -1091,6 +1144,51 @@ static void test_trimul_path(int64_t N, int c_z, int c, int incoming, int bias, 
 // The default path (mode 3, LN_out variant 2)
 static void test_trimul(int64_t N, int c_z, int c, int incoming, int bias, int use_mask) {
     test_trimul_path(N, c_z, c, incoming, bias, use_mask, 4);
+}
+
+// PF_TRIMUL_SAVE_X=1 in mode `fused` (test_trimul_path's): the whole module against the
+// CPU reference with X kept in saved (forward whole and in pieces, backward whole and in
+// pieces, the sharded entry: it keeps z alone), the path checked to have run; then bit
+// for bit against the path that recomputes X (trimul_save_x_bits) whole and in pieces.
+static void test_trimul_save_x(int64_t N, int c_z, int c, int incoming, int bias, int use_mask, int fused) {
+    if (!shard_case()) return;
+    int64_t runs0 = pf_cuda_trimul_save_x_runs(H_gpu);
+    pf_cuda_set_trimul_save_x(H_gpu, 1);
+    shard_hold = 1;
+    test_trimul_path(N, c_z, c, incoming, bias, use_mask, fused);
+    shard_hold = 0;
+    char label[256];
+    snprintf(label, sizeof label, "%s trimul save_x %s N%lld c_z%d c%d bias %d mask %d mode %d", H_gpu->name,
+             incoming ? "in" : "out", (long long)N, c_z, c, bias, use_mask, fused);
+    int64_t runs = pf_cuda_trimul_save_x_runs(H_gpu) - runs0;
+    tl_check(runs >= 3, label, "the backward took X from saved %lld times, expected 3 or more", (long long)runs);
+    h_params_reset();
+    pf_trimul_dims d = {N, c_z, c, incoming};
+    pf_trimul_p P, G, Pd, Gd;
+    h_trimul_params(&P, &G, &Pd, &Gd, c_z, c, bias);
+    int64_t nz = N * N * c_z;
+    hbuf z = h_rand(nz, 1, 9), mk = h_mask(N * N, 0, 0.3, 10), dout = h_rand(nz, 1, 11);
+    int ln_was = pf_cuda_set_tm_ln_cm(H_gpu, fused == 4 ? 2 : 1);
+    pf_cuda_set_trimul_fused(H_gpu, fused >= 3 ? 3 : fused);
+    for (int k = 0; k < 3; k++) trimul_save_x_bits(label, k, &d, &Pd, &Gd, &z, use_mask ? mk.d : NULL, &dout);
+    pf_cuda_set_trimul_fused(H_gpu, -1);  // the defaults again
+    pf_cuda_set_tm_ln_cm(H_gpu, ln_was);
+    pf_cuda_set_trimul_save_x(H_gpu, -1);
+    finish(label);
+}
+// Its cases (test_cuda --only trimul_save_x; also in the trimul group): outgoing and
+// incoming, mode 4 (the default: X channel-major), 1 and 0 (x (N*N, c)), c > c_z.
+static void cuda_trimul_save_x(void) {
+    test_trimul_save_x(9, 10, 16, 0, 1, 1, 4);
+    test_trimul_save_x(7, 8, 16, 1, 1, 0, 4);
+    test_trimul_save_x(12, 8, 24, 1, 1, 1, 4);
+    test_trimul_save_x(16, 16, 32, 0, 1, 1, 4);
+    test_trimul_save_x(12, 8, 24, 1, 1, 1, 0);
+    test_trimul_save_x(9, 10, 16, 0, 1, 1, 1);
+    test_trimul_save_x(8, 16, 16, 1, 0, 1, 1);
+    if (quick) return;
+    test_trimul_save_x(33, 128, 128, 0, 1, 1, 4);
+    test_trimul_save_x(40, 128, 128, 1, 0, 0, 4);
 }
 
 // PF_TRIMUL_SIDES (pf_cuda_set_trimul_sides): k_tm_sides2 against k_tm_sides bit for bit:
@@ -1898,6 +1996,8 @@ void cuda_trimul(void) {
     test_trimul_path(8, 16, 16, 0, 0, 1, 4);
     test_trimul_path(16, 16, 32, 0, 1, 1, 4);
     test_trimul_path(8, 8, 128, 1, 1, 1, 4);
+    // PF_TRIMUL_SAVE_X: X kept in saved, against the CPU and bit for bit against the recompute
+    cuda_trimul_save_x();
     // k_tm_sides2 (PF_TRIMUL_SIDES=2) against k_tm_sides bit for bit: 16-, 32- and
     // 64-channel tiles, depths 16 (c_z 8 padded), 32, 128 and 256, N*N not a multiple of
     // 8 (scalar stores) nor of the 128-position block; blocks > 0: each persistent block
@@ -2110,6 +2210,7 @@ static void run_mode(int bf16) {
         if (!strcmp(only, "model")) cuda_model(), found = 1;
         if (!strcmp(only, "core")) cuda_core(), found = 1;
         if (!strcmp(only, "blocksmall")) cuda_blocksmall(quick), found = 1;
+        if (!strcmp(only, "trimul_save_x")) cuda_trimul_save_x(), found = 1;
         for (int k = 0; k < N_ATTN_PARTS; k++) {
             char part[16];
             snprintf(part, sizeof part, "attn.%d", k + 1);
@@ -2118,7 +2219,7 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure, heads, model, core, blocksmall, attn.1 .. attn.%d or an ops.def name)", only,
+        tl_check(found, "--only", "no tests named %s (structure, heads, model, core, blocksmall, trimul_save_x, attn.1 .. attn.%d or an ops.def name)", only,
                  N_ATTN_PARTS);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;
