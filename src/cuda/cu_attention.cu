@@ -73,13 +73,28 @@ static int attn_end_t(const pf_attn_dims *d) {
     return g_end_t && d->transpose && d->bias == PF_BIAS_SELF && d->B == d->L && (g_end_t == 1 || d->L >= END_T_MIN_L);
 }
 
-// dst rows r0 .. r0 + n of the transpose of a square (L, L) tensor of w units per position:
-// dst[r][l] = src[l][r]. Writes in order; each position's units are read together.
+// dst rows r0 + blockIdx.y of the transpose of a square (L, L) tensor of w units per
+// position: dst[r][l] = src[l][r]. Writes in order; each position's units are read together
+// (a row of dst per blockIdx.y: 32-bit index arithmetic within it).
 template <typename U>
-__global__ void k_end_t_rows(const U *src, U *dst, int64_t L, int64_t r0, int64_t n, int64_t w) {
-    GRID_STRIDE(i, n * L * w) {
-        int64_t u = i % w, pos = i / w, l = pos % L, r = r0 + pos / L;
-        dst[(r * L + l) * w + u] = src[(l * L + r) * w + u];
+__global__ void k_end_t_rows(const U *src, U *dst, int64_t L, int64_t r0, unsigned w) {
+    int64_t r = r0 + blockIdx.y;
+    unsigned n_row = (unsigned)L * w;  // units in one row of dst
+    U *dr = dst + (size_t)r * n_row;
+    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n_row; i += gridDim.x * blockDim.x) {
+        unsigned l = i / w, u = i - l * w;
+        dr[i] = src[((size_t)l * (size_t)L + (size_t)r) * w + u];
+    }
+}
+
+template <typename U>
+static void end_t_launch(cu_impl *c, const void *src, void *dst, int64_t L, int64_t r0, int64_t n, size_t row) {
+    unsigned w = (unsigned)(row / sizeof(U));
+    if ((double)L * w >= 4294967296.0) pf_die("attn end_t: a row of %lld positions of %zu bytes", (long long)L, row);
+    for (int64_t y0 = 0; y0 < n; y0 += 65535) {  // gridDim.y's limit
+        dim3 grid(cu_blocks(L * w, 256), (unsigned)PF_MIN(n - y0, (int64_t)65535));
+        k_end_t_rows<U><<<grid, 256, 0, c->stream>>>((const U *)src, (U *)dst, L, r0 + y0, w);
+        CU_LAUNCHED();
     }
 }
 
@@ -88,17 +103,9 @@ __global__ void k_end_t_rows(const U *src, U *dst, int64_t L, int64_t r0, int64_
 static void end_t_rows(cu_impl *c, const void *src, void *dst, int64_t L, int64_t r0, int64_t n, int ch) {
     size_t row = (size_t)ch * cu_esz(c);
     uintptr_t al = (uintptr_t)src | (uintptr_t)dst;
-    int64_t cnt = n * L;
-    if (row % 16 == 0 && al % 16 == 0)
-        k_end_t_rows<uint4><<<cu_blocks(cnt * (int64_t)(row / 16), 256), 256, 0, c->stream>>>(
-            (const uint4 *)src, (uint4 *)dst, L, r0, n, (int64_t)(row / 16));
-    else if (row % 4 == 0 && al % 4 == 0)
-        k_end_t_rows<uint32_t><<<cu_blocks(cnt * (int64_t)(row / 4), 256), 256, 0, c->stream>>>(
-            (const uint32_t *)src, (uint32_t *)dst, L, r0, n, (int64_t)(row / 4));
-    else
-        k_end_t_rows<uint16_t><<<cu_blocks(cnt * (int64_t)(row / 2), 256), 256, 0, c->stream>>>(
-            (const uint16_t *)src, (uint16_t *)dst, L, r0, n, (int64_t)(row / 2));
-    CU_LAUNCHED();
+    if (row % 16 == 0 && al % 16 == 0) end_t_launch<uint4>(c, src, dst, L, r0, n, row);
+    else if (row % 4 == 0 && al % 4 == 0) end_t_launch<uint32_t>(c, src, dst, L, r0, n, row);
+    else end_t_launch<uint16_t>(c, src, dst, L, r0, n, row);
 }
 static void end_t_xpose(cu_impl *c, const pf_attn_dims *d, const void *src, void *dst, int ch) {
     end_t_rows(c, src, dst, d->L, 0, d->L, ch);
