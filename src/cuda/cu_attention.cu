@@ -8,6 +8,7 @@
 //        kept: the forward skips the core (attn_rows_fwd) and uses them.
 // ws:    zb (L*L, H): bias logits, then their gradient [bias] | biasT (H, L, L) fp32 [bias] |
 //        dzb_acc (L*L, H) fp32 [bias, backward in several row pieces] |
+//        mt (B*L), t (B*L, c_in) [the ending node on x^T, PF_ATTN_END_T] |
 //        region: one piece at a time (bias pass, forward rows, backward rows, bias backward)
 // The forward without saved (inference) needs zb | biasT | region of the forward (ws_fwd).
 // What the backward can recompute is not saved: the gate, q, k, v (GEMMs from
@@ -24,14 +25,91 @@ typedef struct {
     float *lse;
 } attn_sv;
 typedef struct {
-    void *zb;
+    void *zb, *mt, *t;
     float *biasT, *acc;
     char *region;
     int64_t R, P, Pb;  // rows per piece, bias positions per piece (forward pass, backward pass)
 } attn_wv;
 
-// (The ending node computed as the starting node on x^T, PF_ATTN_END_T=1, gave no gain
-// beyond the run-to-run spread for one x-sized buffer more, session 13: removed in session 15.)
+// ---- the ending node as the starting node on x^T (PF_ATTN_END_T) -------------------------
+// A transposed op's core reads a row's positions B * H c_h elements apart, and in several
+// row pieces each piece gathers its columns (cu_attn_rows.cu): the ending node cost 19.89 ms
+// f+b against the starting node's 18.66 at N = 1024, 153.2 against 138.1 at 2048 (H200,
+// session 16). Here it is the starting node on x^T (as OpenFold computes it): x^T once into
+// saved (or t without saved), the mask's transpose into mt, the untransposed path on them in
+// its own row pieces (the bias from x^T, not transposed), out^T back into out; the backward
+// transposes d_out into t, each piece fills its rows of t with d_x^T once it has read its
+// rows of d_out (dx_rows), the LayerNorm's backward (and with several pieces the bias's) adds
+// to them, and t goes back into d_x. Where: PF_BIAS_SELF transposed (the ending node), whole
+// or in pieces; ws holds one more x-sized buffer and the mask's transpose. Bits: those of the
+// starting node on x^T (test_cuda compares); not those of the transposed path (the weight
+// gradients' sums over positions run in another order). Session 13 had it in one piece only
+// (20.64 -> 20.21 ms at N = 1024, slower at 512).
+// PF_ATTN_END_T: 0 or unset the transposed path (the default until measured), 1 on wherever
+// it applies, 2 on at N >= END_T_MIN_L only.
+#define END_T_MIN_L 1024
+static int g_end_t = -1;  // -1: PF_ATTN_END_T, read at the first call
+static int64_t g_end_t_runs;
+
+extern "C" void pf_cuda_set_attn_end_t(pf_backend *be, int mode) {
+    (void)be;
+    g_end_t = mode >= 0 && mode <= 2 ? mode : -1;  // else: PF_ATTN_END_T / the default again
+}
+extern "C" int64_t pf_cuda_attn_end_t_runs(pf_backend *be) {
+    (void)be;
+    return g_end_t_runs;
+}
+
+static int end_t_env(void) {
+    const char *e = getenv("PF_ATTN_END_T");
+    if (!e || !*e || !strcmp(e, "0")) return 0;
+    if (!strcmp(e, "1") || !strcmp(e, "2")) return e[0] - '0';
+    pf_die("PF_ATTN_END_T=%s: expected 0 (the ending node on the transposed layout: the default), 1 (as the "
+           "starting node on x^T) or 2 (1 at N >= %d only)", e, END_T_MIN_L);
+}
+
+static int attn_end_t(const pf_attn_dims *d) {
+    if (g_end_t < 0) g_end_t = end_t_env();
+    return g_end_t && d->transpose && d->bias == PF_BIAS_SELF && d->B == d->L && (g_end_t == 1 || d->L >= END_T_MIN_L);
+}
+
+// dst rows r0 + blockIdx.y of the transpose of a square (L, L) tensor of w units per
+// position: dst[r][l] = src[l][r]. Writes in order; each position's units are read together
+// (a row of dst per blockIdx.y: 32-bit index arithmetic within it).
+template <typename U>
+__global__ void k_end_t_rows(const U *src, U *dst, int64_t L, int64_t r0, unsigned w) {
+    int64_t r = r0 + blockIdx.y;
+    unsigned n_row = (unsigned)L * w;  // units in one row of dst
+    U *dr = dst + (size_t)r * n_row;
+    for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n_row; i += gridDim.x * blockDim.x) {
+        unsigned l = i / w, u = i - l * w;
+        dr[i] = src[((size_t)l * (size_t)L + (size_t)r) * w + u];
+    }
+}
+
+template <typename U>
+static void end_t_launch(cu_impl *c, const void *src, void *dst, int64_t L, int64_t r0, int64_t n, size_t row) {
+    unsigned w = (unsigned)(row / sizeof(U));
+    if ((double)L * w >= 4294967296.0) pf_die("attn end_t: a row of %lld positions of %zu bytes", (long long)L, row);
+    for (int64_t y0 = 0; y0 < n; y0 += 65535) {  // gridDim.y's limit
+        dim3 grid(cu_blocks(L * w, 256), (unsigned)PF_MIN(n - y0, (int64_t)65535));
+        k_end_t_rows<U><<<grid, 256, 0, c->stream>>>((const U *)src, (U *)dst, L, r0 + y0, w);
+        CU_LAUNCHED();
+    }
+}
+
+// Rows r0 .. r0 + n of dst = src^T for square (L, L, ch) act tensors (x, the mask, the
+// gradients); 16-byte moves where the rows and pointers allow. src and dst must not overlap.
+static void end_t_rows(cu_impl *c, const void *src, void *dst, int64_t L, int64_t r0, int64_t n, int ch) {
+    size_t row = (size_t)ch * cu_esz(c);
+    uintptr_t al = (uintptr_t)src | (uintptr_t)dst;
+    if (row % 16 == 0 && al % 16 == 0) end_t_launch<uint4>(c, src, dst, L, r0, n, row);
+    else if (row % 4 == 0 && al % 4 == 0) end_t_launch<uint32_t>(c, src, dst, L, r0, n, row);
+    else end_t_launch<uint16_t>(c, src, dst, L, r0, n, row);
+}
+static void end_t_xpose(cu_impl *c, const pf_attn_dims *d, const void *src, void *dst, int ch) {
+    end_t_rows(c, src, dst, d->L, 0, d->L, ch);
+}
 
 static int bias_channels(const pf_attn_dims *d) { return d->bias == PF_BIAS_PAIR ? d->c_z : d->c_in; }
 
@@ -62,7 +140,12 @@ size_t cu_attn_keep_bytes(pf_backend *be, const pf_attn_dims *d) {
 }
 
 // bwd 0: the forward's layout (zb | biasT | region); 1: the backward's.
-static size_t attn_ws_layout(cu_impl *c, const pf_attn_dims *d, void *ws, attn_wv *w, int bwd) {
+// The ending node on x^T (attn_end_t): the starting node's layout (its pieces) with mt | t.
+static size_t attn_ws_layout(cu_impl *c, const pf_attn_dims *d_in, void *ws, attn_wv *w, int bwd) {
+    pf_attn_dims dt = *d_in;
+    int end_t = attn_end_t(d_in);
+    if (end_t) dt.transpose = 0;
+    const pf_attn_dims *d = &dt;
     int64_t LL = d->L * d->L;
     int cb = bias_channels(d);
     size_t nb = d->bias ? (size_t)(LL * d->H) : 0;
@@ -74,6 +157,8 @@ static size_t attn_ws_layout(cu_impl *c, const pf_attn_dims *d, void *ws, attn_w
     w->zb = cu_carve(&cv, nb * cu_esz(c));
     w->biasT = (float *)cu_carve(&cv, nb * sizeof(float));
     w->acc = (float *)cu_carve(&cv, bwd && pieces ? nb * sizeof(float) : 0);
+    w->mt = cu_carve(&cv, end_t ? (size_t)(d->B * d->L) * cu_esz(c) : 0);
+    w->t = cu_carve(&cv, end_t ? (size_t)(d->B * d->L * d->c_in) * cu_esz(c) : 0);
     w->region = (char *)cu_carve(&cv, 0);
     size_t region = attn_rows_bytes(c, d, w->R, !bwd);
     if (d->bias) region = PF_MAX(region, attn_bias_bytes(c, w->P, cb, 1));
@@ -104,11 +189,41 @@ static int attn_make_bias(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p,
     return kept;
 }
 
+// The ending node's forward on x^T (attn_end_t): x^T into saved (t without saved), the mask's
+// into mt, the starting node's forward on them with out^T into t (into out without saved:
+// then out^T goes through t, x^T spent, back into out).
+static void attn_fwd_end_t(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x, const void *key_mask,
+                           void *out, void *saved, const attn_wv *w) {
+    pf_attn_dims dt = *d;
+    dt.transpose = 0;
+    attn_sv s;
+    memset(&s, 0, sizeof s);
+    if (saved) attn_saved_layout(c, d, saved, &s);
+    if (d->keep) attn_keep_layout(c, d, d->keep, &s);  // selective recompute: o, lse there (x^T's frame)
+    void *xt = saved ? s.x : w->t, *ot = saved ? w->t : out;  // (B*L, c_in)
+    end_t_xpose(c, d, x, xt, d->c_in);
+    if (key_mask) end_t_xpose(c, d, key_mask, w->mt, 1);
+    int xln_ready = attn_make_bias(c, &dt, p, xt, NULL, w, NULL, 1);
+    attn_rows_fwd(c, &dt, p, xt, key_mask ? w->mt : NULL, w->biasT, ot, s.o, s.lse, w->region, w->R, xln_ready);
+    if (saved) {
+        end_t_xpose(c, d, w->t, out, d->c_in);
+    } else {
+        end_t_xpose(c, d, out, w->t, d->c_in);
+        CU_CHECK(cudaMemcpyAsync(out, w->t, (size_t)(d->B * d->L * d->c_in) * cu_esz(c), cudaMemcpyDeviceToDevice,
+                                 c->stream));
+    }
+    g_end_t_runs++;
+}
+
 void cu_attn_fwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, const pf_act *x, const pf_act *z,
                  const pf_act *key_mask, pf_act *out, void *saved, void *ws) {
     cu_impl *c = CU(be);
     attn_wv w;
     attn_ws_layout(c, d, ws, &w, 0);
+    if (attn_end_t(d)) {
+        attn_fwd_end_t(c, d, p, x, key_mask, out, saved, &w);
+        return;
+    }
     attn_sv s;
     memset(&s, 0, sizeof s);
     if (saved) {  // the bias's source is copied by the bias pass, from the read it makes anyway
@@ -127,6 +242,41 @@ void cu_attn_fwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, cons
 // (one LayerNorm backward, as the whole module has always run).
 static const void *self_dzb(void *ctx) { return ctx; }
 
+// The ending node's backward on x^T (attn_fwd_end_t): d_out^T into t; each row piece fills
+// its rows of t with d_x^T (end_t_dx_rows: after its last read of d_out^T's rows, before its
+// LayerNorm's backward adds to them: the starting node's d_x contract on x^T), with several
+// pieces the bias's backward over x^T adds to t too, and t goes back into d_x.
+typedef struct {
+    cu_impl *c;
+    int64_t L;
+    int c_in;
+    const void *d_x;
+    void *t;
+} end_t_ctx;
+static void end_t_dx_rows(void *ctx, int64_t r0, int64_t n) {
+    end_t_ctx *e = (end_t_ctx *)ctx;
+    end_t_rows(e->c, e->d_x, e->t, e->L, r0, n, e->c_in);
+}
+
+static void attn_bwd_end_t(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, pf_attn_p *g, const void *key_mask,
+                           const attn_sv *s, const void *d_out, void *d_x, const attn_wv *w) {
+    pf_attn_dims dt = *d;
+    dt.transpose = 0;
+    int xln_ready = attn_make_bias(c, &dt, p, s->x, NULL, w, NULL, 0);
+    if (key_mask) end_t_xpose(c, d, key_mask, w->mt, 1);
+    end_t_xpose(c, d, d_out, w->t, d->c_in);
+    end_t_ctx e = {c, d->L, d->c_in, d_x, w->t};
+    // d_out^T and d_x^T both in t: a piece reads its d_out^T rows before end_t_dx_rows
+    attn_bwd_args a = {&dt, p, g, s->x, s->o, key_mask ? w->mt : NULL, w->t, s->lse, w->biasT, d_x ? w->t : NULL,
+                       w->zb, w->acc, w->region, w->R, self_dzb, w->zb, xln_ready, end_t_dx_rows, &e};
+    attn_rows_bwd(c, &a);
+    if (w->R < d->B)
+        attn_bias_bwd(c, d->L * d->L, d->c_in, d->H, &p->ln, &g->ln, &p->bias, &g->bias, s->x, w->zb,
+                      d_x ? w->t : NULL, w->region, w->Pb);
+    if (d_x) end_t_xpose(c, d, w->t, d_x, d->c_in);
+    g_end_t_runs++;
+}
+
 void cu_attn_bwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, pf_attn_p *g, const pf_act *key_mask,
                  const void *saved, const pf_act *d_out, pf_act *d_x, pf_act *d_z, void *ws) {
     cu_impl *c = CU(be);
@@ -135,9 +285,13 @@ void cu_attn_bwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, pf_a
     attn_saved_layout(c, d, (void *)saved, &s);
     if (d->keep) attn_keep_layout(c, d, d->keep, &s);
     attn_ws_layout(c, d, ws, &w, 1);
+    if (attn_end_t(d)) {
+        attn_bwd_end_t(c, d, p, g, key_mask, &s, d_out, d_x, &w);
+        return;
+    }
     int xln_ready = d->bias ? attn_make_bias(c, d, p, s.x, s.z, &w, NULL, 0) : 0;
     attn_bwd_args a = {d, p, g, s.x, s.o, key_mask, d_out, s.lse, d->bias ? w.biasT : NULL, d_x, w.zb, w.acc,
-                       w.region, w.R, d->bias == PF_BIAS_SELF ? self_dzb : NULL, w.zb, xln_ready};
+                       w.region, w.R, d->bias == PF_BIAS_SELF ? self_dzb : NULL, w.zb, xln_ready, NULL, NULL};
     attn_rows_bwd(c, &a);
     int64_t LL = d->L * d->L;
     if (d->bias == PF_BIAS_PAIR)

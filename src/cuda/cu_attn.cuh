@@ -66,7 +66,10 @@ void attn_rows_fwd(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const 
 // with dzb complete, and returns the gradient of the bias logits made from x itself
 // (PF_BIAS_SELF), which joins the projections' d_xln before the one LayerNorm backward
 // (fused: in the same kernel); with several pieces the caller runs attn_bias_bwd over x
-// instead. xln_ready (one piece only): LN(x) is at region's start already.
+// instead. xln_ready (one piece only): LN(x) is at region's start already. dx_rows (may be
+// NULL) is called with each piece's rows (r0, n) before the piece's d_x rows are first
+// written and after its last read of d_out's rows (d_out and d_x may then share a buffer):
+// the ending node as the starting node on x^T fills them with d_x^T there (cu_attention.cu).
 typedef struct {
     const pf_attn_dims *d;
     const pf_attn_p *p;
@@ -80,6 +83,8 @@ typedef struct {
     const void *(*self_dzb)(void *ctx);
     void *ctx;
     int xln_ready;
+    void (*dx_rows)(void *ctx, int64_t r0, int64_t n);
+    void *dx_ctx;
 } attn_bwd_args;
 void attn_rows_bwd(cu_impl *c, const attn_bwd_args *a);
 

@@ -307,13 +307,15 @@ static void rows_bwd_carve(cu_impl *c, const pf_attn_dims *d, int64_t n, int64_t
 
 // The LayerNorm's backward of d_xln into dxs (may be NULL), with the bias logits' gradient
 // joined where the bias is made from x itself in one piece (attn_bwd_args.self_dzb). d_x is
-// written here only, after self_dzb and after the last read of d_out.
-static void rows_bwd_ln(cu_impl *c, const attn_bwd_args *A, int64_t n, const void *xs, const void *xln, void *d_xln,
-                        void *dxs) {
+// written here only, after self_dzb and after the last read of d_out: dx_rows (the ending
+// node on x^T, cu_attention.cu) fills the piece's rows of its shared buffer here.
+static void rows_bwd_ln(cu_impl *c, const attn_bwd_args *A, int64_t r0, int64_t n, const void *xs, const void *xln,
+                        void *d_xln, void *dxs) {
     const pf_attn_dims *d = A->d;
     const pf_attn_p *p = A->p;
     pf_attn_p *g = A->g;
     int64_t RL = n * d->L;
+    if (A->dx_rows && dxs) A->dx_rows(A->dx_ctx, r0, n);
     const void *dzb = n == d->B && A->self_dzb ? A->self_dzb(A->ctx) : NULL;
     if (!dzb || !attn_lnb_bwd(c, RL, d->c_in, d->H, &p->ln, &g->ln, &p->bias, &g->bias, xs, d_xln, dzb, dxs)) {
         if (dzb) cu_linear_bwd(c, RL, d->c_in, d->H, &p->bias, &g->bias, xln, dzb, d_xln);
@@ -373,7 +375,7 @@ static void rows_bwd_piece(cu_impl *c, const attn_bwd_args *A, int gather, int64
     attn_linear_bwd(c, RL, d->c_in, (int)HC, &p->k, &g->k, w.xln, w.dk, w.d_xln, 0);
     attn_linear_bwd(c, RL, d->c_in, (int)HC, &p->v, &g->v, w.xln, w.dv, w.d_xln, 0);
     attn_linear_bwd(c, RL, d->c_in, (int)HC, &p->g, &g->g, w.xln, dg, w.d_xln, 0);
-    rows_bwd_ln(c, A, n, xs, w.xln, w.d_xln, dxs);
+    rows_bwd_ln(c, A, r0, n, xs, w.xln, w.d_xln, dxs);
     if (gather && dxs) cols_copy(c, A->d_x, dxs, d, r0, n, d->c_in, 0);
 }
 
@@ -428,7 +430,7 @@ static void rows_bwd_piece_cat(cu_impl *c, const attn_bwd_args *A, int64_t r0, i
     if (!withD) fa_rowdot_ld(c, &a, D, HC);  // o (saved) HC apart, dO ldz apart
     fa_backward(c, &a);
     attn_proj_bwd(c, RL, d->c_in, (int)HC, p, g, xln, slot(Z, 4, HC, e), ldz, d_xln);
-    rows_bwd_ln(c, A, n, xs, xln, d_xln, dxs);
+    rows_bwd_ln(c, A, r0, n, xs, xln, d_xln, dxs);
     attn_proj_ran();
 }
 

@@ -151,7 +151,7 @@ void cu_attn_dap_bwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, 
     if (d->bias) ad_bias_fwd(c, d, p, (const pf_act *)s.x, (const pf_act *)s.z, &w, cm);  // the forward's bias again
     ad_ctx ac = {c, d, p, g, &w, cm, x_sharded};
     attn_bwd_args a = {d, p, g, s.x, s.o, key_mask, d_out, s.lse, d->bias ? w.biasT : NULL, d_x, w.zb, w.acc,
-                       w.region, w.Rb, d->bias == PF_BIAS_SELF ? ad_self_dzb : NULL, &ac, 0};
+                       w.region, w.Rb, d->bias == PF_BIAS_SELF ? ad_self_dzb : NULL, &ac, 0, NULL, NULL};
     attn_rows_bwd(c, &a);
     if (d->bias && !(d->bias == PF_BIAS_SELF && w.Rb == d->B)) {
         const int64_t RL = d->L / cm->size * d->L;

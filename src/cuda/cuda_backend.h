@@ -43,6 +43,15 @@ int64_t pf_cuda_attn_module_fused_runs(pf_backend *be);
 // measured). Process-wide. _runs: the row pieces (forward or backward) that took it.
 void pf_cuda_set_attn_proj(pf_backend *be, int mode);
 int64_t pf_cuda_attn_proj_runs(pf_backend *be);
+// The triangle attention around the ending node computed as the starting node on x^T
+// (cu_attention.cu attn_end_t: x^T, the mask's and the gradients' transposes, one x-sized
+// buffer more in ws), whole or in row pieces: 1 on, 2 on at N >= 1024 only, 0 the transposed
+// layout in place (the default until measured; PF_ATTN_END_T=0 / 1 / 2, read at the first
+// attention call), other values restore that default. Set it before attn_mem and keep it from
+// a forward to its backward (the saved x is x^T on the path). Process-wide. _runs: the
+// forwards and backwards that took it.
+void pf_cuda_set_attn_end_t(pf_backend *be, int mode);
+int64_t pf_cuda_attn_end_t_runs(pf_backend *be);
 // The fused bias kernels' form (cu_attn_fuse.cu): 1 the pipelined kernels (the default;
 // PF_ATTN_LNB=0, read at the first call, turns them off), 0 the unpipelined ones (tests,
 // A/B runs; the same bits). Process-wide.

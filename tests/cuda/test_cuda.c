@@ -1717,22 +1717,123 @@ static void test_attention_proj(void) {
     pf_cuda_set_attn_proj(H_gpu, -1);  // PF_ATTN_PROJ / the default again
 }
 
-// The ending node's cases test_attention has not (this part ran them with and without
-// PF_ATTN_END_T, the ending node in its own frame, until that was removed in session 15):
-// no mask, c 128 (the fused bias kernels' 16-byte rows), the unfused module passes.
+// Positions (i, j) -> (j, i) of a square (n, n, ch) host tensor, re-uploaded.
+static hbuf h_xpose_sq(const hbuf *b, int64_t n, int ch) {
+    hbuf t = h_copy(b);
+    for (int64_t i = 0; i < n; i++)
+        for (int64_t j = 0; j < n; j++) memcpy(&t.h[(j * n + i) * ch], &b->h[(i * n + j) * ch], sizeof(real) * (size_t)ch);
+    h_refresh(&t);
+    return t;
+}
+
+// One forward that saves and backward of te on exactly me's bytes (ending node, x and the
+// gradients in its layout) or of ts on the transposes (the starting node on x^T); o written.
+static void end_t_run(const pf_attn_dims *d, const pf_attn_p *Pd, pf_attn_p *Gd, pf_mem m, const hbuf *x,
+                      const void *mask, const hbuf *dout, hbuf *dx, hbuf *o) {
+    void *ws = h_gpu_raw(m.ws), *sv = h_gpu_raw(m.saved);
+    H_gpu->attn_fwd(H_gpu, d, Pd, x->d, NULL, mask, o->d, sv, ws);
+    H_gpu->attn_bwd(H_gpu, d, Pd, Gd, mask, sv, dout->d, dx->d, NULL, ws);
+}
+
+// PF_ATTN_END_T=1: the ending node on x (L, B, c) must give the bits of the starting node on
+// x^T (its own frame is that computation): the output, d_x (from the same starting values,
+// transposed) and every parameter gradient; whole (k 0) or forced into row pieces as the
+// starting node's (k 1 the smallest, k 2 about a third of the workspace: the per-piece d_x^T
+// rows and the bias's backward over x^T). use_mask 2: one row fully masked.
+static void attn_end_t_vs_start(const char *what, pf_attn_dims te, int use_mask, uint64_t seed, int k) {
+    char label[256];
+    snprintf(label, sizeof label, "%s attn end_t %s vs start on x^T%s (L%lld c%d H%d ch%d)", H_gpu->name, what,
+             k == 0 ? "" : k == 1 ? " in smallest pieces" : " in pieces", (long long)te.L, te.c_in, te.H, te.c_h);
+    h_params_reset();
+    pf_attn_p P, G, Pd, Gd;
+    attn_params(&te, &P, &G, &Pd, &Gd, seed);
+    pf_attn_dims ts = te;
+    ts.transpose = 0;
+    int64_t n = te.L, nx = n * n * te.c_in;
+    hbuf x = h_rand(nx, 1, seed + 8), dout = h_rand(nx, 1, seed + 9), dx = h_rand(nx, 0.1, seed + 10);
+    hbuf mk = h_mask(n * n, 0, 0.3, seed + 11);
+    for (int64_t r = 0; r < n; r++) mk.h[r] = 1;  // the transposed layout: (L, B)
+    if (use_mask == 2)
+        for (int64_t l = 0; l < n; l++) mk.h[l * n + 1] = 0;
+    h_refresh(&mk);
+    hbuf xt = h_xpose_sq(&x, n, te.c_in), dt = h_xpose_sq(&dout, n, te.c_in), dxt = h_xpose_sq(&dx, n, te.c_in);
+    hbuf mt = h_xpose_sq(&mk, n, 1);
+    const void *md = use_mask ? mk.d : NULL, *mtd = use_mask ? mt.d : NULL;
+    pf_mem whole = H_gpu->attn_mem(H_gpu, &ts);
+    pf_cuda_set_chunk_bytes(H_gpu, k == 0 ? 0 : k == 1 ? 1 : whole.ws / 3 + 1);
+    pf_mem me = H_gpu->attn_mem(H_gpu, &te), ms = H_gpu->attn_mem(H_gpu, &ts);
+    tl_check(me.ws >= ms.ws, label, "ws %zu on x^T below the starting node's %zu", me.ws, ms.ws);
+    hbuf oe = h_poison(nx), os = h_poison(nx);
+    int64_t runs = pf_cuda_attn_end_t_runs(H_gpu);
+    end_t_run(&te, &Pd, &Gd, me, &x, md, &dout, &dx, &oe);
+    tl_check(pf_cuda_attn_end_t_runs(H_gpu) == runs + 2, label, "the ending node on x^T did not run");
+    h_snapshot_grads();
+    h_reset_grads();
+    end_t_run(&ts, &Pd, &Gd, ms, &xt, mtd, &dt, &dxt, &os);
+    h_check_same_bits(label);
+    oe.h = h_download(&oe), dx.h = h_download(&dx);
+    hbuf ot = h_xpose_sq(&oe, n, te.c_in), dxe = h_xpose_sq(&dx, n, te.c_in);
+    tl_check(!memcmp(ot.h, h_download(&os), sizeof(real) * (size_t)nx), label, "output not bit-identical");
+    tl_check(!memcmp(dxe.h, h_download(&dxt), sizeof(real) * (size_t)nx), label, "dx not bit-identical");
+    // the transposed layout in place (the switch off): reported, not failed (the CPU reference
+    // checks both paths; the weight gradients' position sums run in another order there)
+    pf_cuda_set_attn_end_t(H_gpu, 0);
+    pf_mem mo = H_gpu->attn_mem(H_gpu, &te);
+    hbuf o0 = h_poison(nx), dx0 = h_rand(nx, 0.1, seed + 10);
+    h_reset_grads();
+    end_t_run(&te, &Pd, &Gd, mo, &x, md, &dout, &dx0, &o0);
+    pf_cuda_set_attn_end_t(H_gpu, 1);
+    pf_cuda_set_chunk_bytes(H_gpu, 0);
+    printf("%s: against the transposed layout in place: output %s, dx %s\n", label,
+           memcmp(oe.h, h_download(&o0), sizeof(real) * (size_t)nx) ? "differs" : "bit-identical",
+           memcmp(dx.h, h_download(&dx0), sizeof(real) * (size_t)nx) ? "differs" : "bit-identical");
+    finish(label);
+}
+
+// The ending node as the starting node on x^T (PF_ATTN_END_T=1, cu_attention.cu attn_end_t)
+// against the CPU reference (test_attn: masks, a fully masked row, odd sizes, c 128 (the
+// fused bias kernels' 16-byte rows), the unfused module passes, inference and the backward
+// whole and in row pieces, selective recompute's keep), and bit for bit against the starting
+// node on x^T, whole and in pieces; then the test_attn cases with it off (the transposed
+// layout; these are the ending node's cases test_attention has not).
 static void test_attention_end(void) {
     //                   B   L   c_in H  c_h c_z bias          transpose keep kept
     pf_attn_dims te = {9, 9, 10, 2, 16, 10, PF_BIAS_SELF, 1, NULL, 0};
+    pf_attn_dims big_e = {67, 67, 16, 4, 32, 16, PF_BIAS_SELF, 1, NULL, 0};
     pf_attn_dims c128 = {24, 24, 128, 4, 32, 128, PF_BIAS_SELF, 1, NULL, 0};
-    attn_tag = "end ";
-    test_attn("tri_end no mask", te, 0, 1, 1042);
-    test_attn("tri_end c128", c128, 2, 1, 1120);
-    pf_cuda_set_attn_module_fused(H_gpu, 0);  // the unfused module passes (PF_ATTN_FUSE=0)
-    attn_module_fused = 0;
-    test_attn("tri_end module unfused", te, 2, 1, 1043);
-    attn_module_fused = 1;
-    pf_cuda_set_attn_module_fused(H_gpu, 1);
+    for (int on = 1; on >= 0; on--) {
+        pf_cuda_set_attn_end_t(H_gpu, on);
+        attn_tag = on ? "end_t " : "end ";
+        int64_t runs = pf_cuda_attn_end_t_runs(H_gpu);
+        if (on) {
+            test_attn("tri_end", te, 1, 1, 1040);
+            test_attn("tri_end fully masked row", te, 2, 1, 1071);
+            test_attn("tri_end big", big_e, 1, 1, 1110);
+        }
+        test_attn("tri_end no mask", te, 0, 1, 1042);
+        test_attn("tri_end c128", c128, 2, 1, 1120);
+        pf_cuda_set_attn_module_fused(H_gpu, 0);  // the unfused module passes (PF_ATTN_FUSE=0)
+        attn_module_fused = 0;
+        test_attn("tri_end module unfused", te, 2, 1, 1043);
+        attn_module_fused = 1;
+        pf_cuda_set_attn_module_fused(H_gpu, 1);
+        int64_t ran = pf_cuda_attn_end_t_runs(H_gpu) - runs;
+        tl_check(on ? ran > 0 : ran == 0, "attn end_t", "the ending node on x^T ran %lld times (switch %d)",
+                 (long long)ran, on);
+    }
+    pf_cuda_set_attn_end_t(H_gpu, 2);  // on at N >= 1024 only: not here
+    int64_t runs = pf_cuda_attn_end_t_runs(H_gpu);
+    test_attn("tri_end switch 2", te, 1, 1, 1044);
+    tl_check(pf_cuda_attn_end_t_runs(H_gpu) == runs, "attn end_t 2", "the ending node on x^T ran at N = 9");
+    pf_cuda_set_attn_end_t(H_gpu, 1);
+    for (int k = 0; k < 3; k++) {
+        attn_end_t_vs_start("masked", te, 1, 1200, k);
+        attn_end_t_vs_start("fully masked row", te, 2, 1210, k);
+        attn_end_t_vs_start("no mask", big_e, 0, 1220, k);
+        attn_end_t_vs_start("c128", c128, 1, 1230, k);
+    }
     attn_tag = "";
+    pf_cuda_set_attn_end_t(H_gpu, -1);  // PF_ATTN_END_T / the default again
 }
 
 // The attention group in parts: `--only attn.K` runs part K alone (compute-sanitizer runs
