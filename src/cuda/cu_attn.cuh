@@ -14,7 +14,6 @@
 #ifndef PF_CU_ATTN_CUH
 #define PF_CU_ATTN_CUH
 #include "cu_ops.h"
-#include "cu_flash.cuh"  // fa_args (attn_gate_fused_fwd)
 
 // Rows per piece of the forward (fwd != 0) or of the backward, and whether
 // those pieces gather columns.
@@ -128,12 +127,6 @@ void attn_proj_cat(cu_impl *c, const pf_attn_p *p, int c_in, int HC, const void 
 // og (M, HC) = sigmoid(g) * o, g rows ldz and o rows ldo apart; oc (may be NULL) = o as (M, HC).
 void attn_gate_mul_ld(cu_impl *c, void *og, const void *g, const void *o, int64_t ldz, int64_t ldo, void *oc,
                       int64_t M, int HC);
-// PF_ATTN_GATE_FUSED=1 (0, the default until measured: returns 0 at once): the core forward of
-// a (o's positions a->HC apart, out_o not set) with the gate in its epilogue, og (M, HC) =
-// sigmoid(g) * o and oc (may be NULL) = o as (M, HC), g at a->HC's stride (the interleaved
-// rows); o itself is not written. 1: done (fa_sm90_forward_gated: the same bits as fa_forward
-// then attn_gate_mul_ld); 0: nothing launched, the caller runs those two.
-int attn_gate_fused_fwd(cu_impl *c, const fa_args *a, const void *g, void *og, void *oc, int64_t HC);
 // The gate's backward from dy = d og and the pre-activation gp (rows ldz apart) and o (M, HC):
 // og = s o, dO = dy s, dg = d gp (rows ldz apart; dO may overwrite gp, dg dy).
 void attn_gate_bwd_ld(cu_impl *c, const void *dy, const void *gp, const void *o, void *og, void *dO, void *dg,

@@ -93,33 +93,6 @@ void attn_proj_cat(cu_impl *c, const pf_attn_p *p, int c_in, int HC, const void 
 
 // ---- the gate over interleaved rows --------------------------------------------------
 
-// PF_ATTN_GATE_FUSED (cu_attn.cuh attn_gate_fused_fwd): read at every call (one getenv per row
-// piece), so tests switch it with setenv; _runs counts the pieces that took it.
-static int64_t g_gate_fused_runs;
-
-int attn_gate_fused_fwd(cu_impl *c, const fa_args *a, const void *g, void *og, void *oc, int64_t HC) {
-    if (!cu_env_flag("PF_ATTN_GATE_FUSED", 0, "the core, then the gate pass: the default",
-                     "the gate in the core's epilogue where k_s9_fwd_bmma2 runs"))
-        return 0;
-    fa_args b = *a;
-    b.gate = g;
-    b.og = og;
-    b.oc = oc;
-    b.og_ld = HC;
-    b.out_o = NULL;  // the interleaved rows' o slot: read by nothing after the gate
-    if (fa_sm90_forward_gated(c, &b)) return 0;
-    g_gate_fused_runs++;
-    return 1;
-}
-extern "C" int64_t pf_cuda_attn_gate_fused_runs(pf_backend *be) {
-    (void)be;
-    return g_gate_fused_runs;
-}
-extern "C" int pf_cuda_attn_gate_fused_applies(pf_backend *be) {
-    (void)be;
-    return attn_fuse_on() && attn_proj_on(1) && fa_sm90_gate_on();
-}
-
 // og (n / HC, HC) = sigmoid(g) * o (k_gate_mul_v's arithmetic) with g rows ldz and o rows ldo
 // apart; oc (may be NULL) = o, (n / HC, HC).
 template <typename T>

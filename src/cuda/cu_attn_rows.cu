@@ -232,8 +232,7 @@ static int proj_ok(const pf_attn_dims *d, int gather, int fwd) {
 }
 
 // rows_fwd_piece with q, k, v, g from one GEMM into X (RL, 5 HC) = [q|k|v|g|o] per position,
-// the core at that stride; o copied to o_sv by the gate's pass (or by the core's epilogue with
-// the gate there, attn_gate_fused_fwd). Region: xln | X (5 of
+// the core at that stride; o copied to o_sv by the gate's pass. Region: xln | X (5 of
 // rows_bytes' q buffers) | og | lse.
 static void rows_fwd_piece_cat(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x,
                                const void *key_mask, const float *biasT, void *out, void *o_sv, float *lse_sv,
@@ -262,14 +261,10 @@ static void rows_fwd_piece_cat(cu_impl *c, const pf_attn_dims *d, const pf_attn_
         a.q = slot(X, 0, HC, e); a.k = slot(X, 1, HC, e); a.v = slot(X, 2, HC, e);
         a.biasT = biasT;
         a.bias_bf16 = c->bf16;
+        a.out_o = slot(X, 4, HC, e);
         a.lse = lse;
-        // PF_ATTN_GATE_FUSED=1: og and oc from the core's epilogue where it can (o's slot then
-        // unwritten: nothing reads it after the gate); else the core, then the gate pass
-        if (!attn_gate_fused_fwd(c, &a, slot(X, 3, HC, e), og, oc, HC)) {
-            a.out_o = slot(X, 4, HC, e);
-            fa_forward(c, &a);
-            attn_gate_mul_ld(c, og, slot(X, 3, HC, e), slot(X, 4, HC, e), ldx, ldx, oc, RL, (int)HC);
-        }
+        fa_forward(c, &a);
+        attn_gate_mul_ld(c, og, slot(X, 3, HC, e), slot(X, 4, HC, e), ldx, ldx, oc, RL, (int)HC);
     }
     cu_linear_fwd(c, RL, (int)HC, d->c_in, &p->o, og, (void *)rows_at(c, d, out, r0, d->c_in), 0);
     attn_proj_ran();

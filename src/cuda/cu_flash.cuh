@@ -32,12 +32,6 @@ typedef struct {
                                          // projection's output), so a bf16 copy of it is exact
     const bf16 *biasT16;                 // set by the fused backward's launcher: biasT as bf16; by
                                          // the Hopper forward's: the same values in its own order
-    // The module's gate in the forward's epilogue (fa_sm90_forward_gated only; NULL elsewhere):
-    // gate, the pre-activation g (positions HC apart, as q); og = sigmoid(g) * o and oc = o
-    // (oc may be NULL) with positions og_ld apart; out_o may then be NULL (o not written).
-    const void *gate;
-    void *og, *oc;
-    int64_t og_ld;
 } fa_args;
 
 // The bf16 bias gradient splits the rows r into this many ranges (one block
@@ -86,13 +80,6 @@ int fa_sm90_forward_bmma2(cu_impl *c, const fa_args *a);
 // The same with three sub-tiles per warp (192 queries per block, 2 blocks per SM; same bits):
 // PF_ATTN_FWD_BMMA=3 (session 15, not yet measured).
 int fa_sm90_forward_bmma3(cu_impl *c, const fa_args *a);
-// The forward with the module's gate multiply in its epilogue (a->gate, a->og; k_s9_fwd_bmma2
-// only: bf16, sm_90, the bias copy taken, PF_ATTN_FWD_BMMA=2 or unset): og = sigmoid(g) * o with
-// k_gate_mul_ld's arithmetic (cu_attn_proj.cu), the same bits as fa_forward then that pass.
-// Nonzero: not handled, nothing launched (the caller runs fa_forward and the gate apart).
-int fa_sm90_forward_gated(cu_impl *c, const fa_args *a);
-// Whether fa_sm90_forward_gated can take a case at all here (sm_90 and the switches above; tests)
-int fa_sm90_gate_on(void);
 // D[r, h, l] = sum_c dO * o
 void fa_rowdot(cu_impl *c, const fa_args *a, float *D);
 // The same with o's positions ldo elements apart (dO and the rest: a->HC; the module's

@@ -47,9 +47,6 @@
 // with two 16-query sub-tiles per warp, not pipelined, 3 blocks per SM; same bits as it.
 // k_s9_fwd_bmma3 (PF_ATTN_FWD_BMMA=3, session 15, not yet measured): three sub-tiles per warp,
 // 2 blocks per SM; same bits.
-// k_s9_fwd_bmma2g (PF_ATTN_GATE_FUSED=1, session 16, default off until measured): k_s9_fwd_bmma2
-// with the attention module's gate multiply in its epilogue (fa_sm90_forward_gated, the end of
-// this file); same bits as k_s9_fwd_bmma2 then the module's gate pass.
 #include "cu_flash_sm90.cuh"
 #include "cu_env.cuh"
 
@@ -947,12 +944,7 @@ static int s9b_run(cu_impl *c, const fa_args *a, void (*kernel)(fa_args), int qt
         p.q = (const bf16 *)a->q + el;
         p.k = (const bf16 *)a->k + el;
         p.v = (const bf16 *)a->v + el;
-        p.out_o = a->out_o ? (void *)((bf16 *)a->out_o + el) : NULL;  // NULL: the gated kernel's og only
-        if (a->og) {  // the gated kernel's: g at the q stride, og and oc og_ld apart
-            p.gate = (const bf16 *)a->gate + el;
-            p.og = (bf16 *)a->og + pos * a->og_ld;
-            p.oc = a->oc ? (void *)((bf16 *)a->oc + pos * a->og_ld) : NULL;
-        }
+        p.out_o = (bf16 *)a->out_o + el;
         p.mask = a->mask ? (const void *)((const bf16 *)a->mask + pos) : NULL;
         p.lse = a->lse + r0 * a->H * a->L;
         kernel<<<(unsigned)(nqt * p.B * a->H), 128, smem, c->stream>>>(p);
@@ -1162,55 +1154,10 @@ __device__ __forceinline__ void s9d_tile(const fa_args &a, int k0, unsigned char
     mflag = mnext != 0.f;
 }
 
-// s9_store_output (row sums whole per thread) with the module's gate (fa_args.gate, GATE of
-// k_s9_fwd_bmma2g): o rounded to bf16 as there, then og = sigmoid(g) o in fp32 from the bf16
-// g and o, rounded to bf16 (k_gate_mul_ld's arithmetic, cu_attn_proj.cu: the same bits as the
-// core and that pass), oc = o, and o into out_o only where the caller still reads it (non-NULL).
-// The thread's g words are all loaded before its first store (to the compiler the stores may
-// alias g): one wait for them rather than one per channel pair.
-template <int CH>
-__device__ __forceinline__ void s9d_store_gated(const fa_args &a, const float (&o)[CH / 8][4], const float (&m)[2],
-                                                const float (&l)[2], int64_t r, int64_t q0, int h, int wq, int g,
-                                                int t) {
-    if (r >= a.B) return;
-    __nv_bfloat162 gv[2][CH / 8];  // g of channels 8 j + 2 t, + 1 at query rows g, g + 8
-#pragma unroll
-    for (int u = 0; u < 2; u++) {
-        int64_t q = q0 + 16 * wq + g + 8 * u;
-        const bf16 *gp = (const bf16 *)a.gate + fa_pos(a, r, q) * a.HC + (int64_t)h * a.ch;
-#pragma unroll
-        for (int j = 0; j < CH / 8; j++) {
-            int c = 8 * j + 2 * t;  // c_h % 8 == 0: c < c_h implies c + 1 < c_h
-            gv[u][j] = q < a.L && c < a.ch ? *(const __nv_bfloat162 *)(gp + c) : __floats2bfloat162_rn(0.f, 0.f);
-        }
-    }
-#pragma unroll
-    for (int u = 0; u < 2; u++) {
-        int64_t q = q0 + 16 * wq + g + 8 * u;
-        if (q >= a.L) continue;
-        float inv = 1.f / l[u];
-        int64_t pos = fa_pos(a, r, q), hc = (int64_t)h * a.ch;
-        bf16 *op = a.out_o ? (bf16 *)a.out_o + pos * a.HC + hc : NULL;
-        bf16 *ogp = (bf16 *)a.og + pos * a.og_ld + hc, *ocp = a.oc ? (bf16 *)a.oc + pos * a.og_ld + hc : NULL;
-#pragma unroll
-        for (int j = 0; j < CH / 8; j++) {
-            int c = 8 * j + 2 * t;
-            if (c >= a.ch) continue;
-            __nv_bfloat162 ob = __floats2bfloat162_rn(o[j][2 * u] * inv, o[j][2 * u + 1] * inv);
-            if (op) *(__nv_bfloat162 *)(op + c) = ob;
-            if (ocp) *(__nv_bfloat162 *)(ocp + c) = ob;
-            float2 ov = __bfloat1622float2(ob), gf = __bfloat1622float2(gv[u][j]);
-            *(__nv_bfloat162 *)(ogp + c) = __floats2bfloat162_rn(sigmoidf_(gf.x) * ov.x, sigmoidf_(gf.y) * ov.y);
-        }
-        float mnat = m[u] * S9_LN2;  // as s9_store_output
-        if (t == 0) a.lse[(r * a.H + h) * a.L + q] = mnat < -5e8f ? INFINITY : mnat + logf(l[u]);
-    }
-}
-
 // The key sweep of k_s9_fwd_bmma2 / 3 after the prologue (tile 0 in buffers 0), NA sub-tiles
-// computed, and the output of those (GATE: with the module's gate, s9d_store_gated). Every
-// warp of the block takes the same NA: the barriers of s9d_tile are met by all.
-template <int CH, int NSUB, int NA, bool GATE = false>
+// computed, and the output of those. Every warp of the block takes the same NA: the barriers
+// of s9d_tile are met by all.
+template <int CH, int NSUB, int NA>
 __device__ __forceinline__ void s9d_sweep(const fa_args &a, unsigned char *sm, uint32_t ci, bool mflag, float alpha,
                                           int wq, int g, int t, int lane) {
     float o[NA][CH / 8][4];
@@ -1240,11 +1187,8 @@ __device__ __forceinline__ void s9d_sweep(const fa_args &a, unsigned char *sm, u
 #pragma unroll
         for (int i = 0; i < NA; i++) {
             float l[2] = {ls[i][0], ls[i][2]};  // rows g, g + 8: whole sums (s9b_accumulate_pv)
-            if constexpr (GATE)
-                s9d_store_gated<CH>(a, o[i], m[i], l, rest2 % (int)a.B, q2 + S9_Q * i, rest2 / (int)a.B, wq, g, t);
-            else
-                s9_store_output<CH, false>(a, o[i], m[i], l, rest2 % (int)a.B, q2 + S9_Q * i, rest2 / (int)a.B, wq,
-                                           g, t);
+            s9_store_output<CH, false>(a, o[i], m[i], l, rest2 % (int)a.B, q2 + S9_Q * i, rest2 / (int)a.B, wq, g,
+                                       t);
         }
     }
 }
@@ -1255,7 +1199,7 @@ __device__ __forceinline__ void s9d_sweep(const fa_args &a, unsigned char *sm, u
 // before L (NA < NSUB; the same arithmetic per query, so the same bits), rather than scores
 // that are never stored (1/9 of the work at L = 512 and 1024). With NSUB = 2 (the last
 // sub-tile past L only where L % 128 <= 64) the sweep is unchanged from session 14's kernel.
-template <int CH, int NSUB, bool GATE = false>
+template <int CH, int NSUB>
 __device__ __forceinline__ void s9d_body(const fa_args &a) {
     static_assert(NSUB == 2 || NSUB == 3, "k_s9_fwd_bmma2 / 3: two or three sub-tiles");
     typedef s9d_layout<CH, NSUB> DL;
@@ -1305,7 +1249,7 @@ __device__ __forceinline__ void s9d_body(const fa_args &a) {
         if (na == 1) return s9d_sweep<CH, 3, 1>(a, s9_sm, ci, mflag, alpha, wq, g, t, lane);
         if (na == 2) return s9d_sweep<CH, 3, 2>(a, s9_sm, ci, mflag, alpha, wq, g, t, lane);
     }
-    s9d_sweep<CH, NSUB, NSUB, GATE>(a, s9_sm, ci, mflag, alpha, wq, g, t, lane);
+    s9d_sweep<CH, NSUB, NSUB>(a, s9_sm, ci, mflag, alpha, wq, g, t, lane);
 }
 
 // NB: blocks per SM the registers are capped for. (Session 13's pipelined form, S of tile
@@ -1315,12 +1259,6 @@ __device__ __forceinline__ void s9d_body(const fa_args &a) {
 template <int CH, int NB>
 __global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma2(fa_args a) {
     s9d_body<CH, 2>(a);
-}
-// k_s9_fwd_bmma2 with the module's gate in its epilogue (fa_sm90_forward_gated, PF_ATTN_GATE_FUSED):
-// the same sweep, so the same o; its own name in profiles
-template <int CH, int NB>
-__global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma2g(fa_args a) {
-    s9d_body<CH, 2, true>(a);
 }
 // NSUB = 3: 192 queries per block; launched with NB = 2 (<= 255 registers; shared memory
 // 90.5 KB at CH = 32, so 2 blocks per SM fit the 227 KB)
@@ -1431,27 +1369,4 @@ int fa_sm90_forward(cu_impl *c, const fa_args *a) {
     if (b16 && fa_sm90_forward_variant(c, a, 1) == 0) return 0;
     if (pipe) return fa_sm90_forward_pipe(c, a, 0);
     return fa_sm90_forward_variant(c, a, 0);
-}
-
-// ---- the module's gate in the epilogue (PF_ATTN_GATE_FUSED, cu_attn_proj.cu) -------------
-// k_s9_fwd_bmma2g where fa_sm90_forward would run k_s9_fwd_bmma2: the same kernel's sweep, so
-// the same o and lse, and then og with the gate pass's arithmetic (s9d_store_gated). Saves the
-// gate pass (k_gate_mul_ld: g and o read again, og and oc written) and the write of o into the
-// interleaved rows, for one read of g in the epilogue.
-int fa_sm90_gate_on(void) { return s9_enabled() && s9_b16_enabled() && s9_bmma_form() == 2; }
-
-template <int CH>
-static int s9b_launch_gated(cu_impl *c, const fa_args *a) {
-    static int attr_set = 0;  // per instantiation, as s9b_launch
-    return s9b_run(c, a, k_s9_fwd_bmma2g<CH, S9_NB1>, S9_Q2, s9d_layout<CH, 2>::bytes, &attr_set);
-}
-
-int fa_sm90_forward_gated(cu_impl *c, const fa_args *a) {
-    if (!a->gate || !a->og || !c->bf16 || a->B <= 0 || a->L <= 0) return 1;
-    if (a->ch <= 0 || a->ch > 32 || a->ch % 8 || a->HC % 8 || a->og_ld % 8) return 1;
-    // fa_sm90_forward's conditions for k_s9_fwd_bmma2 (b16, form 2), so that the gated kernel runs
-    // exactly where the default one would; then 4-byte words of g, og, oc (channel pairs)
-    if (!a->biasT || !a->bias_bf16 || a->B < 4 || !fa_sm90_gate_on()) return 1;
-    if (((uintptr_t)a->gate | (uintptr_t)a->og | (uintptr_t)a->oc | (uintptr_t)a->out_o) % 4) return 1;
-    return a->ch <= 16 ? s9b_launch_gated<16>(c, a) : s9b_launch_gated<32>(c, a);
 }

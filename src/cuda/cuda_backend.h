@@ -52,12 +52,6 @@ int64_t pf_cuda_attn_proj_runs(pf_backend *be);
 // forwards and backwards that took it.
 void pf_cuda_set_attn_end_t(pf_backend *be, int mode);
 int64_t pf_cuda_attn_end_t_runs(pf_backend *be);
-// PF_ATTN_GATE_FUSED=1 (cu_attn_proj.cu; 0, the default until measured): the gate multiply in
-// the Hopper forward's epilogue (bf16, the one-GEMM projections' forward, pair bias, >= 4 rows:
-// where k_s9_fwd_bmma2 runs; the same bits). Read at every call. _runs: the row pieces that
-// took it; _applies: whether it can here (sm_90, the switches of that path on; tests).
-int64_t pf_cuda_attn_gate_fused_runs(pf_backend *be);
-int pf_cuda_attn_gate_fused_applies(pf_backend *be);
 // The fused bias kernels' form (cu_attn_fuse.cu): 1 the pipelined kernels (the default;
 // PF_ATTN_LNB=0, read at the first call, turns them off), 0 the unpipelined ones (tests,
 // A/B runs; the same bits). Process-wide.
