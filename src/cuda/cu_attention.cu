@@ -45,8 +45,11 @@ typedef struct {
 // starting node on x^T (test_cuda compares); not those of the transposed path (the weight
 // gradients' sums over positions run in another order). Session 13 had it in one piece only
 // (20.64 -> 20.21 ms at N = 1024, slower at 512).
-// PF_ATTN_END_T: 0 or unset the transposed path (the default until measured), 1 on wherever
-// it applies, 2 on at N >= END_T_MIN_L only.
+// PF_ATTN_END_T: 0 the transposed path, 1 on wherever it applies, 2 or unset (the default since
+// session 16) on at N >= END_T_MIN_L only. Measured (H200, session 16, call 3, `PF_ATTN_END_T=0/1
+// bench_cuda_ops --ops tri_attn_end --sizes 512,1024,2048 --reps 5`, twice): f+b 3.187 / 19.74-19.80 /
+// 153.7-153.9 ms with 0, 3.29-3.33 / 19.20-19.32 / 142.3-143.0 with 1 (slower at 512: hence 2);
+// op peak +66 / +258 / +1030 MiB.
 #define END_T_MIN_L 1024
 static int g_end_t = -1;  // -1: PF_ATTN_END_T, read at the first call
 static int64_t g_end_t_runs;
@@ -62,10 +65,10 @@ extern "C" int64_t pf_cuda_attn_end_t_runs(pf_backend *be) {
 
 static int end_t_env(void) {
     const char *e = getenv("PF_ATTN_END_T");
-    if (!e || !*e || !strcmp(e, "0")) return 0;
-    if (!strcmp(e, "1") || !strcmp(e, "2")) return e[0] - '0';
-    pf_die("PF_ATTN_END_T=%s: expected 0 (the ending node on the transposed layout: the default), 1 (as the "
-           "starting node on x^T) or 2 (1 at N >= %d only)", e, END_T_MIN_L);
+    if (!e || !*e) return 2;
+    if (!strcmp(e, "0") || !strcmp(e, "1") || !strcmp(e, "2")) return e[0] - '0';
+    pf_die("PF_ATTN_END_T=%s: expected 0 (the ending node on the transposed layout), 1 (as the starting node "
+           "on x^T) or 2 (1 at N >= %d only: the default)", e, END_T_MIN_L);
 }
 
 static int attn_end_t(const pf_attn_dims *d) {

@@ -22,7 +22,7 @@
 // forward, 4 in the backward). The arithmetic per element is unchanged (LN_out's
 // statistics as cu_prim.cu's row kernel).
 //
-// PF_TRIMUL_SAVE_X=1 (default off): saved holds z | X (X in x's layout: channel-major
+// PF_TRIMUL_SAVE_X=1 (the default since session 16; 0: saved holds z alone): saved holds z | X (X in x's layout: channel-major
 // under cu_tm_cm, else (N*N, c)), written there by the forward's
 // contraction (no copy), so the backward skips the contraction's recompute (one batched
 // N^3 GEMM per channel: ~0.38 ms of the 7.07 ms f+b at N = 1024); it still recomputes
@@ -45,14 +45,17 @@ typedef struct { void *zl, *x, *p[5], *dzl; size_t region_bytes; int cc; } tm_ws
 // so no size plans more than without X (an 8 GiB cap would plan 139.5 at N = 5792).
 #define TM_SAVE_X_MAX ((size_t)7 << 30)
 
+// Measured (H200, session 16, call 3, `PF_TRIMUL_SAVE_X=0/1 bench_cuda_ops --ops trimul --sizes
+// 512,1024,2048 --reps 5`, twice): f+b 1.832 / 7.09 / 34.0-34.2 ms with 0, 1.770 / 6.69-6.72 / 30.91-30.97
+// with 1; op peak +64 / +256 / +1024 MiB.
 // PF_TRIMUL_SAVE_X: process-wide (as PF_TM_LN_CM), read at the first use, -1 until then;
 // pf_cuda_set_trimul_save_x (tests). A backend's plan and its passes must see one value.
 static int tm_save_x = -1;
 static int64_t tm_save_x_runs;  // backwards that took X from saved (tests: the path was taken)
 static int tm_save_x_on(void) {
     if (tm_save_x < 0)
-        tm_save_x = cu_env_flag("PF_TRIMUL_SAVE_X", 0, "saved holds z alone, the backward recomputes X: the default",
-                                "saved holds z and X, the backward skips the contraction");
+        tm_save_x = cu_env_flag("PF_TRIMUL_SAVE_X", 1, "saved holds z alone, the backward recomputes X",
+                                "saved holds z and X, the backward skips the contraction: the default");
     return tm_save_x;
 }
 extern "C" void pf_cuda_set_trimul_save_x(pf_backend *be, int on) {

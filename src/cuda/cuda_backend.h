@@ -45,9 +45,9 @@ void pf_cuda_set_attn_proj(pf_backend *be, int mode);
 int64_t pf_cuda_attn_proj_runs(pf_backend *be);
 // The triangle attention around the ending node computed as the starting node on x^T
 // (cu_attention.cu attn_end_t: x^T, the mask's and the gradients' transposes, one x-sized
-// buffer more in ws), whole or in row pieces: 1 on, 2 on at N >= 1024 only, 0 the transposed
-// layout in place (the default until measured; PF_ATTN_END_T=0 / 1 / 2, read at the first
-// attention call), other values restore that default. Set it before attn_mem and keep it from
+// buffer more in ws), whole or in row pieces: 1 on, 2 on at N >= 1024 only (the default since
+// session 16), 0 the transposed layout in place (PF_ATTN_END_T=0 / 1 / 2, read at the first
+// attention call), other values restore the environment's / the default. Set it before attn_mem and keep it from
 // a forward to its backward (the saved x is x^T on the path). Process-wide. _runs: the
 // forwards and backwards that took it.
 void pf_cuda_set_attn_end_t(pf_backend *be, int mode);
