@@ -953,6 +953,17 @@ static int s9b_run(cu_impl *c, const fa_args *a, void (*kernel)(fa_args), int qt
     return 0;
 }
 
+template <int CH>
+static int s9b_launch(cu_impl *c, const fa_args *a) {
+    static int attr_set = 0;  // per instantiation; the device does not change within a process
+    return s9b_run(c, a, k_s9_fwd_bmma<CH, 4>, S9_Q, s9b_layout<CH>::bytes, &attr_set);
+}
+
+int fa_sm90_forward_bmma(cu_impl *c, const fa_args *a) {
+    if (!c->bf16 || a->B <= 0 || a->L <= 0 || !a->biasT) return 1;
+    if (a->ch <= 0 || a->ch > 32 || a->ch % 8 || a->HC % 8) return 1;
+    return a->ch <= 16 ? s9b_launch<16>(c, a) : s9b_launch<32>(c, a);
+}
 
 // k_s9_fwd_bmma2 (PF_ATTN_FWD_BMMA=2 or unset; attn_fwd_check variant 17): k_s9_fwd_bmma
 // with each warp owning two (NSUB) 16-query sub-tiles, queries 16 wq .. and 64 + 16 wq .. of the block's
@@ -1268,33 +1279,39 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma3(fa_args a) {
     s9d_body<CH, 3>(a);
 }
 
-// The tensor-core-bias forwards after the bias copy in natural key order, by query sub-tiles
-// per warp: 1 k_s9_fwd_bmma (4 blocks per SM), 2 k_s9_fwd_bmma2<CH, S9_NB1>, 3
-// k_s9_fwd_bmma3<CH, S9_NB3>. Cases: bf16 with the bias copy, c_h and HC multiples of 8, c_h
-// <= 32; returns nonzero (nothing launched) otherwise.
+// k_s9_fwd_bmma2<CH, S9_NB1> after the bias copy in natural key order; the limits of
+// s9b_launch.
 #ifndef S9_NB1
 #define S9_NB1 3  // blocks per SM: 168 registers
 #endif
+template <int CH>
+static int s9d_launch(cu_impl *c, const fa_args *a) {
+    static int attr_set = 0;  // per instantiation
+    return s9b_run(c, a, k_s9_fwd_bmma2<CH, S9_NB1>, S9_Q2, s9d_layout<CH, 2>::bytes, &attr_set);
+}
+
+int fa_sm90_forward_bmma2(cu_impl *c, const fa_args *a) {
+    if (!c->bf16 || a->B <= 0 || a->L <= 0 || !a->biasT) return 1;
+    if (a->ch <= 0 || a->ch > 32 || a->ch % 8 || a->HC % 8) return 1;
+    return a->ch <= 16 ? s9d_launch<16>(c, a) : s9d_launch<32>(c, a);
+}
+
+// k_s9_fwd_bmma3<CH, S9_NB3> after the bias copy in natural key order; the limits of
+// s9b_launch.
 #ifndef S9_NB3
 #define S9_NB3 2  // blocks per SM: 255 registers
 #endif
-template <int CH, int NSUB>
-static int s9b_launch(cu_impl *c, const fa_args *a) {
-    static int attr_set = 0;  // per instantiation; the device does not change within a process
-    if constexpr (NSUB == 1) return s9b_run(c, a, k_s9_fwd_bmma<CH, 4>, S9_Q, s9b_layout<CH>::bytes, &attr_set);
-    else if constexpr (NSUB == 2)
-        return s9b_run(c, a, k_s9_fwd_bmma2<CH, S9_NB1>, S9_Q2, s9d_layout<CH, 2>::bytes, &attr_set);
-    else return s9b_run(c, a, k_s9_fwd_bmma3<CH, S9_NB3>, S9_Q3, s9d_layout<CH, 3>::bytes, &attr_set);
+template <int CH>
+static int s9d3_launch(cu_impl *c, const fa_args *a) {
+    static int attr_set = 0;  // per instantiation
+    return s9b_run(c, a, k_s9_fwd_bmma3<CH, S9_NB3>, S9_Q3, s9d_layout<CH, 3>::bytes, &attr_set);
 }
-template <int NSUB>
-static int s9b_forward(cu_impl *c, const fa_args *a) {
+
+int fa_sm90_forward_bmma3(cu_impl *c, const fa_args *a) {
     if (!c->bf16 || a->B <= 0 || a->L <= 0 || !a->biasT) return 1;
     if (a->ch <= 0 || a->ch > 32 || a->ch % 8 || a->HC % 8) return 1;
-    return a->ch <= 16 ? s9b_launch<16, NSUB>(c, a) : s9b_launch<32, NSUB>(c, a);
+    return a->ch <= 16 ? s9d3_launch<16>(c, a) : s9d3_launch<32>(c, a);
 }
-int fa_sm90_forward_bmma(cu_impl *c, const fa_args *a) { return s9b_forward<1>(c, a); }
-int fa_sm90_forward_bmma2(cu_impl *c, const fa_args *a) { return s9b_forward<2>(c, a); }
-int fa_sm90_forward_bmma3(cu_impl *c, const fa_args *a) { return s9b_forward<3>(c, a); }
 
 // k_s9_fwd, one row per block; b16: the bias tile from a bf16 copy (refused where
 // fa_sm90_bias16 makes none) or fp32 (0). Returns nonzero when the case is not handled
