@@ -1,7 +1,7 @@
 // attn_fwd_check.cu: checks and times the Hopper attention forward
 // (cu_flash_sm90.cu) against today's k_tc_fwd (cu_flash_tc.cu) and the fp32
 // kernel of cu_flash.cu (the reference), on random data.
-//   attn_fwd_check [--quick | --profile] [--reps N] [--variants 0,1,2,3,4,5,6,7]
+//   attn_fwd_check [--quick | --profile] [--reps N] [--variants 0,1,2,3,4,5,6]
 // (--profile: only the triangle attention timing at N = 1024, e.g. under ncu)
 // Variants: 0 k_tc_fwd (today), 1 fa_forward with the hook on, 2 k_s9_fwd (mma.sync, one row
 // per block, fp32 bias tile), 3 = 2 with the bias tile from the bf16 copy (timings include the
@@ -9,8 +9,7 @@
 // j's softmax), 5 the pipelined kernel with the pair bias added on the tensor core
 // (k_s9_fwd_bmma, PF_ATTN_FWD_BMMA=1's; "refused" with no bias; not bit-identical: checked
 // against the reference and run twice), 6 k_s9_fwd_bmma with two 16-query sub-tiles per warp,
-// unpipelined (k_s9_fwd_bmma2, the default; must give 5's bits), 7 the same with three sub-tiles
-// per warp (k_s9_fwd_bmma3, PF_ATTN_FWD_BMMA=3; must give 5's bits) (default: all).
+// unpipelined (k_s9_fwd_bmma2, the default; must give 5's bits) (default: all).
 // Before session 15 the numbers were: 2 -> 2, 9 -> 3, 12 -> 4, 16 -> 5, 18 -> 6; the others
 // (rows per block 2 / 4, the wgmma kernels, the pipelined k_s9_fwd_bmma2, k_s9_fwd_pipe capped
 // for 3 blocks per SM) were measured slower and removed (docs/ATTENTION_SM90.md).
@@ -159,14 +158,13 @@ static cu_impl impl_bf16, impl_f32;
 
 // variant: 0 = today's k_tc_fwd (fa_forward with PF_ATTN_SM90=0), 1 = fa_forward with the
 // Hopper kernel on (the dispatch hook), 2 / 3 = k_s9_fwd with the fp32 / bf16 bias tile, 4 =
-// 3 pipelined, 5 / 6 / 7 = the bias through the tensor core (one / two / three sub-tiles per warp)
-#define NVAR 8
+// 3 pipelined, 5 / 6 = the bias through the tensor core (one / two sub-tiles per warp)
+#define NVAR 7
 #define VB16 3   // k_s9_fwd with the bf16 bias tile (same bits as VB16 - 1, the fp32 tile)
 #define VPIPE 4  // the pipelined kernel (same bits as VB16)
 #define VBMMA 5  // the pipelined kernel with the bias through the tensor core
 #define VBMMA2 6  // VBMMA with two sub-tiles per warp, unpipelined (same bits as VBMMA)
-#define VBMMA3 7  // VBMMA2 with three sub-tiles per warp (same bits as VBMMA)
-static const char *vname[NVAR] = {"k_tc_fwd", "sm90(hook)", "mma", "mma16", "pipe", "bmma", "bmma2", "bmma3"};
+static const char *vname[NVAR] = {"k_tc_fwd", "sm90(hook)", "mma", "mma16", "pipe", "bmma", "bmma2"};
 // Nonzero: the variant does not handle the case (the bmma kernels only; the others die)
 static int run_variant(int var, const fa_args *a) {
     if (var <= 1) {
@@ -176,7 +174,6 @@ static int run_variant(int var, const fa_args *a) {
     }
     if (var == VBMMA) return fa_sm90_forward_bmma(&impl_bf16, a);
     if (var == VBMMA2) return fa_sm90_forward_bmma2(&impl_bf16, a);
-    if (var == VBMMA3) return fa_sm90_forward_bmma3(&impl_bf16, a);
     if (var == VPIPE) {
         if (fa_sm90_forward_pipe(&impl_bf16, a, 1)) pf_die("fa_sm90_forward_pipe refused the case (variant %d)", var);
         return 0;
@@ -203,10 +200,8 @@ static std::vector<float> get_f32(const float *d, int64_t n) {
 // The bf16 bias tile holds the fp32 tile's values: its outputs and lse must be the
 // fp32 tile's bits. VB16: against VB16 - 1 (same kernel, fp32 tile); var 1 (the hook):
 // against the hook with PF_ATTN_FWD_B16=0. VPIPE: against VB16 (k_s9_fwd, the same tile);
-// VBMMA2 and VBMMA3 against VBMMA (the same arithmetic per score in the same order).
-static int same_bits_ref(int var) {
-    return var == VBMMA2 || var == VBMMA3 ? VBMMA : var == VPIPE ? VB16 : var == 1 ? 1 : VB16 - 1;
-}
+// VBMMA2 against VBMMA (the same arithmetic per score in the same order).
+static int same_bits_ref(int var) { return var == VBMMA2 ? VBMMA : var == VPIPE ? VB16 : var == 1 ? 1 : VB16 - 1; }
 static void same_bits_as_ref(int var, const Case &cs, const Bufs &b, const char *what,
                                    const std::vector<float> &o, const std::vector<float> &l) {
     int64_t n = cs.B * cs.L * cs.H * cs.ch, nl = cs.B * cs.H * cs.L;
@@ -223,8 +218,7 @@ static void same_bits_as_ref(int var, const Case &cs, const Bufs &b, const char 
     std::vector<float> o2 = get_bf16(b.o, n), l2 = get_f32(b.lse, nl);
     char v[400];
     snprintf(v, sizeof v, "%s %s: o and lse bit-identical to %s (%s)", vname[var], what,
-             var == VBMMA2 || var == VBMMA3 ? "k_s9_fwd_bmma's" : var == VPIPE ? "k_s9_fwd's" : "the fp32 bias tile's",
-             var == 1 ? "PF_ATTN_FWD_B16=0" : vname[same_bits_ref(var)]);
+             var == VBMMA2 ? "k_s9_fwd_bmma's" : var == VPIPE ? "k_s9_fwd's" : "the fp32 bias tile's", var == 1 ? "PF_ATTN_FWD_B16=0" : vname[same_bits_ref(var)]);
     verdict(!memcmp(o.data(), o2.data(), 4 * n) && !memcmp(l.data(), l2.data(), 4 * nl), v);
 }
 
@@ -289,7 +283,7 @@ static void check_case(const Case &cs) {
         }
         const char *bm = getenv("PF_ATTN_FWD_BMMA");
         // the hook: only where PF_ATTN_FWD_B16=0 changes no other choice (PF_ATTN_FWD_BMMA=0)
-        if ((var == 1 && bm && !strcmp(bm, "0")) || var == VB16 || var == VPIPE || var == VBMMA2 || var == VBMMA3)
+        if ((var == 1 && bm && !strcmp(bm, "0")) || var == VB16 || var == VPIPE || var == VBMMA2)
             same_bits_as_ref(var, cs, b, what, o, l);
     }
     release(b);

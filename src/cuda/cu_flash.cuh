@@ -77,9 +77,6 @@ int fa_sm90_forward_bmma(cu_impl *c, const fa_args *a);
 // k_s9_fwd_bmma with two 16-query sub-tiles per warp (128 queries per block, 3 blocks per SM;
 // same bits). Cases as fa_sm90_forward_bmma. fa_sm90_forward's default (PF_ATTN_FWD_BMMA=2).
 int fa_sm90_forward_bmma2(cu_impl *c, const fa_args *a);
-// The same with three sub-tiles per warp (192 queries per block, 2 blocks per SM; same bits):
-// PF_ATTN_FWD_BMMA=3 (session 15, not yet measured).
-int fa_sm90_forward_bmma3(cu_impl *c, const fa_args *a);
 // D[r, h, l] = sum_c dO * o
 void fa_rowdot(cu_impl *c, const fa_args *a, float *D);
 // The same with o's positions ldo elements apart (dO and the rest: a->HC; the module's

@@ -45,8 +45,6 @@
 // key; not bit-identical (its section below, docs/ATTENTION_SM90.md "Session 13").
 // k_s9_fwd_bmma2 (PF_ATTN_FWD_BMMA=2, the default since session 14): k_s9_fwd_bmma's arithmetic
 // with two 16-query sub-tiles per warp, not pipelined, 3 blocks per SM; same bits as it.
-// k_s9_fwd_bmma3 (PF_ATTN_FWD_BMMA=3, session 15, not yet measured): three sub-tiles per warp,
-// 2 blocks per SM; same bits.
 #include "cu_flash_sm90.cuh"
 #include "cu_env.cuh"
 
@@ -966,36 +964,31 @@ int fa_sm90_forward_bmma(cu_impl *c, const fa_args *a) {
 }
 
 // k_s9_fwd_bmma2 (PF_ATTN_FWD_BMMA=2 or unset; attn_fwd_check variant 17): k_s9_fwd_bmma
-// with each warp owning two (NSUB) 16-query sub-tiles, queries 16 wq .. and 64 + 16 wq .. of the block's
+// with each warp owning two 16-query sub-tiles, queries 16 wq .. and 64 + 16 wq .. of the block's
 // 128, so that every warp has two independent dependency chains (S MMAs, softmax, P V) to issue
 // from (session 13's ncu: k_s9_fwd_bmma is latency-bound, 0.82 eligible warps per scheduler).
 // Each K / V fragment is loaded from shared memory once for both sub-tiles (half the ldmatrix per
 // score for K and V). Per score the same arithmetic in the same order as k_s9_fwd_bmma: same bits.
 // The Q and bias tiles hold 128 query rows; K, V and the mask are as k_s9_fwd_bmma's.
-// k_s9_fwd_bmma3 (PF_ATTN_FWD_BMMA=3, session 15, not yet measured): the same with NSUB = 3
-// (sub-tile i: queries 64 i + 16 wq .. of the block's 192), 2 blocks per SM; same bits.
-// The s9d_* helpers take NSUB (the shared layout: rows of the Q and bias tiles) and NA, the
-// sub-tiles computed (NA = NSUB, or fewer in k_s9_fwd_bmma3's last query tile, see there).
-template <int CH, int NSUB>
+template <int CH>
 struct s9d_layout {
     typedef s9_smem_layout<CH, 1, true> SL;
-    static constexpr size_t BT = NSUB * SL::BT;                  // bias tile [64 NSUB queries][S9_BS16] bf16
+    static constexpr size_t BT = 2 * SL::BT;                     // bias tile [128 queries][S9_BS16] bf16
     static constexpr size_t B = SL::B;                           // [2][BT bytes]
     static constexpr size_t M = B + 2 * BT;                      // fp32 [2][64]
-    static constexpr size_t Q = M + 2 * (size_t)S9_K * 4;        // bf16 [64 NSUB][CH + 8]
-    static constexpr size_t P = Q + NSUB * (size_t)S9_Q * (CH + 8) * 2;
-    // int: boff [128], kvo [128], rpos, then per sub-tile i >= 1 whether its queries start before L
-    static constexpr size_t bytes = P + 260 * 4;
+    static constexpr size_t Q = M + 2 * (size_t)S9_K * 4;        // bf16 [128][CH + 8]
+    static constexpr size_t P = Q + 2 * (size_t)S9_Q * (CH + 8) * 2;
+    static constexpr size_t bytes = P + 260 * 4;  // int: boff [128], kvo [128], rpos, second half in L
 };
 
-// S = c bias + Q K^T of the NA sub-tiles (s[i]: queries 64 i + 16 wq ..): s9b_scores with each
-// K fragment used NA times. Qt [64 NSUB][CH + 8], Bt [64 NSUB][S9_BS16].
-template <int CH, int NA>
-__device__ __forceinline__ void s9d_scores(float (&s)[NA][8][4], const bf16 *Qt, uint32_t ci, const bf16 *Kt,
+// S = c bias + Q K^T of both sub-tiles (s[i]: queries 64 i + 16 wq ..): s9b_scores with each
+// K fragment used twice. Qt [128][CH + 8], Bt [128][S9_BS16].
+template <int CH>
+__device__ __forceinline__ void s9d_scores(float (&s)[2][8][4], const bf16 *Qt, uint32_t ci, const bf16 *Kt,
                                            const bf16 *Bt, int wq, int lane) {
-    uint32_t qa[NA][CH / 16][4];
+    uint32_t qa[2][CH / 16][4];
 #pragma unroll
-    for (int i = 0; i < NA; i++)
+    for (int i = 0; i < 2; i++)
 #pragma unroll
         for (int kk = 0; kk < CH / 16; kk++) {
             const bf16 *qp = Qt + (64 * i + 16 * wq + (lane & 15)) * (CH + 8) + kk * 16 + 8 * (lane >> 4);
@@ -1005,9 +998,9 @@ __device__ __forceinline__ void s9d_scores(float (&s)[NA][8][4], const bf16 *Qt,
         }
 #pragma unroll
     for (int jp = 0; jp < 4; jp++) {
-        uint32_t b4[NA][4];
+        uint32_t b4[2][4];
 #pragma unroll
-        for (int i = 0; i < NA; i++) {
+        for (int i = 0; i < 2; i++) {
             const bf16 *bp = Bt + (64 * i + 16 * wq + (lane & 15)) * S9_BS16 + 16 * jp + 8 * (lane >> 4);
             asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
                          : "=r"(b4[i][0]), "=r"(b4[i][1]), "=r"(b4[i][2]), "=r"(b4[i][3]) : "r"(fa_smem(bp)));
@@ -1016,7 +1009,7 @@ __device__ __forceinline__ void s9d_scores(float (&s)[NA][8][4], const bf16 *Qt,
         for (int h = 0; h < 2; h++) {
             int j = 2 * jp + h;
 #pragma unroll
-            for (int i = 0; i < NA; i++) {
+            for (int i = 0; i < 2; i++) {
                 s[i][j][0] = s[i][j][1] = s[i][j][2] = s[i][j][3] = 0;
                 s9b_mma1688(s[i][j], b4[i][2 * h], b4[i][2 * h + 1], ci);
             }
@@ -1026,7 +1019,7 @@ __device__ __forceinline__ void s9d_scores(float (&s)[NA][8][4], const bf16 *Qt,
                 asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
                              : "=r"(k4[0]), "=r"(k4[1]), "=r"(k4[2]), "=r"(k4[3]) : "r"(fa_smem(kp)));
 #pragma unroll
-                for (int i = 0; i < NA; i++) {
+                for (int i = 0; i < 2; i++) {
                     fa_mma16816(s[i][j], qa[i][0], k4[0], k4[1]);
                     fa_mma16816(s[i][j], qa[i][1], k4[2], k4[3]);
                 }
@@ -1035,17 +1028,17 @@ __device__ __forceinline__ void s9d_scores(float (&s)[NA][8][4], const bf16 *Qt,
                 asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];\n"
                              : "=r"(k2[0]), "=r"(k2[1]) : "r"(fa_smem(kp)));
 #pragma unroll
-                for (int i = 0; i < NA; i++) fa_mma16816(s[i][j], qa[i][0], k2[0], k2[1]);
+                for (int i = 0; i < 2; i++) fa_mma16816(s[i][j], qa[i][0], k2[0], k2[1]);
             }
         }
     }
 }
 
-// s9b_softmax_update of the NA sub-tiles, each step done for all before the next (one branch on
-// masked for all; the chains' instructions side by side)
-template <int CH, int NA>
-__device__ __forceinline__ void s9d_softmax_update(float (&s)[NA][8][4], float (&m)[NA][2], float (&ls)[NA][4],
-                                                   float (&o)[NA][CH / 8][4], const float *Mt, bool masked,
+// s9b_softmax_update of both sub-tiles, each step done for both before the next (one branch on
+// masked for both; the two chains' instructions side by side)
+template <int CH>
+__device__ __forceinline__ void s9d_softmax_update(float (&s)[2][8][4], float (&m)[2][2], float (&ls)[2][4],
+                                                   float (&o)[2][CH / 8][4], const float *Mt, bool masked,
                                                    float alpha, int t) {
     float mul = alpha;  // log2 units = s mul
     if (masked) {
@@ -1053,23 +1046,23 @@ __device__ __forceinline__ void s9d_softmax_update(float (&s)[NA][8][4], float (
         for (int j = 0; j < 8; j++) {
             float2 mk = *(const float2 *)(Mt + 8 * j + 2 * t);
 #pragma unroll
-            for (int i = 0; i < NA; i++)
+            for (int i = 0; i < 2; i++)
 #pragma unroll
                 for (int e = 0; e < 4; e++) s[i][j][e] = fmaf(s[i][j][e], alpha, (e & 1) ? mk.y : mk.x);
         }
         mul = 1.f;
     }
-    float nm[NA][2], corr[NA][2], mx[NA][2];
+    float nm[2][2], corr[2][2], mx[2][2];
 #pragma unroll
-    for (int i = 0; i < NA; i++)
+    for (int i = 0; i < 2; i++)
 #pragma unroll
         for (int u = 0; u < 2; u++) mx[i][u] = s9_thread_row_max(s[i], u);
 #pragma unroll
-    for (int i = 0; i < NA; i++)
+    for (int i = 0; i < 2; i++)
 #pragma unroll
         for (int u = 0; u < 2; u++) mx[i][u] = fmaxf(mx[i][u], __shfl_xor_sync(0xffffffffu, mx[i][u], 1));
 #pragma unroll
-    for (int i = 0; i < NA; i++)
+    for (int i = 0; i < 2; i++)
 #pragma unroll
         for (int u = 0; u < 2; u++) {
             mx[i][u] = fmaxf(mx[i][u], __shfl_xor_sync(0xffffffffu, mx[i][u], 2));
@@ -1081,11 +1074,11 @@ __device__ __forceinline__ void s9d_softmax_update(float (&s)[NA][8][4], float (
 #pragma unroll
     for (int j = 0; j < 8; j++)
 #pragma unroll
-        for (int i = 0; i < NA; i++)
+        for (int i = 0; i < 2; i++)
 #pragma unroll
             for (int e = 0; e < 4; e++) s[i][j][e] = fa_exp2(fmaf(s[i][j][e], mul, nm[i][e >> 1]));
 #pragma unroll
-    for (int i = 0; i < NA; i++)
+    for (int i = 0; i < 2; i++)
 #pragma unroll
         for (int u = 0; u < 2; u++) {
             ls[i][2 * u] *= corr[i][u];
@@ -1095,52 +1088,47 @@ __device__ __forceinline__ void s9d_softmax_update(float (&s)[NA][8][4], float (
         }
 }
 
-// s9b_accumulate_pv of the NA sub-tiles, each V fragment loaded once
-template <int CH, int NA>
-__device__ __forceinline__ void s9d_accumulate_pv(float (&o)[NA][CH / 8][4], float (&ls)[NA][4],
-                                                  const float (&s)[NA][8][4], const bf16 *Vt, int lane) {
+// s9b_accumulate_pv of both sub-tiles, each V fragment loaded once
+template <int CH>
+__device__ __forceinline__ void s9d_accumulate_pv(float (&o)[2][CH / 8][4], float (&ls)[2][4],
+                                                  const float (&s)[2][8][4], const bf16 *Vt, int lane) {
     const uint32_t one2 = 0x3f803f80u;  // bf16 1.0 in both halves
 #pragma unroll
     for (int kk = 0; kk < S9_K / 16; kk++) {
-        uint32_t pa[NA][4];
-#pragma unroll
-        for (int i = 0; i < NA; i++) s9_pack_p(pa[i], s[i], kk);
+        uint32_t pa[2][4];
+        s9_pack_p(pa[0], s[0], kk);
+        s9_pack_p(pa[1], s[1], kk);
 #pragma unroll
         for (int jp = 0; jp < CH / 16; jp++) {
             uint32_t v4[4];
             s9_ldsm_v<CH>(v4, Vt, kk, jp, lane);
 #pragma unroll
-            for (int i = 0; i < NA; i++) {
+            for (int i = 0; i < 2; i++) {
                 fa_mma16816(o[i][2 * jp], pa[i], v4[0], v4[1]);
                 fa_mma16816(o[i][2 * jp + 1], pa[i], v4[2], v4[3]);
             }
         }
-#pragma unroll
-        for (int i = 0; i < NA; i++) fa_mma16816(ls[i], pa[i], one2, one2);
+        fa_mma16816(ls[0], pa[0], one2, one2);
+        fa_mma16816(ls[1], pa[1], one2, one2);
     }
 }
 
-// The bias tiles of the NSUB 64-query sub-tiles of the block at k0 into dst (sub-tile i >= 1
-// only where its queries start before L, Ps[256 + i]: the copy has Lp query rows)
-template <int NSUB>
+// The bias tiles of both halves of the block's 128 queries at k0 into dst (the second half
+// only where its queries start before L: the copy has Lp query rows)
 __device__ __forceinline__ void s9d_fetch_bias(const fa_args &a, const int *Ps, int k0, unsigned char *dst) {
-    // written out, not a loop over i: NSUB = 2 keeps session 14's PTX
     int boff = Ps[threadIdx.x];
     s9b_fetch_bias(a, boff, k0, dst);
     if (Ps[257]) s9b_fetch_bias(a, boff + S9_Q * (((int)a.L + 63) & ~63), k0, dst + (size_t)S9_Q * S9_BS16 * 2);
-    if constexpr (NSUB == 3)
-        if (Ps[258])
-            s9b_fetch_bias(a, boff + 2 * S9_Q * (((int)a.L + 63) & ~63), k0, dst + (size_t)2 * S9_Q * S9_BS16 * 2);
 }
 
-// Tile j of k_s9_fwd_bmma2 / 3 (not pipelined: S of tile j + 1 not held, so fewer registers):
-// everything of tile j + 1 into the buffers of tile j - 1, then tile j's S, softmax and P V of
-// the first NA sub-tiles from buffers b. Same arithmetic per score as k_s9_fwd_bmma.
-template <int CH, int NSUB, int NA, int b>
-__device__ __forceinline__ void s9d_tile(const fa_args &a, int k0, unsigned char *sm, float (&sc)[NA][8][4],
-                                          uint32_t ci, float (&o)[NA][CH / 8][4], float (&m)[NA][2],
-                                          float (&ls)[NA][4], bool &mflag, float alpha, int wq, int t, int lane) {
-    typedef s9d_layout<CH, NSUB> DL;
+// Tile j of k_s9_fwd_bmma2 (not pipelined: S of tile j + 1 not held, so fewer registers):
+// everything of tile j + 1 into the buffers of tile j - 1, then tile j's S, softmax and P V
+// from buffers b. Same arithmetic per score as k_s9_fwd_bmma.
+template <int CH, int b>
+__device__ __forceinline__ void s9d_tile(const fa_args &a, int k0, unsigned char *sm, float (&sc)[2][8][4],
+                                          uint32_t ci, float (&o)[2][CH / 8][4], float (&m)[2][2],
+                                          float (&ls)[2][4], bool &mflag, float alpha, int wq, int t, int lane) {
+    typedef s9d_layout<CH> DL;
     constexpr int TE = DL::SL::TE;
     bf16 *Ks = (bf16 *)(sm + DL::SL::K), *Vs = (bf16 *)(sm + DL::SL::V);
     unsigned char *Bs = sm + DL::B;
@@ -1154,74 +1142,32 @@ __device__ __forceinline__ void s9d_tile(const fa_args &a, int k0, unsigned char
         int kvo = Ps[128 + threadIdx.x];
         s9b_fetch_rows<CH>(a, a.k, kvo, k0 + S9_K, Ks + (b ^ 1) * TE);
         s9b_fetch_rows<CH>(a, a.v, kvo, k0 + S9_K, Vs + (b ^ 1) * TE);
-        s9d_fetch_bias<NSUB>(a, Ps, k0 + S9_K, Bs + (b ^ 1) * DL::BT);
+        s9d_fetch_bias(a, Ps, k0 + S9_K, Bs + (b ^ 1) * DL::BT);
         if (threadIdx.x < S9_K) mnext = s9b_mask(a, Ps[256], k0 + S9_K);
     }
     fa_commit();
-    s9d_scores<CH, NA>(sc, (const bf16 *)(sm + DL::Q), ci, Ks + b * TE, (const bf16 *)(Bs + b * DL::BT), wq, lane);
-    s9d_softmax_update<CH, NA>(sc, m, ls, o, Ms + b * S9_K, masked, alpha, t);
-    s9d_accumulate_pv<CH, NA>(o, ls, sc, Vs + b * TE, lane);
+    s9d_scores<CH>(sc, (const bf16 *)(sm + DL::Q), ci, Ks + b * TE, (const bf16 *)(Bs + b * DL::BT), wq, lane);
+    s9d_softmax_update<CH>(sc, m, ls, o, Ms + b * S9_K, masked, alpha, t);
+    s9d_accumulate_pv<CH>(o, ls, sc, Vs + b * TE, lane);
     if (more && threadIdx.x < S9_K) Ms[(b ^ 1) * S9_K + threadIdx.x] = mnext;
     mflag = mnext != 0.f;
 }
 
-// The key sweep of k_s9_fwd_bmma2 / 3 after the prologue (tile 0 in buffers 0), NA sub-tiles
-// computed, and the output of those. Every warp of the block takes the same NA: the barriers
-// of s9d_tile are met by all.
-template <int CH, int NSUB, int NA>
-__device__ __forceinline__ void s9d_sweep(const fa_args &a, unsigned char *sm, uint32_t ci, bool mflag, float alpha,
-                                          int wq, int g, int t, int lane) {
-    float o[NA][CH / 8][4];
-#pragma unroll
-    for (int i = 0; i < NA; i++)
-#pragma unroll
-        for (int j = 0; j < CH / 8; j++) o[i][j][0] = o[i][j][1] = o[i][j][2] = o[i][j][3] = 0;
-    float m[NA][2], ls[NA][4];
-#pragma unroll
-    for (int i = 0; i < NA; i++) {
-        m[i][0] = m[i][1] = -INFINITY;
-        ls[i][0] = ls[i][1] = ls[i][2] = ls[i][3] = 0;
-    }
-    float sc[NA][8][4];
-    for (int k0 = 0;; k0 += 2 * S9_K) {  // two tiles per trip: buffers 0, 1
-        s9d_tile<CH, NSUB, NA, 0>(a, k0, sm, sc, ci, o, m, ls, mflag, alpha, wq, t, lane);
-        if (k0 + S9_K >= (int)a.L) break;
-        s9d_tile<CH, NSUB, NA, 1>(a, k0 + S9_K, sm, sc, ci, o, m, ls, mflag, alpha, wq, t, lane);
-        if (k0 + 2 * S9_K >= (int)a.L) break;
-    }
-    fa_wait<0>();  // the zero fill of K past L: no copy into the block's memory after its end
-    {  // (row, query tile, head) again from the block index: not held across the loop (registers)
-        uint32_t bx;
-        asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(bx));
-        constexpr int QB = NSUB * S9_Q;
-        int nqt2 = ((int)a.L + QB - 1) / QB, rest2 = (int)bx / nqt2, q2 = ((int)bx % nqt2) * QB;
-#pragma unroll
-        for (int i = 0; i < NA; i++) {
-            float l[2] = {ls[i][0], ls[i][2]};  // rows g, g + 8: whole sums (s9b_accumulate_pv)
-            s9_store_output<CH, false>(a, o[i], m[i], l, rest2 % (int)a.B, q2 + S9_Q * i, rest2 / (int)a.B, wq, g,
-                                       t);
-        }
-    }
-}
-
-// The body of k_s9_fwd_bmma2 (NSUB = 2) and k_s9_fwd_bmma3 (NSUB = 3). Block: 64 NSUB queries,
-// 4 warps. With NSUB = 3 a query tile whose last sub-tiles start at or past L (L % 192 in
-// 1..128: at L = 1024 one tile in six has 64 queries) computes only the sub-tiles that start
-// before L (NA < NSUB; the same arithmetic per query, so the same bits), rather than scores
-// that are never stored (1/9 of the work at L = 512 and 1024). With NSUB = 2 (the last
-// sub-tile past L only where L % 128 <= 64) the sweep is unchanged from session 14's kernel.
-template <int CH, int NSUB>
-__device__ __forceinline__ void s9d_body(const fa_args &a) {
-    static_assert(NSUB == 2 || NSUB == 3, "k_s9_fwd_bmma2 / 3: two or three sub-tiles");
-    typedef s9d_layout<CH, NSUB> DL;
-    constexpr int QB = NSUB * S9_Q;
+// NB: blocks per SM the registers are capped for. Block: 128 queries (S9_Q2), 4 warps.
+// (Session 13's pipelined form, S of tile j + 1 issued before tile j's softmax as in
+// k_s9_fwd_bmma, took 248 registers, 2 blocks per SM, and was slower (session 14): removed
+// in session 15.)
+#define S9_Q2 (2 * S9_Q)
+template <int CH, int NB>
+__global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma2(fa_args a) {
+    typedef s9d_layout<CH> DL;
     extern __shared__ __align__(128) unsigned char s9_sm[];
     bf16 *Ks = (bf16 *)(s9_sm + DL::SL::K), *Vs = (bf16 *)(s9_sm + DL::SL::V);
     unsigned char *Bs = s9_sm + DL::B;
     float *Ms = (float *)(s9_sm + DL::M);
 
-    int nqt = ((int)a.L + QB - 1) / QB, rest = (int)blockIdx.x / nqt;
-    int r = rest % (int)a.B, q0 = ((int)blockIdx.x % nqt) * QB;
+    int nqt = ((int)a.L + S9_Q2 - 1) / S9_Q2, rest = (int)blockIdx.x / nqt;
+    int r = rest % (int)a.B, q0 = ((int)blockIdx.x % nqt) * S9_Q2;
     int h = rest / (int)a.B;
     int lane = threadIdx.x & 31, wq = threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
     const float alpha = a.scale * S9_L2E;
@@ -1232,51 +1178,49 @@ __device__ __forceinline__ void s9d_body(const fa_args &a) {
     int cc = (int)(threadIdx.x % (CH / 8)) * 8;
     int kvo = cc < a.ch ? (int)(fa_pos(a, r, 0) * a.HC) + h * (int)a.ch + cc : -1;
     bf16 *Qs = (bf16 *)(s9_sm + DL::Q);
-    s9b_fetch_rows<CH>(a, a.q, kvo, q0, Qs);  // written out: NSUB = 2 keeps session 14's PTX
+    s9b_fetch_rows<CH>(a, a.q, kvo, q0, Qs);
     s9b_fetch_rows<CH>(a, a.q, kvo, q0 + S9_Q, Qs + S9_Q * (CH + 8));
-    if constexpr (NSUB == 3) s9b_fetch_rows<CH>(a, a.q, kvo, q0 + 2 * S9_Q, Qs + 2 * S9_Q * (CH + 8));
     int lp = ((int)a.L + 63) & ~63;
     int *Ps = (int *)(s9_sm + DL::P);
     Ps[threadIdx.x] = (h * lp + q0 + (int)(threadIdx.x >> 3)) * lp + (threadIdx.x & 7) * 8;  // < H Lp^2 < 2^31
     Ps[128 + threadIdx.x] = kvo;
     int rpos = r * (int)a.rstride;
-    if (threadIdx.x == 0) {
-        Ps[256] = rpos;
-        Ps[257] = q0 + S9_Q < (int)a.L;
-        if constexpr (NSUB == 3) Ps[258] = q0 + 2 * S9_Q < (int)a.L;
-    }
-    __syncthreads();  // Ps[257..] read by every thread's bias copies
+    if (threadIdx.x == 0) { Ps[256] = rpos; Ps[257] = q0 + S9_Q < (int)a.L; }
+    __syncthreads();  // Ps[257] read by every thread's bias copies
     s9b_fetch_rows<CH>(a, a.k, kvo, 0, Ks);
     s9b_fetch_rows<CH>(a, a.v, kvo, 0, Vs);
-    s9d_fetch_bias<NSUB>(a, Ps, 0, Bs);
+    s9d_fetch_bias(a, Ps, 0, Bs);
     fa_commit();
     float m0 = threadIdx.x < S9_K ? s9b_mask(a, rpos, 0) : 0.f;
     if (threadIdx.x < S9_K) Ms[threadIdx.x] = m0;
     bool mflag = m0 != 0.f;
     fa_wait<0>();
     __syncthreads();
-    if constexpr (NSUB == 3) {
-        int na = ((int)a.L - q0 + S9_Q - 1) / S9_Q;  // sub-tiles starting before L (>= 1), block-uniform
-        if (na == 1) return s9d_sweep<CH, 3, 1>(a, s9_sm, ci, mflag, alpha, wq, g, t, lane);
-        if (na == 2) return s9d_sweep<CH, 3, 2>(a, s9_sm, ci, mflag, alpha, wq, g, t, lane);
+    float o[2][CH / 8][4];
+#pragma unroll
+    for (int i = 0; i < 2; i++)
+#pragma unroll
+        for (int j = 0; j < CH / 8; j++) o[i][j][0] = o[i][j][1] = o[i][j][2] = o[i][j][3] = 0;
+    float m[2][2] = {{-INFINITY, -INFINITY}, {-INFINITY, -INFINITY}}, ls[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
+    float sc[2][8][4];
+    for (int k0 = 0;; k0 += 2 * S9_K) {  // two tiles per trip: buffers 0, 1
+        s9d_tile<CH, 0>(a, k0, s9_sm, sc, ci, o, m, ls, mflag, alpha, wq, t, lane);
+        if (k0 + S9_K >= (int)a.L) break;
+        s9d_tile<CH, 1>(a, k0 + S9_K, s9_sm, sc, ci, o, m, ls, mflag, alpha, wq, t, lane);
+        if (k0 + 2 * S9_K >= (int)a.L) break;
     }
-    s9d_sweep<CH, NSUB, NSUB>(a, s9_sm, ci, mflag, alpha, wq, g, t, lane);
-}
-
-// NB: blocks per SM the registers are capped for. (Session 13's pipelined form, S of tile
-// j + 1 issued before tile j's softmax as in k_s9_fwd_bmma, took 248 registers, 2 blocks per
-// SM, and was slower (session 14): removed in session 15.)
-#define S9_Q2 (2 * S9_Q)
-template <int CH, int NB>
-__global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma2(fa_args a) {
-    s9d_body<CH, 2>(a);
-}
-// NSUB = 3: 192 queries per block; launched with NB = 2 (<= 255 registers; shared memory
-// 90.5 KB at CH = 32, so 2 blocks per SM fit the 227 KB)
-#define S9_Q3 (3 * S9_Q)
-template <int CH, int NB>
-__global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma3(fa_args a) {
-    s9d_body<CH, 3>(a);
+    fa_wait<0>();  // the zero fill of K past L: no copy into the block's memory after its end
+    {  // (row, query tile, head) again from the block index: not held across the loop (registers)
+        uint32_t bx;
+        asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(bx));
+        int nqt2 = ((int)a.L + S9_Q2 - 1) / S9_Q2, rest2 = (int)bx / nqt2, q2 = ((int)bx % nqt2) * S9_Q2;
+#pragma unroll
+        for (int i = 0; i < 2; i++) {
+            float l[2] = {ls[i][0], ls[i][2]};  // rows g, g + 8: whole sums (s9b_accumulate_pv)
+            s9_store_output<CH, false>(a, o[i], m[i], l, rest2 % (int)a.B, q2 + S9_Q * i, rest2 / (int)a.B, wq, g,
+                                       t);
+        }
+    }
 }
 
 // k_s9_fwd_bmma2<CH, S9_NB1> after the bias copy in natural key order; the limits of
@@ -1287,30 +1231,13 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma3(fa_args a) {
 template <int CH>
 static int s9d_launch(cu_impl *c, const fa_args *a) {
     static int attr_set = 0;  // per instantiation
-    return s9b_run(c, a, k_s9_fwd_bmma2<CH, S9_NB1>, S9_Q2, s9d_layout<CH, 2>::bytes, &attr_set);
+    return s9b_run(c, a, k_s9_fwd_bmma2<CH, S9_NB1>, S9_Q2, s9d_layout<CH>::bytes, &attr_set);
 }
 
 int fa_sm90_forward_bmma2(cu_impl *c, const fa_args *a) {
     if (!c->bf16 || a->B <= 0 || a->L <= 0 || !a->biasT) return 1;
     if (a->ch <= 0 || a->ch > 32 || a->ch % 8 || a->HC % 8) return 1;
     return a->ch <= 16 ? s9d_launch<16>(c, a) : s9d_launch<32>(c, a);
-}
-
-// k_s9_fwd_bmma3<CH, S9_NB3> after the bias copy in natural key order; the limits of
-// s9b_launch.
-#ifndef S9_NB3
-#define S9_NB3 2  // blocks per SM: 255 registers
-#endif
-template <int CH>
-static int s9d3_launch(cu_impl *c, const fa_args *a) {
-    static int attr_set = 0;  // per instantiation
-    return s9b_run(c, a, k_s9_fwd_bmma3<CH, S9_NB3>, S9_Q3, s9d_layout<CH, 3>::bytes, &attr_set);
-}
-
-int fa_sm90_forward_bmma3(cu_impl *c, const fa_args *a) {
-    if (!c->bf16 || a->B <= 0 || a->L <= 0 || !a->biasT) return 1;
-    if (a->ch <= 0 || a->ch > 32 || a->ch % 8 || a->HC % 8) return 1;
-    return a->ch <= 16 ? s9d3_launch<16>(c, a) : s9d3_launch<32>(c, a);
 }
 
 // k_s9_fwd, one row per block; b16: the bias tile from a bf16 copy (refused where
@@ -1354,17 +1281,14 @@ static int s9_pipe_enabled(void) {
 // 0 k_s9_fwd_pipe (other bits); 1 k_s9_fwd_bmma (session 13's default: 3.777 -> 3.684 ms at
 // N = 1024, 29.93 -> 28.71 at 2048, attn_fwd_check); 2 or unset k_s9_fwd_bmma2 unpipelined (the
 // same bits as 1; session 14, attn_fwd_check variants 16 / 18: 3.660 -> 3.227 ms at N = 1024,
-// 28.88 -> 25.37 at 2048, ending node 4.003 -> 3.392, MSA row 0.959 -> 0.855); 3 k_s9_fwd_bmma3
-// (three sub-tiles per warp, same bits as 1; session 15, not yet measured).
+// 28.88 -> 25.37 at 2048, ending node 4.003 -> 3.392, MSA row 0.959 -> 0.855).
 static int s9_bmma_form(void) {
     const char *e = getenv("PF_ATTN_FWD_BMMA");
     if (!e || !*e || !strcmp(e, "2")) return 2;
     if (!strcmp(e, "0")) return 0;
     if (!strcmp(e, "1")) return 1;
-    if (!strcmp(e, "3")) return 3;
     pf_die("PF_ATTN_FWD_BMMA=%s: expected 0 (k_s9_fwd_pipe's per-score bias), 1 (bias through the tensor "
-           "core, k_s9_fwd_bmma), 2 (k_s9_fwd_bmma2, two query sub-tiles per warp: the default) or 3 "
-           "(k_s9_fwd_bmma3, three sub-tiles per warp)", e);
+           "core, k_s9_fwd_bmma) or 2 (k_s9_fwd_bmma2, two query sub-tiles per warp: the default)", e);
     return 2;
 }
 
@@ -1376,7 +1300,6 @@ int fa_sm90_forward(cu_impl *c, const fa_args *a) {
     // single attention, keeps the fp32 tile)
     int b16 = s9_b16_enabled() && a->biasT && a->bias_bf16 && a->B >= 4;
     int bm = b16 ? s9_bmma_form() : 0;
-    if (bm == 3 && fa_sm90_forward_bmma3(c, a) == 0) return 0;
     if (bm == 2 && fa_sm90_forward_bmma2(c, a) == 0) return 0;
     if (bm && fa_sm90_forward_bmma(c, a) == 0) return 0;
     // 1 row per block: since the copies are planned once per block (session 8), faster

@@ -434,18 +434,12 @@ static void attn_fwd_same_bits(const char *label, const pf_attn_dims *d, const p
     H_gpu->attn_fwd(H_gpu, d, Pd, x->d, z->n ? z->d : NULL, mdv, o0.d, gs, gw);  // saved: the default's again
     tl_check(!memcmp(h_download(og), h_download(&o0), sizeof(real) * (size_t)x->n), label,
              "forward not bit-identical to itself after the PF_ATTN_FWD_BMMA=0 runs");
-    // k_s9_fwd_bmma (=1) and k_s9_fwd_bmma3 (=3) keep the bits of k_s9_fwd_bmma2 (=2, the
-    // default): two or three query sub-tiles per warp change the order of nothing; then the
-    // default again (the saved tensors)
+    // k_s9_fwd_bmma (=1) keeps the bits of k_s9_fwd_bmma2 (=2, the default): two query sub-tiles
+    // per warp change the order of nothing; then the default again (the saved tensors)
     if (!e) {
         attn_fwd_env_same_bits(label, "PF_ATTN_FWD_BMMA", "1", d, Pd, x, z, mdv, &o0, gs, gw);
-        attn_fwd_env_same_bits(label, "PF_ATTN_FWD_BMMA", "3", d, Pd, x, z, mdv, &o0, gs, gw);
-        // rows in pieces of 3 (the launches past 2^31 elements at N >= 1832 in the module): same
-        // bits, with =2 and with =3
+        // rows in pieces of 3 (the launches past 2^31 elements at N >= 1832 in the module): same bits
         attn_fwd_env_same_bits(label, "PF_ATTN_FWD_PIECE_ROWS", "3", d, Pd, x, z, mdv, &o0, gs, gw);
-        setenv("PF_ATTN_FWD_BMMA", "3", 1);
-        attn_fwd_env_same_bits(label, "PF_ATTN_FWD_PIECE_ROWS", "3", d, Pd, x, z, mdv, &o0, gs, gw);
-        unsetenv("PF_ATTN_FWD_BMMA");
         H_gpu->attn_fwd(H_gpu, d, Pd, x->d, z->n ? z->d : NULL, mdv, o0.d, gs, gw);
     }
 }
@@ -736,11 +730,6 @@ static void test_attention(void) {
     test_attn("tri_end big fully masked row", big_e, 2, 1, 1132);
     pf_attn_dims row_c32 = {5, 75, 16, 4, 32, 16, PF_BIAS_PAIR, 0, NULL, 0};
     test_attn("msa_row c_h 32", row_c32, 1, 1, 1133);
-    // L = 333 = 192 + 141: k_s9_fwd_bmma3's (PF_ATTN_FWD_BMMA=3) query tiles of 192, the first
-    // whole, the second with its third sub-tile partial (13 queries); k_s9_fwd_bmma2's 128,
-    // the last with its second sub-tile partial (13 queries)
-    pf_attn_dims row333 = {4, 333, 12, 2, 32, 8, PF_BIAS_PAIR, 0, NULL, 0};
-    test_attn("msa_row L333 c_h 32", row333, 1, 1, 1134);
 }
 
 // ---- transition, opm, trimul, pwavg, global attention ---------------------------------
