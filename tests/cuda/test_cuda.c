@@ -730,6 +730,10 @@ static void test_attention(void) {
     test_attn("tri_end big fully masked row", big_e, 2, 1, 1132);
     pf_attn_dims row_c32 = {5, 75, 16, 4, 32, 16, PF_BIAS_PAIR, 0, NULL, 0};
     test_attn("msa_row c_h 32", row_c32, 1, 1, 1133);
+    // L = 333 = 2 x 128 + 77: k_s9_fwd_bmma2's query tiles of 128, the last with its second
+    // sub-tile partial (13 queries); d z there needs h_compare_acc (g_check_acc)
+    pf_attn_dims row333 = {4, 333, 12, 2, 32, 8, PF_BIAS_PAIR, 0, NULL, 0};
+    test_attn("msa_row L333 c_h 32", row333, 1, 1, 1134);
 }
 
 // ---- transition, opm, trimul, pwavg, global attention ---------------------------------
