@@ -4,9 +4,9 @@
 // strided-batched GEMM over the channels (outgoing X_c = A_c B_c^T, incoming
 // X_c = A_c^T B_c): no N^3 intermediate.
 //
-// Memory (docs/TRIMUL.md): saved holds z only (the module input; PF_TRIMUL_SAVE_X=1:
-// and X, below); the backward recomputes zl = LN_in(z) and x (the products before
-// LN_out) instead of keeping them. The channels of the contraction are independent, so the gated sides,
+// Memory (docs/TRIMUL.md): saved holds z (the module input) and, by default, X (the
+// products before LN_out; PF_TRIMUL_SAVE_X below); the backward recomputes zl = LN_in(z)
+// (and X where it is not kept). The channels of the contraction are independent, so the gated sides,
 // their products and their gradients run over pieces of cc channels
 // (cu_chunk_units: one piece up to 8 GiB of piece buffers; sizes only, so the
 // same bits every run), and the position-wise output part (LN_out, projection,
@@ -22,9 +22,9 @@
 // forward, 4 in the backward). The arithmetic per element is unchanged (LN_out's
 // statistics as cu_prim.cu's row kernel).
 //
-// PF_TRIMUL_SAVE_X=1 (the default since session 16; 0: saved holds z alone): saved holds z | X (X in x's layout: channel-major
-// under cu_tm_cm, else (N*N, c)), written there by the forward's
-// contraction (no copy), so the backward skips the contraction's recompute (one batched
+// PF_TRIMUL_SAVE_X=1 (the default since session 16; 0: saved holds z alone): saved holds
+// z | X (X in x's layout: channel-major under cu_tm_cm, else (N*N, c)), written there by
+// the forward's contraction (no copy), so the backward skips the contraction's recompute (one batched
 // N^3 GEMM per channel: ~0.38 ms of the 7.07 ms f+b at N = 1024); it still recomputes
 // zl and, piece by piece, A and B (dA, dB need them). Its LN_out backward reads X from
 // saved and writes dX into x's buffer (the same arithmetic out of place): the same bits
