@@ -67,6 +67,20 @@ extern "C" int64_t pf_cuda_trimul_save_x_runs(pf_backend *be) {
     return tm_save_x_runs;
 }
 
+// PF_TRIMUL_SG2: process-wide (as PF_TRIMUL_SAVE_X), read at the first use, -1 until then;
+// pf_cuda_set_trimul_sg2 (tests).
+static int tm_sg2 = -1;
+static int tm_sg2_on(void) {
+    if (tm_sg2 < 0)
+        tm_sg2 = cu_env_flag("PF_TRIMUL_SG2", 0, "side gradients and dzl GEMMs per side: the default",
+                             "both sides' gradients and dzl in one kernel (k_tm_sg2)");
+    return tm_sg2;
+}
+extern "C" void pf_cuda_set_trimul_sg2(pf_backend *be, int on) {
+    (void)be;
+    tm_sg2 = on == 0 || on == 1 ? on : -1;  // else: PF_TRIMUL_SG2 / the default again
+}
+
 // Bytes of X (N*N, c) when saved keeps it (PF_TRIMUL_SAVE_X), else 0.
 static size_t tm_saved_x_bytes(const cu_impl *c, const pf_trimul_dims *d) {
     size_t xb = (size_t)(d->N * d->N * d->c) * cu_esz(c);
@@ -189,6 +203,23 @@ static void tm_side_bwd(cu_impl *c, const pf_trimul_dims *d, const pf_linear_p *
     cu_tm_side_bwd_cat(c, d->N * d->N, cz, n, &sp, &sg, &sgp, &sgg, w->zl, mask, dS, tpg, w->dzl);
 }
 
+// PF_TRIMUL_SG2, mode 3: both sides' gradients of channels [c0, c0 + n) from dA, dB at once
+// (cu_tm_sides_bwd_sg2): side a's [d tp | d tg] (N*N, 2n) in p[0..1] (A, B: free), side
+// b's d tp in p[2] and d tg in dX's channels of x (free once dA, dB are made). 0 where it
+// does not apply.
+static int tm_sides_bwd_sg2(cu_impl *c, const pf_trimul_dims *d, const pf_trimul_p *p, pf_trimul_p *g,
+                            const tm_ws *w, const void *mask, int c0, int n, const void *dA, const void *dB,
+                            void *dX) {
+    int cz = d->c_z;
+    pf_linear_p ap = cu_tm_rows_of(&p->a_p, cz, c0), ag = cu_tm_rows_of(&p->a_g, cz, c0);
+    pf_linear_p bp = cu_tm_rows_of(&p->b_p, cz, c0), bg = cu_tm_rows_of(&p->b_g, cz, c0);
+    pf_linear_p gap = cu_tm_rows_of(&g->a_p, cz, c0), gag = cu_tm_rows_of(&g->a_g, cz, c0);
+    pf_linear_p gbp = cu_tm_rows_of(&g->b_p, cz, c0), gbg = cu_tm_rows_of(&g->b_g, cz, c0);
+    const pf_linear_p *const lin[2][2] = {{&ap, &ag}, {&bp, &bg}};
+    pf_linear_p *const grad[2][2] = {{&gap, &gag}, {&gbp, &gbg}};
+    return cu_tm_sides_bwd_sg2(c, d->N * d->N, cz, n, lin, grad, w->zl, mask, dA, dB, w->p[0], w->p[2], dX, w->dzl);
+}
+
 // Channels [c0, c0 + n): dX from x's columns (x holds dx by now; cu_tm_cm: dX is X's
 // channels c0.., no transpose), the products' gradients, then the sides'. have_ab:
 // A, B of these channels are in p[0], p[1] already (one piece: left there by tm_x).
@@ -207,6 +238,7 @@ static void tm_piece_bwd(cu_impl *c, const pf_trimul_dims *d, const pf_trimul_p 
         cu_gemm(c, 1, 0, N, N, N, 1.f, dX, CU_ACT, N, A, CU_ACT, N, 0.f, dB, CU_ACT, N, n, NN, NN, NN, NULL);
     }
     // A, B, dX are free: A's and B's buffers hold the sides' scratch
+    if (tm_sg2_on() && cu_tm_cm(c) && tm_sides_bwd_sg2(c, d, p, g, w, mask, c0, n, dA, dB, dX)) return;
     tm_side_bwd(c, d, &p->a_p, &p->a_g, &g->a_p, &g->a_g, c0, n, mask, dA, w, A);
     tm_side_bwd(c, d, &p->b_p, &p->b_g, &g->b_p, &g->b_g, c0, n, mask, dB, w, A);
 }

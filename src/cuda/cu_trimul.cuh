@@ -34,6 +34,16 @@ void cu_tm_side_cat(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp
 void cu_tm_side_bwd_cat(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg,
                         pf_linear_p *gp, pf_linear_p *gg, const void *zl, const void *mask, const void *dS,
                         void *tpg, void *dzl);
+// PF_TRIMUL_SG2 (k_tm_sg2, cu_trimul_side_wg.cu): both sides' backward of a piece of C
+// channels at once (lin, grad: {{a_p, a_g}, {b_p, b_g}}; dA, dB (C, M)): one kernel
+// recomputes [tp | tg] of both sides, writes side a's [d tp | d tg] into tpg_a (M, 2C) and
+// side b's d tp, d tg into dtp_b, dtg_b (M, C each), and adds both sides' products with
+// the weights to dzl in fp32 (one rounding); then the weight and bias gradients as
+// cu_tm_side_bwd_cat's (side b's as a GEMM and a column sum per weight). 0 (nothing
+// done) where it does not apply (Hopper, c_z <= 128, bf16, PF_TRIMUL_SIDES 4).
+int cu_tm_sides_bwd_sg2(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *const lin[2][2],
+                        pf_linear_p *const grad[2][2], const void *zl, const void *mask, const void *dA,
+                        const void *dB, void *tpg_a, void *dtp_b, void *dtg_b, void *dzl);
 // to_cm: in (R, C) -> out (C, R); else the reverse. rs: the row-major side's row
 // stride (C for a whole tensor; more for C columns of a wider one), in's when
 // to_cm, out's otherwise.

@@ -23,6 +23,10 @@ struct ts_args {
     bf16 *out[2];       // forward: the sides' outputs (C, M)
     const bf16 *dS;     // backward: the side's output gradient (C, M)
     bf16 *tpg;          // backward: [d tp | d tg] (M, 2 C)
+    const bf16 *dS2;    // PF_TRIMUL_SG2: side b's output gradient (C, M) (dS: side a's)
+    bf16 *dtp[2], *dtg[2];  // PF_TRIMUL_SG2: side s's d tp, d tg (M, C), rows ldt[s] apart
+    int64_t ldt[2];
+    bf16 *dzl;          // PF_TRIMUL_SG2: (M, c_z), += [d tp | d tg] [W_p; W_g] of both sides
     int64_t M;
     int c_z, C, nct, tiles;  // nct: column tiles per side
     int vec;                 // channel-major rows 16-byte aligned (M % 8 == 0, aligned buffers)
@@ -160,6 +164,13 @@ int ts_sides_form(int *grid);
 int ts_wg_applies(int KP);
 int ts_wg_smem_bytes(int KP, int bwd);
 void ts_wg_launch(cu_impl *c, const ts_args *a, int KP, int bwd);
+// PF_TRIMUL_SG2 (k_tm_sg2, cu_trimul_side_wg.cu): both sides' [d tp | d tg] of C channels
+// (lin: {{a_p, a_g}, {b_p, b_g}}; dA, dB (C, M)) into dtp[s], dtg[s] (M, C; rows ldt[s]
+// apart) and dzl (M, c_z) += their products with the weights, one kernel; 0 (nothing
+// launched) where it does not apply (ts_wg_applies, ts_applies, PF_TRIMUL_SIDES 4).
+int ts_sg2_run(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *const lin[2][2], const void *zl,
+               const void *mask, const void *dA, const void *dB, void *const dtp[2], void *const dtg[2],
+               const int64_t ldt[2], void *dzl);
 
 // launch(std::integral_constant<int, KP>()) for a depth KP = ts_depth(c_z) (16..256): the
 // kernels are templates on it.

@@ -22,6 +22,9 @@
 // mma.sync's); within the trimul tolerances (test_cuda's CPU comparisons). The backward
 // recomputes A, B with this kernel too; its side gradient (k_tm_side_grad2's job) runs on
 // the same structure with PF_TRIMUL_SIDES=4 (k_tm_sides_wg<KP, true>, below).
+// PF_TRIMUL_SG2=1 (cu_trimul.cu): k_tm_sg2, both sides' side gradients and their share of
+// dzl (dzl += [d tp | d tg] [W_p; W_g], the weight tile read again N-major) in one kernel
+// (docs/TRIMUL.md).
 #include "cu_trimul_side.cuh"
 #include "cu_wg_ring.cuh"
 #include "cuda_backend.h"
@@ -114,10 +117,10 @@ __device__ __forceinline__ void tsw_epilogue(const float (&acc)[32], const float
 // tile's epilogue), [d tp | d tg] leaves through a second staging tile as 16-byte runs of
 // channels.
 
-// dS of tile j (channels 32 j.., the warp's 16 positions from rw0) into ds (32, TSW_SO);
-// zeros past C and M. 16-byte cp.async where a.vec (committed; waited for in the
-// epilogue), else plain loads.
-__device__ __forceinline__ void tsw_fetch_ds(bf16 *ds, const ts_args &a, int j, int64_t rw0) {
+// dS (C, M) of column tile j (channels 32 j.., the warp's 16 positions from rw0) into ds
+// (32, TSW_SO); zeros past C and M. 16-byte cp.async where a.vec (committed; waited for
+// in the epilogue), else plain loads.
+__device__ __forceinline__ void tsw_fetch_ds(bf16 *ds, const ts_args &a, const bf16 *dS, int j, int64_t rw0) {
     const int lane = threadIdx.x & 31;
 #pragma unroll
     for (int it = 0; it < 2; it++) {  // 32 channels x 2 runs of 8 positions
@@ -125,10 +128,10 @@ __device__ __forceinline__ void tsw_fetch_ds(bf16 *ds, const ts_args &a, int j, 
         const int64_t p = rw0 + h8;
         const int in = ch < a.C;
         bf16 *d = ds + (i >> 1) * TSW_SO + h8;
-        const bf16 *src = a.dS + (int64_t)(in ? ch : 0) * a.M + p;
+        const bf16 *src = dS + (int64_t)(in ? ch : 0) * a.M + p;
         if (a.vec) {
             const int ok = in && p < a.M;
-            fa_cp16z(d, ok ? src : a.dS, ok ? 16 : 0);
+            fa_cp16z(d, ok ? src : dS, ok ? 16 : 0);
         } else {
             for (int e = 0; e < 8; e++) d[e] = in && p + e < a.M ? src[e] : __float2bfloat16(0.f);
         }
@@ -136,15 +139,15 @@ __device__ __forceinline__ void tsw_fetch_ds(bf16 *ds, const ts_args &a, int j, 
     fa_commit();
 }
 
-// [d tp | d tg] of tile j (the warp's 16 positions x 32 channels) into a.tpg via the
-// staging tile after the dS tile (16, TSW_GO); then tile j + 1's dS fetched.
-__device__ __forceinline__ void tsw_bwd_epilogue(const float (&acc)[32], const float (&m)[2], const ts_args &a,
-                                                 int j, bf16 *st, int64_t rw0) {
+// d tp = dS m s, d tg = dS m tp s (1 - s) of the warp's 16 positions x 32 channels from
+// acc (bias: the tile's packed bias or NULL) and the warp's dS tile st, bf16 into go
+// (16, TSW_GO): row g + 8 hh, [d tp of channels 0..31 | d tg of 0..31]. fd: the same
+// bf16 pairs as wgmma A fragments of the product over the tile's 64 packed rows (k16
+// chunk q: rows 16 q.., p then g of channels 8 q..; the accumulator's columns, so
+// registers 8 q .. 8 q + 7 of acc: FlashAttention-3's P -> A reuse).
+__device__ __forceinline__ void tsw_dgrad(const float (&acc)[32], const float (&m)[2], const float *bias,
+                                          const bf16 *st, bf16 *go, uint32_t (&fd)[4][4]) {
     const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
-    const float *bias = a.bias ? a.bias + (int64_t)j * 64 : NULL;
-    bf16 *go = st + 32 * TSW_SO;
-    fa_wait<0>();
-    __syncwarp();  // the warp's dS copies landed
 #pragma unroll
     for (int q = 0; q < 4; q++) {
         float bp[2], hbg[2];
@@ -166,25 +169,47 @@ __device__ __forceinline__ void tsw_bwd_epilogue(const float (&acc)[32], const f
                 dp[e] = d * s;
                 dg[e] = d * tp * s * (1.f - s);
             }
+            __nv_bfloat162 wp = __floats2bfloat162_rn(dp[0], dp[1]), wg = __floats2bfloat162_rn(dg[0], dg[1]);
             bf16 *o = go + (g + 8 * hh) * TSW_GO + 8 * q + 2 * t;
-            *reinterpret_cast<__nv_bfloat162 *>(o) = __floats2bfloat162_rn(dp[0], dp[1]);
-            *reinterpret_cast<__nv_bfloat162 *>(o + 32) = __floats2bfloat162_rn(dg[0], dg[1]);
+            *reinterpret_cast<__nv_bfloat162 *>(o) = wp;
+            *reinterpret_cast<__nv_bfloat162 *>(o + 32) = wg;
+            fd[q][hh] = *reinterpret_cast<const uint32_t *>(&wp);
+            fd[q][2 + hh] = *reinterpret_cast<const uint32_t *>(&wg);
         }
     }
-    __syncwarp();  // go written; every read of the dS tile done
+}
+
+// go (16 positions from rw0, [d tp | d tg] of channels ch0..ch0 + 31) into dp, dg (M, C;
+// rows ld apart), 16-byte runs where vec_out.
+__device__ __forceinline__ void tsw_store_dgrad(const ts_args &a, const bf16 *go, bf16 *dp, bf16 *dg, int64_t ld,
+                                                int ch0, int64_t rw0) {
+    const int lane = threadIdx.x & 31;
 #pragma unroll
     for (int it = 0; it < 4; it++) {  // 16 rows x [4 runs of d tp | 4 of d tg]
-        const int i = lane + 32 * it, row = i >> 3, seg = (i >> 2) & 1, c8 = 8 * (i & 3), ch = 32 * j + c8;
+        const int i = lane + 32 * it, row = i >> 3, seg = (i >> 2) & 1, c8 = 8 * (i & 3), ch = ch0 + c8;
         const int64_t p = rw0 + row;
         if (p >= a.M || ch >= a.C) continue;
         const bf16 *s = go + row * TSW_GO + 32 * seg + c8;
-        bf16 *d = a.tpg + p * 2 * a.C + seg * a.C + ch;
+        bf16 *d = (seg ? dg : dp) + p * ld + ch;
         if (a.vec_out) *reinterpret_cast<uint4 *>(d) = *reinterpret_cast<const uint4 *>(s);
         else
             for (int e = 0; e < 8 && ch + e < a.C; e++) d[e] = s[e];
     }
+}
+
+// [d tp | d tg] of tile j (the warp's 16 positions x 32 channels) into a.tpg via the
+// staging tile after the dS tile (16, TSW_GO); then tile j + 1's dS fetched.
+__device__ __forceinline__ void tsw_bwd_epilogue(const float (&acc)[32], const float (&m)[2], const ts_args &a,
+                                                 int j, bf16 *st, int64_t rw0) {
+    bf16 *go = st + 32 * TSW_SO;
+    uint32_t fd[4][4];  // unused here
+    fa_wait<0>();
+    __syncwarp();  // the warp's dS copies landed
+    tsw_dgrad(acc, m, a.bias ? a.bias + (int64_t)j * 64 : NULL, st, go, fd);
+    __syncwarp();  // go written; every read of the dS tile done
+    tsw_store_dgrad(a, go, a.tpg, a.tpg + a.C, 2 * a.C, 32 * j, rw0);
     __syncwarp();  // go read before the next tile's writes
-    if (j + 1 < a.tiles) tsw_fetch_ds(st, a, j + 1, rw0);
+    if (j + 1 < a.tiles) tsw_fetch_ds(st, a, a.dS, j + 1, rw0);
 }
 
 template <int KP, bool BWD>
@@ -196,13 +221,122 @@ __device__ __forceinline__ void tsw_consumer(const ts_args &a, unsigned char *sm
     const int warp = threadIdx.x >> 5;
     const int64_t rw0 = pos0 + 16 * warp;
     bf16 *st = (bf16 *)(sm + L::X) + warp * L::WST;
-    if (BWD) tsw_fetch_ds(st, a, 0, rw0);
+    if (BWD) tsw_fetch_ds(st, a, a.dS, 0, rw0);
     for (int j = 0; j < a.tiles; j++) {
         float acc[32];
         tw_ring_product<L, KP>(acc, af, sm, j);
         if (BWD) tsw_bwd_epilogue(acc, m, a, j, st, rw0);
         else tsw_epilogue(acc, m, a, j, st, rw0);
     }
+}
+
+// ---- PF_TRIMUL_SG2: both sides' gradients and dzl in one kernel (k_tm_sg2) ----
+// Tiles 0..nct-1 are side a's (dS from a.dS), nct.. side b's (a.dS2): per tile the side
+// gradient above, then dzl's share dacc (the warp's 16 positions x KP, fp32, in
+// registers across all tiles) += [d tp | d tg] (16 x 64 packed rows, the bf16 words just
+// stored, as A fragments) times the same stage's weight tile (64 rows x KP) read N-major
+// (imm-trans-b 1: the K-major core matrices of the recompute, [row / 8][k / 8][row % 8][k % 8],
+// are N-major core matrices of this product: LBO 16 KP B next 8 rows (K), SBO 128 B next 8
+// k (N)); the stage is released after that read. dzl (bf16) += dacc once at the end.
+
+// D (64 x 64) += A (64 x 16, registers) B (16 x 64, N-major descriptor)
+__device__ __forceinline__ void sg2_n64_tb(float *d, const uint32_t *a, uint64_t desc) {
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
+        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, "
+        "{%32,%33,%34,%35}, %36, 1, 1, 1, 1;\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
+}
+// D (64 x 16) += A (64 x 16, registers) B (16 x 16, N-major descriptor): depths 16, 32
+__device__ __forceinline__ void sg2_n16_tb(float *d, const uint32_t *a, uint64_t desc) {
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 "
+        "{%0,%1,%2,%3,%4,%5,%6,%7}, {%8,%9,%10,%11}, %12, 1, 1, 1, 1;\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
+}
+
+// dacc (the warpgroup's 64 positions x KP) += fd (64 x 64 packed rows) times the weight
+// tile wt (64 rows x KP, trwg_off's layout) read N-major, waited for.
+template <int KP>
+__device__ __forceinline__ void sg2_dzl_product(float (&dacc)[KP / 2], const uint32_t (&fd)[4][4],
+                                                const unsigned char *wt) {
+    constexpr int NW = KP < 64 ? 16 : 64;  // the instruction's N
+    const uint64_t d0 = s9_desc(wt, KP * 16, 128);
+    __syncwarp();  // converged for the .aligned wgmma instructions
+    s9_wg_fence();
+#pragma unroll
+    for (int q = 0; q < 4; q++)  // k16 chunks: rows 16 q.. of the tile (2 core matrices of 16 KP B)
+#pragma unroll
+        for (int nb = 0; nb < KP / NW; nb++) {  // k (c_z) from NW nb: NW / 8 core matrices of 128 B
+            const uint64_t d = d0 + ((q * 32 * KP + nb * NW * 16) >> 4);
+            if constexpr (NW == 64) sg2_n64_tb(dacc + 32 * nb, fd[q], d);
+            else sg2_n16_tb(dacc + 8 * nb, fd[q], d);
+        }
+    s9_wg_commit();
+    wg_mma_wait<0>();
+    s9_wg_hold<KP / 2>(dacc);
+}
+
+// Tile j's side gradient (tsw_bwd_epilogue's, side j / nct into a.dtp, a.dtg) with its
+// A fragments fd for dzl; then tile j + 1's dS fetched.
+__device__ __forceinline__ void sg2_epilogue(const float (&acc)[32], const float (&m)[2], const ts_args &a, int j,
+                                             bf16 *st, int64_t rw0, uint32_t (&fd)[4][4]) {
+    bf16 *go = st + 32 * TSW_SO;
+    const int s = j >= a.nct, jc = j - s * a.nct;
+    fa_wait<0>();
+    __syncwarp();  // the warp's dS copies landed
+    tsw_dgrad(acc, m, a.bias ? a.bias + (int64_t)j * 64 : NULL, st, go, fd);
+    __syncwarp();  // go written; every read of the dS tile done
+    tsw_store_dgrad(a, go, a.dtp[s], a.dtg[s], a.ldt[s], 32 * jc, rw0);
+    __syncwarp();  // go read before the next tile's writes
+    const int n = j + 1, ns = n >= a.nct;
+    if (n < a.tiles) tsw_fetch_ds(st, a, ns ? a.dS2 : a.dS, n - ns * a.nct, rw0);
+}
+
+// dzl (M, c_z) += dacc: this thread's pairs of columns 8 (i / 4) + 2 t of rows g, g + 8 (the
+// accumulator layout of the N chunks side by side).
+template <int KP>
+__device__ __forceinline__ void sg2_store_dzl(const float (&dacc)[KP / 2], const ts_args &a, int64_t rw0) {
+    const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+#pragma unroll
+    for (int i = 0; i < KP / 2; i += 2) {
+        const int col = 8 * (i >> 2) + 2 * t;
+        const int64_t p = rw0 + g + 8 * ((i >> 1) & 1);
+        if (p >= a.M || col >= a.c_z) continue;
+        __nv_bfloat162 *d = reinterpret_cast<__nv_bfloat162 *>(a.dzl + p * a.c_z + col);
+        const float2 o = __bfloat1622float2(*d);
+        *d = __floats2bfloat162_rn(o.x + dacc[i], o.y + dacc[i + 1]);
+    }
+}
+
+template <int KP>
+__device__ __forceinline__ void sg2_consumer(const ts_args &a, unsigned char *sm, int64_t pos0) {
+    typedef tsw_layout<KP, true> L;
+    uint64_t *empty = (uint64_t *)(sm + L::bar) + L::ST;
+    uint32_t af[KP / 16][4];
+    float m[2], dacc[KP / 2];
+#pragma unroll
+    for (int i = 0; i < KP / 2; i++) dacc[i] = 0.f;
+    tsw_rows<KP>(a, (bf16 *)(sm + L::X), pos0, af, m);
+    const int warp = threadIdx.x >> 5;
+    const int64_t rw0 = pos0 + 16 * warp;
+    bf16 *st = (bf16 *)(sm + L::X) + warp * L::WST;
+    tsw_fetch_ds(st, a, a.dS, 0, rw0);
+    for (int j = 0; j < a.tiles; j++) {
+        float acc[32];
+        uint32_t fd[4][4];
+        tw_ring_product<L, KP, false>(acc, af, sm, j);
+        sg2_epilogue(acc, m, a, j, st, rw0, fd);
+        sg2_dzl_product<KP>(dacc, fd, sm + (j % L::ST) * L::tile);
+        wg_bar_arrive(empty + j % L::ST);  // the stage's reads (both products) done
+    }
+    sg2_store_dzl<KP>(dacc, a, rw0);
 }
 #endif
 
@@ -216,6 +350,22 @@ __global__ void __launch_bounds__(288, 2) k_tm_sides_wg(ts_args a) {
     tw_ring_init<L>(tsw_sm);
     if (threadIdx.x >= L::CONS) tw_producer<L>(a.w, a.tiles, tsw_sm);
     else tsw_consumer<KP, BWD>(a, tsw_sm, (int64_t)blockIdx.x * L::ROWS);
+#else
+    __trap();
+#endif
+}
+
+// PF_TRIMUL_SG2: one block per SM (__launch_bounds__ 1): dacc's KP / 2 registers next to
+// the recompute's (the zl fragments KP / 4, acc 32) pass the 113 that two blocks of 288
+// threads allow; the same shared memory layout as the side gradient's.
+template <int KP>
+__global__ void __launch_bounds__(288, 1) k_tm_sg2(ts_args a) {
+#if S9_HAVE_WGMMA
+    typedef tsw_layout<KP, true> L;
+    extern __shared__ __align__(128) unsigned char sg2_sm[];
+    tw_ring_init<L>(sg2_sm);
+    if (threadIdx.x >= L::CONS) tw_producer<L>(a.w, a.tiles, sg2_sm);
+    else sg2_consumer<KP>(a, sg2_sm, (int64_t)blockIdx.x * L::ROWS);
 #else
     __trap();
 #endif
@@ -265,4 +415,48 @@ void ts_wg_launch(cu_impl *c, const ts_args *a, int KP, int bwd) {
             pf_die("k_tm_sides_wg: depth %d (ts_wg_applies: 16..128)", KP);
         }
     });
+}
+
+static int64_t g_sg2_runs = 0;  // k_tm_sg2 launches so far (tests)
+extern "C" int64_t pf_cuda_trimul_sg2_runs(pf_backend *be) {
+    (void)be;
+    return g_sg2_runs;
+}
+
+template <int K>
+static void sg2_launch(cu_impl *c, const ts_args *a) {
+    typedef tsw_layout<K, true> L;
+    CU_CHECK(cudaFuncSetAttribute(k_tm_sg2<K>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L::bytes));
+    k_tm_sg2<K><<<(unsigned)((a->M + L::ROWS - 1) / L::ROWS), L::THREADS, L::bytes, c->stream>>>(*a);
+    CU_LAUNCHED();
+    g_sg2_runs++;
+}
+
+int ts_sg2_run(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *const lin[2][2], const void *zl,
+               const void *mask, const void *dA, const void *dB, void *const dtp[2], void *const dtg[2],
+               const int64_t ldt[2], void *dzl) {
+    int grid, KP = ts_depth(c_z);
+    if (ts_sides_form(&grid) != 4 || !ts_wg_applies(KP) || !ts_applies(c, M, c_z, C, zl, ts_wg_smem_bytes(KP, 1)))
+        return 0;
+    if ((uintptr_t)dzl & 3) return 0;  // dzl's bf16 pairs
+    size_t mark = cu_pool_mark(c);
+    ts_args a;
+    memset(&a, 0, sizeof a);
+    ts_pack_weights(c, c_z, C, 32, KP, 2, lin, 2, &a);  // side a's tiles, then side b's
+    a.zl = (const bf16 *)zl, a.mask = (const bf16 *)mask, a.M = M;
+    a.dS = (const bf16 *)dA, a.dS2 = (const bf16 *)dB, a.dzl = (bf16 *)dzl;
+    a.vec = M % 8 == 0 && !((uintptr_t)dA & 15) && !((uintptr_t)dB & 15);
+    a.vec_out = C % 8 == 0;
+    for (int s = 0; s < 2; s++) {
+        a.dtp[s] = (bf16 *)dtp[s], a.dtg[s] = (bf16 *)dtg[s], a.ldt[s] = ldt[s];
+        a.vec_out &= ldt[s] % 8 == 0 && !((uintptr_t)dtp[s] & 15) && !((uintptr_t)dtg[s] & 15);
+    }
+    ts_by_depth(KP, [&](auto kp) {
+        constexpr int K = decltype(kp)::value;
+        if constexpr (K <= 128) sg2_launch<K>(c, &a);
+        else pf_die("k_tm_sg2: depth %d (ts_wg_applies: 16..128)", KP);
+    });
+    cu_pool_release(c, mark);
+    c->trimul_fused_runs++;
+    return 1;
 }

@@ -6,6 +6,7 @@
 #include "cu_trimul.cuh"
 #include "cu_vec.cuh"
 #include "cu_small.cuh"
+#include "cu_trimul_side.cuh"  // ts_sg2_run (PF_TRIMUL_SG2)
 
 #define TT 32
 
@@ -368,19 +369,12 @@ void cu_tm_side_cat(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp
     cu_pool_release(c, mark);
 }
 
-void cu_tm_side_bwd_cat(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg,
-                        pf_linear_p *gp, pf_linear_p *gg, const void *zl, const void *mask, const void *dS,
-                        void *tpg, void *dzl) {
-    size_t mark = cu_pool_mark(c);
-    const void *w = cat_weight(c, c_z, C, lp, lg);
-    if (!cu_tm_side_grad_fused(c, M, c_z, C, lp, lg, zl, mask, dS, tpg)) {  // tpg <- [d tp | d tg]
-        proj_cat(c, M, c_z, C, lp, lg, w, zl, tpg);
-        side_grad(c, M, C, mask, dS, tpg, (char *)tpg + (size_t)C * cu_esz(c), 2 * C);
-    }
-    // dzl += [d tp | d tg] [W_p; W_g]: one product of depth 2C
-    cu_gemm(c, 0, 0, M, c_z, 2 * C, 1.f, tpg, CU_ACT, 2 * C, w, CU_ACT, c_z, 1.f, dzl, CU_ACT, c_z, 1, 0, 0, 0, NULL);
+// [dW_p; dW_g] += tpg^T zl and the biases' column sums of tpg (M, 2C) = [d tp | d tg].
+static void side_dw(cu_impl *c, int64_t M, int c_z, int C, pf_linear_p *gp, pf_linear_p *gg, const void *zl,
+                    const void *tpg) {
     // [dW_p; dW_g] = [d tp | d tg]^T zl in fp32 scratch, then added to each gradient, or added
     // by the GEMM itself where the two lie back to back
+    size_t mark = cu_pool_mark(c);
     size_t nw = (size_t)C * c_z;
     float *dw = (float *)cu_pool_get(c, sizeof(float) * (2 * nw + 2 * (size_t)C));
     float *db = dw + 2 * nw;
@@ -402,6 +396,61 @@ void cu_tm_side_bwd_cat(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p
         CU_LAUNCHED();
     }
     cu_pool_release(c, mark);
+}
+
+// side_dw with d tp, d tg in two buffers (M, C) each: a GEMM and a column sum per weight
+// (dW += dt^T zl by the GEMM itself under PF_DW_ACC, else through fp32 scratch).
+static void side_dw_split(cu_impl *c, int64_t M, int c_z, int C, pf_linear_p *const gr[2], const void *zl,
+                          const void *const dt[2]) {
+    size_t mark = cu_pool_mark(c);
+    size_t nw = (size_t)C * c_z;
+    float *dw = (float *)cu_pool_get(c, sizeof(float) * (nw + (size_t)C));
+    float *db = dw + nw;
+    for (int k = 0; k < 2; k++) {
+        if (cu_dw_acc_on()) {
+            cu_gemm(c, 1, 0, C, c_z, M, 1.f, dt[k], CU_ACT, C, zl, CU_ACT, c_z, 1.f, gr[k]->w, CU_F32, c_z, 1, 0, 0,
+                    0, NULL);
+            cu_dw_acc_ran();
+        } else {
+            cu_gemm(c, 1, 0, C, c_z, M, 1.f, dt[k], CU_ACT, C, zl, CU_ACT, c_z, 0.f, dw, CU_F32, c_z, 1, 0, 0, 0, NULL);
+            k_add_f32<<<cu_blocks((int64_t)nw, 256), 256, 0, c->stream>>>(gr[k]->w, dw, (int64_t)nw);
+            CU_LAUNCHED();
+        }
+        if (gr[k]->b) {
+            CU_CHECK(cudaMemsetAsync(db, 0, sizeof(float) * (size_t)C, c->stream));
+            cu_colsum_add(c, M, C, dt[k], CU_ACT, db, 1.f);
+            k_add_f32<<<cu_blocks(C, 256), 256, 0, c->stream>>>(gr[k]->b, db, C);
+            CU_LAUNCHED();
+        }
+    }
+    cu_pool_release(c, mark);
+}
+
+void cu_tm_side_bwd_cat(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg,
+                        pf_linear_p *gp, pf_linear_p *gg, const void *zl, const void *mask, const void *dS,
+                        void *tpg, void *dzl) {
+    size_t mark = cu_pool_mark(c);
+    const void *w = cat_weight(c, c_z, C, lp, lg);
+    if (!cu_tm_side_grad_fused(c, M, c_z, C, lp, lg, zl, mask, dS, tpg)) {  // tpg <- [d tp | d tg]
+        proj_cat(c, M, c_z, C, lp, lg, w, zl, tpg);
+        side_grad(c, M, C, mask, dS, tpg, (char *)tpg + (size_t)C * cu_esz(c), 2 * C);
+    }
+    // dzl += [d tp | d tg] [W_p; W_g]: one product of depth 2C
+    cu_gemm(c, 0, 0, M, c_z, 2 * C, 1.f, tpg, CU_ACT, 2 * C, w, CU_ACT, c_z, 1.f, dzl, CU_ACT, c_z, 1, 0, 0, 0, NULL);
+    side_dw(c, M, c_z, C, gp, gg, zl, tpg);
+    cu_pool_release(c, mark);
+}
+
+int cu_tm_sides_bwd_sg2(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *const lin[2][2],
+                        pf_linear_p *const grad[2][2], const void *zl, const void *mask, const void *dA,
+                        const void *dB, void *tpg_a, void *dtp_b, void *dtg_b, void *dzl) {
+    void *const dtp[2] = {tpg_a, dtp_b}, *const dtg[2] = {(char *)tpg_a + (size_t)C * cu_esz(c), dtg_b};
+    const int64_t ldt[2] = {2 * (int64_t)C, C};
+    if (!ts_sg2_run(c, M, c_z, C, lin, zl, mask, dA, dB, dtp, dtg, ldt, dzl)) return 0;
+    side_dw(c, M, c_z, C, grad[0][0], grad[0][1], zl, tpg_a);  // side a: as cu_tm_side_bwd_cat
+    const void *const dtb[2] = {dtp_b, dtg_b};
+    side_dw_split(c, M, c_z, C, grad[1], zl, dtb);
+    return 1;
 }
 
 void cu_tm_gate_out(cu_impl *c, void *out, const void *gate, int64_t n) {

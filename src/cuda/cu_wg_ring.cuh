@@ -74,8 +74,9 @@ __device__ __forceinline__ void tw_ring_init(unsigned char *sm) {
 // A consumer's product of tile j: wait for stage j % L::ST, acc = this warp's A fragments af (16
 // rows x KP, in registers) times the stage's 64 weight rows (trwg_off's layout: LBO 128 B, SBO
 // 16 KP B) by wgmma m64n64k16, then this thread's arrival on the stage's empty barrier (its
-// reads are done). acc: m64n64's fp32 fragment.
-template <typename L, int KP>
+// reads are done; RELEASE false: the caller arrives, after its own reads of the stage).
+// acc: m64n64's fp32 fragment.
+template <typename L, int KP, bool RELEASE = true>
 __device__ __forceinline__ void tw_ring_product(float (&acc)[32], const uint32_t (&af)[KP / 16][4],
                                                 unsigned char *sm, int j) {
     uint64_t *full = (uint64_t *)(sm + L::bar), *empty = full + L::ST;
@@ -90,7 +91,7 @@ __device__ __forceinline__ void tw_ring_product(float (&acc)[32], const uint32_t
     s9_wg_commit();
     wg_mma_wait<0>();
     s9_wg_hold<32>(acc);
-    wg_bar_arrive(empty + s);
+    if (RELEASE) wg_bar_arrive(empty + s);
 }
 #endif
 

@@ -112,6 +112,14 @@ int64_t pf_cuda_trimul_fused_runs(pf_backend *be);
 void pf_cuda_set_trimul_save_x(pf_backend *be, int on);
 // Backwards that took X from saved so far (tests check which path ran).
 int64_t pf_cuda_trimul_save_x_runs(pf_backend *be);
+// PF_TRIMUL_SG2 (cu_trimul.cu): 1, the backward's side gradients of both sides and their
+// share of dzl as one Hopper kernel per piece of channels (k_tm_sg2: dzl summed in fp32
+// over both sides, not the old path's bits; where it applies: sm_90, bf16, c_z <= 128,
+// mode 3, PF_TRIMUL_SIDES 4); 0 or unset, two side-gradient kernels and dzl GEMMs (the
+// default until measured). Process-wide; other values restore the environment's setting.
+void pf_cuda_set_trimul_sg2(pf_backend *be, int on);
+// Launches of k_tm_sg2 so far, in this process (tests check which path ran).
+int64_t pf_cuda_trimul_sg2_runs(pf_backend *be);
 // That kernel's form (cu_trimul_side.cu): 2 k_tm_sides2 (transposed tiles, persistent
 // blocks; the default since session 11), 1 k_tm_sides (the same bits), 3 the forward's
 // sides by k_tm_sides_wg (Hopper wgmma, sm_90 and c_z <= 128; not the same bits; form 2

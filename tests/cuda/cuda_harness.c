@@ -244,6 +244,15 @@ void h_reset_grads(void) {
     for (int k = 0; k < n_slots; k++) H_gpu->upload(H_gpu, slots[k].dg, slots[k].g0, sizeof(real) * (size_t)slots[k].n);
 }
 
+void h_check_near_snapshot(const char *label) {
+    char nm[256];
+    for (int k = 0; k < n_slots; k++) {
+        real *now = dl_real(slots[k].dg, slots[k].n);
+        snprintf(nm, sizeof nm, "%s vs snapshot d%s", label, slots[k].name);
+        h_compare_delta(nm, now, slots[k].snap, slots[k].g0, slots[k].n, H_tol);
+    }
+}
+
 void h_check_same_bits(const char *label) {
     char nm[256];
     for (int k = 0; k < n_slots; k++) {

@@ -39,6 +39,9 @@ void h_check_doubled(const char *label);
 void h_reset_grads(void);
 // Every GPU gradient has the same bits as at the last h_snapshot_grads (run to run).
 void h_check_same_bits(const char *label);
+// Every GPU gradient's increment within H_tol of the increment at the last h_snapshot_grads
+// (a new path against the old one where the bits differ).
+void h_check_near_snapshot(const char *label);
 // Input gradient b after two backwards: b - init == 2 (snap - init).
 void h_check_input_doubled(const char *name, const hbuf *b, const real *init, const real *snap);
 void h_params_reset(void);

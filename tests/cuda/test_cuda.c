@@ -1257,6 +1257,59 @@ static void test_trimul_sides_wg(int64_t N, int c_z, int c, int incoming, int bi
     finish(label);
 }
 
+// PF_TRIMUL_SG2 (pf_cuda_set_trimul_sg2): both sides' gradients and their share of dzl in
+// one Hopper kernel (k_tm_sg2). Not the old path's bits (dzl one fp32 sum over both sides
+// where the old path rounds two GEMMs; side b's weight gradients two GEMMs instead of one),
+// so: the whole module against the CPU reference (test_trimul: the default mode 4, backward
+// whole, twice, and in pieces of channels down to the smallest), the kernel checked to have
+// run where it applies (bf16, sm_90, c_z % 8 == 0, c_z <= 128) and not elsewhere; then the
+// output, dz and every parameter gradient against the old path's within the same tolerance.
+static void test_trimul_sg2(int64_t N, int c_z, int c, int incoming, int bias, int use_mask) {
+    if (!shard_case()) return;
+    int64_t runs0 = pf_cuda_trimul_sg2_runs(H_gpu);
+    pf_cuda_set_trimul_sg2(H_gpu, 1);
+    shard_hold = 1;
+    test_trimul(N, c_z, c, incoming, bias, use_mask);
+    shard_hold = 0;
+    int64_t runs = pf_cuda_trimul_sg2_runs(H_gpu) - runs0;
+    int want = H_bf16 && pf_cuda_trimul_sides_wg_applies(H_gpu, c_z);
+    char label[256], s[320];
+    snprintf(label, sizeof label, "%s trimul sg2 %s N%lld c_z%d c%d bias %d mask %d", H_gpu->name,
+             incoming ? "in" : "out", (long long)N, c_z, c, bias, use_mask);
+    tl_check(want ? runs > 0 : runs == 0, label, "k_tm_sg2 ran %lld times, expected %s", (long long)runs,
+             want ? "some" : "none");
+    h_params_reset();
+    pf_trimul_dims d = {N, c_z, c, incoming};
+    pf_trimul_p P, G, Pd, Gd;
+    h_trimul_params(&P, &G, &Pd, &Gd, c_z, c, bias);
+    int64_t nz = N * N * c_z;
+    hbuf z = h_rand(nz, 1, 9), mk = h_mask(N * N, 0, 0.3, 10), dout = h_rand(nz, 1, 11);
+    pf_mem mg = H_gpu->trimul_mem(H_gpu, &d);
+    void *gs = h_gpu_raw(mg.saved), *gw = h_gpu_raw(mg.ws);
+    int ln_was = pf_cuda_set_tm_ln_cm(H_gpu, 2);
+    pf_cuda_set_trimul_fused(H_gpu, 3);
+    real *o[2], *g[2];
+    for (int v = 0; v < 2; v++) {  // 0: the old path, 1: k_tm_sg2
+        pf_cuda_set_trimul_sg2(H_gpu, v);
+        hbuf og = h_poison(nz), dz = h_rand(nz, 0.1, 12);  // g_in(nz, 12)'s start
+        h_reset_grads();
+        H_gpu->trimul_fwd(H_gpu, &d, &Pd, z.d, use_mask ? mk.d : NULL, og.d, gs, gw);
+        H_gpu->trimul_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, gs, dout.d, dz.d, gw);
+        o[v] = h_download(&og);
+        g[v] = h_download(&dz);
+        if (v == 0) h_snapshot_grads();
+    }
+    tl_check(!memcmp(o[0], o[1], sizeof(real) * (size_t)nz), label, "forward output not the same bits");
+    snprintf(s, sizeof s, "%s dz vs old path", label);
+    h_compare(s, g[1], g[0], nz, H_tol);
+    snprintf(s, sizeof s, "%s vs old path", label);
+    h_check_near_snapshot(s);
+    pf_cuda_set_trimul_sg2(H_gpu, -1);  // PF_TRIMUL_SG2 / the default again
+    pf_cuda_set_trimul_fused(H_gpu, -1);
+    pf_cuda_set_tm_ln_cm(H_gpu, ln_was);
+    finish(label);
+}
+
 // PF_TRIMUL_OUT=1 (pf_cuda_set_trimul_out): the output part's two projections and its gate
 // as one tensor-core kernel (cu_trimul_outk.cu). Not the old path's bits (the products'
 // summation order over k is mma.sync's, not cuBLASLt's), so: the whole module against the
@@ -2123,6 +2176,20 @@ void cuda_trimul(void) {
         test_trimul_sides_wg(12, 136, 40, 1, 1, 1, form);
         test_trimul_sides_wg(9, 10, 16, 0, 1, 1, form);
     }
+    // PF_TRIMUL_SG2 (k_tm_sg2): depths 16 (c_z 8 padded), 64 (c_z 40 padded), 128; C 16, 24
+    // below its 32-channel tile, 40 (a partial second tile), 32, 128; N*N odd (scalar loads
+    // and stores) and not a multiple of the 128-position block (N 9: 81 positions, 65:
+    // 4225); outgoing and incoming, masks and biases on and off; the pieces of channels of
+    // test_trimul's backward (trimul_pieces); c_z 136 and 10 keep the old path
+    test_trimul_sg2(7, 8, 16, 1, 1, 0);
+    test_trimul_sg2(12, 8, 24, 0, 1, 1);
+    test_trimul_sg2(9, 40, 40, 1, 0, 1);
+    test_trimul_sg2(16, 64, 32, 0, 1, 1);
+    test_trimul_sg2(33, 128, 128, 0, 1, 1);
+    test_trimul_sg2(40, 128, 128, 1, 0, 0);
+    test_trimul_sg2(65, 128, 128, 1, 1, 1);
+    test_trimul_sg2(12, 136, 40, 1, 1, 1);
+    test_trimul_sg2(9, 10, 16, 0, 1, 1);
     // mode 1 (the fused sides with the transposes; the default before session 11)
     test_trimul_path(8, 16, 16, 0, 0, 1, 1);
     test_trimul_path(12, 8, 24, 1, 1, 1, 1);
