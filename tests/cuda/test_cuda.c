@@ -1310,6 +1310,19 @@ static void test_trimul_sg2(int64_t N, int c_z, int c, int incoming, int bias, i
     finish(label);
 }
 
+// The PF_TRIMUL_SG2 cases (`--only trimul_sg2`; also part of `--only trimul`).
+static void cuda_trimul_sg2(void) {
+    test_trimul_sg2(7, 8, 16, 1, 1, 0);
+    test_trimul_sg2(12, 8, 24, 0, 1, 1);
+    test_trimul_sg2(9, 40, 40, 1, 0, 1);
+    test_trimul_sg2(16, 64, 32, 0, 1, 1);
+    test_trimul_sg2(33, 128, 128, 0, 1, 1);
+    test_trimul_sg2(40, 128, 128, 1, 0, 0);
+    test_trimul_sg2(65, 128, 128, 1, 1, 1);
+    test_trimul_sg2(12, 136, 40, 1, 1, 1);
+    test_trimul_sg2(9, 10, 16, 0, 1, 1);
+}
+
 // PF_TRIMUL_OUT=1 (pf_cuda_set_trimul_out): the output part's two projections and its gate
 // as one tensor-core kernel (cu_trimul_outk.cu). Not the old path's bits (the products'
 // summation order over k is mma.sync's, not cuBLASLt's), so: the whole module against the
@@ -2181,15 +2194,7 @@ void cuda_trimul(void) {
     // and stores) and not a multiple of the 128-position block (N 9: 81 positions, 65:
     // 4225); outgoing and incoming, masks and biases on and off; the pieces of channels of
     // test_trimul's backward (trimul_pieces); c_z 136 and 10 keep the old path
-    test_trimul_sg2(7, 8, 16, 1, 1, 0);
-    test_trimul_sg2(12, 8, 24, 0, 1, 1);
-    test_trimul_sg2(9, 40, 40, 1, 0, 1);
-    test_trimul_sg2(16, 64, 32, 0, 1, 1);
-    test_trimul_sg2(33, 128, 128, 0, 1, 1);
-    test_trimul_sg2(40, 128, 128, 1, 0, 0);
-    test_trimul_sg2(65, 128, 128, 1, 1, 1);
-    test_trimul_sg2(12, 136, 40, 1, 1, 1);
-    test_trimul_sg2(9, 10, 16, 0, 1, 1);
+    cuda_trimul_sg2();
     // mode 1 (the fused sides with the transposes; the default before session 11)
     test_trimul_path(8, 16, 16, 0, 0, 1, 1);
     test_trimul_path(12, 8, 24, 1, 1, 1, 1);
@@ -2372,6 +2377,7 @@ static void run_mode(int bf16) {
         if (!strcmp(only, "core")) cuda_core(), found = 1;
         if (!strcmp(only, "blocksmall")) cuda_blocksmall(quick), found = 1;
         if (!strcmp(only, "trimul_save_x")) cuda_trimul_save_x(), found = 1;
+        if (!strcmp(only, "trimul_sg2")) cuda_trimul_sg2(), found = 1;
         for (int k = 0; k < N_ATTN_PARTS; k++) {
             char part[16];
             snprintf(part, sizeof part, "attn.%d", k + 1);
@@ -2380,7 +2386,7 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure, heads, model, core, blocksmall, trimul_save_x, attn.1 .. attn.%d or an ops.def name)", only,
+        tl_check(found, "--only", "no tests named %s (structure, heads, model, core, blocksmall, trimul_save_x, trimul_sg2, attn.1 .. attn.%d or an ops.def name)", only,
                  N_ATTN_PARTS);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;
