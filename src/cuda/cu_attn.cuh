@@ -149,9 +149,10 @@ void attn_proj_bwd(cu_impl *c, int64_t M, int c_in, int HC, const pf_attn_p *p, 
 
 // ---- LayerNorm + bias + projections in one kernel (cu_attn_lnproj.cu), PF_ATTN_LNPROJ ----
 int attn_lnproj_on(void);  // PF_ATTN_LNPROJ=1 / pf_cuda_set_attn_lnproj (default off)
-// zb (M, H) = LN(x) W_bias^T (k_lnb_fwd_p's bits), cp (may be NULL) = x, xl (may be NULL) =
-// LN(x), out[:, 0 : 4 HC) (rows ldo apart) = LN(x) W_cat^T + b_cat: k_lnproj on sm_90, bf16,
-// c_in 64 or 128, H <= 4, 4 HC a multiple of 64, 16-byte aligned buffers; else 0, nothing done.
+// zb (may be NULL: then no bias logits, H unused) (M, H) = LN(x) W_bias^T (k_lnb_fwd_p's bits),
+// cp (may be NULL) = x, xl (may be NULL) = LN(x), out[:, 0 : 4 HC) (rows ldo apart) = LN(x)
+// W_cat^T + b_cat: k_lnproj on sm_90, bf16, c_in 64 or 128, H <= 4 (with zb), 4 HC a multiple
+// of 64, 16-byte aligned buffers; else 0, nothing done.
 int attn_lnproj(cu_impl *c, const pf_attn_p *p, int64_t M, int c_in, int H, int HC, const void *x, void *zb,
                 void *cp, void *xl, void *out, int64_t ldo);
 

@@ -20,9 +20,12 @@
 // - consumers, per tile: wgmma m64n64k16 x c_in / 16, the stage released, + b_cat, bf16 into
 //   the warp's staging tile (its own 16 rows of the block's rows, spent), 16-byte stores into
 //   the interleaved rows ([q|k|v|g|...], ldo apart: cu_attn_proj.cu's layout).
+// Where (cu_attn_rows.cu): with the bias logits in place of k_lnb_fwd_p + the GEMM where the
+// triangle attention (PF_BIAS_SELF) is one piece (attn_rows_lnproj), and without them in a row
+// piece of the one-GEMM path whose LN(x) is not made yet (MSA row and column, pieces).
 // Bits: xl and the pair bias are those of k_lnb_fwd_p (HB 4); q, k, v, g sum k in wgmma's
 // order, not cuBLASLt's: not the bits of the GEMM, within the attention tolerances
-// (test_cuda's CPU comparisons, part attn.6).
+// (test_cuda's CPU comparisons, part attn.7).
 #include "cu_attn.cuh"
 #include "cu_attn_lnb.cuh"
 #include "cu_lnv.cuh"
@@ -85,6 +88,7 @@ __device__ __forceinline__ void lp_ln_rows(const lp_args &a, bf16 *xs, const flo
         for (int j = 0; j < 8; j++) v[j] = lnb_rnd<bf16>((v[j] - mu) * rs * wr[j] + br[j]);
         if (a.xl && ok) st8(a.xl, row * KP + c0, v);
         st8(xs, (int64_t)r * SK + c0, v);  // bf16 values: exact
+        if (!a.zb) continue;  // block-uniform: no bias logits asked for
 #pragma unroll
         for (int h = 0; h < LP_HB; h++) {
             float w[8];
@@ -160,7 +164,7 @@ __global__ void __launch_bounds__(288, 2) k_lnproj(lp_args a) {
 #if S9_HAVE_WGMMA
     typedef lp_layout<KP> L;
     extern __shared__ __align__(128) unsigned char lp_sm[];
-    lnb_weights_split<bf16, KP>((float *)(lp_sm + L::W), a.wb, a.H, LP_HB * KP);  // block-wide barrier
+    if (a.zb) lnb_weights_split<bf16, KP>((float *)(lp_sm + L::W), a.wb, a.H, LP_HB * KP);  // block-wide barrier
     tw_ring_init<L>(lp_sm);
     if (threadIdx.x >= L::CONS) tw_producer<L>(a.wp, a.tiles, lp_sm);
     else lp_consumer<KP>(a, lp_sm, (int64_t)blockIdx.x * L::ROWS);
@@ -234,9 +238,9 @@ static void lp_launch(cu_impl *c, const lp_args &a) {
 
 int attn_lnproj(cu_impl *c, const pf_attn_p *p, int64_t M, int c_in, int H, int HC, const void *x, void *zb,
                 void *cp, void *xl, void *out, int64_t ldo) {
-    if (!attn_lnproj_on() || !c->bf16 || !attn_fuse_on() || (c_in != 64 && c_in != 128) || H < 1 || H > LP_HB)
-        return 0;
-    if ((4 * HC) % 64 || ldo % 8 || ldo < 4 * HC || M <= 0 || !p->bias.w || !tw_ring_applies(c_in)) return 0;
+    if (!attn_lnproj_on() || !c->bf16 || !attn_fuse_on() || (c_in != 64 && c_in != 128)) return 0;
+    if (zb && (H < 1 || H > LP_HB || !p->bias.w)) return 0;
+    if ((4 * HC) % 64 || ldo % 8 || ldo < 4 * HC || M <= 0 || !tw_ring_applies(c_in)) return 0;
     if (!cu_vec_ok(8, x, cp, xl, out)) return 0;
     size_t mark = cu_pool_mark(c);
     const void *w, *b;

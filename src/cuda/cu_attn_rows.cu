@@ -252,7 +252,10 @@ static void rows_fwd_piece_cat(cu_impl *c, const pf_attn_dims *d, const pf_attn_
     float *lse = (float *)cu_carve(&cv, sizeof(float) * (size_t)(n * d->H * d->L));
     if (lse_sv) lse = lse_sv + r0 * d->H * d->L;
     const void *xs = rows_at(c, d, x, r0, d->c_in), *ms = rows_at(c, d, key_mask, r0, 1);
-    if (xln_ready < 2) {  // 2: [q|k|v|g] in X already (attn_rows_lnproj)
+    // [q|k|v|g] in X already (xln_ready 2: attn_rows_lnproj), or LN(x) and them by k_lnproj here
+    int ready = xln_ready == 2 ||
+                (!xln_ready && attn_lnproj(c, p, RL, d->c_in, d->H, (int)HC, xs, NULL, NULL, NULL, X, ldx));
+    if (!ready) {
         if (!xln_ready) cu_ln_fwd(c, RL, d->c_in, &p->ln, xs, xln);
         size_t mark = cu_pool_mark(c);
         const void *w, *b;
@@ -405,7 +408,10 @@ static void rows_bwd_piece_cat(cu_impl *c, const attn_bwd_args *A, int64_t r0, i
     const void *xs = rows_at(c, d, A->x, r0, d->c_in), *os = rows_at(c, d, A->o, r0, HC);
     const void *dos = rows_at(c, d, A->d_out, r0, d->c_in), *ms = rows_at(c, d, A->key_mask, r0, 1);
     void *dxs = (void *)rows_at(c, d, A->d_x, r0, d->c_in);
-    if (A->xln_ready < 2) {  // 2: LN(x) and [q|k|v|g] there already (attn_rows_lnproj)
+    // LN(x) and [q|k|v|g] there already (xln_ready 2: attn_rows_lnproj), or made by k_lnproj here
+    int ready = A->xln_ready == 2 ||
+                (!A->xln_ready && attn_lnproj(c, p, RL, d->c_in, d->H, (int)HC, xs, NULL, NULL, xln, Z, ldz));
+    if (!ready) {
         if (!A->xln_ready) cu_ln_fwd(c, RL, d->c_in, &p->ln, xs, xln);
         size_t mark = cu_pool_mark(c);
         const void *w, *b;

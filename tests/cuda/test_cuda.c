@@ -1873,10 +1873,11 @@ static void lnproj_vs_old(const char *what, pf_attn_dims d, int use_mask, uint64
 
 // PF_ATTN_LNPROJ=1 (cu_attn_lnproj.cu: the input LayerNorm, the pair bias and q|k|v|g in one
 // wgmma kernel, sm_90, bf16): the starting node at c_in 128 and 64 (4 and 2 heads of 32; masks,
-// a fully masked row, no mask, odd N: a ragged last block of 128 positions) and the ending node
-// as the starting node on x^T (PF_ATTN_END_T=1) against the CPU reference (test_attn: output,
-// dx, every parameter gradient, inference, the backward in pieces (then the old path),
-// selective recompute), each with k_lnproj run; then against the switch off.
+// a fully masked row, no mask, odd N: a ragged last block of 128 positions), the ending node
+// as the starting node on x^T (PF_ATTN_END_T=1), and the MSA row and column attentions at c_m 64
+// (LN and projections per row piece, no bias logits) against the CPU reference (test_attn:
+// output, dx, every parameter gradient, inference, the backward in pieces (k_lnproj per piece
+// there), selective recompute), each with k_lnproj run; then against the switch off.
 static void test_attention_lnproj(void) {
     if (!H_bf16 || !pf_cuda_transition_wg_applies(H_gpu, 128)) {
         printf("attn lnproj: skipped (bf16 on sm_90 only)\n");
@@ -1890,11 +1891,14 @@ static void test_attention_lnproj(void) {
     pf_attn_dims s64 = {20, 20, 64, 2, 32, 64, PF_BIAS_SELF, 0, NULL, 0};
     pf_attn_dims e128 = {24, 24, 128, 4, 32, 128, PF_BIAS_SELF, 1, NULL, 0};
     pf_attn_dims eodd = {37, 37, 128, 4, 32, 128, PF_BIAS_SELF, 1, NULL, 0};
+    pf_attn_dims row = {5, 37, 64, 8, 8, 16, PF_BIAS_PAIR, 0, NULL, 0};  // LN + projections only (bias from z)
+    pf_attn_dims col = {37, 5, 64, 8, 8, 0, PF_BIAS_NONE, 1, NULL, 0};
     struct { const char *what; pf_attn_dims d; int mask, end_t; } cs[] = {
         {"tri_start c128", s128, 1, 0},           {"tri_start c128 fully masked row", s128, 2, 0},
         {"tri_start c128 no mask", s128, 0, 0},   {"tri_start c128 odd", odd, 1, 0},
         {"tri_start c64 2 heads", s64, 1, 0},     {"tri_end c128 end_t", e128, 1, 1},
         {"tri_end c128 odd end_t fully masked row", eodd, 2, 1},
+        {"msa_row c64 8 heads", row, 1, 0},       {"msa_col c64 8 heads", col, 1, 0},
     };
     for (int i = 0; i < (int)(sizeof cs / sizeof cs[0]); i++) {
         pf_cuda_set_attn_end_t(H_gpu, cs[i].end_t);
