@@ -147,7 +147,7 @@ __device__ __forceinline__ void lp_consumer(const lp_args &a, unsigned char *sm,
     const bf16 *ap = xs + (16 * warp + (lane & 15)) * L::SK + (lane >> 4) * 8;
 #pragma unroll
     for (int kk = 0; kk < KP / 16; kk++) ts_ldsm4(af[kk], ap + 16 * kk);
-    __syncwarp();  // the warp's rows read: they become its staging tile
+    tw_cons_sync<256>();  // fragments read (a barrier with a memory clobber): the rows become staging tiles
     bf16 *st = xs + 16 * warp * L::SK;
     const int64_t rw0 = pos0 + 16 * warp;
     for (int j = 0; j < a.tiles; j++) {
