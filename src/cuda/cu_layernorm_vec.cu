@@ -116,6 +116,10 @@ static int lnv_fwd(cu_impl *c, int64_t M, int C, const pf_layernorm_p *p, const 
     return 1;
 }
 
+int cu_ln_vec_rows(int C) {
+    return lnv_lpr(C) && lnv_enabled();
+}
+
 int cu_ln_fwd_vec(cu_impl *c, int64_t M, int C, const pf_layernorm_p *p, const void *x, void *y) {
     return lnv_fwd(c, M, C, p, x, y, NULL);
 }

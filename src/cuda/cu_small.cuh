@@ -30,6 +30,10 @@ void cu_wcache_free(cu_impl *c);
 // saved input) by the same 16-byte-row kernel: cu_ln_fwd's bits, one pass over x fewer. 0 when
 // off or not applicable (nothing launched: the caller runs cu_ln_fwd and the copy).
 int cu_ln_fwd_save(cu_impl *c, int64_t M, int C, const pf_layernorm_p *p, const void *x, void *y, void *cp);
+// Whether cu_ln_fwd of rows of C channels takes the 16-byte-row kernel k_ln_fwd_v (C 32, 64,
+// 128 or 256, PF_LN_VEC on) given 16-byte aligned buffers, else cu_prim.cu's k_ln_fwd: the
+// kernels that compute LN_in in their prologue (PF_TRIMUL_LNIN) follow the same arithmetic.
+int cu_ln_vec_rows(int C);
 // PF_DW_ACC (cu_small.cu): whether back-to-back weight gradients are accumulated by their GEMM
 // (cu_attn_proj.cu, cu_trimul_tiles.cu); _ran counts the calls that did (tests).
 int cu_dw_acc_on(void);

@@ -30,6 +30,11 @@
 // saved and writes dX into x's buffer (the same arithmetic out of place): the same bits
 // as the recompute. Only where X is at most TM_SAVE_X_MAX (sizes alone, so the plan
 // and both passes agree): saved grows by one z-sized copy at c = c_z per module.
+//
+// PF_TRIMUL_LNIN=1 (off until measured): zl = LN_in(z) made in the prologue of the sides kernel
+// (cu_tm_sides_ln: z read in zl's place, zl and the forward's saved z written out, A, B as
+// before), one z-sized pass and one launch less per forward and per backward recompute; the
+// same bits (docs/TRIMUL.md). One piece of channels only.
 #include "cu_ops.h"
 #include "cu_trimul.cuh"
 #include "cu_small.cuh"
@@ -79,6 +84,25 @@ static int tm_sg2_on(void) {
 extern "C" void pf_cuda_set_trimul_sg2(pf_backend *be, int on) {
     (void)be;
     tm_sg2 = on == 0 || on == 1 ? on : -1;  // else: PF_TRIMUL_SG2 / the default again
+}
+
+// PF_TRIMUL_LNIN: process-wide (as PF_TRIMUL_SAVE_X), read at the first use, -1 until then;
+// pf_cuda_set_trimul_lnin (tests). 1: LN_in in the sides kernel's prologue (tm_sides_ln).
+static int tm_lnin = -1;
+static int64_t tm_lnin_runs;  // launches of the sides kernel with LN_in (tests: the path was taken)
+static int tm_lnin_on(void) {
+    if (tm_lnin < 0)
+        tm_lnin = cu_env_flag("PF_TRIMUL_LNIN", 0, "LN_in by the LayerNorm kernel, then the sides: the default",
+                              "LN_in in the sides kernel's prologue (k_tm_sides_wg, sm_90, one piece)");
+    return tm_lnin;
+}
+extern "C" void pf_cuda_set_trimul_lnin(pf_backend *be, int on) {
+    (void)be;
+    tm_lnin = on == 0 || on == 1 ? on : -1;  // else: PF_TRIMUL_LNIN / the default again
+}
+extern "C" int64_t pf_cuda_trimul_lnin_runs(pf_backend *be) {
+    (void)be;
+    return tm_lnin_runs;
 }
 
 // Bytes of X (N*N, c) when saved keeps it (PF_TRIMUL_SAVE_X), else 0.
@@ -139,6 +163,20 @@ static void tm_sides(cu_impl *c, const pf_trimul_dims *d, const pf_trimul_p *p, 
     tm_side_cols(c, d, &p->b_p, &p->b_g, c0, n, zl, mask, tpg, B);
 }
 
+// PF_TRIMUL_LNIN: zl = LN_in(z) (the same bits as cu_ln_fwd), z copied to cp (NULL: not) and
+// both sides of all channels into p[0], p[1] by one kernel (cu_tm_sides_ln), as the LayerNorm
+// then tm_sides of the one piece would leave them. Only where the channels are one piece (with
+// pieces, every piece reads zl: it is made first); 0 (nothing done) where it does not apply.
+static int tm_sides_ln(cu_impl *c, const pf_trimul_dims *d, const pf_trimul_p *p, const tm_ws *w, const void *z,
+                       void *cp, const void *mask) {
+    if (!tm_lnin_on() || w->cc < d->c) return 0;
+    const pf_linear_p *const lin[2][2] = {{&p->a_p, &p->a_g}, {&p->b_p, &p->b_g}};
+    if (!cu_tm_sides_ln(c, d->N * d->N, d->c_z, d->c, lin, &p->ln_in, z, w->zl, cp, mask, w->p[0], w->p[1]))
+        return 0;
+    tm_lnin_runs++;
+    return 1;
+}
+
 // X (C, N*N) = the contraction of C channel-major channels of A and B.
 static void tm_contract(cu_impl *c, const pf_trimul_dims *d, int C, const void *A, const void *B, void *X) {
     int64_t N = d->N, NN = N * N;
@@ -149,14 +187,15 @@ static void tm_contract(cu_impl *c, const pf_trimul_dims *d, int C, const void *
 // x (N*N, c) from zl, over pieces of cc channels: A in p[0], B in p[1] (the last
 // piece's stay there), the sides' scratch in p[2..3], the products in p[4]
 // (cu_tm_cm: X (c, N*N) instead, each piece's products written into its channels).
-// x: w->x, or saved's X (PF_TRIMUL_SAVE_X).
+// x: w->x, or saved's X (PF_TRIMUL_SAVE_X). have_ab: the first piece's A, B are in p[0],
+// p[1] already (tm_sides_ln).
 static void tm_x(cu_impl *c, const pf_trimul_dims *d, const pf_trimul_p *p, const tm_ws *w, const void *mask,
-                 void *x) {
+                 void *x, int have_ab) {
     size_t es = cu_esz(c);
     int64_t NN = d->N * d->N;
     for (int c0 = 0; c0 < d->c; c0 += w->cc) {
         int n = d->c - c0 < w->cc ? d->c - c0 : w->cc;
-        tm_sides(c, d, p, c0, n, w->zl, mask, w->p[2], w->p[0], w->p[1]);
+        if (!(have_ab && c0 == 0)) tm_sides(c, d, p, c0, n, w->zl, mask, w->p[2], w->p[0], w->p[1]);
         if (cu_tm_cm(c)) {
             tm_contract(c, d, n, w->p[0], w->p[1], (char *)x + (size_t)(c0 * NN) * es);  // X's channels c0..
             continue;
@@ -185,9 +224,10 @@ void cu_trimul_fwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p
     void *sx;  // saved's X (PF_TRIMUL_SAVE_X) or NULL
     tm_saved_layout(c, d, saved, &sx);
     void *x = sx ? sx : w.x;
-    int copied = cu_ln_fwd_save(c, NN, d->c_z, &p->ln_in, z, w.zl, saved);  // PF_LN_SAVE
+    int lnin = tm_sides_ln(c, d, p, &w, z, saved, mask);  // PF_TRIMUL_LNIN: zl, saved's z, A, B
+    int copied = lnin || cu_ln_fwd_save(c, NN, d->c_z, &p->ln_in, z, w.zl, saved);  // PF_LN_SAVE
     if (!copied) cu_ln_fwd(c, NN, d->c_z, &p->ln_in, z, w.zl);
-    tm_x(c, d, p, &w, mask, x);
+    tm_x(c, d, p, &w, mask, x, lnin);
     cu_tm_out_fwd(c, NN, d->c, d->c_z, p, x, cu_tm_cm(c) ? NN : 0, w.zl, w.p[0], w.region_bytes, out);
     if (saved && !copied) cu_copy_act(c, saved, z, NN * d->c_z);
 }
@@ -253,15 +293,18 @@ void cu_trimul_bwd(pf_backend *be, const pf_trimul_dims *d, const pf_trimul_p *p
     const void *z = saved;
     void *sx;  // saved's X (PF_TRIMUL_SAVE_X): no contraction here
     tm_saved_layout(c, d, saved, &sx);
-    cu_ln_fwd(c, NN, d->c_z, &p->ln_in, z, w.zl);
-    if (!sx) tm_x(c, d, p, &w, mask, w.x);  // dzl: written by cu_tm_out_bwd first
     // One piece: A, B stay in p[0], p[1] when the output part fits in p[2..4] (with X
     // saved, made here as tm_x makes them: the output part's rows as without).
     char *rest = (char *)w.p[2];
     size_t rest_bytes = w.region_bytes - (size_t)(rest - (char *)w.p[0]);
     int keep = w.cc >= d->c && rest_bytes >= tm_row_bytes(d, es, 1) + 4 * 256;
     if (!keep) rest = (char *)w.p[0], rest_bytes = w.region_bytes;
-    if (sx && keep) tm_sides(c, d, p, 0, d->c, w.zl, mask, w.p[2], w.p[0], w.p[1]);
+    // PF_TRIMUL_LNIN: zl with A, B where they are used before being overwritten (without X
+    // saved tm_x's contraction reads them; with X saved, kept ones)
+    int lnin = (!sx || keep) && tm_sides_ln(c, d, p, &w, z, NULL, mask);
+    if (!lnin) cu_ln_fwd(c, NN, d->c_z, &p->ln_in, z, w.zl);
+    if (!sx) tm_x(c, d, p, &w, mask, w.x, lnin);  // dzl: written by cu_tm_out_bwd first
+    if (sx && keep && !lnin) tm_sides(c, d, p, 0, d->c, w.zl, mask, w.p[2], w.p[0], w.p[1]);
     tm_save_x_runs += sx != NULL;
     // dx into x's buffer: from X there (in place) or from saved's X
     cu_tm_out_bwd(c, NN, d->c, d->c_z, p, g, sx ? sx : w.x, w.x, cu_tm_cm(c) ? NN : 0, w.zl, w.dzl, rest, rest_bytes,

@@ -18,6 +18,14 @@ void cu_tm_side(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, co
 int cu_tm_sides_fused(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *ap, const pf_linear_p *ag,
                       const pf_linear_p *bp, const pf_linear_p *bg, const void *zl, const void *mask, void *A,
                       void *B);
+// PF_TRIMUL_LNIN (cu_trimul.cu): both sides as cu_tm_sides_fused's Hopper kernel
+// (k_tm_sides_wg) from z (M, c_z) instead of zl: zl = LN(z) (ln) computed in its prologue with
+// cu_ln_fwd's arithmetic (the same bits) and written to zl, z copied to cp (NULL: not), then
+// A, B as from that zl (the same bits as cu_tm_sides_fused on it). 0 (nothing launched) where
+// it does not apply (not sm_90, fp32, c_z over 128 or not a multiple of 8, PF_TRIMUL_SIDES 1
+// or 2, buffers not 16-byte aligned).
+int cu_tm_sides_ln(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *const lin[2][2],
+                   const pf_layernorm_p *ln, const void *z, void *zl, void *cp, const void *mask, void *A, void *B);
 // One side's [d tp | d tg] (M, 2C) into tpg from zl and dS (C, M) as one tensor-core
 // kernel (cu_trimul_side_bwd.cu: tp, tg recomputed in fp32, never stored); 0 where it
 // does not apply (as cu_tm_sides_fused).

@@ -350,8 +350,11 @@ static void ts_launch_k(cu_impl *c, const ts_args &a, int KP, int bytes, int sid
 }
 
 // PF_TRIMUL_SIDES=3, 4: k_tm_sides_wg (cu_trimul_side_wg.cu) where it applies; 0 where not.
+// ln (PF_TRIMUL_LNIN; else NULL): zl holds z, LayerNormed in the kernel into zl_out (z copied
+// to cp unless NULL).
 static int ts_sides_wg(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *const lin[2][2], const void *zl,
-                       const void *mask, void *A, void *B) {
+                       const void *mask, void *A, void *B, const pf_layernorm_p *ln = NULL, void *zl_out = NULL,
+                       void *cp = NULL) {
     int KP = ts_depth(c_z);
     if (!ts_wg_applies(KP) || !ts_applies(c, M, c_z, C, zl, ts_wg_smem_bytes(KP, 0))) return 0;
     size_t mark = cu_pool_mark(c);
@@ -359,12 +362,24 @@ static int ts_sides_wg(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p 
     memset(&a, 0, sizeof a);
     ts_pack_weights(c, c_z, C, 32, KP, lin[1][0] ? 2 : 1, lin, 2, &a);
     a.zl = (const bf16 *)zl, a.mask = (const bf16 *)mask, a.M = M;
+    if (ln) {
+        a.ln_w = ln->w, a.ln_b = ln->b, a.zl_out = (bf16 *)zl_out, a.cp = (bf16 *)cp;
+        a.ln_vec = c_z == KP && cu_ln_vec_rows(c_z);  // the vector kernel's lanes hold KP / 8 x 8 channels
+    }
     a.out[0] = (bf16 *)A, a.out[1] = (bf16 *)(B ? B : A);
     a.vec = M % 8 == 0 && !((uintptr_t)A & 15) && !(B && ((uintptr_t)B & 15));
     ts_wg_launch(c, &a, KP, 0);
     cu_pool_release(c, mark);
     c->trimul_fused_runs++;
     return 1;
+}
+
+int cu_tm_sides_ln(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *const lin[2][2],
+                   const pf_layernorm_p *ln, const void *z, void *zl, void *cp, const void *mask, void *A, void *B) {
+    int grid;
+    if (ts_sides_form(&grid) < 3 || !lin[1][0] || !B || !ln->w || !ln->b) return 0;
+    if (((uintptr_t)zl & 15) || ((uintptr_t)cp & 15)) return 0;
+    return ts_sides_wg(c, M, c_z, C, lin, z, mask, A, B, ln, zl, cp);
 }
 
 int cu_tm_sides_fused(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *ap, const pf_linear_p *ag,

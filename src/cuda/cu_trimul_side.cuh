@@ -31,6 +31,12 @@ struct ts_args {
     int c_z, C, nct, tiles;  // nct: column tiles per side
     int vec;                 // channel-major rows 16-byte aligned (M % 8 == 0, aligned buffers)
     int vec_out;             // backward: tpg rows 16-byte aligned (C % 8 == 0, aligned)
+    // PF_TRIMUL_LNIN (k_tm_sides_wg<KP, false, true>): the rows are z (M, c_z) in zl's place,
+    // LayerNormed in the prologue with ln_w, ln_b into zl_out (and z copied to cp unless NULL);
+    // ln_vec: k_ln_fwd_v's arithmetic (c_z 32, 64, 128), else cu_prim.cu's k_ln_fwd's.
+    const float *ln_w, *ln_b;
+    bf16 *zl_out, *cp;
+    int ln_vec;
 };
 
 __device__ __forceinline__ void ts_ldsm4(uint32_t *r, const bf16 *p) {

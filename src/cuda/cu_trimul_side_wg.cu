@@ -25,7 +25,11 @@
 // PF_TRIMUL_SG2=1 (cu_trimul.cu): k_tm_sg2, both sides' side gradients and their share of
 // dzl (dzl += [d tp | d tg] [W_p; W_g], the weight tile read again N-major) in one kernel
 // (docs/TRIMUL.md).
+// PF_TRIMUL_LNIN=1 (cu_trimul.cu): k_tm_sides_wg<KP, false, true> loads z rows in zl's place and
+// LayerNorms them in the prologue (tsw_ln_vec / tsw_ln_row: the arithmetic of the LayerNorm
+// kernel cu_ln_fwd would launch, so zl is its bits), writing zl (and the saved z) out.
 #include "cu_trimul_side.cuh"
+#include "cu_lnv.cuh"
 #include "cu_wg_ring.cuh"
 #include "cuda_backend.h"
 
@@ -49,9 +53,74 @@ struct tsw_layout {
 };
 
 #if S9_HAVE_WGMMA
-// The block's zl rows into xs (zeros past M and c_z), then the warp's 16 positions as
-// wgmma A fragments (af) and their mask values (m: 0 past M).
+// PF_TRIMUL_LNIN, c_z = KP in {32, 64, 128}: the block's z rows in xs LayerNormed in place
+// with k_ln_fwd_v's arithmetic and mapping per row (LPR = KP / 8 lanes, 8 channels each,
+// lnv_stats, fp32 (x - mu) rs w + b rounded once to bf16), so zl is cu_ln_fwd's bits;
+// written to a.zl_out (and z to a.cp where set) as 16-byte runs. 128 rows = a whole number
+// of passes of 8 warps x 32 / LPR rows: every lane runs the same trip count (the shuffles).
+// Rows past M: LayerNormed zeros in xs (never stored), nothing written out.
 template <int KP>
+__device__ __forceinline__ void tsw_ln_vec(const ts_args &a, bf16 *xs, int64_t pos0) {
+    constexpr int LPR = KP / 8, RPW = 32 / LPR, PASS = 8 * RPW, SK = KP + TS_PAD;
+    static_assert(128 % PASS == 0, "uniform trip count");
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, c0 = (lane % LPR) * 8;
+    float wr[8], br[8];
+#pragma unroll
+    for (int j = 0; j < 8; j++) wr[j] = a.ln_w[c0 + j], br[j] = a.ln_b[c0 + j];
+    for (int r = warp * RPW + lane / LPR; r < 128; r += PASS) {
+        const int64_t row = pos0 + r;
+        const bool ok = row < a.M;
+        float v[8], mu, rs;
+        ld8(xs, (int64_t)r * SK + c0, v);
+        if (a.cp && ok) st8(a.cp, row * KP + c0, v);  // bf16 -> fp32 -> bf16: z's bits
+        lnv_stats<LPR>(v, mu, rs);
+#pragma unroll
+        for (int j = 0; j < 8; j++) v[j] = (v[j] - mu) * rs * wr[j] + br[j];
+        if (ok) st8(a.zl_out, row * KP + c0, v);
+        st8(xs, (int64_t)r * SK + c0, v);  // the same rounding: the A operand is zl's bits
+    }
+}
+
+// PF_TRIMUL_LNIN, other c_z (8..128, a multiple of 8): cu_prim.cu's k_ln_fwd<CPL> per row
+// (one warp per row, lane channels lane + 32 j, ln_stats; CPL = LN_SWITCH's for c_z), in
+// place; 2-byte stores (small c_z: test sizes). Rows past M stay zero; columns past c_z
+// stay zero (the product's padding).
+template <int KP>
+__device__ __forceinline__ void tsw_ln_row(const ts_args &a, bf16 *xs, int64_t pos0) {
+    constexpr int CPL = (KP + 31) / 32, SK = KP + TS_PAD;
+    const int lane = threadIdx.x & 31, C = a.c_z;
+    float wr[CPL], br[CPL];
+#pragma unroll
+    for (int j = 0; j < CPL; j++) {
+        const int ch = lane + 32 * j;
+        wr[j] = ch < C ? a.ln_w[ch] : 0.f;
+        br[j] = ch < C ? a.ln_b[ch] : 0.f;
+    }
+    for (int r = threadIdx.x >> 5; r < 128 && pos0 + r < a.M; r += 8) {
+        const int64_t row = pos0 + r;
+        bf16 *x = xs + r * SK;
+        float v[CPL], mu, rs;
+#pragma unroll
+        for (int j = 0; j < CPL; j++) {
+            const int ch = lane + 32 * j;
+            v[j] = ch < C ? __bfloat162float(x[ch]) : 0.f;
+            if (a.cp && ch < C) a.cp[row * C + ch] = x[ch];
+        }
+        ln_stats<CPL>(v, C, lane, mu, rs);
+#pragma unroll
+        for (int j = 0; j < CPL; j++) {
+            const int ch = lane + 32 * j;
+            if (ch >= C) continue;
+            const bf16 y = __float2bfloat16((v[j] - mu) * rs * wr[j] + br[j]);
+            a.zl_out[row * C + ch] = y;
+            x[ch] = y;
+        }
+    }
+}
+
+// The block's zl rows into xs (zeros past M and c_z; LN: z's rows, LayerNormed there), then
+// the warp's 16 positions as wgmma A fragments (af) and their mask values (m: 0 past M).
+template <int KP, bool LN = false>
 __device__ __forceinline__ void tsw_rows(const ts_args &a, bf16 *xs, int64_t pos0, uint32_t (&af)[KP / 16][4],
                                          float (&m)[2]) {
     constexpr int sk = KP + TS_PAD;
@@ -59,6 +128,15 @@ __device__ __forceinline__ void tsw_rows(const ts_args &a, bf16 *xs, int64_t pos
     fa_commit();
     fa_wait<0>();
     tw_cons_sync<256>();
+    if constexpr (LN) {
+        if constexpr (KP >= 32) {
+            if (a.ln_vec) tsw_ln_vec<KP>(a, xs, pos0);
+            else tsw_ln_row<KP>(a, xs, pos0);
+        } else {
+            tsw_ln_row<KP>(a, xs, pos0);
+        }
+        tw_cons_sync<256>();  // every row normalised before the fragments are read
+    }
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const bf16 *ap = xs + (16 * warp + (lane & 15)) * sk + (lane >> 4) * 8;
 #pragma unroll
@@ -212,12 +290,12 @@ __device__ __forceinline__ void tsw_bwd_epilogue(const float (&acc)[32], const f
     if (j + 1 < a.tiles) tsw_fetch_ds(st, a, a.dS, j + 1, rw0);
 }
 
-template <int KP, bool BWD>
+template <int KP, bool BWD, bool LN = false>
 __device__ __forceinline__ void tsw_consumer(const ts_args &a, unsigned char *sm, int64_t pos0) {
     typedef tsw_layout<KP, BWD> L;
     uint32_t af[KP / 16][4];
     float m[2];
-    tsw_rows<KP>(a, (bf16 *)(sm + L::X), pos0, af, m);
+    tsw_rows<KP, LN>(a, (bf16 *)(sm + L::X), pos0, af, m);
     const int warp = threadIdx.x >> 5;
     const int64_t rw0 = pos0 + 16 * warp;
     bf16 *st = (bf16 *)(sm + L::X) + warp * L::WST;
@@ -341,15 +419,17 @@ __device__ __forceinline__ void sg2_consumer(const ts_args &a, unsigned char *sm
 #endif
 
 // Launched on sm_90 only (ts_wg_applies); compiled for sm_80 it traps.
-// BWD: the side gradient (PF_TRIMUL_SIDES=4), else the forward sides.
-template <int KP, bool BWD>
+// BWD: the side gradient (PF_TRIMUL_SIDES=4), else the forward sides; LN (forward only,
+// PF_TRIMUL_LNIN): a.zl holds z, LayerNormed in the prologue (zl written out).
+template <int KP, bool BWD, bool LN = false>
 __global__ void __launch_bounds__(288, 2) k_tm_sides_wg(ts_args a) {
 #if S9_HAVE_WGMMA
+    static_assert(!(BWD && LN), "the input LayerNorm: forward sides only");
     typedef tsw_layout<KP, BWD> L;
     extern __shared__ __align__(128) unsigned char tsw_sm[];
     tw_ring_init<L>(tsw_sm);
     if (threadIdx.x >= L::CONS) tw_producer<L>(a.w, a.tiles, tsw_sm);
-    else tsw_consumer<KP, BWD>(a, tsw_sm, (int64_t)blockIdx.x * L::ROWS);
+    else tsw_consumer<KP, BWD, LN>(a, tsw_sm, (int64_t)blockIdx.x * L::ROWS);
 #else
     __trap();
 #endif
@@ -395,11 +475,12 @@ extern "C" int pf_cuda_trimul_sides_wg_applies(pf_backend *be, int c_z) {
     return c_z >= 8 && c_z % 8 == 0 && ts_wg_applies(ts_depth(c_z));
 }
 
-template <int K, bool BWD>
+template <int K, bool BWD, bool LN = false>
 static void tsw_launch(cu_impl *c, const ts_args *a) {
     typedef tsw_layout<K, BWD> L;
-    CU_CHECK(cudaFuncSetAttribute(k_tm_sides_wg<K, BWD>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L::bytes));
-    k_tm_sides_wg<K, BWD><<<(unsigned)((a->M + L::ROWS - 1) / L::ROWS), L::THREADS, L::bytes, c->stream>>>(*a);
+    CU_CHECK(
+        cudaFuncSetAttribute(k_tm_sides_wg<K, BWD, LN>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L::bytes));
+    k_tm_sides_wg<K, BWD, LN><<<(unsigned)((a->M + L::ROWS - 1) / L::ROWS), L::THREADS, L::bytes, c->stream>>>(*a);
     CU_LAUNCHED();
     if (BWD) g_tsw_bwd_runs++;
     else g_tsw_runs++;
@@ -410,6 +491,7 @@ void ts_wg_launch(cu_impl *c, const ts_args *a, int KP, int bwd) {
         constexpr int K = decltype(kp)::value;
         if constexpr (K <= 128) {
             if (bwd) tsw_launch<K, true>(c, a);
+            else if (a->ln_w) tsw_launch<K, false, true>(c, a);
             else tsw_launch<K, false>(c, a);
         } else {
             pf_die("k_tm_sides_wg: depth %d (ts_wg_applies: 16..128)", KP);

@@ -118,6 +118,15 @@ int64_t pf_cuda_trimul_fused_runs(pf_backend *be);
 void pf_cuda_set_trimul_save_x(pf_backend *be, int on);
 // Backwards that took X from saved so far (tests check which path ran).
 int64_t pf_cuda_trimul_save_x_runs(pf_backend *be);
+// PF_TRIMUL_LNIN (cu_trimul.cu): 1, the forward's and the backward's recompute LN_in (z -> zl)
+// computed in the prologue of the sides kernel (k_tm_sides_wg) which reads z, writes zl (and the
+// forward's saved z) and makes A, B as before: the same bits as 0 or unset (LN_in's kernel, then
+// the sides: the default until measured); where it applies (sm_90, bf16, c_z <= 128, the
+// channels one piece, PF_TRIMUL_SIDES 3 or 4). Process-wide; other values restore the
+// environment's setting.
+void pf_cuda_set_trimul_lnin(pf_backend *be, int on);
+// Launches of the sides kernel with LN_in so far, in this process (tests check which path ran).
+int64_t pf_cuda_trimul_lnin_runs(pf_backend *be);
 // PF_TRIMUL_SG2 (cu_trimul.cu): 1, the backward's side gradients of both sides and their
 // share of dzl as one Hopper kernel per piece of channels (k_tm_sg2: dzl summed in fp32
 // over both sides, not the old path's bits; where it applies: sm_90, bf16, c_z <= 128,

@@ -1184,6 +1184,107 @@ static void cuda_trimul_save_x(void) {
     test_trimul_save_x(40, 128, 128, 1, 0, 0, 4);
 }
 
+// PF_TRIMUL_LNIN (pf_cuda_set_trimul_lnin): on vs off bit for bit with X saved or recomputed
+// (save_x 1, 0): zl (the workspace's first N*N*c_z elements) after the forward and after the
+// backward's recompute, saved's z, the output, dz, every parameter gradient, and the inference
+// forward's output (no saved); on: the kernel ran in each of the three passes where it applies.
+static void trimul_lnin_bits(const char *label, int save_x, int applies, const pf_trimul_dims *d,
+                             const pf_trimul_p *Pd, pf_trimul_p *Gd, const hbuf *z, const void *mask, const hbuf *dout) {
+    char lk[300];
+    snprintf(lk, sizeof lk, "%s on vs off, save_x %d", label, save_x);
+    int64_t nz = d->N * d->N * d->c_z;
+    size_t sz = sizeof(real) * (size_t)nz;
+    real *r[2][6];  // out, dz, zl after the forward, zl after the backward, saved z, inference out
+    int64_t runs = 0;
+    pf_cuda_set_trimul_save_x(H_gpu, save_x);
+    pf_cuda_set_chunk_bytes(H_gpu, 0);
+    pf_mem m = H_gpu->trimul_mem(H_gpu, d);
+    for (int v = 0; v < 2; v++) {
+        pf_cuda_set_trimul_lnin(H_gpu, v);
+        int64_t runs0 = pf_cuda_trimul_lnin_runs(H_gpu);
+        void *gs = h_gpu_raw(m.saved), *gw = h_gpu_raw(m.ws), *gi = h_gpu_raw(m.ws_fwd);
+        hbuf o = h_poison(nz), oi = h_poison(nz), g = h_rand(nz, 0.1, 12);  // g_in(nz, 12)'s start
+        hbuf zl = {NULL, gw, nz}, zs = {NULL, gs, nz};
+        H_gpu->trimul_fwd(H_gpu, d, Pd, z->d, mask, o.d, gs, gw);
+        r[v][2] = h_download(&zl);
+        r[v][4] = h_download(&zs);
+        h_reset_grads();
+        H_gpu->trimul_bwd(H_gpu, d, Pd, Gd, mask, gs, dout->d, g.d, gw);
+        r[v][3] = h_download(&zl);
+        H_gpu->trimul_fwd(H_gpu, d, Pd, z->d, mask, oi.d, NULL, gi);
+        r[v][0] = h_download(&o);
+        r[v][1] = h_download(&g);
+        r[v][5] = h_download(&oi);
+        if (v == 0) h_snapshot_grads();
+        runs = pf_cuda_trimul_lnin_runs(H_gpu) - runs0;
+        tl_check(v || runs == 0, lk, "off: the LN_in sides kernel ran %lld times", (long long)runs);
+    }
+    h_check_same_bits(lk);
+    static const char *const what[6] = {"output", "dz", "zl (forward)", "zl (backward)", "saved z",
+                                        "inference output"};
+    for (int k = 0; k < 6; k++) tl_check(!memcmp(r[0][k], r[1][k], sz), lk, "%s not the same bits", what[k]);
+    tl_check(!memcmp(r[0][2], r[1][3], sz), lk, "zl of the backward's recompute not the forward's bits");
+    real *zh = h_download(z);
+    tl_check(!memcmp(r[1][4], zh, sz), lk, "saved z not z's bits");
+    tl_check(applies ? runs == 3 : runs == 0, lk, "on: the LN_in sides kernel ran %lld times, expected %d",
+             (long long)runs, applies ? 3 : 0);
+    pf_cuda_set_trimul_lnin(H_gpu, -1);
+    pf_cuda_set_trimul_save_x(H_gpu, -1);
+}
+
+// PF_TRIMUL_LNIN=1 in mode 4 (the default: X channel-major) or 1: the whole module against the
+// CPU reference with the switch on (test_trimul_path: forward whole and in pieces, backward,
+// parameter gradients, the sharded entry), then bit for bit against off (trimul_lnin_bits).
+// applies: sm_90, bf16, c_z a multiple of 8 up to 128 (else the old path, checked).
+static void test_trimul_lnin(int64_t N, int c_z, int c, int incoming, int bias, int use_mask, int fused) {
+    if (!shard_case()) return;
+    int applies = H_bf16 && c_z % 8 == 0 && c_z <= 128 && pf_cuda_trimul_sides_wg_applies(H_gpu, c_z);
+    int64_t runs0 = pf_cuda_trimul_lnin_runs(H_gpu);
+    pf_cuda_set_trimul_lnin(H_gpu, 1);
+    shard_hold = 1;
+    test_trimul_path(N, c_z, c, incoming, bias, use_mask, fused);
+    shard_hold = 0;
+    char label[256];
+    snprintf(label, sizeof label, "%s trimul lnin %s N%lld c_z%d c%d bias %d mask %d mode %d", H_gpu->name,
+             incoming ? "in" : "out", (long long)N, c_z, c, bias, use_mask, fused);
+    int64_t runs = pf_cuda_trimul_lnin_runs(H_gpu) - runs0;
+    tl_check(applies ? runs >= 3 : runs == 0, label, "the LN_in sides kernel ran %lld times, expected %s",
+             (long long)runs, applies ? "3 or more" : "none");
+    h_params_reset();
+    pf_trimul_dims d = {N, c_z, c, incoming};
+    pf_trimul_p P, G, Pd, Gd;
+    h_trimul_params(&P, &G, &Pd, &Gd, c_z, c, bias);
+    int64_t nz = N * N * c_z;
+    hbuf z = h_rand(nz, 1, 9), mk = h_mask(N * N, 0, 0.3, 10), dout = h_rand(nz, 1, 11);
+    int ln_was = pf_cuda_set_tm_ln_cm(H_gpu, fused == 4 ? 2 : 1);
+    pf_cuda_set_trimul_fused(H_gpu, fused >= 3 ? 3 : fused);
+    for (int save_x = 0; save_x < 2; save_x++)
+        trimul_lnin_bits(label, save_x, applies, &d, &Pd, &Gd, &z, use_mask ? mk.d : NULL, &dout);
+    pf_cuda_set_trimul_fused(H_gpu, -1);  // the defaults again
+    pf_cuda_set_tm_ln_cm(H_gpu, ln_was);
+    pf_cuda_set_trimul_lnin(H_gpu, -1);
+    finish(label);
+}
+// Its cases (test_cuda --only trimul_lnin; also in the trimul group): c_z 8 (depth 16) and 40
+// (depth 64): cu_prim.cu's row LayerNorm; 32, 64, 128: k_ln_fwd_v's 16-byte rows; N*N odd (N 9,
+// 65: 81, 4225 positions, not a multiple of the 128-position block), outgoing and incoming,
+// masks and biases on and off, c above and below c_z, modes 4 and 1; c_z 10 and 136: the old path.
+static void cuda_trimul_lnin(void) {
+    test_trimul_lnin(9, 8, 16, 0, 1, 1, 4);
+    test_trimul_lnin(7, 8, 16, 1, 1, 0, 4);
+    test_trimul_lnin(9, 40, 40, 1, 0, 1, 4);
+    test_trimul_lnin(12, 32, 24, 0, 1, 1, 4);
+    test_trimul_lnin(16, 64, 32, 1, 1, 1, 4);
+    test_trimul_lnin(12, 8, 24, 1, 1, 1, 1);
+    test_trimul_lnin(9, 10, 16, 0, 1, 1, 4);
+    if (quick) return;
+    test_trimul_lnin(33, 128, 128, 0, 1, 1, 4);
+    test_trimul_lnin(40, 128, 128, 1, 0, 0, 4);
+    test_trimul_lnin(65, 128, 128, 1, 1, 1, 4);
+    test_trimul_lnin(65, 128, 128, 0, 1, 1, 1);
+    test_trimul_lnin(12, 136, 40, 1, 1, 1, 4);
+}
+
 // PF_TRIMUL_SIDES (pf_cuda_set_trimul_sides): k_tm_sides2 against k_tm_sides bit for bit:
 // the forward's output, and the backward's dz and parameter gradients (its recompute of
 // A, B takes the same kernel), both forms checked to have run the fused kernel.
@@ -2246,6 +2347,8 @@ void cuda_trimul(void) {
     test_trimul_path(8, 8, 128, 1, 1, 1, 4);
     // PF_TRIMUL_SAVE_X: X kept in saved, against the CPU and bit for bit against the recompute
     cuda_trimul_save_x();
+    // PF_TRIMUL_LNIN: LN_in in the sides kernel, against the CPU and bit for bit against off
+    cuda_trimul_lnin();
     // k_tm_sides2 (PF_TRIMUL_SIDES=2) against k_tm_sides bit for bit: 16-, 32- and
     // 64-channel tiles, depths 16 (c_z 8 padded), 32, 128 and 256, N*N not a multiple of
     // 8 (scalar stores) nor of the 128-position block; blocks > 0: each persistent block
@@ -2466,6 +2569,7 @@ static void run_mode(int bf16) {
         if (!strcmp(only, "blocksmall")) cuda_blocksmall(quick), found = 1;
         if (!strcmp(only, "trimul_save_x")) cuda_trimul_save_x(), found = 1;
         if (!strcmp(only, "trimul_sg2")) cuda_trimul_sg2(), found = 1;
+        if (!strcmp(only, "trimul_lnin")) cuda_trimul_lnin(), found = 1;
         for (int k = 0; k < N_ATTN_PARTS; k++) {
             char part[16];
             snprintf(part, sizeof part, "attn.%d", k + 1);
@@ -2474,7 +2578,7 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure, heads, model, core, blocksmall, trimul_save_x, trimul_sg2, attn.1 .. attn.%d or an ops.def name)", only,
+        tl_check(found, "--only", "no tests named %s (structure, heads, model, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, attn.1 .. attn.%d or an ops.def name)", only,
                  N_ATTN_PARTS);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;
