@@ -99,5 +99,11 @@ int cu_tm_out_fused_fwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p
                         void *out);
 int cu_tm_out_fused_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, const void *xl, const void *zl,
                         const void *dy, void *y, void *g);
+// PF_TRIMUL_OUTLN=1 (k_tm_outln, cu_trimul_outk.cu; default 0): the forward output part
+// over M positions of X (cx, ldx) channel-major as one kernel, LN_out made in its prologue
+// (no xl): the same bits as cu_tm_ln_cm_fwd then k_tm_out3. 0 without launching where it
+// does not apply (switched off, k_tm_out3 would not run, out not 16-byte aligned).
+int cu_tm_out_ln_fwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, const void *X, int64_t ldx,
+                     const void *zl, void *out);
 
 #endif

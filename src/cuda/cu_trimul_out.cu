@@ -4,6 +4,7 @@
 // M = N*N) and the row-sharded one (cu_dap_trimul.cu, M = n*N) share it.
 // PF_TRIMUL_OUT=1: the two projections and the gate (or its backward) of a row piece as
 // one tensor-core kernel, k_tm_out2 (cu_trimul_outk.cu), where it applies.
+// PF_TRIMUL_OUTLN=1: the forward of X channel-major as k_tm_outln (LN_out in its prologue).
 #include "cu_trimul.cuh"
 
 size_t cu_tm_out_row_bytes(int c, int c_z, size_t es, int bwd) {
@@ -26,6 +27,7 @@ static void ln_out_fwd(cu_impl *c, int64_t r0, int64_t n, int cx, const pf_trimu
 
 void cu_tm_out_fwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, const void *x, int64_t ldx,
                    const void *zl, void *region, size_t bytes, pf_act *out) {
+    if (ldx && cu_tm_out_ln_fwd(c, M, cx, cz, p, x, ldx, zl, out)) return;  // PF_TRIMUL_OUTLN: all M at once
     size_t es = cu_esz(c);
     int64_t R = out_rows(bytes, cu_tm_out_row_bytes(cx, cz, es, 0), 2, M);
     cu_carver cv = {(char *)region, 0};

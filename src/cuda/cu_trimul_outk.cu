@@ -26,6 +26,8 @@
 // sigmoid is not sigmoidf_ (see there): same tolerance, not k_tm_out2's bits either.
 #include "cu_trimul_side.cuh"
 #include "cu_small.cuh"
+#include "cu_lnv.cuh"
+#include "cu_env.cuh"
 #include "cuda_backend.h"
 
 #define TO_CT 64  // output channels per column tile (the warps' wn halves: 32 each)
@@ -38,6 +40,10 @@ struct to_args {
     const bf16 *dy;     // backward: d out (M, cz)
     bf16 *out;          // forward: out (M, cz)
     bf16 *y, *g;        // backward: y <- d g (the pre-activation's gradient), g <- d y
+    const bf16 *X;      // k_tm_outln: X (cx, ldx) channel-major, read in place of xl
+    const float *lnw, *lnb;  // k_tm_outln: LN_out's weight and bias (cx)
+    int64_t ldx;
+    int xvec;           // k_tm_outln: X's channel runs allow 16-byte copies (X aligned, ldx % 8 == 0)
     int64_t M;
     int cx, cz, tiles;
 };
@@ -340,6 +346,121 @@ __global__ void __launch_bounds__(T3_THREADS, 1) k_tm_out3(to_args a, int64_t nb
     }
 }
 
+// ---- PF_TRIMUL_OUTLN=1: k_tm_outln (docs/TRIMUL.md "F3") ------------------------------------
+// The forward output part of mode 3 without xl: k_tm_ln_cm_fwd wrote LN_out(X) (M, c) and
+// k_tm_out3 read it back (2 z-sized passes and a launch). k_tm_outln is k_tm_out3 (one team)
+// whose xl rows are made in its prologue: per position block X's c channel runs of TS_BM
+// positions land (cp.async) in a staging tile, each warp normalises 8 positions from there
+// with k_tm_ln_cm_fwd's arithmetic (ln_stats, the same roundings: the same xl bits) into the
+// block's one xl row buffer, and the products and epilogue are k_tm_out3's code: the same
+// out bits as PF_TRIMUL_OUTLN=0 with k_tm_out3. Order per position block: barrier (X tile
+// and zl rows landed; the last products done), the next zl rows issued, LN_out into xs,
+// barrier (xs made; the X tile consumed), the next X tile issued (in flight during this
+// block's products and epilogue, as k_tm_out3's rows), products, epilogue.
+#define T3L_S (TS_BM + 8)  // staging stride: 16-byte runs; 8 lanes' 16-byte reads on distinct banks
+
+// X's channels [0, cx) at positions [p0, p0 + TS_BM) into st (KP, T3L_S); zeros past M.
+// Where X's runs are not 16-byte aligned (ldx % 8: N*N odd) or reach past M, plain loads
+// (synchronous: small or odd cases only).
+__device__ __forceinline__ void t3l_load_x(bf16 *st, const to_args &a, int64_t p0) {
+    constexpr int PER = TS_BM / 8;  // runs per channel
+    for (int i = threadIdx.x; i < a.cx * PER; i += T3_THREADS) {
+        const int ch = i / PER, k = (i % PER) * 8;
+        const int64_t p = p0 + k;
+        bf16 *d = st + ch * T3L_S + k;
+        const bf16 *src = a.X + (int64_t)ch * a.ldx + p;
+        if (a.xvec && p + 8 <= a.M) {
+            fa_cp16z(d, src, 16);
+            continue;
+        }
+        uint32_t w[4];
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+            const uint32_t lo = p + 2 * e < a.M ? __bfloat16_as_ushort(src[2 * e]) : 0u;
+            const uint32_t hi = p + 2 * e + 1 < a.M ? __bfloat16_as_ushort(src[2 * e + 1]) : 0u;
+            w[e] = lo | hi << 16;
+        }
+        *reinterpret_cast<uint4 *>(d) = make_uint4(w[0], w[1], w[2], w[3]);
+    }
+}
+
+// LN_out of the staged positions into xs (TS_BM, KP + TS_PAD): warp w takes positions 8w ..
+// 8w + 7 (one 16-byte run per channel and lane: lane holds channels lane + 32 j as
+// k_tm_ln_cm_fwd's warp, 0 past cx), per position ln_stats and k_tm_ln_cm_fwd's roundings;
+// columns [cx, KP) zero (W_z is zero there, but 0 * stale bits could be NaN).
+template <int KP>
+__device__ __forceinline__ void t3l_ln(const to_args &a, const bf16 *st, bf16 *xs, const float *lw, const float *lb) {
+    constexpr int CPL = KP < 32 ? 1 : KP / 32, sk = KP + TS_PAD;
+    static_assert(T3_THREADS / 32 * 8 == TS_BM, "one 8-position run per warp");
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    uint4 r[CPL];
+#pragma unroll
+    for (int j = 0; j < CPL; j++) {
+        const int ch = lane + 32 * j;
+        r[j] = ch < a.cx ? *reinterpret_cast<const uint4 *>(st + ch * T3L_S + 8 * warp) : make_uint4(0u, 0u, 0u, 0u);
+    }
+#pragma unroll
+    for (int e = 0; e < 8; e++) {
+        float v[CPL], mu, rs;
+#pragma unroll
+        for (int j = 0; j < CPL; j++) {
+            const uint32_t u = e < 2 ? r[j].x : e < 4 ? r[j].y : e < 6 ? r[j].z : r[j].w;  // e: a constant
+            v[j] = __uint_as_float(e % 2 ? u & 0xffff0000u : u << 16);
+        }
+        ln_stats<CPL>(v, a.cx, lane, mu, rs);
+        bf16 *row = xs + (8 * warp + e) * sk;
+#pragma unroll
+        for (int j = 0; j < CPL; j++) {
+            const int ch = lane + 32 * j;
+            const float yv = __fmaf_rn(__fmul_rn(__fsub_rn(v[j], mu), rs), lw[ch < KP ? ch : 0], lb[ch < KP ? ch : 0]);
+            if (ch < KP) row[ch] = __float2bfloat16(ch < a.cx ? yv : 0.f);
+        }
+    }
+}
+
+// KP <= 128: k_tm_out3's. Shared memory: the packed weight, one xl row buffer, two zl row
+// buffers, the X staging tile (KP channels), the packed bias, LN_out's weight and bias.
+template <int KP>
+__global__ void __launch_bounds__(T3_THREADS, 1) k_tm_outln(to_args a, int64_t nblk) {
+    extern __shared__ __align__(16) unsigned char to_smem[];
+    constexpr int sk = KP + TS_PAD;
+    bf16 *ws = reinterpret_cast<bf16 *>(to_smem);               // (2 T3_CZ, sk) k_to_pack's two tiles
+    bf16 *xs = ws + 2 * T3_CZ * sk;                              // (TS_BM, sk) LN_out rows
+    bf16 *zs = xs + TS_BM * sk;                                  // (2, TS_BM, sk) zl rows, double-buffered
+    bf16 *st = zs + 2 * TS_BM * sk;                              // (KP, T3L_S) X's channels
+    float *bs = reinterpret_cast<float *>(st + KP * T3L_S);      // (2 T3_CZ) the packed bias
+    float *lw = bs + 2 * T3_CZ, *lb = lw + KP;                   // (KP) each, zeros past cx
+    const int warp = threadIdx.x >> 5, wm = warp % 4, wn = warp / 4;  // 32 positions x 32 channels
+    const int wrow = (wn >> 1) * 2 * TO_CT + (wn & 1) * 32;          // its W_z rows in ws (W_g: + TO_CT)
+    int64_t blk = blockIdx.x;
+    t3_load<KP, 2 * T3_CZ, T3_THREADS>(ws, a.w, KP, 2 * T3_CZ, 0, threadIdx.x);
+    t3_load<KP, TS_BM, T3_THREADS>(zs, a.zl, a.cz, a.M, blk * TS_BM, threadIdx.x);
+    t3l_load_x(st, a, blk * TS_BM);
+    fa_commit();
+    for (int i = threadIdx.x; i < 2 * T3_CZ; i += T3_THREADS) bs[i] = a.bias[i];
+    for (int i = threadIdx.x; i < KP; i += T3_THREADS) {
+        lw[i] = i < a.cx ? a.lnw[i] : 0.f;
+        lb[i] = i < a.cx ? a.lnb[i] : 0.f;
+    }
+    for (int buf = 0; blk < nblk; blk += gridDim.x, buf ^= 1) {
+        const int64_t pos0 = blk * TS_BM, next = blk + gridDim.x;
+        fa_wait<0>();
+        __syncthreads();  // X's tile and the zl rows landed; every warp is past the last block's products
+        if (next < nblk)
+            t3_load<KP, TS_BM, T3_THREADS>(zs + (buf ^ 1) * TS_BM * sk, a.zl, a.cz, a.M, next * TS_BM, threadIdx.x);
+        t3l_ln<KP>(a, st, xs, lw, lb);
+        __syncthreads();  // xs made; st read by every warp
+        if (next < nblk) t3l_load_x(st, a, next * TS_BM);
+        fa_commit();
+        float ay[2][4][4], ag[2][4][4];
+        uint4 dv[2][2];  // unused (forward)
+        to_zero(ay, ag);
+        ts_mma<4, KP>(ay, xs + wm * 32 * sk, ws + wrow * sk);
+        ts_mma<4, KP>(ag, zs + (buf * TS_BM + wm * 32) * sk, ws + (wrow + TO_CT) * sk);
+        t3_epilogue<false>(a, ay, ag, dv, bs, pos0, wm, wn);
+    }
+}
+
 // The packed weight (tiles, 2 TO_CT, KP) in bf16 (the rounding of cu_weight's copies) and
 // the bias (tiles, 2 TO_CT) as its bf16 copy in fp32.
 struct to_pack {
@@ -501,6 +622,54 @@ int cu_tm_out_fused_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p
     if (ok) {
         a.dy = (const bf16 *)dy, a.y = (bf16 *)y, a.g = (bf16 *)g;
         to_launch<true>(c, a, KP, k3);
+    }
+    cu_pool_release(c, mark);
+    return ok;
+}
+
+// PF_TRIMUL_OUTLN (default 0 until measured): 1 runs the forward output part of mode 3 as
+// k_tm_outln where k_tm_out3 would run (PF_TRIMUL_OUT 2 or 3, c, c_z <= 128). Process-wide,
+// read at the first use; pf_cuda_set_trimul_outln (tests).
+static int g_outln = -1;
+static int64_t g_outln_runs = 0;
+static int outln_on(void) {
+    if (g_outln < 0)
+        g_outln = cu_env_flag("PF_TRIMUL_OUTLN", 0, "k_tm_ln_cm_fwd then k_tm_out3: the default",
+                              "LN_out in the output kernel's prologue (k_tm_outln)");
+    return g_outln;
+}
+extern "C" void pf_cuda_set_trimul_outln(pf_backend *be, int on) {
+    (void)be;
+    g_outln = on == 0 || on == 1 ? on : -1;  // else: PF_TRIMUL_OUTLN / the default again
+}
+extern "C" int64_t pf_cuda_trimul_outln_runs(pf_backend *be) {
+    (void)be;
+    return g_outln_runs;
+}
+
+static int t3l_smem_bytes(int KP) {
+    return (int)sizeof(bf16) * ((2 * T3_CZ + 3 * TS_BM) * (KP + TS_PAD) + KP * T3L_S) +
+           (int)sizeof(float) * (2 * T3_CZ + 2 * KP);
+}
+
+int cu_tm_out_ln_fwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, const void *X, int64_t ldx,
+                     const void *zl, void *out) {
+    if (!outln_on() || ldx < M || !p->ln_out.w || !p->ln_out.b || ((uintptr_t)out & 15)) return 0;
+    size_t mark = cu_pool_mark(c);
+    to_args a;
+    int KP = 0, k3 = 0;
+    // xl NULL passes to_prepare's alignment test: X is read by t3l_load_x, aligned or not
+    int ok = to_prepare(c, M, cx, cz, p, NULL, zl, 1, &a, &KP, &k3) && k3 &&
+             ts_applies(c, M, cz, 1, zl, t3l_smem_bytes(KP));
+    if (ok) {
+        a.out = (bf16 *)out, a.X = (const bf16 *)X, a.ldx = ldx;
+        a.lnw = p->ln_out.w, a.lnb = p->ln_out.b;
+        a.xvec = ldx % 8 == 0 && !((uintptr_t)X & 15);
+        ts_by_depth(KP, [&](auto kp) {
+            constexpr int kpc = decltype(kp)::value < T3_CZ ? decltype(kp)::value : T3_CZ;  // 256: not taken
+            to_launch_k(c, k_tm_outln<kpc>, a, T3_THREADS, t3l_smem_bytes(KP), TS_BM, 1);
+        });
+        g_outln_runs++;
     }
     cu_pool_release(c, mark);
     return ok;
