@@ -4,7 +4,8 @@
 // M = N*N) and the row-sharded one (cu_dap_trimul.cu, M = n*N) share it.
 // PF_TRIMUL_OUT=1: the two projections and the gate (or its backward) of a row piece as
 // one tensor-core kernel, k_tm_out2 (cu_trimul_outk.cu), where it applies.
-// PF_TRIMUL_OUTLN=1: the forward of X channel-major as k_tm_outln (LN_out in its prologue).
+// PF_TRIMUL_OUTLN=1: the forward of X channel-major as k_tm_outln (LN_out in its prologue);
+// PF_TRIMUL_OUTBWD=1: the backward's LN_out recompute, gate backward, dzl and dxl as k_tm_outbwd.
 #include "cu_trimul.cuh"
 
 size_t cu_tm_out_row_bytes(int c, int c_z, size_t es, int bwd) {
@@ -67,6 +68,14 @@ void cu_tm_out_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, 
         const char *zp = (const char *)zl + (size_t)(r0 * cz) * es;      // (n, c_z)
         char *dzp = (char *)dzl + (size_t)(r0 * cz) * es;
         const char *dop = (const char *)d_out + (size_t)(r0 * cz) * es;  // (n, c_z)
+        if (ldx && cu_tm_out_bwd_fused(c, n, cx, cz, p, xp, ldx, zp, dop, xl, y, gate, dzp, dxl)) {
+            // PF_TRIMUL_OUTBWD: xl, d gate_pre (y), d y (gate), dzl, dxl made; the parameter
+            // gradients as below (the same inputs), then LN_out's backward
+            cu_linear_bwd(c, n, cz, cz, &p->g, &g->g, zp, y, NULL);
+            cu_linear_bwd(c, n, cx, cz, &p->z, &g->z, xl, gate, NULL);
+            cu_tm_ln_cm_bwd_set(c, n, cx, &p->ln_out, &g->ln_out, xp, dxp, ldx, dxl);
+            continue;
+        }
         ln_out_fwd(c, r0, n, cx, p, x, ldx, xl);
         // out = sigmoid(gate) * y: y <- d gate_pre, gate <- d y (PF_TRIMUL_OUT=1: one kernel)
         if (!cu_tm_out_fused_bwd(c, n, cx, cz, p, xl, zp, dop, y, gate)) {
