@@ -68,12 +68,12 @@ void cu_tm_out_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, 
         const char *zp = (const char *)zl + (size_t)(r0 * cz) * es;      // (n, c_z)
         char *dzp = (char *)dzl + (size_t)(r0 * cz) * es;
         const char *dop = (const char *)d_out + (size_t)(r0 * cz) * es;  // (n, c_z)
-        if (ldx && cu_tm_out_bwd_fused(c, n, cx, cz, p, xp, ldx, zp, dop, xl, y, gate, dzp, dxl)) {
-            // PF_TRIMUL_OUTBWD: xl, d gate_pre (y), d y (gate), dzl, dxl made; the parameter
-            // gradients as below (the same inputs), then LN_out's backward
-            cu_linear_bwd(c, n, cz, cz, &p->g, &g->g, zp, y, NULL);
+        int fb = ldx ? cu_tm_out_bwd_fused(c, n, cx, cz, p, xp, ldx, zp, dop, xl, y, gate, dzp, dxl, dxp, &g->ln_out)
+                     : 0;
+        if (fb) {  // PF_TRIMUL_OUTBWD: xl, d gate_pre (y), d y (gate), dzl, dxl (2: dX) made
+            cu_linear_bwd(c, n, cz, cz, &p->g, &g->g, zp, y, NULL);     // the same inputs as below
             cu_linear_bwd(c, n, cx, cz, &p->z, &g->z, xl, gate, NULL);
-            cu_tm_ln_cm_bwd_set(c, n, cx, &p->ln_out, &g->ln_out, xp, dxp, ldx, dxl);
+            if (fb == 1) cu_tm_ln_cm_bwd_set(c, n, cx, &p->ln_out, &g->ln_out, xp, dxp, ldx, dxl);
             continue;
         }
         ln_out_fwd(c, r0, n, cx, p, x, ldx, xl);

@@ -1400,7 +1400,8 @@ static void test_trimul_outln(int64_t N, int c_z, int c, int incoming, int bias,
     char label[256];
     snprintf(label, sizeof label, "%s trimul outln %s N%lld c_z%d c%d bias %d mask %d mode %d", H_gpu->name,
              incoming ? "in" : "out", (long long)N, c_z, c, bias, use_mask, fused);
-    int want = fused >= 3 && H_bf16 && c % 8 == 0 && c <= 128 && c_z <= 128 && pf_cuda_trimul_sides_wg_applies(H_gpu, c_z);
+    int want = fused >= 3 && H_bf16 && c % 8 == 0 && c <= 128 && c_z <= 128 &&
+               pf_cuda_trimul_sides_wg_applies(H_gpu, c_z);
     tl_check(want ? runs > 0 : runs == 0, label, "k_tm_outln ran %lld times, expected %s", (long long)runs,
              want ? "some" : "none");
     h_params_reset();
@@ -1434,29 +1435,34 @@ static void test_trimul_outln(int64_t N, int c_z, int c, int incoming, int bias,
     finish(label);
 }
 
-// PF_TRIMUL_OUTBWD=1 (pf_cuda_set_trimul_outbwd): the backward output part's LN_out
-// recompute, gate backward, dzl and dxl as one kernel (k_tm_outbwd). Not the old path's bits
-// (dzl, dxl summed on mma.sync, not by cuBLASLt), so: the whole module against the CPU
-// reference (test_trimul_path in mode `fused`: backward whole, twice, in pieces of channels
-// and rows, the sharded entry), the kernel checked to have run where it applies (bf16, sm_90,
-// c and c_z multiples of 8 up to 128, max(c, c_z) > 16, X channel-major) and not elsewhere;
-// then the forward (the same bits: untouched), dz and every parameter gradient against the
-// old path's within the same tolerance.
-static void test_trimul_outbwd(int64_t N, int c_z, int c, int incoming, int bias, int use_mask, int fused) {
+// PF_TRIMUL_OUTBWD=1 or 2 (pf_cuda_set_trimul_outbwd, mode): the backward output part's
+// LN_out recompute, gate backward, dzl and dxl as one kernel (k_tm_outbwd; 2: with LN_out's
+// backward in it too). Not the old path's bits (dzl, dxl summed on mma.sync, not by
+// cuBLASLt), so: the whole module against the CPU reference (test_trimul_path in mode
+// `fused`: backward whole, twice, in pieces of channels and rows, the sharded entry), the
+// kernel (and its form) checked to have run where it applies (bf16, sm_90, c and c_z
+// multiples of 8 up to 128, max(c, c_z) > 16, X channel-major) and not elsewhere; then the
+// forward (the same bits: untouched), dz and every parameter gradient against the old
+// path's within the same tolerance.
+static void test_trimul_outbwd(int64_t N, int c_z, int c, int incoming, int bias, int use_mask, int fused, int mode) {
     if (!shard_case()) return;
-    int64_t runs0 = pf_cuda_trimul_outbwd_runs(H_gpu);
-    pf_cuda_set_trimul_outbwd(H_gpu, 1);
+    int64_t runs0 = pf_cuda_trimul_outbwd_runs(H_gpu, 0), lruns0 = pf_cuda_trimul_outbwd_runs(H_gpu, 1);
+    pf_cuda_set_trimul_outbwd(H_gpu, mode);
     shard_hold = 1;
     test_trimul_path(N, c_z, c, incoming, bias, use_mask, fused);
     shard_hold = 0;
-    int64_t runs = pf_cuda_trimul_outbwd_runs(H_gpu) - runs0;
+    int64_t runs = pf_cuda_trimul_outbwd_runs(H_gpu, 0) - runs0;
+    int64_t lruns = pf_cuda_trimul_outbwd_runs(H_gpu, 1) - lruns0;
     char label[256], s[320];
-    snprintf(label, sizeof label, "%s trimul outbwd %s N%lld c_z%d c%d bias %d mask %d mode %d", H_gpu->name,
+    snprintf(label, sizeof label, "%s trimul outbwd %d %s N%lld c_z%d c%d bias %d mask %d mode %d", H_gpu->name, mode,
              incoming ? "in" : "out", (long long)N, c_z, c, bias, use_mask, fused);
     int want = fused >= 3 && H_bf16 && c % 8 == 0 && c <= 128 && c_z <= 128 && (c > 16 || c_z > 16) &&
                pf_cuda_trimul_sides_wg_applies(H_gpu, c_z);
     tl_check(want ? runs > 0 : runs == 0, label, "k_tm_outbwd ran %lld times, expected %s", (long long)runs,
              want ? "some" : "none");
+    tl_check(want && mode == 2 ? lruns == runs : lruns == 0, label,
+             "k_tm_outbwd with LN_out's backward ran %lld of %lld times, expected %s", (long long)lruns,
+             (long long)runs, want && mode == 2 ? "all" : "none");
     h_params_reset();
     pf_trimul_dims d = {N, c_z, c, incoming};
     pf_trimul_p P, G, Pd, Gd;
@@ -1469,7 +1475,7 @@ static void test_trimul_outbwd(int64_t N, int c_z, int c, int incoming, int bias
     pf_cuda_set_trimul_fused(H_gpu, fused >= 3 ? 3 : fused);
     real *o[2], *g[2];
     for (int v = 0; v < 2; v++) {  // 0: the old path, 1: k_tm_outbwd
-        pf_cuda_set_trimul_outbwd(H_gpu, v);
+        pf_cuda_set_trimul_outbwd(H_gpu, v ? mode : 0);
         hbuf og = h_poison(nz), dz = h_rand(nz, 0.1, 12);  // g_in(nz, 12)'s start
         h_reset_grads();
         H_gpu->trimul_fwd(H_gpu, &d, &Pd, z.d, use_mask ? mk.d : NULL, og.d, gs, gw);
@@ -1495,8 +1501,8 @@ static void test_trimul_outbwd(int64_t N, int c_z, int c, int incoming, int bias
 // with a partial last one, depths 16 (c_z 8 padded), 32, 64, 128, c != c_z both ways, biases
 // and masks on and off, outgoing and incoming; persistent blocks looping (2 over 13
 // position blocks, 3 over 9); c_z 10 and 136, c 136 and mode 1 (x position-major) keep the
-// old path (checked not to run). PF_TRIMUL_OUTBWD on the same cases (depth 16, c_z 8 and c
-// 16: the old path too), then with both switches on.
+// old path (checked not to run). PF_TRIMUL_OUTBWD=1 and 2 on the same cases (depth 16, c_z 8
+// and c 16: the old path too), then with both switches on.
 static void cuda_trimul_out(void) {
     test_trimul_outln(7, 8, 16, 1, 1, 0, 4);
     test_trimul_outln(12, 8, 24, 0, 1, 1, 4);
@@ -1516,26 +1522,28 @@ static void cuda_trimul_out(void) {
     pf_cuda_set_trimul_sides(H_gpu, 2, 3);
     test_trimul_outln(33, 64, 128, 1, 1, 1, 4);
     pf_cuda_set_trimul_sides(H_gpu, 0, 0);
-    test_trimul_outbwd(7, 8, 16, 1, 1, 0, 4);
-    test_trimul_outbwd(12, 8, 24, 0, 1, 1, 4);
-    test_trimul_outbwd(9, 40, 40, 1, 0, 1, 4);
-    test_trimul_outbwd(16, 16, 32, 0, 1, 1, 4);
-    test_trimul_outbwd(20, 64, 128, 0, 1, 1, 4);
-    test_trimul_outbwd(16, 128, 64, 1, 1, 1, 4);
-    test_trimul_outbwd(33, 128, 128, 0, 1, 1, 4);
-    test_trimul_outbwd(40, 128, 128, 1, 0, 0, 4);
-    test_trimul_outbwd(65, 128, 128, 1, 1, 1, 4);
-    test_trimul_outbwd(9, 10, 16, 0, 1, 1, 4);
-    test_trimul_outbwd(12, 136, 40, 1, 1, 1, 4);
-    test_trimul_outbwd(12, 8, 24, 0, 1, 1, 1);
-    pf_cuda_set_trimul_sides(H_gpu, 2, 2);
-    test_trimul_outbwd(40, 128, 128, 0, 1, 1, 4);
-    pf_cuda_set_trimul_sides(H_gpu, 2, 3);
-    test_trimul_outbwd(33, 64, 128, 1, 1, 1, 4);
-    pf_cuda_set_trimul_sides(H_gpu, 0, 0);
-    pf_cuda_set_trimul_outln(H_gpu, 1);  // both
-    test_trimul_outbwd(33, 128, 128, 0, 1, 1, 4);
-    test_trimul_outbwd(65, 128, 128, 1, 1, 1, 4);
+    for (int mode = 1; mode <= 2; mode++) {
+        test_trimul_outbwd(7, 8, 16, 1, 1, 0, 4, mode);
+        test_trimul_outbwd(12, 8, 24, 0, 1, 1, 4, mode);
+        test_trimul_outbwd(9, 40, 40, 1, 0, 1, 4, mode);
+        test_trimul_outbwd(16, 16, 32, 0, 1, 1, 4, mode);
+        test_trimul_outbwd(20, 64, 128, 0, 1, 1, 4, mode);
+        test_trimul_outbwd(16, 128, 64, 1, 1, 1, 4, mode);
+        test_trimul_outbwd(33, 128, 128, 0, 1, 1, 4, mode);
+        test_trimul_outbwd(40, 128, 128, 1, 0, 0, 4, mode);
+        test_trimul_outbwd(65, 128, 128, 1, 1, 1, 4, mode);
+        test_trimul_outbwd(9, 10, 16, 0, 1, 1, 4, mode);
+        test_trimul_outbwd(12, 136, 40, 1, 1, 1, 4, mode);
+        test_trimul_outbwd(12, 8, 24, 0, 1, 1, 1, mode);
+        pf_cuda_set_trimul_sides(H_gpu, 2, 2);
+        test_trimul_outbwd(40, 128, 128, 0, 1, 1, 4, mode);
+        pf_cuda_set_trimul_sides(H_gpu, 2, 3);
+        test_trimul_outbwd(33, 64, 128, 1, 1, 1, 4, mode);
+        pf_cuda_set_trimul_sides(H_gpu, 0, 0);
+    }
+    pf_cuda_set_trimul_outln(H_gpu, 1);  // both switches
+    test_trimul_outbwd(33, 128, 128, 0, 1, 1, 4, 2);
+    test_trimul_outbwd(65, 128, 128, 1, 1, 1, 4, 2);
     pf_cuda_set_trimul_outln(H_gpu, -1);
 }
 
