@@ -481,12 +481,14 @@ __global__ void __launch_bounds__(T3_THREADS, 1) k_tm_outln(to_args a, int64_t n
 // products on the same resident packed weight, read transposed (ldmatrix.trans: the weight's
 // packed rows are the reduction index, so d g and d y sit in shared memory in packed-row order:
 // the accumulators' own column order). dW_g, dW_z and the bias sums stay GEMMs on d g, d y, xl
-// (the same inputs: the same bits as before), LN_out's backward stays k_tm_ln_cm_bwd2 on dxl.
+// (the same inputs: the same bits as before), LN_out's backward stays k_tm_ln_cm_bwd2 on dxl
+// (PF_TRIMUL_OUTBWD=2: in the kernel too, k_tm_outbwd<KP, true>, t3b_ln_bwd below).
 // Why passes in shared memory and not the accumulators as A fragments: a warp's 32 x 32
 // accumulators hold 32 of the 128 reduction channels, so the products would need a cross-warp
 // fp32 reduction; a warp owning all 128 channels of its positions needs 128 registers of
 // accumulators per product, two products: spills at 512 threads. Shared memory: the weight
-// (68 KB), xl rows (-> d g), zl rows (-> d y), X's tile: 174 KB at KP 128, one block per SM.
+// (68 KiB), xl rows (-> d g), zl rows (-> d y), X's tile: 172 KiB at KP 128 (form 2: a
+// second X tile and the LN gradient sums, 222 KiB), one block per SM.
 // dzl and dxl are fp32 sums on mma.sync rounded once to bf16 (the GEMMs': cuBLASLt's order):
 // not their bits; checked with the module's tolerances.
 
