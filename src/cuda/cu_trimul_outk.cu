@@ -26,6 +26,8 @@
 // sigmoid is not sigmoidf_ (see there): same tolerance, not k_tm_out2's bits either.
 #include "cu_trimul_side.cuh"
 #include "cu_small.cuh"
+#include "cu_lnv.cuh"
+#include "cu_env.cuh"
 #include "cuda_backend.h"
 
 #define TO_CT 64  // output channels per column tile (the warps' wn halves: 32 each)
@@ -38,6 +40,14 @@ struct to_args {
     const bf16 *dy;     // backward: d out (M, cz)
     bf16 *out;          // forward: out (M, cz)
     bf16 *y, *g;        // backward: y <- d g (the pre-activation's gradient), g <- d y
+    const bf16 *X;      // k_tm_outln: X (cx, ldx) channel-major, read in place of xl
+    const float *lnw, *lnb;  // k_tm_outln: LN_out's weight and bias (cx)
+    int64_t ldx;
+    int xvec;           // k_tm_outln: X's channel runs allow 16-byte copies (X aligned, ldx % 8 == 0)
+    bf16 *xlo, *dzl, *dxl;  // k_tm_outbwd: xl (M, cx) written, dzl = d g W_g (M, cz), dxl = d y W_z (M, cx)
+    bf16 *dX;           // k_tm_outbwd<.., true>: dX (cx, ldx) channel-major (may be X: in place)
+    float *part;        // k_tm_outbwd<.., true>: (gridDim.x, 2, cx) LN_out's parameter-gradient partials
+    int dvec;           // dX's runs allow 16-byte stores
     int64_t M;
     int cx, cz, tiles;
 };
@@ -340,6 +350,445 @@ __global__ void __launch_bounds__(T3_THREADS, 1) k_tm_out3(to_args a, int64_t nb
     }
 }
 
+// ---- PF_TRIMUL_OUTLN=1: k_tm_outln (docs/TRIMUL.md "F3") ------------------------------------
+// The forward output part of mode 3 without xl: k_tm_ln_cm_fwd wrote LN_out(X) (M, c) and
+// k_tm_out3 read it back (2 z-sized passes and a launch). k_tm_outln is k_tm_out3 (one team)
+// whose xl rows are made in its prologue: per position block X's c channel runs of TS_BM
+// positions land (cp.async) in a staging tile, each warp normalises 8 positions from there
+// with k_tm_ln_cm_fwd's arithmetic (ln_stats, the same roundings: the same xl bits) into the
+// block's one xl row buffer, and the products and epilogue are k_tm_out3's code: the same
+// out bits as PF_TRIMUL_OUTLN=0 with k_tm_out3. Order per position block: barrier (X tile
+// and zl rows landed; the last products done), the next zl rows issued, LN_out into xs,
+// barrier (xs made; the X tile consumed), the next X tile issued (in flight during this
+// block's products and epilogue, as k_tm_out3's rows), products, epilogue.
+#define T3L_S (TS_BM + 8)  // staging stride: 16-byte runs; 8 lanes' 16-byte reads on distinct banks
+
+// X's channels [0, cx) at positions [p0, p0 + TS_BM) into st (KP, T3L_S); zeros past M.
+// Where X's runs are not 16-byte aligned (ldx % 8: N*N odd) or reach past M, plain loads
+// (synchronous: small or odd cases only).
+__device__ __forceinline__ void t3l_load_x(bf16 *st, const to_args &a, int64_t p0) {
+    constexpr int PER = TS_BM / 8;  // runs per channel
+    for (int i = threadIdx.x; i < a.cx * PER; i += T3_THREADS) {
+        const int ch = i / PER, k = (i % PER) * 8;
+        const int64_t p = p0 + k;
+        bf16 *d = st + ch * T3L_S + k;
+        const bf16 *src = a.X + (int64_t)ch * a.ldx + p;
+        if (a.xvec && p + 8 <= a.M) {
+            fa_cp16z(d, src, 16);
+            continue;
+        }
+        uint32_t w[4];
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+            const uint32_t lo = p + 2 * e < a.M ? __bfloat16_as_ushort(src[2 * e]) : 0u;
+            const uint32_t hi = p + 2 * e + 1 < a.M ? __bfloat16_as_ushort(src[2 * e + 1]) : 0u;
+            w[e] = lo | hi << 16;
+        }
+        *reinterpret_cast<uint4 *>(d) = make_uint4(w[0], w[1], w[2], w[3]);
+    }
+}
+
+// LN_out of the staged positions into xs (TS_BM, KP + TS_PAD): warp w takes positions 8w ..
+// 8w + 7 (one 16-byte run per channel and lane: lane holds channels lane + 32 j as
+// k_tm_ln_cm_fwd's warp, 0 past cx), per position ln_stats and k_tm_ln_cm_fwd's roundings;
+// columns [cx, KP) zero (W_z is zero there, but 0 * stale bits could be NaN).
+// XL (k_tm_outbwd): the rows also stored as xl (M, cx) from pos0 (rows < M, channels < cx).
+template <int KP, bool XL = false>
+__device__ __forceinline__ void t3l_ln(const to_args &a, const bf16 *st, bf16 *xs, const float *lw, const float *lb,
+                                       int64_t pos0 = 0) {
+    constexpr int CPL = KP < 32 ? 1 : KP / 32, sk = KP + TS_PAD;
+    static_assert(T3_THREADS / 32 * 8 == TS_BM, "one 8-position run per warp");
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    uint4 r[CPL];
+#pragma unroll
+    for (int j = 0; j < CPL; j++) {
+        const int ch = lane + 32 * j;
+        r[j] = ch < a.cx ? *reinterpret_cast<const uint4 *>(st + ch * T3L_S + 8 * warp) : make_uint4(0u, 0u, 0u, 0u);
+    }
+#pragma unroll
+    for (int e = 0; e < 8; e++) {
+        float v[CPL], mu, rs;
+#pragma unroll
+        for (int j = 0; j < CPL; j++) {
+            const uint32_t u = e < 2 ? r[j].x : e < 4 ? r[j].y : e < 6 ? r[j].z : r[j].w;  // e: a constant
+            v[j] = __uint_as_float(e % 2 ? u & 0xffff0000u : u << 16);
+        }
+        ln_stats<CPL>(v, a.cx, lane, mu, rs);
+        bf16 *row = xs + (8 * warp + e) * sk;
+#pragma unroll
+        for (int j = 0; j < CPL; j++) {
+            const int ch = lane + 32 * j;
+            const float yv = __fmaf_rn(__fmul_rn(__fsub_rn(v[j], mu), rs), lw[ch < KP ? ch : 0], lb[ch < KP ? ch : 0]);
+            if (ch < KP) row[ch] = __float2bfloat16(ch < a.cx ? yv : 0.f);
+            const int64_t p = pos0 + 8 * warp + e;
+            if (XL && ch < a.cx && p < a.M) a.xlo[p * a.cx + ch] = __float2bfloat16(yv);
+        }
+    }
+}
+
+// KP <= 128: k_tm_out3's. Shared memory: the packed weight, one xl row buffer, two zl row
+// buffers, the X staging tile (KP channels), the packed bias, LN_out's weight and bias.
+template <int KP>
+__global__ void __launch_bounds__(T3_THREADS, 1) k_tm_outln(to_args a, int64_t nblk) {
+    extern __shared__ __align__(16) unsigned char to_smem[];
+    constexpr int sk = KP + TS_PAD;
+    bf16 *ws = reinterpret_cast<bf16 *>(to_smem);               // (2 T3_CZ, sk) k_to_pack's two tiles
+    bf16 *xs = ws + 2 * T3_CZ * sk;                              // (TS_BM, sk) LN_out rows
+    bf16 *zs = xs + TS_BM * sk;                                  // (2, TS_BM, sk) zl rows, double-buffered
+    bf16 *st = zs + 2 * TS_BM * sk;                              // (KP, T3L_S) X's channels
+    float *bs = reinterpret_cast<float *>(st + KP * T3L_S);      // (2 T3_CZ) the packed bias
+    float *lw = bs + 2 * T3_CZ, *lb = lw + KP;                   // (KP) each, zeros past cx
+    const int warp = threadIdx.x >> 5, wm = warp % 4, wn = warp / 4;  // 32 positions x 32 channels
+    const int wrow = (wn >> 1) * 2 * TO_CT + (wn & 1) * 32;          // its W_z rows in ws (W_g: + TO_CT)
+    int64_t blk = blockIdx.x;
+    t3_load<KP, 2 * T3_CZ, T3_THREADS>(ws, a.w, KP, 2 * T3_CZ, 0, threadIdx.x);
+    t3_load<KP, TS_BM, T3_THREADS>(zs, a.zl, a.cz, a.M, blk * TS_BM, threadIdx.x);
+    t3l_load_x(st, a, blk * TS_BM);
+    fa_commit();
+    for (int i = threadIdx.x; i < 2 * T3_CZ; i += T3_THREADS) bs[i] = a.bias[i];
+    for (int i = threadIdx.x; i < KP; i += T3_THREADS) {
+        lw[i] = i < a.cx ? a.lnw[i] : 0.f;
+        lb[i] = i < a.cx ? a.lnb[i] : 0.f;
+    }
+    for (int buf = 0; blk < nblk; blk += gridDim.x, buf ^= 1) {
+        const int64_t pos0 = blk * TS_BM, next = blk + gridDim.x;
+        fa_wait<0>();
+        __syncthreads();  // X's tile and the zl rows landed; every warp is past the last block's products
+        if (next < nblk)
+            t3_load<KP, TS_BM, T3_THREADS>(zs + (buf ^ 1) * TS_BM * sk, a.zl, a.cz, a.M, next * TS_BM, threadIdx.x);
+        t3l_ln<KP>(a, st, xs, lw, lb);
+        __syncthreads();  // xs made; st read by every warp
+        if (next < nblk) t3l_load_x(st, a, next * TS_BM);
+        fa_commit();
+        float ay[2][4][4], ag[2][4][4];
+        uint4 dv[2][2];  // unused (forward)
+        to_zero(ay, ag);
+        ts_mma<4, KP>(ay, xs + wm * 32 * sk, ws + wrow * sk);
+        ts_mma<4, KP>(ag, zs + (buf * TS_BM + wm * 32) * sk, ws + (wrow + TO_CT) * sk);
+        t3_epilogue<false>(a, ay, ag, dv, bs, pos0, wm, wn);
+    }
+}
+
+// ---- PF_TRIMUL_OUTBWD=1: k_tm_outbwd (docs/TRIMUL.md "B2") ----------------------------------
+// The backward output part of mode 3 per row piece was: LN_out recomputed (k_tm_ln_cm_fwd: xl
+// written), k_tm_out3's backward (d g, d y written), four GEMMs (dzl = d g W_g, dxl = d y
+// W_z, dW_g, dW_z, with the bias column sums) and LN_out's backward (dX from dxl). k_tm_outbwd
+// does the first three steps' position-wise work in one kernel per position block of TS_BM:
+// (1) X's tile staged and LN_out made in the prologue (k_tm_outln's code; xl also stored:
+// dW_z needs it), (2) k_tm_out3's two products and its backward epilogue (the same code, so
+// d g, d y the same bits), d g and d y also kept in shared memory (bf16, as the GEMMs read
+// them) over the xl and zl rows they replace, (3) dzl = d g W_g and dxl = d y W_z as two more
+// products on the same resident packed weight, read transposed (ldmatrix.trans: the weight's
+// packed rows are the reduction index, so d g and d y sit in shared memory in packed-row order:
+// the accumulators' own column order). dW_g, dW_z and the bias sums stay GEMMs on d g, d y, xl
+// (the same inputs: the same bits as before), LN_out's backward stays k_tm_ln_cm_bwd2 on dxl
+// (PF_TRIMUL_OUTBWD=2: in the kernel too, k_tm_outbwd<KP, true>, t3b_ln_bwd below).
+// Why passes in shared memory and not the accumulators as A fragments: a warp's 32 x 32
+// accumulators hold 32 of the 128 reduction channels, so the products would need a cross-warp
+// fp32 reduction; a warp owning all 128 channels of its positions needs 128 registers of
+// accumulators per product, two products: spills at 512 threads. Shared memory: the weight
+// (68 KiB), xl rows (-> d g), zl rows (-> d y), X's tile: 172 KiB at KP 128 (form 2: a
+// second X tile and the LN gradient sums, 222 KiB), one block per SM.
+// dzl and dxl are fp32 sums on mma.sync rounded once to bf16 (the GEMMs': cuBLASLt's order):
+// not their bits; checked with the module's tolerances.
+
+// d g, d y (k_tm_out3's backward epilogue: t3_epilogue<true>'s arithmetic term for term) stored
+// to global as there and into dgs, dys (TS_BM, KP + TS_PAD) at the accumulators' columns (the
+// packed weight rows' order); zeros where the channel is past cz (the transposed products sum
+// over every packed row).
+template <int KP>
+__device__ __forceinline__ void t3b_epilogue(const to_args &a, float (*ay)[4][4], float (*ag)[4][4],
+                                             const uint4 (*dv)[2], const float *bs, int64_t pos0, int wm, int wn,
+                                             bf16 *dgs, bf16 *dys) {
+    constexpr int sk = KP + TS_PAD;
+    const int lane = threadIdx.x & 31, t = lane & 3, cb = wn * 32 + 8 * t, live = cb < a.cz;
+    const int r0 = wm * 32 + (lane >> 2);
+    const float *bz = bs + (wn >> 1) * 2 * TO_CT + (wn & 1) * 32 + 2 * t, *bg = bz + TO_CT;
+#pragma unroll
+    for (int mi = 0; mi < 2; mi++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            const int r = r0 + mi * 16 + h * 8;
+            const int64_t p = pos0 + r;
+            uint32_t w0[4], w1[4];
+#pragma unroll
+            for (int j = 0; j < 4; j++) {
+                const float2 z2 = *reinterpret_cast<const float2 *>(bz + 8 * j);
+                const float2 g2 = *reinterpret_cast<const float2 *>(bg + 8 * j);
+                const float2 y = t3_bf16r2(ay[mi][j][2 * h] + z2.x, ay[mi][j][2 * h + 1] + z2.y);
+                const float2 gp = t3_bf16r2(ag[mi][j][2 * h] + g2.x, ag[mi][j][2 * h + 1] + g2.y);
+                const float s0 = t3_sigmoid(gp.x), s1 = t3_sigmoid(gp.y);
+                const uint4 dq = dv[mi][h];
+                const uint32_t du = j == 0 ? dq.x : j == 1 ? dq.y : j == 2 ? dq.z : dq.w;
+                const float d0 = __uint_as_float(du << 16), d1 = __uint_as_float(du & 0xffff0000u);
+                __nv_bfloat162 o0 = __floats2bfloat162_rn(d0 * y.x * s0 * (1.f - s0), d1 * y.y * s1 * (1.f - s1));
+                __nv_bfloat162 o1 = __floats2bfloat162_rn(d0 * s0, d1 * s1);
+                w0[j] = live ? *reinterpret_cast<const uint32_t *>(&o0) : 0u;
+                w1[j] = live ? *reinterpret_cast<const uint32_t *>(&o1) : 0u;
+                const int col = wn * 32 + 8 * j + 2 * t;  // the accumulator's column: packed order
+                if (wn * 32 < KP) {  // columns past KP are channels past cz: never summed
+                    *reinterpret_cast<uint32_t *>(dgs + r * sk + col) = w0[j];
+                    *reinterpret_cast<uint32_t *>(dys + r * sk + col) = w1[j];
+                }
+            }
+            if (!live || p >= a.M) continue;
+            const int64_t o = p * a.cz + cb;
+            *reinterpret_cast<uint4 *>(a.y + o) = make_uint4(w0[0], w0[1], w0[2], w0[3]);
+            *reinterpret_cast<uint4 *>(a.g + o) = make_uint4(w1[0], w1[1], w1[2], w1[3]);
+        }
+}
+
+// B fragments of two n-tiles (columns n, n + 8) for k rows k .. k + 15 of a [k][n] tile (row
+// stride sk): ldmatrix.trans, lanes 0..15 rows k.., columns n; 16..31 columns n + 8.
+__device__ __forceinline__ void t3b_ldsm4t(uint32_t *r, const bf16 *p) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(fa_smem(p)));
+}
+
+// acc (this warp's 32 rows from A x 32 columns from n0) = sum over the packed rows q < KP of
+// A[row][q] * W[q][n], A (TS_BM, sk) in packed order, W: the packed weight's W_z (half 0) or
+// W_g (half 1) rows, which hold channel q's weight row over the input columns n. The rows
+// permute channels within groups of 32 only, so q < KP (KP >= 32, a multiple of 32, >= cz)
+// covers every channel < cz.
+template <int KP>
+__device__ __forceinline__ void t3b_mma_t(float (*acc)[4][4], const bf16 *A, const bf16 *ws, int half, int n0) {
+    constexpr int sk = KP + TS_PAD;
+    static_assert(KP >= 32 && KP <= T3_CZ, "packed columns of the d g, d y rows");
+    const int lane = threadIdx.x & 31;
+    const bf16 *ap = A + (lane & 15) * sk + (lane >> 4) * 8;
+#pragma unroll 4
+    for (int k0 = 0; k0 < KP; k0 += 16) {
+        const int wr = (k0 / TO_CT) * 2 * TO_CT + half * TO_CT + k0 % TO_CT;  // packed row of q = k0
+        uint32_t af[2][4];
+        ts_ldsm4(af[0], ap + k0);
+        ts_ldsm4(af[1], ap + 16 * sk + k0);
+#pragma unroll
+        for (int jp = 0; jp < 2; jp++) {
+            if (n0 + 16 * jp >= KP) continue;  // past the weight's columns (KP 16)
+            uint32_t b[4];
+            t3b_ldsm4t(b, ws + (wr + (lane & 15)) * sk + n0 + 16 * jp + (lane >> 4) * 8);
+#pragma unroll
+            for (int mi = 0; mi < 2; mi++) {
+                fa_mma16816(acc[mi][2 * jp], af[mi], b[0], b[1]);
+                fa_mma16816(acc[mi][2 * jp + 1], af[mi], b[2], b[3]);
+            }
+        }
+    }
+}
+
+// dzl (M, cz) and (dxl) dxl (M, cx) of this warp's 32 positions x 32 input channels from n0, bf16.
+__device__ __forceinline__ void t3b_store(const to_args &a, float (*az)[4][4], float (*ax)[4][4], int64_t pos0,
+                                          int wm, int n0, bool dxl) {
+    const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+#pragma unroll
+    for (int mi = 0; mi < 2; mi++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            const int64_t p = pos0 + wm * 32 + mi * 16 + h * 8 + g;
+            if (p >= a.M) continue;
+#pragma unroll
+            for (int j = 0; j < 4; j++) {
+                const int ch = n0 + 8 * j + 2 * t;  // cz, cx % 8 == 0: ch + 1 is in too
+                if (ch < a.cz) to_st2(a.dzl + p * a.cz + ch, az[mi][j][2 * h], az[mi][j][2 * h + 1]);
+                if (dxl && ch < a.cx) to_st2(a.dxl + p * a.cx + ch, ax[mi][j][2 * h], ax[mi][j][2 * h + 1]);
+            }
+        }
+}
+
+// PF_TRIMUL_OUTBWD=2, (c): LN_out's backward in the same block. dxl (bf16, as the GEMM's
+// output was) goes to xs rows in channel order; warp w takes positions 8w .. 8w + 7 of X's
+// tile st (kept since the prologue: the X tiles are double-buffered here), and per position
+// runs k_tm_ln_cm_bwd's arithmetic term for term (ln_stats, then xh, dxh, s1, s2, dx with
+// the roundings spelled out); dx goes back into st over X (the warp's own 8 positions: one
+// 16-byte run per channel), st is stored to dX channel-major after a barrier. LN_out's
+// parameter-gradient sums (dy xhat, dy) accumulate per warp and channel in red (16, 2, KP)
+// over the block's positions in a fixed order (no atomics), summed over warps at the end.
+template <int KP>
+__device__ __forceinline__ void t3b_ln_bwd(const to_args &a, bf16 *st, const bf16 *dxs, const float *lw, float *red,
+                                           int64_t pos0) {
+    constexpr int CPL = KP / 32, sk = KP + TS_PAD;
+    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    uint4 r[CPL];
+    uint32_t o[CPL][4];
+#pragma unroll
+    for (int j = 0; j < CPL; j++) {
+        const int ch = lane + 32 * j;
+        r[j] = ch < a.cx ? *reinterpret_cast<const uint4 *>(st + ch * T3L_S + 8 * warp) : make_uint4(0u, 0u, 0u, 0u);
+    }
+    float *aw = red + warp * 2 * KP, *ab = aw + KP;
+#pragma unroll
+    for (int e = 0; e < 8; e++) {
+        const bool in = pos0 + 8 * warp + e < a.M;  // warp-uniform
+        float v[CPL], g[CPL], mu, rs, s1 = 0, s2 = 0, dx[CPL];
+#pragma unroll
+        for (int j = 0; j < CPL; j++) {
+            const uint32_t u = e < 2 ? r[j].x : e < 4 ? r[j].y : e < 6 ? r[j].z : r[j].w;
+            v[j] = __uint_as_float(e % 2 ? u & 0xffff0000u : u << 16);
+        }
+        ln_stats<CPL>(v, a.cx, lane, mu, rs);
+#pragma unroll
+        for (int j = 0; j < CPL; j++) {
+            const int ch = lane + 32 * j;
+            g[j] = ch < a.cx ? __bfloat162float(dxs[(8 * warp + e) * sk + ch]) : 0.f;
+            const float xh = __fmul_rn(__fsub_rn(v[j], mu), rs);
+            v[j] = xh;
+            if (ch < a.cx) {
+                const float dxh = __fmul_rn(g[j], lw[ch]);
+                s1 = __fadd_rn(s1, dxh);
+                s2 = __fmaf_rn(xh, dxh, s2);
+                if (in) {
+                    aw[ch] = __fmaf_rn(xh, g[j], aw[ch]);
+                    ab[ch] = __fadd_rn(ab[ch], g[j]);
+                }
+            }
+        }
+#pragma unroll
+        for (int k = 16; k; k >>= 1) {
+            s1 += __shfl_xor_sync(0xffffffffu, s1, k);
+            s2 += __shfl_xor_sync(0xffffffffu, s2, k);
+        }
+        s1 /= a.cx;
+        s2 /= a.cx;
+#pragma unroll
+        for (int j = 0; j < CPL; j++) {
+            const int ch = lane + 32 * j;
+            const float t = __fmaf_rn(-v[j], s2, __fmaf_rn(g[j], ch < a.cx ? lw[ch] : 0.f, -s1));
+            dx[j] = __fmaf_rn(rs, t, 0.f);
+            const uint32_t b = __bfloat16_as_ushort(__float2bfloat16(dx[j]));
+            if (e % 2 == 0) o[j][e / 2] = b;
+            else o[j][e / 2] |= b << 16;
+        }
+    }
+#pragma unroll
+    for (int j = 0; j < CPL; j++) {
+        const int ch = lane + 32 * j;
+        if (ch < a.cx)
+            *reinterpret_cast<uint4 *>(st + ch * T3L_S + 8 * warp) = make_uint4(o[j][0], o[j][1], o[j][2], o[j][3]);
+    }
+}
+
+// st (dx of positions [p0, p0 + TS_BM)) -> dX's channels [0, cx), positions < M (16-byte runs
+// where aligned and whole, else element by element).
+__device__ __forceinline__ void t3b_store_dx(const bf16 *st, const to_args &a, int64_t p0) {
+    constexpr int PER = TS_BM / 8;
+    for (int i = threadIdx.x; i < a.cx * PER; i += T3_THREADS) {
+        const int ch = i / PER, k = (i % PER) * 8;
+        const int64_t p = p0 + k;
+        const bf16 *d = st + ch * T3L_S + k;
+        bf16 *dst = a.dX + (int64_t)ch * a.ldx + p;
+        if (a.dvec && p + 8 <= a.M) *reinterpret_cast<uint4 *>(dst) = *reinterpret_cast<const uint4 *>(d);
+        else
+            for (int e = 0; e < 8 && p + e < a.M; e++) dst[e] = d[e];
+    }
+}
+
+// dxl of this warp's 32 positions x 32 channels from n0 (ax, bf16) into xs rows (channel order).
+template <int KP>
+__device__ __forceinline__ void t3b_dxl_smem(const to_args &a, float (*ax)[4][4], bf16 *xs, int wm, int n0) {
+    constexpr int sk = KP + TS_PAD;
+    const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+    if (n0 >= KP) return;
+#pragma unroll
+    for (int mi = 0; mi < 2; mi++)
+#pragma unroll
+        for (int h = 0; h < 2; h++)
+#pragma unroll
+            for (int j = 0; j < 4; j++)
+                to_st2(xs + (wm * 32 + mi * 16 + h * 8 + g) * sk + n0 + 8 * j + 2 * t, ax[mi][j][2 * h],
+                       ax[mi][j][2 * h + 1]);
+}
+
+// KP <= 128: k_tm_out3's. Shared memory: the packed weight, xl rows (then d g, then dxl), zl
+// rows (then d y), X's tile (LNB: two, the next block's landing during this one), the packed
+// bias, LN_out's weight and bias (LNB: and its gradient sums per warp). Per position block:
+// barrier (X's tile and zl rows landed; the last block's products done), LN_out into xs (and
+// xl stored), barrier, the next X tile issued, the products (k_tm_out3's), barrier, the
+// epilogue into dgs, dys and global, barrier, the transposed products, barrier, the next zl
+// rows issued (in flight during the rest), dzl stored; dxl stored (LNB: into xs, barrier,
+// LN_out's backward into st, barrier, st stored to dX).
+template <int KP, bool LNB>
+__global__ void __launch_bounds__(T3_THREADS, 1) k_tm_outbwd(to_args a, int64_t nblk) {
+    extern __shared__ __align__(16) unsigned char to_smem[];
+    constexpr int sk = KP + TS_PAD, NST = LNB ? 2 : 1;
+    bf16 *ws = reinterpret_cast<bf16 *>(to_smem);            // (2 T3_CZ, sk) k_to_pack's two tiles
+    bf16 *xs = ws + 2 * T3_CZ * sk;                           // (TS_BM, sk) xl rows, then d g (, dxl)
+    bf16 *zs = xs + TS_BM * sk;                               // (TS_BM, sk) zl rows, then d y
+    bf16 *st = zs + TS_BM * sk;                               // (NST, KP, T3L_S) X's channels
+    float *bs = reinterpret_cast<float *>(st + NST * KP * T3L_S);  // (2 T3_CZ) the packed bias
+    float *lw = bs + 2 * T3_CZ, *lb = lw + KP;                // (KP) each, zeros past cx
+    float *red = lb + KP;                                     // LNB: (16 warps, 2, KP)
+    const int warp = threadIdx.x >> 5, wm = warp % 4, wn = warp / 4;
+    const int wrow = (wn >> 1) * 2 * TO_CT + (wn & 1) * 32;
+    int64_t blk = blockIdx.x;
+    t3_load<KP, 2 * T3_CZ, T3_THREADS>(ws, a.w, KP, 2 * T3_CZ, 0, threadIdx.x);
+    t3_load<KP, TS_BM, T3_THREADS>(zs, a.zl, a.cz, a.M, blk * TS_BM, threadIdx.x);
+    t3l_load_x(st, a, blk * TS_BM);
+    fa_commit();
+    for (int i = threadIdx.x; i < 2 * T3_CZ; i += T3_THREADS) bs[i] = a.bias[i];
+    for (int i = threadIdx.x; i < KP; i += T3_THREADS) {
+        lw[i] = i < a.cx ? a.lnw[i] : 0.f;
+        lb[i] = i < a.cx ? a.lnb[i] : 0.f;
+    }
+    if constexpr (LNB)
+        for (int i = threadIdx.x; i < 16 * 2 * KP; i += T3_THREADS) red[i] = 0.f;
+    for (int buf = 0; blk < nblk; blk += gridDim.x, buf ^= NST - 1) {
+        const int64_t pos0 = blk * TS_BM, next = blk + gridDim.x;
+        bf16 *xt = st + buf * KP * T3L_S;  // this block's X tile
+        fa_wait<0>();
+        __syncthreads();  // X's tile and the zl rows landed; the last block's tile stored (LNB)
+        t3l_ln<KP, true>(a, xt, xs, lw, lb, pos0);
+        __syncthreads();  // xs made; st read by every warp
+        if (next < nblk) t3l_load_x(st + (buf ^ (NST - 1)) * KP * T3L_S, a, next * TS_BM);
+        fa_commit();
+        float ay[2][4][4], ag[2][4][4];
+        uint4 dv[2][2];
+        to_zero(ay, ag);
+        ts_mma<4, KP>(ay, xs + wm * 32 * sk, ws + wrow * sk);
+        t3_load_dy(a, dv, pos0, wm, wn);
+        ts_mma<4, KP>(ag, zs + wm * 32 * sk, ws + (wrow + TO_CT) * sk);
+        __syncthreads();  // xs, zs read by every warp: d g, d y go there
+        t3b_epilogue<KP>(a, ay, ag, dv, bs, pos0, wm, wn, xs, zs);
+        __syncthreads();  // d g, d y complete
+        to_zero(ay, ag);  // ay <- dzl, ag <- dxl
+        t3b_mma_t<KP>(ay, xs + wm * 32 * sk, ws, 1, wn * 32);
+        t3b_mma_t<KP>(ag, zs + wm * 32 * sk, ws, 0, wn * 32);
+        __syncthreads();  // xs, zs read: the next zl rows may land, dxl may go to xs
+        if (next < nblk) t3_load<KP, TS_BM, T3_THREADS>(zs, a.zl, a.cz, a.M, next * TS_BM, threadIdx.x);
+        fa_commit();
+        if constexpr (LNB) {
+            t3b_dxl_smem<KP>(a, ag, xs, wm, wn * 32);
+            t3b_store(a, ay, ag, pos0, wm, wn * 32, false);
+            __syncthreads();  // dxl complete
+            t3b_ln_bwd<KP>(a, xt, xs, lw, red, pos0);
+            __syncthreads();  // dx complete in xt
+            t3b_store_dx(xt, a, pos0);
+        } else {
+            t3b_store(a, ay, ag, pos0, wm, wn * 32, true);
+        }
+    }
+    if constexpr (LNB) {  // the block's LN_out parameter-gradient sums over its warps, in order
+        __syncthreads();
+        for (int i = threadIdx.x; i < 2 * a.cx; i += T3_THREADS) {
+            const int k = i / a.cx, ch = i % a.cx;
+            float v = 0.f;
+            for (int u = 0; u < 16; u++) v += red[(u * 2 + k) * KP + ch];
+            a.part[(int64_t)blockIdx.x * 2 * a.cx + i] = v;
+        }
+    }
+}
+
+// out[i] += sum over blocks b (in order) of part[b][i] for i < 2 cx: LN_out's weight gradient
+// (i < cx) and bias gradient.
+__global__ void k_t3b_parts(int nb, int cx, const float *part, float *gw, float *gb) {
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < 2 * cx; i += gridDim.x * blockDim.x) {
+        float v = 0.f;
+        for (int b = 0; b < nb; b++) v += part[(int64_t)b * 2 * cx + i];
+        float *o = i < cx ? gw : gb;
+        if (o) o[i % cx] += v;
+    }
+}
+
 // The packed weight (tiles, 2 TO_CT, KP) in bf16 (the rounding of cu_weight's copies) and
 // the bias (tiles, 2 TO_CT) as its bf16 copy in fp32.
 struct to_pack {
@@ -504,4 +953,142 @@ int cu_tm_out_fused_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p
     }
     cu_pool_release(c, mark);
     return ok;
+}
+
+// PF_TRIMUL_OUTLN (default 0 until measured): 1 runs the forward output part of mode 3 as
+// k_tm_outln where k_tm_out3 would run (PF_TRIMUL_OUT 2 or 3, c, c_z <= 128). Process-wide,
+// read at the first use; pf_cuda_set_trimul_outln (tests).
+static int g_outln = -1;
+static int64_t g_outln_runs = 0;
+static int outln_on(void) {
+    if (g_outln < 0)
+        g_outln = cu_env_flag("PF_TRIMUL_OUTLN", 0, "k_tm_ln_cm_fwd then k_tm_out3: the default",
+                              "LN_out in the output kernel's prologue (k_tm_outln)");
+    return g_outln;
+}
+extern "C" void pf_cuda_set_trimul_outln(pf_backend *be, int on) {
+    (void)be;
+    g_outln = on == 0 || on == 1 ? on : -1;  // else: PF_TRIMUL_OUTLN / the default again
+}
+extern "C" int64_t pf_cuda_trimul_outln_runs(pf_backend *be) {
+    (void)be;
+    return g_outln_runs;
+}
+
+static int t3l_smem_bytes(int KP) {
+    return (int)sizeof(bf16) * ((2 * T3_CZ + 3 * TS_BM) * (KP + TS_PAD) + KP * T3L_S) +
+           (int)sizeof(float) * (2 * T3_CZ + 2 * KP);
+}
+
+int cu_tm_out_ln_fwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, const void *X, int64_t ldx,
+                     const void *zl, void *out) {
+    if (!outln_on() || ldx < M || !p->ln_out.w || !p->ln_out.b || ((uintptr_t)out & 15)) return 0;
+    size_t mark = cu_pool_mark(c);
+    to_args a;
+    int KP = 0, k3 = 0;
+    // xl NULL passes to_prepare's alignment test: X is read by t3l_load_x, aligned or not
+    int ok = to_prepare(c, M, cx, cz, p, NULL, zl, 1, &a, &KP, &k3) && k3 &&
+             ts_applies(c, M, cz, 1, zl, t3l_smem_bytes(KP));
+    if (ok) {
+        a.out = (bf16 *)out, a.X = (const bf16 *)X, a.ldx = ldx;
+        a.lnw = p->ln_out.w, a.lnb = p->ln_out.b;
+        a.xvec = ldx % 8 == 0 && !((uintptr_t)X & 15);
+        ts_by_depth(KP, [&](auto kp) {
+            constexpr int kpc = decltype(kp)::value < T3_CZ ? decltype(kp)::value : T3_CZ;  // 256: not taken
+            to_launch_k(c, k_tm_outln<kpc>, a, T3_THREADS, t3l_smem_bytes(KP), TS_BM, 1);
+        });
+        g_outln_runs++;
+    }
+    cu_pool_release(c, mark);
+    return ok;
+}
+
+// PF_TRIMUL_OUTBWD (default 0 until measured): 1 runs the backward output part of mode 3 as
+// k_tm_outbwd where k_tm_out3 would run at depth 32..128 (c, c_z <= 128, max(c, c_z) > 16);
+// 2 the same with LN_out's backward in it too (k_tm_outbwd<.., true>: dX written, no dxl).
+// Process-wide, read at the first use; pf_cuda_set_trimul_outbwd (tests).
+static int g_outbwd = -1;
+static int64_t g_outbwd_runs = 0, g_outbwd_ln_runs = 0;
+static int outbwd_mode(void) {
+    if (g_outbwd < 0) {
+        const char *e = getenv("PF_TRIMUL_OUTBWD");
+        if (!e || !*e || !strcmp(e, "0")) g_outbwd = 0;
+        else if (!strcmp(e, "1")) g_outbwd = 1;
+        else if (!strcmp(e, "2")) g_outbwd = 2;
+        else
+            pf_die("PF_TRIMUL_OUTBWD=%s: expected 0 (LN_out recompute, k_tm_out3, four GEMMs, LN_out's backward: "
+                   "the default), 1 (LN_out, the gate backward, dzl and dxl in one kernel, k_tm_outbwd) or 2 "
+                   "(k_tm_outbwd with LN_out's backward too)",
+                   e);
+    }
+    return g_outbwd;
+}
+extern "C" void pf_cuda_set_trimul_outbwd(pf_backend *be, int on) {
+    (void)be;
+    g_outbwd = on >= 0 && on <= 2 ? on : -1;  // else: PF_TRIMUL_OUTBWD / the default again
+}
+extern "C" int64_t pf_cuda_trimul_outbwd_runs(pf_backend *be, int ln) {
+    (void)be;
+    return ln ? g_outbwd_ln_runs : g_outbwd_runs;
+}
+
+static int t3b_smem_bytes(int KP, bool lnb) {
+    return (int)sizeof(bf16) * ((2 * T3_CZ + 2 * TS_BM) * (KP + TS_PAD) + (lnb ? 2 : 1) * KP * T3L_S) +
+           (int)sizeof(float) * (2 * T3_CZ + 2 * KP + (lnb ? 16 * 2 * KP : 0));
+}
+
+// k_tm_outbwd<KP, LNB> over a's positions: one wave (to_launch_k's grid); LNB: the LN_out
+// partials into pool scratch and their fixed-order sum into gln.
+template <int KP, bool LNB>
+static void t3b_launch(cu_impl *c, to_args &a, pf_layernorm_p *gln) {
+    auto kern = k_tm_outbwd<KP, LNB>;
+    const int bytes = t3b_smem_bytes(KP, LNB);
+    int grid = 0, occ = 0;
+    (void)ts_sides_form(&grid);
+    CU_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    CU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kern, T3_THREADS, (size_t)bytes));
+    int64_t nblk = (a.M + TS_BM - 1) / TS_BM, wave = (int64_t)(occ > 0 ? occ : 1) * (c->n_sm > 0 ? c->n_sm : 1);
+    if (grid > 0 && grid < wave) wave = grid;
+    const int nb = (int)(nblk < wave ? nblk : wave);
+    if (LNB) a.part = (float *)cu_pool_get(c, sizeof(float) * (size_t)nb * 2 * a.cx);
+    kern<<<(unsigned)nb, T3_THREADS, bytes, c->stream>>>(a, nblk);
+    CU_LAUNCHED();
+    if (LNB) {
+        k_t3b_parts<<<(2 * a.cx + 127) / 128, 128, 0, c->stream>>>(nb, a.cx, a.part, gln ? gln->w : NULL,
+                                                                   gln ? gln->b : NULL);
+        CU_LAUNCHED();
+    }
+}
+
+int cu_tm_out_bwd_fused(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, const void *X, int64_t ldx,
+                        const void *zl, const void *dy, void *xl, void *dg, void *dyy, void *dzl, void *dxl,
+                        void *dX, pf_layernorm_p *gln) {
+    const int mode = outbwd_mode();
+    if (!mode || ldx < M || !p->ln_out.w || !p->ln_out.b) return 0;
+    if ((((uintptr_t)dy | (uintptr_t)dg | (uintptr_t)dyy) & 15) || (((uintptr_t)dzl | (uintptr_t)dxl) & 3) ||
+        ((uintptr_t)xl & 1))
+        return 0;
+    size_t mark = cu_pool_mark(c);
+    to_args a;
+    int KP = 0, k3 = 0;
+    const bool lnb = mode == 2;
+    // xl NULL passes to_prepare's alignment test: X is read by t3l_load_x, aligned or not
+    int ok = to_prepare(c, M, cx, cz, p, NULL, zl, 1, &a, &KP, &k3) && k3 && KP >= 32 &&
+             ts_applies(c, M, cz, 1, zl, t3b_smem_bytes(KP, lnb));
+    if (ok) {
+        a.X = (const bf16 *)X, a.ldx = ldx, a.xvec = ldx % 8 == 0 && !((uintptr_t)X & 15);
+        a.dX = (bf16 *)dX, a.dvec = ldx % 8 == 0 && !((uintptr_t)dX & 15);
+        a.lnw = p->ln_out.w, a.lnb = p->ln_out.b;
+        a.dy = (const bf16 *)dy, a.y = (bf16 *)dg, a.g = (bf16 *)dyy;
+        a.xlo = (bf16 *)xl, a.dzl = (bf16 *)dzl, a.dxl = (bf16 *)dxl;
+        ts_by_depth(KP, [&](auto kp) {
+            constexpr int v = decltype(kp)::value, kpc = v < 32 ? 32 : v < T3_CZ ? v : T3_CZ;  // 16, 256: not taken
+            if (lnb) t3b_launch<kpc, true>(c, a, gln);
+            else t3b_launch<kpc, false>(c, a, gln);
+        });
+        g_outbwd_runs++;
+        g_outbwd_ln_runs += lnb;
+    }
+    cu_pool_release(c, mark);
+    return ok ? (lnb ? 2 : 1) : 0;
 }
