@@ -317,8 +317,10 @@ static int g_sides_grid = 0;  // tests: k_tm_sides2's blocks at most (0: one wav
 // k_tm_sides_wg where it applies: sm_90, c_z <= 128; else, and the backward's side gradient,
 // form 2's kernels), 4 or unset (3 and the side gradient by k_tm_sides_wg too; the default
 // since session 14: f+b 1.933 / 7.296 / 34.32 -> 1.879 / 7.118 / 33.66 ms at N = 512 / 1024 /
-// 2048 on the H200; not the same bits as 2); process-wide, parsed at the first fused sides
-// call (A/B runs; tests set it).
+// 2048 on the H200; not the same bits as 2), 5 (4 with the forward sides, and the backward's
+// recompute of them, by k_tm_sides_wgp: weight-stationary persistent blocks, the same bits
+// as 4; form 4's kernels where it does not apply; an experiment, cu_trimul_side_wgp.cu);
+// process-wide, parsed at the first fused sides call (A/B runs; tests set it).
 static int g_sides_form = 0;
 int ts_sides_form(int *grid) {
     *grid = g_sides_grid;
@@ -328,16 +330,18 @@ int ts_sides_form(int *grid) {
         else if (e && !strcmp(e, "2")) g_sides_form = 2;
         else if (e && !strcmp(e, "3")) g_sides_form = 3;
         else if (!e || !*e || !strcmp(e, "4")) g_sides_form = 4;
+        else if (!strcmp(e, "5")) g_sides_form = 5;
         else
             pf_die("PF_TRIMUL_SIDES=%s: expected 1 (k_tm_sides), 2 (k_tm_sides2, the same bits), 3 "
-                   "(k_tm_sides_wg, Hopper wgmma, forward sides) or 4 (3 and the side gradient: the default)",
+                   "(k_tm_sides_wg, Hopper wgmma, forward sides), 4 (3 and the side gradient: the default) "
+                   "or 5 (4 with the forward sides weight-stationary: k_tm_sides_wgp, the same bits)",
                    e);
     }
     return g_sides_form;
 }
 extern "C" void pf_cuda_set_trimul_sides(pf_backend *be, int form, int blocks) {
     (void)be;
-    g_sides_form = form >= 1 && form <= 4 ? form : 0;  // 0: PF_TRIMUL_SIDES / the default again
+    g_sides_form = form >= 1 && form <= 5 ? form : 0;  // 0: PF_TRIMUL_SIDES / the default again
     g_sides_grid = blocks > 0 ? blocks : 0;
 }
 
@@ -388,6 +392,7 @@ int cu_tm_sides_fused(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *
     int grid, form = ts_sides_form(&grid), sides2 = form >= 2;
     const pf_linear_p *const lin[2][2] = {{ap, ag}, {bp, bg}};
     if (bp && !B) return 0;
+    if (form == 5 && ts_sides_wgp(c, M, c_z, C, lin, zl, mask, A, B)) return 1;
     if (form >= 3 && ts_sides_wg(c, M, c_z, C, lin, zl, mask, A, B)) return 1;
     int NT = C <= 16 ? 2 : C <= 32 ? 4 : 8, KP = ts_depth(c_z), bytes = ts_smem_bytes(KP, NT, sides2 ? 2 : 1);
     if (!ts_applies(c, M, c_z, C, zl, bytes) || (bp && !B)) return 0;

@@ -161,13 +161,19 @@ int ts_depth(int c_z);
 // k_tm_side_grad, 2 k_tm_sides2 and k_tm_side_grad2 (transposed or pair-packed tiles,
 // persistent blocks; the same bits), 3 the forward sides by k_tm_sides_wg (Hopper wgmma;
 // not the same bits) where ts_wg_applies, form 2's kernels otherwise; 4 also the side
-// gradient by k_tm_sides_wg<KP, true>. *grid: the tests'
+// gradient by k_tm_sides_wg<KP, true>; 5 as 4 with the forward sides by k_tm_sides_wgp
+// (ts_sides_wgp; the same bits). *grid: the tests'
 // cap on their blocks (0: one wave).
 int ts_sides_form(int *grid);
 // k_tm_sides_wg (cu_trimul_side_wg.cu): whether it runs at depth KP on this device (sm_90,
 // KP 16..128), its shared memory, and its launch over a (weights by ts_pack_weights form
 // 2 with CT 32); bwd: the side gradient (a.dS, a.tpg; one side), else the forward sides.
 int ts_wg_applies(int KP);
+// PF_TRIMUL_SIDES=5 (cu_trimul_side_wgp.cu): A, B (C, M) of the sides lin (lin[1][0] NULL:
+// A alone) by k_tm_sides_wgp, weight-stationary persistent blocks (form 4's bits); 0 (nothing
+// launched) where it does not apply (sm_90, c_z <= 128, the packed weight in shared memory).
+int ts_sides_wgp(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *const lin[2][2], const void *zl,
+                 const void *mask, void *A, void *B);
 int ts_wg_smem_bytes(int KP, int bwd);
 void ts_wg_launch(cu_impl *c, const ts_args *a, int KP, int bwd);
 // PF_TRIMUL_SG2 (k_tm_sg2, cu_trimul_side_wg.cu): both sides' [d tp | d tg] of C channels

@@ -270,7 +270,7 @@ static void tb_launch_k(cu_impl *c, const ts_args &a, int KP, int bytes, int sid
     });
 }
 
-// PF_TRIMUL_SIDES=4: k_tm_sides_wg<KP, true> (cu_trimul_side_wg.cu) where it applies; 0 where not.
+// PF_TRIMUL_SIDES=4, 5: k_tm_sides_wg<KP, true> (cu_trimul_side_wg.cu) where it applies; 0 where not.
 static int tb_side_grad_wg(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg,
                            const void *zl, const void *mask, const void *dS, void *tpg) {
     int KP = ts_depth(c_z);
@@ -296,7 +296,7 @@ static int tb_side_grad_wg(cu_impl *c, int64_t M, int c_z, int C, const pf_linea
 int cu_tm_side_grad_fused(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg,
                           const void *zl, const void *mask, const void *dS, void *tpg) {
     int grid, form = ts_sides_form(&grid), sides2 = form >= 2;  // PF_TRIMUL_SIDES (3: k_tm_side_grad2 here)
-    if (form == 4 && tb_side_grad_wg(c, M, c_z, C, lp, lg, zl, mask, dS, tpg)) return 1;
+    if (form >= 4 && tb_side_grad_wg(c, M, c_z, C, lp, lg, zl, mask, dS, tpg)) return 1;
     int NT = C <= 16 ? 2 : 4, KP = ts_depth(c_z), bytes = tb_smem_bytes(KP, NT, sides2 ? 2 : 1);
     if (!ts_applies(c, M, c_z, C, zl, bytes)) return 0;
     size_t mark = cu_pool_mark(c);

@@ -139,13 +139,16 @@ int64_t pf_cuda_trimul_sg2_runs(pf_backend *be);
 // blocks; the default since session 11), 1 k_tm_sides (the same bits), 3 the forward's
 // sides by k_tm_sides_wg (Hopper wgmma, sm_90 and c_z <= 128; not the same bits; form 2
 // elsewhere and for the backward's side gradient), 4 as 3 with the side gradient on
-// k_tm_sides_wg too; other values: back
+// k_tm_sides_wg too, 5 as 4 with the forward sides by k_tm_sides_wgp (weight-stationary
+// persistent blocks; the same bits as 4; an experiment); other values: back
 // to PF_TRIMUL_SIDES (read at the next call) or the default. blocks > 0: k_tm_sides2 on at
 // most that many blocks (tests: each loops over several position blocks), 0 one wave.
 // Process-wide.
 void pf_cuda_set_trimul_sides(pf_backend *be, int form, int blocks);
 // Launches of k_tm_sides_wg so far, in this process (tests): bwd 0 the forward sides, 1 the side gradient.
 int64_t pf_cuda_trimul_sides_wg_runs(pf_backend *be, int bwd);
+// Launches of k_tm_sides_wgp (PF_TRIMUL_SIDES=5) so far, in this process (tests).
+int64_t pf_cuda_trimul_sides_wgp_runs(pf_backend *be);
 // Whether k_tm_sides_wg runs for c_z on this device (bf16 aside): sm_90, c_z % 8 == 0, c_z <= 128.
 int pf_cuda_trimul_sides_wg_applies(pf_backend *be, int c_z);
 // Launches of mode 3's channel-major LN_out forward so far, in this process (tests).

@@ -1411,6 +1411,79 @@ static void test_trimul_sg2(int64_t N, int c_z, int c, int incoming, int bias, i
     finish(label);
 }
 
+// PF_TRIMUL_SIDES=5 (k_tm_sides_wgp: the forward sides weight-stationary, persistent
+// warpgroups over 64-position tiles): first the whole module against the CPU reference
+// (test_trimul: forward whole and in pieces, backward with its recompute of the sides,
+// parameter gradients), the kernel checked to have run where it applies (bf16, sm_90,
+// c_z % 8 == 0, c_z <= 128; the packed weight fits in shared memory in every case here) and
+// k_tm_sides_wg's forward then not; then form 4 against form 5 bit for bit (the output, dz,
+// every parameter gradient: the same wgmma instructions in the same k order per tile, the
+// same epilogue). blocks > 0: that many blocks, so that each warpgroup loops over several
+// tiles (the rows' prefetch into the buffer its fragments came from).
+static void test_trimul_wgp(int64_t N, int c_z, int c, int incoming, int bias, int use_mask, int blocks) {
+    if (!shard_case()) return;
+    char label[256];
+    snprintf(label, sizeof label, "%s trimul wgp %s N%lld c_z%d c%d bias %d mask %d blocks %d", H_gpu->name,
+             incoming ? "in" : "out", (long long)N, c_z, c, bias, use_mask, blocks);
+    int want = H_bf16 && pf_cuda_trimul_sides_wg_applies(H_gpu, c_z);
+    int64_t runs0 = pf_cuda_trimul_sides_wgp_runs(H_gpu), wruns0 = pf_cuda_trimul_sides_wg_runs(H_gpu, 0);
+    pf_cuda_set_trimul_sides(H_gpu, 5, blocks);
+    shard_hold = 1;
+    test_trimul(N, c_z, c, incoming, bias, use_mask);
+    shard_hold = 0;
+    int64_t runs = pf_cuda_trimul_sides_wgp_runs(H_gpu) - runs0, wruns = pf_cuda_trimul_sides_wg_runs(H_gpu, 0) - wruns0;
+    tl_check(want ? runs > 0 : runs == 0, label, "k_tm_sides_wgp ran %lld times, expected %s", (long long)runs,
+             want ? "some" : "none");
+    tl_check(!want || wruns == 0, label, "k_tm_sides_wg (forward) ran %lld times under form 5", (long long)wruns);
+    h_params_reset();
+    pf_trimul_dims d = {N, c_z, c, incoming};
+    pf_trimul_p P, G, Pd, Gd;
+    h_trimul_params(&P, &G, &Pd, &Gd, c_z, c, bias);
+    int64_t nz = N * N * c_z;
+    hbuf z = h_rand(nz, 1, 9), mk = h_mask(N * N, 0, 0.3, 10), dout = h_rand(nz, 1, 11);
+    pf_mem mg = H_gpu->trimul_mem(H_gpu, &d);
+    void *gs = h_gpu_raw(mg.saved), *gw = h_gpu_raw(mg.ws);
+    real *o[2], *g[2];
+    for (int v = 0; v < 2; v++) {  // 0: form 4, 1: form 5
+        pf_cuda_set_trimul_sides(H_gpu, 4 + v, blocks);
+        hbuf og = h_poison(nz);
+        hgrad dz = g_in(nz, 12);
+        h_reset_grads();
+        H_gpu->trimul_fwd(H_gpu, &d, &Pd, z.d, use_mask ? mk.d : NULL, og.d, gs, gw);
+        H_gpu->trimul_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, gs, dout.d, dz.b.d, gw);
+        o[v] = h_download(&og);
+        g[v] = h_download(&dz.b);
+        if (v == 0) h_snapshot_grads();
+        else h_check_same_bits(label);
+    }
+    pf_cuda_set_trimul_sides(H_gpu, 0, 0);  // the default again
+    int64_t bo = first_diff(o[0], o[1], nz), bg = first_diff(g[0], g[1], nz);
+    tl_check(bo < 0, label, "forward output (form 5 vs 4): first difference at %lld: %.9g vs %.9g", (long long)bo,
+             bo < 0 ? 0.0 : (double)o[1][bo], bo < 0 ? 0.0 : (double)o[0][bo]);
+    tl_check(bg < 0, label, "dz (form 5 vs 4): first difference at %lld: %.9g vs %.9g", (long long)bg,
+             bg < 0 ? 0.0 : (double)g[1][bg], bg < 0 ? 0.0 : (double)g[0][bg]);
+    finish(label);
+}
+
+// The PF_TRIMUL_SIDES=5 cases (`--only trimul_wgp`; also part of `--only trimul`): depths
+// 16 (c_z 8 padded), 64 (c_z 40 padded), 128; C 16 and 24 below the 32-channel tile, 40 (a
+// partial second tile), 32, 128; N*N odd (81, 4225: scalar loads and stores, a partial last
+// 64-position tile); outgoing and incoming, masks and biases on and off; capped grids (each
+// warpgroup loops); c_z 136 (depth 256) and 10 keep the old kernels (checked not to run it).
+static void cuda_trimul_wgp(void) {
+    test_trimul_wgp(7, 8, 16, 1, 1, 0, 0);
+    test_trimul_wgp(12, 8, 24, 0, 1, 1, 1);
+    test_trimul_wgp(9, 40, 40, 1, 0, 1, 0);
+    test_trimul_wgp(9, 40, 40, 0, 1, 1, 1);
+    test_trimul_wgp(16, 64, 32, 0, 1, 1, 0);
+    test_trimul_wgp(33, 128, 128, 0, 1, 1, 3);
+    test_trimul_wgp(40, 128, 128, 1, 0, 0, 0);
+    test_trimul_wgp(65, 128, 128, 1, 1, 1, 2);
+    test_trimul_wgp(65, 128, 128, 0, 1, 0, 0);
+    test_trimul_wgp(12, 136, 40, 1, 1, 1, 0);
+    test_trimul_wgp(9, 10, 16, 0, 1, 1, 0);
+}
+
 // The PF_TRIMUL_SG2 cases (`--only trimul_sg2`; also part of `--only trimul`).
 static void cuda_trimul_sg2(void) {
     test_trimul_sg2(7, 8, 16, 1, 1, 0);
@@ -2553,6 +2626,8 @@ void cuda_trimul(void) {
     cuda_trimul_sg2();
     // PF_TRIMUL_OUTLN (k_tm_outln) and the output part's other new kernels
     cuda_trimul_out();
+    // PF_TRIMUL_SIDES=5 (k_tm_sides_wgp): against the CPU reference and bit for bit against form 4
+    cuda_trimul_wgp();
     // mode 1 (the fused sides with the transposes; the default before session 11)
     test_trimul_path(8, 16, 16, 0, 0, 1, 1);
     test_trimul_path(12, 8, 24, 1, 1, 1, 1);
@@ -2738,6 +2813,7 @@ static void run_mode(int bf16) {
         if (!strcmp(only, "trimul_sg2")) cuda_trimul_sg2(), found = 1;
         if (!strcmp(only, "trimul_lnin")) cuda_trimul_lnin(), found = 1;
         if (!strcmp(only, "trimul_out")) cuda_trimul_out(), found = 1;
+        if (!strcmp(only, "trimul_wgp")) cuda_trimul_wgp(), found = 1;
         for (int k = 0; k < N_ATTN_PARTS; k++) {
             char part[16];
             snprintf(part, sizeof part, "attn.%d", k + 1);
@@ -2746,7 +2822,7 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure, heads, model, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_out, attn.1 .. attn.%d or an ops.def name)", only,
+        tl_check(found, "--only", "no tests named %s (structure, heads, model, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_out, trimul_wgp, attn.1 .. attn.%d or an ops.def name)", only,
                  N_ATTN_PARTS);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;
