@@ -107,23 +107,5 @@ int cu_tm_out_fused_fwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p
                         void *out);
 int cu_tm_out_fused_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, const void *xl, const void *zl,
                         const void *dy, void *y, void *g);
-// PF_TRIMUL_OUTLN=1 (k_tm_outln, cu_trimul_outk.cu; default 0): the forward output part
-// over M positions of X (cx, ldx) channel-major as one kernel, LN_out made in its prologue
-// (no xl): the same bits as cu_tm_ln_cm_fwd then k_tm_out3. 0 without launching where it
-// does not apply (switched off, k_tm_out3 would not run, out not 16-byte aligned).
-int cu_tm_out_ln_fwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, const void *X, int64_t ldx,
-                     const void *zl, void *out);
-// PF_TRIMUL_OUTBWD=1 (k_tm_outbwd, cu_trimul_outk.cu; default 0): the backward output
-// part's position-wise work over M positions of X (cx, ldx) channel-major as one kernel:
-// xl = LN_out(X) (M, cx), dg (M, cz) the gate pre-activation's gradient and dyy (M, cz) the
-// gradient of Linear_z's output (cu_tm_out_fused_bwd's y and g, the same bits), dzl = dg W_g
-// (M, cz) and dxl = dyy W_z (M, cx), all written: returns 1 (the caller runs LN_out's
-// backward from dxl). PF_TRIMUL_OUTBWD=2: LN_out's backward too, dX (cx, ldx) written (may
-// be X: in place) and gln += its parameter gradients, dxl not written: returns 2. 0 without
-// launching where it does not apply (switched off, k_tm_out3 would not run, depth 16,
-// unaligned outputs).
-int cu_tm_out_bwd_fused(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, const void *X, int64_t ldx,
-                        const void *zl, const void *dy, void *xl, void *dg, void *dyy, void *dzl, void *dxl,
-                        void *dX, pf_layernorm_p *gln);
 
 #endif

@@ -4,8 +4,6 @@
 // M = N*N) and the row-sharded one (cu_dap_trimul.cu, M = n*N) share it.
 // PF_TRIMUL_OUT=1: the two projections and the gate (or its backward) of a row piece as
 // one tensor-core kernel, k_tm_out2 (cu_trimul_outk.cu), where it applies.
-// PF_TRIMUL_OUTLN=1: the forward of X channel-major as k_tm_outln (LN_out in its prologue);
-// PF_TRIMUL_OUTBWD=1: the backward's LN_out recompute, gate backward, dzl and dxl as k_tm_outbwd.
 #include "cu_trimul.cuh"
 
 size_t cu_tm_out_row_bytes(int c, int c_z, size_t es, int bwd) {
@@ -28,7 +26,6 @@ static void ln_out_fwd(cu_impl *c, int64_t r0, int64_t n, int cx, const pf_trimu
 
 void cu_tm_out_fwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, const void *x, int64_t ldx,
                    const void *zl, void *region, size_t bytes, pf_act *out) {
-    if (ldx && cu_tm_out_ln_fwd(c, M, cx, cz, p, x, ldx, zl, out)) return;  // PF_TRIMUL_OUTLN: all M at once
     size_t es = cu_esz(c);
     int64_t R = out_rows(bytes, cu_tm_out_row_bytes(cx, cz, es, 0), 2, M);
     cu_carver cv = {(char *)region, 0};
@@ -68,14 +65,6 @@ void cu_tm_out_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, 
         const char *zp = (const char *)zl + (size_t)(r0 * cz) * es;      // (n, c_z)
         char *dzp = (char *)dzl + (size_t)(r0 * cz) * es;
         const char *dop = (const char *)d_out + (size_t)(r0 * cz) * es;  // (n, c_z)
-        int fb = ldx ? cu_tm_out_bwd_fused(c, n, cx, cz, p, xp, ldx, zp, dop, xl, y, gate, dzp, dxl, dxp, &g->ln_out)
-                     : 0;
-        if (fb) {  // PF_TRIMUL_OUTBWD: xl, d gate_pre (y), d y (gate), dzl, dxl (2: dX) made
-            cu_linear_bwd(c, n, cz, cz, &p->g, &g->g, zp, y, NULL);     // the same inputs as below
-            cu_linear_bwd(c, n, cx, cz, &p->z, &g->z, xl, gate, NULL);
-            if (fb == 1) cu_tm_ln_cm_bwd_set(c, n, cx, &p->ln_out, &g->ln_out, xp, dxp, ldx, dxl);
-            continue;
-        }
         ln_out_fwd(c, r0, n, cx, p, x, ldx, xl);
         // out = sigmoid(gate) * y: y <- d gate_pre, gate <- d y (PF_TRIMUL_OUT=1: one kernel)
         if (!cu_tm_out_fused_bwd(c, n, cx, cz, p, xl, zp, dop, y, gate)) {

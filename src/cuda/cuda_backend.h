@@ -171,20 +171,6 @@ void pf_cuda_set_trimul_out(pf_backend *be, int on);
 int64_t pf_cuda_trimul_out_runs(pf_backend *be);
 // Launches of k_tm_out3 so far, in this process (tests).
 int64_t pf_cuda_trimul_out3_runs(pf_backend *be);
-// PF_TRIMUL_OUTLN (cu_trimul_outk.cu): 1 the forward output part of mode 3 as k_tm_outln
-// (LN_out in the kernel's prologue; where k_tm_out3 runs; the same bits), 0 the LN_out
-// kernel then k_tm_out3 (the default); other values: back to PF_TRIMUL_OUTLN or that default.
-void pf_cuda_set_trimul_outln(pf_backend *be, int on);
-// Launches of k_tm_outln so far, in this process (tests).
-int64_t pf_cuda_trimul_outln_runs(pf_backend *be);
-// PF_TRIMUL_OUTBWD (cu_trimul_outk.cu): 1 the backward output part of mode 3's LN_out
-// recompute, gate backward, dzl and dxl as k_tm_outbwd (where k_tm_out3 runs, depth >= 32;
-// dzl, dxl and what follows from them not the GEMMs' bits), 2 the same with LN_out's backward
-// in the kernel too, 0 the old kernels and GEMMs (the default); other values: back to
-// PF_TRIMUL_OUTBWD or that default.
-void pf_cuda_set_trimul_outbwd(pf_backend *be, int mode);
-// Launches of k_tm_outbwd (ln: of its form with LN_out's backward) so far, in this process (tests).
-int64_t pf_cuda_trimul_outbwd_runs(pf_backend *be, int ln);
 // The transition's hidden layer as one tensor-core kernel per pass (bf16, sm_80+, c a
 // multiple of 8 up to 256; cu_transition_fused.cu): 1 with the input LayerNorm in the
 // forward kernel's prologue (the default; PF_TR_FUSED at backend creation sets the

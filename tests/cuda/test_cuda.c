@@ -1556,171 +1556,6 @@ static void test_trimul_out(int64_t N, int c_z, int c, int incoming, int bias, i
     finish(label);
 }
 
-// PF_TRIMUL_OUTLN=1 (pf_cuda_set_trimul_outln): the forward output part of mode 3 as one
-// kernel with LN_out in its prologue (k_tm_outln). The whole module against the CPU
-// reference (test_trimul_path in mode `fused`: the forward whole, in inference pieces and
-// saving, the backward on it, the sharded entry), the kernel checked to have run where it
-// applies (bf16, sm_90, c and c_z multiples of 8 up to 128, X channel-major) and not
-// elsewhere; then the forward output, with saved and without, bit for bit against
-// PF_TRIMUL_OUTLN=0 (k_tm_ln_cm_fwd then k_tm_out3: the same arithmetic).
-static void test_trimul_outln(int64_t N, int c_z, int c, int incoming, int bias, int use_mask, int fused) {
-    if (!shard_case()) return;
-    int64_t runs0 = pf_cuda_trimul_outln_runs(H_gpu);
-    pf_cuda_set_trimul_outln(H_gpu, 1);
-    shard_hold = 1;
-    test_trimul_path(N, c_z, c, incoming, bias, use_mask, fused);
-    shard_hold = 0;
-    int64_t runs = pf_cuda_trimul_outln_runs(H_gpu) - runs0;
-    char label[256];
-    snprintf(label, sizeof label, "%s trimul outln %s N%lld c_z%d c%d bias %d mask %d mode %d", H_gpu->name,
-             incoming ? "in" : "out", (long long)N, c_z, c, bias, use_mask, fused);
-    int want = fused >= 3 && H_bf16 && c % 8 == 0 && c <= 128 && c_z <= 128 &&
-               pf_cuda_trimul_sides_wg_applies(H_gpu, c_z);
-    tl_check(want ? runs > 0 : runs == 0, label, "k_tm_outln ran %lld times, expected %s", (long long)runs,
-             want ? "some" : "none");
-    h_params_reset();
-    pf_trimul_dims d = {N, c_z, c, incoming};
-    pf_trimul_p P, G, Pd, Gd;
-    h_trimul_params(&P, &G, &Pd, &Gd, c_z, c, bias);
-    int64_t nz = N * N * c_z;
-    hbuf z = h_rand(nz, 1, 9), mk = h_mask(N * N, 0, 0.3, 10);
-    pf_mem mg = H_gpu->trimul_mem(H_gpu, &d);
-    void *gs = h_gpu_raw(mg.saved), *gw = h_gpu_raw(mg.ws);
-    int ln_was = pf_cuda_set_tm_ln_cm(H_gpu, fused == 4 ? 2 : 1);
-    pf_cuda_set_trimul_fused(H_gpu, fused >= 3 ? 3 : fused);
-    real *o[2][2];
-    for (int v = 0; v < 2; v++) {  // 0: the old path, 1: k_tm_outln
-        pf_cuda_set_trimul_outln(H_gpu, v);
-        for (int s = 0; s < 2; s++) {  // training (saved), inference
-            hbuf og = h_poison(nz);
-            H_gpu->trimul_fwd(H_gpu, &d, &Pd, z.d, use_mask ? mk.d : NULL, og.d, s ? NULL : gs, gw);
-            o[v][s] = h_download(&og);
-        }
-    }
-    for (int s = 0; s < 2; s++) {
-        int64_t b = first_diff(o[0][s], o[1][s], nz);
-        tl_check(b < 0, label, "%s forward vs old path: first difference at %lld: %.9g vs %.9g",
-                 s ? "inference" : "training", (long long)b, b < 0 ? 0.0 : (double)o[1][s][b],
-                 b < 0 ? 0.0 : (double)o[0][s][b]);
-    }
-    pf_cuda_set_trimul_outln(H_gpu, -1);  // PF_TRIMUL_OUTLN / the default again
-    pf_cuda_set_trimul_fused(H_gpu, -1);
-    pf_cuda_set_tm_ln_cm(H_gpu, ln_was);
-    finish(label);
-}
-
-// PF_TRIMUL_OUTBWD=1 or 2 (pf_cuda_set_trimul_outbwd, mode): the backward output part's
-// LN_out recompute, gate backward, dzl and dxl as one kernel (k_tm_outbwd; 2: with LN_out's
-// backward in it too). Not the old path's bits (dzl, dxl summed on mma.sync, not by
-// cuBLASLt), so: the whole module against the CPU reference (test_trimul_path in mode
-// `fused`: backward whole, twice, in pieces of channels and rows, the sharded entry), the
-// kernel (and its form) checked to have run where it applies (bf16, sm_90, c and c_z
-// multiples of 8 up to 128, max(c, c_z) > 16, X channel-major) and not elsewhere; then the
-// forward (the same bits: untouched), dz and every parameter gradient against the old
-// path's within the same tolerance.
-static void test_trimul_outbwd(int64_t N, int c_z, int c, int incoming, int bias, int use_mask, int fused, int mode) {
-    if (!shard_case()) return;
-    int64_t runs0 = pf_cuda_trimul_outbwd_runs(H_gpu, 0), lruns0 = pf_cuda_trimul_outbwd_runs(H_gpu, 1);
-    pf_cuda_set_trimul_outbwd(H_gpu, mode);
-    shard_hold = 1;
-    test_trimul_path(N, c_z, c, incoming, bias, use_mask, fused);
-    shard_hold = 0;
-    int64_t runs = pf_cuda_trimul_outbwd_runs(H_gpu, 0) - runs0;
-    int64_t lruns = pf_cuda_trimul_outbwd_runs(H_gpu, 1) - lruns0;
-    char label[256], s[320];
-    snprintf(label, sizeof label, "%s trimul outbwd %d %s N%lld c_z%d c%d bias %d mask %d mode %d", H_gpu->name, mode,
-             incoming ? "in" : "out", (long long)N, c_z, c, bias, use_mask, fused);
-    int want = fused >= 3 && H_bf16 && c % 8 == 0 && c <= 128 && c_z <= 128 && (c > 16 || c_z > 16) &&
-               pf_cuda_trimul_sides_wg_applies(H_gpu, c_z);
-    tl_check(want ? runs > 0 : runs == 0, label, "k_tm_outbwd ran %lld times, expected %s", (long long)runs,
-             want ? "some" : "none");
-    tl_check(want && mode == 2 ? lruns == runs : lruns == 0, label,
-             "k_tm_outbwd with LN_out's backward ran %lld of %lld times, expected %s", (long long)lruns,
-             (long long)runs, want && mode == 2 ? "all" : "none");
-    h_params_reset();
-    pf_trimul_dims d = {N, c_z, c, incoming};
-    pf_trimul_p P, G, Pd, Gd;
-    h_trimul_params(&P, &G, &Pd, &Gd, c_z, c, bias);
-    int64_t nz = N * N * c_z;
-    hbuf z = h_rand(nz, 1, 9), mk = h_mask(N * N, 0, 0.3, 10), dout = h_rand(nz, 1, 11);
-    pf_mem mg = H_gpu->trimul_mem(H_gpu, &d);
-    void *gs = h_gpu_raw(mg.saved), *gw = h_gpu_raw(mg.ws);
-    int ln_was = pf_cuda_set_tm_ln_cm(H_gpu, fused == 4 ? 2 : 1);
-    pf_cuda_set_trimul_fused(H_gpu, fused >= 3 ? 3 : fused);
-    real *o[2], *g[2];
-    for (int v = 0; v < 2; v++) {  // 0: the old path, 1: k_tm_outbwd
-        pf_cuda_set_trimul_outbwd(H_gpu, v ? mode : 0);
-        hbuf og = h_poison(nz), dz = h_rand(nz, 0.1, 12);  // g_in(nz, 12)'s start
-        h_reset_grads();
-        H_gpu->trimul_fwd(H_gpu, &d, &Pd, z.d, use_mask ? mk.d : NULL, og.d, gs, gw);
-        H_gpu->trimul_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, gs, dout.d, dz.d, gw);
-        o[v] = h_download(&og);
-        g[v] = h_download(&dz);
-        if (v == 0) h_snapshot_grads();
-    }
-    tl_check(!memcmp(o[0], o[1], sizeof(real) * (size_t)nz), label, "forward output not the same bits");
-    snprintf(s, sizeof s, "%s dz vs old path", label);
-    h_compare(s, g[1], g[0], nz, H_tol);
-    snprintf(s, sizeof s, "%s vs old path", label);
-    h_check_near_snapshot(s);
-    pf_cuda_set_trimul_outbwd(H_gpu, -1);  // PF_TRIMUL_OUTBWD / the default again
-    pf_cuda_set_trimul_fused(H_gpu, -1);
-    pf_cuda_set_tm_ln_cm(H_gpu, ln_was);
-    finish(label);
-}
-
-// The output part's new kernels (`--only trimul_out`; also part of `--only trimul`).
-// PF_TRIMUL_OUTLN: N*N odd (X's runs unaligned: plain loads; 49, 81, 1089, 4225 positions)
-// and a multiple of 8 (cp.async; 144, 256, 400, 1600), one and several 128-position blocks
-// with a partial last one, depths 16 (c_z 8 padded), 32, 64, 128, c != c_z both ways, biases
-// and masks on and off, outgoing and incoming; persistent blocks looping (2 over 13
-// position blocks, 3 over 9); c_z 10 and 136, c 136 and mode 1 (x position-major) keep the
-// old path (checked not to run). PF_TRIMUL_OUTBWD=1 and 2 on the same cases (depth 16, c_z 8
-// and c 16: the old path too), then with both switches on.
-static void cuda_trimul_out(void) {
-    test_trimul_outln(7, 8, 16, 1, 1, 0, 4);
-    test_trimul_outln(12, 8, 24, 0, 1, 1, 4);
-    test_trimul_outln(9, 40, 40, 1, 0, 1, 4);
-    test_trimul_outln(16, 16, 32, 0, 1, 1, 4);
-    test_trimul_outln(20, 64, 128, 0, 1, 1, 4);
-    test_trimul_outln(16, 128, 64, 1, 1, 1, 4);
-    test_trimul_outln(33, 128, 128, 0, 1, 1, 4);
-    test_trimul_outln(40, 128, 128, 1, 0, 0, 4);
-    test_trimul_outln(65, 128, 128, 1, 1, 1, 4);
-    test_trimul_outln(9, 10, 16, 0, 1, 1, 4);
-    test_trimul_outln(12, 136, 40, 1, 1, 1, 4);
-    test_trimul_outln(12, 64, 136, 0, 1, 1, 4);
-    test_trimul_outln(12, 8, 24, 0, 1, 1, 1);
-    pf_cuda_set_trimul_sides(H_gpu, 2, 2);
-    test_trimul_outln(40, 128, 128, 0, 1, 1, 4);
-    pf_cuda_set_trimul_sides(H_gpu, 2, 3);
-    test_trimul_outln(33, 64, 128, 1, 1, 1, 4);
-    pf_cuda_set_trimul_sides(H_gpu, 0, 0);
-    for (int mode = 1; mode <= 2; mode++) {
-        test_trimul_outbwd(7, 8, 16, 1, 1, 0, 4, mode);
-        test_trimul_outbwd(12, 8, 24, 0, 1, 1, 4, mode);
-        test_trimul_outbwd(9, 40, 40, 1, 0, 1, 4, mode);
-        test_trimul_outbwd(16, 16, 32, 0, 1, 1, 4, mode);
-        test_trimul_outbwd(20, 64, 128, 0, 1, 1, 4, mode);
-        test_trimul_outbwd(16, 128, 64, 1, 1, 1, 4, mode);
-        test_trimul_outbwd(33, 128, 128, 0, 1, 1, 4, mode);
-        test_trimul_outbwd(40, 128, 128, 1, 0, 0, 4, mode);
-        test_trimul_outbwd(65, 128, 128, 1, 1, 1, 4, mode);
-        test_trimul_outbwd(9, 10, 16, 0, 1, 1, 4, mode);
-        test_trimul_outbwd(12, 136, 40, 1, 1, 1, 4, mode);
-        test_trimul_outbwd(12, 8, 24, 0, 1, 1, 1, mode);
-        pf_cuda_set_trimul_sides(H_gpu, 2, 2);
-        test_trimul_outbwd(40, 128, 128, 0, 1, 1, 4, mode);
-        pf_cuda_set_trimul_sides(H_gpu, 2, 3);
-        test_trimul_outbwd(33, 64, 128, 1, 1, 1, 4, mode);
-        pf_cuda_set_trimul_sides(H_gpu, 0, 0);
-    }
-    pf_cuda_set_trimul_outln(H_gpu, 1);  // both switches
-    test_trimul_outbwd(33, 128, 128, 0, 1, 1, 4, 2);
-    test_trimul_outbwd(65, 128, 128, 1, 1, 1, 4, 2);
-    pf_cuda_set_trimul_outln(H_gpu, -1);
-}
-
 // The column-sharded entry (cu_dap_pwavg.cu) with one rank is the unsharded op:
 // forward, dm, dz and the parameter gradients against the CPU reference (oc, dm_ref,
 // dz_ref: its results from the starts g_in(seed), g_in(seed + 1)), the same bits twice.
@@ -2624,8 +2459,6 @@ void cuda_trimul(void) {
     // 4225); outgoing and incoming, masks and biases on and off; the pieces of channels of
     // test_trimul's backward (trimul_pieces); c_z 136 and 10 keep the old path
     cuda_trimul_sg2();
-    // PF_TRIMUL_OUTLN (k_tm_outln) and the output part's other new kernels
-    cuda_trimul_out();
     // PF_TRIMUL_SIDES=5 (k_tm_sides_wgp): against the CPU reference and bit for bit against form 4
     cuda_trimul_wgp();
     // mode 1 (the fused sides with the transposes; the default before session 11)
@@ -2812,7 +2645,6 @@ static void run_mode(int bf16) {
         if (!strcmp(only, "trimul_save_x")) cuda_trimul_save_x(), found = 1;
         if (!strcmp(only, "trimul_sg2")) cuda_trimul_sg2(), found = 1;
         if (!strcmp(only, "trimul_lnin")) cuda_trimul_lnin(), found = 1;
-        if (!strcmp(only, "trimul_out")) cuda_trimul_out(), found = 1;
         if (!strcmp(only, "trimul_wgp")) cuda_trimul_wgp(), found = 1;
         for (int k = 0; k < N_ATTN_PARTS; k++) {
             char part[16];
@@ -2822,7 +2654,7 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure, heads, model, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_out, trimul_wgp, attn.1 .. attn.%d or an ops.def name)", only,
+        tl_check(found, "--only", "no tests named %s (structure, heads, model, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, attn.1 .. attn.%d or an ops.def name)", only,
                  N_ATTN_PARTS);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;
