@@ -51,9 +51,7 @@ void attn_bias_T(cu_impl *c, const void *zb, float *biasT, int64_t L, int H, int
 // bias logits, which biasT (or NULL) brings. o_sv (x's layout, HC channels) and
 // lse_sv (B, H, L) fp32 receive the core's output and log-sum-exp when not NULL
 // (the forward that saves). region: attn_rows_bytes(R, fwd). xln_ready (one piece
-// only): LN(x) of every row is at region's start already (attn_bias_fwd's keep_ln); 2: the
-// projections [q|k|v|g] are in the piece's interleaved rows too (attn_rows_lnproj; LN(x) not
-// written in the forward).
+// only): LN(x) of every row is at region's start already (attn_bias_fwd's keep_ln).
 // d->keep && d->kept (selective recompute): o_sv and lse_sv hold the core's outputs
 // already: the core and the q, k, v projections are skipped.
 void attn_rows_fwd(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x, const void *key_mask,
@@ -68,8 +66,7 @@ void attn_rows_fwd(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const 
 // with dzb complete, and returns the gradient of the bias logits made from x itself
 // (PF_BIAS_SELF), which joins the projections' d_xln before the one LayerNorm backward
 // (fused: in the same kernel); with several pieces the caller runs attn_bias_bwd over x
-// instead. xln_ready (one piece only): LN(x) is at region's start already; 2: and the
-// projections in the piece's interleaved rows (attn_rows_lnproj). dx_rows (may be
+// instead. xln_ready (one piece only): LN(x) is at region's start already. dx_rows (may be
 // NULL) is called with each piece's rows (r0, n) before the piece's d_x rows are first
 // written and after its last read of d_out's rows (d_out and d_x may then share a buffer):
 // the ending node as the starting node on x^T fills them with d_x^T there (cu_attention.cu).
@@ -90,14 +87,6 @@ typedef struct {
     void *dx_ctx;
 } attn_bwd_args;
 void attn_rows_bwd(cu_impl *c, const attn_bwd_args *a);
-// PF_ATTN_LNPROJ (cu_attn_lnproj.cu): the bias logits zb of PF_BIAS_SELF (attn_bias_fwd's,
-// the same bits; copy (may be NULL) = x) and [q|k|v|g] into the rows' interleaved layout of
-// the one-GEMM path (region as attn_rows_fwd / attn_rows_bwd lay it out; LN(x) at its start
-// in the backward) in one kernel, where the whole module is one piece of rows and of bias
-// positions (P >= L L); has_o: the backward's o is saved. Returns 1 when it ran (the caller
-// then passes xln_ready 2), else 0 (nothing done).
-int attn_rows_lnproj(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x, void *zb, void *copy,
-                     char *region, int64_t P, int fwd, int has_o);
 
 // ---- the fused passes (cu_attn_fuse.cu), PF_ATTN_FUSE -------------------------------
 // Whether they run (PF_ATTN_FUSE=0 / pf_cuda_set_attn_module_fused(be, 0): the old path).
@@ -146,14 +135,5 @@ void attn_gate_bwd_ld(cu_impl *c, const void *dy, const void *gp, const void *o,
 // and bias gradients += (one GEMM each for d_xln and the weights).
 void attn_proj_bwd(cu_impl *c, int64_t M, int c_in, int HC, const pf_attn_p *p, pf_attn_p *g, const void *xln,
                    const void *dz, int64_t ldz, void *d_xln);
-
-// ---- LayerNorm + bias + projections in one kernel (cu_attn_lnproj.cu), PF_ATTN_LNPROJ ----
-int attn_lnproj_on(void);  // PF_ATTN_LNPROJ=1 / pf_cuda_set_attn_lnproj (default off)
-// zb (may be NULL: then no bias logits, H unused) (M, H) = LN(x) W_bias^T (k_lnb_fwd_p's bits),
-// cp (may be NULL) = x, xl (may be NULL) = LN(x), out[:, 0 : 4 HC) (rows ldo apart) = LN(x)
-// W_cat^T + b_cat: k_lnproj on sm_90, bf16, c_in 64 or 128, H <= 4 (with zb), 4 HC a multiple
-// of 64, 16-byte aligned buffers; else 0, nothing done.
-int attn_lnproj(cu_impl *c, const pf_attn_p *p, int64_t M, int c_in, int H, int HC, const void *x, void *zb,
-                void *cp, void *xl, void *out, int64_t ldo);
 
 #endif

@@ -231,13 +231,6 @@ static int proj_ok(const pf_attn_dims *d, int gather, int fwd) {
     return attn_proj_on(fwd) && attn_fuse_on() && !gather && HC % 8 == 0 && HC <= 2048;
 }
 
-// The one-GEMM path's region starts xln (RL, c_in) | X (RL, ld): the forward's ld 5 HC, the
-// backward's 8 HC (attn_rows_lnproj fills both before the pieces run).
-static void *cat_carve(cu_carver *cv, int64_t RL, int c_in, int64_t ld, size_t e, void **xln) {
-    *xln = cu_carve(cv, (size_t)(RL * c_in) * e);
-    return cu_carve(cv, (size_t)(RL * ld) * e);
-}
-
 // rows_fwd_piece with q, k, v, g from one GEMM into X (RL, 5 HC) = [q|k|v|g|o] per position,
 // the core at that stride; o copied to o_sv by the gate's pass. Region: xln | X (5 of
 // rows_bytes' q buffers) | og | lse.
@@ -247,22 +240,18 @@ static void rows_fwd_piece_cat(cu_impl *c, const pf_attn_dims *d, const pf_attn_
     size_t e = cu_esz(c);
     int64_t RL = n * d->L, HC = (int64_t)d->H * d->c_h, ldx = 5 * HC;
     cu_carver cv = {region, 0};
-    void *xln, *X = cat_carve(&cv, RL, d->c_in, ldx, e, &xln);  // xln first (rows_fwd_piece); X (RL, 5 HC)
+    void *xln = cu_carve(&cv, (size_t)(RL * d->c_in) * e);  // first (rows_fwd_piece)
+    void *X = cu_carve(&cv, (size_t)(RL * ldx) * e);  // (RL, 5 HC)
     void *og = cu_carve(&cv, (size_t)(RL * HC) * e);
     float *lse = (float *)cu_carve(&cv, sizeof(float) * (size_t)(n * d->H * d->L));
     if (lse_sv) lse = lse_sv + r0 * d->H * d->L;
     const void *xs = rows_at(c, d, x, r0, d->c_in), *ms = rows_at(c, d, key_mask, r0, 1);
-    // [q|k|v|g] in X already (xln_ready 2: attn_rows_lnproj), or LN(x) and them by k_lnproj here
-    int ready = xln_ready == 2 ||
-                (!xln_ready && attn_lnproj(c, p, RL, d->c_in, d->H, (int)HC, xs, NULL, NULL, NULL, X, ldx));
-    if (!ready) {
-        if (!xln_ready) cu_ln_fwd(c, RL, d->c_in, &p->ln, xs, xln);
-        size_t mark = cu_pool_mark(c);
-        const void *w, *b;
-        attn_proj_cat(c, p, d->c_in, (int)HC, &w, &b);
-        cu_gemm_bias_act(c, 0, 1, RL, 4 * HC, d->c_in, xln, d->c_in, w, d->c_in, X, ldx, b);  // [q|k|v|g]
-        cu_pool_release(c, mark);
-    }
+    if (!xln_ready) cu_ln_fwd(c, RL, d->c_in, &p->ln, xs, xln);
+    size_t mark = cu_pool_mark(c);
+    const void *w, *b;
+    attn_proj_cat(c, p, d->c_in, (int)HC, &w, &b);
+    cu_gemm_bias_act(c, 0, 1, RL, 4 * HC, d->c_in, xln, d->c_in, w, d->c_in, X, ldx, b);  // [q|k|v|g]
+    cu_pool_release(c, mark);
     void *oc = o_sv ? (void *)rows_at(c, d, o_sv, r0, HC) : NULL;
     if (d->keep && d->kept) {  // o and lse in o_sv, lse_sv already: g from the same GEMM, no core
         attn_gate_mul_ld(c, og, slot(X, 3, HC, e), oc, ldx, HC, NULL, RL, (int)HC);
@@ -288,7 +277,6 @@ void attn_rows_fwd(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const 
                                       (long long)d->B);
     if (d->keep && d->kept && (!o_sv || !lse_sv)) pf_die("attn_rows_fwd: kept core outputs without o and lse");
     int cat = proj_ok(d, gather, 1);
-    if (xln_ready == 2 && !cat) pf_die("attn_rows_fwd: projections ready off the one-GEMM path");
     for (int64_t r0 = 0; r0 < d->B; r0 += R) {
         int64_t n = d->B - r0 < R ? d->B - r0 : R;
         if (cat) rows_fwd_piece_cat(c, d, p, x, key_mask, biasT, out, o_sv, lse_sv, region, r0, n, xln_ready);
@@ -401,24 +389,20 @@ static void rows_bwd_piece_cat(cu_impl *c, const attn_bwd_args *A, int64_t r0, i
     size_t e = cu_esz(c), nx = (size_t)(n * d->L * d->c_in) * e;
     int64_t RL = n * d->L, HC = (int64_t)d->H * d->c_h, ldz = 8 * HC;
     cu_carver cv = {A->region, 0};
-    void *xln, *Z = cat_carve(&cv, RL, d->c_in, ldz, e, &xln);
+    void *xln = cu_carve(&cv, nx);
+    void *Z = cu_carve(&cv, (size_t)(RL * ldz) * e);
     float *D = (float *)cu_carve(&cv, sizeof(float) * (size_t)(n * d->H * d->L));
     void *d_xln = cu_carve(&cv, nx);
     float *part = (float *)cu_carve(&cv, dbias_part_bytes(c, d, A->R));
     const void *xs = rows_at(c, d, A->x, r0, d->c_in), *os = rows_at(c, d, A->o, r0, HC);
     const void *dos = rows_at(c, d, A->d_out, r0, d->c_in), *ms = rows_at(c, d, A->key_mask, r0, 1);
     void *dxs = (void *)rows_at(c, d, A->d_x, r0, d->c_in);
-    // LN(x) and [q|k|v|g] there already (xln_ready 2: attn_rows_lnproj), or made by k_lnproj here
-    int ready = A->xln_ready == 2 ||
-                (!A->xln_ready && attn_lnproj(c, p, RL, d->c_in, d->H, (int)HC, xs, NULL, NULL, xln, Z, ldz));
-    if (!ready) {
-        if (!A->xln_ready) cu_ln_fwd(c, RL, d->c_in, &p->ln, xs, xln);
-        size_t mark = cu_pool_mark(c);
-        const void *w, *b;
-        attn_proj_cat(c, p, d->c_in, (int)HC, &w, &b);
-        cu_gemm_bias_act(c, 0, 1, RL, 4 * HC, d->c_in, xln, d->c_in, w, d->c_in, Z, ldz, b);  // [q|k|v|g]
-        cu_pool_release(c, mark);
-    }
+    if (!A->xln_ready) cu_ln_fwd(c, RL, d->c_in, &p->ln, xs, xln);
+    size_t mark = cu_pool_mark(c);
+    const void *w, *b;
+    attn_proj_cat(c, p, d->c_in, (int)HC, &w, &b);
+    cu_gemm_bias_act(c, 0, 1, RL, 4 * HC, d->c_in, xln, d->c_in, w, d->c_in, Z, ldz, b);  // [q|k|v|g]
+    cu_pool_release(c, mark);
     // out = og W_o^T + b_o: d og (slot 7), then og (slot 4), dO (slot 3), d g_pre (slot 7)
     const void *wo = cu_weight(c, p->o.w, (size_t)d->c_in * (size_t)HC);
     cu_gemm(c, 0, 0, RL, HC, d->c_in, 1.f, dos, CU_ACT, d->c_in, wo, CU_ACT, HC, 0.f, slot(Z, 7, HC, e), CU_ACT, ldz,
@@ -453,23 +437,10 @@ static void rows_bwd_piece_cat(cu_impl *c, const attn_bwd_args *A, int64_t r0, i
 // The backward path of a piece: rows_bwd_piece_cat where proj_ok, o is saved and k_bwd_lean's
 // 32-bit tile offsets still hold at the 8 HC stride (bwl_fits: (L + 256) pstride stride), so the
 // wider rows never move the core to another kernel.
-static int proj_bwd_fits(const pf_attn_dims *d, int gather, int has_o) {
+static int proj_bwd_ok(const attn_bwd_args *A, int gather) {
+    const pf_attn_dims *d = A->d;
     int64_t ps = d->transpose ? d->B : 1, ldz = 8 * (int64_t)d->H * d->c_h;
-    return proj_ok(d, gather, 0) && has_o && (d->L + 256) * ps * ldz < 2147483647LL - 4096;
-}
-static int proj_bwd_ok(const attn_bwd_args *A, int gather) { return proj_bwd_fits(A->d, gather, A->o != NULL); }
-
-// PF_ATTN_LNPROJ: where the rows will take the one-GEMM path in one piece (rows_fwd_piece_cat,
-// rows_bwd_piece_cat with r0 0, n B) and the bias positions are one piece too.
-int attn_rows_lnproj(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x, void *zb, void *copy,
-                     char *region, int64_t P, int fwd, int has_o) {
-    if (!attn_lnproj_on() || d->bias != PF_BIAS_SELF || d->transpose || d->B != d->L || P < d->L * d->L) return 0;
-    if (attn_rows_per_piece(c, d, fwd) < d->B || !(fwd ? proj_ok(d, 0, 1) : proj_bwd_fits(d, 0, has_o)))
-        return 0;
-    int64_t RL = d->B * d->L, HC = (int64_t)d->H * d->c_h, ld = (fwd ? 5 : 8) * HC;
-    cu_carver cv = {region, 0};
-    void *xln, *X = cat_carve(&cv, RL, d->c_in, ld, cu_esz(c), &xln);
-    return attn_lnproj(c, p, RL, d->c_in, d->H, (int)HC, x, zb, copy, fwd ? NULL : xln, X, ld);
+    return proj_ok(d, gather, 0) && A->o && (d->L + 256) * ps * ldz < 2147483647LL - 4096;
 }
 
 void attn_rows_bwd(cu_impl *c, const attn_bwd_args *a) {
@@ -479,7 +450,6 @@ void attn_rows_bwd(cu_impl *c, const attn_bwd_args *a) {
     if (a->xln_ready && pieces) pf_die("attn_rows_bwd: LN(x) ready with %lld rows per piece of %lld", (long long)a->R,
                                        (long long)d->B);
     int cat = proj_bwd_ok(a, gather);
-    if (a->xln_ready == 2 && !cat) pf_die("attn_rows_bwd: projections ready off the one-GEMM path");
     for (int64_t r0 = 0; r0 < d->B; r0 += a->R) {
         int64_t n = d->B - r0 < a->R ? d->B - r0 : a->R;
         if (cat) rows_bwd_piece_cat(c, a, r0, n);

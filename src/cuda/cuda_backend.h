@@ -43,12 +43,6 @@ int64_t pf_cuda_attn_module_fused_runs(pf_backend *be);
 // measured). Process-wide. _runs: the row pieces (forward or backward) that took it.
 void pf_cuda_set_attn_proj(pf_backend *be, int mode);
 int64_t pf_cuda_attn_proj_runs(pf_backend *be);
-// The attention's input LayerNorm, pair bias (PF_BIAS_SELF) and q|k|v|g projection in one
-// Hopper wgmma kernel (cu_attn_lnproj.cu): 1 on where it applies (sm_90, bf16, c_in 64 or 128,
-// H <= 4, one piece), 0 off (PF_ATTN_LNPROJ, default 0), other values restore the environment's.
-// _runs: its launches.
-void pf_cuda_set_attn_lnproj(pf_backend *be, int on);
-int64_t pf_cuda_attn_lnproj_runs(pf_backend *be);
 // The triangle attention around the ending node computed as the starting node on x^T
 // (cu_attention.cu attn_end_t: x^T, the mask's and the gradients' transposes, one x-sized
 // buffer more in ws), whole or in row pieces: 1 on, 2 on at N >= 1024 only (the default since

@@ -2069,99 +2069,11 @@ static void test_attention_end(void) {
     pf_cuda_set_attn_end_t(H_gpu, -1);  // PF_ATTN_END_T / the default again
 }
 
-// PF_ATTN_LNPROJ=1 against 0 on one module (forward that saves, then its backward): the bias
-// logits (zb at ws's start after the forward) bit-identical (k_lnproj runs k_lnb_fwd_p's
-// arithmetic), the output and d_x within the tolerance (q, k, v, g sum c_in in wgmma's order),
-// and k_lnproj run in the forward and the backward's recompute with the switch on only.
-static void lnproj_vs_old(const char *what, pf_attn_dims d, int use_mask, uint64_t seed) {
-    if (!shard_case()) return;
-    char label[256];
-    snprintf(label, sizeof label, "%s attn lnproj %s vs off (B%lld L%lld c%d H%d ch%d)", H_gpu->name, what,
-             (long long)d.B, (long long)d.L, d.c_in, d.H, d.c_h);
-    h_params_reset();
-    pf_attn_p P, G, Pd, Gd;
-    attn_params(&d, &P, &G, &Pd, &Gd, seed);
-    int64_t nx = d.B * d.L * d.c_in, nb = d.L * d.L * d.H;
-    hbuf x = h_rand(nx, 1, seed + 8), dout = h_rand(nx, 1, seed + 9);
-    hbuf mk = h_mask(d.B * d.L, d.L, 0.3, seed + 10);
-    if (use_mask == 2)
-        for (int64_t l = 0; l < d.L; l++) mk.h[d.L + l] = 0;  // row 1 fully masked
-    h_refresh(&mk);
-    const void *md = use_mask ? mk.d : NULL;
-    pf_mem mg = H_gpu->attn_mem(H_gpu, &d);
-    void *gs = h_gpu_raw(mg.saved), *gw = h_gpu_raw(mg.ws);
-    hbuf o[2], dx[2];
-    real *zb[2];
-    for (int k = 0; k < 2; k++) {  // k 0: on, 1: off
-        pf_cuda_set_attn_lnproj(H_gpu, !k);
-        int64_t runs = pf_cuda_attn_lnproj_runs(H_gpu);
-        o[k] = h_poison(nx);
-        dx[k] = h_rand(nx, 0.1, seed + 11);
-        H_gpu->attn_fwd(H_gpu, &d, &Pd, x.d, NULL, md, o[k].d, gs, gw);
-        hbuf zbv = {NULL, gw, nb};
-        zb[k] = h_download(&zbv);
-        H_gpu->attn_bwd(H_gpu, &d, &Pd, &Gd, md, gs, dout.d, dx[k].d, NULL, gw);
-        int64_t ran = pf_cuda_attn_lnproj_runs(H_gpu) - runs;
-        tl_check(k ? ran == 0 : ran == 2, label, "k_lnproj ran %lld times (switch %d)", (long long)ran, !k);
-    }
-    tl_check(!memcmp(zb[0], zb[1], sizeof(real) * (size_t)nb), label, "bias logits not k_lnb_fwd_p's bits");
-    out_check(label, "fwd", &o[0], h_download(&o[1]));
-    out_check(label, "dx", &dx[0], h_download(&dx[1]));
-    pf_cuda_set_attn_lnproj(H_gpu, 1);
-    finish(label);
-}
-
-// PF_ATTN_LNPROJ=1 (cu_attn_lnproj.cu: the input LayerNorm, the pair bias and q|k|v|g in one
-// wgmma kernel, sm_90, bf16): the starting node at c_in 128 and 64 (4 and 2 heads of 32; masks,
-// a fully masked row, no mask, odd N: a ragged last block of 128 positions), the ending node
-// as the starting node on x^T (PF_ATTN_END_T=1), and the MSA row and column attentions at c_m 64
-// (LN and projections per row piece, no bias logits) against the CPU reference (test_attn:
-// output, dx, every parameter gradient, inference, the backward in pieces (k_lnproj per piece
-// there), selective recompute), each with k_lnproj run; then against the switch off.
-static void test_attention_lnproj(void) {
-    if (!H_bf16 || !pf_cuda_transition_wg_applies(H_gpu, 128)) {
-        printf("attn lnproj: skipped (bf16 on sm_90 only)\n");
-        return;
-    }
-    pf_cuda_set_attn_lnproj(H_gpu, 1);
-    attn_tag = "lnproj ";
-    //                   B   L   c_in H  c_h c_z bias          transpose
-    pf_attn_dims s128 = {24, 24, 128, 4, 32, 128, PF_BIAS_SELF, 0, NULL, 0};
-    pf_attn_dims odd = {37, 37, 128, 4, 32, 128, PF_BIAS_SELF, 0, NULL, 0};
-    pf_attn_dims s64 = {20, 20, 64, 2, 32, 64, PF_BIAS_SELF, 0, NULL, 0};
-    pf_attn_dims e128 = {24, 24, 128, 4, 32, 128, PF_BIAS_SELF, 1, NULL, 0};
-    pf_attn_dims eodd = {37, 37, 128, 4, 32, 128, PF_BIAS_SELF, 1, NULL, 0};
-    pf_attn_dims row = {5, 37, 64, 8, 8, 16, PF_BIAS_PAIR, 0, NULL, 0};  // LN + projections only (bias from z)
-    pf_attn_dims col = {37, 5, 64, 8, 8, 0, PF_BIAS_NONE, 1, NULL, 0};
-    struct { const char *what; pf_attn_dims d; int mask, end_t; } cs[] = {
-        {"tri_start c128", s128, 1, 0},           {"tri_start c128 fully masked row", s128, 2, 0},
-        {"tri_start c128 no mask", s128, 0, 0},   {"tri_start c128 odd", odd, 1, 0},
-        {"tri_start c64 2 heads", s64, 1, 0},     {"tri_end c128 end_t", e128, 1, 1},
-        {"tri_end c128 odd end_t fully masked row", eodd, 2, 1},
-        {"msa_row c64 8 heads", row, 1, 0},       {"msa_col c64 8 heads", col, 1, 0},
-    };
-    for (int i = 0; i < (int)(sizeof cs / sizeof cs[0]); i++) {
-        pf_cuda_set_attn_end_t(H_gpu, cs[i].end_t);
-        if (!shard_case()) continue;
-        int64_t runs = pf_cuda_attn_lnproj_runs(H_gpu);
-        shard_hold = 1;
-        test_attn(cs[i].what, cs[i].d, cs[i].mask, 1, 1300 + (uint64_t)i);
-        shard_hold = 0;
-        tl_check(pf_cuda_attn_lnproj_runs(H_gpu) > runs, "attn lnproj", "k_lnproj never ran in %s", cs[i].what);
-    }
-    pf_cuda_set_attn_end_t(H_gpu, -1);
-    lnproj_vs_old("tri_start c128", s128, 1, 1320);
-    lnproj_vs_old("tri_start c128 odd fully masked row", odd, 2, 1321);
-    lnproj_vs_old("tri_start c64", s64, 0, 1322);
-    attn_tag = "";
-    pf_cuda_set_attn_lnproj(H_gpu, -1);  // PF_ATTN_LNPROJ / the default again
-}
-
 // The attention group in parts: `--only attn.K` runs part K alone (compute-sanitizer runs
 // them as parallel processes: the whole group under memcheck takes over 400 s)
 static void (*const attn_parts[])(void) = {test_attention, test_attention_fused, test_attention_dbias,
                                            test_attention_unfused_module, test_attention_proj,
-                                           test_attention_end, test_attention_lnproj};
+                                           test_attention_end};
 enum { N_ATTN_PARTS = (int)(sizeof attn_parts / sizeof attn_parts[0]) };
 static void cuda_attn_part(int k) {
     pf_cuda_set_attn_module_fused(H_gpu, 1);
