@@ -315,11 +315,13 @@ static int g_sides_grid = 0;  // tests: k_tm_sides2's blocks at most (0: one wav
 // PF_TRIMUL_SIDES: 1 (k_tm_sides), 2 (k_tm_sides2, the same bits; the default in sessions
 // 11-13: trimul f+b 8.256 -> 7.912 ms at N = 1024, bench_cuda_ops), 3 (the forward sides by
 // k_tm_sides_wg where it applies: sm_90, c_z <= 128; else, and the backward's side gradient,
-// form 2's kernels), 4 or unset (3 and the side gradient by k_tm_sides_wg too; the default
-// since session 14: f+b 1.933 / 7.296 / 34.32 -> 1.879 / 7.118 / 33.66 ms at N = 512 / 1024 /
-// 2048 on the H200; not the same bits as 2), 5 (4 with the forward sides, and the backward's
-// recompute of them, by k_tm_sides_wgp: weight-stationary persistent blocks, the same bits
-// as 4; form 4's kernels where it does not apply; an experiment, cu_trimul_side_wgp.cu);
+// form 2's kernels), 4 (3 and the side gradient by k_tm_sides_wg too; the default from
+// session 14 to 16: f+b 1.933 / 7.296 / 34.32 -> 1.879 / 7.118 / 33.66 ms at N = 512 / 1024 /
+// 2048 on the H200; not the same bits as 2), 5 or unset (4 with the forward sides, and the
+// backward's recompute of them, by k_tm_sides_wgp: weight-stationary persistent blocks, the
+// same bits as 4; form 4's kernels where it does not apply; cu_trimul_side_wgp.cu; the
+// default since session 17: trimul f+b 6.71-6.72 -> 6.64 ms at N = 1024, 31.08-31.16 ->
+// 30.67 at 2048, block f+b 62.89 -> 62.11 ms at 1024, H200, call 3);
 // process-wide, parsed at the first fused sides call (A/B runs; tests set it).
 static int g_sides_form = 0;
 int ts_sides_form(int *grid) {
@@ -329,12 +331,12 @@ int ts_sides_form(int *grid) {
         if (e && !strcmp(e, "1")) g_sides_form = 1;
         else if (e && !strcmp(e, "2")) g_sides_form = 2;
         else if (e && !strcmp(e, "3")) g_sides_form = 3;
-        else if (!e || !*e || !strcmp(e, "4")) g_sides_form = 4;
-        else if (!strcmp(e, "5")) g_sides_form = 5;
+        else if (e && !strcmp(e, "4")) g_sides_form = 4;
+        else if (!e || !*e || !strcmp(e, "5")) g_sides_form = 5;  // the default since session 17 (call 3)
         else
             pf_die("PF_TRIMUL_SIDES=%s: expected 1 (k_tm_sides), 2 (k_tm_sides2, the same bits), 3 "
-                   "(k_tm_sides_wg, Hopper wgmma, forward sides), 4 (3 and the side gradient: the default) "
-                   "or 5 (4 with the forward sides weight-stationary: k_tm_sides_wgp, the same bits)",
+                   "(k_tm_sides_wg, Hopper wgmma, forward sides), 4 (3 and the side gradient) or 5 (4 with the "
+                   "forward sides weight-stationary: k_tm_sides_wgp, the same bits; the default)",
                    e);
     }
     return g_sides_form;

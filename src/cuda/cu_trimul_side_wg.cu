@@ -518,7 +518,7 @@ int ts_sg2_run(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *const l
                const void *mask, const void *dA, const void *dB, void *const dtp[2], void *const dtg[2],
                const int64_t ldt[2], void *dzl) {
     int grid, KP = ts_depth(c_z);
-    if (ts_sides_form(&grid) != 4 || !ts_wg_applies(KP) || !ts_applies(c, M, c_z, C, zl, ts_wg_smem_bytes(KP, 1)))
+    if (ts_sides_form(&grid) < 4 || !ts_wg_applies(KP) || !ts_applies(c, M, c_z, C, zl, ts_wg_smem_bytes(KP, 1)))
         return 0;
     if ((uintptr_t)dzl & 3) return 0;  // dzl's bf16 pairs
     size_t mark = cu_pool_mark(c);

@@ -1,6 +1,6 @@
 // cu_trimul_side_wgp.cu: the triangle multiplication's gated sides, weight-stationary and
-// persistent on Hopper warpgroup MMA (PF_TRIMUL_SIDES=5; sm_90a only; an experiment, default
-// off). The job and the bits of k_tm_sides_wg (cu_trimul_side_wg.cu, form 4):
+// persistent on Hopper warpgroup MMA (PF_TRIMUL_SIDES=5 or unset: the default since session 17; sm_90a
+// only). The job and the bits of k_tm_sides_wg (cu_trimul_side_wg.cu, form 4):
 // A (C, M) = mask * sigmoid(zl W_ag^T + b_ag) * (zl W_ap^T + b_ap), B likewise, channel-major.
 // Why: k_tm_sides_wg's blocks (128 positions each) stream the whole packed weight (128 KiB at
 // c_z 128, C 128) from L2 through a 4-stage ring, 8192 blocks x 128 KiB = 1 GiB of L2 reads per
