@@ -19,7 +19,7 @@ int cu_tm_sides_fused(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *
                       const pf_linear_p *bp, const pf_linear_p *bg, const void *zl, const void *mask, void *A,
                       void *B);
 // PF_TRIMUL_LNIN (cu_trimul.cu): both sides as cu_tm_sides_fused's Hopper kernel
-// (k_tm_sides_wg) from z (M, c_z) instead of zl: zl = LN(z) (ln) computed in its prologue with
+// (k_tm_sides_wgp under PF_TRIMUL_SIDES=5, else / where it does not fit k_tm_sides_wg) from z (M, c_z) instead of zl: zl = LN(z) (ln) computed in its prologue with
 // cu_ln_fwd's arithmetic (the same bits) and written to zl, z copied to cp (NULL: not), then
 // A, B as from that zl (the same bits as cu_tm_sides_fused on it). 0 (nothing launched) where
 // it does not apply (not sm_90, fp32, c_z over 128 or not a multiple of 8, PF_TRIMUL_SIDES 1

@@ -355,6 +355,11 @@ static void ts_launch_k(cu_impl *c, const ts_args &a, int KP, int bytes, int sid
     });
 }
 
+void ts_args_ln(ts_args *a, const pf_layernorm_p *ln, void *zl_out, void *cp, int KP) {
+    a->ln_w = ln->w, a->ln_b = ln->b, a->zl_out = (bf16 *)zl_out, a->cp = (bf16 *)cp;
+    a->ln_vec = a->c_z == KP && cu_ln_vec_rows(a->c_z);  // the vector kernel's lanes hold KP / 8 x 8 channels
+}
+
 // PF_TRIMUL_SIDES=3, 4: k_tm_sides_wg (cu_trimul_side_wg.cu) where it applies; 0 where not.
 // ln (PF_TRIMUL_LNIN; else NULL): zl holds z, LayerNormed in the kernel into zl_out (z copied
 // to cp unless NULL).
@@ -368,10 +373,7 @@ static int ts_sides_wg(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p 
     memset(&a, 0, sizeof a);
     ts_pack_weights(c, c_z, C, 32, KP, lin[1][0] ? 2 : 1, lin, 2, &a);
     a.zl = (const bf16 *)zl, a.mask = (const bf16 *)mask, a.M = M;
-    if (ln) {
-        a.ln_w = ln->w, a.ln_b = ln->b, a.zl_out = (bf16 *)zl_out, a.cp = (bf16 *)cp;
-        a.ln_vec = c_z == KP && cu_ln_vec_rows(c_z);  // the vector kernel's lanes hold KP / 8 x 8 channels
-    }
+    if (ln) ts_args_ln(&a, ln, zl_out, cp, KP);
     a.out[0] = (bf16 *)A, a.out[1] = (bf16 *)(B ? B : A);
     a.vec = M % 8 == 0 && !((uintptr_t)A & 15) && !(B && ((uintptr_t)B & 15));
     ts_wg_launch(c, &a, KP, 0);
@@ -382,9 +384,10 @@ static int ts_sides_wg(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p 
 
 int cu_tm_sides_ln(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *const lin[2][2],
                    const pf_layernorm_p *ln, const void *z, void *zl, void *cp, const void *mask, void *A, void *B) {
-    int grid;
-    if (ts_sides_form(&grid) < 3 || !lin[1][0] || !B || !ln->w || !ln->b) return 0;
+    int grid, form = ts_sides_form(&grid);
+    if (form < 3 || !lin[1][0] || !B || !ln->w || !ln->b) return 0;
     if (((uintptr_t)zl & 15) || ((uintptr_t)cp & 15)) return 0;
+    if (form == 5 && ts_sides_wgp(c, M, c_z, C, lin, z, mask, A, B, ln, zl, cp)) return 1;
     return ts_sides_wg(c, M, c_z, C, lin, z, mask, A, B, ln, zl, cp);
 }
 

@@ -172,8 +172,14 @@ int ts_wg_applies(int KP);
 // PF_TRIMUL_SIDES=5 (cu_trimul_side_wgp.cu): A, B (C, M) of the sides lin (lin[1][0] NULL:
 // A alone) by k_tm_sides_wgp, weight-stationary persistent blocks (form 4's bits); 0 (nothing
 // launched) where it does not apply (sm_90, c_z <= 128, the packed weight in shared memory).
+// ln (PF_TRIMUL_LNIN; else NULL): zl holds z, LayerNormed in the kernel (k_tm_sides_wgp<KP, true>)
+// into zl_out, z copied to cp unless NULL (form 4's LN variant's bits).
 int ts_sides_wgp(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *const lin[2][2], const void *zl,
-                 const void *mask, void *A, void *B);
+                 const void *mask, void *A, void *B, const pf_layernorm_p *ln = NULL, void *zl_out = NULL,
+                 void *cp = NULL);
+// PF_TRIMUL_LNIN: a's LayerNorm fields (ln_w, ln_b, zl_out, cp, ln_vec) for the sides kernels'
+// prologue; after ts_pack_weights (a->c_z), KP the depth.
+void ts_args_ln(ts_args *a, const pf_layernorm_p *ln, void *zl_out, void *cp, int KP);
 int ts_wg_smem_bytes(int KP, int bwd);
 void ts_wg_launch(cu_impl *c, const ts_args *a, int KP, int bwd);
 // PF_TRIMUL_SG2 (k_tm_sg2, cu_trimul_side_wg.cu): both sides' [d tp | d tg] of C channels

@@ -26,10 +26,10 @@
 // dzl (dzl += [d tp | d tg] [W_p; W_g], the weight tile read again N-major) in one kernel
 // (docs/TRIMUL.md).
 // PF_TRIMUL_LNIN=1 (cu_trimul.cu): k_tm_sides_wg<KP, false, true> loads z rows in zl's place and
-// LayerNorms them in the prologue (tsw_ln_vec / tsw_ln_row: the arithmetic of the LayerNorm
-// kernel cu_ln_fwd would launch, so zl is its bits), writing zl (and the saved z) out.
+// LayerNorms them in the prologue (tsw_ln_vec / tsw_ln_row, cu_trimul_lnin.cuh: the arithmetic of
+// the LayerNorm kernel cu_ln_fwd would launch, so zl is its bits), writing zl (and the saved z) out.
 #include "cu_trimul_side.cuh"
-#include "cu_lnv.cuh"
+#include "cu_trimul_lnin.cuh"
 #include "cu_wg_ring.cuh"
 #include "cuda_backend.h"
 
@@ -53,71 +53,6 @@ struct tsw_layout {
 };
 
 #if S9_HAVE_WGMMA
-// PF_TRIMUL_LNIN, c_z = KP in {32, 64, 128}: the block's z rows in xs LayerNormed in place
-// with k_ln_fwd_v's arithmetic and mapping per row (LPR = KP / 8 lanes, 8 channels each,
-// lnv_stats, fp32 (x - mu) rs w + b rounded once to bf16), so zl is cu_ln_fwd's bits;
-// written to a.zl_out (and z to a.cp where set) as 16-byte runs. 128 rows = a whole number
-// of passes of 8 warps x 32 / LPR rows: every lane runs the same trip count (the shuffles).
-// Rows past M: LayerNormed zeros in xs (never stored), nothing written out.
-template <int KP>
-__device__ __forceinline__ void tsw_ln_vec(const ts_args &a, bf16 *xs, int64_t pos0) {
-    constexpr int LPR = KP / 8, RPW = 32 / LPR, PASS = 8 * RPW, SK = KP + TS_PAD;
-    static_assert(128 % PASS == 0, "uniform trip count");
-    const int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, c0 = (lane % LPR) * 8;
-    float wr[8], br[8];
-#pragma unroll
-    for (int j = 0; j < 8; j++) wr[j] = a.ln_w[c0 + j], br[j] = a.ln_b[c0 + j];
-    for (int r = warp * RPW + lane / LPR; r < 128; r += PASS) {
-        const int64_t row = pos0 + r;
-        const bool ok = row < a.M;
-        float v[8], mu, rs;
-        ld8(xs, (int64_t)r * SK + c0, v);
-        if (a.cp && ok) st8(a.cp, row * KP + c0, v);  // bf16 -> fp32 -> bf16: z's bits
-        lnv_stats<LPR>(v, mu, rs);
-#pragma unroll
-        for (int j = 0; j < 8; j++) v[j] = (v[j] - mu) * rs * wr[j] + br[j];
-        if (ok) st8(a.zl_out, row * KP + c0, v);
-        st8(xs, (int64_t)r * SK + c0, v);  // the same rounding: the A operand is zl's bits
-    }
-}
-
-// PF_TRIMUL_LNIN, other c_z (8..128, a multiple of 8): cu_prim.cu's k_ln_fwd<CPL> per row
-// (one warp per row, lane channels lane + 32 j, ln_stats; CPL = LN_SWITCH's for c_z), in
-// place; 2-byte stores (small c_z: test sizes). Rows past M stay zero; columns past c_z
-// stay zero (the product's padding).
-template <int KP>
-__device__ __forceinline__ void tsw_ln_row(const ts_args &a, bf16 *xs, int64_t pos0) {
-    constexpr int CPL = (KP + 31) / 32, SK = KP + TS_PAD;
-    const int lane = threadIdx.x & 31, C = a.c_z;
-    float wr[CPL], br[CPL];
-#pragma unroll
-    for (int j = 0; j < CPL; j++) {
-        const int ch = lane + 32 * j;
-        wr[j] = ch < C ? a.ln_w[ch] : 0.f;
-        br[j] = ch < C ? a.ln_b[ch] : 0.f;
-    }
-    for (int r = threadIdx.x >> 5; r < 128 && pos0 + r < a.M; r += 8) {
-        const int64_t row = pos0 + r;
-        bf16 *x = xs + r * SK;
-        float v[CPL], mu, rs;
-#pragma unroll
-        for (int j = 0; j < CPL; j++) {
-            const int ch = lane + 32 * j;
-            v[j] = ch < C ? __bfloat162float(x[ch]) : 0.f;
-            if (a.cp && ch < C) a.cp[row * C + ch] = x[ch];
-        }
-        ln_stats<CPL>(v, C, lane, mu, rs);
-#pragma unroll
-        for (int j = 0; j < CPL; j++) {
-            const int ch = lane + 32 * j;
-            if (ch >= C) continue;
-            const bf16 y = __float2bfloat16((v[j] - mu) * rs * wr[j] + br[j]);
-            a.zl_out[row * C + ch] = y;
-            x[ch] = y;
-        }
-    }
-}
-
 // The block's zl rows into xs (zeros past M and c_z; LN: z's rows, LayerNormed there), then
 // the warp's 16 positions as wgmma A fragments (af) and their mask values (m: 0 past M).
 template <int KP, bool LN = false>
@@ -129,12 +64,7 @@ __device__ __forceinline__ void tsw_rows(const ts_args &a, bf16 *xs, int64_t pos
     fa_wait<0>();
     tw_cons_sync<256>();
     if constexpr (LN) {
-        if constexpr (KP >= 32) {
-            if (a.ln_vec) tsw_ln_vec<KP>(a, xs, pos0);
-            else tsw_ln_row<KP>(a, xs, pos0);
-        } else {
-            tsw_ln_row<KP>(a, xs, pos0);
-        }
+        tsw_ln_rows<KP, 128, 8>(a, xs, pos0, threadIdx.x >> 5);
         tw_cons_sync<256>();  // every row normalised before the fragments are read
     }
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;

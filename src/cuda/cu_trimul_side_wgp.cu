@@ -21,7 +21,11 @@
 //   tswp_epilogue: the same expressions, the same bits).
 // A, B bit-identical to form 4's (test_cuda --only trimul_wgp checks it); the backward's
 // side gradient stays k_tm_sides_wg<KP, true> (form 4's), its recompute of A, B takes this.
+// PF_TRIMUL_LNIN=1 (cu_tm_sides_ln): k_tm_sides_wgp<KP, true> loads z rows in zl's place and
+// LayerNorms each tile's rows in its warpgroup's buffer with form 4's LN variant's device
+// functions (cu_trimul_lnin.cuh), writing zl (and the saved z) out: the same bits again.
 #include "cu_trimul_side.cuh"
+#include "cu_trimul_lnin.cuh"
 #include "cu_wg_ring.cuh"
 #include "cuda_backend.h"
 
@@ -138,8 +142,10 @@ __device__ __forceinline__ void tswp_tiles(const uint32_t (&af)[KP / 16][4], con
 }
 
 // A warpgroup's loop over its 64-position tiles t = t0, t0 + stride, .. of T (rows of its
-// first tile already requested into xs).
-template <int KP>
+// first tile already requested into xs). LN (PF_TRIMUL_LNIN): the rows are z's, LayerNormed
+// in xs (zl and the saved z written out) before the fragments are read; the next tile's z
+// rows are requested after that, as zl's are without LN.
+template <int KP, bool LN>
 __device__ __forceinline__ void tswp_consumer(const ts_args &a, const unsigned char *w, bf16 *xs, bf16 *st,
                                               int64_t t0, int64_t stride, int64_t T) {
     constexpr int sk = KP + TS_PAD;
@@ -150,6 +156,10 @@ __device__ __forceinline__ void tswp_consumer(const ts_args &a, const unsigned c
         float m[2];
         fa_wait<0>();
         tswp_wg_sync(wg);  // every thread's rows landed
+        if constexpr (LN) {
+            tsw_ln_rows<KP, 64, 4>(a, xs, pos0, warp);
+            tswp_wg_sync(wg);  // every row normalised before the fragments are read
+        }
         const bf16 *ap = xs + (16 * warp + (lane & 15)) * sk + (lane >> 4) * 8;
 #pragma unroll
         for (int kk = 0; kk < KP / 16; kk++) ts_ldsm4(af[kk], ap + 16 * kk);
@@ -166,8 +176,9 @@ __device__ __forceinline__ void tswp_consumer(const ts_args &a, const unsigned c
 #endif
 
 // Launched on sm_90 only (ts_wg_applies); compiled for sm_80 it traps. blockDim: 128 NWG;
-// shared memory tswp_layout_of(KP, a.tiles, NWG).
-template <int KP>
+// shared memory tswp_layout_of(KP, a.tiles, NWG). LN (PF_TRIMUL_LNIN): a.zl holds z,
+// LayerNormed per tile (tswp_consumer; zl written out).
+template <int KP, bool LN = false>
 __global__ void __launch_bounds__(128 * TSWP_MAXWG, 1) k_tm_sides_wgp(ts_args a) {
 #if S9_HAVE_WGMMA
     extern __shared__ __align__(128) unsigned char tswp_sm[];
@@ -191,7 +202,7 @@ __global__ void __launch_bounds__(128 * TSWP_MAXWG, 1) k_tm_sides_wgp(ts_args a)
     const int64_t T = (a.M + 63) / 64, t0 = (int64_t)blockIdx.x * nwg + wg, stride = (int64_t)gridDim.x * nwg;
     if (t0 < T) tswp_load_rows<KP>(xs, a.zl, a.c_z, a.M, t0 * 64, threadIdx.x & 127);
     wg_bar_wait(wbar, 0);  // every thread: the weight landed (and no block exits before its copies end)
-    tswp_consumer<KP>(a, tswp_sm, xs, st, t0, stride, T);
+    tswp_consumer<KP, LN>(a, tswp_sm, xs, st, t0, stride, T);
 #else
     __trap();
 #endif
@@ -205,30 +216,35 @@ static int tswp_nwg(int KP, int tiles, int optin) {
     return 0;
 }
 
-static int64_t g_tswp_runs = 0;  // k_tm_sides_wgp launches so far (tests)
+static int64_t g_tswp_runs = 0, g_tswp_ln_runs = 0;  // k_tm_sides_wgp launches so far (tests): all, LN
 extern "C" int64_t pf_cuda_trimul_sides_wgp_runs(pf_backend *be) {
     (void)be;
     return g_tswp_runs;
 }
+extern "C" int64_t pf_cuda_trimul_sides_wgp_ln_runs(pf_backend *be) {
+    (void)be;
+    return g_tswp_ln_runs;
+}
 
 // One wave of persistent blocks, at most one per NWG position tiles and at most `grid`
 // where grid > 0 (tests: each warpgroup loops over several tiles).
-template <int K>
+template <int K, bool LN>
 static void tswp_launch(cu_impl *c, const ts_args *a, int nwg, int grid) {
     const int bytes = (int)tswp_layout_of(K, a->tiles, nwg).bytes, threads = 128 * nwg;
-    CU_CHECK(cudaFuncSetAttribute(k_tm_sides_wgp<K>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    CU_CHECK(cudaFuncSetAttribute(k_tm_sides_wgp<K, LN>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
     int occ = 0;
-    CU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k_tm_sides_wgp<K>, threads, (size_t)bytes));
+    CU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k_tm_sides_wgp<K, LN>, threads, (size_t)bytes));
     int64_t T = (a->M + 63) / 64, need = (T + nwg - 1) / nwg;
     int64_t wave = (int64_t)(occ > 0 ? occ : 1) * (c->n_sm > 0 ? c->n_sm : 1);
     if (grid > 0 && grid < wave) wave = grid;
-    k_tm_sides_wgp<K><<<(unsigned)(need < wave ? need : wave), threads, bytes, c->stream>>>(*a);
+    k_tm_sides_wgp<K, LN><<<(unsigned)(need < wave ? need : wave), threads, bytes, c->stream>>>(*a);
     CU_LAUNCHED();
     g_tswp_runs++;
+    if (LN) g_tswp_ln_runs++;
 }
 
 int ts_sides_wgp(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *const lin[2][2], const void *zl,
-                 const void *mask, void *A, void *B) {
+                 const void *mask, void *A, void *B, const pf_layernorm_p *ln, void *zl_out, void *cp) {
     int KP = ts_depth(c_z), grid, dev = 0, optin = 0;
     (void)ts_sides_form(&grid);
     if (!ts_wg_applies(KP)) return 0;
@@ -242,12 +258,17 @@ int ts_sides_wgp(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *const
     memset(&a, 0, sizeof a);
     ts_pack_weights(c, c_z, C, 32, KP, sides, lin, 2, &a);
     a.zl = (const bf16 *)zl, a.mask = (const bf16 *)mask, a.M = M;
+    if (ln) ts_args_ln(&a, ln, zl_out, cp, KP);
     a.out[0] = (bf16 *)A, a.out[1] = (bf16 *)(B ? B : A);
     a.vec = M % 8 == 0 && !((uintptr_t)A & 15) && !(B && ((uintptr_t)B & 15));
     ts_by_depth(KP, [&](auto kp) {
         constexpr int K = decltype(kp)::value;
-        if constexpr (K <= 128) tswp_launch<K>(c, &a, nwg, grid);
-        else pf_die("k_tm_sides_wgp: depth %d (ts_wg_applies: 16..128)", KP);
+        if constexpr (K <= 128) {
+            if (ln) tswp_launch<K, true>(c, &a, nwg, grid);
+            else tswp_launch<K, false>(c, &a, nwg, grid);
+        } else {
+            pf_die("k_tm_sides_wgp: depth %d (ts_wg_applies: 16..128)", KP);
+        }
     });
     cu_pool_release(c, mark);
     c->trimul_fused_runs++;

@@ -143,6 +143,8 @@ void pf_cuda_set_trimul_sides(pf_backend *be, int form, int blocks);
 int64_t pf_cuda_trimul_sides_wg_runs(pf_backend *be, int bwd);
 // Launches of k_tm_sides_wgp (PF_TRIMUL_SIDES=5) so far, in this process (tests).
 int64_t pf_cuda_trimul_sides_wgp_runs(pf_backend *be);
+// Those of them with PF_TRIMUL_LNIN's LayerNorm prologue (k_tm_sides_wgp<KP, true>).
+int64_t pf_cuda_trimul_sides_wgp_ln_runs(pf_backend *be);
 // Whether k_tm_sides_wg runs for c_z on this device (bf16 aside): sm_90, c_z % 8 == 0, c_z <= 128.
 int pf_cuda_trimul_sides_wg_applies(pf_backend *be, int c_z);
 // Launches of mode 3's channel-major LN_out forward so far, in this process (tests).

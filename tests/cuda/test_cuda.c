@@ -1187,21 +1187,22 @@ static void cuda_trimul_save_x(void) {
 // PF_TRIMUL_LNIN (pf_cuda_set_trimul_lnin): on vs off bit for bit with X saved or recomputed
 // (save_x 1, 0): zl (the workspace's first N*N*c_z elements) after the forward and after the
 // backward's recompute, saved's z, the output, dz, every parameter gradient, and the inference
-// forward's output (no saved); on: the kernel ran in each of the three passes where it applies.
-static void trimul_lnin_bits(const char *label, int save_x, int applies, const pf_trimul_dims *d,
+// forward's output (no saved); on: the kernel ran in each of the three passes where it applies,
+// k_tm_sides_wgp's LN variant (wgp: PF_TRIMUL_SIDES=5) each time, else never.
+static void trimul_lnin_bits(const char *label, int save_x, int applies, int wgp, const pf_trimul_dims *d,
                              const pf_trimul_p *Pd, pf_trimul_p *Gd, const hbuf *z, const void *mask, const hbuf *dout) {
     char lk[300];
     snprintf(lk, sizeof lk, "%s on vs off, save_x %d", label, save_x);
     int64_t nz = d->N * d->N * d->c_z;
     size_t sz = sizeof(real) * (size_t)nz;
     real *r[2][6];  // out, dz, zl after the forward, zl after the backward, saved z, inference out
-    int64_t runs = 0;
+    int64_t runs = 0, pruns = 0;
     pf_cuda_set_trimul_save_x(H_gpu, save_x);
     pf_cuda_set_chunk_bytes(H_gpu, 0);
     pf_mem m = H_gpu->trimul_mem(H_gpu, d);
     for (int v = 0; v < 2; v++) {
         pf_cuda_set_trimul_lnin(H_gpu, v);
-        int64_t runs0 = pf_cuda_trimul_lnin_runs(H_gpu);
+        int64_t runs0 = pf_cuda_trimul_lnin_runs(H_gpu), pruns0 = pf_cuda_trimul_sides_wgp_ln_runs(H_gpu);
         void *gs = h_gpu_raw(m.saved), *gw = h_gpu_raw(m.ws), *gi = h_gpu_raw(m.ws_fwd);
         hbuf o = h_poison(nz), oi = h_poison(nz), g = h_rand(nz, 0.1, 12);  // g_in(nz, 12)'s start
         hbuf zl = {NULL, gw, nz}, zs = {NULL, gs, nz};
@@ -1217,7 +1218,9 @@ static void trimul_lnin_bits(const char *label, int save_x, int applies, const p
         r[v][5] = h_download(&oi);
         if (v == 0) h_snapshot_grads();
         runs = pf_cuda_trimul_lnin_runs(H_gpu) - runs0;
-        tl_check(v || runs == 0, lk, "off: the LN_in sides kernel ran %lld times", (long long)runs);
+        pruns = pf_cuda_trimul_sides_wgp_ln_runs(H_gpu) - pruns0;
+        tl_check(v || runs + pruns == 0, lk, "off: the LN_in sides kernel ran %lld times (wgp %lld)", (long long)runs,
+                 (long long)pruns);
     }
     h_check_same_bits(lk);
     static const char *const what[6] = {"output", "dz", "zl (forward)", "zl (backward)", "saved z",
@@ -1228,28 +1231,37 @@ static void trimul_lnin_bits(const char *label, int save_x, int applies, const p
     tl_check(!memcmp(r[1][4], zh, sz), lk, "saved z not z's bits");
     tl_check(applies ? runs == 3 : runs == 0, lk, "on: the LN_in sides kernel ran %lld times, expected %d",
              (long long)runs, applies ? 3 : 0);
+    tl_check(pruns == (applies && wgp ? 3 : 0), lk, "on: k_tm_sides_wgp's LN variant ran %lld times, expected %d",
+             (long long)pruns, applies && wgp ? 3 : 0);
     pf_cuda_set_trimul_lnin(H_gpu, -1);
     pf_cuda_set_trimul_save_x(H_gpu, -1);
 }
 
 // PF_TRIMUL_LNIN=1 in mode 4 (the default: X channel-major) or 1: the whole module against the
 // CPU reference with the switch on (test_trimul_path: forward whole and in pieces, backward,
-// parameter gradients, the sharded entry), then bit for bit against off (trimul_lnin_bits).
-// applies: sm_90, bf16, c_z a multiple of 8 up to 128 (else the old path, checked).
-static void test_trimul_lnin(int64_t N, int c_z, int c, int incoming, int bias, int use_mask, int fused) {
+// parameter gradients, the sharded entry), then bit for bit against off (trimul_lnin_bits),
+// both under PF_TRIMUL_SIDES=form: 5 (the default: k_tm_sides_wgp's LN variant, on blocks
+// blocks where > 0 so that each warpgroup loops over several tiles, the z rows' prefetch) or
+// 4 (k_tm_sides_wg's). applies: sm_90, bf16, c_z a multiple of 8 up to 128 (else the old
+// path, checked); the packed weight fits in k_tm_sides_wgp's shared memory in every case here.
+static void test_trimul_lnin(int64_t N, int c_z, int c, int incoming, int bias, int use_mask, int fused, int form,
+                             int blocks) {
     if (!shard_case()) return;
     int applies = H_bf16 && c_z % 8 == 0 && c_z <= 128 && pf_cuda_trimul_sides_wg_applies(H_gpu, c_z);
-    int64_t runs0 = pf_cuda_trimul_lnin_runs(H_gpu);
+    int64_t runs0 = pf_cuda_trimul_lnin_runs(H_gpu), pruns0 = pf_cuda_trimul_sides_wgp_ln_runs(H_gpu);
+    pf_cuda_set_trimul_sides(H_gpu, form, blocks);
     pf_cuda_set_trimul_lnin(H_gpu, 1);
     shard_hold = 1;
     test_trimul_path(N, c_z, c, incoming, bias, use_mask, fused);
     shard_hold = 0;
     char label[256];
-    snprintf(label, sizeof label, "%s trimul lnin %s N%lld c_z%d c%d bias %d mask %d mode %d", H_gpu->name,
-             incoming ? "in" : "out", (long long)N, c_z, c, bias, use_mask, fused);
-    int64_t runs = pf_cuda_trimul_lnin_runs(H_gpu) - runs0;
+    snprintf(label, sizeof label, "%s trimul lnin %s N%lld c_z%d c%d bias %d mask %d mode %d form %d blocks %d",
+             H_gpu->name, incoming ? "in" : "out", (long long)N, c_z, c, bias, use_mask, fused, form, blocks);
+    int64_t runs = pf_cuda_trimul_lnin_runs(H_gpu) - runs0, pruns = pf_cuda_trimul_sides_wgp_ln_runs(H_gpu) - pruns0;
     tl_check(applies ? runs >= 3 : runs == 0, label, "the LN_in sides kernel ran %lld times, expected %s",
              (long long)runs, applies ? "3 or more" : "none");
+    tl_check(pruns == (form == 5 ? runs : 0), label, "k_tm_sides_wgp's LN variant ran %lld of %lld times (form %d)",
+             (long long)pruns, (long long)runs, form);
     h_params_reset();
     pf_trimul_dims d = {N, c_z, c, incoming};
     pf_trimul_p P, G, Pd, Gd;
@@ -1259,30 +1271,41 @@ static void test_trimul_lnin(int64_t N, int c_z, int c, int incoming, int bias, 
     int ln_was = pf_cuda_set_tm_ln_cm(H_gpu, fused == 4 ? 2 : 1);
     pf_cuda_set_trimul_fused(H_gpu, fused >= 3 ? 3 : fused);
     for (int save_x = 0; save_x < 2; save_x++)
-        trimul_lnin_bits(label, save_x, applies, &d, &Pd, &Gd, &z, use_mask ? mk.d : NULL, &dout);
+        trimul_lnin_bits(label, save_x, applies, form == 5, &d, &Pd, &Gd, &z, use_mask ? mk.d : NULL, &dout);
     pf_cuda_set_trimul_fused(H_gpu, -1);  // the defaults again
     pf_cuda_set_tm_ln_cm(H_gpu, ln_was);
     pf_cuda_set_trimul_lnin(H_gpu, -1);
+    pf_cuda_set_trimul_sides(H_gpu, 0, 0);
     finish(label);
 }
 // Its cases (test_cuda --only trimul_lnin; also in the trimul group): c_z 8 (depth 16) and 40
 // (depth 64): cu_prim.cu's row LayerNorm; 32, 64, 128: k_ln_fwd_v's 16-byte rows; N*N odd (N 9,
-// 65: 81, 4225 positions, not a multiple of the 128-position block), outgoing and incoming,
+// 65: 81, 4225 positions, not a multiple of the 64- or 128-position tile), outgoing and incoming,
 // masks and biases on and off, c above and below c_z, modes 4 and 1; c_z 10 and 136: the old path.
+// Form 5 (the default) throughout, on 1 or 2 blocks in some (warpgroups looping over tiles:
+// N 33, 65: 18, 67 tiles); form 4 (k_tm_sides_wg's LN variant) in some.
 static void cuda_trimul_lnin(void) {
-    test_trimul_lnin(9, 8, 16, 0, 1, 1, 4);
-    test_trimul_lnin(7, 8, 16, 1, 1, 0, 4);
-    test_trimul_lnin(9, 40, 40, 1, 0, 1, 4);
-    test_trimul_lnin(12, 32, 24, 0, 1, 1, 4);
-    test_trimul_lnin(16, 64, 32, 1, 1, 1, 4);
-    test_trimul_lnin(12, 8, 24, 1, 1, 1, 1);
-    test_trimul_lnin(9, 10, 16, 0, 1, 1, 4);
+    test_trimul_lnin(9, 8, 16, 0, 1, 1, 4, 5, 0);
+    test_trimul_lnin(7, 8, 16, 1, 1, 0, 4, 5, 0);
+    test_trimul_lnin(9, 40, 40, 1, 0, 1, 4, 5, 0);
+    test_trimul_lnin(12, 32, 24, 0, 1, 1, 4, 5, 0);
+    test_trimul_lnin(16, 64, 32, 1, 1, 1, 4, 5, 0);
+    test_trimul_lnin(12, 8, 24, 1, 1, 1, 1, 5, 0);
+    test_trimul_lnin(9, 10, 16, 0, 1, 1, 4, 5, 0);
+    test_trimul_lnin(33, 32, 40, 0, 1, 1, 4, 5, 1);
+    test_trimul_lnin(33, 40, 24, 1, 1, 1, 4, 5, 1);
+    test_trimul_lnin(9, 8, 16, 0, 1, 1, 4, 4, 0);
+    test_trimul_lnin(16, 64, 32, 1, 1, 1, 4, 4, 0);
     if (quick) return;
-    test_trimul_lnin(33, 128, 128, 0, 1, 1, 4);
-    test_trimul_lnin(40, 128, 128, 1, 0, 0, 4);
-    test_trimul_lnin(65, 128, 128, 1, 1, 1, 4);
-    test_trimul_lnin(65, 128, 128, 0, 1, 1, 1);
-    test_trimul_lnin(12, 136, 40, 1, 1, 1, 4);
+    test_trimul_lnin(33, 128, 128, 0, 1, 1, 4, 5, 0);
+    test_trimul_lnin(40, 128, 128, 1, 0, 0, 4, 5, 0);
+    test_trimul_lnin(65, 128, 128, 1, 1, 1, 4, 5, 0);
+    test_trimul_lnin(65, 128, 128, 0, 1, 1, 1, 5, 0);
+    test_trimul_lnin(65, 128, 128, 1, 1, 1, 4, 5, 2);
+    test_trimul_lnin(65, 64, 64, 0, 1, 1, 4, 5, 2);
+    test_trimul_lnin(12, 136, 40, 1, 1, 1, 4, 5, 0);
+    test_trimul_lnin(33, 128, 128, 0, 1, 1, 4, 4, 0);
+    test_trimul_lnin(65, 128, 128, 1, 1, 1, 4, 4, 0);
 }
 
 // PF_TRIMUL_SIDES (pf_cuda_set_trimul_sides): k_tm_sides2 against k_tm_sides bit for bit:
