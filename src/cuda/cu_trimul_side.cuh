@@ -180,6 +180,12 @@ int ts_sides_wgp(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *const
 // PF_TRIMUL_LNIN: a's LayerNorm fields (ln_w, ln_b, zl_out, cp, ln_vec) for the sides kernels'
 // prologue; after ts_pack_weights (a->c_z), KP the depth.
 void ts_args_ln(ts_args *a, const pf_layernorm_p *ln, void *zl_out, void *cp, int KP);
+// PF_TRIMUL_SGWGP=1 (cu_trimul_side_wgpb.cu): the side gradient (tpg (M, 2C) = [d tp | d tg]
+// of the side lp, lg from zl, mask, dS (C, M)) by k_tm_sgrad_wgp, weight-stationary persistent
+// blocks (form 4's bits); 0 (nothing launched) where the switch is off or it does not apply
+// (PF_TRIMUL_SIDES 4 or 5, sm_90, bf16, c_z <= 128, the packed weight in shared memory).
+int ts_side_grad_wgp(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg,
+                     const void *zl, const void *mask, const void *dS, void *tpg);
 int ts_wg_smem_bytes(int KP, int bwd);
 void ts_wg_launch(cu_impl *c, const ts_args *a, int KP, int bwd);
 // PF_TRIMUL_SG2 (k_tm_sg2, cu_trimul_side_wg.cu): both sides' [d tp | d tg] of C channels

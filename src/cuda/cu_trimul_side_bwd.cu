@@ -296,6 +296,7 @@ static int tb_side_grad_wg(cu_impl *c, int64_t M, int c_z, int C, const pf_linea
 int cu_tm_side_grad_fused(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg,
                           const void *zl, const void *mask, const void *dS, void *tpg) {
     int grid, form = ts_sides_form(&grid), sides2 = form >= 2;  // PF_TRIMUL_SIDES (3: k_tm_side_grad2 here)
+    if (form >= 4 && ts_side_grad_wgp(c, M, c_z, C, lp, lg, zl, mask, dS, tpg)) return 1;  // PF_TRIMUL_SGWGP=1
     if (form >= 4 && tb_side_grad_wg(c, M, c_z, C, lp, lg, zl, mask, dS, tpg)) return 1;
     int NT = C <= 16 ? 2 : 4, KP = ts_depth(c_z), bytes = tb_smem_bytes(KP, NT, sides2 ? 2 : 1);
     if (!ts_applies(c, M, c_z, C, zl, bytes)) return 0;

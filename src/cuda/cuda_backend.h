@@ -145,6 +145,13 @@ int64_t pf_cuda_trimul_sides_wg_runs(pf_backend *be, int bwd);
 int64_t pf_cuda_trimul_sides_wgp_runs(pf_backend *be);
 // Those of them with PF_TRIMUL_LNIN's LayerNorm prologue (k_tm_sides_wgp<KP, true>).
 int64_t pf_cuda_trimul_sides_wgp_ln_runs(pf_backend *be);
+// PF_TRIMUL_SGWGP (cu_trimul_side_wgpb.cu): 1, the backward's side gradient by k_tm_sgrad_wgp
+// (weight-stationary persistent warpgroups, the same bits as k_tm_sides_wg<KP, true>) where it
+// applies (PF_TRIMUL_SIDES 4 or 5, sm_90, bf16, c_z <= 128); 0 or unset, k_tm_sides_wg<KP, true>
+// (the default until measured). Process-wide; other values restore the environment's setting.
+void pf_cuda_set_trimul_sgwgp(pf_backend *be, int on);
+// Launches of k_tm_sgrad_wgp so far, in this process (tests).
+int64_t pf_cuda_trimul_sgwgp_runs(pf_backend *be);
 // Whether k_tm_sides_wg runs for c_z on this device (bf16 aside): sm_90, c_z % 8 == 0, c_z <= 128.
 int pf_cuda_trimul_sides_wg_applies(pf_backend *be, int c_z);
 // Launches of mode 3's channel-major LN_out forward so far, in this process (tests).

@@ -1507,6 +1507,86 @@ static void cuda_trimul_wgp(void) {
     test_trimul_wgp(9, 10, 16, 0, 1, 1, 0);
 }
 
+// PF_TRIMUL_SGWGP (pf_cuda_set_trimul_sgwgp; form 1: the next product under the epilogue, 2:
+// each product then its epilogue): the backward's side gradient by k_tm_sgrad_wgp (weight-
+// stationary persistent warpgroups over 64-position tiles) under PF_TRIMUL_SIDES=5. First the
+// whole module against the CPU reference (test_trimul), the kernel checked to have run where it
+// applies (bf16, sm_90, c_z % 8 == 0, c_z <= 128) and k_tm_sides_wg<KP, true> then not; then the
+// switch on against off bit for bit (the output, dz, every parameter gradient: the same wgmma
+// instructions in the same k order per tile, the same epilogue expressions). blocks > 0: that
+// many blocks, so that each warpgroup loops over several tiles (the rows' and dS prefetches).
+static void test_trimul_sgwgp(int64_t N, int c_z, int c, int incoming, int bias, int use_mask, int blocks, int form) {
+    if (!shard_case()) return;
+    char label[256];
+    snprintf(label, sizeof label, "%s trimul sgwgp %d %s N%lld c_z%d c%d bias %d mask %d blocks %d", H_gpu->name, form,
+             incoming ? "in" : "out", (long long)N, c_z, c, bias, use_mask, blocks);
+    int want = H_bf16 && pf_cuda_trimul_sides_wg_applies(H_gpu, c_z);
+    int64_t runs0 = pf_cuda_trimul_sgwgp_runs(H_gpu), bruns0 = pf_cuda_trimul_sides_wg_runs(H_gpu, 1);
+    pf_cuda_set_trimul_sides(H_gpu, 5, blocks);
+    pf_cuda_set_trimul_sgwgp(H_gpu, form);
+    shard_hold = 1;
+    test_trimul(N, c_z, c, incoming, bias, use_mask);
+    shard_hold = 0;
+    int64_t runs = pf_cuda_trimul_sgwgp_runs(H_gpu) - runs0, bruns = pf_cuda_trimul_sides_wg_runs(H_gpu, 1) - bruns0;
+    tl_check(want ? runs > 0 : runs == 0, label, "k_tm_sgrad_wgp ran %lld times, expected %s", (long long)runs,
+             want ? "some" : "none");
+    tl_check(!want || bruns == 0, label, "k_tm_sides_wg<bwd> ran %lld times with the switch on", (long long)bruns);
+    h_params_reset();
+    pf_trimul_dims d = {N, c_z, c, incoming};
+    pf_trimul_p P, G, Pd, Gd;
+    h_trimul_params(&P, &G, &Pd, &Gd, c_z, c, bias);
+    int64_t nz = N * N * c_z;
+    hbuf z = h_rand(nz, 1, 9), mk = h_mask(N * N, 0, 0.3, 10), dout = h_rand(nz, 1, 11);
+    pf_mem mg = H_gpu->trimul_mem(H_gpu, &d);
+    void *gs = h_gpu_raw(mg.saved), *gw = h_gpu_raw(mg.ws);
+    real *o[2], *g[2];
+    for (int v = 0; v < 2; v++) {  // 0: the switch off (k_tm_sides_wg<KP, true>), 1: on
+        pf_cuda_set_trimul_sgwgp(H_gpu, v ? form : 0);
+        hbuf og = h_poison(nz);
+        hgrad dz = g_in(nz, 12);
+        h_reset_grads();
+        H_gpu->trimul_fwd(H_gpu, &d, &Pd, z.d, use_mask ? mk.d : NULL, og.d, gs, gw);
+        H_gpu->trimul_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, gs, dout.d, dz.b.d, gw);
+        o[v] = h_download(&og);
+        g[v] = h_download(&dz.b);
+        if (v == 0) h_snapshot_grads();
+        else h_check_same_bits(label);
+    }
+    pf_cuda_set_trimul_sgwgp(H_gpu, -1);  // PF_TRIMUL_SGWGP / the default again
+    pf_cuda_set_trimul_sides(H_gpu, 0, 0);
+    int64_t bo = first_diff(o[0], o[1], nz), bg = first_diff(g[0], g[1], nz);
+    tl_check(bo < 0, label, "forward output (on vs off): first difference at %lld: %.9g vs %.9g", (long long)bo,
+             bo < 0 ? 0.0 : (double)o[1][bo], bo < 0 ? 0.0 : (double)o[0][bo]);
+    tl_check(bg < 0, label, "dz (on vs off): first difference at %lld: %.9g vs %.9g", (long long)bg,
+             bg < 0 ? 0.0 : (double)g[1][bg], bg < 0 ? 0.0 : (double)g[0][bg]);
+    finish(label);
+}
+
+// The PF_TRIMUL_SGWGP cases (`--only trimul_sgwgp`; also part of `--only trimul`): depths 16
+// (c_z 8 padded), 64 (c_z 40 padded, 64), 128; C 16 and 24 below the 32-channel tile, 40 (a
+// partial second tile), 32, 128; N*N odd (441, 1089, 4225: scalar dS loads, a partial last
+// 64-position tile); outgoing and incoming, masks and biases on and off; capped grids (blocks
+// 1..3: each warpgroup loops over tiles); c_z 136 (depth 256) and 10 keep the old kernel
+// (checked not to run it); form 2 on a subset.
+static void cuda_trimul_sgwgp(void) {
+    test_trimul_sgwgp(7, 8, 16, 1, 1, 0, 0, 1);
+    test_trimul_sgwgp(24, 8, 24, 0, 1, 1, 1, 1);
+    test_trimul_sgwgp(9, 40, 40, 1, 0, 1, 0, 1);
+    test_trimul_sgwgp(21, 40, 40, 0, 1, 1, 1, 1);
+    test_trimul_sgwgp(16, 64, 32, 0, 1, 1, 0, 1);
+    test_trimul_sgwgp(33, 128, 128, 0, 1, 1, 3, 1);
+    test_trimul_sgwgp(40, 128, 128, 1, 0, 0, 0, 1);
+    test_trimul_sgwgp(65, 128, 128, 1, 1, 1, 2, 1);
+    test_trimul_sgwgp(65, 128, 128, 0, 1, 0, 0, 1);
+    test_trimul_sgwgp(12, 136, 40, 1, 1, 1, 0, 1);
+    test_trimul_sgwgp(9, 10, 16, 0, 1, 1, 0, 1);
+    test_trimul_sgwgp(24, 8, 24, 1, 1, 1, 1, 2);
+    test_trimul_sgwgp(21, 40, 40, 1, 1, 1, 1, 2);
+    test_trimul_sgwgp(16, 64, 32, 1, 0, 1, 0, 2);
+    test_trimul_sgwgp(33, 128, 128, 1, 1, 1, 3, 2);
+    test_trimul_sgwgp(65, 128, 128, 0, 1, 1, 2, 2);
+}
+
 // The PF_TRIMUL_SG2 cases (`--only trimul_sg2`; also part of `--only trimul`).
 static void cuda_trimul_sg2(void) {
     test_trimul_sg2(7, 8, 16, 1, 1, 0);
@@ -2396,6 +2476,8 @@ void cuda_trimul(void) {
     cuda_trimul_sg2();
     // PF_TRIMUL_SIDES=5 (k_tm_sides_wgp): against the CPU reference and bit for bit against form 4
     cuda_trimul_wgp();
+    // PF_TRIMUL_SGWGP (k_tm_sgrad_wgp): against the CPU reference and bit for bit against the switch off
+    cuda_trimul_sgwgp();
     // mode 1 (the fused sides with the transposes; the default before session 11)
     test_trimul_path(8, 16, 16, 0, 0, 1, 1);
     test_trimul_path(12, 8, 24, 1, 1, 1, 1);
@@ -2581,6 +2663,7 @@ static void run_mode(int bf16) {
         if (!strcmp(only, "trimul_sg2")) cuda_trimul_sg2(), found = 1;
         if (!strcmp(only, "trimul_lnin")) cuda_trimul_lnin(), found = 1;
         if (!strcmp(only, "trimul_wgp")) cuda_trimul_wgp(), found = 1;
+        if (!strcmp(only, "trimul_sgwgp")) cuda_trimul_sgwgp(), found = 1;
         for (int k = 0; k < N_ATTN_PARTS; k++) {
             char part[16];
             snprintf(part, sizeof part, "attn.%d", k + 1);
@@ -2589,7 +2672,7 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure, heads, model, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, attn.1 .. attn.%d or an ops.def name)", only,
+        tl_check(found, "--only", "no tests named %s (structure, heads, model, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, attn.1 .. attn.%d or an ops.def name)", only,
                  N_ATTN_PARTS);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;

@@ -1,0 +1,361 @@
+// cu_trimul_side_wgpb.cu: the triangle multiplication's side gradient, weight-stationary and
+// persistent on Hopper warpgroup MMA (PF_TRIMUL_SGWGP=1 under PF_TRIMUL_SIDES 4 and 5; default
+// off until measured; sm_90a only). The job and the bits of k_tm_sides_wg<KP, true>
+// (cu_trimul_side_wg.cu, form 4): from zl, the mask and dS (C, M) channel-major, one side's
+// [tp | tg] recomputed per 32-channel tile, then
+//   d tp = dS m s,  d tg = dS m tp s (1 - s)   (s = sigmoid(tg + b_g))
+// written row-major into tpg (M, 2C). Why: form 4's blocks (128 positions each) stream the
+// packed weight (64 KiB at c_z = C = 128) from L2 through a ring and pay a prologue nothing
+// overlaps (0.41 ms per side at N = 1024); k_tm_sides_wgp (cu_trimul_side_wgp.cu) took the same
+// step for the forward sides. Structure as k_tm_sides_wgp's:
+// - one wave of persistent blocks, up to 4 consumer warpgroups each, the whole packed weight
+//   (ts_pack_weights form 2, trwg_off layout) in shared memory once per block (bulk copies
+//   on one mbarrier);
+// - a warpgroup loops over its 64-position tiles: zl rows by cp.async into its buffer, the
+//   A fragments into registers by ldmatrix; column tile j + 1's product issued before tile
+//   j's epilogue (two accumulators, the finished one copied out first: C7514);
+// - each warp's dS tile (32 channels x its 16 positions) in two staging buffers taking turns:
+//   column tile j + 1's is requested before tile j's epilogue; at the last column tile the
+//   NEXT position tile's zl rows and its first dS tile are requested instead (one cp.async
+//   group: waits are in commit order, so the rows go after the column tiles' dS), landing
+//   under the last epilogue.
+// Per tile the same wgmma sequence (descriptors, k order) as tw_ring_product and the same
+// epilogue expressions as tsw_dgrad / tsw_store_dgrad: tpg is form 4's bits (test_cuda --only
+// trimul_sgwgp checks dz and every parameter gradient against the switch off). The device
+// helpers below are copies (cu_trimul_side_wg.cu and cu_trimul_side_wgp.cu are .cu files with
+// their own kernels; nothing there is includable): keep them in step with tsw_fetch_ds,
+// tsw_dgrad, tsw_store_dgrad (the bits) and tswp_load_rows, tswp_issue (the instructions).
+#include "cu_trimul_side.cuh"
+#include "cu_wg_ring.cuh"
+#include "cuda_backend.h"
+
+#define TSWB_SO 24    // a dS staging row (bf16) per channel: cu_trimul_side_wg.cu's TSW_SO
+#define TSWB_GO 72    // the [d tp | d tg] staging row (bf16) per position: TSW_GO
+#define TSWB_MAXWG 4  // consumer warpgroups per block at most (__launch_bounds__ 512: 128 registers)
+#define TSWB_WST (2 * 32 * TSWB_SO + 16 * TSWB_GO)  // a warp's staging (bf16): two dS tiles, then go
+
+// Shared memory: the weight (tiles x (64, KP), trwg_off layout), then per warpgroup its rows
+// (64, KP + TS_PAD) and its 4 warps' staging (TSWB_WST each), then the weight's mbarrier.
+struct tswb_layout {
+    int64_t wbytes, per_wg, bar, bytes;
+};
+static inline tswb_layout tswb_layout_of(int KP, int tiles, int nwg) {
+    tswb_layout l;
+    l.wbytes = (int64_t)tiles * 64 * KP * 2;
+    l.per_wg = (int64_t)64 * (KP + TS_PAD) * 2 + 4 * TSWB_WST * 2;
+    l.bar = l.wbytes + nwg * l.per_wg;
+    l.bytes = l.bar + 16;
+    return l;
+}
+
+#if S9_HAVE_WGMMA
+// The warpgroup's 64 zl rows from pos0 into xs (zeros past M and c_z) by its 128 threads
+// (tid), cp.async, not committed (tswp_load_rows' copies).
+template <int KP>
+__device__ __forceinline__ void tswb_load_rows(bf16 *xs, const bf16 *x, int c, int64_t M, int64_t pos0, int tid) {
+    constexpr int n = 64 * (KP / 8), rs = 128 / (KP / 8);
+    static_assert(n % 128 == 0 && 128 % (KP / 8) == 0, "KP 16..128");
+    const int r = tid / (KP / 8), k = tid % (KP / 8), kin = k < c / 8;
+    const bf16 *src = x + (pos0 + r) * c + k * 8;
+    bf16 *dst = xs + r * (KP + TS_PAD) + k * 8;
+#pragma unroll
+    for (int it = 0; it < n / 128; it++) {
+        int ok = kin && pos0 + r + it * rs < M;
+        fa_cp16z(dst + it * rs * (KP + TS_PAD), ok ? src + (int64_t)it * rs * c : x, ok ? 16 : 0);
+    }
+}
+
+// The warpgroup's barrier (named barrier 1 + wg, its 128 threads).
+__device__ __forceinline__ void tswb_wg_sync(int wg) { asm volatile("bar.sync %0, 128;\n" ::"r"(1 + wg) : "memory"); }
+
+// acc = af (the warp's 16 positions x KP) times column tile j of the weight w (64 rows x KP,
+// trwg_off layout: LBO 128 B, SBO 16 KP B), issued and committed, not waited for:
+// tw_ring_product's instructions (tswp_issue).
+template <int KP>
+__device__ __forceinline__ void tswb_issue(float (&acc)[32], const uint32_t (&af)[KP / 16][4],
+                                           const unsigned char *w, int j) {
+    __syncwarp();  // converged for the .aligned wgmma instructions
+    const uint64_t d = s9_desc(w + (int64_t)j * 64 * KP * 2, 128, KP * 16);
+    s9_wg_fence();  // acc last read by an epilogue: ordered before the MMA writes it
+    wg_n64_first(acc, af[0], d);
+#pragma unroll
+    for (int kk = 1; kk < KP / 16; kk++) s9_wg_n64(acc, af[kk], d + ((kk * 256) >> 4), 1);
+    s9_wg_commit();
+}
+
+// dS (C, M) of column tile j (channels 32 j.., the warp's 16 positions from rw0) into ds
+// (32, TSWB_SO); zeros past C and M. 16-byte cp.async where a.vec (not committed), else plain
+// loads (tsw_fetch_ds's).
+__device__ __forceinline__ void tswb_fetch_ds(bf16 *ds, const ts_args &a, int j, int64_t rw0) {
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int it = 0; it < 2; it++) {  // 32 channels x 2 runs of 8 positions
+        const int i = lane + 32 * it, ch = 32 * j + (i >> 1), h8 = 8 * (i & 1);
+        const int64_t p = rw0 + h8;
+        const int in = ch < a.C;
+        bf16 *d = ds + (i >> 1) * TSWB_SO + h8;
+        const bf16 *src = a.dS + (int64_t)(in ? ch : 0) * a.M + p;
+        if (a.vec) {
+            const int ok = in && p < a.M;
+            fa_cp16z(d, ok ? src : a.dS, ok ? 16 : 0);
+        } else {
+            for (int e = 0; e < 8; e++) d[e] = in && p + e < a.M ? src[e] : __float2bfloat16(0.f);
+        }
+    }
+}
+
+// tsw_dgrad's expressions (without the A fragments k_tm_sg2 takes): d tp = dS m s, d tg =
+// dS m tp s (1 - s) of the warp's 16 positions x 32 channels from acc (bias: the tile's
+// packed bias or NULL) and the warp's dS tile ds, bf16 into go (16, TSWB_GO): row g + 8 hh,
+// [d tp of channels 0..31 | d tg of 0..31].
+__device__ __forceinline__ void tswb_dgrad(const float (&acc)[32], const float (&m)[2], const float *bias,
+                                           const bf16 *ds, bf16 *go) {
+    const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+        float bp[2], hbg[2];
+#pragma unroll
+        for (int e = 0; e < 2; e++) {
+            const int col = 16 * q + 2 * t + e;
+            bp[e] = bias ? __ldg(bias + col) : 0.f;
+            hbg[e] = bias ? 0.5f * __ldg(bias + col + 8) : 0.f;
+        }
+#pragma unroll
+        for (int hh = 0; hh < 2; hh++) {
+            float dp[2], dg[2];
+#pragma unroll
+            for (int e = 0; e < 2; e++) {
+                const int ch = 8 * q + 2 * t + e;
+                float tp = acc[8 * q + 2 * hh + e] + bp[e];
+                float s = fmaf(0.5f, ts_tanh(fmaf(0.5f, acc[8 * q + 4 + 2 * hh + e], hbg[e])), 0.5f);
+                float d = __bfloat162float(ds[ch * TSWB_SO + g + 8 * hh]) * m[hh];
+                dp[e] = d * s;
+                dg[e] = d * tp * s * (1.f - s);
+            }
+            bf16 *o = go + (g + 8 * hh) * TSWB_GO + 8 * q + 2 * t;
+            *reinterpret_cast<__nv_bfloat162 *>(o) = __floats2bfloat162_rn(dp[0], dp[1]);
+            *reinterpret_cast<__nv_bfloat162 *>(o + 32) = __floats2bfloat162_rn(dg[0], dg[1]);
+        }
+    }
+}
+
+// go (16 positions from rw0, [d tp | d tg] of channels ch0..ch0 + 31) into tpg (M, 2C),
+// 16-byte runs where vec_out (tsw_store_dgrad's).
+__device__ __forceinline__ void tswb_store_dgrad(const ts_args &a, const bf16 *go, int ch0, int64_t rw0) {
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int it = 0; it < 4; it++) {  // 16 rows x [4 runs of d tp | 4 of d tg]
+        const int i = lane + 32 * it, row = i >> 3, seg = (i >> 2) & 1, c8 = 8 * (i & 3), ch = ch0 + c8;
+        const int64_t p = rw0 + row;
+        if (p >= a.M || ch >= a.C) continue;
+        const bf16 *s = go + row * TSWB_GO + 32 * seg + c8;
+        bf16 *d = a.tpg + p * 2 * a.C + seg * a.C + ch;
+        if (a.vec_out) *reinterpret_cast<uint4 *>(d) = *reinterpret_cast<const uint4 *>(s);
+        else
+            for (int e = 0; e < 8 && ch + e < a.C; e++) d[e] = s[e];
+    }
+}
+
+// Where a warp is: its staging (two dS tiles, then go), the warpgroup's rows buffer, its first
+// position, the running count of column tiles it has taken (its dS buffer: n & 1), and the
+// warpgroup's next position tile (-1: none).
+struct tswb_warp {
+    bf16 *st, *xs;
+    int rw0, next, n;  // positions below 2^31 (ts_side_grad_wgp): 32-bit, registers are short (128)
+};
+
+// Column tile j + 1's dS tile, or after the last column tile the next position tile's rows and
+// its first dS tile, requested into the other buffer as one cp.async group (possibly empty:
+// the wait below counts groups), then this tile's dS waited for (every older group).
+template <int KP>
+__device__ __forceinline__ void tswb_prefetch(const ts_args &a, const tswb_warp &w, int j) {
+    bf16 *dsn = w.st + ((w.n + 1) & 1) * 32 * TSWB_SO;
+    if (j + 1 < a.tiles) {
+        tswb_fetch_ds(dsn, a, j + 1, w.rw0);
+    } else if (w.next >= 0) {  // every warp's fragments were read from xs (tswb_consumer)
+        tswb_load_rows<KP>(w.xs, a.zl, a.c_z, a.M, (int64_t)w.next * 64, threadIdx.x & 127);
+        tswb_fetch_ds(dsn, a, 0, (int64_t)w.next * 64 + (w.rw0 & 63));
+    }
+    fa_commit();
+    fa_wait<1>();
+    __syncwarp();  // the warp's dS copies (or plain stores) of this tile landed
+}
+
+// Every column tile of the warpgroup's 64 positions, its dS tile and the next loads requested
+// before the epilogue. PIPE (PF_TRIMUL_SGWGP=1): tile j + 1's product in flight while tile j's
+// epilogue runs (tswp_tiles' accumulator hand-over: accn is the MMA's, accc the epilogue's;
+// ptxas spills 56 bytes at KP 128); else (=2) each product waited for before its epilogue
+// (no spills; the block's other warpgroups fill the tensor cores meanwhile).
+template <int KP, bool PIPE>
+__device__ __forceinline__ void tswb_tiles(const uint32_t (&af)[KP / 16][4], const float (&m)[2], const ts_args &a,
+                                           const unsigned char *w, tswb_warp &wp) {
+    float accn[32], accc[32];
+    bf16 *go = wp.st + 2 * 32 * TSWB_SO;
+    if (PIPE) tswb_issue<KP>(accn, af, w, 0);
+    for (int j = 0; j < a.tiles; j++, wp.n++) {
+        if (!PIPE) tswb_issue<KP>(accn, af, w, j);
+        wg_mma_wait<0>();
+        s9_wg_hold<32>(accn);
+#pragma unroll
+        for (int i = 0; i < 32; i++) accc[i] = accn[i];  // !PIPE: a rename
+        if (PIPE) {
+            s9_wg_hold<32>(accc);
+            if (j + 1 < a.tiles) tswb_issue<KP>(accn, af, w, j + 1);
+        }
+        tswb_prefetch<KP>(a, wp, j);
+        tswb_dgrad(accc, m, a.bias ? a.bias + (int64_t)j * 64 : NULL, wp.st + (wp.n & 1) * 32 * TSWB_SO, go);
+        __syncwarp();  // go written; every read of the dS tile done (its buffer is refilled next)
+        tswb_store_dgrad(a, go, 32 * j, wp.rw0);
+        __syncwarp();  // go read before the next tile's writes
+    }
+    wg_mma_wait<0>();  // nothing in flight here; tells ptxas so before af is loaded again
+}
+
+// A warpgroup's loop over its 64-position tiles t = t0, t0 + stride, .. of T (rows and first
+// dS tile of its first tile already requested, into dS buffer 0).
+template <int KP, bool PIPE>
+__device__ __forceinline__ void tswb_consumer(const ts_args &a, const unsigned char *w, bf16 *xs, bf16 *st,
+                                              int64_t t0, int64_t stride, int64_t T) {
+    constexpr int sk = KP + TS_PAD;
+    const int wg = threadIdx.x >> 7, warp = (threadIdx.x >> 5) & 3, lane = threadIdx.x & 31;
+    tswb_warp wp;
+    wp.st = st, wp.xs = xs, wp.n = 0;
+    for (int64_t t = t0; t < T; t += stride) {
+        uint32_t af[KP / 16][4];
+        float m[2];
+        wp.rw0 = (int)(t * 64 + 16 * warp), wp.next = t + stride < T ? (int)(t + stride) : -1;
+        fa_wait<0>();
+        tswb_wg_sync(wg);  // every thread's rows landed
+        const bf16 *ap = xs + (16 * warp + (lane & 15)) * sk + (lane >> 4) * 8;
+#pragma unroll
+        for (int kk = 0; kk < KP / 16; kk++) ts_ldsm4(af[kk], ap + 16 * kk);
+#pragma unroll
+        for (int u = 0; u < 2; u++) {
+            int64_t p = wp.rw0 + (lane >> 2) + 8 * u;
+            m[u] = p < a.M ? (a.mask ? ld(a.mask, p) : 1.f) : 0.f;
+        }
+        tswb_wg_sync(wg);  // every warp's fragments read before the next rows overwrite xs
+        tswb_tiles<KP, PIPE>(af, m, a, w, wp);
+    }
+}
+#endif
+
+// Launched on sm_90 only (ts_wg_applies); compiled for sm_80 it traps. blockDim: 128 NWG;
+// shared memory tswb_layout_of(KP, a.tiles, NWG). a: one side (tiles = nct), a.dS, a.tpg.
+template <int KP, bool PIPE>
+__global__ void __launch_bounds__(128 * TSWB_MAXWG, 1) k_tm_sgrad_wgp(ts_args a) {
+#if S9_HAVE_WGMMA
+    extern __shared__ __align__(128) unsigned char tswb_sm[];
+    const int nwg = blockDim.x >> 7, wg = threadIdx.x >> 7, warp = (threadIdx.x >> 5) & 3;
+    const int64_t wbytes = (int64_t)a.tiles * 64 * KP * 2;
+    const int64_t per_wg = (int64_t)64 * (KP + TS_PAD) * 2 + 4 * TSWB_WST * 2;
+    uint64_t *wbar = (uint64_t *)(tswb_sm + wbytes + nwg * per_wg);
+    if (threadIdx.x == 0) {
+        wg_bar_init(wbar, 1);
+        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");  // visible to the bulk copies
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {  // the whole weight, one bulk copy per column tile
+        const uint32_t tile = 64 * KP * 2;
+        tw_expect(wbar, (uint32_t)wbytes);
+        for (int j = 0; j < a.tiles; j++)
+            tw_bulk_g2s(tswb_sm + (int64_t)j * tile, (const unsigned char *)a.w + (int64_t)j * tile, tile, wbar);
+    }
+    unsigned char *mine = tswb_sm + wbytes + wg * per_wg;
+    bf16 *xs = (bf16 *)mine, *st = (bf16 *)(mine + (int64_t)64 * (KP + TS_PAD) * 2) + warp * TSWB_WST;
+    const int64_t T = (a.M + 63) / 64, t0 = (int64_t)blockIdx.x * nwg + wg, stride = (int64_t)gridDim.x * nwg;
+    if (t0 < T) {
+        tswb_load_rows<KP>(xs, a.zl, a.c_z, a.M, t0 * 64, threadIdx.x & 127);
+        tswb_fetch_ds(st, a, 0, t0 * 64 + 16 * warp);
+    }
+    fa_commit();
+    wg_bar_wait(wbar, 0);  // every thread: the weight landed (and no block exits before its copies end)
+    tswb_consumer<KP, PIPE>(a, tswb_sm, xs, st, t0, stride, T);
+#else
+    __trap();
+#endif
+}
+
+// Warpgroups per block: as many (up to TSWB_MAXWG) as fit next to the weight; 0: the weight
+// does not fit (form 4's kernel then).
+static int tswb_nwg(int KP, int tiles, int optin) {
+    for (int nwg = TSWB_MAXWG; nwg >= 1; nwg--)
+        if (tswb_layout_of(KP, tiles, nwg).bytes <= optin) return nwg;
+    return 0;
+}
+
+// PF_TRIMUL_SGWGP: 0 or unset off, 1 on with the next product under the epilogue, 2 on with
+// each product then its epilogue (the same bits); process-wide, read at the first side
+// gradient, -1 until then; pf_cuda_set_trimul_sgwgp (tests).
+static int g_tswb_on = -1;
+static int tswb_form(void) {
+    if (g_tswb_on < 0) {
+        const char *e = getenv("PF_TRIMUL_SGWGP");
+        if (!e || !*e || !strcmp(e, "0")) g_tswb_on = 0;
+        else if (!strcmp(e, "1")) g_tswb_on = 1;
+        else if (!strcmp(e, "2")) g_tswb_on = 2;
+        else
+            pf_die("PF_TRIMUL_SGWGP=%s: expected 0 (the side gradient by k_tm_sides_wg<KP, true>: the default), "
+                   "1 (weight-stationary persistent k_tm_sgrad_wgp, the next product under the epilogue; the same "
+                   "bits) or 2 (k_tm_sgrad_wgp, each product then its epilogue; the same bits)",
+                   e);
+    }
+    return g_tswb_on;
+}
+static int64_t g_tswb_runs = 0;  // k_tm_sgrad_wgp launches so far (tests)
+extern "C" void pf_cuda_set_trimul_sgwgp(pf_backend *be, int on) {
+    (void)be;
+    g_tswb_on = on >= 0 && on <= 2 ? on : -1;  // else: PF_TRIMUL_SGWGP / the default again
+}
+extern "C" int64_t pf_cuda_trimul_sgwgp_runs(pf_backend *be) {
+    (void)be;
+    return g_tswb_runs;
+}
+
+// One wave of persistent blocks, at most one per NWG position tiles and at most `grid`
+// where grid > 0 (tests: each warpgroup loops over several tiles).
+template <int K, bool PIPE>
+static void tswb_launch(cu_impl *c, const ts_args *a, int nwg, int grid) {
+    const int bytes = (int)tswb_layout_of(K, a->tiles, nwg).bytes, threads = 128 * nwg;
+    CU_CHECK(cudaFuncSetAttribute(k_tm_sgrad_wgp<K, PIPE>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    int occ = 0;
+    CU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k_tm_sgrad_wgp<K, PIPE>, threads, (size_t)bytes));
+    int64_t T = (a->M + 63) / 64, need = (T + nwg - 1) / nwg;
+    int64_t wave = (int64_t)(occ > 0 ? occ : 1) * (c->n_sm > 0 ? c->n_sm : 1);
+    if (grid > 0 && grid < wave) wave = grid;
+    k_tm_sgrad_wgp<K, PIPE><<<(unsigned)(need < wave ? need : wave), threads, bytes, c->stream>>>(*a);
+    CU_LAUNCHED();
+    g_tswb_runs++;
+}
+
+int ts_side_grad_wgp(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg,
+                     const void *zl, const void *mask, const void *dS, void *tpg) {
+    int KP = ts_depth(c_z), grid, dev = 0, optin = 0;
+    if (!tswb_form() || M > ((int64_t)1 << 31) - 128 || ts_sides_form(&grid) < 4 || !ts_wg_applies(KP)) return 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
+        return 0;
+    const int tiles = (C + 31) / 32, nwg = tswb_nwg(KP, tiles, optin);
+    if (!nwg || !ts_applies(c, M, c_z, C, zl, (int)tswb_layout_of(KP, tiles, nwg).bytes)) return 0;
+    size_t mark = cu_pool_mark(c);
+    const pf_linear_p *const lin[2][2] = {{lp, lg}, {NULL, NULL}};
+    ts_args a;
+    memset(&a, 0, sizeof a);
+    ts_pack_weights(c, c_z, C, 32, KP, 1, lin, 2, &a);
+    a.zl = (const bf16 *)zl, a.mask = (const bf16 *)mask, a.M = M;
+    a.dS = (const bf16 *)dS, a.tpg = (bf16 *)tpg;
+    a.vec = M % 8 == 0 && !((uintptr_t)dS & 15);
+    a.vec_out = C % 8 == 0 && !((uintptr_t)tpg & 15);
+    ts_by_depth(KP, [&](auto kp) {
+        constexpr int K = decltype(kp)::value;
+        if constexpr (K <= 128) {
+            if (g_tswb_on == 1) tswb_launch<K, true>(c, &a, nwg, grid);
+            else tswb_launch<K, false>(c, &a, nwg, grid);
+        } else {
+            pf_die("k_tm_sgrad_wgp: depth %d (ts_wg_applies: 16..128)", KP);
+        }
+    });
+    cu_pool_release(c, mark);
+    c->trimul_fused_runs++;
+    return 1;
+}
