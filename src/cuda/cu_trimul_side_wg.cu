@@ -29,12 +29,11 @@
 // LayerNorms them in the prologue (tsw_ln_vec / tsw_ln_row, cu_trimul_lnin.cuh: the arithmetic of
 // the LayerNorm kernel cu_ln_fwd would launch, so zl is its bits), writing zl (and the saved z) out.
 #include "cu_trimul_side.cuh"
+#include "cu_trimul_side_wg.cuh"
 #include "cu_trimul_lnin.cuh"
 #include "cu_wg_ring.cuh"
 #include "cuda_backend.h"
 
-#define TSW_SO 24  // staging row stride (bf16) per channel: the warp's 2-byte stores conflict-free
-#define TSW_GO 72  // the backward's [d tp | d tg] staging row stride (bf16): word 36 g + t + 4 q, no conflicts
 
 // Shared memory: the weight ring (ST x (64, KP), trwg_off layout), the block's rows
 // (128, KP + TS_PAD) later the warps' staging tiles (8 x (32, TSW_SO): the forward's gated
@@ -79,44 +78,6 @@ __device__ __forceinline__ void tsw_rows(const ts_args &a, bf16 *xs, int64_t pos
     tw_cons_sync<256>();  // every warp's fragments read before the rows become staging tiles
 }
 
-// Tile j's gated 32 channels of the warp's 16 positions (first rw0) from acc (m64n64: for
-// q, columns 16 q + 2 t + e are tp and 16 q + 8 + 2 t + e tg of channel 8 q + 2 t + e; rows
-// g, g + 8) via st (32, TSW_SO) into out rows cbase.., 16-byte runs where a.vec.
-__device__ __forceinline__ void tsw_epilogue(const float (&acc)[32], const float (&m)[2], const ts_args &a, int j,
-                                             bf16 *st, int64_t rw0) {
-    const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
-    const float *bias = a.bias ? a.bias + (int64_t)j * 64 : NULL;
-    const float hm[2] = {0.5f * m[0], 0.5f * m[1]};  // mask / 2 at rows g, g + 8
-#pragma unroll
-    for (int q = 0; q < 4; q++)
-#pragma unroll
-        for (int e = 0; e < 2; e++) {
-            const int col = 16 * q + 2 * t + e, ch = 8 * q + 2 * t + e;
-            float bp = bias ? __ldg(bias + col) : 0.f, hbg = bias ? 0.5f * __ldg(bias + col + 8) : 0.f;
-#pragma unroll
-            for (int hh = 0; hh < 2; hh++) {
-                float th = ts_tanh(fmaf(0.5f, acc[8 * q + 4 + 2 * hh + e], hbg));  // tanh((tg + b_g) / 2)
-                float v = fmaf(hm[hh], th, hm[hh]) * (acc[8 * q + 2 * hh + e] + bp);
-                st[ch * TSW_SO + g + 8 * hh] = __float2bfloat16(v);
-            }
-        }
-    __syncwarp();
-    bf16 *out = j < a.nct ? a.out[0] : a.out[1];
-    const int cbase = (j % a.nct) * 32;
-#pragma unroll
-    for (int it = 0; it < 2; it++) {  // 32 channels x 2 runs of 8 positions
-        const int i = lane + 32 * it, ch = i >> 1, h8 = 8 * (i & 1);
-        const int64_t p = rw0 + h8;
-        if (cbase + ch >= a.C || p >= a.M) continue;
-        const bf16 *s = st + ch * TSW_SO + h8;
-        bf16 *d = out + (int64_t)(cbase + ch) * a.M + p;
-        if (a.vec) *reinterpret_cast<uint4 *>(d) = *reinterpret_cast<const uint4 *>(s);
-        else
-            for (int e = 0; e < 8 && p + e < a.M; e++) d[e] = s[e];
-    }
-    __syncwarp();  // st read before the next tile's writes
-}
-
 // ---- PF_TRIMUL_SIDES=4: the side gradient (k_tm_side_grad2's job) on the same kernel ----
 // One side's [tp | tg] recomputed per 32-channel tile, then d tp = dS m s, d tg = dS m tp
 // s (1 - s) (s = sigmoid(tg), tb_epilogue_p's expressions per element) row-major into
@@ -125,84 +86,10 @@ __device__ __forceinline__ void tsw_epilogue(const float (&acc)[32], const float
 // tile's epilogue), [d tp | d tg] leaves through a second staging tile as 16-byte runs of
 // channels.
 
-// dS (C, M) of column tile j (channels 32 j.., the warp's 16 positions from rw0) into ds
-// (32, TSW_SO); zeros past C and M. 16-byte cp.async where a.vec (committed; waited for
-// in the epilogue), else plain loads.
-__device__ __forceinline__ void tsw_fetch_ds(bf16 *ds, const ts_args &a, const bf16 *dS, int j, int64_t rw0) {
-    const int lane = threadIdx.x & 31;
-#pragma unroll
-    for (int it = 0; it < 2; it++) {  // 32 channels x 2 runs of 8 positions
-        const int i = lane + 32 * it, ch = 32 * j + (i >> 1), h8 = 8 * (i & 1);
-        const int64_t p = rw0 + h8;
-        const int in = ch < a.C;
-        bf16 *d = ds + (i >> 1) * TSW_SO + h8;
-        const bf16 *src = dS + (int64_t)(in ? ch : 0) * a.M + p;
-        if (a.vec) {
-            const int ok = in && p < a.M;
-            fa_cp16z(d, ok ? src : dS, ok ? 16 : 0);
-        } else {
-            for (int e = 0; e < 8; e++) d[e] = in && p + e < a.M ? src[e] : __float2bfloat16(0.f);
-        }
-    }
+// tsw_fetch_ds (cu_trimul_side_wg.cuh), committed: waited for in the epilogue.
+__device__ __forceinline__ void tsw_fetch_ds_c(bf16 *ds, const ts_args &a, const bf16 *dS, int j, int64_t rw0) {
+    tsw_fetch_ds(ds, a, dS, j, rw0);
     fa_commit();
-}
-
-// d tp = dS m s, d tg = dS m tp s (1 - s) of the warp's 16 positions x 32 channels from
-// acc (bias: the tile's packed bias or NULL) and the warp's dS tile st, bf16 into go
-// (16, TSW_GO): row g + 8 hh, [d tp of channels 0..31 | d tg of 0..31]. fd: the same
-// bf16 pairs as wgmma A fragments of the product over the tile's 64 packed rows (k16
-// chunk q: rows 16 q.., p then g of channels 8 q..; the accumulator's columns, so
-// registers 8 q .. 8 q + 7 of acc: FlashAttention-3's P -> A reuse).
-__device__ __forceinline__ void tsw_dgrad(const float (&acc)[32], const float (&m)[2], const float *bias,
-                                          const bf16 *st, bf16 *go, uint32_t (&fd)[4][4]) {
-    const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
-#pragma unroll
-    for (int q = 0; q < 4; q++) {
-        float bp[2], hbg[2];
-#pragma unroll
-        for (int e = 0; e < 2; e++) {
-            const int col = 16 * q + 2 * t + e;
-            bp[e] = bias ? __ldg(bias + col) : 0.f;
-            hbg[e] = bias ? 0.5f * __ldg(bias + col + 8) : 0.f;
-        }
-#pragma unroll
-        for (int hh = 0; hh < 2; hh++) {
-            float dp[2], dg[2];
-#pragma unroll
-            for (int e = 0; e < 2; e++) {
-                const int ch = 8 * q + 2 * t + e;
-                float tp = acc[8 * q + 2 * hh + e] + bp[e];
-                float s = fmaf(0.5f, ts_tanh(fmaf(0.5f, acc[8 * q + 4 + 2 * hh + e], hbg[e])), 0.5f);
-                float d = __bfloat162float(st[ch * TSW_SO + g + 8 * hh]) * m[hh];
-                dp[e] = d * s;
-                dg[e] = d * tp * s * (1.f - s);
-            }
-            __nv_bfloat162 wp = __floats2bfloat162_rn(dp[0], dp[1]), wg = __floats2bfloat162_rn(dg[0], dg[1]);
-            bf16 *o = go + (g + 8 * hh) * TSW_GO + 8 * q + 2 * t;
-            *reinterpret_cast<__nv_bfloat162 *>(o) = wp;
-            *reinterpret_cast<__nv_bfloat162 *>(o + 32) = wg;
-            fd[q][hh] = *reinterpret_cast<const uint32_t *>(&wp);
-            fd[q][2 + hh] = *reinterpret_cast<const uint32_t *>(&wg);
-        }
-    }
-}
-
-// go (16 positions from rw0, [d tp | d tg] of channels ch0..ch0 + 31) into dp, dg (M, C;
-// rows ld apart), 16-byte runs where vec_out.
-__device__ __forceinline__ void tsw_store_dgrad(const ts_args &a, const bf16 *go, bf16 *dp, bf16 *dg, int64_t ld,
-                                                int ch0, int64_t rw0) {
-    const int lane = threadIdx.x & 31;
-#pragma unroll
-    for (int it = 0; it < 4; it++) {  // 16 rows x [4 runs of d tp | 4 of d tg]
-        const int i = lane + 32 * it, row = i >> 3, seg = (i >> 2) & 1, c8 = 8 * (i & 3), ch = ch0 + c8;
-        const int64_t p = rw0 + row;
-        if (p >= a.M || ch >= a.C) continue;
-        const bf16 *s = go + row * TSW_GO + 32 * seg + c8;
-        bf16 *d = (seg ? dg : dp) + p * ld + ch;
-        if (a.vec_out) *reinterpret_cast<uint4 *>(d) = *reinterpret_cast<const uint4 *>(s);
-        else
-            for (int e = 0; e < 8 && ch + e < a.C; e++) d[e] = s[e];
-    }
 }
 
 // [d tp | d tg] of tile j (the warp's 16 positions x 32 channels) into a.tpg via the
@@ -217,7 +104,7 @@ __device__ __forceinline__ void tsw_bwd_epilogue(const float (&acc)[32], const f
     __syncwarp();  // go written; every read of the dS tile done
     tsw_store_dgrad(a, go, a.tpg, a.tpg + a.C, 2 * a.C, 32 * j, rw0);
     __syncwarp();  // go read before the next tile's writes
-    if (j + 1 < a.tiles) tsw_fetch_ds(st, a, a.dS, j + 1, rw0);
+    if (j + 1 < a.tiles) tsw_fetch_ds_c(st, a, a.dS, j + 1, rw0);
 }
 
 template <int KP, bool BWD, bool LN = false>
@@ -229,7 +116,7 @@ __device__ __forceinline__ void tsw_consumer(const ts_args &a, unsigned char *sm
     const int warp = threadIdx.x >> 5;
     const int64_t rw0 = pos0 + 16 * warp;
     bf16 *st = (bf16 *)(sm + L::X) + warp * L::WST;
-    if (BWD) tsw_fetch_ds(st, a, a.dS, 0, rw0);
+    if (BWD) tsw_fetch_ds_c(st, a, a.dS, 0, rw0);
     for (int j = 0; j < a.tiles; j++) {
         float acc[32];
         tw_ring_product<L, KP>(acc, af, sm, j);
@@ -304,7 +191,7 @@ __device__ __forceinline__ void sg2_epilogue(const float (&acc)[32], const float
     tsw_store_dgrad(a, go, a.dtp[s], a.dtg[s], a.ldt[s], 32 * jc, rw0);
     __syncwarp();  // go read before the next tile's writes
     const int n = j + 1, ns = n >= a.nct;
-    if (n < a.tiles) tsw_fetch_ds(st, a, ns ? a.dS2 : a.dS, n - ns * a.nct, rw0);
+    if (n < a.tiles) tsw_fetch_ds_c(st, a, ns ? a.dS2 : a.dS, n - ns * a.nct, rw0);
 }
 
 // dzl (M, c_z) += dacc: this thread's pairs of columns 8 (i / 4) + 2 t of rows g, g + 8 (the
@@ -335,7 +222,7 @@ __device__ __forceinline__ void sg2_consumer(const ts_args &a, unsigned char *sm
     const int warp = threadIdx.x >> 5;
     const int64_t rw0 = pos0 + 16 * warp;
     bf16 *st = (bf16 *)(sm + L::X) + warp * L::WST;
-    tsw_fetch_ds(st, a, a.dS, 0, rw0);
+    tsw_fetch_ds_c(st, a, a.dS, 0, rw0);
     for (int j = 0; j < a.tiles; j++) {
         float acc[32];
         uint32_t fd[4][4];

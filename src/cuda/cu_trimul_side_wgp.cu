@@ -17,108 +17,36 @@
 // - per 32-channel column tile j: wgmma m64n64k16 x KP / 16 (the same instruction sequence,
 //   descriptors and k order as k_tm_sides_wg's tw_ring_product: the same fp32 sums), with
 //   tile j + 1's product issued before tile j's epilogue (two accumulators) so that the
-//   tensor cores run under the gate; the epilogue is tsw_epilogue's (copied below as
-//   tswp_epilogue: the same expressions, the same bits).
+//   tensor cores run under the gate; the epilogue is form 4's tsw_epilogue itself
+//   (cu_trimul_side_wg.cuh: the same expressions, the same bits).
 // A, B bit-identical to form 4's (test_cuda --only trimul_wgp checks it); the backward's
 // side gradient stays k_tm_sides_wg<KP, true> (form 4's), its recompute of A, B takes this.
 // PF_TRIMUL_LNIN=1 (cu_tm_sides_ln): k_tm_sides_wgp<KP, true> loads z rows in zl's place and
 // LayerNorms each tile's rows in its warpgroup's buffer with form 4's LN variant's device
 // functions (cu_trimul_lnin.cuh), writing zl (and the saved z) out: the same bits again.
 #include "cu_trimul_side.cuh"
+#include "cu_trimul_side_wg.cuh"
 #include "cu_trimul_lnin.cuh"
 #include "cu_wg_ring.cuh"
 #include "cuda_backend.h"
 
-#define TSWP_SO 24    // staging row stride (bf16) per channel: tsw_epilogue's TSW_SO
 #define TSWP_MAXWG 4  // consumer warpgroups per block at most (__launch_bounds__ 512: 128 registers)
 
 // Shared memory: the weight (tiles x (64, KP), trwg_off layout), then per warpgroup its rows
-// (64, KP + TS_PAD) and its 4 warps' staging tiles (32, TSWP_SO), then the weight's mbarrier.
+// (64, KP + TS_PAD) and its 4 warps' staging tiles (32, TSW_SO), then the weight's mbarrier.
 struct tswp_layout {
     int64_t wbytes, per_wg, bar, bytes;
 };
 static inline tswp_layout tswp_layout_of(int KP, int tiles, int nwg) {
     tswp_layout l;
     l.wbytes = (int64_t)tiles * 64 * KP * 2;
-    l.per_wg = (int64_t)64 * (KP + TS_PAD) * 2 + 4 * 32 * TSWP_SO * 2;
+    l.per_wg = (int64_t)64 * (KP + TS_PAD) * 2 + 4 * 32 * TSW_SO * 2;
     l.bar = l.wbytes + nwg * l.per_wg;
     l.bytes = l.bar + 16;
     return l;
 }
 
 #if S9_HAVE_WGMMA
-// The warpgroup's 64 zl rows from pos0 into xs (zeros past M and c_z) by its 128 threads
-// (tid), cp.async, committed.
-template <int KP>
-__device__ __forceinline__ void tswp_load_rows(bf16 *xs, const bf16 *x, int c, int64_t M, int64_t pos0, int tid) {
-    constexpr int n = 64 * (KP / 8), rs = 128 / (KP / 8);
-    static_assert(n % 128 == 0 && 128 % (KP / 8) == 0, "KP 16..128");
-    const int r = tid / (KP / 8), k = tid % (KP / 8), kin = k < c / 8;
-    const bf16 *src = x + (pos0 + r) * c + k * 8;
-    bf16 *dst = xs + r * (KP + TS_PAD) + k * 8;
-#pragma unroll
-    for (int it = 0; it < n / 128; it++) {
-        int ok = kin && pos0 + r + it * rs < M;
-        fa_cp16z(dst + it * rs * (KP + TS_PAD), ok ? src + (int64_t)it * rs * c : x, ok ? 16 : 0);
-    }
-    fa_commit();
-}
-
-// The warpgroup's barrier (named barrier 1 + wg, its 128 threads).
-__device__ __forceinline__ void tswp_wg_sync(int wg) { asm volatile("bar.sync %0, 128;\n" ::"r"(1 + wg) : "memory"); }
-
-// acc = af (the warp's 16 positions x KP) times column tile j of the weight w (64 rows x KP,
-// trwg_off layout: LBO 128 B, SBO 16 KP B), issued and committed, not waited for:
-// tw_ring_product's instructions.
-template <int KP>
-__device__ __forceinline__ void tswp_issue(float (&acc)[32], const uint32_t (&af)[KP / 16][4],
-                                           const unsigned char *w, int j) {
-    __syncwarp();  // converged for the .aligned wgmma instructions
-    const uint64_t d = s9_desc(w + (int64_t)j * 64 * KP * 2, 128, KP * 16);
-    s9_wg_fence();  // acc last read by an epilogue: ordered before the MMA writes it
-    wg_n64_first(acc, af[0], d);
-#pragma unroll
-    for (int kk = 1; kk < KP / 16; kk++) s9_wg_n64(acc, af[kk], d + ((kk * 256) >> 4), 1);
-    s9_wg_commit();
-}
-
-// tsw_epilogue (cu_trimul_side_wg.cu) unchanged: tile j's gated 32 channels of the warp's
-// 16 positions (first rw0) from acc via st (32, TSWP_SO) into out rows cbase.., 16-byte runs
-// where a.vec. Keep the two in step (form 5's bits are form 4's).
-__device__ __forceinline__ void tswp_epilogue(const float (&acc)[32], const float (&m)[2], const ts_args &a, int j,
-                                              bf16 *st, int64_t rw0) {
-    const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
-    const float *bias = a.bias ? a.bias + (int64_t)j * 64 : NULL;
-    const float hm[2] = {0.5f * m[0], 0.5f * m[1]};  // mask / 2 at rows g, g + 8
-#pragma unroll
-    for (int q = 0; q < 4; q++)
-#pragma unroll
-        for (int e = 0; e < 2; e++) {
-            const int col = 16 * q + 2 * t + e, ch = 8 * q + 2 * t + e;
-            float bp = bias ? __ldg(bias + col) : 0.f, hbg = bias ? 0.5f * __ldg(bias + col + 8) : 0.f;
-#pragma unroll
-            for (int hh = 0; hh < 2; hh++) {
-                float th = ts_tanh(fmaf(0.5f, acc[8 * q + 4 + 2 * hh + e], hbg));  // tanh((tg + b_g) / 2)
-                float v = fmaf(hm[hh], th, hm[hh]) * (acc[8 * q + 2 * hh + e] + bp);
-                st[ch * TSWP_SO + g + 8 * hh] = __float2bfloat16(v);
-            }
-        }
-    __syncwarp();
-    bf16 *out = j < a.nct ? a.out[0] : a.out[1];
-    const int cbase = (j % a.nct) * 32;
-#pragma unroll
-    for (int it = 0; it < 2; it++) {  // 32 channels x 2 runs of 8 positions
-        const int i = lane + 32 * it, ch = i >> 1, h8 = 8 * (i & 1);
-        const int64_t p = rw0 + h8;
-        if (cbase + ch >= a.C || p >= a.M) continue;
-        const bf16 *s = st + ch * TSWP_SO + h8;
-        bf16 *d = out + (int64_t)(cbase + ch) * a.M + p;
-        if (a.vec) *reinterpret_cast<uint4 *>(d) = *reinterpret_cast<const uint4 *>(s);
-        else
-            for (int e = 0; e < 8 && p + e < a.M; e++) d[e] = s[e];
-    }
-    __syncwarp();  // st read before the next tile's writes
-}
 
 // Every column tile of the warpgroup's 64 positions: tile j + 1's product in flight while
 // tile j's epilogue runs. Tile j's accumulator is copied out of the MMA's registers (accn)
@@ -136,7 +64,7 @@ __device__ __forceinline__ void tswp_tiles(const uint32_t (&af)[KP / 16][4], con
         for (int i = 0; i < 32; i++) accc[i] = accn[i];
         s9_wg_hold<32>(accc);
         if (j + 1 < a.tiles) tswp_issue<KP>(accn, af, w, j + 1);
-        tswp_epilogue(accc, m, a, j, st, rw0);
+        tsw_epilogue(accc, m, a, j, st, rw0);
     }
     wg_mma_wait<0>();  // nothing in flight here; tells ptxas so before af is loaded again
 }
@@ -169,7 +97,10 @@ __device__ __forceinline__ void tswp_consumer(const ts_args &a, const unsigned c
             m[u] = p < a.M ? (a.mask ? ld(a.mask, p) : 1.f) : 0.f;
         }
         tswp_wg_sync(wg);  // every warp's fragments read before the next rows overwrite xs
-        if (t + stride < T) tswp_load_rows<KP>(xs, a.zl, a.c_z, a.M, (t + stride) * 64, tid);
+        if (t + stride < T) {
+            tswp_load_rows<KP>(xs, a.zl, a.c_z, a.M, (t + stride) * 64, tid);
+            fa_commit();
+        }
         tswp_tiles<KP>(af, m, a, w, st, rw0);
     }
 }
@@ -184,7 +115,7 @@ __global__ void __launch_bounds__(128 * TSWP_MAXWG, 1) k_tm_sides_wgp(ts_args a)
     extern __shared__ __align__(128) unsigned char tswp_sm[];
     const int nwg = blockDim.x >> 7, wg = threadIdx.x >> 7;
     const int64_t wbytes = (int64_t)a.tiles * 64 * KP * 2;
-    const int64_t per_wg = (int64_t)64 * (KP + TS_PAD) * 2 + 4 * 32 * TSWP_SO * 2;
+    const int64_t per_wg = (int64_t)64 * (KP + TS_PAD) * 2 + 4 * 32 * TSW_SO * 2;
     uint64_t *wbar = (uint64_t *)(tswp_sm + wbytes + nwg * per_wg);
     if (threadIdx.x == 0) {
         wg_bar_init(wbar, 1);
@@ -198,9 +129,12 @@ __global__ void __launch_bounds__(128 * TSWP_MAXWG, 1) k_tm_sides_wgp(ts_args a)
             tw_bulk_g2s(tswp_sm + (int64_t)j * tile, (const unsigned char *)a.w + (int64_t)j * tile, tile, wbar);
     }
     unsigned char *mine = tswp_sm + wbytes + wg * per_wg;
-    bf16 *xs = (bf16 *)mine, *st = (bf16 *)(mine + (int64_t)64 * (KP + TS_PAD) * 2) + ((threadIdx.x >> 5) & 3) * 32 * TSWP_SO;
+    bf16 *xs = (bf16 *)mine, *st = (bf16 *)(mine + (int64_t)64 * (KP + TS_PAD) * 2) + ((threadIdx.x >> 5) & 3) * 32 * TSW_SO;
     const int64_t T = (a.M + 63) / 64, t0 = (int64_t)blockIdx.x * nwg + wg, stride = (int64_t)gridDim.x * nwg;
-    if (t0 < T) tswp_load_rows<KP>(xs, a.zl, a.c_z, a.M, t0 * 64, threadIdx.x & 127);
+    if (t0 < T) {
+        tswp_load_rows<KP>(xs, a.zl, a.c_z, a.M, t0 * 64, threadIdx.x & 127);
+        fa_commit();
+    }
     wg_bar_wait(wbar, 0);  // every thread: the weight landed (and no block exits before its copies end)
     tswp_consumer<KP, LN>(a, tswp_sm, xs, st, t0, stride, T);
 #else

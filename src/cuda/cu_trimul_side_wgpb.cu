@@ -21,18 +21,16 @@
 //   under the last epilogue.
 // Per tile the same wgmma sequence (descriptors, k order) as tw_ring_product and the same
 // epilogue expressions as tsw_dgrad / tsw_store_dgrad: tpg is form 4's bits (test_cuda --only
-// trimul_sgwgp checks dz and every parameter gradient against the switch off). The device
-// helpers below are copies (cu_trimul_side_wg.cu and cu_trimul_side_wgp.cu are .cu files with
-// their own kernels; nothing there is includable): keep them in step with tsw_fetch_ds,
-// tsw_dgrad, tsw_store_dgrad (the bits) and tswp_load_rows, tswp_issue (the instructions).
+// trimul_sgwgp checks dz and every parameter gradient against the switch off). Those device
+// pieces (tsw_fetch_ds, tsw_dgrad, tsw_store_dgrad; tswp_load_rows, tswp_issue) are the other
+// forms' own, from cu_trimul_side_wg.cuh.
 #include "cu_trimul_side.cuh"
+#include "cu_trimul_side_wg.cuh"
 #include "cu_wg_ring.cuh"
 #include "cuda_backend.h"
 
-#define TSWB_SO 24    // a dS staging row (bf16) per channel: cu_trimul_side_wg.cu's TSW_SO
-#define TSWB_GO 72    // the [d tp | d tg] staging row (bf16) per position: TSW_GO
 #define TSWB_MAXWG 4  // consumer warpgroups per block at most (__launch_bounds__ 512: 128 registers)
-#define TSWB_WST (2 * 32 * TSWB_SO + 16 * TSWB_GO)  // a warp's staging (bf16): two dS tiles, then go
+#define TSWB_WST (2 * 32 * TSW_SO + 16 * TSW_GO)  // a warp's staging (bf16): two dS tiles, then go
 
 // Shared memory: the weight (tiles x (64, KP), trwg_off layout), then per warpgroup its rows
 // (64, KP + TS_PAD) and its 4 warps' staging (TSWB_WST each), then the weight's mbarrier.
@@ -49,112 +47,6 @@ static inline tswb_layout tswb_layout_of(int KP, int tiles, int nwg) {
 }
 
 #if S9_HAVE_WGMMA
-// The warpgroup's 64 zl rows from pos0 into xs (zeros past M and c_z) by its 128 threads
-// (tid), cp.async, not committed (tswp_load_rows' copies).
-template <int KP>
-__device__ __forceinline__ void tswb_load_rows(bf16 *xs, const bf16 *x, int c, int64_t M, int64_t pos0, int tid) {
-    constexpr int n = 64 * (KP / 8), rs = 128 / (KP / 8);
-    static_assert(n % 128 == 0 && 128 % (KP / 8) == 0, "KP 16..128");
-    const int r = tid / (KP / 8), k = tid % (KP / 8), kin = k < c / 8;
-    const bf16 *src = x + (pos0 + r) * c + k * 8;
-    bf16 *dst = xs + r * (KP + TS_PAD) + k * 8;
-#pragma unroll
-    for (int it = 0; it < n / 128; it++) {
-        int ok = kin && pos0 + r + it * rs < M;
-        fa_cp16z(dst + it * rs * (KP + TS_PAD), ok ? src + (int64_t)it * rs * c : x, ok ? 16 : 0);
-    }
-}
-
-// The warpgroup's barrier (named barrier 1 + wg, its 128 threads).
-__device__ __forceinline__ void tswb_wg_sync(int wg) { asm volatile("bar.sync %0, 128;\n" ::"r"(1 + wg) : "memory"); }
-
-// acc = af (the warp's 16 positions x KP) times column tile j of the weight w (64 rows x KP,
-// trwg_off layout: LBO 128 B, SBO 16 KP B), issued and committed, not waited for:
-// tw_ring_product's instructions (tswp_issue).
-template <int KP>
-__device__ __forceinline__ void tswb_issue(float (&acc)[32], const uint32_t (&af)[KP / 16][4],
-                                           const unsigned char *w, int j) {
-    __syncwarp();  // converged for the .aligned wgmma instructions
-    const uint64_t d = s9_desc(w + (int64_t)j * 64 * KP * 2, 128, KP * 16);
-    s9_wg_fence();  // acc last read by an epilogue: ordered before the MMA writes it
-    wg_n64_first(acc, af[0], d);
-#pragma unroll
-    for (int kk = 1; kk < KP / 16; kk++) s9_wg_n64(acc, af[kk], d + ((kk * 256) >> 4), 1);
-    s9_wg_commit();
-}
-
-// dS (C, M) of column tile j (channels 32 j.., the warp's 16 positions from rw0) into ds
-// (32, TSWB_SO); zeros past C and M. 16-byte cp.async where a.vec (not committed), else plain
-// loads (tsw_fetch_ds's).
-__device__ __forceinline__ void tswb_fetch_ds(bf16 *ds, const ts_args &a, int j, int64_t rw0) {
-    const int lane = threadIdx.x & 31;
-#pragma unroll
-    for (int it = 0; it < 2; it++) {  // 32 channels x 2 runs of 8 positions
-        const int i = lane + 32 * it, ch = 32 * j + (i >> 1), h8 = 8 * (i & 1);
-        const int64_t p = rw0 + h8;
-        const int in = ch < a.C;
-        bf16 *d = ds + (i >> 1) * TSWB_SO + h8;
-        const bf16 *src = a.dS + (int64_t)(in ? ch : 0) * a.M + p;
-        if (a.vec) {
-            const int ok = in && p < a.M;
-            fa_cp16z(d, ok ? src : a.dS, ok ? 16 : 0);
-        } else {
-            for (int e = 0; e < 8; e++) d[e] = in && p + e < a.M ? src[e] : __float2bfloat16(0.f);
-        }
-    }
-}
-
-// tsw_dgrad's expressions (without the A fragments k_tm_sg2 takes): d tp = dS m s, d tg =
-// dS m tp s (1 - s) of the warp's 16 positions x 32 channels from acc (bias: the tile's
-// packed bias or NULL) and the warp's dS tile ds, bf16 into go (16, TSWB_GO): row g + 8 hh,
-// [d tp of channels 0..31 | d tg of 0..31].
-__device__ __forceinline__ void tswb_dgrad(const float (&acc)[32], const float (&m)[2], const float *bias,
-                                           const bf16 *ds, bf16 *go) {
-    const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
-#pragma unroll
-    for (int q = 0; q < 4; q++) {
-        float bp[2], hbg[2];
-#pragma unroll
-        for (int e = 0; e < 2; e++) {
-            const int col = 16 * q + 2 * t + e;
-            bp[e] = bias ? __ldg(bias + col) : 0.f;
-            hbg[e] = bias ? 0.5f * __ldg(bias + col + 8) : 0.f;
-        }
-#pragma unroll
-        for (int hh = 0; hh < 2; hh++) {
-            float dp[2], dg[2];
-#pragma unroll
-            for (int e = 0; e < 2; e++) {
-                const int ch = 8 * q + 2 * t + e;
-                float tp = acc[8 * q + 2 * hh + e] + bp[e];
-                float s = fmaf(0.5f, ts_tanh(fmaf(0.5f, acc[8 * q + 4 + 2 * hh + e], hbg[e])), 0.5f);
-                float d = __bfloat162float(ds[ch * TSWB_SO + g + 8 * hh]) * m[hh];
-                dp[e] = d * s;
-                dg[e] = d * tp * s * (1.f - s);
-            }
-            bf16 *o = go + (g + 8 * hh) * TSWB_GO + 8 * q + 2 * t;
-            *reinterpret_cast<__nv_bfloat162 *>(o) = __floats2bfloat162_rn(dp[0], dp[1]);
-            *reinterpret_cast<__nv_bfloat162 *>(o + 32) = __floats2bfloat162_rn(dg[0], dg[1]);
-        }
-    }
-}
-
-// go (16 positions from rw0, [d tp | d tg] of channels ch0..ch0 + 31) into tpg (M, 2C),
-// 16-byte runs where vec_out (tsw_store_dgrad's).
-__device__ __forceinline__ void tswb_store_dgrad(const ts_args &a, const bf16 *go, int ch0, int64_t rw0) {
-    const int lane = threadIdx.x & 31;
-#pragma unroll
-    for (int it = 0; it < 4; it++) {  // 16 rows x [4 runs of d tp | 4 of d tg]
-        const int i = lane + 32 * it, row = i >> 3, seg = (i >> 2) & 1, c8 = 8 * (i & 3), ch = ch0 + c8;
-        const int64_t p = rw0 + row;
-        if (p >= a.M || ch >= a.C) continue;
-        const bf16 *s = go + row * TSWB_GO + 32 * seg + c8;
-        bf16 *d = a.tpg + p * 2 * a.C + seg * a.C + ch;
-        if (a.vec_out) *reinterpret_cast<uint4 *>(d) = *reinterpret_cast<const uint4 *>(s);
-        else
-            for (int e = 0; e < 8 && ch + e < a.C; e++) d[e] = s[e];
-    }
-}
 
 // Where a warp is: its staging (two dS tiles, then go), the warpgroup's rows buffer, its first
 // position, the running count of column tiles it has taken (its dS buffer: n & 1), and the
@@ -169,12 +61,12 @@ struct tswb_warp {
 // the wait below counts groups), then this tile's dS waited for (every older group).
 template <int KP>
 __device__ __forceinline__ void tswb_prefetch(const ts_args &a, const tswb_warp &w, int j) {
-    bf16 *dsn = w.st + ((w.n + 1) & 1) * 32 * TSWB_SO;
+    bf16 *dsn = w.st + ((w.n + 1) & 1) * 32 * TSW_SO;
     if (j + 1 < a.tiles) {
-        tswb_fetch_ds(dsn, a, j + 1, w.rw0);
+        tsw_fetch_ds(dsn, a, a.dS, j + 1, w.rw0);
     } else if (w.next >= 0) {  // every warp's fragments were read from xs (tswb_consumer)
-        tswb_load_rows<KP>(w.xs, a.zl, a.c_z, a.M, (int64_t)w.next * 64, threadIdx.x & 127);
-        tswb_fetch_ds(dsn, a, 0, (int64_t)w.next * 64 + (w.rw0 & 63));
+        tswp_load_rows<KP>(w.xs, a.zl, a.c_z, a.M, (int64_t)w.next * 64, threadIdx.x & 127);
+        tsw_fetch_ds(dsn, a, a.dS, 0, (int64_t)w.next * 64 + (w.rw0 & 63));
     }
     fa_commit();
     fa_wait<1>();
@@ -190,22 +82,23 @@ template <int KP, bool PIPE>
 __device__ __forceinline__ void tswb_tiles(const uint32_t (&af)[KP / 16][4], const float (&m)[2], const ts_args &a,
                                            const unsigned char *w, tswb_warp &wp) {
     float accn[32], accc[32];
-    bf16 *go = wp.st + 2 * 32 * TSWB_SO;
-    if (PIPE) tswb_issue<KP>(accn, af, w, 0);
+    bf16 *go = wp.st + 2 * 32 * TSW_SO;
+    if (PIPE) tswp_issue<KP>(accn, af, w, 0);
     for (int j = 0; j < a.tiles; j++, wp.n++) {
-        if (!PIPE) tswb_issue<KP>(accn, af, w, j);
+        if (!PIPE) tswp_issue<KP>(accn, af, w, j);
         wg_mma_wait<0>();
         s9_wg_hold<32>(accn);
 #pragma unroll
         for (int i = 0; i < 32; i++) accc[i] = accn[i];  // !PIPE: a rename
         if (PIPE) {
             s9_wg_hold<32>(accc);
-            if (j + 1 < a.tiles) tswb_issue<KP>(accn, af, w, j + 1);
+            if (j + 1 < a.tiles) tswp_issue<KP>(accn, af, w, j + 1);
         }
         tswb_prefetch<KP>(a, wp, j);
-        tswb_dgrad(accc, m, a.bias ? a.bias + (int64_t)j * 64 : NULL, wp.st + (wp.n & 1) * 32 * TSWB_SO, go);
+        uint32_t fd[4][4];  // unused here (k_tm_sg2's A fragments)
+        tsw_dgrad(accc, m, a.bias ? a.bias + (int64_t)j * 64 : NULL, wp.st + (wp.n & 1) * 32 * TSW_SO, go, fd);
         __syncwarp();  // go written; every read of the dS tile done (its buffer is refilled next)
-        tswb_store_dgrad(a, go, 32 * j, wp.rw0);
+        tsw_store_dgrad(a, go, a.tpg, a.tpg + a.C, 2 * a.C, 32 * j, wp.rw0);
         __syncwarp();  // go read before the next tile's writes
     }
     wg_mma_wait<0>();  // nothing in flight here; tells ptxas so before af is loaded again
@@ -225,7 +118,7 @@ __device__ __forceinline__ void tswb_consumer(const ts_args &a, const unsigned c
         float m[2];
         wp.rw0 = (int)(t * 64 + 16 * warp), wp.next = t + stride < T ? (int)(t + stride) : -1;
         fa_wait<0>();
-        tswb_wg_sync(wg);  // every thread's rows landed
+        tswp_wg_sync(wg);  // every thread's rows landed
         const bf16 *ap = xs + (16 * warp + (lane & 15)) * sk + (lane >> 4) * 8;
 #pragma unroll
         for (int kk = 0; kk < KP / 16; kk++) ts_ldsm4(af[kk], ap + 16 * kk);
@@ -234,7 +127,7 @@ __device__ __forceinline__ void tswb_consumer(const ts_args &a, const unsigned c
             int64_t p = wp.rw0 + (lane >> 2) + 8 * u;
             m[u] = p < a.M ? (a.mask ? ld(a.mask, p) : 1.f) : 0.f;
         }
-        tswb_wg_sync(wg);  // every warp's fragments read before the next rows overwrite xs
+        tswp_wg_sync(wg);  // every warp's fragments read before the next rows overwrite xs
         tswb_tiles<KP, PIPE>(af, m, a, w, wp);
     }
 }
@@ -265,8 +158,8 @@ __global__ void __launch_bounds__(128 * TSWB_MAXWG, 1) k_tm_sgrad_wgp(ts_args a)
     bf16 *xs = (bf16 *)mine, *st = (bf16 *)(mine + (int64_t)64 * (KP + TS_PAD) * 2) + warp * TSWB_WST;
     const int64_t T = (a.M + 63) / 64, t0 = (int64_t)blockIdx.x * nwg + wg, stride = (int64_t)gridDim.x * nwg;
     if (t0 < T) {
-        tswb_load_rows<KP>(xs, a.zl, a.c_z, a.M, t0 * 64, threadIdx.x & 127);
-        tswb_fetch_ds(st, a, 0, t0 * 64 + 16 * warp);
+        tswp_load_rows<KP>(xs, a.zl, a.c_z, a.M, t0 * 64, threadIdx.x & 127);
+        tsw_fetch_ds(st, a, a.dS, 0, t0 * 64 + 16 * warp);
     }
     fa_commit();
     wg_bar_wait(wbar, 0);  // every thread: the weight landed (and no block exits before its copies end)

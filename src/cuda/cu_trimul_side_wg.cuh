@@ -1,0 +1,164 @@
+// cu_trimul_side_wg.cuh: the device pieces the triangle multiplication's Hopper sides kernels share
+// (cu_trimul_side_wg.cu: k_tm_sides_wg, k_tm_sg2; cu_trimul_side_wgp.cu: k_tm_sides_wgp;
+// cu_trimul_side_wgpb.cu: k_tm_sgrad_wgp), so the forms' bits stay each other's by construction:
+// the forward epilogue (the gate), the side gradient's dS fetch, its expressions and its stores,
+// and the persistent forms' row loads, warpgroup barrier and product issue.
+#pragma once
+#include "cu_trimul_side.cuh"
+#include "cu_wg_ring.cuh"
+
+#define TSW_SO 24  // staging row stride (bf16) per channel: the warp's 2-byte stores conflict-free
+#define TSW_GO 72  // the backward's [d tp | d tg] staging row stride (bf16): word 36 g + t + 4 q, no conflicts
+
+#if S9_HAVE_WGMMA
+// Tile j's gated 32 channels of the warp's 16 positions (first rw0) from acc (m64n64: for
+// q, columns 16 q + 2 t + e are tp and 16 q + 8 + 2 t + e tg of channel 8 q + 2 t + e; rows
+// g, g + 8) via st (32, TSW_SO) into out rows cbase.., 16-byte runs where a.vec.
+__device__ __forceinline__ void tsw_epilogue(const float (&acc)[32], const float (&m)[2], const ts_args &a, int j,
+                                             bf16 *st, int64_t rw0) {
+    const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+    const float *bias = a.bias ? a.bias + (int64_t)j * 64 : NULL;
+    const float hm[2] = {0.5f * m[0], 0.5f * m[1]};  // mask / 2 at rows g, g + 8
+#pragma unroll
+    for (int q = 0; q < 4; q++)
+#pragma unroll
+        for (int e = 0; e < 2; e++) {
+            const int col = 16 * q + 2 * t + e, ch = 8 * q + 2 * t + e;
+            float bp = bias ? __ldg(bias + col) : 0.f, hbg = bias ? 0.5f * __ldg(bias + col + 8) : 0.f;
+#pragma unroll
+            for (int hh = 0; hh < 2; hh++) {
+                float th = ts_tanh(fmaf(0.5f, acc[8 * q + 4 + 2 * hh + e], hbg));  // tanh((tg + b_g) / 2)
+                float v = fmaf(hm[hh], th, hm[hh]) * (acc[8 * q + 2 * hh + e] + bp);
+                st[ch * TSW_SO + g + 8 * hh] = __float2bfloat16(v);
+            }
+        }
+    __syncwarp();
+    bf16 *out = j < a.nct ? a.out[0] : a.out[1];
+    const int cbase = (j % a.nct) * 32;
+#pragma unroll
+    for (int it = 0; it < 2; it++) {  // 32 channels x 2 runs of 8 positions
+        const int i = lane + 32 * it, ch = i >> 1, h8 = 8 * (i & 1);
+        const int64_t p = rw0 + h8;
+        if (cbase + ch >= a.C || p >= a.M) continue;
+        const bf16 *s = st + ch * TSW_SO + h8;
+        bf16 *d = out + (int64_t)(cbase + ch) * a.M + p;
+        if (a.vec) *reinterpret_cast<uint4 *>(d) = *reinterpret_cast<const uint4 *>(s);
+        else
+            for (int e = 0; e < 8 && p + e < a.M; e++) d[e] = s[e];
+    }
+    __syncwarp();  // st read before the next tile's writes
+}
+
+// dS (C, M) of column tile j (channels 32 j.., the warp's 16 positions from rw0) into ds
+// (32, TSW_SO); zeros past C and M. 16-byte cp.async where a.vec (not committed:
+// the caller commits), else plain loads.
+__device__ __forceinline__ void tsw_fetch_ds(bf16 *ds, const ts_args &a, const bf16 *dS, int j, int64_t rw0) {
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int it = 0; it < 2; it++) {  // 32 channels x 2 runs of 8 positions
+        const int i = lane + 32 * it, ch = 32 * j + (i >> 1), h8 = 8 * (i & 1);
+        const int64_t p = rw0 + h8;
+        const int in = ch < a.C;
+        bf16 *d = ds + (i >> 1) * TSW_SO + h8;
+        const bf16 *src = dS + (int64_t)(in ? ch : 0) * a.M + p;
+        if (a.vec) {
+            const int ok = in && p < a.M;
+            fa_cp16z(d, ok ? src : dS, ok ? 16 : 0);
+        } else {
+            for (int e = 0; e < 8; e++) d[e] = in && p + e < a.M ? src[e] : __float2bfloat16(0.f);
+        }
+    }
+}
+
+// d tp = dS m s, d tg = dS m tp s (1 - s) of the warp's 16 positions x 32 channels from
+// acc (bias: the tile's packed bias or NULL) and the warp's dS tile st, bf16 into go
+// (16, TSW_GO): row g + 8 hh, [d tp of channels 0..31 | d tg of 0..31]. fd: the same
+// bf16 pairs as wgmma A fragments of the product over the tile's 64 packed rows (k16
+// chunk q: rows 16 q.., p then g of channels 8 q..; the accumulator's columns, so
+// registers 8 q .. 8 q + 7 of acc: FlashAttention-3's P -> A reuse).
+__device__ __forceinline__ void tsw_dgrad(const float (&acc)[32], const float (&m)[2], const float *bias,
+                                          const bf16 *st, bf16 *go, uint32_t (&fd)[4][4]) {
+    const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+        float bp[2], hbg[2];
+#pragma unroll
+        for (int e = 0; e < 2; e++) {
+            const int col = 16 * q + 2 * t + e;
+            bp[e] = bias ? __ldg(bias + col) : 0.f;
+            hbg[e] = bias ? 0.5f * __ldg(bias + col + 8) : 0.f;
+        }
+#pragma unroll
+        for (int hh = 0; hh < 2; hh++) {
+            float dp[2], dg[2];
+#pragma unroll
+            for (int e = 0; e < 2; e++) {
+                const int ch = 8 * q + 2 * t + e;
+                float tp = acc[8 * q + 2 * hh + e] + bp[e];
+                float s = fmaf(0.5f, ts_tanh(fmaf(0.5f, acc[8 * q + 4 + 2 * hh + e], hbg[e])), 0.5f);
+                float d = __bfloat162float(st[ch * TSW_SO + g + 8 * hh]) * m[hh];
+                dp[e] = d * s;
+                dg[e] = d * tp * s * (1.f - s);
+            }
+            __nv_bfloat162 wp = __floats2bfloat162_rn(dp[0], dp[1]), wg = __floats2bfloat162_rn(dg[0], dg[1]);
+            bf16 *o = go + (g + 8 * hh) * TSW_GO + 8 * q + 2 * t;
+            *reinterpret_cast<__nv_bfloat162 *>(o) = wp;
+            *reinterpret_cast<__nv_bfloat162 *>(o + 32) = wg;
+            fd[q][hh] = *reinterpret_cast<const uint32_t *>(&wp);
+            fd[q][2 + hh] = *reinterpret_cast<const uint32_t *>(&wg);
+        }
+    }
+}
+
+// go (16 positions from rw0, [d tp | d tg] of channels ch0..ch0 + 31) into dp, dg (M, C;
+// rows ld apart), 16-byte runs where vec_out.
+__device__ __forceinline__ void tsw_store_dgrad(const ts_args &a, const bf16 *go, bf16 *dp, bf16 *dg, int64_t ld,
+                                                int ch0, int64_t rw0) {
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int it = 0; it < 4; it++) {  // 16 rows x [4 runs of d tp | 4 of d tg]
+        const int i = lane + 32 * it, row = i >> 3, seg = (i >> 2) & 1, c8 = 8 * (i & 3), ch = ch0 + c8;
+        const int64_t p = rw0 + row;
+        if (p >= a.M || ch >= a.C) continue;
+        const bf16 *s = go + row * TSW_GO + 32 * seg + c8;
+        bf16 *d = (seg ? dg : dp) + p * ld + ch;
+        if (a.vec_out) *reinterpret_cast<uint4 *>(d) = *reinterpret_cast<const uint4 *>(s);
+        else
+            for (int e = 0; e < 8 && ch + e < a.C; e++) d[e] = s[e];
+    }
+}
+
+// The warpgroup's 64 zl rows from pos0 into xs (zeros past M and c_z) by its 128 threads
+// (tid), cp.async, not committed (the caller commits).
+template <int KP>
+__device__ __forceinline__ void tswp_load_rows(bf16 *xs, const bf16 *x, int c, int64_t M, int64_t pos0, int tid) {
+    constexpr int n = 64 * (KP / 8), rs = 128 / (KP / 8);
+    static_assert(n % 128 == 0 && 128 % (KP / 8) == 0, "KP 16..128");
+    const int r = tid / (KP / 8), k = tid % (KP / 8), kin = k < c / 8;
+    const bf16 *src = x + (pos0 + r) * c + k * 8;
+    bf16 *dst = xs + r * (KP + TS_PAD) + k * 8;
+#pragma unroll
+    for (int it = 0; it < n / 128; it++) {
+        int ok = kin && pos0 + r + it * rs < M;
+        fa_cp16z(dst + it * rs * (KP + TS_PAD), ok ? src + (int64_t)it * rs * c : x, ok ? 16 : 0);
+    }
+}
+
+// The warpgroup's barrier (named barrier 1 + wg, its 128 threads).
+__device__ __forceinline__ void tswp_wg_sync(int wg) { asm volatile("bar.sync %0, 128;\n" ::"r"(1 + wg) : "memory"); }
+
+// acc = af (the warp's 16 positions x KP) times column tile j of the weight w (64 rows x KP,
+// trwg_off layout: LBO 128 B, SBO 16 KP B), issued and committed, not waited for:
+// tw_ring_product's instructions.
+template <int KP>
+__device__ __forceinline__ void tswp_issue(float (&acc)[32], const uint32_t (&af)[KP / 16][4],
+                                           const unsigned char *w, int j) {
+    __syncwarp();  // converged for the .aligned wgmma instructions
+    const uint64_t d = s9_desc(w + (int64_t)j * 64 * KP * 2, 128, KP * 16);
+    s9_wg_fence();  // acc last read by an epilogue: ordered before the MMA writes it
+    wg_n64_first(acc, af[0], d);
+#pragma unroll
+    for (int kk = 1; kk < KP / 16; kk++) s9_wg_n64(acc, af[kk], d + ((kk * 256) >> 4), 1);
+    s9_wg_commit();
+}
+#endif
