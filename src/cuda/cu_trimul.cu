@@ -31,7 +31,7 @@
 // as the recompute. Only where X is at most TM_SAVE_X_MAX (sizes alone, so the plan
 // and both passes agree): saved grows by one z-sized copy at c = c_z per module.
 //
-// PF_TRIMUL_LNIN=1 (off until measured): zl = LN_in(z) made in the prologue of the sides kernel
+// PF_TRIMUL_LNIN=1 (the default since session 18; 0 turns it off): zl = LN_in(z) made in the prologue of the sides kernel
 // (cu_tm_sides_ln: z read in zl's place, zl and the forward's saved z written out, A, B as
 // before), one z-sized pass and one launch less per forward and per backward recompute; the
 // same bits (docs/TRIMUL.md). One piece of channels only.
@@ -92,8 +92,9 @@ static int tm_lnin = -1;
 static int64_t tm_lnin_runs;  // launches of the sides kernel with LN_in (tests: the path was taken)
 static int tm_lnin_on(void) {
     if (tm_lnin < 0)
-        tm_lnin = cu_env_flag("PF_TRIMUL_LNIN", 0, "LN_in by the LayerNorm kernel, then the sides: the default",
-                              "LN_in in the sides kernel's prologue (k_tm_sides_wg, sm_90, one piece)");
+        tm_lnin = cu_env_flag("PF_TRIMUL_LNIN", 1, "LN_in by the LayerNorm kernel, then the sides",
+                              "LN_in in the sides kernel's prologue (k_tm_sides_wg / k_tm_sides_wgp, sm_90, one "
+                              "piece): the default");
     return tm_lnin;
 }
 extern "C" void pf_cuda_set_trimul_lnin(pf_backend *be, int on) {

@@ -177,20 +177,21 @@ static int tswb_nwg(int KP, int tiles, int optin) {
     return 0;
 }
 
-// PF_TRIMUL_SGWGP: 0 or unset off, 1 on with the next product under the epilogue, 2 on with
-// each product then its epilogue (the same bits); process-wide, read at the first side
+// PF_TRIMUL_SGWGP: 0 off, 1 on with the next product under the epilogue, 2 or unset on with
+// each product then its epilogue (the same bits; the default since session 18: 6.65 -> 6.51 ms
+// trimul f+b at N = 1024, 1 was slower, 6.88); process-wide, read at the first side
 // gradient, -1 until then; pf_cuda_set_trimul_sgwgp (tests).
 static int g_tswb_on = -1;
 static int tswb_form(void) {
     if (g_tswb_on < 0) {
         const char *e = getenv("PF_TRIMUL_SGWGP");
-        if (!e || !*e || !strcmp(e, "0")) g_tswb_on = 0;
+        if (!e || !*e || !strcmp(e, "2")) g_tswb_on = 2;
+        else if (!strcmp(e, "0")) g_tswb_on = 0;
         else if (!strcmp(e, "1")) g_tswb_on = 1;
-        else if (!strcmp(e, "2")) g_tswb_on = 2;
         else
-            pf_die("PF_TRIMUL_SGWGP=%s: expected 0 (the side gradient by k_tm_sides_wg<KP, true>: the default), "
+            pf_die("PF_TRIMUL_SGWGP=%s: expected 0 (the side gradient by k_tm_sides_wg<KP, true>), "
                    "1 (weight-stationary persistent k_tm_sgrad_wgp, the next product under the epilogue; the same "
-                   "bits) or 2 (k_tm_sgrad_wgp, each product then its epilogue; the same bits)",
+                   "bits) or 2 (k_tm_sgrad_wgp, each product then its epilogue; the same bits: the default)",
                    e);
     }
     return g_tswb_on;

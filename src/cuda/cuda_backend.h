@@ -114,9 +114,9 @@ void pf_cuda_set_trimul_save_x(pf_backend *be, int on);
 int64_t pf_cuda_trimul_save_x_runs(pf_backend *be);
 // PF_TRIMUL_LNIN (cu_trimul.cu): 1, the forward's and the backward's recompute LN_in (z -> zl)
 // computed in the prologue of the sides kernel (k_tm_sides_wg) which reads z, writes zl (and the
-// forward's saved z) and makes A, B as before: the same bits as 0 or unset (LN_in's kernel, then
-// the sides: the default until measured); where it applies (sm_90, bf16, c_z <= 128, the
-// channels one piece, PF_TRIMUL_SIDES 3 or 4). Process-wide; other values restore the
+// forward's saved z) and makes A, B as before: the same bits as 0 (LN_in's kernel, then the
+// sides); 1 or unset is the default (session 18); where it applies (sm_90, bf16, c_z <= 128, the
+// channels one piece, PF_TRIMUL_SIDES 3, 4 or 5). Process-wide; other values restore the
 // environment's setting.
 void pf_cuda_set_trimul_lnin(pf_backend *be, int on);
 // Launches of the sides kernel with LN_in so far, in this process (tests check which path ran).
@@ -147,8 +147,8 @@ int64_t pf_cuda_trimul_sides_wgp_runs(pf_backend *be);
 int64_t pf_cuda_trimul_sides_wgp_ln_runs(pf_backend *be);
 // PF_TRIMUL_SGWGP (cu_trimul_side_wgpb.cu): 1, the backward's side gradient by k_tm_sgrad_wgp
 // (weight-stationary persistent warpgroups, the same bits as k_tm_sides_wg<KP, true>) where it
-// applies (PF_TRIMUL_SIDES 4 or 5, sm_90, bf16, c_z <= 128); 0 or unset, k_tm_sides_wg<KP, true>
-// (the default until measured). Process-wide; other values restore the environment's setting.
+// applies (PF_TRIMUL_SIDES 4 or 5, sm_90, bf16, c_z <= 128); 2 (each product then its epilogue)
+// or unset is the default (session 18); 0, k_tm_sides_wg<KP, true>. Process-wide; other values restore the environment's setting.
 void pf_cuda_set_trimul_sgwgp(pf_backend *be, int on);
 // Launches of k_tm_sgrad_wgp so far, in this process (tests).
 int64_t pf_cuda_trimul_sgwgp_runs(pf_backend *be);
