@@ -2172,6 +2172,47 @@ static void test_attention_end(void) {
     pf_cuda_set_attn_end_t(H_gpu, -1);  // PF_ATTN_END_T / the default again
 }
 
+// PF_ATTN_BWD_WG=1 (`--only attn_bwd_wg`): the attention backward's wgmma one-pass kernel
+// (cu_flash_bwd_wg.cu: sm_90, c_h 32, L % 64 == 0; elsewhere the mma.sync kernels run) with
+// the one-pass backward forced (small cases too): triangle start and end, masks, fully
+// masked rows, no mask, L 128, 256, 384 (and 384 with B 8, pair bias), each against the CPU
+// reference with the bf16 tolerances and twice for the same bits (test_attn); the kernel
+// checked to have run where it applies. Not in the default run (the CPU reference at L 384).
+static void cuda_attn_bwd_wg(void) {
+    if (!H_bf16) return;
+    const char *e = getenv("PF_ATTN_BWD_WG");
+    char prev[16];
+    snprintf(prev, sizeof prev, "%s", e ? e : "");
+    setenv("PF_ATTN_BWD_WG", "1", 1);
+    pf_cuda_set_attn_fused(H_gpu, 1);
+    attn_tag = "bwd_wg ";
+    int64_t runs = pf_cuda_attn_bwd_wg_runs(H_gpu);
+    //                   B    L    c_in H  c_h c_z bias          transpose
+    pf_attn_dims s128 = {128, 128, 16, 4, 32, 16, PF_BIAS_SELF, 0, NULL, 0};
+    pf_attn_dims e128 = {128, 128, 16, 4, 32, 16, PF_BIAS_SELF, 1, NULL, 0};
+    pf_attn_dims s256 = {256, 256, 16, 4, 32, 16, PF_BIAS_SELF, 0, NULL, 0};
+    pf_attn_dims e256 = {256, 256, 16, 2, 32, 16, PF_BIAS_SELF, 1, NULL, 0};
+    pf_attn_dims s384 = {384, 384, 16, 2, 32, 16, PF_BIAS_SELF, 0, NULL, 0};
+    pf_attn_dims r384 = {8, 384, 16, 4, 32, 16, PF_BIAS_PAIR, 0, NULL, 0};  // L % 128 == 0, B 8, pair bias
+    pf_attn_dims s192 = {192, 192, 16, 4, 32, 16, PF_BIAS_SELF, 0, NULL, 0};  // L % 128 == 64: half a key block
+    test_attn("tri_start L128", s128, 1, 1, 1300);
+    test_attn("tri_start L128 no mask", s128, 0, 1, 1301);
+    test_attn("tri_end L128 fully masked row", e128, 2, 1, 1302);
+    test_attn("tri_start L256 fully masked row", s256, 2, 1, 1303);
+    test_attn("tri_end L256", e256, 1, 1, 1304);
+    test_attn("tri_start L192", s192, 1, 1, 1305);
+    test_attn("tri_start L384", s384, 1, 1, 1306);
+    test_attn("msa_row B8 L384 fully masked row", r384, 2, 1, 1307);
+    int64_t ran = pf_cuda_attn_bwd_wg_runs(H_gpu) - runs;
+    int want = pf_cuda_attn_bwd_wg_device(H_gpu);
+    tl_check(want ? ran > 0 : ran == 0, "attn bwd_wg", "the wgmma backward ran %lld times (device %s)",
+             (long long)ran, want ? "sm_90" : "not sm_90");
+    attn_tag = "";
+    pf_cuda_set_attn_fused(H_gpu, 0);
+    if (e) setenv("PF_ATTN_BWD_WG", prev, 1);
+    else unsetenv("PF_ATTN_BWD_WG");
+}
+
 // The attention group in parts: `--only attn.K` runs part K alone (compute-sanitizer runs
 // them as parallel processes: the whole group under memcheck takes over 400 s)
 static void (*const attn_parts[])(void) = {test_attention, test_attention_fused, test_attention_dbias,
@@ -2664,6 +2705,7 @@ static void run_mode(int bf16) {
         if (!strcmp(only, "trimul_lnin")) cuda_trimul_lnin(), found = 1;
         if (!strcmp(only, "trimul_wgp")) cuda_trimul_wgp(), found = 1;
         if (!strcmp(only, "trimul_sgwgp")) cuda_trimul_sgwgp(), found = 1;
+        if (!strcmp(only, "attn_bwd_wg")) cuda_attn_bwd_wg(), found = 1;
         for (int k = 0; k < N_ATTN_PARTS; k++) {
             char part[16];
             snprintf(part, sizeof part, "attn.%d", k + 1);
@@ -2672,7 +2714,7 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure, heads, model, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, attn.1 .. attn.%d or an ops.def name)", only,
+        tl_check(found, "--only", "no tests named %s (structure, heads, model, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, attn_bwd_wg, attn.1 .. attn.%d or an ops.def name)", only,
                  N_ATTN_PARTS);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;
