@@ -40,20 +40,29 @@
 #define BWG_LDS 72  // dS^T row stride (bf16; [key][query], conflict-free ldmatrix.trans)
 
 // Shared memory (bytes): 2 stages of {Q, dO (64 x 32 core matrices), bias [128 keys][BW_LDK]
-// bf16, lse[64], D[64]}, then K x 2, V x 2 (128 x 32 core matrices), dS^T [128][BWG_LDS].
+// bf16, lse[64], D[64]}, then K x 2, V x 2 (128 x 32 core matrices), dS^T [128][BWG_LDS] (x 2
+// with the deferred dq product, DEF).
 struct bwg_lay {
     static constexpr size_t TQ = 64 * 32 * 2, TK = 128 * 32 * 2;
     static constexpr size_t Q = 0, dO = TQ, B = 2 * TQ, L = B + (size_t)BWG_KB * BW_LDK * 2, D = L + 256;
     static constexpr size_t stage = D + 256;
     static constexpr size_t K = 2 * stage, V = K + 2 * TK, dS = V + 2 * TK;
-    static constexpr size_t bytes = dS + (size_t)BWG_KB * BWG_LDS * 2;
+    static constexpr size_t dSb = (size_t)BWG_KB * BWG_LDS * 2;  // one dS^T buffer
+    static constexpr size_t bytes(bool def) { return dS + (def ? 2 : 1) * dSb; }  // DEF: 2 dS^T buffers
     static_assert(stage % 128 == 0 && K % 128 == 0, "tiles 128-byte aligned (descriptors)");
 };
 
 static int64_t g_bwg_runs;
 int64_t fa_bwd_wg_runs(void) { return g_bwg_runs; }
 int fa_bwd_wg_env(void) {
-    return cu_env_flag("PF_ATTN_BWD_WG", 0, "the mma.sync one-pass kernel, the default", "the wgmma kernel first");
+    const char *e = getenv("PF_ATTN_BWD_WG");
+    if (!e || !*e || !strcmp(e, "0")) return 0;
+    if (!strcmp(e, "1")) return 1;
+    if (!strcmp(e, "2")) return 2;
+    pf_die("PF_ATTN_BWD_WG=%s: expected 0 (the mma.sync one-pass kernel, the default), 1 (the wgmma kernel first) "
+           "or 2 (the same with the dq product deferred a step)",
+           e);
+    return 0;
 }
 
 // Element offset of (position j, channel c) in a 32-channel core-matrix tile
@@ -162,16 +171,10 @@ __device__ __forceinline__ void bwg_pack(const float (&s)[8][4], uint32_t (&pa)[
     }
 }
 
-// S^T and dP^T (this warpgroup's 64 keys x 64 queries) issued as two groups; p (in s)
-// computed while dP^T runs, then dS = p (dP - D) (in dp): bw_p_ds_pair's arithmetic, k_bwd_lean's
-// formula. Lb, Db: the query tile's lse (natural log) and D; Bw: the bias rows of the warp's
-// keys ([key][query], stride BW_LDK, bf16); mk2: the keys' mask terms in log2 units.
-__device__ __forceinline__ void bwg_scores(float (&s)[8][4], float (&dp)[8][4], const uint32_t (&ka)[2][4],
-                                           const uint32_t (&va)[2][4], const unsigned char *st, const bf16 *Bw,
-                                           const float (&mk2)[2], float sc2) {
+// S^T and dP^T (this warpgroup's 64 keys x 64 queries) issued as two commit groups
+__device__ __forceinline__ void bwg_scores_issue(float (&s)[8][4], float (&dp)[8][4], const uint32_t (&ka)[2][4],
+                                                 const uint32_t (&va)[2][4], const unsigned char *st) {
     const uint64_t dq = s9_desc(st + bwg_lay::Q, 128, 512), dd = s9_desc(st + bwg_lay::dO, 128, 512);
-    const float *Lb = (const float *)(st + bwg_lay::L), *Db = (const float *)(st + bwg_lay::D);
-    int g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
     s9_wg_fence();
     wg_n64_first(&s[0][0], ka[0], dq);
     s9_wg_n64(&s[0][0], ka[1], dq + (256 >> 4), 1);
@@ -179,7 +182,18 @@ __device__ __forceinline__ void bwg_scores(float (&s)[8][4], float (&dp)[8][4], 
     wg_n64_first(&dp[0][0], va[0], dd);
     s9_wg_n64(&dp[0][0], va[1], dd + (256 >> 4), 1);
     s9_wg_commit();
-    wg_mma_wait<1>();  // S^T done, dP^T runs on
+}
+
+// p (in s) computed once S^T is done, while dP^T runs, then dS = p (dP - D) (in dp):
+// bw_p_ds_pair's arithmetic, k_bwd_lean's formula. W: commit groups issued after dP^T's that
+// may still run. Lb, Db: the query tile's lse (natural log) and D; Bw: the bias rows of the
+// warp's keys ([key][query], stride BW_LDK, bf16); mk2: the keys' mask terms in log2 units.
+template <int W>
+__device__ __forceinline__ void bwg_p_ds(float (&s)[8][4], float (&dp)[8][4], const unsigned char *st, const bf16 *Bw,
+                                         const float (&mk2)[2], float sc2) {
+    const float *Lb = (const float *)(st + bwg_lay::L), *Db = (const float *)(st + bwg_lay::D);
+    int g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+    wg_mma_wait<W + 1>();  // S^T done, dP^T runs on
     s9_wg_hold<32>(&s[0][0]);
 #pragma unroll
     for (int j = 0; j < 8; j++) {
@@ -194,7 +208,7 @@ __device__ __forceinline__ void bwg_scores(float (&s)[8][4], float (&dp)[8][4], 
         }
     }
     s9_wg_hold<32>(&s[0][0]);  // p complete before the wait
-    wg_mma_wait<0>();
+    wg_mma_wait<W>();
     s9_wg_hold<32>(&dp[0][0]);
 #pragma unroll
     for (int j = 0; j < 8; j++) {
@@ -202,6 +216,16 @@ __device__ __forceinline__ void bwg_scores(float (&s)[8][4], float (&dp)[8][4], 
 #pragma unroll
         for (int e = 0; e < 4; e++) dp[j][e] = s[j][e] * (dp[j][e] - ((e & 1) ? d2.y : d2.x));
     }
+}
+
+// dS^T (bf16: the values the dk product rounds to) of this warp's 16 keys from kw, for dq
+__device__ __forceinline__ void bwg_ds_store(bf16 *dSs, const uint32_t (&da)[4][4], int kw) {
+    int g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+#pragma unroll
+    for (int kk = 0; kk < 4; kk++)
+#pragma unroll
+        for (int e = 0; e < 4; e++)
+            *(uint32_t *)(dSs + (kw + g + 8 * (e & 1)) * BWG_LDS + 16 * kk + 8 * (e >> 1) + 2 * t) = da[kk][e];
 }
 
 // dv += P^T dO, dk += dS^T Q issued and committed, not waited for
@@ -267,10 +291,40 @@ __device__ __forceinline__ void bwg_dq_store(const fa_args &a, const float (&dq)
         }
     }
 }
+
+// A step's start (step and stage b): its copies done and visible to wgmma, the next step's
+// issued; at a key block's first step the mask terms, K and V fragments, dk = dv = 0.
+template <bool HB>
+__device__ __forceinline__ void bwg_step_start(const fa_args &a, unsigned char *sm, const bwg_pos &p, bwg_pos &cur,
+                                               int b, int nkb, int nqt, int kw, float (&mk2)[2], uint32_t (&ka)[2][4],
+                                               uint32_t (&va)[2][4], float (&dk)[4][4], float (&dv)[4][4]) {
+    typedef bwg_lay Y;
+    fa_wait<0>();
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // cp.async writes -> wgmma reads
+    __syncthreads();
+    cur = bwg_next(a, p, nkb, nqt);
+    bwg_issue<HB>(a, cur, sm, b ^ 1);
+    if (p.qt == 0) {
+        const int g = (threadIdx.x & 31) >> 2;
+#pragma unroll
+        for (int u = 0; u < 2; u++) mk2[u] = bw_mask2(a, p.r, (int64_t)p.kb * BWG_KB + kw + g + 8 * u);
+        bwg_afrag((const bf16 *)(sm + Y::K + (p.n & 1) * Y::TK), kw, ka);
+        bwg_afrag((const bf16 *)(sm + Y::V + (p.n & 1) * Y::TK), kw, va);
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) dk[j][e] = dv[j][e] = 0.f;
+    }
+}
 #endif
 
-// One block per SM (about 121 KB of shared memory, up to 255 registers a thread).
-template <bool HB>
+// One block per SM (103 KB of shared memory, 121 KB with DEF; up to 255 registers a thread).
+// DEF (PF_ATTN_BWD_WG=2): the dq product of a step runs in the next step, issued after that
+// step's S^T and dP^T (dS^T double buffered): no second block barrier per step, and the dq
+// product overlaps p and dS. Needs L >= 128 (two query tiles per key block): then the step
+// before's K is still in its buffer, and a step's slot read comes after the deferred store of
+// the same query tile's previous key block.
+template <bool HB, bool DEF>
 __global__ void __launch_bounds__(BWG_NTH, 1) k_bwd_wg(fa_args a, float *dq_slots) {
 #if S9_HAVE_WGMMA
     typedef bwg_lay Y;
@@ -278,10 +332,8 @@ __global__ void __launch_bounds__(BWG_NTH, 1) k_bwd_wg(fa_args a, float *dq_slot
     const int nkb = (int)((a.L + BWG_KB - 1) / BWG_KB), nqt = (int)(a.L / 64);
     const int64_t nitems = (int64_t)a.H * a.B;
     float *slot = dq_slots + (int64_t)blockIdx.x * a.L * 32;  // (L, 32) running dq of the item
-    const int wg = threadIdx.x >> 7, w = (threadIdx.x >> 5) & 3, g = (threadIdx.x & 31) >> 2;
-    const int kw = 64 * wg + 16 * w;  // this warp's 16 keys in the key block
+    const int wg = threadIdx.x >> 7, kw = 64 * wg + 16 * ((threadIdx.x >> 5) & 3);  // the warp's 16 keys
     const float sc2 = a.scale * BW_L2E;
-    bf16 *dSs = (bf16 *)(bwg_sm + Y::dS);
     if (!HB)  // no bias: both stages' bias tiles zero, never copied over
         for (int s = 0; s < 2; s++)
             for (int i = threadIdx.x; i < BWG_KB * BW_LDK / 2; i += BWG_NTH)
@@ -293,56 +345,63 @@ __global__ void __launch_bounds__(BWG_NTH, 1) k_bwd_wg(fa_args a, float *dq_slot
     cur.r = 0;
     if (cur.item < nitems) bwg_item(a, cur);
     bwg_issue<HB>(a, cur, bwg_sm, 0);
-    float dk[4][4], dv[4][4], mk2[2] = {0.f, 0.f};
-    uint32_t ka[2][4], va[2][4];
+    float dk[4][4], dv[4][4], mk2[2] = {0.f, 0.f}, dqp[8] = {0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f};
+    // dqp (DEF): the pending step's running dq
+    uint32_t ka[2][4], va[2][4], qa[8][4];
+    bwg_pos pend = cur;  // DEF: the step whose dq product is pending
+    bool pending = false;
     for (int step = 0; cur.item < nitems; step++) {
         const bwg_pos p = cur;
         const int b = step & 1;
         const unsigned char *st = bwg_sm + b * Y::stage;
-        fa_wait<0>();
-        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // cp.async writes -> wgmma reads
-        __syncthreads();
-        cur = bwg_next(a, p, nkb, nqt);
-        bwg_issue<HB>(a, cur, bwg_sm, b ^ 1);
-        const bf16 *Kt = (const bf16 *)(bwg_sm + Y::K + (p.n & 1) * Y::TK);
-        const int64_t k0 = (int64_t)p.kb * BWG_KB;
-        if (p.qt == 0) {
-#pragma unroll
-            for (int u = 0; u < 2; u++) mk2[u] = bw_mask2(a, p.r, k0 + kw + g + 8 * u);
-            bwg_afrag(Kt, kw, ka);
-            bwg_afrag((const bf16 *)(bwg_sm + Y::V + (p.n & 1) * Y::TK), kw, va);
-#pragma unroll
-            for (int j = 0; j < 4; j++)
-#pragma unroll
-                for (int e = 0; e < 4; e++) dk[j][e] = dv[j][e] = 0.f;
-        }
+        bf16 *dSb = (bf16 *)(bwg_sm + Y::dS) + (DEF ? b * BWG_KB * BWG_LDS : 0);
+        bwg_step_start<HB>(a, bwg_sm, p, cur, b, nkb, nqt, kw, mk2, ka, va, dk, dv);
         float dq[8];
         bwg_dq_load(dq, slot, p, wg);  // in flight while the scores are computed
         float s[8][4], dp[8][4];
-        bwg_scores(s, dp, ka, va, st, (const bf16 *)(st + Y::B) + kw * BW_LDK, mk2, sc2);
+        bwg_scores_issue(s, dp, ka, va, st);
+        if (DEF) {
+            // the pending step's dq product (at the block's first step on whatever the buffer
+            // holds, not stored: the wgmma groups stay the same every step)
+            bwg_dq_issue(dqp, qa, (const bf16 *)(bwg_sm + Y::dS) + (b ^ 1) * BWG_KB * BWG_LDS,
+                         (const bf16 *)(bwg_sm + Y::K + (pend.n & 1) * Y::TK), wg);
+            bwg_p_ds<1>(s, dp, st, (const bf16 *)(st + Y::B) + kw * BW_LDK, mk2, sc2);
+        } else {
+            bwg_p_ds<0>(s, dp, st, (const bf16 *)(st + Y::B) + kw * BW_LDK, mk2, sc2);
+        }
         uint32_t pa[4][4], da[4][4];
         bwg_pack(s, pa);
         bwg_pack(dp, da);
-        // dS^T (bf16: the values the dk product rounds to) for the dq product
-#pragma unroll
-        for (int kk = 0; kk < 4; kk++)
-#pragma unroll
-            for (int e = 0; e < 4; e++)
-                *(uint32_t *)(dSs + (kw + g + 8 * (e & 1)) * BWG_LDS + 16 * kk + 8 * (e >> 1) + 2 * (threadIdx.x & 3)) =
-                    da[kk][e];
+        bwg_ds_store(dSb, da, kw);
         bwg_dkdv_issue(dk, dv, pa, da, st);
-        __syncthreads();  // every warp's dS^T written
-        uint32_t qa[8][4];
-        bwg_dq_issue(dq, qa, dSs, Kt, wg);
+        if (!DEF) {
+            __syncthreads();  // every warp's dS^T written
+            bwg_dq_issue(dq, qa, dSb, (const bf16 *)(bwg_sm + Y::K + (p.n & 1) * Y::TK), wg);
+        }
         wg_mma_wait<0>();
         s9_wg_hold<16>(&dk[0][0]);
         s9_wg_hold<16>(&dv[0][0]);
-        s9_wg_hold<8>(dq);
+        s9_wg_hold<8>(DEF ? dqp : dq);
         bwg_hold_r<16>(&pa[0][0]);  // A registers of the products live up to their wait
         bwg_hold_r<16>(&da[0][0]);
         bwg_hold_r<32>(&qa[0][0]);
-        bwg_dq_store(a, dq, slot, p, p.kb == nkb - 1, wg);
-        if (p.qt == nqt - 1) bw_store_dkdv<32>(a, p.r, p.h, k0 + kw, dk, dv);
+        if (!DEF) bwg_dq_store(a, dq, slot, p, p.kb == nkb - 1, wg);
+        if (DEF && pending) bwg_dq_store(a, dqp, slot, pend, pend.kb == nkb - 1, wg);
+        if (DEF) {
+#pragma unroll
+            for (int i = 0; i < 8; i++) dqp[i] = dq[i];
+            pend = p;
+            pending = true;
+        }
+        if (p.qt == nqt - 1) bw_store_dkdv<32>(a, p.r, p.h, (int64_t)p.kb * BWG_KB + kw, dk, dv);
+        if (DEF && !(cur.item < nitems)) {
+            __syncthreads();  // the last step's dS^T of every warp
+            bwg_dq_issue(dqp, qa, dSb, (const bf16 *)(bwg_sm + Y::K + (p.n & 1) * Y::TK), wg);
+            wg_mma_wait<0>();
+            s9_wg_hold<8>(dqp);
+            bwg_hold_r<32>(&qa[0][0]);
+            bwg_dq_store(a, dqp, slot, p, p.kb == nkb - 1, wg);
+        }
     }
     fa_wait<0>();
 #else
@@ -369,23 +428,26 @@ int fa_bwd_wg_device(void) {
 }
 
 // Grid: one block per SM, evened out over the items, no more than the pool has dq slots for.
-int fa_bwd_wg(cu_impl *c, const fa_args *a, int force) {
+int fa_bwd_wg(cu_impl *c, const fa_args *a, int force, int def) {
     if (a->ch != 32 || a->HC % 8 || a->B <= 0 || a->L <= 0 || a->L % 64 || c->attn_fused < 0) return 1;
     // by size as fa_bwd_fused: at least two items per SM (a persistent block owns whole items)
     if (!force && c->attn_fused == 0 && (int64_t)a->H * a->B < 2 * (int64_t)(c->n_sm > 0 ? c->n_sm : 1)) return 1;
     if (a->biasT && !a->bias_bf16) return 1;
     if ((int64_t)a->H * a->B > 2147483647LL / 2 || a->L > (1 << 20)) return 1;
     if (!fa_bwd_wg_device()) return 1;
+    def = def && a->L >= 128;  // the deferred product needs two query tiles per key block
     typedef bwg_lay Y;
-    static int attr_set[2];
-    for (int hb = 0; hb < 2; hb++) {
-        if (attr_set[hb]) continue;
-        if (cudaFuncSetAttribute(hb ? k_bwd_wg<true> : k_bwd_wg<false>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                 (int)Y::bytes) != cudaSuccess) {
+    static void (*const kern[4])(fa_args, float *) = {k_bwd_wg<false, false>, k_bwd_wg<true, false>,
+                                                      k_bwd_wg<false, true>, k_bwd_wg<true, true>};
+    static int attr_set[4];
+    for (int k = 0; k < 4; k++) {
+        if (attr_set[k]) continue;
+        if (cudaFuncSetAttribute(kern[k], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)Y::bytes(k >= 2)) !=
+            cudaSuccess) {
             (void)cudaGetLastError();
             return 1;
         }
-        attr_set[hb] = 1;
+        attr_set[k] = 1;
     }
     int64_t items = (int64_t)a->H * a->B, gmax = c->n_sm > 0 ? c->n_sm : 132;
     int64_t nb = a->biasT ? (int64_t)a->H * a->L * a->L : 0;
@@ -405,8 +467,8 @@ int fa_bwd_wg(cu_impl *c, const fa_args *a, int force) {
     int64_t rounds = (items + gmax - 1) / gmax, grid = (items + rounds - 1) / rounds;
     // the bias copy and the slots: the top of the pool for this launch only (stream order)
     float *slots = (float *)(c->pool + top + bbytes);
-    if (nb) k_bwd_wg<true><<<(unsigned)grid, BWG_NTH, Y::bytes, c->stream>>>(b, slots);
-    else k_bwd_wg<false><<<(unsigned)grid, BWG_NTH, Y::bytes, c->stream>>>(b, slots);
+    int k = (nb ? 1 : 0) + (def ? 2 : 0);
+    kern[k]<<<(unsigned)grid, BWG_NTH, Y::bytes(def), c->stream>>>(b, slots);
     CU_LAUNCHED();
     g_bwg_runs++;
     return 0;

@@ -2172,41 +2172,45 @@ static void test_attention_end(void) {
     pf_cuda_set_attn_end_t(H_gpu, -1);  // PF_ATTN_END_T / the default again
 }
 
-// PF_ATTN_BWD_WG=1 (`--only attn_bwd_wg`): the attention backward's wgmma one-pass kernel
-// (cu_flash_bwd_wg.cu: sm_90, c_h 32, L % 64 == 0; elsewhere the mma.sync kernels run) with
-// the one-pass backward forced (small cases too): triangle start and end, masks, fully
-// masked rows, no mask, L 128, 256, 384 (and 384 with B 8, pair bias), each against the CPU
-// reference with the bf16 tolerances and twice for the same bits (test_attn); the kernel
-// checked to have run where it applies. Not in the default run (the CPU reference at L 384).
+// PF_ATTN_BWD_WG=1 and 2 (`--only attn_bwd_wg`): the attention backward's wgmma one-pass
+// kernel (cu_flash_bwd_wg.cu: sm_90, c_h 32, L % 64 == 0; elsewhere the mma.sync kernels run;
+// 2: its dq product deferred a step, L >= 128) with the one-pass backward forced (small cases
+// too): triangle start and end, masks, fully masked rows, no mask, L 128, 192 (half a key
+// block), 256, 384, and B 8 L 384 with the pair bias, each against the CPU reference with the
+// bf16 tolerances and twice for the same bits (test_attn); the kernel checked to have run where
+// it applies. Not in the default run (the CPU reference at L 384).
 static void cuda_attn_bwd_wg(void) {
     if (!H_bf16) return;
     const char *e = getenv("PF_ATTN_BWD_WG");
-    char prev[16];
+    char prev[16], tag[32];
     snprintf(prev, sizeof prev, "%s", e ? e : "");
-    setenv("PF_ATTN_BWD_WG", "1", 1);
     pf_cuda_set_attn_fused(H_gpu, 1);
-    attn_tag = "bwd_wg ";
-    int64_t runs = pf_cuda_attn_bwd_wg_runs(H_gpu);
     //                   B    L    c_in H  c_h c_z bias          transpose
     pf_attn_dims s128 = {128, 128, 16, 4, 32, 16, PF_BIAS_SELF, 0, NULL, 0};
     pf_attn_dims e128 = {128, 128, 16, 4, 32, 16, PF_BIAS_SELF, 1, NULL, 0};
     pf_attn_dims s256 = {256, 256, 16, 4, 32, 16, PF_BIAS_SELF, 0, NULL, 0};
     pf_attn_dims e256 = {256, 256, 16, 2, 32, 16, PF_BIAS_SELF, 1, NULL, 0};
     pf_attn_dims s384 = {384, 384, 16, 2, 32, 16, PF_BIAS_SELF, 0, NULL, 0};
-    pf_attn_dims r384 = {8, 384, 16, 4, 32, 16, PF_BIAS_PAIR, 0, NULL, 0};  // L % 128 == 0, B 8, pair bias
-    pf_attn_dims s192 = {192, 192, 16, 4, 32, 16, PF_BIAS_SELF, 0, NULL, 0};  // L % 128 == 64: half a key block
-    test_attn("tri_start L128", s128, 1, 1, 1300);
-    test_attn("tri_start L128 no mask", s128, 0, 1, 1301);
-    test_attn("tri_end L128 fully masked row", e128, 2, 1, 1302);
-    test_attn("tri_start L256 fully masked row", s256, 2, 1, 1303);
-    test_attn("tri_end L256", e256, 1, 1, 1304);
-    test_attn("tri_start L192", s192, 1, 1, 1305);
-    test_attn("tri_start L384", s384, 1, 1, 1306);
-    test_attn("msa_row B8 L384 fully masked row", r384, 2, 1, 1307);
-    int64_t ran = pf_cuda_attn_bwd_wg_runs(H_gpu) - runs;
-    int want = pf_cuda_attn_bwd_wg_device(H_gpu);
-    tl_check(want ? ran > 0 : ran == 0, "attn bwd_wg", "the wgmma backward ran %lld times (device %s)",
-             (long long)ran, want ? "sm_90" : "not sm_90");
+    pf_attn_dims r384 = {8, 384, 16, 4, 32, 16, PF_BIAS_PAIR, 0, NULL, 0};  // B 8, the pair bias
+    pf_attn_dims s192 = {192, 192, 16, 4, 32, 16, PF_BIAS_SELF, 0, NULL, 0};  // L % 128 == 64
+    for (int mode = 1; mode <= 2; mode++) {
+        setenv("PF_ATTN_BWD_WG", mode == 1 ? "1" : "2", 1);
+        snprintf(tag, sizeof tag, "bwd_wg %d ", mode);
+        attn_tag = tag;
+        int64_t runs = pf_cuda_attn_bwd_wg_runs(H_gpu);
+        test_attn("tri_start L128", s128, 1, 1, 1300);
+        test_attn("tri_start L128 no mask", s128, 0, 1, 1301);
+        test_attn("tri_end L128 fully masked row", e128, 2, 1, 1302);
+        test_attn("tri_start L256 fully masked row", s256, 2, 1, 1303);
+        test_attn("tri_end L256", e256, 1, 1, 1304);
+        test_attn("tri_start L192", s192, 1, 1, 1305);
+        test_attn("tri_start L384", s384, 1, 1, 1306);
+        test_attn("msa_row B8 L384 fully masked row", r384, 2, 1, 1307);
+        int64_t ran = pf_cuda_attn_bwd_wg_runs(H_gpu) - runs;
+        int want = pf_cuda_attn_bwd_wg_device(H_gpu);
+        tl_check(want ? ran > 0 : ran == 0, "attn bwd_wg", "PF_ATTN_BWD_WG=%d: the wgmma backward ran %lld times (%s)",
+                 mode, (long long)ran, want ? "sm_90" : "not sm_90");
+    }
     attn_tag = "";
     pf_cuda_set_attn_fused(H_gpu, 0);
     if (e) setenv("PF_ATTN_BWD_WG", prev, 1);
