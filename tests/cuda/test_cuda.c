@@ -392,6 +392,7 @@ static int attn_module_fused = 1;   // pf_cuda_set_attn_module_fused as set (cu_
 // fusions off) take its first cases only: under compute-sanitizer the whole list three
 // times over did not finish in 430 s (session 10); the full run keeps every case.
 static int attn_brief = 0;
+static int attn_bwd_wg_modes = 0;  // test_attn: PF_ATTN_BWD_WG=1 and =2 compared bit for bit (cuda_attn_bwd_wg)
 
 // The forward again with the environment switch env=val (an A/B switch of the Hopper
 // forward, cu_flash_sm90.cu, that keeps the bits) must give the same bits as og, the same
@@ -473,26 +474,33 @@ static void attn_fwd_env_check(const char *label, const char *env, const pf_attn
 // outputs with swizzled tiles (PF_ATTN_BWD_CO=1: BWL_ST | BWL_SW) must give the same dx and
 // dz bits as the default (env = 0): both runs from the same input gradients. Parameter
 // gradients accumulate further (not checked after this).
-static void attn_bwd_env_same_bits(const char *env, const char *label, const pf_attn_dims *d, const pf_attn_p *Pd,
-                                   pf_attn_p *Gd, const void *mdv, void *gs, void *gw, const hbuf *dout, int64_t nx,
-                                   int64_t nz, uint64_t seed) {
+// attn_bwd_env_vals_same_bits: the same for two given values of env.
+static void attn_bwd_env_vals_same_bits(const char *env, const char *v0, const char *v1, const char *label,
+                                        const pf_attn_dims *d, const pf_attn_p *Pd, pf_attn_p *Gd, const void *mdv,
+                                        void *gs, void *gw, const hbuf *dout, int64_t nx, int64_t nz, uint64_t seed) {
     if (!H_bf16) return;
     const char *e = getenv(env);
     char prev[16];
     snprintf(prev, sizeof prev, "%s", e ? e : "");
+    const char *val[2] = {v0, v1};
     hbuf dx[2], dz[2];
     for (int k = 0; k < 2; k++) {
         dx[k] = h_rand(nx, 0.1, seed);
         dz[k] = h_rand(nz, 0.1, seed + 1);
-        setenv(env, k ? "1" : "0", 1);
+        setenv(env, val[k], 1);
         H_gpu->attn_bwd(H_gpu, d, Pd, Gd, mdv, gs, dout->d, dx[k].d, nz ? dz[k].d : NULL, gw);
     }
     if (e) setenv(env, prev, 1);
     else unsetenv(env);
     tl_check(!memcmp(h_download(&dx[0]), h_download(&dx[1]), sizeof(real) * (size_t)nx), label,
-             "backward dx with %s=1 not bit-identical to %s=0", env, env);
+             "backward dx with %s=%s not bit-identical to %s=%s", env, val[1], env, val[0]);
     tl_check(!nz || !memcmp(h_download(&dz[0]), h_download(&dz[1]), sizeof(real) * (size_t)nz), label,
-             "backward dz with %s=1 not bit-identical to %s=0", env, env);
+             "backward dz with %s=%s not bit-identical to %s=%s", env, val[1], env, val[0]);
+}
+static void attn_bwd_env_same_bits(const char *env, const char *label, const pf_attn_dims *d, const pf_attn_p *Pd,
+                                   pf_attn_p *Gd, const void *mdv, void *gs, void *gw, const hbuf *dout, int64_t nx,
+                                   int64_t nz, uint64_t seed) {
+    attn_bwd_env_vals_same_bits(env, "0", "1", label, d, Pd, Gd, mdv, gs, gw, dout, nx, nz, seed);
 }
 
 // The one-pass backward with the bias on the tensor cores (env PF_ATTN_BWD_BM=1,
@@ -652,6 +660,9 @@ static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_d
     attn_bwd_env_same_bits("PF_ATTN_BWD_CO", label, &d, &Pd, &Gd, mdv, m.gs, m.gw, &dout, nx, want_dz ? nz : 0,
                            seed + 15);
     attn_bwd_bm_check(label, &t, mg);
+    if (attn_bwd_wg_modes)  // cuda_attn_bwd_wg: its two modes, the same products in the same order
+        attn_bwd_env_vals_same_bits("PF_ATTN_BWD_WG", "1", "2", label, &d, &Pd, &Gd, mdv, m.gs, m.gw, &dout, nx,
+                                    want_dz ? nz : 0, seed + 17);
     attn_keep_same_bits(label, &d, &Pd, &Gd, &x, &z, mdv, &og, m.gs, m.gw, &dout, want_dz ? nz : 0, seed + 16);
     free_mems(&m);
     finish(label);
@@ -2177,14 +2188,16 @@ static void test_attention_end(void) {
 // 2: its dq product deferred a step, L >= 128) with the one-pass backward forced (small cases
 // too): triangle start and end, masks, fully masked rows, no mask, L 128, 192 (half a key
 // block), 256, 384, and B 8 L 384 with the pair bias, each against the CPU reference with the
-// bf16 tolerances and twice for the same bits (test_attn); the kernel checked to have run where
-// it applies. Not in the default run (the CPU reference at L 384).
+// bf16 tolerances and twice for the same bits (test_attn), mode 1 against mode 2 bit for bit
+// (the same products in the same order); the kernel checked to have run where it applies. Not
+// in the default run (the CPU reference at L 384).
 static void cuda_attn_bwd_wg(void) {
     if (!H_bf16) return;
     const char *e = getenv("PF_ATTN_BWD_WG");
     char prev[16], tag[32];
     snprintf(prev, sizeof prev, "%s", e ? e : "");
     pf_cuda_set_attn_fused(H_gpu, 1);
+    attn_bwd_wg_modes = 1;
     //                   B    L    c_in H  c_h c_z bias          transpose
     pf_attn_dims s128 = {128, 128, 16, 4, 32, 16, PF_BIAS_SELF, 0, NULL, 0};
     pf_attn_dims e128 = {128, 128, 16, 4, 32, 16, PF_BIAS_SELF, 1, NULL, 0};
@@ -2212,6 +2225,7 @@ static void cuda_attn_bwd_wg(void) {
                  mode, (long long)ran, want ? "sm_90" : "not sm_90");
     }
     attn_tag = "";
+    attn_bwd_wg_modes = 0;
     pf_cuda_set_attn_fused(H_gpu, 0);
     if (e) setenv("PF_ATTN_BWD_WG", prev, 1);
     else unsetenv("PF_ATTN_BWD_WG");
