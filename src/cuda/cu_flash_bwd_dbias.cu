@@ -578,24 +578,60 @@ __device__ __forceinline__ void dbw_ss_acc(float *d, uint64_t da, uint64_t db) {
 // The threads' cp.async writes (generic proxy) made visible to wgmma's operand reads (async
 // proxy); then a barrier.
 __device__ __forceinline__ void dbw_fence_async() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
-// Row r's Q, dO (queries q0..) and K, V (keys k0..) of DBW_T positions each into a ring
-// stage, c_h = 32: 16-byte chunks (j, c), two per thread per tile; positions at or past L
-// are zeros (cp.async zero fill: p = 0 there by the mask / lse bounds anyway). All four in
-// trwg_off's order (descriptors: LBO 128 B, the next 8 channels; SBO 512 B, the next 8 rows).
-__device__ __forceinline__ void dbw_load(const fa_args &a, int64_t r, int h, int64_t q0, int64_t k0, bf16 *Qb,
-                                         bf16 *dOb, bf16 *Kb, bf16 *Vb) {
-    const int j0 = threadIdx.x >> 2, c = threadIdx.x & 3;
-    const int64_t ps = a.pstride * a.HC, base = r * a.rstride * a.HC + (int64_t)h * 32 + 8 * c;
+// A thread's row-independent copy offsets (worked out once per block: per row a copy then
+// costs a 64-bit add and a select, where the index arithmetic was ~100 instructions a row):
+// its 16-byte chunks (positions j0, j0 + 64, channels c8..) of Q, dO (queries q0..) and K, V
+// (keys k0..) at row 0, whether they lie below L (okm bits: q u, k 2 + u), its element in
+// the tiles (trwg_off's order: descriptors LBO 128 B, the next 8 channels; SBO 512 B, the
+// next 8 rows), and lse / D (threads < DBW_T: query q0 + thread).
+struct dbw_src {
+    int64_t oq, ok, ustep, ol;
+    int d;
+    unsigned okm;
+};
+__device__ __forceinline__ dbw_src dbw_src_of(const fa_args &a, int h, int64_t q0, int64_t k0) {
+    const int j0 = threadIdx.x >> 2, c8 = 8 * (threadIdx.x & 3);
+    const int64_t ps = a.pstride * a.HC, hb = (int64_t)h * 32 + c8;
+    dbw_src o;
+    o.oq = hb + (q0 + j0) * ps;
+    o.ok = hb + (k0 + j0) * ps;
+    o.ustep = 64 * ps;
+    o.ol = (int64_t)h * a.L + q0 + (threadIdx.x & (DBW_T - 1));
+    o.d = (int)trwg_off(j0, c8, 32);
+    o.okm = 0;
+#pragma unroll
+    for (int u = 0; u < 2; u++)
+        o.okm |= (q0 + j0 + 64 * u < a.L ? 1u << u : 0u) | (k0 + j0 + 64 * u < a.L ? 4u << u : 0u);
+    if (q0 + (threadIdx.x & (DBW_T - 1)) < a.L) o.okm |= 16u;
+    return o;
+}
+// Row r's Q, dO, K, V of DBW_T positions each (c_h = 32) into a ring stage, and lse, D
+// (bw_lseD's values: +inf, 0 past L); positions at or past L are zeros (cp.async zero fill:
+// p = 0 there by the mask / lse bounds anyway).
+__device__ __forceinline__ void dbw_load(const fa_args &a, const dbw_src &sc, int64_t r, bf16 *Qb, bf16 *dOb,
+                                         bf16 *Kb, bf16 *Vb, float *Lb, float *Db) {
+    const int64_t o = r * a.rstride * a.HC;
     const bf16 *q = (const bf16 *)a.q, *dO = (const bf16 *)a.dO, *k = (const bf16 *)a.k, *v = (const bf16 *)a.v;
 #pragma unroll
     for (int u = 0; u < DBW_T / 64; u++) {
-        const int j = j0 + 64 * u, d = (int)trwg_off(j, 8 * c, 32);
-        const bool qok = q0 + j < a.L, kok = k0 + j < a.L;
-        const int64_t oq = qok ? base + (q0 + j) * ps : 0, ok = kok ? base + (k0 + j) * ps : 0;
+        const int d = sc.d + u * 64 * 32;  // 64 rows on: 8 row blocks of 8 x 32
+        const bool qok = (sc.okm >> u) & 1, kok = (sc.okm >> (2 + u)) & 1;
+        const int64_t oq = qok ? o + sc.oq + u * sc.ustep : 0, ok = kok ? o + sc.ok + u * sc.ustep : 0;
         fa_cp16z(Qb + d, q + oq, qok ? 16 : 0);
         fa_cp16z(dOb + d, dO + oq, qok ? 16 : 0);
         fa_cp16z(Kb + d, k + ok, kok ? 16 : 0);
         fa_cp16z(Vb + d, v + ok, kok ? 16 : 0);
+    }
+    const int i = threadIdx.x;
+    if (i < DBW_T) {
+        if (sc.okm & 16u) {
+            const int64_t ol = r * a.H * a.L + sc.ol;
+            fa_cp4(Lb + i, a.lse + ol);
+            fa_cp4(Db + i, a.D + ol);
+        } else {
+            Lb[i] = INFINITY;
+            Db[i] = 0.f;
+        }
     }
 }
 
@@ -674,6 +710,7 @@ __global__ void __launch_bounds__(256, 1) k_bwd_dbias_wg(fa_args a) {
     extern __shared__ __align__(128) unsigned char dbw_sm[];
     bf16 *Qs = (bf16 *)dbw_sm, *dOs = Qs + S * TE, *Ks = dOs + S * TE, *Vs = Ks + S * TE;
     float *Ls = (float *)(Vs + S * TE), *Ds = Ls + S * T, *Ms = Ds + S * T, *Bs = Ms + S * T;
+    static_assert(S == 3, "the stage arithmetic below");
     const db_item it = db_block_item<T, T>(a);
     const int h = it.h, tid = threadIdx.x, wq = 16 * (tid >> 5), g = (tid & 31) >> 2;
     const int64_t r0 = it.r0, r1 = it.r1, q0 = it.q0, k0 = it.k0;
@@ -684,35 +721,34 @@ __global__ void __launch_bounds__(256, 1) k_bwd_dbias_wg(fa_args a) {
         for (int e = 0; e < 4; e++) acc[j][e] = 0;
     bw_bias<FLB, T, T, DBW_LB, NTH>(a.biasT + (int64_t)h * a.L * a.L, a.L, k0, q0, Bs);
     fa_commit();
-    auto issue = [&](int64_t r) {
-        if (r < r1) {
-            int b = (int)((r - r0) % S);
-            dbw_load(a, r, h, q0, k0, Qs + b * TE, dOs + b * TE, Ks + b * TE, Vs + b * TE);
-            bw_lseD(a, r, true, h, q0, T, Ls + b * T, Ds + b * T);
-        }
+    const dbw_src src = dbw_src_of(a, h, q0, k0);
+    auto issue = [&](int64_t r, int b) {  // row r into stage b
+        if (r < r1) dbw_load(a, src, r, Qs + b * TE, dOs + b * TE, Ks + b * TE, Vs + b * TE, Ls + b * T, Ds + b * T);
         fa_commit();
     };
 #pragma unroll
-    for (int s = 0; s < S - 1; s++) issue(r0 + s);
-    // the mask by the threads that copy no lse / D (bw_lseD: threads < T)
+    for (int s = 0; s < S - 1; s++) issue(r0 + s, s);
+    // the mask by the threads that copy no lse / D (threads < T)
     if (r0 < r1 && tid >= T) Ms[tid - T] = bw_mask2(a, r0, k0 + tid - T);
     fa_wait<S - 1>();  // the bias group
     __syncthreads();
     db_scale_bias_p<T, DBW_LB, T, NTH>(Bs);  // ordered before its reads by the loop's barrier
     const float *Bw = Bs + wq + 2 * g;
     const float sc2 = a.scale * BW_L2E;
+    int b = 0;  // row r's stage: (r - r0) % 3
     for (int64_t r = r0; r < r1; r++) {
-        const int b = (int)((r - r0) % S);
+        const int b1 = b == 2 ? 0 : b + 1, b2 = b == 0 ? 2 : b - 1;  // rows r + 1, r + 2
         fa_wait<S - 2>();  // row r's copies (this thread's) landed
         dbw_fence_async();
-        __syncthreads();  // everyone's; row r - 1 done everywhere: its stage takes row r + S - 1
-        issue(r + S - 1);
+        __syncthreads();  // everyone's; row r - 1 done everywhere: its stage takes row r + 2
+        issue(r + S - 1, b2);
         const bool more = r + 1 < r1;
         float mpre = 0.f;
         if (more && tid >= T) mpre = bw_mask2(a, r + 1, k0 + tid - T);
         dbw_row<PIPE>(Qs + b * TE, dOs + b * TE, Ks + b * TE, Vs + b * TE, Ls + b * T, Ds + b * T, Ms + b * T,
                       Bw, wq, acc, sc2);
-        if (more && tid >= T) Ms[(int)((r + 1 - r0) % S) * T + tid - T] = mpre;  // read after the next barrier
+        if (more && tid >= T) Ms[b1 * T + tid - T] = mpre;  // read after the next barrier
+        b = b1;
     }
     fa_wait<0>();
 #pragma unroll
