@@ -2007,13 +2007,13 @@ static void test_attention_dbias(void) {
 
 // The wgmma bias-gradient kernels (`--only attn_dbias_wg`; variants wg128, wg128.seq of
 // cu_flash_bwd_dbias.cu, forced as PF_ATTN_DBIAS=NAME does; sm_90 only, c_h 32, elsewhere
-// the default kernel runs): L 256 (two whole tiles, rows beyond the 3-stage ring), odd L
+// the default kernel runs): L 256 (whole tiles, row ranges longer than the 3-stage ring), odd L
 // (partial tiles, the 4-byte bias copies), the ending node (transposed dbias), masks and a
 // fully masked row, one row range (the per-head planes), and c_h 16 (not taken: the default).
 static void cuda_attn_dbias_wg(void) {
     if (!H_bf16) return;
     //                     B    L   c_in H  c_h c_z bias          transpose
-    pf_attn_dims l256 = {80, 256, 16, 4, 32, 16, PF_BIAS_SELF, 0, NULL, 0};
+    pf_attn_dims l256 = {256, 256, 16, 4, 32, 16, PF_BIAS_SELF, 0, NULL, 0};
     pf_attn_dims odd_e = {131, 131, 16, 4, 32, 16, PF_BIAS_SELF, 1, NULL, 0};
     pf_attn_dims odd_s = {77, 77, 16, 2, 32, 16, PF_BIAS_SELF, 0, NULL, 0};
     pf_attn_dims planes = {1, 132, 16, 8, 32, 8, PF_BIAS_PAIR, 0, NULL, 0};
