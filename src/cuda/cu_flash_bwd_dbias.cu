@@ -14,7 +14,9 @@
 // per-element sum order). Session 6's kernel held S and dP of all 64 keys and the bias
 // tile in registers (242: one 8-warp block per SM, latency-bound) and was 1.2x slower; it
 // was removed in session 7. c->attn_dbias = v + 1 (or PF_ATTN_DBIAS=name) picks variant
-// v, 0 the default by shape; bench/attn_bwd_check.cu times them.
+// v, 0 the default by shape; bench/attn_bwd_check.cu times them. The wgmma variants (wg128,
+// k_bwd_dbias_wg, session 18, sm_90 and c_h 32 only) are the exception to "same bits": S and
+// dP come from wgmma's products.
 #include "cu_flash_bwd.cuh"
 #include "cu_wg_ring.cuh"
 
