@@ -18,7 +18,8 @@
 // (2 x the forward's 4 B H L^2 c_h).
 // --dbias: the bias-gradient pass alone with each kernel variant (cu_flash_bwd_dbias.cu)
 // at each N of --time (triangle shape) and on --shapes' three shapes.
-// --check also runs every bias-gradient variant and requires the default's bits.
+// --check also runs every bias-gradient variant and requires the default's bits (the wgmma
+// ones, wg*: the reference's tolerance and the same bits twice; prints :own-bits / :default-bits).
 #include "../src/cuda/cu_flash.cuh"
 #include <stdarg.h>
 #include <vector>
