@@ -14,11 +14,8 @@
 // per-element sum order). Session 6's kernel held S and dP of all 64 keys and the bias
 // tile in registers (242: one 8-warp block per SM, latency-bound) and was 1.2x slower; it
 // was removed in session 7. c->attn_dbias = v + 1 (or PF_ATTN_DBIAS=name) picks variant
-// v, 0 the default by shape; bench/attn_bwd_check.cu times them. The wgmma variants (wg128,
-// k_bwd_dbias_wg, session 18, sm_90 and c_h 32 only) are the exception to "same bits": S and
-// dP come from wgmma's products.
+// v, 0 the default by shape; bench/attn_bwd_check.cu times them.
 #include "cu_flash_bwd.cuh"
-#include "cu_wg_ring.cuh"
 
 // A warp's 16 queries x 64 keys of the bias gradient (C fragments, acc[j]: keys 8 j..):
 // fp32 partials of split `split` (nsplit > 1), else bf16 into the per-head planes
@@ -524,242 +521,6 @@ __global__ void k_bwd_dbias_reduce(fa_args a, int nsplit) {
     }
 }
 
-// ---- wg128: the products on wgmma (sm_90a), 128 x 128 tiles ----------------------------
-// k_bwd_dbias_pipe is mma.sync with 64 x 128 tiles (16 KB of Q, dO, K, V per 8192 scores).
-// k_bwd_dbias_wg: a block owns (h, 128 queries, 128 keys, a row range) with two consumer
-// warpgroups of 64 queries each (the whole block; no producer warp), 16 KB per 8192 scores
-// halved again. Per row: S = Q K^T and dP = dO V^T by wgmma m64n64k16, A (Q, dO) and B (K, V)
-// from shared memory by descriptor, all four tiles in wgmma's K-major core-matrix layout
-// without swizzle (trwg_off: 128 contiguous bytes per 8 x 8 block, no bank conflicts; A from
-// registers cost 16 more registers, and the PIPE form spilled), two halves of 64 keys; PIPE: both
-// halves issued at once and half 0's exps run while half 1's products do (S, dP of 128 keys
-// live: 128 registers), else one half at a time (64). Rows come through a cp.async ring of
-// DBW_S stages with one barrier per row: at row r's barrier row r - 1 is done everywhere,
-// so row r + 2's copies go into its stage. The dS arithmetic and the bias tile (scaled,
-// permuted) are k_bwd_dbias_pipe's (db_chunk_exp); S and dP come from wgmma's products,
-// whose accumulation order differs from mma.sync's: not the .pipe variants' bits (the
-// same bits run to run: no atomics, rows summed in order).
-#define DBW_T 128         // queries and keys per block
-#define DBW_S 3           // ring stages
-#define DBW_LB (DBW_T + 4) // bias tile row stride (floats; 4 mod 32 words as .pipe's)
-
-// shared memory: Q, dO, K, V x DBW_S | lse, D, mask x DBW_S | bias [key][query]
-static size_t dbw_smem() {
-    return sizeof(bf16) * (size_t)(4 * DBW_S * DBW_T * 32) + sizeof(float) * (size_t)(3 * DBW_S * DBW_T) +
-           sizeof(float) * (size_t)DBW_T * DBW_LB;
-}
-
-#if S9_HAVE_WGMMA
-// D (64 x 64) = A (64 x 16) B (16 x 64), both K-major by descriptor; scale-d an immediate 0 and
-// "=f" outputs (as wg_n64_first: the old contents are no input), then the accumulating form.
-// (cu_flash_sm90.cuh has the forms with A in registers only.)
-__device__ __forceinline__ void dbw_ss_first(float *d, uint64_t da, uint64_t db) {
-    asm volatile(
-        "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
-        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
-        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, "
-        "%32, %33, 0, 1, 1, 0, 0;\n"
-        : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3]), "=f"(d[4]), "=f"(d[5]), "=f"(d[6]), "=f"(d[7]),
-          "=f"(d[8]), "=f"(d[9]), "=f"(d[10]), "=f"(d[11]), "=f"(d[12]), "=f"(d[13]), "=f"(d[14]), "=f"(d[15]),
-          "=f"(d[16]), "=f"(d[17]), "=f"(d[18]), "=f"(d[19]), "=f"(d[20]), "=f"(d[21]), "=f"(d[22]), "=f"(d[23]),
-          "=f"(d[24]), "=f"(d[25]), "=f"(d[26]), "=f"(d[27]), "=f"(d[28]), "=f"(d[29]), "=f"(d[30]), "=f"(d[31])
-        : "l"(da), "l"(db));
-}
-__device__ __forceinline__ void dbw_ss_acc(float *d, uint64_t da, uint64_t db) {
-    asm volatile(
-        "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
-        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
-        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, "
-        "%32, %33, 1, 1, 1, 0, 0;\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-        : "l"(da), "l"(db));
-}
-// The threads' cp.async writes (generic proxy) made visible to wgmma's operand reads (async
-// proxy); then a barrier.
-__device__ __forceinline__ void dbw_fence_async() { asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"); }
-// A thread's row-independent copy offsets (worked out once per block: per row a copy then
-// costs a 64-bit add and a select, where the index arithmetic was ~100 instructions a row):
-// its 16-byte chunks (positions j0, j0 + 64, channels c8..) of Q, dO (queries q0..) and K, V
-// (keys k0..) at row 0, whether they lie below L (okm bits: q u, k 2 + u), its element in
-// the tiles (trwg_off's order: descriptors LBO 128 B, the next 8 channels; SBO 512 B, the
-// next 8 rows), and lse / D (threads < DBW_T: query q0 + thread).
-struct dbw_src {
-    int64_t oq, ok, ustep, ol;
-    int d;
-    unsigned okm;
-};
-__device__ __forceinline__ dbw_src dbw_src_of(const fa_args &a, int h, int64_t q0, int64_t k0) {
-    const int j0 = threadIdx.x >> 2, c8 = 8 * (threadIdx.x & 3);
-    const int64_t ps = a.pstride * a.HC, hb = (int64_t)h * 32 + c8;
-    dbw_src o;
-    o.oq = hb + (q0 + j0) * ps;
-    o.ok = hb + (k0 + j0) * ps;
-    o.ustep = 64 * ps;
-    o.ol = (int64_t)h * a.L + q0 + (threadIdx.x & (DBW_T - 1));
-    o.d = (int)trwg_off(j0, c8, 32);
-    o.okm = 0;
-#pragma unroll
-    for (int u = 0; u < 2; u++)
-        o.okm |= (q0 + j0 + 64 * u < a.L ? 1u << u : 0u) | (k0 + j0 + 64 * u < a.L ? 4u << u : 0u);
-    if (q0 + (threadIdx.x & (DBW_T - 1)) < a.L) o.okm |= 16u;
-    return o;
-}
-// Row r's Q, dO, K, V of DBW_T positions each (c_h = 32) into a ring stage, and lse, D
-// (bw_lseD's values: +inf, 0 past L); positions at or past L are zeros (cp.async zero fill:
-// p = 0 there by the mask / lse bounds anyway).
-__device__ __forceinline__ void dbw_load(const fa_args &a, const dbw_src &sc, int64_t r, bf16 *Qb, bf16 *dOb,
-                                         bf16 *Kb, bf16 *Vb, float *Lb, float *Db) {
-    const int64_t o = r * a.rstride * a.HC;
-    const bf16 *q = (const bf16 *)a.q, *dO = (const bf16 *)a.dO, *k = (const bf16 *)a.k, *v = (const bf16 *)a.v;
-#pragma unroll
-    for (int u = 0; u < DBW_T / 64; u++) {
-        const int d = sc.d + u * 64 * 32;  // 64 rows on: 8 row blocks of 8 x 32
-        const bool qok = (sc.okm >> u) & 1, kok = (sc.okm >> (2 + u)) & 1;
-        const int64_t oq = qok ? o + sc.oq + u * sc.ustep : 0, ok = kok ? o + sc.ok + u * sc.ustep : 0;
-        fa_cp16z(Qb + d, q + oq, qok ? 16 : 0);
-        fa_cp16z(dOb + d, dO + oq, qok ? 16 : 0);
-        fa_cp16z(Kb + d, k + ok, kok ? 16 : 0);
-        fa_cp16z(Vb + d, v + ok, kok ? 16 : 0);
-    }
-    const int i = threadIdx.x;
-    if (i < DBW_T) {
-        if (sc.okm & 16u) {
-            const int64_t ol = r * a.H * a.L + sc.ol;
-            fa_cp4(Lb + i, a.lse + ol);
-            fa_cp4(Db + i, a.D + ol);
-        } else {
-            Lb[i] = INFINITY;
-            Db[i] = 0.f;
-        }
-    }
-}
-
-// S and dP of keys 64 hf.. of the warpgroup's 64 queries (Qw, dOw: its first query row;
-// m64n64 fragments: element 4 j + e is k_bwd_dbias_pipe's s[j][e]), one commit group.
-__device__ __forceinline__ void dbw_issue(float *s, float *dp, const bf16 *Qw, const bf16 *dOw, const bf16 *Kb,
-                                          const bf16 *Vb, int hf) {
-    const uint64_t dq = s9_desc(Qw, 128, 512), ddo = s9_desc(dOw, 128, 512);
-    const uint64_t dk = s9_desc(Kb + 64 * hf * 32, 128, 512), dv = s9_desc(Vb + 64 * hf * 32, 128, 512);
-    constexpr uint64_t K16 = 256 >> 4;  // channels 16..: two core matrices on (16-byte units)
-    dbw_ss_first(s, dq, dk);
-    dbw_ss_acc(s, dq + K16, dk + K16);
-    dbw_ss_first(dp, ddo, dv);
-    dbw_ss_acc(dp, ddo + K16, dv + K16);
-    s9_wg_commit();
-}
-// dS of keys 64 hf.. added to acc (k_bwd_dbias_pipe's per-element arithmetic)
-__device__ __forceinline__ void dbw_exp(int hf, const float *s, const float *dp, const float *Mb, const float *lq,
-                                        const float *Dq, const float *Bw, float (*acc)[4], float sc2) {
-#pragma unroll
-    for (int c = 0; c < 2; c++)
-        db_chunk_exp<DBW_LB>(2 * hf + c, reinterpret_cast<const float(*)[4]>(s + 16 * c),
-                             reinterpret_cast<const float(*)[4]>(dp + 16 * c), Mb, lq, Dq, Bw, acc, sc2);
-}
-
-// One row of a warp's 16 queries (wq..: rows of its warpgroup's m64 tile) x 128 keys from
-// ring stage buffers (Qb .. Mb at the stage's first position).
-template <bool PIPE>
-__device__ __forceinline__ void dbw_row(const bf16 *Qb, const bf16 *dOb, const bf16 *Kb, const bf16 *Vb,
-                                        const float *Lb, const float *Db, const float *Mb, const float *Bw, int wq,
-                                        float (*acc)[4], float sc2) {
-    const int g = (threadIdx.x & 31) >> 2;
-    const bf16 *Qw = Qb + (wq & ~63) * 32, *dOw = dOb + (wq & ~63) * 32;  // the warpgroup's 64 rows
-    float lq[2], Dq[2];
-#pragma unroll
-    for (int u = 0; u < 2; u++) {
-        lq[u] = Lb[wq + g + 8 * u];
-        Dq[u] = Db[wq + g + 8 * u];
-    }
-    __syncwarp();  // converged for the .aligned wgmma instructions
-    if constexpr (PIPE) {
-        float s[2][32], dp[2][32];
-        s9_wg_fence();
-        dbw_issue(s[0], dp[0], Qw, dOw, Kb, Vb, 0);
-        dbw_issue(s[1], dp[1], Qw, dOw, Kb, Vb, 1);
-        wg_mma_wait<1>();
-        s9_wg_hold<32>(s[0]);
-        s9_wg_hold<32>(dp[0]);
-        dbw_exp(0, s[0], dp[0], Mb, lq, Dq, Bw, acc, sc2);
-        wg_mma_wait<0>();
-        s9_wg_hold<32>(s[1]);
-        s9_wg_hold<32>(dp[1]);
-        dbw_exp(1, s[1], dp[1], Mb, lq, Dq, Bw, acc, sc2);
-    } else {
-#pragma unroll
-        for (int hf = 0; hf < 2; hf++) {
-            float s[32], dp[32];
-            s9_wg_fence();
-            dbw_issue(s, dp, Qw, dOw, Kb, Vb, hf);
-            wg_mma_wait<0>();
-            s9_wg_hold<32>(s);
-            s9_wg_hold<32>(dp);
-            dbw_exp(hf, s, dp, Mb, lq, Dq, Bw, acc, sc2);
-        }
-    }
-}
-#endif
-
-// Launched on sm_90 only (fa_bwd_dbias: dbw_applies); compiled for sm_80 it traps. c_h = 32,
-// HC % 8 == 0; FLB: the bias tile by 16-byte copies (L % 4 == 0), else 4-byte ones. Any L:
-// partial tiles are zero filled, and the mask (-inf past L) and lse (+inf) give p = 0 there.
-template <bool PIPE, bool FLB>
-__global__ void __launch_bounds__(256, 1) k_bwd_dbias_wg(fa_args a) {
-#if S9_HAVE_WGMMA
-    constexpr int T = DBW_T, S = DBW_S, NTH = 256, TE = T * 32;  // TE: elements of a tile
-    extern __shared__ __align__(128) unsigned char dbw_sm[];
-    bf16 *Qs = (bf16 *)dbw_sm, *dOs = Qs + S * TE, *Ks = dOs + S * TE, *Vs = Ks + S * TE;
-    float *Ls = (float *)(Vs + S * TE), *Ds = Ls + S * T, *Ms = Ds + S * T, *Bs = Ms + S * T;
-    static_assert(S == 3, "the stage arithmetic below");
-    const db_item it = db_block_item<T, T>(a);
-    const int h = it.h, tid = threadIdx.x, wq = 16 * (tid >> 5), g = (tid & 31) >> 2;
-    const int64_t r0 = it.r0, r1 = it.r1, q0 = it.q0, k0 = it.k0;
-    float acc[16][4];  // keys 8 j.. of the tile's 128, queries wq + g (+ 8)
-#pragma unroll
-    for (int j = 0; j < 16; j++)
-#pragma unroll
-        for (int e = 0; e < 4; e++) acc[j][e] = 0;
-    bw_bias<FLB, T, T, DBW_LB, NTH>(a.biasT + (int64_t)h * a.L * a.L, a.L, k0, q0, Bs);
-    fa_commit();
-    const dbw_src src = dbw_src_of(a, h, q0, k0);
-    auto issue = [&](int64_t r, int b) {  // row r into stage b
-        if (r < r1) dbw_load(a, src, r, Qs + b * TE, dOs + b * TE, Ks + b * TE, Vs + b * TE, Ls + b * T, Ds + b * T);
-        fa_commit();
-    };
-#pragma unroll
-    for (int s = 0; s < S - 1; s++) issue(r0 + s, s);
-    // the mask by the threads that copy no lse / D (threads < T)
-    if (r0 < r1 && tid >= T) Ms[tid - T] = bw_mask2(a, r0, k0 + tid - T);
-    fa_wait<S - 1>();  // the bias group
-    __syncthreads();
-    db_scale_bias_p<T, DBW_LB, T, NTH>(Bs);  // ordered before its reads by the loop's barrier
-    const float *Bw = Bs + wq + 2 * g;
-    const float sc2 = a.scale * BW_L2E;
-    int b = 0;  // row r's stage: (r - r0) % 3
-    for (int64_t r = r0; r < r1; r++) {
-        const int b1 = b == 2 ? 0 : b + 1, b2 = b == 0 ? 2 : b - 1;  // rows r + 1, r + 2
-        fa_wait<S - 2>();  // row r's copies (this thread's) landed
-        dbw_fence_async();
-        __syncthreads();  // everyone's; row r - 1 done everywhere: its stage takes row r + 2
-        issue(r + S - 1, b2);
-        const bool more = r + 1 < r1;
-        float mpre = 0.f;
-        if (more && tid >= T) mpre = bw_mask2(a, r + 1, k0 + tid - T);
-        dbw_row<PIPE>(Qs + b * TE, dOs + b * TE, Ks + b * TE, Vs + b * TE, Ls + b * T, Ds + b * T, Ms + b * T,
-                      Bw, wq, acc, sc2);
-        if (more && tid >= T) Ms[b1 * T + tid - T] = mpre;  // read after the next barrier
-        b = b1;
-    }
-    fa_wait<0>();
-#pragma unroll
-    for (int c = 0; c < 2; c++) db_store<true>(a, it.split, a.nsplit, h, q0 + wq, k0 + 64 * c, acc + 8 * c);
-#else
-    __trap();
-#endif
-}
-
 // ---- launch ---------------------------------------------------------------------------
 // The most dynamic shared memory a block may have on the current device (opt-in).
 static size_t db_smem_max() {
@@ -806,21 +567,6 @@ static void db_kernel(cu_impl *c, const fa_args &b, int v) {
 #undef DBH
 }
 
-// k_bwd_dbias_wg where it applies (returns false, nothing launched, otherwise): an sm_90
-// device (wgmma: sm_90a code), c_h = 32, 16-byte aligned positions (HC % 8, the bases), the
-// shared memory available. Any L (partial tiles zero filled).
-static bool dbw_launch(cu_impl *c, const fa_args &b, bool pipe) {
-    const uintptr_t al = (uintptr_t)b.q | (uintptr_t)b.dO | (uintptr_t)b.k | (uintptr_t)b.v;
-    if (b.ch != 32 || b.HC % 8 != 0 || (al & 15) != 0 || !b.biasT || !tw_ring_applies(32) ||
-        dbw_smem() > db_smem_max())
-        return false;
-    const unsigned grid = bw_grid((b.L + DBW_T - 1) / DBW_T * ((b.L + DBW_T - 1) / DBW_T) * b.H * b.nsplit);
-    const bool flb = b.L % 4 == 0 && ((uintptr_t)b.biasT & 15) == 0;
-    if (pipe) bw_launch(c, flb ? k_bwd_dbias_wg<true, true> : k_bwd_dbias_wg<true, false>, grid, 256, dbw_smem(), b);
-    else bw_launch(c, flb ? k_bwd_dbias_wg<false, true> : k_bwd_dbias_wg<false, false>, grid, 256, dbw_smem(), b);
-    return true;
-}
-
 // Names: warps.blocks per SM[.bs: bias tile in shared memory] for 64-key tiles (16 warps
 // queries); qQTkKT.wNW.mMB for the bigger tiles (bias in shared memory); .co.pipe:
 // k_bwd_dbias_pipe (swizzled tiles, permuted bias tile, 8-byte partial stores,
@@ -828,10 +574,7 @@ static bool dbw_launch(cu_impl *c, const fa_args &b, bool pipe) {
 // Removed in session 15, measured slower (docs/ATTENTION_BWD.md): h8, h4.m3.bs, h8.m2,
 // q128k128.w8[.s3], q128k128.w16[.s3], q64k128.w8.m2 (sessions 7 and 10), q64k128.w4.m2.co,
 // .co.pipe1, .co.pipe.s3, .co.pipe.na, .co.pipe3 (session 12), .co.pipe.bm (session 13).
-// wg128: k_bwd_dbias_wg (wgmma, 128 x 128 tiles, both key halves issued at once; sm_90, c_h 32,
-// else the default by shape); wg128.seq: the same, one key half at a time (fewer registers).
-static const char *db_names[] = {"h8.m2.bs", "h4.m3", "q64k128.w4.m2", "q64k128.w4.m2.co.pipe", "wg128", "wg128.seq"};
-#define DB_WG128 4  // the first wgmma variant
+static const char *db_names[] = {"h8.m2.bs", "h4.m3", "q64k128.w4.m2", "q64k128.w4.m2.co.pipe"};
 // Measured on an H200 (attn_bwd_check --dbias, ms; docs/ATTENTION_BWD.md "Session 7"):
 // the session-6 kernel 5.569 / 43.48 triangle N = 1024 / 2048, 1.438 MSA row, 0.711
 // single; h4.m3 4.605 / 37.87, 1.185, 0.525; h8.m2.bs 4.789 / 37.52, 1.217, 0.343.
@@ -861,12 +604,8 @@ void fa_bwd_dbias(cu_impl *c, const fa_args *a, bool fl) {
         c->pool_bytes > top && c->pool_bytes - top >= pbytes)
         b.dbias_planes = c->pool + top;
     int v = c->attn_dbias > 0 && c->attn_dbias <= fa_bwd_dbias_variants() ? c->attn_dbias - 1 : db_default(a);
-    const bool wg = v >= DB_WG128 && dbw_launch(c, b, v == DB_WG128);
-    if (v >= DB_WG128 && !wg) v = db_default(a);  // not taken: the default by shape
-    if (!wg) {
-        if (a->ch <= 16) fl ? db_kernel<16, true>(c, b, v) : db_kernel<16, false>(c, b, v);
-        else fl ? db_kernel<32, true>(c, b, v) : db_kernel<32, false>(c, b, v);
-    }
+    if (a->ch <= 16) fl ? db_kernel<16, true>(c, b, v) : db_kernel<16, false>(c, b, v);
+    else fl ? db_kernel<32, true>(c, b, v) : db_kernel<32, false>(c, b, v);
     if (b.dbias_planes) {
         k_bwd_dbias_interleave<<<cu_blocks(a->L * a->L, 256), 256, 0, c->stream>>>(b);
         CU_LAUNCHED();

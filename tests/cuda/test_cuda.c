@@ -2016,36 +2016,6 @@ static void test_attention_dbias(void) {
     attn_tag = "";
 }
 
-// The wgmma bias-gradient kernels (`--only attn_dbias_wg`; variants wg128, wg128.seq of
-// cu_flash_bwd_dbias.cu, forced as PF_ATTN_DBIAS=NAME does; sm_90 only, c_h 32, elsewhere
-// the default kernel runs): L 256 (whole tiles, row ranges longer than the 3-stage ring), odd L
-// (partial tiles, the 4-byte bias copies), the ending node (transposed dbias), masks and a
-// fully masked row, one row range (the per-head planes), and c_h 16 (not taken: the default).
-static void cuda_attn_dbias_wg(void) {
-    if (!H_bf16) return;
-    //                     B    L   c_in H  c_h c_z bias          transpose
-    pf_attn_dims l256 = {256, 256, 16, 4, 32, 16, PF_BIAS_SELF, 0, NULL, 0};
-    pf_attn_dims odd_e = {131, 131, 16, 4, 32, 16, PF_BIAS_SELF, 1, NULL, 0};
-    pf_attn_dims odd_s = {77, 77, 16, 2, 32, 16, PF_BIAS_SELF, 0, NULL, 0};
-    pf_attn_dims planes = {1, 132, 16, 8, 32, 8, PF_BIAS_PAIR, 0, NULL, 0};
-    pf_attn_dims ch16 = {9, 9, 10, 2, 16, 10, PF_BIAS_SELF, 0, NULL, 0};
-    char tag[64];
-    pf_cuda_set_attn_module_fused(H_gpu, 1);  // as the attn group's parts
-    for (int v = 0; v < pf_cuda_attn_dbias_variants(); v++) {
-        if (strncmp(pf_cuda_attn_dbias_name(v), "wg", 2)) continue;
-        snprintf(tag, sizeof tag, "dbias %s ", pf_cuda_attn_dbias_name(v));
-        attn_tag = tag;
-        pf_cuda_set_attn_dbias(H_gpu, v + 1);
-        test_attn("tri_start L256 fully masked row", l256, 2, 1, 1300);
-        test_attn("tri_end odd L fully masked row", odd_e, 2, 1, 1310);
-        test_attn("tri_start odd L masked", odd_s, 1, 1, 1320);
-        test_attn("single 8 heads L132", planes, 1, 1, 1330);
-        test_attn("tri_start c_h 16 (default kernel)", ch16, 2, 1, 1340);
-    }
-    pf_cuda_set_attn_dbias(H_gpu, 0);
-    attn_tag = "";
-}
-
 // The module's fused passes (cu_attn_fuse.cu, PF_ATTN_FUSE) off: the old path, every case.
 static void test_attention_unfused_module(void) {
     pf_cuda_set_attn_module_fused(H_gpu, 0);
@@ -2754,7 +2724,6 @@ static void run_mode(int bf16) {
         if (!strcmp(only, "trimul_wgp")) cuda_trimul_wgp(), found = 1;
         if (!strcmp(only, "trimul_sgwgp")) cuda_trimul_sgwgp(), found = 1;
         if (!strcmp(only, "attn_bwd_wg")) cuda_attn_bwd_wg(), found = 1;
-        if (!strcmp(only, "attn_dbias_wg")) cuda_attn_dbias_wg(), found = 1;
         for (int k = 0; k < N_ATTN_PARTS; k++) {
             char part[16];
             snprintf(part, sizeof part, "attn.%d", k + 1);
@@ -2763,7 +2732,7 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure, heads, model, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, attn_bwd_wg, attn_dbias_wg, attn.1 .. attn.%d or an ops.def name)", only,
+        tl_check(found, "--only", "no tests named %s (structure, heads, model, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, attn_bwd_wg, attn.1 .. attn.%d or an ops.def name)", only,
                  N_ATTN_PARTS);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;
