@@ -1365,10 +1365,12 @@ static void test_trimul_sides_wg(int64_t N, int c_z, int c, int incoming, int bi
     if (!shard_case()) return;
     int64_t runs0 = pf_cuda_trimul_sides_wg_runs(H_gpu, 0), bruns0 = pf_cuda_trimul_sides_wg_runs(H_gpu, 1);
     pf_cuda_set_trimul_sides(H_gpu, form, 0);
+    pf_cuda_set_trimul_sgwgp(H_gpu, 0);  // form 4's own side gradient (PF_TRIMUL_SGWGP: test_trimul_sgwgp)
     shard_hold = 1;
     test_trimul(N, c_z, c, incoming, bias, use_mask);
     shard_hold = 0;
     pf_cuda_set_trimul_sides(H_gpu, 0, 0);  // the default again
+    pf_cuda_set_trimul_sgwgp(H_gpu, -1);
     int64_t runs = pf_cuda_trimul_sides_wg_runs(H_gpu, 0) - runs0, bruns = pf_cuda_trimul_sides_wg_runs(H_gpu, 1) - bruns0;
     int want = H_bf16 && pf_cuda_trimul_sides_wg_applies(H_gpu, c_z), bwant = want && form == 4;
     char label[256];

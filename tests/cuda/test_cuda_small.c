@@ -280,7 +280,11 @@ static void small_wcache(int kind, int sw) {
     k.x = h_rand(k.nx, 1, 358);
     k.dout = h_rand(k.nx, 1, 359);
     k.gs = h_gpu_raw(m.saved), k.gw = h_gpu_raw(m.ws);
+    // PF_LN_SAVE's copy is the LayerNorm kernel's: trimul's LN_in goes through it only with
+    // PF_TRIMUL_LNIN off (on, the sides kernel's prologue writes the copy: test_cuda trimul_lnin)
+    if (kind == 2) pf_cuda_set_trimul_lnin(H_gpu, 0);
     wc_pairs(&k, label, sw, w, wb);
+    pf_cuda_set_trimul_lnin(H_gpu, -1);  // PF_TRIMUL_LNIN / the default again
     done(label);
 }
 
@@ -501,11 +505,16 @@ static void small_block(int64_t N) {
     int64_t b0[PF_WC_SITES], h0[PF_WC_SITES];
     for (int s = 0; s < PF_WC_SITES; s++) b0[s] = pf_cuda_wcache_count(H_gpu, s, 0), h0[s] = pf_cuda_wcache_count(H_gpu, s, 1);
     int64_t l0 = pf_cuda_ln_save_runs(H_gpu), a0 = pf_block_tr_bwd_alias_runs(), d0 = pf_cuda_dw_acc_runs(H_gpu);
+    int64_t li0 = pf_cuda_trimul_lnin_runs(H_gpu);
     blk_switches(1, 1, 1, 0);
     blk_run(&k, got);
     blk_check_sites(label, b0, h0);
     int64_t nl = pf_cuda_ln_save_runs(H_gpu) - l0, na = pf_block_tr_bwd_alias_runs() - a0;
-    tl_check(nl == 2, label, "PF_LN_SAVE: %lld LayerNorms with the copy (2 trimuls)", (long long)nl);
+    // the trimuls' LN_in: PF_LN_SAVE's LayerNorm kernel, or (PF_TRIMUL_LNIN, the default where it
+    // applies) the sides kernel's prologue, which writes the copy itself
+    int64_t nli = pf_cuda_trimul_lnin_runs(H_gpu) - li0;
+    tl_check(nli > 0 ? nl == 0 : nl == 2, label, "PF_LN_SAVE: %lld LayerNorms with the copy (2 trimuls; %lld LN_in "
+             "prologues)", (long long)nl, (long long)nli);
     tl_check(na == 2, label, "PF_TR_BWD_ALIAS: %lld transitions read d_out in place (2)", (long long)na);
     tl_check(pf_cuda_dw_acc_runs(H_gpu) == d0, label, "PF_DW_ACC ran while off");
     tl_check(!memcmp(ref, got, sizeof(real) * (size_t)n), label,
