@@ -451,13 +451,8 @@ template <typename K>
 static void to_launch_k(cu_impl *c, K kern, const to_args &a, int threads, int bytes, int bm, int teams) {
     int grid = 0;
     (void)ts_sides_form(&grid);
-    CU_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-    int occ = 0;
-    CU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kern, threads, (size_t)bytes));
     int64_t nblk = (a.M + bm - 1) / bm, need = (nblk + teams - 1) / teams;
-    int64_t wave = (int64_t)(occ > 0 ? occ : 1) * (c->n_sm > 0 ? c->n_sm : 1);
-    if (grid > 0 && grid < wave) wave = grid;
-    kern<<<(unsigned)(need < wave ? need : wave), threads, bytes, c->stream>>>(a, nblk);
+    kern<<<ts_wave_blocks(c, kern, threads, bytes, need, grid), threads, bytes, c->stream>>>(a, nblk);
     CU_LAUNCHED();
 }
 

@@ -186,6 +186,11 @@ void ts_args_ln(ts_args *a, const pf_layernorm_p *ln, void *zl_out, void *cp, in
 // (PF_TRIMUL_SIDES 4 or 5, sm_90, bf16, c_z <= 128, the packed weight in shared memory).
 int ts_side_grad_wgp(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg,
                      const void *zl, const void *mask, const void *dS, void *tpg);
+// The side gradient's arguments (cu_trimul_side_bwd.cu): side lp, lg's weights packed (form 2,
+// CT 32, depth KP; pool scratch: the caller marks and releases the pool), zl, mask, dS (C, M),
+// tpg (M, 2C), the vector flags.
+void ts_side_grad_args(cu_impl *c, int64_t M, int c_z, int C, int KP, const pf_linear_p *lp, const pf_linear_p *lg,
+                       const void *zl, const void *mask, const void *dS, void *tpg, ts_args *a);
 int ts_wg_smem_bytes(int KP, int bwd);
 void ts_wg_launch(cu_impl *c, const ts_args *a, int KP, int bwd);
 // PF_TRIMUL_SG2 (k_tm_sg2, cu_trimul_side_wg.cu): both sides' [d tp | d tg] of C channels
@@ -216,17 +221,26 @@ static void ts_launch(cu_impl *c, K kern, const ts_args &a, int bytes) {
     CU_LAUNCHED();
 }
 
+// The blocks of one wave of a persistent kernel (`threads` each, `bytes` of dynamic shared
+// memory, set here as the kernel's limit): its occupancy times the SMs, at most `need` (the
+// blocks with work) and at most `grid` where grid > 0 (tests: so that small cases loop).
+template <typename K>
+static unsigned ts_wave_blocks(cu_impl *c, K kern, int threads, int bytes, int64_t need, int grid) {
+    CU_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
+    int occ = 0;
+    CU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kern, threads, (size_t)bytes));
+    int64_t wave = (int64_t)(occ > 0 ? occ : 1) * (c->n_sm > 0 ? c->n_sm : 1);
+    if (grid > 0 && grid < wave) wave = grid;
+    return (unsigned)(need < wave ? need : wave);
+}
+
 // A persistent kernel (k_tm_sides2, k_tm_side_grad2: kern(a, position blocks)) on one
 // wave of blocks, at most one per position block and at most `grid` where grid > 0
 // (tests: small cases loop over several position blocks).
 template <typename K>
 static void ts_launch_persistent(cu_impl *c, K kern, const ts_args &a, int bytes, int grid) {
-    CU_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-    int occ = 0;
-    CU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, kern, TS_THREADS, (size_t)bytes));
-    int64_t nblk = (a.M + TS_BM - 1) / TS_BM, wave = (int64_t)(occ > 0 ? occ : 1) * (c->n_sm > 0 ? c->n_sm : 1);
-    if (grid > 0 && grid < wave) wave = grid;
-    kern<<<(unsigned)(nblk < wave ? nblk : wave), TS_THREADS, bytes, c->stream>>>(a, nblk);
+    int64_t nblk = (a.M + TS_BM - 1) / TS_BM;
+    kern<<<ts_wave_blocks(c, kern, TS_THREADS, bytes, nblk, grid), TS_THREADS, bytes, c->stream>>>(a, nblk);
     CU_LAUNCHED();
 }
 

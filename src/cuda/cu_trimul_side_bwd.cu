@@ -270,20 +270,25 @@ static void tb_launch_k(cu_impl *c, const ts_args &a, int KP, int bytes, int sid
     });
 }
 
+void ts_side_grad_args(cu_impl *c, int64_t M, int c_z, int C, int KP, const pf_linear_p *lp, const pf_linear_p *lg,
+                       const void *zl, const void *mask, const void *dS, void *tpg, ts_args *a) {
+    const pf_linear_p *const lin[2][2] = {{lp, lg}, {NULL, NULL}};
+    memset(a, 0, sizeof *a);
+    ts_pack_weights(c, c_z, C, 32, KP, 1, lin, 2, a);
+    a->zl = (const bf16 *)zl, a->mask = (const bf16 *)mask, a->M = M;
+    a->dS = (const bf16 *)dS, a->tpg = (bf16 *)tpg;
+    a->vec = M % 8 == 0 && !((uintptr_t)dS & 15);
+    a->vec_out = C % 8 == 0 && !((uintptr_t)tpg & 15);
+}
+
 // PF_TRIMUL_SIDES=4, 5: k_tm_sides_wg<KP, true> (cu_trimul_side_wg.cu) where it applies; 0 where not.
 static int tb_side_grad_wg(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg,
                            const void *zl, const void *mask, const void *dS, void *tpg) {
     int KP = ts_depth(c_z);
     if (!ts_wg_applies(KP) || !ts_applies(c, M, c_z, C, zl, ts_wg_smem_bytes(KP, 1))) return 0;
     size_t mark = cu_pool_mark(c);
-    const pf_linear_p *const lin[2][2] = {{lp, lg}, {NULL, NULL}};
     ts_args a;
-    memset(&a, 0, sizeof a);
-    ts_pack_weights(c, c_z, C, 32, KP, 1, lin, 2, &a);
-    a.zl = (const bf16 *)zl, a.mask = (const bf16 *)mask, a.M = M;
-    a.dS = (const bf16 *)dS, a.tpg = (bf16 *)tpg;
-    a.vec = M % 8 == 0 && !((uintptr_t)dS & 15);
-    a.vec_out = C % 8 == 0 && !((uintptr_t)tpg & 15);
+    ts_side_grad_args(c, M, c_z, C, KP, lp, lg, zl, mask, dS, tpg, &a);
     ts_wg_launch(c, &a, KP, 1);
     cu_pool_release(c, mark);
     c->trimul_fused_runs++;

@@ -165,13 +165,9 @@ extern "C" int64_t pf_cuda_trimul_sides_wgp_ln_runs(pf_backend *be) {
 template <int K, bool LN>
 static void tswp_launch(cu_impl *c, const ts_args *a, int nwg, int grid) {
     const int bytes = (int)tswp_layout_of(K, a->tiles, nwg).bytes, threads = 128 * nwg;
-    CU_CHECK(cudaFuncSetAttribute(k_tm_sides_wgp<K, LN>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-    int occ = 0;
-    CU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k_tm_sides_wgp<K, LN>, threads, (size_t)bytes));
     int64_t T = (a->M + 63) / 64, need = (T + nwg - 1) / nwg;
-    int64_t wave = (int64_t)(occ > 0 ? occ : 1) * (c->n_sm > 0 ? c->n_sm : 1);
-    if (grid > 0 && grid < wave) wave = grid;
-    k_tm_sides_wgp<K, LN><<<(unsigned)(need < wave ? need : wave), threads, bytes, c->stream>>>(*a);
+    unsigned blocks = ts_wave_blocks(c, k_tm_sides_wgp<K, LN>, threads, bytes, need, grid);
+    k_tm_sides_wgp<K, LN><<<blocks, threads, bytes, c->stream>>>(*a);
     CU_LAUNCHED();
     g_tswp_runs++;
     if (LN) g_tswp_ln_runs++;

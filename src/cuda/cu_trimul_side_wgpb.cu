@@ -211,13 +211,9 @@ extern "C" int64_t pf_cuda_trimul_sgwgp_runs(pf_backend *be) {
 template <int K, bool PIPE>
 static void tswb_launch(cu_impl *c, const ts_args *a, int nwg, int grid) {
     const int bytes = (int)tswb_layout_of(K, a->tiles, nwg).bytes, threads = 128 * nwg;
-    CU_CHECK(cudaFuncSetAttribute(k_tm_sgrad_wgp<K, PIPE>, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes));
-    int occ = 0;
-    CU_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&occ, k_tm_sgrad_wgp<K, PIPE>, threads, (size_t)bytes));
     int64_t T = (a->M + 63) / 64, need = (T + nwg - 1) / nwg;
-    int64_t wave = (int64_t)(occ > 0 ? occ : 1) * (c->n_sm > 0 ? c->n_sm : 1);
-    if (grid > 0 && grid < wave) wave = grid;
-    k_tm_sgrad_wgp<K, PIPE><<<(unsigned)(need < wave ? need : wave), threads, bytes, c->stream>>>(*a);
+    unsigned blocks = ts_wave_blocks(c, k_tm_sgrad_wgp<K, PIPE>, threads, bytes, need, grid);
+    k_tm_sgrad_wgp<K, PIPE><<<blocks, threads, bytes, c->stream>>>(*a);
     CU_LAUNCHED();
     g_tswb_runs++;
 }
@@ -232,14 +228,8 @@ int ts_side_grad_wgp(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *l
     const int tiles = (C + 31) / 32, nwg = tswb_nwg(KP, tiles, optin);
     if (!nwg || !ts_applies(c, M, c_z, C, zl, (int)tswb_layout_of(KP, tiles, nwg).bytes)) return 0;
     size_t mark = cu_pool_mark(c);
-    const pf_linear_p *const lin[2][2] = {{lp, lg}, {NULL, NULL}};
     ts_args a;
-    memset(&a, 0, sizeof a);
-    ts_pack_weights(c, c_z, C, 32, KP, 1, lin, 2, &a);
-    a.zl = (const bf16 *)zl, a.mask = (const bf16 *)mask, a.M = M;
-    a.dS = (const bf16 *)dS, a.tpg = (bf16 *)tpg;
-    a.vec = M % 8 == 0 && !((uintptr_t)dS & 15);
-    a.vec_out = C % 8 == 0 && !((uintptr_t)tpg & 15);
+    ts_side_grad_args(c, M, c_z, C, KP, lp, lg, zl, mask, dS, tpg, &a);
     ts_by_depth(KP, [&](auto kp) {
         constexpr int K = decltype(kp)::value;
         if constexpr (K <= 128) {

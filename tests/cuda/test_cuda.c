@@ -1316,11 +1316,16 @@ static int64_t first_diff(const real *a, const real *b, int64_t n) {
         if (memcmp(&a[i], &b[i], sizeof(real))) return i;
     return -1;
 }
-static void test_trimul_sides(int64_t N, int c_z, int c, int incoming, int bias, int use_mask, int blocks) {
-    if (!shard_case()) return;
-    char label[256];
-    snprintf(label, sizeof label, "%s trimul sides2 %s N%lld c_z%d c%d bias %d mask %d blocks %d", H_gpu->name,
-             incoming ? "in" : "out", (long long)N, c_z, c, bias, use_mask, blocks);
+
+// The two-pass comparisons of the trimul paths: the module's forward and backward twice from
+// the same inputs (z, the mask and d_out of seeds 9, 10, 11; dz starting from g_in(nz, 12)) on
+// fresh parameter gradients, pass(label, v, arg, 0) before pass v (it sets the path) and
+// pass(label, v, arg, 1) after it (its run counters; either may be NULL). o[v], g[v]: pass
+// v's output and dz (nz = N*N*c_z each). grads: 0 the parameter gradients left alone, 1 pass
+// 0's snapshotted (h_snapshot_grads), 2 also pass 1's checked bit for bit against them.
+typedef void (*tm_pass_fn)(const char *label, int v, int arg, int after);
+static int64_t trimul_two_passes(const char *label, int64_t N, int c_z, int c, int incoming, int bias, int use_mask,
+                                 tm_pass_fn pass, int arg, int grads, real *o[2], real *g[2]) {
     h_params_reset();
     pf_trimul_dims d = {N, c_z, c, incoming};
     pf_trimul_p P, G, Pd, Gd;
@@ -1329,10 +1334,8 @@ static void test_trimul_sides(int64_t N, int c_z, int c, int incoming, int bias,
     hbuf z = h_rand(nz, 1, 9), mk = h_mask(N * N, 0, 0.3, 10), dout = h_rand(nz, 1, 11);
     pf_mem mg = H_gpu->trimul_mem(H_gpu, &d);
     void *gs = h_gpu_raw(mg.saved), *gw = h_gpu_raw(mg.ws);
-    real *o[2], *g[2];
     for (int v = 0; v < 2; v++) {
-        pf_cuda_set_trimul_sides(H_gpu, v + 1, blocks);
-        int64_t runs0 = pf_cuda_trimul_fused_runs(H_gpu);
+        if (pass) pass(label, v, arg, 0);
         hbuf og = h_poison(nz);
         hgrad dz = g_in(nz, 12);
         h_reset_grads();
@@ -1340,18 +1343,57 @@ static void test_trimul_sides(int64_t N, int c_z, int c, int incoming, int bias,
         H_gpu->trimul_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, gs, dout.d, dz.b.d, gw);
         o[v] = h_download(&og);
         g[v] = h_download(&dz.b);
-        if (v == 0) h_snapshot_grads();
-        else h_check_same_bits(label);
-        int64_t runs = pf_cuda_trimul_fused_runs(H_gpu) - runs0;
-        tl_check(H_bf16 ? runs > 0 : runs == 0, label, "form %d: fused sides kernel ran %lld times, expected %s", v + 1,
-                 (long long)runs, H_bf16 ? "some" : "none");
+        if (v == 0 && grads) h_snapshot_grads();
+        else if (v == 1 && grads == 2) h_check_same_bits(label);
+        if (pass) pass(label, v, arg, 1);
     }
-    pf_cuda_set_trimul_sides(H_gpu, 0, 0);  // the default again
+    return nz;
+}
+
+// The forward output and dz of trimul_two_passes' passes bit for bit; vs: what was compared
+// ("" or " (form 5 vs 4)" ...), in the messages.
+static void trimul_same_out_dz(const char *label, const char *vs, real *o[2], real *g[2], int64_t nz) {
     int64_t bo = first_diff(o[0], o[1], nz), bg = first_diff(g[0], g[1], nz);
-    tl_check(bo < 0, label, "forward output: first difference at %lld: %.9g vs %.9g", (long long)bo,
+    tl_check(bo < 0, label, "forward output%s: first difference at %lld: %.9g vs %.9g", vs, (long long)bo,
              bo < 0 ? 0.0 : (double)o[1][bo], bo < 0 ? 0.0 : (double)o[0][bo]);
-    tl_check(bg < 0, label, "dz: first difference at %lld: %.9g vs %.9g", (long long)bg,
+    tl_check(bg < 0, label, "dz%s: first difference at %lld: %.9g vs %.9g", vs, (long long)bg,
              bg < 0 ? 0.0 : (double)g[1][bg], bg < 0 ? 0.0 : (double)g[0][bg]);
+}
+
+// test_trimul_sides' passes: form v + 1 on `blocks` blocks, the fused sides kernel checked to have run.
+static void tm_pass_sides(const char *label, int v, int blocks, int after) {
+    static int64_t runs0;
+    if (!after) {
+        pf_cuda_set_trimul_sides(H_gpu, v + 1, blocks);
+        runs0 = pf_cuda_trimul_fused_runs(H_gpu);
+        return;
+    }
+    int64_t runs = pf_cuda_trimul_fused_runs(H_gpu) - runs0;
+    tl_check(H_bf16 ? runs > 0 : runs == 0, label, "form %d: fused sides kernel ran %lld times, expected %s", v + 1,
+             (long long)runs, H_bf16 ? "some" : "none");
+}
+// The other comparisons' passes: the switch under test off (v 0) or on (v 1).
+static void tm_pass_sg2(const char *label, int v, int arg, int after) {
+    if (!after) pf_cuda_set_trimul_sg2(H_gpu, v);
+}
+static void tm_pass_wgp(const char *label, int v, int blocks, int after) {  // form 4, 5
+    if (!after) pf_cuda_set_trimul_sides(H_gpu, 4 + v, blocks);
+}
+static void tm_pass_sgwgp(const char *label, int v, int form, int after) {
+    if (!after) pf_cuda_set_trimul_sgwgp(H_gpu, v ? form : 0);
+}
+static void tm_pass_out(const char *label, int v, int kern, int after) {
+    if (!after) pf_cuda_set_trimul_out(H_gpu, v ? kern : 0);
+}
+static void test_trimul_sides(int64_t N, int c_z, int c, int incoming, int bias, int use_mask, int blocks) {
+    if (!shard_case()) return;
+    char label[256];
+    snprintf(label, sizeof label, "%s trimul sides2 %s N%lld c_z%d c%d bias %d mask %d blocks %d", H_gpu->name,
+             incoming ? "in" : "out", (long long)N, c_z, c, bias, use_mask, blocks);
+    real *o[2], *g[2];
+    int64_t nz = trimul_two_passes(label, N, c_z, c, incoming, bias, use_mask, tm_pass_sides, blocks, 2, o, g);
+    pf_cuda_set_trimul_sides(H_gpu, 0, 0);  // the default again
+    trimul_same_out_dz(label, "", o, g, nz);
     finish(label);
 }
 
@@ -1404,27 +1446,10 @@ static void test_trimul_sg2(int64_t N, int c_z, int c, int incoming, int bias, i
              incoming ? "in" : "out", (long long)N, c_z, c, bias, use_mask);
     tl_check(want ? runs > 0 : runs == 0, label, "k_tm_sg2 ran %lld times, expected %s", (long long)runs,
              want ? "some" : "none");
-    h_params_reset();
-    pf_trimul_dims d = {N, c_z, c, incoming};
-    pf_trimul_p P, G, Pd, Gd;
-    h_trimul_params(&P, &G, &Pd, &Gd, c_z, c, bias);
-    int64_t nz = N * N * c_z;
-    hbuf z = h_rand(nz, 1, 9), mk = h_mask(N * N, 0, 0.3, 10), dout = h_rand(nz, 1, 11);
-    pf_mem mg = H_gpu->trimul_mem(H_gpu, &d);
-    void *gs = h_gpu_raw(mg.saved), *gw = h_gpu_raw(mg.ws);
     int ln_was = pf_cuda_set_tm_ln_cm(H_gpu, 2);
     pf_cuda_set_trimul_fused(H_gpu, 3);
-    real *o[2], *g[2];
-    for (int v = 0; v < 2; v++) {  // 0: the old path, 1: k_tm_sg2
-        pf_cuda_set_trimul_sg2(H_gpu, v);
-        hbuf og = h_poison(nz), dz = h_rand(nz, 0.1, 12);  // g_in(nz, 12)'s start
-        h_reset_grads();
-        H_gpu->trimul_fwd(H_gpu, &d, &Pd, z.d, use_mask ? mk.d : NULL, og.d, gs, gw);
-        H_gpu->trimul_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, gs, dout.d, dz.d, gw);
-        o[v] = h_download(&og);
-        g[v] = h_download(&dz);
-        if (v == 0) h_snapshot_grads();
-    }
+    real *o[2], *g[2];  // 0: the old path, 1: k_tm_sg2
+    int64_t nz = trimul_two_passes(label, N, c_z, c, incoming, bias, use_mask, tm_pass_sg2, 0, 1, o, g);
     tl_check(!memcmp(o[0], o[1], sizeof(real) * (size_t)nz), label, "forward output not the same bits");
     snprintf(s, sizeof s, "%s dz vs old path", label);
     h_compare(s, g[1], g[0], nz, H_tol);
@@ -1460,33 +1485,10 @@ static void test_trimul_wgp(int64_t N, int c_z, int c, int incoming, int bias, i
     tl_check(want ? runs > 0 : runs == 0, label, "k_tm_sides_wgp ran %lld times, expected %s", (long long)runs,
              want ? "some" : "none");
     tl_check(!want || wruns == 0, label, "k_tm_sides_wg (forward) ran %lld times under form 5", (long long)wruns);
-    h_params_reset();
-    pf_trimul_dims d = {N, c_z, c, incoming};
-    pf_trimul_p P, G, Pd, Gd;
-    h_trimul_params(&P, &G, &Pd, &Gd, c_z, c, bias);
-    int64_t nz = N * N * c_z;
-    hbuf z = h_rand(nz, 1, 9), mk = h_mask(N * N, 0, 0.3, 10), dout = h_rand(nz, 1, 11);
-    pf_mem mg = H_gpu->trimul_mem(H_gpu, &d);
-    void *gs = h_gpu_raw(mg.saved), *gw = h_gpu_raw(mg.ws);
-    real *o[2], *g[2];
-    for (int v = 0; v < 2; v++) {  // 0: form 4, 1: form 5
-        pf_cuda_set_trimul_sides(H_gpu, 4 + v, blocks);
-        hbuf og = h_poison(nz);
-        hgrad dz = g_in(nz, 12);
-        h_reset_grads();
-        H_gpu->trimul_fwd(H_gpu, &d, &Pd, z.d, use_mask ? mk.d : NULL, og.d, gs, gw);
-        H_gpu->trimul_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, gs, dout.d, dz.b.d, gw);
-        o[v] = h_download(&og);
-        g[v] = h_download(&dz.b);
-        if (v == 0) h_snapshot_grads();
-        else h_check_same_bits(label);
-    }
+    real *o[2], *g[2];  // 0: form 4, 1: form 5
+    int64_t nz = trimul_two_passes(label, N, c_z, c, incoming, bias, use_mask, tm_pass_wgp, blocks, 2, o, g);
     pf_cuda_set_trimul_sides(H_gpu, 0, 0);  // the default again
-    int64_t bo = first_diff(o[0], o[1], nz), bg = first_diff(g[0], g[1], nz);
-    tl_check(bo < 0, label, "forward output (form 5 vs 4): first difference at %lld: %.9g vs %.9g", (long long)bo,
-             bo < 0 ? 0.0 : (double)o[1][bo], bo < 0 ? 0.0 : (double)o[0][bo]);
-    tl_check(bg < 0, label, "dz (form 5 vs 4): first difference at %lld: %.9g vs %.9g", (long long)bg,
-             bg < 0 ? 0.0 : (double)g[1][bg], bg < 0 ? 0.0 : (double)g[0][bg]);
+    trimul_same_out_dz(label, " (form 5 vs 4)", o, g, nz);
     finish(label);
 }
 
@@ -1533,34 +1535,11 @@ static void test_trimul_sgwgp(int64_t N, int c_z, int c, int incoming, int bias,
     tl_check(want ? runs > 0 : runs == 0, label, "k_tm_sgrad_wgp ran %lld times, expected %s", (long long)runs,
              want ? "some" : "none");
     tl_check(!want || bruns == 0, label, "k_tm_sides_wg<bwd> ran %lld times with the switch on", (long long)bruns);
-    h_params_reset();
-    pf_trimul_dims d = {N, c_z, c, incoming};
-    pf_trimul_p P, G, Pd, Gd;
-    h_trimul_params(&P, &G, &Pd, &Gd, c_z, c, bias);
-    int64_t nz = N * N * c_z;
-    hbuf z = h_rand(nz, 1, 9), mk = h_mask(N * N, 0, 0.3, 10), dout = h_rand(nz, 1, 11);
-    pf_mem mg = H_gpu->trimul_mem(H_gpu, &d);
-    void *gs = h_gpu_raw(mg.saved), *gw = h_gpu_raw(mg.ws);
-    real *o[2], *g[2];
-    for (int v = 0; v < 2; v++) {  // 0: the switch off (k_tm_sides_wg<KP, true>), 1: on
-        pf_cuda_set_trimul_sgwgp(H_gpu, v ? form : 0);
-        hbuf og = h_poison(nz);
-        hgrad dz = g_in(nz, 12);
-        h_reset_grads();
-        H_gpu->trimul_fwd(H_gpu, &d, &Pd, z.d, use_mask ? mk.d : NULL, og.d, gs, gw);
-        H_gpu->trimul_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, gs, dout.d, dz.b.d, gw);
-        o[v] = h_download(&og);
-        g[v] = h_download(&dz.b);
-        if (v == 0) h_snapshot_grads();
-        else h_check_same_bits(label);
-    }
+    real *o[2], *g[2];  // 0: the switch off (k_tm_sides_wg<KP, true>), 1: on
+    int64_t nz = trimul_two_passes(label, N, c_z, c, incoming, bias, use_mask, tm_pass_sgwgp, form, 2, o, g);
     pf_cuda_set_trimul_sgwgp(H_gpu, -1);  // PF_TRIMUL_SGWGP / the default again
     pf_cuda_set_trimul_sides(H_gpu, 0, 0);
-    int64_t bo = first_diff(o[0], o[1], nz), bg = first_diff(g[0], g[1], nz);
-    tl_check(bo < 0, label, "forward output (on vs off): first difference at %lld: %.9g vs %.9g", (long long)bo,
-             bo < 0 ? 0.0 : (double)o[1][bo], bo < 0 ? 0.0 : (double)o[0][bo]);
-    tl_check(bg < 0, label, "dz (on vs off): first difference at %lld: %.9g vs %.9g", (long long)bg,
-             bg < 0 ? 0.0 : (double)g[1][bg], bg < 0 ? 0.0 : (double)g[0][bg]);
+    trimul_same_out_dz(label, " (on vs off)", o, g, nz);
     finish(label);
 }
 
@@ -1630,27 +1609,10 @@ static void test_trimul_out(int64_t N, int c_z, int c, int incoming, int bias, i
              want ? "some" : "none");
     tl_check(want3 ? runs3 == runs : runs3 == 0, label, "k_tm_out3 ran %lld of %lld times, expected %s",
              (long long)runs3, (long long)runs, want3 ? "all" : "none");
-    h_params_reset();
-    pf_trimul_dims d = {N, c_z, c, incoming};
-    pf_trimul_p P, G, Pd, Gd;
-    h_trimul_params(&P, &G, &Pd, &Gd, c_z, c, bias);
-    int64_t nz = N * N * c_z;
-    hbuf z = h_rand(nz, 1, 9), mk = h_mask(N * N, 0, 0.3, 10), dout = h_rand(nz, 1, 11);
-    pf_mem mg = H_gpu->trimul_mem(H_gpu, &d);
-    void *gs = h_gpu_raw(mg.saved), *gw = h_gpu_raw(mg.ws);
     int ln_was = pf_cuda_set_tm_ln_cm(H_gpu, fused == 4 ? 2 : 1);
     pf_cuda_set_trimul_fused(H_gpu, fused >= 3 ? 3 : fused);
-    real *o[2], *g[2];
-    for (int v = 0; v < 2; v++) {  // 0: the old path, 1: k_tm_out2 or 3
-        pf_cuda_set_trimul_out(H_gpu, v ? kern : 0);
-        hbuf og = h_poison(nz);
-        hgrad dz = g_in(nz, 12);
-        h_reset_grads();
-        H_gpu->trimul_fwd(H_gpu, &d, &Pd, z.d, use_mask ? mk.d : NULL, og.d, gs, gw);
-        H_gpu->trimul_bwd(H_gpu, &d, &Pd, &Gd, use_mask ? mk.d : NULL, gs, dout.d, dz.b.d, gw);
-        o[v] = h_download(&og);
-        g[v] = h_download(&dz.b);
-    }
+    real *o[2], *g[2];  // 0: the old path, 1: k_tm_out2 or 3
+    int64_t nz = trimul_two_passes(label, N, c_z, c, incoming, bias, use_mask, tm_pass_out, kern, 0, o, g);
     snprintf(s, sizeof s, "%s fwd vs old path", label);
     h_compare(s, o[1], o[0], nz, H_tol);
     snprintf(s, sizeof s, "%s dz vs old path", label);
