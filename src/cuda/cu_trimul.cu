@@ -86,6 +86,27 @@ extern "C" void pf_cuda_set_trimul_sg2(pf_backend *be, int on) {
     tm_sg2 = on == 0 || on == 1 ? on : -1;  // else: PF_TRIMUL_SG2 / the default again
 }
 
+// PF_TRIMUL_BWDCAT: process-wide (as PF_TRIMUL_SAVE_X), read at the first use, -1 until then;
+// pf_cuda_set_trimul_bwdcat (tests). 1: both sides' gradients in one (N*N, 4n) matrix, one dzl
+// GEMM and one weight-gradient GEMM (cu_tm_sides_bwd_cat4; tm_piece_bwd says where).
+static int tm_bwdcat = -1;
+static int64_t tm_bwdcat_runs;  // backward pieces that took it (tests: the path was taken)
+static int tm_bwdcat_on(void) {
+    if (tm_bwdcat < 0)
+        tm_bwdcat = cu_env_flag("PF_TRIMUL_BWDCAT", 1, "the side gradients, dzl and weight-gradient GEMMs per side",
+                                "both sides' gradients in one matrix, one dzl GEMM, one weight-gradient GEMM: the "
+                                "default");
+    return tm_bwdcat;
+}
+extern "C" void pf_cuda_set_trimul_bwdcat(pf_backend *be, int on) {
+    (void)be;
+    tm_bwdcat = on == 0 || on == 1 ? on : -1;  // else: PF_TRIMUL_BWDCAT / the default again
+}
+extern "C" int64_t pf_cuda_trimul_bwdcat_runs(pf_backend *be) {
+    (void)be;
+    return tm_bwdcat_runs;
+}
+
 // PF_TRIMUL_LNIN: process-wide (as PF_TRIMUL_SAVE_X), read at the first use, -1 until then;
 // pf_cuda_set_trimul_lnin (tests). 1: LN_in in the sides kernel's prologue (tm_sides_ln).
 static int tm_lnin = -1;
@@ -261,6 +282,23 @@ static int tm_sides_bwd_sg2(cu_impl *c, const pf_trimul_dims *d, const pf_trimul
     return cu_tm_sides_bwd_sg2(c, d->N * d->N, cz, n, lin, grad, w->zl, mask, dA, dB, w->p[0], w->p[2], dX, w->dzl);
 }
 
+// PF_TRIMUL_BWDCAT: both sides' gradients of the one piece (n = c) through G (N*N, 4c) =
+// x | p[0] | p[1] | p[2], four buffers of N*N*c back to back (x holds dx, p[0..2] A, B and
+// dX: all read by the dA, dB GEMMs before; dA, dB in p[3], p[4] stay apart). 0 where that
+// layout or the fused side gradient does not apply.
+static int tm_sides_bwd_cat4(cu_impl *c, const pf_trimul_dims *d, const pf_trimul_p *p, pf_trimul_p *g,
+                             const tm_ws *w, const void *mask, int n, const void *dA, const void *dB) {
+    size_t part = (size_t)(d->N * d->N * n) * cu_esz(c);
+    if (!tm_bwdcat_on() || n != d->c || w->cc != d->c) return 0;
+    for (int k = 0; k < 3; k++)
+        if ((char *)w->p[k] != (char *)w->x + (k + 1) * part) return 0;
+    const pf_linear_p *const lin[2][2] = {{&p->a_p, &p->a_g}, {&p->b_p, &p->b_g}};
+    pf_linear_p *const grad[2][2] = {{&g->a_p, &g->a_g}, {&g->b_p, &g->b_g}};
+    if (!cu_tm_sides_bwd_cat4(c, d->N * d->N, d->c_z, n, lin, grad, w->zl, mask, dA, dB, w->x, w->dzl)) return 0;
+    tm_bwdcat_runs++;
+    return 1;
+}
+
 // Channels [c0, c0 + n): dX from x's columns (x holds dx by now; cu_tm_cm: dX is X's
 // channels c0.., no transpose), the products' gradients, then the sides'. have_ab:
 // A, B of these channels are in p[0], p[1] already (one piece: left there by tm_x).
@@ -280,6 +318,7 @@ static void tm_piece_bwd(cu_impl *c, const pf_trimul_dims *d, const pf_trimul_p 
     }
     // A, B, dX are free: A's and B's buffers hold the sides' scratch
     if (tm_sg2_on() && cu_tm_cm(c) && tm_sides_bwd_sg2(c, d, p, g, w, mask, c0, n, dA, dB, dX)) return;
+    if (tm_sides_bwd_cat4(c, d, p, g, w, mask, n, dA, dB)) return;
     tm_side_bwd(c, d, &p->a_p, &p->a_g, &g->a_p, &g->a_g, c0, n, mask, dA, w, A);
     tm_side_bwd(c, d, &p->b_p, &p->b_g, &g->b_p, &g->b_g, c0, n, mask, dB, w, A);
 }

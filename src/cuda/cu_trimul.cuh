@@ -26,11 +26,11 @@ int cu_tm_sides_fused(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *
 // or 2, buffers not 16-byte aligned).
 int cu_tm_sides_ln(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *const lin[2][2],
                    const pf_layernorm_p *ln, const void *z, void *zl, void *cp, const void *mask, void *A, void *B);
-// One side's [d tp | d tg] (M, 2C) into tpg from zl and dS (C, M) as one tensor-core
-// kernel (cu_trimul_side_bwd.cu: tp, tg recomputed in fp32, never stored); 0 where it
-// does not apply (as cu_tm_sides_fused).
+// One side's [d tp | d tg] (M, 2C; rows ld_tpg apart, 2C or more) into tpg from zl and dS (C, M)
+// as one tensor-core kernel (cu_trimul_side_bwd.cu: tp, tg recomputed in fp32, never stored);
+// 0 where it does not apply (as cu_tm_sides_fused).
 int cu_tm_side_grad_fused(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg,
-                          const void *zl, const void *mask, const void *dS, void *tpg);
+                          const void *zl, const void *mask, const void *dS, void *tpg, int64_t ld_tpg);
 // From dS (C, M): tp <- dS m sigmoid(tg), tg <- dS m tp s (1 - s), in (M, C).
 void cu_tm_side_grad(cu_impl *c, int64_t M, int C, const void *mask, const void *dS, void *tp, void *tg);
 // The same side with its two projections as one GEMM: tpg (M, 2C) scratch = [tp | tg].
@@ -42,6 +42,16 @@ void cu_tm_side_cat(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp
 void cu_tm_side_bwd_cat(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg,
                         pf_linear_p *gp, pf_linear_p *gg, const void *zl, const void *mask, const void *dS,
                         void *tpg, void *dzl);
+// PF_TRIMUL_BWDCAT (cu_trimul.cu): both sides' backward of C channels (lin, grad: {{a_p, a_g},
+// {b_p, b_g}}; dA, dB (C, M)) with their gradients in one matrix G (M, 4C) = [d tp_a | d tg_a |
+// d tp_b | d tg_b] (the fused side gradient, rows 4C apart; G may hold A, B, dX: they are read
+// before), then dzl += G [W_ap; W_ag; W_bp; W_bg] as one product of depth 4C (dzl read and
+// written once instead of twice, one rounding) and the four weight gradients as one GEMM G^T zl
+// (zl read once instead of twice). 0 (nothing launched) where the fused side gradient does not
+// apply: the caller runs cu_tm_side_bwd_cat per side.
+int cu_tm_sides_bwd_cat4(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *const lin[2][2],
+                         pf_linear_p *const grad[2][2], const void *zl, const void *mask, const void *dA,
+                         const void *dB, void *G, void *dzl);
 // PF_TRIMUL_SG2 (k_tm_sg2, cu_trimul_side_wg.cu): both sides' backward of a piece of C
 // channels at once (lin, grad: {{a_p, a_g}, {b_p, b_g}}; dA, dB (C, M)): one kernel
 // recomputes [tp | tg] of both sides, writes side a's [d tp | d tg] into tpg_a (M, 2C) and

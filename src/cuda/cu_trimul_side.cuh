@@ -22,7 +22,8 @@ struct ts_args {
     const bf16 *mask;   // (M) or NULL
     bf16 *out[2];       // forward: the sides' outputs (C, M)
     const bf16 *dS;     // backward: the side's output gradient (C, M)
-    bf16 *tpg;          // backward: [d tp | d tg] (M, 2 C)
+    bf16 *tpg;          // backward: [d tp | d tg] (M, 2 C), rows ld_tpg apart
+    int64_t ld_tpg;     // backward: 2 C, or 4 C with both sides in one matrix (PF_TRIMUL_BWDCAT)
     const bf16 *dS2;    // PF_TRIMUL_SG2: side b's output gradient (C, M) (dS: side a's)
     bf16 *dtp[2], *dtg[2];  // PF_TRIMUL_SG2: side s's d tp, d tg (M, C), rows ldt[s] apart
     int64_t ldt[2];
@@ -30,7 +31,7 @@ struct ts_args {
     int64_t M;
     int c_z, C, nct, tiles;  // nct: column tiles per side
     int vec;                 // channel-major rows 16-byte aligned (M % 8 == 0, aligned buffers)
-    int vec_out;             // backward: tpg rows 16-byte aligned (C % 8 == 0, aligned)
+    int vec_out;             // backward: tpg rows 16-byte aligned (C, ld_tpg multiples of 8, aligned)
     // PF_TRIMUL_LNIN (k_tm_sides_wg<KP, false, true>): the rows are z (M, c_z) in zl's place,
     // LayerNormed in the prologue with ln_w, ln_b into zl_out (and z copied to cp unless NULL);
     // ln_vec: k_ln_fwd_v's arithmetic (c_z 32, 64, 128), else cu_prim.cu's k_ln_fwd's.
@@ -185,12 +186,12 @@ void ts_args_ln(ts_args *a, const pf_layernorm_p *ln, void *zl_out, void *cp, in
 // blocks (form 4's bits); 0 (nothing launched) where the switch is off or it does not apply
 // (PF_TRIMUL_SIDES 4 or 5, sm_90, bf16, c_z <= 128, the packed weight in shared memory).
 int ts_side_grad_wgp(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg,
-                     const void *zl, const void *mask, const void *dS, void *tpg);
+                     const void *zl, const void *mask, const void *dS, void *tpg, int64_t ld_tpg);
 // The side gradient's arguments (cu_trimul_side_bwd.cu): side lp, lg's weights packed (form 2,
 // CT 32, depth KP; pool scratch: the caller marks and releases the pool), zl, mask, dS (C, M),
-// tpg (M, 2C), the vector flags.
+// tpg (M, 2C) with rows ld_tpg apart, the vector flags.
 void ts_side_grad_args(cu_impl *c, int64_t M, int c_z, int C, int KP, const pf_linear_p *lp, const pf_linear_p *lg,
-                       const void *zl, const void *mask, const void *dS, void *tpg, ts_args *a);
+                       const void *zl, const void *mask, const void *dS, void *tpg, int64_t ld_tpg, ts_args *a);
 int ts_wg_smem_bytes(int KP, int bwd);
 void ts_wg_launch(cu_impl *c, const ts_args *a, int KP, int bwd);
 // PF_TRIMUL_SG2 (k_tm_sg2, cu_trimul_side_wg.cu): both sides' [d tp | d tg] of C channels

@@ -69,7 +69,7 @@ __device__ __forceinline__ void tb_store(const ts_args &a, const bf16 *st, int c
         int64_t p = pos0 + row;
         if (p >= a.M || ch >= a.C) continue;
         const bf16 *s = st + row * so + seg * CT + (ch - cbase);
-        bf16 *d = a.tpg + p * 2 * a.C + seg * a.C + ch;
+        bf16 *d = a.tpg + p * a.ld_tpg + seg * a.C + ch;
         if (a.vec_out) *reinterpret_cast<uint4 *>(d) = *reinterpret_cast<const uint4 *>(s);
         else
             for (int e = 0; e < 8 && ch + e < a.C; e++) d[e] = s[e];
@@ -152,12 +152,12 @@ __device__ __forceinline__ void tb_store_u(const ts_args &a, const bf16 *st, int
     const int row0 = threadIdx.x / cpr, q = threadIdx.x % cpr, seg = q / (CT / 8), ch = cbase + 8 * (q % (CT / 8));
     if (ch >= a.C) return;
     const bf16 *s = st + row0 * so + seg * CT + (ch - cbase);
-    bf16 *d = a.tpg + (pos0 + row0) * 2 * a.C + seg * a.C + ch;
+    bf16 *d = a.tpg + (pos0 + row0) * a.ld_tpg + seg * a.C + ch;
 #pragma unroll
     for (int it = 0; it < TS_BM * cpr / TS_THREADS; it++) {
         if (pos0 + row0 + it * rp >= a.M) break;  // rows grow with it
         const bf16 *si = s + it * rp * so;
-        bf16 *di = d + (int64_t)it * rp * 2 * a.C;
+        bf16 *di = d + (int64_t)it * rp * a.ld_tpg;
         if (a.vec_out) *reinterpret_cast<uint4 *>(di) = *reinterpret_cast<const uint4 *>(si);
         else
             for (int e = 0; e < 8 && ch + e < a.C; e++) di[e] = si[e];
@@ -271,24 +271,24 @@ static void tb_launch_k(cu_impl *c, const ts_args &a, int KP, int bytes, int sid
 }
 
 void ts_side_grad_args(cu_impl *c, int64_t M, int c_z, int C, int KP, const pf_linear_p *lp, const pf_linear_p *lg,
-                       const void *zl, const void *mask, const void *dS, void *tpg, ts_args *a) {
+                       const void *zl, const void *mask, const void *dS, void *tpg, int64_t ld_tpg, ts_args *a) {
     const pf_linear_p *const lin[2][2] = {{lp, lg}, {NULL, NULL}};
     memset(a, 0, sizeof *a);
     ts_pack_weights(c, c_z, C, 32, KP, 1, lin, 2, a);
     a->zl = (const bf16 *)zl, a->mask = (const bf16 *)mask, a->M = M;
-    a->dS = (const bf16 *)dS, a->tpg = (bf16 *)tpg;
+    a->dS = (const bf16 *)dS, a->tpg = (bf16 *)tpg, a->ld_tpg = ld_tpg;
     a->vec = M % 8 == 0 && !((uintptr_t)dS & 15);
-    a->vec_out = C % 8 == 0 && !((uintptr_t)tpg & 15);
+    a->vec_out = C % 8 == 0 && ld_tpg % 8 == 0 && !((uintptr_t)tpg & 15);
 }
 
 // PF_TRIMUL_SIDES=4, 5: k_tm_sides_wg<KP, true> (cu_trimul_side_wg.cu) where it applies; 0 where not.
 static int tb_side_grad_wg(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg,
-                           const void *zl, const void *mask, const void *dS, void *tpg) {
+                           const void *zl, const void *mask, const void *dS, void *tpg, int64_t ld_tpg) {
     int KP = ts_depth(c_z);
     if (!ts_wg_applies(KP) || !ts_applies(c, M, c_z, C, zl, ts_wg_smem_bytes(KP, 1))) return 0;
     size_t mark = cu_pool_mark(c);
     ts_args a;
-    ts_side_grad_args(c, M, c_z, C, KP, lp, lg, zl, mask, dS, tpg, &a);
+    ts_side_grad_args(c, M, c_z, C, KP, lp, lg, zl, mask, dS, tpg, ld_tpg, &a);
     ts_wg_launch(c, &a, KP, 1);
     cu_pool_release(c, mark);
     c->trimul_fused_runs++;
@@ -299,10 +299,10 @@ static int tb_side_grad_wg(cu_impl *c, int64_t M, int c_z, int C, const pf_linea
 // one loads during this one's epilogue) need shared memory of their own, and two
 // blocks per SM fit at c_z = 128 with CT = 32 (89 KB each).
 int cu_tm_side_grad_fused(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg,
-                          const void *zl, const void *mask, const void *dS, void *tpg) {
+                          const void *zl, const void *mask, const void *dS, void *tpg, int64_t ld_tpg) {
     int grid, form = ts_sides_form(&grid), sides2 = form >= 2;  // PF_TRIMUL_SIDES (3: k_tm_side_grad2 here)
-    if (form >= 4 && ts_side_grad_wgp(c, M, c_z, C, lp, lg, zl, mask, dS, tpg)) return 1;  // PF_TRIMUL_SGWGP=1
-    if (form >= 4 && tb_side_grad_wg(c, M, c_z, C, lp, lg, zl, mask, dS, tpg)) return 1;
+    if (form >= 4 && ts_side_grad_wgp(c, M, c_z, C, lp, lg, zl, mask, dS, tpg, ld_tpg)) return 1;  // PF_TRIMUL_SGWGP
+    if (form >= 4 && tb_side_grad_wg(c, M, c_z, C, lp, lg, zl, mask, dS, tpg, ld_tpg)) return 1;
     int NT = C <= 16 ? 2 : 4, KP = ts_depth(c_z), bytes = tb_smem_bytes(KP, NT, sides2 ? 2 : 1);
     if (!ts_applies(c, M, c_z, C, zl, bytes)) return 0;
     size_t mark = cu_pool_mark(c);
@@ -311,9 +311,9 @@ int cu_tm_side_grad_fused(cu_impl *c, int64_t M, int c_z, int C, const pf_linear
     memset(&a, 0, sizeof a);
     ts_pack_weights(c, c_z, C, 8 * NT, KP, 1, lin, sides2, &a);
     a.zl = (const bf16 *)zl, a.mask = (const bf16 *)mask, a.M = M;
-    a.dS = (const bf16 *)dS, a.tpg = (bf16 *)tpg;
+    a.dS = (const bf16 *)dS, a.tpg = (bf16 *)tpg, a.ld_tpg = ld_tpg;
     a.vec = M % 8 == 0 && !((uintptr_t)dS & 15);
-    a.vec_out = C % 8 == 0 && !((uintptr_t)tpg & 15);
+    a.vec_out = C % 8 == 0 && ld_tpg % 8 == 0 && !((uintptr_t)tpg & 15);
     if (NT == 2) tb_launch_k<2>(c, a, KP, bytes, sides2, grid);
     else tb_launch_k<4>(c, a, KP, bytes, sides2, grid);
     cu_pool_release(c, mark);

@@ -102,7 +102,7 @@ __device__ __forceinline__ void tsw_bwd_epilogue(const float (&acc)[32], const f
     __syncwarp();  // the warp's dS copies landed
     tsw_dgrad(acc, m, a.bias ? a.bias + (int64_t)j * 64 : NULL, st, go, fd);
     __syncwarp();  // go written; every read of the dS tile done
-    tsw_store_dgrad(a, go, a.tpg, a.tpg + a.C, 2 * a.C, 32 * j, rw0);
+    tsw_store_dgrad(a, go, a.tpg, a.tpg + a.C, a.ld_tpg, 32 * j, rw0);
     __syncwarp();  // go read before the next tile's writes
     if (j + 1 < a.tiles) tsw_fetch_ds_c(st, a, a.dS, j + 1, rw0);
 }

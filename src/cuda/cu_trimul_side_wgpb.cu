@@ -98,7 +98,7 @@ __device__ __forceinline__ void tswb_tiles(const uint32_t (&af)[KP / 16][4], con
         uint32_t fd[4][4];  // unused here (k_tm_sg2's A fragments)
         tsw_dgrad(accc, m, a.bias ? a.bias + (int64_t)j * 64 : NULL, wp.st + (wp.n & 1) * 32 * TSW_SO, go, fd);
         __syncwarp();  // go written; every read of the dS tile done (its buffer is refilled next)
-        tsw_store_dgrad(a, go, a.tpg, a.tpg + a.C, 2 * a.C, 32 * j, wp.rw0);
+        tsw_store_dgrad(a, go, a.tpg, a.tpg + a.C, a.ld_tpg, 32 * j, wp.rw0);
         __syncwarp();  // go read before the next tile's writes
     }
     wg_mma_wait<0>();  // nothing in flight here; tells ptxas so before af is loaded again
@@ -219,7 +219,7 @@ static void tswb_launch(cu_impl *c, const ts_args *a, int nwg, int grid) {
 }
 
 int ts_side_grad_wgp(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg,
-                     const void *zl, const void *mask, const void *dS, void *tpg) {
+                     const void *zl, const void *mask, const void *dS, void *tpg, int64_t ld_tpg) {
     int KP = ts_depth(c_z), grid, dev = 0, optin = 0;
     if (!tswb_form() || M > ((int64_t)1 << 31) - 128 || ts_sides_form(&grid) < 4 || !ts_wg_applies(KP)) return 0;
     if (cudaGetDevice(&dev) != cudaSuccess ||
@@ -229,7 +229,7 @@ int ts_side_grad_wgp(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *l
     if (!nwg || !ts_applies(c, M, c_z, C, zl, (int)tswb_layout_of(KP, tiles, nwg).bytes)) return 0;
     size_t mark = cu_pool_mark(c);
     ts_args a;
-    ts_side_grad_args(c, M, c_z, C, KP, lp, lg, zl, mask, dS, tpg, &a);
+    ts_side_grad_args(c, M, c_z, C, KP, lp, lg, zl, mask, dS, tpg, ld_tpg, &a);
     ts_by_depth(KP, [&](auto kp) {
         constexpr int K = decltype(kp)::value;
         if constexpr (K <= 128) {

@@ -431,7 +431,7 @@ void cu_tm_side_bwd_cat(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p
                         void *tpg, void *dzl) {
     size_t mark = cu_pool_mark(c);
     const void *w = cat_weight(c, c_z, C, lp, lg);
-    if (!cu_tm_side_grad_fused(c, M, c_z, C, lp, lg, zl, mask, dS, tpg)) {  // tpg <- [d tp | d tg]
+    if (!cu_tm_side_grad_fused(c, M, c_z, C, lp, lg, zl, mask, dS, tpg, 2 * (int64_t)C)) {  // tpg <- [d tp | d tg]
         proj_cat(c, M, c_z, C, lp, lg, w, zl, tpg);
         side_grad(c, M, C, mask, dS, tpg, (char *)tpg + (size_t)C * cu_esz(c), 2 * C);
     }
@@ -439,6 +439,70 @@ void cu_tm_side_bwd_cat(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p
     cu_gemm(c, 0, 0, M, c_z, 2 * C, 1.f, tpg, CU_ACT, 2 * C, w, CU_ACT, c_z, 1.f, dzl, CU_ACT, c_z, 1, 0, 0, 0, NULL);
     side_dw(c, M, c_z, C, gp, gg, zl, tpg);
     cu_pool_release(c, mark);
+}
+
+// [W_ap; W_ag; W_bp; W_bg] (4 C, c_z) in the act type, as cat_weight's (PF_WCACHE site
+// PF_WC_TM_CAT, its own signature).
+static void *cat4_weight(cu_impl *c, int c_z, int C, const pf_linear_p *const lin[2][2]) {
+    size_t es = cu_esz(c), part = (size_t)C * c_z * es;
+    struct { const void *src[4]; int64_t tag, c_z, C; } sig;
+    memset(&sig, 0, sizeof sig);
+    for (int k = 0; k < 4; k++) sig.src[k] = lin[k / 2][k % 2]->w;
+    sig.tag = 5, sig.c_z = c_z, sig.C = C;
+    int build;
+    char *w = (char *)cu_wcache(c, PF_WC_TM_CAT, &sig, sizeof sig, 4 * part, &build);
+    if (!w) w = (char *)cu_pool_get(c, 4 * part);
+    if (!build) return w;
+    for (int k = 0; k < 4; k++)
+        CU_CHECK(cudaMemcpyAsync(w + k * part, cu_weight(c, lin[k / 2][k % 2]->w, (size_t)C * c_z), part,
+                                 cudaMemcpyDeviceToDevice, c->stream));
+    return w;
+}
+
+int cu_tm_sides_bwd_cat4(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *const lin[2][2],
+                         pf_linear_p *const grad[2][2], const void *zl, const void *mask, const void *dA,
+                         const void *dB, void *G, void *dzl) {
+    const int64_t ld = 4 * (int64_t)C;
+    if (!cu_tm_side_grad_fused(c, M, c_z, C, lin[0][0], lin[0][1], zl, mask, dA, G, ld)) return 0;
+    // side b: the same shapes, so the same kernel applies (its conditions do not look at dS or tpg)
+    if (!cu_tm_side_grad_fused(c, M, c_z, C, lin[1][0], lin[1][1], zl, mask, dB, (char *)G + 2 * (size_t)C * cu_esz(c),
+                               ld))
+        pf_die("cu_tm_sides_bwd_cat4: the fused side gradient ran for side a but not for side b (M %lld, c_z %d, "
+               "C %d)", (long long)M, c_z, C);
+    size_t mark = cu_pool_mark(c);
+    // dzl += G [W_ap; W_ag; W_bp; W_bg]: one product of depth 4C
+    cu_gemm(c, 0, 0, M, c_z, (int)ld, 1.f, G, CU_ACT, ld, cat4_weight(c, c_z, C, lin), CU_ACT, c_z, 1.f, dzl, CU_ACT,
+            c_z, 1, 0, 0, 0, NULL);
+    // [dW_ap; dW_ag; dW_bp; dW_bg] += G^T zl: added by the GEMM where the four lie back to back
+    // (PF_DW_ACC: AF3's declaration order without biases), else through fp32 scratch
+    size_t nw = (size_t)C * c_z;
+    int back = 1;
+    for (int k = 1; k < 4; k++) back &= grad[k / 2][k % 2]->w == grad[0][0]->w + k * nw;
+    if (back && grad[0][0]->w && cu_dw_acc_on()) {
+        cu_gemm(c, 1, 0, (int)ld, c_z, M, 1.f, G, CU_ACT, ld, zl, CU_ACT, c_z, 1.f, grad[0][0]->w, CU_F32, c_z, 1, 0, 0,
+                0, NULL);
+        cu_dw_acc_ran();
+    } else {
+        float *dw = (float *)cu_pool_get(c, sizeof(float) * 4 * nw);
+        cu_gemm(c, 1, 0, (int)ld, c_z, M, 1.f, G, CU_ACT, ld, zl, CU_ACT, c_z, 0.f, dw, CU_F32, c_z, 1, 0, 0, 0, NULL);
+        for (int k = 0; k < 4; k++)
+            k_add_f32<<<cu_blocks((int64_t)nw, 256), 256, 0, c->stream>>>(grad[k / 2][k % 2]->w, dw + k * nw,
+                                                                           (int64_t)nw);
+        CU_LAUNCHED();
+    }
+    int any_b = 0;
+    for (int k = 0; k < 4; k++) any_b |= grad[k / 2][k % 2]->b != NULL;
+    if (any_b) {  // the biases' gradients: G's column sums
+        float *db = (float *)cu_pool_get(c, sizeof(float) * 4 * (size_t)C);
+        CU_CHECK(cudaMemsetAsync(db, 0, sizeof(float) * 4 * (size_t)C, c->stream));
+        cu_colsum_add(c, M, (int)ld, G, CU_ACT, db, 1.f);
+        for (int k = 0; k < 4; k++)
+            if (grad[k / 2][k % 2]->b)
+                k_add_f32<<<cu_blocks(C, 256), 256, 0, c->stream>>>(grad[k / 2][k % 2]->b, db + k * C, C);
+        CU_LAUNCHED();
+    }
+    cu_pool_release(c, mark);
+    return 1;
 }
 
 int cu_tm_sides_bwd_sg2(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *const lin[2][2],

@@ -121,6 +121,15 @@ int64_t pf_cuda_trimul_save_x_runs(pf_backend *be);
 void pf_cuda_set_trimul_lnin(pf_backend *be, int on);
 // Launches of the sides kernel with LN_in so far, in this process (tests check which path ran).
 int64_t pf_cuda_trimul_lnin_runs(pf_backend *be);
+// PF_TRIMUL_BWDCAT (cu_trimul.cu): 1 or unset (the default), the backward's two side gradients
+// written into one (N*N, 4c) matrix, then dzl += it [W_ap; W_ag; W_bp; W_bg] as one GEMM of
+// depth 4c (dzl rounded once: not the bits of 0) and the four weight gradients as one GEMM;
+// where it applies (the channels one piece, the fused side gradient); 0, a side-gradient
+// kernel, a dzl GEMM and a weight-gradient GEMM per side. Process-wide; other values restore
+// the environment's setting.
+void pf_cuda_set_trimul_bwdcat(pf_backend *be, int on);
+// Backward pieces that took it so far, in this process (tests check which path ran).
+int64_t pf_cuda_trimul_bwdcat_runs(pf_backend *be);
 // PF_TRIMUL_SG2 (cu_trimul.cu): 1, the backward's side gradients of both sides and their
 // share of dzl as one Hopper kernel per piece of channels (k_tm_sg2: dzl summed in fp32
 // over both sides, not the old path's bits; where it applies: sm_90, bf16, c_z <= 128,

@@ -1568,6 +1568,49 @@ static void cuda_trimul_sgwgp(void) {
     test_trimul_sgwgp(65, 128, 128, 0, 1, 1, 2, 2);
 }
 
+// PF_TRIMUL_BWDCAT (pf_cuda_set_trimul_bwdcat): the module against the CPU reference (test_trimul:
+// forward, backward whole, twice, in pieces of channels) with the switch off and on, checked to
+// have taken the one-matrix path (on, bf16, the fused side gradient: c_z a multiple of 8 up to
+// 256; the one piece's four N*N*c buffers back to back: bf16 N*N*c a multiple of 128, the
+// workspace's 256-byte carving) or not. dzl is rounded once instead of twice there: within the
+// tolerance, not the bits of the switch off.
+static void test_trimul_bwdcat(int64_t N, int c_z, int c, int incoming, int bias, int use_mask) {
+    if (!shard_case()) return;
+    char label[256];
+    snprintf(label, sizeof label, "%s trimul bwdcat %s N%lld c_z%d c%d bias %d mask %d", H_gpu->name,
+             incoming ? "in" : "out", (long long)N, c_z, c, bias, use_mask);
+    for (int on = 0; on < 2; on++) {
+        int want = on && H_bf16 && c_z % 8 == 0 && c_z <= 256 && N * N * c % 128 == 0;
+        pf_cuda_set_trimul_bwdcat(H_gpu, on);
+        int64_t runs0 = pf_cuda_trimul_bwdcat_runs(H_gpu);
+        shard_hold = 1;
+        test_trimul(N, c_z, c, incoming, bias, use_mask);
+        shard_hold = 0;
+        int64_t runs = pf_cuda_trimul_bwdcat_runs(H_gpu) - runs0;
+        tl_check(want ? runs > 0 : runs == 0, label, "switch %d: the one-matrix side backward ran %lld times, "
+                 "expected %s", on, (long long)runs, want ? "some" : "none");
+    }
+    pf_cuda_set_trimul_bwdcat(H_gpu, -1);  // PF_TRIMUL_BWDCAT / the default again
+    finish(label);
+}
+
+// The PF_TRIMUL_BWDCAT cases (`--only trimul_bwdcat`; also part of `--only trimul`): depths 16
+// (c_z 8 padded), 64, 128, 256 (c_z 136); C 16, 32, 40, 128; outgoing and incoming; biases
+// (the weight gradients through fp32 scratch and the column sums) and none (AF3: one GEMM into
+// the four back-to-back gradients); masks; N*N*c not a multiple of 128 (N 7, 9: the old path).
+static void cuda_trimul_bwdcat(void) {
+    test_trimul_bwdcat(7, 8, 16, 1, 1, 0);
+    test_trimul_bwdcat(16, 8, 16, 0, 1, 1);
+    test_trimul_bwdcat(9, 40, 40, 1, 0, 1);
+    test_trimul_bwdcat(16, 40, 40, 0, 1, 1);
+    test_trimul_bwdcat(16, 64, 32, 1, 0, 1);
+    test_trimul_bwdcat(33, 128, 128, 0, 0, 1);
+    test_trimul_bwdcat(40, 128, 128, 1, 0, 0);
+    test_trimul_bwdcat(65, 128, 128, 1, 1, 1);
+    test_trimul_bwdcat(12, 136, 40, 0, 1, 1);
+    test_trimul_bwdcat(24, 10, 16, 0, 1, 1);
+}
+
 // The PF_TRIMUL_SG2 cases (`--only trimul_sg2`; also part of `--only trimul`).
 static void cuda_trimul_sg2(void) {
     test_trimul_sg2(7, 8, 16, 1, 1, 0);
@@ -2442,6 +2485,8 @@ void cuda_trimul(void) {
     cuda_trimul_wgp();
     // PF_TRIMUL_SGWGP (k_tm_sgrad_wgp): against the CPU reference and bit for bit against the switch off
     cuda_trimul_sgwgp();
+    // PF_TRIMUL_BWDCAT: off and on against the CPU reference, the path checked
+    cuda_trimul_bwdcat();
     // mode 1 (the fused sides with the transposes; the default before session 11)
     test_trimul_path(8, 16, 16, 0, 0, 1, 1);
     test_trimul_path(12, 8, 24, 1, 1, 1, 1);
@@ -2628,6 +2673,7 @@ static void run_mode(int bf16) {
         if (!strcmp(only, "trimul_lnin")) cuda_trimul_lnin(), found = 1;
         if (!strcmp(only, "trimul_wgp")) cuda_trimul_wgp(), found = 1;
         if (!strcmp(only, "trimul_sgwgp")) cuda_trimul_sgwgp(), found = 1;
+        if (!strcmp(only, "trimul_bwdcat")) cuda_trimul_bwdcat(), found = 1;
         for (int k = 0; k < N_ATTN_PARTS; k++) {
             char part[16];
             snprintf(part, sizeof part, "attn.%d", k + 1);
@@ -2636,7 +2682,7 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure, heads, model, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, attn.1 .. attn.%d or an ops.def name)", only,
+        tl_check(found, "--only", "no tests named %s (structure, heads, model, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, attn.1 .. attn.%d or an ops.def name)", only,
                  N_ATTN_PARTS);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;
