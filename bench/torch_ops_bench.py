@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """PyTorch eager reference of the op-level benchmark (bench/cuda_ops_bench.c).
 
-Triangle attention (starting node) and the outgoing triangle multiplication as
-OpenFold writes them (parameter names as in OpenFold: layer_norm, linear,
+Triangle attention (starting node), the outgoing triangle multiplication and AF3's
+pair transition (SwiGLU, 4 c_z hidden, no biases; op `transition`) as OpenFold writes them (parameter names as in OpenFold: layer_norm, linear,
 mha.linear_q/k/v/g/o; layer_norm_in, linear_a_p, ...), bf16 parameters and
 activations, same shapes, same FLOP model, one JSON line per (op, N):
 median ms of forward and forward+backward (CUDA events), and
@@ -129,6 +129,24 @@ class TriangleMultiplicationOutgoing(nn.Module):
         return torch.sigmoid(self.linear_g(z)) * self.linear_z(x)
 
 
+class SwiGLUTransition(nn.Module):
+    """AF3 Alg. 11 (OpenFold3's SwiGLU transition, no biases), the output masked as
+    bench/torch_blocks.py's transition. cuEquivariance has no transition kernel: --impl cueq
+    runs this same module."""
+
+    def __init__(self, c, n=4):
+        super().__init__()
+        self.layer_norm = nn.LayerNorm(c)
+        self.linear_a = nn.Linear(c, n * c, bias=False)
+        self.linear_b = nn.Linear(c, n * c, bias=False)
+        self.linear_out = nn.Linear(n * c, c, bias=False)
+
+    def forward(self, x, mask):
+        xl = self.layer_norm(x)
+        h = nn.functional.silu(self.linear_a(xl)) * self.linear_b(xl)
+        return self.linear_out(h) * mask.unsqueeze(-1)
+
+
 def time_ms(fn, reps):
     for _ in range(2):
         fn()
@@ -155,6 +173,10 @@ def bench(op, N, reps, dev, impl="eager"):
         lin_f = 2.0 * M * cz * (4 * HC + H) + 2.0 * M * HC * cz
         core_f = 4.0 * N ** 3 * H * ch
         f_fwd, f_fb = lin_f + core_f, 3 * lin_f + 3.5 * core_f
+    elif op == "transition":  # pf_transition_flops (src/backend/modules.h): 3 products of 2 M c 4c
+        mod = SwiGLUTransition(cz).to(dev, torch.bfloat16)
+        f_fwd = 2.0 * N * N * cz * cz * 4 * 3
+        f_fb = 3 * f_fwd
     else:
         ch = 128
         mod = TriangleMultiplicationOutgoing(cz, ch, cueq=impl == "cueq").to(dev, torch.bfloat16)

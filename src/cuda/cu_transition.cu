@@ -6,11 +6,16 @@
 // rows, c = 128, n = 4) 3.75 GiB would otherwise be the largest workspace of a
 // Pairformer block. Chunks run in order: gradients stay deterministic.
 //
-// Chunk size: 64 Mi hidden elements (R n c) by default (PF_TR_CHUNK_M), capped so
-// that the workspace is at most twice the input x (and never below the former
-// fixed 4 Mi elements, 30 MiB at c = 128, n = 4): 8 chunks at N = 1024 where 4 Mi
-// elements made 128, each with its LN, GEMMs, activation and mask kernels and a
-// splitK weight-gradient GEMM + reduce per Linear.
+// Chunk size: 256 Mi hidden elements (R n c) by default (PF_TR_CHUNK_M), capped so
+// that the workspace is at most 8 times the input x (PF_TR_WS_CAP; and never below the
+// former fixed 4 Mi elements, 30 MiB at c = 128, n = 4): 2 chunks at N = 512 and 1024,
+// 8 at 2048, each with its LN, GEMMs, activation and mask kernels and a weight-gradient
+// GEMM per Linear. Session 8 set 64 Mi and twice x (8 chunks at N = 512 and 1024);
+// session 19 measured the larger chunks faster on the H200 (PF_TR_WS_CAP=8
+// PF_TR_CHUNK_M=256: transition f+b 2.29 / 6.45-6.49 / 26.01 -> 1.67 / 5.91 / 24.32 ms at
+// N = 512 / 1024 / 2048; block f+b at 512 12.93 -> 12.34 ms) with the same block peaks:
+// the transition's workspace (1.9 GiB at most at c = 128) stays under the triangle
+// attention's in a Pairformer block (0.7 / 2.9 / 8.4 GiB at 512 / 1024 / 2048).
 //
 // bf16 with c a multiple of 8 takes the fused hidden layer (cu_transition_fused.cu):
 // h = act(xl W^T) * mask in one kernel (no a, b buffers in the forward), [da | db]
@@ -22,8 +27,9 @@
 // follows it, so the backward runs no forward hidden-layer kernel (the same bits).
 #include "cu_transition.cuh"
 #include "cu_vec.cuh"
+#include "cuda_backend.h"
 
-#define TR_CHUNK_DEFAULT ((int64_t)64 << 20)  // hidden elements per chunk (R * n * c)
+#define TR_CHUNK_DEFAULT ((int64_t)256 << 20)  // hidden elements per chunk (R * n * c)
 #define TR_CHUNK_FLOOR ((int64_t)1 << 22)     // the former fixed chunk: the cap never goes below it
 
 int64_t cu_tr_chunk_env(void) {
@@ -33,18 +39,40 @@ int64_t cu_tr_chunk_env(void) {
     long v = strtol(e, &end, 10);
     if (*end || v < 1 || v > 4096)
         pf_die("PF_TR_CHUNK_M=%s: expected the transition's hidden elements per row chunk in units of 2^20, "
-               "an integer from 1 to 4096 (default 64)", e);
+               "an integer from 1 to 4096 (default 256)", e);
     return (int64_t)v << 20;
 }
 
+// PF_TR_WS_CAP: the workspace cap in units of the input's bytes (1..64; default 8 since
+// session 19, 2 before): fewer, larger chunks where a Pairformer block's attention workspace
+// (about 11 z-sized copies) leaves room. Process-wide, read at the first plan;
+// pf_cuda_set_tr_ws_cap (tests).
+static int g_tr_ws_cap = -1;
+static int tr_ws_cap(void) {
+    if (g_tr_ws_cap < 0) {
+        const char *e = getenv("PF_TR_WS_CAP");
+        char *end = NULL;
+        long v = e && *e ? strtol(e, &end, 10) : 8;
+        if (e && *e && (*end || v < 1 || v > 64))
+            pf_die("PF_TR_WS_CAP=%s: expected the transition's workspace cap in units of its input's bytes, an "
+                   "integer from 1 to 64 (default 8)", e);
+        g_tr_ws_cap = (int)v;
+    }
+    return g_tr_ws_cap;
+}
+extern "C" void pf_cuda_set_tr_ws_cap(pf_backend *be, int k) {
+    (void)be;
+    g_tr_ws_cap = k >= 1 && k <= 64 ? k : -1;  // else: PF_TR_WS_CAP / the default again
+}
+
 // Rows per chunk: the target (c->tr_chunk hidden elements), at most the rows whose
-// workspace is twice the input's bytes (but at least TR_CHUNK_FLOOR elements), a
+// workspace is PF_TR_WS_CAP (8) times the input's bytes (but at least TR_CHUNK_FLOOR elements), a
 // multiple of 128 (the fused kernels' row tile) when above it.
 static int64_t tr_rows(const cu_impl *c, const pf_transition_dims *d) {
     int64_t nc = (int64_t)d->n * d->c, per_row = 3 * (int64_t)d->c + 3 * nc;  // ws elements per row
     if (nc <= 0 || d->M <= 0) return d->M > 0 ? d->M : 1;
     int64_t target = (c->tr_chunk > 0 ? c->tr_chunk : TR_CHUNK_DEFAULT) / nc;
-    int64_t cap = 2 * d->M * d->c / per_row, floor_rows = TR_CHUNK_FLOOR / nc;
+    int64_t cap = tr_ws_cap() * d->M * d->c / per_row, floor_rows = TR_CHUNK_FLOOR / nc;
     if (cap < floor_rows) cap = floor_rows;
     int64_t r = target < cap ? target : cap;
     if (r > 128) r -= r % 128;

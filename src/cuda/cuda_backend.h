@@ -121,6 +121,11 @@ int64_t pf_cuda_trimul_save_x_runs(pf_backend *be);
 void pf_cuda_set_trimul_lnin(pf_backend *be, int on);
 // Launches of the sides kernel with LN_in so far, in this process (tests check which path ran).
 int64_t pf_cuda_trimul_lnin_runs(pf_backend *be);
+// PF_TR_WS_CAP (cu_transition.cu): the transition's workspace cap in units of its input's bytes
+// (1..64; 8, the default since session 19, above; 2 before): the row chunks' size where the
+// hidden-element target (PF_TR_CHUNK_M, 256 Mi by default) allows.
+// Other values restore the environment's setting.
+void pf_cuda_set_tr_ws_cap(pf_backend *be, int k);
 // PF_TRIMUL_BWDCAT (cu_trimul.cu): 1 or unset (the default), the backward's two side gradients
 // written into one (N*N, 4c) matrix, then dzl += it [W_ap; W_ag; W_bp; W_bg] as one GEMM of
 // depth 4c (dzl rounded once: not the bits of 0) and the four weight gradients as one GEMM;
