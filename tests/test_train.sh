@@ -311,6 +311,17 @@ check "inspect of a non-safetensors file is a clear error" $? "$out"
 $BIN bench --preset tiny --n 16 --reps 1 >"$T/bench.out" 2>&1
 check "bench runs" $? "$(cat "$T/bench.out")"
 grep -q "fb_GFLOP/s" "$T/bench.out"; check "bench prints GFLOP/s" $?
+# --per-module: a line per step of each block with positive forward and backward times (0 backward
+# with --forward-only), the steps of both trunks' pair stack among them, and the sum line
+$BIN bench --preset tiny --n 16 --reps 2 --per-module >"$T/benchpm.out" 2>&1
+check "bench --per-module runs" $? "$(cat "$T/benchpm.out")"
+awk '/^  pair_stack\.|^  msa_|^  outer_/ { n++; if (!($2 > 0 && $3 > 0 && $4 >= 0 && $5 > 0)) bad++ }
+     /sum of the steps/ { s++ } END { exit !(n >= 9 && !bad && s >= 1) }' "$T/benchpm.out"
+check "bench --per-module prints each step's time and memory" $? "$(cat "$T/benchpm.out")"
+$BIN bench --preset tiny --n 16 --reps 1 --per-module --forward-only >"$T/benchpf.out" 2>&1
+awk '/^  pair_stack\./ { n++; if (!($2 > 0 && $3 == 0 && $4 == 0 && $5 > 0)) bad++ } END { exit !(n >= 5 && !bad) }' \
+    "$T/benchpf.out"
+check "bench --per-module --forward-only: forward times, no backward, no saved" $? "$(cat "$T/benchpf.out")"
 
 
 # ---------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 // cmd_bench.c: `pairfold bench`: each block type of a preset, forward and
 // forward+backward, at several sizes: median ms, GFLOP/s (FLOP model in
 // block.c: matrix products and attention contractions; backward = 2 x forward),
-// and the bytes of the block's saved activations + workspace + streams.
+// and the bytes of the block's saved activations + workspace + streams; with
+// --per-module also each step's (module's) time and planned memory.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,58 @@ static int cmp_double(const void *a, const void *b) {
 typedef struct {
     double fwd_ms, fb_ms, flops;
     size_t bytes;
+    int n_steps;  // --per-module: the block's steps (below), else 0
+    char name[PF_MAX_STEPS][64];
+    double step_ms[2][PF_MAX_STEPS];  // medians: [0] the forward (training: the one that saves), [1] the backward
+    size_t step_saved[PF_MAX_STEPS], step_ws[PF_MAX_STEPS];  // planned bytes (inference: ws of a forward)
 } bench_result;
+
+// --per-module: reps more passes with the block's step timer on (pf_block.step_ms: a backend
+// sync around each step, so the steps' sum exceeds the pass's time by those syncs); per step
+// the median over the passes, and its planned saved / workspace bytes.
+static void time_steps(pf_block *b, pf_backend *be, pf_streams *st, pf_streams *ds, void *saved, void *ws,
+                       pf_act *delta, pf_act *dd, int reps, int fwd_only, bench_result *res) {
+    int n = b->n;
+    double *t = pf_malloc(sizeof(double) * 2 * (size_t)n * (size_t)reps);  // [pass][step][rep]
+    for (int r = 0; r < reps; r++) {
+        double acc[2][PF_MAX_STEPS] = {{0}};
+        b->step_ms[0] = acc[0];
+        b->step_ms[1] = fwd_only ? NULL : acc[1];
+        if (fwd_only) {
+            pf_block_fwd(b, be, st, NULL, ws, delta, 1, 0);
+        } else {
+            pf_block_fwd(b, be, st, saved, ws, delta, 1, 1);
+            pf_block_bwd(b, be, st, ds, saved, ws, dd, 1);
+        }
+        b->step_ms[0] = b->step_ms[1] = NULL;
+        for (int p = 0; p < 2; p++)
+            for (int i = 0; i < n; i++) t[((size_t)p * n + i) * reps + r] = acc[p][i];
+    }
+    res->n_steps = n;
+    for (int i = 0; i < n; i++) {
+        snprintf(res->name[i], sizeof res->name[i], "%s", b->step[i].name);
+        for (int p = 0; p < 2; p++) {
+            double *v = t + ((size_t)p * n + i) * reps;
+            qsort(v, (size_t)reps, sizeof(double), cmp_double);
+            res->step_ms[p][i] = v[reps / 2];
+        }
+        res->step_saved[i] = fwd_only ? 0 : b->step[i].mem.saved;
+        res->step_ws[i] = fwd_only ? b->step[i].mem.ws_fwd : b->step[i].mem.ws;
+    }
+    pf_free(t);
+}
+
+static void print_steps(const bench_result *r, int fwd_only) {
+    double sum[2] = {0, 0};
+    printf("  %-40s %10s %10s %10s %10s\n", "step", "fwd_ms", fwd_only ? "-" : "bwd_ms",
+           "saved_MiB", fwd_only ? "wsfwd_MiB" : "ws_MiB");
+    for (int i = 0; i < r->n_steps; i++) {
+        printf("  %-40s %10.3f %10.3f %10.1f %10.1f\n", r->name[i], r->step_ms[0][i], r->step_ms[1][i],
+               r->step_saved[i] / 1048576.0, r->step_ws[i] / 1048576.0);
+        sum[0] += r->step_ms[0][i], sum[1] += r->step_ms[1][i];
+    }
+    printf("  %-40s %10.3f %10.3f\n", "sum of the steps (with a sync each)", sum[0], sum[1]);
+}
 
 // dst (n activations) = standard normal values (value = 1 when seed == 0), made
 // and uploaded in pieces: a pair stream at N = 10,000 has 1.3e10 elements.
@@ -40,7 +92,7 @@ static void upload_values(pf_backend *be, pf_act *dst, int64_t n, uint64_t seed)
 // fwd_only: inference, as predict runs it: no saved activations, no gradient
 // streams, the workspace of forwards without saved (which the backend may chunk).
 static bench_result bench_block(pf_backend *be, const pf_config *cfg, int kind, int64_t N, int64_t S, int reps,
-                                int fwd_only) {
+                                int fwd_only, int per_module) {
     if (be->peak_bytes) be->peak_bytes(be, 1);
     pf_params P;
     pf_params_init_registry(&P);
@@ -102,7 +154,11 @@ static bench_result bench_block(pf_backend *be, const pf_config *cfg, int kind, 
     qsort(tb + 1, (size_t)reps, sizeof(double), cmp_double);
     // memory: the backend's measured peak where it has one, else the sum of our allocations
     if (be->peak_bytes) bytes = be->peak_bytes(be, 0);
-    bench_result res = {tf[1 + reps / 2], fwd_only ? 0 : tb[1 + reps / 2], pf_block_flops(&b), bytes};
+    bench_result res;
+    memset(&res, 0, sizeof res);
+    res.fwd_ms = tf[1 + reps / 2], res.fb_ms = fwd_only ? 0 : tb[1 + reps / 2];
+    res.flops = pf_block_flops(&b), res.bytes = bytes;
+    if (per_module) time_steps(&b, be, &st, &ds, saved, ws, delta, dd, reps, fwd_only, &res);
     pf_free(tf);
     pf_free(tb);
     for (int k = 0; k < 3; k++) {
@@ -131,6 +187,9 @@ static void bench_usage(FILE *f) {
             "  --reps R        timed repetitions in [1, 1000], median reported (default 3)\n"
             "  --forward-only  inference only: no saved activations or gradients (as predict\n"
             "                  runs the trunk; the CUDA backend chunks long N); fwdbwd_ms is 0\n"
+            "  --per-module    also each module's (step's) median time, forward and backward,\n"
+            "                  and its planned saved and workspace memory (R more passes, a\n"
+            "                  device sync around each step)\n"
             "  --device D      cpu (default) | cuda (bf16) | cuda-fp32\n"
             "  --set KEY=VAL   configuration override (repeatable)\n"
             "  --help, -h      this text\n");
@@ -142,11 +201,11 @@ int cmd_bench(int argc, char **argv) {
                                    {"device", required_argument, 0, 0}, {"set", required_argument, 0, 0},
                                    {"config", required_argument, 0, 0}, {"trunk", required_argument, 0, 0},
                                    {"help", no_argument, 0, 0},         {"forward-only", no_argument, 0, 0},
-                                   {0, 0, 0, 0}};
+                                   {"per-module", no_argument, 0, 0},   {0, 0, 0, 0}};
     pf_config cfg;
     pf_config_preset(&cfg, "af3");
     if (cli_preset_first(&cfg, argc, argv) != 0) return 2;
-    int have_preset = 0, reps = 3, S = 128, fwd_only = 0;
+    int have_preset = 0, reps = 3, S = 128, fwd_only = 0, per_module = 0;
     char nlist[256] = "64,128";
     int idx, c;
     optind = 1;
@@ -157,6 +216,7 @@ int cmd_bench(int argc, char **argv) {
         long v = 0;
         if (!strcmp(name, "help")) { bench_usage(stdout); return 0; }
         if (!strcmp(name, "forward-only")) { fwd_only = 1; continue; }
+        if (!strcmp(name, "per-module")) { per_module = 1; continue; }
         if (!strcmp(name, "n")) { snprintf(nlist, sizeof nlist, "%s", optarg); continue; }
         if (!strcmp(name, "msa") && !(bad = pf_parse_long_arg(optarg, 1, 16384, "--msa", &v))) { S = (int)v; continue; }
         if (!strcmp(name, "reps") && !(bad = pf_parse_long_arg(optarg, 1, 1000, "--reps", &v))) { reps = (int)v; continue; }
@@ -194,10 +254,11 @@ int cmd_bench(int argc, char **argv) {
         int N = Ns[in];
         for (int k = 0; k < nk; k++) {
             int rows = kinds[k] == PF_BLOCK_PAIRFORMER ? 1 : kinds[k] == PF_BLOCK_EXTRA_MSA ? PF_MAX(S, 1) : S;
-            bench_result r = bench_block(be, &cfg, kinds[k], N, rows, reps, fwd_only);
+            bench_result r = bench_block(be, &cfg, kinds[k], N, rows, reps, fwd_only, per_module);
             printf("%-11s %6d %5d %10.2f %10.2f %12.2f %12.2f %10.1f\n", pf_block_kind_name(kinds[k]), N,
                    kinds[k] == PF_BLOCK_PAIRFORMER ? 0 : rows, r.fwd_ms, r.fb_ms, r.flops / (r.fwd_ms * 1e6),
                    r.fb_ms > 0 ? 3 * r.flops / (r.fb_ms * 1e6) : 0.0, r.bytes / 1048576.0);
+            if (per_module) print_steps(&r, fwd_only);
             fflush(stdout);
         }
     }

@@ -338,6 +338,13 @@ static pf_dropout step_dropout(const pf_block *b, const pf_step *s, const pf_str
     return d;
 }
 
+// The backend's work so far finished and the clock read where pass `pass` is timed (step_ms), else 0.
+static double step_clock(const pf_block *b, pf_backend *be, int pass) {
+    if (!b->step_ms[pass]) return 0;
+    be->sync(be);
+    return pf_now_ms();
+}
+
 void pf_block_fwd(pf_block *b, pf_backend *be, pf_streams *st, void *saved, void *ws,
                   pf_act *delta, uint64_t key, int training) {
     for (int i = 0; i < b->n; i++) {
@@ -346,9 +353,11 @@ void pf_block_fwd(pf_block *b, pf_backend *be, pf_streams *st, void *saved, void
         const pf_act *x2 = s->second >= 0 ? st->x[s->second] : NULL;
         const pf_act *mask = st->mask[s->mask];
         void *sv = saved ? (char *)saved + s->saved_off : NULL;
+        double t0 = step_clock(b, be, 0);
         OPS[s->op].fwd(be, s, x, x2, mask, delta, sv, ws);
         pf_dropout d = step_dropout(b, s, st, key, i, training);
         be->dropout_add(be, &d, st->x[s->target], delta);
+        if (b->step_ms[0]) b->step_ms[0][i] += step_clock(b, be, 0) - t0;
     }
 }
 
@@ -383,6 +392,7 @@ void pf_block_bwd(pf_block *b, pf_backend *be, pf_streams *st, pf_streams *d, co
                   void *ws, pf_act *d_delta, uint64_t key) {
     for (int i = b->n - 1; i >= 0; i--) {
         pf_step *s = &b->step[i];
+        double t0 = step_clock(b, be, 1);
         pf_dropout dd = step_dropout(b, s, st, key, i, 1);
         const pf_act *dout = d_delta;
         if (tr_bwd_alias(s, &dd)) dout = d->x[s->target];
@@ -392,6 +402,7 @@ void pf_block_bwd(pf_block *b, pf_backend *be, pf_streams *st, pf_streams *d, co
         pf_act *dx = d->x[s->input];
         pf_act *dx2 = s->second >= 0 ? d->x[s->second] : NULL;
         OPS[s->op].bwd(be, s, mask, sv, dout, dx, dx2, ws);
+        if (b->step_ms[1]) b->step_ms[1][i] += step_clock(b, be, 1) - t0;
     }
 }
 

@@ -52,6 +52,10 @@ typedef struct {
     size_t saved_bytes, ws_bytes;  // for the current sizes
     size_t ws_fwd_bytes;           // workspace of a forward without saved (<= ws_bytes)
     size_t keep_bytes;             // its attention steps' kept core outputs (pf_block_keep)
+    // per-module timing (`pairfold bench --per-module`): where set, pf_block_fwd [0] and
+    // pf_block_bwd [1] sync the backend around each step and add its milliseconds (the step's
+    // op with its dropout and residual) to [pass][step]; NULL (the default): no syncs
+    double *step_ms[2];
 } pf_block;
 
 // Stream and mask buffers of one pass. Stream shapes: M (S, N, c_m), Z (N, N,
