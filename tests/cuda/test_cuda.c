@@ -2028,14 +2028,18 @@ static void test_attention_unfused_module(void) {
 // The projections as one GEMM over interleaved rows (cu_attn_proj.cu, PF_ATTN_PROJ=1): every
 // case against the CPU reference (whole, in pieces, inference, dap), plus two with c_h 32 and
 // HC 128 (the Hopper forward and k_bwd_lean at the module's shapes, starting and ending node).
-static void test_attention_proj(void) {
+// attn.5: the whole of test_attention again with the one-GEMM path's comparisons (with_all), then
+// its own cases (triangle start / end at L 67-68, then PF_ATTN_PROJ 0, 2, 3). `--only
+// attn_proj_own` runs the own cases alone: under compute-sanitizer all of attn.5 takes over 8 x
+// 400 s, and attn.1 runs test_attention on the same default path.
+static void attention_proj_cases(int with_all) {
     pf_cuda_set_attn_proj(H_gpu, 1);
     attn_proj = 1;
     attn_proj_same = attn_proj_diff = 0;
     attn_tag = "proj ";
     attn_brief = 1;
     int64_t runs = pf_cuda_attn_proj_runs(H_gpu);
-    test_attention();
+    if (with_all) test_attention();
     //                   B   L   c_in H  c_h c_z bias          transpose
     pf_attn_dims big_s = {68, 68, 16, 4, 32, 16, PF_BIAS_SELF, 0, NULL, 0};
     pf_attn_dims big_e = {67, 67, 16, 4, 32, 16, PF_BIAS_SELF, 1, NULL, 0};
@@ -2059,6 +2063,7 @@ static void test_attention_proj(void) {
     attn_proj = 0;
     pf_cuda_set_attn_proj(H_gpu, -1);  // PF_ATTN_PROJ / the default again
 }
+static void test_attention_proj(void) { attention_proj_cases(1); }
 
 // Positions (i, j) -> (j, i) of a square (n, n, ch) host tensor, re-uploaded.
 static hbuf h_xpose_sq(const hbuf *b, int64_t n, int ch) {
@@ -2674,6 +2679,7 @@ static void run_mode(int bf16) {
         if (!strcmp(only, "trimul_wgp")) cuda_trimul_wgp(), found = 1;
         if (!strcmp(only, "trimul_sgwgp")) cuda_trimul_sgwgp(), found = 1;
         if (!strcmp(only, "trimul_bwdcat")) cuda_trimul_bwdcat(), found = 1;
+        if (!strcmp(only, "attn_proj_own")) pf_cuda_set_attn_module_fused(H_gpu, 1), attention_proj_cases(0), found = 1;
         for (int k = 0; k < N_ATTN_PARTS; k++) {
             char part[16];
             snprintf(part, sizeof part, "attn.%d", k + 1);
@@ -2682,7 +2688,7 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure, heads, model, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, attn.1 .. attn.%d or an ops.def name)", only,
+        tl_check(found, "--only", "no tests named %s (structure, heads, model, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, attn_proj_own, attn.1 .. attn.%d or an ops.def name)", only,
                  N_ATTN_PARTS);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;
