@@ -37,6 +37,11 @@ for s in ${STAGES:-parity tests bench train}; do
             # then the largest N on all the GPUs (bench/dap_scale_gpu.sh; SCALE_* variables pass through)
             LAUNCH_LOG=$OUT/dapscale_ranks.log TAIL=${SCALE_TAIL:-40} \
                 stage dapscale ${SCALE_STAGE_LIMIT:-590} bash bench/dap_scale_gpu.sh $P/dap_bench ;;
+    dapscaletrunk) # kinds nvidia-h200-x4 / -x8 (issue 13): the largest AF3 trunk training crop with dap = P and
+            # the hybrid (P / 4 structures x dap 4 against P x 1 data parallel) throughput at crop 768
+            # (bench/dap_scale_trunk.sh; SCALE_* variables pass through; P defaults to the GPUs found)
+            SCALE_P=${SCALE_P:-$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')} LAUNCH_LOG=$OUT/dapscaletrunk_ranks.log \
+                TAIL=${SCALE_TAIL:-20} stage dapscaletrunk ${SCALE_STAGE_LIMIT:-590} bash bench/dap_scale_trunk.sh $P/pairfold ;;
     dapgpu) # kind nvidia-h200-x2: one Pairformer block sharded over 2 GPUs (dap = 2) against one GPU:
             # match check, N = 2048 time and memory, largest N, whole-trunk training at DAP_TRUNK crops on 2 GPUs
             # and DAP_TRUNK1 on one (bench/dap_gpu.sh; DAP_PARTS selects parts: check time search train trunk)

@@ -3,7 +3,7 @@
 # CPU ranks of a TCP group: 6 training steps of the tiny preset, Pairformer trunk, with
 # dap = 4 and dap = 8 (crops of 45 and 46 tokens: 6 or 12 rows per rank, the last rank
 # padded) give the losses of one process to 1e-6 relative; 8 ranks as 2 data-parallel
-# groups x dap 4 equal one process with grad_accum = 2.
+# groups x dap 4 equal one process with grad_accum = 2; bench/dap_scale_trunk.sh's logic on 4 CPU ranks.
 # Prints one verdict line "N passed, M failed".
 set -u
 cd "$(dirname "$0")/.."
@@ -54,4 +54,12 @@ grep -q "8 ranks (2 data-parallel groups x dap 4)" "$T/h.r0"
 check "the run says how the ranks are grouped" $? "$(grep model: "$T/h.r0")"
 out=$(same_losses "$T/h/train.jsonl" "$T/acc/train.jsonl")
 check "2 groups x dap 4 = grad_accum 2 (1e-6 relative)" $? "$out"
+# bench/dap_scale_trunk.sh (issue 13's trunk items on GPUs) on CPU ranks: the crop search stops at
+# the first failing crop (3 < dap 4) and the hybrid comparison prints its line
+out=$(OUT="$T/dst" SCALE_DEV=cpu SCALE_P=4 SCALE_PRESET=tiny SCALE_CROPS=24,3,32 SCALE_HYBRID_CROP=24 \
+      SCALE_HYBRID_STEPS=2 SCALE_LIMIT=200 SCALE_TMP="$T" OMP_NUM_THREADS=1 bash bench/dap_scale_trunk.sh $BIN 2>&1)
+echo "$out" | grep -q "largest trunk training crop on P = 4 (dap = 4): 24 " && ! echo "$out" | grep -q crop_p4_n32
+check "dap_scale_trunk.sh: the crop search on CPU ranks (24 runs, 3 fails, 32 not tried)" $? "$out"
+echo "$out" | grep -q "hybrid at crop 24 on 4 ranks: 1 x dap 4 [0-9.]* tokens/s, 4 x 1 data parallel [0-9.]* tokens/s"
+check "dap_scale_trunk.sh: the hybrid line" $? "$out"
 verdict
