@@ -16,4 +16,30 @@ static inline int cu_env_flag(const char *name, int dflt, const char *off, const
     pf_die("%s=%s: expected 0 (%s) or 1 (%s)", name, e, off, on);
     return dflt;
 }
+
+// An integer setting: name unset or empty: dflt; an integer in [lo, hi]: it; anything else stops
+// with "NAME=VALUE: expected WHAT, an integer from LO to HI (default DFLT)".
+static inline long cu_env_int(const char *name, long lo, long hi, long dflt, const char *what) {
+    const char *e = getenv(name);
+    if (!e || !*e) return dflt;
+    char *end = NULL;
+    long v = strtol(e, &end, 10);
+    if (*end || v < lo || v > hi)
+        pf_die("%s=%s: expected %s, an integer from %ld to %ld (default %ld)", name, e, what, lo, hi, dflt);
+    return v;
+}
+
+// A process-wide on/off switch: the environment's value (cu_env_flag) read at the first use,
+// or what a test set (cu_switch_set: 0 or 1; anything else returns it to the environment's).
+typedef struct {
+    int v;  // -1 until read or set
+    const char *name;
+    int dflt;
+    const char *off, *on;  // the meanings of 0 and 1, for the error message
+} cu_switch;
+static inline int cu_switch_on(cu_switch *s) {
+    if (s->v < 0) s->v = cu_env_flag(s->name, s->dflt, s->off, s->on);
+    return s->v;
+}
+static inline void cu_switch_set(cu_switch *s, int on) { s->v = on == 0 || on == 1 ? on : -1; }
 #endif

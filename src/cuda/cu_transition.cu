@@ -28,19 +28,15 @@
 #include "cu_transition.cuh"
 #include "cu_vec.cuh"
 #include "cuda_backend.h"
+#include "cu_env.cuh"
 
 #define TR_CHUNK_DEFAULT ((int64_t)256 << 20)  // hidden elements per chunk (R * n * c)
 #define TR_CHUNK_FLOOR ((int64_t)1 << 22)     // the former fixed chunk: the cap never goes below it
 
 int64_t cu_tr_chunk_env(void) {
-    const char *e = getenv("PF_TR_CHUNK_M");
-    if (!e || !*e) return TR_CHUNK_DEFAULT;
-    char *end = NULL;
-    long v = strtol(e, &end, 10);
-    if (*end || v < 1 || v > 4096)
-        pf_die("PF_TR_CHUNK_M=%s: expected the transition's hidden elements per row chunk in units of 2^20, "
-               "an integer from 1 to 4096 (default 256)", e);
-    return (int64_t)v << 20;
+    return (int64_t)cu_env_int("PF_TR_CHUNK_M", 1, 4096, TR_CHUNK_DEFAULT >> 20,
+                               "the transition's hidden elements per row chunk in units of 2^20")
+           << 20;
 }
 
 // PF_TR_WS_CAP: the workspace cap in units of the input's bytes (1..64; default 8 since
@@ -49,15 +45,9 @@ int64_t cu_tr_chunk_env(void) {
 // pf_cuda_set_tr_ws_cap (tests).
 static int g_tr_ws_cap = -1;
 static int tr_ws_cap(void) {
-    if (g_tr_ws_cap < 0) {
-        const char *e = getenv("PF_TR_WS_CAP");
-        char *end = NULL;
-        long v = e && *e ? strtol(e, &end, 10) : 8;
-        if (e && *e && (*end || v < 1 || v > 64))
-            pf_die("PF_TR_WS_CAP=%s: expected the transition's workspace cap in units of its input's bytes, an "
-                   "integer from 1 to 64 (default 8)", e);
-        g_tr_ws_cap = (int)v;
-    }
+    if (g_tr_ws_cap < 0)
+        g_tr_ws_cap =
+            (int)cu_env_int("PF_TR_WS_CAP", 1, 64, 8, "the transition's workspace cap in units of its input's bytes");
     return g_tr_ws_cap;
 }
 extern "C" void pf_cuda_set_tr_ws_cap(pf_backend *be, int k) {

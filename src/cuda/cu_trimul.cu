@@ -53,79 +53,35 @@ typedef struct { void *zl, *x, *p[5], *dzl; size_t region_bytes; int cc; } tm_ws
 // Measured (H200, session 16, call 3, `PF_TRIMUL_SAVE_X=0/1 bench_cuda_ops --ops trimul --sizes
 // 512,1024,2048 --reps 5`, twice): f+b 1.832 / 7.09 / 34.0-34.2 ms with 0, 1.770 / 6.69-6.72 / 30.91-30.97
 // with 1; op peak +64 / +256 / +1024 MiB.
-// PF_TRIMUL_SAVE_X: process-wide (as PF_TM_LN_CM), read at the first use, -1 until then;
-// pf_cuda_set_trimul_save_x (tests). A backend's plan and its passes must see one value.
-static int tm_save_x = -1;
-static int64_t tm_save_x_runs;  // backwards that took X from saved (tests: the path was taken)
-static int tm_save_x_on(void) {
-    if (tm_save_x < 0)
-        tm_save_x = cu_env_flag("PF_TRIMUL_SAVE_X", 1, "saved holds z alone, the backward recomputes X",
-                                "saved holds z and X, the backward skips the contraction: the default");
-    return tm_save_x;
-}
-extern "C" void pf_cuda_set_trimul_save_x(pf_backend *be, int on) {
-    (void)be;
-    tm_save_x = on == 0 || on == 1 ? on : -1;  // else: PF_TRIMUL_SAVE_X / the default again
-}
-extern "C" int64_t pf_cuda_trimul_save_x_runs(pf_backend *be) {
-    (void)be;
-    return tm_save_x_runs;
-}
-
-// PF_TRIMUL_SG2: process-wide (as PF_TRIMUL_SAVE_X), read at the first use, -1 until then;
-// pf_cuda_set_trimul_sg2 (tests).
-static int tm_sg2 = -1;
-static int tm_sg2_on(void) {
-    if (tm_sg2 < 0)
-        tm_sg2 = cu_env_flag("PF_TRIMUL_SG2", 0, "side gradients and dzl GEMMs per side: the default",
-                             "both sides' gradients and dzl in one kernel (k_tm_sg2)");
-    return tm_sg2;
-}
-extern "C" void pf_cuda_set_trimul_sg2(pf_backend *be, int on) {
-    (void)be;
-    tm_sg2 = on == 0 || on == 1 ? on : -1;  // else: PF_TRIMUL_SG2 / the default again
-}
-
-// PF_TRIMUL_BWDCAT: process-wide (as PF_TRIMUL_SAVE_X), read at the first use, -1 until then;
-// pf_cuda_set_trimul_bwdcat (tests). 1: both sides' gradients in one (N*N, 4n) matrix, one dzl
-// GEMM and one weight-gradient GEMM (cu_tm_sides_bwd_cat4; tm_piece_bwd says where).
-static int tm_bwdcat = -1;
-static int64_t tm_bwdcat_runs;  // backward pieces that took it (tests: the path was taken)
-static int tm_bwdcat_on(void) {
-    if (tm_bwdcat < 0)
-        tm_bwdcat = cu_env_flag("PF_TRIMUL_BWDCAT", 1, "the side gradients, dzl and weight-gradient GEMMs per side",
-                                "both sides' gradients in one matrix, one dzl GEMM, one weight-gradient GEMM: the "
-                                "default");
-    return tm_bwdcat;
-}
-extern "C" void pf_cuda_set_trimul_bwdcat(pf_backend *be, int on) {
-    (void)be;
-    tm_bwdcat = on == 0 || on == 1 ? on : -1;  // else: PF_TRIMUL_BWDCAT / the default again
-}
-extern "C" int64_t pf_cuda_trimul_bwdcat_runs(pf_backend *be) {
-    (void)be;
-    return tm_bwdcat_runs;
-}
-
-// PF_TRIMUL_LNIN: process-wide (as PF_TRIMUL_SAVE_X), read at the first use, -1 until then;
-// pf_cuda_set_trimul_lnin (tests). 1: LN_in in the sides kernel's prologue (tm_sides_ln).
-static int tm_lnin = -1;
-static int64_t tm_lnin_runs;  // launches of the sides kernel with LN_in (tests: the path was taken)
-static int tm_lnin_on(void) {
-    if (tm_lnin < 0)
-        tm_lnin = cu_env_flag("PF_TRIMUL_LNIN", 1, "LN_in by the LayerNorm kernel, then the sides",
-                              "LN_in in the sides kernel's prologue (k_tm_sides_wg / k_tm_sides_wgp, sm_90, one "
-                              "piece): the default");
-    return tm_lnin;
-}
-extern "C" void pf_cuda_set_trimul_lnin(pf_backend *be, int on) {
-    (void)be;
-    tm_lnin = on == 0 || on == 1 ? on : -1;  // else: PF_TRIMUL_LNIN / the default again
-}
-extern "C" int64_t pf_cuda_trimul_lnin_runs(pf_backend *be) {
-    (void)be;
-    return tm_lnin_runs;
-}
+// The module's switches (cu_switch: process-wide, read at the first use; the pf_cuda_set_* below for
+// tests). A backend's plan and its passes must see one value of PF_TRIMUL_SAVE_X.
+// PF_TRIMUL_SAVE_X: saved keeps X. PF_TRIMUL_SG2: k_tm_sg2. PF_TRIMUL_BWDCAT: both sides' gradients
+// in one (N*N, 4n) matrix, one dzl GEMM and one weight-gradient GEMM (cu_tm_sides_bwd_cat4;
+// tm_piece_bwd says where). PF_TRIMUL_LNIN: LN_in in the sides kernel's prologue (tm_sides_ln).
+static cu_switch tm_save_x = {-1, "PF_TRIMUL_SAVE_X", 1, "saved holds z alone, the backward recomputes X",
+                              "saved holds z and X, the backward skips the contraction: the default"};
+static cu_switch tm_sg2 = {-1, "PF_TRIMUL_SG2", 0, "side gradients and dzl GEMMs per side: the default",
+                           "both sides' gradients and dzl in one kernel (k_tm_sg2)"};
+static cu_switch tm_bwdcat = {-1, "PF_TRIMUL_BWDCAT", 1, "the side gradients, dzl and weight-gradient GEMMs per side",
+                              "both sides' gradients in one matrix, one dzl GEMM, one weight-gradient GEMM: the "
+                              "default"};
+static cu_switch tm_lnin = {-1, "PF_TRIMUL_LNIN", 1, "LN_in by the LayerNorm kernel, then the sides",
+                            "LN_in in the sides kernel's prologue (k_tm_sides_wg / k_tm_sides_wgp, sm_90, one "
+                            "piece): the default"};
+// Runs of each path (tests: the path was taken): backwards that took X from saved, backward
+// pieces through the one matrix, launches of the sides kernel with LN_in.
+static int64_t tm_save_x_runs, tm_bwdcat_runs, tm_lnin_runs;
+static int tm_save_x_on(void) { return cu_switch_on(&tm_save_x); }
+static int tm_sg2_on(void) { return cu_switch_on(&tm_sg2); }
+static int tm_bwdcat_on(void) { return cu_switch_on(&tm_bwdcat); }
+static int tm_lnin_on(void) { return cu_switch_on(&tm_lnin); }
+extern "C" void pf_cuda_set_trimul_save_x(pf_backend *be, int on) { (void)be, cu_switch_set(&tm_save_x, on); }
+extern "C" void pf_cuda_set_trimul_sg2(pf_backend *be, int on) { (void)be, cu_switch_set(&tm_sg2, on); }
+extern "C" void pf_cuda_set_trimul_bwdcat(pf_backend *be, int on) { (void)be, cu_switch_set(&tm_bwdcat, on); }
+extern "C" void pf_cuda_set_trimul_lnin(pf_backend *be, int on) { (void)be, cu_switch_set(&tm_lnin, on); }
+extern "C" int64_t pf_cuda_trimul_save_x_runs(pf_backend *be) { return (void)be, tm_save_x_runs; }
+extern "C" int64_t pf_cuda_trimul_bwdcat_runs(pf_backend *be) { return (void)be, tm_bwdcat_runs; }
+extern "C" int64_t pf_cuda_trimul_lnin_runs(pf_backend *be) { return (void)be, tm_lnin_runs; }
 
 // Bytes of X (N*N, c) when saved keeps it (PF_TRIMUL_SAVE_X), else 0.
 static size_t tm_saved_x_bytes(const cu_impl *c, const pf_trimul_dims *d) {

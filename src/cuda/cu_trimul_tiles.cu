@@ -334,20 +334,27 @@ __global__ void k_add_cols2(T *y, const float *bp, const float *bg, int64_t M, i
 }
 __global__ void k_add_f32(float *y, const float *x, int64_t n) { GRID_STRIDE(i, n) y[i] += x[i]; }
 
-// [W_p; W_g] (2 C, c_z) in the act type: in pool scratch (the caller releases it) or kept
-// across calls (PF_WCACHE, cu_small.cuh: copied when new or after a parameter write).
-static void *cat_weight(cu_impl *c, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg) {
-    size_t es = cu_esz(c), half = (size_t)C * c_z * es;
-    struct { const void *src[2]; int64_t tag, c_z, C; } sig;
+// The n (2 or 4) Linears' weights stacked, (n C, c_z) in the act type: a side's [W_p; W_g], or
+// both sides' [W_ap; W_ag; W_bp; W_bg] (PF_TRIMUL_BWDCAT). In pool scratch (the caller releases
+// it) or kept across calls (PF_WCACHE, cu_small.cuh: copied when new or after a parameter write).
+static void *cat_weights(cu_impl *c, int c_z, int C, const pf_linear_p *const *l, int n) {
+    size_t es = cu_esz(c), part = (size_t)C * c_z * es;
+    struct { const void *src[4]; int64_t tag, c_z, C; } sig;
     memset(&sig, 0, sizeof sig);
-    sig.src[0] = lp->w, sig.src[1] = lg->w, sig.tag = 4, sig.c_z = c_z, sig.C = C;
+    for (int k = 0; k < n; k++) sig.src[k] = l[k]->w;
+    sig.tag = n == 2 ? 4 : 5, sig.c_z = c_z, sig.C = C;
     int build;
-    char *w = (char *)cu_wcache(c, PF_WC_TM_CAT, &sig, sizeof sig, 2 * half, &build);
-    if (!w) w = (char *)cu_pool_get(c, 2 * half);
+    char *w = (char *)cu_wcache(c, PF_WC_TM_CAT, &sig, sizeof sig, n * part, &build);
+    if (!w) w = (char *)cu_pool_get(c, n * part);
     if (!build) return w;
-    CU_CHECK(cudaMemcpyAsync(w, cu_weight(c, lp->w, (size_t)C * c_z), half, cudaMemcpyDeviceToDevice, c->stream));
-    CU_CHECK(cudaMemcpyAsync(w + half, cu_weight(c, lg->w, (size_t)C * c_z), half, cudaMemcpyDeviceToDevice, c->stream));
+    for (int k = 0; k < n; k++)
+        CU_CHECK(cudaMemcpyAsync(w + k * part, cu_weight(c, l[k]->w, (size_t)C * c_z), part, cudaMemcpyDeviceToDevice,
+                                 c->stream));
     return w;
+}
+static void *cat_weight(cu_impl *c, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg) {
+    const pf_linear_p *l[2] = {lp, lg};
+    return cat_weights(c, c_z, C, l, 2);
 }
 
 // tpg (M, 2C) = zl [W_p; W_g]^T (+ biases); w: cat_weight's.
@@ -369,33 +376,42 @@ void cu_tm_side_cat(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp
     cu_pool_release(c, mark);
 }
 
-// [dW_p; dW_g] += tpg^T zl and the biases' column sums of tpg (M, 2C) = [d tp | d tg].
-static void side_dw(cu_impl *c, int64_t M, int c_z, int C, pf_linear_p *gp, pf_linear_p *gg, const void *zl,
-                    const void *tpg) {
-    // [dW_p; dW_g] = [d tp | d tg]^T zl in fp32 scratch, then added to each gradient, or added
-    // by the GEMM itself where the two lie back to back
+// The n (2 or 4) gradients gr[k] += their rows of t^T zl and the biases' column sums of t (M, n C),
+// rows n C apart: a side's [d tp | d tg], or both sides' (PF_TRIMUL_BWDCAT). [dW_0; ..] = t^T zl
+// in one GEMM: added by it where the n weight gradients lie back to back (PF_DW_ACC), else into
+// fp32 scratch and added to each.
+static void side_dw_n(cu_impl *c, int64_t M, int c_z, int C, pf_linear_p *const *gr, int n, const void *zl,
+                      const void *t) {
     size_t mark = cu_pool_mark(c);
     size_t nw = (size_t)C * c_z;
-    float *dw = (float *)cu_pool_get(c, sizeof(float) * (2 * nw + 2 * (size_t)C));
-    float *db = dw + 2 * nw;
-    if (gp->w && gg->w == gp->w + nw && cu_dw_acc_on()) {  // back to back: added by the GEMM (PF_DW_ACC)
-        cu_gemm(c, 1, 0, 2 * C, c_z, M, 1.f, tpg, CU_ACT, 2 * C, zl, CU_ACT, c_z, 1.f, gp->w, CU_F32, c_z, 1, 0, 0, 0,
+    int rows = n * C, back = gr[0]->w != NULL, any_b = 0;
+    for (int k = 1; k < n && back; k++) back = gr[k]->w == gr[0]->w + k * nw;
+    for (int k = 0; k < n; k++) any_b |= gr[k]->b != NULL;
+    if (back && cu_dw_acc_on()) {
+        cu_gemm(c, 1, 0, rows, c_z, M, 1.f, t, CU_ACT, rows, zl, CU_ACT, c_z, 1.f, gr[0]->w, CU_F32, c_z, 1, 0, 0, 0,
                 NULL);
         cu_dw_acc_ran();
     } else {
-        cu_gemm(c, 1, 0, 2 * C, c_z, M, 1.f, tpg, CU_ACT, 2 * C, zl, CU_ACT, c_z, 0.f, dw, CU_F32, c_z, 1, 0, 0, 0, NULL);
-        k_add_f32<<<cu_blocks((int64_t)nw, 256), 256, 0, c->stream>>>(gp->w, dw, (int64_t)nw);
-        k_add_f32<<<cu_blocks((int64_t)nw, 256), 256, 0, c->stream>>>(gg->w, dw + nw, (int64_t)nw);
+        float *dw = (float *)cu_pool_get(c, sizeof(float) * n * nw);
+        cu_gemm(c, 1, 0, rows, c_z, M, 1.f, t, CU_ACT, rows, zl, CU_ACT, c_z, 0.f, dw, CU_F32, c_z, 1, 0, 0, 0, NULL);
+        for (int k = 0; k < n; k++)
+            k_add_f32<<<cu_blocks((int64_t)nw, 256), 256, 0, c->stream>>>(gr[k]->w, dw + k * nw, (int64_t)nw);
         CU_LAUNCHED();
     }
-    if (gp->b || gg->b) {
-        CU_CHECK(cudaMemsetAsync(db, 0, sizeof(float) * 2 * (size_t)C, c->stream));
-        cu_colsum_add(c, M, 2 * C, tpg, CU_ACT, db, 1.f);
-        if (gp->b) k_add_f32<<<cu_blocks(C, 256), 256, 0, c->stream>>>(gp->b, db, C);
-        if (gg->b) k_add_f32<<<cu_blocks(C, 256), 256, 0, c->stream>>>(gg->b, db + C, C);
+    if (any_b) {
+        float *db = (float *)cu_pool_get(c, sizeof(float) * (size_t)rows);
+        CU_CHECK(cudaMemsetAsync(db, 0, sizeof(float) * (size_t)rows, c->stream));
+        cu_colsum_add(c, M, rows, t, CU_ACT, db, 1.f);
+        for (int k = 0; k < n; k++)
+            if (gr[k]->b) k_add_f32<<<cu_blocks(C, 256), 256, 0, c->stream>>>(gr[k]->b, db + k * C, C);
         CU_LAUNCHED();
     }
     cu_pool_release(c, mark);
+}
+static void side_dw(cu_impl *c, int64_t M, int c_z, int C, pf_linear_p *gp, pf_linear_p *gg, const void *zl,
+                    const void *tpg) {
+    pf_linear_p *const gr[2] = {gp, gg};
+    side_dw_n(c, M, c_z, C, gr, 2, zl, tpg);
 }
 
 // side_dw with d tp, d tg in two buffers (M, C) each: a GEMM and a column sum per weight
@@ -441,24 +457,6 @@ void cu_tm_side_bwd_cat(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p
     cu_pool_release(c, mark);
 }
 
-// [W_ap; W_ag; W_bp; W_bg] (4 C, c_z) in the act type, as cat_weight's (PF_WCACHE site
-// PF_WC_TM_CAT, its own signature).
-static void *cat4_weight(cu_impl *c, int c_z, int C, const pf_linear_p *const lin[2][2]) {
-    size_t es = cu_esz(c), part = (size_t)C * c_z * es;
-    struct { const void *src[4]; int64_t tag, c_z, C; } sig;
-    memset(&sig, 0, sizeof sig);
-    for (int k = 0; k < 4; k++) sig.src[k] = lin[k / 2][k % 2]->w;
-    sig.tag = 5, sig.c_z = c_z, sig.C = C;
-    int build;
-    char *w = (char *)cu_wcache(c, PF_WC_TM_CAT, &sig, sizeof sig, 4 * part, &build);
-    if (!w) w = (char *)cu_pool_get(c, 4 * part);
-    if (!build) return w;
-    for (int k = 0; k < 4; k++)
-        CU_CHECK(cudaMemcpyAsync(w + k * part, cu_weight(c, lin[k / 2][k % 2]->w, (size_t)C * c_z), part,
-                                 cudaMemcpyDeviceToDevice, c->stream));
-    return w;
-}
-
 int cu_tm_sides_bwd_cat4(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *const lin[2][2],
                          pf_linear_p *const grad[2][2], const void *zl, const void *mask, const void *dA,
                          const void *dB, void *G, void *dzl) {
@@ -470,37 +468,12 @@ int cu_tm_sides_bwd_cat4(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_
         pf_die("cu_tm_sides_bwd_cat4: the fused side gradient ran for side a but not for side b (M %lld, c_z %d, "
                "C %d)", (long long)M, c_z, C);
     size_t mark = cu_pool_mark(c);
+    const pf_linear_p *const l[4] = {lin[0][0], lin[0][1], lin[1][0], lin[1][1]};
+    pf_linear_p *const gr[4] = {grad[0][0], grad[0][1], grad[1][0], grad[1][1]};
     // dzl += G [W_ap; W_ag; W_bp; W_bg]: one product of depth 4C
-    cu_gemm(c, 0, 0, M, c_z, (int)ld, 1.f, G, CU_ACT, ld, cat4_weight(c, c_z, C, lin), CU_ACT, c_z, 1.f, dzl, CU_ACT,
+    cu_gemm(c, 0, 0, M, c_z, (int)ld, 1.f, G, CU_ACT, ld, cat_weights(c, c_z, C, l, 4), CU_ACT, c_z, 1.f, dzl, CU_ACT,
             c_z, 1, 0, 0, 0, NULL);
-    // [dW_ap; dW_ag; dW_bp; dW_bg] += G^T zl: added by the GEMM where the four lie back to back
-    // (PF_DW_ACC: AF3's declaration order without biases), else through fp32 scratch
-    size_t nw = (size_t)C * c_z;
-    int back = 1;
-    for (int k = 1; k < 4; k++) back &= grad[k / 2][k % 2]->w == grad[0][0]->w + k * nw;
-    if (back && grad[0][0]->w && cu_dw_acc_on()) {
-        cu_gemm(c, 1, 0, (int)ld, c_z, M, 1.f, G, CU_ACT, ld, zl, CU_ACT, c_z, 1.f, grad[0][0]->w, CU_F32, c_z, 1, 0, 0,
-                0, NULL);
-        cu_dw_acc_ran();
-    } else {
-        float *dw = (float *)cu_pool_get(c, sizeof(float) * 4 * nw);
-        cu_gemm(c, 1, 0, (int)ld, c_z, M, 1.f, G, CU_ACT, ld, zl, CU_ACT, c_z, 0.f, dw, CU_F32, c_z, 1, 0, 0, 0, NULL);
-        for (int k = 0; k < 4; k++)
-            k_add_f32<<<cu_blocks((int64_t)nw, 256), 256, 0, c->stream>>>(grad[k / 2][k % 2]->w, dw + k * nw,
-                                                                           (int64_t)nw);
-        CU_LAUNCHED();
-    }
-    int any_b = 0;
-    for (int k = 0; k < 4; k++) any_b |= grad[k / 2][k % 2]->b != NULL;
-    if (any_b) {  // the biases' gradients: G's column sums
-        float *db = (float *)cu_pool_get(c, sizeof(float) * 4 * (size_t)C);
-        CU_CHECK(cudaMemsetAsync(db, 0, sizeof(float) * 4 * (size_t)C, c->stream));
-        cu_colsum_add(c, M, (int)ld, G, CU_ACT, db, 1.f);
-        for (int k = 0; k < 4; k++)
-            if (grad[k / 2][k % 2]->b)
-                k_add_f32<<<cu_blocks(C, 256), 256, 0, c->stream>>>(grad[k / 2][k % 2]->b, db + k * C, C);
-        CU_LAUNCHED();
-    }
+    side_dw_n(c, M, c_z, C, gr, 4, zl, G);  // the four weight gradients as one GEMM, zl read once
     cu_pool_release(c, mark);
     return 1;
 }
