@@ -131,6 +131,16 @@ void attn_gate_mul_ld(cu_impl *c, void *og, const void *g, const void *o, int64_
 // og = s o, dO = dy s, dg = d gp (rows ldz apart; dO may overwrite gp, dg dy).
 void attn_gate_bwd_ld(cu_impl *c, const void *dy, const void *gp, const void *o, void *og, void *dO, void *dg,
                       int64_t ldz, int64_t M, int HC);
+// The gate and the output projection on Hopper wgmma (cu_attn_gate_wg.cu, PF_ATTN_GATE_WG): out (M,
+// c_in) = (sigmoid(g) o) W_o^T + b_o with g rows ldg and o rows ldo apart, oc (may be NULL) = o as
+// (M, HC); og never stored. 0 where it does not apply (the caller runs the two-kernel path).
+int attn_gate_out_wg(cu_impl *c, const pf_linear_p *lo, int64_t M, int HC, int c_in, const void *g, int64_t ldg,
+                     const void *o, int64_t ldo, void *oc, void *out);
+// Its backward: d og = dy W_o (dy (M, c_in)) kept in registers, then the gate's backward into rows ldz
+// apart (gp: g_pre in, dO out; og = s o; dg) and D (attn_gate_bwd_ld_D's). 0 where it does not apply.
+int attn_gate_bwd_wg(cu_impl *c, const pf_linear_p *lo, int64_t M, int HC, int c_in, const void *dy, void *gp,
+                     const void *o, void *og, void *dg, int64_t ldz, int ch, float *D, int H, int64_t L, int tr,
+                     int64_t pstride);
 // From dz = [dq|dk|dv|dg] (M, 4 HC; rows ldz apart): d_xln (M, c_in) written, the four weight
 // and bias gradients += (one GEMM each for d_xln and the weights).
 void attn_proj_bwd(cu_impl *c, int64_t M, int c_in, int HC, const pf_attn_p *p, pf_attn_p *g, const void *xln,

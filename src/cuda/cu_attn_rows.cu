@@ -253,9 +253,8 @@ static void rows_fwd_piece_cat(cu_impl *c, const pf_attn_dims *d, const pf_attn_
     cu_gemm_bias_act(c, 0, 1, RL, 4 * HC, d->c_in, xln, d->c_in, w, d->c_in, X, ldx, b);  // [q|k|v|g]
     cu_pool_release(c, mark);
     void *oc = o_sv ? (void *)rows_at(c, d, o_sv, r0, HC) : NULL;
-    if (d->keep && d->kept) {  // o and lse in o_sv, lse_sv already: g from the same GEMM, no core
-        attn_gate_mul_ld(c, og, slot(X, 3, HC, e), oc, ldx, HC, NULL, RL, (int)HC);
-    } else {
+    int kept = d->keep && d->kept;  // o and lse in o_sv, lse_sv already: g from the same GEMM, no core
+    if (!kept) {
         fa_args a = rows_args(d, n, 0, ms);
         a.HC = ldx;
         a.q = slot(X, 0, HC, e); a.k = slot(X, 1, HC, e); a.v = slot(X, 2, HC, e);
@@ -264,9 +263,16 @@ static void rows_fwd_piece_cat(cu_impl *c, const pf_attn_dims *d, const pf_attn_
         a.out_o = slot(X, 4, HC, e);
         a.lse = lse;
         fa_forward(c, &a);
-        attn_gate_mul_ld(c, og, slot(X, 3, HC, e), slot(X, 4, HC, e), ldx, ldx, oc, RL, (int)HC);
     }
-    cu_linear_fwd(c, RL, (int)HC, d->c_in, &p->o, og, (void *)rows_at(c, d, out, r0, d->c_in), 0);
+    // out = (sigmoid(g) o) W_o^T + b_o, o from the core's slot (its saved copy made on the way) or,
+    // kept, from o_sv
+    const void *gs = slot(X, 3, HC, e), *os = kept ? oc : slot(X, 4, HC, e);
+    int64_t ldo = kept ? HC : ldx;
+    void *dst = (void *)rows_at(c, d, out, r0, d->c_in), *copy = kept ? NULL : oc;
+    if (!attn_gate_out_wg(c, &p->o, RL, (int)HC, d->c_in, gs, ldx, os, ldo, copy, dst)) {
+        attn_gate_mul_ld(c, og, gs, os, ldx, ldo, copy, RL, (int)HC);
+        cu_linear_fwd(c, RL, (int)HC, d->c_in, &p->o, og, dst, 0);
+    }
     attn_proj_ran();
 }
 
@@ -404,12 +410,18 @@ static void rows_bwd_piece_cat(cu_impl *c, const attn_bwd_args *A, int64_t r0, i
     cu_gemm_bias_act(c, 0, 1, RL, 4 * HC, d->c_in, xln, d->c_in, w, d->c_in, Z, ldz, b);  // [q|k|v|g]
     cu_pool_release(c, mark);
     // out = og W_o^T + b_o: d og (slot 7), then og (slot 4), dO (slot 3), d g_pre (slot 7)
-    const void *wo = cu_weight(c, p->o.w, (size_t)d->c_in * (size_t)HC);
-    cu_gemm(c, 0, 0, RL, HC, d->c_in, 1.f, dos, CU_ACT, d->c_in, wo, CU_ACT, HC, 0.f, slot(Z, 7, HC, e), CU_ACT, ldz,
-            1, 0, 0, 0, NULL);
+    // (PF_ATTN_GATE_WG: d og in the wgmma's registers, the gate's backward and D in its epilogue)
     fa_args a = rows_args(d, n, 0, ms);
-    int withD = attn_gate_bwd_ld_D(c, slot(Z, 7, HC, e), slot(Z, 3, HC, e), os, slot(Z, 4, HC, e), slot(Z, 3, HC, e),
-                                   slot(Z, 7, HC, e), ldz, RL, (int)HC, d->c_h, D, d->H, d->L, d->transpose, a.pstride);
+    int withD = attn_gate_bwd_wg(c, &p->o, RL, (int)HC, d->c_in, dos, slot(Z, 3, HC, e), os, slot(Z, 4, HC, e),
+                                 slot(Z, 7, HC, e), ldz, d->c_h, D, d->H, d->L, d->transpose, a.pstride);
+    if (!withD) {
+        const void *wo = cu_weight(c, p->o.w, (size_t)d->c_in * (size_t)HC);
+        cu_gemm(c, 0, 0, RL, HC, d->c_in, 1.f, dos, CU_ACT, d->c_in, wo, CU_ACT, HC, 0.f, slot(Z, 7, HC, e), CU_ACT,
+                ldz, 1, 0, 0, 0, NULL);
+        withD = attn_gate_bwd_ld_D(c, slot(Z, 7, HC, e), slot(Z, 3, HC, e), os, slot(Z, 4, HC, e),
+                                   slot(Z, 3, HC, e), slot(Z, 7, HC, e), ldz, RL, (int)HC, d->c_h, D, d->H, d->L,
+                                   d->transpose, a.pstride);
+    }
     if (!withD)
         attn_gate_bwd_ld(c, slot(Z, 7, HC, e), slot(Z, 3, HC, e), os, slot(Z, 4, HC, e), slot(Z, 3, HC, e),
                          slot(Z, 7, HC, e), ldz, RL, (int)HC);

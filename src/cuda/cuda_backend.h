@@ -43,6 +43,14 @@ int64_t pf_cuda_attn_module_fused_runs(pf_backend *be);
 // measured). Process-wide. _runs: the row pieces (forward or backward) that took it.
 void pf_cuda_set_attn_proj(pf_backend *be, int mode);
 int64_t pf_cuda_attn_proj_runs(pf_backend *be);
+// The attention's gate inside its output projection's wgmma (cu_attn_gate_wg.cu): 1 the forward
+// (the default), 2 the forward and the backward, 0 the two-kernel path (PF_ATTN_GATE_WG=0/1/2);
+// other values the environment's again. It applies in bf16 on sm_90 with HC and c_in 64 or 128
+// (the backward: equal) and c_h dividing 64 (_applies, whatever the mode). _runs: launches (bwd 0
+// the forward's, 1 the backward's).
+void pf_cuda_set_attn_gate_wg(pf_backend *be, int mode);
+int64_t pf_cuda_attn_gate_wg_runs(pf_backend *be, int bwd);
+int pf_cuda_attn_gate_wg_applies(pf_backend *be, int c_in, int HC, int c_h, int bwd);
 // The triangle attention around the ending node computed as the starting node on x^T
 // (cu_attention.cu attn_end_t: x^T, the mask's and the gradients' transposes, one x-sized
 // buffer more in ws), whole or in row pieces: 1 on, 2 on at N >= 1024 only (the default since

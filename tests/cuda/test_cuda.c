@@ -2065,6 +2065,43 @@ static void attention_proj_cases(int with_all) {
 }
 static void test_attention_proj(void) { attention_proj_cases(1); }
 
+// PF_ATTN_GATE_WG (cu_attn_gate_wg.cu): the gate inside the output projection's wgmma where it
+// applies (bf16 on sm_90: HC and c_in 64 or 128 on the one-GEMM projection path), mode 2 the
+// forward and the backward, 1 the forward (the default), 0 neither. Each case against the CPU
+// reference in each mode, the launches counted (the halves that should run did, no others): the
+// triangle starting / ending node (c_h 32), one fully masked row, odd L, MSA row attention with 8
+// heads of 8 and of 16 (HC 64, 128; the backward only at HC 64 = c_in).
+static void cuda_attn_gate_wg(void) {
+    pf_cuda_set_attn_module_fused(H_gpu, 1);
+    pf_cuda_set_attn_proj(H_gpu, 1);
+    //                     B   L   c_in H  c_h c_z  bias          transpose
+    pf_attn_dims ts = {36, 36, 128, 4, 32, 128, PF_BIAS_SELF, 0, NULL, 0};
+    pf_attn_dims te = {33, 33, 128, 4, 32, 128, PF_BIAS_SELF, 1, NULL, 0};
+    pf_attn_dims m8 = {5, 41, 64, 8, 8, 24, PF_BIAS_PAIR, 0, NULL, 0};
+    pf_attn_dims m16 = {3, 70, 64, 8, 16, 16, PF_BIAS_PAIR, 0, NULL, 0};
+    for (int mode = 2; mode >= 0; mode--) {
+        pf_cuda_set_attn_gate_wg(H_gpu, mode);
+        attn_tag = mode == 2 ? "gate wg both " : mode == 1 ? "gate wg fwd " : "gate wg off ";
+        int64_t f0 = pf_cuda_attn_gate_wg_runs(H_gpu, 0), b0 = pf_cuda_attn_gate_wg_runs(H_gpu, 1);
+        if (!quick) test_attn("tri_start", ts, 1, 1, 1200);  // --quick (memcheck): two cases per mode
+        test_attn("tri_start masked row", ts, 2, 1, 1201);
+        if (!quick) test_attn("tri_end", te, 1, 1, 1210);
+        test_attn("msa_row ch8", m8, 1, 1, 1220);
+        if (!quick) test_attn("msa_row ch16", m16, 2, 1, 1230);
+        int64_t f = pf_cuda_attn_gate_wg_runs(H_gpu, 0) - f0, b = pf_cuda_attn_gate_wg_runs(H_gpu, 1) - b0;
+        if (shard_m > 1) continue;  // the counts are of the whole group
+        char nm[128];
+        snprintf(nm, sizeof nm, "%s attn gate wg mode %d: launches", H_gpu->name, mode);
+        int fw = mode >= 1 && pf_cuda_attn_gate_wg_applies(H_gpu, 128, 128, 32, 0);
+        int bw = mode == 2 && pf_cuda_attn_gate_wg_applies(H_gpu, 128, 128, 32, 1);
+        tl_check((f > 0) == fw && (b > 0) == bw, nm, "forward %lld, backward %lld launches: expected %s, %s",
+                 (long long)f, (long long)b, fw ? "some" : "none", bw ? "some" : "none");
+    }
+    attn_tag = "";
+    pf_cuda_set_attn_gate_wg(H_gpu, -1);
+    pf_cuda_set_attn_proj(H_gpu, -1);
+}
+
 // Positions (i, j) -> (j, i) of a square (n, n, ch) host tensor, re-uploaded.
 static hbuf h_xpose_sq(const hbuf *b, int64_t n, int ch) {
     hbuf t = h_copy(b);
@@ -2680,6 +2717,7 @@ static void run_mode(int bf16) {
         if (!strcmp(only, "trimul_sgwgp")) cuda_trimul_sgwgp(), found = 1;
         if (!strcmp(only, "trimul_bwdcat")) cuda_trimul_bwdcat(), found = 1;
         if (!strcmp(only, "attn_proj_own")) pf_cuda_set_attn_module_fused(H_gpu, 1), attention_proj_cases(0), found = 1;
+        if (!strcmp(only, "attn_gate_wg")) cuda_attn_gate_wg(), found = 1;
         for (int k = 0; k < N_ATTN_PARTS; k++) {
             char part[16];
             snprintf(part, sizeof part, "attn.%d", k + 1);
@@ -2688,7 +2726,7 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure, heads, model, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, attn_proj_own, attn.1 .. attn.%d or an ops.def name)", only,
+        tl_check(found, "--only", "no tests named %s (structure, heads, model, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, attn_proj_own, attn_gate_wg, attn.1 .. attn.%d or an ops.def name)", only,
                  N_ATTN_PARTS);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;

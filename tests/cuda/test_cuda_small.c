@@ -107,6 +107,7 @@ static void small_attn(const char *what, pf_attn_dims d, int grid, int grd) {
     hbuf o[2], dx[2], dz[2];
     int64_t bt = pf_cuda_bias_t_runs(H_gpu), f2 = pf_cuda_lnb_fwd2_runs(H_gpu), rp = pf_cuda_reduce_staged_runs(H_gpu);
     int64_t gr = pf_cuda_gate_rowdot_runs(H_gpu);
+    pf_cuda_set_attn_gate_wg(H_gpu, 1);  // the gate's backward apart (PF_ATTN_GATE_WG=2 has its own, with D)
     pf_cuda_set_attn_lnb_grid(H_gpu, grid);
     for (int on = 0; on < 2; on++) {
         set_all(on, 0);
@@ -132,6 +133,7 @@ static void small_attn(const char *what, pf_attn_dims d, int grid, int grd) {
              pf_cuda_lnb_fwd2_runs(H_gpu) > f2);
     tl_check(pf_cuda_reduce_staged_runs(H_gpu) > rp, label, "the staged sums did not run");
     tl_check(!grd || pf_cuda_gate_rowdot_runs(H_gpu) > gr, label, "the gate's backward did not make D");
+    pf_cuda_set_attn_gate_wg(H_gpu, -1);
     done(label);
 }
 

@@ -1,0 +1,409 @@
+// cu_attn_gate_wg.cu: the attention module's gate and output projection as one Hopper wgmma
+// pass (PF_ATTN_GATE_WG=1 or unset: the forward, the default; 2: the backward too; 0: the
+// two-kernel path both ways). Used by the one-GEMM projection path (cu_attn_rows.cu,
+// rows_fwd_piece_cat / rows_bwd_piece_cat).
+//
+// Forward, the two-kernel path: og = sigmoid(g) o (k_gate_mul_ld: reads g and o, writes og and
+// the saved copy of o), then out = og W_o^T + b_o (cuBLASLt: reads og, writes out). Here og is
+// never stored: a warpgroup copies 64 positions' g and o rows into shared memory, makes
+// bf16(sigmoid(g) o) with k_gate_mul_ld's arithmetic (the same og) as the wgmma A fragments in
+// registers, writes the saved o from the same copy, and multiplies by W_o, which stays in shared
+// memory for the whole (persistent) block: og's write and read (2 passes of (M, HC)) are gone.
+// Backward (mode 2), the two-kernel path: d og = d_out W_o (cuBLASLt, into slot 7 of the
+// backward's rows), then k_gate_bwd_ld_D reads d og, g_pre and o and writes og (for W_o's
+// gradient), dO, d g_pre and D = sum over a head's channels of dO o (the core backward's row
+// dot). Here d og stays in the accumulator (fp32, not rounded to bf16 first); g_pre and o rows
+// come into shared memory with d_out's, the epilogue does the gate's backward there and the
+// outputs leave as 16-byte rows: d og's write and read are gone. D sums the stored (bf16) dO
+// times o as k_gate_bwd_ld_D, in another order (per thread in channel order, then over the
+// quad): close, not the same bits. (A first form read g_pre and o and wrote its outputs in the
+// accumulator's layout, 4 bytes per lane: 0.98 ms per call at N = 1024 against 0.63 for the
+// two kernels, session 20.)
+// The products sum in wgmma's order, not cuBLASLt's: out and d og are not the old path's bits.
+//
+// Applies (bf16, compute capability 9): HC and c_in in {64, 128} (the backward: equal), c_h
+// dividing 64, 16-byte aligned rows. The weight (64-row tiles in cu_wg_ring.cuh's K-major
+// core-matrix layout: W_o for the forward, W_o^T for the backward) is packed per call (HC x
+// c_in, ~3 us).
+#include "cu_attn.cuh"
+#include "cu_env.cuh"
+// the triangle multiplication's weight-stationary pieces, shared: ts_ldsm4, ts_wave_blocks, TS_PAD,
+// tswp_wg_sync, tswp_issue (cu_wg_ring.cuh's layout and wgmma sequence)
+#include "cu_trimul_side_wg.cuh"
+
+#define AGO_WG 4     // warpgroups per block (512 threads: 128 registers each)
+#define AGO_SO 72    // forward staging row stride (bf16): 64 columns + 8, 16-byte aligned rows
+
+// 0 off, 1 the forward only (the default), 2 the forward and the backward; -1 until read or set
+static int g_ago = -1;
+static int64_t g_ago_runs[2];  // launches: forward, backward (tests)
+
+static int ago_mode(void) {
+    if (g_ago < 0)
+        g_ago = (int)cu_env_int("PF_ATTN_GATE_WG", 0, 2, 1,
+                                "0 (gate and output projection apart), 1 (the forward's gate in the output projection's "
+                                "wgmma, the default) or 2 (the backward's too)");
+    return g_ago;
+}
+extern "C" void pf_cuda_set_attn_gate_wg(pf_backend *be, int mode) {
+    (void)be;
+    g_ago = mode >= 0 && mode <= 2 ? mode : -1;  // else: PF_ATTN_GATE_WG / the default again
+}
+extern "C" int64_t pf_cuda_attn_gate_wg_runs(pf_backend *be, int bwd) {
+    (void)be;
+    return g_ago_runs[bwd ? 1 : 0];
+}
+
+struct ago_args {
+    const unsigned char *w;  // packed weight: tiles x (64 rows, KP), trwg_off layout
+    int tiles;               // 64-row tiles of the weight (output columns / 64)
+    int64_t M;               // positions
+    // forward: A rows = sigmoid(g) o; out (M, NO) = A W_o^T + bias; oc (M, KP) = o (may be NULL)
+    const bf16 *g, *o;
+    int64_t ldg, ldo;
+    const float *bias;
+    bf16 *out, *oc;
+    int NO;
+    // backward: A rows = d_out (M, KP); d og (M, HC) = d_out W_o in the accumulator; then rows ldz
+    // apart: gp (g_pre in, dO out), og, dg written; ob (M, HC) the saved o; D (R, H, L)
+    const bf16 *dy, *ob;
+    bf16 *gp, *og, *dg;
+    int64_t ldz;
+    int HC, H, tr;
+    float *D;
+    int64_t L, pstride;
+};
+
+// Shared memory per block: the weight, then per warpgroup its rows (forward: g and o, backward:
+// d_out; 64 x (KP + TS_PAD) each) and (forward) its 4 warps' staging tiles (16, AGO_SO), then the
+// weight's mbarrier.
+static int64_t ago_per_wg(int KP, int bwd) {
+    return (int64_t)(bwd ? 3 : 2) * 64 * (KP + TS_PAD) * 2 + (bwd ? 0 : 4 * 16 * AGO_SO * 2);
+}
+static int64_t ago_bytes(int KP, int tiles, int bwd, int nwg) {
+    return (int64_t)tiles * 64 * KP * 2 + nwg * ago_per_wg(KP, bwd) + 16;
+}
+
+#if S9_HAVE_WGMMA
+// 64 rows of KP bf16 from x (rows ld apart, first pos0) into xs (rows KP + TS_PAD apart) by the
+// warpgroup's 128 threads, cp.async, zeros past M; not committed.
+template <int KP>
+__device__ __forceinline__ void ago_load_rows(bf16 *xs, const bf16 *x, int64_t ld, int64_t M, int64_t pos0, int tid) {
+    constexpr int cpr = KP / 8, n = 64 * cpr;  // 16-byte chunks per row, per tile
+#pragma unroll
+    for (int it = 0; it < n / 128; it++) {
+        const int i = tid + 128 * it, r = i / cpr, k = i % cpr;
+        const int ok = pos0 + r < M;
+        fa_cp16z(xs + r * (KP + TS_PAD) + k * 8, ok ? x + (pos0 + r) * ld + k * 8 : x, ok ? 16 : 0);
+    }
+}
+
+// bf16 pair sigmoid(g) o, k_gate_mul_ld's arithmetic per element
+__device__ __forceinline__ uint32_t ago_gate2(uint32_t g2, uint32_t o2) {
+    __nv_bfloat162 g = *reinterpret_cast<__nv_bfloat162 *>(&g2), o = *reinterpret_cast<__nv_bfloat162 *>(&o2);
+    float2 gf = __bfloat1622float2(g), of = __bfloat1622float2(o);
+    __nv_bfloat162 r = __floats2bfloat162_rn(sigmoidf_(gf.x) * of.x, sigmoidf_(gf.y) * of.y);
+    return *reinterpret_cast<uint32_t *>(&r);
+}
+
+// acc = af (the warp's 16 positions x KP) times weight tile j (tswp_issue), waited for.
+template <int KP>
+__device__ __forceinline__ void ago_product(float (&acc)[32], const uint32_t (&af)[KP / 16][4], const unsigned char *w,
+                                            int j) {
+    tswp_issue<KP>(acc, af, w, j);
+    wg_mma_wait<0>();
+    s9_wg_hold<32>(acc);
+}
+
+// Forward epilogue of tile j: out columns 64 j.. of the warp's 16 positions (first rw0) = acc +
+// bias, via the warp's staging tile st (16, AGO_SO) as 16-byte stores.
+__device__ __forceinline__ void ago_fwd_epilogue(const float (&acc)[32], const ago_args &a, int j, bf16 *st,
+                                                 int64_t rw0) {
+    const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        const int col = 64 * j + 8 * i + 2 * t;
+        const float b0 = a.bias && col < a.NO ? __ldg(a.bias + col) : 0.f;
+        const float b1 = a.bias && col + 1 < a.NO ? __ldg(a.bias + col + 1) : 0.f;
+#pragma unroll
+        for (int hh = 0; hh < 2; hh++)
+            *reinterpret_cast<__nv_bfloat162 *>(st + (g + 8 * hh) * AGO_SO + 8 * i + 2 * t) =
+                __floats2bfloat162_rn(acc[4 * i + 2 * hh] + b0, acc[4 * i + 2 * hh + 1] + b1);
+    }
+    __syncwarp();
+#pragma unroll
+    for (int it = 0; it < 4; it++) {  // 16 rows x 8 chunks of 8 columns
+        const int i = lane + 32 * it, row = i >> 3, c8 = 8 * (i & 7);
+        const int64_t p = rw0 + row;
+        if (p < a.M)
+            *reinterpret_cast<uint4 *>(a.out + p * a.NO + 64 * j + c8) =
+                *reinterpret_cast<const uint4 *>(st + row * AGO_SO + c8);
+    }
+    __syncwarp();  // st read before the next tile's writes
+}
+
+// Backward epilogue of tile j (channels 64 j.. of HC; d og of the warp's 16 positions in acc):
+// the gate's backward (gate_bwd8's expressions) from the warp's rows of g_pre (gs) and o (os) in
+// shared memory, dO written over g_pre, og over o and d g_pre into ds (the d_out rows, already in
+// the A fragments), each element by the thread that read it; then D of the tile's heads (CH
+// channels each): per thread in channel order, then over the quad.
+template <int CH>
+__device__ __forceinline__ void ago_bwd_epilogue(const float (&acc)[32], const ago_args &a, int j, bf16 *gs, bf16 *os,
+                                                 bf16 *ds, int sk, int64_t rw0) {
+    constexpr int NH = 64 / CH, IPH = CH / 8;  // heads per tile, n8 blocks per head
+    const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+    float part[2][NH];
+#pragma unroll
+    for (int hh = 0; hh < 2; hh++) {
+#pragma unroll
+        for (int hl = 0; hl < NH; hl++) part[hh][hl] = 0.f;
+#pragma unroll
+        for (int i = 0; i < 8; i++) {
+            const int off = (g + 8 * hh) * sk + 64 * j + 8 * i + 2 * t;
+            float2 gi = __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162 *>(gs + off));
+            float2 o = __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162 *>(os + off));
+            float d[2] = {acc[4 * i + 2 * hh], acc[4 * i + 2 * hh + 1]}, s[2] = {sigmoidf_(gi.x), sigmoidf_(gi.y)};
+            float ov[2] = {o.x, o.y}, pg[2], og[2];
+#pragma unroll
+            for (int e = 0; e < 2; e++) {
+                pg[e] = d[e] * ov[e] * s[e] * (1.f - s[e]);
+                og[e] = s[e] * ov[e];
+                d[e] = d[e] * s[e];
+            }
+            __nv_bfloat162 dO = __floats2bfloat162_rn(d[0], d[1]);
+            *reinterpret_cast<__nv_bfloat162 *>(gs + off) = dO;
+            *reinterpret_cast<__nv_bfloat162 *>(os + off) = __floats2bfloat162_rn(og[0], og[1]);
+            *reinterpret_cast<__nv_bfloat162 *>(ds + off) = __floats2bfloat162_rn(pg[0], pg[1]);
+            float2 dr = __bfloat1622float2(dO);
+            float &ps = part[hh][i / IPH];
+            ps = __fmaf_rn(dr.x, ov[0], ps);
+            ps = __fmaf_rn(dr.y, ov[1], ps);
+        }
+    }
+#pragma unroll
+    for (int hh = 0; hh < 2; hh++)
+#pragma unroll
+        for (int hl = 0; hl < NH; hl++) {
+            float v = part[hh][hl];
+            v += __shfl_xor_sync(0xffffffffu, v, 1);
+            v += __shfl_xor_sync(0xffffffffu, v, 2);
+            const int64_t p = rw0 + g + 8 * hh;
+            if (t == 0 && p < a.M) {
+                const int h = (64 * j) / CH + hl;
+                const int64_t r = a.tr ? p % a.pstride : p / a.L, l = a.tr ? p / a.pstride : p % a.L;
+                a.D[(r * a.H + h) * a.L + l] = v;
+            }
+        }
+}
+
+// The warp's 16 rows (from rw0) of KP channels from xs (rows sk apart) to x (rows ld apart),
+// 16-byte stores.
+template <int KP>
+__device__ __forceinline__ void ago_store_rows(bf16 *x, int64_t ld, const bf16 *xs, int sk, int64_t M, int64_t rw0) {
+    constexpr int cpr = KP / 8;
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int it = 0; it < 16 * cpr / 32; it++) {
+        const int i = lane + 32 * it, r = i / cpr, k = i % cpr;
+        if (rw0 + r < M)
+            *reinterpret_cast<uint4 *>(x + (rw0 + r) * ld + k * 8) = *reinterpret_cast<const uint4 *>(xs + r * sk + k * 8);
+    }
+}
+#endif
+
+// BWD false: KP = HC (A = the gate's output), tiles = NO / 64. BWD true: KP = c_in (A = d_out),
+// tiles = HC / 64, CH the head's channels. Launched on sm_90 only (ago_applies); compiled for
+// sm_80 it traps.
+template <int KP, bool BWD, int CH>
+__global__ void __launch_bounds__(128 * AGO_WG, 1) k_attn_gate_out_wg(ago_args a) {
+#if S9_HAVE_WGMMA
+    extern __shared__ __align__(128) unsigned char ago_sm[];
+    constexpr int sk = KP + TS_PAD;
+    const int nwg = blockDim.x >> 7, wg = threadIdx.x >> 7, tid = threadIdx.x & 127, warp = tid >> 5;
+    const int lane = threadIdx.x & 31;
+    const int64_t wbytes = (int64_t)a.tiles * 64 * KP * 2;
+    const int64_t per_wg = (int64_t)(BWD ? 3 : 2) * 64 * sk * 2 + (BWD ? 0 : 4 * 16 * AGO_SO * 2);
+    uint64_t *wbar = (uint64_t *)(ago_sm + wbytes + nwg * per_wg);
+    if (threadIdx.x == 0) {
+        wg_bar_init(wbar, 1);
+        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {  // the whole weight, one bulk copy per tile
+        const uint32_t tile = 64 * KP * 2;
+        tw_expect(wbar, (uint32_t)wbytes);
+        for (int j = 0; j < a.tiles; j++) tw_bulk_g2s(ago_sm + (int64_t)j * tile, a.w + (int64_t)j * tile, tile, wbar);
+    }
+    unsigned char *mine = ago_sm + wbytes + wg * per_wg;
+    const int64_t T = (a.M + 63) / 64, t0 = (int64_t)blockIdx.x * nwg + wg, stride = (int64_t)gridDim.x * nwg;
+    const int fo = (16 * warp + (lane & 15)) * sk + (lane >> 4) * 8;  // this lane's ldmatrix row
+    if constexpr (BWD) {
+        // d_out, g_pre and o rows of a tile (HC = KP); the outputs go over them in shared memory
+        // (dO over g_pre, og over o, d g_pre over d_out), then out as 16-byte rows
+        bf16 *xs = (bf16 *)mine, *gs = xs + 64 * sk, *os = gs + 64 * sk;
+        const int wr = 16 * warp * sk;  // the warp's rows
+        wg_bar_wait(wbar, 0);  // the weight landed
+        for (int64_t t = t0; t < T; t += stride) {
+            const int64_t pos0 = t * 64, rw0 = pos0 + 16 * warp;
+            ago_load_rows<KP>(xs, a.dy, KP, a.M, pos0, tid);
+            ago_load_rows<KP>(gs, a.gp, a.ldz, a.M, pos0, tid);
+            ago_load_rows<KP>(os, a.ob, KP, a.M, pos0, tid);
+            fa_commit();
+            fa_wait<0>();
+            tswp_wg_sync(wg);  // every thread's rows landed
+            uint32_t af[KP / 16][4];
+#pragma unroll
+            for (int kk = 0; kk < KP / 16; kk++) ts_ldsm4(af[kk], xs + fo + 16 * kk);
+            __syncwarp();  // the warp's d_out rows read before d g_pre goes over them
+            for (int j = 0; j < a.tiles; j++) {
+                float acc[32];
+                ago_product<KP>(acc, af, ago_sm, j);
+                ago_bwd_epilogue<CH>(acc, a, j, gs + wr, os + wr, xs + wr, sk, rw0);
+            }
+            __syncwarp();
+            ago_store_rows<KP>(a.gp, a.ldz, gs + wr, sk, a.M, rw0);
+            ago_store_rows<KP>(a.og, a.ldz, os + wr, sk, a.M, rw0);
+            ago_store_rows<KP>(a.dg, a.ldz, xs + wr, sk, a.M, rw0);
+            tswp_wg_sync(wg);  // every warp's rows out before the next tile's copies
+        }
+    } else {
+        bf16 *xs = (bf16 *)mine, *os = xs + 64 * sk;  // g rows, o rows
+        bf16 *st = (bf16 *)(mine + 2 * 64 * sk * 2) + warp * 16 * AGO_SO;
+        auto load = [&](int64_t t) {
+            ago_load_rows<KP>(xs, a.g, a.ldg, a.M, t * 64, tid);
+            ago_load_rows<KP>(os, a.o, a.ldo, a.M, t * 64, tid);
+            fa_commit();
+        };
+        if (t0 < T) load(t0);
+        wg_bar_wait(wbar, 0);  // the weight landed (and no block exits before its copies end)
+        for (int64_t t = t0; t < T; t += stride) {
+            const int64_t pos0 = t * 64, rw0 = pos0 + 16 * warp;
+            uint32_t af[KP / 16][4];
+            fa_wait<0>();
+            tswp_wg_sync(wg);  // every thread's rows landed
+#pragma unroll
+            for (int kk = 0; kk < KP / 16; kk++) {
+                uint32_t gf[4], of[4];
+                ts_ldsm4(gf, xs + fo + 16 * kk);
+                ts_ldsm4(of, os + fo + 16 * kk);
+#pragma unroll
+                for (int r = 0; r < 4; r++) af[kk][r] = ago_gate2(gf[r], of[r]);
+            }
+            if (a.oc) {  // the saved o from the same copy, 16-byte stores
+                constexpr int cpr = KP / 8;
+#pragma unroll
+                for (int it = 0; it < 64 * cpr / 128; it++) {
+                    const int i = tid + 128 * it, r = i / cpr, k = i % cpr;
+                    if (pos0 + r < a.M)
+                        *reinterpret_cast<uint4 *>(a.oc + (pos0 + r) * KP + k * 8) =
+                            *reinterpret_cast<const uint4 *>(os + r * sk + k * 8);
+                }
+            }
+            tswp_wg_sync(wg);  // every warp's reads of the rows done before the next tile's copies
+            if (t + stride < T) load(t + stride);
+            for (int j = 0; j < a.tiles; j++) {
+                float acc[32];
+                ago_product<KP>(acc, af, ago_sm, j);
+                ago_fwd_epilogue(acc, a, j, st, rw0);
+            }
+        }
+    }
+#else
+    __trap();
+#endif
+}
+
+// dst (rows, KP) in trwg_off's layout from W (NO, HC) row-major: rows = NO, KP = HC (forward:
+// W_o), or rows = HC, KP = NO (backward: W_o^T); rows padded to `tiles` x 64 with zeros.
+__global__ void k_ago_pack(bf16 *dst, const bf16 *W, int NO, int HC, int bwd, int tiles) {
+    const int KP = bwd ? NO : HC, R = bwd ? HC : NO;
+    const int64_t n = (int64_t)tiles * 64 * KP;
+    GRID_STRIDE(i, n) {
+        const int r = (int)(i / KP), k = (int)(i % KP);
+        bf16 v = __float2bfloat16(0.f);
+        if (r < R) v = bwd ? W[(int64_t)k * HC + r] : W[(int64_t)r * HC + k];
+        dst[trwg_off(r, k, KP)] = v;
+    }
+}
+
+static int ago_aligned(const void *p, int64_t ld) { return !((uintptr_t)p & 15) && ld % 8 == 0; }
+
+// Common launch: packs the weight, picks KP / CH, one wave of persistent blocks.
+static int ago_launch(cu_impl *c, ago_args *a, const pf_linear_p *lo, int NO, int HC, int ch, int bwd) {
+    const int KP = bwd ? NO : HC, rows = bwd ? HC : NO, tiles = rows / 64;
+    int dev = 0, optin = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
+        return 0;
+    int nwg = AGO_WG;
+    while (nwg > 0 && ago_bytes(KP, tiles, bwd, nwg) > optin) nwg--;
+    if (!nwg) return 0;
+    size_t mark = cu_pool_mark(c);
+    bf16 *w = (bf16 *)cu_pool_get(c, (size_t)tiles * 64 * KP * 2);
+    const bf16 *W = (const bf16 *)cu_weight(c, lo->w, (size_t)NO * (size_t)HC);
+    k_ago_pack<<<cu_blocks((int64_t)tiles * 64 * KP, 256), 256, 0, c->stream>>>(w, W, NO, HC, bwd, tiles);
+    CU_LAUNCHED();
+    a->w = (const unsigned char *)w, a->tiles = tiles;
+    const int threads = 128 * nwg, bytes = (int)ago_bytes(KP, tiles, bwd, nwg);
+    const int64_t need = ((a->M + 63) / 64 + nwg - 1) / nwg;
+#define AGO_GO(K, B, C)                                                                     \
+    do {                                                                                    \
+        unsigned nb = ts_wave_blocks(c, k_attn_gate_out_wg<K, B, C>, threads, bytes, need, 0); \
+        k_attn_gate_out_wg<K, B, C><<<nb, threads, bytes, c->stream>>>(*a);                 \
+    } while (0)
+    if (!bwd) {
+        if (KP == 64) AGO_GO(64, false, 8);
+        else AGO_GO(128, false, 8);
+    } else {
+        switch (KP * 100 + ch) {
+        case 6408: AGO_GO(64, true, 8); break;
+        case 6416: AGO_GO(64, true, 16); break;
+        case 6432: AGO_GO(64, true, 32); break;
+        case 6464: AGO_GO(64, true, 64); break;
+        case 12808: AGO_GO(128, true, 8); break;
+        case 12816: AGO_GO(128, true, 16); break;
+        case 12832: AGO_GO(128, true, 32); break;
+        default: AGO_GO(128, true, 64); break;
+        }
+    }
+#undef AGO_GO
+    CU_LAUNCHED();
+    cu_pool_release(c, mark);
+    g_ago_runs[bwd]++;
+    return 1;
+}
+
+static int ago_applies(cu_impl *c, int NO, int HC, int ch) {
+    return c->bf16 && (HC == 64 || HC == 128) && (NO == 64 || NO == 128) && ch > 0 &&
+           ch % 8 == 0 && 64 % ch == 0 && HC % ch == 0 && tw_ring_applies(HC);
+}
+
+extern "C" int pf_cuda_attn_gate_wg_applies(pf_backend *be, int c_in, int HC, int c_h, int bwd) {
+    return ago_applies(CU(be), c_in, HC, c_h) && (!bwd || c_in == HC);
+}
+
+int attn_gate_out_wg(cu_impl *c, const pf_linear_p *lo, int64_t M, int HC, int c_in, const void *g, int64_t ldg,
+                     const void *o, int64_t ldo, void *oc, void *out) {
+    if (M <= 0 || ago_mode() < 1 || !ago_applies(c, c_in, HC, 8)) return 0;
+    if (!ago_aligned(g, ldg) || !ago_aligned(o, ldo) || !ago_aligned(out, c_in) || (oc && !ago_aligned(oc, HC)))
+        return 0;
+    ago_args a;
+    memset(&a, 0, sizeof a);
+    a.M = M, a.g = (const bf16 *)g, a.o = (const bf16 *)o, a.ldg = ldg, a.ldo = ldo;
+    a.bias = lo->b, a.out = (bf16 *)out, a.oc = (bf16 *)oc, a.NO = c_in;
+    return ago_launch(c, &a, lo, c_in, HC, 8, 0);
+}
+
+int attn_gate_bwd_wg(cu_impl *c, const pf_linear_p *lo, int64_t M, int HC, int c_in, const void *dy, void *gp,
+                     const void *o, void *og, void *dg, int64_t ldz, int ch, float *D, int H, int64_t L, int tr,
+                     int64_t pstride) {
+    if (M <= 0 || ago_mode() < 2 || c_in != HC || !ago_applies(c, c_in, HC, ch)) return 0;
+    if (!ago_aligned(dy, c_in) || !ago_aligned(gp, ldz) || !ago_aligned(o, HC) || !ago_aligned(og, ldz) ||
+        !ago_aligned(dg, ldz))
+        return 0;
+    ago_args a;
+    memset(&a, 0, sizeof a);
+    a.M = M, a.dy = (const bf16 *)dy, a.gp = (bf16 *)gp, a.ob = (const bf16 *)o, a.og = (bf16 *)og;
+    a.dg = (bf16 *)dg, a.ldz = ldz, a.HC = HC, a.H = H, a.tr = tr, a.D = D, a.L = L, a.pstride = pstride;
+    return ago_launch(c, &a, lo, c_in, HC, ch, 1);
+}
