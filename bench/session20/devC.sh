@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Session 20 call C: memcheck of attn_gate_wg and attn_proj_own (--quick), attn.2-6, model, parity on the
+# final code; then the op comparison (pairfold / PyTorch eager / cuEquivariance, same run).
+set -u
+OUT=${OUT:-/tmp/out}
+P=/tmp/pf
+mkdir -p $P && tar -C $P -xJf .devpack/payload.tar.xz
+export LD_LIBRARY_PATH=$P/lib:${LD_LIBRARY_PATH:-}
+export PATH=$PATH:/usr/local/cuda/bin PYTHONUNBUFFERED=1
+S=$OUT/summary.txt
+nvidia-smi -L > $S 2>&1
+T=$P/test_cuda
+t0=$SECONDS
+run() { local name=$1 lim=$2; shift 2; ( timeout $lim "$@" > $OUT/$name.log 2>&1; echo "rc=$?" >> $OUT/$name.log ) & }
+L=${TLIM:-270}
+run mc_gatewg $L compute-sanitizer --tool memcheck --error-exitcode 3 $T --quick --only attn_gate_wg
+run mc_projown $L compute-sanitizer --tool memcheck --error-exitcode 3 $T --quick --only attn_proj_own
+for k in 2 3 4 5 6; do run t_attn$k $L $T --only attn.$k; done
+run t_model $L $T --only model
+run parity $L python3 tests/cuda/parity.py --devices cpu,cuda-fp32,cuda --pairfold $P/pairfold
+mkdir -p /tmp/site && tar -C /tmp/site -xJf .cueq/site.tar.xz
+wait
+echo "== tests ($((SECONDS - t0)) s)" >> $S
+for f in mc_gatewg mc_projown t_attn2 t_attn3 t_attn4 t_attn5 t_attn6 t_model parity; do
+  echo "$f: $(grep -h 'passed,' $OUT/$f.log | tail -1) | $(grep -h 'ERROR SUMMARY' $OUT/$f.log | tail -1) | $(grep -c FAIL $OUT/$f.log) FAIL | $(tail -1 $OUT/$f.log)" >> $S
+  grep -m3 FAIL $OUT/$f.log >> $S
+done
+grep -h "passed" $OUT/parity.log | tail -2 >> $S
+t0=$SECONDS
+SZ=512,1024,2048
+timeout 60 $P/bench_cuda_ops --ops tri_attn,trimul --sizes $SZ --reps 5 > $OUT/ops_pf.log 2>&1
+grep '^{' $OUT/ops_pf.log > $OUT/ops_pf.jsonl
+timeout 120 python3 bench/torch_ops_bench.py --impl eager --sizes $SZ --reps 5 > $OUT/ops_eager.log 2>&1
+grep '^{' $OUT/ops_eager.log > $OUT/ops_eager.jsonl
+PYTHONPATH=/tmp/site timeout 150 python3 bench/torch_ops_bench.py --impl cueq --sizes $SZ --reps 5 > $OUT/ops_cueq.log 2>&1
+grep '^{' $OUT/ops_cueq.log > $OUT/ops_cueq.jsonl
+echo "== ops ($((SECONDS - t0)) s)" >> $S
+python3 bench/compare_ops.py $OUT/ops_pf.jsonl $OUT/ops_eager.jsonl $OUT/ops_cueq.jsonl >> $S 2>&1
