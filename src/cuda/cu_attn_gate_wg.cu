@@ -75,8 +75,9 @@ struct ago_args {
 };
 
 // Shared memory per block: the weight, then per warpgroup its rows (forward: g and o, backward:
-// d_out; 64 x (KP + TS_PAD) each) and (forward) its 4 warps' staging tiles (16, AGO_SO), then the
-// weight's mbarrier.
+// d_out, g_pre and o; 64 x (KP + TS_PAD) each) and (forward) its 4 warps' staging tiles (16,
+// AGO_SO), then the weight's mbarrier. At KP 128: 204 KiB with 4 warpgroups forward, 185 KiB with
+// 3 backward (ago_launch takes as many as fit, up to AGO_WG).
 static int64_t ago_per_wg(int KP, int bwd) {
     return (int64_t)(bwd ? 3 : 2) * 64 * (KP + TS_PAD) * 2 + (bwd ? 0 : 4 * 16 * AGO_SO * 2);
 }
