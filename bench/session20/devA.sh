@@ -1,18 +1,9 @@
 #!/usr/bin/env bash
 # Session 20 call A: verify 0a63d82's groups; the new PF_ATTN_GATE_WG (tests, memcheck, A/B);
 # attn_proj_own (+ memcheck); pairfold bench --per-module; ncu per-kernel of tri_attn / trimul at 1024.
-set -u
-OUT=${OUT:-/tmp/out}
-P=/tmp/pf
-mkdir -p $P && tar -C $P -xJf .devpack/payload.tar.xz
-export LD_LIBRARY_PATH=$P/lib:${LD_LIBRARY_PATH:-}
-export PATH=$PATH:/usr/local/cuda/bin
-S=$OUT/summary.txt
-nvidia-smi -L > $S 2>&1
+. bench/session20/common.sh
 git log --oneline -1 >> $S 2>&1
-T=$P/test_cuda
 t0=$SECONDS
-run() { local name=$1 lim=$2; shift 2; ( timeout $lim "$@" > $OUT/$name.log 2>&1; echo "rc=$?" >> $OUT/$name.log ) & }
 L=${TLIM:-230}
 run t_gatewg $L $T --only attn_gate_wg
 run mc_gatewg $L compute-sanitizer --tool memcheck --error-exitcode 3 $T --quick --only attn_gate_wg
@@ -25,10 +16,7 @@ run mc_projown $L compute-sanitizer --tool memcheck --error-exitcode 3 $T --quic
 run t_attn1 $L $T --only attn.1
 wait
 echo "== tests ($((SECONDS - t0)) s)" >> $S
-for f in t_gatewg mc_gatewg t_bwdcat t_trimul0 t_trimul1 t_trimul2 t_transition t_blocksmall t_projown mc_projown t_attn1; do
-  echo "$f: $(grep -h 'passed,' $OUT/$f.log | tail -1) | $(grep -h 'ERROR SUMMARY' $OUT/$f.log | tail -1) | $(grep -c FAIL $OUT/$f.log) FAIL | $(tail -1 $OUT/$f.log)" >> $S
-  grep -m3 FAIL $OUT/$f.log >> $S
-done
+report t_gatewg mc_gatewg t_bwdcat t_trimul0 t_trimul1 t_trimul2 t_transition t_blocksmall t_projown mc_projown t_attn1
 t0=$SECONDS
 for v in 1 0 1 0; do
   echo "-- PF_ATTN_GATE_WG=$v" >> $OUT/ab.log

@@ -1,16 +1,7 @@
 #!/usr/bin/env bash
 # Session 20 call B: PF_ATTN_GATE_WG modes 0 / 1 / 2 (tests, memcheck, A/B alone), the trimul shards and attn.1.
-set -u
-OUT=${OUT:-/tmp/out}
-P=/tmp/pf
-mkdir -p $P && tar -C $P -xJf .devpack/payload.tar.xz
-export LD_LIBRARY_PATH=$P/lib:${LD_LIBRARY_PATH:-}
-export PATH=$PATH:/usr/local/cuda/bin
-S=$OUT/summary.txt
-nvidia-smi -L > $S 2>&1
-T=$P/test_cuda
+. bench/session20/common.sh
 t0=$SECONDS
-run() { local name=$1 lim=$2; shift 2; ( timeout $lim "$@" > $OUT/$name.log 2>&1; echo "rc=$?" >> $OUT/$name.log ) & }
 L=${TLIM:-290}
 run t_gatewg $L $T --only attn_gate_wg
 run mc_gatewg $L compute-sanitizer --tool memcheck --error-exitcode 3 $T --quick --only attn_gate_wg
@@ -19,10 +10,7 @@ run t_blocksmall $L $T --only blocksmall
 run t_attn1 $L $T --only attn.1
 wait
 echo "== tests ($((SECONDS - t0)) s)" >> $S
-for f in t_gatewg mc_gatewg t_trimul0 t_trimul1 t_trimul2 t_blocksmall t_attn1; do
-  echo "$f: $(grep -h 'passed,' $OUT/$f.log | tail -1) | $(grep -h 'ERROR SUMMARY' $OUT/$f.log | tail -1) | $(grep -c FAIL $OUT/$f.log) FAIL | $(tail -1 $OUT/$f.log)" >> $S
-  grep -m3 FAIL $OUT/$f.log >> $S
-done
+report t_gatewg mc_gatewg t_trimul0 t_trimul1 t_trimul2 t_blocksmall t_attn1
 t0=$SECONDS
 for v in 2 1 0 2 1 0; do
   echo "-- PF_ATTN_GATE_WG=$v" >> $OUT/ab.log

@@ -1,17 +1,8 @@
 #!/usr/bin/env bash
 # Session 20 call C: memcheck of attn_gate_wg and attn_proj_own (--quick), attn.2-6, model, parity on the
 # final code; then the op comparison (pairfold / PyTorch eager / cuEquivariance, same run).
-set -u
-OUT=${OUT:-/tmp/out}
-P=/tmp/pf
-mkdir -p $P && tar -C $P -xJf .devpack/payload.tar.xz
-export LD_LIBRARY_PATH=$P/lib:${LD_LIBRARY_PATH:-}
-export PATH=$PATH:/usr/local/cuda/bin PYTHONUNBUFFERED=1
-S=$OUT/summary.txt
-nvidia-smi -L > $S 2>&1
-T=$P/test_cuda
+. bench/session20/common.sh
 t0=$SECONDS
-run() { local name=$1 lim=$2; shift 2; ( timeout $lim "$@" > $OUT/$name.log 2>&1; echo "rc=$?" >> $OUT/$name.log ) & }
 L=${TLIM:-270}
 run mc_gatewg $L compute-sanitizer --tool memcheck --error-exitcode 3 $T --quick --only attn_gate_wg
 run mc_projown $L compute-sanitizer --tool memcheck --error-exitcode 3 $T --quick --only attn_proj_own
@@ -21,10 +12,7 @@ run parity $L python3 tests/cuda/parity.py --devices cpu,cuda-fp32,cuda --pairfo
 mkdir -p /tmp/site && tar -C /tmp/site -xJf .cueq/site.tar.xz
 wait
 echo "== tests ($((SECONDS - t0)) s)" >> $S
-for f in mc_gatewg mc_projown t_attn2 t_attn3 t_attn4 t_attn5 t_attn6 t_model parity; do
-  echo "$f: $(grep -h 'passed,' $OUT/$f.log | tail -1) | $(grep -h 'ERROR SUMMARY' $OUT/$f.log | tail -1) | $(grep -c FAIL $OUT/$f.log) FAIL | $(tail -1 $OUT/$f.log)" >> $S
-  grep -m3 FAIL $OUT/$f.log >> $S
-done
+report mc_gatewg mc_projown t_attn2 t_attn3 t_attn4 t_attn5 t_attn6 t_model parity
 grep -h "passed" $OUT/parity.log | tail -2 >> $S
 t0=$SECONDS
 SZ=512,1024,2048

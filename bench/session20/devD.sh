@@ -1,14 +1,7 @@
 #!/usr/bin/env bash
 # Session 20 call D: compute-sanitizer memcheck / racecheck / synccheck of the new gate kernels (both modes on,
 # odd sizes: partial 64-position tiles), then the test group under memcheck with line-buffered output.
-set -u
-OUT=${OUT:-/tmp/out}
-P=/tmp/pf
-mkdir -p $P && tar -C $P -xJf .devpack/payload.tar.xz
-export LD_LIBRARY_PATH=$P/lib:${LD_LIBRARY_PATH:-}
-export PATH=$PATH:/usr/local/cuda/bin
-S=$OUT/summary.txt
-nvidia-smi -L > $S 2>&1
+. bench/session20/common.sh
 t0=$SECONDS
 for tool in memcheck racecheck synccheck; do
   PF_ATTN_GATE_WG=2 timeout 60 compute-sanitizer --tool $tool --error-exitcode 3 -k regex:k_attn_gate_out_wg \

@@ -1,0 +1,21 @@
+# bench/session20/common.sh: what every session-20 device call starts with (sourced from the repo root
+# on the GPU machine, carry [".devpack"] made by bench/pack_device.sh): the payload unpacked into
+# $P, the summary file $S headed by the card's name, and two helpers.
+set -u
+OUT=${OUT:-/tmp/out}
+P=/tmp/pf
+mkdir -p $P && tar -C $P -xJf .devpack/payload.tar.xz
+export LD_LIBRARY_PATH=$P/lib:${LD_LIBRARY_PATH:-}
+export PATH=$PATH:/usr/local/cuda/bin PYTHONUNBUFFERED=1
+S=$OUT/summary.txt
+nvidia-smi -L > $S 2>&1
+T=$P/test_cuda
+# run NAME SECONDS CMD...: CMD in the background, output and exit status in $OUT/NAME.log
+run() { local name=$1 lim=$2; shift 2; ( timeout $lim "$@" > $OUT/$name.log 2>&1; echo "rc=$?" >> $OUT/$name.log ) & }
+# report NAME...: each log's verdict line, sanitizer summary, FAIL count and exit status (and its first FAILs)
+report() {
+    for f in "$@"; do
+        echo "$f: $(grep -h 'passed,' $OUT/$f.log | tail -1) | $(grep -h 'ERROR SUMMARY' $OUT/$f.log | tail -1) | $(grep -c FAIL $OUT/$f.log) FAIL | $(tail -1 $OUT/$f.log)" >> $S
+        grep -m3 FAIL $OUT/$f.log >> $S
+    done
+}
