@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Session 20 call A: verify 0a63d82's groups; the new PF_ATTN_GATE_WG (tests, memcheck, A/B);
 # attn_proj_own (+ memcheck); pairfold bench --per-module; ncu per-kernel of tri_attn / trimul at 1024.
-. bench/session20/common.sh
+. bench/device_common.sh
 git log --oneline -1 >> $S 2>&1
 t0=$SECONDS
 L=${TLIM:-230}

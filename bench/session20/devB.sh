@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Session 20 call B: PF_ATTN_GATE_WG modes 0 / 1 / 2 (tests, memcheck, A/B alone), the trimul shards and attn.1.
-. bench/session20/common.sh
+. bench/device_common.sh
 t0=$SECONDS
 L=${TLIM:-290}
 run t_gatewg $L $T --only attn_gate_wg

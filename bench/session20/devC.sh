@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Session 20 call C: memcheck of attn_gate_wg and attn_proj_own (--quick), attn.2-6, model, parity on the
 # final code; then the op comparison (pairfold / PyTorch eager / cuEquivariance, same run).
-. bench/session20/common.sh
+. bench/device_common.sh
 t0=$SECONDS
 L=${TLIM:-270}
 run mc_gatewg $L compute-sanitizer --tool memcheck --error-exitcode 3 $T --quick --only attn_gate_wg

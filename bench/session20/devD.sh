@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Session 20 call D: compute-sanitizer memcheck / racecheck / synccheck of the new gate kernels (both modes on,
 # odd sizes: partial 64-position tiles), then the test group under memcheck with line-buffered output.
-. bench/session20/common.sh
+. bench/device_common.sh
 t0=$SECONDS
 for tool in memcheck racecheck synccheck; do
   PF_ATTN_GATE_WG=2 timeout 60 compute-sanitizer --tool $tool --error-exitcode 3 -k regex:k_attn_gate_out_wg \

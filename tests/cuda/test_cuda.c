@@ -20,8 +20,9 @@
 
 static int quick;
 // --shard K/M: run only the attention and triangle-multiplication cases whose running index
-// is K mod M (memcheck of attn.1, attn.5 and trimul does not finish in 400 s as one process:
-// several shards run as parallel processes). A wrapper that checks counters after its inner
+// is K mod M, and every other group in one of the shards (group, below; memcheck of attn.1,
+// attn.5 and trimul does not finish in 400 s as one process: several shards run as parallel
+// processes). A wrapper that checks counters after its inner
 // case holds the count (shard_hold) so the wrapper's case is counted once, as a whole.
 static int shard_k, shard_m = 1, shard_hold;
 static int64_t shard_n;
@@ -2693,6 +2694,22 @@ static void cuda_core(void) {
     cuda_core_attn();
 }
 
+// Progress on stderr: each group's name as it starts, with the seconds since the program
+// began (a shard cut by a time limit then shows which group it was in). Under --shard K/M
+// the attention and trimul groups split their cases (shard_case); every other group runs
+// whole in one shard, round robin in the order they come, so the M shards together run each
+// group once (before, every shard ran all of them: ~150 of its ~450 s on an H200 in session 21).
+static double t_start_ms;
+static int group_n;
+static void group(const char *name, void (*fn)(void)) {
+    int split = !strcmp(name, "attn") || !strcmp(name, "trimul");
+    if (!split && group_n++ % shard_m != shard_k) return;
+    fprintf(stderr, "[test_cuda %s %.0f s] %s\n", H_gpu->name, (pf_now_ms() - t_start_ms) / 1000, name);
+    fn();
+}
+static void group_blocksmall(void) { cuda_blocksmall(quick); }
+static void group_structure(void) { cuda_structure(quick); }
+
 static void run_mode(int bf16) {
     H_gpu = pf_backend_cuda(bf16);
     if (!H_gpu) { tl_check(0, "cuda backend", "no CUDA device"); return; }
@@ -2732,14 +2749,15 @@ static void run_mode(int bf16) {
         H_gpu = NULL;
         return;
     }
-    cuda_core();
-#define PF_MODULE_OP(name, NAME, D, P, n_in) cuda_##name();
+    group("core", cuda_core);
+#define PF_MODULE_OP(name, NAME, D, P, n_in) group(#name, cuda_##name);
 #include "../../src/backend/ops.def"
-    cuda_heads();
-    cuda_model();
-    cuda_blocksmall(quick);
-    if (!quick) test_big();
-    cuda_structure(quick);
+    group("heads", cuda_heads);
+    group("model", cuda_model);
+    group("blocksmall", group_blocksmall);
+    if (!quick) group("big", test_big);
+    group("structure", group_structure);
+    fprintf(stderr, "[test_cuda %s %.0f s] done\n", H_gpu->name, (pf_now_ms() - t_start_ms) / 1000);
     H_gpu->destroy(H_gpu);
     H_gpu = NULL;
 }
@@ -2760,6 +2778,7 @@ int main(int argc, char **argv) {
             return 2;
         }
     setenv("PF_DAP_MSA_CUDA", "1", 0);  // the MSA module's sharded entries (one rank) too
+    t_start_ms = pf_now_ms();
     H_cpu = pf_backend_cpu();
     run_mode(0);
     run_mode(1);
