@@ -3,7 +3,7 @@
 #   make test-cuda       every op on the GPU against the CPU reference, then the
 #                        same program (small sizes) under compute-sanitizer memcheck
 #   make cuda-check      compile the CUDA sources only (CI: nvcc, no GPU; .ci/run passes
-#                        CU_ARCH with sm_80 as PTX only and its own BUILD)
+#                        CU_ARCH with sm_90a only and its own BUILD)
 # Machine code for sm_90a (Hopper) and sm_80 (Ampere); no PTX JIT at run time.
 NVCC       ?= nvcc
 CUDA_HOME  ?= $(patsubst %/bin/nvcc,%,$(shell command -v $(NVCC) 2>/dev/null))
