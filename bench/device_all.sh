@@ -3,8 +3,9 @@
 # GPU machine from the repo root with the payload made here by bench/pack_device.sh
 # (carry .devpack).
 # Stages (each with its own time limit; results under $OUT): parity with the
-# PyTorch reference, test_cuda, test_cuda --quick under compute-sanitizer (memcheck),
-# make test-cuda built there (maketest), 2-GPU data parallelism (dp), an ncu profile of the
+# PyTorch reference, test_cuda (tests; shards: as TEST_SHARDS parallel processes),
+# launch gaps (gaps), test_cuda --quick under compute-sanitizer (memcheck), make
+# test-cuda built there (maketest), 2-GPU data parallelism (dp), an ncu profile of the
 # attention kernels (attnprof), the block benchmark against PyTorch, a short GPU
 # training run on the bundled proteins, the PyTorch wrappers and import-openfold (torch).
 set -u
@@ -26,6 +27,30 @@ for s in ${STAGES:-parity tests bench train}; do
   case $s in
     parity) stage parity 150 python3 tests/cuda/parity.py --devices cpu,cuda-fp32,cuda --pairfold $P/pairfold ;;
     tests)  TAIL=6 stage tests ${TESTS_LIMIT:-480} $P/test_cuda ;;  # alone: 178 s in session 15; over 300 s with session 16's cases
+    shards) # the whole test_cuda as TEST_SHARDS parallel processes (--shard K/M: attn / trimul cases split, every
+            # other group in one shard); line-buffered, so a shard cut by the limit still shows its last group
+            t0=$SECONDS; M=${TEST_SHARDS:-4}
+            for k in $(seq 0 $((M - 1))); do
+                ( timeout ${TESTS_LIMIT:-450} stdbuf -oL $P/test_cuda --shard $k/$M > $OUT/shard$k.log 2>&1
+                  echo "rc=$?" >> $OUT/shard$k.log ) &
+            done
+            wait
+            echo "== shards ($M, $((SECONDS - t0)) s)" >> $S
+            for k in $(seq 0 $((M - 1))); do
+                echo "shard $k/$M: $(grep -h 'passed,' $OUT/shard$k.log | tail -1) | $(grep -c FAIL $OUT/shard$k.log) FAIL |" \
+                     "$(grep -h '^\[test_cuda' $OUT/shard$k.log | tail -1) | $(tail -1 $OUT/shard$k.log)" >> $S
+                grep -m3 FAIL $OUT/shard$k.log >> $S
+            done ;;
+    gaps)   # what launches cost the block: ncu's kernel time total against the block's wall time at GAP_N (one
+            # forward + backward after the warm-up; issue 11's N = 512 point, NOTES "Open / next" 0c)
+            for n in ${GAP_N//,/ }; do
+                stage gaps_wall_$n 60 $P/pairfold bench --preset af3 --device cuda --set n_msa_blocks=0 --n $n --reps 3
+                timeout 120 ncu --clock-control none --print-summary per-kernel --metrics gpu__time_duration.sum \
+                    $P/pairfold bench --preset af3 --device cuda --set n_msa_blocks=0 --n $n --reps 1 > $OUT/gaps_ncu_$n.log 2>&1
+                echo "== gaps ncu N=$n rc=$? (the bench's warm-up + 1 rep: divide the total by the f+b count it ran)" >> $S
+                NCU_TOP=12 python3 bench/ncu_summary.py $OUT/gaps_ncu_$n.log >> $S 2>&1
+                grep -h "Invocations" $OUT/gaps_ncu_$n.log | awk '{s += $NF} END {print "kernel launches:", s}' >> $S
+            done ;;
     torch)  # the PyTorch wrappers (triangle attention / multiplication, CPU and CUDA tensors) and the
             # import-openfold round trip against a PyTorch module (tests/torch), on the packed CUDA builds
             PAIRFOLD_LIB=$P/libpairfold.so PAIRFOLD=$P/pairfold VERBOSE=1 TAIL=${TORCH_TAIL:-80} \
