@@ -413,6 +413,17 @@ for e in WORLD_SIZE=abc WORLD_SIZE=0 WORLD_SIZE=-3 WORLD_SIZE=2x "WORLD_SIZE=2 R
     [ $rc -eq 2 ] && echo "$out" | grep -q "environment variable $v" && [ ! -e "$H/env" ]
     check "launcher variables: $e refused" $? "rc $rc: $out"
 done
+# only train runs as several processes: another command under a launcher stops, names the variable, writes nothing
+for e in "WORLD_SIZE=2 RANK=1|predict --ckpt $C --msa $MSA --out $H/mp.safetensors" \
+         "OMPI_COMM_WORLD_SIZE=3 OMPI_COMM_WORLD_RANK=0|bench --preset tiny --n 8" \
+         "SLURM_STEP_NUM_TASKS=2 SLURM_PROCID=0|eval --ckpt $C" "PMI_SIZE=4 PMI_RANK=2|inspect --preset tiny"; do
+    v=${e%% *}; v=${v%%=*}
+    out=$(env ${e%|*} $BIN ${e#*|} 2>&1); rc=$?
+    [ $rc -eq 2 ] && echo "$out" | grep -q "runs as one process.*($v=" && [ ! -e "$H/mp.safetensors" ] && ! echo "$out" | grep -q "fwd_ms"
+    check "one-process command under a launcher refused: ${e%|*} pairfold ${e#*|}" $? "rc $rc: $out"
+done
+out=$(env SLURM_STEP_NUM_TASKS=1 $BIN inspect --preset tiny 2>&1); rc=$?
+[ $rc -eq 0 ] && echo "$out" | grep -q "elements"; check "a launcher's one-task step is one process (inspect runs)" $? "rc $rc: $out"
 # 14. -h everywhere, the commit in version, one parameter count, predict's rows and contacts
 for c in train bench inspect prep block predict; do
     out=$($BIN $c -h 2>&1); rc=$?

@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "../core/util.h"
 #include "../core/real.h"
+#include "../train/dist.h"
 
 int pf_prep_main(int argc, char **argv) __attribute__((weak));
 
@@ -146,6 +147,21 @@ static void print_threads(const char *cmd) {
             wait);
 }
 
+// Only `train` runs as several processes. Any other command started by mpirun / srun /
+// WORLD_SIZE would repeat the same work on every rank and race on the same output files,
+// so it stops with the reason (nonzero) instead.
+static int single_process_only(const char *cmd) {
+    const char *which = NULL;
+    int world = pf_dist_launched_world(&which);
+    if (world <= 1) return 0;
+    fprintf(stderr,
+            "pairfold: error: `%s` runs as one process, but this process was started as one of %d ranks (%s=%d): "
+            "every rank would repeat the same work and write the same files. Start it without mpirun / srun / "
+            "WORLD_SIZE; only `train` uses several processes (data parallelism, --set dap=P)\n",
+            cmd, world, which, world);
+    return 1;
+}
+
 int main(int argc, char **argv) {
     default_wait_policy(argv);
     if (argc >= 2) print_threads(argv[1]);
@@ -159,6 +175,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) { usage(stdout); return 0; }
     if (!strcmp(cmd, "--version")) return cmd_version(argc - 1, argv + 1);
     if (!strcmp(cmd, "train")) return cmd_train(argc - 1, argv + 1);
+    if (strcmp(cmd, "version") && single_process_only(cmd)) return 2;
     if (!strcmp(cmd, "bench")) return cmd_bench(argc - 1, argv + 1);
     if (!strcmp(cmd, "inspect")) return cmd_inspect(argc - 1, argv + 1);
     if (!strcmp(cmd, "version")) return cmd_version(argc - 1, argv + 1);

@@ -26,23 +26,39 @@ static int env_int(const char *name, int dflt) {
     return (int)out;
 }
 
-int pf_dist_init(pf_dist *d, char *err, size_t errlen) {
-    memset(d, 0, sizeof *d);
-    d->world = 1;
-    // the launcher's variables, first match wins: Open MPI, MPICH / Intel MPI (PMI), Slurm's
-    // srun (SLURM_STEP_NUM_TASKS: a job step's tasks; SLURM_NTASKS is also set in a batch
-    // script's own shell, which is one process)
+// The MPI launchers' variables, first match wins: Open MPI, MPICH / Intel MPI (PMI),
+// Slurm's srun (SLURM_STEP_NUM_TASKS: a job step's tasks; SLURM_NTASKS is also set in a
+// batch script's own shell, which is one process). The world size they give (1 when none),
+// the variable's name in *which (NULL when none) and the local rank in *local_rank.
+static int mpi_launcher_world(const char **which, int *local_rank) {
     static const char *vars[][3] = {{"OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_LOCAL_RANK"},
                                     {"PMI_SIZE", "PMI_RANK", "MPI_LOCALRANKID"},
                                     {"SLURM_STEP_NUM_TASKS", "SLURM_PROCID", "SLURM_LOCALID"}};
     int world = 1;
-    const char *which = NULL;
+    *which = NULL;
     for (int i = 0; i < 3 && world <= 1; i++)
         if (getenv(vars[i][0])) {
             world = env_int(vars[i][0], 1);
-            d->local_rank = env_int(vars[i][2], 0);
-            which = vars[i][0];
+            *local_rank = env_int(vars[i][2], 0);
+            *which = vars[i][0];
         }
+    return world;
+}
+
+int pf_dist_launched_world(const char **which) {
+    int local = 0, world = mpi_launcher_world(which, &local);
+    if (world <= 1 && env_int("WORLD_SIZE", 1) > 1) {
+        *which = "WORLD_SIZE";
+        world = env_int("WORLD_SIZE", 1);
+    }
+    return world;
+}
+
+int pf_dist_init(pf_dist *d, char *err, size_t errlen) {
+    memset(d, 0, sizeof *d);
+    d->world = 1;
+    const char *which = NULL;
+    int world = mpi_launcher_world(&which, &d->local_rank);
     if (world <= 1 && env_int("WORLD_SIZE", 1) > 1) {  // torchrun-style: a TCP group through MASTER_ADDR:MASTER_PORT
         d->world = env_int("WORLD_SIZE", 1);
         d->rank = env_int("RANK", -1);

@@ -27,6 +27,10 @@ typedef struct {
 // Read the launcher's environment; initialise MPI when started by one with more
 // than one rank. 0, or -1 with a message (e.g. several ranks but no MPI in this build).
 int pf_dist_init(pf_dist *d, char *err, size_t errlen);
+// How many ranks the launcher's environment says this process is one of (1 when
+// started alone), without starting anything; *which: the variable that said so
+// (NULL when none). Bad values stop the program as pf_dist_init does.
+int pf_dist_launched_world(const char **which);
 void pf_dist_finalize(pf_dist *d);
 // Once the backend exists: a backend with collectives of its own (CUDA: NCCL,
 // on the GPU) sums with them; the others through MPI or the TCP group on the
