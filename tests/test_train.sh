@@ -17,11 +17,12 @@ sys.exit(0 if len(a) == int(sys.argv[3]) and a == b else 1)
 PY
 }
 
-# 1. 200 steps of the tiny preset on synthetic proteins: 200 log lines, loss halves
-$BIN train --preset tiny --data synthetic --steps 200 --out "$T/run200" --log "$T/L.jsonl" --quiet >"$T/run200.out" 2>&1
-check "train 200 steps exits 0" $? "$(tail -n 3 "$T/run200.out")"
+# 1. 120 steps of the tiny preset on synthetic proteins: 120 log lines, loss halves (the last 10
+# steps' mean is ~0.36 of the first 10's at 120 steps, ~0.27 at 200; 120 since session 21: CI time)
+$BIN train --preset tiny --data synthetic --steps 120 --out "$T/run120" --log "$T/L.jsonl" --quiet >"$T/run120.out" 2>&1
+check "train 120 steps exits 0" $? "$(tail -n 3 "$T/run120.out")"
 n=$(wc -l <"$T/L.jsonl")
-[ "$n" -eq 200 ]; check "200 JSON lines" $? "(got $n)"
+[ "$n" -eq 120 ]; check "120 JSON lines" $? "(got $n)"
 python3 - "$T/L.jsonl" <<'PY'
 import json, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
@@ -213,9 +214,9 @@ out=$(WORLD_SIZE=2 RANK=1 MASTER_PORT=$PORT PF_RENDEZVOUS_TIMEOUT=1 $BIN train -
 check "a rank that cannot reach rank 0 stops with a clear error" $? "$out"
 
 # 3. checkpoints load in Python's safetensors (numpy) with the documented names
-python3 tests/check_safetensors.py "$T/run200" >"$T/st.out" 2>&1
+python3 tests/check_safetensors.py "$T/run120" >"$T/st.out" 2>&1
 check "checkpoint loads in python safetensors" $? "$(tail -n 5 "$T/st.out")"
-$BIN inspect "$T/run200" >"$T/inspect.out" 2>&1
+$BIN inspect "$T/run120" >"$T/inspect.out" 2>&1
 grep -q "evoformer.blocks.0.msa_att_row.mha.linear_q.weight" "$T/inspect.out"
 check "pairfold inspect lists tensors" $?
 
@@ -234,7 +235,7 @@ save_file(x, f"{t}/in1.safetensors")
 x["z"] = x["z"].copy(); x["z"][4, :, :] += 5; x["m"] = x["m"].copy(); x["m"][:, 4, :] -= 3
 save_file(x, f"{t}/in2.safetensors")
 PY
-W="$T/run200/$(cat "$T/run200/latest")/model.safetensors"
+W="$T/run120/$(cat "$T/run120/latest")/model.safetensors"
 $BIN block --kind evoformer --preset tiny --prefix evoformer.blocks.1. --weights "$W" --inputs "$T/in1.safetensors" --out "$T/o1.safetensors" >/dev/null 2>&1 &&
 $BIN block --kind evoformer --preset tiny --prefix evoformer.blocks.1. --weights "$W" --inputs "$T/in2.safetensors" --out "$T/o2.safetensors" >/dev/null 2>&1
 check "pairfold block runs a checkpoint's block" $?
@@ -251,8 +252,8 @@ sys.exit(0 if ok and changed else 1)
 PY
 check "block output: shapes, finite, masked inputs leave unmasked outputs bit-identical" $?
 
-# 3c. inference: the distogram of a bundled alignment's query from the 200-step checkpoint
-$BIN predict --ckpt "$T/run200" --msa data/msas/102M_A/non_pairing.a3m.gz --out "$T/pred.safetensors" >"$T/pred.out" 2>&1
+# 3c. inference: the distogram of a bundled alignment's query from the 120-step checkpoint
+$BIN predict --ckpt "$T/run120" --msa data/msas/102M_A/non_pairing.a3m.gz --out "$T/pred.safetensors" >"$T/pred.out" 2>&1
 check "pairfold predict runs" $? "$(tail -n 3 "$T/pred.out")"
 python3 - "$T/pred.safetensors" <<'PY'
 import numpy as np, sys
@@ -268,11 +269,11 @@ ok = ok and e.shape == (63,) and (np.diff(e) > 0).all() and abs(e[0] - 2.3125) <
 sys.exit(0 if ok else 1)
 PY
 check "predict: probabilities normalised and symmetric, distances in range" $?
-out=$($BIN predict --ckpt "$T/run200" --msa "$T/missing.a3m" --out "$T/x.safetensors" 2>&1); [ $? -ne 0 ] && echo "$out" | grep -q "missing.a3m"
+out=$($BIN predict --ckpt "$T/run120" --msa "$T/missing.a3m" --out "$T/x.safetensors" 2>&1); [ $? -ne 0 ] && echo "$out" | grep -q "missing.a3m"
 check "predict: a missing alignment is a clear error" $? "$out"
 # AlphaFold 3 input JSON: a homodimer + peptide (MSA from a path and inline), a Server
 # list with one good and one unsupported job; the bad job is skipped, the rest predicted
-$BIN predict --ckpt "$T/run200" --json tests/data/af3 --out "$T/af3" >"$T/af3.out" 2>&1
+$BIN predict --ckpt "$T/run120" --json tests/data/af3 --out "$T/af3" >"$T/af3.out" 2>&1
 rc=$?
 [ $rc -eq 1 ] && grep -q "2 jobs predicted, 1 skipped" "$T/af3.out" && grep -q "skipped: job 'srv2'.*dnaSequence" "$T/af3.out"
 check "predict --json: good jobs predicted, the unsupported one skipped and named (exit 1)" $? "$(tail -n 4 "$T/af3.out")"
@@ -545,7 +546,7 @@ for sgn, name in ((1, "bplus"), (-1, "bminus")):
     y = dict(x); y["z"] = (x["z"] + sgn * h * v).astype(np.float32); save_file(y, f"{t}/{name}.safetensors")
 np.save(f"{t}/bdir.npy", v)
 PY
-W="$T/run200/$(cat "$T/run200/latest")/model.safetensors"
+W="$T/run120/$(cat "$T/run120/latest")/model.safetensors"
 blk="$BIN block --kind evoformer --preset tiny --prefix evoformer.blocks.0. --weights $W"
 drop="--set dropout_msa=0.5 --set dropout_pair=0.5"  # high rates: a wrong mask is a 30% error
 $blk $drop --inputs "$T/bin.safetensors" --out "$T/be1.safetensors" --backward >/dev/null 2>&1 &&
