@@ -8,14 +8,7 @@
 # test-cuda built there (maketest), 2-GPU data parallelism (dp), an ncu profile of the
 # attention kernels (attnprof), the block benchmark against PyTorch, a short GPU
 # training run on the bundled proteins, the PyTorch wrappers and import-openfold (torch).
-set -u
-OUT=${OUT:-/tmp/out}
-P=/tmp/pf
-mkdir -p $P && tar -C $P -xJf .devpack/payload.tar.xz
-export LD_LIBRARY_PATH=$P/lib:${LD_LIBRARY_PATH:-}
-export PYTHONUNBUFFERED=1
-S=$OUT/summary.txt
-nvidia-smi -L > $S 2>&1
+. bench/device_common.sh  # the payload in $P, the summary $S, run / report
 stage() {  # stage NAME SECONDS CMD...
     local name=$1 t=$2; shift 2
     local t0=$SECONDS
@@ -29,18 +22,12 @@ for s in ${STAGES:-parity tests bench train}; do
     tests)  TAIL=6 stage tests ${TESTS_LIMIT:-480} $P/test_cuda ;;  # alone: 178 s in session 15; over 300 s with session 16's cases
     shards) # the whole test_cuda as TEST_SHARDS parallel processes (--shard K/M: attn / trimul cases split, every
             # other group in one shard); line-buffered, so a shard cut by the limit still shows its last group
-            t0=$SECONDS; M=${TEST_SHARDS:-4}
-            for k in $(seq 0 $((M - 1))); do
-                ( timeout ${TESTS_LIMIT:-450} stdbuf -oL $P/test_cuda --shard $k/$M > $OUT/shard$k.log 2>&1
-                  echo "rc=$?" >> $OUT/shard$k.log ) &
-            done
+            t0=$SECONDS; M=${TEST_SHARDS:-4}; names=""
+            for k in $(seq 0 $((M - 1))); do run shard$k ${TESTS_LIMIT:-450} stdbuf -oL $T --shard $k/$M; names="$names shard$k"; done
             wait
             echo "== shards ($M, $((SECONDS - t0)) s)" >> $S
-            for k in $(seq 0 $((M - 1))); do
-                echo "shard $k/$M: $(grep -h 'passed,' $OUT/shard$k.log | tail -1) | $(grep -c FAIL $OUT/shard$k.log) FAIL |" \
-                     "$(grep -h '^\[test_cuda' $OUT/shard$k.log | tail -1) | $(tail -1 $OUT/shard$k.log)" >> $S
-                grep -m3 FAIL $OUT/shard$k.log >> $S
-            done ;;
+            report $names
+            for k in $(seq 0 $((M - 1))); do grep -h '^\[test_cuda' $OUT/shard$k.log | tail -n 1 >> $S; done ;;
     gaps)   # what launches cost the block: ncu's kernel time total against the block's wall time at GAP_N (one
             # forward + backward after the warm-up; issue 11's N = 512 point, NOTES "Open / next" 0c)
             for n in ${GAP_N//,/ }; do

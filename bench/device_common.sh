@@ -1,4 +1,4 @@
-# bench/device_common.sh: what every device call script (bench/session20/, bench/session21/) starts with
+# bench/device_common.sh: what every device call script (bench/device_all.sh, bench/session20/, bench/session21/) starts with
 # (sourced from the repo root on the GPU machine, carry [".devpack"] made by bench/pack_device.sh): the payload unpacked into
 # $P, the summary file $S headed by the card's name, and two helpers.
 set -u
