@@ -61,10 +61,10 @@ def torch_block(kind, N, S, reps, pairfold):
     return res
 
 
-def pairfold_block(binary, kind, N, S, reps):
+def pairfold_block(binary, kind, N, S, reps, graph=False):
     preset = "af3" if kind == "pairformer" else "af2"
     cmd = [binary, "bench", "--device", "cuda", "--preset", preset, "--n", str(N), "--msa", str(S), "--reps", str(reps),
-           "--set", "n_extra_blocks=0", "--set", "n_msa_blocks=0"]
+           "--set", "n_extra_blocks=0", "--set", "n_msa_blocks=0"] + (["--graph"] if graph else [])
     r = subprocess.run(cmd, capture_output=True, text=True)
     if r.returncode != 0:
         return {"error": (r.stderr or r.stdout).strip()[-300:]}
@@ -85,6 +85,9 @@ def main():
     ap.add_argument("--out", default=None)
     ap.add_argument("--impl", default="eager", choices=["eager", "cueq"],
                     help="the PyTorch side: eager, or with cuEquivariance's triangle attention and multiplication")
+    ap.add_argument("--graph", action="store_true",
+                    help="also time pairfold's replays of a recorded pass (bench --graph; training does not use them yet),"
+                         " printed as a second line pf_graph")
     a = ap.parse_args()
     tb.CUEQ = a.impl == "cueq"
     print(f"PyTorch side (pt_*): {'PyTorch + cuEquivariance kernels' if tb.CUEQ else 'PyTorch eager'}")
@@ -105,6 +108,14 @@ def main():
                   f"{g(pf, 'fb_tflops')} {g(pf, 'peak_gib', '{:7.2f}')} {g(pt, 'fb_peak_gib', '{:7.2f}')}", flush=True)
             if "error" in pf:
                 print("   pairfold:", pf["error"])
+            if a.graph:
+                pg = pairfold_block(a.pairfold, kind, N, S, a.reps, graph=True)
+                rows[-1]["pairfold_graph"] = pg
+                sg = pt["fb_ms"] / pg["fb_ms"] if "fb_ms" in pt and "fb_ms" in pg else float("nan")
+                print(f"{'  pf_graph':10s} {N:5d} {g(pg, 'fwd_ms')} {'':8s} {g(pg, 'fb_ms')} {'':8s} {sg:7.2f} "
+                      f"{g(pg, 'fb_tflops')} {g(pg, 'peak_gib', '{:7.2f}')}", flush=True)
+                if "error" in pg:
+                    print("   pairfold --graph:", pg["error"])
     if a.out:
         with open(a.out, "w") as f:
             json.dump(rows, f, indent=1)

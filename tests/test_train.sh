@@ -323,6 +323,10 @@ $BIN bench --preset tiny --n 16 --reps 1 --per-module --forward-only >"$T/benchp
 awk '/^  pair_stack\./ { n++; if (!($2 > 0 && $3 == 0 && $4 == 0 && $5 > 0)) bad++ } END { exit !(n >= 5 && !bad) }' \
     "$T/benchpf.out"
 check "bench --per-module --forward-only: forward times, no backward, no saved" $? "$(cat "$T/benchpf.out")"
+# --graph (replays of recorded passes): the CPU backend records nothing, so a clear error, no table
+out=$($BIN bench --preset tiny --n 16 --reps 1 --graph 2>&1)
+[ $? -eq 2 ] && echo "$out" | grep -q "\-\-graph: the cpu backend cannot record" && ! echo "$out" | grep -q "fb_GFLOP/s"
+check "bench --graph on the CPU is a clear error" $? "$out"
 
 
 # ---------------------------------------------------------------------------

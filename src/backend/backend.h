@@ -142,6 +142,14 @@ struct pf_backend {
     // Optional (may be NULL): the most bytes this backend had allocated at
     // once since the last reset; reset != 0 restarts the count at the bytes in use.
     size_t (*peak_bytes)(pf_backend *be, int reset);
+    // Optional (may be NULL): record the work issued between capture_begin and capture_end
+    // (CUDA: stream capture into a graph) instead of running it; capture_end returns the
+    // recording, or NULL when the work could not be recorded (then none of it ran and
+    // nothing is pending). graph_run replays a recording (same buffers, same arguments).
+    int (*capture_begin)(pf_backend *be);  // 0: cannot record now
+    void *(*capture_end)(pf_backend *be, char *err, size_t n);
+    void (*graph_run)(pf_backend *be, void *graph);
+    void (*graph_free)(pf_backend *be, void *graph);
 
     // ---- elementwise -----------------------------------------------------
     void (*add)(pf_backend *be, pf_act *y, const pf_act *x, int64_t n);  // y += x

@@ -91,8 +91,28 @@ static void upload_values(pf_backend *be, pf_act *dst, int64_t n, uint64_t seed)
 
 // fwd_only: inference, as predict runs it: no saved activations, no gradient
 // streams, the workspace of forwards without saved (which the backend may chunk).
+// --graph: the timed passes replay recordings of one forward and of one forward + backward
+// (backend capture_begin / capture_end, made after the eager warm-up) instead of issuing each
+// launch; the same kernels on the same buffers. Dies naming the reason when a pass cannot be
+// recorded.
+static void *record_pass(pf_backend *be, pf_block *b, pf_streams *st, pf_streams *ds, void *saved, void *ws,
+                         pf_act *delta, pf_act *dd, int fb) {
+    char err[256] = "";
+    be->sync(be);
+    if (!be->capture_begin(be)) pf_die("bench --graph: the %s backend could not start recording", be->name);
+    if (fb) {
+        pf_block_fwd(b, be, st, saved, ws, delta, 1, 1);
+        pf_block_bwd(b, be, st, ds, saved, ws, dd, 1);
+    } else {
+        pf_block_fwd(b, be, st, NULL, ws, delta, 1, 0);
+    }
+    void *g = be->capture_end(be, err, sizeof err);
+    if (!g) pf_die("bench --graph: the block's %s could not be recorded: %s", fb ? "forward + backward" : "forward", err);
+    return g;
+}
+
 static bench_result bench_block(pf_backend *be, const pf_config *cfg, int kind, int64_t N, int64_t S, int reps,
-                                int fwd_only, int per_module) {
+                                int fwd_only, int per_module, int graph) {
     if (be->peak_bytes) be->peak_bytes(be, 1);
     pf_params P;
     pf_params_init_registry(&P);
@@ -135,21 +155,33 @@ static bench_result bench_block(pf_backend *be, const pf_config *cfg, int kind, 
     pf_act *delta = be->alloc(be, pf_act_size(be, big)), *dd = fwd_only ? NULL : be->alloc(be, pf_act_size(be, big));
     bytes += n_saved + n_ws + (fwd_only ? 1 : 2) * pf_act_size(be, big);
     double *tf = pf_malloc(sizeof(double) * (size_t)(reps + 1)), *tb = pf_malloc(sizeof(double) * (size_t)(reps + 1));
+    void *gf = NULL, *gb = NULL;  // --graph: the recorded passes, made after the warm-up
     for (int r = 0; r <= reps; r++) {  // r == 0 is the warm-up
+        if (graph && r == 1) {
+            gf = record_pass(be, &b, &st, &ds, saved, ws, delta, dd, 0);
+            if (!fwd_only) gb = record_pass(be, &b, &st, &ds, saved, ws, delta, dd, 1);
+        }
         be->sync(be);
         double t0 = pf_now_ms();
-        pf_block_fwd(&b, be, &st, NULL, ws, delta, 1, 0);
+        if (gf) be->graph_run(be, gf);
+        else pf_block_fwd(&b, be, &st, NULL, ws, delta, 1, 0);
         be->sync(be);
         double t1 = pf_now_ms();
         if (!fwd_only) {
-            pf_block_fwd(&b, be, &st, saved, ws, delta, 1, 1);
-            pf_block_bwd(&b, be, &st, &ds, saved, ws, dd, 1);
+            if (gb) {
+                be->graph_run(be, gb);
+            } else {
+                pf_block_fwd(&b, be, &st, saved, ws, delta, 1, 1);
+                pf_block_bwd(&b, be, &st, &ds, saved, ws, dd, 1);
+            }
             be->sync(be);
         }
         double t2 = pf_now_ms();
         tf[r] = t1 - t0;
         tb[r] = t2 - t1;
     }
+    if (gf) be->graph_free(be, gf);
+    if (gb) be->graph_free(be, gb);
     qsort(tf + 1, (size_t)reps, sizeof(double), cmp_double);
     qsort(tb + 1, (size_t)reps, sizeof(double), cmp_double);
     // memory: the backend's measured peak where it has one, else the sum of our allocations
@@ -190,6 +222,8 @@ static void bench_usage(FILE *f) {
             "  --per-module    also each module's (step's) median time, forward and backward,\n"
             "                  and its planned saved and workspace memory (R more passes, a\n"
             "                  device sync around each step)\n"
+            "  --graph         time replays of a recorded forward and forward+backward (CUDA\n"
+            "                  graphs: launch overhead off) instead of issuing each launch\n"
             "  --device D      cpu (default) | cuda (bf16) | cuda-fp32\n"
             "  --set KEY=VAL   configuration override (repeatable)\n"
             "  --help, -h      this text\n");
@@ -201,11 +235,12 @@ int cmd_bench(int argc, char **argv) {
                                    {"device", required_argument, 0, 0}, {"set", required_argument, 0, 0},
                                    {"config", required_argument, 0, 0}, {"trunk", required_argument, 0, 0},
                                    {"help", no_argument, 0, 0},         {"forward-only", no_argument, 0, 0},
-                                   {"per-module", no_argument, 0, 0},   {0, 0, 0, 0}};
+                                   {"per-module", no_argument, 0, 0},   {"graph", no_argument, 0, 0},
+                                   {0, 0, 0, 0}};
     pf_config cfg;
     pf_config_preset(&cfg, "af3");
     if (cli_preset_first(&cfg, argc, argv) != 0) return 2;
-    int have_preset = 0, reps = 3, S = 128, fwd_only = 0, per_module = 0;
+    int have_preset = 0, reps = 3, S = 128, fwd_only = 0, per_module = 0, graph = 0;
     char nlist[256] = "64,128";
     int idx, c;
     optind = 1;
@@ -217,6 +252,7 @@ int cmd_bench(int argc, char **argv) {
         if (!strcmp(name, "help")) { bench_usage(stdout); return 0; }
         if (!strcmp(name, "forward-only")) { fwd_only = 1; continue; }
         if (!strcmp(name, "per-module")) { per_module = 1; continue; }
+        if (!strcmp(name, "graph")) { graph = 1; continue; }
         if (!strcmp(name, "n")) { snprintf(nlist, sizeof nlist, "%s", optarg); continue; }
         if (!strcmp(name, "msa") && !(bad = pf_parse_long_arg(optarg, 1, 16384, "--msa", &v))) { S = (int)v; continue; }
         if (!strcmp(name, "reps") && !(bad = pf_parse_long_arg(optarg, 1, 1000, "--reps", &v))) { reps = (int)v; continue; }
@@ -238,6 +274,14 @@ int cmd_bench(int argc, char **argv) {
     char be_err[256];
     pf_backend *be = pf_backend_open(cfg.device, 0, be_err, sizeof be_err);
     if (!be) { fprintf(stderr, "pairfold: error: %s\n", be_err); return 2; }
+    if (graph && !be->capture_begin) {
+        fprintf(stderr, "pairfold: error: --graph: the %s backend cannot record launches (CUDA devices only)\n", be->name);
+        return 2;
+    }
+    if (graph && per_module) {
+        fprintf(stderr, "pairfold: error: --graph and --per-module: the per-step timer syncs inside the pass\n");
+        return 2;
+    }
     int kinds[2], nk = 0;
     if (cfg.trunk == PF_TRUNK_EVOFORMER) {
         kinds[nk++] = PF_BLOCK_EVOFORMER;
@@ -254,7 +298,7 @@ int cmd_bench(int argc, char **argv) {
         int N = Ns[in];
         for (int k = 0; k < nk; k++) {
             int rows = kinds[k] == PF_BLOCK_PAIRFORMER ? 1 : kinds[k] == PF_BLOCK_EXTRA_MSA ? PF_MAX(S, 1) : S;
-            bench_result r = bench_block(be, &cfg, kinds[k], N, rows, reps, fwd_only, per_module);
+            bench_result r = bench_block(be, &cfg, kinds[k], N, rows, reps, fwd_only, per_module, graph);
             printf("%-11s %6d %5d %10.2f %10.2f %12.2f %12.2f %10.1f\n", pf_block_kind_name(kinds[k]), N,
                    kinds[k] == PF_BLOCK_PAIRFORMER ? 0 : rows, r.fwd_ms, r.fb_ms, r.flops / (r.fwd_ms * 1e6),
                    r.fb_ms > 0 ? 3 * r.flops / (r.fb_ms * 1e6) : 0.0, r.bytes / 1048576.0);

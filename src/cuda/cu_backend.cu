@@ -140,6 +140,34 @@ static void cub_download(pf_backend *be, void *host, const void *src, size_t byt
 static void cub_sync(pf_backend *be) { CU_CHECK(cudaStreamSynchronize(CU(be)->stream)); }
 // Page-locked host memory: copies from it are true DMA transfers that return at
 // once (from pageable memory the driver first copies through its own buffer).
+// Stream capture (relaxed mode: the pool and weight-cache allocations made while recording
+// stay allocated, so the recorded addresses stay valid). A call that cannot be recorded (a
+// host read or a stream sync inside) invalidates the capture: capture_end then returns NULL
+// with cudaStreamEndCapture's error, and the last error is cleared.
+static int cub_capture_begin(pf_backend *be) {
+    return cudaStreamBeginCapture(CU(be)->stream, cudaStreamCaptureModeRelaxed) == cudaSuccess;
+}
+static void *cub_capture_end(pf_backend *be, char *err, size_t n) {
+    cudaGraph_t g = NULL;
+    cudaError_t e = cudaStreamEndCapture(CU(be)->stream, &g);
+    cudaGraphExec_t x = NULL;
+    if (e == cudaSuccess) e = cudaGraphInstantiate(&x, g, 0);
+    if (g) cudaGraphDestroy(g);
+    if (e != cudaSuccess) {
+        snprintf(err, n, "%s", cudaGetErrorString(e));
+        (void)cudaGetLastError();
+        return NULL;
+    }
+    return (void *)x;
+}
+static void cub_graph_run(pf_backend *be, void *graph) {
+    CU_CHECK(cudaGraphLaunch((cudaGraphExec_t)graph, CU(be)->stream));
+}
+static void cub_graph_free(pf_backend *be, void *graph) {
+    (void)be;
+    if (graph) CU_CHECK(cudaGraphExecDestroy((cudaGraphExec_t)graph));
+}
+
 static void *cub_host_alloc(pf_backend *be, size_t bytes) {
     (void)be;
     void *p = NULL;
@@ -579,6 +607,10 @@ extern "C" pf_backend *pf_backend_cuda(int bf16_acts) {
     be->host_alloc = cub_host_alloc;
     be->host_free = cub_host_free;
     be->peak_bytes = cub_peak_bytes;
+    be->capture_begin = cub_capture_begin;
+    be->capture_end = cub_capture_end;
+    be->graph_run = cub_graph_run;
+    be->graph_free = cub_graph_free;
     be->bcast_add = cub_bcast_add;
     be->bcast_reduce = cub_bcast_reduce;
     be->add = cub_add;

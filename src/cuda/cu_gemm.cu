@@ -8,6 +8,8 @@
 // Heuristic results are cached per shape, since asking costs tens of us.
 #include "cu_common.cuh"
 #include <string.h>
+#include <stdio.h>
+#include "cu_env.cuh"
 
 typedef struct {
     int ta, tb, tyA, tyB, tyC, batch, bias, beta0;
@@ -89,6 +91,64 @@ void cu_gemm_bias_act(cu_impl *c, int ta, int tb, int64_t M, int64_t N, int64_t 
 
 // Returns 0 when cuBLASLt has no algorithm for this problem (cached). bias_act: the bias is
 // in the output's type already (cu_gemm_bias_act), else fp32 (a bf16 copy for bf16 outputs).
+// PF_GEMM_PROBE=1 (diagnostic, never a default): at each new shape, cuBLASLt's first 16
+// heuristic algorithms timed on a scratch copy of C (10 runs each, events; the stream
+// synchronised), one line per algorithm on stderr: its rank, id, tile, split-K, stages and
+// time, so a benchmark shows whether the first choice is the fastest. Timings only: which
+// algorithm runs is unchanged.
+static int gemm_probe_on(void) {
+    static int on = -1;
+    if (on < 0) on = cu_env_flag("PF_GEMM_PROBE", 0, "no probe", "time cuBLASLt's heuristic algorithms per shape");
+    return on;
+}
+
+static void gemm_probe(cu_impl *c, const gemm_key *k, cublasLtMatmulDesc_t op, cublasLtMatrixLayout_t la,
+                       cublasLtMatrixLayout_t lb, cublasLtMatrixLayout_t lc, cublasLtMatmulPreference_t pref,
+                       const void *A, const void *B, const void *C, float alpha, float beta) {
+    cublasLtMatmulHeuristicResult_t r[16];
+    int n = 0;
+    if (cublasLtMatmulAlgoGetHeuristic(c->lt, op, la, lb, lc, lc, pref, 16, r, &n) != CUBLAS_STATUS_SUCCESS) return;
+    size_t es = k->tyC == CUDA_R_32F ? 4 : 2;
+    size_t bytes = (size_t)(((k->batch > 1 ? k->sC * (k->batch - 1) : 0) + (k->M - 1) * k->ldc + k->N) * es);
+    void *S = NULL;
+    CU_CHECK(cudaStreamSynchronize(c->stream));
+    CU_CHECK(cudaMalloc(&S, bytes));
+    CU_CHECK(cudaMemcpy(S, C, bytes, cudaMemcpyDeviceToDevice));
+    cudaEvent_t e0, e1;
+    CU_CHECK(cudaEventCreate(&e0));
+    CU_CHECK(cudaEventCreate(&e1));
+    fprintf(stderr, "gemm_probe ta=%d tb=%d M=%lld N=%lld K=%lld batch=%d lda=%lld ldb=%lld ldc=%lld tyC=%s beta0=%d bias=%d\n",
+            k->ta, k->tb, (long long)k->M, (long long)k->N, (long long)k->K, k->batch, (long long)k->lda,
+            (long long)k->ldb, (long long)k->ldc, k->tyC == CUDA_R_32F ? "f32" : "bf16", k->beta0, k->bias);
+    for (int i = 0; i < n; i++) {
+        int id = 0, tile = 0, splitk = 0, stages = 0;
+        size_t w;
+        cublasLtMatmulAlgoConfigGetAttribute(&r[i].algo, CUBLASLT_ALGO_CONFIG_ID, &id, sizeof id, &w);
+        cublasLtMatmulAlgoConfigGetAttribute(&r[i].algo, CUBLASLT_ALGO_CONFIG_TILE_ID, &tile, sizeof tile, &w);
+        cublasLtMatmulAlgoConfigGetAttribute(&r[i].algo, CUBLASLT_ALGO_CONFIG_SPLITK_NUM, &splitk, sizeof splitk, &w);
+        cublasLtMatmulAlgoConfigGetAttribute(&r[i].algo, CUBLASLT_ALGO_CONFIG_STAGES_ID, &stages, sizeof stages, &w);
+        float ms = -1;
+        int ok = 1;
+        for (int rep = 0; rep < 12 && ok; rep++) {
+            if (rep == 2) CU_CHECK(cudaEventRecord(e0, c->stream));
+            ok = cublasLtMatmul(c->lt, op, &alpha, B, la, A, lb, &beta, S, lc, S, lc, &r[i].algo, c->lt_ws,
+                                c->lt_ws_bytes, c->stream) == CUBLAS_STATUS_SUCCESS;
+        }
+        if (ok) {
+            CU_CHECK(cudaEventRecord(e1, c->stream));
+            CU_CHECK(cudaEventSynchronize(e1));
+            CU_CHECK(cudaEventElapsedTime(&ms, e0, e1));
+            ms /= 10;
+        }
+        fprintf(stderr, "gemm_probe   #%d id=%d tile=%d splitk=%d stages=%d ws=%zu %.4f ms\n", i, id, tile, splitk,
+                stages, r[i].workspaceSize, ms);
+    }
+    CU_CHECK(cudaEventDestroy(e0));
+    CU_CHECK(cudaEventDestroy(e1));
+    CU_CHECK(cudaStreamSynchronize(c->stream));
+    CU_CHECK(cudaFree(S));
+}
+
 static int gemm_try(cu_impl *c, int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha,
                     const void *A, int tyA, int64_t lda, const void *B, int tyB, int64_t ldb,
                     float beta, void *C, int tyC, int64_t ldc,
@@ -158,6 +218,8 @@ static int gemm_try(cu_impl *c, int ta, int tb, int64_t M, int64_t N, int64_t K,
         cublasLtMatmulHeuristicResult_t res;
         int n = 0;
         cublasStatus_t s = cublasLtMatmulAlgoGetHeuristic(c->lt, op, la, lb, lc, lc, pref, 1, &res, &n);
+        if (gemm_probe_on() && s == CUBLAS_STATUS_SUCCESS && n > 0)
+            gemm_probe(c, &k, op, la, lb, lc, pref, A, B, C, alpha, beta);
         cublasLtMatmulPreferenceDestroy(pref);
         e->k = k;
         e->used = 1;
