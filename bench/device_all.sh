@@ -4,7 +4,7 @@
 # (carry .devpack).
 # Stages (each with its own time limit; results under $OUT): parity with the
 # PyTorch reference, test_cuda (tests; shards: as TEST_SHARDS parallel processes),
-# launch gaps (gaps), test_cuda --quick under compute-sanitizer (memcheck), make
+# launch gaps (gaps), eager against recorded replays (graph), test_cuda --quick under compute-sanitizer (memcheck), make
 # test-cuda built there (maketest), 2-GPU data parallelism (dp), an ncu profile of the
 # attention kernels (attnprof), the block benchmark against PyTorch, a short GPU
 # training run on the bundled proteins, the PyTorch wrappers and import-openfold (torch).
@@ -38,6 +38,13 @@ for s in ${STAGES:-parity tests bench train}; do
                 NCU_TOP=12 python3 bench/ncu_summary.py $OUT/gaps_ncu_$n.log >> $S 2>&1
                 grep -h "Invocations" $OUT/gaps_ncu_$n.log | awk '{s += $NF} END {print "kernel launches:", s}' >> $S
             done ;;
+    graph)  # the block f+b issued launch by launch against replays of a recorded pass (bench --graph), alternating,
+            # at GRAPH_N (session 22: 0.28 ms of 12.3 at 512): what launch overhead costs the block
+            G=${GRAPH_N:-512,1024}
+            for n in ${G//,/ }; do for g in "" --graph; do
+                echo "graph N=$n ${g:-eager}: $(timeout 120 $P/pairfold bench --preset af3 --device cuda --set n_msa_blocks=0 \
+                    --reps 7 --n $n $g 2>&1 | tail -1)" >> $S
+            done; done ;;
     torch)  # the PyTorch wrappers (triangle attention / multiplication, CPU and CUDA tensors) and the
             # import-openfold round trip against a PyTorch module (tests/torch), on the packed CUDA builds
             PAIRFOLD_LIB=$P/libpairfold.so PAIRFOLD=$P/pairfold VERBOSE=1 TAIL=${TORCH_TAIL:-80} \
