@@ -27,6 +27,17 @@ typedef struct {
     size_t step_saved[PF_MAX_STEPS], step_ws[PF_MAX_STEPS];  // planned bytes (inference: ws of a forward)
 } bench_result;
 
+// One timed pass: the inference forward (fb 0) or the training forward that saves + the backward.
+static void run_pass(pf_backend *be, pf_block *b, pf_streams *st, pf_streams *ds, void *saved, void *ws,
+                     pf_act *delta, pf_act *dd, int fb) {
+    if (fb) {
+        pf_block_fwd(b, be, st, saved, ws, delta, 1, 1);
+        pf_block_bwd(b, be, st, ds, saved, ws, dd, 1);
+    } else {
+        pf_block_fwd(b, be, st, NULL, ws, delta, 1, 0);
+    }
+}
+
 // --per-module: reps more passes with the block's step timer on (pf_block.step_ms: a backend
 // sync around each step, so the steps' sum exceeds the pass's time by those syncs); per step
 // the median over the passes, and its planned saved / workspace bytes.
@@ -38,12 +49,7 @@ static void time_steps(pf_block *b, pf_backend *be, pf_streams *st, pf_streams *
         double acc[2][PF_MAX_STEPS] = {{0}};
         b->step_ms[0] = acc[0];
         b->step_ms[1] = fwd_only ? NULL : acc[1];
-        if (fwd_only) {
-            pf_block_fwd(b, be, st, NULL, ws, delta, 1, 0);
-        } else {
-            pf_block_fwd(b, be, st, saved, ws, delta, 1, 1);
-            pf_block_bwd(b, be, st, ds, saved, ws, dd, 1);
-        }
+        run_pass(be, b, st, ds, saved, ws, delta, dd, !fwd_only);
         b->step_ms[0] = b->step_ms[1] = NULL;
         for (int p = 0; p < 2; p++)
             for (int i = 0; i < n; i++) t[((size_t)p * n + i) * reps + r] = acc[p][i];
@@ -100,12 +106,7 @@ static void *record_pass(pf_backend *be, pf_block *b, pf_streams *st, pf_streams
     char err[256] = "";
     be->sync(be);
     if (!be->capture_begin(be)) pf_die("bench --graph: the %s backend could not start recording", be->name);
-    if (fb) {
-        pf_block_fwd(b, be, st, saved, ws, delta, 1, 1);
-        pf_block_bwd(b, be, st, ds, saved, ws, dd, 1);
-    } else {
-        pf_block_fwd(b, be, st, NULL, ws, delta, 1, 0);
-    }
+    run_pass(be, b, st, ds, saved, ws, delta, dd, fb);
     void *g = be->capture_end(be, err, sizeof err);
     if (!g) pf_die("bench --graph: the block's %s could not be recorded: %s", fb ? "forward + backward" : "forward", err);
     return g;
@@ -164,16 +165,12 @@ static bench_result bench_block(pf_backend *be, const pf_config *cfg, int kind, 
         be->sync(be);
         double t0 = pf_now_ms();
         if (gf) be->graph_run(be, gf);
-        else pf_block_fwd(&b, be, &st, NULL, ws, delta, 1, 0);
+        else run_pass(be, &b, &st, &ds, saved, ws, delta, dd, 0);
         be->sync(be);
         double t1 = pf_now_ms();
         if (!fwd_only) {
-            if (gb) {
-                be->graph_run(be, gb);
-            } else {
-                pf_block_fwd(&b, be, &st, saved, ws, delta, 1, 1);
-                pf_block_bwd(&b, be, &st, &ds, saved, ws, dd, 1);
-            }
+            if (gb) be->graph_run(be, gb);
+            else run_pass(be, &b, &st, &ds, saved, ws, delta, dd, 1);
             be->sync(be);
         }
         double t2 = pf_now_ms();

@@ -138,8 +138,6 @@ static void cub_download(pf_backend *be, void *host, const void *src, size_t byt
     CU_CHECK(cudaStreamSynchronize(CU(be)->stream));
 }
 static void cub_sync(pf_backend *be) { CU_CHECK(cudaStreamSynchronize(CU(be)->stream)); }
-// Page-locked host memory: copies from it are true DMA transfers that return at
-// once (from pageable memory the driver first copies through its own buffer).
 // Stream capture (relaxed mode: the pool and weight-cache allocations made while recording
 // stay allocated, so the recorded addresses stay valid). A call that cannot be recorded (a
 // host read or a stream sync inside) invalidates the capture: capture_end then returns NULL
@@ -168,6 +166,8 @@ static void cub_graph_free(pf_backend *be, void *graph) {
     if (graph) CU_CHECK(cudaGraphExecDestroy((cudaGraphExec_t)graph));
 }
 
+// Page-locked host memory: copies from it are true DMA transfers that return at
+// once (from pageable memory the driver first copies through its own buffer).
 static void *cub_host_alloc(pf_backend *be, size_t bytes) {
     (void)be;
     void *p = NULL;
