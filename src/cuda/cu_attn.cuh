@@ -106,6 +106,10 @@ void attn_linear_bwd(cu_impl *c, int64_t M, int in, int out, const pf_linear_p *
 // H > 16, unaligned buffers).
 int attn_lnb_fwd(cu_impl *c, int64_t n, int cb, int H, const pf_layernorm_p *ln, const real *w_bias, const void *src,
                  void *zb, void *copy, void *xln);
+// attn_lnb_fwd's tensor-core form (cu_lnb_mma.cu: bf16, cb 64 or 128, H <= 16; PF_LNB_MMA),
+// at most max_blocks blocks when > 0 (tests); returns 0 (nothing done) where it does not apply.
+int attn_lnb_fwd_mma(cu_impl *c, int64_t n, int cb, int H, const pf_layernorm_p *ln, const real *w_bias,
+                     const void *src, void *zb, void *copy, void *xln, int max_blocks);
 // Its backward with the LayerNorm's other gradient d_ln (may be NULL): dy = d_ln + dzb W_bias,
 // d_src (may be NULL) += LN backward of dy, g_ln, g_bias (may be NULL) += their gradients
 // (recomputing LN(src)); returns 0 where it does not apply (as attn_lnb_fwd, H > 8, Linear

@@ -77,6 +77,10 @@ void pf_cuda_set_bias_t(pf_backend *be, int on);
 int64_t pf_cuda_bias_t_runs(pf_backend *be);
 void pf_cuda_set_lnb_fwd2(pf_backend *be, int on);
 int64_t pf_cuda_lnb_fwd2_runs(pf_backend *be);
+// PF_LNB_MMA (cu_lnb_mma.cu): the bias logits' LayerNorm + projection on tensor cores (bf16, 64 or
+// 128 channels, up to 16 heads); 1 on (the default), 0 the FFMA kernels, -1 back to the variable.
+void pf_cuda_set_lnb_mma(pf_backend *be, int on);
+int64_t pf_cuda_lnb_mma_runs(pf_backend *be);
 // PF_DROPOUT_V4 (cu_backend.cu): the shared-mask dropout's mask in 16-byte loads; as above.
 void pf_cuda_set_dropout_v4(pf_backend *be, int on);
 // PF_GATE_ROWDOT (cu_attn_proj.cu): the core backward's D from the gate's backward (the

@@ -344,14 +344,20 @@ static void attn_run(const char *nm, const attn_case *t, pf_mem mp, int dap, int
 // pipelined one: the same bits of the forward's output, dx, dz and the parameter gradients
 // (attn_run's rep 1), on the grid by size and on 3 blocks (many row groups per warp: the
 // staging ring wraps), the pipelined run checked against the CPU too (attn_run's rep 0).
+// The tensor-core form (PF_LNB_MMA, cu_lnb_mma.cu, where it applies) is not those bits: it is
+// checked against the CPU (attn_run's rep 0) on both grids, and its forward on 3 blocks against
+// its forward by size, bit for bit (each row's arithmetic does not depend on the grid).
 static void attn_lnb_same_bits(const char *label, const attn_case *t, pf_mem mg) {
     char nm[320];
     const pf_attn_dims *d = t->d;
+    hbuf om[2];
+    int64_t mma0 = pf_cuda_lnb_mma_runs(H_gpu);
     for (int grid = 0; grid <= 3; grid += 3) {
         snprintf(nm, sizeof nm, "%s bias kernels %s", label, grid ? "on 3 blocks" : "by size");
         pf_cuda_set_attn_lnb_grid(H_gpu, grid);
         hbuf o[2];
         real *fx = NULL, *fz = NULL;
+        pf_cuda_set_lnb_mma(H_gpu, 0);
         for (int k = 0; k < 2; k++) {
             pf_cuda_set_attn_lnb(H_gpu, !k);  // pipelined, then unpipelined
             o[k] = h_poison(t->x->n);
@@ -360,10 +366,23 @@ static void attn_lnb_same_bits(const char *label, const attn_case *t, pf_mem mg)
             attn_run(nm, t, mg, 0, k, &fx, &fz);
         }
         pf_cuda_set_attn_lnb(H_gpu, 1);
+        pf_cuda_set_lnb_mma(H_gpu, 1);
         tl_check(!memcmp(h_download(&o[0]), h_download(&o[1]), sizeof(real) * (size_t)t->x->n), nm,
                  "forward with the unpipelined bias kernels not bit-identical");
+        snprintf(nm, sizeof nm, "%s bias kernels mma %s", label, grid ? "on 3 blocks" : "by size");
+        om[grid ? 1 : 0] = h_poison(t->x->n);
+        H_gpu->attn_fwd(H_gpu, d, t->Pd, t->x->d, t->z->n ? t->z->d : NULL, t->mask, om[grid ? 1 : 0].d,
+                        h_gpu_raw(mg.saved), h_gpu_raw(mg.ws));
+        attn_run(nm, t, mg, 0, 0, &fx, &fz);
+        pf_cuda_set_lnb_mma(H_gpu, -1);
     }
     pf_cuda_set_attn_lnb_grid(H_gpu, 0);
+    int cb = d->bias == PF_BIAS_PAIR ? d->c_z : d->c_in;
+    if (H_bf16 && (cb == 64 || cb == 128)) {
+        tl_check(pf_cuda_lnb_mma_runs(H_gpu) > mma0, label, "the tensor-core bias kernel did not run");
+        tl_check(!memcmp(h_download(&om[0]), h_download(&om[1]), sizeof(real) * (size_t)t->x->n), label,
+                 "the tensor-core bias kernel's forward differs between grids");
+    }
 }
 
 static void attn_bwd_pieces(const char *label, const attn_case *t, pf_mem whole) {

@@ -32,6 +32,7 @@ static void set_all(int on, int rows) {
     pf_cuda_set_reduce_staged(H_gpu, on, rows);
     pf_cuda_set_bias_t(H_gpu, on);
     pf_cuda_set_lnb_fwd2(H_gpu, on);
+    pf_cuda_set_lnb_mma(H_gpu, on < 0 ? -1 : 0);  // the FFMA bias kernels compared here (test_cuda.c: the mma's)
     pf_cuda_set_gate_rowdot(H_gpu, on);
 }
 
