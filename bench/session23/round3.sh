@@ -17,4 +17,9 @@ timeout 120 ncu --clock-control none --print-summary per-kernel --kernel-name re
     --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum $B --n 512 --reps 1 > $OUT/ncu3.log 2>&1
 echo "== ncu rc=$?" >> $S
 grep -E "^  [a-z].*Invocations|gpu__time_duration|dram__bytes" $OUT/ncu3.log >> $S
+
+timeout 120 ncu --clock-control none --kernel-name regex:"k_tm_ln_cm_bwd2|k_tm_sides_wgp|k_tm_sgrad" --launch-count 6 \
+    --section SpeedOfLight --section WarpStateStats --section SchedulerStats --section Occupancy --section LaunchStats \
+    $B --n 512 --reps 1 > $OUT/ncu3_tm.log 2>&1
+echo "== ncu tm rc=$?" >> $S
 cat $S

@@ -468,11 +468,11 @@ __global__ void __launch_bounds__(LNB_THREADS, 2)
 // k_lnb_bwd (the same rows per thread, the same arithmetic and sum orders) with x, dxln and
 // dx staged S - 1 row groups ahead in dynamic shared memory (S, 3, LNB_THREADS) slices of 8,
 // and the logits' gradient dzb loaded one row group ahead.
-template <typename T, int LPR, int HB, int S>
+template <typename T, int LPR, int HB>
 __global__ void __launch_bounds__(LNB_THREADS, HB <= 4 ? 2 : 1)
     k_lnb_bwd_p(int64_t M, int H, const float *lw, const float *lb, const float *wb, const T *x, const T *dxln,
                 const T *dzb, T *dx, int acc, float *part) {
-    constexpr int C = 8 * LPR, RPW = 32 / LPR, SLOTS = LNB_WARPS * RPW;
+    constexpr int C = 8 * LPR, RPW = 32 / LPR, SLOTS = LNB_WARPS * RPW, S = lnb_bwd_stages<T, HB>();
     extern __shared__ __align__(16) unsigned char lnb_dyn[];
     T(*stg)[8] = reinterpret_cast<T(*)[8]>(lnb_dyn);
     __shared__ __align__(16) float ws[HB * C];
@@ -728,39 +728,20 @@ int attn_lnb_fwd(cu_impl *c, int64_t n, int cb, int H, const pf_layernorm_p *ln,
     return 1;
 }
 
-// k_lnb_bwd_p<T, LPR, HB, S>: its staging (S, 3, LNB_THREADS, 8) in dynamic shared memory, over the
+// k_lnb_bwd_p<T, LPR, HB>: its staging (S, 3, LNB_THREADS, 8) in dynamic shared memory, over the
 // 48 KiB default with the static arrays (the attribute set once per instantiation).
-// PF_LNB_BWD_DEEP (bf16, 4 heads: the triangle attentions' bias): 1 or unset 6 stages (72 KiB,
-// still two blocks per SM; the default since session 23), 0 lnb_bwd_stages' 3. At 3 an SM held
-// ~32 KiB of loads in flight (16 warps x 2 stages x 2 rows x x and dx): ncu at N = 512 read
-// 2.09 TB/s, 123 us per call where the bytes need ~60 (session 23). The same bits at any depth.
-template <typename T, int LPR, int HB, int S>
-static void lnb_bwd_launch(cu_impl *c, int nb, int64_t n, int H, const float *lw, const float *lb, const float *wb,
-                           const T *x, const T *dxln, const T *dzb, T *dx, float *part) {
-    static unsigned done;  // devices with the attribute set
-    size_t dyn = (size_t)S * 3 * LNB_THREADS * 8 * sizeof(T);
-    int dev = 0;
-    CU_CHECK(cudaGetDevice(&dev));
-    if (dev >= 32 || !(done >> dev & 1u)) {
-        CU_CHECK(cudaFuncSetAttribute(k_lnb_bwd_p<T, LPR, HB, S>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
-        if (dev < 32) done |= 1u << dev;
-    }
-    k_lnb_bwd_p<T, LPR, HB, S><<<nb, LNB_THREADS, dyn, c->stream>>>(n, H, lw, lb, wb, x, dxln, dzb, dx, 1, part);
-}
-static int g_lnb_bwd_deep = -1;
 template <typename T, int LPR, int HB>
 static void lnb_bwd_pipe(cu_impl *c, int nb, int64_t n, int H, const float *lw, const float *lb, const float *wb,
                          const T *x, const T *dxln, const T *dzb, T *dx, float *part) {
-    if (g_lnb_bwd_deep < 0)
-        g_lnb_bwd_deep = cu_env_flag("PF_LNB_BWD_DEEP", 1, "3 stages", "6 stages at 4 heads in bf16, the default");
-    constexpr int S0 = lnb_bwd_stages<T, HB>();
-    if constexpr (sizeof(T) == 2 && HB <= 4) {
-        if (g_lnb_bwd_deep) {
-            lnb_bwd_launch<T, LPR, HB, 6>(c, nb, n, H, lw, lb, wb, x, dxln, dzb, dx, part);
-            return;
-        }
+    static unsigned done;  // devices with the attribute set
+    size_t dyn = (size_t)lnb_bwd_stages<T, HB>() * 3 * LNB_THREADS * 8 * sizeof(T);
+    int dev = 0;
+    CU_CHECK(cudaGetDevice(&dev));
+    if (dev >= 32 || !(done >> dev & 1u)) {
+        CU_CHECK(cudaFuncSetAttribute(k_lnb_bwd_p<T, LPR, HB>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dyn));
+        if (dev < 32) done |= 1u << dev;
     }
-    lnb_bwd_launch<T, LPR, HB, S0>(c, nb, n, H, lw, lb, wb, x, dxln, dzb, dx, part);
+    k_lnb_bwd_p<T, LPR, HB><<<nb, LNB_THREADS, dyn, c->stream>>>(n, H, lw, lb, wb, x, dxln, dzb, dx, 1, part);
 }
 
 int attn_lnb_bwd(cu_impl *c, int64_t n, int cb, int H, const pf_layernorm_p *ln, pf_layernorm_p *g_ln,
