@@ -31,39 +31,36 @@ struct lm_layout {
     static constexpr size_t bytes = ring + 2 * C * sizeof(float);          // + LN weight and bias
 };
 
-__device__ __forceinline__ void lm_cp16(void *dst, const void *src, int bytes) {
-    unsigned d = (unsigned)__cvta_generic_to_shared(dst);
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(d), "l"(src), "r"(bytes) : "memory");
-}
-__device__ __forceinline__ void lm_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-template <int N>
-__device__ __forceinline__ void lm_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N) : "memory"); }
-
-// 16 rows (from row0) of x into the tile s (16, SK); zeros past M.
-template <int C>
-__device__ __forceinline__ void lm_load(bf16 *s, const bf16 *x, int64_t row0, int64_t M) {
-    constexpr int CH = C / 8, SK = lm_layout<C>::SK;
+// Over the 16 x C / 8 16-byte pieces of a 16-row tile (a warp, 16 C / 256 per lane): f(r, c8, row, ok), row =
+// row0 + r, ok = row < M; lm_load and lm_store's shared walk.
+template <int C, typename F>
+__device__ __forceinline__ void lm_pieces(int64_t row0, int64_t M, F f) {
+    constexpr int CH = C / 8;
     const int lane = threadIdx.x & 31;
 #pragma unroll
     for (int j = 0; j < 16 * CH / 32; j++) {
         int q = j * 32 + lane, r = q / CH, c8 = (q % CH) * 8;
         int64_t row = row0 + r;
-        bool ok = row < M;
-        lm_cp16(s + r * SK + c8, ok ? x + row * C + c8 : x, ok ? 16 : 0);
+        f(r, c8, row, row < M);
     }
+}
+
+// 16 rows (from row0) of x into the tile s (16, SK) by cp.async; zeros past M.
+template <int C>
+__device__ __forceinline__ void lm_load(bf16 *s, const bf16 *x, int64_t row0, int64_t M) {
+    constexpr int SK = lm_layout<C>::SK;
+    lm_pieces<C>(row0, M, [&](int r, int c8, int64_t row, bool ok) {
+        fa_cp16z(s + r * SK + c8, ok ? x + row * C + c8 : x, ok ? 16 : 0);
+    });
 }
 
 // The tile s's 16 rows (from row0) into out (row stride C): 16-byte runs, rows below M.
 template <int C>
 __device__ __forceinline__ void lm_store(bf16 *out, const bf16 *s, int64_t row0, int64_t M) {
-    constexpr int CH = C / 8, SK = lm_layout<C>::SK;
-    const int lane = threadIdx.x & 31;
-#pragma unroll
-    for (int j = 0; j < 16 * CH / 32; j++) {
-        int q = j * 32 + lane, r = q / CH, c8 = (q % CH) * 8;
-        int64_t row = row0 + r;
-        if (row < M) *reinterpret_cast<uint4 *>(out + row * C + c8) = *reinterpret_cast<const uint4 *>(s + r * SK + c8);
-    }
+    constexpr int SK = lm_layout<C>::SK;
+    lm_pieces<C>(row0, M, [&](int r, int c8, int64_t row, bool ok) {
+        if (ok) *reinterpret_cast<uint4 *>(out + row * C + c8) = *reinterpret_cast<const uint4 *>(s + r * SK + c8);
+    });
 }
 
 template <int C, int NT>
@@ -96,13 +93,13 @@ __global__ void __launch_bounds__(32 * LM_WARPS, 3)
     const int64_t n_it = t0 < tiles ? (tiles - 1 - t0) / stride + 1 : 0;  // warp-uniform
     auto stage = [&](int64_t i) {
         if (i < n_it) lm_load<C>(ring + (i % LM_ST) * 16 * SK, x, (t0 + i * stride) * 16, M);
-        lm_commit();
+        fa_commit();
     };
 #pragma unroll
     for (int i = 0; i < LM_ST - 1; i++) stage(i);
     for (int64_t i = 0; i < n_it; i++) {
         stage(i + LM_ST - 1);
-        lm_wait<LM_ST - 1>();  // tile i landed (the later groups may be in flight)
+        fa_wait<LM_ST - 1>();  // tile i landed (the later groups may be in flight)
         __syncwarp();
         bf16 *s = ring + (i % LM_ST) * 16 * SK;
         const int64_t row0 = (t0 + i * stride) * 16;
@@ -192,7 +189,7 @@ __global__ void __launch_bounds__(32 * LM_WARPS, 3)
             }
         __syncwarp();  // the tile read (and xln's stores from it) before stage(i + LM_ST) refills it
     }
-    lm_wait<0>();
+    fa_wait<0>();
 }
 
 // PF_LNB_MMA: 1 or unset this kernel where it applies (the default), 0 the FFMA kernels;
