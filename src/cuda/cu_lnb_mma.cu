@@ -63,12 +63,90 @@ __device__ __forceinline__ void lm_store(bf16 *out, const bf16 *s, int64_t row0,
     });
 }
 
+// The warp's tile s (16 rows, stride SK) LayerNormed (lnw, lnb: weight and bias) into this thread's
+// m16n8k16 A fragments af, rounded to bf16 as the FFMA kernels round xln; each row's statistics
+// over the thread's 2 KS x 2 pairs and its quad's (two shuffles).
+template <int C>
+__device__ __forceinline__ void lm_ln_fragments(const bf16 *s, const float *lnw, const float *lnb,
+                                                uint32_t (&af)[C / 16][4]) {
+    constexpr int KS = C / 16, SK = lm_layout<C>::SK;
+    constexpr float inv_c = 1.f / C;
+    const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+    // this thread's fragment elements: v[hh][kk][j], row g + 8 hh, channel 16 kk + 2 t + (j & 1) + 8 (j >> 1)
+    float v[2][KS][4];
+#pragma unroll
+    for (int hh = 0; hh < 2; hh++)
+#pragma unroll
+        for (int kk = 0; kk < KS; kk++)
+#pragma unroll
+            for (int e = 0; e < 2; e++) {
+                __nv_bfloat162 p = *reinterpret_cast<const __nv_bfloat162 *>(s + (g + 8 * hh) * SK + 16 * kk + 2 * t + 8 * e);
+                v[hh][kk][2 * e] = __low2float(p);
+                v[hh][kk][2 * e + 1] = __high2float(p);
+            }
+    float mu[2], rs[2];
+#pragma unroll
+    for (int hh = 0; hh < 2; hh++) {
+        float a = 0;
+#pragma unroll
+        for (int kk = 0; kk < KS; kk++)
+#pragma unroll
+            for (int j = 0; j < 4; j++) a += v[hh][kk][j];
+        a += __shfl_xor_sync(0xffffffffu, a, 1);
+        a += __shfl_xor_sync(0xffffffffu, a, 2);
+        mu[hh] = a * inv_c;
+        float q = 0;
+#pragma unroll
+        for (int kk = 0; kk < KS; kk++)
+#pragma unroll
+            for (int j = 0; j < 4; j++) {
+                float d = v[hh][kk][j] - mu[hh];
+                q += d * d;
+            }
+        q += __shfl_xor_sync(0xffffffffu, q, 1);
+        q += __shfl_xor_sync(0xffffffffu, q, 2);
+        rs[hh] = rsqrtf(q * inv_c + LN_EPS);
+    }
+    // A fragments: a0 (g, 2t), a1 (g + 8, 2t), a2 (g, 2t + 8), a3 (g + 8, 2t + 8)
+#pragma unroll
+    for (int kk = 0; kk < KS; kk++)
+#pragma unroll
+        for (int e = 0; e < 2; e++) {
+            int c = 16 * kk + 2 * t + 8 * e;
+            float2 w = *reinterpret_cast<const float2 *>(lnw + c), b = *reinterpret_cast<const float2 *>(lnb + c);
+#pragma unroll
+            for (int hh = 0; hh < 2; hh++)
+                af[kk][hh + 2 * e] = fa_pack2((v[hh][kk][2 * e] - mu[hh]) * rs[hh] * w.x + b.x,
+                                              (v[hh][kk][2 * e + 1] - mu[hh]) * rs[hh] * w.y + b.y);
+        }
+}
+
+// acc[n] (rows g, g + 8 of the tile at row0; heads 8 n + 2 t, + 1) into zb (M, H) as bf16, rows
+// below M, heads below H (pairs where H is even).
+template <int NT>
+__device__ __forceinline__ void lm_store_zb(const float (&acc)[NT][4], bf16 *zb, int64_t row0, int64_t M, int H) {
+    const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+#pragma unroll
+    for (int n = 0; n < NT; n++)
+#pragma unroll
+        for (int hh = 0; hh < 2; hh++) {
+            int64_t row = row0 + g + 8 * hh;
+            int h = 8 * n + 2 * t;
+            if (row >= M || h >= H) continue;
+            bf16 *o = zb + row * H + h;
+            if (h + 1 < H && !(H & 1)) *reinterpret_cast<__nv_bfloat162 *>(o) = __floats2bfloat162_rn(acc[n][2 * hh], acc[n][2 * hh + 1]);
+            else {
+                o[0] = __float2bfloat16(acc[n][2 * hh]);
+                if (h + 1 < H) o[1] = __float2bfloat16(acc[n][2 * hh + 1]);
+            }
+        }
+}
+
 template <int C, int NT>
 __global__ void __launch_bounds__(32 * LM_WARPS, 3)
     k_lnb_mma(int64_t M, int H, const float *lw, const float *lb, const float *wb, const bf16 *x, bf16 *zb, bf16 *cp,
               bf16 *xln) {
     constexpr int KS = C / 16, SK = lm_layout<C>::SK;
-    constexpr float inv_c = 1.f / C;
     extern __shared__ __align__(16) unsigned char lm_sm[];
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
     bf16 *ring = reinterpret_cast<bf16 *>(lm_sm) + (size_t)warp * LM_ST * 16 * SK;
@@ -104,54 +182,8 @@ __global__ void __launch_bounds__(32 * LM_WARPS, 3)
         bf16 *s = ring + (i % LM_ST) * 16 * SK;
         const int64_t row0 = (t0 + i * stride) * 16;
         if (cp) lm_store<C>(cp, s, row0, M);
-        // this thread's fragment elements: v[hh][kk][j], row g + 8 hh, channel 16 kk + 2 t + (j & 1) + 8 (j >> 1)
-        float v[2][KS][4];
-#pragma unroll
-        for (int hh = 0; hh < 2; hh++)
-#pragma unroll
-            for (int kk = 0; kk < KS; kk++)
-#pragma unroll
-                for (int e = 0; e < 2; e++) {
-                    __nv_bfloat162 p = *reinterpret_cast<const __nv_bfloat162 *>(s + (g + 8 * hh) * SK + 16 * kk + 2 * t + 8 * e);
-                    v[hh][kk][2 * e] = __low2float(p);
-                    v[hh][kk][2 * e + 1] = __high2float(p);
-                }
-        float mu[2], rs[2];
-#pragma unroll
-        for (int hh = 0; hh < 2; hh++) {
-            float a = 0;
-#pragma unroll
-            for (int kk = 0; kk < KS; kk++)
-#pragma unroll
-                for (int j = 0; j < 4; j++) a += v[hh][kk][j];
-            a += __shfl_xor_sync(0xffffffffu, a, 1);
-            a += __shfl_xor_sync(0xffffffffu, a, 2);
-            mu[hh] = a * inv_c;
-            float q = 0;
-#pragma unroll
-            for (int kk = 0; kk < KS; kk++)
-#pragma unroll
-                for (int j = 0; j < 4; j++) {
-                    float d = v[hh][kk][j] - mu[hh];
-                    q += d * d;
-                }
-            q += __shfl_xor_sync(0xffffffffu, q, 1);
-            q += __shfl_xor_sync(0xffffffffu, q, 2);
-            rs[hh] = rsqrtf(q * inv_c + LN_EPS);
-        }
-        // A fragments: a0 (g, 2t), a1 (g + 8, 2t), a2 (g, 2t + 8), a3 (g + 8, 2t + 8)
         uint32_t af[KS][4];
-#pragma unroll
-        for (int kk = 0; kk < KS; kk++)
-#pragma unroll
-            for (int e = 0; e < 2; e++) {
-                int c = 16 * kk + 2 * t + 8 * e;
-                float2 w = *reinterpret_cast<const float2 *>(lnw + c), b = *reinterpret_cast<const float2 *>(lnb + c);
-#pragma unroll
-                for (int hh = 0; hh < 2; hh++)
-                    af[kk][hh + 2 * e] = fa_pack2((v[hh][kk][2 * e] - mu[hh]) * rs[hh] * w.x + b.x,
-                                                  (v[hh][kk][2 * e + 1] - mu[hh]) * rs[hh] * w.y + b.y);
-            }
+        lm_ln_fragments<C>(s, lnw, lnb, af);
         if (xln) {
             __syncwarp();  // every lane's reads of the raw rows (and copy's) done
 #pragma unroll
@@ -172,21 +204,7 @@ __global__ void __launch_bounds__(32 * LM_WARPS, 3)
 #pragma unroll
             for (int kk = 0; kk < KS; kk++) fa_mma16816(acc[n], af[kk], bw[n][kk][0], bw[n][kk][1]);
         }
-        // acc[n]: (row g, heads 8 n + 2 t, + 1), (row g + 8, the same heads)
-#pragma unroll
-        for (int n = 0; n < NT; n++)
-#pragma unroll
-            for (int hh = 0; hh < 2; hh++) {
-                int64_t row = row0 + g + 8 * hh;
-                int h = 8 * n + 2 * t;
-                if (row >= M || h >= H) continue;
-                bf16 *o = zb + row * H + h;
-                if (h + 1 < H && !(H & 1)) *reinterpret_cast<__nv_bfloat162 *>(o) = __floats2bfloat162_rn(acc[n][2 * hh], acc[n][2 * hh + 1]);
-                else {
-                    o[0] = __float2bfloat16(acc[n][2 * hh]);
-                    if (h + 1 < H) o[1] = __float2bfloat16(acc[n][2 * hh + 1]);
-                }
-            }
+        lm_store_zb<NT>(acc, zb, row0, M, H);
         __syncwarp();  // the tile read (and xln's stores from it) before stage(i + LM_ST) refills it
     }
     fa_wait<0>();
