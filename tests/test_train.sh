@@ -418,8 +418,9 @@ for e in WORLD_SIZE=abc WORLD_SIZE=0 WORLD_SIZE=-3 WORLD_SIZE=2x "WORLD_SIZE=2 R
     [ $rc -eq 2 ] && echo "$out" | grep -q "environment variable $v" && [ ! -e "$H/env" ]
     check "launcher variables: $e refused" $? "rc $rc: $out"
 done
-# only train runs as several processes: another command under a launcher stops, names the variable, writes nothing
-for e in "WORLD_SIZE=2 RANK=1|predict --ckpt $C --msa $MSA --out $H/mp.safetensors" \
+# only train (and predict with --set dap=P: tests/test_predict_dap.sh) run as several processes: another
+# command under a launcher stops, names the variable, writes nothing
+for e in "WORLD_SIZE=2 RANK=1|block --preset tiny --n 8" \
          "OMPI_COMM_WORLD_SIZE=3 OMPI_COMM_WORLD_RANK=0|bench --preset tiny --n 8" \
          "SLURM_STEP_NUM_TASKS=2 SLURM_PROCID=0|eval --ckpt $C" "PMI_SIZE=4 PMI_RANK=2|inspect --preset tiny"; do
     v=${e%% *}; v=${v%%=*}

@@ -72,7 +72,7 @@ int pairfold_predict(pairfold_backend *bh, const char *ckpt, const char *alignme
     }
     pairfold_prediction *h = pf_calloc(1, sizeof *h);
     char msg[1024];
-    if (pf_predict_query(ckpt, &cfg, be, &a, NULL, raw_weights, &h->p, msg, sizeof msg) != 0) {
+    if (pf_predict_query(ckpt, &cfg, be, &a, NULL, raw_weights, NULL, &h->p, msg, sizeof msg) != 0) {
         rc = pf_api_fail(PAIRFOLD_ERR_IO, "%s: %s", alignment ? alignment : "sequence", msg);
         pf_free(h);
     } else {

@@ -29,12 +29,15 @@
 #include "../format/checkpoint.h"
 #include "../format/safetensors.h"
 #include "../format/prediction.h"
+#include "../train/dist.h"
+#include "../train/dap_group.h"
 
 static void usage(FILE *f) {
     fprintf(f, "usage: pairfold predict --ckpt DIR --msa FILE --out FILE.safetensors [options]\n"
                "       pairfold predict --ckpt DIR --json FILE|DIR --out DIR [options]\n"
                "options: --device D, --recycles R, --raw-weights, --set KEY=VALUE (msa_rows,\n"
-               "extra_msa_rows, recycles: alignment rows used, recycling passes), --formats LIST,\n"
+               "extra_msa_rows, recycles: alignment rows used, recycling passes; dap: see below),\n"
+               "--formats LIST,\n"
                "--contacts-top K, --seeds LIST, --help / -h\n\n"
                "Predicts the distogram of the query (row 0) of an alignment (A3M, Stockholm, FASTA;\n"
                ".gz read transparently), or of every job in AlphaFold 3 input JSON (a file, or every\n"
@@ -64,7 +67,11 @@ static void usage(FILE *f) {
                "seed (which rows become cluster rows, extra rows, or fall past the row limit), written\n"
                "as OUT_seed<S>.* and ranked by mean pLDDT in OUT_ranking.json. One seed, or none:\n"
                "one model with the rows in file order. Without a structure module --seeds is refused\n"
-               "and a job's modelSeeds give one model (nothing to rank by).\n");
+               "and a job's modelSeeds give one model (nothing to rank by).\n"
+               "--set dap=P with P ranks (mpirun -np P, srun -n P, or torchrun-style WORLD_SIZE / RANK /\n"
+               "MASTER_ADDR / MASTER_PORT): one structure at a time over all P ranks, its trunk sharded\n"
+               "(axial parallelism, docs/PARALLEL.md: each rank holds N / P rows of the pair tensor);\n"
+               "rank 0 writes the files and the terminal output, the same predictions as one process.\n");
 }
 
 // --formats: the files written beside each safetensors output (same stem).
@@ -76,6 +83,28 @@ static int raw_weights;      // --raw-weights: the trained weights even when the
 #define MAX_SEEDS 64
 static int64_t cli_seeds[MAX_SEEDS];  // --seeds
 static int n_cli_seeds;
+
+// Sharded predict (--set dap=P on P ranks): every rank runs every job with the same
+// arguments, the trunk sharded over all of them (pf_predict_query's dap); rank 0 writes
+// the files and the terminal output (the others' stdout goes to /dev/null). A job's outcome
+// that decides what runs next (its files written or not) is agreed on (agreed_rc), so
+// every rank takes the same path and none waits alone in a collective.
+static pf_dist g_dist;
+static pf_dap_host g_dh;
+static pf_backend *g_be;
+static const pf_dap_comm *g_dap;  // NULL: one process
+static int g_lead = 1;
+
+static int agreed_rc(int rc) {
+    if (!g_dap) return rc;
+    double v = rc ? 1 : 0;
+    pf_dist_sum_doubles(&g_dist, &v, 1);
+    return v > 0 ? 1 : 0;
+}
+static void dap_world_sum(void *ctx, real *x, int64_t n) {
+    (void)ctx;
+    pf_dist_sum_reals(&g_dist, g_be, x, n);
+}
 
 // "rr,csv,npz" -> FMT_* bits; -1 with the message printed.
 static int parse_formats(const char *s) {
@@ -228,20 +257,21 @@ static int predict_model(const char *ckpt, pf_config cfg, pf_backend *be, const 
     char err[1024];
     double t0 = pf_now_ms();
     pf_prediction p;
-    if (pf_predict_query(ckpt, &cfg, be, a, ids, raw_weights, &p, err, sizeof err) != 0) {
+    if (pf_predict_query(ckpt, &cfg, be, a, ids, raw_weights, g_dap, &p, err, sizeof err) != 0) {
         fprintf(stderr, "pairfold: error: %s: %s\n", source, err);
-        return 1;
+        return agreed_rc(1);
     }
     char nrows[32];
     snprintf(nrows, sizeof nrows, "%d", a->n_seq);
     const char *meta[] = {"sequence", p.sequence, "chains", chains, "checkpoint", ckpt, "weights", p.ema ? "ema" : "trained",
                           "alignment", source, "alignment_rows", nrows, NULL};
-    int rc = pf_prediction_write_safetensors(&p, out, meta, err, sizeof err);
+    int rc = g_lead ? pf_prediction_write_safetensors(&p, out, meta, err, sizeof err) : 0;
     if (rc) fprintf(stderr, "pairfold: error: %s\n", err);
-    else {
+    else if (g_lead) {
         print_summary(&p, &cfg, be, chains, pf_now_ms() - t0, out);
         rc = write_formats(&p, chains, out);
     }
+    rc = agreed_rc(rc);
     if (plddt) *plddt = p.has_structure ? mean_plddt(&p) : 0;
     if (ptm) *ptm = p.has_structure ? p.ptm : 0;
     pf_prediction_free(&p);
@@ -305,7 +335,7 @@ static int predict_seeds(const char *ckpt, const pf_config *cfg, pf_backend *be,
             while (j > 0 && m[order[j - 1]].plddt < m[k].plddt) { order[j] = order[j - 1]; j--; }
             order[j] = k;
         }
-        rc = write_ranking(stem, m, order, n);
+        rc = agreed_rc(g_lead ? write_ranking(stem, m, order, n) : 0);
     }
     pf_free(m);
     pf_free(order);
@@ -424,6 +454,58 @@ static int predict_json(const char *ckpt, const pf_config *cfg, pf_backend *be, 
     return bad ? 1 : 0;
 }
 
+// The backend, and with --set dap=P the P ranks the launcher started (all of them one dap
+// group: P must be the world size). Every set-up step is agreed on before the next, so a
+// rank that fails stops them all. 0, or nonzero with the reason printed.
+static int open_ranks(const pf_config *cfg, pf_backend **be) {
+    char err[1024];
+    const char *which = NULL;
+    int world = pf_dist_launched_world(&which);
+    if (world > 1 && cfg->dap != world) {
+        fprintf(stderr, "pairfold: error: predict was started as one of %d ranks (%s=%d): %s; with several ranks predict "
+                        "shards each structure over all of them: add --set dap=%d, or start one process\n",
+                world, which, world, cfg->dap > 1 ? "dap must equal the number of ranks" : "--set dap is not given", world);
+        return 2;
+    }
+    if (world <= 1 && cfg->dap > 1) {
+        fprintf(stderr, "pairfold: error: --set dap=%d shards each structure over %d ranks, but this process was started "
+                        "alone: start %d (mpirun -np %d, srun -n %d, or torchrun-style WORLD_SIZE / RANK / MASTER_ADDR / "
+                        "MASTER_PORT)\n", cfg->dap, cfg->dap, cfg->dap, cfg->dap, cfg->dap);
+        return 2;
+    }
+    if (world <= 1) {
+        *be = pf_backend_open(cfg->device, 0, err, sizeof err);
+        if (!*be) fprintf(stderr, "pairfold: error: %s\n", err);
+        return *be ? 0 : 2;
+    }
+    if (pf_dist_init(&g_dist, err, sizeof err) != 0) { fprintf(stderr, "pairfold: error: %s\n", err); return 2; }
+    g_lead = g_dist.rank == 0;
+    int ok = pf_dap_host_init(&g_dh, g_dist.rank, g_dist.world, cfg->dap, dap_world_sum, NULL, err, sizeof err) == 0;
+    if (ok && !(*be = pf_backend_open(cfg->device, g_dist.local_rank, err, sizeof err))) ok = 0;
+    if (ok && pf_dist_attach(&g_dist, *be, err, sizeof err) != 0) ok = 0;
+    g_be = *be;
+    g_dap = &g_dh.c;
+    if (ok && (*be)->dap_comm_open) {  // a backend with device collectives (CUDA: NCCL)
+        pf_coll_host host = pf_dist_host(&g_dist);
+        if (!(g_dap = (*be)->dap_comm_open(*be, &host, cfg->dap, err, sizeof err))) ok = 0;
+    }
+    if (!ok) fprintf(stderr, "pairfold: error: rank %d: %s\n", g_dist.rank, err);
+    double bad = ok ? 0 : 1;
+    pf_dist_sum_doubles(&g_dist, &bad, 1);
+    if (bad > 0) {
+        if (ok) fprintf(stderr, "pairfold: rank %d: stopping: another rank failed to start\n", g_dist.rank);
+        if (*be && (*be)->destroy) (*be)->destroy(*be);
+        *be = NULL;
+        pf_dap_host_free(&g_dh);
+        pf_dist_finalize(&g_dist);
+        g_dap = NULL;
+        return 2;
+    }
+    if (!g_lead && !freopen("/dev/null", "w", stdout)) fprintf(stderr, "pairfold: rank %d: stdout stays open\n", g_dist.rank);
+    if (g_lead) printf("predict: %d ranks, each structure's trunk sharded over them (dap %d)\n", g_dist.world, cfg->dap);
+    return 0;
+}
+
 int cmd_predict(int argc, char **argv) {
     static struct option opts[] = {{"ckpt", required_argument, 0, 0},     {"msa", required_argument, 0, 0},
                                    {"out", required_argument, 0, 0},      {"device", required_argument, 0, 0},
@@ -472,24 +554,30 @@ int cmd_predict(int argc, char **argv) {
         fprintf(stderr, "pairfold: error: %s: n_bins %d outside [2, 512]\n", ckpt, cfg.n_bins);
         return 1;
     }
+    cfg.dap = 1;  // the training run's sharding is not the prediction's: --set dap=P below
     if (recycles && pf_config_set(&cfg, "recycles", recycles, err, sizeof err) != 0) {
         fprintf(stderr, "pairfold: error: --recycles: %s\n", err);
         return 2;
     }
     // inference-time fields only: the others fix the weights' shapes or only matter in training
-    static const char *const settable[] = {"msa_rows", "extra_msa_rows", "recycles", NULL};
+    static const char *const settable[] = {"msa_rows", "extra_msa_rows", "recycles", "dap", NULL};
     for (int k = 0; k < n_sets; k++) {
         size_t klen = strcspn(sets[k], "=");
         int ok = 0;
         for (int i = 0; settable[i]; i++) ok |= strlen(settable[i]) == klen && !strncmp(sets[k], settable[i], klen);
         if (!ok) {
-            fprintf(stderr, "pairfold: error: --set %.*s: predict takes only msa_rows, extra_msa_rows, recycles\n",
+            fprintf(stderr, "pairfold: error: --set %.*s: predict takes only msa_rows, extra_msa_rows, recycles, dap\n",
                     (int)klen, sets[k]);
             return 2;
         }
         if (cli_config_option(&cfg, NULL, "set", sets[k]) < 0) return 2;
     }
+    // validated as one process's: training refuses a structure module with dap > 1 (its
+    // backward is not sharded), inference runs it on the gathered pair tensor (model_dap.c)
+    const int dap = cfg.dap;
+    cfg.dap = 1;
     if (pf_config_validate(&cfg, err, sizeof err) != 0) { fprintf(stderr, "pairfold: error: %s\n", err); return 2; }
+    cfg.dap = dap;
     if (n_cli_seeds > 1 && !cfg.structure_module) {
         fprintf(stderr, "pairfold: error: --seeds: models are ranked by pLDDT, and %s has no structure module "
                         "(train with --set structure_module=1)\n", ckpt);
@@ -498,8 +586,11 @@ int cmd_predict(int argc, char **argv) {
     if (device) snprintf(cfg.device, sizeof cfg.device, "%s", device);  // any name the backend registry knows
     pf_msa a;
     if (msa_path && pf_read_msa(msa_path, &a, err, sizeof err) != 0) { fprintf(stderr, "pairfold: error: %s\n", err); return 1; }
-    pf_backend *be = pf_backend_open(cfg.device, 0, err, sizeof err);
-    if (!be) { fprintf(stderr, "pairfold: error: %s\n", err); return 2; }
+    pf_backend *be = NULL;
+    if (open_ranks(&cfg, &be) != 0) {
+        if (msa_path) pf_msa_free(&a);
+        return 2;
+    }
     int rc;
     if (json) rc = predict_json(ckpt, &cfg, be, json, out);
     else {
@@ -507,5 +598,9 @@ int cmd_predict(int argc, char **argv) {
         pf_msa_free(&a);
     }
     if (be->destroy) be->destroy(be);
+    if (g_dap) {
+        pf_dap_host_free(&g_dh);
+        pf_dist_finalize(&g_dist);
+    }
     return rc;
 }

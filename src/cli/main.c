@@ -147,9 +147,10 @@ static void print_threads(const char *cmd) {
             wait);
 }
 
-// Only `train` runs as several processes. Any other command started by mpirun / srun /
-// WORLD_SIZE would repeat the same work on every rank and race on the same output files,
-// so it stops with the reason (nonzero) instead.
+// Only `train` and `predict` run as several processes (predict with --set dap=P: it checks
+// that itself). Any other command started by mpirun / srun / WORLD_SIZE would repeat the
+// same work on every rank and race on the same output files, so it stops with the reason
+// (nonzero) instead.
 static int single_process_only(const char *cmd) {
     const char *which = NULL;
     int world = pf_dist_launched_world(&which);
@@ -157,7 +158,7 @@ static int single_process_only(const char *cmd) {
     fprintf(stderr,
             "pairfold: error: `%s` runs as one process, but this process was started as one of %d ranks (%s=%d): "
             "every rank would repeat the same work and write the same files. Start it without mpirun / srun / "
-            "WORLD_SIZE; only `train` uses several processes (data parallelism, --set dap=P)\n",
+            "WORLD_SIZE; only `train` (data parallelism, --set dap=P) and `predict --set dap=P` use several processes\n",
             cmd, world, which, world);
     return 1;
 }
@@ -175,7 +176,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) { usage(stdout); return 0; }
     if (!strcmp(cmd, "--version")) return cmd_version(argc - 1, argv + 1);
     if (!strcmp(cmd, "train")) return cmd_train(argc - 1, argv + 1);
-    if (strcmp(cmd, "version") && single_process_only(cmd)) return 2;
+    if (strcmp(cmd, "version") && strcmp(cmd, "predict") && single_process_only(cmd)) return 2;
     if (!strcmp(cmd, "bench")) return cmd_bench(argc - 1, argv + 1);
     if (!strcmp(cmd, "inspect")) return cmd_inspect(argc - 1, argv + 1);
     if (!strcmp(cmd, "version")) return cmd_version(argc - 1, argv + 1);

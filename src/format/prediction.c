@@ -56,8 +56,21 @@ static void keep_structure(int64_t N, sm_buffers *h, const pf_structure_pred *ou
     for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++) pf_free(bufs[k]);
 }
 
+// Whether every rank of the dap group has ok set (the group's sum of the failures): a rank
+// that could not load must not leave the others waiting in the forward's first collective.
+static int group_ok(pf_backend *be, const pf_dap_comm *c, int ok) {
+    real h = ok ? 0 : 1;
+    real *d = be->alloc(be, sizeof(real));  // the collectives take backend memory
+    be->upload(be, d, &h, sizeof h);
+    c->sum(c, d, 1);
+    be->download(be, &h, d, sizeof h);
+    be->free(be, d);
+    return h == 0;
+}
+
 int pf_predict_query(const char *ckpt, const pf_config *cfg_in, pf_backend *be, const pf_msa *a,
-                     const pf_af3_query *ids, int raw_weights, pf_prediction *p, char *err, size_t errlen) {
+                     const pf_af3_query *ids, int raw_weights, const pf_dap_comm *dap, pf_prediction *p, char *err,
+                     size_t errlen) {
     memset(p, 0, sizeof *p);
     if (a->L < 2) { snprintf(err, errlen, "the query has %d residues (at least 2 needed)", a->L); return -1; }
     pf_config cfg = *cfg_in;
@@ -66,8 +79,16 @@ int pf_predict_query(const char *ckpt, const pf_config *cfg_in, pf_backend *be, 
     cfg.max_tokens = b.N;  // plan the arenas for this query
     pf_model *M = pf_model_create_inference(&cfg, be);
     int ema = raw_weights ? 1 : 0;  // 0 EMA loaded, 1 none / not wanted
-    if (pf_ckpt_load(ckpt, M, NULL, NULL, err, errlen) != 0 ||
-        (!raw_weights && (ema = pf_ckpt_load_ema_weights(ckpt, M, err, errlen)) < 0)) {
+    int ok = pf_ckpt_load(ckpt, M, NULL, NULL, err, errlen) == 0 &&
+             (raw_weights || (ema = pf_ckpt_load_ema_weights(ckpt, M, err, errlen)) >= 0);
+    if (dap && dap->size > 1) {
+        if (ok && pf_model_attach_dap(M, dap, err, errlen) != 0) ok = 0;
+        if (!group_ok(be, dap, ok) && ok) {
+            snprintf(err, errlen, "another rank of the dap group could not load %s or shard the model (its error above)", ckpt);
+            ok = 0;
+        }
+    }
+    if (!ok) {
         pf_batch_free(&b);
         pf_model_free(M);
         return -1;

@@ -37,9 +37,14 @@ typedef struct {
 // Predict the distogram of alignment a (row 0 the query; ids: AF3 chain ids, or
 // NULL for one chain) with the checkpoint's weights (EMA unless raw_weights) on
 // backend be, the model planned for this query. cfg: the checkpoint's
-// configuration with the inference-time overrides applied. 0, or -1 with err.
+// configuration with the inference-time overrides applied. dap (NULL: one process):
+// the dap group this rank belongs to (axial parallelism, model/dap.h): every rank of it
+// calls this with the same arguments, the trunk runs sharded over the group, and every
+// rank gets the whole prediction. 0, or -1 with err (on every rank of the group when
+// one of them could not load the checkpoint).
 int pf_predict_query(const char *ckpt, const pf_config *cfg, pf_backend *be, const pf_msa *a,
-                     const pf_af3_query *ids, int raw_weights, pf_prediction *p, char *err, size_t errlen);
+                     const pf_af3_query *ids, int raw_weights, const pf_dap_comm *dap, pf_prediction *p, char *err,
+                     size_t errlen);
 void pf_prediction_free(pf_prediction *p);
 
 // The model as a structure (pf_structure, data/structure.h): one chain per chain

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# Sharded predict (`pairfold predict --set dap=P` on P ranks of a TCP group, docs/PARALLEL.md): the trunk of
+# each structure sharded over the ranks, rank 0 writing the files. Against one process, from 30-step checkpoints
+# of the tiny Pairformer preset (trained weights, --raw-weights: distograms far from uniform, checked): a distogram-only model at dap = 2 (the model's pair tensors as each rank's
+# rows) and one with a structure module at dap = 3 (154 residues: uneven rows; the structure module on the
+# gathered pair tensor): the same distogram to 1e-5, coordinates to 0.002 A, pLDDT / PAE / pTM to 1e-3; AF3
+# JSON jobs at dap = 2 with one unsupported job skipped on every rank (exit 1). Bad launches are refused
+# with a clear error. Prints one verdict line "N passed, M failed".
+set -u
+cd "$(dirname "$0")/.."
+. tests/testlib.sh
+MSA=data/msas/102M_A/non_pairing.a3m.gz
+TRAIN="--preset tiny --trunk pairformer --data synthetic --steps 30 --set lr=3e-3 --set warmup_steps=0 --quiet"
+
+# ranks W OUT ARGS...: `pairfold predict ARGS` on W ranks of one TCP group, rank r's output in OUT.rR; the
+# exit status of rank 0 (the others must exit the same way: 0 when all agree, else 1)
+ranks() {
+    local W=$1 out=$2; shift 2
+    local port=$((20000 + RANDOM % 20000)) pids=() rc0 rc=0
+    for r in $(seq 1 $((W - 1))); do
+        timeout -s KILL 300 env WORLD_SIZE=$W RANK=$r MASTER_ADDR=127.0.0.1 MASTER_PORT=$port OMP_NUM_THREADS=1 \
+            PF_RENDEZVOUS_TIMEOUT=60 $BIN predict "$@" >"$out.r$r" 2>&1 &
+        pids+=($!)
+    done
+    timeout -s KILL 300 env WORLD_SIZE=$W RANK=0 MASTER_ADDR=127.0.0.1 MASTER_PORT=$port OMP_NUM_THREADS=1 \
+        PF_RENDEZVOUS_TIMEOUT=60 $BIN predict "$@" >"$out.r0" 2>&1
+    rc0=$?
+    for p in "${pids[@]}"; do wait "$p"; [ $? -eq $rc0 ] || rc=1; done
+    [ $rc -eq 0 ] && return $rc0
+    return 99
+}
+
+# same A B: the predictions A and B (OUT stems) agree: every safetensors array, and where present the
+# structure's coordinates and the confidence JSON
+same() {
+    python3 - "$1" "$2" <<'PY'
+import json, os, sys
+import numpy as np
+from safetensors.numpy import load_file
+a, b = sys.argv[1], sys.argv[2]
+x, y = load_file(a + ".safetensors"), load_file(b + ".safetensors")
+worst = 0.0
+ok = sorted(x) == sorted(y)
+for k in x:
+    if x[k].dtype.kind == "f":
+        worst = max(worst, float(np.abs(x[k] - y[k]).max()))
+    else:
+        ok = ok and np.array_equal(x[k], y[k])
+ok = ok and worst <= 1e-5
+msg = f"arrays: worst {worst:.2e}"
+if os.path.exists(a + ".pdb"):
+    def xyz(p):
+        return np.array([[float(l[30:38]), float(l[38:46]), float(l[46:54])] for l in open(p) if l.startswith("ATOM")])
+    ca, cb = xyz(a + ".pdb"), xyz(b + ".pdb")
+    dc = float(np.abs(ca - cb).max()) if ca.shape == cb.shape and len(ca) else 1e9
+    ja, jb = json.load(open(a + "_confidence.json")), json.load(open(b + "_confidence.json"))
+    def flat(v):
+        return np.array(v, dtype=float).ravel() if isinstance(v, list) else np.array([v], dtype=float)
+    dj = max(float(np.abs(flat(ja[k]) - flat(jb[k])).max()) for k in ja if isinstance(ja[k], (int, float, list)))
+    ok = ok and sorted(ja) == sorted(jb) and dc <= 0.002 and dj <= 1e-3 and len(ca) > 0
+    msg += f"; coordinates {len(ca)} atoms, worst {dc:.3f} A; confidence worst {dj:.1e}"
+print(msg)
+sys.exit(0 if ok else 1)
+PY
+}
+
+OMP_NUM_THREADS=1 $BIN train $TRAIN --out "$T/m" >"$T/m.out" 2>&1
+check "a distogram-only checkpoint" $? "$(tail -n 2 "$T/m.out")"
+OMP_NUM_THREADS=1 $BIN train $TRAIN --set structure_module=1 --out "$T/s" >"$T/s.out" 2>&1
+check "a checkpoint with a structure module" $? "$(tail -n 2 "$T/s.out")"
+
+OMP_NUM_THREADS=1 $BIN predict --ckpt "$T/m" --msa $MSA --raw-weights --out "$T/m1.safetensors" >"$T/m1.out" 2>&1
+check "one process: the distogram-only model" $? "$(tail -n 2 "$T/m1.out")"
+ranks 2 "$T/m2" --ckpt "$T/m" --msa $MSA --raw-weights --out "$T/m2.safetensors" --set dap=2
+check "dap=2: 2 ranks predict" $? "$(tail -n 2 "$T/m2.r0" "$T/m2.r1")"
+grep -q "predict: 2 ranks, each structure's trunk sharded over them (dap 2)" "$T/m2.r0" &&
+    grep -q "top long-range" "$T/m2.r0" && ! grep -q "top long-range" "$T/m2.r1"
+check "dap=2: rank 0 says so and alone prints the prediction" $? "$(head -n 3 "$T/m2.r0")"
+python3 -c "
+import sys; from safetensors.numpy import load_file
+p = load_file(sys.argv[1])['distogram_probs']; sys.exit(0 if p.max() > 0.2 else 1)" "$T/m1.safetensors"
+check "the trained distogram is far from uniform (so the comparisons below can fail)" $?
+out=$(same "$T/m1" "$T/m2"); check "dap=2: the distogram of one process (1e-5)" $? "$out"
+
+OMP_NUM_THREADS=1 $BIN predict --ckpt "$T/s" --msa $MSA --raw-weights --out "$T/s1.safetensors" >"$T/s1.out" 2>&1
+check "one process: the model with a structure module" $? "$(tail -n 2 "$T/s1.out")"
+ranks 3 "$T/s3" --ckpt "$T/s" --msa $MSA --raw-weights --out "$T/s3.safetensors" --set dap=3
+check "dap=3: 3 ranks predict a structure (154 residues: 52 rows per rank, 2 padded)" $? "$(tail -n 2 "$T/s3.r0" "$T/s3.r2")"
+out=$(same "$T/s1" "$T/s3"); check "dap=3: the distogram, coordinates and confidence of one process" $? "$out"
+
+# AF3 JSON jobs (a homodimer + peptide, a server list with one good and one unsupported job)
+OMP_NUM_THREADS=1 $BIN predict --ckpt "$T/m" --json tests/data/af3 --raw-weights --out "$T/j1" >"$T/j1.out" 2>&1
+ranks 2 "$T/j2" --ckpt "$T/m" --json tests/data/af3 --raw-weights --out "$T/j2" --set dap=2
+rc=$?
+[ $rc -eq 1 ] && grep -q "2 jobs predicted, 1 skipped" "$T/j2.r0"
+check "dap=2 --json: the good jobs predicted on every rank, the unsupported one skipped (exit 1 everywhere)" $? \
+    "rc $rc: $(tail -n 3 "$T/j2.r0")"
+ok=0
+for j in 102M_homodimer_with_a_peptide srv1; do same "$T/j1/$j" "$T/j2/$j" >/dev/null || ok=1; done
+check "dap=2 --json: each job's distogram as one process's" $ok
+
+# bad launches: refused before anything runs, naming what to change
+out=$(env WORLD_SIZE=2 RANK=1 $BIN predict --ckpt "$T/m" --msa $MSA --out "$T/x.safetensors" 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$out" | grep -q "one of 2 ranks (WORLD_SIZE=2).*add --set dap=2" && [ ! -e "$T/x.safetensors" ]
+check "2 ranks without --set dap: clear error" $? "rc $rc: $out"
+out=$(env WORLD_SIZE=3 RANK=0 $BIN predict --ckpt "$T/m" --msa $MSA --out "$T/x.safetensors" --set dap=2 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$out" | grep -q "dap must equal the number of ranks"
+check "3 ranks with dap=2: clear error" $? "rc $rc: $out"
+out=$($BIN predict --ckpt "$T/m" --msa $MSA --out "$T/x.safetensors" --set dap=2 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$out" | grep -q "started alone: start 2"
+check "dap=2 in one process: clear error" $? "rc $rc: $out"
+out=$($BIN predict --ckpt "$T/m" --msa $MSA --out "$T/x.safetensors" --set dap=0 2>&1); rc=$?
+[ $rc -eq 2 ] && echo "$out" | grep -q "dap"
+check "dap=0: clear error" $? "rc $rc: $out"
+
+verdict
