@@ -93,6 +93,7 @@ static pf_dist g_dist;
 static pf_dap_host g_dh;
 static pf_backend *g_be;
 static const pf_dap_comm *g_dap;  // NULL: one process
+static pf_dap_comm *g_dc;         // the backend's own (CUDA: NCCL), when it has them
 static int g_lead = 1;
 
 static int agreed_rc(int rc) {
@@ -487,13 +488,16 @@ static int open_ranks(const pf_config *cfg, pf_backend **be) {
     g_dap = &g_dh.c;
     if (ok && (*be)->dap_comm_open) {  // a backend with device collectives (CUDA: NCCL)
         pf_coll_host host = pf_dist_host(&g_dist);
-        if (!(g_dap = (*be)->dap_comm_open(*be, &host, cfg->dap, err, sizeof err))) ok = 0;
+        if (!(g_dc = (*be)->dap_comm_open(*be, &host, cfg->dap, err, sizeof err))) ok = 0;
+        g_dap = g_dc;
     }
     if (!ok) fprintf(stderr, "pairfold: error: rank %d: %s\n", g_dist.rank, err);
     double bad = ok ? 0 : 1;
     pf_dist_sum_doubles(&g_dist, &bad, 1);
     if (bad > 0) {
         if (ok) fprintf(stderr, "pairfold: rank %d: stopping: another rank failed to start\n", g_dist.rank);
+        if (g_dc) (*be)->dap_comm_close(*be, g_dc);
+        g_dc = NULL;
         if (*be && (*be)->destroy) (*be)->destroy(*be);
         *be = NULL;
         pf_dap_host_free(&g_dh);
@@ -597,6 +601,7 @@ int cmd_predict(int argc, char **argv) {
         rc = predict_one(ckpt, cfg, be, &a, NULL, "A", msa_path, out, NULL, 0);
         pf_msa_free(&a);
     }
+    if (g_dc) be->dap_comm_close(be, g_dc);
     if (be->destroy) be->destroy(be);
     if (g_dap) {
         pf_dap_host_free(&g_dh);
