@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Sharded predict (`pairfold predict --set dap=P` on P ranks of a TCP group, docs/PARALLEL.md): the trunk of
 # each structure sharded over the ranks, rank 0 writing the files. Against one process, from 30-step checkpoints
-# of the tiny Pairformer preset (trained weights, --raw-weights: distograms far from uniform, checked): a distogram-only model at dap = 2 (the model's pair tensors as each rank's
-# rows) and one with a structure module at dap = 3 (154 residues: uneven rows; the structure module on the
-# gathered pair tensor): the same distogram to 1e-5, coordinates to 0.002 A, pLDDT / PAE / pTM to 1e-3; AF3
-# JSON jobs at dap = 2 with one unsupported job skipped on every rank (exit 1). Bad launches are refused
-# with a clear error. Prints one verdict line "N passed, M failed".
+# of the tiny preset (trained weights, --raw-weights: distograms far from uniform, checked): a distogram-only
+# Pairformer at dap = 2 (the model's pair tensors as each rank's rows), one with a structure module at dap = 3
+# (154 residues: uneven rows; the structure module on the gathered pair tensor), an Evoformer at dap = 2: the
+# same distogram to 1e-5, coordinates to 0.002 A, pLDDT / PAE / pTM to 1e-3; AF3 JSON jobs at dap = 2 with one
+# unsupported job skipped on every rank (exit 1). Bad launches are refused with a clear error. Prints one
+# verdict line "N passed, M failed".
 set -u
 cd "$(dirname "$0")/.."
 . tests/testlib.sh
@@ -87,6 +88,15 @@ check "one process: the model with a structure module" $? "$(tail -n 2 "$T/s1.ou
 ranks 3 "$T/s3" --ckpt "$T/s" --msa $MSA --raw-weights --out "$T/s3.safetensors" --set dap=3
 check "dap=3: 3 ranks predict a structure (154 residues: 52 rows per rank, 2 padded)" $? "$(tail -n 2 "$T/s3.r0" "$T/s3.r2")"
 out=$(same "$T/s1" "$T/s3"); check "dap=3: the distogram, coordinates and confidence of one process" $? "$out"
+
+# the AF2 Evoformer trunk (m sharded by columns and re-sharded between row and column modules)
+TRAIN_E=${TRAIN/--trunk pairformer/--trunk evoformer}
+OMP_NUM_THREADS=1 $BIN train $TRAIN_E --out "$T/e" >"$T/e.out" 2>&1 &&
+    OMP_NUM_THREADS=1 $BIN predict --ckpt "$T/e" --msa $MSA --raw-weights --out "$T/e1.safetensors" >"$T/e1.out" 2>&1
+check "one process: an Evoformer checkpoint's distogram" $? "$(tail -n 2 "$T/e.out" "$T/e1.out")"
+ranks 2 "$T/e2" --ckpt "$T/e" --msa $MSA --raw-weights --out "$T/e2.safetensors" --set dap=2
+check "dap=2, Evoformer: 2 ranks predict" $? "$(tail -n 2 "$T/e2.r0" "$T/e2.r1")"
+out=$(same "$T/e1" "$T/e2"); check "dap=2, Evoformer: the distogram of one process (1e-5)" $? "$out"
 
 # AF3 JSON jobs (a homodimer + peptide, a server list with one good and one unsupported job)
 OMP_NUM_THREADS=1 $BIN predict --ckpt "$T/m" --json tests/data/af3 --raw-weights --out "$T/j1" >"$T/j1.out" 2>&1
