@@ -450,8 +450,8 @@ static void check_model_memory(const pf_dap_comm *c, int P) {
     pf_model_free(M);
 }
 
-// Validation's distogram under dap (pf_distogram_predict gathers every rank's
-// rows of A = z W^T) = one process's, after the same evaluation.
+// Validation's and predict's distogram under dap (pf_distogram_predict gathers every
+// rank's rows of the logits, pf_model_dap_disto_rows) = one process's, after the same evaluation.
 static void check_model_predict(const pf_dap_comm *c, int P) {
     pf_config cfg = model_cfg(PF_TRUNK_PAIRFORMER);
     pf_batch_source *src = pf_synthetic_source_create(&cfg);

@@ -104,10 +104,12 @@ int pf_predict_query(const char *ckpt, const pf_config *cfg_in, pf_backend *be, 
     const int nb = cfg.n_bins;
     p->N = N;
     p->n_bins = nb;
-    p->probs = pf_malloc(sizeof(float) * (size_t)(NN * nb));  // (N, N, n_bins)
-    p->expected = pf_malloc(sizeof(float) * (size_t)NN);      // (N, N)
-    p->contact = pf_malloc(sizeof(float) * (size_t)NN);       // (N, N)
-    pf_distogram_predict(M, N, p->probs, p->expected, p->contact);
+    if (!dap || dap->size <= 1 || dap->rank == 0) {  // the distogram's arrays: the group's rank 0 alone
+        p->probs = pf_malloc(sizeof(float) * (size_t)(NN * nb));  // (N, N, n_bins)
+        p->expected = pf_malloc(sizeof(float) * (size_t)NN);      // (N, N)
+        p->contact = pf_malloc(sizeof(float) * (size_t)NN);       // (N, N)
+    }
+    pf_distogram_predict(M, N, p->probs, p->expected, p->contact);  // with dap, every rank takes part
     p->aatype = pf_malloc(sizeof(int32_t) * (size_t)N * 3);
     p->chain_index = p->aatype + N;
     p->residue_index = p->aatype + 2 * N;

@@ -39,9 +39,10 @@ typedef struct {
 // backend be, the model planned for this query. cfg: the checkpoint's
 // configuration with the inference-time overrides applied. dap (NULL: one process):
 // the dap group this rank belongs to (axial parallelism, model/dap.h): every rank of it
-// calls this with the same arguments, the trunk runs sharded over the group, and every
-// rank gets the whole prediction. 0, or -1 with err (on every rank of the group when
-// one of them could not load the checkpoint).
+// calls this with the same arguments and the trunk runs sharded over the group; the
+// group's rank 0 gets the whole prediction, the others all of it but the distogram's
+// arrays (probs, expected, contact NULL: N^2 n_bins floats kept once). 0, or -1 with err
+// (on every rank of the group when one of them could not load the checkpoint).
 int pf_predict_query(const char *ckpt, const pf_config *cfg, pf_backend *be, const pf_msa *a,
                      const pf_af3_query *ids, int raw_weights, const pf_dap_comm *dap, pf_prediction *p, char *err,
                      size_t errlen);

@@ -89,7 +89,7 @@ static void alloc_bufs(pf_model *M) {
     int64_t big = PF_MAX(PF_MAX(rows, D->Np * cs), PF_MAX(mm, 2 * D->n * D->Np));
     big = PF_MAX(big, 2 * D->srow * D->Np);
     big = PF_MAX(big, D->c.size * D->Np * cz);  // gather_rows: one row of z from every rank (n < P)
-    if (D->zrows) big = PF_MAX(big, D->c.size * D->Np * M->cfg.n_bins);  // pf_model_dap_disto_host: one row of A
+    if (D->zrows) big = PF_MAX(big, D->c.size * D->Np * M->cfg.n_bins);  // pf_model_dap_disto_rows: one row of logits per rank
     if (D->s && rows <= D->zcap && mm <= D->mcap && big <= D->bcap) return;
     free_bufs(D, be);
     if (!D->zrows) {  // else z's and d z's rows are the model's (set each pass: bind_z)

@@ -37,9 +37,10 @@ void pf_model_dap_zero_pads(pf_model *M, int64_t N, pf_act *x, int C);
 // scale * d loss added into M->dz, this rank's share into the head's gradients.
 // Uses tmp_a, tmp_b; every rank of the group calls it.
 double pf_model_dap_disto(pf_model *M, int64_t N, const real *pb_mask, double scale, int training);
-// A = z W^T (no bias) of every rank's rows gathered into hA (N, N, n_bins) on the
-// host, a few rows at a time (no device memory beyond the scratch); uses tmp_a.
-// Every rank of the group calls it.
-void pf_model_dap_disto_host(pf_model *M, int64_t N, real *hA);
+// The distogram logits of every rank's rows (A^T + z W^T + b, pf_model_dap_disto's), gathered a
+// few rows at a time: row(ctx, i, l) on every rank for each token row i < N in order of the
+// gather, l (N, n_bins) on the host; row NULL: the collectives alone (a rank that keeps no
+// output). Uses tmp_a, tmp_b; every rank of the group calls it.
+void pf_model_dap_disto_rows(pf_model *M, int64_t N, void (*row)(void *ctx, int64_t i, const real *l), void *ctx);
 
 #endif

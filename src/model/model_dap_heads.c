@@ -116,24 +116,30 @@ double pf_model_dap_disto(pf_model *M, int64_t N, const real *pb_mask, double sc
     return group_sum(M, lr) / (DISTO_EPS + msum);
 }
 
-void pf_model_dap_disto_host(pf_model *M, int64_t N, real *hA) {
+void pf_model_dap_disto_rows(pf_model *M, int64_t N, void (*row)(void *ctx, int64_t i, const real *l), void *ctx) {
     pf_model_dap *D = M->dap;
     pf_backend *be = M->be;
     const int cz = M->cfg.c_z, nb = M->cfg.n_bins;
     int64_t i0, n, Np;
     pf_model_dap_rows_of(M, N, &i0, &n, &Np);
+    const int64_t R = n * Np;
     pf_linear_p head = {M->p.disto.w, NULL};
-    be->linear_fwd(be, n * Np, cz, nb, &head, M->z, M->tmp_a, 0);  // A's rows (n, Np, n_bins)
-    // gathered kr rows of every rank at a time through the scratch delta (free
-    // between passes; alloc_bufs keeps it at least P rows), as gather_rows does
-    const int64_t row = Np * nb, kr = PF_MAX(1, PF_MIN(n, D->bcap / (D->c.size * row)));
+    be->linear_fwd(be, R, cz, nb, &head, M->z, M->tmp_a, 0);         // A (n, Np, n_bins)
+    be->dap_transpose(be, &D->c, Np, nb, M->tmp_a, M->tmp_b, D->ws);  // A^T's rows
+    be->linear_fwd(be, R, cz, nb, &M->p.disto, M->z, M->tmp_b, 1);   // logits, as pf_model_dap_disto's
+    const int64_t rowlen = Np * nb, kr = PF_MAX(1, PF_MIN(n, D->bcap / (D->c.size * rowlen)));
+    real *h = row ? pf_malloc(sizeof(real) * (size_t)(N * nb)) : NULL;
     for (int64_t r0 = 0; r0 < n; r0 += kr) {
         const int64_t k = PF_MIN(kr, n - r0);  // the same on every rank: one collective each
-        D->c.all_gather(&D->c, pf_act_at(be, M->tmp_a, r0 * row), D->delta, pf_act_size(be, k * row));
+        D->c.all_gather(&D->c, pf_act_at(be, M->tmp_b, r0 * rowlen), D->delta, pf_act_size(be, k * rowlen));
+        if (!row) continue;
         for (int q = 0; q < D->c.size; q++)
             for (int64_t t = 0; t < k; t++) {
                 const int64_t i = q * n + r0 + t;  // block q holds rows r0 .. r0 + k - 1 of rank q
-                if (i < N) be->act_to_real(be, hA + i * N * nb, pf_act_at(be, D->delta, (q * k + t) * row), N * nb);
+                if (i >= N) continue;
+                be->act_to_real(be, h, pf_act_at(be, D->delta, (q * k + t) * rowlen), N * nb);
+                row(ctx, i, h);
             }
     }
+    pf_free(h);
 }
