@@ -91,7 +91,6 @@ static int n_cli_seeds;
 // every rank takes the same path and none waits alone in a collective.
 static pf_dist g_dist;
 static pf_dap_host g_dh;
-static pf_backend *g_be;
 static const pf_dap_comm *g_dap;  // NULL: one process
 static pf_dap_comm *g_dc;         // the backend's own (CUDA: NCCL), when it has them
 static int g_lead = 1;
@@ -102,9 +101,19 @@ static int agreed_rc(int rc) {
     pf_dist_sum_doubles(&g_dist, &v, 1);
     return v > 0 ? 1 : 0;
 }
-static void dap_world_sum(void *ctx, real *x, int64_t n) {
-    (void)ctx;
-    pf_dist_sum_reals(&g_dist, g_be, x, n);
+static void dap_world_sum(void *be, real *x, int64_t n) { pf_dist_sum_reals(&g_dist, be, x, n); }
+
+// What open_ranks opened, in train.c release's order: the ranks' communicators before the
+// backend (pf_dist_finalize closes the backend's own collectives); be may be NULL.
+static void close_ranks(pf_backend *be) {
+    if (g_dc) be->dap_comm_close(be, g_dc);
+    g_dc = NULL;
+    g_dap = NULL;
+    if (g_dist.world > 1) {
+        pf_dap_host_free(&g_dh);
+        pf_dist_finalize(&g_dist);
+    }
+    if (be && be->destroy) be->destroy(be);
 }
 
 // "rr,csv,npz" -> FMT_* bits; -1 with the message printed.
@@ -481,10 +490,10 @@ static int open_ranks(const pf_config *cfg, pf_backend **be) {
     }
     if (pf_dist_init(&g_dist, err, sizeof err) != 0) { fprintf(stderr, "pairfold: error: %s\n", err); return 2; }
     g_lead = g_dist.rank == 0;
-    int ok = pf_dap_host_init(&g_dh, g_dist.rank, g_dist.world, cfg->dap, dap_world_sum, NULL, err, sizeof err) == 0;
-    if (ok && !(*be = pf_backend_open(cfg->device, g_dist.local_rank, err, sizeof err))) ok = 0;
+    int ok = (*be = pf_backend_open(cfg->device, g_dist.local_rank, err, sizeof err)) != NULL;
+    if (ok && pf_dap_host_init(&g_dh, g_dist.rank, g_dist.world, cfg->dap, dap_world_sum, *be, err, sizeof err) != 0)
+        ok = 0;
     if (ok && pf_dist_attach(&g_dist, *be, err, sizeof err) != 0) ok = 0;
-    g_be = *be;
     g_dap = &g_dh.c;
     if (ok && (*be)->dap_comm_open) {  // a backend with device collectives (CUDA: NCCL)
         pf_coll_host host = pf_dist_host(&g_dist);
@@ -496,13 +505,8 @@ static int open_ranks(const pf_config *cfg, pf_backend **be) {
     pf_dist_sum_doubles(&g_dist, &bad, 1);
     if (bad > 0) {
         if (ok) fprintf(stderr, "pairfold: rank %d: stopping: another rank failed to start\n", g_dist.rank);
-        if (g_dc) (*be)->dap_comm_close(*be, g_dc);
-        g_dc = NULL;
-        if (*be && (*be)->destroy) (*be)->destroy(*be);
+        close_ranks(*be);
         *be = NULL;
-        pf_dap_host_free(&g_dh);
-        pf_dist_finalize(&g_dist);
-        g_dap = NULL;
         return 2;
     }
     if (!g_lead && !freopen("/dev/null", "w", stdout)) fprintf(stderr, "pairfold: rank %d: stdout stays open\n", g_dist.rank);
@@ -601,11 +605,6 @@ int cmd_predict(int argc, char **argv) {
         rc = predict_one(ckpt, cfg, be, &a, NULL, "A", msa_path, out, NULL, 0);
         pf_msa_free(&a);
     }
-    if (g_dc) be->dap_comm_close(be, g_dc);
-    if (be->destroy) be->destroy(be);
-    if (g_dap) {
-        pf_dap_host_free(&g_dh);
-        pf_dist_finalize(&g_dist);
-    }
+    close_ranks(be);
     return rc;
 }

@@ -8,7 +8,7 @@
 // (triangle attention, 4 heads, xln written) 58 us at 2.29 TB/s against ~40.
 //
 // Here a warp owns 16-row tiles: the rows land by cp.async in a per-warp ring of LM_ST tiles
-// (two loads in flight while one is computed); each thread reads its mma A-fragment elements
+// (LM_ST - 1 loads in flight while one is computed); each thread reads its mma A-fragment elements
 // (rows g and g + 8, channels 16 k + 2 t, + 1, + 8, + 9), forms the LayerNorm statistics over
 // its 32 (or 16) values and the quad's (two shuffles), normalises and rounds to bf16 (as the
 // FFMA kernels round xln), and multiplies by W_bias (bf16, B fragments in registers, rows past

@@ -90,10 +90,22 @@ static void disto_rows_bwd(pf_model *M, int64_t R, int64_t Np) {
     be->linear_bwd(be, R, cz, nb, &M->p.disto, &gb, M->z, M->tmp_b, NULL);
 }
 
-double pf_model_dap_disto(pf_model *M, int64_t N, const real *pb_mask, double scale, int training) {
+// The logits of the rank's R = n Np rows into tmp_b: A (n, Np, n_bins) = z W^T in tmp_a, A^T's
+// rows by one dap_transpose, then z W^T + b accumulated (the loss's and the prediction's).
+static void logits_rows(pf_model *M, int64_t R, int64_t Np) {
     pf_model_dap *D = M->dap;
     pf_backend *be = M->be;
     const int cz = M->cfg.c_z, nb = M->cfg.n_bins;
+    pf_linear_p head = {M->p.disto.w, NULL};
+    be->linear_fwd(be, R, cz, nb, &head, M->z, M->tmp_a, 0);
+    be->dap_transpose(be, &D->c, Np, nb, M->tmp_a, M->tmp_b, D->ws);
+    be->linear_fwd(be, R, cz, nb, &M->p.disto, M->z, M->tmp_b, 1);
+}
+
+double pf_model_dap_disto(pf_model *M, int64_t N, const real *pb_mask, double scale, int training) {
+    pf_model_dap *D = M->dap;
+    pf_backend *be = M->be;
+    const int nb = M->cfg.n_bins;
     int64_t i0, n, Np;
     pf_model_dap_rows_of(M, N, &i0, &n, &Np);
     const int64_t R = n * Np;
@@ -104,10 +116,7 @@ double pf_model_dap_disto(pf_model *M, int64_t N, const real *pb_mask, double sc
     for (int64_t j = 0; j < N; j++) all += pb_mask[j];
     for (int64_t il = 0; il < valid_rows(N, i0, n); il++) mine += pb_mask[i0 + il];
     const double msum = all * all, wr = mine * all;
-    pf_linear_p head = {M->p.disto.w, NULL};
-    be->linear_fwd(be, R, cz, nb, &head, M->z, M->tmp_a, 0);         // A (n, Np, n_bins)
-    be->dap_transpose(be, &D->c, Np, nb, M->tmp_a, M->tmp_b, D->ws);  // A^T's rows
-    be->linear_fwd(be, R, cz, nb, &M->p.disto, M->z, M->tmp_b, 1);   // logits
+    logits_rows(M, R, Np);
     // xent divides by its own weight sum: undone, and the group's applied
     const double own = XENT_EPS + wr;
     double lr = be->xent(be, R, nb, M->tmp_b, D->dtgt, D->dmask, scale * own / (DISTO_EPS + msum),
@@ -119,14 +128,10 @@ double pf_model_dap_disto(pf_model *M, int64_t N, const real *pb_mask, double sc
 void pf_model_dap_disto_rows(pf_model *M, int64_t N, void (*row)(void *ctx, int64_t i, const real *l), void *ctx) {
     pf_model_dap *D = M->dap;
     pf_backend *be = M->be;
-    const int cz = M->cfg.c_z, nb = M->cfg.n_bins;
+    const int nb = M->cfg.n_bins;
     int64_t i0, n, Np;
     pf_model_dap_rows_of(M, N, &i0, &n, &Np);
-    const int64_t R = n * Np;
-    pf_linear_p head = {M->p.disto.w, NULL};
-    be->linear_fwd(be, R, cz, nb, &head, M->z, M->tmp_a, 0);         // A (n, Np, n_bins)
-    be->dap_transpose(be, &D->c, Np, nb, M->tmp_a, M->tmp_b, D->ws);  // A^T's rows
-    be->linear_fwd(be, R, cz, nb, &M->p.disto, M->z, M->tmp_b, 1);   // logits, as pf_model_dap_disto's
+    logits_rows(M, n * Np, Np);
     const int64_t rowlen = Np * nb, kr = PF_MAX(1, PF_MIN(n, D->bcap / (D->c.size * rowlen)));
     real *h = row ? pf_malloc(sizeof(real) * (size_t)(N * nb)) : NULL;
     for (int64_t r0 = 0; r0 < n; r0 += kr) {
