@@ -5,12 +5,20 @@
 # Pairformer at dap = 2 (the model's pair tensors as each rank's rows), one with a structure module at dap = 3
 # (154 residues: uneven rows; the structure module on the gathered pair tensor), an Evoformer at dap = 2: the
 # same distogram to 1e-5, coordinates to 0.002 A, pLDDT / PAE / pTM to 1e-3; AF3 JSON jobs at dap = 2 with one
-# unsupported job skipped on every rank (exit 1). Bad launches are refused with a clear error. Prints one
-# verdict line "N passed, M failed".
+# unsupported job skipped on every rank (exit 1). Bad launches are refused with a clear error.
+# The safetensors file is written a row block at a time (rank 0 never holds the (N, N, n_bins)
+# probabilities): at dap = 1, 2, 3 it is byte for byte what the one-go writer (pf_st_write, through
+# `test_unit_safetensors --rewrite`) gives for its content; forced small blocks (PF_PREDICT_ROWS_BLOCK:
+# several blocks, under dap rows of the ranks side by side, written out of order) give the same bytes;
+# bad values are refused; a path that cannot be written and a write failing half way (a file size
+# limit) give a clear error on every rank and leave no file, no temporary; the npz's distogram above
+# PF_PREDICT_NPZ_MAX is left out with a note. Prints one verdict line "N passed, M failed".
 set -u
 cd "$(dirname "$0")/.."
 . tests/testlib.sh
 MSA=data/msas/102M_A/non_pairing.a3m.gz
+ST=${BUILD:-build}/test_unit_safetensors  # its --rewrite: a file's content again through pf_st_write
+[ -x "$ST" ] || make -s "$ST" >/dev/null 2>&1
 TRAIN="--preset tiny --trunk pairformer --data synthetic --steps 30 --set lr=3e-3 --set warmup_steps=0 --quiet"
 
 # ranks W OUT ARGS...: `pairfold predict ARGS` on W ranks of one TCP group, rank r's output in OUT.rR; the
@@ -108,6 +116,48 @@ check "dap=2 --json: the good jobs predicted on every rank, the unsupported one 
 ok=0
 for j in 102M_homodimer_with_a_peptide srv1; do same "$T/j1/$j" "$T/j2/$j" >/dev/null || ok=1; done
 check "dap=2 --json: each job's distogram as one process's" $ok
+
+# the streamed file = the one-go writer's bytes for the same content (1, 2 and 3 ranks)
+ok=0; msg=""
+for f in m1 m2 s1 s3; do
+    "$ST" --rewrite "$T/$f.safetensors" "$T/$f.onego.safetensors" && cmp -s "$T/$f.safetensors" "$T/$f.onego.safetensors" ||
+        { ok=1; msg="$msg $f"; }
+done
+check "the streamed safetensors = pf_st_write's bytes (1 process, dap=2, dap=3)" $ok "differs:$msg"
+# forced small row blocks: several blocks (under dap the ranks' rows side by side, out of file order), same bytes
+PF_PREDICT_ROWS_BLOCK=5 OMP_NUM_THREADS=1 $BIN predict --ckpt "$T/m" --msa $MSA --raw-weights \
+    --out "$T/m1b.safetensors" >"$T/m1b.out" 2>&1 && cmp -s "$T/m1.safetensors" "$T/m1b.safetensors"
+check "PF_PREDICT_ROWS_BLOCK=5, one process (31 blocks): the same bytes" $? "$(tail -n 2 "$T/m1b.out")"
+PF_PREDICT_ROWS_BLOCK=4 PF_PREDICT_NPZ_MAX=1000 ranks 2 "$T/m2b" --ckpt "$T/m" --msa $MSA --raw-weights \
+    --out "$T/m2b.safetensors" --set dap=2 --formats npz && cmp -s "$T/m2.safetensors" "$T/m2b.safetensors"
+check "PF_PREDICT_ROWS_BLOCK=4, dap=2 (blocks of both ranks interleaved): the same bytes" $? "$(tail -n 2 "$T/m2b.r0")"
+grep -q "note: .*m2b.distogram.npz: key 'distogram' left out: the (154, 154, 64) probabilities are 6071296 bytes.*PF_PREDICT_NPZ_MAX" \
+    "$T/m2b.r0" && python3 -c "
+import sys, numpy as np
+z = np.load(sys.argv[1]); sys.exit(0 if sorted(z.files) == ['bin_edges', 'chain_index', 'contact_probs', 'residue_index'] else 1)
+" "$T/m2b.distogram.npz"
+check "npz above PF_PREDICT_NPZ_MAX: 'distogram' left out with a note naming why, the other keys written" $? \
+    "$(grep -i "npz" "$T/m2b.r0")"
+PF_PREDICT_ROWS_BLOCK=7 ranks 3 "$T/s3b" --ckpt "$T/s" --msa $MSA --raw-weights --out "$T/s3b.safetensors" --set dap=3 &&
+    cmp -s "$T/s3.safetensors" "$T/s3b.safetensors"
+check "PF_PREDICT_ROWS_BLOCK=7, dap=3 (52 rows per rank): the same bytes" $? "$(tail -n 2 "$T/s3b.r0")"
+for v in 0 -3 abc 12x; do
+    out=$(PF_PREDICT_ROWS_BLOCK=$v $BIN predict --ckpt "$T/m" --msa $MSA --out "$T/x.safetensors" 2>&1); rc=$?
+    [ $rc -eq 2 ] && echo "$out" | grep -q "PF_PREDICT_ROWS_BLOCK.*rows of the distogram probabilities" || break
+done
+check "PF_PREDICT_ROWS_BLOCK=0, -3, abc, 12x: clear errors" $? "PF_PREDICT_ROWS_BLOCK=$v: rc $rc: $out"
+# write failures: a path whose directory cannot exist (a regular file in it), then a file size limit
+# hit half way through the probabilities (EFBIG, as a full disk's ENOSPC); every rank exits 1
+: >"$T/notadir"
+ranks 2 "$T/wf" --ckpt "$T/m" --msa $MSA --raw-weights --out "$T/notadir/x.safetensors" --set dap=2; rc=$?
+[ $rc -eq 1 ] && grep -q "error: $T/notadir/x.safetensors: write failed: Not a directory" "$T/wf.r0"
+check "dap=2, an unwritable path: clear error naming the file, exit 1 on every rank" $? "rc $rc: $(tail -n 2 "$T/wf.r0")"
+mkdir -p "$T/lim"
+(trap '' XFSZ; ulimit -f 1000; ranks 2 "$T/wl" --ckpt "$T/m" --msa $MSA --raw-weights --out "$T/lim/x.safetensors" --set dap=2)
+rc=$?
+[ $rc -eq 1 ] && grep -q "error: $T/lim/x.safetensors: write failed: File too large" "$T/wl.r0" && [ -z "$(ls -A "$T/lim")" ]
+check "dap=2, a write failing half way (1 MB file size limit): clear error, no file and no temporary left" $? \
+    "rc $rc: $(tail -n 2 "$T/wl.r0"); left: $(ls -A "$T/lim")"
 
 # bad launches: refused before anything runs, naming what to change
 out=$(env WORLD_SIZE=2 RANK=1 $BIN predict --ckpt "$T/m" --msa $MSA --out "$T/x.safetensors" 2>&1); rc=$?

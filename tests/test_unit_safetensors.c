@@ -1,10 +1,16 @@
 // test_unit_safetensors: the safetensors writer and reader. A round trip of
 // every dtype (with a scalar and an empty tensor) and metadata, then corrupt
-// files built by hand: each must give an error naming the file, never a crash.
+// files built by hand: each must give an error naming the file, never a crash;
+// the row-piece writer (pf_st_writer) against pf_st_write, byte for byte, and its
+// failures. `test_unit_safetensors --rewrite IN OUT` writes IN's content again with
+// pf_st_write (tests/test_predict_dap.sh compares predict's streamed files with it).
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <dirent.h>
+#include <sys/resource.h>
 #include "testlib.h"
 #include "../src/format/safetensors.h"
 #include "../src/core/util.h"
@@ -251,7 +257,190 @@ static void test_read_errors(void) {
     pf_st_close(f);
 }
 
-int main(void) {
+// ---- the row-piece writer ----
+
+// Files under dir named "*.tmp.*" (a writer's temporaries left behind).
+static int temporaries(void) {
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));) n += strstr(e->d_name, ".tmp.") != NULL;
+    if (d) closedir(d);
+    return n;
+}
+
+static int same_file(const char *a, const char *b) {
+    size_t la, lb;
+    char *x = pf_read_file(a, &la), *y = pf_read_file(b, &lb);
+    int same = x && y && la == lb && !memcmp(x, y, la);
+    free(x);
+    free(y);
+    return same;
+}
+
+// A table like predict's: a big F32 (7, 5, 3) tensor first, a second streamed one
+// later, and given ones (an empty one and a scalar among them); data[k] the content.
+enum { R = 7 };
+static float big[R * 5 * 3], second[R * 2];
+static float exp7[R * R];
+static int32_t q7[R];
+static double sc = -1.25;
+static uint16_t bf[3] = {0x3f80, 0x4000, 0xc040};
+static void rows_table(pf_st_tensor *ts, int streamed) {
+    for (int i = 0; i < R * 15; i++) big[i] = (float)i * 0.25f - 3.0f;
+    for (int i = 0; i < R * 2; i++) second[i] = (float)(i * i) + 0.5f;
+    for (int i = 0; i < R * R; i++) exp7[i] = (float)i / 7.0f;
+    for (int i = 0; i < R; i++) q7[i] = i * 3 - 5;
+    pf_st_tensor t[7] = {
+        {"distogram_probs", "F32", 3, {R, 5, 3}, streamed ? NULL : big, sizeof big},
+        {"expected", "F32", 2, {R, R}, exp7, sizeof exp7},
+        {"empty", "F16", 2, {0, 4}, NULL, 0},
+        {"second", "F32", 2, {R, 2}, streamed ? NULL : second, sizeof second},
+        {"query", "I32", 1, {R}, q7, sizeof q7},
+        {"scalar", "F64", 0, {0}, &sc, sizeof sc},
+        {"bf", "BF16", 1, {3}, bf, sizeof bf},
+    };
+    memcpy(ts, t, sizeof t);
+}
+
+// pieces: {tensor, row0, rows} in the order written
+typedef struct { int t; int64_t row0, rows; } piece;
+static int stream_pieces(const char *path, const piece *pc, int np, const char *const *meta, char *err, size_t errlen) {
+    pf_st_tensor ts[7];
+    rows_table(ts, 1);
+    pf_st_writer *w = pf_st_writer_begin(path, ts, 7, meta, err, errlen);
+    if (!w) return -1;
+    for (int k = 0; k < np; k++) {
+        const float *src = pc[k].t == 0 ? big + pc[k].row0 * 15 : second + pc[k].row0 * 2;
+        pf_st_writer_rows(w, pc[k].t, pc[k].row0, pc[k].rows, src);
+    }
+    return pf_st_writer_finish(w, err, errlen);
+}
+
+// The same content by pf_st_write and by the row writer, its rows in order one by one,
+// out of order in uneven pieces, and all at once: the same bytes; the file opens (CRC).
+static void test_rows_identical(void) {
+    const char *meta[] = {"sequence", "MKV", "odd", "q\"uote\\", NULL};
+    pf_st_tensor ts[7];
+    rows_table(ts, 0);
+    const char *ref = tmp_path("one_go.safetensors"), *p = tmp_path("rows.safetensors");
+    char err[512] = "";
+    tl_check(pf_st_write(ref, ts, 7, meta, err, sizeof err) == 0, "rows: the one-go file", "%s", err);
+    piece in_order[2 * R], uneven[] = {{3, 5, 2}, {0, 3, 3}, {0, 0, 2}, {3, 0, 5}, {0, 6, 1}, {0, 2, 1}, {0, 6, 0}},
+          whole[] = {{0, 0, R}, {3, 0, R}};
+    for (int r = 0; r < R; r++) in_order[r] = (piece){0, r, 1}, in_order[R + r] = (piece){3, r, 1};
+    struct { const char *label; const piece *pc; int n; } cases[] = {
+        {"rows: one at a time, in order = pf_st_write's bytes", in_order, 2 * R},
+        {"rows: uneven pieces out of order, tensors interleaved, an empty piece = pf_st_write's bytes", uneven, 7},
+        {"rows: each tensor in one piece = pf_st_write's bytes", whole, 2},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        unlink(p);
+        int rc = stream_pieces(p, cases[c].pc, cases[c].n, meta, err, sizeof err);
+        tl_check(rc == 0 && same_file(ref, p) && !temporaries(), cases[c].label, "rc %d: %s", rc, rc ? err : "bytes differ");
+    }
+    pf_st_file *f = pf_st_open(p, err, sizeof err);
+    const pf_st_tensor *t = f ? pf_st_find(f, "distogram_probs") : NULL;
+    tl_check(t && !memcmp(t->data, big, sizeof big) && pf_st_meta(f, PF_ST_CRC_KEY), "rows: the file opens, CRC checked",
+             "%s", f ? "" : err);
+    pf_st_close(f);
+    // no streamed tensor at all: still pf_st_write's bytes
+    pf_st_writer *w = pf_st_writer_begin(p, ts, 7, meta, err, sizeof err);
+    tl_check(w && pf_st_writer_finish(w, err, sizeof err) == 0 && same_file(ref, p), "rows: nothing streamed = pf_st_write",
+             "%s", err);
+}
+
+// Misuse: each error names the file, finish fails with the first one, no file and no
+// temporary are left, and a file already at the path stays as it was.
+static void test_rows_errors(void) {
+    const char *p = tmp_path("rows_bad.safetensors"), *ref = tmp_path("rows_ref.safetensors");
+    char err[512];
+    pf_st_tensor ts[7];
+    rows_table(ts, 0);
+    tl_check(pf_st_write(ref, ts, 7, NULL, err, sizeof err) == 0, "rows errors: reference", "%s", err);
+    piece missing[] = {{0, 0, 3}, {0, 4, 3}, {3, 0, R}}, twice[] = {{0, 0, 4}, {0, 3, 4}, {3, 0, R}},
+          outside[] = {{0, 5, 3}, {3, 0, R}}, given[] = {{1, 0, 1}};
+    struct { const char *label, *word; const piece *pc; int n; } cases[] = {
+        {"rows: a row never written", "row 3 of 7 was never written", missing, 3},
+        {"rows: a row written twice", "row 3 written twice", twice, 3},
+        {"rows: rows outside the tensor", "outside [0, 7)", outside, 2},
+        {"rows: a tensor whose data was given", "not written in rows", given, 1},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        err[0] = 0;
+        unlink(p);
+        int rc = stream_pieces(p, cases[c].pc, cases[c].n, NULL, err, sizeof err);
+        tl_check(rc == -1 && strstr(err, p) && strstr(err, cases[c].word) && access(p, F_OK) != 0 && !temporaries(),
+                 cases[c].label, "rc %d err \"%s\"", rc, err);
+    }
+    // over an existing file: a failed stream leaves it as it was
+    rename(ref, p);
+    rows_table(ts, 0);
+    int rc = stream_pieces(p, missing, 3, NULL, err, sizeof err);
+    rows_table(ts, 0);
+    pf_st_write(ref, ts, 7, NULL, err + 256, 256);
+    tl_check(rc == -1 && same_file(p, ref) && !temporaries(), "rows: a failed stream leaves the old file", "rc %d", rc);
+    // the directory cannot hold the file (a regular file on the path): begin fails, naming it
+    char bad[600];
+    snprintf(bad, sizeof bad, "%s/x.safetensors", ref);
+    rows_table(ts, 1);
+    pf_st_writer *w = pf_st_writer_begin(bad, ts, 7, NULL, err, sizeof err);
+    tl_check(!w && strstr(err, bad) && strstr(err, "write failed"), "rows: an impossible path fails at begin, named",
+             "err \"%s\"", err);
+    pf_st_writer_abort(w);
+    w = pf_st_writer_begin(p, ts, 7, NULL, err, sizeof err);
+    if (w) pf_st_writer_rows(w, 0, 0, 2, big);
+    pf_st_writer_abort(w);
+    tl_check(w && same_file(p, ref) && !temporaries(), "rows: abort removes the temporary", NULL);
+}
+
+// A write that fails half way (the file size limit: EFBIG, as a full disk's ENOSPC
+// would): the error names the file and says why; nothing is left behind.
+static void test_rows_io_failure(void) {
+    const char *p = tmp_path("rows_big.safetensors");
+    static float rows[64 * 1024];  // 64 rows of 4 KiB
+    for (int i = 0; i < 64 * 1024; i++) rows[i] = (float)i;
+    pf_st_tensor t = {"x", "F32", 2, {64, 1024}, NULL, sizeof rows};
+    struct rlimit old, lim;
+    getrlimit(RLIMIT_FSIZE, &old);
+    lim = old;
+    lim.rlim_cur = 100 * 1024;  // room for the header and ~24 rows
+    void (*prev)(int) = signal(SIGXFSZ, SIG_IGN);  // the write then fails with EFBIG instead of a signal
+    setrlimit(RLIMIT_FSIZE, &lim);
+    char err[512] = "";
+    pf_st_writer *w = pf_st_writer_begin(p, &t, 1, NULL, err, sizeof err);
+    int first_fail = -1;
+    for (int k = 0; w && k < 8; k++)
+        if (pf_st_writer_rows(w, 0, 8 * k, 8, rows + k * 8 * 1024) != 0 && first_fail < 0) first_fail = k;
+    int rc = w ? pf_st_writer_finish(w, err, sizeof err) : -2;
+    setrlimit(RLIMIT_FSIZE, &old);
+    signal(SIGXFSZ, prev);
+    tl_check(rc == -1 && first_fail > 0 && strstr(err, p) && strstr(err, "write failed") && access(p, F_OK) != 0 &&
+                 !temporaries(),
+             "rows: a write failing half way: clear error, no file, no temporary", "rc %d, failed at piece %d: \"%s\"",
+             rc, first_fail, err);
+}
+
+// IN's tensors and metadata (header order) written again by pf_st_write to OUT: the one-go
+// writer's bytes for the same content. 0, or 1 with the reason on stderr.
+static int rewrite(const char *in, const char *out) {
+    char err[512];
+    pf_st_file *f = pf_st_open(in, err, sizeof err);
+    if (!f) { fprintf(stderr, "%s\n", err); return 1; }
+    int n = pf_st_count(f), nm = pf_st_meta_count(f);
+    pf_st_tensor *ts = calloc((size_t)n + 1, sizeof *ts);
+    const char **meta = calloc((size_t)(2 * nm + 1), sizeof *meta);
+    for (int i = 0; i < n; i++) ts[i] = *pf_st_at(f, i);
+    for (int i = 0; i < nm; i++) pf_st_meta_at(f, i, &meta[2 * i], &meta[2 * i + 1]);
+    int rc = pf_st_write(out, ts, n, meta, err, sizeof err);  // its own CRC replaces IN's, last as always
+    if (rc) fprintf(stderr, "%s\n", err);
+    free(ts);
+    free(meta);
+    pf_st_close(f);
+    return rc ? 1 : 0;
+}
+
+int main(int argc, char **argv) {
+    if (argc == 4 && !strcmp(argv[1], "--rewrite")) return rewrite(argv[2], argv[3]);
     snprintf(dir, sizeof dir, "/tmp/pf_st_test_XXXXXX");
     if (!mkdtemp(dir)) { perror("mkdtemp"); return 2; }
     double t0 = pf_now_ms();
@@ -259,6 +448,9 @@ int main(void) {
     test_write_errors();
     test_read_errors();
     test_checksum();
+    test_rows_identical();
+    test_rows_errors();
+    test_rows_io_failure();
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", dir);

@@ -96,12 +96,15 @@ def load_prediction(path):
     try:
         if path.endswith(".npz"):
             z = np.load(path)
+            if "distogram" not in z.files:  # predict leaves it out of large predictions
+                fail(f"{path}: no 'distogram' in this npz (left out above its size bound): plot the .safetensors file")
             p, edges = z["distogram"], z["bin_edges"]
             centres = np.concatenate([edges - (edges[1] - edges[0]) / 2, [edges[-1] + (edges[1] - edges[0]) / 2]])
             return z["contact_probs"], (p * centres).sum(-1), z["chain_index"]
-        from safetensors.numpy import load_file
-        d = load_file(path)
-        return d["contact_probability_8A"], d["expected_distance"], d["chain_index"]
+        from safetensors import safe_open
+        # only the three arrays drawn: distogram_probs (N, N, n_bins) is N^2 n_bins floats
+        with safe_open(path, "numpy") as d:
+            return d.get_tensor("contact_probability_8A"), d.get_tensor("expected_distance"), d.get_tensor("chain_index")
     except Exception as e:  # noqa: BLE001  (numpy, zipfile and safetensors raise their own kinds)
         fail(f"{path}: not a pairfold prediction ({type(e).__name__}: {e})")
 

@@ -57,7 +57,10 @@ static void usage(FILE *f) {
                "contact_probs, chain_index, residue_index). Contacts: pairs at least 6 apart in a chain\n"
                "or across chains, most likely first; --contacts-top K keeps K of them (default: every\n"
                "pair with P >= 0.01). png: the contact and distance maps (OUT.png, `pairfold plot`;\n"
-               "needs python3 with matplotlib).\n"
+               "needs python3 with matplotlib). The npz's \"distogram\" is left out (with a note) above\n"
+               "PF_PREDICT_NPZ_MAX bytes of probabilities (default 3 GiB: a zip without zip64 holds 4).\n"
+               "The probabilities are made and written a block of rows at a time, never held whole\n"
+               "(PF_PREDICT_ROWS_BLOCK=K: K rows per block; default 256 MiB of them).\n"
                "A checkpoint trained with structure_module=1 also gives OUT.cif and OUT.pdb (backbone\n"
                "atoms N, CA, C, O, CB from the structure module's frames; pLDDT in the B-factors) and\n"
                "OUT_confidence.json (per-residue pLDDT, mean pLDDT, PAE matrix, pTM).\n"
@@ -80,6 +83,12 @@ static int formats;          // FMT_* bits
 static int contacts_top;     // --contacts-top: contacts in the RR / CSV files (0: every pair with P >= 0.01, up to 10 N)
 #define CONTACT_MIN_SEP 6    // CASP's shortest contact range (6-11 short, 12-23 medium, >= 24 long)
 static int raw_weights;      // --raw-weights: the trained weights even when the checkpoint has an EMA
+// Bounds from the environment (read_bounds): rows of the distogram probabilities per block
+// (0: pf_distogram_rows_block's 256 MiB; tests force small blocks), and the largest
+// probabilities (bytes) the npz's "distogram" takes: 3 GiB by default, what fits beside the
+// contact map in a zip without zip64 (4 GiB; N ~ 3500 at 64 bins).
+static int64_t rows_block;
+static int64_t npz_max = (int64_t)3 << 30;
 #define MAX_SEEDS 64
 static int64_t cli_seeds[MAX_SEEDS];  // --seeds
 static int n_cli_seeds;
@@ -114,6 +123,25 @@ static void close_ranks(pf_backend *be) {
         pf_dist_finalize(&g_dist);
     }
     if (be && be->destroy) be->destroy(be);
+}
+
+// PF_PREDICT_ROWS_BLOCK (rows per block, >= 1) and PF_PREDICT_NPZ_MAX (bytes, >= 0) when set.
+// 0, or -1 with the message printed.
+static int read_bounds(void) {
+    const char *v = getenv("PF_PREDICT_ROWS_BLOCK"), *e;
+    long x;
+    if (v && (e = pf_parse_long_arg(v, 1, 1000000000L, "PF_PREDICT_ROWS_BLOCK", &x))) {
+        fprintf(stderr, "pairfold: error: %s (rows of the distogram probabilities written at a time)\n", e);
+        return -1;
+    }
+    if (v) rows_block = x;
+    v = getenv("PF_PREDICT_NPZ_MAX");
+    if (v && (e = pf_parse_long_arg(v, 0, 4294967295L, "PF_PREDICT_NPZ_MAX", &x))) {
+        fprintf(stderr, "pairfold: error: %s (bytes of probabilities the npz's distogram takes at most)\n", e);
+        return -1;
+    }
+    if (v) npz_max = x;
+    return 0;
 }
 
 // "rr,csv,npz" -> FMT_* bits; -1 with the message printed.
@@ -190,6 +218,37 @@ static double mean_plddt(const pf_prediction *p) {
     return p->N ? m / (double)p->N : 0;
 }
 
+// --formats npz: the probabilities read back from OUT (mapped read-only, not copied: rank 0
+// never held them whole) when they are at most npz_max bytes; above, the key "distogram" is left
+// out with a note (the npz writer holds each array whole, deflated into a second buffer, and a
+// zip without zip64 stops at 4 GiB). 0, or -1 with the reason printed.
+static int write_npz(const pf_prediction *p, const char *out, const char *path) {
+    char err[1024];
+    pf_prediction q = *p;
+    pf_st_file *f = NULL;
+    const double bytes = (double)p->N * (double)p->N * p->n_bins * sizeof(float), gib = 1024.0 * 1024 * 1024;
+    if (bytes > (double)npz_max) {
+        fprintf(stderr, "pairfold: note: %s: key 'distogram' left out: the (%lld, %lld, %d) probabilities are %.0f bytes "
+                        "(%.2f GiB), above the %lld the npz writer takes (PF_PREDICT_NPZ_MAX; it holds an array whole, and "
+                        "a zip without zip64 stops at 4 GiB); they are in %s ('distogram_probs')\n",
+                path, (long long)p->N, (long long)p->N, p->n_bins, bytes, bytes / gib, (long long)npz_max, out);
+    } else {
+        const pf_st_tensor *t = (f = pf_st_open(out, err, sizeof err)) ? pf_st_find(f, "distogram_probs") : NULL;
+        if (!t) {
+            fprintf(stderr, "pairfold: error: --formats npz: %s\n", f ? "no 'distogram_probs' in the written file" : err);
+            pf_st_close(f);
+            return -1;
+        }
+        q.probs = (float *)t->data;  // read only (the npz writer takes const data)
+    }
+    int rc = pf_prediction_write_npz(&q, path, err, sizeof err);
+    pf_st_close(f);
+    if (rc) fprintf(stderr, "pairfold: error: %s\n", err);
+    else if (q.probs) printf("distogram (AlphaFold 3 distogram.npz layout) -> %s\n", path);
+    else printf("distogram.npz without its 'distogram' (the note above) -> %s\n", path);
+    return rc ? -1 : 0;
+}
+
 // The extra files of --formats: OUT without ".safetensors" + ".rr", ".contacts.csv",
 // ".distogram.npz", ".png"; with a structure module also ".cif", ".pdb" and
 // "_confidence.json".
@@ -221,12 +280,11 @@ static int write_formats(const pf_prediction *p, const char *chains, const char 
         if (pf_prediction_write_csv(p, chains, CONTACT_MIN_SEP, contacts_top, path, err, sizeof err)) rc = -1;
         else printf("contacts (CSV) -> %s\n", path);
     }
+    if (rc) fprintf(stderr, "pairfold: error: %s\n", err);
     if (!rc && (formats & FMT_NPZ)) {
         snprintf(path, sizeof path, "%s.distogram.npz", stem);
-        if (pf_prediction_write_npz(p, path, err, sizeof err)) rc = -1;
-        else printf("distogram (AlphaFold 3 distogram.npz layout) -> %s\n", path);
+        rc = write_npz(p, out, path);
     }
-    if (rc) fprintf(stderr, "pairfold: error: %s\n", err);
     if (!rc && (formats & FMT_PNG)) {
         snprintf(path, sizeof path, "%s.png", stem);
         rc = plot_png(out, path);
@@ -259,6 +317,28 @@ static void print_summary(const pf_prediction *p, const pf_config *cfg, pf_backe
     }
 }
 
+// predict's safetensors file as the distogram is made (pf_probs_sink, on rank 0): the header
+// once the forward is done, the probabilities a row block at a time (never held whole: 102 GB
+// at N = 20,000), the rest at finish.
+typedef struct {
+    pf_prediction_file f;
+    const char *out, *chains, *ckpt, *source;
+    int n_seq;
+} out_sink;
+
+static void sink_begin(void *ctx, const pf_prediction *p) {
+    out_sink *s = ctx;
+    char nrows[32];
+    snprintf(nrows, sizeof nrows, "%d", s->n_seq);
+    const char *meta[] = {"sequence", p->sequence, "chains", s->chains, "checkpoint", s->ckpt, "weights",
+                          p->ema ? "ema" : "trained", "alignment", s->source, "alignment_rows", nrows, NULL};
+    pf_prediction_file_begin(&s->f, p, s->out, meta);
+}
+
+static void sink_rows(void *ctx, int64_t i0, int64_t n, const float *probs) {
+    pf_prediction_file_rows(&((out_sink *)ctx)->f, i0, n, probs);
+}
+
 // One query: model sized for it, checkpoint weights, distogram out. 0, or 1 with
 // the reason printed. plddt / ptm (may be NULL): the model's mean pLDDT and pTM (0
 // without a structure module).
@@ -267,15 +347,14 @@ static int predict_model(const char *ckpt, pf_config cfg, pf_backend *be, const 
     char err[1024];
     double t0 = pf_now_ms();
     pf_prediction p;
-    if (pf_predict_query(ckpt, &cfg, be, a, ids, raw_weights, g_dap, &p, err, sizeof err) != 0) {
+    out_sink s = {.out = out, .chains = chains, .ckpt = ckpt, .source = source, .n_seq = a->n_seq};
+    pf_probs_sink sink = {sink_begin, sink_rows, &s, rows_block};
+    if (pf_predict_query_rows(ckpt, &cfg, be, a, ids, raw_weights, g_dap, &sink, &p, err, sizeof err) != 0) {
+        pf_prediction_file_abort(&s.f);
         fprintf(stderr, "pairfold: error: %s: %s\n", source, err);
         return agreed_rc(1);
     }
-    char nrows[32];
-    snprintf(nrows, sizeof nrows, "%d", a->n_seq);
-    const char *meta[] = {"sequence", p.sequence, "chains", chains, "checkpoint", ckpt, "weights", p.ema ? "ema" : "trained",
-                          "alignment", source, "alignment_rows", nrows, NULL};
-    int rc = g_lead ? pf_prediction_write_safetensors(&p, out, meta, err, sizeof err) : 0;
+    int rc = g_lead ? pf_prediction_file_finish(&s.f, err, sizeof err) : 0;
     if (rc) fprintf(stderr, "pairfold: error: %s\n", err);
     else if (g_lead) {
         print_summary(&p, &cfg, be, chains, pf_now_ms() - t0, out);
@@ -555,6 +634,7 @@ int cmd_predict(int argc, char **argv) {
     }
     if (optind < argc) { fprintf(stderr, "pairfold: error: unexpected argument '%s'\n", argv[optind]); return 2; }
     if (!ckpt || !out || !msa_path == !json) { usage(stderr); return 2; }
+    if (read_bounds() != 0) return 2;
     char err[1024];
     pf_config cfg;
     if (pf_ckpt_read_config(ckpt, &cfg, err, sizeof err) != 0) { fprintf(stderr, "pairfold: error: %s\n", err); return 1; }

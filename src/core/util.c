@@ -68,7 +68,7 @@ double pf_now_ms(void) {
     return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
-static int fsync_dir_of(const char *path) {
+int pf_fsync_dir_of(const char *path) {
     char *copy = strdup(path);
     if (!copy) return -1;
     const char *dir = dirname(copy);
@@ -116,7 +116,7 @@ int pf_write_atomic_v(const char *path, const void *const *parts, const size_t *
         errno = e;
         return -1;
     }
-    fsync_dir_of(path);
+    pf_fsync_dir_of(path);
     return 0;
 }
 

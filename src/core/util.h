@@ -28,6 +28,8 @@ typedef struct {
 void pf_strbuf_printf(pf_strbuf *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 // Same, from several pieces (avoids a copy for large checkpoints).
 int pf_write_atomic_v(const char *path, const void *const *parts, const size_t *sizes, int nparts);
+// fsync of the directory holding path (a rename into it is durable after this); 0 or -1.
+int pf_fsync_dir_of(const char *path);
 
 // Read a whole file into memory (NUL-terminated). Returns NULL and sets errno on failure.
 char *pf_read_file(const char *path, size_t *len);

@@ -68,19 +68,50 @@ static int group_ok(pf_backend *be, const pf_dap_comm *c, int ok) {
     return h == 0;
 }
 
-int pf_predict_query(const char *ckpt, const pf_config *cfg_in, pf_backend *be, const pf_msa *a,
-                     const pf_af3_query *ids, int raw_weights, const pf_dap_comm *dap, pf_prediction *p, char *err,
-                     size_t errlen) {
-    memset(p, 0, sizeof *p);
-    if (a->L < 2) { snprintf(err, errlen, "the query has %d residues (at least 2 needed)", a->L); return -1; }
-    pf_config cfg = *cfg_in;
-    pf_batch b;
-    pf_batch_from_query(a, ids, cfg.msa_rows, pf_extra_msa_rows(&cfg), &b);
-    cfg.max_tokens = b.N;  // plan the arenas for this query
-    pf_model *M = pf_model_create_inference(&cfg, be);
-    int ema = raw_weights ? 1 : 0;  // 0 EMA loaded, 1 none / not wanted
+// The query's per-token arrays, names and bin edges into p (before the distogram: a sink's
+// begin writes them).
+static void query_arrays(const pf_batch *b, const pf_config *cfg, pf_prediction *p) {
+    const int64_t N = b->N;
+    const int nb = cfg->n_bins;
+    p->aatype = pf_malloc(sizeof(int32_t) * (size_t)N * 3);
+    p->chain_index = p->aatype + N;
+    p->residue_index = p->aatype + 2 * N;
+    p->sequence = pf_malloc((size_t)N + 1);
+    for (int64_t i = 0; i < N; i++) {
+        p->aatype[i] = b->aatype[i];
+        p->chain_index[i] = b->chain_id[i];
+        p->residue_index[i] = b->residue_index[i];
+        p->sequence[i] = b->aatype[i] >= 0 && b->aatype[i] < 20 ? PF_AA_ORDER[b->aatype[i]] : 'X';
+    }
+    p->sequence[N] = 0;
+    p->bin_edges = pf_malloc(sizeof(float) * (size_t)(nb - 1));
+    pf_disto_bins bins = pf_disto_bins_of(cfg);
+    for (int k = 0; k < nb - 1; k++) p->bin_edges[k] = (float)pf_disto_edge(&bins, k + 1);
+}
+
+// Rank 0's rows per block for every rank of the group (the gathers' size must agree: the
+// group's sum of rank 0's value and zeros), clamped to [1, N]; 0 stays "the default".
+static int64_t agreed_rows_block(pf_backend *be, const pf_dap_comm *c, int64_t rows, int64_t N) {
+    if (rows > 0) rows = PF_MIN(rows, N);
+    if (!c || c->size <= 1) return rows;
+    real h = c->rank == 0 ? (real)rows : 0;  // exact: N < 2^24
+    real *d = be->alloc(be, sizeof(real));
+    be->upload(be, d, &h, sizeof h);
+    c->sum(c, d, 1);
+    be->download(be, &h, d, sizeof h);
+    be->free(be, d);
+    return (int64_t)h;
+}
+
+// The checkpoint into a model planned for b; with dap every rank agrees it loaded (a rank that
+// could not must not leave the others waiting in the forward's first collective). *ema: 0 the
+// EMA weights were loaded. NULL with err.
+static pf_model *load_model(const char *ckpt, const pf_config *cfg, pf_backend *be, int raw_weights,
+                            const pf_dap_comm *dap, int *ema, char *err, size_t errlen) {
+    pf_model *M = pf_model_create_inference(cfg, be);
+    *ema = raw_weights ? 1 : 0;  // 0 EMA loaded, 1 none / not wanted
     int ok = pf_ckpt_load(ckpt, M, NULL, NULL, err, errlen) == 0 &&
-             (raw_weights || (ema = pf_ckpt_load_ema_weights(ckpt, M, err, errlen)) >= 0);
+             (raw_weights || (*ema = pf_ckpt_load_ema_weights(ckpt, M, err, errlen)) >= 0);
     if (dap && dap->size > 1) {
         if (ok && pf_model_attach_dap(M, dap, err, errlen) != 0) ok = 0;
         if (!group_ok(be, dap, ok) && ok) {
@@ -88,9 +119,24 @@ int pf_predict_query(const char *ckpt, const pf_config *cfg_in, pf_backend *be, 
             ok = 0;
         }
     }
-    if (!ok) {
+    if (ok) return M;
+    pf_model_free(M);
+    return NULL;
+}
+
+int pf_predict_query_rows(const char *ckpt, const pf_config *cfg_in, pf_backend *be, const pf_msa *a,
+                          const pf_af3_query *ids, int raw_weights, const pf_dap_comm *dap, const pf_probs_sink *sink,
+                          pf_prediction *p, char *err, size_t errlen) {
+    memset(p, 0, sizeof *p);
+    if (a->L < 2) { snprintf(err, errlen, "the query has %d residues (at least 2 needed)", a->L); return -1; }
+    pf_config cfg = *cfg_in;
+    pf_batch b;
+    pf_batch_from_query(a, ids, cfg.msa_rows, pf_extra_msa_rows(&cfg), &b);
+    cfg.max_tokens = b.N;  // plan the arenas for this query
+    int ema;
+    pf_model *M = load_model(ckpt, &cfg, be, raw_weights, dap, &ema, err, errlen);
+    if (!M) {
         pf_batch_free(&b);
-        pf_model_free(M);
         return -1;
     }
     // leaves the final pair representation in M->z; with a structure module, its
@@ -101,36 +147,44 @@ int pf_predict_query(const char *ckpt, const pf_config *cfg_in, pf_backend *be, 
     pf_model_eval_structure(M, &b, cfg.structure_module ? &sp : NULL);
 
     const int64_t N = b.N, NN = N * N;
-    const int nb = cfg.n_bins;
     p->N = N;
-    p->n_bins = nb;
-    if (!dap || dap->size <= 1 || dap->rank == 0) {  // the distogram's arrays: the group's rank 0 alone
-        p->probs = pf_malloc(sizeof(float) * (size_t)(NN * nb));  // (N, N, n_bins)
-        p->expected = pf_malloc(sizeof(float) * (size_t)NN);      // (N, N)
-        p->contact = pf_malloc(sizeof(float) * (size_t)NN);       // (N, N)
-    }
-    pf_distogram_predict(M, N, p->probs, p->expected, p->contact);  // with dap, every rank takes part
-    p->aatype = pf_malloc(sizeof(int32_t) * (size_t)N * 3);
-    p->chain_index = p->aatype + N;
-    p->residue_index = p->aatype + 2 * N;
-    p->sequence = pf_malloc((size_t)N + 1);
-    for (int64_t i = 0; i < N; i++) {
-        p->aatype[i] = b.aatype[i];
-        p->chain_index[i] = b.chain_id[i];
-        p->residue_index[i] = b.residue_index[i];
-        p->sequence[i] = b.aatype[i] >= 0 && b.aatype[i] < 20 ? PF_AA_ORDER[b.aatype[i]] : 'X';
-    }
-    p->sequence[N] = 0;
-    p->bin_edges = pf_malloc(sizeof(float) * (size_t)(nb - 1));
-    pf_disto_bins bins = pf_disto_bins_of(&cfg);
-    for (int k = 0; k < nb - 1; k++) p->bin_edges[k] = (float)pf_disto_edge(&bins, k + 1);
+    p->n_bins = cfg.n_bins;
+    query_arrays(&b, &cfg, p);
     if (cfg.structure_module) keep_structure(b.N, &hb, &sp, p);
     p->ema = ema == 0;
     p->rows_total = a->n_seq;
     p->rows_used = PF_MIN(a->n_seq, cfg.msa_rows + pf_extra_msa_rows(&cfg));
+    const int lead = !dap || dap->size <= 1 || dap->rank == 0;  // the distogram's arrays: the group's rank 0 alone
+    if (lead) {
+        p->expected = pf_malloc(sizeof(float) * (size_t)NN);  // (N, N)
+        p->contact = pf_malloc(sizeof(float) * (size_t)NN);   // (N, N)
+        if (sink && sink->begin) sink->begin(sink->ctx, p);
+    }
+    // with dap, every rank takes part; the probabilities go to the sink a row block at a time
+    const int64_t rows = agreed_rows_block(be, dap, sink ? sink->rows_block : 0, N);
+    pf_distogram_predict_rows(M, N, rows, lead && sink ? sink->rows : NULL, sink ? sink->ctx : NULL, p->expected,
+                              p->contact);
     pf_batch_free(&b);
     pf_model_free(M);
     return 0;
+}
+
+// pf_predict_query's sink: the probabilities whole, in p->probs.
+static void whole_begin(void *ctx, const pf_prediction *p_const) {
+    (void)p_const;
+    pf_prediction *p = ctx;
+    p->probs = pf_malloc(sizeof(float) * (size_t)(p->N * p->N * p->n_bins));  // (N, N, n_bins)
+}
+static void whole_rows(void *ctx, int64_t i0, int64_t n, const float *probs) {
+    pf_prediction *p = ctx;
+    const int64_t row = p->N * p->n_bins;
+    memcpy(p->probs + i0 * row, probs, sizeof(float) * (size_t)(n * row));
+}
+
+int pf_predict_query(const char *ckpt, const pf_config *cfg, pf_backend *be, const pf_msa *a, const pf_af3_query *ids,
+                     int raw_weights, const pf_dap_comm *dap, pf_prediction *p, char *err, size_t errlen) {
+    pf_probs_sink whole = {whole_begin, whole_rows, p, 0};
+    return pf_predict_query_rows(ckpt, cfg, be, a, ids, raw_weights, dap, &whole, p, err, errlen);
 }
 
 int pf_chain_names(const char *chains, char (*names)[8], int max) {

@@ -11,6 +11,7 @@
 #include "../data/msa.h"
 #include "../data/af3_input.h"
 #include "../data/structure.h"
+#include "safetensors.h"
 
 typedef struct {
     int64_t N;                 // tokens (residues of all chains)
@@ -43,9 +44,27 @@ typedef struct {
 // group's rank 0 gets the whole prediction, the others all of it but the distogram's
 // arrays (probs, expected, contact NULL: N^2 n_bins floats kept once). 0, or -1 with err
 // (on every rank of the group when one of them could not load the checkpoint).
+// This form holds probs whole (N^2 n_bins floats: the C API's, small N);
+// pf_predict_query_rows hands them on a row block at a time instead.
 int pf_predict_query(const char *ckpt, const pf_config *cfg, pf_backend *be, const pf_msa *a,
                      const pf_af3_query *ids, int raw_weights, const pf_dap_comm *dap, pf_prediction *p, char *err,
                      size_t errlen);
+
+// Where the distogram probabilities go, on the dap group's rank 0 (or the one process)
+// only: begin(ctx, p) once after the forward, every field of p final but probs (NULL) and
+// expected / contact (allocated, complete when pf_predict_query_rows returns); then
+// rows(ctx, i0, n, probs) per block of n consecutive rows i0 .. i0 + n - 1, probs (n, N,
+// n_bins), each row once, in any order (under dap rank by rank). A sink that fails keeps
+// its error for later: the other ranks are still in the gathers.
+typedef struct {
+    void (*begin)(void *ctx, const pf_prediction *p);  // may be NULL
+    void (*rows)(void *ctx, int64_t i0, int64_t n, const float *probs);
+    void *ctx;
+    int64_t rows_block;  // rows per block at most; <= 0: pf_distogram_rows_block's (under dap: rank 0's)
+} pf_probs_sink;
+int pf_predict_query_rows(const char *ckpt, const pf_config *cfg, pf_backend *be, const pf_msa *a,
+                          const pf_af3_query *ids, int raw_weights, const pf_dap_comm *dap, const pf_probs_sink *sink,
+                          pf_prediction *p, char *err, size_t errlen);
 void pf_prediction_free(pf_prediction *p);
 
 // The model as a structure (pf_structure, data/structure.h): one chain per chain
@@ -69,9 +88,24 @@ int pf_chain_names(const char *chains, char (*names)[8], int max);
 // chain_index, residue_index, bin_edges (meta_kv: extra metadata pairs, NULL-terminated).
 int pf_prediction_write_safetensors(const pf_prediction *p, const char *path, const char *const *meta_kv,
                                     char *err, size_t errlen);
+// The same file, byte for byte, with distogram_probs written a row block at a time (a
+// pf_probs_sink's calls): begin from the sink's begin (the header: every array's final
+// shape), rows from its rows, finish after pf_predict_query_rows (p's expected and contact
+// complete then; p must stay alive until finish). A failure is kept, later rows ignored, and
+// finish reports it (the file left as it was, no temporary). finish before begin: -1.
+typedef struct {
+    pf_st_writer *w;
+    char err[1024];
+    int failed;
+} pf_prediction_file;
+void pf_prediction_file_begin(pf_prediction_file *f, const pf_prediction *p, const char *path,
+                              const char *const *meta_kv);
+void pf_prediction_file_rows(pf_prediction_file *f, int64_t i0, int64_t n, const float *probs);
+int pf_prediction_file_finish(pf_prediction_file *f, char *err, size_t errlen);
+void pf_prediction_file_abort(pf_prediction_file *f);  // the temporary removed (after begin; else nothing)
 // AlphaFold 3's distogram.npz layout: key "distogram" (N, N, n_bins) float32
 // probabilities (plus "bin_edges", "contact_probs" (N, N) and "chain_index",
-// "residue_index" for readers that want them).
+// "residue_index" for readers that want them). p->probs NULL: "distogram" left out.
 int pf_prediction_write_npz(const pf_prediction *p, const char *path, char *err, size_t errlen);
 // Contacts: pairs i < j of different chains, or of one chain at least min_sep apart,
 // by P(d < 8 A), highest first, at most top (top <= 0: all such pairs with P >= 0.01

@@ -1,30 +1,13 @@
-// prediction_io.c: a prediction in the files people read: safetensors, AlphaFold 3's
-// distogram.npz, contacts as CASP RR and CSV.
+// prediction_io.c: a prediction in the files people read besides its safetensors file
+// (prediction_st.c): AlphaFold 3's distogram.npz, contacts as CASP RR and CSV.
 #include "prediction.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <errno.h>
 #include "npz.h"
-#include "safetensors.h"
 #include "../core/util.h"
 #include "../model/distogram.h"
-
-int pf_prediction_write_safetensors(const pf_prediction *p, const char *path, const char *const *meta_kv,
-                                    char *err, size_t errlen) {
-    const int64_t N = p->N, NN = N * N;
-    const int nb = p->n_bins;
-    pf_st_tensor ts[7] = {
-        {"distogram_probs", "F32", 3, {N, N, nb}, p->probs, sizeof(float) * (size_t)(NN * nb)},
-        {"expected_distance", "F32", 2, {N, N}, p->expected, sizeof(float) * (size_t)NN},
-        {"contact_probability_8A", "F32", 2, {N, N}, p->contact, sizeof(float) * (size_t)NN},
-        {"query", "I32", 1, {N}, p->aatype, sizeof(int32_t) * (size_t)N},
-        {"chain_index", "I32", 1, {N}, p->chain_index, sizeof(int32_t) * (size_t)N},
-        {"residue_index", "I32", 1, {N}, p->residue_index, sizeof(int32_t) * (size_t)N},
-        {"bin_edges", "F32", 1, {nb - 1}, p->bin_edges, sizeof(float) * (size_t)(nb - 1)},
-    };
-    return pf_st_write(path, ts, 7, meta_kv, err, errlen);
-}
 
 int pf_prediction_write_npz(const pf_prediction *p, const char *path, char *err, size_t errlen) {
     const int64_t N = p->N, NN = N * N;
@@ -36,7 +19,8 @@ int pf_prediction_write_npz(const pf_prediction *p, const char *path, char *err,
         {"chain_index", "<i4", 1, {N}, p->chain_index, sizeof(int32_t) * (size_t)N},
         {"residue_index", "<i4", 1, {N}, p->residue_index, sizeof(int32_t) * (size_t)N},
     };
-    return pf_npz_write(path, a, 5, 1, err, errlen);
+    const int skip = !p->probs;  // the caller left the probabilities out (cmd_predict: above its bound)
+    return pf_npz_write(path, a + skip, 5 - skip, 1, err, errlen);
 }
 
 // The contacts a writer lists (see prediction.h): pair indices i N + j, highest first.

@@ -1,6 +1,8 @@
 // safetensors.c: the safetensors reader (mmap + cJSON, validating everything
-// a corrupt or truncated file could get wrong) and writer (atomic replace).
+// a corrupt or truncated file could get wrong) and writer (atomic replace); the
+// header builder it shares with the row-piece writer (safetensors_rows.c).
 #include "safetensors.h"
+#include "safetensors_int.h"
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -60,7 +62,7 @@ static int64_t shape_bytes(int ndim, const int64_t *shape, size_t dsize) {
 }
 
 // CRC-32 (zlib's) of n bytes, continuing from crc (start with 0).
-static uint32_t crc32_bytes(uint32_t crc, const void *p, size_t n) {
+uint32_t pf_st_crc32(uint32_t crc, const void *p, size_t n) {
     const unsigned char *b = p;
     uLong c = crc;
     while (n > 0) {  // zlib takes 32-bit lengths
@@ -114,10 +116,8 @@ static void sb_json(sbuf *b, const char *s) {
     sb_put(b, "\"", 1);
 }
 
-int pf_st_write(const char *path, const pf_st_tensor *ts, int n, const char *const *meta_kv,
-                char *err, size_t errlen) {
+int pf_st_validate(const char *path, const pf_st_tensor *ts, int n, int need_data, char *err, size_t errlen) {
     if (n < 0 || (n > 0 && !ts)) { seterr(err, errlen, "%s: bad tensor list (n = %d)", path, n); return -1; }
-    // Validate everything before the first byte is written.
     for (int i = 0; i < n; i++) {
         const pf_st_tensor *t = &ts[i];
         if (!t->name || !*t->name || !strcmp(t->name, "__metadata__")) {
@@ -134,16 +134,19 @@ int pf_st_write(const char *path, const pf_st_tensor *ts, int n, const char *con
                    path, t->name, t->dtype, (long long)nb, t->nbytes);
             return -1;
         }
-        if (t->nbytes && !t->data) { seterr(err, errlen, "%s: tensor '%s': data is NULL", path, t->name); return -1; }
+        if (need_data && t->nbytes && !t->data) { seterr(err, errlen, "%s: tensor '%s': data is NULL", path, t->name); return -1; }
         for (int j = 0; j < i; j++)
             if (!strcmp(ts[j].name, t->name)) { seterr(err, errlen, "%s: tensor name '%s' given twice", path, t->name); return -1; }
     }
-    // the data section's checksum goes last into the metadata (pf_st_open verifies it)
-    uint32_t crc = 0;
-    for (int i = 0; i < n; i++) crc = crc32_bytes(crc, ts[i].data, ts[i].nbytes);
+    return 0;
+}
+
+int pf_st_header_build(const char *path, const pf_st_tensor *ts, int n, const char *const *meta_kv, uint32_t crc,
+                       pf_st_header *out, char *err, size_t errlen) {
     char crctext[16];
     snprintf(crctext, sizeof crctext, "%08x", crc);
     sbuf h = {0};
+    sb_put(&h, "\0\0\0\0\0\0\0\0", 8);  // the length, filled in below
     sb_str(&h, "{\"__metadata__\":{");
     for (int k = 0; meta_kv && meta_kv[k]; k += 2) {
         if (!meta_kv[k + 1]) { free(h.s); seterr(err, errlen, "%s: metadata key '%s' has no value", path, meta_kv[k]); return -1; }
@@ -155,6 +158,7 @@ int pf_st_write(const char *path, const pf_st_tensor *ts, int n, const char *con
     }
     sb_json(&h, PF_ST_CRC_KEY);
     sb_str(&h, ":");
+    out->crc_at = h.n + 1;  // after the opening quote: 8 hex digits, never escaped
     sb_json(&h, crctext);
     sb_str(&h, "}");
     uint64_t off = 0;
@@ -168,16 +172,27 @@ int pf_st_write(const char *path, const pf_st_tensor *ts, int n, const char *con
         off += t->nbytes;
     }
     sb_str(&h, "}");
-    while (!h.oom && h.n % 8) sb_str(&h, " ");  // data starts 8-byte aligned
+    while (!h.oom && (h.n - 8) % 8) sb_str(&h, " ");  // data starts 8-byte aligned
     if (h.oom) { free(h.s); seterr(err, errlen, "%s: out of memory building the header", path); return -1; }
+    for (int b = 0; b < 8; b++) h.s[b] = (char)(unsigned char)((uint64_t)(h.n - 8) >> (8 * b));
+    out->s = h.s;
+    out->n = h.n;
+    return 0;
+}
 
-    unsigned char len8[8];
-    for (int b = 0; b < 8; b++) len8[b] = (unsigned char)((uint64_t)h.n >> (8 * b));
-    const void **parts = malloc(sizeof(void *) * (size_t)(n + 2));
-    size_t *sizes = malloc(sizeof(size_t) * (size_t)(n + 2));
+int pf_st_write(const char *path, const pf_st_tensor *ts, int n, const char *const *meta_kv,
+                char *err, size_t errlen) {
+    // everything validated before the first byte is written
+    if (pf_st_validate(path, ts, n, 1, err, errlen) != 0) return -1;
+    // the data section's checksum goes last into the metadata (pf_st_open verifies it)
+    uint32_t crc = 0;
+    for (int i = 0; i < n; i++) crc = pf_st_crc32(crc, ts[i].data, ts[i].nbytes);
+    pf_st_header h;
+    if (pf_st_header_build(path, ts, n, meta_kv, crc, &h, err, errlen) != 0) return -1;
+    const void **parts = malloc(sizeof(void *) * (size_t)(n + 1));
+    size_t *sizes = malloc(sizeof(size_t) * (size_t)(n + 1));
     if (!parts || !sizes) { free(parts); free(sizes); free(h.s); seterr(err, errlen, "%s: out of memory", path); return -1; }
     int np = 0;
-    parts[np] = len8; sizes[np++] = 8;
     parts[np] = h.s; sizes[np++] = h.n;
     for (int i = 0; i < n; i++)
         if (ts[i].nbytes) { parts[np] = ts[i].data; sizes[np++] = ts[i].nbytes; }
@@ -413,7 +428,7 @@ static int check_crc(const pf_st_file *f, const unsigned char *data, uint64_t da
     if (!want) return 0;
     char *end = NULL;
     unsigned long w = strtoul(want, &end, 16);
-    uint32_t got = crc32_bytes(0, data, (size_t)data_size);
+    uint32_t got = pf_st_crc32(0, data, (size_t)data_size);
     if (strlen(want) != 8 || *end) { seterr(err, errlen, "%s: field '__metadata__': malformed %s '%s'", path, PF_ST_CRC_KEY, want); return -1; }
     if ((uint32_t)w != got) {
         seterr(err, errlen, "checksum mismatch in %s: the data section's CRC-32 is %08x, the header says %s (the file is corrupt)",

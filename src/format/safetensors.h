@@ -40,6 +40,30 @@ size_t pf_st_dtype_size(const char *dtype);
 int pf_st_write(const char *path, const pf_st_tensor *ts, int n, const char *const *meta_kv,
                 char *err, size_t errlen);
 
+// The same file written in pieces, for tensors too large to hold at once (predict's
+// distogram probabilities: (N, N, n_bins) float32, 102 GB at N = 20,000): the bytes
+// are pf_st_write's for the same content. begin writes the header (every tensor's
+// final shape and offsets) to a temporary beside path ("<path>.tmp.<pid>", as
+// pf_write_atomic). A tensor with data NULL and nbytes > 0 is streamed: its rows
+// (along dimension 0) come through pf_st_writer_rows, in any order, each row once.
+// The others' data is written at finish: it (and every tensor's name) must stay
+// valid, and be final, until then. finish checks that every streamed row came,
+// writes the CRC-32 into the header (combined from per-row CRCs), fsyncs and
+// renames the temporary over path; on any error the temporary is removed and path
+// is left as it was. Errors name path.
+typedef struct pf_st_writer pf_st_writer;
+pf_st_writer *pf_st_writer_begin(const char *path, const pf_st_tensor *ts, int n, const char *const *meta_kv,
+                                 char *err, size_t errlen);
+// Rows row0 .. row0 + rows - 1 of streamed tensor i (its index in ts): data holds
+// them back to back. 0, or -1: the first error is kept (pf_st_writer_error), later
+// rows are ignored and finish fails with it (so a caller in the middle of a
+// computation other processes take part in can carry on and report at the end).
+int pf_st_writer_rows(pf_st_writer *w, int i, int64_t row0, int64_t rows, const void *data);
+const char *pf_st_writer_error(const pf_st_writer *w);  // NULL while none
+// 0, or -1 with the message; w is freed either way.
+int pf_st_writer_finish(pf_st_writer *w, char *err, size_t errlen);
+void pf_st_writer_abort(pf_st_writer *w);  // the temporary removed, w freed; NULL is fine
+
 // Map a file read-only and validate it: header length, JSON, dtypes, shapes
 // against byte sizes, offsets within the file and not overlapping, unique
 // names, and the data's CRC-32 when the metadata has PF_ST_CRC_KEY ("checksum

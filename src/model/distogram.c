@@ -1,10 +1,10 @@
-// distogram.c: distogram probabilities on the host and contact precision.
+// distogram.c: the distance bins, the top contacts and contact precision (the
+// prediction itself, by row blocks: distogram_predict.c).
 #include "distogram.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../core/util.h"
-#include "model_dap.h"
 
 pf_disto_bins pf_disto_bins_of(const pf_config *c) {
     // the width in float arithmetic, as the configuration stores min_bin / max_bin
@@ -24,73 +24,6 @@ int pf_disto_bin(double dist, const pf_config *c) {
     while (k < g.n - 1 && dist > pf_disto_edge(&g, k + 1)) k++;
     while (k > 1 && !(dist > pf_disto_edge(&g, k))) k--;
     return k;
-}
-
-// One pair's bin probabilities (probs_ij, n_bins; may be NULL), expected distance and contact
-// probability from its logits l (n_bins), in double.
-static void pair_stats(const double *l, const pf_disto_bins *g, float *probs_ij, float *ed_out, float *pc_out) {
-    double mx = -INFINITY, se = 0, ed = 0, pc = 0;
-    for (int k = 0; k < g->n; k++) mx = fmax(mx, l[k]);
-    for (int k = 0; k < g->n; k++) se += exp(l[k] - mx);
-    for (int k = 0; k < g->n; k++) {
-        double p = exp(l[k] - mx) / se;
-        if (probs_ij) probs_ij[k] = (float)p;
-        ed += p * pf_disto_centre(g, k);
-        if (k < g->n - 1 && pf_disto_edge(g, k + 1) <= 8.0 + 1e-9) pc += p;
-    }
-    if (ed_out) *ed_out = (float)ed;
-    if (pc_out) *pc_out = (float)pc;
-}
-
-typedef struct {
-    int64_t N;
-    pf_disto_bins g;
-    float *probs, *expected, *contact;
-    double *l;
-} rows_out;
-
-static void row_stats(void *ctx, int64_t i, const real *lr) {
-    rows_out *o = ctx;
-    const int nb = o->g.n;
-    for (int64_t j = 0; j < o->N; j++) {
-        for (int k = 0; k < nb; k++) o->l[k] = lr[j * nb + k];
-        const int64_t ij = i * o->N + j;
-        pair_stats(o->l, &o->g, o->probs ? o->probs + ij * nb : NULL, o->expected ? o->expected + ij : NULL,
-                   o->contact ? o->contact + ij : NULL);
-    }
-}
-
-void pf_distogram_predict(pf_model *M, int64_t N, float *probs, float *expected, float *contact) {
-    pf_backend *be = M->be;
-    const pf_config *cfg = &M->cfg;
-    int64_t NN = N * N;
-    int nb = cfg->n_bins;
-    pf_disto_bins g = pf_disto_bins_of(cfg);
-    const int want = probs || expected || contact;
-    if (pf_model_dap_zrows(M)) {  // dap: z is this rank's rows; the logits of every rank's rows gathered, row by row
-        rows_out o = {N, g, probs, expected, contact, pf_malloc(sizeof(double) * (size_t)nb)};
-        pf_model_dap_disto_rows(M, N, want ? row_stats : NULL, &o);
-        pf_free(o.l);
-        return;
-    }
-    if (!want) return;
-    real *hA = pf_malloc(sizeof(real) * (size_t)(NN * nb)), *bias = pf_malloc(sizeof(real) * (size_t)nb);
-    pf_act *A = be->alloc(be, pf_act_size(be, NN * nb));  // (N, N, n_bins) z W^T, on the device
-    pf_linear_p head = {M->p.disto.w, NULL};
-    be->linear_fwd(be, NN, cfg->c_z, nb, &head, M->z, A, 0);
-    be->act_to_real(be, hA, A, NN * nb);
-    be->free(be, A);
-    be->download(be, bias, M->p.disto.b, sizeof(real) * (size_t)nb);
-    double *l = pf_malloc(sizeof(double) * (size_t)nb);
-    for (int64_t i = 0; i < N; i++)
-        for (int64_t j = 0; j < N; j++) {
-            for (int k = 0; k < nb; k++) l[k] = hA[(i * N + j) * nb + k] + hA[(j * N + i) * nb + k] + bias[k];
-            pair_stats(l, &g, probs ? probs + (i * N + j) * nb : NULL, expected ? expected + i * N + j : NULL,
-                       contact ? contact + i * N + j : NULL);
-        }
-    pf_free(l);
-    pf_free(hA);
-    pf_free(bias);
 }
 
 typedef struct {

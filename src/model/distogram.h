@@ -9,7 +9,18 @@
 // batch: probs (N, N, n_bins) (may be NULL), expected distance (N, N) in Angstrom
 // (bin centres; may be NULL), contact (N, N) = P(pseudo-beta distance < 8 A).
 // Symmetric: the logits are A_ij + A_ji + b with A = z W^T, as the loss uses.
+// Whole probs: for validation's contacts (probs NULL) and small N (tests, the C API).
 void pf_distogram_predict(pf_model *M, int64_t N, float *probs, float *expected, float *contact);
+// The same, the probabilities never held whole: block(ctx, i0, n, probs) for blocks of n <=
+// rows_block consecutive rows i0 .. i0 + n - 1, probs (n, N, n_bins) valid during the call. Each
+// row comes once; under dap in the gathers' order (rank by rank: rows r0.., n + r0.., ...), else
+// in order. block is called on the ranks that pass one (NULL: none wanted). rows_block <= 0: the
+// default bound (pf_distogram_rows_block); under dap it must be the same on every rank.
+typedef void (*pf_disto_block_fn)(void *ctx, int64_t i0, int64_t n, const float *probs);
+void pf_distogram_predict_rows(pf_model *M, int64_t N, int64_t rows_block, pf_disto_block_fn block, void *ctx,
+                               float *expected, float *contact);
+// Rows per block by default: max(1, 256 MiB / (N n_bins 4 B)), at most N.
+int64_t pf_distogram_rows_block(int64_t N, int n_bins);
 
 // The distance bins (AF2), the one place their geometry is written: n bins of
 // `width` from `min`; edge k = min + k width. Bin 0 holds distances up to edge 1,

@@ -38,9 +38,12 @@ void pf_model_dap_zero_pads(pf_model *M, int64_t N, pf_act *x, int C);
 // Uses tmp_a, tmp_b; every rank of the group calls it.
 double pf_model_dap_disto(pf_model *M, int64_t N, const real *pb_mask, double scale, int training);
 // The distogram logits of every rank's rows (A^T + z W^T + b, pf_model_dap_disto's), gathered a
-// few rows at a time: row(ctx, i, l) on every rank for each token row i < N in order of the
-// gather, l (N, n_bins) on the host; row NULL: the collectives alone (a rank that keeps no
-// output). Uses tmp_a, tmp_b; every rank of the group calls it.
-void pf_model_dap_disto_rows(pf_model *M, int64_t N, void (*row)(void *ctx, int64_t i, const real *l), void *ctx);
+// few rows at a time: each gather brings k <= rows_max (0: no bound) consecutive rows of every rank
+// (rows q n + r0 .. q n + r0 + k - 1 of rank q, side by side), then row(ctx, i, l) on every rank for
+// each token row i < N of it, rank by rank, l (N, n_bins) on the host; row NULL: the collectives
+// alone (a rank that keeps no output). rows_max must be the same on every rank (one collective per
+// gather). Uses tmp_a, tmp_b; every rank of the group calls it.
+void pf_model_dap_disto_rows(pf_model *M, int64_t N, int64_t rows_max, void (*row)(void *ctx, int64_t i, const real *l),
+                             void *ctx);
 
 #endif

@@ -125,14 +125,18 @@ double pf_model_dap_disto(pf_model *M, int64_t N, const real *pb_mask, double sc
     return group_sum(M, lr) / (DISTO_EPS + msum);
 }
 
-void pf_model_dap_disto_rows(pf_model *M, int64_t N, void (*row)(void *ctx, int64_t i, const real *l), void *ctx) {
+void pf_model_dap_disto_rows(pf_model *M, int64_t N, int64_t rows_max, void (*row)(void *ctx, int64_t i, const real *l),
+                             void *ctx) {
     pf_model_dap *D = M->dap;
     pf_backend *be = M->be;
     const int nb = M->cfg.n_bins;
     int64_t i0, n, Np;
     pf_model_dap_rows_of(M, N, &i0, &n, &Np);
     logits_rows(M, n * Np, Np);
-    const int64_t rowlen = Np * nb, kr = PF_MAX(1, PF_MIN(n, D->bcap / (D->c.size * rowlen)));
+    // rows per gather: what the scratch holds (P blocks of k rows), and at most rows_max so that a
+    // caller keeping the rows (predict's rank 0) gets them in pieces of its own bound
+    const int64_t rowlen = Np * nb;
+    const int64_t kr = PF_MAX(1, PF_MIN(PF_MIN(n, D->bcap / (D->c.size * rowlen)), rows_max > 0 ? rows_max : n));
     real *h = row ? pf_malloc(sizeof(real) * (size_t)(N * nb)) : NULL;
     for (int64_t r0 = 0; r0 < n; r0 += kr) {
         const int64_t k = PF_MIN(kr, n - r0);  // the same on every rank: one collective each
