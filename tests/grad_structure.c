@@ -459,8 +459,39 @@ static void test_sm_threads(void) {
              (long long)N);
 }
 
+// The structure module's forward with IPA by row ranges (cpu_ipa_fwd_rows, the
+// dap path: structure_rows.c) gives cpu_sm_fwd's bits: frames, s and angles.
+typedef struct { sm_ctx *c; const real *zln; } rows_hook;
+
+static void ipa_in_pieces(void *ctx, const real *s_in, const real *R_in, const real *t_in, real *out) {
+    const rows_hook *k = ctx;
+    const pf_ipa_dims *d = &k->c->d.ipa;
+    const int64_t N = d->N, cut[] = {0, 13, 26, N};  // three uneven ranges, as dap = 3 has them
+    for (int q = 0; q < 3; q++)
+        cpu_ipa_fwd_rows(d, &k->c->p.ipa, cut[q], cut[q + 1] - cut[q], s_in, k->zln + cut[q] * N * d->c_z, R_in,
+                         t_in, k->c->mask, out + cut[q] * d->c_s);
+}
+
+static void test_sm_rows(void) {
+    static sm_ctx c;
+    sm_setup(&c, PF_SM_PAR_MIN + 5, 1, 660);
+    const int64_t N = c.d.ipa.N, L = c.d.n_layers, cs = c.d.ipa.c_s, na = L * N * 2 * PF_NUM_TORSIONS;
+    sm_loss(&c);
+    real *zln = tl_zeros(N * N * c.d.ipa.c_z), *R = tl_zeros(L * N * 9), *t = tl_zeros(L * N * 3);
+    real *so = tl_zeros(N * cs), *ang = tl_zeros(na);
+    cpu_ln_fwd(N * N, c.d.ipa.c_z, &c.p.ln_z, c.z, zln, NULL, NULL);
+    rows_hook k = {&c, zln};
+    cpu_sm_fwd_ipa(&c.d, &c.p, c.s, ipa_in_pieces, &k, R, t, so, ang);
+    int same = !memcmp(R, c.Ro, sizeof(real) * (size_t)(L * N * 9)) && !memcmp(t, c.to, sizeof(real) * (size_t)(L * N * 3)) &&
+               !memcmp(so, c.so, sizeof(real) * (size_t)(N * cs)) && !memcmp(ang, c.ang, sizeof(real) * (size_t)na);
+    tl_check(same && tl_max_abs(c.to, L * N * 3) > 1e-3, "structure module with IPA by row ranges: the same bits",
+             "N = %lld, rows 0..12, 13..25, 26..%lld; max diff t %.3e", (long long)N, (long long)N - 1,
+             tl_max_abs_diff(t, c.to, L * N * 3));
+}
+
 void grad_structure_module(void) {
     test_sm_threads();
+    test_sm_rows();
     real *ds0 = test_sm_grad(0), *ds1 = test_sm_grad(1);
     // the stop-gradient must change the gradient (else the check above proves nothing)
     double diff = tl_max_abs_diff(ds0, ds1, 7 * 6);

@@ -3,7 +3,8 @@
 # each structure sharded over the ranks, rank 0 writing the files. Against one process, from 30-step checkpoints
 # of the tiny preset (trained weights, --raw-weights: distograms far from uniform, checked): a distogram-only
 # Pairformer at dap = 2 (the model's pair tensors as each rank's rows), one with a structure module at dap = 3
-# (154 residues: uneven rows; the structure module on the gathered pair tensor), an Evoformer at dap = 2: the
+# (154 residues: uneven rows) and dap = 2 (the structure module on each rank's rows of the pair tensor: IPA and
+# the PAE head by rows, z never gathered whole, checked by its log line), an Evoformer at dap = 2: the
 # same distogram to 1e-5, coordinates to 0.002 A, pLDDT / PAE / pTM to 1e-3; AF3 JSON jobs at dap = 2 with one
 # unsupported job skipped on every rank (exit 1). Bad launches are refused with a clear error.
 # The safetensors file is written a row block at a time (rank 0 never holds the (N, N, n_bins)
@@ -96,6 +97,14 @@ check "one process: the model with a structure module" $? "$(tail -n 2 "$T/s1.ou
 ranks 3 "$T/s3" --ckpt "$T/s" --msa $MSA --raw-weights --out "$T/s3.safetensors" --set dap=3
 check "dap=3: 3 ranks predict a structure (154 residues: 52 rows per rank, 2 padded)" $? "$(tail -n 2 "$T/s3.r0" "$T/s3.r2")"
 out=$(same "$T/s1" "$T/s3"); check "dap=3: the distogram, coordinates and confidence of one process" $? "$out"
+grep -q "structure module: on z's rows (dap 3, 52 rows per rank); z gathered whole 0 times" "$T/s3.r0"
+check "dap=3: the structure module ran on each rank's rows of z, z never gathered whole" $? \
+    "$(grep -i "structure module" "$T/s3.r0")"
+ranks 2 "$T/s2" --ckpt "$T/s" --msa $MSA --raw-weights --out "$T/s2.safetensors" --set dap=2
+check "dap=2: 2 ranks predict a structure (77 rows per rank)" $? "$(tail -n 2 "$T/s2.r0" "$T/s2.r1")"
+out=$(same "$T/s1" "$T/s2"); check "dap=2: the distogram, coordinates and confidence of one process" $? "$out"
+grep -q "structure module: on z's rows (dap 2, 77 rows per rank); z gathered whole 0 times" "$T/s2.r0"
+check "dap=2: the structure module on z's rows, z never gathered whole" $? "$(grep -i "structure module" "$T/s2.r0")"
 
 # the AF2 Evoformer trunk (m sharded by columns and re-sharded between row and column modules)
 TRAIN_E=${TRAIN/--trunk pairformer/--trunk evoformer}

@@ -312,6 +312,14 @@ struct pf_backend {
     void (*ipa_bwd)(pf_backend *be, const pf_ipa_dims *d, const pf_ipa_p *p, pf_ipa_p *g, const pf_act *s,
                     const pf_act *z, const real *R, const real *t, const pf_act *mask, const void *saved,
                     const pf_act *d_out, pf_act *d_s, pf_act *d_z, real *d_R, real *d_t, void *ws);
+    //  Optional (NULL: absent; the CPU backend has it): IPA's forward for query
+    //  rows r0 .. r0 + n - 1 only, inference (no saved): z_rows (n, N, c_z) those
+    //  rows of z, s, frames and mask of all N residues -> out (n, c_s), those rows
+    //  of ipa_fwd's out with the same arithmetic. The structure module runs on a
+    //  dap rank's rows of z with it (structure_rows.c) instead of gathering z.
+    void (*ipa_fwd_rows)(pf_backend *be, const pf_ipa_dims *d, const pf_ipa_p *p, int64_t r0, int64_t n,
+                         const pf_act *s, const pf_act *z_rows, const real *R, const real *t, const pf_act *mask,
+                         pf_act *out);
     //  sm: the whole module loop (Alg. 20, shared weights, angle resnet), as
     //  cpu_sm_fwd / cpu_sm_bwd: s_init (N, c_s), z (N, N, c_z) -> R_out (L, N, 3, 3),
     //  t_out (L, N, 3) in A, s_out (N, c_s), angles (L, N, 7, 2) (NULL when c_resnet == 0).

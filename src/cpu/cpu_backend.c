@@ -207,6 +207,7 @@ static pf_backend cpu_backend = {
     .ipa_mem = cpu_ipa_mem,
     .ipa_fwd = cpu_ipa_fwd_op,
     .ipa_bwd = cpu_ipa_bwd_op,
+    .ipa_fwd_rows = cpu_ipa_fwd_rows_op,
     .sm_mem = cpu_sm_mem,
     .sm_fwd = cpu_sm_fwd_op,
     .sm_bwd = cpu_sm_bwd_op,

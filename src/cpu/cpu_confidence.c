@@ -207,34 +207,54 @@ void cpu_pae_bwd(const pf_pae_dims *d, const pf_linear_p *p, pf_linear_p *g, con
 // AF2 compute_predicted_tm_score with residue weights = mask: d0 from the number
 // of residues (at least 19); for each aligned residue i the expected TM term
 // averaged over j; the pTM is the best i (weighted by its mask).
-double pf_pae_ptm(const pf_pae_dims *d, const real *logits, const real *mask, real *pae) {
+void pf_pae_ptm_setup(const pf_pae_dims *d, const real *mask, real *ctr, double *nres, double *d0) {
+    pf_pae_bin_centers(d, ctr);
+    double n = 0;
+    for (int64_t i = 0; i < d->N; i++) n += mask ? mask[i] : 1;
+    const double n_clip = fmax(floor(n), 19);
+    *nres = n;
+    *d0 = 1.24 * cbrt(n_clip - 15) - 1.8;
+}
+
+double pf_pae_ptm_row(const pf_pae_dims *d, const real *ctr, double nres, double d0, const real *logits_i,
+                      const real *mask, real *pae_i) {
     const int64_t N = d->N;
     const int nb = d->n_bins;
-    real *ctr = pf_malloc(sizeof(real) * (size_t)nb);
-    pf_pae_bin_centers(d, ctr);
-    double nres = 0;
-    for (int64_t i = 0; i < N; i++) nres += mask ? mask[i] : 1;
-    const double n_clip = fmax(floor(nres), 19), d0 = 1.24 * cbrt(n_clip - 15) - 1.8;
-    double best = 0, best_w = -1;
-    for (int64_t i = 0; i < N; i++) {
-        double per = 0;
-        for (int64_t j = 0; j < N; j++) {
-            const real *l = logits + (i * N + j) * nb;
-            double mx = l[0], se = 0, tm = 0, e = 0;
-            for (int b = 1; b < nb; b++) mx = fmax(mx, l[b]);
-            for (int b = 0; b < nb; b++) {
-                double pb = exp(l[b] - mx);
-                se += pb;
-                tm += pb / (1 + (ctr[b] / d0) * (ctr[b] / d0));
-                e += pb * ctr[b];
-            }
-            if (pae) pae[i * N + j] = (real)(e / se);
-            per += (mask ? mask[j] : 1) * tm / se;
+    double per = 0;
+    for (int64_t j = 0; j < N; j++) {
+        const real *l = logits_i + j * nb;
+        double mx = l[0], se = 0, tm = 0, e = 0;
+        for (int b = 1; b < nb; b++) mx = fmax(mx, l[b]);
+        for (int b = 0; b < nb; b++) {
+            double pb = exp(l[b] - mx);
+            se += pb;
+            tm += pb / (1 + (ctr[b] / d0) * (ctr[b] / d0));
+            e += pb * ctr[b];
         }
-        per /= 1e-8 + nres;
-        const double wi = per * (mask ? mask[i] : 1);
-        if (wi > best_w) { best_w = wi; best = per; }
+        if (pae_i) pae_i[j] = (real)(e / se);
+        per += (mask ? mask[j] : 1) * tm / se;
     }
+    return per / (1e-8 + nres);
+}
+
+double pf_pae_ptm_best(int64_t N, const double *per, const real *mask) {
+    double best = 0, best_w = -1;
+    for (int64_t i = 0; i < N; i++) {  // the first row of the largest weight, in row order
+        const double wi = per[i] * (mask ? mask[i] : 1);
+        if (wi > best_w) { best_w = wi; best = per[i]; }
+    }
+    return best;
+}
+
+double pf_pae_ptm(const pf_pae_dims *d, const real *logits, const real *mask, real *pae) {
+    const int64_t N = d->N;
+    real *ctr = pf_malloc(sizeof(real) * (size_t)d->n_bins);
+    double *per = pf_malloc(sizeof(double) * (size_t)(N + 1)), nres, d0;
+    pf_pae_ptm_setup(d, mask, ctr, &nres, &d0);
+    for (int64_t i = 0; i < N; i++)
+        per[i] = pf_pae_ptm_row(d, ctr, nres, d0, logits + i * N * d->n_bins, mask, pae ? pae + i * N : NULL);
+    const double best = pf_pae_ptm_best(N, per, mask);
     pf_free(ctr);
+    pf_free(per);
     return best;
 }

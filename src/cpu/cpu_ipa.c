@@ -57,8 +57,9 @@ static void points_to_global(const pf_ipa_dims *d, int P, const real *loc, const
         }
 }
 
-// Attention weights of row i, head h: a[j] = softmax_j(logit_ij) (N).
-static void ipa_row_weights(const pf_ipa_dims *d, const ipa_saved *v, const real *b, const real *mask,
+// Attention weights of row i, head h: a[j] = softmax_j(logit_ij) (N). b_i: row i
+// of the pair bias (N, H), so the full op and a row range (z's rows only) share it.
+static void ipa_row_weights(const pf_ipa_dims *d, const ipa_saved *v, const real *b_i, const real *mask,
                             real gamma, int64_t i, int h, real *a) {
     const int64_t N = d->N;
     const int H = d->H, c = d->c, Pq = d->Pq, P = d->Pq + d->Pv;
@@ -71,7 +72,7 @@ static void ipa_row_weights(const pf_ipa_dims *d, const ipa_saved *v, const real
         real qk = 0, dist = 0;
         for (int k = 0; k < c; k++) qk += qi[k] * kj[k];
         for (int e = 0; e < Pq * 3; e++) dist += (qpi[e] - kpj[e]) * (qpi[e] - kpj[e]);
-        a[j] = wc * qk + wl * b[(i * N + j) * H + h] - (real)0.5 * gamma * dist;
+        a[j] = wc * qk + wl * b_i[j * H + h] - (real)0.5 * gamma * dist;
         mx = fmax(mx, a[j]);
     }
     real sum = 0;
@@ -79,14 +80,13 @@ static void ipa_row_weights(const pf_ipa_dims *d, const ipa_saved *v, const real
     for (int64_t j = 0; j < N; j++) a[j] /= sum;
 }
 
-// Outputs of row i, head h into cat: o, the value points back in frame i, their
-// norms, and the pair average.
-static void ipa_row_outputs(const pf_ipa_dims *d, const ipa_saved *v, const real *z, const real *R,
-                            const real *t, int64_t i, int h) {
-    const int64_t N = d->N, D = pf_ipa_cat_dim(d), HPv = (int64_t)d->H * d->Pv;
+// Outputs of row i, head h into cat (row i's D values): o, the value points back
+// in frame i, their norms, and the pair average over z_i (row i of z, (N, c_z))
+// with the weights a (N).
+static void ipa_row_outputs(const pf_ipa_dims *d, const ipa_saved *v, const real *z_i, const real *R,
+                            const real *t, int64_t i, int h, const real *a, real *cat) {
+    const int64_t N = d->N, HPv = (int64_t)d->H * d->Pv;
     const int H = d->H, c = d->c, Pq = d->Pq, Pv = d->Pv, P = Pq + Pv, cz = d->c_z;
-    const real *a = v->a + (i * H + h) * N;
-    real *cat = v->cat + i * D;
     real *o = cat + h * c, *opair = cat + (int64_t)H * c + 4 * HPv + (int64_t)h * cz;
     for (int k = 0; k < c; k++) o[k] = 0;
     for (int k = 0; k < cz; k++) opair[k] = 0;
@@ -102,38 +102,90 @@ static void ipa_row_outputs(const pf_ipa_dims *d, const ipa_saved *v, const real
         ox[3 * HPv] = sqrt(IPA_NORM_EPS + l[0] * l[0] + l[1] * l[1] + l[2] * l[2]);
     }
     for (int64_t j = 0; j < N; j++) {
-        const real *vj = v->kv + (j * H + h) * 2 * c + c, *zij = z + (i * N + j) * cz;
+        const real *vj = v->kv + (j * H + h) * 2 * c + c, *zij = z_i + j * cz;
         for (int k = 0; k < c; k++) o[k] += a[j] * vj[k];
         for (int k = 0; k < cz; k++) opair[k] += a[j] * zij[k];
+    }
+}
+
+// q, k / v and the points of all N residues from s (into v's q, kv, qp, kvp).
+static void ipa_project(const pf_ipa_dims *d, const pf_ipa_p *p, const real *s, const real *R, const real *t,
+                        const ipa_saved *v) {
+    const int64_t N = d->N;
+    const int H = d->H, c = d->c, Pq = d->Pq, P = d->Pq + d->Pv, cs = d->c_s;
+    real *qpl = pf_malloc(sizeof(real) * (size_t)(N * 3 * H * Pq));  // (N, 3 H Pq) local
+    real *kvpl = pf_malloc(sizeof(real) * (size_t)(N * 3 * H * P));  // (N, 3 H P) local
+    cpu_linear_fwd(N, cs, H * c, &p->q, s, v->q, 0);
+    cpu_linear_fwd(N, cs, 2 * H * c, &p->kv, s, v->kv, 0);
+    cpu_linear_fwd(N, cs, 3 * H * Pq, &p->q_points, s, qpl, 0);
+    cpu_linear_fwd(N, cs, 3 * H * P, &p->kv_points, s, kvpl, 0);
+    points_to_global(d, Pq, qpl, R, t, v->qp);
+    points_to_global(d, P, kvpl, R, t, v->kvp);
+    pf_free(qpl);
+    pf_free(kvpl);
+}
+
+// y (out) = x (in) W^T + b for one row, the sum in k order. The Linears whose
+// rows are query rows (linear_b on z's rows, linear_out on cat's) use it instead
+// of cpu_linear_fwd: a BLAS product's edge kernels round a row differently by
+// where it falls in the block, so a row range would not give the full op's bits.
+static void row_linear(int in, int out, const pf_linear_p *p, const real *x, real *y) {
+    for (int o = 0; o < out; o++) {
+        const real *w = p->w + (int64_t)o * in;
+        real acc = 0;
+        for (int k = 0; k < in; k++) acc += x[k] * w[k];
+        y[o] = p->b ? p->b[o] + acc : acc;
+    }
+}
+
+// Query rows r0 .. r0 + n - 1: z holds those rows (n, N, c_z); b (n, N, H)
+// receives their pair bias, a (n, H, N) the weights, cat (n, D) the outputs and
+// out (n, c_s) linear_out's. One thread per row: the same bits for a row
+// whichever range it is computed in.
+static void ipa_rows(const pf_ipa_dims *d, const pf_ipa_p *p, const ipa_saved *v, const real *z, const real *R,
+                     const real *t, const real *mask, int64_t r0, int64_t n, real *b, real *a, real *cat,
+                     real *out) {
+    const int64_t N = d->N, D = pf_ipa_cat_dim(d);
+    const int H = d->H, cz = d->c_z;
+#pragma omp parallel for schedule(static) if (n >= PF_SM_PAR_MIN)
+    for (int64_t il = 0; il < n; il++) {
+        real *bi = b + il * N * H;
+        for (int64_t j = 0; j < N; j++) row_linear(cz, H, &p->b, z + (il * N + j) * cz, bi + j * H);
+        for (int h = 0; h < H; h++) {
+            real gamma = softplus(p->head_weights[h]) * ipa_wpt(d), *ai = a + (il * H + h) * N;
+            ipa_row_weights(d, v, bi, mask, gamma, r0 + il, h, ai);
+            ipa_row_outputs(d, v, z + il * N * cz, R, t, r0 + il, h, ai, cat + il * D);
+        }
+        row_linear((int)D, d->c_s, &p->out, cat + il * D, out + il * d->c_s);
     }
 }
 
 void cpu_ipa_fwd(const pf_ipa_dims *d, const pf_ipa_p *p, const real *s, const real *z, const real *R,
                  const real *t, const real *mask, real *out, real *saved) {
     const int64_t N = d->N;
-    const int H = d->H, c = d->c, Pq = d->Pq, P = d->Pq + d->Pv, cs = d->c_s, cz = d->c_z;
     ipa_saved v = ipa_carve(d, saved);
-    real *qpl = pf_malloc(sizeof(real) * (size_t)(N * 3 * H * Pq));  // (N, 3 H Pq) local
-    real *kvpl = pf_malloc(sizeof(real) * (size_t)(N * 3 * H * P));  // (N, 3 H P) local
-    real *b = pf_malloc(sizeof(real) * (size_t)(N * N * H));         // (N, N, H)
-    cpu_linear_fwd(N, cs, H * c, &p->q, s, v.q, 0);
-    cpu_linear_fwd(N, cs, 2 * H * c, &p->kv, s, v.kv, 0);
-    cpu_linear_fwd(N, cs, 3 * H * Pq, &p->q_points, s, qpl, 0);
-    cpu_linear_fwd(N, cs, 3 * H * P, &p->kv_points, s, kvpl, 0);
-    cpu_linear_fwd(N * N, cz, H, &p->b, z, b, 0);
-    points_to_global(d, Pq, qpl, R, t, v.qp);
-    points_to_global(d, P, kvpl, R, t, v.kvp);
-#pragma omp parallel for schedule(static) if (N >= PF_SM_PAR_MIN)
-    for (int64_t i = 0; i < N; i++)
-        for (int h = 0; h < H; h++) {
-            real gamma = softplus(p->head_weights[h]) * ipa_wpt(d);
-            ipa_row_weights(d, &v, b, mask, gamma, i, h, v.a + (i * H + h) * N);
-            ipa_row_outputs(d, &v, z, R, t, i, h);
-        }
-    cpu_linear_fwd(N, pf_ipa_cat_dim(d), cs, &p->out, v.cat, out, 0);
-    pf_free(qpl);
-    pf_free(kvpl);
+    real *b = pf_malloc(sizeof(real) * (size_t)(N * N * d->H));  // (N, N, H)
+    ipa_project(d, p, s, R, t, &v);
+    ipa_rows(d, p, &v, z, R, t, mask, 0, N, b, v.a, v.cat, out);
     pf_free(b);
+}
+
+void cpu_ipa_fwd_rows(const pf_ipa_dims *d, const pf_ipa_p *p, int64_t r0, int64_t n, const real *s,
+                      const real *z_rows, const real *R, const real *t, const real *mask, real *out) {
+    const int64_t N = d->N, H = d->H, P = d->Pq + d->Pv, D = pf_ipa_cat_dim(d);
+    // q, k / v and the points of every residue (the keys), then the rows' own
+    // attention; no (N, N) array (the rows' a, b and cat are n rows)
+    real *qkv = pf_malloc(sizeof(real) * (size_t)(N * H * (3 * d->c + (d->Pq + P) * 3)));
+    ipa_saved v = {qkv, NULL, NULL, NULL, NULL, NULL};
+    v.kv = v.q + N * H * d->c;
+    v.qp = v.kv + N * H * 2 * d->c;
+    v.kvp = v.qp + N * H * d->Pq * 3;
+    real *b = pf_malloc(sizeof(real) * (size_t)(n * N * H + 1)), *a = pf_malloc(sizeof(real) * (size_t)(n * H * N + 1));
+    real *cat = pf_malloc(sizeof(real) * (size_t)(n * D + 1));
+    ipa_project(d, p, s, R, t, &v);
+    ipa_rows(d, p, &v, z_rows, R, t, mask, r0, n, b, a, cat, out);
+    real *bufs[] = {qkv, b, a, cat};
+    for (size_t k = 0; k < sizeof bufs / sizeof *bufs; k++) pf_free(bufs[k]);
 }
 
 // ---------------------------------------------------------------------------

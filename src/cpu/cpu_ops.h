@@ -88,6 +88,9 @@ void cpu_ipa_fwd_op(pf_backend *be, const pf_ipa_dims *d, const pf_ipa_p *p, con
 void cpu_ipa_bwd_op(pf_backend *be, const pf_ipa_dims *d, const pf_ipa_p *p, pf_ipa_p *g, const pf_act *s,
                     const pf_act *z, const real *R, const real *t, const pf_act *mask, const void *saved,
                     const pf_act *d_out, pf_act *d_s, pf_act *d_z, real *d_R, real *d_t, void *ws);
+void cpu_ipa_fwd_rows_op(pf_backend *be, const pf_ipa_dims *d, const pf_ipa_p *p, int64_t r0, int64_t n,
+                         const pf_act *s, const pf_act *z_rows, const real *R, const real *t, const pf_act *mask,
+                         pf_act *out);
 pf_mem cpu_sm_mem(pf_backend *be, const pf_sm_dims *d);
 void cpu_sm_fwd_op(pf_backend *be, const pf_sm_dims *d, const pf_sm_p *p, const pf_act *s_init, const pf_act *z,
                    const pf_act *mask, real *R_out, real *t_out, real *s_out, real *angles, void *saved, void *ws);

@@ -21,6 +21,13 @@ void cpu_ipa_fwd_op(pf_backend *be, const pf_ipa_dims *d, const pf_ipa_p *p, con
     cpu_ipa_fwd(d, p, (const real *)s, (const real *)z, R, t, (const real *)mask, (real *)out, (real *)saved);
 }
 
+void cpu_ipa_fwd_rows_op(pf_backend *be, const pf_ipa_dims *d, const pf_ipa_p *p, int64_t r0, int64_t n,
+                         const pf_act *s, const pf_act *z_rows, const real *R, const real *t, const pf_act *mask,
+                         pf_act *out) {
+    (void)be;
+    cpu_ipa_fwd_rows(d, p, r0, n, (const real *)s, (const real *)z_rows, R, t, (const real *)mask, (real *)out);
+}
+
 void cpu_ipa_bwd_op(pf_backend *be, const pf_ipa_dims *d, const pf_ipa_p *p, pf_ipa_p *g, const pf_act *s,
                     const pf_act *z, const real *R, const real *t, const pf_act *mask, const void *saved,
                     const pf_act *d_out, pf_act *d_s, pf_act *d_z, real *d_R, real *d_t, void *ws) {

@@ -57,13 +57,16 @@ static void relu_copy(int64_t n, const real *x, real *y) {
     for (int64_t i = 0; i < n; i++) y[i] = x[i] > 0 ? x[i] : 0;
 }
 
-// One layer: from L->s_in and the frames L->R_in, t_in to s_next and the new
-// frames (R_new, t_new, 10 A units). tmp (N, c_s) scratch.
-static void sm_layer_fwd(const pf_sm_dims *d, const pf_sm_p *p, const real *z_ln, const real *mask,
-                         const sm_layer *L, real *s_next, real *R_new, real *t_new, real *tmp) {
+// IPA's output (N, c_s) of layer L into out: the whole op on saved z_ln
+// (cpu_sm_fwd), or a caller's (cpu_sm_fwd_ipa: a dap rank's rows of z).
+typedef void (*sm_ipa_hook)(void *ctx, const sm_layer *L, real *out);
+
+// One layer after IPA: from L->s_in, IPA's output in tmp (N, c_s, then scratch)
+// and the frames L->R_in, t_in to s_next and the new frames (R_new, t_new, 10 A units).
+static void sm_layer_tail(const pf_sm_dims *d, const pf_sm_p *p, const sm_layer *L, real *s_next, real *R_new,
+                          real *t_new, real *tmp) {
     const int64_t N = d->ipa.N, n = N * d->ipa.c_s;
     const int cs = d->ipa.c_s;
-    cpu_ipa_fwd(&d->ipa, &p->ipa, L->s_in, z_ln, L->R_in, L->t_in, mask, tmp, L->ipa);
     for (int64_t k = 0; k < n; k++) L->s_res[k] = L->s_in[k] + tmp[k];
     cpu_ln_fwd(N, cs, &p->ln_ipa, L->s_res, L->s_a, NULL, NULL);
     cpu_linear_fwd(N, cs, cs, &p->tr1, L->s_a, L->h1, 0);
@@ -76,23 +79,31 @@ static void sm_layer_fwd(const pf_sm_dims *d, const pf_sm_p *p, const real *z_ln
     cpu_bb_update_fwd(N, cs, &p->bb_update, s_next, L->R_in, L->t_in, R_new, t_new, L->u);
 }
 
-void cpu_sm_fwd(const pf_sm_dims *d, const pf_sm_p *p, const real *s_init, const real *z,
-                const real *mask, real *R_out, real *t_out, real *s_out, real *angles, real *saved,
-                const real *frozen_R) {
+// The layers' activations: layer l's (at(buf, l)) and the final s.
+typedef struct {
+    sm_layer (*at)(const pf_sm_dims *d, const void *buf, int l);
+    const void *buf;
+    real *s_final;
+} sm_store;
+
+static sm_layer saved_at(const pf_sm_dims *d, const void *buf, int l) { return sm_layer_at(d, buf, l); }
+
+// The module loop (Alg. 20) from s_lnin = LN_s(s_init); IPA by the hook. One
+// code path for the training forward and the rows forward: the same bits.
+static void sm_loop(const pf_sm_dims *d, const pf_sm_p *p, const real *s_lnin, const sm_store *st, sm_ipa_hook ipa,
+                    void *ctx, real *R_out, real *t_out, real *angles, const real *frozen_R) {
     const int64_t N = d->ipa.N, cs = d->ipa.c_s;
-    real *s_lnin = sm_lnin(d, saved), *z_ln = sm_zln(d, saved);
     real *tmp = pf_malloc(sizeof(real) * (size_t)(N * cs));
-    cpu_ln_fwd(N, (int)cs, &p->ln_s, s_init, s_lnin, NULL, NULL);
-    cpu_ln_fwd(N * N, d->ipa.c_z, &p->ln_z, z, z_ln, NULL, NULL);
-    sm_layer L = sm_layer_at(d, saved, 0);
+    sm_layer L = st->at(d, st->buf, 0);
     cpu_linear_fwd(N, (int)cs, (int)cs, &p->linear_in, s_lnin, L.s_in, 0);
     pf_frame_identity(N, L.R_in, L.t_in);
     for (int l = 0; l < d->n_layers; l++) {
         int last = l == d->n_layers - 1;
-        sm_layer next = last ? L : sm_layer_at(d, saved, l + 1);
-        real *s_next = last ? sm_final(d, saved) : next.s_in;
+        sm_layer next = last ? L : st->at(d, st->buf, l + 1);
+        real *s_next = last ? st->s_final : next.s_in;
         real *Rn = R_out + l * N * 9, *tn = t_out + l * N * 3;
-        sm_layer_fwd(d, p, z_ln, mask, &L, s_next, Rn, tn, tmp);
+        ipa(ctx, &L, tmp);
+        sm_layer_tail(d, p, &L, s_next, Rn, tn, tmp);
         if (d->c_resnet > 0) cpu_angle_resnet_fwd(d, &p->angle, s_next, s_lnin, angles + l * N * 2 * PF_NUM_TORSIONS);
         if (!last) {
             memcpy(next.R_in, frozen_R ? frozen_R + l * N * 9 : Rn, sizeof(real) * (size_t)(N * 9));
@@ -101,8 +112,65 @@ void cpu_sm_fwd(const pf_sm_dims *d, const pf_sm_p *p, const real *s_init, const
         for (int64_t k = 0; k < N * 3; k++) tn[k] *= PF_SM_TRANS_SCALE;  // output in A
         L = next;
     }
-    memcpy(s_out, sm_final(d, saved), sizeof(real) * (size_t)(N * cs));
     pf_free(tmp);
+}
+
+typedef struct { const pf_sm_dims *d; const pf_sm_p *p; const real *z_ln, *mask; } whole_ipa;
+
+static void ipa_whole(void *ctx, const sm_layer *L, real *out) {
+    const whole_ipa *w = ctx;
+    cpu_ipa_fwd(&w->d->ipa, &w->p->ipa, L->s_in, w->z_ln, L->R_in, L->t_in, w->mask, out, L->ipa);
+}
+
+void cpu_sm_fwd(const pf_sm_dims *d, const pf_sm_p *p, const real *s_init, const real *z,
+                const real *mask, real *R_out, real *t_out, real *s_out, real *angles, real *saved,
+                const real *frozen_R) {
+    const int64_t N = d->ipa.N, cs = d->ipa.c_s;
+    real *s_lnin = sm_lnin(d, saved), *z_ln = sm_zln(d, saved);
+    cpu_ln_fwd(N, (int)cs, &p->ln_s, s_init, s_lnin, NULL, NULL);
+    cpu_ln_fwd(N * N, d->ipa.c_z, &p->ln_z, z, z_ln, NULL, NULL);
+    whole_ipa w = {d, p, z_ln, mask};
+    sm_store st = {saved_at, saved, sm_final(d, saved)};
+    sm_loop(d, p, s_lnin, &st, ipa_whole, &w, R_out, t_out, angles, frozen_R);
+    memcpy(s_out, sm_final(d, saved), sizeof(real) * (size_t)(N * cs));
+}
+
+// Two layers' per-residue activations (no IPA saved), used in turn.
+static sm_layer pair_at(const pf_sm_dims *d, const void *buf, int l) {
+    const int64_t N = d->ipa.N, cs = d->ipa.c_s;
+    real *p = (real *)buf + (l % 2) * (6 * N * cs + 18 * N);
+    sm_layer L;
+    L.s_in = p;  p += N * cs;
+    L.s_res = p; p += N * cs;
+    L.s_a = p;   p += N * cs;
+    L.h1 = p;    p += N * cs;
+    L.h2 = p;    p += N * cs;
+    L.s_tr = p;  p += N * cs;
+    L.R_in = p;  p += N * 9;
+    L.t_in = p;  p += N * 3;
+    L.u = p;
+    L.ipa = NULL;
+    return L;
+}
+
+typedef struct { cpu_sm_ipa_fn fn; void *ctx; } hook_ipa;
+
+static void ipa_hook(void *ctx, const sm_layer *L, real *out) {
+    const hook_ipa *k = ctx;
+    k->fn(k->ctx, L->s_in, L->R_in, L->t_in, out);
+}
+
+void cpu_sm_fwd_ipa(const pf_sm_dims *d, const pf_sm_p *p, const real *s_init, cpu_sm_ipa_fn ipa, void *ctx,
+                    real *R_out, real *t_out, real *s_out, real *angles) {
+    const int64_t N = d->ipa.N, cs = d->ipa.c_s;
+    real *s_lnin = pf_malloc(sizeof(real) * (size_t)(N * cs + 1));
+    real *layers = pf_malloc(sizeof(real) * (size_t)(2 * (6 * N * cs + 18 * N) + 1));
+    cpu_ln_fwd(N, (int)cs, &p->ln_s, s_init, s_lnin, NULL, NULL);
+    hook_ipa k = {ipa, ctx};
+    sm_store st = {pair_at, layers, s_out};
+    sm_loop(d, p, s_lnin, &st, ipa_hook, &k, R_out, t_out, angles, NULL);
+    pf_free(s_lnin);
+    pf_free(layers);
 }
 
 // Backward of one layer. d_s: in, d of s_next; out, d of s_in (overwritten).

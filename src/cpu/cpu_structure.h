@@ -49,6 +49,12 @@ void cpu_bb_update_bwd(int64_t N, int c_s, const pf_linear_p *p, pf_linear_p *g,
 int64_t cpu_ipa_saved_reals(const pf_ipa_dims *d);
 void cpu_ipa_fwd(const pf_ipa_dims *d, const pf_ipa_p *p, const real *s, const real *z, const real *R,
                  const real *t, const real *mask, real *out, real *saved);
+// Inference on query rows r0 .. r0 + n - 1 only (the structure module on a dap
+// rank's rows of z): z_rows (n, N, c_z) are those rows of z, s (N, c_s), the
+// frames and mask of all N residues; out (n, c_s) = those rows of cpu_ipa_fwd's
+// out, the same bits (the full op runs the same per-row code). Saves nothing.
+void cpu_ipa_fwd_rows(const pf_ipa_dims *d, const pf_ipa_p *p, int64_t r0, int64_t n, const real *s,
+                      const real *z_rows, const real *R, const real *t, const real *mask, real *out);
 // The same inputs as the forward again, its saved buffer and d_out (N, c_s).
 void cpu_ipa_bwd(const pf_ipa_dims *d, const pf_ipa_p *p, pf_ipa_p *g, const real *s, const real *z,
                  const real *R, const real *t, const real *mask, const real *saved, const real *d_out,
@@ -81,6 +87,14 @@ int64_t cpu_sm_saved_reals(const pf_sm_dims *d);
 void cpu_sm_fwd(const pf_sm_dims *d, const pf_sm_p *p, const real *s_init, const real *z,
                 const real *mask, real *R_out, real *t_out, real *s_out, real *angles, real *saved,
                 const real *frozen_R);
+// Inference with IPA supplied by the caller: fn(ctx, s_in, R_in, t_in, out) writes
+// IPA's output (N, c_s) for a layer's input s_in (N, c_s) and frames (10 A units).
+// The rest of the module is cpu_sm_fwd's code (the same bits for the same IPA
+// output); no saved buffer (per-residue scratch only), no z: the structure
+// module on a dap rank's rows of z (structure_rows.c) runs IPA by rows in fn.
+typedef void (*cpu_sm_ipa_fn)(void *ctx, const real *s_in, const real *R_in, const real *t_in, real *out);
+void cpu_sm_fwd_ipa(const pf_sm_dims *d, const pf_sm_p *p, const real *s_init, cpu_sm_ipa_fn fn, void *ctx,
+                    real *R_out, real *t_out, real *s_out, real *angles);
 // d_R_out (L, N, 3, 3), d_t_out (L, N, 3), d_s_out (N, c_s), d_angles (L, N, 7, 2);
 // each may be NULL (zero).
 void cpu_sm_bwd(const pf_sm_dims *d, const pf_sm_p *p, pf_sm_p *g, const real *s_init, const real *z,
@@ -131,6 +145,14 @@ void cpu_pae_bwd(const pf_pae_dims *d, const pf_linear_p *p, pf_linear_p *g, con
 // From logits (N, N, n_bins): the expected error pae (N, N) (may be NULL) and
 // the predicted TM-score (AF2 compute_predicted_tm_score; residues with mask 0 left out).
 double pf_pae_ptm(const pf_pae_dims *d, const real *logits, const real *mask, real *pae);
+// The same by rows (the PAE head on a dap rank's rows): setup gives the bin
+// centres ctr (n_bins), the residue count and d0; row gives row i's expected
+// error pae_i (N) (may be NULL) from its logits (N, n_bins) and its pTM term;
+// best picks the pTM from the N terms (row order: pf_pae_ptm's result).
+void pf_pae_ptm_setup(const pf_pae_dims *d, const real *mask, real *ctr, double *nres, double *d0);
+double pf_pae_ptm_row(const pf_pae_dims *d, const real *ctr, double nres, double d0, const real *logits_i,
+                      const real *mask, real *pae_i);
+double pf_pae_ptm_best(int64_t N, const double *per, const real *mask);
 // Bin centres of the PAE head (n_bins): 0.25, 0.75, ..., 31.75 A for AF2's sizes.
 void pf_pae_bin_centers(const pf_pae_dims *d, real *centers);
 

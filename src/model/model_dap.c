@@ -231,6 +231,7 @@ static void pad(pf_model *M, const pf_act *x, int C, pf_act *out) {
 static void gather_rows(pf_model *M, const pf_act *rows, int C, pf_act *x) {
     pf_model_dap *D = M->dap;
     pf_backend *be = M->be;
+    D->z_gathers++;
     const int64_t row = D->Np * C, kr = PF_MAX(1, PF_MIN(D->n, D->bcap / (D->c.size * row)));
     for (int64_t r0 = 0; r0 < D->n; r0 += kr) {
         const int64_t k = PF_MIN(kr, D->n - r0);  // the same on every rank: one collective each

@@ -29,6 +29,10 @@ void pf_model_dap_drop(pf_model *M);
 // touches z runs sharded (pf_model_dap_zrows_possible; decided at attach).
 int pf_model_dap_zrows_possible(const pf_model *M);
 int pf_model_dap_zrows(const pf_model *M);
+// The group's communicator (M->dap set).
+const pf_dap_comm *pf_model_dap_comm(const pf_model *M);
+// How many times a whole z-sized tensor was gathered onto every rank (0 without dap).
+int64_t pf_model_dap_z_gathers(const pf_model *M);
 void pf_model_dap_rows_of(const pf_model *M, int64_t N, int64_t *i0, int64_t *n, int64_t *Np);
 // Zero the pad entries of x (n, Np, C) (the pad columns of the rows that hold tokens, the pad rows).
 void pf_model_dap_zero_pads(pf_model *M, int64_t N, pf_act *x, int C);

@@ -15,16 +15,24 @@
 // rank's shares (summed over the group with the sharded blocks' gradients).
 #include "model_dap_int.h"
 #include "../core/util.h"
+#include "structure_rows.h"
 
 #define DISTO_EPS 1e-6  // as the one-process head (cpu_heads.c, cu_heads.cu)
 #define XENT_EPS 1e-8   // xent's own (backend.h)
 
 // The AF3 trunk with every block that touches z sharded (the MSA module too, or
-// none) and no structure module. Otherwise the model's z stays whole on every rank.
+// none), and no structure module unless the backend runs it on z's rows
+// (structure_rows.h; inference only: training refuses a structure module with
+// dap > 1). Otherwise the model's z stays whole on every rank.
 int pf_model_dap_zrows_possible(const pf_model *M) {
     const pf_config *c = &M->cfg;
-    return M->dap && c->trunk == PF_TRUNK_PAIRFORMER && pf_model_dap_first(M) == 0 && !c->structure_module;
+    return M->dap && c->trunk == PF_TRUNK_PAIRFORMER && pf_model_dap_first(M) == 0 &&
+           (!c->structure_module || pf_structure_rows_possible(M->be));
 }
+
+const pf_dap_comm *pf_model_dap_comm(const pf_model *M) { return &M->dap->c; }
+
+int64_t pf_model_dap_z_gathers(const pf_model *M) { return M->dap ? M->dap->z_gathers : 0; }
 
 int pf_model_dap_zrows(const pf_model *M) { return M->dap && M->dap->zrows; }
 

@@ -24,6 +24,7 @@ struct pf_model_dap {
     pf_act *dmask;             // z rows: the distogram mask's rows (n, Np), 0 on pads
     real *dw_scratch;          // z rows: (n_bins, c_z), the head's second weight-gradient pass
     double *lsum;              // z rows: P doubles in backend memory, the ranks' loss sums
+    int64_t z_gathers;         // whole z-sized tensors gathered (gather_rows calls), a check for the tests
 };
 
 #endif

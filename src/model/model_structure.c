@@ -1,11 +1,14 @@
 // model_structure.c: the structure module after the trunk (model_structure.h).
 #include "model_structure.h"
+#include <stdio.h>
 #include <string.h>
 #include <math.h>
 #include "../core/util.h"
 #include "structure_truth.h"
 #include "structure_atoms.h"
 #include "structure_dev.h"
+#include "structure_rows.h"
+#include "model_dap.h"
 
 void pf_model_structure_declare(pf_model *M) {
     const pf_config *c = &M->cfg;
@@ -130,12 +133,33 @@ static void structure_step_dev(pf_model *M, const pf_batch *b, int64_t step, int
     truth_free(&tr);
 }
 
+// Prediction on this dap rank's rows of z (the model's z-sized tensors are rows:
+// pf_model_dap_zrows; structure_rows.h): z is never gathered. No losses (predict
+// has no truth to score against; training refuses a structure module with dap > 1).
+static void structure_step_rows(pf_model *M, const pf_batch *b, int training, pf_step_result *r,
+                                pf_structure_pred *out) {
+    if (training) pf_die("structure module: training with dap > 1 is not implemented");
+    const int64_t N = b->N;
+    pf_sm_rows rows = {pf_model_dap_comm(M), 0, 0, 0};
+    pf_model_dap_rows_of(M, N, &rows.i0, &rows.n, &rows.Np);
+    pf_structure_pred none = {0};
+    pf_structure_head_predict_rows(&M->sh, M->be, &rows, N, M->s, M->z, b->seq_mask, out ? out : &none);
+    r->fape = r->lddt_ca = NAN;
+    if (rows.c->rank == 0)  // what tests/test_predict_dap.sh checks: this path ran, z stayed rows
+        fprintf(stderr, "structure module: on z's rows (dap %d, %lld rows per rank); z gathered whole %lld times\n",
+                rows.c->size, (long long)rows.n, (long long)pf_model_dap_z_gathers(M));
+}
+
 void pf_model_structure_step(pf_model *M, const pf_batch *b, int64_t step, int training, pf_step_result *r,
                              pf_structure_pred *out) {
     pf_backend *be = M->be;
     const pf_config *c = &M->cfg;
     const int64_t N = b->N;
     const int evo = c->trunk == PF_TRUNK_EVOFORMER;
+    if (pf_model_dap_zrows(M)) {
+        structure_step_rows(M, b, training, r, out);
+        return;
+    }
     if (be->device_memory) {  // the backend's structure entries; s, z and gradients stay on the device
         structure_step_dev(M, b, step, training, r, out);
         return;

@@ -178,19 +178,24 @@ pf_structure_losses pf_structure_head_train(pf_structure_head *h, int64_t N, con
     return o;
 }
 
-// The last layer's frames and unit (sin, cos) torsions, pLDDT, PAE and pTM of run r into out.
-static void fill_pred(pf_structure_head *h, int64_t N, const sm_run *r, const real *z, const real *seq_mask,
-                      pf_structure_pred *out) {
+void pf_structure_fill_frames(const pf_structure_head *h, int64_t N, const real *R, const real *t, const real *ang,
+                              const real *s_final, pf_structure_pred *out) {
     const int64_t L = h->d.n_layers, na = N * 2 * PF_NUM_TORSIONS;
-    if (out->R) memcpy(out->R, r->R + (L - 1) * N * 9, sizeof(real) * (size_t)(N * 9));
-    if (out->t) memcpy(out->t, r->t + (L - 1) * N * 3, sizeof(real) * (size_t)(N * 3));
+    if (out->R) memcpy(out->R, R + (L - 1) * N * 9, sizeof(real) * (size_t)(N * 9));
+    if (out->t) memcpy(out->t, t + (L - 1) * N * 3, sizeof(real) * (size_t)(N * 3));
     for (int64_t k = 0; out->tors && h->d.c_resnet > 0 && k < na; k += 2) {  // unit (sin, cos)
-        const real *a = r->ang + (L - 1) * na + k;
+        const real *a = ang + (L - 1) * na + k;
         double l = sqrt(fmax(a[0] * a[0] + a[1] * a[1], 1e-12));
         out->tors[k] = (real)(a[0] / l);
         out->tors[k + 1] = (real)(a[1] / l);
     }
-    if (out->plddt) cpu_plddt_fwd(&h->pd, &h->pp, r->s, NULL, out->plddt);
+    if (out->plddt) cpu_plddt_fwd(&h->pd, &h->pp, s_final, NULL, out->plddt);
+}
+
+// The last layer's frames and unit (sin, cos) torsions, pLDDT, PAE and pTM of run r into out.
+static void fill_pred(pf_structure_head *h, int64_t N, const sm_run *r, const real *z, const real *seq_mask,
+                      pf_structure_pred *out) {
+    pf_structure_fill_frames(h, N, r->R, r->t, r->ang, r->s, out);
     real *logits = pf_malloc(sizeof(real) * (size_t)(N * N * h->ad.n_bins));
     cpu_pae_logits(&h->ad, &h->pae, z, logits);
     out->ptm = pf_pae_ptm(&h->ad, logits, seq_mask, out->pae);

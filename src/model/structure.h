@@ -104,6 +104,12 @@ typedef struct { real *R, *t, *tors, *plddt, *pae; double ptm; } pf_structure_pr
 void pf_structure_head_predict(pf_structure_head *h, int64_t N, const real *s, const real *z,
                                const real *seq_mask, pf_structure_pred *out);
 
+// The per-residue part of a prediction: the last of L layers' frames R (L, N, 3, 3),
+// t (L, N, 3), unit torsions from ang (L, N, 7, 2) and pLDDT from s_final (N, c_s)
+// into out (PAE and pTM not touched). Shared with structure_rows.c.
+void pf_structure_fill_frames(const pf_structure_head *h, int64_t N, const real *R, const real *t, const real *ang,
+                              const real *s_final, pf_structure_pred *out);
+
 // The training losses without gradients (validation, eval) and, when out is not
 // NULL, the prediction of the same forward (as pf_structure_head_predict).
 pf_structure_losses pf_structure_head_eval(pf_structure_head *h, int64_t N, const real *s, const real *z,
