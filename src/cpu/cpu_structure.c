@@ -36,20 +36,24 @@ static real *sm_final(const pf_sm_dims *d, const real *saved) {
     return (real *)saved + cpu_sm_saved_reals(d) - d->ipa.N * d->ipa.c_s;
 }
 
+// A layer's per-residue activations from p (6 N c_s + 18 N reals); returns the end.
+static real *carve_residue_acts(real *p, int64_t N, int64_t cs, sm_layer *L) {
+    L->s_in = p;  p += N * cs;
+    L->s_res = p; p += N * cs;
+    L->s_a = p;   p += N * cs;
+    L->h1 = p;    p += N * cs;
+    L->h2 = p;    p += N * cs;
+    L->s_tr = p;  p += N * cs;
+    L->R_in = p;  p += N * 9;
+    L->t_in = p;  p += N * 3;
+    L->u = p;     p += N * 6;
+    return p;
+}
+
 static sm_layer sm_layer_at(const pf_sm_dims *d, const real *saved, int l) {
     const int64_t N = d->ipa.N, cs = d->ipa.c_s;
-    real *p = (real *)saved + N * cs + N * N * d->ipa.c_z + l * sm_layer_reals(d);
     sm_layer L;
-    L.s_in = p;  p += N * cs;
-    L.s_res = p; p += N * cs;
-    L.s_a = p;   p += N * cs;
-    L.h1 = p;    p += N * cs;
-    L.h2 = p;    p += N * cs;
-    L.s_tr = p;  p += N * cs;
-    L.R_in = p;  p += N * 9;
-    L.t_in = p;  p += N * 3;
-    L.u = p;     p += N * 6;
-    L.ipa = p;
+    L.ipa = carve_residue_acts((real *)saved + N * cs + N * N * d->ipa.c_z + l * sm_layer_reals(d), N, cs, &L);
     return L;
 }
 
@@ -138,17 +142,8 @@ void cpu_sm_fwd(const pf_sm_dims *d, const pf_sm_p *p, const real *s_init, const
 // Two layers' per-residue activations (no IPA saved), used in turn.
 static sm_layer pair_at(const pf_sm_dims *d, const void *buf, int l) {
     const int64_t N = d->ipa.N, cs = d->ipa.c_s;
-    real *p = (real *)buf + (l % 2) * (6 * N * cs + 18 * N);
     sm_layer L;
-    L.s_in = p;  p += N * cs;
-    L.s_res = p; p += N * cs;
-    L.s_a = p;   p += N * cs;
-    L.h1 = p;    p += N * cs;
-    L.h2 = p;    p += N * cs;
-    L.s_tr = p;  p += N * cs;
-    L.R_in = p;  p += N * 9;
-    L.t_in = p;  p += N * 3;
-    L.u = p;
+    carve_residue_acts((real *)buf + (l % 2) * (6 * N * cs + 18 * N), N, cs, &L);
     L.ipa = NULL;
     return L;
 }

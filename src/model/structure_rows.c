@@ -46,15 +46,18 @@ static double pae_by_rows(pf_structure_head *h, const pf_sm_rows *r, int64_t N, 
     const int nb = h->ad.n_bins, cz = h->ad.c_z, P = r->c->size;
     const int64_t n = r->n, row = N * nb;
     const int64_t kr = PF_MAX(1, PF_MIN(n, ROWS_PAE_BYTES / ((int64_t)sizeof(real) * P * row)));
-    real *lg = pf_calloc((size_t)(n * row + 1), sizeof(real)), *buf = pf_malloc(sizeof(real) * (size_t)(P * kr * row));
+    // the block's own rows only (k rows of logits, not all n: 12.8 GB per rank at 20,000 / 8)
+    real *lg = pf_malloc(sizeof(real) * (size_t)(kr * row)), *buf = pf_malloc(sizeof(real) * (size_t)(P * kr * row));
     real *ctr = pf_malloc(sizeof(real) * (size_t)nb);
     double *per = pf_malloc(sizeof(double) * (size_t)(N + 1)), nres, d0;
     pf_pae_ptm_setup(&h->ad, mask, ctr, &nres, &d0);
-    for (int64_t il = 0; il < v; il++)  // z's row stride is Np: one row of N pairs at a time
-        cpu_linear_fwd(N, cz, nb, &h->pae, z + il * r->Np * cz, lg + il * row, 0);
     for (int64_t r0 = 0; r0 < n; r0 += kr) {
         const int64_t k = PF_MIN(kr, n - r0);
-        r->c->all_gather(r->c, lg + r0 * row, buf, sizeof(real) * (size_t)(k * row));
+        for (int64_t t = 0; t < k; t++) {  // z's row stride is Np: one row of N pairs at a time; pad rows 0
+            if (r0 + t < v) cpu_linear_fwd(N, cz, nb, &h->pae, z + (r0 + t) * r->Np * cz, lg + t * row, 0);
+            else memset(lg + t * row, 0, sizeof(real) * (size_t)row);
+        }
+        r->c->all_gather(r->c, lg, buf, sizeof(real) * (size_t)(k * row));
         for (int q = 0; q < P; q++)
             for (int64_t t = 0; t < k; t++) {
                 const int64_t i = q * n + r0 + t;  // block q: rows r0 .. r0 + k - 1 of rank q
