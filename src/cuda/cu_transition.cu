@@ -213,8 +213,12 @@ void cu_transition_fwd(pf_backend *be, const pf_transition_dims *d, const pf_tra
         pf_transition_dims dc = *d;
         dc.M = R < d->M - m0 ? R : d->M - m0;
         void *oc = (void *)rows_at(c, out, m0, d->c);
-        const void *mc = rows_at(c, mask, m0, 1);
-        tr_hidden(c, &dc, p, pk, rows_at(c, x, m0, d->c), fold ? mc : NULL, 0, &w);
+        const void *mc = rows_at(c, mask, m0, 1), *xc = rows_at(c, x, m0, d->c);
+        if (pk && cu_trwo_applies(c, &dc, pk, p, xc)) {  // h never stored (cu_transition_wgo.cu)
+            cu_trwo_forward(c, &dc, p, pk, xc, fold ? mc : NULL, mask && !fold ? mc : NULL, oc);
+            continue;
+        }
+        tr_hidden(c, &dc, p, pk, xc, fold ? mc : NULL, 0, &w);
         cu_linear_fwd(c, dc.M, (int)nc, d->c, &p->lin_out, w.h, oc, 0);
         if (mask && !fold) cu_row_mask(c, oc, oc, mc, dc.M, d->c);
     }
@@ -282,12 +286,16 @@ static void tr_bwd_chunk(cu_impl *c, const pf_transition_dims *d, const pf_trans
         cu_row_mask(c, w->dy, dy, mask, M, d->c);
         dy = w->dy;
     }
-    if (!late_h) cu_linear_bwd(c, M, (int)nc, d->c, &p->lin_out, &g->lin_out, w->h, dy, NULL);
-    tr_lin_bwd(c, M, (int)nc, d->c, &p->lin_out, NULL, NULL, dy, d->c, w->h, 0.f);  // dh, over h
-    if (late_h) {
+    if (late_h && cu_trwb_applies(c, d, pk, p, x, dy)) {  // dh never stored (cu_transition_wgb.cu)
+        cu_trwb_grad(c, d, p, pk, x, dy, fold ? mask : NULL, w->xl, w->h, w->ab);
+        cu_linear_bwd(c, M, (int)nc, d->c, &p->lin_out, &g->lin_out, w->h, dy, NULL);
+    } else if (late_h) {
+        tr_lin_bwd(c, M, (int)nc, d->c, &p->lin_out, NULL, NULL, dy, d->c, w->h, 0.f);  // dh, over h
         tr_grad_h(c, d, p, pk, x, fold ? mask : NULL, w);  // h (mask h where folded) over dh
         cu_linear_bwd(c, M, (int)nc, d->c, &p->lin_out, &g->lin_out, w->h, dy, NULL);
     } else {
+        cu_linear_bwd(c, M, (int)nc, d->c, &p->lin_out, &g->lin_out, w->h, dy, NULL);
+        tr_lin_bwd(c, M, (int)nc, d->c, &p->lin_out, NULL, NULL, dy, d->c, w->h, 0.f);  // dh, over h
         tr_act_bwd(c, d, pk, fold ? mask : NULL, w);  // folded: dh times the mask there
     }
     int swi = d->act == PF_ACT_SWIGLU;

@@ -48,4 +48,25 @@ void cu_tr_hidden_grad_fused(cu_impl *c, const pf_transition_dims *d, const cu_t
                              const void *xl, const pf_layernorm_p *ln, void *xl_out, const void *mask, void *dh,
                              void *dab);
 
+// ---- PF_TR_WGO: the forward's hidden layer and output projection in one kernel ----------
+// (cu_transition_wgo.cu). Whether it takes this chunk: PF_TR_WGO on, forms 6 / 7's wgmma
+// weights (pk->wg), the LayerNorm in the prologue (tr_fused 1), SwiGLU without a, b biases,
+// c 64 or 128, x 16-byte aligned.
+int cu_trwo_applies(cu_impl *c, const pf_transition_dims *d, const cu_tr_packed *pk, const pf_transition_p *p,
+                    const void *x);
+// out (M, c) = (h W_out^T + b_out) * omask[row], h = silu(xl W_a^T) (xl W_b^T) * hmask[row],
+// xl = LN(x); hmask, omask may be NULL.
+void cu_trwo_forward(cu_impl *c, const pf_transition_dims *d, const pf_transition_p *p, const cu_tr_packed *pk,
+                     const void *x, const void *hmask, const void *omask, void *out);
+
+// ---- PF_TR_WGB: dh made in the backward's hidden-layer kernel (cu_transition_wgb.cu) -------
+// Whether it takes this chunk: PF_TR_WGB on, form 6's wgmma backward (pk->wg_bwd, grad_h), the
+// LayerNorm in the prologue, SwiGLU without a, b biases, c 64 or 128, x and dy 16-byte aligned.
+int cu_trwb_applies(cu_impl *c, const pf_transition_dims *d, const cu_tr_packed *pk, const pf_transition_p *p,
+                    const void *x, const void *dy);
+// From x and dy (M, c): xl = LN(x) into xl_out, h (M, n c) (times hmask, as the forward's) and
+// [da | db] (M, 2 n c) of dh = dy W_out times hmask; hmask may be NULL.
+void cu_trwb_grad(cu_impl *c, const pf_transition_dims *d, const pf_transition_p *p, const cu_tr_packed *pk,
+                  const void *x, const void *dy, const void *hmask, void *xl_out, void *h, void *dab);
+
 #endif

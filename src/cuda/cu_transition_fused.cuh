@@ -70,6 +70,22 @@ __device__ __forceinline__ void tr_ln_rows(bf16 *xs, const tr_args &a, int64_t p
     }
 }
 
+// The wgmma kernels' stores (cu_transition_wg.cu, cu_transition_wgb.cu): segment seg (32
+// channels at columns 32 seg of st (16, so)) of the warp's 16 rows (the first rw0) into out
+// (row stride ldo) at columns cbase..: 16-byte runs below nlim.
+__device__ __forceinline__ void tw_store(bf16 *out, int64_t ldo, const bf16 *st, int so, int seg, int cbase,
+                                         int nlim, int64_t rw0, int64_t M) {
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int it = 0; it < 2; it++) {  // 16 rows x 4 runs of 8 channels
+        int i = lane + 32 * it, row = i >> 2, c8 = 8 * (i & 3);
+        int64_t p = rw0 + row;
+        if (p < M && cbase + c8 < nlim)
+            *reinterpret_cast<uint4 *>(out + p * ldo + cbase + c8) =
+                *reinterpret_cast<const uint4 *>(st + row * so + 32 * seg + c8);
+    }
+}
+
 // ---- PF_TR_HID=6, 7: Hopper wgmma (cu_transition_wg.cu) ------------------------------
 // Weight rows (form 2's order: per 16 rows W_a of 8 channels, then W_b of them) in
 // wgmma's K-major core-matrix layout, trwg_off (cu_wg_ring.cuh).
@@ -82,5 +98,11 @@ void cu_trwg_hidden(cu_impl *c, const tr_args *a, const bf16 *wg, int KP);
 // The backward's: [da | db] into a.dab and h over dh (a.h == a.dh: form 5's HOUT
 // contract), the LayerNorm in the prologue with a.ln_w: k_trwg<KP, true>.
 void cu_trwg_hidden_grad(cu_impl *c, const tr_args *a, const bf16 *wg, int KP);
+
+// ---- PF_TR_WGO / PF_TR_WGB (cu_transition_wgo.cu, cu_transition_wgb.cu) -------------------
+// The hidden layer's and the output projection's weights in per-tile stages for their fused
+// kernels (bwd 0: the forward's, 1: the backward's): kept across calls or pool scratch.
+const unsigned char *cu_two_pack(cu_impl *c, const pf_transition_dims *d, const pf_transition_p *p, int KP, int tiles,
+                                 int bwd);
 
 #endif

@@ -56,21 +56,6 @@ struct tw_layout {
 };
 
 #if S9_HAVE_WGMMA
-// Segment seg (32 channels at columns 32 seg of st (16, so)) of the warp's 16 rows (the
-// first rw0) into out (row stride ldo) at columns cbase..: 16-byte runs below nlim.
-__device__ __forceinline__ void tw_store(bf16 *out, int64_t ldo, const bf16 *st, int so, int seg, int cbase,
-                                         int nlim, int64_t rw0, int64_t M) {
-    const int lane = threadIdx.x & 31;
-#pragma unroll
-    for (int it = 0; it < 2; it++) {  // 16 rows x 4 runs of 8 channels
-        int i = lane + 32 * it, row = i >> 2, c8 = 8 * (i & 3);
-        int64_t p = rw0 + row;
-        if (p < M && cbase + c8 < nlim)
-            *reinterpret_cast<uint4 *>(out + p * ldo + cbase + c8) =
-                *reinterpret_cast<const uint4 *>(st + row * so + 32 * seg + c8);
-    }
-}
-
 // The biases of a thread's packed columns 16 q + 2 t + e of tile j (a) and 8 on (b).
 __device__ __forceinline__ void tw_bias(const tr_args &a, int j, int q, float (&ba)[2], float (&bb)[2]) {
     const int col = j * TW_TN + 16 * q + 2 * (threadIdx.x & 3);

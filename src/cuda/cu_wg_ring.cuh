@@ -93,6 +93,34 @@ __device__ __forceinline__ void tw_ring_product(float (&acc)[32], const uint32_t
     s9_wg_hold<32>(acc);
     if (RELEASE) wg_bar_arrive(empty + s);
 }
+// A ring without a producer warp, for kernels whose consumers need more registers than a
+// 288-thread block allows (a sub-partition holds three of its nine warps: ~168 registers a
+// thread; 256 threads may take 255): thread 0 starts the first ST tiles (tw_ring_start) and,
+// once a tile's readers have all released its stage, loads the tile ST further into it
+// (tw_ring_refill). Ring tile g is packed tile g % period; total: the block's ring tiles.
+template <typename L>
+__device__ __forceinline__ void tw_ring_load(const unsigned char *w, uint32_t period, uint32_t g, unsigned char *sm) {
+    uint64_t *full = (uint64_t *)(sm + L::bar);
+    const uint32_t s = g % L::ST;
+    tw_expect(full + s, (uint32_t)L::tile);
+    tw_bulk_g2s(sm + s * L::tile, w + (size_t)(g % period) * L::tile, (uint32_t)L::tile, full + s);
+}
+template <typename L>
+__device__ __forceinline__ void tw_ring_start(const unsigned char *w, uint32_t period, uint32_t total,
+                                              unsigned char *sm) {
+    if (threadIdx.x != 0) return;
+    for (uint32_t g = 0; g < total && g < (uint32_t)L::ST; g++) tw_ring_load<L>(w, period, g, sm);
+}
+// Tile r has been released (or is being released) by the consumers: thread 0 waits for all of
+// them and loads tile r + ST into the stage.
+template <typename L>
+__device__ __forceinline__ void tw_ring_refill(const unsigned char *w, uint32_t period, uint32_t total,
+                                               unsigned char *sm, uint32_t r) {
+    if (threadIdx.x != 0 || r + L::ST >= total) return;
+    uint64_t *empty = (uint64_t *)(sm + L::bar) + L::ST;
+    wg_bar_wait(empty + r % L::ST, (r / L::ST) & 1);
+    tw_ring_load<L>(w, period, r + L::ST, sm);
+}
 #endif
 
 #endif

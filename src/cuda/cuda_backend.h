@@ -97,7 +97,7 @@ int64_t pf_cuda_wcache_hits(pf_backend *be);
 // The same per site (0: all): the attention projection's [Wq; Wk; Wv; Wg], k_tm_out3's pack,
 // the fused transition's pack, the trimul sides' backward [W_p; W_g], the trimul side
 // kernels' pack (k_tm_sides2 / k_tm_sides_wg and their gradient forms); hits 0: the fills.
-enum { PF_WC_ATTN_CAT = 1, PF_WC_TM_OUT, PF_WC_TR_PACK, PF_WC_TM_CAT, PF_WC_TM_SIDES, PF_WC_SITES };
+enum { PF_WC_ATTN_CAT = 1, PF_WC_TM_OUT, PF_WC_TR_PACK, PF_WC_TM_CAT, PF_WC_TM_SIDES, PF_WC_TR_WGO, PF_WC_SITES };
 int64_t pf_cuda_wcache_count(pf_backend *be, int site, int hits);
 // PF_LN_SAVE (cu_layernorm_vec.cu): the triangle multiplication's forward copies its saved
 // input z in its LayerNorm's kernel (16-byte rows) instead of a copy of its own; as above.
@@ -222,6 +222,17 @@ void pf_cuda_set_transition_hidden(pf_backend *be, int form, int blocks);
 // to width c on this device (sm_90, c <= 128): tests check that they ran where they apply.
 int64_t pf_cuda_transition_wg_runs(pf_backend *be);
 int pf_cuda_transition_wg_applies(pf_backend *be, int c);
+// PF_TR_WGO (cu_transition_wgo.cu): the forward's hidden layer and output projection as one
+// wgmma kernel where it applies (forms 6, 7 on sm_90, c 64 or 128, the LayerNorm in the
+// prologue); on 1 (the default) or 0, other values back to the environment's; blocks > 0:
+// at most that many (persistent) blocks, 0 one per SM. Process-wide. Its launches so far.
+void pf_cuda_set_transition_wgo(pf_backend *be, int on, int blocks);
+int64_t pf_cuda_transition_wgo_runs(pf_backend *be);
+// PF_TR_WGB (cu_transition_wgb.cu): the backward's dh = dy W_out made inside the hidden-layer
+// backward kernel where it applies (form 6 on sm_90, c 64 or 128, the LayerNorm in the prologue);
+// the same conventions.
+void pf_cuda_set_transition_wgb(pf_backend *be, int on, int blocks);
+int64_t pf_cuda_transition_wgb_runs(pf_backend *be);
 // Hidden elements (rows x n c) per row chunk of the transition (cu_transition.cu); 0
 // restores the default (PF_TR_CHUNK_M at backend creation, else 64 Mi), always capped so
 // that the workspace stays within twice the input. The op's mem() must be asked again.

@@ -760,16 +760,17 @@ static void test_attention(void) {
 // How a transition case runs: fused, the hidden layer as one kernel (cu_transition_fused.cu)
 // where it applies (bf16, c a multiple of 8 up to 256, no biases on SwiGLU's a and b) with
 // the LayerNorm in its prologue (1) or apart (2), else the unfused path forced (0); chunk, hidden elements per row chunk (0: the default); bias,
-// the Linears' biases (-1: the module's, ReLU with, SwiGLU without). The test checks
+// the Linears' biases (-1: the module's, ReLU with, SwiGLU without); out_bias 1: lin_out with a
+// bias whatever bias says (the mask then applies to out, not folded into h). The test checks
 // which path ran.
-typedef struct { int fused; int64_t chunk; int bias; } tr_opts;
-static const tr_opts TR_DEFAULT = {1, 0, -1};
+typedef struct { int fused; int64_t chunk; int bias, out_bias; } tr_opts;
+static const tr_opts TR_DEFAULT = {1, 0, -1, 0};
 
 static void test_transition_path(int act, int use_mask, int64_t M, int c, int n, tr_opts o) {
     char label[256];
     int bias = o.bias < 0 ? !act : o.bias;
-    snprintf(label, sizeof label, "%s transition %s M%lld c%d n%d mask %d bias %d chunk %lld%s", H_gpu->name,
-             act ? "swiglu" : "relu", (long long)M, c, n, use_mask, bias, (long long)o.chunk,
+    snprintf(label, sizeof label, "%s transition %s M%lld c%d n%d mask %d bias %d%s chunk %lld%s", H_gpu->name,
+             act ? "swiglu" : "relu", (long long)M, c, n, use_mask, bias, o.out_bias ? " out bias" : "", (long long)o.chunk,
              o.fused == 0 ? " unfused" : o.fused == 2 ? " ln apart" : "");
     pf_cuda_set_transition_fused(H_gpu, o.fused);
     pf_cuda_set_transition_chunk(H_gpu, o.chunk);
@@ -781,7 +782,7 @@ static void test_transition_path(int act, int use_mask, int64_t M, int c, int n,
     h_layernorm(&P.ln, &G.ln, &Pd.ln, &Gd.ln, c, 1, "ln");
     h_linear(&P.lin_a, &G.lin_a, &Pd.lin_a, &Gd.lin_a, n * c, c, bias, 2, "lin_a");
     if (act) h_linear(&P.lin_b, &G.lin_b, &Pd.lin_b, &Gd.lin_b, n * c, c, bias, 3, "lin_b");
-    h_linear(&P.lin_out, &G.lin_out, &Pd.lin_out, &Gd.lin_out, c, n * c, bias, 4, "lin_out");
+    h_linear(&P.lin_out, &G.lin_out, &Pd.lin_out, &Gd.lin_out, c, n * c, bias || o.out_bias, 4, "lin_out");
     hbuf x = h_rand(M * c, 1, 5), mk = h_mask(M, 0, 0.3, 6);
     pf_mem mc = H_cpu->transition_mem(H_cpu, &d), mg = H_gpu->transition_mem(H_gpu, &d);
     mems m = mk_mems(mc, mg);
@@ -2333,15 +2334,49 @@ static void test_transition_wg(int form, int wg4, int use_mask, int64_t M, int c
     snprintf(prev, sizeof prev, "%s", e ? e : "");
     setenv("PF_TR_WG4", wg4 ? "1" : "0", 1);
     pf_cuda_set_transition_hidden(H_gpu, form, 0);
+    pf_cuda_set_transition_wgo(H_gpu, 0, 0);  // k_trwg's forward and backward, not the fused kernels
+    pf_cuda_set_transition_wgb(H_gpu, 0, 0);
     int64_t runs0 = pf_cuda_transition_wg_runs(H_gpu);
     test_transition_path(PF_ACT_SWIGLU, use_mask, M, c, n, o);
     int64_t runs = pf_cuda_transition_wg_runs(H_gpu) - runs0;
+    pf_cuda_set_transition_wgo(H_gpu, -1, 0);
+    pf_cuda_set_transition_wgb(H_gpu, -1, 0);
     if (e) setenv("PF_TR_WG4", prev, 1);
     else unsetenv("PF_TR_WG4");
     int want = H_bf16 && o.fused && c % 8 == 0 && pf_cuda_transition_wg_applies(H_gpu, c);
     tl_check(want ? runs > 0 : runs == 0, label, "wgmma kernels ran %lld times, expected %s", (long long)runs,
              want ? "some" : "none");
     pf_cuda_set_transition_hidden(H_gpu, 0, 0);
+}
+
+// PF_TR_WGO, PF_TR_WGB (cu_transition_wgo.cu, cu_transition_wgb.cu): the forward's hidden layer
+// and output projection in one wgmma kernel, the backward's dh = dy W_out inside its hidden-layer
+// kernel (forms 6, 7 on sm_90, c 64 or 128, the LayerNorm in the prologue; the backward form 6
+// only): the module against the CPU reference (test_transition_path), each kernel checked to
+// have run exactly where it applies (on 0: neither, the two-kernel paths at these widths);
+// blocks > 0 caps the persistent grids (each block then loops over several 128-row tiles, the
+// weight ring running on across them).
+static void test_transition_wgo(int form, int on, int use_mask, int64_t M, int c, int n, tr_opts o, int blocks) {
+    char label[256];
+    snprintf(label, sizeof label, "%s transition wgo %d form %d M%lld c%d n%d mask %d out bias %d chunk %lld%s blocks %d",
+             H_gpu->name, on, form, (long long)M, c, n, use_mask, o.out_bias, (long long)o.chunk,
+             o.fused == 2 ? " ln apart" : "", blocks);
+    pf_cuda_set_transition_hidden(H_gpu, form, 0);
+    pf_cuda_set_transition_wgo(H_gpu, on, blocks);
+    pf_cuda_set_transition_wgb(H_gpu, on, blocks);
+    int64_t f0 = pf_cuda_transition_wgo_runs(H_gpu), b0 = pf_cuda_transition_wgb_runs(H_gpu);
+    test_transition_path(PF_ACT_SWIGLU, use_mask, M, c, n, o);
+    int64_t fr = pf_cuda_transition_wgo_runs(H_gpu) - f0, br = pf_cuda_transition_wgb_runs(H_gpu) - b0;
+    int want = on && H_bf16 && o.fused == 1 && (c == 64 || c == 128) && pf_cuda_transition_wg_applies(H_gpu, c);
+    tl_check(want ? fr > 0 : fr == 0, label, "fused forward kernel ran %lld times, expected %s", (long long)fr,
+             want ? "some" : "none");
+    want = want && form == 6;
+    tl_check(want ? br > 0 : br == 0, label, "fused backward kernel ran %lld times, expected %s", (long long)br,
+             want ? "some" : "none");
+    pf_cuda_set_transition_wgo(H_gpu, -1, 0);
+    pf_cuda_set_transition_wgb(H_gpu, -1, 0);
+    pf_cuda_set_transition_hidden(H_gpu, 0, 0);
+    finish(label);
 }
 
 void cuda_transition(void) {
@@ -2353,22 +2388,22 @@ void cuda_transition(void) {
     // SwiGLU with the mask folded into h and dh; ReLU with biases (mask kernels on out and
     // dy) and without (folded); partial column tiles (n c 48, 64 against 64- and 128-wide
     // tiles), depth 16 and padded (c 24 -> 32), rows not a multiple of the 128-row tile
-    const tr_opts no_bias = {1, 0, 0}, swi_bias = {1, 0, 1}, unfused = {0, 0, -1};
+    const tr_opts no_bias = {1, 0, 0, 0}, swi_bias = {1, 0, 1, 0}, unfused = {0, 0, -1, 0};
     test_transition(PF_ACT_SWIGLU, 1, 37, 16, 4);
     test_transition(PF_ACT_RELU, 1, 37, 16, 4);
     test_transition_path(PF_ACT_RELU, 1, 37, 16, 2, no_bias);
     test_transition(PF_ACT_SWIGLU, 0, 5, 24, 2);
     test_transition_path(PF_ACT_SWIGLU, 1, 37, 16, 4, swi_bias);  // a, b biases: unfused
     test_transition_path(PF_ACT_SWIGLU, 1, 37, 16, 4, unfused);
-    const tr_opts ln_apart = {2, 0, -1};
+    const tr_opts ln_apart = {2, 0, -1, 0};
     test_transition_path(PF_ACT_SWIGLU, 1, 37, 16, 4, ln_apart);
     test_transition_path(PF_ACT_RELU, 0, 37, 24, 2, ln_apart);
     // row chunks of 100 rows (the last one row), fused and not
-    const tr_opts ch100 = {1, 100 * 64, -1}, ch100u = {0, 100 * 64, -1};
+    const tr_opts ch100 = {1, 100 * 64, -1, 0}, ch100u = {0, 100 * 64, -1, 0};
     test_transition_path(PF_ACT_SWIGLU, 1, 301, 16, 4, ch100);
     test_transition_path(PF_ACT_SWIGLU, 1, 301, 16, 4, ch100u);
     test_transition_path(PF_ACT_RELU, 1, 301, 16, 4, ch100);
-    const tr_opts ch100l = {2, 100 * 64, -1};
+    const tr_opts ch100l = {2, 100 * 64, -1, 0};
     test_transition_path(PF_ACT_SWIGLU, 1, 301, 16, 4, ch100l);
     // PF_TR_HID 2-5 (k_tr_hidden2, k_tr_hidden3, k_tr_hidden_grad2) against form 1 bit
     // for bit: one column tile and two (n c 64 against 64- and 32-channel tiles), partial tiles (n c 48;
@@ -2411,6 +2446,24 @@ void cuda_transition(void) {
     test_transition_wg(6, 1, 1, 301, 16, 4, TR_DEFAULT);  // 256-row blocks, the second partial
     test_transition_wg(6, 1, 0, 301, 40, 3, ln_apart);
     test_transition_wg(7, 1, 1, 37, 24, 2, TR_DEFAULT);
+    // PF_TR_WGO / WGB: c 128 and 64 (depths 128, 64: one and two 64-channel output halves), n c 512,
+    // 256, 128 (16, 8, 4 tiles: the accumulator pair's last step with and without a successor), rows
+    // not a multiple of the 128-row tile, one row, chunks of 100 rows' hidden elements (12 or 25 rows
+    // each, the last 1 row), persistent grids of 1 and 2 blocks over 3 and 5 row tiles, the mask
+    // folded into h and (with an output bias) on out and dy, form 7 (the forward only); switched off;
+    // the LayerNorm apart and c 40: not taken
+    const tr_opts obias = {1, 0, -1, 1}, ch100w = {1, 100 * 64, -1, 0};
+    test_transition_wgo(6, 1, 1, 301, 128, 4, TR_DEFAULT, 0);
+    test_transition_wgo(6, 1, 0, 37, 64, 2, TR_DEFAULT, 0);
+    test_transition_wgo(6, 1, 1, 301, 128, 1, TR_DEFAULT, 1);
+    test_transition_wgo(6, 1, 1, 600, 64, 4, obias, 2);
+    test_transition_wgo(6, 1, 0, 301, 128, 4, obias, 0);
+    test_transition_wgo(6, 1, 1, 301, 128, 4, ch100w, 0);
+    test_transition_wgo(7, 1, 1, 130, 128, 2, TR_DEFAULT, 0);
+    test_transition_wgo(6, 1, 1, 1, 64, 4, TR_DEFAULT, 0);
+    test_transition_wgo(6, 0, 1, 301, 128, 4, TR_DEFAULT, 0);
+    test_transition_wgo(6, 1, 1, 301, 128, 4, ln_apart, 0);
+    test_transition_wgo(6, 1, 1, 301, 40, 3, TR_DEFAULT, 0);
     // form 1 (no longer the default: PF_TR_HID unset is form 2)
     pf_cuda_set_transition_hidden(H_gpu, 1, 0);
     test_transition(PF_ACT_SWIGLU, 1, 37, 16, 4);
@@ -2427,7 +2480,7 @@ void cuda_transition(void) {
     test_transition(PF_ACT_RELU, 1, 130, 256, 4);
     test_transition_path(PF_ACT_SWIGLU, 1, 1000, 128, 4, unfused);
     test_transition_path(PF_ACT_SWIGLU, 1, 1000, 128, 4, ln_apart);
-    const tr_opts ch_rows = {1, 256 * 512, -1};  // 256-row chunks of the c 128, n 4 case, the last 232 rows
+    const tr_opts ch_rows = {1, 256 * 512, -1, 0};  // 256-row chunks of the c 128, n 4 case, the last 232 rows
     test_transition_path(PF_ACT_SWIGLU, 1, 1000, 128, 4, ch_rows);
     // PF_TR_HID 2-5 at the models' widths: c 128 with n 4 (8 and 16 forward tiles, 16
     // backward) and n 2, depth 256 (32-channel tiles in every form); one wave and capped
@@ -2744,6 +2797,7 @@ static void run_mode(int bf16) {
         int found = 0;
         if (!strcmp(only, "heads")) cuda_heads(), found = 1;
         if (!strcmp(only, "model")) cuda_model(), found = 1;
+        if (!strcmp(only, "big")) test_big(), found = 1;
         if (!strcmp(only, "core")) cuda_core(), found = 1;
         if (!strcmp(only, "blocksmall")) cuda_blocksmall(quick), found = 1;
         if (!strcmp(only, "trimul_save_x")) cuda_trimul_save_x(), found = 1;
@@ -2762,7 +2816,7 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure, heads, model, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, attn_proj_own, attn_gate_wg, attn.1 .. attn.%d or an ops.def name)", only,
+        tl_check(found, "--only", "no tests named %s (structure, heads, model, big, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, attn_proj_own, attn_gate_wg, attn.1 .. attn.%d or an ops.def name)", only,
                  N_ATTN_PARTS);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;

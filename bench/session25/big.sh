@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Session 25 call 5 (the payload of call 3 + test_cuda's `--only big`): test_cuda's 64-bit group (the fused transition
+# kernels past 2^31 elements), then alone the crop-768 AF3 trunk training step with the new defaults (session 18's
+# command, recompute_keep_attn=1) and with PF_TR_WGO=0 PF_TR_WGB=0.
+. bench/device_common.sh
+run big 200 stdbuf -oL $T --only big
+wait
+report big
+for v in 11 00; do
+    t0=$SECONDS
+    PF_TR_WGO=${v:0:1} PF_TR_WGB=${v:1:1} timeout 150 $P/pairfold train --preset af3 --device cuda --data synthetic \
+        --set synthetic_len=768 --set crop_size=768 --set msa_rows=128 --set recycles=0 --set val_every=0 --set n_val=0 \
+        --set recompute=1 --set recompute_keep_attn=1 --steps 4 --out /tmp/trunk768_$v --log $OUT/trunk$v.jsonl --quiet \
+        > $OUT/trunk$v.log 2>&1
+    echo "== trunk 768 keep_attn WGO/WGB=$v rc=$? ($((SECONDS - t0)) s): $(tail -n 1 $OUT/trunk$v.log)" >> $S
+    python3 -c "import json,sys; print('step ms', [round(json.loads(l)['ms']) for l in open(sys.argv[1])], 'loss', [json.loads(l).get('loss') for l in open(sys.argv[1])])" $OUT/trunk$v.jsonl >> $S 2>&1
+done
+cat $S
