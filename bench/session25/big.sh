@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
-# Session 25 call 5 (the payload of call 3 + test_cuda's `--only big`): test_cuda's 64-bit group (the fused transition
-# kernels past 2^31 elements), then alone the crop-768 AF3 trunk training step with the new defaults (session 18's
-# command, recompute_keep_attn=1) and with PF_TR_WGO=0 PF_TR_WGB=0.
+# Session 25 call 5 (the review commit's payload: shared ring / tile helpers; test_cuda's `--only big`): test_cuda's
+# 64-bit group (the fused transition kernels past 2^31 elements), transition, blocksmall, model, memcheck of transition
+# --quick; then alone the crop-768 AF3 trunk training step with the new defaults (session 18's command,
+# recompute_keep_attn=1) and with PF_TR_WGO=0 PF_TR_WGB=0, and the transition module both ways.
 . bench/device_common.sh
 run big 200 stdbuf -oL $T --only big
+run transition 200 stdbuf -oL $T --only transition
+run blocksmall 200 stdbuf -oL $T --only blocksmall
+run model 200 stdbuf -oL $T --only model
+run memcheck 200 compute-sanitizer --tool memcheck $T --only transition --quick
 wait
-report big
+report big transition blocksmall model memcheck
+for v in 11 00; do
+    PF_TR_WGO=${v:0:1} PF_TR_WGB=${v:1:1} timeout 100 $P/bench_cuda_ops --ops transition --sizes 512,1024,2048 --reps 5 > $OUT/tr.log 2>&1
+    echo "== transition WGO/WGB=$v rc=$?" >> $S; grep '^{' $OUT/tr.log | cut -c1-150 >> $S
+done
 for v in 11 00; do
     t0=$SECONDS
     PF_TR_WGO=${v:0:1} PF_TR_WGB=${v:1:1} timeout 150 $P/pairfold train --preset af3 --device cuda --data synthetic \

@@ -7,6 +7,7 @@
 #include "cu_transition.cuh"
 #include "cu_trimul_side.cuh"
 #include "cu_wg_ring.cuh"
+#include "cu_env.cuh"
 
 struct tr_args {
     const bf16 *xl;     // (M, c) LayerNormed rows, or x when ln_w is set
@@ -85,6 +86,119 @@ __device__ __forceinline__ void tw_store(bf16 *out, int64_t ldo, const bf16 *st,
                 *reinterpret_cast<const uint4 *>(st + row * so + 32 * seg + c8);
     }
 }
+
+// The biases of a thread's packed columns 16 q + 2 t + e of tile j (a) and 8 on (b).
+__device__ __forceinline__ void tw_bias(const tr_args &a, int j, int q, float (&ba)[2], float (&bb)[2]) {
+    const int col = j * 64 + 16 * q + 2 * (threadIdx.x & 3);
+#pragma unroll
+    for (int e = 0; e < 2; e++) {
+        ba[e] = a.bias ? __ldg(a.bias + col + e) : 0.f;
+        bb[e] = a.bias ? __ldg(a.bias + col + 8 + e) : 0.f;
+    }
+}
+
+// SwiGLU's backward at one element of the hidden layer: from a = x0, b = x1 and dh, with the
+// row mask m (folded into h and dh): da, db, and h = silu(a) b m, the forward's value.
+__device__ __forceinline__ void tw_swiglu_bwd(float x0, float x1, float dh, float m, float &da, float &db, float &h) {
+    float gd = dh * m, s = tr_sigmoid(x0);
+    da = gd * x1 * s * fmaf(x0, 1.f - s, 1.f);
+    db = gd * x0 * s;
+    h = x0 * s * x1 * m;  // = x0 * tr_sigmoid(x0) * x1 * m, as the forward
+}
+
+// The backward's tile j of the warp's 16 rows (first rw0): [da | db | h] (tw_swiglu_bwd) from the
+// [a | b] accumulators acc (m64n64: n-tiles 2q, 2q + 1 are a, b of channels 8q..8q + 7) and
+// dh(q, hh, e) (channel 8q + 2t + e of row g + 8 hh), staged in st (16, 104) as [da | db | h], then
+// stored: [da | db] into a.dab, h into a.h. dh is read before the pair's stores (it may live in
+// the h columns of st).
+template <typename DH>
+__device__ __forceinline__ void tw_bwd_tile(const float (&acc)[32], const float (&m)[2], const tr_args &a, int j,
+                                            bf16 *st, int64_t rw0, DH dh) {
+    const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+        float ba[2], bb[2];
+        tw_bias(a, j, q, ba, bb);
+#pragma unroll
+        for (int hh = 0; hh < 2; hh++) {
+            bf16 *sp = st + (g + 8 * hh) * 104 + 8 * q + 2 * t;
+            float dv[2] = {dh(q, hh, 0), dh(q, hh, 1)}, da[2], db[2], hv[2];
+#pragma unroll
+            for (int e = 0; e < 2; e++)
+                tw_swiglu_bwd(acc[8 * q + 2 * hh + e] + ba[e], acc[8 * q + 4 + 2 * hh + e] + bb[e], dv[e], m[hh], da[e],
+                              db[e], hv[e]);
+            *reinterpret_cast<__nv_bfloat162 *>(sp) = __floats2bfloat162_rn(da[0], da[1]);
+            *reinterpret_cast<__nv_bfloat162 *>(sp + 32) = __floats2bfloat162_rn(db[0], db[1]);
+            *reinterpret_cast<__nv_bfloat162 *>(sp + 64) = __floats2bfloat162_rn(hv[0], hv[1]);
+        }
+    }
+    __syncwarp();
+    const int64_t ld2 = 2 * (int64_t)a.nc;
+    tw_store(a.dab, ld2, st, 104, 0, 32 * j, a.nc, rw0, a.M);
+    tw_store(a.dab + a.nc, ld2, st, 104, 1, 32 * j, a.nc, rw0, a.M);
+    tw_store(a.h, a.nc, st, 104, 2, 32 * j, a.nc, rw0, a.M);
+    __syncwarp();  // st read before the next tile's writes
+}
+
+// ---- the fused kernels' shared pieces (cu_transition_wgo.cu, cu_transition_wgb.cu) --------
+// A kernel's switch (PF_TR_WGO / PF_TR_WGB), the tests' grid cap and its launches so far.
+typedef struct {
+    cu_switch sw;
+    int grid;      // tests: at most this many blocks (each loops over several row tiles); 0 one per SM
+    int64_t runs;  // launches so far
+} tw_ctl;
+static inline void tw_ctl_set(tw_ctl *k, int on, int blocks) {
+    cu_switch_set(&k->sw, on);
+    k->grid = blocks > 0 ? blocks : 0;
+}
+// Blocks of a persistent launch over nrt row tiles: one per SM, at most k->grid where set.
+static inline unsigned tw_ctl_grid(const tw_ctl *k, int n_sm, int64_t nrt) {
+    int64_t grid = n_sm > 0 ? n_sm : 1;
+    if (k->grid > 0 && k->grid < grid) grid = k->grid;
+    return (unsigned)(nrt < grid ? nrt : grid);
+}
+#if S9_HAVE_WGMMA
+// The ring tiles a persistent block walks: tiles per row tile times its row tiles (blockIdx.x,
+// + gridDim.x, ... below nrt).
+__device__ __forceinline__ uint32_t tw_ring_total(int64_t nrt, int tiles) {
+    const int64_t mine = blockIdx.x < nrt ? (nrt - 1 - blockIdx.x) / gridDim.x + 1 : 0;
+    return (uint32_t)(mine * tiles);
+}
+// A persistent block's row tile at pos0 (128 rows; its rows copied into xs, and dy's into ds
+// where DY, by cp.async before): the LayerNorm in place where t.ln_w (xl into t.xl_out where
+// set), the warp's 16 rows as wgmma A fragments (af, df) and their mask values (m); then the
+// rows of the row tile at next (if below M) copied in.
+template <int KP, bool DY>
+__device__ __forceinline__ void tw_row_tile(const tr_args &t, const bf16 *dy, bf16 *xs, bf16 *ds, int64_t pos0,
+                                            int64_t next, uint32_t (&af)[KP / 16][4], uint32_t (&df)[KP / 16][4],
+                                            float (&m)[2]) {
+    constexpr int ROWS = 128, CONS = 256, SK = KP + TS_PAD;
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    fa_wait<0>();
+    tw_cons_sync<CONS>();  // every thread's rows landed
+    if (t.ln_w) {
+        tr_ln_rows<KP, ROWS, CONS>(xs, t, pos0);
+        tw_cons_sync<CONS>();
+    }
+    const int off = (16 * warp + (lane & 15)) * SK + (lane >> 4) * 8;
+#pragma unroll
+    for (int kk = 0; kk < KP / 16; kk++) {
+        ts_ldsm4(af[kk], xs + off + 16 * kk);
+        if (DY) ts_ldsm4(df[kk], ds + off + 16 * kk);
+    }
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+        const int64_t p = pos0 + 16 * warp + (lane >> 2) + 8 * u;
+        m[u] = p < t.M ? (t.mask ? ld(t.mask, p) : 1.f) : 0.f;
+    }
+    tw_cons_sync<CONS>();  // every warp's fragments read: the next row tile's rows may come
+    if (next < t.M) {
+        ts_load_rows_u<KP, ROWS, CONS>(xs, t.xl, t.c, t.M, next);  // zeros past M
+        if (DY) ts_load_rows_u<KP, ROWS, CONS>(ds, dy, t.c, t.M, next);
+        fa_commit();
+    }
+}
+#endif
 
 // ---- PF_TR_HID=6, 7: Hopper wgmma (cu_transition_wg.cu) ------------------------------
 // Weight rows (form 2's order: per 16 rows W_a of 8 channels, then W_b of them) in

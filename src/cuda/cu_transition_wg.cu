@@ -56,16 +56,6 @@ struct tw_layout {
 };
 
 #if S9_HAVE_WGMMA
-// The biases of a thread's packed columns 16 q + 2 t + e of tile j (a) and 8 on (b).
-__device__ __forceinline__ void tw_bias(const tr_args &a, int j, int q, float (&ba)[2], float (&bb)[2]) {
-    const int col = j * TW_TN + 16 * q + 2 * (threadIdx.x & 3);
-#pragma unroll
-    for (int e = 0; e < 2; e++) {
-        ba[e] = a.bias ? __ldg(a.bias + col + e) : 0.f;
-        bb[e] = a.bias ? __ldg(a.bias + col + 8 + e) : 0.f;
-    }
-}
-
 // h of column tile j (channels 32 j..) of the warp's 16 rows (first row rw0) from acc (the
 // m64n64 accumulators: n-tiles 2q, 2q + 1 are a, b of channels 8q..8q + 7, form 2's
 // packing) via the staging tile st (16, 40) into a.h; tr_fwd_epilogue2's expression.
@@ -109,42 +99,18 @@ __device__ __forceinline__ void tw_fetch_dh(bf16 *st, const tr_args &a, int j, i
 }
 
 // [da | db] of tile j into a.dab and h into a.h (over dh), tr_bwd_epilogue2's arithmetic
-// (HOUT), staged in st (16, 104) as [da | db | h]; dh from the h columns (tw_fetch_dh),
-// each pair read and then overwritten by its h by one thread. Then the next tile's dh
-// fetched into them (lands during that tile's product).
+// (HOUT; tw_bwd_tile); dh from the h columns of st (tw_fetch_dh), each pair read and then
+// overwritten by its h by one thread. Then the next tile's dh fetched into them (lands during
+// that tile's product).
 __device__ __forceinline__ void tw_bwd_epilogue(const float (&acc)[32], const float (&m)[2], const tr_args &a, int j,
                                                 bf16 *st, int64_t rw0) {
     const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
     fa_wait<0>();
     __syncwarp();  // the warp's dh copies landed
-#pragma unroll
-    for (int q = 0; q < 4; q++) {
-        float ba[2], bb[2];
-        tw_bias(a, j, q, ba, bb);
-#pragma unroll
-        for (int hh = 0; hh < 2; hh++) {
-            bf16 *sp = st + (g + 8 * hh) * 104 + 8 * q + 2 * t;
-            __nv_bfloat162 gv = *reinterpret_cast<const __nv_bfloat162 *>(sp + 64);
-            float dv[2] = {__low2float(gv), __high2float(gv)}, da[2], db[2], hv[2];
-#pragma unroll
-            for (int e = 0; e < 2; e++) {
-                float x0 = acc[8 * q + 2 * hh + e] + ba[e], x1 = acc[8 * q + 4 + 2 * hh + e] + bb[e];
-                float gd = dv[e] * m[hh], s = tr_sigmoid(x0);
-                da[e] = gd * x1 * s * fmaf(x0, 1.f - s, 1.f);
-                db[e] = gd * x0 * s;
-                hv[e] = x0 * s * x1 * m[hh];  // = x0 * tr_sigmoid(x0) * x1 * m, as the forward
-            }
-            *reinterpret_cast<__nv_bfloat162 *>(sp) = __floats2bfloat162_rn(da[0], da[1]);
-            *reinterpret_cast<__nv_bfloat162 *>(sp + 32) = __floats2bfloat162_rn(db[0], db[1]);
-            *reinterpret_cast<__nv_bfloat162 *>(sp + 64) = __floats2bfloat162_rn(hv[0], hv[1]);
-        }
-    }
-    __syncwarp();
-    const int64_t ld2 = 2 * (int64_t)a.nc;
-    tw_store(a.dab, ld2, st, 104, 0, 32 * j, a.nc, rw0, a.M);
-    tw_store(a.dab + a.nc, ld2, st, 104, 1, 32 * j, a.nc, rw0, a.M);
-    tw_store(a.h, a.nc, st, 104, 2, 32 * j, a.nc, rw0, a.M);
-    __syncwarp();  // st read before the next tile's writes
+    tw_bwd_tile(acc, m, a, j, st, rw0, [&](int q, int hh, int e) {
+        __nv_bfloat162 gv = *reinterpret_cast<const __nv_bfloat162 *>(st + (g + 8 * hh) * 104 + 64 + 8 * q + 2 * t);
+        return e ? __high2float(gv) : __low2float(gv);
+    });
     if (j + 1 < a.tiles) tw_fetch_dh(st, a, j + 1, rw0);
 }
 

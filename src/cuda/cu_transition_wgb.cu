@@ -21,19 +21,17 @@
 #include "cu_env.cuh"
 #include "cuda_backend.h"
 
-static cu_switch g_wgb = {-1, "PF_TR_WGB", 1, "dh by a GEMM before the hidden-layer backward kernel",
-                          "dh made inside the hidden-layer backward kernel (c 64 or 128, sm_90): the default"};
-static int g_wgb_grid = 0;      // tests: at most this many blocks
-static int64_t g_wgb_runs = 0;  // launches so far (tests)
+static tw_ctl g_wgb = {{-1, "PF_TR_WGB", 1, "dh by a GEMM before the hidden-layer backward kernel",
+                        "dh made inside the hidden-layer backward kernel (c 64 or 128, sm_90): the default"},
+                       0, 0};
 
 extern "C" void pf_cuda_set_transition_wgb(pf_backend *be, int on, int blocks) {
     (void)be;
-    cu_switch_set(&g_wgb, on);
-    g_wgb_grid = blocks > 0 ? blocks : 0;
+    tw_ctl_set(&g_wgb, on, blocks);
 }
 extern "C" int64_t pf_cuda_transition_wgb_runs(pf_backend *be) {
     (void)be;
-    return g_wgb_runs;
+    return g_wgb.runs;
 }
 
 struct twb_args {
@@ -96,37 +94,6 @@ __device__ __forceinline__ void twb_issue(float (&acc)[32], float (&dh)[16], con
     s9_wg_commit();
 }
 
-// Tile j's [da | db] and h (tw_bwd_epilogue's arithmetic, dh from the accumulator) staged in st
-// (16, 104) as [da | db | h], then stored: [da | db] into t.dab, h into t.h.
-__device__ __forceinline__ void twb_epilogue(const float (&acc)[32], const float (&dh)[16], const float (&m)[2],
-                                             const tr_args &a, int j, bf16 *st, int64_t rw0) {
-    const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
-#pragma unroll
-    for (int q = 0; q < 4; q++)
-#pragma unroll
-        for (int hh = 0; hh < 2; hh++) {
-            bf16 *sp = st + (g + 8 * hh) * 104 + 8 * q + 2 * t;
-            float da[2], db[2], hv[2];
-#pragma unroll
-            for (int e = 0; e < 2; e++) {
-                float x0 = acc[8 * q + 2 * hh + e], x1 = acc[8 * q + 4 + 2 * hh + e];  // no a, b biases
-                float gd = dh[4 * q + 2 * hh + e] * m[hh], s = tr_sigmoid(x0);
-                da[e] = gd * x1 * s * fmaf(x0, 1.f - s, 1.f);
-                db[e] = gd * x0 * s;
-                hv[e] = x0 * s * x1 * m[hh];  // = x0 * tr_sigmoid(x0) * x1 * m, as the forward
-            }
-            *reinterpret_cast<__nv_bfloat162 *>(sp) = __floats2bfloat162_rn(da[0], da[1]);
-            *reinterpret_cast<__nv_bfloat162 *>(sp + 32) = __floats2bfloat162_rn(db[0], db[1]);
-            *reinterpret_cast<__nv_bfloat162 *>(sp + 64) = __floats2bfloat162_rn(hv[0], hv[1]);
-        }
-    __syncwarp();
-    const int64_t ld2 = 2 * (int64_t)a.nc;
-    tw_store(a.dab, ld2, st, 104, 0, 32 * j, a.nc, rw0, a.M);
-    tw_store(a.dab + a.nc, ld2, st, 104, 1, 32 * j, a.nc, rw0, a.M);
-    tw_store(a.h, a.nc, st, 104, 2, 32 * j, a.nc, rw0, a.M);
-    __syncwarp();  // st read before the next tile's writes
-}
-
 // One tile j (ring tile ring + j): wait for its products (cur, curdh), release its stage, issue
 // tile j + 1's into nxt, nxtdh, then its epilogue.
 template <typename L, int KP>
@@ -142,14 +109,15 @@ __device__ __forceinline__ void twb_step(float (&cur)[32], float (&curdh)[16], f
     wg_bar_arrive(empty + gi % L::ST);  // both products of tile j have read its stage
     if (gi >= 1) tw_ring_refill<L>(a.w, (uint32_t)a.t.tiles, total, sm, gi - 1);  // released a step ago
     if (j + 1 < a.t.tiles) twb_issue<L, KP>(nxt, nxtdh, af, df, sm, ring + j + 1);
-    twb_epilogue(cur, curdh, m, a.t, j, st, rw0);
+    // [da | db] and h (tw_bwd_epilogue's arithmetic; dh from the accumulator, fp32), stored
+    tw_bwd_tile(cur, m, a.t, j, st, rw0, [&](int q, int hh, int e) { return curdh[4 * q + 2 * hh + e]; });
 }
 
 template <int KP>
 __device__ __forceinline__ void twb_consumer(const twb_args &a, unsigned char *sm, uint32_t total) {
     typedef twb_layout<KP> L;
     bf16 *xs = (bf16 *)(sm + L::X), *ds = (bf16 *)(sm + L::D);
-    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    const int warp = threadIdx.x >> 5;
     bf16 *st = (bf16 *)(sm + L::S) + warp * 16 * L::SO;
     const int64_t nrt = (a.t.M + L::ROWS - 1) / L::ROWS;
     uint32_t ring = 0;
@@ -161,31 +129,9 @@ __device__ __forceinline__ void twb_consumer(const twb_args &a, unsigned char *s
     }
     for (; it < nrt; it += gridDim.x) {
         const int64_t pos0 = it * L::ROWS, rw0 = pos0 + 16 * warp;
-        fa_wait<0>();
-        tw_cons_sync<L::CONS>();  // every thread's rows landed
-        if (a.t.ln_w) {
-            tr_ln_rows<KP, L::ROWS, L::CONS>(xs, a.t, pos0);  // and xl into t.xl_out where set
-            tw_cons_sync<L::CONS>();
-        }
         uint32_t af[KP / 16][4], df[KP / 16][4];
-        const int off = (16 * warp + (lane & 15)) * L::SK + (lane >> 4) * 8;
-#pragma unroll
-        for (int kk = 0; kk < KP / 16; kk++) {
-            ts_ldsm4(af[kk], xs + off + 16 * kk);
-            ts_ldsm4(df[kk], ds + off + 16 * kk);
-        }
         float m[2];
-#pragma unroll
-        for (int u = 0; u < 2; u++) {
-            const int64_t p = rw0 + (lane >> 2) + 8 * u;
-            m[u] = p < a.t.M ? (a.t.mask ? ld(a.t.mask, p) : 1.f) : 0.f;
-        }
-        tw_cons_sync<L::CONS>();  // every warp's fragments read: the next row tile's rows may come
-        if (it + gridDim.x < nrt) {
-            ts_load_rows_u<KP, L::ROWS, L::CONS>(xs, a.t.xl, a.t.c, a.t.M, (it + gridDim.x) * L::ROWS);
-            ts_load_rows_u<KP, L::ROWS, L::CONS>(ds, a.dy, a.t.c, a.t.M, (it + gridDim.x) * L::ROWS);
-            fa_commit();
-        }
+        tw_row_tile<KP, true>(a.t, a.dy, xs, ds, pos0, (it + gridDim.x) * L::ROWS, af, df, m);
         float acc0[32], acc1[32], dh0[16], dh1[16];
         twb_issue<L, KP>(acc0, dh0, af, df, sm, ring);
         for (int j = 0; j < a.t.tiles; j += 2) {
@@ -204,9 +150,7 @@ __global__ void __launch_bounds__(256, 1) k_twb(twb_args a) {
 #if S9_HAVE_WGMMA
     typedef twb_layout<KP> L;
     extern __shared__ __align__(128) unsigned char twb_sm[];
-    const int64_t nrt = (a.t.M + L::ROWS - 1) / L::ROWS;
-    const int64_t mine = blockIdx.x < nrt ? (nrt - 1 - blockIdx.x) / gridDim.x + 1 : 0;
-    const uint32_t total = (uint32_t)(mine * a.t.tiles);  // the block's ring tiles
+    const uint32_t total = tw_ring_total((a.t.M + L::ROWS - 1) / L::ROWS, a.t.tiles);
     tw_ring_init<L>(twb_sm);
     tw_ring_start<L>(a.w, (uint32_t)a.t.tiles, total, twb_sm);
     twb_consumer<KP>(a, twb_sm, total);
@@ -217,7 +161,7 @@ __global__ void __launch_bounds__(256, 1) k_twb(twb_args a) {
 
 int cu_trwb_applies(cu_impl *c, const pf_transition_dims *d, const cu_tr_packed *pk, const pf_transition_p *p,
                     const void *x, const void *dy) {
-    return cu_switch_on(&g_wgb) && pk && pk->wg_bwd && pk->grad_h && c->tr_fused == 1 && d->act == PF_ACT_SWIGLU &&
+    return cu_switch_on(&g_wgb.sw) && pk && pk->wg_bwd && pk->grad_h && c->tr_fused == 1 && d->act == PF_ACT_SWIGLU &&
            (d->c == 64 || d->c == 128) && pk->KP == d->c && (d->n * d->c) % 32 == 0 && !pk->bias && p->lin_out.w &&
            !((uintptr_t)x & 15) && !((uintptr_t)dy & 15);
 }
@@ -226,12 +170,9 @@ template <int KP>
 static void twb_launch(cu_impl *c, const twb_args &a) {
     typedef twb_layout<KP> L;
     CU_CHECK(cudaFuncSetAttribute(k_twb<KP>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L::bytes));
-    int64_t nrt = (a.t.M + L::ROWS - 1) / L::ROWS, grid = c->n_sm > 0 ? c->n_sm : 1;
-    if (g_wgb_grid > 0 && g_wgb_grid < grid) grid = g_wgb_grid;
-    if (nrt < grid) grid = nrt;
-    k_twb<KP><<<(unsigned)grid, L::THREADS, L::bytes, c->stream>>>(a);
+    k_twb<KP><<<tw_ctl_grid(&g_wgb, c->n_sm, (a.t.M + L::ROWS - 1) / L::ROWS), L::THREADS, L::bytes, c->stream>>>(a);
     CU_LAUNCHED();
-    g_wgb_runs++;
+    g_wgb.runs++;
 }
 
 void cu_trwb_grad(cu_impl *c, const pf_transition_dims *d, const pf_transition_p *p, const cu_tr_packed *pk,

@@ -34,19 +34,17 @@
 
 #define TWO_TN 64  // packed [a | b] weight rows per tile (32 hidden channels)
 
-static cu_switch g_wgo = {-1, "PF_TR_WGO", 1, "the hidden layer and the output projection apart",
-                          "the transition's forward as one wgmma kernel (c 64 or 128, sm_90): the default"};
-static int g_wgo_grid = 0;      // tests: at most this many blocks (each loops over several row tiles)
-static int64_t g_wgo_runs = 0;  // launches so far (tests)
+static tw_ctl g_wgo = {{-1, "PF_TR_WGO", 1, "the hidden layer and the output projection apart",
+                        "the transition's forward as one wgmma kernel (c 64 or 128, sm_90): the default"},
+                       0, 0};
 
 extern "C" void pf_cuda_set_transition_wgo(pf_backend *be, int on, int blocks) {
     (void)be;
-    cu_switch_set(&g_wgo, on);
-    g_wgo_grid = blocks > 0 ? blocks : 0;
+    tw_ctl_set(&g_wgo, on, blocks);
 }
 extern "C" int64_t pf_cuda_transition_wgo_runs(pf_backend *be) {
     (void)be;
-    return g_wgo_runs;
+    return g_wgo.runs;
 }
 
 struct two_args {
@@ -112,23 +110,6 @@ __global__ void k_two_pack(two_pack_q q) {
 }
 
 #if S9_HAVE_WGMMA
-// [a | b] of ring tile gi (this row tile's j): wait for its stage, issue acc = af W_ab^T
-// (KP / 16 wgmma m64n64k16), commit; not waited for.
-template <typename L, int KP>
-__device__ __forceinline__ void two_issue_ab(float (&acc)[32], const uint32_t (&af)[KP / 16][4], unsigned char *sm,
-                                             uint32_t gi) {
-    uint64_t *full = (uint64_t *)(sm + L::bar);
-    const uint32_t s = gi % L::ST;
-    wg_bar_wait(full + s, (gi / L::ST) & 1);
-    __syncwarp();  // converged for the .aligned wgmma instructions
-    const uint64_t d = s9_desc(sm + s * L::tile, 128, KP * 16);  // LBO: next 8 k; SBO: next 8 rows
-    s9_wg_fence();
-    wg_n64_first(acc, af[0], d);
-#pragma unroll
-    for (int kk = 1; kk < KP / 16; kk++) s9_wg_n64(acc, af[kk], d + ((kk * 256) >> 4), 1);
-    s9_wg_commit();
-}
-
 // One tile j of the row tile (ring tile gi = ring + j): the next tile's [a | b] issued into nxt
 // (queued behind tile j - 1's out product), then a wait for all but it: cur holds tile j's
 // [a | b], and tile j - 1's out product is done (hf and its stage free again); h of tile j
@@ -144,7 +125,7 @@ __device__ __forceinline__ void two_step(float (&cur)[32], float (&nxt)[32], con
     uint64_t *empty = (uint64_t *)(sm + L::bar) + L::ST;
     const uint32_t gi = ring + j;
     if (!LAST) {
-        two_issue_ab<L, KP>(nxt, af, sm, gi + 1);
+        tw_ring_issue<L, KP>(nxt, af, sm, gi + 1);  // [a | b] of tile j + 1
         wg_mma_wait<1>();
     } else {
         wg_mma_wait<0>();
@@ -227,27 +208,13 @@ __device__ __forceinline__ void two_consumer(const two_args &a, unsigned char *s
     }
     for (; it < nrt; it += gridDim.x) {
         const int64_t pos0 = it * L::ROWS, rw0 = pos0 + 16 * warp;
-        fa_wait<0>();
-        tw_cons_sync<L::CONS>();  // every thread's rows landed
-        if (a.t.ln_w) {
-            tr_ln_rows<KP, L::ROWS, L::CONS>(xs, a.t, pos0);
-            tw_cons_sync<L::CONS>();
-        }
-        uint32_t af[KP / 16][4];
-        const bf16 *ap = xs + (16 * warp + (lane & 15)) * L::SK + (lane >> 4) * 8;
-#pragma unroll
-        for (int kk = 0; kk < KP / 16; kk++) ts_ldsm4(af[kk], ap + 16 * kk);
+        uint32_t af[KP / 16][4], unused[KP / 16][4];
         float m[2], om[2];
+        tw_row_tile<KP, false>(a.t, NULL, xs, NULL, pos0, (it + gridDim.x) * L::ROWS, af, unused, m);
 #pragma unroll
         for (int u = 0; u < 2; u++) {
             const int64_t p = rw0 + (lane >> 2) + 8 * u;
-            m[u] = p < a.t.M ? (a.t.mask ? ld(a.t.mask, p) : 1.f) : 0.f;
             om[u] = p < a.t.M && a.omask ? ld(a.omask, p) : 1.f;
-        }
-        tw_cons_sync<L::CONS>();  // every warp's fragments read: the next row tile's rows may come
-        if (it + gridDim.x < nrt) {
-            ts_load_rows_u<KP, L::ROWS, L::CONS>(xs, a.t.xl, a.t.c, a.t.M, (it + gridDim.x) * L::ROWS);
-            fa_commit();
         }
         float o[L::NH][32], acc0[32], acc1[32];
 #pragma unroll
@@ -256,7 +223,7 @@ __device__ __forceinline__ void two_consumer(const two_args &a, unsigned char *s
             for (int i = 0; i < 32; i++) o[h2][i] = 0.f;
 #pragma unroll
         for (int h2 = 0; h2 < L::NH; h2++) s9_wg_hold<32>(o[h2]);  // zeroed before the first wgmma is issued
-        two_issue_ab<L, KP>(acc0, af, sm, ring);
+        tw_ring_issue<L, KP>(acc0, af, sm, ring);
 #pragma unroll
         for (int j = 0; j < TILES - 2; j += 2) {  // unrolled: across a loop's back edge ptxas serialized (C7514)
             two_step<L, KP, false>(acc0, acc1, af, o, m, a, sm, ring, j, total);
@@ -281,9 +248,7 @@ __global__ void __launch_bounds__(256, 1) k_two(two_args a) {
 #if S9_HAVE_WGMMA
     typedef two_layout<KP> L;
     extern __shared__ __align__(128) unsigned char two_sm[];
-    const int64_t nrt = (a.t.M + L::ROWS - 1) / L::ROWS;
-    const int64_t mine = blockIdx.x < nrt ? (nrt - 1 - blockIdx.x) / gridDim.x + 1 : 0;
-    const uint32_t total = (uint32_t)(mine * a.t.tiles);  // the block's ring tiles
+    const uint32_t total = tw_ring_total((a.t.M + L::ROWS - 1) / L::ROWS, a.t.tiles);
     tw_ring_init<L>(two_sm);
     tw_ring_start<L>(a.w, (uint32_t)a.t.tiles, total, two_sm);
     two_consumer<KP, TILES>(a, two_sm, total);
@@ -294,7 +259,7 @@ __global__ void __launch_bounds__(256, 1) k_two(two_args a) {
 
 int cu_trwo_applies(cu_impl *c, const pf_transition_dims *d, const cu_tr_packed *pk, const pf_transition_p *p,
                     const void *x) {
-    return cu_switch_on(&g_wgo) && pk && pk->wg && c->tr_fused == 1 && d->act == PF_ACT_SWIGLU &&
+    return cu_switch_on(&g_wgo.sw) && pk && pk->wg && c->tr_fused == 1 && d->act == PF_ACT_SWIGLU &&
            (d->c == 64 || d->c == 128) && pk->KP == d->c &&
            (d->n * d->c == 128 || d->n * d->c == 256 || d->n * d->c == 512) && !pk->bias && p->lin_out.w &&
            !((uintptr_t)x & 15);
@@ -324,12 +289,10 @@ template <int KP, int TILES>
 static void two_launch(cu_impl *c, const two_args &a) {
     typedef two_layout<KP> L;
     CU_CHECK(cudaFuncSetAttribute(k_two<KP, TILES>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L::bytes));
-    int64_t nrt = (a.t.M + L::ROWS - 1) / L::ROWS, grid = c->n_sm > 0 ? c->n_sm : 1;
-    if (g_wgo_grid > 0 && g_wgo_grid < grid) grid = g_wgo_grid;
-    if (nrt < grid) grid = nrt;
-    k_two<KP, TILES><<<(unsigned)grid, L::THREADS, L::bytes, c->stream>>>(a);
+    k_two<KP, TILES><<<tw_ctl_grid(&g_wgo, c->n_sm, (a.t.M + L::ROWS - 1) / L::ROWS), L::THREADS, L::bytes,
+                       c->stream>>>(a);
     CU_LAUNCHED();
-    g_wgo_runs++;
+    g_wgo.runs++;
 }
 
 void cu_trwo_forward(cu_impl *c, const pf_transition_dims *d, const pf_transition_p *p, const cu_tr_packed *pk,

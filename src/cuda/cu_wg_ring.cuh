@@ -71,16 +71,14 @@ __device__ __forceinline__ void tw_ring_init(unsigned char *sm) {
     __syncthreads();
 }
 
-// A consumer's product of tile j: wait for stage j % L::ST, acc = this warp's A fragments af (16
-// rows x KP, in registers) times the stage's 64 weight rows (trwg_off's layout: LBO 128 B, SBO
-// 16 KP B) by wgmma m64n64k16, then this thread's arrival on the stage's empty barrier (its
-// reads are done; RELEASE false: the caller arrives, after its own reads of the stage).
-// acc: m64n64's fp32 fragment.
-template <typename L, int KP, bool RELEASE = true>
-__device__ __forceinline__ void tw_ring_product(float (&acc)[32], const uint32_t (&af)[KP / 16][4],
-                                                unsigned char *sm, int j) {
-    uint64_t *full = (uint64_t *)(sm + L::bar), *empty = full + L::ST;
-    const int s = j % L::ST;
+// Tile j's product issued, not waited for: wait for stage j % L::ST, acc = this warp's A
+// fragments af (16 rows x KP, in registers) times the stage's first 64 weight rows (trwg_off's
+// layout: LBO 128 B, SBO 16 KP B) by wgmma m64n64k16, committed as one group.
+template <typename L, int KP>
+__device__ __forceinline__ void tw_ring_issue(float (&acc)[32], const uint32_t (&af)[KP / 16][4], unsigned char *sm,
+                                              uint32_t j) {
+    uint64_t *full = (uint64_t *)(sm + L::bar);
+    const uint32_t s = j % L::ST;
     wg_bar_wait(full + s, (j / L::ST) & 1);
     __syncwarp();  // converged for the .aligned wgmma instructions
     const uint64_t d = s9_desc(sm + s * L::tile, 128, KP * 16);  // LBO: next 8 k; SBO: next 8 rows
@@ -89,9 +87,18 @@ __device__ __forceinline__ void tw_ring_product(float (&acc)[32], const uint32_t
 #pragma unroll
     for (int kk = 1; kk < KP / 16; kk++) s9_wg_n64(acc, af[kk], d + ((kk * 256) >> 4), 1);
     s9_wg_commit();
+}
+
+// A consumer's product of tile j (tw_ring_issue) waited for, then this thread's arrival on the
+// stage's empty barrier (its reads are done; RELEASE false: the caller arrives, after its own
+// reads of the stage). acc: m64n64's fp32 fragment.
+template <typename L, int KP, bool RELEASE = true>
+__device__ __forceinline__ void tw_ring_product(float (&acc)[32], const uint32_t (&af)[KP / 16][4],
+                                                unsigned char *sm, int j) {
+    tw_ring_issue<L, KP>(acc, af, sm, (uint32_t)j);
     wg_mma_wait<0>();
     s9_wg_hold<32>(acc);
-    if (RELEASE) wg_bar_arrive(empty + s);
+    if (RELEASE) wg_bar_arrive((uint64_t *)(sm + L::bar) + L::ST + j % L::ST);
 }
 // A ring without a producer warp, for kernels whose consumers need more registers than a
 // 288-thread block allows (a sub-partition holds three of its nine warps: ~168 registers a
