@@ -214,7 +214,7 @@ void cu_transition_fwd(pf_backend *be, const pf_transition_dims *d, const pf_tra
         dc.M = R < d->M - m0 ? R : d->M - m0;
         void *oc = (void *)rows_at(c, out, m0, d->c);
         const void *mc = rows_at(c, mask, m0, 1), *xc = rows_at(c, x, m0, d->c);
-        if (pk && cu_trwo_applies(c, &dc, pk, p, xc)) {  // h never stored (cu_transition_wgo.cu)
+        if (pk && cu_trwo_applies(c, &dc, pk, p, xc, oc)) {  // h never stored (cu_transition_wgo.cu)
             cu_trwo_forward(c, &dc, p, pk, xc, fold ? mc : NULL, mask && !fold ? mc : NULL, oc);
             continue;
         }

@@ -51,9 +51,9 @@ void cu_tr_hidden_grad_fused(cu_impl *c, const pf_transition_dims *d, const cu_t
 // ---- PF_TR_WGO: the forward's hidden layer and output projection in one kernel ----------
 // (cu_transition_wgo.cu). Whether it takes this chunk: PF_TR_WGO on, forms 6 / 7's wgmma
 // weights (pk->wg), the LayerNorm in the prologue (tr_fused 1), SwiGLU without a, b biases,
-// c 64 or 128, x 16-byte aligned.
+// c 64 or 128, n c 128, 256 or 512, x and out 16-byte aligned.
 int cu_trwo_applies(cu_impl *c, const pf_transition_dims *d, const cu_tr_packed *pk, const pf_transition_p *p,
-                    const void *x);
+                    const void *x, const void *out);
 // out (M, c) = (h W_out^T + b_out) * omask[row], h = silu(xl W_a^T) (xl W_b^T) * hmask[row],
 // xl = LN(x); hmask, omask may be NULL.
 void cu_trwo_forward(cu_impl *c, const pf_transition_dims *d, const pf_transition_p *p, const cu_tr_packed *pk,
