@@ -110,23 +110,25 @@ __device__ __forceinline__ void tw_swiglu_bwd(float x0, float x1, float dh, floa
 // [a | b] accumulators acc (m64n64: n-tiles 2q, 2q + 1 are a, b of channels 8q..8q + 7) and
 // dh(q, hh, e) (channel 8q + 2t + e of row g + 8 hh), staged in st (16, 104) as [da | db | h], then
 // stored: [da | db] into a.dab, h into a.h. dh is read before the pair's stores (it may live in
-// the h columns of st).
-template <typename DH>
+// the h columns of st). BIAS: a.bias (may be NULL) added to a and b; false where the caller has
+// none (k_twb: two FADDs per element and the bias loads fewer; measured 4% on its f+b).
+template <bool BIAS, typename DH>
 __device__ __forceinline__ void tw_bwd_tile(const float (&acc)[32], const float (&m)[2], const tr_args &a, int j,
                                             bf16 *st, int64_t rw0, DH dh) {
     const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
 #pragma unroll
     for (int q = 0; q < 4; q++) {
-        float ba[2], bb[2];
-        tw_bias(a, j, q, ba, bb);
+        float ba[2] = {0.f, 0.f}, bb[2] = {0.f, 0.f};
+        if (BIAS) tw_bias(a, j, q, ba, bb);
 #pragma unroll
         for (int hh = 0; hh < 2; hh++) {
             bf16 *sp = st + (g + 8 * hh) * 104 + 8 * q + 2 * t;
             float dv[2] = {dh(q, hh, 0), dh(q, hh, 1)}, da[2], db[2], hv[2];
 #pragma unroll
             for (int e = 0; e < 2; e++)
-                tw_swiglu_bwd(acc[8 * q + 2 * hh + e] + ba[e], acc[8 * q + 4 + 2 * hh + e] + bb[e], dv[e], m[hh], da[e],
-                              db[e], hv[e]);
+                tw_swiglu_bwd(BIAS ? acc[8 * q + 2 * hh + e] + ba[e] : acc[8 * q + 2 * hh + e],
+                              BIAS ? acc[8 * q + 4 + 2 * hh + e] + bb[e] : acc[8 * q + 4 + 2 * hh + e], dv[e], m[hh],
+                              da[e], db[e], hv[e]);
             *reinterpret_cast<__nv_bfloat162 *>(sp) = __floats2bfloat162_rn(da[0], da[1]);
             *reinterpret_cast<__nv_bfloat162 *>(sp + 32) = __floats2bfloat162_rn(db[0], db[1]);
             *reinterpret_cast<__nv_bfloat162 *>(sp + 64) = __floats2bfloat162_rn(hv[0], hv[1]);

@@ -107,7 +107,7 @@ __device__ __forceinline__ void tw_bwd_epilogue(const float (&acc)[32], const fl
     const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
     fa_wait<0>();
     __syncwarp();  // the warp's dh copies landed
-    tw_bwd_tile(acc, m, a, j, st, rw0, [&](int q, int hh, int e) {
+    tw_bwd_tile<true>(acc, m, a, j, st, rw0, [&](int q, int hh, int e) {
         __nv_bfloat162 gv = *reinterpret_cast<const __nv_bfloat162 *>(st + (g + 8 * hh) * 104 + 64 + 8 * q + 2 * t);
         return e ? __high2float(gv) : __low2float(gv);
     });

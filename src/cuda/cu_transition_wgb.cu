@@ -110,7 +110,7 @@ __device__ __forceinline__ void twb_step(float (&cur)[32], float (&curdh)[16], f
     if (gi >= 1) tw_ring_refill<L>(a.w, (uint32_t)a.t.tiles, total, sm, gi - 1);  // released a step ago
     if (j + 1 < a.t.tiles) twb_issue<L, KP>(nxt, nxtdh, af, df, sm, ring + j + 1);
     // [da | db] and h (tw_bwd_epilogue's arithmetic; dh from the accumulator, fp32), stored
-    tw_bwd_tile(cur, m, a.t, j, st, rw0, [&](int q, int hh, int e) { return curdh[4 * q + 2 * hh + e]; });
+    tw_bwd_tile<false>(cur, m, a.t, j, st, rw0, [&](int q, int hh, int e) { return curdh[4 * q + 2 * hh + e]; });
 }
 
 template <int KP>
