@@ -118,7 +118,7 @@ __global__ void k_two_pack(two_pack_q q) {
 // (then everything is waited for). The waits are fixed at compile time and nothing reads an
 // accumulator before them: with a wait chosen at run time, or cur held between two waits,
 // ptxas serialized every wgmma (C7514).
-template <typename L, int KP, bool LAST>
+template <typename L, int KP, int TILES, bool LAST>
 __device__ __forceinline__ void two_step(float (&cur)[32], float (&nxt)[32], const uint32_t (&af)[KP / 16][4],
                                          float (&o)[L::NH][32], const float (&m)[2], const two_args &a,
                                          unsigned char *sm, uint32_t ring, int j, uint32_t total) {
@@ -132,7 +132,7 @@ __device__ __forceinline__ void two_step(float (&cur)[32], float (&nxt)[32], con
     }
     s9_wg_hold<32>(cur);
     if (j > 0) wg_bar_arrive(empty + (gi - 1) % L::ST);  // tile j - 1's stage read
-    if (gi >= 2) tw_ring_refill<L>(a.w, (uint32_t)a.t.tiles, total, sm, gi - 2);  // released a step ago
+    if (gi >= 2) tw_ring_refill<L>(a.w, TILES, total, sm, gi - 2);  // released a step ago (TILES: % a shift)
     uint32_t hf[2][4];
 #pragma unroll
     for (int q = 0; q < 4; q++) {
@@ -226,11 +226,11 @@ __device__ __forceinline__ void two_consumer(const two_args &a, unsigned char *s
         tw_ring_issue<L, KP>(acc0, af, sm, ring);
 #pragma unroll
         for (int j = 0; j < TILES - 2; j += 2) {  // unrolled: across a loop's back edge ptxas serialized (C7514)
-            two_step<L, KP, false>(acc0, acc1, af, o, m, a, sm, ring, j, total);
-            two_step<L, KP, false>(acc1, acc0, af, o, m, a, sm, ring, j + 1, total);
+            two_step<L, KP, TILES, false>(acc0, acc1, af, o, m, a, sm, ring, j, total);
+            two_step<L, KP, TILES, false>(acc1, acc0, af, o, m, a, sm, ring, j + 1, total);
         }
-        two_step<L, KP, false>(acc0, acc1, af, o, m, a, sm, ring, TILES - 2, total);
-        two_step<L, KP, true>(acc1, acc0, af, o, m, a, sm, ring, TILES - 1, total);
+        two_step<L, KP, TILES, false>(acc0, acc1, af, o, m, a, sm, ring, TILES - 2, total);
+        two_step<L, KP, TILES, true>(acc1, acc0, af, o, m, a, sm, ring, TILES - 1, total);
         wg_mma_wait<0>();
 #pragma unroll
         for (int h2 = 0; h2 < L::NH; h2++) s9_wg_hold<32>(o[h2]);
@@ -248,9 +248,9 @@ __global__ void __launch_bounds__(256, 1) k_two(two_args a) {
 #if S9_HAVE_WGMMA
     typedef two_layout<KP> L;
     extern __shared__ __align__(128) unsigned char two_sm[];
-    const uint32_t total = tw_ring_total((a.t.M + L::ROWS - 1) / L::ROWS, a.t.tiles);
+    const uint32_t total = tw_ring_total((a.t.M + L::ROWS - 1) / L::ROWS, TILES);
     tw_ring_init<L>(two_sm);
-    tw_ring_start<L>(a.w, (uint32_t)a.t.tiles, total, two_sm);
+    tw_ring_start<L>(a.w, TILES, total, two_sm);
     two_consumer<KP, TILES>(a, two_sm, total);
 #else
     __trap();
