@@ -22,8 +22,13 @@ for s in ${STAGES:-parity tests bench train}; do
     tests)  TAIL=6 stage tests ${TESTS_LIMIT:-480} $P/test_cuda ;;  # alone: 178 s in session 15; over 300 s with session 16's cases
     shards) # the whole test_cuda as TEST_SHARDS parallel processes (--shard K/M: attn / trimul cases split, every
             # other group in one shard); line-buffered, so a shard cut by the limit still shows its last group
+            # the CPU references' OpenMP threads split between the shards (unset, each took every core: M x nproc
+            # threads; session 25 set this, unmeasured yet); the results do not depend on the thread count
             t0=$SECONDS; M=${TEST_SHARDS:-4}; names=""
-            for k in $(seq 0 $((M - 1))); do run shard$k ${TESTS_LIMIT:-450} stdbuf -oL $T --shard $k/$M; names="$names shard$k"; done
+            n=$(( $(nproc) / M )); [ $n -ge 1 ] || n=1
+            for k in $(seq 0 $((M - 1))); do
+                OMP_NUM_THREADS=${SHARD_OMP:-$n} run shard$k ${TESTS_LIMIT:-450} stdbuf -oL $T --shard $k/$M; names="$names shard$k"
+            done
             wait
             echo "== shards ($M, $((SECONDS - t0)) s)" >> $S
             report $names
