@@ -13,11 +13,14 @@
 #if S9_HAVE_WGMMA
 // Tile j's gated 32 channels of the warp's 16 positions (first rw0) from acc (m64n64: for
 // q, columns 16 q + 2 t + e are tp and 16 q + 8 + 2 t + e tg of channel 8 q + 2 t + e; rows
-// g, g + 8) via st (32, TSW_SO) into out rows cbase.., 16-byte runs where a.vec.
+// g, g + 8) via st (32, TSW_SO) into out rows cbase.., 16-byte runs where a.vec. BIAS false:
+// the caller knows a.bias is NULL (AF3's bias-free Linears): no bias loads and adds (the same
+// values but for the sign of an exact zero).
+template <bool BIAS = true>
 __device__ __forceinline__ void tsw_epilogue(const float (&acc)[32], const float (&m)[2], const ts_args &a, int j,
                                              bf16 *st, int64_t rw0) {
     const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
-    const float *bias = a.bias ? a.bias + (int64_t)j * 64 : NULL;
+    const float *bias = BIAS && a.bias ? a.bias + (int64_t)j * 64 : NULL;
     const float hm[2] = {0.5f * m[0], 0.5f * m[1]};  // mask / 2 at rows g, g + 8
 #pragma unroll
     for (int q = 0; q < 4; q++)
@@ -27,8 +30,9 @@ __device__ __forceinline__ void tsw_epilogue(const float (&acc)[32], const float
             float bp = bias ? __ldg(bias + col) : 0.f, hbg = bias ? 0.5f * __ldg(bias + col + 8) : 0.f;
 #pragma unroll
             for (int hh = 0; hh < 2; hh++) {
-                float th = ts_tanh(fmaf(0.5f, acc[8 * q + 4 + 2 * hh + e], hbg));  // tanh((tg + b_g) / 2)
-                float v = fmaf(hm[hh], th, hm[hh]) * (acc[8 * q + 2 * hh + e] + bp);
+                const float tg = acc[8 * q + 4 + 2 * hh + e], tp = acc[8 * q + 2 * hh + e];
+                float th = ts_tanh(BIAS ? fmaf(0.5f, tg, hbg) : 0.5f * tg);  // tanh((tg + b_g) / 2)
+                float v = fmaf(hm[hh], th, hm[hh]) * (BIAS ? tp + bp : tp);
                 st[ch * TSW_SO + g + 8 * hh] = __float2bfloat16(v);
             }
         }
@@ -75,7 +79,9 @@ __device__ __forceinline__ void tsw_fetch_ds(bf16 *ds, const ts_args &a, const b
 // (16, TSW_GO): row g + 8 hh, [d tp of channels 0..31 | d tg of 0..31]. fd: the same
 // bf16 pairs as wgmma A fragments of the product over the tile's 64 packed rows (k16
 // chunk q: rows 16 q.., p then g of channels 8 q..; the accumulator's columns, so
-// registers 8 q .. 8 q + 7 of acc: FlashAttention-3's P -> A reuse).
+// registers 8 q .. 8 q + 7 of acc: FlashAttention-3's P -> A reuse). BIAS false: bias is NULL
+// (as tsw_epilogue's).
+template <bool BIAS = true>
 __device__ __forceinline__ void tsw_dgrad(const float (&acc)[32], const float (&m)[2], const float *bias,
                                           const bf16 *st, bf16 *go, uint32_t (&fd)[4][4]) {
     const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
@@ -85,8 +91,8 @@ __device__ __forceinline__ void tsw_dgrad(const float (&acc)[32], const float (&
 #pragma unroll
         for (int e = 0; e < 2; e++) {
             const int col = 16 * q + 2 * t + e;
-            bp[e] = bias ? __ldg(bias + col) : 0.f;
-            hbg[e] = bias ? 0.5f * __ldg(bias + col + 8) : 0.f;
+            bp[e] = BIAS && bias ? __ldg(bias + col) : 0.f;
+            hbg[e] = BIAS && bias ? 0.5f * __ldg(bias + col + 8) : 0.f;
         }
 #pragma unroll
         for (int hh = 0; hh < 2; hh++) {
@@ -94,8 +100,9 @@ __device__ __forceinline__ void tsw_dgrad(const float (&acc)[32], const float (&
 #pragma unroll
             for (int e = 0; e < 2; e++) {
                 const int ch = 8 * q + 2 * t + e;
-                float tp = acc[8 * q + 2 * hh + e] + bp[e];
-                float s = fmaf(0.5f, ts_tanh(fmaf(0.5f, acc[8 * q + 4 + 2 * hh + e], hbg[e])), 0.5f);
+                const float tg = acc[8 * q + 4 + 2 * hh + e];
+                float tp = BIAS ? acc[8 * q + 2 * hh + e] + bp[e] : acc[8 * q + 2 * hh + e];
+                float s = fmaf(0.5f, ts_tanh(BIAS ? fmaf(0.5f, tg, hbg[e]) : 0.5f * tg), 0.5f);
                 float d = __bfloat162float(st[ch * TSW_SO + g + 8 * hh]) * m[hh];
                 dp[e] = d * s;
                 dg[e] = d * tp * s * (1.f - s);

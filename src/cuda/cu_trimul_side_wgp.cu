@@ -52,7 +52,7 @@ static inline tswp_layout tswp_layout_of(int KP, int tiles, int nwg) {
 // tile j's epilogue runs. Tile j's accumulator is copied out of the MMA's registers (accn)
 // into accc before j + 1 is issued into accn: with two accumulators taking turns as the
 // MMA's (acc0 / acc1) ptxas serialized every wgmma (C7514; docs/ATTENTION_SM90.md saw the same).
-template <int KP>
+template <int KP, bool BIAS>
 __device__ __forceinline__ void tswp_tiles(const uint32_t (&af)[KP / 16][4], const float (&m)[2], const ts_args &a,
                                            const unsigned char *w, bf16 *st, int64_t rw0) {
     float accn[32], accc[32];
@@ -64,7 +64,7 @@ __device__ __forceinline__ void tswp_tiles(const uint32_t (&af)[KP / 16][4], con
         for (int i = 0; i < 32; i++) accc[i] = accn[i];
         s9_wg_hold<32>(accc);
         if (j + 1 < a.tiles) tswp_issue<KP>(accn, af, w, j + 1);
-        tsw_epilogue(accc, m, a, j, st, rw0);
+        tsw_epilogue<BIAS>(accc, m, a, j, st, rw0);
     }
     wg_mma_wait<0>();  // nothing in flight here; tells ptxas so before af is loaded again
 }
@@ -101,7 +101,8 @@ __device__ __forceinline__ void tswp_consumer(const ts_args &a, const unsigned c
             tswp_load_rows<KP>(xs, a.zl, a.c_z, a.M, (t + stride) * 64, tid);
             fa_commit();
         }
-        tswp_tiles<KP>(af, m, a, w, st, rw0);
+        if (a.bias) tswp_tiles<KP, true>(af, m, a, w, st, rw0);
+        else tswp_tiles<KP, false>(af, m, a, w, st, rw0);  // AF3: no bias loads and adds per element
     }
 }
 #endif

@@ -78,7 +78,7 @@ __device__ __forceinline__ void tswb_prefetch(const ts_args &a, const tswb_warp 
 // epilogue runs (tswp_tiles' accumulator hand-over: accn is the MMA's, accc the epilogue's;
 // ptxas spills 56 bytes at KP 128); else (=2) each product waited for before its epilogue
 // (no spills; the block's other warpgroups fill the tensor cores meanwhile).
-template <int KP, bool PIPE>
+template <int KP, bool PIPE, bool BIAS>
 __device__ __forceinline__ void tswb_tiles(const uint32_t (&af)[KP / 16][4], const float (&m)[2], const ts_args &a,
                                            const unsigned char *w, tswb_warp &wp) {
     float accn[32], accc[32];
@@ -96,7 +96,7 @@ __device__ __forceinline__ void tswb_tiles(const uint32_t (&af)[KP / 16][4], con
         }
         tswb_prefetch<KP>(a, wp, j);
         uint32_t fd[4][4];  // unused here (k_tm_sg2's A fragments)
-        tsw_dgrad(accc, m, a.bias ? a.bias + (int64_t)j * 64 : NULL, wp.st + (wp.n & 1) * 32 * TSW_SO, go, fd);
+        tsw_dgrad<BIAS>(accc, m, a.bias ? a.bias + (int64_t)j * 64 : NULL, wp.st + (wp.n & 1) * 32 * TSW_SO, go, fd);
         __syncwarp();  // go written; every read of the dS tile done (its buffer is refilled next)
         tsw_store_dgrad(a, go, a.tpg, a.tpg + a.C, a.ld_tpg, 32 * j, wp.rw0);
         __syncwarp();  // go read before the next tile's writes
@@ -128,7 +128,8 @@ __device__ __forceinline__ void tswb_consumer(const ts_args &a, const unsigned c
             m[u] = p < a.M ? (a.mask ? ld(a.mask, p) : 1.f) : 0.f;
         }
         tswp_wg_sync(wg);  // every warp's fragments read before the next rows overwrite xs
-        tswb_tiles<KP, PIPE>(af, m, a, w, wp);
+        if (a.bias) tswb_tiles<KP, PIPE, true>(af, m, a, w, wp);
+        else tswb_tiles<KP, PIPE, false>(af, m, a, w, wp);  // AF3: no bias loads and adds per element
     }
 }
 #endif
