@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
 # For session 26's second call (the first: the whole test_cuda in 4 shards, `STAGES=shards TEST_SHARDS=4
 # TESTS_LIMIT=420 bash bench/device_all.sh`). Carry [".devpack"]; payload BINS="pairfold test_cuda bench_cuda_ops".
-# 1. the transition module with PF_TR_WGO / PF_TR_WGB on / off (838b0d6 should give session 25 call 4's 1.45 / 5.19 /
-#    21.39 ms f+b at 512 / 1024 / 2048);
+# 1. test_cuda --only transition (the PF_TR_LNPIPE cases), then the transition module with PF_TR_WGO / PF_TR_WGB /
+#    PF_TR_LNPIPE 110 / 111 / 000 (838b0d6 should give session 25 call 4's 1.45 / 5.19 / 21.39 ms f+b at 512 / 1024 /
+#    2048 with 110; 111: the LayerNorm off the row-tile boundary);
 # 1b. the trimul module (the side kernels without bias adds, after session 25's last call);
 # 2. the crop-768 AF3 trunk step both ways (issue 11's <= 2 s point with the new kernels; session 21: 1883-1911 ms);
 # 3. ncu stall reasons of k_two and k_twb at N = 1024 (why ~35% of the tensor rate: session 25's notes).
 . bench/device_common.sh
-for v in 11 00; do
-    PF_TR_WGO=${v:0:1} PF_TR_WGB=${v:1:1} timeout 100 $P/bench_cuda_ops --ops transition --sizes 512,1024,2048 --reps 5 > $OUT/tr.log 2>&1
-    echo "== transition WGO/WGB=$v rc=$?" >> $S; grep '^{' $OUT/tr.log | cut -c1-150 >> $S
+run transition 200 stdbuf -oL $T --only transition  # the PF_TR_LNPIPE cases (not yet run on a GPU)
+wait
+report transition
+for v in 110 111 000; do
+    PF_TR_WGO=${v:0:1} PF_TR_WGB=${v:1:1} PF_TR_LNPIPE=${v:2:1} timeout 100 $P/bench_cuda_ops --ops transition \
+        --sizes 512,1024,2048 --reps 5 > $OUT/tr.log 2>&1
+    echo "== transition WGO/WGB/LNPIPE=$v rc=$?" >> $S; grep '^{' $OUT/tr.log | cut -c1-150 >> $S
 done
 timeout 100 $P/bench_cuda_ops --ops trimul --sizes 512,1024,2048 --reps 5 > $OUT/tm.log 2>&1
 echo "== trimul (sides without bias adds; session 23: 1.629 / 6.190 / 28.657 ms f+b) rc=$?" >> $S

@@ -113,7 +113,7 @@ __device__ __forceinline__ void twb_step(float (&cur)[32], float (&curdh)[16], f
     tw_bwd_tile<false>(cur, m, a.t, j, st, rw0, [&](int q, int hh, int e) { return curdh[4 * q + 2 * hh + e]; });
 }
 
-template <int KP>
+template <int KP, bool LNP>
 __device__ __forceinline__ void twb_consumer(const twb_args &a, unsigned char *sm, uint32_t total) {
     typedef twb_layout<KP> L;
     bf16 *xs = (bf16 *)(sm + L::X), *ds = (bf16 *)(sm + L::D);
@@ -128,15 +128,19 @@ __device__ __forceinline__ void twb_consumer(const twb_args &a, unsigned char *s
         fa_commit();
     }
     for (; it < nrt; it += gridDim.x) {
-        const int64_t pos0 = it * L::ROWS, rw0 = pos0 + 16 * warp;
+        const int64_t pos0 = it * L::ROWS, rw0 = pos0 + 16 * warp, next = (it + gridDim.x) * L::ROWS;
         uint32_t af[KP / 16][4], df[KP / 16][4];
         float m[2];
-        tw_row_tile<KP, true>(a.t, a.dy, xs, ds, pos0, (it + gridDim.x) * L::ROWS, af, df, m);
+        tw_row_tile<KP, true, LNP>(a.t, a.dy, xs, ds, pos0, next, af, df, m, it == (int64_t)blockIdx.x);
         float acc0[32], acc1[32], dh0[16], dh1[16];
         twb_issue<L, KP>(acc0, dh0, af, df, sm, ring);
         for (int j = 0; j < a.t.tiles; j += 2) {
             twb_step<L, KP>(acc0, dh0, acc1, dh1, af, df, m, a, sm, ring, j, st, rw0, total);
-            if (j + 1 < a.t.tiles) twb_step<L, KP>(acc1, dh1, acc0, dh0, af, df, m, a, sm, ring, j + 1, st, rw0, total);
+            if (LNP) tw_ln_step<KP>(xs, a.t, next, j, a.t.tiles);  // under the next tile's products
+            if (j + 1 < a.t.tiles) {
+                twb_step<L, KP>(acc1, dh1, acc0, dh0, af, df, m, a, sm, ring, j + 1, st, rw0, total);
+                if (LNP) tw_ln_step<KP>(xs, a.t, next, j + 1, a.t.tiles);
+            }
         }
         wg_mma_wait<0>();  // nothing in flight (the last step issued none): for the compiler's register tracking
         ring += (uint32_t)a.t.tiles;
@@ -145,7 +149,7 @@ __device__ __forceinline__ void twb_consumer(const twb_args &a, unsigned char *s
 
 #endif
 
-template <int KP>
+template <int KP, bool LNP>
 __global__ void __launch_bounds__(256, 1) k_twb(twb_args a) {
 #if S9_HAVE_WGMMA
     typedef twb_layout<KP> L;
@@ -153,7 +157,7 @@ __global__ void __launch_bounds__(256, 1) k_twb(twb_args a) {
     const uint32_t total = tw_ring_total((a.t.M + L::ROWS - 1) / L::ROWS, a.t.tiles);
     tw_ring_init<L>(twb_sm);
     tw_ring_start<L>(a.w, (uint32_t)a.t.tiles, total, twb_sm);
-    twb_consumer<KP>(a, twb_sm, total);
+    twb_consumer<KP, LNP>(a, twb_sm, total);
 #else
     __trap();
 #endif
@@ -166,11 +170,11 @@ int cu_trwb_applies(cu_impl *c, const pf_transition_dims *d, const cu_tr_packed 
            !((uintptr_t)x & 15) && !((uintptr_t)dy & 15);
 }
 
-template <int KP>
+template <int KP, bool LNP>
 static void twb_launch(cu_impl *c, const twb_args &a) {
     typedef twb_layout<KP> L;
-    CU_CHECK(cudaFuncSetAttribute(k_twb<KP>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L::bytes));
-    k_twb<KP><<<tw_ctl_grid(&g_wgb, c->n_sm, (a.t.M + L::ROWS - 1) / L::ROWS), L::THREADS, L::bytes, c->stream>>>(a);
+    CU_CHECK(cudaFuncSetAttribute(k_twb<KP, LNP>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L::bytes));
+    k_twb<KP, LNP><<<tw_ctl_grid(&g_wgb, c->n_sm, (a.t.M + L::ROWS - 1) / L::ROWS), L::THREADS, L::bytes, c->stream>>>(a);
     CU_LAUNCHED();
     g_wgb.runs++;
 }
@@ -185,7 +189,8 @@ void cu_trwb_grad(cu_impl *c, const pf_transition_dims *d, const pf_transition_p
     a.t.M = d->M, a.t.c = d->c, a.t.nc = d->n * d->c, a.t.tiles = a.t.nc / 32;
     a.dy = (const bf16 *)dy;
     a.w = cu_two_pack(c, d, p, pk->KP, a.t.tiles, 1);
-    if (pk->KP == 128) twb_launch<128>(c, a);
-    else twb_launch<64>(c, a);
+    const bool lnp = cu_tr_lnpipe();
+    if (pk->KP == 128) lnp ? twb_launch<128, true>(c, a) : twb_launch<128, false>(c, a);
+    else lnp ? twb_launch<64, true>(c, a) : twb_launch<64, false>(c, a);
     c->tr_fused_runs++;
 }

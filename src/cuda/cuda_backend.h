@@ -233,6 +233,10 @@ int64_t pf_cuda_transition_wgo_runs(pf_backend *be);
 // the same conventions.
 void pf_cuda_set_transition_wgb(pf_backend *be, int on, int blocks);
 int64_t pf_cuda_transition_wgb_runs(pf_backend *be);
+// PF_TR_LNPIPE (cu_transition_wgo.cu): k_two / k_twb LayerNorm the next row tile's rows during
+// the current one's steps instead of at its start; 1 on, 0 off (the default), other values back
+// to the environment's. Process-wide.
+void pf_cuda_set_transition_lnpipe(pf_backend *be, int on);
 // Hidden elements (rows x n c) per row chunk of the transition (cu_transition.cu); 0
 // restores the default (PF_TR_CHUNK_M at backend creation, else 64 Mi), always capped so
 // that the workspace stays within twice the input. The op's mem() must be asked again.

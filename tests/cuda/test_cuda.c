@@ -2464,6 +2464,15 @@ void cuda_transition(void) {
     test_transition_wgo(6, 0, 1, 301, 128, 4, TR_DEFAULT, 0);
     test_transition_wgo(6, 1, 1, 301, 128, 4, ln_apart, 0);
     test_transition_wgo(6, 1, 1, 301, 40, 3, TR_DEFAULT, 0);
+    // PF_TR_LNPIPE: the next row tile's LayerNorm during the current one's steps; grids capped so
+    // that blocks walk several row tiles (3 in one block, 5 over two), 16 / 8 / 4 tiles a row tile
+    pf_cuda_set_transition_lnpipe(H_gpu, 1);
+    test_transition_wgo(6, 1, 1, 301, 128, 4, TR_DEFAULT, 1);
+    test_transition_wgo(6, 1, 1, 600, 64, 4, obias, 2);
+    test_transition_wgo(6, 1, 0, 301, 128, 1, TR_DEFAULT, 1);
+    test_transition_wgo(6, 1, 1, 259, 64, 2, ch100w, 1);
+    test_transition_wgo(7, 1, 1, 301, 128, 2, TR_DEFAULT, 2);
+    pf_cuda_set_transition_lnpipe(H_gpu, -1);
     // form 1 (no longer the default: PF_TR_HID unset is form 2)
     pf_cuda_set_transition_hidden(H_gpu, 1, 0);
     test_transition(PF_ACT_SWIGLU, 1, 37, 16, 4);
