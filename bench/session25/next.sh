@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # For session 26's second call (the first: the whole test_cuda in 4 shards, `STAGES=shards TEST_SHARDS=4
 # TESTS_LIMIT=420 bash bench/device_all.sh`). Carry [".devpack"]; payload BINS="pairfold test_cuda bench_cuda_ops".
-# 1. test_cuda --only transition (the PF_TR_LNPIPE cases), then the transition module with PF_TR_WGO / PF_TR_WGB /
+# 1. test_cuda --only transition / structure (the PF_TR_LNPIPE and ipa_fwd_rows cases), then the transition module with PF_TR_WGO / PF_TR_WGB /
 #    PF_TR_LNPIPE 110 / 111 / 000 (838b0d6 should give session 25 call 4's 1.45 / 5.19 / 21.39 ms f+b at 512 / 1024 /
 #    2048 with 110; 111: the LayerNorm off the row-tile boundary);
 # 1b. the trimul module (the side kernels without bias adds, after session 25's last call);
@@ -9,8 +9,9 @@
 # 3. ncu stall reasons of k_two and k_twb at N = 1024 (why ~35% of the tensor rate: session 25's notes).
 . bench/device_common.sh
 run transition 200 stdbuf -oL $T --only transition  # the PF_TR_LNPIPE cases (not yet run on a GPU)
+run structure 200 stdbuf -oL $T --only structure    # the CUDA ipa_fwd_rows cases (not yet run on a GPU)
 wait
-report transition
+report transition structure
 for v in 110 111 000; do
     PF_TR_WGO=${v:0:1} PF_TR_WGB=${v:1:1} PF_TR_LNPIPE=${v:2:1} timeout 100 $P/bench_cuda_ops --ops transition \
         --sizes 512,1024,2048 --reps 5 > $OUT/tr.log 2>&1

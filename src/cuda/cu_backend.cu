@@ -627,6 +627,7 @@ extern "C" pf_backend *pf_backend_cuda(int bf16_acts) {
     be->xent = cu_xent;
     be->ipa_mem = cu_ipa_mem;
     be->ipa_fwd = cu_ipa_fwd_op;
+    be->ipa_fwd_rows = cu_ipa_fwd_rows_op;
     be->ipa_bwd = cu_ipa_bwd_op;
     be->sm_mem = cu_sm_mem;
     be->sm_fwd = cu_sm_fwd;

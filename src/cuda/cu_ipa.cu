@@ -108,18 +108,19 @@ __global__ void k_points_global(int64_t N, int HP, const float *loc, const float
 
 // One block per (i, h): logits, softmax into a (row of N), then the outputs
 // o (c), the value points back in frame i with their norms, o^pair (c_z) into cat.
-// Shared: c + 3 Pv + 32 floats.
+// Shared: c + 3 Pv + 32 floats. Rows r0 + il for il < gridDim.x / H: b, z, a and cat hold
+// those rows only (ipa_fwd_rows; r0 = 0 and every row for the whole op).
 template <typename T>
 __global__ void k_ipa_fwd(ipa_k k, const float *hw, const T *b, const T *z, const T *mask, const float *R,
-                          const float *t, ipa_sv v) {
+                          const float *t, ipa_sv v, int64_t r0) {
     extern __shared__ float sh[];
     float *sg = sh, *red = sh + 3 * k.Pv;
-    const int64_t N = k.N, i = blockIdx.x / k.H;
+    const int64_t N = k.N, il = blockIdx.x / k.H, i = r0 + il;
     const int h = blockIdx.x % k.H, c = k.c, Pq = k.Pq, Pv = k.Pv, P = k.P, cz = k.cz, H = k.H;
     const float gamma = softplusf_(hw[h]) * k.wpt;
     const float mi = mask ? ld(mask, i) : 1.f;
     const float *qi = v.q + (i * H + h) * c, *qpi = v.qp + (i * H + h) * Pq * 3;
-    float *arow = v.a + (i * H + h) * N;
+    float *arow = v.a + (il * H + h) * N;
     float mx = -INFINITY;
     for (int64_t j = threadIdx.x; j < N; j += blockDim.x) {
         float l;
@@ -130,7 +131,7 @@ __global__ void k_ipa_fwd(ipa_k k, const float *hw, const T *b, const T *z, cons
             float qk = 0.f, dist = 0.f;
             for (int e = 0; e < c; e++) qk += qi[e] * kj[e];
             for (int e = 0; e < Pq * 3; e++) { float df = qpi[e] - kpj[e]; dist += df * df; }
-            l = k.wc * qk + k.wl * ld(b, (i * N + j) * H + h) - 0.5f * gamma * dist;
+            l = k.wc * qk + k.wl * ld(b, (il * N + j) * H + h) - 0.5f * gamma * dist;
         }
         arow[j] = l;
         mx = fmaxf(mx, l);
@@ -146,7 +147,7 @@ __global__ void k_ipa_fwd(ipa_k k, const float *hw, const T *b, const T *z, cons
     for (int64_t j = threadIdx.x; j < N; j += blockDim.x) arow[j] = arow[j] / se;
     __syncthreads();
     const int64_t HPv = (int64_t)H * Pv;
-    float *cat = v.cat + i * k.D;
+    float *cat = v.cat + il * k.D;
     for (int o = threadIdx.x; o < c + 3 * Pv + cz; o += blockDim.x) {
         float acc = 0.f;
         if (o < c) {
@@ -158,7 +159,7 @@ __global__ void k_ipa_fwd(ipa_k k, const float *hw, const T *b, const T *z, cons
             sg[pe] = acc;
         } else {
             const int kz = o - c - 3 * Pv;
-            for (int64_t j = 0; j < N; j++) acc += arow[j] * ld(z, (i * N + j) * cz + kz);
+            for (int64_t j = 0; j < N; j++) acc += arow[j] * ld(z, (il * N + j) * cz + kz);
             cat[(int64_t)H * c + 4 * HPv + (int64_t)h * cz + kz] = acc;
         }
     }
@@ -194,9 +195,52 @@ void cu_ipa_core_fwd(cu_impl *c, const pf_ipa_dims *d, const pf_ipa_p *p, const 
     k_points_global<<<cu_blocks(N * H * k.P, 256), 256, 0, c->stream>>>(N, H * k.P, w.kvpl, R, t, v.kvp);
     CU_LAUNCHED();
     CU_DISPATCH(c, T, k_ipa_fwd<T><<<(unsigned)(N * H), IPA_THREADS, fwd_shared(k), c->stream>>>(
-                          k, p->head_weights, (const T *)w.b, (const T *)z, (const T *)mask, R, t, v));
+                          k, p->head_weights, (const T *)w.b, (const T *)z, (const T *)mask, R, t, v, 0));
     CU_LAUNCHED();
     cu_lin32_fwd(c, N, k.D, cs, &p->out, v.cat, out, 0);
+}
+
+// backend.h's ipa_fwd_rows: rows r0 .. r0 + n of ipa_fwd's out from those rows of z (n, N, c_z)
+// (inference: nothing saved; the structure module on a dap rank's rows of z). The projections
+// of every residue (the keys), the pair bias of the rows, then k_ipa_fwd on the row range: the
+// (n, H, N) weights and the n rows' cat in pool scratch, never (N, N).
+void cu_ipa_fwd_rows_op(pf_backend *be, const pf_ipa_dims *d, const pf_ipa_p *p, int64_t r0, int64_t n,
+                        const pf_act *s, const pf_act *z_rows, const real *R, const real *t, const pf_act *mask,
+                        pf_act *out) {
+    cu_impl *c = CU(be);
+    const ipa_k k = ipa_consts(d);
+    const int64_t N = k.N;
+    const int H = k.H, cs = d->c_s;
+    if (r0 < 0 || n < 0 || r0 + n > N) pf_die("ipa_fwd_rows: rows %lld .. %lld outside 0 .. %lld", (long long)r0,
+                                              (long long)(r0 + n), (long long)N);
+    if (n == 0) return;
+    const size_t mark = cu_pool_mark(c), f = sizeof(float);
+    float *sf = (float *)cu_pool_get(c, f * N * cs), *qpl = (float *)cu_pool_get(c, f * N * 3 * H * k.Pq);
+    float *kvpl = (float *)cu_pool_get(c, f * N * 3 * H * k.P), *of = (float *)cu_pool_get(c, f * n * cs);
+    void *b = cu_pool_get(c, cu_esz(c) * n * N * H);
+    ipa_sv v;
+    v.q = (float *)cu_pool_get(c, f * N * H * k.c);
+    v.kv = (float *)cu_pool_get(c, f * N * H * 2 * k.c);
+    v.qp = (float *)cu_pool_get(c, f * N * H * k.Pq * 3);
+    v.kvp = (float *)cu_pool_get(c, f * N * H * k.P * 3);
+    v.a = (float *)cu_pool_get(c, f * n * H * N);
+    v.cat = (float *)cu_pool_get(c, f * n * k.D);
+    cu_act_to_f32(c, s, sf, N * cs);
+    cu_lin32_fwd(c, N, cs, H * k.c, &p->q, sf, v.q, 0);
+    cu_lin32_fwd(c, N, cs, 2 * H * k.c, &p->kv, sf, v.kv, 0);
+    cu_lin32_fwd(c, N, cs, 3 * H * k.Pq, &p->q_points, sf, qpl, 0);
+    cu_lin32_fwd(c, N, cs, 3 * H * k.P, &p->kv_points, sf, kvpl, 0);
+    cu_linear_fwd(c, n * N, k.cz, H, &p->b, z_rows, b, 0);  // (n, N, H) pair bias of the rows
+    k_points_global<<<cu_blocks(N * H * k.Pq, 256), 256, 0, c->stream>>>(N, H * k.Pq, qpl, R, t, v.qp);
+    CU_LAUNCHED();
+    k_points_global<<<cu_blocks(N * H * k.P, 256), 256, 0, c->stream>>>(N, H * k.P, kvpl, R, t, v.kvp);
+    CU_LAUNCHED();
+    CU_DISPATCH(c, T, k_ipa_fwd<T><<<(unsigned)(n * H), IPA_THREADS, fwd_shared(k), c->stream>>>(
+                          k, p->head_weights, (const T *)b, (const T *)z_rows, (const T *)mask, R, t, v, r0));
+    CU_LAUNCHED();
+    cu_lin32_fwd(c, n, k.D, cs, &p->out, v.cat, of, 0);
+    cu_f32_to_act(c, of, out, n * cs, 0);
+    cu_pool_release(c, mark);
 }
 
 // ---- backward ------------------------------------------------------------------

@@ -42,6 +42,9 @@ void cu_core_attn_bwd(pf_backend *be, const pf_core_attn_dims *d, const pf_act *
 pf_mem cu_ipa_mem(pf_backend *be, const pf_ipa_dims *d);
 void cu_ipa_fwd_op(pf_backend *be, const pf_ipa_dims *d, const pf_ipa_p *p, const pf_act *s, const pf_act *z,
                    const real *R, const real *t, const pf_act *mask, pf_act *out, void *saved, void *ws);
+void cu_ipa_fwd_rows_op(pf_backend *be, const pf_ipa_dims *d, const pf_ipa_p *p, int64_t r0, int64_t n,
+                        const pf_act *s, const pf_act *z_rows, const real *R, const real *t, const pf_act *mask,
+                        pf_act *out);
 void cu_ipa_bwd_op(pf_backend *be, const pf_ipa_dims *d, const pf_ipa_p *p, pf_ipa_p *g, const pf_act *s,
                    const pf_act *z, const real *R, const real *t, const pf_act *mask, const void *saved,
                    const pf_act *d_out, pf_act *d_s, pf_act *d_z, real *d_R, real *d_t, void *ws);

@@ -71,6 +71,32 @@ static hbuf seq_mask(int64_t N, int use_mask, uint64_t seed) {
     return m;
 }
 
+// ipa_fwd_rows (the structure module on a dap rank's rows of z): row ranges (all, the first,
+// a middle piece, the last rows) from those rows of z only, against the CPU's row op and the
+// whole forward's rows (oc, the CPU reference's).
+static void ipa_rows_check(const char *label, const pf_ipa_dims *d, const pf_ipa_p *P, const pf_ipa_p *Pd,
+                           const hbuf *s, const hbuf *z, const fbuf *R, const fbuf *t, const void *mh,
+                           const void *md, const real *oc) {
+    const int64_t N = d->N, cs = d->c_s, cz = d->c_z;
+    const int64_t ranges[4][2] = {{0, N}, {0, 1}, {N / 3, (N + 2) / 3}, {N - 2 > 0 ? N - 2 : 0, N < 2 ? N : 2}};
+    if (!H_gpu->ipa_fwd_rows) {
+        tl_check(0, label, "the CUDA backend has no ipa_fwd_rows");
+        return;
+    }
+    for (int q = 0; q < 4; q++) {
+        const int64_t r0 = ranges[q][0], n = ranges[q][1];
+        char nm[320];
+        real *rc = tl_zeros(n * cs);
+        hbuf rg = h_poison(n * cs);
+        H_cpu->ipa_fwd_rows(H_cpu, d, P, r0, n, s->h, z->h + r0 * N * cz, R->h, t->h, mh, rc);
+        H_gpu->ipa_fwd_rows(H_gpu, d, Pd, r0, n, s->d, pf_act_at(H_gpu, z->d, r0 * N * cz), R->d, t->d, md, rg.d);
+        snprintf(nm, sizeof nm, "%s rows %lld+%lld against the CPU's rows", label, (long long)r0, (long long)n);
+        h_compare(nm, h_download(&rg), rc, n * cs, H_tol);
+        snprintf(nm, sizeof nm, "%s rows %lld+%lld against the whole forward", label, (long long)r0, (long long)n);
+        h_compare(nm, h_download(&rg), oc + r0 * cs, n * cs, H_tol);
+    }
+}
+
 static void test_ipa(int64_t N, int use_mask) {
     char label[256];
     snprintf(label, sizeof label, "%s ipa N%lld mask %d", H_gpu->name, (long long)N, use_mask);
@@ -91,6 +117,7 @@ static void test_ipa(int64_t N, int use_mask) {
     char nm[320];
     snprintf(nm, sizeof nm, "%s fwd", label);
     h_compare(nm, h_download(&og), oc, ns, H_tol);
+    ipa_rows_check(label, &d, &P, &Pd, &s, &z, &R, &t, mh, md, oc);
     hbuf dout = h_rand(ns, 1, 6), ds = h_rand(ns, 0.1, 7), dz = h_rand(nz, 0.1, 8);
     real *ds0 = tl_copy(ds.h, ns), *dz0 = tl_copy(dz.h, nz);
     fbuf dR = f_zero(N * 9), dt = f_zero(N * 3);
