@@ -175,6 +175,22 @@ __global__ void k_ipa_fwd(ipa_k k, const float *hw, const T *b, const T *z, cons
     }
 }
 
+// q, k / v and the points of every residue from s (N, c_s): the queries' and keys' side of the
+// logits, the whole forward's and the row op's alike (qpl, kvpl: the points in local frames).
+static void ipa_project(cu_impl *c, const ipa_k &k, const pf_ipa_p *p, int cs, const float *s, const float *R,
+                        const float *t, float *qpl, float *kvpl, ipa_sv v) {
+    const int64_t N = k.N;
+    const int H = k.H;
+    cu_lin32_fwd(c, N, cs, H * k.c, &p->q, s, v.q, 0);
+    cu_lin32_fwd(c, N, cs, 2 * H * k.c, &p->kv, s, v.kv, 0);
+    cu_lin32_fwd(c, N, cs, 3 * H * k.Pq, &p->q_points, s, qpl, 0);
+    cu_lin32_fwd(c, N, cs, 3 * H * k.P, &p->kv_points, s, kvpl, 0);
+    k_points_global<<<cu_blocks(N * H * k.Pq, 256), 256, 0, c->stream>>>(N, H * k.Pq, qpl, R, t, v.qp);
+    CU_LAUNCHED();
+    k_points_global<<<cu_blocks(N * H * k.P, 256), 256, 0, c->stream>>>(N, H * k.P, kvpl, R, t, v.kvp);
+    CU_LAUNCHED();
+}
+
 static size_t fwd_shared(const ipa_k &k) { return sizeof(float) * (size_t)(3 * k.Pv + 32); }
 
 void cu_ipa_core_fwd(cu_impl *c, const pf_ipa_dims *d, const pf_ipa_p *p, const float *s, const void *z,
@@ -185,15 +201,8 @@ void cu_ipa_core_fwd(cu_impl *c, const pf_ipa_dims *d, const pf_ipa_p *p, const 
     if (N <= 0) return;
     ipa_sv v = carve_saved(k, saved, NULL);
     ipa_fw w = carve_fwd_ws(c, k, ws, NULL);
-    cu_lin32_fwd(c, N, cs, H * k.c, &p->q, s, v.q, 0);
-    cu_lin32_fwd(c, N, cs, 2 * H * k.c, &p->kv, s, v.kv, 0);
-    cu_lin32_fwd(c, N, cs, 3 * H * k.Pq, &p->q_points, s, w.qpl, 0);
-    cu_lin32_fwd(c, N, cs, 3 * H * k.P, &p->kv_points, s, w.kvpl, 0);
+    ipa_project(c, k, p, cs, s, R, t, w.qpl, w.kvpl, v);
     cu_linear_fwd(c, N * N, k.cz, H, &p->b, z, w.b, 0);  // (N, N, H) pair bias, activation type
-    k_points_global<<<cu_blocks(N * H * k.Pq, 256), 256, 0, c->stream>>>(N, H * k.Pq, w.qpl, R, t, v.qp);
-    CU_LAUNCHED();
-    k_points_global<<<cu_blocks(N * H * k.P, 256), 256, 0, c->stream>>>(N, H * k.P, w.kvpl, R, t, v.kvp);
-    CU_LAUNCHED();
     CU_DISPATCH(c, T, k_ipa_fwd<T><<<(unsigned)(N * H), IPA_THREADS, fwd_shared(k), c->stream>>>(
                           k, p->head_weights, (const T *)w.b, (const T *)z, (const T *)mask, R, t, v, 0));
     CU_LAUNCHED();
@@ -226,15 +235,8 @@ void cu_ipa_fwd_rows_op(pf_backend *be, const pf_ipa_dims *d, const pf_ipa_p *p,
     v.a = (float *)cu_pool_get(c, f * n * H * N);
     v.cat = (float *)cu_pool_get(c, f * n * k.D);
     cu_act_to_f32(c, s, sf, N * cs);
-    cu_lin32_fwd(c, N, cs, H * k.c, &p->q, sf, v.q, 0);
-    cu_lin32_fwd(c, N, cs, 2 * H * k.c, &p->kv, sf, v.kv, 0);
-    cu_lin32_fwd(c, N, cs, 3 * H * k.Pq, &p->q_points, sf, qpl, 0);
-    cu_lin32_fwd(c, N, cs, 3 * H * k.P, &p->kv_points, sf, kvpl, 0);
+    ipa_project(c, k, p, cs, sf, R, t, qpl, kvpl, v);
     cu_linear_fwd(c, n * N, k.cz, H, &p->b, z_rows, b, 0);  // (n, N, H) pair bias of the rows
-    k_points_global<<<cu_blocks(N * H * k.Pq, 256), 256, 0, c->stream>>>(N, H * k.Pq, qpl, R, t, v.qp);
-    CU_LAUNCHED();
-    k_points_global<<<cu_blocks(N * H * k.P, 256), 256, 0, c->stream>>>(N, H * k.P, kvpl, R, t, v.kvp);
-    CU_LAUNCHED();
     CU_DISPATCH(c, T, k_ipa_fwd<T><<<(unsigned)(n * H), IPA_THREADS, fwd_shared(k), c->stream>>>(
                           k, p->head_weights, (const T *)b, (const T *)z_rows, (const T *)mask, R, t, v, r0));
     CU_LAUNCHED();
