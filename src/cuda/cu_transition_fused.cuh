@@ -149,6 +149,14 @@ __device__ __forceinline__ void tw_bwd_tile(const float (&acc)[32], const float 
 }
 
 // ---- the fused kernels' shared pieces (cu_transition_wgo.cu, cu_transition_wgb.cu) --------
+// What both fused kernels need of a chunk: forms 6 / 7's wgmma weights (pk->wg), the LayerNorm in
+// the prologue (tr_fused 1), SwiGLU without a, b biases, depth c of 64 or 128, an output Linear,
+// x 16-byte aligned (each kernel adds its own conditions).
+static inline int tw_fused_fits(const cu_impl *c, const pf_transition_dims *d, const cu_tr_packed *pk,
+                                const pf_transition_p *p, const void *x) {
+    return pk && pk->wg && c->tr_fused == 1 && d->act == PF_ACT_SWIGLU && (d->c == 64 || d->c == 128) &&
+           pk->KP == d->c && !pk->bias && p->lin_out.w && !((uintptr_t)x & 15);
+}
 // A kernel's switch (PF_TR_WGO / PF_TR_WGB), the tests' grid cap and its launches so far.
 typedef struct {
     cu_switch sw;
@@ -204,16 +212,17 @@ __device__ __forceinline__ void tw_ln_step(bf16 *xs, const tr_args &t, int64_t n
     tr_ln_rows_part<KP, 128, 256>(xs, t, next, k0, k1);
 }
 
-// A persistent block's row tile at pos0 (128 rows; its rows copied into xs, and dy's into ds
-// where DY, by cp.async before): the LayerNorm in place where t.ln_w (xl into t.xl_out where
+// A block's row tile at pos0 (64 NWG rows; its rows copied into xs, and dy's into ds where DY,
+// by cp.async before): the LayerNorm in place where t.ln_w (xl into t.xl_out where
 // set), the warp's 16 rows as wgmma A fragments (af, df) and their mask values (m); then the
-// rows of the row tile at next (if below M) copied in. LNP: past the first row tile its rows
+// rows of the row tile at next (if below M: the persistent kernels) copied in. LNP (NWG 2): past the
+// first row tile its rows
 // were LayerNormed during the previous one's steps (tw_ln_step); the next rows come by warp.
-template <int KP, bool DY, bool LNP = false>
+template <int KP, bool DY, bool LNP = false, int NWG = 2>
 __device__ __forceinline__ void tw_row_tile(const tr_args &t, const bf16 *dy, bf16 *xs, bf16 *ds, int64_t pos0,
                                             int64_t next, uint32_t (&af)[KP / 16][4], uint32_t (&df)[KP / 16][4],
                                             float (&m)[2], bool first = true) {
-    constexpr int ROWS = 128, CONS = 256, SK = KP + TS_PAD;
+    constexpr int ROWS = 64 * NWG, CONS = 128 * NWG, SK = KP + TS_PAD;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     fa_wait<0>();
     tw_cons_sync<CONS>();  // every thread's rows landed (LNP: every warp's LayerNorm done)

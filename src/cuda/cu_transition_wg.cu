@@ -114,40 +114,19 @@ __device__ __forceinline__ void tw_bwd_epilogue(const float (&acc)[32], const fl
     if (j + 1 < a.tiles) tw_fetch_dh(st, a, j + 1, rw0);
 }
 
-// The block's rows into xs, LayerNormed where a.ln_w (xl written out), then the warp's 16
-// rows (of its warpgroup's 64) as wgmma A fragments (af) and their mask values (m).
-template <int KP, int NWG>
-__device__ __forceinline__ void tw_rows(const tr_args &a, bf16 *xs, int64_t pos0, uint32_t (&af)[KP / 16][4],
-                                        float (&m)[2]) {
-    constexpr int sk = KP + TS_PAD, ROWS = 64 * NWG, CONS = 128 * NWG;
-    ts_load_rows_u<KP, ROWS, CONS>(xs, a.xl, a.c, a.M, pos0);  // zeros past M and c
-    fa_commit();
-    fa_wait<0>();
-    tw_cons_sync<CONS>();
-    if (a.ln_w) {
-        tr_ln_rows<KP, ROWS, CONS>(xs, a, pos0);
-        tw_cons_sync<CONS>();
-    }
-    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
-    const bf16 *ap = xs + (16 * warp + (lane & 15)) * sk + (lane >> 4) * 8;
-#pragma unroll
-    for (int kk = 0; kk < KP / 16; kk++) ts_ldsm4(af[kk], ap + 16 * kk);
-#pragma unroll
-    for (int u = 0; u < 2; u++) {
-        int64_t p = pos0 + 16 * warp + (lane >> 2) + 8 * u;
-        m[u] = p < a.M ? (a.mask ? ld(a.mask, p) : 1.f) : 0.f;
-    }
-}
-
 // Per column tile: wait for its stage, the product (wgmma, A registers, B by descriptor;
 // the backward's dh of the tile lands meanwhile, tw_fetch_dh), the stage released, the
 // epilogue.
 template <int KP, bool BWD, int NWG>
 __device__ __forceinline__ void tw_consumer(const tr_args &a, unsigned char *sm, int64_t pos0) {
     typedef tw_layout<KP, BWD, NWG> L;
-    uint32_t af[KP / 16][4];
+    uint32_t af[KP / 16][4], unused[KP / 16][4];
     float m[2];
-    tw_rows<KP, NWG>(a, (bf16 *)(sm + L::X), pos0, af, m);
+    bf16 *xs = (bf16 *)(sm + L::X);
+    ts_load_rows_u<KP, L::ROWS, L::CONS>(xs, a.xl, a.c, a.M, pos0);  // zeros past M and c
+    fa_commit();
+    // the LayerNorm (xl written out), the fragments, the mask; no next row tile (a.M: none)
+    tw_row_tile<KP, false, false, NWG>(a, NULL, xs, NULL, pos0, a.M, af, unused, m);
     const int warp = threadIdx.x >> 5;
     const int64_t rw0 = pos0 + 16 * warp;
     bf16 *st = (bf16 *)(sm + L::S) + warp * 16 * L::SO;

@@ -165,9 +165,8 @@ __global__ void __launch_bounds__(256, 1) k_twb(twb_args a) {
 
 int cu_trwb_applies(cu_impl *c, const pf_transition_dims *d, const cu_tr_packed *pk, const pf_transition_p *p,
                     const void *x, const void *dy) {
-    return cu_switch_on(&g_wgb.sw) && pk && pk->wg_bwd && pk->grad_h && c->tr_fused == 1 && d->act == PF_ACT_SWIGLU &&
-           (d->c == 64 || d->c == 128) && pk->KP == d->c && (d->n * d->c) % 32 == 0 && !pk->bias && p->lin_out.w &&
-           !((uintptr_t)x & 15) && !((uintptr_t)dy & 15);
+    return cu_switch_on(&g_wgb.sw) && tw_fused_fits(c, d, pk, p, x) && pk->wg_bwd && pk->grad_h &&
+           (d->n * d->c) % 32 == 0 && !((uintptr_t)dy & 15);
 }
 
 template <int KP, bool LNP>

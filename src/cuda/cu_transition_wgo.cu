@@ -272,10 +272,9 @@ __global__ void __launch_bounds__(256, 1) k_two(two_args a) {
 
 int cu_trwo_applies(cu_impl *c, const pf_transition_dims *d, const cu_tr_packed *pk, const pf_transition_p *p,
                     const void *x, const void *out) {
-    return cu_switch_on(&g_wgo.sw) && pk && pk->wg && c->tr_fused == 1 && d->act == PF_ACT_SWIGLU &&
-           (d->c == 64 || d->c == 128) && pk->KP == d->c &&
-           (d->n * d->c == 128 || d->n * d->c == 256 || d->n * d->c == 512) && !pk->bias && p->lin_out.w &&
-           !((uintptr_t)x & 15) && !((uintptr_t)out & 15);  // 16-byte row copies in and out
+    const int64_t nc = (int64_t)d->n * d->c;  // tiles (nc / 32) 4, 8 or 16: the unrolled step sequences
+    return cu_switch_on(&g_wgo.sw) && tw_fused_fits(c, d, pk, p, x) && (nc == 128 || nc == 256 || nc == 512) &&
+           !((uintptr_t)out & 15);  // its rows leave as 16-byte stores
 }
 
 // The packed tiles (forward or backward): kept across calls (PF_WCACHE) or in pool scratch (the
