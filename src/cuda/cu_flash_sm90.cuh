@@ -73,13 +73,32 @@ __device__ __forceinline__ void wg_bar_init(uint64_t *b, int n) {
 __device__ __forceinline__ void wg_bar_arrive(uint64_t *b) {
     asm volatile("{\n.reg .b64 st;\nmbarrier.arrive.shared::cta.b64 st, [%0];\n}\n" ::"r"(fa_smem(b)) : "memory");
 }
-// waits until the barrier's phase of this parity has completed (acquire)
+// A wait past this many nanoseconds is a hang: no bulk copy or arrival takes seconds (session
+// 26 found a crop-768 training step that never returned with PF_TR_WGO and PF_TR_WGB both on).
+#define WG_BAR_WAIT_LIMIT_NS 20000000000ull
+__device__ __forceinline__ uint64_t wg_globaltimer() {
+    uint64_t t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+// waits until the barrier's phase of this parity has completed (acquire). After
+// WG_BAR_WAIT_LIMIT_NS the kernel traps, so a lost arrival or copy fails the launch ("unspecified
+// launch failure"; with CUDA_LAUNCH_BLOCKING=1 at the launch's own check) instead of hanging the
+// process. No printf: any call inside these kernels makes ptxas serialize their wgmma (C7510).
+// The clock is read once per 4096 polls: nothing on the path that returns.
 __device__ __forceinline__ void wg_bar_wait(uint64_t *b, uint32_t parity) {
-    uint32_t ok;
-    do {
+    uint32_t ok, polls = 0;
+    uint64_t t0 = 0;
+    for (;;) {
         asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
                      : "=r"(ok) : "r"(fa_smem(b)), "r"(parity) : "memory");
-    } while (!ok);
+        if (ok) return;
+        if ((++polls & 4095u) == 0) {
+            const uint64_t t = wg_globaltimer();
+            if (polls == 4096u) t0 = t;
+            else if (t - t0 > WG_BAR_WAIT_LIMIT_NS) __trap();
+        }
+    }
 }
 template <int N>
 __device__ __forceinline__ void wg_mma_wait() { asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory"); }

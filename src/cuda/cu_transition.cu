@@ -25,9 +25,10 @@
 // keeps the unfused path, PF_TR_FUSED=2 the fused kernels after a LayerNorm kernel.
 // PF_TR_HID=5: the backward's grad kernel also writes h (over dh) and xl, and dW_out
 // follows it, so the backward runs no forward hidden-layer kernel (the same bits).
-// At c 64 / 128 on sm_90 (session 25): the forward's hidden layer and output projection
-// in one kernel (PF_TR_WGO, cu_transition_wgo.cu: no h buffer written or read) and the
-// backward's dh made inside its hidden-layer kernel (PF_TR_WGB, cu_transition_wgb.cu:
+// At c 64 / 128 on sm_90 (session 25; off by default since session 26, when a training step
+// with both on never returned): the forward's hidden layer and output projection in one
+// kernel (PF_TR_WGO=1, cu_transition_wgo.cu: no h buffer written or read) and the
+// backward's dh made inside its hidden-layer kernel (PF_TR_WGB=1, cu_transition_wgb.cu:
 // no dh GEMM, no dh buffer).
 #include "cu_transition.cuh"
 #include "cu_vec.cuh"

@@ -28,11 +28,10 @@ __device__ __forceinline__ float tr_sigmoid(float x) { return fmaf(0.5f, ts_tanh
 // The block's rows of xs (x) LayerNormed in place and into xl_out when set: one warp
 // per row, lane channels lane + 32 j, the two-pass fp32 statistics of cu_ln_fwd
 // (cu_prim.cu). Rows past M stay zero. ROWS, THREADS: the block's rows and threads taking
-// part (the wgmma kernel: 256, 512). tr_ln_rows_part: only the warp's rows warp + (THREADS /
-// 32) k for k0 <= k < k1 (the same arithmetic per row).
+// part (the wgmma kernel: 256, 512).
 template <int KP, int ROWS = TS_BM, int THREADS = TS_THREADS>
-__device__ __forceinline__ void tr_ln_rows_part(bf16 *xs, const tr_args &a, int64_t pos0, int k0, int k1) {
-    constexpr int CPL = (KP + 31) / 32, sk = KP + TS_PAD, RS = THREADS / 32;
+__device__ __forceinline__ void tr_ln_rows(bf16 *xs, const tr_args &a, int64_t pos0) {
+    constexpr int CPL = (KP + 31) / 32, sk = KP + TS_PAD;
     const int lane = threadIdx.x & 31, C = a.c;
     float wr[CPL], br[CPL];
 #pragma unroll
@@ -41,8 +40,7 @@ __device__ __forceinline__ void tr_ln_rows_part(bf16 *xs, const tr_args &a, int6
         wr[j] = ch < C ? __ldg(a.ln_w + ch) : 0.f;
         br[j] = ch < C ? __ldg(a.ln_b + ch) : 0.f;
     }
-    for (int r = (threadIdx.x >> 5) + RS * k0; r < ROWS && r < (threadIdx.x >> 5) + RS * k1 && pos0 + r < a.M;
-         r += RS) {
+    for (int r = threadIdx.x >> 5; r < ROWS && pos0 + r < a.M; r += THREADS / 32) {
         bf16 *row = xs + r * sk;
         float v[CPL], s = 0.f, q = 0.f;
 #pragma unroll
@@ -71,10 +69,6 @@ __device__ __forceinline__ void tr_ln_rows_part(bf16 *xs, const tr_args &a, int6
             if (a.xl_out) a.xl_out[(pos0 + r) * C + ch] = y;
         }
     }
-}
-template <int KP, int ROWS = TS_BM, int THREADS = TS_THREADS>
-__device__ __forceinline__ void tr_ln_rows(bf16 *xs, const tr_args &a, int64_t pos0) {
-    tr_ln_rows_part<KP, ROWS, THREADS>(xs, a, pos0, 0, (ROWS + THREADS / 32 - 1) / (THREADS / 32));
 }
 
 // The wgmma kernels' stores (cu_transition_wg.cu, cu_transition_wgb.cu): segment seg (32
@@ -180,53 +174,19 @@ __device__ __forceinline__ uint32_t tw_ring_total(int64_t nrt, int tiles) {
     const int64_t mine = blockIdx.x < nrt ? (nrt - 1 - blockIdx.x) / gridDim.x + 1 : 0;
     return (uint32_t)(mine * tiles);
 }
-// LNP (PF_TR_LNPIPE): rows warp + 8 k (k < 16) of the row tile at pos0 copied into xs by the
-// warp that LayerNorms them (tr_ln_rows_part's rows at 256 threads); 16-byte cp.async, zeros
-// past M.
-template <int KP>
-__device__ __forceinline__ void tw_rows_warp_load(bf16 *xs, const bf16 *x, int c, int64_t M, int64_t pos0) {
-    constexpr int CPR = KP / 8, RPI = 32 / CPR;  // 16-byte chunks per row, rows per instruction
-    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31, ch = lane % CPR;
-#pragma unroll
-    for (int k = lane / CPR; k < 16; k += RPI) {
-        const int r = warp + 8 * k;
-        const int64_t p = pos0 + r;
-        const int ok = p < M && ch < c / 8;
-        fa_cp16z(xs + r * (KP + TS_PAD) + 8 * ch, ok ? x + p * c + 8 * ch : x, ok ? 16 : 0);
-    }
-}
-
-// LNP: after step j of `steps` (j >= 1; steps >= 2: n c >= 64), this warp's slice of the next row tile's rows (at next,
-// copied in by tw_rows_warp_load at this row tile's start) LayerNormed in xs: the LayerNorm runs
-// under the tensor cores' products instead of at the row-tile boundary, where it left them idle.
-template <int KP>
-__device__ __forceinline__ void tw_ln_step(bf16 *xs, const tr_args &t, int64_t next, int j, int steps) {
-    if (j < 1 || next >= t.M || !t.ln_w) return;
-    const int per = (16 + steps - 2) / (steps - 1);  // 16 rows a warp over steps 1 .. steps - 1
-    const int k0 = (j - 1) * per, k1 = k0 + per < 16 ? k0 + per : 16;
-    if (k0 >= 16) return;
-    if (j == 1) {
-        fa_wait<0>();  // this thread's copies landed (with DY, dy's too: needed next anyway)
-        __syncwarp();  // and the warp's: the rows it LayerNorms are its own
-    }
-    tr_ln_rows_part<KP, 128, 256>(xs, t, next, k0, k1);
-}
-
 // A block's row tile at pos0 (64 NWG rows; its rows copied into xs, and dy's into ds where DY,
 // by cp.async before): the LayerNorm in place where t.ln_w (xl into t.xl_out where
 // set), the warp's 16 rows as wgmma A fragments (af, df) and their mask values (m); then the
-// rows of the row tile at next (if below M: the persistent kernels) copied in. LNP (NWG 2): past the
-// first row tile its rows
-// were LayerNormed during the previous one's steps (tw_ln_step); the next rows come by warp.
-template <int KP, bool DY, bool LNP = false, int NWG = 2>
+// rows of the row tile at next (if below M: the persistent kernels) copied in.
+template <int KP, bool DY, int NWG = 2>
 __device__ __forceinline__ void tw_row_tile(const tr_args &t, const bf16 *dy, bf16 *xs, bf16 *ds, int64_t pos0,
                                             int64_t next, uint32_t (&af)[KP / 16][4], uint32_t (&df)[KP / 16][4],
-                                            float (&m)[2], bool first = true) {
+                                            float (&m)[2]) {
     constexpr int ROWS = 64 * NWG, CONS = 128 * NWG, SK = KP + TS_PAD;
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     fa_wait<0>();
-    tw_cons_sync<CONS>();  // every thread's rows landed (LNP: every warp's LayerNorm done)
-    if (t.ln_w && (!LNP || first)) {
+    tw_cons_sync<CONS>();  // every thread's rows landed
+    if (t.ln_w) {
         tr_ln_rows<KP, ROWS, CONS>(xs, t, pos0);
         tw_cons_sync<CONS>();
     }
@@ -243,16 +203,12 @@ __device__ __forceinline__ void tw_row_tile(const tr_args &t, const bf16 *dy, bf
     }
     tw_cons_sync<CONS>();  // every warp's fragments read: the next row tile's rows may come
     if (next < t.M) {
-        if (LNP && t.ln_w) tw_rows_warp_load<KP>(xs, t.xl, t.c, t.M, next);
-        else ts_load_rows_u<KP, ROWS, CONS>(xs, t.xl, t.c, t.M, next);  // zeros past M
+        ts_load_rows_u<KP, ROWS, CONS>(xs, t.xl, t.c, t.M, next);  // zeros past M
         if (DY) ts_load_rows_u<KP, ROWS, CONS>(ds, dy, t.c, t.M, next);
         fa_commit();
     }
 }
 #endif
-// PF_TR_LNPIPE (cu_transition_wgo.cu): whether k_two and k_twb spread the next row tile's
-// LayerNorm over the current one's steps (tw_ln_step); 0 (the default) or 1.
-int cu_tr_lnpipe(void);
 
 // ---- PF_TR_HID=6, 7: Hopper wgmma (cu_transition_wg.cu) ------------------------------
 // Weight rows (form 2's order: per 16 rows W_a of 8 channels, then W_b of them) in

@@ -126,7 +126,7 @@ __device__ __forceinline__ void tw_consumer(const tr_args &a, unsigned char *sm,
     ts_load_rows_u<KP, L::ROWS, L::CONS>(xs, a.xl, a.c, a.M, pos0);  // zeros past M and c
     fa_commit();
     // the LayerNorm (xl written out), the fragments, the mask; no next row tile (a.M: none)
-    tw_row_tile<KP, false, false, NWG>(a, NULL, xs, NULL, pos0, a.M, af, unused, m);
+    tw_row_tile<KP, false, NWG>(a, NULL, xs, NULL, pos0, a.M, af, unused, m);
     const int warp = threadIdx.x >> 5;
     const int64_t rw0 = pos0 + 16 * warp;
     bf16 *st = (bf16 *)(sm + L::S) + warp * 16 * L::SO;

@@ -31,21 +31,13 @@
 #include "cu_env.cuh"
 #include "cu_small.cuh"
 #include "cuda_backend.h"
-#include <type_traits>
 
 #define TWO_TN 64  // packed [a | b] weight rows per tile (32 hidden channels)
 
-static tw_ctl g_wgo = {{-1, "PF_TR_WGO", 1, "the hidden layer and the output projection apart",
-                        "the transition's forward as one wgmma kernel (c 64 or 128, sm_90): the default"},
+// Off by default since session 26 (with PF_TR_WGB: see cu_transition_wgb.cu).
+static tw_ctl g_wgo = {{-1, "PF_TR_WGO", 0, "the hidden layer and the output projection apart: the default",
+                        "the transition's forward as one wgmma kernel (c 64 or 128, sm_90)"},
                        0, 0};
-
-static cu_switch g_lnpipe = {-1, "PF_TR_LNPIPE", 0, "the row tile's LayerNorm at its start (the default)",
-                             "the next row tile's LayerNorm spread over the current one's steps (k_two, k_twb)"};
-int cu_tr_lnpipe(void) { return cu_switch_on(&g_lnpipe); }
-extern "C" void pf_cuda_set_transition_lnpipe(pf_backend *be, int on) {
-    (void)be;
-    cu_switch_set(&g_lnpipe, on);
-}
 
 extern "C" void pf_cuda_set_transition_wgo(pf_backend *be, int on, int blocks) {
     (void)be;
@@ -201,7 +193,7 @@ __device__ __forceinline__ void two_store(const float (&o)[L::NH][32], const flo
 
 // The consumers: row tiles blockIdx.x, + gridDim.x, ...; each row tile's rows copied during
 // the previous one's tiles.
-template <int KP, int TILES, bool LNP>
+template <int KP, int TILES>
 __device__ __forceinline__ void two_consumer(const two_args &a, unsigned char *sm, uint32_t total) {
     typedef two_layout<KP> L;
     bf16 *xs = (bf16 *)(sm + L::X);
@@ -216,10 +208,10 @@ __device__ __forceinline__ void two_consumer(const two_args &a, unsigned char *s
         fa_commit();
     }
     for (; it < nrt; it += gridDim.x) {
-        const int64_t pos0 = it * L::ROWS, rw0 = pos0 + 16 * warp, next = (it + gridDim.x) * L::ROWS;
+        const int64_t pos0 = it * L::ROWS, rw0 = pos0 + 16 * warp;
         uint32_t af[KP / 16][4], unused[KP / 16][4];
         float m[2], om[2];
-        tw_row_tile<KP, false, LNP>(a.t, NULL, xs, NULL, pos0, next, af, unused, m, it == (int64_t)blockIdx.x);
+        tw_row_tile<KP, false>(a.t, NULL, xs, NULL, pos0, (it + gridDim.x) * L::ROWS, af, unused, m);
 #pragma unroll
         for (int u = 0; u < 2; u++) {
             const int64_t p = rw0 + (lane >> 2) + 8 * u;
@@ -236,14 +228,10 @@ __device__ __forceinline__ void two_consumer(const two_args &a, unsigned char *s
 #pragma unroll
         for (int j = 0; j < TILES - 2; j += 2) {  // unrolled: across a loop's back edge ptxas serialized (C7514)
             two_step<L, KP, TILES, false>(acc0, acc1, af, o, m, a, sm, ring, j, total);
-            if (LNP) tw_ln_step<KP>(xs, a.t, next, j, TILES);  // under the products in flight
             two_step<L, KP, TILES, false>(acc1, acc0, af, o, m, a, sm, ring, j + 1, total);
-            if (LNP) tw_ln_step<KP>(xs, a.t, next, j + 1, TILES);
         }
         two_step<L, KP, TILES, false>(acc0, acc1, af, o, m, a, sm, ring, TILES - 2, total);
-        if (LNP) tw_ln_step<KP>(xs, a.t, next, TILES - 2, TILES);
         two_step<L, KP, TILES, true>(acc1, acc0, af, o, m, a, sm, ring, TILES - 1, total);
-        if (LNP) tw_ln_step<KP>(xs, a.t, next, TILES - 1, TILES);
         wg_mma_wait<0>();
 #pragma unroll
         for (int h2 = 0; h2 < L::NH; h2++) s9_wg_hold<32>(o[h2]);
@@ -256,7 +244,7 @@ __device__ __forceinline__ void two_consumer(const two_args &a, unsigned char *s
 #endif
 
 // Launched on sm_90 only (cu_trwo_applies); compiled for sm_80 it traps.
-template <int KP, int TILES, bool LNP>
+template <int KP, int TILES>
 __global__ void __launch_bounds__(256, 1) k_two(two_args a) {
 #if S9_HAVE_WGMMA
     typedef two_layout<KP> L;
@@ -264,7 +252,7 @@ __global__ void __launch_bounds__(256, 1) k_two(two_args a) {
     const uint32_t total = tw_ring_total((a.t.M + L::ROWS - 1) / L::ROWS, TILES);
     tw_ring_init<L>(two_sm);
     tw_ring_start<L>(a.w, TILES, total, two_sm);
-    two_consumer<KP, TILES, LNP>(a, two_sm, total);
+    two_consumer<KP, TILES>(a, two_sm, total);
 #else
     __trap();
 #endif
@@ -297,11 +285,11 @@ const unsigned char *cu_two_pack(cu_impl *c, const pf_transition_dims *d, const 
     return buf;
 }
 
-template <int KP, int TILES, bool LNP>
+template <int KP, int TILES>
 static void two_launch(cu_impl *c, const two_args &a) {
     typedef two_layout<KP> L;
-    CU_CHECK(cudaFuncSetAttribute(k_two<KP, TILES, LNP>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L::bytes));
-    k_two<KP, TILES, LNP><<<tw_ctl_grid(&g_wgo, c->n_sm, (a.t.M + L::ROWS - 1) / L::ROWS), L::THREADS, L::bytes,
+    CU_CHECK(cudaFuncSetAttribute(k_two<KP, TILES>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)L::bytes));
+    k_two<KP, TILES><<<tw_ctl_grid(&g_wgo, c->n_sm, (a.t.M + L::ROWS - 1) / L::ROWS), L::THREADS, L::bytes,
                        c->stream>>>(a);
     CU_LAUNCHED();
     g_wgo.runs++;
@@ -318,18 +306,14 @@ void cu_trwo_forward(cu_impl *c, const pf_transition_dims *d, const pf_transitio
     a.w = cu_two_pack(c, d, p, pk->KP, a.t.tiles, 0);
     a.omask = (const bf16 *)omask, a.obias = p->lin_out.b, a.out = (bf16 *)out;
     // tiles (n c / 32) as a template argument: the step sequence unrolled (cu_trwo_applies: 4, 8, 16)
-    const bool lnp = cu_tr_lnpipe();
-    auto go = [&](auto kp, auto tl) {
-        constexpr int K = decltype(kp)::value, T = decltype(tl)::value;
-        if (lnp) two_launch<K, T, true>(c, a);
-        else two_launch<K, T, false>(c, a);
-    };
-    auto by_tiles = [&](auto kp) {
-        if (a.t.tiles == 4) go(kp, std::integral_constant<int, 4>());
-        else if (a.t.tiles == 8) go(kp, std::integral_constant<int, 8>());
-        else go(kp, std::integral_constant<int, 16>());
-    };
-    if (pk->KP == 128) by_tiles(std::integral_constant<int, 128>());
-    else by_tiles(std::integral_constant<int, 64>());
+    if (pk->KP == 128) {
+        if (a.t.tiles == 4) two_launch<128, 4>(c, a);
+        else if (a.t.tiles == 8) two_launch<128, 8>(c, a);
+        else two_launch<128, 16>(c, a);
+    } else {
+        if (a.t.tiles == 4) two_launch<64, 4>(c, a);
+        else if (a.t.tiles == 8) two_launch<64, 8>(c, a);
+        else two_launch<64, 16>(c, a);
+    }
     c->tr_fused_runs++;
 }

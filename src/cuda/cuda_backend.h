@@ -224,7 +224,7 @@ int64_t pf_cuda_transition_wg_runs(pf_backend *be);
 int pf_cuda_transition_wg_applies(pf_backend *be, int c);
 // PF_TR_WGO (cu_transition_wgo.cu): the forward's hidden layer and output projection as one
 // wgmma kernel where it applies (forms 6, 7 on sm_90, c 64 or 128, the LayerNorm in the
-// prologue); on 1 (the default) or 0, other values back to the environment's; blocks > 0:
+// prologue); on 1 or 0 (the default since session 26: NOTES.md), other values back to the environment's; blocks > 0:
 // at most that many (persistent) blocks, 0 one per SM. Process-wide. Its launches so far.
 void pf_cuda_set_transition_wgo(pf_backend *be, int on, int blocks);
 int64_t pf_cuda_transition_wgo_runs(pf_backend *be);
@@ -233,10 +233,6 @@ int64_t pf_cuda_transition_wgo_runs(pf_backend *be);
 // the same conventions.
 void pf_cuda_set_transition_wgb(pf_backend *be, int on, int blocks);
 int64_t pf_cuda_transition_wgb_runs(pf_backend *be);
-// PF_TR_LNPIPE (cu_transition_wgo.cu): k_two / k_twb LayerNorm the next row tile's rows during
-// the current one's steps instead of at its start; 1 on, 0 off (the default), other values back
-// to the environment's. Process-wide.
-void pf_cuda_set_transition_lnpipe(pf_backend *be, int on);
 // Hidden elements (rows x n c) per row chunk of the transition (cu_transition.cu); 0
 // restores the default (PF_TR_CHUNK_M at backend creation, else 64 Mi), always capped so
 // that the workspace stays within twice the input. The op's mem() must be asked again.

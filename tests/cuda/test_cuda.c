@@ -2353,7 +2353,8 @@ static void test_transition_wg(int form, int wg4, int use_mask, int64_t M, int c
 // and output projection in one wgmma kernel, the backward's dh = dy W_out inside its hidden-layer
 // kernel (forms 6, 7 on sm_90, c 64 or 128, the LayerNorm in the prologue; the backward form 6
 // only): the module against the CPU reference (test_transition_path), each kernel checked to
-// have run exactly where it applies (on 0: neither, the two-kernel paths at these widths);
+// have run exactly where it applies (on 1: both, 2: the forward's alone, 3: the backward's alone,
+// 0: neither, the two-kernel paths at these widths);
 // blocks > 0 caps the persistent grids (each block then loops over several 128-row tiles, the
 // weight ring running on across them).
 static void test_transition_wgo(int form, int on, int use_mask, int64_t M, int c, int n, tr_opts o, int blocks) {
@@ -2362,15 +2363,17 @@ static void test_transition_wgo(int form, int on, int use_mask, int64_t M, int c
              H_gpu->name, on, form, (long long)M, c, n, use_mask, o.out_bias, (long long)o.chunk,
              o.fused == 2 ? " ln apart" : "", blocks);
     pf_cuda_set_transition_hidden(H_gpu, form, 0);
-    pf_cuda_set_transition_wgo(H_gpu, on, blocks);
-    pf_cuda_set_transition_wgb(H_gpu, on, blocks);
+    const int fwd_on = on == 1 || on == 2, bwd_on = on == 1 || on == 3;
+    pf_cuda_set_transition_wgo(H_gpu, fwd_on, blocks);
+    pf_cuda_set_transition_wgb(H_gpu, bwd_on, blocks);
     int64_t f0 = pf_cuda_transition_wgo_runs(H_gpu), b0 = pf_cuda_transition_wgb_runs(H_gpu);
     test_transition_path(PF_ACT_SWIGLU, use_mask, M, c, n, o);
     int64_t fr = pf_cuda_transition_wgo_runs(H_gpu) - f0, br = pf_cuda_transition_wgb_runs(H_gpu) - b0;
-    int want = on && H_bf16 && o.fused == 1 && (c == 64 || c == 128) && pf_cuda_transition_wg_applies(H_gpu, c);
+    int fits = H_bf16 && o.fused == 1 && (c == 64 || c == 128) && pf_cuda_transition_wg_applies(H_gpu, c);
+    int want = fwd_on && fits;
     tl_check(want ? fr > 0 : fr == 0, label, "fused forward kernel ran %lld times, expected %s", (long long)fr,
              want ? "some" : "none");
-    want = want && form == 6;
+    want = bwd_on && fits && form == 6;
     tl_check(want ? br > 0 : br == 0, label, "fused backward kernel ran %lld times, expected %s", (long long)br,
              want ? "some" : "none");
     pf_cuda_set_transition_wgo(H_gpu, -1, 0);
@@ -2464,15 +2467,11 @@ void cuda_transition(void) {
     test_transition_wgo(6, 0, 1, 301, 128, 4, TR_DEFAULT, 0);
     test_transition_wgo(6, 1, 1, 301, 128, 4, ln_apart, 0);
     test_transition_wgo(6, 1, 1, 301, 40, 3, TR_DEFAULT, 0);
-    // PF_TR_LNPIPE: the next row tile's LayerNorm during the current one's steps; grids capped so
-    // that blocks walk several row tiles (3 in one block, 5 over two), 16 / 8 / 4 tiles a row tile
-    pf_cuda_set_transition_lnpipe(H_gpu, 1);
-    test_transition_wgo(6, 1, 1, 301, 128, 4, TR_DEFAULT, 1);
-    test_transition_wgo(6, 1, 1, 600, 64, 4, obias, 2);
-    test_transition_wgo(6, 1, 0, 301, 128, 1, TR_DEFAULT, 1);
-    test_transition_wgo(6, 1, 1, 259, 64, 2, ch100w, 1);
-    test_transition_wgo(7, 1, 1, 301, 128, 2, TR_DEFAULT, 2);
-    pf_cuda_set_transition_lnpipe(H_gpu, -1);
+    // each kernel alone (both are off by default since session 26): the other pass's two-kernel form
+    test_transition_wgo(6, 2, 1, 301, 128, 4, TR_DEFAULT, 2);
+    test_transition_wgo(6, 3, 1, 301, 128, 4, TR_DEFAULT, 2);
+    test_transition_wgo(6, 2, 0, 600, 64, 4, obias, 0);
+    test_transition_wgo(6, 3, 0, 600, 64, 4, obias, 0);
     // form 1 (no longer the default: PF_TR_HID unset is form 2)
     pf_cuda_set_transition_hidden(H_gpu, 1, 0);
     test_transition(PF_ACT_SWIGLU, 1, 37, 16, 4);
