@@ -12,7 +12,7 @@
 stage() {  # stage NAME SECONDS CMD...
     local name=$1 t=$2; shift 2
     local t0=$SECONDS
-    timeout $t "$@" > $OUT/$name.log 2>&1
+    timeout -k 15 $t "$@" > $OUT/$name.log 2>&1  # -k: pairfold train takes SIGTERM as "stop after this step"
     echo "== $name rc=$? ($((SECONDS - t0)) s)" >> $S
     tail -n ${TAIL:-25} $OUT/$name.log >> $S
 }

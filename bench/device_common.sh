@@ -11,7 +11,7 @@ S=$OUT/summary.txt
 nvidia-smi -L > $S 2>&1
 T=$P/test_cuda
 # run NAME SECONDS CMD...: CMD in the background, output and exit status in $OUT/NAME.log
-run() { local name=$1 lim=$2; shift 2; ( timeout $lim "$@" > $OUT/$name.log 2>&1; echo "rc=$?" >> $OUT/$name.log ) & }
+run() { local name=$1 lim=$2; shift 2; ( timeout -k 15 $lim "$@" > $OUT/$name.log 2>&1; echo "rc=$?" >> $OUT/$name.log ) & }
 # report NAME...: each log's verdict line, sanitizer summary, FAIL count and exit status (and its first FAILs)
 report() {
     for f in "$@"; do

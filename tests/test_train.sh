@@ -599,6 +599,39 @@ check "train prints the thread count; a short spin (GOMP_SPINCOUNT=300) by defau
 out=$(OMP_WAIT_POLICY=active OMP_NUM_THREADS=1 $BIN train --preset tiny --data synthetic --steps 1 --set val_every=0 --out "$T/w2" --quiet 2>&1)
 echo "$out" | grep -q "pairfold: 1 CPU thread (OMP_NUM_THREADS), OpenMP wait: policy active"
 check "the user's OMP_WAIT_POLICY and OMP_NUM_THREADS are kept" $? "$(echo "$out" | head -n 2)"
+# 8. signals: SIGTERM stops after the step in flight with its checkpoint (exit 130, resumable); a second signal
+# (here SIGINT and SIGTERM delivered together) stops at once, as a hung step would otherwise need kill -9
+python3 - "$BIN" "$T/sig" <<'PY'
+import os, signal, subprocess, sys, time
+bin, d = sys.argv[1], sys.argv[2]
+def start(out):
+    p = subprocess.Popen([bin, "train", "--preset", "tiny", "--data", "synthetic", "--steps", "100000", "--set",
+                          "val_every=0", "--out", out, "--quiet"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    log, t0 = os.path.join(out, "train.jsonl"), time.time()
+    while time.time() - t0 < 120:
+        if os.path.exists(log) and sum(1 for _ in open(log)) >= 2: return p
+        if p.poll() is not None: break
+        time.sleep(0.05)
+    p.kill(); sys.exit(f"no two steps logged: {p.communicate()[1][-400:]}")
+ok = True
+p = start(d + "1")
+p.send_signal(signal.SIGTERM)
+err = p.communicate(timeout=120)[1]
+n = sum(1 for _ in open(os.path.join(d + "1", "train.jsonl")))
+latest = open(os.path.join(d + "1", "latest")).read().strip()
+one = p.returncode == 130 and f"stopped by signal after step {n};" in err and latest == f"checkpoints/step_{n:06d}" \
+    and "signal again to stop now" in err
+print(f"one signal: exit {p.returncode}, {n} steps logged, latest {latest}")
+p = start(d + "2")
+for s in (signal.SIGSTOP, signal.SIGINT, signal.SIGTERM, signal.SIGCONT): os.kill(p.pid, s)
+err = p.communicate(timeout=60)[1]
+two = p.returncode in (-signal.SIGINT, -signal.SIGTERM) and "stopped by signal after step" not in err
+print(f"two signals: exit {p.returncode}")
+sys.exit(0 if one and two else 1)
+PY
+check "SIGTERM: the step's checkpoint, exit 130; a second signal stops at once" $?
+$BIN train --resume "$T/sig1" --steps $(( $(wc -l <"$T/sig1/train.jsonl") + 1 )) --quiet >"$T/sig1.out" 2>&1
+check "a run stopped by SIGTERM resumes" $? "$(tail -n 3 "$T/sig1.out")"
 # ---- end of issue 9 hardening section ----
 
 verdict

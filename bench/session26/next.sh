@@ -22,7 +22,7 @@ echo "== trimul (sides without bias adds; session 23: 1.629 / 6.190 / 28.657 ms 
 grep '^{' $OUT/tm.log | cut -c1-150 >> $S
 for v in 11 00; do
     t0=$SECONDS
-    PF_TR_WGO=${v:0:1} PF_TR_WGB=${v:1:1} timeout 100 $P/pairfold train --preset af3 --device cuda --data synthetic \
+    PF_TR_WGO=${v:0:1} PF_TR_WGB=${v:1:1} timeout -k 10 100 $P/pairfold train --preset af3 --device cuda --data synthetic \
         --set synthetic_len=768 --set crop_size=768 --set msa_rows=128 --set recycles=0 --set val_every=0 --set n_val=0 \
         --set recompute=1 --set recompute_keep_attn=1 --steps 4 --out /tmp/trunk768_$v --log $OUT/trunk$v.jsonl --quiet \
         > /dev/null 2>&1

@@ -18,11 +18,21 @@
 #include "../registry/registry.h"
 #include "rundir.h"
 
-// SIGINT / SIGTERM: finish the step in flight, write a checkpoint, stop.
+// SIGINT / SIGTERM: finish the step in flight, write a checkpoint, stop. A second one stops at
+// once (the default action: a step that never ends, as a hung GPU kernel, would otherwise
+// hold the process; checkpoints are written by rename, so none is left half written).
 static volatile sig_atomic_t stop_requested = 0;
 static void on_signal(int sig) {
-    (void)sig;
+    static const char first[] =
+        "\npairfold: stopping after the step in flight and its checkpoint; signal again to stop now\n";
+    if (stop_requested) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
     stop_requested = 1;
+    ssize_t w = write(2, first, sizeof first - 1);
+    (void)w;
 }
 
 // Validation: the distogram loss, and the precision of the top L/5 long-range
@@ -293,6 +303,9 @@ static void install_signal_handlers(void) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);  // both blocked in the handler: a second signal sees the first one's flag
+    sigaddset(&sa.sa_mask, SIGINT);
+    sigaddset(&sa.sa_mask, SIGTERM);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 }
