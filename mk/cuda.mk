@@ -46,7 +46,7 @@ $(BUILD)/bench_cuda_ops: bench/cuda_ops_bench.c $(call f32,src/core/util.c src/c
 
 # attention forward check and timing on the GPU (bench/attn_fwd_check.cu, docs/ATTENTION_SM90.md):
 # the bench with the attention sources only (no cuBLAS), cudart static
-ATTN_SRC := $(sort $(wildcard src/cuda/cu_flash*.cu))
+ATTN_SRC := $(sort $(wildcard src/cuda/cu_flash*.cu)) src/cuda/cu_launch_watch.cu
 $(BUILD)/attn_fwd_check: bench/attn_fwd_check.cu $(ATTN_SRC) $(CU_HDR)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) bench/attn_fwd_check.cu $(ATTN_SRC) -o $@

@@ -134,6 +134,7 @@ __device__ __forceinline__ void two_step(float (&cur)[32], float (&nxt)[32], con
     s9_wg_hold<32>(cur);
     if (j > 0) wg_bar_arrive(empty + (gi - 1) % L::ST);  // tile j - 1's stage read
     if (gi >= 2) tw_ring_refill<L>(a.w, TILES, total, sm, gi - 2);  // released a step ago (TILES: % a shift)
+    __syncwarp();  // lane 0 may still wait in the refill: the warp converged for the .aligned wgmma below
     uint32_t hf[2][4];
 #pragma unroll
     for (int q = 0; q < 4; q++) {
