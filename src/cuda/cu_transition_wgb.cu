@@ -21,11 +21,10 @@
 #include "cu_env.cuh"
 #include "cuda_backend.h"
 
-// Off by default since session 26: the crop-768 AF3 training step never returned with PF_TR_WGO
-// and PF_TR_WGB both on (4 runs of 4), while each alone ran (NOTES.md "Session 26"); on again once
-// that is understood.
-static tw_ctl g_wgb = {{-1, "PF_TR_WGB", 0, "dh by a GEMM before the hidden-layer backward kernel: the default",
-                        "dh made inside the hidden-layer backward kernel (c 64 or 128, sm_90)"},
+// On by default (sessions 25, 27; off in session 26 while a training hang with PF_TR_WGO was open:
+// k_two's missing __syncwarp(), docs/CUDA.md).
+static tw_ctl g_wgb = {{-1, "PF_TR_WGB", 1, "dh by a GEMM before the hidden-layer backward kernel",
+                        "dh made inside the hidden-layer backward kernel (c 64 or 128, sm_90): the default"},
                        0, 0};
 
 extern "C" void pf_cuda_set_transition_wgb(pf_backend *be, int on, int blocks) {

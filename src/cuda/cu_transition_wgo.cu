@@ -34,9 +34,10 @@
 
 #define TWO_TN 64  // packed [a | b] weight rows per tile (32 hidden channels)
 
-// Off by default since session 26 (with PF_TR_WGB: see cu_transition_wgb.cu).
-static tw_ctl g_wgo = {{-1, "PF_TR_WGO", 0, "the hidden layer and the output projection apart: the default",
-                        "the transition's forward as one wgmma kernel (c 64 or 128, sm_90)"},
+// On by default (sessions 25, 27; off in session 26 while its training hang was open: two_step's
+// __syncwarp() after the ring refill, docs/CUDA.md).
+static tw_ctl g_wgo = {{-1, "PF_TR_WGO", 1, "the hidden layer and the output projection apart",
+                        "the transition's forward as one wgmma kernel (c 64 or 128, sm_90): the default"},
                        0, 0};
 
 extern "C" void pf_cuda_set_transition_wgo(pf_backend *be, int on, int blocks) {

@@ -488,7 +488,8 @@ static void blk_switches(int wc, int ls, int alias, int dwa) {
 // the bench's repetitions, finds it current).
 static void blk_check_sites(const char *label, const int64_t *b0, const int64_t *h0) {
     static const char *names[PF_WC_SITES] = {"all", "attention [Wq; Wk; Wv; Wg]", "k_tm_out3's pack",
-                                             "the transition's pack", "trimul [W_p; W_g]", "trimul sides' pack"};
+                                             "the transition's pack", "trimul [W_p; W_g]", "trimul sides' pack",
+                                             "the fused transition's pack"};
     for (int s = 1; s < PF_WC_SITES; s++) {
         int64_t nb = pf_cuda_wcache_count(H_gpu, s, 0) - b0[s], nh = pf_cuda_wcache_count(H_gpu, s, 1) - h0[s];
         int ok = H_bf16 ? nb > 0 && (nh > 0 || s == PF_WC_TM_CAT) : nb == 0 && nh == 0;
