@@ -244,6 +244,7 @@ __global__ void __launch_bounds__(128 * AGO_WG, 1) k_attn_gate_out_wg(ago_args a
         bf16 *xs = (bf16 *)mine, *gs = xs + 64 * sk, *os = gs + 64 * sk;
         const int wr = 16 * warp * sk;  // the warp's rows
         wg_bar_wait(wbar, 0);  // the weight landed
+        __syncwarp();  // converged after the wait (thread 0 issued the copies) for the .aligned barriers and products
         for (int64_t t = t0; t < T; t += stride) {
             const int64_t pos0 = t * 64, rw0 = pos0 + 16 * warp;
             ago_load_rows<KP>(xs, a.dy, KP, a.M, pos0, tid);
@@ -277,6 +278,7 @@ __global__ void __launch_bounds__(128 * AGO_WG, 1) k_attn_gate_out_wg(ago_args a
         };
         if (t0 < T) load(t0);
         wg_bar_wait(wbar, 0);  // the weight landed (and no block exits before its copies end)
+        __syncwarp();  // converged after the wait (thread 0 issued the copies) for the .aligned barriers and products
         for (int64_t t = t0; t < T; t += stride) {
             const int64_t pos0 = t * 64, rw0 = pos0 + 16 * warp;
             uint32_t af[KP / 16][4];

@@ -155,6 +155,7 @@ __global__ void __launch_bounds__(256, 1) k_twb(twb_args a) {
     const uint32_t total = tw_ring_total((a.t.M + L::ROWS - 1) / L::ROWS, a.t.tiles);
     tw_ring_init<L>(twb_sm);
     tw_ring_start<L>(a.w, (uint32_t)a.t.tiles, total, twb_sm);
+    __syncwarp();  // lanes 1-31 left tw_ring_start at once, lane 0 after its copies: converged again
     twb_consumer<KP>(a, twb_sm, total);
 #else
     __trap();

@@ -254,6 +254,7 @@ __global__ void __launch_bounds__(256, 1) k_two(two_args a) {
     const uint32_t total = tw_ring_total((a.t.M + L::ROWS - 1) / L::ROWS, TILES);
     tw_ring_init<L>(two_sm);
     tw_ring_start<L>(a.w, TILES, total, two_sm);
+    __syncwarp();  // lanes 1-31 left tw_ring_start at once, lane 0 after its copies: converged again
     two_consumer<KP, TILES>(a, two_sm, total);
 #else
     __trap();

@@ -164,6 +164,7 @@ __global__ void __launch_bounds__(128 * TSWB_MAXWG, 1) k_tm_sgrad_wgp(ts_args a)
     }
     fa_commit();
     wg_bar_wait(wbar, 0);  // every thread: the weight landed (and no block exits before its copies end)
+    __syncwarp();  // converged after the wait (thread 0 issued the copies) for the .aligned barriers and products
     tswb_consumer<KP, PIPE>(a, tswb_sm, xs, st, t0, stride, T);
 #else
     __trap();
