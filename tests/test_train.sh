@@ -632,6 +632,33 @@ PY
 check "SIGTERM: the step's checkpoint, exit 130; a second signal stops at once" $?
 $BIN train --resume "$T/sig1" --steps $(( $(wc -l <"$T/sig1/train.jsonl") + 1 )) --quiet >"$T/sig1.out" 2>&1
 check "a run stopped by SIGTERM resumes" $? "$(tail -n 3 "$T/sig1.out")"
+# 9. step_timeout_s: a step running past the limit stops the run (exit 3) with a message naming the step, the limit
+# and the checkpoint to resume from. The process is held with SIGSTOP (mid-step: the steps run back to back) past a
+# 4 s limit, then continued: the watchdog thread sees the step's time and stops it. Bad values stop at the start.
+python3 - "$BIN" "$T/wd" <<'PY'
+import os, signal, subprocess, sys, time
+bin, d = sys.argv[1], sys.argv[2]
+p = subprocess.Popen([bin, "train", "--preset", "tiny", "--data", "synthetic", "--steps", "100000", "--set", "val_every=0",
+                      "--set", "ckpt_every=1", "--set", "step_timeout_s=4", "--out", d, "--quiet"],
+                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+t0 = time.time()
+while not os.path.exists(os.path.join(d, "latest")) and p.poll() is None and time.time() - t0 < 120: time.sleep(0.05)
+os.kill(p.pid, signal.SIGSTOP); time.sleep(6); os.kill(p.pid, signal.SIGCONT)
+err = p.communicate(timeout=120)[1]
+latest = open(os.path.join(d, "latest")).read().strip()
+ok = p.returncode == 3 and "stopped as hung (exit 3)" in err and "(step_timeout_s = 4)" in err \
+    and f"The last checkpoint is {d}/{latest}; continue with --resume {d}" in err
+print(f"exit {p.returncode}, latest {latest}: {err.strip()[-300:]}")
+sys.exit(0 if ok else 1)
+PY
+check "step_timeout_s: a step past the limit stops the run (exit 3) naming the checkpoint" $?
+$BIN train --resume "$T/wd" --steps $(( $(sed 's|checkpoints/step_0*||' "$T/wd/latest") + 1 )) --quiet >"$T/wd.out" 2>&1
+check "a run stopped as hung resumes" $? "$(tail -n 3 "$T/wd.out")"
+for v in -0.5 -2 nan abc; do
+    out=$($BIN train --preset tiny --steps 1 --set step_timeout_s=$v --out "$T/wdbad" 2>&1); rc=$?
+    [ $rc -eq 2 ] && echo "$out" | grep -q "step_timeout_s"
+    check "step_timeout_s=$v is refused naming the field" $? "$out"
+done
 # ---- end of issue 9 hardening section ----
 
 verdict

@@ -101,6 +101,7 @@ static const field fields[] = {
     FI(lr_decay_steps, 0, BIG, "cosine decay horizon in steps (0: the run's --steps, fixed when the run starts; a resume keeps it)"),
     FI(ckpt_every, 0, BIG, "checkpoint every N steps (0: only at the end and on a signal)"),
     FI(keep_checkpoints, 0, 1000000, "step directories kept in a run directory: the newest ones (0: keep all)"),
+    FF(step_timeout_s, -1, 1e7, "seconds a training step may run before the run stops as hung (exit 3), naming the checkpoint to resume from: -1 off, 0 automatic (10 x the slowest step so far, at least 1800 s)"),
     FS(device, "cpu, cuda (bf16 activations) or cuda-fp32 (`--device`; CUDA needs `make CUDA=1`)"),
 };
 #define NFIELDS ((int)(sizeof fields / sizeof fields[0]))
@@ -438,6 +439,11 @@ int pf_config_validate(const pf_config *c, char *err, size_t errlen) {
     }
     if (c->msa_weight > 0 && c->trunk != PF_TRUNK_EVOFORMER) {
         snprintf(err, errlen, "configuration: the masked-MSA loss (msa_weight) belongs to the AF2 (evoformer) trunk");
+        return -1;
+    }
+    if (c->step_timeout_s < 0 && c->step_timeout_s != -1) {
+        snprintf(err, errlen, "configuration: step_timeout_s = %g: expected -1 (off), 0 (automatic) or a positive number of seconds",
+                 (double)c->step_timeout_s);
         return -1;
     }
     if (c->recompute_keep_attn && !c->recompute) {

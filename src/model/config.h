@@ -51,6 +51,7 @@ typedef struct {
     int lr_decay_steps;          // cosine decay horizon; 0: the run's steps, fixed when a fresh run starts
     int ckpt_every;
     int keep_checkpoints;        // step directories kept in a run directory (the newest); 0: all
+    float step_timeout_s;        // a step running longer stops the run as hung: -1 off, 0 automatic, else seconds
     char device[16];             // "cpu", "cuda" (bf16 activations) or "cuda-fp32" (src/backend/device.h)
 } pf_config;
 

@@ -17,6 +17,7 @@
 #include "dap_group.h"
 #include "../registry/registry.h"
 #include "rundir.h"
+#include "step_watchdog.h"
 
 // SIGINT / SIGTERM: finish the step in flight, write a checkpoint, stop. A second one stops at
 // once (the default action: a step that never ends, as a hung GPU kernel, would otherwise
@@ -119,6 +120,8 @@ typedef struct {
     pf_batch next;         // the next example of this rank, fetched and staged during the current backward
     int64_t next_e;        // its number, -1 if none
     double next_wait;      // the data wait it took
+    pf_step_watchdog *wd;  // stops the run if a step never ends (step_timeout_s); NULL if off
+    char last_ckpt[4200];  // the newest checkpoint written (rank 0), for the watchdog's message
 } train_run;
 
 // Set-up failures on any rank stop every rank (a rank left waiting in a
@@ -486,6 +489,7 @@ static int save_checkpoint(train_run *R, int64_t step) {
     pf_dist_sum_doubles(&R->D, &fail, 1);
     if (fail > 0) return 1;
     if (!R->quiet) fprintf(stderr, "%scheckpoint: %s\n", R->tty ? "\n" : "", where);
+    if (R->lead) snprintf(R->last_ckpt, sizeof R->last_ckpt, "%s", where);
     if (R->lead) pf_rundir_prune(R->opts->out_dir, R->cfg.keep_checkpoints);
     return 0;
 }
@@ -528,6 +532,8 @@ static int run_step(train_run *R, int64_t step) {
 // set-up that stopped half way). The backend goes last: the model's memory and
 // the collectives are its own. Safe to call twice.
 static void release(train_run *R) {
+    pf_step_watchdog_stop(R->wd);
+    R->wd = NULL;
     if (R->next_e >= 0) pf_batch_free(&R->next), R->next_e = -1;
     if (R->log) fclose(R->log), R->log = NULL;
     if (R->M) pf_optim_free(&R->opt), pf_model_free(R->M), R->M = NULL;
@@ -585,7 +591,14 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
     R.t_start = pf_now_ms();
     R.last_example = example_of(R.cfg.steps, R.cfg.grad_accum - 1, R.G, R.cfg.grad_accum);
     int rc = 0;
-    for (int64_t step = R.start + 1; step <= R.cfg.steps && rc == 0; step++) rc = run_step(&R, step);
+    // after the set-up: a rendezvous has its own timeout (PF_RENDEZVOUS_TIMEOUT)
+    R.wd = pf_step_watchdog_start(R.cfg.step_timeout_s, opts->out_dir);
+    for (int64_t step = R.start + 1; step <= R.cfg.steps && rc == 0; step++) {
+        double t0 = pf_now_ms();
+        pf_step_watchdog_begin(R.wd, step);
+        rc = run_step(&R, step);
+        pf_step_watchdog_end(R.wd, (pf_now_ms() - t0) / 1e3, R.last_ckpt[0] ? R.last_ckpt : NULL);
+    }
     finish_run(&R);
     return rc;
 }

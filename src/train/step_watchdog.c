@@ -1,0 +1,126 @@
+// step_watchdog.c: a thread that watches the training loop's steps. A step that runs past
+// the limit (step_timeout_s) stops the process with exit status PF_WATCHDOG_EXIT and a
+// message naming the step, its time, the limit and the checkpoint to resume from. Session
+// 26's hung step (a GPU kernel spinning for ever) held its process until killed from
+// outside; on a cluster that is a lost allocation with no word of why.
+//
+// The main thread only takes the mutex for a few stores between steps, never while it
+// waits on the device, so the watcher can always read the state. Nothing is saved on
+// the way out: the stuck thread may hold the model half-updated; the last checkpoint is
+// the consistent state.
+#include "step_watchdog.h"
+#include "../core/util.h"
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct pf_step_watchdog {
+    pthread_t thread;
+    pthread_mutex_t mu;
+    double fixed_s;      // > 0: the limit; 0: automatic
+    double slowest_s;    // the slowest completed step
+    int64_t step;        // the step in flight (-1: between steps)
+    double began_ms;     // when it started (pf_now_ms)
+    int quit;
+    char run_dir[1024];
+    char ckpt[1024];     // the newest checkpoint written ("" before the first)
+};
+
+static double limit_locked(const pf_step_watchdog *w) {
+    if (w->fixed_s > 0) return w->fixed_s;
+    double a = PF_WATCHDOG_FACTOR * w->slowest_s;
+    return a > PF_WATCHDOG_MIN_S ? a : PF_WATCHDOG_MIN_S;
+}
+
+double pf_step_watchdog_limit(const pf_step_watchdog *w) {
+    if (!w) return -1;
+    pthread_mutex_t *mu = (pthread_mutex_t *)&w->mu;
+    pthread_mutex_lock(mu);
+    double l = limit_locked(w);
+    pthread_mutex_unlock(mu);
+    return l;
+}
+
+// The message, then out: _exit, since the stuck thread holds what exit() would flush or free.
+static void hung(pf_step_watchdog *w, int64_t step, double ran_s, double limit_s) {
+    char msg[3072];
+    char why[160];
+    if (w->fixed_s > 0) snprintf(why, sizeof why, "step_timeout_s = %g", w->fixed_s);
+    else snprintf(why, sizeof why, "step_timeout_s = 0: %g x the slowest step so far, at least %g s", PF_WATCHDOG_FACTOR,
+                  PF_WATCHDOG_MIN_S);
+    int n;
+    if (w->ckpt[0])
+        n = snprintf(msg, sizeof msg,
+                     "\npairfold: error: step %lld has run for %.2f s, past the step time limit of %.2f s (%s): stopped "
+                     "as hung (exit %d): a kernel, collective or wait that never returned. The last checkpoint is %s; "
+                     "continue with --resume %s\n",
+                     (long long)step, ran_s, limit_s, why, PF_WATCHDOG_EXIT, w->ckpt, w->run_dir);
+    else
+        n = snprintf(msg, sizeof msg,
+                     "\npairfold: error: step %lld has run for %.2f s, past the step time limit of %.2f s (%s): stopped "
+                     "as hung (exit %d): a kernel, collective or wait that never returned. No checkpoint was written "
+                     "yet.\n",
+                     (long long)step, ran_s, limit_s, why, PF_WATCHDOG_EXIT);
+    if (n > 0) {
+        ssize_t r = write(2, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
+        (void)r;
+    }
+    _exit(PF_WATCHDOG_EXIT);
+}
+
+static void *watch(void *arg) {
+    pf_step_watchdog *w = arg;
+    for (;;) {
+        pthread_mutex_lock(&w->mu);
+        if (w->quit) { pthread_mutex_unlock(&w->mu); return NULL; }
+        double lim = limit_locked(w), ran = w->step >= 0 ? (pf_now_ms() - w->began_ms) / 1e3 : 0;
+        if (w->step >= 0 && ran > lim) hung(w, w->step, ran, lim);  // does not return
+        pthread_mutex_unlock(&w->mu);
+        // a tenth of the limit, between 10 ms (the tests' tiny limits) and 1 s
+        double nap = lim / 10 < 0.01 ? 0.01 : lim / 10 > 1 ? 1 : lim / 10;
+        struct timespec ts = {(time_t)nap, (long)((nap - (double)(time_t)nap) * 1e9)};
+        nanosleep(&ts, NULL);
+    }
+}
+
+pf_step_watchdog *pf_step_watchdog_start(double limit_s, const char *run_dir) {
+    if (limit_s < 0) return NULL;
+    pf_step_watchdog *w = pf_malloc(sizeof *w);
+    memset(w, 0, sizeof *w);
+    pthread_mutex_init(&w->mu, NULL);
+    w->fixed_s = limit_s;
+    w->step = -1;
+    snprintf(w->run_dir, sizeof w->run_dir, "%s", run_dir ? run_dir : "");
+    if (pthread_create(&w->thread, NULL, watch, w) != 0) pf_die("step_timeout_s: cannot start the watchdog thread");
+    return w;
+}
+
+void pf_step_watchdog_begin(pf_step_watchdog *w, int64_t step) {
+    if (!w) return;
+    pthread_mutex_lock(&w->mu);
+    w->step = step;
+    w->began_ms = pf_now_ms();
+    pthread_mutex_unlock(&w->mu);
+}
+
+void pf_step_watchdog_end(pf_step_watchdog *w, double step_s, const char *ckpt) {
+    if (!w) return;
+    pthread_mutex_lock(&w->mu);
+    w->step = -1;
+    if (step_s > w->slowest_s) w->slowest_s = step_s;
+    if (ckpt) snprintf(w->ckpt, sizeof w->ckpt, "%s", ckpt);
+    pthread_mutex_unlock(&w->mu);
+}
+
+void pf_step_watchdog_stop(pf_step_watchdog *w) {
+    if (!w) return;
+    pthread_mutex_lock(&w->mu);
+    w->quit = 1;
+    pthread_mutex_unlock(&w->mu);
+    pthread_join(w->thread, NULL);
+    pthread_mutex_destroy(&w->mu);
+    pf_free(w);
+}
