@@ -25,6 +25,7 @@ struct pf_step_watchdog {
     int64_t step;        // the step in flight (-1: between steps)
     double began_ms;     // when it started (pf_now_ms)
     int quit;
+    int writes_ckpt;     // rank 0: the checkpoints are this process's
     char run_dir[1024];
     char ckpt[1024];     // the newest checkpoint written ("" before the first)
 };
@@ -61,9 +62,10 @@ static void hung(pf_step_watchdog *w, int64_t step, double ran_s, double limit_s
     else
         n = snprintf(msg, sizeof msg,
                      "\npairfold: error: step %lld has run for %.2f s, past the step time limit of %.2f s (%s): stopped "
-                     "as hung (exit %d): a kernel, collective or wait that never returned. No checkpoint was written "
-                     "yet.\n",
-                     (long long)step, ran_s, limit_s, why, PF_WATCHDOG_EXIT);
+                     "as hung (exit %d): a kernel, collective or wait that never returned. %s%s%s\n",
+                     (long long)step, ran_s, limit_s, why, PF_WATCHDOG_EXIT,
+                     w->writes_ckpt ? "No checkpoint was written yet." : "Rank 0 writes the checkpoints: ",
+                     w->writes_ckpt ? "" : w->run_dir, w->writes_ckpt ? "" : "/latest names the last one.");
     if (n > 0) {
         ssize_t r = write(2, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
         (void)r;
@@ -86,13 +88,14 @@ static void *watch(void *arg) {
     }
 }
 
-pf_step_watchdog *pf_step_watchdog_start(double limit_s, const char *run_dir) {
+pf_step_watchdog *pf_step_watchdog_start(double limit_s, const char *run_dir, int writes_ckpt) {
     if (limit_s < 0) return NULL;
     pf_step_watchdog *w = pf_malloc(sizeof *w);
     memset(w, 0, sizeof *w);
     pthread_mutex_init(&w->mu, NULL);
     w->fixed_s = limit_s;
     w->step = -1;
+    w->writes_ckpt = writes_ckpt;
     snprintf(w->run_dir, sizeof w->run_dir, "%s", run_dir ? run_dir : "");
     if (pthread_create(&w->thread, NULL, watch, w) != 0) pf_die("step_timeout_s: cannot start the watchdog thread");
     return w;

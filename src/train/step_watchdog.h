@@ -8,9 +8,10 @@ typedef struct pf_step_watchdog pf_step_watchdog;
 
 // limit_s (config step_timeout_s): < 0 off (returns NULL), 0 automatic (the larger of
 // PF_WATCHDOG_MIN_S and PF_WATCHDOG_FACTOR times the slowest step so far), > 0 that many
-// seconds. run_dir names the run in the message. NULL when off (every call below accepts
-// NULL); stops the process if the thread cannot be started.
-pf_step_watchdog *pf_step_watchdog_start(double limit_s, const char *run_dir);
+// seconds. run_dir names the run in the message; writes_ckpt: this process writes the
+// checkpoints (rank 0), else the message points at run_dir/latest. NULL when off (every call
+// below accepts NULL); stops the process if the thread cannot be started.
+pf_step_watchdog *pf_step_watchdog_start(double limit_s, const char *run_dir, int writes_ckpt);
 // A step starts / has ended (its seconds); ckpt: the checkpoint it wrote, or NULL.
 void pf_step_watchdog_begin(pf_step_watchdog *w, int64_t step);
 void pf_step_watchdog_end(pf_step_watchdog *w, double step_s, const char *ckpt);

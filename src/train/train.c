@@ -592,7 +592,7 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
     R.last_example = example_of(R.cfg.steps, R.cfg.grad_accum - 1, R.G, R.cfg.grad_accum);
     int rc = 0;
     // after the set-up: a rendezvous has its own timeout (PF_RENDEZVOUS_TIMEOUT)
-    R.wd = pf_step_watchdog_start(R.cfg.step_timeout_s, opts->out_dir);
+    R.wd = pf_step_watchdog_start(R.cfg.step_timeout_s, opts->out_dir, R.lead);
     for (int64_t step = R.start + 1; step <= R.cfg.steps && rc == 0; step++) {
         double t0 = pf_now_ms();
         pf_step_watchdog_begin(R.wd, step);
