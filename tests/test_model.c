@@ -149,6 +149,14 @@ static void test_recompute(int trunk) {
     src->destroy(src);
 }
 
+typedef struct { int calls, total, ordered; } progress_log;
+static void log_progress(void *ctx, int done, int total) {
+    progress_log *l = ctx;
+    l->ordered &= done == l->calls + 1 && (l->total == 0 || total == l->total);
+    l->calls++;
+    l->total = total;
+}
+
 // An inference model (predict) holds no saved arena and no gradient streams, and
 // its evaluation is bit-identical to the training model's, recycling included.
 static void test_inference(int trunk) {
@@ -163,7 +171,13 @@ static void test_inference(int trunk) {
     pf_model *T = pf_model_create(&cfg, pf_backend_cpu()), *I = pf_model_create_inference(&cfg, pf_backend_cpu());
     randomise(T, 11);
     randomise(I, 11);
+    progress_log pl = {0, 0, 1};
+    I->progress = log_progress, I->progress_ctx = &pl;  // predict's progress: called, and changes nothing
     pf_step_result rt = pf_model_eval(T, &b), ri = pf_model_eval(I, &b);
+    snprintf(label, sizeof label, "inference %s: progress after each block of each pass, in order", t);
+    int expect = (1 + cfg.recycles) * (I->n_msa_blocks + I->n_trunk);
+    tl_check(pl.ordered && pl.calls == expect && pl.total == expect, label, "%d calls (total %d), expected %d%s", pl.calls,
+             pl.total, expect, pl.ordered ? "" : ", out of order");
     int64_t zn = (int64_t)b.N * b.N * cfg.c_z;
     snprintf(label, sizeof label, "inference %s: loss and final pair stream bit-identical", t);
     tl_check(rt.loss == ri.loss && rt.cycles == ri.cycles && memcmp(T->z, I->z, sizeof(real) * (size_t)zn) == 0, label,

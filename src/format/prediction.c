@@ -124,6 +124,23 @@ static pf_model *load_model(const char *ckpt, const pf_config *cfg, pf_backend *
     return NULL;
 }
 
+// Progress of a long query's trunk on stderr: quiet for the first PROGRESS_QUIET_MS (short
+// queries print nothing new), then a line at most every PROGRESS_EVERY_MS and at the end.
+#define PROGRESS_QUIET_MS 5000.0
+#define PROGRESS_EVERY_MS 10000.0
+typedef struct {
+    double t0, last;
+    int64_t N;
+} trunk_progress;
+static void print_trunk_progress(void *ctx, int done, int total) {
+    trunk_progress *p = ctx;
+    double t = pf_now_ms();
+    if (t - p->t0 < PROGRESS_QUIET_MS || (done < total && t - p->last < PROGRESS_EVERY_MS)) return;
+    p->last = t;
+    fprintf(stderr, "predict: %lld residues: trunk block %d of %d (recycling passes included), %.0f s\n",
+            (long long)p->N, done, total, (t - p->t0) / 1e3);
+}
+
 int pf_predict_query_rows(const char *ckpt, const pf_config *cfg_in, pf_backend *be, const pf_msa *a,
                           const pf_af3_query *ids, int raw_weights, const pf_dap_comm *dap, const pf_probs_sink *sink,
                           pf_prediction *p, char *err, size_t errlen) {
@@ -141,6 +158,9 @@ int pf_predict_query_rows(const char *ckpt, const pf_config *cfg_in, pf_backend 
     }
     // leaves the final pair representation in M->z; with a structure module, its
     // prediction of the same forward
+    trunk_progress tp = {pf_now_ms(), -1e300, b.N};  // last: none yet
+    const int lead = !dap || dap->size <= 1 || dap->rank == 0;  // the distogram's arrays: the group's rank 0 alone
+    if (lead) M->progress = print_trunk_progress, M->progress_ctx = &tp;
     sm_buffers hb = {0};
     pf_structure_pred sp = {0};
     if (cfg.structure_module) sp = structure_buffers(b.N, M->sh.d.c_resnet > 0, &hb);
@@ -154,7 +174,6 @@ int pf_predict_query_rows(const char *ckpt, const pf_config *cfg_in, pf_backend 
     p->ema = ema == 0;
     p->rows_total = a->n_seq;
     p->rows_used = PF_MIN(a->n_seq, cfg.msa_rows + pf_extra_msa_rows(&cfg));
-    const int lead = !dap || dap->size <= 1 || dap->rank == 0;  // the distogram's arrays: the group's rank 0 alone
     if (lead) {
         p->expected = pf_malloc(sizeof(float) * (size_t)NN);  // (N, N)
         p->contact = pf_malloc(sizeof(float) * (size_t)NN);   // (N, N)

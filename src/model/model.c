@@ -410,6 +410,14 @@ static uint64_t *dap_keys(pf_model *M, int64_t step) {
     return keys;
 }
 
+// One trunk block done (inference with a progress callback): the device synchronised, then the
+// callback. Skipped otherwise: training never waits for the device here.
+static void block_done(pf_model *M) {
+    if (!M->progress || !M->inference || M->dap) return;
+    M->be->sync(M->be);
+    M->progress(M->progress_ctx, ++M->prog_done, M->prog_total);
+}
+
 // One pass through embedding, recycling and the stacks. save: keep what the
 // backward needs (the final pass of a training step).
 static void pass_fwd(pf_model *M, pf_dims d, int64_t step, int save, int training) {
@@ -454,6 +462,7 @@ static void pass_fwd(pf_model *M, pf_dims d, int64_t step, int save, int trainin
             pf_block_fwd(b, be, &st, saved, M->ws, M->tmp_a, block_key(M, step, stack, i), training);
             if (saved) saved += b->saved_bytes;
         }
+        block_done(M);
     }
     if (M->dap) {
         uint64_t *keys = dap_keys(M, step);
@@ -593,6 +602,8 @@ static pf_step_result run(pf_model *M, const pf_batch *b, int64_t step, int trai
     // AF2 1.10: the number of recycling passes is sampled per step during training
     int cycles = 1 + (training ? (int)(pf_hash2(c->seed ^ 0x5ec7c1e5ull, (uint64_t)step) % (uint64_t)(c->recycles + 1))
                                : c->recycles);
+    M->prog_done = 0;
+    M->prog_total = M->dap ? 0 : cycles * n_blocks(M);
     be->zero(be, M->m0_prev, pf_act_size(be, N * c->c_m));
     be->zero(be, M->z_prev, pf_act_size(be, zpos(M, N) * c->c_z));
     be->zero(be, M->s_prev, pf_act_size(be, N * c->c_s));

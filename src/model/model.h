@@ -50,6 +50,11 @@ typedef struct {
     size_t block_saved_max;     // largest block's saved bytes at the current sizes (recompute)
     size_t keep_bytes;          // the blocks' kept attention outputs at the current sizes (recompute_keep_attn)
     int inference;              // created by pf_model_create_inference: no saved arena, no gradients
+    // inference progress (predict sets it): called after each trunk block of each recycling
+    // pass, the device synchronised first so the times are real; not on a dap-sharded trunk
+    void (*progress)(void *ctx, int done, int total);
+    void *progress_ctx;
+    int prog_done, prog_total;  // blocks run of this forward's passes, and their number
     // carved from `act` (see model.c: carve()): the inputs (inputs.h: pf_act for
     // real inputs, int32_t for the others), then the streams and scratch
     void *in[PF_NUM_INPUTS];
