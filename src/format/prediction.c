@@ -131,11 +131,14 @@ static pf_model *load_model(const char *ckpt, const pf_config *cfg, pf_backend *
 typedef struct {
     double t0, last;
     int64_t N;
+    pf_backend *be;
 } trunk_progress;
 static void print_trunk_progress(void *ctx, int done, int total) {
     trunk_progress *p = ctx;
     double t = pf_now_ms();
     if (t - p->t0 < PROGRESS_QUIET_MS || (done < total && t - p->last < PROGRESS_EVERY_MS)) return;
+    p->be->sync(p->be);  // the host runs ahead: block `done` has now run, and the time is its
+    t = pf_now_ms();
     p->last = t;
     fprintf(stderr, "predict: %lld residues: trunk block %d of %d (recycling passes included), %.0f s\n",
             (long long)p->N, done, total, (t - p->t0) / 1e3);
@@ -158,7 +161,7 @@ int pf_predict_query_rows(const char *ckpt, const pf_config *cfg_in, pf_backend 
     }
     // leaves the final pair representation in M->z; with a structure module, its
     // prediction of the same forward
-    trunk_progress tp = {pf_now_ms(), -1e300, b.N};  // last: none yet
+    trunk_progress tp = {pf_now_ms(), -1e300, b.N, be};  // last: none yet
     const int lead = !dap || dap->size <= 1 || dap->rank == 0;  // the distogram's arrays: the group's rank 0 alone
     if (lead) M->progress = print_trunk_progress, M->progress_ctx = &tp;
     sm_buffers hb = {0};

@@ -51,7 +51,7 @@ typedef struct {
     size_t keep_bytes;          // the blocks' kept attention outputs at the current sizes (recompute_keep_attn)
     int inference;              // created by pf_model_create_inference: no saved arena, no gradients
     // inference progress (predict sets it): called after each trunk block of each recycling
-    // pass, the device synchronised first so the times are real; not on a dap-sharded trunk
+    // pass is queued (not on a dap-sharded trunk); to report times, synchronise the backend first
     void (*progress)(void *ctx, int done, int total);
     void *progress_ctx;
     int prog_done, prog_total;  // blocks run of this forward's passes, and their number
