@@ -271,6 +271,9 @@ PY
 check "predict: probabilities normalised and symmetric, distances in range" $?
 out=$($BIN predict --ckpt "$T/run120" --msa "$T/missing.a3m" --out "$T/x.safetensors" 2>&1); [ $? -ne 0 ] && echo "$out" | grep -q "missing.a3m"
 check "predict: a missing alignment is a clear error" $? "$out"
+out=$($BIN predict --ckpt "$T/run120" --msa data/msas/102M_A --out "$T/x.safetensors" 2>&1); [ $? -ne 0 ] &&
+    echo "$out" | grep -q "data/msas/102M_A: read error: Is a directory"
+check "predict: a directory given as the alignment is named as one" $? "$out"
 # AlphaFold 3 input JSON: a homodimer + peptide (MSA from a path and inline), a Server
 # list with one good and one unsupported job; the bad job is skipped, the rest predicted
 $BIN predict --ckpt "$T/run120" --json tests/data/af3 --out "$T/af3" >"$T/af3.out" 2>&1

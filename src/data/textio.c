@@ -27,6 +27,8 @@ unsigned char *pf_read_raw(const char *path, size_t *len, char *err, size_t errl
     }
     size_t cap = 1 << 16, n = 0;
     unsigned char *buf = malloc(cap);
+    if (!buf) pf_die("out of memory reading %s", path);
+    errno = 0;
     for (;;) {
         if (n == cap) {
             if (cap >= PF_TEXT_MAX_BYTES) {
@@ -43,10 +45,10 @@ unsigned char *pf_read_raw(const char *path, size_t *len, char *err, size_t errl
         n += r;
         if (r == 0) break;
     }
-    int bad = ferror(f);
+    int bad = ferror(f), why = errno;  // EISDIR: a directory opens, then fails to read
     fclose(f);
     if (bad) {
-        pf_errf(err, errlen, path, 0, "read error");
+        pf_errf(err, errlen, path, 0, "read error: %s", why ? strerror(why) : "unknown");
         free(buf);
         return NULL;
     }
