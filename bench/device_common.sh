@@ -12,6 +12,14 @@ nvidia-smi -L > $S 2>&1
 T=$P/test_cuda
 # run NAME SECONDS CMD...: CMD in the background, output and exit status in $OUT/NAME.log
 run() { local name=$1 lim=$2; shift 2; ( timeout -k 15 $lim "$@" > $OUT/$name.log 2>&1; echo "rc=$?" >> $OUT/$name.log ) & }
+# cueq_blocks NS REPS SECONDS: the Pairformer block against PyTorch + cuEquivariance at NS (carry .cueq), into
+# $OUT/blocks_cueq.json and $OUT/benchcq.log; its exit status and table in the summary
+cueq_blocks() {
+    mkdir -p /tmp/site && tar -C /tmp/site -xJf .cueq/site.tar.xz
+    PYTHONPATH=/tmp/site timeout $3 python3 bench/compare_blocks.py --impl cueq --pairfold $P/pairfold --kinds pairformer \
+        --n $1 --reps $2 --graph --out $OUT/blocks_cueq.json > $OUT/benchcq.log 2>&1
+    echo "== benchcq rc=$?" >> $S; grep -v Warn $OUT/benchcq.log | tail -n 8 >> $S
+}
 # report NAME...: each log's verdict line, sanitizer summary, FAIL count and exit status (and its first FAILs)
 report() {
     for f in "$@"; do

@@ -44,9 +44,5 @@ timeout 100 ncu --clock-control none -k regex:"k_two|k_twb" --launch-count 4 --s
     $P/bench_cuda_ops --ops transition --sizes 1024 --reps 1 > $OUT/ncu_two.log 2>&1
 echo "== ncu k_two / k_twb N=1024 rc=$?" >> $S
 grep -E "^  k_|stalled|Duration|Compute \(SM\) Throughput|Memory Throughput" $OUT/ncu_two.log | awk '$NF != "0" && $NF+0 > 0.1 || /^  k_|Duration|Throughput/' | head -50 >> $S
-mkdir -p /tmp/site && tar -C /tmp/site -xJf .cueq/site.tar.xz
-t0=$SECONDS
-PYTHONPATH=/tmp/site timeout 200 python3 bench/compare_blocks.py --impl cueq --pairfold $P/pairfold --kinds pairformer \
-    --n 512,1024 --reps 5 --graph --out $OUT/blocks_cueq.json > $OUT/benchcq.log 2>&1
-echo "== benchcq rc=$? ($((SECONDS - t0)) s)" >> $S; grep -v Warn $OUT/benchcq.log | tail -n 8 >> $S
+cueq_blocks 512,1024 5 200
 cat $S

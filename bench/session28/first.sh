@@ -10,8 +10,5 @@
 STAGES=shards TEST_SHARDS=4 TESTS_LIMIT=440 bash bench/device_all.sh > /dev/null 2>&1  # its verdicts in $S
 wait
 echo "== crop 768, 20 steps: $(tail -n 2 /tmp/d20.log | tr '\n' ' ')" >> $S
-mkdir -p /tmp/site && tar -C /tmp/site -xJf .cueq/site.tar.xz
-PYTHONPATH=/tmp/site timeout 200 python3 bench/compare_blocks.py --impl cueq --pairfold $P/pairfold --kinds pairformer \
-    --n 512,1024 --reps 5 --graph --out $OUT/blocks_cueq.json > $OUT/benchcq.log 2>&1
-echo "== benchcq rc=$?" >> $S; grep -v Warn $OUT/benchcq.log | tail -n 8 >> $S
+cueq_blocks 512,1024 5 200
 cat $S

@@ -31,7 +31,7 @@ void cu_fail(const char *what, const char *file, int line, const char *msg);
 // After every launch: catches bad launch configurations at once (and, with
 // PF_CUDA_SYNC_CHECK defined, faults inside the kernel). With PF_CUDA_WATCH=S (seconds) in the
 // environment, every launch is also waited for, and one still running after S seconds stops the
-// process naming its launch site (cu_launched, cu_backend.cu): a hang becomes a named kernel.
+// process naming its launch site (cu_launched, cu_launch_watch.cu): a hang becomes a named kernel.
 void cu_launched(const char *file, int line);
 #ifdef PF_CUDA_SYNC_CHECK
 #define CU_LAUNCHED() do { cu_launched(__FILE__, __LINE__); CU_CHECK(cudaDeviceSynchronize()); } while (0)

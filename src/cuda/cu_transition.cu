@@ -25,8 +25,8 @@
 // keeps the unfused path, PF_TR_FUSED=2 the fused kernels after a LayerNorm kernel.
 // PF_TR_HID=5: the backward's grad kernel also writes h (over dh) and xl, and dW_out
 // follows it, so the backward runs no forward hidden-layer kernel (the same bits).
-// At c 64 / 128 on sm_90 (session 25; off by default since session 26, when a training step
-// with both on never returned): the forward's hidden layer and output projection in one
+// At c 64 / 128 on sm_90 (session 25; the default, off in session 26 only, until a training
+// hang was traced to k_two): the forward's hidden layer and output projection in one
 // kernel (PF_TR_WGO=1, cu_transition_wgo.cu: no h buffer written or read) and the
 // backward's dh made inside its hidden-layer kernel (PF_TR_WGB=1, cu_transition_wgb.cu:
 // no dh GEMM, no dh buffer).

@@ -224,7 +224,7 @@ int64_t pf_cuda_transition_wg_runs(pf_backend *be);
 int pf_cuda_transition_wg_applies(pf_backend *be, int c);
 // PF_TR_WGO (cu_transition_wgo.cu): the forward's hidden layer and output projection as one
 // wgmma kernel where it applies (forms 6, 7 on sm_90, c 64 or 128, the LayerNorm in the
-// prologue); on 1 or 0 (the default since session 26: NOTES.md), other values back to the environment's; blocks > 0:
+// prologue); on 1 (the default) or 0, other values back to the environment's; blocks > 0:
 // at most that many (persistent) blocks, 0 one per SM. Process-wide. Its launches so far.
 void pf_cuda_set_transition_wgo(pf_backend *be, int on, int blocks);
 int64_t pf_cuda_transition_wgo_runs(pf_backend *be);

@@ -36,15 +36,6 @@ static double limit_locked(const pf_step_watchdog *w) {
     return a > PF_WATCHDOG_MIN_S ? a : PF_WATCHDOG_MIN_S;
 }
 
-double pf_step_watchdog_limit(const pf_step_watchdog *w) {
-    if (!w) return -1;
-    pthread_mutex_t *mu = (pthread_mutex_t *)&w->mu;
-    pthread_mutex_lock(mu);
-    double l = limit_locked(w);
-    pthread_mutex_unlock(mu);
-    return l;
-}
-
 // The message, then out: _exit, since the stuck thread holds what exit() would flush or free.
 static void hung(pf_step_watchdog *w, int64_t step, double ran_s, double limit_s) {
     char msg[3072];
@@ -52,20 +43,14 @@ static void hung(pf_step_watchdog *w, int64_t step, double ran_s, double limit_s
     if (w->fixed_s > 0) snprintf(why, sizeof why, "step_timeout_s = %g", w->fixed_s);
     else snprintf(why, sizeof why, "step_timeout_s = 0: %g x the slowest step so far, at least %g s", PF_WATCHDOG_FACTOR,
                   PF_WATCHDOG_MIN_S);
-    int n;
-    if (w->ckpt[0])
-        n = snprintf(msg, sizeof msg,
+    char then[2200];
+    if (w->ckpt[0]) snprintf(then, sizeof then, "The last checkpoint is %s; continue with --resume %s", w->ckpt, w->run_dir);
+    else if (w->writes_ckpt) snprintf(then, sizeof then, "No checkpoint was written yet.");
+    else snprintf(then, sizeof then, "Rank 0 writes the checkpoints: %s/latest names the last one.", w->run_dir);
+    int n = snprintf(msg, sizeof msg,
                      "\npairfold: error: step %lld has run for %.2f s, past the step time limit of %.2f s (%s): stopped "
-                     "as hung (exit %d): a kernel, collective or wait that never returned. The last checkpoint is %s; "
-                     "continue with --resume %s\n",
-                     (long long)step, ran_s, limit_s, why, PF_WATCHDOG_EXIT, w->ckpt, w->run_dir);
-    else
-        n = snprintf(msg, sizeof msg,
-                     "\npairfold: error: step %lld has run for %.2f s, past the step time limit of %.2f s (%s): stopped "
-                     "as hung (exit %d): a kernel, collective or wait that never returned. %s%s%s\n",
-                     (long long)step, ran_s, limit_s, why, PF_WATCHDOG_EXIT,
-                     w->writes_ckpt ? "No checkpoint was written yet." : "Rank 0 writes the checkpoints: ",
-                     w->writes_ckpt ? "" : w->run_dir, w->writes_ckpt ? "" : "/latest names the last one.");
+                     "as hung (exit %d): a kernel, collective or wait that never returned. %s\n",
+                     (long long)step, ran_s, limit_s, why, PF_WATCHDOG_EXIT, then);
     if (n > 0) {
         ssize_t r = write(2, msg, (size_t)n < sizeof msg ? (size_t)n : sizeof msg - 1);
         (void)r;

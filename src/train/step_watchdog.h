@@ -17,8 +17,6 @@ void pf_step_watchdog_begin(pf_step_watchdog *w, int64_t step);
 void pf_step_watchdog_end(pf_step_watchdog *w, double step_s, const char *ckpt);
 // Joins the thread and frees; safe on NULL.
 void pf_step_watchdog_stop(pf_step_watchdog *w);
-// The limit now in force (seconds), for the message and the tests.
-double pf_step_watchdog_limit(const pf_step_watchdog *w);
 
 #define PF_WATCHDOG_MIN_S 1800.0  // the automatic limit's floor: a first step, compiling and planning
 #define PF_WATCHDOG_FACTOR 10.0   // times the slowest step so far
