@@ -144,6 +144,25 @@ static void print_trunk_progress(void *ctx, int done, int total) {
             (long long)p->N, done, total, (t - p->t0) / 1e3);
 }
 
+// The same clock for the distogram's row blocks after the trunk (at N = 2048 the 1 GB of
+// probabilities took longer than the trunk): the sink's rows passed on, then a line when due.
+typedef struct {
+    const pf_probs_sink *inner;
+    trunk_progress *tp;
+    int64_t done;  // rows written so far (under dap they come rank by rank, not in order)
+} rows_progress;
+static void print_rows_progress(void *ctx, int64_t i0, int64_t n, const float *probs) {
+    rows_progress *r = ctx;
+    r->inner->rows(r->inner->ctx, i0, n, probs);
+    trunk_progress *p = r->tp;
+    r->done += n;
+    double t = pf_now_ms();
+    if (t - p->t0 < PROGRESS_QUIET_MS || (r->done < p->N && t - p->last < PROGRESS_EVERY_MS)) return;
+    p->last = t;
+    fprintf(stderr, "predict: %lld residues: distogram rows %lld of %lld written, %.0f s\n", (long long)p->N,
+            (long long)r->done, (long long)p->N, (t - p->t0) / 1e3);
+}
+
 int pf_predict_query_rows(const char *ckpt, const pf_config *cfg_in, pf_backend *be, const pf_msa *a,
                           const pf_af3_query *ids, int raw_weights, const pf_dap_comm *dap, const pf_probs_sink *sink,
                           pf_prediction *p, char *err, size_t errlen) {
@@ -184,7 +203,8 @@ int pf_predict_query_rows(const char *ckpt, const pf_config *cfg_in, pf_backend 
     }
     // with dap, every rank takes part; the probabilities go to the sink a row block at a time
     const int64_t rows = agreed_rows_block(be, dap, sink ? sink->rows_block : 0, N);
-    pf_distogram_predict_rows(M, N, rows, lead && sink ? sink->rows : NULL, sink ? sink->ctx : NULL, p->expected,
+    rows_progress rp = {sink, &tp, 0};
+    pf_distogram_predict_rows(M, N, rows, lead && sink && sink->rows ? print_rows_progress : NULL, &rp, p->expected,
                               p->contact);
     pf_batch_free(&b);
     pf_model_free(M);
