@@ -165,7 +165,10 @@ static void prob_make(prob *p, const tcase &t, int with_f32) {
     p->bdb = dalloc((size_t)(p->LL * t.H) * 2);
     p->blse = (float *)dalloc(nl * 4);
     p->bD = (float *)dalloc(nl * 4);
-    p->part = (float *)dalloc((size_t)fa_dbias_splits(1, t.B, t.L, t.H) * (size_t)(p->LL * t.H) * 4);
+    int dev = 0, sms = 0;  // the SM count fa_bwd_dbias asks with (cu_impl.n_sm)
+    CU_CHECK(cudaGetDevice(&dev));
+    CU_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+    p->part = (float *)dalloc((size_t)fa_dbias_splits(1, t.B, t.L, t.H, sms) * (size_t)(p->LL * t.H) * 4);
     p->fo = p->fdq = p->fdk = p->fdv = p->fdb = NULL;
     p->flse = p->fD = NULL;
     if (with_f32) {

@@ -27,8 +27,13 @@ static double rows_bytes(cu_impl *c, const pf_attn_dims *d, int64_t R, int fwd, 
     return 2.0 * x + 8.0 * q + lse + (gather ? 3.0 * x + m : 0) + (gather || remake ? (double)q : 0) + (remake ? lse : 0);
 }
 
+// The bias gradient's partials for pieces of at most R rows: fa_dbias_splits of R ranges; a
+// smaller last piece is capped at that count (dbias_split_cap), so this is enough for every piece.
+static int dbias_split_cap(cu_impl *c, const pf_attn_dims *d, int64_t R) {
+    return d->bias ? fa_dbias_splits(c->bf16, R, d->L, d->H, c->n_sm) : 1;
+}
 static size_t dbias_part_bytes(cu_impl *c, const pf_attn_dims *d, int64_t R) {
-    int ns = d->bias ? fa_dbias_splits(c->bf16, R, d->L, d->H) : 1;
+    int ns = dbias_split_cap(c, d, R);
     return ns > 1 ? al256(sizeof(float) * (size_t)ns * (size_t)(d->L * d->L * d->H)) : 0;
 }
 
@@ -374,6 +379,7 @@ static void rows_bwd_piece(cu_impl *c, const attn_bwd_args *A, int gather, int64
     a.dq = dq; a.dk = w.dk; a.dv = w.dv;
     a.dbias = A->biasT ? A->dzb : NULL;
     a.dbias_part = w.part;
+    a.nsplit_cap = dbias_split_cap(c, d, A->R);
     fa_rowdot(c, &a, w.D);
     fa_backward(c, &a);
 
@@ -439,6 +445,7 @@ static void rows_bwd_piece_cat(cu_impl *c, const attn_bwd_args *A, int64_t r0, i
     a.dq = slot(Z, 4, HC, e); a.dk = slot(Z, 5, HC, e); a.dv = slot(Z, 6, HC, e);
     a.dbias = A->biasT ? A->dzb : NULL;
     a.dbias_part = part;
+    a.nsplit_cap = dbias_split_cap(c, d, A->R);
     if (!withD) fa_rowdot_ld(c, &a, D, HC);  // o (saved) HC apart, dO ldz apart
     fa_backward(c, &a);
     attn_proj_bwd(c, RL, d->c_in, (int)HC, p, g, xln, slot(Z, 4, HC, e), ldz, d_xln);

@@ -23,7 +23,7 @@ static size_t ca_layout(cu_impl *c, const pf_core_attn_dims *d, void *ws, ca_ws 
     size_t e = cu_esz(c);
     int64_t LL = d->L * d->L;
     size_t nq = (size_t)(d->N * d->L * d->H * d->D) * e;
-    int ns = fa_dbias_splits(c->bf16, d->N, d->L, d->H);
+    int ns = fa_dbias_splits(c->bf16, d->N, d->L, d->H, c->n_sm);
     cu_carver cw = {(char *)ws, 0};
     void **act[] = {&w->q, &w->k, &w->v, &w->o, &w->dO, &w->dq, &w->dk, &w->dv};
     for (int i = 0; i < 8; i++) *act[i] = cu_carve(&cw, nq);

@@ -28,6 +28,9 @@ typedef struct {
     void *dbias_planes;                  // set by the bf16 launcher: (H, L, L) act scratch, the bias
                                          // gradient per head before the heads are interleaved
     int nsplit;                          // set by the launcher
+    int nsplit_cap;                      // 0, or at most this many ranges: the split count of the
+                                         // row count dbias_part was sized for (a smaller last piece
+                                         // of rows may be given more ranges by fa_dbias_splits)
     int bias_bf16;                       // biasT's values are bf16 numbers (bf16 mode: the bias
                                          // projection's output), so a bf16 copy of it is exact
     const bf16 *biasT16;                 // set by the fused backward's launcher: biasT as bf16; by
@@ -36,7 +39,7 @@ typedef struct {
 
 // The bf16 bias gradient splits the rows r into this many ranges (one block
 // each, for parallelism); the partial sums are then added in range order.
-int fa_dbias_splits(int bf16, int64_t B, int64_t L, int H);
+int fa_dbias_splits(int bf16, int64_t B, int64_t L, int H, int n_sm);
 
 void fa_forward(cu_impl *c, const fa_args *a);
 // dq, dk, dv written (not accumulated); dbias written when a->dbias.

@@ -13,6 +13,7 @@
 //   A (16 x 16, row): a0 (g, 2t..2t+1) a1 (g+8, 2t..) a2 (g, 2t+8..) a3 (g+8, 2t+8..)
 //   B (16 x 8, col):  b0 (k 2t..2t+1, n g)  b1 (k 2t+8.., n g)
 //   C (16 x 8):       c0 c1 (g, 2t..2t+1)   c2 c3 (g+8, 2t..2t+1)
+#include "cu_env.cuh"
 #include "cu_mma.cuh"
 
 #define TC_R 64   // rows per block
@@ -415,14 +416,30 @@ __global__ void k_dbias_reduce(fa_args a, int nsplit) {
     }
 }
 
-// Enough blocks to fill the GPU (about 2048), at most 16 ranges, one row each at least.
-int fa_dbias_splits(int bf16, int64_t B, int64_t L, int H) {
+// The bias gradient's row ranges (at most 16, at most B). Its blocks (the default kernel's 64
+// queries x 128 keys per head, times the ranges) run at 2 per SM without persistence, so the
+// count is the one with the fewest estimated block-rows: waves ceil(blocks / (2 SMs)) times the
+// rows per block plus DB_BLOCK_ROWS for a block's fixed cost (prologue, bias tile, partials).
+// Session 28 (H200, triangle module f+b): 2 ranges fastest at N = 512 (3.053-3.063 ms against 8:
+// 3.099-3.118, the previous rule's "about 2048 blocks" choice), 1 at 1024 (18.49-18.53 against
+// 2: 18.57-18.60); DB_BLOCK_ROWS fitted to those runs. PF_ATTN_DBIAS_SPLITS=S (1..16; 0 or
+// unset: this choice) fixes the count for A/B runs. The bits depend on the count (the partials
+// are summed in range order); every caller (the scratch sizing and fa_bwd_dbias) asks with the
+// same arguments, so they agree.
+#define DB_BLOCK_ROWS 24
+int fa_dbias_splits(int bf16, int64_t B, int64_t L, int H, int n_sm) {
+    static long fixed = -1;
+    if (fixed < 0) fixed = cu_env_int("PF_ATTN_DBIAS_SPLITS", 0, 16, 0, "row ranges of the bias gradient (0: by size)");
     if (!bf16 || L <= 0 || B <= 0) return 1;
-    int64_t nt = (L + TC_R - 1) / TC_R, blocks = nt * nt * H;
-    int64_t s = (2048 + blocks - 1) / blocks;
-    if (s > 16) s = 16;
-    if (s > B) s = B;
-    return s < 1 ? 1 : (int)s;
+    if (fixed > 0) return (int)(fixed < B ? fixed : B);
+    const int64_t tiles = (L + 63) / 64 * ((L + 127) / 128) * H, slots = 2 * (int64_t)(n_sm > 0 ? n_sm : 1);
+    int best = 1;
+    double best_cost = 0;
+    for (int s = 1; s <= 16 && s <= B; s++) {
+        double cost = (double)((tiles * s + slots - 1) / slots) * (double)((B + s - 1) / s + DB_BLOCK_ROWS);
+        if (s == 1 || cost < best_cost) best = s, best_cost = cost;
+    }
+    return best;
 }
 
 #define TC_CH_SWITCH(ch, F)                                    \
@@ -477,7 +494,9 @@ void fa_tc_backward_v1(cu_impl *c, const fa_args *a) {
     CU_LAUNCHED();
     if (a->dbias) {
         fa_args b = *a;
-        int ns = b.nsplit = fa_dbias_splits(1, a->B, a->L, a->H);
+        int ns = fa_dbias_splits(1, a->B, a->L, a->H, c->n_sm);
+        if (a->nsplit_cap > 0 && ns > a->nsplit_cap) ns = a->nsplit_cap;
+        b.nsplit = ns;
         int64_t nt = (a->L + TC_R - 1) / TC_R, nb = nt * nt * a->H * ns;
         if (nb > 2147483647LL) pf_die("attention bias grid too large");
 #define F(CH) k_tc_dbias<CH><<<(unsigned)nb, TC_T, 0, c->stream>>>(b)
