@@ -40,6 +40,8 @@ typedef struct {
 // The bf16 bias gradient splits the rows r into this many ranges (one block
 // each, for parallelism); the partial sums are then added in range order.
 int fa_dbias_splits(int bf16, int64_t B, int64_t L, int H, int n_sm);
+// What the bf16 bias-gradient launchers take: the same for a's rows, capped at a->nsplit_cap.
+int fa_dbias_nsplit(const cu_impl *c, const fa_args *a);
 
 void fa_forward(cu_impl *c, const fa_args *a);
 // dq, dk, dv written (not accumulated); dbias written when a->dbias.

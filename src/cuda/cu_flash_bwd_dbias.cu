@@ -595,9 +595,7 @@ const char *fa_bwd_dbias_variant_name(int v) { return v >= 0 && v < fa_bwd_dbias
 
 void fa_bwd_dbias(cu_impl *c, const fa_args *a, bool fl) {
     fa_args b = *a;
-    int ns = fa_dbias_splits(1, a->B, a->L, a->H, c->n_sm);
-    if (a->nsplit_cap > 0 && ns > a->nsplit_cap) ns = a->nsplit_cap;
-    b.nsplit = ns;
+    int ns = b.nsplit = fa_dbias_nsplit(c, a);
     // one range of rows: the per-head planes from the top of the pool (this launch only),
     // then interleaved (same values, written coalesced)
     size_t top = (c->pool_top + 255) & ~(size_t)255, pbytes = sizeof(bf16) * (size_t)a->H * a->L * a->L;

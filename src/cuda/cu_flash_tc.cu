@@ -441,6 +441,11 @@ int fa_dbias_splits(int bf16, int64_t B, int64_t L, int H, int n_sm) {
     }
     return best;
 }
+// The count a launcher takes for a: fa_dbias_splits of its rows, capped at a->nsplit_cap.
+int fa_dbias_nsplit(const cu_impl *c, const fa_args *a) {
+    int ns = fa_dbias_splits(1, a->B, a->L, a->H, c->n_sm);
+    return a->nsplit_cap > 0 && ns > a->nsplit_cap ? a->nsplit_cap : ns;
+}
 
 #define TC_CH_SWITCH(ch, F)                                    \
     do {                                                       \
@@ -494,9 +499,7 @@ void fa_tc_backward_v1(cu_impl *c, const fa_args *a) {
     CU_LAUNCHED();
     if (a->dbias) {
         fa_args b = *a;
-        int ns = fa_dbias_splits(1, a->B, a->L, a->H, c->n_sm);
-        if (a->nsplit_cap > 0 && ns > a->nsplit_cap) ns = a->nsplit_cap;
-        b.nsplit = ns;
+        int ns = b.nsplit = fa_dbias_nsplit(c, a);
         int64_t nt = (a->L + TC_R - 1) / TC_R, nb = nt * nt * a->H * ns;
         if (nb > 2147483647LL) pf_die("attention bias grid too large");
 #define F(CH) k_tc_dbias<CH><<<(unsigned)nb, TC_T, 0, c->stream>>>(b)

@@ -124,43 +124,41 @@ static pf_model *load_model(const char *ckpt, const pf_config *cfg, pf_backend *
     return NULL;
 }
 
-// Progress of a long query's trunk on stderr: quiet for the first PROGRESS_QUIET_MS (short
-// queries print nothing new), then a line at most every PROGRESS_EVERY_MS and at the end.
+// Progress of a long query on stderr, the trunk's blocks and then the distogram's rows: quiet
+// for the first PROGRESS_QUIET_MS (short queries print nothing new), then a line at most every
+// PROGRESS_EVERY_MS and at the end of each part.
 #define PROGRESS_QUIET_MS 5000.0
 #define PROGRESS_EVERY_MS 10000.0
 typedef struct {
     double t0, last;
     int64_t N;
     pf_backend *be;
-} trunk_progress;
-static void print_trunk_progress(void *ctx, int done, int total) {
-    trunk_progress *p = ctx;
+    int64_t rows_done;  // distogram rows written so far (under dap they come rank by rank, not in order)
+    const pf_probs_sink *sink;
+} predict_progress;
+// Whether a line is due now (last: the part's final call).
+static int progress_due(const predict_progress *p, int last) {
     double t = pf_now_ms();
-    if (t - p->t0 < PROGRESS_QUIET_MS || (done < total && t - p->last < PROGRESS_EVERY_MS)) return;
-    p->be->sync(p->be);  // the host runs ahead: block `done` has now run, and the time is its
-    t = pf_now_ms();
-    p->last = t;
-    fprintf(stderr, "predict: %lld residues: trunk block %d of %d (recycling passes included), %.0f s\n",
-            (long long)p->N, done, total, (t - p->t0) / 1e3);
+    return t - p->t0 >= PROGRESS_QUIET_MS && (last || t - p->last >= PROGRESS_EVERY_MS);
 }
-
-// The same clock for the distogram's row blocks after the trunk (at N = 2048 the 1 GB of
-// probabilities took longer than the trunk): the sink's rows passed on, then a line when due.
-typedef struct {
-    const pf_probs_sink *inner;
-    trunk_progress *tp;
-    int64_t done;  // rows written so far (under dap they come rank by rank, not in order)
-} rows_progress;
+static void print_trunk_progress(void *ctx, int done, int total) {
+    predict_progress *p = ctx;
+    if (!progress_due(p, done == total)) return;
+    p->be->sync(p->be);  // the host runs ahead: block `done` has now run, and the time is its
+    p->last = pf_now_ms();
+    fprintf(stderr, "predict: %lld residues: trunk block %d of %d (recycling passes included), %.0f s\n",
+            (long long)p->N, done, total, (p->last - p->t0) / 1e3);
+}
+// The sink's rows passed on, then a line when due (at N = 2048 the 1 GB of probabilities took
+// longer than the trunk).
 static void print_rows_progress(void *ctx, int64_t i0, int64_t n, const float *probs) {
-    rows_progress *r = ctx;
-    r->inner->rows(r->inner->ctx, i0, n, probs);
-    trunk_progress *p = r->tp;
-    r->done += n;
-    double t = pf_now_ms();
-    if (t - p->t0 < PROGRESS_QUIET_MS || (r->done < p->N && t - p->last < PROGRESS_EVERY_MS)) return;
-    p->last = t;
+    predict_progress *p = ctx;
+    p->sink->rows(p->sink->ctx, i0, n, probs);
+    p->rows_done += n;
+    if (!progress_due(p, p->rows_done == p->N)) return;
+    p->last = pf_now_ms();
     fprintf(stderr, "predict: %lld residues: distogram rows %lld of %lld written, %.0f s\n", (long long)p->N,
-            (long long)r->done, (long long)p->N, (t - p->t0) / 1e3);
+            (long long)p->rows_done, (long long)p->N, (p->last - p->t0) / 1e3);
 }
 
 int pf_predict_query_rows(const char *ckpt, const pf_config *cfg_in, pf_backend *be, const pf_msa *a,
@@ -180,7 +178,7 @@ int pf_predict_query_rows(const char *ckpt, const pf_config *cfg_in, pf_backend 
     }
     // leaves the final pair representation in M->z; with a structure module, its
     // prediction of the same forward
-    trunk_progress tp = {pf_now_ms(), -1e300, b.N, be};  // last: none yet
+    predict_progress tp = {pf_now_ms(), -1e300, b.N, be, 0, sink};  // last: none yet
     const int lead = !dap || dap->size <= 1 || dap->rank == 0;  // the distogram's arrays: the group's rank 0 alone
     if (lead) M->progress = print_trunk_progress, M->progress_ctx = &tp;
     sm_buffers hb = {0};
@@ -203,8 +201,7 @@ int pf_predict_query_rows(const char *ckpt, const pf_config *cfg_in, pf_backend 
     }
     // with dap, every rank takes part; the probabilities go to the sink a row block at a time
     const int64_t rows = agreed_rows_block(be, dap, sink ? sink->rows_block : 0, N);
-    rows_progress rp = {sink, &tp, 0};
-    pf_distogram_predict_rows(M, N, rows, lead && sink && sink->rows ? print_rows_progress : NULL, &rp, p->expected,
+    pf_distogram_predict_rows(M, N, rows, lead && sink && sink->rows ? print_rows_progress : NULL, &tp, p->expected,
                               p->contact);
     pf_batch_free(&b);
     pf_model_free(M);
