@@ -259,6 +259,11 @@ static int run_check(cu_impl *cb, cu_impl *cf) {
         {20, 100, 8, 32, 1, 0, 1, 1, "msa col no bias"},
         {256, 256, 4, 32, 0, 1, 0, 0, "tri L256 no mask"},
         {1, 300, 8, 32, 0, 1, 1, 0, "single L300 8x32 planes"},  // one row range: dbias per-head planes
+        // fused.wg's cases (cu_flash_bwd_wg.cu: c_h 32, L % 64 == 0): half a key block (L % 128
+        // == 64) in the transposed layout, L 384 with fully masked rows, no bias
+        {64, 192, 4, 32, 1, 1, 1, 1, "tri end B64 L192 masked"},
+        {16, 384, 4, 32, 0, 1, 1, 1, "B16 L384 masked"},
+        {24, 128, 4, 32, 1, 0, 1, 1, "col L128 no bias"},
     };
     int fails = 0, n = 0;
     const double tol_l2 = 2e-2;  // test_cuda's bf16 tolerance (||diff|| / ||ref||)

@@ -19,6 +19,7 @@
 // and the backward's buffers are pieces of rows (about 2 GiB each) instead of ~11
 // z-sized copies.
 #include "cu_attn.cuh"
+#include "cu_flash_bwd_wg.cuh"
 
 typedef struct {
     void *x, *z, *o;
@@ -61,6 +62,16 @@ extern "C" void pf_cuda_set_attn_end_t(pf_backend *be, int mode) {
 extern "C" int64_t pf_cuda_attn_end_t_runs(pf_backend *be) {
     (void)be;
     return g_end_t_runs;
+}
+// the wgmma one-pass backward (cu_flash_bwd_wg.cu, PF_ATTN_BWD_WG=1): its launches, and
+// whether this device runs it
+extern "C" int64_t pf_cuda_attn_bwd_wg_runs(pf_backend *be) {
+    (void)be;
+    return fa_bwd_wg_runs();
+}
+extern "C" int pf_cuda_attn_bwd_wg_device(pf_backend *be) {
+    (void)be;
+    return fa_bwd_wg_device();
 }
 
 static int end_t_env(void) {

@@ -29,6 +29,7 @@
 // 8-12 warps per SM, not by copies or by the tensor cores.
 // Fragment layouts as in cu_flash_tc.cu (g = lane / 4, t = lane % 4).
 #include "cu_flash_bwd.cuh"
+#include "cu_flash_bwd_wg.cuh"
 #include "cu_env.cuh"
 
 // Tile steps run through an S-stage cp.async ring: step s's copies are issued S - 1
@@ -310,7 +311,12 @@ static const char *bw_names[] = {"q2x8.k2x8.b8.s2.ldsm.fl", "q1x4.k1x4.b8.s2.m3.
                                  "fused8.lean.x4.cp.pin.bp.lp", "fused8.lean.x4.bp.lp.f32bias",
                                  "fused8.lean.x4.cp.pin.bp.lp.f32bias", "fused8.lean.x4.st", "fused8.lean.x4.bp.lp.st",
                                  "fused8.lean.x4.sw", "fused8.lean.x4.st.sw", "fused8.lean.x4.bp.lp.st.sw",
-                                 "fused8.lean.x4.st.sw.bm", "fused8.lean.x4.bm"};
+                                 "fused8.lean.x4.st.sw.bm", "fused8.lean.x4.bm", "fused.wg", "fused.wg.def"};
+// fused.wg(.def): the wgmma one-pass kernel (cu_flash_bwd_wg.cu; .def: its dq product deferred a
+// step, PF_ATTN_BWD_WG=2) where it takes the case, else fused8
+#define BW_WG 27
+#define BW_WG_DEF 28
+static_assert(sizeof bw_names / sizeof bw_names[0] == BW_WG_DEF + 1, "fused.wg.def is the last variant");
 int fa_tc_backward_variants(void) { return (int)(sizeof bw_names / sizeof bw_names[0]); }
 const char *fa_tc_backward_variant_name(int v) { return v >= 0 && v < fa_tc_backward_variants() ? bw_names[v] : "?"; }
 
@@ -338,7 +344,12 @@ void fa_tc_backward_variant(cu_impl *c, const fa_args *a, int v, int parts) {
     if (v >= BW_FUSED && (v < fa_tc_backward_variants() || v == BW_DEFAULT)) {
         // parts 1 and 2 both name the fused pass (timed once, as part 1)
         // the benchmark's fused variants run wherever they can; fa_tc_backward's by size
-        if ((parts & 1) && fa_bwd_fused(c, a, v == BW_DEFAULT ? bwf_default() : v - BW_FUSED, v != BW_DEFAULT) == 0) {
+        // PF_ATTN_BWD_WG=1 / 2 (or the benchmark's fused.wg / fused.wg.def): the wgmma kernel
+        // first, where it applies
+        int wgm = !(parts & 1) ? 0 : v == BW_DEFAULT ? fa_bwd_wg_env() : v == BW_WG ? 1 : v == BW_WG_DEF ? 2 : 0;
+        bool wg = wgm && fa_bwd_wg(c, a, v != BW_DEFAULT, wgm == 2) == 0;
+        if (wg ||
+            ((parts & 1) && fa_bwd_fused(c, a, v == BW_DEFAULT ? bwf_default() : v - BW_FUSED, v != BW_DEFAULT) == 0)) {
             fa_bwd_dv_uniform(c, a);
             parts &= ~3;
         } else if (parts & 1) {

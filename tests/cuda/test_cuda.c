@@ -412,6 +412,7 @@ static int attn_module_fused = 1;   // pf_cuda_set_attn_module_fused as set (cu_
 // fusions off) take its first cases only: under compute-sanitizer the whole list three
 // times over did not finish in 430 s (session 10); the full run keeps every case.
 static int attn_brief = 0;
+static int attn_bwd_wg_modes = 0;  // test_attn: PF_ATTN_BWD_WG=1 and =2 compared bit for bit (cuda_attn_bwd_wg)
 
 // The forward again with the environment switch env=val (an A/B switch of the Hopper
 // forward, cu_flash_sm90.cu, that keeps the bits) must give the same bits as og, the same
@@ -493,26 +494,33 @@ static void attn_fwd_env_check(const char *label, const char *env, const pf_attn
 // outputs with swizzled tiles (PF_ATTN_BWD_CO=1: BWL_ST | BWL_SW) must give the same dx and
 // dz bits as the default (env = 0): both runs from the same input gradients. Parameter
 // gradients accumulate further (not checked after this).
-static void attn_bwd_env_same_bits(const char *env, const char *label, const pf_attn_dims *d, const pf_attn_p *Pd,
-                                   pf_attn_p *Gd, const void *mdv, void *gs, void *gw, const hbuf *dout, int64_t nx,
-                                   int64_t nz, uint64_t seed) {
+// attn_bwd_env_vals_same_bits: the same for two given values of env.
+static void attn_bwd_env_vals_same_bits(const char *env, const char *v0, const char *v1, const char *label,
+                                        const pf_attn_dims *d, const pf_attn_p *Pd, pf_attn_p *Gd, const void *mdv,
+                                        void *gs, void *gw, const hbuf *dout, int64_t nx, int64_t nz, uint64_t seed) {
     if (!H_bf16) return;
     const char *e = getenv(env);
     char prev[16];
     snprintf(prev, sizeof prev, "%s", e ? e : "");
+    const char *val[2] = {v0, v1};
     hbuf dx[2], dz[2];
     for (int k = 0; k < 2; k++) {
         dx[k] = h_rand(nx, 0.1, seed);
         dz[k] = h_rand(nz, 0.1, seed + 1);
-        setenv(env, k ? "1" : "0", 1);
+        setenv(env, val[k], 1);
         H_gpu->attn_bwd(H_gpu, d, Pd, Gd, mdv, gs, dout->d, dx[k].d, nz ? dz[k].d : NULL, gw);
     }
     if (e) setenv(env, prev, 1);
     else unsetenv(env);
     tl_check(!memcmp(h_download(&dx[0]), h_download(&dx[1]), sizeof(real) * (size_t)nx), label,
-             "backward dx with %s=1 not bit-identical to %s=0", env, env);
+             "backward dx with %s=%s not bit-identical to %s=%s", env, val[1], env, val[0]);
     tl_check(!nz || !memcmp(h_download(&dz[0]), h_download(&dz[1]), sizeof(real) * (size_t)nz), label,
-             "backward dz with %s=1 not bit-identical to %s=0", env, env);
+             "backward dz with %s=%s not bit-identical to %s=%s", env, val[1], env, val[0]);
+}
+static void attn_bwd_env_same_bits(const char *env, const char *label, const pf_attn_dims *d, const pf_attn_p *Pd,
+                                   pf_attn_p *Gd, const void *mdv, void *gs, void *gw, const hbuf *dout, int64_t nx,
+                                   int64_t nz, uint64_t seed) {
+    attn_bwd_env_vals_same_bits(env, "0", "1", label, d, Pd, Gd, mdv, gs, gw, dout, nx, nz, seed);
 }
 
 // The one-pass backward with the bias on the tensor cores (env PF_ATTN_BWD_BM=1,
@@ -672,6 +680,9 @@ static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_d
     attn_bwd_env_same_bits("PF_ATTN_BWD_CO", label, &d, &Pd, &Gd, mdv, m.gs, m.gw, &dout, nx, want_dz ? nz : 0,
                            seed + 15);
     attn_bwd_bm_check(label, &t, mg);
+    if (attn_bwd_wg_modes)  // cuda_attn_bwd_wg: its two modes, the same products in the same order
+        attn_bwd_env_vals_same_bits("PF_ATTN_BWD_WG", "1", "2", label, &d, &Pd, &Gd, mdv, m.gs, m.gw, &dout, nx,
+                                    want_dz ? nz : 0, seed + 17);
     attn_keep_same_bits(label, &d, &Pd, &Gd, &x, &z, mdv, &og, m.gs, m.gw, &dout, want_dz ? nz : 0, seed + 16);
     free_mems(&m);
     finish(label);
@@ -2242,6 +2253,54 @@ static void test_attention_end(void) {
     pf_cuda_set_attn_end_t(H_gpu, -1);  // PF_ATTN_END_T / the default again
 }
 
+// PF_ATTN_BWD_WG=1 and 2 (`--only attn_bwd_wg`): the attention backward's wgmma one-pass
+// kernel (cu_flash_bwd_wg.cu: sm_90, c_h 32, L % 64 == 0; elsewhere the mma.sync kernels run;
+// 2: its dq product deferred a step, L >= 128) with the one-pass backward forced (small cases
+// too): triangle start and end, masks, fully masked rows, no mask, L 128, 192 (half a key
+// block), 256, 384, and B 8 L 384 with the pair bias, each against the CPU reference with the
+// bf16 tolerances and twice for the same bits (test_attn), mode 1 against mode 2 bit for bit
+// (the same products in the same order); the kernel checked to have run where it applies. Not
+// in the default run (the CPU reference at L 384).
+static void cuda_attn_bwd_wg(void) {
+    if (!H_bf16) return;
+    const char *e = getenv("PF_ATTN_BWD_WG");
+    char prev[16], tag[32];
+    snprintf(prev, sizeof prev, "%s", e ? e : "");
+    pf_cuda_set_attn_fused(H_gpu, 1);
+    attn_bwd_wg_modes = 1;
+    //                   B    L    c_in H  c_h c_z bias          transpose
+    pf_attn_dims s128 = {128, 128, 16, 4, 32, 16, PF_BIAS_SELF, 0, NULL, 0};
+    pf_attn_dims e128 = {128, 128, 16, 4, 32, 16, PF_BIAS_SELF, 1, NULL, 0};
+    pf_attn_dims s256 = {256, 256, 16, 4, 32, 16, PF_BIAS_SELF, 0, NULL, 0};
+    pf_attn_dims e256 = {256, 256, 16, 2, 32, 16, PF_BIAS_SELF, 1, NULL, 0};
+    pf_attn_dims s384 = {384, 384, 16, 2, 32, 16, PF_BIAS_SELF, 0, NULL, 0};
+    pf_attn_dims r384 = {8, 384, 16, 4, 32, 16, PF_BIAS_PAIR, 0, NULL, 0};  // B 8, the pair bias
+    pf_attn_dims s192 = {192, 192, 16, 4, 32, 16, PF_BIAS_SELF, 0, NULL, 0};  // L % 128 == 64
+    for (int mode = 1; mode <= 2; mode++) {
+        setenv("PF_ATTN_BWD_WG", mode == 1 ? "1" : "2", 1);
+        snprintf(tag, sizeof tag, "bwd_wg %d ", mode);
+        attn_tag = tag;
+        int64_t runs = pf_cuda_attn_bwd_wg_runs(H_gpu);
+        test_attn("tri_start L128", s128, 1, 1, 1300);
+        test_attn("tri_start L128 no mask", s128, 0, 1, 1301);
+        test_attn("tri_end L128 fully masked row", e128, 2, 1, 1302);
+        test_attn("tri_start L256 fully masked row", s256, 2, 1, 1303);
+        test_attn("tri_end L256", e256, 1, 1, 1304);
+        test_attn("tri_start L192", s192, 1, 1, 1305);
+        test_attn("tri_start L384", s384, 1, 1, 1306);
+        test_attn("msa_row B8 L384 fully masked row", r384, 2, 1, 1307);
+        int64_t ran = pf_cuda_attn_bwd_wg_runs(H_gpu) - runs;
+        int want = pf_cuda_attn_bwd_wg_device(H_gpu);
+        tl_check(want ? ran > 0 : ran == 0, "attn bwd_wg", "PF_ATTN_BWD_WG=%d: the wgmma backward ran %lld times (%s)",
+                 mode, (long long)ran, want ? "sm_90" : "not sm_90");
+    }
+    attn_tag = "";
+    attn_bwd_wg_modes = 0;
+    pf_cuda_set_attn_fused(H_gpu, 0);
+    if (e) setenv("PF_ATTN_BWD_WG", prev, 1);
+    else unsetenv("PF_ATTN_BWD_WG");
+}
+
 // The attention group in parts: `--only attn.K` runs part K alone (compute-sanitizer runs
 // them as parallel processes: the whole group under memcheck takes over 400 s)
 static void (*const attn_parts[])(void) = {test_attention, test_attention_fused, test_attention_dbias,
@@ -2816,6 +2875,7 @@ static void run_mode(int bf16) {
         if (!strcmp(only, "trimul_bwdcat")) cuda_trimul_bwdcat(), found = 1;
         if (!strcmp(only, "attn_proj_own")) pf_cuda_set_attn_module_fused(H_gpu, 1), attention_proj_cases(0), found = 1;
         if (!strcmp(only, "attn_gate_wg")) cuda_attn_gate_wg(), found = 1;
+        if (!strcmp(only, "attn_bwd_wg")) cuda_attn_bwd_wg(), found = 1;
         for (int k = 0; k < N_ATTN_PARTS; k++) {
             char part[16];
             snprintf(part, sizeof part, "attn.%d", k + 1);
@@ -2824,7 +2884,7 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure, heads, model, big, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, attn_proj_own, attn_gate_wg, attn.1 .. attn.%d or an ops.def name)", only,
+        tl_check(found, "--only", "no tests named %s (structure, heads, model, big, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, attn_proj_own, attn_gate_wg, attn_bwd_wg, attn.1 .. attn.%d or an ops.def name)", only,
                  N_ATTN_PARTS);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;

@@ -1,0 +1,24 @@
+// cu_flash_bwd_wg.cuh: the one-pass attention backward (dk, dv, dq) on Hopper wgmma
+// (cu_flash_bwd_wg.cu; PF_ATTN_BWD_WG=1, off by default). docs/ATTENTION_BWD.md "Session 18".
+#ifndef PF_CU_FLASH_BWD_WG_CUH
+#define PF_CU_FLASH_BWD_WG_CUH
+#include "cu_flash.cuh"
+
+// PF_ATTN_BWD_WG: 1 makes fa_tc_backward try fa_bwd_wg first, 2 the same with its dq product
+// deferred a step (def); 0 or unset: not (the default until measured); anything else is an
+// error. Read per call (tests switch it). Returns 0, 1 or 2.
+int fa_bwd_wg_env(void);
+// dk, dv and dq of the bf16 backward (not the bias gradient, not the dv of fully masked
+// rows: the caller runs fa_bwd_dv_uniform) on an sm_90 device: c_h 32, HC % 8 == 0, L % 64
+// == 0, no bias or one holding bf16 numbers (bias_bf16), room in the pool for the bias copy
+// and the dq slots; by size as fa_bwd_fused (c->attn_fused 0: at least two items (head,
+// row) per SM) unless force. def: the dq product of a step issued in the next one (one block
+// barrier per step; taken where L >= 128, else as def 0). Returns 0 when launched, nonzero
+// (nothing launched) otherwise.
+int fa_bwd_wg(cu_impl *c, const fa_args *a, int force, int def);
+// Whether the device is one fa_bwd_wg runs on (compute capability 9: sm_90a code).
+int fa_bwd_wg_device(void);
+// Launches of fa_bwd_wg so far (tests: that it ran where expected).
+int64_t fa_bwd_wg_runs(void);
+
+#endif
