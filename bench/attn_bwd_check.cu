@@ -441,6 +441,9 @@ static fa_args timed_problem(cu_impl *cb, const tcase &t, prob *p, int saved) {
     return a;
 }
 
+// --variant NAME with --time: that variant and the default's (fused8.lean.x4.st.sw) only
+static int time_variant = -1;
+static int time_default_v = -1;
 static void run_time(cu_impl *cb, const std::vector<int64_t> &sizes, int reps) {
     printf("\n%-6s %-12s %10s %8s %10s %10s %10s\n", "N", "backward", "ms", "TFLOP/s", "dkdv ms", "dq ms", "dbias ms");
     for (int64_t N : sizes) {
@@ -451,6 +454,7 @@ static void run_time(cu_impl *cb, const std::vector<int64_t> &sizes, int reps) {
         float v1 = time_median(cb, &a, run_v1, 0, 7, reps);
         printf("%-6lld %-12s %10.3f %8.1f\n", (long long)N, "v1", v1, flop / v1 * 1e-9);
         for (int v = 0; v < fa_tc_backward_variants(); v++) {
+            if (time_variant >= 0 && v != time_variant && v != time_default_v) continue;
             float all = time_median(cb, &a, run_var, v, 7, reps);
             float kv = time_median(cb, &a, run_var, v, 1, reps), dq = time_median(cb, &a, run_var, v, 2, reps),
                   db = time_median(cb, &a, run_var, v, 4, reps);
@@ -579,6 +583,9 @@ int main(int argc, char **argv) {
             for (int v = 0; v < fa_tc_backward_variants(); v++)
                 if (!strcmp(fa_tc_backward_variant_name(v), name)) profile_variant = v;
             if (profile_variant < 0) pf_die("--variant: no backward variant '%s' (see --time's list)", name);
+            time_variant = profile_variant;
+            for (int v = 0; v < fa_tc_backward_variants(); v++)
+                if (!strcmp(fa_tc_backward_variant_name(v), "fused8.lean.x4.st.sw")) time_default_v = v;
         }
         else if (!strcmp(argv[i], "--dbias-variant") && i + 1 < argc) {
             const char *name = argv[++i];

@@ -1,55 +1,66 @@
 // cu_flash_bwd_wg.cu: dk, dv and dq of the bf16 attention backward in one pass on Hopper
-// wgmma (sm_90a; PF_ATTN_BWD_WG=1). docs/ATTENTION_BWD.md "Session 18".
+// wgmma, warp-specialised (sm_90a; PF_ATTN_BWD_WG=1). docs/ATTENTION_BWD.md "Session 29".
 //
-// k_bwd_lean (cu_flash_bwd_lean.cuh) runs the same pass on mma.sync and is latency bound:
-// every product is a chain of synchronous warp instructions with its operand loads. Here
-// the products are wgmma with the streamed tiles read by descriptor from shared memory,
-// FlashAttention-3's backward order:
-// - Block = 2 warpgroups (256 threads), persistent; it owns whole items (head h, row r), so
-//   the dq of an item is summed by this block alone. Per item it walks key blocks of 128
-//   (warpgroup wg owns keys 64 wg .. 64 wg + 63 of the block) and, inside, query tiles of 64
-//   in order. K and V of the key block: A fragments in registers (loaded once per key block
-//   from shared memory); K also stays in shared memory for the dq product.
-// - Per step (key block, query tile), per warpgroup: S^T = K Q^T and dP^T = V dO^T
-//   (m64n64k16 x 2 each, Q and dO K-major by descriptor); p while dP^T runs, then dS = p (dP -
-//   D), with bw_p_ds_pair's arithmetic (k_bwd_lean's formula: bias [key][query] from the bf16
-//   copy, key mask, lse and D per query; a fully masked row has lse = +inf, so p = 0); dv +=
-//   P^T dO and dk += dS^T Q (m64n32k16 x 4 each, A = P^T / dS^T packed from the accumulators,
-//   B = dO / Q N-major by descriptor, imm-trans-b). dS^T (bf16) goes to shared memory; after
-//   a block barrier warpgroup wg computes dq[:, 16 wg .. 16 wg + 15] of the query tile over
-//   the block's 128 keys (m64n16k16 x 8, A = dS by ldmatrix.trans, B = K N-major).
-// - dq without atomics: the running dq of the item (L x 32 fp32) lives in the block's own
-//   slot of a pool scratch buffer (L2-resident); each element is read, added to and written
-//   back by one thread, in key-block order, and the last key block writes dq (bf16, times
+// k_bwd_lean (cu_flash_bwd_lean.cuh) runs the same pass on mma.sync and is latency bound
+// (ncu: no pipe above 40%, one 8-warp block per SM). Session 18's first wgmma form of this
+// pass had the products but no overlap: its two warpgroups issued their own copies and met
+// at a block barrier every step. Here, as FlashAttention-3 does:
+// - Block = 3 warpgroups (384 threads), persistent over items (head h, row r): the block owns
+//   whole items, so an item's dq is summed by this block alone. Warpgroup 0 is the producer
+//   (setmaxnreg 64): it walks the same steps as the consumers and copies each step's tiles
+//   (Q, dO: 64 queries in wgmma's core-matrix layout; lse, D; the bias^T tile [128 keys][64
+//   queries] bf16; at a key block's first step K and V of its 128 keys, into one of two
+//   buffers) into a BWS_ST-stage ring by cp.async. Once a step's copies have landed (its own
+//   wait_group, then fence.proxy.async: the generic-proxy writes ordered before the
+//   consumers' wgmma reads) every producer thread arrives on the stage's full mbarrier;
+//   BWS_LAG steps of copies stay in flight.
+// - Warpgroups 1 and 2 are the consumers (setmaxnreg 216); consumer wg owns keys 64 wg ..
+//   64 wg + 63 of the key block and walks its query tiles. Per step: S^T = K Q^T and dP^T =
+//   V dO^T (m64n64k16 x 2 each, K and V as register A fragments); the previous step's dq
+//   product (deferred a step, so it runs under this step's p and dS arithmetic); p =
+//   exp2(S^T sc + bias^T - lse) and dS = p (dP - D) (k_bwd_lean's formula; a fully masked row
+//   has lse = +inf, so p = 0); dV += P^T dO and dK += dS^T Q (m64n32k16 x 4 each, A = the
+//   packed accumulators); dS^T (bf16) to shared memory for the next step's dq = dS K
+//   (consumer wg takes channels 16 wg .. 16 wg + 15 over the block's 128 keys). The stage is
+//   released (empty mbarrier) once the step's products are done; the K buffer once the dq
+//   product of its key block's last step is.
+// - The two consumers meet at one named barrier per step (both halves of dS^T written),
+//   placed after this step's S^T and dP^T are issued; no block-wide barrier in the loop.
+// - dq without atomics, as session 18's: the running dq of the item (L x 32 fp32) in the
+//   block's own slot of a pool scratch buffer (L2-resident), each element read, added to and
+//   written back by one thread in key-block order; the last key block writes dq (bf16, times
 //   scale) instead. Same bits run to run.
-// - Tiles (Q, dO, the bias rows, lse, D) stream through a 2-stage cp.async ring with one
-//   block barrier at each step's start; K and V of the next key block come with the step
-//   before it (2 buffers). Q, dO, K and V tiles are in wgmma's no-swizzle core-matrix layout
-//   ([position / 8][channel / 8][8][8], as the removed k_s9_fwd_wg's K and V: one layout
-//   read K-major for S^T and N-major for the P^T dO type products).
-// Cases: c_h 32, HC % 8 == 0, L % 64 == 0 (every query tile whole; a key block's second
-// half past L, when L % 128 == 64, has the mask term -inf: p = 0), the bias as bf16 (exact
-// copy) or none. Everything else: the mma.sync kernels (fa_bwd_fused).
+// Cases: c_h 32, HC % 8 == 0, L % 64 == 0 and L >= 128 (every query tile whole, two or more
+// per key block: a slot row's store comes before its next read; a key block's second half
+// past L, when L % 128 == 64, has the mask term -inf: p = 0), the bias as bf16 (exact copy)
+// or none. Everything else: the mma.sync kernels (fa_bwd_fused).
 #include "cu_flash_bwd.cuh"
 #include "cu_flash_bwd_wg.cuh"
 #include "cu_flash_sm90.cuh"
 #include "cu_env.cuh"
 
-#define BWG_KB 128  // keys per key block (2 warpgroups x 64)
-#define BWG_NTH 256
-#define BWG_LDS 72  // dS^T row stride (bf16; [key][query], conflict-free ldmatrix.trans)
+#define BWG_KB 128       // keys per key block (2 consumer warpgroups x 64)
+#define BWS_NTH 384      // producer + 2 consumer warpgroups
+#define BWS_PROD 128     // producer threads
+#define BWS_CONS 256     // consumer threads
+#define BWS_ST 4         // ring stages
+#define BWS_LAG 2        // producer: steps of copies in flight before the oldest is announced
+#define BWG_LDS 72       // dS^T row stride (bf16; [key][query], conflict-free ldmatrix.trans)
+#define BWS_DS_BAR 1     // named barrier of the two consumers (0: __syncthreads)
 
-// Shared memory (bytes): 2 stages of {Q, dO (64 x 32 core matrices), bias [128 keys][BW_LDK]
-// bf16, lse[64], D[64]}, then K x 2, V x 2 (128 x 32 core matrices), dS^T [128][BWG_LDS] (x 2
-// with the deferred dq product, DEF).
+// Shared memory (bytes): BWS_ST stages of {Q, dO (64 x 32 core matrices), bias^T [128
+// keys][BW_LDK] bf16, lse[64], D[64]}, then K x 2, V x 2 (128 x 32 core matrices), dS^T
+// [128][BWG_LDS] x 2, then the mbarriers: full[ST], empty[ST], kv_empty[2].
 struct bwg_lay {
     static constexpr size_t TQ = 64 * 32 * 2, TK = 128 * 32 * 2;
     static constexpr size_t Q = 0, dO = TQ, B = 2 * TQ, L = B + (size_t)BWG_KB * BW_LDK * 2, D = L + 256;
     static constexpr size_t stage = D + 256;
-    static constexpr size_t K = 2 * stage, V = K + 2 * TK, dS = V + 2 * TK;
+    static constexpr size_t K = BWS_ST * stage, V = K + 2 * TK, dS = V + 2 * TK;
     static constexpr size_t dSb = (size_t)BWG_KB * BWG_LDS * 2;  // one dS^T buffer
-    static constexpr size_t bytes(bool def) { return dS + (def ? 2 : 1) * dSb; }  // DEF: 2 dS^T buffers
-    static_assert(stage % 128 == 0 && K % 128 == 0, "tiles 128-byte aligned (descriptors)");
+    static constexpr size_t bar = dS + 2 * dSb;
+    static constexpr size_t bytes = bar + (2 * BWS_ST + 2) * 8;
+    static_assert(stage % 128 == 0 && K % 128 == 0 && bar % 8 == 0, "tiles 128-byte aligned (descriptors)");
+    static_assert(bytes <= 227 * 1024, "one block per SM");
 };
 
 static int64_t g_bwg_runs;
@@ -59,8 +70,10 @@ int fa_bwd_wg_env(void) {
     if (!e || !*e || !strcmp(e, "0")) return 0;
     if (!strcmp(e, "1")) return 1;
     if (!strcmp(e, "2")) return 2;
-    pf_die("PF_ATTN_BWD_WG=%s: expected 0 (the mma.sync one-pass kernel, the default), 1 (the wgmma kernel first) "
-           "or 2 (the same with the dq product deferred a step)",
+    if (!strcmp(e, "3")) return 3;
+    pf_die("PF_ATTN_BWD_WG=%s: expected 0 (the mma.sync one-pass kernel, the default), 1 (the warp-specialised "
+           "wgmma kernel first), 2 (the same with the consumers' dS^T barriers decoupled) or 3 (2 with the dq "
+           "product's dS from shared memory by descriptor)",
            e);
     return 0;
 }
@@ -68,16 +81,18 @@ int fa_bwd_wg_env(void) {
 // Element offset of (position j, channel c) in a 32-channel core-matrix tile
 __device__ __forceinline__ int bwg_off(int j, int c) { return (j >> 3) * 256 + (c >> 3) * 64 + (j & 7) * 8 + (c & 7); }
 
-// NR positions l0.. of (row r, head h) of src into dst (core-matrix layout), zeros past L.
+// NR positions l0.. of (row r, head h) of src into dst (core-matrix layout), zeros past L; by
+// the producer's threads (pt: 0 .. BWS_PROD - 1).
 template <int NR>
-__device__ __forceinline__ void bwg_tile(const fa_args &a, const void *src, int64_t r, int h, int64_t l0, bf16 *dst) {
+__device__ __forceinline__ void bwg_tile(const fa_args &a, const void *src, int64_t r, int h, int64_t l0, bf16 *dst,
+                                         int pt, uint64_t pol) {
     const bf16 *s = (const bf16 *)src + (int64_t)h * 32;
 #pragma unroll
-    for (int u = 0; u < NR * 4 / BWG_NTH; u++) {
-        int i = threadIdx.x + BWG_NTH * u, j = i >> 2, c = (i & 3) * 8;  // 4 threads: one position's 64 bytes
+    for (int u = 0; u < NR * 4 / BWS_PROD; u++) {
+        int i = pt + BWS_PROD * u, j = i >> 2, c = (i & 3) * 8;  // 4 threads: one position's 64 bytes
         int64_t l = l0 + j;
         bool ok = l < a.L;
-        fa_cp16z(dst + bwg_off(j, c), ok ? s + fa_pos(a, r, l) * a.HC + c : s, ok ? 16 : 0);
+        fa_cp16zh(dst + bwg_off(j, c), ok ? s + fa_pos(a, r, l) * a.HC + c : s, ok ? 16 : 0, pol);
     }
 }
 
@@ -100,28 +115,6 @@ __device__ __forceinline__ bwg_pos bwg_next(const fa_args &a, bwg_pos p, int nkb
     p.item += gridDim.x;
     if (p.item < (int64_t)a.H * a.B) bwg_item(a, p);
     return p;
-}
-
-// The copies of step p into stage st (and K, V into buffer p.n % 2 at a key block's first
-// step); one commit group per step (also when there is nothing left to copy).
-template <bool HB>
-__device__ __forceinline__ void bwg_issue(const fa_args &a, const bwg_pos &p, unsigned char *sm, int st) {
-    typedef bwg_lay Y;
-    if (p.item < (int64_t)a.H * a.B) {
-        unsigned char *s = sm + st * Y::stage;
-        int64_t q0 = (int64_t)p.qt * 64, k0 = (int64_t)p.kb * BWG_KB;
-        bwg_tile<64>(a, a.q, p.r, p.h, q0, (bf16 *)(s + Y::Q));
-        bwg_tile<64>(a, a.dO, p.r, p.h, q0, (bf16 *)(s + Y::dO));
-        bw_lseD(a, p.r, true, p.h, q0, 64, (float *)(s + Y::L), (float *)(s + Y::D));
-        if (HB)
-            bw_bias_fl<BWG_KB, 64, BW_LDK, BWG_NTH>(a.biasT16 + (int64_t)p.h * a.L * a.L, a.L, k0, q0,
-                                                    (bf16 *)(s + Y::B));
-        if (p.qt == 0) {
-            bwg_tile<BWG_KB>(a, a.k, p.r, p.h, k0, (bf16 *)(sm + Y::K + (p.n & 1) * Y::TK));
-            bwg_tile<BWG_KB>(a, a.v, p.r, p.h, k0, (bf16 *)(sm + Y::V + (p.n & 1) * Y::TK));
-        }
-    }
-    fa_commit();
 }
 
 #if S9_HAVE_WGMMA
@@ -259,24 +252,59 @@ __device__ __forceinline__ void bwg_dq_issue(float (&dq)[8], uint32_t (&qa)[8][4
     s9_wg_commit();
 }
 
+// SA (PF_ATTN_BWD_WG=3): dS^T in wgmma's MN-major core-matrix layout ([key / 8][query / 8][key %
+// 8][query % 8]: a key's 8 queries in 16 contiguous bytes), so the dq product reads A = dS by
+// descriptor (imm-trans-a) instead of 8 ldmatrix.trans into 32 registers. The stores stay 4
+// bytes (a query pair of one key) and conflict-free (a warp's 32 words: 128 contiguous bytes).
+__device__ __forceinline__ int bwg_ds_off(int k, int q) { return (k >> 3) * 512 + (q >> 3) * 64 + (k & 7) * 8 + (q & 7); }
+__device__ __forceinline__ void bwg_ds_store_cm(bf16 *dSs, const uint32_t (&da)[4][4], int kw) {
+    int g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+#pragma unroll
+    for (int kk = 0; kk < 4; kk++)
+#pragma unroll
+        for (int e = 0; e < 4; e++)
+            *(uint32_t *)(dSs + bwg_ds_off(kw + g + 8 * (e & 1), 16 * kk + 8 * (e >> 1) + 2 * t)) = da[kk][e];
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // generic writes -> the wgmma's reads
+}
+#if S9_HAVE_WGMMA
+// D (64 x 16) += A (64 x 16, MN-major descriptor: imm-trans-a) B (16 x 16, N-major descriptor)
+__device__ __forceinline__ void bwg_n16tt(float *d, uint64_t da, uint64_t db) {
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 "
+        "{%0,%1,%2,%3,%4,%5,%6,%7}, %8, %9, 1, 1, 1, 1, 1;\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+        : "l"(da), "l"(db));
+}
+// dq (64 queries x 16 channels from 16 wg) += dS K over the block's 128 keys, both operands by
+// descriptor: A = dS (LBO 1024 bytes: the next 8 keys; SBO 128: the next 8 queries), B = K as in
+// bwg_dq_issue. Issued and committed.
+__device__ __forceinline__ void bwg_dq_issue_sa(float (&dq)[8], const bf16 *dSs, const bf16 *Kt, int wg) {
+    const uint64_t da = s9_desc(dSs, 1024, 128), db = s9_desc(Kt + 16 * wg * 8, 512, 128);
+    s9_wg_fence();
+#pragma unroll
+    for (int kk = 0; kk < 8; kk++) bwg_n16tt(dq, da + ((kk * 2048) >> 4), db + ((kk * 1024) >> 4));
+    s9_wg_commit();
+}
+#endif
+
 // The running dq of this thread's elements (queries q0 + 16 w + g + 8 u, channels 16 wg + 8 j
 // + 2 t + e): 0 at the item's first key block, else the slot's
-__device__ __forceinline__ void bwg_dq_load(float (&dq)[8], const float *slot, const bwg_pos &p, int wg) {
+__device__ __forceinline__ void bwg_dq_load(float (&dq)[8], const float *slot, const bwg_pos &p, int wg,
+                                            uint64_t pol) {
     int w = (threadIdx.x >> 5) & 3, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
 #pragma unroll
     for (int j = 0; j < 2; j++)
 #pragma unroll
         for (int u = 0; u < 2; u++) {
             float2 v = make_float2(0.f, 0.f);
-            if (p.kb > 0)
-                v = *(const float2 *)(slot + (p.qt * 64 + 16 * w + g + 8 * u) * 32 + 16 * wg + 8 * j + 2 * t);
+            if (p.kb > 0) v = fa_ld2h(slot + (p.qt * 64 + 16 * w + g + 8 * u) * 32 + 16 * wg + 8 * j + 2 * t, pol);
             dq[4 * j + 2 * u] = v.x;
             dq[4 * j + 2 * u + 1] = v.y;
         }
 }
 // ... and back: to the slot, or as dq (bf16, times scale) after the last key block
 __device__ __forceinline__ void bwg_dq_store(const fa_args &a, const float (&dq)[8], float *slot, const bwg_pos &p,
-                                             bool last, int wg) {
+                                             bool last, int wg, uint64_t pol) {
     int w = (threadIdx.x >> 5) & 3, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
 #pragma unroll
     for (int u = 0; u < 2; u++) {
@@ -287,123 +315,225 @@ __device__ __forceinline__ void bwg_dq_store(const fa_args &a, const float (&dq)
             int c = 16 * wg + 8 * j + 2 * t;
             float x = dq[4 * j + 2 * u], y = dq[4 * j + 2 * u + 1];
             if (last) *(__nv_bfloat162 *)(op + c) = __floats2bfloat162_rn(x * a.scale, y * a.scale);
-            else *(float2 *)(slot + q * 32 + c) = make_float2(x, y);
+            else fa_st2h(slot + q * 32 + c, make_float2(x, y), pol);
         }
     }
 }
 
-// A step's start (step and stage b): its copies done and visible to wgmma, the next step's
-// issued; at a key block's first step the mask terms, K and V fragments, dk = dv = 0.
-template <bool HB>
-__device__ __forceinline__ void bwg_step_start(const fa_args &a, unsigned char *sm, const bwg_pos &p, bwg_pos &cur,
-                                               int b, int nkb, int nqt, int kw, float (&mk2)[2], uint32_t (&ka)[2][4],
-                                               uint32_t (&va)[2][4], float (&dk)[4][4], float (&dv)[4][4]) {
-    typedef bwg_lay Y;
-    fa_wait<0>();
-    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // cp.async writes -> wgmma reads
-    __syncthreads();
-    cur = bwg_next(a, p, nkb, nqt);
-    bwg_issue<HB>(a, cur, sm, b ^ 1);
-    if (p.qt == 0) {
-        const int g = (threadIdx.x & 31) >> 2;
-#pragma unroll
-        for (int u = 0; u < 2; u++) mk2[u] = bw_mask2(a, p.r, (int64_t)p.kb * BWG_KB + kw + g + 8 * u);
-        bwg_afrag((const bf16 *)(sm + Y::K + (p.n & 1) * Y::TK), kw, ka);
-        bwg_afrag((const bf16 *)(sm + Y::V + (p.n & 1) * Y::TK), kw, va);
-#pragma unroll
-        for (int j = 0; j < 4; j++)
-#pragma unroll
-            for (int e = 0; e < 4; e++) dk[j][e] = dv[j][e] = 0.f;
-    }
-}
 #endif
-
-// One block per SM (103 KB of shared memory, 121 KB with DEF; up to 255 registers a thread).
-// DEF (PF_ATTN_BWD_WG=2): the dq product of a step runs in the next step, issued after that
-// step's S^T and dP^T (dS^T double buffered): no second block barrier per step, and the dq
-// product overlaps p and dS. Needs L >= 128 (two query tiles per key block): then the step
-// before's K is still in its buffer, and a step's slot read comes after the deferred store of
-// the same query tile's previous key block.
-template <bool HB, bool DEF>
-__global__ void __launch_bounds__(BWG_NTH, 1) k_bwd_wg(fa_args a, float *dq_slots) {
-#if S9_HAVE_WGMMA
+// The producer's copies of step p into stage sp (and at a key block's first step K and V
+// into buffer p.n % 2): Q, dO, lse, D, the bias^T tile; one commit group.
+// keep: the L2 policy of what the item re-reads (Q, dO, lse, D, the bias); K and V are read once.
+template <bool HB>
+__device__ __forceinline__ void bws_copy(const fa_args &a, const bwg_pos &p, unsigned char *sm, int sp, int pt,
+                                         uint64_t keep, uint64_t once) {
     typedef bwg_lay Y;
-    extern __shared__ __align__(128) unsigned char bwg_sm[];
-    const int nkb = (int)((a.L + BWG_KB - 1) / BWG_KB), nqt = (int)(a.L / 64);
+    unsigned char *s = sm + sp * Y::stage;
+    const int64_t q0 = (int64_t)p.qt * 64, k0 = (int64_t)p.kb * BWG_KB;
+    bwg_tile<64>(a, a.q, p.r, p.h, q0, (bf16 *)(s + Y::Q), pt, keep);
+    bwg_tile<64>(a, a.dO, p.r, p.h, q0, (bf16 *)(s + Y::dO), pt, keep);
+    if (pt < 32) {  // lse, D of the 64 queries (whole tiles: L % 64 == 0): 16 bytes a thread
+        const float *src = (pt < 16 ? a.lse : a.D) + (p.r * a.H + p.h) * a.L + q0 + 4 * (pt & 15);
+        fa_cp16zh(s + (pt < 16 ? Y::L : Y::D) + 16 * (pt & 15), src, 16, keep);
+    }
+    if (HB) {  // 128 key rows of 64 queries (128 bytes: 8 chunks), zeros past L
+        const bf16 *m = a.biasT16 + (int64_t)p.h * a.L * a.L;
+#pragma unroll
+        for (int u = 0; u < BWG_KB * 8 / BWS_PROD; u++) {
+            int i = pt + BWS_PROD * u, j = i >> 3, c = (i & 7) * 8;
+            bool ok = k0 + j < a.L;
+            fa_cp16zh((bf16 *)(s + Y::B) + j * BW_LDK + c, ok ? m + (k0 + j) * a.L + q0 + c : m, ok ? 16 : 0, keep);
+        }
+    }
+    if (p.qt == 0) {
+        bwg_tile<BWG_KB>(a, a.k, p.r, p.h, k0, (bf16 *)(sm + Y::K + (p.n & 1) * Y::TK), pt, once);
+        bwg_tile<BWG_KB>(a, a.v, p.r, p.h, k0, (bf16 *)(sm + Y::V + (p.n & 1) * Y::TK), pt, once);
+    }
+    fa_commit();
+}
+
+#if S9_HAVE_WGMMA
+// Steps done .. issued - 1 announced: their copies landed (wait_group), ordered before the
+// consumers' wgmma reads (proxy fence), then this thread's arrival on each stage's full barrier.
+__device__ __forceinline__ void bws_announce_all(uint64_t *full, uint32_t &done, uint32_t issued) {
+    fa_wait<0>();
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    for (; done < issued; done++) wg_bar_arrive(full + done % BWS_ST);
+}
+
+// Warpgroup 0: the copies of every step the consumers walk, in their order.
+template <bool HB>
+__device__ __forceinline__ void bws_producer(const fa_args &a, unsigned char *sm, int nkb, int nqt) {
+    uint64_t *full = (uint64_t *)(sm + bwg_lay::bar), *empty = full + BWS_ST, *kv_empty = empty + BWS_ST;
+    const int pt = threadIdx.x;
     const int64_t nitems = (int64_t)a.H * a.B;
-    float *slot = dq_slots + (int64_t)blockIdx.x * a.L * 32;  // (L, 32) running dq of the item
-    const int wg = threadIdx.x >> 7, kw = 64 * wg + 16 * ((threadIdx.x >> 5) & 3);  // the warp's 16 keys
+    bwg_pos p;
+    p.item = blockIdx.x;
+    p.kb = p.qt = p.n = 0;
+    p.h = 0;
+    p.r = 0;
+    if (p.item < nitems) bwg_item(a, p);
+    uint32_t j = 0, done = 0;
+    const uint64_t keep = fa_l2_policy(a.l2_keep), once = fa_l2_policy(0);
+    for (; p.item < nitems; j++, p = bwg_next(a, p, nkb, nqt)) {
+        const int sp = (int)(j % BWS_ST);
+        if (j >= BWS_ST) wg_bar_wait(empty + sp, (j / BWS_ST - 1) & 1);  // step j - ST's products done
+        if (p.qt == 0 && p.n >= 2) {
+            // the K buffer's last reader is the dq product of key block n - 2's last step, which
+            // runs in the step after it: announce everything first (no wait on a step not announced)
+            bws_announce_all(full, done, j);
+            wg_bar_wait(kv_empty + (p.n & 1), ((p.n >> 1) - 1) & 1);
+        }
+        bws_copy<HB>(a, p, sm, sp, pt, keep, once);
+        if (j + 1 - done > BWS_LAG) {  // the oldest step's copies landed: announce it
+            fa_wait<BWS_LAG>();
+            asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+            wg_bar_arrive(full + done % BWS_ST);
+            done++;
+        }
+    }
+    bws_announce_all(full, done, j);
+}
+
+// The consumers' named barrier: both warpgroups' dS^T of the previous step written.
+__device__ __forceinline__ void bws_ds_sync() { asm volatile("bar.sync %0, %1;\n" ::"n"(BWS_DS_BAR), "n"(BWS_CONS) : "memory"); }
+
+// The consumers' dS^T barriers, decoupled (DEC, PF_ATTN_BWD_WG=2): writer warpgroup w arrives on barrier 2 + 2 w +
+// (step & 1) once its half of the step's dS^T is written; the other warpgroup waits there before
+// its dq product (the waiting warpgroup's own 128 threads complete the count, so its own warps'
+// halves are in too). Two per writer by step parity: a writer one step ahead cannot complete a
+// phase the reader has not passed.
+__device__ __forceinline__ void bws_ds_arrive(int wg, uint32_t j) {
+    asm volatile("bar.arrive %0, %1;\n" ::"r"(2 + 2 * wg + (int)(j & 1)), "n"(BWS_CONS) : "memory");
+}
+__device__ __forceinline__ void bws_ds_wait(int wg, uint32_t j) {  // the other warpgroup's dS^T of step j
+    asm volatile("bar.sync %0, %1;\n" ::"r"(2 + 2 * (1 - wg) + (int)(j & 1)), "n"(BWS_CONS) : "memory");
+}
+
+// Warpgroups 1, 2 (wg 0, 1): the products of every step; dq of a step one step later. DEC: the
+// dS^T barriers decoupled (bws_ds_arrive / bws_ds_wait) instead of both warpgroups meeting at one.
+template <bool HB, bool DEC, bool SA>
+__device__ __forceinline__ void bws_consumer(const fa_args &a, unsigned char *sm, float *slot, int nkb, int nqt) {
+    typedef bwg_lay Y;
+    uint64_t *full = (uint64_t *)(sm + Y::bar), *empty = full + BWS_ST, *kv_empty = empty + BWS_ST;
+    const int wg = (threadIdx.x - BWS_PROD) >> 7, kw = 64 * wg + 16 * ((threadIdx.x >> 5) & 3);  // warp's 16 keys
     const float sc2 = a.scale * BW_L2E;
-    if (!HB)  // no bias: both stages' bias tiles zero, never copied over
-        for (int s = 0; s < 2; s++)
-            for (int i = threadIdx.x; i < BWG_KB * BW_LDK / 2; i += BWG_NTH)
-                ((uint32_t *)(bwg_sm + s * Y::stage + Y::B))[i] = 0u;
+    const int64_t nitems = (int64_t)a.H * a.B;
+    const uint64_t keep = fa_l2_policy(a.l2_keep);  // the dq slot: read again a key block later
     bwg_pos cur;
     cur.item = blockIdx.x;
     cur.kb = cur.qt = cur.n = 0;
     cur.h = 0;
     cur.r = 0;
     if (cur.item < nitems) bwg_item(a, cur);
-    bwg_issue<HB>(a, cur, bwg_sm, 0);
     float dk[4][4], dv[4][4], mk2[2] = {0.f, 0.f}, dqp[8] = {0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f};
-    // dqp (DEF): the pending step's running dq
     uint32_t ka[2][4], va[2][4], qa[8][4];
-    bwg_pos pend = cur;  // DEF: the step whose dq product is pending
+    bwg_pos pend = cur;  // the step whose dq product is pending (dqp: its running dq)
     bool pending = false;
-    for (int step = 0; cur.item < nitems; step++) {
+    for (uint32_t j = 0; cur.item < nitems; j++) {
         const bwg_pos p = cur;
-        const int b = step & 1;
-        const unsigned char *st = bwg_sm + b * Y::stage;
-        bf16 *dSb = (bf16 *)(bwg_sm + Y::dS) + (DEF ? b * BWG_KB * BWG_LDS : 0);
-        bwg_step_start<HB>(a, bwg_sm, p, cur, b, nkb, nqt, kw, mk2, ka, va, dk, dv);
+        cur = bwg_next(a, p, nkb, nqt);
+        const int sp = (int)(j % BWS_ST);
+        const unsigned char *st = sm + sp * Y::stage;
+        wg_bar_wait(full + sp, (j / BWS_ST) & 1);
+        __syncwarp();  // converged for the .aligned wgmma instructions
+        if (p.qt == 0) {  // a key block's first step: mask terms, K and V fragments, dk = dv = 0
+            const int g = (threadIdx.x & 31) >> 2;
+#pragma unroll
+            for (int u = 0; u < 2; u++) mk2[u] = bw_mask2(a, p.r, (int64_t)p.kb * BWG_KB + kw + g + 8 * u);
+            bwg_afrag((const bf16 *)(sm + Y::K + (p.n & 1) * Y::TK), kw, ka);
+            bwg_afrag((const bf16 *)(sm + Y::V + (p.n & 1) * Y::TK), kw, va);
+#pragma unroll
+            for (int jj = 0; jj < 4; jj++)
+#pragma unroll
+                for (int e = 0; e < 4; e++) dk[jj][e] = dv[jj][e] = 0.f;
+        }
         float dq[8];
-        bwg_dq_load(dq, slot, p, wg);  // in flight while the scores are computed
+        bwg_dq_load(dq, slot, p, wg, keep);  // this step's running dq, for its product next step
         float s[8][4], dp[8][4];
         bwg_scores_issue(s, dp, ka, va, st);
-        if (DEF) {
-            // the pending step's dq product (at the block's first step on whatever the buffer
-            // holds, not stored: the wgmma groups stay the same every step)
-            bwg_dq_issue(dqp, qa, (const bf16 *)(bwg_sm + Y::dS) + (b ^ 1) * BWG_KB * BWG_LDS,
-                         (const bf16 *)(bwg_sm + Y::K + (pend.n & 1) * Y::TK), wg);
-            bwg_p_ds<1>(s, dp, st, (const bf16 *)(st + Y::B) + kw * BW_LDK, mk2, sc2);
+        if (pending) {
+            if (DEC) bws_ds_wait(wg, j - 1);
+            else bws_ds_sync();
+            const bf16 *dSp = (const bf16 *)(sm + Y::dS) + ((j - 1) & 1) * BWG_KB * BWG_LDS;
+            const bf16 *Kp = (const bf16 *)(sm + Y::K + (pend.n & 1) * Y::TK);
+            if (SA) bwg_dq_issue_sa(dqp, dSp, Kp, wg);
+            else bwg_dq_issue(dqp, qa, dSp, Kp, wg);
         } else {
-            bwg_p_ds<0>(s, dp, st, (const bf16 *)(st + Y::B) + kw * BW_LDK, mk2, sc2);
+            s9_wg_commit();  // an empty group: the same group count every step
         }
+        bwg_p_ds<1>(s, dp, st, (const bf16 *)(st + Y::B) + kw * BW_LDK, mk2, sc2);
         uint32_t pa[4][4], da[4][4];
         bwg_pack(s, pa);
         bwg_pack(dp, da);
-        bwg_ds_store(dSb, da, kw);
+        if (SA) bwg_ds_store_cm((bf16 *)(sm + Y::dS) + (j & 1) * BWG_KB * BWG_LDS, da, kw);
+        else bwg_ds_store((bf16 *)(sm + Y::dS) + (j & 1) * BWG_KB * BWG_LDS, da, kw);
+        if (DEC) bws_ds_arrive(wg, j);
         bwg_dkdv_issue(dk, dv, pa, da, st);
-        if (!DEF) {
-            __syncthreads();  // every warp's dS^T written
-            bwg_dq_issue(dq, qa, dSb, (const bf16 *)(bwg_sm + Y::K + (p.n & 1) * Y::TK), wg);
-        }
         wg_mma_wait<0>();
         s9_wg_hold<16>(&dk[0][0]);
         s9_wg_hold<16>(&dv[0][0]);
-        s9_wg_hold<8>(DEF ? dqp : dq);
+        s9_wg_hold<8>(dqp);
         bwg_hold_r<16>(&pa[0][0]);  // A registers of the products live up to their wait
         bwg_hold_r<16>(&da[0][0]);
         bwg_hold_r<32>(&qa[0][0]);
-        if (!DEF) bwg_dq_store(a, dq, slot, p, p.kb == nkb - 1, wg);
-        if (DEF && pending) bwg_dq_store(a, dqp, slot, pend, pend.kb == nkb - 1, wg);
-        if (DEF) {
-#pragma unroll
-            for (int i = 0; i < 8; i++) dqp[i] = dq[i];
-            pend = p;
-            pending = true;
+        wg_bar_arrive(empty + sp);  // this step's stage read (Q, dO, bias, lse, D)
+        if (pending) {
+            bwg_dq_store(a, dqp, slot, pend, pend.kb == nkb - 1, wg, keep);
+            if (pend.qt == nqt - 1) wg_bar_arrive(kv_empty + (pend.n & 1));  // its key block's K read
         }
         if (p.qt == nqt - 1) bw_store_dkdv<32>(a, p.r, p.h, (int64_t)p.kb * BWG_KB + kw, dk, dv);
-        if (DEF && !(cur.item < nitems)) {
-            __syncthreads();  // the last step's dS^T of every warp
-            bwg_dq_issue(dqp, qa, dSb, (const bf16 *)(bwg_sm + Y::K + (p.n & 1) * Y::TK), wg);
+#pragma unroll
+        for (int i = 0; i < 8; i++) dqp[i] = dq[i];
+        pend = p;
+        pending = true;
+        if (!(cur.item < nitems)) {  // the last step's dq product
+            if (DEC) bws_ds_wait(wg, j);
+            else bws_ds_sync();
+            const bf16 *dSp = (const bf16 *)(sm + Y::dS) + (j & 1) * BWG_KB * BWG_LDS;
+            const bf16 *Kp = (const bf16 *)(sm + Y::K + (p.n & 1) * Y::TK);
+            if (SA) bwg_dq_issue_sa(dqp, dSp, Kp, wg);
+            else bwg_dq_issue(dqp, qa, dSp, Kp, wg);
             wg_mma_wait<0>();
             s9_wg_hold<8>(dqp);
             bwg_hold_r<32>(&qa[0][0]);
-            bwg_dq_store(a, dqp, slot, p, p.kb == nkb - 1, wg);
+            bwg_dq_store(a, dqp, slot, p, p.kb == nkb - 1, wg, keep);
         }
     }
-    fa_wait<0>();
+}
+#endif
+
+// One block per SM (~175 KB of shared memory); the producer warpgroup drops to 64 registers a
+// thread, the consumers take 216 (128 x 64 + 256 x 216 = 63,488 of 65,536): no spills in either
+// (40 / 232 spilled 100 bytes in the producer, 56 / 224 12 bytes).
+template <bool HB, int MODE>
+__global__ void __launch_bounds__(BWS_NTH, 1) k_bwd_ws(fa_args a, float *dq_slots) {
+#if S9_HAVE_WGMMA
+    typedef bwg_lay Y;
+    extern __shared__ __align__(128) unsigned char bwg_sm[];
+    const int nkb = (int)((a.L + BWG_KB - 1) / BWG_KB), nqt = (int)(a.L / 64);
+    if (!HB)  // no bias: every stage's bias tile zero, never copied over
+        for (int s = 0; s < BWS_ST; s++)
+            for (int i = threadIdx.x; i < BWG_KB * BW_LDK / 2; i += BWS_NTH)
+                ((uint32_t *)(bwg_sm + s * Y::stage + Y::B))[i] = 0u;
+    if (threadIdx.x == 0) {
+        uint64_t *bar = (uint64_t *)(bwg_sm + Y::bar);
+        for (int s = 0; s < BWS_ST; s++) {
+            wg_bar_init(bar + s, BWS_PROD);           // full: every producer thread
+            wg_bar_init(bar + BWS_ST + s, BWS_CONS);  // empty: every consumer thread
+        }
+        wg_bar_init(bar + 2 * BWS_ST, BWS_CONS);  // kv_empty[2]
+        wg_bar_init(bar + 2 * BWS_ST + 1, BWS_CONS);
+        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+    }
+    __syncthreads();
+    if (threadIdx.x < BWS_PROD) {
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 64;\n" ::: "memory");
+        bws_producer<HB>(a, bwg_sm, nkb, nqt);
+    } else {
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 216;\n" ::: "memory");
+        bws_consumer<HB, MODE >= 2, MODE >= 3>(a, bwg_sm, dq_slots + (int64_t)blockIdx.x * a.L * 32, nkb, nqt);
+    }
 #else
     (void)a;
     (void)dq_slots;
@@ -428,22 +558,21 @@ int fa_bwd_wg_device(void) {
 }
 
 // Grid: one block per SM, evened out over the items, no more than the pool has dq slots for.
-int fa_bwd_wg(cu_impl *c, const fa_args *a, int force, int def) {
-    if (a->ch != 32 || a->HC % 8 || a->B <= 0 || a->L <= 0 || a->L % 64 || c->attn_fused < 0) return 1;
+int fa_bwd_wg(cu_impl *c, const fa_args *a, int force, int mode) {
+    if (a->ch != 32 || a->HC % 8 || a->B <= 0 || a->L < 128 || a->L % 64 || c->attn_fused < 0) return 1;
     // by size as fa_bwd_fused: at least two items per SM (a persistent block owns whole items)
     if (!force && c->attn_fused == 0 && (int64_t)a->H * a->B < 2 * (int64_t)(c->n_sm > 0 ? c->n_sm : 1)) return 1;
     if (a->biasT && !a->bias_bf16) return 1;
     if ((int64_t)a->H * a->B > 2147483647LL / 2 || a->L > (1 << 20)) return 1;
     if (!fa_bwd_wg_device()) return 1;
-    def = def && a->L >= 128;  // the deferred product needs two query tiles per key block
     typedef bwg_lay Y;
-    static void (*const kern[4])(fa_args, float *) = {k_bwd_wg<false, false>, k_bwd_wg<true, false>,
-                                                      k_bwd_wg<false, true>, k_bwd_wg<true, true>};
-    static int attr_set[4];
-    for (int k = 0; k < 4; k++) {
+    static void (*const kern[6])(fa_args, float *) = {k_bwd_ws<false, 1>, k_bwd_ws<true, 1>, k_bwd_ws<false, 2>,
+                                                      k_bwd_ws<true, 2>,  k_bwd_ws<false, 3>, k_bwd_ws<true, 3>};
+    static int attr_set[6];
+    if (mode < 1 || mode > 3) return 1;
+    for (int k = 0; k < 6; k++) {
         if (attr_set[k]) continue;
-        if (cudaFuncSetAttribute(kern[k], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)Y::bytes(k >= 2)) !=
-            cudaSuccess) {
+        if (cudaFuncSetAttribute(kern[k], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)Y::bytes) != cudaSuccess) {
             (void)cudaGetLastError();
             return 1;
         }
@@ -465,10 +594,10 @@ int fa_bwd_wg(cu_impl *c, const fa_args *a, int force, int def) {
         b.biasT16 = b16;
     }
     int64_t rounds = (items + gmax - 1) / gmax, grid = (items + rounds - 1) / rounds;
+    b.l2_keep = fa_bwd_l2_env();
     // the bias copy and the slots: the top of the pool for this launch only (stream order)
     float *slots = (float *)(c->pool + top + bbytes);
-    int k = (nb ? 1 : 0) + (def ? 2 : 0);
-    kern[k]<<<(unsigned)grid, BWG_NTH, Y::bytes(def), c->stream>>>(b, slots);
+    kern[(nb ? 1 : 0) + 2 * (mode - 1)]<<<(unsigned)grid, BWS_NTH, Y::bytes, c->stream>>>(b, slots);
     CU_LAUNCHED();
     g_bwg_runs++;
     return 0;
