@@ -35,8 +35,6 @@ typedef struct {
                                          // projection's output), so a bf16 copy of it is exact
     const bf16 *biasT16;                 // set by the fused backward's launcher: biasT as bf16; by
                                          // the Hopper forward's: the same values in its own order
-    int l2_keep;                         // set by the one-pass backward's launchers (PF_ATTN_BWD_L2):
-                                         // the tiles and dq slots an item re-reads marked evict_last
 } fa_args;
 
 // The bf16 bias gradient splits the rows r into this many ranges (one block

@@ -318,15 +318,6 @@ static const char *bw_names[] = {"q2x8.k2x8.b8.s2.ldsm.fl", "q1x4.k1x4.b8.s2.m3.
 #define BW_WG_DEC 28
 #define BW_WG_SA 29
 static_assert(sizeof bw_names / sizeof bw_names[0] == BW_WG_SA + 1, "fused.wg.dec.sa is the last variant");
-int fa_bwd_l2_env(void) {
-    const char *e = getenv("PF_ATTN_BWD_L2");
-    if (!e || !*e || !strcmp(e, "0")) return 0;
-    if (!strcmp(e, "1")) return 1;
-    pf_die("PF_ATTN_BWD_L2=%s: expected 0 (no L2 hint, the default) or 1 (what the one-pass backward re-reads kept "
-           "in L2: evict_last)",
-           e);
-    return 0;
-}
 int fa_tc_backward_variants(void) { return (int)(sizeof bw_names / sizeof bw_names[0]); }
 const char *fa_tc_backward_variant_name(int v) { return v >= 0 && v < fa_tc_backward_variants() ? bw_names[v] : "?"; }
 

@@ -9,11 +9,6 @@
 #define BW_T 64            // streamed tile and own tile (positions)
 #define BW_L2E 1.4426950408889634f
 
-// PF_ATTN_BWD_L2 (read per launch: A/B runs and tests switch it): 1 marks what the one-pass
-// backward's items re-read (Q, dO and bias tiles, the dq slots) evict_last in L2 (fa_args
-// l2_keep), 0 or unset no hint; anything else is an error.
-int fa_bwd_l2_env(void);
-
 // ---- helpers ---------------------------------------------------------------------------
 
 // One k step (kk: columns 16 kk..) of mma operands by ldmatrix.x4 (one instruction per
@@ -134,9 +129,8 @@ __device__ __forceinline__ void bw_load_fl(const fa_args &a, const void *src, in
 }
 // T: float (the fp32 bias) or bf16 (its bf16 copy: L % 8 == 0, FL cases only); 16-byte
 // chunks of 16 / sizeof(T) elements.
-// H: with the L2 policy pol (the one-pass backward, PF_ATTN_BWD_L2).
-template <int NR, int NC, int LD, int NTH, bool H = false, typename T>
-__device__ __forceinline__ void bw_bias_fl(const T *m, int64_t L, int64_t R0, int64_t C0, T *dst, uint64_t pol = 0) {
+template <int NR, int NC, int LD, int NTH, typename T>
+__device__ __forceinline__ void bw_bias_fl(const T *m, int64_t L, int64_t R0, int64_t C0, T *dst) {
     constexpr int EPC = 16 / (int)sizeof(T), VPR = NC / EPC, RPU = NTH / VPR, NU = (NR + RPU - 1) / RPU;
     static_assert(NTH % VPR == 0, "threads per tile row");
     int j0 = threadIdx.x / VPR, c = (threadIdx.x % VPR) * EPC;
@@ -149,8 +143,7 @@ __device__ __forceinline__ void bw_bias_fl(const T *m, int64_t L, int64_t R0, in
         int j = j0 + u * RPU;
         if (NR % RPU == 0 || j < NR) {
             bool ok = cok && j < left;
-            if (H) fa_cp16zh(d + u * RPU * LD, ok ? p + u * RPU * L : m, ok ? 16 : 0, pol);
-            else fa_cp16z(d + u * RPU * LD, ok ? p + u * RPU * L : m, ok ? 16 : 0);
+            fa_cp16z(d + u * RPU * LD, ok ? p + u * RPU * L : m, ok ? 16 : 0);
         }
     }
 }

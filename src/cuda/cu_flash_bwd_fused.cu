@@ -361,7 +361,6 @@ static int bwf_run(cu_impl *c, const fa_args *a) {
         b.biasT16 = b16;
     }
     int64_t rounds = (items + gmax - 1) / gmax, grid = (items + rounds - 1) / rounds;
-    b.l2_keep = fa_bwd_l2_env();
     // the bias copy and the slots are taken from the top of the pool for this launch only
     // (stream order)
     kern<<<(unsigned)grid, 32 * NW, smem, c->stream>>>(b, (float *)(c->pool + top + bbytes));

@@ -176,10 +176,6 @@ __device__ __forceinline__ void bwl_cp16(uint32_t dst, const void *src) {
 __device__ __forceinline__ void bwl_cp16z(uint32_t dst, const void *src, int n) {
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(src), "r"(n));
 }
-__device__ __forceinline__ void bwl_cp16zh(uint32_t dst, const void *src, int n, uint64_t pol) {
-    asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2, %3;\n" ::"r"(dst), "l"(src), "r"(n),
-                 "l"(pol));
-}
 __device__ __forceinline__ void bwl_cp4(uint32_t dst, const void *src) {
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(dst), "l"(src));
 }
@@ -502,8 +498,7 @@ __device__ __forceinline__ void bwl_rows(const bf16 *src, int64_t ps, uint32_t d
 // BWL_SW: bw_load_fl into a swizzled tile; dst: the tile's address plus this thread's chunk
 // (bwl_addr's cT)
 template <int CH, int NR, int NTH>
-__device__ __forceinline__ void bwl_load_sw(const fa_args &a, const void *src, int r, int h, int l0, uint32_t dst,
-                                            uint64_t pol) {
+__device__ __forceinline__ void bwl_load_sw(const fa_args &a, const void *src, int r, int h, int l0, uint32_t dst) {
     constexpr int VPR = CH / 8, RPU = NTH / VPR, NU = (NR + RPU - 1) / RPU;
     static_assert(NTH % VPR == 0 && RPU % 8 == 0, "threads per tile row; passes keep the swizzle");
     const bf16 *row = (const bf16 *)src + fa_pos(a, r, 0) * a.HC + (int64_t)h * a.ch;
@@ -516,7 +511,7 @@ __device__ __forceinline__ void bwl_load_sw(const fa_args &a, const void *src, i
         int j = j0 + u * RPU;
         if (NR % RPU == 0 || j < NR) {
             bool ok = cok && j < left;
-            bwl_cp16zh(dst + u * RPU * CH * 2, ok ? p + u * RPU * ps : row, ok ? 16 : 0, pol);
+            bwl_cp16z(dst + u * RPU * CH * 2, ok ? p + u * RPU * ps : row, ok ? 16 : 0);
         }
     }
 }
@@ -542,10 +537,8 @@ __device__ __forceinline__ void bwl_lseD(const fa_args &a, int r, int h, int q0,
     }
 }
 template <int CH, int NW, bool BB, int OPT>
-// keep / once (PF_ATTN_BWD_L2): the L2 policies of what an item re-reads (Q, dO, the bias) and of
-// what it reads once (K, V); the SW loaders and the bf16 bias take them.
 __device__ __forceinline__ void bwl_issue(const fa_args &a, const bwl_pos &p, const bwl_src &s, int nitems, int b,
-                                          const bwl_addr &d, unsigned char *smp, uint64_t keep, uint64_t once) {
+                                          const bwl_addr &d, unsigned char *smp) {
     typedef bwl_lay<CH, NW, BB, bwl_ldb<BB, OPT>(), bwl_lk<CH, OPT>()> Ly;
     typedef typename std::conditional<BB, bf16, float>::type BT;
     constexpr int KT = 16 * NW, NTH = 32 * NW;
@@ -565,8 +558,8 @@ __device__ __forceinline__ void bwl_issue(const fa_args &a, const bwl_pos &p, co
             }
         } else {
             if constexpr (SW) {
-                bwl_load_sw<CH, BW_T, NTH>(a, a.q, p.r, p.h, q0, d.cT + Ly::Q0 + b * Ly::QB, keep);
-                bwl_load_sw<CH, BW_T, NTH>(a, a.dO, p.r, p.h, q0, d.cT + Ly::O0 + b * Ly::QB, keep);
+                bwl_load_sw<CH, BW_T, NTH>(a, a.q, p.r, p.h, q0, d.cT + Ly::Q0 + b * Ly::QB);
+                bwl_load_sw<CH, BW_T, NTH>(a, a.dO, p.r, p.h, q0, d.cT + Ly::O0 + b * Ly::QB);
             } else {
                 bw_tile<true, CH, BW_T, NTH>(a, a.q, p.r, p.h, q0, (bf16 *)(smp + Ly::Q0 + b * Ly::QB));
                 bw_tile<true, CH, BW_T, NTH>(a, a.dO, p.r, p.h, q0, (bf16 *)(smp + Ly::O0 + b * Ly::QB));
@@ -587,7 +580,7 @@ __device__ __forceinline__ void bwl_issue(const fa_args &a, const bwl_pos &p, co
         } else if (bias && qf && kf)
             bwl_bias_rows<KT, BW_LDK, NTH>(bias + (uint32_t)(s.b + q0), a.L, d.cB + b * Ly::BB_);
         else if (BB)
-            bw_bias_fl<KT, BW_T, BW_LDK, NTH, true>(bias + (int64_t)p.h * a.L * a.L, a.L, k0, q0, bdst, keep);
+            bw_bias_fl<KT, BW_T, BW_LDK, NTH>(bias + (int64_t)p.h * a.L * a.L, a.L, k0, q0, bdst);
         else if (bias)
             bw_bias<true, KT, BW_T, BW_LDK, NTH>((const float *)bias + (int64_t)p.h * a.L * a.L, a.L, k0, q0, (float *)bdst);
         if (p.qt == 0) {
@@ -597,8 +590,8 @@ __device__ __forceinline__ void bwl_issue(const fa_args &a, const bwl_pos &p, co
                 bwl_rows<CH, KT, NTH, Ly::LK>((const bf16 *)a.k + o, ps, d.cT + Ly::K0 + p.kb * Ly::KB);
                 bwl_rows<CH, KT, NTH, Ly::LK>((const bf16 *)a.v + o, ps, d.cT + Ly::V0 + p.vb * Ly::KB);
             } else if constexpr (SW) {
-                bwl_load_sw<CH, KT, NTH>(a, a.k, p.r, p.h, k0, d.cT + Ly::K0 + p.kb * Ly::KB, once);
-                bwl_load_sw<CH, KT, NTH>(a, a.v, p.r, p.h, k0, d.cT + Ly::V0 + p.vb * Ly::KB, once);
+                bwl_load_sw<CH, KT, NTH>(a, a.k, p.r, p.h, k0, d.cT + Ly::K0 + p.kb * Ly::KB);
+                bwl_load_sw<CH, KT, NTH>(a, a.v, p.r, p.h, k0, d.cT + Ly::V0 + p.vb * Ly::KB);
             } else {
                 bw_tile<true, CH, KT, NTH>(a, a.k, p.r, p.h, k0, (bf16 *)(smp + Ly::K0 + p.kb * Ly::KB));
                 bw_tile<true, CH, KT, NTH>(a, a.v, p.r, p.h, k0, (bf16 *)(smp + Ly::V0 + p.vb * Ly::KB));
@@ -674,12 +667,13 @@ __device__ __forceinline__ void bwl_st_dq(const fa_args &a, const bwl_pos &pp, i
 template <int CH, int NJ, bool ST>
 __device__ __forceinline__ void bwl_dq_store(const fa_args &a, const bwl_pos &pp, bool last, float *slots,
                                              uint32_t sq, uint32_t sq4, bool st, uint32_t stage, int qg, int qm,
-                                             int cb, const float (*dqa)[4], uint64_t keep) {
+                                             int cb, const float (*dqa)[4]) {
     const int q0 = pp.qt * BW_T, L = (int)a.L;
     if (ST && !last && q0 + BW_T <= L) {
         float *sp = slots + (sq4 + q0 * CH);
 #pragma unroll
-        for (int j = 0; j < NJ; j++) fa_st4h(sp + 128 * j, make_float4(dqa[j][0], dqa[j][1], dqa[j][2], dqa[j][3]), keep);
+        for (int j = 0; j < NJ; j++)
+            *reinterpret_cast<float4 *>(sp + 128 * j) = make_float4(dqa[j][0], dqa[j][1], dqa[j][2], dqa[j][3]);
         return;
     }
     if (ST && last && st) {
@@ -715,7 +709,7 @@ __device__ __forceinline__ void bwl_dq_store(const fa_args &a, const bwl_pos &pp
 template <int CH, int NJ, bool ST>
 __device__ __forceinline__ void bwl_dq_running(const fa_args &a, const bwl_pos &p, int nqt, const float *slots,
                                                uint32_t sq, uint32_t sq4, int qg, const float (*dqp)[4],
-                                               float (*dqn)[4], uint64_t keep) {
+                                               float (*dqn)[4]) {
     const int q0 = p.qt * BW_T;
     const float *sp = slots + (sq + q0 * CH);
 #pragma unroll
@@ -734,7 +728,7 @@ __device__ __forceinline__ void bwl_dq_running(const fa_args &a, const bwl_pos &
         const float *sp4 = slots + (sq4 + q0 * CH);
 #pragma unroll
         for (int j = 0; j < NJ; j++) {
-            float4 v = fa_ld4h(sp4 + 128 * j, keep);
+            float4 v = *reinterpret_cast<const float4 *>(sp4 + 128 * j);
             dqn[j][0] = v.x;
             dqn[j][1] = v.y;
             dqn[j][2] = v.z;
@@ -815,8 +809,7 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_lean(fa_args a, float *dq_s
         bwl_item(cur, (int)a.B);
         if (OPT & BWL_CP) bwl_src_item<CH, NW, BB>(a, cur, src);
     }
-    const uint64_t keep = fa_l2_policy(a.l2_keep), once = fa_l2_policy(0);
-    bwl_issue<CH, NW, BB, OPT>(a, cur, src, nitems, 0, d, bw_sm, keep, once);
+    bwl_issue<CH, NW, BB, OPT>(a, cur, src, nitems, 0, d, bw_sm);
     const float sc2 = a.scale * BW_L2E;
     const uint32_t ia = bwl_bm<BB, OPT>() ? bw_eye_frag(a.scale) : 0u;  // BWL_BM: c I's B fragment
     float dk[CH / 8][4], dv[CH / 8][4], mk2[2] = {0.f, 0.f};
@@ -829,15 +822,15 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_lean(fa_args a, float *dq_s
         __syncthreads();
         bwl_next(cur, (int)a.B, nkt, nqt, nitems);
         if (OPT & BWL_CP) bwl_src_next<CH, NW, BB>(a, cur, nitems, src);
-        bwl_issue<CH, NW, BB, OPT>(a, cur, src, nitems, b ^ 1, d, bw_sm, keep, once);
+        bwl_issue<CH, NW, BB, OPT>(a, cur, src, nitems, b ^ 1, d, bw_sm);
         if (pending) {
             // the deferred dq product of the pending step (dS in buffer b ^ 1)
             bwl_dq_mma<KT, NJ, LK, LDS>(dqp, d.dS + (b ^ 1) * Ly::SB, d.dK + pend.kb * Ly::KB);
             bwl_dq_store<CH, NJ, ST>(a, pend, pend.kt == nkt - 1, dq_slots, d.sq, d.sq4, st16, stage, d.qg, qm, cb,
-                                     dqp, keep);
+                                     dqp);
         }
         float dqn[NJ][4];
-        bwl_dq_running<CH, NJ, ST>(a, p, nqt, dq_slots, d.sq, d.sq4, d.qg, dqp, dqn, keep);
+        bwl_dq_running<CH, NJ, ST>(a, p, nqt, dq_slots, d.sq, d.sq4, d.qg, dqp, dqn);
         const int k0 = p.kt * KT;
         if (p.qt == 0) {
 #pragma unroll
@@ -863,7 +856,7 @@ __global__ void __launch_bounds__(32 * NW, MB) k_bwd_lean(fa_args a, float *dq_s
             __syncthreads();  // the last step's dS of every warp
             bwl_dq_mma<KT, NJ, LK, LDS>(dqp, d.dS + b * Ly::SB, d.dK + pend.kb * Ly::KB);
             bwl_dq_store<CH, NJ, ST>(a, pend, pend.kt == nkt - 1, dq_slots, d.sq, d.sq4, st16, stage, d.qg, qm, cb,
-                                     dqp, keep);
+                                     dqp);
         }
     }
 }

@@ -85,14 +85,14 @@ __device__ __forceinline__ int bwg_off(int j, int c) { return (j >> 3) * 256 + (
 // the producer's threads (pt: 0 .. BWS_PROD - 1).
 template <int NR>
 __device__ __forceinline__ void bwg_tile(const fa_args &a, const void *src, int64_t r, int h, int64_t l0, bf16 *dst,
-                                         int pt, uint64_t pol) {
+                                         int pt) {
     const bf16 *s = (const bf16 *)src + (int64_t)h * 32;
 #pragma unroll
     for (int u = 0; u < NR * 4 / BWS_PROD; u++) {
         int i = pt + BWS_PROD * u, j = i >> 2, c = (i & 3) * 8;  // 4 threads: one position's 64 bytes
         int64_t l = l0 + j;
         bool ok = l < a.L;
-        fa_cp16zh(dst + bwg_off(j, c), ok ? s + fa_pos(a, r, l) * a.HC + c : s, ok ? 16 : 0, pol);
+        fa_cp16z(dst + bwg_off(j, c), ok ? s + fa_pos(a, r, l) * a.HC + c : s, ok ? 16 : 0);
     }
 }
 
@@ -289,22 +289,22 @@ __device__ __forceinline__ void bwg_dq_issue_sa(float (&dq)[8], const bf16 *dSs,
 
 // The running dq of this thread's elements (queries q0 + 16 w + g + 8 u, channels 16 wg + 8 j
 // + 2 t + e): 0 at the item's first key block, else the slot's
-__device__ __forceinline__ void bwg_dq_load(float (&dq)[8], const float *slot, const bwg_pos &p, int wg,
-                                            uint64_t pol) {
+__device__ __forceinline__ void bwg_dq_load(float (&dq)[8], const float *slot, const bwg_pos &p, int wg) {
     int w = (threadIdx.x >> 5) & 3, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
 #pragma unroll
     for (int j = 0; j < 2; j++)
 #pragma unroll
         for (int u = 0; u < 2; u++) {
             float2 v = make_float2(0.f, 0.f);
-            if (p.kb > 0) v = fa_ld2h(slot + (p.qt * 64 + 16 * w + g + 8 * u) * 32 + 16 * wg + 8 * j + 2 * t, pol);
+            if (p.kb > 0)
+                v = *(const float2 *)(slot + (p.qt * 64 + 16 * w + g + 8 * u) * 32 + 16 * wg + 8 * j + 2 * t);
             dq[4 * j + 2 * u] = v.x;
             dq[4 * j + 2 * u + 1] = v.y;
         }
 }
 // ... and back: to the slot, or as dq (bf16, times scale) after the last key block
 __device__ __forceinline__ void bwg_dq_store(const fa_args &a, const float (&dq)[8], float *slot, const bwg_pos &p,
-                                             bool last, int wg, uint64_t pol) {
+                                             bool last, int wg) {
     int w = (threadIdx.x >> 5) & 3, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
 #pragma unroll
     for (int u = 0; u < 2; u++) {
@@ -315,7 +315,7 @@ __device__ __forceinline__ void bwg_dq_store(const fa_args &a, const float (&dq)
             int c = 16 * wg + 8 * j + 2 * t;
             float x = dq[4 * j + 2 * u], y = dq[4 * j + 2 * u + 1];
             if (last) *(__nv_bfloat162 *)(op + c) = __floats2bfloat162_rn(x * a.scale, y * a.scale);
-            else fa_st2h(slot + q * 32 + c, make_float2(x, y), pol);
+            else *(float2 *)(slot + q * 32 + c) = make_float2(x, y);
         }
     }
 }
@@ -323,18 +323,16 @@ __device__ __forceinline__ void bwg_dq_store(const fa_args &a, const float (&dq)
 #endif
 // The producer's copies of step p into stage sp (and at a key block's first step K and V
 // into buffer p.n % 2): Q, dO, lse, D, the bias^T tile; one commit group.
-// keep: the L2 policy of what the item re-reads (Q, dO, lse, D, the bias); K and V are read once.
 template <bool HB>
-__device__ __forceinline__ void bws_copy(const fa_args &a, const bwg_pos &p, unsigned char *sm, int sp, int pt,
-                                         uint64_t keep, uint64_t once) {
+__device__ __forceinline__ void bws_copy(const fa_args &a, const bwg_pos &p, unsigned char *sm, int sp, int pt) {
     typedef bwg_lay Y;
     unsigned char *s = sm + sp * Y::stage;
     const int64_t q0 = (int64_t)p.qt * 64, k0 = (int64_t)p.kb * BWG_KB;
-    bwg_tile<64>(a, a.q, p.r, p.h, q0, (bf16 *)(s + Y::Q), pt, keep);
-    bwg_tile<64>(a, a.dO, p.r, p.h, q0, (bf16 *)(s + Y::dO), pt, keep);
+    bwg_tile<64>(a, a.q, p.r, p.h, q0, (bf16 *)(s + Y::Q), pt);
+    bwg_tile<64>(a, a.dO, p.r, p.h, q0, (bf16 *)(s + Y::dO), pt);
     if (pt < 32) {  // lse, D of the 64 queries (whole tiles: L % 64 == 0): 16 bytes a thread
         const float *src = (pt < 16 ? a.lse : a.D) + (p.r * a.H + p.h) * a.L + q0 + 4 * (pt & 15);
-        fa_cp16zh(s + (pt < 16 ? Y::L : Y::D) + 16 * (pt & 15), src, 16, keep);
+        fa_cp16(s + (pt < 16 ? Y::L : Y::D) + 16 * (pt & 15), src);
     }
     if (HB) {  // 128 key rows of 64 queries (128 bytes: 8 chunks), zeros past L
         const bf16 *m = a.biasT16 + (int64_t)p.h * a.L * a.L;
@@ -342,12 +340,12 @@ __device__ __forceinline__ void bws_copy(const fa_args &a, const bwg_pos &p, uns
         for (int u = 0; u < BWG_KB * 8 / BWS_PROD; u++) {
             int i = pt + BWS_PROD * u, j = i >> 3, c = (i & 7) * 8;
             bool ok = k0 + j < a.L;
-            fa_cp16zh((bf16 *)(s + Y::B) + j * BW_LDK + c, ok ? m + (k0 + j) * a.L + q0 + c : m, ok ? 16 : 0, keep);
+            fa_cp16z((bf16 *)(s + Y::B) + j * BW_LDK + c, ok ? m + (k0 + j) * a.L + q0 + c : m, ok ? 16 : 0);
         }
     }
     if (p.qt == 0) {
-        bwg_tile<BWG_KB>(a, a.k, p.r, p.h, k0, (bf16 *)(sm + Y::K + (p.n & 1) * Y::TK), pt, once);
-        bwg_tile<BWG_KB>(a, a.v, p.r, p.h, k0, (bf16 *)(sm + Y::V + (p.n & 1) * Y::TK), pt, once);
+        bwg_tile<BWG_KB>(a, a.k, p.r, p.h, k0, (bf16 *)(sm + Y::K + (p.n & 1) * Y::TK), pt);
+        bwg_tile<BWG_KB>(a, a.v, p.r, p.h, k0, (bf16 *)(sm + Y::V + (p.n & 1) * Y::TK), pt);
     }
     fa_commit();
 }
@@ -374,7 +372,6 @@ __device__ __forceinline__ void bws_producer(const fa_args &a, unsigned char *sm
     p.r = 0;
     if (p.item < nitems) bwg_item(a, p);
     uint32_t j = 0, done = 0;
-    const uint64_t keep = fa_l2_policy(a.l2_keep), once = fa_l2_policy(0);
     for (; p.item < nitems; j++, p = bwg_next(a, p, nkb, nqt)) {
         const int sp = (int)(j % BWS_ST);
         if (j >= BWS_ST) wg_bar_wait(empty + sp, (j / BWS_ST - 1) & 1);  // step j - ST's products done
@@ -384,7 +381,7 @@ __device__ __forceinline__ void bws_producer(const fa_args &a, unsigned char *sm
             bws_announce_all(full, done, j);
             wg_bar_wait(kv_empty + (p.n & 1), ((p.n >> 1) - 1) & 1);
         }
-        bws_copy<HB>(a, p, sm, sp, pt, keep, once);
+        bws_copy<HB>(a, p, sm, sp, pt);
         if (j + 1 - done > BWS_LAG) {  // the oldest step's copies landed: announce it
             fa_wait<BWS_LAG>();
             asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
@@ -419,7 +416,6 @@ __device__ __forceinline__ void bws_consumer(const fa_args &a, unsigned char *sm
     const int wg = (threadIdx.x - BWS_PROD) >> 7, kw = 64 * wg + 16 * ((threadIdx.x >> 5) & 3);  // warp's 16 keys
     const float sc2 = a.scale * BW_L2E;
     const int64_t nitems = (int64_t)a.H * a.B;
-    const uint64_t keep = fa_l2_policy(a.l2_keep);  // the dq slot: read again a key block later
     bwg_pos cur;
     cur.item = blockIdx.x;
     cur.kb = cur.qt = cur.n = 0;
@@ -449,7 +445,7 @@ __device__ __forceinline__ void bws_consumer(const fa_args &a, unsigned char *sm
                 for (int e = 0; e < 4; e++) dk[jj][e] = dv[jj][e] = 0.f;
         }
         float dq[8];
-        bwg_dq_load(dq, slot, p, wg, keep);  // this step's running dq, for its product next step
+        bwg_dq_load(dq, slot, p, wg);  // this step's running dq, for its product next step
         float s[8][4], dp[8][4];
         bwg_scores_issue(s, dp, ka, va, st);
         if (pending) {
@@ -479,7 +475,7 @@ __device__ __forceinline__ void bws_consumer(const fa_args &a, unsigned char *sm
         bwg_hold_r<32>(&qa[0][0]);
         wg_bar_arrive(empty + sp);  // this step's stage read (Q, dO, bias, lse, D)
         if (pending) {
-            bwg_dq_store(a, dqp, slot, pend, pend.kb == nkb - 1, wg, keep);
+            bwg_dq_store(a, dqp, slot, pend, pend.kb == nkb - 1, wg);
             if (pend.qt == nqt - 1) wg_bar_arrive(kv_empty + (pend.n & 1));  // its key block's K read
         }
         if (p.qt == nqt - 1) bw_store_dkdv<32>(a, p.r, p.h, (int64_t)p.kb * BWG_KB + kw, dk, dv);
@@ -497,7 +493,7 @@ __device__ __forceinline__ void bws_consumer(const fa_args &a, unsigned char *sm
             wg_mma_wait<0>();
             s9_wg_hold<8>(dqp);
             bwg_hold_r<32>(&qa[0][0]);
-            bwg_dq_store(a, dqp, slot, p, p.kb == nkb - 1, wg, keep);
+            bwg_dq_store(a, dqp, slot, p, p.kb == nkb - 1, wg);
         }
     }
 }
@@ -594,7 +590,6 @@ int fa_bwd_wg(cu_impl *c, const fa_args *a, int force, int mode) {
         b.biasT16 = b16;
     }
     int64_t rounds = (items + gmax - 1) / gmax, grid = (items + rounds - 1) / rounds;
-    b.l2_keep = fa_bwd_l2_env();
     // the bias copy and the slots: the top of the pool for this launch only (stream order)
     float *slots = (float *)(c->pool + top + bbytes);
     kern[(nb ? 1 : 0) + 2 * (mode - 1)]<<<(unsigned)grid, BWS_NTH, Y::bytes, c->stream>>>(b, slots);

@@ -39,40 +39,6 @@ __device__ __forceinline__ void fa_cp16z(void *dst, const void *src, int src_byt
 __device__ __forceinline__ void fa_cp4z(void *dst, const void *src, int src_bytes) {
     asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(fa_smem(dst)), "l"(src), "r"(src_bytes));
 }
-// L2 eviction priority (sm_80+): keep (evict_last) for what an item re-reads (the one-pass
-// backward's Q, dO and bias tiles, its dq slots), else evict_normal, the same as no hint. A
-// policy is a 64-bit register made once per thread.
-__device__ __forceinline__ uint64_t fa_l2_policy(int keep) {
-    uint64_t p;
-    if (keep) asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;\n" : "=l"(p));
-    else asm volatile("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;\n" : "=l"(p));
-    return p;
-}
-__device__ __forceinline__ void fa_cp16zh(void *dst, const void *src, int src_bytes, uint64_t pol) {
-    asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2, %3;\n" ::"r"(fa_smem(dst)), "l"(src),
-                 "r"(src_bytes), "l"(pol));
-}
-__device__ __forceinline__ float2 fa_ld2h(const float *p, uint64_t pol) {
-    float2 v;
-    asm volatile("ld.global.L2::cache_hint.v2.f32 {%0, %1}, [%2], %3;\n" : "=f"(v.x), "=f"(v.y) : "l"(p), "l"(pol));
-    return v;
-}
-__device__ __forceinline__ void fa_st2h(float *p, float2 v, uint64_t pol) {
-    asm volatile("st.global.L2::cache_hint.v2.f32 [%0], {%1, %2}, %3;\n" ::"l"(p), "f"(v.x), "f"(v.y), "l"(pol)
-                 : "memory");
-}
-__device__ __forceinline__ float4 fa_ld4h(const float *p, uint64_t pol) {
-    float4 v;
-    asm volatile("ld.global.L2::cache_hint.v4.f32 {%0, %1, %2, %3}, [%4], %5;\n"
-                 : "=f"(v.x), "=f"(v.y), "=f"(v.z), "=f"(v.w)
-                 : "l"(p), "l"(pol));
-    return v;
-}
-__device__ __forceinline__ void fa_st4h(float *p, float4 v, uint64_t pol) {
-    asm volatile("st.global.L2::cache_hint.v4.f32 [%0], {%1, %2, %3, %4}, %5;\n" ::"l"(p), "f"(v.x), "f"(v.y),
-                 "f"(v.z), "f"(v.w), "l"(pol)
-                 : "memory");
-}
 __device__ __forceinline__ void fa_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int N>
 __device__ __forceinline__ void fa_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }

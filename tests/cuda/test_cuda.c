@@ -679,9 +679,6 @@ static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_d
                            seed + 14);
     attn_bwd_env_same_bits("PF_ATTN_BWD_CO", label, &d, &Pd, &Gd, mdv, m.gs, m.gw, &dout, nx, want_dz ? nz : 0,
                            seed + 15);
-    // the L2 eviction hint (PF_ATTN_BWD_L2=1: what an item re-reads evict_last) moves nothing
-    attn_bwd_env_same_bits("PF_ATTN_BWD_L2", label, &d, &Pd, &Gd, mdv, m.gs, m.gw, &dout, nx, want_dz ? nz : 0,
-                           seed + 18);
     attn_bwd_bm_check(label, &t, mg);
     if (attn_bwd_wg_modes)  // cuda_attn_bwd_wg: its three modes, the same products in the same order
         for (int mode = 2; mode <= 3; mode++)
