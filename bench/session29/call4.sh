@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Session 29 call 4 (carry [".devpack"]; .devpack/attn_bwd_check.xz from branch bwdws): L2 eviction hints
+# (PF_ATTN_BWD_L2=1: what an item re-reads, Q / dO / bias tiles and the dq slots, evict_last) in the default one-pass
+# kernel (k_bwd_lean, fused8.lean.x4.st.sw) and the warp-specialised one (fused.wg.dec.sa): check with the hint on,
+# time both with the hint off / on / off / on, DRAM and L2 bytes with the hint on.
+. bench/device_common.sh
+A=/tmp/attn_bwd_check; xz -dc .devpack/attn_bwd_check.xz > $A; chmod +x $A
+echo "== attn_bwd_check --check (PF_ATTN_BWD_L2=1)" >> $S
+PF_ATTN_BWD_L2=1 timeout -k 5 120 $A --check > $OUT/check.log 2>&1; echo "rc=$?" >> $OUT/check.log
+grep -E "passed,|FAIL|rc=" $OUT/check.log | tail -n 20 >> $S
+for h in 0 1 0 1; do
+    echo "== PF_ATTN_BWD_L2=$h --time 1024,2048 --variant fused.wg.dec.sa" >> $S
+    PF_ATTN_BWD_L2=$h timeout -k 5 60 $A --time 1024,2048 --reps 10 --variant fused.wg.dec.sa > $OUT/time_$h.log 2>&1
+    echo "rc=$?" >> $S
+    grep -E "^(512|1024|2048) " $OUT/time_$h.log | grep -v " v1 " >> $S
+done
+M=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_bytes.sum,lts__t_sector_hit_rate.pct
+for v in fused.wg.dec.sa fused8.lean.x4.st.sw; do
+    echo "== ncu metrics $v PF_ATTN_BWD_L2=1" >> $S
+    PF_ATTN_BWD_L2=1 timeout -k 5 90 ncu --clock-control none -k regex:"k_bwd_ws|k_bwd_lean" --launch-count 1 --metrics $M \
+        $A --profile 1024 --variant $v > $OUT/ncu_$v.log 2>&1
+    grep -E "__" $OUT/ncu_$v.log | tail -n 6 >> $S
+done
+cd $OUT && tar czf logs.tgz *.log && rm -f *.log
+cat $S
