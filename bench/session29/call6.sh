@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Session 29 call 6 (carry [".devpack"]: payload and attn_bwd_check.xz both built from branch bwdws at 9a16263 + the
-# test edits): call4.sh's L2-hint A/B (attn_bwd_check) and then call5.sh's tests and module timings, in one call
-# (the device refused three starts in between).
+# test edits): L2 eviction hints (PF_ATTN_BWD_L2=1: what an item re-reads, Q / dO / bias tiles and the dq slots,
+# evict_last; taken out again after this call) in k_bwd_lean and k_bwd_ws: check with the hint on, time with it off /
+# on, DRAM and L2 bytes with it on; then test_cuda's attn_bwd_wg and attention (--quick) cases and the triangle module
+# with the hint off / on (the device refused starts between calls 3 and 6, so these ran as one call).
 . bench/device_common.sh
 A=/tmp/attn_bwd_check; xz -dc .devpack/attn_bwd_check.xz > $A; chmod +x $A
 echo "== attn_bwd_check --check (PF_ATTN_BWD_L2=1)" >> $S
