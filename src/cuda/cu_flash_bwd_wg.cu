@@ -1,5 +1,7 @@
 // cu_flash_bwd_wg.cu: dk, dv and dq of the bf16 attention backward in one pass on Hopper
-// wgmma, warp-specialised (sm_90a; PF_ATTN_BWD_WG=1). docs/ATTENTION_BWD.md "Session 29".
+// wgmma, warp-specialised (sm_90a; opt-in: PF_ATTN_BWD_WG=1..3). docs/ATTENTION_BWD.md
+// "Session 29": correct, level with k_bwd_lean in the triangle module and 3-11% slower in the
+// pass alone; both are bound by the bytes they re-read per step (DRAM), not by overlap.
 //
 // k_bwd_lean (cu_flash_bwd_lean.cuh) runs the same pass on mma.sync and is latency bound
 // (ncu: no pipe above 40%, one 8-warp block per SM). Session 18's first wgmma form of this
@@ -24,10 +26,14 @@
 //   (consumer wg takes channels 16 wg .. 16 wg + 15 over the block's 128 keys). The stage is
 //   released (empty mbarrier) once the step's products are done; the K buffer once the dq
 //   product of its key block's last step is.
-// - The two consumers meet at one named barrier per step (both halves of dS^T written),
-//   placed after this step's S^T and dP^T are issued; no block-wide barrier in the loop.
+// - Mode 1: the two consumers meet at one named barrier per step (both halves of dS^T
+//   written), placed after this step's S^T and dP^T are issued; mode 2 (DEC): each waits only
+//   for the other's dS^T (bws_ds_arrive / bws_ds_wait); mode 3 (SA): 2 with dS^T in wgmma's
+//   MN-major layout, read by descriptor for dq. No block-wide barrier in the loop; the same
+//   products in the same order, so the same bits in every mode.
 // - dq without atomics, as session 18's: the running dq of the item (L x 32 fp32) in the
-//   block's own slot of a pool scratch buffer (L2-resident), each element read, added to and
+//   block's own slot of a pool scratch buffer (meant to stay in L2; at N = 1024 much of it comes
+//   back from DRAM, as k_bwd_lean's does), each element read, added to and
 //   written back by one thread in key-block order; the last key block writes dq (bf16, times
 //   scale) instead. Same bits run to run.
 // Cases: c_h 32, HC % 8 == 0, L % 64 == 0 and L >= 128 (every query tile whole, two or more
