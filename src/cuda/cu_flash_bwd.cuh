@@ -9,6 +9,10 @@
 #define BW_T 64            // streamed tile and own tile (positions)
 #define BW_L2E 1.4426950408889634f
 
+// biasT (bf16 numbers held as fp32) as bf16, exact (cu_flash_bwd_fused.cu): the one-pass
+// backwards' bias copy
+__global__ void k_bias_to_bf16(const float *x, bf16 *y, int64_t n);
+
 // ---- helpers ---------------------------------------------------------------------------
 
 // One k step (kk: columns 16 kk..) of mma operands by ldmatrix.x4 (one instruction per

@@ -43,6 +43,7 @@
 #include "cu_flash_bwd.cuh"
 #include "cu_flash_bwd_wg.cuh"
 #include "cu_flash_sm90.cuh"
+#include "cu_wg_ring.cuh"
 #include "cu_env.cuh"
 
 #define BWG_KB 128       // keys per key block (2 consumer warpgroups x 64)
@@ -52,7 +53,6 @@
 #define BWS_ST 4         // ring stages
 #define BWS_LAG 2        // producer: steps of copies in flight before the oldest is announced
 #define BWG_LDS 72       // dS^T row stride (bf16; [key][query], conflict-free ldmatrix.trans)
-#define BWS_DS_BAR 1     // named barrier of the two consumers (0: __syncthreads)
 
 // Shared memory (bytes): BWS_ST stages of {Q, dO (64 x 32 core matrices), bias^T [128
 // keys][BW_LDK] bf16, lse[64], D[64]}, then K x 2, V x 2 (128 x 32 core matrices), dS^T
@@ -112,6 +112,16 @@ __device__ __forceinline__ void bwg_item(const fa_args &a, bwg_pos &p) {
     p.h = (int)(p.item / a.B);
     p.r = p.item - (int64_t)p.h * a.B;
 }
+// The block's first step: its first item (blockIdx.x), key block 0, query tile 0.
+__device__ __forceinline__ bwg_pos bwg_first(const fa_args &a) {
+    bwg_pos p;
+    p.item = blockIdx.x;
+    p.kb = p.qt = p.n = 0;
+    p.h = 0;
+    p.r = 0;
+    if (p.item < (int64_t)a.H * a.B) bwg_item(a, p);
+    return p;
+}
 __device__ __forceinline__ bwg_pos bwg_next(const fa_args &a, bwg_pos p, int nkb, int nqt) {
     if (++p.qt < nqt) return p;
     p.qt = 0;
@@ -132,14 +142,6 @@ __device__ __forceinline__ void bwg_n32t(float *d, const uint32_t *a, uint64_t d
         "{%16,%17,%18,%19}, %20, 1, 1, 1, 1;\n"
         : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
           "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
-}
-// D (64 x 16) += A (64 x 16, registers) B (16 x 16, N-major descriptor)
-__device__ __forceinline__ void bwg_n16t(float *d, const uint32_t *a, uint64_t desc) {
-    asm volatile(
-        "wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 "
-        "{%0,%1,%2,%3,%4,%5,%6,%7}, {%8,%9,%10,%11}, %12, 1, 1, 1, 1;\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
 }
 template <int N>
@@ -254,7 +256,7 @@ __device__ __forceinline__ void bwg_dq_issue(float (&dq)[8], uint32_t (&qa)[8][4
     const uint64_t dk = s9_desc(Kt + 16 * wg * 8, 512, 128);  // channel group 2 wg: 2 wg x 64 elements
     s9_wg_fence();
 #pragma unroll
-    for (int kk = 0; kk < 8; kk++) bwg_n16t(dq, qa[kk], dk + ((kk * 1024) >> 4));
+    for (int kk = 0; kk < 8; kk++) wg_n16_tb(dq, qa[kk], dk + ((kk * 1024) >> 4));
     s9_wg_commit();
 }
 
@@ -371,12 +373,7 @@ __device__ __forceinline__ void bws_producer(const fa_args &a, unsigned char *sm
     uint64_t *full = (uint64_t *)(sm + bwg_lay::bar), *empty = full + BWS_ST, *kv_empty = empty + BWS_ST;
     const int pt = threadIdx.x;
     const int64_t nitems = (int64_t)a.H * a.B;
-    bwg_pos p;
-    p.item = blockIdx.x;
-    p.kb = p.qt = p.n = 0;
-    p.h = 0;
-    p.r = 0;
-    if (p.item < nitems) bwg_item(a, p);
+    bwg_pos p = bwg_first(a);
     uint32_t j = 0, done = 0;
     for (; p.item < nitems; j++, p = bwg_next(a, p, nkb, nqt)) {
         const int sp = (int)(j % BWS_ST);
@@ -398,8 +395,6 @@ __device__ __forceinline__ void bws_producer(const fa_args &a, unsigned char *sm
     bws_announce_all(full, done, j);
 }
 
-// The consumers' named barrier: both warpgroups' dS^T of the previous step written.
-__device__ __forceinline__ void bws_ds_sync() { asm volatile("bar.sync %0, %1;\n" ::"n"(BWS_DS_BAR), "n"(BWS_CONS) : "memory"); }
 
 // The consumers' dS^T barriers, decoupled (DEC, PF_ATTN_BWD_WG=2): writer warpgroup w arrives on barrier 2 + 2 w +
 // (step & 1) once its half of the step's dS^T is written; the other warpgroup waits there before
@@ -422,12 +417,7 @@ __device__ __forceinline__ void bws_consumer(const fa_args &a, unsigned char *sm
     const int wg = (threadIdx.x - BWS_PROD) >> 7, kw = 64 * wg + 16 * ((threadIdx.x >> 5) & 3);  // warp's 16 keys
     const float sc2 = a.scale * BW_L2E;
     const int64_t nitems = (int64_t)a.H * a.B;
-    bwg_pos cur;
-    cur.item = blockIdx.x;
-    cur.kb = cur.qt = cur.n = 0;
-    cur.h = 0;
-    cur.r = 0;
-    if (cur.item < nitems) bwg_item(a, cur);
+    bwg_pos cur = bwg_first(a);
     float dk[4][4], dv[4][4], mk2[2] = {0.f, 0.f}, dqp[8] = {0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f};
     uint32_t ka[2][4], va[2][4], qa[8][4];
     bwg_pos pend = cur;  // the step whose dq product is pending (dqp: its running dq)
@@ -456,7 +446,7 @@ __device__ __forceinline__ void bws_consumer(const fa_args &a, unsigned char *sm
         bwg_scores_issue(s, dp, ka, va, st);
         if (pending) {
             if (DEC) bws_ds_wait(wg, j - 1);
-            else bws_ds_sync();
+            else tw_cons_sync<BWS_CONS>();  // named barrier 1: both halves of dS^T written
             const bf16 *dSp = (const bf16 *)(sm + Y::dS) + ((j - 1) & 1) * BWG_KB * BWG_LDS;
             const bf16 *Kp = (const bf16 *)(sm + Y::K + (pend.n & 1) * Y::TK);
             if (SA) bwg_dq_issue_sa(dqp, dSp, Kp, wg);
@@ -491,7 +481,7 @@ __device__ __forceinline__ void bws_consumer(const fa_args &a, unsigned char *sm
         pending = true;
         if (!(cur.item < nitems)) {  // the last step's dq product
             if (DEC) bws_ds_wait(wg, j);
-            else bws_ds_sync();
+            else tw_cons_sync<BWS_CONS>();  // named barrier 1: both halves of dS^T written
             const bf16 *dSp = (const bf16 *)(sm + Y::dS) + (j & 1) * BWG_KB * BWG_LDS;
             const bf16 *Kp = (const bf16 *)(sm + Y::K + (p.n & 1) * Y::TK);
             if (SA) bwg_dq_issue_sa(dqp, dSp, Kp, wg);
@@ -543,19 +533,10 @@ __global__ void __launch_bounds__(BWS_NTH, 1) k_bwd_ws(fa_args a, float *dq_slot
 #endif
 }
 
-// biasT (bf16 numbers held as fp32) as bf16: exact.
-__global__ void k_bwg_bias16(const float *x, bf16 *y, int64_t n) { GRID_STRIDE(i, n) y[i] = __float2bfloat16(x[i]); }
-
-static int bwg_cc9(void) {
-    int dev = 0, major = 0;
-    if (cudaGetDevice(&dev) != cudaSuccess) return 0;
-    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) return 0;
-    return major == 9;
-}
 
 int fa_bwd_wg_device(void) {
     static int cc9 = -1;  // the device does not change within a process
-    if (cc9 < 0) cc9 = bwg_cc9();
+    if (cc9 < 0) cc9 = cu_device_cc9();
     return cc9;
 }
 
@@ -591,7 +572,7 @@ int fa_bwd_wg(cu_impl *c, const fa_args *a, int force, int mode) {
     fa_args b = *a;
     if (nb) {
         bf16 *b16 = (bf16 *)(c->pool + top);
-        k_bwg_bias16<<<cu_blocks(nb, 256), 256, 0, c->stream>>>(a->biasT, b16, nb);
+        k_bias_to_bf16<<<cu_blocks(nb, 256), 256, 0, c->stream>>>(a->biasT, b16, nb);  // exact
         CU_LAUNCHED();
         b.biasT16 = b16;
     }

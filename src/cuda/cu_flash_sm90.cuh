@@ -20,6 +20,15 @@
 template <int CH>
 __device__ __forceinline__ int s9_off(int j, int c) { return j * (CH + 8) + c; }
 
+// Whether the current device has compute capability 9 (the sm_90a code of the wgmma kernels
+// runs there). Host code.
+static inline int cu_device_cc9(void) {
+    int dev = 0, major = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess) return 0;
+    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) return 0;
+    return major == 9;
+}
+
 // wgmma (sm_90a only; B operands from shared memory by descriptor, A from registers)
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define S9_HAVE_WGMMA 1
@@ -62,6 +71,17 @@ __device__ __forceinline__ void wg_n64_first(float *d, const uint32_t *a, uint64
           "=f"(d[8]), "=f"(d[9]), "=f"(d[10]), "=f"(d[11]), "=f"(d[12]), "=f"(d[13]), "=f"(d[14]), "=f"(d[15]),
           "=f"(d[16]), "=f"(d[17]), "=f"(d[18]), "=f"(d[19]), "=f"(d[20]), "=f"(d[21]), "=f"(d[22]), "=f"(d[23]),
           "=f"(d[24]), "=f"(d[25]), "=f"(d[26]), "=f"(d[27]), "=f"(d[28]), "=f"(d[29]), "=f"(d[30]), "=f"(d[31])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
+}
+
+// D (64 x 16) += A (64 x 16, registers) B (16 x 16, N-major descriptor: imm-trans-b): the
+// triangle update's side gradient (cu_trimul_side_wg.cu) and the attention backward's dq
+// product (cu_flash_bwd_wg.cu)
+__device__ __forceinline__ void wg_n16_tb(float *d, const uint32_t *a, uint64_t desc) {
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 "
+        "{%0,%1,%2,%3,%4,%5,%6,%7}, {%8,%9,%10,%11}, %12, 1, 1, 1, 1;\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
 }
 

@@ -17,13 +17,7 @@ __host__ __device__ __forceinline__ int64_t trwg_off(int64_t r, int k, int KP) {
 
 // Whether a ring kernel applies: depth KP of 16..128 (its A fragments in registers: KP / 4 of
 // them) on a compute capability 9 device (wgmma: sm_90a code only). Host code.
-static inline int tw_ring_applies(int KP) {
-    int dev = 0, major = 0;
-    if (KP < 16 || KP > 128) return 0;
-    if (cudaGetDevice(&dev) != cudaSuccess) return 0;
-    if (cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess) return 0;
-    return major == 9;
-}
+static inline int tw_ring_applies(int KP) { return KP >= 16 && KP <= 128 && cu_device_cc9(); }
 
 #if S9_HAVE_WGMMA
 // The stage's transaction bytes announced with the producer's arrival (full: count 1).
