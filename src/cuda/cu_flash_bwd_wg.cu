@@ -310,21 +310,50 @@ __device__ __forceinline__ void bwg_dq_load(float (&dq)[8], const float *slot, c
             dq[4 * j + 2 * u + 1] = v.y;
         }
 }
-// ... and back: to the slot, or as dq (bf16, times scale) after the last key block
+// dk (times scale) and dv of a warp's 16 keys from kw as bf16 pairs (c_h 32: bw_store_dkdv's
+// values in 4-byte stores, where it stores 2 bytes at a time for any c_h)
+__device__ __forceinline__ void bwg_store_dkdv(const fa_args &a, int64_t r, int h, int64_t kw, const float (&dk)[4][4],
+                                               const float (&dv)[4][4]) {
+    int g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+        int64_t kk = kw + g + 8 * u;
+        if (kk >= a.L) continue;
+        int64_t off = fa_pos(a, r, kk) * a.HC + (int64_t)h * 32 + 2 * t;
+        bf16 *pk = (bf16 *)a.dk + off, *pv = (bf16 *)a.dv + off;
+#pragma unroll
+        for (int j = 0; j < 4; j++) {
+            *(__nv_bfloat162 *)(pk + 8 * j) = __floats2bfloat162_rn(dk[j][2 * u] * a.scale, dk[j][2 * u + 1] * a.scale);
+            *(__nv_bfloat162 *)(pv + 8 * j) = __floats2bfloat162_rn(dv[j][2 * u], dv[j][2 * u + 1]);
+        }
+    }
+}
+// ... and back: to the slot, or as dq (bf16, times scale) after the last key block. The slot's
+// four float2 from one base address (immediate offsets, 8-byte stores: session 30's profile
+// found them split into 4-byte stores behind a branch per element, the address register's
+// reuse stalling on the stores before it).
 __device__ __forceinline__ void bwg_dq_store(const fa_args &a, const float (&dq)[8], float *slot, const bwg_pos &p,
                                              bool last, int wg) {
     int w = (threadIdx.x >> 5) & 3, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+    if (!last) {
+        float *sp = slot + (p.qt * 64 + 16 * w + g) * 32 + 16 * wg + 2 * t;
+#pragma unroll
+        for (int u = 0; u < 2; u++)
+#pragma unroll
+            for (int j = 0; j < 2; j++)
+                asm volatile("st.global.v2.f32 [%0], {%1, %2};\n" ::"l"(sp + 8 * 32 * u + 8 * j), "f"(dq[4 * j + 2 * u]),
+                             "f"(dq[4 * j + 2 * u + 1])
+                             : "memory");
+        return;
+    }
 #pragma unroll
     for (int u = 0; u < 2; u++) {
         int q = p.qt * 64 + 16 * w + g + 8 * u;
-        bf16 *op = (bf16 *)a.dq + fa_pos(a, p.r, q) * a.HC + (int64_t)p.h * 32;
+        bf16 *op = (bf16 *)a.dq + fa_pos(a, p.r, q) * a.HC + (int64_t)p.h * 32 + 16 * wg + 2 * t;
 #pragma unroll
-        for (int j = 0; j < 2; j++) {
-            int c = 16 * wg + 8 * j + 2 * t;
-            float x = dq[4 * j + 2 * u], y = dq[4 * j + 2 * u + 1];
-            if (last) *(__nv_bfloat162 *)(op + c) = __floats2bfloat162_rn(x * a.scale, y * a.scale);
-            else *(float2 *)(slot + q * 32 + c) = make_float2(x, y);
-        }
+        for (int j = 0; j < 2; j++)
+            *(__nv_bfloat162 *)(op + 8 * j) =
+                __floats2bfloat162_rn(dq[4 * j + 2 * u] * a.scale, dq[4 * j + 2 * u + 1] * a.scale);
     }
 }
 
@@ -474,7 +503,7 @@ __device__ __forceinline__ void bws_consumer(const fa_args &a, unsigned char *sm
             bwg_dq_store(a, dqp, slot, pend, pend.kb == nkb - 1, wg);
             if (pend.qt == nqt - 1) wg_bar_arrive(kv_empty + (pend.n & 1));  // its key block's K read
         }
-        if (p.qt == nqt - 1) bw_store_dkdv<32>(a, p.r, p.h, (int64_t)p.kb * BWG_KB + kw, dk, dv);
+        if (p.qt == nqt - 1) bwg_store_dkdv(a, p.r, p.h, (int64_t)p.kb * BWG_KB + kw, dk, dv);
 #pragma unroll
         for (int i = 0; i < 8; i++) dqp[i] = dq[i];
         pend = p;
