@@ -311,13 +311,15 @@ static const char *bw_names[] = {"q2x8.k2x8.b8.s2.ldsm.fl", "q1x4.k1x4.b8.s2.m3.
                                  "fused8.lean.x4.cp.pin.bp.lp", "fused8.lean.x4.bp.lp.f32bias",
                                  "fused8.lean.x4.cp.pin.bp.lp.f32bias", "fused8.lean.x4.st", "fused8.lean.x4.bp.lp.st",
                                  "fused8.lean.x4.sw", "fused8.lean.x4.st.sw", "fused8.lean.x4.bp.lp.st.sw",
-                                 "fused8.lean.x4.st.sw.bm", "fused8.lean.x4.bm", "fused.wg", "fused.wg.dec", "fused.wg.dec.sa"};
+                                 "fused8.lean.x4.st.sw.bm", "fused8.lean.x4.bm", "fused.wg", "fused.wg.dec", "fused.wg.dec.sa",
+                                 "fused.wg.dec.sa.alt"};
 // fused.wg(.dec(.sa)): the warp-specialised wgmma one-pass kernel (cu_flash_bwd_wg.cu; .dec(.sa):
 // PF_ATTN_BWD_WG=2 (3)) where it takes the case, else fused8
 #define BW_WG 27
 #define BW_WG_DEC 28
 #define BW_WG_SA 29
-static_assert(sizeof bw_names / sizeof bw_names[0] == BW_WG_SA + 1, "fused.wg.dec.sa is the last variant");
+#define BW_WG_ALT 30  // fused.wg.dec.sa.alt: PF_ATTN_BWD_WG=4
+static_assert(sizeof bw_names / sizeof bw_names[0] == BW_WG_ALT + 1, "fused.wg.dec.sa.alt is the last variant");
 int fa_tc_backward_variants(void) { return (int)(sizeof bw_names / sizeof bw_names[0]); }
 const char *fa_tc_backward_variant_name(int v) { return v >= 0 && v < fa_tc_backward_variants() ? bw_names[v] : "?"; }
 
@@ -346,7 +348,7 @@ void fa_tc_backward_variant(cu_impl *c, const fa_args *a, int v, int parts) {
         // parts 1 and 2 both name the fused pass (timed once, as part 1)
         // the benchmark's fused variants run wherever they can; fa_tc_backward's by size
         // PF_ATTN_BWD_WG=1 (or the benchmark's fused.wg): the wgmma kernel first, where it applies
-        int wgm = !(parts & 1) ? 0 : v == BW_DEFAULT ? fa_bwd_wg_env() : v == BW_WG ? 1 : v == BW_WG_DEC ? 2 : v == BW_WG_SA ? 3 : 0;
+        int wgm = !(parts & 1) ? 0 : v == BW_DEFAULT ? fa_bwd_wg_env() : v == BW_WG ? 1 : v == BW_WG_DEC ? 2 : v == BW_WG_SA ? 3 : v == BW_WG_ALT ? 4 : 0;
         bool wg = wgm && fa_bwd_wg(c, a, v != BW_DEFAULT, wgm) == 0;
         if (wg ||
             ((parts & 1) && fa_bwd_fused(c, a, v == BW_DEFAULT ? bwf_default() : v - BW_FUSED, v != BW_DEFAULT) == 0)) {

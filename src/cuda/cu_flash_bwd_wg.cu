@@ -77,9 +77,11 @@ int fa_bwd_wg_env(void) {
     if (!strcmp(e, "1")) return 1;
     if (!strcmp(e, "2")) return 2;
     if (!strcmp(e, "3")) return 3;
+    if (!strcmp(e, "4")) return 4;
     pf_die("PF_ATTN_BWD_WG=%s: expected 0 (the mma.sync one-pass kernel, the default), 1 (the warp-specialised "
-           "wgmma kernel first), 2 (the same with the consumers' dS^T barriers decoupled) or 3 (2 with the dq "
-           "product's dS from shared memory by descriptor)",
+           "wgmma kernel first), 2 (the same with the consumers' dS^T barriers decoupled), 3 (2 with the dq "
+           "product's dS from shared memory by descriptor) or 4 (3 with each step's dq product made by one "
+           "consumer warpgroup, in turn)",
            e);
     return 0;
 }
@@ -293,6 +295,24 @@ __device__ __forceinline__ void bwg_dq_issue_sa(float (&dq)[8], const bf16 *dSs,
     for (int kk = 0; kk < 8; kk++) bwg_n16tt(dq, da + ((kk * 2048) >> 4), db + ((kk * 1024) >> 4));
     s9_wg_commit();
 }
+// ALT (PF_ATTN_BWD_WG=4): D (64 x 32) += A (64 x 16, MN-major descriptor) B (16 x 32, N-major descriptor)
+__device__ __forceinline__ void bwg_n32tt(float *d, uint64_t da, uint64_t db) {
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 "
+        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15}, %16, %17, 1, 1, 1, 1, 1;\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
+        : "l"(da), "l"(db));
+}
+// ALT: the whole dq tile (64 queries x 32 channels) += dS K over the block's 128 keys by one
+// warpgroup: 8 m64n32k16 where SA's two warpgroups each issue 8 m64n16k16
+__device__ __forceinline__ void bwg_dq_issue_alt(float (&dq)[16], const bf16 *dSs, const bf16 *Kt) {
+    const uint64_t da = s9_desc(dSs, 1024, 128), db = s9_desc(Kt, 512, 128);
+    s9_wg_fence();
+#pragma unroll
+    for (int kk = 0; kk < 8; kk++) bwg_n32tt(dq, da + ((kk * 2048) >> 4), db + ((kk * 1024) >> 4));
+    s9_wg_commit();
+}
 #endif
 
 // The running dq of this thread's elements (queries q0 + 16 w + g + 8 u, channels 16 wg + 8 j
@@ -354,6 +374,46 @@ __device__ __forceinline__ void bwg_dq_store(const fa_args &a, const float (&dq)
         for (int j = 0; j < 2; j++)
             *(__nv_bfloat162 *)(op + 8 * j) =
                 __floats2bfloat162_rn(dq[4 * j + 2 * u] * a.scale, dq[4 * j + 2 * u + 1] * a.scale);
+    }
+}
+
+// ALT: the running dq of the whole tile's 32 channels (element 4 jj + 2 u + e: query q0 + 16 w
+// + g + 8 u, channel 8 jj + 2 t + e), and back (the slot's float2 from one base; dq as bf16)
+__device__ __forceinline__ void bwg_dq_load32(float (&dq)[16], const float *slot, const bwg_pos &p, bool own) {
+    int w = (threadIdx.x >> 5) & 3, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+    const float *sp = slot + (p.qt * 64 + 16 * w + g) * 32 + 2 * t;
+#pragma unroll
+    for (int jj = 0; jj < 4; jj++)
+#pragma unroll
+        for (int u = 0; u < 2; u++) {
+            float2 v = make_float2(0.f, 0.f);
+            if (own && p.kb > 0) v = *(const float2 *)(sp + 8 * 32 * u + 8 * jj);
+            dq[4 * jj + 2 * u] = v.x;
+            dq[4 * jj + 2 * u + 1] = v.y;
+        }
+}
+__device__ __forceinline__ void bwg_dq_store32(const fa_args &a, const float (&dq)[16], float *slot, const bwg_pos &p,
+                                               bool last) {
+    int w = (threadIdx.x >> 5) & 3, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+    if (!last) {
+        float *sp = slot + (p.qt * 64 + 16 * w + g) * 32 + 2 * t;
+#pragma unroll
+        for (int u = 0; u < 2; u++)
+#pragma unroll
+            for (int jj = 0; jj < 4; jj++)
+                asm volatile("st.global.v2.f32 [%0], {%1, %2};\n" ::"l"(sp + 8 * 32 * u + 8 * jj),
+                             "f"(dq[4 * jj + 2 * u]), "f"(dq[4 * jj + 2 * u + 1])
+                             : "memory");
+        return;
+    }
+#pragma unroll
+    for (int u = 0; u < 2; u++) {
+        int q = p.qt * 64 + 16 * w + g + 8 * u;
+        bf16 *op = (bf16 *)a.dq + fa_pos(a, p.r, q) * a.HC + (int64_t)p.h * 32 + 2 * t;
+#pragma unroll
+        for (int jj = 0; jj < 4; jj++)
+            *(__nv_bfloat162 *)(op + 8 * jj) =
+                __floats2bfloat162_rn(dq[4 * jj + 2 * u] * a.scale, dq[4 * jj + 2 * u + 1] * a.scale);
     }
 }
 
@@ -439,22 +499,57 @@ __device__ __forceinline__ void bws_ds_wait(int wg, uint32_t j) {  // the other 
 
 // Warpgroups 1, 2 (wg 0, 1): the products of every step; dq of a step one step later. DEC: the
 // dS^T barriers decoupled (bws_ds_arrive / bws_ds_wait) instead of both warpgroups meeting at one.
-template <bool HB, bool DEC, bool SA>
+// The dq product of a step, by the array's size: 8 (this warpgroup's 16 channels; SA: dS by
+// descriptor, else by ldmatrix into qa) or 16 (ALT: the whole tile's 32 channels)
+__device__ __forceinline__ void bws_dq_product(float (&dq)[8], uint32_t (&qa)[8][4], const bf16 *dSp, const bf16 *Kp,
+                                               int wg, bool sa) {
+    if (sa) bwg_dq_issue_sa(dq, dSp, Kp, wg);
+    else bwg_dq_issue(dq, qa, dSp, Kp, wg);
+}
+__device__ __forceinline__ void bws_dq_product(float (&dq)[16], uint32_t (&)[8][4], const bf16 *dSp, const bf16 *Kp,
+                                               int, bool) {
+    bwg_dq_issue_alt(dq, dSp, Kp);
+}
+__device__ __forceinline__ void bwg_dq_load(float (&dq)[16], const float *slot, const bwg_pos &p, int, bool own) {
+    bwg_dq_load32(dq, slot, p, own);
+}
+__device__ __forceinline__ void bwg_dq_load(float (&dq)[8], const float *slot, const bwg_pos &p, int wg, bool) {
+    bwg_dq_load(dq, slot, p, wg);
+}
+__device__ __forceinline__ void bwg_dq_store(const fa_args &a, const float (&dq)[16], float *slot, const bwg_pos &p,
+                                             bool last, int) {
+    bwg_dq_store32(a, dq, slot, p, last);
+}
+
+// Warpgroups 1, 2 (wg 0, 1): the products of every step; dq of a step one step later. DEC: the
+// dS^T barriers decoupled (bws_ds_arrive / bws_ds_wait) instead of both warpgroups meeting at one.
+// ALT (PF_ATTN_BWD_WG=4, with DEC and SA): step j's dq product (the whole tile) is made by
+// warpgroup j % 2 alone, which waits for the other's half of dS^T; the other only arrives. Half
+// the dq wgmma instructions (m64n32 in place of two m64n16) and half the barrier waits per
+// warpgroup; each warpgroup reads and writes the dq slot every other step, 16 floats a thread.
+template <bool HB, bool DEC, bool SA, bool ALT>
 __device__ __forceinline__ void bws_consumer(const fa_args &a, unsigned char *sm, float *slot, int nkb, int nqt) {
     typedef bwg_lay Y;
+    constexpr int NDQ = ALT ? 16 : 8;
     uint64_t *full = (uint64_t *)(sm + Y::bar), *empty = full + BWS_ST, *kv_empty = empty + BWS_ST;
-    const int wg = (threadIdx.x - BWS_PROD) >> 7, kw = 64 * wg + 16 * ((threadIdx.x >> 5) & 3);  // warp's 16 keys
+    // ALT: the warpgroup through a shuffle from lane 0, which the compiler takes as warp-uniform (a
+    // branch on the step's owner computed from threadIdx serialized every wgmma: ptxas C7520)
+    const int wg = ALT ? __shfl_sync(0xffffffffu, (int)(threadIdx.x - BWS_PROD) >> 7, 0) : (int)(threadIdx.x - BWS_PROD) >> 7,
+              kw = 64 * wg + 16 * ((threadIdx.x >> 5) & 3);  // warp's 16 keys
     const float sc2 = a.scale * BW_L2E;
     const int64_t nitems = (int64_t)a.H * a.B;
     bwg_pos cur = bwg_first(a);
-    float dk[4][4], dv[4][4], mk2[2] = {0.f, 0.f}, dqp[8] = {0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f};
+    float dk[4][4], dv[4][4], mk2[2] = {0.f, 0.f}, dqp[NDQ];
+#pragma unroll
+    for (int i = 0; i < NDQ; i++) dqp[i] = 0.f;
     uint32_t ka[2][4], va[2][4], qa[8][4];
     bwg_pos pend = cur;  // the step whose dq product is pending (dqp: its running dq)
-    bool pending = false;
+    bool pending = false, pend_own = false;
     for (uint32_t j = 0; cur.item < nitems; j++) {
         const bwg_pos p = cur;
         cur = bwg_next(a, p, nkb, nqt);
         const int sp = (int)(j % BWS_ST);
+        const bool own = !ALT || (int)(j & 1) == wg;  // this warpgroup makes step j's dq product
         const unsigned char *st = sm + sp * Y::stage;
         wg_bar_wait(full + sp, (j / BWS_ST) & 1);
         __syncwarp();  // converged for the .aligned wgmma instructions
@@ -469,17 +564,18 @@ __device__ __forceinline__ void bws_consumer(const fa_args &a, unsigned char *sm
 #pragma unroll
                 for (int e = 0; e < 4; e++) dk[jj][e] = dv[jj][e] = 0.f;
         }
-        float dq[8];
-        bwg_dq_load(dq, slot, p, wg);  // this step's running dq, for its product next step
+        // this step's running dq, for its product next step (ALT: zeros on the other's steps, the
+        // load predicated off; a branch around it or around the copy to dqp serialized the wgmma)
+        float dq[NDQ];
+        bwg_dq_load(dq, slot, p, wg, own);
         float s[8][4], dp[8][4];
         bwg_scores_issue(s, dp, ka, va, st);
-        if (pending) {
+        if (pending && (!ALT || pend_own)) {
             if (DEC) bws_ds_wait(wg, j - 1);
             else tw_cons_sync<BWS_CONS>();  // named barrier 1: both halves of dS^T written
             const bf16 *dSp = (const bf16 *)(sm + Y::dS) + ((j - 1) & 1) * BWG_KB * BWG_LDS;
             const bf16 *Kp = (const bf16 *)(sm + Y::K + (pend.n & 1) * Y::TK);
-            if (SA) bwg_dq_issue_sa(dqp, dSp, Kp, wg);
-            else bwg_dq_issue(dqp, qa, dSp, Kp, wg);
+            bws_dq_product(dqp, qa, dSp, Kp, wg, SA);
         } else {
             s9_wg_commit();  // an empty group: the same group count every step
         }
@@ -489,34 +585,34 @@ __device__ __forceinline__ void bws_consumer(const fa_args &a, unsigned char *sm
         bwg_pack(dp, da);
         if (SA) bwg_ds_store_cm((bf16 *)(sm + Y::dS) + (j & 1) * BWG_KB * BWG_LDS, da, kw);
         else bwg_ds_store((bf16 *)(sm + Y::dS) + (j & 1) * BWG_KB * BWG_LDS, da, kw);
-        if (DEC) bws_ds_arrive(wg, j);
+        if (DEC && (!ALT || !own)) bws_ds_arrive(wg, j);  // ALT: the other warpgroup makes the product
         bwg_dkdv_issue(dk, dv, pa, da, st);
         wg_mma_wait<0>();
         s9_wg_hold<16>(&dk[0][0]);
         s9_wg_hold<16>(&dv[0][0]);
-        s9_wg_hold<8>(dqp);
+        s9_wg_hold<NDQ>(dqp);
         bwg_hold_r<16>(&pa[0][0]);  // A registers of the products live up to their wait
         bwg_hold_r<16>(&da[0][0]);
         bwg_hold_r<32>(&qa[0][0]);
         wg_bar_arrive(empty + sp);  // this step's stage read (Q, dO, bias, lse, D)
         if (pending) {
-            bwg_dq_store(a, dqp, slot, pend, pend.kb == nkb - 1, wg);
+            if (!ALT || pend_own) bwg_dq_store(a, dqp, slot, pend, pend.kb == nkb - 1, wg);
             if (pend.qt == nqt - 1) wg_bar_arrive(kv_empty + (pend.n & 1));  // its key block's K read
         }
         if (p.qt == nqt - 1) bwg_store_dkdv(a, p.r, p.h, (int64_t)p.kb * BWG_KB + kw, dk, dv);
 #pragma unroll
-        for (int i = 0; i < 8; i++) dqp[i] = dq[i];
+        for (int i = 0; i < NDQ; i++) dqp[i] = dq[i];
         pend = p;
+        pend_own = own;
         pending = true;
-        if (!(cur.item < nitems)) {  // the last step's dq product
+        if (!(cur.item < nitems) && own) {  // the last step's dq product
             if (DEC) bws_ds_wait(wg, j);
             else tw_cons_sync<BWS_CONS>();  // named barrier 1: both halves of dS^T written
             const bf16 *dSp = (const bf16 *)(sm + Y::dS) + (j & 1) * BWG_KB * BWG_LDS;
             const bf16 *Kp = (const bf16 *)(sm + Y::K + (p.n & 1) * Y::TK);
-            if (SA) bwg_dq_issue_sa(dqp, dSp, Kp, wg);
-            else bwg_dq_issue(dqp, qa, dSp, Kp, wg);
+            bws_dq_product(dqp, qa, dSp, Kp, wg, SA);
             wg_mma_wait<0>();
-            s9_wg_hold<8>(dqp);
+            s9_wg_hold<NDQ>(dqp);
             bwg_hold_r<32>(&qa[0][0]);
             bwg_dq_store(a, dqp, slot, p, p.kb == nkb - 1, wg);
         }
@@ -553,7 +649,7 @@ __global__ void __launch_bounds__(BWS_NTH, 1) k_bwd_ws(fa_args a, float *dq_slot
         bws_producer<HB>(a, bwg_sm, nkb, nqt);
     } else {
         asm volatile("setmaxnreg.inc.sync.aligned.u32 216;\n" ::: "memory");
-        bws_consumer<HB, MODE >= 2, MODE >= 3>(a, bwg_sm, dq_slots + (int64_t)blockIdx.x * a.L * 32, nkb, nqt);
+bws_consumer<HB, MODE >= 2, MODE >= 3, MODE >= 4>(a, bwg_sm, dq_slots + (int64_t)blockIdx.x * a.L * 32, nkb, nqt);
     }
 #else
     (void)a;
@@ -578,11 +674,12 @@ int fa_bwd_wg(cu_impl *c, const fa_args *a, int force, int mode) {
     if ((int64_t)a->H * a->B > 2147483647LL / 2 || a->L > (1 << 20)) return 1;
     if (!fa_bwd_wg_device()) return 1;
     typedef bwg_lay Y;
-    static void (*const kern[6])(fa_args, float *) = {k_bwd_ws<false, 1>, k_bwd_ws<true, 1>, k_bwd_ws<false, 2>,
-                                                      k_bwd_ws<true, 2>,  k_bwd_ws<false, 3>, k_bwd_ws<true, 3>};
-    static int attr_set[6];
-    if (mode < 1 || mode > 3) return 1;
-    for (int k = 0; k < 6; k++) {
+    static void (*const kern[8])(fa_args, float *) = {k_bwd_ws<false, 1>, k_bwd_ws<true, 1>, k_bwd_ws<false, 2>,
+                                                      k_bwd_ws<true, 2>,  k_bwd_ws<false, 3>, k_bwd_ws<true, 3>,
+                                                      k_bwd_ws<false, 4>, k_bwd_ws<true, 4>};
+    static int attr_set[8];
+    if (mode < 1 || mode > 4) return 1;
+    for (int k = 0; k < 8; k++) {
         if (attr_set[k]) continue;
         if (cudaFuncSetAttribute(kern[k], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)Y::bytes) != cudaSuccess) {
             (void)cudaGetLastError();
