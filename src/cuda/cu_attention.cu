@@ -63,7 +63,7 @@ extern "C" int64_t pf_cuda_attn_end_t_runs(pf_backend *be) {
     (void)be;
     return g_end_t_runs;
 }
-// the wgmma one-pass backward (cu_flash_bwd_wg.cu, PF_ATTN_BWD_WG=1): its launches, and
+// the wgmma one-pass backward (cu_flash_bwd_wg.cu, PF_ATTN_BWD_WG): its launches, and
 // whether this device runs it
 extern "C" int64_t pf_cuda_attn_bwd_wg_runs(pf_backend *be) {
     (void)be;

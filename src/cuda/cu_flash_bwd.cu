@@ -347,7 +347,7 @@ void fa_tc_backward_variant(cu_impl *c, const fa_args *a, int v, int parts) {
     if (v >= BW_FUSED && (v < fa_tc_backward_variants() || v == BW_DEFAULT)) {
         // parts 1 and 2 both name the fused pass (timed once, as part 1)
         // the benchmark's fused variants run wherever they can; fa_tc_backward's by size
-        // PF_ATTN_BWD_WG=1 (or the benchmark's fused.wg): the wgmma kernel first, where it applies
+        // PF_ATTN_BWD_WG (unset: mode 4) or the benchmark's fused.wg*: the wgmma kernel first, where it applies
         int wgm = !(parts & 1) ? 0 : v == BW_DEFAULT ? fa_bwd_wg_env() : v == BW_WG ? 1 : v == BW_WG_DEC ? 2 : v == BW_WG_SA ? 3 : v == BW_WG_ALT ? 4 : 0;
         bool wg = wgm && fa_bwd_wg(c, a, v != BW_DEFAULT, wgm) == 0;
         if (wg ||

@@ -1,7 +1,10 @@
 // cu_flash_bwd_wg.cu: dk, dv and dq of the bf16 attention backward in one pass on Hopper
-// wgmma, warp-specialised (sm_90a; opt-in: PF_ATTN_BWD_WG=1..3). docs/ATTENTION_BWD.md
-// "Session 29": correct, level with k_bwd_lean in the triangle module and 3-11% slower in the
-// pass alone; both are bound by the bytes they re-read per step (DRAM), not by overlap.
+// wgmma, warp-specialised (sm_90a; the default where it applies since session 30, mode 4;
+// PF_ATTN_BWD_WG=0 runs k_bwd_lean instead, 1..3 the earlier modes). docs/ATTENTION_BWD.md
+// "Session 29" and "Session 30": level with k_bwd_lean in session 29; session 30's SASS profile
+// found the dq slot's stores split into 4-byte stores behind a branch each (now 8-byte stores
+// from one base) and mode 4 halved each consumer's dq products: 7.33 ms against k_bwd_lean's
+// 8.23 at N = 1024 (the pass alone).
 //
 // k_bwd_lean (cu_flash_bwd_lean.cuh) runs the same pass on mma.sync and is latency bound
 // (ncu: no pipe above 40%, one 8-warp block per SM). Session 18's first wgmma form of this
@@ -29,8 +32,10 @@
 // - Mode 1: the two consumers meet at one named barrier per step (both halves of dS^T
 //   written), placed after this step's S^T and dP^T are issued; mode 2 (DEC): each waits only
 //   for the other's dS^T (bws_ds_arrive / bws_ds_wait); mode 3 (SA): 2 with dS^T in wgmma's
-//   MN-major layout, read by descriptor for dq. No block-wide barrier in the loop; the same
-//   products in the same order, so the same bits in every mode.
+//   MN-major layout, read by descriptor for dq; mode 4 (ALT, the default): 3 with step j's dq
+//   product (m64n32, the whole tile) made by consumer j % 2 alone, which waits for the other's
+//   dS^T half (the other only arrives). No block-wide barrier in the loop; the same products in
+//   the same order in modes 1-3, so the same bits (mode 4: test_cuda `--only attn_bwd_wg`).
 // - dq without atomics, as session 18's: the running dq of the item (L x 32 fp32) in the
 //   block's own slot of a pool scratch buffer (meant to stay in L2; at N = 1024 much of it comes
 //   back from DRAM, as k_bwd_lean's does), each element read, added to and
@@ -73,15 +78,16 @@ static int64_t g_bwg_runs;
 int64_t fa_bwd_wg_runs(void) { return g_bwg_runs; }
 int fa_bwd_wg_env(void) {
     const char *e = getenv("PF_ATTN_BWD_WG");
-    if (!e || !*e || !strcmp(e, "0")) return 0;
+    if (!e || !*e) return 4;  // the default since session 30: -11% against k_bwd_lean at N = 1024
+    if (!strcmp(e, "0")) return 0;
     if (!strcmp(e, "1")) return 1;
     if (!strcmp(e, "2")) return 2;
     if (!strcmp(e, "3")) return 3;
     if (!strcmp(e, "4")) return 4;
-    pf_die("PF_ATTN_BWD_WG=%s: expected 0 (the mma.sync one-pass kernel, the default), 1 (the warp-specialised "
+    pf_die("PF_ATTN_BWD_WG=%s: expected 0 (the mma.sync one-pass kernel), 1 (the warp-specialised "
            "wgmma kernel first), 2 (the same with the consumers' dS^T barriers decoupled), 3 (2 with the dq "
            "product's dS from shared memory by descriptor) or 4 (3 with each step's dq product made by one "
-           "consumer warpgroup, in turn)",
+           "consumer warpgroup, in turn: the default)",
            e);
     return 0;
 }

@@ -60,7 +60,7 @@ int pf_cuda_attn_gate_wg_applies(pf_backend *be, int c_in, int HC, int c_h, int 
 // forwards and backwards that took it.
 void pf_cuda_set_attn_end_t(pf_backend *be, int mode);
 int64_t pf_cuda_attn_end_t_runs(pf_backend *be);
-// The attention backward's wgmma one-pass kernel (cu_flash_bwd_wg.cu; PF_ATTN_BWD_WG=1, read
+// The attention backward's wgmma one-pass kernel (cu_flash_bwd_wg.cu; the default, PF_ATTN_BWD_WG, read
 // per call): its launches so far (process-wide), and whether this device runs it (sm_90).
 int64_t pf_cuda_attn_bwd_wg_runs(pf_backend *be);
 int pf_cuda_attn_bwd_wg_device(pf_backend *be);

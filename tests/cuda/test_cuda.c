@@ -412,7 +412,7 @@ static int attn_module_fused = 1;   // pf_cuda_set_attn_module_fused as set (cu_
 // fusions off) take its first cases only: under compute-sanitizer the whole list three
 // times over did not finish in 430 s (session 10); the full run keeps every case.
 static int attn_brief = 0;
-static int attn_bwd_wg_modes = 0;  // test_attn: PF_ATTN_BWD_WG=1 against =2 and =3 bit for bit (cuda_attn_bwd_wg)
+static int attn_bwd_wg_modes = 0;  // test_attn: PF_ATTN_BWD_WG=1 against =2, =3, =4 bit for bit (cuda_attn_bwd_wg)
 
 // The forward again with the environment switch env=val (an A/B switch of the Hopper
 // forward, cu_flash_sm90.cu, that keeps the bits) must give the same bits as og, the same
@@ -680,10 +680,10 @@ static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_d
     attn_bwd_env_same_bits("PF_ATTN_BWD_CO", label, &d, &Pd, &Gd, mdv, m.gs, m.gw, &dout, nx, want_dz ? nz : 0,
                            seed + 15);
     attn_bwd_bm_check(label, &t, mg);
-    if (attn_bwd_wg_modes)  // cuda_attn_bwd_wg: its three modes, the same products in the same order
-        for (int mode = 2; mode <= 3; mode++)
-            attn_bwd_env_vals_same_bits("PF_ATTN_BWD_WG", "1", mode == 2 ? "2" : "3", label, &d, &Pd, &Gd, mdv, m.gs,
-                                        m.gw, &dout, nx, want_dz ? nz : 0, seed + 17);
+    if (attn_bwd_wg_modes)  // cuda_attn_bwd_wg: its four modes, the same products in the same order
+        for (int mode = 2; mode <= 4; mode++)
+            attn_bwd_env_vals_same_bits("PF_ATTN_BWD_WG", "1", mode == 2 ? "2" : mode == 3 ? "3" : "4", label, &d, &Pd,
+                                        &Gd, mdv, m.gs, m.gw, &dout, nx, want_dz ? nz : 0, seed + 17);
     attn_keep_same_bits(label, &d, &Pd, &Gd, &x, &z, mdv, &og, m.gs, m.gw, &dout, want_dz ? nz : 0, seed + 16);
     free_mems(&m);
     finish(label);
@@ -2254,15 +2254,16 @@ static void test_attention_end(void) {
     pf_cuda_set_attn_end_t(H_gpu, -1);  // PF_ATTN_END_T / the default again
 }
 
-// PF_ATTN_BWD_WG=1, 2 and 3 (`--only attn_bwd_wg`): the attention backward's warp-specialised
+// PF_ATTN_BWD_WG=1 .. 4 (`--only attn_bwd_wg`): the attention backward's warp-specialised
 // wgmma one-pass kernel (cu_flash_bwd_wg.cu: sm_90, c_h 32, L % 64 == 0, L >= 128; elsewhere
 // the mma.sync kernels run; 2: the consumers' dS^T barriers decoupled; 3: 2 with the dq
-// product's dS by descriptor) with the one-pass backward forced (small cases too): triangle
-// start and end, masks, fully masked rows, no mask, L 128, 192 (half a key block), 256, 384,
-// and B 8 L 384 with the pair bias, each against the CPU reference with the bf16 tolerances
-// and twice for the same bits (test_attn, mode 1), modes 2 and 3 against mode 1 bit for bit
-// (the same products in the same order); the kernel checked to have run where it applies. Not in the
-// default run (the CPU reference at L 384).
+// product's dS by descriptor; 4, the default: 3 with each step's dq product made by one
+// consumer warpgroup) with the one-pass backward forced (small cases too): triangle start and
+// end, masks, fully masked rows, no mask, L 128, 192 (half a key block), 256, 384, and B 8 L 384
+// with the pair bias, each against the CPU reference with the bf16 tolerances and twice for
+// the same bits (test_attn, mode 4), modes 2, 3 and 4 against mode 1 bit for bit (the same
+// products; mode 4's m64n32 dq product against two m64n16); the kernel checked to have run
+// where it applies. Not in the default run (the CPU reference at L 384).
 static void cuda_attn_bwd_wg(void) {
     if (!H_bf16) return;
     const char *e = getenv("PF_ATTN_BWD_WG");
@@ -2278,9 +2279,9 @@ static void cuda_attn_bwd_wg(void) {
     pf_attn_dims s384 = {384, 384, 16, 2, 32, 16, PF_BIAS_SELF, 0, NULL, 0};
     pf_attn_dims r384 = {8, 384, 16, 4, 32, 16, PF_BIAS_PAIR, 0, NULL, 0};  // B 8, the pair bias
     pf_attn_dims s192 = {192, 192, 16, 4, 32, 16, PF_BIAS_SELF, 0, NULL, 0};  // L % 128 == 64
-    // mode 1 against the CPU reference; modes 2 and 3 against mode 1 bit for bit inside test_attn
-    // (one CPU reference per case: session 18's three passes gave no verdict in 200 s)
-    setenv("PF_ATTN_BWD_WG", "1", 1);
+    // mode 4 (the default) against the CPU reference; modes 2, 3 and 4 against mode 1 bit for bit
+    // inside test_attn (one CPU reference per case: session 18's three passes gave no verdict in 200 s)
+    setenv("PF_ATTN_BWD_WG", "4", 1);
     snprintf(tag, sizeof tag, "bwd_wg ");
     attn_tag = tag;
     int64_t runs = pf_cuda_attn_bwd_wg_runs(H_gpu);
@@ -2294,7 +2295,7 @@ static void cuda_attn_bwd_wg(void) {
     test_attn("msa_row B8 L384 fully masked row", r384, 2, 1, 1307);
     int64_t ran = pf_cuda_attn_bwd_wg_runs(H_gpu) - runs;
     int want = pf_cuda_attn_bwd_wg_device(H_gpu);
-    tl_check(want ? ran > 0 : ran == 0, "attn bwd_wg", "PF_ATTN_BWD_WG=1..3: the wgmma backward ran %lld times (%s)",
+    tl_check(want ? ran > 0 : ran == 0, "attn bwd_wg", "PF_ATTN_BWD_WG=1..4: the wgmma backward ran %lld times (%s)",
              (long long)ran, want ? "sm_90" : "not sm_90");
     attn_tag = "";
     attn_bwd_wg_modes = 0;
