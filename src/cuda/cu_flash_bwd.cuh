@@ -297,4 +297,48 @@ void fa_bwd_dv_uniform(cu_impl *c, const fa_args *a);
 // (0: the default); fl: the FL copies may be taken (bw_fl_ok's conditions hold).
 void fa_bwd_dbias(cu_impl *c, const fa_args *a, bool fl);
 
+// A warp's 16 queries x 64 keys of the bias gradient (C fragments, acc[j]: keys 8 j..):
+// fp32 partials of split `split` (nsplit > 1), else bf16 into the per-head planes
+// (H, L, L) or straight into dbias (L*L, H) (transposed layout: [key][query]).
+// V2 (k_bwd_dbias_pipe): the fp32 partials of keys kk, kk + 1 as one 8-byte store where
+// both exist and the pair is 8-byte aligned (even L): a row's 4 lanes then fill whole
+// 32-byte sectors (two 4-byte stores used 16 bytes of each).
+template <bool V2>
+__device__ __forceinline__ void db_store(const fa_args &a, int split, int nsplit, int h, int64_t qw, int64_t k0,
+                                         const float (*acc)[4]) {
+    int g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+    const bool v2 = V2 && nsplit > 1 && (a.L & 1) == 0 && ((uintptr_t)a.dbias_part & 7) == 0;
+#pragma unroll
+    for (int j = 0; j < 8; j++)
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+            int64_t kk = k0 + 8 * j + 2 * t + (e & 1), q = qw + g + 8 * (e >> 1);
+            if (v2) {
+                if ((e & 1) || q >= a.L) continue;  // written with its left neighbour
+                float *pp = a.dbias_part + (((int64_t)split * a.H + h) * a.L + q) * a.L + kk;
+                if (kk + 1 < a.L) *reinterpret_cast<float2 *>(pp) = make_float2(acc[j][e], acc[j][e + 1]);
+                else if (kk < a.L) pp[0] = acc[j][e];
+                continue;
+            }
+            if (kk < a.L && q < a.L) {
+                if (nsplit > 1) {
+                    a.dbias_part[(((int64_t)split * a.H + h) * a.L + q) * a.L + kk] = acc[j][e];
+                } else if (a.dbias_planes) {
+                    if (e & 1) continue;  // written with its left neighbour
+                    int64_t off = ((int64_t)h * a.L + q) * a.L + kk;
+                    bf16 *pl = (bf16 *)a.dbias_planes + off;
+                    if (kk + 1 < a.L && !(off & 1)) {
+                        *reinterpret_cast<uint32_t *>(pl) = fa_pack2(acc[j][e], acc[j][e + 1]);
+                    } else {  // odd L: a pair may straddle 4 bytes
+                        pl[0] = __float2bfloat16(acc[j][e]);
+                        if (kk + 1 < a.L) pl[1] = __float2bfloat16(acc[j][e + 1]);
+                    }
+                } else {
+                    int64_t idx = a.bias_tr ? kk * a.L + q : q * a.L + kk;
+                    ((bf16 *)a.dbias)[idx * a.H + h] = __float2bfloat16(acc[j][e]);
+                }
+            }
+        }
+}
+
 #endif

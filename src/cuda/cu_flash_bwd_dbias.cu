@@ -16,50 +16,7 @@
 // was removed in session 7. c->attn_dbias = v + 1 (or PF_ATTN_DBIAS=name) picks variant
 // v, 0 the default by shape; bench/attn_bwd_check.cu times them.
 #include "cu_flash_bwd.cuh"
-
-// A warp's 16 queries x 64 keys of the bias gradient (C fragments, acc[j]: keys 8 j..):
-// fp32 partials of split `split` (nsplit > 1), else bf16 into the per-head planes
-// (H, L, L) or straight into dbias (L*L, H) (transposed layout: [key][query]).
-// V2 (k_bwd_dbias_pipe): the fp32 partials of keys kk, kk + 1 as one 8-byte store where
-// both exist and the pair is 8-byte aligned (even L): a row's 4 lanes then fill whole
-// 32-byte sectors (two 4-byte stores used 16 bytes of each).
-template <bool V2>
-__device__ __forceinline__ void db_store(const fa_args &a, int split, int nsplit, int h, int64_t qw, int64_t k0,
-                                         const float (*acc)[4]) {
-    int g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
-    const bool v2 = V2 && nsplit > 1 && (a.L & 1) == 0 && ((uintptr_t)a.dbias_part & 7) == 0;
-#pragma unroll
-    for (int j = 0; j < 8; j++)
-#pragma unroll
-        for (int e = 0; e < 4; e++) {
-            int64_t kk = k0 + 8 * j + 2 * t + (e & 1), q = qw + g + 8 * (e >> 1);
-            if (v2) {
-                if ((e & 1) || q >= a.L) continue;  // written with its left neighbour
-                float *pp = a.dbias_part + (((int64_t)split * a.H + h) * a.L + q) * a.L + kk;
-                if (kk + 1 < a.L) *reinterpret_cast<float2 *>(pp) = make_float2(acc[j][e], acc[j][e + 1]);
-                else if (kk < a.L) pp[0] = acc[j][e];
-                continue;
-            }
-            if (kk < a.L && q < a.L) {
-                if (nsplit > 1) {
-                    a.dbias_part[(((int64_t)split * a.H + h) * a.L + q) * a.L + kk] = acc[j][e];
-                } else if (a.dbias_planes) {
-                    if (e & 1) continue;  // written with its left neighbour
-                    int64_t off = ((int64_t)h * a.L + q) * a.L + kk;
-                    bf16 *pl = (bf16 *)a.dbias_planes + off;
-                    if (kk + 1 < a.L && !(off & 1)) {
-                        *reinterpret_cast<uint32_t *>(pl) = fa_pack2(acc[j][e], acc[j][e + 1]);
-                    } else {  // odd L: a pair may straddle 4 bytes
-                        pl[0] = __float2bfloat16(acc[j][e]);
-                        if (kk + 1 < a.L) pl[1] = __float2bfloat16(acc[j][e + 1]);
-                    }
-                } else {
-                    int64_t idx = a.bias_tr ? kk * a.L + q : q * a.L + kk;
-                    ((bf16 *)a.dbias)[idx * a.H + h] = __float2bfloat16(acc[j][e]);
-                }
-            }
-        }
-}
+#include "cu_flash_bwd_wg.cuh"
 
 // ---- bias gradient: block (h, QT queries, KT keys, row range), rows in order ------------
 // Warps as (NW / WK) query groups of 16 x WK key groups of KW keys: QT = 16 NW / WK,
@@ -604,8 +561,12 @@ void fa_bwd_dbias(cu_impl *c, const fa_args *a, bool fl) {
         c->pool_bytes > top && c->pool_bytes - top >= pbytes)
         b.dbias_planes = c->pool + top;
     int v = c->attn_dbias > 0 && c->attn_dbias <= fa_bwd_dbias_variants() ? c->attn_dbias - 1 : db_default(a);
-    if (a->ch <= 16) fl ? db_kernel<16, true>(c, b, v) : db_kernel<16, false>(c, b, v);
-    else fl ? db_kernel<32, true>(c, b, v) : db_kernel<32, false>(c, b, v);
+    if (fa_bwd_dbias_ws(c, &b) == 0) {  // PF_ATTN_DBIAS_WS=1 and its cases (cu_flash_dbias_ws.cu)
+    } else if (a->ch <= 16) {
+        fl ? db_kernel<16, true>(c, b, v) : db_kernel<16, false>(c, b, v);
+    } else {
+        fl ? db_kernel<32, true>(c, b, v) : db_kernel<32, false>(c, b, v);
+    }
     if (b.dbias_planes) {
         k_bwd_dbias_interleave<<<cu_blocks(a->L * a->L, 256), 256, 0, c->stream>>>(b);
         CU_LAUNCHED();

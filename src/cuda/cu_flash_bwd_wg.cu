@@ -47,6 +47,7 @@
 // or none. Everything else: the mma.sync kernels (fa_bwd_fused).
 #include "cu_flash_bwd.cuh"
 #include "cu_flash_bwd_wg.cuh"
+#include "cu_bwg_tiles.cuh"
 #include "cu_flash_sm90.cuh"
 #include "cu_wg_ring.cuh"
 #include "cu_env.cuh"
@@ -92,24 +93,6 @@ int fa_bwd_wg_env(void) {
     return 0;
 }
 
-// Element offset of (position j, channel c) in a 32-channel core-matrix tile
-__device__ __forceinline__ int bwg_off(int j, int c) { return (j >> 3) * 256 + (c >> 3) * 64 + (j & 7) * 8 + (c & 7); }
-
-// NR positions l0.. of (row r, head h) of src into dst (core-matrix layout), zeros past L; by
-// the producer's threads (pt: 0 .. BWS_PROD - 1).
-template <int NR>
-__device__ __forceinline__ void bwg_tile(const fa_args &a, const void *src, int64_t r, int h, int64_t l0, bf16 *dst,
-                                         int pt) {
-    const bf16 *s = (const bf16 *)src + (int64_t)h * 32;
-#pragma unroll
-    for (int u = 0; u < NR * 4 / BWS_PROD; u++) {
-        int i = pt + BWS_PROD * u, j = i >> 2, c = (i & 3) * 8;  // 4 threads: one position's 64 bytes
-        int64_t l = l0 + j;
-        bool ok = l < a.L;
-        fa_cp16z(dst + bwg_off(j, c), ok ? s + fa_pos(a, r, l) * a.HC + c : s, ok ? 16 : 0);
-    }
-}
-
 // Where a block is: item (head h, row r), key block kb, query tile qt; n: key blocks started
 // so far (K, V buffer n % 2). Advanced by counting.
 struct bwg_pos {
@@ -152,23 +135,6 @@ __device__ __forceinline__ void bwg_n32t(float *d, const uint32_t *a, uint64_t d
           "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
 }
-template <int N>
-__device__ __forceinline__ void bwg_hold_r(uint32_t *x) {
-#pragma unroll
-    for (int i = 0; i < N; i++) asm volatile("" : "+r"(x[i])::"memory");
-}
-
-// This warp's A fragments (16 keys from kw x 32 channels, m16n8k16's A layout) of a
-// core-matrix tile: fr[kk] for channels 16 kk..
-__device__ __forceinline__ void bwg_afrag(const bf16 *T, int kw, uint32_t (&fr)[2][4]) {
-    int g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
-#pragma unroll
-    for (int kk = 0; kk < 2; kk++)
-#pragma unroll
-        for (int e = 0; e < 4; e++)
-            fr[kk][e] = *(const uint32_t *)(T + bwg_off(kw + g + 8 * (e & 1), 16 * kk + 2 * t + 8 * (e >> 1)));
-}
-
 // Accumulator (fp32, m64nN layout per warp: [8-column group][4]) as bf16 A fragments
 __device__ __forceinline__ void bwg_pack(const float (&s)[8][4], uint32_t (&pa)[4][4]) {
 #pragma unroll

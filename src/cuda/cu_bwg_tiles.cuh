@@ -1,0 +1,45 @@
+// cu_bwg_tiles.cuh: 32-channel tiles in wgmma's core-matrix layout, shared by the Hopper
+// attention backward kernels (cu_flash_bwd_wg.cu: dk, dv, dq; cu_flash_dbias_ws.cu: the bias
+// gradient): the element offset, a producer's cp.async copy of NR positions, and a warp's
+// A fragments read back from such a tile.
+#ifndef PF_CU_BWG_TILES_CUH
+#define PF_CU_BWG_TILES_CUH
+#include "cu_flash_bwd.cuh"
+
+// Element offset of (position j, channel c) in a 32-channel core-matrix tile
+__device__ __forceinline__ int bwg_off(int j, int c) { return (j >> 3) * 256 + (c >> 3) * 64 + (j & 7) * 8 + (c & 7); }
+
+// NR positions l0.. of (row r, head h) of src into dst (core-matrix layout), zeros past L; by
+// a producer's NTH threads (pt: 0 .. NTH - 1).
+template <int NR, int NTH = 128>
+__device__ __forceinline__ void bwg_tile(const fa_args &a, const void *src, int64_t r, int h, int64_t l0, bf16 *dst,
+                                         int pt) {
+    const bf16 *s = (const bf16 *)src + (int64_t)h * 32;
+#pragma unroll
+    for (int u = 0; u < NR * 4 / NTH; u++) {
+        int i = pt + NTH * u, j = i >> 2, c = (i & 3) * 8;  // 4 threads: one position's 64 bytes
+        int64_t l = l0 + j;
+        bool ok = l < a.L;
+        fa_cp16z(dst + bwg_off(j, c), ok ? s + fa_pos(a, r, l) * a.HC + c : s, ok ? 16 : 0);
+    }
+}
+
+// This warp's A fragments (16 positions from kw x 32 channels, m16n8k16's A layout) of a
+// core-matrix tile: fr[kk] for channels 16 kk..
+__device__ __forceinline__ void bwg_afrag(const bf16 *T, int kw, uint32_t (&fr)[2][4]) {
+    int g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+#pragma unroll
+    for (int kk = 0; kk < 2; kk++)
+#pragma unroll
+        for (int e = 0; e < 4; e++)
+            fr[kk][e] = *(const uint32_t *)(T + bwg_off(kw + g + 8 * (e & 1), 16 * kk + 2 * t + 8 * (e >> 1)));
+}
+
+// keeps the compiler from reusing a wgmma's A-fragment registers before its wait
+template <int N>
+__device__ __forceinline__ void bwg_hold_r(uint32_t *x) {
+#pragma unroll
+    for (int i = 0; i < N; i++) asm volatile("" : "+r"(x[i])::"memory");
+}
+
+#endif
