@@ -5,6 +5,7 @@
 #ifndef PF_CU_BWG_TILES_CUH
 #define PF_CU_BWG_TILES_CUH
 #include "cu_flash_bwd.cuh"
+#include "cu_flash_sm90.cuh"
 
 // Element offset of (position j, channel c) in a 32-channel core-matrix tile
 __device__ __forceinline__ int bwg_off(int j, int c) { return (j >> 3) * 256 + (c >> 3) * 64 + (j & 7) * 8 + (c & 7); }
@@ -41,5 +42,27 @@ __device__ __forceinline__ void bwg_hold_r(uint32_t *x) {
 #pragma unroll
     for (int i = 0; i < N; i++) asm volatile("" : "+r"(x[i])::"memory");
 }
+
+#if S9_HAVE_WGMMA
+// A producer's ring announcements (k_bwd_ws, k_bwd_dbias_ws): with more than LAG steps of copies
+// issued and not announced, the oldest has landed (the thread's own wait_group), is ordered
+// before the consumers' wgmma reads (proxy fence) and announced on its stage's full barrier;
+// _all: every step issued so far.
+template <int ST, int LAG>
+__device__ __forceinline__ void bwg_announce_oldest(uint64_t *full, uint32_t &done, uint32_t issued) {
+    if (issued - done > LAG) {
+        fa_wait<LAG>();
+        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+        wg_bar_arrive(full + done % ST);
+        done++;
+    }
+}
+template <int ST>
+__device__ __forceinline__ void bwg_announce_all(uint64_t *full, uint32_t &done, uint32_t issued) {
+    fa_wait<0>();
+    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+    for (; done < issued; done++) wg_bar_arrive(full + done % ST);
+}
+#endif
 
 #endif

@@ -561,11 +561,10 @@ void fa_bwd_dbias(cu_impl *c, const fa_args *a, bool fl) {
         c->pool_bytes > top && c->pool_bytes - top >= pbytes)
         b.dbias_planes = c->pool + top;
     int v = c->attn_dbias > 0 && c->attn_dbias <= fa_bwd_dbias_variants() ? c->attn_dbias - 1 : db_default(a);
-    if (fa_bwd_dbias_ws(c, &b) == 0) {  // PF_ATTN_DBIAS_WS=1 and its cases (cu_flash_dbias_ws.cu)
-    } else if (a->ch <= 16) {
-        fl ? db_kernel<16, true>(c, b, v) : db_kernel<16, false>(c, b, v);
-    } else {
-        fl ? db_kernel<32, true>(c, b, v) : db_kernel<32, false>(c, b, v);
+    // PF_ATTN_DBIAS_WS=1 and its cases: the wgmma kernel (cu_flash_dbias_ws.cu), else by variant
+    if (fa_bwd_dbias_ws(c, &b) != 0) {
+        if (a->ch <= 16) fl ? db_kernel<16, true>(c, b, v) : db_kernel<16, false>(c, b, v);
+        else fl ? db_kernel<32, true>(c, b, v) : db_kernel<32, false>(c, b, v);
     }
     if (b.dbias_planes) {
         k_bwd_dbias_interleave<<<cu_blocks(a->L * a->L, 256), 256, 0, c->stream>>>(b);

@@ -287,21 +287,6 @@ __device__ __forceinline__ void bwg_dq_issue_alt(float (&dq)[16], const bf16 *dS
 }
 #endif
 
-// The running dq of this thread's elements (queries q0 + 16 w + g + 8 u, channels 16 wg + 8 j
-// + 2 t + e): 0 at the item's first key block, else the slot's
-__device__ __forceinline__ void bwg_dq_load(float (&dq)[8], const float *slot, const bwg_pos &p, int wg) {
-    int w = (threadIdx.x >> 5) & 3, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
-#pragma unroll
-    for (int j = 0; j < 2; j++)
-#pragma unroll
-        for (int u = 0; u < 2; u++) {
-            float2 v = make_float2(0.f, 0.f);
-            if (p.kb > 0)
-                v = *(const float2 *)(slot + (p.qt * 64 + 16 * w + g + 8 * u) * 32 + 16 * wg + 8 * j + 2 * t);
-            dq[4 * j + 2 * u] = v.x;
-            dq[4 * j + 2 * u + 1] = v.y;
-        }
-}
 // dk (times scale) and dv of a warp's 16 keys from kw as bf16 pairs (c_h 32: bw_store_dkdv's
 // values in 4-byte stores, where it stores 2 bytes at a time for any c_h)
 __device__ __forceinline__ void bwg_store_dkdv(const fa_args &a, int64_t r, int h, int64_t kw, const float (&dk)[4][4],
@@ -320,19 +305,40 @@ __device__ __forceinline__ void bwg_store_dkdv(const fa_args &a, int64_t r, int 
         }
     }
 }
+// The running dq of this thread's elements (element 4 j + 2 u + e: query q0 + 16 w + g + 8 u,
+// channel c0 + 8 j + 2 t + e for NJ groups of 8 channels: modes 1-3 a warpgroup's 16 (c0 = 16 wg,
+// NJ = 2), ALT the whole tile's 32 (c0 = 0, NJ = 4)): 0 at the item's first key block or where
+// !load, else the slot's
+template <int NJ>
+__device__ __forceinline__ void bwg_dq_load(float (&dq)[4 * NJ], const float *slot, const bwg_pos &p, int c0, bool load) {
+    int w = (threadIdx.x >> 5) & 3, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+#pragma unroll
+    for (int j = 0; j < NJ; j++)
+#pragma unroll
+        for (int u = 0; u < 2; u++) {
+            float2 v = make_float2(0.f, 0.f);
+            // the same address in two forms, each the one its mode's GPU-tested build compiled
+            if (load && p.kb > 0)
+                v = NJ == 4 ? *(const float2 *)(slot + (p.qt * 64 + 16 * w + g) * 32 + c0 + 2 * t + 8 * 32 * u + 8 * j)
+                            : *(const float2 *)(slot + (p.qt * 64 + 16 * w + g + 8 * u) * 32 + c0 + 8 * j + 2 * t);
+            dq[4 * j + 2 * u] = v.x;
+            dq[4 * j + 2 * u + 1] = v.y;
+        }
+}
 // ... and back: to the slot, or as dq (bf16, times scale) after the last key block. The slot's
-// four float2 from one base address (immediate offsets, 8-byte stores: session 30's profile
-// found them split into 4-byte stores behind a branch per element, the address register's
-// reuse stalling on the stores before it).
-__device__ __forceinline__ void bwg_dq_store(const fa_args &a, const float (&dq)[8], float *slot, const bwg_pos &p,
-                                             bool last, int wg) {
+// float2 from one base address (immediate offsets, 8-byte stores: session 30's profile found
+// them split into 4-byte stores behind a branch per element, the address register's reuse
+// stalling on the stores before it).
+template <int NJ>
+__device__ __forceinline__ void bwg_dq_store(const fa_args &a, const float (&dq)[4 * NJ], float *slot, const bwg_pos &p,
+                                             bool last, int c0) {
     int w = (threadIdx.x >> 5) & 3, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
     if (!last) {
-        float *sp = slot + (p.qt * 64 + 16 * w + g) * 32 + 16 * wg + 2 * t;
+        float *sp = slot + (p.qt * 64 + 16 * w + g) * 32 + c0 + 2 * t;
 #pragma unroll
         for (int u = 0; u < 2; u++)
 #pragma unroll
-            for (int j = 0; j < 2; j++)
+            for (int j = 0; j < NJ; j++)
                 asm volatile("st.global.v2.f32 [%0], {%1, %2};\n" ::"l"(sp + 8 * 32 * u + 8 * j), "f"(dq[4 * j + 2 * u]),
                              "f"(dq[4 * j + 2 * u + 1])
                              : "memory");
@@ -341,51 +347,11 @@ __device__ __forceinline__ void bwg_dq_store(const fa_args &a, const float (&dq)
 #pragma unroll
     for (int u = 0; u < 2; u++) {
         int q = p.qt * 64 + 16 * w + g + 8 * u;
-        bf16 *op = (bf16 *)a.dq + fa_pos(a, p.r, q) * a.HC + (int64_t)p.h * 32 + 16 * wg + 2 * t;
+        bf16 *op = (bf16 *)a.dq + fa_pos(a, p.r, q) * a.HC + (int64_t)p.h * 32 + c0 + 2 * t;
 #pragma unroll
-        for (int j = 0; j < 2; j++)
+        for (int j = 0; j < NJ; j++)
             *(__nv_bfloat162 *)(op + 8 * j) =
                 __floats2bfloat162_rn(dq[4 * j + 2 * u] * a.scale, dq[4 * j + 2 * u + 1] * a.scale);
-    }
-}
-
-// ALT: the running dq of the whole tile's 32 channels (element 4 jj + 2 u + e: query q0 + 16 w
-// + g + 8 u, channel 8 jj + 2 t + e), and back (the slot's float2 from one base; dq as bf16)
-__device__ __forceinline__ void bwg_dq_load32(float (&dq)[16], const float *slot, const bwg_pos &p, bool own) {
-    int w = (threadIdx.x >> 5) & 3, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
-    const float *sp = slot + (p.qt * 64 + 16 * w + g) * 32 + 2 * t;
-#pragma unroll
-    for (int jj = 0; jj < 4; jj++)
-#pragma unroll
-        for (int u = 0; u < 2; u++) {
-            float2 v = make_float2(0.f, 0.f);
-            if (own && p.kb > 0) v = *(const float2 *)(sp + 8 * 32 * u + 8 * jj);
-            dq[4 * jj + 2 * u] = v.x;
-            dq[4 * jj + 2 * u + 1] = v.y;
-        }
-}
-__device__ __forceinline__ void bwg_dq_store32(const fa_args &a, const float (&dq)[16], float *slot, const bwg_pos &p,
-                                               bool last) {
-    int w = (threadIdx.x >> 5) & 3, g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
-    if (!last) {
-        float *sp = slot + (p.qt * 64 + 16 * w + g) * 32 + 2 * t;
-#pragma unroll
-        for (int u = 0; u < 2; u++)
-#pragma unroll
-            for (int jj = 0; jj < 4; jj++)
-                asm volatile("st.global.v2.f32 [%0], {%1, %2};\n" ::"l"(sp + 8 * 32 * u + 8 * jj),
-                             "f"(dq[4 * jj + 2 * u]), "f"(dq[4 * jj + 2 * u + 1])
-                             : "memory");
-        return;
-    }
-#pragma unroll
-    for (int u = 0; u < 2; u++) {
-        int q = p.qt * 64 + 16 * w + g + 8 * u;
-        bf16 *op = (bf16 *)a.dq + fa_pos(a, p.r, q) * a.HC + (int64_t)p.h * 32 + 2 * t;
-#pragma unroll
-        for (int jj = 0; jj < 4; jj++)
-            *(__nv_bfloat162 *)(op + 8 * jj) =
-                __floats2bfloat162_rn(dq[4 * jj + 2 * u] * a.scale, dq[4 * jj + 2 * u + 1] * a.scale);
     }
 }
 
@@ -420,14 +386,6 @@ __device__ __forceinline__ void bws_copy(const fa_args &a, const bwg_pos &p, uns
 }
 
 #if S9_HAVE_WGMMA
-// Steps done .. issued - 1 announced: their copies landed (wait_group), ordered before the
-// consumers' wgmma reads (proxy fence), then this thread's arrival on each stage's full barrier.
-__device__ __forceinline__ void bws_announce_all(uint64_t *full, uint32_t &done, uint32_t issued) {
-    fa_wait<0>();
-    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-    for (; done < issued; done++) wg_bar_arrive(full + done % BWS_ST);
-}
-
 // Warpgroup 0: the copies of every step the consumers walk, in their order.
 template <bool HB>
 __device__ __forceinline__ void bws_producer(const fa_args &a, unsigned char *sm, int nkb, int nqt) {
@@ -442,18 +400,13 @@ __device__ __forceinline__ void bws_producer(const fa_args &a, unsigned char *sm
         if (p.qt == 0 && p.n >= 2) {
             // the K buffer's last reader is the dq product of key block n - 2's last step, which
             // runs in the step after it: announce everything first (no wait on a step not announced)
-            bws_announce_all(full, done, j);
+            bwg_announce_all<BWS_ST>(full, done, j);
             wg_bar_wait(kv_empty + (p.n & 1), ((p.n >> 1) - 1) & 1);
         }
         bws_copy<HB>(a, p, sm, sp, pt);
-        if (j + 1 - done > BWS_LAG) {  // the oldest step's copies landed: announce it
-            fa_wait<BWS_LAG>();
-            asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-            wg_bar_arrive(full + done % BWS_ST);
-            done++;
-        }
+        bwg_announce_oldest<BWS_ST, BWS_LAG>(full, done, j + 1);
     }
-    bws_announce_all(full, done, j);
+    bwg_announce_all<BWS_ST>(full, done, j);
 }
 
 
@@ -469,8 +422,6 @@ __device__ __forceinline__ void bws_ds_wait(int wg, uint32_t j) {  // the other 
     asm volatile("bar.sync %0, %1;\n" ::"r"(2 + 2 * (1 - wg) + (int)(j & 1)), "n"(BWS_CONS) : "memory");
 }
 
-// Warpgroups 1, 2 (wg 0, 1): the products of every step; dq of a step one step later. DEC: the
-// dS^T barriers decoupled (bws_ds_arrive / bws_ds_wait) instead of both warpgroups meeting at one.
 // The dq product of a step, by the array's size: 8 (this warpgroup's 16 channels; SA: dS by
 // descriptor, else by ldmatrix into qa) or 16 (ALT: the whole tile's 32 channels)
 __device__ __forceinline__ void bws_dq_product(float (&dq)[8], uint32_t (&qa)[8][4], const bf16 *dSp, const bf16 *Kp,
@@ -481,16 +432,6 @@ __device__ __forceinline__ void bws_dq_product(float (&dq)[8], uint32_t (&qa)[8]
 __device__ __forceinline__ void bws_dq_product(float (&dq)[16], uint32_t (&)[8][4], const bf16 *dSp, const bf16 *Kp,
                                                int, bool) {
     bwg_dq_issue_alt(dq, dSp, Kp);
-}
-__device__ __forceinline__ void bwg_dq_load(float (&dq)[16], const float *slot, const bwg_pos &p, int, bool own) {
-    bwg_dq_load32(dq, slot, p, own);
-}
-__device__ __forceinline__ void bwg_dq_load(float (&dq)[8], const float *slot, const bwg_pos &p, int wg, bool) {
-    bwg_dq_load(dq, slot, p, wg);
-}
-__device__ __forceinline__ void bwg_dq_store(const fa_args &a, const float (&dq)[16], float *slot, const bwg_pos &p,
-                                             bool last, int) {
-    bwg_dq_store32(a, dq, slot, p, last);
 }
 
 // Warpgroups 1, 2 (wg 0, 1): the products of every step; dq of a step one step later. DEC: the
@@ -508,6 +449,7 @@ __device__ __forceinline__ void bws_consumer(const fa_args &a, unsigned char *sm
     // branch on the step's owner computed from threadIdx serialized every wgmma: ptxas C7520)
     const int wg = ALT ? __shfl_sync(0xffffffffu, (int)(threadIdx.x - BWS_PROD) >> 7, 0) : (int)(threadIdx.x - BWS_PROD) >> 7,
               kw = 64 * wg + 16 * ((threadIdx.x >> 5) & 3);  // warp's 16 keys
+    const int dqc0 = ALT ? 0 : 16 * wg;  // the first dq channel this warpgroup keeps
     const float sc2 = a.scale * BW_L2E;
     const int64_t nitems = (int64_t)a.H * a.B;
     bwg_pos cur = bwg_first(a);
@@ -539,7 +481,7 @@ __device__ __forceinline__ void bws_consumer(const fa_args &a, unsigned char *sm
         // this step's running dq, for its product next step (ALT: zeros on the other's steps, the
         // load predicated off; a branch around it or around the copy to dqp serialized the wgmma)
         float dq[NDQ];
-        bwg_dq_load(dq, slot, p, wg, own);
+        bwg_dq_load<NDQ / 4>(dq, slot, p, dqc0, own);
         float s[8][4], dp[8][4];
         bwg_scores_issue(s, dp, ka, va, st);
         if (pending && (!ALT || pend_own)) {
@@ -568,7 +510,7 @@ __device__ __forceinline__ void bws_consumer(const fa_args &a, unsigned char *sm
         bwg_hold_r<32>(&qa[0][0]);
         wg_bar_arrive(empty + sp);  // this step's stage read (Q, dO, bias, lse, D)
         if (pending) {
-            if (!ALT || pend_own) bwg_dq_store(a, dqp, slot, pend, pend.kb == nkb - 1, wg);
+            if (!ALT || pend_own) bwg_dq_store<NDQ / 4>(a, dqp, slot, pend, pend.kb == nkb - 1, dqc0);
             if (pend.qt == nqt - 1) wg_bar_arrive(kv_empty + (pend.n & 1));  // its key block's K read
         }
         if (p.qt == nqt - 1) bwg_store_dkdv(a, p.r, p.h, (int64_t)p.kb * BWG_KB + kw, dk, dv);
@@ -586,7 +528,7 @@ __device__ __forceinline__ void bws_consumer(const fa_args &a, unsigned char *sm
             wg_mma_wait<0>();
             s9_wg_hold<NDQ>(dqp);
             bwg_hold_r<32>(&qa[0][0]);
-            bwg_dq_store(a, dqp, slot, p, p.kb == nkb - 1, wg);
+            bwg_dq_store<NDQ / 4>(a, dqp, slot, p, p.kb == nkb - 1, dqc0);
         }
     }
 }

@@ -105,16 +105,9 @@ __device__ __forceinline__ void dbw_producer(const fa_args &a, const db_item &it
         const int sp = (int)(i % DBW_ST);
         if (i >= DBW_ST) wg_bar_wait(empty + sp, (i / DBW_ST - 1) & 1);  // row i - ST's stage read
         dbw_copy(a, it, r, sm + sp * dbw_lay::stage, pt);
-        if (i + 1 - done > DBW_LAG) {  // the oldest row's copies landed: announce it
-            fa_wait<DBW_LAG>();
-            asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // -> the consumers' wgmma reads
-            wg_bar_arrive(full + done % DBW_ST);
-            done++;
-        }
+        bwg_announce_oldest<DBW_ST, DBW_LAG>(full, done, i + 1);
     }
-    fa_wait<0>();
-    asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-    for (; done < i; done++) wg_bar_arrive(full + done % DBW_ST);
+    bwg_announce_all<DBW_ST>(full, done, i);
 }
 
 // Warpgroups 1, 2: the sums of the warp's 16 queries x the warpgroup's 64 keys over the rows
