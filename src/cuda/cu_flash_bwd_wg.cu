@@ -499,6 +499,13 @@ __device__ __forceinline__ void bws_consumer(const fa_args &a, unsigned char *sm
         bwg_pack(dp, da);
         if (SA) bwg_ds_store_cm((bf16 *)(sm + Y::dS) + (j & 1) * BWG_KB * BWG_LDS, da, kw);
         else bwg_ds_store((bf16 *)(sm + Y::dS) + (j & 1) * BWG_KB * BWG_LDS, da, kw);
+        if (DEC) {
+            // the pending dq product (issued this step) reads dS^T buffer (j - 1) & 1, which the
+            // other warpgroup, released by the arrival below, overwrites in step j + 1: let it
+            // finish first (unconditional: a wait behind a branch on wg serializes the wgmma)
+            wg_mma_wait<0>();
+            s9_wg_hold<NDQ>(dqp);
+        }
         if (DEC && (!ALT || !own)) bws_ds_arrive(wg, j);  // ALT: the other warpgroup makes the product
         bwg_dkdv_issue(dk, dv, pa, da, st);
         wg_mma_wait<0>();
