@@ -69,14 +69,14 @@ extern "C" int64_t pf_cuda_attn_bwd_wg_runs(pf_backend *be) {
     (void)be;
     return fa_bwd_wg_runs();
 }
+// the warp-specialised wgmma forward (cu_flash_fwd_ws.cu, PF_ATTN_FWD_WS=1): its launches
+extern "C" int64_t pf_cuda_attn_fwd_ws_runs(pf_backend *be) {
+    (void)be;
+    return fa_sm90_forward_ws_runs();
+}
 extern "C" int pf_cuda_attn_bwd_wg_device(pf_backend *be) {
     (void)be;
     return fa_bwd_wg_device();
-}
-// the wgmma bias gradient (cu_flash_dbias_ws.cu, PF_ATTN_DBIAS_WS=1): its launches
-extern "C" int64_t pf_cuda_attn_dbias_ws_runs(pf_backend *be) {
-    (void)be;
-    return fa_bwd_dbias_ws_runs();
 }
 
 static int end_t_env(void) {

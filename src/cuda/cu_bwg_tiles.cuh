@@ -1,7 +1,6 @@
-// cu_bwg_tiles.cuh: 32-channel tiles in wgmma's core-matrix layout, shared by the Hopper
-// attention backward kernels (cu_flash_bwd_wg.cu: dk, dv, dq; cu_flash_dbias_ws.cu: the bias
-// gradient): the element offset, a producer's cp.async copy of NR positions, and a warp's
-// A fragments read back from such a tile.
+// cu_bwg_tiles.cuh: 32-channel tiles in wgmma's core-matrix layout for the Hopper attention
+// backward (cu_flash_bwd_wg.cu: dk, dv, dq): the element offset, a producer's cp.async copy of
+// NR positions, and a warp's A fragments read back from such a tile.
 #ifndef PF_CU_BWG_TILES_CUH
 #define PF_CU_BWG_TILES_CUH
 #include "cu_flash_bwd.cuh"
@@ -44,7 +43,7 @@ __device__ __forceinline__ void bwg_hold_r(uint32_t *x) {
 }
 
 #if S9_HAVE_WGMMA
-// A producer's ring announcements (k_bwd_ws, k_bwd_dbias_ws): with more than LAG steps of copies
+// A producer's ring announcements (k_bwd_ws): with more than LAG steps of copies
 // issued and not announced, the oldest has landed (the thread's own wait_group), is ordered
 // before the consumers' wgmma reads (proxy fence) and announced on its stage's full barrier;
 // _all: every step issued so far.

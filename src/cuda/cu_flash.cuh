@@ -82,6 +82,13 @@ int fa_sm90_forward_bmma(cu_impl *c, const fa_args *a);
 // k_s9_fwd_bmma with two 16-query sub-tiles per warp (128 queries per block, 3 blocks per SM;
 // same bits). Cases as fa_sm90_forward_bmma. fa_sm90_forward's default (PF_ATTN_FWD_BMMA=2).
 int fa_sm90_forward_bmma2(cu_impl *c, const fa_args *a);
+// The warp-specialised wgmma forward (cu_flash_fwd_ws.cu; sm_90a, c_h 32, L % 64 == 0, L >= 128,
+// a bias of bf16 numbers): nonzero (nothing launched) where it does not apply. fa_sm90_forward
+// tries it first with PF_ATTN_FWD_WS=1 (opt-in, session 31). _runs: its launches so far.
+int fa_sm90_forward_ws(cu_impl *c, const fa_args *a);
+// The same with the producer's announcement lag (1: fa_sm90_forward_ws's, 2), for attn_fwd_check
+int fa_sm90_forward_ws_lag(cu_impl *c, const fa_args *a, int lag);
+int64_t fa_sm90_forward_ws_runs(void);
 // D[r, h, l] = sum_c dO * o
 void fa_rowdot(cu_impl *c, const fa_args *a, float *D);
 // The same with o's positions ldo elements apart (dO and the rest: a->HC; the module's

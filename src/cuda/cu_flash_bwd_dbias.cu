@@ -16,7 +16,6 @@
 // was removed in session 7. c->attn_dbias = v + 1 (or PF_ATTN_DBIAS=name) picks variant
 // v, 0 the default by shape; bench/attn_bwd_check.cu times them.
 #include "cu_flash_bwd.cuh"
-#include "cu_flash_bwd_wg.cuh"
 
 // ---- bias gradient: block (h, QT queries, KT keys, row range), rows in order ------------
 // Warps as (NW / WK) query groups of 16 x WK key groups of KW keys: QT = 16 NW / WK,
@@ -561,11 +560,8 @@ void fa_bwd_dbias(cu_impl *c, const fa_args *a, bool fl) {
         c->pool_bytes > top && c->pool_bytes - top >= pbytes)
         b.dbias_planes = c->pool + top;
     int v = c->attn_dbias > 0 && c->attn_dbias <= fa_bwd_dbias_variants() ? c->attn_dbias - 1 : db_default(a);
-    // PF_ATTN_DBIAS_WS=1 and its cases: the wgmma kernel (cu_flash_dbias_ws.cu), else by variant
-    if (fa_bwd_dbias_ws(c, &b) != 0) {
-        if (a->ch <= 16) fl ? db_kernel<16, true>(c, b, v) : db_kernel<16, false>(c, b, v);
-        else fl ? db_kernel<32, true>(c, b, v) : db_kernel<32, false>(c, b, v);
-    }
+    if (a->ch <= 16) fl ? db_kernel<16, true>(c, b, v) : db_kernel<16, false>(c, b, v);
+    else fl ? db_kernel<32, true>(c, b, v) : db_kernel<32, false>(c, b, v);
     if (b.dbias_planes) {
         k_bwd_dbias_interleave<<<cu_blocks(a->L * a->L, 256), 256, 0, c->stream>>>(b);
         CU_LAUNCHED();

@@ -22,12 +22,5 @@ int fa_bwd_wg(cu_impl *c, const fa_args *a, int force, int mode);
 int fa_bwd_wg_device(void);
 // Launches of fa_bwd_wg so far (tests: that it ran where expected).
 int64_t fa_bwd_wg_runs(void);
-// The bias gradient on sm_90 wgmma, warp-specialised (cu_flash_dbias_ws.cu), taken by
-// fa_bwd_dbias first when PF_ATTN_DBIAS_WS=1 (read per call; 0 or unset: not, the default):
-// c_h 32, HC % 8 == 0, L % 64 == 0, a bias, an sm_90 device. Returns 0 when launched,
-// nonzero (nothing launched) otherwise; the launches so far (tests).
-int fa_bwd_dbias_ws_env(void);
-int fa_bwd_dbias_ws(cu_impl *c, const fa_args *a);
-int64_t fa_bwd_dbias_ws_runs(void);
 
 #endif

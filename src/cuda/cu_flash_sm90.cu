@@ -1292,8 +1292,16 @@ static int s9_bmma_form(void) {
     return 2;
 }
 
+// PF_ATTN_FWD_WS: 1 tries the warp-specialised wgmma forward (cu_flash_fwd_ws.cu) first; 0 or
+// unset: not (the default: session 31 measures it)
+static int s9_ws_enabled(void) {
+    return cu_env_flag("PF_ATTN_FWD_WS", 0, "the mma.sync forward kernels: the default",
+                       "the warp-specialised wgmma forward first, where it applies");
+}
+
 int fa_sm90_forward(cu_impl *c, const fa_args *a) {
     if (!s9_enabled()) return 1;
+    if (s9_ws_enabled() && fa_sm90_forward_ws(c, a) == 0) return 0;
     int pipe = s9_pipe_enabled();
     // the bf16 copy costs one read of the fp32 bias and one write of half its bytes; the
     // kernel then reads half the bytes B / R times: worth it from a few rows on (B = 1,

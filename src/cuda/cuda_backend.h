@@ -64,9 +64,9 @@ int64_t pf_cuda_attn_end_t_runs(pf_backend *be);
 // per call): its launches so far (process-wide), and whether this device runs it (sm_90).
 int64_t pf_cuda_attn_bwd_wg_runs(pf_backend *be);
 int pf_cuda_attn_bwd_wg_device(pf_backend *be);
-// The wgmma bias gradient (cu_flash_dbias_ws.cu; PF_ATTN_DBIAS_WS=1, read per call): its
-// launches so far (process-wide); it runs where pf_cuda_attn_bwd_wg_device says sm_90.
-int64_t pf_cuda_attn_dbias_ws_runs(pf_backend *be);
+// The warp-specialised wgmma forward (cu_flash_fwd_ws.cu; opt-in PF_ATTN_FWD_WS=1, read per call):
+// its launches so far (process-wide). It runs where the wgmma backward's device test holds.
+int64_t pf_cuda_attn_fwd_ws_runs(pf_backend *be);
 // The fused bias kernels' form (cu_attn_fuse.cu): 1 the pipelined kernels (the default;
 // PF_ATTN_LNB=0, read at the first call, turns them off), 0 the unpipelined ones (tests,
 // A/B runs; the same bits). Process-wide.

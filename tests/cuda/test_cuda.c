@@ -648,6 +648,7 @@ static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_d
     attn_fwd_same_bits(label, &d, &Pd, &x, &z, mdv, &og, m.gs, m.gw);
     attn_proj_fwd_bits(&d, &Pd, &x, &z, mdv, &og, m.gs, m.gw);
     attn_fwd_env_check(label, "PF_ATTN_FWD_BMMA", &d, &Pd, &x, &z, mdv, oc, m.gs, m.gw);
+    attn_fwd_env_check(label, "PF_ATTN_FWD_WS", &d, &Pd, &x, &z, mdv, oc, m.gs, m.gw);
     for (int k = 0; k < 3; k++) {  // inference: the forward's own workspace only, whole and in pieces
         inference_pieces(k, mg);
         pf_mem mi = H_gpu->attn_mem(H_gpu, &d);
@@ -2263,7 +2264,9 @@ static void test_attention_end(void) {
 // with the pair bias, each against the CPU reference with the bf16 tolerances and twice for
 // the same bits (test_attn, mode 4), modes 2, 3 and 4 against mode 1 bit for bit (the same
 // products; mode 4's m64n32 dq product against two m64n16); the kernel checked to have run
-// where it applies. Not in the default run (the CPU reference at L 384).
+// where it applies; and (test_attn's attn_fwd_env_check) the same cases' forwards with
+// PF_ATTN_FWD_WS=1, the warp-specialised wgmma forward (cu_flash_fwd_ws.cu), checked to have run
+// on sm_90. Not in the default run (the CPU reference at L 384).
 static void cuda_attn_bwd_wg(void) {
     if (!H_bf16) return;
     const char *e = getenv("PF_ATTN_BWD_WG");
@@ -2284,7 +2287,7 @@ static void cuda_attn_bwd_wg(void) {
     setenv("PF_ATTN_BWD_WG", "4", 1);
     snprintf(tag, sizeof tag, "bwd_wg ");
     attn_tag = tag;
-    int64_t runs = pf_cuda_attn_bwd_wg_runs(H_gpu);
+    int64_t runs = pf_cuda_attn_bwd_wg_runs(H_gpu), fws = pf_cuda_attn_fwd_ws_runs(H_gpu);
     test_attn("tri_start L128", s128, 1, 1, 1300);
     test_attn("tri_start L128 no mask", s128, 0, 1, 1301);
     test_attn("tri_end L128 fully masked row", e128, 2, 1, 1302);
@@ -2297,48 +2300,16 @@ static void cuda_attn_bwd_wg(void) {
     int want = pf_cuda_attn_bwd_wg_device(H_gpu);
     tl_check(want ? ran > 0 : ran == 0, "attn bwd_wg", "PF_ATTN_BWD_WG=1..4: the wgmma backward ran %lld times (%s)",
              (long long)ran, want ? "sm_90" : "not sm_90");
+    // the same cases' forwards with PF_ATTN_FWD_WS=1 (attn_fwd_env_check in test_attn): the
+    // warp-specialised wgmma forward took them (c_h 32, L % 64 == 0, a pair bias) on sm_90
+    int64_t fran = pf_cuda_attn_fwd_ws_runs(H_gpu) - fws;
+    tl_check(want ? fran > 0 : fran == 0, "attn bwd_wg",
+             "PF_ATTN_FWD_WS=1: the wgmma forward ran %lld times (%s)", (long long)fran, want ? "sm_90" : "not sm_90");
     attn_tag = "";
     attn_bwd_wg_modes = 0;
     pf_cuda_set_attn_fused(H_gpu, 0);
     if (e) setenv("PF_ATTN_BWD_WG", prev, 1);
     else unsetenv("PF_ATTN_BWD_WG");
-}
-
-// PF_ATTN_DBIAS_WS=1 (`--only attn_dbias_ws`): the bias gradient's warp-specialised wgmma kernel
-// (cu_flash_dbias_ws.cu: sm_90, c_h 32, L % 64 == 0, a bias; elsewhere the mma.sync kernels run)
-// in the triangle start and end forms, the MSA-row form (the pair bias), masks, fully masked
-// rows, L 128, 192 (half a key tile), 256, 384, each against the CPU reference with the bf16
-// tolerances and twice for the same bits (test_attn); the kernel checked to have run where it
-// applies. Session 30 wrote it after the device budget ended: not in the default run until it
-// has passed on a GPU.
-static void cuda_attn_dbias_ws(void) {
-    if (!H_bf16) return;
-    const char *e = getenv("PF_ATTN_DBIAS_WS");
-    char prev[16];
-    snprintf(prev, sizeof prev, "%s", e ? e : "");
-    //                   B    L    c_in H  c_h c_z bias          transpose
-    pf_attn_dims s128 = {128, 128, 16, 4, 32, 16, PF_BIAS_SELF, 0, NULL, 0};
-    pf_attn_dims e128 = {128, 128, 16, 4, 32, 16, PF_BIAS_SELF, 1, NULL, 0};
-    pf_attn_dims s256 = {256, 256, 16, 4, 32, 16, PF_BIAS_SELF, 0, NULL, 0};
-    pf_attn_dims e256 = {256, 256, 16, 2, 32, 16, PF_BIAS_SELF, 1, NULL, 0};
-    pf_attn_dims s192 = {192, 192, 16, 4, 32, 16, PF_BIAS_SELF, 0, NULL, 0};  // L % 128 == 64
-    pf_attn_dims r384 = {8, 384, 16, 4, 32, 16, PF_BIAS_PAIR, 0, NULL, 0};    // B 8, the pair bias
-    setenv("PF_ATTN_DBIAS_WS", "1", 1);
-    attn_tag = "dbias_ws ";
-    int64_t runs = pf_cuda_attn_dbias_ws_runs(H_gpu);
-    test_attn("tri_start L128", s128, 1, 1, 1400);
-    test_attn("tri_end L128 fully masked row", e128, 2, 1, 1401);
-    test_attn("tri_start L256 no mask", s256, 0, 1, 1402);
-    test_attn("tri_end L256", e256, 1, 1, 1403);
-    test_attn("tri_start L192 fully masked row", s192, 2, 1, 1404);
-    test_attn("msa_row B8 L384", r384, 1, 1, 1405);
-    int64_t ran = pf_cuda_attn_dbias_ws_runs(H_gpu) - runs;
-    int want = pf_cuda_attn_bwd_wg_device(H_gpu);
-    tl_check(want ? ran > 0 : ran == 0, "attn dbias_ws", "PF_ATTN_DBIAS_WS=1: the wgmma bias gradient ran %lld times (%s)",
-             (long long)ran, want ? "sm_90" : "not sm_90");
-    attn_tag = "";
-    if (e) setenv("PF_ATTN_DBIAS_WS", prev, 1);
-    else unsetenv("PF_ATTN_DBIAS_WS");
 }
 
 // The attention group in parts: `--only attn.K` runs part K alone (compute-sanitizer runs
@@ -2916,7 +2887,6 @@ static void run_mode(int bf16) {
         if (!strcmp(only, "attn_proj_own")) pf_cuda_set_attn_module_fused(H_gpu, 1), attention_proj_cases(0), found = 1;
         if (!strcmp(only, "attn_gate_wg")) cuda_attn_gate_wg(), found = 1;
         if (!strcmp(only, "attn_bwd_wg")) cuda_attn_bwd_wg(), found = 1;
-        if (!strcmp(only, "attn_dbias_ws")) cuda_attn_dbias_ws(), found = 1;
         for (int k = 0; k < N_ATTN_PARTS; k++) {
             char part[16];
             snprintf(part, sizeof part, "attn.%d", k + 1);
@@ -2925,7 +2895,7 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure, heads, model, big, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, attn_proj_own, attn_gate_wg, attn_bwd_wg, attn_dbias_ws, attn.1 .. attn.%d or an ops.def name)", only,
+        tl_check(found, "--only", "no tests named %s (structure, heads, model, big, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, attn_proj_own, attn_gate_wg, attn_bwd_wg, attn.1 .. attn.%d or an ops.def name)", only,
                  N_ATTN_PARTS);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;
