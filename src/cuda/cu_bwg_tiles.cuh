@@ -1,6 +1,7 @@
 // cu_bwg_tiles.cuh: 32-channel tiles in wgmma's core-matrix layout for the Hopper attention
 // backward (cu_flash_bwd_wg.cu: dk, dv, dq): the element offset, a producer's cp.async copy of
-// NR positions, and a warp's A fragments read back from such a tile.
+// NR positions, and a warp's A fragments read back from such a tile. The warp-specialised
+// forward (cu_flash_fwd_ws.cu) takes the ring announcements and the register holds.
 #ifndef PF_CU_BWG_TILES_CUH
 #define PF_CU_BWG_TILES_CUH
 #include "cu_flash_bwd.cuh"
