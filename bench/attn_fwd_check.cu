@@ -10,8 +10,8 @@
 // (k_s9_fwd_bmma, PF_ATTN_FWD_BMMA=1's; "refused" with no bias; not bit-identical: checked
 // against the reference and run twice), 6 k_s9_fwd_bmma with two 16-query sub-tiles per warp,
 // unpipelined (k_s9_fwd_bmma2, the default; must give 5's bits), 7 the warp-specialised wgmma
-// forward (k_fwd_ws, PF_ATTN_FWD_WS=1's; "refused" outside its cases), 8 the same with the
-// producer's announcements two steps behind its copies (default: all).
+// forward (k_fwd_ws, PF_ATTN_FWD_WS=1's; "refused" outside its cases) (default: all). (Session 31's
+// variant 8, k_fwd_ws with its announcements two steps behind, was slower: removed.)
 // Before session 15 the numbers were: 2 -> 2, 9 -> 3, 12 -> 4, 16 -> 5, 18 -> 6; the others
 // (rows per block 2 / 4, the wgmma kernels, the pipelined k_s9_fwd_bmma2, k_s9_fwd_pipe capped
 // for 3 blocks per SM) were measured slower and removed (docs/ATTENTION_SM90.md).
@@ -161,14 +161,13 @@ static cu_impl impl_bf16, impl_f32;
 // variant: 0 = today's k_tc_fwd (fa_forward with PF_ATTN_SM90=0), 1 = fa_forward with the
 // Hopper kernel on (the dispatch hook), 2 / 3 = k_s9_fwd with the fp32 / bf16 bias tile, 4 =
 // 3 pipelined, 5 / 6 = the bias through the tensor core (one / two sub-tiles per warp)
-#define NVAR 9
+#define NVAR 8
 #define VB16 3   // k_s9_fwd with the bf16 bias tile (same bits as VB16 - 1, the fp32 tile)
 #define VPIPE 4  // the pipelined kernel (same bits as VB16)
 #define VBMMA 5  // the pipelined kernel with the bias through the tensor core
 #define VBMMA2 6  // VBMMA with two sub-tiles per warp, unpipelined (same bits as VBMMA)
 #define VWS 7     // the warp-specialised wgmma forward (cu_flash_fwd_ws.cu; refused outside its cases)
-#define VWS2 8    // the same with the producer's announcements two steps behind its copies
-static const char *vname[NVAR] = {"k_tc_fwd", "sm90(hook)", "mma", "mma16", "pipe", "bmma", "bmma2", "ws", "ws.lag2"};
+static const char *vname[NVAR] = {"k_tc_fwd", "sm90(hook)", "mma", "mma16", "pipe", "bmma", "bmma2", "ws"};
 // Nonzero: the variant does not handle the case (the bmma kernels only; the others die)
 static int run_variant(int var, const fa_args *a) {
     if (var <= 1) {
@@ -179,7 +178,6 @@ static int run_variant(int var, const fa_args *a) {
     if (var == VBMMA) return fa_sm90_forward_bmma(&impl_bf16, a);
     if (var == VBMMA2) return fa_sm90_forward_bmma2(&impl_bf16, a);
     if (var == VWS) return fa_sm90_forward_ws(&impl_bf16, a);
-    if (var == VWS2) return fa_sm90_forward_ws_lag(&impl_bf16, a, 2);
     if (var == VPIPE) {
         if (fa_sm90_forward_pipe(&impl_bf16, a, 1)) pf_die("fa_sm90_forward_pipe refused the case (variant %d)", var);
         return 0;

@@ -86,8 +86,6 @@ int fa_sm90_forward_bmma2(cu_impl *c, const fa_args *a);
 // a bias of bf16 numbers): nonzero (nothing launched) where it does not apply. fa_sm90_forward
 // tries it first with PF_ATTN_FWD_WS=1 (opt-in, session 31). _runs: its launches so far.
 int fa_sm90_forward_ws(cu_impl *c, const fa_args *a);
-// The same with the producer's announcement lag (1: fa_sm90_forward_ws's, 2), for attn_fwd_check
-int fa_sm90_forward_ws_lag(cu_impl *c, const fa_args *a, int lag);
 int64_t fa_sm90_forward_ws_runs(void);
 // D[r, h, l] = sum_c dO * o
 void fa_rowdot(cu_impl *c, const fa_args *a, float *D);

@@ -37,6 +37,7 @@
 #define FWS_PROD 128
 #define FWS_CONS 256
 #define FWS_ST 4      // ring stages
+#define FWS_LAG 1     // producer: steps of copies in flight before the oldest is announced (2 was slower)
 #define FWS_LDB 136   // bias tile row stride (bf16; 272 bytes: conflict-free LDS.128 by quarter warp)
 #define FWS_VG 5      // V tile channel groups of 8: 4 of V, then (1, 0, ..., 0) for the row sums
 
@@ -124,9 +125,8 @@ __device__ __forceinline__ void fws_n40t(float *d, const uint32_t *a, uint64_t d
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
 }
 
-// The accumulator set to bias / scale (HB; else 0): this thread's rows 64 wg + 16 w + g (+ 8),
+// The accumulator set to bias / scale: this thread's rows 64 wg + 16 w + g (+ 8),
 // keys 8 j + 2 t (+ 1), two LDS.128 per row and 64-key half (the copy's B16 order)
-template <bool HB>
 __device__ __forceinline__ void fws_bias_init(float (&s)[16][4], const unsigned char *st, int qrow, int t, float cinv) {
 #pragma unroll
     for (int u = 0; u < 2; u++)
@@ -134,9 +134,8 @@ __device__ __forceinline__ void fws_bias_init(float (&s)[16][4], const unsigned 
         for (int hh = 0; hh < 2; hh++)
 #pragma unroll
             for (int b = 0; b < 2; b++) {
-                uint4 x = make_uint4(0u, 0u, 0u, 0u);
-                if (HB)
-                    x = *(const uint4 *)((const bf16 *)(st + fws_lay::B) + (qrow + 8 * u) * FWS_LDB + 8 * (8 * hh + 2 * t + b));
+                const uint4 x =
+                    *(const uint4 *)((const bf16 *)(st + fws_lay::B) + (qrow + 8 * u) * FWS_LDB + 8 * (8 * hh + 2 * t + b));
                 const uint32_t w4[4] = {x.x, x.y, x.z, x.w};
 #pragma unroll
                 for (int q = 0; q < 4; q++) {
@@ -221,15 +220,14 @@ __device__ __forceinline__ void fws_store(const fa_args &a, const fws_pos &p, co
     }
 }
 
-// Warpgroup 0: every step's copies, in the consumers' order. LAG: steps of copies in flight before
-// the oldest is announced (1 or 2: fa_sm90_forward_ws_lag). Per step and thread: 4 16-byte
+// Warpgroup 0: every step's copies, in the consumers' order, each announced once the next step's
+// are issued (FWS_LAG; two steps behind was slower, session 31). Per step and thread: 4 16-byte
 // cp.async each of K and V (8 consecutive threads: 8 positions of one channel group, 128
 // contiguous bytes of the core-matrix tile: no bank conflicts; the zero-fill tests only on a
 // tile reaching past L), 16 of the bias tile (16 threads a row), the mask term of key k0 + pt
 // (its load issued before the ring wait) and the warp's "any masked key" flag. Addresses from
 // per-item bases. (The bias rows by bulk copies, one 256-byte copy per thread, measured slower:
 // docs/ATTENTION_SM90.md "Session 31".)
-template <bool HB, int LAG>
 __device__ __forceinline__ void fws_producer(const fa_args &a, unsigned char *sm, int nkt, int nqi) {
     typedef fws_lay Y;
     uint64_t *full = (uint64_t *)(sm + Y::bar), *empty = full + FWS_ST;
@@ -264,13 +262,11 @@ __device__ __forceinline__ void fws_producer(const fa_args &a, unsigned char *sm
                 fws_cp16(dK + so + 4 * 512 * u, ok ? ks + o : ks, ok);
                 fws_cp16(dV + so + 4 * 128 * FWS_VG * u, ok ? vs + o : vs, ok);
             }
-            if (HB) {  // zeros past L (rows and keys)
-                const bool kok = k0 + 8 * ch < a.L;
+            const bool kok = k0 + 8 * ch < a.L;  // the bias tile, zeros past L (rows and keys)
 #pragma unroll
-                for (int u = 0; u < 16; u++) {
-                    const bool ok = kok && q0 + qb + 8 * u < a.L;
-                    fws_cp16(dB + so + FWS_LDB * 2 * 8 * u, ok ? bs + k0 + 8 * u * a.L : bs, ok);
-                }
+            for (int u = 0; u < 16; u++) {
+                const bool ok = kok && q0 + qb + 8 * u < a.L;
+                fws_cp16(dB + so + FWS_LDB * 2 * 8 * u, ok ? bs + k0 + 8 * u * a.L : bs, ok);
             }
             fa_commit();
             const float mk = !kin ? -INFINITY : ms ? S9_L2E * mask_term(__bfloat162float(mraw)) : 0.f;
@@ -278,7 +274,7 @@ __device__ __forceinline__ void fws_producer(const fa_args &a, unsigned char *sm
             ((float *)(st + Y::M))[pt] = mk;
             const unsigned any = __ballot_sync(0xffffffffu, mk != 0.f);
             if ((pt & 31) == 0) ((int *)(st + Y::F))[pt >> 5] = any != 0u;
-            bwg_announce_oldest<FWS_ST, LAG>(full, done, j + 1);
+            bwg_announce_oldest<FWS_ST, FWS_LAG>(full, done, j + 1);
         }
     }
     bwg_announce_all<FWS_ST>(full, done, j);
@@ -304,7 +300,6 @@ __device__ __forceinline__ void fws_q_load(const fa_args &a, int64_t it, int nqi
 }
 
 // Warpgroups 1, 2: consumer c's 64 queries of every item, tile by tile
-template <bool HB>
 __device__ __forceinline__ void fws_consumer(const fa_args &a, unsigned char *sm, int nkt, int nqi) {
     typedef fws_lay Y;
     uint64_t *full = (uint64_t *)(sm + Y::bar), *empty = full + FWS_ST;
@@ -333,7 +328,7 @@ __device__ __forceinline__ void fws_consumer(const fa_args &a, unsigned char *sm
             fws_wait(full + sp, (j / FWS_ST) & 1);
             __syncwarp();  // converged for the .aligned wgmma instructions
             float s[16][4];
-            fws_bias_init<HB>(s, st, qrow, t, cinv);
+            fws_bias_init(s, st, qrow, t, cinv);
             const uint64_t dk = s9_desc(st + Y::K, 128, 512);
             s9_wg_fence();
             fws_n128(&s[0][0], qa[0], dk);
@@ -380,7 +375,6 @@ __device__ __forceinline__ void fws_consumer(const fa_args &a, unsigned char *sm
 #endif
 
 // One block per SM (~182 KB of shared memory): producer 64 registers, consumers 216.
-template <bool HB, int LAG>
 __global__ void __launch_bounds__(FWS_NTH, 1) k_fwd_ws(fa_args a) {
 #if S9_HAVE_WGMMA
     typedef fws_lay Y;
@@ -403,10 +397,10 @@ __global__ void __launch_bounds__(FWS_NTH, 1) k_fwd_ws(fa_args a) {
     __syncthreads();
     if (threadIdx.x < FWS_PROD) {
         asm volatile("setmaxnreg.dec.sync.aligned.u32 64;\n" ::: "memory");
-        fws_producer<HB, LAG>(a, fws_sm, nkt, nqi);
+        fws_producer(a, fws_sm, nkt, nqi);
     } else {
         asm volatile("setmaxnreg.inc.sync.aligned.u32 216;\n" ::: "memory");
-        fws_consumer<HB>(a, fws_sm, nkt, nqi);
+        fws_consumer(a, fws_sm, nkt, nqi);
     }
 #else
     (void)a;
@@ -417,23 +411,22 @@ __global__ void __launch_bounds__(FWS_NTH, 1) k_fwd_ws(fa_args a) {
 static int64_t g_fws_runs;
 int64_t fa_sm90_forward_ws_runs(void) { return g_fws_runs; }
 
-int fa_sm90_forward_ws_lag(cu_impl *c, const fa_args *a, int lag) {
+int fa_sm90_forward_ws(cu_impl *c, const fa_args *a) {
     if (!c->bf16 || a->ch != 32 || a->HC % 8 || a->B <= 0 || a->L < 128 || a->L % 64) return 1;
-    if (!a->biasT || !a->bias_bf16 || lag < 1 || lag > 2) return 1;
+    if (!a->biasT || !a->bias_bf16) return 1;
     const int64_t nqi = (a->L + FWS_QI - 1) / FWS_QI, items = (int64_t)a->H * a->B * nqi;
     if (items > 2147483647LL / 2 || a->L > (1 << 20)) return 1;
     static int cc9 = -1;  // the device does not change within a process
     if (cc9 < 0) cc9 = cu_device_cc9();
     if (!cc9) return 1;
-    static void (*const kern[2])(fa_args) = {k_fwd_ws<true, 1>, k_fwd_ws<true, 2>};
-    static int attr_set[2];
-    if (!attr_set[lag - 1]) {
-        if (cudaFuncSetAttribute(kern[lag - 1], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)fws_lay::bytes) !=
+    static int attr_set;
+    if (!attr_set) {
+        if (cudaFuncSetAttribute(k_fwd_ws, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)fws_lay::bytes) !=
             cudaSuccess) {
             (void)cudaGetLastError();
             return 1;
         }
-        attr_set[lag - 1] = 1;
+        attr_set = 1;
     }
     const bf16 *b16 = fa_sm90_bias16(c, a);  // B16 order, L query rows: top of the pool, this launch only
     if (!b16) return 1;
@@ -441,9 +434,8 @@ int fa_sm90_forward_ws_lag(cu_impl *c, const fa_args *a, int lag) {
     b.biasT16 = b16;
     int64_t grid = c->n_sm > 0 ? c->n_sm : 132;
     if (grid > items) grid = items;
-    kern[lag - 1]<<<(unsigned)grid, FWS_NTH, fws_lay::bytes, c->stream>>>(b);
+    k_fwd_ws<<<(unsigned)grid, FWS_NTH, fws_lay::bytes, c->stream>>>(b);
     CU_LAUNCHED();
     g_fws_runs++;
     return 0;
 }
-int fa_sm90_forward_ws(cu_impl *c, const fa_args *a) { return fa_sm90_forward_ws_lag(c, a, 1); }
