@@ -4,14 +4,15 @@
 // Why another wgmma forward: session 12's (removed in 15) was slower than the mma.sync kernels,
 // but it ran k_s9_fwd's per-score arithmetic (~16 instructions a score) on 64-key tiles; the
 // attention backward reached its speed in this form (cu_flash_bwd_wg.cu, sessions 29-30) once
-// the products ran asynchronously under the elementwise work. Here, per score, about 6:
+// the products ran asynchronously under the elementwise work. Here, per score, about 9 thread
+// instructions (ncu, session 31: ~550 per consumer warp and tile of 64 scores a thread):
 // - Block = 3 warpgroups (384 threads), persistent over items (head h, row r, 128 queries).
 //   Warpgroup 0, the producer (setmaxnreg 64), copies per step (one 128-key tile) K and V
 //   (core-matrix layouts), the bias tile of the item's 128 queries (bf16, from the copy in
 //   k_s9_bias16's B16 order: each thread's four key pairs of a 64-key half in 16 contiguous
 //   bytes) and the keys' mask terms into a FWS_ST-stage ring by cp.async, announced on the
-//   stage's full mbarrier once landed. The consumers read
-//   Q's A fragments from global memory themselves, an item ahead.
+//   stage's full mbarrier once landed. The consumers read Q's A fragments from global memory
+//   themselves, an item ahead.
 // - Warpgroups 1, 2 (setmaxnreg 216) are the consumers; consumer c owns queries 64 c .. 64 c + 63
 //   of the item. Per key tile: the accumulator set to bias / scale (LDS.128 + unpack + FMUL),
 //   S += Q K^T (m64n128k16 x 2, Q as register A fragments held for the item, K by
@@ -374,7 +375,7 @@ __device__ __forceinline__ void fws_consumer(const fa_args &a, unsigned char *sm
 }
 #endif
 
-// One block per SM (~182 KB of shared memory): producer 64 registers, consumers 216.
+// One block per SM (~211 KB of shared memory): producer 64 registers, consumers 216.
 __global__ void __launch_bounds__(FWS_NTH, 1) k_fwd_ws(fa_args a) {
 #if S9_HAVE_WGMMA
     typedef fws_lay Y;
