@@ -31,6 +31,7 @@
 #include "cu_flash.cuh"
 #include "cu_bwg_tiles.cuh"
 #include "cu_flash_sm90.cuh"
+#include "cu_flash_bwd_wg.cuh"
 
 #define FWS_KT 128    // keys per step
 #define FWS_QI 128    // queries per item (2 consumers x 64)
@@ -77,23 +78,9 @@ __device__ __forceinline__ void fws_cp16(uint32_t dst, const void *src, bool ok)
 }
 
 #if S9_HAVE_WGMMA
-// An mbarrier wait that suspends the thread (try_wait's time hint) instead of spinning: the
-// waiting warps leave the issue slots to the others (session 31's first profile: the consumers'
-// polling loops were a fifth of the kernel's instructions). Traps after WG_BAR_WAIT_LIMIT_NS.
-__device__ __forceinline__ void fws_wait(uint64_t *b, uint32_t parity) {
-    uint32_t ok, polls = 0;
-    uint64_t t0 = 0;
-    for (;;) {
-        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2, %3;\nselp.u32 %0, 1, 0, p;\n}\n"
-                     : "=r"(ok) : "r"(fa_smem(b)), "r"(parity), "r"(1000000u) : "memory");
-        if (ok) return;
-        if ((++polls & 255u) == 0) {
-            const uint64_t t = wg_globaltimer();
-            if (polls == 256u) t0 = t;
-            else if (t - t0 > WG_BAR_WAIT_LIMIT_NS) __trap();
-        }
-    }
-}
+// The ring waits sleep (a suspend-time hint) instead of spinning: session 31's first profile
+// found the consumers' polling loops a fifth of the kernel's instructions.
+__device__ __forceinline__ void fws_wait(uint64_t *b, uint32_t parity) { wg_bar_wait<1000000u, 256u>(b, parity); }
 
 // D (64 x 128) += A (64 x 16, registers) B (16 x 128, K-major descriptor)
 __device__ __forceinline__ void fws_n128(float *d, const uint32_t *a, uint64_t desc) {
@@ -417,9 +404,7 @@ int fa_sm90_forward_ws(cu_impl *c, const fa_args *a) {
     if (!a->biasT || !a->bias_bf16) return 1;
     const int64_t nqi = (a->L + FWS_QI - 1) / FWS_QI, items = (int64_t)a->H * a->B * nqi;
     if (items > 2147483647LL / 2 || a->L > (1 << 20)) return 1;
-    static int cc9 = -1;  // the device does not change within a process
-    if (cc9 < 0) cc9 = cu_device_cc9();
-    if (!cc9) return 1;
+    if (!fa_bwd_wg_device()) return 1;  // sm_90 (cached): the wgmma attention kernels' device test
     static int attr_set;
     if (!attr_set) {
         if (cudaFuncSetAttribute(k_fwd_ws, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)fws_lay::bytes) !=

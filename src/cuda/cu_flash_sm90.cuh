@@ -105,17 +105,25 @@ __device__ __forceinline__ uint64_t wg_globaltimer() {
 // WG_BAR_WAIT_LIMIT_NS the kernel traps, so a lost arrival or copy fails the launch ("unspecified
 // launch failure"; with CUDA_LAUNCH_BLOCKING=1 at the launch's own check) instead of hanging the
 // process. No printf: any call inside these kernels makes ptxas serialize their wgmma (C7510).
-// The clock is read once per 4096 polls: nothing on the path that returns.
+// The clock is read once per POLLS polls: nothing on the path that returns. HINT_NS: 0, the
+// hardware's own try_wait; else a suspend-time hint, so that a waiting warp sleeps instead of
+// spinning (k_fwd_ws: its consumers' polling was a fifth of its instructions, session 31).
+template <uint32_t HINT_NS = 0, uint32_t POLLS = 4096>
 __device__ __forceinline__ void wg_bar_wait(uint64_t *b, uint32_t parity) {
     uint32_t ok, polls = 0;
     uint64_t t0 = 0;
     for (;;) {
-        asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
-                     : "=r"(ok) : "r"(fa_smem(b)), "r"(parity) : "memory");
+        if (HINT_NS == 0)
+            asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+                         : "=r"(ok) : "r"(fa_smem(b)), "r"(parity) : "memory");
+        else
+            asm volatile(
+                "{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2, %3;\nselp.u32 %0, 1, 0, p;\n}\n"
+                : "=r"(ok) : "r"(fa_smem(b)), "r"(parity), "r"(HINT_NS) : "memory");
         if (ok) return;
-        if ((++polls & 4095u) == 0) {
+        if ((++polls & (POLLS - 1)) == 0) {
             const uint64_t t = wg_globaltimer();
-            if (polls == 4096u) t0 = t;
+            if (polls == POLLS) t0 = t;
             else if (t - t0 > WG_BAR_WAIT_LIMIT_NS) __trap();
         }
     }
