@@ -78,6 +78,15 @@ __global__ void k_fill(bf16 *x, float *f, int64_t n, uint64_t seed, float amp) {
 __global__ void k_fill_f32(float *x, int64_t n, uint64_t seed, float amp) {
     GRID_STRIDE(i, n) x[i] = __bfloat162float(__float2bfloat16(amp * (2 * hash01(seed, i) - 1)));
 }
+// + amp k / L on key k of biasT [h][key][query], rounded to bf16: logits rising along the keys,
+// so that a row's running max grows by more than the forward's lazy-max step (S9_LAZY) tile
+// after tile and its rescale path runs mid-row
+__global__ void k_ramp_keys(float *bT, int64_t n, int64_t L, float amp) {
+    GRID_STRIDE(i, n) {
+        int64_t k = (i / L) % L;
+        bT[i] = __bfloat162float(__float2bfloat16(bT[i] + amp * (float)k / (float)L));
+    }
+}
 // key mask over positions p = r * rstride + l * pstride: about 15% zeros, rows
 // r % 7 == 3 all zero (fully masked), mode 2: all ones
 __global__ void k_fill_mask(bf16 *m, float *f, int64_t B, int64_t L, int64_t rs, int64_t ps, uint64_t seed, int mode) {
@@ -91,7 +100,8 @@ __global__ void k_fill_mask(bf16 *m, float *f, int64_t B, int64_t L, int64_t rs,
 
 struct Case {
     int64_t B, L;
-    int H, ch, transpose, mask, bias;  // mask: 0 none, 1 random + fully masked rows, 2 all ones
+    int H, ch, transpose, mask, bias;  // mask: 0 none, 1 random + fully masked rows, 2 all ones;
+                                       // bias: 0 none, 1 random, 2 random + a ramp along the keys
 };
 
 struct Bufs {
@@ -132,6 +142,7 @@ static Bufs setup(const Case &cs, int with_ref, uint64_t seed) {
     if (cs.bias) {
         b.bT = (float *)dalloc(4 * nb);
         k_fill_f32<<<cu_blocks(nb, 256), 256>>>(b.bT, nb, seed + 4, 2.f);
+        if (cs.bias == 2) k_ramp_keys<<<cu_blocks(nb, 256), 256>>>(b.bT, nb, cs.L, 100.f);
     }
     if (cs.mask) {
         fa_args a = make_args(cs);
@@ -389,6 +400,12 @@ int main(int argc, char **argv) {
         // k_fwd_ws's cases (c_h 32, L % 64 == 0): a last query block and key tile half past L
         // (L % 128 == 64), the ending node's layout, the smallest L, all-ones masks
         {5, 192, 4, 32, 0, 1, 1},  {6, 384, 2, 32, 1, 1, 1},   {3, 128, 4, 32, 0, 2, 1},  {4, 320, 4, 32, 1, 2, 1},
+        // rising logits (the lazy max's rescale mid-row, session 32). No fully masked row with the
+        // ramp: there the logits are -1e9 + bias, whose fp32 rounding (ulp 64) keeps some of the
+        // ramp, differently in each kernel, so "a uniform average" holds only for small biases;
+        // c_h 8 / 16 / 32: the bias-mma kernels' bf16(1 / scale) is within 1.1e-4 of 1 / scale
+        // there, but 1.5e-3 at c_h 24 (lse off by 0.24 with this ramp; session 32)
+        {2, 1000, 4, 32, 0, 1, 2}, {5, 384, 4, 32, 1, 2, 2},   {4, 256, 2, 16, 0, 0, 2},  {6, 200, 3, 8, 1, 2, 2},
     };
     if (profile) {
         time_case("triangle", {1024, 1024, 4, 32, 0, 2, 1}, reps);

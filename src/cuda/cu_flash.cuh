@@ -35,6 +35,8 @@ typedef struct {
                                          // projection's output), so a bf16 copy of it is exact
     const bf16 *biasT16;                 // set by the fused backward's launcher: biasT as bf16; by
                                          // the Hopper forward's: the same values in its own order
+    float lazy_step;                     // set by the bias-mma forward's launcher (s9b_run):
+                                         // PF_ATTN_FWD_LAZY, log2 units (cu_flash_sm90.cu, s9_lazy_up)
 } fa_args;
 
 // The bf16 bias gradient splits the rows r into this many ranges (one block

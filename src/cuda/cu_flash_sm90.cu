@@ -45,6 +45,9 @@
 // key; not bit-identical (its section below, docs/ATTENTION_SM90.md "Session 13").
 // k_s9_fwd_bmma2 (PF_ATTN_FWD_BMMA=2, the default since session 14): k_s9_fwd_bmma's arithmetic
 // with two 16-query sub-tiles per warp, not pipelined, 3 blocks per SM; same bits as it.
+// Both keep a lazy reference max since session 32 (s9_lazy_up, PF_ATTN_FWD_LAZY: a row's max
+// moves, with the rescale of O, only when a tile exceeds it by more than 8 in log2 units;
+// 0 restores every tile's max; docs/ATTENTION_SM90.md "Session 32").
 #include "cu_flash_sm90.cuh"
 #include "cu_env.cuh"
 
@@ -630,14 +633,23 @@ __device__ __forceinline__ void s9b_fetch_bias(const fa_args &a, int boff, int k
     for (int u = 0; u < S9_Q / 16; u++) fa_cp16(d + u * 16 * S9_BS16 * 2, src + u * 16 * lp);
 }
 
+// The lazy reference max of k_s9_fwd_bmma / _bmma2 (session 32): a row's reference max m
+// (log2 units) moves only when a tile's max exceeds it by more than a.lazy_step, so most
+// tiles skip the quad's max shuffles and the rescale of O and the row sums; P = exp2(s - m) is
+// then at most 2^lazy_step (2^8 by default: well inside bf16 and fp32, the sums over L keys
+// at most L 2^8). The first tile always moves it (m = -inf); lse = m + log(l) holds for any
+// reference m. lazy_step 0: every tile's max (the kernels' arithmetic before session 32).
+__device__ __forceinline__ bool s9_lazy_up(float tile_max, float m, float step) { return tile_max > m + step; }
+
 // The online-softmax update of a tile (section comment): s = acc in, P out; masked: the
 // tile has a masked key, whose terms (log2 units) Mt holds; O and the row sums ls (an mma
-// accumulator: s9b_accumulate_pv adds P 1) rescaled by the max's change. Maxima: k_s9_fwd's
-// pairwise tree in the same fixed order.
+// accumulator: s9b_accumulate_pv adds P 1) rescaled where the reference max moves (s9_lazy_up:
+// the quad's max shuffles only in a warp where some row moves it). Maxima: k_s9_fwd's pairwise
+// tree in the same fixed order.
 template <int CH>
 __device__ __forceinline__ void s9b_softmax_update(float (&s)[8][4], float (&m)[2], float (&ls)[4],
                                                    float (&o)[CH / 8][4], const float *Mt, bool masked, float alpha,
-                                                   int t) {
+                                                   float lazy, int t) {
     float mul = alpha;  // log2 units = s mul
     if (masked) {
 #pragma unroll
@@ -648,28 +660,34 @@ __device__ __forceinline__ void s9b_softmax_update(float (&s)[8][4], float (&m)[
         }
         mul = 1.f;
     }
-    float nm[2], corr[2];
+    float mx[2];
+    bool up = false;
 #pragma unroll
     for (int u = 0; u < 2; u++) {
-        float mx = s9_thread_row_max(s, u);
-        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 1));
-        mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-        float mn = fmaxf(m[u], mx * mul);  // mul > 0: the max of s mul, with its rounding
-        corr[u] = fa_exp2(m[u] - mn);
-        m[u] = mn;
-        nm[u] = -mn;
+        mx[u] = s9_thread_row_max(s, u);
+        up |= s9_lazy_up(mx[u] * mul, m[u], lazy);
+    }
+    if (__any_sync(0xffffffffu, up)) {  // some row of the warp moves its reference max
+#pragma unroll
+        for (int u = 0; u < 2; u++) {
+            mx[u] = fmaxf(mx[u], __shfl_xor_sync(0xffffffffu, mx[u], 1));
+            mx[u] = fmaxf(mx[u], __shfl_xor_sync(0xffffffffu, mx[u], 2));
+            float corr = 1.f;
+            if (s9_lazy_up(mx[u] * mul, m[u], lazy)) {  // the quad's: the same test for its four threads
+                float mn = fmaxf(m[u], mx[u] * mul);  // mul > 0: the max of s mul, with its rounding
+                corr = fa_exp2(m[u] - mn);
+                m[u] = mn;
+            }
+            ls[2 * u] *= corr;
+            ls[2 * u + 1] *= corr;
+#pragma unroll
+            for (int j = 0; j < CH / 8; j++) { o[j][2 * u] *= corr; o[j][2 * u + 1] *= corr; }
+        }
     }
 #pragma unroll
     for (int j = 0; j < 8; j++)
 #pragma unroll
-        for (int e = 0; e < 4; e++) s[j][e] = fa_exp2(fmaf(s[j][e], mul, nm[e >> 1]));
-#pragma unroll
-    for (int u = 0; u < 2; u++) {
-        ls[2 * u] *= corr[u];
-        ls[2 * u + 1] *= corr[u];
-#pragma unroll
-        for (int j = 0; j < CH / 8; j++) { o[j][2 * u] *= corr[u]; o[j][2 * u + 1] *= corr[u]; }
-    }
+        for (int e = 0; e < 4; e++) s[j][e] = fa_exp2(fmaf(s[j][e], mul, -m[e >> 1]));
 }
 
 // O += P V as s9_accumulate_pv (mma.sync), and the row sums ls += P 1 on the tensor core
@@ -718,7 +736,7 @@ __device__ __forceinline__ void s9b_tile(const fa_args &a, int k0, unsigned char
     fa_commit();
     s9b_scores<CH>(sn, (const bf16 *)(sm + s9b_layout<CH>::Q), ci, Ks + (b ^ 1) * TE,
                    (const bf16 *)(Bs + (b ^ 1) * SL::BT), wq, lane);  // tile j + 1
-    s9b_softmax_update<CH>(sc, m, ls, o, Ms + b * S9_K, masked, alpha, t);
+    s9b_softmax_update<CH>(sc, m, ls, o, Ms + b * S9_K, masked, alpha, a.lazy_step, t);
     s9b_accumulate_pv<CH>(o, ls, sc, Vs + b * TE, lane);
     if (more && threadIdx.x < S9_K) Ms[(b ^ 1) * S9_K + threadIdx.x] = mnext;
     mflag = mnext != 0.f;
@@ -935,6 +953,8 @@ static int s9b_run(cu_impl *c, const fa_args *a, void (*kernel)(fa_args), int qt
     }
     fa_args b = *a;
     if (!(b.biasT16 = s9_bias16_copy(c, a, 1))) return 1;
+    b.lazy_step = (float)cu_env_int("PF_ATTN_FWD_LAZY", 0, 64, 8,
+                                    "the lazy-max step of the bias-mma forward in log2 units (0: every tile's max)");
     for (int64_t r0 = 0; r0 < a->B; r0 += rows) {
         const int64_t pos = r0 * a->rstride, el = pos * a->HC;  // the piece's first position, element
         fa_args p = b;
@@ -1039,7 +1059,7 @@ __device__ __forceinline__ void s9d_scores(float (&s)[2][8][4], const bf16 *Qt, 
 template <int CH>
 __device__ __forceinline__ void s9d_softmax_update(float (&s)[2][8][4], float (&m)[2][2], float (&ls)[2][4],
                                                    float (&o)[2][CH / 8][4], const float *Mt, bool masked,
-                                                   float alpha, int t) {
+                                                   float alpha, float lazy, int t) {
     float mul = alpha;  // log2 units = s mul
     if (masked) {
 #pragma unroll
@@ -1052,40 +1072,43 @@ __device__ __forceinline__ void s9d_softmax_update(float (&s)[2][8][4], float (&
         }
         mul = 1.f;
     }
-    float nm[2][2], corr[2][2], mx[2][2];
-#pragma unroll
-    for (int i = 0; i < 2; i++)
-#pragma unroll
-        for (int u = 0; u < 2; u++) mx[i][u] = s9_thread_row_max(s[i], u);
-#pragma unroll
-    for (int i = 0; i < 2; i++)
-#pragma unroll
-        for (int u = 0; u < 2; u++) mx[i][u] = fmaxf(mx[i][u], __shfl_xor_sync(0xffffffffu, mx[i][u], 1));
+    float mx[2][2];
+    bool up = false;
 #pragma unroll
     for (int i = 0; i < 2; i++)
 #pragma unroll
         for (int u = 0; u < 2; u++) {
-            mx[i][u] = fmaxf(mx[i][u], __shfl_xor_sync(0xffffffffu, mx[i][u], 2));
-            float mn = fmaxf(m[i][u], mx[i][u] * mul);  // mul > 0: the max of s mul, with its rounding
-            corr[i][u] = fa_exp2(m[i][u] - mn);
-            m[i][u] = mn;
-            nm[i][u] = -mn;
+            mx[i][u] = s9_thread_row_max(s[i], u);
+            up |= s9_lazy_up(mx[i][u] * mul, m[i][u], lazy);
         }
+    if (__any_sync(0xffffffffu, up)) {  // some row of the warp moves its reference max
+#pragma unroll
+        for (int i = 0; i < 2; i++)
+#pragma unroll
+            for (int u = 0; u < 2; u++) mx[i][u] = fmaxf(mx[i][u], __shfl_xor_sync(0xffffffffu, mx[i][u], 1));
+#pragma unroll
+        for (int i = 0; i < 2; i++)
+#pragma unroll
+            for (int u = 0; u < 2; u++) {
+                mx[i][u] = fmaxf(mx[i][u], __shfl_xor_sync(0xffffffffu, mx[i][u], 2));
+                float corr = 1.f;
+                if (s9_lazy_up(mx[i][u] * mul, m[i][u], lazy)) {  // the quad's: the same test for its four threads
+                    float mn = fmaxf(m[i][u], mx[i][u] * mul);  // mul > 0: the max of s mul, with its rounding
+                    corr = fa_exp2(m[i][u] - mn);
+                    m[i][u] = mn;
+                }
+                ls[i][2 * u] *= corr;
+                ls[i][2 * u + 1] *= corr;
+#pragma unroll
+                for (int j = 0; j < CH / 8; j++) { o[i][j][2 * u] *= corr; o[i][j][2 * u + 1] *= corr; }
+            }
+    }
 #pragma unroll
     for (int j = 0; j < 8; j++)
 #pragma unroll
         for (int i = 0; i < 2; i++)
 #pragma unroll
-            for (int e = 0; e < 4; e++) s[i][j][e] = fa_exp2(fmaf(s[i][j][e], mul, nm[i][e >> 1]));
-#pragma unroll
-    for (int i = 0; i < 2; i++)
-#pragma unroll
-        for (int u = 0; u < 2; u++) {
-            ls[i][2 * u] *= corr[i][u];
-            ls[i][2 * u + 1] *= corr[i][u];
-#pragma unroll
-            for (int j = 0; j < CH / 8; j++) { o[i][j][2 * u] *= corr[i][u]; o[i][j][2 * u + 1] *= corr[i][u]; }
-        }
+            for (int e = 0; e < 4; e++) s[i][j][e] = fa_exp2(fmaf(s[i][j][e], mul, -m[i][e >> 1]));
 }
 
 // s9b_accumulate_pv of both sub-tiles, each V fragment loaded once
@@ -1147,7 +1170,7 @@ __device__ __forceinline__ void s9d_tile(const fa_args &a, int k0, unsigned char
     }
     fa_commit();
     s9d_scores<CH>(sc, (const bf16 *)(sm + DL::Q), ci, Ks + b * TE, (const bf16 *)(Bs + b * DL::BT), wq, lane);
-    s9d_softmax_update<CH>(sc, m, ls, o, Ms + b * S9_K, masked, alpha, t);
+    s9d_softmax_update<CH>(sc, m, ls, o, Ms + b * S9_K, masked, alpha, a.lazy_step, t);
     s9d_accumulate_pv<CH>(o, ls, sc, Vs + b * TE, lane);
     if (more && threadIdx.x < S9_K) Ms[(b ^ 1) * S9_K + threadIdx.x] = mnext;
     mflag = mnext != 0.f;

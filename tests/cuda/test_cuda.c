@@ -465,27 +465,30 @@ static void attn_fwd_same_bits(const char *label, const pf_attn_dims *d, const p
     }
 }
 
-// A Hopper forward that does not keep the bits, env=1 (bf16 mode, sm_90; elsewhere, and for
+// A Hopper forward that does not keep the bits, env=val (bf16 mode, sm_90; elsewhere, and for
 // the cases it refuses, the default kernels run): the pair bias through the tensor core
-// (PF_ATTN_FWD_BMMA, k_s9_fwd_bmma: pair bias as bf16 numbers, rows >= 4; c = bf16(1 /
-// scale), the bias inside the product). Against the CPU
-// reference oc with the mode's tolerance, twice with the same bits; then the default
-// forward again, so the saved tensors the backward reads are the default's.
-static void attn_fwd_env_check(const char *label, const char *env, const pf_attn_dims *d, const pf_attn_p *Pd,
-                               const hbuf *x, const hbuf *z, const void *mdv, const real *oc, void *gs, void *gw) {
+// (PF_ATTN_FWD_BMMA=1, k_s9_fwd_bmma: pair bias as bf16 numbers, rows >= 4; c = bf16(1 /
+// scale), the bias inside the product), the warp-specialised forward (PF_ATTN_FWD_WS=1), the
+// bias-mma kernels' lazy-max step (PF_ATTN_FWD_LAZY=0: every tile's max; =1: a rescale
+// whenever a row's max grows by more than 1 in log2 units, so the mid-row path runs often).
+// Against the CPU reference oc with the mode's tolerance, twice with the same bits; then the
+// default forward again, so the saved tensors the backward reads are the default's.
+static void attn_fwd_env_check(const char *label, const char *env, const char *val, const pf_attn_dims *d,
+                               const pf_attn_p *Pd, const hbuf *x, const hbuf *z, const void *mdv, const real *oc,
+                               void *gs, void *gw) {
     if (!H_bf16) return;
     const char *e = getenv(env);
     char prev[16], what[64];
     snprintf(prev, sizeof prev, "%s", e ? e : "");
     hbuf o[2] = {h_poison(x->n), h_poison(x->n)};
-    setenv(env, "1", 1);
+    setenv(env, val, 1);
     for (int k = 0; k < 2; k++) H_gpu->attn_fwd(H_gpu, d, Pd, x->d, z->n ? z->d : NULL, mdv, o[k].d, gs, gw);
     if (e) setenv(env, prev, 1);
     else unsetenv(env);
-    snprintf(what, sizeof what, "fwd %s=1", env);
+    snprintf(what, sizeof what, "fwd %s=%s", env, val);
     out_check(label, what, &o[0], oc);
     tl_check(!memcmp(h_download(&o[0]), h_download(&o[1]), sizeof(real) * (size_t)x->n), label,
-             "forward with %s=1: two runs not bit-identical", env);
+             "forward with %s=%s: two runs not bit-identical", env, val);
     H_gpu->attn_fwd(H_gpu, d, Pd, x->d, z->n ? z->d : NULL, mdv, o[1].d, gs, gw);
 }
 
@@ -647,8 +650,10 @@ static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_d
     out_check(label, "fwd", &og, oc);
     attn_fwd_same_bits(label, &d, &Pd, &x, &z, mdv, &og, m.gs, m.gw);
     attn_proj_fwd_bits(&d, &Pd, &x, &z, mdv, &og, m.gs, m.gw);
-    attn_fwd_env_check(label, "PF_ATTN_FWD_BMMA", &d, &Pd, &x, &z, mdv, oc, m.gs, m.gw);
-    attn_fwd_env_check(label, "PF_ATTN_FWD_WS", &d, &Pd, &x, &z, mdv, oc, m.gs, m.gw);
+    attn_fwd_env_check(label, "PF_ATTN_FWD_BMMA", "1", &d, &Pd, &x, &z, mdv, oc, m.gs, m.gw);
+    attn_fwd_env_check(label, "PF_ATTN_FWD_WS", "1", &d, &Pd, &x, &z, mdv, oc, m.gs, m.gw);
+    attn_fwd_env_check(label, "PF_ATTN_FWD_LAZY", "0", &d, &Pd, &x, &z, mdv, oc, m.gs, m.gw);
+    attn_fwd_env_check(label, "PF_ATTN_FWD_LAZY", "1", &d, &Pd, &x, &z, mdv, oc, m.gs, m.gw);
     for (int k = 0; k < 3; k++) {  // inference: the forward's own workspace only, whole and in pieces
         inference_pieces(k, mg);
         pf_mem mi = H_gpu->attn_mem(H_gpu, &d);
