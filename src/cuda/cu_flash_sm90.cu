@@ -640,6 +640,23 @@ __device__ __forceinline__ void s9b_fetch_bias(const fa_args &a, int boff, int k
 // at most L 2^8). The first tile always moves it (m = -inf); lse = m + log(l) holds for any
 // reference m. lazy_step 0: every tile's max (the kernels' arithmetic before session 32).
 __device__ __forceinline__ bool s9_lazy_up(float tile_max, float m, float step) { return tile_max > m + step; }
+// Row u of a 16-query sub-tile given its quad's max q (log2 units, s mul): where it moves the
+// reference max m, the correction exp2(m - new max) for O and the row sums ls; elsewhere a
+// factor 1. Shared by both kernels, so that their bits stay the same.
+template <int CH>
+__device__ __forceinline__ void s9_lazy_row(float q, float lazy, float &m, float (&ls)[4], float (&o)[CH / 8][4],
+                                            int u) {
+    float corr = 1.f;
+    if (s9_lazy_up(q, m, lazy)) {  // the quad's: the same test for its four threads
+        float mn = fmaxf(m, q);
+        corr = fa_exp2(m - mn);
+        m = mn;
+    }
+    ls[2 * u] *= corr;
+    ls[2 * u + 1] *= corr;
+#pragma unroll
+    for (int j = 0; j < CH / 8; j++) { o[j][2 * u] *= corr; o[j][2 * u + 1] *= corr; }
+}
 
 // The online-softmax update of a tile (section comment): s = acc in, P out; masked: the
 // tile has a masked key, whose terms (log2 units) Mt holds; O and the row sums ls (an mma
@@ -672,16 +689,7 @@ __device__ __forceinline__ void s9b_softmax_update(float (&s)[8][4], float (&m)[
         for (int u = 0; u < 2; u++) {
             mx[u] = fmaxf(mx[u], __shfl_xor_sync(0xffffffffu, mx[u], 1));
             mx[u] = fmaxf(mx[u], __shfl_xor_sync(0xffffffffu, mx[u], 2));
-            float corr = 1.f;
-            if (s9_lazy_up(mx[u] * mul, m[u], lazy)) {  // the quad's: the same test for its four threads
-                float mn = fmaxf(m[u], mx[u] * mul);  // mul > 0: the max of s mul, with its rounding
-                corr = fa_exp2(m[u] - mn);
-                m[u] = mn;
-            }
-            ls[2 * u] *= corr;
-            ls[2 * u + 1] *= corr;
-#pragma unroll
-            for (int j = 0; j < CH / 8; j++) { o[j][2 * u] *= corr; o[j][2 * u + 1] *= corr; }
+            s9_lazy_row<CH>(mx[u] * mul, lazy, m[u], ls, o, u);  // mul > 0: the max of s mul, with its rounding
         }
     }
 #pragma unroll
@@ -1091,16 +1099,7 @@ __device__ __forceinline__ void s9d_softmax_update(float (&s)[2][8][4], float (&
 #pragma unroll
             for (int u = 0; u < 2; u++) {
                 mx[i][u] = fmaxf(mx[i][u], __shfl_xor_sync(0xffffffffu, mx[i][u], 2));
-                float corr = 1.f;
-                if (s9_lazy_up(mx[i][u] * mul, m[i][u], lazy)) {  // the quad's: the same test for its four threads
-                    float mn = fmaxf(m[i][u], mx[i][u] * mul);  // mul > 0: the max of s mul, with its rounding
-                    corr = fa_exp2(m[i][u] - mn);
-                    m[i][u] = mn;
-                }
-                ls[i][2 * u] *= corr;
-                ls[i][2 * u + 1] *= corr;
-#pragma unroll
-                for (int j = 0; j < CH / 8; j++) { o[i][j][2 * u] *= corr; o[i][j][2 * u + 1] *= corr; }
+                s9_lazy_row<CH>(mx[i][u] * mul, lazy, m[i][u], ls[i], o[i], u);
             }
     }
 #pragma unroll
