@@ -98,7 +98,8 @@ static void test_model_grad(int trunk) {
 // Block-level recompute: keeping only each block's input streams and re-running
 // its forward in the backward gives bit-identical gradients (dropout on,
 // recycling on) with a smaller saved arena; so does keeping the attention cores'
-// outputs too (recompute_keep_attn: the re-run forwards skip the cores).
+// outputs too (recompute_keep_attn: the re-run forwards skip the cores), and keeping the
+// segment starts' inputs in host memory (recompute_offload: two slots in the saved arena).
 static void test_recompute(int trunk) {
     pf_config cfg = model_cfg(trunk);
     cfg.n_blocks = 5;  // 6 blocks with the MSA stack's: segments of 2 and 3 keep 4 inputs, not 6
@@ -109,13 +110,14 @@ static void test_recompute(int trunk) {
     // recompute 0 (every block's activations), 1 (each block's input), 2 and 3
     // (segments, the first across the MSA stack and the trunk)
     real *g[4];
-    size_t bytes[4], keep_bytes[4] = {0};
+    size_t bytes[4], keep_bytes[4] = {0}, off_bytes[4] = {0}, off_host[4] = {0};
     double loss[4];
     char label[128];
     for (int rc = 0; rc < 4; rc++) {
-        for (int ka = 0; ka < (rc ? 2 : 1); ka++) {
+        for (int ka = 0; ka < (rc ? 3 : 1); ka++) {  // 1: keep_attn, 2: offload
             cfg.recompute = rc;
-            cfg.recompute_keep_attn = ka;
+            cfg.recompute_keep_attn = ka == 1;
+            cfg.recompute_offload = ka == 2;
             pf_model *M = pf_model_create(&cfg, pf_backend_cpu());
             randomise(M, 7);
             pf_params_zero_grad(&M->P);
@@ -124,19 +126,29 @@ static void test_recompute(int trunk) {
                 loss[rc] = l;
                 g[rc] = tl_copy(M->P.grad, M->P.total);
                 bytes[rc] = M->saved_bytes;
-            } else {
+            } else if (ka == 1) {
                 keep_bytes[rc] = M->saved_bytes;
+            } else {
+                off_bytes[rc] = M->saved_bytes;
+                off_host[rc] = M->offload_bytes;
             }
             if (rc) {
                 snprintf(label, sizeof label, "recompute %d%s: %s gradients bit-identical", rc,
-                         ka ? " keep_attn" : "", trunk ? "pairformer" : "evoformer");
+                         ka == 1 ? " keep_attn" : ka == 2 ? " offload" : "", trunk ? "pairformer" : "evoformer");
                 tl_check(memcmp(g[0], M->P.grad, sizeof(real) * (size_t)M->P.total) == 0 && loss[0] == l, label,
                          "loss %.17g vs %.17g", loss[0], l);
             }
             pf_model_free(M);
         }
     }
-    cfg.recompute_keep_attn = 0;
+    cfg.recompute_keep_attn = cfg.recompute_offload = 0;
+    // 6 blocks: recompute 1 keeps 6 inputs on the device, offloaded 2 (slots); recompute 3 keeps 2
+    // starts (one per segment) and offloaded 2 slots of the largest: not more
+    tl_check(off_bytes[1] < bytes[1] && off_bytes[3] <= bytes[3] && off_host[1] > off_host[3] && off_host[3] > 0,
+             trunk ? "recompute offload: pairformer starts in host memory, two device slots"
+                   : "recompute offload: evoformer starts in host memory, two device slots",
+             "saved %zu vs %zu, %zu vs %zu bytes; host %zu, %zu bytes", off_bytes[1], bytes[1], off_bytes[3], bytes[3],
+             off_host[1], off_host[3]);
     tl_check(keep_bytes[1] > bytes[1] && keep_bytes[3] > bytes[3],
              trunk ? "recompute keep_attn: pairformer saved arena holds the kept outputs"
                    : "recompute keep_attn: evoformer saved arena holds the kept outputs",

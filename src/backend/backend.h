@@ -139,6 +139,13 @@ struct pf_backend {
     // asynchronously (CUDA: page-locked). NULL: the caller uses plain malloc.
     void *(*host_alloc)(pf_backend *be, size_t bytes);
     void (*host_free)(pf_backend *be, void *p);
+    // Optional (may be NULL): copies between device buffers and host_alloc memory that run
+    // beside the compute: each starts once the work issued before it is done and returns at
+    // once; copies_wait makes the work issued after it wait for every such copy issued before
+    // it. NULL: the caller uses download / upload (in order with the compute).
+    void (*download_async)(pf_backend *be, void *host, const void *src, size_t bytes);
+    void (*upload_async)(pf_backend *be, void *dst, const void *host, size_t bytes);
+    void (*copies_wait)(pf_backend *be);
     // Optional (may be NULL): the most bytes this backend had allocated at
     // once since the last reset; reset != 0 restarts the count at the bytes in use.
     size_t (*peak_bytes)(pf_backend *be, int reset);

@@ -138,6 +138,32 @@ static void cub_download(pf_backend *be, void *host, const void *src, size_t byt
     CU_CHECK(cudaStreamSynchronize(CU(be)->stream));
 }
 static void cub_sync(pf_backend *be) { CU_CHECK(cudaStreamSynchronize(CU(be)->stream)); }
+// Copies beside the compute (recompute_offload): a second stream that waits for the compute
+// stream's work issued so far, then copies; copies_wait puts the copies' end into the compute
+// stream. From page-locked host memory (host_alloc) these are DMA transfers that overlap kernels.
+static cudaStream_t cub_copy_stream(cu_impl *c) {
+    if (!c->copy_stream) {
+        CU_CHECK(cudaStreamCreateWithFlags(&c->copy_stream, cudaStreamNonBlocking));
+        for (int i = 0; i < 2; i++) CU_CHECK(cudaEventCreateWithFlags(&c->copy_ev[i], cudaEventDisableTiming));
+    }
+    CU_CHECK(cudaEventRecord(c->copy_ev[0], c->stream));
+    CU_CHECK(cudaStreamWaitEvent(c->copy_stream, c->copy_ev[0], 0));
+    return c->copy_stream;
+}
+static void cub_download_async(pf_backend *be, void *host, const void *src, size_t bytes) {
+    if (!bytes) return;
+    CU_CHECK(cudaMemcpyAsync(host, src, bytes, cudaMemcpyDeviceToHost, cub_copy_stream(CU(be))));
+}
+static void cub_upload_async(pf_backend *be, void *dst, const void *host, size_t bytes) {
+    if (!bytes) return;
+    CU_CHECK(cudaMemcpyAsync(dst, host, bytes, cudaMemcpyHostToDevice, cub_copy_stream(CU(be))));
+}
+static void cub_copies_wait(pf_backend *be) {
+    cu_impl *c = CU(be);
+    if (!c->copy_stream) return;
+    CU_CHECK(cudaEventRecord(c->copy_ev[1], c->copy_stream));
+    CU_CHECK(cudaStreamWaitEvent(c->stream, c->copy_ev[1], 0));
+}
 // Stream capture (relaxed mode: the pool and weight-cache allocations made while recording
 // stay allocated, so the recorded addresses stay valid). A call that cannot be recorded (a
 // host read or a stream sync inside) invalidates the capture: capture_end then returns NULL
@@ -178,6 +204,7 @@ static void *cub_host_alloc(pf_backend *be, size_t bytes) {
 static void cub_host_free(pf_backend *be, void *p) {
     if (!p) return;
     CU_CHECK(cudaStreamSynchronize(CU(be)->stream));
+    if (CU(be)->copy_stream) CU_CHECK(cudaStreamSynchronize(CU(be)->copy_stream));
     CU_CHECK(cudaFreeHost(p));
 }
 
@@ -503,6 +530,11 @@ static void cub_destroy(pf_backend *be) {
     CU_CHECK(cudaFree(c->lt_ws));
     cublasLtDestroy(c->lt);
     CU_CHECK(cudaStreamDestroy(c->stream));
+    if (c->copy_stream) {
+        CU_CHECK(cudaStreamSynchronize(c->copy_stream));
+        CU_CHECK(cudaStreamDestroy(c->copy_stream));
+        for (int i = 0; i < 2; i++) CU_CHECK(cudaEventDestroy(c->copy_ev[i]));
+    }
     free(c);
     free(be);
 }
@@ -606,6 +638,9 @@ extern "C" pf_backend *pf_backend_cuda(int bf16_acts) {
     be->sync = cub_sync;
     be->host_alloc = cub_host_alloc;
     be->host_free = cub_host_free;
+    be->download_async = cub_download_async;
+    be->upload_async = cub_upload_async;
+    be->copies_wait = cub_copies_wait;
     be->peak_bytes = cub_peak_bytes;
     be->capture_begin = cub_capture_begin;
     be->capture_end = cub_capture_end;

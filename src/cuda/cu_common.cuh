@@ -51,6 +51,8 @@ struct cu_size_entry { void *p; size_t bytes; };
 typedef struct {
     int bf16;                  // activation type: 1 bf16, 0 fp32
     cudaStream_t stream;
+    cudaStream_t copy_stream;   // download_async / upload_async (created at first use)
+    cudaEvent_t copy_ev[2];     // [0]: the compute stream's point a copy waits for; [1]: the copies' end
     cublasLtHandle_t lt;
     void *lt_ws;               // cuBLASLt workspace
     size_t lt_ws_bytes;

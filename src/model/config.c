@@ -71,6 +71,7 @@ static const field fields[] = {
     FI(recycles, 0, 32, "extra recycling passes (training samples 0..recycles per example)"),
     FI(recompute, 0, 512, "0: keep every block's activations; K >= 1: keep the inputs of every K-th block and re-run the forwards in the backward (1: each block once; K > 1: one more forward per block, about K times fewer kept inputs)"),
     FI(recompute_keep_attn, 0, 1, "1 (needs recompute >= 1): keep every attention module's core output (o and its softmax statistics; per Pairformer block about two pair-sized bf16 tensors) from the first forward, so the re-run forwards skip the attention cores: faster, same bits"),
+    FI(recompute_offload, 0, 1, "1 (needs recompute >= 1, dap = 1): keep the segment starts' inputs (the pair and single streams of every recompute-th block) in page-locked host memory instead of on the GPU, copied out during the forward and back one segment ahead during the backward, beside the compute; the device keeps two of them: same bits"),
     FI(max_tokens, 0, 16384, "tokens the model's arenas are planned for (0: crop_size; predict: each query's length)"),
     FI(crop_size, 1, 8192, "residues per training crop"),
     FI(msa_rows, 1, 16384, "MSA cluster rows (the query included)"),
@@ -448,6 +449,14 @@ int pf_config_validate(const pf_config *c, char *err, size_t errlen) {
     }
     if (c->recompute_keep_attn && !c->recompute) {
         snprintf(err, errlen, "configuration: recompute_keep_attn = 1 needs recompute >= 1 (it keeps what the re-run forwards would recompute)");
+        return -1;
+    }
+    if (c->recompute_offload && !c->recompute) {
+        snprintf(err, errlen, "configuration: recompute_offload = 1 needs recompute >= 1 (it moves recompute's kept block inputs to host memory)");
+        return -1;
+    }
+    if (c->recompute_offload && c->dap > 1) {
+        snprintf(err, errlen, "configuration: recompute_offload = 1 with dap = %d is not implemented yet (the sharded trunk keeps its own block inputs; use dap = 1)", c->dap);
         return -1;
     }
     if (c->dap > c->crop_size) {

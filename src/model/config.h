@@ -31,6 +31,7 @@ typedef struct {
     int recycles;                // extra recycling passes (no gradient through them)
     int recompute;               // 0: off; K >= 1: keep the inputs of every K-th block, re-run forwards in the backward
     int recompute_keep_attn;     // 1 (with recompute): keep the attention cores' outputs, the re-run forwards skip the cores
+    int recompute_offload;       // 1 (with recompute): the segment starts' inputs in host memory, copied beside the compute
     int max_tokens;              // tokens the model's arenas are planned for (0: crop_size); larger batches grow them
     // ---- data ----
     int crop_size, msa_rows, extra_msa_rows;

@@ -199,6 +199,9 @@ static size_t block_saved_k(pf_model *M, int k) {
 // block, kept from the first forward to the backward (pf_block_keep), so the re-run
 // forwards skip the cores (the same bits: the same inputs).
 static int keeps_attn(const pf_model *M) { return M->cfg.recompute > 0 && M->cfg.recompute_keep_attn; }
+// recompute_offload: the segment starts' inputs live in host memory (M->offload); the saved arena
+// holds two device slots of them instead (the segment being run and the next one, fetched beside)
+static int offloads(const pf_model *M) { return M->cfg.recompute > 0 && M->cfg.recompute_offload && !M->inference; }
 
 // Plan every block for dims d. The saved arena holds every block's saved
 // regions, or with recompute one block's (the largest), the kept attention
@@ -206,7 +209,7 @@ static int keeps_attn(const pf_model *M) { return M->cfg.recompute > 0 && M->cfg
 // workspace of an inference model is what the forwards without saved need (a
 // backend may chunk those: ws_fwd).
 static void plan_blocks(pf_model *M, pf_dims d, size_t *saved, size_t *ws) {
-    size_t sum = 0, mx = 0, starts = 0, inner = 0, cur = 0, keep = 0;
+    size_t sum = 0, mx = 0, starts = 0, inner = 0, cur = 0, keep = 0, smax = 0;
     *ws = 0;
     int64_t S_msa = M->cfg.trunk == PF_TRUNK_EVOFORMER ? d.E : d.S;
     for (int k = 0; k < n_blocks(M); k++) {
@@ -218,13 +221,48 @@ static void plan_blocks(pf_model *M, pf_dims d, size_t *saved, size_t *ws) {
         mx = PF_MAX(mx, b->saved_bytes);
         keep += b->keep_bytes;
         size_t sb = snapshot_bytes(M, d, b, stack);
-        if (segment_start(M, k) == k) starts += sb, cur = 0;
+        if (segment_start(M, k) == k) starts += sb, cur = 0, smax = PF_MAX(smax, sb);
         else cur += sb, inner = PF_MAX(inner, cur);
         *ws = PF_MAX(*ws, M->inference ? b->ws_fwd_bytes : b->ws_bytes);
     }
     M->block_saved_max = (mx + 255) & ~(size_t)255;
     M->keep_bytes = keeps_attn(M) ? keep : 0;
-    *saved = M->cfg.recompute ? M->block_saved_max + M->keep_bytes + starts + inner : sum;
+    M->offload_bytes = offloads(M) ? starts : 0;
+    M->offload_slot = offloads(M) ? smax : 0;
+    size_t start_area = offloads(M) ? 2 * smax : starts;
+    *saved = M->cfg.recompute ? M->block_saved_max + M->keep_bytes + start_area + inner : sum;
+}
+// Where the segment starts' inputs begin in the saved arena (device slots with offload) and
+// where the inner area (the re-run segment's later inputs) begins.
+static char *starts_area(const pf_model *M) { return (char *)M->saved + M->block_saved_max + M->keep_bytes; }
+static char *inner_area(const pf_model *M, size_t starts) {
+    return starts_area(M) + (offloads(M) ? 2 * M->offload_slot : starts);
+}
+
+// Host memory for the offloaded inputs: page-locked where the backend has it (copies that
+// overlap kernels), else plain.
+static void offload_free(pf_model *M) {
+    if (!M->offload) return;
+    if (M->be->host_free) M->be->host_free(M->be, M->offload);
+    else pf_free(M->offload);
+    M->offload = NULL;
+}
+static void offload_alloc(pf_model *M) {
+    offload_free(M);
+    if (!M->offload_bytes) return;
+    M->offload = M->be->host_alloc ? M->be->host_alloc(M->be, M->offload_bytes) : pf_malloc(M->offload_bytes);
+}
+// Copies of the offloaded inputs beside the compute where the backend can, else in order.
+static void offload_down(pf_model *M, void *host, const void *dev, size_t n) {
+    if (M->be->download_async) M->be->download_async(M->be, host, dev, n);
+    else M->be->download(M->be, host, dev, n);
+}
+static void offload_up(pf_model *M, void *dev, const void *host, size_t n) {
+    if (M->be->upload_async) M->be->upload_async(M->be, dev, host, n);
+    else M->be->upload(M->be, dev, host, n);
+}
+static void offload_wait(pf_model *M) {
+    if (M->be->copies_wait) M->be->copies_wait(M->be);
 }
 
 // Point block k's attention steps at their kept outputs (kept: valid already), or at
@@ -266,6 +304,8 @@ static void ensure_capacity(pf_model *M, pf_dims d) {
     M->act = be->alloc(be, M->act_bytes);
     M->saved = be->alloc(be, M->saved_bytes ? M->saved_bytes : 1);
     M->ws = be->alloc(be, M->ws_bytes ? M->ws_bytes : 1);
+    if (M->inference) M->offload_bytes = 0;
+    offload_alloc(M);
     M->cap = n;
     pf_stage_alloc(M, n);
 }
@@ -297,6 +337,7 @@ void pf_model_free(pf_model *M) {
     if (be && M->act) be->free(be, M->act);
     if (be && M->saved) be->free(be, M->saved);
     if (be && M->ws) be->free(be, M->ws);
+    if (be) offload_free(M);
     if (be) pf_stage_free(M);
     pf_model_dap_free(M);
     pf_params_free(&M->P);
@@ -447,8 +488,8 @@ static void pass_fwd(pf_model *M, pf_dims d, int64_t step, int save, int trainin
     }
     // Without recompute each block keeps its saved regions; with it, only a copy
     // of its input streams (the backward re-runs its forward, bit for bit).
-    int rec = saved && c->recompute;
-    char *snap = rec ? (char *)M->saved + M->block_saved_max + M->keep_bytes : NULL;
+    int rec = saved && c->recompute, off = rec && offloads(M);
+    char *snap = rec ? starts_area(M) : NULL, *host = off ? (char *)M->offload : NULL;
     for (int k = 0; k < n_blocks(M); k++) {
         int stack, i;
         pf_block *b = block_at(M, k, &stack, &i);
@@ -456,7 +497,14 @@ static void pass_fwd(pf_model *M, pf_dims d, int64_t step, int save, int trainin
         pf_streams st = streams_for(M, d, stack == 0, 0);
         block_keep(M, k, rec, 0);  // keep_attn: this forward fills the kept outputs
         if (rec) {
-            if (segment_start(M, k) == k) snap += snapshot(M, d, b, stack, &st, snap, 0);
+            if (segment_start(M, k) == k && off) {  // through device slot 0 to host memory, beside the next blocks
+                offload_wait(M);  // the previous start's copy out of the slot is done
+                size_t n = snapshot(M, d, b, stack, &st, snap, 0);
+                offload_down(M, host, snap, n);
+                host += n;
+            } else if (segment_start(M, k) == k) {
+                snap += snapshot(M, d, b, stack, &st, snap, 0);
+            }
             pf_block_fwd(b, be, &st, NULL, M->ws, M->tmp_a, block_key(M, step, stack, i), training);
         } else {
             pf_block_fwd(b, be, &st, saved, M->ws, M->tmp_a, block_key(M, step, stack, i), training);
@@ -498,17 +546,32 @@ static size_t snapshot_k(pf_model *M, pf_dims d, int k, char *snap, int dir) {
 
 // The backward of the blocks with recompute (segment_len above), last segment first.
 static void blocks_bwd_recompute(pf_model *M, pf_dims d, int64_t step) {
-    int K = segment_len(M), nb = host_blocks(M);
-    size_t snap_off = M->block_saved_max + M->keep_bytes;
+    int K = segment_len(M), nb = host_blocks(M), off = offloads(M), slot = 0;
+    size_t snap_off = 0;  // the end of the segment starts' inputs (in the start area or, offloaded, in host memory)
     for (int k = 0; k < nb; k++) block_keep(M, k, 1, 1);  // keep_attn: every re-run forward skips the cores
     for (int k = 0; k < nb; k++)
         if (segment_start(M, k) == k) snap_off += snapshot_bytes_k(M, d, k);
-    char *inner = (char *)M->saved + snap_off;
+    char *inner = inner_area(M, snap_off);
     size_t *at = pf_malloc(sizeof(size_t) * (size_t)K);  // offsets of the segment's inputs in the inner area
+    if (off && nb > 0) {  // the last segment's inputs into slot 0 (after the forward's copy out of it)
+        int s0 = segment_start(M, nb - 1);
+        size_t n = snapshot_bytes_k(M, d, s0);
+        offload_wait(M);
+        offload_up(M, starts_area(M), (char *)M->offload + snap_off - n, n);
+    }
     for (int s1 = nb, s0; s1 > 0; s1 = s0) {  // blocks s0 .. s1 - 1
         s0 = segment_start(M, s1 - 1);
         snap_off -= snapshot_bytes_k(M, d, s0);
-        char *start = (char *)M->saved + snap_off;
+        char *start = off ? starts_area(M) + (size_t)slot * M->offload_slot : starts_area(M) + snap_off;
+        if (off) {
+            offload_wait(M);  // this segment's inputs are in the slot
+            if (s0 > 0) {     // the previous segment's into the other slot, beside this segment's work
+                int p0 = segment_start(M, s0 - 1);
+                size_t n = snapshot_bytes_k(M, d, p0);
+                offload_up(M, starts_area(M) + (size_t)(slot ^ 1) * M->offload_slot, (char *)M->offload + snap_off - n, n);
+            }
+            slot ^= 1;
+        }
         snapshot_k(M, d, s0, start, 1);
         size_t off = 0;
         for (int k = s0; k < s1 - 1; k++) {  // re-run the segment, keeping each later block's input

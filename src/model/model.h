@@ -49,6 +49,10 @@ typedef struct {
     int last_slot;              // slot of the latest upload
     size_t block_saved_max;     // largest block's saved bytes at the current sizes (recompute)
     size_t keep_bytes;          // the blocks' kept attention outputs at the current sizes (recompute_keep_attn)
+    // recompute_offload: the segment starts' inputs in host memory (host_alloc), two device slots
+    void *offload;              // host copies of the segment starts' inputs, in block order
+    size_t offload_bytes;       // their bytes
+    size_t offload_slot;        // one device slot's bytes (the largest segment start's inputs)
     int inference;              // created by pf_model_create_inference: no saved arena, no gradients
     // inference progress (predict sets it): called after each trunk block of each recycling
     // pass is queued (not on a dap-sharded trunk); to report times, synchronise the backend first
