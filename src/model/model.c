@@ -264,6 +264,12 @@ static void offload_up(pf_model *M, void *dev, const void *host, size_t n) {
 static void offload_wait(pf_model *M) {
     if (M->be->copies_wait) M->be->copies_wait(M->be);
 }
+// The inputs of the segment starting at block s0, whose host copy ends at byte `end` of
+// M->offload, into device slot `slot` (beside the compute where the backend can).
+static void offload_fetch(pf_model *M, pf_dims d, int s0, size_t end, int slot) {
+    size_t n = snapshot_bytes_k(M, d, s0);
+    offload_up(M, starts_area(M) + (size_t)slot * M->offload_slot, (char *)M->offload + end - n, n);
+}
 
 // Point block k's attention steps at their kept outputs (kept: valid already), or at
 // none (keep_attn off, or a forward outside recompute).
@@ -304,7 +310,6 @@ static void ensure_capacity(pf_model *M, pf_dims d) {
     M->act = be->alloc(be, M->act_bytes);
     M->saved = be->alloc(be, M->saved_bytes ? M->saved_bytes : 1);
     M->ws = be->alloc(be, M->ws_bytes ? M->ws_bytes : 1);
-    if (M->inference) M->offload_bytes = 0;
     offload_alloc(M);
     M->cap = n;
     pf_stage_alloc(M, n);
@@ -497,13 +502,12 @@ static void pass_fwd(pf_model *M, pf_dims d, int64_t step, int save, int trainin
         pf_streams st = streams_for(M, d, stack == 0, 0);
         block_keep(M, k, rec, 0);  // keep_attn: this forward fills the kept outputs
         if (rec) {
+            if (segment_start(M, k) == k && !off) snap += snapshot(M, d, b, stack, &st, snap, 0);
             if (segment_start(M, k) == k && off) {  // through device slot 0 to host memory, beside the next blocks
                 offload_wait(M);  // the previous start's copy out of the slot is done
                 size_t n = snapshot(M, d, b, stack, &st, snap, 0);
                 offload_down(M, host, snap, n);
                 host += n;
-            } else if (segment_start(M, k) == k) {
-                snap += snapshot(M, d, b, stack, &st, snap, 0);
             }
             pf_block_fwd(b, be, &st, NULL, M->ws, M->tmp_a, block_key(M, step, stack, i), training);
         } else {
@@ -554,10 +558,8 @@ static void blocks_bwd_recompute(pf_model *M, pf_dims d, int64_t step) {
     char *inner = inner_area(M, snap_off);
     size_t *at = pf_malloc(sizeof(size_t) * (size_t)K);  // offsets of the segment's inputs in the inner area
     if (off && nb > 0) {  // the last segment's inputs into slot 0 (after the forward's copy out of it)
-        int s0 = segment_start(M, nb - 1);
-        size_t n = snapshot_bytes_k(M, d, s0);
         offload_wait(M);
-        offload_up(M, starts_area(M), (char *)M->offload + snap_off - n, n);
+        offload_fetch(M, d, segment_start(M, nb - 1), snap_off, 0);
     }
     for (int s1 = nb, s0; s1 > 0; s1 = s0) {  // blocks s0 .. s1 - 1
         s0 = segment_start(M, s1 - 1);
@@ -565,11 +567,8 @@ static void blocks_bwd_recompute(pf_model *M, pf_dims d, int64_t step) {
         char *start = off ? starts_area(M) + (size_t)slot * M->offload_slot : starts_area(M) + snap_off;
         if (off) {
             offload_wait(M);  // this segment's inputs are in the slot
-            if (s0 > 0) {     // the previous segment's into the other slot, beside this segment's work
-                int p0 = segment_start(M, s0 - 1);
-                size_t n = snapshot_bytes_k(M, d, p0);
-                offload_up(M, starts_area(M) + (size_t)(slot ^ 1) * M->offload_slot, (char *)M->offload + snap_off - n, n);
-            }
+            // the previous segment's into the other slot, beside this segment's work
+            if (s0 > 0) offload_fetch(M, d, segment_start(M, s0 - 1), snap_off, slot ^ 1);
             slot ^= 1;
         }
         snapshot_k(M, d, s0, start, 1);
