@@ -30,6 +30,9 @@ if [ -z "${LIBS_ONLY:-}" ]; then
     # dictionary larger than one program and stores the second copy as references
     for b in $T; do strip --strip-debug "$S/$(basename $b)"; done
 fi
+# EXTRA="FILE:NAME ...": more programs into the payload under NAME (e.g. the previous build's
+# bench_cuda_ops for a same-run before / after; xz stores its shared bytes as references)
+for e in ${EXTRA:-}; do cp "${e%%:*}" "$S/${e##*:}" && strip --strip-debug "$S/${e##*:}"; done
 for l in /usr/lib/x86_64-linux-gnu/openblas-openmp/libopenblas.so.0 /lib/x86_64-linux-gnu/libcjson.so.1 \
          /lib/x86_64-linux-gnu/libgfortran.so.5 /lib/x86_64-linux-gnu/libquadmath.so.0 /lib/x86_64-linux-gnu/libgomp.so.1; do
     cp -L "$l" $S/lib/

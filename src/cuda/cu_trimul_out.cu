@@ -10,10 +10,26 @@ size_t cu_tm_out_row_bytes(int c, int c_z, size_t es, int bwd) {
     return (size_t)(bwd ? 2 * (c + c_z) : c + c_z) * es;
 }
 
-// Positions per piece when each takes `row` bytes over k carves of `bytes`.
+// Positions per piece when each takes `row` bytes over k carves of `bytes`: where more
+// than one piece is needed, a multiple of TM_OUT_ALIGN and the pieces as even as that
+// allows. Why: a piece's start offsets X (C, ld) by its first position, and the
+// channel-major LayerNorm kernels (cu_trimul_ln.cu) take their 16-byte runs only where
+// that is a multiple of 8 positions; an odd start (N = 512, 1024, 2048: 196607, 786431,
+// 3145727 positions fit the backward's region) sent the whole second piece down their
+// element-wise path at a third of the bandwidth (the LN_out recompute's second piece at
+// N = 1024: 0.127 ms for a third of the first's 0.140, session 21's ncu list).
+#define TM_OUT_ALIGN 64
 static int64_t out_rows(size_t bytes, size_t row, int k, int64_t M) {
     int64_t R = bytes > (size_t)k * 256 ? (int64_t)((bytes - (size_t)k * 256) / row) : 0;
-    return R < 1 ? 1 : (R > M ? M : R);
+    if (R >= M) return M > 0 ? M : 1;
+    if (R < TM_OUT_ALIGN) return R < 1 ? 1 : R;  // tiny regions (tests): any start works, slower
+    R -= R % TM_OUT_ALIGN;
+    int64_t pieces = (M + R - 1) / R, even = (M + pieces - 1) / pieces;
+    even += (TM_OUT_ALIGN - even % TM_OUT_ALIGN) % TM_OUT_ALIGN;
+    return even < R ? even : R;
+}
+extern "C" int64_t pf_cuda_trimul_out_rows(size_t bytes, size_t row, int k, int64_t M) {
+    return out_rows(bytes, row, k, M);
 }
 
 // LN_out of positions [r0, r0 + n) of x in either layout (ldx: cu_trimul.cuh) into xl (n, cx).

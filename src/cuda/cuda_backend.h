@@ -140,6 +140,10 @@ int64_t pf_cuda_trimul_save_x_runs(pf_backend *be);
 void pf_cuda_set_trimul_lnin(pf_backend *be, int on);
 // Launches of the sides kernel with LN_in so far, in this process (tests check which path ran).
 int64_t pf_cuda_trimul_lnin_runs(pf_backend *be);
+// Positions per piece of the trimul output part (cu_trimul_out.cu) when each takes `row` bytes
+// of a region of `bytes` over k carves: a multiple of 64 and the pieces even where M needs
+// more than one (tests check the rule).
+int64_t pf_cuda_trimul_out_rows(size_t bytes, size_t row, int k, int64_t M);
 // PF_TR_WS_CAP (cu_transition.cu): the transition's workspace cap in units of its input's bytes
 // (1..64; 8, the default since session 19, above; 2 before): the row chunks' size where the
 // hidden-element target (PF_TR_CHUNK_M, 256 Mi by default) allows.

@@ -1650,6 +1650,36 @@ static void cuda_trimul_bwdcat(void) {
     test_trimul_bwdcat(24, 10, 16, 0, 1, 1);
 }
 
+// The output part's row pieces (pf_cuda_trimul_out_rows): each fits the region, starts on a
+// multiple of 64 positions where there are several (the channel-major LayerNorm kernels'
+// 16-byte runs: session 34 found the backward's second piece at an odd start, N = 512 / 1024 /
+// 2048), and they are even. The backward's region at those N first (3 N*N c bf16 bytes, 1024
+// bytes a position, 4 carves), then sizes from a fixed generator.
+static void cuda_trimul_out_rows(void) {
+    uint64_t st = 34;
+    for (int t = 0; t < 2003; t++) {
+        int64_t M, R;
+        size_t bytes, row;
+        if (t < 3) {
+            int64_t N = 512 << t;
+            M = N * N, row = 1024, bytes = (size_t)(3 * M * 128 * 2);
+        } else {
+            st = st * 6364136223846793005ull + 1442695040888963407ull;
+            M = 1 + (int64_t)((st >> 33) % 5000000);
+            row = 64 * (1 + (st >> 20) % 32);
+            bytes = 4 * 256 + row * (size_t)(1 + (st >> 40) % (uint64_t)(2 * M));
+        }
+        R = pf_cuda_trimul_out_rows(bytes, row, 4, M);
+        int64_t fit = (int64_t)((bytes - 4 * 256) / row), pieces = (M + R - 1) / R;
+        int ok = R >= 1 && R <= M && R <= fit;
+        if (R < M && fit >= 64) ok = ok && R % 64 == 0 && pieces * R - M < 64 * pieces && pieces <= (M + fit - 64) / (fit - 63);
+        char nm[96];
+        snprintf(nm, sizeof nm, "trimul out rows (M %lld, row %zu, bytes %zu)", (long long)M, row, bytes);
+        if (!ok || t < 3)
+            tl_check(ok, nm, "R %lld (fits %lld), %lld pieces", (long long)R, (long long)fit, (long long)pieces);
+    }
+}
+
 // The PF_TRIMUL_SG2 cases (`--only trimul_sg2`; also part of `--only trimul`).
 static void cuda_trimul_sg2(void) {
     test_trimul_sg2(7, 8, 16, 1, 1, 0);
@@ -2685,6 +2715,8 @@ void cuda_trimul(void) {
     cuda_trimul_sgwgp();
     // PF_TRIMUL_BWDCAT: off and on against the CPU reference, the path checked
     cuda_trimul_bwdcat();
+    // the output part's row pieces: aligned, even, fitting
+    cuda_trimul_out_rows();
     // mode 1 (the fused sides with the transposes; the default before session 11)
     test_trimul_path(8, 16, 16, 0, 0, 1, 1);
     test_trimul_path(12, 8, 24, 1, 1, 1, 1);
@@ -2889,6 +2921,7 @@ static void run_mode(int bf16) {
         if (!strcmp(only, "trimul_wgp")) cuda_trimul_wgp(), found = 1;
         if (!strcmp(only, "trimul_sgwgp")) cuda_trimul_sgwgp(), found = 1;
         if (!strcmp(only, "trimul_bwdcat")) cuda_trimul_bwdcat(), found = 1;
+        if (!strcmp(only, "trimul_out_rows")) cuda_trimul_out_rows(), found = 1;
         if (!strcmp(only, "attn_proj_own")) pf_cuda_set_attn_module_fused(H_gpu, 1), attention_proj_cases(0), found = 1;
         if (!strcmp(only, "attn_gate_wg")) cuda_attn_gate_wg(), found = 1;
         if (!strcmp(only, "attn_bwd_wg")) cuda_attn_bwd_wg(), found = 1;
@@ -2900,7 +2933,7 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure, heads, model, big, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, attn_proj_own, attn_gate_wg, attn_bwd_wg, attn.1 .. attn.%d or an ops.def name)", only,
+        tl_check(found, "--only", "no tests named %s (structure, heads, model, big, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, trimul_out_rows, attn_proj_own, attn_gate_wg, attn_bwd_wg, attn.1 .. attn.%d or an ops.def name)", only,
                  N_ATTN_PARTS);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Session 34, call 2 (carry [".devpack"], call 1's payload): the AF3 trunk training step at crop 768 (10 steps,
+# recompute 1; session 33's command), per-module times of both AF3 block types at N = 768, ncu per launch (kernel and
+# grid: bench/ncu_launches.py) of those blocks at 768 and of the triangle attention module at 1024, then parity and the
+# whole test_cuda in 4 shards (bench/device_all.sh).
+. bench/device_common.sh
+NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+M="--metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum"
+tag=trunk_768
+timeout -k 5 240 $P/pairfold train --preset af3 --device cuda --data synthetic --set synthetic_len=768 --set crop_size=768 \
+    --set msa_rows=128 --set recycles=0 --set val_every=0 --set n_val=0 --set recompute=1 \
+    --steps 10 --out /tmp/$tag --log /tmp/$tag.jsonl --quiet > $OUT/$tag.log 2>&1
+echo "== $tag rc=$? $(grep -o 'peak cuda memory [0-9.]* GiB' $OUT/$tag.log | tail -1)" >> $S
+python3 -c "import json,sys,statistics as st; r=[json.loads(l) for l in open(sys.argv[1])]; m=[round(x['ms']) for x in r]; print('step ms', m, 'median of 2..', st.median(m[1:])); print('losses', [x['loss'] for x in r][:3])" \
+    /tmp/$tag.jsonl >> $S 2>&1
+echo "== per module at 768" >> $S
+timeout -k 5 120 $P/pairfold bench --preset af3 --device cuda --n 768 --reps 5 --per-module > $OUT/permod.log 2>&1
+echo "rc=$?" >> $S; grep -v '^pairfold:' $OUT/permod.log | tail -n 40 >> $S
+timeout -k 5 240 $NCU --clock-control none $M $P/pairfold bench --preset af3 --device cuda --n 768 --reps 1 > $OUT/ncu_b768.log 2>&1
+echo "== ncu af3 blocks 768 rc=$? (whole command)" >> $S
+python3 bench/ncu_launches.py $OUT/ncu_b768.log --top 50 >> $S 2>&1
+timeout -k 5 150 $NCU --clock-control none $M $P/bench_cuda_ops --ops tri_attn --sizes 1024 --reps 1 > $OUT/ncu_ta.log 2>&1
+echo "== ncu tri_attn 1024 rc=$? (whole command)" >> $S
+python3 bench/ncu_launches.py $OUT/ncu_ta.log --top 30 >> $S 2>&1
+t0=$SECONDS
+mkdir -p $OUT/da
+OUT=$OUT/da STAGES="parity shards" TEST_SHARDS=4 TESTS_LIMIT=260 bash bench/device_all.sh > $OUT/device_all.log 2>&1
+echo "== device_all parity shards: $((SECONDS - t0)) s" >> $S
+cat $OUT/da/summary.txt >> $S
+cd $OUT && tar czf logs.tgz *.log da 2>/dev/null; rm -rf *.log da
+cat $S
