@@ -16,8 +16,8 @@ size_t cu_tm_out_row_bytes(int c, int c_z, size_t es, int bwd) {
 // channel-major LayerNorm kernels (cu_trimul_ln.cu) take their 16-byte runs only where
 // that is a multiple of 8 positions; an odd start (N = 512, 1024, 2048: 196607, 786431,
 // 3145727 positions fit the backward's region) sent the whole second piece down their
-// element-wise path at a third of the bandwidth (the LN_out recompute's second piece at
-// N = 1024: 0.127 ms for a third of the first's 0.140, session 21's ncu list).
+// element-wise path at a third of the bandwidth (the LN_out recompute at N = 1024: 0.137 ms
+// for the second piece, 0.127 for the first, three times its positions; session 34, ncu).
 #define TM_OUT_ALIGN 64
 static int64_t out_rows(size_t bytes, size_t row, int k, int64_t M) {
     int64_t R = bytes > (size_t)k * 256 ? (int64_t)((bytes - (size_t)k * 256) / row) : 0;
