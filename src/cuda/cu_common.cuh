@@ -165,8 +165,13 @@ void cu_weight_cache_free(cu_impl *c);
 
 void cu_linear_fwd(cu_impl *c, int64_t M, int in, int out, const pf_linear_p *p,
                    const void *x, void *y, int accumulate);
+// g (may be NULL) += the parameter gradients; dx (may be NULL) += dy W.
 void cu_linear_bwd(cu_impl *c, int64_t M, int in, int out, const pf_linear_p *p, pf_linear_p *g,
                    const void *x, const void *dy, void *dx);
+// The same with dx = dy W: no fill before it and dx not read (a pass and a read of dx less
+// than a fill and cu_linear_bwd); x may be dx (the weight gradient reads it first).
+void cu_linear_bwd_set(cu_impl *c, int64_t M, int in, int out, const pf_linear_p *p, pf_linear_p *g,
+                       const void *x, const void *dy, void *dx);
 // LayerNorm over rows of c channels; eps LN_EPS; stats in fp32.
 #define LN_EPS 1e-5f
 void cu_ln_fwd(cu_impl *c, int64_t M, int ch, const pf_layernorm_p *p, const void *x, void *y);

@@ -114,9 +114,7 @@ static void od_block_bwd(cu_impl *c, const od_sz *s, const pf_opm_p *p, pf_opm_p
     od_outer_block(c, s, w, i0, bi);
     cu_opm_row_scale(c, w->dpre, (const char *)d_out + (size_t)(i0 * s->N * s->cz) * e, w->norm + i0 * s->N,
                      bi * s->N, s->cz);
-    cu_linear_bwd(c, bi * s->N, (int)(ch * ch), s->cz, &p->o, &g->o, w->P, w->dpre, NULL);
-    cu_fill(c, w->P, 0.f, bi * s->N * ch * ch);
-    cu_linear_bwd(c, bi * s->N, (int)(ch * ch), s->cz, &p->o, NULL, NULL, w->dpre, w->P);
+    cu_linear_bwd_set(c, bi * s->N, (int)(ch * ch), s->cz, &p->o, &g->o, w->P, w->dpre, w->P);  // dW_o, then dP over P
     cu_opm_perm(c, w->C, w->P, bi, s->N, s->c, 1);
     cu_gemm(c, 0, 1, s->S, bi * ch, Nc, 1.f, w->b, CU_ACT, Nc, w->C, CU_ACT, Nc, 0.f,
             (char *)w->da + (size_t)(i0 * ch) * e, CU_ACT, s->n * ch, 1, 0, 0, 0, NULL);
@@ -140,8 +138,7 @@ void cu_opm_dap_bwd(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, pf_
     cu_dap_sum_blocks(c, w.T2, s.P, blk, 1, w.dbl);
     cu_row_mask(c, w.da, w.da, mask, Sn, s.c);
     cu_row_mask(c, w.dbl, w.dbl, mask, Sn, s.c);
-    cu_fill(c, w.dml, 0.f, Sn * s.cm);
-    cu_linear_bwd(c, Sn, s.cm, s.c, &p->a, &g->a, w.ml, w.da, w.dml);
+    cu_linear_bwd_set(c, Sn, s.cm, s.c, &p->a, &g->a, w.ml, w.da, w.dml);
     cu_linear_bwd(c, Sn, s.cm, s.c, &p->b, &g->b, w.ml, w.dbl, w.dml);
     cu_ln_bwd(c, Sn, s.cm, &p->ln, &g->ln, saved, w.dml, d_m);
 }

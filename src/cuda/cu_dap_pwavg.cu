@@ -113,9 +113,7 @@ void cu_pwavg_dap_bwd(pf_backend *be, const pf_pwavg_dims *d, const pf_pwavg_p *
     const void *z = (const char *)saved + (size_t)(Sn * s.cm) * cu_esz(c);
     pd_core(c, &s, p, m, z, mask, &w, cm);
     cu_pw_gate(c, w.gq, w.ut, w.o, NULL, s.S, s.n, s.H, s.ch, 0);
-    cu_linear_bwd(c, Sn, s.hc, s.cm, &p->o, &g->o, w.o, d_out, NULL);
-    cu_fill(c, w.o, 0.f, Sn * s.hc);
-    cu_linear_bwd(c, Sn, s.hc, s.cm, &p->o, NULL, NULL, d_out, w.o);  // o now holds d o
+    cu_linear_bwd_set(c, Sn, s.hc, s.cm, &p->o, &g->o, w.o, d_out, w.o);  // o now holds d o
     cu_pw_gate(c, w.gq, w.ut, NULL, w.o, s.S, s.n, s.H, s.ch, 1);
     // dw_h = du_h v_h^T (n, N); dv_h = w_h^T du_h (N, S c_h) into vt
     cu_gemm(c, 0, 1, s.n, s.N, Sch, 1.f, w.ut, CU_ACT, Sch, w.vt, CU_ACT, Sch, 0.f, w.dw, CU_ACT, s.N, s.H, s.n * Sch,
@@ -123,12 +121,10 @@ void cu_pwavg_dap_bwd(pf_backend *be, const pf_pwavg_dims *d, const pf_pwavg_p *
     cu_gemm(c, 1, 0, s.N, Sch, s.n, 1.f, w.w, CU_ACT, s.N, w.ut, CU_ACT, Sch, 0.f, w.vt, CU_ACT, Sch, s.H, nN,
             s.n * Sch, s.N * Sch, NULL);
     cu_pw_softmax_bwd(c, w.w, w.dw, mask, w.bb, s.n, s.N, s.H);
-    cu_fill(c, w.dzl, 0.f, nN * s.cz);
-    cu_linear_bwd(c, nN, s.cz, s.H, &p->b, &g->b, w.zl, w.bb, w.dzl);
+    cu_linear_bwd_set(c, nN, s.cz, s.H, &p->b, &g->b, w.zl, w.bb, w.dzl);
     cu_ln_bwd(c, nN, s.cz, &p->ln_z, &g->ln_z, z, w.dzl, d_z);
     pd_reduce_scatter_dv(c, &s, &w, w.vl, cm);  // v of the rank's columns is no longer needed
-    cu_fill(c, w.dml, 0.f, Sn * s.cm);
-    cu_linear_bwd(c, Sn, s.cm, s.hc, &p->v, &g->v, w.ml, w.vl, w.dml);
+    cu_linear_bwd_set(c, Sn, s.cm, s.hc, &p->v, &g->v, w.ml, w.vl, w.dml);
     cu_linear_bwd(c, Sn, s.cm, s.hc, &p->g, &g->g, w.ml, w.gq, w.dml);
     cu_ln_bwd(c, Sn, s.cm, &p->ln, &g->ln, m, w.dml, d_m);
 }

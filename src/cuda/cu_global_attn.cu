@@ -255,8 +255,7 @@ void cu_global_attn_bwd(pf_backend *be, const pf_global_attn_dims *d, const pf_g
     CU_LAUNCHED();
     CU_DISPATCH(c, T, k_ga_og<T><<<GA_L(M * HC)>>>((const T *)a.g, (const T *)a.o, (T *)w.og, M, N, HC));
     CU_LAUNCHED();
-    cu_fill(c, da.g, 0.f, M * HC);
-    cu_linear_bwd(c, M, HC, d->c_in, &p->o, &g->o, w.og, d_out, da.g);
+    cu_linear_bwd_set(c, M, HC, d->c_in, &p->o, &g->o, w.og, d_out, da.g);
     CU_DISPATCH(c, T, k_ga_gate_bwd<T><<<GA_L(N * HC)>>>((T *)da.g, (const T *)a.g, (const T *)a.o, (T *)da.o, S, N, HC));
     CU_LAUNCHED();
     float scale = (float)(1.0 / sqrt((double)d->c_h));
@@ -266,8 +265,7 @@ void cu_global_attn_bwd(pf_backend *be, const pf_global_attn_dims *d, const pf_g
     CU_DISPATCH(c, T, k_ga_dkdv<T><<<GA_L(M * d->c_h)>>>((const T *)a.q, (const T *)da.o, a.P, da.P, (T *)da.k,
                                                           (T *)da.v, S, N, d->H, d->c_h));
     CU_LAUNCHED();
-    cu_fill(c, w.d_qm, 0.f, N * d->c_in);
-    cu_linear_bwd(c, N, d->c_in, HC, &p->q, &g->q, w.qm, da.q, w.d_qm);
+    cu_linear_bwd_set(c, N, d->c_in, HC, &p->q, &g->q, w.qm, da.q, w.d_qm);
     CU_DISPATCH(c, T, k_ga_mean_bwd<T><<<GA_L(M * d->c_in)>>>((const T *)w.d_qm, (const T *)mask, (T *)w.d_mln, S, N, d->c_in));
     CU_LAUNCHED();
     cu_linear_bwd(c, M, d->c_in, d->c_h, &p->k, &g->k, w.mln, da.k, w.d_mln);

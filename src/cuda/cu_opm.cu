@@ -171,9 +171,7 @@ void cu_opm_bwd(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, pf_opm_
         CU_DISPATCH(c, T, k_row_scale<T><<<cu_blocks(bi * N * cz, 256), 256, 0, c->stream>>>(
                               (T *)w.dpre, (const T *)dob, w.norm + i0 * N, bi * N, cz));
         CU_LAUNCHED();
-        cu_linear_bwd(c, bi * N, (int)(ch * ch), cz, &p->o, &g->o, w.P, w.dpre, NULL);
-        cu_fill(c, w.P, 0.f, bi * N * ch * ch);
-        cu_linear_bwd(c, bi * N, (int)(ch * ch), cz, &p->o, NULL, NULL, w.dpre, w.P);
+        cu_linear_bwd_set(c, bi * N, (int)(ch * ch), cz, &p->o, &g->o, w.P, w.dpre, w.P);  // W_o's gradient, then dP over P
         cu_opm_perm(c, w.C, w.P, bi, N, d->c, 1);
         cu_gemm(c, 0, 1, S, bi * ch, Nc, 1.f, w.b, CU_ACT, Nc, w.C, CU_ACT, Nc, 0.f,
                 (char *)w.da + (size_t)(i0 * ch) * e, CU_ACT, Nc, 1, 0, 0, 0, NULL);
@@ -184,8 +182,7 @@ void cu_opm_bwd(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, pf_opm_
         cu_row_mask(c, w.da, w.da, mask, SN, d->c);
         cu_row_mask(c, w.db, w.db, mask, SN, d->c);
     }
-    cu_fill(c, w.dml, 0.f, SN * d->c_m);
-    cu_linear_bwd(c, SN, d->c_m, d->c, &p->a, &g->a, w.ml, w.da, w.dml);
+    cu_linear_bwd_set(c, SN, d->c_m, d->c, &p->a, &g->a, w.ml, w.da, w.dml);
     cu_linear_bwd(c, SN, d->c_m, d->c, &p->b, &g->b, w.ml, w.db, w.dml);
     cu_ln_bwd(c, SN, d->c_m, &p->ln, &g->ln, saved, w.dml, d_m);
 }

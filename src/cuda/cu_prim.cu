@@ -229,8 +229,10 @@ void cu_linear_fwd(cu_impl *c, int64_t M, int in, int out, const pf_linear_p *p,
             y, CU_ACT, out, 1, 0, 0, 0, p->b);
 }
 
-void cu_linear_bwd(cu_impl *c, int64_t M, int in, int out, const pf_linear_p *p, pf_linear_p *g,
-                   const void *x, const void *dy, void *dx) {
+// dx_beta: 1, dx += dy W (cu_linear_bwd); 0, dx = dy W (cu_linear_bwd_set: no fill before and no
+// read of dx; x may be dx, its last read is the weight gradient's, which runs first).
+static void linear_bwd(cu_impl *c, int64_t M, int in, int out, const pf_linear_p *p, pf_linear_p *g, const void *x,
+                       const void *dy, void *dx, float dx_beta) {
     if (g) {
         // dW (out, in) += dy^T x, straight into the fp32 gradient
         cu_gemm(c, 1, 0, out, in, M, 1.f, dy, CU_ACT, out, x, CU_ACT, in, 1.f, g->w, CU_F32, in, 1, 0, 0, 0, NULL);
@@ -238,8 +240,16 @@ void cu_linear_bwd(cu_impl *c, int64_t M, int in, int out, const pf_linear_p *p,
     }
     if (dx) {
         const void *w = cu_weight(c, p->w, (size_t)out * in);
-        cu_gemm(c, 0, 0, M, in, out, 1.f, dy, CU_ACT, out, w, CU_ACT, in, 1.f, dx, CU_ACT, in, 1, 0, 0, 0, NULL);
+        cu_gemm(c, 0, 0, M, in, out, 1.f, dy, CU_ACT, out, w, CU_ACT, in, dx_beta, dx, CU_ACT, in, 1, 0, 0, 0, NULL);
     }
+}
+void cu_linear_bwd(cu_impl *c, int64_t M, int in, int out, const pf_linear_p *p, pf_linear_p *g, const void *x,
+                   const void *dy, void *dx) {
+    linear_bwd(c, M, in, out, p, g, x, dy, dx, 1.f);
+}
+void cu_linear_bwd_set(cu_impl *c, int64_t M, int in, int out, const pf_linear_p *p, pf_linear_p *g, const void *x,
+                       const void *dy, void *dx) {
+    linear_bwd(c, M, in, out, p, g, x, dy, dx, 0.f);
 }
 
 // ---- elementwise -------------------------------------------------------------

@@ -170,20 +170,16 @@ void cu_pwavg_bwd(pf_backend *be, const pf_pwavg_dims *d, const pf_pwavg_p *p, p
     pw_core(c, d, p, m, z, mask, &w);
     void *gq = w.t[0], *vt = w.t[1], *ut = w.t[2], *o = w.t[3];
     cu_pw_gate(c, gq, ut, o, NULL, S, N, d->H, d->c_h, 0);
-    cu_linear_bwd(c, SN, hc, d->c_m, &p->o, &g->o, o, d_out, NULL);
-    cu_fill(c, o, 0.f, SN * hc);
-    cu_linear_bwd(c, SN, hc, d->c_m, &p->o, NULL, NULL, d_out, o);
+    cu_linear_bwd_set(c, SN, hc, d->c_m, &p->o, &g->o, o, d_out, o);  // W_o's gradient, then d o over o
     cu_pw_gate(c, gq, ut, NULL, o, S, N, d->H, d->c_h, 1);
     // dw_h = du_h v_h^T; dv_h = w_h^T du_h (into vt)
     cu_gemm(c, 0, 1, N, N, Sch, 1.f, ut, CU_ACT, Sch, vt, CU_ACT, Sch, 0.f, w.dw, CU_ACT, N, d->H, N * Sch, N * Sch, NN, NULL);
     cu_gemm(c, 1, 0, N, Sch, N, 1.f, w.w, CU_ACT, N, ut, CU_ACT, Sch, 0.f, vt, CU_ACT, Sch, d->H, NN, N * Sch, N * Sch, NULL);
     cu_pw_softmax_bwd(c, w.w, w.dw, mask, w.bb, N, N, d->H);
-    cu_fill(c, w.dzl, 0.f, NN * d->c_z);
-    cu_linear_bwd(c, NN, d->c_z, d->H, &p->b, &g->b, w.zl, w.bb, w.dzl);
+    cu_linear_bwd_set(c, NN, d->c_z, d->H, &p->b, &g->b, w.zl, w.bb, w.dzl);
     cu_ln_bwd(c, NN, d->c_z, &p->ln_z, &g->ln_z, z, w.dzl, d_z);
     cu_pw_perm(c, vt, o, S, N, d->H, d->c_h, 0);
-    cu_fill(c, w.dml, 0.f, SN * d->c_m);
-    cu_linear_bwd(c, SN, d->c_m, hc, &p->v, &g->v, w.ml, o, w.dml);
+    cu_linear_bwd_set(c, SN, d->c_m, hc, &p->v, &g->v, w.ml, o, w.dml);
     cu_linear_bwd(c, SN, d->c_m, hc, &p->g, &g->g, w.ml, gq, w.dml);
     cu_ln_bwd(c, SN, d->c_m, &p->ln, &g->ln, m, w.dml, d_m);
 }

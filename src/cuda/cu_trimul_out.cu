@@ -57,15 +57,6 @@ void cu_tm_out_fwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, 
     }
 }
 
-// A Linear's backward that writes dx = dy W (no fill first: a pass less) and
-// accumulates the parameter gradients as cu_linear_bwd.
-static void linear_bwd_set(cu_impl *c, int64_t M, int in, int out, const pf_linear_p *p, pf_linear_p *g,
-                           const void *x, const void *dy, void *dx) {
-    cu_linear_bwd(c, M, in, out, p, g, x, dy, NULL);
-    const void *w = cu_weight(c, p->w, (size_t)out * in);
-    cu_gemm(c, 0, 0, M, in, out, 1.f, dy, CU_ACT, out, w, CU_ACT, in, 0.f, dx, CU_ACT, in, 1, 0, 0, 0, NULL);
-}
-
 void cu_tm_out_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, pf_trimul_p *g, const void *x,
                    void *dx, int64_t ldx, const void *zl, void *dzl, void *region, size_t bytes, const pf_act *d_out) {
     size_t es = cu_esz(c);
@@ -88,8 +79,8 @@ void cu_tm_out_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, 
             cu_linear_fwd(c, n, cz, cz, &p->g, zp, gate, 0);
             cu_tm_gate_bwd(c, dop, gate, y, n * cz);
         }
-        linear_bwd_set(c, n, cz, cz, &p->g, &g->g, zp, y, dzp);
-        linear_bwd_set(c, n, cx, cz, &p->z, &g->z, xl, gate, dxl);  // d xl
+        cu_linear_bwd_set(c, n, cz, cz, &p->g, &g->g, zp, y, dzp);
+        cu_linear_bwd_set(c, n, cx, cz, &p->z, &g->z, xl, gate, dxl);  // d xl
         if (ldx) cu_tm_ln_cm_bwd_set(c, n, cx, &p->ln_out, &g->ln_out, xp, dxp, ldx, dxl);  // dX
         else cu_ln_bwd_set(c, n, cx, &p->ln_out, &g->ln_out, xp, dxl, dxp);              // dx
     }
