@@ -53,6 +53,19 @@ template <typename T>
 __global__ void k_row_scale(T *y, const T *x, const float *s, int64_t M, int C) {
     GRID_STRIDE(i, M * C) st(y, i, ld(x, i) * s[i / C]);
 }
+// The same in 8-element vectors (C a multiple of 8: a vector lies in one row; 16-byte aligned
+// buffers): one 64-bit division per 8 elements instead of per element, 16-byte accesses. The
+// same product per element: the same bits. (The scalar form ran at 0.46 TB/s: session 34, ncu.)
+template <typename T>
+__global__ void k_row_scale_v(T *y, const T *x, const float *s, int64_t M, int C) {
+    GRID_STRIDE_VEC(i, M * C) {
+        float v[CU_VEC], sc = s[i / C];
+        ld8(x, i, v);
+#pragma unroll
+        for (int k = 0; k < CU_VEC; k++) v[k] *= sc;
+        st8(y, i, v);
+    }
+}
 // dir 0: P[ij, c1*c + c2] = C[(ii*c + c1) * Nc + j*c + c2]; dir 1: the inverse.
 // One block per ij (a grid-stride loop past 2^31 - 1); threadIdx.x walks c2 and
 // threadIdx.y walks c1, so a warp moves c contiguous elements on both sides and no
@@ -121,7 +134,11 @@ void cu_opm_norm(cu_impl *c, float *norm, int64_t n, float S, int have_mask) {
 }
 
 void cu_opm_row_scale(cu_impl *c, void *y, const void *x, const float *s, int64_t M, int C) {
-    CU_DISPATCH(c, T, k_row_scale<T><<<cu_blocks(M * C, 256), 256, 0, c->stream>>>((T *)y, (const T *)x, s, M, C));
+    if (M * C <= 0) return;
+    if (C % CU_VEC == 0 && cu_vec_ok(M * C, y, x))
+        CU_DISPATCH(c, T, k_row_scale_v<T><<<cu_vec_blocks(M * C), 256, 0, c->stream>>>((T *)y, (const T *)x, s, M, C));
+    else
+        CU_DISPATCH(c, T, k_row_scale<T><<<cu_blocks(M * C, 256), 256, 0, c->stream>>>((T *)y, (const T *)x, s, M, C));
     CU_LAUNCHED();
 }
 
@@ -147,9 +164,7 @@ void cu_opm_fwd(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, const p
         opm_outer_block(c, d, &w, i0, bi);
         void *o = (char *)out + (size_t)(i0 * N * cz) * e;
         cu_linear_fwd(c, bi * N, d->c * d->c, cz, &p->o, w.P, o, 0);
-        CU_DISPATCH(c, T, k_row_scale<T><<<cu_blocks(bi * N * cz, 256), 256, 0, c->stream>>>(
-                              (T *)o, (const T *)o, w.norm + i0 * N, bi * N, cz));
-        CU_LAUNCHED();
+        cu_opm_row_scale(c, o, o, w.norm + i0 * N, bi * N, cz);
     }
     if (saved) cu_copy_act(c, saved, m, d->S * N * d->c_m);
 }
@@ -168,9 +183,7 @@ void cu_opm_bwd(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, pf_opm_
         int64_t bi = bmax < N - i0 ? bmax : N - i0;
         opm_outer_block(c, d, &w, i0, bi);
         const void *dob = (const char *)d_out + (size_t)(i0 * N * cz) * e;
-        CU_DISPATCH(c, T, k_row_scale<T><<<cu_blocks(bi * N * cz, 256), 256, 0, c->stream>>>(
-                              (T *)w.dpre, (const T *)dob, w.norm + i0 * N, bi * N, cz));
-        CU_LAUNCHED();
+        cu_opm_row_scale(c, w.dpre, dob, w.norm + i0 * N, bi * N, cz);
         cu_linear_bwd_set(c, bi * N, (int)(ch * ch), cz, &p->o, &g->o, w.P, w.dpre, w.P);  // W_o's gradient, then dP over P
         cu_opm_perm(c, w.C, w.P, bi, N, d->c, 1);
         cu_gemm(c, 0, 1, S, bi * ch, Nc, 1.f, w.b, CU_ACT, Nc, w.C, CU_ACT, Nc, 0.f,

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Session 34, call 6 (carry [".devpack"]; payload `EXTRA="/tmp/pf_old2/pairfold:pairfold_old" BINS="pairfold test_cuda
+# bench_cuda_ops" NO_SYS=1 bash bench/pack_device.sh`: the outer product mean's row scale in 8-element vectors
+# (k_row_scale_v); pairfold_old: call 4's pairfold). test_cuda --only opm (the op and its sharded entry at P = 1, fp32
+# and bf16) and its memcheck (quick), then the AF2 blocks at 384 and the AF3 blocks at 768 per module, the two builds
+# alternating.
+. bench/device_common.sh
+timeout -k 5 90 $T --only opm > $OUT/opm.log 2>&1; echo "rc=$?" >> $OUT/opm.log
+SAN=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+timeout -k 5 60 $SAN --tool memcheck $T --quick --only opm > $OUT/san_opm.log 2>&1; echo "rc=$?" >> $OUT/san_opm.log
+report opm san_opm
+for r in 1 2; do
+  for b in pairfold_old pairfold; do
+    for cfg in "af2 384" "af3 768"; do
+      set -- $cfg
+      echo "== $b $1 N=$2 round $r" >> $S
+      timeout -k 5 60 $P/$b bench --preset $1 --device cuda --n $2 --reps 5 --per-module > $OUT/b_${b}_${1}_${r}.log 2>&1
+      grep -E "^(msa_module|evoformer|extra_msa) |outer_product_mean" $OUT/b_${b}_${1}_${r}.log >> $S
+    done
+  done
+done
+cd $OUT && tar czf logs.tgz *.log 2>/dev/null; rm -f *.log
+cat $S
