@@ -27,3 +27,30 @@ report() {
         grep -m3 FAIL $OUT/$f.log >> $S
     done
 }
+# parity_shards LIMIT: PyTorch parity and the whole test_cuda in 4 shards (bench/device_all.sh; each shard at most
+# LIMIT s) into $OUT/da; the time taken and its summary into $S
+parity_shards() {
+    local t0=$SECONDS
+    mkdir -p $OUT/da
+    OUT=$OUT/da STAGES="parity shards" TEST_SHARDS=4 TESTS_LIMIT=$1 bash bench/device_all.sh > $OUT/device_all.log 2>&1
+    echo "== device_all parity shards: $((SECONDS - t0)) s" >> $S
+    cat $OUT/da/summary.txt >> $S
+}
+# ab_modules ROUNDS SECS PATTERN "PROG ..." "PRESET N" ...: `PROG bench --per-module` (--reps 5) of each preset at N,
+# the programs of the payload taking turns (a build before a change against the one after, same run), ROUNDS rounds;
+# each run's lines matching PATTERN into $S, its log $OUT/b_PROG_PRESET_ROUND.log
+ab_modules() {
+    local rounds=$1 secs=$2 pat=$3 progs=$4 r b cfg pre n
+    shift 4
+    for r in $(seq $rounds); do
+        for b in $progs; do
+            for cfg in "$@"; do
+                read -r pre n <<< "$cfg"
+                echo "== $b $pre N=$n round $r" >> $S
+                timeout -k 5 $secs $P/$b bench --preset $pre --device cuda --n $n --reps 5 --per-module \
+                    > $OUT/b_${b}_${pre}_${r}.log 2>&1
+                grep -E "$pat" $OUT/b_${b}_${pre}_${r}.log >> $S
+            done
+        done
+    done
+}

@@ -27,10 +27,6 @@ PY
 trunk 1536 1 0 2; trunk 1536 1 1 2
 timeout -k 5 200 $P/attn_bwd_check --check > $OUT/bwcheck.log 2>&1; echo "rc=$?" >> $OUT/bwcheck.log
 echo "== attn_bwd_check --check: $(grep -E 'passed' $OUT/bwcheck.log | tail -1) $(tail -1 $OUT/bwcheck.log)" >> $S
-t0=$SECONDS
-mkdir -p $OUT/da
-OUT=$OUT/da STAGES="parity shards" TEST_SHARDS=4 TESTS_LIMIT=260 bash bench/device_all.sh > $OUT/device_all.log 2>&1
-echo "== device_all parity shards: $((SECONDS - t0)) s" >> $S
-cat $OUT/da/summary.txt >> $S
+parity_shards 260
 cd $OUT && tar czf logs.tgz *.log da 2>/dev/null; rm -rf *.log da
 cat $S

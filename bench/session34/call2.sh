@@ -22,10 +22,6 @@ python3 bench/ncu_launches.py $OUT/ncu_b768.log --top 50 >> $S 2>&1
 timeout -k 5 150 $NCU --clock-control none $M $P/bench_cuda_ops --ops tri_attn --sizes 1024 --reps 1 > $OUT/ncu_ta.log 2>&1
 echo "== ncu tri_attn 1024 rc=$? (whole command)" >> $S
 python3 bench/ncu_launches.py $OUT/ncu_ta.log --top 30 >> $S 2>&1
-t0=$SECONDS
-mkdir -p $OUT/da
-OUT=$OUT/da STAGES="parity shards" TEST_SHARDS=4 TESTS_LIMIT=260 bash bench/device_all.sh > $OUT/device_all.log 2>&1
-echo "== device_all parity shards: $((SECONDS - t0)) s" >> $S
-cat $OUT/da/summary.txt >> $S
+parity_shards 260
 cd $OUT && tar czf logs.tgz *.log da 2>/dev/null; rm -rf *.log da
 cat $S

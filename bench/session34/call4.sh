@@ -5,21 +5,9 @@
 # pairfold_old: call 3's pairfold). The whole test_cuda in 4 shards and parity first, then both AF3 block types at
 # N = 768 and the AF2 blocks at 384 per module, the two builds alternating, then memcheck of the changed ops (quick).
 . bench/device_common.sh
-t0=$SECONDS
-mkdir -p $OUT/da
-OUT=$OUT/da STAGES="parity shards" TEST_SHARDS=4 TESTS_LIMIT=260 bash bench/device_all.sh > $OUT/device_all.log 2>&1
-echo "== device_all parity shards: $((SECONDS - t0)) s" >> $S
-grep -E "passed|rc=" $OUT/da/summary.txt | grep -v "^ok\|^info" >> $S
-for r in 1 2; do
-  for b in pairfold_old pairfold; do
-    for cfg in "af3 768" "af2 384"; do
-      set -- $cfg
-      echo "== $b $1 N=$2 round $r" >> $S
-      timeout -k 5 90 $P/$b bench --preset $1 --device cuda --n $2 --reps 5 --per-module > $OUT/b_${b}_${1}_${r}.log 2>&1
-      grep -E "^(pairformer|msa_module|evoformer|extra_msa) |outer_product_mean|weighted_averaging|global|sum of" $OUT/b_${b}_${1}_${r}.log >> $S
-    done
-  done
-done
+parity_shards 260
+ab_modules 2 90 "^(pairformer|msa_module|evoformer|extra_msa) |outer_product_mean|weighted_averaging|global|sum of" \
+    "pairfold_old pairfold" "af3 768" "af2 384"
 SAN=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 for op in opm pwavg global_attn; do
   timeout -k 5 60 $SAN --tool memcheck $T --quick --only $op > $OUT/san_$op.log 2>&1; echo "rc=$?" >> $OUT/san_$op.log

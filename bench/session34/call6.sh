@@ -9,15 +9,6 @@ timeout -k 5 90 $T --only opm > $OUT/opm.log 2>&1; echo "rc=$?" >> $OUT/opm.log
 SAN=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
 timeout -k 5 60 $SAN --tool memcheck $T --quick --only opm > $OUT/san_opm.log 2>&1; echo "rc=$?" >> $OUT/san_opm.log
 report opm san_opm
-for r in 1 2; do
-  for b in pairfold_old pairfold; do
-    for cfg in "af2 384" "af3 768"; do
-      set -- $cfg
-      echo "== $b $1 N=$2 round $r" >> $S
-      timeout -k 5 60 $P/$b bench --preset $1 --device cuda --n $2 --reps 5 --per-module > $OUT/b_${b}_${1}_${r}.log 2>&1
-      grep -E "^(msa_module|evoformer|extra_msa) |outer_product_mean" $OUT/b_${b}_${1}_${r}.log >> $S
-    done
-  done
-done
+ab_modules 2 60 "^(msa_module|evoformer|extra_msa) |outer_product_mean" "pairfold_old pairfold" "af2 384" "af3 768"
 cd $OUT && tar czf logs.tgz *.log 2>/dev/null; rm -f *.log
 cat $S

@@ -550,22 +550,22 @@ static size_t snapshot_k(pf_model *M, pf_dims d, int k, char *snap, int dir) {
 
 // The backward of the blocks with recompute (segment_len above), last segment first.
 static void blocks_bwd_recompute(pf_model *M, pf_dims d, int64_t step) {
-    int K = segment_len(M), nb = host_blocks(M), off = offloads(M), slot = 0;
+    int K = segment_len(M), nb = host_blocks(M), host = offloads(M), slot = 0;  // host: inputs offloaded
     size_t snap_off = 0;  // the end of the segment starts' inputs (in the start area or, offloaded, in host memory)
     for (int k = 0; k < nb; k++) block_keep(M, k, 1, 1);  // keep_attn: every re-run forward skips the cores
     for (int k = 0; k < nb; k++)
         if (segment_start(M, k) == k) snap_off += snapshot_bytes_k(M, d, k);
     char *inner = inner_area(M, snap_off);
     size_t *at = pf_malloc(sizeof(size_t) * (size_t)K);  // offsets of the segment's inputs in the inner area
-    if (off && nb > 0) {  // the last segment's inputs into slot 0 (after the forward's copy out of it)
+    if (host && nb > 0) {  // the last segment's inputs into slot 0 (after the forward's copy out of it)
         offload_wait(M);
         offload_fetch(M, d, segment_start(M, nb - 1), snap_off, 0);
     }
     for (int s1 = nb, s0; s1 > 0; s1 = s0) {  // blocks s0 .. s1 - 1
         s0 = segment_start(M, s1 - 1);
         snap_off -= snapshot_bytes_k(M, d, s0);
-        char *start = off ? starts_area(M) + (size_t)slot * M->offload_slot : starts_area(M) + snap_off;
-        if (off) {
+        char *start = host ? starts_area(M) + (size_t)slot * M->offload_slot : starts_area(M) + snap_off;
+        if (host) {
             offload_wait(M);  // this segment's inputs are in the slot
             // the previous segment's into the other slot, beside this segment's work
             if (s0 > 0) offload_fetch(M, d, segment_start(M, s0 - 1), snap_off, slot ^ 1);
