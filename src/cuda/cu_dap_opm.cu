@@ -3,15 +3,15 @@
 // on cu_opm.cu's pieces. Rank r holds m[:, r n .. (r + 1) n) (S, n, c_m) and
 // writes rows [r n, (r + 1) n) of the update (n, N, c_z): a, b of its columns;
 // b and the MSA mask all-gathered (S, N, c), (S, N); the outer products of a
-// block of its rows i are one GEMM a_blk^T b, permuted for linear_out as the
-// unsharded op does. Backward: da of its columns is local; db (S, N, c) is this
+// block of its rows i straight into P' (bi, N, c2, c1) for linear_out (W_o in that
+// column order), as the unsharded op does. Backward: da of its columns is local; db (S, N, c) is this
 // rank's share for every column: reduce-scattered (all-to-all of column blocks,
 // then a sum in rank order in fp32: the same bits for any NCCL algorithm).
 //
 // saved: m (S, n, c_m)
 // ws: ml (S, n, c_m) | a, bl (S, n, c) | b (S, N, c) | mk (S, N) | norm (n, N) fp32 |
 //     C, P (bi N c^2) | dpre (bi N, c_z) | da, dbl (S, n, c) | db (S, N, c) | dml (S, n, c_m) |
-//     T1, T2 (S, N, c): the collectives' buffers
+//     T1, T2 (S, N, c): the collectives' buffers | W_o^t (c_z, c^2) | dW_o^t (c_z, c^2) fp32
 #include "cu_dap.cuh"
 #include "cu_opm.cuh"
 
@@ -19,7 +19,7 @@ typedef struct {
     int64_t S, N, n, bi;  // MSA rows, all columns, this rank's columns, rows i per block
     int P, c, cm, cz;
 } od_sz;
-typedef struct { void *ml, *a, *bl, *b, *mk, *C, *P, *dpre, *da, *dbl, *db, *dml, *T1, *T2; float *norm; } od_ws;
+typedef struct { void *ml, *a, *bl, *b, *mk, *C, *P, *dpre, *da, *dbl, *db, *dml, *T1, *T2, *wt; float *norm, *dwt; } od_ws;
 
 static od_sz od_sizes(const pf_opm_dims *d, int P) {
     if (P < 1 || d->N % P) pf_die("opm_dap: N = %lld is not a multiple of P = %d", (long long)d->N, P);
@@ -47,6 +47,8 @@ static size_t od_layout(cu_impl *c, const od_sz *s, void *ws, od_ws *w) {
     w->dml = cu_carve(&cv, (size_t)(Sn * s->cm) * e);
     w->T1 = cu_carve(&cv, (size_t)(SN * s->c) * e);
     w->T2 = cu_carve(&cv, (size_t)(SN * s->c) * e);
+    w->wt = cu_carve(&cv, (size_t)(s->cz * s->c * s->c) * e);
+    w->dwt = (float *)cu_carve(&cv, sizeof(float) * (size_t)(s->cz * s->c * s->c));
     return cv.off;
 }
 
@@ -79,12 +81,9 @@ static void od_prologue(cu_impl *c, const od_sz *s, const pf_opm_p *p, const voi
     cu_opm_norm(c, w->norm, s->n * s->N, (float)s->S, 1);
 }
 
-// Rows i0 .. i0 + bi - 1 (local): C (bi c, N c) = a[:, i-block]^T b, P (bi, N, c^2) its permutation.
+// Rows i0 .. i0 + bi - 1 (local): P' (bi, N, c2, c1) of a[:, i-block] and b (cu_opm_outer_t).
 static void od_outer_block(cu_impl *c, const od_sz *s, const od_ws *w, int64_t i0, int64_t bi) {
-    const int64_t Nc = s->N * s->c;
-    cu_gemm(c, 1, 0, bi * s->c, Nc, s->S, 1.f, (char *)w->a + (size_t)(i0 * s->c) * cu_esz(c), CU_ACT, s->n * s->c,
-            w->b, CU_ACT, Nc, 0.f, w->C, CU_ACT, Nc, 1, 0, 0, 0, NULL);
-    cu_opm_perm(c, w->C, w->P, bi, s->N, s->c, 0);
+    cu_opm_outer_t(c, (char *)w->a + (size_t)(i0 * s->c) * cu_esz(c), s->n * s->c, w->b, s->S, bi, s->N, s->c, w->P);
 }
 
 void cu_opm_dap_fwd(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, const pf_act *m, const pf_act *mask,
@@ -96,17 +95,18 @@ void cu_opm_dap_fwd(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, con
     od_layout(c, &s, ws, &w);
     size_t e = cu_esz(c);
     od_prologue(c, &s, p, m, mask, &w, cm);
+    cu_opm_w_t(c, &p->o, s.cz, s.c, w.wt);
     for (int64_t i0 = 0; i0 < s.n; i0 += s.bi) {
         int64_t bi = s.bi < s.n - i0 ? s.bi : s.n - i0;
         od_outer_block(c, &s, &w, i0, bi);
         void *o = (char *)out + (size_t)(i0 * s.N * s.cz) * e;  // (bi, N, c_z)
-        cu_linear_fwd(c, bi * s.N, s.c * s.c, s.cz, &p->o, w.P, o, 0);
+        cu_opm_out_t(c, bi * s.N, s.cz, s.c, &p->o, w.P, w.wt, o);
         cu_opm_row_scale(c, o, o, w.norm + i0 * s.N, bi * s.N, s.cz);
     }
     if (saved) cu_copy_act(c, saved, m, s.S * s.n * s.cm);
 }
 
-// One block of rows: W_o's gradient, dC, then da (its columns) and db (every column, added).
+// One block of rows: W_o's gradient (P' order, into dwt), dC, then da (its columns) and db (every column, added).
 static void od_block_bwd(cu_impl *c, const od_sz *s, const pf_opm_p *p, pf_opm_p *g, const void *d_out,
                          const od_ws *w, int64_t i0, int64_t bi) {
     const int64_t ch = s->c, Nc = s->N * ch;
@@ -114,7 +114,8 @@ static void od_block_bwd(cu_impl *c, const od_sz *s, const pf_opm_p *p, pf_opm_p
     od_outer_block(c, s, w, i0, bi);
     cu_opm_row_scale(c, w->dpre, (const char *)d_out + (size_t)(i0 * s->N * s->cz) * e, w->norm + i0 * s->N,
                      bi * s->N, s->cz);
-    cu_linear_bwd_set(c, bi * s->N, (int)(ch * ch), s->cz, &p->o, &g->o, w->P, w->dpre, w->P);  // dW_o, then dP over P
+    cu_opm_out_t_dw(c, bi * s->N, s->cz, s->c, w->P, w->dpre, w->dwt, i0 == 0, &g->o);
+    cu_linear_bwd_set(c, bi * s->N, (int)(ch * ch), s->cz, &p->o, NULL, NULL, w->dpre, w->P);  // dP over P'
     cu_opm_perm(c, w->C, w->P, bi, s->N, s->c, 1);
     cu_gemm(c, 0, 1, s->S, bi * ch, Nc, 1.f, w->b, CU_ACT, Nc, w->C, CU_ACT, Nc, 0.f,
             (char *)w->da + (size_t)(i0 * ch) * e, CU_ACT, s->n * ch, 1, 0, 0, 0, NULL);
@@ -133,6 +134,7 @@ void cu_opm_dap_bwd(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, pf_
     cu_fill(c, w.db, 0.f, s.S * s.N * s.c);
     for (int64_t i0 = 0; i0 < s.n; i0 += s.bi)
         od_block_bwd(c, &s, p, g, d_out, &w, i0, s.bi < s.n - i0 ? s.bi : s.n - i0);
+    if (s.n > 0) cu_opm_dw_t_add(c, w.dwt, s.cz, s.c, g->o.w);
     cu_dap_cols(c, w.db, w.T1, s.S, s.n, s.P, s.c, 1);  // T1 [q][S][n][c]: the columns of rank q
     cm->all_to_all(cm, w.T1, w.T2, (size_t)blk * cu_esz(c));
     cu_dap_sum_blocks(c, w.T2, s.P, blk, 1, w.dbl);

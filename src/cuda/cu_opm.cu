@@ -1,8 +1,17 @@
 // cu_opm.cu: outer product mean (AF2 Alg. 10), the CPU reference's blocking on
 // the GPU: with a, b viewed as (S, N*c) matrices, the outer products of a block
-// of rows i are one GEMM a_blk^T b (bi*c, N*c), permuted to (bi, N, c*c) for
-// linear_out, so the (N, N, c*c) tensor never exists whole.
-// saved: m (S, N, c_m). ws: ml | a, b | norm (N, N) fp32 | C, P | dpre | da, db | dml.
+// of rows i go straight into P' (bi, N, c2, c1) for linear_out: one GEMM b^T a_i
+// (N*c, c) per row i, batched over the block with b shared (batch stride 0), so
+// no permute pass; linear_out takes W_o with its input columns in the same (c2, c1)
+// order (cu_opm_w_t, per call: c_z c^2 elements), and its weight gradient comes out
+// in that order too (fp32 scratch, put back in W_o's order once per call). The
+// backward still needs dP in C's layout (bi*c, N*c) for db = a_blk dC: dP = dpre W_o
+// (W_o's own order), then one permute. The (N, N, c*c) tensor never exists whole.
+// (Before session 35 the forward wrote C = a_blk^T b and permuted it into P: one
+// read and one write of the block's c^2 activations more per forward and per
+// backward recompute; k_opm_perm_v was 4% of the AF2 blocks' kernel time at N = 384.)
+// saved: m (S, N, c_m). ws: ml | a, b | norm (N, N) fp32 | C, P | dpre | da, db | dml |
+//     W_o^t (c_z, c^2) | dW_o^t (c_z, c^2) fp32.
 #include "cu_ops.h"
 #include "cu_vec.cuh"
 #include "cu_opm.cuh"
@@ -17,7 +26,7 @@ int64_t cu_opm_block(int64_t rows, int64_t N, int c) {
 }
 static int64_t opm_block(const pf_opm_dims *d) { return cu_opm_block(d->N, d->N, d->c); }
 
-typedef struct { void *ml, *a, *b, *C, *P, *dpre, *da, *db, *dml; float *norm; } opm_ws;
+typedef struct { void *ml, *a, *b, *C, *P, *dpre, *da, *db, *dml, *wt; float *norm, *dwt; } opm_ws;
 
 static size_t opm_layout(cu_impl *c, const pf_opm_dims *d, void *ws, opm_ws *w) {
     size_t e = cu_esz(c);
@@ -33,6 +42,8 @@ static size_t opm_layout(cu_impl *c, const pf_opm_dims *d, void *ws, opm_ws *w) 
     w->da = cu_carve(&cv, (size_t)(SN * d->c) * e);
     w->db = cu_carve(&cv, (size_t)(SN * d->c) * e);
     w->dml = cu_carve(&cv, (size_t)(SN * d->c_m) * e);
+    w->wt = cu_carve(&cv, (size_t)(d->c_z * d->c * d->c) * e);
+    w->dwt = (float *)cu_carve(&cv, sizeof(float) * (size_t)(d->c_z * d->c * d->c));
     return cv.off;
 }
 
@@ -114,6 +125,58 @@ void cu_opm_perm(cu_impl *c, void *C, void *P, int64_t bi, int64_t N, int ch, in
     CU_LAUNCHED();
 }
 
+// W^t (cz, c2*c + c1) = W (cz, c1*c + c2): linear_out's weight in P''s column order (any act type)
+template <typename T>
+__global__ void k_opm_w_t(T *wt, const T *w, int64_t cz, int c) {
+    int64_t cc = (int64_t)c * c;
+    GRID_STRIDE(i, cz * cc) {
+        int64_t o = i / cc, k = i - o * cc, c2 = k / c, c1 = k - c2 * c;
+        st(wt, i, ld(w, o * cc + c1 * c + c2));
+    }
+}
+// gw (cz, c1*c + c2) += dwt (cz, c2*c + c1) (fp32)
+__global__ void k_opm_dw_t_add(float *gw, const float *dwt, int64_t cz, int c) {
+    int64_t cc = (int64_t)c * c;
+    GRID_STRIDE(i, cz * cc) {
+        int64_t o = i / cc, k = i - o * cc, c1 = k / c, c2 = k - c1 * c;
+        gw[i] += dwt[o * cc + c2 * c + c1];
+    }
+}
+void cu_opm_w_t(cu_impl *c, const pf_linear_p *o, int cz, int ch, void *wt) {
+    int64_t n = (int64_t)cz * ch * ch;
+    const void *w = cu_weight(c, o->w, (size_t)n);
+    CU_DISPATCH(c, T, k_opm_w_t<T><<<cu_blocks(n, 256), 256, 0, c->stream>>>((T *)wt, (const T *)w, cz, ch));
+    CU_LAUNCHED();
+}
+void cu_opm_dw_t_add(cu_impl *c, const float *dwt, int cz, int ch, float *gw) {
+    int64_t n = (int64_t)cz * ch * ch;
+    k_opm_dw_t_add<<<cu_blocks(n, 256), 256, 0, c->stream>>>(gw, dwt, cz, ch);
+    CU_LAUNCHED();
+}
+// P' (bi, N, c2, c1) of rows i of a_blk (S, bi*c, leading dimension lda): per row i one
+// GEMM b^T a_i (N*c, c), batched over the block with b (S, N*c) shared (stride 0)
+void cu_opm_outer_t(cu_impl *c, const void *a_blk, int64_t lda, const void *b, int64_t S, int64_t bi, int64_t N,
+                    int ch, void *Pt) {
+    int64_t Nc = N * ch;
+    cu_gemm(c, 1, 0, Nc, ch, S, 1.f, b, CU_ACT, Nc, a_blk, CU_ACT, lda, 0.f, Pt, CU_ACT, ch, (int)bi, 0, ch,
+            Nc * ch, NULL);
+}
+// out (M, cz) = P' W^t^T + b_o (linear_out on P''s column order)
+void cu_opm_out_t(cu_impl *c, int64_t M, int cz, int ch, const pf_linear_p *o, const void *Pt, const void *wt,
+                  void *out) {
+    int cc = ch * ch;
+    cu_gemm(c, 0, 1, M, cz, cc, 1.f, Pt, CU_ACT, cc, wt, CU_ACT, cc, 0.f, out, CU_ACT, cz, 1, 0, 0, 0, o->b);
+}
+// Linear_out's parameter gradients from P' (M, c^2): dwt (+)= dpre^T P' (beta 0 at a call's first
+// block: first), the bias's column sums straight into g->b
+void cu_opm_out_t_dw(cu_impl *c, int64_t M, int cz, int ch, const void *Pt, const void *dpre, float *dwt, int first,
+                     pf_linear_p *g) {
+    int cc = ch * ch;
+    cu_gemm(c, 1, 0, cz, cc, M, 1.f, dpre, CU_ACT, cz, Pt, CU_ACT, cc, first ? 0.f : 1.f, dwt, CU_F32, cc, 1, 0, 0, 0,
+            NULL);
+    if (g->b) cu_colsum_add(c, M, cz, dpre, CU_ACT, g->b, 1.f);
+}
+
 static void opm_prologue(cu_impl *c, const pf_opm_dims *d, const pf_opm_p *p, const void *m, const void *mask,
                          const opm_ws *w) {
     int64_t SN = d->S * d->N, N = d->N;
@@ -142,12 +205,10 @@ void cu_opm_row_scale(cu_impl *c, void *y, const void *x, const float *s, int64_
     CU_LAUNCHED();
 }
 
+// P' of rows [i0, i0 + bi) into w->P
 static void opm_outer_block(cu_impl *c, const pf_opm_dims *d, const opm_ws *w, int64_t i0, int64_t bi) {
-    int64_t N = d->N, ch = d->c, Nc = N * ch;
-    size_t e = cu_esz(c);
-    cu_gemm(c, 1, 0, bi * ch, Nc, d->S, 1.f, (char *)w->a + (size_t)(i0 * ch) * e, CU_ACT, Nc, w->b, CU_ACT, Nc,
-            0.f, w->C, CU_ACT, Nc, 1, 0, 0, 0, NULL);
-    cu_opm_perm(c, w->C, w->P, bi, N, d->c, 0);
+    int64_t ch = d->c;
+    cu_opm_outer_t(c, (char *)w->a + (size_t)(i0 * ch) * cu_esz(c), d->N * ch, w->b, d->S, bi, d->N, d->c, w->P);
 }
 
 void cu_opm_fwd(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, const pf_act *m, const pf_act *mask,
@@ -159,11 +220,12 @@ void cu_opm_fwd(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, const p
     int cz = d->c_z;
     size_t e = cu_esz(c);
     opm_prologue(c, d, p, m, mask, &w);
+    cu_opm_w_t(c, &p->o, cz, d->c, w.wt);
     for (int64_t i0 = 0; i0 < N; i0 += bmax) {
         int64_t bi = bmax < N - i0 ? bmax : N - i0;
         opm_outer_block(c, d, &w, i0, bi);
         void *o = (char *)out + (size_t)(i0 * N * cz) * e;
-        cu_linear_fwd(c, bi * N, d->c * d->c, cz, &p->o, w.P, o, 0);
+        cu_opm_out_t(c, bi * N, cz, d->c, &p->o, w.P, w.wt, o);
         cu_opm_row_scale(c, o, o, w.norm + i0 * N, bi * N, cz);
     }
     if (saved) cu_copy_act(c, saved, m, d->S * N * d->c_m);
@@ -184,13 +246,15 @@ void cu_opm_bwd(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, pf_opm_
         opm_outer_block(c, d, &w, i0, bi);
         const void *dob = (const char *)d_out + (size_t)(i0 * N * cz) * e;
         cu_opm_row_scale(c, w.dpre, dob, w.norm + i0 * N, bi * N, cz);
-        cu_linear_bwd_set(c, bi * N, (int)(ch * ch), cz, &p->o, &g->o, w.P, w.dpre, w.P);  // W_o's gradient, then dP over P
+        cu_opm_out_t_dw(c, bi * N, cz, d->c, w.P, w.dpre, w.dwt, i0 == 0, &g->o);  // W_o's gradient (P' order)
+        cu_linear_bwd_set(c, bi * N, (int)(ch * ch), cz, &p->o, NULL, NULL, w.dpre, w.P);  // dP (W_o's order) over P'
         cu_opm_perm(c, w.C, w.P, bi, N, d->c, 1);
         cu_gemm(c, 0, 1, S, bi * ch, Nc, 1.f, w.b, CU_ACT, Nc, w.C, CU_ACT, Nc, 0.f,
                 (char *)w.da + (size_t)(i0 * ch) * e, CU_ACT, Nc, 1, 0, 0, 0, NULL);
         cu_gemm(c, 0, 0, S, Nc, bi * ch, 1.f, (char *)w.a + (size_t)(i0 * ch) * e, CU_ACT, Nc, w.C, CU_ACT, Nc, 1.f,
                 w.db, CU_ACT, Nc, 1, 0, 0, 0, NULL);
     }
+    if (N > 0) cu_opm_dw_t_add(c, w.dwt, cz, d->c, g->o.w);  // dwt: the blocks' sum
     if (mask) {
         cu_row_mask(c, w.da, w.da, mask, SN, d->c);
         cu_row_mask(c, w.db, w.db, mask, SN, d->c);

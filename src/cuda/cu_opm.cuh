@@ -13,5 +13,19 @@ void cu_opm_norm(cu_impl *c, float *norm, int64_t n, float S, int have_mask);
 void cu_opm_row_scale(cu_impl *c, void *y, const void *x, const float *s, int64_t M, int C);
 // dir 0: P (bi, N, c*c) from C (bi*c, N*c) = a_blk^T b; dir 1: the inverse.
 void cu_opm_perm(cu_impl *c, void *C, void *P, int64_t bi, int64_t N, int ch, int dir);
+// P' (bi, N, c2, c1): the outer products of rows i of a_blk (S, bi*c; leading dimension lda) with
+// b (S, N*c), channels in (c2, c1) order: one GEMM per row i, batched with b shared (no permute).
+void cu_opm_outer_t(cu_impl *c, const void *a_blk, int64_t lda, const void *b, int64_t S, int64_t bi, int64_t N,
+                    int ch, void *Pt);
+// wt (c_z, c^2): linear_out's weight (act type) with its input columns in P''s (c2, c1) order
+void cu_opm_w_t(cu_impl *c, const pf_linear_p *o, int cz, int ch, void *wt);
+// out (M, c_z) = P' wt^T + o->b
+void cu_opm_out_t(cu_impl *c, int64_t M, int cz, int ch, const pf_linear_p *o, const void *Pt, const void *wt,
+                  void *out);
+// dwt (c_z, c^2) fp32 = dpre^T P' (first) or += it; g->b += dpre's column sums
+void cu_opm_out_t_dw(cu_impl *c, int64_t M, int cz, int ch, const void *Pt, const void *dpre, float *dwt, int first,
+                     pf_linear_p *g);
+// gw (c_z, c^2) fp32 += dwt in W_o's (c1, c2) order
+void cu_opm_dw_t_add(cu_impl *c, const float *dwt, int cz, int ch, float *gw);
 
 #endif

@@ -2635,6 +2635,9 @@ void cuda_opm(void) {
     test_opm(3, 9, 8, 4, 6, 0);
     test_opm(4, 6, 8, 8, 6, 1);  // c = 8: the 16-byte permutation
     if (!quick) test_opm(20, 40, 32, 8, 16, 1);
+    // three blocks of rows (cu_opm_block: 2^25 / (N c^2) = 109 of 300): the blocks' W_o gradient summed in
+    // P' order before it is put back (cu_opm_dw_t_add), the batched products of each block
+    if (!quick) test_opm(3, 300, 8, 32, 8, 1);
 }
 
 void cuda_trimul(void) {
