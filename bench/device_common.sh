@@ -20,6 +20,15 @@ cueq_blocks() {
         --n $1 --reps $2 --graph --out $OUT/blocks_cueq.json > $OUT/benchcq.log 2>&1
     echo "== benchcq rc=$?" >> $S; grep -v Warn $OUT/benchcq.log | tail -n 8 >> $S
 }
+# cueq_ops SIZES: the triangle modules against cuEquivariance at SIZES (bench_cuda_ops --ops tri_attn,trimul against
+# torch_ops_bench.py --impl cueq, 5 reps each; after cueq_blocks, which unpacks .cueq), the table into $S
+cueq_ops() {
+    timeout 150 $P/bench_cuda_ops --ops tri_attn,trimul --sizes $1 --reps 5 > $OUT/ops_pf.log 2>&1; echo "pf rc=$?" >> $S
+    PYTHONPATH=/tmp/site timeout 200 python3 bench/torch_ops_bench.py --impl cueq --sizes $1 --reps 5 > $OUT/ops_cueq.log 2>&1
+    echo "cueq rc=$?" >> $S
+    grep -h '^{' $OUT/ops_pf.log > $OUT/ops_pf.jsonl; grep -h '^{' $OUT/ops_cueq.log > $OUT/ops_cueq.jsonl
+    python3 bench/compare_ops.py $OUT/ops_pf.jsonl /dev/null $OUT/ops_cueq.jsonl >> $S 2>&1
+}
 # report NAME...: each log's verdict line, sanitizer summary, FAIL count and exit status (and its first FAILs)
 report() {
     for f in "$@"; do
