@@ -29,6 +29,18 @@ cueq_ops() {
     grep -h '^{' $OUT/ops_pf.log > $OUT/ops_pf.jsonl; grep -h '^{' $OUT/ops_cueq.log > $OUT/ops_cueq.jsonl
     python3 bench/compare_ops.py $OUT/ops_pf.jsonl /dev/null $OUT/ops_cueq.jsonl >> $S 2>&1
 }
+# ncu_rows NAME SECS TOP KERNELS CMD...: CMD under ncu (time and DRAM bytes per launch of the kernels matching the
+# regex KERNELS, "." for all; clocks not locked) into $OUT/ncu_NAME.log, then its TOP largest rows by kernel and grid
+# (bench/ncu_launches.py) into $S
+ncu_rows() {
+    local name=$1 secs=$2 top=$3 kern=$4 ncu
+    shift 4
+    ncu=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+    timeout -k 5 $secs $ncu --clock-control none -k regex:$kern \
+        --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum "$@" > $OUT/ncu_$name.log 2>&1
+    echo "== ncu $name rc=$? ($*)" >> $S
+    python3 bench/ncu_launches.py $OUT/ncu_$name.log --top $top >> $S 2>&1
+}
 # report NAME...: each log's verdict line, sanitizer summary, FAIL count and exit status (and its first FAILs)
 report() {
     for f in "$@"; do

@@ -4,8 +4,6 @@
 # grid: bench/ncu_launches.py) of those blocks at 768 and of the triangle attention module at 1024, then parity and the
 # whole test_cuda in 4 shards (bench/device_all.sh).
 . bench/device_common.sh
-NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
-M="--metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum"
 tag=trunk_768
 timeout -k 5 240 $P/pairfold train --preset af3 --device cuda --data synthetic --set synthetic_len=768 --set crop_size=768 \
     --set msa_rows=128 --set recycles=0 --set val_every=0 --set n_val=0 --set recompute=1 \
@@ -16,12 +14,8 @@ python3 -c "import json,sys,statistics as st; r=[json.loads(l) for l in open(sys
 echo "== per module at 768" >> $S
 timeout -k 5 120 $P/pairfold bench --preset af3 --device cuda --n 768 --reps 5 --per-module > $OUT/permod.log 2>&1
 echo "rc=$?" >> $S; grep -v '^pairfold:' $OUT/permod.log | tail -n 40 >> $S
-timeout -k 5 240 $NCU --clock-control none $M $P/pairfold bench --preset af3 --device cuda --n 768 --reps 1 > $OUT/ncu_b768.log 2>&1
-echo "== ncu af3 blocks 768 rc=$? (whole command)" >> $S
-python3 bench/ncu_launches.py $OUT/ncu_b768.log --top 50 >> $S 2>&1
-timeout -k 5 150 $NCU --clock-control none $M $P/bench_cuda_ops --ops tri_attn --sizes 1024 --reps 1 > $OUT/ncu_ta.log 2>&1
-echo "== ncu tri_attn 1024 rc=$? (whole command)" >> $S
-python3 bench/ncu_launches.py $OUT/ncu_ta.log --top 30 >> $S 2>&1
+ncu_rows b768 240 50 . $P/pairfold bench --preset af3 --device cuda --n 768 --reps 1
+ncu_rows ta 150 30 . $P/bench_cuda_ops --ops tri_attn --sizes 1024 --reps 1
 parity_shards 260
 cd $OUT && tar czf logs.tgz *.log da 2>/dev/null; rm -rf *.log da
 cat $S

@@ -12,12 +12,8 @@ for op in opm transition; do
 done
 report san_opm san_transition
 ab_modules 2 60 "^(pairformer|msa_module|evoformer|extra_msa) |outer_product_mean" "pairfold_old pairfold" "af2 384"
-NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 for b in pairfold_old pairfold; do
-  timeout -k 5 120 $NCU --clock-control none -k regex:k_colsum_part --metrics gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum \
-      $P/$b bench --preset af2 --device cuda --n 384 --reps 1 > $OUT/ncu_cs_$b.log 2>&1
-  echo "== ncu k_colsum_part* $b rc=$?" >> $S
-  python3 bench/ncu_launches.py $OUT/ncu_cs_$b.log --top 10 >> $S 2>&1
+  ncu_rows cs_$b 120 10 k_colsum_part $P/$b bench --preset af2 --device cuda --n 384 --reps 1
 done
 cd $OUT && tar czf logs.tgz *.log da 2>/dev/null; rm -rf *.log da
 cat $S

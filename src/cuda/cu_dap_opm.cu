@@ -116,7 +116,7 @@ static void od_block_bwd(cu_impl *c, const od_sz *s, const pf_opm_p *p, pf_opm_p
                      bi * s->N, s->cz);
     cu_opm_out_t_dw(c, bi * s->N, s->cz, s->c, w->P, w->dpre, w->dwt, i0 == 0, &g->o);
     cu_linear_bwd_set(c, bi * s->N, (int)(ch * ch), s->cz, &p->o, NULL, NULL, w->dpre, w->P);  // dP over P'
-    cu_opm_perm(c, w->C, w->P, bi, s->N, s->c, 1);
+    cu_opm_perm_to_c(c, w->C, w->P, bi, s->N, s->c);
     cu_gemm(c, 0, 1, s->S, bi * ch, Nc, 1.f, w->b, CU_ACT, Nc, w->C, CU_ACT, Nc, 0.f,
             (char *)w->da + (size_t)(i0 * ch) * e, CU_ACT, s->n * ch, 1, 0, 0, 0, NULL);
     cu_gemm(c, 0, 0, s->S, Nc, bi * ch, 1.f, (char *)w->a + (size_t)(i0 * ch) * e, CU_ACT, s->n * ch, w->C, CU_ACT,

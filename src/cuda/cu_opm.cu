@@ -77,51 +77,45 @@ __global__ void k_row_scale_v(T *y, const T *x, const float *s, int64_t M, int C
         st8(y, i, v);
     }
 }
-// dir 0: P[ij, c1*c + c2] = C[(ii*c + c1) * Nc + j*c + c2]; dir 1: the inverse.
+// C[(ii*c + c1) * Nc + j*c + c2] = P[ij, c1*c + c2]: the backward's dP into C's layout (dC).
 // One block per ij (a grid-stride loop past 2^31 - 1); threadIdx.x walks c2 and
 // threadIdx.y walks c1, so a warp moves c contiguous elements on both sides and no
 // thread divides (64-bit division per element made this 8x slower than memory).
 template <typename T>
-__global__ void k_opm_perm(T *C, T *P, int64_t bi, int64_t N, int c, int dir) {
+__global__ void k_opm_perm(T *C, const T *P, int64_t bi, int64_t N, int c) {
     int64_t Nc = N * c, cc = (int64_t)c * c;
     for (int64_t ij = blockIdx.x; ij < bi * N; ij += gridDim.x) {
         int64_t ii = ij / N, j = ij - ii * N;
-        T *cb = C + ii * c * Nc + j * c, *pb = P + ij * cc;
+        T *cb = C + ii * c * Nc + j * c;
+        const T *pb = P + ij * cc;
         for (int c1 = threadIdx.y; c1 < c; c1 += blockDim.y)
-            for (int c2 = threadIdx.x; c2 < c; c2 += blockDim.x) {
-                if (dir == 0) pb[c1 * c + c2] = cb[(int64_t)c1 * Nc + c2];
-                else cb[(int64_t)c1 * Nc + c2] = pb[c1 * c + c2];
-            }
+            for (int c2 = threadIdx.x; c2 < c; c2 += blockDim.x) cb[(int64_t)c1 * Nc + c2] = pb[c1 * c + c2];
     }
 }
 // The same with 8-element accesses (c a multiple of 8, buffers 16-byte aligned):
 // thread u of the block moves vector u of the c x c block of ij.
 template <typename T>
-__global__ void k_opm_perm_v(T *C, T *P, int64_t bi, int64_t N, int c, int dir) {
+__global__ void k_opm_perm_v(T *C, const T *P, int64_t bi, int64_t N, int c) {
     int64_t Nc = N * c, cc = (int64_t)c * c;
     int cv = c / CU_VEC, nv = c * cv;
     for (int64_t ij = blockIdx.x; ij < bi * N; ij += gridDim.x) {
         int64_t ii = ij / N, j = ij - ii * N;
-        T *cb = C + ii * c * Nc + j * c, *pb = P + ij * cc;
+        T *cb = C + ii * c * Nc + j * c;
+        const T *pb = P + ij * cc;
         for (int u = threadIdx.x; u < nv; u += blockDim.x) {
             int c1 = u / cv, c2 = (u - c1 * cv) * CU_VEC;
             float v[CU_VEC];
-            if (dir == 0) {
-                ld8(cb, (int64_t)c1 * Nc + c2, v);
-                st8(pb, c1 * c + c2, v);
-            } else {
-                ld8(pb, c1 * c + c2, v);
-                st8(cb, (int64_t)c1 * Nc + c2, v);
-            }
+            ld8(pb, c1 * c + c2, v);
+            st8(cb, (int64_t)c1 * Nc + c2, v);
         }
     }
 }
 static unsigned perm_blocks(int64_t rows) { return (unsigned)(rows < 2147483647LL ? rows : 2147483647LL); }
-void cu_opm_perm(cu_impl *c, void *C, void *P, int64_t bi, int64_t N, int ch, int dir) {
+void cu_opm_perm_to_c(cu_impl *c, void *C, const void *P, int64_t bi, int64_t N, int ch) {
     if (ch % CU_VEC == 0 && cu_vec_ok(CU_VEC, C, P))
-        CU_DISPATCH(c, T, k_opm_perm_v<T><<<perm_blocks(bi * N), 128, 0, c->stream>>>((T *)C, (T *)P, bi, N, ch, dir));
+        CU_DISPATCH(c, T, k_opm_perm_v<T><<<perm_blocks(bi * N), 128, 0, c->stream>>>((T *)C, (const T *)P, bi, N, ch));
     else
-        CU_DISPATCH(c, T, k_opm_perm<T><<<perm_blocks(bi * N), dim3(32, 8), 0, c->stream>>>((T *)C, (T *)P, bi, N, ch, dir));
+        CU_DISPATCH(c, T, k_opm_perm<T><<<perm_blocks(bi * N), dim3(32, 8), 0, c->stream>>>((T *)C, (const T *)P, bi, N, ch));
     CU_LAUNCHED();
 }
 
@@ -248,7 +242,7 @@ void cu_opm_bwd(pf_backend *be, const pf_opm_dims *d, const pf_opm_p *p, pf_opm_
         cu_opm_row_scale(c, w.dpre, dob, w.norm + i0 * N, bi * N, cz);
         cu_opm_out_t_dw(c, bi * N, cz, d->c, w.P, w.dpre, w.dwt, i0 == 0, &g->o);  // W_o's gradient (P' order)
         cu_linear_bwd_set(c, bi * N, (int)(ch * ch), cz, &p->o, NULL, NULL, w.dpre, w.P);  // dP (W_o's order) over P'
-        cu_opm_perm(c, w.C, w.P, bi, N, d->c, 1);
+        cu_opm_perm_to_c(c, w.C, w.P, bi, N, d->c);
         cu_gemm(c, 0, 1, S, bi * ch, Nc, 1.f, w.b, CU_ACT, Nc, w.C, CU_ACT, Nc, 0.f,
                 (char *)w.da + (size_t)(i0 * ch) * e, CU_ACT, Nc, 1, 0, 0, 0, NULL);
         cu_gemm(c, 0, 0, S, Nc, bi * ch, 1.f, (char *)w.a + (size_t)(i0 * ch) * e, CU_ACT, Nc, w.C, CU_ACT, Nc, 1.f,

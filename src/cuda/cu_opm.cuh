@@ -11,8 +11,8 @@ int64_t cu_opm_block(int64_t rows, int64_t N, int c);
 void cu_opm_norm(cu_impl *c, float *norm, int64_t n, float S, int have_mask);
 // y[r, :] = x[r, :] * s[r] (M rows of C activations; fp32 scale; y may be x)
 void cu_opm_row_scale(cu_impl *c, void *y, const void *x, const float *s, int64_t M, int C);
-// dir 0: P (bi, N, c*c) from C (bi*c, N*c) = a_blk^T b; dir 1: the inverse.
-void cu_opm_perm(cu_impl *c, void *C, void *P, int64_t bi, int64_t N, int ch, int dir);
+// C (bi*c, N*c) from P (bi, N, c*c): the backward's dP in the layout of a_blk^T b (dC), for da and db.
+void cu_opm_perm_to_c(cu_impl *c, void *C, const void *P, int64_t bi, int64_t N, int ch);
 // P' (bi, N, c2, c1): the outer products of rows i of a_blk (S, bi*c; leading dimension lda) with
 // b (S, N*c), channels in (c2, c1) order: one GEMM per row i, batched with b shared (no permute).
 void cu_opm_outer_t(cu_impl *c, const void *a_blk, int64_t lda, const void *b, int64_t S, int64_t bi, int64_t N,

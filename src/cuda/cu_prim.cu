@@ -216,18 +216,16 @@ __global__ void k_colsum_part_v(int64_t M, int N, const T *x, float *part) {
     const int cv = N / CU_VEC, lanes = blockDim.x / cv;
     const int64_t per = (M + gridDim.x - 1) / gridDim.x;
     const int64_t r0 = (int64_t)blockIdx.x * per, r1 = r0 + per < M ? r0 + per : M;
-    const int vc = threadIdx.x % cv, lane = threadIdx.x / cv;
-    if (lane < lanes) {
-        float s[CU_VEC] = {0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f}, v[CU_VEC];
+    const int vc = threadIdx.x % cv, lane = threadIdx.x / cv;  // blockDim.x = lanes * cv (the launcher)
+    float s[CU_VEC] = {0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f, 0.f}, v[CU_VEC];
 #pragma unroll 4
-        for (int64_t r = r0 + lane; r < r1; r += lanes) {
-            ld8(x, r * N + (int64_t)vc * CU_VEC, v);
+    for (int64_t r = r0 + lane; r < r1; r += lanes) {
+        ld8(x, r * N + (int64_t)vc * CU_VEC, v);
 #pragma unroll
-            for (int k = 0; k < CU_VEC; k++) s[k] += v[k];
-        }
-#pragma unroll
-        for (int k = 0; k < CU_VEC; k++) cs_lane[lane * N + vc * CU_VEC + k] = s[k];
+        for (int k = 0; k < CU_VEC; k++) s[k] += v[k];
     }
+#pragma unroll
+    for (int k = 0; k < CU_VEC; k++) cs_lane[lane * N + vc * CU_VEC + k] = s[k];
     __syncthreads();
     for (int col = threadIdx.x; col < N; col += blockDim.x) {
         float t = 0.f;
