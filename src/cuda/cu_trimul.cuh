@@ -91,6 +91,10 @@ void cu_tm_ln_cm_fwd(cu_impl *c, int64_t n, int C, const pf_layernorm_p *p, cons
 void cu_tm_ln_cm_bwd_set(cu_impl *c, int64_t n, int C, const pf_layernorm_p *p, pf_layernorm_p *g, const void *X,
                          void *dX, int64_t ld, const void *dy);
 
+// g (may be NULL) += the LayerNorm parameter gradients summed over nb block partials
+// (nb, 2, C) [sum dy * xhat | sum dy], in block order (k_tm_ln_parts).
+void cu_tm_ln_parts_add(cu_impl *c, int nb, int C, const float *part, pf_layernorm_p *g);
+
 // The output part, out = sigmoid(Linear_g(zl)) * Linear_z(LN_out(x)), over M
 // positions (zl and out (M, c_z)) in pieces of positions carved from [region,
 // region + bytes); bytes of one position: cu_tm_out_row_bytes (bwd: of the
@@ -117,5 +121,20 @@ int cu_tm_out_fused_fwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p
                         void *out);
 int cu_tm_out_fused_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, const void *xl, const void *zl,
                         const void *dy, void *y, void *g);
+
+// PF_TRIMUL_OUTB (cu_trimul_outb.cu): the output part's forward over n positions as one kernel
+// (k_tm_outf: LN_out from X channel-major in its prologue, then k_tm_out3's products and gate:
+// the same bits as cu_tm_ln_cm_fwd and k_tm_out3) into out (n, 128), where it applies as below.
+int cu_tm_out_fwd_ln(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p, const void *X, int64_t ldx,
+                     const void *zl, void *out);
+// Its backward as one kernel (k_tm_outb) where cx = cz = 128, bf16, X channel-major (ldx a multiple of 8), 16-byte
+// aligned buffers and a device with 211 KB of shared memory per block (sm_90): LN_out
+// recomputed from X, y and the gate, the gate's backward, dxl = dy W_z, dzl = dgp W_g (written),
+// LN_out's backward into dX (dX may be X) and its parameter gradients (g, may be NULL); xl, dy
+// (the gate's output gradient) and dgp (the gate pre-activation's) are written (n, 128) for the
+// caller's weight gradients. 0 (nothing launched) where it does not apply.
+int cu_tm_out_bwd_fused(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p, pf_trimul_p *g, const void *X,
+                        void *dX, int64_t ldx, const void *zl, void *dzl, const void *dout, void *xl, void *dy,
+                        void *dgp);
 
 #endif

@@ -562,6 +562,12 @@ static void tl_launch_bwd(cu_impl *c, int64_t n, int C, const pf_layernorm_p *p,
     cu_pool_release(c, mark);
 }
 
+void cu_tm_ln_parts_add(cu_impl *c, int nb, int C, const float *part, pf_layernorm_p *g) {
+    if (!g || nb < 1) return;
+    k_tm_ln_parts<<<2 * C, 128, 0, c->stream>>>(nb, C, part, g->w, g->b);
+    CU_LAUNCHED();
+}
+
 #define TL_SWITCH(C, F, ...)                                                              \
     do {                                                                                  \
         int cpl_ = ((C) + 31) / 32;                                                       \

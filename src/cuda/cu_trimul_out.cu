@@ -42,6 +42,7 @@ static void ln_out_fwd(cu_impl *c, int64_t r0, int64_t n, int cx, const pf_trimu
 
 void cu_tm_out_fwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, const void *x, int64_t ldx,
                    const void *zl, void *region, size_t bytes, pf_act *out) {
+    if (ldx && cu_tm_out_fwd_ln(c, M, cx, cz, p, x, ldx, zl, out)) return;  // PF_TRIMUL_OUTB: one kernel, no pieces
     size_t es = cu_esz(c);
     int64_t R = out_rows(bytes, cu_tm_out_row_bytes(cx, cz, es, 0), 2, M);
     cu_carver cv = {(char *)region, 0};
@@ -72,6 +73,12 @@ void cu_tm_out_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, 
         const char *zp = (const char *)zl + (size_t)(r0 * cz) * es;      // (n, c_z)
         char *dzp = (char *)dzl + (size_t)(r0 * cz) * es;
         const char *dop = (const char *)d_out + (size_t)(r0 * cz) * es;  // (n, c_z)
+        // PF_TRIMUL_OUTB: all but the weight gradients in one kernel (y <- d gate_pre, gate <- d y)
+        if (cu_tm_out_bwd_fused(c, n, cx, cz, p, g, xp, dxp, ldx, zp, dzp, dop, xl, gate, y)) {
+            cu_linear_bwd_set(c, n, cz, cz, &p->g, &g->g, zp, y, NULL);
+            cu_linear_bwd_set(c, n, cx, cz, &p->z, &g->z, xl, gate, NULL);
+            continue;
+        }
         ln_out_fwd(c, r0, n, cx, p, x, ldx, xl);
         // out = sigmoid(gate) * y: y <- d gate_pre, gate <- d y (PF_TRIMUL_OUT=1: one kernel)
         if (!cu_tm_out_fused_bwd(c, n, cx, cz, p, xl, zp, dop, y, gate)) {

@@ -26,6 +26,7 @@
 // sigmoid is not sigmoidf_ (see there): same tolerance, not k_tm_out2's bits either.
 #include "cu_trimul_side.cuh"
 #include "cu_small.cuh"
+#include "cu_trimul_out3.cuh"
 #include "cuda_backend.h"
 
 #define TO_CT 64  // output channels per column tile (the warps' wn halves: 32 each)
@@ -204,21 +205,6 @@ template <int TEAMS>
 __device__ __forceinline__ void t3_bar(int team) {
     if constexpr (TEAMS == 1) __syncthreads();
     else asm volatile("bar.sync %0, %1;\n" ::"r"(team + 1), "n"(T3_THREADS / TEAMS) : "memory");
-}
-
-// sigmoid(x) = 1 / (1 + 2^(-x log2 e)) in 4 instructions (ex2.approx, rcp.approx; ftz:
-// x -> -inf gives 1 / inf = 0). __expf and __fdividef added range fix-ups (4 more).
-__device__ __forceinline__ float t3_sigmoid(float x) {
-    float e, r;
-    asm("ex2.approx.ftz.f32 %0, %1;\n" : "=f"(e) : "f"(x * -1.4426950408889634f));
-    asm("rcp.approx.ftz.f32 %0, %1;\n" : "=f"(r) : "f"(1.f + e));
-    return r;
-}
-// (lo, hi) rounded to bf16 and back: one pack and two bit operations.
-__device__ __forceinline__ float2 t3_bf16r2(float lo, float hi) {
-    __nv_bfloat162 b = __floats2bfloat162_rn(lo, hi);
-    uint32_t u = *reinterpret_cast<const uint32_t *>(&b);
-    return make_float2(__uint_as_float(u << 16), __uint_as_float(u & 0xffff0000u));
 }
 
 // d out at this thread's outputs (t3_epilogue's: per row one run of 8 channels; zeros
@@ -419,6 +405,16 @@ static void to_pack_into(cu_impl *c, to_pack *q, int tiles) {
     if (!build) return;
     k_to_pack<<<cu_blocks(q->n, 256), 256, 0, c->stream>>>(*q);
     CU_LAUNCHED();
+}
+
+void cu_tm_out3_weights(cu_impl *c, const pf_trimul_p *p, int cx, int cz, const bf16 **w, const float **bias) {
+    to_pack q;
+    int tiles = T3_CZ / TO_CT;
+    q.wz = p->z.w, q.wg = p->g.w, q.bz = p->z.b, q.bg = p->g.b;
+    q.cx = cx, q.cz = cz, q.KP = ts_depth(cx > cz ? cx : cz), q.perm = 1;
+    q.n = (int64_t)tiles * 2 * TO_CT * q.KP;
+    to_pack_into(c, &q, tiles);  // the same signature as k_tm_out3's: one cached copy for both
+    *w = q.wout, *bias = q.bout;
 }
 
 // Fills a (packed weights: to_pack_into), *KP and *k3 (k_tm_out3's

@@ -211,6 +211,17 @@ void pf_cuda_set_trimul_out(pf_backend *be, int on);
 int64_t pf_cuda_trimul_out_runs(pf_backend *be);
 // Launches of k_tm_out3 so far, in this process (tests).
 int64_t pf_cuda_trimul_out3_runs(pf_backend *be);
+// PF_TRIMUL_OUTB (cu_trimul_outb.cu): the output part with LN_out in one kernel per pass (bf16,
+// c = c_z = 128, X channel-major, sm_90's shared memory) where it applies: 2 (the default) the
+// forward (k_tm_outf: the same bits) and the backward (k_tm_outb: not the old path's bits, the dx
+// products' summation order), 1 the backward alone, 0 neither; other values: back to PF_TRIMUL_OUTB.
+// Process-wide. Returns the mode before the call.
+int pf_cuda_set_trimul_outb(pf_backend *be, int mode);
+// Launches of k_tm_outb, of k_tm_outf so far, in this process (tests).
+int64_t pf_cuda_trimul_outb_runs(pf_backend *be);
+int64_t pf_cuda_trimul_outf_runs(pf_backend *be);
+// Whether this device gives a block k_tm_outb's shared memory (211 KB: sm_90).
+int pf_cuda_trimul_outb_fits(pf_backend *be);
 // The transition's hidden layer as one tensor-core kernel per pass (bf16, sm_80+, c a
 // multiple of 8 up to 256; cu_transition_fused.cu): 1 with the input LayerNorm in the
 // forward kernel's prologue (the default; PF_TR_FUSED at backend creation sets the

@@ -1041,6 +1041,7 @@ static void trimul_cm_variants(const char *label, const pf_trimul_dims *d, const
     char lk[300];
     snprintf(lk, sizeof lk, "%s LN_out 2 vs 1", label);
     int64_t nz = d->N * d->N * d->c_z, runs0 = pf_cuda_tm_ln_cm2_runs(H_gpu);
+    int ob_was = pf_cuda_set_trimul_outb(H_gpu, 0);  // the LN_out kernels themselves (not k_tm_outf / outb)
     real *out[2], *dz[2];
     for (int v = 0; v < 2; v++) {
         pf_cuda_set_tm_ln_cm(H_gpu, v + 1);
@@ -1056,6 +1057,7 @@ static void trimul_cm_variants(const char *label, const pf_trimul_dims *d, const
     tl_check(!memcmp(out[0], out[1], sizeof(real) * (size_t)nz), lk, "output not the same bits");
     tl_check(!memcmp(dz[0], dz[1], sizeof(real) * (size_t)nz), lk, "dz not the same bits");
     tl_check(pf_cuda_tm_ln_cm2_runs(H_gpu) > runs0, lk, "variant 2 did not run");
+    pf_cuda_set_trimul_outb(H_gpu, ob_was);
 }
 
 // The module's parameters (host P, G; device Pd, Gd), seeds 1..8 in the struct's order
@@ -1122,6 +1124,7 @@ static void test_trimul_path(int64_t N, int c_z, int c, int incoming, int bias, 
     pf_cuda_set_trimul_fused(H_gpu, cmode ? 3 : fused);
     int64_t runs0 = pf_cuda_trimul_fused_runs(H_gpu), cm0 = pf_cuda_trimul_cm_runs(H_gpu);
     int64_t b20 = pf_cuda_tm_ln_cm2_runs(H_gpu);
+    int64_t ob0 = pf_cuda_trimul_outb_runs(H_gpu) + pf_cuda_trimul_outf_runs(H_gpu);
     h_params_reset();
     pf_trimul_dims d = {N, c_z, c, incoming};
     pf_trimul_p P, G, Pd, Gd;
@@ -1162,7 +1165,9 @@ static void test_trimul_path(int64_t N, int c_z, int c, int incoming, int bias, 
     int want = fused && H_bf16 && c_z % 8 == 0;
     tl_check(want ? runs > 0 : runs == 0, label, "fused sides kernel ran %lld times, expected %s", (long long)runs,
              want ? "some" : "none");
+    // PF_TRIMUL_OUTB's kernels read X channel-major too (LN_out in their prologue)
     int64_t cm = pf_cuda_trimul_cm_runs(H_gpu) - cm0;
+    cm += pf_cuda_trimul_outb_runs(H_gpu) + pf_cuda_trimul_outf_runs(H_gpu) - ob0;
     tl_check(cmode ? cm > 0 : cm == 0, label, "channel-major LN_out ran %lld times, expected %s", (long long)cm,
              cmode ? "some" : "none");
     int64_t b2 = pf_cuda_tm_ln_cm2_runs(H_gpu) - b20;
@@ -1650,6 +1655,64 @@ static void cuda_trimul_bwdcat(void) {
     test_trimul_bwdcat(24, 10, 16, 0, 1, 1);
 }
 
+// PF_TRIMUL_OUTB (cu_trimul_outb.cu; `--only trimul_outb`, also part of `--only trimul`): the
+// output part with LN_out in one kernel per pass at c = c_z = 128 with X channel-major, mode 2
+// (the default: the forward k_tm_outf and the backward k_tm_outb) and mode 1 (k_tm_outb alone).
+// The backward is not the old path's bits (the dx products' order over k is mma.sync's, LN_out's
+// parameter gradients summed in another order), so: the whole module against the CPU reference
+// with the usual tolerances (forward, row pieces, backward, parameter gradients), the kernels
+// checked to have run where they apply (bf16, N * N a multiple of 8, the device's shared memory)
+// and not elsewhere; then against the old path (mode 0): the forward output bit for bit (k_tm_outf
+// computes k_tm_ln_cm_fwd's and k_tm_out3's arithmetic), dz within the tolerance; then two runs
+// bit for bit (output, dz, every parameter gradient). blocks > 0: the persistent grid capped (the
+// tiles loop over both X buffers).
+static void tm_pass_outb(const char *label, int v, int mode, int after) {
+    if (!after) pf_cuda_set_trimul_outb(H_gpu, mode < 0 ? (v ? -mode : 0) : mode);
+}
+static void test_trimul_outb(int64_t N, int incoming, int bias, int use_mask, int blocks, int mode) {
+    if (!shard_case()) return;
+    char label[256], s[320];
+    snprintf(label, sizeof label, "%s trimul outb mode %d %s N%lld bias %d mask %d blocks %d", H_gpu->name, mode,
+             incoming ? "in" : "out", (long long)N, bias, use_mask, blocks);
+    int64_t runs0 = pf_cuda_trimul_outb_runs(H_gpu), fruns0 = pf_cuda_trimul_outf_runs(H_gpu);
+    pf_cuda_set_trimul_outb(H_gpu, mode);
+    if (blocks) pf_cuda_set_trimul_sides(H_gpu, 2, blocks);
+    shard_hold = 1;
+    test_trimul_path(N, 128, 128, incoming, bias, use_mask, 4);
+    shard_hold = 0;
+    int64_t runs = pf_cuda_trimul_outb_runs(H_gpu) - runs0, fruns = pf_cuda_trimul_outf_runs(H_gpu) - fruns0;
+    int want = H_bf16 && (N * N) % 8 == 0 && pf_cuda_trimul_outb_fits(H_gpu), wantf = want && mode == 2;
+    tl_check(want ? runs > 0 : runs == 0, label, "k_tm_outb ran %lld times, expected %s", (long long)runs,
+             want ? "some" : "none");
+    tl_check(wantf ? fruns > 0 : fruns == 0, label, "k_tm_outf ran %lld times, expected %s", (long long)fruns,
+             wantf ? "some" : "none");
+    int ln_was = pf_cuda_set_tm_ln_cm(H_gpu, 2);
+    pf_cuda_set_trimul_fused(H_gpu, 3);
+    real *o[2], *g[2];  // 0: the old path, 1: this mode
+    int64_t nz = trimul_two_passes(label, N, 128, 128, incoming, bias, use_mask, tm_pass_outb, -mode, 0, o, g);
+    int64_t bo = first_diff(o[0], o[1], nz);
+    tl_check(bo < 0, label, "forward output vs the old path: first difference at %lld: %.9g vs %.9g", (long long)bo,
+             bo < 0 ? 0.0 : (double)o[1][bo], bo < 0 ? 0.0 : (double)o[0][bo]);
+    snprintf(s, sizeof s, "%s dz vs old path", label);
+    h_compare(s, g[1], g[0], nz, H_tol);
+    nz = trimul_two_passes(label, N, 128, 128, incoming, bias, use_mask, tm_pass_outb, mode, 2, o, g);
+    trimul_same_out_dz(label, " (twice)", o, g, nz);
+    pf_cuda_set_trimul_outb(H_gpu, -1);  // PF_TRIMUL_OUTB / the default again
+    pf_cuda_set_trimul_fused(H_gpu, -1);
+    pf_cuda_set_tm_ln_cm(H_gpu, ln_was);
+    pf_cuda_set_trimul_sides(H_gpu, 0, 0);
+    finish(label);
+}
+// N * N = 1024 (8 tiles), 1296 (a last tile of 16 positions, 3 blocks), 1600 (a last tile of 64,
+// 2 blocks), 1089 (not a multiple of 8: not run)
+static void cuda_trimul_outb(void) {
+    test_trimul_outb(32, 0, 1, 1, 0, 2);
+    test_trimul_outb(36, 1, 1, 1, 3, 2);
+    test_trimul_outb(40, 0, 0, 0, 2, 2);
+    test_trimul_outb(33, 1, 1, 1, 0, 2);
+    test_trimul_outb(36, 0, 1, 1, 2, 1);
+}
+
 // The output part's row pieces (pf_cuda_trimul_out_rows): each fits the region, starts on a
 // multiple of 64 positions where there are several (the channel-major LayerNorm kernels'
 // 16-byte runs: session 34 found the backward's second piece at an odd start, N = 512 / 1024 /
@@ -1706,6 +1769,7 @@ static void cuda_trimul_sg2(void) {
 static void test_trimul_out(int64_t N, int c_z, int c, int incoming, int bias, int use_mask, int fused, int kern) {
     if (!shard_case()) return;
     int64_t runs0 = pf_cuda_trimul_out_runs(H_gpu), runs30 = pf_cuda_trimul_out3_runs(H_gpu);
+    int ob_was = pf_cuda_set_trimul_outb(H_gpu, 0);  // k_tm_out2 / 3 themselves, not PF_TRIMUL_OUTB's kernels
     pf_cuda_set_trimul_out(H_gpu, kern);
     shard_hold = 1;
     test_trimul_path(N, c_z, c, incoming, bias, use_mask, fused);
@@ -1732,6 +1796,7 @@ static void test_trimul_out(int64_t N, int c_z, int c, int incoming, int bias, i
     pf_cuda_set_trimul_out(H_gpu, -1);  // PF_TRIMUL_OUT / the default again
     pf_cuda_set_trimul_fused(H_gpu, -1);
     pf_cuda_set_tm_ln_cm(H_gpu, ln_was);
+    pf_cuda_set_trimul_outb(H_gpu, ob_was);
     finish(label);
 }
 
@@ -2720,6 +2785,8 @@ void cuda_trimul(void) {
     cuda_trimul_bwdcat();
     // the output part's row pieces: aligned, even, fitting
     cuda_trimul_out_rows();
+    // PF_TRIMUL_OUTB: the output part's backward as one kernel
+    cuda_trimul_outb();
     // mode 1 (the fused sides with the transposes; the default before session 11)
     test_trimul_path(8, 16, 16, 0, 0, 1, 1);
     test_trimul_path(12, 8, 24, 1, 1, 1, 1);
@@ -2925,6 +2992,7 @@ static void run_mode(int bf16) {
         if (!strcmp(only, "trimul_sgwgp")) cuda_trimul_sgwgp(), found = 1;
         if (!strcmp(only, "trimul_bwdcat")) cuda_trimul_bwdcat(), found = 1;
         if (!strcmp(only, "trimul_out_rows")) cuda_trimul_out_rows(), found = 1;
+        if (!strcmp(only, "trimul_outb")) cuda_trimul_outb(), found = 1;
         if (!strcmp(only, "attn_proj_own")) pf_cuda_set_attn_module_fused(H_gpu, 1), attention_proj_cases(0), found = 1;
         if (!strcmp(only, "attn_gate_wg")) cuda_attn_gate_wg(), found = 1;
         if (!strcmp(only, "attn_bwd_wg")) cuda_attn_bwd_wg(), found = 1;
@@ -2936,7 +3004,7 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure, heads, model, big, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, trimul_out_rows, attn_proj_own, attn_gate_wg, attn_bwd_wg, attn.1 .. attn.%d or an ops.def name)", only,
+        tl_check(found, "--only", "no tests named %s (structure, heads, model, big, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, trimul_out_rows, trimul_outb, attn_proj_own, attn_gate_wg, attn_bwd_wg, attn.1 .. attn.%d or an ops.def name)", only,
                  N_ATTN_PARTS);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;
