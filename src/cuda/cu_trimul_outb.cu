@@ -56,6 +56,7 @@ struct ob_t {
     static constexpr int TEAM = 2 * XT + 2 * RT;   // a team's elements: X x 2, a1, a2
     static constexpr int SMEM = (int)(sizeof(bf16) * (2 * OB_TILE + TM * TEAM) + sizeof(float) * (256 + 256 + 256));
     static_assert(XT >= RT, "X's second buffer holds a zl tile in the forward");
+    static_assert(2 * XT * sizeof(bf16) >= 16 * 2 * OB_C * sizeof(float), "team 0's X buffers hold the partial sums");
 };
 
 struct ob_args {
@@ -447,8 +448,8 @@ __global__ void __launch_bounds__(OB_THREADS, 1) k_tm_outb(ob_args a, int64_t nb
         ob_store_x<TM>(a, xb, p0, tid);
     }
     fa_wait<0>();
-    __syncthreads();  // both teams done: team 0's a1 holds the warps' partial sums
-    float *red = reinterpret_cast<float *>(ws + 2 * OB_TILE + 2 * T::XT);  // (16 warps, 2, 128)
+    __syncthreads();  // every team done: team 0's X buffers (at least 20 KB) hold the warps' partial sums
+    float *red = reinterpret_cast<float *>(ws + 2 * OB_TILE);  // (16 warps, 2, 128)
 #pragma unroll
     for (int j = 0; j < 4; j++) {
         red[(warp * 2 + 0) * OB_C + lane + 32 * j] = aw[j];
@@ -541,10 +542,10 @@ static int ob_mode(void) {
                                     "backward, 2 the forward and the backward");
     return ob_mode_v;
 }
-// PF_TRIMUL_OUTB_TEAMS: teams of warps per block (1 or 2, the default; ob_t).
+// PF_TRIMUL_OUTB_TEAMS: teams of warps per block (1, 2 (the default) or 4; 3 runs as 2; ob_t).
 static int ob_teams(void) {
     if (ob_teams_v < 0)
-        ob_teams_v = (int)cu_env_int("PF_TRIMUL_OUTB_TEAMS", 1, 2, 2,
+        ob_teams_v = (int)cu_env_int("PF_TRIMUL_OUTB_TEAMS", 1, 4, 2,
                                      "teams of warps per block of the trimul output part's fused kernels");
     return ob_teams_v;
 }
@@ -558,7 +559,17 @@ extern "C" int pf_cuda_set_trimul_outb(pf_backend *be, int mode) {
 extern "C" int64_t pf_cuda_trimul_outb_runs(pf_backend *be) { return (void)be, ob_runs; }
 extern "C" int64_t pf_cuda_trimul_outf_runs(pf_backend *be) { return (void)be, of_runs; }
 // Shared memory of the kernels at the PF_TRIMUL_OUTB_TEAMS in force.
-static int ob_smem_bytes(void) { return ob_teams() == 2 ? ob_t<2>::SMEM : ob_t<1>::SMEM; }
+static int ob_smem_bytes(void) {
+    const int tm = ob_teams();
+    return tm == 4 ? ob_t<4>::SMEM : tm == 2 ? ob_t<2>::SMEM : ob_t<1>::SMEM;
+}
+// f(std::integral_constant<int, TM>()) for the team count in force (3 runs as 2).
+template <typename F>
+static auto ob_by_teams(F f) {
+    const int tm = ob_teams();
+    return tm == 4 ? f(std::integral_constant<int, 4>()) : tm == 1 ? f(std::integral_constant<int, 1>())
+                                                                   : f(std::integral_constant<int, 2>());
+}
 extern "C" int pf_cuda_trimul_outb_fits(pf_backend *be) {
     int dev = 0, optin = 0;
     (void)be;
@@ -604,8 +615,7 @@ int cu_tm_out_fwd_ln(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p
     int ok = ob_prepare(c, 0, n, cx, cz, p, X, ldx, zl, (uintptr_t)out, &a);
     if (ok) {
         a.out = (bf16 *)out;
-        if (ob_teams() == 2) ob_launch<2, false>(c, a);
-        else ob_launch<1, false>(c, a);
+        ob_by_teams([&](auto tm) { return ob_launch<decltype(tm)::value, false>(c, a); });
         of_runs++;
     }
     cu_pool_release(c, mark);
@@ -625,7 +635,7 @@ int cu_tm_out_bwd_fused(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p
     }
     a.dX = (bf16 *)dX, a.dout = (const bf16 *)dout;
     a.xl = (bf16 *)xl, a.dy = (bf16 *)dy, a.dgp = (bf16 *)dgp, a.dzl = (bf16 *)dzl;
-    unsigned nb = ob_teams() == 2 ? ob_launch<2, true>(c, a) : ob_launch<1, true>(c, a);
+    unsigned nb = ob_by_teams([&](auto tm) { return ob_launch<decltype(tm)::value, true>(c, a); });
     cu_tm_ln_parts_add(c, (int)nb, OB_C, a.part, g ? &g->ln_out : NULL);
     cu_pool_release(c, mark);
     ob_runs++;

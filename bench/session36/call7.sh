@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Session 36, call 7 (carry [".devpack"]; payload `BINS="pairfold test_cuda bench_cuda_ops" NO_SYS=1 bash
+# bench/pack_device.sh`): PF_TRIMUL_OUTB_TEAMS=4 (four teams of 4 warps, tiles of 32 positions) against 2 (the
+# default). --only trimul_outb and --only trimul (4 shards) with 4, then trimul f+b with 2 / 4 alternating, two rounds.
+. bench/device_common.sh
+PF_TRIMUL_OUTB_TEAMS=4 timeout -k 5 120 $T --only trimul_outb > $OUT/outb4.log 2>&1; echo "rc=$?" >> $OUT/outb4.log
+report outb4
+for k in 0 1 2 3; do PF_TRIMUL_OUTB_TEAMS=4 run trimul$k 240 $T --only trimul --shard $k/4; done
+wait
+report trimul0 trimul1 trimul2 trimul3
+for r in 1 2; do
+  for tm in 2 4; do
+    echo "== trimul TEAMS=$tm round $r" >> $S
+    PF_TRIMUL_OUTB_TEAMS=$tm timeout -k 5 100 $P/bench_cuda_ops --ops trimul --sizes 512,1024,2048 --reps 5 2>&1 | grep -v '^#' | tail -n 3 | cut -c1-120 >> $S
+  done
+done
+cd $OUT && tar czf logs.tgz *.log 2>/dev/null; rm -f *.log
+cat $S
