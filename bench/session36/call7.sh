@@ -2,15 +2,12 @@
 # Session 36, call 7 (carry [".devpack"]; payload `BINS="pairfold test_cuda bench_cuda_ops" NO_SYS=1 bash
 # bench/pack_device.sh`): PF_TRIMUL_OUTB_TEAMS=4 (four teams of 4 warps, tiles of 32 positions) against 2 (the
 # default; since call 5 the backward's LN_out partial sums sit in team 0's X buffers instead of its a1, which is 8.5 KB
-# at 4 teams). --only trimul_outb with 4 and 2, --only trimul (4 shards) with 4, then trimul f+b with 2 / 4
-# alternating, two rounds.
+# at 4 teams). --only trimul_outb with 4 and 2, then trimul f+b with 2 / 4 alternating, two rounds (the device
+# budget's last ~380 s: no --only trimul shards).
 . bench/device_common.sh
 PF_TRIMUL_OUTB_TEAMS=4 timeout -k 5 120 $T --only trimul_outb > $OUT/outb4.log 2>&1; echo "rc=$?" >> $OUT/outb4.log
 timeout -k 5 120 $T --only trimul_outb > $OUT/outb2.log 2>&1; echo "rc=$?" >> $OUT/outb2.log
 report outb4 outb2
-for k in 0 1 2 3; do PF_TRIMUL_OUTB_TEAMS=4 run trimul$k 240 $T --only trimul --shard $k/4; done
-wait
-report trimul0 trimul1 trimul2 trimul3
 for r in 1 2; do
   for tm in 2 4; do
     echo "== trimul TEAMS=$tm round $r" >> $S
