@@ -133,7 +133,7 @@ int cu_tm_out_fwd_ln(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p
 // LN_out's backward into dX (dX may be X) and its parameter gradients (g, may be NULL); xl, dy
 // (the gate's output gradient) and dgp (the gate pre-activation's) are written (n, 128) for the
 // caller's weight gradients. 0 (nothing launched) where it does not apply.
-int cu_tm_out_bwd_fused(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p, pf_trimul_p *g, const void *X,
+int cu_tm_out_bwd_ln(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p, pf_trimul_p *g, const void *X,
                         void *dX, int64_t ldx, const void *zl, void *dzl, const void *dout, void *xl, void *dy,
                         void *dgp);
 

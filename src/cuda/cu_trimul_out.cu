@@ -74,7 +74,7 @@ void cu_tm_out_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, 
         char *dzp = (char *)dzl + (size_t)(r0 * cz) * es;
         const char *dop = (const char *)d_out + (size_t)(r0 * cz) * es;  // (n, c_z)
         // PF_TRIMUL_OUTB: all but the weight gradients in one kernel (y <- d gate_pre, gate <- d y)
-        if (cu_tm_out_bwd_fused(c, n, cx, cz, p, g, xp, dxp, ldx, zp, dzp, dop, xl, gate, y)) {
+        if (cu_tm_out_bwd_ln(c, n, cx, cz, p, g, xp, dxp, ldx, zp, dzp, dop, xl, gate, y)) {
             cu_linear_bwd_set(c, n, cz, cz, &p->g, &g->g, zp, y, NULL);
             cu_linear_bwd_set(c, n, cx, cz, &p->z, &g->z, xl, gate, NULL);
             continue;

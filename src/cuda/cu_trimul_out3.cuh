@@ -19,6 +19,36 @@ __device__ __forceinline__ float2 t3_bf16r2(float lo, float hi) {
     return make_float2(__uint_as_float(u << 16), __uint_as_float(u & 0xffff0000u));
 }
 
+// The gate's arithmetic for one accumulator pair of k_tm_out3's epilogue (and cu_trimul_outb.cu's):
+// y = bf16(a + b_z) and s = sigmoid(bf16(g + b_g)) of two adjacent packed channels (a0, a1: the y
+// products; g0, g1: the gate's; bz, bg: their packed biases).
+struct t3_pair {
+    float2 y, s;
+};
+__device__ __forceinline__ t3_pair t3_gate(float a0, float a1, float g0, float g1, const float *bz, const float *bg) {
+    const float2 z2 = *reinterpret_cast<const float2 *>(bz);
+    const float2 g2 = *reinterpret_cast<const float2 *>(bg);
+    t3_pair r;
+    r.y = t3_bf16r2(a0 + z2.x, a1 + z2.y);
+    const float2 gp = t3_bf16r2(g0 + g2.x, g1 + g2.y);
+    r.s = make_float2(t3_sigmoid(gp.x), t3_sigmoid(gp.y));
+    return r;
+}
+// Its backward from d out's pair du (bf16 pair bits): dg = d out y s (1 - s) (the gate pre-activation's
+// gradient) and dy = d out s, as bf16 pairs.
+__device__ __forceinline__ void t3_gate_bwd(const t3_pair &q, uint32_t du, uint32_t &dg, uint32_t &dy) {
+    const float d0 = __uint_as_float(du << 16), d1 = __uint_as_float(du & 0xffff0000u);
+    __nv_bfloat162 a = __floats2bfloat162_rn(d0 * q.y.x * q.s.x * (1.f - q.s.x), d1 * q.y.y * q.s.y * (1.f - q.s.y));
+    __nv_bfloat162 b = __floats2bfloat162_rn(d0 * q.s.x, d1 * q.s.y);
+    dg = *reinterpret_cast<const uint32_t *>(&a);
+    dy = *reinterpret_cast<const uint32_t *>(&b);
+}
+// The forward's output pair y s as a bf16 pair.
+__device__ __forceinline__ uint32_t t3_gate_out(const t3_pair &q) {
+    __nv_bfloat162 o = __floats2bfloat162_rn(q.y.x * q.s.x, q.y.y * q.s.y);
+    return *reinterpret_cast<const uint32_t *>(&o);
+}
+
 // k_tm_out3's packed weight and bias for cx, cz <= 128 (KP = ts_depth(max(cx, cz)); two
 // column tiles of [64 W_z rows | 64 W_g rows], within each 32 rows row 8j + 2t + e holding
 // channel 8t + 2j + e; the bias (256) likewise, as its bf16 copy in fp32), kept across calls

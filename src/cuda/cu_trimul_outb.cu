@@ -305,14 +305,9 @@ __device__ __forceinline__ void ob_gate_bwd(const ob_args &a, const float (*ay)[
             const uint32_t d4[4] = {dv[mi][h].x, dv[mi][h].y, dv[mi][h].z, dv[mi][h].w};
 #pragma unroll
             for (int j = 0; j < 4; j++) {
-                const float2 z2 = *reinterpret_cast<const float2 *>(bz + 8 * j);
-                const float2 g2 = *reinterpret_cast<const float2 *>(bg + 8 * j);
-                const float2 y = t3_bf16r2(ay[mi][j][2 * h] + z2.x, ay[mi][j][2 * h + 1] + z2.y);
-                const float2 gp = t3_bf16r2(ag[mi][j][2 * h] + g2.x, ag[mi][j][2 * h + 1] + g2.y);
-                const float s0 = t3_sigmoid(gp.x), s1 = t3_sigmoid(gp.y);
-                const float d0 = ob_lo(d4[j]), d1 = ob_hi(d4[j]);
-                dg[mi][h][j] = fa_pack2(d0 * y.x * s0 * (1.f - s0), d1 * y.y * s1 * (1.f - s1));
-                dd[mi][h][j] = fa_pack2(d0 * s0, d1 * s1);
+                const t3_pair q = t3_gate(ay[mi][j][2 * h], ay[mi][j][2 * h + 1], ag[mi][j][2 * h],
+                                          ag[mi][j][2 * h + 1], bz + 8 * j, bg + 8 * j);
+                t3_gate_bwd(q, d4[j], dg[mi][h][j], dd[mi][h][j]);
             }
             if (p < a.M) {
                 *reinterpret_cast<uint4 *>(a.dgp + p * OB_C + cb) = make_uint4(dg[mi][h][0], dg[mi][h][1], dg[mi][h][2], dg[mi][h][3]);
@@ -478,13 +473,9 @@ __device__ __forceinline__ void ob_gate_fwd(const ob_args &a, const float (*ay)[
             if (p >= a.M) continue;
             uint32_t o[4];
 #pragma unroll
-            for (int j = 0; j < 4; j++) {
-                const float2 z2 = *reinterpret_cast<const float2 *>(bz + 8 * j);
-                const float2 g2 = *reinterpret_cast<const float2 *>(bg + 8 * j);
-                const float2 y = t3_bf16r2(ay[mi][j][2 * h] + z2.x, ay[mi][j][2 * h + 1] + z2.y);
-                const float2 gp = t3_bf16r2(ag[mi][j][2 * h] + g2.x, ag[mi][j][2 * h + 1] + g2.y);
-                o[j] = fa_pack2(y.x * t3_sigmoid(gp.x), y.y * t3_sigmoid(gp.y));
-            }
+            for (int j = 0; j < 4; j++)
+                o[j] = t3_gate_out(t3_gate(ay[mi][j][2 * h], ay[mi][j][2 * h + 1], ag[mi][j][2 * h],
+                                           ag[mi][j][2 * h + 1], bz + 8 * j, bg + 8 * j));
             *reinterpret_cast<uint4 *>(a.out + p * OB_C + cb) = make_uint4(o[0], o[1], o[2], o[3]);
         }
 }
@@ -622,7 +613,7 @@ int cu_tm_out_fwd_ln(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p
     return ok;
 }
 
-int cu_tm_out_bwd_fused(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p, pf_trimul_p *g, const void *X,
+int cu_tm_out_bwd_ln(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p, pf_trimul_p *g, const void *X,
                         void *dX, int64_t ldx, const void *zl, void *dzl, const void *dout, void *xl, void *dy,
                         void *dgp) {
     const uintptr_t al = (uintptr_t)dX | (uintptr_t)dzl | (uintptr_t)dout | (uintptr_t)xl | (uintptr_t)dy |

@@ -246,23 +246,15 @@ __device__ __forceinline__ void t3_epilogue(const to_args &a, float (*ay)[4][4],
             uint32_t w0[4], w1[4];
 #pragma unroll
             for (int j = 0; j < 4; j++) {
-                const float2 z2 = *reinterpret_cast<const float2 *>(bz + 8 * j);
-                const float2 g2 = *reinterpret_cast<const float2 *>(bg + 8 * j);
-                const float2 y = t3_bf16r2(ay[mi][j][2 * h] + z2.x, ay[mi][j][2 * h + 1] + z2.y);
-                const float2 gp = t3_bf16r2(ag[mi][j][2 * h] + g2.x, ag[mi][j][2 * h + 1] + g2.y);
-                const float s0 = t3_sigmoid(gp.x), s1 = t3_sigmoid(gp.y);
-                __nv_bfloat162 o0, o1;
+                const t3_pair q = t3_gate(ay[mi][j][2 * h], ay[mi][j][2 * h + 1], ag[mi][j][2 * h],
+                                          ag[mi][j][2 * h + 1], bz + 8 * j, bg + 8 * j);
                 if constexpr (BWD) {
                     const uint4 dq = dv[mi][h];
                     const uint32_t du = j == 0 ? dq.x : j == 1 ? dq.y : j == 2 ? dq.z : dq.w;  // j: a constant
-                    const float d0 = __uint_as_float(du << 16), d1 = __uint_as_float(du & 0xffff0000u);
-                    o0 = __floats2bfloat162_rn(d0 * y.x * s0 * (1.f - s0), d1 * y.y * s1 * (1.f - s1));
-                    o1 = __floats2bfloat162_rn(d0 * s0, d1 * s1);
+                    t3_gate_bwd(q, du, w0[j], w1[j]);
                 } else {
-                    o0 = o1 = __floats2bfloat162_rn(y.x * s0, y.y * s1);
+                    w0[j] = w1[j] = t3_gate_out(q);
                 }
-                w0[j] = *reinterpret_cast<const uint32_t *>(&o0);
-                w1[j] = *reinterpret_cast<const uint32_t *>(&o1);
             }
             const int64_t o = p * a.cz + cb;
             if constexpr (BWD) {
