@@ -56,7 +56,7 @@ struct ob_t {
     static constexpr int TEAM = 2 * XT + 2 * RT;   // a team's elements: X x 2, a1, a2
     static constexpr int SMEM = (int)(sizeof(bf16) * (2 * OB_TILE + TM * TEAM) + sizeof(float) * (256 + 256 + 256));
     static_assert(XT >= RT, "X's second buffer holds a zl tile in the forward");
-    static_assert(2 * XT * sizeof(bf16) >= 16 * 2 * OB_C * sizeof(float), "team 0's X buffers hold the partial sums");
+    static_assert((TM < 4 ? RT : 2 * XT) * sizeof(bf16) >= 16 * 2 * OB_C * sizeof(float), "room for the partial sums");
 };
 
 struct ob_args {
@@ -443,8 +443,8 @@ __global__ void __launch_bounds__(OB_THREADS, 1) k_tm_outb(ob_args a, int64_t nb
         ob_store_x<TM>(a, xb, p0, tid);
     }
     fa_wait<0>();
-    __syncthreads();  // every team done: team 0's X buffers (at least 20 KB) hold the warps' partial sums
-    float *red = reinterpret_cast<float *>(ws + 2 * OB_TILE);  // (16 warps, 2, 128)
+    __syncthreads();  // every team done: team 0's a1 (17 KB at 1 or 2 teams) or X buffers (20 KB at 4) hold the sums
+    float *red = reinterpret_cast<float *>(ws + 2 * OB_TILE + (TM < 4 ? 2 * T::XT : 0));  // (16 warps, 2, 128)
 #pragma unroll
     for (int j = 0; j < 4; j++) {
         red[(warp * 2 + 0) * OB_C + lane + 32 * j] = aw[j];
