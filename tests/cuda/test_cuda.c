@@ -2785,7 +2785,7 @@ void cuda_trimul(void) {
     cuda_trimul_bwdcat();
     // the output part's row pieces: aligned, even, fitting
     cuda_trimul_out_rows();
-    // PF_TRIMUL_OUTB: the output part's backward as one kernel
+    // PF_TRIMUL_OUTB: the output part with LN_out as one kernel per pass
     cuda_trimul_outb();
     // mode 1 (the fused sides with the transposes; the default before session 11)
     test_trimul_path(8, 16, 16, 0, 0, 1, 1);
