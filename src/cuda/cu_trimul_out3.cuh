@@ -49,6 +49,31 @@ __device__ __forceinline__ uint32_t t3_gate_out(const t3_pair &q) {
     return *reinterpret_cast<const uint32_t *>(&o);
 }
 
+// A barrier over one of TEAMS teams of a THREADS-thread block (named barrier 1 + team), or the block's.
+template <int TEAMS, int THREADS>
+__device__ __forceinline__ void t3_team_bar(int team) {
+    if constexpr (TEAMS == 1) __syncthreads();
+    else asm volatile("bar.sync %0, %1;\n" ::"r"(team + 1), "n"(THREADS / TEAMS) : "memory");
+}
+
+// d out (M, cz) at this thread's outputs of a warp's 32 x 32 tile (rows pos0 + 32 wm + ..., channels 32 wn
+// + 8 (lane % 4) ..: per row one run of 8 channels, t3_gate's pairs 0..3; zeros outside M x cz), as 16-byte
+// loads issued together (between the tile's two products).
+__device__ __forceinline__ void t3_load_dy(const bf16 *dy, int64_t M, int cz, uint4 (*dv)[2], int64_t pos0, int wm,
+                                           int wn) {
+    const int lane = threadIdx.x & 31;
+    const int cb = wn * 32 + 8 * (lane & 3);
+    const int64_t row0 = pos0 + wm * 32 + (lane >> 2);
+#pragma unroll
+    for (int mi = 0; mi < 2; mi++)
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            const int64_t p = row0 + mi * 16 + h * 8;
+            dv[mi][h] = cb < cz && p < M ? *reinterpret_cast<const uint4 *>(dy + p * cz + cb)
+                                         : make_uint4(0u, 0u, 0u, 0u);
+        }
+}
+
 // k_tm_out3's packed weight and bias for cx, cz <= 128 (KP = ts_depth(max(cx, cz)); two
 // column tiles of [64 W_z rows | 64 W_g rows], within each 32 rows row 8j + 2t + e holding
 // channel 8t + 2j + e; the bias (256) likewise, as its bf16 copy in fp32), kept across calls

@@ -72,12 +72,6 @@ struct ob_args {
     float *part;                // (gridDim.x, 2, 128): sum dxl * xhat, sum dxl
 };
 
-// A barrier over one team (named barrier 1 + team), or the block's.
-template <int TM>
-__device__ __forceinline__ void ob_bar(int team) {
-    if constexpr (TM == 1) __syncthreads();
-    else asm volatile("bar.sync %0, %1;\n" ::"r"(team + 1), "n"(ob_t<TM>::NT) : "memory");
-}
 __device__ __forceinline__ void ob_ldsm4t(uint32_t *r, const bf16 *p) {
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
@@ -278,19 +272,6 @@ __device__ __forceinline__ void ob_prologue(const ob_args &a, bf16 *ws, bf16 *xs
 // y (ay) and g (ag): dg = d out y s (1 - s), dd = d out s (bf16 pairs; [mi][h][j]: row
 // 16 mi + 8 h + lane / 4 of the warp's 32, packed rows 8 j + 2 t, + 1 of its 32), the rows
 // below M stored to dgp, dy (16 bytes: channels 8 t .. 8 t + 7 of the warp's 32).
-// d out at the warp's rows and this thread's 8 channels (ob_gate_bwd's), zeros past M: loaded
-// between P2's two products, so their latency hides under the second.
-__device__ __forceinline__ void ob_load_dout(const ob_args &a, uint4 (*dv)[2], int64_t pos0, int wm, int wn) {
-    const int lane = threadIdx.x & 31, cb = wn * 32 + 8 * (lane & 3);
-    const int64_t row0 = pos0 + wm * 32 + (lane >> 2);
-#pragma unroll
-    for (int mi = 0; mi < 2; mi++)
-#pragma unroll
-        for (int h = 0; h < 2; h++) {
-            const int64_t p = row0 + mi * 16 + h * 8;
-            dv[mi][h] = p < a.M ? *reinterpret_cast<const uint4 *>(a.dout + p * OB_C + cb) : make_uint4(0, 0, 0, 0);
-        }
-}
 __device__ __forceinline__ void ob_gate_bwd(const ob_args &a, const float (*ay)[4][4], const float (*ag)[4][4],
                                             const uint4 (*dv)[2], const float *bs, int64_t pos0, int wm, int wn,
                                             uint32_t (*dg)[2][4], uint32_t (*dd)[2][4]) {
@@ -372,11 +353,11 @@ __global__ void __launch_bounds__(OB_THREADS, 1) k_tm_outb(ob_args a, int64_t nb
         const int64_t p0 = blk * T::BT, next = blk + stride;
         bf16 *xb = xs + buf * T::XT;
         fa_wait<0>();
-        ob_bar<TM>(team);  // this tile's X and zl landed; the last tile's reads of every buffer done
+        t3_team_bar<TM, OB_THREADS>(team);  // this tile's X and zl landed; the last tile's reads of every buffer done
         if (next < nblk) ob_load_x<TM>(xs + (buf ^ 1) * T::XT, a, next * T::BT, tid);
         fa_commit();
         ob_ln_fwd<TM>(xb, a1, st, lnw, lnb, tw, lane);  // P1
-        ob_bar<TM>(team);
+        t3_team_bar<TM, OB_THREADS>(team);
         ob_store_rows<TM>(a.xl, a1, a.M, p0, tid);
         uint32_t dg[2][2][4], dd[2][2][4];
         {  // P2
@@ -389,11 +370,11 @@ __global__ void __launch_bounds__(OB_THREADS, 1) k_tm_outb(ob_args a, int64_t nb
                     for (int e = 0; e < 4; e++) ay[mi][j][e] = ag[mi][j][e] = 0.f;
             uint4 dv[2][2];
             ts_mma<4, OB_C>(ay, a1 + wm * 32 * OB_SK, ws + wrow * OB_SK);
-            ob_load_dout(a, dv, p0, wm, wn);
+            t3_load_dy(a.dout, a.M, OB_C, dv, p0, wm, wn);
             ts_mma<4, OB_C>(ag, a2 + wm * 32 * OB_SK, ws + (wrow + 64) * OB_SK);
             ob_gate_bwd(a, ay, ag, dv, bs, p0, wm, wn, dg, dd);
         }
-        ob_bar<TM>(team);  // every warp's products read a1, a2
+        t3_team_bar<TM, OB_THREADS>(team);  // every warp's products read a1, a2
         {
             const int r0 = wm * 32 + (lane >> 2), k0 = wn * 32 + 2 * (lane & 3);
 #pragma unroll
@@ -407,7 +388,7 @@ __global__ void __launch_bounds__(OB_THREADS, 1) k_tm_outb(ob_args a, int64_t nb
                         *reinterpret_cast<uint32_t *>(a2 + o) = dg[mi][h][j];
                     }
         }
-        ob_bar<TM>(team);
+        t3_team_bar<TM, OB_THREADS>(team);
         {  // P4
             float dx[2][4][4], dz[2][4][4];
 #pragma unroll
@@ -417,7 +398,7 @@ __global__ void __launch_bounds__(OB_THREADS, 1) k_tm_outb(ob_args a, int64_t nb
 #pragma unroll
                     for (int e = 0; e < 4; e++) dx[mi][j][e] = dz[mi][j][e] = 0.f;
             ob_dx_mma(dx, dz, a1, a2, ws, wm, wn);
-            ob_bar<TM>(team);  // every warp's products read d y, d g: a2 takes the next tile's zl
+            t3_team_bar<TM, OB_THREADS>(team);  // every warp's products read d y, d g: a2 takes the next tile's zl
             if (next < nblk) ob_load_rows<TM>(a2, a.zl, a.M, next * T::BT, tid);
             fa_commit();
             const int r0 = wm * 32 + (lane >> 2), c0 = wn * 32 + 2 * (lane & 3);
@@ -437,9 +418,9 @@ __global__ void __launch_bounds__(OB_THREADS, 1) k_tm_outb(ob_args a, int64_t nb
                     }
                 }
         }
-        ob_bar<TM>(team);
+        t3_team_bar<TM, OB_THREADS>(team);
         ob_ln_bwd<TM>(xb, a1, st, lnw, tw, lane, aw, ab);  // P5
-        ob_bar<TM>(team);  // dX in xb
+        t3_team_bar<TM, OB_THREADS>(team);  // dX in xb
         ob_store_x<TM>(a, xb, p0, tid);
     }
     fa_wait<0>();
@@ -502,11 +483,11 @@ __global__ void __launch_bounds__(OB_THREADS, 1) k_tm_outf(ob_args a, int64_t nb
     for (int buf = 0; blk < nblk; blk += stride, buf ^= 1) {
         const int64_t p0 = blk * T::BT, next = blk + stride;
         fa_wait<0>();
-        ob_bar<TM>(team);  // this tile's X and zl landed; the last tile's products done with a1 and its zl
+        t3_team_bar<TM, OB_THREADS>(team);  // this tile's X and zl landed; the last tile's products done with a1 and its zl
         if (next < nblk) ob_load_rows<TM>(buf ? a2 : z2, a.zl, a.M, next * T::BT, tid);
         fa_commit();
         ob_ln_fwd<TM>(xs, a1, st, lnw, lnb, tw, lane);
-        ob_bar<TM>(team);  // xl in a1; X read: the next tile's comes in
+        t3_team_bar<TM, OB_THREADS>(team);  // xl in a1; X read: the next tile's comes in
         if (next < nblk) ob_load_x<TM>(xs, a, next * T::BT, tid);
         fa_commit();
         float ay[2][4][4], ag[2][4][4];

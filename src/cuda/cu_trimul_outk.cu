@@ -199,30 +199,6 @@ __device__ __forceinline__ void t3_load(bf16 *dst, const bf16 *x, int c, int64_t
     }
 }
 
-// A barrier over the threads of one team (k_tm_out3<.., 2>: warps 0..7 and 8..15, named
-// barriers 1 and 2), or the block's.
-template <int TEAMS>
-__device__ __forceinline__ void t3_bar(int team) {
-    if constexpr (TEAMS == 1) __syncthreads();
-    else asm volatile("bar.sync %0, %1;\n" ::"r"(team + 1), "n"(T3_THREADS / TEAMS) : "memory");
-}
-
-// d out at this thread's outputs (t3_epilogue's: per row one run of 8 channels; zeros
-// outside M x cz), loaded between the two products as 16-byte loads.
-__device__ __forceinline__ void t3_load_dy(const to_args &a, uint4 (*dv)[2], int64_t pos0, int wm, int wn) {
-    const int lane = threadIdx.x & 31;
-    const int cb = wn * 32 + 8 * (lane & 3);
-    const int64_t row0 = pos0 + wm * 32 + (lane >> 2);
-#pragma unroll
-    for (int mi = 0; mi < 2; mi++)
-#pragma unroll
-        for (int h = 0; h < 2; h++) {
-            const int64_t p = row0 + mi * 16 + h * 8;
-            dv[mi][h] = cb < a.cz && p < a.M ? *reinterpret_cast<const uint4 *>(a.dy + p * a.cz + cb)
-                                             : make_uint4(0u, 0u, 0u, 0u);
-        }
-}
-
 // k_tm_out3's epilogue: to_epilogue's arithmetic (y, g rounded to bf16 after the bias)
 // with t3_sigmoid, over the 32 x 32 outputs of this warp. The weight rows are packed so
 // that accumulator pair j of thread t is channels 8t + 2j, + 1 of the warp's 32
@@ -302,7 +278,7 @@ __global__ void __launch_bounds__(T3_THREADS, 1) k_tm_out3(to_args a, int64_t nb
     for (int buf = 0; blk < nblk; blk += stride, buf ^= 1) {
         const int64_t pos0 = blk * BM, next = blk + stride;
         fa_wait<0>();
-        t3_bar<TEAMS>(team);  // this block's rows landed; the team is done with the other buffer
+        t3_team_bar<TEAMS, T3_THREADS>(team);  // this block's rows landed; the team is done with the other buffer
         if (next < nblk) {    // in flight during this block's products and epilogue
             t3_load<KP, BM, NTH>(xt + (buf ^ 1) * BM * sk, a.xl, a.cx, a.M, next * BM, tid);
             t3_load<KP, BM, NTH>(zt + (buf ^ 1) * BM * sk, a.zl, a.cz, a.M, next * BM, tid);
@@ -312,7 +288,7 @@ __global__ void __launch_bounds__(T3_THREADS, 1) k_tm_out3(to_args a, int64_t nb
         uint4 dv[2][2];  // backward: d out, in flight during the second product
         to_zero(ay, ag);
         ts_mma<4, KP>(ay, xt + (buf * BM + wm * 32) * sk, ws + wrow * sk);
-        if constexpr (BWD) t3_load_dy(a, dv, pos0, wm, wn);
+        if constexpr (BWD) t3_load_dy(a.dy, a.M, a.cz, dv, pos0, wm, wn);
         ts_mma<4, KP>(ag, zt + (buf * BM + wm * 32) * sk, ws + (wrow + TO_CT) * sk);
         t3_epilogue<BWD>(a, ay, ag, dv, bs, pos0, wm, wn);
     }
