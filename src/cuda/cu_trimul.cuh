@@ -127,6 +127,12 @@ int cu_tm_out_fused_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p
 // the same bits as cu_tm_ln_cm_fwd and k_tm_out3) into out (n, 128), where it applies as below.
 int cu_tm_out_fwd_ln(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p, const void *X, int64_t ldx,
                      const void *zl, void *out);
+// PF_TRIMUL_OUTW (cu_trimul_outw.cu): the same forward with its products on Hopper warpgroup MMA
+// (k_tm_outfw, PF_TRIMUL_OUTW >= 1; LN_out on the A fragments; not k_tm_outf's bits), where it
+// applies (as above, on a compute capability 9 device); cu_tm_out_fwd_ln tries it first. 0 (nothing
+// launched) elsewhere.
+int cu_tm_out_fwd_wg(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p, const void *X, int64_t ldx,
+                     const void *zl, void *out);
 // Its backward as one kernel (k_tm_outb) where cx = cz = 128, bf16, X channel-major (ldx a multiple of 8), 16-byte
 // aligned buffers and a device with 211 KB of shared memory per block (sm_90): LN_out
 // recomputed from X, y and the gate, the gate's backward, dxl = dy W_z, dzl = dgp W_g (written),
@@ -136,5 +142,9 @@ int cu_tm_out_fwd_ln(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p
 int cu_tm_out_bwd_ln(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p, pf_trimul_p *g, const void *X,
                         void *dX, int64_t ldx, const void *zl, void *dzl, const void *dout, void *xl, void *dy,
                         void *dgp);
+// The backward likewise (k_tm_outbw, PF_TRIMUL_OUTW 2; cu_tm_out_bwd_ln tries it first): the same
+// job and arguments as cu_tm_out_bwd_ln, not k_tm_outb's bits.
+int cu_tm_out_bwd_wg(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p, pf_trimul_p *g, const void *X,
+                     void *dX, int64_t ldx, const void *zl, void *dzl, const void *dout, void *xl, void *dy, void *dgp);
 
 #endif

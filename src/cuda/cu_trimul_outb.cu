@@ -72,11 +72,6 @@ struct ob_args {
     float *part;                // (gridDim.x, 2, 128): sum dxl * xhat, sum dxl
 };
 
-__device__ __forceinline__ void ob_ldsm4t(uint32_t *r, const bf16 *p) {
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(fa_smem(p)));
-}
 __device__ __forceinline__ float ob_lo(uint32_t u) { return __uint_as_float(u << 16); }
 __device__ __forceinline__ float ob_hi(uint32_t u) { return __uint_as_float(u & 0xffff0000u); }
 
@@ -316,8 +311,8 @@ __device__ __forceinline__ void ob_dx_mma(float (*dx)[4][4], float (*dz)[4][4], 
 #pragma unroll
         for (int jp = 0; jp < 2; jp++) {
             uint32_t bz[4], bg[4];
-            ob_ldsm4t(bz, wz + 16 * jp);
-            ob_ldsm4t(bg, wg + 16 * jp);
+            ts_ldsm4t(bz, wz + 16 * jp);
+            ts_ldsm4t(bg, wg + 16 * jp);
 #pragma unroll
             for (int mi = 0; mi < 2; mi++) {
                 fa_mma16816(dx[mi][2 * jp], fy[mi], bz[0], bz[1]);
@@ -582,6 +577,7 @@ static unsigned ob_launch(cu_impl *c, ob_args &a) {
 
 int cu_tm_out_fwd_ln(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p, const void *X, int64_t ldx,
                      const void *zl, void *out) {
+    if (ob_mode() == 2 && cu_tm_out_fwd_wg(c, n, cx, cz, p, X, ldx, zl, out)) return 1;  // PF_TRIMUL_OUTW
     size_t mark = cu_pool_mark(c);
     ob_args a;
     int ok = ob_prepare(c, 0, n, cx, cz, p, X, ldx, zl, (uintptr_t)out, &a);
@@ -599,6 +595,7 @@ int cu_tm_out_bwd_ln(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p
                         void *dgp) {
     const uintptr_t al = (uintptr_t)dX | (uintptr_t)dzl | (uintptr_t)dout | (uintptr_t)xl | (uintptr_t)dy |
                          (uintptr_t)dgp;
+    if (ob_mode() >= 1 && cu_tm_out_bwd_wg(c, n, cx, cz, p, g, X, dX, ldx, zl, dzl, dout, xl, dy, dgp)) return 1;
     size_t mark = cu_pool_mark(c);
     ob_args a;
     if (!ob_prepare(c, 1, n, cx, cz, p, X, ldx, zl, al, &a)) {

@@ -45,6 +45,12 @@ __device__ __forceinline__ void ts_ldsm4(uint32_t *r, const bf16 *p) {
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
                  : "r"(fa_smem(p)));
 }
+// The same, each 8 x 8 matrix transposed (the stored rows are the fragment's k index).
+__device__ __forceinline__ void ts_ldsm4t(uint32_t *r, const bf16 *p) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+                 : "r"(fa_smem(p)));
+}
 
 // Rows [0, 16 NT) of column tile `tile` of a packed weight w (rows of KP) into ws (row
 // stride KP + TS_PAD). Shared with the transition's kernels (cu_transition_fused.cu).

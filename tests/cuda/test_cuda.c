@@ -1124,7 +1124,7 @@ static void test_trimul_path(int64_t N, int c_z, int c, int incoming, int bias, 
     pf_cuda_set_trimul_fused(H_gpu, cmode ? 3 : fused);
     int64_t runs0 = pf_cuda_trimul_fused_runs(H_gpu), cm0 = pf_cuda_trimul_cm_runs(H_gpu);
     int64_t b20 = pf_cuda_tm_ln_cm2_runs(H_gpu);
-    int64_t ob0 = pf_cuda_trimul_outb_runs(H_gpu) + pf_cuda_trimul_outf_runs(H_gpu);
+    int64_t ob0 = pf_cuda_trimul_outb_runs(H_gpu) + pf_cuda_trimul_outf_runs(H_gpu) + pf_cuda_trimul_outw_runs(H_gpu);
     h_params_reset();
     pf_trimul_dims d = {N, c_z, c, incoming};
     pf_trimul_p P, G, Pd, Gd;
@@ -1165,9 +1165,9 @@ static void test_trimul_path(int64_t N, int c_z, int c, int incoming, int bias, 
     int want = fused && H_bf16 && c_z % 8 == 0;
     tl_check(want ? runs > 0 : runs == 0, label, "fused sides kernel ran %lld times, expected %s", (long long)runs,
              want ? "some" : "none");
-    // PF_TRIMUL_OUTB's kernels read X channel-major too (LN_out in their prologue)
+    // PF_TRIMUL_OUTB's and PF_TRIMUL_OUTW's kernels read X channel-major too (LN_out in their prologue)
     int64_t cm = pf_cuda_trimul_cm_runs(H_gpu) - cm0;
-    cm += pf_cuda_trimul_outb_runs(H_gpu) + pf_cuda_trimul_outf_runs(H_gpu) - ob0;
+    cm += pf_cuda_trimul_outb_runs(H_gpu) + pf_cuda_trimul_outf_runs(H_gpu) + pf_cuda_trimul_outw_runs(H_gpu) - ob0;
     tl_check(cmode ? cm > 0 : cm == 0, label, "channel-major LN_out ran %lld times, expected %s", (long long)cm,
              cmode ? "some" : "none");
     int64_t b2 = pf_cuda_tm_ln_cm2_runs(H_gpu) - b20;
@@ -1675,6 +1675,7 @@ static void test_trimul_outb(int64_t N, int incoming, int bias, int use_mask, in
     snprintf(label, sizeof label, "%s trimul outb mode %d %s N%lld bias %d mask %d blocks %d", H_gpu->name, mode,
              incoming ? "in" : "out", (long long)N, bias, use_mask, blocks);
     int64_t runs0 = pf_cuda_trimul_outb_runs(H_gpu), fruns0 = pf_cuda_trimul_outf_runs(H_gpu);
+    int ow_was = pf_cuda_set_trimul_outw(H_gpu, 0);  // k_tm_outf itself, not PF_TRIMUL_OUTW's kernel
     pf_cuda_set_trimul_outb(H_gpu, mode);
     if (blocks) pf_cuda_set_trimul_sides(H_gpu, 2, blocks);
     shard_hold = 1;
@@ -1698,6 +1699,7 @@ static void test_trimul_outb(int64_t N, int incoming, int bias, int use_mask, in
     nz = trimul_two_passes(label, N, 128, 128, incoming, bias, use_mask, tm_pass_outb, mode, 2, o, g);
     trimul_same_out_dz(label, " (twice)", o, g, nz);
     pf_cuda_set_trimul_outb(H_gpu, -1);  // PF_TRIMUL_OUTB / the default again
+    pf_cuda_set_trimul_outw(H_gpu, ow_was);
     pf_cuda_set_trimul_fused(H_gpu, -1);
     pf_cuda_set_tm_ln_cm(H_gpu, ln_was);
     pf_cuda_set_trimul_sides(H_gpu, 0, 0);
@@ -1711,6 +1713,64 @@ static void cuda_trimul_outb(void) {
     test_trimul_outb(40, 0, 0, 0, 2, 2);
     test_trimul_outb(33, 1, 1, 1, 0, 2);
     test_trimul_outb(36, 0, 1, 1, 2, 1);
+}
+
+// PF_TRIMUL_OUTW (cu_trimul_outw.cu, cu_trimul_outwb.cu; `--only trimul_outw`, also part of `--only
+// trimul`): the output part on Hopper warpgroup MMA, mode 1 the forward (k_tm_outfw in k_tm_outf's place
+// under PF_TRIMUL_OUTB 2), mode 2 also the backward (k_tm_outbw in k_tm_outb's). Not their bits (LN_out's
+// sums in another order, wgmma's products), so: the whole module against the CPU reference
+// (test_trimul_path: forward whole and in pieces, backward, every parameter gradient, the sharded
+// entry), the kernels checked to have run where they apply (bf16, N * N a multiple of 8, a compute
+// capability 9 device) and not elsewhere; the forward and dz against PF_TRIMUL_OUTB's kernels within
+// the tolerance; two runs bit for bit (output, dz, every parameter gradient). blocks > 0: the
+// persistent grid capped (each warpgroup loops over tiles and, in the backward, both X buffers).
+static void tm_pass_outw(const char *label, int v, int mode, int after) {
+    (void)label;
+    if (!after) pf_cuda_set_trimul_outw(H_gpu, mode < 0 ? (v ? -mode : 0) : mode);
+}
+static void test_trimul_outw(int64_t N, int incoming, int bias, int use_mask, int blocks, int mode) {
+    if (!shard_case()) return;
+    char label[256], s[320];
+    snprintf(label, sizeof label, "%s trimul outw mode %d %s N%lld bias %d mask %d blocks %d", H_gpu->name, mode,
+             incoming ? "in" : "out", (long long)N, bias, use_mask, blocks);
+    int64_t runs0 = pf_cuda_trimul_outw_runs(H_gpu), bruns0 = pf_cuda_trimul_outwb_runs(H_gpu);
+    int ob_was = pf_cuda_set_trimul_outb(H_gpu, 2), ow_was = pf_cuda_set_trimul_outw(H_gpu, mode);
+    if (blocks) pf_cuda_set_trimul_sides(H_gpu, 2, blocks);
+    shard_hold = 1;
+    test_trimul_path(N, 128, 128, incoming, bias, use_mask, 4);
+    shard_hold = 0;
+    int64_t runs = pf_cuda_trimul_outw_runs(H_gpu) - runs0, bruns = pf_cuda_trimul_outwb_runs(H_gpu) - bruns0;
+    int want = H_bf16 && (N * N) % 8 == 0 && pf_cuda_trimul_outw_fits(H_gpu), wantb = want && mode == 2;
+    tl_check(want ? runs > 0 : runs == 0, label, "k_tm_outfw ran %lld times, expected %s", (long long)runs,
+             want ? "some" : "none");
+    tl_check(wantb ? bruns > 0 : bruns == 0, label, "k_tm_outbw ran %lld times, expected %s", (long long)bruns,
+             wantb ? "some" : "none");
+    int ln_was = pf_cuda_set_tm_ln_cm(H_gpu, 2);
+    pf_cuda_set_trimul_fused(H_gpu, 3);
+    real *o[2], *g[2];  // 0: PF_TRIMUL_OUTB's kernels, 1: this mode's
+    int64_t nz = trimul_two_passes(label, N, 128, 128, incoming, bias, use_mask, tm_pass_outw, -mode, 0, o, g);
+    snprintf(s, sizeof s, "%s forward vs PF_TRIMUL_OUTB's", label);
+    h_compare(s, o[1], o[0], nz, H_tol);
+    snprintf(s, sizeof s, "%s dz vs PF_TRIMUL_OUTB's", label);
+    h_compare(s, g[1], g[0], nz, H_tol);
+    nz = trimul_two_passes(label, N, 128, 128, incoming, bias, use_mask, tm_pass_outw, mode, 2, o, g);
+    trimul_same_out_dz(label, " (twice)", o, g, nz);
+    pf_cuda_set_trimul_outw(H_gpu, ow_was);
+    pf_cuda_set_trimul_outb(H_gpu, ob_was);
+    pf_cuda_set_trimul_fused(H_gpu, -1);
+    pf_cuda_set_tm_ln_cm(H_gpu, ln_was);
+    pf_cuda_set_trimul_sides(H_gpu, 0, 0);
+    finish(label);
+}
+// N * N = 1024 (16 tiles of 64), 1296 (a last tile of 16 positions; 3 blocks), 1600 (a last tile of
+// 64; 2 blocks), 1089 (not a multiple of 8: not run); mode 1 and 2
+static void cuda_trimul_outw(void) {
+    test_trimul_outw(32, 0, 1, 1, 0, 2);
+    test_trimul_outw(36, 1, 1, 1, 3, 2);
+    test_trimul_outw(40, 0, 0, 0, 2, 2);
+    test_trimul_outw(33, 1, 1, 1, 0, 2);
+    test_trimul_outw(36, 0, 1, 0, 1, 2);
+    test_trimul_outw(32, 1, 1, 1, 2, 1);
 }
 
 // The output part's row pieces (pf_cuda_trimul_out_rows): each fits the region, starts on a
@@ -2787,6 +2847,7 @@ void cuda_trimul(void) {
     cuda_trimul_out_rows();
     // PF_TRIMUL_OUTB: the output part with LN_out as one kernel per pass
     cuda_trimul_outb();
+    cuda_trimul_outw();
     // mode 1 (the fused sides with the transposes; the default before session 11)
     test_trimul_path(8, 16, 16, 0, 0, 1, 1);
     test_trimul_path(12, 8, 24, 1, 1, 1, 1);
@@ -2993,6 +3054,7 @@ static void run_mode(int bf16) {
         if (!strcmp(only, "trimul_bwdcat")) cuda_trimul_bwdcat(), found = 1;
         if (!strcmp(only, "trimul_out_rows")) cuda_trimul_out_rows(), found = 1;
         if (!strcmp(only, "trimul_outb")) cuda_trimul_outb(), found = 1;
+        if (!strcmp(only, "trimul_outw")) cuda_trimul_outw(), found = 1;
         if (!strcmp(only, "attn_proj_own")) pf_cuda_set_attn_module_fused(H_gpu, 1), attention_proj_cases(0), found = 1;
         if (!strcmp(only, "attn_gate_wg")) cuda_attn_gate_wg(), found = 1;
         if (!strcmp(only, "attn_bwd_wg")) cuda_attn_bwd_wg(), found = 1;
@@ -3004,7 +3066,7 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure, heads, model, big, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, trimul_out_rows, trimul_outb, attn_proj_own, attn_gate_wg, attn_bwd_wg, attn.1 .. attn.%d or an ops.def name)", only,
+        tl_check(found, "--only", "no tests named %s (structure, heads, model, big, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, trimul_out_rows, trimul_outb, trimul_outw, attn_proj_own, attn_gate_wg, attn_bwd_wg, attn.1 .. attn.%d or an ops.def name)", only,
                  N_ATTN_PARTS);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;

@@ -1,0 +1,226 @@
+// cu_trimul_outw.cu: the triangle multiplication's output part forward with its products on Hopper
+// warpgroup MMA (PF_TRIMUL_OUTW=1, opt-in; docs/TRIMUL.md "Session 37"): k_tm_outfw.
+//
+// Why: k_tm_outf (cu_trimul_outb.cu) moves 3 z-sized passes (X, zl read; out written) at ~1.9 TB/s
+// with the L1 / shared-memory pipe at 78% (ncu, session 36): each warp's 32 x 32 mma.sync tile reads
+// its A and B fragments by ldmatrix (2.7 times the operands' bytes per product), and LN_out goes
+// through shared memory twice (X's staging read, xl written and read back). Here a warpgroup owns
+// 64 positions and each warp its 16 rows: the A fragments are loaded once (no other warp reads
+// them), the weight (B) is read by wgmma from shared memory once per warpgroup, and LN_out runs on
+// the fragments in registers: X's channel-major staging is read by ldmatrix.trans straight into the
+// A fragment layout (the fragment's k is the channel), normalised there, and is the y product's A.
+// Shared-memory reads per 64 positions: ~100 KB where k_tm_outf's are ~320 KB.
+//
+// Block: OW_NWG warpgroups, persistent (one wave); the packed weight (ow_pack: 4 tiles of 64 rows x
+// 128 in trwg_off's core-matrix layout, W_z's channels 0..63 and 64..127, then W_g's; within a tile
+// packed row 8 j + 2 t + e holds channel 16 t + 2 j + e, so a thread's accumulators are 16
+// consecutive channels of two rows: 16-byte stores) brought in once by bulk copies. Per warpgroup
+// tile of 64 positions:
+//   X (128 channels x 64 positions) and zl (64 x 128) by cp.async into the warpgroup's buffers;
+//   A fragments: xf by ldmatrix.trans from X, zf by ldmatrix from zl, then the next tile's copies
+//   into the same buffers (the fragments hold this tile);
+//   LN_out on xf: per row the thread's 32 channels, then its quad (xor 1, 2);
+//   y = xl W_z^T and g = zl W_g^T of both 64-channel tiles (32 wgmma m64n64k16), tile 1's in flight
+//   while tile 0's epilogue runs; the epilogue is k_tm_out3's gate (t3_gate, t3_gate_out).
+// Not k_tm_outf's bits (LN_out's sums in another order; wgmma's products): the test compares within
+// the tolerance and checks two runs bit for bit.
+#include "cu_trimul_outw.cuh"
+#include "cu_small.cuh"
+#include "cu_env.cuh"
+#include "cuda_backend.h"
+
+struct ow_pack_args {
+    const float *wz, *wg, *bz, *bg;  // (128, 128) each, (out, in); biases may be NULL
+    bf16 *w;
+    float *bias;
+};
+__global__ void k_ow_pack(ow_pack_args q) {
+    GRID_STRIDE(i, 4 * OW_WT) {
+        const int T = (int)(i / OW_WT), o = (int)(i % OW_WT);  // o = trwg_off(r, k, 128)
+        const int r = (o >> 10) * 8 + ((o >> 3) & 7), k = ((o >> 6) & 15) * 8 + (o & 7);
+        const float *w = T < 2 ? q.wz : q.wg;
+        q.w[i] = __float2bfloat16(w[(int64_t)(64 * (T & 1) + ow_perm(r)) * OW_C + k]);
+    }
+    if (blockIdx.x == 0)
+        for (int i = threadIdx.x; i < 2 * OW_C; i += blockDim.x) {
+            const float *b = i < OW_C ? q.bz : q.bg;
+            q.bias[i] = b ? __bfloat162float(__float2bfloat16(b[i % OW_C])) : 0.f;
+        }
+}
+
+#if S9_HAVE_WGMMA
+// Tile jt's out = y sigmoid(g) (k_tm_out3's gate: t3_gate, t3_gate_out) of the warp's rows r0 + g,
+// r0 + g + 8: per row the thread's channels 64 jt + 16 t .. + 15 (accumulator pair j: channels 2 j,
+// 2 j + 1 of them) as two 16-byte stores; rows past M not stored.
+__device__ __forceinline__ void ow_gate_store(const ow_args &a, const float (&ay)[32], const float (&ag)[32],
+                                              const float *bias, int jt, int64_t r0) {
+    const int lane = threadIdx.x & 31, c0 = 64 * jt + 16 * (lane & 3);
+    const float *bz = bias + c0, *bg = bias + OW_C + c0;
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        const int64_t p = r0 + (lane >> 2) + 8 * h;
+        uint32_t o[8];
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+            o[j] = t3_gate_out(t3_gate(ay[4 * j + 2 * h], ay[4 * j + 2 * h + 1], ag[4 * j + 2 * h],
+                                       ag[4 * j + 2 * h + 1], bz + 2 * j, bg + 2 * j));
+        if (p < a.M) {
+            uint4 *d = reinterpret_cast<uint4 *>(a.out + p * OW_C + c0);
+            d[0] = make_uint4(o[0], o[1], o[2], o[3]);
+            d[1] = make_uint4(o[4], o[5], o[6], o[7]);
+        }
+    }
+}
+
+#endif
+
+// Launched on sm_90 only (cu_tm_out_fwd_wg); compiled for sm_80 it traps.
+__global__ void __launch_bounds__(128 * OW_NWG, 1) k_tm_outfw(ow_args a) {
+#if S9_HAVE_WGMMA
+    extern __shared__ __align__(128) unsigned char ow_sm[];
+    const int wg = threadIdx.x >> 7, tid = threadIdx.x & 127, w = tid >> 5;
+    const float *bias = (const float *)(ow_sm + ow_smem<false>::PAR), *lnw = bias + 2 * OW_C, *lnb = lnw + OW_C;
+    bf16 *xs = (bf16 *)(ow_sm + ow_smem<false>::WG0 + wg * ow_smem<false>::PER_WG), *zs = xs + 128 * OW_XS;
+    ow_start<false>(a, ow_sm);
+    const int64_t T = (a.M + 63) / 64, stride = (int64_t)gridDim.x * OW_NWG;
+    int64_t t = (int64_t)blockIdx.x * OW_NWG + wg;
+    if (t < T) ow_load_x(a, xs, t * 64, tid), ow_load_rows(zs, a.zl, a.M, t * 64, tid);
+    fa_commit();
+    wg_bar_wait((uint64_t *)(ow_sm + ow_smem<false>::BAR), 0);  // every thread: the weight landed (no exit before its copies end)
+    __syncwarp();  // converged after the wait (thread 0 issued the copies) for the .aligned barriers and products
+    for (; t < T; t += stride) {
+        const int64_t r0 = t * 64 + 16 * w;
+        uint32_t xf[8][4], zf[8][4];
+        fa_wait<0>();
+        tswp_wg_sync(wg);  // every thread's copies of this tile landed
+        ow_x_frags(xf, xs, w);
+        ow_z_frags(zf, zs, w);
+        tswp_wg_sync(wg);  // every warp's fragments read: the buffers take the next tile
+        if (t + stride < T) ow_load_x(a, xs, (t + stride) * 64, tid), ow_load_rows(zs, a.zl, a.M, (t + stride) * 64, tid);
+        fa_commit();
+        float mu[2], rs[2];
+        ow_ln(xf, lnw, lnb, mu, rs);
+        float ay0[32], ag0[32], ay1[32], ag1[32];
+        __syncwarp();  // converged for the .aligned wgmma instructions
+        s9_wg_fence();  // the fragments' registers written before the products read them
+        ow_product(ay0, xf, ow_sm + 0 * OW_WT * 2);
+        ow_product(ag0, zf, ow_sm + 2 * OW_WT * 2);
+        s9_wg_commit();
+        ow_product(ay1, xf, ow_sm + 1 * OW_WT * 2);
+        ow_product(ag1, zf, ow_sm + 3 * OW_WT * 2);
+        s9_wg_commit();
+        wg_mma_wait<1>();
+        s9_wg_hold<32>(ay0);
+        s9_wg_hold<32>(ag0);
+        ow_gate_store(a, ay0, ag0, bias, 0, r0);
+        wg_mma_wait<0>();
+        s9_wg_hold<32>(ay1);
+        s9_wg_hold<32>(ag1);
+        ow_gate_store(a, ay1, ag1, bias, 1, r0);
+    }
+    fa_wait<0>();
+#else
+    __trap();
+#endif
+}
+
+// PF_TRIMUL_OUTW (read at the first use; pf_cuda_set_trimul_outw): 1 k_tm_outfw where it applies (in
+// k_tm_outf's place: PF_TRIMUL_OUTB 2), 2 also k_tm_outbw (in k_tm_outb's: PF_TRIMUL_OUTB 1 or 2), 0 (the
+// default) neither.
+static int ow_mode_v = -1;
+static int64_t ow_runs, owb_runs;  // launches of k_tm_outfw, k_tm_outbw
+static int ow_mode(void) {
+    if (ow_mode_v < 0)
+        ow_mode_v = (int)cu_env_int("PF_TRIMUL_OUTW", 0, 2, 0,
+                                    "the trimul output part on Hopper warpgroup MMA: 0 off (the default), 1 the "
+                                    "forward (k_tm_outfw), 2 the forward and the backward (k_tm_outbw)");
+    return ow_mode_v;
+}
+extern "C" int pf_cuda_set_trimul_outw(pf_backend *be, int mode) {
+    (void)be;
+    int was = ow_mode();
+    ow_mode_v = mode >= 0 && mode <= 2 ? mode : -1;
+    return was;
+}
+extern "C" int64_t pf_cuda_trimul_outw_runs(pf_backend *be) { return (void)be, ow_runs; }
+extern "C" int64_t pf_cuda_trimul_outwb_runs(pf_backend *be) { return (void)be, owb_runs; }
+extern "C" int pf_cuda_trimul_outw_fits(pf_backend *be) {
+    int dev = 0, optin = 0;
+    (void)be;
+    return ts_wg_applies(OW_C) && cudaGetDevice(&dev) == cudaSuccess &&
+           cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) == cudaSuccess &&
+           ow_smem<false>::BYTES <= optin && ow_smem<true>::BYTES <= optin;
+}
+
+// The packed weight and biases: kept across calls (PF_WCACHE) or in pool scratch (the caller marks
+// and releases the pool).
+static void ow_weights(cu_impl *c, const pf_trimul_p *p, ow_args *a) {
+    const size_t wb = sizeof(bf16) * 4 * OW_WT, bb = sizeof(float) * 2 * OW_C;
+    struct { const void *src[4]; int64_t tag; } sig;
+    memset(&sig, 0, sizeof sig);
+    sig.src[0] = p->z.w, sig.src[1] = p->g.w, sig.src[2] = p->z.b, sig.src[3] = p->g.b;
+    sig.tag = 0x6f7574770001;  // "outw", form 1
+    int build;
+    char *buf = (char *)cu_wcache(c, PF_WC_TM_OUT, &sig, sizeof sig, wb + bb, &build);
+    ow_pack_args q = {p->z.w, p->g.w, p->z.b, p->g.b, buf ? (bf16 *)buf : (bf16 *)cu_pool_get(c, wb),
+                      buf ? (float *)(buf + wb) : (float *)cu_pool_get(c, bb)};
+    if (build) {
+        k_ow_pack<<<cu_blocks(4 * OW_WT, 256), 256, 0, c->stream>>>(q);
+        CU_LAUNCHED();
+    }
+    a->w = q.w, a->bias = q.bias;
+}
+
+// Whether a pass applies (PF_TRIMUL_OUTW at least `mode`, the widths, X channel-major with 16-byte
+// runs, the buffers in al 16-byte aligned, bf16, a compute capability 9 device and its shared memory),
+// and if so a's common fields (the packed weight from the cache or pool scratch: the caller marks).
+static int ow_prepare(cu_impl *c, int mode, int bytes, int64_t n, int cx, int cz, const pf_trimul_p *p,
+                      const void *X, int64_t ldx, const void *zl, uintptr_t al, ow_args *a) {
+    if (ow_mode() < mode || cx != OW_C || cz != OW_C || n < 1 || !ldx || ldx % 8) return 0;
+    if (((al | (uintptr_t)X) & 15) || !ts_wg_applies(OW_C) || !ts_applies(c, n, cz, 1, zl, bytes)) return 0;
+    memset(a, 0, sizeof *a);
+    ow_weights(c, p, a);
+    a->X = (const bf16 *)X, a->ldx = ldx, a->M = n, a->zl = (const bf16 *)zl;
+    a->ln_w = p->ln_out.w, a->ln_b = p->ln_out.b;
+    return 1;
+}
+
+int cu_tm_out_fwd_wg(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p, const void *X, int64_t ldx,
+                     const void *zl, void *out) {
+    size_t mark = cu_pool_mark(c);
+    ow_args a;
+    int ok = ow_prepare(c, 1, ow_smem<false>::BYTES, n, cx, cz, p, X, ldx, zl, (uintptr_t)out, &a);
+    if (ok) {
+        a.out = (bf16 *)out;
+        int grid = 0;
+        (void)ts_sides_form(&grid);
+        const int64_t tiles = (n + 63) / 64;
+        const int bytes = ow_smem<false>::BYTES;
+        unsigned nb = ts_wave_blocks(c, k_tm_outfw, 128 * OW_NWG, bytes, (tiles + OW_NWG - 1) / OW_NWG, grid);
+        k_tm_outfw<<<nb, 128 * OW_NWG, bytes, c->stream>>>(a);
+        CU_LAUNCHED();
+        ow_runs++;
+    }
+    cu_pool_release(c, mark);
+    return ok;
+}
+
+int cu_tm_out_bwd_wg(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p, pf_trimul_p *g, const void *X,
+                     void *dX, int64_t ldx, const void *zl, void *dzl, const void *dout, void *xl, void *dy, void *dgp) {
+    const uintptr_t al = (uintptr_t)dX | (uintptr_t)dzl | (uintptr_t)dout | (uintptr_t)xl | (uintptr_t)dy |
+                         (uintptr_t)dgp;
+    size_t mark = cu_pool_mark(c);
+    ow_args a;
+    int ok = ow_prepare(c, 2, ow_smem<true>::BYTES, n, cx, cz, p, X, ldx, zl, al, &a);
+    if (ok) {
+        a.dX = (bf16 *)dX, a.dout = (const bf16 *)dout;
+        a.xl = (bf16 *)xl, a.dy = (bf16 *)dy, a.dgp = (bf16 *)dgp, a.dzl = (bf16 *)dzl;
+        int grid = 0;
+        (void)ts_sides_form(&grid);
+        unsigned nb = cu_tm_outbw_launch(c, &a, grid);
+        cu_tm_ln_parts_add(c, (int)nb, OW_C, a.part, g ? &g->ln_out : NULL);
+        owb_runs++;
+    }
+    cu_pool_release(c, mark);
+    return ok;
+}

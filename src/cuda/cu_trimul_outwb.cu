@@ -1,0 +1,337 @@
+// cu_trimul_outwb.cu: the triangle multiplication's output part backward with its products on Hopper
+// warpgroup MMA (PF_TRIMUL_OUTW=2; docs/TRIMUL.md "Session 37"): k_tm_outbw, k_tm_outb's job
+// (cu_trimul_outb.cu: LN_out recomputed from X, y and g, the gate's backward, dzl = d g W_g, dxl =
+// d y W_z, LN_out's backward into dX channel-major; xl, d y, d g, dzl written for the caller's
+// weight gradients) in k_tm_outfw's form (cu_trimul_outw.cu): a warpgroup per 64 positions, A
+// fragments in registers, the packed weight read by wgmma from shared memory.
+//
+// Per tile (the warpgroup's buffers: X x 2, zl, d out; the next tile's X and zl in flight from the
+// start, its d out from the end of the gate's backward):
+//   P1  xf = X's staging by ldmatrix.trans, zf = zl's; LN_out on xf in registers (ow_ln), xl stored
+//       from the fragments;
+//   P2  y, g of both 64-channel tiles (k_tm_outfw's 32 wgmma), then the gate's backward (t3_gate,
+//       t3_gate_bwd: k_tm_out3's arithmetic) on d out's staging: d g and d y stored and kept as the
+//       next products' A fragments (an accumulator's column pairs are an A fragment's k pairs:
+//       FlashAttention-3's P -> A), K = the packed rows of both tiles;
+//   P4  dzl = d g W_g and dxl = d y W_z (16 wgmma each): B is the same packed weight read N-major
+//       (k_tm_sg2's descriptor: its K-major core matrices [row / 8][k / 8][row % 8][k % 8] are N-major
+//       ones of this product, LBO 2 KB next 8 packed rows, SBO 128 B next 8 channels), so an
+//       accumulator holds channels 64 nb + 8 j + 2 t + e: the X fragments' channels; dzl stored;
+//   P5  LN_out's backward on dxl (rounded to bf16 first, as a GEMM would store it) and X re-read by
+//       ldmatrix.trans (k_tm_ln_cm_bwd's arithmetic per element; row sums over the thread's 32
+//       channels then the quad), dX back into X's staging by stmatrix.trans and stored channel-major.
+// LN_out's parameter gradients: per tile the thread's 64 sums (32 channels x {dxl xhat, dxl}) over
+// the warp's 16 rows by a reduce-scatter across the 8 lanes of each channel set (xor 16, 8, 4: 56
+// shuffles, 8 sums left per lane), kept per lane over its tiles; per block over the warps in order,
+// over blocks by cu_tm_ln_parts_add: fixed order, the same bits every run on a device.
+#include "cu_trimul_outw.cuh"
+#include "cu_small.cuh"
+
+#if S9_HAVE_WGMMA
+// D (64 x 64) = A (64 x 16, registers) B (16 x 64, N-major descriptor: imm-trans-b), D not read.
+__device__ __forceinline__ void ow_n64_tb_first(float *d, const uint32_t *a, uint64_t desc) {
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
+        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, "
+        "{%32,%33,%34,%35}, %36, 0, 1, 1, 1;\n"
+        : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3]), "=f"(d[4]), "=f"(d[5]), "=f"(d[6]), "=f"(d[7]),
+          "=f"(d[8]), "=f"(d[9]), "=f"(d[10]), "=f"(d[11]), "=f"(d[12]), "=f"(d[13]), "=f"(d[14]), "=f"(d[15]),
+          "=f"(d[16]), "=f"(d[17]), "=f"(d[18]), "=f"(d[19]), "=f"(d[20]), "=f"(d[21]), "=f"(d[22]), "=f"(d[23]),
+          "=f"(d[24]), "=f"(d[25]), "=f"(d[26]), "=f"(d[27]), "=f"(d[28]), "=f"(d[29]), "=f"(d[30]), "=f"(d[31])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
+}
+// The same, D += (k_tm_sg2's sg2_n64_tb).
+__device__ __forceinline__ void ow_n64_tb(float *d, const uint32_t *a, uint64_t desc) {
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
+        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, "
+        "{%32,%33,%34,%35}, %36, 1, 1, 1, 1;\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
+}
+
+// The 16 bytes of stmatrix.trans: ts_ldsm4t's inverse (the same addresses and registers).
+__device__ __forceinline__ void ow_stsm4t(const bf16 *p, const uint32_t *r) {
+    asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(fa_smem(p)),
+                 "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3])
+                 : "memory");
+}
+
+// xl (the LayerNormed fragments) of the warp's rows r0 + g, + 8 into a.xl: per row and k chunk two
+// 4-byte pairs (a quad's run of 16 bytes each); rows past M not stored.
+__device__ __forceinline__ void ow_store_xl(const ow_args &a, const uint32_t (&xf)[8][4], int64_t r0) {
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        const int64_t p = r0 + (lane >> 2) + 8 * h;
+        if (p >= a.M) continue;
+        bf16 *d = a.xl + p * OW_C + 2 * (lane & 3);
+#pragma unroll
+        for (int kk = 0; kk < 8; kk++)
+#pragma unroll
+            for (int u = 0; u < 2; u++) *reinterpret_cast<uint32_t *>(d + 16 * kk + 8 * u) = xf[kk][2 * u + h];
+    }
+}
+
+// Tile jt's gate backward (t3_gate, t3_gate_bwd: k_tm_out3's arithmetic) of the warp's rows r0 + g, + 8
+// (rows `row` + .. of the d out staging ds): d g and d y of channels 64 jt + 16 t .. + 15 stored (two
+// 16-byte stores each per row; rows past M not) and kept as A fragments over the tile's packed rows:
+// fg[q], fy[q] = the pairs of accumulator columns 16 q .. 16 q + 15.
+__device__ __forceinline__ void ow_gate_bwd(const ow_args &a, const float (&ay)[32], const float (&ag)[32],
+                                            const bf16 *ds, const float *bias, int jt, int row, int64_t r0,
+                                            uint32_t (&fg)[4][4], uint32_t (&fy)[4][4]) {
+    const int lane = threadIdx.x & 31, c0 = 64 * jt + 16 * (lane & 3);
+    const float *bz = bias + c0, *bg = bias + OW_C + c0;
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        const int rr = row + (lane >> 2) + 8 * h;
+        const int64_t p = r0 + (lane >> 2) + 8 * h;
+        const uint4 u0 = *reinterpret_cast<const uint4 *>(ds + rr * OW_ZS + c0);
+        const uint4 u1 = *reinterpret_cast<const uint4 *>(ds + rr * OW_ZS + c0 + 8);
+        const uint32_t du[8] = {u0.x, u0.y, u0.z, u0.w, u1.x, u1.y, u1.z, u1.w};
+        uint32_t dg[8], dy[8];
+#pragma unroll
+        for (int j = 0; j < 8; j++)
+            t3_gate_bwd(t3_gate(ay[4 * j + 2 * h], ay[4 * j + 2 * h + 1], ag[4 * j + 2 * h], ag[4 * j + 2 * h + 1],
+                                bz + 2 * j, bg + 2 * j),
+                        du[j], dg[j], dy[j]);
+        if (p < a.M) {
+            uint4 *g4 = reinterpret_cast<uint4 *>(a.dgp + p * OW_C + c0), *y4 = reinterpret_cast<uint4 *>(a.dy + p * OW_C + c0);
+            g4[0] = make_uint4(dg[0], dg[1], dg[2], dg[3]), g4[1] = make_uint4(dg[4], dg[5], dg[6], dg[7]);
+            y4[0] = make_uint4(dy[0], dy[1], dy[2], dy[3]), y4[1] = make_uint4(dy[4], dy[5], dy[6], dy[7]);
+        }
+#pragma unroll
+        for (int q = 0; q < 4; q++) fg[q][h] = dg[2 * q], fg[q][2 + h] = dg[2 * q + 1], fy[q][h] = dy[2 * q], fy[q][2 + h] = dy[2 * q + 1];
+    }
+}
+
+// acc[nb] (the warpgroup's 64 positions x channels 64 nb ..) = f (A: both tiles' packed rows as K) times
+// the weight tiles wt (jt = 0, 1) read N-major: 16 wgmma, issued, not committed.
+__device__ __forceinline__ void ow_dx_product(float (&acc)[2][32], const uint32_t (&f)[2][4][4], const unsigned char *wt) {
+#pragma unroll
+    for (int nb = 0; nb < 2; nb++)
+#pragma unroll
+        for (int jt = 0; jt < 2; jt++) {
+            const uint64_t d0 = s9_desc(wt + jt * OW_WT * 2, OW_C * 16, 128);
+#pragma unroll
+            for (int q = 0; q < 4; q++) {
+                const uint64_t d = d0 + ((q * 32 * OW_C + nb * 64 * 16) >> 4);
+                if (jt == 0 && q == 0) ow_n64_tb_first(acc[nb], f[0][0], d);
+                else ow_n64_tb(acc[nb], f[jt][q], d);
+            }
+        }
+}
+
+// dzl of the warp's rows r0 + g, + 8 from acc (channels 64 nb + 8 j + 2 t, + 1: 4-byte pairs, a quad's
+// 16 bytes per j); rows past M not stored.
+__device__ __forceinline__ void ow_store_dzl(const ow_args &a, const float (&acc)[2][32], int64_t r0) {
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        const int64_t p = r0 + (lane >> 2) + 8 * h;
+        if (p >= a.M) continue;
+        bf16 *d = a.dzl + p * OW_C + 2 * (lane & 3);
+#pragma unroll
+        for (int nb = 0; nb < 2; nb++)
+#pragma unroll
+            for (int j = 0; j < 8; j++)
+                *reinterpret_cast<uint32_t *>(d + 64 * nb + 8 * j) = fa_pack2(acc[nb][4 * j + 2 * h], acc[nb][4 * j + 2 * h + 1]);
+    }
+}
+
+// The 64 sums v (slot s < 32: dxl xhat of the thread's channel slot s, s >= 32: dxl of slot s - 32) over the
+// 8 lanes that hold the same channels (lane bits 2..4), reduce-scatter: per step (xor 16, 8, 4) a lane keeps
+// the half its bit names and adds its partner's; acc8 += the 8 left: kind (lane >> 4) & 1, slots 16 ((lane
+// >> 3) & 1) + 8 ((lane >> 2) & 1) + i.
+__device__ __forceinline__ void ow_param_sums(float (&v)[64], float (&acc8)[8]) {
+    const int lane = threadIdx.x & 31;
+    const bool b4 = lane & 16, b3 = lane & 8, b2 = lane & 4;
+#pragma unroll
+    for (int i = 0; i < 32; i++)
+        v[i] = (b4 ? v[32 + i] : v[i]) + __shfl_xor_sync(0xffffffffu, b4 ? v[i] : v[32 + i], 16);
+#pragma unroll
+    for (int i = 0; i < 16; i++)
+        v[i] = (b3 ? v[16 + i] : v[i]) + __shfl_xor_sync(0xffffffffu, b3 ? v[i] : v[16 + i], 8);
+#pragma unroll
+    for (int i = 0; i < 8; i++)
+        acc8[i] += (b2 ? v[8 + i] : v[i]) + __shfl_xor_sync(0xffffffffu, b2 ? v[i] : v[8 + i], 4);
+}
+// The channel of slot s (0..31) of this thread: the X fragments' 16 kk + 8 u + 2 t + e, s = 4 kk + 2 u + e.
+__device__ __forceinline__ int ow_slot_ch(int s) { return 16 * (s >> 2) + 8 * ((s >> 1) & 1) + 2 * (threadIdx.x & 3) + (s & 1); }
+
+// P5: LN_out's backward of the warp's two rows (mu, rs from P1) from dx (acc) and X's staging xs (re-read),
+// dX written into xs in place (the warp's 16 positions of every channel: no other warp's); acc8 += the
+// parameter sums (ow_param_sums).
+__device__ __forceinline__ void ow_ln_bwd(bf16 *xs, const float (&acc)[2][32], const float (&mu)[2], const float (&rs)[2],
+                                          const float *lnw, int w, float (&acc8)[8]) {
+    const int lane = threadIdx.x & 31, t = lane & 3;
+    uint32_t xf[8][4];
+    ow_x_frags(xf, xs, w);
+    float s1[2] = {0.f, 0.f}, s2[2] = {0.f, 0.f}, v[64];
+#pragma unroll
+    for (int s = 0; s < 64; s++) v[s] = 0.f;
+#pragma unroll
+    for (int kk = 0; kk < 8; kk++)
+#pragma unroll
+        for (int u = 0; u < 2; u++) {
+            const float2 wv = *reinterpret_cast<const float2 *>(lnw + 16 * kk + 8 * u + 2 * t);
+            const int nb = kk >> 2, j = 2 * (kk & 3) + u;
+#pragma unroll
+            for (int h = 0; h < 2; h++)
+#pragma unroll
+                for (int e = 0; e < 2; e++) {
+                    const float x = e ? ow_hi(xf[kk][2 * u + h]) : ow_lo(xf[kk][2 * u + h]);
+                    const float g = __bfloat162float(__float2bfloat16(acc[nb][4 * j + 2 * h + e]));
+                    const float xh = __fmul_rn(__fsub_rn(x, mu[h]), rs[h]), dxh = __fmul_rn(g, e ? wv.y : wv.x);
+                    const int s = 4 * kk + 2 * u + e;
+                    s1[h] = __fadd_rn(s1[h], dxh);
+                    s2[h] = __fmaf_rn(xh, dxh, s2[h]);
+                    v[s] = __fmaf_rn(xh, g, v[s]);
+                    v[32 + s] = __fadd_rn(v[32 + s], g);
+                }
+        }
+    float m1[2], m2[2];
+#pragma unroll
+    for (int h = 0; h < 2; h++) m1[h] = ow_quad_sum(s1[h]) / OW_C, m2[h] = ow_quad_sum(s2[h]) / OW_C;
+#pragma unroll
+    for (int kk = 0; kk < 8; kk++)
+#pragma unroll
+        for (int u = 0; u < 2; u++) {
+            const float2 wv = *reinterpret_cast<const float2 *>(lnw + 16 * kk + 8 * u + 2 * t);
+            const int nb = kk >> 2, j = 2 * (kk & 3) + u;
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                float o[2];
+#pragma unroll
+                for (int e = 0; e < 2; e++) {
+                    const float x = e ? ow_hi(xf[kk][2 * u + h]) : ow_lo(xf[kk][2 * u + h]);
+                    const float g = __bfloat162float(__float2bfloat16(acc[nb][4 * j + 2 * h + e]));
+                    const float xh = __fmul_rn(__fsub_rn(x, mu[h]), rs[h]);
+                    const float tt = __fmaf_rn(-xh, m2[h], __fmaf_rn(g, e ? wv.y : wv.x, -m1[h]));  // g w - s1 - xh s2
+                    o[e] = __fmaf_rn(rs[h], tt, 0.f);
+                }
+                xf[kk][2 * u + h] = fa_pack2(o[0], o[1]);
+            }
+        }
+    ow_param_sums(v, acc8);
+    const bf16 *xp = xs + ((lane & 7) + 8 * (lane >> 4)) * OW_XS + 16 * w + 8 * ((lane >> 3) & 1);
+#pragma unroll
+    for (int kk = 0; kk < 8; kk++) ow_stsm4t(xp + 16 * kk * OW_XS, xf[kk]);
+}
+
+// xs (channel rows) -> dX's positions [p0, p0 + 64), positions past M not stored (ob_store_x's).
+__device__ __forceinline__ void ow_store_x(const ow_args &a, const bf16 *xs, int64_t p0, int tid) {
+#pragma unroll
+    for (int it = 0; it < 8; it++) {
+        const int i = tid + 128 * it, ch = i >> 3, k = i & 7;
+        const int64_t p = p0 + 8 * k, left = a.M - p;
+        const bf16 *s = xs + ch * OW_XS + 8 * k;
+        bf16 *d = a.dX + ch * a.ldx + p;
+        if (left >= 8) *reinterpret_cast<uint4 *>(d) = *reinterpret_cast<const uint4 *>(s);
+        else
+            for (int e = 0; e < left; e++) d[e] = s[e];
+    }
+}
+#endif
+
+// Launched on sm_90 only (cu_tm_out_bwd_wg); compiled for sm_80 it traps.
+__global__ void __launch_bounds__(128 * OW_NWG, 1) k_tm_outbw(ow_args a) {
+#if S9_HAVE_WGMMA
+    using L = ow_smem<true>;
+    extern __shared__ __align__(128) unsigned char owb_sm[];
+    const int wg = threadIdx.x >> 7, tid = threadIdx.x & 127, w = tid >> 5, lane = threadIdx.x & 31;
+    const float *bias = (const float *)(owb_sm + L::PAR), *lnw = bias + 2 * OW_C, *lnb = lnw + OW_C;
+    bf16 *xs = (bf16 *)(owb_sm + L::WG0 + wg * L::PER_WG);  // (2, 128, OW_XS) X's staging, double-buffered
+    bf16 *zs = xs + 2 * 128 * OW_XS, *ds = zs + 64 * OW_ZS;  // (64, OW_ZS) zl, d out
+    ow_start<true>(a, owb_sm);
+    const int64_t T = (a.M + 63) / 64, stride = (int64_t)gridDim.x * OW_NWG;
+    int64_t t = (int64_t)blockIdx.x * OW_NWG + wg;
+    if (t < T) ow_load_x(a, xs, t * 64, tid), ow_load_rows(zs, a.zl, a.M, t * 64, tid), ow_load_rows(ds, a.dout, a.M, t * 64, tid);
+    fa_commit();
+    float acc8[8];
+#pragma unroll
+    for (int i = 0; i < 8; i++) acc8[i] = 0.f;
+    wg_bar_wait((uint64_t *)(owb_sm + L::BAR), 0);  // every thread: the weight landed (no exit before its copies end)
+    __syncwarp();  // converged after the wait (thread 0 issued the copies) for the .aligned barriers and products
+    for (int buf = 0; t < T; t += stride, buf ^= 1) {
+        const int64_t p0 = t * 64, r0 = p0 + 16 * w, next = t + stride;
+        bf16 *xb = xs + buf * 128 * OW_XS;
+        uint32_t fg[2][4][4], fy[2][4][4];
+        float mu[2], rs[2];
+        fa_wait<0>();
+        tswp_wg_sync(wg);  // every thread's copies of this tile landed; the last tile's reads of every buffer done
+        {  // P1, P2
+            uint32_t xf[8][4], zf[8][4];
+            ow_x_frags(xf, xb, w);
+            ow_z_frags(zf, zs, w);
+            tswp_wg_sync(wg);  // every warp's zl fragments read: zl's buffer takes the next tile's
+            if (next < T) ow_load_x(a, xs + (buf ^ 1) * 128 * OW_XS, next * 64, tid), ow_load_rows(zs, a.zl, a.M, next * 64, tid);
+            fa_commit();
+            ow_ln(xf, lnw, lnb, mu, rs);
+            ow_store_xl(a, xf, r0);
+            float ay0[32], ag0[32], ay1[32], ag1[32];
+            __syncwarp();  // converged for the .aligned wgmma instructions
+            s9_wg_fence();
+            ow_product(ay0, xf, owb_sm + 0 * OW_WT * 2);
+            ow_product(ag0, zf, owb_sm + 2 * OW_WT * 2);
+            ow_product(ay1, xf, owb_sm + 1 * OW_WT * 2);
+            ow_product(ag1, zf, owb_sm + 3 * OW_WT * 2);
+            s9_wg_commit();
+            wg_mma_wait<0>();
+            s9_wg_hold<32>(ay0), s9_wg_hold<32>(ag0), s9_wg_hold<32>(ay1), s9_wg_hold<32>(ag1);
+            ow_gate_bwd(a, ay0, ag0, ds, bias, 0, 16 * w, r0, fg[0], fy[0]);
+            ow_gate_bwd(a, ay1, ag1, ds, bias, 1, 16 * w, r0, fg[1], fy[1]);
+        }
+        tswp_wg_sync(wg);  // every warp's d out read: its buffer takes the next tile's
+        if (next < T) ow_load_rows(ds, a.dout, a.M, next * 64, tid);
+        fa_commit();
+        float dx[2][32];
+        {  // P4
+            float dz[2][32];
+            __syncwarp();
+            s9_wg_fence();  // the A fragments' registers written before the products read them
+            ow_dx_product(dz, fg, owb_sm + 2 * OW_WT * 2);
+            s9_wg_commit();
+            ow_dx_product(dx, fy, owb_sm + 0 * OW_WT * 2);
+            s9_wg_commit();
+            wg_mma_wait<1>();
+            s9_wg_hold<32>(dz[0]), s9_wg_hold<32>(dz[1]);
+            ow_store_dzl(a, dz, r0);
+            wg_mma_wait<0>();
+            s9_wg_hold<32>(dx[0]), s9_wg_hold<32>(dx[1]);
+        }
+        ow_ln_bwd(xb, dx, mu, rs, lnw, w, acc8);  // P5
+        tswp_wg_sync(wg);  // dX of every warp in xb
+        ow_store_x(a, xb, p0, tid);
+    }
+    fa_wait<0>();
+    __syncthreads();  // every warpgroup done: warpgroup 0's X buffers hold the sums
+    float *red = (float *)(owb_sm + L::WG0);  // (warps, 2, 128)
+    const int warp = threadIdx.x >> 5, kind = (lane >> 4) & 1, s0 = 16 * ((lane >> 3) & 1) + 8 * ((lane >> 2) & 1);
+#pragma unroll
+    for (int i = 0; i < 8; i++) red[(warp * 2 + kind) * OW_C + ow_slot_ch(s0 + i)] = acc8[i];
+    __syncthreads();
+    for (int i = threadIdx.x; i < 2 * OW_C; i += blockDim.x) {
+        float s = 0.f;
+        for (int u = 0; u < 4 * OW_NWG; u++) s += red[u * 2 * OW_C + i];
+        a.part[(int64_t)blockIdx.x * 2 * OW_C + i] = s;
+    }
+#else
+    __trap();
+#endif
+}
+
+unsigned cu_tm_outbw_launch(cu_impl *c, ow_args *a, int grid) {
+    const int64_t tiles = (a->M + 63) / 64;
+    const int bytes = ow_smem<true>::BYTES;
+    unsigned nb = ts_wave_blocks(c, k_tm_outbw, 128 * OW_NWG, bytes, (tiles + OW_NWG - 1) / OW_NWG, grid);
+    a->part = (float *)cu_pool_get(c, sizeof(float) * 2 * OW_C * nb);
+    k_tm_outbw<<<nb, 128 * OW_NWG, bytes, c->stream>>>(*a);
+    CU_LAUNCHED();
+    return nb;
+}
