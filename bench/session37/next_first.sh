@@ -13,6 +13,7 @@ timeout -k 5 240 $T --only trimul_outw > $OUT/outw.log 2>&1; echo "rc=$?" >> $OU
 timeout -k 5 240 compute-sanitizer --tool memcheck --error-exitcode 3 $T --quick --only trimul_outw > $OUT/outw_mc.log 2>&1
 echo "rc=$?" >> $OUT/outw_mc.log
 report outw outw_mc
+grep -A2 "outw diag" $OUT/outw.log | head -n 24 >> $S
 for r in 1 2; do
   for cfg in "0 2" "1 2" "2 2" "0 4"; do
     read -r ow tm <<< "$cfg"

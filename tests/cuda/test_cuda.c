@@ -1724,6 +1724,28 @@ static void cuda_trimul_outb(void) {
 // capability 9 device) and not elsewhere; the forward and dz against PF_TRIMUL_OUTB's kernels within
 // the tolerance; two runs bit for bit (output, dz, every parameter gradient). blocks > 0: the
 // persistent grid capped (each warpgroup loops over tiles and, in the backward, both X buffers).
+// Where two (positions, 128) outputs differ by more than tol of the reference's largest value: the count,
+// the first (position, channel) and a histogram over channels mod 64 and positions mod 64 (a wrong
+// fragment or packed-row mapping shows as a pattern there), printed (no check: the comparison is h_compare's).
+static void outw_diag(const char *what, const real *got, const real *ref, int64_t M, double tol) {
+    double mr = 0;
+    for (int64_t i = 0; i < M * 128; i++) mr = fmax(mr, fabs((double)ref[i]));
+    int64_t bad = 0, first = -1, hc[64] = {0}, hp[64] = {0};
+    for (int64_t i = 0; i < M * 128; i++)
+        if (!(fabs((double)got[i] - ref[i]) <= 4 * tol * mr)) {
+            if (first < 0) first = i;
+            bad++, hc[i % 64]++, hp[(i / 128) % 64]++;
+        }
+    if (!bad) return;
+    printf("  outw diag %s: %lld of %lld off by > %.2g; first at position %lld channel %lld (%.6g vs %.6g)\n", what,
+           (long long)bad, (long long)(M * 128), 4 * tol * mr, (long long)(first / 128), (long long)(first % 128),
+           (double)got[first], (double)ref[first]);
+    printf("    by channel mod 64:");
+    for (int k = 0; k < 64; k++) printf(" %lld", (long long)hc[k]);
+    printf("\n    by position mod 64:");
+    for (int k = 0; k < 64; k++) printf(" %lld", (long long)hp[k]);
+    printf("\n");
+}
 static void tm_pass_outw(const char *label, int v, int mode, int after) {
     (void)label;
     if (!after) pf_cuda_set_trimul_outw(H_gpu, mode < 0 ? (v ? -mode : 0) : mode);
@@ -1750,9 +1772,9 @@ static void test_trimul_outw(int64_t N, int incoming, int bias, int use_mask, in
     real *o[2], *g[2];  // 0: PF_TRIMUL_OUTB's kernels, 1: this mode's
     int64_t nz = trimul_two_passes(label, N, 128, 128, incoming, bias, use_mask, tm_pass_outw, -mode, 0, o, g);
     snprintf(s, sizeof s, "%s forward vs PF_TRIMUL_OUTB's", label);
-    h_compare(s, o[1], o[0], nz, H_tol);
+    if (!h_compare(s, o[1], o[0], nz, H_tol)) outw_diag(s, o[1], o[0], N * N, H_tol);
     snprintf(s, sizeof s, "%s dz vs PF_TRIMUL_OUTB's", label);
-    h_compare(s, g[1], g[0], nz, H_tol);
+    if (!h_compare(s, g[1], g[0], nz, H_tol)) outw_diag(s, g[1], g[0], N * N, H_tol);
     nz = trimul_two_passes(label, N, 128, 128, incoming, bias, use_mask, tm_pass_outw, mode, 2, o, g);
     trimul_same_out_dz(label, " (twice)", o, g, nz);
     pf_cuda_set_trimul_outw(H_gpu, ow_was);
