@@ -4,7 +4,8 @@
 # (PF_TRIMUL_OUTW: 1 k_tm_outfw, 2 also k_tm_outbw; cu_trimul_outw.cu, cu_trimul_outwb.cu), compiled here, never run.
 #   1. test_cuda --only trimul_outw (both modes, against the CPU reference and PF_TRIMUL_OUTB's kernels, two runs
 #      bit for bit; where outputs differ, the "outw diag" lines: channel and position patterns);
-#   2. trimul f+b with PF_TRIMUL_OUTW 0 / 1 / 2 and PF_TRIMUL_OUTB_TEAMS=4 (outw 0) taking turns, two rounds;
+#   2. trimul f+b with PF_TRIMUL_OUTW 0 / 1 / 2, 2 with the forward's 3 warpgroups (PF_TRIMUL_OUTW_FWG=3) and
+#      PF_TRIMUL_OUTB_TEAMS=4 (outw 0) taking turns, two rounds;
 #   3. ncu: every k_tm_out* launch at N = 1024 with outw 0 and 2 (time, DRAM bytes), and the two new kernels'
 #      L1 / shared and DRAM throughput, issue slots and registers;
 #   4. step 1 under compute-sanitizer memcheck (--quick; last, so that a slow sanitizer costs only itself).
@@ -14,10 +15,10 @@ timeout -k 5 200 $T --only trimul_outw > $OUT/outw.log 2>&1; echo "rc=$?" >> $OU
 report outw
 grep -A2 "outw diag" $OUT/outw.log | head -n 24 >> $S
 for r in 1 2; do
-  for cfg in "0 2" "1 2" "2 2" "0 4"; do
-    read -r ow tm <<< "$cfg"
-    echo "== trimul PF_TRIMUL_OUTW=$ow PF_TRIMUL_OUTB_TEAMS=$tm round $r" >> $S
-    PF_TRIMUL_OUTW=$ow PF_TRIMUL_OUTB_TEAMS=$tm timeout -k 5 100 $P/bench_cuda_ops --ops trimul --sizes 512,1024,2048 \
+  for cfg in "0 2 2" "1 2 2" "2 2 2" "2 2 3" "0 4 2"; do
+    read -r ow tm fwg <<< "$cfg"
+    echo "== trimul PF_TRIMUL_OUTW=$ow PF_TRIMUL_OUTB_TEAMS=$tm PF_TRIMUL_OUTW_FWG=$fwg round $r" >> $S
+    PF_TRIMUL_OUTW=$ow PF_TRIMUL_OUTB_TEAMS=$tm PF_TRIMUL_OUTW_FWG=$fwg timeout -k 5 100 $P/bench_cuda_ops --ops trimul --sizes 512,1024,2048 \
       --reps 5 2>&1 | grep -v '^#' | tail -n 3 | cut -c1-120 >> $S
   done
 done

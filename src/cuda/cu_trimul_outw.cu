@@ -11,7 +11,7 @@
 // A fragment layout (the fragment's k is the channel), normalised there, and is the y product's A.
 // Shared-memory reads per 64 positions: ~100 KB where k_tm_outf's are ~320 KB.
 //
-// Block: OW_NWG warpgroups, persistent (one wave); the packed weight (ow_pack: 4 tiles of 64 rows x
+// Block: 2 warpgroups (or 3: PF_TRIMUL_OUTW_FWG), persistent (one wave); the packed weight (ow_pack: 4 tiles of 64 rows x
 // 128 in trwg_off's core-matrix layout, W_z's channels 0..63 and 64..127, then W_g's; within a tile
 // packed row 8 j + 2 t + e holds channel 16 t + 2 j + e, so a thread's accumulators are 16
 // consecutive channels of two rows: 16-byte stores) brought in once by bulk copies. Per warpgroup
@@ -74,19 +74,23 @@ __device__ __forceinline__ void ow_gate_store(const ow_args &a, const float (&ay
 
 #endif
 
-// Launched on sm_90 only (cu_tm_out_fwd_wg); compiled for sm_80 it traps.
-__global__ void __launch_bounds__(128 * OW_NWG, 1) k_tm_outfw(ow_args a) {
+// Launched on sm_90 only (cu_tm_out_fwd_wg); compiled for sm_80 it traps. NWG 2: both channel tiles'
+// products issued at once (4 accumulators: 234 registers), tile 1's in flight during tile 0's epilogue;
+// NWG 3 (PF_TRIMUL_OUTW_FWG=3): one tile at a time (2 accumulators), a third warpgroup per block instead.
+template <int NWG>
+__global__ void __launch_bounds__(128 * NWG, 1) k_tm_outfw(ow_args a) {
 #if S9_HAVE_WGMMA
+    using L = ow_smem<false, NWG>;
     extern __shared__ __align__(128) unsigned char ow_sm[];
     const int wg = threadIdx.x >> 7, tid = threadIdx.x & 127, w = tid >> 5;
-    const float *bias = (const float *)(ow_sm + ow_smem<false>::PAR), *lnw = bias + 2 * OW_C, *lnb = lnw + OW_C;
-    bf16 *xs = (bf16 *)(ow_sm + ow_smem<false>::WG0 + wg * ow_smem<false>::PER_WG), *zs = xs + 128 * OW_XS;
-    ow_start<false>(a, ow_sm);
-    const int64_t T = (a.M + 63) / 64, stride = (int64_t)gridDim.x * OW_NWG;
-    int64_t t = (int64_t)blockIdx.x * OW_NWG + wg;
+    const float *bias = (const float *)(ow_sm + L::PAR), *lnw = bias + 2 * OW_C, *lnb = lnw + OW_C;
+    bf16 *xs = (bf16 *)(ow_sm + L::WG0 + wg * L::PER_WG), *zs = xs + 128 * OW_XS;
+    ow_start<false, NWG>(a, ow_sm);
+    const int64_t T = (a.M + 63) / 64, stride = (int64_t)gridDim.x * NWG;
+    int64_t t = (int64_t)blockIdx.x * NWG + wg;
     if (t < T) ow_load_x(a, xs, t * 64, tid), ow_load_rows(zs, a.zl, a.M, t * 64, tid);
     fa_commit();
-    wg_bar_wait((uint64_t *)(ow_sm + ow_smem<false>::BAR), 0);  // every thread: the weight landed (no exit before its copies end)
+    wg_bar_wait((uint64_t *)(ow_sm + L::BAR), 0);  // every thread: the weight landed (no exit before its copies end)
     __syncwarp();  // converged after the wait (thread 0 issued the copies) for the .aligned barriers and products
     for (; t < T; t += stride) {
         const int64_t r0 = t * 64 + 16 * w;
@@ -100,23 +104,39 @@ __global__ void __launch_bounds__(128 * OW_NWG, 1) k_tm_outfw(ow_args a) {
         fa_commit();
         float mu[2], rs[2];
         ow_ln(xf, lnw, lnb, mu, rs);
-        float ay0[32], ag0[32], ay1[32], ag1[32];
-        __syncwarp();  // converged for the .aligned wgmma instructions
-        s9_wg_fence();  // the fragments' registers written before the products read them
-        ow_product(ay0, xf, ow_sm + 0 * OW_WT * 2);
-        ow_product(ag0, zf, ow_sm + 2 * OW_WT * 2);
-        s9_wg_commit();
-        ow_product(ay1, xf, ow_sm + 1 * OW_WT * 2);
-        ow_product(ag1, zf, ow_sm + 3 * OW_WT * 2);
-        s9_wg_commit();
-        wg_mma_wait<1>();
-        s9_wg_hold<32>(ay0);
-        s9_wg_hold<32>(ag0);
-        ow_gate_store(a, ay0, ag0, bias, 0, r0);
-        wg_mma_wait<0>();
-        s9_wg_hold<32>(ay1);
-        s9_wg_hold<32>(ag1);
-        ow_gate_store(a, ay1, ag1, bias, 1, r0);
+        if constexpr (NWG == 2) {
+            float ay0[32], ag0[32], ay1[32], ag1[32];
+            __syncwarp();  // converged for the .aligned wgmma instructions
+            s9_wg_fence();  // the fragments' registers written before the products read them
+            ow_product(ay0, xf, ow_sm + 0 * OW_WT * 2);
+            ow_product(ag0, zf, ow_sm + 2 * OW_WT * 2);
+            s9_wg_commit();
+            ow_product(ay1, xf, ow_sm + 1 * OW_WT * 2);
+            ow_product(ag1, zf, ow_sm + 3 * OW_WT * 2);
+            s9_wg_commit();
+            wg_mma_wait<1>();
+            s9_wg_hold<32>(ay0);
+            s9_wg_hold<32>(ag0);
+            ow_gate_store(a, ay0, ag0, bias, 0, r0);
+            wg_mma_wait<0>();
+            s9_wg_hold<32>(ay1);
+            s9_wg_hold<32>(ag1);
+            ow_gate_store(a, ay1, ag1, bias, 1, r0);
+        } else {
+#pragma unroll
+            for (int jt = 0; jt < 2; jt++) {
+                float ay[32], ag[32];
+                __syncwarp();
+                s9_wg_fence();  // the fragments (and, for jt 1, the accumulators' last reads) before the products
+                ow_product(ay, xf, ow_sm + jt * OW_WT * 2);
+                ow_product(ag, zf, ow_sm + (2 + jt) * OW_WT * 2);
+                s9_wg_commit();
+                wg_mma_wait<0>();
+                s9_wg_hold<32>(ay);
+                s9_wg_hold<32>(ag);
+                ow_gate_store(a, ay, ag, bias, jt, r0);
+            }
+        }
     }
     fa_wait<0>();
 #else
@@ -127,7 +147,7 @@ __global__ void __launch_bounds__(128 * OW_NWG, 1) k_tm_outfw(ow_args a) {
 // PF_TRIMUL_OUTW (read at the first use; pf_cuda_set_trimul_outw): 1 k_tm_outfw where it applies (in
 // k_tm_outf's place: PF_TRIMUL_OUTB 2), 2 also k_tm_outbw (in k_tm_outb's: PF_TRIMUL_OUTB 1 or 2), 0 (the
 // default) neither.
-static int ow_mode_v = -1;
+static int ow_mode_v = -1, ow_fwg_v = -1;
 static int64_t ow_runs, owb_runs;  // launches of k_tm_outfw, k_tm_outbw
 static int ow_mode(void) {
     if (ow_mode_v < 0)
@@ -135,6 +155,19 @@ static int ow_mode(void) {
                                     "the trimul output part on Hopper warpgroup MMA: 0 off (the default), 1 the "
                                     "forward (k_tm_outfw), 2 the forward and the backward (k_tm_outbw)");
     return ow_mode_v;
+}
+// PF_TRIMUL_OUTW_FWG: the forward's warpgroups per block, 2 (the default) or 3 (k_tm_outfw's NWG).
+static int ow_fwg(void) {
+    if (ow_fwg_v < 0)
+        ow_fwg_v = (int)cu_env_int("PF_TRIMUL_OUTW_FWG", 2, 3, 2,
+                                   "warpgroups per block of the trimul output part's Hopper forward (k_tm_outfw)");
+    return ow_fwg_v;
+}
+extern "C" int pf_cuda_set_trimul_outw_fwg(pf_backend *be, int n) {
+    (void)be;
+    int was = ow_fwg();
+    ow_fwg_v = n == 2 || n == 3 ? n : -1;
+    return was;
 }
 extern "C" int pf_cuda_set_trimul_outw(pf_backend *be, int mode) {
     (void)be;
@@ -149,7 +182,7 @@ extern "C" int pf_cuda_trimul_outw_fits(pf_backend *be) {
     (void)be;
     return ts_wg_applies(OW_C) && cudaGetDevice(&dev) == cudaSuccess &&
            cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) == cudaSuccess &&
-           ow_smem<false>::BYTES <= optin && ow_smem<true>::BYTES <= optin;
+           ow_smem<false, 3>::BYTES <= optin && ow_smem<true>::BYTES <= optin;
 }
 
 // The packed weight and biases: kept across calls (PF_WCACHE) or in pool scratch (the caller marks
@@ -189,15 +222,16 @@ int cu_tm_out_fwd_wg(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p
                      const void *zl, void *out) {
     size_t mark = cu_pool_mark(c);
     ow_args a;
-    int ok = ow_prepare(c, 1, ow_smem<false>::BYTES, n, cx, cz, p, X, ldx, zl, (uintptr_t)out, &a);
+    const int fwg = ow_fwg(), bytes = fwg == 3 ? ow_smem<false, 3>::BYTES : ow_smem<false, 2>::BYTES;
+    int ok = ow_prepare(c, 1, bytes, n, cx, cz, p, X, ldx, zl, (uintptr_t)out, &a);
     if (ok) {
         a.out = (bf16 *)out;
         int grid = 0;
         (void)ts_sides_form(&grid);
         const int64_t tiles = (n + 63) / 64;
-        const int bytes = ow_smem<false>::BYTES;
-        unsigned nb = ts_wave_blocks(c, k_tm_outfw, 128 * OW_NWG, bytes, (tiles + OW_NWG - 1) / OW_NWG, grid);
-        k_tm_outfw<<<nb, 128 * OW_NWG, bytes, c->stream>>>(a);
+        auto kern = fwg == 3 ? k_tm_outfw<3> : k_tm_outfw<2>;
+        unsigned nb = ts_wave_blocks(c, kern, 128 * fwg, bytes, (tiles + fwg - 1) / fwg, grid);
+        kern<<<nb, 128 * fwg, bytes, c->stream>>>(a);
         CU_LAUNCHED();
         ow_runs++;
     }

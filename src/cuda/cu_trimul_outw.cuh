@@ -10,7 +10,7 @@
 #include "cu_trimul_out3.cuh"
 
 #define OW_C 128               // c = c_z
-#define OW_NWG 2               // warpgroups per block: up to 255 registers (4 accumulators of 32, 2 x 32 fragments)
+#define OW_NWG 2               // warpgroups per block (the forward may take 3): up to 255 registers each
 #define OW_XS (64 + TS_PAD)    // X's staging row stride (a channel's 64 positions): ldmatrix rows on distinct banks
 #define OW_ZS (OW_C + TS_PAD)  // zl's staging row stride
 #define OW_WT (64 * OW_C)      // elements of one packed weight tile
@@ -19,13 +19,13 @@
 // (256) in fp32, per warpgroup X's staging (128 x OW_XS; the backward two: the next tile's comes in
 // while this one's is still needed for LN_out's backward), zl's (64 x OW_ZS) and the backward's d out
 // (64 x OW_ZS), the weight's mbarrier.
-template <bool BWD>
+template <bool BWD, int NWG = OW_NWG>
 struct ow_smem {
     static constexpr int PAR = 4 * OW_WT * 2, WG0 = PAR + 512 * 4;
     static constexpr int XB = 128 * OW_XS * 2, RB = 64 * OW_ZS * 2;
     static constexpr int PER_WG = BWD ? 2 * XB + 2 * RB : XB + RB;
-    static constexpr int BAR = WG0 + OW_NWG * PER_WG, BYTES = BAR + 16;
-    static_assert(!BWD || 2 * XB >= 4 * OW_NWG * 2 * OW_C * 4, "the LN_out parameter sums fit warpgroup 0's X buffers");
+    static constexpr int BAR = WG0 + NWG * PER_WG, BYTES = BAR + 16;
+    static_assert(!BWD || 2 * XB >= 4 * NWG * 2 * OW_C * 4, "the LN_out parameter sums fit warpgroup 0's X buffers");
 };
 
 struct ow_args {
@@ -145,10 +145,10 @@ __device__ __forceinline__ void ow_product(float (&acc)[32], const uint32_t (&af
 
 // Block start: the weight's mbarrier, the parameters into shared memory, the weight's bulk copies.
 // The caller waits on the mbarrier (at BAR) before the first product.
-template <bool BWD>
+template <bool BWD, int NWG = OW_NWG>
 __device__ __forceinline__ void ow_start(const ow_args &a, unsigned char *sm) {
-    uint64_t *wbar = (uint64_t *)(sm + ow_smem<BWD>::BAR);
-    float *par = (float *)(sm + ow_smem<BWD>::PAR);
+    uint64_t *wbar = (uint64_t *)(sm + ow_smem<BWD, NWG>::BAR);
+    float *par = (float *)(sm + ow_smem<BWD, NWG>::PAR);
     if (threadIdx.x == 0) {
         wg_bar_init(wbar, 1);
         asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");  // visible to the bulk copies

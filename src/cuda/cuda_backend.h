@@ -227,6 +227,9 @@ int pf_cuda_trimul_outb_fits(pf_backend *be);
 // (k_tm_outbw, in k_tm_outb's: PF_TRIMUL_OUTB 1 or 2); not their bits. 0 (the default) neither; other
 // values: back to PF_TRIMUL_OUTW. Process-wide. Returns the mode before the call.
 int pf_cuda_set_trimul_outw(pf_backend *be, int mode);
+// PF_TRIMUL_OUTW_FWG: k_tm_outfw's warpgroups per block, 2 (the default: both channel tiles' products in flight)
+// or 3 (one tile at a time); other values: back to PF_TRIMUL_OUTW_FWG. Returns the value before the call.
+int pf_cuda_set_trimul_outw_fwg(pf_backend *be, int n);
 // Launches of k_tm_outfw, of k_tm_outbw so far, in this process (tests).
 int64_t pf_cuda_trimul_outw_runs(pf_backend *be);
 int64_t pf_cuda_trimul_outwb_runs(pf_backend *be);
