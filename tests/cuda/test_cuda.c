@@ -2102,6 +2102,7 @@ static void big_check(const char *label, const char *what, int64_t row, const re
     h_compare(s, got, ref, n, H_tol);
 }
 
+static void test_big_trimul(int incoming, int outw);
 static void test_big(void) {
     const int c = 128;
     const int64_t M = ((int64_t)1 << 24) + 17, n = M * c;  // 2^31 + 2176 elements
@@ -2180,6 +2181,71 @@ static void test_big(void) {
     H_gpu->free(H_gpu, x);
     H_gpu->free(H_gpu, y);
     H_gpu->free(H_gpu, dx);
+    finish(label);
+    test_big_trimul(0, 0);
+    test_big_trimul(1, 0);
+    if (pf_cuda_trimul_outw_fits(H_gpu)) test_big_trimul(0, 2);
+}
+
+// The triangle multiplication past 2^31 elements: N = 4100 (N * N * 128 = 2,151,680,000), the data only in
+// the last n rows and columns (the tail block: z, the mask, d out), zeros elsewhere with the mask 0. Masked
+// positions give exact zeros in A and B, and d out 0 gives exact zeros in every gradient outside the block, so
+// the block's output, its dz and every parameter gradient are the n-residue problem's, checked against the
+// CPU reference of that problem while the GPU's kernels index the block at element offsets past 2^31 (and
+// run their large-N plan: pieces of channels). bf16 only: the fp32 path's buffers at this N come near the
+// card's memory. outw: PF_TRIMUL_OUTW for the run (the Hopper output-part kernels where they apply).
+static void test_big_trimul(int incoming, int outw) {
+    const int64_t N = 4100, n = 12, o = N - n, c = 128, ns = n * n * c, NN = N * N;
+    char label[192];
+    snprintf(label, sizeof label, "%s big trimul %s outw %d N%lld (%lld elements) tail %lld", H_gpu->name,
+             incoming ? "in" : "out", outw, (long long)N, (long long)(NN * c), (long long)n);
+    if (!H_bf16) {
+        printf("  %s: not run in fp32 mode (its buffers at this N)\n", label);
+        return;
+    }
+    int ow_was = pf_cuda_set_trimul_outw(H_gpu, outw);
+    h_params_reset();
+    pf_trimul_dims ds = {n, c, c, incoming}, db = {N, c, c, incoming};
+    pf_trimul_p P, G, Pd, Gd;
+    h_trimul_params(&P, &G, &Pd, &Gd, c, c, 0);
+    hbuf z = h_rand(ns, 1, 9), mk = h_mask(n * n, 0, 0.3, 10), dout = h_rand(ns, 1, 11);
+    pf_mem mc = H_cpu->trimul_mem(H_cpu, &ds);
+    void *cs = pf_calloc(mc.saved + 64, 1), *cw = pf_calloc(mc.ws + 64, 1);
+    real *oc = tl_zeros(ns), *dzc = tl_zeros(ns);
+    H_cpu->trimul_fwd(H_cpu, &ds, &P, z.h, mk.h, oc, cs, cw);
+    H_cpu->trimul_bwd(H_cpu, &ds, &P, &G, mk.h, cs, dout.h, dzc, cw);
+    const size_t zb = pf_act_size(H_gpu, NN * c), mb = pf_act_size(H_gpu, NN);
+    pf_act *zg = H_gpu->alloc(H_gpu, zb), *og = H_gpu->alloc(H_gpu, zb), *dog = H_gpu->alloc(H_gpu, zb);
+    pf_act *dzg = H_gpu->alloc(H_gpu, zb), *mg = H_gpu->alloc(H_gpu, mb);
+    pf_act *const big[] = {zg, og, dog, dzg};
+    for (int k = 0; k < 4; k++) H_gpu->zero(H_gpu, big[k], zb);
+    H_gpu->zero(H_gpu, mg, mb);
+    for (int64_t i = 0; i < n; i++) {  // the block's rows: n positions from (o + i, o)
+        const int64_t at = (o + i) * N + o;
+        H_gpu->act_from_real(H_gpu, pf_act_at(H_gpu, zg, at * c), z.h + i * n * c, n * c);
+        H_gpu->act_from_real(H_gpu, pf_act_at(H_gpu, dog, at * c), dout.h + i * n * c, n * c);
+        H_gpu->act_from_real(H_gpu, pf_act_at(H_gpu, mg, at), mk.h + i * n, n);
+    }
+    pf_mem m = H_gpu->trimul_mem(H_gpu, &db);
+    void *gs = H_gpu->alloc(H_gpu, m.saved + 256), *gw = H_gpu->alloc(H_gpu, m.ws + 256);
+    H_gpu->trimul_fwd(H_gpu, &db, &Pd, zg, mg, og, gs, gw);
+    H_gpu->trimul_bwd(H_gpu, &db, &Pd, &Gd, mg, gs, dog, dzg, gw);
+    real *ob = tl_zeros(ns), *dzb = tl_zeros(ns);
+    for (int64_t i = 0; i < n; i++) {
+        const int64_t at = (o + i) * N + o;
+        H_gpu->act_to_real(H_gpu, ob + i * n * c, pf_act_at(H_gpu, og, at * c), n * c);
+        H_gpu->act_to_real(H_gpu, dzb + i * n * c, pf_act_at(H_gpu, dzg, at * c), n * c);
+    }
+    big_check(label, "fwd (the block)", o, ob, oc, ns);
+    big_check(label, "dz (the block)", o, dzb, dzc, ns);
+    h_check_param_grads(label);
+    for (int k = 0; k < 4; k++) H_gpu->free(H_gpu, big[k]);
+    H_gpu->free(H_gpu, mg);
+    H_gpu->free(H_gpu, gs);
+    H_gpu->free(H_gpu, gw);
+    pf_free(cs);
+    pf_free(cw);
+    pf_cuda_set_trimul_outw(H_gpu, ow_was);
     finish(label);
 }
 
