@@ -20,6 +20,7 @@
 struct pf_step_watchdog {
     pthread_t thread;
     pthread_mutex_t mu;
+    pthread_cond_t wake;  // the watcher's nap (CLOCK_MONOTONIC), cut short by pf_step_watchdog_stop
     double fixed_s;      // > 0: the limit; 0: automatic
     double slowest_s;    // the slowest completed step
     int64_t step;        // the step in flight (-1: between steps)
@@ -58,19 +59,25 @@ static void hung(pf_step_watchdog *w, int64_t step, double ran_s, double limit_s
     _exit(PF_WATCHDOG_EXIT);
 }
 
+// Naps on the condition variable with the mutex released (the main thread's stores go through), so that
+// stop wakes it at once: a sleep left every run's exit waiting up to a nap (1 s) for the join.
 static void *watch(void *arg) {
     pf_step_watchdog *w = arg;
-    for (;;) {
-        pthread_mutex_lock(&w->mu);
-        if (w->quit) { pthread_mutex_unlock(&w->mu); return NULL; }
+    pthread_mutex_lock(&w->mu);
+    while (!w->quit) {
         double lim = limit_locked(w), ran = w->step >= 0 ? (pf_now_ms() - w->began_ms) / 1e3 : 0;
         if (w->step >= 0 && ran > lim) hung(w, w->step, ran, lim);  // does not return
-        pthread_mutex_unlock(&w->mu);
         // a tenth of the limit, between 10 ms (the tests' tiny limits) and 1 s
         double nap = lim / 10 < 0.01 ? 0.01 : lim / 10 > 1 ? 1 : lim / 10;
-        struct timespec ts = {(time_t)nap, (long)((nap - (double)(time_t)nap) * 1e9)};
-        nanosleep(&ts, NULL);
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        long ns = ts.tv_nsec + (long)(nap * 1e9);
+        ts.tv_sec += ns / 1000000000L;
+        ts.tv_nsec = ns % 1000000000L;
+        pthread_cond_timedwait(&w->wake, &w->mu, &ts);  // a timeout, stop's signal or a spurious wake: look again
     }
+    pthread_mutex_unlock(&w->mu);
+    return NULL;
 }
 
 pf_step_watchdog *pf_step_watchdog_start(double limit_s, const char *run_dir, int writes_ckpt) {
@@ -78,6 +85,11 @@ pf_step_watchdog *pf_step_watchdog_start(double limit_s, const char *run_dir, in
     pf_step_watchdog *w = pf_malloc(sizeof *w);
     memset(w, 0, sizeof *w);
     pthread_mutex_init(&w->mu, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&w->wake, &ca);
+    pthread_condattr_destroy(&ca);
     w->fixed_s = limit_s;
     w->step = -1;
     w->writes_ckpt = writes_ckpt;
@@ -107,8 +119,10 @@ void pf_step_watchdog_stop(pf_step_watchdog *w) {
     if (!w) return;
     pthread_mutex_lock(&w->mu);
     w->quit = 1;
+    pthread_cond_signal(&w->wake);
     pthread_mutex_unlock(&w->mu);
     pthread_join(w->thread, NULL);
+    pthread_cond_destroy(&w->wake);
     pthread_mutex_destroy(&w->mu);
     pf_free(w);
 }
