@@ -28,33 +28,6 @@
 #include "cu_small.cuh"
 
 #if S9_HAVE_WGMMA
-// D (64 x 64) = A (64 x 16, registers) B (16 x 64, N-major descriptor: imm-trans-b), D not read.
-__device__ __forceinline__ void ow_n64_tb_first(float *d, const uint32_t *a, uint64_t desc) {
-    asm volatile(
-        "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
-        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
-        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, "
-        "{%32,%33,%34,%35}, %36, 0, 1, 1, 1;\n"
-        : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3]), "=f"(d[4]), "=f"(d[5]), "=f"(d[6]), "=f"(d[7]),
-          "=f"(d[8]), "=f"(d[9]), "=f"(d[10]), "=f"(d[11]), "=f"(d[12]), "=f"(d[13]), "=f"(d[14]), "=f"(d[15]),
-          "=f"(d[16]), "=f"(d[17]), "=f"(d[18]), "=f"(d[19]), "=f"(d[20]), "=f"(d[21]), "=f"(d[22]), "=f"(d[23]),
-          "=f"(d[24]), "=f"(d[25]), "=f"(d[26]), "=f"(d[27]), "=f"(d[28]), "=f"(d[29]), "=f"(d[30]), "=f"(d[31])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
-}
-// The same, D += (k_tm_sg2's sg2_n64_tb).
-__device__ __forceinline__ void ow_n64_tb(float *d, const uint32_t *a, uint64_t desc) {
-    asm volatile(
-        "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
-        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
-        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, "
-        "{%32,%33,%34,%35}, %36, 1, 1, 1, 1;\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
-}
-
 // The 16 bytes of stmatrix.trans: ts_ldsm4t's inverse (the same addresses and registers).
 __device__ __forceinline__ void ow_stsm4t(const bf16 *p, const uint32_t *r) {
     asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(fa_smem(p)),
@@ -121,8 +94,8 @@ __device__ __forceinline__ void ow_dx_product(float (&acc)[2][32], const uint32_
 #pragma unroll
             for (int q = 0; q < 4; q++) {
                 const uint64_t d = d0 + ((q * 32 * OW_C + nb * 64 * 16) >> 4);
-                if (jt == 0 && q == 0) ow_n64_tb_first(acc[nb], f[0][0], d);
-                else ow_n64_tb(acc[nb], f[jt][q], d);
+                if (jt == 0 && q == 0) wg_n64_tb_first(acc[nb], f[0][0], d);
+                else wg_n64_tb(acc[nb], f[jt][q], d);
             }
         }
 }

@@ -134,20 +134,6 @@ __device__ __forceinline__ void tsw_consumer(const ts_args &a, unsigned char *sm
 // are N-major core matrices of this product: LBO 16 KP B next 8 rows (K), SBO 128 B next 8
 // k (N)); the stage is released after that read. dzl (bf16) += dacc once at the end.
 
-// D (64 x 64) += A (64 x 16, registers) B (16 x 64, N-major descriptor)
-__device__ __forceinline__ void sg2_n64_tb(float *d, const uint32_t *a, uint64_t desc) {
-    asm volatile(
-        "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
-        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
-        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, "
-        "{%32,%33,%34,%35}, %36, 1, 1, 1, 1;\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
-          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
-          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
-}
-
 // dacc (the warpgroup's 64 positions x KP) += fd (64 x 64 packed rows) times the weight
 // tile wt (64 rows x KP, trwg_off's layout) read N-major, waited for.
 template <int KP>
@@ -162,7 +148,7 @@ __device__ __forceinline__ void sg2_dzl_product(float (&dacc)[KP / 2], const uin
 #pragma unroll
         for (int nb = 0; nb < KP / NW; nb++) {  // k (c_z) from NW nb: NW / 8 core matrices of 128 B
             const uint64_t d = d0 + ((q * 32 * KP + nb * NW * 16) >> 4);
-            if constexpr (NW == 64) sg2_n64_tb(dacc + 32 * nb, fd[q], d);
+            if constexpr (NW == 64) wg_n64_tb(dacc + 32 * nb, fd[q], d);
             else wg_n16_tb(dacc + 8 * nb, fd[q], d);  // depths 16, 32
         }
     s9_wg_commit();
