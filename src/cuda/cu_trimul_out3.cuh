@@ -1,8 +1,11 @@
-// cu_trimul_out3.cuh: what k_tm_out3 (cu_trimul_outk.cu) shares with the output part's fused
-// backward k_tm_outb (cu_trimul_outb.cu): the gate's arithmetic and the packed weight.
+// cu_trimul_out3.cuh: what the triangle multiplication's output-part kernels share: k_tm_out3
+// (cu_trimul_outk.cu), k_tm_outf / k_tm_outb (cu_trimul_outb.cu) and the Hopper k_tm_outfw / k_tm_outbw
+// (cu_trimul_outw.cu, cu_trimul_outwb.cu): the gate's arithmetic, the packed weight, bf16 halves, and the
+// copies of X's channel-major tiles and of (M, 128) row tiles.
 #ifndef PF_CU_TRIMUL_OUT3_CUH
 #define PF_CU_TRIMUL_OUT3_CUH
 #include "cu_trimul.cuh"
+#include "cu_mma.cuh"
 
 // sigmoid(x) = 1 / (1 + 2^(-x log2 e)) in 4 instructions (ex2.approx, rcp.approx; ftz:
 // x -> -inf gives 1 / inf = 0). __expf and __fdividef added range fix-ups (4 more).
@@ -12,6 +15,61 @@ __device__ __forceinline__ float t3_sigmoid(float x) {
     asm("rcp.approx.ftz.f32 %0, %1;\n" : "=f"(r) : "f"(1.f + e));
     return r;
 }
+// The low and high bf16 halves of a pair as floats.
+__device__ __forceinline__ float t3_lo(uint32_t u) { return __uint_as_float(u << 16); }
+__device__ __forceinline__ float t3_hi(uint32_t u) { return __uint_as_float(u & 0xffff0000u); }
+// A warp's 32 x 32 accumulators of the two products (y and the gate) to zero.
+__device__ __forceinline__ void t3_zero(float (*ay)[4][4], float (*ag)[4][4]) {
+#pragma unroll
+    for (int mi = 0; mi < 2; mi++)
+#pragma unroll
+        for (int j = 0; j < 4; j++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) ay[mi][j][e] = ag[mi][j][e] = 0.f;
+}
+
+// X's positions [p0, p0 + BT) of all 128 channels (X (128, ldx) channel-major, M positions) into xs
+// (channel rows of XS) by NT threads (tid: this one's index among them), 16-byte cp.async, not
+// committed; positions past M zero (a partial run copies its part).
+template <int BT, int NT, int XS>
+__device__ __forceinline__ void t3_load_x(bf16 *xs, const bf16 *X, int64_t ldx, int64_t M, int64_t p0, int tid) {
+    constexpr int CPR = BT / 8;  // 16-byte runs per channel
+#pragma unroll
+    for (int it = 0; it < 128 * CPR / NT; it++) {
+        const int i = tid + it * NT, ch = i / CPR, k = i % CPR;
+        const int64_t p = p0 + 8 * k, left = M - p;
+        const int bytes = left >= 8 ? 16 : left > 0 ? (int)left * 2 : 0;
+        fa_cp16z(xs + ch * XS + 8 * k, bytes ? X + ch * ldx + p : X, bytes);
+    }
+}
+// xs (channel rows of XS) -> dX's positions [p0, p0 + BT) (the same layout as t3_load_x's X), by NT
+// threads; positions past M not stored.
+template <int BT, int NT, int XS>
+__device__ __forceinline__ void t3_store_x(bf16 *dX, int64_t ldx, int64_t M, const bf16 *xs, int64_t p0, int tid) {
+    constexpr int CPR = BT / 8;
+#pragma unroll
+    for (int it = 0; it < 128 * CPR / NT; it++) {
+        const int i = tid + it * NT, ch = i / CPR, k = i % CPR;
+        const int64_t p = p0 + 8 * k, left = M - p;
+        const bf16 *s = xs + ch * XS + 8 * k;
+        bf16 *d = dX + ch * ldx + p;
+        if (left >= 8) *reinterpret_cast<uint4 *>(d) = *reinterpret_cast<const uint4 *>(s);
+        else
+            for (int e = 0; e < left; e++) d[e] = s[e];
+    }
+}
+// Rows [p0, p0 + BT) of x (M, 128) into s (rows of SK) by NT threads, cp.async, not committed; zeros
+// past M.
+template <int BT, int NT, int SK>
+__device__ __forceinline__ void t3_load_rows(bf16 *s, const bf16 *x, int64_t M, int64_t p0, int tid) {
+#pragma unroll
+    for (int it = 0; it < 16 * BT / NT; it++) {
+        const int i = tid + it * NT, r = i >> 4, k = i & 15;
+        const int ok = p0 + r < M;
+        fa_cp16z(s + r * SK + 8 * k, ok ? x + (p0 + r) * 128 + 8 * k : x, ok ? 16 : 0);
+    }
+}
+
 // (lo, hi) rounded to bf16 and back: one pack and two bit operations.
 __device__ __forceinline__ float2 t3_bf16r2(float lo, float hi) {
     __nv_bfloat162 b = __floats2bfloat162_rn(lo, hi);

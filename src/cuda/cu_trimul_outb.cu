@@ -72,33 +72,6 @@ struct ob_args {
     float *part;                // (gridDim.x, 2, 128): sum dxl * xhat, sum dxl
 };
 
-__device__ __forceinline__ float ob_lo(uint32_t u) { return __uint_as_float(u << 16); }
-__device__ __forceinline__ float ob_hi(uint32_t u) { return __uint_as_float(u & 0xffff0000u); }
-
-// X's positions [p0, p0 + BT) of all 128 channels into xs (channel rows of XS), as 16-byte
-// cp.async (4 per thread of the team; tid: this one's index in it); positions past M zero (a partial
-// run copies its part).
-template <int TM>
-__device__ __forceinline__ void ob_load_x(bf16 *xs, const ob_args &a, int64_t p0, int tid) {
-    constexpr int CPR = ob_t<TM>::BT / 8, XS = ob_t<TM>::XS;
-#pragma unroll
-    for (int it = 0; it < 4; it++) {
-        const int i = tid + it * ob_t<TM>::NT, ch = i / CPR, k = i % CPR;
-        const int64_t p = p0 + 8 * k, left = a.M - p;
-        const int bytes = left >= 8 ? 16 : left > 0 ? (int)left * 2 : 0;
-        fa_cp16z(xs + ch * XS + 8 * k, bytes ? a.X + ch * a.ldx + p : a.X, bytes);
-    }
-}
-// rows [p0, p0 + BT) of x (M, 128) into s (rows of OB_SK), zeros past M.
-template <int TM>
-__device__ __forceinline__ void ob_load_rows(bf16 *s, const bf16 *x, int64_t M, int64_t p0, int tid) {
-#pragma unroll
-    for (int it = 0; it < 4; it++) {
-        const int i = tid + it * ob_t<TM>::NT, r = i >> 4, k = i & 15;
-        const int ok = p0 + r < M;
-        fa_cp16z(s + r * OB_SK + 8 * k, ok ? x + (p0 + r) * OB_C + 8 * k : x, ok ? 16 : 0);
-    }
-}
 // s (rows of OB_SK) -> rows [p0, p0 + BT) of x (M, 128), rows past M not stored.
 template <int TM>
 __device__ __forceinline__ void ob_store_rows(bf16 *x, const bf16 *s, int64_t M, int64_t p0, int tid) {
@@ -109,22 +82,6 @@ __device__ __forceinline__ void ob_store_rows(bf16 *x, const bf16 *s, int64_t M,
             *reinterpret_cast<uint4 *>(x + (p0 + r) * OB_C + 8 * k) = *reinterpret_cast<const uint4 *>(s + r * OB_SK + 8 * k);
     }
 }
-// xs (channel rows) -> dX's positions [p0, p0 + BT), positions past M not stored.
-template <int TM>
-__device__ __forceinline__ void ob_store_x(const ob_args &a, const bf16 *xs, int64_t p0, int tid) {
-    constexpr int CPR = ob_t<TM>::BT / 8, XS = ob_t<TM>::XS;
-#pragma unroll
-    for (int it = 0; it < 4; it++) {
-        const int i = tid + it * ob_t<TM>::NT, ch = i / CPR, k = i % CPR;
-        const int64_t p = p0 + 8 * k, left = a.M - p;
-        const bf16 *s = xs + ch * XS + 8 * k;
-        bf16 *d = a.dX + ch * a.ldx + p;
-        if (left >= 8) *reinterpret_cast<uint4 *>(d) = *reinterpret_cast<const uint4 *>(s);
-        else
-            for (int e = 0; e < left; e++) d[e] = s[e];
-    }
-}
-
 // The 8 positions [8 w, 8 w + 8) of X's staging (rows of XS) at this lane's channels lane + 32 j: v[q][j].
 template <int XS>
 __device__ __forceinline__ void ob_read_x(const bf16 *xs, int w, int lane, float (&v)[8][4]) {
@@ -133,7 +90,7 @@ __device__ __forceinline__ void ob_read_x(const bf16 *xs, int w, int lane, float
         const uint4 u = *reinterpret_cast<const uint4 *>(xs + (lane + 32 * j) * XS + 8 * w);
         const uint32_t q4[4] = {u.x, u.y, u.z, u.w};
 #pragma unroll
-        for (int e = 0; e < 4; e++) v[2 * e][j] = ob_lo(q4[e]), v[2 * e + 1][j] = ob_hi(q4[e]);
+        for (int e = 0; e < 4; e++) v[2 * e][j] = t3_lo(q4[e]), v[2 * e + 1][j] = t3_hi(q4[e]);
     }
 }
 
@@ -256,8 +213,10 @@ __device__ __forceinline__ void ob_prologue(const ob_args &a, bf16 *ws, bf16 *xs
         const int i = threadIdx.x + it * OB_THREADS, r = i >> 4, k = i & 15;
         fa_cp16(ws + r * OB_SK + 8 * k, a.w + r * OB_C + 8 * k);
     }
-    constexpr int BT = ob_t<TM>::BT;
-    if (blk < nblk) ob_load_x<TM>(xs, a, blk * BT, tid), ob_load_rows<TM>(a2, a.zl, a.M, blk * BT, tid);
+    using T = ob_t<TM>;
+    if (blk < nblk)
+        t3_load_x<T::BT, T::NT, T::XS>(xs, a.X, a.ldx, a.M, blk * T::BT, tid),
+            t3_load_rows<T::BT, T::NT, OB_SK>(a2, a.zl, a.M, blk * T::BT, tid);
     fa_commit();
     for (int i = threadIdx.x; i < 256; i += OB_THREADS) bs[i] = a.bias[i];
     for (int i = threadIdx.x; i < OB_C; i += OB_THREADS) lnw[i] = a.ln_w[i], lnb[i] = a.ln_b ? a.ln_b[i] : 0.f;
@@ -349,7 +308,7 @@ __global__ void __launch_bounds__(OB_THREADS, 1) k_tm_outb(ob_args a, int64_t nb
         bf16 *xb = xs + buf * T::XT;
         fa_wait<0>();
         t3_team_bar<TM, OB_THREADS>(team);  // this tile's X and zl landed; the last tile's reads of every buffer done
-        if (next < nblk) ob_load_x<TM>(xs + (buf ^ 1) * T::XT, a, next * T::BT, tid);
+        if (next < nblk) t3_load_x<T::BT, T::NT, T::XS>(xs + (buf ^ 1) * T::XT, a.X, a.ldx, a.M, next * T::BT, tid);
         fa_commit();
         ob_ln_fwd<TM>(xb, a1, st, lnw, lnb, tw, lane);  // P1
         t3_team_bar<TM, OB_THREADS>(team);
@@ -357,12 +316,7 @@ __global__ void __launch_bounds__(OB_THREADS, 1) k_tm_outb(ob_args a, int64_t nb
         uint32_t dg[2][2][4], dd[2][2][4];
         {  // P2
             float ay[2][4][4], ag[2][4][4];
-#pragma unroll
-            for (int mi = 0; mi < 2; mi++)
-#pragma unroll
-                for (int j = 0; j < 4; j++)
-#pragma unroll
-                    for (int e = 0; e < 4; e++) ay[mi][j][e] = ag[mi][j][e] = 0.f;
+            t3_zero(ay, ag);
             uint4 dv[2][2];
             ts_mma<4, OB_C>(ay, a1 + wm * 32 * OB_SK, ws + wrow * OB_SK);
             t3_load_dy(a.dout, a.M, OB_C, dv, p0, wm, wn);
@@ -386,15 +340,10 @@ __global__ void __launch_bounds__(OB_THREADS, 1) k_tm_outb(ob_args a, int64_t nb
         t3_team_bar<TM, OB_THREADS>(team);
         {  // P4
             float dx[2][4][4], dz[2][4][4];
-#pragma unroll
-            for (int mi = 0; mi < 2; mi++)
-#pragma unroll
-                for (int j = 0; j < 4; j++)
-#pragma unroll
-                    for (int e = 0; e < 4; e++) dx[mi][j][e] = dz[mi][j][e] = 0.f;
+            t3_zero(dx, dz);
             ob_dx_mma(dx, dz, a1, a2, ws, wm, wn);
             t3_team_bar<TM, OB_THREADS>(team);  // every warp's products read d y, d g: a2 takes the next tile's zl
-            if (next < nblk) ob_load_rows<TM>(a2, a.zl, a.M, next * T::BT, tid);
+            if (next < nblk) t3_load_rows<T::BT, T::NT, OB_SK>(a2, a.zl, a.M, next * T::BT, tid);
             fa_commit();
             const int r0 = wm * 32 + (lane >> 2), c0 = wn * 32 + 2 * (lane & 3);
 #pragma unroll
@@ -416,7 +365,7 @@ __global__ void __launch_bounds__(OB_THREADS, 1) k_tm_outb(ob_args a, int64_t nb
         t3_team_bar<TM, OB_THREADS>(team);
         ob_ln_bwd<TM>(xb, a1, st, lnw, tw, lane, aw, ab);  // P5
         t3_team_bar<TM, OB_THREADS>(team);  // dX in xb
-        ob_store_x<TM>(a, xb, p0, tid);
+        t3_store_x<T::BT, T::NT, T::XS>(a.dX, a.ldx, a.M, xb, p0, tid);
     }
     fa_wait<0>();
     __syncthreads();  // every team done: team 0's a1 (17 KB at 1 or 2 teams) or X buffers (20 KB at 4) hold the sums
@@ -479,19 +428,14 @@ __global__ void __launch_bounds__(OB_THREADS, 1) k_tm_outf(ob_args a, int64_t nb
         const int64_t p0 = blk * T::BT, next = blk + stride;
         fa_wait<0>();
         t3_team_bar<TM, OB_THREADS>(team);  // this tile's X and zl landed; the last tile's products done with a1 and its zl
-        if (next < nblk) ob_load_rows<TM>(buf ? a2 : z2, a.zl, a.M, next * T::BT, tid);
+        if (next < nblk) t3_load_rows<T::BT, T::NT, OB_SK>(buf ? a2 : z2, a.zl, a.M, next * T::BT, tid);
         fa_commit();
         ob_ln_fwd<TM>(xs, a1, st, lnw, lnb, tw, lane);
         t3_team_bar<TM, OB_THREADS>(team);  // xl in a1; X read: the next tile's comes in
-        if (next < nblk) ob_load_x<TM>(xs, a, next * T::BT, tid);
+        if (next < nblk) t3_load_x<T::BT, T::NT, T::XS>(xs, a.X, a.ldx, a.M, next * T::BT, tid);
         fa_commit();
         float ay[2][4][4], ag[2][4][4];
-#pragma unroll
-        for (int mi = 0; mi < 2; mi++)
-#pragma unroll
-            for (int j = 0; j < 4; j++)
-#pragma unroll
-                for (int e = 0; e < 4; e++) ay[mi][j][e] = ag[mi][j][e] = 0.f;
+        t3_zero(ay, ag);
         ts_mma<4, OB_C>(ay, a1 + wm * 32 * OB_SK, ws + wrow * OB_SK);
         ts_mma<4, OB_C>(ag, (buf ? z2 : a2) + wm * 32 * OB_SK, ws + (wrow + 64) * OB_SK);
         ob_gate_fwd(a, ay, ag, bs, p0, wm, wn);

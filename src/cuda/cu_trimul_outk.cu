@@ -43,15 +43,6 @@ struct to_args {
     int cx, cz, tiles;
 };
 
-// The two products' accumulators (a warp's 32 x 32 of y and of the gate) to zero.
-__device__ __forceinline__ void to_zero(float (*ay)[4][4], float (*ag)[4][4]) {
-#pragma unroll
-    for (int mi = 0; mi < 2; mi++)
-#pragma unroll
-        for (int j = 0; j < 4; j++)
-#pragma unroll
-            for (int e = 0; e < 4; e++) ay[mi][j][e] = ag[mi][j][e] = 0.f;
-}
 __device__ __forceinline__ float to_bf16r(float x) { return __bfloat162float(__float2bfloat16(x)); }
 __device__ __forceinline__ void to_st2(bf16 *p, float lo, float hi) {
     *reinterpret_cast<__nv_bfloat162 *>(p) = __floats2bfloat162_rn(lo, hi);
@@ -143,7 +134,7 @@ __global__ void __launch_bounds__(TS_THREADS, KP > 128 ? 1 : 2) k_tm_out2(to_arg
             fa_wait<0>();
             __syncthreads();  // xs, zs, ws landed for every thread
             float ay[2][4][4], ag[2][4][4];
-            to_zero(ay, ag);
+            t3_zero(ay, ag);
             ts_mma<4, KP>(ay, xs + wm * 32 * sk, ws + wn * 32 * sk);
             if constexpr (BWD) to_load_dy(a, dv, tile, pos0);
             ts_mma<4, KP>(ag, zs + wm * 32 * sk, ws + (TO_CT + wn * 32) * sk);
@@ -286,7 +277,7 @@ __global__ void __launch_bounds__(T3_THREADS, 1) k_tm_out3(to_args a, int64_t nb
         fa_commit();
         float ay[2][4][4], ag[2][4][4];
         uint4 dv[2][2];  // backward: d out, in flight during the second product
-        to_zero(ay, ag);
+        t3_zero(ay, ag);
         ts_mma<4, KP>(ay, xt + (buf * BM + wm * 32) * sk, ws + wrow * sk);
         if constexpr (BWD) t3_load_dy(a.dy, a.M, a.cz, dv, pos0, wm, wn);
         ts_mma<4, KP>(ag, zt + (buf * BM + wm * 32) * sk, ws + (wrow + TO_CT) * sk);

@@ -88,7 +88,8 @@ __global__ void __launch_bounds__(128 * NWG, 1) k_tm_outfw(ow_args a) {
     ow_start<false, NWG>(a, ow_sm);
     const int64_t T = (a.M + 63) / 64, stride = (int64_t)gridDim.x * NWG;
     int64_t t = (int64_t)blockIdx.x * NWG + wg;
-    if (t < T) ow_load_x(a, xs, t * 64, tid), ow_load_rows(zs, a.zl, a.M, t * 64, tid);
+    if (t < T)
+        t3_load_x<64, 128, OW_XS>(xs, a.X, a.ldx, a.M, t * 64, tid), t3_load_rows<64, 128, OW_ZS>(zs, a.zl, a.M, t * 64, tid);
     fa_commit();
     wg_bar_wait((uint64_t *)(ow_sm + L::BAR), 0);  // every thread: the weight landed (no exit before its copies end)
     __syncwarp();  // converged after the wait (thread 0 issued the copies) for the .aligned barriers and products
@@ -100,7 +101,9 @@ __global__ void __launch_bounds__(128 * NWG, 1) k_tm_outfw(ow_args a) {
         ow_x_frags(xf, xs, w);
         ow_z_frags(zf, zs, w);
         tswp_wg_sync(wg);  // every warp's fragments read: the buffers take the next tile
-        if (t + stride < T) ow_load_x(a, xs, (t + stride) * 64, tid), ow_load_rows(zs, a.zl, a.M, (t + stride) * 64, tid);
+        if (t + stride < T)
+            t3_load_x<64, 128, OW_XS>(xs, a.X, a.ldx, a.M, (t + stride) * 64, tid),
+                t3_load_rows<64, 128, OW_ZS>(zs, a.zl, a.M, (t + stride) * 64, tid);
         fa_commit();
         float mu[2], rs[2];
         ow_ln(xf, lnw, lnb, mu, rs);

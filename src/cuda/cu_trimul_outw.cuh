@@ -45,27 +45,6 @@ struct ow_args {
 __host__ __device__ __forceinline__ int ow_perm(int r) { return 16 * ((r >> 1) & 3) + 2 * (r >> 3) + (r & 1); }
 
 #if S9_HAVE_WGMMA
-// X's positions [p0, p0 + 64) of all 128 channels into xs (channel rows of OW_XS) by the warpgroup's
-// 128 threads (tid), cp.async, not committed; positions past M zero (a partial run copies its part).
-__device__ __forceinline__ void ow_load_x(const ow_args &a, bf16 *xs, int64_t p0, int tid) {
-#pragma unroll
-    for (int it = 0; it < 8; it++) {  // 128 channels x 8 runs of 8 positions
-        const int i = tid + 128 * it, ch = i >> 3, k = i & 7;
-        const int64_t p = p0 + 8 * k, left = a.M - p;
-        const int bytes = left >= 8 ? 16 : left > 0 ? (int)left * 2 : 0;
-        fa_cp16z(xs + ch * OW_XS + 8 * k, bytes ? a.X + ch * a.ldx + p : a.X, bytes);
-    }
-}
-// Rows [p0, p0 + 64) of x (M, 128) into s (rows of OW_ZS) likewise; rows past M zero.
-__device__ __forceinline__ void ow_load_rows(bf16 *s, const bf16 *x, int64_t M, int64_t p0, int tid) {
-#pragma unroll
-    for (int it = 0; it < 8; it++) {  // 64 rows x 16 runs of 8 channels
-        const int i = tid + 128 * it, r = i >> 4, k = i & 15;
-        const int ok = p0 + r < M;
-        fa_cp16z(s + r * OW_ZS + 8 * k, ok ? x + (p0 + r) * OW_C + 8 * k : x, ok ? 16 : 0);
-    }
-}
-
 // The warp's 16 positions (rows 16 w..) of X's staging as the y product's A fragments: xf[kk] holds
 // channels 16 kk .. 16 kk + 15 as k ([0] row g, channels 16 kk + 2 t, + 1; [1] row g + 8; [2], [3]
 // channels 16 kk + 8 + 2 t, + 1), by ldmatrix.trans (the staging's rows are channels).
@@ -82,9 +61,6 @@ __device__ __forceinline__ void ow_z_frags(uint32_t (&zf)[8][4], const bf16 *zs,
 #pragma unroll
     for (int kk = 0; kk < 8; kk++) ts_ldsm4(zf[kk], zp + 16 * kk);
 }
-
-__device__ __forceinline__ float ow_lo(uint32_t u) { return __uint_as_float(u << 16); }
-__device__ __forceinline__ float ow_hi(uint32_t u) { return __uint_as_float(u & 0xffff0000u); }
 
 // Sum over the thread's quad (the 4 threads of a row: all 128 channels); every lane the same bits.
 __device__ __forceinline__ float ow_quad_sum(float s) {
@@ -105,14 +81,14 @@ __device__ __forceinline__ void ow_ln(uint32_t (&xf)[8][4], const float *lnw, co
 #pragma unroll
         for (int kk = 0; kk < 8; kk++)
 #pragma unroll
-            for (int u = 0; u < 2; u++) s += ow_lo(xf[kk][2 * u + h]) + ow_hi(xf[kk][2 * u + h]);
+            for (int u = 0; u < 2; u++) s += t3_lo(xf[kk][2 * u + h]) + t3_hi(xf[kk][2 * u + h]);
         mu[h] = ow_quad_sum(s) / OW_C;
         float d2 = 0.f;
 #pragma unroll
         for (int kk = 0; kk < 8; kk++)
 #pragma unroll
             for (int u = 0; u < 2; u++) {
-                const float d0 = ow_lo(xf[kk][2 * u + h]) - mu[h], d1 = ow_hi(xf[kk][2 * u + h]) - mu[h];
+                const float d0 = t3_lo(xf[kk][2 * u + h]) - mu[h], d1 = t3_hi(xf[kk][2 * u + h]) - mu[h];
                 d2 += d0 * d0 + d1 * d1;
             }
         rs[h] = rsqrtf(ow_quad_sum(d2) / OW_C + LN_EPS);
@@ -126,8 +102,8 @@ __device__ __forceinline__ void ow_ln(uint32_t (&xf)[8][4], const float *lnw, co
 #pragma unroll
             for (int h = 0; h < 2; h++) {
                 const uint32_t x = xf[kk][2 * u + h];
-                const float y0 = __fmaf_rn(__fmul_rn(__fsub_rn(ow_lo(x), mu[h]), rs[h]), wv.x, bv.x);
-                const float y1 = __fmaf_rn(__fmul_rn(__fsub_rn(ow_hi(x), mu[h]), rs[h]), wv.y, bv.y);
+                const float y0 = __fmaf_rn(__fmul_rn(__fsub_rn(t3_lo(x), mu[h]), rs[h]), wv.x, bv.x);
+                const float y1 = __fmaf_rn(__fmul_rn(__fsub_rn(t3_hi(x), mu[h]), rs[h]), wv.y, bv.y);
                 xf[kk][2 * u + h] = fa_pack2(y0, y1);
             }
         }

@@ -35,19 +35,19 @@ __device__ __forceinline__ void ow_stsm4t(const bf16 *p, const uint32_t *r) {
                  : "memory");
 }
 
-// xl (the LayerNormed fragments) of the warp's rows r0 + g, + 8 into a.xl: per row and k chunk two
-// 4-byte pairs (a quad's run of 16 bytes each); rows past M not stored.
-__device__ __forceinline__ void ow_store_xl(const ow_args &a, const uint32_t (&xf)[8][4], int64_t r0) {
+// The warp's rows r0 + g, + 8 of dst (M, 128): per row 16 pairs, pair J (bf16x2 bits pair(h, J)) at
+// channels 8 J + 2 t, + 1 (a quad's run of 16 bytes per J: the A fragments' and the N-major products'
+// channels); rows past M not stored.
+template <typename F>
+__device__ __forceinline__ void ow_store_pairs(bf16 *dst, int64_t M, int64_t r0, F pair) {
     const int lane = threadIdx.x & 31;
 #pragma unroll
     for (int h = 0; h < 2; h++) {
         const int64_t p = r0 + (lane >> 2) + 8 * h;
-        if (p >= a.M) continue;
-        bf16 *d = a.xl + p * OW_C + 2 * (lane & 3);
+        if (p >= M) continue;
+        bf16 *d = dst + p * OW_C + 2 * (lane & 3);
 #pragma unroll
-        for (int kk = 0; kk < 8; kk++)
-#pragma unroll
-            for (int u = 0; u < 2; u++) *reinterpret_cast<uint32_t *>(d + 16 * kk + 8 * u) = xf[kk][2 * u + h];
+        for (int J = 0; J < 16; J++) *reinterpret_cast<uint32_t *>(d + 8 * J) = pair(h, J);
     }
 }
 
@@ -100,23 +100,6 @@ __device__ __forceinline__ void ow_dx_product(float (&acc)[2][32], const uint32_
         }
 }
 
-// dzl of the warp's rows r0 + g, + 8 from acc (channels 64 nb + 8 j + 2 t, + 1: 4-byte pairs, a quad's
-// 16 bytes per j); rows past M not stored.
-__device__ __forceinline__ void ow_store_dzl(const ow_args &a, const float (&acc)[2][32], int64_t r0) {
-    const int lane = threadIdx.x & 31;
-#pragma unroll
-    for (int h = 0; h < 2; h++) {
-        const int64_t p = r0 + (lane >> 2) + 8 * h;
-        if (p >= a.M) continue;
-        bf16 *d = a.dzl + p * OW_C + 2 * (lane & 3);
-#pragma unroll
-        for (int nb = 0; nb < 2; nb++)
-#pragma unroll
-            for (int j = 0; j < 8; j++)
-                *reinterpret_cast<uint32_t *>(d + 64 * nb + 8 * j) = fa_pack2(acc[nb][4 * j + 2 * h], acc[nb][4 * j + 2 * h + 1]);
-    }
-}
-
 // The 64 sums v (slot s < 32: dxl xhat of the thread's channel slot s, s >= 32: dxl of slot s - 32) over the
 // 8 lanes that hold the same channels (lane bits 2..4), reduce-scatter: per step (xor 16, 8, 4) a lane keeps
 // the half its bit names and adds its partner's; acc8 += the 8 left: kind (lane >> 4) & 1, slots 16 ((lane
@@ -158,7 +141,7 @@ __device__ __forceinline__ void ow_ln_bwd(bf16 *xs, const float (&acc)[2][32], c
             for (int h = 0; h < 2; h++)
 #pragma unroll
                 for (int e = 0; e < 2; e++) {
-                    const float x = e ? ow_hi(xf[kk][2 * u + h]) : ow_lo(xf[kk][2 * u + h]);
+                    const float x = e ? t3_hi(xf[kk][2 * u + h]) : t3_lo(xf[kk][2 * u + h]);
                     const float g = __bfloat162float(__float2bfloat16(acc[nb][4 * j + 2 * h + e]));
                     const float xh = __fmul_rn(__fsub_rn(x, mu[h]), rs[h]), dxh = __fmul_rn(g, e ? wv.y : wv.x);
                     const int s = 4 * kk + 2 * u + e;
@@ -182,7 +165,7 @@ __device__ __forceinline__ void ow_ln_bwd(bf16 *xs, const float (&acc)[2][32], c
                 float o[2];
 #pragma unroll
                 for (int e = 0; e < 2; e++) {
-                    const float x = e ? ow_hi(xf[kk][2 * u + h]) : ow_lo(xf[kk][2 * u + h]);
+                    const float x = e ? t3_hi(xf[kk][2 * u + h]) : t3_lo(xf[kk][2 * u + h]);
                     const float g = __bfloat162float(__float2bfloat16(acc[nb][4 * j + 2 * h + e]));
                     const float xh = __fmul_rn(__fsub_rn(x, mu[h]), rs[h]);
                     const float tt = __fmaf_rn(-xh, m2[h], __fmaf_rn(g, e ? wv.y : wv.x, -m1[h]));  // g w - s1 - xh s2
@@ -197,19 +180,6 @@ __device__ __forceinline__ void ow_ln_bwd(bf16 *xs, const float (&acc)[2][32], c
     for (int kk = 0; kk < 8; kk++) ow_stsm4t(xp + 16 * kk * OW_XS, xf[kk]);
 }
 
-// xs (channel rows) -> dX's positions [p0, p0 + 64), positions past M not stored (ob_store_x's).
-__device__ __forceinline__ void ow_store_x(const ow_args &a, const bf16 *xs, int64_t p0, int tid) {
-#pragma unroll
-    for (int it = 0; it < 8; it++) {
-        const int i = tid + 128 * it, ch = i >> 3, k = i & 7;
-        const int64_t p = p0 + 8 * k, left = a.M - p;
-        const bf16 *s = xs + ch * OW_XS + 8 * k;
-        bf16 *d = a.dX + ch * a.ldx + p;
-        if (left >= 8) *reinterpret_cast<uint4 *>(d) = *reinterpret_cast<const uint4 *>(s);
-        else
-            for (int e = 0; e < left; e++) d[e] = s[e];
-    }
-}
 #endif
 
 // Launched on sm_90 only (cu_tm_out_bwd_wg); compiled for sm_80 it traps.
@@ -224,7 +194,9 @@ __global__ void __launch_bounds__(128 * OW_NWG, 1) k_tm_outbw(ow_args a) {
     ow_start<true>(a, owb_sm);
     const int64_t T = (a.M + 63) / 64, stride = (int64_t)gridDim.x * OW_NWG;
     int64_t t = (int64_t)blockIdx.x * OW_NWG + wg;
-    if (t < T) ow_load_x(a, xs, t * 64, tid), ow_load_rows(zs, a.zl, a.M, t * 64, tid), ow_load_rows(ds, a.dout, a.M, t * 64, tid);
+    if (t < T)
+        t3_load_x<64, 128, OW_XS>(xs, a.X, a.ldx, a.M, t * 64, tid), t3_load_rows<64, 128, OW_ZS>(zs, a.zl, a.M, t * 64, tid),
+            t3_load_rows<64, 128, OW_ZS>(ds, a.dout, a.M, t * 64, tid);
     fa_commit();
     float acc8[8];
 #pragma unroll
@@ -243,10 +215,12 @@ __global__ void __launch_bounds__(128 * OW_NWG, 1) k_tm_outbw(ow_args a) {
             ow_x_frags(xf, xb, w);
             ow_z_frags(zf, zs, w);
             tswp_wg_sync(wg);  // every warp's zl fragments read: zl's buffer takes the next tile's
-            if (next < T) ow_load_x(a, xs + (buf ^ 1) * 128 * OW_XS, next * 64, tid), ow_load_rows(zs, a.zl, a.M, next * 64, tid);
+            if (next < T)
+                t3_load_x<64, 128, OW_XS>(xs + (buf ^ 1) * 128 * OW_XS, a.X, a.ldx, a.M, next * 64, tid),
+                    t3_load_rows<64, 128, OW_ZS>(zs, a.zl, a.M, next * 64, tid);
             fa_commit();
             ow_ln(xf, lnw, lnb, mu, rs);
-            ow_store_xl(a, xf, r0);
+            ow_store_pairs(a.xl, a.M, r0, [&](int h, int J) { return xf[J >> 1][2 * (J & 1) + h]; });  // xl
             float ay0[32], ag0[32], ay1[32], ag1[32];
             __syncwarp();  // converged for the .aligned wgmma instructions
             s9_wg_fence();
@@ -261,7 +235,7 @@ __global__ void __launch_bounds__(128 * OW_NWG, 1) k_tm_outbw(ow_args a) {
             ow_gate_bwd(a, ay1, ag1, ds, bias, 1, 16 * w, r0, fg[1], fy[1]);
         }
         tswp_wg_sync(wg);  // every warp's d out read: its buffer takes the next tile's
-        if (next < T) ow_load_rows(ds, a.dout, a.M, next * 64, tid);
+        if (next < T) t3_load_rows<64, 128, OW_ZS>(ds, a.dout, a.M, next * 64, tid);
         fa_commit();
         float dx[2][32];
         {  // P4
@@ -274,13 +248,15 @@ __global__ void __launch_bounds__(128 * OW_NWG, 1) k_tm_outbw(ow_args a) {
             s9_wg_commit();
             wg_mma_wait<1>();
             s9_wg_hold<32>(dz[0]), s9_wg_hold<32>(dz[1]);
-            ow_store_dzl(a, dz, r0);
+            ow_store_pairs(a.dzl, a.M, r0, [&](int h, int J) {  // channel 64 nb + 8 j + 2 t: J = 8 nb + j
+                return fa_pack2(dz[J >> 3][4 * (J & 7) + 2 * h], dz[J >> 3][4 * (J & 7) + 2 * h + 1]);
+            });
             wg_mma_wait<0>();
             s9_wg_hold<32>(dx[0]), s9_wg_hold<32>(dx[1]);
         }
         ow_ln_bwd(xb, dx, mu, rs, lnw, w, acc8);  // P5
         tswp_wg_sync(wg);  // dX of every warp in xb
-        ow_store_x(a, xb, p0, tid);
+        t3_store_x<64, 128, OW_XS>(a.dX, a.ldx, a.M, xb, p0, tid);
     }
     fa_wait<0>();
     __syncthreads();  // every warpgroup done: warpgroup 0's X buffers hold the sums
