@@ -227,7 +227,7 @@ __global__ void __launch_bounds__(128 * AGO_WG, 1) k_attn_gate_out_wg(ago_args a
     uint64_t *wbar = (uint64_t *)(ago_sm + wbytes + nwg * per_wg);
     if (threadIdx.x == 0) {
         wg_bar_init(wbar, 1);
-        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+        wg_fence_mbarrier_init();
     }
     __syncthreads();
     if (threadIdx.x == 0) {  // the whole weight, one bulk copy per tile

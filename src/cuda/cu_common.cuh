@@ -15,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
+#ifdef PF_EMU
+#include "emu/emu_ptx.h"  // the kernels on the CPU emulator (docs/EMULATOR.md)
+#endif
 extern "C" {
 #include "../backend/backend.h"
 #include "../core/util.h"

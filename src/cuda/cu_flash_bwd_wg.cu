@@ -562,7 +562,7 @@ __global__ void __launch_bounds__(BWS_NTH, 1) k_bwd_ws(fa_args a, float *dq_slot
         }
         wg_bar_init(bar + 2 * BWS_ST, BWS_CONS);  // kv_empty[2]
         wg_bar_init(bar + 2 * BWS_ST + 1, BWS_CONS);
-        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+        wg_fence_mbarrier_init();
     }
     __syncthreads();
     if (threadIdx.x < BWS_PROD) {

@@ -380,7 +380,7 @@ __global__ void __launch_bounds__(FWS_NTH, 1) k_fwd_ws(fa_args a) {
             wg_bar_init(bar + s, FWS_PROD);           // full: every producer thread
             wg_bar_init(bar + FWS_ST + s, FWS_CONS);  // empty: every consumer thread
         }
-        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+        wg_fence_mbarrier_init();
     }
     __syncthreads();
     if (threadIdx.x < FWS_PROD) {

@@ -30,7 +30,9 @@ static inline int cu_device_cc9(void) {
 }
 
 // wgmma (sm_90a only; B operands from shared memory by descriptor, A from registers)
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
+#if defined(PF_EMU)
+// emu/emu_ptx.h: S9_HAVE_WGMMA and these wrappers on the CPU emulator
+#elif defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900 && defined(__CUDA_ARCH_FEAT_SM90_ALL)
 #define S9_HAVE_WGMMA 1
 __device__ __forceinline__ uint64_t s9_desc(const void *p, uint32_t lbo, uint32_t sbo) {
     return (uint64_t)((fa_smem(p) & 0x3FFFF) >> 4) | ((uint64_t)(lbo >> 4) << 16) | ((uint64_t)(sbo >> 4) << 32);
@@ -118,6 +120,8 @@ __device__ __forceinline__ void wg_n64_tb(float *d, const uint32_t *a, uint64_t 
 __device__ __forceinline__ void wg_bar_init(uint64_t *b, int n) {
     asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(fa_smem(b)), "r"(n) : "memory");
 }
+// after the mbarriers' init: visible to the bulk copies (the async proxy)
+__device__ __forceinline__ void wg_fence_mbarrier_init() { asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory"); }
 // release (CTA scope): the thread's earlier shared-memory accesses are ordered before
 __device__ __forceinline__ void wg_bar_arrive(uint64_t *b) {
     asm volatile("{\n.reg .b64 st;\nmbarrier.arrive.shared::cta.b64 st, [%0];\n}\n" ::"r"(fa_smem(b)) : "memory");

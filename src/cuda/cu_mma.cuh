@@ -6,6 +6,7 @@
 #define PF_CU_MMA_CUH
 #include "cu_flash.cuh"
 
+#ifndef PF_EMU  // emu/emu_ptx.h has these on the CPU
 // c (16 x 8, fp32, this thread's 4) += a (16 x 16 bf16 fragment) b (16 x 8 fragment).
 __device__ __forceinline__ void fa_mma16816(float *c, const uint32_t *a, uint32_t b0, uint32_t b1) {
     asm volatile(
@@ -14,11 +15,13 @@ __device__ __forceinline__ void fa_mma16816(float *c, const uint32_t *a, uint32_
         : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
+#endif
 __device__ __forceinline__ uint32_t fa_pack2(float lo, float hi) {
     __nv_bfloat162 v = __floats2bfloat162_rn(lo, hi);
     return *reinterpret_cast<uint32_t *>(&v);
 }
 __device__ __forceinline__ uint32_t fa_lds32(const bf16 *p) { return *reinterpret_cast<const uint32_t *>(p); }
+#ifndef PF_EMU
 __device__ __forceinline__ float fa_exp2(float x) {
     float y;
     asm("ex2.approx.ftz.f32 %0, %1;\n" : "=f"(y) : "f"(x));
@@ -42,6 +45,8 @@ __device__ __forceinline__ void fa_cp4z(void *dst, const void *src, int src_byte
 __device__ __forceinline__ void fa_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int N>
 __device__ __forceinline__ void fa_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+
+#endif
 
 // Element position of (row r, l) in the op's stored layout (cu_flash.cuh).
 __device__ __forceinline__ int64_t fa_pos(const fa_args &a, int64_t r, int64_t l) { return r * a.rstride + l * a.pstride; }

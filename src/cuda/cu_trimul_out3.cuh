@@ -9,12 +9,14 @@
 
 // sigmoid(x) = 1 / (1 + 2^(-x log2 e)) in 4 instructions (ex2.approx, rcp.approx; ftz:
 // x -> -inf gives 1 / inf = 0). __expf and __fdividef added range fix-ups (4 more).
+#ifndef PF_EMU  // emu/emu_ptx.h
 __device__ __forceinline__ float t3_sigmoid(float x) {
     float e, r;
     asm("ex2.approx.ftz.f32 %0, %1;\n" : "=f"(e) : "f"(x * -1.4426950408889634f));
     asm("rcp.approx.ftz.f32 %0, %1;\n" : "=f"(r) : "f"(1.f + e));
     return r;
 }
+#endif
 // The low and high bf16 halves of a pair as floats.
 __device__ __forceinline__ float t3_lo(uint32_t u) { return __uint_as_float(u << 16); }
 __device__ __forceinline__ float t3_hi(uint32_t u) { return __uint_as_float(u & 0xffff0000u); }
@@ -107,12 +109,14 @@ __device__ __forceinline__ uint32_t t3_gate_out(const t3_pair &q) {
     return *reinterpret_cast<const uint32_t *>(&o);
 }
 
+#ifndef PF_EMU  // emu/emu_ptx.h
 // A barrier over one of TEAMS teams of a THREADS-thread block (named barrier 1 + team), or the block's.
 template <int TEAMS, int THREADS>
 __device__ __forceinline__ void t3_team_bar(int team) {
     if constexpr (TEAMS == 1) __syncthreads();
     else asm volatile("bar.sync %0, %1;\n" ::"r"(team + 1), "n"(THREADS / TEAMS) : "memory");
 }
+#endif
 
 // d out (M, cz) at this thread's outputs of a warp's 32 x 32 tile (rows pos0 + 32 wm + ..., channels 32 wn
 // + 8 (lane % 4) ..: per row one run of 8 channels, t3_gate's pairs 0..3; zeros outside M x cz), as 16-byte

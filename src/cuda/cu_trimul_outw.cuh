@@ -127,7 +127,7 @@ __device__ __forceinline__ void ow_start(const ow_args &a, unsigned char *sm) {
     float *par = (float *)(sm + ow_smem<BWD, NWG>::PAR);
     if (threadIdx.x == 0) {
         wg_bar_init(wbar, 1);
-        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");  // visible to the bulk copies
+        wg_fence_mbarrier_init();
     }
     for (int i = threadIdx.x; i < 2 * OW_C; i += blockDim.x) par[i] = a.bias[i];
     for (int i = threadIdx.x; i < OW_C; i += blockDim.x)

@@ -28,12 +28,14 @@
 #include "cu_small.cuh"
 
 #if S9_HAVE_WGMMA
+#ifndef PF_EMU  // emu/emu_ptx.h
 // The 16 bytes of stmatrix.trans: ts_ldsm4t's inverse (the same addresses and registers).
 __device__ __forceinline__ void ow_stsm4t(const bf16 *p, const uint32_t *r) {
     asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(fa_smem(p)),
                  "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3])
                  : "memory");
 }
+#endif
 
 // The warp's rows r0 + g, + 8 of dst (M, 128): per row 16 pairs, pair J (bf16x2 bits pair(h, J)) at
 // channels 8 J + 2 t, + 1 (a quad's run of 16 bytes per J: the A fragments' and the N-major products'
@@ -275,6 +277,7 @@ __global__ void __launch_bounds__(128 * OW_NWG, 1) k_tm_outbw(ow_args a) {
 #endif
 }
 
+#ifndef PF_EMU  // host code: not in the emulator's builds
 unsigned cu_tm_outbw_launch(cu_impl *c, ow_args *a, int grid) {
     const int64_t tiles = (a->M + 63) / 64;
     const int bytes = ow_smem<true>::BYTES;
@@ -284,3 +287,4 @@ unsigned cu_tm_outbw_launch(cu_impl *c, ow_args *a, int grid) {
     CU_LAUNCHED();
     return nb;
 }
+#endif

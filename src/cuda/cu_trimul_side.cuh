@@ -40,6 +40,7 @@ struct ts_args {
     int ln_vec;
 };
 
+#ifndef PF_EMU  // emu/emu_ptx.h
 __device__ __forceinline__ void ts_ldsm4(uint32_t *r, const bf16 *p) {
     asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];\n"
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
@@ -51,6 +52,7 @@ __device__ __forceinline__ void ts_ldsm4t(uint32_t *r, const bf16 *p) {
                  : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
                  : "r"(fa_smem(p)));
 }
+#endif
 
 // Rows [0, 16 NT) of column tile `tile` of a packed weight w (rows of KP) into ws (row
 // stride KP + TS_PAD). Shared with the transition's kernels (cu_transition_fused.cu).
@@ -146,11 +148,13 @@ __device__ __forceinline__ void ts_load_rows_u(bf16 *zs, const bf16 *x, int c, i
 // bf16 rounding of the stored product). The accurate expf and IEEE division took two
 // MUFU operations and ~10 instructions more per gate, 2 x 256 gates per position:
 // the special-function unit then bounded the kernel next to the tensor cores (ncu).
+#ifndef PF_EMU  // emu/emu_ptx.h
 __device__ __forceinline__ float ts_tanh(float x) {
     float y;
     asm("tanh.approx.f32 %0, %1;\n" : "=f"(y) : "f"(x));
     return y;
 }
+#endif
 
 // Host side (cu_trimul_side.cu). Packs the weight rows of `sides` sides (lin[s] =
 // {W_p, W_g} Linears of side s) in column tiles of CT channels and depth KP into pool
@@ -208,6 +212,7 @@ int ts_sg2_run(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *const l
                const void *mask, const void *dA, const void *dB, void *const dtp[2], void *const dtg[2],
                const int64_t ldt[2], void *dzl);
 
+#ifndef PF_EMU  // host launches: not in the emulator's builds
 // launch(std::integral_constant<int, KP>()) for a depth KP = ts_depth(c_z) (16..256): the
 // kernels are templates on it.
 template <typename F>
@@ -250,5 +255,7 @@ static void ts_launch_persistent(cu_impl *c, K kern, const ts_args &a, int bytes
     kern<<<ts_wave_blocks(c, kern, TS_THREADS, bytes, nblk, grid), TS_THREADS, bytes, c->stream>>>(a, nblk);
     CU_LAUNCHED();
 }
+
+#endif  // PF_EMU
 
 #endif

@@ -152,7 +152,9 @@ __device__ __forceinline__ void tswp_load_rows(bf16 *xs, const bf16 *x, int c, i
 }
 
 // The warpgroup's barrier (named barrier 1 + wg, its 128 threads).
+#ifndef PF_EMU  // emu/emu_ptx.h
 __device__ __forceinline__ void tswp_wg_sync(int wg) { asm volatile("bar.sync %0, 128;\n" ::"r"(1 + wg) : "memory"); }
+#endif
 
 // acc = af (the warp's 16 positions x KP) times column tile j of the weight w (64 rows x KP,
 // trwg_off layout: LBO 128 B, SBO 16 KP B), issued and committed, not waited for:

@@ -146,7 +146,7 @@ __global__ void __launch_bounds__(128 * TSWB_MAXWG, 1) k_tm_sgrad_wgp(ts_args a)
     uint64_t *wbar = (uint64_t *)(tswb_sm + wbytes + nwg * per_wg);
     if (threadIdx.x == 0) {
         wg_bar_init(wbar, 1);
-        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");  // visible to the bulk copies
+        wg_fence_mbarrier_init();
     }
     __syncthreads();
     if (threadIdx.x == 0) {  // the whole weight, one bulk copy per column tile

@@ -20,6 +20,7 @@ __host__ __device__ __forceinline__ int64_t trwg_off(int64_t r, int k, int KP) {
 static inline int tw_ring_applies(int KP) { return KP >= 16 && KP <= 128 && cu_device_cc9(); }
 
 #if S9_HAVE_WGMMA
+#ifndef PF_EMU  // emu/emu_ptx.h
 // The stage's transaction bytes announced with the producer's arrival (full: count 1).
 __device__ __forceinline__ void tw_expect(uint64_t *b, uint32_t bytes) {
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(fa_smem(b)), "r"(bytes) : "memory");
@@ -34,6 +35,7 @@ __device__ __forceinline__ void tw_bulk_g2s(void *dst, const void *src, uint32_t
 // The consumers' barrier (the producer warp does not take part).
 template <int CONS>
 __device__ __forceinline__ void tw_cons_sync() { asm volatile("bar.sync 1, %0;\n" ::"n"(CONS) : "memory"); }
+#endif
 
 // The producer (lane 0 of its warp): tiles j = 0.. of L::tile bytes each from wg into stage
 // j % L::ST at sm (stages from offset 0; full[ST] then empty[ST] mbarriers at L::bar),
@@ -60,7 +62,7 @@ __device__ __forceinline__ void tw_ring_init(unsigned char *sm) {
             wg_bar_init(bar + s, 1);
             wg_bar_init(bar + L::ST + s, L::CONS);
         }
-        asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");  // visible to the bulk copies
+        wg_fence_mbarrier_init();
     }
     __syncthreads();
 }

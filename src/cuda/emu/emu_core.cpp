@@ -1,0 +1,527 @@
+// emu_core.cpp: the kernel emulator's runtime (emu_ptx.h; docs/EMULATOR.md): a block's threads
+// as fibers (ucontext) run by one scheduler in rounds, the collectives (the last thread to arrive
+// computes the instruction for all), asynchronous copies and wgmma groups, mbarriers.
+#include "emu_ptx.h"
+#include <ucontext.h>
+#include <sys/mman.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <deque>
+#include <unordered_map>
+#include <vector>
+
+emu_thread *emu_cur;
+uint3 emu_bix;
+dim3 emu_bdim, emu_gdim;
+alignas(1024) unsigned char emu_smem[EMU_SMEM_BYTES];
+emu_options emu_opts;
+emu_stats_t emu_stats;
+
+#define EMU_STACK (512 * 1024)
+#define EMU_MAX_THREADS 1024
+
+namespace {
+
+struct copy_op {
+    void *dst;
+    const void *src;
+    int bytes, src_bytes;
+};
+void copy_run(const copy_op &c) {
+    if (c.src_bytes > 0) memcpy(c.dst, c.src, (size_t)c.src_bytes);
+    if (c.bytes > c.src_bytes) memset((char *)c.dst + (c.src_bytes > 0 ? c.src_bytes : 0), 0, (size_t)(c.bytes - (c.src_bytes > 0 ? c.src_bytes : 0)));
+}
+
+enum wait_kind { W_NONE, W_GEN, W_MBAR };
+struct fiber {
+    emu_thread t;
+    ucontext_t ctx;
+    char *stack;
+    int done, blocked;
+    wait_kind wk;
+    const uint64_t *wgen;
+    uint64_t wval;
+    uint32_t maddr, mpar;
+    const char *what;
+    std::vector<copy_op> cp_open;
+    std::deque<std::vector<copy_op>> cp_groups;
+};
+
+// One collective in progress: the threads' operand blocks, in thread order within the scope.
+struct coll {
+    int arrived, expect;
+    const char *what;
+    uint64_t gen;
+    void *io[EMU_MAX_THREADS];
+};
+
+struct wg_op {
+    float *d[128];
+    uint32_t a[128][4];
+    uint64_t desc;
+    int n, scale_d, trans_b;
+};
+struct wg_state {
+    std::vector<wg_op> open;
+    std::deque<std::vector<wg_op>> groups;
+};
+
+struct mbar {
+    int expect, pending;
+    int64_t tx;
+    uint32_t phase;
+};
+
+fiber fibs[EMU_MAX_THREADS];
+int nthreads, live;
+ucontext_t sched;
+fiber *cur;
+coll warp_c[EMU_MAX_THREADS / 32], wgrp_c[EMU_MAX_THREADS / 128], block_c, named_c[16];
+wg_state wgs[EMU_MAX_THREADS / 128];
+std::unordered_map<uint32_t, mbar> bars;
+emu_kernel_fn cur_fn;
+void *cur_ctx;
+
+void block_until_gen(const uint64_t *g, uint64_t v, const char *what) {
+    cur->blocked = 1, cur->wk = W_GEN, cur->wgen = g, cur->wval = v, cur->what = what;
+    swapcontext(&cur->ctx, &sched);
+}
+
+int mbar_done(uint32_t addr, uint32_t parity) {
+    auto it = bars.find(addr);
+    if (it == bars.end()) emu_fail("mbarrier wait at shared 0x%x: not initialised", addr);
+    return (it->second.phase & 1) != (parity & 1);
+}
+
+int ready(const fiber &f) {
+    if (!f.blocked) return 1;
+    if (f.wk == W_GEN) return *f.wgen != f.wval;
+    if (f.wk == W_MBAR) return mbar_done(f.maddr, f.mpar);
+    return 1;
+}
+
+// Arrive at collective c (expect threads), operands io; the last arrival runs fn on all of them.
+template <typename IO>
+void collective(coll &c, int expect, int slot, const char *what, IO *io, void (*fn)(IO **, int)) {
+    if (c.arrived == 0) c.what = what, c.expect = expect;
+    else if (c.what != what || c.expect != expect)
+        emu_fail("thread %d reaches %s (%d threads) while others wait at %s (%d): divergent collectives", cur->t.id,
+                 what, expect, c.what, c.expect);
+    if (c.io[slot]) emu_fail("thread %d arrives twice at %s", cur->t.id, what);
+    c.io[slot] = io;
+    if (++c.arrived == expect) {
+        if (fn) fn((IO **)c.io, expect);
+        for (int i = 0; i < expect; i++) c.io[i] = NULL;
+        c.arrived = 0;
+        c.gen++;
+        emu_stats.collectives++;
+        return;
+    }
+    block_until_gen(&c.gen, c.gen, what);
+}
+
+int lane_of(void) { return cur->t.id & 31; }
+coll &warp_of(void) { return warp_c[cur->t.id >> 5]; }
+int warp_size_of(void) {
+    const int w0 = cur->t.id & ~31;
+    return nthreads - w0 < 32 ? nthreads - w0 : 32;
+}
+
+void entry(void) {
+    cur_fn(cur_ctx);
+    fiber *f = cur;
+    for (auto &g : f->cp_groups)
+        for (auto &c : g) copy_run(c);
+    for (auto &c : f->cp_open) copy_run(c);
+    f->cp_groups.clear(), f->cp_open.clear();
+    f->done = 1;
+    live--;
+    // a block barrier waiting only for exited threads completes
+    if (block_c.arrived > 0 && block_c.arrived == live) {
+        for (int i = 0; i < EMU_MAX_THREADS; i++) block_c.io[i] = NULL;
+        block_c.arrived = 0, block_c.gen++;
+    }
+    swapcontext(&f->ctx, &sched);
+}
+
+uint64_t rng_next(uint64_t &s) {
+    s ^= s << 13, s ^= s >> 7, s ^= s << 17;
+    return s;
+}
+
+void deadlock(void) {
+    fprintf(stderr, "emu: block (%u, %u, %u): every live thread waits:\n", emu_bix.x, emu_bix.y, emu_bix.z);
+    int shown = 0;
+    for (int i = 0; i < nthreads && shown < 12; i++) {
+        const fiber &f = fibs[i];
+        if (f.done) continue;
+        int j = i;
+        while (j + 1 < nthreads && !fibs[j + 1].done && fibs[j + 1].what == f.what) j++;
+        fprintf(stderr, "  threads %d..%d at %s\n", i, j, f.what ? f.what : "?");
+        i = j, shown++;
+    }
+    emu_fail("deadlock");
+}
+
+void run_block(void) {
+    for (int i = 0; i < nthreads; i++) {
+        fiber &f = fibs[i];
+        if (!f.stack) {
+            f.stack = (char *)mmap(NULL, EMU_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (f.stack == MAP_FAILED) emu_fail("no memory for a fiber stack");
+        }
+        f.t.id = i;
+        f.t.tix = make_uint3(i % emu_bdim.x, (i / emu_bdim.x) % emu_bdim.y, i / (emu_bdim.x * emu_bdim.y));
+        f.done = 0, f.blocked = 0, f.wk = W_NONE, f.what = NULL;
+        f.cp_open.clear(), f.cp_groups.clear();
+        getcontext(&f.ctx);
+        f.ctx.uc_stack.ss_sp = f.stack, f.ctx.uc_stack.ss_size = EMU_STACK, f.ctx.uc_link = NULL;
+        makecontext(&f.ctx, entry, 0);
+    }
+    live = nthreads;
+    std::vector<int> order((size_t)nthreads);
+    uint64_t s = emu_opts.seed * 2654435761u + 88172645463325252ull + emu_bix.x;
+    while (live > 0) {
+        for (int i = 0; i < nthreads; i++) order[(size_t)i] = emu_opts.order == 1 ? nthreads - 1 - i : i;
+        if (emu_opts.order == 2)
+            for (int i = nthreads - 1; i > 0; i--) {
+                int j = (int)(rng_next(s) % (uint64_t)(i + 1));
+                int t = order[(size_t)i];
+                order[(size_t)i] = order[(size_t)j], order[(size_t)j] = t;
+            }
+        int ran = 0;
+        for (int k = 0; k < nthreads; k++) {
+            fiber &f = fibs[order[(size_t)k]];
+            if (f.done || !ready(f)) continue;
+            f.blocked = 0, f.wk = W_NONE;
+            cur = &f, emu_cur = &f.t;
+            swapcontext(&sched, &f.ctx);
+            emu_stats.switches++;
+            ran = 1;
+        }
+        if (live > 0 && !ran) deadlock();
+    }
+    for (int w = 0; w < (nthreads + 127) / 128; w++)
+        if (!wgs[w].groups.empty() || !wgs[w].open.empty())
+            emu_fail("block %u: warpgroup %d exits with wgmma not waited for", emu_bix.x, w);
+}
+
+float bf16_lo(uint32_t u) { return __uint_as_float(u << 16); }
+float bf16_hi(uint32_t u) { return __uint_as_float(u & 0xffff0000u); }
+float bf16_at(const unsigned char *p) {
+    uint16_t h;
+    memcpy(&h, p, 2);
+    return __uint_as_float((uint32_t)h << 16);
+}
+
+// ---- the instructions ----
+struct shfl_io {
+    uint32_t v, r;
+    int m, idx;
+    uint32_t mask;
+};
+void shfl_xor_fn(shfl_io **io, int n) {
+    for (int l = 0; l < n; l++) {
+        if (io[l]->mask != 0xffffffffu) emu_fail("shuffle with a partial mask (0x%x)", io[l]->mask);
+        int src = l ^ io[l]->m;
+        io[l]->r = src < n ? io[src]->v : io[l]->v;
+    }
+}
+void shfl_idx_fn(shfl_io **io, int n) {
+    for (int l = 0; l < n; l++) {
+        int src = io[l]->idx & 31;
+        io[l]->r = src < n ? io[src]->v : io[l]->v;
+    }
+}
+
+struct ldm_io {
+    uint32_t *r;
+    const uint32_t *in;
+    uint32_t addr;
+    int n, trans;
+};
+// lane l's row address: matrix l / 8, row l % 8 (8 bf16 = 16 bytes)
+void ldm_fn(ldm_io **io, int n) {
+    if (n != 32) emu_fail("ldmatrix in a partial warp");
+    const int nm = io[0]->n, tr = io[0]->trans;
+    for (int l = 0; l < 32; l++)
+        if (io[l]->n != nm || io[l]->trans != tr) emu_fail("ldmatrix: lanes disagree on the shape");
+    for (int l = 0; l < 32; l++) {
+        const int g = l >> 2, t = l & 3;
+        for (int j = 0; j < nm; j++) {
+            float e[2];
+            for (int h = 0; h < 2; h++) {
+                // not transposed: row g, column 2 t + h; transposed: row 2 t + h, column g
+                const int row = tr ? 2 * t + h : g, col = tr ? g : 2 * t + h;
+                const uint32_t a = io[8 * j + row]->addr;
+                if (a & 15) emu_fail("ldmatrix row address 0x%x not 16-byte aligned", a);
+                e[h] = bf16_at(emu_smem_ptr(a + 2 * col, 2));
+            }
+            uint16_t lo, hi;
+            uint32_t ul = __float_as_uint(e[0]), uh = __float_as_uint(e[1]);
+            lo = (uint16_t)(ul >> 16), hi = (uint16_t)(uh >> 16);
+            io[l]->r[j] = (uint32_t)lo | ((uint32_t)hi << 16);
+        }
+    }
+}
+void stm_fn(ldm_io **io, int n) {
+    if (n != 32) emu_fail("stmatrix in a partial warp");
+    for (int l = 0; l < 32; l++) {
+        const int g = l >> 2, t = l & 3;
+        for (int j = 0; j < 4; j++)
+            for (int h = 0; h < 2; h++) {  // transposed: register j's half h is row 2 t + h, column g
+                const uint32_t a = io[8 * j + 2 * t + h]->addr;
+                if (a & 15) emu_fail("stmatrix row address 0x%x not 16-byte aligned", a);
+                const uint16_t v = (uint16_t)(h ? io[l]->in[j] >> 16 : io[l]->in[j] & 0xffff);
+                memcpy(emu_smem_ptr(a + 2 * g, 2), &v, 2);
+            }
+    }
+}
+
+struct mma_io {
+    float *c;
+    uint32_t a[4], b[2];
+};
+void mma_fn(mma_io **io, int n) {
+    if (n != 32) emu_fail("mma.sync in a partial warp");
+    float A[16][16], B[16][8];
+    for (int l = 0; l < 32; l++) {
+        const int g = l >> 2, t = l & 3;
+        for (int r = 0; r < 4; r++) {
+            const int row = g + 8 * (r & 1), k = 2 * t + 8 * (r >> 1);
+            A[row][k] = bf16_lo(io[l]->a[r]), A[row][k + 1] = bf16_hi(io[l]->a[r]);
+        }
+        for (int r = 0; r < 2; r++) {
+            const int k = 2 * t + 8 * r;
+            B[k][g] = bf16_lo(io[l]->b[r]), B[k + 1][g] = bf16_hi(io[l]->b[r]);
+        }
+    }
+    float out[32][4];
+    for (int l = 0; l < 32; l++) {
+        const int g = l >> 2, t = l & 3;
+        for (int e = 0; e < 4; e++) {
+            const int row = g + 8 * (e >> 1), col = 2 * t + (e & 1);
+            double s = io[l]->c[e];
+            for (int k = 0; k < 16; k++) s += (double)A[row][k] * B[k][col];
+            out[l][e] = (float)s;
+        }
+    }
+    for (int l = 0; l < 32; l++)
+        for (int e = 0; e < 4; e++) io[l]->c[e] = out[l][e];
+    emu_stats.mma++;
+}
+
+// B element (k, n) of a no-swizzle descriptor: K-major core matrices are 8 rows (n) of 16 bytes
+// (8 k); N-major (trans_b) ones 8 rows (k) of 16 bytes (8 n). LBO steps 8 k, SBO 8 n: the form the
+// GPU-tested kernels use (k_trwg, k_tm_sides_wgp: K-major, LBO 128, SBO 16 KP; k_tm_sg2: N-major,
+// LBO 16 KP... see docs/EMULATOR.md).
+float wg_b(uint64_t desc, int k, int nn, int trans_b) {
+    const uint32_t base = (uint32_t)(desc & 0x3FFF) << 4, lbo = (uint32_t)((desc >> 16) & 0x3FFF) << 4,
+                   sbo = (uint32_t)((desc >> 32) & 0x3FFF) << 4;
+    if (desc >> 62) emu_fail("wgmma descriptor with a swizzle mode: not emulated");
+    const uint32_t off = trans_b ? (k >> 3) * lbo + (nn >> 3) * sbo + (k & 7) * 16 + (nn & 7) * 2
+                                 : (nn >> 3) * sbo + (k >> 3) * lbo + (nn & 7) * 16 + (k & 7) * 2;
+    return bf16_at(emu_smem_ptr(base + off, 2));
+}
+void wg_exec(const wg_op &op) {
+    float A[64][16];
+    for (int i = 0; i < 128; i++) {
+        const int w = i >> 5, g = (i & 31) >> 2, t = i & 3;
+        for (int r = 0; r < 4; r++) {
+            const int row = 16 * w + g + 8 * (r & 1), k = 2 * t + 8 * (r >> 1);
+            A[row][k] = bf16_lo(op.a[i][r]), A[row][k + 1] = bf16_hi(op.a[i][r]);
+        }
+    }
+    static float B[16][256];
+    for (int k = 0; k < 16; k++)
+        for (int nn = 0; nn < op.n; nn++) B[k][nn] = wg_b(op.desc, k, nn, op.trans_b);
+    for (int i = 0; i < 128; i++) {
+        const int w = i >> 5, g = (i & 31) >> 2, t = i & 3;
+        for (int j = 0; j < op.n / 8; j++)
+            for (int e = 0; e < 4; e++) {
+                const int row = 16 * w + g + 8 * (e >> 1), col = 8 * j + 2 * t + (e & 1);
+                double s = op.scale_d ? op.d[i][4 * j + e] : 0.0;
+                for (int k = 0; k < 16; k++) s += (double)A[row][k] * B[k][col];
+                op.d[i][4 * j + e] = (float)s;
+            }
+    }
+    emu_stats.wgmma++;
+}
+
+struct wg_io {
+    float *d;
+    const uint32_t *a;
+    uint64_t desc;
+    int n, scale_d, trans_b, count;
+};
+wg_state *cur_wgs(void) { return &wgs[cur->t.id >> 7]; }
+wg_state *fn_wgs;  // the warpgroup of the collective being completed
+void wg_fn(wg_io **io, int n) {
+    if (n != 128) emu_fail("wgmma in a partial warpgroup");
+    wg_op op;
+    op.desc = io[0]->desc, op.n = io[0]->n, op.scale_d = io[0]->scale_d, op.trans_b = io[0]->trans_b;
+    for (int i = 0; i < 128; i++) {
+        if (io[i]->desc != op.desc || io[i]->n != op.n || io[i]->scale_d != op.scale_d || io[i]->trans_b != op.trans_b)
+            emu_fail("wgmma: threads of the warpgroup disagree (descriptor %llx against %llx)",
+                     (unsigned long long)io[i]->desc, (unsigned long long)op.desc);
+        op.d[i] = io[i]->d;
+        memcpy(op.a[i], io[i]->a, sizeof op.a[i]);
+    }
+    if (emu_opts.eager) wg_exec(op);
+    else fn_wgs->open.push_back(op);
+}
+void wg_commit_fn(wg_io **io, int n) {
+    (void)io, (void)n;
+    if (emu_opts.eager) return;
+    fn_wgs->groups.push_back(fn_wgs->open);
+    fn_wgs->open.clear();
+}
+void wg_wait_fn(wg_io **io, int n) {
+    const int keep = io[0]->count;
+    for (int i = 0; i < n; i++)
+        if (io[i]->count != keep) emu_fail("wgmma.wait_group: threads disagree on the count");
+    while ((int)fn_wgs->groups.size() > keep) {
+        for (auto &op : fn_wgs->groups.front()) wg_exec(op);
+        fn_wgs->groups.pop_front();
+    }
+}
+
+mbar &bar_at(uint32_t addr) {
+    auto it = bars.find(addr);
+    if (it == bars.end()) emu_fail("mbarrier at shared 0x%x used before its init", addr);
+    return it->second;
+}
+void bar_check(mbar &b) {
+    if (b.pending < 0) emu_fail("mbarrier: more arrivals than its count");
+    if (b.pending == 0 && b.tx == 0) b.phase++, b.pending = b.expect;
+}
+
+}  // namespace
+
+void emu_fail(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "emu: ");
+    if (cur) fprintf(stderr, "block %u thread %d: ", emu_bix.x, cur->t.id);
+    vfprintf(stderr, fmt, ap);
+    fprintf(stderr, "\n");
+    va_end(ap);
+    exit(1);
+}
+
+void emu_syncthreads(void) {
+    if (block_c.arrived) block_c.expect = live;  // a thread may have exited since the first arrival
+    collective<void>(block_c, live, cur->t.id, "__syncthreads", NULL, NULL);
+}
+void emu_syncwarp(void) { collective<void>(warp_of(), warp_size_of(), lane_of(), "__syncwarp", NULL, NULL); }
+void emu_named_bar(int id, int count) {
+    if (id <= 0 || id >= 16) emu_fail("named barrier %d out of range", id);
+    if (count <= 0 || count % 32 || count > nthreads) emu_fail("named barrier %d with %d threads", id, count);
+    // slots by arrival: any count threads of the block
+    coll &c = named_c[id];
+    collective<void>(c, count, c.arrived, "bar.sync (named)", (void *)cur, NULL);
+}
+uint32_t emu_shfl_xor(uint32_t mask, uint32_t v, int m) {
+    shfl_io io = {v, 0, m, 0, mask};
+    collective<shfl_io>(warp_of(), warp_size_of(), lane_of(), "__shfl_xor_sync", &io, shfl_xor_fn);
+    return io.r;
+}
+uint32_t emu_shfl_idx(uint32_t mask, uint32_t v, int src) {
+    shfl_io io = {v, 0, 0, src, mask};
+    collective<shfl_io>(warp_of(), warp_size_of(), lane_of(), "__shfl_sync", &io, shfl_idx_fn);
+    return io.r;
+}
+void emu_ldmatrix(uint32_t *r, const void *p, int n, int trans) {
+    ldm_io io = {r, NULL, emu_smem_addr(p), n, trans};
+    collective<ldm_io>(warp_of(), warp_size_of(), lane_of(), trans ? "ldmatrix.trans" : "ldmatrix", &io, ldm_fn);
+}
+void emu_stmatrix_x4t(const void *p, const uint32_t *r) {
+    ldm_io io = {NULL, r, emu_smem_addr(p), 4, 1};
+    collective<ldm_io>(warp_of(), warp_size_of(), lane_of(), "stmatrix.trans", &io, stm_fn);
+}
+void emu_mma16816(float *c, const uint32_t *a, uint32_t b0, uint32_t b1) {
+    mma_io io = {c, {a[0], a[1], a[2], a[3]}, {b0, b1}};
+    collective<mma_io>(warp_of(), warp_size_of(), lane_of(), "mma.sync", &io, mma_fn);
+}
+
+void emu_cp_async(void *dst, const void *src, int bytes, int src_bytes) {
+    (void)emu_smem_addr(dst);
+    if (((uintptr_t)dst | (src_bytes ? (uintptr_t)src : 0)) & (uintptr_t)(bytes - 1))
+        emu_fail("cp.async of %d bytes at a misaligned address (%p <- %p)", bytes, dst, src);
+    if (src_bytes < 0 || src_bytes > bytes) emu_fail("cp.async: src-size %d of %d", src_bytes, bytes);
+    copy_op c = {dst, src, bytes, src_bytes};
+    if (emu_opts.eager) copy_run(c);
+    else cur->cp_open.push_back(c);
+}
+void emu_cp_commit(void) {
+    if (emu_opts.eager) return;
+    cur->cp_groups.push_back(cur->cp_open);
+    cur->cp_open.clear();
+}
+void emu_cp_wait(int n) {
+    while ((int)cur->cp_groups.size() > n) {
+        for (auto &c : cur->cp_groups.front()) copy_run(c);
+        cur->cp_groups.pop_front();
+    }
+}
+
+void emu_mbar_init(uint32_t addr, int count) {
+    if (addr & 7) emu_fail("mbarrier at 0x%x not 8-byte aligned", addr);
+    bars[addr] = mbar{count, count, 0, 0};
+}
+void emu_mbar_arrive(uint32_t addr, uint32_t tx_bytes) {
+    mbar &b = bar_at(addr);
+    b.tx += tx_bytes;
+    b.pending--;
+    bar_check(b);
+}
+int emu_mbar_test(uint32_t addr, uint32_t parity) { return mbar_done(addr, parity); }
+void emu_mbar_wait(uint32_t addr, uint32_t parity) {
+    if (mbar_done(addr, parity)) return;
+    cur->blocked = 1, cur->wk = W_MBAR, cur->maddr = addr, cur->mpar = parity, cur->what = "mbarrier wait";
+    swapcontext(&cur->ctx, &sched);
+}
+void emu_bulk_g2s(uint32_t dst, const void *src, uint32_t bytes, uint32_t bar) {
+    if ((dst | bytes) & 15 || (uintptr_t)src & 15) emu_fail("bulk copy: addresses and size must be 16-byte multiples");
+    memcpy(emu_smem_ptr(dst, bytes), src, bytes);
+    mbar &b = bar_at(bar);
+    b.tx -= bytes;
+    bar_check(b);
+}
+
+void emu_wgmma(float *d, const uint32_t *a, uint64_t desc, int n, int scale_d, int trans_b) {
+    wg_io io = {d, a, desc, n, scale_d, trans_b, 0};
+    fn_wgs = cur_wgs();
+    collective<wg_io>(wgrp_c[cur->t.id >> 7], 128, cur->t.id & 127, "wgmma.mma_async", &io, wg_fn);
+}
+void emu_wgmma_commit(void) {
+    wg_io io = {};
+    fn_wgs = cur_wgs();
+    collective<wg_io>(wgrp_c[cur->t.id >> 7], 128, cur->t.id & 127, "wgmma.commit_group", &io, wg_commit_fn);
+}
+void emu_wgmma_wait(int n) {
+    wg_io io = {};
+    io.count = n;
+    fn_wgs = cur_wgs();
+    collective<wg_io>(wgrp_c[cur->t.id >> 7], 128, cur->t.id & 127, "wgmma.wait_group", &io, wg_wait_fn);
+}
+
+void emu_launch(dim3 grid, dim3 block, size_t smem, emu_kernel_fn fn, void *ctx) {
+    const int n = (int)(block.x * block.y * block.z);
+    if (n <= 0 || n > EMU_MAX_THREADS) emu_fail("launch with %d threads per block", n);
+    if (smem > EMU_SMEM_BYTES) emu_fail("launch with %zu bytes of shared memory (at most %d)", smem, EMU_SMEM_BYTES);
+    if (n % 32) emu_fail("launch with %d threads: not whole warps", n);
+    emu_stats = emu_stats_t{};
+    nthreads = n, emu_bdim = block, emu_gdim = grid, cur_fn = fn, cur_ctx = ctx;
+    const uint64_t blocks = (uint64_t)grid.x * grid.y * grid.z;
+    for (uint64_t bi = 0; bi < blocks; bi++) {
+        const uint64_t b = emu_opts.block_order ? blocks - 1 - bi : bi;
+        emu_bix = make_uint3((unsigned)(b % grid.x), (unsigned)((b / grid.x) % grid.y), (unsigned)(b / ((uint64_t)grid.x * grid.y)));
+        memset(emu_smem, 0xff, EMU_SMEM_BYTES);  // NaN in bf16 and fp32: a read of a byte never written shows
+        bars.clear();
+        for (auto &w : wgs) w.open.clear(), w.groups.clear();
+        run_block();
+    }
+    cur = NULL, emu_cur = NULL;
+}

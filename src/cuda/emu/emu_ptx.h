@@ -1,0 +1,207 @@
+// emu_ptx.h: the CUDA kernels' built-ins and instruction wrappers on the CPU, for the kernel
+// emulator (emu_core.cpp; docs/EMULATOR.md). A test compiles a kernel's .cu file with a host C++
+// compiler and -DPF_EMU: cu_common.cuh then includes this header, and each wrapper that holds
+// inline PTX (cu_mma.cuh, cu_flash_sm90.cuh, cu_trimul_side.cuh, ...) is left out there
+// (#ifndef PF_EMU) and defined here under the same name, so the kernel's own code runs unchanged.
+//
+// Every CUDA thread of a block is a fiber; warp-, warpgroup- and block-wide instructions
+// (shuffles, ldmatrix, mma.sync, wgmma, barriers) are collectives: each thread leaves its operands
+// and waits, and the last to arrive computes the instruction for all of them. Asynchronous copies
+// and wgmma run at the latest point the PTX allows (the wait) or at issue (emu_opts.eager), shared
+// memory starts as NaN bytes, and a block whose threads all wait is reported with where each one
+// waits. What this does not model: timing, memory-model reorderings beyond those two orders, and
+// anything a kernel does that these wrappers do not cover (it fails to compile or to assemble).
+#ifndef PF_EMU_PTX_H
+#define PF_EMU_PTX_H
+#include <cuda_runtime.h>
+#include <cuda_bf16.h>
+#include <stdint.h>
+#include <string.h>
+#include <math.h>
+
+#undef __global__
+#undef __device__
+#undef __host__
+#undef __shared__
+#undef __forceinline__
+#undef __launch_bounds__
+#define __global__
+#define __device__
+#define __host__
+#define __shared__
+#define __forceinline__ inline __attribute__((always_inline))
+#define __launch_bounds__(...)
+
+// ---- the running thread and block (emu_core.cpp) ----
+struct emu_thread {
+    uint3 tix;
+    int id;  // linear thread index in the block
+};
+extern emu_thread *emu_cur;
+extern uint3 emu_bix;
+extern dim3 emu_bdim, emu_gdim;
+#define threadIdx (emu_cur->tix)
+#define blockIdx emu_bix
+#define blockDim emu_bdim
+#define gridDim emu_gdim
+
+// The block's dynamic shared memory (a kernel's `extern __shared__` array: the test maps its name
+// here with a #define) and a shared address's host pointer.
+#define EMU_SMEM_BYTES (232 * 1024)
+extern unsigned char emu_smem[EMU_SMEM_BYTES];
+void emu_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+static inline uint32_t emu_smem_addr(const void *p) {
+    const unsigned char *c = (const unsigned char *)p;
+    if (c < emu_smem || c >= emu_smem + EMU_SMEM_BYTES) emu_fail("a shared-memory instruction on a pointer outside shared memory (%p)", p);
+    return (uint32_t)(c - emu_smem);
+}
+static inline unsigned char *emu_smem_ptr(uint32_t a, uint32_t bytes) {
+    if ((uint64_t)a + bytes > EMU_SMEM_BYTES) emu_fail("shared address 0x%x + %u past the block's shared memory", a, bytes);
+    return emu_smem + a;
+}
+
+// ---- plain intrinsics ----
+static inline float __uint_as_float(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static inline uint32_t __float_as_uint(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline float __int_as_float(int i) { float f; memcpy(&f, &i, 4); return f; }
+static inline int __float_as_int(float f) { int i; memcpy(&i, &f, 4); return i; }
+static inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
+static inline float __fmul_rn(float a, float b) { volatile float r = a * b; return r; }
+static inline float __fadd_rn(float a, float b) { volatile float r = a + b; return r; }
+static inline float __fsub_rn(float a, float b) { volatile float r = a - b; return r; }
+static inline float __fdividef(float a, float b) { return a / b; }
+static inline float rsqrtf(float x) { return 1.f / sqrtf(x); }
+template <typename T> static inline T __ldg(const T *p) { return *p; }
+#define __trap() emu_fail("__trap() in %s (%s:%d)", __func__, __FILE__, __LINE__)
+static inline size_t __cvta_generic_to_shared(const void *p) { return emu_smem_addr(p); }
+
+// ---- collectives (emu_core.cpp) ----
+void emu_syncthreads(void);
+void emu_syncwarp(void);
+void emu_named_bar(int id, int count);
+uint32_t emu_shfl_xor(uint32_t mask, uint32_t v, int m);
+uint32_t emu_shfl_idx(uint32_t mask, uint32_t v, int src);
+static inline void __syncthreads(void) { emu_syncthreads(); }
+static inline void __syncwarp(unsigned mask = 0xffffffffu) {
+    if (mask != 0xffffffffu) emu_fail("__syncwarp with a partial mask (0x%x) is not emulated", mask);
+    emu_syncwarp();
+}
+template <typename T> static inline T __shfl_xor_sync(unsigned mask, T v, int m) {
+    static_assert(sizeof(T) == 4, "32-bit shuffles only");
+    uint32_t u, r;
+    memcpy(&u, &v, 4);
+    r = emu_shfl_xor(mask, u, m);
+    T o;
+    memcpy(&o, &r, 4);
+    return o;
+}
+template <typename T> static inline T __shfl_sync(unsigned mask, T v, int src) {
+    static_assert(sizeof(T) == 4, "32-bit shuffles only");
+    uint32_t u, r;
+    memcpy(&u, &v, 4);
+    r = emu_shfl_idx(mask, u, src);
+    T o;
+    memcpy(&o, &r, 4);
+    return o;
+}
+
+// ldmatrix / stmatrix (x4; x2: lanes 0..15 give the addresses), mma.sync m16n8k16 bf16
+void emu_ldmatrix(uint32_t *r, const void *p, int n, int trans);
+void emu_stmatrix_x4t(const void *p, const uint32_t *r);
+void emu_mma16816(float *c, const uint32_t *a, uint32_t b0, uint32_t b1);
+
+// cp.async (16 or 4 bytes; src_bytes copied, the rest zero), its groups
+void emu_cp_async(void *dst, const void *src, int bytes, int src_bytes);
+void emu_cp_commit(void);
+void emu_cp_wait(int n);
+
+// mbarriers, bulk copies (TMA)
+void emu_mbar_init(uint32_t addr, int count);
+void emu_mbar_arrive(uint32_t addr, uint32_t tx_bytes);
+void emu_mbar_wait(uint32_t addr, uint32_t parity);
+int emu_mbar_test(uint32_t addr, uint32_t parity);
+void emu_bulk_g2s(uint32_t dst, const void *src, uint32_t bytes, uint32_t bar);
+
+// wgmma m64nNk16 bf16 -> fp32, A from registers, B by descriptor
+void emu_wgmma(float *d, const uint32_t *a, uint64_t desc, int n, int scale_d, int trans_b);
+void emu_wgmma_commit(void);
+void emu_wgmma_wait(int n);
+
+// ---- the wrappers the kernels call (the same names as their PTX forms) ----
+// cu_mma.cuh
+static inline void fa_mma16816(float *c, const uint32_t *a, uint32_t b0, uint32_t b1) { emu_mma16816(c, a, b0, b1); }
+static inline float fa_exp2(float x) { return exp2f(x); }
+static inline uint32_t fa_smem(const void *p) { return emu_smem_addr(p); }
+static inline void fa_cp16(void *dst, const void *src) { emu_cp_async(dst, src, 16, 16); }
+static inline void fa_cp4(void *dst, const void *src) { emu_cp_async(dst, src, 4, 4); }
+static inline void fa_cp16z(void *dst, const void *src, int src_bytes) { emu_cp_async(dst, src, 16, src_bytes); }
+static inline void fa_cp4z(void *dst, const void *src, int src_bytes) { emu_cp_async(dst, src, 4, src_bytes); }
+static inline void fa_commit() { emu_cp_commit(); }
+template <int N> static inline void fa_wait() { emu_cp_wait(N); }
+// cu_trimul_side.cuh
+static inline void ts_ldsm4(uint32_t *r, const __nv_bfloat16 *p) { emu_ldmatrix(r, p, 4, 0); }
+static inline void ts_ldsm4t(uint32_t *r, const __nv_bfloat16 *p) { emu_ldmatrix(r, p, 4, 1); }
+// cu_trimul_outwb.cu
+static inline void ow_stsm4t(const __nv_bfloat16 *p, const uint32_t *r) { emu_stmatrix_x4t(p, r); }
+// cu_trimul_side_wg.cuh, cu_trimul_out3.cuh, cu_wg_ring.cuh: named barriers
+static inline void tswp_wg_sync(int wg) { emu_named_bar(1 + wg, 128); }
+template <int TEAMS, int THREADS> static inline void t3_team_bar(int team) {
+    if (TEAMS == 1) emu_syncthreads();
+    else emu_named_bar(team + 1, THREADS / TEAMS);
+}
+template <int CONS> static inline void tw_cons_sync() { emu_named_bar(1, CONS); }
+// cu_trimul_side.cuh: tanh.approx (exact here)
+static inline float ts_tanh(float x) { return tanhf(x); }
+// cu_trimul_out3.cuh: sigmoid by ex2 and rcp (exact here, approximate there)
+static inline float t3_sigmoid(float x) { return 1.f / (1.f + exp2f(x * -1.4426950408889634f)); }
+
+// cu_flash_sm90.cuh (sm_90a: the build's S9_HAVE_WGMMA branch)
+#define S9_HAVE_WGMMA 1
+static inline uint64_t s9_desc(const void *p, uint32_t lbo, uint32_t sbo) {
+    return (uint64_t)((fa_smem(p) & 0x3FFFF) >> 4) | ((uint64_t)(lbo >> 4) << 16) | ((uint64_t)(sbo >> 4) << 32);
+}
+static inline void s9_wg_fence() {}
+static inline void s9_wg_commit() { emu_wgmma_commit(); }
+template <int N> static inline void s9_wg_hold(float *) {}
+static inline void s9_wg_n64(float *d, const uint32_t *a, uint64_t desc, int acc) { emu_wgmma(d, a, desc, 64, acc != 0, 0); }
+static inline void wg_n64_first(float *d, const uint32_t *a, uint64_t desc) { emu_wgmma(d, a, desc, 64, 0, 0); }
+static inline void wg_n16_tb(float *d, const uint32_t *a, uint64_t desc) { emu_wgmma(d, a, desc, 16, 1, 1); }
+static inline void wg_n64_tb_first(float *d, const uint32_t *a, uint64_t desc) { emu_wgmma(d, a, desc, 64, 0, 1); }
+static inline void wg_n64_tb(float *d, const uint32_t *a, uint64_t desc) { emu_wgmma(d, a, desc, 64, 1, 1); }
+static inline void wg_bar_init(uint64_t *b, int n) { emu_mbar_init(fa_smem(b), n); }
+static inline void wg_bar_arrive(uint64_t *b) { emu_mbar_arrive(fa_smem(b), 0); }
+static inline void wg_fence_mbarrier_init() {}
+template <uint32_t HINT_NS = 0, uint32_t POLLS = 4096> static inline void wg_bar_wait(uint64_t *b, uint32_t parity) {
+    emu_mbar_wait(fa_smem(b), parity);
+}
+template <int N> static inline void wg_mma_wait() { emu_wgmma_wait(N); }
+// cu_wg_ring.cuh
+static inline void tw_expect(uint64_t *b, uint32_t bytes) { emu_mbar_arrive(fa_smem(b), bytes); }
+static inline void tw_bulk_g2s(void *dst, const void *src, uint32_t bytes, uint64_t *b) {
+    emu_bulk_g2s(fa_smem(dst), src, bytes, fa_smem(b));
+}
+
+// ---- running a kernel ----
+struct emu_options {
+    int eager;        // 1: asynchronous copies and wgmma at issue; 0 (default): at their wait
+    int order;        // thread order in each scheduling round: 0 ascending, 1 descending, 2 shuffled
+    int block_order;  // 0 ascending block index, 1 descending
+    uint64_t seed;    // order 2's shuffles
+};
+extern emu_options emu_opts;
+typedef void (*emu_kernel_fn)(void *ctx);
+// Runs `grid` blocks of `block` threads, each thread calling fn(ctx) (fn calls the kernel with
+// its arguments), with `smem` bytes of dynamic shared memory. Fails (message, exit 1) on a
+// deadlock, a misuse the collectives detect, or a __trap.
+void emu_launch(dim3 grid, dim3 block, size_t smem, emu_kernel_fn fn, void *ctx);
+// The same with a callable: emu_run(grid, block, smem, [&] { k(args); }).
+template <typename F> static inline void emu_run(dim3 grid, dim3 block, size_t smem, F f) {
+    emu_launch(grid, block, smem, [](void *c) { (*(F *)c)(); }, &f);
+}
+// Statistics of the last launch (collectives completed, fiber switches), for the test's report.
+struct emu_stats_t {
+    uint64_t collectives, switches, wgmma, mma;
+};
+extern emu_stats_t emu_stats;
+
+#endif

@@ -1,0 +1,54 @@
+// emu_check.h: what the emulator tests share (tests/emu/test_emu_*.cpp, one translation unit
+// each): checks with one verdict line, seeded random numbers, bf16 helpers, error measures.
+#ifndef PF_EMU_CHECK_H
+#define PF_EMU_CHECK_H
+#include <vector>
+#include <string>
+#include <stdarg.h>
+#include <stdio.h>
+#include <math.h>
+#include <cuda_bf16.h>
+
+static int passed, failed, verbose;
+static inline void check(bool ok, const std::string &name, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static inline void check(bool ok, const std::string &name, const char *fmt, ...) {
+    if (ok) {
+        passed++;
+        if (verbose) printf("ok   %s\n", name.c_str());
+        return;
+    }
+    failed++;
+    printf("FAIL %s: ", name.c_str());
+    va_list ap;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    printf("\n");
+}
+
+static uint64_t rng = 0x9e3779b97f4a7c15ull;
+static inline double urand(void) {
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return (double)(rng >> 11) / 9007199254740992.0;
+}
+static inline double nrand(void) { return sqrt(-2 * log(urand() + 1e-300)) * cos(6.283185307179586 * urand()); }
+static inline float bfr(double x) { return __bfloat162float(__float2bfloat16((float)x)); }
+static inline __nv_bfloat16 tob(double x) { return __float2bfloat16((float)x); }
+static inline double fb(__nv_bfloat16 x) { return __bfloat162float(x); }
+
+// Relative L2 error and the largest error in units of the reference's largest magnitude.
+struct err {
+    double rel_l2, rel_max;
+};
+static inline err compare(const __nv_bfloat16 *got, const __nv_bfloat16 *ref, int64_t n, int64_t stride_rows = 0, int64_t ld = 0, int64_t M = 0) {
+    double num = 0, den = 0, emax = 0, rmax = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (stride_rows && i % ld >= M) continue;  // channel-major: positions past M are not outputs
+        const double a = fb(got[i]), b = fb(ref[i]);
+        num += (a - b) * (a - b), den += b * b;
+        emax = fmax(emax, fabs(a - b)), rmax = fmax(rmax, fabs(b));
+        if (a != a) emax = INFINITY;
+    }
+    return err{sqrt(num / (den + 1e-300)), emax / (rmax + 1e-300)};
+}
+#endif
