@@ -272,14 +272,12 @@ __device__ __forceinline__ void s9_scores(float (&s)[8][4], const uint32_t (&qa)
         const bf16 *kp = Kt + (8 * j + (lane & 7)) * (CH + 8) + (lane >> 3) * 8;
         if constexpr (CH == 32) {
             uint32_t k4[4];
-            asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                         : "=r"(k4[0]), "=r"(k4[1]), "=r"(k4[2]), "=r"(k4[3]) : "r"(fa_smem(kp)));
+            fa_ldsm4(k4, kp);
             fa_mma16816(s[j], qa[0], k4[0], k4[1]);
             fa_mma16816(s[j], qa[CH / 16 - 1], k4[2], k4[3]);
         } else {
             uint32_t k2[2];
-            asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];\n"
-                         : "=r"(k2[0]), "=r"(k2[1]) : "r"(fa_smem(kp)));
+            fa_ldsm2(k2, kp);
             fa_mma16816(s[j], qa[0], k2[0], k2[1]);
         }
     }
@@ -299,8 +297,7 @@ __device__ __forceinline__ void s9_pack_p(uint32_t (&pa)[4], const float (&s)[8]
 template <int CH>
 __device__ __forceinline__ void s9_ldsm_v(uint32_t (&v4)[4], const bf16 *Vt, int kk, int jp, int lane) {
     const bf16 *vp = Vt + (kk * 16 + (lane & 15)) * (CH + 8) + (2 * jp + (lane >> 4)) * 8;
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                 : "=r"(v4[0]), "=r"(v4[1]), "=r"(v4[2]), "=r"(v4[3]) : "r"(fa_smem(vp)));
+    fa_ldsm4t(v4, vp);
 }
 
 // Keys 16 kk .. 16 kk + 15 of O += P V (mma.sync): P's fragment packed to bf16 into pa (left
@@ -534,11 +531,13 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_pipe(fa_args a) {
 // added inside the product, the sums of the bf16 P).
 
 // c (16 x 8, fp32) += a (16 x 8 bf16 fragment, 2 words) b (8 x 8, 1 word): mma.sync m16n8k8
+#ifndef PF_EMU  // emu/emu_ptx.h
 __device__ __forceinline__ void s9b_mma1688(float *c, uint32_t a0, uint32_t a1, uint32_t b0) {
     asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5}, {%6}, {%0,%1,%2,%3};\n"
                  : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
                  : "r"(a0), "r"(a1), "r"(b0));
 }
+#endif
 
 // Shared memory of k_s9_fwd_bmma: k_s9_fwd_pipe's (B16), the Q tile [64][CH + 8] (its
 // fragments are loaded per key tile rather than held: 8 registers) and P: int [2][128] each
@@ -565,16 +564,14 @@ __device__ __forceinline__ void s9b_scores(float (&s)[8][4], const bf16 *Qt, uin
 #pragma unroll
     for (int kk = 0; kk < CH / 16; kk++) {  // A fragments: matrices (queries 0-7, 8-15) x (channels +0, +8)
         const bf16 *qp = Qt + (16 * wq + (lane & 15)) * (CH + 8) + kk * 16 + 8 * (lane >> 4);
-        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                     : "=r"(qa[kk][0]), "=r"(qa[kk][1]), "=r"(qa[kk][2]), "=r"(qa[kk][3]) : "r"(fa_smem(qp)));
+        fa_ldsm4(qa[kk], qp);
     }
 #pragma unroll
     for (int jp = 0; jp < 4; jp++) {
         // key blocks 2 jp, 2 jp + 1: matrices (queries 0-7, 8-15) x (keys 16 jp .., 16 jp + 8 ..)
         const bf16 *bp = Bt + (16 * wq + (lane & 15)) * S9_BS16 + 16 * jp + 8 * (lane >> 4);
         uint32_t b4[4];
-        asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                     : "=r"(b4[0]), "=r"(b4[1]), "=r"(b4[2]), "=r"(b4[3]) : "r"(fa_smem(bp)));
+        fa_ldsm4(b4, bp);
 #pragma unroll
         for (int h = 0; h < 2; h++) {
             int j = 2 * jp + h;
@@ -583,14 +580,12 @@ __device__ __forceinline__ void s9b_scores(float (&s)[8][4], const bf16 *Qt, uin
             const bf16 *kp = Kt + (8 * j + (lane & 7)) * (CH + 8) + (lane >> 3) * 8;
             if constexpr (CH == 32) {
                 uint32_t k4[4];
-                asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                             : "=r"(k4[0]), "=r"(k4[1]), "=r"(k4[2]), "=r"(k4[3]) : "r"(fa_smem(kp)));
+                fa_ldsm4(k4, kp);
                 fa_mma16816(s[j], qa[0], k4[0], k4[1]);
                 fa_mma16816(s[j], qa[1], k4[2], k4[3]);
             } else {
                 uint32_t k2[2];
-                asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];\n"
-                             : "=r"(k2[0]), "=r"(k2[1]) : "r"(fa_smem(kp)));
+                fa_ldsm2(k2, kp);
                 fa_mma16816(s[j], qa[0], k2[0], k2[1]);
             }
         }
@@ -808,7 +803,7 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma(fa_args a) {
     fa_wait<0>();  // the zero fill of K past L: no copy into the block's memory after its end
     {  // (row, query tile, head) again from the block index: not held across the loop (registers)
         uint32_t bx;
-        asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(bx));
+        bx = fa_ctaid_x();
         int nqt2 = ((int)a.L + S9_Q - 1) / S9_Q, rest2 = (int)bx / nqt2;
         float l[2] = {ls[0], ls[2]};  // rows g, g + 8: whole sums (s9b_accumulate_pv)
         s9_store_output<CH, false>(a, o, m, l, rest2 % (int)a.B, ((int)bx % nqt2) * S9_Q, rest2 / (int)a.B, wq, g, t);
@@ -843,6 +838,7 @@ __global__ void k_s9_bias16(const float *bT, bf16 *y, int64_t L, int64_t Lp, int
     }
 }
 
+#ifndef PF_EMU  // host code: not in the emulator's builds
 // The bf16 copy of a->biasT for one launch, at the top of the pool (not taken: the
 // kernel that reads it comes next in stream order, as in cu_flash_bwd_fused.cu's
 // bwf_run), or NULL: the values are not bf16 numbers, or no room. nat: natural key order,
@@ -991,6 +987,8 @@ int fa_sm90_forward_bmma(cu_impl *c, const fa_args *a) {
     return a->ch <= 16 ? s9b_launch<16>(c, a) : s9b_launch<32>(c, a);
 }
 
+#endif  // PF_EMU
+
 // k_s9_fwd_bmma2 (PF_ATTN_FWD_BMMA=2 or unset; attn_fwd_check variant 17): k_s9_fwd_bmma
 // with each warp owning two 16-query sub-tiles, queries 16 wq .. and 64 + 16 wq .. of the block's
 // 128, so that every warp has two independent dependency chains (S MMAs, softmax, P V) to issue
@@ -1020,9 +1018,7 @@ __device__ __forceinline__ void s9d_scores(float (&s)[2][8][4], const bf16 *Qt, 
 #pragma unroll
         for (int kk = 0; kk < CH / 16; kk++) {
             const bf16 *qp = Qt + (64 * i + 16 * wq + (lane & 15)) * (CH + 8) + kk * 16 + 8 * (lane >> 4);
-            asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                         : "=r"(qa[i][kk][0]), "=r"(qa[i][kk][1]), "=r"(qa[i][kk][2]), "=r"(qa[i][kk][3])
-                         : "r"(fa_smem(qp)));
+            fa_ldsm4(qa[i][kk], qp);
         }
 #pragma unroll
     for (int jp = 0; jp < 4; jp++) {
@@ -1030,8 +1026,7 @@ __device__ __forceinline__ void s9d_scores(float (&s)[2][8][4], const bf16 *Qt, 
 #pragma unroll
         for (int i = 0; i < 2; i++) {
             const bf16 *bp = Bt + (64 * i + 16 * wq + (lane & 15)) * S9_BS16 + 16 * jp + 8 * (lane >> 4);
-            asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                         : "=r"(b4[i][0]), "=r"(b4[i][1]), "=r"(b4[i][2]), "=r"(b4[i][3]) : "r"(fa_smem(bp)));
+            fa_ldsm4(b4[i], bp);
         }
 #pragma unroll
         for (int h = 0; h < 2; h++) {
@@ -1044,8 +1039,7 @@ __device__ __forceinline__ void s9d_scores(float (&s)[2][8][4], const bf16 *Qt, 
             const bf16 *kp = Kt + (8 * j + (lane & 7)) * (CH + 8) + (lane >> 3) * 8;
             if constexpr (CH == 32) {
                 uint32_t k4[4];
-                asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
-                             : "=r"(k4[0]), "=r"(k4[1]), "=r"(k4[2]), "=r"(k4[3]) : "r"(fa_smem(kp)));
+                fa_ldsm4(k4, kp);
 #pragma unroll
                 for (int i = 0; i < 2; i++) {
                     fa_mma16816(s[i][j], qa[i][0], k4[0], k4[1]);
@@ -1053,8 +1047,7 @@ __device__ __forceinline__ void s9d_scores(float (&s)[2][8][4], const bf16 *Qt, 
                 }
             } else {
                 uint32_t k2[2];
-                asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];\n"
-                             : "=r"(k2[0]), "=r"(k2[1]) : "r"(fa_smem(kp)));
+                fa_ldsm2(k2, kp);
 #pragma unroll
                 for (int i = 0; i < 2; i++) fa_mma16816(s[i][j], qa[i][0], k2[0], k2[1]);
             }
@@ -1234,7 +1227,7 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma2(fa_args a) {
     fa_wait<0>();  // the zero fill of K past L: no copy into the block's memory after its end
     {  // (row, query tile, head) again from the block index: not held across the loop (registers)
         uint32_t bx;
-        asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(bx));
+        bx = fa_ctaid_x();
         int nqt2 = ((int)a.L + S9_Q2 - 1) / S9_Q2, rest2 = (int)bx / nqt2, q2 = ((int)bx % nqt2) * S9_Q2;
 #pragma unroll
         for (int i = 0; i < 2; i++) {
@@ -1247,6 +1240,7 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma2(fa_args a) {
 
 // k_s9_fwd_bmma2<CH, S9_NB1> after the bias copy in natural key order; the limits of
 // s9b_launch.
+#ifndef PF_EMU  // host code: not in the emulator's builds
 #ifndef S9_NB1
 #define S9_NB1 3  // blocks per SM: 168 registers
 #endif
@@ -1340,3 +1334,4 @@ int fa_sm90_forward(cu_impl *c, const fa_args *a) {
     if (pipe) return fa_sm90_forward_pipe(c, a, 0);
     return fa_sm90_forward_variant(c, a, 0);
 }
+#endif  // PF_EMU

@@ -45,6 +45,27 @@ __device__ __forceinline__ void fa_cp4z(void *dst, const void *src, int src_byte
 __device__ __forceinline__ void fa_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int N>
 __device__ __forceinline__ void fa_wait() { asm volatile("cp.async.wait_group %0;\n" ::"n"(N)); }
+// ldmatrix x4 / x2 (.trans: each 8 x 8 matrix transposed) of the lanes' row addresses p (x2: lanes 0..15's)
+__device__ __forceinline__ void fa_ldsm4(uint32_t *r, const void *p) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(fa_smem(p)));
+}
+__device__ __forceinline__ void fa_ldsm4t(uint32_t *r, const void *p) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];\n"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(fa_smem(p)));
+}
+__device__ __forceinline__ void fa_ldsm2(uint32_t *r, const void *p) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.shared.b16 {%0,%1}, [%2];\n" : "=r"(r[0]), "=r"(r[1]) : "r"(fa_smem(p)));
+}
+__device__ __forceinline__ void fa_ldsm2t(uint32_t *r, const void *p) {
+    asm volatile("ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%0,%1}, [%2];\n" : "=r"(r[0]), "=r"(r[1]) : "r"(fa_smem(p)));
+}
+// The block index read again (volatile: not a value held in a register from the kernel's start)
+__device__ __forceinline__ uint32_t fa_ctaid_x() {
+    uint32_t b;
+    asm volatile("mov.u32 %0, %%ctaid.x;" : "=r"(b));
+    return b;
+}
 
 #endif
 

@@ -312,6 +312,43 @@ void mma_fn(mma_io **io, int n) {
     emu_stats.mma++;
 }
 
+struct mma8_io {
+    float *c;
+    uint32_t a[2], b;
+};
+// m16n8k8: A 16 x 8 (a0 rows g, a1 rows g + 8; columns 2 t, + 1), B 8 x 8 (b: rows 2 t, + 1 of column g)
+void mma8_fn(mma8_io **io, int n) {
+    if (n != 32) emu_fail("mma.sync in a partial warp");
+    float A[16][8], B[8][8];
+    for (int l = 0; l < 32; l++) {
+        const int g = l >> 2, t = l & 3;
+        for (int r = 0; r < 2; r++) A[g + 8 * r][2 * t] = bf16_lo(io[l]->a[r]), A[g + 8 * r][2 * t + 1] = bf16_hi(io[l]->a[r]);
+        B[2 * t][g] = bf16_lo(io[l]->b), B[2 * t + 1][g] = bf16_hi(io[l]->b);
+    }
+    float out[32][4];
+    for (int l = 0; l < 32; l++) {
+        const int g = l >> 2, t = l & 3;
+        for (int e = 0; e < 4; e++) {
+            const int row = g + 8 * (e >> 1), col = 2 * t + (e & 1);
+            double s = io[l]->c[e];
+            for (int k = 0; k < 8; k++) s += (double)A[row][k] * B[k][col];
+            out[l][e] = (float)s;
+        }
+    }
+    for (int l = 0; l < 32; l++)
+        for (int e = 0; e < 4; e++) io[l]->c[e] = out[l][e];
+    emu_stats.mma++;
+}
+
+struct vote_io {
+    int p, r;
+};
+void vote_any_fn(vote_io **io, int n) {
+    int any = 0;
+    for (int i = 0; i < n; i++) any |= io[i]->p != 0;
+    for (int i = 0; i < n; i++) io[i]->r = any;
+}
+
 // B element (k, n) of a no-swizzle descriptor: K-major core matrices are 8 rows (n) of 16 bytes
 // (8 k); N-major (trans_b) ones 8 rows (k) of 16 bytes (8 n). LBO steps 8 k, SBO 8 n: the form the
 // GPU-tested kernels use (k_trwg, k_tm_sides_wgp: K-major, LBO 128, SBO 16 KP; k_tm_sg2: N-major,
@@ -443,6 +480,23 @@ void emu_stmatrix_x4t(const void *p, const uint32_t *r) {
 void emu_mma16816(float *c, const uint32_t *a, uint32_t b0, uint32_t b1) {
     mma_io io = {c, {a[0], a[1], a[2], a[3]}, {b0, b1}};
     collective<mma_io>(warp_of(), warp_size_of(), lane_of(), "mma.sync", &io, mma_fn);
+}
+
+void emu_mma1688(float *c, uint32_t a0, uint32_t a1, uint32_t b0) {
+    mma8_io io = {c, {a0, a1}, b0};
+    collective<mma8_io>(warp_of(), warp_size_of(), lane_of(), "mma.sync m16n8k8", &io, mma8_fn);
+}
+int emu_vote_any(uint32_t mask, int p) {
+    if (mask != 0xffffffffu) emu_fail("__any_sync with a partial mask (0x%x) is not emulated", mask);
+    vote_io io = {p, 0};
+    collective<vote_io>(warp_of(), warp_size_of(), lane_of(), "__any_sync", &io, vote_any_fn);
+    return io.r;
+}
+int emu_syncthreads_or(int p) {
+    if (block_c.arrived) block_c.expect = live;
+    vote_io io = {p, 0};
+    collective<vote_io>(block_c, live, cur->t.id, "__syncthreads_or", &io, vote_any_fn);
+    return io.r;
 }
 
 void emu_cp_async(void *dst, const void *src, int bytes, int src_bytes) {

@@ -109,6 +109,11 @@ template <typename T> static inline T __shfl_sync(unsigned mask, T v, int src) {
 void emu_ldmatrix(uint32_t *r, const void *p, int n, int trans);
 void emu_stmatrix_x4t(const void *p, const uint32_t *r);
 void emu_mma16816(float *c, const uint32_t *a, uint32_t b0, uint32_t b1);
+void emu_mma1688(float *c, uint32_t a0, uint32_t a1, uint32_t b0);
+int emu_vote_any(uint32_t mask, int p);
+int emu_syncthreads_or(int p);
+static inline int __any_sync(unsigned mask, int p) { return emu_vote_any(mask, p); }
+static inline int __syncthreads_or(int p) { return emu_syncthreads_or(p); }
 
 // cp.async (16 or 4 bytes; src_bytes copied, the rest zero), its groups
 void emu_cp_async(void *dst, const void *src, int bytes, int src_bytes);
@@ -138,6 +143,13 @@ static inline void fa_cp16z(void *dst, const void *src, int src_bytes) { emu_cp_
 static inline void fa_cp4z(void *dst, const void *src, int src_bytes) { emu_cp_async(dst, src, 4, src_bytes); }
 static inline void fa_commit() { emu_cp_commit(); }
 template <int N> static inline void fa_wait() { emu_cp_wait(N); }
+static inline void fa_ldsm4(uint32_t *r, const void *p) { emu_ldmatrix(r, p, 4, 0); }
+static inline void fa_ldsm4t(uint32_t *r, const void *p) { emu_ldmatrix(r, p, 4, 1); }
+static inline void fa_ldsm2(uint32_t *r, const void *p) { emu_ldmatrix(r, p, 2, 0); }
+static inline void fa_ldsm2t(uint32_t *r, const void *p) { emu_ldmatrix(r, p, 2, 1); }
+static inline uint32_t fa_ctaid_x() { return emu_bix.x; }
+// cu_flash_sm90.cu: mma.sync m16n8k8
+static inline void s9b_mma1688(float *c, uint32_t a0, uint32_t a1, uint32_t b0) { emu_mma1688(c, a0, a1, b0); }
 // cu_trimul_side.cuh
 static inline void ts_ldsm4(uint32_t *r, const __nv_bfloat16 *p) { emu_ldmatrix(r, p, 4, 0); }
 static inline void ts_ldsm4t(uint32_t *r, const __nv_bfloat16 *p) { emu_ldmatrix(r, p, 4, 1); }

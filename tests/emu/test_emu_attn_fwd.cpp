@@ -1,0 +1,172 @@
+// test_emu_attn_fwd.cpp: the Hopper attention forward kernels (cu_flash_sm90.cu) on the CPU
+// kernel emulator (docs/EMULATOR.md) against a float64 reference: k_s9_fwd_bmma2 (the default
+// forward since session 13), k_s9_fwd_bmma and k_s9_fwd_pipe, each after its bias copy
+// (k_s9_bias16). All passed test_cuda on an H200; here they are the CPU test bed for new forward
+// forms (issue 10): a variant added to `forms` below is checked the same way. Rows with masked keys,
+// a fully masked row (lse = +inf, the saved-lse rule), L not a multiple of the tiles, and the
+// same bits in every emulator order. Build and run: make test-emu. Ends with one verdict line.
+#define s9_sm emu_smem
+#include "../../src/cuda/cu_flash_sm90.cu"
+#include "emu_check.h"
+
+struct attn_problem {
+    int64_t B, L;
+    int H, ch;
+    std::vector<bf16> q, k, v, mask;
+    std::vector<float> biasT;  // (H, L key, L query), bf16 numbers
+};
+
+static attn_problem make(int64_t B, int64_t L, uint64_t seed) {
+    rng = seed * 0x2545F4914F6CDD1Dull + 5;
+    attn_problem p;
+    p.B = B, p.L = L, p.H = 4, p.ch = 32;
+    const int64_t n = B * L * p.H * p.ch;
+    p.q.resize((size_t)n), p.k.resize((size_t)n), p.v.resize((size_t)n), p.mask.resize((size_t)(B * L));
+    for (auto &x : p.q) x = tob(nrand());
+    for (auto &x : p.k) x = tob(nrand());
+    for (auto &x : p.v) x = tob(nrand());
+    for (int64_t r = 0; r < B; r++)
+        for (int64_t l = 0; l < L; l++)
+            p.mask[(size_t)(r * L + l)] = tob(r == 1 ? 0.0 : (r % 2 == 0 && urand() < 0.2) ? 0.0 : 1.0);  // row 1 fully masked
+    p.biasT.resize((size_t)(p.H * L * L));
+    for (auto &x : p.biasT) x = bfr(1.5 * nrand());
+    return p;
+}
+
+struct attn_out {
+    std::vector<bf16> o;
+    std::vector<float> lse;
+};
+
+// Softmax over keys of scale q.k + bias + 1e9 (mask - 1), logits in fp32 as the kernels form
+// them for masked keys (a fully masked row: every logit -1e9 + O(1), equal in fp32: the keys'
+// mean, lse +inf).
+static attn_out reference(const attn_problem &p) {
+    const int64_t B = p.B, L = p.L, HC = p.H * p.ch;
+    const double scale = 1 / sqrt((double)p.ch);
+    attn_out r;
+    r.o.resize((size_t)(B * L * HC)), r.lse.resize((size_t)(B * p.H * L));
+    std::vector<double> lg((size_t)L);
+    for (int64_t b = 0; b < B; b++)
+        for (int h = 0; h < p.H; h++)
+            for (int64_t i = 0; i < L; i++) {
+                double mx = -INFINITY;
+                bool any = false;
+                for (int64_t j = 0; j < L; j++) {
+                    double s = 0;
+                    for (int c = 0; c < p.ch; c++)
+                        s += fb(p.q[(size_t)((b * L + i) * HC + h * p.ch + c)]) * fb(p.k[(size_t)((b * L + j) * HC + h * p.ch + c)]);
+                    const bool on = fb(p.mask[(size_t)(b * L + j)]) != 0;
+                    any |= on;
+                    lg[(size_t)j] = on ? s * scale + p.biasT[(size_t)((h * L + j) * L + i)] : (double)(float)(-1e9 + s * scale);
+                    mx = fmax(mx, lg[(size_t)j]);
+                }
+                double sum = 0;
+                for (int64_t j = 0; j < L; j++) sum += exp(lg[(size_t)j] - mx);
+                for (int c = 0; c < p.ch; c++) {
+                    double acc = 0;
+                    for (int64_t j = 0; j < L; j++)
+                        acc += any ? exp(lg[(size_t)j] - mx) * fb(p.v[(size_t)((b * L + j) * HC + h * p.ch + c)])
+                                   : fb(p.v[(size_t)((b * L + j) * HC + h * p.ch + c)]);
+                    r.o[(size_t)((b * L + i) * HC + h * p.ch + c)] = tob(any ? acc / sum : acc / (double)L);
+                }
+                r.lse[(size_t)((b * p.H + h) * L + i)] = any ? (float)(mx + log(sum)) : INFINITY;
+            }
+    return r;
+}
+
+static fa_args base_args(const attn_problem &p, std::vector<bf16> &o, std::vector<float> &lse) {
+    fa_args a;
+    memset(&a, 0, sizeof a);
+    a.q = p.q.data(), a.k = p.k.data(), a.v = p.v.data(), a.mask = p.mask.data();
+    a.out_o = o.data(), a.lse = lse.data(), a.biasT = p.biasT.data();
+    a.B = p.B, a.L = p.L, a.HC = p.H * p.ch, a.rstride = p.L, a.pstride = 1, a.H = p.H, a.ch = p.ch;
+    a.scale = (float)(1 / sqrt((double)p.ch)), a.bias_bf16 = 1;
+    return a;
+}
+
+// k_s9_bias16's copy of biasT (nat: natural key order, k_s9_fwd_bmma's; else k_s9_fwd's B16 order)
+static std::vector<bf16> bias16(const attn_problem &p, int nat) {
+    const int64_t Lp = (p.L + 63) & ~(int64_t)63, n = (int64_t)p.H * (nat ? Lp : p.L) * Lp / 8;
+    std::vector<bf16> y((size_t)(16 * n / 2));
+    const float *bT = p.biasT.data();
+    bf16 *yp = y.data();
+    emu_run(dim3((unsigned)((n + 255) / 256)), dim3(256), 0, [&] { k_s9_bias16(bT, yp, p.L, Lp, n, nat); });
+    return y;
+}
+
+// One forward form: its name and how it runs (the launch its host code makes).
+struct form {
+    const char *name;
+    void (*run)(const attn_problem &, fa_args);
+};
+static void run_bmma2(const attn_problem &p, fa_args a) {
+    std::vector<bf16> y = bias16(p, 1);
+    a.biasT16 = y.data(), a.lazy_step = 8.f;
+    const int64_t nqt = (p.L + S9_Q2 - 1) / S9_Q2;
+    emu_run(dim3((unsigned)(nqt * p.B * p.H)), dim3(128), s9d_layout<32>::bytes, [&] { k_s9_fwd_bmma2<32, 3>(a); });
+}
+static void run_bmma2_every_max(const attn_problem &p, fa_args a) {  // PF_ATTN_FWD_LAZY=0
+    std::vector<bf16> y = bias16(p, 1);
+    a.biasT16 = y.data(), a.lazy_step = 0.f;
+    const int64_t nqt = (p.L + S9_Q2 - 1) / S9_Q2;
+    emu_run(dim3((unsigned)(nqt * p.B * p.H)), dim3(128), s9d_layout<32>::bytes, [&] { k_s9_fwd_bmma2<32, 3>(a); });
+}
+static void run_bmma(const attn_problem &p, fa_args a) {
+    std::vector<bf16> y = bias16(p, 1);
+    a.biasT16 = y.data(), a.lazy_step = 8.f;
+    const int64_t nqt = (p.L + S9_Q - 1) / S9_Q;
+    emu_run(dim3((unsigned)(nqt * p.B * p.H)), dim3(128), s9b_layout<32>::bytes, [&] { k_s9_fwd_bmma<32, 4>(a); });
+}
+static void run_pipe(const attn_problem &p, fa_args a) {
+    std::vector<bf16> y = bias16(p, 0);
+    a.biasT16 = y.data();
+    const int64_t nqt = (p.L + S9_Q - 1) / S9_Q;
+    emu_run(dim3((unsigned)(nqt * p.B * p.H)), dim3(128), s9_smem_layout<32, 1, true>::bytes,
+            [&] { k_s9_fwd_pipe<32, true, 4>(a); });
+}
+
+int main(int argc, char **argv) {
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "-v")) verbose = 1;
+    const form forms[] = {{"k_s9_fwd_bmma2", run_bmma2},
+                          {"k_s9_fwd_bmma2 lazy step 0", run_bmma2_every_max},
+                          {"k_s9_fwd_bmma", run_bmma},
+                          {"k_s9_fwd_pipe", run_pipe}};
+    struct {
+        int64_t B, L;
+    } shapes[] = {{4, 70}, {3, 130}};
+    for (auto &sh : shapes) {
+        attn_problem p = make(sh.B, sh.L, (uint64_t)(sh.L * 7 + sh.B));
+        attn_out ref = reference(p);
+        for (const form &f : forms) {
+            char name[128];
+            snprintf(name, sizeof name, "B %lld L %lld %s", (long long)sh.B, (long long)sh.L, f.name);
+            attn_out got[3];
+            for (int o = 0; o < 3; o++) {
+                emu_opts = o == 0 ? emu_options{0, 0, 0, 1} : o == 1 ? emu_options{1, 1, 1, 2} : emu_options{0, 2, 0, 11};
+                got[o].o.assign(ref.o.size(), tob(0)), got[o].lse.assign(ref.lse.size(), 0.f);
+                f.run(p, base_args(p, got[o].o, got[o].lse));
+            }
+            err e = compare(got[0].o.data(), ref.o.data(), (int64_t)ref.o.size());
+            check(e.rel_l2 <= 1e-2 && e.rel_max <= 4e-2, std::string(name) + " output", "relative L2 %.3g, largest %.3g",
+                  e.rel_l2, e.rel_max);
+            double lw = 0;
+            int inf_ok = 1;
+            for (size_t i = 0; i < ref.lse.size(); i++) {
+                if (isinf(ref.lse[i])) inf_ok &= isinf(got[0].lse[i]) && got[0].lse[i] > 0;
+                else lw = fmax(lw, fabs((double)got[0].lse[i] - ref.lse[i]) / fmax(1.0, fabs(ref.lse[i])));
+            }
+            check(lw <= 2e-3 && inf_ok, std::string(name) + " lse", "largest relative error %.3g; +inf on the masked row %d",
+                  lw, inf_ok);
+            if (verbose) printf("     %s: output relative L2 %.3g, largest %.3g; lse %.3g\n", name, e.rel_l2, e.rel_max, lw);
+            bool same = true;
+            for (int o = 1; o < 3; o++)
+                same &= !memcmp(got[o].o.data(), got[0].o.data(), got[0].o.size() * 2) &&
+                        !memcmp(got[o].lse.data(), got[0].lse.data(), got[0].lse.size() * 4);
+            check(same, std::string(name) + " the same bits in every order", "%s", "outputs differ between emulator orders");
+        }
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
