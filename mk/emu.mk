@@ -25,3 +25,34 @@ $(BUILD)/emu/test_emu_%: tests/emu/test_emu_%.cpp $(BUILD)/emu/emu_core.o $(EMU_
 test-emu: $(EMU_TESTS)
 	@for t in $(EMU_TESTS); do $$t > $$t.log 2>&1; rc=$$?; echo "$$t: $$(tail -n 1 $$t.log)"; \
 	  [ $$rc -eq 0 ] || { grep -E 'FAIL|emu:' $$t.log | head -n 20; exit 1; }; done
+
+# test_cuda on the emulator: the whole CUDA backend's sources rewritten by tools/emu_xform.py (launches,
+# extern shared memory, inline PTX) into $(BUILD)/emucu, compiled by the host compiler, linked with
+# the emulated runtime and cuBLASLt (src/cuda/emu/emu_runtime.cpp) instead of libcudart / libcublasLt.
+#   make CUDA=1 BUILD=build/emucuda emu-test-cuda     then build/emucuda/test_cuda_emu --only GROUP
+# (a build directory of its own: the C objects need -DPF_WITH_CUDA, as test_cuda's)
+EMU_CU     := $(BUILD)/emucu
+EMU_CU_GEN := $(patsubst src/cuda/%.cu,$(EMU_CU)/%.cpp,$(CU_SRC)) \
+              $(patsubst src/cuda/%,$(EMU_CU)/%,$(wildcard src/cuda/*.cuh src/cuda/*.h))
+EMU_CU_OBJ := $(patsubst src/cuda/%.cu,$(EMU_CU)/%.o,$(CU_SRC))
+$(EMU_CU)/%.cpp: src/cuda/%.cu tools/emu_xform.py
+	@mkdir -p $(dir $@)
+	python3 tools/emu_xform.py $< > $@
+$(EMU_CU)/%.cuh: src/cuda/%.cuh tools/emu_xform.py
+	@mkdir -p $(dir $@)
+	python3 tools/emu_xform.py $< > $@
+$(EMU_CU)/%.h: src/cuda/%.h tools/emu_xform.py
+	@mkdir -p $(dir $@)
+	python3 tools/emu_xform.py $< > $@
+# (-Wno-sign-compare, -Wno-missing-field-initializers: device code that nvcc's -Wall does not see, e.g.
+# threadIdx.x against an int; the same source is -Wall -Wextra clean under nvcc)
+$(EMU_CU)/%.o: $(EMU_CU)/%.cpp $(EMU_CU_GEN) $(EMU_HDR)
+	$(EMU_CXX) $(EMU_CXXFLAGS) -Wno-sign-compare -Wno-missing-field-initializers -Isrc/cuda -c $< -o $@
+$(BUILD)/emu/emu_runtime.o: src/cuda/emu/emu_runtime.cpp $(EMU_HDR)
+	@mkdir -p $(dir $@)
+	$(EMU_CXX) $(EMU_CXXFLAGS) -O2 -c $< -o $@
+$(BUILD)/test_cuda_emu: $(call f32,$(filter-out src/cuda/%,$(LIB_SRC)) $(TLIB_SRC) $(CU_TEST_SRC)) $(EMU_CU_OBJ) \
+                                $(BUILD)/emu/emu_core.o $(BUILD)/emu/emu_runtime.o
+	$(CC) $(CFLAGS) $^ -o $@ $(filter-out $(CU_LIBS),$(LDLIBS)) -lstdc++ -ldl
+.PHONY: emu-test-cuda
+emu-test-cuda: $(BUILD)/test_cuda_emu

@@ -838,7 +838,7 @@ __global__ void k_s9_bias16(const float *bT, bf16 *y, int64_t L, int64_t Lp, int
     }
 }
 
-#ifndef PF_EMU  // host code: not in the emulator's builds
+#ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
 // The bf16 copy of a->biasT for one launch, at the top of the pool (not taken: the
 // kernel that reads it comes next in stream order, as in cu_flash_bwd_fused.cu's
 // bwf_run), or NULL: the values are not bf16 numbers, or no room. nat: natural key order,
@@ -987,7 +987,7 @@ int fa_sm90_forward_bmma(cu_impl *c, const fa_args *a) {
     return a->ch <= 16 ? s9b_launch<16>(c, a) : s9b_launch<32>(c, a);
 }
 
-#endif  // PF_EMU
+#endif  // PF_EMU_NO_HOST
 
 // k_s9_fwd_bmma2 (PF_ATTN_FWD_BMMA=2 or unset; attn_fwd_check variant 17): k_s9_fwd_bmma
 // with each warp owning two 16-query sub-tiles, queries 16 wq .. and 64 + 16 wq .. of the block's
@@ -1240,7 +1240,7 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma2(fa_args a) {
 
 // k_s9_fwd_bmma2<CH, S9_NB1> after the bias copy in natural key order; the limits of
 // s9b_launch.
-#ifndef PF_EMU  // host code: not in the emulator's builds
+#ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
 #ifndef S9_NB1
 #define S9_NB1 3  // blocks per SM: 168 registers
 #endif
@@ -1334,4 +1334,4 @@ int fa_sm90_forward(cu_impl *c, const fa_args *a) {
     if (pipe) return fa_sm90_forward_pipe(c, a, 0);
     return fa_sm90_forward_variant(c, a, 0);
 }
-#endif  // PF_EMU
+#endif  // PF_EMU_NO_HOST

@@ -443,7 +443,7 @@ __global__ void __launch_bounds__(OB_THREADS, 1) k_tm_outf(ob_args a, int64_t nb
     fa_wait<0>();
 }
 
-#ifndef PF_EMU  // host code: not in the emulator's builds
+#ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
 // PF_TRIMUL_OUTB (read at the first use; pf_cuda_set_trimul_outb): 2 (the default) k_tm_outf and
 // k_tm_outb where they apply, 1 k_tm_outb alone, 0 neither (the separate kernels).
 static int ob_mode_v = -1, ob_teams_v = -1;
@@ -555,4 +555,4 @@ int cu_tm_out_bwd_ln(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p
     ob_runs++;
     return 1;
 }
-#endif  // PF_EMU
+#endif  // PF_EMU_NO_HOST

@@ -309,7 +309,7 @@ __global__ void k_to_pack(to_pack q) {
     }
 }
 
-#ifndef PF_EMU  // host code: not in the emulator's builds
+#ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
 // PF_TRIMUL_OUT: 0 (the GEMMs and gate kernels), 1 (k_tm_out2), 2 or unset (the default
 // since session 12: k_tm_out3 where cx, cz <= 128, else k_tm_out2), 3 (the same with two
 // teams per block). Process-wide, read at the first output part; pf_cuda_set_trimul_out
@@ -456,4 +456,4 @@ int cu_tm_out_fused_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p
     cu_pool_release(c, mark);
     return ok;
 }
-#endif  // PF_EMU
+#endif  // PF_EMU_NO_HOST

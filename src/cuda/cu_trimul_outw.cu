@@ -147,7 +147,7 @@ __global__ void __launch_bounds__(128 * NWG, 1) k_tm_outfw(ow_args a) {
 #endif
 }
 
-#ifndef PF_EMU  // host code: not in the emulator's builds
+#ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
 // PF_TRIMUL_OUTW (read at the first use; pf_cuda_set_trimul_outw): 1 k_tm_outfw where it applies (in
 // k_tm_outf's place: PF_TRIMUL_OUTB 2), 2 also k_tm_outbw (in k_tm_outb's: PF_TRIMUL_OUTB 1 or 2), 0 (the
 // default) neither.
@@ -262,4 +262,4 @@ int cu_tm_out_bwd_wg(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p
     cu_pool_release(c, mark);
     return ok;
 }
-#endif  // PF_EMU
+#endif  // PF_EMU_NO_HOST

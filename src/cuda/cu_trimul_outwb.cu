@@ -277,7 +277,7 @@ __global__ void __launch_bounds__(128 * OW_NWG, 1) k_tm_outbw(ow_args a) {
 #endif
 }
 
-#ifndef PF_EMU  // host code: not in the emulator's builds
+#ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
 unsigned cu_tm_outbw_launch(cu_impl *c, ow_args *a, int grid) {
     const int64_t tiles = (a->M + 63) / 64;
     const int bytes = ow_smem<true>::BYTES;

@@ -254,7 +254,7 @@ __global__ void k_tm_pack(ts_pack q) {
     }
 }
 
-#ifndef PF_EMU  // host code: not in the emulator's builds
+#ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
 // nmask: the masks held (k_tm_sides 1, k_tm_sides2 2).
 static int ts_smem_bytes(int KP, int NT, int nmask) {
     int sk = KP + TS_PAD;
@@ -416,4 +416,4 @@ int cu_tm_sides_fused(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *
     c->trimul_fused_runs++;
     return 1;
 }
-#endif  // PF_EMU
+#endif  // PF_EMU_NO_HOST

@@ -212,7 +212,7 @@ int ts_sg2_run(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *const l
                const void *mask, const void *dA, const void *dB, void *const dtp[2], void *const dtg[2],
                const int64_t ldt[2], void *dzl);
 
-#ifndef PF_EMU  // host launches: not in the emulator's builds
+#ifndef PF_EMU_NO_HOST  // host launches: not in the emulator's kernel-only builds (tests/emu)
 // launch(std::integral_constant<int, KP>()) for a depth KP = ts_depth(c_z) (16..256): the
 // kernels are templates on it.
 template <typename F>
@@ -256,6 +256,6 @@ static void ts_launch_persistent(cu_impl *c, K kern, const ts_args &a, int bytes
     CU_LAUNCHED();
 }
 
-#endif  // PF_EMU
+#endif  // PF_EMU_NO_HOST
 
 #endif

@@ -246,7 +246,7 @@ __global__ void __launch_bounds__(288, 1) k_tm_sg2(ts_args a) {
 #endif
 }
 
-#ifndef PF_EMU  // host code: not in the emulator's builds
+#ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
 int ts_wg_applies(int KP) {
     return tw_ring_applies(KP);
 }
@@ -338,4 +338,4 @@ int ts_sg2_run(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *const l
     c->trimul_fused_runs++;
     return 1;
 }
-#endif  // PF_EMU
+#endif  // PF_EMU_NO_HOST

@@ -5,6 +5,7 @@
 // forms (issue 10): a variant added to `forms` below is checked the same way. Rows with masked keys,
 // a fully masked row (lse = +inf, the saved-lse rule), L not a multiple of the tiles, and the
 // same bits in every emulator order. Build and run: make test-emu. Ends with one verdict line.
+#define PF_EMU_NO_HOST 1  // the kernels only: their host code launches with <<< >>>
 #define s9_sm emu_smem
 #include "../../src/cuda/cu_flash_sm90.cu"
 #include "emu_check.h"

@@ -10,6 +10,7 @@
 // outside each output's positions are caught by guard values.
 //
 // Build and run: make test-emu (tests/emu/emu.mk). Ends with one verdict line.
+#define PF_EMU_NO_HOST 1  // the kernels only: their host code launches with <<< >>>
 #define ow_sm emu_smem
 #define owb_sm emu_smem
 #define ob_smem emu_smem

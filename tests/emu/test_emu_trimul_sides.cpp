@@ -5,6 +5,7 @@
 // test_cuda on an H200, so here they check the emulator's reading of wgmma's descriptors and
 // fragment layouts, the semantics the untested Hopper kernels (test_emu_trimul_out.cpp) rely on.
 // Build and run: make test-emu. Ends with one verdict line.
+#define PF_EMU_NO_HOST 1  // the kernels only: their host code launches with <<< >>>
 #define tsw_sm emu_smem
 #define sg2_sm emu_smem
 #include "../../src/cuda/cu_trimul_side.cu"

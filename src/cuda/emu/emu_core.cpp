@@ -1,8 +1,7 @@
 // emu_core.cpp: the kernel emulator's runtime (emu_ptx.h; docs/EMULATOR.md): a block's threads
-// as fibers (ucontext) run by one scheduler in rounds, the collectives (the last thread to arrive
+// as fibers (own stacks, switched by emu_ctx_switch below) run by one scheduler in rounds, the collectives (the last thread to arrive
 // computes the instruction for all), asynchronous copies and wgmma groups, mbarriers.
 #include "emu_ptx.h"
-#include <ucontext.h>
 #include <sys/mman.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,9 +16,37 @@ dim3 emu_bdim, emu_gdim;
 alignas(1024) unsigned char emu_smem[EMU_SMEM_BYTES];
 emu_options emu_opts;
 emu_stats_t emu_stats;
+static const char BAR_NAMED[] = "bar.sync / bar.arrive (named)";
 
 #define EMU_STACK (512 * 1024)
 #define EMU_MAX_THREADS 1024
+
+// The fiber switch (x86-64 System V): the callee-saved registers pushed on the current stack, its
+// stack pointer stored in *from, `to`'s loaded, its registers popped. ucontext's swapcontext made a
+// signal-mask system call per switch (80% of the emulator's time).
+extern "C" void emu_ctx_switch(void **from, void *to);
+asm(R"(
+.text
+.globl emu_ctx_switch
+.type emu_ctx_switch, @function
+emu_ctx_switch:
+    pushq %rbp
+    pushq %rbx
+    pushq %r12
+    pushq %r13
+    pushq %r14
+    pushq %r15
+    movq %rsp, (%rdi)
+    movq %rsi, %rsp
+    popq %r15
+    popq %r14
+    popq %r13
+    popq %r12
+    popq %rbx
+    popq %rbp
+    ret
+.size emu_ctx_switch, .-emu_ctx_switch
+)");
 
 namespace {
 
@@ -36,7 +63,7 @@ void copy_run(const copy_op &c) {
 enum wait_kind { W_NONE, W_GEN, W_MBAR };
 struct fiber {
     emu_thread t;
-    ucontext_t ctx;
+    void *sp;  // saved stack pointer while switched out
     char *stack;
     int done, blocked;
     wait_kind wk;
@@ -59,8 +86,8 @@ struct coll {
 struct wg_op {
     float *d[128];
     uint32_t a[128][4];
-    uint64_t desc;
-    int n, scale_d, trans_b;
+    uint64_t desc, adesc;  // B's descriptor; A's where A is in shared memory (a_smem)
+    int n, scale_d, trans_b, a_smem, trans_a;
 };
 struct wg_state {
     std::vector<wg_op> open;
@@ -75,7 +102,7 @@ struct mbar {
 
 fiber fibs[EMU_MAX_THREADS];
 int nthreads, live;
-ucontext_t sched;
+void *sched_sp;
 fiber *cur;
 coll warp_c[EMU_MAX_THREADS / 32], wgrp_c[EMU_MAX_THREADS / 128], block_c, named_c[16];
 wg_state wgs[EMU_MAX_THREADS / 128];
@@ -85,7 +112,7 @@ void *cur_ctx;
 
 void block_until_gen(const uint64_t *g, uint64_t v, const char *what) {
     cur->blocked = 1, cur->wk = W_GEN, cur->wgen = g, cur->wval = v, cur->what = what;
-    swapcontext(&cur->ctx, &sched);
+    emu_ctx_switch(&cur->sp, sched_sp);
 }
 
 int mbar_done(uint32_t addr, uint32_t parity) {
@@ -142,7 +169,8 @@ void entry(void) {
         for (int i = 0; i < EMU_MAX_THREADS; i++) block_c.io[i] = NULL;
         block_c.arrived = 0, block_c.gen++;
     }
-    swapcontext(&f->ctx, &sched);
+    emu_ctx_switch(&f->sp, sched_sp);
+    emu_fail("a finished fiber was resumed");
 }
 
 uint64_t rng_next(uint64_t &s) {
@@ -175,9 +203,12 @@ void run_block(void) {
         f.t.tix = make_uint3(i % emu_bdim.x, (i / emu_bdim.x) % emu_bdim.y, i / (emu_bdim.x * emu_bdim.y));
         f.done = 0, f.blocked = 0, f.wk = W_NONE, f.what = NULL;
         f.cp_open.clear(), f.cp_groups.clear();
-        getcontext(&f.ctx);
-        f.ctx.uc_stack.ss_sp = f.stack, f.ctx.uc_stack.ss_size = EMU_STACK, f.ctx.uc_link = NULL;
-        makecontext(&f.ctx, entry, 0);
+        // the first switch pops six zero registers and returns into entry, with the stack aligned
+        // as after a call
+        uint64_t *top = (uint64_t *)(f.stack + EMU_STACK);
+        top[-1] = 0, top[-2] = (uint64_t)(uintptr_t)entry;
+        for (int r = 3; r <= 8; r++) top[-r] = 0;
+        f.sp = top - 8;
     }
     live = nthreads;
     std::vector<int> order((size_t)nthreads);
@@ -196,7 +227,7 @@ void run_block(void) {
             if (f.done || !ready(f)) continue;
             f.blocked = 0, f.wk = W_NONE;
             cur = &f, emu_cur = &f.t;
-            swapcontext(&sched, &f.ctx);
+            emu_ctx_switch(&sched_sp, f.sp);
             emu_stats.switches++;
             ran = 1;
         }
@@ -227,6 +258,17 @@ void shfl_xor_fn(shfl_io **io, int n) {
         int src = l ^ io[l]->m;
         io[l]->r = src < n ? io[src]->v : io[l]->v;
     }
+}
+void shfl_up_fn(shfl_io **io, int n) {
+    for (int l = 0; l < n; l++) {
+        int src = l - io[l]->m;
+        io[l]->r = src >= 0 ? io[src]->v : io[l]->v;
+    }
+}
+void ballot_fn(shfl_io **io, int n) {
+    uint32_t b = 0;
+    for (int l = 0; l < n; l++) b |= (io[l]->v != 0) << l;
+    for (int l = 0; l < n; l++) io[l]->r = b;
 }
 void shfl_idx_fn(shfl_io **io, int n) {
     for (int l = 0; l < n; l++) {
@@ -363,7 +405,10 @@ float wg_b(uint64_t desc, int k, int nn, int trans_b) {
 }
 void wg_exec(const wg_op &op) {
     float A[64][16];
-    for (int i = 0; i < 128; i++) {
+    if (op.a_smem)  // A (64 x 16) by descriptor: K-major core matrices as B's, or MN-major (trans_a)
+        for (int m = 0; m < 64; m++)
+            for (int k = 0; k < 16; k++) A[m][k] = wg_b(op.adesc, k, m, op.trans_a);
+    for (int i = 0; i < 128 && !op.a_smem; i++) {
         const int w = i >> 5, g = (i & 31) >> 2, t = i & 3;
         for (int r = 0; r < 4; r++) {
             const int row = 16 * w + g + 8 * (r & 1), k = 2 * t + 8 * (r >> 1);
@@ -389,8 +434,8 @@ void wg_exec(const wg_op &op) {
 struct wg_io {
     float *d;
     const uint32_t *a;
-    uint64_t desc;
-    int n, scale_d, trans_b, count;
+    uint64_t desc, adesc;
+    int n, scale_d, trans_b, count, a_smem, trans_a;
 };
 wg_state *cur_wgs(void) { return &wgs[cur->t.id >> 7]; }
 wg_state *fn_wgs;  // the warpgroup of the collective being completed
@@ -398,12 +443,14 @@ void wg_fn(wg_io **io, int n) {
     if (n != 128) emu_fail("wgmma in a partial warpgroup");
     wg_op op;
     op.desc = io[0]->desc, op.n = io[0]->n, op.scale_d = io[0]->scale_d, op.trans_b = io[0]->trans_b;
+    op.adesc = io[0]->adesc, op.a_smem = io[0]->a_smem, op.trans_a = io[0]->trans_a;
     for (int i = 0; i < 128; i++) {
-        if (io[i]->desc != op.desc || io[i]->n != op.n || io[i]->scale_d != op.scale_d || io[i]->trans_b != op.trans_b)
+        if (io[i]->desc != op.desc || io[i]->n != op.n || io[i]->scale_d != op.scale_d || io[i]->trans_b != op.trans_b ||
+            io[i]->adesc != op.adesc || io[i]->a_smem != op.a_smem || io[i]->trans_a != op.trans_a)
             emu_fail("wgmma: threads of the warpgroup disagree (descriptor %llx against %llx)",
                      (unsigned long long)io[i]->desc, (unsigned long long)op.desc);
         op.d[i] = io[i]->d;
-        memcpy(op.a[i], io[i]->a, sizeof op.a[i]);
+        if (!op.a_smem) memcpy(op.a[i], io[i]->a, sizeof op.a[i]);
     }
     if (emu_opts.eager) wg_exec(op);
     else fn_wgs->open.push_back(op);
@@ -455,9 +502,23 @@ void emu_syncwarp(void) { collective<void>(warp_of(), warp_size_of(), lane_of(),
 void emu_named_bar(int id, int count) {
     if (id <= 0 || id >= 16) emu_fail("named barrier %d out of range", id);
     if (count <= 0 || count % 32 || count > nthreads) emu_fail("named barrier %d with %d threads", id, count);
-    // slots by arrival: any count threads of the block
+    // slots by arrival: any count threads of the block, arrivals (bar.arrive) and waits alike
     coll &c = named_c[id];
-    collective<void>(c, count, c.arrived, "bar.sync (named)", (void *)cur, NULL);
+    collective<void>(c, count, c.arrived, BAR_NAMED, (void *)cur, NULL);
+}
+// bar.arrive: counts toward the barrier's completion, does not wait for it
+void emu_named_arrive(int id, int count) {
+    if (id <= 0 || id >= 16) emu_fail("named barrier %d out of range", id);
+    if (count <= 0 || count % 32 || count > nthreads) emu_fail("named barrier %d with %d threads", id, count);
+    coll &c = named_c[id];
+    if (c.arrived == 0) c.what = BAR_NAMED, c.expect = count;
+    else if (c.expect != count) emu_fail("bar.arrive %d with %d threads while others count %d", id, count, c.expect);
+    c.io[c.arrived] = (void *)cur;
+    if (++c.arrived == count) {
+        for (int i = 0; i < count; i++) c.io[i] = NULL;
+        c.arrived = 0, c.gen++;
+        emu_stats.collectives++;
+    }
 }
 uint32_t emu_shfl_xor(uint32_t mask, uint32_t v, int m) {
     shfl_io io = {v, 0, m, 0, mask};
@@ -467,6 +528,18 @@ uint32_t emu_shfl_xor(uint32_t mask, uint32_t v, int m) {
 uint32_t emu_shfl_idx(uint32_t mask, uint32_t v, int src) {
     shfl_io io = {v, 0, 0, src, mask};
     collective<shfl_io>(warp_of(), warp_size_of(), lane_of(), "__shfl_sync", &io, shfl_idx_fn);
+    return io.r;
+}
+uint32_t emu_shfl_up(uint32_t mask, uint32_t v, int d) {
+    if (mask != 0xffffffffu) emu_fail("__shfl_up_sync with a partial mask (0x%x) is not emulated", mask);
+    shfl_io io = {v, 0, d, 0, mask};
+    collective<shfl_io>(warp_of(), warp_size_of(), lane_of(), "__shfl_up_sync", &io, shfl_up_fn);
+    return io.r;
+}
+uint32_t emu_ballot(uint32_t mask, int p) {
+    if (mask != 0xffffffffu) emu_fail("__ballot_sync with a partial mask (0x%x) is not emulated", mask);
+    shfl_io io = {(uint32_t)(p != 0), 0, 0, 0, mask};
+    collective<shfl_io>(warp_of(), warp_size_of(), lane_of(), "__ballot_sync", &io, ballot_fn);
     return io.r;
 }
 void emu_ldmatrix(uint32_t *r, const void *p, int n, int trans) {
@@ -534,7 +607,7 @@ int emu_mbar_test(uint32_t addr, uint32_t parity) { return mbar_done(addr, parit
 void emu_mbar_wait(uint32_t addr, uint32_t parity) {
     if (mbar_done(addr, parity)) return;
     cur->blocked = 1, cur->wk = W_MBAR, cur->maddr = addr, cur->mpar = parity, cur->what = "mbarrier wait";
-    swapcontext(&cur->ctx, &sched);
+    emu_ctx_switch(&cur->sp, sched_sp);
 }
 void emu_bulk_g2s(uint32_t dst, const void *src, uint32_t bytes, uint32_t bar) {
     if ((dst | bytes) & 15 || (uintptr_t)src & 15) emu_fail("bulk copy: addresses and size must be 16-byte multiples");
@@ -545,9 +618,16 @@ void emu_bulk_g2s(uint32_t dst, const void *src, uint32_t bytes, uint32_t bar) {
 }
 
 void emu_wgmma(float *d, const uint32_t *a, uint64_t desc, int n, int scale_d, int trans_b) {
-    wg_io io = {d, a, desc, n, scale_d, trans_b, 0};
+    if (n % 8 || n < 8 || n > 256) emu_fail("wgmma with N %d", n);
+    wg_io io = {d, a, desc, 0, n, scale_d, trans_b, 0, 0, 0};
     fn_wgs = cur_wgs();
     collective<wg_io>(wgrp_c[cur->t.id >> 7], 128, cur->t.id & 127, "wgmma.mma_async", &io, wg_fn);
+}
+void emu_wgmma_ss(float *d, uint64_t adesc, uint64_t bdesc, int n, int scale_d, int trans_a, int trans_b) {
+    if (n % 8 || n < 8 || n > 256) emu_fail("wgmma with N %d", n);
+    wg_io io = {d, NULL, bdesc, adesc, n, scale_d, trans_b, 0, 1, trans_a};
+    fn_wgs = cur_wgs();
+    collective<wg_io>(wgrp_c[cur->t.id >> 7], 128, cur->t.id & 127, "wgmma.mma_async (A by descriptor)", &io, wg_fn);
 }
 void emu_wgmma_commit(void) {
     wg_io io = {};
@@ -565,14 +645,13 @@ void emu_launch(dim3 grid, dim3 block, size_t smem, emu_kernel_fn fn, void *ctx)
     const int n = (int)(block.x * block.y * block.z);
     if (n <= 0 || n > EMU_MAX_THREADS) emu_fail("launch with %d threads per block", n);
     if (smem > EMU_SMEM_BYTES) emu_fail("launch with %zu bytes of shared memory (at most %d)", smem, EMU_SMEM_BYTES);
-    if (n % 32) emu_fail("launch with %d threads: not whole warps", n);
     emu_stats = emu_stats_t{};
     nthreads = n, emu_bdim = block, emu_gdim = grid, cur_fn = fn, cur_ctx = ctx;
     const uint64_t blocks = (uint64_t)grid.x * grid.y * grid.z;
     for (uint64_t bi = 0; bi < blocks; bi++) {
         const uint64_t b = emu_opts.block_order ? blocks - 1 - bi : bi;
         emu_bix = make_uint3((unsigned)(b % grid.x), (unsigned)((b / grid.x) % grid.y), (unsigned)(b / ((uint64_t)grid.x * grid.y)));
-        memset(emu_smem, 0xff, EMU_SMEM_BYTES);  // NaN in bf16 and fp32: a read of a byte never written shows
+        memset(emu_smem, 0xff, smem);  // NaN in bf16 and fp32: a read of a byte never written shows
         bars.clear();
         for (auto &w : wgs) w.open.clear(), w.groups.clear();
         run_block();

@@ -70,6 +70,8 @@ static inline float __fmul_rn(float a, float b) { volatile float r = a * b; retu
 static inline float __fadd_rn(float a, float b) { volatile float r = a + b; return r; }
 static inline float __fsub_rn(float a, float b) { volatile float r = a - b; return r; }
 static inline float __fdividef(float a, float b) { return a / b; }
+#define __expf(x) expf(x)  // glibc declares __expf without exporting it
+#define __logf(x) logf(x)
 static inline float rsqrtf(float x) { return 1.f / sqrtf(x); }
 template <typename T> static inline T __ldg(const T *p) { return *p; }
 #define __trap() emu_fail("__trap() in %s (%s:%d)", __func__, __FILE__, __LINE__)
@@ -79,8 +81,10 @@ static inline size_t __cvta_generic_to_shared(const void *p) { return emu_smem_a
 void emu_syncthreads(void);
 void emu_syncwarp(void);
 void emu_named_bar(int id, int count);
+void emu_named_arrive(int id, int count);
 uint32_t emu_shfl_xor(uint32_t mask, uint32_t v, int m);
 uint32_t emu_shfl_idx(uint32_t mask, uint32_t v, int src);
+uint32_t emu_shfl_up(uint32_t mask, uint32_t v, int d);
 static inline void __syncthreads(void) { emu_syncthreads(); }
 static inline void __syncwarp(unsigned mask = 0xffffffffu) {
     if (mask != 0xffffffffu) emu_fail("__syncwarp with a partial mask (0x%x) is not emulated", mask);
@@ -104,6 +108,20 @@ template <typename T> static inline T __shfl_sync(unsigned mask, T v, int src) {
     memcpy(&o, &r, 4);
     return o;
 }
+
+uint32_t emu_ballot(uint32_t mask, int p);
+static inline unsigned __ballot_sync(unsigned mask, int p) { return emu_ballot(mask, p); }
+template <typename T> static inline T __shfl_up_sync(unsigned mask, T v, unsigned d) {
+    static_assert(sizeof(T) == 4, "32-bit shuffles only");
+    uint32_t u, r;
+    memcpy(&u, &v, 4);
+    r = emu_shfl_up(mask, u, (int)d);
+    T o;
+    memcpy(&o, &r, 4);
+    return o;
+}
+static inline float __frcp_rn(float x) { return 1.f / x; }
+static inline float __saturatef(float x) { return x < 0.f ? 0.f : x > 1.f ? 1.f : x; }
 
 // ldmatrix / stmatrix (x4; x2: lanes 0..15 give the addresses), mma.sync m16n8k16 bf16
 void emu_ldmatrix(uint32_t *r, const void *p, int n, int trans);
@@ -129,6 +147,7 @@ void emu_bulk_g2s(uint32_t dst, const void *src, uint32_t bytes, uint32_t bar);
 
 // wgmma m64nNk16 bf16 -> fp32, A from registers, B by descriptor
 void emu_wgmma(float *d, const uint32_t *a, uint64_t desc, int n, int scale_d, int trans_b);
+void emu_wgmma_ss(float *d, uint64_t adesc, uint64_t bdesc, int n, int scale_d, int trans_a, int trans_b);
 void emu_wgmma_commit(void);
 void emu_wgmma_wait(int n);
 
@@ -210,6 +229,29 @@ void emu_launch(dim3 grid, dim3 block, size_t smem, emu_kernel_fn fn, void *ctx)
 template <typename F> static inline void emu_run(dim3 grid, dim3 block, size_t smem, F f) {
     emu_launch(grid, block, smem, [](void *c) { (*(F *)c)(); }, &f);
 }
+// A launch as tools/emu_xform.py writes it: emu_launch_cfg(grid, block[, smem[, stream]]).run(kern, args).
+// The arguments convert to the kernel's parameter types at the call (a NULL stays a null pointer) and
+// are evaluated once; every thread's call gets copies, as a launch passes them by value.
+template <typename T> struct emu_same { typedef T type; };
+struct emu_launcher {
+    dim3 g, b;
+    size_t smem;
+    template <typename... P> void run(void (*k)(P...), typename emu_same<P>::type... a) {
+        if ((uint64_t)g.x * g.y * g.z == 0) return;
+        auto f = [&] { k(a...); };
+        emu_run(g, b, smem, f);
+    }
+};
+static inline emu_launcher emu_launch_cfg(dim3 g, dim3 b, size_t smem = 0, cudaStream_t = 0) { return emu_launcher{g, b, smem}; }
+// cuda_runtime.h's typed overloads (nvcc's; a host compiler sees only the void * forms)
+template <typename T> static inline cudaError_t cudaFuncSetAttribute(T *f, enum cudaFuncAttribute a, int v) {
+    return cudaFuncSetAttribute((const void *)f, a, v);
+}
+template <typename T>
+static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, T *f, int threads, size_t smem) {
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(n, (const void *)f, threads, smem);
+}
+
 // Statistics of the last launch (collectives completed, fiber switches), for the test's report.
 struct emu_stats_t {
     uint64_t collectives, switches, wgmma, mma;
