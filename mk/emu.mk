@@ -9,8 +9,13 @@ EMU_CXXFLAGS := -std=c++17 -O1 -g -Wall -Wextra -Wno-unused-parameter -Wno-unuse
 EMU_TESTS    := $(patsubst tests/emu/%.cpp,$(BUILD)/emu/%,$(sort $(wildcard tests/emu/test_emu_*.cpp)))
 EMU_HDR      := $(wildcard src/cuda/emu/*.h tests/emu/*.h)
 
+# in `make test` where the CUDA headers, a C++ compiler and an x86-64 host (the fiber switch) are there
 ifneq ($(wildcard $(EMU_CUDA_INC)/cuda_bf16.h),)
+ifneq ($(shell command -v $(EMU_CXX) 2>/dev/null),)
+ifeq ($(shell uname -m),x86_64)
 TEST_BINS += $(EMU_TESTS)
+endif
+endif
 endif
 
 $(BUILD)/emu/emu_core.o: src/cuda/emu/emu_core.cpp $(EMU_HDR)

@@ -641,6 +641,31 @@ void emu_wgmma_wait(int n) {
     collective<wg_io>(wgrp_c[cur->t.id >> 7], 128, cur->t.id & 127, "wgmma.wait_group", &io, wg_wait_fn);
 }
 
+// PF_EMU_ORDER, read by the emulated runtime at start (emu_runtime.cpp; the harness tests set emu_opts
+// themselves):
+// "lazy" (the default: asynchronous work at its wait, threads ascending), "eager" (at issue, threads
+// and blocks descending) or "shuffled[:SEED]" (at the wait, threads in a random order per round).
+void emu_env_order(void) {
+    const char *e = getenv("PF_EMU_ORDER");
+    if (!e || !*e || !strcmp(e, "lazy")) return;
+    if (!strcmp(e, "eager")) {
+        emu_opts = emu_options{1, 1, 1, 0};
+        return;
+    }
+    if (!strncmp(e, "shuffled", 8) && (!e[8] || e[8] == ':')) {
+        char *end = NULL;
+        unsigned long long seed = e[8] ? strtoull(e + 9, &end, 10) : 1;
+        if (e[8] && (!e[9] || *end)) {
+            fprintf(stderr, "PF_EMU_ORDER=%s: expected a number after \"shuffled:\"\n", e);
+            exit(1);
+        }
+        emu_opts = emu_options{0, 2, 0, seed};
+        return;
+    }
+    fprintf(stderr, "PF_EMU_ORDER=%s: expected lazy (the default), eager or shuffled[:SEED]\n", e);
+    exit(1);
+}
+
 void emu_launch(dim3 grid, dim3 block, size_t smem, emu_kernel_fn fn, void *ctx) {
     const int n = (int)(block.x * block.y * block.z);
     if (n <= 0 || n > EMU_MAX_THREADS) emu_fail("launch with %d threads per block", n);

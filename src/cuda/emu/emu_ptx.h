@@ -220,6 +220,8 @@ struct emu_options {
     uint64_t seed;    // order 2's shuffles
 };
 extern emu_options emu_opts;
+// emu_opts from PF_EMU_ORDER (lazy, eager, shuffled[:SEED]); a bad value stops the process with a message
+void emu_env_order(void);
 typedef void (*emu_kernel_fn)(void *ctx);
 // Runs `grid` blocks of `block` threads, each thread calling fn(ctx) (fn calls the kernel with
 // its arguments), with `smem` bytes of dynamic shared memory. Fails (message, exit 1) on a

@@ -26,6 +26,9 @@ namespace {
 std::unordered_map<const void *, size_t> g_dev;  // device allocations: base -> bytes
 std::mutex g_lock;
 int g_device;
+struct env_at_start {
+    env_at_start() { emu_env_order(); }
+} g_env_at_start;  // PF_EMU_ORDER for the whole run
 
 double now_ms(void) {
     struct timespec ts;
