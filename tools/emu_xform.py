@@ -16,6 +16,19 @@ import re
 import sys
 
 
+def close_paren(src, p):
+    """The index of the parenthesis that closes the one at src[p] (the kernels' strings hold none)."""
+    d = 0
+    while True:
+        if src[p] == "(":
+            d += 1
+        elif src[p] == ")":
+            d -= 1
+            if d == 0:
+                return p
+        p += 1
+
+
 def launches(src):
     out, i = [], 0
     while True:
@@ -42,15 +55,7 @@ def launches(src):
             p += 1
         if src[p] != "(":
             sys.exit(f"emu_xform: no argument list after a launch at offset {m}")
-        d, q = 0, p
-        while True:
-            if src[q] == "(":
-                d += 1
-            elif src[q] == ")":
-                d -= 1
-                if d == 0:
-                    break
-            q += 1
+        q = close_paren(src, p)
         out.append(src[i:k])
         args = src[p + 1:q].strip()
         out.append(f"emu_launch_cfg({src[m + 3:e]}).run({src[k:m]}" + (f", {args})" if args else ")"))
@@ -202,15 +207,8 @@ def asm_sites(src):
         if not m:
             out.append(src[i:])
             return "".join(out)
-        p, d, q = m.end() - 1, 0, m.end() - 1
-        while True:  # the body's closing parenthesis (strings hold no parentheses we use)
-            if src[q] == "(":
-                d += 1
-            elif src[q] == ")":
-                d -= 1
-                if d == 0:
-                    break
-            q += 1
+        p = m.end() - 1
+        q = close_paren(src, p)
         end = q + 1
         while end < len(src) and src[end].isspace():
             end += 1

@@ -321,6 +321,23 @@ void stm_fn(ldm_io **io, int n) {
     }
 }
 
+// The lanes' accumulator fragments c (16 x 8: c[l][0, 1] row g, columns 2 t, + 1; [2, 3] row g + 8)
+// += A (16 x K, row-major) B (K x 8): each sum in float64 from the fp32 accumulator, rounded once.
+void mma_apply(float *const *c, const float *A, const float *B, int K) {
+    float out[32][4];
+    for (int l = 0; l < 32; l++) {
+        const int g = l >> 2, t = l & 3;
+        for (int e = 0; e < 4; e++) {
+            const int row = g + 8 * (e >> 1), col = 2 * t + (e & 1);
+            double s = c[l][e];
+            for (int k = 0; k < K; k++) s += (double)A[row * K + k] * B[k * 8 + col];
+            out[l][e] = (float)s;
+        }
+    }
+    for (int l = 0; l < 32; l++)
+        for (int e = 0; e < 4; e++) c[l][e] = out[l][e];
+}
+
 struct mma_io {
     float *c;
     uint32_t a[4], b[2];
@@ -339,18 +356,9 @@ void mma_fn(mma_io **io, int n) {
             B[k][g] = bf16_lo(io[l]->b[r]), B[k + 1][g] = bf16_hi(io[l]->b[r]);
         }
     }
-    float out[32][4];
-    for (int l = 0; l < 32; l++) {
-        const int g = l >> 2, t = l & 3;
-        for (int e = 0; e < 4; e++) {
-            const int row = g + 8 * (e >> 1), col = 2 * t + (e & 1);
-            double s = io[l]->c[e];
-            for (int k = 0; k < 16; k++) s += (double)A[row][k] * B[k][col];
-            out[l][e] = (float)s;
-        }
-    }
-    for (int l = 0; l < 32; l++)
-        for (int e = 0; e < 4; e++) io[l]->c[e] = out[l][e];
+    float *c[32];
+    for (int l = 0; l < 32; l++) c[l] = io[l]->c;
+    mma_apply(c, &A[0][0], &B[0][0], 16);
     emu_stats.mma++;
 }
 
@@ -367,18 +375,9 @@ void mma8_fn(mma8_io **io, int n) {
         for (int r = 0; r < 2; r++) A[g + 8 * r][2 * t] = bf16_lo(io[l]->a[r]), A[g + 8 * r][2 * t + 1] = bf16_hi(io[l]->a[r]);
         B[2 * t][g] = bf16_lo(io[l]->b), B[2 * t + 1][g] = bf16_hi(io[l]->b);
     }
-    float out[32][4];
-    for (int l = 0; l < 32; l++) {
-        const int g = l >> 2, t = l & 3;
-        for (int e = 0; e < 4; e++) {
-            const int row = g + 8 * (e >> 1), col = 2 * t + (e & 1);
-            double s = io[l]->c[e];
-            for (int k = 0; k < 8; k++) s += (double)A[row][k] * B[k][col];
-            out[l][e] = (float)s;
-        }
-    }
-    for (int l = 0; l < 32; l++)
-        for (int e = 0; e < 4; e++) io[l]->c[e] = out[l][e];
+    float *c[32];
+    for (int l = 0; l < 32; l++) c[l] = io[l]->c;
+    mma_apply(c, &A[0][0], &B[0][0], 8);
     emu_stats.mma++;
 }
 

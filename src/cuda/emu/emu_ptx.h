@@ -90,36 +90,23 @@ static inline void __syncwarp(unsigned mask = 0xffffffffu) {
     if (mask != 0xffffffffu) emu_fail("__syncwarp with a partial mask (0x%x) is not emulated", mask);
     emu_syncwarp();
 }
-template <typename T> static inline T __shfl_xor_sync(unsigned mask, T v, int m) {
+// A 32-bit shuffle of any 4-byte type through one of the emu_shfl_* collectives.
+template <typename T> static inline T emu_shfl_as(uint32_t (*f)(uint32_t, uint32_t, int), unsigned mask, T v, int arg) {
     static_assert(sizeof(T) == 4, "32-bit shuffles only");
-    uint32_t u, r;
+    uint32_t u;
     memcpy(&u, &v, 4);
-    r = emu_shfl_xor(mask, u, m);
+    u = f(mask, u, arg);
     T o;
-    memcpy(&o, &r, 4);
+    memcpy(&o, &u, 4);
     return o;
 }
-template <typename T> static inline T __shfl_sync(unsigned mask, T v, int src) {
-    static_assert(sizeof(T) == 4, "32-bit shuffles only");
-    uint32_t u, r;
-    memcpy(&u, &v, 4);
-    r = emu_shfl_idx(mask, u, src);
-    T o;
-    memcpy(&o, &r, 4);
-    return o;
+template <typename T> static inline T __shfl_xor_sync(unsigned mask, T v, int m) { return emu_shfl_as(emu_shfl_xor, mask, v, m); }
+template <typename T> static inline T __shfl_sync(unsigned mask, T v, int src) { return emu_shfl_as(emu_shfl_idx, mask, v, src); }
+template <typename T> static inline T __shfl_up_sync(unsigned mask, T v, unsigned d) {
+    return emu_shfl_as(emu_shfl_up, mask, v, (int)d);
 }
-
 uint32_t emu_ballot(uint32_t mask, int p);
 static inline unsigned __ballot_sync(unsigned mask, int p) { return emu_ballot(mask, p); }
-template <typename T> static inline T __shfl_up_sync(unsigned mask, T v, unsigned d) {
-    static_assert(sizeof(T) == 4, "32-bit shuffles only");
-    uint32_t u, r;
-    memcpy(&u, &v, 4);
-    r = emu_shfl_up(mask, u, (int)d);
-    T o;
-    memcpy(&o, &r, 4);
-    return o;
-}
 static inline float __frcp_rn(float x) { return 1.f / x; }
 static inline float __saturatef(float x) { return x < 0.f ? 0.f : x > 1.f ? 1.f : x; }
 
