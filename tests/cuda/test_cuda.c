@@ -2519,7 +2519,9 @@ static void test_attention_end(void) {
 // where it applies; and (test_attn's attn_fwd_env_check) the same cases' forwards with
 // PF_ATTN_FWD_WS=1, the warp-specialised wgmma forward (cu_flash_fwd_ws.cu), checked to have run
 // on sm_90. Not in the default run (the CPU reference at L 384).
-static void cuda_attn_bwd_wg(void) {
+// small: `--only attn_bwd_wg_small`, the pair-bias cases at few rows (B 2..4): the same kernels and
+// checks at a size the CPU kernel emulator runs in minutes (docs/EMULATOR.md; triangle cases need B = L)
+static void cuda_attn_bwd_wg_cases(int small) {
     if (!H_bf16) return;
     const char *e = getenv("PF_ATTN_BWD_WG");
     char prev[16], tag[32];
@@ -2540,14 +2542,23 @@ static void cuda_attn_bwd_wg(void) {
     snprintf(tag, sizeof tag, "bwd_wg ");
     attn_tag = tag;
     int64_t runs = pf_cuda_attn_bwd_wg_runs(H_gpu), fws = pf_cuda_attn_fwd_ws_runs(H_gpu);
-    test_attn("tri_start L128", s128, 1, 1, 1300);
-    test_attn("tri_start L128 no mask", s128, 0, 1, 1301);
-    test_attn("tri_end L128 fully masked row", e128, 2, 1, 1302);
-    test_attn("tri_start L256 fully masked row", s256, 2, 1, 1303);
-    test_attn("tri_end L256", e256, 1, 1, 1304);
-    test_attn("tri_start L192", s192, 1, 1, 1305);
-    test_attn("tri_start L384", s384, 1, 1, 1306);
-    test_attn("msa_row B8 L384 fully masked row", r384, 2, 1, 1307);
+    if (small) {
+        pf_attn_dims r128 = {4, 128, 16, 4, 32, 16, PF_BIAS_PAIR, 0, NULL, 0};
+        pf_attn_dims r192 = {3, 192, 16, 2, 32, 16, PF_BIAS_PAIR, 0, NULL, 0};
+        pf_attn_dims r256 = {2, 256, 16, 2, 32, 16, PF_BIAS_PAIR, 0, NULL, 0};
+        test_attn("msa_row B4 L128", r128, 1, 1, 1310);
+        test_attn("msa_row B3 L192 fully masked row", r192, 2, 1, 1311);
+        test_attn("msa_row B2 L256 no mask", r256, 0, 1, 1312);
+    } else {
+        test_attn("tri_start L128", s128, 1, 1, 1300);
+        test_attn("tri_start L128 no mask", s128, 0, 1, 1301);
+        test_attn("tri_end L128 fully masked row", e128, 2, 1, 1302);
+        test_attn("tri_start L256 fully masked row", s256, 2, 1, 1303);
+        test_attn("tri_end L256", e256, 1, 1, 1304);
+        test_attn("tri_start L192", s192, 1, 1, 1305);
+        test_attn("tri_start L384", s384, 1, 1, 1306);
+        test_attn("msa_row B8 L384 fully masked row", r384, 2, 1, 1307);
+    }
     int64_t ran = pf_cuda_attn_bwd_wg_runs(H_gpu) - runs;
     int want = pf_cuda_attn_bwd_wg_device(H_gpu);
     tl_check(want ? ran > 0 : ran == 0, "attn bwd_wg", "PF_ATTN_BWD_WG=1..4: the wgmma backward ran %lld times (%s)",
@@ -2563,6 +2574,9 @@ static void cuda_attn_bwd_wg(void) {
     if (e) setenv("PF_ATTN_BWD_WG", prev, 1);
     else unsetenv("PF_ATTN_BWD_WG");
 }
+
+static void cuda_attn_bwd_wg(void) { cuda_attn_bwd_wg_cases(0); }
+static void cuda_attn_bwd_wg_small(void) { cuda_attn_bwd_wg_cases(1); }
 
 // The attention group in parts: `--only attn.K` runs part K alone (compute-sanitizer runs
 // them as parallel processes: the whole group under memcheck takes over 400 s)
@@ -3150,6 +3164,7 @@ static void run_mode(int bf16) {
         if (!strcmp(only, "attn_proj_own")) pf_cuda_set_attn_module_fused(H_gpu, 1), attention_proj_cases(0), found = 1;
         if (!strcmp(only, "attn_gate_wg")) cuda_attn_gate_wg(), found = 1;
         if (!strcmp(only, "attn_bwd_wg")) cuda_attn_bwd_wg(), found = 1;
+        if (!strcmp(only, "attn_bwd_wg_small")) cuda_attn_bwd_wg_small(), found = 1;
         for (int k = 0; k < N_ATTN_PARTS; k++) {
             char part[16];
             snprintf(part, sizeof part, "attn.%d", k + 1);
@@ -3158,7 +3173,7 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure, heads, model, big, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, trimul_out_rows, trimul_outb, trimul_outw, attn_proj_own, attn_gate_wg, attn_bwd_wg, attn.1 .. attn.%d or an ops.def name)", only,
+        tl_check(found, "--only", "no tests named %s (structure, heads, model, big, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, trimul_out_rows, trimul_outb, trimul_outw, attn_proj_own, attn_gate_wg, attn_bwd_wg, attn_bwd_wg_small, attn.1 .. attn.%d or an ops.def name)", only,
                  N_ATTN_PARTS);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;
