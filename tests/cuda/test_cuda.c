@@ -2194,8 +2194,22 @@ static void test_big(void) {
 // CPU reference of that problem while the GPU's kernels index the block at element offsets past 2^31 (and
 // run their large-N plan: pieces of channels). bf16 only: the fp32 path's buffers at this N come near the
 // card's memory. outw: PF_TRIMUL_OUTW for the run (the Hopper output-part kernels where they apply).
+// PF_BIG_TRIMUL_N: N of test_big_trimul (default 4100: 2.15e9 elements; below 4096 the same case stays
+// under 2^31, to tell a 64-bit gap from anything else).
+static int64_t big_trimul_n(void) {
+    const char *e = getenv("PF_BIG_TRIMUL_N");
+    if (!e || !*e) return 4100;
+    char *end;
+    long v = strtol(e, &end, 10);
+    if (*end || v < 16 || v > 4200) {
+        fprintf(stderr, "PF_BIG_TRIMUL_N=%s: expected an N of 16..4200\n", e);
+        exit(2);
+    }
+    return v;
+}
+
 static void test_big_trimul(int incoming, int outw) {
-    const int64_t N = 4100, n = 12, o = N - n, c = 128, ns = n * n * c, NN = N * N;
+    const int64_t N = big_trimul_n(), n = 12, o = N - n, c = 128, ns = n * n * c, NN = N * N;
     char label[192];
     snprintf(label, sizeof label, "%s big trimul %s outw %d N%lld (%lld elements) tail %lld", H_gpu->name,
              incoming ? "in" : "out", outw, (long long)N, (long long)(NN * c), (long long)n);
