@@ -52,11 +52,48 @@ static int gemm_try(cu_impl *c, int ta, int tb, int64_t M, int64_t N, int64_t K,
                     float beta, void *C, int tyC, int64_t ldc,
                     int batch, int64_t sA, int64_t sB, int64_t sC, const void *bias, int bias_act);
 
+// Rows of K per piece when an operand that runs along K (A with ta, B without tb) would pass
+// 2^31 elements: cuBLASLt gives wrong sums past that (session 38: the trimul output part's
+// weight gradients, dy^T x over K = N^2 positions, were 21-54% off at N 4100, right at 4000),
+// though long M or N operands are fine. 0: no split. A multiple of 256 rows keeps the pieces'
+// alignment; 2^30 elements per piece leaves a margin.
+static int64_t g_k_piece_forced;  // tests: pieces of this many rows wherever K is longer
+extern "C" void pf_cuda_set_gemm_k_piece(pf_backend *be, int64_t rows) {
+    (void)be;
+    g_k_piece_forced = rows > 0 ? rows : 0;
+}
+
+static int64_t k_piece(int ta, int tb, int64_t K, int64_t lda, int64_t ldb) {
+    if (g_k_piece_forced) return K > g_k_piece_forced ? g_k_piece_forced : 0;
+    const int64_t lim = ((int64_t)1 << 31) - 1;
+    int64_t ld = 0;
+    if (ta && K * lda > lim) ld = lda;
+    if (!tb && K * ldb > lim && ldb > ld) ld = ldb;
+    if (!ld) return 0;
+    int64_t rows = (((int64_t)1 << 30) / ld) & ~(int64_t)255;
+    return rows > 0 ? rows : 1;
+}
+
 void cu_gemm(cu_impl *c, int ta, int tb, int64_t M, int64_t N, int64_t K, float alpha,
              const void *A, int tyA, int64_t lda, const void *B, int tyB, int64_t ldb,
              float beta, void *C, int tyC, int64_t ldc,
              int batch, int64_t sA, int64_t sB, int64_t sC, const float *bias) {
     if (M <= 0 || N <= 0 || batch <= 0) return;
+    int64_t piece = batch == 1 ? k_piece(ta, tb, K, lda, ldb) : 0;
+    if (piece && piece < K) {
+        // K in pieces, in order, each adding to C (beta 1 after the first): the same sum every
+        // run; the bias with the first piece only. An A without ta (or B with tb) steps by
+        // columns, so its piece starts k0 elements on.
+        size_t ea = dtype(c, tyA) == CUDA_R_32F ? 4 : 2, eb = dtype(c, tyB) == CUDA_R_32F ? 4 : 2;
+        for (int64_t k0 = 0; k0 < K; k0 += piece) {
+            int64_t kn = K - k0 < piece ? K - k0 : piece;
+            const char *Ap = (const char *)A + (size_t)(ta ? k0 * lda : k0) * ea;
+            const char *Bp = (const char *)B + (size_t)(tb ? k0 : k0 * ldb) * eb;
+            cu_gemm(c, ta, tb, M, N, kn, alpha, Ap, tyA, lda, Bp, tyB, ldb, k0 ? 1.f : beta, C, tyC, ldc, 1, 0, 0, 0,
+                    k0 ? NULL : bias);
+        }
+        return;
+    }
     if (gemm_try(c, ta, tb, M, N, K, alpha, A, tyA, lda, B, tyB, ldb, beta, C, tyC, ldc, batch, sA, sB, sC, bias, 0)) return;
     if (bias && gemm_try(c, ta, tb, M, N, K, alpha, A, tyA, lda, B, tyB, ldb, beta, C, tyC, ldc, batch, sA, sB, sC, NULL, 0)) {
         if (dtype(c, tyC) == CUDA_R_32F)

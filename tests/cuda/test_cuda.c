@@ -2196,28 +2196,33 @@ static void test_big(void) {
 // card's memory. outw: PF_TRIMUL_OUTW for the run (the Hopper output-part kernels where they apply).
 // PF_BIG_TRIMUL_N: N of test_big_trimul (default 4100: 2.15e9 elements; below 4096 the same case stays
 // under 2^31, to tell a 64-bit gap from anything else).
-static int64_t big_trimul_n(void) {
-    const char *e = getenv("PF_BIG_TRIMUL_N");
-    if (!e || !*e) return 4100;
+// PF_BIG_TRIMUL_AT: the block's first row and column (default N - 12, the tail; smaller values put it
+// below 2^31 in the position-major tensors while channel-major ones still pass it: where a gap is).
+static int64_t big_trimul_env(const char *name, int64_t dflt, int64_t lo, int64_t hi) {
+    const char *e = getenv(name);
+    if (!e || !*e) return dflt;
     char *end;
     long v = strtol(e, &end, 10);
-    if (*end || v < 16 || v > 4200) {
-        fprintf(stderr, "PF_BIG_TRIMUL_N=%s: expected an N of 16..4200\n", e);
+    if (*end || v < lo || v > hi) {
+        fprintf(stderr, "%s=%s: expected %lld..%lld\n", name, e, (long long)lo, (long long)hi);
         exit(2);
     }
     return v;
 }
 
 static void test_big_trimul(int incoming, int outw) {
-    const int64_t N = big_trimul_n(), n = 12, o = N - n, c = 128, ns = n * n * c, NN = N * N;
+    const int64_t N = big_trimul_env("PF_BIG_TRIMUL_N", 4100, 16, 4200), n = 12, c = 128, ns = n * n * c, NN = N * N;
+    const int64_t o = big_trimul_env("PF_BIG_TRIMUL_AT", N - n, 0, N - n);
     char label[192];
-    snprintf(label, sizeof label, "%s big trimul %s outw %d N%lld (%lld elements) tail %lld", H_gpu->name,
-             incoming ? "in" : "out", outw, (long long)N, (long long)(NN * c), (long long)n);
+    snprintf(label, sizeof label, "%s big trimul %s outw %d N%lld (%lld elements) block %lld at %lld", H_gpu->name,
+             incoming ? "in" : "out", outw, (long long)N, (long long)(NN * c), (long long)n, (long long)o);
     if (!H_bf16) {
         printf("  %s: not run in fp32 mode (its buffers at this N)\n", label);
         return;
     }
     int ow_was = pf_cuda_set_trimul_outw(H_gpu, outw);
+    // PF_BIG_GEMM_PIECE (diagnostics): every product's K in pieces of this many rows (cu_gemm)
+    pf_cuda_set_gemm_k_piece(H_gpu, big_trimul_env("PF_BIG_GEMM_PIECE", 0, 0, (int64_t)1 << 30));
     h_params_reset();
     pf_trimul_dims ds = {n, c, c, incoming}, db = {N, c, c, incoming};
     pf_trimul_p P, G, Pd, Gd;
@@ -2260,6 +2265,7 @@ static void test_big_trimul(int incoming, int outw) {
     pf_free(cs);
     pf_free(cw);
     pf_cuda_set_trimul_outw(H_gpu, ow_was);
+    pf_cuda_set_gemm_k_piece(H_gpu, 0);
     finish(label);
 }
 
@@ -3145,6 +3151,20 @@ static void group(const char *name, void (*fn)(void)) {
     fprintf(stderr, "[test_cuda %s %.0f s] %s\n", H_gpu->name, (pf_now_ms() - t_start_ms) / 1000, name);
     fn();
 }
+// Every unbatched matrix product with K past 104 summed in K pieces (the path cu_gemm takes when an
+// operand along K passes 2^31 elements): the weight gradients over positions, the outer product mean's
+// sums over sequences, with each ta / tb form's piece offsets, against the CPU reference as usual.
+// 104: a multiple of 8 (16-byte aligned bf16 pieces), not of the default's 256.
+static void cuda_gemm_pieces(void) {
+    pf_cuda_set_gemm_k_piece(H_gpu, 104);
+    cuda_trimul();
+    cuda_opm();
+    cuda_transition();
+    cuda_pwavg();
+    cuda_global_attn();
+    pf_cuda_set_gemm_k_piece(H_gpu, 0);
+}
+
 static void group_blocksmall(void) { cuda_blocksmall(quick); }
 static void group_structure(void) { cuda_structure(quick); }
 
@@ -3164,6 +3184,8 @@ static void run_mode(int bf16) {
         if (!strcmp(only, "heads")) cuda_heads(), found = 1;
         if (!strcmp(only, "model")) cuda_model(), found = 1;
         if (!strcmp(only, "big")) test_big(), found = 1;
+        if (!strcmp(only, "gemm_pieces")) cuda_gemm_pieces(), found = 1;
+        if (!strcmp(only, "big_trimul")) test_big_trimul(0, 0), found = 1;
         if (!strcmp(only, "core")) cuda_core(), found = 1;
         if (!strcmp(only, "blocksmall")) cuda_blocksmall(quick), found = 1;
         if (!strcmp(only, "trimul_save_x")) cuda_trimul_save_x(), found = 1;
@@ -3187,7 +3209,7 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure, heads, model, big, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, trimul_out_rows, trimul_outb, trimul_outw, attn_proj_own, attn_gate_wg, attn_bwd_wg, attn_bwd_wg_small, attn.1 .. attn.%d or an ops.def name)", only,
+        tl_check(found, "--only", "no tests named %s (structure, heads, model, big, big_trimul, gemm_pieces, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, trimul_out_rows, trimul_outb, trimul_outw, attn_proj_own, attn_gate_wg, attn_bwd_wg, attn_bwd_wg_small, attn.1 .. attn.%d or an ops.def name)", only,
                  N_ATTN_PARTS);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;
@@ -3200,6 +3222,7 @@ static void run_mode(int bf16) {
     group("model", cuda_model);
     group("blocksmall", group_blocksmall);
     if (!quick) group("big", test_big);
+    group("gemm_pieces", cuda_gemm_pieces);
     group("structure", group_structure);
     fprintf(stderr, "[test_cuda %s %.0f s] done\n", H_gpu->name, (pf_now_ms() - t_start_ms) / 1000);
     H_gpu->destroy(H_gpu);
