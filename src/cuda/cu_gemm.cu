@@ -52,24 +52,31 @@ static int gemm_try(cu_impl *c, int ta, int tb, int64_t M, int64_t N, int64_t K,
                     float beta, void *C, int tyC, int64_t ldc,
                     int batch, int64_t sA, int64_t sB, int64_t sC, const void *bias, int bias_act);
 
-// Rows of K per piece when an operand that runs along K (A with ta, B without tb) would pass
-// 2^31 elements: cuBLASLt gives wrong sums past that (session 38: the trimul output part's
-// weight gradients, dy^T x over K = N^2 positions, were 21-54% off at N 4100, right at 4000),
-// though long M or N operands are fine. 0: no split. A multiple of 256 rows keeps the pieces'
-// alignment; 2^30 elements per piece leaves a margin.
-static int64_t g_k_piece_forced;  // tests: pieces of this many rows wherever K is longer
+// Long K. Session 39 (H200, CUDA 13's cuBLASLt): the trimul output part's weight gradient dy^T x
+// (128 x 128 over K positions, bf16 operands, fp32 C, beta 1) lost rows at the end of K when K was
+// 1,292,560 (16 past a multiple of 64; the last row piece at N 4100): the gradient of the last block
+// row was missing (test_cuda --only big_trimul), while K = 1,293,120 and the same K in two pieces
+// were right. So an unbatched product with K >= 2^16 not a multiple of 256 runs as its first
+// K - K % 256 rows, then the rest (< 256 rows, beta 1); and an operand that runs along K (A with
+// ta, B without tb) never spans 2^31 elements in one call (pieces of 2^30 elements, a multiple of
+// 256 rows). Pieces are summed in order into C (beta 1 after the first), so the same bits every
+// run, the bias with the first piece only.
+#define GEMM_TAIL_MIN ((int64_t)1 << 16)
+static int64_t g_k_piece_mode;  // tests: 0 the rules above, > 0 pieces of this many rows, -1 no pieces
 extern "C" void pf_cuda_set_gemm_k_piece(pf_backend *be, int64_t rows) {
     (void)be;
-    g_k_piece_forced = rows > 0 ? rows : 0;
+    g_k_piece_mode = rows > 0 || rows == -1 ? rows : 0;
 }
 
-static int64_t k_piece(int ta, int tb, int64_t K, int64_t lda, int64_t ldb) {
-    if (g_k_piece_forced) return K > g_k_piece_forced ? g_k_piece_forced : 0;
+// Rows of K in the first piece (K: no split).
+static int64_t k_first(int ta, int tb, int64_t K, int64_t lda, int64_t ldb) {
+    if (g_k_piece_mode) return g_k_piece_mode > 0 && K > g_k_piece_mode ? g_k_piece_mode : K;
+    if (K >= GEMM_TAIL_MIN && K % 256) return K - K % 256;
     const int64_t lim = ((int64_t)1 << 31) - 1;
     int64_t ld = 0;
     if (ta && K * lda > lim) ld = lda;
     if (!tb && K * ldb > lim && ldb > ld) ld = ldb;
-    if (!ld) return 0;
+    if (!ld) return K;
     int64_t rows = (((int64_t)1 << 30) / ld) & ~(int64_t)255;
     return rows > 0 ? rows : 1;
 }
@@ -79,19 +86,15 @@ void cu_gemm(cu_impl *c, int ta, int tb, int64_t M, int64_t N, int64_t K, float 
              float beta, void *C, int tyC, int64_t ldc,
              int batch, int64_t sA, int64_t sB, int64_t sC, const float *bias) {
     if (M <= 0 || N <= 0 || batch <= 0) return;
-    int64_t piece = batch == 1 ? k_piece(ta, tb, K, lda, ldb) : 0;
-    if (piece && piece < K) {
-        // K in pieces, in order, each adding to C (beta 1 after the first): the same sum every
-        // run; the bias with the first piece only. An A without ta (or B with tb) steps by
-        // columns, so its piece starts k0 elements on.
+    int64_t k1 = batch == 1 ? k_first(ta, tb, K, lda, ldb) : K;
+    if (k1 < K) {
+        // the first k1 rows, then the rest from row k1 on (each call applies the rules again). An A
+        // without ta (or B with tb) steps by columns, so its rest starts k1 elements on.
         size_t ea = dtype(c, tyA) == CUDA_R_32F ? 4 : 2, eb = dtype(c, tyB) == CUDA_R_32F ? 4 : 2;
-        for (int64_t k0 = 0; k0 < K; k0 += piece) {
-            int64_t kn = K - k0 < piece ? K - k0 : piece;
-            const char *Ap = (const char *)A + (size_t)(ta ? k0 * lda : k0) * ea;
-            const char *Bp = (const char *)B + (size_t)(tb ? k0 : k0 * ldb) * eb;
-            cu_gemm(c, ta, tb, M, N, kn, alpha, Ap, tyA, lda, Bp, tyB, ldb, k0 ? 1.f : beta, C, tyC, ldc, 1, 0, 0, 0,
-                    k0 ? NULL : bias);
-        }
+        cu_gemm(c, ta, tb, M, N, k1, alpha, A, tyA, lda, B, tyB, ldb, beta, C, tyC, ldc, 1, 0, 0, 0, bias);
+        const char *Ap = (const char *)A + (size_t)(ta ? k1 * lda : k1) * ea;
+        const char *Bp = (const char *)B + (size_t)(tb ? k1 : k1 * ldb) * eb;
+        cu_gemm(c, ta, tb, M, N, K - k1, alpha, Ap, tyA, lda, Bp, tyB, ldb, 1.f, C, tyC, ldc, 1, 0, 0, 0, NULL);
         return;
     }
     if (gemm_try(c, ta, tb, M, N, K, alpha, A, tyA, lda, B, tyB, ldb, beta, C, tyC, ldc, batch, sA, sB, sC, bias, 0)) return;

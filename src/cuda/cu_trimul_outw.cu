@@ -149,21 +149,23 @@ __global__ void __launch_bounds__(128 * NWG, 1) k_tm_outfw(ow_args a) {
 
 #ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
 // PF_TRIMUL_OUTW (read at the first use; pf_cuda_set_trimul_outw): 1 k_tm_outfw where it applies (in
-// k_tm_outf's place: PF_TRIMUL_OUTB 2), 2 also k_tm_outbw (in k_tm_outb's: PF_TRIMUL_OUTB 1 or 2), 0 (the
-// default) neither.
+// k_tm_outf's place: PF_TRIMUL_OUTB 2), 2 (the default since session 39) also k_tm_outbw (in k_tm_outb's:
+// PF_TRIMUL_OUTB 1 or 2), 0 neither. Session 38-39 on one H200: trimul f+b at N 1024 5.39-5.41 ms against
+// 5.59-5.62 with 0 (FWG 3), the AF3 trunk step at crop 768 1865 against 1886 ms.
 static int ow_mode_v = -1, ow_fwg_v = -1;
 static int64_t ow_runs, owb_runs;  // launches of k_tm_outfw, k_tm_outbw
 static int ow_mode(void) {
     if (ow_mode_v < 0)
-        ow_mode_v = (int)cu_env_int("PF_TRIMUL_OUTW", 0, 2, 0,
-                                    "the trimul output part on Hopper warpgroup MMA: 0 off (the default), 1 the "
-                                    "forward (k_tm_outfw), 2 the forward and the backward (k_tm_outbw)");
+        ow_mode_v = (int)cu_env_int("PF_TRIMUL_OUTW", 0, 2, 2,
+                                    "the trimul output part on Hopper warpgroup MMA: 0 off, 1 the forward "
+                                    "(k_tm_outfw), 2 the forward and the backward (k_tm_outbw; the default)");
     return ow_mode_v;
 }
-// PF_TRIMUL_OUTW_FWG: the forward's warpgroups per block, 2 (the default) or 3 (k_tm_outfw's NWG).
+// PF_TRIMUL_OUTW_FWG: the forward's warpgroups per block, 2 or 3 (the default since session 39: 5.39 against
+// 5.46 ms f+b at N 1024; k_tm_outfw's NWG).
 static int ow_fwg(void) {
     if (ow_fwg_v < 0)
-        ow_fwg_v = (int)cu_env_int("PF_TRIMUL_OUTW_FWG", 2, 3, 2,
+        ow_fwg_v = (int)cu_env_int("PF_TRIMUL_OUTW_FWG", 2, 3, 3,
                                    "warpgroups per block of the trimul output part's Hopper forward (k_tm_outfw)");
     return ow_fwg_v;
 }

@@ -21,8 +21,8 @@ void pf_cuda_install_collectives(pf_backend *be);
 // For tests and experiments; the op's mem() must be asked again afterwards.
 void pf_cuda_set_chunk_bytes(pf_backend *be, size_t bytes);
 // Tests: every unbatched matrix product with K past `rows` summed in pieces of `rows` along K
-// (cu_gemm.cu, the path products with an operand past 2^31 elements take); 0 restores the default
-// (pieces only there). Process-wide.
+// (cu_gemm.cu, the path its long-K rules take); -1 no pieces at all (diagnostics: cuBLASLt as is);
+// 0 restores the default (the long-K rules). Process-wide.
 void pf_cuda_set_gemm_k_piece(pf_backend *be, int64_t rows);
 // The attention backward's one-pass dk, dv, dq (cu_flash_bwd_fused.cu): 0 where the
 // rows x heads are many (default), 1 wherever it can run, -1 never (tests).

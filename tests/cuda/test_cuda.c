@@ -2221,8 +2221,8 @@ static void test_big_trimul(int incoming, int outw) {
         return;
     }
     int ow_was = pf_cuda_set_trimul_outw(H_gpu, outw);
-    // PF_BIG_GEMM_PIECE (diagnostics): every product's K in pieces of this many rows (cu_gemm)
-    pf_cuda_set_gemm_k_piece(H_gpu, big_trimul_env("PF_BIG_GEMM_PIECE", 0, 0, (int64_t)1 << 30));
+    // PF_BIG_GEMM_PIECE (diagnostics): every product's K in pieces of this many rows (cu_gemm), -1 no pieces
+    pf_cuda_set_gemm_k_piece(H_gpu, big_trimul_env("PF_BIG_GEMM_PIECE", 0, -1, (int64_t)1 << 30));
     h_params_reset();
     pf_trimul_dims ds = {n, c, c, incoming}, db = {N, c, c, incoming};
     pf_trimul_p P, G, Pd, Gd;
@@ -3165,6 +3165,42 @@ static void cuda_gemm_pieces(void) {
     pf_cuda_set_gemm_k_piece(H_gpu, 0);
 }
 
+// Weight gradients over long K (cu_gemm's long-K rules): dW += dy^T x over K positions with data only in
+// the first and the last 16 rows (zeros between), so a product that drops or repeats rows at either end of K
+// shows, against the CPU reference of the 32 rows. K = 1,292,560 is the one cuBLASLt summed wrong (the
+// trimul output part's last row piece at N 4100: its last 16 rows lost); the others: 16 past a multiple of
+// 64 or 256, odd, and past 2^31 elements (16,810,000 x 128). PF_BIG_GEMM_PIECE as in test_big_trimul.
+static void cuda_gemm_long_k(void) {
+    const int c = 128, t = 16;
+    const int64_t Ks[] = {1292560, 1293136, 1048592, 700001, 2000048, 4194305, 16810000};
+    pf_cuda_set_gemm_k_piece(H_gpu, big_trimul_env("PF_BIG_GEMM_PIECE", 0, -1, (int64_t)1 << 30));
+    for (size_t k = 0; k < sizeof Ks / sizeof Ks[0]; k++) {
+        const int64_t K = Ks[k];
+        char label[96];
+        snprintf(label, sizeof label, "%s gemm long K %lld", H_gpu->name, (long long)K);
+        h_params_reset();
+        pf_linear_p P, G, Pd, Gd;
+        h_linear(&P, &G, &Pd, &Gd, c, c, 1, 300 + k, "longk");
+        hbuf x = h_rand(2 * t * c, 1, 310 + k), dy = h_rand(2 * t * c, 1, 320 + k);
+        const size_t bytes = pf_act_size(H_gpu, K * c);
+        pf_act *xg = H_gpu->alloc(H_gpu, bytes), *dyg = H_gpu->alloc(H_gpu, bytes);
+        H_gpu->zero(H_gpu, xg, bytes);
+        H_gpu->zero(H_gpu, dyg, bytes);
+        for (int e = 0; e < 2; e++) {  // rows [0, t) and [K - t, K)
+            const int64_t at = e ? K - t : 0;
+            H_gpu->act_from_real(H_gpu, pf_act_at(H_gpu, xg, at * c), x.h + e * t * c, t * c);
+            H_gpu->act_from_real(H_gpu, pf_act_at(H_gpu, dyg, at * c), dy.h + e * t * c, t * c);
+        }
+        H_gpu->linear_bwd(H_gpu, K, c, c, &Pd, &Gd, xg, dyg, NULL);
+        H_cpu->linear_bwd(H_cpu, 2 * t, c, c, &P, &G, x.h, dy.h, NULL);
+        h_check_param_grads(label);
+        H_gpu->free(H_gpu, xg);
+        H_gpu->free(H_gpu, dyg);
+        finish(label);
+    }
+    pf_cuda_set_gemm_k_piece(H_gpu, 0);
+}
+
 static void group_blocksmall(void) { cuda_blocksmall(quick); }
 static void group_structure(void) { cuda_structure(quick); }
 
@@ -3186,6 +3222,7 @@ static void run_mode(int bf16) {
         if (!strcmp(only, "big")) test_big(), found = 1;
         if (!strcmp(only, "gemm_pieces")) cuda_gemm_pieces(), found = 1;
         if (!strcmp(only, "big_trimul")) test_big_trimul(0, 0), found = 1;
+        if (!strcmp(only, "gemm_long_k")) cuda_gemm_long_k(), found = 1;
         if (!strcmp(only, "core")) cuda_core(), found = 1;
         if (!strcmp(only, "blocksmall")) cuda_blocksmall(quick), found = 1;
         if (!strcmp(only, "trimul_save_x")) cuda_trimul_save_x(), found = 1;
@@ -3209,7 +3246,7 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure, heads, model, big, big_trimul, gemm_pieces, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, trimul_out_rows, trimul_outb, trimul_outw, attn_proj_own, attn_gate_wg, attn_bwd_wg, attn_bwd_wg_small, attn.1 .. attn.%d or an ops.def name)", only,
+        tl_check(found, "--only", "no tests named %s (structure, heads, model, big, big_trimul, gemm_long_k, gemm_pieces, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, trimul_out_rows, trimul_outb, trimul_outw, attn_proj_own, attn_gate_wg, attn_bwd_wg, attn_bwd_wg_small, attn.1 .. attn.%d or an ops.def name)", only,
                  N_ATTN_PARTS);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;
@@ -3222,6 +3259,7 @@ static void run_mode(int bf16) {
     group("model", cuda_model);
     group("blocksmall", group_blocksmall);
     if (!quick) group("big", test_big);
+    if (!quick) group("gemm_long_k", cuda_gemm_long_k);
     group("gemm_pieces", cuda_gemm_pieces);
     group("structure", group_structure);
     fprintf(stderr, "[test_cuda %s %.0f s] done\n", H_gpu->name, (pf_now_ms() - t_start_ms) / 1000);
