@@ -1785,7 +1785,8 @@ static void test_trimul_outw(int64_t N, int incoming, int bias, int use_mask, in
     finish(label);
 }
 // N * N = 1024 (16 tiles of 64), 1296 (a last tile of 16 positions; 3 blocks), 1600 (a last tile of
-// 64; 2 blocks), 1089 (not a multiple of 8: not run); mode 1 and 2; the forward with 2 and 3 warpgroups
+// 64; 2 blocks), 1089 (not a multiple of 8: not run); mode 1 and 2; the forward with 3 warpgroups (the
+// default since session 39) and 2
 static void cuda_trimul_outw(void) {
     test_trimul_outw(32, 0, 1, 1, 0, 2);
     test_trimul_outw(36, 1, 1, 1, 3, 2);
@@ -1793,7 +1794,7 @@ static void cuda_trimul_outw(void) {
     test_trimul_outw(33, 1, 1, 1, 0, 2);
     test_trimul_outw(36, 0, 1, 0, 1, 2);
     test_trimul_outw(32, 1, 1, 1, 2, 1);
-    int fwg_was = pf_cuda_set_trimul_outw_fwg(H_gpu, 3);  // the forward with 3 warpgroups, one channel tile at a time
+    int fwg_was = pf_cuda_set_trimul_outw_fwg(H_gpu, 2);  // the forward with 2 warpgroups, both channel tiles at once
     test_trimul_outw(36, 0, 1, 1, 2, 2);
     test_trimul_outw(40, 1, 0, 0, 0, 1);
     pf_cuda_set_trimul_outw_fwg(H_gpu, fwg_was);
