@@ -3169,24 +3169,34 @@ static void cuda_gemm_pieces(void) {
 // Weight gradients over long K (cu_gemm's long-K rules): dW += dy^T x over K positions with data only in
 // the first and the last 16 rows (zeros between), so a product that drops or repeats rows at either end of K
 // shows, against the CPU reference of the 32 rows. K = 1,292,560 is the one cuBLASLt summed wrong (the
-// trimul output part's last row piece at N 4100: its last 16 rows lost); the others: 16 past a multiple of
-// 64 or 256, odd, and past 2^31 elements (16,810,000 x 128). PF_BIG_GEMM_PIECE as in test_big_trimul.
+// trimul output part's last row piece at N 4100: its last 16 rows lost); then 16 past a multiple of 64 or
+// 256, odd, past 2^31 elements (16,810,000 x 128), and 40 from a fixed generator in [2^16, 2^22) (K % 256
+// mostly not 0). One pair of buffers for the largest K, its end rows zeroed again after each K.
+// PF_BIG_GEMM_PIECE as in test_big_trimul (-1: cuBLASLt without the rules).
 static void cuda_gemm_long_k(void) {
+    enum { n_fixed = 7, n_gen = 40 };
     const int c = 128, t = 16;
-    const int64_t Ks[] = {1292560, 1293136, 1048592, 700001, 2000048, 4194305, 16810000};
+    int64_t Ks[n_fixed + n_gen] = {1292560, 1293136, 1048592, 700001, 2000048, 4194305, 16810000};
+    uint64_t st = 39;
+    for (int k = 0; k < n_gen; k++) {
+        st = st * 6364136223846793005ull + 1442695040888963407ull;
+        Ks[n_fixed + k] = ((int64_t)1 << 16) + (int64_t)((st >> 33) % (((uint64_t)1 << 22) - ((uint64_t)1 << 16)));
+    }
     pf_cuda_set_gemm_k_piece(H_gpu, big_trimul_env("PF_BIG_GEMM_PIECE", 0, -1, (int64_t)1 << 30));
-    for (size_t k = 0; k < sizeof Ks / sizeof Ks[0]; k++) {
+    const int64_t Kmax = 16810000;
+    const size_t bytes = pf_act_size(H_gpu, Kmax * c);
+    pf_act *xg = H_gpu->alloc(H_gpu, bytes), *dyg = H_gpu->alloc(H_gpu, bytes);
+    H_gpu->zero(H_gpu, xg, bytes);
+    H_gpu->zero(H_gpu, dyg, bytes);
+    real *zeros = tl_zeros(t * c);
+    char label[96];
+    for (int k = 0; k < n_fixed + n_gen; k++) {
         const int64_t K = Ks[k];
-        char label[96];
         snprintf(label, sizeof label, "%s gemm long K %lld", H_gpu->name, (long long)K);
         h_params_reset();
         pf_linear_p P, G, Pd, Gd;
         h_linear(&P, &G, &Pd, &Gd, c, c, 1, 300 + k, "longk");
-        hbuf x = h_rand(2 * t * c, 1, 310 + k), dy = h_rand(2 * t * c, 1, 320 + k);
-        const size_t bytes = pf_act_size(H_gpu, K * c);
-        pf_act *xg = H_gpu->alloc(H_gpu, bytes), *dyg = H_gpu->alloc(H_gpu, bytes);
-        H_gpu->zero(H_gpu, xg, bytes);
-        H_gpu->zero(H_gpu, dyg, bytes);
+        hbuf x = h_rand(2 * t * c, 1, 400 + k), dy = h_rand(2 * t * c, 1, 500 + k);
         for (int e = 0; e < 2; e++) {  // rows [0, t) and [K - t, K)
             const int64_t at = e ? K - t : 0;
             H_gpu->act_from_real(H_gpu, pf_act_at(H_gpu, xg, at * c), x.h + e * t * c, t * c);
@@ -3195,10 +3205,14 @@ static void cuda_gemm_long_k(void) {
         H_gpu->linear_bwd(H_gpu, K, c, c, &Pd, &Gd, xg, dyg, NULL);
         H_cpu->linear_bwd(H_cpu, 2 * t, c, c, &P, &G, x.h, dy.h, NULL);
         h_check_param_grads(label);
-        H_gpu->free(H_gpu, xg);
-        H_gpu->free(H_gpu, dyg);
-        finish(label);
+        H_gpu->act_from_real(H_gpu, pf_act_at(H_gpu, xg, (K - t) * c), zeros, t * c);
+        H_gpu->act_from_real(H_gpu, pf_act_at(H_gpu, dyg, (K - t) * c), zeros, t * c);
+        guards(label);
+        h_free_all();
     }
+    H_gpu->free(H_gpu, xg);
+    H_gpu->free(H_gpu, dyg);
+    finish(label);
     pf_cuda_set_gemm_k_piece(H_gpu, 0);
 }
 
