@@ -56,11 +56,13 @@ static int gemm_try(cu_impl *c, int ta, int tb, int64_t M, int64_t N, int64_t K,
 // (128 x 128 over K positions, bf16 operands, fp32 C, beta 1) lost rows at the end of K when K was
 // 1,292,560 (16 past a multiple of 64; the last row piece at N 4100): the gradient of the last block
 // row was missing (test_cuda --only big_trimul), while K = 1,293,120 and the same K in two pieces
-// were right. So an unbatched product with K >= 2^16 not a multiple of 256 runs as its first
-// K - K % 256 rows, then the rest (< 256 rows, beta 1); and an operand that runs along K (A with
-// ta, B without tb) never spans 2^31 elements in one call (pieces of 2^30 elements, a multiple of
-// 256 rows). Pieces are summed in order into C (beta 1 after the first), so the same bits every
-// run, the bias with the first piece only.
+// were right; of 47 long K tested (--only gemm_long_k) 834,259 failed too, all in bf16 (cuBLASLt's
+// first choice for the first: algorithm 66, split-K 66). So an unbatched product with K >= 2^16
+// not a multiple of 256 runs as its first K - K % 256 rows, then the rest (< 256 rows, beta 1);
+// and an operand that runs along K (A with ta, B without tb) never spans 2^31 elements in one call
+// (pieces of 2^30 elements, a multiple of 256 rows). Pieces are summed in order into C (beta 1
+// after the first), so the same bits every run, the bias with the first piece only. A bf16 C
+// takes one more rounding per piece; the long-K products are weight gradients into fp32.
 #define GEMM_TAIL_MIN ((int64_t)1 << 16)
 static int64_t g_k_piece_mode;  // tests: 0 the rules above, > 0 pieces of this many rows, -1 no pieces
 extern "C" void pf_cuda_set_gemm_k_piece(pf_backend *be, int64_t rows) {
