@@ -35,6 +35,7 @@ static int align_of(const void *p) {
 }
 
 static cudaDataType_t dtype(cu_impl *c, int ty) { return (ty == CU_F32 || !c->bf16) ? CUDA_R_32F : CUDA_R_16BF; }
+static size_t dsize(int t) { return t == CUDA_R_32F ? 4 : 2; }  // bytes of an element of dtype()'s types
 
 // C[r, col] += bias[col] (when no cuBLASLt algorithm takes the bias epilogue); bias fp32 or,
 // for cu_gemm_bias_act, in the output's type
@@ -92,7 +93,7 @@ void cu_gemm(cu_impl *c, int ta, int tb, int64_t M, int64_t N, int64_t K, float 
     if (k1 < K) {
         // the first k1 rows, then the rest from row k1 on (each call applies the rules again). An A
         // without ta (or B with tb) steps by columns, so its rest starts k1 elements on.
-        size_t ea = dtype(c, tyA) == CUDA_R_32F ? 4 : 2, eb = dtype(c, tyB) == CUDA_R_32F ? 4 : 2;
+        size_t ea = dsize(dtype(c, tyA)), eb = dsize(dtype(c, tyB));
         cu_gemm(c, ta, tb, M, N, k1, alpha, A, tyA, lda, B, tyB, ldb, beta, C, tyC, ldc, 1, 0, 0, 0, bias);
         const char *Ap = (const char *)A + (size_t)(ta ? k1 * lda : k1) * ea;
         const char *Bp = (const char *)B + (size_t)(tb ? k1 : k1 * ldb) * eb;
@@ -150,7 +151,7 @@ static void gemm_probe(cu_impl *c, const gemm_key *k, cublasLtMatmulDesc_t op, c
     cublasLtMatmulHeuristicResult_t r[16];
     int n = 0;
     if (cublasLtMatmulAlgoGetHeuristic(c->lt, op, la, lb, lc, lc, pref, 16, r, &n) != CUBLAS_STATUS_SUCCESS) return;
-    size_t es = k->tyC == CUDA_R_32F ? 4 : 2;
+    size_t es = dsize(k->tyC);
     size_t bytes = (size_t)(((k->batch > 1 ? k->sC * (k->batch - 1) : 0) + (k->M - 1) * k->ldc + k->N) * es);
     void *S = NULL;
     CU_CHECK(cudaStreamSynchronize(c->stream));

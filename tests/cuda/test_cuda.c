@@ -2199,7 +2199,8 @@ static void test_big(void) {
 // under 2^31, to tell a 64-bit gap from anything else).
 // PF_BIG_TRIMUL_AT: the block's first row and column (default N - 12, the tail; smaller values put it
 // below 2^31 in the position-major tensors while channel-major ones still pass it: where a gap is).
-static int64_t big_trimul_env(const char *name, int64_t dflt, int64_t lo, int64_t hi) {
+// test_env_int: such a variable's integer in [lo, hi], dflt where unset; anything else stops with a message.
+static int64_t test_env_int(const char *name, int64_t dflt, int64_t lo, int64_t hi) {
     const char *e = getenv(name);
     if (!e || !*e) return dflt;
     char *end;
@@ -2212,8 +2213,8 @@ static int64_t big_trimul_env(const char *name, int64_t dflt, int64_t lo, int64_
 }
 
 static void test_big_trimul(int incoming, int outw) {
-    const int64_t N = big_trimul_env("PF_BIG_TRIMUL_N", 4100, 16, 4200), n = 12, c = 128, ns = n * n * c, NN = N * N;
-    const int64_t o = big_trimul_env("PF_BIG_TRIMUL_AT", N - n, 0, N - n);
+    const int64_t N = test_env_int("PF_BIG_TRIMUL_N", 4100, 16, 4200), n = 12, c = 128, ns = n * n * c, NN = N * N;
+    const int64_t o = test_env_int("PF_BIG_TRIMUL_AT", N - n, 0, N - n);
     char label[192];
     snprintf(label, sizeof label, "%s big trimul %s outw %d N%lld (%lld elements) block %lld at %lld", H_gpu->name,
              incoming ? "in" : "out", outw, (long long)N, (long long)(NN * c), (long long)n, (long long)o);
@@ -2223,7 +2224,7 @@ static void test_big_trimul(int incoming, int outw) {
     }
     int ow_was = pf_cuda_set_trimul_outw(H_gpu, outw);
     // PF_BIG_GEMM_PIECE (diagnostics): every product's K in pieces of this many rows (cu_gemm), -1 no pieces
-    pf_cuda_set_gemm_k_piece(H_gpu, big_trimul_env("PF_BIG_GEMM_PIECE", 0, -1, (int64_t)1 << 30));
+    pf_cuda_set_gemm_k_piece(H_gpu, test_env_int("PF_BIG_GEMM_PIECE", 0, -1, (int64_t)1 << 30));
     h_params_reset();
     pf_trimul_dims ds = {n, c, c, incoming}, db = {N, c, c, incoming};
     pf_trimul_p P, G, Pd, Gd;
@@ -3152,8 +3153,8 @@ static void group(const char *name, void (*fn)(void)) {
     fprintf(stderr, "[test_cuda %s %.0f s] %s\n", H_gpu->name, (pf_now_ms() - t_start_ms) / 1000, name);
     fn();
 }
-// Every unbatched matrix product with K past 104 summed in K pieces (the path cu_gemm takes when an
-// operand along K passes 2^31 elements): the weight gradients over positions, the outer product mean's
+// Every unbatched matrix product with K past 104 summed in K pieces (the path cu_gemm's long-K rules
+// take): the weight gradients over positions, the outer product mean's
 // sums over sequences, with each ta / tb form's piece offsets, against the CPU reference as usual.
 // 104: a multiple of 8 (16-byte aligned bf16 pieces), not of the default's 256.
 static void cuda_gemm_pieces(void) {
@@ -3182,8 +3183,9 @@ static void cuda_gemm_long_k(void) {
         st = st * 6364136223846793005ull + 1442695040888963407ull;
         Ks[n_fixed + k] = ((int64_t)1 << 16) + (int64_t)((st >> 33) % (((uint64_t)1 << 22) - ((uint64_t)1 << 16)));
     }
-    pf_cuda_set_gemm_k_piece(H_gpu, big_trimul_env("PF_BIG_GEMM_PIECE", 0, -1, (int64_t)1 << 30));
-    const int64_t Kmax = 16810000;
+    pf_cuda_set_gemm_k_piece(H_gpu, test_env_int("PF_BIG_GEMM_PIECE", 0, -1, (int64_t)1 << 30));
+    int64_t Kmax = 0;
+    for (int k = 0; k < n_fixed + n_gen; k++) Kmax = Ks[k] > Kmax ? Ks[k] : Kmax;
     const size_t bytes = pf_act_size(H_gpu, Kmax * c);
     pf_act *xg = H_gpu->alloc(H_gpu, bytes), *dyg = H_gpu->alloc(H_gpu, bytes);
     H_gpu->zero(H_gpu, xg, bytes);
