@@ -169,6 +169,22 @@ static int ow_fwg(void) {
                                    "warpgroups per block of the trimul output part's Hopper forward (k_tm_outfw)");
     return ow_fwg_v;
 }
+// PF_TRIMUL_OUTW_BWG: the backward's warpgroups per block, 2 (the default: X's staging double-buffered) or 3
+// (one X buffer per warpgroup; k_tm_outbw's NWG). Session 40: written without a GPU (the emulator's
+// test_emu_trimul_out), not yet timed.
+static int ow_bwg_v = -1;
+static int ow_bwg(void) {
+    if (ow_bwg_v < 0)
+        ow_bwg_v = (int)cu_env_int("PF_TRIMUL_OUTW_BWG", 2, 3, 2,
+                                   "warpgroups per block of the trimul output part's Hopper backward (k_tm_outbw)");
+    return ow_bwg_v;
+}
+extern "C" int pf_cuda_set_trimul_outw_bwg(pf_backend *be, int n) {
+    (void)be;
+    int was = ow_bwg();
+    ow_bwg_v = n == 2 || n == 3 ? n : -1;
+    return was;
+}
 extern "C" int pf_cuda_set_trimul_outw_fwg(pf_backend *be, int n) {
     (void)be;
     int was = ow_fwg();
@@ -188,7 +204,7 @@ extern "C" int pf_cuda_trimul_outw_fits(pf_backend *be) {
     (void)be;
     return ts_wg_applies(OW_C) && cudaGetDevice(&dev) == cudaSuccess &&
            cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) == cudaSuccess &&
-           ow_smem<false, 3>::BYTES <= optin && ow_smem<true>::BYTES <= optin;
+           ow_smem<false, 3>::BYTES <= optin && ow_smem<true, 2>::BYTES <= optin && ow_smem<true, 3>::BYTES <= optin;
 }
 
 // The packed weight and biases: kept across calls (PF_WCACHE) or in pool scratch (the caller marks
@@ -251,13 +267,14 @@ int cu_tm_out_bwd_wg(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p
                          (uintptr_t)dgp;
     size_t mark = cu_pool_mark(c);
     ow_args a;
-    int ok = ow_prepare(c, 2, ow_smem<true>::BYTES, n, cx, cz, p, X, ldx, zl, al, &a);
+    const int bwg = ow_bwg();
+    int ok = ow_prepare(c, 2, bwg == 3 ? ow_smem<true, 3>::BYTES : ow_smem<true, 2>::BYTES, n, cx, cz, p, X, ldx, zl, al, &a);
     if (ok) {
         a.dX = (bf16 *)dX, a.dout = (const bf16 *)dout;
         a.xl = (bf16 *)xl, a.dy = (bf16 *)dy, a.dgp = (bf16 *)dgp, a.dzl = (bf16 *)dzl;
         int grid = 0;
         (void)ts_sides_form(&grid);
-        unsigned nb = cu_tm_outbw_launch(c, &a, grid);
+        unsigned nb = cu_tm_outbw_launch(c, &a, grid, bwg);
         cu_tm_ln_parts_add(c, (int)nb, OW_C, a.part, g ? &g->ln_out : NULL);
         owb_runs++;
     }

@@ -16,16 +16,18 @@
 #define OW_WT (64 * OW_C)      // elements of one packed weight tile
 
 // Shared memory (bytes): the packed weight (4 tiles), b_z and b_g (256) and LN_out's weight and bias
-// (256) in fp32, per warpgroup X's staging (128 x OW_XS; the backward two: the next tile's comes in
-// while this one's is still needed for LN_out's backward), zl's (64 x OW_ZS) and the backward's d out
-// (64 x OW_ZS), the weight's mbarrier.
+// (256) in fp32, per warpgroup X's staging (128 x OW_XS; the backward with 2 warpgroups two: the next
+// tile's comes in while this one's is still needed for LN_out's backward; with 3 one, refilled after dX
+// is stored: three of two buffers would not fit), zl's (64 x OW_ZS) and the backward's d out
+// (64 x OW_ZS), the weight's mbarrier. The backward with 3 warpgroups: 227,344 bytes (sm_90: 232,448).
 template <bool BWD, int NWG = OW_NWG>
 struct ow_smem {
     static constexpr int PAR = 4 * OW_WT * 2, WG0 = PAR + 512 * 4;
     static constexpr int XB = 128 * OW_XS * 2, RB = 64 * OW_ZS * 2;
-    static constexpr int PER_WG = BWD ? 2 * XB + 2 * RB : XB + RB;
+    static constexpr int XBUF = BWD && NWG == 2 ? 2 : 1;  // X staging buffers per warpgroup
+    static constexpr int PER_WG = BWD ? XBUF * XB + 2 * RB : XB + RB;
     static constexpr int BAR = WG0 + NWG * PER_WG, BYTES = BAR + 16;
-    static_assert(!BWD || 2 * XB >= 4 * NWG * 2 * OW_C * 4, "the LN_out parameter sums fit warpgroup 0's X buffers");
+    static_assert(!BWD || XBUF * XB >= 4 * NWG * 2 * OW_C * 4, "the LN_out parameter sums fit warpgroup 0's X buffers");
 };
 
 struct ow_args {
@@ -141,8 +143,9 @@ __device__ __forceinline__ void ow_start(const ow_args &a, unsigned char *sm) {
 #endif
 
 
-// The backward's launch (cu_trimul_outwb.cu): k_tm_outbw on one wave of persistent blocks (at most
-// `grid` where grid > 0), a.part from pool scratch (the caller marks the pool). Returns the blocks.
-unsigned cu_tm_outbw_launch(cu_impl *c, ow_args *a, int grid);
+// The backward's launch (cu_trimul_outwb.cu): k_tm_outbw with nwg (2 or 3) warpgroups per block on one
+// wave of persistent blocks (at most `grid` where grid > 0), a.part from pool scratch (the caller marks
+// the pool). Returns the blocks.
+unsigned cu_tm_outbw_launch(cu_impl *c, ow_args *a, int grid, int nwg);
 
 #endif

@@ -24,6 +24,12 @@
 // the warp's 16 rows by a reduce-scatter across the 8 lanes of each channel set (xor 16, 8, 4: 56
 // shuffles, 8 sums left per lane), kept per lane over its tiles; per block over the warps in order,
 // over blocks by cu_tm_ln_parts_add: fixed order, the same bits every run on a device.
+//
+// k_tm_outbw<3> (PF_TRIMUL_OUTW_BWG=3; docs/TRIMUL.md "Session 40"): three warpgroups per block at 168
+// registers, one X buffer each (the next tile's X requested after dX is stored); zl staged in the
+// core-matrix layout and read by the g products as A by descriptor (requested after P2); P2 in half
+// tiles (m64n32k16), P4 one channel tile of one product at a time, P5 per channel group
+// (ow_ln_bwd_lean). The same xl, d y, d g, dzl and dX bits as k_tm_outbw<2>.
 #include "cu_trimul_outw.cuh"
 #include "cu_small.cuh"
 
@@ -40,7 +46,8 @@ __device__ __forceinline__ void ow_stsm4t(const bf16 *p, const uint32_t *r) {
 // The warp's rows r0 + g, + 8 of dst (M, 128): per row 16 pairs, pair J (bf16x2 bits pair(h, J)) at
 // channels 8 J + 2 t, + 1 (a quad's run of 16 bytes per J: the A fragments' and the N-major products'
 // channels); rows past M not stored.
-template <typename F>
+// (J0, NJ: pairs J0 .. J0 + NJ - 1 only.)
+template <int J0 = 0, int NJ = 16, typename F>
 __device__ __forceinline__ void ow_store_pairs(bf16 *dst, int64_t M, int64_t r0, F pair) {
     const int lane = threadIdx.x & 31;
 #pragma unroll
@@ -49,7 +56,7 @@ __device__ __forceinline__ void ow_store_pairs(bf16 *dst, int64_t M, int64_t r0,
         if (p >= M) continue;
         bf16 *d = dst + p * OW_C + 2 * (lane & 3);
 #pragma unroll
-        for (int J = 0; J < 16; J++) *reinterpret_cast<uint32_t *>(d + 8 * J) = pair(h, J);
+        for (int J = J0; J < J0 + NJ; J++) *reinterpret_cast<uint32_t *>(d + 8 * J) = pair(h, J);
     }
 }
 
@@ -85,21 +92,83 @@ __device__ __forceinline__ void ow_gate_bwd(const ow_args &a, const float (&ay)[
     }
 }
 
-// acc[nb] (the warpgroup's 64 positions x channels 64 nb ..) = f (A: both tiles' packed rows as K) times
-// the weight tiles wt (jt = 0, 1) read N-major: 16 wgmma, issued, not committed.
+// k_tm_outbw<3>'s y, g products in half tiles: acc (64 positions x the packed rows 32 q .. 32 q + 31 of
+// the weight tile wt: 4 SBO, 8 KB, into it) = af times them, 8 wgmma m64n32k16 (the same k order per
+// element as ow_product's), issued, not committed. Accumulator register 4 i + 2 h + e: packed row 32 q +
+// 8 i + 2 t + e, i.e. pair j = 4 q + i of ow_product's.
+__device__ __forceinline__ void ow_product_half(float (&acc)[16], const uint32_t (&af)[8][4], const unsigned char *wt,
+                                                int q) {
+    const uint64_t d = s9_desc(wt + q * 4 * OW_C * 16, 128, OW_C * 16);
+    wg_n32_first(acc, af[0], d);
+#pragma unroll
+    for (int kk = 1; kk < 8; kk++) wg_n32(acc, af[kk], d + ((kk * 256) >> 4));
+}
+// k_tm_outbw<3>'s zl staging: rows [p0, p0 + 64) of zl (M, 128) in wgmma's K-major core-matrix layout (8
+// rows x 16 bytes per 128-byte core matrix; LBO 128 B along the channels, SBO 2 KB per 8 rows), the A
+// operand of the g products by descriptor; cp.async by the warpgroup's 128 threads, zeros past M, not
+// committed.
+__device__ __forceinline__ void ow_load_zl_km(bf16 *s, const bf16 *zl, int64_t M, int64_t p0, int tid) {
+#pragma unroll
+    for (int it = 0; it < 8; it++) {
+        const int i = tid + it * 128, r = i >> 4, k = i & 15;
+        const int ok = p0 + r < M;
+        fa_cp16z(s + ((r >> 3) * 16 + k) * 64 + (r & 7) * 8, ok ? zl + (p0 + r) * 128 + 8 * k : zl, ok ? 16 : 0);
+    }
+}
+// ow_product_half with A = that staging (zs) by descriptor.
+__device__ __forceinline__ void ow_product_half_ss(float (&acc)[16], const bf16 *zs, const unsigned char *wt, int q) {
+    const uint64_t da = s9_desc(zs, 128, OW_C * 16), db = s9_desc(wt + q * 4 * OW_C * 16, 128, OW_C * 16);
+    wg_ss_n32_first(acc, da, db);
+#pragma unroll
+    for (int kk = 1; kk < 8; kk++) wg_ss_n32(acc, da + ((kk * 256) >> 4), db + ((kk * 256) >> 4));
+}
+// Half q of ow_gate_bwd (its arithmetic for pairs j = 4 q .. 4 q + 3: channels 64 jt + 16 t + 8 q .. + 7,
+// one 16-byte store of d g and of d y per row), the pairs into fg, fy where ow_gate_bwd puts them.
+__device__ __forceinline__ void ow_gate_bwd_half(const ow_args &a, const float (&ay)[16], const float (&ag)[16],
+                                                 const bf16 *ds, const float *bias, int jt, int q, int row, int64_t r0,
+                                                 uint32_t (&fg)[4][4], uint32_t (&fy)[4][4]) {
+    const int lane = threadIdx.x & 31, c0 = 64 * jt + 16 * (lane & 3) + 8 * q;
+    const float *bz = bias + c0, *bg = bias + OW_C + c0;
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        const int rr = row + (lane >> 2) + 8 * h;
+        const int64_t p = r0 + (lane >> 2) + 8 * h;
+        const uint4 u0 = *reinterpret_cast<const uint4 *>(ds + rr * OW_ZS + c0);
+        const uint32_t du[4] = {u0.x, u0.y, u0.z, u0.w};
+        uint32_t dg[4], dy[4];
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+            t3_gate_bwd(t3_gate(ay[4 * i + 2 * h], ay[4 * i + 2 * h + 1], ag[4 * i + 2 * h], ag[4 * i + 2 * h + 1],
+                                bz + 2 * i, bg + 2 * i),
+                        du[i], dg[i], dy[i]);
+        if (p < a.M) {
+            *reinterpret_cast<uint4 *>(a.dgp + p * OW_C + c0) = make_uint4(dg[0], dg[1], dg[2], dg[3]);
+            *reinterpret_cast<uint4 *>(a.dy + p * OW_C + c0) = make_uint4(dy[0], dy[1], dy[2], dy[3]);
+        }
+#pragma unroll
+        for (int i = 0; i < 4; i++) fg[2 * q + (i >> 1)][2 * (i & 1) + h] = dg[i], fy[2 * q + (i >> 1)][2 * (i & 1) + h] = dy[i];
+    }
+}
+
+// acc (the warpgroup's 64 positions x channels 64 nb ..) = f (A: both tiles' packed rows as K) times the
+// weight tiles wt (jt = 0, 1) read N-major: 8 wgmma, issued, not committed.
+__device__ __forceinline__ void ow_dx_product_nb(float (&acc)[32], const uint32_t (&f)[2][4][4], const unsigned char *wt,
+                                                 int nb) {
+#pragma unroll
+    for (int jt = 0; jt < 2; jt++) {
+        const uint64_t d0 = s9_desc(wt + jt * OW_WT * 2, OW_C * 16, 128);
+#pragma unroll
+        for (int q = 0; q < 4; q++) {
+            const uint64_t d = d0 + ((q * 32 * OW_C + nb * 64 * 16) >> 4);
+            if (jt == 0 && q == 0) wg_n64_tb_first(acc, f[0][0], d);
+            else wg_n64_tb(acc, f[jt][q], d);
+        }
+    }
+}
+// Both channel tiles: 16 wgmma.
 __device__ __forceinline__ void ow_dx_product(float (&acc)[2][32], const uint32_t (&f)[2][4][4], const unsigned char *wt) {
 #pragma unroll
-    for (int nb = 0; nb < 2; nb++)
-#pragma unroll
-        for (int jt = 0; jt < 2; jt++) {
-            const uint64_t d0 = s9_desc(wt + jt * OW_WT * 2, OW_C * 16, 128);
-#pragma unroll
-            for (int q = 0; q < 4; q++) {
-                const uint64_t d = d0 + ((q * 32 * OW_C + nb * 64 * 16) >> 4);
-                if (jt == 0 && q == 0) wg_n64_tb_first(acc[nb], f[0][0], d);
-                else wg_n64_tb(acc[nb], f[jt][q], d);
-            }
-        }
+    for (int nb = 0; nb < 2; nb++) ow_dx_product_nb(acc[nb], f, wt, nb);
 }
 
 // The 64 sums v (slot s < 32: dxl xhat of the thread's channel slot s, s >= 32: dxl of slot s - 32) over the
@@ -122,9 +191,46 @@ __device__ __forceinline__ void ow_param_sums(float (&v)[64], float (&acc8)[8]) 
 // The channel of slot s (0..31) of this thread: the X fragments' 16 kk + 8 u + 2 t + e, s = 4 kk + 2 u + e.
 __device__ __forceinline__ int ow_slot_ch(int s) { return 16 * (s >> 2) + 8 * ((s >> 1) & 1) + 2 * (threadIdx.x & 3) + (s & 1); }
 
-// P5: LN_out's backward of the warp's two rows (mu, rs from P1) from dx (acc) and X's staging xs (re-read),
-// dX written into xs in place (the warp's 16 positions of every channel: no other warp's); acc8 += the
-// parameter sums (ow_param_sums).
+// LEAN form's (k_tm_outbw<3>) sums of one kind: the 32 slot sums over the 8 lanes of the same channels
+// reduced as channel groups complete, in order: ow_rs_step<4> on groups 2 m and 2 m + 1 (slots 8 m ..
+// 8 m + 7: lane bit 2 keeps one half), then ow_rs_rest's xor 8 and xor 16 steps; acc4[i] += slot 16 ((lane
+// >> 3) & 1) + 8 ((lane >> 4) & 1) + 4 ((lane >> 2) & 1) + i. (Another order than ow_param_sums': these
+// sums follow the grid anyway.)
+template <int X>
+__device__ __forceinline__ void ow_rs_step(const float *lo, const float *hi, float *out) {
+    const bool b = threadIdx.x & X;
+#pragma unroll
+    for (int i = 0; i < 4; i++) out[i] = (b ? hi[i] : lo[i]) + __shfl_xor_sync(0xffffffffu, b ? lo[i] : hi[i], X);
+}
+__device__ __forceinline__ void ow_rs_rest(float (&v)[16], float *acc4) {
+    const int lane = threadIdx.x & 31;
+    const bool b3 = lane & 8, b4 = lane & 16;
+#pragma unroll
+    for (int i = 0; i < 8; i++)
+        v[i] = (b3 ? v[8 + i] : v[i]) + __shfl_xor_sync(0xffffffffu, b3 ? v[i] : v[8 + i], 8);
+#pragma unroll
+    for (int i = 0; i < 4; i++)
+        acc4[i] += (b4 ? v[4 + i] : v[i]) + __shfl_xor_sync(0xffffffffu, b4 ? v[i] : v[4 + i], 16);
+}
+
+// LN_out's backward per element (k_tm_ln_cm_bwd's arithmetic): x, g = dxl (bf16-rounded), wc = LN_out's
+// weight of the channel, mu, rs of the row. ow_lnb_sums: the row sums s1 += g wc, s2 += xhat g wc and
+// returns xhat (xhat g is the weight gradient's term); ow_lnb_out: dX = rs (g wc - m1 - xhat m2).
+__device__ __forceinline__ float ow_lnb_sums(float x, float g, float wc, float mu, float rs, float &s1, float &s2) {
+    const float xh = __fmul_rn(__fsub_rn(x, mu), rs), dxh = __fmul_rn(g, wc);
+    s1 = __fadd_rn(s1, dxh);
+    s2 = __fmaf_rn(xh, dxh, s2);
+    return xh;
+}
+__device__ __forceinline__ float ow_lnb_out(float x, float g, float wc, float mu, float rs, float m1, float m2) {
+    const float xh = __fmul_rn(__fsub_rn(x, mu), rs);
+    const float tt = __fmaf_rn(-xh, m2, __fmaf_rn(g, wc, -m1));  // g w - s1 - xh s2
+    return __fmaf_rn(rs, tt, 0.f);
+}
+
+// P5 (k_tm_outbw<2>): LN_out's backward of the warp's two rows (mu, rs from P1) from dx (acc) and X's
+// staging xs (re-read), dX written into xs in place (the warp's 16 positions of every channel: no other
+// warp's); acc8 += the parameter sums (ow_param_sums).
 __device__ __forceinline__ void ow_ln_bwd(bf16 *xs, const float (&acc)[2][32], const float (&mu)[2], const float (&rs)[2],
                                           const float *lnw, int w, float (&acc8)[8]) {
     const int lane = threadIdx.x & 31, t = lane & 3;
@@ -145,10 +251,8 @@ __device__ __forceinline__ void ow_ln_bwd(bf16 *xs, const float (&acc)[2][32], c
                 for (int e = 0; e < 2; e++) {
                     const float x = e ? t3_hi(xf[kk][2 * u + h]) : t3_lo(xf[kk][2 * u + h]);
                     const float g = __bfloat162float(__float2bfloat16(acc[nb][4 * j + 2 * h + e]));
-                    const float xh = __fmul_rn(__fsub_rn(x, mu[h]), rs[h]), dxh = __fmul_rn(g, e ? wv.y : wv.x);
+                    const float xh = ow_lnb_sums(x, g, e ? wv.y : wv.x, mu[h], rs[h], s1[h], s2[h]);
                     const int s = 4 * kk + 2 * u + e;
-                    s1[h] = __fadd_rn(s1[h], dxh);
-                    s2[h] = __fmaf_rn(xh, dxh, s2[h]);
                     v[s] = __fmaf_rn(xh, g, v[s]);
                     v[32 + s] = __fadd_rn(v[32 + s], g);
                 }
@@ -169,9 +273,7 @@ __device__ __forceinline__ void ow_ln_bwd(bf16 *xs, const float (&acc)[2][32], c
                 for (int e = 0; e < 2; e++) {
                     const float x = e ? t3_hi(xf[kk][2 * u + h]) : t3_lo(xf[kk][2 * u + h]);
                     const float g = __bfloat162float(__float2bfloat16(acc[nb][4 * j + 2 * h + e]));
-                    const float xh = __fmul_rn(__fsub_rn(x, mu[h]), rs[h]);
-                    const float tt = __fmaf_rn(-xh, m2[h], __fmaf_rn(g, e ? wv.y : wv.x, -m1[h]));  // g w - s1 - xh s2
-                    o[e] = __fmaf_rn(rs[h], tt, 0.f);
+                    o[e] = ow_lnb_out(x, g, e ? wv.y : wv.x, mu[h], rs[h], m1[h], m2[h]);
                 }
                 xf[kk][2 * u + h] = fa_pack2(o[0], o[1]);
             }
@@ -182,109 +284,287 @@ __device__ __forceinline__ void ow_ln_bwd(bf16 *xs, const float (&acc)[2][32], c
     for (int kk = 0; kk < 8; kk++) ow_stsm4t(xp + 16 * kk * OW_XS, xf[kk]);
 }
 
+// P5 of k_tm_outbw<3> (168 registers): ow_ln_bwd's arithmetic per element and its row sums' order (the
+// same dX bits) with fewer registers live: dxl as rounded pairs dxp[nb][2 j + h] (packed after its
+// products), X's fragments loaded and dX's stored per channel group kk in each loop (4 registers, not
+// 32), each pair of groups' first reduce-scatter step taken as it completes, the dxl sums after the
+// stores; acc8[0..3] the dxl xhat sums, acc8[4..7] the dxl ones, of ow_rs_rest's slots.
+__device__ __forceinline__ void ow_ln_bwd_lean(bf16 *xs, const uint32_t (&dxp)[2][16], const float (&mu)[2],
+                                               const float (&rs)[2], const float *lnw, int w, float (&acc8)[8]) {
+    const int lane = threadIdx.x & 31, t = lane & 3;
+    const bf16 *xp = xs + ((lane & 7) + 8 * (lane >> 4)) * OW_XS + 16 * w + 8 * ((lane >> 3) & 1);
+    auto gv = [&](int kk, int u, int h, int e) {
+        const uint32_t p = dxp[kk >> 2][2 * (2 * (kk & 3) + u) + h];
+        return e ? t3_hi(p) : t3_lo(p);
+    };
+    float s1[2] = {0.f, 0.f}, s2[2] = {0.f, 0.f}, v[16];
+#pragma unroll
+    for (int m = 0; m < 4; m++) {
+        float vk[2][4];  // groups 2 m, 2 m + 1: slot 2 u + e
+#pragma unroll
+        for (int half = 0; half < 2; half++) {
+            const int kk = 2 * m + half;
+            uint32_t xk[4];
+            ts_ldsm4t(xk, xp + 16 * kk * OW_XS);
+#pragma unroll
+            for (int i = 0; i < 4; i++) vk[half][i] = 0.f;
+#pragma unroll
+            for (int u = 0; u < 2; u++) {
+                const float2 wv = *reinterpret_cast<const float2 *>(lnw + 16 * kk + 8 * u + 2 * t);
+#pragma unroll
+                for (int h = 0; h < 2; h++)
+#pragma unroll
+                    for (int e = 0; e < 2; e++) {
+                        const float x = e ? t3_hi(xk[2 * u + h]) : t3_lo(xk[2 * u + h]), g = gv(kk, u, h, e);
+                        const float xh = ow_lnb_sums(x, g, e ? wv.y : wv.x, mu[h], rs[h], s1[h], s2[h]);
+                        vk[half][2 * u + e] = __fmaf_rn(xh, g, vk[half][2 * u + e]);
+                    }
+            }
+        }
+        ow_rs_step<4>(vk[0], vk[1], v + 4 * m);
+    }
+    ow_rs_rest(v, acc8);
+    float m1[2], m2[2];
+#pragma unroll
+    for (int h = 0; h < 2; h++) m1[h] = ow_quad_sum(s1[h]) / OW_C, m2[h] = ow_quad_sum(s2[h]) / OW_C;
+#pragma unroll
+    for (int kk = 0; kk < 8; kk++) {
+        uint32_t xk[4];
+        ts_ldsm4t(xk, xp + 16 * kk * OW_XS);
+#pragma unroll
+        for (int u = 0; u < 2; u++) {
+            const float2 wv = *reinterpret_cast<const float2 *>(lnw + 16 * kk + 8 * u + 2 * t);
+#pragma unroll
+            for (int h = 0; h < 2; h++) {
+                float o[2];
+#pragma unroll
+                for (int e = 0; e < 2; e++)
+                    o[e] = ow_lnb_out(e ? t3_hi(xk[2 * u + h]) : t3_lo(xk[2 * u + h]), gv(kk, u, h, e), e ? wv.y : wv.x,
+                                      mu[h], rs[h], m1[h], m2[h]);
+                xk[2 * u + h] = fa_pack2(o[0], o[1]);
+            }
+        }
+        ow_stsm4t(xp + 16 * kk * OW_XS, xk);
+    }
+#pragma unroll
+    for (int m = 0; m < 4; m++) {  // the dxl sums: each slot's two rows in order, as ow_ln_bwd's
+        float vk[2][4];
+#pragma unroll
+        for (int half = 0; half < 2; half++)
+#pragma unroll
+            for (int u = 0; u < 2; u++)
+#pragma unroll
+                for (int e = 0; e < 2; e++)
+                    vk[half][2 * u + e] = __fadd_rn(__fadd_rn(0.f, gv(2 * m + half, u, 0, e)), gv(2 * m + half, u, 1, e));
+        ow_rs_step<4>(vk[0], vk[1], v + 4 * m);
+    }
+    ow_rs_rest(v, acc8 + 4);
+}
+
+// P2 of k_tm_outbw<3>: a half tile (32 channels) at a time, 32 accumulator registers live, not 128; the g
+// products' A is zl's staging zs by descriptor.
+__device__ __forceinline__ void ow_p2_halves(const ow_args &a, const uint32_t (&xf)[8][4], const bf16 *zs, const bf16 *ds,
+                                             const float *bias, int w, int64_t r0, uint32_t (&fg)[2][4][4],
+                                             uint32_t (&fy)[2][4][4], const unsigned char *sm) {
+#pragma unroll
+    for (int jt = 0; jt < 2; jt++)
+#pragma unroll
+        for (int q = 0; q < 2; q++) {
+            float ay[16], ag[16];
+            __syncwarp();
+            s9_wg_fence();  // the fragments (and the last half's accumulator reads) before the products
+            ow_product_half(ay, xf, sm + jt * OW_WT * 2, q);
+            ow_product_half_ss(ag, zs, sm + (2 + jt) * OW_WT * 2, q);
+            s9_wg_commit();
+            wg_mma_wait<0>();
+            s9_wg_hold<16>(ay), s9_wg_hold<16>(ag);
+            ow_gate_bwd_half(a, ay, ag, ds, bias, jt, q, 16 * w, r0, fg[jt], fy[jt]);
+        }
+}
+// P4, P5 of k_tm_outbw<3>: one channel tile of one product at a time (32 accumulator registers live, not
+// 128); dxl's rounded pairs packed right away (fa_pack2: the rounding ow_ln_bwd applies per element).
+__device__ __forceinline__ void ow_p45_lean(const ow_args &a, const uint32_t (&fg)[2][4][4], const uint32_t (&fy)[2][4][4],
+                                            bf16 *xb, const float (&mu)[2], const float (&rs)[2], const float *lnw, int w,
+                                            int64_t r0, float (&acc8)[8], const unsigned char *sm) {
+    uint32_t dxp[2][16];  // (nb, 2 j + h)
+#pragma unroll
+    for (int nb = 0; nb < 2; nb++) {
+        float dz[32];
+        __syncwarp();
+        s9_wg_fence();  // the A fragments (and the last accumulator reads) before the products
+        ow_dx_product_nb(dz, fg, sm + 2 * OW_WT * 2, nb);
+        s9_wg_commit();
+        wg_mma_wait<0>();
+        s9_wg_hold<32>(dz);
+        auto pair = [&](int h, int J) { return fa_pack2(dz[4 * (J & 7) + 2 * h], dz[4 * (J & 7) + 2 * h + 1]); };
+        if (nb == 0) ow_store_pairs<0, 8>(a.dzl, a.M, r0, pair);
+        else ow_store_pairs<8, 8>(a.dzl, a.M, r0, pair);
+    }
+#pragma unroll
+    for (int nb = 0; nb < 2; nb++) {
+        float dx[32];
+        __syncwarp();
+        s9_wg_fence();
+        ow_dx_product_nb(dx, fy, sm + 0 * OW_WT * 2, nb);
+        s9_wg_commit();
+        wg_mma_wait<0>();
+        s9_wg_hold<32>(dx);
+#pragma unroll
+        for (int i = 0; i < 16; i++) dxp[nb][i] = fa_pack2(dx[2 * i], dx[2 * i + 1]);
+    }
+    ow_ln_bwd_lean(xb, dxp, mu, rs, lnw, w, acc8);
+}
+// The block's LN_out parameter sums (red: warpgroup 0's X buffers, (warps, 2, 128) floats) over its warps
+// in order into a.part[blockIdx.x]; after every warpgroup's last tile.
+template <int NWG>
+__device__ __forceinline__ void ow_block_sums(const ow_args &a, const float (&acc8)[8], float *red) {
+    const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
+    if (NWG == 2) {  // ow_param_sums' lanes: kind (lane >> 4) & 1, slots s0 + i
+        const int kind = (lane >> 4) & 1, s0 = 16 * ((lane >> 3) & 1) + 8 * ((lane >> 2) & 1);
+#pragma unroll
+        for (int i = 0; i < 8; i++) red[(warp * 2 + kind) * OW_C + ow_slot_ch(s0 + i)] = acc8[i];
+    } else {  // ow_rs_rest's: both kinds, slots s0 + i
+        const int s0 = 16 * ((lane >> 3) & 1) + 8 * ((lane >> 4) & 1) + 4 * ((lane >> 2) & 1);
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+            red[warp * 2 * OW_C + ow_slot_ch(s0 + i)] = acc8[i], red[(warp * 2 + 1) * OW_C + ow_slot_ch(s0 + i)] = acc8[4 + i];
+    }
+    __syncthreads();
+    for (int i = threadIdx.x; i < 2 * OW_C; i += blockDim.x) {
+        float s = 0.f;
+        for (int u = 0; u < 4 * NWG; u++) s += red[u * 2 * OW_C + i];
+        a.part[(int64_t)blockIdx.x * 2 * OW_C + i] = s;
+    }
+}
+
 #endif
 
-// Launched on sm_90 only (cu_tm_out_bwd_wg); compiled for sm_80 it traps.
-__global__ void __launch_bounds__(128 * OW_NWG, 1) k_tm_outbw(ow_args a) {
+// Launched on sm_90 only (cu_tm_out_bwd_wg); compiled for sm_80 it traps. NWG 2: X's staging
+// double-buffered, both channel tiles' y, g products at once (4 accumulators: 239 registers); NWG 3
+// (PF_TRIMUL_OUTW_BWG=3): one X buffer per warpgroup (the next tile's requested after dX is stored) and
+// one channel tile's products at a time, a third warpgroup per block instead (k_tm_outfw<3>'s trade).
+// Both give the same dX, xl, d y, d g, dzl bits (the same products and expressions per tile); LN_out's
+// parameter sums are per lane over its tiles, so their order follows the grid.
+template <int NWG>
+__global__ void __launch_bounds__(128 * NWG, 1) k_tm_outbw(ow_args a) {
 #if S9_HAVE_WGMMA
-    using L = ow_smem<true>;
+    using L = ow_smem<true, NWG>;
+    constexpr int XBUF = L::XBUF;
     extern __shared__ __align__(128) unsigned char owb_sm[];
-    const int wg = threadIdx.x >> 7, tid = threadIdx.x & 127, w = tid >> 5, lane = threadIdx.x & 31;
+    const int wg = threadIdx.x >> 7, tid = threadIdx.x & 127, w = tid >> 5;
     const float *bias = (const float *)(owb_sm + L::PAR), *lnw = bias + 2 * OW_C, *lnb = lnw + OW_C;
-    bf16 *xs = (bf16 *)(owb_sm + L::WG0 + wg * L::PER_WG);  // (2, 128, OW_XS) X's staging, double-buffered
-    bf16 *zs = xs + 2 * 128 * OW_XS, *ds = zs + 64 * OW_ZS;  // (64, OW_ZS) zl, d out
-    ow_start<true>(a, owb_sm);
-    const int64_t T = (a.M + 63) / 64, stride = (int64_t)gridDim.x * OW_NWG;
-    int64_t t = (int64_t)blockIdx.x * OW_NWG + wg;
-    if (t < T)
-        t3_load_x<64, 128, OW_XS>(xs, a.X, a.ldx, a.M, t * 64, tid), t3_load_rows<64, 128, OW_ZS>(zs, a.zl, a.M, t * 64, tid),
-            t3_load_rows<64, 128, OW_ZS>(ds, a.dout, a.M, t * 64, tid);
+    bf16 *xs = (bf16 *)(owb_sm + L::WG0 + wg * L::PER_WG);     // (XBUF, 128, OW_XS) X's staging
+    bf16 *zs = xs + XBUF * 128 * OW_XS, *ds = zs + 64 * OW_ZS;  // (64, OW_ZS) zl, d out
+    ow_start<true, NWG>(a, owb_sm);
+    const int64_t T = (a.M + 63) / 64, stride = (int64_t)gridDim.x * NWG;
+    int64_t t = (int64_t)blockIdx.x * NWG + wg;
+    if (t < T) {
+        t3_load_x<64, 128, OW_XS>(xs, a.X, a.ldx, a.M, t * 64, tid);
+        if (NWG == 2) t3_load_rows<64, 128, OW_ZS>(zs, a.zl, a.M, t * 64, tid);
+        else ow_load_zl_km(zs, a.zl, a.M, t * 64, tid);
+        t3_load_rows<64, 128, OW_ZS>(ds, a.dout, a.M, t * 64, tid);
+    }
     fa_commit();
     float acc8[8];
 #pragma unroll
     for (int i = 0; i < 8; i++) acc8[i] = 0.f;
     wg_bar_wait((uint64_t *)(owb_sm + L::BAR), 0);  // every thread: the weight landed (no exit before its copies end)
     __syncwarp();  // converged after the wait (thread 0 issued the copies) for the .aligned barriers and products
-    for (int buf = 0; t < T; t += stride, buf ^= 1) {
+    for (int buf = 0; t < T; t += stride, buf ^= XBUF - 1) {
         const int64_t p0 = t * 64, r0 = p0 + 16 * w, next = t + stride;
         bf16 *xb = xs + buf * 128 * OW_XS;
         uint32_t fg[2][4][4], fy[2][4][4];
         float mu[2], rs[2];
         fa_wait<0>();
+        if (NWG == 3) wg_fence_proxy_async();  // zl's staging: read by the g products' wgmma
         tswp_wg_sync(wg);  // every thread's copies of this tile landed; the last tile's reads of every buffer done
         {  // P1, P2
-            uint32_t xf[8][4], zf[8][4];
+            uint32_t xf[8][4], zf[NWG == 2 ? 8 : 1][4];
             ow_x_frags(xf, xb, w);
-            ow_z_frags(zf, zs, w);
-            tswp_wg_sync(wg);  // every warp's zl fragments read: zl's buffer takes the next tile's
-            if (next < T)
-                t3_load_x<64, 128, OW_XS>(xs + (buf ^ 1) * 128 * OW_XS, a.X, a.ldx, a.M, next * 64, tid),
+            if constexpr (NWG == 2) {
+                ow_z_frags(zf, zs, w);
+                tswp_wg_sync(wg);  // every warp's zl fragments read: zl's buffer takes the next tile's
+                if (next < T) {
+                    t3_load_x<64, 128, OW_XS>(xs + (buf ^ 1) * 128 * OW_XS, a.X, a.ldx, a.M, next * 64, tid);
                     t3_load_rows<64, 128, OW_ZS>(zs, a.zl, a.M, next * 64, tid);
-            fa_commit();
+                }
+                fa_commit();
+            }
             ow_ln(xf, lnw, lnb, mu, rs);
             ow_store_pairs(a.xl, a.M, r0, [&](int h, int J) { return xf[J >> 1][2 * (J & 1) + h]; });  // xl
-            float ay0[32], ag0[32], ay1[32], ag1[32];
-            __syncwarp();  // converged for the .aligned wgmma instructions
-            s9_wg_fence();
-            ow_product(ay0, xf, owb_sm + 0 * OW_WT * 2);
-            ow_product(ag0, zf, owb_sm + 2 * OW_WT * 2);
-            ow_product(ay1, xf, owb_sm + 1 * OW_WT * 2);
-            ow_product(ag1, zf, owb_sm + 3 * OW_WT * 2);
-            s9_wg_commit();
-            wg_mma_wait<0>();
-            s9_wg_hold<32>(ay0), s9_wg_hold<32>(ag0), s9_wg_hold<32>(ay1), s9_wg_hold<32>(ag1);
-            ow_gate_bwd(a, ay0, ag0, ds, bias, 0, 16 * w, r0, fg[0], fy[0]);
-            ow_gate_bwd(a, ay1, ag1, ds, bias, 1, 16 * w, r0, fg[1], fy[1]);
+            if constexpr (NWG == 2) {  // both channel tiles' products at once (inline, as P4's)
+                float ay0[32], ag0[32], ay1[32], ag1[32];
+                __syncwarp();  // converged for the .aligned wgmma instructions
+                s9_wg_fence();
+                ow_product(ay0, xf, owb_sm + 0 * OW_WT * 2);
+                ow_product(ag0, zf, owb_sm + 2 * OW_WT * 2);
+                ow_product(ay1, xf, owb_sm + 1 * OW_WT * 2);
+                ow_product(ag1, zf, owb_sm + 3 * OW_WT * 2);
+                s9_wg_commit();
+                wg_mma_wait<0>();
+                s9_wg_hold<32>(ay0), s9_wg_hold<32>(ag0), s9_wg_hold<32>(ay1), s9_wg_hold<32>(ag1);
+                ow_gate_bwd(a, ay0, ag0, ds, bias, 0, 16 * w, r0, fg[0], fy[0]);
+                ow_gate_bwd(a, ay1, ag1, ds, bias, 1, 16 * w, r0, fg[1], fy[1]);
+            } else {
+                ow_p2_halves(a, xf, zs, ds, bias, w, r0, fg, fy, owb_sm);
+            }
         }
-        tswp_wg_sync(wg);  // every warp's d out read: its buffer takes the next tile's
-        if (next < T) t3_load_rows<64, 128, OW_ZS>(ds, a.dout, a.M, next * 64, tid);
+        tswp_wg_sync(wg);  // every warp's d out read (NWG 3: and its g products done): the buffers take the next tile's
+        if (next < T) {
+            if (NWG == 3) ow_load_zl_km(zs, a.zl, a.M, next * 64, tid);
+            t3_load_rows<64, 128, OW_ZS>(ds, a.dout, a.M, next * 64, tid);
+        }
         fa_commit();
-        float dx[2][32];
-        {  // P4
-            float dz[2][32];
-            __syncwarp();
-            s9_wg_fence();  // the A fragments' registers written before the products read them
-            ow_dx_product(dz, fg, owb_sm + 2 * OW_WT * 2);
-            s9_wg_commit();
-            ow_dx_product(dx, fy, owb_sm + 0 * OW_WT * 2);
-            s9_wg_commit();
-            wg_mma_wait<1>();
-            s9_wg_hold<32>(dz[0]), s9_wg_hold<32>(dz[1]);
-            ow_store_pairs(a.dzl, a.M, r0, [&](int h, int J) {  // channel 64 nb + 8 j + 2 t: J = 8 nb + j
-                return fa_pack2(dz[J >> 3][4 * (J & 7) + 2 * h], dz[J >> 3][4 * (J & 7) + 2 * h + 1]);
-            });
-            wg_mma_wait<0>();
-            s9_wg_hold<32>(dx[0]), s9_wg_hold<32>(dx[1]);
+        if constexpr (NWG == 2) {  // P4, P5 (inline: helpers here changed this instance's SASS, 239 -> 240 registers)
+            float dx[2][32];
+            {
+                float dz[2][32];
+                __syncwarp();
+                s9_wg_fence();  // the A fragments' registers written before the products read them
+                ow_dx_product(dz, fg, owb_sm + 2 * OW_WT * 2);
+                s9_wg_commit();
+                ow_dx_product(dx, fy, owb_sm + 0 * OW_WT * 2);
+                s9_wg_commit();
+                wg_mma_wait<1>();
+                s9_wg_hold<32>(dz[0]), s9_wg_hold<32>(dz[1]);
+                ow_store_pairs(a.dzl, a.M, r0, [&](int h, int J) {  // channel 64 nb + 8 j + 2 t: J = 8 nb + j
+                    return fa_pack2(dz[J >> 3][4 * (J & 7) + 2 * h], dz[J >> 3][4 * (J & 7) + 2 * h + 1]);
+                });
+                wg_mma_wait<0>();
+                s9_wg_hold<32>(dx[0]), s9_wg_hold<32>(dx[1]);
+            }
+            ow_ln_bwd(xb, dx, mu, rs, lnw, w, acc8);
+        } else {
+            ow_p45_lean(a, fg, fy, xb, mu, rs, lnw, w, r0, acc8, owb_sm);
         }
-        ow_ln_bwd(xb, dx, mu, rs, lnw, w, acc8);  // P5
         tswp_wg_sync(wg);  // dX of every warp in xb
         t3_store_x<64, 128, OW_XS>(a.dX, a.ldx, a.M, xb, p0, tid);
+        if constexpr (XBUF == 1) {
+            tswp_wg_sync(wg);  // every thread's reads of xb done: it takes the next tile's X
+            if (next < T) t3_load_x<64, 128, OW_XS>(xs, a.X, a.ldx, a.M, next * 64, tid);
+            fa_commit();
+        }
     }
     fa_wait<0>();
     __syncthreads();  // every warpgroup done: warpgroup 0's X buffers hold the sums
-    float *red = (float *)(owb_sm + L::WG0);  // (warps, 2, 128)
-    const int warp = threadIdx.x >> 5, kind = (lane >> 4) & 1, s0 = 16 * ((lane >> 3) & 1) + 8 * ((lane >> 2) & 1);
-#pragma unroll
-    for (int i = 0; i < 8; i++) red[(warp * 2 + kind) * OW_C + ow_slot_ch(s0 + i)] = acc8[i];
-    __syncthreads();
-    for (int i = threadIdx.x; i < 2 * OW_C; i += blockDim.x) {
-        float s = 0.f;
-        for (int u = 0; u < 4 * OW_NWG; u++) s += red[u * 2 * OW_C + i];
-        a.part[(int64_t)blockIdx.x * 2 * OW_C + i] = s;
-    }
+    ow_block_sums<NWG>(a, acc8, (float *)(owb_sm + L::WG0));
 #else
     __trap();
 #endif
 }
 
 #ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
-unsigned cu_tm_outbw_launch(cu_impl *c, ow_args *a, int grid) {
+template <int NWG>
+static unsigned outbw_launch(cu_impl *c, ow_args *a, int grid) {
     const int64_t tiles = (a->M + 63) / 64;
-    const int bytes = ow_smem<true>::BYTES;
-    unsigned nb = ts_wave_blocks(c, k_tm_outbw, 128 * OW_NWG, bytes, (tiles + OW_NWG - 1) / OW_NWG, grid);
+    const int bytes = ow_smem<true, NWG>::BYTES;
+    unsigned nb = ts_wave_blocks(c, k_tm_outbw<NWG>, 128 * NWG, bytes, (tiles + NWG - 1) / NWG, grid);
     a->part = (float *)cu_pool_get(c, sizeof(float) * 2 * OW_C * nb);
-    k_tm_outbw<<<nb, 128 * OW_NWG, bytes, c->stream>>>(*a);
+    k_tm_outbw<NWG><<<nb, 128 * NWG, bytes, c->stream>>>(*a);
     CU_LAUNCHED();
     return nb;
+}
+unsigned cu_tm_outbw_launch(cu_impl *c, ow_args *a, int grid, int nwg) {
+    return nwg == 3 ? outbw_launch<3>(c, a, grid) : outbw_launch<2>(c, a, grid);
 }
 #endif

@@ -227,17 +227,22 @@ int64_t pf_cuda_trimul_outf_runs(pf_backend *be);
 // Whether this device gives a block k_tm_outb's shared memory (211 KB: sm_90).
 int pf_cuda_trimul_outb_fits(pf_backend *be);
 // PF_TRIMUL_OUTW (cu_trimul_outw.cu, cu_trimul_outwb.cu): the output part on Hopper warpgroup MMA where
-// it applies: 1 the forward (k_tm_outfw, in k_tm_outf's place: PF_TRIMUL_OUTB 2), 2 also the backward
-// (k_tm_outbw, in k_tm_outb's: PF_TRIMUL_OUTB 1 or 2); not their bits. 0 (the default) neither; other
-// values: back to PF_TRIMUL_OUTW. Process-wide. Returns the mode before the call.
+// it applies: 1 the forward (k_tm_outfw, in k_tm_outf's place: PF_TRIMUL_OUTB 2), 2 (the default since
+// session 39) also the backward (k_tm_outbw, in k_tm_outb's: PF_TRIMUL_OUTB 1 or 2); not their bits. 0
+// neither; other values: back to PF_TRIMUL_OUTW. Process-wide. Returns the mode before the call.
 int pf_cuda_set_trimul_outw(pf_backend *be, int mode);
-// PF_TRIMUL_OUTW_FWG: k_tm_outfw's warpgroups per block, 2 (the default: both channel tiles' products in flight)
-// or 3 (one tile at a time); other values: back to PF_TRIMUL_OUTW_FWG. Returns the value before the call.
+// PF_TRIMUL_OUTW_FWG: k_tm_outfw's warpgroups per block, 2 (both channel tiles' products in flight) or 3
+// (the default since session 39: one tile at a time); other values: back to PF_TRIMUL_OUTW_FWG. Returns
+// the value before the call.
 int pf_cuda_set_trimul_outw_fwg(pf_backend *be, int n);
+// PF_TRIMUL_OUTW_BWG: k_tm_outbw's warpgroups per block, 2 (the default: X's staging double-buffered) or 3
+// (one X buffer per warpgroup, one channel tile's products at a time); the same bits but LN_out's parameter
+// gradients (their sums follow the grid); other values: back to PF_TRIMUL_OUTW_BWG. Returns the value before.
+int pf_cuda_set_trimul_outw_bwg(pf_backend *be, int n);
 // Launches of k_tm_outfw, of k_tm_outbw so far, in this process (tests).
 int64_t pf_cuda_trimul_outw_runs(pf_backend *be);
 int64_t pf_cuda_trimul_outwb_runs(pf_backend *be);
-// Whether this device runs both (compute capability 9 and their shared memory: 136 / 206 KB).
+// Whether this device runs both in every form (compute capability 9 and their shared memory: up to 222 KiB).
 int pf_cuda_trimul_outw_fits(pf_backend *be);
 // The transition's hidden layer as one tensor-core kernel per pass (bf16, sm_80+, c a
 // multiple of 8 up to 256; cu_transition_fused.cu): 1 with the input LayerNorm in the

@@ -1750,11 +1750,12 @@ static void tm_pass_outw(const char *label, int v, int mode, int after) {
     (void)label;
     if (!after) pf_cuda_set_trimul_outw(H_gpu, mode < 0 ? (v ? -mode : 0) : mode);
 }
+static int outw_fwg = 3, outw_bwg = 2;  // the warpgroups the cases below set (the defaults)
 static void test_trimul_outw(int64_t N, int incoming, int bias, int use_mask, int blocks, int mode) {
     if (!shard_case()) return;
     char label[256], s[320];
-    snprintf(label, sizeof label, "%s trimul outw mode %d %s N%lld bias %d mask %d blocks %d", H_gpu->name, mode,
-             incoming ? "in" : "out", (long long)N, bias, use_mask, blocks);
+    snprintf(label, sizeof label, "%s trimul outw mode %d %s N%lld bias %d mask %d blocks %d fwg %d bwg %d", H_gpu->name,
+             mode, incoming ? "in" : "out", (long long)N, bias, use_mask, blocks, outw_fwg, outw_bwg);
     int64_t runs0 = pf_cuda_trimul_outw_runs(H_gpu), bruns0 = pf_cuda_trimul_outwb_runs(H_gpu);
     int ob_was = pf_cuda_set_trimul_outb(H_gpu, 2), ow_was = pf_cuda_set_trimul_outw(H_gpu, mode);
     if (blocks) pf_cuda_set_trimul_sides(H_gpu, 2, blocks);
@@ -1786,7 +1787,7 @@ static void test_trimul_outw(int64_t N, int incoming, int bias, int use_mask, in
 }
 // N * N = 1024 (16 tiles of 64), 1296 (a last tile of 16 positions; 3 blocks), 1600 (a last tile of
 // 64; 2 blocks), 1089 (not a multiple of 8: not run); mode 1 and 2; the forward with 3 warpgroups (the
-// default since session 39) and 2
+// default since session 39) and 2; the backward with 2 (the default) and 3 (PF_TRIMUL_OUTW_BWG)
 static void cuda_trimul_outw(void) {
     test_trimul_outw(32, 0, 1, 1, 0, 2);
     test_trimul_outw(36, 1, 1, 1, 3, 2);
@@ -1794,10 +1795,15 @@ static void cuda_trimul_outw(void) {
     test_trimul_outw(33, 1, 1, 1, 0, 2);
     test_trimul_outw(36, 0, 1, 0, 1, 2);
     test_trimul_outw(32, 1, 1, 1, 2, 1);
-    int fwg_was = pf_cuda_set_trimul_outw_fwg(H_gpu, 2);  // the forward with 2 warpgroups, both channel tiles at once
+    int fwg_was = pf_cuda_set_trimul_outw_fwg(H_gpu, outw_fwg = 2);  // the forward with 2 warpgroups, both channel tiles at once
     test_trimul_outw(36, 0, 1, 1, 2, 2);
     test_trimul_outw(40, 1, 0, 0, 0, 1);
-    pf_cuda_set_trimul_outw_fwg(H_gpu, fwg_was);
+    pf_cuda_set_trimul_outw_fwg(H_gpu, fwg_was), outw_fwg = 3;
+    int bwg_was = pf_cuda_set_trimul_outw_bwg(H_gpu, outw_bwg = 3);  // the backward with 3 (one X buffer each)
+    test_trimul_outw(36, 1, 1, 1, 3, 2);
+    test_trimul_outw(40, 0, 1, 0, 2, 2);
+    test_trimul_outw(33, 0, 0, 1, 0, 2);
+    pf_cuda_set_trimul_outw_bwg(H_gpu, bwg_was), outw_bwg = 2;
 }
 
 // The output part's row pieces (pf_cuda_trimul_out_rows): each fits the region, starts on a

@@ -167,8 +167,9 @@ struct run_out {
 };
 
 // One forward and one backward of a kernel family: "outb" (k_tm_outf / k_tm_outb with TM teams)
-// or "outw" (k_tm_outfw with fwg warpgroups / k_tm_outbw), `grid` blocks (0: one per tile or team).
-static run_out run(const problem &p, const packed &k, const std::string &fam, int tm, int fwg, int grid, bool inplace) {
+// or "outw" (k_tm_outfw with fwg warpgroups / k_tm_outbw with bwg), `grid` blocks (0: one per tile or team).
+static run_out run(const problem &p, const packed &k, const std::string &fam, int tm, int fwg, int bwg, int grid,
+                   bool inplace) {
     const int64_t M = p.M, ldx = p.ldx;
     buf out(M * 128), xl(M * 128), dy(M * 128), dg(M * 128), dzl(M * 128), dXb(128 * ldx);
     std::vector<bf16> Xc = p.X;  // in place: dX over X's copy
@@ -207,11 +208,16 @@ static run_out run(const problem &p, const packed &k, const std::string &fam, in
         };
         if (fwg == 3) fwd(std::integral_constant<int, 3>());
         else fwd(std::integral_constant<int, 2>());
-        const int64_t need = (tiles + OW_NWG - 1) / OW_NWG;
-        nb = (unsigned)(grid > 0 && grid < need ? grid : need);
-        part.assign((size_t)nb * 256, 0.f);
-        a.part = part.data(), a.dX = dX, a.xl = xl.p(), a.dy = dy.p(), a.dgp = dg.p(), a.dzl = dzl.p();
-        emu_run(dim3(nb), dim3(128 * OW_NWG), ow_smem<true>::BYTES, [&] { k_tm_outbw(a); });
+        auto bwd = [&](auto nwgc) {
+            constexpr int NWG = decltype(nwgc)::value;
+            const int64_t need = (tiles + NWG - 1) / NWG;
+            nb = (unsigned)(grid > 0 && grid < need ? grid : need);
+            part.assign((size_t)nb * 256, 0.f);
+            a.part = part.data(), a.dX = dX, a.xl = xl.p(), a.dy = dy.p(), a.dgp = dg.p(), a.dzl = dzl.p();
+            emu_run(dim3(nb), dim3(128 * NWG), ow_smem<true, NWG>::BYTES, [&] { k_tm_outbw<NWG>(a); });
+        };
+        if (bwg == 3) bwd(std::integral_constant<int, 3>());
+        else bwd(std::integral_constant<int, 2>());
     }
     auto take = [&](buf &b) { return std::vector<bf16>(b.v.begin(), b.v.begin() + b.n); };
     ro.r.out = take(out), ro.r.xl = take(xl), ro.r.dy = take(dy), ro.r.dg = take(dg), ro.r.dzl = take(dzl);
@@ -222,6 +228,17 @@ static run_out run(const problem &p, const packed &k, const std::string &fam, in
     ro.guards = out.guards_ok() && xl.guards_ok() && dy.guards_ok() && dg.guards_ok() && dzl.guards_ok() &&
                 (inplace || dXb.guards_ok(ldx, M));
     return ro;
+}
+
+// The bits of two (positions, 128) outputs, or of two channel-major ones (128 rows of ld) over their first M
+// positions (dX in place keeps X past M).
+static bool same_vec(const std::vector<bf16> &x, const std::vector<bf16> &y) {
+    return x.size() == y.size() && !memcmp(x.data(), y.data(), x.size() * sizeof(bf16));
+}
+static bool same_cm(const std::vector<bf16> &x, const std::vector<bf16> &y, int64_t ld, int64_t M) {
+    for (int c = 0; c < 128; c++)
+        if (memcmp(x.data() + c * ld, y.data() + c * ld, (size_t)M * sizeof(bf16))) return false;
+    return true;
 }
 
 static bool same_bits(const result &a, const result &b) {
@@ -285,24 +302,33 @@ int main(int argc, char **argv) {
         snprintf(tag, sizeof tag, "M %lld", (long long)sh.M);
         struct variant {
             const char *fam;
-            int tm, fwg, grid;
+            int tm, fwg, bwg, grid;
             bool inplace;
-        } vars[] = {{"outb", 2, 0, 1, false}, {"outb", 4, 0, 0, false}, {"outb", 1, 0, 2, true},
-                    {"outw", 0, 2, 1, false}, {"outw", 0, 2, 0, true},  {"outw", 0, 3, 1, false}, {"outw", 0, 3, 0, false}};
+        } vars[] = {{"outb", 2, 0, 0, 1, false}, {"outb", 4, 0, 0, 0, false}, {"outb", 1, 0, 0, 2, true},
+                    {"outw", 0, 2, 2, 1, false}, {"outw", 0, 2, 2, 0, true},  {"outw", 0, 3, 2, 1, false},
+                    {"outw", 0, 3, 2, 0, false}, {"outw", 0, 3, 3, 1, false}, {"outw", 0, 3, 3, 0, true},
+                    {"outw", 0, 2, 3, 2, false}};
+        result outw2;  // the first outw variant's (backward with 2 warpgroups)
         for (auto &v : vars) {
             char name[128];
-            snprintf(name, sizeof name, "%s %s %s %d grid %d%s", tag, v.fam, !strcmp(v.fam, "outb") ? "teams" : "fwd warpgroups",
-                     !strcmp(v.fam, "outb") ? v.tm : v.fwg, v.grid, v.inplace ? " in place" : "");
+            const bool ob = !strcmp(v.fam, "outb");
+            snprintf(name, sizeof name, "%s %s %s %d%s grid %d%s", tag, v.fam, ob ? "teams" : "fwd warpgroups",
+                     ob ? v.tm : v.fwg, ob ? "" : v.bwg == 3 ? " bwd 3" : " bwd 2", v.grid, v.inplace ? " in place" : "");
             emu_opts = emu_options{0, 0, 0, 1};
-            run_out a = run(p, k, v.fam, v.tm, v.fwg, v.grid, v.inplace);
+            run_out a = run(p, k, v.fam, v.tm, v.fwg, v.bwg, v.grid, v.inplace);
             check_result(name, p, a.r, ref, tol);
             check(a.guards, std::string(name) + " no write outside the outputs", "%s", "a guard value changed");
             // the same bits with copies and products at issue, threads and blocks in other orders
             emu_opts = emu_options{1, 1, 1, 2};
-            run_out b = run(p, k, v.fam, v.tm, v.fwg, v.grid, v.inplace);
+            run_out b = run(p, k, v.fam, v.tm, v.fwg, v.bwg, v.grid, v.inplace);
             emu_opts = emu_options{0, 2, 0, 7};
-            run_out c = run(p, k, v.fam, v.tm, v.fwg, v.grid, v.inplace);
+            run_out c = run(p, k, v.fam, v.tm, v.fwg, v.bwg, v.grid, v.inplace);
             check(same_bits(a.r, b.r) && same_bits(a.r, c.r), std::string(name) + " the same bits in every order", "eager / descending %d, lazy / shuffled %d", (int)same_bits(a.r, b.r), (int)same_bits(a.r, c.r));
+            if (!ob && outw2.dX.empty()) outw2 = a.r;
+            else if (!ob && v.bwg == 3)  // per tile the same products and expressions as with 2 warpgroups
+                check(same_vec(a.r.xl, outw2.xl) && same_vec(a.r.dy, outw2.dy) && same_vec(a.r.dg, outw2.dg) &&
+                          same_vec(a.r.dzl, outw2.dzl) && same_cm(a.r.dX, outw2.dX, p.ldx, p.M),
+                      std::string(name) + " xl, d y, d g, dzl, dX: the 2-warpgroup backward's bits", "%s", "they differ");
         }
     }
     printf("%d passed, %d failed\n", passed, failed);

@@ -184,6 +184,11 @@ template <int N> static inline void s9_wg_hold(float *) {}
 static inline void s9_wg_n64(float *d, const uint32_t *a, uint64_t desc, int acc) { emu_wgmma(d, a, desc, 64, acc != 0, 0); }
 static inline void wg_n64_first(float *d, const uint32_t *a, uint64_t desc) { emu_wgmma(d, a, desc, 64, 0, 0); }
 static inline void wg_n16_tb(float *d, const uint32_t *a, uint64_t desc) { emu_wgmma(d, a, desc, 16, 1, 1); }
+static inline void wg_n32_first(float *d, const uint32_t *a, uint64_t desc) { emu_wgmma(d, a, desc, 32, 0, 0); }
+static inline void wg_n32(float *d, const uint32_t *a, uint64_t desc) { emu_wgmma(d, a, desc, 32, 1, 0); }
+static inline void wg_ss_n32_first(float *d, uint64_t adesc, uint64_t bdesc) { emu_wgmma_ss(d, adesc, bdesc, 32, 0, 0, 0); }
+static inline void wg_ss_n32(float *d, uint64_t adesc, uint64_t bdesc) { emu_wgmma_ss(d, adesc, bdesc, 32, 1, 0, 0); }
+static inline void wg_fence_proxy_async() {}
 static inline void wg_n64_tb_first(float *d, const uint32_t *a, uint64_t desc) { emu_wgmma(d, a, desc, 64, 0, 1); }
 static inline void wg_n64_tb(float *d, const uint32_t *a, uint64_t desc) { emu_wgmma(d, a, desc, 64, 1, 1); }
 static inline void wg_bar_init(uint64_t *b, int n) { emu_mbar_init(fa_smem(b), n); }
