@@ -76,8 +76,9 @@ __device__ __forceinline__ void wg_n64_first(float *d, const uint32_t *a, uint64
         : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
 }
 
-// D (64 x 32) = (first) / += A (64 x 16, registers) B (16 x 32, K-major descriptor): k_tm_outbw<3>'s y, g
-// products in half tiles (cu_trimul_outwb.cu: 16 accumulator registers each, not 32)
+// D (64 x 32) = (first) / += A (64 x 16, registers) B (16 x 32, K-major descriptor), scale-d an immediate:
+// the transition backward's dh (cu_transition_wgb.cu), k_tm_outbw<3>'s y, g products in half tiles
+// (cu_trimul_outwb.cu: 16 accumulator registers each, not 32)
 __device__ __forceinline__ void wg_n32_first(float *d, const uint32_t *a, uint64_t desc) {
     asm volatile(
         "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 "

@@ -57,24 +57,6 @@ struct twb_layout {
 };
 
 #if S9_HAVE_WGMMA
-// D (64 x 32) (+)= A (64 x 16, registers) B (16 x 32, K-major descriptor); scale-d an immediate
-__device__ __forceinline__ void twb_n32(float *d, const uint32_t *a, uint64_t desc) {
-    asm volatile(
-        "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 "
-        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15}, {%16,%17,%18,%19}, %20, 1, 1, 1, 0;\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
-}
-__device__ __forceinline__ void twb_n32_first(float *d, const uint32_t *a, uint64_t desc) {
-    asm volatile(
-        "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 "
-        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15}, {%16,%17,%18,%19}, %20, 0, 1, 1, 0;\n"
-        : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3]), "=f"(d[4]), "=f"(d[5]), "=f"(d[6]), "=f"(d[7]),
-          "=f"(d[8]), "=f"(d[9]), "=f"(d[10]), "=f"(d[11]), "=f"(d[12]), "=f"(d[13]), "=f"(d[14]), "=f"(d[15])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
-}
-
 // Ring tile gi: wait for its stage, issue [a | b] = xl W_ab^T into acc and dh = dy W_out into dh,
 // commit; not waited for.
 template <typename L, int KP>
@@ -87,11 +69,11 @@ __device__ __forceinline__ void twb_issue(float (&acc)[32], float (&dh)[16], con
     const uint64_t dw = s9_desc(sm + s * L::tile, 128, KP * 16), dd = s9_desc(sm + s * L::tile + L::AB, 128, KP * 16);
     s9_wg_fence();
     wg_n64_first(acc, af[0], dw);
-    twb_n32_first(dh, df[0], dd);
+    wg_n32_first(dh, df[0], dd);
 #pragma unroll
     for (int kk = 1; kk < KP / 16; kk++) {
         s9_wg_n64(acc, af[kk], dw + ((kk * 256) >> 4), 1);
-        twb_n32(dh, df[kk], dd + ((kk * 256) >> 4));
+        wg_n32(dh, df[kk], dd + ((kk * 256) >> 4));
     }
     s9_wg_commit();
 }

@@ -123,7 +123,8 @@ __device__ __forceinline__ void ow_product_half_ss(float (&acc)[16], const bf16 
     for (int kk = 1; kk < 8; kk++) wg_ss_n32(acc, da + ((kk * 256) >> 4), db + ((kk * 256) >> 4));
 }
 // Half q of ow_gate_bwd (its arithmetic for pairs j = 4 q .. 4 q + 3: channels 64 jt + 16 t + 8 q .. + 7,
-// one 16-byte store of d g and of d y per row), the pairs into fg, fy where ow_gate_bwd puts them.
+// one 16-byte store of d g and of d y per row), the pairs into fg, fy where ow_gate_bwd puts them. (Not
+// shared with ow_gate_bwd through one template: that changed k_tm_outbw<2>'s machine code, session 40.)
 __device__ __forceinline__ void ow_gate_bwd_half(const ow_args &a, const float (&ay)[16], const float (&ag)[16],
                                                  const bf16 *ds, const float *bias, int jt, int q, int row, int64_t r0,
                                                  uint32_t (&fg)[4][4], uint32_t (&fy)[4][4]) {
