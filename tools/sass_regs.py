@@ -48,14 +48,20 @@ def run(cmd):
     return p.stdout
 
 
-def source_lines(dump, fn):
-    """address -> 'file:line' (the innermost inlined call site's caller chain cut to one level) for fn."""
-    where, loc, inside = {}, None, False
+def section(dump, fn):
+    """The lines of an nvdisasm listing that belong to function fn's .text section."""
+    inside = False
     for line in dump.splitlines():
         if re.match(r"\s*\.text\.", line):
             inside = fn in line
-        if not inside:
-            continue
+        if inside:
+            yield line
+
+
+def source_lines(dump, fn):
+    """address -> 'file:line' (the line the instruction came from) for fn."""
+    where, loc = {}, None
+    for line in section(dump, fn):
         m = re.search(r'//## File ".*?([^/"]+)", line (\d+)', line)
         if m:
             loc = "%s:%s" % (m.group(1), m.group(2))
@@ -98,12 +104,8 @@ def main():
         for n in notes:
             print("  ptxas note: %s" % n[n.index("(C75"):][:160])
         where = source_lines(dump, fn)
-        rows, inside = [], False
-        for line in lives.splitlines():
-            if re.match(r"\s*\.text\.", line):
-                inside = fn in line
-            if not inside:
-                continue
+        rows = []
+        for line in section(lives, fn):
             m = re.search(r"/\*([0-9a-f]{4,})\*/\s+([^;]*);.*?\|\s*(\d+)", line)
             if m:
                 rows.append((int(m.group(3)), m.group(2).split()[0] if m.group(2).split() else "", where.get(m.group(1), "?")))

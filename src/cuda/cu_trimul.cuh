@@ -138,12 +138,13 @@ int cu_tm_out_fwd_wg(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p
 // recomputed from X, y and the gate, the gate's backward, dxl = dy W_z, dzl = dgp W_g (written),
 // LN_out's backward into dX (dX may be X) and its parameter gradients (g, may be NULL); xl, dy
 // (the gate's output gradient) and dgp (the gate pre-activation's) are written (n, 128) for the
-// caller's weight gradients. 0 (nothing launched) where it does not apply.
+// caller's weight gradients. 0 (nothing launched) where it does not apply; 2 where dW_z was also added
+// into g->z.w and xl, dy were not written (PF_TRIMUL_OUTW_DWZ: the caller skips dW_z's GEMM).
 int cu_tm_out_bwd_ln(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p, pf_trimul_p *g, const void *X,
                         void *dX, int64_t ldx, const void *zl, void *dzl, const void *dout, void *xl, void *dy,
                         void *dgp);
 // The backward likewise (k_tm_outbw, PF_TRIMUL_OUTW 2; cu_tm_out_bwd_ln tries it first): the same
-// job and arguments as cu_tm_out_bwd_ln, not k_tm_outb's bits.
+// job, arguments and return values as cu_tm_out_bwd_ln (2: k_tm_outbw_dwz ran), not k_tm_outb's bits.
 int cu_tm_out_bwd_wg(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p, pf_trimul_p *g, const void *X,
                      void *dX, int64_t ldx, const void *zl, void *dzl, const void *dout, void *xl, void *dy, void *dgp);
 

@@ -73,10 +73,12 @@ void cu_tm_out_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, 
         const char *zp = (const char *)zl + (size_t)(r0 * cz) * es;      // (n, c_z)
         char *dzp = (char *)dzl + (size_t)(r0 * cz) * es;
         const char *dop = (const char *)d_out + (size_t)(r0 * cz) * es;  // (n, c_z)
-        // PF_TRIMUL_OUTB: all but the weight gradients in one kernel (y <- d gate_pre, gate <- d y)
-        if (cu_tm_out_bwd_ln(c, n, cx, cz, p, g, xp, dxp, ldx, zp, dzp, dop, xl, gate, y)) {
+        // PF_TRIMUL_OUTB: all but the weight gradients in one kernel (y <- d gate_pre, gate <- d y); 2: dW_z
+        // summed there too (PF_TRIMUL_OUTW_DWZ: xl, d y not written)
+        const int fused = cu_tm_out_bwd_ln(c, n, cx, cz, p, g, xp, dxp, ldx, zp, dzp, dop, xl, gate, y);
+        if (fused) {
             cu_linear_bwd_set(c, n, cz, cz, &p->g, &g->g, zp, y, NULL);
-            cu_linear_bwd_set(c, n, cx, cz, &p->z, &g->z, xl, gate, NULL);
+            if (fused != 2) cu_linear_bwd_set(c, n, cx, cz, &p->z, &g->z, xl, gate, NULL);
             continue;
         }
         ln_out_fwd(c, r0, n, cx, p, x, ldx, xl);

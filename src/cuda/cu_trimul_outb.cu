@@ -540,7 +540,10 @@ int cu_tm_out_bwd_ln(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p
                         void *dgp) {
     const uintptr_t al = (uintptr_t)dX | (uintptr_t)dzl | (uintptr_t)dout | (uintptr_t)xl | (uintptr_t)dy |
                          (uintptr_t)dgp;
-    if (ob_mode() >= 1 && cu_tm_out_bwd_wg(c, n, cx, cz, p, g, X, dX, ldx, zl, dzl, dout, xl, dy, dgp)) return 1;
+    if (ob_mode() >= 1) {
+        const int r = cu_tm_out_bwd_wg(c, n, cx, cz, p, g, X, dX, ldx, zl, dzl, dout, xl, dy, dgp);
+        if (r) return r;  // 2: dW_z done as well (PF_TRIMUL_OUTW_DWZ)
+    }
     size_t mark = cu_pool_mark(c);
     ob_args a;
     if (!ob_prepare(c, 1, n, cx, cz, p, X, ldx, zl, al, &a)) {

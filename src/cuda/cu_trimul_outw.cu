@@ -185,6 +185,25 @@ extern "C" int pf_cuda_set_trimul_outw_bwg(pf_backend *be, int n) {
     ow_bwg_v = n == 2 || n == 3 ? n : -1;
     return was;
 }
+// PF_TRIMUL_OUTW_DWZ: 1 the backward with dW_z summed in the kernel (k_tm_outbw_dwz, cu_trimul_outwd.cu:
+// no xl, d y written, no dW_z GEMM; where Linear_z has no bias), 0 (the default) k_tm_outbw. Session 40:
+// written without a GPU (the emulator), not yet timed.
+static int ow_dwz_v = -1;
+static int64_t owd_runs;
+static int ow_dwz(void) {
+    if (ow_dwz_v < 0)
+        ow_dwz_v = (int)cu_env_int("PF_TRIMUL_OUTW_DWZ", 0, 1, 0,
+                                   "the trimul output part's Hopper backward with dW_z summed in the kernel (1) or "
+                                   "by a GEMM (0, the default)");
+    return ow_dwz_v;
+}
+extern "C" int pf_cuda_set_trimul_outw_dwz(pf_backend *be, int on) {
+    (void)be;
+    int was = ow_dwz();
+    ow_dwz_v = on == 0 || on == 1 ? on : -1;
+    return was;
+}
+extern "C" int64_t pf_cuda_trimul_outw_dwz_runs(pf_backend *be) { return (void)be, owd_runs; }
 extern "C" int pf_cuda_set_trimul_outw_fwg(pf_backend *be, int n) {
     (void)be;
     int was = ow_fwg();
@@ -204,7 +223,8 @@ extern "C" int pf_cuda_trimul_outw_fits(pf_backend *be) {
     (void)be;
     return ts_wg_applies(OW_C) && cudaGetDevice(&dev) == cudaSuccess &&
            cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) == cudaSuccess &&
-           ow_smem<false, 3>::BYTES <= optin && ow_smem<true, 2>::BYTES <= optin && ow_smem<true, 3>::BYTES <= optin;
+           ow_smem<false, 3>::BYTES <= optin && ow_smem<true, 2>::BYTES <= optin && ow_smem<true, 3>::BYTES <= optin &&
+           cu_tm_outbw_dwz_smem() <= optin;
 }
 
 // The packed weight and biases: kept across calls (PF_WCACHE) or in pool scratch (the caller marks
@@ -268,15 +288,20 @@ int cu_tm_out_bwd_wg(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p
     size_t mark = cu_pool_mark(c);
     ow_args a;
     const int bwg = ow_bwg();
-    int ok = ow_prepare(c, 2, bwg == 3 ? ow_smem<true, 3>::BYTES : ow_smem<true, 2>::BYTES, n, cx, cz, p, X, ldx, zl, al, &a);
+    // the fused dW_z: its weight gradient wanted, no bias on Linear_z (d y's column sums would need d y)
+    const int dwz = ow_dwz() && g && g->z.w && !p->z.b && !g->z.b;
+    const int bytes = dwz ? cu_tm_outbw_dwz_smem() : bwg == 3 ? ow_smem<true, 3>::BYTES : ow_smem<true, 2>::BYTES;
+    int ok = ow_prepare(c, 2, bytes, n, cx, cz, p, X, ldx, zl, al, &a);
     if (ok) {
         a.dX = (bf16 *)dX, a.dout = (const bf16 *)dout;
-        a.xl = (bf16 *)xl, a.dy = (bf16 *)dy, a.dgp = (bf16 *)dgp, a.dzl = (bf16 *)dzl;
+        a.xl = dwz ? NULL : (bf16 *)xl, a.dy = dwz ? NULL : (bf16 *)dy, a.dgp = (bf16 *)dgp, a.dzl = (bf16 *)dzl;
         int grid = 0;
         (void)ts_sides_form(&grid);
-        unsigned nb = cu_tm_outbw_launch(c, &a, grid, bwg);
+        unsigned nb = dwz ? cu_tm_outbw_dwz_launch(c, &a, grid, (float *)g->z.w) : cu_tm_outbw_launch(c, &a, grid, bwg);
         cu_tm_ln_parts_add(c, (int)nb, OW_C, a.part, g ? &g->ln_out : NULL);
         owb_runs++;
+        owd_runs += dwz;
+        ok = dwz ? 2 : 1;
     }
     cu_pool_release(c, mark);
     return ok;

@@ -122,11 +122,11 @@ __device__ __forceinline__ void ow_product(float (&acc)[32], const uint32_t (&af
 }
 
 // Block start: the weight's mbarrier, the parameters into shared memory, the weight's bulk copies.
-// The caller waits on the mbarrier (at BAR) before the first product.
-template <bool BWD, int NWG = OW_NWG>
-__device__ __forceinline__ void ow_start(const ow_args &a, unsigned char *sm) {
-    uint64_t *wbar = (uint64_t *)(sm + ow_smem<BWD, NWG>::BAR);
-    float *par = (float *)(sm + ow_smem<BWD, NWG>::PAR);
+// The caller waits on the mbarrier (at L::BAR) before the first product. L: a layout with PAR and BAR.
+template <typename L>
+__device__ __forceinline__ void ow_start_at(const ow_args &a, unsigned char *sm) {
+    uint64_t *wbar = (uint64_t *)(sm + L::BAR);
+    float *par = (float *)(sm + L::PAR);
     if (threadIdx.x == 0) {
         wg_bar_init(wbar, 1);
         wg_fence_mbarrier_init();
@@ -140,6 +140,10 @@ __device__ __forceinline__ void ow_start(const ow_args &a, unsigned char *sm) {
         for (int j = 0; j < 4; j++) tw_bulk_g2s(sm + j * OW_WT * 2, a.w + j * OW_WT, OW_WT * 2, wbar);
     }
 }
+template <bool BWD, int NWG = OW_NWG>
+__device__ __forceinline__ void ow_start(const ow_args &a, unsigned char *sm) {
+    ow_start_at<ow_smem<BWD, NWG>>(a, sm);
+}
 #endif
 
 
@@ -147,5 +151,11 @@ __device__ __forceinline__ void ow_start(const ow_args &a, unsigned char *sm) {
 // wave of persistent blocks (at most `grid` where grid > 0), a.part from pool scratch (the caller marks
 // the pool). Returns the blocks.
 unsigned cu_tm_outbw_launch(cu_impl *c, ow_args *a, int grid, int nwg);
+// The fused-dW_z form (cu_trimul_outwd.cu, PF_TRIMUL_OUTW_DWZ): k_tm_outbw_dwz on one wave, then its
+// per-block sums of d y^T xl (pool scratch, a kernel argument of their own: a field more in ow_args
+// changed k_tm_outbw<2>'s machine code) added to dwz_out (128 x 128 fp32, (out, in)) in block order; a.part
+// from pool scratch. xl and d y are not written (a.xl, a.dy unused). Returns the blocks.
+unsigned cu_tm_outbw_dwz_launch(cu_impl *c, ow_args *a, int grid, float *dwz_out);
+int cu_tm_outbw_dwz_smem(void);  // its shared memory per block (bytes)
 
 #endif

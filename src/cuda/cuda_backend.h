@@ -239,6 +239,11 @@ int pf_cuda_set_trimul_outw_fwg(pf_backend *be, int n);
 // (one X buffer per warpgroup, one channel tile's products at a time); the same bits but LN_out's parameter
 // gradients (their sums follow the grid); other values: back to PF_TRIMUL_OUTW_BWG. Returns the value before.
 int pf_cuda_set_trimul_outw_bwg(pf_backend *be, int n);
+// PF_TRIMUL_OUTW_DWZ: 1 the backward with dW_z summed in the kernel (k_tm_outbw_dwz: xl and d y not written,
+// no dW_z GEMM; where Linear_z has no bias and its gradient is wanted), 0 (the default) k_tm_outbw; other
+// values: back to PF_TRIMUL_OUTW_DWZ. Returns the value before. pf_cuda_trimul_outw_dwz_runs: its launches.
+int pf_cuda_set_trimul_outw_dwz(pf_backend *be, int on);
+int64_t pf_cuda_trimul_outw_dwz_runs(pf_backend *be);
 // Launches of k_tm_outfw, of k_tm_outbw so far, in this process (tests).
 int64_t pf_cuda_trimul_outw_runs(pf_backend *be);
 int64_t pf_cuda_trimul_outwb_runs(pf_backend *be);

@@ -1750,13 +1750,14 @@ static void tm_pass_outw(const char *label, int v, int mode, int after) {
     (void)label;
     if (!after) pf_cuda_set_trimul_outw(H_gpu, mode < 0 ? (v ? -mode : 0) : mode);
 }
-static int outw_fwg = 3, outw_bwg = 2;  // the warpgroups the cases below set (the defaults)
+static int outw_fwg = 3, outw_bwg = 2, outw_dwz = 0;  // what the cases below set (the defaults)
 static void test_trimul_outw(int64_t N, int incoming, int bias, int use_mask, int blocks, int mode) {
     if (!shard_case()) return;
     char label[256], s[320];
-    snprintf(label, sizeof label, "%s trimul outw mode %d %s N%lld bias %d mask %d blocks %d fwg %d bwg %d", H_gpu->name,
-             mode, incoming ? "in" : "out", (long long)N, bias, use_mask, blocks, outw_fwg, outw_bwg);
+    snprintf(label, sizeof label, "%s trimul outw mode %d %s N%lld bias %d mask %d blocks %d fwg %d bwg %d dwz %d",
+             H_gpu->name, mode, incoming ? "in" : "out", (long long)N, bias, use_mask, blocks, outw_fwg, outw_bwg, outw_dwz);
     int64_t runs0 = pf_cuda_trimul_outw_runs(H_gpu), bruns0 = pf_cuda_trimul_outwb_runs(H_gpu);
+    int64_t druns0 = pf_cuda_trimul_outw_dwz_runs(H_gpu);
     int ob_was = pf_cuda_set_trimul_outb(H_gpu, 2), ow_was = pf_cuda_set_trimul_outw(H_gpu, mode);
     if (blocks) pf_cuda_set_trimul_sides(H_gpu, 2, blocks);
     shard_hold = 1;
@@ -1768,6 +1769,11 @@ static void test_trimul_outw(int64_t N, int incoming, int bias, int use_mask, in
              want ? "some" : "none");
     tl_check(wantb ? bruns > 0 : bruns == 0, label, "k_tm_outbw ran %lld times, expected %s", (long long)bruns,
              wantb ? "some" : "none");
+    // the fused dW_z where it applies: no bias on Linear_z (test_trimul_path's biases cover the other case)
+    int64_t druns = pf_cuda_trimul_outw_dwz_runs(H_gpu) - druns0;
+    int wantd = wantb && outw_dwz && !bias;
+    tl_check(wantd ? druns > 0 : druns == 0, label, "k_tm_outbw_dwz ran %lld times, expected %s", (long long)druns,
+             wantd ? "some" : "none");
     int ln_was = pf_cuda_set_tm_ln_cm(H_gpu, 2);
     pf_cuda_set_trimul_fused(H_gpu, 3);
     real *o[2], *g[2];  // 0: PF_TRIMUL_OUTB's kernels, 1: this mode's
@@ -1804,6 +1810,11 @@ static void cuda_trimul_outw(void) {
     test_trimul_outw(40, 0, 1, 0, 2, 2);
     test_trimul_outw(33, 0, 0, 1, 0, 2);
     pf_cuda_set_trimul_outw_bwg(H_gpu, bwg_was), outw_bwg = 2;
+    int dwz_was = pf_cuda_set_trimul_outw_dwz(H_gpu, outw_dwz = 1);  // dW_z summed in the kernel (no bias: runs)
+    test_trimul_outw(36, 1, 0, 1, 3, 2);
+    test_trimul_outw(40, 0, 0, 0, 0, 2);
+    test_trimul_outw(32, 0, 1, 1, 2, 2);  // with biases: k_tm_outbw and the GEMM
+    pf_cuda_set_trimul_outw_dwz(H_gpu, dwz_was), outw_dwz = 0;
 }
 
 // The output part's row pieces (pf_cuda_trimul_out_rows): each fits the region, starts on a

@@ -13,12 +13,14 @@
 #define PF_EMU_NO_HOST 1  // the kernels only: their host code launches with <<< >>>
 #define ow_sm emu_smem
 #define owb_sm emu_smem
+#define owd_sm emu_smem
 #define ob_smem emu_smem
 #define to_smem emu_smem
 #include "../../src/cuda/cu_trimul_outk.cu"
 #include "../../src/cuda/cu_trimul_outb.cu"
 #include "../../src/cuda/cu_trimul_outw.cu"
 #include "../../src/cuda/cu_trimul_outwb.cu"
+#include "../../src/cuda/cu_trimul_outwd.cu"
 #include "emu_check.h"
 
 // A problem: M positions of the output part, X channel-major with row stride ldx.
@@ -31,6 +33,7 @@ struct problem {
 struct result {
     std::vector<bf16> out, xl, dy, dg, dzl, dX;
     std::vector<double> dlnw, dlnb;
+    std::vector<double> dwz;  // k_tm_outbw_dwz: d y^T xl (128 x 128, (out, in)); the reference's from its d y, xl
 };
 
 static problem make_problem(int64_t M, int64_t ldx, bool has_lnb, uint64_t seed) {
@@ -103,6 +106,12 @@ static result reference(const problem &p) {
         for (int k = 0; k < 128; k++)
             r.dX[(size_t)(k * p.ldx + i)] = tob(rs * (dxl[(size_t)k] * p.lnw[(size_t)k] - m1 - xh[(size_t)k] * m2));
     }
+    r.dwz.assign(128 * 128, 0.0);
+    for (int64_t i = 0; i < M; i++)
+        for (int o = 0; o < 128; o++) {
+            const double d = fb(r.dy[(size_t)(i * 128 + o)]);
+            for (int c = 0; c < 128; c++) r.dwz[(size_t)(o * 128 + c)] += d * fb(r.xl[(size_t)(i * 128 + c)]);
+        }
     return r;
 }
 
@@ -216,8 +225,23 @@ static run_out run(const problem &p, const packed &k, const std::string &fam, in
             a.part = part.data(), a.dX = dX, a.xl = xl.p(), a.dy = dy.p(), a.dgp = dg.p(), a.dzl = dzl.p();
             emu_run(dim3(nb), dim3(128 * NWG), ow_smem<true, NWG>::BYTES, [&] { k_tm_outbw<NWG>(a); });
         };
-        if (bwg == 3) bwd(std::integral_constant<int, 3>());
-        else bwd(std::integral_constant<int, 2>());
+        if (bwg == 4) {  // k_tm_outbw_dwz: 2 compute warpgroups and the dW_z one; xl, d y not written
+            const int64_t need = (tiles + 1) / 2;
+            nb = (unsigned)(grid > 0 && grid < need ? grid : need);
+            part.assign((size_t)nb * 256, 0.f);
+            std::vector<float> dwz((size_t)nb * 128 * 128, 0.f);
+            a.part = part.data(), a.dX = dX, a.xl = NULL, a.dy = NULL, a.dgp = dg.p(), a.dzl = dzl.p();
+            emu_run(dim3(nb), dim3(384), owd_smem::BYTES, [&] { k_tm_outbw_dwz(a, dwz.data()); });
+            ro.r.dwz.assign(128 * 128, 0.0);
+            std::vector<float> sum(128 * 128, 0.f);  // k_ow_dwz_add's fp32 sums, blocks in order
+            for (unsigned b = 0; b < nb; b++)
+                for (int i = 0; i < 128 * 128; i++) sum[(size_t)i] += dwz[(size_t)b * 128 * 128 + i];
+            for (int i = 0; i < 128 * 128; i++) ro.r.dwz[(size_t)i] = sum[(size_t)i];
+        } else if (bwg == 3) {
+            bwd(std::integral_constant<int, 3>());
+        } else {
+            bwd(std::integral_constant<int, 2>());
+        }
     }
     auto take = [&](buf &b) { return std::vector<bf16>(b.v.begin(), b.v.begin() + b.n); };
     ro.r.out = take(out), ro.r.xl = take(xl), ro.r.dy = take(dy), ro.r.dg = take(dg), ro.r.dzl = take(dzl);
@@ -246,7 +270,7 @@ static bool same_bits(const result &a, const result &b) {
         return x.size() == y.size() && !memcmp(x.data(), y.data(), x.size() * sizeof(bf16));
     };
     return eq(a.out, b.out) && eq(a.xl, b.xl) && eq(a.dy, b.dy) && eq(a.dg, b.dg) && eq(a.dzl, b.dzl) && eq(a.dX, b.dX) &&
-           a.dlnw == b.dlnw && a.dlnb == b.dlnb;
+           a.dlnw == b.dlnw && a.dlnb == b.dlnb && a.dwz == b.dwz;
 }
 
 // Where outputs differ from the reference, by channel mod 16 and position mod 64 (a layout error
@@ -274,7 +298,9 @@ static void check_result(const std::string &name, const problem &p, const result
         bool cm;
     } items[] = {{"out", &got.out, &ref.out, false}, {"xl", &got.xl, &ref.xl, false}, {"dy", &got.dy, &ref.dy, false},
                  {"dg", &got.dg, &ref.dg, false},    {"dzl", &got.dzl, &ref.dzl, false}, {"dX", &got.dX, &ref.dX, true}};
+    const bool dwz = !got.dwz.empty();  // k_tm_outbw_dwz: no xl, d y; dW_z instead
     for (auto &it : items) {
+        if (dwz && (it.g == &got.xl || it.g == &got.dy)) continue;
         err e = it.cm ? compare(it.g->data(), it.r->data(), 128 * p.ldx, 1, p.ldx, p.M)
                       : compare(it.g->data(), it.r->data(), p.M * 128);
         const bool ok = e.rel_l2 <= tol && e.rel_max <= 4 * tol;
@@ -284,6 +310,12 @@ static void check_result(const std::string &name, const problem &p, const result
     }
     err w = compare_d(got.dlnw, ref.dlnw), b = compare_d(got.dlnb, ref.dlnb);
     check(w.rel_l2 <= tol && b.rel_l2 <= tol, name + " LN_out parameter sums", "d w %.3g, d b %.3g", w.rel_l2, b.rel_l2);
+    if (dwz) {  // fp32 sums of bf16 products against float64 ones of the same values: rounding only
+        err z = compare_d(got.dwz, ref.dwz);
+        check(z.rel_l2 <= 1e-5 && z.rel_max <= 1e-4, name + " dW_z (d y^T xl)", "relative L2 %.3g, largest %.3g",
+              z.rel_l2, z.rel_max);
+        if (verbose) printf("     %s dW_z: relative L2 %.3g, largest %.3g\n", name.c_str(), z.rel_l2, z.rel_max);
+    }
 }
 
 int main(int argc, char **argv) {
@@ -307,13 +339,14 @@ int main(int argc, char **argv) {
         } vars[] = {{"outb", 2, 0, 0, 1, false}, {"outb", 4, 0, 0, 0, false}, {"outb", 1, 0, 0, 2, true},
                     {"outw", 0, 2, 2, 1, false}, {"outw", 0, 2, 2, 0, true},  {"outw", 0, 3, 2, 1, false},
                     {"outw", 0, 3, 2, 0, false}, {"outw", 0, 3, 3, 1, false}, {"outw", 0, 3, 3, 0, true},
-                    {"outw", 0, 2, 3, 2, false}};
+                    {"outw", 0, 2, 3, 2, false}, {"outw", 0, 3, 4, 1, false}, {"outw", 0, 3, 4, 0, true},
+                    {"outw", 0, 3, 4, 2, false}};
         result outw2;  // the first outw variant's (backward with 2 warpgroups)
         for (auto &v : vars) {
             char name[128];
             const bool ob = !strcmp(v.fam, "outb");
             snprintf(name, sizeof name, "%s %s %s %d%s grid %d%s", tag, v.fam, ob ? "teams" : "fwd warpgroups",
-                     ob ? v.tm : v.fwg, ob ? "" : v.bwg == 3 ? " bwd 3" : " bwd 2", v.grid, v.inplace ? " in place" : "");
+                     ob ? v.tm : v.fwg, ob ? "" : v.bwg == 4 ? " bwd dwz" : v.bwg == 3 ? " bwd 3" : " bwd 2", v.grid, v.inplace ? " in place" : "");
             emu_opts = emu_options{0, 0, 0, 1};
             run_out a = run(p, k, v.fam, v.tm, v.fwg, v.bwg, v.grid, v.inplace);
             check_result(name, p, a.r, ref, tol);
@@ -329,6 +362,9 @@ int main(int argc, char **argv) {
                 check(same_vec(a.r.xl, outw2.xl) && same_vec(a.r.dy, outw2.dy) && same_vec(a.r.dg, outw2.dg) &&
                           same_vec(a.r.dzl, outw2.dzl) && same_cm(a.r.dX, outw2.dX, p.ldx, p.M),
                       std::string(name) + " xl, d y, d g, dzl, dX: the 2-warpgroup backward's bits", "%s", "they differ");
+            else if (!ob && v.bwg == 4)
+                check(same_vec(a.r.dg, outw2.dg) && same_vec(a.r.dzl, outw2.dzl) && same_cm(a.r.dX, outw2.dX, p.ldx, p.M),
+                      std::string(name) + " d g, dzl, dX: the 2-warpgroup backward's bits", "%s", "they differ");
         }
     }
     printf("%d passed, %d failed\n", passed, failed);

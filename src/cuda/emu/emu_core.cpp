@@ -309,6 +309,15 @@ void ldm_fn(ldm_io **io, int n) {
 }
 void stm_fn(ldm_io **io, int n) {
     if (n != 32) emu_fail("stmatrix in a partial warp");
+    if (!io[0]->trans) {  // register j of lane l: row g, columns 2 t, 2 t + 1 of matrix j
+        for (int l = 0; l < 32; l++)
+            for (int j = 0; j < 4; j++) {
+                const uint32_t a = io[8 * j + (l >> 2)]->addr;
+                if (a & 15) emu_fail("stmatrix row address 0x%x not 16-byte aligned", a);
+                memcpy(emu_smem_ptr(a + 4 * (l & 3), 4), &io[l]->in[j], 4);
+            }
+        return;
+    }
     for (int l = 0; l < 32; l++) {
         const int g = l >> 2, t = l & 3;
         for (int j = 0; j < 4; j++)
@@ -548,6 +557,10 @@ void emu_ldmatrix(uint32_t *r, const void *p, int n, int trans) {
 void emu_stmatrix_x4t(const void *p, const uint32_t *r) {
     ldm_io io = {NULL, r, emu_smem_addr(p), 4, 1};
     collective<ldm_io>(warp_of(), warp_size_of(), lane_of(), "stmatrix.trans", &io, stm_fn);
+}
+void emu_stmatrix_x4(const void *p, const uint32_t *r) {
+    ldm_io io = {NULL, r, emu_smem_addr(p), 4, 0};
+    collective<ldm_io>(warp_of(), warp_size_of(), lane_of(), "stmatrix", &io, stm_fn);
 }
 void emu_mma16816(float *c, const uint32_t *a, uint32_t b0, uint32_t b1) {
     mma_io io = {c, {a[0], a[1], a[2], a[3]}, {b0, b1}};

@@ -113,6 +113,7 @@ static inline float __saturatef(float x) { return x < 0.f ? 0.f : x > 1.f ? 1.f 
 // ldmatrix / stmatrix (x4; x2: lanes 0..15 give the addresses), mma.sync m16n8k16 bf16
 void emu_ldmatrix(uint32_t *r, const void *p, int n, int trans);
 void emu_stmatrix_x4t(const void *p, const uint32_t *r);
+void emu_stmatrix_x4(const void *p, const uint32_t *r);
 void emu_mma16816(float *c, const uint32_t *a, uint32_t b0, uint32_t b1);
 void emu_mma1688(float *c, uint32_t a0, uint32_t a1, uint32_t b0);
 int emu_vote_any(uint32_t mask, int p);
@@ -161,6 +162,7 @@ static inline void ts_ldsm4(uint32_t *r, const __nv_bfloat16 *p) { emu_ldmatrix(
 static inline void ts_ldsm4t(uint32_t *r, const __nv_bfloat16 *p) { emu_ldmatrix(r, p, 4, 1); }
 // cu_trimul_outwb.cu
 static inline void ow_stsm4t(const __nv_bfloat16 *p, const uint32_t *r) { emu_stmatrix_x4t(p, r); }
+static inline void ow_stsm4(const __nv_bfloat16 *p, const uint32_t *r) { emu_stmatrix_x4(p, r); }
 // cu_trimul_side_wg.cuh, cu_trimul_out3.cuh, cu_wg_ring.cuh: named barriers
 static inline void tswp_wg_sync(int wg) { emu_named_bar(1 + wg, 128); }
 template <int TEAMS, int THREADS> static inline void t3_team_bar(int team) {
@@ -189,6 +191,8 @@ static inline void wg_n32(float *d, const uint32_t *a, uint64_t desc) { emu_wgmm
 static inline void wg_ss_n32_first(float *d, uint64_t adesc, uint64_t bdesc) { emu_wgmma_ss(d, adesc, bdesc, 32, 0, 0, 0); }
 static inline void wg_ss_n32(float *d, uint64_t adesc, uint64_t bdesc) { emu_wgmma_ss(d, adesc, bdesc, 32, 1, 0, 0); }
 static inline void wg_fence_proxy_async() {}
+// cu_trimul_outwd.cu
+static inline void wg_ss_n128_tt(float *d, uint64_t adesc, uint64_t bdesc) { emu_wgmma_ss(d, adesc, bdesc, 128, 1, 1, 1); }
 static inline void wg_n64_tb_first(float *d, const uint32_t *a, uint64_t desc) { emu_wgmma(d, a, desc, 64, 0, 1); }
 static inline void wg_n64_tb(float *d, const uint32_t *a, uint64_t desc) { emu_wgmma(d, a, desc, 64, 1, 1); }
 static inline void wg_bar_init(uint64_t *b, int n) { emu_mbar_init(fa_smem(b), n); }

@@ -1,0 +1,208 @@
+// cu_trimul_outwd.cu: the output part's backward with dW_z summed in the kernel (PF_TRIMUL_OUTW_DWZ=1,
+// opt-in; docs/TRIMUL.md "Session 40"): k_tm_outbw_dwz. k_tm_outbw writes xl and d y (two z-sized
+// passes) only for the weight-gradient GEMM dW_z = d y^T xl, which reads them back (two more). Here a
+// third warpgroup of the block sums d y^T xl over the block's tiles into registers (128 x 128 fp32: 128
+// a thread) while two compute warpgroups do k_tm_outbw<3>'s phases (168 registers each: the register
+// file holds exactly this; both weight gradients would not fit), so neither is written.
+//
+// Per tile of compute warpgroup c (X double-buffered as in k_tm_outbw<2>; zl staged in the core-matrix
+// layout and read by the g products by descriptor, as in <3>):
+//   P1, P2 as <3> (no xl, no d y stored: d g and dzl are, for dW_g's GEMM and LN_in's backward);
+//   then xl (stmatrix of the A fragments) into zl's staging and d y (its A fragments, packed-row order)
+//   into d out's, both in the core-matrix layout, a proxy fence, full[c];
+//   P4; wait empty[c] (the dW warpgroup is done with the staging); the next tile's zl and d out
+//   requested; P5 and dX as <3>.
+// The dW warpgroup, for k = 0, 1, .. and c = 0, 1 in turn (a fixed order: the same bits every run):
+// wait full[c], dW += (d y tile)^T (xl tile) by 8 wgmma m64n128k16 with both operands by descriptor
+// (A = d y M-major, B = xl N-major: LBO 2 KB along the positions, SBO 128 B along the channels), wait,
+// arrive empty[c]. At the end its sums, rows un-permuted (packed row -> channel), go to the block's slot
+// of dwz (fp32); k_ow_dwz_add adds the blocks' slots in block order to dW_z.
+#include "cu_trimul_outwb.cuh"
+
+// Shared memory: k_tm_outbw's parameters, per compute warpgroup X x 2, zl, d out (the last two also the
+// dW staging), then the weight's mbarrier and full[2], empty[2].
+struct owd_smem {
+    static constexpr int PAR = 4 * OW_WT * 2, WG0 = PAR + 512 * 4;
+    static constexpr int XB = 128 * OW_XS * 2, RB = 64 * OW_ZS * 2;
+    static constexpr int PER_WG = 2 * XB + 2 * RB;
+    static constexpr int BAR = WG0 + 2 * PER_WG, BYTES = BAR + 5 * 8;
+    static_assert(2 * XB >= 12 * 2 * OW_C * 4, "the LN_out parameter sums of 12 warps fit warpgroup 0's X buffers");
+    static_assert(RB >= 64 * OW_C * 2, "a 64 x 128 tile in the core-matrix layout fits zl's and d out's buffers");
+};
+
+#if S9_HAVE_WGMMA
+#ifndef PF_EMU  // emu/emu_ptx.h
+// D (64 x 128) += A (64 x 16) B (16 x 128), A M-major and B N-major by descriptor (imm-trans-a, -b)
+__device__ __forceinline__ void wg_ss_n128_tt(float *d, uint64_t adesc, uint64_t bdesc) {
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
+        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,"
+        "%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,"
+        "%54,%55,%56,%57,%58,%59,%60,%61,%62,%63}, %64, %65, 1, 1, 1, 1, 1;\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+          "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+          "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+        : "l"(adesc), "l"(bdesc));
+}
+#endif
+
+// The warp's 16 rows of A fragments f[0..7] (rows = positions, k16 chunk i = columns 16 i0 + 16 i ..) by
+// stmatrix into a 64 x 128 tile in the core-matrix layout (ow_load_zl_km's: 16-byte chunk c of row r at
+// element ((r / 8) 16 + c) 64 + (r % 8) 8).
+template <int N>
+__device__ __forceinline__ void owd_stage(bf16 *s, const uint32_t (*f)[4], int i0, int w) {
+    const int lane = threadIdx.x & 31, r = 16 * w + (lane & 7) + 8 * ((lane >> 3) & 1);
+#pragma unroll
+    for (int i = 0; i < N; i++) ow_stsm4(s + ((r >> 3) * 16 + 2 * (i0 + i) + (lane >> 4)) * 64 + (r & 7) * 8, f[i]);
+}
+
+// The dW warpgroup: its tiles' sums into acc (2 row halves of m64n128), then the block's slot of dwz.
+__device__ __forceinline__ void owd_dw(const ow_args &a, float *dwz, unsigned char *sm, int64_t T) {
+    using L = owd_smem;
+    uint64_t *full = (uint64_t *)(sm + L::BAR) + 1, *empty = full + 2;
+    const int64_t stride = (int64_t)gridDim.x * 2;
+    float acc[2][64];
+#pragma unroll
+    for (int h = 0; h < 2; h++)
+#pragma unroll
+        for (int i = 0; i < 64; i++) acc[h][i] = 0.f;
+    for (int64_t k = 0;; k++) {
+        const int64_t t0 = (int64_t)blockIdx.x * 2 + k * stride;
+        if (t0 >= T) break;
+#pragma unroll
+        for (int c = 0; c < 2; c++) {
+            if (t0 + c >= T) break;
+            wg_bar_wait(full + c, (uint32_t)(k & 1));
+            const unsigned char *region = sm + L::WG0 + c * L::PER_WG + 2 * L::XB;
+            const uint64_t db = s9_desc(region, 2048, 128), da = s9_desc(region + L::RB, 2048, 128);
+            __syncwarp();
+            s9_wg_fence();
+#pragma unroll
+            for (int h = 0; h < 2; h++)
+#pragma unroll
+                for (int ks = 0; ks < 4; ks++)
+                    wg_ss_n128_tt(acc[h], da + ((h * 1024 + ks * 4096) >> 4), db + ((ks * 4096) >> 4));
+            s9_wg_commit();
+            wg_mma_wait<0>();
+            s9_wg_hold<64>(acc[0]), s9_wg_hold<64>(acc[1]);
+            wg_bar_arrive(empty + c);
+        }
+    }
+    // accumulator (h, 4 j + 2 e2 + e): packed row 64 h + 16 w + g + 8 e2, channel in 8 j + 2 t + e
+    const int lane = threadIdx.x & 31, w = (threadIdx.x >> 5) & 3;
+    float *out = dwz + (int64_t)blockIdx.x * OW_C * OW_C;
+#pragma unroll
+    for (int h = 0; h < 2; h++)
+#pragma unroll
+        for (int e2 = 0; e2 < 2; e2++) {
+            const int o = 64 * h + ow_perm(16 * w + (lane >> 2) + 8 * e2);
+#pragma unroll
+            for (int j = 0; j < 16; j++)
+                *reinterpret_cast<float2 *>(out + o * OW_C + 8 * j + 2 * (lane & 3)) =
+                    make_float2(acc[h][4 * j + 2 * e2], acc[h][4 * j + 2 * e2 + 1]);
+        }
+}
+
+// A compute warpgroup's tiles (k_tm_outbw<3>'s phases; the staging hand-over above).
+__device__ __forceinline__ void owd_compute(const ow_args &a, unsigned char *sm, int wg, int64_t T, float (&acc8)[8]) {
+    using L = owd_smem;
+    uint64_t *full = (uint64_t *)(sm + L::BAR) + 1, *empty = full + 2;
+    const int tid = threadIdx.x & 127, w = tid >> 5;
+    const float *bias = (const float *)(sm + L::PAR), *lnw = bias + 2 * OW_C, *lnb = lnw + OW_C;
+    bf16 *xs = (bf16 *)(sm + L::WG0 + wg * L::PER_WG), *zs = xs + 2 * 128 * OW_XS, *ds = zs + 64 * OW_ZS;
+    const int64_t stride = (int64_t)gridDim.x * 2;
+    int64_t t = (int64_t)blockIdx.x * 2 + wg;
+    for (int buf = 0, k = 0; t < T; t += stride, buf ^= 1, k++) {
+        const int64_t p0 = t * 64, r0 = p0 + 16 * w, next = t + stride;
+        bf16 *xb = xs + buf * 128 * OW_XS;
+        uint32_t fg[2][4][4], fy[2][4][4], dxp[2][16];
+        float mu[2], rs[2];
+        fa_wait<0>();
+        wg_fence_proxy_async();  // zl's staging: read by the g products' wgmma
+        tswp_wg_sync(wg);
+        {  // P1, P2
+            uint32_t xf[8][4];
+            ow_x_frags(xf, xb, w);
+            if (next < T) t3_load_x<64, 128, OW_XS>(xs + (buf ^ 1) * 128 * OW_XS, a.X, a.ldx, a.M, next * 64, tid);
+            fa_commit();
+            ow_ln(xf, lnw, lnb, mu, rs);
+            ow_p2_halves(a, xf, zs, ds, bias, w, r0, fg, fy, sm);
+            tswp_wg_sync(wg);  // every warp's g products and d out reads done: the staging takes xl, d y
+            owd_stage<8>(zs, xf, 0, w);
+        }
+        owd_stage<4>(ds, fy[0], 0, w);
+        owd_stage<4>(ds, fy[1], 4, w);
+        wg_fence_proxy_async();  // the staging's generic writes before the dW warpgroup's wgmma reads
+        wg_bar_arrive(full + wg);
+        ow_p4_lean(a, fg, fy, r0, dxp, sm);  // P4
+        wg_bar_wait(empty + wg, (uint32_t)(k & 1));  // the dW warpgroup is done with the staging
+        if (next < T) ow_load_zl_km(zs, a.zl, a.M, next * 64, tid), t3_load_rows<64, 128, OW_ZS>(ds, a.dout, a.M, next * 64, tid);
+        fa_commit();
+        ow_ln_bwd_lean(xb, dxp, mu, rs, lnw, w, acc8);  // P5
+        tswp_wg_sync(wg);  // dX of every warp in xb
+        t3_store_x<64, 128, OW_XS>(a.dX, a.ldx, a.M, xb, p0, tid);
+    }
+}
+#endif
+
+// Launched on sm_90 only (cu_tm_outbw_dwz_launch); compiled for sm_80 it traps.
+__global__ void __launch_bounds__(384, 1) k_tm_outbw_dwz(ow_args a, float *dwz) {
+#if S9_HAVE_WGMMA
+    using L = owd_smem;
+    extern __shared__ __align__(128) unsigned char owd_sm[];
+    const int wg = threadIdx.x >> 7, tid = threadIdx.x & 127;
+    uint64_t *full = (uint64_t *)(owd_sm + L::BAR) + 1, *empty = full + 2;
+    if (threadIdx.x == 0)
+        for (int c = 0; c < 2; c++) wg_bar_init(full + c, 128), wg_bar_init(empty + c, 128);
+    ow_start_at<L>(a, owd_sm);  // (its __syncthreads orders the inits before any use)
+    const int64_t T = (a.M + 63) / 64, t = (int64_t)blockIdx.x * 2 + wg;
+    if (wg < 2 && t < T) {
+        bf16 *xs = (bf16 *)(owd_sm + L::WG0 + wg * L::PER_WG), *zs = xs + 2 * 128 * OW_XS, *ds = zs + 64 * OW_ZS;
+        t3_load_x<64, 128, OW_XS>(xs, a.X, a.ldx, a.M, t * 64, tid);
+        ow_load_zl_km(zs, a.zl, a.M, t * 64, tid);
+        t3_load_rows<64, 128, OW_ZS>(ds, a.dout, a.M, t * 64, tid);
+    }
+    fa_commit();
+    float acc8[8];
+#pragma unroll
+    for (int i = 0; i < 8; i++) acc8[i] = 0.f;
+    wg_bar_wait((uint64_t *)(owd_sm + L::BAR), 0);  // every thread: the weight landed
+    __syncwarp();
+    if (wg < 2) owd_compute(a, owd_sm, wg, T, acc8);
+    else owd_dw(a, dwz, owd_sm, T);
+    fa_wait<0>();
+    __syncthreads();  // every warpgroup done: warpgroup 0's X buffers take the sums (the dW warpgroup's acc8 stay 0)
+    ow_block_sums<3>(a, acc8, (float *)(owd_sm + L::WG0));
+#else
+    __trap();
+#endif
+}
+
+// dW_z (128 x 128, fp32) += the blocks' sums, block 0 first.
+__global__ void k_ow_dwz_add(const float *dwz, int nb, float *dw) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= OW_C * OW_C) return;
+    float s = dw[i];
+    for (int b = 0; b < nb; b++) s += dwz[(int64_t)b * OW_C * OW_C + i];
+    dw[i] = s;
+}
+
+#ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
+int cu_tm_outbw_dwz_smem(void) { return owd_smem::BYTES; }
+unsigned cu_tm_outbw_dwz_launch(cu_impl *c, ow_args *a, int grid, float *dwz_out) {
+    const int64_t tiles = (a->M + 63) / 64;
+    unsigned nb = ts_wave_blocks(c, k_tm_outbw_dwz, 384, owd_smem::BYTES, (tiles + 1) / 2, grid);
+    a->part = (float *)cu_pool_get(c, sizeof(float) * 2 * OW_C * nb);
+    float *dwz = (float *)cu_pool_get(c, sizeof(float) * OW_C * OW_C * nb);
+    k_tm_outbw_dwz<<<nb, 384, owd_smem::BYTES, c->stream>>>(*a, dwz);
+    CU_LAUNCHED();
+    k_ow_dwz_add<<<OW_C * OW_C / 256, 256, 0, c->stream>>>(dwz, (int)nb, dwz_out);
+    CU_LAUNCHED();
+    return nb;
+}
+#endif
