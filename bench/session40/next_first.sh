@@ -2,9 +2,9 @@
 # Session 40, written for the next GPU session's first call (carry [".devpack"]; payload `BINS="pairfold test_cuda
 # bench_cuda_ops" NO_SYS=1 bash bench/pack_device.sh`). Session 40 had no GPU: k_tm_outbw<3> (PF_TRIMUL_OUTW_BWG=3,
 # docs/TRIMUL.md "Session 40") passed only the emulator.
-# 1. test_cuda --only trimul_outw (the BWG 3 cases and the FWG 2 ones: neither ran on a GPU), then its memcheck.
+# 1. test_cuda --only trimul_outw (the BWG 3, DWZ, FWG 4 and FWG 2 cases: none ran on a GPU), then its memcheck.
 # 2. trimul f+b at 1024 / 2048 with PF_TRIMUL_OUTW_BWG 2 (the default), 3 and PF_TRIMUL_OUTW_DWZ=1 (k_tm_outbw_dwz,
-#    dW_z summed in the kernel) taking turns, two rounds.
+#    dW_z summed in the kernel) and PF_TRIMUL_OUTW_FWG=4 (the forward with 4 warpgroups) taking turns, two rounds.
 # 3. ncu of every trimul kernel at 1024 for each (time, DRAM bytes), and k_tm_outbw's
 #    sections with BWG 3.
 # If one is right and faster: the whole test_cuda with it (e.g. PF_TRIMUL_OUTW_DWZ=1 parity_shards 260), then make
@@ -16,7 +16,7 @@ timeout -k 5 200 compute-sanitizer --tool memcheck --error-exitcode 3 $T --quick
 echo "rc=$?" >> $OUT/tmow_mc.log
 report tmow tmow_mc
 for r in 1 2; do
-  for v in "BWG=2" "BWG=3" "DWZ=1"; do
+  for v in "BWG=2" "BWG=3" "DWZ=1" "FWG=4" "DWZ=1 PF_TRIMUL_OUTW_FWG=4"; do
     echo "== trimul PF_TRIMUL_OUTW_$v round $r" >> $S
     env PF_TRIMUL_OUTW_$v timeout -k 5 100 $P/bench_cuda_ops --ops trimul --sizes 1024,2048 --reps 5 2>&1 | grep '^{' | cut -c1-120 >> $S
   done

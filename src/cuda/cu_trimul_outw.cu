@@ -72,11 +72,49 @@ __device__ __forceinline__ void ow_gate_store(const ow_args &a, const float (&ay
     }
 }
 
+// Half q of ow_gate_store (k_tm_outfw<4>: the m64n32 accumulators of packed rows 32 q .., pairs j = 4 q ..
+// 4 q + 3: channels 64 jt + 16 t + 8 q .. + 7, one 16-byte store per row).
+__device__ __forceinline__ void ow_gate_store_half(const ow_args &a, const float (&ay)[16], const float (&ag)[16],
+                                                   const float *bias, int jt, int q, int64_t r0) {
+    const int lane = threadIdx.x & 31, c0 = 64 * jt + 16 * (lane & 3) + 8 * q;
+    const float *bz = bias + c0, *bg = bias + OW_C + c0;
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+        const int64_t p = r0 + (lane >> 2) + 8 * h;
+        uint32_t o[4];
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+            o[i] = t3_gate_out(t3_gate(ay[4 * i + 2 * h], ay[4 * i + 2 * h + 1], ag[4 * i + 2 * h], ag[4 * i + 2 * h + 1],
+                                       bz + 2 * i, bg + 2 * i));
+        if (p < a.M) *reinterpret_cast<uint4 *>(a.out + p * OW_C + c0) = make_uint4(o[0], o[1], o[2], o[3]);
+    }
+}
+// k_tm_outfw<4>'s products and gate: half tiles (32 accumulator registers live), the g products' A zl's
+// staging by descriptor (no zl fragments: 128 registers for four warpgroups).
+__device__ __forceinline__ void ow_fwd_halves(const ow_args &a, const uint32_t (&xf)[8][4], const bf16 *zs,
+                                              const float *bias, int64_t r0, const unsigned char *sm) {
+#pragma unroll
+    for (int jt = 0; jt < 2; jt++)
+#pragma unroll
+        for (int q = 0; q < 2; q++) {
+            float ay[16], ag[16];
+            __syncwarp();
+            s9_wg_fence();  // the fragments (and the last half's accumulator reads) before the products
+            ow_product_half(ay, xf, sm + jt * OW_WT * 2, q);
+            ow_product_half_ss(ag, zs, sm + (2 + jt) * OW_WT * 2, q);
+            s9_wg_commit();
+            wg_mma_wait<0>();
+            s9_wg_hold<16>(ay), s9_wg_hold<16>(ag);
+            ow_gate_store_half(a, ay, ag, bias, jt, q, r0);
+        }
+}
 #endif
 
 // Launched on sm_90 only (cu_tm_out_fwd_wg); compiled for sm_80 it traps. NWG 2: both channel tiles'
 // products issued at once (4 accumulators: 234 registers), tile 1's in flight during tile 0's epilogue;
-// NWG 3 (PF_TRIMUL_OUTW_FWG=3): one tile at a time (2 accumulators), a third warpgroup per block instead.
+// NWG 3 (PF_TRIMUL_OUTW_FWG=3): one tile at a time (2 accumulators), a third warpgroup per block instead;
+// NWG 4 (=4, session 40, not timed): half tiles with zl's staging in the core-matrix layout as the g products'
+// A by descriptor (ow_fwd_halves), 128 registers, four warpgroups.
 template <int NWG>
 __global__ void __launch_bounds__(128 * NWG, 1) k_tm_outfw(ow_args a) {
 #if S9_HAVE_WGMMA
@@ -88,26 +126,36 @@ __global__ void __launch_bounds__(128 * NWG, 1) k_tm_outfw(ow_args a) {
     ow_start<false, NWG>(a, ow_sm);
     const int64_t T = (a.M + 63) / 64, stride = (int64_t)gridDim.x * NWG;
     int64_t t = (int64_t)blockIdx.x * NWG + wg;
-    if (t < T)
-        t3_load_x<64, 128, OW_XS>(xs, a.X, a.ldx, a.M, t * 64, tid), t3_load_rows<64, 128, OW_ZS>(zs, a.zl, a.M, t * 64, tid);
+    if (t < T) {
+        t3_load_x<64, 128, OW_XS>(xs, a.X, a.ldx, a.M, t * 64, tid);
+        if (NWG == 4) ow_load_zl_km(zs, a.zl, a.M, t * 64, tid);
+        else t3_load_rows<64, 128, OW_ZS>(zs, a.zl, a.M, t * 64, tid);
+    }
     fa_commit();
     wg_bar_wait((uint64_t *)(ow_sm + L::BAR), 0);  // every thread: the weight landed (no exit before its copies end)
     __syncwarp();  // converged after the wait (thread 0 issued the copies) for the .aligned barriers and products
     for (; t < T; t += stride) {
         const int64_t r0 = t * 64 + 16 * w;
-        uint32_t xf[8][4], zf[8][4];
+        uint32_t xf[8][4], zf[NWG == 4 ? 1 : 8][4];
         fa_wait<0>();
+        if (NWG == 4) wg_fence_proxy_async();  // zl's staging: read by the g products' wgmma
         tswp_wg_sync(wg);  // every thread's copies of this tile landed
         ow_x_frags(xf, xs, w);
-        ow_z_frags(zf, zs, w);
-        tswp_wg_sync(wg);  // every warp's fragments read: the buffers take the next tile
-        if (t + stride < T)
-            t3_load_x<64, 128, OW_XS>(xs, a.X, a.ldx, a.M, (t + stride) * 64, tid),
-                t3_load_rows<64, 128, OW_ZS>(zs, a.zl, a.M, (t + stride) * 64, tid);
+        if (NWG != 4) ow_z_frags(reinterpret_cast<uint32_t(&)[8][4]>(zf), zs, w);
+        tswp_wg_sync(wg);  // every warp's fragments read: the buffers take the next tile (NWG 4: X's)
+        if (t + stride < T) {
+            t3_load_x<64, 128, OW_XS>(xs, a.X, a.ldx, a.M, (t + stride) * 64, tid);
+            if (NWG != 4) t3_load_rows<64, 128, OW_ZS>(zs, a.zl, a.M, (t + stride) * 64, tid);
+        }
         fa_commit();
         float mu[2], rs[2];
         ow_ln(xf, lnw, lnb, mu, rs);
-        if constexpr (NWG == 2) {
+        if constexpr (NWG == 4) {
+            ow_fwd_halves(a, xf, zs, bias, r0, ow_sm);
+            tswp_wg_sync(wg);  // every warp's g products done: zl's buffer takes the next tile's
+            if (t + stride < T) ow_load_zl_km(zs, a.zl, a.M, (t + stride) * 64, tid);
+            fa_commit();
+        } else if constexpr (NWG == 2) {
             float ay0[32], ag0[32], ay1[32], ag1[32];
             __syncwarp();  // converged for the .aligned wgmma instructions
             s9_wg_fence();  // the fragments' registers written before the products read them
@@ -161,11 +209,11 @@ static int ow_mode(void) {
                                     "(k_tm_outfw), 2 the forward and the backward (k_tm_outbw; the default)");
     return ow_mode_v;
 }
-// PF_TRIMUL_OUTW_FWG: the forward's warpgroups per block, 2 or 3 (the default since session 39: 5.39 against
-// 5.46 ms f+b at N 1024; k_tm_outfw's NWG).
+// PF_TRIMUL_OUTW_FWG: the forward's warpgroups per block, 2, 3 (the default since session 39: 5.39 against
+// 5.46 ms f+b at N 1024) or 4 (session 40: half tiles, zl by descriptor, 128 registers; not timed); k_tm_outfw's NWG.
 static int ow_fwg(void) {
     if (ow_fwg_v < 0)
-        ow_fwg_v = (int)cu_env_int("PF_TRIMUL_OUTW_FWG", 2, 3, 3,
+        ow_fwg_v = (int)cu_env_int("PF_TRIMUL_OUTW_FWG", 2, 4, 3,
                                    "warpgroups per block of the trimul output part's Hopper forward (k_tm_outfw)");
     return ow_fwg_v;
 }
@@ -207,7 +255,7 @@ extern "C" int64_t pf_cuda_trimul_outw_dwz_runs(pf_backend *be) { return (void)b
 extern "C" int pf_cuda_set_trimul_outw_fwg(pf_backend *be, int n) {
     (void)be;
     int was = ow_fwg();
-    ow_fwg_v = n == 2 || n == 3 ? n : -1;
+    ow_fwg_v = n >= 2 && n <= 4 ? n : -1;
     return was;
 }
 extern "C" int pf_cuda_set_trimul_outw(pf_backend *be, int mode) {
@@ -223,7 +271,7 @@ extern "C" int pf_cuda_trimul_outw_fits(pf_backend *be) {
     (void)be;
     return ts_wg_applies(OW_C) && cudaGetDevice(&dev) == cudaSuccess &&
            cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) == cudaSuccess &&
-           ow_smem<false, 3>::BYTES <= optin && ow_smem<true, 2>::BYTES <= optin && ow_smem<true, 3>::BYTES <= optin &&
+           ow_smem<false, 4>::BYTES <= optin && ow_smem<true, 2>::BYTES <= optin && ow_smem<true, 3>::BYTES <= optin &&
            cu_tm_outbw_dwz_smem() <= optin;
 }
 
@@ -264,14 +312,16 @@ int cu_tm_out_fwd_wg(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p
                      const void *zl, void *out) {
     size_t mark = cu_pool_mark(c);
     ow_args a;
-    const int fwg = ow_fwg(), bytes = fwg == 3 ? ow_smem<false, 3>::BYTES : ow_smem<false, 2>::BYTES;
+    const int fwg = ow_fwg(), bytes = fwg == 4   ? ow_smem<false, 4>::BYTES
+                                      : fwg == 3 ? ow_smem<false, 3>::BYTES
+                                                 : ow_smem<false, 2>::BYTES;
     int ok = ow_prepare(c, 1, bytes, n, cx, cz, p, X, ldx, zl, (uintptr_t)out, &a);
     if (ok) {
         a.out = (bf16 *)out;
         int grid = 0;
         (void)ts_sides_form(&grid);
         const int64_t tiles = (n + 63) / 64;
-        auto kern = fwg == 3 ? k_tm_outfw<3> : k_tm_outfw<2>;
+        auto kern = fwg == 4 ? k_tm_outfw<4> : fwg == 3 ? k_tm_outfw<3> : k_tm_outfw<2>;
         unsigned nb = ts_wave_blocks(c, kern, 128 * fwg, bytes, (tiles + fwg - 1) / fwg, grid);
         kern<<<nb, 128 * fwg, bytes, c->stream>>>(a);
         CU_LAUNCHED();

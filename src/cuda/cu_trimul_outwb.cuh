@@ -72,36 +72,6 @@ __device__ __forceinline__ void ow_gate_bwd(const ow_args &a, const float (&ay)[
     }
 }
 
-// k_tm_outbw<3>'s y, g products in half tiles: acc (64 positions x the packed rows 32 q .. 32 q + 31 of
-// the weight tile wt: 4 SBO, 8 KB, into it) = af times them, 8 wgmma m64n32k16 (the same k order per
-// element as ow_product's), issued, not committed. Accumulator register 4 i + 2 h + e: packed row 32 q +
-// 8 i + 2 t + e, i.e. pair j = 4 q + i of ow_product's.
-__device__ __forceinline__ void ow_product_half(float (&acc)[16], const uint32_t (&af)[8][4], const unsigned char *wt,
-                                                int q) {
-    const uint64_t d = s9_desc(wt + q * 4 * OW_C * 16, 128, OW_C * 16);
-    wg_n32_first(acc, af[0], d);
-#pragma unroll
-    for (int kk = 1; kk < 8; kk++) wg_n32(acc, af[kk], d + ((kk * 256) >> 4));
-}
-// k_tm_outbw<3>'s zl staging: rows [p0, p0 + 64) of zl (M, 128) in wgmma's K-major core-matrix layout (8
-// rows x 16 bytes per 128-byte core matrix; LBO 128 B along the channels, SBO 2 KB per 8 rows), the A
-// operand of the g products by descriptor; cp.async by the warpgroup's 128 threads, zeros past M, not
-// committed.
-__device__ __forceinline__ void ow_load_zl_km(bf16 *s, const bf16 *zl, int64_t M, int64_t p0, int tid) {
-#pragma unroll
-    for (int it = 0; it < 8; it++) {
-        const int i = tid + it * 128, r = i >> 4, k = i & 15;
-        const int ok = p0 + r < M;
-        fa_cp16z(s + ((r >> 3) * 16 + k) * 64 + (r & 7) * 8, ok ? zl + (p0 + r) * 128 + 8 * k : zl, ok ? 16 : 0);
-    }
-}
-// ow_product_half with A = that staging (zs) by descriptor.
-__device__ __forceinline__ void ow_product_half_ss(float (&acc)[16], const bf16 *zs, const unsigned char *wt, int q) {
-    const uint64_t da = s9_desc(zs, 128, OW_C * 16), db = s9_desc(wt + q * 4 * OW_C * 16, 128, OW_C * 16);
-    wg_ss_n32_first(acc, da, db);
-#pragma unroll
-    for (int kk = 1; kk < 8; kk++) wg_ss_n32(acc, da + ((kk * 256) >> 4), db + ((kk * 256) >> 4));
-}
 // Half q of ow_gate_bwd (its arithmetic for pairs j = 4 q .. 4 q + 3: channels 64 jt + 16 t + 8 q .. + 7,
 // one 16-byte store of d g and of d y per row), the pairs into fg, fy where ow_gate_bwd puts them. (Not
 // shared with ow_gate_bwd through one template: that changed k_tm_outbw<2>'s machine code, session 40.)

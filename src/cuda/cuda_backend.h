@@ -231,9 +231,9 @@ int pf_cuda_trimul_outb_fits(pf_backend *be);
 // session 39) also the backward (k_tm_outbw, in k_tm_outb's: PF_TRIMUL_OUTB 1 or 2); not their bits. 0
 // neither; other values: back to PF_TRIMUL_OUTW. Process-wide. Returns the mode before the call.
 int pf_cuda_set_trimul_outw(pf_backend *be, int mode);
-// PF_TRIMUL_OUTW_FWG: k_tm_outfw's warpgroups per block, 2 (both channel tiles' products in flight) or 3
-// (the default since session 39: one tile at a time); other values: back to PF_TRIMUL_OUTW_FWG. Returns
-// the value before the call.
+// PF_TRIMUL_OUTW_FWG: k_tm_outfw's warpgroups per block, 2 (both channel tiles' products in flight), 3
+// (the default since session 39: one tile at a time) or 4 (half tiles, zl's staging as A by descriptor);
+// other values: back to PF_TRIMUL_OUTW_FWG. Returns the value before the call.
 int pf_cuda_set_trimul_outw_fwg(pf_backend *be, int n);
 // PF_TRIMUL_OUTW_BWG: k_tm_outbw's warpgroups per block, 2 (the default: X's staging double-buffered) or 3
 // (one X buffer per warpgroup, one channel tile's products at a time); the same bits but LN_out's parameter

@@ -1793,7 +1793,8 @@ static void test_trimul_outw(int64_t N, int incoming, int bias, int use_mask, in
 }
 // N * N = 1024 (16 tiles of 64), 1296 (a last tile of 16 positions; 3 blocks), 1600 (a last tile of
 // 64; 2 blocks), 1089 (not a multiple of 8: not run); mode 1 and 2; the forward with 3 warpgroups (the
-// default since session 39) and 2; the backward with 2 (the default) and 3 (PF_TRIMUL_OUTW_BWG)
+// default since session 39), 2 and 4; the backward with 2 (the default), 3 (PF_TRIMUL_OUTW_BWG) and the fused
+// dW_z (PF_TRIMUL_OUTW_DWZ)
 static void cuda_trimul_outw(void) {
     test_trimul_outw(32, 0, 1, 1, 0, 2);
     test_trimul_outw(36, 1, 1, 1, 3, 2);
@@ -1815,6 +1816,10 @@ static void cuda_trimul_outw(void) {
     test_trimul_outw(40, 0, 0, 0, 0, 2);
     test_trimul_outw(32, 0, 1, 1, 2, 2);  // with biases: k_tm_outbw and the GEMM
     pf_cuda_set_trimul_outw_dwz(H_gpu, dwz_was), outw_dwz = 0;
+    fwg_was = pf_cuda_set_trimul_outw_fwg(H_gpu, outw_fwg = 4);  // the forward with 4 (half tiles, zl by descriptor)
+    test_trimul_outw(36, 1, 1, 1, 3, 1);
+    test_trimul_outw(40, 0, 0, 0, 2, 2);
+    pf_cuda_set_trimul_outw_fwg(H_gpu, fwg_was), outw_fwg = 3;
 }
 
 // The output part's row pieces (pf_cuda_trimul_out_rows): each fits the region, starts on a
