@@ -42,4 +42,23 @@ static inline int cu_switch_on(cu_switch *s) {
     return s->v;
 }
 static inline void cu_switch_set(cu_switch *s, int on) { s->v = on == 0 || on == 1 ? on : -1; }
+
+// A process-wide integer setting (lo >= 0), cu_switch's twin: cu_env_int's value read at the first use, or
+// what a test set (cu_setting_set: in [lo, hi]; anything else returns it to the environment's; returns the
+// value before the call).
+typedef struct {
+    int v;  // -1 until read or set
+    const char *name;
+    int lo, hi, dflt;
+    const char *what;  // for the error message
+} cu_setting;
+static inline int cu_setting_get(cu_setting *s) {
+    if (s->v < 0) s->v = (int)cu_env_int(s->name, s->lo, s->hi, s->dflt, s->what);
+    return s->v;
+}
+static inline int cu_setting_set(cu_setting *s, int n) {
+    const int was = cu_setting_get(s);
+    s->v = n >= s->lo && n <= s->hi ? n : -1;
+    return was;
+}
 #endif

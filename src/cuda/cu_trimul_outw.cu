@@ -89,32 +89,13 @@ __device__ __forceinline__ void ow_gate_store_half(const ow_args &a, const float
         if (p < a.M) *reinterpret_cast<uint4 *>(a.out + p * OW_C + c0) = make_uint4(o[0], o[1], o[2], o[3]);
     }
 }
-// k_tm_outfw<4>'s products and gate: half tiles (32 accumulator registers live), the g products' A zl's
-// staging by descriptor (no zl fragments: 128 registers for four warpgroups).
-__device__ __forceinline__ void ow_fwd_halves(const ow_args &a, const uint32_t (&xf)[8][4], const bf16 *zs,
-                                              const float *bias, int64_t r0, const unsigned char *sm) {
-#pragma unroll
-    for (int jt = 0; jt < 2; jt++)
-#pragma unroll
-        for (int q = 0; q < 2; q++) {
-            float ay[16], ag[16];
-            __syncwarp();
-            s9_wg_fence();  // the fragments (and the last half's accumulator reads) before the products
-            ow_product_half(ay, xf, sm + jt * OW_WT * 2, q);
-            ow_product_half_ss(ag, zs, sm + (2 + jt) * OW_WT * 2, q);
-            s9_wg_commit();
-            wg_mma_wait<0>();
-            s9_wg_hold<16>(ay), s9_wg_hold<16>(ag);
-            ow_gate_store_half(a, ay, ag, bias, jt, q, r0);
-        }
-}
 #endif
 
 // Launched on sm_90 only (cu_tm_out_fwd_wg); compiled for sm_80 it traps. NWG 2: both channel tiles'
 // products issued at once (4 accumulators: 234 registers), tile 1's in flight during tile 0's epilogue;
 // NWG 3 (PF_TRIMUL_OUTW_FWG=3): one tile at a time (2 accumulators), a third warpgroup per block instead;
 // NWG 4 (=4, session 40, not timed): half tiles with zl's staging in the core-matrix layout as the g products'
-// A by descriptor (ow_fwd_halves), 128 registers, four warpgroups.
+// A by descriptor (ow_halves), 128 registers, four warpgroups.
 template <int NWG>
 __global__ void __launch_bounds__(128 * NWG, 1) k_tm_outfw(ow_args a) {
 #if S9_HAVE_WGMMA
@@ -151,7 +132,9 @@ __global__ void __launch_bounds__(128 * NWG, 1) k_tm_outfw(ow_args a) {
         float mu[2], rs[2];
         ow_ln(xf, lnw, lnb, mu, rs);
         if constexpr (NWG == 4) {
-            ow_fwd_halves(a, xf, zs, bias, r0, ow_sm);
+            ow_halves(xf, zs, ow_sm, [&](const float (&ay)[16], const float (&ag)[16], int jt, int q) {
+                ow_gate_store_half(a, ay, ag, bias, jt, q, r0);
+            });
             tswp_wg_sync(wg);  // every warp's g products done: zl's buffer takes the next tile's
             if (t + stride < T) ow_load_zl_km(zs, a.zl, a.M, (t + stride) * 64, tid);
             fa_commit();
@@ -200,70 +183,35 @@ __global__ void __launch_bounds__(128 * NWG, 1) k_tm_outfw(ow_args a) {
 // k_tm_outf's place: PF_TRIMUL_OUTB 2), 2 (the default since session 39) also k_tm_outbw (in k_tm_outb's:
 // PF_TRIMUL_OUTB 1 or 2), 0 neither. Session 38-39 on one H200: trimul f+b at N 1024 5.39-5.41 ms against
 // 5.59-5.62 with 0 (FWG 3), the AF3 trunk step at crop 768 1865 against 1886 ms.
-static int ow_mode_v = -1, ow_fwg_v = -1;
-static int64_t ow_runs, owb_runs;  // launches of k_tm_outfw, k_tm_outbw
-static int ow_mode(void) {
-    if (ow_mode_v < 0)
-        ow_mode_v = (int)cu_env_int("PF_TRIMUL_OUTW", 0, 2, 2,
-                                    "the trimul output part on Hopper warpgroup MMA: 0 off, 1 the forward "
-                                    "(k_tm_outfw), 2 the forward and the backward (k_tm_outbw; the default)");
-    return ow_mode_v;
-}
+static cu_setting ow_mode_s = {-1, "PF_TRIMUL_OUTW", 0, 2, 2,
+                               "the trimul output part on Hopper warpgroup MMA: 0 off, 1 the forward (k_tm_outfw), 2 "
+                               "the forward and the backward (k_tm_outbw; the default)"};
 // PF_TRIMUL_OUTW_FWG: the forward's warpgroups per block, 2, 3 (the default since session 39: 5.39 against
 // 5.46 ms f+b at N 1024) or 4 (session 40: half tiles, zl by descriptor, 128 registers; not timed); k_tm_outfw's NWG.
-static int ow_fwg(void) {
-    if (ow_fwg_v < 0)
-        ow_fwg_v = (int)cu_env_int("PF_TRIMUL_OUTW_FWG", 2, 4, 3,
-                                   "warpgroups per block of the trimul output part's Hopper forward (k_tm_outfw)");
-    return ow_fwg_v;
-}
+static cu_setting ow_fwg_s = {-1, "PF_TRIMUL_OUTW_FWG", 2, 4, 3,
+                              "warpgroups per block of the trimul output part's Hopper forward (k_tm_outfw)"};
 // PF_TRIMUL_OUTW_BWG: the backward's warpgroups per block, 2 (the default: X's staging double-buffered) or 3
 // (one X buffer per warpgroup; k_tm_outbw's NWG). Session 40: written without a GPU (the emulator's
 // test_emu_trimul_out), not yet timed.
-static int ow_bwg_v = -1;
-static int ow_bwg(void) {
-    if (ow_bwg_v < 0)
-        ow_bwg_v = (int)cu_env_int("PF_TRIMUL_OUTW_BWG", 2, 3, 2,
-                                   "warpgroups per block of the trimul output part's Hopper backward (k_tm_outbw)");
-    return ow_bwg_v;
-}
-extern "C" int pf_cuda_set_trimul_outw_bwg(pf_backend *be, int n) {
-    (void)be;
-    int was = ow_bwg();
-    ow_bwg_v = n == 2 || n == 3 ? n : -1;
-    return was;
-}
+static cu_setting ow_bwg_s = {-1, "PF_TRIMUL_OUTW_BWG", 2, 3, 2,
+                              "warpgroups per block of the trimul output part's Hopper backward (k_tm_outbw)"};
 // PF_TRIMUL_OUTW_DWZ: 1 the backward with dW_z summed in the kernel (k_tm_outbw_dwz, cu_trimul_outwd.cu:
 // no xl, d y written, no dW_z GEMM; where Linear_z has no bias), 0 (the default) k_tm_outbw. Session 40:
 // written without a GPU (the emulator), not yet timed.
-static int ow_dwz_v = -1;
-static int64_t owd_runs;
-static int ow_dwz(void) {
-    if (ow_dwz_v < 0)
-        ow_dwz_v = (int)cu_env_int("PF_TRIMUL_OUTW_DWZ", 0, 1, 0,
-                                   "the trimul output part's Hopper backward with dW_z summed in the kernel (1) or "
-                                   "by a GEMM (0, the default)");
-    return ow_dwz_v;
-}
+static cu_switch ow_dwz_s = {-1, "PF_TRIMUL_OUTW_DWZ", 0, "dW_z by a GEMM after k_tm_outbw",
+                             "dW_z summed in the trimul output part's Hopper backward (k_tm_outbw_dwz)"};
+static int64_t ow_runs, owb_runs, owd_runs;  // launches of k_tm_outfw, k_tm_outbw (either form), k_tm_outbw_dwz
+static int ow_mode(void) { return cu_setting_get(&ow_mode_s); }
+extern "C" int pf_cuda_set_trimul_outw(pf_backend *be, int mode) { return (void)be, cu_setting_set(&ow_mode_s, mode); }
+extern "C" int pf_cuda_set_trimul_outw_fwg(pf_backend *be, int n) { return (void)be, cu_setting_set(&ow_fwg_s, n); }
+extern "C" int pf_cuda_set_trimul_outw_bwg(pf_backend *be, int n) { return (void)be, cu_setting_set(&ow_bwg_s, n); }
 extern "C" int pf_cuda_set_trimul_outw_dwz(pf_backend *be, int on) {
     (void)be;
-    int was = ow_dwz();
-    ow_dwz_v = on == 0 || on == 1 ? on : -1;
+    const int was = cu_switch_on(&ow_dwz_s);
+    cu_switch_set(&ow_dwz_s, on);
     return was;
 }
 extern "C" int64_t pf_cuda_trimul_outw_dwz_runs(pf_backend *be) { return (void)be, owd_runs; }
-extern "C" int pf_cuda_set_trimul_outw_fwg(pf_backend *be, int n) {
-    (void)be;
-    int was = ow_fwg();
-    ow_fwg_v = n >= 2 && n <= 4 ? n : -1;
-    return was;
-}
-extern "C" int pf_cuda_set_trimul_outw(pf_backend *be, int mode) {
-    (void)be;
-    int was = ow_mode();
-    ow_mode_v = mode >= 0 && mode <= 2 ? mode : -1;
-    return was;
-}
 extern "C" int64_t pf_cuda_trimul_outw_runs(pf_backend *be) { return (void)be, ow_runs; }
 extern "C" int64_t pf_cuda_trimul_outwb_runs(pf_backend *be) { return (void)be, owb_runs; }
 extern "C" int pf_cuda_trimul_outw_fits(pf_backend *be) {
@@ -312,7 +260,7 @@ int cu_tm_out_fwd_wg(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p
                      const void *zl, void *out) {
     size_t mark = cu_pool_mark(c);
     ow_args a;
-    const int fwg = ow_fwg(), bytes = fwg == 4   ? ow_smem<false, 4>::BYTES
+    const int fwg = cu_setting_get(&ow_fwg_s), bytes = fwg == 4   ? ow_smem<false, 4>::BYTES
                                       : fwg == 3 ? ow_smem<false, 3>::BYTES
                                                  : ow_smem<false, 2>::BYTES;
     int ok = ow_prepare(c, 1, bytes, n, cx, cz, p, X, ldx, zl, (uintptr_t)out, &a);
@@ -337,9 +285,9 @@ int cu_tm_out_bwd_wg(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p
                          (uintptr_t)dgp;
     size_t mark = cu_pool_mark(c);
     ow_args a;
-    const int bwg = ow_bwg();
+    const int bwg = cu_setting_get(&ow_bwg_s);
     // the fused dW_z: its weight gradient wanted, no bias on Linear_z (d y's column sums would need d y)
-    const int dwz = ow_dwz() && g && g->z.w && !p->z.b && !g->z.b;
+    const int dwz = cu_switch_on(&ow_dwz_s) && g && g->z.w && !p->z.b && !g->z.b;
     const int bytes = dwz ? cu_tm_outbw_dwz_smem() : bwg == 3 ? ow_smem<true, 3>::BYTES : ow_smem<true, 2>::BYTES;
     int ok = ow_prepare(c, 2, bytes, n, cx, cz, p, X, ldx, zl, al, &a);
     if (ok) {

@@ -151,6 +151,26 @@ __device__ __forceinline__ void ow_product_half_ss(float (&acc)[16], const bf16 
 #pragma unroll
     for (int kk = 1; kk < 8; kk++) wg_ss_n32(acc, da + ((kk * 256) >> 4), db + ((kk * 256) >> 4));
 }
+// Both channel tiles' y, g products in half tiles (32 accumulator registers live, not 128), the g products'
+// A zl's staging zs by descriptor; epi(ay, ag, jt, q) after each half's wait: the gate and out (k_tm_outfw<4>)
+// or the gate's backward (k_tm_outbw<3>, k_tm_outbw_dwz).
+template <typename F>
+__device__ __forceinline__ void ow_halves(const uint32_t (&xf)[8][4], const bf16 *zs, const unsigned char *sm, F epi) {
+#pragma unroll
+    for (int jt = 0; jt < 2; jt++)
+#pragma unroll
+        for (int q = 0; q < 2; q++) {
+            float ay[16], ag[16];
+            __syncwarp();
+            s9_wg_fence();  // the fragments (and the last half's accumulator reads) before the products
+            ow_product_half(ay, xf, sm + jt * OW_WT * 2, q);
+            ow_product_half_ss(ag, zs, sm + (2 + jt) * OW_WT * 2, q);
+            s9_wg_commit();
+            wg_mma_wait<0>();
+            s9_wg_hold<16>(ay), s9_wg_hold<16>(ag);
+            epi(ay, ag, jt, q);
+        }
+}
 // Block start: the weight's mbarrier, the parameters into shared memory, the weight's bulk copies.
 // The caller waits on the mbarrier (at L::BAR) before the first product. L: a layout with PAR and BAR.
 template <typename L>

@@ -144,15 +144,14 @@ __device__ __forceinline__ void ow_param_sums(float (&v)[64], float (&acc8)[8]) 
 __device__ __forceinline__ int ow_slot_ch(int s) { return 16 * (s >> 2) + 8 * ((s >> 1) & 1) + 2 * (threadIdx.x & 3) + (s & 1); }
 
 // LEAN form's (k_tm_outbw<3>) sums of one kind: the 32 slot sums over the 8 lanes of the same channels
-// reduced as channel groups complete, in order: ow_rs_step<4> on groups 2 m and 2 m + 1 (slots 8 m ..
+// reduced as channel groups complete, in order: ow_rs_step (xor 4) on groups 2 m and 2 m + 1 (slots 8 m ..
 // 8 m + 7: lane bit 2 keeps one half), then ow_rs_rest's xor 8 and xor 16 steps; acc4[i] += slot 16 ((lane
 // >> 3) & 1) + 8 ((lane >> 4) & 1) + 4 ((lane >> 2) & 1) + i. (Another order than ow_param_sums': these
 // sums follow the grid anyway.)
-template <int X>
 __device__ __forceinline__ void ow_rs_step(const float *lo, const float *hi, float *out) {
-    const bool b = threadIdx.x & X;
+    const bool b = threadIdx.x & 4;
 #pragma unroll
-    for (int i = 0; i < 4; i++) out[i] = (b ? hi[i] : lo[i]) + __shfl_xor_sync(0xffffffffu, b ? lo[i] : hi[i], X);
+    for (int i = 0; i < 4; i++) out[i] = (b ? hi[i] : lo[i]) + __shfl_xor_sync(0xffffffffu, b ? lo[i] : hi[i], 4);
 }
 __device__ __forceinline__ void ow_rs_rest(float (&v)[16], float *acc4) {
     const int lane = threadIdx.x & 31;
@@ -273,7 +272,7 @@ __device__ __forceinline__ void ow_ln_bwd_lean(bf16 *xs, const uint32_t (&dxp)[2
                     }
             }
         }
-        ow_rs_step<4>(vk[0], vk[1], v + 4 * m);
+        ow_rs_step(vk[0], vk[1], v + 4 * m);
     }
     ow_rs_rest(v, acc8);
     float m1[2], m2[2];
@@ -308,7 +307,7 @@ __device__ __forceinline__ void ow_ln_bwd_lean(bf16 *xs, const uint32_t (&dxp)[2
 #pragma unroll
                 for (int e = 0; e < 2; e++)
                     vk[half][2 * u + e] = __fadd_rn(__fadd_rn(0.f, gv(2 * m + half, u, 0, e)), gv(2 * m + half, u, 1, e));
-        ow_rs_step<4>(vk[0], vk[1], v + 4 * m);
+        ow_rs_step(vk[0], vk[1], v + 4 * m);
     }
     ow_rs_rest(v, acc8 + 4);
 }
@@ -318,20 +317,9 @@ __device__ __forceinline__ void ow_ln_bwd_lean(bf16 *xs, const uint32_t (&dxp)[2
 __device__ __forceinline__ void ow_p2_halves(const ow_args &a, const uint32_t (&xf)[8][4], const bf16 *zs, const bf16 *ds,
                                              const float *bias, int w, int64_t r0, uint32_t (&fg)[2][4][4],
                                              uint32_t (&fy)[2][4][4], const unsigned char *sm) {
-#pragma unroll
-    for (int jt = 0; jt < 2; jt++)
-#pragma unroll
-        for (int q = 0; q < 2; q++) {
-            float ay[16], ag[16];
-            __syncwarp();
-            s9_wg_fence();  // the fragments (and the last half's accumulator reads) before the products
-            ow_product_half(ay, xf, sm + jt * OW_WT * 2, q);
-            ow_product_half_ss(ag, zs, sm + (2 + jt) * OW_WT * 2, q);
-            s9_wg_commit();
-            wg_mma_wait<0>();
-            s9_wg_hold<16>(ay), s9_wg_hold<16>(ag);
-            ow_gate_bwd_half(a, ay, ag, ds, bias, jt, q, 16 * w, r0, fg[jt], fy[jt]);
-        }
+    ow_halves(xf, zs, sm, [&](const float (&ay)[16], const float (&ag)[16], int jt, int q) {
+        ow_gate_bwd_half(a, ay, ag, ds, bias, jt, q, 16 * w, r0, fg[jt], fy[jt]);
+    });
 }
 // P4 of k_tm_outbw<3> and k_tm_outbw_dwz: one channel tile of one product at a time (32 accumulator
 // registers live, not 128), dzl stored; dxl's rounded pairs into dxp[nb][2 j + h] right away (fa_pack2:

@@ -19,13 +19,10 @@
 // of dwz (fp32); k_ow_dwz_add adds the blocks' slots in block order to dW_z.
 #include "cu_trimul_outwb.cuh"
 
-// Shared memory: k_tm_outbw's parameters, per compute warpgroup X x 2, zl, d out (the last two also the
-// dW staging), then the weight's mbarrier and full[2], empty[2].
-struct owd_smem {
-    static constexpr int PAR = 4 * OW_WT * 2, WG0 = PAR + 512 * 4;
-    static constexpr int XB = 128 * OW_XS * 2, RB = 64 * OW_ZS * 2;
-    static constexpr int PER_WG = 2 * XB + 2 * RB;
-    static constexpr int BAR = WG0 + 2 * PER_WG, BYTES = BAR + 5 * 8;
+// Shared memory: k_tm_outbw<2>'s layout (per compute warpgroup X x 2, zl, d out: the last two also the dW
+// staging), then the weight's mbarrier and full[2], empty[2].
+struct owd_smem : ow_smem<true, 2> {
+    static constexpr int BYTES = BAR + 5 * 8;
     static_assert(2 * XB >= 12 * 2 * OW_C * 4, "the LN_out parameter sums of 12 warps fit warpgroup 0's X buffers");
     static_assert(RB >= 64 * OW_C * 2, "a 64 x 128 tile in the core-matrix layout fits zl's and d out's buffers");
 };
