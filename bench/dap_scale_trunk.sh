@@ -7,12 +7,21 @@
 #   hybrid  throughput at crop SCALE_HYBRID_CROP (default 768): P ranks as P / 4 structures x dap 4
 #           against P x 1 data parallel (dap 1), SCALE_HYBRID_STEPS steps (default 4), tokens/s over
 #           the steps after the first (train.jsonl's tokens_per_s: every group's tokens).
-# Inference at N = 20,000 on 8 GPUs is not here: `predict` runs on one GPU (no sharded predict yet).
+#   infer   inference at N = SCALE_INFER_N (default 20000) with dap = P (`predict --set dap=P`, a single-
+#           sequence query, recycles 0, random weights from a one-step checkpoint): the trunk cut to each
+#           block count of SCALE_INFER_BLOCKS (default 2,6), so that each run fits a call; wall time and
+#           rank 0's peak per run, then the time per block and the fixed part from the first and last
+#           runs, and the whole trunk's time extrapolated to SCALE_INFER_FULL blocks (default 48, the af3
+#           preset's) and labelled so. Not in the default parts: a call of its own (SCALE_PARTS=infer).
+#           The prediction file (N^2 x 64 float32: 102 GB at 20,000) goes to SCALE_INFER_DIR (default
+#           /dev/shm where it has room, else SCALE_TMP or /tmp) and is deleted after each run.
 # SCALE_PARTS (default "crop hybrid"), SCALE_DEV (cuda), SCALE_PRESET (af3), SCALE_SET (more
 # "--set K=V"), SCALE_LIMIT seconds per run (default 600). Ranks start through bench/launch.sh
 # (torchrun-style variables) unless SCALE_RUN is given, e.g. "mpirun -np" (P is appended). CPU smoke:
 #   SCALE_DEV=cpu SCALE_P=4 SCALE_PRESET=tiny SCALE_CROPS=24,32 SCALE_HYBRID_CROP=24 \
 #   SCALE_HYBRID_STEPS=2 bash bench/dap_scale_trunk.sh ./pairfold
+#   SCALE_DEV=cpu SCALE_P=2 SCALE_PRESET=tiny SCALE_PARTS=infer SCALE_INFER_N=40 SCALE_INFER_BLOCKS=1,3 \
+#   bash bench/dap_scale_trunk.sh ./pairfold
 # Prints one line per run as it ends, then the results; logs under $OUT/dap_scale_trunk/.
 set -u
 PF=${1:-./pairfold}
@@ -85,4 +94,55 @@ print("hybrid at crop %s on %s ranks: %d x dap 4 %.1f tokens/s, %s x 1 data para
       (n, P, int(P) // 4, t[0], P, t[1], r))
 PY
     fi
+fi
+if has infer; then
+    n=${SCALE_INFER_N:-20000} full=${SCALE_INFER_FULL:-48} blocks=${SCALE_INFER_BLOCKS:-2,6}
+    case "$n$full${blocks//,/}" in *[!0-9]*) echo "dap_scale_trunk.sh: SCALE_INFER_N, _FULL and _BLOCKS take positive integers (got '$n', '$full', '$blocks')" >&2; exit 2 ;; esac
+    [ "$n" -gt 0 ] && [ "$full" -gt 0 ] || { echo "dap_scale_trunk.sh: SCALE_INFER_N and SCALE_INFER_FULL must be positive" >&2; exit 2; }
+    tmp=${SCALE_TMP:-/tmp}
+    dir=${SCALE_INFER_DIR:-}
+    if [ -z "$dir" ]; then  # the file is N^2 x 64 x 4 bytes: /dev/shm when it holds twice that
+        need=$(( n * n * 64 * 4 * 2 / 1024 ))
+        free=$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 {print $4}')
+        if [ -n "$free" ] && [ "$free" -gt "$need" ]; then dir=/dev/shm; else dir=$tmp; fi
+    fi
+    q=$tmp/dst_query_$n.a3m
+    python3 -c "import random, sys; random.seed(1); n = int(sys.argv[1]); print('>query'); print(''.join(random.choice('ACDEFGHIKLMNPQRSTVWY') for _ in range(n)))" "$n" > "$q"
+    lines=()
+    for b in ${blocks//,/ }; do
+        ck=$tmp/dst_ck_b$b name=infer_p${P}_n${n}_b$b t0=$SECONDS rc=0
+        rm -rf "$ck"
+        # shellcheck disable=SC2086
+        timeout $LIM "$PF" train --preset ${SCALE_PRESET:-af3} --device $DEV --data synthetic --steps 1 \
+            --set crop_size=32 --set msa_rows=4 --set n_val=1 --set n_blocks=$b ${SCALE_SET:-} --out "$ck" --quiet \
+            > "$OUTD/${name}_ckpt.log" 2>&1 || rc=$?
+        if [ $rc -eq 0 ]; then
+            t0=$SECONDS
+            start $P "$PF" predict --ckpt "$ck" --msa "$q" --device $DEV --recycles 0 --set dap=$P \
+                --out "$dir/dst_pred_$n.safetensors" > "$OUTD/$name.log" 2>&1 || rc=$?
+        fi
+        secs=$((SECONDS - t0))
+        rm -rf "$ck" "$dir/dst_pred_$n.safetensors"
+        peak=$(grep -o 'peak [^ ]* memory: [0-9.]* GiB' "$OUTD/$name.log" 2>/dev/null | tail -n 1 | grep -o '[0-9.]* GiB')
+        # predict's own time of the query ("predicted N residues ... in S s"): what the fit below uses
+        pred=$(grep -o ' in [0-9.]* s -> ' "$OUTD/$name.log" 2>/dev/null | tail -n 1 | grep -o '[0-9.]*')
+        line="$name blocks=$b $([ $rc -eq 0 ] && [ -n "$pred" ] && echo ok || echo failed) rc=$rc wall ${secs} s predict=${pred:--} s peak_rank0=${peak:--}"
+        echo "$line" | tee -a "$res" >&2
+        lines+=("$line")
+    done
+    rm -f "$q"
+    python3 - "$n" "$P" "$full" "${lines[@]}" <<'PY' | tee -a "$res"
+import re, sys
+n, P, full = sys.argv[1:4]
+runs = [(int(re.search(r"blocks=(\d+)", l).group(1)), float(re.search(r"predict=([0-9.]+) s", l).group(1)))
+        for l in sys.argv[4:] if " ok " in l]
+if len(runs) < 2 or runs[-1][0] == runs[0][0]:
+    print("inference at N = %s on %s ranks: %d run(s) ok, too few for the time per block" % (n, P, len(runs)))
+else:
+    (b0, t0), (b1, t1) = runs[0], runs[-1]
+    per = (t1 - t0) / (b1 - b0)
+    fixed = t0 - b0 * per
+    print("inference at N = %s on %s ranks (dap %s): %.2f s per block, %.1f s fixed (predict's times at %d and %d "
+          "blocks); extrapolated, not run: %.1f s for %s blocks" % (n, P, P, per, fixed, b0, b1, fixed + int(full) * per, full))
+PY
 fi

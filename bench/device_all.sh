@@ -62,7 +62,8 @@ for s in ${STAGES:-parity tests bench train}; do
             LAUNCH_LOG=$OUT/dapscale_ranks.log TAIL=${SCALE_TAIL:-40} \
                 stage dapscale ${SCALE_STAGE_LIMIT:-590} bash bench/dap_scale_gpu.sh $P/dap_bench ;;
     dapscaletrunk) # kinds nvidia-h200-x4 / -x8 (issue 13): the largest AF3 trunk training crop with dap = P and
-            # the hybrid (P / 4 structures x dap 4 against P x 1 data parallel) throughput at crop 768
+            # the hybrid (P / 4 structures x dap 4 against P x 1 data parallel) throughput at crop 768;
+            # SCALE_PARTS=infer (a call of its own): inference at N = 20,000 with dap = P at two trunk depths
             # (bench/dap_scale_trunk.sh; SCALE_* variables pass through; P defaults to the GPUs found)
             SCALE_P=${SCALE_P:-$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')} LAUNCH_LOG=$OUT/dapscaletrunk_ranks.log \
                 TAIL=${SCALE_TAIL:-20} stage dapscaletrunk ${SCALE_STAGE_LIMIT:-590} bash bench/dap_scale_trunk.sh $P/pairfold ;;

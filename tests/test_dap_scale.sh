@@ -65,4 +65,11 @@ echo "$out" | grep -q "largest trunk training crop on P = 4 (dap = 4): 24 " && !
 check "dap_scale_trunk.sh: the crop search on CPU ranks (24 runs, 3 fails, 32 not tried)" $? "$out"
 echo "$out" | grep -q "hybrid at crop 24 on 4 ranks: 1 x dap 4 [0-9.]* tokens/s, 4 x 1 data parallel [0-9.]* tokens/s"
 check "dap_scale_trunk.sh: the hybrid line" $? "$out"
+# its inference part (issue 13's N = 20,000 on GPUs): sharded predict on 2 CPU ranks at two trunk depths
+out=$(OUT="$T/dsi" SCALE_DEV=cpu SCALE_P=2 SCALE_PRESET=tiny SCALE_PARTS=infer SCALE_INFER_N=40 SCALE_INFER_BLOCKS=1,3 \
+      SCALE_INFER_DIR="$T" SCALE_LIMIT=200 SCALE_TMP="$T" OMP_NUM_THREADS=1 bash bench/dap_scale_trunk.sh $BIN 2>&1)
+echo "$out" | grep -q "infer_p2_n40_b3 blocks=3 ok rc=0" &&
+    echo "$out" | grep -q "inference at N = 40 on 2 ranks (dap 2): [0-9.]* s per block, .*extrapolated, not run: [0-9.-]* s for 48 blocks" &&
+    [ ! -e "$T/dst_pred_40.safetensors" ]
+check "dap_scale_trunk.sh: sharded predict at two depths, the per-block line, the file removed" $? "$out"
 verdict
