@@ -1,5 +1,6 @@
 // cuda_harness.c: see cuda_harness.h.
 #include "cuda_harness.h"
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -264,4 +265,17 @@ void h_check_same_bits(const char *label) {
         tl_check(bad < 0, nm, "first difference at %lld: %.9g vs %.9g", (long long)bad,
                  bad < 0 ? 0.0 : (double)now[bad], bad < 0 ? 0.0 : (double)slots[k].snap[bad]);
     }
+}
+
+int64_t h_env_int(const char *name, int64_t dflt, int64_t lo, int64_t hi) {
+    const char *e = getenv(name);
+    if (!e || !*e) return dflt;
+    char *end;
+    errno = 0;
+    long long v = strtoll(e, &end, 10);
+    if (errno || *end || v < lo || v > hi) {
+        fprintf(stderr, "%s=%s: expected an integer in %lld..%lld\n", name, e, (long long)lo, (long long)hi);
+        exit(2);
+    }
+    return v;
 }

@@ -58,4 +58,7 @@ int h_compare_delta(const char *name, const real *got, const real *ref, const re
 // exact kernel also has, is taken out in quadrature (cuda_harness.c says why).
 int h_compare_acc(const char *name, const real *got, const real *ref, const real *init, int64_t n, double tol);
 
+// An environment variable's integer in [lo, hi], dflt where unset or empty; anything else stops the
+// program with a message naming the variable (the tests' size and diagnostic knobs: PF_BIG_*).
+int64_t h_env_int(const char *name, int64_t dflt, int64_t lo, int64_t hi);
 #endif

@@ -34,6 +34,9 @@ static const char *only;  // --only structure / heads / core / blocksmall / attn
 void cuda_structure(int quick);  // test_cuda_struct.c
 void cuda_model(void);           // test_cuda_model.c
 void cuda_blocksmall(int quick);  // test_cuda_small.c
+void cuda_big(void);              // test_cuda_big.c: tensors past 2^31 elements (the "big" group)
+void cuda_big_trimul(void);       // its outgoing triangle multiplication alone
+void cuda_big_modules(void);      // its triangle attention, outer product mean, pair-weighted averaging
 
 typedef struct { hbuf b; real *init, *snap; } hgrad;
 static hgrad g_in(int64_t n, uint64_t seed) {
@@ -1061,7 +1064,7 @@ static void trimul_cm_variants(const char *label, const pf_trimul_dims *d, const
 }
 
 // The module's parameters (host P, G; device Pd, Gd), seeds 1..8 in the struct's order
-static void h_trimul_params(pf_trimul_p *P, pf_trimul_p *G, pf_trimul_p *Pd, pf_trimul_p *Gd, int c_z, int c,
+void h_trimul_params(pf_trimul_p *P, pf_trimul_p *G, pf_trimul_p *Pd, pf_trimul_p *Gd, int c_z, int c,
                             int bias) {
     h_layernorm(&P->ln_in, &G->ln_in, &Pd->ln_in, &Gd->ln_in, c_z, 1, "ln_in");
     h_linear(&P->a_p, &G->a_p, &Pd->a_p, &Gd->a_p, c, c_z, bias, 2, "a_p");
@@ -1944,18 +1947,24 @@ static void pwavg_dap_p1(const char *label, const pf_pwavg_dims *d, const pf_pwa
     }
 }
 
+// The module's parameters (host P, G; device Pd, Gd), seeds 1..6 in the struct's order (also test_cuda_big.c)
+void h_pwavg_params(pf_pwavg_p *P, pf_pwavg_p *G, pf_pwavg_p *Pd, pf_pwavg_p *Gd, const pf_pwavg_dims *d) {
+    const int c_m = d->c_m, c_z = d->c_z, H = d->H, c_h = d->c_h;
+    h_layernorm(&P->ln, &G->ln, &Pd->ln, &Gd->ln, c_m, 1, "ln");
+    h_layernorm(&P->ln_z, &G->ln_z, &Pd->ln_z, &Gd->ln_z, c_z, 2, "ln_z");
+    h_linear(&P->v, &G->v, &Pd->v, &Gd->v, H * c_h, c_m, 0, 3, "v");
+    h_linear(&P->b, &G->b, &Pd->b, &Gd->b, H, c_z, 0, 4, "b");
+    h_linear(&P->g, &G->g, &Pd->g, &Gd->g, H * c_h, c_m, 0, 5, "g");
+    h_linear(&P->o, &G->o, &Pd->o, &Gd->o, c_m, H * c_h, 0, 6, "o");
+}
+
 static void test_pwavg(int64_t S, int64_t N, int c_m, int c_z, int H, int c_h, int use_mask) {
     char label[256];
     snprintf(label, sizeof label, "%s pwavg S%lld N%lld H%d mask %d", H_gpu->name, (long long)S, (long long)N, H, use_mask);
     h_params_reset();
     pf_pwavg_dims d = {S, N, c_m, c_z, H, c_h};
     pf_pwavg_p P, G, Pd, Gd;
-    h_layernorm(&P.ln, &G.ln, &Pd.ln, &Gd.ln, c_m, 1, "ln");
-    h_layernorm(&P.ln_z, &G.ln_z, &Pd.ln_z, &Gd.ln_z, c_z, 2, "ln_z");
-    h_linear(&P.v, &G.v, &Pd.v, &Gd.v, H * c_h, c_m, 0, 3, "v");
-    h_linear(&P.b, &G.b, &Pd.b, &Gd.b, H, c_z, 0, 4, "b");
-    h_linear(&P.g, &G.g, &Pd.g, &Gd.g, H * c_h, c_m, 0, 5, "g");
-    h_linear(&P.o, &G.o, &Pd.o, &Gd.o, c_m, H * c_h, 0, 6, "o");
+    h_pwavg_params(&P, &G, &Pd, &Gd, &d);
     int64_t nm = S * N * c_m, nz = N * N * c_z;
     hbuf x = h_rand(nm, 1, 7), z = h_rand(nz, 1, 8), mk = h_mask(N, N, 0.3, 9);
     if (use_mask == 2) {
@@ -2107,191 +2116,6 @@ static void test_disto(int64_t N, int cz, int nb, int use_mask) {
     finish(label);
 }
 
-
-// ---- 64-bit offsets: tensors of more than 2^31 elements ------------------------------
-// Element indices of the last rows do not fit in int32 (kernels that index with int
-// would crash or alias near N = 2900 in a (N, N, 256) tensor). Per-position ops are
-// checked on a few rows, the first and the last, against the CPU reference run on
-// just those rows (the GPU's rounded inputs are downloaded and fed to the CPU).
-static real *big_rows(const pf_act *dev, int64_t first, int64_t stride, int64_t count, int c) {
-    real *h = tl_zeros(count * c);
-    for (int64_t k = 0; k < count; k++) H_gpu->act_to_real(H_gpu, h + k * c, pf_act_at(H_gpu, dev, (first + k * stride) * c), c);
-    return h;
-}
-
-static void big_check(const char *label, const char *what, int64_t row, const real *got, const real *ref, int64_t n) {
-    char s[256];
-    snprintf(s, sizeof s, "%s %s row %lld", label, what, (long long)row);
-    h_compare(s, got, ref, n, H_tol);
-}
-
-static void test_big_trimul(int incoming, int outw);
-static void test_big(void) {
-    const int c = 128;
-    const int64_t M = ((int64_t)1 << 24) + 17, n = M * c;  // 2^31 + 2176 elements
-    char label[128];
-    snprintf(label, sizeof label, "%s big (%lld elements)", H_gpu->name, (long long)n);
-    h_params_reset();
-    real *hx = pf_malloc(sizeof(real) * (size_t)n);
-    for (int64_t i = 0; i < n; i++) hx[i] = (real)((double)(((uint64_t)i * 2654435761ull) % 2001) / 1000.0 - 1.0);
-    size_t bytes = pf_act_size(H_gpu, n);
-    pf_act *x = H_gpu->alloc(H_gpu, bytes), *y = H_gpu->alloc(H_gpu, bytes), *dx = H_gpu->alloc(H_gpu, bytes);
-    H_gpu->act_from_real(H_gpu, x, hx, n);
-    pf_free(hx);
-    H_gpu->zero(H_gpu, dx, bytes);
-    const int64_t rows[] = {0, M / 2, M - 2, M - 1};
-
-    // LayerNorm forward and backward (dy = y)
-    pf_layernorm_p P, G, Pd, Gd;
-    h_layernorm(&P, &G, &Pd, &Gd, c, 77, "big.ln");
-    H_gpu->layer_norm_fwd(H_gpu, M, c, &Pd, x, y);
-    H_gpu->layer_norm_bwd(H_gpu, M, c, &Pd, &Gd, x, y, dx);
-    for (int k = 0; k < 4; k++) {
-        int64_t r = rows[k];
-        real *xr = big_rows(x, r, 1, 1, c), *dyr = big_rows(y, r, 1, 1, c), *yr = tl_zeros(c), *dxr = tl_zeros(c);
-        H_cpu->layer_norm_fwd(H_cpu, 1, c, &P, xr, yr);
-        big_check(label, "layer_norm fwd", r, dyr, yr, c);
-        H_cpu->layer_norm_bwd(H_cpu, 1, c, &P, NULL, xr, dyr, dxr);
-        big_check(label, "layer_norm bwd dx", r, big_rows(dx, r, 1, 1, c), dxr, c);
-    }
-
-    // SwiGLU transition forward (row-chunked on the GPU)
-    pf_transition_p T, TG, Td, TGd;
-    memset(&T, 0, sizeof T); memset(&TG, 0, sizeof TG); memset(&Td, 0, sizeof Td); memset(&TGd, 0, sizeof TGd);
-    h_layernorm(&T.ln, &TG.ln, &Td.ln, &TGd.ln, c, 78, "big.tr.ln");
-    h_linear(&T.lin_a, &TG.lin_a, &Td.lin_a, &TGd.lin_a, 2 * c, c, 0, 79, "big.tr.a");
-    h_linear(&T.lin_b, &TG.lin_b, &Td.lin_b, &TGd.lin_b, 2 * c, c, 0, 80, "big.tr.b");
-    h_linear(&T.lin_out, &TG.lin_out, &Td.lin_out, &TGd.lin_out, c, 2 * c, 0, 81, "big.tr.out");
-    pf_transition_dims td = {M, c, 2, PF_ACT_SWIGLU}, t1 = {1, c, 2, PF_ACT_SWIGLU};
-    pf_mem mg = H_gpu->transition_mem(H_gpu, &td), mc = H_cpu->transition_mem(H_cpu, &t1);
-    void *gws = H_gpu->alloc(H_gpu, mg.ws + 256), *cws = pf_calloc(mc.ws + 64, 1);
-    H_gpu->transition_fwd(H_gpu, &td, &Td, x, NULL, y, NULL, gws);
-    for (int k = 0; k < 4; k++) {
-        int64_t r = rows[k];
-        real *xr = big_rows(x, r, 1, 1, c), *yr = tl_zeros(c);
-        H_cpu->transition_fwd(H_cpu, &t1, &T, xr, NULL, yr, NULL, cws);
-        big_check(label, "transition fwd", r, big_rows(y, r, 1, 1, c), yr, c);
-    }
-    H_gpu->free(H_gpu, gws);
-    pf_free(cws);
-
-    // MSA column attention (transposed, no bias) on x viewed as (S, N, 64): the
-    // input and output offsets of the last columns pass 2^31.
-    const int ca = 64;
-    const int64_t S = 32, N = ((int64_t)1 << 20) + 1;  // S * N * 64 = 2^31 + 2048 <= n
-    pf_attn_p A, AG, Ad, AGd;
-    memset(&A, 0, sizeof A); memset(&AG, 0, sizeof AG); memset(&Ad, 0, sizeof Ad); memset(&AGd, 0, sizeof AGd);
-    h_layernorm(&A.ln, &AG.ln, &Ad.ln, &AGd.ln, ca, 82, "big.attn.ln");
-    h_linear(&A.q, &AG.q, &Ad.q, &AGd.q, 16, ca, 0, 83, "big.q");
-    h_linear(&A.k, &AG.k, &Ad.k, &AGd.k, 16, ca, 0, 84, "big.k");
-    h_linear(&A.v, &AG.v, &Ad.v, &AGd.v, 16, ca, 0, 85, "big.v");
-    h_linear(&A.g, &AG.g, &Ad.g, &AGd.g, 16, ca, 1, 86, "big.g");
-    h_linear(&A.o, &AG.o, &Ad.o, &AGd.o, ca, 16, 1, 87, "big.o");
-    pf_attn_dims ad = {N, S, ca, 1, 16, 0, PF_BIAS_NONE, 1, NULL, 0}, a1 = {1, S, ca, 1, 16, 0, PF_BIAS_NONE, 1, NULL, 0};
-    pf_mem ag = H_gpu->attn_mem(H_gpu, &ad), ac = H_cpu->attn_mem(H_cpu, &a1);
-    gws = H_gpu->alloc(H_gpu, ag.ws + 256);
-    cws = pf_calloc(ac.ws + 64, 1);
-    H_gpu->attn_fwd(H_gpu, &ad, &Ad, x, NULL, NULL, y, NULL, gws);
-    const int64_t cols[] = {0, N - 2, N - 1};
-    for (int k = 0; k < 3; k++) {
-        int64_t r = cols[k];
-        real *xc = big_rows(x, r, N, S, ca), *yc = tl_zeros(S * ca);  // (S, 1, 64)
-        H_cpu->attn_fwd(H_cpu, &a1, &A, xc, NULL, NULL, yc, NULL, cws);
-        big_check(label, "msa_col attention fwd", r, big_rows(y, r, N, S, ca), yc, S * ca);
-    }
-    H_gpu->free(H_gpu, gws);
-    pf_free(cws);
-    H_gpu->free(H_gpu, x);
-    H_gpu->free(H_gpu, y);
-    H_gpu->free(H_gpu, dx);
-    finish(label);
-    test_big_trimul(0, 0);
-    test_big_trimul(1, 0);
-    if (pf_cuda_trimul_outw_fits(H_gpu)) test_big_trimul(0, 2);
-}
-
-// The triangle multiplication past 2^31 elements: N = 4100 (N * N * 128 = 2,151,680,000), the data only in
-// the last n rows and columns (the tail block: z, the mask, d out), zeros elsewhere with the mask 0. Masked
-// positions give exact zeros in A and B, and d out 0 gives exact zeros in every gradient outside the block, so
-// the block's output, its dz and every parameter gradient are the n-residue problem's, checked against the
-// CPU reference of that problem while the GPU's kernels index the block at element offsets past 2^31 (and
-// run their large-N plan: pieces of channels). bf16 only: the fp32 path's buffers at this N come near the
-// card's memory. outw: PF_TRIMUL_OUTW for the run (the Hopper output-part kernels where they apply).
-// PF_BIG_TRIMUL_N: N of test_big_trimul (default 4100: 2.15e9 elements; below 4096 the same case stays
-// under 2^31, to tell a 64-bit gap from anything else).
-// PF_BIG_TRIMUL_AT: the block's first row and column (default N - 12, the tail; smaller values put it
-// below 2^31 in the position-major tensors while channel-major ones still pass it: where a gap is).
-// test_env_int: such a variable's integer in [lo, hi], dflt where unset; anything else stops with a message.
-static int64_t test_env_int(const char *name, int64_t dflt, int64_t lo, int64_t hi) {
-    const char *e = getenv(name);
-    if (!e || !*e) return dflt;
-    char *end;
-    long v = strtol(e, &end, 10);
-    if (*end || v < lo || v > hi) {
-        fprintf(stderr, "%s=%s: expected %lld..%lld\n", name, e, (long long)lo, (long long)hi);
-        exit(2);
-    }
-    return v;
-}
-
-static void test_big_trimul(int incoming, int outw) {
-    const int64_t N = test_env_int("PF_BIG_TRIMUL_N", 4100, 16, 4200), n = 12, c = 128, ns = n * n * c, NN = N * N;
-    const int64_t o = test_env_int("PF_BIG_TRIMUL_AT", N - n, 0, N - n);
-    char label[192];
-    snprintf(label, sizeof label, "%s big trimul %s outw %d N%lld (%lld elements) block %lld at %lld", H_gpu->name,
-             incoming ? "in" : "out", outw, (long long)N, (long long)(NN * c), (long long)n, (long long)o);
-    if (!H_bf16) {
-        printf("  %s: not run in fp32 mode (its buffers at this N)\n", label);
-        return;
-    }
-    int ow_was = pf_cuda_set_trimul_outw(H_gpu, outw);
-    // PF_BIG_GEMM_PIECE (diagnostics): every product's K in pieces of this many rows (cu_gemm), -1 no pieces
-    pf_cuda_set_gemm_k_piece(H_gpu, test_env_int("PF_BIG_GEMM_PIECE", 0, -1, (int64_t)1 << 30));
-    h_params_reset();
-    pf_trimul_dims ds = {n, c, c, incoming}, db = {N, c, c, incoming};
-    pf_trimul_p P, G, Pd, Gd;
-    h_trimul_params(&P, &G, &Pd, &Gd, c, c, 0);
-    hbuf z = h_rand(ns, 1, 9), mk = h_mask(n * n, 0, 0.3, 10), dout = h_rand(ns, 1, 11);
-    pf_mem mc = H_cpu->trimul_mem(H_cpu, &ds);
-    void *cs = pf_calloc(mc.saved + 64, 1), *cw = pf_calloc(mc.ws + 64, 1);
-    real *oc = tl_zeros(ns), *dzc = tl_zeros(ns);
-    H_cpu->trimul_fwd(H_cpu, &ds, &P, z.h, mk.h, oc, cs, cw);
-    H_cpu->trimul_bwd(H_cpu, &ds, &P, &G, mk.h, cs, dout.h, dzc, cw);
-    const size_t zb = pf_act_size(H_gpu, NN * c), mb = pf_act_size(H_gpu, NN);
-    pf_act *zg = H_gpu->alloc(H_gpu, zb), *og = H_gpu->alloc(H_gpu, zb), *dog = H_gpu->alloc(H_gpu, zb);
-    pf_act *dzg = H_gpu->alloc(H_gpu, zb), *mg = H_gpu->alloc(H_gpu, mb);
-    pf_act *const big[] = {zg, og, dog, dzg};
-    for (int k = 0; k < 4; k++) H_gpu->zero(H_gpu, big[k], zb);
-    H_gpu->zero(H_gpu, mg, mb);
-    for (int64_t i = 0; i < n; i++) {  // the block's rows: n positions from (o + i, o)
-        const int64_t at = (o + i) * N + o;
-        H_gpu->act_from_real(H_gpu, pf_act_at(H_gpu, zg, at * c), z.h + i * n * c, n * c);
-        H_gpu->act_from_real(H_gpu, pf_act_at(H_gpu, dog, at * c), dout.h + i * n * c, n * c);
-        H_gpu->act_from_real(H_gpu, pf_act_at(H_gpu, mg, at), mk.h + i * n, n);
-    }
-    pf_mem m = H_gpu->trimul_mem(H_gpu, &db);
-    void *gs = H_gpu->alloc(H_gpu, m.saved + 256), *gw = H_gpu->alloc(H_gpu, m.ws + 256);
-    H_gpu->trimul_fwd(H_gpu, &db, &Pd, zg, mg, og, gs, gw);
-    H_gpu->trimul_bwd(H_gpu, &db, &Pd, &Gd, mg, gs, dog, dzg, gw);
-    real *ob = tl_zeros(ns), *dzb = tl_zeros(ns);
-    for (int64_t i = 0; i < n; i++) {
-        const int64_t at = (o + i) * N + o;
-        H_gpu->act_to_real(H_gpu, ob + i * n * c, pf_act_at(H_gpu, og, at * c), n * c);
-        H_gpu->act_to_real(H_gpu, dzb + i * n * c, pf_act_at(H_gpu, dzg, at * c), n * c);
-    }
-    big_check(label, "fwd (the block)", o, ob, oc, ns);
-    big_check(label, "dz (the block)", o, dzb, dzc, ns);
-    h_check_param_grads(label);
-    for (int k = 0; k < 4; k++) H_gpu->free(H_gpu, big[k]);
-    H_gpu->free(H_gpu, mg);
-    H_gpu->free(H_gpu, gs);
-    H_gpu->free(H_gpu, gw);
-    pf_free(cs);
-    pf_free(cw);
-    pf_cuda_set_trimul_outw(H_gpu, ow_was);
-    pf_cuda_set_gemm_k_piece(H_gpu, 0);
-    finish(label);
-}
 
 // ---- one test per module op of src/backend/ops.def: cuda_NAME ------------------------
 // run_mode calls them by expanding the op table, so an op without its cuda_NAME
@@ -3205,7 +3029,7 @@ static void cuda_gemm_long_k(void) {
         st = st * 6364136223846793005ull + 1442695040888963407ull;
         Ks[n_fixed + k] = ((int64_t)1 << 16) + (int64_t)((st >> 33) % (((uint64_t)1 << 22) - ((uint64_t)1 << 16)));
     }
-    pf_cuda_set_gemm_k_piece(H_gpu, test_env_int("PF_BIG_GEMM_PIECE", 0, -1, (int64_t)1 << 30));
+    pf_cuda_set_gemm_k_piece(H_gpu, h_env_int("PF_BIG_GEMM_PIECE", 0, -1, (int64_t)1 << 30));
     int64_t Kmax = 0;
     for (int k = 0; k < n_fixed + n_gen; k++) Kmax = Ks[k] > Kmax ? Ks[k] : Kmax;
     const size_t bytes = pf_act_size(H_gpu, Kmax * c);
@@ -3258,9 +3082,10 @@ static void run_mode(int bf16) {
         int found = 0;
         if (!strcmp(only, "heads")) cuda_heads(), found = 1;
         if (!strcmp(only, "model")) cuda_model(), found = 1;
-        if (!strcmp(only, "big")) test_big(), found = 1;
+        if (!strcmp(only, "big")) cuda_big(), found = 1;
         if (!strcmp(only, "gemm_pieces")) cuda_gemm_pieces(), found = 1;
-        if (!strcmp(only, "big_trimul")) test_big_trimul(0, 0), found = 1;
+        if (!strcmp(only, "big_trimul")) cuda_big_trimul(), found = 1;
+        if (!strcmp(only, "big_modules")) cuda_big_modules(), found = 1;
         if (!strcmp(only, "gemm_long_k")) cuda_gemm_long_k(), found = 1;
         if (!strcmp(only, "core")) cuda_core(), found = 1;
         if (!strcmp(only, "blocksmall")) cuda_blocksmall(quick), found = 1;
@@ -3285,7 +3110,7 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure, heads, model, big, big_trimul, gemm_long_k, gemm_pieces, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, trimul_out_rows, trimul_outb, trimul_outw, attn_proj_own, attn_gate_wg, attn_bwd_wg, attn_bwd_wg_small, attn.1 .. attn.%d or an ops.def name)", only,
+        tl_check(found, "--only", "no tests named %s (structure, heads, model, big, big_trimul, big_modules, gemm_long_k, gemm_pieces, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, trimul_out_rows, trimul_outb, trimul_outw, attn_proj_own, attn_gate_wg, attn_bwd_wg, attn_bwd_wg_small, attn.1 .. attn.%d or an ops.def name)", only,
                  N_ATTN_PARTS);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;
@@ -3297,7 +3122,7 @@ static void run_mode(int bf16) {
     group("heads", cuda_heads);
     group("model", cuda_model);
     group("blocksmall", group_blocksmall);
-    if (!quick) group("big", test_big);
+    if (!quick) group("big", cuda_big);
     if (!quick) group("gemm_long_k", cuda_gemm_long_k);
     group("gemm_pieces", cuda_gemm_pieces);
     group("structure", group_structure);
