@@ -228,6 +228,36 @@ def asm_sites(src):
 
 EXTERN = re.compile(r"extern\s+__shared__\s+(?:__align__\(\s*\d+\s*\)\s+)?([A-Za-z_][\w\s]*?)\s+(\w+)\s*\[\s*\]\s*;")
 STATIC = re.compile(r"(?<![\w])__shared__(?=\s)")
+# A statement declaring static __shared__ arrays: [__align__(n)] TYPE name[dims] (, name[dims])* ;
+STATIC_DECL = re.compile(r"(?<![\w])__shared__\s+(?:__align__\(\s*\d+\s*\)\s+)?([A-Za-z_]\w*)\s+([^;{}]+?);")
+DECLARATOR = re.compile(r"^\s*(\w+)\s*((?:\[[^\]]+\]\s*)+)$")
+
+
+def static_arrays(src, path):
+    """Each static __shared__ array declaration -> a reference into the emulator's shared memory
+    (emu_static_smem, emu/emu_ptx.h), one place per site: cp.async and ldmatrix need shared addresses."""
+    def rep(m):
+        typ, decls = m.group(1), m.group(2)
+        parts, depth, cur = [], 0, ""
+        for ch in decls:
+            if ch == "," and depth == 0:
+                parts.append(cur)
+                cur = ""
+                continue
+            depth += ch == "["
+            depth -= ch == "]"
+            cur += ch
+        parts.append(cur)
+        line = src.count("\n", 0, m.start()) + 1
+        out = []
+        for d in parts:
+            dm = DECLARATOR.match(d)
+            if not dm:
+                return m.group(0)  # not an array declaration: left to STATIC
+            name, dims = dm.group(1), re.sub(r"\s+", "", dm.group(2))
+            out.append(f'{typ}(&{name}){dims} = emu_static_smem<{typ}{dims}>("{path}:{line}:{name}");')
+        return " ".join(out)
+    return STATIC_DECL.sub(rep, src)
 
 
 def main():
@@ -236,6 +266,7 @@ def main():
     src = launches(src)
     src = asm_sites(src)
     src = EXTERN.sub(lambda m: f"{m.group(1)} *const {m.group(2)} = ({m.group(1)} *)emu_smem;", src)
+    src = static_arrays(src, path)
     src = STATIC.sub("static", src)
     sys.stdout.write(f'#line 1 "{path}"\n' + src)
 

@@ -141,10 +141,12 @@ void attn_gate_bwd_ld(cu_impl *c, const void *dy, const void *gp, const void *o,
 int attn_gate_out_wg(cu_impl *c, const pf_linear_p *lo, int64_t M, int HC, int c_in, const void *g, int64_t ldg,
                      const void *o, int64_t ldo, void *oc, void *out);
 // Its backward: d og = dy W_o (dy (M, c_in)) kept in registers, then the gate's backward into rows ldz
-// apart (gp: g_pre in, dO out; og = s o; dg) and D (attn_gate_bwd_ld_D's). 0 where it does not apply.
-int attn_gate_bwd_wg(cu_impl *c, const pf_linear_p *lo, int64_t M, int HC, int c_in, const void *dy, void *gp,
-                     const void *o, void *og, void *dg, int64_t ldz, int ch, float *D, int H, int64_t L, int tr,
-                     int64_t pstride);
+// apart (gp: g_pre in, dO out; og = s o; dg) and D (attn_gate_bwd_ld_D's). 0 where it does not apply, 1
+// when it ran, 2 when (PF_ATTN_GATE_WG=3, dwo given) it also added W_o's gradient d_out^T og to dwo (c_in,
+// HC) fp32 and did not write og.
+int attn_gate_bwd_wg(cu_impl *c, const pf_linear_p *lo, float *dwo, int64_t M, int HC, int c_in, const void *dy,
+                     void *gp, const void *o, void *og, void *dg, int64_t ldz, int ch, float *D, int H, int64_t L,
+                     int tr, int64_t pstride);
 // From dz = [dq|dk|dv|dg] (M, 4 HC; rows ldz apart): d_xln (M, c_in) written, the four weight
 // and bias gradients += (one GEMM each for d_xln and the weights).
 void attn_proj_bwd(cu_impl *c, int64_t M, int c_in, int HC, const pf_attn_p *p, pf_attn_p *g, const void *xln,

@@ -25,34 +25,36 @@
 // dividing 64, 16-byte aligned rows. The weight (64-row tiles in cu_wg_ring.cuh's K-major
 // core-matrix layout: W_o for the forward, W_o^T for the backward) is packed per call (HC x
 // c_in, ~3 us).
-#include "cu_attn.cuh"
+#include "cu_attn_gate_wg.cuh"
 #include "cu_env.cuh"
-// the triangle multiplication's weight-stationary pieces, shared: ts_ldsm4, ts_wave_blocks, TS_PAD,
-// tswp_wg_sync, tswp_issue (cu_wg_ring.cuh's layout and wgmma sequence)
-#include "cu_trimul_side_wg.cuh"
 
 #define AGO_WG 4     // warpgroups per block (512 threads: 128 registers each)
 #define AGO_SO 72    // forward staging row stride (bf16): 64 columns + 8, 16-byte aligned rows
 
-// 0 off, 1 the forward only (the default), 2 the forward and the backward; -1 until read or set
+#ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
+// 0 off, 1 the forward only (the default), 2 the forward and the backward, 3 the backward with W_o's gradient
+// in the kernel; -1 until read or set
 static int g_ago = -1;
-static int64_t g_ago_runs[2];  // launches: forward, backward (tests)
+static int64_t g_ago_runs[3];  // launches: forward, backward, backward with W_o's gradient (tests)
 
-static int ago_mode(void) {
+int ago_mode(void) {
     if (g_ago < 0)
-        g_ago = (int)cu_env_int("PF_ATTN_GATE_WG", 0, 2, 1,
+        g_ago = (int)cu_env_int("PF_ATTN_GATE_WG", 0, 3, 1,
                                 "0 (gate and output projection apart), 1 (the forward's gate in the output projection's "
-                                "wgmma, the default) or 2 (the backward's too)");
+                                "wgmma, the default), 2 (the backward's too) or 3 (2 with W_o's gradient summed in the "
+                                "backward's kernel)");
     return g_ago;
 }
+void ago_count(int kind) { g_ago_runs[kind]++; }
 extern "C" void pf_cuda_set_attn_gate_wg(pf_backend *be, int mode) {
     (void)be;
-    g_ago = mode >= 0 && mode <= 2 ? mode : -1;  // else: PF_ATTN_GATE_WG / the default again
+    g_ago = mode >= 0 && mode <= 3 ? mode : -1;  // else: PF_ATTN_GATE_WG / the default again
 }
-extern "C" int64_t pf_cuda_attn_gate_wg_runs(pf_backend *be, int bwd) {
+extern "C" int64_t pf_cuda_attn_gate_wg_runs(pf_backend *be, int kind) {
     (void)be;
-    return g_ago_runs[bwd ? 1 : 0];
+    return kind >= 0 && kind <= 2 ? g_ago_runs[kind] : 0;
 }
+#endif
 
 struct ago_args {
     const unsigned char *w;  // packed weight: tiles x (64 rows, KP), trwg_off layout
@@ -86,19 +88,6 @@ static int64_t ago_bytes(int KP, int tiles, int bwd, int nwg) {
 }
 
 #if S9_HAVE_WGMMA
-// 64 rows of KP bf16 from x (rows ld apart, first pos0) into xs (rows KP + TS_PAD apart) by the
-// warpgroup's 128 threads, cp.async, zeros past M; not committed.
-template <int KP>
-__device__ __forceinline__ void ago_load_rows(bf16 *xs, const bf16 *x, int64_t ld, int64_t M, int64_t pos0, int tid) {
-    constexpr int cpr = KP / 8, n = 64 * cpr;  // 16-byte chunks per row, per tile
-#pragma unroll
-    for (int it = 0; it < n / 128; it++) {
-        const int i = tid + 128 * it, r = i / cpr, k = i % cpr;
-        const int ok = pos0 + r < M;
-        fa_cp16z(xs + r * (KP + TS_PAD) + k * 8, ok ? x + (pos0 + r) * ld + k * 8 : x, ok ? 16 : 0);
-    }
-}
-
 // bf16 pair sigmoid(g) o, k_gate_mul_ld's arithmetic per element
 __device__ __forceinline__ uint32_t ago_gate2(uint32_t g2, uint32_t o2) {
     __nv_bfloat162 g = *reinterpret_cast<__nv_bfloat162 *>(&g2), o = *reinterpret_cast<__nv_bfloat162 *>(&o2);
@@ -143,72 +132,17 @@ __device__ __forceinline__ void ago_fwd_epilogue(const float (&acc)[32], const a
     __syncwarp();  // st read before the next tile's writes
 }
 
-// Backward epilogue of tile j (channels 64 j.. of HC; d og of the warp's 16 positions in acc):
-// the gate's backward (gate_bwd8's expressions) from the warp's rows of g_pre (gs) and o (os) in
-// shared memory, dO written over g_pre, og over o and d g_pre into ds (the d_out rows, already in
-// the A fragments), each element by the thread that read it; then D of the tile's heads (CH
-// channels each): per thread in channel order, then over the quad.
+// Backward epilogue of tile j (ago_gate_bwd): dO over g_pre (gs), og over o (os), d g_pre into ds (the d_out
+// rows, already in the A fragments); D of the tile's heads.
 template <int CH>
 __device__ __forceinline__ void ago_bwd_epilogue(const float (&acc)[32], const ago_args &a, int j, bf16 *gs, bf16 *os,
                                                  bf16 *ds, int sk, int64_t rw0) {
-    constexpr int NH = 64 / CH, IPH = CH / 8;  // heads per tile, n8 blocks per head
-    const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
-    float part[2][NH];
-#pragma unroll
-    for (int hh = 0; hh < 2; hh++) {
-#pragma unroll
-        for (int hl = 0; hl < NH; hl++) part[hh][hl] = 0.f;
-#pragma unroll
-        for (int i = 0; i < 8; i++) {
-            const int off = (g + 8 * hh) * sk + 64 * j + 8 * i + 2 * t;
-            float2 gi = __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162 *>(gs + off));
-            float2 o = __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162 *>(os + off));
-            float d[2] = {acc[4 * i + 2 * hh], acc[4 * i + 2 * hh + 1]}, s[2] = {sigmoidf_(gi.x), sigmoidf_(gi.y)};
-            float ov[2] = {o.x, o.y}, pg[2], og[2];
-#pragma unroll
-            for (int e = 0; e < 2; e++) {
-                pg[e] = d[e] * ov[e] * s[e] * (1.f - s[e]);
-                og[e] = s[e] * ov[e];
-                d[e] = d[e] * s[e];
-            }
-            __nv_bfloat162 dO = __floats2bfloat162_rn(d[0], d[1]);
-            *reinterpret_cast<__nv_bfloat162 *>(gs + off) = dO;
-            *reinterpret_cast<__nv_bfloat162 *>(os + off) = __floats2bfloat162_rn(og[0], og[1]);
-            *reinterpret_cast<__nv_bfloat162 *>(ds + off) = __floats2bfloat162_rn(pg[0], pg[1]);
-            float2 dr = __bfloat1622float2(dO);
-            float &ps = part[hh][i / IPH];
-            ps = __fmaf_rn(dr.x, ov[0], ps);
-            ps = __fmaf_rn(dr.y, ov[1], ps);
-        }
-    }
-#pragma unroll
-    for (int hh = 0; hh < 2; hh++)
-#pragma unroll
-        for (int hl = 0; hl < NH; hl++) {
-            float v = part[hh][hl];
-            v += __shfl_xor_sync(0xffffffffu, v, 1);
-            v += __shfl_xor_sync(0xffffffffu, v, 2);
-            const int64_t p = rw0 + g + 8 * hh;
-            if (t == 0 && p < a.M) {
-                const int h = (64 * j) / CH + hl;
-                const int64_t r = a.tr ? p % a.pstride : p / a.L, l = a.tr ? p / a.pstride : p % a.L;
-                a.D[(r * a.H + h) * a.L + l] = v;
-            }
-        }
-}
-
-// The warp's 16 rows (from rw0) of KP channels from xs (rows sk apart) to x (rows ld apart),
-// 16-byte stores.
-template <int KP>
-__device__ __forceinline__ void ago_store_rows(bf16 *x, int64_t ld, const bf16 *xs, int sk, int64_t M, int64_t rw0) {
-    constexpr int cpr = KP / 8;
-    const int lane = threadIdx.x & 31;
-#pragma unroll
-    for (int it = 0; it < 16 * cpr / 32; it++) {
-        const int i = lane + 32 * it, r = i / cpr, k = i % cpr;
-        if (rw0 + r < M)
-            *reinterpret_cast<uint4 *>(x + (rw0 + r) * ld + k * 8) = *reinterpret_cast<const uint4 *>(xs + r * sk + k * 8);
-    }
+    ago_gate_bwd<CH>(acc, j, gs, os, sk, rw0, a.M, a.D, a.H, a.tr, a.L, a.pstride,
+                     [&](int off, int, int, __nv_bfloat162 dO, __nv_bfloat162 og, __nv_bfloat162 pg) {
+                         *reinterpret_cast<__nv_bfloat162 *>(gs + off) = dO;
+                         *reinterpret_cast<__nv_bfloat162 *>(os + off) = og;
+                         *reinterpret_cast<__nv_bfloat162 *>(ds + off) = pg;
+                     });
 }
 #endif
 
@@ -329,6 +263,16 @@ __global__ void k_ago_pack(bf16 *dst, const bf16 *W, int NO, int HC, int bwd, in
     }
 }
 
+#ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
+const unsigned char *ago_pack(cu_impl *c, const pf_linear_p *lo, int NO, int HC, int bwd, int tiles) {
+    const int KP = bwd ? NO : HC;
+    bf16 *w = (bf16 *)cu_pool_get(c, (size_t)tiles * 64 * KP * 2);
+    const bf16 *W = (const bf16 *)cu_weight(c, lo->w, (size_t)NO * (size_t)HC);
+    k_ago_pack<<<cu_blocks((int64_t)tiles * 64 * KP, 256), 256, 0, c->stream>>>(w, W, NO, HC, bwd, tiles);
+    CU_LAUNCHED();
+    return (const unsigned char *)w;
+}
+
 static int ago_aligned(const void *p, int64_t ld) { return !((uintptr_t)p & 15) && ld % 8 == 0; }
 
 // Common launch: packs the weight, picks KP / CH, one wave of persistent blocks.
@@ -342,11 +286,7 @@ static int ago_launch(cu_impl *c, ago_args *a, const pf_linear_p *lo, int NO, in
     while (nwg > 0 && ago_bytes(KP, tiles, bwd, nwg) > optin) nwg--;
     if (!nwg) return 0;
     size_t mark = cu_pool_mark(c);
-    bf16 *w = (bf16 *)cu_pool_get(c, (size_t)tiles * 64 * KP * 2);
-    const bf16 *W = (const bf16 *)cu_weight(c, lo->w, (size_t)NO * (size_t)HC);
-    k_ago_pack<<<cu_blocks((int64_t)tiles * 64 * KP, 256), 256, 0, c->stream>>>(w, W, NO, HC, bwd, tiles);
-    CU_LAUNCHED();
-    a->w = (const unsigned char *)w, a->tiles = tiles;
+    a->w = ago_pack(c, lo, NO, HC, bwd, tiles), a->tiles = tiles;
     const int threads = 128 * nwg, bytes = (int)ago_bytes(KP, tiles, bwd, nwg);
     const int64_t need = ((a->M + 63) / 64 + nwg - 1) / nwg;
 #define AGO_GO(K, B, C)                                                                     \
@@ -372,7 +312,7 @@ static int ago_launch(cu_impl *c, ago_args *a, const pf_linear_p *lo, int NO, in
 #undef AGO_GO
     CU_LAUNCHED();
     cu_pool_release(c, mark);
-    g_ago_runs[bwd]++;
+    ago_count(bwd);
     return 1;
 }
 
@@ -397,16 +337,19 @@ int attn_gate_out_wg(cu_impl *c, const pf_linear_p *lo, int64_t M, int HC, int c
     return ago_launch(c, &a, lo, c_in, HC, 8, 0);
 }
 
-int attn_gate_bwd_wg(cu_impl *c, const pf_linear_p *lo, int64_t M, int HC, int c_in, const void *dy, void *gp,
-                     const void *o, void *og, void *dg, int64_t ldz, int ch, float *D, int H, int64_t L, int tr,
-                     int64_t pstride) {
+int attn_gate_bwd_wg(cu_impl *c, const pf_linear_p *lo, float *dwo, int64_t M, int HC, int c_in, const void *dy,
+                     void *gp, const void *o, void *og, void *dg, int64_t ldz, int ch, float *D, int H, int64_t L,
+                     int tr, int64_t pstride) {
     if (M <= 0 || ago_mode() < 2 || c_in != HC || !ago_applies(c, c_in, HC, ch)) return 0;
     if (!ago_aligned(dy, c_in) || !ago_aligned(gp, ldz) || !ago_aligned(o, HC) || !ago_aligned(og, ldz) ||
         !ago_aligned(dg, ldz))
         return 0;
+    if (ago_mode() == 3 && dwo && attn_gate_bwd_dw(c, lo, dwo, M, HC, c_in, dy, gp, o, dg, ldz, ch, D, H, L, tr, pstride))
+        return 2;
     ago_args a;
     memset(&a, 0, sizeof a);
     a.M = M, a.dy = (const bf16 *)dy, a.gp = (bf16 *)gp, a.ob = (const bf16 *)o, a.og = (bf16 *)og;
     a.dg = (bf16 *)dg, a.ldz = ldz, a.HC = HC, a.H = H, a.tr = tr, a.D = D, a.L = L, a.pstride = pstride;
     return ago_launch(c, &a, lo, c_in, HC, ch, 1);
 }
+#endif

@@ -416,10 +416,13 @@ static void rows_bwd_piece_cat(cu_impl *c, const attn_bwd_args *A, int64_t r0, i
     cu_gemm_bias_act(c, 0, 1, RL, 4 * HC, d->c_in, xln, d->c_in, w, d->c_in, Z, ldz, b);  // [q|k|v|g]
     cu_pool_release(c, mark);
     // out = og W_o^T + b_o: d og (slot 7), then og (slot 4), dO (slot 3), d g_pre (slot 7)
-    // (PF_ATTN_GATE_WG: d og in the wgmma's registers, the gate's backward and D in its epilogue)
+    // (PF_ATTN_GATE_WG: d og in the wgmma's registers, the gate's backward and D in its epilogue; 3: and
+    // W_o's gradient, og not written: ago 2)
     fa_args a = rows_args(d, n, 0, ms);
-    int withD = attn_gate_bwd_wg(c, &p->o, RL, (int)HC, d->c_in, dos, slot(Z, 3, HC, e), os, slot(Z, 4, HC, e),
-                                 slot(Z, 7, HC, e), ldz, d->c_h, D, d->H, d->L, d->transpose, a.pstride);
+    const int ago = attn_gate_bwd_wg(c, &p->o, (float *)g->o.w, RL, (int)HC, d->c_in, dos, slot(Z, 3, HC, e), os,
+                                     slot(Z, 4, HC, e), slot(Z, 7, HC, e), ldz, d->c_h, D, d->H, d->L, d->transpose,
+                                     a.pstride);
+    int withD = ago > 0;
     if (!withD) {
         const void *wo = cu_weight(c, p->o.w, (size_t)d->c_in * (size_t)HC);
         cu_gemm(c, 0, 0, RL, HC, d->c_in, 1.f, dos, CU_ACT, d->c_in, wo, CU_ACT, HC, 0.f, slot(Z, 7, HC, e), CU_ACT,
@@ -431,8 +434,9 @@ static void rows_bwd_piece_cat(cu_impl *c, const attn_bwd_args *A, int64_t r0, i
     if (!withD)
         attn_gate_bwd_ld(c, slot(Z, 7, HC, e), slot(Z, 3, HC, e), os, slot(Z, 4, HC, e), slot(Z, 3, HC, e),
                          slot(Z, 7, HC, e), ldz, RL, (int)HC);
-    cu_gemm(c, 1, 0, d->c_in, HC, RL, 1.f, dos, CU_ACT, d->c_in, slot(Z, 4, HC, e), CU_ACT, ldz, 1.f, g->o.w, CU_F32,
-            HC, 1, 0, 0, 0, NULL);  // W_o's gradient (attn_linear_bwd's)
+    if (ago != 2)
+        cu_gemm(c, 1, 0, d->c_in, HC, RL, 1.f, dos, CU_ACT, d->c_in, slot(Z, 4, HC, e), CU_ACT, ldz, 1.f, g->o.w,
+                CU_F32, HC, 1, 0, 0, 0, NULL);  // W_o's gradient (attn_linear_bwd's)
     if (g->o.b) attn_colsum_add_ld(c, RL, d->c_in, dos, d->c_in, g->o.b);
 
     a.HC = ldz;

@@ -205,9 +205,71 @@ __device__ __forceinline__ void wg_bar_wait(uint64_t *b, uint32_t parity) {
 }
 template <int N>
 __device__ __forceinline__ void wg_mma_wait() { asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(N) : "memory"); }
+// D (64 x 128) += A (64 x 16) B (16 x 128), A M-major and B N-major by descriptor (imm-trans-a, -b): the
+// in-kernel weight gradients (cu_trimul_outwd.cu dW_z, cu_attn_gate_wgd.cu dW_o)
+__device__ __forceinline__ void wg_ss_n128_tt(float *d, uint64_t adesc, uint64_t bdesc) {
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 "
+        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,"
+        "%28,%29,%30,%31,%32,%33,%34,%35,%36,%37,%38,%39,%40,%41,%42,%43,%44,%45,%46,%47,%48,%49,%50,%51,%52,%53,"
+        "%54,%55,%56,%57,%58,%59,%60,%61,%62,%63}, %64, %65, 1, 1, 1, 1, 1;\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]),
+          "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]),
+          "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]),
+          "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+        : "l"(adesc), "l"(bdesc));
+}
+// D (64 x 64) = (first) / += A (64 x 16) B (16 x 64), both K-major by descriptor: the attention gate's
+// backward with W_o's gradient (cu_attn_gate_wgd.cu: A = d_out's staging in the core-matrix layout)
+__device__ __forceinline__ void wg_ss_n64_first(float *d, uint64_t adesc, uint64_t bdesc) {
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
+        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, 0, 1, 1, 0, 0;\n"
+        : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3]), "=f"(d[4]), "=f"(d[5]), "=f"(d[6]), "=f"(d[7]),
+          "=f"(d[8]), "=f"(d[9]), "=f"(d[10]), "=f"(d[11]), "=f"(d[12]), "=f"(d[13]), "=f"(d[14]), "=f"(d[15]),
+          "=f"(d[16]), "=f"(d[17]), "=f"(d[18]), "=f"(d[19]), "=f"(d[20]), "=f"(d[21]), "=f"(d[22]), "=f"(d[23]),
+          "=f"(d[24]), "=f"(d[25]), "=f"(d[26]), "=f"(d[27]), "=f"(d[28]), "=f"(d[29]), "=f"(d[30]), "=f"(d[31])
+        : "l"(adesc), "l"(bdesc));
+}
+__device__ __forceinline__ void wg_ss_n64(float *d, uint64_t adesc, uint64_t bdesc) {
+    asm volatile(
+        "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 "
+        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15,"
+        "%16,%17,%18,%19,%20,%21,%22,%23,%24,%25,%26,%27,%28,%29,%30,%31}, %32, %33, 1, 1, 1, 0, 0;\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
+          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]),
+          "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]),
+          "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+        : "l"(adesc), "l"(bdesc));
+}
 
 #else
 #define S9_HAVE_WGMMA 0
+#endif
+
+#if S9_HAVE_WGMMA
+// acc (128 x 128: two m64n128 halves, rows 64 h ..) += A^T B over one 64-position tile, A and B (64 positions x
+// 128) both in a row tile's core-matrix layout (16-byte chunk k of row r at element ((r / 8) 16 + k) 64 + (r % 8)
+// 8) and read M-major / N-major by descriptor (LBO 2 KB along the positions, SBO 128 B along the channels); 8
+// wgmma m64n128k16, waited for. The in-kernel weight gradients' step (k_tm_outbw_dwz's dW_z = d y^T xl,
+// k_attn_gate_bwd_dw's dW_o = d_out^T og).
+__device__ __forceinline__ void wg_tile_atb(float (&acc)[2][64], const void *a, const void *b) {
+    const uint64_t da = s9_desc(a, 2048, 128), db = s9_desc(b, 2048, 128);
+    __syncwarp();  // converged for the .aligned wgmma instructions
+    s9_wg_fence();
+#pragma unroll
+    for (int h = 0; h < 2; h++)
+#pragma unroll
+        for (int ks = 0; ks < 4; ks++) wg_ss_n128_tt(acc[h], da + ((h * 1024 + ks * 4096) >> 4), db + ((ks * 4096) >> 4));
+    s9_wg_commit();
+    wg_mma_wait<0>();
+    s9_wg_hold<64>(acc[0]), s9_wg_hold<64>(acc[1]);
+}
 #endif
 
 // This thread's 16 bias values of keys 8 j + 2 t + (0, 1), j = 4 hf .. 4 hf + 3, of the

@@ -53,7 +53,11 @@ int64_t pf_cuda_attn_proj_runs(pf_backend *be);
 // (the backward: equal) and c_h dividing 64 (_applies, whatever the mode). _runs: launches (bwd 0
 // the forward's, 1 the backward's).
 void pf_cuda_set_attn_gate_wg(pf_backend *be, int mode);
-int64_t pf_cuda_attn_gate_wg_runs(pf_backend *be, int bwd);
+// kind 0: the forward kernel's launches, 1: the backward's (PF_ATTN_GATE_WG=2), 2: the backward with W_o's
+// gradient in the kernel (PF_ATTN_GATE_WG=3)
+int64_t pf_cuda_attn_gate_wg_runs(pf_backend *be, int kind);
+// PF_ATTN_GATE_WG=3's kernel on at most `blocks` blocks (0: one wave), so that small cases loop (tests)
+void pf_cuda_set_attn_gate_dw_grid(pf_backend *be, int blocks);
 int pf_cuda_attn_gate_wg_applies(pf_backend *be, int c_in, int HC, int c_h, int bwd);
 // The triangle attention around the ending node computed as the starting node on x^T
 // (cu_attention.cu attn_end_t: x^T, the mask's and the gradients' transposes, one x-sized

@@ -2224,7 +2224,9 @@ static void test_attention_proj(void) { attention_proj_cases(1); }
 // forward and the backward, 1 the forward (the default), 0 neither. Each case against the CPU
 // reference in each mode, the launches counted (the halves that should run did, no others): the
 // triangle starting / ending node (c_h 32), one fully masked row, odd L, MSA row attention with 8
-// heads of 8 and of 16 (HC 64, 128; the backward only at HC 64 = c_in).
+// heads of 8 and of 16 (HC 64, 128; the backward only at HC 64 = c_in). Mode 3 (cu_attn_gate_wgd.cu):
+// 2 with W_o's gradient summed in the kernel where HC = c_in = 128 (the triangle cases; its kernel on 2
+// blocks, so each compute warpgroup loops over several tiles), mode 2's kernel at 64.
 static void cuda_attn_gate_wg(void) {
     pf_cuda_set_attn_module_fused(H_gpu, 1);
     pf_cuda_set_attn_proj(H_gpu, 1);
@@ -2233,26 +2235,35 @@ static void cuda_attn_gate_wg(void) {
     pf_attn_dims te = {33, 33, 128, 4, 32, 128, PF_BIAS_SELF, 1, NULL, 0};
     pf_attn_dims m8 = {5, 41, 64, 8, 8, 24, PF_BIAS_PAIR, 0, NULL, 0};
     pf_attn_dims m16 = {3, 70, 64, 8, 16, 16, PF_BIAS_PAIR, 0, NULL, 0};
-    for (int mode = 2; mode >= 0; mode--) {
+    for (int mode = 3; mode >= 0; mode--) {
         pf_cuda_set_attn_gate_wg(H_gpu, mode);
-        attn_tag = mode == 2 ? "gate wg both " : mode == 1 ? "gate wg fwd " : "gate wg off ";
+        pf_cuda_set_attn_gate_dw_grid(H_gpu, mode == 3 ? 2 : 0);  // mode 3: 2 blocks, each warpgroup loops
+        attn_tag = mode == 3 ? "gate wg dw " : mode == 2 ? "gate wg both " : mode == 1 ? "gate wg fwd " : "gate wg off ";
         int64_t f0 = pf_cuda_attn_gate_wg_runs(H_gpu, 0), b0 = pf_cuda_attn_gate_wg_runs(H_gpu, 1);
+        int64_t w0 = pf_cuda_attn_gate_wg_runs(H_gpu, 2);
         if (!quick) test_attn("tri_start", ts, 1, 1, 1200);  // --quick (memcheck): two cases per mode
         test_attn("tri_start masked row", ts, 2, 1, 1201);
         if (!quick) test_attn("tri_end", te, 1, 1, 1210);
         test_attn("msa_row ch8", m8, 1, 1, 1220);
         if (!quick) test_attn("msa_row ch16", m16, 2, 1, 1230);
         int64_t f = pf_cuda_attn_gate_wg_runs(H_gpu, 0) - f0, b = pf_cuda_attn_gate_wg_runs(H_gpu, 1) - b0;
+        int64_t w = pf_cuda_attn_gate_wg_runs(H_gpu, 2) - w0;
         if (shard_m > 1) continue;  // the counts are of the whole group
         char nm[128];
         snprintf(nm, sizeof nm, "%s attn gate wg mode %d: launches", H_gpu->name, mode);
+        // mode 3: the triangle cases (HC = c_in = 128) with W_o's gradient in the kernel, the MSA row cases
+        // (64) on mode 2's kernel
         int fw = mode >= 1 && pf_cuda_attn_gate_wg_applies(H_gpu, 128, 128, 32, 0);
-        int bw = mode == 2 && pf_cuda_attn_gate_wg_applies(H_gpu, 128, 128, 32, 1);
-        tl_check((f > 0) == fw && (b > 0) == bw, nm, "forward %lld, backward %lld launches: expected %s, %s",
-                 (long long)f, (long long)b, fw ? "some" : "none", bw ? "some" : "none");
+        int bw = (mode == 2 && pf_cuda_attn_gate_wg_applies(H_gpu, 128, 128, 32, 1)) ||
+                 (mode == 3 && pf_cuda_attn_gate_wg_applies(H_gpu, 64, 64, 8, 1));
+        int dw = mode == 3 && pf_cuda_attn_gate_wg_applies(H_gpu, 128, 128, 32, 1);
+        tl_check((f > 0) == fw && (b > 0) == bw && (w > 0) == dw, nm,
+                 "forward %lld, backward %lld, backward with dW_o %lld launches: expected %s, %s, %s", (long long)f,
+                 (long long)b, (long long)w, fw ? "some" : "none", bw ? "some" : "none", dw ? "some" : "none");
     }
     attn_tag = "";
     pf_cuda_set_attn_gate_wg(H_gpu, -1);
+    pf_cuda_set_attn_gate_dw_grid(H_gpu, 0);
     pf_cuda_set_attn_proj(H_gpu, -1);
 }
 

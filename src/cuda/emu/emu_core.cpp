@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <deque>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -678,17 +679,32 @@ void emu_env_order(void) {
     exit(1);
 }
 
+// The launch's static __shared__ arrays: site -> offset in emu_smem (from the top down), and its dynamic bytes.
+static std::unordered_map<std::string, size_t> static_sites;
+static size_t static_low = EMU_SMEM_BYTES, launch_smem;
+void *emu_static_smem_at(const char *site, size_t bytes) {
+    auto it = static_sites.find(site);
+    if (it != static_sites.end()) return emu_smem + it->second;
+    if (bytes + 16 > static_low || ((static_low - bytes) & ~(size_t)15) < launch_smem)
+        emu_fail("static __shared__ %s (%zu bytes) does not fit beside %zu dynamic bytes", site, bytes, launch_smem);
+    static_low = (static_low - bytes) & ~(size_t)15;  // 16-byte aligned, as __align__(16)
+    static_sites.emplace(site, static_low);
+    return emu_smem + static_low;
+}
+
 void emu_launch(dim3 grid, dim3 block, size_t smem, emu_kernel_fn fn, void *ctx) {
     const int n = (int)(block.x * block.y * block.z);
     if (n <= 0 || n > EMU_MAX_THREADS) emu_fail("launch with %d threads per block", n);
     if (smem > EMU_SMEM_BYTES) emu_fail("launch with %zu bytes of shared memory (at most %d)", smem, EMU_SMEM_BYTES);
     emu_stats = emu_stats_t{};
+    static_sites.clear(), static_low = EMU_SMEM_BYTES, launch_smem = smem;
     nthreads = n, emu_bdim = block, emu_gdim = grid, cur_fn = fn, cur_ctx = ctx;
     const uint64_t blocks = (uint64_t)grid.x * grid.y * grid.z;
     for (uint64_t bi = 0; bi < blocks; bi++) {
         const uint64_t b = emu_opts.block_order ? blocks - 1 - bi : bi;
         emu_bix = make_uint3((unsigned)(b % grid.x), (unsigned)((b / grid.x) % grid.y), (unsigned)(b / ((uint64_t)grid.x * grid.y)));
         memset(emu_smem, 0xff, smem);  // NaN in bf16 and fp32: a read of a byte never written shows
+        if (static_low < EMU_SMEM_BYTES) memset(emu_smem + static_low, 0xff, EMU_SMEM_BYTES - static_low);
         bars.clear();
         for (auto &w : wgs) w.open.clear(), w.groups.clear();
         run_block();

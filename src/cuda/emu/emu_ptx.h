@@ -50,6 +50,14 @@ extern dim3 emu_bdim, emu_gdim;
 #define EMU_SMEM_BYTES (232 * 1024)
 extern unsigned char emu_smem[EMU_SMEM_BYTES];
 void emu_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+// A static __shared__ array (tools/emu_xform.py rewrites each declaration to emu_static_smem): placed in
+// emu_smem from the top down, one place per declaration site and launch (the launch forgets them), so that
+// shared-memory instructions (cp.async, ldmatrix) address it as on a GPU; a launch whose dynamic and static
+// shared memory together pass EMU_SMEM_BYTES fails. site: a string naming the declaration.
+void *emu_static_smem_at(const char *site, size_t bytes);
+template <typename A> static inline A &emu_static_smem(const char *site) {
+    return *reinterpret_cast<A *>(emu_static_smem_at(site, sizeof(A)));
+}
 static inline uint32_t emu_smem_addr(const void *p) {
     const unsigned char *c = (const unsigned char *)p;
     if (c < emu_smem || c >= emu_smem + EMU_SMEM_BYTES) emu_fail("a shared-memory instruction on a pointer outside shared memory (%p)", p);
@@ -191,7 +199,8 @@ static inline void wg_n32(float *d, const uint32_t *a, uint64_t desc) { emu_wgmm
 static inline void wg_ss_n32_first(float *d, uint64_t adesc, uint64_t bdesc) { emu_wgmma_ss(d, adesc, bdesc, 32, 0, 0, 0); }
 static inline void wg_ss_n32(float *d, uint64_t adesc, uint64_t bdesc) { emu_wgmma_ss(d, adesc, bdesc, 32, 1, 0, 0); }
 static inline void wg_fence_proxy_async() {}
-// cu_trimul_outwd.cu
+static inline void wg_ss_n64_first(float *d, uint64_t adesc, uint64_t bdesc) { emu_wgmma_ss(d, adesc, bdesc, 64, 0, 0, 0); }
+static inline void wg_ss_n64(float *d, uint64_t adesc, uint64_t bdesc) { emu_wgmma_ss(d, adesc, bdesc, 64, 1, 0, 0); }
 static inline void wg_ss_n128_tt(float *d, uint64_t adesc, uint64_t bdesc) { emu_wgmma_ss(d, adesc, bdesc, 128, 1, 1, 1); }
 static inline void wg_n64_tb_first(float *d, const uint32_t *a, uint64_t desc) { emu_wgmma(d, a, desc, 64, 0, 1); }
 static inline void wg_n64_tb(float *d, const uint32_t *a, uint64_t desc) { emu_wgmma(d, a, desc, 64, 1, 1); }

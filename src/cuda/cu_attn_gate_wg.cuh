@@ -1,0 +1,106 @@
+// cu_attn_gate_wg.cuh: what the gate-and-output-projection kernels share (cu_attn_gate_wg.cu: PF_ATTN_GATE_WG 1
+// and 2; cu_attn_gate_wgd.cu: 3, W_o's gradient in the kernel): the row-tile copies, the weight's pack, the
+// mode and the launch counters.
+#ifndef PF_CU_ATTN_GATE_WG_CUH
+#define PF_CU_ATTN_GATE_WG_CUH
+#include "cu_attn.cuh"
+// the triangle multiplication's weight-stationary pieces, shared: ts_ldsm4, ts_wave_blocks, TS_PAD,
+// tswp_wg_sync, tswp_issue (cu_wg_ring.cuh's layout and wgmma sequence)
+#include "cu_trimul_side_wg.cuh"
+
+// PF_ATTN_GATE_WG: 0 off, 1 the forward (the default), 2 the backward too, 3 the backward with W_o's gradient
+// in the kernel where it applies (HC = c_in = 128; else 2's kernel)
+int ago_mode(void);
+// Launch counters (tests): 0 forward, 1 backward (mode 2's kernel), 2 backward with W_o's gradient
+void ago_count(int kind);
+// W_o (bwd 0: `tiles` x 64 rows of NO, KP = HC) or W_o^T (bwd 1: rows of HC, KP = NO) in trwg_off's
+// layout, zero rows past the matrix, into pool scratch (the caller marks the pool); NULL-free.
+const unsigned char *ago_pack(cu_impl *c, const pf_linear_p *lo, int NO, int HC, int bwd, int tiles);
+// The fused backward of mode 3 (cu_attn_gate_wgd.cu): attn_gate_bwd_wg's outputs but og, and dW_o (c_in,
+// HC) fp32 += d_out^T og; 0 where it does not apply.
+int attn_gate_bwd_dw(cu_impl *c, const pf_linear_p *lo, float *dwo, int64_t M, int HC, int c_in, const void *dy,
+                     void *gp, const void *o, void *dg, int64_t ldz, int ch, float *D, int H, int64_t L, int tr,
+                     int64_t pstride);
+
+#if S9_HAVE_WGMMA
+// 64 rows of KP bf16 from x (rows ld apart, first pos0) into xs (rows KP + TS_PAD apart) by the
+// warpgroup's 128 threads, cp.async, zeros past M; not committed.
+template <int KP>
+__device__ __forceinline__ void ago_load_rows(bf16 *xs, const bf16 *x, int64_t ld, int64_t M, int64_t pos0, int tid) {
+    constexpr int cpr = KP / 8, n = 64 * cpr;  // 16-byte chunks per row, per tile
+#pragma unroll
+    for (int it = 0; it < n / 128; it++) {
+        const int i = tid + 128 * it, r = i / cpr, k = i % cpr;
+        const int ok = pos0 + r < M;
+        fa_cp16z(xs + r * (KP + TS_PAD) + k * 8, ok ? x + (pos0 + r) * ld + k * 8 : x, ok ? 16 : 0);
+    }
+}
+
+// The warp's 16 rows (from rw0) of KP channels from xs (rows sk apart) to x (rows ld apart),
+// 16-byte stores.
+template <int KP>
+__device__ __forceinline__ void ago_store_rows(bf16 *x, int64_t ld, const bf16 *xs, int sk, int64_t M, int64_t rw0) {
+    constexpr int cpr = KP / 8;
+    const int lane = threadIdx.x & 31;
+#pragma unroll
+    for (int it = 0; it < 16 * cpr / 32; it++) {
+        const int i = lane + 32 * it, r = i / cpr, k = i % cpr;
+        if (rw0 + r < M)
+            *reinterpret_cast<uint4 *>(x + (rw0 + r) * ld + k * 8) = *reinterpret_cast<const uint4 *>(xs + r * sk + k * 8);
+    }
+}
+// Tile j's gate backward (channels 64 j .. of HC; d og of the warp's 16 positions in acc) for rows g, g + 8 of
+// the warp's part of gs / os (g_pre, o; rows sk apart), first position rw0: per element mode 2's expressions
+// (dO = d s, og = s o, d g_pre = d o s (1 - s); s = sigmoid(g_pre)) handed to put(off, r, i, dO, og, pg) (off the
+// element's offset in gs / os, r its row g + 8 hh, i its n8 block), each element by the thread that read it;
+// then D of the tile's heads (CH channels each) from the stored (bf16) dO times o: per thread in channel order,
+// then over the quad, into D (R, H, L) at position p's (r, l) (tr: l = p / pstride, r = p % pstride).
+template <int CH, typename PUT>
+__device__ __forceinline__ void ago_gate_bwd(const float (&acc)[32], int j, const bf16 *gs, const bf16 *os, int sk,
+                                             int64_t rw0, int64_t M, float *D, int H, int tr, int64_t L,
+                                             int64_t pstride, PUT put) {
+    constexpr int NH = 64 / CH, IPH = CH / 8;  // heads per tile, n8 blocks per head
+    const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+    float part[2][NH];
+#pragma unroll
+    for (int hh = 0; hh < 2; hh++) {
+#pragma unroll
+        for (int hl = 0; hl < NH; hl++) part[hh][hl] = 0.f;
+#pragma unroll
+        for (int i = 0; i < 8; i++) {
+            const int off = (g + 8 * hh) * sk + 64 * j + 8 * i + 2 * t;
+            float2 gi = __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162 *>(gs + off));
+            float2 o = __bfloat1622float2(*reinterpret_cast<const __nv_bfloat162 *>(os + off));
+            float d[2] = {acc[4 * i + 2 * hh], acc[4 * i + 2 * hh + 1]}, s[2] = {sigmoidf_(gi.x), sigmoidf_(gi.y)};
+            float ov[2] = {o.x, o.y}, pg[2], og[2];
+#pragma unroll
+            for (int e = 0; e < 2; e++) {
+                pg[e] = d[e] * ov[e] * s[e] * (1.f - s[e]);
+                og[e] = s[e] * ov[e];
+                d[e] = d[e] * s[e];
+            }
+            __nv_bfloat162 dO = __floats2bfloat162_rn(d[0], d[1]);
+            put(off, g + 8 * hh, i, dO, __floats2bfloat162_rn(og[0], og[1]), __floats2bfloat162_rn(pg[0], pg[1]));
+            float2 dr = __bfloat1622float2(dO);
+            float &ps = part[hh][i / IPH];
+            ps = __fmaf_rn(dr.x, ov[0], ps);
+            ps = __fmaf_rn(dr.y, ov[1], ps);
+        }
+    }
+#pragma unroll
+    for (int hh = 0; hh < 2; hh++)
+#pragma unroll
+        for (int hl = 0; hl < NH; hl++) {
+            float v = part[hh][hl];
+            v += __shfl_xor_sync(0xffffffffu, v, 1);
+            v += __shfl_xor_sync(0xffffffffu, v, 2);
+            const int64_t p = rw0 + g + 8 * hh;
+            if (t == 0 && p < M) {
+                const int h = (64 * j) / CH + hl;
+                const int64_t r = tr ? p % pstride : p / L, l = tr ? p / pstride : p % L;
+                D[(r * H + h) * L + l] = v;
+            }
+        }
+}
+#endif
+#endif

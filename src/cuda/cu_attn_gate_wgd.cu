@@ -1,0 +1,247 @@
+// cu_attn_gate_wgd.cu: the attention module's gate backward with W_o's gradient summed in the kernel
+// (PF_ATTN_GATE_WG=3, opt-in, session 41; docs/ATTENTION_SM90.md "Session 41"): k_attn_gate_bwd_dw.
+// PF_ATTN_GATE_WG=2's kernel (cu_attn_gate_wg.cu) writes og = sigmoid(g_pre) o only for W_o's gradient,
+// dW_o = d_out^T og, a cuBLASLt GEMM that reads d_out and og again: three (M, 128) passes (0.75 GB at
+// N 1024) and a launch. Here a third warpgroup of the block sums d_out^T og over the block's tiles into
+// registers (128 x 128 fp32: 128 a thread) beside two compute warpgroups (3 x 128 x 168 registers: the
+// register file), as k_tm_outbw_dwz does for the triangle update's dW_z (cu_trimul_outwd.cu); og is not
+// written. HC = c_in = 128 (the triangle attentions at c_z 128); elsewhere mode 2's kernel runs.
+//
+// Per tile of 64 positions, compute warpgroup c:
+//   d_out rows by cp.async into wgmma's K-major core-matrix layout (dys: the A of d og = d_out W_o by
+//   descriptor, and then the dW warpgroup's A, M-major), g_pre and o rows into padded row tiles (gs, os);
+//   per 64-channel tile j: d og (m64n64k16 x 8, B = W_o^T packed in shared memory), then the gate's
+//   backward per element (mode 2's expressions): dO over g_pre, d g_pre over o, og into ogs (the
+//   core-matrix layout: the dW warpgroup's B, N-major), D of the tile's heads as mode 2 sums it;
+//   a proxy fence, full[c]; dO and d g_pre rows to global (16-byte rows); wait empty[c]; the next tile's
+//   rows requested.
+// The dW warpgroup, for k = 0, 1, .. and c = 0, 1 in turn (a fixed order: the same bits every run): wait
+// full[c], dW += dys^T ogs by 8 wgmma m64n128k16 (A M-major, B N-major: LBO 2 KB along the positions, SBO
+// 128 B along the channels: k_tm_outbw_dwz's descriptors), wait, arrive empty[c]. At the end its sums go
+// to the block's slot; k_agd_add adds the slots to dW_o in block order.
+// Bits: dO, d g_pre and D are mode 2's (the same product sums per element and expressions); dW_o sums in
+// wgmma's order over the grid's tiles, not cuBLASLt's (tests: against the CPU reference, the tolerance).
+#include "cu_attn_gate_wg.cuh"
+#include "cu_trimul_outw.cuh"  // ow_load_zl_km: (M, 128) rows into the core-matrix layout (dys here)
+
+#define AGD_C 128                // HC = c_in
+#define AGD_SK (AGD_C + TS_PAD)  // gs / os row stride (bf16)
+
+struct agd_args {
+    const unsigned char *w;  // W_o^T: 2 tiles x (64 rows of HC, 128 of c_in), trwg_off layout (ago_pack, bwd)
+    int64_t M;               // positions
+    const bf16 *dy, *ob;     // d_out (M, 128), the saved o (M, 128)
+    bf16 *gp, *dg;           // rows ldz apart: g_pre in, dO out; d g_pre out
+    int64_t ldz;
+    int H, tr;               // heads; transposed layout (D's index, as mode 2's)
+    float *D;                // (R, H, L)
+    int64_t L, pstride;
+};
+
+// Shared memory: W_o^T (32 KB), per compute warpgroup dys, ogs (core-matrix tiles) and gs, os (padded row
+// tiles), then the weight's mbarrier and full[2], empty[2].
+struct agd_smem {
+    static constexpr int KM = 64 * AGD_C * 2, RB = 64 * AGD_SK * 2;
+    static constexpr int WG0 = 2 * 64 * AGD_C * 2, PER_WG = 2 * KM + 2 * RB;
+    static constexpr int BAR = WG0 + 2 * PER_WG, BYTES = BAR + 5 * 8;
+};
+
+#if S9_HAVE_WGMMA
+// acc (the warpgroup's 64 positions x channels 64 j ..) = d_out (dys, by descriptor) times W_o^T's tile j:
+// 8 wgmma, waited for.
+__device__ __forceinline__ void agd_product(float (&acc)[32], const bf16 *dys, const unsigned char *w, int j) {
+    const uint64_t da = s9_desc(dys, 128, AGD_C * 16), db = s9_desc(w + j * 64 * AGD_C * 2, 128, AGD_C * 16);
+    __syncwarp();  // converged for the .aligned wgmma instructions
+    s9_wg_fence();  // acc last read by the epilogue: ordered before the MMA writes it
+    wg_ss_n64_first(acc, da, db);
+#pragma unroll
+    for (int kk = 1; kk < AGD_C / 16; kk++) wg_ss_n64(acc, da + ((kk * 256) >> 4), db + ((kk * 256) >> 4));
+    s9_wg_commit();
+    wg_mma_wait<0>();
+    s9_wg_hold<32>(acc);
+}
+
+// Tile j's gate backward (ago_gate_bwd: mode 2's expressions) for the warp's 16 positions (rows r0w .. of gs /
+// os, first position rw0): dO over g_pre in gs, d g_pre over o in os, og into ogs (the core-matrix layout:
+// row r, channels 64 j + 8 i + 2 t, + 1 in core matrix (r / 8) 16 + 8 j + i, its row r % 8); D.
+template <int CH>
+__device__ __forceinline__ void agd_epilogue(const float (&acc)[32], const agd_args &a, int j, bf16 *gs, bf16 *os,
+                                             bf16 *ogs, int r0w, int64_t rw0) {
+    bf16 *gw = gs + r0w * AGD_SK, *ow = os + r0w * AGD_SK;
+    const int t = threadIdx.x & 3;
+    ago_gate_bwd<CH>(acc, j, gw, ow, AGD_SK, rw0, a.M, a.D, a.H, a.tr, a.L, a.pstride,
+                     [&](int off, int rr, int i, __nv_bfloat162 dO, __nv_bfloat162 og, __nv_bfloat162 pg) {
+                         const int r = r0w + rr;
+                         *reinterpret_cast<__nv_bfloat162 *>(gw + off) = dO;
+                         *reinterpret_cast<__nv_bfloat162 *>(ow + off) = pg;
+                         *reinterpret_cast<__nv_bfloat162 *>(ogs + ((r >> 3) * 16 + 8 * j + i) * 64 + (r & 7) * 8 + 2 * t) = og;
+                     });
+}
+
+// A tile's rows (d_out into the core-matrix staging, g_pre and o into the padded row tiles), not committed.
+__device__ __forceinline__ void agd_load(const agd_args &a, bf16 *dys, bf16 *gs, bf16 *os, int64_t t, int tid) {
+    ow_load_zl_km(dys, a.dy, a.M, t * 64, tid);
+    ago_load_rows<AGD_C>(gs, a.gp, a.ldz, a.M, t * 64, tid);
+    ago_load_rows<AGD_C>(os, a.ob, AGD_C, a.M, t * 64, tid);
+}
+
+// A compute warpgroup's tiles (its first tile's rows requested by the caller).
+template <int CH>
+__device__ __forceinline__ void agd_compute(const agd_args &a, unsigned char *sm, int wg, int64_t T) {
+    using L = agd_smem;
+    uint64_t *full = (uint64_t *)(sm + L::BAR) + 1, *empty = full + 2;
+    const int tid = threadIdx.x & 127, w = tid >> 5;
+    unsigned char *mine = sm + L::WG0 + wg * L::PER_WG;
+    bf16 *dys = (bf16 *)mine, *ogs = (bf16 *)(mine + L::KM), *gs = (bf16 *)(mine + 2 * L::KM), *os = gs + 64 * AGD_SK;
+    const int64_t stride = (int64_t)gridDim.x * 2;
+    int k = 0;
+    for (int64_t t = (int64_t)blockIdx.x * 2 + wg; t < T; t += stride, k++) {
+        const int64_t rw0 = t * 64 + 16 * w;
+        fa_wait<0>();
+        wg_fence_proxy_async();  // dys: read by the wgmma (async proxy) after the generic-proxy copies
+        tswp_wg_sync(wg);        // every thread's rows landed
+#pragma unroll 1
+        for (int j = 0; j < 2; j++) {
+            float acc[32];
+            agd_product(acc, dys, sm, j);
+            agd_epilogue<CH>(acc, a, j, gs, os, ogs, 16 * w, rw0);
+        }
+        wg_fence_proxy_async();      // ogs' generic writes before the dW warpgroup's wgmma reads
+        wg_bar_arrive(full + wg);    // dys and ogs to the dW warpgroup
+        __syncwarp();
+        ago_store_rows<AGD_C>(a.gp, a.ldz, gs + 16 * w * AGD_SK, AGD_SK, a.M, rw0);  // dO
+        ago_store_rows<AGD_C>(a.dg, a.ldz, os + 16 * w * AGD_SK, AGD_SK, a.M, rw0);  // d g_pre
+        wg_bar_wait(empty + wg, (uint32_t)(k & 1));  // the dW warpgroup is done with dys and ogs
+        tswp_wg_sync(wg);  // every warp's rows out of gs, os before the next tile's copies
+        if (t + stride < T) agd_load(a, dys, gs, os, t + stride, tid);
+        fa_commit();
+    }
+}
+
+// The dW warpgroup: its tiles' sums into acc (two row halves of m64n128: c_in 64 h ..), then the block's slot.
+__device__ __forceinline__ void agd_dw(float *dwo, unsigned char *sm, int64_t T) {
+    using L = agd_smem;
+    uint64_t *full = (uint64_t *)(sm + L::BAR) + 1, *empty = full + 2;
+    const int64_t stride = (int64_t)gridDim.x * 2;
+    float acc[2][64];
+#pragma unroll
+    for (int h = 0; h < 2; h++)
+#pragma unroll
+        for (int i = 0; i < 64; i++) acc[h][i] = 0.f;
+    for (int64_t k = 0;; k++) {
+        const int64_t t0 = (int64_t)blockIdx.x * 2 + k * stride;
+        if (t0 >= T) break;
+#pragma unroll
+        for (int c = 0; c < 2; c++) {
+            if (t0 + c >= T) break;
+            wg_bar_wait(full + c, (uint32_t)(k & 1));
+            const unsigned char *region = sm + L::WG0 + c * L::PER_WG;
+            wg_tile_atb(acc, region, region + L::KM);  // d_out^T og
+            wg_bar_arrive(empty + c);
+        }
+    }
+    // accumulator (h, 4 j + 2 e2 + e): c_in row 64 h + 16 w + g + 8 e2, HC column 8 j + 2 t + e
+    const int lane = threadIdx.x & 31, w = (threadIdx.x >> 5) & 3;
+    float *out = dwo + (int64_t)blockIdx.x * AGD_C * AGD_C;
+#pragma unroll
+    for (int h = 0; h < 2; h++)
+#pragma unroll
+        for (int e2 = 0; e2 < 2; e2++) {
+            const int o = 64 * h + 16 * w + (lane >> 2) + 8 * e2;
+#pragma unroll
+            for (int j = 0; j < 16; j++)
+                *reinterpret_cast<float2 *>(out + o * AGD_C + 8 * j + 2 * (lane & 3)) =
+                    make_float2(acc[h][4 * j + 2 * e2], acc[h][4 * j + 2 * e2 + 1]);
+        }
+}
+#endif
+
+// Launched on sm_90 only (attn_gate_bwd_dw); compiled for sm_80 it traps. 384 threads: warpgroups 0, 1
+// compute, 2 sums dW_o into its block's slot of dwo (gridDim.x x 128 x 128 fp32).
+template <int CH>
+__global__ void __launch_bounds__(384, 1) k_attn_gate_bwd_dw(agd_args a, float *dwo) {
+#if S9_HAVE_WGMMA
+    using L = agd_smem;
+    extern __shared__ __align__(128) unsigned char agd_sm[];
+    const int wg = threadIdx.x >> 7, tid = threadIdx.x & 127;
+    uint64_t *wbar = (uint64_t *)(agd_sm + L::BAR), *full = wbar + 1, *empty = full + 2;
+    if (threadIdx.x == 0) {
+        wg_bar_init(wbar, 1);
+        for (int c = 0; c < 2; c++) wg_bar_init(full + c, 128), wg_bar_init(empty + c, 128);
+        wg_fence_mbarrier_init();
+    }
+    __syncthreads();
+    if (threadIdx.x == 0) {  // W_o^T, one bulk copy per tile
+        const uint32_t tile = 64 * AGD_C * 2;
+        tw_expect(wbar, 2 * tile);
+        for (int j = 0; j < 2; j++) tw_bulk_g2s(agd_sm + (int64_t)j * tile, a.w + (int64_t)j * tile, tile, wbar);
+    }
+    const int64_t T = (a.M + 63) / 64, t = (int64_t)blockIdx.x * 2 + wg;
+    if (wg < 2 && t < T) {
+        unsigned char *mine = agd_sm + L::WG0 + wg * L::PER_WG;
+        bf16 *gs = (bf16 *)(mine + 2 * L::KM);
+        agd_load(a, (bf16 *)mine, gs, gs + 64 * AGD_SK, t, tid);
+    }
+    fa_commit();
+    wg_bar_wait(wbar, 0);  // every thread: the weight landed (and no block exits before its copies end)
+    __syncwarp();
+    if (wg < 2) agd_compute<CH>(a, agd_sm, wg, T);
+    else agd_dw(dwo, agd_sm, T);
+    fa_wait<0>();
+#else
+    __trap();
+#endif
+}
+
+// dw (128 x 128, fp32) += the blocks' slots, block 0 first.
+__global__ void k_agd_add(const float *parts, int nb, float *dw) {
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= AGD_C * AGD_C) return;
+    float s = dw[i];
+    for (int b = 0; b < nb; b++) s += parts[(int64_t)b * AGD_C * AGD_C + i];
+    dw[i] = s;
+}
+
+#ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
+static int g_agd_grid;  // blocks at most (0: one wave); tests make the blocks loop over several tiles
+extern "C" void pf_cuda_set_attn_gate_dw_grid(pf_backend *be, int blocks) { (void)be, g_agd_grid = blocks > 0 ? blocks : 0; }
+
+int attn_gate_bwd_dw(cu_impl *c, const pf_linear_p *lo, float *dwo, int64_t M, int HC, int c_in, const void *dy,
+                     void *gp, const void *o, void *dg, int64_t ldz, int ch, float *D, int H, int64_t L, int tr,
+                     int64_t pstride) {
+    if (HC != AGD_C || c_in != AGD_C || !(ch == 8 || ch == 16 || ch == 32 || ch == 64)) return 0;
+    int dev = 0, optin = 0;
+    if (cudaGetDevice(&dev) != cudaSuccess ||
+        cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess ||
+        optin < agd_smem::BYTES)
+        return 0;
+    size_t mark = cu_pool_mark(c);
+    agd_args a;
+    memset(&a, 0, sizeof a);
+    a.w = ago_pack(c, lo, c_in, HC, 1, HC / 64);
+    a.M = M, a.dy = (const bf16 *)dy, a.ob = (const bf16 *)o, a.gp = (bf16 *)gp, a.dg = (bf16 *)dg, a.ldz = ldz;
+    a.H = H, a.tr = tr, a.D = D, a.L = L, a.pstride = pstride;
+    const int64_t need = ((M + 63) / 64 + 1) / 2;
+    unsigned nb = 0;
+    float *parts = NULL;
+#define AGD_GO(C)                                                                                    \
+    do {                                                                                             \
+        nb = ts_wave_blocks(c, k_attn_gate_bwd_dw<C>, 384, agd_smem::BYTES, need, g_agd_grid);                \
+        parts = (float *)cu_pool_get(c, sizeof(float) * AGD_C * AGD_C * nb);                         \
+        k_attn_gate_bwd_dw<C><<<nb, 384, agd_smem::BYTES, c->stream>>>(a, parts);                    \
+    } while (0)
+    switch (ch) {
+    case 8: AGD_GO(8); break;
+    case 16: AGD_GO(16); break;
+    case 32: AGD_GO(32); break;
+    default: AGD_GO(64); break;
+    }
+#undef AGD_GO
+    CU_LAUNCHED();
+    k_agd_add<<<AGD_C * AGD_C / 256, 256, 0, c->stream>>>(parts, (int)nb, dwo);
+    CU_LAUNCHED();
+    cu_pool_release(c, mark);
+    ago_count(2);
+    return 1;
+}
+#endif
