@@ -118,41 +118,17 @@ __device__ __forceinline__ void agd_compute(const agd_args &a, unsigned char *sm
     }
 }
 
-// The dW warpgroup: its tiles' sums into acc (two row halves of m64n128: c_in 64 h ..), then the block's slot.
+// The dW warpgroup (wg_dw_sum): d_out^T og over its tiles (rows c_in, columns HC) into the block's slot of dwo.
 __device__ __forceinline__ void agd_dw(float *dwo, unsigned char *sm, int64_t T) {
     using L = agd_smem;
     uint64_t *full = (uint64_t *)(sm + L::BAR) + 1, *empty = full + 2;
-    const int64_t stride = (int64_t)gridDim.x * 2;
-    float acc[2][64];
-#pragma unroll
-    for (int h = 0; h < 2; h++)
-#pragma unroll
-        for (int i = 0; i < 64; i++) acc[h][i] = 0.f;
-    for (int64_t k = 0;; k++) {
-        const int64_t t0 = (int64_t)blockIdx.x * 2 + k * stride;
-        if (t0 >= T) break;
-#pragma unroll
-        for (int c = 0; c < 2; c++) {
-            if (t0 + c >= T) break;
-            wg_bar_wait(full + c, (uint32_t)(k & 1));
+    wg_dw_sum(
+        full, empty, T, dwo + (int64_t)blockIdx.x * AGD_C * AGD_C,
+        [&](int c, const void **pa, const void **pb) {
             const unsigned char *region = sm + L::WG0 + c * L::PER_WG;
-            wg_tile_atb(acc, region, region + L::KM);  // d_out^T og
-            wg_bar_arrive(empty + c);
-        }
-    }
-    // accumulator (h, 4 j + 2 e2 + e): c_in row 64 h + 16 w + g + 8 e2, HC column 8 j + 2 t + e
-    const int lane = threadIdx.x & 31, w = (threadIdx.x >> 5) & 3;
-    float *out = dwo + (int64_t)blockIdx.x * AGD_C * AGD_C;
-#pragma unroll
-    for (int h = 0; h < 2; h++)
-#pragma unroll
-        for (int e2 = 0; e2 < 2; e2++) {
-            const int o = 64 * h + 16 * w + (lane >> 2) + 8 * e2;
-#pragma unroll
-            for (int j = 0; j < 16; j++)
-                *reinterpret_cast<float2 *>(out + o * AGD_C + 8 * j + 2 * (lane & 3)) =
-                    make_float2(acc[h][4 * j + 2 * e2], acc[h][4 * j + 2 * e2 + 1]);
-        }
+            *pa = region, *pb = region + L::KM;
+        },
+        [](int h, int r) { return 64 * h + r; });
 }
 #endif
 

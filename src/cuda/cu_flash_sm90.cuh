@@ -270,6 +270,45 @@ __device__ __forceinline__ void wg_tile_atb(float (&acc)[2][64], const void *a, 
     wg_mma_wait<0>();
     s9_wg_hold<64>(acc[0]), s9_wg_hold<64>(acc[1]);
 }
+
+// The dW warpgroup of those kernels: for the block's tiles of both compute warpgroups in turn (tile 2 blockIdx.x +
+// c + 2 k gridDim.x of T for k = 0, 1, .., c = 0, 1: a fixed order, the same bits every run), wait full[c] (parity
+// k & 1), acc += A^T B of that tile (tile(c, &a, &b) names the compute warpgroup's two stagings), arrive empty[c];
+// then the 128 x 128 sums to out (rows 128 apart), accumulator row 64 h + r (r = 16 w + g + 8 e2) to out's row
+// row(h, r), column 8 j + 2 t + e.
+template <typename TILE, typename ROW>
+__device__ __forceinline__ void wg_dw_sum(uint64_t *full, uint64_t *empty, int64_t T, float *out, TILE tile, ROW row) {
+    const int64_t stride = (int64_t)gridDim.x * 2;
+    float acc[2][64];
+#pragma unroll
+    for (int h = 0; h < 2; h++)
+#pragma unroll
+        for (int i = 0; i < 64; i++) acc[h][i] = 0.f;
+    for (int64_t k = 0;; k++) {
+        const int64_t t0 = (int64_t)blockIdx.x * 2 + k * stride;
+        if (t0 >= T) break;
+#pragma unroll
+        for (int c = 0; c < 2; c++) {
+            if (t0 + c >= T) break;
+            wg_bar_wait(full + c, (uint32_t)(k & 1));
+            const void *a, *b;
+            tile(c, &a, &b);
+            wg_tile_atb(acc, a, b);
+            wg_bar_arrive(empty + c);
+        }
+    }
+    const int lane = threadIdx.x & 31, w = (threadIdx.x >> 5) & 3;
+#pragma unroll
+    for (int h = 0; h < 2; h++)
+#pragma unroll
+        for (int e2 = 0; e2 < 2; e2++) {
+            const int o = row(h, 16 * w + (lane >> 2) + 8 * e2);
+#pragma unroll
+            for (int j = 0; j < 16; j++)
+                *reinterpret_cast<float2 *>(out + o * 128 + 8 * j + 2 * (lane & 3)) =
+                    make_float2(acc[h][4 * j + 2 * e2], acc[h][4 * j + 2 * e2 + 1]);
+        }
+}
 #endif
 
 // This thread's 16 bias values of keys 8 j + 2 t + (0, 1), j = 4 hf .. 4 hf + 3, of the

@@ -39,41 +39,18 @@ __device__ __forceinline__ void owd_stage(bf16 *s, const uint32_t (*f)[4], int i
     for (int i = 0; i < N; i++) ow_stsm4(s + ((r >> 3) * 16 + 2 * (i0 + i) + (lane >> 4)) * 64 + (r & 7) * 8, f[i]);
 }
 
-// The dW warpgroup: its tiles' sums into acc (2 row halves of m64n128), then the block's slot of dwz.
-__device__ __forceinline__ void owd_dw(const ow_args &a, float *dwz, unsigned char *sm, int64_t T) {
+// The dW warpgroup (wg_dw_sum): d y (d out's staging)^T xl (zl's) over its tiles, rows un-permuted (packed row
+// -> channel) into the block's slot of dwz.
+__device__ __forceinline__ void owd_dw(float *dwz, unsigned char *sm, int64_t T) {
     using L = owd_smem;
     uint64_t *full = (uint64_t *)(sm + L::BAR) + 1, *empty = full + 2;
-    const int64_t stride = (int64_t)gridDim.x * 2;
-    float acc[2][64];
-#pragma unroll
-    for (int h = 0; h < 2; h++)
-#pragma unroll
-        for (int i = 0; i < 64; i++) acc[h][i] = 0.f;
-    for (int64_t k = 0;; k++) {
-        const int64_t t0 = (int64_t)blockIdx.x * 2 + k * stride;
-        if (t0 >= T) break;
-#pragma unroll
-        for (int c = 0; c < 2; c++) {
-            if (t0 + c >= T) break;
-            wg_bar_wait(full + c, (uint32_t)(k & 1));
+    wg_dw_sum(
+        full, empty, T, dwz + (int64_t)blockIdx.x * OW_C * OW_C,
+        [&](int c, const void **pa, const void **pb) {
             const unsigned char *region = sm + L::WG0 + c * L::PER_WG + 2 * L::XB;
-            wg_tile_atb(acc, region + L::RB, region);  // d y (d out's staging)^T xl (zl's)
-            wg_bar_arrive(empty + c);
-        }
-    }
-    // accumulator (h, 4 j + 2 e2 + e): packed row 64 h + 16 w + g + 8 e2, channel in 8 j + 2 t + e
-    const int lane = threadIdx.x & 31, w = (threadIdx.x >> 5) & 3;
-    float *out = dwz + (int64_t)blockIdx.x * OW_C * OW_C;
-#pragma unroll
-    for (int h = 0; h < 2; h++)
-#pragma unroll
-        for (int e2 = 0; e2 < 2; e2++) {
-            const int o = 64 * h + ow_perm(16 * w + (lane >> 2) + 8 * e2);
-#pragma unroll
-            for (int j = 0; j < 16; j++)
-                *reinterpret_cast<float2 *>(out + o * OW_C + 8 * j + 2 * (lane & 3)) =
-                    make_float2(acc[h][4 * j + 2 * e2], acc[h][4 * j + 2 * e2 + 1]);
-        }
+            *pa = region + L::RB, *pb = region;
+        },
+        [](int h, int r) { return 64 * h + ow_perm(r); });
 }
 
 // A compute warpgroup's tiles (k_tm_outbw<3>'s phases; the staging hand-over above).
@@ -142,7 +119,7 @@ __global__ void __launch_bounds__(384, 1) k_tm_outbw_dwz(ow_args a, float *dwz) 
     wg_bar_wait((uint64_t *)(owd_sm + L::BAR), 0);  // every thread: the weight landed
     __syncwarp();
     if (wg < 2) owd_compute(a, owd_sm, wg, T, acc8);
-    else owd_dw(a, dwz, owd_sm, T);
+    else owd_dw(dwz, owd_sm, T);
     fa_wait<0>();
     __syncthreads();  // every warpgroup done: warpgroup 0's X buffers take the sums (the dW warpgroup's acc8 stay 0)
     ow_block_sums<3>(a, acc8, (float *)(owd_sm + L::WG0));
