@@ -9,6 +9,7 @@
 # (bench/session40/next_first.sh, session41/call_gate.sh and call_big.sh hold the same parts and the ncu rows.)
 . bench/device_common.sh
 t0=$SECONDS
+L=${CALL_LIMIT:-570}  # the call's own budget in s (the device time left may be less than run's 600)
 left() { [ $((SECONDS - t0)) -lt $1 ]; }  # whether fewer than $1 s have passed since the start
 timing() {  # round LIMIT: trimul forms, then the attention gate modes, each skipped once LIMIT s have passed
   local v m
@@ -24,23 +25,24 @@ timing() {  # round LIMIT: trimul forms, then the attention gate modes, each ski
       grep '^{' | cut -c1-140 >> $S
   done
 }
-timing 1 260
+timing 1 $((L * 45 / 100))
 echo "== round 1 done at $((SECONDS - t0)) s" >> $S
 MC="compute-sanitizer --tool memcheck --error-exitcode 3"
-run tmow 200 $T --only trimul_outw
-run tmow_mc 220 $MC $T --quick --only trimul_outw
-run agw 200 $T --only attn_gate_wg
-run agw_mc 220 $MC $T --quick --only attn_gate_wg
-run big_modules 230 $T --only big_modules
+c=$((L - (SECONDS - t0) - 30)); [ $c -le 230 ] || c=230  # each correctness program's limit
+run tmow $c $T --only trimul_outw
+run tmow_mc $c $MC $T --quick --only trimul_outw
+run agw $c $T --only attn_gate_wg
+run agw_mc $c $MC $T --quick --only attn_gate_wg
+run big_modules $c $T --only big_modules
 wait
 echo "== correctness done at $((SECONDS - t0)) s" >> $S
 report tmow tmow_mc agw agw_mc big_modules
-if grep -q FAIL $OUT/big_modules.log && left 480; then
+if grep -q FAIL $OUT/big_modules.log && left $((L - 90)); then
   PF_BIG_MODULE_N=4000 timeout -k 5 90 $T --only big_modules > $OUT/big_modules_4000.log 2>&1
   echo "rc=$?" >> $OUT/big_modules_4000.log; report big_modules_4000
 fi
-timing 2 500
-left 530 && ncu_rows tm 60 30 . $P/bench_cuda_ops --ops trimul --sizes 1024 --reps 1
+timing 2 $((L - 70))
+left $((L - 40)) && ncu_rows tm 60 30 . $P/bench_cuda_ops --ops trimul --sizes 1024 --reps 1
 echo "== end at $((SECONDS - t0)) s" >> $S
 cd $OUT && tar czf logs.tgz *.log 2>/dev/null; rm -f *.log
 cat $S
