@@ -25,22 +25,24 @@ timing() {  # round LIMIT: trimul forms, then the attention gate modes, each ski
       grep '^{' | cut -c1-140 >> $S
   done
 }
-timing 1 $((L * 45 / 100))
-echo "== round 1 done at $((SECONDS - t0)) s" >> $S
-MC="compute-sanitizer --tool memcheck --error-exitcode 3"
-c=$((L - (SECONDS - t0) - 30)); [ $c -le 230 ] || c=230  # each correctness program's limit
-run tmow $c $T --only trimul_outw
-run tmow_mc $c $MC $T --quick --only trimul_outw
-run agw $c $T --only attn_gate_wg
-run agw_mc $c $MC $T --quick --only attn_gate_wg
-run big_modules $c $T --only big_modules
-wait
-echo "== correctness done at $((SECONDS - t0)) s" >> $S
-report tmow tmow_mc agw agw_mc big_modules
-if grep -q FAIL $OUT/big_modules.log && left $((L - 90)); then
-  PF_BIG_MODULE_N=4000 timeout -k 5 90 $T --only big_modules > $OUT/big_modules_4000.log 2>&1
-  echo "rc=$?" >> $OUT/big_modules_4000.log; report big_modules_4000
-fi
+checks() {  # the five correctness programs at once, each within what is left of L
+  local c=$((L - (SECONDS - t0) - 30)) MC="compute-sanitizer --tool memcheck --error-exitcode 3"
+  [ $c -le 230 ] || c=230
+  run tmow $c $T --only trimul_outw
+  run tmow_mc $c $MC $T --quick --only trimul_outw
+  run agw $c $T --only attn_gate_wg
+  run agw_mc $c $MC $T --quick --only attn_gate_wg
+  run big_modules $c $T --only big_modules
+  wait
+  echo "== correctness done at $((SECONDS - t0)) s" >> $S
+  report tmow tmow_mc agw agw_mc big_modules
+  if grep -q FAIL $OUT/big_modules.log && left $((L - 90)); then
+    PF_BIG_MODULE_N=4000 timeout -k 5 90 $T --only big_modules > $OUT/big_modules_4000.log 2>&1
+    echo "rc=$?" >> $OUT/big_modules_4000.log; report big_modules_4000
+  fi
+}
+# CHECK_FIRST=1 (a short call, e.g. CALL_LIMIT=200): the correctness programs before any timing
+if [ -n "${CHECK_FIRST:-}" ]; then checks; else timing 1 $((L * 45 / 100)); echo "== round 1 done at $((SECONDS - t0)) s" >> $S; checks; fi
 timing 2 $((L - 70))
 left $((L - 40)) && ncu_rows tm 60 30 . $P/bench_cuda_ops --ops trimul --sizes 1024 --reps 1
 echo "== end at $((SECONDS - t0)) s" >> $S
