@@ -1,6 +1,6 @@
 // cu_attn_gate_wg.cu: the attention module's gate and output projection as one Hopper wgmma
-// pass (PF_ATTN_GATE_WG=1 or unset: the forward, the default; 2: the backward too; 0: the
-// two-kernel path both ways). Used by the one-GEMM projection path (cu_attn_rows.cu,
+// pass (PF_ATTN_GATE_WG=1: the forward; 2: the backward too; 3 or unset, the default since session 43: 2 with
+// W_o's gradient summed in the backward's kernel, cu_attn_gate_wgd.cu; 0: the two-kernel path both ways). Used by the one-GEMM projection path (cu_attn_rows.cu,
 // rows_fwd_piece_cat / rows_bwd_piece_cat).
 //
 // Forward, the two-kernel path: og = sigmoid(g) o (k_gate_mul_ld: reads g and o, writes og and
@@ -32,17 +32,18 @@
 #define AGO_SO 72    // forward staging row stride (bf16): 64 columns + 8, 16-byte aligned rows
 
 #ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
-// 0 off, 1 the forward only (the default), 2 the forward and the backward, 3 the backward with W_o's gradient
-// in the kernel; -1 until read or set
+// 0 off, 1 the forward only, 2 the forward and the backward, 3 the backward with W_o's gradient in the kernel
+// (the default since session 43: the whole test_cuda, parity and memcheck passed with it; triangle attention f+b
+// 0.6-1.7% faster than 1, BENCHMARKS.md "Session 43"); -1 until read or set
 static int g_ago = -1;
 static int64_t g_ago_runs[3];  // launches: forward, backward, backward with W_o's gradient (tests)
 
 int ago_mode(void) {
     if (g_ago < 0)
-        g_ago = (int)cu_env_int("PF_ATTN_GATE_WG", 0, 3, 1,
+        g_ago = (int)cu_env_int("PF_ATTN_GATE_WG", 0, 3, 3,
                                 "0 (gate and output projection apart), 1 (the forward's gate in the output projection's "
-                                "wgmma, the default), 2 (the backward's too) or 3 (2 with W_o's gradient summed in the "
-                                "backward's kernel)");
+                                "wgmma), 2 (the backward's too) or 3 (2 with W_o's gradient summed in the backward's "
+                                "kernel, the default)");
     return g_ago;
 }
 void ago_count(int kind) { g_ago_runs[kind]++; }

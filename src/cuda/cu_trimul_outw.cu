@@ -195,10 +195,11 @@ static cu_setting ow_fwg_s = {-1, "PF_TRIMUL_OUTW_FWG", 2, 4, 3,
 // test_emu_trimul_out), not yet timed.
 static cu_setting ow_bwg_s = {-1, "PF_TRIMUL_OUTW_BWG", 2, 3, 2,
                               "warpgroups per block of the trimul output part's Hopper backward (k_tm_outbw)"};
-// PF_TRIMUL_OUTW_DWZ: 1 the backward with dW_z summed in the kernel (k_tm_outbw_dwz, cu_trimul_outwd.cu:
-// no xl, d y written, no dW_z GEMM; where Linear_z has no bias), 0 (the default) k_tm_outbw. Session 40:
-// written without a GPU (the emulator), not yet timed.
-static cu_switch ow_dwz_s = {-1, "PF_TRIMUL_OUTW_DWZ", 0, "dW_z by a GEMM after k_tm_outbw",
+// PF_TRIMUL_OUTW_DWZ: 1 (the default since session 43) the backward with dW_z summed in the kernel
+// (k_tm_outbw_dwz, cu_trimul_outwd.cu: no xl, d y written, no dW_z GEMM; where Linear_z has no bias), 0 k_tm_outbw
+// (PF_TRIMUL_OUTW_BWG's forms). Session 43: the whole test_cuda, parity and memcheck passed with it; trimul f+b
+// 3.4% faster at N 1024 (H100, BENCHMARKS.md "Session 43").
+static cu_switch ow_dwz_s = {-1, "PF_TRIMUL_OUTW_DWZ", 1, "dW_z by a GEMM after k_tm_outbw",
                              "dW_z summed in the trimul output part's Hopper backward (k_tm_outbw_dwz)"};
 static int64_t ow_runs, owb_runs, owd_runs;  // launches of k_tm_outfw, k_tm_outbw (either form), k_tm_outbw_dwz
 static int ow_mode(void) { return cu_setting_get(&ow_mode_s); }

@@ -47,8 +47,9 @@ int64_t pf_cuda_attn_module_fused_runs(pf_backend *be);
 // measured). Process-wide. _runs: the row pieces (forward or backward) that took it.
 void pf_cuda_set_attn_proj(pf_backend *be, int mode);
 int64_t pf_cuda_attn_proj_runs(pf_backend *be);
-// The attention's gate inside its output projection's wgmma (cu_attn_gate_wg.cu): 1 the forward
-// (the default), 2 the forward and the backward, 0 the two-kernel path (PF_ATTN_GATE_WG=0/1/2);
+// The attention's gate inside its output projection's wgmma (cu_attn_gate_wg.cu): 1 the forward,
+// 2 the forward and the backward, 3 2 with W_o's gradient in the kernel (the default), 0 the two-kernel
+// path (PF_ATTN_GATE_WG=0..3);
 // other values the environment's again. It applies in bf16 on sm_90 with HC and c_in 64 or 128
 // (the backward: equal) and c_h dividing 64 (_applies, whatever the mode). _runs: launches (bwd 0
 // the forward's, 1 the backward's).
@@ -244,7 +245,7 @@ int pf_cuda_set_trimul_outw_fwg(pf_backend *be, int n);
 // gradients (their sums follow the grid); other values: back to PF_TRIMUL_OUTW_BWG. Returns the value before.
 int pf_cuda_set_trimul_outw_bwg(pf_backend *be, int n);
 // PF_TRIMUL_OUTW_DWZ: 1 the backward with dW_z summed in the kernel (k_tm_outbw_dwz: xl and d y not written,
-// no dW_z GEMM; where Linear_z has no bias and its gradient is wanted), 0 (the default) k_tm_outbw; other
+// no dW_z GEMM; where Linear_z has no bias and its gradient is wanted; the default), 0 k_tm_outbw; other
 // values: back to PF_TRIMUL_OUTW_DWZ. Returns the value before. pf_cuda_trimul_outw_dwz_runs: its launches.
 int pf_cuda_set_trimul_outw_dwz(pf_backend *be, int on);
 int64_t pf_cuda_trimul_outw_dwz_runs(pf_backend *be);

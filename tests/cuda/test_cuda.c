@@ -1753,7 +1753,9 @@ static void tm_pass_outw(const char *label, int v, int mode, int after) {
     (void)label;
     if (!after) pf_cuda_set_trimul_outw(H_gpu, mode < 0 ? (v ? -mode : 0) : mode);
 }
-static int outw_fwg = 3, outw_bwg = 2, outw_dwz = 0;  // what the cases below set (the defaults)
+// what the cases below set; outw_dwz is read from the backend at the group's start (PF_TRIMUL_OUTW_DWZ or the
+// default, 1 since session 43), so that the cases that do not set it expect what is in effect
+static int outw_fwg = 3, outw_bwg = 2, outw_dwz = 1;
 static void test_trimul_outw(int64_t N, int incoming, int bias, int use_mask, int blocks, int mode) {
     if (!shard_case()) return;
     char label[256], s[320];
@@ -1796,9 +1798,11 @@ static void test_trimul_outw(int64_t N, int incoming, int bias, int use_mask, in
 }
 // N * N = 1024 (16 tiles of 64), 1296 (a last tile of 16 positions; 3 blocks), 1600 (a last tile of
 // 64; 2 blocks), 1089 (not a multiple of 8: not run); mode 1 and 2; the forward with 3 warpgroups (the
-// default since session 39), 2 and 4; the backward with 2 (the default), 3 (PF_TRIMUL_OUTW_BWG) and the fused
-// dW_z (PF_TRIMUL_OUTW_DWZ)
+// default since session 39), 2 and 4; the backward with the fused dW_z (PF_TRIMUL_OUTW_DWZ, the default since
+// session 43) on and off, and without it with 2 (PF_TRIMUL_OUTW_BWG's default) and 3 warpgroups
 static void cuda_trimul_outw(void) {
+    // set(-1) returns what is in effect and leaves it to the environment / the default
+    outw_dwz = pf_cuda_set_trimul_outw_dwz(H_gpu, -1);
     test_trimul_outw(32, 0, 1, 1, 0, 2);
     test_trimul_outw(36, 1, 1, 1, 3, 2);
     test_trimul_outw(40, 0, 0, 0, 2, 2);
@@ -1809,16 +1813,21 @@ static void cuda_trimul_outw(void) {
     test_trimul_outw(36, 0, 1, 1, 2, 2);
     test_trimul_outw(40, 1, 0, 0, 0, 1);
     pf_cuda_set_trimul_outw_fwg(H_gpu, fwg_was), outw_fwg = 3;
-    int bwg_was = pf_cuda_set_trimul_outw_bwg(H_gpu, outw_bwg = 3);  // the backward with 3 (one X buffer each)
+    const int dwz_in_effect = outw_dwz;
+    // without the fused dW_z: k_tm_outbw<2>, then <3> (one X buffer each), with and without biases
+    int dwz_was = pf_cuda_set_trimul_outw_dwz(H_gpu, outw_dwz = 0);
+    test_trimul_outw(40, 0, 0, 0, 2, 2);
+    test_trimul_outw(36, 1, 0, 1, 3, 2);
+    int bwg_was = pf_cuda_set_trimul_outw_bwg(H_gpu, outw_bwg = 3);
     test_trimul_outw(36, 1, 1, 1, 3, 2);
     test_trimul_outw(40, 0, 1, 0, 2, 2);
     test_trimul_outw(33, 0, 0, 1, 0, 2);
     pf_cuda_set_trimul_outw_bwg(H_gpu, bwg_was), outw_bwg = 2;
-    int dwz_was = pf_cuda_set_trimul_outw_dwz(H_gpu, outw_dwz = 1);  // dW_z summed in the kernel (no bias: runs)
+    pf_cuda_set_trimul_outw_dwz(H_gpu, outw_dwz = 1);  // dW_z summed in the kernel (no bias: runs)
     test_trimul_outw(36, 1, 0, 1, 3, 2);
     test_trimul_outw(40, 0, 0, 0, 0, 2);
     test_trimul_outw(32, 0, 1, 1, 2, 2);  // with biases: k_tm_outbw and the GEMM
-    pf_cuda_set_trimul_outw_dwz(H_gpu, dwz_was), outw_dwz = 0;
+    pf_cuda_set_trimul_outw_dwz(H_gpu, dwz_was), outw_dwz = dwz_in_effect;
     fwg_was = pf_cuda_set_trimul_outw_fwg(H_gpu, outw_fwg = 4);  // the forward with 4 (half tiles, zl by descriptor)
     test_trimul_outw(36, 1, 1, 1, 3, 1);
     test_trimul_outw(40, 0, 0, 0, 2, 2);
