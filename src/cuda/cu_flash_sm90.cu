@@ -1129,10 +1129,11 @@ __device__ __forceinline__ void s9d_accumulate_pv(float (&o)[2][CH / 8][4], floa
 }
 
 // The bias tiles of both halves of the block's 128 queries at k0 into dst (the second half
-// only where its queries start before L, half2 = Ps[257]: the copy has Lp query rows); boff = Ps[threadIdx.x]
-__device__ __forceinline__ void s9d_fetch_bias(const fa_args &a, int boff, int half2, int k0, unsigned char *dst) {
+// only where its queries start before L: the copy has Lp query rows)
+__device__ __forceinline__ void s9d_fetch_bias(const fa_args &a, const int *Ps, int k0, unsigned char *dst) {
+    int boff = Ps[threadIdx.x];
     s9b_fetch_bias(a, boff, k0, dst);
-    if (half2) s9b_fetch_bias(a, boff + S9_Q * (((int)a.L + 63) & ~63), k0, dst + (size_t)S9_Q * S9_BS16 * 2);
+    if (Ps[257]) s9b_fetch_bias(a, boff + S9_Q * (((int)a.L + 63) & ~63), k0, dst + (size_t)S9_Q * S9_BS16 * 2);
 }
 
 // Tile j of k_s9_fwd_bmma2 (not pipelined: S of tile j + 1 not held, so fewer registers):
@@ -1147,20 +1148,17 @@ __device__ __forceinline__ void s9d_tile(const fa_args &a, int k0, unsigned char
     bf16 *Ks = (bf16 *)(sm + DL::SL::K), *Vs = (bf16 *)(sm + DL::SL::V);
     unsigned char *Bs = sm + DL::B;
     float *Ms = (float *)(sm + DL::M);
-    // The block's constants (Ps, written before the loop) read before the wait, so that these shared loads'
-    // latency passes under it: read after the K / V copies were issued, each stalled its first use (session 43's
-    // ncu stall sampling: 7.5% of the kernel's samples; bench/session43/prof/STALLS.md).
-    const int *Ps = (const int *)(sm + DL::P);
-    const int kvo = Ps[128 + threadIdx.x], boff = Ps[threadIdx.x], rpos = Ps[256], half2 = Ps[257];
     fa_wait<0>();                           // this thread's copies of tile j
     bool masked = __syncthreads_or(mflag);  // everyone's; every warp is done with tile j - 1
     bool more = k0 + S9_K < (int)a.L;
     float mnext = 0;
+    const int *Ps = (const int *)(sm + DL::P);
     if (more) {
+        int kvo = Ps[128 + threadIdx.x];
         s9b_fetch_rows<CH>(a, a.k, kvo, k0 + S9_K, Ks + (b ^ 1) * TE);
         s9b_fetch_rows<CH>(a, a.v, kvo, k0 + S9_K, Vs + (b ^ 1) * TE);
-        s9d_fetch_bias(a, boff, half2, k0 + S9_K, Bs + (b ^ 1) * DL::BT);
-        if (threadIdx.x < S9_K) mnext = s9b_mask(a, rpos, k0 + S9_K);
+        s9d_fetch_bias(a, Ps, k0 + S9_K, Bs + (b ^ 1) * DL::BT);
+        if (threadIdx.x < S9_K) mnext = s9b_mask(a, Ps[256], k0 + S9_K);
     }
     fa_commit();
     s9d_scores<CH>(sc, (const bf16 *)(sm + DL::Q), ci, Ks + b * TE, (const bf16 *)(Bs + b * DL::BT), wq, lane);
@@ -1206,7 +1204,7 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma2(fa_args a) {
     __syncthreads();  // Ps[257] read by every thread's bias copies
     s9b_fetch_rows<CH>(a, a.k, kvo, 0, Ks);
     s9b_fetch_rows<CH>(a, a.v, kvo, 0, Vs);
-    s9d_fetch_bias(a, Ps[threadIdx.x], Ps[257], 0, Bs);
+    s9d_fetch_bias(a, Ps, 0, Bs);
     fa_commit();
     float m0 = threadIdx.x < S9_K ? s9b_mask(a, rpos, 0) : 0.f;
     if (threadIdx.x < S9_K) Ms[threadIdx.x] = m0;
