@@ -57,6 +57,21 @@ parity_shards() {
     echo "== device_all parity shards: $((SECONDS - t0)) s" >> $S
     cat $OUT/da/summary.txt >> $S
 }
+# ab_env ROUNDS STOP SECS OPS SIZES CFG...: `bench_cuda_ops --ops OPS --sizes SIZES --reps 5` under each CFG (environment
+# assignments, "" for none) taking turns, ROUNDS rounds, each run at most SECS s, the JSON lines into $S; stops
+# once STOP s have passed since the caller's t0
+ab_env() {
+    local rounds=$1 stop=$2 secs=$3 ops=$4 sizes=$5 r f
+    shift 5
+    for r in $(seq $rounds); do
+        for f in "$@"; do
+            [ $((SECONDS - t0)) -lt $stop ] || { echo "== the rest skipped at $((SECONDS - t0)) s" >> $S; return 0; }
+            echo "== round $r: ${f:-the defaults}" >> $S
+            env $f timeout -k 5 $secs $P/bench_cuda_ops --ops $ops --sizes $sizes --reps 5 2>&1 | grep '^{' |
+                cut -c1-150 >> $S
+        done
+    done
+}
 # ab_modules ROUNDS SECS PATTERN "PROG ..." "PRESET N" ...: `PROG bench --per-module` (--reps 5) of each preset at N,
 # the programs of the payload taking turns (a build before a change against the one after, same run), ROUNDS rounds;
 # each run's lines matching PATTERN into $S, its log $OUT/b_PROG_PRESET_ROUND.log
