@@ -1,7 +1,8 @@
 // cu_attn_gate_wg.cu: the attention module's gate and output projection as one Hopper wgmma
-// pass (PF_ATTN_GATE_WG=1: the forward; 2: the backward too; 3 or unset, the default since session 43: 2 with
-// W_o's gradient summed in the backward's kernel, cu_attn_gate_wgd.cu; 0: the two-kernel path both ways). Used by the one-GEMM projection path (cu_attn_rows.cu,
-// rows_fwd_piece_cat / rows_bwd_piece_cat).
+// pass (PF_ATTN_GATE_WG=1: the forward; 2: the backward too; 3 or unset, the default since session
+// 43: 2 with W_o's gradient summed in the backward's kernel, cu_attn_gate_wgd.cu; 0: the two-kernel
+// path both ways). Used by the one-GEMM projection path (cu_attn_rows.cu, rows_fwd_piece_cat /
+// rows_bwd_piece_cat).
 //
 // Forward, the two-kernel path: og = sigmoid(g) o (k_gate_mul_ld: reads g and o, writes og and
 // the saved copy of o), then out = og W_o^T + b_o (cuBLASLt: reads og, writes out). Here og is

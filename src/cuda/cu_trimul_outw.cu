@@ -187,12 +187,13 @@ static cu_setting ow_mode_s = {-1, "PF_TRIMUL_OUTW", 0, 2, 2,
                                "the trimul output part on Hopper warpgroup MMA: 0 off, 1 the forward (k_tm_outfw), 2 "
                                "the forward and the backward (k_tm_outbw; the default)"};
 // PF_TRIMUL_OUTW_FWG: the forward's warpgroups per block, 2, 3 (the default since session 39: 5.39 against
-// 5.46 ms f+b at N 1024) or 4 (session 40: half tiles, zl by descriptor, 128 registers; not timed); k_tm_outfw's NWG.
+// 5.46 ms f+b at N 1024) or 4 (session 40: half tiles, zl by descriptor, 128 registers; session 42, H100:
+// 6.43 against FWG 3's 6.38 ms); k_tm_outfw's NWG.
 static cu_setting ow_fwg_s = {-1, "PF_TRIMUL_OUTW_FWG", 2, 4, 3,
                               "warpgroups per block of the trimul output part's Hopper forward (k_tm_outfw)"};
 // PF_TRIMUL_OUTW_BWG: the backward's warpgroups per block, 2 (the default: X's staging double-buffered) or 3
-// (one X buffer per warpgroup; k_tm_outbw's NWG). Session 40: written without a GPU (the emulator's
-// test_emu_trimul_out), not yet timed.
+// (one X buffer per warpgroup; k_tm_outbw's NWG), where PF_TRIMUL_OUTW_DWZ is off or does not apply. Session 40
+// (the emulator's test_emu_trimul_out); session 42, H100: slower, 6.59 against 6.38 ms f+b at N 1024.
 static cu_setting ow_bwg_s = {-1, "PF_TRIMUL_OUTW_BWG", 2, 3, 2,
                               "warpgroups per block of the trimul output part's Hopper backward (k_tm_outbw)"};
 // PF_TRIMUL_OUTW_DWZ: 1 (the default since session 43) the backward with dW_z summed in the kernel
