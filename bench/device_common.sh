@@ -57,17 +57,20 @@ parity_shards() {
     echo "== device_all parity shards: $((SECONDS - t0)) s" >> $S
     cat $OUT/da/summary.txt >> $S
 }
-# ab_env ROUNDS STOP SECS OPS SIZES CFG...: `bench_cuda_ops --ops OPS --sizes SIZES --reps 5` under each CFG (environment
-# assignments, "" for none) taking turns, ROUNDS rounds, each run at most SECS s, the JSON lines into $S; stops
-# once STOP s have passed since the caller's t0
+# ab_env ROUNDS STOP SECS OPS SIZES CFG...: `PROG --ops OPS --sizes SIZES --reps 5` under each CFG taking turns,
+# ROUNDS rounds, each run at most SECS s, the JSON lines into $S; stops once STOP s have passed since the caller's
+# t0. A CFG's words: environment assignments (NAME=VALUE) and at most one program of the payload (PROG, default
+# bench_cuda_ops: e.g. bench_old, the build before a change); "" runs bench_cuda_ops with nothing set.
 ab_env() {
-    local rounds=$1 stop=$2 secs=$3 ops=$4 sizes=$5 r f
+    local rounds=$1 stop=$2 secs=$3 ops=$4 sizes=$5 r f w prog envs
     shift 5
     for r in $(seq $rounds); do
         for f in "$@"; do
             [ $((SECONDS - t0)) -lt $stop ] || { echo "== the rest skipped at $((SECONDS - t0)) s" >> $S; return 0; }
             echo "== round $r: ${f:-the defaults}" >> $S
-            env $f timeout -k 5 $secs $P/bench_cuda_ops --ops $ops --sizes $sizes --reps 5 2>&1 | grep '^{' |
+            prog=bench_cuda_ops envs=""
+            for w in $f; do case $w in *=*) envs="$envs $w" ;; *) prog=$w ;; esac; done
+            env $envs timeout -k 5 $secs $P/$prog --ops $ops --sizes $sizes --reps 5 2>&1 | grep '^{' |
                 cut -c1-150 >> $S
         done
     done

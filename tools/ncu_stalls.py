@@ -70,11 +70,12 @@ def load_sass(path):
     funcs, raw, labels, pending, cur, chain, block = {}, [], {}, [], None, [], []
     for line in open(path, errors="replace"):
         m = re.match(r"\s*\.section\s+\.text\.([^,\s]+)", line) or re.search(r"Function\s*:\s*(\S+)", line)
+        src = LINE.search(line)
         if m:
             cur, chain, block = m.group(1), [], []
             funcs[cur] = {}
-        elif LINE.search(line):
-            block.append((LINE.search(line).group(1), int(LINE.search(line).group(2))))
+        elif src:
+            block.append((src.group(1), int(src.group(2))))
         elif cur and re.match(r"\s*([.$\w]+):\s*$", line):
             pending.append(line.strip()[:-1])
         elif cur and INSN.search(line):

@@ -15,12 +15,13 @@ L=${CALL_LIMIT:-570}
 FORMS=${FORMS-"PF_TRIMUL_OUTW_DWZ=1 PF_ATTN_GATE_WG=3"}
 ALT=${ALT-$FORMS}
 echo "== forms: ${FORMS:-none}; timing: the defaults against ${ALT:-the defaults}" >> $S
+with_forms() { ( [ -z "$FORMS" ] || export $FORMS; "$@" ); }  # a command (or function) with FORMS exported
 if [ "${CHECKS:-full}" = full ]; then
   MC="compute-sanitizer --tool memcheck --error-exitcode 3"
   c=$((L * 55 / 100))
   run tmow_mc $c env $FORMS $MC $T --quick --only trimul_outw
   run agw_mc $c env $FORMS $MC $T --quick --only attn_gate_wg
-  ( [ -z "$FORMS" ] || export $FORMS; parity_shards $((c - 40)) )
+  with_forms parity_shards $((c - 40))
   wait
   report tmow_mc agw_mc
 else
@@ -33,7 +34,7 @@ echo "== correctness done at $((SECONDS - t0)) s" >> $S
 ab_env 2 $((L - ${AB_STOP:-150})) 110 trimul,tri_attn,tri_attn_end 1024,2048 "" "$ALT"
 echo "== timing done at $((SECONDS - t0)) s" >> $S
 b=$((L - (SECONDS - t0) - 15))
-[ $b -gt 60 ] && ( [ -z "$FORMS" ] || export $FORMS; cueq_blocks ${BLOCK_N:-512,1024} 5 $b )
+[ $b -gt 60 ] && with_forms cueq_blocks ${BLOCK_N:-512,1024} 5 $b
 echo "== end at $((SECONDS - t0)) s" >> $S
 cd $OUT && tar czf logs.tgz *.log da 2>/dev/null; rm -rf *.log da
 cat $S

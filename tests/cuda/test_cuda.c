@@ -1813,7 +1813,6 @@ static void cuda_trimul_outw(void) {
     test_trimul_outw(36, 0, 1, 1, 2, 2);
     test_trimul_outw(40, 1, 0, 0, 0, 1);
     pf_cuda_set_trimul_outw_fwg(H_gpu, fwg_was), outw_fwg = 3;
-    const int dwz_in_effect = outw_dwz;
     // without the fused dW_z: k_tm_outbw<2>, then <3> (one X buffer each), with and without biases
     int dwz_was = pf_cuda_set_trimul_outw_dwz(H_gpu, outw_dwz = 0);
     test_trimul_outw(40, 0, 0, 0, 2, 2);
@@ -1827,7 +1826,7 @@ static void cuda_trimul_outw(void) {
     test_trimul_outw(36, 1, 0, 1, 3, 2);
     test_trimul_outw(40, 0, 0, 0, 0, 2);
     test_trimul_outw(32, 0, 1, 1, 2, 2);  // with biases: k_tm_outbw and the GEMM
-    pf_cuda_set_trimul_outw_dwz(H_gpu, dwz_was), outw_dwz = dwz_in_effect;
+    pf_cuda_set_trimul_outw_dwz(H_gpu, dwz_was), outw_dwz = dwz_was;
     fwg_was = pf_cuda_set_trimul_outw_fwg(H_gpu, outw_fwg = 4);  // the forward with 4 (half tiles, zl by descriptor)
     test_trimul_outw(36, 1, 1, 1, 3, 1);
     test_trimul_outw(40, 0, 0, 0, 2, 2);
