@@ -11,6 +11,11 @@
 #define TSW_GO 72  // the backward's [d tp | d tg] staging row stride (bf16): word 36 g + t + 4 q, no conflicts
 
 #if S9_HAVE_WGMMA
+// Channel of 16-byte run i = lane + 32 it (half i & 1) of a (32, TSW_SO) staging tile: it 0 even channels, it 1 odd.
+// Rows are 48 B (16-byte bank slot 3 ch + h mod 8): a quarter-warp's c, c + 2, c + 4, c + 6 take 8 distinct slots
+// (channels 0..3 of ch = i >> 1 took slot 1 twice).
+__device__ __forceinline__ int tsw_ch(int i) { return (i & 30) | (i >> 5); }
+
 // Tile j's gated 32 channels of the warp's 16 positions (first rw0) from acc (m64n64: for
 // q, columns 16 q + 2 t + e are tp and 16 q + 8 + 2 t + e tg of channel 8 q + 2 t + e; rows
 // g, g + 8) via st (32, TSW_SO) into out rows cbase.., 16-byte runs where a.vec. BIAS false:
@@ -41,7 +46,7 @@ __device__ __forceinline__ void tsw_epilogue(const float (&acc)[32], const float
     const int cbase = (j % a.nct) * 32;
 #pragma unroll
     for (int it = 0; it < 2; it++) {  // 32 channels x 2 runs of 8 positions
-        const int i = lane + 32 * it, ch = i >> 1, h8 = 8 * (i & 1);
+        const int i = lane + 32 * it, ch = tsw_ch(i), h8 = 8 * (i & 1);
         const int64_t p = rw0 + h8;
         if (cbase + ch >= a.C || p >= a.M) continue;
         const bf16 *s = st + ch * TSW_SO + h8;
@@ -60,10 +65,10 @@ __device__ __forceinline__ void tsw_fetch_ds(bf16 *ds, const ts_args &a, const b
     const int lane = threadIdx.x & 31;
 #pragma unroll
     for (int it = 0; it < 2; it++) {  // 32 channels x 2 runs of 8 positions
-        const int i = lane + 32 * it, ch = 32 * j + (i >> 1), h8 = 8 * (i & 1);
+        const int i = lane + 32 * it, c = tsw_ch(i), ch = 32 * j + c, h8 = 8 * (i & 1);
         const int64_t p = rw0 + h8;
         const int in = ch < a.C;
-        bf16 *d = ds + (i >> 1) * TSW_SO + h8;
+        bf16 *d = ds + c * TSW_SO + h8;
         const bf16 *src = dS + (int64_t)(in ? ch : 0) * a.M + p;
         if (a.vec) {
             const int ok = in && p < a.M;

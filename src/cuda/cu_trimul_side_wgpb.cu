@@ -16,9 +16,14 @@
 //   j's epilogue (two accumulators, the finished one copied out first: C7514);
 // - each warp's dS tile (32 channels x its 16 positions) in two staging buffers taking turns:
 //   column tile j + 1's is requested before tile j's epilogue; at the last column tile the
-//   NEXT position tile's zl rows and its first dS tile are requested instead (one cp.async
-//   group: waits are in commit order, so the rows go after the column tiles' dS), landing
-//   under the last epilogue.
+//   NEXT position tile's first dS tile instead, landing under the last epilogue;
+// - the NEXT position tile's zl rows are requested as soon as every warp has its fragments
+//   (the tile's start), by bulk copies on the warpgroup's own mbarrier where rows are whole
+//   (c_z = KP: tswb_bulk_rows), so that they land under the tile's four column tiles. Why not
+//   cp.async: its groups complete in commit order, so rows requested that early would hold up
+//   every dS wait behind them (session 43's stall profile: 8.3% of the kernel's samples waited
+//   on rows requested at the last column tile). Else (odd c_z) as cp.async at the last column
+//   tile, one group with the first dS tile.
 // Per tile the same wgmma sequence (descriptors, k order) as tw_ring_product and the same
 // epilogue expressions as tsw_dgrad / tsw_store_dgrad: tpg is form 4's bits (test_cuda --only
 // trimul_sgwgp checks dz and every parameter gradient against the switch off). Those device
@@ -33,7 +38,8 @@
 #define TSWB_WST (2 * 32 * TSW_SO + 16 * TSW_GO)  // a warp's staging (bf16): two dS tiles, then go
 
 // Shared memory: the weight (tiles x (64, KP), trwg_off layout), then per warpgroup its rows
-// (64, KP + TS_PAD) and its 4 warps' staging (TSWB_WST each), then the weight's mbarrier.
+// (64, KP + TS_PAD) and its 4 warps' staging (TSWB_WST each), then the weight's mbarrier and
+// one per warpgroup for its rows.
 struct tswb_layout {
     int64_t wbytes, per_wg, bar, bytes;
 };
@@ -42,22 +48,47 @@ static inline tswb_layout tswb_layout_of(int KP, int tiles, int nwg) {
     l.wbytes = (int64_t)tiles * 64 * KP * 2;
     l.per_wg = (int64_t)64 * (KP + TS_PAD) * 2 + 4 * TSWB_WST * 2;
     l.bar = l.wbytes + nwg * l.per_wg;
-    l.bytes = l.bar + 16;
+    l.bytes = l.bar + 8 * (1 + nwg);
     return l;
 }
 
 #if S9_HAVE_WGMMA
 
 // Where a warp is: its staging (two dS tiles, then go), the warpgroup's rows buffer, its first
-// position, the running count of column tiles it has taken (its dS buffer: n & 1), and the
-// warpgroup's next position tile (-1: none).
+// position, the running count of column tiles it has taken (its dS buffer: n & 1), the
+// warpgroup's next position tile (-1: none), and whether rows come by bulk copies.
 struct tswb_warp {
     bf16 *st, *xs;
-    int rw0, next, n;  // positions below 2^31 (ts_side_grad_wgp): 32-bit, registers are short (128)
+    int rw0, next, n, bulk;  // positions below 2^31 (ts_side_grad_wgp): 32-bit, registers are short (128)
 };
 
-// Column tile j + 1's dS tile, or after the last column tile the next position tile's rows and
-// its first dS tile, requested into the other buffer as one cp.async group (possibly empty:
+// Rows come whole by bulk copies where a row is the packed depth (no zero channels to fill) and
+// zl is 16-byte aligned (both true of every model: c_z 128 or 64).
+template <int KP>
+__device__ __forceinline__ int tswb_bulk_rows(const ts_args &a) {
+    return a.c_z == KP && ((uintptr_t)a.zl & 15) == 0;
+}
+
+// The warpgroup's 64 rows from pos0 into xs (64, KP + TS_PAD), one bulk copy per row counted on
+// bar; rows past M zeroed by plain stores (ordered before their reads by the barrier after the
+// wait). tid: the thread in the warpgroup. Its xs reads (ldmatrix) were done before a warpgroup
+// barrier; the proxy fence orders them before the copy engine's writes.
+template <int KP>
+__device__ __forceinline__ void tswb_request_rows(bf16 *xs, const ts_args &a, int64_t pos0, uint64_t *bar, int tid) {
+    const int64_t left = a.M - pos0;
+    const int rows = left < 64 ? (int)left : 64;
+    wg_fence_proxy_async();
+    if (tid == 0) tw_expect(bar, (uint32_t)rows * KP * 2);
+    if (tid < rows) {
+        tw_bulk_g2s(xs + tid * (KP + TS_PAD), a.zl + (pos0 + tid) * KP, KP * 2, bar);
+    } else if (tid < 64) {
+#pragma unroll
+        for (int k = 0; k < KP / 8; k++) *reinterpret_cast<uint4 *>(xs + tid * (KP + TS_PAD) + 8 * k) = make_uint4(0, 0, 0, 0);
+    }
+}
+
+// Column tile j + 1's dS tile, or after the last column tile the next position tile's rows (where
+// not by bulk copies) and its first dS tile, requested into the other buffer as one cp.async group (possibly empty:
 // the wait below counts groups), then this tile's dS waited for (every older group).
 template <int KP>
 __device__ __forceinline__ void tswb_prefetch(const ts_args &a, const tswb_warp &w, int j) {
@@ -65,7 +96,7 @@ __device__ __forceinline__ void tswb_prefetch(const ts_args &a, const tswb_warp 
     if (j + 1 < a.tiles) {
         tsw_fetch_ds(dsn, a, a.dS, j + 1, w.rw0);
     } else if (w.next >= 0) {  // every warp's fragments were read from xs (tswb_consumer)
-        tswp_load_rows<KP>(w.xs, a.zl, a.c_z, a.M, (int64_t)w.next * 64, threadIdx.x & 127);
+        if (!w.bulk) tswp_load_rows<KP>(w.xs, a.zl, a.c_z, a.M, (int64_t)w.next * 64, threadIdx.x & 127);
         tsw_fetch_ds(dsn, a, a.dS, 0, (int64_t)w.next * 64 + (w.rw0 & 63));
     }
     fa_commit();
@@ -105,20 +136,21 @@ __device__ __forceinline__ void tswb_tiles(const uint32_t (&af)[KP / 16][4], con
 }
 
 // A warpgroup's loop over its 64-position tiles t = t0, t0 + stride, .. of T (rows and first
-// dS tile of its first tile already requested, into dS buffer 0).
+// dS tile of its first tile already requested, into dS buffer 0; rows on rbar where bulk).
 template <int KP, bool PIPE>
 __device__ __forceinline__ void tswb_consumer(const ts_args &a, const unsigned char *w, bf16 *xs, bf16 *st,
-                                              int64_t t0, int64_t stride, int64_t T) {
+                                              uint64_t *rbar, int64_t t0, int64_t stride, int64_t T) {
     constexpr int sk = KP + TS_PAD;
     const int wg = threadIdx.x >> 7, warp = (threadIdx.x >> 5) & 3, lane = threadIdx.x & 31;
     tswb_warp wp;
-    wp.st = st, wp.xs = xs, wp.n = 0;
-    for (int64_t t = t0; t < T; t += stride) {
+    wp.st = st, wp.xs = xs, wp.n = 0, wp.bulk = tswb_bulk_rows<KP>(a);
+    for (int64_t t = t0, phase = 0; t < T; t += stride, phase ^= 1) {  // phase: rbar's parity
         uint32_t af[KP / 16][4];
         float m[2];
         wp.rw0 = (int)(t * 64 + 16 * warp), wp.next = t + stride < T ? (int)(t + stride) : -1;
-        fa_wait<0>();
-        tswp_wg_sync(wg);  // every thread's rows landed
+        if (wp.bulk) wg_bar_wait(rbar, (uint32_t)phase);  // the rows (the first dS tile: tswb_prefetch's wait)
+        else fa_wait<0>();
+        tswp_wg_sync(wg);  // every thread's rows landed (and the zeroed ones stored)
         const bf16 *ap = xs + (16 * warp + (lane & 15)) * sk + (lane >> 4) * 8;
 #pragma unroll
         for (int kk = 0; kk < KP / 16; kk++) ts_ldsm4(af[kk], ap + 16 * kk);
@@ -128,6 +160,7 @@ __device__ __forceinline__ void tswb_consumer(const ts_args &a, const unsigned c
             m[u] = p < a.M ? (a.mask ? ld(a.mask, p) : 1.f) : 0.f;
         }
         tswp_wg_sync(wg);  // every warp's fragments read before the next rows overwrite xs
+        if (wp.bulk && wp.next >= 0) tswb_request_rows<KP>(xs, a, (int64_t)wp.next * 64, rbar, threadIdx.x & 127);
         if (a.bias) tswb_tiles<KP, PIPE, true>(af, m, a, w, wp);
         else tswb_tiles<KP, PIPE, false>(af, m, a, w, wp);  // AF3: no bias loads and adds per element
     }
@@ -143,9 +176,9 @@ __global__ void __launch_bounds__(128 * TSWB_MAXWG, 1) k_tm_sgrad_wgp(ts_args a)
     const int nwg = blockDim.x >> 7, wg = threadIdx.x >> 7, warp = (threadIdx.x >> 5) & 3;
     const int64_t wbytes = (int64_t)a.tiles * 64 * KP * 2;
     const int64_t per_wg = (int64_t)64 * (KP + TS_PAD) * 2 + 4 * TSWB_WST * 2;
-    uint64_t *wbar = (uint64_t *)(tswb_sm + wbytes + nwg * per_wg);
+    uint64_t *wbar = (uint64_t *)(tswb_sm + wbytes + nwg * per_wg), *rbar = wbar + 1 + wg;
     if (threadIdx.x == 0) {
-        wg_bar_init(wbar, 1);
+        for (int i = 0; i <= nwg; i++) wg_bar_init(wbar + i, 1);  // the weight's, then each warpgroup's rows'
         wg_fence_mbarrier_init();
     }
     __syncthreads();
@@ -159,13 +192,14 @@ __global__ void __launch_bounds__(128 * TSWB_MAXWG, 1) k_tm_sgrad_wgp(ts_args a)
     bf16 *xs = (bf16 *)mine, *st = (bf16 *)(mine + (int64_t)64 * (KP + TS_PAD) * 2) + warp * TSWB_WST;
     const int64_t T = (a.M + 63) / 64, t0 = (int64_t)blockIdx.x * nwg + wg, stride = (int64_t)gridDim.x * nwg;
     if (t0 < T) {
-        tswp_load_rows<KP>(xs, a.zl, a.c_z, a.M, t0 * 64, threadIdx.x & 127);
+        if (tswb_bulk_rows<KP>(a)) tswb_request_rows<KP>(xs, a, t0 * 64, rbar, threadIdx.x & 127);
+        else tswp_load_rows<KP>(xs, a.zl, a.c_z, a.M, t0 * 64, threadIdx.x & 127);
         tsw_fetch_ds(st, a, a.dS, 0, t0 * 64 + 16 * warp);
     }
     fa_commit();
     wg_bar_wait(wbar, 0);  // every thread: the weight landed (and no block exits before its copies end)
     __syncwarp();  // converged after the wait (thread 0 issued the copies) for the .aligned barriers and products
-    tswb_consumer<KP, PIPE>(a, tswb_sm, xs, st, t0, stride, T);
+    tswb_consumer<KP, PIPE>(a, tswb_sm, xs, st, rbar, t0, stride, T);
 #else
     __trap();
 #endif
