@@ -4,6 +4,7 @@
 set -u
 cd "$(dirname "$0")/.."
 passed=0; failed=0
+echo "== run_all: $# programs, then the scripts ($(date +%T))"  # after the build: CI's phases read the gap
 run() {
     local name=$1; shift
     local log; log=$(mktemp)
