@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""sass_regs.py FILE.cu KERNEL [--top N] [--arch sm_90a]: where a kernel's registers go, without a GPU.
+"""sass_regs.py FILE.cu KERNEL [--top N] [--arch sm_90a] [-D NAME[=VALUE]]: where a kernel's registers go, without a GPU.
 
 Compiles FILE.cu (nvcc -O3 -lineinfo, the Makefile's flags for one arch) to a cubin and reads it back with
 nvdisasm: for each instantiation whose mangled name contains KERNEL, the registers and spills ptxas reports
@@ -78,6 +78,8 @@ def main():
     ap.add_argument("kernel", help="a substring of the mangled name (every instantiation that has it)")
     ap.add_argument("--top", type=int, default=10)
     ap.add_argument("--arch", default="sm_90a")
+    ap.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
+                    help="a macro for the compile (repeatable): a variant of the file without editing it")
     args = ap.parse_args()
     if not os.path.exists(args.file):
         sys.exit("sass_regs.py: %s: no such file" % args.file)
@@ -85,7 +87,8 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         cubin = os.path.join(tmp, "k.cubin")
         ptxas = run([tool("nvcc"), "-O3", "-std=c++17", "-lineinfo", "-gencode",
-                     "arch=%s,code=%s" % (comp, args.arch), "-Xptxas", "-v", "-cubin", "-o", cubin, args.file])
+                     "arch=%s,code=%s" % (comp, args.arch), "-Xptxas", "-v", "-cubin", "-o", cubin]
+                    + ["-D" + d for d in args.defines] + [args.file])
         dump = run([tool("nvdisasm"), "-g", cubin])
         lives = run([tool("nvdisasm"), "-plr", "-lrm", "count", cubin])
     fns = sorted(set(re.findall(r"^\s*\.text\.(\S*%s\S*):" % re.escape(args.kernel), dump, re.M)))

@@ -136,14 +136,15 @@ __device__ __forceinline__ void tswb_tiles(const uint32_t (&af)[KP / 16][4], con
 }
 
 // A warpgroup's loop over its 64-position tiles t = t0, t0 + stride, .. of T (rows and first
-// dS tile of its first tile already requested, into dS buffer 0; rows on rbar where bulk).
+// dS tile of its first tile already requested, into dS buffer 0; rows on rbar where bulk:
+// tswb_bulk_rows, decided once by the kernel).
 template <int KP, bool PIPE>
 __device__ __forceinline__ void tswb_consumer(const ts_args &a, const unsigned char *w, bf16 *xs, bf16 *st,
-                                              uint64_t *rbar, int64_t t0, int64_t stride, int64_t T) {
+                                              uint64_t *rbar, int bulk, int64_t t0, int64_t stride, int64_t T) {
     constexpr int sk = KP + TS_PAD;
     const int wg = threadIdx.x >> 7, warp = (threadIdx.x >> 5) & 3, lane = threadIdx.x & 31;
     tswb_warp wp;
-    wp.st = st, wp.xs = xs, wp.n = 0, wp.bulk = tswb_bulk_rows<KP>(a);
+    wp.st = st, wp.xs = xs, wp.n = 0, wp.bulk = bulk;
     for (int64_t t = t0, phase = 0; t < T; t += stride, phase ^= 1) {  // phase: rbar's parity
         uint32_t af[KP / 16][4];
         float m[2];
@@ -191,15 +192,16 @@ __global__ void __launch_bounds__(128 * TSWB_MAXWG, 1) k_tm_sgrad_wgp(ts_args a)
     unsigned char *mine = tswb_sm + wbytes + wg * per_wg;
     bf16 *xs = (bf16 *)mine, *st = (bf16 *)(mine + (int64_t)64 * (KP + TS_PAD) * 2) + warp * TSWB_WST;
     const int64_t T = (a.M + 63) / 64, t0 = (int64_t)blockIdx.x * nwg + wg, stride = (int64_t)gridDim.x * nwg;
+    const int bulk = tswb_bulk_rows<KP>(a);
     if (t0 < T) {
-        if (tswb_bulk_rows<KP>(a)) tswb_request_rows<KP>(xs, a, t0 * 64, rbar, threadIdx.x & 127);
+        if (bulk) tswb_request_rows<KP>(xs, a, t0 * 64, rbar, threadIdx.x & 127);
         else tswp_load_rows<KP>(xs, a.zl, a.c_z, a.M, t0 * 64, threadIdx.x & 127);
         tsw_fetch_ds(st, a, a.dS, 0, t0 * 64 + 16 * warp);
     }
     fa_commit();
     wg_bar_wait(wbar, 0);  // every thread: the weight landed (and no block exits before its copies end)
     __syncwarp();  // converged after the wait (thread 0 issued the copies) for the .aligned barriers and products
-    tswb_consumer<KP, PIPE>(a, tswb_sm, xs, st, rbar, t0, stride, T);
+    tswb_consumer<KP, PIPE>(a, tswb_sm, xs, st, rbar, bulk, t0, stride, T);
 #else
     __trap();
 #endif
