@@ -20,7 +20,13 @@
 // (the layout where a block that touches z runs replicated) and as the rank's rows
 // (model_dap_heads.c: the layout when every such block runs sharded; the executor's
 // z and d z are then the model's); --budget G then prints the largest crops whose
-// plans fit G GiB. Weights, optimizer state, staging and library scratch are not counted.
+// plans fit G GiB. The plan is the arenas alone; each trunk line then adds what the device holds besides
+// them (trunk_extra): the parameters and optimizer state (data, grad, Adam m and v, the EMA copy where
+// ema_decay > 0: fp32 each), the backend's fixed buffers (scratch pool, cuBLASLt workspace) and bf16
+// weight copies (at most one per parameter), and the distogram loss's stream-ordered temporaries (one
+// process, or dap with z whole: its fp32 logits and their act-sized gradient, N^2 n_bins each; `pairfold
+// train`'s reported peak leaves these out, cu_backend.cu); --budget then also searches by that device total.
+// Not counted anywhere: the CUDA context and module images, and the allocator's rounding.
 // --keep-attn (with --trunk K >= 1, one GPU): recompute_keep_attn's kept attention outputs
 // (every block's attention o and lse) in the saved arena too.
 //   build/mem_plan [--preset af3] [--kind pairformer|evoformer|msa_module] [--fp32] [--dap P]
@@ -36,6 +42,7 @@ extern "C" {
 #include "../src/model/config.h"
 #include "../src/model/params.h"
 #include "../src/model/inputs.h"
+#include "../src/model/model.h"
 }
 
 static double gib(double b) { return b / (double)(1u << 30); }
@@ -126,6 +133,27 @@ static double saved_arena(double ra, double rb, int n_a, int n_b, double sa, dou
     return al(fmax(ra, rb)) + starts + fmax(inner, 0);
 }
 
+// What the device holds besides the plan's arenas (bytes; the header's list): rep, the part `pairfold
+// train` reports in its peak (parameters, optimizer state, backend buffers, weight copies), and tmp,
+// the distogram's stream-ordered temporaries, which it does not (disto_nn: the pairs of its A, 0 where
+// the distogram works on the model's scratch rows).
+typedef struct {
+    double rep, tmp;
+} trunk_extra_t;
+static trunk_extra_t trunk_extra(const pf_backend *be, const pf_config *c, double disto_nn) {
+    pf_model *M = pf_model_declare(c);
+    const double n = (double)M->P.total;
+    pf_model_free(M);
+    const double state = n * 4 * (4 + (c->ema_decay > 0)), fixed = (256.0 + 64.0) * (1u << 20), copies = n * 2;
+    trunk_extra_t e = {state + fixed + copies, disto_nn * c->n_bins * (4 + be->act_bytes)};
+    return e;
+}
+static void print_extra(trunk_extra_t e, double plan, const char *who) {
+    printf("    %s besides the plan: parameters, optimizer state, backend buffers and weight copies %.2f GiB (in "
+           "train's reported peak: %.2f GiB), the distogram's temporaries %.2f GiB: device %.2f GiB + the CUDA "
+           "context\n", who, gib(e.rep), gib(plan + e.rep), gib(e.tmp), gib(plan + e.rep + e.tmp));
+}
+
 // One GPU: the whole trunk (MSA module + Pairformer stack) through model.c's executor.
 static int keep_attn = 0;  // --keep-attn
 static double trunk_one(pf_backend *be, const pf_config *c, int64_t N, int64_t S, int K, int quiet) {
@@ -146,6 +174,7 @@ static double trunk_one(pf_backend *be, const pf_config *c, int64_t N, int64_t S
         printf("trunk N %lld S %lld recompute %d, one GPU: model tensors %.2f GiB (%.1f z), saved %.2f GiB (%.1f z), "
            "ws %.2f GiB (%.1f z): %.2f GiB (%.1f z-sized copies of %.2f GiB)\n", (long long)N, (long long)S, K,
            gib(arena), arena / z, gib(saved), saved / z, gib(ws), ws / z, gib(total), total / z, gib(z));
+    if (!quiet) print_extra(trunk_extra(be, c, (double)N * N), total, "one GPU:");
     pf_params_free(&P);
     return total;
 }
@@ -200,6 +229,8 @@ static trunk_dap_plan trunk_dap(pf_backend *be, const pf_config *c, int64_t N, i
         printf("  dap P %d, one rank, the model's z-sized tensors as the rank's rows: model tensors %.2f GiB (%.1f z), "
                "shard buffers %.2f GiB (%.1f z), ws %.2f GiB: %.2f GiB = %.3fx one GPU\n", Pn, gib(arena_rows),
                arena_rows / z, gib(bufs_rows), bufs_rows / z, gib(ws_rows), gib(r.rows), r.rows / one);
+        print_extra(trunk_extra(be, c, (double)N * N), r.whole, "z whole:");
+        print_extra(trunk_extra(be, c, 0), r.rows, "rows:");
     }
     pf_params_free(&P);
     return r;
@@ -209,23 +240,33 @@ static trunk_dap_plan trunk_dap(pf_backend *be, const pf_config *c, int64_t N, i
 // one GPU, and with --dap P one rank's in both layouts (trunk_dap above).
 static void largest_crops(pf_backend *be, const pf_config *c, int64_t S, int K, int Pn, double budget) {
     const double lim = budget * (double)(1u << 30);
-    int64_t best[3] = {0, 0, 0};
+    const trunk_extra_t rows = trunk_extra(be, c, 0);
+    int64_t best[2][3] = {{0, 0, 0}, {0, 0, 0}};  // [the plan alone, the device total][one, whole, rows]
     for (int64_t N = 256; N <= 65536; N += 32) {
         int fits = 0;
+        const trunk_extra_t e = trunk_extra(be, c, (double)N * N);
         double one = trunk_one(be, c, N, S, K, 1);
-        if (one <= lim) best[0] = N, fits = 1;
+        double t[2][3] = {{one, 0, 0}, {one + e.rep + e.tmp, 0, 0}};
         if (Pn) {
             trunk_dap_plan r = trunk_dap(be, c, N, S, K, Pn, one, 1);
-            if (r.whole <= lim) best[1] = N, fits = 1;
-            if (r.rows <= lim) best[2] = N, fits = 1;
+            t[0][1] = r.whole, t[0][2] = r.rows;
+            t[1][1] = r.whole + e.rep + e.tmp, t[1][2] = r.rows + rows.rep + rows.tmp;
         }
+        for (int a = 0; a < 2; a++)
+            for (int k = 0; k < (Pn ? 3 : 1); k++)
+                if (t[a][k] <= lim) best[a][k] = N, fits = 1;
         if (!fits) break;
     }
-    printf("largest crop within %.1f GiB (steps of 32): one GPU %lld", budget, (long long)best[0]);
-    if (Pn)
-        printf("; dap %d with the z-sized model tensors whole %lld (%.3fx), as the rank's rows %lld (%.3fx)", Pn,
-               (long long)best[1], (double)best[1] / best[0], (long long)best[2], (double)best[2] / best[0]);
-    printf("\n");
+    for (int a = 0; a < 2; a++) {
+        const int64_t *b = best[a];
+        printf("largest crop within %.1f GiB (steps of 32), %s: one GPU %lld", budget,
+               a ? "the device total (plan + parameters, optimizer, buffers, distogram temporaries)" : "the plan alone",
+               (long long)b[0]);
+        if (Pn)
+            printf("; dap %d with the z-sized model tensors whole %lld (%.3fx), as the rank's rows %lld (%.3fx)", Pn,
+                   (long long)b[1], (double)b[1] / b[0], (long long)b[2], (double)b[2] / b[0]);
+        printf("\n");
+    }
 }
 
 int main(int argc, char **argv) {
