@@ -124,15 +124,6 @@ static double model_arena(const pf_backend *be, const pf_config *c, int64_t N, i
     return t;
 }
 
-// Saved arena of n_a blocks of kind a then n_b of kind b (snapshots sa, sb bytes),
-// recompute K as model.c plans it (segments within a stack; K = 0: every region).
-static double saved_arena(double ra, double rb, int n_a, int n_b, double sa, double sb, int K) {
-    if (!K) return n_a * ra + n_b * rb;
-    double starts = ceil((double)n_a / K) * sa + ceil((double)n_b / K) * sb;
-    double inner = fmax((PF_MIN(K, n_a) - 1) * sa, (PF_MIN(K, n_b) - 1) * sb);
-    return al(fmax(ra, rb)) + starts + fmax(inner, 0);
-}
-
 // What the device holds besides the plan's arenas (bytes; the header's list): rep, the part `pairfold
 // train` reports in its peak (parameters, optimizer state, backend buffers, weight copies), and tmp,
 // the distogram's stream-ordered temporaries, which it does not (disto_nn: the pairs of its A, 0 where
@@ -154,28 +145,23 @@ static void print_extra(trunk_extra_t e, double plan, const char *who) {
            "context\n", who, gib(e.rep), gib(plan + e.rep), gib(e.tmp), gib(plan + e.rep + e.tmp));
 }
 
-// One GPU: the whole trunk (MSA module + Pairformer stack) through model.c's executor.
+// One GPU: the whole trunk (MSA module + Pairformer stack): model.c's own plan of its arenas
+// (pf_model_plan_arenas: the activations, the saved arena with recompute K, the workspace).
 static int keep_attn = 0;  // --keep-attn
 static double trunk_one(pf_backend *be, const pf_config *c, int64_t N, int64_t S, int K, int quiet) {
-    pf_params P;
-    pf_params_init_registry(&P);
-    pf_block a, b;
-    pf_block_declare(&a, PF_BLOCK_MSA_MODULE, c, &P, "msa");
-    pf_block_declare(&b, PF_BLOCK_PAIRFORMER, c, &P, "pf");
-    pf_block_plan(&a, be, N, S);
-    pf_block_plan(&b, be, N, S);
-    const double es = be->act_bytes, z = (double)N * N * c->c_z * es;
-    const double sa = al(z) + al((double)S * N * c->c_m * es), sb = al(z) + al((double)N * c->c_s * es);
-    double arena = model_arena(be, c, N, S, (double)N * N, (double)N);
-    double saved = saved_arena(a.saved_bytes, b.saved_bytes, c->n_msa_blocks, c->n_blocks, sa, sb, K);
-    if (K && keep_attn) saved += (double)c->n_msa_blocks * a.keep_bytes + (double)c->n_blocks * b.keep_bytes;
-    double ws = fmax(a.ws_bytes, b.ws_bytes), total = arena + saved + ws;
-    if (!quiet)
+    pf_config mc = *c;
+    mc.recompute = K, mc.recompute_keep_attn = K && keep_attn, mc.recompute_offload = 0;
+    pf_dims d = {N, S, 0};
+    size_t act, sv, w;
+    pf_model_plan_arenas(&mc, be, d, &act, &sv, &w);
+    const double z = (double)N * N * c->c_z * be->act_bytes, arena = (double)act, saved = (double)sv, ws = (double)w;
+    const double total = arena + saved + ws;
+    if (!quiet) {
         printf("trunk N %lld S %lld recompute %d, one GPU: model tensors %.2f GiB (%.1f z), saved %.2f GiB (%.1f z), "
-           "ws %.2f GiB (%.1f z): %.2f GiB (%.1f z-sized copies of %.2f GiB)\n", (long long)N, (long long)S, K,
-           gib(arena), arena / z, gib(saved), saved / z, gib(ws), ws / z, gib(total), total / z, gib(z));
-    if (!quiet) print_extra(trunk_extra(be, c, (double)N * N), total, "one GPU:");
-    pf_params_free(&P);
+               "ws %.2f GiB (%.1f z): %.2f GiB (%.1f z-sized copies of %.2f GiB)\n", (long long)N, (long long)S, K,
+               gib(arena), arena / z, gib(saved), saved / z, gib(ws), ws / z, gib(total), total / z, gib(z));
+        print_extra(trunk_extra(be, c, (double)N * N), total, "one GPU:");
+    }
     return total;
 }
 

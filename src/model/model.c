@@ -323,6 +323,15 @@ pf_model *pf_model_declare(const pf_config *cfg) {
     return M;
 }
 
+void pf_model_plan_arenas(const pf_config *cfg, pf_backend *be, pf_dims d, size_t *act, size_t *saved, size_t *ws) {
+    pf_model *M = pf_model_declare(cfg);
+    M->be = be;
+    *act = carve(M, NULL, d);
+    plan_blocks(M, d, saved, ws);
+    M->be = NULL;  // nothing of be's to free
+    pf_model_free(M);
+}
+
 static pf_model *create(const pf_config *cfg, pf_backend *be, int inference) {
     pf_model *M = pf_model_declare(cfg);
     M->be = be;

@@ -81,6 +81,9 @@ pf_model *pf_model_create(const pf_config *cfg, pf_backend *be);
 pf_model *pf_model_create_inference(const pf_config *cfg, pf_backend *be);
 // Declare the parameters only (names, shapes; nothing allocated), e.g. to list them.
 pf_model *pf_model_declare(const pf_config *cfg);
+// The arenas pf_model_create would allocate on be for dims d, without allocating
+// them (bench/mem_plan.cu): activations, saved (recompute's plan included), workspace.
+void pf_model_plan_arenas(const pf_config *cfg, pf_backend *be, pf_dims d, size_t *act, size_t *saved, size_t *ws);
 void pf_model_free(pf_model *M);
 
 typedef struct {
