@@ -149,10 +149,10 @@ PYT
 }
 if has trunk; then
     : > $OUTD/trunk.txt
-    for spec in ${DAP_TRUNK1-4032:8 4064:8}; do  # docs/PARALLEL.md: the largest one-GPU crops by the plan (session 45)
+    for spec in ${DAP_TRUNK1-4096:8 4128:8}; do  # docs/PARALLEL.md: the largest one-GPU crops by the plan (session 45)
         IFS=: read -r n k st <<< "$spec"; trunk_try 1 $n ${k:-8} ${st:-${DAP_TRUNK_STEPS:-2}}
     done
-    for spec in ${DAP_TRUNK-5696:8}; do  # 1.4x 4064
+    for spec in ${DAP_TRUNK-5792:8}; do  # 1.4x 4128
         IFS=: read -r n k st <<< "$spec"; trunk_try 2 $n ${k:-8} ${st:-${DAP_TRUNK_STEPS:-2}}
     done
 fi

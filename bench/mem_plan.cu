@@ -24,7 +24,7 @@
 // them (trunk_extra): the parameters and optimizer state (data, grad, Adam m and v, the EMA copy where
 // ema_decay > 0: fp32 each), the backend's fixed buffers (scratch pool, cuBLASLt workspace) and bf16
 // weight copies (at most one per parameter), and the distogram loss's stream-ordered temporaries (one
-// process, or dap with z whole: its fp32 logits and their act-sized gradient, N^2 n_bins each; `pairfold
+// process, or dap with z whole: cu_heads.cu's blocks of rows, their fp32 logits and gradient; `pairfold
 // train`'s reported peak leaves these out, cu_backend.cu); --budget then also searches by that device total.
 // Not counted anywhere: the CUDA context and module images, and the allocator's rounding.
 // --keep-attn (with --trunk K >= 1, one GPU): recompute_keep_attn's kept attention outputs
@@ -126,17 +126,18 @@ static double model_arena(const pf_backend *be, const pf_config *c, int64_t N, i
 
 // What the device holds besides the plan's arenas (bytes; the header's list): rep, the part `pairfold
 // train` reports in its peak (parameters, optimizer state, backend buffers, weight copies), and tmp,
-// the distogram's stream-ordered temporaries, which it does not (disto_nn: the pairs of its A, 0 where
-// the distogram works on the model's scratch rows).
+// the distogram loss's stream-ordered temporaries (cu_disto_tmp_bytes), which it does not (disto_n:
+// the pair tensor's N where the loss runs on it whole, 0 where it works in the model's scratch rows).
 typedef struct {
     double rep, tmp;
 } trunk_extra_t;
-static trunk_extra_t trunk_extra(const pf_backend *be, const pf_config *c, double disto_nn) {
+static trunk_extra_t trunk_extra(const pf_backend *be, const pf_config *c, int64_t disto_n) {
     pf_model *M = pf_model_declare(c);
     const double n = (double)M->P.total;
     pf_model_free(M);
     const double state = n * 4 * (4 + (c->ema_decay > 0)), fixed = (256.0 + 64.0) * (1u << 20), copies = n * 2;
-    trunk_extra_t e = {state + fixed + copies, disto_nn * c->n_bins * (4 + be->act_bytes)};
+    const pf_disto_dims dd = {disto_n, c->c_z, c->n_bins};
+    trunk_extra_t e = {state + fixed + copies, disto_n ? (double)cu_disto_tmp_bytes((const cu_impl *)be->impl, &dd) : 0};
     return e;
 }
 static void print_extra(trunk_extra_t e, double plan, const char *who) {
@@ -160,7 +161,7 @@ static double trunk_one(pf_backend *be, const pf_config *c, int64_t N, int64_t S
         printf("trunk N %lld S %lld recompute %d, one GPU: model tensors %.2f GiB (%.1f z), saved %.2f GiB (%.1f z), "
                "ws %.2f GiB (%.1f z): %.2f GiB (%.1f z-sized copies of %.2f GiB)\n", (long long)N, (long long)S, K,
                gib(arena), arena / z, gib(saved), saved / z, gib(ws), ws / z, gib(total), total / z, gib(z));
-        print_extra(trunk_extra(be, c, (double)N * N), total, "one GPU:");
+        print_extra(trunk_extra(be, c, N), total, "one GPU:");
     }
     return total;
 }
@@ -215,7 +216,7 @@ static trunk_dap_plan trunk_dap(pf_backend *be, const pf_config *c, int64_t N, i
         printf("  dap P %d, one rank, the model's z-sized tensors as the rank's rows: model tensors %.2f GiB (%.1f z), "
                "shard buffers %.2f GiB (%.1f z), ws %.2f GiB: %.2f GiB = %.3fx one GPU\n", Pn, gib(arena_rows),
                arena_rows / z, gib(bufs_rows), bufs_rows / z, gib(ws_rows), gib(r.rows), r.rows / one);
-        print_extra(trunk_extra(be, c, (double)N * N), r.whole, "z whole:");
+        print_extra(trunk_extra(be, c, N), r.whole, "z whole:");
         print_extra(trunk_extra(be, c, 0), r.rows, "rows:");
     }
     pf_params_free(&P);
@@ -230,7 +231,7 @@ static void largest_crops(pf_backend *be, const pf_config *c, int64_t S, int K, 
     int64_t best[2][3] = {{0, 0, 0}, {0, 0, 0}};  // [the plan alone, the device total][one, whole, rows]
     for (int64_t N = 256; N <= 65536; N += 32) {
         int fits = 0;
-        const trunk_extra_t e = trunk_extra(be, c, (double)N * N);
+        const trunk_extra_t e = trunk_extra(be, c, N);
         double one = trunk_one(be, c, N, S, K, 1);
         double t[2][3] = {{one, 0, 0}, {one + e.rep + e.tmp, 0, 0}};
         if (Pn) {

@@ -132,35 +132,46 @@ void cu_relpos_bwd(pf_backend *be, const pf_relpos_dims *d, pf_linear_p *g, cons
 }
 
 // ---- distogram -----------------------------------------------------------------
-// warp per pair (i, j): loss_ij = m_ij * (logsumexp - logit_t) (mode 0), or the
-// symmetric gradient Gs_ij = G_ij + G_ji (mode 1), with logits_ij = A_ij + A_ji + b.
+// logits_ij = A_ij + A_ji + b with A = z W^T (fp32). A whole is N^2 n_bins fp32 (4 GiB at N = 4096,
+// its gradient 2 more: stream-ordered temporaries beside the model's arenas), so where that passes
+// DISTO_CHUNK_ELEMS the pairs go in blocks of r rows i0 .. i0 + r - 1: A's rows (r N, n_bins) and
+// the block's columns Ac (N, r, n_bins), Ac[j][i - i0] = A_ji, by one GEMM each; the kernel reads
+// A_ji at j acs + i - i0, so the whole form is the block i0 = 0, r = acs = N with Ac = A (its bits
+// unchanged). Per-pair losses, row sums in row order, then rows in order on the host, as before.
+#define DISTO_CHUNK_ELEMS ((int64_t)1 << 26)  // A's elements per block: 256 MiB fp32 (and as much of Ac)
+
+// warp per pair (i, j) of the block (i = i0 + p / N, j = p % N): loss_p = m_ij (logsumexp -
+// logit_t) (mode 0), or the symmetric gradient Gs_p = G_ij + G_ji (mode 1). A: the block's rows
+// (p nb + k); Ac: A_ji at (j acs + i - i0) nb + k. mask and tgt are whole (N, N).
 template <typename T>
-__global__ void k_disto_pair(const float *A, const float *b, const int32_t *tgt, const T *mask, int64_t N, int nb,
-                             int mode, float coef, float *loss, T *Gs) {
-    int64_t pair = (int64_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
+__global__ void k_disto_pair(const float *A, const float *Ac, int64_t acs, int64_t i0, int64_t r, const float *b,
+                             const int32_t *tgt, const T *mask, int64_t N, int nb, int mode, float coef, float *loss,
+                             T *Gs) {
+    int64_t p = (int64_t)blockIdx.x * (blockDim.x / 32) + threadIdx.x / 32;
     int lane = threadIdx.x & 31;
-    if (pair >= N * N) return;
-    int64_t i = pair / N, j = pair % N, pji = j * N + i;
+    if (p >= r * N) return;
+    int64_t i = i0 + p / N, j = p % N, pair = i * N + j, pji = j * N + i;
+    const float *aij = A + p * nb, *aji = Ac + (j * acs + i - i0) * nb;
     float mij = mask ? ld(mask, pair) : 1.f, mji = mask ? ld(mask, pji) : 1.f;
     float mx = -INFINITY;
-    for (int k = lane; k < nb; k += 32) mx = fmaxf(mx, A[pair * nb + k] + A[pji * nb + k] + (b ? b[k] : 0.f));
+    for (int k = lane; k < nb; k += 32) mx = fmaxf(mx, aij[k] + aji[k] + (b ? b[k] : 0.f));
     for (int o = 16; o; o >>= 1) mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, o));
     float se = 0;
-    for (int k = lane; k < nb; k += 32) se += expf(A[pair * nb + k] + A[pji * nb + k] + (b ? b[k] : 0.f) - mx);
+    for (int k = lane; k < nb; k += 32) se += expf(aij[k] + aji[k] + (b ? b[k] : 0.f) - mx);
     for (int o = 16; o; o >>= 1) se += __shfl_xor_sync(0xffffffffu, se, o);
     int tij = tgt[pair], tji = tgt[pji];
     if (mode == 0) {
         if (!lane) {
-            float lt = A[pair * nb + tij] + A[pji * nb + tij] + (b ? b[tij] : 0.f);
-            loss[pair] = mij == 0.f ? 0.f : mij * (mx + logf(se) - lt);
+            float lt = aij[tij] + aji[tij] + (b ? b[tij] : 0.f);
+            loss[p] = mij == 0.f ? 0.f : mij * (mx + logf(se) - lt);
         }
         return;
     }
     for (int k = lane; k < nb; k += 32) {
-        float pk = expf(A[pair * nb + k] + A[pji * nb + k] + (b ? b[k] : 0.f) - mx) / se;
+        float pk = expf(aij[k] + aji[k] + (b ? b[k] : 0.f) - mx) / se;
         float gij = coef * mij * (pk - (k == tij ? 1.f : 0.f));
         float gs = i == j ? 2.f * gij : gij + coef * mji * (pk - (k == tji ? 1.f : 0.f));
-        st(Gs, pair * nb + k, gs);
+        st(Gs, p * nb + k, gs);
     }
 }
 // per row i, in j order: row_loss[i] = sum_j loss, row_mask[i] = sum_j mask
@@ -177,15 +188,51 @@ __global__ void k_disto_rows(const float *loss, const T *mask, int64_t N, double
     }
 }
 
-// A = z W^T (fp32, (N*N, nb)) into pool scratch
-static float *disto_proj(cu_impl *c, const pf_disto_dims *d, const pf_linear_p *p, const pf_act *z) {
-    int64_t NN = d->N * d->N;
-    float *A;
-    CU_CHECK(cudaMallocAsync((void **)&A, sizeof(float) * (size_t)NN * d->n_bins, c->stream));
-    const void *w = cu_weight(c, p->w, (size_t)d->n_bins * d->c_z);
-    cu_gemm(c, 0, 1, NN, d->n_bins, d->c_z, 1.f, z, CU_ACT, d->c_z, w, CU_ACT, d->c_z, 0.f, A, CU_F32, d->n_bins,
-            1, 0, 0, 0, NULL);
-    return A;
+// Rows per block (the header): N where A whole fits DISTO_CHUNK_ELEMS (or the test's cap).
+static int64_t g_disto_chunk_rows;  // pf_cuda_set_disto_chunk_rows (tests); 0: by DISTO_CHUNK_ELEMS
+static int64_t g_disto_blocked;     // loss passes (forward or backward) that ran in blocks of rows
+extern "C" void pf_cuda_set_disto_chunk_rows(pf_backend *be, int64_t rows) { (void)be, g_disto_chunk_rows = rows; }
+extern "C" int64_t pf_cuda_disto_blocked_runs(pf_backend *be) { return (void)be, g_disto_blocked; }
+static int64_t disto_rows_per_block(const pf_disto_dims *d) {
+    if (g_disto_chunk_rows > 0) return PF_MIN(g_disto_chunk_rows, d->N);
+    const int64_t r = DISTO_CHUNK_ELEMS / (d->N * d->n_bins);
+    return r < 1 ? 1 : PF_MIN(r, d->N);
+}
+static int64_t disto_blocks(const pf_disto_dims *d) {
+    const int64_t R = disto_rows_per_block(d);
+    g_disto_blocked += R < d->N;
+    return R;
+}
+
+// The loss's largest stream-ordered temporaries at once (bytes; bench/mem_plan.cu): the backward's
+// A, Ac (none where whole) and Gs of one block, or the forward's A, Ac and per-pair losses.
+size_t cu_disto_tmp_bytes(const cu_impl *c, const pf_disto_dims *d) {
+    const int64_t N = d->N, r = disto_rows_per_block(d);
+    const double a = 4.0 * (double)(r * N) * d->n_bins * (r < N ? 2 : 1);
+    const double fwd = a + 4.0 * (double)(N * N), bwd = a + (double)cu_esz(c) * (double)(r * N) * d->n_bins;
+    return (size_t)(fwd > bwd ? fwd : bwd);
+}
+
+// A block's logits' A (its rows, (r N, nb)) and Ac (its columns, (N, r, nb): a strided batch of N
+// GEMMs of r positions each), fp32, stream-ordered; Ac = A where the block is the whole (r = N).
+static void disto_proj(cu_impl *c, const pf_disto_dims *d, const pf_linear_p *p, const pf_act *z, int64_t i0,
+                       int64_t r, float **A, float **Ac) {
+    const int64_t N = d->N;
+    const int nb = d->n_bins, cz = d->c_z;
+    const size_t es = cu_esz(c);
+    const void *w = cu_weight(c, p->w, (size_t)nb * cz);
+    CU_CHECK(cudaMallocAsync((void **)A, sizeof(float) * (size_t)(r * N) * nb, c->stream));
+    cu_gemm(c, 0, 1, r * N, nb, cz, 1.f, (const char *)z + es * (size_t)(i0 * N * cz), CU_ACT, cz, w, CU_ACT, cz, 0.f,
+            *A, CU_F32, nb, 1, 0, 0, 0, NULL);
+    *Ac = *A;
+    if (r == N) return;
+    CU_CHECK(cudaMallocAsync((void **)Ac, sizeof(float) * (size_t)(N * r) * nb, c->stream));
+    cu_gemm(c, 0, 1, r, nb, cz, 1.f, (const char *)z + es * (size_t)(i0 * cz), CU_ACT, cz, w, CU_ACT, cz, 0.f, *Ac, CU_F32,
+            nb, (int)N, N * cz, 0, r * nb, NULL);
+}
+static void disto_proj_free(cu_impl *c, float *A, float *Ac) {
+    if (Ac != A) CU_CHECK(cudaFreeAsync(Ac, c->stream));
+    CU_CHECK(cudaFreeAsync(A, c->stream));
 }
 
 // Sums of the row partials, in row order, on the host.
@@ -210,15 +257,20 @@ double cu_disto_fwd(pf_backend *be, const pf_disto_dims *d, const pf_linear_p *p
     if (N <= 0) return 0;
     size_t mark = cu_pool_mark(c);
     const int32_t *tgt = cu_dev_i32(c, target, NN);
-    float *A = disto_proj(c, d, p, z);
     float *loss;
     CU_CHECK(cudaMallocAsync((void **)&loss, sizeof(float) * (size_t)NN, c->stream));
-    CU_DISPATCH(c, T, k_disto_pair<T><<<(unsigned)((NN + 7) / 8), 256, 0, c->stream>>>(
-                          A, p->b, tgt, (const T *)pair_mask, N, d->n_bins, 0, 0.f, loss, NULL));
-    CU_LAUNCHED();
+    const int64_t R = disto_blocks(d);
+    for (int64_t i0 = 0; i0 < N; i0 += R) {
+        const int64_t r = PF_MIN(R, N - i0);
+        float *A, *Ac;
+        disto_proj(c, d, p, z, i0, r, &A, &Ac);
+        CU_DISPATCH(c, T, k_disto_pair<T><<<(unsigned)((r * N + 7) / 8), 256, 0, c->stream>>>(
+                              A, Ac, r, i0, r, p->b, tgt, (const T *)pair_mask, N, d->n_bins, 0, 0.f, loss + i0 * N, NULL));
+        CU_LAUNCHED();
+        disto_proj_free(c, A, Ac);
+    }
     double ls, ms;
     disto_sums(c, d, loss, pair_mask, &ls, &ms);
-    CU_CHECK(cudaFreeAsync(A, c->stream));
     CU_CHECK(cudaFreeAsync(loss, c->stream));
     cu_pool_release(c, mark);
     return ls / (DISTO_EPS + ms);
@@ -235,19 +287,26 @@ void cu_disto_bwd(pf_backend *be, const pf_disto_dims *d, const pf_linear_p *p, 
     double ls, ms;
     disto_sums(c, d, NULL, pair_mask, &ls, &ms);
     float coef = (float)(scale / (DISTO_EPS + ms));
-    float *A = disto_proj(c, d, p, z);
-    void *Gs;
-    CU_CHECK(cudaMallocAsync(&Gs, cu_esz(c) * (size_t)NN * nb, c->stream));
-    CU_DISPATCH(c, T, k_disto_pair<T><<<(unsigned)((NN + 7) / 8), 256, 0, c->stream>>>(
-                          A, p->b, tgt, (const T *)pair_mask, N, nb, 1, coef, NULL, (T *)Gs));
-    CU_LAUNCHED();
-    // a Linear's backward with dy = Gs (dW += Gs^T z, dz += Gs W); the bias enters
-    // both z_ij and z_ji's logits, so db = sum Gs / 2
-    pf_linear_p gw = {g ? g->w : NULL, NULL};
-    cu_linear_bwd(c, NN, cz, nb, p, g ? &gw : NULL, z, Gs, dz);
-    if (g && g->b) cu_colsum_add(c, NN, nb, Gs, CU_ACT, g->b, 0.5f);
-    CU_CHECK(cudaFreeAsync(A, c->stream));
-    CU_CHECK(cudaFreeAsync(Gs, c->stream));
+    const size_t es = cu_esz(c);
+    const int64_t R = disto_blocks(d);
+    for (int64_t i0 = 0; i0 < N; i0 += R) {
+        const int64_t r = PF_MIN(R, N - i0);
+        float *A, *Ac;
+        disto_proj(c, d, p, z, i0, r, &A, &Ac);
+        void *Gs;
+        CU_CHECK(cudaMallocAsync(&Gs, es * (size_t)(r * N) * nb, c->stream));
+        CU_DISPATCH(c, T, k_disto_pair<T><<<(unsigned)((r * N + 7) / 8), 256, 0, c->stream>>>(
+                              A, Ac, r, i0, r, p->b, tgt, (const T *)pair_mask, N, nb, 1, coef, NULL, (T *)Gs));
+        CU_LAUNCHED();
+        // a Linear's backward with dy = Gs (dW += Gs^T z, dz += Gs W) over the block's rows; the
+        // bias enters both z_ij and z_ji's logits, so db = sum Gs / 2
+        pf_linear_p gw = {g ? g->w : NULL, NULL};
+        const size_t off = es * (size_t)(i0 * N * cz);
+        cu_linear_bwd(c, r * N, cz, nb, p, g ? &gw : NULL, (const char *)z + off, Gs, dz ? (char *)dz + off : NULL);
+        if (g && g->b) cu_colsum_add(c, r * N, nb, Gs, CU_ACT, g->b, 0.5f);
+        disto_proj_free(c, A, Ac);
+        CU_CHECK(cudaFreeAsync(Gs, c->stream));
+    }
     CU_CHECK(cudaStreamSynchronize(c->stream));
     cu_pool_release(c, mark);
 }

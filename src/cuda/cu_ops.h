@@ -24,6 +24,8 @@ void cu_relpos_fwd(pf_backend *be, const pf_relpos_dims *d, const pf_linear_p *p
                    const int32_t *chain, const int32_t *entity, const int32_t *sym, pf_act *out);
 void cu_relpos_bwd(pf_backend *be, const pf_relpos_dims *d, pf_linear_p *g, const int32_t *res_idx,
                    const int32_t *chain, const int32_t *entity, const int32_t *sym, const pf_act *d_out);
+// The distogram loss's largest stream-ordered temporaries (bytes) at once (bench/mem_plan.cu).
+size_t cu_disto_tmp_bytes(const cu_impl *c, const pf_disto_dims *d);
 double cu_disto_fwd(pf_backend *be, const pf_disto_dims *d, const pf_linear_p *p, const pf_act *z,
                     const int32_t *target, const pf_act *pair_mask);
 void cu_disto_bwd(pf_backend *be, const pf_disto_dims *d, const pf_linear_p *p, pf_linear_p *g,

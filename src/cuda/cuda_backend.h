@@ -198,6 +198,12 @@ int64_t pf_cuda_trimul_sides_wgp_ln_runs(pf_backend *be);
 void pf_cuda_set_trimul_sgwgp(pf_backend *be, int on);
 // Launches of k_tm_sgrad_wgp so far, in this process (tests).
 int64_t pf_cuda_trimul_sgwgp_runs(pf_backend *be);
+// The distogram loss's rows per block (cu_heads.cu): rows > 0 forces blocks of that many rows
+// (tests: the blocked form at small N); 0 restores the default (whole where its fp32 logits fit
+// 2^26 elements, else blocks of rows). Process-wide.
+void pf_cuda_set_disto_chunk_rows(pf_backend *be, int64_t rows);
+// Distogram loss passes (forward or backward) that ran in blocks of rows so far, in this process (tests).
+int64_t pf_cuda_disto_blocked_runs(pf_backend *be);
 // Whether k_tm_sides_wg runs for c_z on this device (bf16 aside): sm_90, c_z % 8 == 0, c_z <= 128.
 int pf_cuda_trimul_sides_wg_applies(pf_backend *be, int c_z);
 // Launches of mode 3's channel-major LN_out forward so far, in this process (tests).

@@ -2100,9 +2100,13 @@ static void test_xent(int64_t M, int C, int use_w) {
     finish(label);
 }
 
-static void test_disto(int64_t N, int cz, int nb, int use_mask) {
+// rows: the CUDA loss in blocks of that many rows (pf_cuda_set_disto_chunk_rows; 0: the default, whole at these N).
+static void test_disto(int64_t N, int cz, int nb, int use_mask, int64_t rows) {
     char label[256];
-    snprintf(label, sizeof label, "%s disto N%lld bins %d mask %d", H_gpu->name, (long long)N, nb, use_mask);
+    snprintf(label, sizeof label, "%s disto N%lld bins %d mask %d rows %lld", H_gpu->name, (long long)N, nb, use_mask,
+             (long long)rows);
+    pf_cuda_set_disto_chunk_rows(H_gpu, rows);
+    const int64_t blocked0 = pf_cuda_disto_blocked_runs(H_gpu);
     h_params_reset();
     pf_disto_dims d = {N, cz, nb};
     pf_linear_p P, G, Pd, Gd;
@@ -2120,6 +2124,12 @@ static void test_disto(int64_t N, int cz, int nb, int use_mask) {
     H_gpu->disto_bwd(H_gpu, &d, &Pd, &Gd, z.d, t, use_mask ? mk.d : NULL, 0.7, dz.b.d);
     g_check(label, "dz", &dz);
     h_check_param_grads(label);
+    char nb_nm[360];
+    snprintf(nb_nm, sizeof nb_nm, "%s: the passes in blocks of rows exactly where asked", label);
+    const int64_t want = rows > 0 && rows < N ? 2 : 0;  // the forward and the backward
+    tl_check(pf_cuda_disto_blocked_runs(H_gpu) - blocked0 == want, nb_nm, "%lld blocked passes, want %lld",
+             (long long)(pf_cuda_disto_blocked_runs(H_gpu) - blocked0), (long long)want);
+    pf_cuda_set_disto_chunk_rows(H_gpu, 0);
     free(t);
     finish(label);
 }
@@ -2980,14 +2990,17 @@ static void cuda_heads(void) {
     test_relpos(1, 13, 0, 0, 0);
     test_relpos(0, 13, 5, 6, 15);  // dap rows: a stride with pad columns
     test_relpos(1, 13, 9, 5, 15);  // the last rank's rows, two of them past N
-    test_disto(9, 10, 64, 1);
-    test_disto(6, 8, 37, 0);
+    test_disto(9, 10, 64, 1, 0);
+    test_disto(6, 8, 37, 0, 0);
+    test_disto(9, 10, 64, 1, 4);  // blocks of 4, 4, 1 rows: A's rows and the block's columns by GEMM
+    test_disto(7, 8, 37, 0, 1);
     test_xent(37, 23, 1);
     test_xent(1000, 23, 0);
     if (!quick) {
         test_relpos(1, 77, 0, 0, 0);
         test_relpos(1, 77, 39, 39, 78);
-        test_disto(40, 16, 64, 1);
+        test_disto(40, 16, 64, 1, 0);
+        test_disto(40, 16, 64, 1, 13);
     }
 }
 
