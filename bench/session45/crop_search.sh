@@ -14,11 +14,16 @@ nvidia-smi --query-gpu=name,memory.total,memory.used --format=csv >> $S 2>&1
 r=${RECOMPUTE:-8}
 for n in $(echo ${CROPS:-4160,4128,4096} | tr ',' ' '); do
     t0=$SECONDS
+    # the device's own count beside train's reported peak (which leaves out the context and stream-ordered memory):
+    # memory.used every 500 ms while the step runs, its maximum in the summary (calibrates docs/PARALLEL.md's table)
+    nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 500 > $OUT/smi_$n.log 2>&1 &
+    smi=$!
     timeout -k 15 ${STEP_LIMIT:-300} $P/pairfold train --preset af3 --device cuda --data synthetic \
         --set synthetic_len=$n --set crop_size=$n --set msa_rows=128 --set recycles=0 --set val_every=0 --set n_val=0 \
         --set recompute=$r --steps 1 --out /tmp/crop_$n --log /tmp/crop_$n.jsonl > $OUT/crop_$n.log 2>&1
     rc=$?
-    echo "== crop $n recompute $r rc=$rc ($((SECONDS - t0)) s)" >> $S
+    kill $smi 2>/dev/null; wait $smi 2>/dev/null
+    echo "== crop $n recompute $r rc=$rc ($((SECONDS - t0)) s); nvidia-smi memory.used max $(sort -n $OUT/smi_$n.log | tail -n 1) MiB" >> $S
     grep -i -E "peak|out of memory|error" $OUT/crop_$n.log | tail -n 4 >> $S
     if [ $rc = 0 ] && [ -s /tmp/crop_$n.jsonl ]; then
         python3 -c "import json,sys; l=[json.loads(x) for x in open(sys.argv[1])]; print('crop', sys.argv[2], 'step ms', [round(x['ms']) for x in l], 'loss', [x['loss'] for x in l])" \
