@@ -137,7 +137,8 @@ void cu_relpos_bwd(pf_backend *be, const pf_relpos_dims *d, pf_linear_p *g, cons
 // DISTO_CHUNK_ELEMS the pairs go in blocks of r rows i0 .. i0 + r - 1: A's rows (r N, n_bins) and
 // the block's columns Ac (N, r, n_bins), Ac[j][i - i0] = A_ji, by one GEMM each; the kernel reads
 // A_ji at j acs + i - i0, so the whole form is the block i0 = 0, r = acs = N with Ac = A (its bits
-// unchanged). Per-pair losses, row sums in row order, then rows in order on the host, as before.
+// unchanged). Per-pair losses of a block, their row sums in row order, then the rows in order on the
+// host, as before.
 #define DISTO_CHUNK_ELEMS ((int64_t)1 << 26)  // A's elements per block: 256 MiB fp32 (and as much of Ac)
 
 // warp per pair (i, j) of the block (i = i0 + p / N, j = p % N): loss_p = m_ij (logsumexp -
@@ -174,13 +175,15 @@ __global__ void k_disto_pair(const float *A, const float *Ac, int64_t acs, int64
         st(Gs, p * nb + k, gs);
     }
 }
-// per row i, in j order: row_loss[i] = sum_j loss, row_mask[i] = sum_j mask
+// per row i of i0 .. i0 + r - 1, in j order: row_loss[i] = sum_j loss (the block's: row i - i0), row_mask[i] =
+// sum_j mask (whole (N, N))
 template <typename T>
-__global__ void k_disto_rows(const float *loss, const T *mask, int64_t N, double *rl, double *rm) {
-    GRID_STRIDE(i, N) {
+__global__ void k_disto_rows(const float *loss, const T *mask, int64_t N, int64_t i0, int64_t r, double *rl, double *rm) {
+    GRID_STRIDE(il, r) {
+        const int64_t i = i0 + il;
         double l = 0, m = 0;
         for (int64_t j = 0; j < N; j++) {
-            if (loss) l += loss[i * N + j];
+            if (loss) l += loss[il * N + j];
             m += mask ? (double)ld(mask, i * N + j) : 1.0;
         }
         if (loss) rl[i] = l;
@@ -204,12 +207,12 @@ static int64_t disto_blocks(const pf_disto_dims *d) {
     return R;
 }
 
-// The loss's largest stream-ordered temporaries at once (bytes; bench/mem_plan.cu): the backward's
-// A, Ac (none where whole) and Gs of one block, or the forward's A, Ac and per-pair losses.
+// The loss's largest stream-ordered temporaries at once (bytes; bench/mem_plan.cu): one block's A, Ac
+// (none where whole) and Gs (the backward) or per-pair losses (the forward).
 size_t cu_disto_tmp_bytes(const cu_impl *c, const pf_disto_dims *d) {
     const int64_t N = d->N, r = disto_rows_per_block(d);
     const double a = 4.0 * (double)(r * N) * d->n_bins * (r < N ? 2 : 1);
-    const double fwd = a + 4.0 * (double)(N * N), bwd = a + (double)cu_esz(c) * (double)(r * N) * d->n_bins;
+    const double fwd = a + 4.0 * (double)(r * N), bwd = a + (double)cu_esz(c) * (double)(r * N) * d->n_bins;
     return (size_t)(fwd > bwd ? fwd : bwd);
 }
 
@@ -235,18 +238,23 @@ static void disto_proj_free(cu_impl *c, float *A, float *Ac) {
     CU_CHECK(cudaFreeAsync(A, c->stream));
 }
 
-// Sums of the row partials, in row order, on the host.
-static void disto_sums(cu_impl *c, const pf_disto_dims *d, const float *loss, const pf_act *mask, double *ls, double *ms) {
-    int64_t N = d->N;
-    double *rows = (double *)cu_pool_get(c, sizeof(double) * 2 * (size_t)N);
-    CU_DISPATCH(c, T, k_disto_rows<T><<<cu_blocks(N, 128), 128, 0, c->stream>>>(loss, (const T *)mask, N, rows, rows + N));
+// The rows of i0 .. i0 + r - 1 into rows (2 N doubles of pool: the loss sums, then the mask sums).
+static void disto_rows_of(cu_impl *c, int64_t N, const float *loss, const pf_act *mask, int64_t i0, int64_t r,
+                          double *rows) {
+    CU_DISPATCH(c, T, k_disto_rows<T><<<cu_blocks(r, 128), 128, 0, c->stream>>>(loss, (const T *)mask, N, i0, r, rows,
+                                                                               rows + N));
     CU_LAUNCHED();
+}
+// Sums of the row partials, in row order, on the host (ls: NULL where only the mask's are wanted).
+static void disto_sums(cu_impl *c, int64_t N, const double *rows, double *ls, double *ms) {
     double *h = (double *)malloc(sizeof(double) * 2 * (size_t)N);
     if (!h) pf_die("out of host memory");
     CU_CHECK(cudaMemcpyAsync(h, rows, sizeof(double) * 2 * (size_t)N, cudaMemcpyDeviceToHost, c->stream));
     CU_CHECK(cudaStreamSynchronize(c->stream));
-    *ls = *ms = 0;
-    for (int64_t i = 0; i < N; i++) { *ls += h[i]; *ms += h[N + i]; }
+    double l = 0, m = 0;
+    for (int64_t i = 0; i < N; i++) { l += h[i]; m += h[N + i]; }
+    if (ls) *ls = l;
+    *ms = m;
     free(h);
 }
 
@@ -257,21 +265,22 @@ double cu_disto_fwd(pf_backend *be, const pf_disto_dims *d, const pf_linear_p *p
     if (N <= 0) return 0;
     size_t mark = cu_pool_mark(c);
     const int32_t *tgt = cu_dev_i32(c, target, NN);
-    float *loss;
-    CU_CHECK(cudaMallocAsync((void **)&loss, sizeof(float) * (size_t)NN, c->stream));
+    double *rows = (double *)cu_pool_get(c, sizeof(double) * 2 * (size_t)N);
     const int64_t R = disto_blocks(d);
     for (int64_t i0 = 0; i0 < N; i0 += R) {
         const int64_t r = PF_MIN(R, N - i0);
-        float *A, *Ac;
+        float *A, *Ac, *loss;
         disto_proj(c, d, p, z, i0, r, &A, &Ac);
+        CU_CHECK(cudaMallocAsync((void **)&loss, sizeof(float) * (size_t)(r * N), c->stream));
         CU_DISPATCH(c, T, k_disto_pair<T><<<(unsigned)((r * N + 7) / 8), 256, 0, c->stream>>>(
-                              A, Ac, r, i0, r, p->b, tgt, (const T *)pair_mask, N, d->n_bins, 0, 0.f, loss + i0 * N, NULL));
+                              A, Ac, r, i0, r, p->b, tgt, (const T *)pair_mask, N, d->n_bins, 0, 0.f, loss, NULL));
         CU_LAUNCHED();
+        disto_rows_of(c, N, loss, pair_mask, i0, r, rows);
         disto_proj_free(c, A, Ac);
+        CU_CHECK(cudaFreeAsync(loss, c->stream));
     }
     double ls, ms;
-    disto_sums(c, d, loss, pair_mask, &ls, &ms);
-    CU_CHECK(cudaFreeAsync(loss, c->stream));
+    disto_sums(c, N, rows, &ls, &ms);
     cu_pool_release(c, mark);
     return ls / (DISTO_EPS + ms);
 }
@@ -284,8 +293,10 @@ void cu_disto_bwd(pf_backend *be, const pf_disto_dims *d, const pf_linear_p *p, 
     if (N <= 0) return;
     size_t mark = cu_pool_mark(c);
     const int32_t *tgt = cu_dev_i32(c, target, NN);
-    double ls, ms;
-    disto_sums(c, d, NULL, pair_mask, &ls, &ms);
+    double ms;
+    double *rows = (double *)cu_pool_get(c, sizeof(double) * 2 * (size_t)N);
+    disto_rows_of(c, N, NULL, pair_mask, 0, N, rows);
+    disto_sums(c, N, rows, NULL, &ms);
     float coef = (float)(scale / (DISTO_EPS + ms));
     const size_t es = cu_esz(c);
     const int64_t R = disto_blocks(d);
