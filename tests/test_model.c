@@ -269,6 +269,37 @@ static void test_names(void) {
     }
 }
 
+// pf_optim_swap_ema in pieces (the last one short) swaps the weights and their EMA bit for bit, and
+// back; the whole-size piece and the default do the same.
+static void test_ema_swap(void) {
+    pf_config cfg = model_cfg(PF_TRUNK_PAIRFORMER);
+    pf_model *A = pf_model_create(&cfg, pf_backend_cpu());
+    randomise(A, 7);
+    pf_optim o;
+    pf_optim_init(&o, &A->P);
+    pf_optim_enable_ema(&o, 0.9);
+    const int64_t n = A->P.total;
+    const size_t bytes = sizeof(real) * (size_t)n;
+    for (int64_t j = 0; j < n; j++) o.ema[j] = (real)(0.25 * (double)j - 3);  // unlike the weights
+    real *w0 = malloc(bytes), *e0 = malloc(bytes);
+    memcpy(w0, A->P.data, bytes), memcpy(e0, o.ema, bytes);
+    const int64_t pieces[] = {7, n - 1, n, 0};
+    for (int k = 0; k < 4; k++) {
+        char label[96];
+        if (pieces[k]) snprintf(label, sizeof label, "EMA swap in pieces of %lld of %lld", (long long)pieces[k], (long long)n);
+        else snprintf(label, sizeof label, "EMA swap with the default piece (2^24 elements) of %lld", (long long)n);
+        if (pieces[k]) pf_optim_swap_ema_pieces(&o, pieces[k]);
+        else pf_optim_swap_ema(&o);
+        int ok = memcmp(A->P.data, e0, bytes) == 0 && memcmp(o.ema, w0, bytes) == 0;
+        pf_optim_swap_ema_pieces(&o, pieces[k] ? pieces[k] : n);
+        ok = ok && memcmp(A->P.data, w0, bytes) == 0 && memcmp(o.ema, e0, bytes) == 0;
+        tl_check(ok, label, NULL);
+    }
+    free(w0), free(e0);
+    pf_optim_free(&o);
+    pf_model_free(A);
+}
+
 static void test_checkpoint(void) {
     pf_config cfg = model_cfg(PF_TRUNK_PAIRFORMER);
     pf_model *A = pf_model_create(&cfg, pf_backend_cpu());
@@ -387,6 +418,7 @@ int main(void) {
     test_inference(PF_TRUNK_PAIRFORMER);
     test_names();
     test_checkpoint();
+    test_ema_swap();
     test_disto_bins();
     return tl_finish();
 }

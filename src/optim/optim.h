@@ -18,9 +18,11 @@ void pf_optim_init(pf_optim *o, pf_params *P);
 // Keep an exponential moving average of the weights (started from the current
 // weights), updated after every step.
 void pf_optim_enable_ema(pf_optim *o, double decay);
-// Swap the weights and their EMA (device copies through one temporary): call
-// twice to get back. For validation with the averaged weights.
+// Swap the weights and their EMA (device copies through a temporary of at most
+// 2^24 elements): call twice to get back. For validation with the averaged weights.
 void pf_optim_swap_ema(pf_optim *o);
+// The same through a temporary of `piece` elements (tests: pieces that do not divide the total).
+void pf_optim_swap_ema_pieces(pf_optim *o, int64_t piece);
 void pf_optim_free(pf_optim *o);
 double pf_lr_at(const pf_config *c, int64_t step);  // lr of update number step (1-based)
 // Clip the gradients to cfg->grad_clip by global norm and apply one AdamW
