@@ -61,3 +61,10 @@ $(BUILD)/test_cuda_emu: $(call f32,$(filter-out src/cuda/%,$(LIB_SRC)) $(TLIB_SR
 	$(CC) $(CFLAGS) $^ -o $@ $(filter-out $(CU_LIBS),$(LDLIBS)) -lstdc++ -ldl
 .PHONY: emu-test-cuda
 emu-test-cuda: $(BUILD)/test_cuda_emu
+# pairfold itself on the emulated backend (`--device cuda` runs the kernels on the CPU): e.g. one af3
+# training step at crop 24 (16 min) for the CUDA backend's own memory count (docs/PARALLEL.md)
+$(BUILD)/pairfold_emu: $(call f32,$(filter-out src/cuda/%,$(LIB_SRC)) $(CLI_SRC)) $(EMU_CU_OBJ) \
+                                $(BUILD)/emu/emu_core.o $(BUILD)/emu/emu_runtime.o
+	$(CC) $(CFLAGS) $^ -o $@ $(filter-out $(CU_LIBS),$(LDLIBS)) -lstdc++ -ldl
+.PHONY: emu-pairfold
+emu-pairfold: $(BUILD)/pairfold_emu
