@@ -132,9 +132,12 @@ typedef struct {
     double rep, tmp;
 } trunk_extra_t;
 static trunk_extra_t trunk_extra(const pf_backend *be, const pf_config *c, int64_t disto_n) {
-    pf_model *M = pf_model_declare(c);
-    const double n = (double)M->P.total;
-    pf_model_free(M);
+    static double n = -1;  // the parameter count: one preset per run, declared once (largest_crops calls per N)
+    if (n < 0) {
+        pf_model *M = pf_model_declare(c);
+        n = (double)M->P.total;
+        pf_model_free(M);
+    }
     const double state = n * 4 * (4 + (c->ema_decay > 0)), fixed = (256.0 + 64.0) * (1u << 20), copies = n * 2;
     const pf_disto_dims dd = {disto_n, c->c_z, c->n_bins};
     trunk_extra_t e = {state + fixed + copies, disto_n ? (double)cu_disto_tmp_bytes((const cu_impl *)be->impl, &dd) : 0};
