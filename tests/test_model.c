@@ -363,6 +363,92 @@ static void test_disto_bins(void) {
     tl_check(!bad, "disto bins match the definition", "first mismatch at sample %d", bad - 1);
 }
 
+// The distogram prediction (validation's contact precision, predict's distogram) by blocks of rows,
+// in both of its forms (distogram.h): the whole A on the device (small N) and, forced with
+// pf_distogram_set_whole_max(0), A a block at a time (its device buffers block-sized since session
+// 46). Blocks of 1, 4 (9 rows: a short last block) and N rows: the whole form gives the default's
+// bits; every variant matches softmax(A_ij + A_ji + b) with A = z W^T computed here in double from
+// the evaluated z. The synthetic source honours n_val (0: no validation) and lengths past 4096.
+typedef struct {
+    float *probs;
+    int64_t row;
+} probs_ctx;
+static void probs_block(void *ctx, int64_t i0, int64_t n, const float *probs) {
+    probs_ctx *c = ctx;
+    memcpy(c->probs + i0 * c->row, probs, sizeof(float) * (size_t)(n * c->row));
+}
+static void test_disto_predict(void) {
+    pf_config cfg = model_cfg(PF_TRUNK_PAIRFORMER);
+    cfg.recycles = 0;
+    pf_model *M = pf_model_create(&cfg, pf_backend_cpu());
+    pf_backend *be = M->be;
+    randomise(M, 17);
+    pf_batch_source *src = pf_synthetic_source_create(&cfg);
+    pf_batch b;
+    src->next(src, 2, 0, &b);
+    pf_model_eval(M, &b);  // leaves the final pair representation in M->z
+    const int64_t N = b.N, nb = cfg.n_bins, cz = cfg.c_z, row = N * nb;
+    real *z = malloc(sizeof(real) * (size_t)(N * N * cz)), *w = malloc(sizeof(real) * (size_t)(nb * cz));
+    real *bias = malloc(sizeof(real) * (size_t)nb);
+    be->act_to_real(be, z, M->z, N * N * cz);
+    be->download(be, w, M->p.disto.w, sizeof(real) * (size_t)(nb * cz));
+    be->download(be, bias, M->p.disto.b, sizeof(real) * (size_t)nb);
+    double ref_err = 0;
+    float *probs[8];
+    const int64_t blocks[4] = {0, 1, 4, N};
+    int same = 1;
+    const int64_t runs0 = pf_distogram_blocked_runs();
+    for (int v = 0; v < 8; v++) {  // 0-3 whole, 4-7 blocked
+        probs[v] = malloc(sizeof(float) * (size_t)(N * row));
+        probs_ctx c = {probs[v], row};
+        pf_distogram_set_whole_max(v < 4 ? (int64_t)256 << 20 : 0);
+        pf_distogram_predict_rows(M, N, blocks[v % 4], probs_block, &c, NULL, NULL);
+        if (v && v < 4) same &= !memcmp(probs[v], probs[0], sizeof(float) * (size_t)(N * row));
+    }
+    pf_distogram_set_whole_max((int64_t)256 << 20);
+    const int64_t runs = pf_distogram_blocked_runs() - runs0;
+    for (int64_t i = 0; i < N; i++)
+        for (int64_t j = 0; j < N; j++) {
+            double l[64], mx = -INFINITY, se = 0;
+            for (int64_t k = 0; k < nb; k++) {
+                double a = bias[k];
+                for (int64_t c = 0; c < cz; c++) a += (z[(i * N + j) * cz + c] + z[(j * N + i) * cz + c]) * w[k * cz + c];
+                l[k] = a, mx = fmax(mx, a);
+            }
+            for (int64_t k = 0; k < nb; k++) se += exp(l[k] - mx);
+            for (int v = 0; v < 8; v++)
+                for (int64_t k = 0; k < nb; k++)
+                    ref_err = fmax(ref_err, fabs(probs[v][i * row + j * nb + k] - exp(l[k] - mx) / se));
+        }
+    tl_check(same && runs == 4 && ref_err <= 1e-5,
+             "distogram prediction, whole and blocked A, blocks of 1, 4, N rows = softmax(A + A^T + b)",
+             "whole form's blocks the same bits %d, blocked runs %lld of 4, max |p - reference| %.3e (N %lld)", same,
+             (long long)runs, ref_err, (long long)N);
+    for (int v = 0; v < 8; v++) free(probs[v]);
+    free(z), free(w), free(bias);
+    pf_batch_free(&b);
+    src->destroy(src);
+    pf_model_free(M);
+    // n_val: the config's count, 0 included (it was always 4); synthetic_len past 4096
+    int nv_ok = 1;
+    for (int nv = 0; nv <= 6; nv += 3) {
+        pf_config c2 = model_cfg(PF_TRUNK_PAIRFORMER);
+        c2.n_val = nv;
+        pf_batch_source *s2 = pf_synthetic_source_create(&c2);
+        nv_ok &= s2->n_val == nv;
+        s2->destroy(s2);
+    }
+    pf_config c3 = model_cfg(PF_TRUNK_PAIRFORMER);
+    c3.synthetic_len = 6000;
+    pf_batch_source *s3 = pf_synthetic_source_create(&c3);
+    pf_batch b3;
+    s3->next(s3, 0, 0, &b3);
+    tl_check(nv_ok && b3.N == c3.crop_size, "synthetic source: n_val 0 / 3 / 6 honoured; 6000-residue proteins cropped",
+             "n_val %d, N %lld", nv_ok, (long long)b3.N);
+    pf_batch_free(&b3);
+    s3->destroy(s3);
+}
+
 // The structure module after either trunk (structure_module=1): the whole
 // model's gradient, FAPE, torsion, pLDDT and PAE losses included, against
 // central differences. stop_rot_grad is switched off for the check (central
@@ -420,5 +506,6 @@ int main(void) {
     test_checkpoint();
     test_ema_swap();
     test_disto_bins();
+    test_disto_predict();
     return tl_finish();
 }

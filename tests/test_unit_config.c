@@ -76,6 +76,7 @@ static void test_set(void) {
     set_refused("lr", "-0.001");
     set_refused("grad_accum", "0");
     set_refused("c_zz", "3");
+    set_refused("synthetic_len", "16385");
     // the bounds themselves and ordinary values are fine
     set_accepted("lr", "0.001");
     set_accepted("crop_size", "8192");
@@ -86,6 +87,7 @@ static void test_set(void) {
     set_accepted("adam_eps", "1e-12");
     set_accepted("seed", "18446744073709551615");
     set_accepted("keep_checkpoints", "0");
+    set_accepted("synthetic_len", "16384");  // crops past one GPU (issues 12, 13; was 4096)
 }
 
 static void test_json(void) {

@@ -79,7 +79,7 @@ static const field fields[] = {
     FF(spatial_crop_prob, 0, 1, "probability of a spatial (not contiguous) crop"),
     FF(bert_mask_prob, 0, 1, "probability that an MSA position is BERT-corrupted"),
     FS(data, "bundled, synthetic, or the path of a feature cache"),
-    FI(synthetic_len, 0, 4096, "residues of each synthetic protein (0: 40 to 90, drawn per protein)"),
+    FI(synthetic_len, 0, 16384, "residues of each synthetic protein (0: 40 to 90, drawn per protein)"),
     FI(data_workers, 0, 64, "data worker threads (0: on the training thread)"),
     FI(prefetch, 0, 1024, "batches prepared ahead"),
     FI(n_val, 0, 4096, "held-out validation entries"),

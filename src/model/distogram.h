@@ -21,6 +21,11 @@ void pf_distogram_predict_rows(pf_model *M, int64_t N, int64_t rows_block, pf_di
                                float *expected, float *contact);
 // Rows per block by default: max(1, 256 MiB / (N n_bins 4 B)), at most N.
 int64_t pf_distogram_rows_block(int64_t N, int n_bins);
+// One process: the logits A = z W^T whole on the device up to `bytes` (default 256 MiB; the same
+// bits whatever the rows block), else made a block of rows at a time (tests force it with 0);
+// how many predictions ran blocked so far.
+void pf_distogram_set_whole_max(int64_t bytes);
+int64_t pf_distogram_blocked_runs(void);
 
 // The distance bins (AF2), the one place their geometry is written: n bins of
 // `width` from `min`; edge k = min + k width. Bin 0 holds distances up to edge 1,

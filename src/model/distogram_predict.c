@@ -69,19 +69,33 @@ static void take_row(void *ctx, int64_t i, const real *lr) {
     o->n++;
 }
 
-// One process: A = z W^T (N, N, n_bins) on the device; per block of k rows the logits
-// A_ij + A_ji + b of rows i0 .. i0 + k - 1 from A's rows as they are and A's columns
-// i0 .. i0 + k - 1, gathered on the device into C (N, k, n_bins) by N copies and downloaded
-// at once (no transpose op needed). The same sums in the same order as the whole-array
-// form this replaces, so the same bits.
+// Whole A = z W^T (N, N, n_bins) on the device up to this many bytes (the form before session 46:
+// the same bits whatever the rows block); above it A is made a block at a time (below).
+static int64_t whole_max = (int64_t)256 << 20;
+static int64_t blocked_runs;
+void pf_distogram_set_whole_max(int64_t bytes) { whole_max = bytes; }
+int64_t pf_distogram_blocked_runs(void) { return blocked_runs; }
+
+// One process, per block of k rows i0 .. i0 + k - 1: the logits A_ij + A_ji + b (A = z W^T) from
+// A's rows and A's columns i0 .. i0 + k - 1 gathered into C (N, k, n_bins) on the device (N
+// copies) and downloaded at once.
+// - Whole form (A up to whole_max bytes): A made once; its rows read in place.
+// - Blocked form: A's rows R = z[i0 .. i0 + k) W^T (k, N, n_bins) and C = Z W^T, where Z (N, k,
+//   c_z) is z[:, i0 .. i0 + k) gathered by N copies: device memory k N (2 n_bins + c_z) elements
+//   instead of N^2 n_bins (2.0 GiB of bf16 at N = 4128, the peak of a training run's validation
+//   there). The same products, but a GEMM's rounding may depend on its shape (OpenBLAS's sgemm
+//   does), so its bits may depend on the rows block; the default block is a function of N alone.
 static void rows_one_process(pf_model *M, int64_t N, blocker *o) {
     pf_backend *be = M->be;
     const int nb = M->cfg.n_bins, cz = M->cfg.c_z;
     const int64_t NN = N * N, k = o->kmax;
-    pf_act *A = be->alloc(be, pf_act_size(be, NN * nb));     // (N, N, n_bins)
-    pf_act *C = be->alloc(be, pf_act_size(be, N * k * nb));  // (N, k, n_bins) A's column block
+    const int whole = (int64_t)pf_act_size(be, NN * nb) <= whole_max;
+    pf_act *A = be->alloc(be, pf_act_size(be, (whole ? N : k) * N * nb));  // (N or k, N, n_bins) A or its rows
+    pf_act *Z = whole ? NULL : be->alloc(be, pf_act_size(be, N * k * cz));  // (N, k, c_z) z's columns
+    pf_act *C = be->alloc(be, pf_act_size(be, N * k * nb));                 // (N, k, n_bins) A's columns
     pf_linear_p head = {M->p.disto.w, NULL};
-    be->linear_fwd(be, NN, cz, nb, &head, M->z, A, 0);
+    if (whole) be->linear_fwd(be, NN, cz, nb, &head, M->z, A, 0);
+    else blocked_runs++;
     real *bias = pf_malloc(sizeof(real) * (size_t)nb);
     real *hr = pf_malloc(sizeof(real) * (size_t)(N * nb));      // (N, n_bins) A's row i
     real *hc = pf_malloc(sizeof(real) * (size_t)(N * k * nb));  // (N, k, n_bins) C
@@ -89,11 +103,18 @@ static void rows_one_process(pf_model *M, int64_t N, blocker *o) {
     be->download(be, bias, M->p.disto.b, sizeof(real) * (size_t)nb);
     for (int64_t i0 = 0; i0 < N; i0 += k) {
         const int64_t kk = PF_MIN(k, N - i0);
-        for (int64_t j = 0; j < N; j++)
-            be->copy(be, pf_act_at(be, C, j * kk * nb), pf_act_at(be, A, (j * N + i0) * nb), pf_act_size(be, kk * nb));
+        if (whole) {
+            for (int64_t j = 0; j < N; j++)
+                be->copy(be, pf_act_at(be, C, j * kk * nb), pf_act_at(be, A, (j * N + i0) * nb), pf_act_size(be, kk * nb));
+        } else {
+            be->linear_fwd(be, kk * N, cz, nb, &head, pf_act_at(be, M->z, i0 * N * cz), A, 0);
+            for (int64_t j = 0; j < N; j++)
+                be->copy(be, pf_act_at(be, Z, j * kk * cz), pf_act_at(be, M->z, (j * N + i0) * cz), pf_act_size(be, kk * cz));
+            be->linear_fwd(be, N * kk, cz, nb, &head, Z, C, 0);
+        }
         be->act_to_real(be, hc, C, N * kk * nb);
         for (int64_t t = 0; t < kk; t++) {
-            be->act_to_real(be, hr, pf_act_at(be, A, (i0 + t) * N * nb), N * nb);
+            be->act_to_real(be, hr, pf_act_at(be, A, (whole ? i0 + t : t) * N * nb), N * nb);
             for (int64_t j = 0; j < N; j++)
                 for (int b = 0; b < nb; b++) lr[j * nb + b] = hr[j * nb + b] + hc[(j * kk + t) * nb + b] + bias[b];
             take_row(o, i0 + t, lr);
@@ -104,6 +125,7 @@ static void rows_one_process(pf_model *M, int64_t N, blocker *o) {
     pf_free(hr);
     pf_free(bias);
     be->free(be, C);
+    if (Z) be->free(be, Z);
     be->free(be, A);
 }
 

@@ -8,7 +8,7 @@
 #define N_VAL 4
 #define MIN_LEN 40
 #define MAX_RAND_LEN 90
-#define MAX_LEN 4096  // synthetic_len's upper bound (config.c)
+#define MAX_LEN 16384  // synthetic_len's upper bound (config.c): crops past one GPU's (issues 12, 13)
 
 typedef struct {
     int L;
@@ -157,7 +157,7 @@ pf_batch_source *pf_synthetic_source_create(const pf_config *cfg) {
     src->impl = sy;
     src->next = synth_next;
     src->val = synth_val;
-    src->n_val = N_VAL;
+    src->n_val = cfg->n_val;  // the config's count (n_val = 0: none), cycling through the N_VAL proteins
     src->destroy = synth_destroy;
     return src;
 }
