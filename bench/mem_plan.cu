@@ -43,6 +43,7 @@ extern "C" {
 #include "../src/model/params.h"
 #include "../src/model/inputs.h"
 #include "../src/model/model.h"
+#include "../src/model/distogram.h"
 }
 
 static double gib(double b) { return b / (double)(1u << 30); }
@@ -126,8 +127,10 @@ static double model_arena(const pf_backend *be, const pf_config *c, int64_t N, i
 
 // What the device holds besides the plan's arenas (bytes; the header's list): rep, the part `pairfold
 // train` reports in its peak (parameters, optimizer state, backend buffers, weight copies), and tmp,
-// the distogram loss's stream-ordered temporaries (cu_disto_tmp_bytes), which it does not (disto_n:
-// the pair tensor's N where the loss runs on it whole, 0 where it works in the model's scratch rows).
+// the distogram loss's stream-ordered temporaries (cu_disto_tmp_bytes), which it does not, or the
+// validation's distogram prediction (pf_distogram_predict_device_bytes: A whole or its blocks), which it
+// does, whichever is larger (they never run at once; disto_n: the pair tensor's N where both run on it
+// whole, 0 where they work in the model's scratch rows).
 typedef struct {
     double rep, tmp;
 } trunk_extra_t;
@@ -140,12 +143,14 @@ static trunk_extra_t trunk_extra(const pf_backend *be, const pf_config *c, int64
     }
     const double state = n * 4 * (4 + (c->ema_decay > 0)), fixed = (256.0 + 64.0) * (1u << 20), copies = n * 2;
     const pf_disto_dims dd = {disto_n, c->c_z, c->n_bins};
-    trunk_extra_t e = {state + fixed + copies, disto_n ? (double)cu_disto_tmp_bytes((const cu_impl *)be->impl, &dd) : 0};
+    const double loss = disto_n ? (double)cu_disto_tmp_bytes((const cu_impl *)be->impl, &dd) : 0,
+                 pred = disto_n ? (double)pf_distogram_predict_device_bytes(be, disto_n, c->n_bins, c->c_z) : 0;
+    trunk_extra_t e = {state + fixed + copies, fmax(loss, pred)};
     return e;
 }
 static void print_extra(trunk_extra_t e, double plan, const char *who) {
     printf("    %s besides the plan: parameters, optimizer state, backend buffers and weight copies %.2f GiB (in "
-           "train's reported peak: %.2f GiB), the distogram's temporaries %.2f GiB: device %.2f GiB + the CUDA "
+           "train's reported peak: %.2f GiB), the distogram's temporaries (the loss's or validation's) %.2f GiB: device %.2f GiB + the CUDA "
            "context\n", who, gib(e.rep), gib(plan + e.rep), gib(e.tmp), gib(plan + e.rep + e.tmp));
 }
 

@@ -26,6 +26,10 @@ int64_t pf_distogram_rows_block(int64_t N, int n_bins);
 // how many predictions ran blocked so far.
 void pf_distogram_set_whole_max(int64_t bytes);
 int64_t pf_distogram_blocked_runs(void);
+// Whether one process's prediction at N holds A whole; its device bytes with the default rows block
+// (bench/mem_plan: validation's share of a training run's peak).
+int pf_distogram_whole(const pf_backend *be, int64_t N, int n_bins);
+int64_t pf_distogram_predict_device_bytes(const pf_backend *be, int64_t N, int n_bins, int c_z);
 
 // The distance bins (AF2), the one place their geometry is written: n bins of
 // `width` from `min`; edge k = min + k width. Bin 0 holds distances up to edge 1,

@@ -76,6 +76,21 @@ static int64_t blocked_runs;
 void pf_distogram_set_whole_max(int64_t bytes) { whole_max = bytes; }
 int64_t pf_distogram_blocked_runs(void) { return blocked_runs; }
 
+// rows_one_process's device buffers (elements; below): A or its rows, z's columns, A's columns
+static void device_elems(int64_t N, int64_t k, int nb, int cz, int whole, int64_t e[3]) {
+    e[0] = (whole ? N : k) * N * nb;
+    e[1] = whole ? 0 : N * k * cz;
+    e[2] = N * k * nb;
+}
+int pf_distogram_whole(const pf_backend *be, int64_t N, int n_bins) {
+    return (int64_t)pf_act_size(be, N * N * n_bins) <= whole_max;
+}
+int64_t pf_distogram_predict_device_bytes(const pf_backend *be, int64_t N, int n_bins, int c_z) {
+    int64_t e[3];
+    device_elems(N, pf_distogram_rows_block(N, n_bins), n_bins, c_z, pf_distogram_whole(be, N, n_bins), e);
+    return (int64_t)(pf_act_size(be, e[0]) + pf_act_size(be, e[1]) + pf_act_size(be, e[2]));
+}
+
 // One process, per block of k rows i0 .. i0 + k - 1: the logits A_ij + A_ji + b (A = z W^T) from
 // A's rows and A's columns i0 .. i0 + k - 1 gathered into C (N, k, n_bins) on the device (N
 // copies) and downloaded at once.
@@ -89,10 +104,12 @@ static void rows_one_process(pf_model *M, int64_t N, blocker *o) {
     pf_backend *be = M->be;
     const int nb = M->cfg.n_bins, cz = M->cfg.c_z;
     const int64_t NN = N * N, k = o->kmax;
-    const int whole = (int64_t)pf_act_size(be, NN * nb) <= whole_max;
-    pf_act *A = be->alloc(be, pf_act_size(be, (whole ? N : k) * N * nb));  // (N or k, N, n_bins) A or its rows
-    pf_act *Z = whole ? NULL : be->alloc(be, pf_act_size(be, N * k * cz));  // (N, k, c_z) z's columns
-    pf_act *C = be->alloc(be, pf_act_size(be, N * k * nb));                 // (N, k, n_bins) A's columns
+    const int whole = pf_distogram_whole(be, N, nb);
+    int64_t e[3];
+    device_elems(N, k, nb, cz, whole, e);
+    pf_act *A = be->alloc(be, pf_act_size(be, e[0]));              // (N or k, N, n_bins) A or its rows
+    pf_act *Z = whole ? NULL : be->alloc(be, pf_act_size(be, e[1]));  // (N, k, c_z) z's columns
+    pf_act *C = be->alloc(be, pf_act_size(be, e[2]));              // (N, k, n_bins) A's columns
     pf_linear_p head = {M->p.disto.w, NULL};
     if (whole) be->linear_fwd(be, NN, cz, nb, &head, M->z, A, 0);
     else blocked_runs++;
