@@ -369,14 +369,6 @@ static void test_disto_bins(void) {
 // 46). Blocks of 1, 4 (9 rows: a short last block) and N rows: the whole form gives the default's
 // bits; every variant matches softmax(A_ij + A_ji + b) with A = z W^T computed here in double from
 // the evaluated z. The synthetic source honours n_val (0: no validation) and lengths past 4096.
-typedef struct {
-    float *probs;
-    int64_t row;
-} probs_ctx;
-static void probs_block(void *ctx, int64_t i0, int64_t n, const float *probs) {
-    probs_ctx *c = ctx;
-    memcpy(c->probs + i0 * c->row, probs, sizeof(float) * (size_t)(n * c->row));
-}
 static void test_disto_predict(void) {
     pf_config cfg = model_cfg(PF_TRUNK_PAIRFORMER);
     cfg.recycles = 0;
@@ -400,9 +392,9 @@ static void test_disto_predict(void) {
     const int64_t runs0 = pf_distogram_blocked_runs();
     for (int v = 0; v < 8; v++) {  // 0-3 whole, 4-7 blocked
         probs[v] = malloc(sizeof(float) * (size_t)(N * row));
-        probs_ctx c = {probs[v], row};
+        pf_disto_whole c = {probs[v], row};
         pf_distogram_set_whole_max(v < 4 ? (int64_t)256 << 20 : 0);
-        pf_distogram_predict_rows(M, N, blocks[v % 4], probs_block, &c, NULL, NULL);
+        pf_distogram_predict_rows(M, N, blocks[v % 4], pf_disto_into_whole, &c, NULL, NULL);
         if (v && v < 4) same &= !memcmp(probs[v], probs[0], sizeof(float) * (size_t)(N * row));
     }
     pf_distogram_set_whole_max((int64_t)256 << 20);

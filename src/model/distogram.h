@@ -19,6 +19,13 @@ void pf_distogram_predict(pf_model *M, int64_t N, float *probs, float *expected,
 typedef void (*pf_disto_block_fn)(void *ctx, int64_t i0, int64_t n, const float *probs);
 void pf_distogram_predict_rows(pf_model *M, int64_t N, int64_t rows_block, pf_disto_block_fn block, void *ctx,
                                float *expected, float *contact);
+// A block function that copies each block into probs (N, N, n_bins), rows of `row` floats
+// (ctx: pf_disto_whole; pf_distogram_predict's).
+typedef struct {
+    float *probs;
+    int64_t row;
+} pf_disto_whole;
+void pf_disto_into_whole(void *ctx, int64_t i0, int64_t n, const float *probs);
 // Rows per block by default: max(1, 256 MiB / (N n_bins 4 B)), at most N.
 int64_t pf_distogram_rows_block(int64_t N, int n_bins);
 // One process: the logits A = z W^T whole on the device up to `bytes` (default 256 MiB; the same

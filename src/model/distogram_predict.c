@@ -163,18 +163,12 @@ void pf_distogram_predict_rows(pf_model *M, int64_t N, int64_t rows_block, pf_di
     pf_free(o.buf);
 }
 
-// The whole-array form: each block copied into probs (N, N, n_bins), rows of `row` floats.
-typedef struct {
-    float *probs;
-    int64_t row;
-} whole;
-
-static void into_whole(void *ctx, int64_t i0, int64_t n, const float *probs) {
-    whole *w = ctx;
+void pf_disto_into_whole(void *ctx, int64_t i0, int64_t n, const float *probs) {
+    pf_disto_whole *w = ctx;
     memcpy(w->probs + i0 * w->row, probs, sizeof(float) * (size_t)(n * w->row));
 }
 
 void pf_distogram_predict(pf_model *M, int64_t N, float *probs, float *expected, float *contact) {
-    whole w = {probs, N * M->cfg.n_bins};
-    pf_distogram_predict_rows(M, N, 0, probs ? into_whole : NULL, &w, expected, contact);
+    pf_disto_whole w = {probs, N * M->cfg.n_bins};
+    pf_distogram_predict_rows(M, N, 0, probs ? pf_disto_into_whole : NULL, &w, expected, contact);
 }
