@@ -83,7 +83,11 @@ static void *cub_alloc(pf_backend *be, size_t bytes) {
     if (e != cudaSuccess) {
         size_t fr = 0, tot = 0;
         cudaMemGetInfo(&fr, &tot);
-        pf_die("CUDA out of memory allocating %zu bytes (%zu of %zu free): %s", bytes, fr, tot, cudaGetErrorString(e));
+        // GiB beside the bytes, and what lowers a run's memory (the backend cannot know which run this is)
+        pf_die("CUDA out of memory allocating %zu bytes (%.2f GiB; %.2f of %.2f GiB free): %s; a training run needs "
+               "less with a smaller crop_size, recompute >= 1 (larger keeps fewer block inputs) or recompute_offload "
+               "= 1, and bench/mem_plan.cu plans a crop's memory (docs/PARALLEL.md)",
+               bytes, bytes / 1073741824.0, fr / 1073741824.0, tot / 1073741824.0, cudaGetErrorString(e));
     }
     size_put(CU(be), p, bytes);
     return p;
