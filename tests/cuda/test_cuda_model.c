@@ -4,13 +4,17 @@
 // same bits as recompute 1 without (which re-runs the cores: the same inputs, the same
 // bits), for both trunks, with dropout and recycling on; so do recompute 1 and 2 with the
 // segment starts' inputs in host memory (recompute_offload: copies on a second stream, the
-// next segment's fetched during the backward), with and without the kept cores.
+// next segment's fetched during the backward), with and without the kept cores. And the
+// distogram prediction on the GPU in both forms (distogram.h: A whole, or a block at a time).
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cuda_harness.h"
 #include "../testlib.h"
 #include "../../src/model/model.h"
+#include "../../src/model/distogram.h"
+#include "../../src/core/rng.h"
 #include "../../src/train/synthetic.h"
 
 static pf_config keep_cfg(int trunk) {
@@ -45,6 +49,56 @@ static real *keep_step(const pf_config *cfg, const pf_batch *b, double *loss, si
     return g;
 }
 
+// The prediction after a GPU evaluation, whole and blocked (blocks of 0 = the default, 1 and 5
+// rows), against softmax(A_ij + A_ji + b) computed on the host in double from the GPU's z and W:
+// the logits' only rounding is A's bf16 storage (|A| * 2^-8), far below what a wrong row or
+// column of A would change.
+static void disto_predict_check(const pf_config *cfg, const pf_batch *b) {
+    pf_model *M = pf_model_create(cfg, H_gpu);
+    const int64_t N = b->N, nb = cfg->n_bins, cz = cfg->c_z, row = N * nb;
+    real *w = malloc(sizeof(real) * (size_t)(nb * cz));
+    for (int64_t q = 0; q < nb * cz; q++) w[q] = (real)(0.05 * pf_normal(41, (uint64_t)q));  // the head starts at 0
+    H_gpu->upload(H_gpu, M->p.disto.w, w, sizeof(real) * (size_t)(nb * cz));
+    pf_model_eval(M, b);
+    real *z = malloc(sizeof(real) * (size_t)(N * N * cz));
+    real *bias = malloc(sizeof(real) * (size_t)nb);
+    H_gpu->act_to_real(H_gpu, z, M->z, N * N * cz);
+    H_gpu->download(H_gpu, w, M->p.disto.w, sizeof(real) * (size_t)(nb * cz));
+    H_gpu->download(H_gpu, bias, M->p.disto.b, sizeof(real) * (size_t)nb);
+    H_gpu->sync(H_gpu);
+    float *probs = malloc(sizeof(float) * (size_t)(N * row));
+    double *ref = malloc(sizeof(double) * (size_t)(N * row)), *l = malloc(sizeof(double) * (size_t)nb);
+    for (int64_t i = 0; i < N; i++)
+        for (int64_t j = 0; j < N; j++) {
+            double mx = -INFINITY, se = 0;
+            for (int64_t k = 0; k < nb; k++) {
+                double a = bias[k];
+                for (int64_t c = 0; c < cz; c++) a += ((double)z[(i * N + j) * cz + c] + z[(j * N + i) * cz + c]) * w[k * cz + c];
+                l[k] = a, mx = fmax(mx, a);
+            }
+            for (int64_t k = 0; k < nb; k++) se += exp(l[k] - mx);
+            for (int64_t k = 0; k < nb; k++) ref[i * row + j * nb + k] = exp(l[k] - mx) / se;
+        }
+    const int64_t blocks[3] = {0, 1, 5};
+    for (int v = 0; v < 6; v++) {
+        const int64_t runs0 = pf_distogram_blocked_runs();
+        pf_distogram_set_whole_max(v < 3 ? (int64_t)256 << 20 : 0);
+        pf_disto_whole c = {probs, row};
+        pf_distogram_predict_rows(M, N, blocks[v % 3], pf_disto_into_whole, &c, NULL, NULL);
+        const int blocked = pf_distogram_blocked_runs() - runs0 == 1;
+        double e = 0;
+        for (int64_t q = 0; q < N * row; q++) e = fmax(e, fabs(probs[q] - ref[q]) / (ref[q] + 1e-3));
+        char label[128];
+        snprintf(label, sizeof label, "%s distogram prediction, A %s, blocks of %lld rows", H_gpu->name,
+                 v < 3 ? "whole" : "blocked", (long long)blocks[v % 3]);
+        tl_check(e <= 0.03 && blocked == (v >= 3), label, "max |p - reference| / (reference + 1e-3) %.3e, blocked %d",
+                 e, blocked);
+    }
+    pf_distogram_set_whole_max((int64_t)256 << 20);
+    free(z), free(w), free(bias), free(probs), free(ref), free(l);
+    pf_model_free(M);
+}
+
 void cuda_model(void) {
     for (int trunk = 0; trunk < 2; trunk++) {
         pf_config cfg = keep_cfg(trunk ? PF_TRUNK_PAIRFORMER : PF_TRUNK_EVOFORMER);
@@ -77,6 +131,7 @@ void cuda_model(void) {
             }
         }
         cfg.recompute_keep_attn = cfg.recompute_offload = 0;
+        if (trunk) disto_predict_check(&cfg, &b);
         free(g0);
         pf_batch_free(&b);
         src->destroy(src);
