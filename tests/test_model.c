@@ -399,19 +399,11 @@ static void test_disto_predict(void) {
     }
     pf_distogram_set_whole_max((int64_t)256 << 20);
     const int64_t runs = pf_distogram_blocked_runs() - runs0;
-    for (int64_t i = 0; i < N; i++)
-        for (int64_t j = 0; j < N; j++) {
-            double l[64], mx = -INFINITY, se = 0;
-            for (int64_t k = 0; k < nb; k++) {
-                double a = bias[k];
-                for (int64_t c = 0; c < cz; c++) a += (z[(i * N + j) * cz + c] + z[(j * N + i) * cz + c]) * w[k * cz + c];
-                l[k] = a, mx = fmax(mx, a);
-            }
-            for (int64_t k = 0; k < nb; k++) se += exp(l[k] - mx);
-            for (int v = 0; v < 8; v++)
-                for (int64_t k = 0; k < nb; k++)
-                    ref_err = fmax(ref_err, fabs(probs[v][i * row + j * nb + k] - exp(l[k] - mx) / se));
-        }
+    double *ref = malloc(sizeof(double) * (size_t)(N * row));
+    tl_disto_probs(z, w, bias, N, nb, cz, ref);
+    for (int v = 0; v < 8; v++)
+        for (int64_t q = 0; q < N * row; q++) ref_err = fmax(ref_err, fabs(probs[v][q] - ref[q]));
+    free(ref);
     tl_check(same && runs == 4 && ref_err <= 1e-5,
              "distogram prediction, whole and blocked A, blocks of 1, 4, N rows = softmax(A + A^T + b)",
              "whole form's blocks the same bits %d, blocked runs %lld of 4, max |p - reference| %.3e (N %lld)", same,

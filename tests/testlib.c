@@ -161,3 +161,18 @@ double tl_dot(const real *a, const real *b, int64_t n) {
     for (int64_t i = 0; i < n; i++) s += (double)a[i] * (double)b[i];
     return s;
 }
+
+void tl_disto_probs(const real *z, const real *w, const real *b, int64_t N, int64_t nb, int64_t cz, double *ref) {
+    double l[256];
+    for (int64_t i = 0; i < N; i++)
+        for (int64_t j = 0; j < N; j++) {
+            double mx = -INFINITY, se = 0;
+            for (int64_t k = 0; k < nb; k++) {
+                double a = b[k];
+                for (int64_t c = 0; c < cz; c++) a += ((double)z[(i * N + j) * cz + c] + z[(j * N + i) * cz + c]) * w[k * cz + c];
+                l[k] = a, mx = fmax(mx, a);
+            }
+            for (int64_t k = 0; k < nb; k++) se += exp(l[k] - mx);
+            for (int64_t k = 0; k < nb; k++) ref[(i * N + j) * nb + k] = exp(l[k] - mx) / se;
+        }
+}

@@ -49,6 +49,9 @@ double tl_gradcheck(const char *label, double (*loss)(void *ctx), void *ctx,
 double tl_max_abs_diff(const real *a, const real *b, int64_t n);
 double tl_max_abs(const real *a, int64_t n);
 double tl_rel_err(const real *a, const real *ref, int64_t n);  // max|a-ref| / max|ref|
+// The distogram head's bin probabilities in double: ref (N, N, nb) = softmax(A_ij + A_ji + b), A = z W^T,
+// z (N, N, cz), W (nb, cz), b (nb); nb <= 256 (the predictions' reference in test_model and test_cuda)
+void tl_disto_probs(const real *z, const real *w, const real *b, int64_t N, int64_t nb, int64_t cz, double *ref);
 double tl_dot(const real *a, const real *b, int64_t n);
 
 #endif

@@ -67,18 +67,8 @@ static void disto_predict_check(const pf_config *cfg, const pf_batch *b) {
     H_gpu->download(H_gpu, bias, M->p.disto.b, sizeof(real) * (size_t)nb);
     H_gpu->sync(H_gpu);
     float *probs = malloc(sizeof(float) * (size_t)(N * row));
-    double *ref = malloc(sizeof(double) * (size_t)(N * row)), *l = malloc(sizeof(double) * (size_t)nb);
-    for (int64_t i = 0; i < N; i++)
-        for (int64_t j = 0; j < N; j++) {
-            double mx = -INFINITY, se = 0;
-            for (int64_t k = 0; k < nb; k++) {
-                double a = bias[k];
-                for (int64_t c = 0; c < cz; c++) a += ((double)z[(i * N + j) * cz + c] + z[(j * N + i) * cz + c]) * w[k * cz + c];
-                l[k] = a, mx = fmax(mx, a);
-            }
-            for (int64_t k = 0; k < nb; k++) se += exp(l[k] - mx);
-            for (int64_t k = 0; k < nb; k++) ref[i * row + j * nb + k] = exp(l[k] - mx) / se;
-        }
+    double *ref = malloc(sizeof(double) * (size_t)(N * row));
+    tl_disto_probs(z, w, bias, N, nb, cz, ref);
     const int64_t blocks[3] = {0, 1, 5};
     for (int v = 0; v < 6; v++) {
         const int64_t runs0 = pf_distogram_blocked_runs();
@@ -95,7 +85,7 @@ static void disto_predict_check(const pf_config *cfg, const pf_batch *b) {
                  e, blocked);
     }
     pf_distogram_set_whole_max((int64_t)256 << 20);
-    free(z), free(w), free(bias), free(probs), free(ref), free(l);
+    free(z), free(w), free(bias), free(probs), free(ref);
     pf_model_free(M);
 }
 
