@@ -77,8 +77,8 @@ __device__ __forceinline__ void tl_s2g8(const T *s, T *g) {
     const uint32_t *sw = reinterpret_cast<const uint32_t *>(s);
     uint4 *gv = reinterpret_cast<uint4 *>(g);
 #pragma unroll
-    for (int v = 0; v < (int)(8 * sizeof(T) / 16); v++)
-        gv[v] = make_uint4(sw[4 * v], sw[4 * v + 1], sw[4 * v + 2], sw[4 * v + 3]);
+    for (int v = 0; v < (int)(8 * sizeof(T) / 16); v++)  // stg16: a cast store came out as 4 x 4 bytes
+        stg16(gv + v, make_uint4(sw[4 * v], sw[4 * v + 1], sw[4 * v + 2], sw[4 * v + 3]));
 }
 
 // A whole tile of 16-byte runs: each thread's TL_U loads in flight before their stores.

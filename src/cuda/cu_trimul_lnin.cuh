@@ -26,13 +26,16 @@ __device__ __forceinline__ void tsw_ln_vec(const ts_args &a, bf16 *xs, int64_t p
         const int64_t row = pos0 + r;
         const bool ok = row < a.M;
         float v[8], mu, rs;
-        ld8(xs, (int64_t)r * SK + c0, v);
-        if (a.cp && ok) st8(a.cp, row * KP + c0, v);  // bf16 -> fp32 -> bf16: z's bits
+        uint4 *x16 = reinterpret_cast<uint4 *>(xs + (int64_t)r * SK + c0);
+        const uint4 zr = *x16;
+        if (a.cp && ok) stg16(a.cp + row * KP + c0, zr);  // z's bits as loaded
+        unpack8(zr, v);
         lnv_stats<LPR>(v, mu, rs);
 #pragma unroll
         for (int j = 0; j < 8; j++) v[j] = (v[j] - mu) * rs * wr[j] + br[j];
-        if (ok) st8(a.zl_out, row * KP + c0, v);
-        st8(xs, (int64_t)r * SK + c0, v);  // the same rounding: the A operand is zl's bits
+        const uint4 y = pack8(v);  // one rounding for zl and the A operand: the same bits
+        if (ok) stg16(a.zl_out + row * KP + c0, y);  // (st8's cast store came out as 4 x 4 bytes here)
+        *x16 = y;
     }
 }
 

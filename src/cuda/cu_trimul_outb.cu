@@ -245,8 +245,8 @@ __device__ __forceinline__ void ob_gate_bwd(const ob_args &a, const float (*ay)[
                 t3_gate_bwd(q, d4[j], dg[mi][h][j], dd[mi][h][j]);
             }
             if (p < a.M) {
-                *reinterpret_cast<uint4 *>(a.dgp + p * OB_C + cb) = make_uint4(dg[mi][h][0], dg[mi][h][1], dg[mi][h][2], dg[mi][h][3]);
-                *reinterpret_cast<uint4 *>(a.dy + p * OB_C + cb) = make_uint4(dd[mi][h][0], dd[mi][h][1], dd[mi][h][2], dd[mi][h][3]);
+                stg16(a.dgp + p * OB_C + cb, make_uint4(dg[mi][h][0], dg[mi][h][1], dg[mi][h][2], dg[mi][h][3]));
+                stg16(a.dy + p * OB_C + cb, make_uint4(dd[mi][h][0], dd[mi][h][1], dd[mi][h][2], dd[mi][h][3]));
             }
         }
 }
@@ -401,7 +401,7 @@ __device__ __forceinline__ void ob_gate_fwd(const ob_args &a, const float (*ay)[
             for (int j = 0; j < 4; j++)
                 o[j] = t3_gate_out(t3_gate(ay[mi][j][2 * h], ay[mi][j][2 * h + 1], ag[mi][j][2 * h],
                                            ag[mi][j][2 * h + 1], bz + 8 * j, bg + 8 * j));
-            *reinterpret_cast<uint4 *>(a.out + p * OB_C + cb) = make_uint4(o[0], o[1], o[2], o[3]);
+            stg16(a.out + p * OB_C + cb, make_uint4(o[0], o[1], o[2], o[3]));  // (a cast store: 4 x 4 bytes)
         }
 }
 

@@ -65,9 +65,8 @@ __device__ __forceinline__ void ow_gate_store(const ow_args &a, const float (&ay
             o[j] = t3_gate_out(t3_gate(ay[4 * j + 2 * h], ay[4 * j + 2 * h + 1], ag[4 * j + 2 * h],
                                        ag[4 * j + 2 * h + 1], bz + 2 * j, bg + 2 * j));
         if (p < a.M) {
-            uint4 *d = reinterpret_cast<uint4 *>(a.out + p * OW_C + c0);
-            d[0] = make_uint4(o[0], o[1], o[2], o[3]);
-            d[1] = make_uint4(o[4], o[5], o[6], o[7]);
+            stg16(a.out + p * OW_C + c0, make_uint4(o[0], o[1], o[2], o[3]));  // (a cast store: 4 x 4 bytes)
+            stg16(a.out + p * OW_C + c0 + 8, make_uint4(o[4], o[5], o[6], o[7]));
         }
     }
 }
@@ -86,7 +85,7 @@ __device__ __forceinline__ void ow_gate_store_half(const ow_args &a, const float
         for (int i = 0; i < 4; i++)
             o[i] = t3_gate_out(t3_gate(ay[4 * i + 2 * h], ay[4 * i + 2 * h + 1], ag[4 * i + 2 * h], ag[4 * i + 2 * h + 1],
                                        bz + 2 * i, bg + 2 * i));
-        if (p < a.M) *reinterpret_cast<uint4 *>(a.out + p * OW_C + c0) = make_uint4(o[0], o[1], o[2], o[3]);
+        if (p < a.M) stg16(a.out + p * OW_C + c0, make_uint4(o[0], o[1], o[2], o[3]));
     }
 }
 #endif

@@ -8,6 +8,7 @@
 #include "cu_trimul_side.cuh"
 #include "cu_trimul_side_wg.cuh"
 #include "cu_trimul_out3.cuh"
+#include "cu_vec.cuh"
 
 #define OW_C 128               // c = c_z
 #define OW_NWG 2               // warpgroups per block (the forward may take 3): up to 255 registers each

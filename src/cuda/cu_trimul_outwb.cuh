@@ -63,9 +63,9 @@ __device__ __forceinline__ void ow_gate_bwd(const ow_args &a, const float (&ay)[
                                 bz + 2 * j, bg + 2 * j),
                         du[j], dg[j], dy[j]);
         if (p < a.M) {
-            uint4 *g4 = reinterpret_cast<uint4 *>(a.dgp + p * OW_C + c0), *y4 = reinterpret_cast<uint4 *>(a.dy + p * OW_C + c0);
-            g4[0] = make_uint4(dg[0], dg[1], dg[2], dg[3]), g4[1] = make_uint4(dg[4], dg[5], dg[6], dg[7]);
-            y4[0] = make_uint4(dy[0], dy[1], dy[2], dy[3]), y4[1] = make_uint4(dy[4], dy[5], dy[6], dy[7]);
+            bf16 *g8 = a.dgp + p * OW_C + c0, *y8 = a.dy + p * OW_C + c0;  // stg16: cast stores came out as 4 x 4 B
+            stg16(g8, make_uint4(dg[0], dg[1], dg[2], dg[3])), stg16(g8 + 8, make_uint4(dg[4], dg[5], dg[6], dg[7]));
+            stg16(y8, make_uint4(dy[0], dy[1], dy[2], dy[3])), stg16(y8 + 8, make_uint4(dy[4], dy[5], dy[6], dy[7]));
         }
 #pragma unroll
         for (int q = 0; q < 4; q++) fg[q][h] = dg[2 * q], fg[q][2 + h] = dg[2 * q + 1], fy[q][h] = dy[2 * q], fy[q][2 + h] = dy[2 * q + 1];
@@ -93,9 +93,9 @@ __device__ __forceinline__ void ow_gate_bwd_half(const ow_args &a, const float (
                                 bz + 2 * i, bg + 2 * i),
                         du[i], dg[i], dy[i]);
         if (p < a.M) {
-            *reinterpret_cast<uint4 *>(a.dgp + p * OW_C + c0) = make_uint4(dg[0], dg[1], dg[2], dg[3]);
+            stg16(a.dgp + p * OW_C + c0, make_uint4(dg[0], dg[1], dg[2], dg[3]));  // (a cast store: 4 x 4 bytes)
             if (a.dy)  // k_tm_outbw_dwz: d y stays in shared memory
-                *reinterpret_cast<uint4 *>(a.dy + p * OW_C + c0) = make_uint4(dy[0], dy[1], dy[2], dy[3]);
+                stg16(a.dy + p * OW_C + c0, make_uint4(dy[0], dy[1], dy[2], dy[3]));
         }
 #pragma unroll
         for (int i = 0; i < 4; i++) fg[2 * q + (i >> 1)][2 * (i & 1) + h] = dg[i], fy[2 * q + (i >> 1)][2 * (i & 1) + h] = dy[i];

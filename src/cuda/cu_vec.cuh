@@ -30,13 +30,36 @@ __device__ __forceinline__ void ld8(const float *p, int64_t i, float *v) {
     v[0] = a.x; v[1] = a.y; v[2] = a.z; v[3] = a.w;
     v[4] = b.x; v[5] = b.y; v[6] = b.z; v[7] = b.w;
 }
-__device__ __forceinline__ void st8(bf16 *p, int64_t i, const float *v) {
+// The 8 bf16 of a 16-byte vector as fp32 (ld8's conversion), and back (st8's rounding).
+__device__ __forceinline__ void unpack8(const uint4 &u, float *v) {
+    const __nv_bfloat162 *h = reinterpret_cast<const __nv_bfloat162 *>(&u);
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        float2 f = __bfloat1622float2(h[k]);
+        v[2 * k] = f.x;
+        v[2 * k + 1] = f.y;
+    }
+}
+__device__ __forceinline__ uint4 pack8(const float *v) {
     uint4 u;
     __nv_bfloat162 *h = reinterpret_cast<__nv_bfloat162 *>(&u);
 #pragma unroll
     for (int k = 0; k < 4; k++) h[k] = __floats2bfloat162_rn(v[2 * k], v[2 * k + 1]);
-    *reinterpret_cast<uint4 *>(p + i) = u;
+    return u;
 }
+// 16 bytes to global memory (p 16-byte aligned) as one st.global.v4, by hand: a uint4 store
+// through a cast can reach the PTX as four 4-byte stores (4x the store instructions and L2
+// sector writes; nvcc 13, session 47).
+#ifndef PF_EMU  // emu/emu_ptx.h
+__device__ __forceinline__ void stg16(void *p, const uint4 &u) {
+    asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"l"(p), "r"(u.x), "r"(u.y), "r"(u.z), "r"(u.w)
+                 : "memory");
+}
+#endif
+// 8 fp32 as bf16 to global memory (p + i 16-byte aligned; every caller's p is global) as one
+// 16-byte store: stg16, since the plain uint4 store reached the PTX as four 4-byte stores in
+// k_ln_fwd_v, k_lnb_fwd_p2, k_tm_sides_wgp's LayerNorm and others (nvcc 13; session 47).
+__device__ __forceinline__ void st8(bf16 *p, int64_t i, const float *v) { stg16(p + i, pack8(v)); }
 __device__ __forceinline__ void st8(float *p, int64_t i, const float *v) {
     *reinterpret_cast<float4 *>(p + i) = make_float4(v[0], v[1], v[2], v[3]);
     *reinterpret_cast<float4 *>(p + i + 4) = make_float4(v[4], v[5], v[6], v[7]);

@@ -173,6 +173,7 @@ static inline void ow_stsm4t(const __nv_bfloat16 *p, const uint32_t *r) { emu_st
 static inline void ow_stsm4(const __nv_bfloat16 *p, const uint32_t *r) { emu_stmatrix_x4(p, r); }
 // cu_trimul_side_wg.cuh, cu_trimul_out3.cuh, cu_wg_ring.cuh: named barriers
 static inline void tswp_wg_sync(int wg) { emu_named_bar(1 + wg, 128); }
+static inline void stg16(void *p, const uint4 &u) { memcpy(p, &u, 16); }  // cu_vec.cuh
 template <int TEAMS, int THREADS> static inline void t3_team_bar(int team) {
     if (TEAMS == 1) emu_syncthreads();
     else emu_named_bar(team + 1, THREADS / TEAMS);
