@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Session 47's H200 call (needs_h200; carry [".devpack", ".cueq"]; payload `BINS="pairfold test_cuda bench_cuda_ops"
-# NO_SYS=1 bash bench/pack_device.sh` of 27aa87e, whose whole test_cuda and parity ran on an H100 in call 1).
-# 1. The acceptance timings of issues 10 and 11 (trimul, both triangle attentions f+b at 1024 / 2048), one round.
+# Session 47's H200 call (needs_h200; carry [".devpack"] (+ ".cueq" for step 3); payload of call 2 (d92f71a's
+# kernels, stg16; whose whole test_cuda and parity ran on an H100 in call 2)).
+# 1. The acceptance timings of issues 10 and 11: trimul f+b at 1024 / 2048 three rounds, both triangle attentions
+#    one round.
 # 2. Issue 12's one-GPU crop: one AF3 trunk training step at CROP (default 4128, recompute 8), crop_search.sh's setting.
 # 3. In what is left: the block against PyTorch + cuEquivariance at 512..2048.
 # Runs only on an H200 (an H100 cannot hold the crop, and its timings are not the issues' figures).
@@ -9,7 +10,8 @@
 t0=$SECONDS
 L=${CALL_LIMIT:-585}
 nvidia-smi -L | grep -q H200 || { echo "not an H200: nothing run" >> $S; cat $S; exit 0; }
-ab_env 1 60 110 trimul,tri_attn,tri_attn_end 1024,2048 ""
+ab_env 3 40 60 trimul 1024,2048 ""
+ab_env 1 80 110 tri_attn,tri_attn_end 1024,2048 ""
 echo "== timing done at $((SECONDS - t0)) s" >> $S
 b=$((L - (SECONDS - t0) - 30))
 mkdir -p $OUT/crop
@@ -17,7 +19,7 @@ OUT=$OUT/crop CROPS=${CROP:-4128} STEP_LIMIT=$b bash bench/session45/crop_search
 cat $OUT/crop/summary.txt >> $S; mv $OUT/crop/*.log $OUT/ 2>/dev/null
 echo "== crop done at $((SECONDS - t0)) s" >> $S
 b=$((L - (SECONDS - t0) - 15))
-[ $b -gt 80 ] && cueq_blocks ${BLOCK_N:-512,1024,2048} 5 $b
+[ $b -gt 80 ] && [ -f .cueq/site.tar.xz ] && cueq_blocks ${BLOCK_N:-512,1024,2048} 5 $b
 echo "== end at $((SECONDS - t0)) s" >> $S
 cd $OUT && tar czf logs.tgz *.log 2>/dev/null; rm -f *.log
 cat $S
