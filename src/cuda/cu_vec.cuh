@@ -15,21 +15,6 @@
 
 #define CU_VEC 8  // activations per vector access
 
-__device__ __forceinline__ void ld8(const bf16 *p, int64_t i, float *v) {
-    uint4 u = *reinterpret_cast<const uint4 *>(p + i);
-    const __nv_bfloat162 *h = reinterpret_cast<const __nv_bfloat162 *>(&u);
-#pragma unroll
-    for (int k = 0; k < 4; k++) {
-        float2 f = __bfloat1622float2(h[k]);
-        v[2 * k] = f.x;
-        v[2 * k + 1] = f.y;
-    }
-}
-__device__ __forceinline__ void ld8(const float *p, int64_t i, float *v) {
-    float4 a = *reinterpret_cast<const float4 *>(p + i), b = *reinterpret_cast<const float4 *>(p + i + 4);
-    v[0] = a.x; v[1] = a.y; v[2] = a.z; v[3] = a.w;
-    v[4] = b.x; v[5] = b.y; v[6] = b.z; v[7] = b.w;
-}
 // The 8 bf16 of a 16-byte vector as fp32 (ld8's conversion), and back (st8's rounding).
 __device__ __forceinline__ void unpack8(const uint4 &u, float *v) {
     const __nv_bfloat162 *h = reinterpret_cast<const __nv_bfloat162 *>(&u);
@@ -46,6 +31,15 @@ __device__ __forceinline__ uint4 pack8(const float *v) {
 #pragma unroll
     for (int k = 0; k < 4; k++) h[k] = __floats2bfloat162_rn(v[2 * k], v[2 * k + 1]);
     return u;
+}
+__device__ __forceinline__ void ld8(const bf16 *p, int64_t i, float *v) {
+    const uint4 u = *reinterpret_cast<const uint4 *>(p + i);  // named: the load passed straight to unpack8
+    unpack8(u, v);                                             // became 2-byte loads in the PTX (nvcc 13)
+}
+__device__ __forceinline__ void ld8(const float *p, int64_t i, float *v) {
+    float4 a = *reinterpret_cast<const float4 *>(p + i), b = *reinterpret_cast<const float4 *>(p + i + 4);
+    v[0] = a.x; v[1] = a.y; v[2] = a.z; v[3] = a.w;
+    v[4] = b.x; v[5] = b.y; v[6] = b.z; v[7] = b.w;
 }
 // 16 bytes to global memory (p 16-byte aligned) as one st.global.v4, by hand: a uint4 store
 // through a cast can reach the PTX as four 4-byte stores (4x the store instructions and L2
