@@ -5,7 +5,7 @@
 # k_tm_sgrad_wgp, k_tm_outbw_dwz and k_tm_outfw: compare with bench/session43/prof/ (before stg16, also an H100).
 . bench/device_common.sh
 NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
-ncu_rows tm 120 30 . $P/bench_cuda_ops --ops trimul --sizes 1024 --reps 1
+ncu_rows tm ${ROWS_LIMIT:-120} 30 . $P/bench_cuda_ops --ops trimul --sizes 1024 --reps 1
 mkdir -p $OUT/src
 prof() {  # NAME REGEX SKIP: one launch (after SKIP matching ones) under --set full
   timeout -k 5 ${PROF_LIMIT:-80} $NCU --set full --import-source no -k regex:"$2" -s $3 -c 1 -o $OUT/src/$1 \
