@@ -14,10 +14,14 @@ ab_env 3 40 60 trimul 1024,2048 ""
 ab_env 1 80 110 tri_attn,tri_attn_end 1024,2048 ""
 echo "== timing done at $((SECONDS - t0)) s" >> $S
 b=$((L - (SECONDS - t0) - 30))
-mkdir -p $OUT/crop
-OUT=$OUT/crop CROPS=${CROP:-4128} STEP_LIMIT=$b bash bench/session45/crop_search.sh > /dev/null 2>&1
-cat $OUT/crop/summary.txt >> $S; mv $OUT/crop/*.log $OUT/ 2>/dev/null
-echo "== crop done at $((SECONDS - t0)) s" >> $S
+if [ $b -ge ${CROP_MIN:-240} ]; then  # a step at 4128 is ~211 s by N^3 from 3072's 87 s, plus start-up
+    mkdir -p $OUT/crop
+    OUT=$OUT/crop CROPS=${CROP:-4128} STEP_LIMIT=$b bash bench/session45/crop_search.sh > /dev/null 2>&1
+    cat $OUT/crop/summary.txt >> $S; mv $OUT/crop/*.log $OUT/ 2>/dev/null
+    echo "== crop done at $((SECONDS - t0)) s" >> $S
+else
+    echo "== crop skipped: $b s left, CROP_MIN ${CROP_MIN:-240}" >> $S
+fi
 b=$((L - (SECONDS - t0) - 15))
 [ $b -gt 80 ] && [ -f .cueq/site.tar.xz ] && cueq_blocks ${BLOCK_N:-512,1024,2048} 5 $b
 echo "== end at $((SECONDS - t0)) s" >> $S
