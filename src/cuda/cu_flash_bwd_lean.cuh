@@ -55,6 +55,7 @@
 #ifndef PF_CU_FLASH_BWD_LEAN_CUH
 #define PF_CU_FLASH_BWD_LEAN_CUH
 #include "cu_flash_bwd.cuh"
+#include "cu_vec.cuh"
 #include <type_traits>
 
 #define BWL_X4 1
@@ -634,11 +635,8 @@ __device__ __forceinline__ void bwl_st_tile(uint32_t st, const float (*x)[4], fl
     for (int i = lane; i < 16 * NC; i += 32) {
         const int R = i / NC, c = i % NC;
         uint4 v = bwl_lds_u4(st + bwl_st_off<NC>(R, c));
-        // (a plain uint4 store through the bf16 pointer came out as four 4-byte stores)
-        if (R < nrow && c0 + 8 * c < ch)
-            asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"l"(dst + R * rstep + 8 * c), "r"(v.x), "r"(v.y),
-                         "r"(v.z), "r"(v.w)
-                         : "memory");
+        // stg16: a plain uint4 store through the bf16 pointer came out as four 4-byte stores
+        if (R < nrow && c0 + 8 * c < ch) stg16(dst + R * rstep + 8 * c, v);
     }
 }
 // dk (times scale) and dv of a warp's 16 keys from kw: bw_store_dkdv through the staging area

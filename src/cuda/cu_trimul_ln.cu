@@ -303,21 +303,12 @@ __device__ __forceinline__ void tl_cp_rows(const T *dy, T *o, int n) {
 }
 __device__ __forceinline__ void tl_cp_wait() { asm volatile("cp.async.wait_all;\n" ::); }
 
-// X's positions [p0, p0 + P) <- s (C, stride): a whole tile of 16-byte runs.
-// The stores are st.global.v4 by hand: tl_s2g8's uint4 store reaches the PTX as four
-// 4-byte stores (a quarter of the bytes per store instruction; nvcc 13, SASS).
+// X's positions [p0, p0 + P) <- s (C, stride): a whole tile of 16-byte runs (tl_s2g8's stg16).
 template <typename T>
 __device__ __forceinline__ void tl_store_cm_full(const T *s, T *X, int64_t ldx, int64_t p0, int P, int C) {
     const int S = tl_stride<T>(P), per = P / 8, n = C * per;
-    for (int i = threadIdx.x; i < n; i += TL_THREADS) {
-        const uint32_t *sw = reinterpret_cast<const uint32_t *>(s + (i / per) * S + (i % per) * 8);
-        T *g = X + (int64_t)(i / per) * ldx + p0 + (i % per) * 8;
-#pragma unroll
-        for (int v = 0; v < TL_NV(T); v++)
-            asm volatile("st.global.v4.b32 [%0], {%1, %2, %3, %4};\n" ::"l"(reinterpret_cast<uint4 *>(g) + v),
-                         "r"(sw[4 * v]), "r"(sw[4 * v + 1]), "r"(sw[4 * v + 2]), "r"(sw[4 * v + 3])
-                         : "memory");
-    }
+    for (int i = threadIdx.x; i < n; i += TL_THREADS)
+        tl_s2g8(s + (i / per) * S + (i % per) * 8, X + (int64_t)(i / per) * ldx + p0 + (i % per) * 8);
 }
 
 // Positions pp[0], pp[1] of the tile (the second only where two): dx over X's staging
