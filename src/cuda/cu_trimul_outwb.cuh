@@ -7,21 +7,6 @@
 #include "cu_small.cuh"
 
 #if S9_HAVE_WGMMA
-#ifndef PF_EMU  // emu/emu_ptx.h
-// stmatrix without .trans: register j of the lanes to matrix j, lanes 8 j .. 8 j + 7 giving its row
-// addresses (ts_ldsm4's inverse; k_tm_outbw_dwz's xl and d y staging)
-__device__ __forceinline__ void ow_stsm4(const bf16 *p, const uint32_t *r) {
-    asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(fa_smem(p)), "r"(r[0]),
-                 "r"(r[1]), "r"(r[2]), "r"(r[3])
-                 : "memory");
-}
-// The 16 bytes of stmatrix.trans: ts_ldsm4t's inverse (the same addresses and registers).
-__device__ __forceinline__ void ow_stsm4t(const bf16 *p, const uint32_t *r) {
-    asm volatile("stmatrix.sync.aligned.m8n8.x4.trans.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(fa_smem(p)),
-                 "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3])
-                 : "memory");
-}
-#endif
 
 // The warp's rows r0 + g, + 8 of dst (M, 128): per row 16 pairs, pair J (bf16x2 bits pair(h, J)) at
 // channels 8 J + 2 t, + 1 (a quad's run of 16 bytes per J: the A fragments' and the N-major products'
@@ -232,7 +217,7 @@ __device__ __forceinline__ void ow_ln_bwd(bf16 *xs, const float (&acc)[2][32], c
     ow_param_sums(v, acc8);
     const bf16 *xp = xs + ((lane & 7) + 8 * (lane >> 4)) * OW_XS + 16 * w + 8 * ((lane >> 3) & 1);
 #pragma unroll
-    for (int kk = 0; kk < 8; kk++) ow_stsm4t(xp + 16 * kk * OW_XS, xf[kk]);
+    for (int kk = 0; kk < 8; kk++) tsw_stsm4t(xp + 16 * kk * OW_XS, xf[kk]);
 }
 
 // P5 of k_tm_outbw<3> (168 registers): ow_ln_bwd's arithmetic per element and its row sums' order (the
@@ -295,7 +280,7 @@ __device__ __forceinline__ void ow_ln_bwd_lean(bf16 *xs, const uint32_t (&dxp)[2
                 xk[2 * u + h] = fa_pack2(o[0], o[1]);
             }
         }
-        ow_stsm4t(xp + 16 * kk * OW_XS, xk);
+        tsw_stsm4t(xp + 16 * kk * OW_XS, xk);
     }
 #pragma unroll
     for (int m = 0; m < 4; m++) {  // the dxl sums: each slot's two rows in order, as ow_ln_bwd's

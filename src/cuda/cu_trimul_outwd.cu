@@ -36,7 +36,7 @@ template <int N>
 __device__ __forceinline__ void owd_stage(bf16 *s, const uint32_t (*f)[4], int i0, int w) {
     const int lane = threadIdx.x & 31, r = 16 * w + (lane & 7) + 8 * ((lane >> 3) & 1);
 #pragma unroll
-    for (int i = 0; i < N; i++) ow_stsm4(s + ((r >> 3) * 16 + 2 * (i0 + i) + (lane >> 4)) * 64 + (r & 7) * 8, f[i]);
+    for (int i = 0; i < N; i++) tsw_stsm4(s + ((r >> 3) * 16 + 2 * (i0 + i) + (lane >> 4)) * 64 + (r & 7) * 8, f[i]);
 }
 
 // The dW warpgroup (wg_dw_sum): d y (d out's staging)^T xl (zl's) over its tiles, rows un-permuted (packed row

@@ -168,9 +168,9 @@ static inline void s9b_mma1688(float *c, uint32_t a0, uint32_t a1, uint32_t b0) 
 // cu_trimul_side.cuh
 static inline void ts_ldsm4(uint32_t *r, const __nv_bfloat16 *p) { emu_ldmatrix(r, p, 4, 0); }
 static inline void ts_ldsm4t(uint32_t *r, const __nv_bfloat16 *p) { emu_ldmatrix(r, p, 4, 1); }
-// cu_trimul_outwb.cu
-static inline void ow_stsm4t(const __nv_bfloat16 *p, const uint32_t *r) { emu_stmatrix_x4t(p, r); }
-static inline void ow_stsm4(const __nv_bfloat16 *p, const uint32_t *r) { emu_stmatrix_x4(p, r); }
+// cu_trimul_side_wg.cuh
+static inline void tsw_stsm4t(const __nv_bfloat16 *p, const uint32_t *r) { emu_stmatrix_x4t(p, r); }
+static inline void tsw_stsm4(const __nv_bfloat16 *p, const uint32_t *r) { emu_stmatrix_x4(p, r); }
 // cu_trimul_side_wg.cuh, cu_trimul_out3.cuh, cu_wg_ring.cuh: named barriers
 static inline void tswp_wg_sync(int wg) { emu_named_bar(1 + wg, 128); }
 static inline void stg16(void *p, const uint4 &u) { memcpy(p, &u, 16); }  // cu_vec.cuh
