@@ -147,5 +147,13 @@ int cu_tm_out_bwd_ln(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p
 // job, arguments and return values as cu_tm_out_bwd_ln (2: k_tm_outbw_dwz ran), not k_tm_outb's bits.
 int cu_tm_out_bwd_wg(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p, pf_trimul_p *g, const void *X,
                      void *dX, int64_t ldx, const void *zl, void *dzl, const void *dout, void *xl, void *dy, void *dgp);
+// Whether cu_tm_out_bwd_ln would take k_tm_outbw_dwz (return 2) for positions [0, n) with these parameters, X
+// layout, zl and buffers (al: their addresses or'ed), and so for any piece of them starting at a multiple of 8
+// positions: the caller then need not hold xl and dy (cu_tm_out_bwd's pieces for dgp alone). xl NULL in
+// cu_tm_out_bwd_ln: that form or nothing (0).
+int cu_tm_out_bwd_ln_dwz(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p, const pf_trimul_p *g,
+                         const void *X, int64_t ldx, const void *zl, uintptr_t al);
+int cu_tm_out_bwd_wg_dwz(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p, const pf_trimul_p *g,
+                         const void *X, int64_t ldx, const void *zl, uintptr_t al);
 
 #endif

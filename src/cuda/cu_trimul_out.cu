@@ -62,9 +62,23 @@ void cu_tm_out_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, 
                    void *dx, int64_t ldx, const void *zl, void *dzl, void *region, size_t bytes, const pf_act *d_out) {
     size_t es = cu_esz(c);
     int64_t R = out_rows(bytes, cu_tm_out_row_bytes(cx, cz, es, 1), 4, M);
+    // Where k_tm_outbw_dwz takes every piece it writes d gate_pre (y) alone: pieces for y's rows only, so one
+    // piece at N = 1024 and 2048 where the four buffers took two (two launches of the kernel, of dW_g's GEMM).
+    // Pieces then start on multiples of 64 positions (out_rows) or there is one, as its 16-byte runs need.
+    const uintptr_t al = (uintptr_t)dx | (uintptr_t)dzl | (uintptr_t)d_out | (uintptr_t)region;
+    int dwz = 0;
+    if (ldx && cu_tm_out_bwd_ln_dwz(c, M, cx, cz, p, g, x, ldx, zl, al)) {
+        const int64_t Rd = out_rows(bytes, (size_t)cz * es, 1, M);
+        if (Rd >= M || Rd % TM_OUT_ALIGN == 0) R = Rd, dwz = 1;
+    }
     cu_carver cv = {(char *)region, 0};
-    void *xl = cu_carve(&cv, (size_t)(R * cx) * es), *dxl = cu_carve(&cv, (size_t)(R * cx) * es);
-    void *y = cu_carve(&cv, (size_t)(R * cz) * es), *gate = cu_carve(&cv, (size_t)(R * cz) * es);
+    void *xl = NULL, *dxl = NULL, *y = NULL, *gate = NULL;
+    if (dwz) {
+        y = cu_carve(&cv, (size_t)(R * cz) * es);
+    } else {
+        xl = cu_carve(&cv, (size_t)(R * cx) * es), dxl = cu_carve(&cv, (size_t)(R * cx) * es);
+        y = cu_carve(&cv, (size_t)(R * cz) * es), gate = cu_carve(&cv, (size_t)(R * cz) * es);
+    }
     for (int64_t r0 = 0; r0 < M; r0 += R) {
         int64_t n = M - r0 < R ? M - r0 : R;
         size_t xo = (size_t)(ldx ? r0 : r0 * cx) * es;                   // (n, c) or (c, ldx)
@@ -76,6 +90,9 @@ void cu_tm_out_bwd(cu_impl *c, int64_t M, int cx, int cz, const pf_trimul_p *p, 
         // PF_TRIMUL_OUTB: all but the weight gradients in one kernel (y <- d gate_pre, gate <- d y); 2: dW_z
         // summed there too (PF_TRIMUL_OUTW_DWZ: xl, d y not written)
         const int fused = cu_tm_out_bwd_ln(c, n, cx, cz, p, g, xp, dxp, ldx, zp, dzp, dop, xl, gate, y);
+        if (dwz && fused != 2)  // cu_tm_out_bwd_ln_dwz said it applies to every such piece
+            pf_die("trimul output backward: k_tm_outbw_dwz did not take positions %lld..%lld of %lld (internal)",
+                   (long long)r0, (long long)(r0 + n), (long long)M);
         if (fused) {
             cu_linear_bwd_set(c, n, cz, cz, &p->g, &g->g, zp, y, NULL);
             if (fused != 2) cu_linear_bwd_set(c, n, cx, cz, &p->z, &g->z, xl, gate, NULL);

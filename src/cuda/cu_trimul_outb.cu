@@ -535,6 +535,11 @@ int cu_tm_out_fwd_ln(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p
     return ok;
 }
 
+int cu_tm_out_bwd_ln_dwz(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p, const pf_trimul_p *g,
+                         const void *X, int64_t ldx, const void *zl, uintptr_t al) {
+    return ob_mode() >= 1 && cu_tm_out_bwd_wg_dwz(c, n, cx, cz, p, g, X, ldx, zl, al);
+}
+
 int cu_tm_out_bwd_ln(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p, pf_trimul_p *g, const void *X,
                         void *dX, int64_t ldx, const void *zl, void *dzl, const void *dout, void *xl, void *dy,
                         void *dgp) {
@@ -544,6 +549,7 @@ int cu_tm_out_bwd_ln(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p
         const int r = cu_tm_out_bwd_wg(c, n, cx, cz, p, g, X, dX, ldx, zl, dzl, dout, xl, dy, dgp);
         if (r) return r;  // 2: dW_z done as well (PF_TRIMUL_OUTW_DWZ)
     }
+    if (!xl) return 0;  // cu_tm_out_bwd_ln_dwz's layout: no xl, dy for k_tm_outb
     size_t mark = cu_pool_mark(c);
     ob_args a;
     if (!ob_prepare(c, 1, n, cx, cz, p, X, ldx, zl, al, &a)) {

@@ -246,10 +246,14 @@ static void ow_weights(cu_impl *c, const pf_trimul_p *p, ow_args *a) {
 // Whether a pass applies (PF_TRIMUL_OUTW at least `mode`, the widths, X channel-major with 16-byte
 // runs, the buffers in al 16-byte aligned, bf16, a compute capability 9 device and its shared memory),
 // and if so a's common fields (the packed weight from the cache or pool scratch: the caller marks).
+static int ow_applies(cu_impl *c, int mode, int bytes, int64_t n, int cx, int cz, const void *X, int64_t ldx,
+                      const void *zl, uintptr_t al) {
+    if (ow_mode() < mode || cx != OW_C || cz != OW_C || n < 1 || !ldx || ldx % 8) return 0;
+    return !((al | (uintptr_t)X) & 15) && ts_wg_applies(OW_C) && ts_applies(c, n, cz, 1, zl, bytes);
+}
 static int ow_prepare(cu_impl *c, int mode, int bytes, int64_t n, int cx, int cz, const pf_trimul_p *p,
                       const void *X, int64_t ldx, const void *zl, uintptr_t al, ow_args *a) {
-    if (ow_mode() < mode || cx != OW_C || cz != OW_C || n < 1 || !ldx || ldx % 8) return 0;
-    if (((al | (uintptr_t)X) & 15) || !ts_wg_applies(OW_C) || !ts_applies(c, n, cz, 1, zl, bytes)) return 0;
+    if (!ow_applies(c, mode, bytes, n, cx, cz, X, ldx, zl, al)) return 0;
     memset(a, 0, sizeof *a);
     ow_weights(c, p, a);
     a->X = (const bf16 *)X, a->ldx = ldx, a->M = n, a->zl = (const bf16 *)zl;
@@ -280,6 +284,16 @@ int cu_tm_out_fwd_wg(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p
     return ok;
 }
 
+// The fused dW_z (k_tm_outbw_dwz): its weight gradient wanted, no bias on Linear_z (d y's column sums would
+// need d y).
+static int ow_dwz_wanted(const pf_trimul_p *p, const pf_trimul_p *g) {
+    return cu_switch_on(&ow_dwz_s) && g && g->z.w && !p->z.b && !g->z.b;
+}
+int cu_tm_out_bwd_wg_dwz(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p, const pf_trimul_p *g,
+                         const void *X, int64_t ldx, const void *zl, uintptr_t al) {
+    return ow_dwz_wanted(p, g) && ow_applies(c, 2, cu_tm_outbw_dwz_smem(), n, cx, cz, X, ldx, zl, al);
+}
+
 int cu_tm_out_bwd_wg(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p, pf_trimul_p *g, const void *X,
                      void *dX, int64_t ldx, const void *zl, void *dzl, const void *dout, void *xl, void *dy, void *dgp) {
     const uintptr_t al = (uintptr_t)dX | (uintptr_t)dzl | (uintptr_t)dout | (uintptr_t)xl | (uintptr_t)dy |
@@ -287,8 +301,7 @@ int cu_tm_out_bwd_wg(cu_impl *c, int64_t n, int cx, int cz, const pf_trimul_p *p
     size_t mark = cu_pool_mark(c);
     ow_args a;
     const int bwg = cu_setting_get(&ow_bwg_s);
-    // the fused dW_z: its weight gradient wanted, no bias on Linear_z (d y's column sums would need d y)
-    const int dwz = cu_switch_on(&ow_dwz_s) && g && g->z.w && !p->z.b && !g->z.b;
+    const int dwz = ow_dwz_wanted(p, g);
     const int bytes = dwz ? cu_tm_outbw_dwz_smem() : bwg == 3 ? ow_smem<true, 3>::BYTES : ow_smem<true, 2>::BYTES;
     int ok = ow_prepare(c, 2, bytes, n, cx, cz, p, X, ldx, zl, al, &a);
     if (ok) {
