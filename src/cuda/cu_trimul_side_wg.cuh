@@ -13,7 +13,7 @@
 #if S9_HAVE_WGMMA
 #ifndef PF_EMU  // emu/emu_ptx.h
 // stmatrix without .trans: register j of the lanes to matrix j, lanes 8 j .. 8 j + 7 giving its row
-// addresses (ts_ldsm4's inverse; k_tm_outbw_dwz's xl and d y staging)
+// addresses (ts_ldsm4's inverse; tsw_dgrad's [d tp | d tg] tile, k_tm_outbw_dwz's xl and d y staging)
 __device__ __forceinline__ void tsw_stsm4(const bf16 *p, const uint32_t *r) {
     asm volatile("stmatrix.sync.aligned.m8n8.x4.shared.b16 [%0], {%1, %2, %3, %4};\n" ::"r"(fa_smem(p)), "r"(r[0]),
                  "r"(r[1]), "r"(r[2]), "r"(r[3])
