@@ -52,6 +52,14 @@ void cu_tm_side_bwd_cat(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p
 int cu_tm_sides_bwd_cat4(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *const lin[2][2],
                          pf_linear_p *const grad[2][2], const void *zl, const void *mask, const void *dA,
                          const void *dB, void *G, void *dzl);
+// PF_TRIMUL_GDW (cu_trimul_gdw.cu; 2, the default since session 49): after cu_tm_sides_bwd_cat4's
+// side gradients, dzl (M, 128) += G (M, 512) wcat (512, 128) and dw[k] (128 x 128 fp32) += G's columns [128 k,
+// 128 k + 128)^T zl, both from one read of G by k_tm_gdw (c = c_z = 128, no biases; the caller checks those).
+// cu_tm_gdw_mode: 0 where it does not apply (the setting 0, fp32, not sm_90, buffers not 16-byte aligned), 2 where
+// G is to be written in tile order (tm_gdw_off: the setting 2 and M a multiple of 64), else 1 (row-major G).
+int cu_tm_gdw_mode(cu_impl *c, int64_t M, const void *G, const void *zl, const void *dzl);
+void cu_tm_gdw(cu_impl *c, int64_t M, const void *G, int tiled, const void *zl, const void *wcat, void *dzl,
+               float *const dw[4]);
 // PF_TRIMUL_SG2 (k_tm_sg2, cu_trimul_side_wg.cu): both sides' backward of a piece of C
 // channels at once (lin, grad: {{a_p, a_g}, {b_p, b_g}}; dA, dB (C, M)): one kernel
 // recomputes [tp | tg] of both sides, writes side a's [d tp | d tg] into tpg_a (M, 2C) and

@@ -38,7 +38,18 @@ struct ts_args {
     const float *ln_w, *ln_b;
     bf16 *zl_out, *cp;
     int ln_vec;
+    // backward, k_tm_sgrad_wgp only (PF_TRIMUL_GDW=2): tiled, tpg is G (M, 4 C = 512) in k_tm_gdw's tile order
+    // (tm_gdw_off) and this side's [d tp | d tg] its columns tiled_col0 ..; 0 (memset): tpg row-major (ld_tpg)
+    int tiled, tiled_col0;
 };
+
+// Element (p, col) of G (M, 512; M a multiple of 64) in k_tm_gdw's tile order (PF_TRIMUL_GDW=2): 64-position tiles
+// of 64 KB, each four 64 x 128 sub-tiles (columns 128 s ..) in the core-matrix layout (16-byte chunk k of row r at
+// ((r / 8) 16 + k) 64 + (r % 8) 8), so one bulk copy brings a tile into shared memory as k_tm_gdw reads it.
+__host__ __device__ __forceinline__ int64_t tm_gdw_off(int64_t p, int col) {
+    const int r = (int)(p & 63);
+    return (p >> 6) * 32768 + (col >> 7) * 8192 + ((r >> 3) * 16 + ((col & 127) >> 3)) * 64 + (r & 7) * 8 + (col & 7);
+}
 
 #ifndef PF_EMU  // emu/emu_ptx.h
 __device__ __forceinline__ void ts_ldsm4(uint32_t *r, const bf16 *p) {
@@ -195,8 +206,10 @@ void ts_args_ln(ts_args *a, const pf_layernorm_p *ln, void *zl_out, void *cp, in
 // of the side lp, lg from zl, mask, dS (C, M)) by k_tm_sgrad_wgp, weight-stationary persistent
 // blocks (form 4's bits); 0 (nothing launched) where the switch is off or it does not apply
 // (PF_TRIMUL_SIDES 4 or 5, sm_90, bf16, c_z <= 128, the packed weight in shared memory).
+// tiled_col0 >= 0 (PF_TRIMUL_GDW=2, k_tm_sgrad_wgp only): tpg is G in tm_gdw_off's order, this side's columns from
+// tiled_col0 (ld_tpg unused).
 int ts_side_grad_wgp(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg,
-                     const void *zl, const void *mask, const void *dS, void *tpg, int64_t ld_tpg);
+                     const void *zl, const void *mask, const void *dS, void *tpg, int64_t ld_tpg, int tiled_col0 = -1);
 // The side gradient's arguments (cu_trimul_side_bwd.cu): side lp, lg's weights packed (form 2,
 // CT 32, depth KP; pool scratch: the caller marks and releases the pool), zl, mask, dS (C, M),
 // tpg (M, 2C) with rows ld_tpg apart, the vector flags.

@@ -182,7 +182,7 @@ __device__ __forceinline__ void tsw_store_dgrad(const ts_args &a, const bf16 *go
         const int64_t p = rw0 + row;
         if (p >= a.M || ch >= a.C) continue;
         const bf16 *s = go + row * TSW_GO + 32 * seg + c8;
-        bf16 *d = (seg ? dg : dp) + p * ld + ch;
+        bf16 *d = a.tiled ? a.tpg + tm_gdw_off(p, a.tiled_col0 + seg * a.C + ch) : (seg ? dg : dp) + p * ld + ch;
         if (a.vec_out) *reinterpret_cast<uint4 *>(d) = *reinterpret_cast<const uint4 *>(s);
         else
             for (int e = 0; e < 8 && ch + e < a.C; e++) d[e] = s[e];

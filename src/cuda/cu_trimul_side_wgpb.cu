@@ -257,7 +257,7 @@ static void tswb_launch(cu_impl *c, const ts_args *a, int nwg, int grid) {
 }
 
 int ts_side_grad_wgp(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *lp, const pf_linear_p *lg,
-                     const void *zl, const void *mask, const void *dS, void *tpg, int64_t ld_tpg) {
+                     const void *zl, const void *mask, const void *dS, void *tpg, int64_t ld_tpg, int tiled_col0) {
     int KP = ts_depth(c_z), grid, dev = 0, optin = 0;
     if (!tswb_form() || M > ((int64_t)1 << 31) - 128 || ts_sides_form(&grid) < 4 || !ts_wg_applies(KP)) return 0;
     if (cudaGetDevice(&dev) != cudaSuccess ||
@@ -268,6 +268,9 @@ int ts_side_grad_wgp(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_p *l
     size_t mark = cu_pool_mark(c);
     ts_args a;
     ts_side_grad_args(c, M, c_z, C, KP, lp, lg, zl, mask, dS, tpg, ld_tpg, &a);
+    a.tiled = tiled_col0 >= 0, a.tiled_col0 = tiled_col0;
+    if (a.tiled && (M % 64 || 4 * C != 512 || !a.vec_out))
+        pf_die("k_tm_sgrad_wgp: G in tile order needs M a multiple of 64 and 4 C = 512 (M %lld, C %d)", (long long)M, C);
     ts_by_depth(KP, [&](auto kp) {
         constexpr int K = decltype(kp)::value;
         if constexpr (K <= 128) {

@@ -461,18 +461,35 @@ int cu_tm_sides_bwd_cat4(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_
                          pf_linear_p *const grad[2][2], const void *zl, const void *mask, const void *dA,
                          const void *dB, void *G, void *dzl) {
     const int64_t ld = 4 * (int64_t)C;
-    if (!cu_tm_side_grad_fused(c, M, c_z, C, lin[0][0], lin[0][1], zl, mask, dA, G, ld)) return 0;
-    // side b: the same shapes, so the same kernel applies (its conditions do not look at dS or tpg)
-    if (!cu_tm_side_grad_fused(c, M, c_z, C, lin[1][0], lin[1][1], zl, mask, dB, (char *)G + 2 * (size_t)C * cu_esz(c),
-                               ld))
-        pf_die("cu_tm_sides_bwd_cat4: the fused side gradient ran for side a but not for side b (M %lld, c_z %d, "
-               "C %d)", (long long)M, c_z, C);
-    size_t mark = cu_pool_mark(c);
     const pf_linear_p *const l[4] = {lin[0][0], lin[0][1], lin[1][0], lin[1][1]};
     pf_linear_p *const gr[4] = {grad[0][0], grad[0][1], grad[1][0], grad[1][1]};
+    int any_b = 0;
+    for (int k = 0; k < 4; k++) any_b |= gr[k]->b != NULL || l[k]->b != NULL;
+    // PF_TRIMUL_GDW: dzl and the weight gradients from one read of G (2: G written in k_tm_gdw's tile order by
+    // k_tm_sgrad_wgp, where that kernel takes both sides)
+    int gdw = c_z == 128 && C == 128 && !any_b ? cu_tm_gdw_mode(c, M, G, zl, dzl) : 0;
+    if (gdw == 2 && ts_side_grad_wgp(c, M, c_z, C, lin[0][0], lin[0][1], zl, mask, dA, G, ld, 0)) {
+        if (!ts_side_grad_wgp(c, M, c_z, C, lin[1][0], lin[1][1], zl, mask, dB, G, ld, 2 * C))
+            pf_die("cu_tm_sides_bwd_cat4: k_tm_sgrad_wgp ran for side a but not for side b (M %lld)", (long long)M);
+    } else {
+        gdw = gdw ? 1 : 0;
+        if (!cu_tm_side_grad_fused(c, M, c_z, C, lin[0][0], lin[0][1], zl, mask, dA, G, ld)) return 0;
+        // side b: the same shapes, so the same kernel applies (its conditions do not look at dS or tpg)
+        if (!cu_tm_side_grad_fused(c, M, c_z, C, lin[1][0], lin[1][1], zl, mask, dB,
+                                   (char *)G + 2 * (size_t)C * cu_esz(c), ld))
+            pf_die("cu_tm_sides_bwd_cat4: the fused side gradient ran for side a but not for side b (M %lld, c_z "
+                   "%d, C %d)", (long long)M, c_z, C);
+    }
+    size_t mark = cu_pool_mark(c);
+    const void *wc = cat_weights(c, c_z, C, l, 4);
+    if (gdw) {
+        float *const dw[4] = {gr[0]->w, gr[1]->w, gr[2]->w, gr[3]->w};
+        cu_tm_gdw(c, M, G, gdw == 2, zl, wc, dzl, dw);
+        cu_pool_release(c, mark);
+        return 1;
+    }
     // dzl += G [W_ap; W_ag; W_bp; W_bg]: one product of depth 4C
-    cu_gemm(c, 0, 0, M, c_z, (int)ld, 1.f, G, CU_ACT, ld, cat_weights(c, c_z, C, l, 4), CU_ACT, c_z, 1.f, dzl, CU_ACT,
-            c_z, 1, 0, 0, 0, NULL);
+    cu_gemm(c, 0, 0, M, c_z, (int)ld, 1.f, G, CU_ACT, ld, wc, CU_ACT, c_z, 1.f, dzl, CU_ACT, c_z, 1, 0, 0, 0, NULL);
     side_dw_n(c, M, c_z, C, gr, 4, zl, G);  // the four weight gradients as one GEMM, zl read once
     cu_pool_release(c, mark);
     return 1;

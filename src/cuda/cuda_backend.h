@@ -167,6 +167,15 @@ void pf_cuda_set_tr_ws_cap(pf_backend *be, int k);
 void pf_cuda_set_trimul_bwdcat(pf_backend *be, int on);
 // Backward pieces that took it so far, in this process (tests check which path ran).
 int64_t pf_cuda_trimul_bwdcat_runs(pf_backend *be);
+// PF_TRIMUL_GDW (cu_trimul_gdw.cu): dzl and the sides' weight gradients from one read of the side gradients' matrix
+// G (k_tm_gdw) where c = c_z = 128 without biases on sm_90: 1 G row-major (slower than the two GEMMs), 2 G in tile
+// order read by bulk copies where N*N is a multiple of 64 (the default since session 49); set 0 .. 2, or -1: the
+// environment's; returns the setting before. runs: launches (tiled: of mode 2).
+int pf_cuda_set_trimul_gdw(pf_backend *be, int mode);
+int64_t pf_cuda_trimul_gdw_runs(pf_backend *be);
+int64_t pf_cuda_trimul_gdw_tiled_runs(pf_backend *be);
+// Whether k_tm_gdw can run on this device (sm_90, 224 KB of shared memory per block).
+int pf_cuda_trimul_gdw_fits(pf_backend *be);
 // PF_TRIMUL_SG2 (cu_trimul.cu): 1, the backward's side gradients of both sides and their
 // share of dzl as one Hopper kernel per piece of channels (k_tm_sg2: dzl summed in fp32
 // over both sides, not the old path's bits; where it applies: sm_90, bf16, c_z <= 128,

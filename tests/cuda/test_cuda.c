@@ -1658,6 +1658,61 @@ static void cuda_trimul_bwdcat(void) {
     test_trimul_bwdcat(24, 10, 16, 0, 1, 1);
 }
 
+// PF_TRIMUL_GDW (cu_trimul_gdw.cu; `--only trimul_gdw`, also part of `--only trimul`): dzl and the sides' four
+// weight gradients from one read of the side gradients' matrix G (k_tm_gdw) at c = c_z = 128 without biases on
+// sm_90; mode 2 with G written in tile order by k_tm_sgrad_wgp and read by bulk copies where N*N is a multiple of
+// 64. Not the cuBLAS GEMMs' bits (dzl's products over k in wgmma's order, dW summed per block pair), so: the whole
+// module against the CPU reference (test_trimul_path: forward, backward whole and in pieces, twice, every parameter
+// gradient) in modes 0, 1, 2, the kernel (and its tiled form) checked to have run where it applies and not
+// elsewhere (biases: AF2's Linears, the cuBLAS path); dz against mode 0 within the tolerance; modes 1 and 2 bit
+// for bit (the same products of the same values: output, dz, every parameter gradient); two runs of mode 2 bit for
+// bit. blocks > 0: the other persistent kernels and k_tm_gdw capped (blocks pairs: each pair loops over tiles).
+static void tm_pass_gdw(const char *label, int v, int modes, int after) {
+    (void)label;
+    if (!after) pf_cuda_set_trimul_gdw(H_gpu, v ? modes % 10 : modes / 10);
+}
+static void test_trimul_gdw(int64_t N, int incoming, int bias, int use_mask, int blocks) {
+    if (!shard_case()) return;
+    char label[256], s[320];
+    snprintf(label, sizeof label, "%s trimul gdw %s N%lld bias %d mask %d blocks %d", H_gpu->name,
+             incoming ? "in" : "out", (long long)N, bias, use_mask, blocks);
+    if (blocks) pf_cuda_set_trimul_sides(H_gpu, 5, blocks);
+    for (int mode = 0; mode < 3; mode++) {
+        int want = mode && H_bf16 && !bias && pf_cuda_trimul_gdw_fits(H_gpu), tiled = want && mode == 2 && N * N % 64 == 0;
+        pf_cuda_set_trimul_gdw(H_gpu, mode);
+        int64_t runs0 = pf_cuda_trimul_gdw_runs(H_gpu), truns0 = pf_cuda_trimul_gdw_tiled_runs(H_gpu);
+        shard_hold = 1;
+        test_trimul_path(N, 128, 128, incoming, bias, use_mask, 4);
+        shard_hold = 0;
+        int64_t runs = pf_cuda_trimul_gdw_runs(H_gpu) - runs0, truns = pf_cuda_trimul_gdw_tiled_runs(H_gpu) - truns0;
+        tl_check(want ? runs > 0 : runs == 0, label, "mode %d: k_tm_gdw ran %lld times, expected %s", mode,
+                 (long long)runs, want ? "some" : "none");
+        tl_check(tiled ? truns == runs : truns == 0, label, "mode %d: k_tm_gdw read G in tile order %lld of %lld times, "
+                 "expected %s", mode, (long long)truns, (long long)runs, tiled ? "every time" : "never");
+    }
+    real *o[2], *g[2];
+    int64_t nz = trimul_two_passes(label, N, 128, 128, incoming, bias, use_mask, tm_pass_gdw, 2, 0, o, g);
+    snprintf(s, sizeof s, "%s dz vs the cuBLAS path", label);
+    h_compare(s, g[1], g[0], nz, H_tol);
+    nz = trimul_two_passes(label, N, 128, 128, incoming, bias, use_mask, tm_pass_gdw, 12, 2, o, g);
+    trimul_same_out_dz(label, " (mode 1 vs 2)", o, g, nz);
+    nz = trimul_two_passes(label, N, 128, 128, incoming, bias, use_mask, tm_pass_gdw, 22, 2, o, g);
+    trimul_same_out_dz(label, " (twice)", o, g, nz);
+    pf_cuda_set_trimul_gdw(H_gpu, -1);  // PF_TRIMUL_GDW / the default again
+    pf_cuda_set_trimul_sides(H_gpu, 0, 0);
+    finish(label);
+}
+// N * N = 1089 (a last tile of 1 position: mode 2 reads G row-major), 1600 (25 tiles), 1024 (16 tiles: 3 pairs
+// loop), 4225 (row-major), 4096; biases (not run)
+static void cuda_trimul_gdw(void) {
+    test_trimul_gdw(33, 0, 0, 1, 0);
+    test_trimul_gdw(40, 1, 0, 0, 0);
+    test_trimul_gdw(32, 0, 0, 1, 3);
+    test_trimul_gdw(65, 1, 0, 1, 2);
+    test_trimul_gdw(64, 0, 0, 1, 0);
+    test_trimul_gdw(33, 1, 1, 1, 0);
+}
+
 // PF_TRIMUL_OUTB (cu_trimul_outb.cu; `--only trimul_outb`, also part of `--only trimul`): the
 // output part with LN_out in one kernel per pass at c = c_z = 128 with X channel-major, mode 2
 // (the default: the forward k_tm_outf and the backward k_tm_outb) and mode 1 (k_tm_outb alone).
@@ -2846,6 +2901,8 @@ void cuda_trimul(void) {
     cuda_trimul_sgwgp();
     // PF_TRIMUL_BWDCAT: off and on against the CPU reference, the path checked
     cuda_trimul_bwdcat();
+    // PF_TRIMUL_GDW: dzl and the weight gradients from one read of G, off and on, against the CPU reference
+    cuda_trimul_gdw();
     // the output part's row pieces: aligned, even, fitting
     cuda_trimul_out_rows();
     // PF_TRIMUL_OUTB: the output part with LN_out as one kernel per pass
@@ -3127,6 +3184,7 @@ static void run_mode(int bf16) {
         if (!strcmp(only, "trimul_wgp")) cuda_trimul_wgp(), found = 1;
         if (!strcmp(only, "trimul_sgwgp")) cuda_trimul_sgwgp(), found = 1;
         if (!strcmp(only, "trimul_bwdcat")) cuda_trimul_bwdcat(), found = 1;
+        if (!strcmp(only, "trimul_gdw")) cuda_trimul_gdw(), found = 1;
         if (!strcmp(only, "trimul_out_rows")) cuda_trimul_out_rows(), found = 1;
         if (!strcmp(only, "trimul_outb")) cuda_trimul_outb(), found = 1;
         if (!strcmp(only, "trimul_outw")) cuda_trimul_outw(), found = 1;
@@ -3142,7 +3200,7 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure, heads, model, big, big_trimul, big_modules, gemm_long_k, gemm_pieces, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, trimul_out_rows, trimul_outb, trimul_outw, attn_proj_own, attn_gate_wg, attn_bwd_wg, attn_bwd_wg_small, attn.1 .. attn.%d or an ops.def name)", only,
+        tl_check(found, "--only", "no tests named %s (structure, heads, model, big, big_trimul, big_modules, gemm_long_k, gemm_pieces, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, trimul_gdw, trimul_out_rows, trimul_outb, trimul_outw, attn_proj_own, attn_gate_wg, attn_bwd_wg, attn_bwd_wg_small, attn.1 .. attn.%d or an ops.def name)", only,
                  N_ATTN_PARTS);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;
