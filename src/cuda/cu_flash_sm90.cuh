@@ -255,35 +255,57 @@ __device__ __forceinline__ void wg_ss_n64(float *d, uint64_t adesc, uint64_t bde
 #if S9_HAVE_WGMMA
 // acc (128 x 128: two m64n128 halves, rows 64 h ..) += A^T B over one 64-position tile, A and B (64 positions x
 // 128) both in a row tile's core-matrix layout (16-byte chunk k of row r at element ((r / 8) 16 + k) 64 + (r % 8)
-// 8) and read M-major / N-major by descriptor (LBO 2 KB along the positions, SBO 128 B along the channels); 8
-// wgmma m64n128k16, waited for. The in-kernel weight gradients' step (k_tm_outbw_dwz's dW_z = d y^T xl,
-// k_attn_gate_bwd_dw's dW_o = d_out^T og).
-__device__ __forceinline__ void wg_tile_atb(float (&acc)[2][64], const void *a, const void *b) {
+// 8) and read M-major / N-major by descriptor (LBO 2 KB along the positions, SBO 128 B along the channels): 8
+// wgmma m64n128k16, issued (no fence, commit or wait: the caller's group, k_tm_gdw's with its dzl products).
+__device__ __forceinline__ void wg_tile_atb_issue(float (&acc)[2][64], const void *a, const void *b) {
     const uint64_t da = s9_desc(a, 2048, 128), db = s9_desc(b, 2048, 128);
-    __syncwarp();  // converged for the .aligned wgmma instructions
-    s9_wg_fence();
 #pragma unroll
     for (int h = 0; h < 2; h++)
 #pragma unroll
         for (int ks = 0; ks < 4; ks++) wg_ss_n128_tt(acc[h], da + ((h * 1024 + ks * 4096) >> 4), db + ((ks * 4096) >> 4));
+}
+// The same fenced, committed and waited for: the in-kernel weight gradients' step (k_tm_outbw_dwz's dW_z = d y^T
+// xl, k_attn_gate_bwd_dw's dW_o = d_out^T og).
+__device__ __forceinline__ void wg_tile_atb(float (&acc)[2][64], const void *a, const void *b) {
+    __syncwarp();  // converged for the .aligned wgmma instructions
+    s9_wg_fence();
+    wg_tile_atb_issue(acc, a, b);
     s9_wg_commit();
     wg_mma_wait<0>();
     s9_wg_hold<64>(acc[0]), s9_wg_hold<64>(acc[1]);
+}
+__device__ __forceinline__ void wg_dw_zero(float (&acc)[2][64]) {
+#pragma unroll
+    for (int h = 0; h < 2; h++)
+#pragma unroll
+        for (int i = 0; i < 64; i++) acc[h][i] = 0.f;
+}
+// The 128 x 128 sums to out (rows 128 apart): accumulator row 64 h + r (r = 16 w + g + 8 e2) to out's row row(h, r),
+// column 8 j + 2 t + e.
+template <typename ROW>
+__device__ __forceinline__ void wg_dw_store(const float (&acc)[2][64], float *out, ROW row) {
+    const int lane = threadIdx.x & 31, w = (threadIdx.x >> 5) & 3;
+#pragma unroll
+    for (int h = 0; h < 2; h++)
+#pragma unroll
+        for (int e2 = 0; e2 < 2; e2++) {
+            const int o = row(h, 16 * w + (lane >> 2) + 8 * e2);
+#pragma unroll
+            for (int j = 0; j < 16; j++)
+                *reinterpret_cast<float2 *>(out + o * 128 + 8 * j + 2 * (lane & 3)) =
+                    make_float2(acc[h][4 * j + 2 * e2], acc[h][4 * j + 2 * e2 + 1]);
+        }
 }
 
 // The dW warpgroup of those kernels: for the block's tiles of both compute warpgroups in turn (tile 2 blockIdx.x +
 // c + 2 k gridDim.x of T for k = 0, 1, .., c = 0, 1: a fixed order, the same bits every run), wait full[c] (parity
 // k & 1), acc += A^T B of that tile (tile(c, &a, &b) names the compute warpgroup's two stagings), arrive empty[c];
-// then the 128 x 128 sums to out (rows 128 apart), accumulator row 64 h + r (r = 16 w + g + 8 e2) to out's row
-// row(h, r), column 8 j + 2 t + e.
+// then the sums to out by wg_dw_store.
 template <typename TILE, typename ROW>
 __device__ __forceinline__ void wg_dw_sum(uint64_t *full, uint64_t *empty, int64_t T, float *out, TILE tile, ROW row) {
     const int64_t stride = (int64_t)gridDim.x * 2;
     float acc[2][64];
-#pragma unroll
-    for (int h = 0; h < 2; h++)
-#pragma unroll
-        for (int i = 0; i < 64; i++) acc[h][i] = 0.f;
+    wg_dw_zero(acc);
     for (int64_t k = 0;; k++) {
         const int64_t t0 = (int64_t)blockIdx.x * 2 + k * stride;
         if (t0 >= T) break;
@@ -297,17 +319,7 @@ __device__ __forceinline__ void wg_dw_sum(uint64_t *full, uint64_t *empty, int64
             wg_bar_arrive(empty + c);
         }
     }
-    const int lane = threadIdx.x & 31, w = (threadIdx.x >> 5) & 3;
-#pragma unroll
-    for (int h = 0; h < 2; h++)
-#pragma unroll
-        for (int e2 = 0; e2 < 2; e2++) {
-            const int o = row(h, 16 * w + (lane >> 2) + 8 * e2);
-#pragma unroll
-            for (int j = 0; j < 16; j++)
-                *reinterpret_cast<float2 *>(out + o * 128 + 8 * j + 2 * (lane & 3)) =
-                    make_float2(acc[h][4 * j + 2 * e2], acc[h][4 * j + 2 * e2 + 1]);
-        }
+    wg_dw_store(acc, out, row);
 }
 #endif
 

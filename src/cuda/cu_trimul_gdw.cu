@@ -46,13 +46,12 @@ __global__ void k_gdw_pack(const bf16 *wcat, bf16 *wt) {
     wt[trwg_off(n, k, 512)] = wcat[i];
 }
 
-// Tile rows [p0, p0 + 64) of G and zl into buffer b (cp.async, zeros past M, not committed). A warp's copies are
-// 4 rows x one whole 128-byte line each (4 L2 requests of 4 sectors): call 2's 8 rows x 64 bytes made twice the
-// requests, and k_tm_gdw was bound by L2's request rate (ncu: L2 92% busy at 1.2 TB/s). The price: the 8 chunks of
-// a line go to 8 core matrices 128 bytes apart, 2 wavefronts per 16-byte bank group instead of 1.
+// Tile rows [p0, p0 + 64) of G and zl into buffer b (cp.async, zeros past M, not committed), at tm_gdw_tile_off's
+// offsets. A warp's cp.async copies cover 4 rows x one 128-byte line; that did not lower L2's requests
+// (call 3: every 16-byte cp.async is its own request, 1.15 sectors each, call 5) and costs 2 wavefronts per 16-byte
+// bank group (the 8 chunks of a line go to core matrices 128 bytes apart).
 // TILED (PF_TRIMUL_GDW=2): G is in tm_gdw_off's tile order, so the tile is one 64 KB bulk copy (the TMA engine's
-// whole-line requests) by thread 0 on the buffer's mbarrier: call 5's ncu had L2's tag lookups 87% busy with one
-// request per 1.15 sectors for the cp.async copies (cuBLAS's GEMMs: 3.3).
+// whole-line requests: 2.06 sectors each, call 6) by thread 0 on the buffer's mbarrier.
 template <bool TILED>
 __device__ __forceinline__ void gdw_load(unsigned char *sm, const gdw_args &a, int b, int64_t p0) {
     bf16 *g = (bf16 *)(sm + GDW_G + b * 65536), *z = (bf16 *)(sm + GDW_Z + b * 16384);
@@ -71,8 +70,7 @@ __device__ __forceinline__ void gdw_load(unsigned char *sm, const gdw_args &a, i
                       k = (j & 7) * 8 + (i & 7);
             const int64_t p = p0 + r;
             const int ok = p < a.M;
-            fa_cp16z(g + (k >> 4) * 8192 + (((r >> 3) * 16 + (k & 15)) * 64 + (r & 7) * 8),
-                     ok ? a.G + p * 512 + 8 * k : a.G, ok ? 16 : 0);
+            fa_cp16z(g + tm_gdw_tile_off(r, 8 * k), ok ? a.G + p * 512 + 8 * k : a.G, ok ? 16 : 0);
         }
     }
 #pragma unroll
@@ -80,7 +78,7 @@ __device__ __forceinline__ void gdw_load(unsigned char *sm, const gdw_args &a, i
         const int i = threadIdx.x + it * 256, j = i >> 5, r = (j >> 1) * 4 + ((i >> 3) & 3), k = (j & 1) * 8 + (i & 7);
         const int64_t p = p0 + r;
         const int ok = p < a.M;
-        fa_cp16z(z + (((r >> 3) * 16 + k) * 64 + (r & 7) * 8), ok ? a.zl + p * 128 + 8 * k : a.zl, ok ? 16 : 0);
+        fa_cp16z(z + tm_gdw_tile_off(r, 8 * k), ok ? a.zl + p * 128 + 8 * k : a.zl, ok ? 16 : 0);
     }
 }
 
@@ -135,10 +133,7 @@ __global__ void __launch_bounds__(256, 1) k_tm_gdw(gdw_args a) {
         fa_commit();
     }
     float dw[2][64];
-#pragma unroll
-    for (int hh = 0; hh < 2; hh++)
-#pragma unroll
-        for (int i = 0; i < 64; i++) dw[hh][i] = 0.f;
+    wg_dw_zero(dw);
     const bf16 *wt = (const bf16 *)(gdw_sm + GDW_W);
     // dzl's old values, loaded one tile ahead into registers (call 1 loaded them at the epilogue: a memory round trip
     // per tile, 1.58 ms a launch)
@@ -155,14 +150,10 @@ __global__ void __launch_bounds__(256, 1) k_tm_gdw(gdw_args a) {
         const uint4 cur[2] = {old[0], old[1]};
         gdw_old(old, a, t + np, h);
         const bf16 *g = (const bf16 *)(gdw_sm + GDW_G + b * 65536), *z = (const bf16 *)(gdw_sm + GDW_Z + b * 16384);
-        const uint64_t da = s9_desc(g + (2 * h + wg) * 8192, 2048, 128), dz = s9_desc(z, 2048, 128);
         float acc[32];
         __syncwarp();  // converged for the .aligned wgmma instructions
         s9_wg_fence();
-#pragma unroll
-        for (int hh = 0; hh < 2; hh++)
-#pragma unroll
-            for (int ks = 0; ks < 4; ks++) wg_ss_n128_tt(dw[hh], da + ((hh * 1024 + ks * 4096) >> 4), dz + ((ks * 4096) >> 4));
+        wg_tile_atb_issue(dw, g + (2 * h + wg) * 8192, z);  // dW rows 256 h + 128 wg .. += (sub-tile 2 h + wg)^T zl
         gdw_dzl_issue(acc, g, wt, wg);
         s9_wg_commit();
         wg_mma_wait<0>();
@@ -212,18 +203,8 @@ __global__ void __launch_bounds__(256, 1) k_tm_gdw(gdw_args a) {
             *reinterpret_cast<uint4 *>(a.dzl + p * 128 + 64 * h + 8 * c8) = out;
         }
     }
-    // the sums: accumulator row 64 hh + 16 wq + g + 8 e2 of warpgroup wg is dW row 256 h + 128 wg + that
-    float *out = a.dw + (int64_t)blockIdx.x * 256 * 128 + 128 * wg * 128;
-#pragma unroll
-    for (int hh = 0; hh < 2; hh++)
-#pragma unroll
-        for (int e2 = 0; e2 < 2; e2++) {
-            const int row = 64 * hh + 16 * wq + (lane >> 2) + 8 * e2;
-#pragma unroll
-            for (int j = 0; j < 16; j++)
-                *reinterpret_cast<float2 *>(out + row * 128 + 8 * j + 2 * (lane & 3)) =
-                    make_float2(dw[hh][4 * j + 2 * e2], dw[hh][4 * j + 2 * e2 + 1]);
-        }
+    // the sums: accumulator row 64 hh + r of warpgroup wg is the block's dW row 128 wg + 64 hh + r
+    wg_dw_store(dw, a.dw + (int64_t)blockIdx.x * 256 * 128 + 128 * wg * 128, [](int hh, int r) { return 64 * hh + r; });
 #else
     __trap();
 #endif
@@ -275,9 +256,8 @@ void cu_tm_gdw(cu_impl *c, int64_t M, const void *G, int tiled, const void *zl, 
     int grid;
     ts_sides_form(&grid);  // the tests' cap on blocks (0: one wave)
     const int64_t T = (M + 63) / 64;
-    unsigned nb = tiled ? ts_wave_blocks(c, k_tm_gdw<true>, 256, GDW_BYTES, 2 * T, grid > 0 ? 2 * grid : 0)
-                        : ts_wave_blocks(c, k_tm_gdw<false>, 256, GDW_BYTES, 2 * T, grid > 0 ? 2 * grid : 0);
-    nb &= ~1u;
+    void (*kern)(gdw_args) = tiled ? k_tm_gdw<true> : k_tm_gdw<false>;
+    unsigned nb = ts_wave_blocks(c, kern, 256, GDW_BYTES, 2 * T, grid > 0 ? 2 * grid : 0) & ~1u;
     if (nb < 2) nb = 2;  // the pair's blocks need not run at the same time
     size_t mark = cu_pool_mark(c);
     gdw_args a;
@@ -287,8 +267,7 @@ void cu_tm_gdw(cu_impl *c, int64_t M, const void *G, int tiled, const void *zl, 
     a.dw = (float *)cu_pool_get(c, sizeof(float) * 256 * 128 * nb);
     k_gdw_pack<<<256, 256, 0, c->stream>>>((const bf16 *)wcat, wt);
     CU_LAUNCHED();
-    if (tiled) k_tm_gdw<true><<<nb, 256, GDW_BYTES, c->stream>>>(a);
-    else k_tm_gdw<false><<<nb, 256, GDW_BYTES, c->stream>>>(a);
+    kern<<<nb, 256, GDW_BYTES, c->stream>>>(a);
     CU_LAUNCHED();
     k_gdw_add<<<256, 256, 0, c->stream>>>(a.dw, (int)(nb / 2), dw[0], dw[1], dw[2], dw[3]);
     CU_LAUNCHED();

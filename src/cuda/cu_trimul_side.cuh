@@ -46,9 +46,12 @@ struct ts_args {
 // Element (p, col) of G (M, 512; M a multiple of 64) in k_tm_gdw's tile order (PF_TRIMUL_GDW=2): 64-position tiles
 // of 64 KB, each four 64 x 128 sub-tiles (columns 128 s ..) in the core-matrix layout (16-byte chunk k of row r at
 // ((r / 8) 16 + k) 64 + (r % 8) 8), so one bulk copy brings a tile into shared memory as k_tm_gdw reads it.
+// tm_gdw_tile_off: the offset inside a tile (row r < 64), also k_tm_gdw's shared-memory layout of a tile.
+__host__ __device__ __forceinline__ int tm_gdw_tile_off(int r, int col) {
+    return (col >> 7) * 8192 + ((r >> 3) * 16 + ((col & 127) >> 3)) * 64 + (r & 7) * 8 + (col & 7);
+}
 __host__ __device__ __forceinline__ int64_t tm_gdw_off(int64_t p, int col) {
-    const int r = (int)(p & 63);
-    return (p >> 6) * 32768 + (col >> 7) * 8192 + ((r >> 3) * 16 + ((col & 127) >> 3)) * 64 + (r & 7) * 8 + (col & 7);
+    return (p >> 6) * 32768 + tm_gdw_tile_off((int)(p & 63), col);
 }
 
 #ifndef PF_EMU  // emu/emu_ptx.h

@@ -472,7 +472,7 @@ int cu_tm_sides_bwd_cat4(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_
         if (!ts_side_grad_wgp(c, M, c_z, C, lin[1][0], lin[1][1], zl, mask, dB, G, ld, 2 * C))
             pf_die("cu_tm_sides_bwd_cat4: k_tm_sgrad_wgp ran for side a but not for side b (M %lld)", (long long)M);
     } else {
-        gdw = gdw ? 1 : 0;
+        if (gdw == 2) gdw = 1;  // k_tm_sgrad_wgp did not take side a: G row-major
         if (!cu_tm_side_grad_fused(c, M, c_z, C, lin[0][0], lin[0][1], zl, mask, dA, G, ld)) return 0;
         // side b: the same shapes, so the same kernel applies (its conditions do not look at dS or tpg)
         if (!cu_tm_side_grad_fused(c, M, c_z, C, lin[1][0], lin[1][1], zl, mask, dB,
@@ -485,12 +485,11 @@ int cu_tm_sides_bwd_cat4(cu_impl *c, int64_t M, int c_z, int C, const pf_linear_
     if (gdw) {
         float *const dw[4] = {gr[0]->w, gr[1]->w, gr[2]->w, gr[3]->w};
         cu_tm_gdw(c, M, G, gdw == 2, zl, wc, dzl, dw);
-        cu_pool_release(c, mark);
-        return 1;
+    } else {
+        // dzl += G [W_ap; W_ag; W_bp; W_bg]: one product of depth 4C
+        cu_gemm(c, 0, 0, M, c_z, (int)ld, 1.f, G, CU_ACT, ld, wc, CU_ACT, c_z, 1.f, dzl, CU_ACT, c_z, 1, 0, 0, 0, NULL);
+        side_dw_n(c, M, c_z, C, gr, 4, zl, G);  // the four weight gradients as one GEMM, zl read once
     }
-    // dzl += G [W_ap; W_ag; W_bp; W_bg]: one product of depth 4C
-    cu_gemm(c, 0, 0, M, c_z, (int)ld, 1.f, G, CU_ACT, ld, wc, CU_ACT, c_z, 1.f, dzl, CU_ACT, c_z, 1, 0, 0, 0, NULL);
-    side_dw_n(c, M, c_z, C, gr, 4, zl, G);  // the four weight gradients as one GEMM, zl read once
     cu_pool_release(c, mark);
     return 1;
 }
