@@ -279,12 +279,14 @@ static inline unsigned bw_grid(int64_t n) {
     return (unsigned)n;
 }
 
+#ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
 template <typename K>
 static void bw_launch(cu_impl *c, K kern, unsigned grid, int threads, size_t smem, const fa_args &a) {
     if (smem > 48 * 1024) CU_CHECK(cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem));
     kern<<<grid, threads, smem, c->stream>>>(a);
     CU_LAUNCHED();
 }
+#endif
 
 // dk, dv and dq in one pass, one block per item (head, row) (cu_flash_bwd_fused.cu);
 // variant: 0 8 warps, 1 4 warps; force: also where items are few. Returns 0 when it

@@ -75,6 +75,7 @@ struct bwg_lay {
     static_assert(bytes <= 227 * 1024, "one block per SM");
 };
 
+#ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
 static int64_t g_bwg_runs;
 int64_t fa_bwd_wg_runs(void) { return g_bwg_runs; }
 int fa_bwd_wg_env(void) {
@@ -92,6 +93,7 @@ int fa_bwd_wg_env(void) {
            e);
     return 0;
 }
+#endif
 
 // Where a block is: item (head h, row r), key block kb, query tile qt; n: key blocks started
 // so far (K, V buffer n % 2). Advanced by counting.
@@ -579,7 +581,7 @@ bws_consumer<HB, MODE >= 2, MODE >= 3, MODE >= 4>(a, bwg_sm, dq_slots + (int64_t
 #endif
 }
 
-
+#ifndef PF_EMU_NO_HOST
 int fa_bwd_wg_device(void) {
     static int cc9 = -1;  // the device does not change within a process
     if (cc9 < 0) cc9 = cu_device_cc9();
@@ -631,3 +633,4 @@ int fa_bwd_wg(cu_impl *c, const fa_args *a, int force, int mode) {
     g_bwg_runs++;
     return 0;
 }
+#endif  // PF_EMU_NO_HOST

@@ -1,0 +1,173 @@
+// test_emu_attn_bwd.cpp: the attention backward's Hopper one-pass kernel (k_bwd_ws, cu_flash_bwd_wg.cu:
+// dq, dk, dv on wgmma with a producer warpgroup) on the CPU kernel emulator (docs/EMULATOR.md) against a
+// float64 reference, in its four modes. It passed test_cuda on GPUs (sessions 29-50); here it is the CPU test
+// bed for changes to it (issue 10: k_bwd_ws is ~40% of the triangle attention module): test_cuda's emulated
+// `--only attn_bwd_wg` did not finish in 10 minutes on a 2-core machine (session 50), this takes seconds.
+// Cases: L 128 and 192 (a key block's second half past L), the pair bias, masked keys, a fully masked row
+// (lse = +inf: no gradient), more items than blocks (a block walks several); modes 1-4 bit for bit and the same
+// bits in every emulator order. Build and run: make test-emu. Ends with one verdict line.
+#define PF_EMU_NO_HOST 1  // the kernels only: their host code needs the backend
+#include "cu_flash_bwd_wg.cpp"  // tools/emu_xform.py's rewrite (mk/emu.mk)
+#include "emu_check.h"
+
+struct bwd_problem {
+    int64_t B, L;
+    int H, ch;
+    std::vector<bf16> q, k, v, dO, mask, o;
+    std::vector<float> biasT, lse, D;  // biasT (H, L key, L query), bf16 numbers
+};
+struct bwd_grads {
+    std::vector<bf16> dq, dk, dv;
+};
+
+// Softmax over keys of scale q.k + bias + mask term (CU_MASK_INF (m - 1)); the forward's o (bf16) and lse
+// (+inf on a fully masked row), D = rowsum(dO o) from the bf16 o, as the module gives them to the backward.
+static bwd_problem make(int64_t B, int64_t L, int H, uint64_t seed) {
+    rng = seed * 0x2545F4914F6CDD1Dull + 7;
+    bwd_problem p;
+    p.B = B, p.L = L, p.H = H, p.ch = 32;
+    const int64_t HC = (int64_t)H * p.ch, n = B * L * HC;
+    p.q.resize((size_t)n), p.k.resize((size_t)n), p.v.resize((size_t)n), p.dO.resize((size_t)n), p.o.resize((size_t)n);
+    for (auto &x : p.q) x = tob(nrand());
+    for (auto &x : p.k) x = tob(nrand());
+    for (auto &x : p.v) x = tob(nrand());
+    for (auto &x : p.dO) x = tob(nrand());
+    p.mask.resize((size_t)(B * L));
+    for (int64_t r = 0; r < B; r++)
+        for (int64_t l = 0; l < L; l++)
+            p.mask[(size_t)(r * L + l)] = tob(r == 1 ? 0.0 : (r % 2 == 0 && urand() < 0.2) ? 0.0 : 1.0);  // row 1 fully masked
+    p.biasT.resize((size_t)(H * L * L));
+    for (auto &x : p.biasT) x = bfr(1.5 * nrand());
+    p.lse.assign((size_t)(B * H * L), 0.f), p.D.assign((size_t)(B * H * L), 0.f);
+    const double scale = 1 / sqrt((double)p.ch);
+    std::vector<double> lg((size_t)L);
+    for (int64_t b = 0; b < B; b++)
+        for (int h = 0; h < H; h++)
+            for (int64_t i = 0; i < L; i++) {
+                double mx = -INFINITY;
+                bool any = false;
+                for (int64_t j = 0; j < L; j++) {
+                    double s = 0;
+                    for (int c = 0; c < p.ch; c++)
+                        s += fb(p.q[(size_t)((b * L + i) * HC + h * p.ch + c)]) * fb(p.k[(size_t)((b * L + j) * HC + h * p.ch + c)]);
+                    const bool on = fb(p.mask[(size_t)(b * L + j)]) != 0;
+                    any |= on;
+                    lg[(size_t)j] = on ? s * scale + p.biasT[(size_t)((h * L + j) * L + i)] : -1e30;
+                    mx = fmax(mx, lg[(size_t)j]);
+                }
+                double sum = 0;
+                for (int64_t j = 0; j < L; j++) sum += any ? exp(lg[(size_t)j] - mx) : 1.0;
+                double d = 0;
+                for (int c = 0; c < p.ch; c++) {
+                    double acc = 0;
+                    for (int64_t j = 0; j < L; j++)
+                        acc += (any ? exp(lg[(size_t)j] - mx) : 1.0) * fb(p.v[(size_t)((b * L + j) * HC + h * p.ch + c)]);
+                    const size_t at = (size_t)((b * L + i) * HC + h * p.ch + c);
+                    p.o[at] = tob(acc / sum);
+                    d += fb(p.dO[at]) * fb(p.o[at]);
+                }
+                p.lse[(size_t)((b * H + h) * L + i)] = any ? (float)(mx + log(sum)) : INFINITY;
+                p.D[(size_t)((b * H + h) * L + i)] = (float)d;
+            }
+    return p;
+}
+
+// The backward in float64 from the saved lse and D: P = exp(s - lse) (0 where lse is +inf or the key is
+// masked), dS = P (dO.v - D); dq = scale dS k, dk = scale dS^T q, dv = P^T dO.
+static bwd_grads reference(const bwd_problem &p) {
+    const int64_t B = p.B, L = p.L, HC = (int64_t)p.H * p.ch;
+    const double scale = 1 / sqrt((double)p.ch);
+    std::vector<double> dq((size_t)(B * L * HC)), dk(dq.size()), dv(dq.size());
+    for (int64_t b = 0; b < B; b++)
+        for (int h = 0; h < p.H; h++)
+            for (int64_t i = 0; i < L; i++) {
+                const double lse = p.lse[(size_t)((b * p.H + h) * L + i)];
+                if (isinf(lse)) continue;
+                const size_t qi = (size_t)((b * L + i) * HC + h * p.ch);
+                for (int64_t j = 0; j < L; j++) {
+                    if (fb(p.mask[(size_t)(b * L + j)]) == 0) continue;
+                    const size_t kj = (size_t)((b * L + j) * HC + h * p.ch);
+                    double s = 0, dp = 0;
+                    for (int c = 0; c < p.ch; c++) s += fb(p.q[qi + c]) * fb(p.k[kj + c]), dp += fb(p.dO[qi + c]) * fb(p.v[kj + c]);
+                    const double P = exp(s * scale + p.biasT[(size_t)((h * L + j) * L + i)] - lse);
+                    const double dS = P * (dp - p.D[(size_t)((b * p.H + h) * L + i)]);
+                    for (int c = 0; c < p.ch; c++) {
+                        dq[qi + c] += scale * dS * fb(p.k[kj + c]);
+                        dk[kj + c] += scale * dS * fb(p.q[qi + c]);
+                        dv[kj + c] += P * fb(p.dO[qi + c]);
+                    }
+                }
+            }
+    bwd_grads g;
+    for (double x : dq) g.dq.push_back(tob(x));
+    for (double x : dk) g.dk.push_back(tob(x));
+    for (double x : dv) g.dv.push_back(tob(x));
+    return g;
+}
+
+// fa_bwd_wg's launch: the bias as bf16 (exact), grid blocks each with an L x 32 fp32 dq slot
+static bwd_grads run(const bwd_problem &p, int mode, int grid) {
+    const int64_t n = p.B * p.L * p.H * p.ch;
+    bwd_grads g;
+    g.dq.assign((size_t)n, tob(0)), g.dk.assign((size_t)n, tob(0)), g.dv.assign((size_t)n, tob(0));
+    std::vector<bf16> b16(p.biasT.size());
+    for (size_t i = 0; i < b16.size(); i++) b16[i] = tob(p.biasT[i]);
+    std::vector<float> slots((size_t)(grid * p.L * 32), NAN);  // every slot element written before it is read
+    fa_args a;
+    memset(&a, 0, sizeof a);
+    a.q = p.q.data(), a.k = p.k.data(), a.v = p.v.data(), a.o = p.o.data(), a.dO = p.dO.data(), a.mask = p.mask.data();
+    a.dq = g.dq.data(), a.dk = g.dk.data(), a.dv = g.dv.data();
+    a.biasT = p.biasT.data(), a.biasT16 = b16.data(), a.bias_bf16 = 1;
+    a.lse = const_cast<float *>(p.lse.data()), a.D = p.D.data();
+    a.B = p.B, a.L = p.L, a.HC = (int64_t)p.H * p.ch, a.rstride = p.L, a.pstride = 1, a.H = p.H, a.ch = p.ch;
+    a.scale = (float)(1 / sqrt((double)p.ch));
+    float *sl = slots.data();
+    auto launch = [&](auto kern) { emu_run(dim3((unsigned)grid), dim3(BWS_NTH), bwg_lay::bytes, [&] { kern(a, sl); }); };
+    if (mode == 1) launch(k_bwd_ws<true, 1>);
+    if (mode == 2) launch(k_bwd_ws<true, 2>);
+    if (mode == 3) launch(k_bwd_ws<true, 3>);
+    if (mode == 4) launch(k_bwd_ws<true, 4>);
+    return g;
+}
+
+static bool same(const bwd_grads &x, const bwd_grads &y) {
+    return !memcmp(x.dq.data(), y.dq.data(), x.dq.size() * 2) && !memcmp(x.dk.data(), y.dk.data(), x.dk.size() * 2) &&
+           !memcmp(x.dv.data(), y.dv.data(), x.dv.size() * 2);
+}
+
+int main(int argc, char **argv) {
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "-v")) verbose = 1;
+    struct {
+        int64_t B, L;
+        int H, grid;
+    } shapes[] = {{3, 128, 2, 2}, {2, 192, 1, 2}};  // items 6 / 2 over 2 blocks
+    for (auto &sh : shapes) {
+        bwd_problem p = make(sh.B, sh.L, sh.H, (uint64_t)(sh.L + sh.B));
+        bwd_grads ref = reference(p);
+        bwd_grads first;
+        for (int mode = 1; mode <= 4; mode++) {
+            char name[96];
+            snprintf(name, sizeof name, "B %lld L %lld H %d mode %d", (long long)sh.B, (long long)sh.L, sh.H, mode);
+            bwd_grads got[3];
+            for (int o = 0; o < 3; o++) {
+                emu_opts = o == 0 ? emu_options{0, 0, 0, 1} : o == 1 ? emu_options{1, 1, 1, 2} : emu_options{0, 2, 0, 11};
+                got[o] = run(p, mode, sh.grid);
+            }
+            const char *what[3] = {"dq", "dk", "dv"};
+            const std::vector<bf16> *gv[3] = {&got[0].dq, &got[0].dk, &got[0].dv}, *rv[3] = {&ref.dq, &ref.dk, &ref.dv};
+            for (int w = 0; w < 3; w++) {
+                err e = compare(gv[w]->data(), rv[w]->data(), (int64_t)rv[w]->size());
+                check(e.rel_l2 <= 1.5e-2 && e.rel_max <= 5e-2, std::string(name) + " " + what[w],
+                      "relative L2 %.3g, largest %.3g", e.rel_l2, e.rel_max);
+                if (verbose) printf("     %s %s: relative L2 %.3g, largest %.3g\n", name, what[w], e.rel_l2, e.rel_max);
+            }
+            check(same(got[1], got[0]) && same(got[2], got[0]), std::string(name) + " the same bits in every order", "%s",
+                  "gradients differ between emulator orders");
+            if (mode == 1) first = got[0];
+            else check(same(got[0], first), std::string(name) + " mode 1's bits", "%s", "gradients differ from mode 1's");
+        }
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
