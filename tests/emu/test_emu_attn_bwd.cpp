@@ -3,7 +3,7 @@
 // float64 reference, in its four modes. It passed test_cuda on GPUs (sessions 29-50); here it is the CPU test
 // bed for changes to it (issue 10: k_bwd_ws is ~40% of the triangle attention module): test_cuda's emulated
 // `--only attn_bwd_wg` did not finish in 10 minutes on a 2-core machine (session 50), this takes seconds.
-// Cases: L 128 and 192 (a key block's second half past L), the pair bias, masked keys, a fully masked row
+// Cases: L 128 and 192 (a key block's second half past L), the pair bias or none, masked keys, a fully masked row
 // (lse = +inf: no gradient), more items than blocks (a block walks several); modes 1-4 bit for bit and the same
 // bits in every emulator order. Build and run: make test-emu. Ends with one verdict line.
 #define PF_EMU_NO_HOST 1  // the kernels only: their host code needs the backend
@@ -22,7 +22,7 @@ struct bwd_grads {
 
 // Softmax over keys of scale q.k + bias + mask term (CU_MASK_INF (m - 1)); the forward's o (bf16) and lse
 // (+inf on a fully masked row), D = rowsum(dO o) from the bf16 o, as the module gives them to the backward.
-static bwd_problem make(int64_t B, int64_t L, int H, uint64_t seed) {
+static bwd_problem make(int64_t B, int64_t L, int H, bool bias, uint64_t seed) {
     rng = seed * 0x2545F4914F6CDD1Dull + 7;
     bwd_problem p;
     p.B = B, p.L = L, p.H = H, p.ch = 32;
@@ -37,7 +37,7 @@ static bwd_problem make(int64_t B, int64_t L, int H, uint64_t seed) {
         for (int64_t l = 0; l < L; l++)
             p.mask[(size_t)(r * L + l)] = tob(r == 1 ? 0.0 : (r % 2 == 0 && urand() < 0.2) ? 0.0 : 1.0);  // row 1 fully masked
     p.biasT.resize((size_t)(H * L * L));
-    for (auto &x : p.biasT) x = bfr(1.5 * nrand());
+    for (auto &x : p.biasT) x = bias ? bfr(1.5 * nrand()) : 0.f;  // none: zeros in the reference, NULL to the kernel
     p.lse.assign((size_t)(B * H * L), 0.f), p.D.assign((size_t)(B * H * L), 0.f);
     const double scale = 1 / sqrt((double)p.ch);
     std::vector<double> lg((size_t)L);
@@ -106,7 +106,7 @@ static bwd_grads reference(const bwd_problem &p) {
 }
 
 // fa_bwd_wg's launch: the bias as bf16 (exact), grid blocks each with an L x 32 fp32 dq slot
-static bwd_grads run(const bwd_problem &p, int mode, int grid) {
+static bwd_grads run(const bwd_problem &p, int mode, int grid, bool bias) {
     const int64_t n = p.B * p.L * p.H * p.ch;
     bwd_grads g;
     g.dq.assign((size_t)n, tob(0)), g.dk.assign((size_t)n, tob(0)), g.dv.assign((size_t)n, tob(0));
@@ -117,16 +117,21 @@ static bwd_grads run(const bwd_problem &p, int mode, int grid) {
     memset(&a, 0, sizeof a);
     a.q = p.q.data(), a.k = p.k.data(), a.v = p.v.data(), a.o = p.o.data(), a.dO = p.dO.data(), a.mask = p.mask.data();
     a.dq = g.dq.data(), a.dk = g.dk.data(), a.dv = g.dv.data();
-    a.biasT = p.biasT.data(), a.biasT16 = b16.data(), a.bias_bf16 = 1;
+    if (bias) a.biasT = p.biasT.data(), a.biasT16 = b16.data(), a.bias_bf16 = 1;
     a.lse = const_cast<float *>(p.lse.data()), a.D = p.D.data();
     a.B = p.B, a.L = p.L, a.HC = (int64_t)p.H * p.ch, a.rstride = p.L, a.pstride = 1, a.H = p.H, a.ch = p.ch;
     a.scale = (float)(1 / sqrt((double)p.ch));
     float *sl = slots.data();
     auto launch = [&](auto kern) { emu_run(dim3((unsigned)grid), dim3(BWS_NTH), bwg_lay::bytes, [&] { kern(a, sl); }); };
-    if (mode == 1) launch(k_bwd_ws<true, 1>);
-    if (mode == 2) launch(k_bwd_ws<true, 2>);
-    if (mode == 3) launch(k_bwd_ws<true, 3>);
-    if (mode == 4) launch(k_bwd_ws<true, 4>);
+    if (bias) {
+        if (mode == 1) launch(k_bwd_ws<true, 1>);
+        if (mode == 2) launch(k_bwd_ws<true, 2>);
+        if (mode == 3) launch(k_bwd_ws<true, 3>);
+        if (mode == 4) launch(k_bwd_ws<true, 4>);
+    } else {
+        if (mode == 1) launch(k_bwd_ws<false, 1>);
+        if (mode == 4) launch(k_bwd_ws<false, 4>);
+    }
     return g;
 }
 
@@ -141,18 +146,21 @@ int main(int argc, char **argv) {
     struct {
         int64_t B, L;
         int H, grid;
-    } shapes[] = {{3, 128, 2, 2}, {2, 192, 1, 2}};  // items 6 / 2 over 2 blocks
+        bool bias;
+    } shapes[] = {{3, 128, 2, 2, true}, {2, 192, 1, 2, true}, {3, 128, 1, 2, false}};  // items 6 / 2 / 3 over 2 blocks
     for (auto &sh : shapes) {
-        bwd_problem p = make(sh.B, sh.L, sh.H, (uint64_t)(sh.L + sh.B));
+        bwd_problem p = make(sh.B, sh.L, sh.H, sh.bias, (uint64_t)(sh.L + sh.B + sh.bias));
         bwd_grads ref = reference(p);
         bwd_grads first;
         for (int mode = 1; mode <= 4; mode++) {
+            if (!sh.bias && mode != 1 && mode != 4) continue;  // no bias: the first mode and the default
             char name[96];
-            snprintf(name, sizeof name, "B %lld L %lld H %d mode %d", (long long)sh.B, (long long)sh.L, sh.H, mode);
+            snprintf(name, sizeof name, "B %lld L %lld H %d%s mode %d", (long long)sh.B, (long long)sh.L, sh.H,
+                     sh.bias ? "" : " no bias", mode);
             bwd_grads got[3];
             for (int o = 0; o < 3; o++) {
                 emu_opts = o == 0 ? emu_options{0, 0, 0, 1} : o == 1 ? emu_options{1, 1, 1, 2} : emu_options{0, 2, 0, 11};
-                got[o] = run(p, mode, sh.grid);
+                got[o] = run(p, mode, sh.grid, sh.bias);
             }
             const char *what[3] = {"dq", "dk", "dv"};
             const std::vector<bf16> *gv[3] = {&got[0].dq, &got[0].dk, &got[0].dv}, *rv[3] = {&ref.dq, &ref.dk, &ref.dv};
