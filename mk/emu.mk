@@ -37,8 +37,8 @@ test-emu: $(EMU_TESTS)
 #   make CUDA=1 BUILD=build/emucuda emu-test-cuda     then build/emucuda/test_cuda_emu --only GROUP
 # (a build directory of its own: the C objects need -DPF_WITH_CUDA, as test_cuda's)
 EMU_CU     := $(BUILD)/emucu
-EMU_CU_GEN := $(patsubst src/cuda/%.cu,$(EMU_CU)/%.cpp,$(CU_SRC)) \
-              $(patsubst src/cuda/%,$(EMU_CU)/%,$(wildcard src/cuda/*.cuh src/cuda/*.h))
+EMU_CU_HDR_GEN := $(patsubst src/cuda/%,$(EMU_CU)/%,$(wildcard src/cuda/*.cuh src/cuda/*.h))
+EMU_CU_GEN := $(patsubst src/cuda/%.cu,$(EMU_CU)/%.cpp,$(CU_SRC)) $(EMU_CU_HDR_GEN)
 EMU_CU_OBJ := $(patsubst src/cuda/%.cu,$(EMU_CU)/%.o,$(CU_SRC))
 $(EMU_CU)/%.cpp: src/cuda/%.cu tools/emu_xform.py
 	@mkdir -p $(dir $@)
@@ -49,17 +49,16 @@ $(EMU_CU)/%.cuh: src/cuda/%.cuh tools/emu_xform.py
 $(EMU_CU)/%.h: src/cuda/%.h tools/emu_xform.py
 	@mkdir -p $(dir $@)
 	python3 tools/emu_xform.py $< > $@
-# (-Wno-sign-compare, -Wno-missing-field-initializers: device code that nvcc's -Wall does not see, e.g.
-# threadIdx.x against an int; the same source is -Wall -Wextra clean under nvcc)
 # test_emu_attn_bwd includes cu_flash_bwd_wg.cu as tools/emu_xform.py rewrites it (its wgmma and named
 # barriers are raw asm, not wrappers emu_ptx.h defines): the rewritten file and headers, -Isrc/cuda for their
 # "../backend/..." includes
-EMU_CU_HDR_GEN := $(patsubst src/cuda/%,$(EMU_CU)/%,$(wildcard src/cuda/*.cuh src/cuda/*.h))
 $(BUILD)/emu/test_emu_attn_bwd: tests/emu/test_emu_attn_bwd.cpp $(BUILD)/emu/emu_core.o $(EMU_HDR) \
                                 $(EMU_CU)/cu_flash_bwd_wg.cpp $(EMU_CU_HDR_GEN)
 	@mkdir -p $(dir $@)
 	$(EMU_CXX) $(EMU_CXXFLAGS) -Wno-sign-compare -Wno-missing-field-initializers -I$(EMU_CU) -Isrc/cuda $< \
 	    $(BUILD)/emu/emu_core.o -o $@
+# (-Wno-sign-compare, -Wno-missing-field-initializers: device code that nvcc's -Wall does not see, e.g.
+# threadIdx.x against an int; the same source is -Wall -Wextra clean under nvcc)
 $(EMU_CU)/%.o: $(EMU_CU)/%.cpp $(EMU_CU_GEN) $(EMU_HDR)
 	$(EMU_CXX) $(EMU_CXXFLAGS) -Wno-sign-compare -Wno-missing-field-initializers -Isrc/cuda -c $< -o $@
 $(BUILD)/emu/emu_runtime.o: src/cuda/emu/emu_runtime.cpp $(EMU_HDR)

@@ -51,4 +51,23 @@ static inline err compare(const __nv_bfloat16 *got, const __nv_bfloat16 *ref, in
     }
     return err{sqrt(num / (den + 1e-300)), emax / (rmax + 1e-300)};
 }
+
+// Logits of one query over L keys as the attention kernels form them: scale q.k + bias where the key's mask is
+// on, else (float)(-1e9 + scale q.k) (a fully masked row: all equal in fp32). q: the query's ch channels; k, mask,
+// bias: key 0's, then every kstride / 1 / bstride elements. Returns whether any key is on; mx: the largest logit.
+static inline bool attn_logits(const __nv_bfloat16 *q, const __nv_bfloat16 *k, int64_t kstride, const __nv_bfloat16 *mask,
+                               const float *bias, int64_t bstride, int64_t L, int ch, double scale,
+                               std::vector<double> &lg, double &mx) {
+    bool any = false;
+    mx = -INFINITY;
+    for (int64_t j = 0; j < L; j++) {
+        double s = 0;
+        for (int c = 0; c < ch; c++) s += fb(q[c]) * fb(k[j * kstride + c]);
+        const bool on = fb(mask[j]) != 0;
+        any |= on;
+        lg[(size_t)j] = on ? s * scale + bias[j * bstride] : (double)(float)(-1e9 + s * scale);
+        mx = fmax(mx, lg[(size_t)j]);
+    }
+    return any;
+}
 #endif

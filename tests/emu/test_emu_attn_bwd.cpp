@@ -44,17 +44,10 @@ static bwd_problem make(int64_t B, int64_t L, int H, bool bias, uint64_t seed) {
     for (int64_t b = 0; b < B; b++)
         for (int h = 0; h < H; h++)
             for (int64_t i = 0; i < L; i++) {
-                double mx = -INFINITY;
-                bool any = false;
-                for (int64_t j = 0; j < L; j++) {
-                    double s = 0;
-                    for (int c = 0; c < p.ch; c++)
-                        s += fb(p.q[(size_t)((b * L + i) * HC + h * p.ch + c)]) * fb(p.k[(size_t)((b * L + j) * HC + h * p.ch + c)]);
-                    const bool on = fb(p.mask[(size_t)(b * L + j)]) != 0;
-                    any |= on;
-                    lg[(size_t)j] = on ? s * scale + p.biasT[(size_t)((h * L + j) * L + i)] : -1e30;
-                    mx = fmax(mx, lg[(size_t)j]);
-                }
+                double mx;
+                const bool any = attn_logits(&p.q[(size_t)((b * L + i) * HC + h * p.ch)], &p.k[(size_t)(b * L * HC + h * p.ch)],
+                                             HC, &p.mask[(size_t)(b * L)], &p.biasT[(size_t)(h * L * L + i)], L, L, p.ch,
+                                             scale, lg, mx);
                 double sum = 0;
                 for (int64_t j = 0; j < L; j++) sum += any ? exp(lg[(size_t)j] - mx) : 1.0;
                 double d = 0;
