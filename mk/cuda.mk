@@ -64,6 +64,14 @@ $(BUILD)/attn_bwd_check: bench/attn_bwd_check.cu $(ATTN_SRC) $(CU_HDR)
 .PHONY: bench-attn-bwd
 bench-attn-bwd: $(BUILD)/attn_bwd_check
 
+# TMA tensor maps and swizzled wgmma operands on the GPU (tests/cuda/tma_probe.cu, src/cuda/cu_tma.cuh;
+# docs/EMULATOR.md): a standalone program, cudart static, sm_90a code only (TMA and wgmma); it says so on other cards
+#   make CUDA=1 MPI=0 BUILD=build/devpack build/devpack/tma_probe && build/devpack/tma_probe
+$(BUILD)/tma_probe: CU_ARCH := -gencode arch=compute_90a,code=sm_90a
+$(BUILD)/tma_probe: tests/cuda/tma_probe.cu $(CU_HDR)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) tests/cuda/tma_probe.cu -o $@
+
 # the block's memory plan on the CUDA backend's sizes, no GPU needed (bench/mem_plan.cu):
 #   make CUDA=1 build/mem_plan && build/mem_plan 2048 6144
 $(BUILD)/mem_plan: bench/mem_plan.cu $(call f32,$(filter-out src/cuda/%,$(LIB_SRC))) $(CU_OBJ) $(CU_HDR)

@@ -57,6 +57,14 @@ $(BUILD)/emu/test_emu_attn_bwd: tests/emu/test_emu_attn_bwd.cpp $(BUILD)/emu/emu
 	@mkdir -p $(dir $@)
 	$(EMU_CXX) $(EMU_CXXFLAGS) -Wno-sign-compare -Wno-missing-field-initializers -I$(EMU_CU) -Isrc/cuda $< \
 	    $(BUILD)/emu/emu_core.o -o $@
+# test_emu_tma runs tests/cuda/tma_probe.cu's kernels; its tensor maps are encoded through the emulated runtime's
+# cudaGetDriverEntryPointByVersion (cu_tma.cuh's host helper, unchanged), so it links emu_runtime.o too.
+# (-Wno-psabi: the kernels take a CUtensorMap, 128-byte aligned, by value (__grid_constant__), and g++ notes that
+# GCC 4.6 changed how such arguments are passed; no call here crosses compilers)
+$(BUILD)/emu/test_emu_tma: tests/emu/test_emu_tma.cpp tests/cuda/tma_probe.cu $(BUILD)/emu/emu_core.o \
+                           $(BUILD)/emu/emu_runtime.o $(EMU_HDR) $(CU_HDR)
+	@mkdir -p $(dir $@)
+	$(EMU_CXX) $(EMU_CXXFLAGS) -Wno-psabi $< $(BUILD)/emu/emu_core.o $(BUILD)/emu/emu_runtime.o -o $@
 # (-Wno-sign-compare, -Wno-missing-field-initializers: device code that nvcc's -Wall does not see, e.g.
 # threadIdx.x against an int; the same source is -Wall -Wextra clean under nvcc)
 $(EMU_CU)/%.o: $(EMU_CU)/%.cpp $(EMU_CU_GEN) $(EMU_HDR)

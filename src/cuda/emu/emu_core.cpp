@@ -400,23 +400,46 @@ void vote_any_fn(vote_io **io, int n) {
     for (int i = 0; i < n; i++) io[i]->r = any;
 }
 
-// B element (k, n) of a no-swizzle descriptor: K-major core matrices are 8 rows (n) of 16 bytes
-// (8 k); N-major (trans_b) ones 8 rows (k) of 16 bytes (8 n). LBO steps 8 k, SBO 8 n: the form the
-// GPU-tested kernels use (k_trwg, k_tm_sides_wgp: K-major, LBO 128, SBO 16 KP; k_tm_sg2: N-major,
-// LBO 16 KP... see docs/EMULATOR.md).
-float wg_b(uint64_t desc, int k, int nn, int trans_b) {
+// The shared address a as a swizzle of span bytes (32, 64, 128; 0: none) places it: the 16-byte chunk bits [4, 7)
+// XORed with the 128-byte line's index mod span / 16 (bits [7, 10)), the pattern repeating every 8 spans. PTX ISA
+// 5.5.7 ("Swizzling Modes": its tables in 16-byte cells, 128-byte lines) for TMA's writes and 9.7.15.5.1.2.1.3
+// (CuTe's Swizzle<1|2|3, 4, 3> on the canonical layouts) for wgmma's reads: the same function of the address.
+uint32_t swz(uint32_t a, uint32_t span) { return span ? a ^ (((a >> 7) & (span / 16 - 1)) << 4) : a; }
+
+// Element (k, nn) of a wgmma operand by descriptor (B: k x n; A: nn is m), trans: MN-major (imm-trans), else
+// K-major. Layout type (bits 62-63) 0, no swizzle: core matrices of 8 rows of 16 bytes; K-major ones 8 rows (nn) of
+// 8 k, LBO steps 8 k, SBO 8 nn; MN-major ones 8 rows (k) of 8 nn, LBO steps 8 k, SBO 8 nn: the forms the GPU-tested
+// kernels use (k_trwg, k_tm_sides_wgp: K-major, LBO 128, SBO 16 KP; k_tm_sg2: N-major, LBO 16 KP... see
+// docs/EMULATOR.md). Types 1 / 2 / 3: swizzle span S = 128 / 64 / 32 bytes, the PTX ISA's canonical layouts
+// (9.7.15.5.1.2.1.3) from the descriptor's start: K-major row nn at (nn % 8) S + (nn / 8) SBO with its k contiguous
+// (LBO unused); MN-major nn % (S / 2) contiguous, nn / (S / 2) at LBO, k % 8 rows S apart, k / 8 at SBO; then the
+// address swizzled (swz) as TMA writes it. Not emulated, failing with a message: a base offset (bits 49-51: a
+// pattern not starting on its 1024 / 512 / 256-byte boundary) and a row run crossing its span (the start not
+// where the canonical layout puts a row's first chunk, or a k step past it).
+float wg_elem(uint64_t desc, int k, int nn, int trans) {
     const uint32_t base = (uint32_t)(desc & 0x3FFF) << 4, lbo = (uint32_t)((desc >> 16) & 0x3FFF) << 4,
                    sbo = (uint32_t)((desc >> 32) & 0x3FFF) << 4;
-    if (desc >> 62) emu_fail("wgmma descriptor with a swizzle mode: not emulated");
-    const uint32_t off = trans_b ? (k >> 3) * lbo + (nn >> 3) * sbo + (k & 7) * 16 + (nn & 7) * 2
-                                 : (nn >> 3) * sbo + (k >> 3) * lbo + (nn & 7) * 16 + (k & 7) * 2;
-    return bf16_at(emu_smem_ptr(base + off, 2));
+    const int type = (int)(desc >> 62);
+    if (type == 0) {
+        const uint32_t off = trans ? (k >> 3) * lbo + (nn >> 3) * sbo + (k & 7) * 16 + (nn & 7) * 2
+                                   : (nn >> 3) * sbo + (k >> 3) * lbo + (nn & 7) * 16 + (k & 7) * 2;
+        return bf16_at(emu_smem_ptr(base + off, 2));
+    }
+    if ((desc >> 49) & 7) emu_fail("wgmma descriptor %llx with a matrix base offset: not emulated", (unsigned long long)desc);
+    const uint32_t S = 256u >> type, half = S / 2;  // span bytes; bf16 elements in one span
+    const uint32_t run = trans ? (uint32_t)(nn % half) * 2 : (uint32_t)k * 2;  // bytes into the row's span
+    if ((base & (S - 1)) + run >= S)
+        emu_fail("wgmma descriptor %llx (%u-byte swizzle, %s): element (k %d, %d) runs past its %u-byte row",
+                 (unsigned long long)desc, S, trans ? "MN-major" : "K-major", k, nn, S);
+    const uint32_t a = trans ? base + run + (uint32_t)(nn / half) * lbo + (k & 7) * S + (k >> 3) * sbo
+                             : base + (nn & 7) * S + (nn >> 3) * sbo + run;
+    return bf16_at(emu_smem_ptr(swz(a, S), 2));
 }
 void wg_exec(const wg_op &op) {
     float A[64][16];
     if (op.a_smem)  // A (64 x 16) by descriptor: K-major core matrices as B's, or MN-major (trans_a)
         for (int m = 0; m < 64; m++)
-            for (int k = 0; k < 16; k++) A[m][k] = wg_b(op.adesc, k, m, op.trans_a);
+            for (int k = 0; k < 16; k++) A[m][k] = wg_elem(op.adesc, k, m, op.trans_a);
     for (int i = 0; i < 128 && !op.a_smem; i++) {
         const int w = i >> 5, g = (i & 31) >> 2, t = i & 3;
         for (int r = 0; r < 4; r++) {
@@ -426,7 +449,7 @@ void wg_exec(const wg_op &op) {
     }
     static float B[16][256];
     for (int k = 0; k < 16; k++)
-        for (int nn = 0; nn < op.n; nn++) B[k][nn] = wg_b(op.desc, k, nn, op.trans_b);
+        for (int nn = 0; nn < op.n; nn++) B[k][nn] = wg_elem(op.desc, k, nn, op.trans_b);
     for (int i = 0; i < 128; i++) {
         const int w = i >> 5, g = (i & 31) >> 2, t = i & 3;
         for (int j = 0; j < op.n / 8; j++)
@@ -625,6 +648,114 @@ void emu_mbar_wait(uint32_t addr, uint32_t parity) {
 void emu_bulk_g2s(uint32_t dst, const void *src, uint32_t bytes, uint32_t bar) {
     if ((dst | bytes) & 15 || (uintptr_t)src & 15) emu_fail("bulk copy: addresses and size must be 16-byte multiples");
     memcpy(emu_smem_ptr(dst, bytes), src, bytes);
+    mbar &b = bar_at(bar);
+    b.tx -= bytes;
+    bar_check(b);
+}
+
+// ---- TMA tensor maps ----
+// What emu_tensor_map_encode_tiled stores in the 128-byte CUtensorMap (the hardware's encoding is opaque; a
+// map the emulator did not make is caught by its tag).
+namespace {
+const uint32_t TMAP_TAG = 0x50414d54u;  // "TMAP"
+struct tmap {
+    uint32_t tag;
+    uint8_t rank, elsize;
+    uint16_t swizzle;      // span bytes: 0, 32, 64, 128
+    uint64_t addr;
+    uint64_t dim[5];       // elements; dim[0] the contiguous dimension
+    uint64_t stride[5];    // bytes between consecutive indices of dimension d (stride[0] = elsize)
+    uint32_t box[5];
+};
+static_assert(sizeof(tmap) <= sizeof(CUtensorMap), "the emulator's tensor map must fit a CUtensorMap");
+
+const tmap &tmap_of(const CUtensorMap *map) {
+    const tmap *t = reinterpret_cast<const tmap *>(map);
+    if (!map || t->tag != TMAP_TAG) emu_fail("cp.async.bulk.tensor / prefetch.tensormap: %p is no tensor map the emulated encode made", (const void *)map);
+    return *t;
+}
+int tmap_elsize(CUtensorMapDataType t) {
+    switch (t) {
+    case CU_TENSOR_MAP_DATA_TYPE_UINT8: return 1;
+    case CU_TENSOR_MAP_DATA_TYPE_UINT16: case CU_TENSOR_MAP_DATA_TYPE_FLOAT16: case CU_TENSOR_MAP_DATA_TYPE_BFLOAT16: return 2;
+    case CU_TENSOR_MAP_DATA_TYPE_UINT32: case CU_TENSOR_MAP_DATA_TYPE_INT32: case CU_TENSOR_MAP_DATA_TYPE_FLOAT32:
+    case CU_TENSOR_MAP_DATA_TYPE_FLOAT32_FTZ: case CU_TENSOR_MAP_DATA_TYPE_TFLOAT32: case CU_TENSOR_MAP_DATA_TYPE_TFLOAT32_FTZ:
+        return 4;
+    case CU_TENSOR_MAP_DATA_TYPE_UINT64: case CU_TENSOR_MAP_DATA_TYPE_INT64: case CU_TENSOR_MAP_DATA_TYPE_FLOAT64: return 8;
+    default: return 0;  // the packed sub-byte types: not emulated
+    }
+}
+CUresult tmap_reject(const char *why) {
+    fprintf(stderr, "emu: cuTensorMapEncodeTiled: %s\n", why);
+    return CUDA_ERROR_INVALID_VALUE;
+}
+}  // namespace
+
+// The driver's documented rules (cuda.h, cuTensorMapEncodeTiled) checked, then the fields stored. Features no
+// kernel here uses stop the run instead (not emulated): interleaved layouts, traversal strides other than 1, the
+// 128-byte swizzles with 32 / 64-byte atoms, the OOB-NaN fill, the packed types, and swizzled boxes whose rows are
+// narrower than the span (the PTX manual does not say where their rows go).
+CUresult emu_tensor_map_encode_tiled(CUtensorMap *map, CUtensorMapDataType type, cuuint32_t rank, void *addr,
+                                     const cuuint64_t *dims, const cuuint64_t *strides, const cuuint32_t *box,
+                                     const cuuint32_t *elem_strides, CUtensorMapInterleave il, CUtensorMapSwizzle sw,
+                                     CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill oob) {
+    (void)l2;  // a cache hint
+    const int es = tmap_elsize(type);
+    if (!es) emu_fail("cuTensorMapEncodeTiled: data type %d not emulated", (int)type);
+    if (il != CU_TENSOR_MAP_INTERLEAVE_NONE) emu_fail("cuTensorMapEncodeTiled: interleaved layouts not emulated");
+    if (oob != CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) emu_fail("cuTensorMapEncodeTiled: the OOB-NaN fill not emulated");
+    if (sw > CU_TENSOR_MAP_SWIZZLE_128B) emu_fail("cuTensorMapEncodeTiled: swizzle mode %d not emulated", (int)sw);
+    if ((uintptr_t)map & 63) return tmap_reject("the tensor map must be 64-byte aligned");
+    if (rank < 1 || rank > 5) return tmap_reject("rank must be 1 .. 5");
+    if ((uintptr_t)addr & 15) return tmap_reject("the global address must be 16-byte aligned");
+    tmap t = {};
+    t.tag = TMAP_TAG, t.rank = (uint8_t)rank, t.elsize = (uint8_t)es, t.addr = (uint64_t)(uintptr_t)addr;
+    t.swizzle = (uint16_t)(sw == CU_TENSOR_MAP_SWIZZLE_NONE ? 0 : 16u << sw);
+    for (cuuint32_t d = 0; d < rank; d++) {
+        if (dims[d] < 1 || dims[d] > (1ull << 32)) return tmap_reject("every dimension must be 1 .. 2^32");
+        if (box[d] < 1 || box[d] > 256) return tmap_reject("every box dimension must be 1 .. 256");
+        if (elem_strides[d] < 1 || elem_strides[d] > 8) return tmap_reject("element strides must be 1 .. 8");
+        if (elem_strides[d] != 1 && d > 0) emu_fail("cuTensorMapEncodeTiled: element strides other than 1 not emulated");
+        if (d > 0 && (strides[d - 1] % 16 || strides[d - 1] >= (1ull << 40)))
+            return tmap_reject("every stride must be a multiple of 16 bytes below 2^40");
+        t.dim[d] = dims[d], t.box[d] = box[d], t.stride[d] = d ? strides[d - 1] : (uint64_t)es;
+    }
+    const uint32_t row = box[0] * (uint32_t)es;
+    if (row % 16) return tmap_reject("the box's inner dimension must be a multiple of 16 bytes");
+    if (t.swizzle && row > t.swizzle) return tmap_reject("a swizzled box's inner dimension must be at most the swizzle span");
+    if (t.swizzle && row != t.swizzle) emu_fail("cuTensorMapEncodeTiled: a swizzled box narrower than its span not emulated");
+    memset(map, 0, sizeof *map);
+    memcpy(map, &t, sizeof t);
+    return CUDA_SUCCESS;
+}
+
+void emu_tma_map_check(const CUtensorMap *map) { (void)tmap_of(map); }
+
+// The box at coords into shared memory at dst as the dense row-major box (dimension 0 fastest), each element's
+// address swizzled (swz), elements outside the tensor zero; then complete_tx of the box's full bytes on bar.
+// Lands at issue, as the bulk copies.
+void emu_tma_load(uint32_t dst, const CUtensorMap *map, const int32_t *coords, int dims, uint32_t bar) {
+    const tmap &t = tmap_of(map);
+    if (dims != t.rank) emu_fail("cp.async.bulk.tensor.%dd with a rank-%d tensor map", dims, t.rank);
+    if (dst & 127) emu_fail("cp.async.bulk.tensor: shared destination 0x%x not 128-byte aligned", dst);
+    uint64_t n = 1;
+    for (int d = 0; d < t.rank; d++) n *= t.box[d];
+    const uint32_t bytes = (uint32_t)(n * t.elsize);
+    (void)emu_smem_ptr(dst, bytes);
+    int64_t idx[5] = {0, 0, 0, 0, 0};  // the element's index in the box
+    for (uint64_t e = 0; e < n; e++) {
+        bool in = true;
+        uint64_t src = t.addr;
+        for (int d = 0; d < t.rank; d++) {
+            const int64_t g = (int64_t)coords[d] + idx[d];
+            in = in && g >= 0 && g < (int64_t)t.dim[d];
+            src += (uint64_t)g * t.stride[d];
+        }
+        unsigned char *p = emu_smem_ptr(swz(dst + (uint32_t)(e * t.elsize), t.swizzle), t.elsize);
+        if (in) memcpy(p, (const void *)(uintptr_t)src, t.elsize);
+        else memset(p, 0, t.elsize);
+        for (int d = 0; d < t.rank && ++idx[d] == t.box[d]; d++) idx[d] = 0;
+    }
     mbar &b = bar_at(bar);
     b.tx -= bytes;
     bar_check(b);

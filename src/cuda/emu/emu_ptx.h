@@ -13,6 +13,7 @@
 // anything a kernel does that these wrappers do not cover (it fails to compile or to assemble).
 #ifndef PF_EMU_PTX_H
 #define PF_EMU_PTX_H
+#include <cuda.h>  // CUtensorMap and the tensor-map encode's types (TMA)
 #include <cuda_runtime.h>
 #include <cuda_bf16.h>
 #include <stdint.h>
@@ -25,12 +26,14 @@
 #undef __shared__
 #undef __forceinline__
 #undef __launch_bounds__
+#undef __grid_constant__
 #define __global__
 #define __device__
 #define __host__
 #define __shared__
 #define __forceinline__ inline __attribute__((always_inline))
 #define __launch_bounds__(...)
+#define __grid_constant__
 
 // ---- the running thread and block (emu_core.cpp) ----
 struct emu_thread {
@@ -140,8 +143,19 @@ void emu_mbar_arrive(uint32_t addr, uint32_t tx_bytes);
 void emu_mbar_wait(uint32_t addr, uint32_t parity);
 int emu_mbar_test(uint32_t addr, uint32_t parity);
 void emu_bulk_g2s(uint32_t dst, const void *src, uint32_t bytes, uint32_t bar);
+// TMA tensor maps: the host encode (cuTensorMapEncodeTiled's signature and rules; the emulated runtime's
+// cudaGetDriverEntryPointByVersion returns it) stores the map's fields in the 128-byte CUtensorMap; the tiled copy
+// (cp.async.bulk.tensor, tile mode) of the box at coords (dims of them) lands at issue, swizzled, out-of-bounds
+// elements zero, its full bytes counted on the mbarrier; emu_tma_map_check: a map the encode made (prefetch)
+CUresult emu_tensor_map_encode_tiled(CUtensorMap *map, CUtensorMapDataType type, cuuint32_t rank, void *addr,
+                                     const cuuint64_t *dims, const cuuint64_t *strides, const cuuint32_t *box,
+                                     const cuuint32_t *elem_strides, CUtensorMapInterleave il, CUtensorMapSwizzle sw,
+                                     CUtensorMapL2promotion l2, CUtensorMapFloatOOBfill oob);
+void emu_tma_load(uint32_t dst, const CUtensorMap *map, const int32_t *coords, int dims, uint32_t bar);
+void emu_tma_map_check(const CUtensorMap *map);
 
-// wgmma m64nNk16 bf16 -> fp32, A from registers, B by descriptor
+// wgmma m64nNk16 bf16 -> fp32, A from registers, B by descriptor (no swizzle or 128 / 64 / 32-byte swizzle,
+// K-major or transposed: emu_core.cpp's wg_elem)
 void emu_wgmma(float *d, const uint32_t *a, uint64_t desc, int n, int scale_d, int trans_b);
 void emu_wgmma_ss(float *d, uint64_t adesc, uint64_t bdesc, int n, int scale_d, int trans_a, int trans_b);
 void emu_wgmma_commit(void);
@@ -217,6 +231,17 @@ static inline void tw_expect(uint64_t *b, uint32_t bytes) { emu_mbar_arrive(fa_s
 static inline void tw_bulk_g2s(void *dst, const void *src, uint32_t bytes, uint64_t *b) {
     emu_bulk_g2s(fa_smem(dst), src, bytes, fa_smem(b));
 }
+// cu_tma.cuh
+static inline void tma_load_2d(void *dst, const CUtensorMap *map, int c0, int c1, uint64_t *bar) {
+    const int32_t c[2] = {c0, c1};
+    emu_tma_load(fa_smem(dst), map, c, 2, fa_smem(bar));
+}
+static inline void tma_load_3d(void *dst, const CUtensorMap *map, int c0, int c1, int c2, uint64_t *bar) {
+    const int32_t c[3] = {c0, c1, c2};
+    emu_tma_load(fa_smem(dst), map, c, 3, fa_smem(bar));
+}
+static inline void tma_prefetch_desc(const CUtensorMap *map) { emu_tma_map_check(map); }
+static inline void wg_n32_tb(float *d, const uint32_t *a, uint64_t desc) { emu_wgmma(d, a, desc, 32, 1, 1); }
 
 // ---- running a kernel ----
 struct emu_options {

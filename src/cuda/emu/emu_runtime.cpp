@@ -2,9 +2,10 @@
 // backend built on the kernel emulator (docs/EMULATOR.md, "test_cuda on the emulator"): device memory
 // is host memory, every stream is the host thread (work runs when launched, in order), events read
 // the clock, and cublasLtMatmul is a plain float64-summed product with cuBLASLt's column-major
-// conventions (transposes, strided batches, the bias epilogue). The device it reports is an H200's
-// shape (compute capability 9.0, 132 SMs, 227 KB of shared memory per block), so the backend takes
-// its Hopper paths. Linked in place of libcudart and libcublasLt.
+// conventions (transposes, strided batches, the bias epilogue); the driver's tensor-map encode (through
+// cudaGetDriverEntryPointByVersion) is the emulator's. The device it reports is an H200's shape (compute
+// capability 9.0, 132 SMs, 227 KB of shared memory per block), so the backend takes its Hopper paths. Linked in
+// place of libcudart and libcublasLt.
 #include "emu_ptx.h"
 #include <cublasLt.h>
 #include <stdio.h>
@@ -109,6 +110,15 @@ cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr attr, int) {
     case cudaDevAttrL2CacheSize: *v = 50 << 20; break;
     default: *v = 0; return cudaErrorInvalidValue;
     }
+    return cudaSuccess;
+}
+// Driver entry points: cuTensorMapEncodeTiled (cu_tma.cuh's tensor maps) is the emulated encode (emu_core.cpp);
+// no other driver function is emulated.
+cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **fn, unsigned int, unsigned long long,
+                                             cudaDriverEntryPointQueryResult *status) {
+    const bool found = !strcmp(symbol, "cuTensorMapEncodeTiled");
+    *fn = found ? (void *)emu_tensor_map_encode_tiled : NULL;
+    if (status) *status = found ? cudaDriverEntryPointSuccess : cudaDriverEntryPointSymbolNotFound;
     return cudaSuccess;
 }
 cudaError_t cudaDeviceSynchronize(void) { return cudaSuccess; }
