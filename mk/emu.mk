@@ -65,6 +65,11 @@ $(BUILD)/emu/test_emu_tma: tests/emu/test_emu_tma.cpp tests/cuda/tma_probe.cu $(
                            $(BUILD)/emu/emu_runtime.o $(EMU_HDR) $(CU_HDR)
 	@mkdir -p $(dir $@)
 	$(EMU_CXX) $(EMU_CXXFLAGS) -Wno-psabi $< $(BUILD)/emu/emu_core.o $(BUILD)/emu/emu_runtime.o -o $@
+# test_emu_attn_fwd runs k_s9_fwd_tma too (PF_ATTN_FWD_BMMA=3), whose maps are encoded the same way
+$(BUILD)/emu/test_emu_attn_fwd: tests/emu/test_emu_attn_fwd.cpp $(BUILD)/emu/emu_core.o $(BUILD)/emu/emu_runtime.o \
+                                $(EMU_HDR) $(CU_SRC) $(CU_HDR)
+	@mkdir -p $(dir $@)
+	$(EMU_CXX) $(EMU_CXXFLAGS) -Wno-psabi $< $(BUILD)/emu/emu_core.o $(BUILD)/emu/emu_runtime.o -o $@
 # (-Wno-sign-compare, -Wno-missing-field-initializers: device code that nvcc's -Wall does not see, e.g.
 # threadIdx.x against an int; the same source is -Wall -Wextra clean under nvcc)
 $(EMU_CU)/%.o: $(EMU_CU)/%.cpp $(EMU_CU_GEN) $(EMU_HDR)

@@ -50,6 +50,7 @@
 // 0 restores every tile's max; docs/ATTENTION_SM90.md "Session 32").
 #include "cu_flash_sm90.cuh"
 #include "cu_env.cuh"
+#include "cu_tma.cuh"
 
 
 // Tiles of 64 positions x CH channels of R rows move as 16-byte chunks (8 channels), each
@@ -945,10 +946,12 @@ static int64_t s9b_rows(const fa_args *a, int qtile) {
 // kernel's own flag (its shared-memory attribute is set once per process). Rows in pieces of
 // s9b_rows (one launch unless the rows pass 2^31 elements): q, k, v, out_o, the mask and lse
 // from the piece's first row; the rows are independent, so the same bits as one launch.
+static int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt);
+// kernel NULL: k_s9_fwd_tma (s9t_piece)
 static int s9b_run(cu_impl *c, const fa_args *a, void (*kernel)(fa_args), int qtile, size_t smem, int *attr_set) {
     const int64_t rows = s9b_rows(a, qtile), nqt = (a->L + qtile - 1) / qtile;
     if (rows < 1) return 1;
-    if (!*attr_set) {
+    if (kernel && !*attr_set) {
         if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) {
             (void)cudaGetLastError();
             return 1;
@@ -969,6 +972,10 @@ static int s9b_run(cu_impl *c, const fa_args *a, void (*kernel)(fa_args), int qt
         p.out_o = (bf16 *)a->out_o + el;
         p.mask = a->mask ? (const void *)((const bf16 *)a->mask + pos) : NULL;
         p.lse = a->lse + r0 * a->H * a->L;
+        if (!kernel) {
+            if (s9t_piece(c, &p, nqt)) return 1;  // only the first piece can fail (fa_sm90_forward_tma's checks)
+            continue;
+        }
         kernel<<<(unsigned)(nqt * p.B * a->H), 128, smem, c->stream>>>(p);
         CU_LAUNCHED();
     }
@@ -1007,9 +1014,50 @@ struct s9d_layout {
     static constexpr size_t bytes = P + 260 * 4;  // int: boff [128], kvo [128], rpos, second half in L
 };
 
+// PF_ATTN_FWD_BMMA=3 (session 51, opt-in): k_s9_fwd_bmma2 with each key tile's K, V and bias brought by three TMA
+// tensor-map copies that one thread issues (cu_tma.cuh), landing on the buffer's mbarrier, in place of 12 cp.async
+// per thread (the question: is the forward bound by its L2 requests, ~87% of the peak by ncu in session 50?).
+// The tiles are TMA's dense swizzled boxes (s9t_kv_at, s9t_bias_at), from a 1024-byte aligned base (the launch
+// asks 1024 bytes more): K, V [2][64][32] bf16, bias [2][128 queries][64 keys] bf16, then as s9d_layout: mask
+// terms, Q (cp.async, once), the ints, and the two mbarriers. Same arithmetic per score: same bits as bmma2.
+struct s9t_layout {
+    static constexpr size_t TE = S9_K * 32;                   // bf16 elements of one K or V tile
+    static constexpr size_t BT = (size_t)2 * S9_Q * 64 * 2;   // bytes of one bias tile (128 x 64 bf16)
+    static constexpr size_t B = 0;                            // [2][BT]: 1024-byte aligned (128-byte swizzle)
+    static constexpr size_t K = B + 2 * BT;                   // bf16 [2][TE]: 512-byte aligned (64-byte swizzle)
+    static constexpr size_t V = K + 2 * TE * 2;               // bf16 [2][TE]
+    static constexpr size_t M = V + 2 * TE * 2;               // fp32 [2][64]
+    static constexpr size_t Q = M + 2 * (size_t)S9_K * 4;     // bf16 [128][32 + 8]
+    static constexpr size_t P = Q + 2 * (size_t)S9_Q * 40 * 2;
+    static constexpr size_t BAR = (P + 260 * 4 + 7) & ~(size_t)7;  // uint64 [2]
+    static constexpr size_t bytes = BAR + 16;
+    static constexpr uint32_t tx = (uint32_t)(BT + 2 * TE * 2);    // bytes a tile's three copies land
+    static_assert(K % 512 == 0 && V % 512 == 0 && BT % 1024 == 0, "swizzle pattern alignment");
+};
+
+// Element offset of 16-byte chunk `chunk` of row `row` in a K / V tile: [key][CH + 8] (cp.async, padded rows), or
+// SW the dense [key][32] tile TMA writes with the 64-byte swizzle (chunk XOR the 128-byte line's index mod 4; the
+// tile 512-byte aligned). Both layouts give ldmatrix's eight rows eight distinct bank groups.
+template <int CH, bool SW>
+__device__ __forceinline__ int s9t_kv_at(int row, int chunk) {
+    if constexpr (SW) {
+        static_assert(CH == 32, "the TMA tiles hold 32 channels");
+        return row * 32 + ((chunk ^ ((row >> 1) & 3)) << 3);
+    } else {
+        return row * (CH + 8) + chunk * 8;
+    }
+}
+// The same for the bf16 bias tile: [query][S9_BS16], or SW TMA's dense [query][64] with the 128-byte swizzle
+// (chunk XOR the row mod 8; the tile 1024-byte aligned)
+template <bool SW>
+__device__ __forceinline__ int s9t_bias_at(int row, int chunk) {
+    if constexpr (SW) return row * 64 + ((chunk ^ (row & 7)) << 3);
+    else return row * S9_BS16 + chunk * 8;
+}
+
 // S = c bias + Q K^T of both sub-tiles (s[i]: queries 64 i + 16 wq ..): s9b_scores with each
 // K fragment used twice. Qt [128][CH + 8], Bt [128][S9_BS16].
-template <int CH>
+template <int CH, bool SW = false>
 __device__ __forceinline__ void s9d_scores(float (&s)[2][8][4], const bf16 *Qt, uint32_t ci, const bf16 *Kt,
                                            const bf16 *Bt, int wq, int lane) {
     uint32_t qa[2][CH / 16][4];
@@ -1025,7 +1073,7 @@ __device__ __forceinline__ void s9d_scores(float (&s)[2][8][4], const bf16 *Qt, 
         uint32_t b4[2][4];
 #pragma unroll
         for (int i = 0; i < 2; i++) {
-            const bf16 *bp = Bt + (64 * i + 16 * wq + (lane & 15)) * S9_BS16 + 16 * jp + 8 * (lane >> 4);
+            const bf16 *bp = Bt + s9t_bias_at<SW>(64 * i + 16 * wq + (lane & 15), 2 * jp + (lane >> 4));
             fa_ldsm4(b4[i], bp);
         }
 #pragma unroll
@@ -1036,7 +1084,7 @@ __device__ __forceinline__ void s9d_scores(float (&s)[2][8][4], const bf16 *Qt, 
                 s[i][j][0] = s[i][j][1] = s[i][j][2] = s[i][j][3] = 0;
                 s9b_mma1688(s[i][j], b4[i][2 * h], b4[i][2 * h + 1], ci);
             }
-            const bf16 *kp = Kt + (8 * j + (lane & 7)) * (CH + 8) + (lane >> 3) * 8;
+            const bf16 *kp = Kt + s9t_kv_at<CH, SW>(8 * j + (lane & 7), lane >> 3);
             if constexpr (CH == 32) {
                 uint32_t k4[4];
                 fa_ldsm4(k4, kp);
@@ -1104,7 +1152,7 @@ __device__ __forceinline__ void s9d_softmax_update(float (&s)[2][8][4], float (&
 }
 
 // s9b_accumulate_pv of both sub-tiles, each V fragment loaded once
-template <int CH>
+template <int CH, bool SW = false>
 __device__ __forceinline__ void s9d_accumulate_pv(float (&o)[2][CH / 8][4], float (&ls)[2][4],
                                                   const float (&s)[2][8][4], const bf16 *Vt, int lane) {
     const uint32_t one2 = 0x3f803f80u;  // bf16 1.0 in both halves
@@ -1116,7 +1164,8 @@ __device__ __forceinline__ void s9d_accumulate_pv(float (&o)[2][CH / 8][4], floa
 #pragma unroll
         for (int jp = 0; jp < CH / 16; jp++) {
             uint32_t v4[4];
-            s9_ldsm_v<CH>(v4, Vt, kk, jp, lane);
+            if constexpr (SW) fa_ldsm4t(v4, Vt + s9t_kv_at<CH, true>(kk * 16 + (lane & 15), 2 * jp + (lane >> 4)));
+            else s9_ldsm_v<CH>(v4, Vt, kk, jp, lane);
 #pragma unroll
             for (int i = 0; i < 2; i++) {
                 fa_mma16816(o[i][2 * jp], pa[i], v4[0], v4[1]);
@@ -1138,32 +1187,70 @@ __device__ __forceinline__ void s9d_fetch_bias(const fa_args &a, const int *Ps, 
 
 // Tile j of k_s9_fwd_bmma2 (not pipelined: S of tile j + 1 not held, so fewer registers):
 // everything of tile j + 1 into the buffers of tile j - 1, then tile j's S, softmax and P V
-// from buffers b. Same arithmetic per score as k_s9_fwd_bmma.
-template <int CH, int b>
-__device__ __forceinline__ void s9d_tile(const fa_args &a, int k0, unsigned char *sm, float (&sc)[2][8][4],
-                                          uint32_t ci, float (&o)[2][CH / 8][4], float (&m)[2][2],
+// from buffers b. Same arithmetic per score as k_s9_fwd_bmma. TMA: the copies by tensor maps
+// (tm: K, V, bias; s9t_layout), else cp.async (tm NULL).
+#if S9_HAVE_WGMMA
+// The TMA form's copies of the key tile at k0 into buffer b (one thread): K and V of the block's row (3-D maps
+// (HC, L, B): channels h c_h .., keys k0 .. k0 + 63, row r; keys past L read as zero) and the bias tile of its
+// 128 queries (2-D map of the (H Lp, Lp) bf16 copy: keys k0 .., rows h Lp + q0 ..; rows past the head's Lp are
+// the next head's or zeros, read only for queries past L, whose outputs are not stored).
+__device__ __forceinline__ void s9t_issue(const fa_args &a, const CUtensorMap *tm, const int *Ps, int k0,
+                                          unsigned char *sm, int b) {
+    typedef s9t_layout TL;
+    uint64_t *bar = (uint64_t *)(sm + TL::BAR) + b;
+    tw_expect(bar, TL::tx);
+    tma_load_3d(sm + TL::K + b * TL::TE * 2, tm + 0, Ps[258], k0, Ps[259], bar);
+    tma_load_3d(sm + TL::V + b * TL::TE * 2, tm + 1, Ps[258], k0, Ps[259], bar);
+    tma_load_2d(sm + TL::B + b * TL::BT, tm + 2, k0, Ps[257], bar);
+}
+// The two buffers' mbarriers (one thread), visible to the copies
+__device__ __forceinline__ void s9t_init(unsigned char *sm) {
+    wg_bar_init((uint64_t *)(sm + s9t_layout::BAR), 1);
+    wg_bar_init((uint64_t *)(sm + s9t_layout::BAR) + 1, 1);
+    wg_fence_mbarrier_init();
+}
+// Until buffer b's copies of the key tile at k0 have landed: buffer b's (k0 / 128)-th use, its parity
+__device__ __forceinline__ void s9t_wait(unsigned char *sm, int b, int k0) {
+    wg_bar_wait((uint64_t *)(sm + s9t_layout::BAR) + b, (uint32_t)(k0 / (2 * S9_K)) & 1);
+}
+#else
+__device__ __forceinline__ void s9t_issue(const fa_args &, const CUtensorMap *, const int *, int, unsigned char *, int) {}
+__device__ __forceinline__ void s9t_wait(unsigned char *, int, int) {}
+__device__ __forceinline__ void s9t_init(unsigned char *) {}
+#endif
+template <int CH, int b, bool TMA>
+__device__ __forceinline__ void s9d_tile(const fa_args &a, const CUtensorMap *tm, int k0, unsigned char *sm,
+                                          float (&sc)[2][8][4], uint32_t ci, float (&o)[2][CH / 8][4], float (&m)[2][2],
                                           float (&ls)[2][4], bool &mflag, float alpha, int wq, int t, int lane) {
     typedef s9d_layout<CH> DL;
-    constexpr int TE = DL::SL::TE;
-    bf16 *Ks = (bf16 *)(sm + DL::SL::K), *Vs = (bf16 *)(sm + DL::SL::V);
-    unsigned char *Bs = sm + DL::B;
-    float *Ms = (float *)(sm + DL::M);
-    fa_wait<0>();                           // this thread's copies of tile j
+    typedef s9t_layout TL;
+    constexpr int TE = TMA ? (int)TL::TE : DL::SL::TE;
+    constexpr size_t BT = TMA ? TL::BT : DL::BT;
+    bf16 *Ks = (bf16 *)(sm + (TMA ? TL::K : DL::SL::K)), *Vs = (bf16 *)(sm + (TMA ? TL::V : DL::SL::V));
+    unsigned char *Bs = sm + (TMA ? TL::B : DL::B);
+    float *Ms = (float *)(sm + (TMA ? TL::M : DL::M));
+    const int *Ps = (const int *)(sm + (TMA ? TL::P : DL::P));
+    if constexpr (TMA) s9t_wait(sm, b, k0);
+    else fa_wait<0>();                      // this thread's copies of tile j
     bool masked = __syncthreads_or(mflag);  // everyone's; every warp is done with tile j - 1
     bool more = k0 + S9_K < (int)a.L;
     float mnext = 0;
-    const int *Ps = (const int *)(sm + DL::P);
     if (more) {
-        int kvo = Ps[128 + threadIdx.x];
-        s9b_fetch_rows<CH>(a, a.k, kvo, k0 + S9_K, Ks + (b ^ 1) * TE);
-        s9b_fetch_rows<CH>(a, a.v, kvo, k0 + S9_K, Vs + (b ^ 1) * TE);
-        s9d_fetch_bias(a, Ps, k0 + S9_K, Bs + (b ^ 1) * DL::BT);
+        if constexpr (TMA) {
+            if (threadIdx.x == 0) s9t_issue(a, tm, Ps, k0 + S9_K, sm, b ^ 1);
+        } else {
+            int kvo = Ps[128 + threadIdx.x];
+            s9b_fetch_rows<CH>(a, a.k, kvo, k0 + S9_K, Ks + (b ^ 1) * TE);
+            s9b_fetch_rows<CH>(a, a.v, kvo, k0 + S9_K, Vs + (b ^ 1) * TE);
+            s9d_fetch_bias(a, Ps, k0 + S9_K, Bs + (b ^ 1) * DL::BT);
+        }
         if (threadIdx.x < S9_K) mnext = s9b_mask(a, Ps[256], k0 + S9_K);
     }
-    fa_commit();
-    s9d_scores<CH>(sc, (const bf16 *)(sm + DL::Q), ci, Ks + b * TE, (const bf16 *)(Bs + b * DL::BT), wq, lane);
+    if constexpr (!TMA) fa_commit();
+    s9d_scores<CH, TMA>(sc, (const bf16 *)(sm + (TMA ? TL::Q : DL::Q)), ci, Ks + b * TE,
+                        (const bf16 *)(Bs + b * BT), wq, lane);
     s9d_softmax_update<CH>(sc, m, ls, o, Ms + b * S9_K, masked, alpha, a.lazy_step, t);
-    s9d_accumulate_pv<CH>(o, ls, sc, Vs + b * TE, lane);
+    s9d_accumulate_pv<CH, TMA>(o, ls, sc, Vs + b * TE, lane);
     if (more && threadIdx.x < S9_K) Ms[(b ^ 1) * S9_K + threadIdx.x] = mnext;
     mflag = mnext != 0.f;
 }
@@ -1173,13 +1260,15 @@ __device__ __forceinline__ void s9d_tile(const fa_args &a, int k0, unsigned char
 // k_s9_fwd_bmma, took 248 registers, 2 blocks per SM, and was slower (session 14): removed
 // in session 15.)
 #define S9_Q2 (2 * S9_Q)
-template <int CH, int NB>
-__global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma2(fa_args a) {
+// The kernel's body on its shared memory sm (TMA: from a 1024-byte boundary, tm the K, V and bias maps).
+template <int CH, bool TMA>
+__device__ __forceinline__ void s9d_run(const fa_args &a, const CUtensorMap *tm, unsigned char *sm) {
     typedef s9d_layout<CH> DL;
-    extern __shared__ __align__(128) unsigned char s9_sm[];
-    bf16 *Ks = (bf16 *)(s9_sm + DL::SL::K), *Vs = (bf16 *)(s9_sm + DL::SL::V);
-    unsigned char *Bs = s9_sm + DL::B;
-    float *Ms = (float *)(s9_sm + DL::M);
+    typedef s9t_layout TL;
+    static_assert(!TMA || CH == 32, "the TMA form: 32 channels");
+    bf16 *Ks = (bf16 *)(sm + (TMA ? TL::K : DL::SL::K)), *Vs = (bf16 *)(sm + (TMA ? TL::V : DL::SL::V));
+    unsigned char *Bs = sm + (TMA ? TL::B : DL::B);
+    float *Ms = (float *)(sm + (TMA ? TL::M : DL::M));
 
     int nqt = ((int)a.L + S9_Q2 - 1) / S9_Q2, rest = (int)blockIdx.x / nqt;
     int r = rest % (int)a.B, q0 = ((int)blockIdx.x % nqt) * S9_Q2;
@@ -1192,19 +1281,30 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma2(fa_args a) {
     // prologue: Q, K V bias mask of tile 0
     int cc = (int)(threadIdx.x % (CH / 8)) * 8;
     int kvo = cc < a.ch ? (int)(fa_pos(a, r, 0) * a.HC) + h * (int)a.ch + cc : -1;
-    bf16 *Qs = (bf16 *)(s9_sm + DL::Q);
+    bf16 *Qs = (bf16 *)(sm + (TMA ? TL::Q : DL::Q));
     s9b_fetch_rows<CH>(a, a.q, kvo, q0, Qs);
     s9b_fetch_rows<CH>(a, a.q, kvo, q0 + S9_Q, Qs + S9_Q * (CH + 8));
     int lp = ((int)a.L + 63) & ~63;
-    int *Ps = (int *)(s9_sm + DL::P);
-    Ps[threadIdx.x] = (h * lp + q0 + (int)(threadIdx.x >> 3)) * lp + (threadIdx.x & 7) * 8;  // < H Lp^2 < 2^31
-    Ps[128 + threadIdx.x] = kvo;
+    int *Ps = (int *)(sm + (TMA ? TL::P : DL::P));
     int rpos = r * (int)a.rstride;
-    if (threadIdx.x == 0) { Ps[256] = rpos; Ps[257] = q0 + S9_Q < (int)a.L; }
-    __syncthreads();  // Ps[257] read by every thread's bias copies
-    s9b_fetch_rows<CH>(a, a.k, kvo, 0, Ks);
-    s9b_fetch_rows<CH>(a, a.v, kvo, 0, Vs);
-    s9d_fetch_bias(a, Ps, 0, Bs);
+    if constexpr (TMA) {  // Ps[257..259]: the copies' coordinates (bias row h Lp + q0, channel h c_h, row r)
+        if (threadIdx.x == 0) {
+            Ps[256] = rpos, Ps[257] = h * lp + q0, Ps[258] = h * (int)a.ch, Ps[259] = r;
+            s9t_init(sm);
+        }
+    } else {
+        Ps[threadIdx.x] = (h * lp + q0 + (int)(threadIdx.x >> 3)) * lp + (threadIdx.x & 7) * 8;  // < H Lp^2 < 2^31
+        Ps[128 + threadIdx.x] = kvo;
+        if (threadIdx.x == 0) { Ps[256] = rpos; Ps[257] = q0 + S9_Q < (int)a.L; }
+    }
+    __syncthreads();  // Ps[257] read by every thread's bias copies (TMA: the mbarriers initialised)
+    if constexpr (TMA) {
+        if (threadIdx.x == 0) s9t_issue(a, tm, Ps, 0, sm, 0);
+    } else {
+        s9b_fetch_rows<CH>(a, a.k, kvo, 0, Ks);
+        s9b_fetch_rows<CH>(a, a.v, kvo, 0, Vs);
+        s9d_fetch_bias(a, Ps, 0, Bs);
+    }
     fa_commit();
     float m0 = threadIdx.x < S9_K ? s9b_mask(a, rpos, 0) : 0.f;
     if (threadIdx.x < S9_K) Ms[threadIdx.x] = m0;
@@ -1219,9 +1319,9 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma2(fa_args a) {
     float m[2][2] = {{-INFINITY, -INFINITY}, {-INFINITY, -INFINITY}}, ls[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
     float sc[2][8][4];
     for (int k0 = 0;; k0 += 2 * S9_K) {  // two tiles per trip: buffers 0, 1
-        s9d_tile<CH, 0>(a, k0, s9_sm, sc, ci, o, m, ls, mflag, alpha, wq, t, lane);
+        s9d_tile<CH, 0, TMA>(a, tm, k0, sm, sc, ci, o, m, ls, mflag, alpha, wq, t, lane);
         if (k0 + S9_K >= (int)a.L) break;
-        s9d_tile<CH, 1>(a, k0 + S9_K, s9_sm, sc, ci, o, m, ls, mflag, alpha, wq, t, lane);
+        s9d_tile<CH, 1, TMA>(a, tm, k0 + S9_K, sm, sc, ci, o, m, ls, mflag, alpha, wq, t, lane);
         if (k0 + 2 * S9_K >= (int)a.L) break;
     }
     fa_wait<0>();  // the zero fill of K past L: no copy into the block's memory after its end
@@ -1236,6 +1336,24 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma2(fa_args a) {
                                        t);
         }
     }
+}
+
+template <int CH, int NB>
+__global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma2(fa_args a) {
+    extern __shared__ __align__(128) unsigned char s9_sm[];
+    s9d_run<CH, false>(a, NULL, s9_sm);
+}
+
+// The TMA form's maps (a __grid_constant__ parameter: the copies read them in the parameter space)
+struct s9t_maps {
+    CUtensorMap m[3];  // K, V: (HC, L, B) bf16, box (32, 64, 1), 64-byte swizzle; bias: (Lp, H Lp), box (64, 128), 128
+};
+template <int NB>
+__global__ void __launch_bounds__(128, NB) k_s9_fwd_tma(const fa_args a, const __grid_constant__ s9t_maps tm) {
+#if S9_HAVE_WGMMA
+    extern __shared__ __align__(128) unsigned char s9_sm[];
+    s9d_run<32, true>(a, tm.m, s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023));
+#endif
 }
 
 // k_s9_fwd_bmma2<CH, S9_NB1> after the bias copy in natural key order; the limits of
@@ -1254,6 +1372,42 @@ int fa_sm90_forward_bmma2(cu_impl *c, const fa_args *a) {
     if (!c->bf16 || a->B <= 0 || a->L <= 0 || !a->biasT) return 1;
     if (a->ch <= 0 || a->ch > 32 || a->ch % 8 || a->HC % 8) return 1;
     return a->ch <= 16 ? s9d_launch<16>(c, a) : s9d_launch<32>(c, a);
+}
+
+// One piece of k_s9_fwd_tma (s9b_run's loop; p's pointers at the piece's first row): its three maps, then the launch.
+static int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt) {
+    static int attr_set = 0;
+    const size_t smem = s9t_layout::bytes + 1024;  // the tiles from a 1024-byte boundary
+    if (!attr_set) {
+        if (cudaFuncSetAttribute(k_s9_fwd_tma<S9_NB1>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return 1;
+        }
+        attr_set = 1;
+    }
+    s9t_maps tm;
+    const uint64_t lp = (uint64_t)((p->L + 63) & ~(int64_t)63);
+    const uint64_t dims[3] = {(uint64_t)p->HC, (uint64_t)p->L, (uint64_t)p->B};
+    const uint64_t strides[2] = {(uint64_t)(p->pstride * p->HC), (uint64_t)(p->rstride * p->HC)};
+    const uint32_t box[3] = {32, S9_K, 1};
+    if (tma_map_encode(&tm.m[0], p->k, 2, 3, dims, strides, box, 64) ||
+        tma_map_encode(&tm.m[1], p->v, 2, 3, dims, strides, box, 64) ||
+        tma_map_2d(&tm.m[2], p->biasT16, 2, (uint64_t)p->H * lp, lp, lp, S9_Q2, 64, 128))
+        return 1;
+    k_s9_fwd_tma<S9_NB1><<<(unsigned)(nqt * p->B * p->H), 128, smem, c->stream>>>(*p, tm);
+    CU_LAUNCHED();
+    return 0;
+}
+
+// PF_ATTN_FWD_BMMA=3: k_s9_fwd_tma where its maps apply (c_h 32, every row and position 16-byte aligned, a device
+// of compute capability 9); 1 where not (k_s9_fwd_bmma2 then runs)
+static int fa_sm90_forward_tma(cu_impl *c, const fa_args *a) {
+    if (!c->bf16 || a->B <= 0 || a->L <= 0 || !a->biasT || a->ch != 32 || !cu_device_cc9()) return 1;
+    if ((a->HC * 2) % 16 || (a->pstride * a->HC * 2) % 16 || (a->rstride * a->HC * 2) % 16 || a->pstride < 1 ||
+        a->rstride < 1 || ((uintptr_t)a->k | (uintptr_t)a->v) & 15)
+        return 1;
+    int attr_set = 1;  // s9t_piece sets its kernel's own
+    return s9b_run(c, a, NULL, S9_Q2, s9t_layout::bytes + 1024, &attr_set);
 }
 
 // k_s9_fwd, one row per block; b16: the bias tile from a bf16 copy (refused where
@@ -1297,14 +1451,17 @@ static int s9_pipe_enabled(void) {
 // 0 k_s9_fwd_pipe (other bits); 1 k_s9_fwd_bmma (session 13's default: 3.777 -> 3.684 ms at
 // N = 1024, 29.93 -> 28.71 at 2048, attn_fwd_check); 2 or unset k_s9_fwd_bmma2 unpipelined (the
 // same bits as 1; session 14, attn_fwd_check variants 16 / 18: 3.660 -> 3.227 ms at N = 1024,
-// 28.88 -> 25.37 at 2048, ending node 4.003 -> 3.392, MSA row 0.959 -> 0.855).
+// 28.88 -> 25.37 at 2048, ending node 4.003 -> 3.392, MSA row 0.959 -> 0.855); 3 k_s9_fwd_tma (k_s9_fwd_bmma2
+// with its tiles by TMA tensor maps, same bits; session 51's opt-in experiment).
 static int s9_bmma_form(void) {
     const char *e = getenv("PF_ATTN_FWD_BMMA");
     if (!e || !*e || !strcmp(e, "2")) return 2;
     if (!strcmp(e, "0")) return 0;
     if (!strcmp(e, "1")) return 1;
+    if (!strcmp(e, "3")) return 3;
     pf_die("PF_ATTN_FWD_BMMA=%s: expected 0 (k_s9_fwd_pipe's per-score bias), 1 (bias through the tensor "
-           "core, k_s9_fwd_bmma) or 2 (k_s9_fwd_bmma2, two query sub-tiles per warp: the default)", e);
+           "core, k_s9_fwd_bmma), 2 (k_s9_fwd_bmma2, two query sub-tiles per warp: the default) or 3 "
+           "(k_s9_fwd_bmma2's tiles by TMA tensor maps, session 51's experiment)", e);
     return 2;
 }
 
@@ -1324,7 +1481,8 @@ int fa_sm90_forward(cu_impl *c, const fa_args *a) {
     // single attention, keeps the fp32 tile)
     int b16 = s9_b16_enabled() && a->biasT && a->bias_bf16 && a->B >= 4;
     int bm = b16 ? s9_bmma_form() : 0;
-    if (bm == 2 && fa_sm90_forward_bmma2(c, a) == 0) return 0;
+    if (bm == 3 && fa_sm90_forward_tma(c, a) == 0) return 0;
+    if (bm >= 2 && fa_sm90_forward_bmma2(c, a) == 0) return 0;
     if (bm && fa_sm90_forward_bmma(c, a) == 0) return 0;
     // 1 row per block: since the copies are planned once per block (session 8), faster
     // than 2 and 4 (`attn_bwd_check --shapes`: triangle N = 1024 4.63 / 4.98 / 5.80 ms,

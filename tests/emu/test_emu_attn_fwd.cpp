@@ -106,6 +106,22 @@ static void run_bmma2_every_max(const attn_problem &p, fa_args a) {  // PF_ATTN_
     const int64_t nqt = (p.L + S9_Q2 - 1) / S9_Q2;
     emu_run(dim3((unsigned)(nqt * p.B * p.H)), dim3(128), s9d_layout<32>::bytes, [&] { k_s9_fwd_bmma2<32, 3>(a); });
 }
+// PF_ATTN_FWD_BMMA=3 (session 51): k_s9_fwd_bmma2's tiles by TMA tensor maps (s9t_piece's maps, one piece)
+static void run_tma(const attn_problem &p, fa_args a) {
+    std::vector<bf16> y = bias16(p, 1);
+    a.biasT16 = y.data(), a.lazy_step = 8.f;
+    const int64_t nqt = (p.L + S9_Q2 - 1) / S9_Q2, lp = (p.L + 63) & ~(int64_t)63;
+    s9t_maps tm;
+    const uint64_t dims[3] = {(uint64_t)a.HC, (uint64_t)p.L, (uint64_t)p.B};
+    const uint64_t strides[2] = {(uint64_t)(a.pstride * a.HC), (uint64_t)(a.rstride * a.HC)};
+    const uint32_t box[3] = {32, S9_K, 1};
+    if (tma_map_encode(&tm.m[0], a.k, 2, 3, dims, strides, box, 64) || tma_map_encode(&tm.m[1], a.v, 2, 3, dims, strides, box, 64) ||
+        tma_map_2d(&tm.m[2], a.biasT16, 2, (uint64_t)(p.H * lp), (uint64_t)lp, (uint64_t)lp, S9_Q2, 64, 128)) {
+        check(false, "k_s9_fwd_tma's maps", "%s", "tma_map refused them");
+        return;
+    }
+    emu_run(dim3((unsigned)(nqt * p.B * p.H)), dim3(128), s9t_layout::bytes + 1024, [&] { k_s9_fwd_tma<3>(a, tm); });
+}
 static void run_bmma(const attn_problem &p, fa_args a) {
     std::vector<bf16> y = bias16(p, 1);
     a.biasT16 = y.data(), a.lazy_step = 8.f;
@@ -125,6 +141,7 @@ int main(int argc, char **argv) {
         if (!strcmp(argv[i], "-v")) verbose = 1;
     const form forms[] = {{"k_s9_fwd_bmma2", run_bmma2},
                           {"k_s9_fwd_bmma2 lazy step 0", run_bmma2_every_max},
+                          {"k_s9_fwd_tma", run_tma},
                           {"k_s9_fwd_bmma", run_bmma},
                           {"k_s9_fwd_pipe", run_pipe}};
     struct {
@@ -132,7 +149,7 @@ int main(int argc, char **argv) {
     } shapes[] = {{4, 70}, {3, 130}};
     for (auto &sh : shapes) {
         attn_problem p = make(sh.B, sh.L, (uint64_t)(sh.L * 7 + sh.B));
-        attn_out ref = reference(p);
+        attn_out ref = reference(p), bmma2;
         for (const form &f : forms) {
             char name[128];
             snprintf(name, sizeof name, "B %lld L %lld %s", (long long)sh.B, (long long)sh.L, f.name);
@@ -159,6 +176,11 @@ int main(int argc, char **argv) {
                 same &= !memcmp(got[o].o.data(), got[0].o.data(), got[0].o.size() * 2) &&
                         !memcmp(got[o].lse.data(), got[0].lse.data(), got[0].lse.size() * 4);
             check(same, std::string(name) + " the same bits in every order", "%s", "outputs differ between emulator orders");
+            if (f.run == run_bmma2) bmma2 = got[0];
+            if (f.run == run_tma)  // the same arithmetic per score from other tiles' layout: the same bits
+                check(!memcmp(got[0].o.data(), bmma2.o.data(), bmma2.o.size() * 2) &&
+                          !memcmp(got[0].lse.data(), bmma2.lse.data(), bmma2.lse.size() * 4),
+                      std::string(name) + " the same bits as k_s9_fwd_bmma2", "%s", "outputs differ");
         }
     }
     printf("%d passed, %d failed\n", passed, failed);
