@@ -190,22 +190,8 @@ static const tp_case tp_cases[] = {
     {16, 64, 3, 1, 40, 64},     // 32-byte swizzle, Lk a multiple of the key tile (its extra tile wholly outside)
 };
 
-static int tp_passed, tp_failed, tp_verbose;
-static void tp_check(bool ok, const std::string &name, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void tp_check(bool ok, const std::string &name, const char *fmt, ...) {
-    if (ok) {
-        tp_passed++;
-        if (tp_verbose) printf("ok   %s\n", name.c_str());
-        return;
-    }
-    tp_failed++;
-    printf("FAIL %s: ", name.c_str());
-    va_list ap;
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    printf("\n");
-}
+// check / passed / failed / verbose: the emulator tests' one-verdict-line checks (host code only)
+#include "../emu/emu_check.h"
 
 static uint64_t tp_rng;
 static double tp_nrand(void) {  // a normal number (Box-Muller on xorshift64)
@@ -285,9 +271,9 @@ static void tp_verify(const tp_problem &p, const float *S, const float *O, const
                 num += (got - r) * (got - r), den += r * r, rmax = fmax(rmax, fabs(r));
                 emax = got != got ? INFINITY : fmax(emax, fabs(got - r));
             }
-    tp_check(sqrt(num / (den + 1e-300)) <= 1e-5 && emax <= 1e-4 * rmax, tag + ": S = Q K^T", "relative L2 %.3g, largest %.3g",
+    check(sqrt(num / (den + 1e-300)) <= 1e-5 && emax <= 1e-4 * rmax, tag + ": S = Q K^T", "relative L2 %.3g, largest %.3g",
              sqrt(num / (den + 1e-300)), emax / (rmax + 1e-300));
-    tp_check(zeros, tag + ": S's out-of-bounds rows and columns are zero", "%s", "a nonzero S entry past Lq or Lk");
+    check(zeros, tag + ": S's out-of-bounds rows and columns are zero", "%s", "a nonzero S entry past Lq or Lk");
     num = den = emax = rmax = 0, zeros = true;
     for (int h = 0; h < c.H; h++)
         for (int64_t i = 0; i < SQ; i++)
@@ -304,12 +290,12 @@ static void tp_verify(const tp_problem &p, const float *S, const float *O, const
                 num += (got - r) * (got - r), den += r * r, rmax = fmax(rmax, fabs(r));
                 emax = got != got ? INFINITY : fmax(emax, fabs(got - r));
             }
-    tp_check(sqrt(num / (den + 1e-300)) <= 1e-5 && emax <= 1e-4 * rmax, tag + ": O = bf16(S) V", "relative L2 %.3g, largest %.3g",
+    check(sqrt(num / (den + 1e-300)) <= 1e-5 && emax <= 1e-4 * rmax, tag + ": O = bf16(S) V", "relative L2 %.3g, largest %.3g",
              sqrt(num / (den + 1e-300)), emax / (rmax + 1e-300));
-    tp_check(zeros, tag + ": O's rows past Lq are zero", "%s", "a nonzero O entry past Lq");
+    check(zeros, tag + ": O's rows past Lq are zero", "%s", "a nonzero O entry past Lq");
     bool guard = true;
     for (int i = 0; i < TP_GUARD; i++) guard = guard && S[p.s_n + i] == TP_GUARD_VALUE && O[p.o_n + i] == TP_GUARD_VALUE;
-    tp_check(guard, tag + ": no write past S or O", "%s", "a guard value changed");
+    check(guard, tag + ": no write past S or O", "%s", "a guard value changed");
 }
 
 // The layout box's source: a 13-row tensor of SW / 2 columns, element (r, c) = 1 + r SW / 2 + c (bf16 bits; 0 is
@@ -339,7 +325,7 @@ static void tp_layout_verify(int SW, const uint16_t *out, const std::string &tag
         const uint16_t want = r >= 0 && r < 13 ? src[(size_t)(r * cols + col)] : 0;
         if (out[i] != want && bad++ == 0) first = i;
     }
-    tp_check(!bad, tag, "%d of %d elements misplaced (first at shared byte %d: %u)", bad, 8 * SW, 2 * first,
+    check(!bad, tag, "%d of %d elements misplaced (first at shared byte %d: %u)", bad, 8 * SW, 2 * first,
              first >= 0 ? out[first] : 0);
 }
 
@@ -350,7 +336,7 @@ static void tp_dispatch(const tp_case &c, F &f) {
     else if (c.D == 64 && c.BN == 64) f.template run<64, 64>();
     else if (c.D == 32 && c.BN == 128) f.template run<32, 128>();
     else if (c.D == 16 && c.BN == 64) f.template run<16, 64>();
-    else tp_check(false, tp_tag(c), "%s", "no kernel instance for this (D, BN)");
+    else check(false, tp_tag(c), "%s", "no kernel instance for this (D, BN)");
 }
 
 #ifndef PF_EMU
@@ -360,7 +346,7 @@ static void tp_dispatch(const tp_case &c, F &f) {
         cudaError_t e_ = (x);                                                                     \
         if (e_ != cudaSuccess) {                                                                  \
             printf("tma_probe: %s: %s\n", #x, cudaGetErrorString(e_));                            \
-            printf("tma_probe: %d passed, %d failed\n", tp_passed, tp_failed + 1);                \
+            printf("tma_probe: %d passed, %d failed\n", passed, failed + 1);                \
             exit(1);                                                                              \
         }                                                                                         \
     } while (0)
@@ -376,7 +362,7 @@ static void tp_gpu_layout(void) {
     CUtensorMap m;
     const std::string tag = "TMA " + std::to_string(SW) + "-byte swizzle layout against PTX ISA 5.5.7";
     if (tma_map_2d(&m, dsrc, 2, 13, SW / 2, SW / 2, 16, SW / 2, SW)) {
-        tp_check(false, tag, "%s", "the tensor map was not made");
+        check(false, tag, "%s", "the tensor map was not made");
         return;
     }
     k_tma_layout<SW><<<1, 128, TP_LAYOUT_SMEM>>>(m, dout);
@@ -410,7 +396,7 @@ struct tp_gpu_case {
         TP_CK(cudaMemcpy(dv, p.v.data(), p.v.size() * 2, cudaMemcpyHostToDevice));
         CUtensorMap m[3];
         if (tp_maps(p, dq, dk, dv, m)) {
-            tp_check(false, tag, "%s", "the tensor maps were not made");
+            check(false, tag, "%s", "the tensor maps were not made");
             return;
         }
         TP_CK(cudaFuncSetAttribute(k_tma_probe<D, BN>, cudaFuncAttributeMaxDynamicSharedMemorySize, L::bytes));
@@ -430,13 +416,13 @@ struct tp_gpu_case {
             TP_CK(cudaMemcpy(O[run].data(), dO, ob, cudaMemcpyDeviceToHost));
         }
         tp_verify(p, S[0].data(), O[0].data(), tag);
-        tp_check(S[0] == S[1] && O[0] == O[1], tag + ": the same bits in a second run", "%s", "S or O differ");
+        check(S[0] == S[1] && O[0] == O[1], tag + ": the same bits in a second run", "%s", "S or O differ");
         for (void *x : {(void *)dq, (void *)dk, (void *)dv, (void *)dS, (void *)dO}) TP_CK(cudaFree(x));
     }
 };
 int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "-v")) tp_verbose = 1;
+        if (!strcmp(argv[i], "-v")) verbose = 1;
     int dev = 0, major = 0, minor = 0;
     if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, dev) != cudaSuccess ||
         cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, dev) != cudaSuccess) {
@@ -458,7 +444,7 @@ int main(int argc, char **argv) {
         tp_gpu_case r{p};
         tp_dispatch(c, r);
     }
-    printf("tma_probe: %d passed, %d failed\n", tp_passed, tp_failed);
-    return tp_failed ? 1 : 0;
+    printf("tma_probe: %d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
 }
 #endif

@@ -18,7 +18,7 @@ static void layout_case(void) {
     const std::string tag = "TMA " + std::to_string(SW) + "-byte swizzle layout against PTX ISA 5.5.7";
     CUtensorMap m;
     if (tma_map_2d(&m, src.data(), 2, 13, SW / 2, SW / 2, 16, SW / 2, SW)) {
-        tp_check(false, tag, "%s", "the tensor map was not made");
+        check(false, tag, "%s", "the tensor map was not made");
         return;
     }
     std::vector<uint16_t> out[3];
@@ -29,7 +29,7 @@ static void layout_case(void) {
         emu_run(dim3(1), dim3(128), TP_LAYOUT_SMEM, [&] { k_tma_layout<SW>(m, d); });
     }
     tp_layout_verify(SW, out[0].data(), tag);
-    tp_check(out[1] == out[0] && out[2] == out[0], tag + ": the same bits in every order", "%s", "the orders differ");
+    check(out[1] == out[0] && out[2] == out[0], tag + ": the same bits in every order", "%s", "the orders differ");
 }
 
 // One case's kernel under the three orders: checked against the reference, the orders' bits compared.
@@ -41,7 +41,7 @@ struct emu_case {
         const std::string tag = tp_tag(p.c);
         CUtensorMap m[3];
         if (tp_maps(p, p.q.data(), p.k.data(), p.v.data(), m)) {
-            tp_check(false, tag, "%s", "the tensor maps were not made");
+            check(false, tag, "%s", "the tensor maps were not made");
             return;
         }
         std::vector<float> S[3], O[3];
@@ -56,7 +56,7 @@ struct emu_case {
         bool same = true;
         for (int o = 1; o < 3; o++)
             same = same && !memcmp(S[o].data(), S[0].data(), S[0].size() * 4) && !memcmp(O[o].data(), O[0].data(), O[0].size() * 4);
-        tp_check(same, tag + ": the same bits in every order", "%s", "S or O differ between orders");
+        check(same, tag + ": the same bits in every order", "%s", "S or O differ between orders");
     }
 };
 
@@ -65,26 +65,26 @@ struct emu_case {
 static void rejections(void) {
     alignas(16) static bf16 buf[4096];
     CUtensorMap m;
-    tp_check(tma_map_2d(&m, buf + 1, 2, 64, 64, 64, 64, 64, 128) != 0, "tma_map_2d rejects a global address not 16-byte aligned",
+    check(tma_map_2d(&m, buf + 1, 2, 64, 64, 64, 64, 64, 128) != 0, "tma_map_2d rejects a global address not 16-byte aligned",
              "%s", "accepted");
-    tp_check(tma_map_2d(&m, buf, 2, 64, 60, 60, 64, 64, 128) != 0, "tma_map_2d rejects a row stride not a multiple of 16 bytes",
+    check(tma_map_2d(&m, buf, 2, 64, 60, 60, 64, 64, 128) != 0, "tma_map_2d rejects a row stride not a multiple of 16 bytes",
              "%s", "accepted");
-    tp_check(tma_map_2d(&m, buf, 2, 64, 64, 64, 64, 64, 64) != 0, "tma_map_2d rejects a box row wider than the swizzle span",
+    check(tma_map_2d(&m, buf, 2, 64, 64, 64, 64, 64, 64) != 0, "tma_map_2d rejects a box row wider than the swizzle span",
              "%s", "accepted");
-    tp_check(tma_map_2d(&m, buf, 2, 64, 64, 64, 300, 64, 128) != 0, "tma_map_2d rejects a box dimension above 256", "%s",
+    check(tma_map_2d(&m, buf, 2, 64, 64, 64, 300, 64, 128) != 0, "tma_map_2d rejects a box dimension above 256", "%s",
              "accepted");
     const cuuint64_t dims[2] = {64, 64}, strides[1] = {128};
     const cuuint32_t box[2] = {64, 64}, es[2] = {1, 1};
     const CUresult r = emu_tensor_map_encode_tiled(&m, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 2, buf, dims, strides, box, es,
                                                    CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_64B,
                                                    CU_TENSOR_MAP_L2_PROMOTION_NONE, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-    tp_check(r == CUDA_ERROR_INVALID_VALUE, "the emulated encode rejects a 128-byte box row with the 64-byte swizzle",
+    check(r == CUDA_ERROR_INVALID_VALUE, "the emulated encode rejects a 128-byte box row with the 64-byte swizzle",
              "CUresult %d", (int)r);
 }
 
 int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "-v")) tp_verbose = 1;
+        if (!strcmp(argv[i], "-v")) verbose = 1;
     layout_case<128>();
     layout_case<64>();
     layout_case<32>();
@@ -94,6 +94,6 @@ int main(int argc, char **argv) {
         tp_dispatch(c, r);
     }
     rejections();
-    printf("%d passed, %d failed\n", tp_passed, tp_failed);
-    return tp_failed ? 1 : 0;
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
 }
