@@ -70,4 +70,33 @@ static inline bool attn_logits(const __nv_bfloat16 *q, const __nv_bfloat16 *k, i
     }
     return any;
 }
+
+// The attention forward in float64 over (B rows, L positions, H heads of ch) tensors laid out (B, L, H ch): o
+// (rounded to bf16) and lse ((B, H, L); +inf on a fully masked row, whose o is the plain average of v). biasT:
+// (H, L key, L query).
+static inline void attn_forward_ref(const std::vector<__nv_bfloat16> &q, const std::vector<__nv_bfloat16> &k,
+                                    const std::vector<__nv_bfloat16> &v, const std::vector<__nv_bfloat16> &mask,
+                                    const std::vector<float> &biasT, int64_t B, int64_t L, int H, int ch,
+                                    std::vector<__nv_bfloat16> &o, std::vector<float> &lse) {
+    const int64_t HC = (int64_t)H * ch;
+    const double scale = 1 / sqrt((double)ch);
+    o.resize((size_t)(B * L * HC)), lse.resize((size_t)(B * H * L));
+    std::vector<double> lg((size_t)L);
+    for (int64_t b = 0; b < B; b++)
+        for (int h = 0; h < H; h++)
+            for (int64_t i = 0; i < L; i++) {
+                double mx;
+                const bool any = attn_logits(&q[(size_t)((b * L + i) * HC + h * ch)], &k[(size_t)(b * L * HC + h * ch)], HC,
+                                             &mask[(size_t)(b * L)], &biasT[(size_t)(h * L * L + i)], L, L, ch, scale, lg, mx);
+                double sum = 0;
+                for (int64_t j = 0; j < L; j++) sum += any ? exp(lg[(size_t)j] - mx) : 1.0;
+                for (int c = 0; c < ch; c++) {
+                    double acc = 0;
+                    for (int64_t j = 0; j < L; j++)
+                        acc += (any ? exp(lg[(size_t)j] - mx) : 1.0) * fb(v[(size_t)((b * L + j) * HC + h * ch + c)]);
+                    o[(size_t)((b * L + i) * HC + h * ch + c)] = tob(acc / sum);
+                }
+                lse[(size_t)((b * H + h) * L + i)] = any ? (float)(mx + log(sum)) : INFINITY;
+            }
+}
 #endif

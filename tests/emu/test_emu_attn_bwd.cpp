@@ -38,28 +38,16 @@ static bwd_problem make(int64_t B, int64_t L, int H, bool bias, uint64_t seed) {
             p.mask[(size_t)(r * L + l)] = tob(r == 1 ? 0.0 : (r % 2 == 0 && urand() < 0.2) ? 0.0 : 1.0);  // row 1 fully masked
     p.biasT.resize((size_t)(H * L * L));
     for (auto &x : p.biasT) x = bias ? bfr(1.5 * nrand()) : 0.f;  // none: zeros in the reference, NULL to the kernel
-    p.lse.assign((size_t)(B * H * L), 0.f), p.D.assign((size_t)(B * H * L), 0.f);
-    const double scale = 1 / sqrt((double)p.ch);
-    std::vector<double> lg((size_t)L);
+    attn_forward_ref(p.q, p.k, p.v, p.mask, p.biasT, B, L, H, p.ch, p.o, p.lse);
+    p.D.assign((size_t)(B * H * L), 0.f);
     for (int64_t b = 0; b < B; b++)
         for (int h = 0; h < H; h++)
             for (int64_t i = 0; i < L; i++) {
-                double mx;
-                const bool any = attn_logits(&p.q[(size_t)((b * L + i) * HC + h * p.ch)], &p.k[(size_t)(b * L * HC + h * p.ch)],
-                                             HC, &p.mask[(size_t)(b * L)], &p.biasT[(size_t)(h * L * L + i)], L, L, p.ch,
-                                             scale, lg, mx);
-                double sum = 0;
-                for (int64_t j = 0; j < L; j++) sum += any ? exp(lg[(size_t)j] - mx) : 1.0;
                 double d = 0;
                 for (int c = 0; c < p.ch; c++) {
-                    double acc = 0;
-                    for (int64_t j = 0; j < L; j++)
-                        acc += (any ? exp(lg[(size_t)j] - mx) : 1.0) * fb(p.v[(size_t)((b * L + j) * HC + h * p.ch + c)]);
                     const size_t at = (size_t)((b * L + i) * HC + h * p.ch + c);
-                    p.o[at] = tob(acc / sum);
                     d += fb(p.dO[at]) * fb(p.o[at]);
                 }
-                p.lse[(size_t)((b * H + h) * L + i)] = any ? (float)(mx + log(sum)) : INFINITY;
                 p.D[(size_t)((b * H + h) * L + i)] = (float)d;
             }
     return p;

@@ -43,29 +43,8 @@ struct attn_out {
 // them for masked keys (a fully masked row: every logit -1e9 + O(1), equal in fp32: the keys'
 // mean, lse +inf).
 static attn_out reference(const attn_problem &p) {
-    const int64_t B = p.B, L = p.L, HC = p.H * p.ch;
-    const double scale = 1 / sqrt((double)p.ch);
     attn_out r;
-    r.o.resize((size_t)(B * L * HC)), r.lse.resize((size_t)(B * p.H * L));
-    std::vector<double> lg((size_t)L);
-    for (int64_t b = 0; b < B; b++)
-        for (int h = 0; h < p.H; h++)
-            for (int64_t i = 0; i < L; i++) {
-                double mx;
-                const bool any = attn_logits(&p.q[(size_t)((b * L + i) * HC + h * p.ch)], &p.k[(size_t)(b * L * HC + h * p.ch)],
-                                             HC, &p.mask[(size_t)(b * L)], &p.biasT[(size_t)(h * L * L + i)], L, L, p.ch,
-                                             scale, lg, mx);
-                double sum = 0;
-                for (int64_t j = 0; j < L; j++) sum += exp(lg[(size_t)j] - mx);
-                for (int c = 0; c < p.ch; c++) {
-                    double acc = 0;
-                    for (int64_t j = 0; j < L; j++)
-                        acc += any ? exp(lg[(size_t)j] - mx) * fb(p.v[(size_t)((b * L + j) * HC + h * p.ch + c)])
-                                   : fb(p.v[(size_t)((b * L + j) * HC + h * p.ch + c)]);
-                    r.o[(size_t)((b * L + i) * HC + h * p.ch + c)] = tob(any ? acc / sum : acc / (double)L);
-                }
-                r.lse[(size_t)((b * p.H + h) * L + i)] = any ? (float)(mx + log(sum)) : INFINITY;
-            }
+    attn_forward_ref(p.q, p.k, p.v, p.mask, p.biasT, p.B, p.L, p.H, p.ch, r.o, r.lse);
     return r;
 }
 
