@@ -142,16 +142,6 @@ __device__ __forceinline__ void tma_load_3d(void *dst, const CUtensorMap *map, i
 __device__ __forceinline__ void tma_prefetch_desc(const CUtensorMap *map) {
     asm volatile("prefetch.tensormap [%0];\n" ::"l"(map) : "memory");
 }
-// D (64 x 32) += A (64 x 16, registers) B (16 x 32, N-major descriptor): O += P V of a 32-channel head (the
-// attention forward's second product; its 16- and 64-channel forms are wg_n16_tb and wg_n64_tb)
-__device__ __forceinline__ void wg_n32_tb(float *d, const uint32_t *a, uint64_t desc) {
-    asm volatile(
-        "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 "
-        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15}, {%16,%17,%18,%19}, %20, 1, 1, 1, 1;\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
-}
 #endif
 
 // The descriptor of a tile TMA wrote with this swizzle span (0: s9_desc's core-matrix layout), starting at p (on

@@ -211,6 +211,7 @@ static inline void wg_n64_first(float *d, const uint32_t *a, uint64_t desc) { em
 static inline void wg_n16_tb(float *d, const uint32_t *a, uint64_t desc) { emu_wgmma(d, a, desc, 16, 1, 1); }
 static inline void wg_n32_first(float *d, const uint32_t *a, uint64_t desc) { emu_wgmma(d, a, desc, 32, 0, 0); }
 static inline void wg_n32(float *d, const uint32_t *a, uint64_t desc) { emu_wgmma(d, a, desc, 32, 1, 0); }
+static inline void wg_n32_tb(float *d, const uint32_t *a, uint64_t desc) { emu_wgmma(d, a, desc, 32, 1, 1); }
 static inline void wg_ss_n32_first(float *d, uint64_t adesc, uint64_t bdesc) { emu_wgmma_ss(d, adesc, bdesc, 32, 0, 0, 0); }
 static inline void wg_ss_n32(float *d, uint64_t adesc, uint64_t bdesc) { emu_wgmma_ss(d, adesc, bdesc, 32, 1, 0, 0); }
 static inline void wg_fence_proxy_async() {}
@@ -241,7 +242,6 @@ static inline void tma_load_3d(void *dst, const CUtensorMap *map, int c0, int c1
     emu_tma_load(fa_smem(dst), map, c, 3, fa_smem(bar));
 }
 static inline void tma_prefetch_desc(const CUtensorMap *map) { emu_tma_map_check(map); }
-static inline void wg_n32_tb(float *d, const uint32_t *a, uint64_t desc) { emu_wgmma(d, a, desc, 32, 1, 1); }
 
 // ---- running a kernel ----
 struct emu_options {
