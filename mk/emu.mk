@@ -51,12 +51,12 @@ $(EMU_CU)/%.h: src/cuda/%.h tools/emu_xform.py
 	python3 tools/emu_xform.py $< > $@
 # test_emu_attn_bwd includes cu_flash_bwd_wg.cu as tools/emu_xform.py rewrites it (its wgmma and named
 # barriers are raw asm, not wrappers emu_ptx.h defines): the rewritten file and headers, -Isrc/cuda for their
-# "../backend/..." includes
-$(BUILD)/emu/test_emu_attn_bwd: tests/emu/test_emu_attn_bwd.cpp $(BUILD)/emu/emu_core.o $(EMU_HDR) \
-                                $(EMU_CU)/cu_flash_bwd_wg.cpp $(EMU_CU_HDR_GEN)
+# "../backend/..." includes; emu_runtime.o for mode 5's tensor maps (as test_emu_tma below)
+$(BUILD)/emu/test_emu_attn_bwd: tests/emu/test_emu_attn_bwd.cpp $(BUILD)/emu/emu_core.o $(BUILD)/emu/emu_runtime.o \
+                                $(EMU_HDR) $(EMU_CU)/cu_flash_bwd_wg.cpp $(EMU_CU_HDR_GEN)
 	@mkdir -p $(dir $@)
-	$(EMU_CXX) $(EMU_CXXFLAGS) -Wno-sign-compare -Wno-missing-field-initializers -I$(EMU_CU) -Isrc/cuda $< \
-	    $(BUILD)/emu/emu_core.o -o $@
+	$(EMU_CXX) $(EMU_CXXFLAGS) -Wno-sign-compare -Wno-missing-field-initializers -Wno-psabi -I$(EMU_CU) -Isrc/cuda $< \
+	    $(BUILD)/emu/emu_core.o $(BUILD)/emu/emu_runtime.o -o $@
 # test_emu_tma runs tests/cuda/tma_probe.cu's kernels; its tensor maps are encoded through the emulated runtime's
 # cudaGetDriverEntryPointByVersion (cu_tma.cuh's host helper, unchanged), so it links emu_runtime.o too.
 # (-Wno-psabi: the kernels take a CUtensorMap, 128-byte aligned, by value (__grid_constant__), and g++ notes that

@@ -50,6 +50,7 @@
 #include "cu_bwg_tiles.cuh"
 #include "cu_flash_sm90.cuh"
 #include "cu_wg_ring.cuh"
+#include "cu_tma.cuh"
 #include "cu_env.cuh"
 
 #define BWG_KB 128       // keys per key block (2 consumer warpgroups x 64)
@@ -75,6 +76,57 @@ struct bwg_lay {
     static_assert(bytes <= 227 * 1024, "one block per SM");
 };
 
+// TMA (PF_ATTN_BWD_WG=5, session 52): mode 4 with every tile brought by tensor-map copies one producer thread
+// issues (cu_tma.cuh), where mode 4's producer warpgroup issues ~1570 16-byte cp.async a step (session 50: the
+// kernel at ~92% of L2's request peak; the forward's same change cut its time 12%, session 51). The tiles are
+// TMA's dense swizzled boxes: Q, dO [64][32] and K, V [128][32] bf16 with the 64-byte swizzle (wgmma reads them
+// by swizzled descriptors; the A fragments of K and V by bwt_at), the bias^T tile [128 keys][64 queries] bf16
+// with the 128-byte swizzle; lse and D (256 bytes each) by plain bulk copies. Shared memory from a 1024-byte
+// boundary (the launch asks 1024 bytes more): ST stages of {bias^T, Q, dO, lse, D}, each a multiple of 1024
+// bytes, then K x 2, V x 2, dS^T x 2 and the mbarriers as bwg_lay. Same arithmetic: the same bits as mode 4.
+struct bwt_lay {
+    static constexpr size_t TQ = 64 * 64, TK = (size_t)BWG_KB * 64;  // bytes: 64 / 128 rows of one 64-byte span
+    static constexpr size_t TB = (size_t)BWG_KB * 64 * 2;            // the bias^T tile: 128 rows of 128 bytes
+    static constexpr size_t B = 0, Q = TB, dO = Q + TQ, L = dO + TQ, D = L + 256;
+    static constexpr size_t stage = (D + 256 + 1023) & ~(size_t)1023;
+    static constexpr size_t K = BWS_ST * stage, V = K + 2 * TK, dS = V + 2 * TK;
+    static constexpr size_t dSb = bwg_lay::dSb;
+    static constexpr size_t bar = dS + 2 * dSb;
+    static constexpr size_t bytes = bar + (2 * BWS_ST + 2) * 8;
+    static constexpr uint32_t tx_step = (uint32_t)(2 * TQ + 512), tx_bias = (uint32_t)TB, tx_kv = (uint32_t)(2 * TK);
+    static_assert(stage % 1024 == 0 && K % 1024 == 0 && Q % 512 == 0 && dO % 512 == 0, "swizzle pattern alignment");
+    static_assert(bytes + 1024 <= 227 * 1024, "one block per SM");
+};
+// The TMA form's maps (a __grid_constant__ parameter: the copies read them in the parameter space): q, dO (box
+// 32 x 64), k, v (box 32 x 128), each (HC, L, B) bf16 with the 64-byte swizzle; the bf16 bias^T copy (L queries,
+// L keys, H), box 64 x 128, the 128-byte swizzle (keys past L read as zero, as mode 4's zero fill).
+struct bwt_maps {
+    CUtensorMap m[5];
+};
+template <bool TM>
+struct bws_lay_of {
+    typedef bwg_lay T;
+};
+template <>
+struct bws_lay_of<true> {
+    typedef bwt_lay T;
+};
+// Element offset of (row, column) in a [rows][32] bf16 tile TMA wrote with the 64-byte swizzle (16-byte chunk
+// XOR the 128-byte line's index mod 4; the tile 512-byte aligned)
+__device__ __forceinline__ int bwt_at(int row, int c) {
+    return row * 32 + (((c >> 3) ^ ((row >> 1) & 3)) << 3) + (c & 7);
+}
+// bwg_afrag of such a tile: this warp's A fragments (16 positions from kw x 32 channels); conflict-free (rows g,
+// g + 2, g + 4, g + 6 of one bank offset in different chunks)
+__device__ __forceinline__ void bwt_afrag(const bf16 *T, int kw, uint32_t (&fr)[2][4]) {
+    int g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
+#pragma unroll
+    for (int kk = 0; kk < 2; kk++)
+#pragma unroll
+        for (int e = 0; e < 4; e++)
+            fr[kk][e] = *(const uint32_t *)(T + bwt_at(kw + g + 8 * (e & 1), 16 * kk + 2 * t + 8 * (e >> 1)));
+}
+
 #ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
 static int64_t g_bwg_runs;
 int64_t fa_bwd_wg_runs(void) { return g_bwg_runs; }
@@ -86,10 +138,12 @@ int fa_bwd_wg_env(void) {
     if (!strcmp(e, "2")) return 2;
     if (!strcmp(e, "3")) return 3;
     if (!strcmp(e, "4")) return 4;
+    if (!strcmp(e, "5")) return 5;
     pf_die("PF_ATTN_BWD_WG=%s: expected 0 (the mma.sync one-pass kernel), 1 (the warp-specialised "
            "wgmma kernel first), 2 (the same with the consumers' dS^T barriers decoupled), 3 (2 with the dq "
-           "product's dS from shared memory by descriptor) or 4 (3 with each step's dq product made by one "
-           "consumer warpgroup, in turn: the default)",
+           "product's dS from shared memory by descriptor), 4 (3 with each step's dq product made by one "
+           "consumer warpgroup, in turn: the default) or 5 (4 with its tiles by TMA tensor maps, session 52's "
+           "experiment)",
            e);
     return 0;
 }
@@ -148,27 +202,35 @@ __device__ __forceinline__ void bwg_pack(const float (&s)[8][4], uint32_t (&pa)[
     }
 }
 
-// S^T and dP^T (this warpgroup's 64 keys x 64 queries) issued as two commit groups
+// S^T and dP^T (this warpgroup's 64 keys x 64 queries) issued as two commit groups. TM: Q and dO K-major with
+// the 64-byte swizzle (rows of one span, SBO 8 rows; the second k step 32 bytes into the rows)
+template <bool TM = false>
 __device__ __forceinline__ void bwg_scores_issue(float (&s)[8][4], float (&dp)[8][4], const uint32_t (&ka)[2][4],
                                                  const uint32_t (&va)[2][4], const unsigned char *st) {
-    const uint64_t dq = s9_desc(st + bwg_lay::Q, 128, 512), dd = s9_desc(st + bwg_lay::dO, 128, 512);
+    typedef typename bws_lay_of<TM>::T Y;
+    uint64_t dq, dd;
+    constexpr uint64_t ks = TM ? (32 >> 4) : (256 >> 4);
+    if constexpr (TM) dq = tma_desc_sw(st + Y::Q, 16, 512, 64), dd = tma_desc_sw(st + Y::dO, 16, 512, 64);
+    else dq = s9_desc(st + Y::Q, 128, 512), dd = s9_desc(st + Y::dO, 128, 512);
     s9_wg_fence();
     wg_n64_first(&s[0][0], ka[0], dq);
-    s9_wg_n64(&s[0][0], ka[1], dq + (256 >> 4), 1);
+    s9_wg_n64(&s[0][0], ka[1], dq + ks, 1);
     s9_wg_commit();
     wg_n64_first(&dp[0][0], va[0], dd);
-    s9_wg_n64(&dp[0][0], va[1], dd + (256 >> 4), 1);
+    s9_wg_n64(&dp[0][0], va[1], dd + ks, 1);
     s9_wg_commit();
 }
 
 // p (in s) computed once S^T is done, while dP^T runs, then dS = p (dP - D) (in dp):
 // bw_p_ds_pair's arithmetic, k_bwd_lean's formula. W: commit groups issued after dP^T's that
 // may still run. Lb, Db: the query tile's lse (natural log) and D; Bw: the bias rows of the
-// warp's keys ([key][query], stride BW_LDK, bf16); mk2: the keys' mask terms in log2 units.
-template <int W>
+// warp's keys ([key][query], stride BW_LDK, bf16; TM: TMA's [key][64] with the 128-byte swizzle, chunk j of
+// key row g + 8 u at chunk j ^ g, the warp's first key a multiple of 16); mk2: the keys' mask terms in log2 units.
+template <int W, bool TM = false>
 __device__ __forceinline__ void bwg_p_ds(float (&s)[8][4], float (&dp)[8][4], const unsigned char *st, const bf16 *Bw,
                                          const float (&mk2)[2], float sc2) {
-    const float *Lb = (const float *)(st + bwg_lay::L), *Db = (const float *)(st + bwg_lay::D);
+    typedef typename bws_lay_of<TM>::T Y;
+    const float *Lb = (const float *)(st + Y::L), *Db = (const float *)(st + Y::D);
     int g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
     wg_mma_wait<W + 1>();  // S^T done, dP^T runs on
     s9_wg_hold<32>(&s[0][0]);
@@ -177,7 +239,8 @@ __device__ __forceinline__ void bwg_p_ds(float (&s)[8][4], float (&dp)[8][4], co
         float2 l2 = *reinterpret_cast<const float2 *>(Lb + 8 * j + 2 * t);
 #pragma unroll
         for (int u = 0; u < 2; u++) {
-            float2 bb = bw_ld_bias2(Bw + (g + 8 * u) * BW_LDK + 8 * j + 2 * t);
+            float2 bb = TM ? bw_ld_bias2(Bw + (g + 8 * u) * 64 + ((j ^ g) << 3) + 2 * t)
+                           : bw_ld_bias2(Bw + (g + 8 * u) * BW_LDK + 8 * j + 2 * t);
 #pragma unroll
             for (int e1 = 0; e1 < 2; e1++)
                 s[j][2 * u + e1] = fa_exp2(fmaf(s[j][2 * u + e1], sc2,
@@ -205,10 +268,15 @@ __device__ __forceinline__ void bwg_ds_store(bf16 *dSs, const uint32_t (&da)[4][
             *(uint32_t *)(dSs + (kw + g + 8 * (e & 1)) * BWG_LDS + 16 * kk + 8 * (e >> 1) + 2 * t) = da[kk][e];
 }
 
-// dv += P^T dO, dk += dS^T Q issued and committed, not waited for
+// dv += P^T dO, dk += dS^T Q issued and committed, not waited for. TM: dO and Q MN-major with the 64-byte
+// swizzle (a row of 32 channels is one span: SBO 8 rows, LBO unused; a k step 16 rows, 1024 bytes, as here)
+template <bool TM = false>
 __device__ __forceinline__ void bwg_dkdv_issue(float (&dk)[4][4], float (&dv)[4][4], const uint32_t (&pa)[4][4],
                                                const uint32_t (&da)[4][4], const unsigned char *st) {
-    const uint64_t dd = s9_desc(st + bwg_lay::dO, 512, 128), dq = s9_desc(st + bwg_lay::Q, 512, 128);
+    typedef typename bws_lay_of<TM>::T Y;
+    uint64_t dd, dq;
+    if constexpr (TM) dd = tma_desc_sw(st + Y::dO, Y::TQ, 512, 64), dq = tma_desc_sw(st + Y::Q, Y::TQ, 512, 64);
+    else dd = s9_desc(st + Y::dO, 512, 128), dq = s9_desc(st + Y::Q, 512, 128);
     s9_wg_fence();
 #pragma unroll
     for (int kk = 0; kk < 4; kk++) bwg_n32t(&dv[0][0], pa[kk], dd + ((kk * 1024) >> 4));
@@ -279,9 +347,14 @@ __device__ __forceinline__ void bwg_n32tt(float *d, uint64_t da, uint64_t db) {
         : "l"(da), "l"(db));
 }
 // ALT: the whole dq tile (64 queries x 32 channels) += dS K over the block's 128 keys by one
-// warpgroup: 8 m64n32k16 where SA's two warpgroups each issue 8 m64n16k16
+// warpgroup: 8 m64n32k16 where SA's two warpgroups each issue 8 m64n16k16. TM: K MN-major with the 64-byte
+// swizzle (as dO in bwg_dkdv_issue)
+template <bool TM = false>
 __device__ __forceinline__ void bwg_dq_issue_alt(float (&dq)[16], const bf16 *dSs, const bf16 *Kt) {
-    const uint64_t da = s9_desc(dSs, 1024, 128), db = s9_desc(Kt, 512, 128);
+    const uint64_t da = s9_desc(dSs, 1024, 128);
+    uint64_t db;
+    if constexpr (TM) db = tma_desc_sw(Kt, bwt_lay::TK, 512, 64);
+    else db = s9_desc(Kt, 512, 128);
     s9_wg_fence();
 #pragma unroll
     for (int kk = 0; kk < 8; kk++) bwg_n32tt(dq, da + ((kk * 2048) >> 4), db + ((kk * 1024) >> 4));
@@ -411,6 +484,38 @@ __device__ __forceinline__ void bws_producer(const fa_args &a, unsigned char *sm
     bwg_announce_all<BWS_ST>(full, done, j);
 }
 
+// The TMA form's producer, one thread: mode 4's steps in the same order, each step's copies (and at a key
+// block's first step K and V into buffer n % 2) on the stage's full barrier with their byte count; nothing to
+// announce (the copies complete the barrier themselves), so no lag: a stage is refilled as soon as it is free.
+template <bool HB>
+__device__ __forceinline__ void bwt_producer(const fa_args &a, const CUtensorMap *tm, unsigned char *sm, int nkb,
+                                             int nqt) {
+    typedef bwt_lay Y;
+    uint64_t *full = (uint64_t *)(sm + Y::bar), *empty = full + BWS_ST, *kv_empty = empty + BWS_ST;
+    const int64_t nitems = (int64_t)a.H * a.B;
+    for (int i = 0; i < (HB ? 5 : 4); i++) tma_prefetch_desc(tm + i);
+    bwg_pos p = bwg_first(a);
+    for (uint32_t j = 0; p.item < nitems; j++, p = bwg_next(a, p, nkb, nqt)) {
+        const int sp = (int)(j % BWS_ST);
+        if (j >= BWS_ST) wg_bar_wait(empty + sp, (j / BWS_ST - 1) & 1);  // step j - ST's products done
+        if (p.qt == 0 && p.n >= 2) wg_bar_wait(kv_empty + (p.n & 1), ((p.n >> 1) - 1) & 1);  // key block n - 2's K read
+        unsigned char *s = sm + sp * Y::stage;
+        uint64_t *f = full + sp;
+        const int q0 = p.qt * 64, k0 = p.kb * BWG_KB, c0 = p.h * 32, r = (int)p.r;
+        const int64_t lo = (p.r * a.H + p.h) * a.L + q0;  // lse, D of the 64 queries: 256 contiguous bytes each
+        tw_expect(f, Y::tx_step + (HB ? Y::tx_bias : 0u) + (p.qt == 0 ? Y::tx_kv : 0u));
+        tma_load_3d(s + Y::Q, tm + 0, c0, q0, r, f);
+        tma_load_3d(s + Y::dO, tm + 1, c0, q0, r, f);
+        tw_bulk_g2s(s + Y::L, a.lse + lo, 256, f);
+        tw_bulk_g2s(s + Y::D, a.D + lo, 256, f);
+        if (HB) tma_load_3d(s + Y::B, tm + 4, q0, k0, p.h, f);
+        if (p.qt == 0) {
+            tma_load_3d(sm + Y::K + (p.n & 1) * Y::TK, tm + 2, c0, k0, r, f);
+            tma_load_3d(sm + Y::V + (p.n & 1) * Y::TK, tm + 3, c0, k0, r, f);
+        }
+    }
+}
+
 
 // The consumers' dS^T barriers, decoupled (DEC, PF_ATTN_BWD_WG=2): writer warpgroup w arrives on barrier 2 + 2 w +
 // (step & 1) once its half of the step's dS^T is written; the other warpgroup waits there before
@@ -426,14 +531,17 @@ __device__ __forceinline__ void bws_ds_wait(int wg, uint32_t j) {  // the other 
 
 // The dq product of a step, by the array's size: 8 (this warpgroup's 16 channels; SA: dS by
 // descriptor, else by ldmatrix into qa) or 16 (ALT: the whole tile's 32 channels)
+template <bool TM>
 __device__ __forceinline__ void bws_dq_product(float (&dq)[8], uint32_t (&qa)[8][4], const bf16 *dSp, const bf16 *Kp,
                                                int wg, bool sa) {
+    static_assert(!TM, "the TMA form is mode 4's (ALT)");
     if (sa) bwg_dq_issue_sa(dq, dSp, Kp, wg);
     else bwg_dq_issue(dq, qa, dSp, Kp, wg);
 }
+template <bool TM>
 __device__ __forceinline__ void bws_dq_product(float (&dq)[16], uint32_t (&)[8][4], const bf16 *dSp, const bf16 *Kp,
                                                int, bool) {
-    bwg_dq_issue_alt(dq, dSp, Kp);
+    bwg_dq_issue_alt<TM>(dq, dSp, Kp);
 }
 
 // Warpgroups 1, 2 (wg 0, 1): the products of every step; dq of a step one step later. DEC: the
@@ -442,9 +550,11 @@ __device__ __forceinline__ void bws_dq_product(float (&dq)[16], uint32_t (&)[8][
 // warpgroup j % 2 alone, which waits for the other's half of dS^T; the other only arrives. Half
 // the dq wgmma instructions (m64n32 in place of two m64n16) and half the barrier waits per
 // warpgroup; each warpgroup reads and writes the dq slot every other step, 16 floats a thread.
-template <bool HB, bool DEC, bool SA, bool ALT>
+// TM: the TMA form's tiles (bwt_lay; mode 4 only).
+template <bool HB, bool DEC, bool SA, bool ALT, bool TM = false>
 __device__ __forceinline__ void bws_consumer(const fa_args &a, unsigned char *sm, float *slot, int nkb, int nqt) {
-    typedef bwg_lay Y;
+    static_assert(!TM || ALT, "the TMA form is mode 4's");
+    typedef typename bws_lay_of<TM>::T Y;
     constexpr int NDQ = ALT ? 16 : 8;
     uint64_t *full = (uint64_t *)(sm + Y::bar), *empty = full + BWS_ST, *kv_empty = empty + BWS_ST;
     // ALT: the warpgroup through a shuffle from lane 0, which the compiler takes as warp-uniform (a
@@ -473,8 +583,13 @@ __device__ __forceinline__ void bws_consumer(const fa_args &a, unsigned char *sm
             const int g = (threadIdx.x & 31) >> 2;
 #pragma unroll
             for (int u = 0; u < 2; u++) mk2[u] = bw_mask2(a, p.r, (int64_t)p.kb * BWG_KB + kw + g + 8 * u);
-            bwg_afrag((const bf16 *)(sm + Y::K + (p.n & 1) * Y::TK), kw, ka);
-            bwg_afrag((const bf16 *)(sm + Y::V + (p.n & 1) * Y::TK), kw, va);
+            if constexpr (TM) {
+                bwt_afrag((const bf16 *)(sm + Y::K + (p.n & 1) * Y::TK), kw, ka);
+                bwt_afrag((const bf16 *)(sm + Y::V + (p.n & 1) * Y::TK), kw, va);
+            } else {
+                bwg_afrag((const bf16 *)(sm + Y::K + (p.n & 1) * Y::TK), kw, ka);
+                bwg_afrag((const bf16 *)(sm + Y::V + (p.n & 1) * Y::TK), kw, va);
+            }
 #pragma unroll
             for (int jj = 0; jj < 4; jj++)
 #pragma unroll
@@ -485,17 +600,17 @@ __device__ __forceinline__ void bws_consumer(const fa_args &a, unsigned char *sm
         float dq[NDQ];
         bwg_dq_load<NDQ / 4>(dq, slot, p, dqc0, own);
         float s[8][4], dp[8][4];
-        bwg_scores_issue(s, dp, ka, va, st);
+        bwg_scores_issue<TM>(s, dp, ka, va, st);
         if (pending && (!ALT || pend_own)) {
             if (DEC) bws_ds_wait(wg, j - 1);
             else tw_cons_sync<BWS_CONS>();  // named barrier 1: both halves of dS^T written
             const bf16 *dSp = (const bf16 *)(sm + Y::dS) + ((j - 1) & 1) * BWG_KB * BWG_LDS;
             const bf16 *Kp = (const bf16 *)(sm + Y::K + (pend.n & 1) * Y::TK);
-            bws_dq_product(dqp, qa, dSp, Kp, wg, SA);
+            bws_dq_product<TM>(dqp, qa, dSp, Kp, wg, SA);
         } else {
             s9_wg_commit();  // an empty group: the same group count every step
         }
-        bwg_p_ds<1>(s, dp, st, (const bf16 *)(st + Y::B) + kw * BW_LDK, mk2, sc2);
+        bwg_p_ds<1, TM>(s, dp, st, (const bf16 *)(st + Y::B) + kw * (TM ? 64 : BW_LDK), mk2, sc2);
         uint32_t pa[4][4], da[4][4];
         bwg_pack(s, pa);
         bwg_pack(dp, da);
@@ -509,7 +624,7 @@ __device__ __forceinline__ void bws_consumer(const fa_args &a, unsigned char *sm
             s9_wg_hold<NDQ>(dqp);
         }
         if (DEC && (!ALT || !own)) bws_ds_arrive(wg, j);  // ALT: the other warpgroup makes the product
-        bwg_dkdv_issue(dk, dv, pa, da, st);
+        bwg_dkdv_issue<TM>(dk, dv, pa, da, st);
         wg_mma_wait<0>();
         s9_wg_hold<16>(&dk[0][0]);
         s9_wg_hold<16>(&dv[0][0]);
@@ -533,7 +648,7 @@ __device__ __forceinline__ void bws_consumer(const fa_args &a, unsigned char *sm
             else tw_cons_sync<BWS_CONS>();  // named barrier 1: both halves of dS^T written
             const bf16 *dSp = (const bf16 *)(sm + Y::dS) + (j & 1) * BWG_KB * BWG_LDS;
             const bf16 *Kp = (const bf16 *)(sm + Y::K + (p.n & 1) * Y::TK);
-            bws_dq_product(dqp, qa, dSp, Kp, wg, SA);
+            bws_dq_product<TM>(dqp, qa, dSp, Kp, wg, SA);
             wg_mma_wait<0>();
             s9_wg_hold<NDQ>(dqp);
             bwg_hold_r<32>(&qa[0][0]);
@@ -581,11 +696,87 @@ bws_consumer<HB, MODE >= 2, MODE >= 3, MODE >= 4>(a, bwg_sm, dq_slots + (int64_t
 #endif
 }
 
+// PF_ATTN_BWD_WG=5: mode 4 with the tiles by tensor maps (bwt_lay, bwt_producer): the same block, registers and
+// consumer code; the producer warpgroup's other threads leave after setmaxnreg.
+template <bool HB>
+__global__ void __launch_bounds__(BWS_NTH, 1) k_bwd_ws_tma(fa_args a, float *dq_slots,
+                                                           const __grid_constant__ bwt_maps tm) {
+#if S9_HAVE_WGMMA
+    typedef bwt_lay Y;
+    extern __shared__ __align__(128) unsigned char bwg_sm[];
+    unsigned char *sm = bwg_sm + ((1024 - (fa_smem(bwg_sm) & 1023)) & 1023);
+    const int nkb = (int)((a.L + BWG_KB - 1) / BWG_KB), nqt = (int)(a.L / 64);
+    if (!HB)  // no bias: every stage's bias tile zero, never copied over
+        for (int s = 0; s < BWS_ST; s++)
+            for (int i = threadIdx.x; i < (int)(Y::TB / 4); i += BWS_NTH)
+                ((uint32_t *)(sm + s * Y::stage + Y::B))[i] = 0u;
+    if (threadIdx.x == 0) {
+        uint64_t *bar = (uint64_t *)(sm + Y::bar);
+        for (int s = 0; s < BWS_ST; s++) {
+            wg_bar_init(bar + s, 1);                  // full: the producer's arrive.expect_tx (and the bytes)
+            wg_bar_init(bar + BWS_ST + s, BWS_CONS);  // empty: every consumer thread
+        }
+        wg_bar_init(bar + 2 * BWS_ST, BWS_CONS);  // kv_empty[2]
+        wg_bar_init(bar + 2 * BWS_ST + 1, BWS_CONS);
+        wg_fence_mbarrier_init();
+    }
+    __syncthreads();
+    if (threadIdx.x < BWS_PROD) {
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 64;\n" ::: "memory");
+        if (threadIdx.x == 0) bwt_producer<HB>(a, tm.m, sm, nkb, nqt);
+    } else {
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 216;\n" ::: "memory");
+        bws_consumer<HB, true, true, true, true>(a, sm, dq_slots + (int64_t)blockIdx.x * a.L * 32, nkb, nqt);
+    }
+#else
+    (void)a;
+    (void)dq_slots;
+    (void)tm;
+    __trap();  // launched on sm_90 only
+#endif
+}
+
 #ifndef PF_EMU_NO_HOST
 int fa_bwd_wg_device(void) {
     static int cc9 = -1;  // the device does not change within a process
     if (cc9 < 0) cc9 = cu_device_cc9();
     return cc9;
+}
+
+// k_bwd_ws_tma (mode 5) on b (its bias the bf16 copy, or none): its maps, then the launch; nonzero (nothing
+// launched) where the maps do not apply: every base and row 16-byte aligned (HC % 8 == 0 is fa_bwd_wg's), rows
+// (B) as 32-bit coordinates.
+static int bwt_launch(cu_impl *c, const fa_args *b, float *slots, unsigned grid) {
+    const bool hb = b->biasT != NULL;  // fa_bwd_wg's choice of kernel: with the bias, b->biasT16 its copy
+    if (((uintptr_t)b->q | (uintptr_t)b->k | (uintptr_t)b->v | (uintptr_t)b->dO | (uintptr_t)b->lse | (uintptr_t)b->D |
+         (hb ? (uintptr_t)b->biasT16 : 0)) & 15)
+        return 1;
+    if (b->B > 2147483647LL || b->pstride < 1 || b->rstride < 1) return 1;
+    static int attr_set[2];
+    const size_t smem = bwt_lay::bytes + 1024;  // the tiles from a 1024-byte boundary
+    void (*const kern)(fa_args, float *, bwt_maps) = hb ? k_bwd_ws_tma<true> : k_bwd_ws_tma<false>;
+    if (!attr_set[hb]) {
+        if (cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return 1;
+        }
+        attr_set[hb] = 1;
+    }
+    bwt_maps tm;
+    memset(&tm, 0, sizeof tm);
+    const uint64_t dims[3] = {(uint64_t)b->HC, (uint64_t)b->L, (uint64_t)b->B};
+    const uint64_t strides[2] = {(uint64_t)(b->pstride * b->HC), (uint64_t)(b->rstride * b->HC)};
+    const uint32_t box_q[3] = {32, 64, 1}, box_k[3] = {32, BWG_KB, 1};
+    const uint64_t L = (uint64_t)b->L;
+    if (tma_map_encode(&tm.m[0], b->q, 2, 3, dims, strides, box_q, 64) ||
+        tma_map_encode(&tm.m[1], b->dO, 2, 3, dims, strides, box_q, 64) ||
+        tma_map_encode(&tm.m[2], b->k, 2, 3, dims, strides, box_k, 64) ||
+        tma_map_encode(&tm.m[3], b->v, 2, 3, dims, strides, box_k, 64) ||
+        (hb && tma_map_3d(&tm.m[4], b->biasT16, 2, (uint64_t)b->H, L, L, L * L, L, BWG_KB, 64, 128)))
+        return 1;
+    kern<<<grid, BWS_NTH, smem, c->stream>>>(*b, slots, tm);
+    CU_LAUNCHED();
+    return 0;
 }
 
 // Grid: one block per SM, evened out over the items, no more than the pool has dq slots for.
@@ -601,7 +792,7 @@ int fa_bwd_wg(cu_impl *c, const fa_args *a, int force, int mode) {
                                                       k_bwd_ws<true, 2>,  k_bwd_ws<false, 3>, k_bwd_ws<true, 3>,
                                                       k_bwd_ws<false, 4>, k_bwd_ws<true, 4>};
     static int attr_set[8];
-    if (mode < 1 || mode > 4) return 1;
+    if (mode < 1 || mode > 5) return 1;
     for (int k = 0; k < 8; k++) {
         if (attr_set[k]) continue;
         if (cudaFuncSetAttribute(kern[k], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)Y::bytes) != cudaSuccess) {
@@ -628,6 +819,11 @@ int fa_bwd_wg(cu_impl *c, const fa_args *a, int force, int mode) {
     int64_t rounds = (items + gmax - 1) / gmax, grid = (items + rounds - 1) / rounds;
     // the bias copy and the slots: the top of the pool for this launch only (stream order)
     float *slots = (float *)(c->pool + top + bbytes);
+    if (mode == 5 && bwt_launch(c, &b, slots, (unsigned)grid) == 0) {
+        g_bwg_runs++;
+        return 0;
+    }
+    if (mode == 5) mode = 4;  // where the maps do not apply: the same kernel with cp.async tiles (the same bits)
     kern[(nb ? 1 : 0) + 2 * (mode - 1)]<<<(unsigned)grid, BWS_NTH, Y::bytes, c->stream>>>(b, slots);
     CU_LAUNCHED();
     g_bwg_runs++;

@@ -691,10 +691,10 @@ static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_d
     attn_bwd_env_same_bits("PF_ATTN_BWD_CO", label, &d, &Pd, &Gd, mdv, m.gs, m.gw, &dout, nx, want_dz ? nz : 0,
                            seed + 15);
     attn_bwd_bm_check(label, &t, mg);
-    if (attn_bwd_wg_modes)  // cuda_attn_bwd_wg: its four modes, the same products in the same order
-        for (int mode = 2; mode <= 4; mode++)
-            attn_bwd_env_vals_same_bits("PF_ATTN_BWD_WG", "1", mode == 2 ? "2" : mode == 3 ? "3" : "4", label, &d, &Pd,
-                                        &Gd, mdv, m.gs, m.gw, &dout, nx, want_dz ? nz : 0, seed + 17);
+    if (attn_bwd_wg_modes)  // cuda_attn_bwd_wg: its five modes, the same products in the same order (5: 4 by TMA)
+        for (int mode = 2; mode <= 5; mode++)
+            attn_bwd_env_vals_same_bits("PF_ATTN_BWD_WG", "1", (const char *[]){"2", "3", "4", "5"}[mode - 2], label,
+                                        &d, &Pd, &Gd, mdv, m.gs, m.gw, &dout, nx, want_dz ? nz : 0, seed + 17);
     attn_keep_same_bits(label, &d, &Pd, &Gd, &x, &z, mdv, &og, m.gs, m.gw, &dout, want_dz ? nz : 0, seed + 16);
     free_mems(&m);
     finish(label);
@@ -2461,16 +2461,16 @@ static void test_attention_end(void) {
     pf_cuda_set_attn_end_t(H_gpu, -1);  // PF_ATTN_END_T / the default again
 }
 
-// PF_ATTN_BWD_WG=1 .. 4 (`--only attn_bwd_wg`): the attention backward's warp-specialised
+// PF_ATTN_BWD_WG=1 .. 5 (`--only attn_bwd_wg`): the attention backward's warp-specialised
 // wgmma one-pass kernel (cu_flash_bwd_wg.cu: sm_90, c_h 32, L % 64 == 0, L >= 128; elsewhere
 // the mma.sync kernels run; 2: the consumers' dS^T barriers decoupled; 3: 2 with the dq
 // product's dS by descriptor; 4, the default: 3 with each step's dq product made by one
 // consumer warpgroup) with the one-pass backward forced (small cases too): triangle start and
 // end, masks, fully masked rows, no mask, L 128, 192 (half a key block), 256, 384, and B 8 L 384
 // with the pair bias, each against the CPU reference with the bf16 tolerances and twice for
-// the same bits (test_attn, mode 4), modes 2, 3 and 4 against mode 1 bit for bit (the same
-// products; mode 4's m64n32 dq product against two m64n16); the kernel checked to have run
-// where it applies; and (test_attn's attn_fwd_env_check) the same cases' forwards with
+// the same bits (test_attn, mode 4), modes 2, 3, 4 and 5 against mode 1 bit for bit (the same
+// products; mode 4's m64n32 dq product against two m64n16; 5: mode 4 with TMA tiles); the
+// kernel checked to have run where it applies; and (test_attn's attn_fwd_env_check) the same cases' forwards with
 // PF_ATTN_FWD_WS=1, the warp-specialised wgmma forward (cu_flash_fwd_ws.cu), checked to have run
 // on sm_90. Not in the default run (the CPU reference at L 384).
 // small: `--only attn_bwd_wg_small`, the pair-bias cases at few rows (B 2..4): the same kernels and

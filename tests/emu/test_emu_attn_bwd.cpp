@@ -5,7 +5,8 @@
 // `--only attn_bwd_wg` did not finish in 10 minutes on a 2-core machine (session 50), this takes seconds.
 // Cases: L 128 and 192 (a key block's second half past L), the pair bias or none, masked keys, a fully masked row
 // (lse = +inf: no gradient), more items than blocks (a block walks several); modes 1-4 bit for bit and the same
-// bits in every emulator order. Build and run: make test-emu. Ends with one verdict line.
+// bits in every emulator order; mode 5 (session 52: mode 4 with its tiles by TMA tensor maps, k_bwd_ws_tma, the
+// maps built as bwt_launch builds them) the same way. Build and run: make test-emu. Ends with one verdict line.
 #define PF_EMU_NO_HOST 1  // the kernels only: their host code needs the backend
 #include "cu_flash_bwd_wg.cpp"  // tools/emu_xform.py's rewrite (mk/emu.mk)
 #include "emu_check.h"
@@ -104,6 +105,25 @@ static bwd_grads run(const bwd_problem &p, int mode, int grid, bool bias) {
     a.scale = (float)(1 / sqrt((double)p.ch));
     float *sl = slots.data();
     auto launch = [&](auto kern) { emu_run(dim3((unsigned)grid), dim3(BWS_NTH), bwg_lay::bytes, [&] { kern(a, sl); }); };
+    if (mode == 5) {  // bwt_launch's maps
+        bwt_maps tm;
+        memset(&tm, 0, sizeof tm);
+        const uint64_t dims[3] = {(uint64_t)a.HC, (uint64_t)a.L, (uint64_t)a.B};
+        const uint64_t strides[2] = {(uint64_t)(a.pstride * a.HC), (uint64_t)(a.rstride * a.HC)};
+        const uint32_t box_q[3] = {32, 64, 1}, box_k[3] = {32, BWG_KB, 1};
+        const uint64_t L = (uint64_t)a.L;
+        if (tma_map_encode(&tm.m[0], a.q, 2, 3, dims, strides, box_q, 64) ||
+            tma_map_encode(&tm.m[1], a.dO, 2, 3, dims, strides, box_q, 64) ||
+            tma_map_encode(&tm.m[2], a.k, 2, 3, dims, strides, box_k, 64) ||
+            tma_map_encode(&tm.m[3], a.v, 2, 3, dims, strides, box_k, 64) ||
+            (bias && tma_map_3d(&tm.m[4], a.biasT16, 2, (uint64_t)p.H, L, L, L * L, L, BWG_KB, 64, 128))) {
+            check(false, "k_bwd_ws_tma's maps", "%s", "tma_map refused them");
+            return g;
+        }
+        auto kern = bias ? k_bwd_ws_tma<true> : k_bwd_ws_tma<false>;
+        emu_run(dim3((unsigned)grid), dim3(BWS_NTH), bwt_lay::bytes + 1024, [&] { kern(a, sl, tm); });
+        return g;
+    }
     if (bias) {
         if (mode == 1) launch(k_bwd_ws<true, 1>);
         if (mode == 2) launch(k_bwd_ws<true, 2>);
@@ -133,8 +153,8 @@ int main(int argc, char **argv) {
         bwd_problem p = make(sh.B, sh.L, sh.H, sh.bias, (uint64_t)(sh.L + sh.B + sh.bias));
         bwd_grads ref = reference(p);
         bwd_grads first;
-        for (int mode = 1; mode <= 4; mode++) {
-            if (!sh.bias && mode != 1 && mode != 4) continue;  // no bias: the first mode and the default
+        for (int mode = 1; mode <= 5; mode++) {
+            if (!sh.bias && mode != 1 && mode < 4) continue;  // no bias: the first mode, the default and TMA
             char name[96];
             snprintf(name, sizeof name, "B %lld L %lld H %d%s mode %d", (long long)sh.B, (long long)sh.L, sh.H,
                      sh.bias ? "" : " no bias", mode);
