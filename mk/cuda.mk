@@ -72,6 +72,14 @@ $(BUILD)/tma_probe: tests/cuda/tma_probe.cu $(CU_HDR)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) tests/cuda/tma_probe.cu -o $@
 
+# thread-block clusters and TMA multicast on the GPU (tests/cuda/cluster_probe.cu, src/cuda/cu_cluster.cuh;
+# docs/EMULATOR.md "Thread-block clusters"): standalone as tma_probe, sm_90a code only; it says so on other cards
+#   make CUDA=1 MPI=0 BUILD=build/devpack build/devpack/cluster_probe && build/devpack/cluster_probe
+$(BUILD)/cluster_probe: CU_ARCH := -gencode arch=compute_90a,code=sm_90a
+$(BUILD)/cluster_probe: tests/cuda/cluster_probe.cu $(CU_HDR)
+	@mkdir -p $(dir $@)
+	$(NVCC) $(NVFLAGS) tests/cuda/cluster_probe.cu -o $@
+
 # the block's memory plan on the CUDA backend's sizes, no GPU needed (bench/mem_plan.cu):
 #   make CUDA=1 build/mem_plan && build/mem_plan 2048 6144
 $(BUILD)/mem_plan: bench/mem_plan.cu $(call f32,$(filter-out src/cuda/%,$(LIB_SRC))) $(CU_OBJ) $(CU_HDR)

@@ -65,6 +65,11 @@ $(BUILD)/emu/test_emu_tma: tests/emu/test_emu_tma.cpp tests/cuda/tma_probe.cu $(
                            $(BUILD)/emu/emu_runtime.o $(EMU_HDR) $(CU_HDR)
 	@mkdir -p $(dir $@)
 	$(EMU_CXX) $(EMU_CXXFLAGS) -Wno-psabi $< $(BUILD)/emu/emu_core.o $(BUILD)/emu/emu_runtime.o -o $@
+# test_emu_cluster runs tests/cuda/cluster_probe.cu's kernels (clusters, TMA multicast), its maps encoded as test_emu_tma's
+$(BUILD)/emu/test_emu_cluster: tests/emu/test_emu_cluster.cpp tests/cuda/cluster_probe.cu $(BUILD)/emu/emu_core.o \
+                               $(BUILD)/emu/emu_runtime.o $(EMU_HDR) $(CU_HDR)
+	@mkdir -p $(dir $@)
+	$(EMU_CXX) $(EMU_CXXFLAGS) -Wno-psabi $< $(BUILD)/emu/emu_core.o $(BUILD)/emu/emu_runtime.o -o $@
 # test_emu_attn_fwd runs k_s9_fwd_tma too (PF_ATTN_FWD_BMMA=3), whose maps are encoded the same way
 $(BUILD)/emu/test_emu_attn_fwd: tests/emu/test_emu_attn_fwd.cpp $(BUILD)/emu/emu_core.o $(BUILD)/emu/emu_runtime.o \
                                 $(EMU_HDR) $(CU_SRC) $(CU_HDR)

@@ -1,6 +1,7 @@
 // emu_core.cpp: the kernel emulator's runtime (emu_ptx.h; docs/EMULATOR.md): a block's threads
 // as fibers (own stacks, switched by emu_ctx_switch below) run by one scheduler in rounds, the collectives (the last thread to arrive
-// computes the instruction for all), asynchronous copies and wgmma groups, mbarriers.
+// computes the instruction for all), asynchronous copies and wgmma groups, mbarriers; the blocks of a thread-block
+// cluster run together in one scheduler, each with its own shared memory (session 52: "Thread-block clusters").
 #include "emu_ptx.h"
 #include <sys/mman.h>
 #include <stdarg.h>
@@ -62,6 +63,7 @@ void copy_run(const copy_op &c) {
 }
 
 enum wait_kind { W_NONE, W_GEN, W_MBAR };
+struct cta_state;
 struct fiber {
     emu_thread t;
     void *sp;  // saved stack pointer while switched out
@@ -74,6 +76,9 @@ struct fiber {
     const char *what;
     std::vector<copy_op> cp_open;
     std::deque<std::vector<copy_op>> cp_groups;
+    cta_state *cta;        // its block
+    int cl_arrived;        // barrier.cluster.arrive done, its wait not yet
+    uint64_t cl_gen;       // the cluster barrier's phase it arrived in
 };
 
 // One collective in progress: the threads' operand blocks, in thread order within the scope.
@@ -101,31 +106,49 @@ struct mbar {
     uint32_t phase;
 };
 
-fiber fibs[EMU_MAX_THREADS];
-int nthreads, live;
+// One block (CTA): its threads, collectives, wgmma groups, mbarriers. A launch without clusters runs one at a time
+// in ctas[0]; a cluster's blocks run together in ctas[0 .. ncta).
+struct cta_state {
+    fiber fibs[EMU_MAX_THREADS];
+    int live, exited, rank;
+    uint3 bix;
+    uint64_t rng;  // its threads' shuffles (emu_opts.order 2)
+    coll warp_c[EMU_MAX_THREADS / 32], wgrp_c[EMU_MAX_THREADS / 128], block_c, named_c[16];
+    wg_state wgs[EMU_MAX_THREADS / 128];
+    std::unordered_map<uint32_t, mbar> bars;
+    std::vector<unsigned char> smem;  // its shared memory while another block of the cluster's is in emu_smem
+};
+std::vector<cta_state *> ctas;  // kept across launches (fiber stacks included)
+int ncta = 1;                   // blocks in the running cluster
+cta_state *cc;                  // the running fiber's block
+cta_state *resident;            // the block whose shared memory is in emu_smem (cc whenever a fiber runs)
+int nthreads, cluster_live;     // threads per block; the cluster's threads not yet exited
+struct {
+    int arrived;  // threads counted toward the current phase
+    uint64_t gen;
+} clbar;  // barrier.cluster
 void *sched_sp;
 fiber *cur;
-coll warp_c[EMU_MAX_THREADS / 32], wgrp_c[EMU_MAX_THREADS / 128], block_c, named_c[16];
-wg_state wgs[EMU_MAX_THREADS / 128];
-std::unordered_map<uint32_t, mbar> bars;
 emu_kernel_fn cur_fn;
 void *cur_ctx;
+// the launch's static __shared__ arrays (from static_low up) and dynamic bytes
+size_t static_low = EMU_SMEM_BYTES, launch_smem;
 
 void block_until_gen(const uint64_t *g, uint64_t v, const char *what) {
     cur->blocked = 1, cur->wk = W_GEN, cur->wgen = g, cur->wval = v, cur->what = what;
     emu_ctx_switch(&cur->sp, sched_sp);
 }
 
-int mbar_done(uint32_t addr, uint32_t parity) {
-    auto it = bars.find(addr);
-    if (it == bars.end()) emu_fail("mbarrier wait at shared 0x%x: not initialised", addr);
+int mbar_done(cta_state *c, uint32_t addr, uint32_t parity) {
+    auto it = c->bars.find(addr);
+    if (it == c->bars.end()) emu_fail("mbarrier wait at shared 0x%x: not initialised", addr);
     return (it->second.phase & 1) != (parity & 1);
 }
 
 int ready(const fiber &f) {
     if (!f.blocked) return 1;
     if (f.wk == W_GEN) return *f.wgen != f.wval;
-    if (f.wk == W_MBAR) return mbar_done(f.maddr, f.mpar);
+    if (f.wk == W_MBAR) return mbar_done(f.cta, f.maddr, f.mpar);
     return 1;
 }
 
@@ -150,26 +173,34 @@ void collective(coll &c, int expect, int slot, const char *what, IO *io, void (*
 }
 
 int lane_of(void) { return cur->t.id & 31; }
-coll &warp_of(void) { return warp_c[cur->t.id >> 5]; }
+coll &warp_of(void) { return cc->warp_c[cur->t.id >> 5]; }
 int warp_size_of(void) {
     const int w0 = cur->t.id & ~31;
     return nthreads - w0 < 32 ? nthreads - w0 : 32;
 }
 
+// barrier.cluster's phase completes once every thread of the cluster not yet exited has arrived
+void cluster_bar_check(void) {
+    if (clbar.arrived > 0 && clbar.arrived == cluster_live) clbar.arrived = 0, clbar.gen++;
+}
+
 void entry(void) {
     cur_fn(cur_ctx);
     fiber *f = cur;
+    cta_state *c = f->cta;
     for (auto &g : f->cp_groups)
-        for (auto &c : g) copy_run(c);
-    for (auto &c : f->cp_open) copy_run(c);
+        for (auto &cp : g) copy_run(cp);
+    for (auto &cp : f->cp_open) copy_run(cp);
     f->cp_groups.clear(), f->cp_open.clear();
     f->done = 1;
-    live--;
+    c->live--, cluster_live--;
+    c->exited = c->live == 0;  // its shared memory is gone: a peer's access to it fails (cta_addressed)
     // a block barrier waiting only for exited threads completes
-    if (block_c.arrived > 0 && block_c.arrived == live) {
-        for (int i = 0; i < EMU_MAX_THREADS; i++) block_c.io[i] = NULL;
-        block_c.arrived = 0, block_c.gen++;
+    if (c->block_c.arrived > 0 && c->block_c.arrived == c->live) {
+        for (int i = 0; i < EMU_MAX_THREADS; i++) c->block_c.io[i] = NULL;
+        c->block_c.arrived = 0, c->block_c.gen++;
     }
+    cluster_bar_check();
     emu_ctx_switch(&f->sp, sched_sp);
     emu_fail("a finished fiber was resumed");
 }
@@ -178,24 +209,38 @@ uint64_t rng_next(uint64_t &s) {
     s ^= s << 13, s ^= s >> 7, s ^= s << 17;
     return s;
 }
+void shuffle(std::vector<int> &v, uint64_t &s) {
+    for (int i = (int)v.size() - 1; i > 0; i--) {
+        int j = (int)(rng_next(s) % (uint64_t)(i + 1));
+        int t = v[(size_t)i];
+        v[(size_t)i] = v[(size_t)j], v[(size_t)j] = t;
+    }
+}
 
 void deadlock(void) {
-    fprintf(stderr, "emu: block (%u, %u, %u): every live thread waits:\n", emu_bix.x, emu_bix.y, emu_bix.z);
-    int shown = 0;
-    for (int i = 0; i < nthreads && shown < 12; i++) {
-        const fiber &f = fibs[i];
-        if (f.done) continue;
-        int j = i;
-        while (j + 1 < nthreads && !fibs[j + 1].done && fibs[j + 1].what == f.what) j++;
-        fprintf(stderr, "  threads %d..%d at %s\n", i, j, f.what ? f.what : "?");
-        i = j, shown++;
+    for (int r = 0; r < ncta; r++) {
+        const cta_state *c = ctas[(size_t)r];
+        if (!c->live) continue;
+        if (ncta > 1)
+            fprintf(stderr, "emu: block (%u, %u, %u), cluster rank %d of %d: every live thread of the cluster waits:\n",
+                    c->bix.x, c->bix.y, c->bix.z, r, ncta);
+        else fprintf(stderr, "emu: block (%u, %u, %u): every live thread waits:\n", c->bix.x, c->bix.y, c->bix.z);
+        int shown = 0;
+        for (int i = 0; i < nthreads && shown < 12; i++) {
+            const fiber &f = c->fibs[i];
+            if (f.done) continue;
+            int j = i;
+            while (j + 1 < nthreads && !c->fibs[j + 1].done && c->fibs[j + 1].what == f.what) j++;
+            fprintf(stderr, "  threads %d..%d at %s\n", i, j, f.what ? f.what : "?");
+            i = j, shown++;
+        }
     }
     emu_fail("deadlock");
 }
 
-void run_block(void) {
+void init_fibers(cta_state *c) {
     for (int i = 0; i < nthreads; i++) {
-        fiber &f = fibs[i];
+        fiber &f = c->fibs[i];
         if (!f.stack) {
             f.stack = (char *)mmap(NULL, EMU_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
             if (f.stack == MAP_FAILED) emu_fail("no memory for a fiber stack");
@@ -204,6 +249,7 @@ void run_block(void) {
         f.t.tix = make_uint3(i % emu_bdim.x, (i / emu_bdim.x) % emu_bdim.y, i / (emu_bdim.x * emu_bdim.y));
         f.done = 0, f.blocked = 0, f.wk = W_NONE, f.what = NULL;
         f.cp_open.clear(), f.cp_groups.clear();
+        f.cta = c, f.cl_arrived = 0, f.cl_gen = 0;
         // the first switch pops six zero registers and returns into entry, with the stack aligned
         // as after a call
         uint64_t *top = (uint64_t *)(f.stack + EMU_STACK);
@@ -211,32 +257,77 @@ void run_block(void) {
         for (int r = 3; r <= 8; r++) top[-r] = 0;
         f.sp = top - 8;
     }
-    live = nthreads;
-    std::vector<int> order((size_t)nthreads);
-    uint64_t s = emu_opts.seed * 2654435761u + 88172645463325252ull + emu_bix.x;
-    while (live > 0) {
-        for (int i = 0; i < nthreads; i++) order[(size_t)i] = emu_opts.order == 1 ? nthreads - 1 - i : i;
-        if (emu_opts.order == 2)
-            for (int i = nthreads - 1; i > 0; i--) {
-                int j = (int)(rng_next(s) % (uint64_t)(i + 1));
-                int t = order[(size_t)i];
-                order[(size_t)i] = order[(size_t)j], order[(size_t)j] = t;
-            }
-        int ran = 0;
-        for (int k = 0; k < nthreads; k++) {
-            fiber &f = fibs[order[(size_t)k]];
-            if (f.done || !ready(f)) continue;
-            f.blocked = 0, f.wk = W_NONE;
-            cur = &f, emu_cur = &f.t;
-            emu_ctx_switch(&sched_sp, f.sp);
-            emu_stats.switches++;
-            ran = 1;
-        }
-        if (live > 0 && !ran) deadlock();
+    c->live = nthreads, c->exited = 0;
+    c->rng = emu_opts.seed * 2654435761u + 88172645463325252ull + c->bix.x;
+}
+
+// Block c's shared memory into emu_smem (the kernels address shared memory through emu_smem's host addresses),
+// the resident block's out to its store: the dynamic bytes and the static arrays only. One block: nothing to do.
+void make_resident(cta_state *c) {
+    if (c == resident) return;
+    unsigned char *out = resident->smem.data(), *in = c->smem.data();
+    const size_t top = EMU_SMEM_BYTES - static_low;
+    memcpy(out, emu_smem, launch_smem), memcpy(out + static_low, emu_smem + static_low, top);
+    memcpy(emu_smem, in, launch_smem), memcpy(emu_smem + static_low, in + static_low, top);
+    resident = c;
+}
+
+// One round of block c: each of its threads that can go on runs until it waits or exits, in this round's order.
+int run_round(cta_state *c, std::vector<int> &order) {
+    for (int i = 0; i < nthreads; i++) order[(size_t)i] = emu_opts.order == 1 ? nthreads - 1 - i : i;
+    if (emu_opts.order == 2) shuffle(order, c->rng);
+    int ran = 0;
+    for (int k = 0; k < nthreads; k++) {
+        fiber &f = c->fibs[order[(size_t)k]];
+        if (f.done || !ready(f)) continue;
+        make_resident(c);
+        f.blocked = 0, f.wk = W_NONE;
+        cc = c, emu_bix = c->bix;
+        cur = &f, emu_cur = &f.t;
+        emu_ctx_switch(&sched_sp, f.sp);
+        emu_stats.switches++;
+        ran = 1;
     }
-    for (int w = 0; w < (nthreads + 127) / 128; w++)
-        if (!wgs[w].groups.empty() || !wgs[w].open.empty())
-            emu_fail("block %u: warpgroup %d exits with wgmma not waited for", emu_bix.x, w);
+    return ran;
+}
+
+// The blocks ctas[0 .. ncta) (one, or a cluster's) to their end: rounds in which each block's ready threads run, the
+// blocks in ascending rank, descending (emu_opts.order 1) or an order shuffled per round (2), so a thread of one block
+// may see another block's progress in either order. Shuffled, each block of a cluster also sits out a round with
+// probability 1/2, so that one block runs rounds ahead of another (as on a GPU, where nothing keeps them in step): a
+// refill of a peer's buffer that peer still reads, or an arrival it has not yet made, shows; emu_opts.slow_block k
+// instead lets one block run only one round in k (a peer a whole tile ahead). A round where no thread of any block
+// can go on and none sat out: deadlock.
+void run_cluster(void) {
+    for (int r = 0; r < ncta; r++) init_fibers(ctas[(size_t)r]);
+    cluster_live = ncta * nthreads, clbar.arrived = 0, clbar.gen = 0;
+    std::vector<int> order((size_t)nthreads), cta_order((size_t)ncta);
+    uint64_t s = emu_opts.seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull + ctas[0]->bix.x;
+    int stalled = 0;  // the last round ran nothing: every block runs in this one
+    while (cluster_live > 0) {
+        for (int i = 0; i < ncta; i++) cta_order[(size_t)i] = emu_opts.order == 1 ? ncta - 1 - i : i;
+        const int skewed = emu_opts.order == 2 && ncta > 1;
+        if (skewed) shuffle(cta_order, s);
+        int ran = 0, skipped = 0;
+        for (int i = 0; i < ncta; i++) {
+            cta_state *c = ctas[(size_t)cta_order[(size_t)i]];
+            if (!c->live) continue;
+            const uint64_t slow = (uint64_t)emu_opts.slow_block;
+            const bool sit_out = slow > 1 ? c->rank == (int)(emu_opts.seed % (uint64_t)ncta) && rng_next(s) % slow
+                                          : (rng_next(s) & 1);
+            if (skewed && !stalled && sit_out) {
+                skipped = 1;
+                continue;
+            }
+            ran |= run_round(c, order);
+        }
+        if (!ran && !skipped) deadlock();
+        stalled = !ran;
+    }
+    for (int r = 0; r < ncta; r++)
+        for (int w = 0; w < (nthreads + 127) / 128; w++)
+            if (!ctas[(size_t)r]->wgs[w].groups.empty() || !ctas[(size_t)r]->wgs[w].open.empty())
+                emu_fail("block %u: warpgroup %d exits with wgmma not waited for", ctas[(size_t)r]->bix.x, w);
 }
 
 float bf16_lo(uint32_t u) { return __uint_as_float(u << 16); }
@@ -469,7 +560,7 @@ struct wg_io {
     uint64_t desc, adesc;
     int n, scale_d, trans_b, count, a_smem, trans_a;
 };
-wg_state *cur_wgs(void) { return &wgs[cur->t.id >> 7]; }
+wg_state *cur_wgs(void) { return &cc->wgs[cur->t.id >> 7]; }
 wg_state *fn_wgs;  // the warpgroup of the collective being completed
 void wg_fn(wg_io **io, int n) {
     if (n != 128) emu_fail("wgmma in a partial warpgroup");
@@ -503,11 +594,12 @@ void wg_wait_fn(wg_io **io, int n) {
     }
 }
 
-mbar &bar_at(uint32_t addr) {
-    auto it = bars.find(addr);
-    if (it == bars.end()) emu_fail("mbarrier at shared 0x%x used before its init", addr);
+mbar &bar_in(cta_state *c, uint32_t addr) {
+    auto it = c->bars.find(addr);
+    if (it == c->bars.end()) emu_fail("mbarrier at shared 0x%x used before its init", addr);
     return it->second;
 }
+mbar &bar_at(uint32_t addr) { return bar_in(cc, addr); }
 void bar_check(mbar &b) {
     if (b.pending < 0) emu_fail("mbarrier: more arrivals than its count");
     if (b.pending == 0 && b.tx == 0) b.phase++, b.pending = b.expect;
@@ -519,7 +611,8 @@ void emu_fail(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     fprintf(stderr, "emu: ");
-    if (cur) fprintf(stderr, "block %u thread %d: ", emu_bix.x, cur->t.id);
+    if (cur && ncta > 1) fprintf(stderr, "block %u (cluster rank %d) thread %d: ", emu_bix.x, cc->rank, cur->t.id);
+    else if (cur) fprintf(stderr, "block %u thread %d: ", emu_bix.x, cur->t.id);
     vfprintf(stderr, fmt, ap);
     fprintf(stderr, "\n");
     va_end(ap);
@@ -527,22 +620,23 @@ void emu_fail(const char *fmt, ...) {
 }
 
 void emu_syncthreads(void) {
-    if (block_c.arrived) block_c.expect = live;  // a thread may have exited since the first arrival
-    collective<void>(block_c, live, cur->t.id, "__syncthreads", NULL, NULL);
+    coll &b = cc->block_c;
+    if (b.arrived) b.expect = cc->live;  // a thread may have exited since the first arrival
+    collective<void>(b, cc->live, cur->t.id, "__syncthreads", NULL, NULL);
 }
 void emu_syncwarp(void) { collective<void>(warp_of(), warp_size_of(), lane_of(), "__syncwarp", NULL, NULL); }
 void emu_named_bar(int id, int count) {
     if (id <= 0 || id >= 16) emu_fail("named barrier %d out of range", id);
     if (count <= 0 || count % 32 || count > nthreads) emu_fail("named barrier %d with %d threads", id, count);
     // slots by arrival: any count threads of the block, arrivals (bar.arrive) and waits alike
-    coll &c = named_c[id];
+    coll &c = cc->named_c[id];
     collective<void>(c, count, c.arrived, BAR_NAMED, (void *)cur, NULL);
 }
 // bar.arrive: counts toward the barrier's completion, does not wait for it
 void emu_named_arrive(int id, int count) {
     if (id <= 0 || id >= 16) emu_fail("named barrier %d out of range", id);
     if (count <= 0 || count % 32 || count > nthreads) emu_fail("named barrier %d with %d threads", id, count);
-    coll &c = named_c[id];
+    coll &c = cc->named_c[id];
     if (c.arrived == 0) c.what = BAR_NAMED, c.expect = count;
     else if (c.expect != count) emu_fail("bar.arrive %d with %d threads while others count %d", id, count, c.expect);
     c.io[c.arrived] = (void *)cur;
@@ -602,9 +696,10 @@ int emu_vote_any(uint32_t mask, int p) {
     return io.r;
 }
 int emu_syncthreads_or(int p) {
-    if (block_c.arrived) block_c.expect = live;
+    coll &b = cc->block_c;
+    if (b.arrived) b.expect = cc->live;
     vote_io io = {p, 0};
-    collective<vote_io>(block_c, live, cur->t.id, "__syncthreads_or", &io, vote_any_fn);
+    collective<vote_io>(b, cc->live, cur->t.id, "__syncthreads_or", &io, vote_any_fn);
     return io.r;
 }
 
@@ -631,7 +726,7 @@ void emu_cp_wait(int n) {
 
 void emu_mbar_init(uint32_t addr, int count) {
     if (addr & 7) emu_fail("mbarrier at 0x%x not 8-byte aligned", addr);
-    bars[addr] = mbar{count, count, 0, 0};
+    cc->bars[addr] = mbar{count, count, 0, 0};
 }
 void emu_mbar_arrive(uint32_t addr, uint32_t tx_bytes) {
     mbar &b = bar_at(addr);
@@ -639,9 +734,9 @@ void emu_mbar_arrive(uint32_t addr, uint32_t tx_bytes) {
     b.pending--;
     bar_check(b);
 }
-int emu_mbar_test(uint32_t addr, uint32_t parity) { return mbar_done(addr, parity); }
+int emu_mbar_test(uint32_t addr, uint32_t parity) { return mbar_done(cc, addr, parity); }
 void emu_mbar_wait(uint32_t addr, uint32_t parity) {
-    if (mbar_done(addr, parity)) return;
+    if (mbar_done(cc, addr, parity)) return;
     cur->blocked = 1, cur->wk = W_MBAR, cur->maddr = addr, cur->mpar = parity, cur->what = "mbarrier wait";
     emu_ctx_switch(&cur->sp, sched_sp);
 }
@@ -731,17 +826,48 @@ CUresult emu_tensor_map_encode_tiled(CUtensorMap *map, CUtensorMapDataType type,
 
 void emu_tma_map_check(const CUtensorMap *map) { (void)tmap_of(map); }
 
-// The box at coords into shared memory at dst as the dense row-major box (dimension 0 fastest), each element's
-// address swizzled (swz), elements outside the tensor zero; then complete_tx of the box's full bytes on bar.
-// Lands at issue, as the bulk copies.
-void emu_tma_load(uint32_t dst, const CUtensorMap *map, const int32_t *coords, int dims, uint32_t bar) {
-    const tmap &t = tmap_of(map);
-    if (dims != t.rank) emu_fail("cp.async.bulk.tensor.%dd with a rank-%d tensor map", dims, t.rank);
-    if (dst & 127) emu_fail("cp.async.bulk.tensor: shared destination 0x%x not 128-byte aligned", dst);
+// ---- thread-block clusters (session 52) ----
+// A shared::cluster address: bits [24, 29) the rank + 1 of the block it names, 0 the executing block's own (so a
+// shared::cta address is the shared::cluster address of the same byte of its own block, as the PTX ISA has the
+// shared::cta window inside the shared::cluster window); bits [0, 24) the offset in that block's shared memory.
+namespace {
+const int CL_SHIFT = 24;
+const uint32_t CL_OFFSET = (1u << CL_SHIFT) - 1;
+
+// Block `rank` of the running cluster as the target of a remote access: one not yet exited (its shared memory is
+// gone once its threads have all exited: a kernel must keep peers alive with a cluster barrier before exiting).
+cta_state *cta_addressed(int rank, const char *what) {
+    if (rank < 0 || rank >= ncta) emu_fail("%s: block rank %d outside the cluster of %d", what, rank, ncta);
+    cta_state *c = ctas[(size_t)rank];
+    if (c->exited)
+        emu_fail("%s: block rank %d of the cluster has exited (its shared memory is gone: a cluster barrier before its "
+                 "exit missing?)", what, rank);
+    return c;
+}
+// The block a shared::cluster address names, its offset in *off
+cta_state *cta_of(uint32_t addr, uint32_t *off, const char *what) {
+    *off = addr & CL_OFFSET;
+    return addr >> CL_SHIFT ? cta_addressed((int)(addr >> CL_SHIFT) - 1, what) : cc;
+}
+unsigned char *cta_mem(cta_state *c) { return c == resident ? emu_smem : c->smem.data(); }
+unsigned char *cta_ptr(cta_state *c, uint32_t off, uint32_t bytes) {
+    if ((uint64_t)off + bytes > EMU_SMEM_BYTES)
+        emu_fail("shared address 0x%x + %u past a block's shared memory", off, bytes);
+    return cta_mem(c) + off;
+}
+void complete_tx(cta_state *c, uint32_t bar, uint32_t bytes) {
+    mbar &b = bar_in(c, bar);
+    b.tx -= bytes;
+    bar_check(b);
+}
+
+// The box at coords into block c's shared memory at dst (an offset) as the dense row-major box (dimension 0 fastest),
+// each element's address swizzled (swz), elements outside the tensor zero; returns the box's bytes.
+uint32_t tma_box_into(cta_state *c, uint32_t dst, const tmap &t, const int32_t *coords) {
     uint64_t n = 1;
     for (int d = 0; d < t.rank; d++) n *= t.box[d];
     const uint32_t bytes = (uint32_t)(n * t.elsize);
-    (void)emu_smem_ptr(dst, bytes);
+    (void)cta_ptr(c, dst, bytes);
     int64_t idx[5] = {0, 0, 0, 0, 0};  // the element's index in the box
     for (uint64_t e = 0; e < n; e++) {
         bool in = true;
@@ -751,38 +877,115 @@ void emu_tma_load(uint32_t dst, const CUtensorMap *map, const int32_t *coords, i
             in = in && g >= 0 && g < (int64_t)t.dim[d];
             src += (uint64_t)g * t.stride[d];
         }
-        unsigned char *p = emu_smem_ptr(swz(dst + (uint32_t)(e * t.elsize), t.swizzle), t.elsize);
+        unsigned char *p = cta_ptr(c, swz(dst + (uint32_t)(e * t.elsize), t.swizzle), t.elsize);
         if (in) memcpy(p, (const void *)(uintptr_t)src, t.elsize);
         else memset(p, 0, t.elsize);
         for (int d = 0; d < t.rank && ++idx[d] == t.box[d]; d++) idx[d] = 0;
     }
-    mbar &b = bar_at(bar);
-    b.tx -= bytes;
+    return bytes;
+}
+const tmap &tma_map_for(const CUtensorMap *map, int dims, uint32_t dst) {
+    const tmap &t = tmap_of(map);
+    if (dims != t.rank) emu_fail("cp.async.bulk.tensor.%dd with a rank-%d tensor map", dims, t.rank);
+    if (dst & 127) emu_fail("cp.async.bulk.tensor: shared destination 0x%x not 128-byte aligned", dst);
+    return t;
+}
+}  // namespace
+
+// The box at coords into shared memory at dst (a shared::cluster address: the executing block's, or another's with
+// its mbarrier in the same block), then complete_tx of the box's full bytes (the out-of-bounds ones included) on the
+// mbarrier. Lands at issue, as the bulk copies.
+void emu_tma_load(uint32_t dst, const CUtensorMap *map, const int32_t *coords, int dims, uint32_t bar) {
+    uint32_t off, boff;
+    cta_state *c = cta_of(dst, &off, "cp.async.bulk.tensor"), *cb = cta_of(bar, &boff, "cp.async.bulk.tensor");
+    if (c != cb) emu_fail("cp.async.bulk.tensor: the destination and its mbarrier in different blocks");
+    const tmap &t = tma_map_for(map, dims, off);
+    complete_tx(c, boff, tma_box_into(c, off, t, coords));
+}
+// .multicast::cluster: the box into every block of cta_mask at dst's offset, complete_tx on each one's mbarrier at
+// bar's offset (PTX ISA: "the same CTA-relative offset ... in each destination CTA").
+void emu_tma_load_mc(uint32_t dst, const CUtensorMap *map, const int32_t *coords, int dims, uint32_t bar,
+                     uint16_t mask) {
+    const tmap &t = tma_map_for(map, dims, dst & CL_OFFSET);
+    if (!mask) emu_fail("cp.async.bulk.tensor .multicast::cluster with an empty ctaMask");
+    for (int r = 0; r < 16; r++)
+        if (mask >> r & 1) {
+            cta_state *c = cta_addressed(r, "cp.async.bulk.tensor .multicast::cluster (ctaMask)");
+            complete_tx(c, bar & CL_OFFSET, tma_box_into(c, dst & CL_OFFSET, t, coords));
+        }
+}
+
+int emu_cluster_ctarank(void) { return cc->rank; }
+int emu_cluster_nctarank(void) { return ncta; }
+// mapa.shared::cluster.u32: addr (a shared::cta address) in block `rank`; the own rank gives addr itself
+uint32_t emu_cluster_map(uint32_t addr, int rank) {
+    if (addr >> CL_SHIFT) emu_fail("mapa: 0x%x is not a shared::cta address", addr);
+    (void)cta_addressed(rank, "mapa");
+    return rank == cc->rank ? addr : ((uint32_t)(rank + 1) << CL_SHIFT) | addr;
+}
+// mbarrier.arrive.release.cluster.shared::cluster: one arrival on the mbarrier the address names (any block's)
+void emu_mbar_arrive_cluster(uint32_t addr) {
+    uint32_t off;
+    cta_state *c = cta_of(addr, &off, "mbarrier.arrive.shared::cluster");
+    mbar &b = bar_in(c, off);
+    b.pending--;
     bar_check(b);
+}
+uint32_t emu_ld_cluster_u32(uint32_t addr) {
+    uint32_t off, v;
+    cta_state *c = cta_of(addr, &off, "ld.shared::cluster");
+    if (off & 3) emu_fail("ld.shared::cluster.u32 at a misaligned address 0x%x", addr);
+    memcpy(&v, cta_ptr(c, off, 4), 4);
+    return v;
+}
+
+// barrier.cluster.arrive.aligned / .wait.aligned: .aligned, so every thread of the warp executes the same one (a warp
+// collective first: a warp that diverges there fails as the other collectives do); the arrival counts the warp's
+// threads toward the cluster's phase, which completes once every thread of the cluster not exited has arrived.
+namespace {
+void cluster_arrive_fn(void **io, int n) {
+    for (int l = 0; l < n; l++) {
+        fiber *f = (fiber *)io[l];
+        if (f->cl_arrived) emu_fail("thread %d: barrier.cluster.arrive twice without a wait", f->t.id);
+        f->cl_arrived = 1, f->cl_gen = clbar.gen;
+    }
+    clbar.arrived += n;
+    cluster_bar_check();
+}
+}  // namespace
+void emu_cluster_arrive(void) {
+    collective<void>(warp_of(), warp_size_of(), lane_of(), "barrier.cluster.arrive.aligned", (void *)cur,
+                     cluster_arrive_fn);
+}
+void emu_cluster_wait(void) {
+    if (!cur->cl_arrived) emu_fail("barrier.cluster.wait without a barrier.cluster.arrive before it");
+    collective<void>(warp_of(), warp_size_of(), lane_of(), "barrier.cluster.wait.aligned", NULL, NULL);
+    cur->cl_arrived = 0;
+    if (clbar.gen == cur->cl_gen) block_until_gen(&clbar.gen, cur->cl_gen, "barrier.cluster.wait");
 }
 
 void emu_wgmma(float *d, const uint32_t *a, uint64_t desc, int n, int scale_d, int trans_b) {
     if (n % 8 || n < 8 || n > 256) emu_fail("wgmma with N %d", n);
     wg_io io = {d, a, desc, 0, n, scale_d, trans_b, 0, 0, 0};
     fn_wgs = cur_wgs();
-    collective<wg_io>(wgrp_c[cur->t.id >> 7], 128, cur->t.id & 127, "wgmma.mma_async", &io, wg_fn);
+    collective<wg_io>(cc->wgrp_c[cur->t.id >> 7], 128, cur->t.id & 127, "wgmma.mma_async", &io, wg_fn);
 }
 void emu_wgmma_ss(float *d, uint64_t adesc, uint64_t bdesc, int n, int scale_d, int trans_a, int trans_b) {
     if (n % 8 || n < 8 || n > 256) emu_fail("wgmma with N %d", n);
     wg_io io = {d, NULL, bdesc, adesc, n, scale_d, trans_b, 0, 1, trans_a};
     fn_wgs = cur_wgs();
-    collective<wg_io>(wgrp_c[cur->t.id >> 7], 128, cur->t.id & 127, "wgmma.mma_async (A by descriptor)", &io, wg_fn);
+    collective<wg_io>(cc->wgrp_c[cur->t.id >> 7], 128, cur->t.id & 127, "wgmma.mma_async (A by descriptor)", &io, wg_fn);
 }
 void emu_wgmma_commit(void) {
     wg_io io = {};
     fn_wgs = cur_wgs();
-    collective<wg_io>(wgrp_c[cur->t.id >> 7], 128, cur->t.id & 127, "wgmma.commit_group", &io, wg_commit_fn);
+    collective<wg_io>(cc->wgrp_c[cur->t.id >> 7], 128, cur->t.id & 127, "wgmma.commit_group", &io, wg_commit_fn);
 }
 void emu_wgmma_wait(int n) {
     wg_io io = {};
     io.count = n;
     fn_wgs = cur_wgs();
-    collective<wg_io>(wgrp_c[cur->t.id >> 7], 128, cur->t.id & 127, "wgmma.wait_group", &io, wg_wait_fn);
+    collective<wg_io>(cc->wgrp_c[cur->t.id >> 7], 128, cur->t.id & 127, "wgmma.wait_group", &io, wg_wait_fn);
 }
 
 // PF_EMU_ORDER, read by the emulated runtime at start (emu_runtime.cpp; the harness tests set emu_opts
@@ -812,7 +1015,6 @@ void emu_env_order(void) {
 
 // The launch's static __shared__ arrays: site -> offset in emu_smem (from the top down), and its dynamic bytes.
 static std::unordered_map<std::string, size_t> static_sites;
-static size_t static_low = EMU_SMEM_BYTES, launch_smem;
 void *emu_static_smem_at(const char *site, size_t bytes) {
     auto it = static_sites.find(site);
     if (it != static_sites.end()) return emu_smem + it->second;
@@ -823,22 +1025,44 @@ void *emu_static_smem_at(const char *site, size_t bytes) {
     return emu_smem + static_low;
 }
 
-void emu_launch(dim3 grid, dim3 block, size_t smem, emu_kernel_fn fn, void *ctx) {
-    const int n = (int)(block.x * block.y * block.z);
+// Blocks of the cluster (one without clusters) made ready to run: ranks, indices, mbarriers and wgmma groups cleared,
+// shared memory 0xFF (NaN in bf16 and fp32: a read of a byte never written shows).
+static void clusters_prepare(dim3 grid, dim3 cl, uint64_t ci) {
+    const uint64_t gx = grid.x / cl.x, gy = grid.y / cl.y;
+    const unsigned cx = (unsigned)(ci % gx), cy = (unsigned)((ci / gx) % gy), cz = (unsigned)(ci / (gx * gy));
+    for (int r = 0; r < ncta; r++) {
+        cta_state *c = ctas[(size_t)r];
+        c->rank = r;
+        c->bix = make_uint3(cx * cl.x + r % cl.x, cy * cl.y + (r / cl.x) % cl.y, cz * cl.z + r / (cl.x * cl.y));
+        c->bars.clear();
+        for (auto &w : c->wgs) w.open.clear(), w.groups.clear();
+        if (ncta > 1) c->smem.assign(EMU_SMEM_BYTES, 0xff);
+    }
+    memset(emu_smem, 0xff, launch_smem);
+    if (static_low < EMU_SMEM_BYTES) memset(emu_smem + static_low, 0xff, EMU_SMEM_BYTES - static_low);
+    resident = ctas[0], emu_bix = ctas[0]->bix;
+}
+
+void emu_launch_cluster(dim3 grid, dim3 block, dim3 cl, size_t smem, emu_kernel_fn fn, void *ctx) {
+    const int n = (int)(block.x * block.y * block.z), nc = (int)(cl.x * cl.y * cl.z);
     if (n <= 0 || n > EMU_MAX_THREADS) emu_fail("launch with %d threads per block", n);
     if (smem > EMU_SMEM_BYTES) emu_fail("launch with %zu bytes of shared memory (at most %d)", smem, EMU_SMEM_BYTES);
+    if (nc < 1 || nc > 16) emu_fail("launch with a cluster of %d blocks (1 .. 16)", nc);
+    if (grid.x % cl.x || grid.y % cl.y || grid.z % cl.z)
+        emu_fail("grid (%u, %u, %u) not a multiple of the cluster (%u, %u, %u)", grid.x, grid.y, grid.z, cl.x, cl.y,
+                 cl.z);
     emu_stats = emu_stats_t{};
     static_sites.clear(), static_low = EMU_SMEM_BYTES, launch_smem = smem;
     nthreads = n, emu_bdim = block, emu_gdim = grid, cur_fn = fn, cur_ctx = ctx;
-    const uint64_t blocks = (uint64_t)grid.x * grid.y * grid.z;
-    for (uint64_t bi = 0; bi < blocks; bi++) {
-        const uint64_t b = emu_opts.block_order ? blocks - 1 - bi : bi;
-        emu_bix = make_uint3((unsigned)(b % grid.x), (unsigned)((b / grid.x) % grid.y), (unsigned)(b / ((uint64_t)grid.x * grid.y)));
-        memset(emu_smem, 0xff, smem);  // NaN in bf16 and fp32: a read of a byte never written shows
-        if (static_low < EMU_SMEM_BYTES) memset(emu_smem + static_low, 0xff, EMU_SMEM_BYTES - static_low);
-        bars.clear();
-        for (auto &w : wgs) w.open.clear(), w.groups.clear();
-        run_block();
+    while ((int)ctas.size() < nc) ctas.push_back(new cta_state());
+    ncta = nc;
+    const uint64_t clusters = (uint64_t)grid.x * grid.y * grid.z / (uint64_t)nc;
+    for (uint64_t i = 0; i < clusters; i++) {
+        clusters_prepare(grid, cl, emu_opts.block_order ? clusters - 1 - i : i);
+        run_cluster();
     }
-    cur = NULL, emu_cur = NULL;
+    cur = NULL, emu_cur = NULL, cc = NULL, ncta = 1;
+}
+void emu_launch(dim3 grid, dim3 block, size_t smem, emu_kernel_fn fn, void *ctx) {
+    emu_launch_cluster(grid, block, dim3(1, 1, 1), smem, fn, ctx);
 }

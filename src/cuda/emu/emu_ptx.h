@@ -27,6 +27,7 @@
 #undef __forceinline__
 #undef __launch_bounds__
 #undef __grid_constant__
+#undef __cluster_dims__
 #define __global__
 #define __device__
 #define __host__
@@ -34,6 +35,7 @@
 #define __forceinline__ inline __attribute__((always_inline))
 #define __launch_bounds__(...)
 #define __grid_constant__
+#define __cluster_dims__(...)  // the emulator takes the cluster from the launch: emu_run_cluster / cl_launch
 
 // ---- the running thread and block (emu_core.cpp) ----
 struct emu_thread {
@@ -154,6 +156,23 @@ CUresult emu_tensor_map_encode_tiled(CUtensorMap *map, CUtensorMapDataType type,
 void emu_tma_load(uint32_t dst, const CUtensorMap *map, const int32_t *coords, int dims, uint32_t bar);
 void emu_tma_map_check(const CUtensorMap *map);
 
+// Thread-block clusters (session 52): a cluster's blocks run together, each its own shared memory. A shared::cluster
+// address names a block's byte: bits [24, 29) its rank + 1, or 0 for the executing block (a shared::cta address is
+// its own block's shared::cluster address); bits [0, 24) the offset. emu_cluster_map: mapa; emu_mbar_arrive_cluster:
+// an arrival on any block's mbarrier; emu_tma_load_mc: the box into every block of the mask at dst's offset,
+// complete_tx on each one's mbarrier at bar's offset; emu_cluster_arrive / _wait: barrier.cluster.{arrive,wait}
+// .aligned.
+// A block whose threads have all exited is gone: a remote access to it fails the run.
+int emu_cluster_ctarank(void);
+int emu_cluster_nctarank(void);
+uint32_t emu_cluster_map(uint32_t addr, int rank);
+void emu_mbar_arrive_cluster(uint32_t addr);
+uint32_t emu_ld_cluster_u32(uint32_t addr);
+void emu_tma_load_mc(uint32_t dst, const CUtensorMap *map, const int32_t *coords, int dims, uint32_t bar,
+                     uint16_t mask);
+void emu_cluster_arrive(void);
+void emu_cluster_wait(void);
+
 // wgmma m64nNk16 bf16 -> fp32, A from registers, B by descriptor (no swizzle or 128 / 64 / 32-byte swizzle,
 // K-major or transposed: emu_core.cpp's wg_elem)
 void emu_wgmma(float *d, const uint32_t *a, uint64_t desc, int n, int scale_d, int trans_b);
@@ -242,6 +261,27 @@ static inline void tma_load_3d(void *dst, const CUtensorMap *map, int c0, int c1
     emu_tma_load(fa_smem(dst), map, c, 3, fa_smem(bar));
 }
 static inline void tma_prefetch_desc(const CUtensorMap *map) { emu_tma_map_check(map); }
+// cu_cluster.cuh
+static inline uint32_t cl_ctarank() { return (uint32_t)emu_cluster_ctarank(); }
+static inline uint32_t cl_nctarank() { return (uint32_t)emu_cluster_nctarank(); }
+static inline void cl_arrive() { emu_cluster_arrive(); }
+static inline void cl_wait() { emu_cluster_wait(); }
+static inline void cl_sync() { emu_cluster_arrive(), emu_cluster_wait(); }
+static inline uint32_t cl_map_shared(const void *p, uint32_t rank) { return emu_cluster_map(fa_smem(p), (int)rank); }
+static inline void cl_bar_arrive_remote(uint64_t *bar, uint32_t rank) {
+    emu_mbar_arrive_cluster(cl_map_shared(bar, rank));
+}
+static inline void cl_bar_wait(uint64_t *bar, uint32_t parity) { emu_mbar_wait(fa_smem(bar), parity); }
+static inline uint32_t cl_ld_shared_u32(uint32_t cluster_addr) { return emu_ld_cluster_u32(cluster_addr); }
+static inline void tma_load_2d_mc(void *dst, const CUtensorMap *map, int c0, int c1, uint64_t *bar, uint16_t cta_mask) {
+    const int32_t c[2] = {c0, c1};
+    emu_tma_load_mc(fa_smem(dst), map, c, 2, fa_smem(bar), cta_mask);
+}
+static inline void tma_load_3d_mc(void *dst, const CUtensorMap *map, int c0, int c1, int c2, uint64_t *bar,
+                                  uint16_t cta_mask) {
+    const int32_t c[3] = {c0, c1, c2};
+    emu_tma_load_mc(fa_smem(dst), map, c, 3, fa_smem(bar), cta_mask);
+}
 
 // ---- running a kernel ----
 struct emu_options {
@@ -249,6 +289,9 @@ struct emu_options {
     int order;        // thread order in each scheduling round: 0 ascending, 1 descending, 2 shuffled
     int block_order;  // 0 ascending block index, 1 descending
     uint64_t seed;    // order 2's shuffles
+    int slow_block;   // order 2, clusters: k > 1 runs the block of rank seed % ncta only one round in k (the others every
+                      // round), so the others run a whole tile ahead of a block still reading it; 0: each block sits
+                      // out a round with probability 1/2
 };
 extern emu_options emu_opts;
 // emu_opts from PF_EMU_ORDER (lazy, eager, shuffled[:SEED]); a bad value stops the process with a message
@@ -258,9 +301,16 @@ typedef void (*emu_kernel_fn)(void *ctx);
 // its arguments), with `smem` bytes of dynamic shared memory. Fails (message, exit 1) on a
 // deadlock, a misuse the collectives detect, or a __trap.
 void emu_launch(dim3 grid, dim3 block, size_t smem, emu_kernel_fn fn, void *ctx);
+// The same with thread-block clusters of `cluster` blocks (grid a multiple of it; at most 16 blocks): a cluster's
+// blocks run together in one scheduler (their threads interleaved by rounds, the blocks' order in a round ascending,
+// descending or shuffled with emu_opts.order), each with its own shared memory starting as 0xFF bytes.
+void emu_launch_cluster(dim3 grid, dim3 block, dim3 cluster, size_t smem, emu_kernel_fn fn, void *ctx);
 // The same with a callable: emu_run(grid, block, smem, [&] { k(args); }).
 template <typename F> static inline void emu_run(dim3 grid, dim3 block, size_t smem, F f) {
     emu_launch(grid, block, smem, [](void *c) { (*(F *)c)(); }, &f);
+}
+template <typename F> static inline void emu_run_cluster(dim3 grid, dim3 block, dim3 cluster, size_t smem, F f) {
+    emu_launch_cluster(grid, block, cluster, smem, [](void *c) { (*(F *)c)(); }, &f);
 }
 // A launch as tools/emu_xform.py writes it: emu_launch_cfg(grid, block[, smem[, stream]]).run(kern, args).
 // The arguments convert to the kernel's parameter types at the call (a NULL stays a null pointer) and
@@ -275,6 +325,14 @@ struct emu_launcher {
         emu_run(g, b, smem, f);
     }
 };
+// cu_cluster.cuh's host launch with a cluster dimension (cudaLaunchKernelEx's cluster attribute there)
+template <typename... P>
+static inline cudaError_t cl_launch(void (*k)(P...), dim3 grid, dim3 block, size_t smem, dim3 cluster, cudaStream_t,
+                                    typename emu_same<P>::type... a) {
+    auto f = [&] { k(a...); };
+    emu_run_cluster(grid, block, cluster, smem, f);
+    return cudaSuccess;
+}
 static inline emu_launcher emu_launch_cfg(dim3 g, dim3 b, size_t smem = 0, cudaStream_t = 0) { return emu_launcher{g, b, smem}; }
 // cuda_runtime.h's typed overloads (nvcc's; a host compiler sees only the void * forms)
 template <typename T> static inline cudaError_t cudaFuncSetAttribute(T *f, enum cudaFuncAttribute a, int v) {
