@@ -12,7 +12,7 @@ L=${CALL_LIMIT:-520}
 OMP_NUM_THREADS=4 timeout $((L - 20)) stdbuf -oL $T --only attn_bwd_wg > $OUT/bwdwg.log 2>&1 &
 pb=$!
 ( export PF_ATTN_FWD_BMMA=3 PF_ATTN_BWD_WG=5 OMP_NUM_THREADS=2
-  timeout $((L - 20)) compute-sanitizer --tool memcheck stdbuf -oL $T --quick --only attn > $OUT/mc35.log 2>&1
+  timeout $((L - 20)) compute-sanitizer --tool memcheck $T --quick --only attn > $OUT/mc35.log 2>&1
   echo "rc=$?" >> $OUT/mc35.log ) &
 pm=$!
 export PF_ATTN_FWD_BMMA=3 PF_ATTN_BWD_WG=5
