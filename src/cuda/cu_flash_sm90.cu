@@ -51,7 +51,6 @@
 #include "cu_flash_sm90.cuh"
 #include "cu_env.cuh"
 #include "cu_tma.cuh"
-#include "cu_cluster.cuh"
 
 
 // Tiles of 64 positions x CH channels of R rows move as 16-byte chunks (8 channels), each
@@ -1030,8 +1029,8 @@ struct s9t_layout {
     static constexpr size_t M = V + 2 * TE * 2;               // fp32 [2][64]
     static constexpr size_t Q = M + 2 * (size_t)S9_K * 4;     // bf16 [128][32 + 8]
     static constexpr size_t P = Q + 2 * (size_t)S9_Q * 40 * 2;
-    static constexpr size_t BAR = (P + 260 * 4 + 7) & ~(size_t)7;  // uint64 [2] full, [2] empty (clusters)
-    static constexpr size_t bytes = BAR + 32;
+    static constexpr size_t BAR = (P + 260 * 4 + 7) & ~(size_t)7;  // uint64 [2]
+    static constexpr size_t bytes = BAR + 16;
     static constexpr uint32_t tx = (uint32_t)(BT + 2 * TE * 2);    // bytes a tile's three copies land
     static_assert(K % 512 == 0 && V % 512 == 0 && BT % 1024 == 0, "swizzle pattern alignment");
 };
@@ -1195,10 +1194,6 @@ __device__ __forceinline__ void s9d_fetch_bias(const fa_args &a, const int *Ps, 
 // (HC, L, B): channels h c_h .., keys k0 .. k0 + 63, row r; keys past L read as zero) and the bias tile of its
 // 128 queries (2-D map of the (H Lp, Lp) bf16 copy: keys k0 .., rows h Lp + q0 ..; rows past the head's Lp are
 // the next head's or zeros, read only for queries past L, whose outputs are not stored).
-// CL 2 (PF_ATTN_FWD_BMMA=4, a cluster of two blocks: rows r and r ^ 1 of the same head and queries): each block
-// copies its own K and V and half of the bias tile (queries 64 rank ..; the map's box 64 x 64) to both blocks
-// (multicast), so each block's L2 reads of the bias halve; each block's barrier still counts the whole tile.
-template <int CL = 1>
 __device__ __forceinline__ void s9t_issue(const fa_args &a, const CUtensorMap *tm, const int *Ps, int k0,
                                           unsigned char *sm, int b) {
     typedef s9t_layout TL;
@@ -1206,51 +1201,24 @@ __device__ __forceinline__ void s9t_issue(const fa_args &a, const CUtensorMap *t
     tw_expect(bar, TL::tx);
     tma_load_3d(sm + TL::K + b * TL::TE * 2, tm + 0, Ps[258], k0, Ps[259], bar);
     tma_load_3d(sm + TL::V + b * TL::TE * 2, tm + 1, Ps[258], k0, Ps[259], bar);
-    if constexpr (CL == 1) {
-        tma_load_2d(sm + TL::B + b * TL::BT, tm + 2, k0, Ps[257], bar);
-    } else {
-        const int rank = (int)cl_ctarank();
-        tma_load_2d_mc(sm + TL::B + b * TL::BT + rank * (TL::BT / 2), tm + 2, k0, Ps[257] + rank * S9_Q, bar, 3);
-    }
+    tma_load_2d(sm + TL::B + b * TL::BT, tm + 2, k0, Ps[257], bar);
 }
-// The two buffers' mbarriers (one thread), visible to the copies; CL 2: also the two "empty" barriers, one
-// arrival from each block of the cluster when it is done with the buffer (s9t_refill_wait)
-template <int CL = 1>
+// The two buffers' mbarriers (one thread), visible to the copies
 __device__ __forceinline__ void s9t_init(unsigned char *sm) {
     wg_bar_init((uint64_t *)(sm + s9t_layout::BAR), 1);
     wg_bar_init((uint64_t *)(sm + s9t_layout::BAR) + 1, 1);
-    if constexpr (CL == 2) {
-        wg_bar_init((uint64_t *)(sm + s9t_layout::BAR) + 2, 2);
-        wg_bar_init((uint64_t *)(sm + s9t_layout::BAR) + 3, 2);
-    }
     wg_fence_mbarrier_init();
 }
-// CL 2, thread 0 before copying key tile j + 1 (j = k0 / 64 >= 1) into buffer b ^ 1: this block is done with
-// tile j - 1 (the block barrier before), so it tells both blocks (an arrival on each one's empty barrier b ^ 1),
-// then waits until the other block is too: its multicast half lands in both blocks' buffers. Completion n of
-// empty barrier x comes at tile j = x + 1 + 2 n, so the parity is ((j - 1) / 2) & 1.
-__device__ __forceinline__ void s9t_refill_wait(unsigned char *sm, int b, int k0) {
-    uint64_t *empty = (uint64_t *)(sm + s9t_layout::BAR) + 2 + (b ^ 1);
-    const int j = k0 / S9_K;
-    cl_bar_arrive_remote(empty, 0);
-    cl_bar_arrive_remote(empty, 1);
-    cl_bar_wait(empty, (uint32_t)((j - 1) >> 1) & 1);
-}
-__device__ __forceinline__ void s9t_cluster_sync() { cl_sync(); }
 // Until buffer b's copies of the key tile at k0 have landed: buffer b's (k0 / 128)-th use, its parity
 __device__ __forceinline__ void s9t_wait(unsigned char *sm, int b, int k0) {
     wg_bar_wait((uint64_t *)(sm + s9t_layout::BAR) + b, (uint32_t)(k0 / (2 * S9_K)) & 1);
 }
 #else
-template <int CL = 1>
 __device__ __forceinline__ void s9t_issue(const fa_args &, const CUtensorMap *, const int *, int, unsigned char *, int) {}
 __device__ __forceinline__ void s9t_wait(unsigned char *, int, int) {}
-template <int CL = 1>
 __device__ __forceinline__ void s9t_init(unsigned char *) {}
-__device__ __forceinline__ void s9t_refill_wait(unsigned char *, int, int) {}
-__device__ __forceinline__ void s9t_cluster_sync() {}
 #endif
-template <int CH, int b, bool TMA, int CL = 1>
+template <int CH, int b, bool TMA>
 __device__ __forceinline__ void s9d_tile(const fa_args &a, const CUtensorMap *tm, int k0, unsigned char *sm,
                                           float (&sc)[2][8][4], uint32_t ci, float (&o)[2][CH / 8][4], float (&m)[2][2],
                                           float (&ls)[2][4], bool &mflag, float alpha, int wq, int t, int lane) {
@@ -1269,11 +1237,7 @@ __device__ __forceinline__ void s9d_tile(const fa_args &a, const CUtensorMap *tm
     float mnext = 0;
     if (more) {
         if constexpr (TMA) {
-            if (threadIdx.x == 0) {
-                if constexpr (CL == 2)
-                    if (k0 >= S9_K) s9t_refill_wait(sm, b, k0);
-                s9t_issue<CL>(a, tm, Ps, k0 + S9_K, sm, b ^ 1);
-            }
+            if (threadIdx.x == 0) s9t_issue(a, tm, Ps, k0 + S9_K, sm, b ^ 1);
         } else {
             int kvo = Ps[128 + threadIdx.x];
             s9b_fetch_rows<CH>(a, a.k, kvo, k0 + S9_K, Ks + (b ^ 1) * TE);
@@ -1296,20 +1260,9 @@ __device__ __forceinline__ void s9d_tile(const fa_args &a, const CUtensorMap *tm
 // k_s9_fwd_bmma, took 248 registers, 2 blocks per SM, and was slower (session 14): removed
 // in session 15.)
 #define S9_Q2 (2 * S9_Q)
-// The block index in the order (head, row, query tile) the kernel's body reads it: CL 1 the launch's; CL 2 the
-// two blocks of a cluster (blockIdx.x 2 c, 2 c + 1) rows 2 p and 2 p + 1 of one head and query tile (B even).
-template <int CL>
-__device__ __forceinline__ int s9t_vblock(const fa_args &a, int bx) {
-    if constexpr (CL == 1) return bx;
-    const int nqt = ((int)a.L + S9_Q2 - 1) / S9_Q2, c = bx >> 1, rest = c / nqt, hb = (int)a.B >> 1;
-    const int r = 2 * (rest % hb) + (bx & 1), h = rest / hb;
-    return (h * (int)a.B + r) * nqt + c % nqt;
-}
-// The kernel's body on its shared memory sm (TMA: from a 1024-byte boundary, tm the K, V and bias maps). CL 2: a
-// cluster of two blocks sharing each bias tile (s9t_issue; PF_ATTN_FWD_BMMA=4).
-template <int CH, bool TMA, int CL = 1>
+// The kernel's body on its shared memory sm (TMA: from a 1024-byte boundary, tm the K, V and bias maps).
+template <int CH, bool TMA>
 __device__ __forceinline__ void s9d_run(const fa_args &a, const CUtensorMap *tm, unsigned char *sm) {
-    static_assert(CL == 1 || (TMA && CL == 2), "clusters of two blocks, on the TMA form");
     typedef s9d_layout<CH> DL;
     typedef s9t_layout TL;
     static_assert(!TMA || CH == 32, "the TMA form: 32 channels");
@@ -1317,9 +1270,8 @@ __device__ __forceinline__ void s9d_run(const fa_args &a, const CUtensorMap *tm,
     unsigned char *Bs = sm + (TMA ? TL::B : DL::B);
     float *Ms = (float *)(sm + (TMA ? TL::M : DL::M));
 
-    const int vb = s9t_vblock<CL>(a, (int)blockIdx.x);
-    int nqt = ((int)a.L + S9_Q2 - 1) / S9_Q2, rest = vb / nqt;
-    int r = rest % (int)a.B, q0 = (vb % nqt) * S9_Q2;
+    int nqt = ((int)a.L + S9_Q2 - 1) / S9_Q2, rest = (int)blockIdx.x / nqt;
+    int r = rest % (int)a.B, q0 = ((int)blockIdx.x % nqt) * S9_Q2;
     int h = rest / (int)a.B;
     int lane = threadIdx.x & 31, wq = threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
     const float alpha = a.scale * S9_L2E;
@@ -1338,7 +1290,7 @@ __device__ __forceinline__ void s9d_run(const fa_args &a, const CUtensorMap *tm,
     if constexpr (TMA) {  // Ps[257..259]: the copies' coordinates (bias row h Lp + q0, channel h c_h, row r)
         if (threadIdx.x == 0) {
             Ps[256] = rpos, Ps[257] = h * lp + q0, Ps[258] = h * (int)a.ch, Ps[259] = r;
-            s9t_init<CL>(sm);
+            s9t_init(sm);
         }
     } else {
         Ps[threadIdx.x] = (h * lp + q0 + (int)(threadIdx.x >> 3)) * lp + (threadIdx.x & 7) * 8;  // < H Lp^2 < 2^31
@@ -1346,9 +1298,8 @@ __device__ __forceinline__ void s9d_run(const fa_args &a, const CUtensorMap *tm,
         if (threadIdx.x == 0) { Ps[256] = rpos; Ps[257] = q0 + S9_Q < (int)a.L; }
     }
     __syncthreads();  // Ps[257] read by every thread's bias copies (TMA: the mbarriers initialised)
-    if constexpr (CL == 2) s9t_cluster_sync();  // the other block's mbarriers too, before its copies reach them
     if constexpr (TMA) {
-        if (threadIdx.x == 0) s9t_issue<CL>(a, tm, Ps, 0, sm, 0);
+        if (threadIdx.x == 0) s9t_issue(a, tm, Ps, 0, sm, 0);
     } else {
         s9b_fetch_rows<CH>(a, a.k, kvo, 0, Ks);
         s9b_fetch_rows<CH>(a, a.v, kvo, 0, Vs);
@@ -1368,17 +1319,16 @@ __device__ __forceinline__ void s9d_run(const fa_args &a, const CUtensorMap *tm,
     float m[2][2] = {{-INFINITY, -INFINITY}, {-INFINITY, -INFINITY}}, ls[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
     float sc[2][8][4];
     for (int k0 = 0;; k0 += 2 * S9_K) {  // two tiles per trip: buffers 0, 1
-        s9d_tile<CH, 0, TMA, CL>(a, tm, k0, sm, sc, ci, o, m, ls, mflag, alpha, wq, t, lane);
+        s9d_tile<CH, 0, TMA>(a, tm, k0, sm, sc, ci, o, m, ls, mflag, alpha, wq, t, lane);
         if (k0 + S9_K >= (int)a.L) break;
-        s9d_tile<CH, 1, TMA, CL>(a, tm, k0 + S9_K, sm, sc, ci, o, m, ls, mflag, alpha, wq, t, lane);
+        s9d_tile<CH, 1, TMA>(a, tm, k0 + S9_K, sm, sc, ci, o, m, ls, mflag, alpha, wq, t, lane);
         if (k0 + 2 * S9_K >= (int)a.L) break;
     }
     fa_wait<0>();  // the zero fill of K past L: no copy into the block's memory after its end
     {  // (row, query tile, head) again from the block index: not held across the loop (registers)
         uint32_t bx;
         bx = fa_ctaid_x();
-        const int vb2 = s9t_vblock<CL>(a, (int)bx);
-        int nqt2 = ((int)a.L + S9_Q2 - 1) / S9_Q2, rest2 = vb2 / nqt2, q2 = (vb2 % nqt2) * S9_Q2;
+        int nqt2 = ((int)a.L + S9_Q2 - 1) / S9_Q2, rest2 = (int)bx / nqt2, q2 = ((int)bx % nqt2) * S9_Q2;
 #pragma unroll
         for (int i = 0; i < 2; i++) {
             float l[2] = {ls[i][0], ls[i][2]};  // rows g, g + 8: whole sums (s9b_accumulate_pv)
@@ -1386,8 +1336,6 @@ __device__ __forceinline__ void s9d_run(const fa_args &a, const CUtensorMap *tm,
                                        t);
         }
     }
-    // CL 2: neither block leaves while the other may still copy into its memory or arrive on its barriers
-    if constexpr (CL == 2) s9t_cluster_sync();
 }
 
 template <int CH, int NB>
@@ -1405,16 +1353,6 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_tma(const fa_args a, const _
 #if S9_HAVE_WGMMA
     extern __shared__ __align__(128) unsigned char s9_sm[];
     s9d_run<32, true>(a, tm.m, s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023));
-#endif
-}
-// PF_ATTN_FWD_BMMA=4 (session 52, opt-in): k_s9_fwd_tma in clusters of two blocks (rows 2 p, 2 p + 1), each bias
-// tile read from L2 once for both by multicast (the bias is 2 of the 3 bytes a score reads: session 51's k_s9_fwd_tma
-// moves ~15 GB a launch at N = 1024, ~6 TB/s out of L2). Launched with a cluster dimension of 2 (cl_launch).
-template <int NB>
-__global__ void __launch_bounds__(128, NB) k_s9_fwd_tmc(const fa_args a, const __grid_constant__ s9t_maps tm) {
-#if S9_HAVE_WGMMA
-    extern __shared__ __align__(128) unsigned char s9_sm[];
-    s9d_run<32, true, 2>(a, tm.m, s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023));
 #endif
 }
 
@@ -1436,55 +1374,39 @@ int fa_sm90_forward_bmma2(cu_impl *c, const fa_args *a) {
     return a->ch <= 16 ? s9d_launch<16>(c, a) : s9d_launch<32>(c, a);
 }
 
-// The cluster size fa_sm90_forward_tma asks of s9t_piece: 1 (k_s9_fwd_tma) or 2 (k_s9_fwd_tmc)
-static int s9t_cluster = 1;
 // One piece of k_s9_fwd_tma (s9b_run's loop; p's pointers at the piece's first row): its three maps, then the launch.
-// s9t_cluster 2: k_s9_fwd_tmc where the piece's rows are even in number and the cluster launch is accepted (the
-// same bits either way).
 static int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt) {
-    static int attr_set[2];
+    static int attr_set = 0;
     const size_t smem = s9t_layout::bytes + 1024;  // the tiles from a 1024-byte boundary
-    void (*const kern[2])(const fa_args, const s9t_maps) = {k_s9_fwd_tma<S9_NB1>, k_s9_fwd_tmc<S9_NB1>};
-    for (int k = 0; k < 2; k++) {
-        if (attr_set[k]) continue;
-        if (cudaFuncSetAttribute(kern[k], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) {
+    if (!attr_set) {
+        if (cudaFuncSetAttribute(k_s9_fwd_tma<S9_NB1>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) {
             (void)cudaGetLastError();
             return 1;
         }
-        attr_set[k] = 1;
+        attr_set = 1;
     }
     s9t_maps tm;
     const uint64_t lp = (uint64_t)((p->L + 63) & ~(int64_t)63);
     const uint64_t dims[3] = {(uint64_t)p->HC, (uint64_t)p->L, (uint64_t)p->B};
     const uint64_t strides[2] = {(uint64_t)(p->pstride * p->HC), (uint64_t)(p->rstride * p->HC)};
     const uint32_t box[3] = {32, S9_K, 1};
-    const unsigned grid = (unsigned)(nqt * p->B * p->H);
     if (tma_map_encode(&tm.m[0], p->k, 2, 3, dims, strides, box, 64) ||
-        tma_map_encode(&tm.m[1], p->v, 2, 3, dims, strides, box, 64))
+        tma_map_encode(&tm.m[1], p->v, 2, 3, dims, strides, box, 64) ||
+        tma_map_2d(&tm.m[2], p->biasT16, 2, (uint64_t)p->H * lp, lp, lp, S9_Q2, 64, 128))
         return 1;
-    if (s9t_cluster == 2 && p->B % 2 == 0) {  // each block copies half of the bias tile: box 64 queries
-        if (tma_map_2d(&tm.m[2], p->biasT16, 2, (uint64_t)p->H * lp, lp, lp, S9_Q, 64, 128)) return 1;
-        if (cl_launch(kern[1], dim3(grid), dim3(128), smem, dim3(2, 1, 1), c->stream, *p, tm) == cudaSuccess) {
-            CU_LAUNCHED();
-            return 0;
-        }
-        (void)cudaGetLastError();  // a cluster launch refused: the single-block kernel below
-    }
-    if (tma_map_2d(&tm.m[2], p->biasT16, 2, (uint64_t)p->H * lp, lp, lp, S9_Q2, 64, 128)) return 1;
-    kern[0]<<<grid, 128, smem, c->stream>>>(*p, tm);
+    k_s9_fwd_tma<S9_NB1><<<(unsigned)(nqt * p->B * p->H), 128, smem, c->stream>>>(*p, tm);
     CU_LAUNCHED();
     return 0;
 }
 
 // PF_ATTN_FWD_BMMA=3: k_s9_fwd_tma where its maps apply (c_h 32, every row and position 16-byte aligned, a device
 // of compute capability 9); 1 where not (k_s9_fwd_bmma2 then runs)
-static int fa_sm90_forward_tma(cu_impl *c, const fa_args *a, int cluster) {
+static int fa_sm90_forward_tma(cu_impl *c, const fa_args *a) {
     if (!c->bf16 || a->B <= 0 || a->L <= 0 || !a->biasT || a->ch != 32 || !cu_device_cc9()) return 1;
     if ((a->HC * 2) % 16 || (a->pstride * a->HC * 2) % 16 || (a->rstride * a->HC * 2) % 16 || a->pstride < 1 ||
         a->rstride < 1 || ((uintptr_t)a->k | (uintptr_t)a->v) & 15)
         return 1;
     int attr_set = 1;  // s9t_piece sets its kernel's own
-    s9t_cluster = cluster;
     return s9b_run(c, a, NULL, S9_Q2, s9t_layout::bytes + 1024, &attr_set);
 }
 
@@ -1530,19 +1452,16 @@ static int s9_pipe_enabled(void) {
 // N = 1024, 29.93 -> 28.71 at 2048, attn_fwd_check); 2 or unset k_s9_fwd_bmma2 unpipelined (the
 // same bits as 1; session 14, attn_fwd_check variants 16 / 18: 3.660 -> 3.227 ms at N = 1024,
 // 28.88 -> 25.37 at 2048, ending node 4.003 -> 3.392, MSA row 0.959 -> 0.855); 3 k_s9_fwd_tma (k_s9_fwd_bmma2
-// with its tiles by TMA tensor maps, same bits; session 51's opt-in experiment); 4 k_s9_fwd_tmc (3 in clusters of
-// two blocks, the bias tiles by multicast, same bits; session 52's).
+// with its tiles by TMA tensor maps, same bits; session 51's opt-in experiment).
 static int s9_bmma_form(void) {
     const char *e = getenv("PF_ATTN_FWD_BMMA");
     if (!e || !*e || !strcmp(e, "2")) return 2;
     if (!strcmp(e, "0")) return 0;
     if (!strcmp(e, "1")) return 1;
     if (!strcmp(e, "3")) return 3;
-    if (!strcmp(e, "4")) return 4;
     pf_die("PF_ATTN_FWD_BMMA=%s: expected 0 (k_s9_fwd_pipe's per-score bias), 1 (bias through the tensor "
-           "core, k_s9_fwd_bmma), 2 (k_s9_fwd_bmma2, two query sub-tiles per warp: the default), 3 "
-           "(k_s9_fwd_bmma2's tiles by TMA tensor maps, session 51's experiment) or 4 (3 in clusters of two "
-           "blocks sharing each bias tile, session 52's experiment)", e);
+           "core, k_s9_fwd_bmma), 2 (k_s9_fwd_bmma2, two query sub-tiles per warp: the default) or 3 "
+           "(k_s9_fwd_bmma2's tiles by TMA tensor maps, session 51's experiment)", e);
     return 2;
 }
 
@@ -1562,7 +1481,7 @@ int fa_sm90_forward(cu_impl *c, const fa_args *a) {
     // single attention, keeps the fp32 tile)
     int b16 = s9_b16_enabled() && a->biasT && a->bias_bf16 && a->B >= 4;
     int bm = b16 ? s9_bmma_form() : 0;
-    if (bm >= 3 && fa_sm90_forward_tma(c, a, bm == 4 ? 2 : 1) == 0) return 0;
+    if (bm == 3 && fa_sm90_forward_tma(c, a) == 0) return 0;
     if (bm >= 2 && fa_sm90_forward_bmma2(c, a) == 0) return 0;
     if (bm && fa_sm90_forward_bmma(c, a) == 0) return 0;
     // 1 row per block: since the copies are planned once per block (session 8), faster

@@ -464,8 +464,6 @@ static void attn_fwd_same_bits(const char *label, const pf_attn_dims *d, const p
         attn_fwd_env_same_bits(label, "PF_ATTN_FWD_BMMA", "1", d, Pd, x, z, mdv, &o0, gs, gw);
         // k_s9_fwd_tma (=3, session 51): bmma2 with its tiles by TMA tensor maps (c_h 32; elsewhere bmma2 runs)
         attn_fwd_env_same_bits(label, "PF_ATTN_FWD_BMMA", "3", d, Pd, x, z, mdv, &o0, gs, gw);
-        // k_s9_fwd_tmc (=4, session 52): =3 in clusters of two blocks sharing the bias tiles (an even row count)
-        attn_fwd_env_same_bits(label, "PF_ATTN_FWD_BMMA", "4", d, Pd, x, z, mdv, &o0, gs, gw);
         // rows in pieces of 3 (the launches past 2^31 elements at N >= 1832 in the module): same bits
         attn_fwd_env_same_bits(label, "PF_ATTN_FWD_PIECE_ROWS", "3", d, Pd, x, z, mdv, &o0, gs, gw);
         H_gpu->attn_fwd(H_gpu, d, Pd, x->d, z->n ? z->d : NULL, mdv, o0.d, gs, gw);
