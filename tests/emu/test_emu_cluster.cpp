@@ -14,7 +14,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static const emu_options ORDERS[3] = {{0, 0, 0, 1}, {1, 1, 1, 2}, {0, 2, 0, 9}};
+// ascending, descending (eager), shuffled, and shuffled with the block of rank 0 one round in 8 (a peer a tile ahead)
+#define NORD 4
+static const emu_options ORDERS[NORD] = {{0, 0, 0, 1, 0}, {1, 1, 1, 2, 0}, {0, 2, 0, 9, 0}, {0, 2, 0, 8, 8}};
 
 // n bytes the child's writes reach the parent through (anonymous shared memory)
 template <typename T> static T *shared_buf(int64_t n) {
@@ -56,10 +58,10 @@ struct emu_case {
             check(false, tag, "%s", "the tensor maps were not made");
             return;
         }
-        float *S[3];
-        uint16_t *K[3];
-        bool ran[3];
-        for (int o = 0; o < 3; o++) {
+        float *S[NORD];
+        uint16_t *K[NORD];
+        bool ran[NORD];
+        for (int o = 0; o < NORD; o++) {
             S[o] = shared_buf<float>(p.s_n + CP_GUARD), K[o] = shared_buf<uint16_t>(p.k_n + CP_GUARD);
             cp_outputs_init(p, S[o], K[o]);
             const cp_args a = cp_args_of(p, S[o], K[o]);
@@ -73,10 +75,10 @@ struct emu_case {
               ran[2]);
         cp_verify(p, S[0], K[0], tag);
         bool same = true;
-        for (int o = 1; o < 3; o++)
+        for (int o = 1; o < NORD; o++)
             same = same && !memcmp(S[o], S[0], (size_t)p.s_n * 4) && !memcmp(K[o], K[0], (size_t)p.k_n * 2);
         check(same, tag + ": the same bits in every order", "%s", "S or the raw tiles differ between orders");
-        for (int o = 0; o < 3; o++)
+        for (int o = 0; o < NORD; o++)
             munmap(S[o], (size_t)(p.s_n + CP_GUARD) * 4), munmap(K[o], (size_t)(p.k_n + CP_GUARD) * 2);
     }
 };
@@ -86,7 +88,7 @@ struct emu_case {
 static void addr_case(int C, bool compile_time) {
     const int blocks = 2 * C;
     const std::string tag = compile_time ? "__cluster_dims__(4, 1, 1)" : "launch-time cluster " + std::to_string(C);
-    for (int o = 0; o < 3; o++) {
+    for (int o = 0; o < NORD; o++) {
         uint32_t *out = shared_buf<uint32_t>((int64_t)blocks * CP_ADDR_WORDS);
         memset(out, 0xff, (size_t)blocks * CP_ADDR_WORDS * 4);
         const bool ran = run_isolated([&] {
