@@ -132,7 +132,9 @@ static int64_t g_bwg_runs;
 int64_t fa_bwd_wg_runs(void) { return g_bwg_runs; }
 int fa_bwd_wg_env(void) {
     const char *e = getenv("PF_ATTN_BWD_WG");
-    if (!e || !*e) return 4;  // the default since session 30: -11% against k_bwd_lean at N = 1024
+    // the default since session 52 (mode 4 where the maps do not apply): k_bwd_ws_tma 7.10 -> 6.49 ms a launch at
+    // N = 1024 on an H100; mode 4 was session 30's: -11% against k_bwd_lean
+    if (!e || !*e) return 5;
     if (!strcmp(e, "0")) return 0;
     if (!strcmp(e, "1")) return 1;
     if (!strcmp(e, "2")) return 2;
@@ -142,8 +144,7 @@ int fa_bwd_wg_env(void) {
     pf_die("PF_ATTN_BWD_WG=%s: expected 0 (the mma.sync one-pass kernel), 1 (the warp-specialised "
            "wgmma kernel first), 2 (the same with the consumers' dS^T barriers decoupled), 3 (2 with the dq "
            "product's dS from shared memory by descriptor), 4 (3 with each step's dq product made by one "
-           "consumer warpgroup, in turn: the default) or 5 (4 with its tiles by TMA tensor maps, session 52's "
-           "experiment)",
+           "consumer warpgroup, in turn) or 5 (4 with its tiles by TMA tensor maps: the default)",
            e);
     return 0;
 }

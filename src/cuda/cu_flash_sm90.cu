@@ -996,7 +996,7 @@ int fa_sm90_forward_bmma(cu_impl *c, const fa_args *a) {
 
 #endif  // PF_EMU_NO_HOST
 
-// k_s9_fwd_bmma2 (PF_ATTN_FWD_BMMA=2 or unset; attn_fwd_check variant 17): k_s9_fwd_bmma
+// k_s9_fwd_bmma2 (PF_ATTN_FWD_BMMA=2; attn_fwd_check variant 17; where k_s9_fwd_tma does not apply): k_s9_fwd_bmma
 // with each warp owning two 16-query sub-tiles, queries 16 wq .. and 64 + 16 wq .. of the block's
 // 128, so that every warp has two independent dependency chains (S MMAs, softmax, P V) to issue
 // from (session 13's ncu: k_s9_fwd_bmma is latency-bound, 0.82 eligible warps per scheduler).
@@ -1014,9 +1014,9 @@ struct s9d_layout {
     static constexpr size_t bytes = P + 260 * 4;  // int: boff [128], kvo [128], rpos, second half in L
 };
 
-// PF_ATTN_FWD_BMMA=3 (session 51, opt-in): k_s9_fwd_bmma2 with each key tile's K, V and bias brought by three TMA
-// tensor-map copies that one thread issues (cu_tma.cuh), landing on the buffer's mbarrier, in place of 12 cp.async
-// per thread (the question: is the forward bound by its L2 requests, ~87% of the peak by ncu in session 50?).
+// PF_ATTN_FWD_BMMA=3 (session 51; the default since session 52): k_s9_fwd_bmma2 with each key tile's K, V and bias
+// brought by three TMA tensor-map copies that one thread issues (cu_tma.cuh), landing on the buffer's mbarrier, in
+// place of 12 cp.async per thread (the forward was bound by its L2 requests: -12% on an H100, session 51).
 // The tiles are TMA's dense swizzled boxes (s9t_kv_at, s9t_bias_at), from a 1024-byte aligned base (the launch
 // asks 1024 bytes more): K, V [2][64][32] bf16, bias [2][128 queries][64 keys] bf16, then as s9d_layout: mask
 // terms, Q (cp.async, once), the ints, and the two mbarriers. Same arithmetic per score: same bits as bmma2.
@@ -1449,20 +1449,22 @@ static int s9_pipe_enabled(void) {
 
 // PF_ATTN_FWD_BMMA: the pair bias through the tensor core where the bf16 bias copy is taken:
 // 0 k_s9_fwd_pipe (other bits); 1 k_s9_fwd_bmma (session 13's default: 3.777 -> 3.684 ms at
-// N = 1024, 29.93 -> 28.71 at 2048, attn_fwd_check); 2 or unset k_s9_fwd_bmma2 unpipelined (the
+// N = 1024, 29.93 -> 28.71 at 2048, attn_fwd_check); 2 k_s9_fwd_bmma2 unpipelined (the
 // same bits as 1; session 14, attn_fwd_check variants 16 / 18: 3.660 -> 3.227 ms at N = 1024,
-// 28.88 -> 25.37 at 2048, ending node 4.003 -> 3.392, MSA row 0.959 -> 0.855); 3 k_s9_fwd_tma (k_s9_fwd_bmma2
-// with its tiles by TMA tensor maps, same bits; session 51's opt-in experiment).
+// 28.88 -> 25.37 at 2048, ending node 4.003 -> 3.392, MSA row 0.959 -> 0.855); 3 or unset k_s9_fwd_tma
+// (k_s9_fwd_bmma2 with its tiles by TMA tensor maps, same bits; session 51, the default since session 52: the
+// forward kernel 2.76 -> 2.46 ms at N = 1024 on an H100; bmma2 where the maps do not apply).
 static int s9_bmma_form(void) {
     const char *e = getenv("PF_ATTN_FWD_BMMA");
-    if (!e || !*e || !strcmp(e, "2")) return 2;
+    if (!e || !*e) return 3;  // the default since session 52 (bmma2 where the maps do not apply)
+    if (!strcmp(e, "2")) return 2;
     if (!strcmp(e, "0")) return 0;
     if (!strcmp(e, "1")) return 1;
     if (!strcmp(e, "3")) return 3;
     pf_die("PF_ATTN_FWD_BMMA=%s: expected 0 (k_s9_fwd_pipe's per-score bias), 1 (bias through the tensor "
-           "core, k_s9_fwd_bmma), 2 (k_s9_fwd_bmma2, two query sub-tiles per warp: the default) or 3 "
-           "(k_s9_fwd_bmma2's tiles by TMA tensor maps, session 51's experiment)", e);
-    return 2;
+           "core, k_s9_fwd_bmma), 2 (k_s9_fwd_bmma2, two query sub-tiles per warp) or 3 (k_s9_fwd_bmma2's tiles "
+           "by TMA tensor maps: the default)", e);
+    return 3;
 }
 
 // PF_ATTN_FWD_WS: 1 tries the warp-specialised wgmma forward (cu_flash_fwd_ws.cu) first; 0 or
