@@ -25,15 +25,23 @@ __device__ __forceinline__ void bwg_tile(const fa_args &a, const void *src, int6
     }
 }
 
+// Element offset of (position j, channel c) in a [positions][32] bf16 tile TMA wrote with the 64-byte swizzle
+// (16-byte chunk XOR the 128-byte line's index mod 4; the tile 512-byte aligned): k_bwd_ws_tma's tiles
+__device__ __forceinline__ int bwt_at(int j, int c) { return j * 32 + (((c >> 3) ^ ((j >> 1) & 3)) << 3) + (c & 7); }
+
 // This warp's A fragments (16 positions from kw x 32 channels, m16n8k16's A layout) of a
-// core-matrix tile: fr[kk] for channels 16 kk..
+// core-matrix tile (SW: of a swizzled TMA tile, bwt_at; conflict-free too: rows g, g + 2, g + 4, g + 6 of one bank
+// offset land in different chunks): fr[kk] for channels 16 kk..
+template <bool SW = false>
 __device__ __forceinline__ void bwg_afrag(const bf16 *T, int kw, uint32_t (&fr)[2][4]) {
     int g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
 #pragma unroll
     for (int kk = 0; kk < 2; kk++)
 #pragma unroll
-        for (int e = 0; e < 4; e++)
-            fr[kk][e] = *(const uint32_t *)(T + bwg_off(kw + g + 8 * (e & 1), 16 * kk + 2 * t + 8 * (e >> 1)));
+        for (int e = 0; e < 4; e++) {
+            const int j = kw + g + 8 * (e & 1), c = 16 * kk + 2 * t + 8 * (e >> 1);
+            fr[kk][e] = *(const uint32_t *)(T + (SW ? bwt_at(j, c) : bwg_off(j, c)));
+        }
 }
 
 // keeps the compiler from reusing a wgmma's A-fragment registers before its wait

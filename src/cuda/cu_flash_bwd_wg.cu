@@ -111,21 +111,6 @@ template <>
 struct bws_lay_of<true> {
     typedef bwt_lay T;
 };
-// Element offset of (row, column) in a [rows][32] bf16 tile TMA wrote with the 64-byte swizzle (16-byte chunk
-// XOR the 128-byte line's index mod 4; the tile 512-byte aligned)
-__device__ __forceinline__ int bwt_at(int row, int c) {
-    return row * 32 + (((c >> 3) ^ ((row >> 1) & 3)) << 3) + (c & 7);
-}
-// bwg_afrag of such a tile: this warp's A fragments (16 positions from kw x 32 channels); conflict-free (rows g,
-// g + 2, g + 4, g + 6 of one bank offset in different chunks)
-__device__ __forceinline__ void bwt_afrag(const bf16 *T, int kw, uint32_t (&fr)[2][4]) {
-    int g = (threadIdx.x & 31) >> 2, t = threadIdx.x & 3;
-#pragma unroll
-    for (int kk = 0; kk < 2; kk++)
-#pragma unroll
-        for (int e = 0; e < 4; e++)
-            fr[kk][e] = *(const uint32_t *)(T + bwt_at(kw + g + 8 * (e & 1), 16 * kk + 2 * t + 8 * (e >> 1)));
-}
 
 #ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
 static int64_t g_bwg_runs;
@@ -584,13 +569,8 @@ __device__ __forceinline__ void bws_consumer(const fa_args &a, unsigned char *sm
             const int g = (threadIdx.x & 31) >> 2;
 #pragma unroll
             for (int u = 0; u < 2; u++) mk2[u] = bw_mask2(a, p.r, (int64_t)p.kb * BWG_KB + kw + g + 8 * u);
-            if constexpr (TM) {
-                bwt_afrag((const bf16 *)(sm + Y::K + (p.n & 1) * Y::TK), kw, ka);
-                bwt_afrag((const bf16 *)(sm + Y::V + (p.n & 1) * Y::TK), kw, va);
-            } else {
-                bwg_afrag((const bf16 *)(sm + Y::K + (p.n & 1) * Y::TK), kw, ka);
-                bwg_afrag((const bf16 *)(sm + Y::V + (p.n & 1) * Y::TK), kw, va);
-            }
+            bwg_afrag<TM>((const bf16 *)(sm + Y::K + (p.n & 1) * Y::TK), kw, ka);  // TM: swizzled (bwt_at)
+            bwg_afrag<TM>((const bf16 *)(sm + Y::V + (p.n & 1) * Y::TK), kw, va);
 #pragma unroll
             for (int jj = 0; jj < 4; jj++)
 #pragma unroll
@@ -659,6 +639,30 @@ __device__ __forceinline__ void bws_consumer(const fa_args &a, unsigned char *sm
 }
 #endif
 
+// Both kernels' start on their layout Y's shared memory sm: no bias (HB false), every stage's bias tile zero, never
+// copied over (bias_words 32-bit words a tile); the ring's mbarriers (full: full_count arrivals, mode 1-4 every
+// producer thread, TMA its one thread's arrive.expect_tx; empty and kv_empty[2]: every consumer thread); a block
+// barrier.
+#if S9_HAVE_WGMMA
+template <typename Y, bool HB>
+__device__ __forceinline__ void bws_start(unsigned char *sm, int bias_words, int full_count) {
+    if (!HB)
+        for (int s = 0; s < BWS_ST; s++)
+            for (int i = threadIdx.x; i < bias_words; i += BWS_NTH) ((uint32_t *)(sm + s * Y::stage + Y::B))[i] = 0u;
+    if (threadIdx.x == 0) {
+        uint64_t *bar = (uint64_t *)(sm + Y::bar);
+        for (int s = 0; s < BWS_ST; s++) {
+            wg_bar_init(bar + s, full_count);         // full
+            wg_bar_init(bar + BWS_ST + s, BWS_CONS);  // empty: every consumer thread
+        }
+        wg_bar_init(bar + 2 * BWS_ST, BWS_CONS);  // kv_empty[2]
+        wg_bar_init(bar + 2 * BWS_ST + 1, BWS_CONS);
+        wg_fence_mbarrier_init();
+    }
+    __syncthreads();
+}
+#endif
+
 // One block per SM (~175 KB of shared memory); the producer warpgroup drops to 64 registers a
 // thread, the consumers take 216 (128 x 64 + 256 x 216 = 63,488 of 65,536): no spills in either
 // (40 / 232 spilled 100 bytes in the producer, 56 / 224 12 bytes).
@@ -668,21 +672,7 @@ __global__ void __launch_bounds__(BWS_NTH, 1) k_bwd_ws(fa_args a, float *dq_slot
     typedef bwg_lay Y;
     extern __shared__ __align__(128) unsigned char bwg_sm[];
     const int nkb = (int)((a.L + BWG_KB - 1) / BWG_KB), nqt = (int)(a.L / 64);
-    if (!HB)  // no bias: every stage's bias tile zero, never copied over
-        for (int s = 0; s < BWS_ST; s++)
-            for (int i = threadIdx.x; i < BWG_KB * BW_LDK / 2; i += BWS_NTH)
-                ((uint32_t *)(bwg_sm + s * Y::stage + Y::B))[i] = 0u;
-    if (threadIdx.x == 0) {
-        uint64_t *bar = (uint64_t *)(bwg_sm + Y::bar);
-        for (int s = 0; s < BWS_ST; s++) {
-            wg_bar_init(bar + s, BWS_PROD);           // full: every producer thread
-            wg_bar_init(bar + BWS_ST + s, BWS_CONS);  // empty: every consumer thread
-        }
-        wg_bar_init(bar + 2 * BWS_ST, BWS_CONS);  // kv_empty[2]
-        wg_bar_init(bar + 2 * BWS_ST + 1, BWS_CONS);
-        wg_fence_mbarrier_init();
-    }
-    __syncthreads();
+    bws_start<Y, HB>(bwg_sm, BWG_KB * BW_LDK / 2, BWS_PROD);
     if (threadIdx.x < BWS_PROD) {
         asm volatile("setmaxnreg.dec.sync.aligned.u32 64;\n" ::: "memory");
         bws_producer<HB>(a, bwg_sm, nkb, nqt);
@@ -707,21 +697,7 @@ __global__ void __launch_bounds__(BWS_NTH, 1) k_bwd_ws_tma(fa_args a, float *dq_
     extern __shared__ __align__(128) unsigned char bwg_sm[];
     unsigned char *sm = bwg_sm + ((1024 - (fa_smem(bwg_sm) & 1023)) & 1023);
     const int nkb = (int)((a.L + BWG_KB - 1) / BWG_KB), nqt = (int)(a.L / 64);
-    if (!HB)  // no bias: every stage's bias tile zero, never copied over
-        for (int s = 0; s < BWS_ST; s++)
-            for (int i = threadIdx.x; i < (int)(Y::TB / 4); i += BWS_NTH)
-                ((uint32_t *)(sm + s * Y::stage + Y::B))[i] = 0u;
-    if (threadIdx.x == 0) {
-        uint64_t *bar = (uint64_t *)(sm + Y::bar);
-        for (int s = 0; s < BWS_ST; s++) {
-            wg_bar_init(bar + s, 1);                  // full: the producer's arrive.expect_tx (and the bytes)
-            wg_bar_init(bar + BWS_ST + s, BWS_CONS);  // empty: every consumer thread
-        }
-        wg_bar_init(bar + 2 * BWS_ST, BWS_CONS);  // kv_empty[2]
-        wg_bar_init(bar + 2 * BWS_ST + 1, BWS_CONS);
-        wg_fence_mbarrier_init();
-    }
-    __syncthreads();
+    bws_start<Y, HB>(sm, (int)(Y::TB / 4), 1);  // full: the producer thread's arrive.expect_tx (and the bytes)
     if (threadIdx.x < BWS_PROD) {
         asm volatile("setmaxnreg.dec.sync.aligned.u32 64;\n" ::: "memory");
         if (threadIdx.x == 0) bwt_producer<HB>(a, tm.m, sm, nkb, nqt);
