@@ -478,6 +478,7 @@ __global__ void k_bwd_dbias_reduce(fa_args a, int nsplit) {
 }
 
 // ---- launch ---------------------------------------------------------------------------
+#ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
 // The most dynamic shared memory a block may have on the current device (opt-in).
 static size_t db_smem_max() {
     int dev = 0, v = 0;
@@ -572,3 +573,4 @@ void fa_bwd_dbias(cu_impl *c, const fa_args *a, bool fl) {
         CU_LAUNCHED();
     }
 }
+#endif  // PF_EMU_NO_HOST

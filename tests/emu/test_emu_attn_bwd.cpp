@@ -11,49 +11,6 @@
 #include "cu_flash_bwd_wg.cpp"  // tools/emu_xform.py's rewrite (mk/emu.mk)
 #include "emu_check.h"
 
-struct bwd_problem {
-    int64_t B, L;
-    int H, ch;
-    std::vector<bf16> q, k, v, dO, mask, o;
-    std::vector<float> biasT, lse, D;  // biasT (H, L key, L query), bf16 numbers
-};
-struct bwd_grads {
-    std::vector<bf16> dq, dk, dv;
-};
-
-// Softmax over keys of scale q.k + bias + mask term (CU_MASK_INF (m - 1)); the forward's o (bf16) and lse
-// (+inf on a fully masked row), D = rowsum(dO o) from the bf16 o, as the module gives them to the backward.
-static bwd_problem make(int64_t B, int64_t L, int H, bool bias, uint64_t seed) {
-    rng = seed * 0x2545F4914F6CDD1Dull + 7;
-    bwd_problem p;
-    p.B = B, p.L = L, p.H = H, p.ch = 32;
-    const int64_t HC = (int64_t)H * p.ch, n = B * L * HC;
-    p.q.resize((size_t)n), p.k.resize((size_t)n), p.v.resize((size_t)n), p.dO.resize((size_t)n), p.o.resize((size_t)n);
-    for (auto &x : p.q) x = tob(nrand());
-    for (auto &x : p.k) x = tob(nrand());
-    for (auto &x : p.v) x = tob(nrand());
-    for (auto &x : p.dO) x = tob(nrand());
-    p.mask.resize((size_t)(B * L));
-    for (int64_t r = 0; r < B; r++)
-        for (int64_t l = 0; l < L; l++)
-            p.mask[(size_t)(r * L + l)] = tob(r == 1 ? 0.0 : (r % 2 == 0 && urand() < 0.2) ? 0.0 : 1.0);  // row 1 fully masked
-    p.biasT.resize((size_t)(H * L * L));
-    for (auto &x : p.biasT) x = bias ? bfr(1.5 * nrand()) : 0.f;  // none: zeros in the reference, NULL to the kernel
-    attn_forward_ref(p.q, p.k, p.v, p.mask, p.biasT, B, L, H, p.ch, p.o, p.lse);
-    p.D.assign((size_t)(B * H * L), 0.f);
-    for (int64_t b = 0; b < B; b++)
-        for (int h = 0; h < H; h++)
-            for (int64_t i = 0; i < L; i++) {
-                double d = 0;
-                for (int c = 0; c < p.ch; c++) {
-                    const size_t at = (size_t)((b * L + i) * HC + h * p.ch + c);
-                    d += fb(p.dO[at]) * fb(p.o[at]);
-                }
-                p.D[(size_t)((b * H + h) * L + i)] = (float)d;
-            }
-    return p;
-}
-
 // The backward in float64 from the saved lse and D: P = exp(s - lse) (0 where lse is +inf or the key is
 // masked), dS = P (dO.v - D); dq = scale dS k, dk = scale dS^T q, dv = P^T dO.
 static bwd_grads reference(const bwd_problem &p) {

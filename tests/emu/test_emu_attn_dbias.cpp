@@ -1,0 +1,106 @@
+// test_emu_attn_dbias.cpp: the attention backward's bias gradient, k_bwd_dbias_pipe (cu_flash_bwd_dbias.cu: the
+// default for 8 rows or more; dbias[h, q, k] = sum over rows r of dS[r, h, q, k], dS = p (dP - D), S and dP
+// recomputed per row, rows summed in order in registers) on the CPU kernel emulator (docs/EMULATOR.md) against a
+// float64 sum. It passed test_cuda on GPUs since session 12; here it is the CPU test bed for changes to it (its tiles
+// by tensor maps: NOTES "Open / next" 0). Cases: L 128 (whole tiles: the row-independent copies) and 192 (a key
+// tile half past L: the bounds-checked copies), masked keys, a fully masked row (lse = +inf: no gradient), the
+// pair bias; one row range (bf16 per-head planes) and two (fp32 partials, summed here in range order); the same
+// bits in every emulator order. Build and run: make test-emu. Ends with one verdict line.
+#define PF_EMU_NO_HOST 1         // the kernels only: their host code needs the backend
+#include "cu_flash_bwd_dbias.cpp"  // tools/emu_xform.py's rewrite (mk/emu.mk)
+#include "emu_check.h"
+
+// dbias (H, L query, L key) in float64 from the saved lse and D
+static std::vector<double> reference(const bwd_problem &p) {
+    const int64_t B = p.B, L = p.L, HC = (int64_t)p.H * p.ch;
+    const double scale = 1 / sqrt((double)p.ch);
+    std::vector<double> db((size_t)(p.H * L * L), 0.0);
+    for (int64_t b = 0; b < B; b++)
+        for (int h = 0; h < p.H; h++)
+            for (int64_t i = 0; i < L; i++) {
+                const double lse = p.lse[(size_t)((b * p.H + h) * L + i)];
+                if (isinf(lse)) continue;
+                const size_t qi = (size_t)((b * L + i) * HC + h * p.ch);
+                for (int64_t j = 0; j < L; j++) {
+                    if (fb(p.mask[(size_t)(b * L + j)]) == 0) continue;
+                    const size_t kj = (size_t)((b * L + j) * HC + h * p.ch);
+                    double s = 0, dp = 0;
+                    for (int c = 0; c < p.ch; c++) s += fb(p.q[qi + c]) * fb(p.k[kj + c]), dp += fb(p.dO[qi + c]) * fb(p.v[kj + c]);
+                    const double P = exp(s * scale + p.biasT[(size_t)((h * L + j) * L + i)] - lse);
+                    db[(size_t)((h * L + i) * L + j)] += P * (dp - p.D[(size_t)((b * p.H + h) * L + i)]);
+                }
+            }
+    return db;
+}
+
+// fa_bwd_dbias's launch of k_bwd_dbias_pipe<32, 2, 2> with nsplit row ranges: one range writes the bf16 per-head
+// planes, more the fp32 partials (summed here in range order, as k_bwd_dbias_reduce does). dbias as float.
+static std::vector<float> run(const bwd_problem &p, int nsplit) {
+    const int64_t n = p.H * p.L * p.L;
+    std::vector<bf16> planes((size_t)n + 64, tob(7.0));  // guards after the end
+    std::vector<float> part((size_t)(nsplit * n) + 64, 7.f);
+    fa_args a;
+    memset(&a, 0, sizeof a);
+    a.q = p.q.data(), a.k = p.k.data(), a.v = p.v.data(), a.o = p.o.data(), a.dO = p.dO.data(), a.mask = p.mask.data();
+    a.biasT = p.biasT.data(), a.bias_bf16 = 1;
+    a.lse = const_cast<float *>(p.lse.data()), a.D = p.D.data();
+    a.B = p.B, a.L = p.L, a.HC = (int64_t)p.H * p.ch, a.rstride = p.L, a.pstride = 1, a.H = p.H, a.ch = p.ch;
+    a.scale = (float)(1 / sqrt((double)p.ch));
+    a.nsplit = nsplit;
+    if (nsplit > 1) a.dbias_part = part.data();
+    else a.dbias_planes = planes.data();
+    const int64_t grid = (p.L + 63) / 64 * ((p.L + 127) / 128) * p.H * nsplit;
+    emu_run(dim3((unsigned)grid), dim3(128), dbp_smem<32, 2>(), [&] { k_bwd_dbias_pipe<32, 2, 2>(a); });
+    std::vector<float> out((size_t)n, 0.f);
+    bool guards = true;
+    for (int i = 0; i < 64; i++) guards &= nsplit > 1 ? part[(size_t)(nsplit * n) + i] == 7.f : fb(planes[(size_t)n + i]) == 7.0;
+    check(guards, "dbias guards", "%s", "a write past the output's end");
+    for (int64_t i = 0; i < n; i++) {
+        if (nsplit == 1) {
+            out[(size_t)i] = (float)fb(planes[(size_t)i]);
+            continue;
+        }
+        float s = 0;
+        for (int u = 0; u < nsplit; u++) s += part[(size_t)(u * n + i)];
+        out[(size_t)i] = s;
+    }
+    return out;
+}
+
+int main(int argc, char **argv) {
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "-v")) verbose = 1;
+    struct {
+        int64_t B, L;
+        int H;
+    } shapes[] = {{4, 128, 2}, {3, 192, 1}};
+    for (auto &sh : shapes) {
+        bwd_problem p = make(sh.B, sh.L, sh.H, true, (uint64_t)(sh.L + 3 * sh.B));
+        const std::vector<double> ref = reference(p);
+        for (int nsplit = 1; nsplit <= 2; nsplit++) {
+            char name[96];
+            snprintf(name, sizeof name, "B %lld L %lld H %d, %d row range%s", (long long)sh.B, (long long)sh.L, sh.H,
+                     nsplit, nsplit > 1 ? "s" : "");
+            std::vector<float> got[3];
+            for (int o = 0; o < 3; o++) {
+                emu_opts = o == 0 ? emu_options{0, 0, 0, 1, 0} : o == 1 ? emu_options{1, 1, 1, 2, 0} : emu_options{0, 2, 0, 11, 0};
+                got[o] = run(p, nsplit);
+            }
+            double num = 0, den = 0, worst = 0, scale = 0;
+            for (size_t i = 0; i < ref.size(); i++) scale = fmax(scale, fabs(ref[i]));
+            for (size_t i = 0; i < ref.size(); i++) {
+                const double d = got[0][i] - ref[i];
+                num += d * d, den += ref[i] * ref[i], worst = fmax(worst, fabs(d) / fmax(scale, 1e-30));
+            }
+            const double rel = sqrt(num / fmax(den, 1e-300));
+            const double tol = nsplit > 1 ? 5e-3 : 1.5e-2;  // fp32 partials; bf16 planes
+            check(rel <= tol && worst <= 4 * tol, std::string(name) + " dbias", "relative L2 %.3g, largest %.3g", rel,
+                  worst);
+            if (verbose) printf("     %s: relative L2 %.3g, largest (of the largest |dbias|) %.3g\n", name, rel, worst);
+            check(got[1] == got[0] && got[2] == got[0], std::string(name) + " the same bits in every order", "%s",
+                  "dbias differs between emulator orders");
+        }
+    }
+    printf("%d passed, %d failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
