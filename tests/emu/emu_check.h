@@ -146,4 +146,28 @@ static bwd_problem make(int64_t B, int64_t L, int H, bool bias, uint64_t seed) {
     return p;
 }
 
+
+// Each (row b, head h, query i, key j) with a gradient, in float64 from the saved lse and D: P = exp(s - lse) (none
+// where lse is +inf or the key is masked), dS = P (dO.v - D); fn(qi, kj, h, i, j, P, dS), qi / kj the query's and
+// the key's first element of the head in q / k / v / dO.
+template <typename F>
+static void attn_bwd_each(const bwd_problem &p, F fn) {
+    const int64_t B = p.B, L = p.L, HC = (int64_t)p.H * p.ch;
+    const double scale = 1 / sqrt((double)p.ch);
+    for (int64_t b = 0; b < B; b++)
+        for (int h = 0; h < p.H; h++)
+            for (int64_t i = 0; i < L; i++) {
+                const double lse = p.lse[(size_t)((b * p.H + h) * L + i)];
+                if (isinf(lse)) continue;
+                const size_t qi = (size_t)((b * L + i) * HC + h * p.ch);
+                for (int64_t j = 0; j < L; j++) {
+                    if (fb(p.mask[(size_t)(b * L + j)]) == 0) continue;
+                    const size_t kj = (size_t)((b * L + j) * HC + h * p.ch);
+                    double s = 0, dp = 0;
+                    for (int c = 0; c < p.ch; c++) s += fb(p.q[qi + c]) * fb(p.k[kj + c]), dp += fb(p.dO[qi + c]) * fb(p.v[kj + c]);
+                    const double P = exp(s * scale + p.biasT[(size_t)((h * L + j) * L + i)] - lse);
+                    fn(qi, kj, h, i, j, P, P * (dp - p.D[(size_t)((b * p.H + h) * L + i)]));
+                }
+            }
+}
 #endif

@@ -14,29 +14,15 @@
 // The backward in float64 from the saved lse and D: P = exp(s - lse) (0 where lse is +inf or the key is
 // masked), dS = P (dO.v - D); dq = scale dS k, dk = scale dS^T q, dv = P^T dO.
 static bwd_grads reference(const bwd_problem &p) {
-    const int64_t B = p.B, L = p.L, HC = (int64_t)p.H * p.ch;
     const double scale = 1 / sqrt((double)p.ch);
-    std::vector<double> dq((size_t)(B * L * HC)), dk(dq.size()), dv(dq.size());
-    for (int64_t b = 0; b < B; b++)
-        for (int h = 0; h < p.H; h++)
-            for (int64_t i = 0; i < L; i++) {
-                const double lse = p.lse[(size_t)((b * p.H + h) * L + i)];
-                if (isinf(lse)) continue;
-                const size_t qi = (size_t)((b * L + i) * HC + h * p.ch);
-                for (int64_t j = 0; j < L; j++) {
-                    if (fb(p.mask[(size_t)(b * L + j)]) == 0) continue;
-                    const size_t kj = (size_t)((b * L + j) * HC + h * p.ch);
-                    double s = 0, dp = 0;
-                    for (int c = 0; c < p.ch; c++) s += fb(p.q[qi + c]) * fb(p.k[kj + c]), dp += fb(p.dO[qi + c]) * fb(p.v[kj + c]);
-                    const double P = exp(s * scale + p.biasT[(size_t)((h * L + j) * L + i)] - lse);
-                    const double dS = P * (dp - p.D[(size_t)((b * p.H + h) * L + i)]);
-                    for (int c = 0; c < p.ch; c++) {
-                        dq[qi + c] += scale * dS * fb(p.k[kj + c]);
-                        dk[kj + c] += scale * dS * fb(p.q[qi + c]);
-                        dv[kj + c] += P * fb(p.dO[qi + c]);
-                    }
-                }
-            }
+    std::vector<double> dq((size_t)(p.B * p.L * p.H * p.ch)), dk(dq.size()), dv(dq.size());
+    attn_bwd_each(p, [&](size_t qi, size_t kj, int, int64_t, int64_t, double P, double dS) {
+        for (int c = 0; c < p.ch; c++) {
+            dq[qi + c] += scale * dS * fb(p.k[kj + c]);
+            dk[kj + c] += scale * dS * fb(p.q[qi + c]);
+            dv[kj + c] += P * fb(p.dO[qi + c]);
+        }
+    });
     bwd_grads g;
     for (double x : dq) g.dq.push_back(tob(x));
     for (double x : dk) g.dk.push_back(tob(x));

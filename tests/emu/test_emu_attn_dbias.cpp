@@ -12,24 +12,11 @@
 
 // dbias (H, L query, L key) in float64 from the saved lse and D
 static std::vector<double> reference(const bwd_problem &p) {
-    const int64_t B = p.B, L = p.L, HC = (int64_t)p.H * p.ch;
-    const double scale = 1 / sqrt((double)p.ch);
+    const int64_t L = p.L;
     std::vector<double> db((size_t)(p.H * L * L), 0.0);
-    for (int64_t b = 0; b < B; b++)
-        for (int h = 0; h < p.H; h++)
-            for (int64_t i = 0; i < L; i++) {
-                const double lse = p.lse[(size_t)((b * p.H + h) * L + i)];
-                if (isinf(lse)) continue;
-                const size_t qi = (size_t)((b * L + i) * HC + h * p.ch);
-                for (int64_t j = 0; j < L; j++) {
-                    if (fb(p.mask[(size_t)(b * L + j)]) == 0) continue;
-                    const size_t kj = (size_t)((b * L + j) * HC + h * p.ch);
-                    double s = 0, dp = 0;
-                    for (int c = 0; c < p.ch; c++) s += fb(p.q[qi + c]) * fb(p.k[kj + c]), dp += fb(p.dO[qi + c]) * fb(p.v[kj + c]);
-                    const double P = exp(s * scale + p.biasT[(size_t)((h * L + j) * L + i)] - lse);
-                    db[(size_t)((h * L + i) * L + j)] += P * (dp - p.D[(size_t)((b * p.H + h) * L + i)]);
-                }
-            }
+    attn_bwd_each(p, [&](size_t, size_t, int h, int64_t i, int64_t j, double, double dS) {
+        db[(size_t)((h * L + i) * L + j)] += dS;
+    });
     return db;
 }
 

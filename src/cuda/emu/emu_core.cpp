@@ -996,7 +996,7 @@ void emu_env_order(void) {
     const char *e = getenv("PF_EMU_ORDER");
     if (!e || !*e || !strcmp(e, "lazy")) return;
     if (!strcmp(e, "eager")) {
-        emu_opts = emu_options{1, 1, 1, 0};
+        emu_opts = emu_options{1, 1, 1, 0, 0};
         return;
     }
     if (!strncmp(e, "shuffled", 8) && (!e[8] || e[8] == ':')) {
@@ -1006,7 +1006,7 @@ void emu_env_order(void) {
             fprintf(stderr, "PF_EMU_ORDER=%s: expected a number after \"shuffled:\"\n", e);
             exit(1);
         }
-        emu_opts = emu_options{0, 2, 0, seed};
+        emu_opts = emu_options{0, 2, 0, seed, 0};
         return;
     }
     fprintf(stderr, "PF_EMU_ORDER=%s: expected lazy (the default), eager or shuffled[:SEED]\n", e);

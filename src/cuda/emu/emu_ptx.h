@@ -289,9 +289,10 @@ struct emu_options {
     int order;        // thread order in each scheduling round: 0 ascending, 1 descending, 2 shuffled
     int block_order;  // 0 ascending block index, 1 descending
     uint64_t seed;    // order 2's shuffles
-    int slow_block;   // order 2, clusters: k > 1 runs the block of rank seed % ncta only one round in k (the others every
-                      // round), so the others run a whole tile ahead of a block still reading it; 0: each block sits
-                      // out a round with probability 1/2
+    // order 2, clusters: k > 1 runs the block of rank seed % ncta only one round in k (the others every round), so the
+    // others run a whole tile ahead of a block still reading it; 0: each block sits out a round with probability 1/2.
+    // (A default member initializer: the four-field initializers of the tests stay -Wextra clean.)
+    int slow_block = 0;
 };
 extern emu_options emu_opts;
 // emu_opts from PF_EMU_ORDER (lazy, eager, shuffled[:SEED]); a bad value stops the process with a message
