@@ -68,7 +68,7 @@ bench-attn-bwd: $(BUILD)/attn_bwd_check
 # docs/EMULATOR.md): a standalone program, cudart static, sm_90a code only (TMA and wgmma); it says so on other cards
 #   make CUDA=1 MPI=0 BUILD=build/devpack build/devpack/tma_probe && build/devpack/tma_probe
 $(BUILD)/tma_probe: CU_ARCH := -gencode arch=compute_90a,code=sm_90a
-$(BUILD)/tma_probe: tests/cuda/tma_probe.cu $(CU_HDR)
+$(BUILD)/tma_probe: tests/cuda/tma_probe.cu tests/cuda/probe_common.cuh $(CU_HDR)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) tests/cuda/tma_probe.cu -o $@
 
@@ -76,7 +76,7 @@ $(BUILD)/tma_probe: tests/cuda/tma_probe.cu $(CU_HDR)
 # docs/EMULATOR.md "Thread-block clusters"): standalone as tma_probe, sm_90a code only; it says so on other cards
 #   make CUDA=1 MPI=0 BUILD=build/devpack build/devpack/cluster_probe && build/devpack/cluster_probe
 $(BUILD)/cluster_probe: CU_ARCH := -gencode arch=compute_90a,code=sm_90a
-$(BUILD)/cluster_probe: tests/cuda/cluster_probe.cu $(CU_HDR)
+$(BUILD)/cluster_probe: tests/cuda/cluster_probe.cu tests/cuda/probe_common.cuh $(CU_HDR)
 	@mkdir -p $(dir $@)
 	$(NVCC) $(NVFLAGS) tests/cuda/cluster_probe.cu -o $@
 

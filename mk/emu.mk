@@ -67,13 +67,13 @@ $(BUILD)/emu/test_emu_attn_dbias: tests/emu/test_emu_attn_dbias.cpp $(BUILD)/emu
 # cudaGetDriverEntryPointByVersion (cu_tma.cuh's host helper, unchanged), so it links emu_runtime.o too.
 # (-Wno-psabi: the kernels take a CUtensorMap, 128-byte aligned, by value (__grid_constant__), and g++ notes that
 # GCC 4.6 changed how such arguments are passed; no call here crosses compilers)
-$(BUILD)/emu/test_emu_tma: tests/emu/test_emu_tma.cpp tests/cuda/tma_probe.cu $(BUILD)/emu/emu_core.o \
-                           $(BUILD)/emu/emu_runtime.o $(EMU_HDR) $(CU_HDR)
+$(BUILD)/emu/test_emu_tma: tests/emu/test_emu_tma.cpp tests/cuda/tma_probe.cu tests/cuda/probe_common.cuh \
+                           $(BUILD)/emu/emu_core.o $(BUILD)/emu/emu_runtime.o $(EMU_HDR) $(CU_HDR)
 	@mkdir -p $(dir $@)
 	$(EMU_CXX) $(EMU_CXXFLAGS) -Wno-psabi $< $(BUILD)/emu/emu_core.o $(BUILD)/emu/emu_runtime.o -o $@
 # test_emu_cluster runs tests/cuda/cluster_probe.cu's kernels (clusters, TMA multicast), its maps encoded as test_emu_tma's
-$(BUILD)/emu/test_emu_cluster: tests/emu/test_emu_cluster.cpp tests/cuda/cluster_probe.cu $(BUILD)/emu/emu_core.o \
-                               $(BUILD)/emu/emu_runtime.o $(EMU_HDR) $(CU_HDR)
+$(BUILD)/emu/test_emu_cluster: tests/emu/test_emu_cluster.cpp tests/cuda/cluster_probe.cu tests/cuda/probe_common.cuh \
+                               $(BUILD)/emu/emu_core.o $(BUILD)/emu/emu_runtime.o $(EMU_HDR) $(CU_HDR)
 	@mkdir -p $(dir $@)
 	$(EMU_CXX) $(EMU_CXXFLAGS) -Wno-psabi $< $(BUILD)/emu/emu_core.o $(BUILD)/emu/emu_runtime.o -o $@
 # test_emu_attn_fwd runs k_s9_fwd_tma too (PF_ATTN_FWD_BMMA=3), whose maps are encoded the same way

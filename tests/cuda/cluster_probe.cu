@@ -21,9 +21,8 @@
 // (one verdict line "cluster_probe: N passed, M failed"; `-v` lists every check; on a card other than sm_90 it says
 // so and exits 0).
 #include "../../src/cuda/cu_cluster.cuh"
+#include "probe_common.cuh"
 #include <stdarg.h>
-#include <string>
-#include <vector>
 
 #define CP_THREADS 160  // a consumer warpgroup and a producer warp
 #define CP_ADDR_WORDS 64
@@ -79,37 +78,6 @@ __device__ __forceinline__ void cp_produce(unsigned char *sm, const CUtensorMap 
     }
 }
 
-// acc[hf] (64 x 64, keys 64 hf ..) = Q K^T of stage s: both K-major, rows of one span (SBO 8 spans), D / 16 k steps
-// of 32 bytes into the rows (tma_probe's tp_scores).
-template <int D, int BN>
-__device__ __forceinline__ void cp_scores(float (&acc)[BN / 64][32], unsigned char *sm, int s) {
-    typedef cp_layout<D, BN> L;
-    const uint64_t dq = tma_desc_sw(sm + L::q, 16, 8 * L::sw, L::sw);
-    __syncwarp();  // converged for the .aligned wgmma instructions
-    s9_wg_fence();
-#pragma unroll
-    for (int hf = 0; hf < BN / 64; hf++) {
-        const uint64_t dk = tma_desc_sw(sm + L::k + s * L::kbytes + hf * 64 * L::sw, 16, 8 * L::sw, L::sw);
-        wg_ss_n64_first(acc[hf], dq, dk);
-#pragma unroll
-        for (int kk = 1; kk < D / 16; kk++) wg_ss_n64(acc[hf], dq + ((kk * 32) >> 4), dk + ((kk * 32) >> 4));
-    }
-    s9_wg_commit();
-    wg_mma_wait<0>();
-#pragma unroll
-    for (int hf = 0; hf < BN / 64; hf++) s9_wg_hold<32>(acc[hf]);
-}
-// An m64n64 accumulator to rows of out (ld floats apart): row 16 w + g + 8 (e / 2), column 8 j + 2 t + e % 2.
-__device__ __forceinline__ void cp_store(const float *acc, float *out, int64_t ld) {
-    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
-#pragma unroll
-    for (int j = 0; j < 8; j++)
-#pragma unroll
-        for (int e2 = 0; e2 < 2; e2++)
-            *reinterpret_cast<float2 *>(out + (16 * w + g + 8 * e2) * ld + 8 * j + 2 * t) =
-                make_float2(acc[4 * j + 2 * e2], acc[4 * j + 2 * e2 + 1]);
-}
-
 // The consumer warpgroup: per key tile, wait for all C slices, copy the stage out raw, S = Q K^T, then release the
 // stage to every block of the cluster (thread r < C arrives on block r's empty barrier, after the warpgroup's reads).
 template <int D, int BN>
@@ -125,12 +93,12 @@ __device__ __forceinline__ void cp_consume(unsigned char *sm, const cp_args &a, 
         uint4 *raw = reinterpret_cast<uint4 *>(a.K + (((int64_t)h * gridDim.x + blockIdx.x) * a.Tk + j) * BN * D);
         for (int i = threadIdx.x; i < L::kbytes / 16; i += 128) raw[i] = src[i];
         float acc[BN / 64][32];
-        cp_scores<D, BN>(acc, sm, s);
+        probe_scores<D, BN>(acc, sm + L::q, sm + L::k + s * L::kbytes);
         tw_cons_sync<128>();  // every consumer thread's reads of stage s are done
         if (threadIdx.x < C) cl_bar_arrive_remote(empty + s, threadIdx.x);
         float *srow = a.S + ((int64_t)h * SQ + q0) * SK + (int64_t)j * BN;
 #pragma unroll
-        for (int hf = 0; hf < BN / 64; hf++) cp_store(acc[hf], srow + 64 * hf, SK);
+        for (int hf = 0; hf < BN / 64; hf++) probe_store<64>(acc[hf], srow + 64 * hf, SK);
     }
 }
 #endif
@@ -202,19 +170,6 @@ static const cp_case cp_cases[] = {
     {2, 32, 128, 2, 1, 70, 130},   // 64-byte swizzle, slices of 64 rows
 };
 
-// check / passed / failed / verbose: the emulator tests' one-verdict-line checks (host code only)
-#include "../emu/emu_check.h"
-
-static uint64_t cp_rng;
-static double cp_nrand(void) {  // a normal number (Box-Muller on xorshift64)
-    double u[2];
-    for (double &x : u) {
-        cp_rng ^= cp_rng << 13, cp_rng ^= cp_rng >> 7, cp_rng ^= cp_rng << 17;
-        x = ((double)(cp_rng >> 11) + 0.5) / 9007199254740992.0;
-    }
-    return sqrt(-2 * log(u[0])) * cos(6.283185307179586 * u[1]);
-}
-static double cp_fb(bf16 x) { return (double)__bfloat162float(x); }
 
 struct cp_problem {
     cp_case c;
@@ -228,13 +183,13 @@ struct cp_problem {
 #define CP_GUARD_BITS 0x5A5A
 
 static cp_problem cp_make(const cp_case &c, uint64_t seed) {
-    cp_rng = seed * 0x2545F4914F6CDD1Dull + 7;
+    probe_rng = seed * 0x2545F4914F6CDD1Dull + 7;
     cp_problem p;
     p.c = c, p.Tk = (c.Lk + c.BN - 1) / c.BN + 1;
     p.Tq = ((c.Lq + 63) / 64 + 1 + c.C - 1) / c.C * c.C;
     p.q.resize((size_t)c.H * c.Lq * c.D), p.k.resize((size_t)c.H * c.Lk * c.D);
-    for (auto &x : p.q) x = __float2bfloat16((float)cp_nrand());
-    for (auto &x : p.k) x = __float2bfloat16((float)cp_nrand());
+    for (auto &x : p.q) x = __float2bfloat16((float)probe_nrand());
+    for (auto &x : p.k) x = __float2bfloat16((float)probe_nrand());
     p.s_n = (int64_t)c.H * p.Tq * 64 * p.Tk * c.BN, p.k_n = (int64_t)c.H * p.Tq * p.Tk * c.BN * c.D;
     p.smem = 2 * c.D * (64 + 2 * c.BN) + 64 + 1024;  // cp_layout<D, BN>::bytes
     return p;
@@ -270,18 +225,13 @@ static void cp_outputs_init(const cp_problem &p, float *S, uint16_t *K) {
     for (int i = 0; i < CP_GUARD; i++) S[p.s_n + i] = CP_GUARD_VALUE, K[p.k_n + i] = CP_GUARD_BITS;
 }
 
-// PTX ISA 5.5.7, "Swizzling Modes": 16-byte cell c of 128-byte line l of a swizzled box holds the box's chunk
-// CP_SWZ[l % R][c] of that line, R = 8 / 4 / 2 for the 128 / 64 / 32-byte swizzle, from a pattern boundary.
-// Transcribed from the manual (as tma_probe's table), not derived from the emulator's function.
-static const int CP_SWZ[8][8] = {{0, 1, 2, 3, 4, 5, 6, 7}, {1, 0, 3, 2, 5, 4, 7, 6}, {2, 3, 0, 1, 6, 7, 4, 5},
-                                 {3, 2, 1, 0, 7, 6, 5, 4}, {4, 5, 6, 7, 0, 1, 2, 3}, {5, 4, 7, 6, 1, 0, 3, 2},
-                                 {6, 7, 4, 5, 2, 3, 0, 1}, {7, 6, 5, 4, 3, 2, 1, 0}};
+// (PTX_SWZ: the manual's swizzle table, probe_common.cuh)
 // The bf16 bits key tile j of head h should show at bf16 slot i of its stage: the swizzled place's dense element,
 // zero past Lk.
 static uint16_t cp_raw_want(const cp_problem &p, int h, int j, int i) {
     const cp_case &c = p.c;
     const int sw = 2 * c.D, R = sw / 16, line = (2 * i) / 128, cell = ((2 * i) % 128) / 16;
-    const int dense = line * 128 + CP_SWZ[line % R][cell] * 16 + (2 * i) % 16;
+    const int dense = line * 128 + PTX_SWZ[line % R][cell] * 16 + (2 * i) % 16;
     const int row = j * c.BN + dense / sw, col = (dense % sw) / 2;
     if (row >= c.Lk) return 0;
     uint16_t b;
@@ -321,8 +271,8 @@ static void cp_verify(const cp_problem &p, const float *S, const uint16_t *K, co
                 }
                 double r = 0;
                 for (int d = 0; d < c.D; d++)
-                    r += cp_fb(p.q[(size_t)((h * c.Lq + i) * c.D + d)]) *
-                         cp_fb(p.k[(size_t)((h * c.Lk + j) * c.D + d)]);
+                    r += probe_fb(p.q[(size_t)((h * c.Lq + i) * c.D + d)]) *
+                         probe_fb(p.k[(size_t)((h * c.Lk + j) * c.D + d)]);
                 num += (got - r) * (got - r), den += r * r, rmax = fmax(rmax, fabs(r));
                 emax = got != got ? INFINITY : fmax(emax, fabs(got - r));
             }

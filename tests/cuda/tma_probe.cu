@@ -14,10 +14,8 @@
 //   bounds and must be zero (S's padded rows and columns exactly 0), and a 3-D map must not read the next head's.
 // On a GPU: make CUDA=1 MPI=0 BUILD=build/devpack build/devpack/tma_probe && build/devpack/tma_probe
 // (one verdict line "tma_probe: N passed, M failed"; on a card other than sm_90 it says so and exits 0).
-#include "../../src/cuda/cu_tma.cuh"
+#include "probe_common.cuh"
 #include <stdarg.h>
-#include <string>
-#include <vector>
 
 #define TP_THREADS 128
 
@@ -55,26 +53,6 @@ __device__ __forceinline__ void tp_load_kv(unsigned char *sm, const CUtensorMap 
     tp_load(sm + L::k + s * L::kvbytes, km, j * BN, h, rank3, full);
     tp_load(sm + L::v + s * L::kvbytes, vm, j * BN, h, rank3, full);
 }
-// acc[hf] (64 x 64, keys 64 hf ..) = Q K^T of stage s: both K-major, rows of one span (SBO 8 spans), D / 16 k
-// steps of 32 bytes into the rows.
-template <int D, int BN>
-__device__ __forceinline__ void tp_scores(float (&acc)[BN / 64][32], unsigned char *sm, int s) {
-    typedef tp_layout<D, BN> L;
-    const uint64_t dq = tma_desc_sw(sm + L::q, 16, 8 * L::sw, L::sw);
-    __syncwarp();  // converged for the .aligned wgmma instructions
-    s9_wg_fence();
-#pragma unroll
-    for (int hf = 0; hf < BN / 64; hf++) {
-        const uint64_t dk = tma_desc_sw(sm + L::k + s * L::kvbytes + hf * 64 * L::sw, 16, 8 * L::sw, L::sw);
-        wg_ss_n64_first(acc[hf], dq, dk);
-#pragma unroll
-        for (int kk = 1; kk < D / 16; kk++) wg_ss_n64(acc[hf], dq + ((kk * 32) >> 4), dk + ((kk * 32) >> 4));
-    }
-    s9_wg_commit();
-    wg_mma_wait<0>();
-#pragma unroll
-    for (int hf = 0; hf < BN / 64; hf++) s9_wg_hold<32>(acc[hf]);
-}
 // o (64 x D) += bf16(acc) V of stage s: A fragments of keys 16 kk .. from the accumulators (rows g, g + 8; keys
 // 2 t + (0, 1) and + 8), V MN-major: its rows (keys) one span apart, SBO 8 spans per 8 keys, a k step 16 rows; N = D
 // is one span, so LBO (the next span of columns) is never used.
@@ -101,18 +79,6 @@ __device__ __forceinline__ void tp_pv(float (&o)[D / 2], const float (&acc)[BN /
     s9_wg_commit();
     wg_mma_wait<0>();
     s9_wg_hold<D / 2>(o);
-}
-// An m64nN accumulator (N / 8 column groups) to rows of out (ld floats apart): row 16 w + g + 8 (e / 2), column
-// 8 j + 2 t + e % 2.
-template <int N>
-__device__ __forceinline__ void tp_store(const float *acc, float *out, int64_t ld) {
-    const int lane = threadIdx.x & 31, w = threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
-#pragma unroll
-    for (int j = 0; j < N / 8; j++)
-#pragma unroll
-        for (int e2 = 0; e2 < 2; e2++)
-            *reinterpret_cast<float2 *>(out + (16 * w + g + 8 * e2) * ld + 8 * j + 2 * t) =
-                make_float2(acc[4 * j + 2 * e2], acc[4 * j + 2 * e2 + 1]);
 }
 #endif
 
@@ -146,14 +112,14 @@ __global__ void __launch_bounds__(TP_THREADS, 1) k_tma_probe(const __grid_consta
         const int s = j & 1;
         wg_bar_wait(bar + 1 + s, (uint32_t)(j >> 1) & 1);
         float acc[BN / 64][32];
-        tp_scores<D, BN>(acc, sm, s);
+        probe_scores<D, BN>(acc, sm + L::q, sm + L::k + s * L::kvbytes);
         tp_pv<D, BN>(o, acc, sm, s);
         __syncthreads();  // every warp's products of stage s are done: thread 0 refills it
         if (threadIdx.x == 0 && j + 2 < a.Tk) tp_load_kv<D, BN>(sm, &km, &vm, j + 2, h, a.rank3);
 #pragma unroll
-        for (int hf = 0; hf < BN / 64; hf++) tp_store<64>(acc[hf], a.S + ((int64_t)h * SQ + q0) * SK + (int64_t)j * BN + 64 * hf, SK);
+        for (int hf = 0; hf < BN / 64; hf++) probe_store<64>(acc[hf], a.S + ((int64_t)h * SQ + q0) * SK + (int64_t)j * BN + 64 * hf, SK);
     }
-    tp_store<D>(o, a.O + ((int64_t)h * SQ + q0) * D, D);
+    probe_store<D>(o, a.O + ((int64_t)h * SQ + q0) * D, D);
 #endif
 }
 
@@ -190,19 +156,6 @@ static const tp_case tp_cases[] = {
     {16, 64, 3, 1, 40, 64},     // 32-byte swizzle, Lk a multiple of the key tile (its extra tile wholly outside)
 };
 
-// check / passed / failed / verbose: the emulator tests' one-verdict-line checks (host code only)
-#include "../emu/emu_check.h"
-
-static uint64_t tp_rng;
-static double tp_nrand(void) {  // a normal number (Box-Muller on xorshift64)
-    double u[2];
-    for (double &x : u) {
-        tp_rng ^= tp_rng << 13, tp_rng ^= tp_rng >> 7, tp_rng ^= tp_rng << 17;
-        x = ((double)(tp_rng >> 11) + 0.5) / 9007199254740992.0;
-    }
-    return sqrt(-2 * log(u[0])) * cos(6.283185307179586 * u[1]);
-}
-static double tp_fb(bf16 x) { return (double)__bfloat162float(x); }
 
 struct tp_problem {
     tp_case c;
@@ -214,13 +167,13 @@ struct tp_problem {
 #define TP_GUARD_VALUE 12345.f
 
 static tp_problem tp_make(const tp_case &c, uint64_t seed) {
-    tp_rng = seed * 0x2545F4914F6CDD1Dull + 7;
+    probe_rng = seed * 0x2545F4914F6CDD1Dull + 7;
     tp_problem p;
     p.c = c, p.Tq = (c.Lq + 63) / 64 + 1, p.Tk = (c.Lk + c.BN - 1) / c.BN + 1;
     p.q.resize((size_t)c.H * c.Lq * c.D), p.k.resize((size_t)c.H * c.Lk * c.D), p.v.resize((size_t)c.H * c.Lk * c.D);
-    for (auto &x : p.q) x = __float2bfloat16((float)tp_nrand());
-    for (auto &x : p.k) x = __float2bfloat16((float)tp_nrand());
-    for (auto &x : p.v) x = __float2bfloat16((float)tp_nrand());
+    for (auto &x : p.q) x = __float2bfloat16((float)probe_nrand());
+    for (auto &x : p.k) x = __float2bfloat16((float)probe_nrand());
+    for (auto &x : p.v) x = __float2bfloat16((float)probe_nrand());
     p.s_n = (int64_t)c.H * p.Tq * 64 * p.Tk * c.BN, p.o_n = (int64_t)c.H * p.Tq * 64 * c.D;
     return p;
 }
@@ -267,7 +220,7 @@ static void tp_verify(const tp_problem &p, const float *S, const float *O, const
                 }
                 double r = 0;
                 for (int d = 0; d < c.D; d++)
-                    r += tp_fb(p.q[(size_t)((h * c.Lq + i) * c.D + d)]) * tp_fb(p.k[(size_t)((h * c.Lk + j) * c.D + d)]);
+                    r += probe_fb(p.q[(size_t)((h * c.Lq + i) * c.D + d)]) * probe_fb(p.k[(size_t)((h * c.Lk + j) * c.D + d)]);
                 num += (got - r) * (got - r), den += r * r, rmax = fmax(rmax, fabs(r));
                 emax = got != got ? INFINITY : fmax(emax, fabs(got - r));
             }
@@ -286,7 +239,7 @@ static void tp_verify(const tp_problem &p, const float *S, const float *O, const
                 double r = 0;
                 for (int64_t j = 0; j < c.Lk; j++)
                     r += (double)__bfloat162float(__float2bfloat16(S[(h * SQ + i) * SK + j])) *
-                         tp_fb(p.v[(size_t)((h * c.Lk + j) * c.D + d)]);
+                         probe_fb(p.v[(size_t)((h * c.Lk + j) * c.D + d)]);
                 num += (got - r) * (got - r), den += r * r, rmax = fmax(rmax, fabs(r));
                 emax = got != got ? INFINITY : fmax(emax, fabs(got - r));
             }
@@ -305,13 +258,6 @@ static std::vector<uint16_t> tp_layout_src(int SW) {
     for (size_t i = 0; i < s.size(); i++) s[i] = (uint16_t)(1 + i);
     return s;
 }
-// PTX ISA 5.5.7, "Swizzling Modes": 16-byte cell c of 128-byte line l of the swizzled box holds the box's 16-byte
-// chunk PTX_SWZ[l % R][c] of that line, R = 8 / 4 / 2 rows of the table for the 128 / 64 / 32-byte swizzle (the
-// 64- and 32-byte tables are the 128-byte one's first rows), the pattern starting at a 1024 / 512 / 256-byte
-// boundary. Transcribed from the manual, not derived from the emulator's function.
-static const int PTX_SWZ[8][8] = {{0, 1, 2, 3, 4, 5, 6, 7}, {1, 0, 3, 2, 5, 4, 7, 6}, {2, 3, 0, 1, 6, 7, 4, 5},
-                                  {3, 2, 1, 0, 7, 6, 5, 4}, {4, 5, 6, 7, 0, 1, 2, 3}, {5, 4, 7, 6, 1, 0, 3, 2},
-                                  {6, 7, 4, 5, 2, 3, 0, 1}, {7, 6, 5, 4, 3, 2, 1, 0}};
 // out (k_tma_layout's shared bytes) against the table: the dense box is rows -2 .. 13 of the source (rows outside
 // 0 .. 12 zero), 16 rows of SW bytes.
 static void tp_layout_verify(int SW, const uint16_t *out, const std::string &tag) {
