@@ -66,7 +66,8 @@
 // [128][BWG_LDS] x 2, then the mbarriers: full[ST], empty[ST], kv_empty[2].
 struct bwg_lay {
     static constexpr size_t TQ = 64 * 32 * 2, TK = 128 * 32 * 2;
-    static constexpr size_t Q = 0, dO = TQ, B = 2 * TQ, L = B + (size_t)BWG_KB * BW_LDK * 2, D = L + 256;
+    static constexpr size_t TB = (size_t)BWG_KB * BW_LDK * 2;  // the bias^T tile
+    static constexpr size_t Q = 0, dO = TQ, B = 2 * TQ, L = B + TB, D = L + 256;
     static constexpr size_t stage = D + 256;
     static constexpr size_t K = BWS_ST * stage, V = K + 2 * TK, dS = V + 2 * TK;
     static constexpr size_t dSb = (size_t)BWG_KB * BWG_LDS * 2;  // one dS^T buffer
@@ -167,16 +168,6 @@ __device__ __forceinline__ bwg_pos bwg_next(const fa_args &a, bwg_pos p, int nkb
 }
 
 #if S9_HAVE_WGMMA
-// D (64 x 32) += A (64 x 16, registers) B (16 x 32, N-major descriptor: imm-trans-b)
-__device__ __forceinline__ void bwg_n32t(float *d, const uint32_t *a, uint64_t desc) {
-    asm volatile(
-        "wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 "
-        "{%0,%1,%2,%3,%4,%5,%6,%7,%8,%9,%10,%11,%12,%13,%14,%15}, "
-        "{%16,%17,%18,%19}, %20, 1, 1, 1, 1;\n"
-        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]),
-          "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(desc));
-}
 // Accumulator (fp32, m64nN layout per warp: [8-column group][4]) as bf16 A fragments
 __device__ __forceinline__ void bwg_pack(const float (&s)[8][4], uint32_t (&pa)[4][4]) {
 #pragma unroll
@@ -254,8 +245,9 @@ __device__ __forceinline__ void bwg_ds_store(bf16 *dSs, const uint32_t (&da)[4][
             *(uint32_t *)(dSs + (kw + g + 8 * (e & 1)) * BWG_LDS + 16 * kk + 8 * (e >> 1) + 2 * t) = da[kk][e];
 }
 
-// dv += P^T dO, dk += dS^T Q issued and committed, not waited for. TM: dO and Q MN-major with the 64-byte
-// swizzle (a row of 32 channels is one span: SBO 8 rows, LBO unused; a k step 16 rows, 1024 bytes, as here)
+// dv += P^T dO, dk += dS^T Q (wg_n32_tb: B N-major) issued and committed, not waited for. TM: dO and Q MN-major
+// with the 64-byte swizzle (a row of 32 channels is one span: SBO 8 rows, LBO unused; a k step 16 rows, 1024 bytes,
+// as here)
 template <bool TM = false>
 __device__ __forceinline__ void bwg_dkdv_issue(float (&dk)[4][4], float (&dv)[4][4], const uint32_t (&pa)[4][4],
                                                const uint32_t (&da)[4][4], const unsigned char *st) {
@@ -265,9 +257,9 @@ __device__ __forceinline__ void bwg_dkdv_issue(float (&dk)[4][4], float (&dv)[4]
     else dd = s9_desc(st + Y::dO, 512, 128), dq = s9_desc(st + Y::Q, 512, 128);
     s9_wg_fence();
 #pragma unroll
-    for (int kk = 0; kk < 4; kk++) bwg_n32t(&dv[0][0], pa[kk], dd + ((kk * 1024) >> 4));
+    for (int kk = 0; kk < 4; kk++) wg_n32_tb(&dv[0][0], pa[kk], dd + ((kk * 1024) >> 4));
 #pragma unroll
-    for (int kk = 0; kk < 4; kk++) bwg_n32t(&dk[0][0], da[kk], dq + ((kk * 1024) >> 4));
+    for (int kk = 0; kk < 4; kk++) wg_n32_tb(&dk[0][0], da[kk], dq + ((kk * 1024) >> 4));
     s9_wg_commit();
 }
 
@@ -639,16 +631,17 @@ __device__ __forceinline__ void bws_consumer(const fa_args &a, unsigned char *sm
 }
 #endif
 
-// Both kernels' start on their layout Y's shared memory sm: no bias (HB false), every stage's bias tile zero, never
-// copied over (bias_words 32-bit words a tile); the ring's mbarriers (full: full_count arrivals, mode 1-4 every
+// Both kernels' start on their layout Y's shared memory sm: no bias (HB false), every stage's bias tile (Y::TB
+// bytes) zero, never copied over; the ring's mbarriers (full: full_count arrivals, mode 1-4 every
 // producer thread, TMA its one thread's arrive.expect_tx; empty and kv_empty[2]: every consumer thread); a block
 // barrier.
 #if S9_HAVE_WGMMA
 template <typename Y, bool HB>
-__device__ __forceinline__ void bws_start(unsigned char *sm, int bias_words, int full_count) {
+__device__ __forceinline__ void bws_start(unsigned char *sm, int full_count) {
     if (!HB)
         for (int s = 0; s < BWS_ST; s++)
-            for (int i = threadIdx.x; i < bias_words; i += BWS_NTH) ((uint32_t *)(sm + s * Y::stage + Y::B))[i] = 0u;
+            for (int i = threadIdx.x; i < (int)(Y::TB / 4); i += BWS_NTH)
+                ((uint32_t *)(sm + s * Y::stage + Y::B))[i] = 0u;
     if (threadIdx.x == 0) {
         uint64_t *bar = (uint64_t *)(sm + Y::bar);
         for (int s = 0; s < BWS_ST; s++) {
@@ -672,7 +665,7 @@ __global__ void __launch_bounds__(BWS_NTH, 1) k_bwd_ws(fa_args a, float *dq_slot
     typedef bwg_lay Y;
     extern __shared__ __align__(128) unsigned char bwg_sm[];
     const int nkb = (int)((a.L + BWG_KB - 1) / BWG_KB), nqt = (int)(a.L / 64);
-    bws_start<Y, HB>(bwg_sm, BWG_KB * BW_LDK / 2, BWS_PROD);
+    bws_start<Y, HB>(bwg_sm, BWS_PROD);
     if (threadIdx.x < BWS_PROD) {
         asm volatile("setmaxnreg.dec.sync.aligned.u32 64;\n" ::: "memory");
         bws_producer<HB>(a, bwg_sm, nkb, nqt);
@@ -697,7 +690,7 @@ __global__ void __launch_bounds__(BWS_NTH, 1) k_bwd_ws_tma(fa_args a, float *dq_
     extern __shared__ __align__(128) unsigned char bwg_sm[];
     unsigned char *sm = bwg_sm + ((1024 - (fa_smem(bwg_sm) & 1023)) & 1023);
     const int nkb = (int)((a.L + BWG_KB - 1) / BWG_KB), nqt = (int)(a.L / 64);
-    bws_start<Y, HB>(sm, (int)(Y::TB / 4), 1);  // full: the producer thread's arrive.expect_tx (and the bytes)
+    bws_start<Y, HB>(sm, 1);  // full: the producer thread's arrive.expect_tx (and the bytes)
     if (threadIdx.x < BWS_PROD) {
         asm volatile("setmaxnreg.dec.sync.aligned.u32 64;\n" ::: "memory");
         if (threadIdx.x == 0) bwt_producer<HB>(a, tm.m, sm, nkb, nqt);
