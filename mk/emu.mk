@@ -57,12 +57,13 @@ $(BUILD)/emu/test_emu_attn_bwd: tests/emu/test_emu_attn_bwd.cpp $(BUILD)/emu/emu
 	@mkdir -p $(dir $@)
 	$(EMU_CXX) $(EMU_CXXFLAGS) -Wno-sign-compare -Wno-missing-field-initializers -Wno-psabi -I$(EMU_CU) -Isrc/cuda $< \
 	    $(BUILD)/emu/emu_core.o $(BUILD)/emu/emu_runtime.o -o $@
-# test_emu_attn_dbias includes cu_flash_bwd_dbias.cu the same way (cu_mma.cuh's raw mma / ldmatrix asm)
-$(BUILD)/emu/test_emu_attn_dbias: tests/emu/test_emu_attn_dbias.cpp $(BUILD)/emu/emu_core.o $(EMU_HDR) \
-                                  $(EMU_CU)/cu_flash_bwd_dbias.cpp $(EMU_CU_HDR_GEN)
+# test_emu_attn_dbias includes cu_flash_bwd_dbias.cu the same way (cu_mma.cuh's raw mma / ldmatrix asm), with
+# emu_runtime.o for k_bwd_dbias_tma's tensor maps
+$(BUILD)/emu/test_emu_attn_dbias: tests/emu/test_emu_attn_dbias.cpp $(BUILD)/emu/emu_core.o $(BUILD)/emu/emu_runtime.o \
+                                  $(EMU_HDR) $(EMU_CU)/cu_flash_bwd_dbias.cpp $(EMU_CU_HDR_GEN)
 	@mkdir -p $(dir $@)
-	$(EMU_CXX) $(EMU_CXXFLAGS) -Wno-sign-compare -Wno-missing-field-initializers -I$(EMU_CU) -Isrc/cuda $< \
-	    $(BUILD)/emu/emu_core.o -o $@
+	$(EMU_CXX) $(EMU_CXXFLAGS) -Wno-sign-compare -Wno-missing-field-initializers -Wno-psabi -I$(EMU_CU) -Isrc/cuda $< \
+	    $(BUILD)/emu/emu_core.o $(BUILD)/emu/emu_runtime.o -o $@
 # test_emu_tma runs tests/cuda/tma_probe.cu's kernels; its tensor maps are encoded through the emulated runtime's
 # cudaGetDriverEntryPointByVersion (cu_tma.cuh's host helper, unchanged), so it links emu_runtime.o too.
 # (-Wno-psabi: the kernels take a CUtensorMap, 128-byte aligned, by value (__grid_constant__), and g++ notes that

@@ -16,6 +16,8 @@
 // was removed in session 7. c->attn_dbias = v + 1 (or PF_ATTN_DBIAS=name) picks variant
 // v, 0 the default by shape; bench/attn_bwd_check.cu times them.
 #include "cu_flash_bwd.cuh"
+#include "cu_tma.cuh"
+#include "cu_flash_bwd_wg.cuh"  // fa_bwd_wg_device
 
 // ---- bias gradient: block (h, QT queries, KT keys, row range), rows in order ------------
 // Warps as (NW / WK) query groups of 16 x WK key groups of KW keys: QT = 16 NW / WK,
@@ -338,6 +340,49 @@ __device__ __forceinline__ void db_rows_ap(const bf16 *src, int64_t ps, bf16 *d)
     for (int u = 0; u < NR / RPU; u++, src += step) fa_cp16(d + u * RPU * CH, src);
 }
 
+// k_bwd_dbias_tma's maps (a __grid_constant__ parameter): q, dO (box CH x 64), k, v (box CH x 128), each (HC, L,
+// B) bf16 with the 2 CH-byte swizzle (db_swz's layout: chunk c of row r at c ^ ((r & 7) / RPL)).
+struct dbt_maps {
+    CUtensorMap m[4];
+};
+#if S9_HAVE_WGMMA
+// The S buffers' mbarriers (one arrival: the issuing thread's arrive.expect_tx, and the bytes), the maps fetched
+// ahead of their first copies; the caller's first block barrier follows before any wait.
+template <int S>
+__device__ __forceinline__ void dbt_start(uint64_t *full, const CUtensorMap *tm) {
+    if (threadIdx.x == 0) {
+        for (int s = 0; s < S; s++) wg_bar_init(full + s, 1);
+        wg_fence_mbarrier_init();
+        for (int i = 0; i < 4; i++) tma_prefetch_desc(tm + i);
+    }
+}
+// Row r's tiles of a whole block (a.ch == CH, queries q0.. and keys k0.. inside L) and its lse, D (QT contiguous
+// floats each: 16-byte aligned where the host launches this form) into one ring buffer, by thread 0.
+template <int CH, int QT, int KT>
+__device__ __forceinline__ void dbt_issue(const fa_args &a, const CUtensorMap *tm, int64_t r, int h, int64_t q0,
+                                          int64_t k0, bf16 *Q, bf16 *dO, bf16 *K, bf16 *V, float *Ls, float *Ds,
+                                          uint64_t *full) {
+    if (threadIdx.x != 0) return;
+    const int c0 = h * CH, ri = (int)r;
+    const int64_t lo = (r * a.H + h) * a.L + q0;
+    tw_expect(full, (uint32_t)(sizeof(bf16) * 2 * (QT + KT) * CH + sizeof(float) * 2 * QT));
+    tma_load_3d(Q, tm + 0, c0, (int)q0, ri, full);
+    tma_load_3d(dO, tm + 1, c0, (int)q0, ri, full);
+    tma_load_3d(K, tm + 2, c0, (int)k0, ri, full);
+    tma_load_3d(V, tm + 3, c0, (int)k0, ri, full);
+    tw_bulk_g2s(Ls, a.lse + lo, (uint32_t)(sizeof(float) * QT), full);
+    tw_bulk_g2s(Ds, a.D + lo, (uint32_t)(sizeof(float) * QT), full);
+}
+__device__ __forceinline__ void dbt_wait(uint64_t *full, uint32_t parity) { wg_bar_wait(full, parity); }
+#else  // k_bwd_dbias_pipe (never TM) on sm_80
+template <int S>
+__device__ __forceinline__ void dbt_start(uint64_t *, const CUtensorMap *) {}
+template <int CH, int QT, int KT>
+__device__ __forceinline__ void dbt_issue(const fa_args &, const CUtensorMap *, int64_t, int, int64_t, int64_t, bf16 *,
+                                          bf16 *, bf16 *, bf16 *, float *, float *, uint64_t *) {}
+__device__ __forceinline__ void dbt_wait(uint64_t *, uint32_t) {}
+#endif
+
 // shared memory of k_bwd_dbias_pipe: k_bwd_dbias_h's (unpadded tile rows) with three mask
 // buffers (row r + 1's mask is written while row r's last chunks may still read row r's)
 template <int CH, int S>
@@ -354,13 +399,19 @@ static size_t dbp_smem() {
 // contents (in bounds, unused) rather than branch around the products. Launched with S = 2,
 // PD = 2 (session 12 measured S 3 and PD 1 / 3, and the tiles by db_load_sw only: all slower;
 // removed in session 15).
-template <int CH, int S, int PD>
-__global__ void __launch_bounds__(128, 2) k_bwd_dbias_pipe(fa_args a) {
+//
+// TM (k_bwd_dbias_tma, session 53): a block whose tiles are whole takes a row's Q, dO, K, V by one thread's four
+// tensor-map box copies (the 2 CH-byte swizzle TMA writes is db_swz's layout, so the products read the tiles as
+// before) and its lse, D by two bulk copies, all counted on the buffer's mbarrier, which every thread waits on
+// before the row's block barrier; other blocks copy as !TM does. The arithmetic and the row order are !TM's: the
+// same bits. sm: the tiles' base (TM: 1024-byte aligned, the swizzle pattern's period); tm: the maps (TM).
+template <int CH, int S, int PD, bool TM>
+__device__ __forceinline__ void db_pipe(const fa_args &a, unsigned char *sm, const CUtensorMap *tm) {
     constexpr int QT = 64, KT = 128, NTH = 128, LB = QT + 4, NC = 4, KS = CH / 16;
     static_assert(PD >= 1 && PD < NC && S >= 2 && NTH == KT, "pipeline depth, stages; a thread per key");
-    extern __shared__ __align__(16) unsigned char bw_sm[];
-    bf16 *Qs = (bf16 *)bw_sm, *dOs = Qs + S * QT * CH, *Ks = dOs + S * QT * CH, *Vs = Ks + S * KT * CH;
+    bf16 *Qs = (bf16 *)sm, *dOs = Qs + S * QT * CH, *Ks = dOs + S * QT * CH, *Vs = Ks + S * KT * CH;
     float *Ms = (float *)(Vs + S * KT * CH), *Ls = Ms + 3 * KT, *Ds = Ls + S * QT, *Bs = Ds + S * QT;
+    uint64_t *full = (uint64_t *)(Bs + KT * LB);  // TM: a buffer's copies landed (S mbarriers)
     const db_item it = db_block_item<QT, KT>(a);
     const int nsplit = a.nsplit, split = it.split, h = it.h;
     const int64_t r0 = it.r0, r1 = it.r1, q0 = it.q0, k0 = it.k0;
@@ -377,11 +428,15 @@ __global__ void __launch_bounds__(128, 2) k_bwd_dbias_pipe(fa_args a) {
     const int64_t rs = a.rstride * a.HC, ps = a.pstride * a.HC, hc = (int64_t)h * a.ch + 8 * (threadIdx.x % (CH / 8));
     const int64_t oq = (q0 + threadIdx.x / (CH / 8)) * ps + hc, ok = (k0 + threadIdx.x / (CH / 8)) * ps + hc;
     const int dsw = db_swz<CH>(threadIdx.x / (CH / 8), threadIdx.x % (CH / 8));
-    const bool whole = a.ch == CH && q0 + QT <= a.L && k0 + KT <= a.L;
+    const bool whole = a.ch == CH && q0 + QT <= a.L && k0 + KT <= a.L, tw = TM && whole;
+    if (TM) dbt_start<S>(full, tm);
     auto issue = [&](int64_t r) {
         if (r < r1) {
             int b = (int)((r - r0) % S);
-            if (whole) {
+            if (tw) {
+                dbt_issue<CH, QT, KT>(a, tm, r, h, q0, k0, Qs + b * QT * CH, dOs + b * QT * CH, Ks + b * KT * CH,
+                                      Vs + b * KT * CH, Ls + b * QT, Ds + b * QT, full + b);
+            } else if (whole) {
                 const int64_t o = r * rs;
                 db_rows_ap<CH, QT, NTH>((const bf16 *)a.q + o + oq, ps, Qs + b * QT * CH + dsw);
                 db_rows_ap<CH, QT, NTH>((const bf16 *)a.dO + o + oq, ps, dOs + b * QT * CH + dsw);
@@ -393,7 +448,7 @@ __global__ void __launch_bounds__(128, 2) k_bwd_dbias_pipe(fa_args a) {
                 db_load_sw<CH, KT, NTH>(a, a.k, r, h, k0, Ks + b * KT * CH);
                 db_load_sw<CH, KT, NTH>(a, a.v, r, h, k0, Vs + b * KT * CH);
             }
-            bw_lseD(a, r, true, h, q0, QT, Ls + b * QT, Ds + b * QT);
+            if (!tw) bw_lseD(a, r, true, h, q0, QT, Ls + b * QT, Ds + b * QT);
         }
         fa_commit();
     };
@@ -404,6 +459,7 @@ __global__ void __launch_bounds__(128, 2) k_bwd_dbias_pipe(fa_args a) {
     __syncthreads();
     db_scale_bias_p<KT, LB, QT, NTH>(Bs);
     fa_wait<S - 2>();  // row r0's barrier
+    if (tw && r0 < r1) dbt_wait(full, 0u);
     __syncthreads();
     issue(r0 + S - 1);
     float lq[2], Dq[2], s[NC][4][4], dp[NC][4][4];
@@ -426,6 +482,7 @@ __global__ void __launch_bounds__(128, 2) k_bwd_dbias_pipe(fa_args a) {
         for (int c = 0; c < PD; c++) db_chunk_exp<LB>(c, s[c], dp[c], Ms + m * KT, lq, Dq, Bw, acc, sc2);
         if (more) Ms[mn * KT + threadIdx.x] = mpre;
         fa_wait<S - 2>();  // row r + 1's copies landed; every warp is done with row r's tiles
+        if (tw && more) dbt_wait(full + b1, (uint32_t)(((r + 1 - r0) / S) & 1));
         __syncthreads();
         issue(r + S);
         float lqn[2], Dqn[2];
@@ -442,6 +499,23 @@ __global__ void __launch_bounds__(128, 2) k_bwd_dbias_pipe(fa_args a) {
     fa_wait<0>();
 #pragma unroll
     for (int c = 0; c < 2; c++) db_store<true>(a, split, nsplit, h, q0 + wq, k0 + 64 * c, acc + 8 * c);
+}
+template <int CH, int S, int PD>
+__global__ void __launch_bounds__(128, 2) k_bwd_dbias_pipe(fa_args a) {
+    extern __shared__ __align__(16) unsigned char bw_sm[];
+    db_pipe<CH, S, PD, false>(a, bw_sm, nullptr);
+}
+// k_bwd_dbias_pipe with its whole blocks' tiles by tensor maps (db_pipe's TM; sm_90 only): the same bits.
+template <int CH, int S, int PD>
+__global__ void __launch_bounds__(128, 2) k_bwd_dbias_tma(fa_args a, const __grid_constant__ dbt_maps tm) {
+#if S9_HAVE_WGMMA
+    extern __shared__ __align__(16) unsigned char bw_sm[];
+    db_pipe<CH, S, PD, true>(a, bw_sm + ((1024 - (fa_smem(bw_sm) & 1023)) & 1023), tm.m);
+#else
+    (void)a;
+    (void)tm;
+    __trap();  // launched on sm_90 only
+#endif
 }
 
 // dbias (L*L, H) from the per-head planes (H, L, L) (one range of rows, not transposed,
@@ -487,6 +561,40 @@ static size_t db_smem_max() {
     return (size_t)v;
 }
 
+// k_bwd_dbias_tma<CH, S, 2> on b (variants 4, 5): its maps, then the launch; nonzero (nothing launched) where the
+// form does not apply: not an sm_90 device, c_h other than CH (no block whole), L % 4 (lse / D rows 16-byte
+// aligned), a base not 16-byte aligned, rows past 32-bit coordinates, or shared memory short.
+template <int CH, int S>
+static int dbt_launch(cu_impl *c, const fa_args &b, unsigned grid) {
+    if (!fa_bwd_wg_device() || b.ch != CH || b.L % 4 || b.L > 2147483647LL || b.B > 2147483647LL) return 1;
+    if (((uintptr_t)b.q | (uintptr_t)b.k | (uintptr_t)b.v | (uintptr_t)b.dO | (uintptr_t)b.lse | (uintptr_t)b.D) & 15)
+        return 1;
+    const size_t smem = dbp_smem<CH, S>() + 8 * S + 1024;  // + the mbarriers, the 1024-byte alignment
+    if (smem > db_smem_max()) return 1;
+    static int attr_set;
+    if (!attr_set) {
+        if (cudaFuncSetAttribute(k_bwd_dbias_tma<CH, S, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) !=
+            cudaSuccess) {
+            (void)cudaGetLastError();
+            return 1;
+        }
+        attr_set = 1;
+    }
+    dbt_maps tm;
+    memset(&tm, 0, sizeof tm);
+    const uint64_t dims[3] = {(uint64_t)b.HC, (uint64_t)b.L, (uint64_t)b.B};
+    const uint64_t strides[2] = {(uint64_t)(b.pstride * b.HC), (uint64_t)(b.rstride * b.HC)};
+    const uint32_t box_q[3] = {CH, 64, 1}, box_k[3] = {CH, 128, 1};
+    if (tma_map_encode(&tm.m[0], b.q, 2, 3, dims, strides, box_q, 2 * CH) ||
+        tma_map_encode(&tm.m[1], b.dO, 2, 3, dims, strides, box_q, 2 * CH) ||
+        tma_map_encode(&tm.m[2], b.k, 2, 3, dims, strides, box_k, 2 * CH) ||
+        tma_map_encode(&tm.m[3], b.v, 2, 3, dims, strides, box_k, 2 * CH))
+        return 1;
+    k_bwd_dbias_tma<CH, S, 2><<<grid, 128, smem, c->stream>>>(b, tm);
+    CU_LAUNCHED();
+    return 0;
+}
+
 // Variant v: warps NW as (NW / WK) x WK, KW keys a warp, S stages, MB blocks per SM,
 // bias tile in shared memory (BSM). One that does not fit the device's shared memory runs
 // h4.m3 instead: the same bits.
@@ -517,6 +625,14 @@ static void db_kernel(cu_impl *c, const fa_args &b, int v) {
     case 0: DBH(8, 1, 64, 2, 2, true); break;   // h8.m2.bs
     case 2: DBH(4, 1, 128, 2, 2, true); break;  // q64k128.w4.m2
     case 3: DBP(2, 2); break;                   // q64k128.w4.m2.co.pipe
+    case 4:                                     // q64k128.w4.m2.co.pipe.tma, else .co.pipe (the same bits)
+        if (FL && dbt_launch<CH, 2>(c, b, grid(64, 128)) == 0) return;
+        DBP(2, 2);
+        break;
+    case 5:                                     // .tma with three ring buffers, else .co.pipe
+        if (FL && dbt_launch<CH, 3>(c, b, grid(64, 128)) == 0) return;
+        DBP(2, 2);
+        break;
     default: break;
     }
     DBH(4, 1, 64, 2, 3, false);  // h4.m3: v == 1, and the fallback
@@ -531,7 +647,11 @@ static void db_kernel(cu_impl *c, const fa_args &b, int v) {
 // Removed in session 15, measured slower (docs/ATTENTION_BWD.md): h8, h4.m3.bs, h8.m2,
 // q128k128.w8[.s3], q128k128.w16[.s3], q64k128.w8.m2 (sessions 7 and 10), q64k128.w4.m2.co,
 // .co.pipe1, .co.pipe.s3, .co.pipe.na, .co.pipe3 (session 12), .co.pipe.bm (session 13).
-static const char *db_names[] = {"h8.m2.bs", "h4.m3", "q64k128.w4.m2", "q64k128.w4.m2.co.pipe"};
+// .tma: k_bwd_dbias_tma (session 53), the .co.pipe kernel with its whole blocks' tiles by tensor maps (sm_90);
+// .tma.s3: the same with three ring buffers (rows r + 1, r + 2 in flight; the .co.pipe.s3 of session 12, by cp.async,
+// was slower).
+static const char *db_names[] = {"h8.m2.bs", "h4.m3", "q64k128.w4.m2", "q64k128.w4.m2.co.pipe",
+                                 "q64k128.w4.m2.co.pipe.tma", "q64k128.w4.m2.co.pipe.tma.s3"};
 // Measured on an H200 (attn_bwd_check --dbias, ms; docs/ATTENTION_BWD.md "Session 7"):
 // the session-6 kernel 5.569 / 43.48 triangle N = 1024 / 2048, 1.438 MSA row, 0.711
 // single; h4.m3 4.605 / 37.87, 1.185, 0.525; h8.m2.bs 4.789 / 37.52, 1.217, 0.343.

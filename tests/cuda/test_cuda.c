@@ -2214,7 +2214,8 @@ static void test_attention_fused(void) {
 // The bias gradient (bf16 kernels, cu_flash_bwd_dbias.cu) with each kernel variant
 // forced: 64- and 128-key tiles over L not a multiple of them (partial tiles), both copy
 // paths (L % 4 == 0: FL), masks and fully masked rows, several row ranges (splits), the
-// per-head planes (one row, 8 heads) and the transposed layout (ending node).
+// per-head planes (one row, 8 heads), the transposed layout (ending node), and whole 64 x 128 tiles (the .tma
+// variant's tensor-map copies: L 128, and 192 with a partial key tile beside them).
 static void test_attention_dbias(void) {
     if (!H_bf16) return;
     //                   B   L   c_in H  c_h c_z bias          transpose
@@ -2224,18 +2225,23 @@ static void test_attention_dbias(void) {
     pf_attn_dims big_s = {68, 68, 16, 4, 32, 16, PF_BIAS_SELF, 0, NULL, 0};  // L % 4 == 0: the FL copies
     pf_attn_dims big_e = {67, 67, 16, 4, 32, 16, PF_BIAS_SELF, 1, NULL, 0};
     pf_attn_dims planes = {1, 132, 16, 8, 32, 8, PF_BIAS_PAIR, 0, NULL, 0};
+    // whole 64 x 128 tiles (the .tma variant's tensor-map copies); 192: whole and partial key tiles in one launch
+    pf_attn_dims whole_s = {128, 128, 16, 4, 32, 16, PF_BIAS_SELF, 0, NULL, 0};
+    pf_attn_dims whole_e = {192, 192, 16, 4, 32, 16, PF_BIAS_SELF, 1, NULL, 0};
     char tag[64];
     for (int v = 0; v < pf_cuda_attn_dbias_variants(); v++) {
         snprintf(tag, sizeof tag, "dbias %s ", pf_cuda_attn_dbias_name(v));
         attn_tag = tag;
         pf_cuda_set_attn_dbias(H_gpu, v + 1);
         test_attn("tri_start fully masked row", ts, 2, 1, 1070);
-        if (quick) continue;  // one case per variant under --quick (memcheck time)
+        test_attn("tri_start whole tiles", whole_s, 2, 1, 1150);
+        if (quick) continue;  // two cases per variant under --quick (memcheck time)
         test_attn("tri_end fully masked row", te, 2, 1, 1071);
         test_attn("single 8 heads fully masked", single8, 2, 1, 1056);
         test_attn("tri_start big", big_s, 1, 1, 1100);
         test_attn("tri_end big", big_e, 1, 1, 1110);
         test_attn("single 8 heads L132", planes, 1, 1, 1140);
+        test_attn("tri_end whole and partial tiles", whole_e, 2, 1, 1160);
     }
     pf_cuda_set_attn_dbias(H_gpu, 0);
     attn_tag = "";

@@ -5,7 +5,9 @@
 // by tensor maps: NOTES "Open / next" 0). Cases: L 128 (whole tiles: the row-independent copies) and 192 (a key
 // tile half past L: the bounds-checked copies), masked keys, a fully masked row (lse = +inf: no gradient), the
 // pair bias; one row range (bf16 per-head planes) and two (fp32 partials, summed here in range order); the same
-// bits in every emulator order. Build and run: make test-emu. Ends with one verdict line.
+// bits in every emulator order. k_bwd_dbias_tma (session 53: the same kernel with its whole blocks' tiles by TMA
+// tensor maps, the maps built as dbt_launch builds them; 2 and 3 ring stages) gives the same bits. Build and run: make test-emu. Ends
+// with one verdict line.
 #define PF_EMU_NO_HOST 1         // the kernels only: their host code needs the backend
 #include "cu_flash_bwd_dbias.cpp"  // tools/emu_xform.py's rewrite (mk/emu.mk)
 #include "emu_check.h"
@@ -22,7 +24,7 @@ static std::vector<double> reference(const bwd_problem &p) {
 
 // fa_bwd_dbias's launch of k_bwd_dbias_pipe<32, 2, 2> with nsplit row ranges: one range writes the bf16 per-head
 // planes, more the fp32 partials (summed here in range order, as k_bwd_dbias_reduce does). dbias as float.
-static std::vector<float> run(const bwd_problem &p, int nsplit) {
+static std::vector<float> run(const bwd_problem &p, int nsplit, int tma) {  // tma: 0, or its ring stages (2, 3)
     const int64_t n = p.H * p.L * p.L;
     std::vector<bf16> planes((size_t)n + 64, tob(7.0));  // guards after the end
     std::vector<float> part((size_t)(nsplit * n) + 64, 7.f);
@@ -37,7 +39,26 @@ static std::vector<float> run(const bwd_problem &p, int nsplit) {
     if (nsplit > 1) a.dbias_part = part.data();
     else a.dbias_planes = planes.data();
     const int64_t grid = (p.L + 63) / 64 * ((p.L + 127) / 128) * p.H * nsplit;
-    emu_run(dim3((unsigned)grid), dim3(128), dbp_smem<32, 2>(), [&] { k_bwd_dbias_pipe<32, 2, 2>(a); });
+    if (tma) {  // dbt_launch's maps
+        dbt_maps tm;
+        memset(&tm, 0, sizeof tm);
+        const uint64_t dims[3] = {(uint64_t)a.HC, (uint64_t)p.L, (uint64_t)p.B};
+        const uint64_t strides[2] = {(uint64_t)(a.pstride * a.HC), (uint64_t)(a.rstride * a.HC)};
+        const uint32_t box_q[3] = {32, 64, 1}, box_k[3] = {32, 128, 1};
+        if (tma_map_encode(&tm.m[0], a.q, 2, 3, dims, strides, box_q, 64) ||
+            tma_map_encode(&tm.m[1], a.dO, 2, 3, dims, strides, box_q, 64) ||
+            tma_map_encode(&tm.m[2], a.k, 2, 3, dims, strides, box_k, 64) ||
+            tma_map_encode(&tm.m[3], a.v, 2, 3, dims, strides, box_k, 64)) {
+            check(false, "k_bwd_dbias_tma's maps", "%s", "tma_map refused them");
+            return {};
+        }
+        if (tma == 2)
+            emu_run(dim3((unsigned)grid), dim3(128), dbp_smem<32, 2>() + 8 * 2 + 1024, [&] { k_bwd_dbias_tma<32, 2, 2>(a, tm); });
+        else
+            emu_run(dim3((unsigned)grid), dim3(128), dbp_smem<32, 3>() + 8 * 3 + 1024, [&] { k_bwd_dbias_tma<32, 3, 2>(a, tm); });
+    } else {
+        emu_run(dim3((unsigned)grid), dim3(128), dbp_smem<32, 2>(), [&] { k_bwd_dbias_pipe<32, 2, 2>(a); });
+    }
     std::vector<float> out((size_t)n, 0.f);
     bool guards = true;
     for (int i = 0; i < 64; i++) guards &= nsplit > 1 ? part[(size_t)(nsplit * n) + i] == 7.f : fb(planes[(size_t)n + i]) == 7.0;
@@ -68,10 +89,12 @@ int main(int argc, char **argv) {
             char name[96];
             snprintf(name, sizeof name, "B %lld L %lld H %d, %d row range%s", (long long)sh.B, (long long)sh.L, sh.H,
                      nsplit, nsplit > 1 ? "s" : "");
-            std::vector<float> got[3];
+            std::vector<float> got[3], tma[3], tma3[3];
             for (int o = 0; o < 3; o++) {
                 emu_opts = o == 0 ? emu_options{0, 0, 0, 1, 0} : o == 1 ? emu_options{1, 1, 1, 2, 0} : emu_options{0, 2, 0, 11, 0};
-                got[o] = run(p, nsplit);
+                got[o] = run(p, nsplit, 0);
+                tma[o] = run(p, nsplit, 2);
+                tma3[o] = run(p, nsplit, 3);
             }
             double num = 0, den = 0, worst = 0, scale = 0;
             for (size_t i = 0; i < ref.size(); i++) scale = fmax(scale, fabs(ref[i]));
@@ -86,6 +109,12 @@ int main(int argc, char **argv) {
             if (verbose) printf("     %s: relative L2 %.3g, largest (of the largest |dbias|) %.3g\n", name, rel, worst);
             check(got[1] == got[0] && got[2] == got[0], std::string(name) + " the same bits in every order", "%s",
                   "dbias differs between emulator orders");
+            check(tma[0] == got[0] && tma[1] == got[0] && tma[2] == got[0],
+                  std::string(name) + " k_bwd_dbias_tma: k_bwd_dbias_pipe's bits", "%s",
+                  "the tensor-map form's dbias differs");
+            check(tma3[0] == got[0] && tma3[1] == got[0] && tma3[2] == got[0],
+                  std::string(name) + " k_bwd_dbias_tma, 3 stages: k_bwd_dbias_pipe's bits", "%s",
+                  "the tensor-map form's dbias differs");
         }
     }
     printf("%d passed, %d failed\n", passed, failed);
