@@ -665,8 +665,10 @@ static const char *db_names[] = {"h8.m2.bs", "h4.m3", "q64k128.w4.m2", "q64k128.
 // Session 11 (same run, H200, bench_cuda_ops tri_attn f+b): q64k128.w4.m2.co 22.97 -> 22.00 ms
 // at N = 1024, 165.76 -> 158.01 at 2048 against q64k128.w4.m2 (the same bits).
 // B >= 8: q64k128.w4.m2.co.pipe (3), the fastest measured at N = 1024 / 2048 (session 12: 3.79 / 29.58 ms
-// against .co 3.92 / 30.89); B < 8 (single attention): h8.m2.bs (0).
-static int db_default(const fa_args *a) { return a->B < 8 ? 0 : 3; }
+// against .co 3.92 / 30.89); B < 8 (single attention): h8.m2.bs (0). Since session 53 its .tma form (4; 3 where
+// the maps do not apply, the same bits): 3.727 -> 3.370 ms a launch at N = 1024 on an H100 (ncu), triangle
+// module f+b 16.89 -> 16.53 ms; .tma.s3 (5) was level with it (3.370 ms, more instructions).
+static int db_default(const fa_args *a) { return a->B < 8 ? 0 : 4; }
 int fa_bwd_dbias_variants(void) { return (int)(sizeof db_names / sizeof db_names[0]); }
 const char *fa_bwd_dbias_variant_name(int v) { return v >= 0 && v < fa_bwd_dbias_variants() ? db_names[v] : "?"; }
 

@@ -1,5 +1,5 @@
 // test_emu_attn_dbias.cpp: the attention backward's bias gradient, k_bwd_dbias_pipe (cu_flash_bwd_dbias.cu: the
-// default for 8 rows or more; dbias[h, q, k] = sum over rows r of dS[r, h, q, k], dS = p (dP - D), S and dP
+// default for 8 rows or more where its TMA form below does not apply; dbias[h, q, k] = sum over rows r of dS[r, h, q, k], dS = p (dP - D), S and dP
 // recomputed per row, rows summed in order in registers) on the CPU kernel emulator (docs/EMULATOR.md) against a
 // float64 sum. It passed test_cuda on GPUs since session 12; here it is the CPU test bed for changes to it (its tiles
 // by tensor maps: NOTES "Open / next" 0). Cases: L 128 (whole tiles: the row-independent copies) and 192 (a key
