@@ -41,6 +41,19 @@ ncu_rows() {
     echo "== ncu $name rc=$? ($*)" >> $S
     python3 bench/ncu_launches.py $OUT/ncu_$name.log --top $top >> $S 2>&1
 }
+# ncu_one NAME REGEX ENV...: one `bench_cuda_ops --ops tri_attn --sizes 1024 --reps 1` under ncu with the ENV
+# assignments (kernels matching REGEX: time, L2 requests and sectors, instructions) into $OUT/ncu_NAME.log; its two
+# largest rows and the three counters into $S
+ncu_one() {
+    local name=$1 rx=$2
+    shift 2
+    env "$@" timeout -k 5 40 ncu --clock-control none -k regex:"$rx" --metrics \
+        gpu__time_duration.sum,lts__t_requests.sum,lts__t_sectors.sum,smsp__inst_executed.sum \
+        $P/bench_cuda_ops --ops tri_attn --sizes 1024 --reps 1 > $OUT/ncu_$name.log 2>&1
+    echo "== ncu $name ($*) rc=$?" >> $S
+    python3 bench/ncu_launches.py $OUT/ncu_$name.log --top 2 >> $S 2>&1
+    grep -E "lts__t_requests|lts__t_sectors|inst_executed" $OUT/ncu_$name.log | head -3 >> $S
+}
 # report NAME...: each log's verdict line, sanitizer summary, FAIL count and exit status (and its first FAILs)
 report() {
     for f in "$@"; do

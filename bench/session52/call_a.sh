@@ -27,20 +27,10 @@ report bwdwg
 PF_ATTN_BWD_WG=5 PF_ATTN_FWD_BMMA=4 timeout 80 $T --quick --only attn > $OUT/attn45.log 2>&1; echo "rc=$?" >> $OUT/attn45.log
 report attn45
 echo "== correctness done at $((SECONDS - t0)) s" >> $S
-ncu_one() {  # NAME REGEX ENV...
-    local name=$1 rx=$2; shift 2
-    [ $(left) -gt 250 ] || return 0
-    env "$@" timeout -k 5 40 ncu --clock-control none -k regex:"$rx" --metrics \
-        gpu__time_duration.sum,lts__t_requests.sum,lts__t_sectors.sum,smsp__inst_executed.sum \
-        $P/bench_cuda_ops --ops tri_attn --sizes 1024 --reps 1 > $OUT/ncu_$name.log 2>&1
-    echo "== ncu $name ($*) rc=$?" >> $S
-    python3 bench/ncu_launches.py $OUT/ncu_$name.log --top 2 >> $S 2>&1
-    grep -E "lts__t_requests|lts__t_sectors|inst_executed" $OUT/ncu_$name.log | head -3 >> $S
-}
-ncu_one fwd3 "k_s9_fwd_tm" PF_ATTN_FWD_BMMA=3
-ncu_one fwd4 "k_s9_fwd_tm" PF_ATTN_FWD_BMMA=4
-ncu_one bwd4 "k_bwd_ws" PF_ATTN_BWD_WG=4
-ncu_one bwd5 "k_bwd_ws" PF_ATTN_BWD_WG=5
+[ $(left) -gt 250 ] && ncu_one fwd3 "k_s9_fwd_tm" PF_ATTN_FWD_BMMA=3
+[ $(left) -gt 250 ] && ncu_one fwd4 "k_s9_fwd_tm" PF_ATTN_FWD_BMMA=4
+[ $(left) -gt 250 ] && ncu_one bwd4 "k_bwd_ws" PF_ATTN_BWD_WG=4
+[ $(left) -gt 250 ] && ncu_one bwd5 "k_bwd_ws" PF_ATTN_BWD_WG=5
 echo "== ncu done at $((SECONDS - t0)) s" >> $S
 if [ $(left) -gt 150 ]; then
     export PF_ATTN_BWD_WG=5 PF_ATTN_FWD_BMMA=4

@@ -19,16 +19,6 @@ L=${CALL_LIMIT:-560}
 DBT=PF_ATTN_DBIAS=q64k128.w4.m2.co.pipe.tma
 ab_env ${ROUNDS:-2} 180 70 tri_attn,tri_attn_end 1024,2048 "" "$DBT" "$DBT.s3" "PF_ATTN_FWD_BMMA=2 PF_ATTN_BWD_WG=4"
 echo "== timing done at $((SECONDS - t0)) s" >> $S
-ncu_one() {  # NAME REGEX ENV...
-    local name=$1 rx=$2
-    shift 2
-    env "$@" timeout -k 5 40 ncu --clock-control none -k regex:"$rx" --metrics \
-        gpu__time_duration.sum,lts__t_requests.sum,lts__t_sectors.sum,smsp__inst_executed.sum \
-        $P/bench_cuda_ops --ops tri_attn --sizes 1024 --reps 1 > $OUT/ncu_$name.log 2>&1
-    echo "== ncu $name ($*) rc=$?" >> $S
-    python3 bench/ncu_launches.py $OUT/ncu_$name.log --top 2 >> $S 2>&1
-    grep -E "lts__t_requests|lts__t_sectors|inst_executed" $OUT/ncu_$name.log | head -3 >> $S
-}
 ncu_one dbias_pipe "k_bwd_dbias" PF_ATTN_DBIAS=q64k128.w4.m2.co.pipe
 ncu_one dbias_tma "k_bwd_dbias" "$DBT"
 ncu_one dbias_tma3 "k_bwd_dbias" "$DBT.s3"
