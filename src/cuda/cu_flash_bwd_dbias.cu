@@ -518,6 +518,128 @@ __global__ void __launch_bounds__(128, 2) k_bwd_dbias_tma(fa_args a, const __gri
 #endif
 }
 
+// k_bwd_dbias_wg (variant 6, opt-in; session 53): k_bwd_dbias_tma's blocks (64 queries x 128 keys, a row range,
+// every tile whole: L % 128 == 0, c_h 32) with S = Q K^T and dP = dO V^T on wgmma from the TMA tiles (both
+// operands K-major by descriptor, the 64-byte swizzle: SBO 512, the second k step 32 bytes into the rows), one
+// warpgroup a block, two blocks an SM. A row's keys in two halves of 64 (m64n64k16 x 2 per product, one commit
+// group per half), pipelined across rows: half 0 of row r + 1 is issued before half 1 of row r's exps, half 1
+// after them, so the tensor cores run under the exp / FMA work (session 18's wgmma form, with cp.async copies and
+// no such overlap, was 32% slower). The accumulator layout of m64n64 is mma.sync's C layout per 8-key block, so
+// db_chunk_exp's arithmetic is the pipe kernel's term for term; the products' rounding inside wgmma may differ from
+// mma.sync's, so its bits are its own (deterministic, rows summed in order).
+#if S9_HAVE_WGMMA
+// S (or dP) of one 64-key half: A = the row's Q (dO) tile, B = keys 64 h.. of its K (V) tile, both [rows][32] bf16
+__device__ __forceinline__ void dbw_half(float *d, const bf16 *A, const bf16 *B, int h) {
+    const bf16 *Bh = B + 64 * h * 32;
+    wg_ss_n64_first(d, tma_desc_sw(A, 16, 512, 64), tma_desc_sw(Bh, 16, 512, 64));
+    wg_ss_n64(d, tma_desc_sw(A + 16, 16, 512, 64), tma_desc_sw(Bh + 16, 16, 512, 64));
+}
+#endif
+template <int S>
+__global__ void __launch_bounds__(128, 2) k_bwd_dbias_wg(fa_args a, const __grid_constant__ dbt_maps tm) {
+#if S9_HAVE_WGMMA
+    constexpr int CH = 32, QT = 64, KT = 128, NTH = 128, LB = QT + 4;
+    extern __shared__ __align__(16) unsigned char bw_sm[];
+    unsigned char *sm = bw_sm + ((1024 - (fa_smem(bw_sm) & 1023)) & 1023);
+    bf16 *Qs = (bf16 *)sm, *dOs = Qs + S * QT * CH, *Ks = dOs + S * QT * CH, *Vs = Ks + S * KT * CH;
+    float *Ms = (float *)(Vs + S * KT * CH), *Ls = Ms + 3 * KT, *Ds = Ls + S * QT, *Bs = Ds + S * QT;
+    uint64_t *full = (uint64_t *)(Bs + KT * LB);
+    const db_item it = db_block_item<QT, KT>(a);
+    const int nsplit = a.nsplit, split = it.split, h = it.h;
+    const int64_t r0 = it.r0, r1 = it.r1, q0 = it.q0, k0 = it.k0;
+    const int wq = 16 * (threadIdx.x >> 5), g = (threadIdx.x & 31) >> 2;
+    float acc[16][4];  // keys 8 j.. of the block's 128
+#pragma unroll
+    for (int j = 0; j < 16; j++)
+#pragma unroll
+        for (int e = 0; e < 4; e++) acc[j][e] = 0;
+    bw_bias<true, KT, QT, LB, NTH>(a.biasT + (int64_t)h * a.L * a.L, a.L, k0, q0, Bs);
+    fa_commit();
+    dbt_start<S>(full, tm.m);
+    auto issue = [&](int64_t r) {
+        if (r < r1) {
+            const int b = (int)((r - r0) % S);
+            dbt_issue<CH, QT, KT>(a, tm.m, r, h, q0, k0, Qs + b * QT * CH, dOs + b * QT * CH, Ks + b * KT * CH,
+                                  Vs + b * KT * CH, Ls + b * QT, Ds + b * QT, full + b);
+        }
+    };
+#pragma unroll
+    for (int s = 0; s < S - 1; s++) issue(r0 + s);
+    if (r0 < r1) Ms[threadIdx.x] = bw_mask2(a, r0, k0 + threadIdx.x);
+    fa_wait<0>();  // the bias tile
+    __syncthreads();
+    db_scale_bias_p<KT, LB, QT, NTH>(Bs);
+    if (r0 < r1) dbt_wait(full, 0u);
+    __syncthreads();  // the scaled bias tile, row r0's mask
+    issue(r0 + S - 1);
+    float s0[32], p0[32], s1[32], p1[32];  // S, dP of keys 0..63 and 64..127 (C layout, 8-key blocks)
+    s9_wg_fence();  // row r0's products (an empty range: stale tiles, never used)
+    dbw_half(s0, Qs, Ks, 0);
+    dbw_half(p0, dOs, Vs, 0);
+    s9_wg_commit();
+    dbw_half(s1, Qs, Ks, 1);
+    dbw_half(p1, dOs, Vs, 1);
+    s9_wg_commit();
+    const float *Bw = Bs + wq + 2 * g;
+    const float sc2 = a.scale * BW_L2E;
+    int m = 0;  // row r's mask buffer
+    for (int64_t r = r0; r < r1; r++) {
+        const int b = (int)((r - r0) % S), b1 = (int)((r + 1 - r0) % S), mn = m == 2 ? 0 : m + 1;
+        const bool more = r + 1 < r1;
+        float mpre = 0.f, lq[2], Dq[2];
+        if (more) mpre = bw_mask2(a, r + 1, k0 + threadIdx.x);
+#pragma unroll
+        for (int u = 0; u < 2; u++) {
+            lq[u] = Ls[b * QT + wq + g + 8 * u];
+            Dq[u] = Ds[b * QT + wq + g + 8 * u];
+        }
+        wg_mma_wait<1>();  // half 0 of row r
+        s9_wg_hold<32>(s0);
+        s9_wg_hold<32>(p0);
+#pragma unroll
+        for (int c = 0; c < 2; c++)
+            db_chunk_exp<LB>(c, reinterpret_cast<const float(*)[4]>(s0 + 16 * c),
+                             reinterpret_cast<const float(*)[4]>(p0 + 16 * c), Ms + m * KT, lq, Dq, Bw, acc, sc2);
+        wg_mma_wait<0>();  // half 1: every product reading buffer b done
+        s9_wg_hold<32>(s1);
+        s9_wg_hold<32>(p1);
+        if (more) {
+            Ms[mn * KT + threadIdx.x] = mpre;
+            dbt_wait(full + b1, (uint32_t)(((r + 1 - r0) / S) & 1));  // row r + 1's tiles landed
+        }
+        __syncthreads();  // buffer b free for row r + S; row r + 1's mask written
+        issue(r + S);
+        // row r + 1's products; after the last row on the buffer's stale tiles (in bounds, never used): a branch
+        // around them made ptxas serialize every wgmma (C7514)
+        s9_wg_fence();
+        dbw_half(s0, Qs + b1 * QT * CH, Ks + b1 * KT * CH, 0);
+        dbw_half(p0, dOs + b1 * QT * CH, Vs + b1 * KT * CH, 0);
+        s9_wg_commit();
+#pragma unroll
+        for (int c = 2; c < 4; c++)
+            db_chunk_exp<LB>(c, reinterpret_cast<const float(*)[4]>(s1 + 16 * (c - 2)),
+                             reinterpret_cast<const float(*)[4]>(p1 + 16 * (c - 2)), Ms + m * KT, lq, Dq, Bw, acc,
+                             sc2);
+        s9_wg_fence();
+        dbw_half(s1, Qs + b1 * QT * CH, Ks + b1 * KT * CH, 1);
+        dbw_half(p1, dOs + b1 * QT * CH, Vs + b1 * KT * CH, 1);
+        s9_wg_commit();
+        m = mn;
+    }
+    wg_mma_wait<0>();  // the last (unused) products, before the block's shared memory goes
+    s9_wg_hold<32>(s0);
+    s9_wg_hold<32>(p0);
+    s9_wg_hold<32>(s1);
+    s9_wg_hold<32>(p1);
+#pragma unroll
+    for (int c = 0; c < 2; c++) db_store<true>(a, split, nsplit, h, q0 + wq, k0 + 64 * c, acc + 8 * c);
+#else
+    (void)a;
+    (void)tm;
+    __trap();  // launched on sm_90 only
+#endif
+}
+
 // dbias (L*L, H) from the per-head planes (H, L, L) (one range of rows, not transposed,
 // H a multiple of 8): a thread per position reads its H values from the planes
 // (consecutive positions across threads) and writes them as one run (16-byte stores). The
@@ -564,17 +686,25 @@ static size_t db_smem_max() {
 // k_bwd_dbias_tma<CH, S, 2> on b (variants 4, 5): its maps, then the launch; nonzero (nothing launched) where the
 // form does not apply: not an sm_90 device, c_h other than CH (no block whole), L % 4 (lse / D rows 16-byte
 // aligned), a base not 16-byte aligned, rows past 32-bit coordinates, or shared memory short.
-template <int CH, int S>
+// WG: k_bwd_dbias_wg<S> instead (variant 6: c_h 32 and L % 128 == 0, every block whole).
+template <int CH, int S, bool WG = false>
 static int dbt_launch(cu_impl *c, const fa_args &b, unsigned grid) {
     if (!fa_bwd_wg_device() || b.ch != CH || b.L % 4 || b.L > 2147483647LL || b.B > 2147483647LL) return 1;
+    void (*kern)(fa_args, dbt_maps) = NULL;
+    if constexpr (WG) {
+        if constexpr (CH != 32) return 1;
+        else kern = k_bwd_dbias_wg<S>;
+        if (b.L % 128) return 1;
+    } else {
+        kern = k_bwd_dbias_tma<CH, S, 2>;
+    }
     if (((uintptr_t)b.q | (uintptr_t)b.k | (uintptr_t)b.v | (uintptr_t)b.dO | (uintptr_t)b.lse | (uintptr_t)b.D) & 15)
         return 1;
     const size_t smem = dbp_smem<CH, S>() + 8 * S + 1024;  // + the mbarriers, the 1024-byte alignment
     if (smem > db_smem_max()) return 1;
     static int attr_set;
     if (!attr_set) {
-        if (cudaFuncSetAttribute(k_bwd_dbias_tma<CH, S, 2>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) !=
-            cudaSuccess) {
+        if (cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) {
             (void)cudaGetLastError();
             return 1;
         }
@@ -590,7 +720,7 @@ static int dbt_launch(cu_impl *c, const fa_args &b, unsigned grid) {
         tma_map_encode(&tm.m[2], b.k, 2, 3, dims, strides, box_k, 2 * CH) ||
         tma_map_encode(&tm.m[3], b.v, 2, 3, dims, strides, box_k, 2 * CH))
         return 1;
-    k_bwd_dbias_tma<CH, S, 2><<<grid, 128, smem, c->stream>>>(b, tm);
+    kern<<<grid, 128, smem, c->stream>>>(b, tm);
     CU_LAUNCHED();
     return 0;
 }
@@ -633,6 +763,10 @@ static void db_kernel(cu_impl *c, const fa_args &b, int v) {
         if (FL && dbt_launch<CH, 3>(c, b, grid(64, 128)) == 0) return;
         DBP(2, 2);
         break;
+    case 6:                                     // q64k128.wg.tma (k_bwd_dbias_wg), else .co.pipe
+        if (FL && dbt_launch<CH, 2, true>(c, b, grid(64, 128)) == 0) return;
+        DBP(2, 2);
+        break;
     default: break;
     }
     DBH(4, 1, 64, 2, 3, false);  // h4.m3: v == 1, and the fallback
@@ -649,9 +783,9 @@ static void db_kernel(cu_impl *c, const fa_args &b, int v) {
 // .co.pipe1, .co.pipe.s3, .co.pipe.na, .co.pipe3 (session 12), .co.pipe.bm (session 13).
 // .tma: k_bwd_dbias_tma (session 53), the .co.pipe kernel with its whole blocks' tiles by tensor maps (sm_90);
 // .tma.s3: the same with three ring buffers (rows r + 1, r + 2 in flight; the .co.pipe.s3 of session 12, by cp.async,
-// was slower).
+// was slower); wg.tma: k_bwd_dbias_wg (session 53), the .tma blocks with S and dP on wgmma.
 static const char *db_names[] = {"h8.m2.bs", "h4.m3", "q64k128.w4.m2", "q64k128.w4.m2.co.pipe",
-                                 "q64k128.w4.m2.co.pipe.tma", "q64k128.w4.m2.co.pipe.tma.s3"};
+                                 "q64k128.w4.m2.co.pipe.tma", "q64k128.w4.m2.co.pipe.tma.s3", "q64k128.wg.tma"};
 // Measured on an H200 (attn_bwd_check --dbias, ms; docs/ATTENTION_BWD.md "Session 7"):
 // the session-6 kernel 5.569 / 43.48 triangle N = 1024 / 2048, 1.438 MSA row, 0.711
 // single; h4.m3 4.605 / 37.87, 1.185, 0.525; h8.m2.bs 4.789 / 37.52, 1.217, 0.343.

@@ -24,7 +24,7 @@ static std::vector<double> reference(const bwd_problem &p) {
 
 // fa_bwd_dbias's launch of k_bwd_dbias_pipe<32, 2, 2> with nsplit row ranges: one range writes the bf16 per-head
 // planes, more the fp32 partials (summed here in range order, as k_bwd_dbias_reduce does). dbias as float.
-static std::vector<float> run(const bwd_problem &p, int nsplit, int tma) {  // tma: 0, or its ring stages (2, 3)
+static std::vector<float> run(const bwd_problem &p, int nsplit, int tma) {  // tma: 0, its ring stages (2, 3), 4: wg
     const int64_t n = p.H * p.L * p.L;
     std::vector<bf16> planes((size_t)n + 64, tob(7.0));  // guards after the end
     std::vector<float> part((size_t)(nsplit * n) + 64, 7.f);
@@ -54,6 +54,8 @@ static std::vector<float> run(const bwd_problem &p, int nsplit, int tma) {  // t
         }
         if (tma == 2)
             emu_run(dim3((unsigned)grid), dim3(128), dbp_smem<32, 2>() + 8 * 2 + 1024, [&] { k_bwd_dbias_tma<32, 2, 2>(a, tm); });
+        else if (tma == 4)  // k_bwd_dbias_wg (wgmma products, L % 128 == 0)
+            emu_run(dim3((unsigned)grid), dim3(128), dbp_smem<32, 2>() + 8 * 2 + 1024, [&] { k_bwd_dbias_wg<2>(a, tm); });
         else
             emu_run(dim3((unsigned)grid), dim3(128), dbp_smem<32, 3>() + 8 * 3 + 1024, [&] { k_bwd_dbias_tma<32, 3, 2>(a, tm); });
     } else {
@@ -115,6 +117,26 @@ int main(int argc, char **argv) {
             check(tma3[0] == got[0] && tma3[1] == got[0] && tma3[2] == got[0],
                   std::string(name) + " k_bwd_dbias_tma, 3 stages: k_bwd_dbias_pipe's bits", "%s",
                   "the tensor-map form's dbias differs");
+            if (sh.L % 128 == 0) {  // k_bwd_dbias_wg: every block whole
+                std::vector<float> wg[3];
+                for (int o = 0; o < 3; o++) {
+                    emu_opts = o == 0 ? emu_options{0, 0, 0, 1, 0} : o == 1 ? emu_options{1, 1, 1, 2, 0} : emu_options{0, 2, 0, 11, 0};
+                    wg[o] = run(p, nsplit, 4);
+                }
+                double wn = 0, wd = 0, ww = 0;
+                for (size_t i = 0; i < ref.size(); i++) {
+                    const double d = wg[0][i] - ref[i];
+                    wn += d * d, wd += ref[i] * ref[i], ww = fmax(ww, fabs(d) / fmax(scale, 1e-30));
+                }
+                const double wrel = sqrt(wn / fmax(wd, 1e-300));
+                check(wrel <= tol && ww <= 4 * tol, std::string(name) + " k_bwd_dbias_wg dbias", "relative L2 %.3g, largest %.3g",
+                      wrel, ww);
+                check(wg[1] == wg[0] && wg[2] == wg[0], std::string(name) + " k_bwd_dbias_wg: the same bits in every order",
+                      "%s", "dbias differs between emulator orders");
+                if (verbose)
+                    printf("     %s: k_bwd_dbias_wg relative L2 %.3g; %s k_bwd_dbias_pipe's bits here\n", name, wrel,
+                           wg[0] == got[0] ? "the same as" : "not");
+            }
         }
     }
     printf("%d passed, %d failed\n", passed, failed);
