@@ -674,6 +674,21 @@ __global__ void k_bwd_dbias_reduce(fa_args a, int nsplit) {
 }
 
 // ---- launch ---------------------------------------------------------------------------
+// k_bwd_dbias_tma's / k_bwd_dbias_wg's maps of b's q, dO, k, v ((HC, L, B) bf16, box ch x 64 or ch x 128, the 2 ch-byte
+// swizzle); 0, or -1 after tma_map_encode's message. (Host code the emulator's tests call as dbt_launch does.)
+static inline int dbt_maps_encode(dbt_maps *tm, const fa_args &b, int ch) {
+    memset(tm, 0, sizeof *tm);
+    const uint64_t dims[3] = {(uint64_t)b.HC, (uint64_t)b.L, (uint64_t)b.B};
+    const uint64_t strides[2] = {(uint64_t)(b.pstride * b.HC), (uint64_t)(b.rstride * b.HC)};
+    const uint32_t box_q[3] = {(uint32_t)ch, 64, 1}, box_k[3] = {(uint32_t)ch, 128, 1};
+    if (tma_map_encode(&tm->m[0], b.q, 2, 3, dims, strides, box_q, 2 * ch) ||
+        tma_map_encode(&tm->m[1], b.dO, 2, 3, dims, strides, box_q, 2 * ch) ||
+        tma_map_encode(&tm->m[2], b.k, 2, 3, dims, strides, box_k, 2 * ch) ||
+        tma_map_encode(&tm->m[3], b.v, 2, 3, dims, strides, box_k, 2 * ch))
+        return -1;
+    return 0;
+}
+
 #ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
 // The most dynamic shared memory a block may have on the current device (opt-in).
 static size_t db_smem_max() {
@@ -711,15 +726,7 @@ static int dbt_launch(cu_impl *c, const fa_args &b, unsigned grid) {
         attr_set = 1;
     }
     dbt_maps tm;
-    memset(&tm, 0, sizeof tm);
-    const uint64_t dims[3] = {(uint64_t)b.HC, (uint64_t)b.L, (uint64_t)b.B};
-    const uint64_t strides[2] = {(uint64_t)(b.pstride * b.HC), (uint64_t)(b.rstride * b.HC)};
-    const uint32_t box_q[3] = {CH, 64, 1}, box_k[3] = {CH, 128, 1};
-    if (tma_map_encode(&tm.m[0], b.q, 2, 3, dims, strides, box_q, 2 * CH) ||
-        tma_map_encode(&tm.m[1], b.dO, 2, 3, dims, strides, box_q, 2 * CH) ||
-        tma_map_encode(&tm.m[2], b.k, 2, 3, dims, strides, box_k, 2 * CH) ||
-        tma_map_encode(&tm.m[3], b.v, 2, 3, dims, strides, box_k, 2 * CH))
-        return 1;
+    if (dbt_maps_encode(&tm, b, CH)) return 1;
     kern<<<grid, 128, smem, c->stream>>>(b, tm);
     CU_LAUNCHED();
     return 0;

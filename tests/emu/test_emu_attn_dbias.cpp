@@ -41,14 +41,7 @@ static std::vector<float> run(const bwd_problem &p, int nsplit, int tma) {  // t
     const int64_t grid = (p.L + 63) / 64 * ((p.L + 127) / 128) * p.H * nsplit;
     if (tma) {  // dbt_launch's maps
         dbt_maps tm;
-        memset(&tm, 0, sizeof tm);
-        const uint64_t dims[3] = {(uint64_t)a.HC, (uint64_t)p.L, (uint64_t)p.B};
-        const uint64_t strides[2] = {(uint64_t)(a.pstride * a.HC), (uint64_t)(a.rstride * a.HC)};
-        const uint32_t box_q[3] = {32, 64, 1}, box_k[3] = {32, 128, 1};
-        if (tma_map_encode(&tm.m[0], a.q, 2, 3, dims, strides, box_q, 64) ||
-            tma_map_encode(&tm.m[1], a.dO, 2, 3, dims, strides, box_q, 64) ||
-            tma_map_encode(&tm.m[2], a.k, 2, 3, dims, strides, box_k, 64) ||
-            tma_map_encode(&tm.m[3], a.v, 2, 3, dims, strides, box_k, 64)) {
+        if (dbt_maps_encode(&tm, a, 32)) {
             check(false, "k_bwd_dbias_tma's maps", "%s", "tma_map refused them");
             return {};
         }
@@ -77,6 +70,21 @@ static std::vector<float> run(const bwd_problem &p, int nsplit, int tma) {  // t
     return out;
 }
 
+// The three emulator orders every form runs in (each must give the same bits)
+static const emu_options orders[3] = {{0, 0, 0, 1, 0}, {1, 1, 1, 2, 0}, {0, 2, 0, 11, 0}};
+
+// dbias against the float64 reference: the relative L2 error and the largest error relative to the largest |ref|
+static void rel_err(const std::vector<float> &got, const std::vector<double> &ref, double *rel, double *worst) {
+    double num = 0, den = 0, scale = 0;
+    *worst = 0;
+    for (size_t i = 0; i < ref.size(); i++) scale = fmax(scale, fabs(ref[i]));
+    for (size_t i = 0; i < ref.size(); i++) {
+        const double d = got[i] - ref[i];
+        num += d * d, den += ref[i] * ref[i], *worst = fmax(*worst, fabs(d) / fmax(scale, 1e-30));
+    }
+    *rel = sqrt(num / fmax(den, 1e-300));
+}
+
 int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "-v")) verbose = 1;
@@ -91,20 +99,17 @@ int main(int argc, char **argv) {
             char name[96];
             snprintf(name, sizeof name, "B %lld L %lld H %d, %d row range%s", (long long)sh.B, (long long)sh.L, sh.H,
                      nsplit, nsplit > 1 ? "s" : "");
-            std::vector<float> got[3], tma[3], tma3[3];
+            const bool wg_runs = sh.L % 128 == 0;  // k_bwd_dbias_wg: every block whole
+            std::vector<float> got[3], tma[3], tma3[3], wg[3];
             for (int o = 0; o < 3; o++) {
-                emu_opts = o == 0 ? emu_options{0, 0, 0, 1, 0} : o == 1 ? emu_options{1, 1, 1, 2, 0} : emu_options{0, 2, 0, 11, 0};
+                emu_opts = orders[o];
                 got[o] = run(p, nsplit, 0);
                 tma[o] = run(p, nsplit, 2);
                 tma3[o] = run(p, nsplit, 3);
+                if (wg_runs) wg[o] = run(p, nsplit, 4);
             }
-            double num = 0, den = 0, worst = 0, scale = 0;
-            for (size_t i = 0; i < ref.size(); i++) scale = fmax(scale, fabs(ref[i]));
-            for (size_t i = 0; i < ref.size(); i++) {
-                const double d = got[0][i] - ref[i];
-                num += d * d, den += ref[i] * ref[i], worst = fmax(worst, fabs(d) / fmax(scale, 1e-30));
-            }
-            const double rel = sqrt(num / fmax(den, 1e-300));
+            double rel, worst;
+            rel_err(got[0], ref, &rel, &worst);
             const double tol = nsplit > 1 ? 5e-3 : 1.5e-2;  // fp32 partials; bf16 planes
             check(rel <= tol && worst <= 4 * tol, std::string(name) + " dbias", "relative L2 %.3g, largest %.3g", rel,
                   worst);
@@ -117,18 +122,9 @@ int main(int argc, char **argv) {
             check(tma3[0] == got[0] && tma3[1] == got[0] && tma3[2] == got[0],
                   std::string(name) + " k_bwd_dbias_tma, 3 stages: k_bwd_dbias_pipe's bits", "%s",
                   "the tensor-map form's dbias differs");
-            if (sh.L % 128 == 0) {  // k_bwd_dbias_wg: every block whole
-                std::vector<float> wg[3];
-                for (int o = 0; o < 3; o++) {
-                    emu_opts = o == 0 ? emu_options{0, 0, 0, 1, 0} : o == 1 ? emu_options{1, 1, 1, 2, 0} : emu_options{0, 2, 0, 11, 0};
-                    wg[o] = run(p, nsplit, 4);
-                }
-                double wn = 0, wd = 0, ww = 0;
-                for (size_t i = 0; i < ref.size(); i++) {
-                    const double d = wg[0][i] - ref[i];
-                    wn += d * d, wd += ref[i] * ref[i], ww = fmax(ww, fabs(d) / fmax(scale, 1e-30));
-                }
-                const double wrel = sqrt(wn / fmax(wd, 1e-300));
+            if (wg_runs) {
+                double wrel, ww;
+                rel_err(wg[0], ref, &wrel, &ww);
                 check(wrel <= tol && ww <= 4 * tol, std::string(name) + " k_bwd_dbias_wg dbias", "relative L2 %.3g, largest %.3g",
                       wrel, ww);
                 check(wg[1] == wg[0] && wg[2] == wg[0], std::string(name) + " k_bwd_dbias_wg: the same bits in every order",
