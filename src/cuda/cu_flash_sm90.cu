@@ -946,9 +946,10 @@ static int64_t s9b_rows(const fa_args *a, int qtile) {
 // kernel's own flag (its shared-memory attribute is set once per process). Rows in pieces of
 // s9b_rows (one launch unless the rows pass 2^31 elements): q, k, v, out_o, the mask and lse
 // from the piece's first row; the rows are independent, so the same bits as one launch.
-static int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt);
-// kernel NULL: k_s9_fwd_tma (s9t_piece)
-static int s9b_run(cu_impl *c, const fa_args *a, void (*kernel)(fa_args), int qtile, size_t smem, int *attr_set) {
+static int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt, bool mb);
+// kernel NULL: k_s9_fwd_tma, or k_s9_fwd_mbar where mb (s9t_piece)
+static int s9b_run(cu_impl *c, const fa_args *a, void (*kernel)(fa_args), int qtile, size_t smem, int *attr_set,
+                   bool mb = false) {
     const int64_t rows = s9b_rows(a, qtile), nqt = (a->L + qtile - 1) / qtile;
     if (rows < 1) return 1;
     if (kernel && !*attr_set) {
@@ -973,7 +974,7 @@ static int s9b_run(cu_impl *c, const fa_args *a, void (*kernel)(fa_args), int qt
         p.mask = a->mask ? (const void *)((const bf16 *)a->mask + pos) : NULL;
         p.lse = a->lse + r0 * a->H * a->L;
         if (!kernel) {
-            if (s9t_piece(c, &p, nqt)) return 1;  // only the first piece can fail (fa_sm90_forward_tma's checks)
+            if (s9t_piece(c, &p, nqt, mb)) return 1;  // only the first piece can fail (fa_sm90_forward_tma's checks)
             continue;
         }
         kernel<<<(unsigned)(nqt * p.B * a->H), 128, smem, c->stream>>>(p);
@@ -1031,6 +1032,10 @@ struct s9t_layout {
     static constexpr size_t P = Q + 2 * (size_t)S9_Q * 40 * 2;
     static constexpr size_t BAR = (P + 260 * 4 + 7) & ~(size_t)7;  // uint64 [2]
     static constexpr size_t bytes = BAR + 16;
+    // k_s9_fwd_mbar (no block barrier in the key loop) also: the buffers' "empty" mbarriers and the mask flags
+    static constexpr size_t EBAR = bytes;     // uint64 [2]
+    static constexpr size_t FL = EBAR + 16;   // int [2 buffers][2 warps]: warp w's 32 mask terms not all zero
+    static constexpr size_t bytes_mb = FL + 16;
     static constexpr uint32_t tx = (uint32_t)(BT + 2 * TE * 2);    // bytes a tile's three copies land
     static_assert(K % 512 == 0 && V % 512 == 0 && BT % 1024 == 0, "swizzle pattern alignment");
 };
@@ -1213,12 +1218,46 @@ __device__ __forceinline__ void s9t_init(unsigned char *sm) {
 __device__ __forceinline__ void s9t_wait(unsigned char *sm, int b, int k0) {
     wg_bar_wait((uint64_t *)(sm + s9t_layout::BAR) + b, (uint32_t)(k0 / (2 * S9_K)) & 1);
 }
+// k_s9_fwd_mbar's barriers (one thread): buffer b's full barrier completes on thread 0's expect-tx arrival, the
+// copies' bytes and the arrivals of the 64 threads that write the buffer's mask terms (S9_K, warps 0 and 1); its
+// empty barrier on all 128 threads' arrivals once they are done reading the buffer (K, V, bias, mask terms, flags)
+__device__ __forceinline__ void s9e_init(unsigned char *sm) {
+    for (int b = 0; b < 2; b++) {
+        wg_bar_init((uint64_t *)(sm + s9t_layout::BAR) + b, 1 + S9_K);
+        wg_bar_init((uint64_t *)(sm + s9t_layout::EBAR) + b, 128);
+    }
+    wg_fence_mbarrier_init();
+}
+// Until every thread is done reading buffer b for the key tile at k0 (that use of the buffer, its parity)
+__device__ __forceinline__ void s9e_wait_empty(unsigned char *sm, int b, int k0) {
+    wg_bar_wait((uint64_t *)(sm + s9t_layout::EBAR) + b, (uint32_t)(k0 / (2 * S9_K)) & 1);
+}
+// A mask-writing thread (threadIdx.x < S9_K: whole warps 0 and 1), after its term of buffer b's tile is stored:
+// its warp's flag (any of the warp's 32 terms nonzero: the tile takes the masked path), then its arrival on b's full
+// barrier, which orders both stores before every thread's wait (release / acquire)
+__device__ __forceinline__ void s9e_publish(unsigned char *sm, int b, bool nonzero, int wq, int lane) {
+    int any = __any_sync(0xffffffffu, nonzero);
+    if (lane == 0) ((int *)(sm + s9t_layout::FL))[2 * b + wq] = any;
+    wg_bar_arrive((uint64_t *)(sm + s9t_layout::BAR) + b);
+}
+// This thread is done with buffer b (its tile's K, V, bias, mask terms and flags read)
+__device__ __forceinline__ void s9e_release(unsigned char *sm, int b) {
+    wg_bar_arrive((uint64_t *)(sm + s9t_layout::EBAR) + b);
+}
 #else
 __device__ __forceinline__ void s9t_issue(const fa_args &, const CUtensorMap *, const int *, int, unsigned char *, int) {}
 __device__ __forceinline__ void s9t_wait(unsigned char *, int, int) {}
 __device__ __forceinline__ void s9t_init(unsigned char *) {}
+__device__ __forceinline__ void s9e_init(unsigned char *) {}
+__device__ __forceinline__ void s9e_wait_empty(unsigned char *, int, int) {}
+__device__ __forceinline__ void s9e_publish(unsigned char *, int, bool, int, int) {}
+__device__ __forceinline__ void s9e_release(unsigned char *, int) {}
 #endif
-template <int CH, int b, bool TMA>
+// MB (k_s9_fwd_mbar, TMA only): no block barrier: each thread waits on buffer b's full barrier, which also
+// publishes the tile's mask terms and flags; the mask writers (warps 0 and 1, thread 0 the copies) wait on buffer
+// b ^ 1's empty barrier (every thread done with tile j - 1) before they refill it, and every thread arrives on
+// buffer b's once done with tile j, so warps 2 and 3 never wait for the others. Same arithmetic: the same bits.
+template <int CH, int b, bool TMA, bool MB = false>
 __device__ __forceinline__ void s9d_tile(const fa_args &a, const CUtensorMap *tm, int k0, unsigned char *sm,
                                           float (&sc)[2][8][4], uint32_t ci, float (&o)[2][CH / 8][4], float (&m)[2][2],
                                           float (&ls)[2][4], bool &mflag, float alpha, int wq, int t, int lane) {
@@ -1230,12 +1269,23 @@ __device__ __forceinline__ void s9d_tile(const fa_args &a, const CUtensorMap *tm
     unsigned char *Bs = sm + (TMA ? TL::B : DL::B);
     float *Ms = (float *)(sm + (TMA ? TL::M : DL::M));
     const int *Ps = (const int *)(sm + (TMA ? TL::P : DL::P));
-    if constexpr (TMA) s9t_wait(sm, b, k0);
-    else fa_wait<0>();                      // this thread's copies of tile j
-    bool masked = __syncthreads_or(mflag);  // everyone's; every warp is done with tile j - 1
+    static_assert(!MB || TMA, "the mbarrier form is a TMA form");
+    bool masked;
+    if constexpr (MB) {
+        s9t_wait(sm, b, k0);  // the copies landed, the mask terms and flags stored
+        const int *fl = (const int *)(sm + TL::FL) + 2 * b;
+        masked = (fl[0] | fl[1]) != 0;
+    } else {
+        if constexpr (TMA) s9t_wait(sm, b, k0);
+        else fa_wait<0>();                 // this thread's copies of tile j
+        masked = __syncthreads_or(mflag);  // everyone's; every warp is done with tile j - 1
+    }
     bool more = k0 + S9_K < (int)a.L;
     float mnext = 0;
     if (more) {
+        if constexpr (MB) {  // buffer b ^ 1 (tile j - 1) read by everyone before its refill and new mask terms
+            if (threadIdx.x < S9_K && k0 >= S9_K) s9e_wait_empty(sm, b ^ 1, k0 - S9_K);
+        }
         if constexpr (TMA) {
             if (threadIdx.x == 0) s9t_issue(a, tm, Ps, k0 + S9_K, sm, b ^ 1);
         } else {
@@ -1252,6 +1302,10 @@ __device__ __forceinline__ void s9d_tile(const fa_args &a, const CUtensorMap *tm
     s9d_softmax_update<CH>(sc, m, ls, o, Ms + b * S9_K, masked, alpha, a.lazy_step, t);
     s9d_accumulate_pv<CH, TMA>(o, ls, sc, Vs + b * TE, lane);
     if (more && threadIdx.x < S9_K) Ms[(b ^ 1) * S9_K + threadIdx.x] = mnext;
+    if constexpr (MB) {
+        if (more && threadIdx.x < S9_K) s9e_publish(sm, b ^ 1, mnext != 0.f, wq, lane);
+        s9e_release(sm, b);
+    }
     mflag = mnext != 0.f;
 }
 
@@ -1261,7 +1315,7 @@ __device__ __forceinline__ void s9d_tile(const fa_args &a, const CUtensorMap *tm
 // in session 15.)
 #define S9_Q2 (2 * S9_Q)
 // The kernel's body on its shared memory sm (TMA: from a 1024-byte boundary, tm the K, V and bias maps).
-template <int CH, bool TMA>
+template <int CH, bool TMA, bool MB = false>
 __device__ __forceinline__ void s9d_run(const fa_args &a, const CUtensorMap *tm, unsigned char *sm) {
     typedef s9d_layout<CH> DL;
     typedef s9t_layout TL;
@@ -1290,7 +1344,8 @@ __device__ __forceinline__ void s9d_run(const fa_args &a, const CUtensorMap *tm,
     if constexpr (TMA) {  // Ps[257..259]: the copies' coordinates (bias row h Lp + q0, channel h c_h, row r)
         if (threadIdx.x == 0) {
             Ps[256] = rpos, Ps[257] = h * lp + q0, Ps[258] = h * (int)a.ch, Ps[259] = r;
-            s9t_init(sm);
+            if constexpr (MB) s9e_init(sm);
+            else s9t_init(sm);
         }
     } else {
         Ps[threadIdx.x] = (h * lp + q0 + (int)(threadIdx.x >> 3)) * lp + (threadIdx.x & 7) * 8;  // < H Lp^2 < 2^31
@@ -1308,6 +1363,9 @@ __device__ __forceinline__ void s9d_run(const fa_args &a, const CUtensorMap *tm,
     fa_commit();
     float m0 = threadIdx.x < S9_K ? s9b_mask(a, rpos, 0) : 0.f;
     if (threadIdx.x < S9_K) Ms[threadIdx.x] = m0;
+    if constexpr (MB) {
+        if (threadIdx.x < S9_K) s9e_publish(sm, 0, m0 != 0.f, wq, lane);
+    }
     bool mflag = m0 != 0.f;
     fa_wait<0>();
     __syncthreads();
@@ -1319,9 +1377,9 @@ __device__ __forceinline__ void s9d_run(const fa_args &a, const CUtensorMap *tm,
     float m[2][2] = {{-INFINITY, -INFINITY}, {-INFINITY, -INFINITY}}, ls[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
     float sc[2][8][4];
     for (int k0 = 0;; k0 += 2 * S9_K) {  // two tiles per trip: buffers 0, 1
-        s9d_tile<CH, 0, TMA>(a, tm, k0, sm, sc, ci, o, m, ls, mflag, alpha, wq, t, lane);
+        s9d_tile<CH, 0, TMA, MB>(a, tm, k0, sm, sc, ci, o, m, ls, mflag, alpha, wq, t, lane);
         if (k0 + S9_K >= (int)a.L) break;
-        s9d_tile<CH, 1, TMA>(a, tm, k0 + S9_K, sm, sc, ci, o, m, ls, mflag, alpha, wq, t, lane);
+        s9d_tile<CH, 1, TMA, MB>(a, tm, k0 + S9_K, sm, sc, ci, o, m, ls, mflag, alpha, wq, t, lane);
         if (k0 + 2 * S9_K >= (int)a.L) break;
     }
     fa_wait<0>();  // the zero fill of K past L: no copy into the block's memory after its end
@@ -1348,11 +1406,30 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_bmma2(fa_args a) {
 struct s9t_maps {
     CUtensorMap m[3];  // K, V: (HC, L, B) bf16, box (32, 64, 1), 64-byte swizzle; bias: (Lp, H Lp), box (64, 128), 128
 };
+// The maps of one piece (p's pointers at its first row, p->biasT16 the natural-order copy); nonzero: refused. Host
+// code the launch and the emulator's test (tests/emu/test_emu_attn_fwd.cpp) share.
+static inline int s9t_maps_encode(s9t_maps *tm, const fa_args *p) {
+    const uint64_t lp = (uint64_t)((p->L + 63) & ~(int64_t)63);
+    const uint64_t dims[3] = {(uint64_t)p->HC, (uint64_t)p->L, (uint64_t)p->B};
+    const uint64_t strides[2] = {(uint64_t)(p->pstride * p->HC), (uint64_t)(p->rstride * p->HC)};
+    const uint32_t box[3] = {32, S9_K, 1};
+    return tma_map_encode(&tm->m[0], p->k, 2, 3, dims, strides, box, 64) ||
+           tma_map_encode(&tm->m[1], p->v, 2, 3, dims, strides, box, 64) ||
+           tma_map_2d(&tm->m[2], p->biasT16, 2, (uint64_t)p->H * lp, lp, lp, S9_Q2, 64, 128);
+}
 template <int NB>
 __global__ void __launch_bounds__(128, NB) k_s9_fwd_tma(const fa_args a, const __grid_constant__ s9t_maps tm) {
 #if S9_HAVE_WGMMA
     extern __shared__ __align__(128) unsigned char s9_sm[];
     s9d_run<32, true>(a, tm.m, s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023));
+#endif
+}
+// PF_ATTN_FWD_BMMA=5 (session 54, opt-in): k_s9_fwd_tma without the per-tile block barrier (s9d_tile's MB)
+template <int NB>
+__global__ void __launch_bounds__(128, NB) k_s9_fwd_mbar(const fa_args a, const __grid_constant__ s9t_maps tm) {
+#if S9_HAVE_WGMMA
+    extern __shared__ __align__(128) unsigned char s9_sm[];
+    s9d_run<32, true, true>(a, tm.m, s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023));
 #endif
 }
 
@@ -1374,40 +1451,37 @@ int fa_sm90_forward_bmma2(cu_impl *c, const fa_args *a) {
     return a->ch <= 16 ? s9d_launch<16>(c, a) : s9d_launch<32>(c, a);
 }
 
-// One piece of k_s9_fwd_tma (s9b_run's loop; p's pointers at the piece's first row): its three maps, then the launch.
-static int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt) {
-    static int attr_set = 0;
-    const size_t smem = s9t_layout::bytes + 1024;  // the tiles from a 1024-byte boundary
-    if (!attr_set) {
-        if (cudaFuncSetAttribute(k_s9_fwd_tma<S9_NB1>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) {
+// One piece of k_s9_fwd_tma, or k_s9_fwd_mbar where mb (s9b_run's loop; p's pointers at the piece's first row): its
+// three maps, then the launch.
+static int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt, bool mb) {
+    static int attr_set[2];  // per kernel
+    // the tiles from a 1024-byte boundary
+    const size_t smem = (mb ? s9t_layout::bytes_mb : s9t_layout::bytes) + 1024;
+    if (!attr_set[mb]) {
+        if (cudaFuncSetAttribute(mb ? k_s9_fwd_mbar<S9_NB1> : k_s9_fwd_tma<S9_NB1>,
+                                 cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) {
             (void)cudaGetLastError();
             return 1;
         }
-        attr_set = 1;
+        attr_set[mb] = 1;
     }
     s9t_maps tm;
-    const uint64_t lp = (uint64_t)((p->L + 63) & ~(int64_t)63);
-    const uint64_t dims[3] = {(uint64_t)p->HC, (uint64_t)p->L, (uint64_t)p->B};
-    const uint64_t strides[2] = {(uint64_t)(p->pstride * p->HC), (uint64_t)(p->rstride * p->HC)};
-    const uint32_t box[3] = {32, S9_K, 1};
-    if (tma_map_encode(&tm.m[0], p->k, 2, 3, dims, strides, box, 64) ||
-        tma_map_encode(&tm.m[1], p->v, 2, 3, dims, strides, box, 64) ||
-        tma_map_2d(&tm.m[2], p->biasT16, 2, (uint64_t)p->H * lp, lp, lp, S9_Q2, 64, 128))
-        return 1;
-    k_s9_fwd_tma<S9_NB1><<<(unsigned)(nqt * p->B * p->H), 128, smem, c->stream>>>(*p, tm);
+    if (s9t_maps_encode(&tm, p)) return 1;
+    if (mb) k_s9_fwd_mbar<S9_NB1><<<(unsigned)(nqt * p->B * p->H), 128, smem, c->stream>>>(*p, tm);
+    else k_s9_fwd_tma<S9_NB1><<<(unsigned)(nqt * p->B * p->H), 128, smem, c->stream>>>(*p, tm);
     CU_LAUNCHED();
     return 0;
 }
 
 // PF_ATTN_FWD_BMMA=3: k_s9_fwd_tma where its maps apply (c_h 32, every row and position 16-byte aligned, a device
-// of compute capability 9); 1 where not (k_s9_fwd_bmma2 then runs)
-static int fa_sm90_forward_tma(cu_impl *c, const fa_args *a) {
+// of compute capability 9), =5 (mb) k_s9_fwd_mbar; 1 where not (k_s9_fwd_bmma2 then runs)
+static int fa_sm90_forward_tma(cu_impl *c, const fa_args *a, bool mb) {
     if (!c->bf16 || a->B <= 0 || a->L <= 0 || !a->biasT || a->ch != 32 || !cu_device_cc9()) return 1;
     if ((a->HC * 2) % 16 || (a->pstride * a->HC * 2) % 16 || (a->rstride * a->HC * 2) % 16 || a->pstride < 1 ||
         a->rstride < 1 || ((uintptr_t)a->k | (uintptr_t)a->v) & 15)
         return 1;
     int attr_set = 1;  // s9t_piece sets its kernel's own
-    return s9b_run(c, a, NULL, S9_Q2, s9t_layout::bytes + 1024, &attr_set);
+    return s9b_run(c, a, NULL, S9_Q2, 0, &attr_set, mb);
 }
 
 // k_s9_fwd, one row per block; b16: the bias tile from a bf16 copy (refused where
@@ -1453,7 +1527,8 @@ static int s9_pipe_enabled(void) {
 // same bits as 1; session 14, attn_fwd_check variants 16 / 18: 3.660 -> 3.227 ms at N = 1024,
 // 28.88 -> 25.37 at 2048, ending node 4.003 -> 3.392, MSA row 0.959 -> 0.855); 3 or unset k_s9_fwd_tma
 // (k_s9_fwd_bmma2 with its tiles by TMA tensor maps, same bits; session 51, the default since session 52: the
-// forward kernel 2.76 -> 2.46 ms at N = 1024 on an H100; bmma2 where the maps do not apply).
+// forward kernel 2.76 -> 2.46 ms at N = 1024 on an H100; bmma2 where the maps do not apply); 5 k_s9_fwd_mbar
+// (k_s9_fwd_tma without the per-tile block barrier, same bits; session 54, opt-in).
 static int s9_bmma_form(void) {
     const char *e = getenv("PF_ATTN_FWD_BMMA");
     if (!e || !*e) return 3;  // the default since session 52 (bmma2 where the maps do not apply)
@@ -1461,9 +1536,10 @@ static int s9_bmma_form(void) {
     if (!strcmp(e, "0")) return 0;
     if (!strcmp(e, "1")) return 1;
     if (!strcmp(e, "3")) return 3;
+    if (!strcmp(e, "5")) return 5;
     pf_die("PF_ATTN_FWD_BMMA=%s: expected 0 (k_s9_fwd_pipe's per-score bias), 1 (bias through the tensor "
-           "core, k_s9_fwd_bmma), 2 (k_s9_fwd_bmma2, two query sub-tiles per warp) or 3 (k_s9_fwd_bmma2's tiles "
-           "by TMA tensor maps: the default)", e);
+           "core, k_s9_fwd_bmma), 2 (k_s9_fwd_bmma2, two query sub-tiles per warp), 3 (k_s9_fwd_bmma2's tiles "
+           "by TMA tensor maps: the default) or 5 (3 without the per-tile block barrier)", e);
     return 3;
 }
 
@@ -1483,7 +1559,7 @@ int fa_sm90_forward(cu_impl *c, const fa_args *a) {
     // single attention, keeps the fp32 tile)
     int b16 = s9_b16_enabled() && a->biasT && a->bias_bf16 && a->B >= 4;
     int bm = b16 ? s9_bmma_form() : 0;
-    if (bm == 3 && fa_sm90_forward_tma(c, a) == 0) return 0;
+    if (bm >= 3 && fa_sm90_forward_tma(c, a, bm == 5) == 0) return 0;
     if (bm >= 2 && fa_sm90_forward_bmma2(c, a) == 0) return 0;
     if (bm && fa_sm90_forward_bmma(c, a) == 0) return 0;
     // 1 row per block: since the copies are planned once per block (session 8), faster

@@ -85,22 +85,23 @@ static void run_bmma2_every_max(const attn_problem &p, fa_args a) {  // PF_ATTN_
     const int64_t nqt = (p.L + S9_Q2 - 1) / S9_Q2;
     emu_run(dim3((unsigned)(nqt * p.B * p.H)), dim3(128), s9d_layout<32>::bytes, [&] { k_s9_fwd_bmma2<32, 3>(a); });
 }
-// PF_ATTN_FWD_BMMA=3 (session 51): k_s9_fwd_bmma2's tiles by TMA tensor maps (s9t_piece's maps, one piece)
-static void run_tma(const attn_problem &p, fa_args a) {
+// PF_ATTN_FWD_BMMA=3 (session 51): k_s9_fwd_bmma2's tiles by TMA tensor maps (s9t_piece's maps, one piece); =5
+// (session 54, mb): the same without the per-tile block barrier, k_s9_fwd_mbar
+static void run_tma_form(const attn_problem &p, fa_args a, bool mb) {
     std::vector<bf16> y = bias16(p, 1);
     a.biasT16 = y.data(), a.lazy_step = 8.f;
-    const int64_t nqt = (p.L + S9_Q2 - 1) / S9_Q2, lp = (p.L + 63) & ~(int64_t)63;
+    const int64_t nqt = (p.L + S9_Q2 - 1) / S9_Q2;
     s9t_maps tm;
-    const uint64_t dims[3] = {(uint64_t)a.HC, (uint64_t)p.L, (uint64_t)p.B};
-    const uint64_t strides[2] = {(uint64_t)(a.pstride * a.HC), (uint64_t)(a.rstride * a.HC)};
-    const uint32_t box[3] = {32, S9_K, 1};
-    if (tma_map_encode(&tm.m[0], a.k, 2, 3, dims, strides, box, 64) || tma_map_encode(&tm.m[1], a.v, 2, 3, dims, strides, box, 64) ||
-        tma_map_2d(&tm.m[2], a.biasT16, 2, (uint64_t)(p.H * lp), (uint64_t)lp, (uint64_t)lp, S9_Q2, 64, 128)) {
+    if (s9t_maps_encode(&tm, &a)) {
         check(false, "k_s9_fwd_tma's maps", "%s", "tma_map refused them");
         return;
     }
-    emu_run(dim3((unsigned)(nqt * p.B * p.H)), dim3(128), s9t_layout::bytes + 1024, [&] { k_s9_fwd_tma<3>(a, tm); });
+    const dim3 grid((unsigned)(nqt * p.B * p.H));
+    if (mb) emu_run(grid, dim3(128), s9t_layout::bytes_mb + 1024, [&] { k_s9_fwd_mbar<3>(a, tm); });
+    else emu_run(grid, dim3(128), s9t_layout::bytes + 1024, [&] { k_s9_fwd_tma<3>(a, tm); });
 }
+static void run_tma(const attn_problem &p, fa_args a) { run_tma_form(p, a, false); }
+static void run_mbar(const attn_problem &p, fa_args a) { run_tma_form(p, a, true); }
 static void run_bmma(const attn_problem &p, fa_args a) {
     std::vector<bf16> y = bias16(p, 1);
     a.biasT16 = y.data(), a.lazy_step = 8.f;
@@ -115,12 +116,24 @@ static void run_pipe(const attn_problem &p, fa_args a) {
             [&] { k_s9_fwd_pipe<32, true, 4>(a); });
 }
 
+// The emulator orders every form runs in (each must give the same bits): ascending, eager and descending, shuffled;
+// then shuffled with one warp run one round in four (slow_warp; seed 5: warp 1, a mask writer; 6: warp 2, not), so
+// the others run tiles ahead of it where no block barrier holds them (k_s9_fwd_mbar)
+static emu_options order_slow_warp(uint64_t seed) {
+    emu_options o = {0, 2, 0, seed};
+    o.slow_warp = 4;
+    return o;
+}
+static const emu_options orders[] = {{0, 0, 0, 1}, {1, 1, 1, 2}, {0, 2, 0, 11}, order_slow_warp(5), order_slow_warp(6)};
+#define NORD ((int)(sizeof orders / sizeof orders[0]))
+
 int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "-v")) verbose = 1;
     const form forms[] = {{"k_s9_fwd_bmma2", run_bmma2},
                           {"k_s9_fwd_bmma2 lazy step 0", run_bmma2_every_max},
                           {"k_s9_fwd_tma", run_tma},
+                          {"k_s9_fwd_mbar", run_mbar},
                           {"k_s9_fwd_bmma", run_bmma},
                           {"k_s9_fwd_pipe", run_pipe}};
     struct {
@@ -132,9 +145,9 @@ int main(int argc, char **argv) {
         for (const form &f : forms) {
             char name[128];
             snprintf(name, sizeof name, "B %lld L %lld %s", (long long)sh.B, (long long)sh.L, f.name);
-            attn_out got[3];
-            for (int o = 0; o < 3; o++) {
-                emu_opts = o == 0 ? emu_options{0, 0, 0, 1} : o == 1 ? emu_options{1, 1, 1, 2} : emu_options{0, 2, 0, 11};
+            attn_out got[NORD];
+            for (int o = 0; o < NORD; o++) {
+                emu_opts = orders[o];
                 got[o].o.assign(ref.o.size(), tob(0)), got[o].lse.assign(ref.lse.size(), 0.f);
                 f.run(p, base_args(p, got[o].o, got[o].lse));
             }
@@ -151,12 +164,12 @@ int main(int argc, char **argv) {
                   lw, inf_ok);
             if (verbose) printf("     %s: output relative L2 %.3g, largest %.3g; lse %.3g\n", name, e.rel_l2, e.rel_max, lw);
             bool same = true;
-            for (int o = 1; o < 3; o++)
+            for (int o = 1; o < NORD; o++)
                 same &= !memcmp(got[o].o.data(), got[0].o.data(), got[0].o.size() * 2) &&
                         !memcmp(got[o].lse.data(), got[0].lse.data(), got[0].lse.size() * 4);
             check(same, std::string(name) + " the same bits in every order", "%s", "outputs differ between emulator orders");
             if (f.run == run_bmma2) bmma2 = got[0];
-            if (f.run == run_tma)  // the same arithmetic per score from other tiles' layout: the same bits
+            if (f.run == run_tma || f.run == run_mbar)  // the same arithmetic per score, other tiles' layout / waits
                 check(!memcmp(got[0].o.data(), bmma2.o.data(), bmma2.o.size() * 2) &&
                           !memcmp(got[0].lse.data(), bmma2.lse.data(), bmma2.lse.size() * 4),
                       std::string(name) + " the same bits as k_s9_fwd_bmma2", "%s", "outputs differ");

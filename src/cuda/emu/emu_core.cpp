@@ -273,13 +273,23 @@ void make_resident(cta_state *c) {
 }
 
 // One round of block c: each of its threads that can go on runs until it waits or exits, in this round's order.
-int run_round(cta_state *c, std::vector<int> &order) {
+// Returns 1 if a thread ran, | 2 if emu_opts.slow_warp held a ready thread back (never when `stalled`: the last
+// round ran nothing).
+int run_round(cta_state *c, std::vector<int> &order, int stalled) {
     for (int i = 0; i < nthreads; i++) order[(size_t)i] = emu_opts.order == 1 ? nthreads - 1 - i : i;
     if (emu_opts.order == 2) shuffle(order, c->rng);
-    int ran = 0;
+    int ran = 0, held = 0;
+    const int nwarps = (nthreads + 31) / 32;
+    const bool slow = emu_opts.order == 2 && emu_opts.slow_warp > 1 && !stalled &&
+                      rng_next(c->rng) % (uint64_t)emu_opts.slow_warp != 0;
+    const int slow_w = (int)(emu_opts.seed % (uint64_t)nwarps);
     for (int k = 0; k < nthreads; k++) {
         fiber &f = c->fibs[order[(size_t)k]];
         if (f.done || !ready(f)) continue;
+        if (slow && f.t.id / 32 == slow_w) {
+            held = 2;
+            continue;
+        }
         make_resident(c);
         f.blocked = 0, f.wk = W_NONE;
         cc = c, emu_bix = c->bix;
@@ -288,7 +298,7 @@ int run_round(cta_state *c, std::vector<int> &order) {
         emu_stats.switches++;
         ran = 1;
     }
-    return ran;
+    return ran | held;
 }
 
 // The blocks ctas[0 .. ncta) (one, or a cluster's) to their end: rounds in which each block's ready threads run, the
@@ -319,7 +329,8 @@ void run_cluster(void) {
                 skipped = 1;
                 continue;
             }
-            ran |= run_round(c, order);
+            const int r = run_round(c, order, stalled);
+            ran |= r & 1, skipped |= r >> 1;
         }
         if (!ran && !skipped) deadlock();
         stalled = !ran;

@@ -293,6 +293,10 @@ struct emu_options {
     // others run a whole tile ahead of a block still reading it; 0: each block sits out a round with probability 1/2.
     // (A default member initializer: the four-field initializers of the tests stay -Wextra clean.)
     int slow_block = 0;
+    // order 2: k > 1 runs the threads of warp seed % (warps of the block) only one round in k, so the block's other
+    // warps run whole tiles ahead of it: a buffer refilled, or shared memory rewritten, while a slow warp still reads
+    // it shows where a kernel has no block-wide barrier between the two (a sixth field, 0 by default)
+    int slow_warp = 0;
 };
 extern emu_options emu_opts;
 // emu_opts from PF_EMU_ORDER (lazy, eager, shuffled[:SEED]); a bad value stops the process with a message
