@@ -33,12 +33,16 @@ report $names
 for n in $names; do echo "$n: last line: $(grep -v '^=====' $OUT/$n.log | tail -1 | cut -c1-100)" >> $S; done
 echo "== checks done at $((SECONDS - t0)) s" >> $S
 DWG=PF_ATTN_DBIAS=q64k128.wg.tma
-# AB_MORE (session 54): one more configuration in the rounds (e.g. PF_ATTN_FWD_BMMA=5), NCU_MORE its ncu (NAME REGEX ENV)
-ab_env 2 $((SECONDS - t0 + ${AB_SECS:-90})) 70 tri_attn,tri_attn_end 1024,2048 "" "$DWG" ${AB_MORE:+"$AB_MORE"}
+# AB_MORE (session 54): more configurations in the rounds, one assignment each (e.g. "PF_ATTN_FWD_BMMA=5
+# PF_ATTN_FWD_BMMA=6"); NCU_MORE: NAME:ASSIGNMENT words, each the forward kernels under ncu with it (and the default's)
+ab_env 2 $((SECONDS - t0 + ${AB_SECS:-90})) 70 tri_attn,tri_attn_end 1024,2048 "" "$DWG" ${AB_MORE:-}
 echo "== timing done at $((SECONDS - t0)) s" >> $S
 ncu_one dbias_tma "k_bwd_dbias"
 ncu_one dbias_wg "k_bwd_dbias" "$DWG"
-[ -n "${NCU_MORE:-}" ] && { ncu_one fwd "k_s9_fwd"; ncu_one $NCU_MORE; }
+if [ -n "${NCU_MORE:-}" ]; then
+    ncu_one fwd "k_s9_fwd"
+    for w in $NCU_MORE; do ncu_one ${w%%:*} "k_s9_fwd" ${w#*:}; done
+fi
 echo "== ncu done at $((SECONDS - t0)) s" >> $S
 b=$((L - (SECONDS - t0) - 15))
 if [ $b -gt 60 ]; then

@@ -86,8 +86,9 @@ static void run_bmma2_every_max(const attn_problem &p, fa_args a) {  // PF_ATTN_
     emu_run(dim3((unsigned)(nqt * p.B * p.H)), dim3(128), s9d_layout<32>::bytes, [&] { k_s9_fwd_bmma2<32, 3>(a); });
 }
 // PF_ATTN_FWD_BMMA=3 (session 51): k_s9_fwd_bmma2's tiles by TMA tensor maps (s9t_piece's maps, one piece); =5
-// (session 54, mb): the same without the per-tile block barrier, k_s9_fwd_mbar
-static void run_tma_form(const attn_problem &p, fa_args a, bool mb) {
+// (session 54, form 1): the same without the per-tile block barrier, k_s9_fwd_mbar; =6 (form 2): k_s9_fwd_rows, S9_R
+// rows a block sharing each bias tile
+static void run_tma_form(const attn_problem &p, fa_args a, int form) {
     std::vector<bf16> y = bias16(p, 1);
     a.biasT16 = y.data(), a.lazy_step = 8.f;
     const int64_t nqt = (p.L + S9_Q2 - 1) / S9_Q2;
@@ -97,11 +98,15 @@ static void run_tma_form(const attn_problem &p, fa_args a, bool mb) {
         return;
     }
     const dim3 grid((unsigned)(nqt * p.B * p.H));
-    if (mb) emu_run(grid, dim3(128), s9t_layout::bytes_mb + 1024, [&] { k_s9_fwd_mbar<3>(a, tm); });
+    if (form == 2)
+        emu_run(dim3((unsigned)(nqt * ((p.B + S9_R - 1) / S9_R) * p.H)), dim3(128 * S9_R), s9r_layout::bytes + 1024,
+                [&] { k_s9_fwd_rows(a, tm); });
+    else if (form == 1) emu_run(grid, dim3(128), s9t_layout::bytes_mb + 1024, [&] { k_s9_fwd_mbar<3>(a, tm); });
     else emu_run(grid, dim3(128), s9t_layout::bytes + 1024, [&] { k_s9_fwd_tma<3>(a, tm); });
 }
-static void run_tma(const attn_problem &p, fa_args a) { run_tma_form(p, a, false); }
-static void run_mbar(const attn_problem &p, fa_args a) { run_tma_form(p, a, true); }
+static void run_tma(const attn_problem &p, fa_args a) { run_tma_form(p, a, 0); }
+static void run_mbar(const attn_problem &p, fa_args a) { run_tma_form(p, a, 1); }
+static void run_rows(const attn_problem &p, fa_args a) { run_tma_form(p, a, 2); }
 static void run_bmma(const attn_problem &p, fa_args a) {
     std::vector<bf16> y = bias16(p, 1);
     a.biasT16 = y.data(), a.lazy_step = 8.f;
@@ -134,11 +139,12 @@ int main(int argc, char **argv) {
                           {"k_s9_fwd_bmma2 lazy step 0", run_bmma2_every_max},
                           {"k_s9_fwd_tma", run_tma},
                           {"k_s9_fwd_mbar", run_mbar},
+                          {"k_s9_fwd_rows", run_rows},
                           {"k_s9_fwd_bmma", run_bmma},
                           {"k_s9_fwd_pipe", run_pipe}};
     struct {
         int64_t B, L;
-    } shapes[] = {{4, 70}, {3, 130}};
+    } shapes[] = {{4, 70}, {3, 130}, {7, 200}};
     for (auto &sh : shapes) {
         attn_problem p = make(sh.B, sh.L, (uint64_t)(sh.L * 7 + sh.B));
         attn_out ref = reference(p), bmma2;
@@ -169,7 +175,7 @@ int main(int argc, char **argv) {
                         !memcmp(got[o].lse.data(), got[0].lse.data(), got[0].lse.size() * 4);
             check(same, std::string(name) + " the same bits in every order", "%s", "outputs differ between emulator orders");
             if (f.run == run_bmma2) bmma2 = got[0];
-            if (f.run == run_tma || f.run == run_mbar)  // the same arithmetic per score, other tiles' layout / waits
+            if (f.run == run_tma || f.run == run_mbar || f.run == run_rows)  // the same arithmetic per score, other tiles' layout / waits
                 check(!memcmp(got[0].o.data(), bmma2.o.data(), bmma2.o.size() * 2) &&
                           !memcmp(got[0].lse.data(), bmma2.lse.data(), bmma2.lse.size() * 4),
                       std::string(name) + " the same bits as k_s9_fwd_bmma2", "%s", "outputs differ");
