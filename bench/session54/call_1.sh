@@ -10,7 +10,7 @@ nvidia-smi -L | head -1
 if nvidia-smi -L | grep -q H200; then
     CALL_LIMIT=${H200_LIMIT:-560} bash bench/session51/call_1.sh
 else
-    AB_MORE="PF_ATTN_FWD_BMMA=5 PF_ATTN_FWD_BMMA=6" AB_SECS=170 \
+    AB_MORE="PF_ATTN_FWD_BMMA=5 PF_ATTN_FWD_BMMA=6" AB_SECS=${AB_SECS:-170} \
         NCU_MORE="fwd_mbar:PF_ATTN_FWD_BMMA=5 fwd_rows:PF_ATTN_FWD_BMMA=6" \
         CALL_LIMIT=${CHECK_LIMIT:-540} bash bench/session53/call_2.sh
 fi
