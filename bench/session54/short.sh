@@ -13,9 +13,11 @@ CFGS=("" PF_ATTN_DBIAS=q64k128.wg.tma PF_ATTN_FWD_BMMA=5 PF_ATTN_FWD_BMMA=6)
 ab_env 1 $L 40 tri_attn,tri_attn_end 1024,2048 "${CFGS[@]}"        # round 1 whatever the limit
 ab_env 1 $((L - 110)) 40 tri_attn,tri_attn_end 1024,2048 "${CFGS[@]}"  # round 2 while time is left
 echo "== timing done at $((SECONDS - t0)) s" >> $S
-ncu_one fwd "k_s9_fwd"
-ncu_one fwd_mbar "k_s9_fwd" PF_ATTN_FWD_BMMA=5
-ncu_one fwd_rows "k_s9_fwd" PF_ATTN_FWD_BMMA=6
+if [ $((SECONDS - t0)) -lt $((L - 60)) ]; then  # ~20 s each
+    ncu_one fwd "k_s9_fwd"
+    ncu_one fwd_mbar "k_s9_fwd" PF_ATTN_FWD_BMMA=5
+    ncu_one fwd_rows "k_s9_fwd" PF_ATTN_FWD_BMMA=6
+fi
 echo "== ncu done at $((SECONDS - t0)) s" >> $S
 b=$((L - (SECONDS - t0) - 10))
 if [ $b -gt 30 ]; then
