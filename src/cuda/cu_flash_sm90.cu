@@ -601,9 +601,9 @@ __device__ __forceinline__ void s9b_scores(float (&s)[8][4], const bf16 *Qt, uin
 // tid: the thread's index among the 128 that copy the tile (threadIdx.x, or within its row's group: k_s9_fwd_rows)
 template <int CH>
 __device__ __forceinline__ void s9b_fetch_rows_t(const fa_args &a, const void *src, int kvo, int l0, bf16 *dst,
-                                                 int tid) {
+                                                 unsigned tid) {
     constexpr int NC = CH / 8, JS = 128 / NC;
-    int j0 = tid / NC, step = (int)(a.pstride * a.HC);
+    int j0 = tid / NC, step = (int)(a.pstride * a.HC);  // unsigned tid: threadIdx.x's arithmetic
     char *d = (char *)dst + (j0 * (CH + 8) + (tid % NC) * 8) * 2;
 #pragma unroll
     for (int u = 0; u < CH / 16; u++) {
@@ -614,7 +614,7 @@ __device__ __forceinline__ void s9b_fetch_rows_t(const fa_args &a, const void *s
 }
 template <int CH>
 __device__ __forceinline__ void s9b_fetch_rows(const fa_args &a, const void *src, int kvo, int l0, bf16 *dst) {
-    s9b_fetch_rows_t<CH>(a, src, kvo, l0, dst, (int)threadIdx.x);
+    s9b_fetch_rows_t<CH>(a, src, kvo, l0, dst, threadIdx.x);
 }
 
 // s9p_mask with 32-bit offsets (the launch checks B L < 2^31): rpos = r rstride
@@ -953,7 +953,7 @@ static int64_t s9b_rows(const fa_args *a, int qtile) {
 // s9b_rows (one launch unless the rows pass 2^31 elements): q, k, v, out_o, the mask and lse
 // from the piece's first row; the rows are independent, so the same bits as one launch.
 static int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt, int form);
-// kernel NULL: a TMA form (s9t_piece's form: 0 k_s9_fwd_tma, 1 k_s9_fwd_mbar, 2 k_s9_fwd_rows)
+// kernel NULL: a TMA form (s9t_piece's form: 0 k_s9_fwd_tma, 1 k_s9_fwd_rows<1> (=5), 2 k_s9_fwd_rows<S9_R> (=6))
 static int s9b_run(cu_impl *c, const fa_args *a, void (*kernel)(fa_args), int qtile, size_t smem, int *attr_set,
                    int form = 0) {
     const int64_t rows = s9b_rows(a, qtile), nqt = (a->L + qtile - 1) / qtile;
@@ -1038,10 +1038,6 @@ struct s9t_layout {
     static constexpr size_t P = Q + 2 * (size_t)S9_Q * 40 * 2;
     static constexpr size_t BAR = (P + 260 * 4 + 7) & ~(size_t)7;  // uint64 [2]
     static constexpr size_t bytes = BAR + 16;
-    // k_s9_fwd_mbar (no block barrier in the key loop) also: the buffers' "empty" mbarriers and the mask flags
-    static constexpr size_t EBAR = bytes;     // uint64 [2]
-    static constexpr size_t FL = EBAR + 16;   // int [2 buffers][2 warps]: warp w's 32 mask terms not all zero
-    static constexpr size_t bytes_mb = FL + 16;
     static constexpr uint32_t tx = (uint32_t)(BT + 2 * TE * 2);    // bytes a tile's three copies land
     static_assert(K % 512 == 0 && V % 512 == 0 && BT % 1024 == 0, "swizzle pattern alignment");
 };
@@ -1224,46 +1220,12 @@ __device__ __forceinline__ void s9t_init(unsigned char *sm) {
 __device__ __forceinline__ void s9t_wait(unsigned char *sm, int b, int k0) {
     wg_bar_wait((uint64_t *)(sm + s9t_layout::BAR) + b, (uint32_t)(k0 / (2 * S9_K)) & 1);
 }
-// k_s9_fwd_mbar's barriers (one thread): buffer b's full barrier completes on thread 0's expect-tx arrival, the
-// copies' bytes and the arrivals of the 64 threads that write the buffer's mask terms (S9_K, warps 0 and 1); its
-// empty barrier on all 128 threads' arrivals once they are done reading the buffer (K, V, bias, mask terms, flags)
-__device__ __forceinline__ void s9e_init(unsigned char *sm) {
-    for (int b = 0; b < 2; b++) {
-        wg_bar_init((uint64_t *)(sm + s9t_layout::BAR) + b, 1 + S9_K);
-        wg_bar_init((uint64_t *)(sm + s9t_layout::EBAR) + b, 128);
-    }
-    wg_fence_mbarrier_init();
-}
-// Until every thread is done reading buffer b for the key tile at k0 (that use of the buffer, its parity)
-__device__ __forceinline__ void s9e_wait_empty(unsigned char *sm, int b, int k0) {
-    wg_bar_wait((uint64_t *)(sm + s9t_layout::EBAR) + b, (uint32_t)(k0 / (2 * S9_K)) & 1);
-}
-// A mask-writing thread (threadIdx.x < S9_K: whole warps 0 and 1), after its term of buffer b's tile is stored:
-// its warp's flag (any of the warp's 32 terms nonzero: the tile takes the masked path), then its arrival on b's full
-// barrier, which orders both stores before every thread's wait (release / acquire)
-__device__ __forceinline__ void s9e_publish(unsigned char *sm, int b, bool nonzero, int wq, int lane) {
-    int any = __any_sync(0xffffffffu, nonzero);
-    if (lane == 0) ((int *)(sm + s9t_layout::FL))[2 * b + wq] = any;
-    wg_bar_arrive((uint64_t *)(sm + s9t_layout::BAR) + b);
-}
-// This thread is done with buffer b (its tile's K, V, bias, mask terms and flags read)
-__device__ __forceinline__ void s9e_release(unsigned char *sm, int b) {
-    wg_bar_arrive((uint64_t *)(sm + s9t_layout::EBAR) + b);
-}
 #else
 __device__ __forceinline__ void s9t_issue(const fa_args &, const CUtensorMap *, const int *, int, unsigned char *, int) {}
 __device__ __forceinline__ void s9t_wait(unsigned char *, int, int) {}
 __device__ __forceinline__ void s9t_init(unsigned char *) {}
-__device__ __forceinline__ void s9e_init(unsigned char *) {}
-__device__ __forceinline__ void s9e_wait_empty(unsigned char *, int, int) {}
-__device__ __forceinline__ void s9e_publish(unsigned char *, int, bool, int, int) {}
-__device__ __forceinline__ void s9e_release(unsigned char *, int) {}
 #endif
-// MB (k_s9_fwd_mbar, TMA only): no block barrier: each thread waits on buffer b's full barrier, which also
-// publishes the tile's mask terms and flags; the mask writers (warps 0 and 1, thread 0 the copies) wait on buffer
-// b ^ 1's empty barrier (every thread done with tile j - 1) before they refill it, and every thread arrives on
-// buffer b's once done with tile j, so warps 2 and 3 never wait for the others. Same arithmetic: the same bits.
-template <int CH, int b, bool TMA, bool MB = false>
+template <int CH, int b, bool TMA>
 __device__ __forceinline__ void s9d_tile(const fa_args &a, const CUtensorMap *tm, int k0, unsigned char *sm,
                                           float (&sc)[2][8][4], uint32_t ci, float (&o)[2][CH / 8][4], float (&m)[2][2],
                                           float (&ls)[2][4], bool &mflag, float alpha, int wq, int t, int lane) {
@@ -1275,23 +1237,12 @@ __device__ __forceinline__ void s9d_tile(const fa_args &a, const CUtensorMap *tm
     unsigned char *Bs = sm + (TMA ? TL::B : DL::B);
     float *Ms = (float *)(sm + (TMA ? TL::M : DL::M));
     const int *Ps = (const int *)(sm + (TMA ? TL::P : DL::P));
-    static_assert(!MB || TMA, "the mbarrier form is a TMA form");
-    bool masked;
-    if constexpr (MB) {
-        s9t_wait(sm, b, k0);  // the copies landed, the mask terms and flags stored
-        const int *fl = (const int *)(sm + TL::FL) + 2 * b;
-        masked = (fl[0] | fl[1]) != 0;
-    } else {
-        if constexpr (TMA) s9t_wait(sm, b, k0);
-        else fa_wait<0>();                 // this thread's copies of tile j
-        masked = __syncthreads_or(mflag);  // everyone's; every warp is done with tile j - 1
-    }
+    if constexpr (TMA) s9t_wait(sm, b, k0);
+    else fa_wait<0>();                      // this thread's copies of tile j
+    bool masked = __syncthreads_or(mflag);  // everyone's; every warp is done with tile j - 1
     bool more = k0 + S9_K < (int)a.L;
     float mnext = 0;
     if (more) {
-        if constexpr (MB) {  // buffer b ^ 1 (tile j - 1) read by everyone before its refill and new mask terms
-            if (threadIdx.x < S9_K && k0 >= S9_K) s9e_wait_empty(sm, b ^ 1, k0 - S9_K);
-        }
         if constexpr (TMA) {
             if (threadIdx.x == 0) s9t_issue(a, tm, Ps, k0 + S9_K, sm, b ^ 1);
         } else {
@@ -1308,10 +1259,6 @@ __device__ __forceinline__ void s9d_tile(const fa_args &a, const CUtensorMap *tm
     s9d_softmax_update<CH>(sc, m, ls, o, Ms + b * S9_K, masked, alpha, a.lazy_step, t);
     s9d_accumulate_pv<CH, TMA>(o, ls, sc, Vs + b * TE, lane);
     if (more && threadIdx.x < S9_K) Ms[(b ^ 1) * S9_K + threadIdx.x] = mnext;
-    if constexpr (MB) {
-        if (more && threadIdx.x < S9_K) s9e_publish(sm, b ^ 1, mnext != 0.f, wq, lane);
-        s9e_release(sm, b);
-    }
     mflag = mnext != 0.f;
 }
 
@@ -1321,7 +1268,7 @@ __device__ __forceinline__ void s9d_tile(const fa_args &a, const CUtensorMap *tm
 // in session 15.)
 #define S9_Q2 (2 * S9_Q)
 // The kernel's body on its shared memory sm (TMA: from a 1024-byte boundary, tm the K, V and bias maps).
-template <int CH, bool TMA, bool MB = false>
+template <int CH, bool TMA>
 __device__ __forceinline__ void s9d_run(const fa_args &a, const CUtensorMap *tm, unsigned char *sm) {
     typedef s9d_layout<CH> DL;
     typedef s9t_layout TL;
@@ -1350,8 +1297,7 @@ __device__ __forceinline__ void s9d_run(const fa_args &a, const CUtensorMap *tm,
     if constexpr (TMA) {  // Ps[257..259]: the copies' coordinates (bias row h Lp + q0, channel h c_h, row r)
         if (threadIdx.x == 0) {
             Ps[256] = rpos, Ps[257] = h * lp + q0, Ps[258] = h * (int)a.ch, Ps[259] = r;
-            if constexpr (MB) s9e_init(sm);
-            else s9t_init(sm);
+            s9t_init(sm);
         }
     } else {
         Ps[threadIdx.x] = (h * lp + q0 + (int)(threadIdx.x >> 3)) * lp + (threadIdx.x & 7) * 8;  // < H Lp^2 < 2^31
@@ -1369,9 +1315,6 @@ __device__ __forceinline__ void s9d_run(const fa_args &a, const CUtensorMap *tm,
     fa_commit();
     float m0 = threadIdx.x < S9_K ? s9b_mask(a, rpos, 0) : 0.f;
     if (threadIdx.x < S9_K) Ms[threadIdx.x] = m0;
-    if constexpr (MB) {
-        if (threadIdx.x < S9_K) s9e_publish(sm, 0, m0 != 0.f, wq, lane);
-    }
     bool mflag = m0 != 0.f;
     fa_wait<0>();
     __syncthreads();
@@ -1383,9 +1326,9 @@ __device__ __forceinline__ void s9d_run(const fa_args &a, const CUtensorMap *tm,
     float m[2][2] = {{-INFINITY, -INFINITY}, {-INFINITY, -INFINITY}}, ls[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
     float sc[2][8][4];
     for (int k0 = 0;; k0 += 2 * S9_K) {  // two tiles per trip: buffers 0, 1
-        s9d_tile<CH, 0, TMA, MB>(a, tm, k0, sm, sc, ci, o, m, ls, mflag, alpha, wq, t, lane);
+        s9d_tile<CH, 0, TMA>(a, tm, k0, sm, sc, ci, o, m, ls, mflag, alpha, wq, t, lane);
         if (k0 + S9_K >= (int)a.L) break;
-        s9d_tile<CH, 1, TMA, MB>(a, tm, k0 + S9_K, sm, sc, ci, o, m, ls, mflag, alpha, wq, t, lane);
+        s9d_tile<CH, 1, TMA>(a, tm, k0 + S9_K, sm, sc, ci, o, m, ls, mflag, alpha, wq, t, lane);
         if (k0 + 2 * S9_K >= (int)a.L) break;
     }
     fa_wait<0>();  // the zero fill of K past L: no copy into the block's memory after its end
@@ -1430,105 +1373,106 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_tma(const fa_args a, const _
     s9d_run<32, true>(a, tm.m, s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023));
 #endif
 }
-// PF_ATTN_FWD_BMMA=5 (session 54, opt-in): k_s9_fwd_tma without the per-tile block barrier (s9d_tile's MB)
-template <int NB>
-__global__ void __launch_bounds__(128, NB) k_s9_fwd_mbar(const fa_args a, const __grid_constant__ s9t_maps tm) {
-#if S9_HAVE_WGMMA
-    extern __shared__ __align__(128) unsigned char s9_sm[];
-    s9d_run<32, true, true>(a, tm.m, s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023));
-#endif
-}
-
-// PF_ATTN_FWD_BMMA=6 (session 54, opt-in): k_s9_fwd_rows. k_s9_fwd_mbar moves ~15 GB a launch out of L2 at N = 1024
-// (~6 TB/s), two thirds of it the bias tiles, which every row r of a head shares. Here one block takes S9_R rows of
-// one head and query tile, 128 threads a row doing k_s9_fwd_mbar's work, and each key tile's bias comes once for
-// all of them: a tile's copies are the bias (16 KB) and S9_R rows' K and V (8 KB each), so the bytes per row fall
-// from 24 KB to 16 KB + 8 KB / ... (S9_R 3: 13.3 KB). 384 threads at k_s9_fwd_mbar's 168 registers: one block per
-// SM, 12 warps as three blocks of k_s9_fwd_mbar. Barriers as k_s9_fwd_mbar's: buffer b's full barrier counts thread
-// 0's expect-tx arrival, the copies' bytes and the 64 mask writers of each row (threads 0..63 of its group); its
-// empty barrier all S9_R x 128 threads. Rows past B (the last block's) compute on row B - 1's data, store nothing.
-// Per score the arithmetic of k_s9_fwd_bmma2: the same bits.
+// PF_ATTN_FWD_BMMA=6 (session 54, opt-in): k_s9_fwd_rows<S9_R, 1>. k_s9_fwd_tma moves ~15 GB a launch out of L2 at
+// N = 1024 (~6 TB/s), two thirds of it the bias tiles, which every row r of a head shares. Here one block takes R rows
+// of one head and query tile, 128 threads a row (a row group) doing k_s9_fwd_tma's work, and each key tile's bias
+// comes once for all of them: a tile's copies are the bias (16 KB) and R rows' K and V (8 KB each), so the bytes per
+// row fall from 24 KB to 8 KB + 16 KB / R (R 3: 13.3 KB). 384 threads at 168 registers: one block per SM, 12 warps
+// as three blocks of k_s9_fwd_tma. No block barrier in the key loop: buffer b's full barrier counts thread 0's
+// expect-tx arrival, the copies' bytes and the 64 mask writers of each row group (its threads 0..63, after storing
+// their terms and their warp's "any key masked" flag); its empty barrier all R x 128 threads once done with a tile;
+// only the mask writers wait on it, before they refill the buffer. Rows past B (the last block's) compute on row
+// B - 1's data and store nothing. Per score the arithmetic of k_s9_fwd_bmma2: the same bits.
+// PF_ATTN_FWD_BMMA=5 (session 54, opt-in), "k_s9_fwd_mbar": k_s9_fwd_rows<1, S9_NB1>, one row a block, three blocks
+// per SM: k_s9_fwd_tma without its per-tile block barrier (session 43: 6.1% of the forward's stall samples).
 #define S9_R 3
+template <int R>
 struct s9r_layout {
     typedef s9t_layout TL;
     static constexpr size_t TE = TL::TE, BT = TL::BT;
     static constexpr size_t B = 0;                                   // [2][BT]: 1024-byte aligned (128-byte swizzle)
-    static constexpr size_t K = B + 2 * BT;                          // bf16 [2][S9_R][TE]: 512-byte aligned
-    static constexpr size_t V = K + 2 * S9_R * TE * 2;               // bf16 [2][S9_R][TE]
-    static constexpr size_t M = V + 2 * S9_R * TE * 2;               // fp32 [2][S9_R][64]
-    static constexpr size_t Q = M + 2 * S9_R * (size_t)S9_K * 4;     // bf16 [S9_R][128][32 + 8]
-    static constexpr size_t P = Q + S9_R * 2 * (size_t)S9_Q * 40 * 2;  // int [S9_R][2] (rpos, row) + [2] (bias row, channel)
-    static constexpr size_t FL = P + (2 * S9_R + 2) * 4;             // int [2][S9_R][2]: the mask flags
-    static constexpr size_t BAR = (FL + 2 * S9_R * 2 * 4 + 7) & ~(size_t)7;  // uint64 full [2], empty [2]
+    static constexpr size_t K = B + 2 * BT;                          // bf16 [2][R][TE]: 512-byte aligned
+    static constexpr size_t V = K + 2 * R * TE * 2;               // bf16 [2][R][TE]
+    static constexpr size_t M = V + 2 * R * TE * 2;               // fp32 [2][R][64]
+    static constexpr size_t Q = M + 2 * R * (size_t)S9_K * 4;     // bf16 [R][128][32 + 8]
+    static constexpr size_t P = Q + R * 2 * (size_t)S9_Q * 40 * 2;  // int [R][2] (rpos, row) + [2] (bias row, channel)
+    static constexpr size_t FL = P + (2 * R + 2) * 4;             // int [2][R][2]: the mask flags
+    static constexpr size_t BAR = (FL + 2 * R * 2 * 4 + 7) & ~(size_t)7;  // uint64 full [2], empty [2]
     static constexpr size_t bytes = BAR + 32;
-    static constexpr uint32_t tx = (uint32_t)(BT + S9_R * 2 * TE * 2);  // bytes a tile's copies land
+    static constexpr uint32_t tx = (uint32_t)(BT + R * 2 * TE * 2);  // bytes a tile's copies land
     static_assert(K % 512 == 0 && V % 512 == 0 && BT % 1024 == 0 && (TE * 2) % 512 == 0, "swizzle pattern alignment");
 };
 #if S9_HAVE_WGMMA
-__device__ __forceinline__ uint64_t *s9r_full(unsigned char *sm, int b) { return (uint64_t *)(sm + s9r_layout::BAR) + b; }
+template <int R>
+__device__ __forceinline__ uint64_t *s9r_full(unsigned char *sm, int b) { return (uint64_t *)(sm + s9r_layout<R>::BAR) + b; }
+template <int R>
 __device__ __forceinline__ uint64_t *s9r_empty(unsigned char *sm, int b) {
-    return (uint64_t *)(sm + s9r_layout::BAR) + 2 + b;
+    return (uint64_t *)(sm + s9r_layout<R>::BAR) + 2 + b;
 }
 // The copies of the key tile at k0 into buffer b (one thread): the bias tile once, each row's K and V
+template <int R>
 __device__ __forceinline__ void s9r_issue(const CUtensorMap *tm, const int *Ps, int k0, unsigned char *sm, int b) {
-    typedef s9r_layout RL;
-    uint64_t *bar = s9r_full(sm, b);
+    typedef s9r_layout<R> RL;
+    uint64_t *bar = s9r_full<R>(sm, b);
     tw_expect(bar, RL::tx);
-    tma_load_2d(sm + RL::B + b * RL::BT, tm + 2, k0, Ps[2 * S9_R], bar);
+    tma_load_2d(sm + RL::B + b * RL::BT, tm + 2, k0, Ps[2 * R], bar);
 #pragma unroll
-    for (int i = 0; i < S9_R; i++) {
-        tma_load_3d(sm + RL::K + (b * S9_R + i) * RL::TE * 2, tm + 0, Ps[2 * S9_R + 1], k0, Ps[2 * i + 1], bar);
-        tma_load_3d(sm + RL::V + (b * S9_R + i) * RL::TE * 2, tm + 1, Ps[2 * S9_R + 1], k0, Ps[2 * i + 1], bar);
+    for (int i = 0; i < R; i++) {
+        tma_load_3d(sm + RL::K + (b * R + i) * RL::TE * 2, tm + 0, Ps[2 * R + 1], k0, Ps[2 * i + 1], bar);
+        tma_load_3d(sm + RL::V + (b * R + i) * RL::TE * 2, tm + 1, Ps[2 * R + 1], k0, Ps[2 * i + 1], bar);
     }
 }
 // A mask writer of row group g (lt < S9_K), its term of buffer b stored: its warp's flag, then its arrival
+template <int R>
 __device__ __forceinline__ void s9r_publish(unsigned char *sm, int b, int g, bool nonzero, int wq, int lane) {
     int any = __any_sync(0xffffffffu, nonzero);
-    if (lane == 0) ((int *)(sm + s9r_layout::FL))[(b * S9_R + g) * 2 + wq] = any;
-    wg_bar_arrive(s9r_full(sm, b));
+    if (lane == 0) ((int *)(sm + s9r_layout<R>::FL))[(b * R + g) * 2 + wq] = any;
+    wg_bar_arrive(s9r_full<R>(sm, b));
 }
 
 // Tile j (key tile at k0, buffer b) of row group g: s9d_tile's MB form on the group's K, V, mask terms and Q
-template <int b>
+template <int R, int b>
 __device__ __forceinline__ void s9r_tile(const fa_args &a, const CUtensorMap *tm, int k0, unsigned char *sm,
                                          float (&sc)[2][8][4], uint32_t ci, float (&o)[2][4][4], float (&m)[2][2],
                                          float (&ls)[2][4], float alpha, int g, int lt, int wq, int t, int lane) {
-    typedef s9r_layout RL;
+    typedef s9r_layout<R> RL;
     const int *Ps = (const int *)(sm + RL::P);
     float *Ms = (float *)(sm + RL::M);
-    wg_bar_wait(s9r_full(sm, b), (uint32_t)(k0 / (2 * S9_K)) & 1);  // the copies, the mask terms and flags
-    const int *fl = (const int *)(sm + RL::FL) + (b * S9_R + g) * 2;
+    wg_bar_wait(s9r_full<R>(sm, b), (uint32_t)(k0 / (2 * S9_K)) & 1);  // the copies, the mask terms and flags
+    const int *fl = (const int *)(sm + RL::FL) + (b * R + g) * 2;
     bool masked = (fl[0] | fl[1]) != 0;
     bool more = k0 + S9_K < (int)a.L;
     float mnext = 0;
     if (more) {
         if (lt < S9_K && k0 >= S9_K)  // buffer b ^ 1 (tile j - 1) read by every thread before its refill
-            wg_bar_wait(s9r_empty(sm, b ^ 1), (uint32_t)((k0 - S9_K) / (2 * S9_K)) & 1);
-        if (threadIdx.x == 0) s9r_issue(tm, Ps, k0 + S9_K, sm, b ^ 1);
+            wg_bar_wait(s9r_empty<R>(sm, b ^ 1), (uint32_t)((k0 - S9_K) / (2 * S9_K)) & 1);
+        if (threadIdx.x == 0) s9r_issue<R>(tm, Ps, k0 + S9_K, sm, b ^ 1);
         if (lt < S9_K) mnext = s9b_mask(a, Ps[2 * g], k0 + S9_K);
     }
     s9d_scores<32, true>(sc, (const bf16 *)(sm + RL::Q) + g * 2 * S9_Q * 40, ci,
-                         (const bf16 *)(sm + RL::K) + (b * S9_R + g) * RL::TE, (const bf16 *)(sm + RL::B + b * RL::BT),
+                         (const bf16 *)(sm + RL::K) + (b * R + g) * RL::TE, (const bf16 *)(sm + RL::B + b * RL::BT),
                          wq, lane);
-    s9d_softmax_update<32>(sc, m, ls, o, Ms + (b * S9_R + g) * S9_K, masked, alpha, a.lazy_step, t);
-    s9d_accumulate_pv<32, true>(o, ls, sc, (const bf16 *)(sm + RL::V) + (b * S9_R + g) * RL::TE, lane);
+    s9d_softmax_update<32>(sc, m, ls, o, Ms + (b * R + g) * S9_K, masked, alpha, a.lazy_step, t);
+    s9d_accumulate_pv<32, true>(o, ls, sc, (const bf16 *)(sm + RL::V) + (b * R + g) * RL::TE, lane);
     if (more && lt < S9_K) {
-        Ms[((b ^ 1) * S9_R + g) * S9_K + lt] = mnext;
-        s9r_publish(sm, b ^ 1, g, mnext != 0.f, wq, lane);
+        Ms[((b ^ 1) * R + g) * S9_K + lt] = mnext;
+        s9r_publish<R>(sm, b ^ 1, g, mnext != 0.f, wq, lane);
     }
-    wg_bar_arrive(s9r_empty(sm, b));  // this thread is done with buffer b
+    wg_bar_arrive(s9r_empty<R>(sm, b));  // this thread is done with buffer b
 }
 #endif
 
-__global__ void __launch_bounds__(128 * S9_R, 1) k_s9_fwd_rows(const fa_args a, const __grid_constant__ s9t_maps tm) {
+// R rows a block (S9_R, or 1: k_s9_fwd_mbar), NB blocks per SM the registers are capped for
+template <int R, int NB>
+__global__ void __launch_bounds__(128 * R, NB) k_s9_fwd_rows(const fa_args a, const __grid_constant__ s9t_maps tm) {
 #if S9_HAVE_WGMMA
-    typedef s9r_layout RL;
+    typedef s9r_layout<R> RL;
     extern __shared__ __align__(128) unsigned char s9_sm[];
     unsigned char *sm = s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023);
-    const int nqt = ((int)a.L + S9_Q2 - 1) / S9_Q2, nrg = ((int)a.B + S9_R - 1) / S9_R;
+    const int nqt = ((int)a.L + S9_Q2 - 1) / S9_Q2, nrg = ((int)a.B + R - 1) / R;
     const int rest = (int)blockIdx.x / nqt, q0 = ((int)blockIdx.x % nqt) * S9_Q2;
     const int h = rest / nrg, g = (int)threadIdx.x >> 7, lt = (int)threadIdx.x & 127;
-    const int r = (rest % nrg) * S9_R + g, rl = r < (int)a.B ? r : (int)a.B - 1;  // rows past B: row B - 1's data
+    const int r = (rest % nrg) * R + g, rl = r < (int)a.B ? r : (int)a.B - 1;  // rows past B: row B - 1's data
     const int lane = lt & 31, wq = lt >> 5, gl = lane >> 2, t = lane & 3;
     const float alpha = a.scale * S9_L2E;
     uint32_t cb = __bfloat16_as_ushort(__float2bfloat16_rn(1.f / a.scale));
@@ -1545,19 +1489,19 @@ __global__ void __launch_bounds__(128 * S9_R, 1) k_s9_fwd_rows(const fa_args a, 
     const int rpos = rl * (int)a.rstride;
     if (lt == 0) Ps[2 * g] = rpos, Ps[2 * g + 1] = rl;
     if (threadIdx.x == 0) {
-        Ps[2 * S9_R] = h * (((int)a.L + 63) & ~63) + q0, Ps[2 * S9_R + 1] = h * (int)a.ch;
+        Ps[2 * R] = h * (((int)a.L + 63) & ~63) + q0, Ps[2 * R + 1] = h * (int)a.ch;
         for (int b = 0; b < 2; b++) {
-            wg_bar_init(s9r_full(sm, b), 1 + S9_R * S9_K);
-            wg_bar_init(s9r_empty(sm, b), 128 * S9_R);
+            wg_bar_init(s9r_full<R>(sm, b), 1 + R * S9_K);
+            wg_bar_init(s9r_empty<R>(sm, b), 128 * R);
         }
         wg_fence_mbarrier_init();
     }
     __syncthreads();  // the constants and barriers
-    if (threadIdx.x == 0) s9r_issue(tm.m, Ps, 0, sm, 0);
+    if (threadIdx.x == 0) s9r_issue<R>(tm.m, Ps, 0, sm, 0);
     if (lt < S9_K) {
         float m0 = s9b_mask(a, rpos, 0);
         ((float *)(sm + RL::M))[g * S9_K + lt] = m0;
-        s9r_publish(sm, 0, g, m0 != 0.f, wq, lane);
+        s9r_publish<R>(sm, 0, g, m0 != 0.f, wq, lane);
     }
     fa_wait<0>();
     __syncthreads();  // Q
@@ -1569,15 +1513,15 @@ __global__ void __launch_bounds__(128 * S9_R, 1) k_s9_fwd_rows(const fa_args a, 
     float m[2][2] = {{-INFINITY, -INFINITY}, {-INFINITY, -INFINITY}}, ls[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
     float sc[2][8][4];
     for (int k0 = 0;; k0 += 2 * S9_K) {
-        s9r_tile<0>(a, tm.m, k0, sm, sc, ci, o, m, ls, alpha, g, lt, wq, t, lane);
+        s9r_tile<R, 0>(a, tm.m, k0, sm, sc, ci, o, m, ls, alpha, g, lt, wq, t, lane);
         if (k0 + S9_K >= (int)a.L) break;
-        s9r_tile<1>(a, tm.m, k0 + S9_K, sm, sc, ci, o, m, ls, alpha, g, lt, wq, t, lane);
+        s9r_tile<R, 1>(a, tm.m, k0 + S9_K, sm, sc, ci, o, m, ls, alpha, g, lt, wq, t, lane);
         if (k0 + 2 * S9_K >= (int)a.L) break;
     }
     {  // (rows, query tile, head) again from the block index: not held across the loop (registers)
-        const int bx = (int)fa_ctaid_x(), nrg2 = ((int)a.B + S9_R - 1) / S9_R;
+        const int bx = (int)fa_ctaid_x(), nrg2 = ((int)a.B + R - 1) / R;
         const int nqt2 = ((int)a.L + S9_Q2 - 1) / S9_Q2, rest2 = bx / nqt2, q2 = (bx % nqt2) * S9_Q2;
-        const int r2 = (rest2 % nrg2) * S9_R + ((int)threadIdx.x >> 7);
+        const int r2 = (rest2 % nrg2) * R + ((int)threadIdx.x >> 7);
 #pragma unroll
         for (int i = 0; i < 2; i++) {
             float l[2] = {ls[i][0], ls[i][2]};
@@ -1605,14 +1549,15 @@ int fa_sm90_forward_bmma2(cu_impl *c, const fa_args *a) {
     return a->ch <= 16 ? s9d_launch<16>(c, a) : s9d_launch<32>(c, a);
 }
 
-// One piece of a TMA form (form 0 k_s9_fwd_tma, 1 k_s9_fwd_mbar, 2 k_s9_fwd_rows; s9b_run's loop; p's pointers at
+// One piece of a TMA form (form 0 k_s9_fwd_tma, 1 one row a block, 2 S9_R rows: k_s9_fwd_rows; s9b_run's loop; p's pointers at
 // the piece's first row): its three maps, then the launch.
 static int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt, int form) {
     static int attr_set[3];  // per kernel
     typedef void (*tma_kernel)(const fa_args, const s9t_maps);
-    const tma_kernel kern[3] = {k_s9_fwd_tma<S9_NB1>, k_s9_fwd_mbar<S9_NB1>, k_s9_fwd_rows};
+    const tma_kernel kern[3] = {k_s9_fwd_tma<S9_NB1>, k_s9_fwd_rows<1, S9_NB1>, k_s9_fwd_rows<S9_R, 1>};
+    const int rows = form == 2 ? S9_R : 1;  // a block's
     // the tiles from a 1024-byte boundary
-    const size_t smem = (form == 2 ? s9r_layout::bytes : form == 1 ? s9t_layout::bytes_mb : s9t_layout::bytes) + 1024;
+    const size_t smem = (form == 2 ? s9r_layout<S9_R>::bytes : form == 1 ? s9r_layout<1>::bytes : s9t_layout::bytes) + 1024;
     if (!attr_set[form]) {
         if (cudaFuncSetAttribute(kern[form], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) {
             (void)cudaGetLastError();
@@ -1622,9 +1567,7 @@ static int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt, int form) {
     }
     s9t_maps tm;
     if (s9t_maps_encode(&tm, p)) return 1;
-    if (form == 2)  // S9_R rows a block
-        k_s9_fwd_rows<<<(unsigned)(nqt * ((p->B + S9_R - 1) / S9_R) * p->H), 128 * S9_R, smem, c->stream>>>(*p, tm);
-    else kern[form]<<<(unsigned)(nqt * p->B * p->H), 128, smem, c->stream>>>(*p, tm);
+    kern[form]<<<(unsigned)(nqt * ((p->B + rows - 1) / rows) * p->H), 128 * rows, smem, c->stream>>>(*p, tm);
     CU_LAUNCHED();
     return 0;
 }
@@ -1686,7 +1629,7 @@ static int s9_pipe_enabled(void) {
 // (k_s9_fwd_bmma2 with its tiles by TMA tensor maps, same bits; session 51, the default since session 52: the
 // forward kernel 2.76 -> 2.46 ms at N = 1024 on an H100; bmma2 where the maps do not apply); 5 k_s9_fwd_mbar
 // (k_s9_fwd_tma without the per-tile block barrier, same bits; session 54, opt-in); 6 k_s9_fwd_rows (k_s9_fwd_mbar
-// with S9_R rows a block sharing each bias tile, same bits; session 54, opt-in).
+// with R rows a block sharing each bias tile, same bits; session 54, opt-in).
 static int s9_bmma_form(void) {
     const char *e = getenv("PF_ATTN_FWD_BMMA");
     if (!e || !*e) return 3;  // the default since session 52 (bmma2 where the maps do not apply)

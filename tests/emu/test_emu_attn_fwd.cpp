@@ -86,8 +86,8 @@ static void run_bmma2_every_max(const attn_problem &p, fa_args a) {  // PF_ATTN_
     emu_run(dim3((unsigned)(nqt * p.B * p.H)), dim3(128), s9d_layout<32>::bytes, [&] { k_s9_fwd_bmma2<32, 3>(a); });
 }
 // PF_ATTN_FWD_BMMA=3 (session 51): k_s9_fwd_bmma2's tiles by TMA tensor maps (s9t_piece's maps, one piece); =5
-// (session 54, form 1): the same without the per-tile block barrier, k_s9_fwd_mbar; =6 (form 2): k_s9_fwd_rows, S9_R
-// rows a block sharing each bias tile
+// (session 54, form 1): the same without the per-tile block barrier (k_s9_fwd_rows with one row a block); =6 (form
+// 2): S9_R rows a block sharing each bias tile
 static void run_tma_form(const attn_problem &p, fa_args a, int form) {
     std::vector<bf16> y = bias16(p, 1);
     a.biasT16 = y.data(), a.lazy_step = 8.f;
@@ -97,12 +97,14 @@ static void run_tma_form(const attn_problem &p, fa_args a, int form) {
         check(false, "k_s9_fwd_tma's maps", "%s", "tma_map refused them");
         return;
     }
-    const dim3 grid((unsigned)(nqt * p.B * p.H));
-    if (form == 2)
-        emu_run(dim3((unsigned)(nqt * ((p.B + S9_R - 1) / S9_R) * p.H)), dim3(128 * S9_R), s9r_layout::bytes + 1024,
-                [&] { k_s9_fwd_rows(a, tm); });
-    else if (form == 1) emu_run(grid, dim3(128), s9t_layout::bytes_mb + 1024, [&] { k_s9_fwd_mbar<3>(a, tm); });
-    else emu_run(grid, dim3(128), s9t_layout::bytes + 1024, [&] { k_s9_fwd_tma<3>(a, tm); });
+    if (form == 0)
+        emu_run(dim3((unsigned)(nqt * p.B * p.H)), dim3(128), s9t_layout::bytes + 1024, [&] { k_s9_fwd_tma<3>(a, tm); });
+    else if (form == 1)
+        emu_run(dim3((unsigned)(nqt * p.B * p.H)), dim3(128), s9r_layout<1>::bytes + 1024,
+                [&] { k_s9_fwd_rows<1, 3>(a, tm); });
+    else
+        emu_run(dim3((unsigned)(nqt * ((p.B + S9_R - 1) / S9_R) * p.H)), dim3(128 * S9_R),
+                s9r_layout<S9_R>::bytes + 1024, [&] { k_s9_fwd_rows<S9_R, 1>(a, tm); });
 }
 static void run_tma(const attn_problem &p, fa_args a) { run_tma_form(p, a, 0); }
 static void run_mbar(const attn_problem &p, fa_args a) { run_tma_form(p, a, 1); }
@@ -123,7 +125,7 @@ static void run_pipe(const attn_problem &p, fa_args a) {
 
 // The emulator orders every form runs in (each must give the same bits): ascending, eager and descending, shuffled;
 // then shuffled with one warp run one round in four (slow_warp; seed 5: warp 1, a mask writer; 6: warp 2, not), so
-// the others run tiles ahead of it where no block barrier holds them (k_s9_fwd_mbar)
+// the others run tiles ahead of it where no block barrier holds them (k_s9_fwd_rows)
 static emu_options order_slow_warp(uint64_t seed) {
     emu_options o = {0, 2, 0, seed};
     o.slow_warp = 4;
