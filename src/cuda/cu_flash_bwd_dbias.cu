@@ -770,8 +770,9 @@ static void db_kernel(cu_impl *c, const fa_args &b, int v) {
         if (FL && dbt_launch<CH, 3>(c, b, grid(64, 128)) == 0) return;
         DBP(2, 2);
         break;
-    case 6:                                     // q64k128.wg.tma (k_bwd_dbias_wg), else .co.pipe
+    case 6:                                     // q64k128.wg.tma (k_bwd_dbias_wg), else .tma, else .co.pipe
         if (FL && dbt_launch<CH, 2, true>(c, b, grid(64, 128)) == 0) return;
+        if (FL && dbt_launch<CH, 2>(c, b, grid(64, 128)) == 0) return;
         DBP(2, 2);
         break;
     default: break;
@@ -809,7 +810,10 @@ static const char *db_names[] = {"h8.m2.bs", "h4.m3", "q64k128.w4.m2", "q64k128.
 // against .co 3.92 / 30.89); B < 8 (single attention): h8.m2.bs (0). Since session 53 its .tma form (4; 3 where
 // the maps do not apply, the same bits): 3.727 -> 3.370 ms a launch at N = 1024 on an H100 (ncu), triangle
 // module f+b 16.89 -> 16.53 ms; .tma.s3 (5) was level with it (3.370 ms, more instructions).
-static int db_default(const fa_args *a) { return a->B < 8 ? 0 : 4; }
+// Session 55 (H100, bench_cuda_ops two rounds, same run): wg.tma (6; c_h 32 and L % 128 == 0, else the .tma form,
+// else .co.pipe) 3.400 -> 2.663 ms a launch at N = 1024 (ncu), triangle module f+b 16.71 -> 16.00 ms at 1024 and
+// 119.5 -> 114.1 at 2048 (starting node; ending node 17.52 -> 16.93, 124.1 -> 117.9).
+static int db_default(const fa_args *a) { return a->B < 8 ? 0 : 6; }
 int fa_bwd_dbias_variants(void) { return (int)(sizeof db_names / sizeof db_names[0]); }
 const char *fa_bwd_dbias_variant_name(int v) { return v >= 0 && v < fa_bwd_dbias_variants() ? db_names[v] : "?"; }
 

@@ -598,23 +598,17 @@ __device__ __forceinline__ void s9b_scores(float (&s)[8][4], const bf16 *Qt, uin
 // JS = 128 / (CH / 8) apart. kvo: the element offset of its first chunk at l = 0 in 32 bits
 // (the launch checks B L HC < 2^31), or -1 past c_h: one register held across the loop,
 // not s9_plan's 64-bit offsets (the 32-channel kernel spilled with those).
-// tid: the thread's index among the 128 that copy the tile (threadIdx.x, or within its row's group: k_s9_fwd_rows)
 template <int CH>
-__device__ __forceinline__ void s9b_fetch_rows_t(const fa_args &a, const void *src, int kvo, int l0, bf16 *dst,
-                                                 unsigned tid) {
+__device__ __forceinline__ void s9b_fetch_rows(const fa_args &a, const void *src, int kvo, int l0, bf16 *dst) {
     constexpr int NC = CH / 8, JS = 128 / NC;
-    int j0 = tid / NC, step = (int)(a.pstride * a.HC);  // unsigned tid: threadIdx.x's arithmetic
-    char *d = (char *)dst + (j0 * (CH + 8) + (tid % NC) * 8) * 2;
+    int j0 = threadIdx.x / NC, step = (int)(a.pstride * a.HC);
+    char *d = (char *)dst + (j0 * (CH + 8) + (threadIdx.x % NC) * 8) * 2;
 #pragma unroll
     for (int u = 0; u < CH / 16; u++) {
         int l = l0 + j0 + u * JS;
         bool ok = kvo >= 0 && l < (int)a.L;
         fa_cp16z(d + u * JS * (CH + 8) * 2, (const bf16 *)src + (ok ? kvo + l * step : 0), ok ? 16 : 0);
     }
-}
-template <int CH>
-__device__ __forceinline__ void s9b_fetch_rows(const fa_args &a, const void *src, int kvo, int l0, bf16 *dst) {
-    s9b_fetch_rows_t<CH>(a, src, kvo, l0, dst, threadIdx.x);
 }
 
 // s9p_mask with 32-bit offsets (the launch checks B L < 2^31): rpos = r rstride
@@ -952,10 +946,9 @@ static int64_t s9b_rows(const fa_args *a, int qtile) {
 // kernel's own flag (its shared-memory attribute is set once per process). Rows in pieces of
 // s9b_rows (one launch unless the rows pass 2^31 elements): q, k, v, out_o, the mask and lse
 // from the piece's first row; the rows are independent, so the same bits as one launch.
-static int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt, int form);
-// kernel NULL: a TMA form (s9t_piece's form: 0 k_s9_fwd_tma, 1 k_s9_fwd_rows<1> (=5), 2 k_s9_fwd_rows<S9_R> (=6))
-static int s9b_run(cu_impl *c, const fa_args *a, void (*kernel)(fa_args), int qtile, size_t smem, int *attr_set,
-                   int form = 0) {
+static int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt);
+// kernel NULL: k_s9_fwd_tma (s9t_piece)
+static int s9b_run(cu_impl *c, const fa_args *a, void (*kernel)(fa_args), int qtile, size_t smem, int *attr_set) {
     const int64_t rows = s9b_rows(a, qtile), nqt = (a->L + qtile - 1) / qtile;
     if (rows < 1) return 1;
     if (kernel && !*attr_set) {
@@ -980,7 +973,7 @@ static int s9b_run(cu_impl *c, const fa_args *a, void (*kernel)(fa_args), int qt
         p.mask = a->mask ? (const void *)((const bf16 *)a->mask + pos) : NULL;
         p.lse = a->lse + r0 * a->H * a->L;
         if (!kernel) {
-            if (s9t_piece(c, &p, nqt, form)) return 1;  // only the first piece can fail (fa_sm90_forward_tma's checks)
+            if (s9t_piece(c, &p, nqt)) return 1;  // only the first piece can fail (fa_sm90_forward_tma's checks)
             continue;
         }
         kernel<<<(unsigned)(nqt * p.B * a->H), 128, smem, c->stream>>>(p);
@@ -1373,163 +1366,6 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_tma(const fa_args a, const _
     s9d_run<32, true>(a, tm.m, s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023));
 #endif
 }
-// PF_ATTN_FWD_BMMA=6 (session 54, opt-in): k_s9_fwd_rows<S9_R, 1>. k_s9_fwd_tma moves ~15 GB a launch out of L2 at
-// N = 1024 (~6 TB/s), two thirds of it the bias tiles, which every row r of a head shares. Here one block takes R rows
-// of one head and query tile, 128 threads a row (a row group) doing k_s9_fwd_tma's work, and each key tile's bias
-// comes once for all of them: a tile's copies are the bias (16 KB) and R rows' K and V (8 KB each), so the bytes per
-// row fall from 24 KB to 8 KB + 16 KB / R (R 3: 13.3 KB). 384 threads at 168 registers: one block per SM, 12 warps
-// as three blocks of k_s9_fwd_tma. No block barrier in the key loop: buffer b's full barrier counts thread 0's
-// expect-tx arrival, the copies' bytes and the 64 mask writers of each row group (its threads 0..63, after storing
-// their terms and their warp's "any key masked" flag); its empty barrier all R x 128 threads once done with a tile;
-// only the mask writers wait on it, before they refill the buffer. Rows past B (the last block's) compute on row
-// B - 1's data and store nothing. Per score the arithmetic of k_s9_fwd_bmma2: the same bits.
-// PF_ATTN_FWD_BMMA=5 (session 54, opt-in), "k_s9_fwd_mbar": k_s9_fwd_rows<1, S9_NB1>, one row a block, three blocks
-// per SM: k_s9_fwd_tma without its per-tile block barrier (session 43: 6.1% of the forward's stall samples).
-#define S9_R 3
-template <int R>
-struct s9r_layout {
-    typedef s9t_layout TL;
-    static constexpr size_t TE = TL::TE, BT = TL::BT;
-    static constexpr size_t B = 0;                                   // [2][BT]: 1024-byte aligned (128-byte swizzle)
-    static constexpr size_t K = B + 2 * BT;                          // bf16 [2][R][TE]: 512-byte aligned
-    static constexpr size_t V = K + 2 * R * TE * 2;               // bf16 [2][R][TE]
-    static constexpr size_t M = V + 2 * R * TE * 2;               // fp32 [2][R][64]
-    static constexpr size_t Q = M + 2 * R * (size_t)S9_K * 4;     // bf16 [R][128][32 + 8]
-    static constexpr size_t P = Q + R * 2 * (size_t)S9_Q * 40 * 2;  // int [R][2] (rpos, row) + [2] (bias row, channel)
-    static constexpr size_t FL = P + (2 * R + 2) * 4;             // int [2][R][2]: the mask flags
-    static constexpr size_t BAR = (FL + 2 * R * 2 * 4 + 7) & ~(size_t)7;  // uint64 full [2], empty [2]
-    static constexpr size_t bytes = BAR + 32;
-    static constexpr uint32_t tx = (uint32_t)(BT + R * 2 * TE * 2);  // bytes a tile's copies land
-    static_assert(K % 512 == 0 && V % 512 == 0 && BT % 1024 == 0 && (TE * 2) % 512 == 0, "swizzle pattern alignment");
-};
-#if S9_HAVE_WGMMA
-template <int R>
-__device__ __forceinline__ uint64_t *s9r_full(unsigned char *sm, int b) { return (uint64_t *)(sm + s9r_layout<R>::BAR) + b; }
-template <int R>
-__device__ __forceinline__ uint64_t *s9r_empty(unsigned char *sm, int b) {
-    return (uint64_t *)(sm + s9r_layout<R>::BAR) + 2 + b;
-}
-// The copies of the key tile at k0 into buffer b (one thread): the bias tile once, each row's K and V
-template <int R>
-__device__ __forceinline__ void s9r_issue(const CUtensorMap *tm, const int *Ps, int k0, unsigned char *sm, int b) {
-    typedef s9r_layout<R> RL;
-    uint64_t *bar = s9r_full<R>(sm, b);
-    tw_expect(bar, RL::tx);
-    tma_load_2d(sm + RL::B + b * RL::BT, tm + 2, k0, Ps[2 * R], bar);
-#pragma unroll
-    for (int i = 0; i < R; i++) {
-        tma_load_3d(sm + RL::K + (b * R + i) * RL::TE * 2, tm + 0, Ps[2 * R + 1], k0, Ps[2 * i + 1], bar);
-        tma_load_3d(sm + RL::V + (b * R + i) * RL::TE * 2, tm + 1, Ps[2 * R + 1], k0, Ps[2 * i + 1], bar);
-    }
-}
-// A mask writer of row group g (lt < S9_K), its term of buffer b stored: its warp's flag, then its arrival
-template <int R>
-__device__ __forceinline__ void s9r_publish(unsigned char *sm, int b, int g, bool nonzero, int wq, int lane) {
-    int any = __any_sync(0xffffffffu, nonzero);
-    if (lane == 0) ((int *)(sm + s9r_layout<R>::FL))[(b * R + g) * 2 + wq] = any;
-    wg_bar_arrive(s9r_full<R>(sm, b));
-}
-
-// Tile j (key tile at k0, buffer b) of row group g: s9d_tile's MB form on the group's K, V, mask terms and Q
-template <int R, int b>
-__device__ __forceinline__ void s9r_tile(const fa_args &a, const CUtensorMap *tm, int k0, unsigned char *sm,
-                                         float (&sc)[2][8][4], uint32_t ci, float (&o)[2][4][4], float (&m)[2][2],
-                                         float (&ls)[2][4], float alpha, int g, int lt, int wq, int t, int lane) {
-    typedef s9r_layout<R> RL;
-    const int *Ps = (const int *)(sm + RL::P);
-    float *Ms = (float *)(sm + RL::M);
-    wg_bar_wait(s9r_full<R>(sm, b), (uint32_t)(k0 / (2 * S9_K)) & 1);  // the copies, the mask terms and flags
-    const int *fl = (const int *)(sm + RL::FL) + (b * R + g) * 2;
-    bool masked = (fl[0] | fl[1]) != 0;
-    bool more = k0 + S9_K < (int)a.L;
-    float mnext = 0;
-    if (more) {
-        if (lt < S9_K && k0 >= S9_K)  // buffer b ^ 1 (tile j - 1) read by every thread before its refill
-            wg_bar_wait(s9r_empty<R>(sm, b ^ 1), (uint32_t)((k0 - S9_K) / (2 * S9_K)) & 1);
-        if (threadIdx.x == 0) s9r_issue<R>(tm, Ps, k0 + S9_K, sm, b ^ 1);
-        if (lt < S9_K) mnext = s9b_mask(a, Ps[2 * g], k0 + S9_K);
-    }
-    s9d_scores<32, true>(sc, (const bf16 *)(sm + RL::Q) + g * 2 * S9_Q * 40, ci,
-                         (const bf16 *)(sm + RL::K) + (b * R + g) * RL::TE, (const bf16 *)(sm + RL::B + b * RL::BT),
-                         wq, lane);
-    s9d_softmax_update<32>(sc, m, ls, o, Ms + (b * R + g) * S9_K, masked, alpha, a.lazy_step, t);
-    s9d_accumulate_pv<32, true>(o, ls, sc, (const bf16 *)(sm + RL::V) + (b * R + g) * RL::TE, lane);
-    if (more && lt < S9_K) {
-        Ms[((b ^ 1) * R + g) * S9_K + lt] = mnext;
-        s9r_publish<R>(sm, b ^ 1, g, mnext != 0.f, wq, lane);
-    }
-    wg_bar_arrive(s9r_empty<R>(sm, b));  // this thread is done with buffer b
-}
-#endif
-
-// R rows a block (S9_R, or 1: k_s9_fwd_mbar), NB blocks per SM the registers are capped for
-template <int R, int NB>
-__global__ void __launch_bounds__(128 * R, NB) k_s9_fwd_rows(const fa_args a, const __grid_constant__ s9t_maps tm) {
-#if S9_HAVE_WGMMA
-    typedef s9r_layout<R> RL;
-    extern __shared__ __align__(128) unsigned char s9_sm[];
-    unsigned char *sm = s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023);
-    const int nqt = ((int)a.L + S9_Q2 - 1) / S9_Q2, nrg = ((int)a.B + R - 1) / R;
-    const int rest = (int)blockIdx.x / nqt, q0 = ((int)blockIdx.x % nqt) * S9_Q2;
-    const int h = rest / nrg, g = (int)threadIdx.x >> 7, lt = (int)threadIdx.x & 127;
-    const int r = (rest % nrg) * R + g, rl = r < (int)a.B ? r : (int)a.B - 1;  // rows past B: row B - 1's data
-    const int lane = lt & 31, wq = lt >> 5, gl = lane >> 2, t = lane & 3;
-    const float alpha = a.scale * S9_L2E;
-    uint32_t cb = __bfloat16_as_ushort(__float2bfloat16_rn(1.f / a.scale));
-    uint32_t ci = (gl == 2 * t ? cb : 0u) | (gl == 2 * t + 1 ? cb << 16 : 0u);  // c I, as k_s9_fwd_bmma
-
-    // prologue: the group's Q (cp.async), the row constants and barriers, tile 0's copies and mask terms
-    int cc = (lt % 4) * 8;
-    int kvo = cc < a.ch ? (int)(fa_pos(a, rl, 0) * a.HC) + h * (int)a.ch + cc : -1;
-    bf16 *Qs = (bf16 *)(sm + RL::Q) + g * 2 * S9_Q * 40;
-    s9b_fetch_rows_t<32>(a, a.q, kvo, q0, Qs, lt);
-    s9b_fetch_rows_t<32>(a, a.q, kvo, q0 + S9_Q, Qs + S9_Q * 40, lt);
-    fa_commit();
-    int *Ps = (int *)(sm + RL::P);
-    const int rpos = rl * (int)a.rstride;
-    if (lt == 0) Ps[2 * g] = rpos, Ps[2 * g + 1] = rl;
-    if (threadIdx.x == 0) {
-        Ps[2 * R] = h * (((int)a.L + 63) & ~63) + q0, Ps[2 * R + 1] = h * (int)a.ch;
-        for (int b = 0; b < 2; b++) {
-            wg_bar_init(s9r_full<R>(sm, b), 1 + R * S9_K);
-            wg_bar_init(s9r_empty<R>(sm, b), 128 * R);
-        }
-        wg_fence_mbarrier_init();
-    }
-    __syncthreads();  // the constants and barriers
-    if (threadIdx.x == 0) s9r_issue<R>(tm.m, Ps, 0, sm, 0);
-    if (lt < S9_K) {
-        float m0 = s9b_mask(a, rpos, 0);
-        ((float *)(sm + RL::M))[g * S9_K + lt] = m0;
-        s9r_publish<R>(sm, 0, g, m0 != 0.f, wq, lane);
-    }
-    fa_wait<0>();
-    __syncthreads();  // Q
-    float o[2][4][4];
-#pragma unroll
-    for (int i = 0; i < 2; i++)
-#pragma unroll
-        for (int j = 0; j < 4; j++) o[i][j][0] = o[i][j][1] = o[i][j][2] = o[i][j][3] = 0;
-    float m[2][2] = {{-INFINITY, -INFINITY}, {-INFINITY, -INFINITY}}, ls[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
-    float sc[2][8][4];
-    for (int k0 = 0;; k0 += 2 * S9_K) {
-        s9r_tile<R, 0>(a, tm.m, k0, sm, sc, ci, o, m, ls, alpha, g, lt, wq, t, lane);
-        if (k0 + S9_K >= (int)a.L) break;
-        s9r_tile<R, 1>(a, tm.m, k0 + S9_K, sm, sc, ci, o, m, ls, alpha, g, lt, wq, t, lane);
-        if (k0 + 2 * S9_K >= (int)a.L) break;
-    }
-    {  // (rows, query tile, head) again from the block index: not held across the loop (registers)
-        const int bx = (int)fa_ctaid_x(), nrg2 = ((int)a.B + R - 1) / R;
-        const int nqt2 = ((int)a.L + S9_Q2 - 1) / S9_Q2, rest2 = bx / nqt2, q2 = (bx % nqt2) * S9_Q2;
-        const int r2 = (rest2 % nrg2) * R + ((int)threadIdx.x >> 7);
-#pragma unroll
-        for (int i = 0; i < 2; i++) {
-            float l[2] = {ls[i][0], ls[i][2]};
-            s9_store_output<32, false>(a, o[i], m[i], l, r2, q2 + S9_Q * i, rest2 / nrg2, wq, gl, t);
-        }
-    }
-#endif
-}
 
 // k_s9_fwd_bmma2<CH, S9_NB1> after the bias copy in natural key order; the limits of
 // s9b_launch.
@@ -1549,39 +1385,33 @@ int fa_sm90_forward_bmma2(cu_impl *c, const fa_args *a) {
     return a->ch <= 16 ? s9d_launch<16>(c, a) : s9d_launch<32>(c, a);
 }
 
-// One piece of a TMA form (form 0 k_s9_fwd_tma, 1 one row a block, 2 S9_R rows: k_s9_fwd_rows; s9b_run's loop; p's pointers at
-// the piece's first row): its three maps, then the launch.
-static int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt, int form) {
-    static int attr_set[3];  // per kernel
-    typedef void (*tma_kernel)(const fa_args, const s9t_maps);
-    const tma_kernel kern[3] = {k_s9_fwd_tma<S9_NB1>, k_s9_fwd_rows<1, S9_NB1>, k_s9_fwd_rows<S9_R, 1>};
-    const int rows = form == 2 ? S9_R : 1;  // a block's
-    // the tiles from a 1024-byte boundary
-    const size_t smem = (form == 2 ? s9r_layout<S9_R>::bytes : form == 1 ? s9r_layout<1>::bytes : s9t_layout::bytes) + 1024;
-    if (!attr_set[form]) {
-        if (cudaFuncSetAttribute(kern[form], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) {
+// One piece of k_s9_fwd_tma (s9b_run's loop; p's pointers at the piece's first row): its three maps, then the launch.
+static int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt) {
+    static int attr_set = 0;
+    const size_t smem = s9t_layout::bytes + 1024;  // the tiles from a 1024-byte boundary
+    if (!attr_set) {
+        if (cudaFuncSetAttribute(k_s9_fwd_tma<S9_NB1>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) {
             (void)cudaGetLastError();
             return 1;
         }
-        attr_set[form] = 1;
+        attr_set = 1;
     }
     s9t_maps tm;
     if (s9t_maps_encode(&tm, p)) return 1;
-    kern[form]<<<(unsigned)(nqt * ((p->B + rows - 1) / rows) * p->H), 128 * rows, smem, c->stream>>>(*p, tm);
+    k_s9_fwd_tma<S9_NB1><<<(unsigned)(nqt * p->B * p->H), 128, smem, c->stream>>>(*p, tm);
     CU_LAUNCHED();
     return 0;
 }
 
 // PF_ATTN_FWD_BMMA=3: k_s9_fwd_tma where its maps apply (c_h 32, every row and position 16-byte aligned, a device
-// of compute capability 9), =5 (form 1) k_s9_fwd_mbar, =6 (form 2) k_s9_fwd_rows; 1 where not (k_s9_fwd_bmma2 then
-// runs)
-static int fa_sm90_forward_tma(cu_impl *c, const fa_args *a, int form) {
+// of compute capability 9); 1 where not (k_s9_fwd_bmma2 then runs)
+static int fa_sm90_forward_tma(cu_impl *c, const fa_args *a) {
     if (!c->bf16 || a->B <= 0 || a->L <= 0 || !a->biasT || a->ch != 32 || !cu_device_cc9()) return 1;
     if ((a->HC * 2) % 16 || (a->pstride * a->HC * 2) % 16 || (a->rstride * a->HC * 2) % 16 || a->pstride < 1 ||
         a->rstride < 1 || ((uintptr_t)a->k | (uintptr_t)a->v) & 15)
         return 1;
     int attr_set = 1;  // s9t_piece sets its kernel's own
-    return s9b_run(c, a, NULL, S9_Q2, 0, &attr_set, form);
+    return s9b_run(c, a, NULL, S9_Q2, s9t_layout::bytes + 1024, &attr_set);
 }
 
 // k_s9_fwd, one row per block; b16: the bias tile from a bf16 copy (refused where
@@ -1627,9 +1457,10 @@ static int s9_pipe_enabled(void) {
 // same bits as 1; session 14, attn_fwd_check variants 16 / 18: 3.660 -> 3.227 ms at N = 1024,
 // 28.88 -> 25.37 at 2048, ending node 4.003 -> 3.392, MSA row 0.959 -> 0.855); 3 or unset k_s9_fwd_tma
 // (k_s9_fwd_bmma2 with its tiles by TMA tensor maps, same bits; session 51, the default since session 52: the
-// forward kernel 2.76 -> 2.46 ms at N = 1024 on an H100; bmma2 where the maps do not apply); 5 k_s9_fwd_mbar
-// (k_s9_fwd_tma without the per-tile block barrier, same bits; session 54, opt-in); 6 k_s9_fwd_rows (k_s9_fwd_mbar
-// with R rows a block sharing each bias tile, same bits; session 54, opt-in).
+// forward kernel 2.76 -> 2.46 ms at N = 1024 on an H100; bmma2 where the maps do not apply). Session 54's 5
+// (k_s9_fwd_mbar: k_s9_fwd_tma without its per-tile block barrier) and 6 (k_s9_fwd_rows: 3 rows a block sharing each
+// bias tile) were slower on an H100 in session 55 (the kernel 2.442 -> 2.533 and 3.095 ms at N = 1024): removed
+// (docs/ATTENTION_SM90.md "Session 55").
 static int s9_bmma_form(void) {
     const char *e = getenv("PF_ATTN_FWD_BMMA");
     if (!e || !*e) return 3;  // the default since session 52 (bmma2 where the maps do not apply)
@@ -1637,12 +1468,9 @@ static int s9_bmma_form(void) {
     if (!strcmp(e, "0")) return 0;
     if (!strcmp(e, "1")) return 1;
     if (!strcmp(e, "3")) return 3;
-    if (!strcmp(e, "5")) return 5;
-    if (!strcmp(e, "6")) return 6;
     pf_die("PF_ATTN_FWD_BMMA=%s: expected 0 (k_s9_fwd_pipe's per-score bias), 1 (bias through the tensor "
-           "core, k_s9_fwd_bmma), 2 (k_s9_fwd_bmma2, two query sub-tiles per warp), 3 (k_s9_fwd_bmma2's tiles "
-           "by TMA tensor maps: the default), 5 (3 without the per-tile block barrier) or 6 (5 with 3 rows a block "
-           "sharing each bias tile)", e);
+           "core, k_s9_fwd_bmma), 2 (k_s9_fwd_bmma2, two query sub-tiles per warp) or 3 (k_s9_fwd_bmma2's tiles "
+           "by TMA tensor maps: the default)", e);
     return 3;
 }
 
@@ -1662,7 +1490,7 @@ int fa_sm90_forward(cu_impl *c, const fa_args *a) {
     // single attention, keeps the fp32 tile)
     int b16 = s9_b16_enabled() && a->biasT && a->bias_bf16 && a->B >= 4;
     int bm = b16 ? s9_bmma_form() : 0;
-    if (bm >= 3 && fa_sm90_forward_tma(c, a, bm == 6 ? 2 : bm == 5) == 0) return 0;
+    if (bm == 3 && fa_sm90_forward_tma(c, a) == 0) return 0;
     if (bm >= 2 && fa_sm90_forward_bmma2(c, a) == 0) return 0;
     if (bm && fa_sm90_forward_bmma(c, a) == 0) return 0;
     // 1 row per block: since the copies are planned once per block (session 8), faster

@@ -464,10 +464,6 @@ static void attn_fwd_same_bits(const char *label, const pf_attn_dims *d, const p
     if (!e) {
         attn_fwd_env_same_bits(label, "PF_ATTN_FWD_BMMA", "1", d, Pd, x, z, mdv, &o0, gs, gw);
         attn_fwd_env_same_bits(label, "PF_ATTN_FWD_BMMA", "2", d, Pd, x, z, mdv, &o0, gs, gw);
-        // k_s9_fwd_mbar (=5, session 54): k_s9_fwd_tma without its per-tile block barrier, the same arithmetic
-        attn_fwd_env_same_bits(label, "PF_ATTN_FWD_BMMA", "5", d, Pd, x, z, mdv, &o0, gs, gw);
-        // k_s9_fwd_rows (=6, session 54): =5 with 3 rows a block sharing each bias tile (rows past B computed, not stored)
-        attn_fwd_env_same_bits(label, "PF_ATTN_FWD_BMMA", "6", d, Pd, x, z, mdv, &o0, gs, gw);
         // rows in pieces of 3 (the launches past 2^31 elements at N >= 1832 in the module): same bits
         attn_fwd_env_same_bits(label, "PF_ATTN_FWD_PIECE_ROWS", "3", d, Pd, x, z, mdv, &o0, gs, gw);
         H_gpu->attn_fwd(H_gpu, d, Pd, x->d, z->n ? z->d : NULL, mdv, o0.d, gs, gw);
