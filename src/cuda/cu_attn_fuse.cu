@@ -121,6 +121,17 @@ __device__ __forceinline__ void lnb_weights(float *ws, const float *wb, int n, i
     __syncthreads();
 }
 
+// s = v . w (8 channels) in the order nvcc compiles a plain sum v0 w0 + v1 w1 + .. into (v1 w1, then fma from v0
+// on), written out so that k_lnb_fwd and k_lnb_fwd_p give the same bits on any compiler (the emulator's host build
+// does not contract: session 55 found its fp32 "bias kernels same bits" checks failing on 1-ulp differences)
+__device__ __forceinline__ float lnb_dot8(const float (&v)[8], const float (&w)[8]) {
+    float s = __fmul_rn(v[1], w[1]);
+    s = __fmaf_rn(v[0], w[0], s);
+#pragma unroll
+    for (int j = 2; j < 8; j++) s = __fmaf_rn(v[j], w[j], s);
+    return s;
+}
+
 // zb (M, H) = LN(x) W_bias^T; cp (may be NULL) = x; xln (may be NULL) = LN(x). Rows in groups
 // of 32 / LPR per warp, grid-stride, warp-uniform trip counts (rows past M: zeros, no store).
 template <typename T, int LPR>
@@ -147,7 +158,8 @@ __global__ void __launch_bounds__(32 * LNB_WARPS)
         for (int h = 0; h < H; h++) {
             const float4 *w4 = reinterpret_cast<const float4 *>(ws + h * C + c0);
             float4 a = w4[0], b = w4[1];
-            float s = v[0] * a.x + v[1] * a.y + v[2] * a.z + v[3] * a.w + v[4] * b.x + v[5] * b.y + v[6] * b.z + v[7] * b.w;
+            const float w[8] = {a.x, a.y, a.z, a.w, b.x, b.y, b.z, b.w};
+            float s = lnb_dot8(v, w);
             s = lnv_row_sum<LPR>(s);
             if (ok && lane % LPR == 0) st(zb, row * H + h, s);
         }
@@ -317,15 +329,6 @@ __device__ __forceinline__ void lnb_wrow(const float *ws, int h, int c0, float (
     const float4 a = *reinterpret_cast<const float4 *>(ws + h * C + c0 / 2);
     const float4 b = *reinterpret_cast<const float4 *>(ws + h * C + C / 2 + c0 / 2);
     w[0] = a.x, w[1] = a.y, w[2] = a.z, w[3] = a.w, w[4] = b.x, w[5] = b.y, w[6] = b.z, w[7] = b.w;
-}
-
-// s = v . w (8 channels) in k_lnb_fwd's order (its compiled form: v1 w1, then fma from v0 on)
-__device__ __forceinline__ float lnb_dot8(const float (&v)[8], const float (&w)[8]) {
-    float s = __fmul_rn(v[1], w[1]);
-    s = __fmaf_rn(v[0], w[0], s);
-#pragma unroll
-    for (int j = 2; j < 8; j++) s = __fmaf_rn(v[j], w[j], s);
-    return s;
 }
 
 #define LNB_THREADS (32 * LNB_WARPS)
