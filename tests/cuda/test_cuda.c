@@ -3230,9 +3230,19 @@ static void run_mode(int bf16) {
 }
 
 int main(int argc, char **argv) {
+    int mode_only = -1;  // --mode: one precision mode only (memcheck of the bf16-only kernels in half the time)
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "--quick")) quick = 1;
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+        else if (!strcmp(argv[i], "--mode") && i + 1 < argc) {
+            i++;
+            if (!strcmp(argv[i], "fp32")) mode_only = 0;
+            else if (!strcmp(argv[i], "bf16")) mode_only = 1;
+            else {
+                fprintf(stderr, "test_cuda: --mode %s: expected fp32 or bf16\n", argv[i]);
+                return 2;
+            }
+        }
         else if (!strcmp(argv[i], "--shard") && i + 1 < argc) {
             char end;
             if (sscanf(argv[++i], "%d/%d%c", &shard_k, &shard_m, &end) != 2 || shard_m < 1 || shard_k < 0 ||
@@ -3241,13 +3251,14 @@ int main(int argc, char **argv) {
                 return 2;
             }
         } else {
-            fprintf(stderr, "test_cuda: unknown argument %s (--quick, --only NAME, --shard K/M)\n", argv[i]);
+            fprintf(stderr, "test_cuda: unknown argument %s (--quick, --only NAME, --shard K/M, --mode fp32|bf16)\n",
+                    argv[i]);
             return 2;
         }
     setenv("PF_DAP_MSA_CUDA", "1", 0);  // the MSA module's sharded entries (one rank) too
     t_start_ms = pf_now_ms();
     H_cpu = pf_backend_cpu();
-    run_mode(0);
-    run_mode(1);
+    if (mode_only != 1) run_mode(0);
+    if (mode_only != 0) run_mode(1);
     return tl_finish();
 }
