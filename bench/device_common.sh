@@ -106,3 +106,34 @@ ab_modules() {
         done
     done
 }
+# checks_report NAMES...: after `run` jobs: waits for them, then each log's verdict (report) and last line into $S
+checks_report() {
+    local n
+    wait
+    report "$@"
+    for n in "$@"; do echo "$n: last line: $(grep -v '^=====' $OUT/$n.log | tail -1 | cut -c1-100)" >> $S; done
+}
+# ncu_pipes NAME REGEX ENV...: one `bench_cuda_ops --ops tri_attn --sizes 1024 --reps 1` launch of the first kernel
+# matching REGEX under ncu with the ENV assignments: per-pipe use (bench/ncu_pipes.py: issue, warps active, tensor,
+# xu / MUFU, alu, fma, lsu, DRAM, L2 as % of peak), the warp-state and occupancy sections, into $OUT/ncu_NAME.log and $S
+ncu_pipes() {
+    local name=$1 rx=$2 m
+    shift 2
+    m=gpu__time_duration.sum,sm__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active
+    m=$m,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active
+    m=$m,sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active
+    m=$m,sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed
+    m=$m,lts__t_sectors.avg.pct_of_peak_sustained_elapsed
+    env "$@" timeout -k 5 60 ncu --clock-control none --csv -k regex:"$rx" -c 1 --section WarpStateStats \
+        --section Occupancy --metrics $m $P/bench_cuda_ops --ops tri_attn --sizes 1024 --reps 1 > $OUT/ncu_$name.log 2>&1
+    echo "== ncu pipes / warp state $name ($*) rc=$?" >> $S
+    python3 bench/ncu_pipes.py $OUT/ncu_$name.log 3 >> $S 2>&1
+    grep -o '"Warp Cycles Per Issued Instruction","cycle","[0-9.]*"' $OUT/ncu_$name.log >> $S
+}
+# shards LIMIT: the whole test_cuda in 4 shards (bench/device_all.sh, each at most LIMIT s) into $OUT/da; its summary
+# into $S
+shards() {
+    mkdir -p $OUT/da
+    OUT=$OUT/da STAGES=shards TEST_SHARDS=4 TESTS_LIMIT=$1 bash bench/device_all.sh > $OUT/device_all.log 2>&1
+    cat $OUT/da/summary.txt >> $S
+}

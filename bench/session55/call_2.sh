@@ -9,6 +9,7 @@
 #    test_cuda --quick --only attn unsanitized; the PyTorch parity;
 # 2. both triangle attentions f+b at 1024 / 2048: the new default against the old one (.tma), one round;
 # 3. with what is left: the whole test_cuda in 4 shards.
+# NO_TIMING=1 skips 2, NO_SHARDS=1 skips 3 (call_3.sh: the checks and the profile in a short call).
 . bench/device_common.sh
 t0=$SECONDS
 L=${CALL_LIMIT:-540}
@@ -22,32 +23,16 @@ OMP_NUM_THREADS=3 run mc_dbias_wg $b compute-sanitizer --tool memcheck --kernel-
 OMP_NUM_THREADS=3 run attn_quick $b stdbuf -oL $T --quick --only attn
 timeout 100 python3 tests/cuda/parity.py --devices cpu,cuda-fp32,cuda --pairfold $P/pairfold > $OUT/parity.log 2>&1
 echo "== parity rc=$? $(tail -1 $OUT/parity.log)" >> $S
-wait
-report $names
-for n in $names; do echo "$n: last line: $(grep -v '^=====' $OUT/$n.log | tail -1 | cut -c1-100)" >> $S; done
+checks_report $names
 echo "== checks done at $((SECONDS - t0)) s" >> $S
-ab_env 1 $((SECONDS - t0 + 80)) 70 tri_attn,tri_attn_end 1024,2048 "" PF_ATTN_DBIAS=q64k128.w4.m2.co.pipe.tma
+[ -z "${NO_TIMING:-}" ] && ab_env 1 $((SECONDS - t0 + 80)) 70 tri_attn,tri_attn_end 1024,2048 "" PF_ATTN_DBIAS=q64k128.w4.m2.co.pipe.tma
 echo "== timing done at $((SECONDS - t0)) s" >> $S
 # what bounds k_s9_fwd_tma (k_s9_fwd_rows, which moved 47% fewer L2 sectors, was 27% slower in call 1 and is gone
 # from this payload): one launch, per-pipe use (bench/ncu_pipes.py: is the MUFU (xu) pipe the bound?) with the
 # warp-state and occupancy sections (details in the logs)
-M=gpu__time_duration.sum,sm__issue_active.avg.pct_of_peak_sustained_active,sm__warps_active.avg.pct_of_peak_sustained_active
-M=$M,sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_xu.avg.pct_of_peak_sustained_active
-M=$M,sm__inst_executed_pipe_alu.avg.pct_of_peak_sustained_active,sm__inst_executed_pipe_fma.avg.pct_of_peak_sustained_active
-M=$M,sm__inst_executed_pipe_lsu.avg.pct_of_peak_sustained_active,dram__throughput.avg.pct_of_peak_sustained_elapsed
-M=$M,lts__t_sectors.avg.pct_of_peak_sustained_elapsed
-for w in tma:; do
-    env ${w#*:} timeout -k 5 60 ncu --clock-control none --csv -k regex:k_s9_fwd -c 1 --section WarpStateStats \
-        --section Occupancy --metrics $M $P/bench_cuda_ops --ops tri_attn --sizes 1024 --reps 1 > $OUT/ncu_ws_${w%%:*}.log 2>&1
-    echo "== ncu pipes / warp state ${w%%:*} rc=$?" >> $S
-    python3 bench/ncu_pipes.py $OUT/ncu_ws_${w%%:*}.log 3 >> $S 2>&1
-done
+ncu_pipes fwd_tma k_s9_fwd
 b=$((L - (SECONDS - t0) - 15))
-if [ $b -gt 60 ]; then
-    mkdir -p $OUT/da
-    OUT=$OUT/da STAGES=shards TEST_SHARDS=4 TESTS_LIMIT=$b bash bench/device_all.sh > $OUT/device_all.log 2>&1
-    cat $OUT/da/summary.txt >> $S
-fi
+[ $b -gt 60 ] && [ -z "${NO_SHARDS:-}" ] && shards $b
 echo "== end at $((SECONDS - t0)) s" >> $S
 cd $OUT && tar czf logs.tgz *.log da 2>/dev/null; rm -rf *.log da
 cat $S
