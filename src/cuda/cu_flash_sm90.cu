@@ -286,7 +286,8 @@ __device__ __forceinline__ void s9_scores(float (&s)[8][4], const uint32_t (&qa)
 
 // P of keys 16 kk .. 16 kk + 15 (this thread's fp32 scores of the 16 x 64 tile) as the bf16
 // A fragment of an m16n8k16 / wgmma m64nNk16.
-__device__ __forceinline__ void s9_pack_p(uint32_t (&pa)[4], const float (&s)[8][4], int kk) {
+template <int NJ>
+__device__ __forceinline__ void s9_pack_p(uint32_t (&pa)[4], const float (&s)[NJ][4], int kk) {
     pa[0] = fa_pack2(s[2 * kk][0], s[2 * kk][1]);
     pa[1] = fa_pack2(s[2 * kk][2], s[2 * kk][3]);
     pa[2] = fa_pack2(s[2 * kk + 1][0], s[2 * kk + 1][1]);
@@ -946,9 +947,10 @@ static int64_t s9b_rows(const fa_args *a, int qtile) {
 // kernel's own flag (its shared-memory attribute is set once per process). Rows in pieces of
 // s9b_rows (one launch unless the rows pass 2^31 elements): q, k, v, out_o, the mask and lse
 // from the piece's first row; the rows are independent, so the same bits as one launch.
-static int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt);
-// kernel NULL: k_s9_fwd_tma (s9t_piece)
-static int s9b_run(cu_impl *c, const fa_args *a, void (*kernel)(fa_args), int qtile, size_t smem, int *attr_set) {
+static int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt, bool half);
+// kernel NULL: k_s9_fwd_tma, or half: k_s9_fwd_half (s9t_piece)
+static int s9b_run(cu_impl *c, const fa_args *a, void (*kernel)(fa_args), int qtile, size_t smem, int *attr_set,
+                   bool half = false) {
     const int64_t rows = s9b_rows(a, qtile), nqt = (a->L + qtile - 1) / qtile;
     if (rows < 1) return 1;
     if (kernel && !*attr_set) {
@@ -973,7 +975,7 @@ static int s9b_run(cu_impl *c, const fa_args *a, void (*kernel)(fa_args), int qt
         p.mask = a->mask ? (const void *)((const bf16 *)a->mask + pos) : NULL;
         p.lse = a->lse + r0 * a->H * a->L;
         if (!kernel) {
-            if (s9t_piece(c, &p, nqt)) return 1;  // only the first piece can fail (fa_sm90_forward_tma's checks)
+            if (s9t_piece(c, &p, nqt, half)) return 1;  // only the first piece can fail (fa_sm90_forward_tma's checks)
             continue;
         }
         kernel<<<(unsigned)(nqt * p.B * a->H), 128, smem, c->stream>>>(p);
@@ -1055,25 +1057,18 @@ __device__ __forceinline__ int s9t_bias_at(int row, int chunk) {
     else return row * S9_BS16 + chunk * 8;
 }
 
-// S = c bias + Q K^T of both sub-tiles (s[i]: queries 64 i + 16 wq ..): s9b_scores with each
-// K fragment used twice. Qt [128][CH + 8], Bt [128][S9_BS16].
-template <int CH, bool SW = false>
-__device__ __forceinline__ void s9d_scores(float (&s)[2][8][4], const bf16 *Qt, uint32_t ci, const bf16 *Kt,
-                                           const bf16 *Bt, int wq, int lane) {
-    uint32_t qa[2][CH / 16][4];
+// S = c bias + Q K^T of both sub-tiles (s[i]: queries 64 i + 16 wq ..) for NJ 8-key column blocks from block j0
+// (the tile's 64 keys: NJ 8, j0 0; k_s9_fwd_half's halves: NJ 4, j0 0 or 4), Q's A fragments qa given: s9b_scores
+// with each K fragment used twice. Kt [64 keys][..], Bt [128][S9_BS16] (SW: the TMA tiles' swizzled layouts).
+template <int CH, bool SW, int NJ>
+__device__ __forceinline__ void s9d_scores_q(float (&s)[2][NJ][4], const uint32_t (&qa)[2][CH / 16][4], uint32_t ci,
+                                             const bf16 *Kt, const bf16 *Bt, int j0, int wq, int lane) {
 #pragma unroll
-    for (int i = 0; i < 2; i++)
-#pragma unroll
-        for (int kk = 0; kk < CH / 16; kk++) {
-            const bf16 *qp = Qt + (64 * i + 16 * wq + (lane & 15)) * (CH + 8) + kk * 16 + 8 * (lane >> 4);
-            fa_ldsm4(qa[i][kk], qp);
-        }
-#pragma unroll
-    for (int jp = 0; jp < 4; jp++) {
+    for (int jp = 0; jp < NJ / 2; jp++) {
         uint32_t b4[2][4];
 #pragma unroll
         for (int i = 0; i < 2; i++) {
-            const bf16 *bp = Bt + s9t_bias_at<SW>(64 * i + 16 * wq + (lane & 15), 2 * jp + (lane >> 4));
+            const bf16 *bp = Bt + s9t_bias_at<SW>(64 * i + 16 * wq + (lane & 15), j0 + 2 * jp + (lane >> 4));
             fa_ldsm4(b4[i], bp);
         }
 #pragma unroll
@@ -1084,7 +1079,7 @@ __device__ __forceinline__ void s9d_scores(float (&s)[2][8][4], const bf16 *Qt, 
                 s[i][j][0] = s[i][j][1] = s[i][j][2] = s[i][j][3] = 0;
                 s9b_mma1688(s[i][j], b4[i][2 * h], b4[i][2 * h + 1], ci);
             }
-            const bf16 *kp = Kt + s9t_kv_at<CH, SW>(8 * j + (lane & 7), lane >> 3);
+            const bf16 *kp = Kt + s9t_kv_at<CH, SW>(8 * (j0 + j) + (lane & 7), lane >> 3);
             if constexpr (CH == 32) {
                 uint32_t k4[4];
                 fa_ldsm4(k4, kp);
@@ -1102,17 +1097,36 @@ __device__ __forceinline__ void s9d_scores(float (&s)[2][8][4], const bf16 *Qt, 
         }
     }
 }
-
-// s9b_softmax_update of both sub-tiles, each step done for both before the next (one branch on
-// masked for both; the two chains' instructions side by side)
+// Q's A fragments of both sub-tiles from the [128][CH + 8] tile Qt
 template <int CH>
-__device__ __forceinline__ void s9d_softmax_update(float (&s)[2][8][4], float (&m)[2][2], float (&ls)[2][4],
+__device__ __forceinline__ void s9d_load_q(uint32_t (&qa)[2][CH / 16][4], const bf16 *Qt, int wq, int lane) {
+#pragma unroll
+    for (int i = 0; i < 2; i++)
+#pragma unroll
+        for (int kk = 0; kk < CH / 16; kk++) {
+            const bf16 *qp = Qt + (64 * i + 16 * wq + (lane & 15)) * (CH + 8) + kk * 16 + 8 * (lane >> 4);
+            fa_ldsm4(qa[i][kk], qp);
+        }
+}
+// The whole 64-key tile, Q's fragments from Qt [128][CH + 8]
+template <int CH, bool SW = false>
+__device__ __forceinline__ void s9d_scores(float (&s)[2][8][4], const bf16 *Qt, uint32_t ci, const bf16 *Kt,
+                                           const bf16 *Bt, int wq, int lane) {
+    uint32_t qa[2][CH / 16][4];
+    s9d_load_q<CH>(qa, Qt, wq, lane);
+    s9d_scores_q<CH, SW, 8>(s, qa, ci, Kt, Bt, 0, wq, lane);
+}
+
+// s9b_softmax_update of both sub-tiles (NJ 8-key column blocks; Mt their mask terms), each step done for both
+// before the next (one branch on masked for both; the two chains' instructions side by side)
+template <int CH, int NJ = 8>
+__device__ __forceinline__ void s9d_softmax_update(float (&s)[2][NJ][4], float (&m)[2][2], float (&ls)[2][4],
                                                    float (&o)[2][CH / 8][4], const float *Mt, bool masked,
                                                    float alpha, float lazy, int t) {
     float mul = alpha;  // log2 units = s mul
     if (masked) {
 #pragma unroll
-        for (int j = 0; j < 8; j++) {
+        for (int j = 0; j < NJ; j++) {
             float2 mk = *(const float2 *)(Mt + 8 * j + 2 * t);
 #pragma unroll
             for (int i = 0; i < 2; i++)
@@ -1127,7 +1141,7 @@ __device__ __forceinline__ void s9d_softmax_update(float (&s)[2][8][4], float (&
     for (int i = 0; i < 2; i++)
 #pragma unroll
         for (int u = 0; u < 2; u++) {
-            mx[i][u] = s9_thread_row_max(s[i], u);
+            mx[i][u] = s9_thread_row_max<NJ>(s[i], u);
             up |= s9_lazy_up(mx[i][u] * mul, m[i][u], lazy);
         }
     if (__any_sync(0xffffffffu, up)) {  // some row of the warp moves its reference max
@@ -1144,28 +1158,30 @@ __device__ __forceinline__ void s9d_softmax_update(float (&s)[2][8][4], float (&
             }
     }
 #pragma unroll
-    for (int j = 0; j < 8; j++)
+    for (int j = 0; j < NJ; j++)
 #pragma unroll
         for (int i = 0; i < 2; i++)
 #pragma unroll
             for (int e = 0; e < 4; e++) s[i][j][e] = fa_exp2(fmaf(s[i][j][e], mul, -m[i][e >> 1]));
 }
 
-// s9b_accumulate_pv of both sub-tiles, each V fragment loaded once
-template <int CH, bool SW = false>
+// s9b_accumulate_pv of both sub-tiles, each V fragment loaded once: P of NJ 8-key column blocks, keys from
+// 16 kk0 of the tile Vt
+template <int CH, bool SW = false, int NJ = 8>
 __device__ __forceinline__ void s9d_accumulate_pv(float (&o)[2][CH / 8][4], float (&ls)[2][4],
-                                                  const float (&s)[2][8][4], const bf16 *Vt, int lane) {
+                                                  const float (&s)[2][NJ][4], const bf16 *Vt, int kk0, int lane) {
     const uint32_t one2 = 0x3f803f80u;  // bf16 1.0 in both halves
 #pragma unroll
-    for (int kk = 0; kk < S9_K / 16; kk++) {
+    for (int kk = 0; kk < NJ / 2; kk++) {
         uint32_t pa[2][4];
-        s9_pack_p(pa[0], s[0], kk);
-        s9_pack_p(pa[1], s[1], kk);
+        s9_pack_p<NJ>(pa[0], s[0], kk);
+        s9_pack_p<NJ>(pa[1], s[1], kk);
 #pragma unroll
         for (int jp = 0; jp < CH / 16; jp++) {
             uint32_t v4[4];
-            if constexpr (SW) fa_ldsm4t(v4, Vt + s9t_kv_at<CH, true>(kk * 16 + (lane & 15), 2 * jp + (lane >> 4)));
-            else s9_ldsm_v<CH>(v4, Vt, kk, jp, lane);
+            if constexpr (SW)
+                fa_ldsm4t(v4, Vt + s9t_kv_at<CH, true>((kk0 + kk) * 16 + (lane & 15), 2 * jp + (lane >> 4)));
+            else s9_ldsm_v<CH>(v4, Vt, kk0 + kk, jp, lane);
 #pragma unroll
             for (int i = 0; i < 2; i++) {
                 fa_mma16816(o[i][2 * jp], pa[i], v4[0], v4[1]);
@@ -1194,9 +1210,9 @@ __device__ __forceinline__ void s9d_fetch_bias(const fa_args &a, const int *Ps, 
 // (HC, L, B): channels h c_h .., keys k0 .. k0 + 63, row r; keys past L read as zero) and the bias tile of its
 // 128 queries (2-D map of the (H Lp, Lp) bf16 copy: keys k0 .., rows h Lp + q0 ..; rows past the head's Lp are
 // the next head's or zeros, read only for queries past L, whose outputs are not stored).
+template <class TL = s9t_layout>
 __device__ __forceinline__ void s9t_issue(const fa_args &a, const CUtensorMap *tm, const int *Ps, int k0,
                                           unsigned char *sm, int b) {
-    typedef s9t_layout TL;
     uint64_t *bar = (uint64_t *)(sm + TL::BAR) + b;
     tw_expect(bar, TL::tx);
     tma_load_3d(sm + TL::K + b * TL::TE * 2, tm + 0, Ps[258], k0, Ps[259], bar);
@@ -1204,18 +1220,23 @@ __device__ __forceinline__ void s9t_issue(const fa_args &a, const CUtensorMap *t
     tma_load_2d(sm + TL::B + b * TL::BT, tm + 2, k0, Ps[257], bar);
 }
 // The two buffers' mbarriers (one thread), visible to the copies
+template <class TL = s9t_layout>
 __device__ __forceinline__ void s9t_init(unsigned char *sm) {
-    wg_bar_init((uint64_t *)(sm + s9t_layout::BAR), 1);
-    wg_bar_init((uint64_t *)(sm + s9t_layout::BAR) + 1, 1);
+    wg_bar_init((uint64_t *)(sm + TL::BAR), 1);
+    wg_bar_init((uint64_t *)(sm + TL::BAR) + 1, 1);
     wg_fence_mbarrier_init();
 }
 // Until buffer b's copies of the key tile at k0 have landed: buffer b's (k0 / 128)-th use, its parity
+template <class TL = s9t_layout>
 __device__ __forceinline__ void s9t_wait(unsigned char *sm, int b, int k0) {
-    wg_bar_wait((uint64_t *)(sm + s9t_layout::BAR) + b, (uint32_t)(k0 / (2 * S9_K)) & 1);
+    wg_bar_wait((uint64_t *)(sm + TL::BAR) + b, (uint32_t)(k0 / (2 * S9_K)) & 1);
 }
 #else
+template <class TL = s9t_layout>
 __device__ __forceinline__ void s9t_issue(const fa_args &, const CUtensorMap *, const int *, int, unsigned char *, int) {}
+template <class TL = s9t_layout>
 __device__ __forceinline__ void s9t_wait(unsigned char *, int, int) {}
+template <class TL = s9t_layout>
 __device__ __forceinline__ void s9t_init(unsigned char *) {}
 #endif
 template <int CH, int b, bool TMA>
@@ -1250,7 +1271,7 @@ __device__ __forceinline__ void s9d_tile(const fa_args &a, const CUtensorMap *tm
     s9d_scores<CH, TMA>(sc, (const bf16 *)(sm + (TMA ? TL::Q : DL::Q)), ci, Ks + b * TE,
                         (const bf16 *)(Bs + b * BT), wq, lane);
     s9d_softmax_update<CH>(sc, m, ls, o, Ms + b * S9_K, masked, alpha, a.lazy_step, t);
-    s9d_accumulate_pv<CH, TMA>(o, ls, sc, Vs + b * TE, lane);
+    s9d_accumulate_pv<CH, TMA>(o, ls, sc, Vs + b * TE, 0, lane);
     if (more && threadIdx.x < S9_K) Ms[(b ^ 1) * S9_K + threadIdx.x] = mnext;
     mflag = mnext != 0.f;
 }
@@ -1367,6 +1388,128 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_tma(const fa_args a, const _
 #endif
 }
 
+// PF_ATTN_FWD_BMMA=4 (session 56): k_s9_fwd_half, k_s9_fwd_tma at 4 blocks an SM in place of 3. Session 55's ncu
+// found k_s9_fwd_tma latency bound (3 warps a scheduler, 6.6 cycles between a warp's issues, no pipe near its peak),
+// held at 3 blocks by both its registers (168) and its shared memory (61,984 bytes). Here each 64-key tile is
+// worked in two 32-key halves (scores, softmax, P V of keys 0-31, then 32-63), so a thread holds 32 scores in place
+// of 64, and Q's A fragments stay in registers for the whole key loop (16 registers), so no Q tile: Q is staged once
+// in bias buffer 1, before the first copy into it. Copies, buffers and barriers as k_s9_fwd_tma's; the lazy
+// reference max moves per half, so the bits differ from k_s9_fwd_tma's (checked against the reference, not bits).
+struct s9h_layout {
+    static constexpr size_t TE = s9t_layout::TE, BT = s9t_layout::BT;
+    static constexpr size_t B = 0;                           // [2][BT]: 1024-byte aligned (128-byte swizzle)
+    static constexpr size_t Q = B + BT;                      // bf16 [128][32 + 8] in buffer 1, before its first copy
+    static constexpr size_t K = B + 2 * BT;                  // bf16 [2][TE]
+    static constexpr size_t V = K + 2 * TE * 2;              // bf16 [2][TE]
+    static constexpr size_t M = V + 2 * TE * 2;              // fp32 [2][64]
+    static constexpr size_t P = M + 2 * (size_t)S9_K * 4;    // int [260]: Ps[256..259] as k_s9_fwd_tma's
+    static constexpr size_t BAR = (P + 260 * 4 + 7) & ~(size_t)7;  // uint64 [2]
+    static constexpr size_t bytes = BAR + 16;
+    static constexpr uint32_t tx = s9t_layout::tx;
+    static_assert(2 * (size_t)S9_Q * 40 * 2 <= BT, "Q's staging fits a bias buffer");
+    static_assert(K % 512 == 0 && V % 512 == 0 && BT % 1024 == 0, "swizzle pattern alignment");
+};
+
+// Tile j (buffers b) of k_s9_fwd_half: as s9d_tile's TMA form, the products and softmax in two 32-key halves
+template <int b>
+__device__ __forceinline__ void s9h_tile(const fa_args &a, const CUtensorMap *tm, int k0, unsigned char *sm,
+                                         const uint32_t (&qa)[2][2][4], uint32_t ci, float (&o)[2][4][4],
+                                         float (&m)[2][2], float (&ls)[2][4], bool &mflag, float alpha, int wq, int t,
+                                         int lane) {
+    typedef s9h_layout TL;
+    const bf16 *Ks = (const bf16 *)(sm + TL::K) + b * TL::TE, *Vs = (const bf16 *)(sm + TL::V) + b * TL::TE;
+    const bf16 *Bs = (const bf16 *)(sm + TL::B + b * TL::BT);
+    float *Ms = (float *)(sm + TL::M);
+    const int *Ps = (const int *)(sm + TL::P);
+    s9t_wait<TL>(sm, b, k0);
+    bool masked = __syncthreads_or(mflag);  // everyone's; every warp is done with tile j - 1
+    bool more = k0 + S9_K < (int)a.L;
+    float mnext = 0;
+    if (more) {
+        if (threadIdx.x == 0) s9t_issue<TL>(a, tm, Ps, k0 + S9_K, sm, b ^ 1);
+        if (threadIdx.x < S9_K) mnext = s9b_mask(a, Ps[256], k0 + S9_K);
+    }
+#pragma unroll
+    for (int hf = 0; hf < 2; hf++) {
+        float sc[2][4][4];
+        s9d_scores_q<32, true, 4>(sc, qa, ci, Ks, Bs, 4 * hf, wq, lane);
+        s9d_softmax_update<32, 4>(sc, m, ls, o, Ms + b * S9_K + 32 * hf, masked, alpha, a.lazy_step, t);
+        s9d_accumulate_pv<32, true, 4>(o, ls, sc, Vs, 2 * hf, lane);
+    }
+    if (more && threadIdx.x < S9_K) Ms[(b ^ 1) * S9_K + threadIdx.x] = mnext;
+    mflag = mnext != 0.f;
+}
+
+// The kernel's body on its shared memory sm (from a 1024-byte boundary; tm the K, V and bias maps, s9t_maps)
+__device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm, unsigned char *sm) {
+    typedef s9h_layout TL;
+    float *Ms = (float *)(sm + TL::M);
+    int nqt = ((int)a.L + S9_Q2 - 1) / S9_Q2, rest = (int)blockIdx.x / nqt;
+    int r = rest % (int)a.B, q0 = ((int)blockIdx.x % nqt) * S9_Q2;
+    int h = rest / (int)a.B;
+    int lane = threadIdx.x & 31, wq = threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
+    const float alpha = a.scale * S9_L2E;
+    uint32_t cb = __bfloat16_as_ushort(__float2bfloat16_rn(1.f / a.scale));
+    uint32_t ci = (g == 2 * t ? cb : 0u) | (g == 2 * t + 1 ? cb << 16 : 0u);  // c I, as k_s9_fwd_bmma
+
+    // prologue: Q into bias buffer 1 (cp.async), the copies of tile 0 into buffers 0, its mask terms
+    int cc = (int)(threadIdx.x % 4) * 8;
+    int kvo = cc < a.ch ? (int)(fa_pos(a, r, 0) * a.HC) + h * (int)a.ch + cc : -1;
+    bf16 *Qs = (bf16 *)(sm + TL::Q);
+    s9b_fetch_rows<32>(a, a.q, kvo, q0, Qs);
+    s9b_fetch_rows<32>(a, a.q, kvo, q0 + S9_Q, Qs + S9_Q * 40);
+    fa_commit();
+    int lp = ((int)a.L + 63) & ~63;
+    int *Ps = (int *)(sm + TL::P);
+    int rpos = r * (int)a.rstride;
+    if (threadIdx.x == 0) {  // Ps[256..259]: the mask row, the copies' coordinates (bias row h Lp + q0, channel h c_h, row r)
+        Ps[256] = rpos, Ps[257] = h * lp + q0, Ps[258] = h * (int)a.ch, Ps[259] = r;
+        s9t_init<TL>(sm);
+        s9t_issue<TL>(a, tm, Ps, 0, sm, 0);
+    }
+    float m0 = threadIdx.x < S9_K ? s9b_mask(a, rpos, 0) : 0.f;
+    if (threadIdx.x < S9_K) Ms[threadIdx.x] = m0;
+    bool mflag = m0 != 0.f;
+    fa_wait<0>();
+    __syncthreads();  // Q landed, Ps and the mbarriers written
+    uint32_t qa[2][2][4];
+    s9d_load_q<32>(qa, Qs, wq, lane);
+    // Q's reads (generic proxy) before tile 1's copy into the same bytes (async proxy), which thread 0 issues
+    // after the block barrier at the top of tile 0
+#if S9_HAVE_WGMMA
+    wg_fence_proxy_async();
+#endif
+    float o[2][4][4];
+#pragma unroll
+    for (int i = 0; i < 2; i++)
+#pragma unroll
+        for (int j = 0; j < 4; j++) o[i][j][0] = o[i][j][1] = o[i][j][2] = o[i][j][3] = 0;
+    float m[2][2] = {{-INFINITY, -INFINITY}, {-INFINITY, -INFINITY}}, ls[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
+    for (int k0 = 0;; k0 += 2 * S9_K) {  // two tiles per trip: buffers 0, 1
+        s9h_tile<0>(a, tm, k0, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane);
+        if (k0 + S9_K >= (int)a.L) break;
+        s9h_tile<1>(a, tm, k0 + S9_K, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane);
+        if (k0 + 2 * S9_K >= (int)a.L) break;
+    }
+    {  // (row, query tile, head) again from the block index: not held across the loop (registers)
+        uint32_t bx = fa_ctaid_x();
+        int nqt2 = ((int)a.L + S9_Q2 - 1) / S9_Q2, rest2 = (int)bx / nqt2, q2 = ((int)bx % nqt2) * S9_Q2;
+#pragma unroll
+        for (int i = 0; i < 2; i++) {
+            float l[2] = {ls[i][0], ls[i][2]};  // rows g, g + 8: whole sums (s9b_accumulate_pv)
+            s9_store_output<32, false>(a, o[i], m[i], l, rest2 % (int)a.B, q2 + S9_Q * i, rest2 / (int)a.B, wq, g,
+                                       t);
+        }
+    }
+}
+template <int NB>
+__global__ void __launch_bounds__(128, NB) k_s9_fwd_half(const fa_args a, const __grid_constant__ s9t_maps tm) {
+#if S9_HAVE_WGMMA
+    extern __shared__ __align__(128) unsigned char s9_sm[];
+    s9h_run(a, tm.m, s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023));
+#endif
+}
+
 // k_s9_fwd_bmma2<CH, S9_NB1> after the bias copy in natural key order; the limits of
 // s9b_launch.
 #ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
@@ -1385,33 +1528,43 @@ int fa_sm90_forward_bmma2(cu_impl *c, const fa_args *a) {
     return a->ch <= 16 ? s9d_launch<16>(c, a) : s9d_launch<32>(c, a);
 }
 
-// One piece of k_s9_fwd_tma (s9b_run's loop; p's pointers at the piece's first row): its three maps, then the launch.
-static int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt) {
-    static int attr_set = 0;
-    const size_t smem = s9t_layout::bytes + 1024;  // the tiles from a 1024-byte boundary
-    if (!attr_set) {
-        if (cudaFuncSetAttribute(k_s9_fwd_tma<S9_NB1>, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) {
+// One piece of k_s9_fwd_tma or (half) k_s9_fwd_half (s9b_run's loop; p's pointers at the piece's first row): its
+// three maps, then the launch.
+#ifndef S9_NBH
+#define S9_NBH 4  // k_s9_fwd_half's blocks per SM: 128 registers, 51,744 bytes of shared memory a block
+#endif
+// PF_ATTN_FWD_HALF_NB=3: k_s9_fwd_half with k_s9_fwd_tma's register cap (168, 3 blocks an SM): A/B runs that part
+// the halves' cost from the 4th block's gain.
+static int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt, bool half) {
+    static int attr_set[3] = {0, 0, 0};
+    const int nb3 = half && cu_env_int("PF_ATTN_FWD_HALF_NB", 3, 4, 4, "k_s9_fwd_half's blocks an SM (A/B runs)") == 3;
+    const int form = half + nb3;
+    const size_t smem = (half ? s9h_layout::bytes : s9t_layout::bytes) + 1024;  // the tiles from a 1024-byte boundary
+    void (*kernel)(const fa_args, const s9t_maps) =
+        nb3 ? k_s9_fwd_half<3> : half ? k_s9_fwd_half<S9_NBH> : k_s9_fwd_tma<S9_NB1>;
+    if (!attr_set[form]) {
+        if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) {
             (void)cudaGetLastError();
             return 1;
         }
-        attr_set = 1;
+        attr_set[form] = 1;
     }
     s9t_maps tm;
     if (s9t_maps_encode(&tm, p)) return 1;
-    k_s9_fwd_tma<S9_NB1><<<(unsigned)(nqt * p->B * p->H), 128, smem, c->stream>>>(*p, tm);
+    kernel<<<(unsigned)(nqt * p->B * p->H), 128, smem, c->stream>>>(*p, tm);
     CU_LAUNCHED();
     return 0;
 }
 
 // PF_ATTN_FWD_BMMA=3: k_s9_fwd_tma where its maps apply (c_h 32, every row and position 16-byte aligned, a device
 // of compute capability 9); 1 where not (k_s9_fwd_bmma2 then runs)
-static int fa_sm90_forward_tma(cu_impl *c, const fa_args *a) {
+static int fa_sm90_forward_tma(cu_impl *c, const fa_args *a, bool half) {
     if (!c->bf16 || a->B <= 0 || a->L <= 0 || !a->biasT || a->ch != 32 || !cu_device_cc9()) return 1;
     if ((a->HC * 2) % 16 || (a->pstride * a->HC * 2) % 16 || (a->rstride * a->HC * 2) % 16 || a->pstride < 1 ||
         a->rstride < 1 || ((uintptr_t)a->k | (uintptr_t)a->v) & 15)
         return 1;
     int attr_set = 1;  // s9t_piece sets its kernel's own
-    return s9b_run(c, a, NULL, S9_Q2, s9t_layout::bytes + 1024, &attr_set);
+    return s9b_run(c, a, NULL, S9_Q2, (half ? s9h_layout::bytes : s9t_layout::bytes) + 1024, &attr_set, half);
 }
 
 // k_s9_fwd, one row per block; b16: the bias tile from a bf16 copy (refused where
@@ -1460,7 +1613,8 @@ static int s9_pipe_enabled(void) {
 // forward kernel 2.76 -> 2.46 ms at N = 1024 on an H100; bmma2 where the maps do not apply). Session 54's 5
 // (k_s9_fwd_mbar: k_s9_fwd_tma without its per-tile block barrier) and 6 (k_s9_fwd_rows: 3 rows a block sharing each
 // bias tile) were slower on an H100 in session 55 (the kernel 2.442 -> 2.533 and 3.095 ms at N = 1024): removed
-// (docs/ATTENTION_SM90.md "Session 55").
+// (docs/ATTENTION_SM90.md "Session 55"). 4 (session 56): k_s9_fwd_half (3 at 4 blocks an SM, its key tiles in two
+// halves; other bits than 3; bmma2 where the maps do not apply).
 static int s9_bmma_form(void) {
     const char *e = getenv("PF_ATTN_FWD_BMMA");
     if (!e || !*e) return 3;  // the default since session 52 (bmma2 where the maps do not apply)
@@ -1468,9 +1622,11 @@ static int s9_bmma_form(void) {
     if (!strcmp(e, "0")) return 0;
     if (!strcmp(e, "1")) return 1;
     if (!strcmp(e, "3")) return 3;
+    if (!strcmp(e, "4")) return 4;
     pf_die("PF_ATTN_FWD_BMMA=%s: expected 0 (k_s9_fwd_pipe's per-score bias), 1 (bias through the tensor "
-           "core, k_s9_fwd_bmma), 2 (k_s9_fwd_bmma2, two query sub-tiles per warp) or 3 (k_s9_fwd_bmma2's tiles "
-           "by TMA tensor maps: the default)", e);
+           "core, k_s9_fwd_bmma), 2 (k_s9_fwd_bmma2, two query sub-tiles per warp), 3 (k_s9_fwd_bmma2's tiles "
+           "by TMA tensor maps: the default) or 4 (3 at 4 blocks an SM, each key tile in two halves: "
+           "k_s9_fwd_half)", e);
     return 3;
 }
 
@@ -1490,7 +1646,7 @@ int fa_sm90_forward(cu_impl *c, const fa_args *a) {
     // single attention, keeps the fp32 tile)
     int b16 = s9_b16_enabled() && a->biasT && a->bias_bf16 && a->B >= 4;
     int bm = b16 ? s9_bmma_form() : 0;
-    if (bm == 3 && fa_sm90_forward_tma(c, a) == 0) return 0;
+    if (bm >= 3 && fa_sm90_forward_tma(c, a, bm == 4) == 0) return 0;
     if (bm >= 2 && fa_sm90_forward_bmma2(c, a) == 0) return 0;
     if (bm && fa_sm90_forward_bmma(c, a) == 0) return 0;
     // 1 row per block: since the copies are planned once per block (session 8), faster

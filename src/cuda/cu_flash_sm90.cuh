@@ -349,12 +349,14 @@ __device__ __forceinline__ void s9_bias16_words(const bf16 *Bt, int wq, int g, i
 // This thread's maximum of row half u (u = 0: its rows g, 1: g + 8) of a 16 x 64 score tile
 // in the mma accumulator layout: a pairwise tree in a fixed order (short dependency chains,
 // deterministic); the quad's shuffles follow at the caller.
-__device__ __forceinline__ float s9_thread_row_max(const float (&s)[8][4], int u) {
-    float t8[8];
+// (NJ 8-key column blocks: 8, or 4 for k_s9_fwd_half's 32-key halves)
+template <int NJ>
+__device__ __forceinline__ float s9_thread_row_max(const float (&s)[NJ][4], int u) {
+    float t8[NJ];
 #pragma unroll
-    for (int j = 0; j < 8; j++) t8[j] = fmaxf(s[j][2 * u], s[j][2 * u + 1]);
+    for (int j = 0; j < NJ; j++) t8[j] = fmaxf(s[j][2 * u], s[j][2 * u + 1]);
 #pragma unroll
-    for (int w = 4; w >= 1; w >>= 1)
+    for (int w = NJ / 2; w >= 1; w >>= 1)
 #pragma unroll
         for (int j = 0; j < w; j++) t8[j] = fmaxf(t8[j], t8[j + w]);
     return t8[0];
