@@ -665,6 +665,7 @@ static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_d
     if (!getenv("PF_ATTN_FWD_BMMA")) {
         setenv("PF_ATTN_FWD_BMMA", "4", 1);
         attn_fwd_env_check(label, "PF_ATTN_FWD_LAZY", "1", &d, &Pd, &x, &z, mdv, oc, m.gs, m.gw);
+        attn_fwd_env_check(label, "PF_ATTN_FWD_PARTS", "4", &d, &Pd, &x, &z, mdv, oc, m.gs, m.gw);  // 16-key parts
         unsetenv("PF_ATTN_FWD_BMMA");
         H_gpu->attn_fwd(H_gpu, &d, &Pd, x.d, nz ? z.d : NULL, mdv, og.d, m.gs, m.gw);  // the default's saved tensors
     }

@@ -97,7 +97,9 @@ static void run_tma(const attn_problem &p, fa_args a) {
     }
     emu_run(dim3((unsigned)(nqt * p.B * p.H)), dim3(128), s9t_layout::bytes + 1024, [&] { k_s9_fwd_tma<3>(a, tm); });
 }
-// PF_ATTN_FWD_BMMA=4 (session 56): k_s9_fwd_half, the same maps, each key tile in two halves (other bits than 3)
+// PF_ATTN_FWD_BMMA=4 (session 56): k_s9_fwd_half, the same maps, each key tile in NP parts (2, or 4 with
+// PF_ATTN_FWD_PARTS=4; other bits than 3)
+template <int NP>
 static void run_half(const attn_problem &p, fa_args a) {
     std::vector<bf16> y = bias16(p, 1);
     a.biasT16 = y.data(), a.lazy_step = 8.f;
@@ -107,7 +109,7 @@ static void run_half(const attn_problem &p, fa_args a) {
         check(false, "k_s9_fwd_half's maps", "%s", "tma_map refused them");
         return;
     }
-    emu_run(dim3((unsigned)(nqt * p.B * p.H)), dim3(128), s9h_layout::bytes + 1024, [&] { k_s9_fwd_half<4>(a, tm); });
+    emu_run(dim3((unsigned)(nqt * p.B * p.H)), dim3(128), s9h_layout::bytes + 1024, [&] { k_s9_fwd_half<4, NP>(a, tm); });
 }
 static void run_bmma(const attn_problem &p, fa_args a) {
     std::vector<bf16> y = bias16(p, 1);
@@ -141,7 +143,8 @@ int main(int argc, char **argv) {
     const form forms[] = {{"k_s9_fwd_bmma2", run_bmma2},
                           {"k_s9_fwd_bmma2 lazy step 0", run_bmma2_every_max},
                           {"k_s9_fwd_tma", run_tma},
-                          {"k_s9_fwd_half", run_half},
+                          {"k_s9_fwd_half", run_half<2>},
+                          {"k_s9_fwd_half 4 parts", run_half<4>},
                           {"k_s9_fwd_bmma", run_bmma},
                           {"k_s9_fwd_pipe", run_pipe}};
     struct {
