@@ -1625,7 +1625,7 @@ static int s9_pipe_enabled(void) {
 // halves; other bits than 3; bmma2 where the maps do not apply).
 static int s9_bmma_form(void) {
     const char *e = getenv("PF_ATTN_FWD_BMMA");
-    if (!e || !*e) return 3;  // the default since session 52 (bmma2 where the maps do not apply)
+    if (!e || !*e) return 4;  // the default since session 56 (bmma2 where the maps do not apply)
     if (!strcmp(e, "2")) return 2;
     if (!strcmp(e, "0")) return 0;
     if (!strcmp(e, "1")) return 1;
@@ -1633,8 +1633,8 @@ static int s9_bmma_form(void) {
     if (!strcmp(e, "4")) return 4;
     pf_die("PF_ATTN_FWD_BMMA=%s: expected 0 (k_s9_fwd_pipe's per-score bias), 1 (bias through the tensor "
            "core, k_s9_fwd_bmma), 2 (k_s9_fwd_bmma2, two query sub-tiles per warp), 3 (k_s9_fwd_bmma2's tiles "
-           "by TMA tensor maps: the default) or 4 (3 at 4 blocks an SM, each key tile in two halves: "
-           "k_s9_fwd_half)", e);
+           "by TMA tensor maps) or 4 (3 at 4 blocks an SM, each key tile in two halves: k_s9_fwd_half, the "
+           "default)", e);
     return 3;
 }
 

@@ -458,12 +458,17 @@ static void attn_fwd_same_bits(const char *label, const pf_attn_dims *d, const p
     H_gpu->attn_fwd(H_gpu, d, Pd, x->d, z->n ? z->d : NULL, mdv, o0.d, gs, gw);  // saved: the default's again
     tl_check(!memcmp(h_download(og), h_download(&o0), sizeof(real) * (size_t)x->n), label,
              "forward not bit-identical to itself after the PF_ATTN_FWD_BMMA=0 runs");
-    // k_s9_fwd_bmma (=1) and k_s9_fwd_bmma2 (=2) keep the bits of k_s9_fwd_tma (=3, the default since session
-    // 52: bmma2 with its tiles by TMA tensor maps; c_h 32, elsewhere bmma2 runs): two query sub-tiles per warp and
-    // the tiles' layout change the order of nothing; then the default again (the saved tensors)
+    // k_s9_fwd_bmma (=1) and k_s9_fwd_bmma2 (=2) keep the bits of k_s9_fwd_tma (=3: bmma2 with its tiles by TMA
+    // tensor maps; c_h 32, elsewhere bmma2 runs): two query sub-tiles per warp and the tiles' layout change the order
+    // of nothing. The default since session 56, k_s9_fwd_half (=4), moves its reference max per part of a key
+    // tile (other bits), so they are compared with =3's output; then the default again (the saved tensors)
     if (!e) {
-        attn_fwd_env_same_bits(label, "PF_ATTN_FWD_BMMA", "1", d, Pd, x, z, mdv, &o0, gs, gw);
-        attn_fwd_env_same_bits(label, "PF_ATTN_FWD_BMMA", "2", d, Pd, x, z, mdv, &o0, gs, gw);
+        hbuf o3 = h_poison(x->n);
+        setenv("PF_ATTN_FWD_BMMA", "3", 1);
+        H_gpu->attn_fwd(H_gpu, d, Pd, x->d, z->n ? z->d : NULL, mdv, o3.d, gs, gw);
+        unsetenv("PF_ATTN_FWD_BMMA");
+        attn_fwd_env_same_bits(label, "PF_ATTN_FWD_BMMA", "1", d, Pd, x, z, mdv, &o3, gs, gw);
+        attn_fwd_env_same_bits(label, "PF_ATTN_FWD_BMMA", "2", d, Pd, x, z, mdv, &o3, gs, gw);
         // rows in pieces of 3 (the launches past 2^31 elements at N >= 1832 in the module): same bits
         attn_fwd_env_same_bits(label, "PF_ATTN_FWD_PIECE_ROWS", "3", d, Pd, x, z, mdv, &o0, gs, gw);
         H_gpu->attn_fwd(H_gpu, d, Pd, x->d, z->n ? z->d : NULL, mdv, o0.d, gs, gw);
