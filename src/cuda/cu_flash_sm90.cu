@@ -1410,9 +1410,10 @@ struct s9h_layout {
     static_assert(K % 512 == 0 && V % 512 == 0 && BT % 1024 == 0, "swizzle pattern alignment");
 };
 
-// Tile j (buffers b) of k_s9_fwd_half: as s9d_tile's TMA form, the products and softmax in NP parts of 64 / NP keys
-// (2 by default; 4: PF_ATTN_FWD_PARTS=4)
-template <int b, int NP>
+// Tile j (buffers b) of k_s9_fwd_half: as s9d_tile's TMA form, the products and softmax in two 32-key halves (session
+// 56 also timed 4 parts of 16 keys: the kernel 2% slower, the module level; and the halves at 3 blocks an SM, 168
+// registers: level with 4 blocks, so the 4th block is not what the halves gained)
+template <int b>
 __device__ __forceinline__ void s9h_tile(const fa_args &a, const CUtensorMap *tm, int k0, unsigned char *sm,
                                          const uint32_t (&qa)[2][2][4], uint32_t ci, float (&o)[2][4][4],
                                          float (&m)[2][2], float (&ls)[2][4], bool &mflag, float alpha, int wq, int t,
@@ -1430,7 +1431,7 @@ __device__ __forceinline__ void s9h_tile(const fa_args &a, const CUtensorMap *tm
         if (threadIdx.x == 0) s9t_issue<TL>(a, tm, Ps, k0 + S9_K, sm, b ^ 1);
         if (threadIdx.x < S9_K) mnext = s9b_mask(a, Ps[256], k0 + S9_K);
     }
-    constexpr int NJ = 8 / NP;  // 8-key column blocks a part
+    constexpr int NP = 2, NJ = 8 / NP;  // parts, 8-key column blocks a part
 #pragma unroll
     for (int hf = 0; hf < NP; hf++) {
         float sc[2][NJ][4];
@@ -1443,7 +1444,6 @@ __device__ __forceinline__ void s9h_tile(const fa_args &a, const CUtensorMap *tm
 }
 
 // The kernel's body on its shared memory sm (from a 1024-byte boundary; tm the K, V and bias maps, s9t_maps)
-template <int NP>
 __device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm, unsigned char *sm) {
     typedef s9h_layout TL;
     float *Ms = (float *)(sm + TL::M);
@@ -1489,9 +1489,9 @@ __device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm,
         for (int j = 0; j < 4; j++) o[i][j][0] = o[i][j][1] = o[i][j][2] = o[i][j][3] = 0;
     float m[2][2] = {{-INFINITY, -INFINITY}, {-INFINITY, -INFINITY}}, ls[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
     for (int k0 = 0;; k0 += 2 * S9_K) {  // two tiles per trip: buffers 0, 1
-        s9h_tile<0, NP>(a, tm, k0, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane);
+        s9h_tile<0>(a, tm, k0, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane);
         if (k0 + S9_K >= (int)a.L) break;
-        s9h_tile<1, NP>(a, tm, k0 + S9_K, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane);
+        s9h_tile<1>(a, tm, k0 + S9_K, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane);
         if (k0 + 2 * S9_K >= (int)a.L) break;
     }
     {  // (row, query tile, head) again from the block index: not held across the loop (registers)
@@ -1505,11 +1505,11 @@ __device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm,
         }
     }
 }
-template <int NB, int NP>
+template <int NB>
 __global__ void __launch_bounds__(128, NB) k_s9_fwd_half(const fa_args a, const __grid_constant__ s9t_maps tm) {
 #if S9_HAVE_WGMMA
     extern __shared__ __align__(128) unsigned char s9_sm[];
-    s9h_run<NP>(a, tm.m, s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023));
+    s9h_run(a, tm.m, s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023));
 #endif
 }
 
@@ -1536,26 +1536,16 @@ int fa_sm90_forward_bmma2(cu_impl *c, const fa_args *a) {
 #ifndef S9_NBH
 #define S9_NBH 4  // k_s9_fwd_half's blocks per SM: 128 registers, 51,744 bytes of shared memory a block
 #endif
-// PF_ATTN_FWD_HALF_NB=3: k_s9_fwd_half with k_s9_fwd_tma's register cap (168, 3 blocks an SM); PF_ATTN_FWD_PARTS=4:
-// its key tiles in 4 parts of 16 keys, not 2 of 32 (A/B runs: the 4th block's gain, the parts' count).
 static int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt, bool half) {
-    static int attr_set[5] = {0, 0, 0, 0, 0};
-    const int nb3 = half && cu_env_int("PF_ATTN_FWD_HALF_NB", 3, 4, 4, "k_s9_fwd_half's blocks an SM (A/B runs)") == 3;
-    const long parts = half ? cu_env_int("PF_ATTN_FWD_PARTS", 2, 4, 2, "k_s9_fwd_half's parts a key tile, 2 or 4") : 2;
-    if (parts == 3) pf_die("PF_ATTN_FWD_PARTS=3: expected k_s9_fwd_half's parts a key tile, 2 or 4 (default 2)");
-    const int np4 = parts == 4;
-    const int form = half ? 1 + nb3 + 2 * np4 : 0;
+    static int attr_set[2] = {0, 0};  // per kernel
     const size_t smem = (half ? s9h_layout::bytes : s9t_layout::bytes) + 1024;  // the tiles from a 1024-byte boundary
-    void (*const kernels[5])(const fa_args, const s9t_maps) = {k_s9_fwd_tma<S9_NB1>, k_s9_fwd_half<S9_NBH, 2>,
-                                                               k_s9_fwd_half<3, 2>, k_s9_fwd_half<S9_NBH, 4>,
-                                                               k_s9_fwd_half<3, 4>};
-    void (*kernel)(const fa_args, const s9t_maps) = kernels[form];
-    if (!attr_set[form]) {
+    void (*kernel)(const fa_args, const s9t_maps) = half ? k_s9_fwd_half<S9_NBH> : k_s9_fwd_tma<S9_NB1>;
+    if (!attr_set[half]) {
         if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) {
             (void)cudaGetLastError();
             return 1;
         }
-        attr_set[form] = 1;
+        attr_set[half] = 1;
     }
     s9t_maps tm;
     if (s9t_maps_encode(&tm, p)) return 1;
@@ -1564,8 +1554,8 @@ static int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt, bool half) {
     return 0;
 }
 
-// PF_ATTN_FWD_BMMA=3: k_s9_fwd_tma where its maps apply (c_h 32, every row and position 16-byte aligned, a device
-// of compute capability 9); 1 where not (k_s9_fwd_bmma2 then runs)
+// PF_ATTN_FWD_BMMA=3: k_s9_fwd_tma, or (half: 4 or unset) k_s9_fwd_half, where their maps apply (c_h 32, every row
+// and position 16-byte aligned, a device of compute capability 9); 1 where not (k_s9_fwd_bmma2 then runs)
 static int fa_sm90_forward_tma(cu_impl *c, const fa_args *a, bool half) {
     if (!c->bf16 || a->B <= 0 || a->L <= 0 || !a->biasT || a->ch != 32 || !cu_device_cc9()) return 1;
     if ((a->HC * 2) % 16 || (a->pstride * a->HC * 2) % 16 || (a->rstride * a->HC * 2) % 16 || a->pstride < 1 ||

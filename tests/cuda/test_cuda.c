@@ -664,16 +664,9 @@ static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_d
     attn_fwd_env_check(label, "PF_ATTN_FWD_WS", "1", &d, &Pd, &x, &z, mdv, oc, m.gs, m.gw);
     attn_fwd_env_check(label, "PF_ATTN_FWD_LAZY", "0", &d, &Pd, &x, &z, mdv, oc, m.gs, m.gw);
     attn_fwd_env_check(label, "PF_ATTN_FWD_LAZY", "1", &d, &Pd, &x, &z, mdv, oc, m.gs, m.gw);
-    // k_s9_fwd_half (session 56: each key tile in two halves, other bits than the default), then with the mid-row
-    // rescale often (its reference max moves per half)
-    attn_fwd_env_check(label, "PF_ATTN_FWD_BMMA", "4", &d, &Pd, &x, &z, mdv, oc, m.gs, m.gw);
-    if (!getenv("PF_ATTN_FWD_BMMA")) {
-        setenv("PF_ATTN_FWD_BMMA", "4", 1);
-        attn_fwd_env_check(label, "PF_ATTN_FWD_LAZY", "1", &d, &Pd, &x, &z, mdv, oc, m.gs, m.gw);
-        attn_fwd_env_check(label, "PF_ATTN_FWD_PARTS", "4", &d, &Pd, &x, &z, mdv, oc, m.gs, m.gw);  // 16-key parts
-        unsetenv("PF_ATTN_FWD_BMMA");
-        H_gpu->attn_fwd(H_gpu, &d, &Pd, x.d, nz ? z.d : NULL, mdv, og.d, m.gs, m.gw);  // the default's saved tensors
-    }
+    // k_s9_fwd_tma (=3, the default in sessions 52-55; the default since session 56, k_s9_fwd_half, moves its
+    // reference max per 32-key half: other bits, checked above with the LAZY steps)
+    attn_fwd_env_check(label, "PF_ATTN_FWD_BMMA", "3", &d, &Pd, &x, &z, mdv, oc, m.gs, m.gw);
     for (int k = 0; k < 3; k++) {  // inference: the forward's own workspace only, whole and in pieces
         inference_pieces(k, mg);
         pf_mem mi = H_gpu->attn_mem(H_gpu, &d);

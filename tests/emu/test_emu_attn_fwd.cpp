@@ -1,6 +1,6 @@
 // test_emu_attn_fwd.cpp: the Hopper attention forward kernels (cu_flash_sm90.cu) on the CPU
 // kernel emulator (docs/EMULATOR.md) against a float64 reference: k_s9_fwd_bmma2, k_s9_fwd_tma
-// (the default since session 52), k_s9_fwd_half (session 56), k_s9_fwd_bmma and k_s9_fwd_pipe,
+// (the default in sessions 52-55), k_s9_fwd_half (the default since session 56), k_s9_fwd_bmma and k_s9_fwd_pipe,
 // each after its bias copy (k_s9_bias16). Here they are the CPU test bed for new forward forms
 // (issue 10): a variant added to `forms` below is checked the same way. Rows with masked keys,
 // a fully masked row (lse = +inf, the saved-lse rule), L not a multiple of the tiles, and the
@@ -97,9 +97,8 @@ static void run_tma(const attn_problem &p, fa_args a) {
     }
     emu_run(dim3((unsigned)(nqt * p.B * p.H)), dim3(128), s9t_layout::bytes + 1024, [&] { k_s9_fwd_tma<3>(a, tm); });
 }
-// PF_ATTN_FWD_BMMA=4 (session 56): k_s9_fwd_half, the same maps, each key tile in NP parts (2, or 4 with
-// PF_ATTN_FWD_PARTS=4; other bits than 3)
-template <int NP>
+// PF_ATTN_FWD_BMMA=4 (session 56, the default since): k_s9_fwd_half, the same maps, each key tile in two halves
+// (other bits than 3)
 static void run_half(const attn_problem &p, fa_args a) {
     std::vector<bf16> y = bias16(p, 1);
     a.biasT16 = y.data(), a.lazy_step = 8.f;
@@ -109,7 +108,7 @@ static void run_half(const attn_problem &p, fa_args a) {
         check(false, "k_s9_fwd_half's maps", "%s", "tma_map refused them");
         return;
     }
-    emu_run(dim3((unsigned)(nqt * p.B * p.H)), dim3(128), s9h_layout::bytes + 1024, [&] { k_s9_fwd_half<4, NP>(a, tm); });
+    emu_run(dim3((unsigned)(nqt * p.B * p.H)), dim3(128), s9h_layout::bytes + 1024, [&] { k_s9_fwd_half<4>(a, tm); });
 }
 static void run_bmma(const attn_problem &p, fa_args a) {
     std::vector<bf16> y = bias16(p, 1);
@@ -143,8 +142,7 @@ int main(int argc, char **argv) {
     const form forms[] = {{"k_s9_fwd_bmma2", run_bmma2},
                           {"k_s9_fwd_bmma2 lazy step 0", run_bmma2_every_max},
                           {"k_s9_fwd_tma", run_tma},
-                          {"k_s9_fwd_half", run_half<2>},
-                          {"k_s9_fwd_half 4 parts", run_half<4>},
+                          {"k_s9_fwd_half", run_half},
                           {"k_s9_fwd_bmma", run_bmma},
                           {"k_s9_fwd_pipe", run_pipe}};
     struct {
