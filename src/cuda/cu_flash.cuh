@@ -82,8 +82,8 @@ int fa_sm90_forward_pipe(cu_impl *c, const fa_args *a, int b16);
 // it with PF_ATTN_FWD_BMMA=1 where it takes the bf16 bias copy. No device or env check.
 int fa_sm90_forward_bmma(cu_impl *c, const fa_args *a);
 // k_s9_fwd_bmma with two 16-query sub-tiles per warp (128 queries per block, 3 blocks per SM;
-// same bits). Cases as fa_sm90_forward_bmma. fa_sm90_forward's default where k_s9_fwd_tma (PF_ATTN_FWD_BMMA=3,
-// the default since session 52) does not apply; PF_ATTN_FWD_BMMA=2 selects it.
+// same bits). Cases as fa_sm90_forward_bmma. fa_sm90_forward's default where k_s9_fwd_half (PF_ATTN_FWD_BMMA=4,
+// the default since session 56) and k_s9_fwd_tma (=3, sessions 52-55) do not apply; PF_ATTN_FWD_BMMA=2 selects it.
 int fa_sm90_forward_bmma2(cu_impl *c, const fa_args *a);
 // The warp-specialised wgmma forward (cu_flash_fwd_ws.cu; sm_90a, c_h 32, L % 64 == 0, L >= 128,
 // a bias of bf16 numbers): nonzero (nothing launched) where it does not apply. fa_sm90_forward

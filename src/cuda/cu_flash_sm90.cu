@@ -1606,13 +1606,14 @@ static int s9_pipe_enabled(void) {
 // 0 k_s9_fwd_pipe (other bits); 1 k_s9_fwd_bmma (session 13's default: 3.777 -> 3.684 ms at
 // N = 1024, 29.93 -> 28.71 at 2048, attn_fwd_check); 2 k_s9_fwd_bmma2 unpipelined (the
 // same bits as 1; session 14, attn_fwd_check variants 16 / 18: 3.660 -> 3.227 ms at N = 1024,
-// 28.88 -> 25.37 at 2048, ending node 4.003 -> 3.392, MSA row 0.959 -> 0.855); 3 or unset k_s9_fwd_tma
-// (k_s9_fwd_bmma2 with its tiles by TMA tensor maps, same bits; session 51, the default since session 52: the
+// 28.88 -> 25.37 at 2048, ending node 4.003 -> 3.392, MSA row 0.959 -> 0.855); 3 k_s9_fwd_tma
+// (k_s9_fwd_bmma2 with its tiles by TMA tensor maps, same bits; session 51, the default in sessions 52-55: the
 // forward kernel 2.76 -> 2.46 ms at N = 1024 on an H100; bmma2 where the maps do not apply). Session 54's 5
 // (k_s9_fwd_mbar: k_s9_fwd_tma without its per-tile block barrier) and 6 (k_s9_fwd_rows: 3 rows a block sharing each
 // bias tile) were slower on an H100 in session 55 (the kernel 2.442 -> 2.533 and 3.095 ms at N = 1024): removed
-// (docs/ATTENTION_SM90.md "Session 55"). 4 (session 56): k_s9_fwd_half (3 at 4 blocks an SM, its key tiles in two
-// halves; other bits than 3; bmma2 where the maps do not apply).
+// (docs/ATTENTION_SM90.md "Session 55"). 4 or unset (session 56, the default since): k_s9_fwd_half (3 with its key
+// tiles in two 32-key halves and Q in registers, 4 blocks an SM; other bits than 3; the kernel 2.453 -> 2.325 ms at
+// N = 1024 on an H100; bmma2 where the maps do not apply).
 static int s9_bmma_form(void) {
     const char *e = getenv("PF_ATTN_FWD_BMMA");
     if (!e || !*e) return 4;  // the default since session 56 (bmma2 where the maps do not apply)
