@@ -1281,6 +1281,26 @@ __device__ __forceinline__ void s9d_tile(const fa_args &a, const CUtensorMap *tm
 // k_s9_fwd_bmma, took 248 registers, 2 blocks per SM, and was slower (session 14): removed
 // in session 15.)
 #define S9_Q2 (2 * S9_Q)
+// The block's row r, query tile q0 and head h (blockIdx.x = (h B + r) nqt + query tile), the thread's lane, warp wq,
+// mma group g and thread-in-group t, the scale in log2 units, and c I, the bias product's B fragment (as
+// k_s9_fwd_bmma): what k_s9_fwd_bmma2 / _tma / _half start from
+struct s9d_ids {
+    int r, q0, h, lane, wq, g, t;
+    float alpha;
+    uint32_t ci;
+};
+__device__ __forceinline__ s9d_ids s9d_block_ids(const fa_args &a) {
+    s9d_ids id;
+    int nqt = ((int)a.L + S9_Q2 - 1) / S9_Q2, rest = (int)blockIdx.x / nqt;
+    id.r = rest % (int)a.B, id.q0 = ((int)blockIdx.x % nqt) * S9_Q2;
+    id.h = rest / (int)a.B;
+    id.lane = threadIdx.x & 31, id.wq = threadIdx.x >> 5, id.g = id.lane >> 2, id.t = id.lane & 3;
+    id.alpha = a.scale * S9_L2E;
+    uint32_t cb = __bfloat16_as_ushort(__float2bfloat16_rn(1.f / a.scale));
+    id.ci = (id.g == 2 * id.t ? cb : 0u) | (id.g == 2 * id.t + 1 ? cb << 16 : 0u);
+    return id;
+}
+
 // The kernel's body on its shared memory sm (TMA: from a 1024-byte boundary, tm the K, V and bias maps).
 template <int CH, bool TMA>
 __device__ __forceinline__ void s9d_run(const fa_args &a, const CUtensorMap *tm, unsigned char *sm) {
@@ -1291,13 +1311,10 @@ __device__ __forceinline__ void s9d_run(const fa_args &a, const CUtensorMap *tm,
     unsigned char *Bs = sm + (TMA ? TL::B : DL::B);
     float *Ms = (float *)(sm + (TMA ? TL::M : DL::M));
 
-    int nqt = ((int)a.L + S9_Q2 - 1) / S9_Q2, rest = (int)blockIdx.x / nqt;
-    int r = rest % (int)a.B, q0 = ((int)blockIdx.x % nqt) * S9_Q2;
-    int h = rest / (int)a.B;
-    int lane = threadIdx.x & 31, wq = threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
-    const float alpha = a.scale * S9_L2E;
-    uint32_t cb = __bfloat16_as_ushort(__float2bfloat16_rn(1.f / a.scale));
-    uint32_t ci = (g == 2 * t ? cb : 0u) | (g == 2 * t + 1 ? cb << 16 : 0u);  // c I, as k_s9_fwd_bmma
+    const s9d_ids id = s9d_block_ids(a);
+    const int r = id.r, q0 = id.q0, h = id.h, lane = id.lane, wq = id.wq, g = id.g, t = id.t;
+    const float alpha = id.alpha;
+    const uint32_t ci = id.ci;
 
     // prologue: Q, K V bias mask of tile 0
     int cc = (int)(threadIdx.x % (CH / 8)) * 8;
@@ -1447,13 +1464,10 @@ __device__ __forceinline__ void s9h_tile(const fa_args &a, const CUtensorMap *tm
 __device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm, unsigned char *sm) {
     typedef s9h_layout TL;
     float *Ms = (float *)(sm + TL::M);
-    int nqt = ((int)a.L + S9_Q2 - 1) / S9_Q2, rest = (int)blockIdx.x / nqt;
-    int r = rest % (int)a.B, q0 = ((int)blockIdx.x % nqt) * S9_Q2;
-    int h = rest / (int)a.B;
-    int lane = threadIdx.x & 31, wq = threadIdx.x >> 5, g = lane >> 2, t = lane & 3;
-    const float alpha = a.scale * S9_L2E;
-    uint32_t cb = __bfloat16_as_ushort(__float2bfloat16_rn(1.f / a.scale));
-    uint32_t ci = (g == 2 * t ? cb : 0u) | (g == 2 * t + 1 ? cb << 16 : 0u);  // c I, as k_s9_fwd_bmma
+    const s9d_ids id = s9d_block_ids(a);
+    const int r = id.r, q0 = id.q0, h = id.h, lane = id.lane, wq = id.wq, g = id.g, t = id.t;
+    const float alpha = id.alpha;
+    const uint32_t ci = id.ci;
 
     // prologue: Q into bias buffer 1 (cp.async), the copies of tile 0 into buffers 0, its mask terms
     int cc = (int)(threadIdx.x % 4) * 8;

@@ -85,30 +85,21 @@ static void run_bmma2_every_max(const attn_problem &p, fa_args a) {  // PF_ATTN_
     const int64_t nqt = (p.L + S9_Q2 - 1) / S9_Q2;
     emu_run(dim3((unsigned)(nqt * p.B * p.H)), dim3(128), s9d_layout<32>::bytes, [&] { k_s9_fwd_bmma2<32, 3>(a); });
 }
-// PF_ATTN_FWD_BMMA=3 (session 51): k_s9_fwd_bmma2's tiles by TMA tensor maps (s9t_piece's maps, one piece)
-static void run_tma(const attn_problem &p, fa_args a) {
+// The TMA forms, one piece each (s9t_piece's maps): PF_ATTN_FWD_BMMA=3 (session 51), k_s9_fwd_bmma2's tiles by TMA
+// tensor maps, or (HALF) =4 (session 56, the default since), k_s9_fwd_half: each key tile in two halves (other bits)
+template <bool HALF>
+static void run_maps(const attn_problem &p, fa_args a) {
     std::vector<bf16> y = bias16(p, 1);
     a.biasT16 = y.data(), a.lazy_step = 8.f;
     const int64_t nqt = (p.L + S9_Q2 - 1) / S9_Q2;
     s9t_maps tm;
     if (s9t_maps_encode(&tm, &a)) {
-        check(false, "k_s9_fwd_tma's maps", "%s", "tma_map refused them");
+        check(false, HALF ? "k_s9_fwd_half's maps" : "k_s9_fwd_tma's maps", "%s", "tma_map refused them");
         return;
     }
-    emu_run(dim3((unsigned)(nqt * p.B * p.H)), dim3(128), s9t_layout::bytes + 1024, [&] { k_s9_fwd_tma<3>(a, tm); });
-}
-// PF_ATTN_FWD_BMMA=4 (session 56, the default since): k_s9_fwd_half, the same maps, each key tile in two halves
-// (other bits than 3)
-static void run_half(const attn_problem &p, fa_args a) {
-    std::vector<bf16> y = bias16(p, 1);
-    a.biasT16 = y.data(), a.lazy_step = 8.f;
-    const int64_t nqt = (p.L + S9_Q2 - 1) / S9_Q2;
-    s9t_maps tm;
-    if (s9t_maps_encode(&tm, &a)) {
-        check(false, "k_s9_fwd_half's maps", "%s", "tma_map refused them");
-        return;
-    }
-    emu_run(dim3((unsigned)(nqt * p.B * p.H)), dim3(128), s9h_layout::bytes + 1024, [&] { k_s9_fwd_half<4>(a, tm); });
+    const dim3 grid((unsigned)(nqt * p.B * p.H));
+    if (HALF) emu_run(grid, dim3(128), s9h_layout::bytes + 1024, [&] { k_s9_fwd_half<4>(a, tm); });
+    else emu_run(grid, dim3(128), s9t_layout::bytes + 1024, [&] { k_s9_fwd_tma<3>(a, tm); });
 }
 static void run_bmma(const attn_problem &p, fa_args a) {
     std::vector<bf16> y = bias16(p, 1);
@@ -141,8 +132,8 @@ int main(int argc, char **argv) {
         if (!strcmp(argv[i], "-v")) verbose = 1;
     const form forms[] = {{"k_s9_fwd_bmma2", run_bmma2},
                           {"k_s9_fwd_bmma2 lazy step 0", run_bmma2_every_max},
-                          {"k_s9_fwd_tma", run_tma},
-                          {"k_s9_fwd_half", run_half},
+                          {"k_s9_fwd_tma", run_maps<false>},
+                          {"k_s9_fwd_half", run_maps<true>},
                           {"k_s9_fwd_bmma", run_bmma},
                           {"k_s9_fwd_pipe", run_pipe}};
     struct {
@@ -178,7 +169,7 @@ int main(int argc, char **argv) {
                         !memcmp(got[o].lse.data(), got[0].lse.data(), got[0].lse.size() * 4);
             check(same, std::string(name) + " the same bits in every order", "%s", "outputs differ between emulator orders");
             if (f.run == run_bmma2) bmma2 = got[0];
-            if (f.run == run_tma)  // the same arithmetic per score from other tiles' layout: the same bits
+            if (f.run == run_maps<false>)  // the same arithmetic per score from other tiles' layout: the same bits
                 check(!memcmp(got[0].o.data(), bmma2.o.data(), bmma2.o.size() * 2) &&
                           !memcmp(got[0].lse.data(), bmma2.lse.data(), bmma2.lse.size() * 4),
                       std::string(name) + " the same bits as k_s9_fwd_bmma2", "%s", "outputs differ");
