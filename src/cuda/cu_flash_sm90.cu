@@ -947,10 +947,10 @@ static int64_t s9b_rows(const fa_args *a, int qtile) {
 // kernel's own flag (its shared-memory attribute is set once per process). Rows in pieces of
 // s9b_rows (one launch unless the rows pass 2^31 elements): q, k, v, out_o, the mask and lse
 // from the piece's first row; the rows are independent, so the same bits as one launch.
-static int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt, bool half);
-// kernel NULL: k_s9_fwd_tma, or half: k_s9_fwd_half (s9t_piece)
+static int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt, int tform);
+// kernel NULL: a TMA form (s9t_piece): tform 3 k_s9_fwd_tma, 4 k_s9_fwd_half, 7 k_s9_fwd_hp
 static int s9b_run(cu_impl *c, const fa_args *a, void (*kernel)(fa_args), int qtile, size_t smem, int *attr_set,
-                   bool half = false) {
+                   int tform = 3) {
     const int64_t rows = s9b_rows(a, qtile), nqt = (a->L + qtile - 1) / qtile;
     if (rows < 1) return 1;
     if (kernel && !*attr_set) {
@@ -975,7 +975,7 @@ static int s9b_run(cu_impl *c, const fa_args *a, void (*kernel)(fa_args), int qt
         p.mask = a->mask ? (const void *)((const bf16 *)a->mask + pos) : NULL;
         p.lse = a->lse + r0 * a->H * a->L;
         if (!kernel) {
-            if (s9t_piece(c, &p, nqt, half)) return 1;  // only the first piece can fail (fa_sm90_forward_tma's checks)
+            if (s9t_piece(c, &p, nqt, tform)) return 1;  // only the first piece can fail (fa_sm90_forward_tma's checks)
             continue;
         }
         kernel<<<(unsigned)(nqt * p.B * a->H), 128, smem, c->stream>>>(p);
@@ -1118,11 +1118,13 @@ __device__ __forceinline__ void s9d_scores(float (&s)[2][8][4], const bf16 *Qt, 
 }
 
 // s9b_softmax_update of both sub-tiles (NJ 8-key column blocks; Mt their mask terms), each step done for both
-// before the next (one branch on masked for both; the two chains' instructions side by side)
+// before the next (one branch on masked for both; the two chains' instructions side by side), in two steps:
+// s9d_softmax_max (the mask terms, the lazy reference max, O and the sums rescaled where it moves; returns the
+// multiplier of s into log2 units) and s9d_softmax_exp (P), which k_s9_fwd_hp issues apart
 template <int CH, int NJ = 8>
-__device__ __forceinline__ void s9d_softmax_update(float (&s)[2][NJ][4], float (&m)[2][2], float (&ls)[2][4],
-                                                   float (&o)[2][CH / 8][4], const float *Mt, bool masked,
-                                                   float alpha, float lazy, int t) {
+__device__ __forceinline__ float s9d_softmax_max(float (&s)[2][NJ][4], float (&m)[2][2], float (&ls)[2][4],
+                                                 float (&o)[2][CH / 8][4], const float *Mt, bool masked, float alpha,
+                                                 float lazy, int t) {
     float mul = alpha;  // log2 units = s mul
     if (masked) {
 #pragma unroll
@@ -1157,12 +1159,22 @@ __device__ __forceinline__ void s9d_softmax_update(float (&s)[2][NJ][4], float (
                 s9_lazy_row<CH>(mx[i][u] * mul, lazy, m[i][u], ls[i], o[i], u);
             }
     }
+    return mul;
+}
+template <int NJ>
+__device__ __forceinline__ void s9d_softmax_exp(float (&s)[2][NJ][4], const float (&m)[2][2], float mul) {
 #pragma unroll
     for (int j = 0; j < NJ; j++)
 #pragma unroll
         for (int i = 0; i < 2; i++)
 #pragma unroll
             for (int e = 0; e < 4; e++) s[i][j][e] = fa_exp2(fmaf(s[i][j][e], mul, -m[i][e >> 1]));
+}
+template <int CH, int NJ = 8>
+__device__ __forceinline__ void s9d_softmax_update(float (&s)[2][NJ][4], float (&m)[2][2], float (&ls)[2][4],
+                                                   float (&o)[2][CH / 8][4], const float *Mt, bool masked,
+                                                   float alpha, float lazy, int t) {
+    s9d_softmax_exp<NJ>(s, m, s9d_softmax_max<CH, NJ>(s, m, ls, o, Mt, masked, alpha, lazy, t));
 }
 
 // s9b_accumulate_pv of both sub-tiles, each V fragment loaded once: P of NJ 8-key column blocks, keys from
@@ -1460,7 +1472,50 @@ __device__ __forceinline__ void s9h_tile(const fa_args &a, const CUtensorMap *tm
     mflag = mnext != 0.f;
 }
 
-// The kernel's body on its shared memory sm (from a 1024-byte boundary; tm the K, V and bias maps, s9t_maps)
+// Tile j (buffers b) of k_s9_fwd_hp (PF_ATTN_FWD_BMMA=7, session 56, opt-in): k_s9_fwd_half's arithmetic in the
+// same order (the same bits), its instructions issued so that each half's exps sit in one basic block with
+// independent products: half 0's exps beside half 1's scores, half 1's exps beside the next tile's half-0 scores
+// (in k_s9_fwd_half the latter follow a block barrier and a copy wait, so half 1's exps had only their own P V
+// beside them). Entry: sA tile j's half-0 scores, masked its mask flag, mnext (threads < 64) tile j + 1's mask
+// terms. Exit: the same for tile j + 1. Tile j + 1's copies are waited for before half 1's exps, and the block
+// barrier that frees buffers b for tile j + 2 comes at the tile's end. Past the last tile the half-0 products read
+// buffer b ^ 1's stale bytes into sA, never used (no copy is in flight into it then).
+template <int b>
+__device__ __forceinline__ void s9p_tile(const fa_args &a, const CUtensorMap *tm, int k0, unsigned char *sm,
+                                         const uint32_t (&qa)[2][2][4], uint32_t ci, float (&o)[2][4][4],
+                                         float (&m)[2][2], float (&ls)[2][4], float (&sA)[2][4][4], bool &masked,
+                                         float &mnext, float alpha, int wq, int t, int lane) {
+    typedef s9h_layout TL;
+    const bf16 *Ks = (const bf16 *)(sm + TL::K) + b * TL::TE, *Vs = (const bf16 *)(sm + TL::V) + b * TL::TE;
+    const bf16 *Bs = (const bf16 *)(sm + TL::B + b * TL::BT);
+    const bf16 *Kn = (const bf16 *)(sm + TL::K) + (b ^ 1) * TL::TE, *Bn = (const bf16 *)(sm + TL::B + (b ^ 1) * TL::BT);
+    float *Ms = (float *)(sm + TL::M);
+    const int *Ps = (const int *)(sm + TL::P);
+    const bool more = k0 + S9_K < (int)a.L;
+    float mul = s9d_softmax_max<32, 4>(sA, m, ls, o, Ms + b * S9_K, masked, alpha, a.lazy_step, t);
+    s9d_softmax_exp<4>(sA, m, mul);
+    float sB[2][4][4];
+    s9d_scores_q<32, true, 4>(sB, qa, ci, Ks, Bs, 4, wq, lane);
+    s9d_accumulate_pv<32, true, 4>(o, ls, sA, Vs, 0, lane);
+    mul = s9d_softmax_max<32, 4>(sB, m, ls, o, Ms + b * S9_K + 32, masked, alpha, a.lazy_step, t);
+    if (more) s9t_wait<TL>(sm, b ^ 1, k0 + S9_K);
+    s9d_softmax_exp<4>(sB, m, mul);
+    s9d_scores_q<32, true, 4>(sA, qa, ci, Kn, Bn, 0, wq, lane);
+    s9d_accumulate_pv<32, true, 4>(o, ls, sB, Vs, 2, lane);
+    if (more) {
+        if (threadIdx.x < S9_K) Ms[(b ^ 1) * S9_K + threadIdx.x] = mnext;
+        masked = __syncthreads_or(mnext != 0.f);  // everyone's; every warp is done with buffers b
+        mnext = 0;
+        if (k0 + 2 * S9_K < (int)a.L) {
+            if (threadIdx.x == 0) s9t_issue<TL>(a, tm, Ps, k0 + 2 * S9_K, sm, b);
+            if (threadIdx.x < S9_K) mnext = s9b_mask(a, Ps[256], k0 + 2 * S9_K);
+        }
+    }
+}
+
+// The kernel's body on its shared memory sm (from a 1024-byte boundary; tm the K, V and bias maps, s9t_maps): the
+// key loop of k_s9_fwd_half, or (PIPE) k_s9_fwd_hp's
+template <bool PIPE>
 __device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm, unsigned char *sm) {
     typedef s9h_layout TL;
     float *Ms = (float *)(sm + TL::M);
@@ -1502,11 +1557,29 @@ __device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm,
 #pragma unroll
         for (int j = 0; j < 4; j++) o[i][j][0] = o[i][j][1] = o[i][j][2] = o[i][j][3] = 0;
     float m[2][2] = {{-INFINITY, -INFINITY}, {-INFINITY, -INFINITY}}, ls[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
-    for (int k0 = 0;; k0 += 2 * S9_K) {  // two tiles per trip: buffers 0, 1
-        s9h_tile<0>(a, tm, k0, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane);
-        if (k0 + S9_K >= (int)a.L) break;
-        s9h_tile<1>(a, tm, k0 + S9_K, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane);
-        if (k0 + 2 * S9_K >= (int)a.L) break;
+    if constexpr (!PIPE) {
+        for (int k0 = 0;; k0 += 2 * S9_K) {  // two tiles per trip: buffers 0, 1
+            s9h_tile<0>(a, tm, k0, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane);
+            if (k0 + S9_K >= (int)a.L) break;
+            s9h_tile<1>(a, tm, k0 + S9_K, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane);
+            if (k0 + 2 * S9_K >= (int)a.L) break;
+        }
+    } else {  // s9p_tile's entry state for tile 0: its copies landed, tile 1's issued, tile 0's half-0 scores
+        s9t_wait<TL>(sm, 0, 0);
+        bool masked = __syncthreads_or(mflag);  // also: every warp's Q reads done before tile 1's copy
+        float mnext = 0;
+        if (S9_K < (int)a.L) {
+            if (threadIdx.x == 0) s9t_issue<TL>(a, tm, Ps, S9_K, sm, 1);
+            if (threadIdx.x < S9_K) mnext = s9b_mask(a, rpos, S9_K);
+        }
+        float sA[2][4][4];
+        s9d_scores_q<32, true, 4>(sA, qa, ci, (const bf16 *)(sm + TL::K), (const bf16 *)(sm + TL::B), 0, wq, lane);
+        for (int k0 = 0;; k0 += 2 * S9_K) {
+            s9p_tile<0>(a, tm, k0, sm, qa, ci, o, m, ls, sA, masked, mnext, alpha, wq, t, lane);
+            if (k0 + S9_K >= (int)a.L) break;
+            s9p_tile<1>(a, tm, k0 + S9_K, sm, qa, ci, o, m, ls, sA, masked, mnext, alpha, wq, t, lane);
+            if (k0 + 2 * S9_K >= (int)a.L) break;
+        }
     }
     {  // (row, query tile, head) again from the block index: not held across the loop (registers)
         uint32_t bx = fa_ctaid_x();
@@ -1523,7 +1596,14 @@ template <int NB>
 __global__ void __launch_bounds__(128, NB) k_s9_fwd_half(const fa_args a, const __grid_constant__ s9t_maps tm) {
 #if S9_HAVE_WGMMA
     extern __shared__ __align__(128) unsigned char s9_sm[];
-    s9h_run(a, tm.m, s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023));
+    s9h_run<false>(a, tm.m, s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023));
+#endif
+}
+template <int NB>
+__global__ void __launch_bounds__(128, NB) k_s9_fwd_hp(const fa_args a, const __grid_constant__ s9t_maps tm) {
+#if S9_HAVE_WGMMA
+    extern __shared__ __align__(128) unsigned char s9_sm[];
+    s9h_run<true>(a, tm.m, s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023));
 #endif
 }
 
@@ -1550,16 +1630,22 @@ int fa_sm90_forward_bmma2(cu_impl *c, const fa_args *a) {
 #ifndef S9_NBH
 #define S9_NBH 4  // k_s9_fwd_half's blocks per SM: 128 registers, 51,744 bytes of shared memory a block
 #endif
-static int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt, bool half) {
-    static int attr_set[2] = {0, 0};  // per kernel
-    const size_t smem = (half ? s9h_layout::bytes : s9t_layout::bytes) + 1024;  // the tiles from a 1024-byte boundary
-    void (*kernel)(const fa_args, const s9t_maps) = half ? k_s9_fwd_half<S9_NBH> : k_s9_fwd_tma<S9_NB1>;
-    if (!attr_set[half]) {
+#ifndef S9_NBP
+#define S9_NBP 3  // k_s9_fwd_hp's: two halves' scores live at once (the 4th block gained k_s9_fwd_half nothing)
+#endif
+static int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt, int tform) {
+    static int attr_set[3] = {0, 0, 0};  // per kernel
+    const int k = tform == 7 ? 2 : tform == 4;
+    const size_t smem = (k ? s9h_layout::bytes : s9t_layout::bytes) + 1024;  // the tiles from a 1024-byte boundary
+    void (*const kernels[3])(const fa_args, const s9t_maps) = {k_s9_fwd_tma<S9_NB1>, k_s9_fwd_half<S9_NBH>,
+                                                               k_s9_fwd_hp<S9_NBP>};
+    void (*kernel)(const fa_args, const s9t_maps) = kernels[k];
+    if (!attr_set[k]) {
         if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) {
             (void)cudaGetLastError();
             return 1;
         }
-        attr_set[half] = 1;
+        attr_set[k] = 1;
     }
     s9t_maps tm;
     if (s9t_maps_encode(&tm, p)) return 1;
@@ -1568,15 +1654,16 @@ static int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt, bool half) {
     return 0;
 }
 
-// PF_ATTN_FWD_BMMA=3: k_s9_fwd_tma, or (half: 4 or unset) k_s9_fwd_half, where their maps apply (c_h 32, every row
-// and position 16-byte aligned, a device of compute capability 9); 1 where not (k_s9_fwd_bmma2 then runs)
-static int fa_sm90_forward_tma(cu_impl *c, const fa_args *a, bool half) {
+// The TMA forms by tform, PF_ATTN_FWD_BMMA's value: 3 k_s9_fwd_tma, 4 (or unset) k_s9_fwd_half, 7 k_s9_fwd_hp, where
+// their maps apply (c_h 32, every row and position 16-byte aligned, a device of compute capability 9); 1 where not
+// (k_s9_fwd_bmma2 then runs)
+static int fa_sm90_forward_tma(cu_impl *c, const fa_args *a, int tform) {
     if (!c->bf16 || a->B <= 0 || a->L <= 0 || !a->biasT || a->ch != 32 || !cu_device_cc9()) return 1;
     if ((a->HC * 2) % 16 || (a->pstride * a->HC * 2) % 16 || (a->rstride * a->HC * 2) % 16 || a->pstride < 1 ||
         a->rstride < 1 || ((uintptr_t)a->k | (uintptr_t)a->v) & 15)
         return 1;
     int attr_set = 1;  // s9t_piece sets its kernel's own
-    return s9b_run(c, a, NULL, S9_Q2, (half ? s9h_layout::bytes : s9t_layout::bytes) + 1024, &attr_set, half);
+    return s9b_run(c, a, NULL, S9_Q2, (tform == 3 ? s9t_layout::bytes : s9h_layout::bytes) + 1024, &attr_set, tform);
 }
 
 // k_s9_fwd, one row per block; b16: the bias tile from a bf16 copy (refused where
@@ -1627,7 +1714,8 @@ static int s9_pipe_enabled(void) {
 // bias tile) were slower on an H100 in session 55 (the kernel 2.442 -> 2.533 and 3.095 ms at N = 1024): removed
 // (docs/ATTENTION_SM90.md "Session 55"). 4 or unset (session 56, the default since): k_s9_fwd_half (3 with its key
 // tiles in two 32-key halves and Q in registers, 4 blocks an SM; other bits than 3; the kernel 2.453 -> 2.325 ms at
-// N = 1024 on an H100; bmma2 where the maps do not apply).
+// N = 1024 on an H100; bmma2 where the maps do not apply). 7 (session 56, opt-in, not yet timed): k_s9_fwd_hp, 4's
+// arithmetic (the same bits) with each half's exps issued beside independent products (s9p_tile).
 static int s9_bmma_form(void) {
     const char *e = getenv("PF_ATTN_FWD_BMMA");
     if (!e || !*e) return 4;  // the default since session 56 (bmma2 where the maps do not apply)
@@ -1636,10 +1724,11 @@ static int s9_bmma_form(void) {
     if (!strcmp(e, "1")) return 1;
     if (!strcmp(e, "3")) return 3;
     if (!strcmp(e, "4")) return 4;
+    if (!strcmp(e, "7")) return 7;
     pf_die("PF_ATTN_FWD_BMMA=%s: expected 0 (k_s9_fwd_pipe's per-score bias), 1 (bias through the tensor "
            "core, k_s9_fwd_bmma), 2 (k_s9_fwd_bmma2, two query sub-tiles per warp), 3 (k_s9_fwd_bmma2's tiles "
-           "by TMA tensor maps) or 4 (3 at 4 blocks an SM, each key tile in two halves: k_s9_fwd_half, the "
-           "default)", e);
+           "by TMA tensor maps), 4 (3 at 4 blocks an SM, each key tile in two halves: k_s9_fwd_half, the "
+           "default) or 7 (4's arithmetic with its exps beside independent products: k_s9_fwd_hp)", e);
     return 3;
 }
 
@@ -1659,7 +1748,7 @@ int fa_sm90_forward(cu_impl *c, const fa_args *a) {
     // single attention, keeps the fp32 tile)
     int b16 = s9_b16_enabled() && a->biasT && a->bias_bf16 && a->B >= 4;
     int bm = b16 ? s9_bmma_form() : 0;
-    if (bm >= 3 && fa_sm90_forward_tma(c, a, bm == 4) == 0) return 0;
+    if (bm >= 3 && fa_sm90_forward_tma(c, a, bm) == 0) return 0;
     if (bm >= 2 && fa_sm90_forward_bmma2(c, a) == 0) return 0;
     if (bm && fa_sm90_forward_bmma(c, a) == 0) return 0;
     // 1 row per block: since the copies are planned once per block (session 8), faster

@@ -85,20 +85,22 @@ static void run_bmma2_every_max(const attn_problem &p, fa_args a) {  // PF_ATTN_
     const int64_t nqt = (p.L + S9_Q2 - 1) / S9_Q2;
     emu_run(dim3((unsigned)(nqt * p.B * p.H)), dim3(128), s9d_layout<32>::bytes, [&] { k_s9_fwd_bmma2<32, 3>(a); });
 }
-// The TMA forms, one piece each (s9t_piece's maps): PF_ATTN_FWD_BMMA=3 (session 51), k_s9_fwd_bmma2's tiles by TMA
-// tensor maps, or (HALF) =4 (session 56, the default since), k_s9_fwd_half: each key tile in two halves (other bits)
-template <bool HALF>
+// The TMA forms, one piece each (s9t_piece's maps): F = 3 (PF_ATTN_FWD_BMMA=3, session 51), k_s9_fwd_bmma2's tiles by
+// TMA tensor maps; 4 (session 56, the default since), k_s9_fwd_half: each key tile in two halves (other bits); 7
+// (session 56), k_s9_fwd_hp: k_s9_fwd_half's arithmetic issued in another order (its bits)
+template <int F>
 static void run_maps(const attn_problem &p, fa_args a) {
     std::vector<bf16> y = bias16(p, 1);
     a.biasT16 = y.data(), a.lazy_step = 8.f;
     const int64_t nqt = (p.L + S9_Q2 - 1) / S9_Q2;
     s9t_maps tm;
     if (s9t_maps_encode(&tm, &a)) {
-        check(false, HALF ? "k_s9_fwd_half's maps" : "k_s9_fwd_tma's maps", "%s", "tma_map refused them");
+        check(false, "the TMA forms' maps", "%s", "tma_map refused them");
         return;
     }
     const dim3 grid((unsigned)(nqt * p.B * p.H));
-    if (HALF) emu_run(grid, dim3(128), s9h_layout::bytes + 1024, [&] { k_s9_fwd_half<4>(a, tm); });
+    if (F == 4) emu_run(grid, dim3(128), s9h_layout::bytes + 1024, [&] { k_s9_fwd_half<4>(a, tm); });
+    else if (F == 7) emu_run(grid, dim3(128), s9h_layout::bytes + 1024, [&] { k_s9_fwd_hp<3>(a, tm); });
     else emu_run(grid, dim3(128), s9t_layout::bytes + 1024, [&] { k_s9_fwd_tma<3>(a, tm); });
 }
 static void run_bmma(const attn_problem &p, fa_args a) {
@@ -132,8 +134,9 @@ int main(int argc, char **argv) {
         if (!strcmp(argv[i], "-v")) verbose = 1;
     const form forms[] = {{"k_s9_fwd_bmma2", run_bmma2},
                           {"k_s9_fwd_bmma2 lazy step 0", run_bmma2_every_max},
-                          {"k_s9_fwd_tma", run_maps<false>},
-                          {"k_s9_fwd_half", run_maps<true>},
+                          {"k_s9_fwd_tma", run_maps<3>},
+                          {"k_s9_fwd_half", run_maps<4>},
+                          {"k_s9_fwd_hp", run_maps<7>},
                           {"k_s9_fwd_bmma", run_bmma},
                           {"k_s9_fwd_pipe", run_pipe}};
     struct {
@@ -141,7 +144,7 @@ int main(int argc, char **argv) {
     } shapes[] = {{4, 70}, {3, 130}, {7, 200}};
     for (auto &sh : shapes) {
         attn_problem p = make(sh.B, sh.L, (uint64_t)(sh.L * 7 + sh.B));
-        attn_out ref = reference(p), bmma2;
+        attn_out ref = reference(p), bmma2, half;
         for (const form &f : forms) {
             char name[128];
             snprintf(name, sizeof name, "B %lld L %lld %s", (long long)sh.B, (long long)sh.L, f.name);
@@ -169,10 +172,15 @@ int main(int argc, char **argv) {
                         !memcmp(got[o].lse.data(), got[0].lse.data(), got[0].lse.size() * 4);
             check(same, std::string(name) + " the same bits in every order", "%s", "outputs differ between emulator orders");
             if (f.run == run_bmma2) bmma2 = got[0];
-            if (f.run == run_maps<false>)  // the same arithmetic per score from other tiles' layout: the same bits
+            if (f.run == run_maps<3>)  // the same arithmetic per score from other tiles' layout: the same bits
                 check(!memcmp(got[0].o.data(), bmma2.o.data(), bmma2.o.size() * 2) &&
                           !memcmp(got[0].lse.data(), bmma2.lse.data(), bmma2.lse.size() * 4),
                       std::string(name) + " the same bits as k_s9_fwd_bmma2", "%s", "outputs differ");
+            if (f.run == run_maps<4>) half = got[0];
+            if (f.run == run_maps<7>)  // k_s9_fwd_half's arithmetic in another instruction order: its bits
+                check(!memcmp(got[0].o.data(), half.o.data(), half.o.size() * 2) &&
+                          !memcmp(got[0].lse.data(), half.lse.data(), half.lse.size() * 4),
+                      std::string(name) + " the same bits as k_s9_fwd_half", "%s", "outputs differ");
         }
     }
     printf("%d passed, %d failed\n", passed, failed);
