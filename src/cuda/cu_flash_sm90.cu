@@ -1417,13 +1417,14 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_tma(const fa_args a, const _
 #endif
 }
 
-// PF_ATTN_FWD_BMMA=4 (session 56): k_s9_fwd_half, k_s9_fwd_tma at 4 blocks an SM in place of 3. Session 55's ncu
-// found k_s9_fwd_tma latency bound (3 warps a scheduler, 6.6 cycles between a warp's issues, no pipe near its peak),
-// held at 3 blocks by both its registers (168) and its shared memory (61,984 bytes). Here each 64-key tile is
-// worked in two 32-key halves (scores, softmax, P V of keys 0-31, then 32-63), so a thread holds 32 scores in place
-// of 64, and Q's A fragments stay in registers for the whole key loop (16 registers), so no Q tile: Q is staged once
-// in bias buffer 1, before the first copy into it. Copies, buffers and barriers as k_s9_fwd_tma's; the lazy
-// reference max moves per half, so the bits differ from k_s9_fwd_tma's (checked against the reference, not bits).
+// PF_ATTN_FWD_BMMA=4 or unset (session 56, the default since): k_s9_fwd_half, k_s9_fwd_tma at 4 blocks an SM.
+// Session 55's ncu found k_s9_fwd_tma latency bound (3 warps a scheduler, 6.6 cycles between a warp's issues, no
+// pipe near its peak), held at 3 blocks by both its registers (168) and its shared memory (61,984 bytes). Here
+// each 64-key tile is worked in two 32-key halves (scores, softmax, P V of keys 0-31, then 32-63), so a thread
+// holds 32 scores in place of 64, and Q's A fragments stay in registers for the whole key loop (16 registers), so
+// no Q tile: Q is staged once in bias buffer 1, before the first copy into it. Copies, buffers and barriers as
+// k_s9_fwd_tma's; the lazy reference max moves per half, so the bits differ from k_s9_fwd_tma's (checked against
+// the reference, not bits).
 struct s9h_layout {
     static constexpr size_t TE = s9t_layout::TE, BT = s9t_layout::BT;
     static constexpr size_t B = 0;                           // [2][BT]: 1024-byte aligned (128-byte swizzle)
@@ -1488,7 +1489,8 @@ __device__ __forceinline__ void s9p_tile(const fa_args &a, const CUtensorMap *tm
     typedef s9h_layout TL;
     const bf16 *Ks = (const bf16 *)(sm + TL::K) + b * TL::TE, *Vs = (const bf16 *)(sm + TL::V) + b * TL::TE;
     const bf16 *Bs = (const bf16 *)(sm + TL::B + b * TL::BT);
-    const bf16 *Kn = (const bf16 *)(sm + TL::K) + (b ^ 1) * TL::TE, *Bn = (const bf16 *)(sm + TL::B + (b ^ 1) * TL::BT);
+    const bf16 *Kn = (const bf16 *)(sm + TL::K) + (b ^ 1) * TL::TE;  // the next tile's, in the other buffers
+    const bf16 *Bn = (const bf16 *)(sm + TL::B + (b ^ 1) * TL::BT);
     float *Ms = (float *)(sm + TL::M);
     const int *Ps = (const int *)(sm + TL::P);
     const bool more = k0 + S9_K < (int)a.L;
@@ -1534,7 +1536,8 @@ __device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm,
     int lp = ((int)a.L + 63) & ~63;
     int *Ps = (int *)(sm + TL::P);
     int rpos = r * (int)a.rstride;
-    if (threadIdx.x == 0) {  // Ps[256..259]: the mask row, the copies' coordinates (bias row h Lp + q0, channel h c_h, row r)
+    // Ps[256..259]: the mask row, the copies' coordinates (bias row h Lp + q0, channel h c_h, row r)
+    if (threadIdx.x == 0) {
         Ps[256] = rpos, Ps[257] = h * lp + q0, Ps[258] = h * (int)a.ch, Ps[259] = r;
         s9t_init<TL>(sm);
         s9t_issue<TL>(a, tm, Ps, 0, sm, 0);
