@@ -948,7 +948,7 @@ static int64_t s9b_rows(const fa_args *a, int qtile) {
 // s9b_rows (one launch unless the rows pass 2^31 elements): q, k, v, out_o, the mask and lse
 // from the piece's first row; the rows are independent, so the same bits as one launch.
 static int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt, int tform);
-// kernel NULL: a TMA form (s9t_piece): tform 3 k_s9_fwd_tma, 4 k_s9_fwd_half, 7 k_s9_fwd_hp
+// kernel NULL: a TMA form (s9t_piece: tform 3 k_s9_fwd_tma, 4 k_s9_fwd_half, 7 k_s9_fwd_hp; smem unused)
 static int s9b_run(cu_impl *c, const fa_args *a, void (*kernel)(fa_args), int qtile, size_t smem, int *attr_set,
                    int tform = 3) {
     const int64_t rows = s9b_rows(a, qtile), nqt = (a->L + qtile - 1) / qtile;
@@ -1628,8 +1628,8 @@ int fa_sm90_forward_bmma2(cu_impl *c, const fa_args *a) {
     return a->ch <= 16 ? s9d_launch<16>(c, a) : s9d_launch<32>(c, a);
 }
 
-// One piece of k_s9_fwd_tma or (half) k_s9_fwd_half (s9b_run's loop; p's pointers at the piece's first row): its
-// three maps, then the launch.
+// One piece of a TMA form (tform: 3 k_s9_fwd_tma, 4 k_s9_fwd_half, 7 k_s9_fwd_hp; s9b_run's loop; p's pointers at
+// the piece's first row): its three maps, then the launch.
 #ifndef S9_NBH
 #define S9_NBH 4  // k_s9_fwd_half's blocks per SM: 128 registers, 51,744 bytes of shared memory a block
 #endif
@@ -1665,8 +1665,8 @@ static int fa_sm90_forward_tma(cu_impl *c, const fa_args *a, int tform) {
     if ((a->HC * 2) % 16 || (a->pstride * a->HC * 2) % 16 || (a->rstride * a->HC * 2) % 16 || a->pstride < 1 ||
         a->rstride < 1 || ((uintptr_t)a->k | (uintptr_t)a->v) & 15)
         return 1;
-    int attr_set = 1;  // s9t_piece sets its kernel's own
-    return s9b_run(c, a, NULL, S9_Q2, (tform == 3 ? s9t_layout::bytes : s9h_layout::bytes) + 1024, &attr_set, tform);
+    int attr_set = 1;  // s9t_piece picks its kernel and sets that kernel's shared memory (so no size here)
+    return s9b_run(c, a, NULL, S9_Q2, 0, &attr_set, tform);
 }
 
 // k_s9_fwd, one row per block; b16: the bias tile from a bf16 copy (refused where
