@@ -1,4 +1,4 @@
-// test_emu_attn_fwd.cpp: the Hopper attention forward kernels (cu_flash_sm90.cu) on the CPU
+// test_emu_attn_fwd.cpp: the Hopper attention forward kernels (cu_flash_sm90.cu, cu_flash_sm90_tma.cu) on the CPU
 // kernel emulator (docs/EMULATOR.md) against a float64 reference: k_s9_fwd_bmma2, k_s9_fwd_tma
 // (the default in sessions 52-55), k_s9_fwd_half (the default since session 56), k_s9_fwd_bmma and k_s9_fwd_pipe,
 // each after its bias copy (k_s9_bias16). Here they are the CPU test bed for new forward forms
@@ -8,6 +8,7 @@
 #define PF_EMU_NO_HOST 1  // the kernels only: their host code launches with <<< >>>
 #define s9_sm emu_smem
 #include "../../src/cuda/cu_flash_sm90.cu"
+#include "../../src/cuda/cu_flash_sm90_tma.cu"
 #include "emu_check.h"
 
 struct attn_problem {

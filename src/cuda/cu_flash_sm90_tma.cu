@@ -1,0 +1,272 @@
+// cu_flash_sm90_tma.cu: the TMA forms of the Hopper attention forward (PF_ATTN_FWD_BMMA=3, 4 or unset, 7; the
+// default since session 52): k_s9_fwd_bmma2's arithmetic with each key tile's K, V and bias brought by TMA
+// tensor-map copies that one thread issues (cu_tma.cuh), in place of cp.async per thread. k_s9_fwd_tma (3) is
+// s9d_run's TMA form (cu_flash_sm90_bmma2.cuh, s9t_layout's comment: the same bits as k_s9_fwd_bmma2);
+// k_s9_fwd_half (4 or unset, the default since session 56) works each key tile in two 32-key halves with Q in
+// registers, 4 blocks an SM (other bits); k_s9_fwd_hp (7, opt-in) is k_s9_fwd_half's arithmetic with each half's
+// exps issued beside independent products (its bits). Here: the tensor maps (s9t_maps), the three kernels, and
+// their host code: s9t_piece (one piece of rows: its maps, then the launch; cu_flash_sm90.cu's s9b_run cuts the
+// rows into pieces) and fa_sm90_forward_tma (where the maps apply; fa_sm90_forward, cu_flash_sm90.cu, picks the
+// form: s9_bmma_form). The same contract as the forward's other kernels (cu_flash_sm90.cu's top comment).
+#include "cu_flash_sm90.cuh"
+#include "cu_flash_sm90_bmma2.cuh"
+
+// The TMA form's maps (a __grid_constant__ parameter: the copies read them in the parameter space)
+struct s9t_maps {
+    CUtensorMap m[3];  // K, V: (HC, L, B) bf16, box (32, 64, 1), 64-byte swizzle; bias: (Lp, H Lp), box (64, 128), 128
+};
+// The maps of one piece (p's pointers at its first row, p->biasT16 the natural-order copy); nonzero: refused. Host
+// code the launch and the emulator's test (tests/emu/test_emu_attn_fwd.cpp) share.
+static inline int s9t_maps_encode(s9t_maps *tm, const fa_args *p) {
+    const uint64_t lp = (uint64_t)((p->L + 63) & ~(int64_t)63);
+    const uint64_t dims[3] = {(uint64_t)p->HC, (uint64_t)p->L, (uint64_t)p->B};
+    const uint64_t strides[2] = {(uint64_t)(p->pstride * p->HC), (uint64_t)(p->rstride * p->HC)};
+    const uint32_t box[3] = {32, S9_K, 1};
+    return tma_map_encode(&tm->m[0], p->k, 2, 3, dims, strides, box, 64) ||
+           tma_map_encode(&tm->m[1], p->v, 2, 3, dims, strides, box, 64) ||
+           tma_map_2d(&tm->m[2], p->biasT16, 2, (uint64_t)p->H * lp, lp, lp, S9_Q2, 64, 128);
+}
+template <int NB>
+__global__ void __launch_bounds__(128, NB) k_s9_fwd_tma(const fa_args a, const __grid_constant__ s9t_maps tm) {
+#if S9_HAVE_WGMMA
+    extern __shared__ __align__(128) unsigned char s9_sm[];
+    s9d_run<32, true>(a, tm.m, s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023));
+#endif
+}
+
+// PF_ATTN_FWD_BMMA=4 or unset (session 56, the default since): k_s9_fwd_half, k_s9_fwd_tma at 4 blocks an SM.
+// Session 55's ncu found k_s9_fwd_tma latency bound (3 warps a scheduler, 6.6 cycles between a warp's issues, no
+// pipe near its peak), held at 3 blocks by both its registers (168) and its shared memory (61,984 bytes). Here
+// each 64-key tile is worked in two 32-key halves (scores, softmax, P V of keys 0-31, then 32-63), so a thread
+// holds 32 scores in place of 64, and Q's A fragments stay in registers for the whole key loop (16 registers), so
+// no Q tile: Q is staged once in bias buffer 1, before the first copy into it. Copies, buffers and barriers as
+// k_s9_fwd_tma's; the lazy reference max moves per half, so the bits differ from k_s9_fwd_tma's (checked against
+// the reference, not bits).
+struct s9h_layout {
+    static constexpr size_t TE = s9t_layout::TE, BT = s9t_layout::BT;
+    static constexpr size_t B = 0;                           // [2][BT]: 1024-byte aligned (128-byte swizzle)
+    static constexpr size_t Q = B + BT;                      // bf16 [128][32 + 8] in buffer 1, before its first copy
+    static constexpr size_t K = B + 2 * BT;                  // bf16 [2][TE]
+    static constexpr size_t V = K + 2 * TE * 2;              // bf16 [2][TE]
+    static constexpr size_t M = V + 2 * TE * 2;              // fp32 [2][64]
+    static constexpr size_t P = M + 2 * (size_t)S9_K * 4;    // int [260]: Ps[256..259] as k_s9_fwd_tma's
+    static constexpr size_t BAR = (P + 260 * 4 + 7) & ~(size_t)7;  // uint64 [2]
+    static constexpr size_t bytes = BAR + 16;
+    static constexpr uint32_t tx = s9t_layout::tx;
+    static_assert(2 * (size_t)S9_Q * 40 * 2 <= BT, "Q's staging fits a bias buffer");
+    static_assert(K % 512 == 0 && V % 512 == 0 && BT % 1024 == 0, "swizzle pattern alignment");
+};
+
+// Tile j (buffers b) of k_s9_fwd_half: as s9d_tile's TMA form, the products and softmax in two 32-key halves (session
+// 56 also timed 4 parts of 16 keys: the kernel 2% slower, the module level; and the halves at 3 blocks an SM, 168
+// registers: level with 4 blocks, so the 4th block is not what the halves gained)
+template <int b>
+__device__ __forceinline__ void s9h_tile(const fa_args &a, const CUtensorMap *tm, int k0, unsigned char *sm,
+                                         const uint32_t (&qa)[2][2][4], uint32_t ci, float (&o)[2][4][4],
+                                         float (&m)[2][2], float (&ls)[2][4], bool &mflag, float alpha, int wq, int t,
+                                         int lane) {
+    typedef s9h_layout TL;
+    const bf16 *Ks = (const bf16 *)(sm + TL::K) + b * TL::TE, *Vs = (const bf16 *)(sm + TL::V) + b * TL::TE;
+    const bf16 *Bs = (const bf16 *)(sm + TL::B + b * TL::BT);
+    float *Ms = (float *)(sm + TL::M);
+    const int *Ps = (const int *)(sm + TL::P);
+    s9t_wait<TL>(sm, b, k0);
+    bool masked = __syncthreads_or(mflag);  // everyone's; every warp is done with tile j - 1
+    bool more = k0 + S9_K < (int)a.L;
+    float mnext = 0;
+    if (more) {
+        if (threadIdx.x == 0) s9t_issue<TL>(a, tm, Ps, k0 + S9_K, sm, b ^ 1);
+        if (threadIdx.x < S9_K) mnext = s9b_mask(a, Ps[256], k0 + S9_K);
+    }
+    constexpr int NP = 2, NJ = 8 / NP;  // parts, 8-key column blocks a part
+#pragma unroll
+    for (int hf = 0; hf < NP; hf++) {
+        float sc[2][NJ][4];
+        s9d_scores_q<32, true, NJ>(sc, qa, ci, Ks, Bs, NJ * hf, wq, lane);
+        s9d_softmax_update<32, NJ>(sc, m, ls, o, Ms + b * S9_K + 8 * NJ * hf, masked, alpha, a.lazy_step, t);
+        s9d_accumulate_pv<32, true, NJ>(o, ls, sc, Vs, NJ / 2 * hf, lane);
+    }
+    if (more && threadIdx.x < S9_K) Ms[(b ^ 1) * S9_K + threadIdx.x] = mnext;
+    mflag = mnext != 0.f;
+}
+
+// Tile j (buffers b) of k_s9_fwd_hp (PF_ATTN_FWD_BMMA=7, session 56, opt-in): k_s9_fwd_half's arithmetic in the
+// same order (the same bits), its instructions issued so that each half's exps sit in one basic block with
+// independent products: half 0's exps beside half 1's scores, half 1's exps beside the next tile's half-0 scores
+// (in k_s9_fwd_half the latter follow a block barrier and a copy wait, so half 1's exps had only their own P V
+// beside them). Entry: sA tile j's half-0 scores, masked its mask flag, mnext (threads < 64) tile j + 1's mask
+// terms. Exit: the same for tile j + 1. Tile j + 1's copies are waited for before half 1's exps, and the block
+// barrier that frees buffers b for tile j + 2 comes at the tile's end. Past the last tile the half-0 products read
+// buffer b ^ 1's stale bytes into sA, never used (no copy is in flight into it then).
+template <int b>
+__device__ __forceinline__ void s9p_tile(const fa_args &a, const CUtensorMap *tm, int k0, unsigned char *sm,
+                                         const uint32_t (&qa)[2][2][4], uint32_t ci, float (&o)[2][4][4],
+                                         float (&m)[2][2], float (&ls)[2][4], float (&sA)[2][4][4], bool &masked,
+                                         float &mnext, float alpha, int wq, int t, int lane) {
+    typedef s9h_layout TL;
+    const bf16 *Ks = (const bf16 *)(sm + TL::K) + b * TL::TE, *Vs = (const bf16 *)(sm + TL::V) + b * TL::TE;
+    const bf16 *Bs = (const bf16 *)(sm + TL::B + b * TL::BT);
+    const bf16 *Kn = (const bf16 *)(sm + TL::K) + (b ^ 1) * TL::TE;  // the next tile's, in the other buffers
+    const bf16 *Bn = (const bf16 *)(sm + TL::B + (b ^ 1) * TL::BT);
+    float *Ms = (float *)(sm + TL::M);
+    const int *Ps = (const int *)(sm + TL::P);
+    const bool more = k0 + S9_K < (int)a.L;
+    float mul = s9d_softmax_max<32, 4>(sA, m, ls, o, Ms + b * S9_K, masked, alpha, a.lazy_step, t);
+    s9d_softmax_exp<4>(sA, m, mul);
+    float sB[2][4][4];
+    s9d_scores_q<32, true, 4>(sB, qa, ci, Ks, Bs, 4, wq, lane);
+    s9d_accumulate_pv<32, true, 4>(o, ls, sA, Vs, 0, lane);
+    mul = s9d_softmax_max<32, 4>(sB, m, ls, o, Ms + b * S9_K + 32, masked, alpha, a.lazy_step, t);
+    if (more) s9t_wait<TL>(sm, b ^ 1, k0 + S9_K);
+    s9d_softmax_exp<4>(sB, m, mul);
+    s9d_scores_q<32, true, 4>(sA, qa, ci, Kn, Bn, 0, wq, lane);
+    s9d_accumulate_pv<32, true, 4>(o, ls, sB, Vs, 2, lane);
+    if (more) {
+        if (threadIdx.x < S9_K) Ms[(b ^ 1) * S9_K + threadIdx.x] = mnext;
+        masked = __syncthreads_or(mnext != 0.f);  // everyone's; every warp is done with buffers b
+        mnext = 0;
+        if (k0 + 2 * S9_K < (int)a.L) {
+            if (threadIdx.x == 0) s9t_issue<TL>(a, tm, Ps, k0 + 2 * S9_K, sm, b);
+            if (threadIdx.x < S9_K) mnext = s9b_mask(a, Ps[256], k0 + 2 * S9_K);
+        }
+    }
+}
+
+// The kernel's body on its shared memory sm (from a 1024-byte boundary; tm the K, V and bias maps, s9t_maps): the
+// key loop of k_s9_fwd_half, or (PIPE) k_s9_fwd_hp's
+template <bool PIPE>
+__device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm, unsigned char *sm) {
+    typedef s9h_layout TL;
+    float *Ms = (float *)(sm + TL::M);
+    const s9d_ids id = s9d_block_ids(a);
+    const int r = id.r, q0 = id.q0, h = id.h, lane = id.lane, wq = id.wq, g = id.g, t = id.t;
+    const float alpha = id.alpha;
+    const uint32_t ci = id.ci;
+
+    // prologue: Q into bias buffer 1 (cp.async), the copies of tile 0 into buffers 0, its mask terms
+    int cc = (int)(threadIdx.x % 4) * 8;
+    int kvo = cc < a.ch ? (int)(fa_pos(a, r, 0) * a.HC) + h * (int)a.ch + cc : -1;
+    bf16 *Qs = (bf16 *)(sm + TL::Q);
+    s9b_fetch_rows<32>(a, a.q, kvo, q0, Qs);
+    s9b_fetch_rows<32>(a, a.q, kvo, q0 + S9_Q, Qs + S9_Q * 40);
+    fa_commit();
+    int lp = ((int)a.L + 63) & ~63;
+    int *Ps = (int *)(sm + TL::P);
+    int rpos = r * (int)a.rstride;
+    // Ps[256..259]: the mask row, the copies' coordinates (bias row h Lp + q0, channel h c_h, row r)
+    if (threadIdx.x == 0) {
+        Ps[256] = rpos, Ps[257] = h * lp + q0, Ps[258] = h * (int)a.ch, Ps[259] = r;
+        s9t_init<TL>(sm);
+        s9t_issue<TL>(a, tm, Ps, 0, sm, 0);
+    }
+    float m0 = threadIdx.x < S9_K ? s9b_mask(a, rpos, 0) : 0.f;
+    if (threadIdx.x < S9_K) Ms[threadIdx.x] = m0;
+    bool mflag = m0 != 0.f;
+    fa_wait<0>();
+    __syncthreads();  // Q landed, Ps and the mbarriers written
+    uint32_t qa[2][2][4];
+    s9d_load_q<32>(qa, Qs, wq, lane);
+    // Q's reads (generic proxy) before tile 1's copy into the same bytes (async proxy), which thread 0 issues
+    // after the block barrier at the top of tile 0
+#if S9_HAVE_WGMMA
+    wg_fence_proxy_async();
+#endif
+    float o[2][4][4];
+#pragma unroll
+    for (int i = 0; i < 2; i++)
+#pragma unroll
+        for (int j = 0; j < 4; j++) o[i][j][0] = o[i][j][1] = o[i][j][2] = o[i][j][3] = 0;
+    float m[2][2] = {{-INFINITY, -INFINITY}, {-INFINITY, -INFINITY}}, ls[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
+    if constexpr (!PIPE) {
+        for (int k0 = 0;; k0 += 2 * S9_K) {  // two tiles per trip: buffers 0, 1
+            s9h_tile<0>(a, tm, k0, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane);
+            if (k0 + S9_K >= (int)a.L) break;
+            s9h_tile<1>(a, tm, k0 + S9_K, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane);
+            if (k0 + 2 * S9_K >= (int)a.L) break;
+        }
+    } else {  // s9p_tile's entry state for tile 0: its copies landed, tile 1's issued, tile 0's half-0 scores
+        s9t_wait<TL>(sm, 0, 0);
+        bool masked = __syncthreads_or(mflag);  // also: every warp's Q reads done before tile 1's copy
+        float mnext = 0;
+        if (S9_K < (int)a.L) {
+            if (threadIdx.x == 0) s9t_issue<TL>(a, tm, Ps, S9_K, sm, 1);
+            if (threadIdx.x < S9_K) mnext = s9b_mask(a, rpos, S9_K);
+        }
+        float sA[2][4][4];
+        s9d_scores_q<32, true, 4>(sA, qa, ci, (const bf16 *)(sm + TL::K), (const bf16 *)(sm + TL::B), 0, wq, lane);
+        for (int k0 = 0;; k0 += 2 * S9_K) {
+            s9p_tile<0>(a, tm, k0, sm, qa, ci, o, m, ls, sA, masked, mnext, alpha, wq, t, lane);
+            if (k0 + S9_K >= (int)a.L) break;
+            s9p_tile<1>(a, tm, k0 + S9_K, sm, qa, ci, o, m, ls, sA, masked, mnext, alpha, wq, t, lane);
+            if (k0 + 2 * S9_K >= (int)a.L) break;
+        }
+    }
+    {  // (row, query tile, head) again from the block index: not held across the loop (registers)
+        uint32_t bx = fa_ctaid_x();
+        int nqt2 = ((int)a.L + S9_Q2 - 1) / S9_Q2, rest2 = (int)bx / nqt2, q2 = ((int)bx % nqt2) * S9_Q2;
+#pragma unroll
+        for (int i = 0; i < 2; i++) {
+            float l[2] = {ls[i][0], ls[i][2]};  // rows g, g + 8: whole sums (s9b_accumulate_pv)
+            s9_store_output<32, false>(a, o[i], m[i], l, rest2 % (int)a.B, q2 + S9_Q * i, rest2 / (int)a.B, wq, g,
+                                       t);
+        }
+    }
+}
+template <int NB>
+__global__ void __launch_bounds__(128, NB) k_s9_fwd_half(const fa_args a, const __grid_constant__ s9t_maps tm) {
+#if S9_HAVE_WGMMA
+    extern __shared__ __align__(128) unsigned char s9_sm[];
+    s9h_run<false>(a, tm.m, s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023));
+#endif
+}
+template <int NB>
+__global__ void __launch_bounds__(128, NB) k_s9_fwd_hp(const fa_args a, const __grid_constant__ s9t_maps tm) {
+#if S9_HAVE_WGMMA
+    extern __shared__ __align__(128) unsigned char s9_sm[];
+    s9h_run<true>(a, tm.m, s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023));
+#endif
+}
+
+#ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
+// One piece of a TMA form (tform: 3 k_s9_fwd_tma, 4 k_s9_fwd_half, 7 k_s9_fwd_hp; s9b_run's loop; p's pointers at
+// the piece's first row): its three maps, then the launch.
+#ifndef S9_NBH
+#define S9_NBH 4  // k_s9_fwd_half's blocks per SM: 128 registers, 51,744 bytes of shared memory a block
+#endif
+#ifndef S9_NBP
+#define S9_NBP 3  // k_s9_fwd_hp's: two halves' scores live at once (the 4th block gained k_s9_fwd_half nothing)
+#endif
+int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt, int tform) {
+    static int attr_set[3] = {0, 0, 0};  // per kernel
+    const int k = tform == 7 ? 2 : tform == 4;
+    const size_t smem = (k ? s9h_layout::bytes : s9t_layout::bytes) + 1024;  // the tiles from a 1024-byte boundary
+    void (*const kernels[3])(const fa_args, const s9t_maps) = {k_s9_fwd_tma<S9_NB1>, k_s9_fwd_half<S9_NBH>,
+                                                               k_s9_fwd_hp<S9_NBP>};
+    void (*kernel)(const fa_args, const s9t_maps) = kernels[k];
+    if (!attr_set[k]) {
+        if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) {
+            (void)cudaGetLastError();
+            return 1;
+        }
+        attr_set[k] = 1;
+    }
+    s9t_maps tm;
+    if (s9t_maps_encode(&tm, p)) return 1;
+    kernel<<<(unsigned)(nqt * p->B * p->H), 128, smem, c->stream>>>(*p, tm);
+    CU_LAUNCHED();
+    return 0;
+}
+
+// The TMA forms by tform, PF_ATTN_FWD_BMMA's value: 3 k_s9_fwd_tma, 4 (or unset) k_s9_fwd_half, 7 k_s9_fwd_hp, where
+// their maps apply (c_h 32, every row and position 16-byte aligned, a device of compute capability 9); 1 where not
+// (k_s9_fwd_bmma2 then runs)
+int fa_sm90_forward_tma(cu_impl *c, const fa_args *a, int tform) {
+    if (!c->bf16 || a->B <= 0 || a->L <= 0 || !a->biasT || a->ch != 32 || !cu_device_cc9()) return 1;
+    if ((a->HC * 2) % 16 || (a->pstride * a->HC * 2) % 16 || (a->rstride * a->HC * 2) % 16 || a->pstride < 1 ||
+        a->rstride < 1 || ((uintptr_t)a->k | (uintptr_t)a->v) & 15)
+        return 1;
+    int attr_set = 1;  // s9t_piece picks its kernel and sets that kernel's shared memory (so no size here)
+    return s9b_run(c, a, NULL, S9_Q2, 0, &attr_set, tform);
+}
+
+#endif  // PF_EMU_NO_HOST
