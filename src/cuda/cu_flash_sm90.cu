@@ -49,7 +49,7 @@
 // moves, with the rescale of O, only when a tile exceeds it by more than 8 in log2 units;
 // 0 restores every tile's max; docs/ATTENTION_SM90.md "Session 32").
 //
-// Files: the TMA forms (PF_ATTN_FWD_BMMA=3, 4 or unset, 7: k_s9_fwd_tma, k_s9_fwd_half, k_s9_fwd_hp; the default
+// Files: the TMA forms (PF_ATTN_FWD_BMMA=3, 4 or unset: k_s9_fwd_tma, k_s9_fwd_half; the default
 // since session 52) and their host code are in cu_flash_sm90_tma.cu; k_s9_fwd_bmma2's body (s9d_run), which
 // k_s9_fwd_tma shares, and the device pieces both files use are in cu_flash_sm90_bmma2.cuh. Here: k_s9_fwd,
 // k_s9_fwd_pipe, k_s9_fwd_bmma, k_s9_fwd_bmma2 and the bias copy (k_s9_bias16), their host code, and
@@ -853,7 +853,7 @@ static int64_t s9b_rows(const fa_args *a, int qtile) {
 // kernel's own flag (its shared-memory attribute is set once per process). Rows in pieces of
 // s9b_rows (one launch unless the rows pass 2^31 elements): q, k, v, out_o, the mask and lse
 // from the piece's first row; the rows are independent, so the same bits as one launch.
-// kernel NULL: a TMA form (s9t_piece: tform 3 k_s9_fwd_tma, 4 k_s9_fwd_half, 7 k_s9_fwd_hp; smem unused)
+// kernel NULL: a TMA form (s9t_piece: tform 3 k_s9_fwd_tma, 4 k_s9_fwd_half; smem unused)
 int s9b_run(cu_impl *c, const fa_args *a, void (*kernel)(fa_args), int qtile, size_t smem, int *attr_set,
             int tform) {
     const int64_t rows = s9b_rows(a, qtile), nqt = (a->L + qtile - 1) / qtile;
@@ -977,8 +977,9 @@ static int s9_pipe_enabled(void) {
 // bias tile) were slower on an H100 in session 55 (the kernel 2.442 -> 2.533 and 3.095 ms at N = 1024): removed
 // (docs/ATTENTION_SM90.md "Session 55"). 4 or unset (session 56, the default since): k_s9_fwd_half (3 with its key
 // tiles in two 32-key halves and Q in registers, 4 blocks an SM; other bits than 3; the kernel 2.453 -> 2.325 ms at
-// N = 1024 on an H100; bmma2 where the maps do not apply). 7 (session 56, opt-in, not yet timed): k_s9_fwd_hp, 4's
-// arithmetic (the same bits) with each half's exps issued beside independent products (s9p_tile).
+// N = 1024 on an H100; bmma2 where the maps do not apply). Session 56's 7 (k_s9_fwd_hp: 4's arithmetic with each
+// half's exps issued beside independent products, 3 blocks an SM) was slower on an H100 in session 57 (2.387 against
+// 2.323 ms, the module level): removed (docs/ATTENTION_SM90.md "Session 57").
 static int s9_bmma_form(void) {
     const char *e = getenv("PF_ATTN_FWD_BMMA");
     if (!e || !*e) return 4;  // the default since session 56 (bmma2 where the maps do not apply)
@@ -987,11 +988,10 @@ static int s9_bmma_form(void) {
     if (!strcmp(e, "1")) return 1;
     if (!strcmp(e, "3")) return 3;
     if (!strcmp(e, "4")) return 4;
-    if (!strcmp(e, "7")) return 7;
     pf_die("PF_ATTN_FWD_BMMA=%s: expected 0 (k_s9_fwd_pipe's per-score bias), 1 (bias through the tensor "
            "core, k_s9_fwd_bmma), 2 (k_s9_fwd_bmma2, two query sub-tiles per warp), 3 (k_s9_fwd_bmma2's tiles "
-           "by TMA tensor maps), 4 (3 at 4 blocks an SM, each key tile in two halves: k_s9_fwd_half, the "
-           "default) or 7 (4's arithmetic with its exps beside independent products: k_s9_fwd_hp)", e);
+           "by TMA tensor maps) or 4 (3 at 4 blocks an SM, each key tile in two halves: k_s9_fwd_half, the "
+           "default)", e);
     return 3;
 }
 

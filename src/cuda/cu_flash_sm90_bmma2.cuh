@@ -1,7 +1,7 @@
 // cu_flash_sm90_bmma2.cuh: k_s9_fwd_bmma2's body (s9d_run: its key tiles by cp.async, or for k_s9_fwd_tma by TMA
 // tensor maps) and the device pieces it takes, which the Hopper forward's two files share: cu_flash_sm90.cu
 // (k_s9_fwd_bmma2; k_s9_fwd, k_s9_fwd_pipe and k_s9_fwd_bmma use some of the same pieces) and cu_flash_sm90_tma.cu
-// (the TMA forms k_s9_fwd_tma, k_s9_fwd_half and k_s9_fwd_hp, the latter two built from s9d_run's steps). Here:
+// (the TMA forms k_s9_fwd_tma and k_s9_fwd_half, the latter built from s9d_run's steps). Here:
 // the shared memory of a key tile's buffers (s9_smem_layout), the P and V fragments, the bias-through-the-tensor-
 // core steps (s9b_*: the bias as the A operand of an m16n8k8; cu_flash_sm90.cu's section "Bias through the tensor
 // core" has the arithmetic), the lazy reference max, and k_s9_fwd_bmma2's two-sub-tile steps (s9d_*) with the TMA
@@ -234,7 +234,8 @@ __device__ __forceinline__ void s9d_scores(float (&s)[2][8][4], const bf16 *Qt, 
 // s9b_softmax_update of both sub-tiles (NJ 8-key column blocks; Mt their mask terms), each step done for both
 // before the next (one branch on masked for both; the two chains' instructions side by side), in two steps:
 // s9d_softmax_max (the mask terms, the lazy reference max, O and the sums rescaled where it moves; returns the
-// multiplier of s into log2 units) and s9d_softmax_exp (P), which k_s9_fwd_hp issues apart
+// multiplier of s into log2 units) and s9d_softmax_exp (P), apart so that a form can issue them apart (session 56's
+// k_s9_fwd_hp did; removed in session 57)
 template <int CH, int NJ = 8>
 __device__ __forceinline__ float s9d_softmax_max(float (&s)[2][NJ][4], float (&m)[2][2], float (&ls)[2][4],
                                                  float (&o)[2][CH / 8][4], const float *Mt, bool masked, float alpha,

@@ -1,10 +1,12 @@
-// cu_flash_sm90_tma.cu: the TMA forms of the Hopper attention forward (PF_ATTN_FWD_BMMA=3, 4 or unset, 7; the
+// cu_flash_sm90_tma.cu: the TMA forms of the Hopper attention forward (PF_ATTN_FWD_BMMA=3, 4 or unset; the
 // default since session 52): k_s9_fwd_bmma2's arithmetic with each key tile's K, V and bias brought by TMA
 // tensor-map copies that one thread issues (cu_tma.cuh), in place of cp.async per thread. k_s9_fwd_tma (3) is
 // s9d_run's TMA form (cu_flash_sm90_bmma2.cuh, s9t_layout's comment: the same bits as k_s9_fwd_bmma2);
 // k_s9_fwd_half (4 or unset, the default since session 56) works each key tile in two 32-key halves with Q in
-// registers, 4 blocks an SM (other bits); k_s9_fwd_hp (7, opt-in) is k_s9_fwd_half's arithmetic with each half's
-// exps issued beside independent products (its bits). Here: the tensor maps (s9t_maps), the three kernels, and
+// registers, 4 blocks an SM (other bits). (k_s9_fwd_hp, session 56's `=7`, k_s9_fwd_half's arithmetic with each
+// half's exps issued beside independent products at 3 blocks an SM, was 2.387 against 2.323 ms a launch on an H100
+// in session 57 and the module level: removed; git history has it at 2c57c43.) Here: the tensor maps (s9t_maps),
+// the two kernels, and
 // their host code: s9t_piece (one piece of rows: its maps, then the launch; cu_flash_sm90.cu's s9b_run cuts the
 // rows into pieces) and fa_sm90_forward_tma (where the maps apply; fa_sm90_forward, cu_flash_sm90.cu, picks the
 // form: s9_bmma_form). The same contract as the forward's other kernels (cu_flash_sm90.cu's top comment).
@@ -90,51 +92,7 @@ __device__ __forceinline__ void s9h_tile(const fa_args &a, const CUtensorMap *tm
     mflag = mnext != 0.f;
 }
 
-// Tile j (buffers b) of k_s9_fwd_hp (PF_ATTN_FWD_BMMA=7, session 56, opt-in): k_s9_fwd_half's arithmetic in the
-// same order (the same bits), its instructions issued so that each half's exps sit in one basic block with
-// independent products: half 0's exps beside half 1's scores, half 1's exps beside the next tile's half-0 scores
-// (in k_s9_fwd_half the latter follow a block barrier and a copy wait, so half 1's exps had only their own P V
-// beside them). Entry: sA tile j's half-0 scores, masked its mask flag, mnext (threads < 64) tile j + 1's mask
-// terms. Exit: the same for tile j + 1. Tile j + 1's copies are waited for before half 1's exps, and the block
-// barrier that frees buffers b for tile j + 2 comes at the tile's end. Past the last tile the half-0 products read
-// buffer b ^ 1's stale bytes into sA, never used (no copy is in flight into it then).
-template <int b>
-__device__ __forceinline__ void s9p_tile(const fa_args &a, const CUtensorMap *tm, int k0, unsigned char *sm,
-                                         const uint32_t (&qa)[2][2][4], uint32_t ci, float (&o)[2][4][4],
-                                         float (&m)[2][2], float (&ls)[2][4], float (&sA)[2][4][4], bool &masked,
-                                         float &mnext, float alpha, int wq, int t, int lane) {
-    typedef s9h_layout TL;
-    const bf16 *Ks = (const bf16 *)(sm + TL::K) + b * TL::TE, *Vs = (const bf16 *)(sm + TL::V) + b * TL::TE;
-    const bf16 *Bs = (const bf16 *)(sm + TL::B + b * TL::BT);
-    const bf16 *Kn = (const bf16 *)(sm + TL::K) + (b ^ 1) * TL::TE;  // the next tile's, in the other buffers
-    const bf16 *Bn = (const bf16 *)(sm + TL::B + (b ^ 1) * TL::BT);
-    float *Ms = (float *)(sm + TL::M);
-    const int *Ps = (const int *)(sm + TL::P);
-    const bool more = k0 + S9_K < (int)a.L;
-    float mul = s9d_softmax_max<32, 4>(sA, m, ls, o, Ms + b * S9_K, masked, alpha, a.lazy_step, t);
-    s9d_softmax_exp<4>(sA, m, mul);
-    float sB[2][4][4];
-    s9d_scores_q<32, true, 4>(sB, qa, ci, Ks, Bs, 4, wq, lane);
-    s9d_accumulate_pv<32, true, 4>(o, ls, sA, Vs, 0, lane);
-    mul = s9d_softmax_max<32, 4>(sB, m, ls, o, Ms + b * S9_K + 32, masked, alpha, a.lazy_step, t);
-    if (more) s9t_wait<TL>(sm, b ^ 1, k0 + S9_K);
-    s9d_softmax_exp<4>(sB, m, mul);
-    s9d_scores_q<32, true, 4>(sA, qa, ci, Kn, Bn, 0, wq, lane);
-    s9d_accumulate_pv<32, true, 4>(o, ls, sB, Vs, 2, lane);
-    if (more) {
-        if (threadIdx.x < S9_K) Ms[(b ^ 1) * S9_K + threadIdx.x] = mnext;
-        masked = __syncthreads_or(mnext != 0.f);  // everyone's; every warp is done with buffers b
-        mnext = 0;
-        if (k0 + 2 * S9_K < (int)a.L) {
-            if (threadIdx.x == 0) s9t_issue<TL>(a, tm, Ps, k0 + 2 * S9_K, sm, b);
-            if (threadIdx.x < S9_K) mnext = s9b_mask(a, Ps[256], k0 + 2 * S9_K);
-        }
-    }
-}
-
-// The kernel's body on its shared memory sm (from a 1024-byte boundary; tm the K, V and bias maps, s9t_maps): the
-// key loop of k_s9_fwd_half, or (PIPE) k_s9_fwd_hp's
-template <bool PIPE>
+// The kernel's body on its shared memory sm (from a 1024-byte boundary; tm the K, V and bias maps, s9t_maps)
 __device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm, unsigned char *sm) {
     typedef s9h_layout TL;
     float *Ms = (float *)(sm + TL::M);
@@ -177,29 +135,11 @@ __device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm,
 #pragma unroll
         for (int j = 0; j < 4; j++) o[i][j][0] = o[i][j][1] = o[i][j][2] = o[i][j][3] = 0;
     float m[2][2] = {{-INFINITY, -INFINITY}, {-INFINITY, -INFINITY}}, ls[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
-    if constexpr (!PIPE) {
-        for (int k0 = 0;; k0 += 2 * S9_K) {  // two tiles per trip: buffers 0, 1
-            s9h_tile<0>(a, tm, k0, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane);
-            if (k0 + S9_K >= (int)a.L) break;
-            s9h_tile<1>(a, tm, k0 + S9_K, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane);
-            if (k0 + 2 * S9_K >= (int)a.L) break;
-        }
-    } else {  // s9p_tile's entry state for tile 0: its copies landed, tile 1's issued, tile 0's half-0 scores
-        s9t_wait<TL>(sm, 0, 0);
-        bool masked = __syncthreads_or(mflag);  // also: every warp's Q reads done before tile 1's copy
-        float mnext = 0;
-        if (S9_K < (int)a.L) {
-            if (threadIdx.x == 0) s9t_issue<TL>(a, tm, Ps, S9_K, sm, 1);
-            if (threadIdx.x < S9_K) mnext = s9b_mask(a, rpos, S9_K);
-        }
-        float sA[2][4][4];
-        s9d_scores_q<32, true, 4>(sA, qa, ci, (const bf16 *)(sm + TL::K), (const bf16 *)(sm + TL::B), 0, wq, lane);
-        for (int k0 = 0;; k0 += 2 * S9_K) {
-            s9p_tile<0>(a, tm, k0, sm, qa, ci, o, m, ls, sA, masked, mnext, alpha, wq, t, lane);
-            if (k0 + S9_K >= (int)a.L) break;
-            s9p_tile<1>(a, tm, k0 + S9_K, sm, qa, ci, o, m, ls, sA, masked, mnext, alpha, wq, t, lane);
-            if (k0 + 2 * S9_K >= (int)a.L) break;
-        }
+    for (int k0 = 0;; k0 += 2 * S9_K) {  // two tiles per trip: buffers 0, 1
+        s9h_tile<0>(a, tm, k0, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane);
+        if (k0 + S9_K >= (int)a.L) break;
+        s9h_tile<1>(a, tm, k0 + S9_K, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane);
+        if (k0 + 2 * S9_K >= (int)a.L) break;
     }
     {  // (row, query tile, head) again from the block index: not held across the loop (registers)
         uint32_t bx = fa_ctaid_x();
@@ -216,32 +156,21 @@ template <int NB>
 __global__ void __launch_bounds__(128, NB) k_s9_fwd_half(const fa_args a, const __grid_constant__ s9t_maps tm) {
 #if S9_HAVE_WGMMA
     extern __shared__ __align__(128) unsigned char s9_sm[];
-    s9h_run<false>(a, tm.m, s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023));
-#endif
-}
-template <int NB>
-__global__ void __launch_bounds__(128, NB) k_s9_fwd_hp(const fa_args a, const __grid_constant__ s9t_maps tm) {
-#if S9_HAVE_WGMMA
-    extern __shared__ __align__(128) unsigned char s9_sm[];
-    s9h_run<true>(a, tm.m, s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023));
+    s9h_run(a, tm.m, s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023));
 #endif
 }
 
 #ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
-// One piece of a TMA form (tform: 3 k_s9_fwd_tma, 4 k_s9_fwd_half, 7 k_s9_fwd_hp; s9b_run's loop; p's pointers at
+// One piece of a TMA form (tform: 3 k_s9_fwd_tma, 4 k_s9_fwd_half; s9b_run's loop; p's pointers at
 // the piece's first row): its three maps, then the launch.
 #ifndef S9_NBH
 #define S9_NBH 4  // k_s9_fwd_half's blocks per SM: 128 registers, 51,744 bytes of shared memory a block
 #endif
-#ifndef S9_NBP
-#define S9_NBP 3  // k_s9_fwd_hp's: two halves' scores live at once (the 4th block gained k_s9_fwd_half nothing)
-#endif
 int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt, int tform) {
-    static int attr_set[3] = {0, 0, 0};  // per kernel
-    const int k = tform == 7 ? 2 : tform == 4;
+    static int attr_set[2] = {0, 0};  // per kernel
+    const int k = tform == 4;
     const size_t smem = (k ? s9h_layout::bytes : s9t_layout::bytes) + 1024;  // the tiles from a 1024-byte boundary
-    void (*const kernels[3])(const fa_args, const s9t_maps) = {k_s9_fwd_tma<S9_NB1>, k_s9_fwd_half<S9_NBH>,
-                                                               k_s9_fwd_hp<S9_NBP>};
+    void (*const kernels[2])(const fa_args, const s9t_maps) = {k_s9_fwd_tma<S9_NB1>, k_s9_fwd_half<S9_NBH>};
     void (*kernel)(const fa_args, const s9t_maps) = kernels[k];
     if (!attr_set[k]) {
         if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) {
@@ -257,7 +186,7 @@ int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt, int tform) {
     return 0;
 }
 
-// The TMA forms by tform, PF_ATTN_FWD_BMMA's value: 3 k_s9_fwd_tma, 4 (or unset) k_s9_fwd_half, 7 k_s9_fwd_hp, where
+// The TMA forms by tform, PF_ATTN_FWD_BMMA's value: 3 k_s9_fwd_tma, 4 (or unset) k_s9_fwd_half, where
 // their maps apply (c_h 32, every row and position 16-byte aligned, a device of compute capability 9); 1 where not
 // (k_s9_fwd_bmma2 then runs)
 int fa_sm90_forward_tma(cu_impl *c, const fa_args *a, int tform) {

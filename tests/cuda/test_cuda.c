@@ -469,8 +469,6 @@ static void attn_fwd_same_bits(const char *label, const pf_attn_dims *d, const p
         unsetenv("PF_ATTN_FWD_BMMA");
         attn_fwd_env_same_bits(label, "PF_ATTN_FWD_BMMA", "1", d, Pd, x, z, mdv, &o3, gs, gw);
         attn_fwd_env_same_bits(label, "PF_ATTN_FWD_BMMA", "2", d, Pd, x, z, mdv, &o3, gs, gw);
-        // k_s9_fwd_hp (=7, session 56): the default's arithmetic in another instruction order, so its bits
-        attn_fwd_env_same_bits(label, "PF_ATTN_FWD_BMMA", "7", d, Pd, x, z, mdv, og, gs, gw);
         // rows in pieces of 3 (the launches past 2^31 elements at N >= 1832 in the module): same bits
         attn_fwd_env_same_bits(label, "PF_ATTN_FWD_PIECE_ROWS", "3", d, Pd, x, z, mdv, &o0, gs, gw);
         H_gpu->attn_fwd(H_gpu, d, Pd, x->d, z->n ? z->d : NULL, mdv, o0.d, gs, gw);

@@ -87,8 +87,7 @@ static void run_bmma2_every_max(const attn_problem &p, fa_args a) {  // PF_ATTN_
     emu_run(dim3((unsigned)(nqt * p.B * p.H)), dim3(128), s9d_layout<32>::bytes, [&] { k_s9_fwd_bmma2<32, 3>(a); });
 }
 // The TMA forms, one piece each (s9t_piece's maps): F = 3 (PF_ATTN_FWD_BMMA=3, session 51), k_s9_fwd_bmma2's tiles by
-// TMA tensor maps; 4 (session 56, the default since), k_s9_fwd_half: each key tile in two halves (other bits); 7
-// (session 56), k_s9_fwd_hp: k_s9_fwd_half's arithmetic issued in another order (its bits)
+// TMA tensor maps; 4 (session 56, the default since), k_s9_fwd_half: each key tile in two halves (other bits)
 template <int F>
 static void run_maps(const attn_problem &p, fa_args a) {
     std::vector<bf16> y = bias16(p, 1);
@@ -101,7 +100,6 @@ static void run_maps(const attn_problem &p, fa_args a) {
     }
     const dim3 grid((unsigned)(nqt * p.B * p.H));
     if (F == 4) emu_run(grid, dim3(128), s9h_layout::bytes + 1024, [&] { k_s9_fwd_half<4>(a, tm); });
-    else if (F == 7) emu_run(grid, dim3(128), s9h_layout::bytes + 1024, [&] { k_s9_fwd_hp<3>(a, tm); });
     else emu_run(grid, dim3(128), s9t_layout::bytes + 1024, [&] { k_s9_fwd_tma<3>(a, tm); });
 }
 static void run_bmma(const attn_problem &p, fa_args a) {
@@ -137,7 +135,6 @@ int main(int argc, char **argv) {
                           {"k_s9_fwd_bmma2 lazy step 0", run_bmma2_every_max},
                           {"k_s9_fwd_tma", run_maps<3>},
                           {"k_s9_fwd_half", run_maps<4>},
-                          {"k_s9_fwd_hp", run_maps<7>},
                           {"k_s9_fwd_bmma", run_bmma},
                           {"k_s9_fwd_pipe", run_pipe}};
     struct {
