@@ -23,6 +23,7 @@
 // wgmma's order over the grid's tiles, not cuBLASLt's (tests: against the CPU reference, the tolerance).
 #include "cu_attn_gate_wg.cuh"
 #include "cu_trimul_outw.cuh"  // ow_load_zl_km: (M, 128) rows into the core-matrix layout (dys here)
+#include "cu_env.cuh"
 
 #define AGD_C 128                // HC = c_in
 #define AGD_SK (AGD_C + TS_PAD)  // gs / os row stride (bf16)
@@ -36,6 +37,7 @@ struct agd_args {
     int H, tr;               // heads; transposed layout (D's index, as mode 2's)
     float *D;                // (R, H, L)
     int64_t L, pstride;
+    int prefetch;            // PF_AGD_PREFETCH: the next tile's rows into L2 during this one (agd_prefetch)
 };
 
 // Shared memory: W_o^T (32 KB), per compute warpgroup dys, ogs (core-matrix tiles) and gs, os (padded row
@@ -85,6 +87,20 @@ __device__ __forceinline__ void agd_load(const agd_args &a, bf16 *dys, bf16 *gs,
     ago_load_rows<AGD_C>(os, a.ob, AGD_C, a.M, t * 64, tid);
 }
 
+// Tile t's rows into L2, nothing waited for: d_out and o, one contiguous range each, by a bulk prefetch (threads 0
+// and 32); g_pre's rows, ldz apart, a 128-byte line a thread (threads 64..127: two lines of a row each). A compute warpgroup holds one tile's rows (shared memory has no room for a second set), so without this the
+// next tile's copies, issued once the dW warpgroup is done with this one, wait on DRAM with no work beside them
+// but the other warpgroups' (session 57: the kernel moved 1.67 TB/s on an H100, the streaming kernels 2.4-3.0).
+__device__ __forceinline__ void agd_prefetch(const agd_args &a, int64_t t, int tid) {
+    const int64_t p0 = t * 64, n = a.M - p0 < 64 ? a.M - p0 : 64;  // the tile's rows, >= 1
+    if (tid == 0) tw_prefetch_l2(a.dy + p0 * AGD_C, (uint32_t)(n * AGD_C * 2));
+    else if (tid == 32) tw_prefetch_l2(a.ob + p0 * AGD_C, (uint32_t)(n * AGD_C * 2));
+    else if (tid >= 64 && tid - 64 < n) {
+        const bf16 *g = a.gp + (p0 + tid - 64) * a.ldz;
+        tw_prefetch_l2_line(g), tw_prefetch_l2_line(g + 64);
+    }
+}
+
 // A compute warpgroup's tiles (its first tile's rows requested by the caller).
 template <int CH>
 __device__ __forceinline__ void agd_compute(const agd_args &a, unsigned char *sm, int wg, int64_t T) {
@@ -100,6 +116,7 @@ __device__ __forceinline__ void agd_compute(const agd_args &a, unsigned char *sm
         fa_wait<0>();
         wg_fence_proxy_async();  // dys: read by the wgmma (async proxy) after the generic-proxy copies
         tswp_wg_sync(wg);        // every thread's rows landed
+        if (a.prefetch && t + stride < T) agd_prefetch(a, t + stride, tid);
 #pragma unroll 1
         for (int j = 0; j < 2; j++) {
             float acc[32];
@@ -179,6 +196,9 @@ __global__ void k_agd_add(const float *parts, int nb, float *dw) {
 }
 
 #ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
+static cu_switch agd_prefetch_on = {-1, "PF_AGD_PREFETCH", 1, "the next tile's rows copied from DRAM when asked",
+                                    "the next tile's rows prefetched into L2 during the current one: the default"};
+extern "C" void pf_cuda_set_agd_prefetch(pf_backend *be, int on) { (void)be, cu_switch_set(&agd_prefetch_on, on); }
 static int g_agd_grid;  // blocks at most (0: one wave); tests make the blocks loop over several tiles
 extern "C" void pf_cuda_set_attn_gate_dw_grid(pf_backend *be, int blocks) { (void)be, g_agd_grid = blocks > 0 ? blocks : 0; }
 
@@ -196,7 +216,7 @@ int attn_gate_bwd_dw(cu_impl *c, const pf_linear_p *lo, float *dwo, int64_t M, i
     memset(&a, 0, sizeof a);
     a.w = ago_pack(c, lo, c_in, HC, 1, HC / 64);
     a.M = M, a.dy = (const bf16 *)dy, a.ob = (const bf16 *)o, a.gp = (bf16 *)gp, a.dg = (bf16 *)dg, a.ldz = ldz;
-    a.H = H, a.tr = tr, a.D = D, a.L = L, a.pstride = pstride;
+    a.H = H, a.tr = tr, a.D = D, a.L = L, a.pstride = pstride, a.prefetch = cu_switch_on(&agd_prefetch_on);
     const int64_t need = ((M + 63) / 64 + 1) / 2;
     unsigned nb = 0;
     float *parts = NULL;

@@ -32,6 +32,17 @@ __device__ __forceinline__ void tw_bulk_g2s(void *dst, const void *src, uint32_t
                  ::"r"(fa_smem(dst)), "l"(src), "r"(bytes), "r"(fa_smem(b))
                  : "memory");
 }
+// bytes (a multiple of 16, src 16-byte aligned) of global memory into L2 by the bulk-copy engine, nothing to wait
+// for: a later copy of them finds them in L2 instead of DRAM (a kernel that can hold one tile at a time asks for
+// the next tile's rows this way while it works on the current one).
+__device__ __forceinline__ void tw_prefetch_l2(const void *src, uint32_t bytes) {
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;\n" ::"l"(src), "r"(bytes) : "memory");
+}
+// The 128-byte line holding p into L2 (a thread's own address: no loop over the warp's lanes, which the bulk form's
+// uniform operands cost when each lane has another address).
+__device__ __forceinline__ void tw_prefetch_l2_line(const void *p) {
+    asm volatile("prefetch.global.L2 [%0];\n" ::"l"(p) : "memory");
+}
 // The consumers' barrier (the producer warp does not take part).
 template <int CONS>
 __device__ __forceinline__ void tw_cons_sync() { asm volatile("bar.sync 1, %0;\n" ::"n"(CONS) : "memory"); }

@@ -59,6 +59,8 @@ void pf_cuda_set_attn_gate_wg(pf_backend *be, int mode);
 int64_t pf_cuda_attn_gate_wg_runs(pf_backend *be, int kind);
 // PF_ATTN_GATE_WG=3's kernel on at most `blocks` blocks (0: one wave), so that small cases loop (tests)
 void pf_cuda_set_attn_gate_dw_grid(pf_backend *be, int blocks);
+// k_attn_gate_bwd_dw's L2 prefetch of the next tile: 0 off, 1 on, else PF_AGD_PREFETCH's (default on)
+void pf_cuda_set_agd_prefetch(pf_backend *be, int on);
 int pf_cuda_attn_gate_wg_applies(pf_backend *be, int c_in, int HC, int c_h, int bwd);
 // The triangle attention around the ending node computed as the starting node on x^T
 // (cu_attention.cu attn_end_t: x^T, the mask's and the gradients' transposes, one x-sized

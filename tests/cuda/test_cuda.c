@@ -2315,7 +2315,8 @@ static void test_attention_proj(void) { attention_proj_cases(1); }
 // triangle starting / ending node (c_h 32), one fully masked row, odd L, MSA row attention with 8
 // heads of 8 and of 16 (HC 64, 128; the backward only at HC 64 = c_in). Mode 3 (cu_attn_gate_wgd.cu):
 // 2 with W_o's gradient summed in the kernel where HC = c_in = 128 (the triangle cases; its kernel on 2
-// blocks, so each compute warpgroup loops over several tiles), mode 2's kernel at 64.
+// blocks, so each compute warpgroup loops over several tiles), mode 2's kernel at 64; mode 3 again without its
+// kernel's L2 prefetch of the next tile (PF_AGD_PREFETCH=0: the same arithmetic, so the reference's tolerance).
 static void cuda_attn_gate_wg(void) {
     pf_cuda_set_attn_module_fused(H_gpu, 1);
     pf_cuda_set_attn_proj(H_gpu, 1);
@@ -2324,10 +2325,12 @@ static void cuda_attn_gate_wg(void) {
     pf_attn_dims te = {33, 33, 128, 4, 32, 128, PF_BIAS_SELF, 1, NULL, 0};
     pf_attn_dims m8 = {5, 41, 64, 8, 8, 24, PF_BIAS_PAIR, 0, NULL, 0};
     pf_attn_dims m16 = {3, 70, 64, 8, 16, 16, PF_BIAS_PAIR, 0, NULL, 0};
-    for (int mode = 3; mode >= 0; mode--) {
+    for (int m4 = 4; m4 >= 0; m4--) {  // 4: mode 3 without the next tile's L2 prefetch (PF_AGD_PREFETCH=0)
+        const int mode = m4 == 4 ? 3 : m4;
         pf_cuda_set_attn_gate_wg(H_gpu, mode);
         pf_cuda_set_attn_gate_dw_grid(H_gpu, mode == 3 ? 2 : 0);  // mode 3: 2 blocks, each warpgroup loops
-        attn_tag = mode == 3 ? "gate wg dw " : mode == 2 ? "gate wg both " : mode == 1 ? "gate wg fwd " : "gate wg off ";
+        pf_cuda_set_agd_prefetch(H_gpu, m4 == 4 ? 0 : -1);
+        attn_tag = m4 == 4 ? "gate wg dw no prefetch " : mode == 3 ? "gate wg dw " : mode == 2 ? "gate wg both " : mode == 1 ? "gate wg fwd " : "gate wg off ";
         int64_t f0 = pf_cuda_attn_gate_wg_runs(H_gpu, 0), b0 = pf_cuda_attn_gate_wg_runs(H_gpu, 1);
         int64_t w0 = pf_cuda_attn_gate_wg_runs(H_gpu, 2);
         if (!quick) test_attn("tri_start", ts, 1, 1, 1200);  // --quick (memcheck): two cases per mode
@@ -2339,7 +2342,7 @@ static void cuda_attn_gate_wg(void) {
         int64_t w = pf_cuda_attn_gate_wg_runs(H_gpu, 2) - w0;
         if (shard_m > 1) continue;  // the counts are of the whole group
         char nm[128];
-        snprintf(nm, sizeof nm, "%s attn gate wg mode %d: launches", H_gpu->name, mode);
+        snprintf(nm, sizeof nm, "%s attn gate wg mode %d%s: launches", H_gpu->name, mode, m4 == 4 ? " no prefetch" : "");
         // mode 3: the triangle cases (HC = c_in = 128) with W_o's gradient in the kernel, the MSA row cases
         // (64) on mode 2's kernel
         int fw = mode >= 1 && pf_cuda_attn_gate_wg_applies(H_gpu, 128, 128, 32, 0);
@@ -2353,6 +2356,7 @@ static void cuda_attn_gate_wg(void) {
     attn_tag = "";
     pf_cuda_set_attn_gate_wg(H_gpu, -1);
     pf_cuda_set_attn_gate_dw_grid(H_gpu, 0);
+    pf_cuda_set_agd_prefetch(H_gpu, -1);
     pf_cuda_set_attn_proj(H_gpu, -1);
 }
 

@@ -100,9 +100,9 @@ struct zbuf {
 };
 
 // One backward: mode 2 (k_attn_gate_out_wg, 3 warpgroups as ago_launch picks at KP 128) or 3
-// (k_attn_gate_bwd_dw), on `grid` blocks (0: one per tile group).
+// (k_attn_gate_bwd_dw, the next tile's rows prefetched into L2 or not: pf), on `grid` blocks (0: one per tile group).
 template <int CH>
-static result run(const problem &p, const std::vector<bf16> &wpack, int mode, int grid) {
+static result run(const problem &p, const std::vector<bf16> &wpack, int mode, int grid, int pf) {
     const int64_t M = p.M, T = (M + 63) / 64, R = M / p.L;
     zbuf gp(M, &p.gp), og(M), dg(M);
     result r;
@@ -123,7 +123,7 @@ static result run(const problem &p, const std::vector<bf16> &wpack, int mode, in
         memset(&a, 0, sizeof a);
         a.w = (const unsigned char *)wpack.data(), a.M = M, a.dy = p.dout.data(), a.ob = p.o.data();
         a.gp = gp.v.data(), a.dg = dg.v.data(), a.ldz = LDZ, a.H = (int)p.H, a.tr = p.tr, a.D = r.D.data();
-        a.L = p.L, a.pstride = p.pstride;
+        a.L = p.L, a.pstride = p.pstride, a.prefetch = pf;
         const int64_t need = (T + 1) / 2;
         const unsigned nb = (unsigned)(grid > 0 && grid < need ? grid : need);
         std::vector<float> parts((size_t)nb * C * C, NAN);
@@ -193,20 +193,20 @@ static void run_shape(int64_t M, int64_t L, int tr, double tol) {
     std::vector<bf16> wpack(2 * 64 * C);
     emu_run(dim3(4), dim3(256), 0, [&] { k_ago_pack(wpack.data(), p.W.data(), C, C, 1, 2); });
     struct variant {
-        int mode, grid;
-    } vars[] = {{2, 0}, {2, 1}, {3, 0}, {3, 1}, {3, 2}};
+        int mode, grid, pf;
+    } vars[] = {{2, 0, 0}, {2, 1, 0}, {3, 0, 1}, {3, 1, 1}, {3, 2, 1}, {3, 2, 0}};
     result m2;
     for (auto &v : vars) {
         char name[160];
-        snprintf(name, sizeof name, "M %lld L %lld%s heads of %d: mode %d grid %d", (long long)M, (long long)L,
-                 tr ? " transposed" : "", CH, v.mode, v.grid);
+        snprintf(name, sizeof name, "M %lld L %lld%s heads of %d: mode %d grid %d%s", (long long)M, (long long)L,
+                 tr ? " transposed" : "", CH, v.mode, v.grid, v.mode == 3 && !v.pf ? " no prefetch" : "");
         emu_opts = emu_options{0, 0, 0, 1};
-        result a = run<CH>(p, wpack, v.mode, v.grid);
+        result a = run<CH>(p, wpack, v.mode, v.grid, v.pf);
         check_result(name, a, ref, v.mode, tol);
         emu_opts = emu_options{1, 1, 1, 2};
-        result b = run<CH>(p, wpack, v.mode, v.grid);
+        result b = run<CH>(p, wpack, v.mode, v.grid, v.pf);
         emu_opts = emu_options{0, 2, 0, 7};
-        result c = run<CH>(p, wpack, v.mode, v.grid);
+        result c = run<CH>(p, wpack, v.mode, v.grid, v.pf);
         check(same_bits(a, b) && same_bits(a, c), std::string(name) + " the same bits in every order",
               "eager / descending %d, lazy / shuffled %d", (int)same_bits(a, b), (int)same_bits(a, c));
         if (v.mode == 2 && m2.dO.empty()) m2 = a;
