@@ -18,6 +18,7 @@
 // arrive empty[c]. At the end its sums, rows un-permuted (packed row -> channel), go to the block's slot
 // of dwz (fp32); k_ow_dwz_add adds the blocks' slots in block order to dW_z.
 #include "cu_trimul_outwb.cuh"
+#include "cu_env.cuh"
 
 // Shared memory: k_tm_outbw<2>'s layout (per compute warpgroup X x 2, zl, d out: the last two also the dW
 // staging), then the weight's mbarrier and full[2], empty[2].
@@ -53,8 +54,18 @@ __device__ __forceinline__ void owd_dw(float *dwz, unsigned char *sm, int64_t T)
         [](int h, int r) { return 64 * h + ow_perm(r); });
 }
 
-// A compute warpgroup's tiles (k_tm_outbw<3>'s phases; the staging hand-over above).
-__device__ __forceinline__ void owd_compute(const ow_args &a, unsigned char *sm, int wg, int64_t T, float (&acc8)[8]) {
+// Tile t's zl and d out rows (contiguous, (M, 128) each) into L2 by two bulk prefetches (threads 0 and 32), nothing
+// waited for: their copies wait for the dW warpgroup (empty[c]) and then sit in the tile's critical path; X is
+// double-buffered already (PF_OWD_PREFETCH, session 57, as k_attn_gate_bwd_dw's agd_prefetch).
+__device__ __forceinline__ void owd_prefetch(const ow_args &a, int64_t t, int tid) {
+    const int64_t p0 = t * 64, n = a.M - p0 < 64 ? a.M - p0 : 64;
+    if (tid == 0) tw_prefetch_l2(a.zl + p0 * OW_C, (uint32_t)(n * OW_C * 2));
+    else if (tid == 32) tw_prefetch_l2(a.dout + p0 * OW_C, (uint32_t)(n * OW_C * 2));
+}
+
+// A compute warpgroup's tiles (k_tm_outbw<3>'s phases; the staging hand-over above); pf: owd_prefetch the next.
+__device__ __forceinline__ void owd_compute(const ow_args &a, unsigned char *sm, int wg, int64_t T, float (&acc8)[8],
+                                            int pf) {
     using L = owd_smem;
     uint64_t *full = (uint64_t *)(sm + L::BAR) + 1, *empty = full + 2;
     const int tid = threadIdx.x & 127, w = tid >> 5;
@@ -70,6 +81,7 @@ __device__ __forceinline__ void owd_compute(const ow_args &a, unsigned char *sm,
         fa_wait<0>();
         wg_fence_proxy_async();  // zl's staging: read by the g products' wgmma
         tswp_wg_sync(wg);
+        if (pf && next < T) owd_prefetch(a, next, tid);
         {  // P1, P2
             uint32_t xf[8][4];
             ow_x_frags(xf, xb, w);
@@ -96,7 +108,7 @@ __device__ __forceinline__ void owd_compute(const ow_args &a, unsigned char *sm,
 #endif
 
 // Launched on sm_90 only (cu_tm_outbw_dwz_launch); compiled for sm_80 it traps.
-__global__ void __launch_bounds__(384, 1) k_tm_outbw_dwz(ow_args a, float *dwz) {
+__global__ void __launch_bounds__(384, 1) k_tm_outbw_dwz(ow_args a, float *dwz, int pf) {
 #if S9_HAVE_WGMMA
     using L = owd_smem;
     extern __shared__ __align__(128) unsigned char owd_sm[];
@@ -118,7 +130,7 @@ __global__ void __launch_bounds__(384, 1) k_tm_outbw_dwz(ow_args a, float *dwz) 
     for (int i = 0; i < 8; i++) acc8[i] = 0.f;
     wg_bar_wait((uint64_t *)(owd_sm + L::BAR), 0);  // every thread: the weight landed
     __syncwarp();
-    if (wg < 2) owd_compute(a, owd_sm, wg, T, acc8);
+    if (wg < 2) owd_compute(a, owd_sm, wg, T, acc8, pf);
     else owd_dw(dwz, owd_sm, T);
     fa_wait<0>();
     __syncthreads();  // every warpgroup done: warpgroup 0's X buffers take the sums (the dW warpgroup's acc8 stay 0)
@@ -138,13 +150,16 @@ __global__ void k_ow_dwz_add(const float *dwz, int nb, float *dw) {
 }
 
 #ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
+static cu_switch owd_prefetch_on = {-1, "PF_OWD_PREFETCH", 1, "the next tile's zl and d out copied from DRAM when asked",
+                                    "the next tile's zl and d out prefetched into L2 during the current one: the default"};
+extern "C" void pf_cuda_set_owd_prefetch(pf_backend *be, int on) { (void)be, cu_switch_set(&owd_prefetch_on, on); }
 int cu_tm_outbw_dwz_smem(void) { return owd_smem::BYTES; }
 unsigned cu_tm_outbw_dwz_launch(cu_impl *c, ow_args *a, int grid, float *dwz_out) {
     const int64_t tiles = (a->M + 63) / 64;
     unsigned nb = ts_wave_blocks(c, k_tm_outbw_dwz, 384, owd_smem::BYTES, (tiles + 1) / 2, grid);
     a->part = (float *)cu_pool_get(c, sizeof(float) * 2 * OW_C * nb);
     float *dwz = (float *)cu_pool_get(c, sizeof(float) * OW_C * OW_C * nb);
-    k_tm_outbw_dwz<<<nb, 384, owd_smem::BYTES, c->stream>>>(*a, dwz);
+    k_tm_outbw_dwz<<<nb, 384, owd_smem::BYTES, c->stream>>>(*a, dwz, cu_switch_on(&owd_prefetch_on));
     CU_LAUNCHED();
     k_ow_dwz_add<<<OW_C * OW_C / 256, 256, 0, c->stream>>>(dwz, (int)nb, dwz_out);
     CU_LAUNCHED();

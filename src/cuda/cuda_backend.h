@@ -61,6 +61,8 @@ int64_t pf_cuda_attn_gate_wg_runs(pf_backend *be, int kind);
 void pf_cuda_set_attn_gate_dw_grid(pf_backend *be, int blocks);
 // k_attn_gate_bwd_dw's L2 prefetch of the next tile: 0 off, 1 on, else PF_AGD_PREFETCH's (default on)
 void pf_cuda_set_agd_prefetch(pf_backend *be, int on);
+// k_tm_outbw_dwz's L2 prefetch of the next tile's zl and d out: 0 off, 1 on, else PF_OWD_PREFETCH's (default on)
+void pf_cuda_set_owd_prefetch(pf_backend *be, int on);
 int pf_cuda_attn_gate_wg_applies(pf_backend *be, int c_in, int HC, int c_h, int bwd);
 // The triangle attention around the ending node computed as the starting node on x^T
 // (cu_attention.cu attn_end_t: x^T, the mask's and the gradients' transposes, one x-sized

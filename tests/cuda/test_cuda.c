@@ -1864,7 +1864,8 @@ static void test_trimul_outw(int64_t N, int incoming, int bias, int use_mask, in
 // N * N = 1024 (16 tiles of 64), 1296 (a last tile of 16 positions; 3 blocks), 1600 (a last tile of
 // 64; 2 blocks), 1089 (not a multiple of 8: not run); mode 1 and 2; the forward with 3 warpgroups (the
 // default since session 39), 2 and 4; the backward with the fused dW_z (PF_TRIMUL_OUTW_DWZ, the default since
-// session 43) on and off, and without it with 2 (PF_TRIMUL_OUTW_BWG's default) and 3 warpgroups
+// session 43) on and off (on also without its L2 prefetch, PF_OWD_PREFETCH=0), and without it with 2
+// (PF_TRIMUL_OUTW_BWG's default) and 3 warpgroups
 static void cuda_trimul_outw(void) {
     // set(-1) returns what is in effect and leaves it to the environment / the default
     outw_dwz = pf_cuda_set_trimul_outw_dwz(H_gpu, -1);
@@ -1891,6 +1892,10 @@ static void cuda_trimul_outw(void) {
     test_trimul_outw(36, 1, 0, 1, 3, 2);
     test_trimul_outw(40, 0, 0, 0, 0, 2);
     test_trimul_outw(32, 0, 1, 1, 2, 2);  // with biases: k_tm_outbw and the GEMM
+    pf_cuda_set_owd_prefetch(H_gpu, 0);   // k_tm_outbw_dwz without its L2 prefetch of the next tile (PF_OWD_PREFETCH=0)
+    test_trimul_outw(36, 1, 0, 1, 3, 2);
+    test_trimul_outw(40, 0, 0, 0, 0, 2);
+    pf_cuda_set_owd_prefetch(H_gpu, -1);
     pf_cuda_set_trimul_outw_dwz(H_gpu, dwz_was), outw_dwz = dwz_was;
     fwg_was = pf_cuda_set_trimul_outw_fwg(H_gpu, outw_fwg = 4);  // the forward with 4 (half tiles, zl by descriptor)
     test_trimul_outw(36, 1, 1, 1, 3, 1);

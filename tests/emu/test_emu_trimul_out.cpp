@@ -226,13 +226,14 @@ static run_out run(const problem &p, const packed &k, const std::string &fam, in
             a.part = part.data(), a.dX = dX, a.xl = xl.p(), a.dy = dy.p(), a.dgp = dg.p(), a.dzl = dzl.p();
             emu_run(dim3(nb), dim3(128 * NWG), ow_smem<true, NWG>::BYTES, [&] { k_tm_outbw<NWG>(a); });
         };
-        if (bwg == 4) {  // k_tm_outbw_dwz: 2 compute warpgroups and the dW_z one; xl, d y not written
+        if (bwg >= 4) {  // k_tm_outbw_dwz: 2 compute warpgroups and the dW_z one; xl, d y not written (5: without its
+                         // L2 prefetch of the next tile)
             const int64_t need = (tiles + 1) / 2;
             nb = (unsigned)(grid > 0 && grid < need ? grid : need);
             part.assign((size_t)nb * 256, 0.f);
             std::vector<float> dwz((size_t)nb * 128 * 128, 0.f);
             a.part = part.data(), a.dX = dX, a.xl = NULL, a.dy = NULL, a.dgp = dg.p(), a.dzl = dzl.p();
-            emu_run(dim3(nb), dim3(384), owd_smem::BYTES, [&] { k_tm_outbw_dwz(a, dwz.data()); });
+            emu_run(dim3(nb), dim3(384), owd_smem::BYTES, [&] { k_tm_outbw_dwz(a, dwz.data(), bwg == 4); });
             ro.r.dwz.assign(128 * 128, 0.0);
             std::vector<float> sum(128 * 128, 0.f);  // k_ow_dwz_add's fp32 sums, blocks in order
             for (unsigned b = 0; b < nb; b++)
@@ -342,13 +343,13 @@ int main(int argc, char **argv) {
                     {"outw", 0, 3, 2, 0, false}, {"outw", 0, 3, 3, 1, false}, {"outw", 0, 3, 3, 0, true},
                     {"outw", 0, 2, 3, 2, false}, {"outw", 0, 3, 4, 1, false}, {"outw", 0, 3, 4, 0, true},
                     {"outw", 0, 3, 4, 2, false}, {"outw", 0, 4, 2, 1, false}, {"outw", 0, 4, 3, 0, true},
-                    {"outw", 0, 4, 4, 2, false}};
+                    {"outw", 0, 4, 4, 2, false}, {"outw", 0, 3, 5, 2, false}};
         result outw2;  // the first outw variant's (backward with 2 warpgroups)
         for (auto &v : vars) {
             char name[128];
             const bool ob = !strcmp(v.fam, "outb");
             snprintf(name, sizeof name, "%s %s %s %d%s grid %d%s", tag, v.fam, ob ? "teams" : "fwd warpgroups",
-                     ob ? v.tm : v.fwg, ob ? "" : v.bwg == 4 ? " bwd dwz" : v.bwg == 3 ? " bwd 3" : " bwd 2", v.grid, v.inplace ? " in place" : "");
+                     ob ? v.tm : v.fwg, ob ? "" : v.bwg == 5 ? " bwd dwz no prefetch" : v.bwg == 4 ? " bwd dwz" : v.bwg == 3 ? " bwd 3" : " bwd 2", v.grid, v.inplace ? " in place" : "");
             emu_opts = emu_options{0, 0, 0, 1};
             run_out a = run(p, k, v.fam, v.tm, v.fwg, v.bwg, v.grid, v.inplace);
             check_result(name, p, a.r, ref, tol);
@@ -367,7 +368,7 @@ int main(int argc, char **argv) {
                 check(same_vec(a.r.xl, outw2.xl) && same_vec(a.r.dy, outw2.dy) && same_vec(a.r.dg, outw2.dg) &&
                           same_vec(a.r.dzl, outw2.dzl) && same_cm(a.r.dX, outw2.dX, p.ldx, p.M),
                       std::string(name) + " xl, d y, d g, dzl, dX: the 2-warpgroup backward's bits", "%s", "they differ");
-            else if (!ob && v.bwg == 4)
+            else if (!ob && v.bwg >= 4)
                 check(same_vec(a.r.dg, outw2.dg) && same_vec(a.r.dzl, outw2.dzl) && same_cm(a.r.dX, outw2.dX, p.ldx, p.M),
                       std::string(name) + " d g, dzl, dX: the 2-warpgroup backward's bits", "%s", "they differ");
         }
