@@ -143,13 +143,17 @@ int attn_gate_out_wg(cu_impl *c, const pf_linear_p *lo, int64_t M, int HC, int c
 // Its backward: d og = dy W_o (dy (M, c_in)) kept in registers, then the gate's backward into rows ldz
 // apart (gp: g_pre in, dO out; og = s o; dg) and D (attn_gate_bwd_ld_D's). 0 where it does not apply, 1
 // when it ran, 2 when (PF_ATTN_GATE_WG=3, dwo given) it also added W_o's gradient d_out^T og to dwo (c_in,
-// HC) fp32 and did not write og.
-int attn_gate_bwd_wg(cu_impl *c, const pf_linear_p *lo, float *dwo, int64_t M, int HC, int c_in, const void *dy,
-                     void *gp, const void *o, void *og, void *dg, int64_t ldz, int ch, float *D, int H, int64_t L,
-                     int tr, int64_t pstride);
+// HC) fp32, the column sums of d_out to dbo and of dg to dbg (the biases' gradients, fp32; either NULL), and did
+// not write og.
+int attn_gate_bwd_wg(cu_impl *c, const pf_linear_p *lo, float *dwo, float *dbo, float *dbg, int64_t M, int HC,
+                     int c_in, const void *dy, void *gp, const void *o, void *og, void *dg, int64_t ldz, int ch,
+                     float *D, int H, int64_t L, int tr, int64_t pstride);
+// PF_AGD_BIAS_SUMS (1, the default; 0 for A/B runs): whether the callers pass dbo, dbg to attn_gate_bwd_wg
+int attn_gate_bias_sums_on(void);
 // From dz = [dq|dk|dv|dg] (M, 4 HC; rows ldz apart): d_xln (M, c_in) written, the four weight
-// and bias gradients += (one GEMM each for d_xln and the weights).
+// and bias gradients += (one GEMM each for d_xln and the weights); g_bias_done: the gate's bias gradient is
+// already in (attn_gate_bwd_wg's 2), not summed again.
 void attn_proj_bwd(cu_impl *c, int64_t M, int c_in, int HC, const pf_attn_p *p, pf_attn_p *g, const void *xln,
-                   const void *dz, int64_t ldz, void *d_xln);
+                   const void *dz, int64_t ldz, void *d_xln, int g_bias_done);
 
 #endif

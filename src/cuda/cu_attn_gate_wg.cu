@@ -339,14 +339,15 @@ int attn_gate_out_wg(cu_impl *c, const pf_linear_p *lo, int64_t M, int HC, int c
     return ago_launch(c, &a, lo, c_in, HC, 8, 0);
 }
 
-int attn_gate_bwd_wg(cu_impl *c, const pf_linear_p *lo, float *dwo, int64_t M, int HC, int c_in, const void *dy,
-                     void *gp, const void *o, void *og, void *dg, int64_t ldz, int ch, float *D, int H, int64_t L,
-                     int tr, int64_t pstride) {
+int attn_gate_bwd_wg(cu_impl *c, const pf_linear_p *lo, float *dwo, float *dbo, float *dbg, int64_t M, int HC,
+                     int c_in, const void *dy, void *gp, const void *o, void *og, void *dg, int64_t ldz, int ch,
+                     float *D, int H, int64_t L, int tr, int64_t pstride) {
     if (M <= 0 || ago_mode() < 2 || c_in != HC || !ago_applies(c, c_in, HC, ch)) return 0;
     if (!ago_aligned(dy, c_in) || !ago_aligned(gp, ldz) || !ago_aligned(o, HC) || !ago_aligned(og, ldz) ||
         !ago_aligned(dg, ldz))
         return 0;
-    if (ago_mode() == 3 && dwo && attn_gate_bwd_dw(c, lo, dwo, M, HC, c_in, dy, gp, o, dg, ldz, ch, D, H, L, tr, pstride))
+    if (ago_mode() == 3 && dwo &&
+        attn_gate_bwd_dw(c, lo, dwo, dbo, dbg, M, HC, c_in, dy, gp, o, dg, ldz, ch, D, H, L, tr, pstride))
         return 2;
     ago_args a;
     memset(&a, 0, sizeof a);

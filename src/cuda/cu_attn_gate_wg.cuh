@@ -16,11 +16,12 @@ void ago_count(int kind);
 // W_o (bwd 0: `tiles` x 64 rows of NO, KP = HC) or W_o^T (bwd 1: rows of HC, KP = NO) in trwg_off's
 // layout, zero rows past the matrix, into pool scratch (the caller marks the pool); NULL-free.
 const unsigned char *ago_pack(cu_impl *c, const pf_linear_p *lo, int NO, int HC, int bwd, int tiles);
-// The fused backward of mode 3 (cu_attn_gate_wgd.cu): attn_gate_bwd_wg's outputs but og, and dW_o (c_in,
-// HC) fp32 += d_out^T og; 0 where it does not apply.
-int attn_gate_bwd_dw(cu_impl *c, const pf_linear_p *lo, float *dwo, int64_t M, int HC, int c_in, const void *dy,
-                     void *gp, const void *o, void *dg, int64_t ldz, int ch, float *D, int H, int64_t L, int tr,
-                     int64_t pstride);
+// The fused backward of mode 3 (cu_attn_gate_wgd.cu): attn_gate_bwd_wg's outputs but og, dW_o (c_in, HC) fp32
+// += d_out^T og, and b_o's and b_g's gradients (fp32, 128 each; either NULL) += the column sums of d_out and of
+// d g_pre; 0 where it does not apply.
+int attn_gate_bwd_dw(cu_impl *c, const pf_linear_p *lo, float *dwo, float *dbo, float *dbg, int64_t M, int HC,
+                     int c_in, const void *dy, void *gp, const void *o, void *dg, int64_t ldz, int ch, float *D, int H,
+                     int64_t L, int tr, int64_t pstride);
 
 #if S9_HAVE_WGMMA
 // 64 rows of KP bf16 from x (rows ld apart, first pos0) into xs (rows KP + TS_PAD apart) by the

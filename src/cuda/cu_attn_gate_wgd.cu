@@ -19,8 +19,13 @@
 // full[c], dW += dys^T ogs by 8 wgmma m64n128k16 (A M-major, B N-major: LBO 2 KB along the positions, SBO
 // 128 B along the channels: k_tm_outbw_dwz's descriptors), wait, arrive empty[c]. At the end its sums go
 // to the block's slot; k_agd_add adds the slots to dW_o in block order.
+// The dW warpgroup also sums, while its products run, the columns of d_out (b_o's gradient) and of d g_pre (b_g's:
+// the compute warpgroup's os tile, valid until it is given back by empty[c]), thread c its channel c, rows and
+// tiles in the same fixed order (session 57: k_colsum_v's two passes over (M, 128) per backward, 0.18 ms at N 1024
+// on an H100, and their launches go).
 // Bits: dO, d g_pre and D are mode 2's (the same product sums per element and expressions); dW_o sums in
-// wgmma's order over the grid's tiles, not cuBLASLt's (tests: against the CPU reference, the tolerance).
+// wgmma's order over the grid's tiles, not cuBLASLt's, and the bias sums in this kernel's order, not
+// k_colsum_v's (tests: against the CPU reference, the tolerance).
 #include "cu_attn_gate_wg.cuh"
 #include "cu_trimul_outw.cuh"  // ow_load_zl_km: (M, 128) rows into the core-matrix layout (dys here)
 #include "cu_env.cuh"
@@ -135,24 +140,51 @@ __device__ __forceinline__ void agd_compute(const agd_args &a, unsigned char *sm
     }
 }
 
-// The dW warpgroup (wg_dw_sum): d_out^T og over its tiles (rows c_in, columns HC) into the block's slot of dwo.
-__device__ __forceinline__ void agd_dw(float *dwo, unsigned char *sm, int64_t T) {
+// The dW warpgroup, wg_dw_sum's loop (the same tiles in the same order) with the bias sums beside the products:
+// d_out^T og over its tiles (rows c_in, columns HC) into the block's slot of dwo; channel ch's column sums of d_out
+// (dys, the core-matrix layout) and of d g_pre (os, the padded row tile) into the block's slot of dbs (256 floats:
+// b_o's 128, then b_g's).
+__device__ __forceinline__ void agd_dw(float *dwo, float *dbs, unsigned char *sm, int64_t T) {
     using L = agd_smem;
     uint64_t *full = (uint64_t *)(sm + L::BAR) + 1, *empty = full + 2;
-    wg_dw_sum(
-        full, empty, T, dwo + (int64_t)blockIdx.x * AGD_C * AGD_C,
-        [&](int c, const void **pa, const void **pb) {
+    const int64_t stride = (int64_t)gridDim.x * 2;
+    const int ch = threadIdx.x & 127;
+    float acc[2][64], so = 0.f, sg = 0.f;
+    wg_dw_zero(acc);
+    for (int64_t k = 0;; k++) {
+        const int64_t t0 = (int64_t)blockIdx.x * 2 + k * stride;
+        if (t0 >= T) break;
+#pragma unroll
+        for (int c = 0; c < 2; c++) {
+            if (t0 + c >= T) break;
+            wg_bar_wait(full + c, (uint32_t)(k & 1));
             const unsigned char *region = sm + L::WG0 + c * L::PER_WG;
-            *pa = region, *pb = region + L::KM;
-        },
-        [](int h, int r) { return 64 * h + r; });
+            const bf16 *dys = (const bf16 *)region, *os = (const bf16 *)(region + 2 * L::KM) + 64 * AGD_SK;
+            __syncwarp();  // converged for the .aligned wgmma instructions
+            s9_wg_fence();
+            wg_tile_atb_issue(acc, region, region + L::KM);
+            s9_wg_commit();
+#pragma unroll 8
+            for (int r = 0; r < 64; r++) {  // rows past M hold zeros (the copies' zero fill; d g_pre of zeros is 0)
+                so += __bfloat162float(dys[((r >> 3) * 16 + (ch >> 3)) * 64 + (r & 7) * 8 + (ch & 7)]);
+                sg += __bfloat162float(os[r * AGD_SK + ch]);
+            }
+            wg_mma_wait<0>();
+            s9_wg_hold<64>(acc[0]), s9_wg_hold<64>(acc[1]);
+            wg_bar_arrive(empty + c);
+        }
+    }
+    wg_dw_store(acc, dwo + (int64_t)blockIdx.x * AGD_C * AGD_C, [](int h, int r) { return 64 * h + r; });
+    dbs[(int64_t)blockIdx.x * 2 * AGD_C + ch] = so;
+    dbs[(int64_t)blockIdx.x * 2 * AGD_C + AGD_C + ch] = sg;
 }
 #endif
 
 // Launched on sm_90 only (attn_gate_bwd_dw); compiled for sm_80 it traps. 384 threads: warpgroups 0, 1
-// compute, 2 sums dW_o into its block's slot of dwo (gridDim.x x 128 x 128 fp32).
+// compute, 2 sums dW_o into its block's slot of dwo (gridDim.x x 128 x 128 fp32) and the bias sums into its slot of
+// dbs (gridDim.x x 256).
 template <int CH>
-__global__ void __launch_bounds__(384, 1) k_attn_gate_bwd_dw(agd_args a, float *dwo) {
+__global__ void __launch_bounds__(384, 1) k_attn_gate_bwd_dw(agd_args a, float *dwo, float *dbs) {
 #if S9_HAVE_WGMMA
     using L = agd_smem;
     extern __shared__ __align__(128) unsigned char agd_sm[];
@@ -179,17 +211,26 @@ __global__ void __launch_bounds__(384, 1) k_attn_gate_bwd_dw(agd_args a, float *
     wg_bar_wait(wbar, 0);  // every thread: the weight landed (and no block exits before its copies end)
     __syncwarp();
     if (wg < 2) agd_compute<CH>(a, agd_sm, wg, T);
-    else agd_dw(dwo, agd_sm, T);
+    else agd_dw(dwo, dbs, agd_sm, T);
     fa_wait<0>();
 #else
     __trap();
 #endif
 }
 
-// dw (128 x 128, fp32) += the blocks' slots, block 0 first.
-__global__ void k_agd_add(const float *parts, int nb, float *dw) {
+// dw (128 x 128, fp32) += the blocks' slots, block 0 first; then (threads past dw's) db_o, db_g (128 each, fp32,
+// either NULL) += the blocks' bias slots (bparts: nb x 256), block 0 first.
+__global__ void k_agd_add(const float *parts, const float *bparts, int nb, float *dw, float *dbo, float *dbg) {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= AGD_C * AGD_C) return;
+    if (i >= AGD_C * AGD_C) {
+        const int j = i - AGD_C * AGD_C;  // 0 .. 255: b_o's channels, then b_g's
+        float *d = j < AGD_C ? dbo : dbg;
+        if (j >= 2 * AGD_C || !d) return;
+        float s = d[j % AGD_C];
+        for (int b = 0; b < nb; b++) s += bparts[(int64_t)b * 2 * AGD_C + j];
+        d[j % AGD_C] = s;
+        return;
+    }
     float s = dw[i];
     for (int b = 0; b < nb; b++) s += parts[(int64_t)b * AGD_C * AGD_C + i];
     dw[i] = s;
@@ -199,12 +240,16 @@ __global__ void k_agd_add(const float *parts, int nb, float *dw) {
 static cu_switch agd_prefetch_on = {-1, "PF_AGD_PREFETCH", 1, "the next tile's rows copied from DRAM when asked",
                                     "the next tile's rows prefetched into L2 during the current one: the default"};
 extern "C" void pf_cuda_set_agd_prefetch(pf_backend *be, int on) { (void)be, cu_switch_set(&agd_prefetch_on, on); }
+static cu_switch agd_bias_sums = {-1, "PF_AGD_BIAS_SUMS", 1, "b_o's and b_g's gradients by k_colsum_v",
+                                  "b_o's and b_g's gradients summed in k_attn_gate_bwd_dw: the default"};
+extern "C" void pf_cuda_set_agd_bias_sums(pf_backend *be, int on) { (void)be, cu_switch_set(&agd_bias_sums, on); }
+int attn_gate_bias_sums_on(void) { return cu_switch_on(&agd_bias_sums); }
 static int g_agd_grid;  // blocks at most (0: one wave); tests make the blocks loop over several tiles
 extern "C" void pf_cuda_set_attn_gate_dw_grid(pf_backend *be, int blocks) { (void)be, g_agd_grid = blocks > 0 ? blocks : 0; }
 
-int attn_gate_bwd_dw(cu_impl *c, const pf_linear_p *lo, float *dwo, int64_t M, int HC, int c_in, const void *dy,
-                     void *gp, const void *o, void *dg, int64_t ldz, int ch, float *D, int H, int64_t L, int tr,
-                     int64_t pstride) {
+int attn_gate_bwd_dw(cu_impl *c, const pf_linear_p *lo, float *dwo, float *dbo, float *dbg, int64_t M, int HC,
+                     int c_in, const void *dy, void *gp, const void *o, void *dg, int64_t ldz, int ch, float *D, int H,
+                     int64_t L, int tr, int64_t pstride) {
     if (HC != AGD_C || c_in != AGD_C || !(ch == 8 || ch == 16 || ch == 32 || ch == 64)) return 0;
     int dev = 0, optin = 0;
     if (cudaGetDevice(&dev) != cudaSuccess ||
@@ -219,12 +264,13 @@ int attn_gate_bwd_dw(cu_impl *c, const pf_linear_p *lo, float *dwo, int64_t M, i
     a.H = H, a.tr = tr, a.D = D, a.L = L, a.pstride = pstride, a.prefetch = cu_switch_on(&agd_prefetch_on);
     const int64_t need = ((M + 63) / 64 + 1) / 2;
     unsigned nb = 0;
-    float *parts = NULL;
+    float *parts = NULL, *bparts = NULL;
 #define AGD_GO(C)                                                                                    \
     do {                                                                                             \
         nb = ts_wave_blocks(c, k_attn_gate_bwd_dw<C>, 384, agd_smem::BYTES, need, g_agd_grid);                \
         parts = (float *)cu_pool_get(c, sizeof(float) * AGD_C * AGD_C * nb);                         \
-        k_attn_gate_bwd_dw<C><<<nb, 384, agd_smem::BYTES, c->stream>>>(a, parts);                    \
+        bparts = (float *)cu_pool_get(c, sizeof(float) * 2 * AGD_C * nb);                            \
+        k_attn_gate_bwd_dw<C><<<nb, 384, agd_smem::BYTES, c->stream>>>(a, parts, bparts);            \
     } while (0)
     switch (ch) {
     case 8: AGD_GO(8); break;
@@ -234,7 +280,7 @@ int attn_gate_bwd_dw(cu_impl *c, const pf_linear_p *lo, float *dwo, int64_t M, i
     }
 #undef AGD_GO
     CU_LAUNCHED();
-    k_agd_add<<<AGD_C * AGD_C / 256, 256, 0, c->stream>>>(parts, (int)nb, dwo);
+    k_agd_add<<<AGD_C * AGD_C / 256 + 1, 256, 0, c->stream>>>(parts, bparts, (int)nb, dwo, dbo, dbg);
     CU_LAUNCHED();
     cu_pool_release(c, mark);
     ago_count(2);

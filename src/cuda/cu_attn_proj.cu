@@ -249,7 +249,7 @@ static int dw_acc(const pf_attn_p *g, int64_t nw) {
 }
 
 void attn_proj_bwd(cu_impl *c, int64_t M, int c_in, int HC, const pf_attn_p *p, pf_attn_p *g, const void *xln,
-                   const void *dz, int64_t ldz, void *d_xln) {
+                   const void *dz, int64_t ldz, void *d_xln, int g_bias_done) {
     size_t mark = cu_pool_mark(c);
     const void *w, *b;
     attn_proj_cat(c, p, c_in, HC, &w, &b);
@@ -270,6 +270,6 @@ void attn_proj_bwd(cu_impl *c, int64_t M, int c_in, int HC, const pf_attn_p *p, 
     }
     pf_linear_p *gl[4] = {&g->q, &g->k, &g->v, &g->g};
     for (int k = 0; k < 4; k++)
-        if (gl[k]->b) attn_colsum_add_ld(c, M, HC, (const char *)dz + (size_t)k * HC * cu_esz(c), ldz, gl[k]->b);
+        if (gl[k]->b && !(k == 3 && g_bias_done)) attn_colsum_add_ld(c, M, HC, (const char *)dz + (size_t)k * HC * cu_esz(c), ldz, gl[k]->b);
     cu_pool_release(c, mark);
 }

@@ -417,11 +417,13 @@ static void rows_bwd_piece_cat(cu_impl *c, const attn_bwd_args *A, int64_t r0, i
     cu_pool_release(c, mark);
     // out = og W_o^T + b_o: d og (slot 7), then og (slot 4), dO (slot 3), d g_pre (slot 7)
     // (PF_ATTN_GATE_WG: d og in the wgmma's registers, the gate's backward and D in its epilogue; 3: and
-    // W_o's gradient, og not written: ago 2)
+    // W_o's gradient and b_o's and b_g's, og not written: ago 2)
     fa_args a = rows_args(d, n, 0, ms);
-    const int ago = attn_gate_bwd_wg(c, &p->o, (float *)g->o.w, RL, (int)HC, d->c_in, dos, slot(Z, 3, HC, e), os,
-                                     slot(Z, 4, HC, e), slot(Z, 7, HC, e), ldz, d->c_h, D, d->H, d->L, d->transpose,
-                                     a.pstride);
+    const int bsums = attn_gate_bias_sums_on();
+    const int ago = attn_gate_bwd_wg(c, &p->o, (float *)g->o.w, bsums ? (float *)g->o.b : NULL,
+                                     bsums ? (float *)g->g.b : NULL, RL, (int)HC,
+                                     d->c_in, dos, slot(Z, 3, HC, e), os, slot(Z, 4, HC, e), slot(Z, 7, HC, e), ldz,
+                                     d->c_h, D, d->H, d->L, d->transpose, a.pstride);
     int withD = ago > 0;
     if (!withD) {
         const void *wo = cu_weight(c, p->o.w, (size_t)d->c_in * (size_t)HC);
@@ -437,7 +439,8 @@ static void rows_bwd_piece_cat(cu_impl *c, const attn_bwd_args *A, int64_t r0, i
     if (ago != 2)
         cu_gemm(c, 1, 0, d->c_in, HC, RL, 1.f, dos, CU_ACT, d->c_in, slot(Z, 4, HC, e), CU_ACT, ldz, 1.f, g->o.w,
                 CU_F32, HC, 1, 0, 0, 0, NULL);  // W_o's gradient (attn_linear_bwd's)
-    if (g->o.b) attn_colsum_add_ld(c, RL, d->c_in, dos, d->c_in, g->o.b);
+    const int bias_done = ago == 2 && bsums;  // b_o's and b_g's gradients summed in the gate's kernel
+    if (g->o.b && !bias_done) attn_colsum_add_ld(c, RL, d->c_in, dos, d->c_in, g->o.b);
 
     a.HC = ldz;
     a.q = slot(Z, 0, HC, e); a.k = slot(Z, 1, HC, e); a.v = slot(Z, 2, HC, e);
@@ -452,7 +455,7 @@ static void rows_bwd_piece_cat(cu_impl *c, const attn_bwd_args *A, int64_t r0, i
     a.nsplit_cap = dbias_split_cap(c, d, A->R);
     if (!withD) fa_rowdot_ld(c, &a, D, HC);  // o (saved) HC apart, dO ldz apart
     fa_backward(c, &a);
-    attn_proj_bwd(c, RL, d->c_in, (int)HC, p, g, xln, slot(Z, 4, HC, e), ldz, d_xln);
+    attn_proj_bwd(c, RL, d->c_in, (int)HC, p, g, xln, slot(Z, 4, HC, e), ldz, d_xln, bias_done);
     rows_bwd_ln(c, A, r0, n, xs, xln, d_xln, dxs);
     attn_proj_ran();
 }

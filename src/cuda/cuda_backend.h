@@ -61,6 +61,8 @@ int64_t pf_cuda_attn_gate_wg_runs(pf_backend *be, int kind);
 void pf_cuda_set_attn_gate_dw_grid(pf_backend *be, int blocks);
 // k_attn_gate_bwd_dw's L2 prefetch of the next tile: 0 off, 1 on, else PF_AGD_PREFETCH's (default on)
 void pf_cuda_set_agd_prefetch(pf_backend *be, int on);
+// k_attn_gate_bwd_dw's sums of b_o's and b_g's gradients: 0 off (k_colsum_v), 1 on, else PF_AGD_BIAS_SUMS's (on)
+void pf_cuda_set_agd_bias_sums(pf_backend *be, int on);
 // k_tm_outbw_dwz's L2 prefetch of the next tile's zl and d out: 0 off, 1 on, else PF_OWD_PREFETCH's (default on)
 void pf_cuda_set_owd_prefetch(pf_backend *be, int on);
 int pf_cuda_attn_gate_wg_applies(pf_backend *be, int c_in, int HC, int c_h, int bwd);

@@ -2321,7 +2321,8 @@ static void test_attention_proj(void) { attention_proj_cases(1); }
 // heads of 8 and of 16 (HC 64, 128; the backward only at HC 64 = c_in). Mode 3 (cu_attn_gate_wgd.cu):
 // 2 with W_o's gradient summed in the kernel where HC = c_in = 128 (the triangle cases; its kernel on 2
 // blocks, so each compute warpgroup loops over several tiles), mode 2's kernel at 64; mode 3 again without its
-// kernel's L2 prefetch of the next tile (PF_AGD_PREFETCH=0: the same arithmetic, so the reference's tolerance).
+// kernel's L2 prefetch of the next tile and with the biases' gradients by k_colsum_v (PF_AGD_PREFETCH=0,
+// PF_AGD_BIAS_SUMS=0; the reference's tolerance).
 static void cuda_attn_gate_wg(void) {
     pf_cuda_set_attn_module_fused(H_gpu, 1);
     pf_cuda_set_attn_proj(H_gpu, 1);
@@ -2335,7 +2336,8 @@ static void cuda_attn_gate_wg(void) {
         pf_cuda_set_attn_gate_wg(H_gpu, mode);
         pf_cuda_set_attn_gate_dw_grid(H_gpu, mode == 3 ? 2 : 0);  // mode 3: 2 blocks, each warpgroup loops
         pf_cuda_set_agd_prefetch(H_gpu, m4 == 4 ? 0 : -1);
-        attn_tag = m4 == 4 ? "gate wg dw no prefetch " : mode == 3 ? "gate wg dw " : mode == 2 ? "gate wg both " : mode == 1 ? "gate wg fwd " : "gate wg off ";
+        pf_cuda_set_agd_bias_sums(H_gpu, m4 == 4 ? 0 : -1);
+        attn_tag = m4 == 4 ? "gate wg dw no prefetch, colsum " : mode == 3 ? "gate wg dw " : mode == 2 ? "gate wg both " : mode == 1 ? "gate wg fwd " : "gate wg off ";
         int64_t f0 = pf_cuda_attn_gate_wg_runs(H_gpu, 0), b0 = pf_cuda_attn_gate_wg_runs(H_gpu, 1);
         int64_t w0 = pf_cuda_attn_gate_wg_runs(H_gpu, 2);
         if (!quick) test_attn("tri_start", ts, 1, 1, 1200);  // --quick (memcheck): two cases per mode
@@ -2362,6 +2364,7 @@ static void cuda_attn_gate_wg(void) {
     pf_cuda_set_attn_gate_wg(H_gpu, -1);
     pf_cuda_set_attn_gate_dw_grid(H_gpu, 0);
     pf_cuda_set_agd_prefetch(H_gpu, -1);
+    pf_cuda_set_agd_bias_sums(H_gpu, -1);
     pf_cuda_set_attn_proj(H_gpu, -1);
 }
 

@@ -29,6 +29,7 @@ struct result {
     std::vector<bf16> dO, dg, og;  // (M, C) each (og: mode 2 only)
     std::vector<float> D;          // (R, H, L)
     std::vector<double> dW;        // (c_in, HC): mode 3 (blocks' fp32 sums added in order), the reference's
+    std::vector<float> db;         // mode 3: the column sums of d_out (b_o's gradient), then of d g_pre (b_g's)
     bool guards = true;
 };
 
@@ -126,8 +127,11 @@ static result run(const problem &p, const std::vector<bf16> &wpack, int mode, in
         a.L = p.L, a.pstride = p.pstride, a.prefetch = pf;
         const int64_t need = (T + 1) / 2;
         const unsigned nb = (unsigned)(grid > 0 && grid < need ? grid : need);
-        std::vector<float> parts((size_t)nb * C * C, NAN);
-        emu_run(dim3(nb), dim3(384), agd_smem::BYTES, [&] { k_attn_gate_bwd_dw<CH>(a, parts.data()); });
+        std::vector<float> parts((size_t)nb * C * C, NAN), bparts((size_t)nb * 2 * C, NAN);
+        emu_run(dim3(nb), dim3(384), agd_smem::BYTES, [&] { k_attn_gate_bwd_dw<CH>(a, parts.data(), bparts.data()); });
+        r.db.assign(2 * C, 0.f);  // k_agd_add's bias sums, blocks in order
+        for (unsigned b = 0; b < nb; b++)
+            for (int i = 0; i < 2 * C; i++) r.db[(size_t)i] += bparts[(size_t)b * 2 * C + i];
         std::vector<float> sum(C * C, 0.f);  // k_agd_add's fp32 sums, blocks in order
         for (unsigned b = 0; b < nb; b++)
             for (int i = 0; i < C * C; i++) sum[(size_t)i] += parts[(size_t)b * C * C + i];
@@ -149,7 +153,7 @@ static bool same_bits(const result &a, const result &b) {
         return x.size() == y.size() && !memcmp(x.data(), y.data(), x.size() * sizeof(bf16));
     };
     return eq(a.dO, b.dO) && eq(a.dg, b.dg) && eq(a.og, b.og) && a.D.size() == b.D.size() &&
-           !memcmp(a.D.data(), b.D.data(), a.D.size() * sizeof(float)) && a.dW == b.dW;
+           !memcmp(a.D.data(), b.D.data(), a.D.size() * sizeof(float)) && a.dW == b.dW && a.db == b.db;
 }
 
 static err compare_f(const std::vector<float> &got, const std::vector<float> &ref) {
@@ -163,7 +167,8 @@ static err compare_f(const std::vector<float> &got, const std::vector<float> &re
     return err{sqrt(num / (den + 1e-300)), emax / (rmax + 1e-300)};
 }
 
-static void check_result(const std::string &name, const result &got, const result &ref, int mode, double tol) {
+static void check_result(const std::string &name, const problem &p, const result &got, const result &ref, int mode,
+                         double tol) {
     struct item {
         const char *n;
         const std::vector<bf16> *g, *r;
@@ -182,6 +187,16 @@ static void check_result(const std::string &name, const result &got, const resul
         for (size_t i = 0; i < ref.dW.size(); i++) num += (got.dW[i] - ref.dW[i]) * (got.dW[i] - ref.dW[i]), den += ref.dW[i] * ref.dW[i];
         const double rel = sqrt(num / (den + 1e-300));
         check(rel <= 1e-3, name + " dW_o (d_out^T og)", "relative L2 %.3g", rel);
+        // the bias sums: of d_out's values and of the kernel's own d g_pre (its bits are mode 2's, checked), in
+        // float64; the kernel's are fp32 sums of the same bf16 numbers (a wrong row or channel is O(1))
+        std::vector<double> rb(2 * C, 0.0);
+        for (int64_t i = 0; i < p.M; i++)
+            for (int n = 0; n < C; n++)
+                rb[(size_t)n] += fb(p.dout[(size_t)(i * C + n)]), rb[(size_t)(C + n)] += fb(got.dg[(size_t)(i * C + n)]);
+        double bn = 0, bd = 0;
+        for (int i = 0; i < 2 * C; i++) bn += (got.db[(size_t)i] - rb[(size_t)i]) * (got.db[(size_t)i] - rb[(size_t)i]), bd += rb[(size_t)i] * rb[(size_t)i];
+        check(got.db.size() == (size_t)(2 * C) && sqrt(bn / (bd + 1e-300)) <= 1e-5, name + " b_o's and b_g's gradients (column sums)",
+              "relative L2 %.3g", sqrt(bn / (bd + 1e-300)));
         if (verbose) printf("     %s dW_o: relative L2 %.3g\n", name.c_str(), rel);
     }
 }
@@ -202,7 +217,7 @@ static void run_shape(int64_t M, int64_t L, int tr, double tol) {
                  tr ? " transposed" : "", CH, v.mode, v.grid, v.mode == 3 && !v.pf ? " no prefetch" : "");
         emu_opts = emu_options{0, 0, 0, 1};
         result a = run<CH>(p, wpack, v.mode, v.grid, v.pf);
-        check_result(name, a, ref, v.mode, tol);
+        check_result(name, p, a, ref, v.mode, tol);
         emu_opts = emu_options{1, 1, 1, 2};
         result b = run<CH>(p, wpack, v.mode, v.grid, v.pf);
         emu_opts = emu_options{0, 2, 0, 7};
