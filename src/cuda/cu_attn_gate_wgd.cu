@@ -93,9 +93,10 @@ __device__ __forceinline__ void agd_load(const agd_args &a, bf16 *dys, bf16 *gs,
 }
 
 // Tile t's rows into L2, nothing waited for: d_out and o, one contiguous range each, by a bulk prefetch (threads 0
-// and 32); g_pre's rows, ldz apart, a 128-byte line a thread (threads 64..127: two lines of a row each). A compute warpgroup holds one tile's rows (shared memory has no room for a second set), so without this the
-// next tile's copies, issued once the dW warpgroup is done with this one, wait on DRAM with no work beside them
-// but the other warpgroups' (session 57: the kernel moved 1.67 TB/s on an H100, the streaming kernels 2.4-3.0).
+// and 32); g_pre's rows, ldz apart, a 128-byte line a thread (threads 64..127: two lines of a row each). A compute
+// warpgroup holds one tile's rows (shared memory has no room for a second set), so without this the next tile's
+// copies, issued once the dW warpgroup is done with this one, wait on DRAM with no work beside them but the other
+// warpgroups' (session 57: the kernel moved 1.67 TB/s on an H100, the streaming kernels 2.4-3.0).
 __device__ __forceinline__ void agd_prefetch(const agd_args &a, int64_t t, int tid) {
     const int64_t p0 = t * 64, n = a.M - p0 < 64 ? a.M - p0 : 64;  // the tile's rows, >= 1
     if (tid == 0) tw_prefetch_l2(a.dy + p0 * AGD_C, (uint32_t)(n * AGD_C * 2));
@@ -140,41 +141,30 @@ __device__ __forceinline__ void agd_compute(const agd_args &a, unsigned char *sm
     }
 }
 
-// The dW warpgroup, wg_dw_sum's loop (the same tiles in the same order) with the bias sums beside the products:
-// d_out^T og over its tiles (rows c_in, columns HC) into the block's slot of dwo; channel ch's column sums of d_out
-// (dys, the core-matrix layout) and of d g_pre (os, the padded row tile) into the block's slot of dbs (256 floats:
-// b_o's 128, then b_g's).
+// The dW warpgroup (wg_dw_sum): d_out^T og over its tiles (rows c_in, columns HC) into the block's slot of dwo;
+// beside the products, channel ch's column sums of d_out (dys, the core-matrix layout) and of d g_pre (os, the
+// padded row tile) into the block's slot of dbs (256 floats: b_o's 128, then b_g's).
 __device__ __forceinline__ void agd_dw(float *dwo, float *dbs, unsigned char *sm, int64_t T) {
     using L = agd_smem;
     uint64_t *full = (uint64_t *)(sm + L::BAR) + 1, *empty = full + 2;
-    const int64_t stride = (int64_t)gridDim.x * 2;
     const int ch = threadIdx.x & 127;
-    float acc[2][64], so = 0.f, sg = 0.f;
-    wg_dw_zero(acc);
-    for (int64_t k = 0;; k++) {
-        const int64_t t0 = (int64_t)blockIdx.x * 2 + k * stride;
-        if (t0 >= T) break;
-#pragma unroll
-        for (int c = 0; c < 2; c++) {
-            if (t0 + c >= T) break;
-            wg_bar_wait(full + c, (uint32_t)(k & 1));
+    float so = 0.f, sg = 0.f;
+    wg_dw_sum(
+        full, empty, T, dwo + (int64_t)blockIdx.x * AGD_C * AGD_C,
+        [&](int c, const void **pa, const void **pb) {
+            const unsigned char *region = sm + L::WG0 + c * L::PER_WG;
+            *pa = region, *pb = region + L::KM;
+        },
+        [](int h, int r) { return 64 * h + r; },
+        [&](int c) {
             const unsigned char *region = sm + L::WG0 + c * L::PER_WG;
             const bf16 *dys = (const bf16 *)region, *os = (const bf16 *)(region + 2 * L::KM) + 64 * AGD_SK;
-            __syncwarp();  // converged for the .aligned wgmma instructions
-            s9_wg_fence();
-            wg_tile_atb_issue(acc, region, region + L::KM);
-            s9_wg_commit();
 #pragma unroll 8
             for (int r = 0; r < 64; r++) {  // rows past M hold zeros (the copies' zero fill; d g_pre of zeros is 0)
                 so += __bfloat162float(dys[((r >> 3) * 16 + (ch >> 3)) * 64 + (r & 7) * 8 + (ch & 7)]);
                 sg += __bfloat162float(os[r * AGD_SK + ch]);
             }
-            wg_mma_wait<0>();
-            s9_wg_hold<64>(acc[0]), s9_wg_hold<64>(acc[1]);
-            wg_bar_arrive(empty + c);
-        }
-    }
-    wg_dw_store(acc, dwo + (int64_t)blockIdx.x * AGD_C * AGD_C, [](int h, int r) { return 64 * h + r; });
+        });
     dbs[(int64_t)blockIdx.x * 2 * AGD_C + ch] = so;
     dbs[(int64_t)blockIdx.x * 2 * AGD_C + AGD_C + ch] = sg;
 }

@@ -275,16 +275,6 @@ __device__ __forceinline__ void wg_tile_atb_issue(float (&acc)[2][64], const voi
 #pragma unroll
         for (int ks = 0; ks < 4; ks++) wg_ss_n128_tt(acc[h], da + ((h * 1024 + ks * 4096) >> 4), db + ((ks * 4096) >> 4));
 }
-// The same fenced, committed and waited for: the in-kernel weight gradients' step (k_tm_outbw_dwz's dW_z = d y^T
-// xl, k_attn_gate_bwd_dw's dW_o = d_out^T og).
-__device__ __forceinline__ void wg_tile_atb(float (&acc)[2][64], const void *a, const void *b) {
-    __syncwarp();  // converged for the .aligned wgmma instructions
-    s9_wg_fence();
-    wg_tile_atb_issue(acc, a, b);
-    s9_wg_commit();
-    wg_mma_wait<0>();
-    s9_wg_hold<64>(acc[0]), s9_wg_hold<64>(acc[1]);
-}
 __device__ __forceinline__ void wg_dw_zero(float (&acc)[2][64]) {
 #pragma unroll
     for (int h = 0; h < 2; h++)
@@ -310,10 +300,11 @@ __device__ __forceinline__ void wg_dw_store(const float (&acc)[2][64], float *ou
 
 // The dW warpgroup of those kernels: for the block's tiles of both compute warpgroups in turn (tile 2 blockIdx.x +
 // c + 2 k gridDim.x of T for k = 0, 1, .., c = 0, 1: a fixed order, the same bits every run), wait full[c] (parity
-// k & 1), acc += A^T B of that tile (tile(c, &a, &b) names the compute warpgroup's two stagings), arrive empty[c];
-// then the sums to out by wg_dw_store.
-template <typename TILE, typename ROW>
-__device__ __forceinline__ void wg_dw_sum(uint64_t *full, uint64_t *empty, int64_t T, float *out, TILE tile, ROW row) {
+// k & 1), acc += A^T B of that tile (tile(c, &a, &b) names the compute warpgroup's two stagings; beside(c) runs
+// while the products do, on the same stagings), arrive empty[c]; then the sums to out by wg_dw_store.
+template <typename TILE, typename ROW, typename BESIDE>
+__device__ __forceinline__ void wg_dw_sum(uint64_t *full, uint64_t *empty, int64_t T, float *out, TILE tile, ROW row,
+                                          BESIDE beside) {
     const int64_t stride = (int64_t)gridDim.x * 2;
     float acc[2][64];
     wg_dw_zero(acc);
@@ -326,7 +317,13 @@ __device__ __forceinline__ void wg_dw_sum(uint64_t *full, uint64_t *empty, int64
             wg_bar_wait(full + c, (uint32_t)(k & 1));
             const void *a, *b;
             tile(c, &a, &b);
-            wg_tile_atb(acc, a, b);
+            __syncwarp();  // converged for the .aligned wgmma instructions
+            s9_wg_fence();
+            wg_tile_atb_issue(acc, a, b);
+            s9_wg_commit();
+            beside(c);
+            wg_mma_wait<0>();
+            s9_wg_hold<64>(acc[0]), s9_wg_hold<64>(acc[1]);
             wg_bar_arrive(empty + c);
         }
     }

@@ -10,7 +10,7 @@
 //
 // Per tile (double-buffered: the next tile's cp.async copies fly during this one's products):
 //   G (64 x 512) as four 64 x 128 sub-tiles and zl (64 x 128) in the row tile's core-matrix layout (16-byte chunk k
-//   of row r at element ((r / 8) 16 + k) 64 + (r % 8) 8: wg_tile_atb's), each warp's copies whole 128-byte lines of
+//   of row r at element ((r / 8) 16 + k) 64 + (r % 8) 8: wg_tile_atb_issue's), each warp's copies whole 128-byte lines of
 //   4 rows (gdw_load);
 //   warpgroup w: dW[256 h + 128 w ..] += (sub-tile 2 h + w)^T zl, 8 wgmma m64n128k16 (A M-major, B N-major);
 //   warpgroup w also: dzl[:, 64 h ..]'s depth half [256 w, 256 w + 256) = those G columns times W^T (this half's

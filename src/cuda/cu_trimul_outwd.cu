@@ -51,7 +51,7 @@ __device__ __forceinline__ void owd_dw(float *dwz, unsigned char *sm, int64_t T)
             const unsigned char *region = sm + L::WG0 + c * L::PER_WG + 2 * L::XB;
             *pa = region + L::RB, *pb = region;
         },
-        [](int h, int r) { return 64 * h + ow_perm(r); });
+        [](int h, int r) { return 64 * h + ow_perm(r); }, [](int) {});
 }
 
 // Tile t's zl and d out rows (contiguous, (M, 128) each) into L2 by two bulk prefetches (threads 0 and 32), nothing
@@ -150,8 +150,8 @@ __global__ void k_ow_dwz_add(const float *dwz, int nb, float *dw) {
 }
 
 #ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
-static cu_switch owd_prefetch_on = {-1, "PF_OWD_PREFETCH", 1, "the next tile's zl and d out copied from DRAM when asked",
-                                    "the next tile's zl and d out prefetched into L2 during the current one: the default"};
+static cu_switch owd_prefetch_on = {-1, "PF_OWD_PREFETCH", 1, "the next tile's zl and d out from DRAM when asked",
+                                    "the next tile's zl and d out prefetched into L2: the default"};
 extern "C" void pf_cuda_set_owd_prefetch(pf_backend *be, int on) { (void)be, cu_switch_set(&owd_prefetch_on, on); }
 int cu_tm_outbw_dwz_smem(void) { return owd_smem::BYTES; }
 unsigned cu_tm_outbw_dwz_launch(cu_impl *c, ow_args *a, int grid, float *dwz_out) {
