@@ -23,7 +23,7 @@ OMP_NUM_THREADS=3 run outw $b stdbuf -oL $T --only trimul_outw
 run mc_mod $b compute-sanitizer --tool memcheck $P/bench_cuda_ops --ops tri_attn,trimul --sizes 200,256 --reps 1
 checks_report attn_bf16 gate_wg outw mc_mod
 echo "== checks done at $((SECONDS - t0)) s" >> $S
-ab_env 2 $((L - 90)) 70 tri_attn,trimul 1024,2048 "" PF_AGD_PREFETCH=0 PF_OWD_PREFETCH=0 PF_AGD_BIAS_SUMS=0
+ab_env 2 $((L - 60)) 70 tri_attn,trimul 1024,2048 "" PF_AGD_PREFETCH=0 PF_OWD_PREFETCH=0 PF_AGD_BIAS_SUMS=0
 echo "== timing done at $((SECONDS - t0)) s" >> $S
 [ $((L - (SECONDS - t0))) -gt 80 ] && ncu_rows pf_on 40 4 "gate_bwd_dw|outbw_dwz" $P/bench_cuda_ops --ops tri_attn,trimul \
     --sizes 1024 --reps 1
