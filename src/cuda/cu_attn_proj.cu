@@ -270,6 +270,7 @@ void attn_proj_bwd(cu_impl *c, int64_t M, int c_in, int HC, const pf_attn_p *p, 
     }
     pf_linear_p *gl[4] = {&g->q, &g->k, &g->v, &g->g};
     for (int k = 0; k < 4; k++)
-        if (gl[k]->b && !(k == 3 && g_bias_done)) attn_colsum_add_ld(c, M, HC, (const char *)dz + (size_t)k * HC * cu_esz(c), ldz, gl[k]->b);
+        if (gl[k]->b && !(k == 3 && g_bias_done))
+            attn_colsum_add_ld(c, M, HC, (const char *)dz + (size_t)k * HC * cu_esz(c), ldz, gl[k]->b);
     cu_pool_release(c, mark);
 }

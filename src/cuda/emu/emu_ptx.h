@@ -251,12 +251,13 @@ static inline void tw_expect(uint64_t *b, uint32_t bytes) { emu_mbar_arrive(fa_s
 static inline void tw_bulk_g2s(void *dst, const void *src, uint32_t bytes, uint64_t *b) {
     emu_bulk_g2s(fa_smem(dst), src, bytes, fa_smem(b));
 }
-// nothing to emulate but the contract: aligned, whole 16-byte units, every byte readable (a prefetch past an
-// allocation would not fault on a GPU, so the emulator reads the range to catch it)
+// nothing to emulate but the contract: aligned, whole 16-byte units, every byte readable (the emulator reads the
+// range, so a prefetch past an allocation shows under a memory checker; what a GPU does with one is not relied on)
 static inline void tw_prefetch_l2(const void *src, uint32_t bytes) {
     if (((uintptr_t)src & 15) || (bytes & 15) || !bytes) emu_fail("tw_prefetch_l2: %p, %u bytes", src, bytes);
+    const volatile unsigned char *s = (const volatile unsigned char *)src;
     volatile unsigned char sink = 0;
-    for (uint32_t i = 0; i < bytes; i += 16) sink ^= ((const volatile unsigned char *)src)[i] ^ ((const volatile unsigned char *)src)[i + 15];
+    for (uint32_t i = 0; i < bytes; i += 16) sink ^= s[i] ^ s[i + 15];
     (void)sink;
 }
 static inline void tw_prefetch_l2_line(const void *p) { (void)*(const volatile unsigned char *)p; }
