@@ -540,17 +540,20 @@ static void attn_bwd_env_same_bits(const char *env, const char *label, const pf_
 // cu_flash_bwd_lean.cuh's BWL_BM; bf16 bias where L % 8 == 0, else the default kernel):
 // not the default's bits (1 / scale rounded to bf16), so dx, dz and the parameter gradients
 // against the CPU reference (attn_run's rep 0) and the same bits twice (rep 1).
-static void attn_bwd_bm_check(const char *label, const attn_case *t, pf_mem mg) {
+static void attn_bwd_env_check(const char *label, const attn_case *t, pf_mem mg, const char *env, const char *val) {
     if (!H_bf16) return;
-    const char *e = getenv("PF_ATTN_BWD_BM");
+    const char *e = getenv(env);
     char prev[16], nm[320];
     snprintf(prev, sizeof prev, "%s", e ? e : "");
-    snprintf(nm, sizeof nm, "%s bwd PF_ATTN_BWD_BM=1", label);
-    setenv("PF_ATTN_BWD_BM", "1", 1);
+    snprintf(nm, sizeof nm, "%s bwd %s=%s", label, env, val);
+    setenv(env, val, 1);
     real *fx = NULL, *fz = NULL;
     for (int rep = 0; rep < 2; rep++) attn_run(nm, t, mg, 0, rep, &fx, &fz);
-    if (e) setenv("PF_ATTN_BWD_BM", prev, 1);
-    else unsetenv("PF_ATTN_BWD_BM");
+    if (e) setenv(env, prev, 1);
+    else unsetenv(env);
+}
+static void attn_bwd_bm_check(const char *label, const attn_case *t, pf_mem mg) {
+    attn_bwd_env_check(label, t, mg, "PF_ATTN_BWD_BM", "1");
 }
 
 // Selective recompute (pf_attn_dims.keep, the model's recompute_keep_attn): the forward that
@@ -699,10 +702,13 @@ static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_d
     attn_bwd_env_same_bits("PF_ATTN_BWD_CO", label, &d, &Pd, &Gd, mdv, m.gs, m.gw, &dout, nx, want_dz ? nz : 0,
                            seed + 15);
     attn_bwd_bm_check(label, &t, mg);
-    if (attn_bwd_wg_modes)  // cuda_attn_bwd_wg: its five modes, the same products in the same order (5: 4 by TMA)
+    if (attn_bwd_wg_modes) {  // cuda_attn_bwd_wg: its five modes, the same products in the same order (5: 4 by TMA)
         for (int mode = 2; mode <= 5; mode++)
             attn_bwd_env_vals_same_bits("PF_ATTN_BWD_WG", "1", (const char *[]){"2", "3", "4", "5"}[mode - 2], label,
                                         &d, &Pd, &Gd, mdv, m.gs, m.gw, &dout, nx, want_dz ? nz : 0, seed + 17);
+        // mode 6 (session 57: 5 with the pair bias inside S^T's product; other bits): against the reference, twice
+        attn_bwd_env_check(label, &t, mg, "PF_ATTN_BWD_WG", "6");
+    }
     attn_keep_same_bits(label, &d, &Pd, &Gd, &x, &z, mdv, &og, m.gs, m.gw, &dout, want_dz ? nz : 0, seed + 16);
     free_mems(&m);
     finish(label);
