@@ -230,17 +230,14 @@ __device__ __forceinline__ void bwg_p_ds(float (&s)[8][4], float (&dp)[8][4], co
         float2 l2 = *reinterpret_cast<const float2 *>(Lb + 8 * j + 2 * t);
 #pragma unroll
         for (int u = 0; u < 2; u++) {
-            if constexpr (BA) {
+            float2 bb = make_float2(0.f, 0.f);
+            if constexpr (!BA)
+                bb = TM ? bw_ld_bias2(Bw + (g + 8 * u) * 64 + ((j ^ g) << 3) + 2 * t)
+                        : bw_ld_bias2(Bw + (g + 8 * u) * BW_LDK + 8 * j + 2 * t);
 #pragma unroll
-                for (int e1 = 0; e1 < 2; e1++)
-                    s[j][2 * u + e1] = fa_exp2(fmaf(s[j][2 * u + e1], sc2, fmaf(e1 ? l2.y : l2.x, -BW_L2E, mk2[u])));
-            } else {
-                float2 bb = TM ? bw_ld_bias2(Bw + (g + 8 * u) * 64 + ((j ^ g) << 3) + 2 * t)
-                               : bw_ld_bias2(Bw + (g + 8 * u) * BW_LDK + 8 * j + 2 * t);
-#pragma unroll
-                for (int e1 = 0; e1 < 2; e1++)
-                    s[j][2 * u + e1] = fa_exp2(fmaf(s[j][2 * u + e1], sc2,
-                                                    fmaf(e1 ? bb.y : bb.x, BW_L2E, fmaf(e1 ? l2.y : l2.x, -BW_L2E, mk2[u]))));
+            for (int e1 = 0; e1 < 2; e1++) {
+                const float lm = fmaf(e1 ? l2.y : l2.x, -BW_L2E, mk2[u]);  // the lse and mask terms
+                s[j][2 * u + e1] = fa_exp2(fmaf(s[j][2 * u + e1], sc2, BA ? lm : fmaf(e1 ? bb.y : bb.x, BW_L2E, lm)));
             }
         }
     }

@@ -853,7 +853,7 @@ static int64_t s9b_rows(const fa_args *a, int qtile) {
 // kernel's own flag (its shared-memory attribute is set once per process). Rows in pieces of
 // s9b_rows (one launch unless the rows pass 2^31 elements): q, k, v, out_o, the mask and lse
 // from the piece's first row; the rows are independent, so the same bits as one launch.
-// kernel NULL: a TMA form (s9t_piece: tform 3 k_s9_fwd_tma, 4 k_s9_fwd_half; smem unused)
+// kernel NULL: a TMA form (s9t_piece: tform 3 k_s9_fwd_tma, 4 k_s9_fwd_half; smem and attr_set unused)
 int s9b_run(cu_impl *c, const fa_args *a, void (*kernel)(fa_args), int qtile, size_t smem, int *attr_set,
             int tform) {
     const int64_t rows = s9b_rows(a, qtile), nqt = (a->L + qtile - 1) / qtile;

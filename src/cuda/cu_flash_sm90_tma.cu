@@ -194,8 +194,8 @@ int fa_sm90_forward_tma(cu_impl *c, const fa_args *a, int tform) {
     if ((a->HC * 2) % 16 || (a->pstride * a->HC * 2) % 16 || (a->rstride * a->HC * 2) % 16 || a->pstride < 1 ||
         a->rstride < 1 || ((uintptr_t)a->k | (uintptr_t)a->v) & 15)
         return 1;
-    int attr_set = 1;  // s9t_piece picks its kernel and sets that kernel's shared memory (so no size here)
-    return s9b_run(c, a, NULL, S9_Q2, 0, &attr_set, tform);
+    // s9t_piece picks its kernel and sets that kernel's shared memory: no size or flag here
+    return s9b_run(c, a, NULL, S9_Q2, 0, NULL, tform);
 }
 
 #endif  // PF_EMU_NO_HOST

@@ -1898,7 +1898,7 @@ static void cuda_trimul_outw(void) {
     test_trimul_outw(36, 1, 0, 1, 3, 2);
     test_trimul_outw(40, 0, 0, 0, 0, 2);
     test_trimul_outw(32, 0, 1, 1, 2, 2);  // with biases: k_tm_outbw and the GEMM
-    pf_cuda_set_owd_prefetch(H_gpu, 0);   // k_tm_outbw_dwz without its L2 prefetch of the next tile (PF_OWD_PREFETCH=0)
+    pf_cuda_set_owd_prefetch(H_gpu, 0);  // k_tm_outbw_dwz without its L2 prefetch (PF_OWD_PREFETCH=0)
     test_trimul_outw(36, 1, 0, 1, 3, 2);
     test_trimul_outw(40, 0, 0, 0, 0, 2);
     pf_cuda_set_owd_prefetch(H_gpu, -1);
@@ -2337,13 +2337,17 @@ static void cuda_attn_gate_wg(void) {
     pf_attn_dims te = {33, 33, 128, 4, 32, 128, PF_BIAS_SELF, 1, NULL, 0};
     pf_attn_dims m8 = {5, 41, 64, 8, 8, 24, PF_BIAS_PAIR, 0, NULL, 0};
     pf_attn_dims m16 = {3, 70, 64, 8, 16, 16, PF_BIAS_PAIR, 0, NULL, 0};
-    for (int m4 = 4; m4 >= 0; m4--) {  // 4: mode 3 without the next tile's L2 prefetch (PF_AGD_PREFETCH=0)
+    for (int m4 = 4; m4 >= 0; m4--) {  // 4: mode 3 with PF_AGD_PREFETCH=0 and PF_AGD_BIAS_SUMS=0
         const int mode = m4 == 4 ? 3 : m4;
         pf_cuda_set_attn_gate_wg(H_gpu, mode);
         pf_cuda_set_attn_gate_dw_grid(H_gpu, mode == 3 ? 2 : 0);  // mode 3: 2 blocks, each warpgroup loops
         pf_cuda_set_agd_prefetch(H_gpu, m4 == 4 ? 0 : -1);
         pf_cuda_set_agd_bias_sums(H_gpu, m4 == 4 ? 0 : -1);
-        attn_tag = m4 == 4 ? "gate wg dw no prefetch, colsum " : mode == 3 ? "gate wg dw " : mode == 2 ? "gate wg both " : mode == 1 ? "gate wg fwd " : "gate wg off ";
+        attn_tag = m4 == 4     ? "gate wg dw no prefetch, colsum "
+                   : mode == 3 ? "gate wg dw "
+                   : mode == 2 ? "gate wg both "
+                   : mode == 1 ? "gate wg fwd "
+                               : "gate wg off ";
         int64_t f0 = pf_cuda_attn_gate_wg_runs(H_gpu, 0), b0 = pf_cuda_attn_gate_wg_runs(H_gpu, 1);
         int64_t w0 = pf_cuda_attn_gate_wg_runs(H_gpu, 2);
         if (!quick) test_attn("tri_start", ts, 1, 1, 1200);  // --quick (memcheck): two cases per mode
@@ -2355,7 +2359,8 @@ static void cuda_attn_gate_wg(void) {
         int64_t w = pf_cuda_attn_gate_wg_runs(H_gpu, 2) - w0;
         if (shard_m > 1) continue;  // the counts are of the whole group
         char nm[128];
-        snprintf(nm, sizeof nm, "%s attn gate wg mode %d%s: launches", H_gpu->name, mode, m4 == 4 ? " no prefetch" : "");
+        snprintf(nm, sizeof nm, "%s attn gate wg mode %d%s: launches", H_gpu->name, mode,
+                 m4 == 4 ? " no prefetch, colsum" : "");
         // mode 3: the triangle cases (HC = c_in = 128) with W_o's gradient in the kernel, the MSA row cases
         // (64) on mode 2's kernel
         int fw = mode >= 1 && pf_cuda_attn_gate_wg_applies(H_gpu, 128, 128, 32, 0);
