@@ -106,12 +106,18 @@ void pf_step_watchdog_begin(pf_step_watchdog *w, int64_t step) {
     pthread_mutex_unlock(&w->mu);
 }
 
-void pf_step_watchdog_end(pf_step_watchdog *w, double step_s, const char *ckpt) {
+void pf_step_watchdog_end(pf_step_watchdog *w, double step_s) {
     if (!w) return;
     pthread_mutex_lock(&w->mu);
     w->step = -1;
     if (step_s > w->slowest_s) w->slowest_s = step_s;
-    if (ckpt) snprintf(w->ckpt, sizeof w->ckpt, "%s", ckpt);
+    pthread_mutex_unlock(&w->mu);
+}
+
+void pf_step_watchdog_checkpoint(pf_step_watchdog *w, const char *ckpt) {
+    if (!w || !ckpt) return;
+    pthread_mutex_lock(&w->mu);
+    snprintf(w->ckpt, sizeof w->ckpt, "%s", ckpt);
     pthread_mutex_unlock(&w->mu);
 }
 

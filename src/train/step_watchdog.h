@@ -12,9 +12,13 @@ typedef struct pf_step_watchdog pf_step_watchdog;
 // checkpoints (rank 0), else the message points at run_dir/latest. NULL when off (every call
 // below accepts NULL); stops the process if the thread cannot be started.
 pf_step_watchdog *pf_step_watchdog_start(double limit_s, const char *run_dir, int writes_ckpt);
-// A step starts / has ended (its seconds); ckpt: the checkpoint it wrote, or NULL.
+// A step starts / has ended (its seconds).
 void pf_step_watchdog_begin(pf_step_watchdog *w, int64_t step);
-void pf_step_watchdog_end(pf_step_watchdog *w, double step_s, const char *ckpt);
+void pf_step_watchdog_end(pf_step_watchdog *w, double step_s);
+// The checkpoint just written (rank 0), told at once: a step that hangs after writing it names it, not the one
+// before (it used to be passed at the step's end, which left that window, and a test that stops the process once
+// `latest` exists could land in it).
+void pf_step_watchdog_checkpoint(pf_step_watchdog *w, const char *ckpt);
 // Joins the thread and frees; safe on NULL.
 void pf_step_watchdog_stop(pf_step_watchdog *w);
 

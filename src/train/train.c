@@ -121,7 +121,6 @@ typedef struct {
     int64_t next_e;        // its number, -1 if none
     double next_wait;      // the data wait it took
     pf_step_watchdog *wd;  // stops the run if a step never ends (step_timeout_s); NULL if off
-    char last_ckpt[4200];  // the newest checkpoint written (rank 0), for the watchdog's message
 } train_run;
 
 // Set-up failures on any rank stop every rank (a rank left waiting in a
@@ -485,11 +484,12 @@ static int save_checkpoint(train_run *R, int64_t step) {
     if (R->lead && pf_ckpt_save(R->opts->out_dir, R->M, &R->opt, step, where, sizeof where, err, sizeof err) != 0) {
         fprintf(stderr, "\npairfold: error: checkpoint failed: %s\n", err);
         fail = 1;
+    } else if (R->lead) {
+        pf_step_watchdog_checkpoint(R->wd, where);  // at once: a hang from here on names this checkpoint
     }
     pf_dist_sum_doubles(&R->D, &fail, 1);
     if (fail > 0) return 1;
     if (!R->quiet) fprintf(stderr, "%scheckpoint: %s\n", R->tty ? "\n" : "", where);
-    if (R->lead) snprintf(R->last_ckpt, sizeof R->last_ckpt, "%s", where);
     if (R->lead) pf_rundir_prune(R->opts->out_dir, R->cfg.keep_checkpoints);
     return 0;
 }
@@ -597,7 +597,7 @@ int pf_train_run(const pf_config *cfg_in, const pf_train_opts *opts) {
         double t0 = pf_now_ms();
         pf_step_watchdog_begin(R.wd, step);
         rc = run_step(&R, step);
-        pf_step_watchdog_end(R.wd, (pf_now_ms() - t0) / 1e3, R.last_ckpt[0] ? R.last_ckpt : NULL);
+        pf_step_watchdog_end(R.wd, (pf_now_ms() - t0) / 1e3);
     }
     finish_run(&R);
     return rc;
