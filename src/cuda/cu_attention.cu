@@ -197,13 +197,16 @@ pf_mem cu_attn_mem(pf_backend *be, const pf_attn_dims *d) {
 
 // zb = Linear(LN(z or x)) over pieces of positions, then biasT; copy (may be NULL) = the
 // bias's source. Returns 1 when LN(x) of every row is left at the region's start for the
-// rows (fused, PF_BIAS_SELF, rows and bias in one piece each: one LayerNorm pass of x).
+// rows (fused, PF_BIAS_SELF, rows and bias in one piece each: one LayerNorm pass of x), 2
+// when the rows' projections are made too (attn_bias_proj_fwd; o_saved: the backward's o).
 static int attn_make_bias(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x, const void *z,
-                          const attn_wv *w, void *copy, int fwd) {
+                          const attn_wv *w, void *copy, int fwd, int o_saved) {
     int pair = d->bias == PF_BIAS_PAIR;
     int keep = !pair && attn_rows_per_piece(c, d, fwd) >= d->B;
-    int kept = attn_bias_fwd(c, d->L * d->L, bias_channels(d), d->H, pair ? &p->ln_z : &p->ln, p->bias.w,
-                             pair ? z : x, w->zb, w->region, w->P, copy, keep);
+    int kept = keep ? attn_bias_proj_fwd(c, d, p, x, w->zb, w->region, w->P, copy, fwd, o_saved) : 0;
+    if (!kept)
+        kept = attn_bias_fwd(c, d->L * d->L, bias_channels(d), d->H, pair ? &p->ln_z : &p->ln, p->bias.w, pair ? z : x,
+                             w->zb, w->region, w->P, copy, keep);
     attn_bias_T(c, w->zb, w->biasT, d->L, d->H, d->bias == PF_BIAS_SELF && d->transpose);
     return kept;
 }
@@ -222,7 +225,7 @@ static void attn_fwd_end_t(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p
     void *xt = saved ? s.x : w->t, *ot = saved ? w->t : out;  // (B*L, c_in)
     end_t_xpose(c, d, x, xt, d->c_in);
     if (key_mask) end_t_xpose(c, d, key_mask, w->mt, 1);
-    int xln_ready = attn_make_bias(c, &dt, p, xt, NULL, w, NULL, 1);
+    int xln_ready = attn_make_bias(c, &dt, p, xt, NULL, w, NULL, 1, 1);
     attn_rows_fwd(c, &dt, p, xt, key_mask ? w->mt : NULL, w->biasT, ot, s.o, s.lse, w->region, w->R, xln_ready);
     if (saved) {
         end_t_xpose(c, d, w->t, out, d->c_in);
@@ -253,7 +256,7 @@ void cu_attn_fwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, cons
     // kept: the bias pass still runs (cheap next to the core): it copies the bias's source
     // to saved and may leave LN(x) for the rows, the same bits as the first forward's
     int xln_ready = 0;
-    if (d->bias) xln_ready = attn_make_bias(c, d, p, x, z, &w, d->bias == PF_BIAS_PAIR ? s.z : s.x, 1);
+    if (d->bias) xln_ready = attn_make_bias(c, d, p, x, z, &w, d->bias == PF_BIAS_PAIR ? s.z : s.x, 1, 1);
     attn_rows_fwd(c, d, p, x, key_mask, d->bias ? w.biasT : NULL, out, s.o, s.lse, w.region, w.R, xln_ready);
 }
 
@@ -281,7 +284,7 @@ static void attn_bwd_end_t(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p
                            const attn_sv *s, const void *d_out, void *d_x, const attn_wv *w) {
     pf_attn_dims dt = *d;
     dt.transpose = 0;
-    int xln_ready = attn_make_bias(c, &dt, p, s->x, NULL, w, NULL, 0);
+    int xln_ready = attn_make_bias(c, &dt, p, s->x, NULL, w, NULL, 0, s->o != NULL);
     if (key_mask) end_t_xpose(c, d, key_mask, w->mt, 1);
     end_t_xpose(c, d, d_out, w->t, d->c_in);
     end_t_ctx e = {c, d->L, d->c_in, d_x, w->t};
@@ -308,7 +311,7 @@ void cu_attn_bwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, pf_a
         attn_bwd_end_t(c, d, p, g, key_mask, &s, d_out, d_x, &w);
         return;
     }
-    int xln_ready = d->bias ? attn_make_bias(c, d, p, s.x, s.z, &w, NULL, 0) : 0;
+    int xln_ready = d->bias ? attn_make_bias(c, d, p, s.x, s.z, &w, NULL, 0, s.o != NULL) : 0;
     attn_bwd_args a = {d, p, g, s.x, s.o, key_mask, d_out, s.lse, d->bias ? w.biasT : NULL, d_x, w.zb, w.acc,
                        w.region, w.R, d->bias == PF_BIAS_SELF ? self_dzb : NULL, w.zb, xln_ready, NULL, NULL};
     attn_rows_bwd(c, &a);

@@ -39,6 +39,20 @@ static inline size_t attn_bias_bytes(cu_impl *c, int64_t P, int cb, int fwd) {
 // region's start; returns 1 when it was (else 0).
 int attn_bias_fwd(cu_impl *c, int64_t n_pos, int cb, int H, const pf_layernorm_p *ln, const real *w_bias,
                   const void *src, void *zb, char *region, int64_t P, void *copy, int keep_ln);
+// attn_bias_fwd with the rows' projections in the same pass (cu_attn_lnproj.cu) where the bias comes from x itself
+// (PF_BIAS_SELF), rows and bias are one piece each and the rows take the one-GEMM projection path (cu_attn_proj.cu;
+// the backward's needs o saved: o_saved): zb, [q|k|v|g] into the rows' interleaved buffer in region (where
+// attn_rows_fwd / attn_rows_bwd carve it) and, in the backward (fwd 0), LN(x) at region's start; copy as
+// attn_bias_fwd's. Returns 2 (pass it to the rows as xln_ready: they skip the LayerNorm and the projection GEMM)
+// or 0 where it does not apply (nothing done).
+int attn_bias_proj_fwd(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x, void *zb, char *region,
+                       int64_t P, void *copy, int fwd, int o_saved);
+// cu_attn_lnproj.cu: PF_ATTN_LNPROJ on and the kernel's shapes (bf16, sm_90, c_in 128, 4 HC <= 512, H <= 16)
+int attn_lnproj_applies(cu_impl *c, int c_in, int HC, int H);
+// zb (M, H) = LN(x) W_bias^T, X (M, 4 HC; rows ldx apart) = LN(x) W_cat^T + b_cat (wcat (4 HC, 128) bf16, bcat
+// (4 HC) bf16 or NULL: attn_proj_cat's), cp = x and xln = LN(x) (M, 128) where not NULL; 0 where it does not apply
+int attn_lnproj(cu_impl *c, int64_t M, int HC, int H, const pf_layernorm_p *ln, const real *w_bias, const void *wcat,
+                const void *bcat, const void *x, void *zb, void *X, int64_t ldx, void *cp, void *xln);
 // The backward of attn_bias_fwd for dzb (n_pos, H): g_bias, g_ln += ..., d_src += ...
 // (may be NULL); region: attn_bias_bytes(P, cb, 0).
 void attn_bias_bwd(cu_impl *c, int64_t n_pos, int cb, int H, const pf_layernorm_p *ln, pf_layernorm_p *g_ln,
@@ -51,7 +65,8 @@ void attn_bias_T(cu_impl *c, const void *zb, float *biasT, int64_t L, int H, int
 // bias logits, which biasT (or NULL) brings. o_sv (x's layout, HC channels) and
 // lse_sv (B, H, L) fp32 receive the core's output and log-sum-exp when not NULL
 // (the forward that saves). region: attn_rows_bytes(R, fwd). xln_ready (one piece
-// only): LN(x) of every row is at region's start already (attn_bias_fwd's keep_ln).
+// only): LN(x) of every row is at region's start already (attn_bias_fwd's keep_ln); 2: and
+// q, k, v, g in the one-GEMM path's buffer (attn_bias_proj_fwd).
 // d->keep && d->kept (selective recompute): o_sv and lse_sv hold the core's outputs
 // already: the core and the q, k, v projections are skipped.
 void attn_rows_fwd(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x, const void *key_mask,

@@ -30,7 +30,6 @@
 #include "cu_env.cuh"
 
 #define AGO_WG 4     // warpgroups per block (512 threads: 128 registers each)
-#define AGO_SO 72    // forward staging row stride (bf16): 64 columns + 8, 16-byte aligned rows
 
 #ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
 // 0 off, 1 the forward only, 2 the forward and the backward, 3 the backward with W_o's gradient in the kernel
@@ -96,42 +95,6 @@ __device__ __forceinline__ uint32_t ago_gate2(uint32_t g2, uint32_t o2) {
     float2 gf = __bfloat1622float2(g), of = __bfloat1622float2(o);
     __nv_bfloat162 r = __floats2bfloat162_rn(sigmoidf_(gf.x) * of.x, sigmoidf_(gf.y) * of.y);
     return *reinterpret_cast<uint32_t *>(&r);
-}
-
-// acc = af (the warp's 16 positions x KP) times weight tile j (tswp_issue), waited for.
-template <int KP>
-__device__ __forceinline__ void ago_product(float (&acc)[32], const uint32_t (&af)[KP / 16][4], const unsigned char *w,
-                                            int j) {
-    tswp_issue<KP>(acc, af, w, j);
-    wg_mma_wait<0>();
-    s9_wg_hold<32>(acc);
-}
-
-// Forward epilogue of tile j: out columns 64 j.. of the warp's 16 positions (first rw0) = acc +
-// bias, via the warp's staging tile st (16, AGO_SO) as 16-byte stores.
-__device__ __forceinline__ void ago_fwd_epilogue(const float (&acc)[32], const ago_args &a, int j, bf16 *st,
-                                                 int64_t rw0) {
-    const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
-#pragma unroll
-    for (int i = 0; i < 8; i++) {
-        const int col = 64 * j + 8 * i + 2 * t;
-        const float b0 = a.bias && col < a.NO ? __ldg(a.bias + col) : 0.f;
-        const float b1 = a.bias && col + 1 < a.NO ? __ldg(a.bias + col + 1) : 0.f;
-#pragma unroll
-        for (int hh = 0; hh < 2; hh++)
-            *reinterpret_cast<__nv_bfloat162 *>(st + (g + 8 * hh) * AGO_SO + 8 * i + 2 * t) =
-                __floats2bfloat162_rn(acc[4 * i + 2 * hh] + b0, acc[4 * i + 2 * hh + 1] + b1);
-    }
-    __syncwarp();
-#pragma unroll
-    for (int it = 0; it < 4; it++) {  // 16 rows x 8 chunks of 8 columns
-        const int i = lane + 32 * it, row = i >> 3, c8 = 8 * (i & 7);
-        const int64_t p = rw0 + row;
-        if (p < a.M)
-            *reinterpret_cast<uint4 *>(a.out + p * a.NO + 64 * j + c8) =
-                *reinterpret_cast<const uint4 *>(st + row * AGO_SO + c8);
-    }
-    __syncwarp();  // st read before the next tile's writes
 }
 
 // Backward epilogue of tile j (ago_gate_bwd): dO over g_pre (gs), og over o (os), d g_pre into ds (the d_out
@@ -243,7 +206,7 @@ __global__ void __launch_bounds__(128 * AGO_WG, 1) k_attn_gate_out_wg(ago_args a
             for (int j = 0; j < a.tiles; j++) {
                 float acc[32];
                 ago_product<KP>(acc, af, ago_sm, j);
-                ago_fwd_epilogue(acc, a, j, st, rw0);
+                ago_rows_epilogue(acc, a.bias, a.NO, a.out, a.NO, a.M, j, st, rw0);
             }
         }
     }
@@ -273,6 +236,11 @@ const unsigned char *ago_pack(cu_impl *c, const pf_linear_p *lo, int NO, int HC,
     k_ago_pack<<<cu_blocks((int64_t)tiles * 64 * KP, 256), 256, 0, c->stream>>>(w, W, NO, HC, bwd, tiles);
     CU_LAUNCHED();
     return (const unsigned char *)w;
+}
+
+void ago_pack_rows(cu_impl *c, bf16 *dst, const bf16 *W, int NO, int HC, int tiles) {
+    k_ago_pack<<<cu_blocks((int64_t)tiles * 64 * HC, 256), 256, 0, c->stream>>>(dst, W, NO, HC, 0, tiles);
+    CU_LAUNCHED();
 }
 
 static int ago_aligned(const void *p, int64_t ld) { return !((uintptr_t)p & 15) && ld % 8 == 0; }

@@ -23,7 +23,52 @@ int attn_gate_bwd_dw(cu_impl *c, const pf_linear_p *lo, float *dwo, float *dbo, 
                      int c_in, const void *dy, void *gp, const void *o, void *dg, int64_t ldz, int ch, float *D, int H,
                      int64_t L, int tr, int64_t pstride);
 
+// W (NO, HC) row-major into dst (tiles x 64 rows of HC, trwg_off's layout; zero rows past NO) on c's stream:
+// k_ago_pack's forward form for a weight that is not a pf_linear_p (cu_attn_lnproj.cu's W_cat)
+void ago_pack_rows(cu_impl *c, bf16 *dst, const bf16 *W, int NO, int HC, int tiles);
+
+#define AGO_SO 72  // forward staging row stride (bf16): 64 columns + 8, 16-byte aligned rows
+
 #if S9_HAVE_WGMMA
+__device__ __forceinline__ float ago_bias_at(const float *b, int i) { return __ldg(b + i); }
+__device__ __forceinline__ float ago_bias_at(const bf16 *b, int i) { return __bfloat162float(b[i]); }
+
+// acc = af (the warp's 16 positions x KP) times weight tile j (tswp_issue), waited for.
+template <int KP>
+__device__ __forceinline__ void ago_product(float (&acc)[32], const uint32_t (&af)[KP / 16][4], const unsigned char *w,
+                                            int j) {
+    tswp_issue<KP>(acc, af, w, j);
+    wg_mma_wait<0>();
+    s9_wg_hold<32>(acc);
+}
+
+// Tile j's output columns 64 j.. of the warp's 16 positions (first rw0) = acc + bias (may be NULL; fp32 or bf16,
+// NO entries), via the warp's staging tile st (16, AGO_SO) as 16-byte stores into out (rows ld apart).
+template <typename BT>
+__device__ __forceinline__ void ago_rows_epilogue(const float (&acc)[32], const BT *bias, int NO, bf16 *out, int64_t ld,
+                                                  int64_t M, int j, bf16 *st, int64_t rw0) {
+    const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+#pragma unroll
+    for (int i = 0; i < 8; i++) {
+        const int col = 64 * j + 8 * i + 2 * t;
+        const float b0 = bias && col < NO ? ago_bias_at(bias, col) : 0.f;
+        const float b1 = bias && col + 1 < NO ? ago_bias_at(bias, col + 1) : 0.f;
+#pragma unroll
+        for (int hh = 0; hh < 2; hh++)
+            *reinterpret_cast<__nv_bfloat162 *>(st + (g + 8 * hh) * AGO_SO + 8 * i + 2 * t) =
+                __floats2bfloat162_rn(acc[4 * i + 2 * hh] + b0, acc[4 * i + 2 * hh + 1] + b1);
+    }
+    __syncwarp();
+#pragma unroll
+    for (int it = 0; it < 4; it++) {  // 16 rows x 8 chunks of 8 columns
+        const int i = lane + 32 * it, row = i >> 3, c8 = 8 * (i & 7);
+        const int64_t p = rw0 + row;
+        if (p < M)
+            *reinterpret_cast<uint4 *>(out + p * ld + 64 * j + c8) = *reinterpret_cast<const uint4 *>(st + row * AGO_SO + c8);
+    }
+    __syncwarp();  // st read before the next tile's writes
+}
+
 // 64 rows of KP bf16 from x (rows ld apart, first pos0) into xs (rows KP + TS_PAD apart) by the
 // warpgroup's 128 threads, cp.async, zeros past M; not committed.
 template <int KP>

@@ -236,6 +236,31 @@ static int proj_ok(const pf_attn_dims *d, int gather, int fwd) {
     return attn_proj_on(fwd) && attn_fuse_on() && !gather && HC % 8 == 0 && HC <= 2048;
 }
 
+// The backward's one-GEMM path where proj_ok, o is saved and k_bwd_lean's 32-bit tile offsets still hold at the
+// 8 HC stride (bwl_fits: (L + 256) pstride stride), so the wider rows never move the core to another kernel.
+static int proj_bwd_ok(const pf_attn_dims *d, int gather, int o_saved) {
+    int64_t ps = d->transpose ? d->B : 1, ldz = 8 * (int64_t)d->H * d->c_h;
+    return proj_ok(d, gather, 0) && o_saved && (d->L + 256) * ps * ldz < 2147483647LL - 4096;
+}
+
+int attn_bias_proj_fwd(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x, void *zb, char *region,
+                       int64_t P, void *copy, int fwd, int o_saved) {
+    const int64_t n_pos = d->L * d->L, RL = d->B * d->L, HC = (int64_t)d->H * d->c_h;
+    if (d->bias != PF_BIAS_SELF || P < n_pos || RL != n_pos || attn_rows_per_piece(c, d, fwd) < d->B ||
+        !(fwd ? proj_ok(d, 0, 1) : proj_bwd_ok(d, 0, o_saved)) || !attn_lnproj_applies(c, d->c_in, (int)HC, d->H))
+        return 0;
+    size_t e = cu_esz(c), mark = cu_pool_mark(c);
+    const int64_t ldx = (fwd ? 5 : 8) * HC;
+    cu_carver cv = {region, 0};  // the rows' carve (rows_fwd_piece_cat, rows_bwd_piece_cat): LN(x), then X or Z
+    void *xln = cu_carve(&cv, (size_t)(RL * d->c_in) * e);
+    void *X = cu_carve(&cv, (size_t)(RL * ldx) * e);
+    const void *w, *b;
+    attn_proj_cat(c, p, d->c_in, (int)HC, &w, &b);
+    int ok = attn_lnproj(c, RL, (int)HC, d->H, &p->ln, p->bias.w, w, b, x, zb, X, ldx, copy, fwd ? NULL : xln);
+    cu_pool_release(c, mark);
+    return ok ? 2 : 0;
+}
+
 // rows_fwd_piece with q, k, v, g from one GEMM into X (RL, 5 HC) = [q|k|v|g|o] per position,
 // the core at that stride; o copied to o_sv by the gate's pass. Region: xln | X (5 of
 // rows_bytes' q buffers) | og | lse.
@@ -252,11 +277,13 @@ static void rows_fwd_piece_cat(cu_impl *c, const pf_attn_dims *d, const pf_attn_
     if (lse_sv) lse = lse_sv + r0 * d->H * d->L;
     const void *xs = rows_at(c, d, x, r0, d->c_in), *ms = rows_at(c, d, key_mask, r0, 1);
     if (!xln_ready) cu_ln_fwd(c, RL, d->c_in, &p->ln, xs, xln);
-    size_t mark = cu_pool_mark(c);
-    const void *w, *b;
-    attn_proj_cat(c, p, d->c_in, (int)HC, &w, &b);
-    cu_gemm_bias_act(c, 0, 1, RL, 4 * HC, d->c_in, xln, d->c_in, w, d->c_in, X, ldx, b);  // [q|k|v|g]
-    cu_pool_release(c, mark);
+    if (xln_ready != 2) {  // 2: made with LN(x) and the bias logits (attn_bias_proj_fwd)
+        size_t mark = cu_pool_mark(c);
+        const void *w, *b;
+        attn_proj_cat(c, p, d->c_in, (int)HC, &w, &b);
+        cu_gemm_bias_act(c, 0, 1, RL, 4 * HC, d->c_in, xln, d->c_in, w, d->c_in, X, ldx, b);  // [q|k|v|g]
+        cu_pool_release(c, mark);
+    }
     void *oc = o_sv ? (void *)rows_at(c, d, o_sv, r0, HC) : NULL;
     int kept = d->keep && d->kept;  // o and lse in o_sv, lse_sv already: g from the same GEMM, no core
     if (!kept) {
@@ -288,6 +315,7 @@ void attn_rows_fwd(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const 
                                       (long long)d->B);
     if (d->keep && d->kept && (!o_sv || !lse_sv)) pf_die("attn_rows_fwd: kept core outputs without o and lse");
     int cat = proj_ok(d, gather, 1);
+    if (xln_ready == 2 && !cat) pf_die("attn_rows_fwd: the projections made ahead for the one-GEMM path it does not take");
     for (int64_t r0 = 0; r0 < d->B; r0 += R) {
         int64_t n = d->B - r0 < R ? d->B - r0 : R;
         if (cat) rows_fwd_piece_cat(c, d, p, x, key_mask, biasT, out, o_sv, lse_sv, region, r0, n, xln_ready);
@@ -410,11 +438,13 @@ static void rows_bwd_piece_cat(cu_impl *c, const attn_bwd_args *A, int64_t r0, i
     const void *dos = rows_at(c, d, A->d_out, r0, d->c_in), *ms = rows_at(c, d, A->key_mask, r0, 1);
     void *dxs = (void *)rows_at(c, d, A->d_x, r0, d->c_in);
     if (!A->xln_ready) cu_ln_fwd(c, RL, d->c_in, &p->ln, xs, xln);
-    size_t mark = cu_pool_mark(c);
-    const void *w, *b;
-    attn_proj_cat(c, p, d->c_in, (int)HC, &w, &b);
-    cu_gemm_bias_act(c, 0, 1, RL, 4 * HC, d->c_in, xln, d->c_in, w, d->c_in, Z, ldz, b);  // [q|k|v|g]
-    cu_pool_release(c, mark);
+    if (A->xln_ready != 2) {  // 2: made with LN(x) and the bias logits (attn_bias_proj_fwd)
+        size_t mark = cu_pool_mark(c);
+        const void *w, *b;
+        attn_proj_cat(c, p, d->c_in, (int)HC, &w, &b);
+        cu_gemm_bias_act(c, 0, 1, RL, 4 * HC, d->c_in, xln, d->c_in, w, d->c_in, Z, ldz, b);  // [q|k|v|g]
+        cu_pool_release(c, mark);
+    }
     // out = og W_o^T + b_o: d og (slot 7), then og (slot 4), dO (slot 3), d g_pre (slot 7)
     // (PF_ATTN_GATE_WG: d og in the wgmma's registers, the gate's backward and D in its epilogue; 3: and
     // W_o's gradient and b_o's and b_g's, og not written: ago 2)
@@ -460,22 +490,14 @@ static void rows_bwd_piece_cat(cu_impl *c, const attn_bwd_args *A, int64_t r0, i
     attn_proj_ran();
 }
 
-// The backward path of a piece: rows_bwd_piece_cat where proj_ok, o is saved and k_bwd_lean's
-// 32-bit tile offsets still hold at the 8 HC stride (bwl_fits: (L + 256) pstride stride), so the
-// wider rows never move the core to another kernel.
-static int proj_bwd_ok(const attn_bwd_args *A, int gather) {
-    const pf_attn_dims *d = A->d;
-    int64_t ps = d->transpose ? d->B : 1, ldz = 8 * (int64_t)d->H * d->c_h;
-    return proj_ok(d, gather, 0) && A->o && (d->L + 256) * ps * ldz < 2147483647LL - 4096;
-}
-
 void attn_rows_bwd(cu_impl *c, const attn_bwd_args *a) {
     const pf_attn_dims *d = a->d;
     int gather = attn_gathers(d, a->R), pieces = a->R < d->B;
     int64_t nb = d->L * d->L * d->H;
     if (a->xln_ready && pieces) pf_die("attn_rows_bwd: LN(x) ready with %lld rows per piece of %lld", (long long)a->R,
                                        (long long)d->B);
-    int cat = proj_bwd_ok(a, gather);
+    int cat = proj_bwd_ok(d, gather, a->o != NULL);
+    if (a->xln_ready == 2 && !cat) pf_die("attn_rows_bwd: the projections made ahead for the one-GEMM path it does not take");
     for (int64_t r0 = 0; r0 < d->B; r0 += a->R) {
         int64_t n = d->B - r0 < a->R ? d->B - r0 : a->R;
         if (cat) rows_bwd_piece_cat(c, a, r0, n);

@@ -2317,7 +2317,43 @@ static void attention_proj_cases(int with_all) {
     attn_proj = 0;
     pf_cuda_set_attn_proj(H_gpu, -1);  // PF_ATTN_PROJ / the default again
 }
-static void test_attention_proj(void) { attention_proj_cases(1); }
+
+// PF_ATTN_LNPROJ (cu_attn_lnproj.cu): the input LayerNorm, the bias logits and the q|k|v|g projections in one
+// Hopper kernel where it applies (bf16 on sm_90, c_in 128, the bias from x itself, rows and bias one piece each, the
+// one-GEMM projection path), forward and the backward's recompute. Each case against the CPU reference on (the
+// default) and off, the launches counted (on: some where it applies, else none; off: none): the triangle starting
+// and ending node (4 heads of 32: W_cat in 8 tiles), one with a fully masked row, 12 heads of 8 (W_bias's second
+// n8 tile, 6 weight tiles); rows not a multiple of the kernel's 64. In test_attention_proj (attn.5).
+static void cuda_attn_lnproj(void) {
+    pf_cuda_set_attn_module_fused(H_gpu, 1);
+    pf_cuda_set_attn_proj(H_gpu, 1);
+    //                     B   L   c_in H  c_h c_z  bias          transpose
+    pf_attn_dims ts = {36, 36, 128, 4, 32, 128, PF_BIAS_SELF, 0, NULL, 0};
+    pf_attn_dims te = {33, 33, 128, 4, 32, 128, PF_BIAS_SELF, 1, NULL, 0};
+    pf_attn_dims t12 = {20, 20, 128, 12, 8, 128, PF_BIAS_SELF, 0, NULL, 0};
+    for (int on = 1; on >= 0; on--) {
+        pf_cuda_set_attn_lnproj(H_gpu, on);
+        attn_tag = on ? "lnproj " : "lnproj off ";
+        int64_t r0 = pf_cuda_attn_lnproj_runs(H_gpu);
+        test_attn("tri_start", ts, 1, 1, 1400);
+        test_attn("tri_start fully masked row", ts, 2, 1, 1401);
+        if (!quick) test_attn("tri_end", te, 1, 1, 1402);
+        test_attn("tri_start 12 heads", t12, 1, 1, 1403);
+        int64_t ran = pf_cuda_attn_lnproj_runs(H_gpu) - r0;
+        if (shard_m > 1) continue;  // the counts are of the whole group
+        int want = on && pf_cuda_attn_lnproj_applies(H_gpu, 128, 128, 4);
+        char nm[96];
+        snprintf(nm, sizeof nm, "%s attn lnproj %s: launches", H_gpu->name, on ? "on" : "off");
+        tl_check(want ? ran > 0 : ran == 0, nm, "%lld launches, expected %s", (long long)ran, want ? "some" : "none");
+    }
+    attn_tag = "";
+    pf_cuda_set_attn_lnproj(H_gpu, -1);
+    pf_cuda_set_attn_proj(H_gpu, -1);
+}
+static void test_attention_proj(void) {
+    attention_proj_cases(1);
+    cuda_attn_lnproj();
+}
 
 // PF_ATTN_GATE_WG (cu_attn_gate_wg.cu): the gate inside the output projection's wgmma where it
 // applies (bf16 on sm_90: HC and c_in 64 or 128 on the one-GEMM projection path), mode 2 the
@@ -3229,6 +3265,7 @@ static void run_mode(int bf16) {
         if (!strcmp(only, "trimul_outw")) cuda_trimul_outw(), found = 1;
         if (!strcmp(only, "attn_proj_own")) pf_cuda_set_attn_module_fused(H_gpu, 1), attention_proj_cases(0), found = 1;
         if (!strcmp(only, "attn_gate_wg")) cuda_attn_gate_wg(), found = 1;
+        if (!strcmp(only, "attn_lnproj")) cuda_attn_lnproj(), found = 1;
         if (!strcmp(only, "attn_bwd_wg")) cuda_attn_bwd_wg(), found = 1;
         if (!strcmp(only, "attn_bwd_wg_small")) cuda_attn_bwd_wg_small(), found = 1;
         for (int k = 0; k < N_ATTN_PARTS; k++) {
@@ -3239,7 +3276,7 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure, heads, model, big, big_trimul, big_modules, gemm_long_k, gemm_pieces, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, trimul_gdw, trimul_out_rows, trimul_outb, trimul_outw, attn_proj_own, attn_gate_wg, attn_bwd_wg, attn_bwd_wg_small, attn.1 .. attn.%d or an ops.def name)", only,
+        tl_check(found, "--only", "no tests named %s (structure, heads, model, big, big_trimul, big_modules, gemm_long_k, gemm_pieces, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, trimul_gdw, trimul_out_rows, trimul_outb, trimul_outw, attn_proj_own, attn_gate_wg, attn_lnproj, attn_bwd_wg, attn_bwd_wg_small, attn.1 .. attn.%d or an ops.def name)", only,
                  N_ATTN_PARTS);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;
