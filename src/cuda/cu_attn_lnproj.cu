@@ -9,10 +9,13 @@
 // the same bits), zb by mma.sync as k_lnb_mma does (lm_zb: the same bits), and multiplies by W_cat, which stays
 // in shared memory for the whole persistent block (k_attn_gate_out_wg's forward structure: 64-row tiles of the
 // weight in cu_wg_ring.cuh's K-major core-matrix layout, one wgmma m64n64 chain per tile, the bias added and the
-// row written through a staging tile as 16-byte stores). LN(x) is written only where asked (the backward's weight
+// row written through a staging tile as 16-byte stores, or (mode 2, the default) by the bulk-copy engine from two
+// half-tile staging buffers, so that a warp does not wait on its stores' operands). LN(x) is written only where asked (the backward's weight
 // gradient reads it); the copy of x (the module's saved input) from the same read, as k_lnb_mma.
 // The products sum in wgmma's order, not cuBLASLt's: [q|k|v|g] is within rounding of the GEMM path, not its bits.
 //
+// PF_ATTN_LNPROJ: 0 the two-kernel path, 1 this kernel with the warps' 16-byte stores, 2 or unset with bulk-copy
+// stores (the same bits as 1).
 // Applies: bf16, compute capability 9, c_in = 128, 4 HC a multiple of 64 up to 512 (the weight fits shared
 // memory), 1 <= H <= 16 bias heads, 16-byte aligned rows.
 #include "cu_attn_gate_wg.cuh"
@@ -36,13 +39,50 @@ struct alp_args {
     bf16 *cp, *xln;          // (M, 128): x's copy, LN(x); either may be NULL
 };
 
+#define ALP_SB 40  // bulk-store staging row stride (bf16): 32 columns + 8 (80-byte rows: 16-byte aligned, a warp's pairs on distinct banks)
+
 // Shared memory per block: the weight, then per warpgroup its 64 rows (128 + TS_PAD) and its 4 warps' staging
-// tiles (16, AGO_SO), then the weight's mbarrier and the LayerNorm's weight and bias (fp32, 128 each).
-static constexpr int64_t alp_per_wg = (int64_t)64 * (128 + TS_PAD) * 2 + 4 * 16 * AGO_SO * 2;
+// (one (16, AGO_SO) tile, or two (16, ALP_SB) half tiles: 2560 bytes, the larger), then the weight's mbarrier and
+// the LayerNorm's weight and bias (fp32, 128 each).
+static constexpr int64_t alp_per_wg = (int64_t)64 * (128 + TS_PAD) * 2 + 4 * 2 * 16 * ALP_SB * 2;
+static_assert(2 * ALP_SB >= AGO_SO, "the staging holds either form");
 static int64_t alp_bytes(int tiles, int nwg) { return (int64_t)tiles * 64 * 128 * 2 + nwg * alp_per_wg + 16 + 1024; }
 
-// NT: W_bias's n8 tiles (H <= 8 one, <= 16 two). Launched on sm_90 only (alp_applies); compiled for sm_80 it traps.
-template <int NT>
+#if S9_HAVE_WGMMA
+// ago_rows_epilogue's values (the same bits) leaving by the bulk-copy engine: each half tile (32 columns) of the
+// warp's 16 positions into staging buffer n & 1 (n counts the warp's halves; sb: two (16, ALP_SB) buffers), fenced
+// to the async proxy, then lanes 0..15 copy their row's 64 bytes and every lane commits a group (empty past M and
+// on lanes 16..31). A buffer is written again only once its copies two groups back have read it.
+__device__ __forceinline__ void alp_bulk_epilogue(const float (&acc)[32], const bf16 *bias, int NO, bf16 *out,
+                                                  int64_t ld, int64_t M, int j, bf16 *sb, uint32_t &n, int64_t rw0) {
+    const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
+#pragma unroll
+    for (int h = 0; h < 2; h++, n++) {
+        bf16 *st = sb + (n & 1) * 16 * ALP_SB;
+        tw_bulk_wait_read<1>();  // this lane's copies out of buffer n & 1 have read it
+        __syncwarp();            // every lane's
+#pragma unroll
+        for (int i = 4 * h; i < 4 * h + 4; i++) {
+            const int col = 64 * j + 8 * i + 2 * t;
+            const float b0 = bias && col < NO ? ago_bias_at(bias, col) : 0.f;
+            const float b1 = bias && col + 1 < NO ? ago_bias_at(bias, col + 1) : 0.f;
+#pragma unroll
+            for (int hh = 0; hh < 2; hh++)
+                *reinterpret_cast<__nv_bfloat162 *>(st + (g + 8 * hh) * ALP_SB + 8 * (i - 4 * h) + 2 * t) =
+                    __floats2bfloat162_rn(acc[4 * i + 2 * hh] + b0, acc[4 * i + 2 * hh + 1] + b1);
+        }
+        wg_fence_proxy_async();  // the pairs visible to the bulk copies
+        __syncwarp();
+        if (lane < 16 && rw0 + lane < M)
+            tw_bulk_s2g(out + (rw0 + lane) * ld + 64 * j + 32 * h, st + lane * ALP_SB, 64);
+        tw_bulk_commit();
+    }
+}
+#endif
+
+// NT: W_bias's n8 tiles (H <= 8 one, <= 16 two); BULK: the rows of X leave by bulk copies (alp_bulk_epilogue).
+// Launched on sm_90 only (attn_lnproj_applies); compiled for sm_80 it traps.
+template <int NT, bool BULK>
 __global__ void __launch_bounds__(128 * ALP_WG, 1) k_attn_lnproj_wg(alp_args a) {
 #if S9_HAVE_WGMMA
     extern __shared__ __align__(128) unsigned char alp_sm[];
@@ -66,7 +106,8 @@ __global__ void __launch_bounds__(128 * ALP_WG, 1) k_attn_lnproj_wg(alp_args a) 
     }
     unsigned char *mine = alp_sm + wbytes + wg * alp_per_wg;
     bf16 *xs = (bf16 *)mine, *ws = xs + 16 * warp * sk;  // the warpgroup's rows, the warp's 16 of them
-    bf16 *st = (bf16 *)(mine + 64 * sk * 2) + warp * 16 * AGO_SO;
+    bf16 *st = (bf16 *)(mine + 64 * sk * 2) + warp * 2 * 16 * ALP_SB;  // the warp's staging
+    uint32_t nst = 0;  // bulk form: the warp's half tiles so far
     uint32_t bw[NT][KS][2];
     lm_bias_fragments<KP, NT>(a.wb, a.H, bw);
     const int64_t T = (a.M + 63) / 64, t0 = (int64_t)blockIdx.x * nwg + wg, stride = (int64_t)gridDim.x * nwg;
@@ -103,20 +144,22 @@ __global__ void __launch_bounds__(128 * ALP_WG, 1) k_attn_lnproj_wg(alp_args a) 
         for (int j = 0; j < a.tiles; j++) {
             float acc[32];
             ago_product<KP>(acc, af, alp_sm, j);
-            ago_rows_epilogue(acc, a.bias, 64 * a.tiles, a.X, a.ldx, a.M, j, st, rw0);
+            if constexpr (BULK) alp_bulk_epilogue(acc, a.bias, 64 * a.tiles, a.X, a.ldx, a.M, j, st, nst, rw0);
+            else ago_rows_epilogue(acc, a.bias, 64 * a.tiles, a.X, a.ldx, a.M, j, st, rw0);
         }
     }
+    if constexpr (BULK) tw_bulk_wait_all();  // the staging is read and the rows written before the block exits
 #else
     __trap();
 #endif
 }
 
 #ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
-static int g_alp = -1;  // PF_ATTN_LNPROJ, read at the first call
+static int g_alp = -1;  // PF_ATTN_LNPROJ (0, 1, 2), read at the first call
 static int64_t g_alp_runs;
 extern "C" void pf_cuda_set_attn_lnproj(pf_backend *be, int on) {
     (void)be;
-    g_alp = on == 0 || on == 1 ? on : -1;  // else: PF_ATTN_LNPROJ / the default again
+    g_alp = on >= 0 && on <= 2 ? on : -1;  // else: PF_ATTN_LNPROJ / the default again
 }
 extern "C" int64_t pf_cuda_attn_lnproj_runs(pf_backend *be) {
     (void)be;
@@ -127,8 +170,9 @@ static int alp_aligned(const void *p, int64_t ld) { return !((uintptr_t)p & 15) 
 
 int attn_lnproj_applies(cu_impl *c, int c_in, int HC, int H) {
     if (g_alp < 0)
-        g_alp = cu_env_flag("PF_ATTN_LNPROJ", 1, "k_lnb_mma and the projection GEMM apart",
-                            "one LayerNorm + projections kernel where it applies, the default");
+        g_alp = (int)cu_env_int("PF_ATTN_LNPROJ", 0, 2, 2,
+                                "0 (k_lnb_mma and the projection GEMM apart), 1 (one LayerNorm + projections kernel where "
+                                "it applies, the warps storing its rows) or 2 (the same with bulk-copy stores, the default)");
     return g_alp && c->bf16 && c_in == 128 && HC % 16 == 0 && 4 * HC <= 512 && H >= 1 && H <= 16 &&
            tw_ring_applies(128);
 }
@@ -161,13 +205,19 @@ int attn_lnproj(cu_impl *c, int64_t M, int HC, int H, const pf_layernorm_p *ln, 
     a.X = (bf16 *)X, a.ldx = ldx, a.zb = (bf16 *)zb, a.cp = (bf16 *)cp, a.xln = (bf16 *)xln;
     const int threads = 128 * nwg, bytes = (int)alp_bytes(tiles, nwg);
     const int64_t need = ((M + 63) / 64 + nwg - 1) / nwg;
+#define ALP_GO(NT, BULK)                                                                      \
+    do {                                                                                      \
+        unsigned nb = ts_wave_blocks(c, k_attn_lnproj_wg<NT, BULK>, threads, bytes, need, 0); \
+        k_attn_lnproj_wg<NT, BULK><<<nb, threads, bytes, c->stream>>>(a);                     \
+    } while (0)
     if (H <= 8) {
-        unsigned nb = ts_wave_blocks(c, k_attn_lnproj_wg<1>, threads, bytes, need, 0);
-        k_attn_lnproj_wg<1><<<nb, threads, bytes, c->stream>>>(a);
+        if (g_alp == 2) ALP_GO(1, true);
+        else ALP_GO(1, false);
     } else {
-        unsigned nb = ts_wave_blocks(c, k_attn_lnproj_wg<2>, threads, bytes, need, 0);
-        k_attn_lnproj_wg<2><<<nb, threads, bytes, c->stream>>>(a);
+        if (g_alp == 2) ALP_GO(2, true);
+        else ALP_GO(2, false);
     }
+#undef ALP_GO
     CU_LAUNCHED();
     cu_pool_release(c, mark);
     g_alp_runs++;

@@ -2323,7 +2323,8 @@ static void attention_proj_cases(int with_all) {
 // one-GEMM projection path), forward and the backward's recompute. Each case against the CPU reference on (the
 // default) and off, the launches counted (on: some where it applies, else none; off: none): the triangle starting
 // and ending node (4 heads of 32: W_cat in 8 tiles), one with a fully masked row, 12 heads of 8 (W_bias's second
-// n8 tile, 6 weight tiles); rows not a multiple of the kernel's 64. In test_attention_proj (attn.5).
+// n8 tile, 6 weight tiles); rows not a multiple of the kernel's 64; both store forms (2: bulk copies, the default;
+// 1: the warps' 16-byte stores). In test_attention_proj (attn.5).
 static void cuda_attn_lnproj(void) {
     pf_cuda_set_attn_module_fused(H_gpu, 1);
     pf_cuda_set_attn_proj(H_gpu, 1);
@@ -2331,9 +2332,9 @@ static void cuda_attn_lnproj(void) {
     pf_attn_dims ts = {36, 36, 128, 4, 32, 128, PF_BIAS_SELF, 0, NULL, 0};
     pf_attn_dims te = {33, 33, 128, 4, 32, 128, PF_BIAS_SELF, 1, NULL, 0};
     pf_attn_dims t12 = {20, 20, 128, 12, 8, 128, PF_BIAS_SELF, 0, NULL, 0};
-    for (int on = 1; on >= 0; on--) {
+    for (int on = 2; on >= 0; on--) {  // 2: bulk-copy stores (the default), 1: the warps' stores, 0: off
         pf_cuda_set_attn_lnproj(H_gpu, on);
-        attn_tag = on ? "lnproj " : "lnproj off ";
+        attn_tag = on == 2 ? "lnproj " : on ? "lnproj stg " : "lnproj off ";
         int64_t r0 = pf_cuda_attn_lnproj_runs(H_gpu);
         test_attn("tri_start", ts, 1, 1, 1400);
         test_attn("tri_start fully masked row", ts, 2, 1, 1401);
@@ -2343,7 +2344,7 @@ static void cuda_attn_lnproj(void) {
         if (shard_m > 1) continue;  // the counts are of the whole group
         int want = on && pf_cuda_attn_lnproj_applies(H_gpu, 128, 128, 4);
         char nm[96];
-        snprintf(nm, sizeof nm, "%s attn lnproj %s: launches", H_gpu->name, on ? "on" : "off");
+        snprintf(nm, sizeof nm, "%s attn lnproj %d: launches", H_gpu->name, on);
         tl_check(want ? ran > 0 : ran == 0, nm, "%lld launches, expected %s", (long long)ran, want ? "some" : "none");
     }
     attn_tag = "";
