@@ -9,13 +9,12 @@
 // the same bits), zb by mma.sync as k_lnb_mma does (lm_zb: the same bits), and multiplies by W_cat, which stays
 // in shared memory for the whole persistent block (k_attn_gate_out_wg's forward structure: 64-row tiles of the
 // weight in cu_wg_ring.cuh's K-major core-matrix layout, one wgmma m64n64 chain per tile, the bias added and the
-// row written through a staging tile as 16-byte stores, or (mode 2, the default) by the bulk-copy engine from two
-// half-tile staging buffers, so that a warp does not wait on its stores' operands). LN(x) is written only where asked (the backward's weight
+// row written through a staging tile as 16-byte stores). LN(x) is written only where asked (the backward's weight
 // gradient reads it); the copy of x (the module's saved input) from the same read, as k_lnb_mma.
 // The products sum in wgmma's order, not cuBLASLt's: [q|k|v|g] is within rounding of the GEMM path, not its bits.
 //
-// PF_ATTN_LNPROJ: 0 the two-kernel path, 1 this kernel with the warps' 16-byte stores, 2 or unset with bulk-copy
-// stores (the same bits as 1).
+// PF_ATTN_LNPROJ: 1 or unset this kernel where it applies, 0 the two-kernel path. (Session 58 measured a form whose
+// rows left by bulk copies, 64 bytes a row from half-tile staging: 0.915 ms a launch at 1024 against 0.741; removed.)
 // Applies: bf16, compute capability 9, c_in = 128, 4 HC a multiple of 64 up to 512 (the weight fits shared
 // memory), 1 <= H <= 16 bias heads, 16-byte aligned rows.
 #include "cu_attn_gate_wg.cuh"
@@ -39,50 +38,44 @@ struct alp_args {
     bf16 *cp, *xln;          // (M, 128): x's copy, LN(x); either may be NULL
 };
 
-#define ALP_SB 40  // bulk-store staging row stride (bf16): 32 columns + 8 (80-byte rows: 16-byte aligned, a warp's pairs on distinct banks)
-
 // Shared memory per block: the weight, then per warpgroup its 64 rows (128 + TS_PAD) and its 4 warps' staging
-// (one (16, AGO_SO) tile, or two (16, ALP_SB) half tiles: 2560 bytes, the larger), then the weight's mbarrier and
-// the LayerNorm's weight and bias (fp32, 128 each).
-static constexpr int64_t alp_per_wg = (int64_t)64 * (128 + TS_PAD) * 2 + 4 * 2 * 16 * ALP_SB * 2;
-static_assert(2 * ALP_SB >= AGO_SO, "the staging holds either form");
-static int64_t alp_bytes(int tiles, int nwg) { return (int64_t)tiles * 64 * 128 * 2 + nwg * alp_per_wg + 16 + 1024; }
+// tiles (16, AGO_SO), then the weight's mbarrier, the LayerNorm's weight and bias (fp32, 128 each) and b_cat
+// (fp32, 64 tiles; zeros where none).
+static constexpr int64_t alp_per_wg = (int64_t)64 * (128 + TS_PAD) * 2 + 4 * 16 * AGO_SO * 2;
+static int64_t alp_bytes(int tiles, int nwg) {
+    return (int64_t)tiles * 64 * 128 * 2 + nwg * alp_per_wg + 16 + 1024 + (int64_t)tiles * 64 * 4;
+}
 
 #if S9_HAVE_WGMMA
-// ago_rows_epilogue's values (the same bits) leaving by the bulk-copy engine: each half tile (32 columns) of the
-// warp's 16 positions into staging buffer n & 1 (n counts the warp's halves; sb: two (16, ALP_SB) buffers), fenced
-// to the async proxy, then lanes 0..15 copy their row's 64 bytes and every lane commits a group (empty past M and
-// on lanes 16..31). A buffer is written again only once its copies two groups back have read it.
-__device__ __forceinline__ void alp_bulk_epilogue(const float (&acc)[32], const bf16 *bias, int NO, bf16 *out,
-                                                  int64_t ld, int64_t M, int j, bf16 *sb, uint32_t &n, int64_t rw0) {
+// Tile j's output columns 64 j.. of the warp's 16 positions = acc + bias, ago_rows_epilogue's values and bits in
+// fewer instructions (call 3, session 58: ~300 a tile in that form, from its 16 bias loads and conversions with
+// their bounds and the 64-bit addresses per store): the bias as fp32 pairs from the block's copy bs (zeros where
+// b_cat is NULL: acc + 0, as that form adds), the rows through the warp's staging tile st (16, AGO_SO) as 16-byte
+// stores at xo (this lane's row lane / 8, columns 8 (lane & 7)..) + it ld4 (4 rows further each), where bit it of ok.
+__device__ __forceinline__ void alp_epilogue(const float (&acc)[32], const float *bs, bf16 *xo, int64_t ld4,
+                                             unsigned ok, int j, bf16 *st) {
     const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
 #pragma unroll
-    for (int h = 0; h < 2; h++, n++) {
-        bf16 *st = sb + (n & 1) * 16 * ALP_SB;
-        tw_bulk_wait_read<1>();  // this lane's copies out of buffer n & 1 have read it
-        __syncwarp();            // every lane's
+    for (int i = 0; i < 8; i++) {
+        const float2 b = *reinterpret_cast<const float2 *>(bs + 64 * j + 8 * i + 2 * t);
 #pragma unroll
-        for (int i = 4 * h; i < 4 * h + 4; i++) {
-            const int col = 64 * j + 8 * i + 2 * t;
-            const float b0 = bias && col < NO ? ago_bias_at(bias, col) : 0.f;
-            const float b1 = bias && col + 1 < NO ? ago_bias_at(bias, col + 1) : 0.f;
-#pragma unroll
-            for (int hh = 0; hh < 2; hh++)
-                *reinterpret_cast<__nv_bfloat162 *>(st + (g + 8 * hh) * ALP_SB + 8 * (i - 4 * h) + 2 * t) =
-                    __floats2bfloat162_rn(acc[4 * i + 2 * hh] + b0, acc[4 * i + 2 * hh + 1] + b1);
-        }
-        wg_fence_proxy_async();  // the pairs visible to the bulk copies
-        __syncwarp();
-        if (lane < 16 && rw0 + lane < M)
-            tw_bulk_s2g(out + (rw0 + lane) * ld + 64 * j + 32 * h, st + lane * ALP_SB, 64);
-        tw_bulk_commit();
+        for (int hh = 0; hh < 2; hh++)
+            *reinterpret_cast<__nv_bfloat162 *>(st + (g + 8 * hh) * AGO_SO + 8 * i + 2 * t) =
+                __floats2bfloat162_rn(acc[4 * i + 2 * hh] + b.x, acc[4 * i + 2 * hh + 1] + b.y);
     }
+    __syncwarp();
+#pragma unroll
+    for (int it = 0; it < 4; it++) {
+        const uint4 v = *reinterpret_cast<const uint4 *>(st + ((lane >> 3) + 4 * it) * AGO_SO + 8 * (lane & 7));
+        if (ok >> it & 1) *reinterpret_cast<uint4 *>(xo + it * ld4 + 64 * j) = v;
+    }
+    __syncwarp();  // st read before the next tile's writes
 }
 #endif
 
-// NT: W_bias's n8 tiles (H <= 8 one, <= 16 two); BULK: the rows of X leave by bulk copies (alp_bulk_epilogue).
-// Launched on sm_90 only (attn_lnproj_applies); compiled for sm_80 it traps.
-template <int NT, bool BULK>
+// NT: W_bias's n8 tiles (H <= 8 one, <= 16 two). Launched on sm_90 only (attn_lnproj_applies); compiled for
+// sm_80 it traps.
+template <int NT>
 __global__ void __launch_bounds__(128 * ALP_WG, 1) k_attn_lnproj_wg(alp_args a) {
 #if S9_HAVE_WGMMA
     extern __shared__ __align__(128) unsigned char alp_sm[];
@@ -92,8 +85,9 @@ __global__ void __launch_bounds__(128 * ALP_WG, 1) k_attn_lnproj_wg(alp_args a) 
     const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
     const int64_t wbytes = (int64_t)a.tiles * 64 * KP * 2;
     uint64_t *wbar = (uint64_t *)(alp_sm + wbytes + nwg * alp_per_wg);
-    float *lnw = (float *)(wbar + 2), *lnb = lnw + KP;  // float2 reads (lm_ln_fragments): 8-byte aligned here
+    float *lnw = (float *)(wbar + 2), *lnb = lnw + KP, *bs = lnb + KP;  // float2 reads: 8-byte aligned here
     for (int i = threadIdx.x; i < KP; i += blockDim.x) lnw[i] = a.lnw[i], lnb[i] = a.lnb[i];
+    for (int i = threadIdx.x; i < 64 * a.tiles; i += blockDim.x) bs[i] = a.bias ? __bfloat162float(a.bias[i]) : 0.f;
     if (threadIdx.x == 0) {
         wg_bar_init(wbar, 1);
         wg_fence_mbarrier_init();
@@ -106,8 +100,7 @@ __global__ void __launch_bounds__(128 * ALP_WG, 1) k_attn_lnproj_wg(alp_args a) 
     }
     unsigned char *mine = alp_sm + wbytes + wg * alp_per_wg;
     bf16 *xs = (bf16 *)mine, *ws = xs + 16 * warp * sk;  // the warpgroup's rows, the warp's 16 of them
-    bf16 *st = (bf16 *)(mine + 64 * sk * 2) + warp * 2 * 16 * ALP_SB;  // the warp's staging
-    uint32_t nst = 0;  // bulk form: the warp's half tiles so far
+    bf16 *st = (bf16 *)(mine + 64 * sk * 2) + warp * 16 * AGO_SO;
     uint32_t bw[NT][KS][2];
     lm_bias_fragments<KP, NT>(a.wb, a.H, bw);
     const int64_t T = (a.M + 63) / 64, t0 = (int64_t)blockIdx.x * nwg + wg, stride = (int64_t)gridDim.x * nwg;
@@ -141,25 +134,28 @@ __global__ void __launch_bounds__(128 * ALP_WG, 1) k_attn_lnproj_wg(alp_args a) 
         lm_zb<KP, NT>(af, bw, a.zb, rw0, a.M, a.H);
         tswp_wg_sync(wg);  // every warp done with the rows before the next tile's copies
         if (tt + stride < T) load(tt + stride);
+        const int64_t r0 = rw0 + (lane >> 3);  // this lane's first row of the stores
+        bf16 *xo = a.X + r0 * a.ldx + 8 * (lane & 7);
+        unsigned ok = 0;
+#pragma unroll
+        for (int it = 0; it < 4; it++) ok |= (unsigned)(r0 + 4 * it < a.M) << it;
         for (int j = 0; j < a.tiles; j++) {
             float acc[32];
             ago_product<KP>(acc, af, alp_sm, j);
-            if constexpr (BULK) alp_bulk_epilogue(acc, a.bias, 64 * a.tiles, a.X, a.ldx, a.M, j, st, nst, rw0);
-            else ago_rows_epilogue(acc, a.bias, 64 * a.tiles, a.X, a.ldx, a.M, j, st, rw0);
+            alp_epilogue(acc, bs, xo, 4 * a.ldx, ok, j, st);
         }
     }
-    if constexpr (BULK) tw_bulk_wait_all();  // the staging is read and the rows written before the block exits
 #else
     __trap();
 #endif
 }
 
 #ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
-static int g_alp = -1;  // PF_ATTN_LNPROJ (0, 1, 2), read at the first call
+static int g_alp = -1;  // PF_ATTN_LNPROJ, read at the first call
 static int64_t g_alp_runs;
 extern "C" void pf_cuda_set_attn_lnproj(pf_backend *be, int on) {
     (void)be;
-    g_alp = on >= 0 && on <= 2 ? on : -1;  // else: PF_ATTN_LNPROJ / the default again
+    g_alp = on == 0 || on == 1 ? on : -1;  // else: PF_ATTN_LNPROJ / the default again
 }
 extern "C" int64_t pf_cuda_attn_lnproj_runs(pf_backend *be) {
     (void)be;
@@ -170,9 +166,8 @@ static int alp_aligned(const void *p, int64_t ld) { return !((uintptr_t)p & 15) 
 
 int attn_lnproj_applies(cu_impl *c, int c_in, int HC, int H) {
     if (g_alp < 0)
-        g_alp = (int)cu_env_int("PF_ATTN_LNPROJ", 0, 2, 2,
-                                "0 (k_lnb_mma and the projection GEMM apart), 1 (one LayerNorm + projections kernel where "
-                                "it applies, the warps storing its rows) or 2 (the same with bulk-copy stores, the default)");
+        g_alp = cu_env_flag("PF_ATTN_LNPROJ", 1, "k_lnb_mma and the projection GEMM apart",
+                            "one LayerNorm + projections kernel where it applies, the default");
     return g_alp && c->bf16 && c_in == 128 && HC % 16 == 0 && 4 * HC <= 512 && H >= 1 && H <= 16 &&
            tw_ring_applies(128);
 }
@@ -205,19 +200,13 @@ int attn_lnproj(cu_impl *c, int64_t M, int HC, int H, const pf_layernorm_p *ln, 
     a.X = (bf16 *)X, a.ldx = ldx, a.zb = (bf16 *)zb, a.cp = (bf16 *)cp, a.xln = (bf16 *)xln;
     const int threads = 128 * nwg, bytes = (int)alp_bytes(tiles, nwg);
     const int64_t need = ((M + 63) / 64 + nwg - 1) / nwg;
-#define ALP_GO(NT, BULK)                                                                      \
-    do {                                                                                      \
-        unsigned nb = ts_wave_blocks(c, k_attn_lnproj_wg<NT, BULK>, threads, bytes, need, 0); \
-        k_attn_lnproj_wg<NT, BULK><<<nb, threads, bytes, c->stream>>>(a);                     \
-    } while (0)
     if (H <= 8) {
-        if (g_alp == 2) ALP_GO(1, true);
-        else ALP_GO(1, false);
+        unsigned nb = ts_wave_blocks(c, k_attn_lnproj_wg<1>, threads, bytes, need, 0);
+        k_attn_lnproj_wg<1><<<nb, threads, bytes, c->stream>>>(a);
     } else {
-        if (g_alp == 2) ALP_GO(2, true);
-        else ALP_GO(2, false);
+        unsigned nb = ts_wave_blocks(c, k_attn_lnproj_wg<2>, threads, bytes, need, 0);
+        k_attn_lnproj_wg<2><<<nb, threads, bytes, c->stream>>>(a);
     }
-#undef ALP_GO
     CU_LAUNCHED();
     cu_pool_release(c, mark);
     g_alp_runs++;

@@ -32,21 +32,6 @@ __device__ __forceinline__ void tw_bulk_g2s(void *dst, const void *src, uint32_t
                  ::"r"(fa_smem(dst)), "l"(src), "r"(bytes), "r"(fa_smem(b))
                  : "memory");
 }
-// bytes (a multiple of 16, both addresses 16-byte aligned) shared -> global by the bulk-copy engine, in this
-// thread's bulk group (tw_bulk_commit closes it). src's writes are made visible to the engine first
-// (wg_fence_proxy_async by each writer, then a barrier); src is not written again before tw_bulk_wait_read<N> says
-// the group was read, and a thread waits for its groups (tw_bulk_wait_all) before the block exits.
-__device__ __forceinline__ void tw_bulk_s2g(void *dst, const void *src, uint32_t bytes) {
-    asm volatile("cp.async.bulk.global.shared::cta.bulk_group [%0], [%1], %2;\n" ::"l"(dst), "r"(fa_smem(src)), "r"(bytes)
-                 : "memory");
-}
-__device__ __forceinline__ void tw_bulk_commit() { asm volatile("cp.async.bulk.commit_group;\n" ::: "memory"); }
-// this thread's bulk groups but the N most recent have read their shared memory
-template <int N>
-__device__ __forceinline__ void tw_bulk_wait_read() {
-    asm volatile("cp.async.bulk.wait_group.read %0;\n" ::"n"(N) : "memory");
-}
-__device__ __forceinline__ void tw_bulk_wait_all() { asm volatile("cp.async.bulk.wait_group 0;\n" ::: "memory"); }
 // bytes (a multiple of 16, src 16-byte aligned) of global memory into L2 by the bulk-copy engine, nothing to wait
 // for: a later copy of them finds them in L2 instead of DRAM (a kernel that can hold one tile at a time asks for
 // the next tile's rows this way while it works on the current one).

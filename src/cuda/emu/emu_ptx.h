@@ -251,15 +251,6 @@ static inline void tw_expect(uint64_t *b, uint32_t bytes) { emu_mbar_arrive(fa_s
 static inline void tw_bulk_g2s(void *dst, const void *src, uint32_t bytes, uint64_t *b) {
     emu_bulk_g2s(fa_smem(dst), src, bytes, fa_smem(b));
 }
-// the bulk store lands at issue: a kernel that rewrites its source before tw_bulk_wait_read is not caught here
-static inline void tw_bulk_s2g(void *dst, const void *src, uint32_t bytes) {
-    if (((uintptr_t)dst & 15) || (fa_smem(src) & 15) || (bytes & 15) || !bytes)
-        emu_fail("tw_bulk_s2g: %p <- shared %u, %u bytes", dst, fa_smem(src), bytes);
-    memcpy(dst, src, bytes);
-}
-static inline void tw_bulk_commit() {}
-template <int N> static inline void tw_bulk_wait_read() {}
-static inline void tw_bulk_wait_all() {}
 // nothing to emulate but the contract: aligned, whole 16-byte units, every byte readable (the emulator reads the
 // range, so a prefetch past an allocation shows under a memory checker; what a GPU does with one is not relied on)
 static inline void tw_prefetch_l2(const void *src, uint32_t bytes) {
