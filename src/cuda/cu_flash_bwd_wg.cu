@@ -95,10 +95,8 @@ struct bwt_lay {
     static constexpr size_t bar = dS + 2 * dSb;
     static constexpr size_t bytes = bar + (2 * BWS_ST + 2) * 8;
     static constexpr uint32_t tx_step = (uint32_t)(2 * TQ + 512), tx_bias = (uint32_t)TB, tx_kv = (uint32_t)(2 * TK);
-    // PF_ATTN_BWD_WG=6 only: c I (64 x 64 bf16, K-major, the 128-byte swizzle), S^T's B operand for the bias
-    static constexpr size_t I = (bytes + 1023) & ~(size_t)1023, bytes_ba = I + 64 * 128;
     static_assert(stage % 1024 == 0 && K % 1024 == 0 && Q % 512 == 0 && dO % 512 == 0, "swizzle pattern alignment");
-    static_assert(bytes_ba + 1024 <= 227 * 1024, "one block per SM");
+    static_assert(bytes + 1024 <= 227 * 1024, "one block per SM");
 };
 // The TMA form's maps (a __grid_constant__ parameter: the copies read them in the parameter space): q, dO (box
 // 32 x 64), k, v (box 32 x 128), each (HC, L, B) bf16 with the 64-byte swizzle; the bf16 bias^T copy (L queries,
@@ -129,12 +127,11 @@ int fa_bwd_wg_env(void) {
     if (!strcmp(e, "3")) return 3;
     if (!strcmp(e, "4")) return 4;
     if (!strcmp(e, "5")) return 5;
-    if (!strcmp(e, "6")) return 6;
     pf_die("PF_ATTN_BWD_WG=%s: expected 0 (the mma.sync one-pass kernel), 1 (the warp-specialised "
            "wgmma kernel first), 2 (the same with the consumers' dS^T barriers decoupled), 3 (2 with the dq "
            "product's dS from shared memory by descriptor), 4 (3 with each step's dq product made by one "
-           "consumer warpgroup, in turn), 5 (4 with its tiles by TMA tensor maps: the default) or 6 (5 with the pair "
-           "bias added on the tensor core inside S^T's product: other bits)",
+           "consumer warpgroup, in turn) or 5 (4 with its tiles by TMA tensor maps: the default); 6 (the pair bias on "
+           "the tensor core) was measured slower in session 58 and removed",
            e);
     return 0;
 }
@@ -184,14 +181,10 @@ __device__ __forceinline__ void bwg_pack(const float (&s)[8][4], uint32_t (&pa)[
 }
 
 // S^T and dP^T (this warpgroup's 64 keys x 64 queries) issued as two commit groups. TM: Q and dO K-major with
-// the 64-byte swizzle (rows of one span, SBO 8 rows; the second k step 32 bytes into the rows). BA (mode 6, TM
-// only): S^T += bias^T (A: the stage's bias^T rows kw0.., [key][64 queries] with the 128-byte swizzle, K-major:
-// SBO 8 rows of 128 bytes, k steps 32 bytes into the rows) times c I (B: ci, 64 x 64, the same layout), so that
-// S^T holds s + c bias as the forward's accumulator does (c = bf16(1 / scale))
-template <bool TM = false, bool BA = false>
+// the 64-byte swizzle (rows of one span, SBO 8 rows; the second k step 32 bytes into the rows)
+template <bool TM = false>
 __device__ __forceinline__ void bwg_scores_issue(float (&s)[8][4], float (&dp)[8][4], const uint32_t (&ka)[2][4],
-                                                 const uint32_t (&va)[2][4], const unsigned char *st, int kw0 = 0,
-                                                 const unsigned char *ci = NULL) {
+                                                 const uint32_t (&va)[2][4], const unsigned char *st) {
     typedef typename bws_lay_of<TM>::T Y;
     uint64_t dq, dd;
     constexpr uint64_t ks = TM ? (32 >> 4) : (256 >> 4);
@@ -200,11 +193,6 @@ __device__ __forceinline__ void bwg_scores_issue(float (&s)[8][4], float (&dp)[8
     s9_wg_fence();
     wg_n64_first(&s[0][0], ka[0], dq);
     s9_wg_n64(&s[0][0], ka[1], dq + ks, 1);
-    if constexpr (BA) {
-        const uint64_t db = tma_desc_sw(st + Y::B + (size_t)kw0 * 128, 16, 1024, 128), di = tma_desc_sw(ci, 16, 1024, 128);
-#pragma unroll
-        for (int kk = 0; kk < 4; kk++) wg_ss_n64(&s[0][0], db + ((32 * kk) >> 4), di + ((32 * kk) >> 4));
-    }
     s9_wg_commit();
     wg_n64_first(&dp[0][0], va[0], dd);
     s9_wg_n64(&dp[0][0], va[1], dd + ks, 1);
@@ -216,8 +204,7 @@ __device__ __forceinline__ void bwg_scores_issue(float (&s)[8][4], float (&dp)[8
 // may still run. Lb, Db: the query tile's lse (natural log) and D; Bw: the bias rows of the
 // warp's keys ([key][query], stride BW_LDK, bf16; TM: TMA's [key][64] with the 128-byte swizzle, chunk j of
 // key row g + 8 u at chunk j ^ g, the warp's first key a multiple of 16); mk2: the keys' mask terms in log2 units.
-// BA (mode 6): the bias is in s already (bwg_scores_issue), so no bias term here.
-template <int W, bool TM = false, bool BA = false>
+template <int W, bool TM = false>
 __device__ __forceinline__ void bwg_p_ds(float (&s)[8][4], float (&dp)[8][4], const unsigned char *st, const bf16 *Bw,
                                          const float (&mk2)[2], float sc2) {
     typedef typename bws_lay_of<TM>::T Y;
@@ -230,14 +217,12 @@ __device__ __forceinline__ void bwg_p_ds(float (&s)[8][4], float (&dp)[8][4], co
         float2 l2 = *reinterpret_cast<const float2 *>(Lb + 8 * j + 2 * t);
 #pragma unroll
         for (int u = 0; u < 2; u++) {
-            float2 bb = make_float2(0.f, 0.f);
-            if constexpr (!BA)
-                bb = TM ? bw_ld_bias2(Bw + (g + 8 * u) * 64 + ((j ^ g) << 3) + 2 * t)
-                        : bw_ld_bias2(Bw + (g + 8 * u) * BW_LDK + 8 * j + 2 * t);
+            const float2 bb = TM ? bw_ld_bias2(Bw + (g + 8 * u) * 64 + ((j ^ g) << 3) + 2 * t)
+                                 : bw_ld_bias2(Bw + (g + 8 * u) * BW_LDK + 8 * j + 2 * t);
 #pragma unroll
             for (int e1 = 0; e1 < 2; e1++) {
                 const float lm = fmaf(e1 ? l2.y : l2.x, -BW_L2E, mk2[u]);  // the lse and mask terms
-                s[j][2 * u + e1] = fa_exp2(fmaf(s[j][2 * u + e1], sc2, BA ? lm : fmaf(e1 ? bb.y : bb.x, BW_L2E, lm)));
+                s[j][2 * u + e1] = fa_exp2(fmaf(s[j][2 * u + e1], sc2, fmaf(e1 ? bb.y : bb.x, BW_L2E, lm)));
             }
         }
     }
@@ -546,10 +531,9 @@ __device__ __forceinline__ void bws_dq_product(float (&dq)[16], uint32_t (&)[8][
 // the dq wgmma instructions (m64n32 in place of two m64n16) and half the barrier waits per
 // warpgroup; each warpgroup reads and writes the dq slot every other step, 16 floats a thread.
 // TM: the TMA form's tiles (bwt_lay; mode 4 only).
-template <bool HB, bool DEC, bool SA, bool ALT, bool TM = false, bool BA = false>
+template <bool HB, bool DEC, bool SA, bool ALT, bool TM = false>
 __device__ __forceinline__ void bws_consumer(const fa_args &a, unsigned char *sm, float *slot, int nkb, int nqt) {
     static_assert(!TM || ALT, "the TMA form is mode 4's");
-    static_assert(!BA || (TM && HB), "the bias on the tensor core: the TMA form with a bias (mode 6)");
     typedef typename bws_lay_of<TM>::T Y;
     constexpr int NDQ = ALT ? 16 : 8;
     uint64_t *full = (uint64_t *)(sm + Y::bar), *empty = full + BWS_ST, *kv_empty = empty + BWS_ST;
@@ -591,8 +575,7 @@ __device__ __forceinline__ void bws_consumer(const fa_args &a, unsigned char *sm
         float dq[NDQ];
         bwg_dq_load<NDQ / 4>(dq, slot, p, dqc0, own);
         float s[8][4], dp[8][4];
-        if constexpr (BA) bwg_scores_issue<TM, true>(s, dp, ka, va, st, kw & ~63, sm + Y::I);
-        else bwg_scores_issue<TM>(s, dp, ka, va, st);
+        bwg_scores_issue<TM>(s, dp, ka, va, st);
         if (pending && (!ALT || pend_own)) {
             if (DEC) bws_ds_wait(wg, j - 1);
             else tw_cons_sync<BWS_CONS>();  // named barrier 1: both halves of dS^T written
@@ -602,7 +585,7 @@ __device__ __forceinline__ void bws_consumer(const fa_args &a, unsigned char *sm
         } else {
             s9_wg_commit();  // an empty group: the same group count every step
         }
-        bwg_p_ds<1, TM, BA>(s, dp, st, (const bf16 *)(st + Y::B) + kw * (TM ? 64 : BW_LDK), mk2, sc2);
+        bwg_p_ds<1, TM>(s, dp, st, (const bf16 *)(st + Y::B) + kw * (TM ? 64 : BW_LDK), mk2, sc2);
         uint32_t pa[4][4], da[4][4];
         bwg_pack(s, pa);
         bwg_pack(dp, da);
@@ -701,8 +684,7 @@ bws_consumer<HB, MODE >= 2, MODE >= 3, MODE >= 4>(a, bwg_sm, dq_slots + (int64_t
 
 // PF_ATTN_BWD_WG=5: mode 4 with the tiles by tensor maps (bwt_lay, bwt_producer): the same block, registers and
 // consumer code; the producer warpgroup's other threads leave after setmaxnreg.
-// BA (PF_ATTN_BWD_WG=6, with the bias): the consumers first write c I (bwt_lay::I) for S^T's bias product.
-template <bool HB, bool BA = false>
+template <bool HB>
 __global__ void __launch_bounds__(BWS_NTH, 1) k_bwd_ws_tma(fa_args a, float *dq_slots,
                                                            const __grid_constant__ bwt_maps tm) {
 #if S9_HAVE_WGMMA
@@ -716,17 +698,7 @@ __global__ void __launch_bounds__(BWS_NTH, 1) k_bwd_ws_tma(fa_args a, float *dq_
         if (threadIdx.x == 0) bwt_producer<HB>(a, tm.m, sm, nkb, nqt);
     } else {
         asm volatile("setmaxnreg.inc.sync.aligned.u32 216;\n" ::: "memory");
-        if constexpr (BA) {  // c I, element (n, k) at row n, 16-byte chunk (k / 8) ^ (n % 8): the 128-byte swizzle
-            bf16 *ci = (bf16 *)(sm + Y::I);
-            const bf16 c = __float2bfloat16(1.f / a.scale), zero = __float2bfloat16(0.f);
-            for (int i = (int)threadIdx.x - BWS_PROD; i < 64 * 64; i += BWS_CONS) {
-                const int n = i >> 6, k = i & 63;
-                ci[n * 64 + ((((k >> 3) ^ (n & 7))) << 3) + (k & 7)] = n == k ? c : zero;
-            }
-            wg_fence_proxy_async();      // generic writes before the wgmma (async proxy) reads
-            tw_cons_sync<BWS_CONS>();    // every consumer's part written
-        }
-        bws_consumer<HB, true, true, true, true, BA>(a, sm, dq_slots + (int64_t)blockIdx.x * a.L * 32, nkb, nqt);
+        bws_consumer<HB, true, true, true, true>(a, sm, dq_slots + (int64_t)blockIdx.x * a.L * 32, nkb, nqt);
     }
 #else
     (void)a;
@@ -746,24 +718,21 @@ int fa_bwd_wg_device(void) {
 // k_bwd_ws_tma (mode 5) on b (its bias the bf16 copy, or none): its maps, then the launch; nonzero (nothing
 // launched) where the maps do not apply: every base and row 16-byte aligned (HC % 8 == 0 is fa_bwd_wg's), rows
 // (B) as 32-bit coordinates.
-static int bwt_launch(cu_impl *c, const fa_args *b, float *slots, unsigned grid, bool ba) {
+static int bwt_launch(cu_impl *c, const fa_args *b, float *slots, unsigned grid) {
     const bool hb = b->biasT != NULL;  // fa_bwd_wg's choice of kernel: with the bias, b->biasT16 its copy
     if (((uintptr_t)b->q | (uintptr_t)b->k | (uintptr_t)b->v | (uintptr_t)b->dO | (uintptr_t)b->lse | (uintptr_t)b->D |
          (hb ? (uintptr_t)b->biasT16 : 0)) & 15)
         return 1;
     if (b->B > 2147483647LL || b->pstride < 1 || b->rstride < 1) return 1;
-    static int attr_set[3];
-    ba = ba && hb;  // mode 6 adds the bias: without one it is mode 5
-    const int ki = ba ? 2 : hb;
-    const size_t smem = (ba ? bwt_lay::bytes_ba : bwt_lay::bytes) + 1024;  // the tiles from a 1024-byte boundary
-    void (*const kern)(fa_args, float *, bwt_maps) = ba ? k_bwd_ws_tma<true, true>
-                                                        : hb ? k_bwd_ws_tma<true> : k_bwd_ws_tma<false>;
-    if (!attr_set[ki]) {
+    static int attr_set[2];
+    const size_t smem = bwt_lay::bytes + 1024;  // the tiles from a 1024-byte boundary
+    void (*const kern)(fa_args, float *, bwt_maps) = hb ? k_bwd_ws_tma<true> : k_bwd_ws_tma<false>;
+    if (!attr_set[hb]) {
         if (cudaFuncSetAttribute(kern, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) {
             (void)cudaGetLastError();
             return 1;
         }
-        attr_set[ki] = 1;
+        attr_set[hb] = 1;
     }
     bwt_maps tm;
     memset(&tm, 0, sizeof tm);
@@ -795,7 +764,7 @@ int fa_bwd_wg(cu_impl *c, const fa_args *a, int force, int mode) {
                                                       k_bwd_ws<true, 2>,  k_bwd_ws<false, 3>, k_bwd_ws<true, 3>,
                                                       k_bwd_ws<false, 4>, k_bwd_ws<true, 4>};
     static int attr_set[8];
-    if (mode < 1 || mode > 6) return 1;
+    if (mode < 1 || mode > 5) return 1;
     for (int k = 0; k < 8; k++) {
         if (attr_set[k]) continue;
         if (cudaFuncSetAttribute(kern[k], cudaFuncAttributeMaxDynamicSharedMemorySize, (int)Y::bytes) != cudaSuccess) {
@@ -822,11 +791,11 @@ int fa_bwd_wg(cu_impl *c, const fa_args *a, int force, int mode) {
     int64_t rounds = (items + gmax - 1) / gmax, grid = (items + rounds - 1) / rounds;
     // the bias copy and the slots: the top of the pool for this launch only (stream order)
     float *slots = (float *)(c->pool + top + bbytes);
-    if (mode >= 5 && bwt_launch(c, &b, slots, (unsigned)grid, mode == 6) == 0) {
+    if (mode == 5 && bwt_launch(c, &b, slots, (unsigned)grid) == 0) {
         g_bwg_runs++;
         return 0;
     }
-    if (mode >= 5) mode = 4;  // where the maps do not apply: the same kernel with cp.async tiles (mode 5's bits)
+    if (mode == 5) mode = 4;  // where the maps do not apply: the same kernel with cp.async tiles (the same bits)
     kern[(nb ? 1 : 0) + 2 * (mode - 1)]<<<(unsigned)grid, BWS_NTH, Y::bytes, c->stream>>>(b, slots);
     CU_LAUNCHED();
     g_bwg_runs++;

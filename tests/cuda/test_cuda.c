@@ -702,13 +702,10 @@ static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_d
     attn_bwd_env_same_bits("PF_ATTN_BWD_CO", label, &d, &Pd, &Gd, mdv, m.gs, m.gw, &dout, nx, want_dz ? nz : 0,
                            seed + 15);
     attn_bwd_bm_check(label, &t, mg);
-    if (attn_bwd_wg_modes) {  // cuda_attn_bwd_wg: its five modes, the same products in the same order (5: 4 by TMA)
+    if (attn_bwd_wg_modes)  // cuda_attn_bwd_wg: its five modes, the same products in the same order (5: 4 by TMA)
         for (int mode = 2; mode <= 5; mode++)
             attn_bwd_env_vals_same_bits("PF_ATTN_BWD_WG", "1", (const char *[]){"2", "3", "4", "5"}[mode - 2], label,
                                         &d, &Pd, &Gd, mdv, m.gs, m.gw, &dout, nx, want_dz ? nz : 0, seed + 17);
-        // mode 6 (session 57: 5 with the pair bias inside S^T's product; other bits): against the reference, twice
-        attn_bwd_env_check(label, &t, mg, "PF_ATTN_BWD_WG", "6");
-    }
     attn_keep_same_bits(label, &d, &Pd, &Gd, &x, &z, mdv, &og, m.gs, m.gw, &dout, want_dz ? nz : 0, seed + 16);
     free_mems(&m);
     finish(label);
