@@ -350,10 +350,13 @@ static void attn_run(const char *nm, const attn_case *t, pf_mem mp, int dap, int
 // The tensor-core form (PF_LNB_MMA, cu_lnb_mma.cu, where it applies) is not those bits: it is
 // checked against the CPU (attn_run's rep 0) on both grids, and its forward on 3 blocks against
 // its forward by size, bit for bit (each row's arithmetic does not depend on the grid).
+// PF_ATTN_LNPROJ is off here: where it applies its kernel makes the bias logits in place of these (cuda_attn_lnproj
+// checks it).
 static void attn_lnb_same_bits(const char *label, const attn_case *t, pf_mem mg) {
     char nm[320];
     const pf_attn_dims *d = t->d;
     hbuf om[2];
+    pf_cuda_set_attn_lnproj(H_gpu, 0);
     int64_t mma0 = pf_cuda_lnb_mma_runs(H_gpu);
     for (int grid = 0; grid <= 3; grid += 3) {
         snprintf(nm, sizeof nm, "%s bias kernels %s", label, grid ? "on 3 blocks" : "by size");
@@ -386,6 +389,7 @@ static void attn_lnb_same_bits(const char *label, const attn_case *t, pf_mem mg)
         tl_check(!memcmp(h_download(&om[0]), h_download(&om[1]), sizeof(real) * (size_t)t->x->n), label,
                  "the tensor-core bias kernel's forward differs between grids");
     }
+    pf_cuda_set_attn_lnproj(H_gpu, -1);
 }
 
 static void attn_bwd_pieces(const char *label, const attn_case *t, pf_mem whole) {
