@@ -2324,7 +2324,8 @@ static void attention_proj_cases(int with_all) {
 // one-GEMM projection path), forward and the backward's recompute. Each case against the CPU reference on (the
 // default) and off, the launches counted (on: some where it applies, else none; off: none): the triangle starting
 // and ending node (4 heads of 32: W_cat in 8 tiles), one with a fully masked row, 12 heads of 8 (W_bias's second
-// n8 tile, 6 weight tiles); rows not a multiple of the kernel's 64. In test_attention_proj (attn.5).
+// n8 tile, 6 weight tiles); rows not a multiple of the kernel's 64; the pipelined form (2) too. In
+// test_attention_proj (attn.5).
 static void cuda_attn_lnproj(void) {
     pf_cuda_set_attn_module_fused(H_gpu, 1);
     pf_cuda_set_attn_proj(H_gpu, 1);
@@ -2332,9 +2333,9 @@ static void cuda_attn_lnproj(void) {
     pf_attn_dims ts = {36, 36, 128, 4, 32, 128, PF_BIAS_SELF, 0, NULL, 0};
     pf_attn_dims te = {33, 33, 128, 4, 32, 128, PF_BIAS_SELF, 1, NULL, 0};
     pf_attn_dims t12 = {20, 20, 128, 12, 8, 128, PF_BIAS_SELF, 0, NULL, 0};
-    for (int on = 1; on >= 0; on--) {
+    for (int on = 2; on >= 0; on--) {  // 2: the pipelined form (opt-in), 1: the default, 0: off
         pf_cuda_set_attn_lnproj(H_gpu, on);
-        attn_tag = on ? "lnproj " : "lnproj off ";
+        attn_tag = on == 2 ? "lnproj pipe " : on ? "lnproj " : "lnproj off ";
         int64_t r0 = pf_cuda_attn_lnproj_runs(H_gpu);
         test_attn("tri_start", ts, 1, 1, 1400);
         test_attn("tri_start fully masked row", ts, 2, 1, 1401);

@@ -1,5 +1,5 @@
 // test_emu_attn_lnproj.cpp: the attention module's LayerNorm + bias logits + q|k|v|g projections in one Hopper pass
-// (cu_attn_lnproj.cu's k_attn_lnproj_wg<NT>, PF_ATTN_LNPROJ) on the CPU kernel emulator (src/cuda/emu;
+// (cu_attn_lnproj.cu's k_attn_lnproj_wg<NT, PIPE>, PF_ATTN_LNPROJ) on the CPU kernel emulator (src/cuda/emu;
 // docs/EMULATOR.md), against a float64 reference with the kernel's bf16 roundings:
 //   xln = bf16(LN(x))             (lnw, lnb fp32; mean, variance of x - mean, eps LN_EPS) against float64 LN(x),
 //                                 within a bf16 rounding (2^-8 |ref|) plus fp32 noise;
@@ -7,7 +7,8 @@
 //   X   = bf16(xln W_cat^T + b_cat) (M, 4 HC, rows ldx apart), both in float64 from the kernel's own xln (the
 //                                 products see LN(x) rounded to bf16), within 2^-8 |ref| + 1e-3 rms(ref);
 //   cp  = x, bit for bit.
-// Guard values after the last row (M) of every output and in X's columns 4 HC .. ldx of every row catch writes
+// The pipelined form (PF_ATTN_LNPROJ=2: tile j + 1's product issued before tile j's epilogue) must give form 1's
+// bits. Guard values after the last row (M) of every output and in X's columns 4 HC .. ldx of every row catch writes
 // outside the outputs. Each problem runs in several launches (3 or 1 warpgroups per block, one block per tile
 // group or 1 / 2 blocks so that a warpgroup loops over several 64-row tiles, cp and / or xln NULL), each in five
 // emulator orders (asynchronous work at its wait / at issue, threads and blocks ascending / descending /
@@ -91,7 +92,7 @@ struct result {
 // One launch: nwg warpgroups per block, `grid` blocks (0: one per nwg 64-row tiles, as ts_wave_blocks gives
 // where the GPU holds them all), cp / xln written or NULL.
 template <int NT>
-static result run(const problem &p, int nwg, int grid, bool want_cp, bool want_xln) {
+static result run(const problem &p, int nwg, int grid, bool want_cp, bool want_xln, bool pipe) {
     const int64_t M = p.M, T = (M + 63) / 64, need = (T + nwg - 1) / nwg;
     gbuf X(M, p.ldx, p.NO), zb(M, p.H, p.H), cp(M, KC, KC), xln(M, KC, KC);
     alp_args a;
@@ -103,7 +104,10 @@ static result run(const problem &p, int nwg, int grid, bool want_cp, bool want_x
     a.cp = want_cp ? cp.v.data() : NULL, a.xln = want_xln ? xln.v.data() : NULL;
     const unsigned nb = (unsigned)(grid > 0 && grid < need ? grid : need);
     // alp_bytes: cu_attn_lnproj.cu's own (outside its PF_EMU_NO_HOST part)
-    emu_run(dim3(nb), dim3(128 * nwg), (size_t)alp_bytes(p.tiles, nwg), [&] { k_attn_lnproj_wg<NT>(a); });
+    emu_run(dim3(nb), dim3(128 * nwg), (size_t)alp_bytes(p.tiles, nwg), [&] {
+        if (pipe) k_attn_lnproj_wg<NT, true>(a);
+        else k_attn_lnproj_wg<NT, false>(a);
+    });
     result r;
     r.X = X.rows(), r.zb = zb.rows();
     if (want_cp) r.cp = cp.rows();
@@ -220,18 +224,21 @@ static void run_case(int64_t M, int tiles, int H, int64_t ldx, bool has_bias, co
     static const char *oname[NORD] = {"lazy ascending", "eager descending", "lazy shuffled", "eager shuffled, warp 5 slow",
                                       "eager shuffled, warp 0 slow"};
     result first;
-    for (size_t li = 0; li < launches.size(); li++) {
+    for (size_t lf = 0; lf < 2 * launches.size(); lf++) {  // each launch in form 1, then pipelined (form 2)
+        const size_t li = lf / 2;
+        const bool pipe = lf & 1;
         const launch &l = launches[li];
         char name[320];
         const int64_t T = (M + 63) / 64, need = (T + l.nwg - 1) / l.nwg, nb = l.grid > 0 && l.grid < need ? l.grid : need;
-        snprintf(name, sizeof name, "%s: %d warpgroup%s x %lld block%s%s%s", base, l.nwg, l.nwg > 1 ? "s" : "",
-                 (long long)nb, nb > 1 ? "s" : "", l.cp ? "" : ", cp NULL", l.xln ? "" : ", xln NULL");
+        snprintf(name, sizeof name, "%s: %d warpgroup%s x %lld block%s%s%s%s", base, l.nwg, l.nwg > 1 ? "s" : "",
+                 (long long)nb, nb > 1 ? "s" : "", l.cp ? "" : ", cp NULL", l.xln ? "" : ", xln NULL",
+                 pipe ? ", pipelined" : "");
         result r0;
         bool guards = true, same = true;
         std::string diff;
         for (int o = 0; o < NORD; o++) {
             emu_opts = orders[o];
-            result r = run<NT>(p, l.nwg, l.grid, l.cp, l.xln);
+            result r = run<NT>(p, l.nwg, l.grid, l.cp, l.xln, pipe);
             guards = guards && r.guards;
             if (!o) r0 = r;
             else if (!same_bits(r0, r)) same = false, diff += std::string(diff.empty() ? "" : ", ") + oname[o];
@@ -239,7 +246,7 @@ static void run_case(int64_t M, int tiles, int H, int64_t ldx, bool has_bias, co
         emu_opts = orders[0];
         check(guards, std::string(name) + " no write outside the outputs (every order)", "%s", "a guard value changed");
         check(same, std::string(name) + " the same bits in every order", "%s differ from lazy ascending", diff.c_str());
-        if (li == 0) {
+        if (lf == 0) {
             if (!l.cp || !l.xln) {
                 fprintf(stderr, "the first launch of a case must write cp and xln (the reference's xln)\n");
                 exit(2);
