@@ -315,7 +315,8 @@ void attn_rows_fwd(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const 
                                       (long long)d->B);
     if (d->keep && d->kept && (!o_sv || !lse_sv)) pf_die("attn_rows_fwd: kept core outputs without o and lse");
     int cat = proj_ok(d, gather, 1);
-    if (xln_ready == 2 && !cat) pf_die("attn_rows_fwd: the projections made ahead for the one-GEMM path it does not take");
+    if (xln_ready == 2 && !cat)
+        pf_die("attn_rows_fwd: the projections made ahead for the one-GEMM path it does not take");
     for (int64_t r0 = 0; r0 < d->B; r0 += R) {
         int64_t n = d->B - r0 < R ? d->B - r0 : R;
         if (cat) rows_fwd_piece_cat(c, d, p, x, key_mask, biasT, out, o_sv, lse_sv, region, r0, n, xln_ready);
@@ -497,7 +498,8 @@ void attn_rows_bwd(cu_impl *c, const attn_bwd_args *a) {
     if (a->xln_ready && pieces) pf_die("attn_rows_bwd: LN(x) ready with %lld rows per piece of %lld", (long long)a->R,
                                        (long long)d->B);
     int cat = proj_bwd_ok(d, gather, a->o != NULL);
-    if (a->xln_ready == 2 && !cat) pf_die("attn_rows_bwd: the projections made ahead for the one-GEMM path it does not take");
+    if (a->xln_ready == 2 && !cat)
+        pf_die("attn_rows_bwd: the projections made ahead for the one-GEMM path it does not take");
     for (int64_t r0 = 0; r0 < d->B; r0 += a->R) {
         int64_t n = d->B - r0 < a->R ? d->B - r0 : a->R;
         if (cat) rows_bwd_piece_cat(c, a, r0, n);
