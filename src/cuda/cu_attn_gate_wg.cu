@@ -243,8 +243,6 @@ void ago_pack_rows(cu_impl *c, bf16 *dst, const bf16 *W, int NO, int HC, int til
     CU_LAUNCHED();
 }
 
-static int ago_aligned(const void *p, int64_t ld) { return !((uintptr_t)p & 15) && ld % 8 == 0; }
-
 // Common launch: packs the weight, picks KP / CH, one wave of persistent blocks.
 static int ago_launch(cu_impl *c, ago_args *a, const pf_linear_p *lo, int NO, int HC, int ch, int bwd) {
     const int KP = bwd ? NO : HC, rows = bwd ? HC : NO, tiles = rows / 64;

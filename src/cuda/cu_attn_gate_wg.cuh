@@ -27,6 +27,9 @@ int attn_gate_bwd_dw(cu_impl *c, const pf_linear_p *lo, float *dwo, float *dbo, 
 // k_ago_pack's forward form for a weight that is not a pf_linear_p (cu_attn_lnproj.cu's W_cat)
 void ago_pack_rows(cu_impl *c, bf16 *dst, const bf16 *W, int NO, int HC, int tiles);
 
+// A base 16-byte aligned with rows ld elements apart that keep every row 16-byte aligned (bf16)
+static inline int ago_aligned(const void *p, int64_t ld) { return !((uintptr_t)p & 15) && ld % 8 == 0; }
+
 #define AGO_SO 72  // forward staging row stride (bf16): 64 columns + 8, 16-byte aligned rows
 
 #if S9_HAVE_WGMMA

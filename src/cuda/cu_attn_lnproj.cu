@@ -144,9 +144,10 @@ __global__ void __launch_bounds__(128 * ALP_WG, 1) k_attn_lnproj_wg(alp_args a) 
 #pragma unroll
         for (int it = 0; it < 4; it++) ok |= (unsigned)(r0 + 4 * it < a.M) << it;
         if constexpr (PIPE) {
-            // tswp_tiles' order: tile j's accumulator copied out of the product's registers (accn) into accc before
-            // j + 1 is issued into accn (two accumulators taking turns as the product's serialised every wgmma:
-            // C7514); af is read by the products in flight and written again only after the last wait
+            // tswp_tiles' order (cu_trimul_side_wgp.cu; not shared: a helper both call changed k_tm_sides_wgp<128>'s
+            // SASS): tile j's accumulator copied out of the product's registers (accn) into accc before j + 1 is
+            // issued into accn (two accumulators taking turns as the product's serialised every wgmma: C7514); af is
+            // read by the products in flight and written again only after the last wait
             float accn[32], accc[32];
             tswp_issue<KP>(accn, af, alp_sm, 0);
             for (int j = 0; j < a.tiles; j++) {
@@ -173,25 +174,21 @@ __global__ void __launch_bounds__(128 * ALP_WG, 1) k_attn_lnproj_wg(alp_args a) 
 }
 
 #ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
-static int g_alp = -1;  // PF_ATTN_LNPROJ, read at the first call
+static cu_setting alp_mode = {-1, "PF_ATTN_LNPROJ", 0, 2, 1,
+                               "0 (k_lnb_mma and the projection GEMM apart), 1 (one LayerNorm + projections kernel "
+                               "where it applies, the default) or 2 (its pipelined form)"};
 static int64_t g_alp_runs;
 extern "C" void pf_cuda_set_attn_lnproj(pf_backend *be, int on) {
     (void)be;
-    g_alp = on >= 0 && on <= 2 ? on : -1;  // else: PF_ATTN_LNPROJ / the default again
+    cu_setting_set(&alp_mode, on);  // outside 0..2: PF_ATTN_LNPROJ / the default again
 }
 extern "C" int64_t pf_cuda_attn_lnproj_runs(pf_backend *be) {
     (void)be;
     return g_alp_runs;
 }
 
-static int alp_aligned(const void *p, int64_t ld) { return !((uintptr_t)p & 15) && ld % 8 == 0; }
-
 int attn_lnproj_applies(cu_impl *c, int c_in, int HC, int H) {
-    if (g_alp < 0)
-        g_alp = (int)cu_env_int("PF_ATTN_LNPROJ", 0, 2, 1,
-                                "0 (k_lnb_mma and the projection GEMM apart), 1 (one LayerNorm + projections kernel "
-                                "where it applies, the default) or 2 (its pipelined form)");
-    return g_alp && c->bf16 && c_in == 128 && HC % 16 == 0 && 4 * HC <= 512 && H >= 1 && H <= 16 &&
+    return cu_setting_get(&alp_mode) && c->bf16 && c_in == 128 && HC % 16 == 0 && 4 * HC <= 512 && H >= 1 && H <= 16 &&
            tw_ring_applies(128);
 }
 
@@ -202,14 +199,14 @@ extern "C" int pf_cuda_attn_lnproj_applies(pf_backend *be, int c_in, int HC, int
 int attn_lnproj(cu_impl *c, int64_t M, int HC, int H, const pf_layernorm_p *ln, const real *w_bias, const void *wcat,
                 const void *bcat, const void *x, void *zb, void *X, int64_t ldx, void *cp, void *xln) {
     if (M <= 0 || !attn_lnproj_applies(c, 128, HC, H)) return 0;
-    if (!alp_aligned(x, 128) || !alp_aligned(X, ldx) || (cp && !alp_aligned(cp, 128)) ||
-        (xln && !alp_aligned(xln, 128)) || ((uintptr_t)zb & 3))
+    if (!ago_aligned(x, 128) || !ago_aligned(X, ldx) || (cp && !ago_aligned(cp, 128)) ||
+        (xln && !ago_aligned(xln, 128)) || ((uintptr_t)zb & 3))
         return 0;
     int dev = 0, optin = 0;
     if (cudaGetDevice(&dev) != cudaSuccess ||
         cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
         return 0;
-    const int tiles = 4 * HC / 64, pipe = g_alp == 2;
+    const int tiles = 4 * HC / 64, pipe = cu_setting_get(&alp_mode) == 2;
     int nwg = ALP_WG;
     while (nwg > 0 && alp_bytes(tiles, nwg) > optin) nwg--;
     if (!nwg) return 0;
