@@ -64,6 +64,11 @@ $(BUILD)/emu/test_emu_attn_dbias: tests/emu/test_emu_attn_dbias.cpp $(BUILD)/emu
 	@mkdir -p $(dir $@)
 	$(EMU_CXX) $(EMU_CXXFLAGS) -Wno-sign-compare -Wno-missing-field-initializers -Wno-psabi -I$(EMU_CU) -Isrc/cuda $< \
 	    $(BUILD)/emu/emu_core.o $(BUILD)/emu/emu_runtime.o -o $@
+# test_emu_trimul_gdw: k_tm_gdw's TMA form (the attention's) encodes its maps through the emulated runtime too
+$(BUILD)/emu/test_emu_trimul_gdw: tests/emu/test_emu_trimul_gdw.cpp $(BUILD)/emu/emu_core.o $(BUILD)/emu/emu_runtime.o \
+                                  $(EMU_HDR) $(CU_SRC) $(CU_HDR)
+	@mkdir -p $(dir $@)
+	$(EMU_CXX) $(EMU_CXXFLAGS) -Wno-psabi $< $(BUILD)/emu/emu_core.o $(BUILD)/emu/emu_runtime.o -o $@
 # test_emu_tma runs tests/cuda/tma_probe.cu's kernels; its tensor maps are encoded through the emulated runtime's
 # cudaGetDriverEntryPointByVersion (cu_tma.cuh's host helper, unchanged), so it links emu_runtime.o too.
 # (-Wno-psabi: the kernels take a CUtensorMap, 128-byte aligned, by value (__grid_constant__), and g++ notes that

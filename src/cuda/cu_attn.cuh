@@ -135,6 +135,12 @@ int attn_lnb_bwd(cu_impl *c, int64_t n, int cb, int H, const pf_layernorm_p *ln,
 // out (N) += the column sums of x (M, N), rows ldx apart (ldx a multiple of 8 when not N).
 void attn_colsum_add_ld(cu_impl *c, int64_t M, int N, const void *x, int64_t ldx, float *out);
 
+// cu_trimul_gdw.cu (k_tm_gdw's TMA form, PF_ATTN_PROJ_BWD): d_xln = G W_cat and dw[k] += G[:, 128 k ..]^T xln from
+// one read of G = [dq|dk|dv|dg] (row stride ldg) where c_in and HC are 128 on sm_90 in bf16; 1 where it ran, else 0.
+int cu_gdw_attn(cu_impl *c, int64_t M, int c_in, int HC, const void *G, int64_t ldg, const void *xln,
+                const void *wcat, void *d_xln, float *const dw[4]);
+int cu_gdw_attn_applies(cu_impl *c, int c_in, int HC);
+
 // ---- the projections as one GEMM (cu_attn_proj.cu), PF_ATTN_PROJ ----------------------
 // Whether they run in the forward (fwd) or the backward: PF_ATTN_PROJ / pf_cuda_set_attn_proj
 // 1 both, 2 the forward only, 3 the backward only, 0 neither (the default, the four GEMMs).

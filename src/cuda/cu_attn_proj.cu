@@ -248,11 +248,9 @@ static int dw_acc(const pf_attn_p *g, int64_t nw) {
     return q && g->k.w == q + nw && g->v.w == q + 2 * nw && g->g.w == q + 3 * nw && cu_dw_acc_on();
 }
 
-void attn_proj_bwd(cu_impl *c, int64_t M, int c_in, int HC, const pf_attn_p *p, pf_attn_p *g, const void *xln,
-                   const void *dz, int64_t ldz, void *d_xln, int g_bias_done) {
-    size_t mark = cu_pool_mark(c);
-    const void *w, *b;
-    attn_proj_cat(c, p, c_in, HC, &w, &b);
+// The two products of attn_proj_bwd as cuBLAS GEMMs (where k_tm_gdw's form does not run).
+static void attn_proj_bwd_gemms(cu_impl *c, int64_t M, int c_in, int HC, pf_attn_p *g, const void *xln, const void *dz,
+                                int64_t ldz, const void *w, void *d_xln) {
     // d_xln (M, c_in) = [dq|dk|dv|dg] (M, 4 HC) W_cat: one sum over 4 HC, written
     cu_gemm(c, 0, 0, M, c_in, 4 * HC, 1.f, dz, CU_ACT, ldz, w, CU_ACT, c_in, 0.f, d_xln, CU_ACT, c_in, 1, 0, 0, 0, NULL);
     // dW_cat (4 HC, c_in) = [dq|dk|dv|dg]^T LN(x), fp32, then into the four gradients, or
@@ -268,6 +266,16 @@ void attn_proj_bwd(cu_impl *c, int64_t M, int c_in, int HC, const pf_attn_p *p, 
         k_add4_f32<<<cu_blocks(4 * nw, 256), 256, 0, c->stream>>>(g->q.w, g->k.w, g->v.w, g->g.w, t, nw);
         CU_LAUNCHED();
     }
+}
+
+void attn_proj_bwd(cu_impl *c, int64_t M, int c_in, int HC, const pf_attn_p *p, pf_attn_p *g, const void *xln,
+                   const void *dz, int64_t ldz, void *d_xln, int g_bias_done) {
+    size_t mark = cu_pool_mark(c);
+    const void *w, *b;
+    attn_proj_cat(c, p, c_in, HC, &w, &b);
+    float *const dws[4] = {g->q.w, g->k.w, g->v.w, g->g.w};
+    if (!cu_gdw_attn(c, M, c_in, HC, dz, ldz, xln, w, d_xln, dws))  // both from one read of dz (sm_90), or
+        attn_proj_bwd_gemms(c, M, c_in, HC, g, xln, dz, ldz, w, d_xln);
     pf_linear_p *gl[4] = {&g->q, &g->k, &g->v, &g->g};
     for (int k = 0; k < 4; k++)
         if (gl[k]->b && !(k == 3 && g_bias_done))

@@ -19,15 +19,24 @@
 // The products' order over k is fixed (the same bits every run); each block's dW sums go to its own slot and
 // k_gdw_add adds the pairs' slots, pair 0 first, to the four weight gradients. Shared memory: 224 KB, one block
 // per SM.
+// The attention's projections have the same shapes (AF3's triangle attentions: c_in 128, [dq|dk|dv|dg] (M, 512),
+// W_cat (512, 128), no biases on q, k, v): GDW_TMA (PF_ATTN_PROJ_BWD, cu_gdw_attn) reads G row-major with any row
+// stride and LN(x) by TMA tensor maps (boxes of 64 x 64, 128-byte swizzle: one instruction a box, not 16-byte
+// requests, the lesson of mode 1) and writes d_xln (no old value to add).
 #include "cu_trimul_side.cuh"
 #include "cu_wg_ring.cuh"
 #include "cu_env.cuh"
+#include "cu_tma.cuh"
 
 #define GDW_W 0                 // this half's W^T: 64 rows x 512 (trwg_off, KP 512): 64 KB
 #define GDW_G 65536             // G tiles: 2 buffers x 4 sub-tiles x 16 KB
 #define GDW_Z (65536 + 131072)  // zl tiles: 2 buffers x 16 KB
 #define GDW_BAR (GDW_Z + 32768)      // PF_TRIMUL_GDW=2: the G buffers' mbarriers (full[2])
 #define GDW_BYTES (GDW_BAR + 16)
+
+// How a tile's G and zl reach shared memory: cp.async from row-major G (PF_TRIMUL_GDW=1), one bulk copy from G in
+// tile order (=2), or TMA boxes from row-major G with a row stride (the attention's, PF_ATTN_PROJ_BWD).
+enum { GDW_ROWS = 0, GDW_TILED = 1, GDW_TMA = 2 };
 
 struct gdw_args {
     const bf16 *G;   // (M, 512) [d tp_a | d tg_a | d tp_b | d tg_b]
@@ -36,6 +45,11 @@ struct gdw_args {
     bf16 *dzl;       // (M, 128): += G W
     float *dw;       // (gridDim.x, 256, 128): block b's dW sums (rows 256 (b & 1) ..)
     int64_t M;
+};
+// GDW_TMA's maps (a __grid_constant__ parameter): G (M rows, 512 columns, its row stride) and zl (M, 128), boxes
+// of 64 rows x 64 columns with the 128-byte swizzle; each box lands as 64 rows of 128 bytes (8 KB, 1024-aligned).
+struct gdw_maps {
+    CUtensorMap g, z;
 };
 
 // W^T packed for dzl's B operand: wt[trwg_off(n, k, 512)] = wcat[k][n] (wcat: the four weights stacked, (512, 128)).
@@ -52,10 +66,24 @@ __global__ void k_gdw_pack(const bf16 *wcat, bf16 *wt) {
 // bank group (the 8 chunks of a line go to core matrices 128 bytes apart).
 // TILED (PF_TRIMUL_GDW=2): G is in tm_gdw_off's tile order, so the tile is one 64 KB bulk copy (the TMA engine's
 // whole-line requests: 2.06 sectors each, call 6) by thread 0 on the buffer's mbarrier.
-template <bool TILED>
-__device__ __forceinline__ void gdw_load(unsigned char *sm, const gdw_args &a, int b, int64_t p0) {
+// GDW_TMA: eight G boxes (columns 64 i ..) at 8 KB apart and two zl boxes, one mbarrier for all 80 KB.
+template <int LOAD>
+__device__ __forceinline__ void gdw_load(unsigned char *sm, const gdw_args &a, const gdw_maps &tm, int b, int64_t p0) {
     bf16 *g = (bf16 *)(sm + GDW_G + b * 65536), *z = (bf16 *)(sm + GDW_Z + b * 16384);
-    if (TILED) {
+    if (LOAD == GDW_TMA) {
+#if S9_HAVE_WGMMA
+        if (threadIdx.x == 0) {
+            uint64_t *full = (uint64_t *)(sm + GDW_BAR) + b;
+            tw_expect(full, 65536 + 16384);
+#pragma unroll
+            for (int i = 0; i < 8; i++) tma_load_2d(g + i * 4096, &tm.g, 64 * i, (int)p0, full);
+#pragma unroll
+            for (int i = 0; i < 2; i++) tma_load_2d(z + i * 4096, &tm.z, 64 * i, (int)p0, full);
+        }
+#endif
+        return;
+    }
+    if (LOAD == GDW_TILED) {
 #if S9_HAVE_WGMMA
         if (threadIdx.x == 0) {
             uint64_t *full = (uint64_t *)(sm + GDW_BAR) + b;
@@ -93,6 +121,27 @@ __device__ __forceinline__ void gdw_dzl_issue(float (&acc)[32], const bf16 *g, c
     for (int j = 1; j < 16; j++)  // k16 step j: sub-tile j / 8 (16 KB), its step j % 8 (256 B); W^T: 256 B each
         wg_ss_n64(acc, da + (((j >> 3) * 16384 + (j & 7) * 256) >> 4), db + ((j * 256) >> 4));
 }
+// GDW_TMA's forms of the two products. dzl: G's columns [256 wg, 256 wg + 256) are boxes 4 wg .. 4 wg + 3, K-major
+// swizzled (SBO 1 KB: 8 rows of 128 bytes), k16 step j in box j / 4 at 32 bytes a step; W^T as above.
+__device__ __forceinline__ void gdw_dzl_issue_sw(float (&acc)[32], const bf16 *g, const bf16 *wt, int wg) {
+    const uint64_t da = tma_desc_sw(g + 4 * wg * 4096, 16, 1024, 128), db = s9_desc(wt + 16 * wg * 128, 128, 8192);
+    wg_ss_n64_first(acc, da, db);
+#pragma unroll
+    for (int j = 1; j < 16; j++)
+        wg_ss_n64(acc, da + (((j >> 2) * 8192 + (j & 3) * 32) >> 4), db + ((j * 256) >> 4));
+}
+// dW's rows [64 hh ..) of this warpgroup += (box gb + hh)^T zl: A the box M-major (one 64-column span; SBO 1 KB
+// between 8-row groups of positions), B zl's two boxes N-major (LBO 8 KB between the 64-channel spans), k16 step
+// ks at 16 rows (2 KB) down both; 8 wgmma m64n128k16, issued (wg_tile_atb_issue's order).
+__device__ __forceinline__ void gdw_dw_issue_sw(float (&acc)[2][64], const bf16 *gb, const bf16 *z) {
+    const uint64_t db = tma_desc_sw(z, 8192, 1024, 128);
+#pragma unroll
+    for (int hh = 0; hh < 2; hh++) {
+        const uint64_t da = tma_desc_sw(gb + hh * 4096, 8192, 1024, 128);
+#pragma unroll
+        for (int ks = 0; ks < 4; ks++) wg_ss_n128_tt(acc[hh], da + ((ks * 2048) >> 4), db + ((ks * 2048) >> 4));
+    }
+}
 #endif
 
 // dzl's old values of this thread's two 16-byte chunks of tile t (chunk c = threadIdx.x + 256 q: row c / 8 of the
@@ -107,13 +156,16 @@ __device__ __forceinline__ void gdw_old(uint4 (&o)[2], const gdw_args &a, int64_
 }
 
 // Launched on sm_90 only (cu_tm_gdw); compiled for sm_80 it traps.
-template <bool TILED>
-__global__ void __launch_bounds__(256, 1) k_tm_gdw(gdw_args a) {
+// LOAD: GDW_ROWS / GDW_TILED / GDW_TMA (tm used by GDW_TMA only); ADD: dzl += the product (trimul), else dzl = it.
+template <int LOAD, bool ADD>
+__global__ void __launch_bounds__(256, 1) k_tm_gdw(gdw_args a, const __grid_constant__ gdw_maps tm) {
 #if S9_HAVE_WGMMA
     extern __shared__ __align__(128) unsigned char gdw_sm[];
-    if (TILED) {
+    // the swizzled boxes from a 1024-byte boundary (the launch asks 1 KB more); the other forms as before
+    unsigned char *const sm = LOAD == GDW_TMA ? gdw_sm + ((1024 - (fa_smem(gdw_sm) & 1023)) & 1023) : gdw_sm;
+    if (LOAD != GDW_ROWS) {
         if (threadIdx.x == 0) {
-            wg_bar_init((uint64_t *)(gdw_sm + GDW_BAR), 1), wg_bar_init((uint64_t *)(gdw_sm + GDW_BAR) + 1, 1);
+            wg_bar_init((uint64_t *)(sm + GDW_BAR), 1), wg_bar_init((uint64_t *)(sm + GDW_BAR) + 1, 1);
             wg_fence_mbarrier_init();
         }
         __syncthreads();
@@ -123,38 +175,43 @@ __global__ void __launch_bounds__(256, 1) k_tm_gdw(gdw_args a) {
     int64_t t = blockIdx.x >> 1;
     {  // this half's W^T (64 KB, contiguous in the packed buffer) and the first tile
         const bf16 *src = a.wt + (int64_t)h * 64 * 512;
-        bf16 *dst = (bf16 *)(gdw_sm + GDW_W);
+        bf16 *dst = (bf16 *)(sm + GDW_W);
 #pragma unroll 4
         for (int it = 0; it < 16; it++) {
             const int i = threadIdx.x + it * 256;
             fa_cp16z(dst + 8 * i, src + 8 * i, 16);
         }
-        if (t < T) gdw_load<TILED>(gdw_sm, a, 0, t * 64);
+        if (t < T) gdw_load<LOAD>(sm, a, tm, 0, t * 64);
         fa_commit();
     }
     float dw[2][64];
     wg_dw_zero(dw);
-    const bf16 *wt = (const bf16 *)(gdw_sm + GDW_W);
+    const bf16 *wt = (const bf16 *)(sm + GDW_W);
     // dzl's old values, loaded one tile ahead into registers (call 1 loaded them at the epilogue: a memory round trip
     // per tile, 1.58 ms a launch)
     uint4 old[2];
-    gdw_old(old, a, t, h);
+    if (ADD) gdw_old(old, a, t, h);
     for (int k = 0; t < T; t += np, k++) {
         const int b = k & 1;
         fa_wait<0>();
-        if (TILED) wg_bar_wait((uint64_t *)(gdw_sm + GDW_BAR) + b, (uint32_t)(k >> 1) & 1);  // G's bulk copy
+        if (LOAD != GDW_ROWS) wg_bar_wait((uint64_t *)(sm + GDW_BAR) + b, (uint32_t)(k >> 1) & 1);  // G's bulk copy
         wg_fence_proxy_async();  // this thread's landed copies before the wgmma reads (the async proxy)
         __syncthreads();         // every thread's copies landed; buffer b ^ 1's products (last tile) waited for
-        if (t + np < T) gdw_load<TILED>(gdw_sm, a, b ^ 1, (t + np) * 64);
+        if (t + np < T) gdw_load<LOAD>(sm, a, tm, b ^ 1, (t + np) * 64);
         fa_commit();
-        const uint4 cur[2] = {old[0], old[1]};
-        gdw_old(old, a, t + np, h);
-        const bf16 *g = (const bf16 *)(gdw_sm + GDW_G + b * 65536), *z = (const bf16 *)(gdw_sm + GDW_Z + b * 16384);
+        uint4 cur[2];
+        if (ADD) cur[0] = old[0], cur[1] = old[1], gdw_old(old, a, t + np, h);
+        const bf16 *g = (const bf16 *)(sm + GDW_G + b * 65536), *z = (const bf16 *)(sm + GDW_Z + b * 16384);
         float acc[32];
         __syncwarp();  // converged for the .aligned wgmma instructions
         s9_wg_fence();
-        wg_tile_atb_issue(dw, g + (2 * h + wg) * 8192, z);  // dW rows 256 h + 128 wg .. += (sub-tile 2 h + wg)^T zl
-        gdw_dzl_issue(acc, g, wt, wg);
+        if (LOAD == GDW_TMA) {
+            gdw_dw_issue_sw(dw, g + (4 * h + 2 * wg) * 4096, z);  // the same rows: G boxes 4 h + 2 wg, + 1
+            gdw_dzl_issue_sw(acc, g, wt, wg);
+        } else {
+            wg_tile_atb_issue(dw, g + (2 * h + wg) * 8192, z);  // dW rows 256 h + 128 wg .. += (sub-tile 2 h + wg)^T zl
+            gdw_dzl_issue(acc, g, wt, wg);
+        }
         s9_wg_commit();
         wg_mma_wait<0>();
         s9_wg_hold<64>(dw[0]), s9_wg_hold<64>(dw[1]), s9_wg_hold<32>(acc);
@@ -165,7 +222,7 @@ __global__ void __launch_bounds__(256, 1) k_tm_gdw(gdw_args a) {
         // Element (row, col) of sf at row 64 + (col ^ 8 (row % 8)): the accumulator's float2 (8 rows x 4 pairs a
         // warp) on distinct banks per half-warp, a finishing thread's 8 columns still 32 contiguous bytes (call 3's
         // unswizzled rows: 8-way conflicts, ~1800 wavefronts a tile).
-        float *sf = (float *)(gdw_sm + GDW_Z + b * 16384);
+        float *sf = (float *)(sm + GDW_Z + b * 16384);
         const int rl = 16 * wq + (lane >> 2), cl = 2 * (lane & 3), sw = 8 * (rl & 7);  // (rl + 8 e2) % 8 = rl % 8
         __syncthreads();
         if (wg == 1)
@@ -193,11 +250,17 @@ __global__ void __launch_bounds__(256, 1) k_tm_gdw(gdw_args a) {
             if (p >= a.M) continue;
             const float *sr = sf + r * 64 + 8 * (c8 ^ (r & 7));
             const float4 s0 = *reinterpret_cast<const float4 *>(sr), s1 = *reinterpret_cast<const float4 *>(sr + 4);
+            uint4 out;
+            __nv_bfloat162 *ob = reinterpret_cast<__nv_bfloat162 *>(&out);
+            if (!ADD) {
+                ob[0] = __floats2bfloat162_rn(s0.x, s0.y), ob[1] = __floats2bfloat162_rn(s0.z, s0.w);
+                ob[2] = __floats2bfloat162_rn(s1.x, s1.y), ob[3] = __floats2bfloat162_rn(s1.z, s1.w);
+                *reinterpret_cast<uint4 *>(a.dzl + p * 128 + 64 * h + 8 * c8) = out;
+                continue;
+            }
             const __nv_bfloat162 *o = reinterpret_cast<const __nv_bfloat162 *>(&cur[q]);
             const float2 o0 = __bfloat1622float2(o[0]), o1 = __bfloat1622float2(o[1]), o2 = __bfloat1622float2(o[2]),
                          o3 = __bfloat1622float2(o[3]);
-            uint4 out;
-            __nv_bfloat162 *ob = reinterpret_cast<__nv_bfloat162 *>(&out);
             ob[0] = __floats2bfloat162_rn(s0.x + o0.x, s0.y + o0.y), ob[1] = __floats2bfloat162_rn(s0.z + o1.x, s0.w + o1.y);
             ob[2] = __floats2bfloat162_rn(s1.x + o2.x, s1.y + o2.y), ob[3] = __floats2bfloat162_rn(s1.z + o3.x, s1.w + o3.y);
             *reinterpret_cast<uint4 *>(a.dzl + p * 128 + 64 * h + 8 * c8) = out;
@@ -236,42 +299,84 @@ extern "C" int64_t pf_cuda_trimul_gdw_runs(pf_backend *be) { return (void)be, tm
 extern "C" int64_t pf_cuda_trimul_gdw_tiled_runs(pf_backend *be) { return (void)be, tm_gdw_tiled_runs; }
 
 // Whether k_tm_gdw runs on this device: sm_90 (wgmma) and its 224 KB of shared memory.
-static int gdw_fits(void) {
+static int gdw_fits(int bytes) {
     int dev = 0, optin = 0;
     return cu_device_cc9() && cudaGetDevice(&dev) == cudaSuccess &&
            cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) == cudaSuccess &&
-           optin >= GDW_BYTES;
+           optin >= bytes;
 }
-extern "C" int pf_cuda_trimul_gdw_fits(pf_backend *be) { return (void)be, gdw_fits(); }
+extern "C" int pf_cuda_trimul_gdw_fits(pf_backend *be) { return (void)be, gdw_fits(GDW_BYTES); }
 
 int cu_tm_gdw_mode(cu_impl *c, int64_t M, const void *G, const void *zl, const void *dzl) {
     const int mode = cu_setting_get(&tm_gdw);
-    if (!mode || !c->bf16 || M < 1 || !gdw_fits()) return 0;
+    if (!mode || !c->bf16 || M < 1 || !gdw_fits(GDW_BYTES)) return 0;
     if (((uintptr_t)G | (uintptr_t)zl | (uintptr_t)dzl) & 15) return 0;
     return mode == 2 && M % 64 == 0 ? 2 : 1;
 }
 
-void cu_tm_gdw(cu_impl *c, int64_t M, const void *G, int tiled, const void *zl, const void *wcat, void *dzl,
-               float *const dw[4]) {
+// k_gdw_pack, the kernel (a.G, a.zl, a.dzl and a.M set; form `load`), k_gdw_add into dw[4].
+static void gdw_run(cu_impl *c, int load, gdw_args a, const gdw_maps &tm, const void *wcat, float *const dw[4]) {
     int grid;
     ts_sides_form(&grid);  // the tests' cap on blocks (0: one wave)
-    const int64_t T = (M + 63) / 64;
-    void (*kern)(gdw_args) = tiled ? k_tm_gdw<true> : k_tm_gdw<false>;
-    unsigned nb = ts_wave_blocks(c, kern, 256, GDW_BYTES, 2 * T, grid > 0 ? 2 * grid : 0) & ~1u;
+    const int64_t T = (a.M + 63) / 64;
+    void (*kern)(gdw_args, gdw_maps) = load == GDW_TMA     ? k_tm_gdw<GDW_TMA, false>
+                                       : load == GDW_TILED ? k_tm_gdw<GDW_TILED, true>
+                                                           : k_tm_gdw<GDW_ROWS, true>;
+    const int bytes = GDW_BYTES + (load == GDW_TMA ? 1024 : 0);  // GDW_TMA: the tiles from a 1024-byte boundary
+    unsigned nb = ts_wave_blocks(c, kern, 256, bytes, 2 * T, grid > 0 ? 2 * grid : 0) & ~1u;
     if (nb < 2) nb = 2;  // the pair's blocks need not run at the same time
     size_t mark = cu_pool_mark(c);
-    gdw_args a;
-    a.G = (const bf16 *)G, a.zl = (const bf16 *)zl, a.dzl = (bf16 *)dzl, a.M = M;
     bf16 *wt = (bf16 *)cu_pool_get(c, sizeof(bf16) * 512 * 128);
     a.wt = wt;
     a.dw = (float *)cu_pool_get(c, sizeof(float) * 256 * 128 * nb);
     k_gdw_pack<<<256, 256, 0, c->stream>>>((const bf16 *)wcat, wt);
     CU_LAUNCHED();
-    kern<<<nb, 256, GDW_BYTES, c->stream>>>(a);
+    kern<<<nb, 256, bytes, c->stream>>>(a, tm);
     CU_LAUNCHED();
     k_gdw_add<<<256, 256, 0, c->stream>>>(a.dw, (int)(nb / 2), dw[0], dw[1], dw[2], dw[3]);
     CU_LAUNCHED();
     cu_pool_release(c, mark);
+}
+
+void cu_tm_gdw(cu_impl *c, int64_t M, const void *G, int tiled, const void *zl, const void *wcat, void *dzl,
+               float *const dw[4]) {
+    gdw_args a;
+    a.G = (const bf16 *)G, a.zl = (const bf16 *)zl, a.dzl = (bf16 *)dzl, a.M = M;
+    gdw_maps tm;
+    memset(&tm, 0, sizeof tm);
+    gdw_run(c, tiled ? GDW_TILED : GDW_ROWS, a, tm, wcat, dw);
     tm_gdw_runs++, tm_gdw_tiled_runs += tiled != 0;
+}
+
+// The attention's projections backward (AF3's triangle attentions: c_in 128, HC 128, G = [dq|dk|dv|dg] (M, 512)
+// at row stride ldg, W_cat (512, 128)): d_xln = G W_cat (written) and dw[k] += G[:, 128 k ..]^T xln, by k_tm_gdw's
+// GDW_TMA form; 1 where it ran, 0 where it does not apply (PF_ATTN_PROJ_BWD 0, not bf16, not sm_90 with its shared
+// memory, unaligned, M >= 2^31: the caller's GEMMs then).
+static cu_setting attn_gdw = {-1, "PF_ATTN_PROJ_BWD", 0, 1, 0,
+                              "0: the attention projections' input and weight gradients as two cuBLAS GEMMs; 1: both "
+                              "from one read of [dq|dk|dv|dg] by k_tm_gdw's TMA form (c_in 128, 4 x 128 channels)"};
+static int64_t attn_gdw_runs;
+extern "C" int pf_cuda_set_attn_proj_bwd(pf_backend *be, int mode) { return (void)be, cu_setting_set(&attn_gdw, mode); }
+extern "C" int64_t pf_cuda_attn_proj_bwd_runs(pf_backend *be) { return (void)be, attn_gdw_runs; }
+int cu_gdw_attn_applies(cu_impl *c, int c_in, int HC) {
+    return cu_setting_get(&attn_gdw) && c->bf16 && c_in == 128 && HC == 128 && gdw_fits(GDW_BYTES + 1024);
+}
+extern "C" int pf_cuda_attn_proj_bwd_applies(pf_backend *be, int c_in, int HC) {
+    return cu_gdw_attn_applies(CU(be), c_in, HC);
+}
+
+int cu_gdw_attn(cu_impl *c, int64_t M, int c_in, int HC, const void *G, int64_t ldg, const void *xln,
+                const void *wcat, void *d_xln, float *const dw[4]) {
+    if (M < 1 || M >= (1ll << 31) || !cu_gdw_attn_applies(c, c_in, HC) || ldg < 512 || ldg % 8) return 0;
+    if (((uintptr_t)G | (uintptr_t)xln | (uintptr_t)d_xln | (uintptr_t)wcat) & 15) return 0;
+    gdw_maps tm;
+    if (tma_map_2d(&tm.g, G, 2, (uint64_t)M, 512, (uint64_t)ldg, 64, 64, 128) ||
+        tma_map_2d(&tm.z, xln, 2, (uint64_t)M, 128, 128, 64, 64, 128))
+        return 0;  // tma_map said why
+    gdw_args a;
+    a.G = (const bf16 *)G, a.zl = (const bf16 *)xln, a.dzl = (bf16 *)d_xln, a.M = M;
+    gdw_run(c, GDW_TMA, a, tm, wcat, dw);
+    attn_gdw_runs++;
+    return 1;
 }
 #endif

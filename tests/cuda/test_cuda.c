@@ -2352,9 +2352,41 @@ static void cuda_attn_lnproj(void) {
     pf_cuda_set_attn_lnproj(H_gpu, -1);
     pf_cuda_set_attn_proj(H_gpu, -1);
 }
+// PF_ATTN_PROJ_BWD (cu_trimul_gdw.cu, k_tm_gdw's TMA form): the projections' input gradient and four weight gradients
+// from one read of [dq|dk|dv|dg] where c_in and 4 heads x 32 are 128 (bf16, sm_90). Each case against the CPU
+// reference on and off (the default until timed), launches counted: the triangle starting and ending node, a fully
+// masked row, rows not a multiple of the kernel's 64 (33 x 33), 12 heads of 8 (HC 96: never runs).
+static void cuda_attn_proj_bwd(void) {
+    pf_cuda_set_attn_module_fused(H_gpu, 1);
+    pf_cuda_set_attn_proj(H_gpu, 1);
+    pf_attn_dims ts = {36, 36, 128, 4, 32, 128, PF_BIAS_SELF, 0, NULL, 0};
+    pf_attn_dims te = {33, 33, 128, 4, 32, 128, PF_BIAS_SELF, 1, NULL, 0};
+    pf_attn_dims t12 = {20, 20, 128, 12, 8, 128, PF_BIAS_SELF, 0, NULL, 0};
+    for (int on = 1; on >= 0; on--) {
+        pf_cuda_set_attn_proj_bwd(H_gpu, on);
+        attn_tag = on ? "proj bwd gdw " : "proj bwd gemms ";
+        int64_t r0 = pf_cuda_attn_proj_bwd_runs(H_gpu);
+        test_attn("tri_start", ts, 1, 1, 1500);
+        test_attn("tri_start fully masked row", ts, 2, 1, 1501);
+        test_attn("tri_end", te, 1, 1, 1502);
+        int64_t ran = pf_cuda_attn_proj_bwd_runs(H_gpu) - r0;
+        test_attn("tri_start 12 heads", t12, 1, 1, 1503);
+        int64_t ran12 = pf_cuda_attn_proj_bwd_runs(H_gpu) - r0 - ran;
+        if (shard_m > 1) continue;  // the counts are of the whole group
+        int want = on && pf_cuda_attn_proj_bwd_applies(H_gpu, 128, 128);
+        char nm[96];
+        snprintf(nm, sizeof nm, "%s attn proj bwd %d: launches", H_gpu->name, on);
+        tl_check((want ? ran > 0 : ran == 0) && ran12 == 0, nm, "%lld launches (%lld at 12 heads), expected %s",
+                 (long long)ran, (long long)ran12, want ? "some" : "none");
+    }
+    attn_tag = "";
+    pf_cuda_set_attn_proj_bwd(H_gpu, -1);
+    pf_cuda_set_attn_proj(H_gpu, -1);
+}
 static void test_attention_proj(void) {
     attention_proj_cases(1);
     cuda_attn_lnproj();
+    cuda_attn_proj_bwd();
 }
 
 // PF_ATTN_GATE_WG (cu_attn_gate_wg.cu): the gate inside the output projection's wgmma where it
@@ -3268,6 +3300,7 @@ static void run_mode(int bf16) {
         if (!strcmp(only, "attn_proj_own")) pf_cuda_set_attn_module_fused(H_gpu, 1), attention_proj_cases(0), found = 1;
         if (!strcmp(only, "attn_gate_wg")) cuda_attn_gate_wg(), found = 1;
         if (!strcmp(only, "attn_lnproj")) cuda_attn_lnproj(), found = 1;
+        if (!strcmp(only, "attn_proj_bwd")) cuda_attn_proj_bwd(), found = 1;
         if (!strcmp(only, "attn_bwd_wg")) cuda_attn_bwd_wg(), found = 1;
         if (!strcmp(only, "attn_bwd_wg_small")) cuda_attn_bwd_wg_small(), found = 1;
         for (int k = 0; k < N_ATTN_PARTS; k++) {
@@ -3278,7 +3311,7 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure, heads, model, big, big_trimul, big_modules, gemm_long_k, gemm_pieces, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, trimul_gdw, trimul_out_rows, trimul_outb, trimul_outw, attn_proj_own, attn_gate_wg, attn_lnproj, attn_bwd_wg, attn_bwd_wg_small, attn.1 .. attn.%d or an ops.def name)", only,
+        tl_check(found, "--only", "no tests named %s (structure, heads, model, big, big_trimul, big_modules, gemm_long_k, gemm_pieces, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, trimul_gdw, trimul_out_rows, trimul_outb, trimul_outw, attn_proj_own, attn_gate_wg, attn_lnproj, attn_proj_bwd, attn_bwd_wg, attn_bwd_wg_small, attn.1 .. attn.%d or an ops.def name)", only,
                  N_ATTN_PARTS);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;

@@ -5,7 +5,10 @@
 // pairs loop over tiles). Checks: dzl within bf16 tolerance, the weight gradients within fp32 summation error,
 // no write past M (guard rows), and the same bits in every emulator order (copies and products at issue or at
 // their wait, threads and blocks ascending, descending, shuffled); dzl also the same bits at every grid (its
-// sum order over k does not depend on the blocks).
+// sum order over k does not depend on the blocks). The attention's form (GDW_TMA: G row-major inside a wider buffer,
+// G and zl by TMA boxes with the 128-byte swizzle, dzl written, not added) against the float64 reference and bit for
+// bit against the row-major form run with dzl's old values zero, in every order, the guard rows and G's
+// neighbouring columns untouched.
 // Build and run: make test-emu. Ends with one verdict line.
 #define PF_EMU_NO_HOST 1  // the kernels only: their host code launches with <<< >>>
 #define gdw_sm emu_smem
@@ -74,11 +77,44 @@ static gdw_out run(const gdw_problem &p, unsigned pairs, bool tiled = false) {
     const bf16 *wc = p.wcat.data();
     bf16 *wp = wt.data();
     emu_run(dim3(256), dim3(256), 0, [&] { k_gdw_pack(wc, wp); });
-    if (tiled) emu_run(dim3(2 * pairs), dim3(256), GDW_BYTES, [&] { k_tm_gdw<true>(a); });
-    else emu_run(dim3(2 * pairs), dim3(256), GDW_BYTES, [&] { k_tm_gdw<false>(a); });
+    gdw_maps tm;
+    memset(&tm, 0, sizeof tm);
+    if (tiled) emu_run(dim3(2 * pairs), dim3(256), GDW_BYTES, [&] { k_tm_gdw<GDW_TILED, true>(a, tm); });
+    else emu_run(dim3(2 * pairs), dim3(256), GDW_BYTES, [&] { k_tm_gdw<GDW_ROWS, true>(a, tm); });
     float *w = o.dw.data();
     const float *s = slots.data();
     emu_run(dim3(256), dim3(256), 0, [&] { k_gdw_add(s, (int)pairs, w, w + 16384, w + 32768, w + 49152); });
+    return o;
+}
+
+// The attention's form: G at column 32 of a buffer with rows of LDG (the other columns NaN: a read of them would show),
+// zl by TMA, dzl written (its old values, p.dzl0, must not matter) with the guard rows kept. 1 KB more shared memory:
+// the kernel aligns its tiles.
+static const int64_t LDG = 576, G0 = 32;
+static gdw_out run_tma(const gdw_problem &p, unsigned pairs, bool *maps_ok) {
+    gdw_out o;
+    o.dzl = p.dzl0, o.dw = p.w0;
+    std::vector<bf16> wt(512 * 128), gw((size_t)(p.M * LDG), tob(NAN));
+    std::vector<float> slots((size_t)(2 * pairs) * 256 * 128, NAN);
+    for (int64_t i = 0; i < p.M; i++)
+        memcpy(&gw[(size_t)(i * LDG + G0)], &p.G[(size_t)(i * 512)], 512 * sizeof(bf16));
+    gdw_args a;
+    a.G = gw.data() + G0, a.zl = p.zl.data(), a.wt = wt.data(), a.dzl = o.dzl.data(), a.dw = slots.data(), a.M = p.M;
+    gdw_maps tm;
+    memset(&tm, 0, sizeof tm);
+    *maps_ok = !tma_map_2d(&tm.g, a.G, 2, (uint64_t)p.M, 512, LDG, 64, 64, 128) &&
+               !tma_map_2d(&tm.z, a.zl, 2, (uint64_t)p.M, 128, 128, 64, 64, 128);
+    if (!*maps_ok) return o;
+    const bf16 *wc = p.wcat.data();
+    bf16 *wp = wt.data();
+    emu_run(dim3(256), dim3(256), 0, [&] { k_gdw_pack(wc, wp); });
+    emu_run(dim3(2 * pairs), dim3(256), GDW_BYTES + 1024, [&] { k_tm_gdw<GDW_TMA, false>(a, tm); });
+    float *w = o.dw.data();
+    const float *s = slots.data();
+    emu_run(dim3(256), dim3(256), 0, [&] { k_gdw_add(s, (int)pairs, w, w + 16384, w + 32768, w + 49152); });
+    for (int64_t i = 0; i < p.M; i++)  // G's neighbours still NaN: nothing wrote G
+        for (int64_t col = 0; col < LDG; col++)
+            if ((col < G0 || col >= G0 + 512) && !std::isnan(fb(gw[(size_t)(i * LDG + col)]))) *maps_ok = false;
     return o;
 }
 
@@ -131,6 +167,30 @@ int main(int argc, char **argv) {
                 }
                 check(tsame, std::string(tag) + " G in tile order: the same bits", "%s",
                       "dzl or dW differ from the row-major read");
+            }
+            {  // the attention's form against the row-major form with dzl's old values zero
+                gdw_problem z = p;
+                for (int64_t i = 0; i < M * 128; i++) z.dzl0[(size_t)i] = tob(0.0);
+                const gdw_out zr = run(z, pairs);
+                bool ok = true, same = true;
+                for (int o = 0; o < 3; o++) {
+                    emu_opts = o == 0 ? emu_options{0, 0, 0, 1} : o == 1 ? emu_options{1, 1, 1, 2} : emu_options{0, 2, 0, 9};
+                    bool maps_ok = false;
+                    const gdw_out t = run_tma(p, pairs, &maps_ok);
+                    ok = ok && maps_ok;
+                    same = same && !memcmp(t.dzl.data(), zr.dzl.data(), M * 128 * sizeof(bf16)) &&
+                           !memcmp(t.dzl.data() + M * 128, p.dzl0.data() + M * 128, 8 * 128 * sizeof(bf16)) &&
+                           !memcmp(t.dw.data(), zr.dw.data(), t.dw.size() * sizeof(float));
+                }
+                check(ok, std::string(tag) + " TMA form: maps made, G's neighbours untouched", "%s", "a map refused or G written");
+                check(same, std::string(tag) + " TMA form: the row-major form's bits (old dzl zero), guard rows kept",
+                      "%s", "dzl, dW or a guard row differ");
+                std::vector<bf16> zdzl;
+                std::vector<double> zdw;
+                reference(z, zdzl, zdw);
+                err e = compare(zr.dzl.data(), zdzl.data(), M * 128);
+                check(e.rel_l2 <= tol && e.rel_max <= 4 * tol, std::string(tag) + " dzl written (old zero)",
+                      "relative L2 %.3g, largest %.3g", e.rel_l2, e.rel_max);
             }
             if (dzl_first.empty()) dzl_first = r[0].dzl;
             check(!memcmp(dzl_first.data(), r[0].dzl.data(), dzl_first.size() * sizeof(bf16)),
