@@ -9,10 +9,28 @@
 # 2. ncu at N 1024: k_attn_lnproj_wg =1 against =2; the backward's projection GEMMs against k_tm_gdw (=0 / =1);
 # 3. both triangle attentions f+b at 1024 / 2048, taking turns, three rounds: the defaults, PF_ATTN_LNPROJ=2,
 #    PF_ATTN_PROJ_BWD=1, both.
+# On an H200 (none since session 39) the acceptance figures first: the new form checked, then the triangle attention
+# f+b at 1024 / 2048 with the defaults, PF_ATTN_PROJ_BWD=1 and both new forms (three rounds; issue 10's 15 / 120 ms),
+# trimul three rounds (issue 11's 5 / 30 ms), the ending node once, the block against cuEquivariance (carry .cueq).
 . bench/device_common.sh
 t0=$SECONDS
 L=${CALL_LIMIT:-420}
 b=${CHECK_LIMIT:-150}
+if nvidia-smi -L | grep -q H200; then
+    OMP_NUM_THREADS=8 run pbwd $b stdbuf -oL $T --only attn_proj_bwd
+    PF_ATTN_PROJ_BWD=1 run mc_pb $b compute-sanitizer --tool memcheck $P/bench_cuda_ops --ops tri_attn,tri_attn_end \
+        --sizes 200,256 --reps 1
+    checks_report pbwd mc_pb
+    echo "== checks done at $((SECONDS - t0)) s" >> $S
+    ab_env 3 $((L - 200)) 70 tri_attn 1024,2048 "" PF_ATTN_PROJ_BWD=1 "PF_ATTN_LNPROJ=2 PF_ATTN_PROJ_BWD=1"
+    ab_env 3 $((L - 170)) 60 trimul 1024,2048 ""
+    ab_env 1 $((L - 160)) 70 tri_attn_end 1024,2048 ""
+    [ -f .cueq/site.tar.xz ] && [ $((L - (SECONDS - t0))) -gt 100 ] && cueq_blocks 512,1024,1536,2048 5 $((L - (SECONDS - t0) - 10))
+    echo "== end at $((SECONDS - t0)) s" >> $S
+    cd $OUT && tar czf logs.tgz *.log 2>/dev/null; rm -rf *.log
+    cat $S
+    exit 0
+fi
 OMP_NUM_THREADS=4 run pbwd $b stdbuf -oL $T --only attn_proj_bwd
 OMP_NUM_THREADS=4 run lnproj $b stdbuf -oL $T --only attn_lnproj
 OMP_NUM_THREADS=4 run tgdw $b stdbuf -oL $T --quick --only trimul_gdw
