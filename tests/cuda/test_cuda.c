@@ -2319,69 +2319,71 @@ static void attention_proj_cases(int with_all) {
     pf_cuda_set_attn_proj(H_gpu, -1);  // PF_ATTN_PROJ / the default again
 }
 
-// PF_ATTN_LNPROJ (cu_attn_lnproj.cu): the input LayerNorm, the bias logits and the q|k|v|g projections in one
-// Hopper kernel where it applies (bf16 on sm_90, c_in 128, the bias from x itself, rows and bias one piece each, the
-// one-GEMM projection path), forward and the backward's recompute. Each case against the CPU reference on (the
-// default) and off, the launches counted (on: some where it applies, else none; off: none): the triangle starting
-// and ending node (4 heads of 32: W_cat in 8 tiles), one with a fully masked row, 12 heads of 8 (W_bias's second
-// n8 tile, 6 weight tiles); rows not a multiple of the kernel's 64; the pipelined form (2) too. In
-// test_attention_proj (attn.5).
-static void cuda_attn_lnproj(void) {
+// A switch between the attention module's Hopper forms and the path before them, on the module's cases: each case
+// against the CPU reference at every value from `top` down to 0 (0: off), the launches counted (at 4 heads of 32:
+// some where the form applies at c_in 128, HC 128, none at 0; at 12 heads of 8 likewise by applies_h12): the triangle
+// starting and ending node (the ending node not in --quick), a fully masked row, rows not a multiple of the kernels'
+// 64 (33 x 33). In test_attention_proj (attn.5).
+typedef struct {
+    const char *name;           // the launch checks' name
+    const char *tag[3];         // attn_tag at the values 0, 1, 2
+    int top;                    // the highest value tried
+    int (*set)(int);            // the switch's setter (-1: the environment's or the default again)
+    int64_t (*runs)(void);      // launches so far
+    int (*applies)(int HC, int H);  // whether the form runs at c_in 128 (value > 0)
+    int seed;                   // the cases' seeds, seed .. seed + 3
+} attn_form_switch;
+static void attn_form_cases(const attn_form_switch *f) {
     pf_cuda_set_attn_module_fused(H_gpu, 1);
     pf_cuda_set_attn_proj(H_gpu, 1);
     //                     B   L   c_in H  c_h c_z  bias          transpose
     pf_attn_dims ts = {36, 36, 128, 4, 32, 128, PF_BIAS_SELF, 0, NULL, 0};
     pf_attn_dims te = {33, 33, 128, 4, 32, 128, PF_BIAS_SELF, 1, NULL, 0};
     pf_attn_dims t12 = {20, 20, 128, 12, 8, 128, PF_BIAS_SELF, 0, NULL, 0};
-    for (int on = 2; on >= 0; on--) {  // 2: the pipelined form (opt-in), 1: the default, 0: off
-        pf_cuda_set_attn_lnproj(H_gpu, on);
-        attn_tag = on == 2 ? "lnproj pipe " : on ? "lnproj " : "lnproj off ";
-        int64_t r0 = pf_cuda_attn_lnproj_runs(H_gpu);
-        test_attn("tri_start", ts, 1, 1, 1400);
-        test_attn("tri_start fully masked row", ts, 2, 1, 1401);
-        if (!quick) test_attn("tri_end", te, 1, 1, 1402);
-        test_attn("tri_start 12 heads", t12, 1, 1, 1403);
-        int64_t ran = pf_cuda_attn_lnproj_runs(H_gpu) - r0;
+    for (int on = f->top; on >= 0; on--) {
+        f->set(on);
+        attn_tag = f->tag[on];
+        int64_t r0 = f->runs();
+        test_attn("tri_start", ts, 1, 1, f->seed);
+        test_attn("tri_start fully masked row", ts, 2, 1, f->seed + 1);
+        if (!quick) test_attn("tri_end", te, 1, 1, f->seed + 2);
+        int64_t ran = f->runs() - r0;
+        test_attn("tri_start 12 heads", t12, 1, 1, f->seed + 3);
+        int64_t ran12 = f->runs() - r0 - ran;
         if (shard_m > 1) continue;  // the counts are of the whole group
-        int want = on && pf_cuda_attn_lnproj_applies(H_gpu, 128, 128, 4);
+        int want = on && f->applies(128, 4), want12 = on && f->applies(96, 12);
         char nm[96];
-        snprintf(nm, sizeof nm, "%s attn lnproj %d: launches", H_gpu->name, on);
-        tl_check(want ? ran > 0 : ran == 0, nm, "%lld launches, expected %s", (long long)ran, want ? "some" : "none");
+        snprintf(nm, sizeof nm, "%s %s %d: launches", H_gpu->name, f->name, on);
+        tl_check((want ? ran > 0 : ran == 0) && (want12 ? ran12 > 0 : ran12 == 0), nm,
+                 "%lld launches at 4 heads of 32, %lld at 12 of 8; expected %s and %s", (long long)ran, (long long)ran12,
+                 want ? "some" : "none", want12 ? "some" : "none");
     }
     attn_tag = "";
-    pf_cuda_set_attn_lnproj(H_gpu, -1);
+    f->set(-1);
     pf_cuda_set_attn_proj(H_gpu, -1);
 }
+
+// PF_ATTN_LNPROJ (cu_attn_lnproj.cu): the input LayerNorm, the bias logits and the q|k|v|g projections in one
+// Hopper kernel where it applies (bf16 on sm_90, c_in 128, the bias from x itself, rows and bias one piece each, the
+// one-GEMM projection path), forward and the backward's recompute; 12 heads of 8 use W_bias's second n8 tile and 6
+// weight tiles; 2 is the pipelined form (opt-in), 1 the default.
+static int lnproj_set(int v) { return pf_cuda_set_attn_lnproj(H_gpu, v), 0; }
+static int64_t lnproj_runs(void) { return pf_cuda_attn_lnproj_runs(H_gpu); }
+static int lnproj_applies(int HC, int H) { return pf_cuda_attn_lnproj_applies(H_gpu, 128, HC, H); }
+static void cuda_attn_lnproj(void) {
+    const attn_form_switch f = {"attn lnproj", {"lnproj off ", "lnproj ", "lnproj pipe "}, 2, lnproj_set, lnproj_runs,
+                                lnproj_applies, 1400};
+    attn_form_cases(&f);
+}
 // PF_ATTN_PROJ_BWD (cu_trimul_gdw.cu, k_tm_gdw's TMA form): the projections' input gradient and four weight gradients
-// from one read of [dq|dk|dv|dg] where c_in and 4 heads x 32 are 128 (bf16, sm_90). Each case against the CPU
-// reference on and off (the default until timed), launches counted: the triangle starting and ending node, a fully
-// masked row, rows not a multiple of the kernel's 64 (33 x 33), 12 heads of 8 (HC 96: never runs).
+// from one read of [dq|dk|dv|dg] where c_in and HC are 128 (bf16, sm_90; not at 12 heads of 8: HC 96); opt-in.
+static int proj_bwd_set(int v) { return pf_cuda_set_attn_proj_bwd(H_gpu, v); }
+static int64_t proj_bwd_runs(void) { return pf_cuda_attn_proj_bwd_runs(H_gpu); }
+static int proj_bwd_applies(int HC, int H) { return (void)H, pf_cuda_attn_proj_bwd_applies(H_gpu, 128, HC); }
 static void cuda_attn_proj_bwd(void) {
-    pf_cuda_set_attn_module_fused(H_gpu, 1);
-    pf_cuda_set_attn_proj(H_gpu, 1);
-    pf_attn_dims ts = {36, 36, 128, 4, 32, 128, PF_BIAS_SELF, 0, NULL, 0};
-    pf_attn_dims te = {33, 33, 128, 4, 32, 128, PF_BIAS_SELF, 1, NULL, 0};
-    pf_attn_dims t12 = {20, 20, 128, 12, 8, 128, PF_BIAS_SELF, 0, NULL, 0};
-    for (int on = 1; on >= 0; on--) {
-        pf_cuda_set_attn_proj_bwd(H_gpu, on);
-        attn_tag = on ? "proj bwd gdw " : "proj bwd gemms ";
-        int64_t r0 = pf_cuda_attn_proj_bwd_runs(H_gpu);
-        test_attn("tri_start", ts, 1, 1, 1500);
-        test_attn("tri_start fully masked row", ts, 2, 1, 1501);
-        test_attn("tri_end", te, 1, 1, 1502);
-        int64_t ran = pf_cuda_attn_proj_bwd_runs(H_gpu) - r0;
-        test_attn("tri_start 12 heads", t12, 1, 1, 1503);
-        int64_t ran12 = pf_cuda_attn_proj_bwd_runs(H_gpu) - r0 - ran;
-        if (shard_m > 1) continue;  // the counts are of the whole group
-        int want = on && pf_cuda_attn_proj_bwd_applies(H_gpu, 128, 128);
-        char nm[96];
-        snprintf(nm, sizeof nm, "%s attn proj bwd %d: launches", H_gpu->name, on);
-        tl_check((want ? ran > 0 : ran == 0) && ran12 == 0, nm, "%lld launches (%lld at 12 heads), expected %s",
-                 (long long)ran, (long long)ran12, want ? "some" : "none");
-    }
-    attn_tag = "";
-    pf_cuda_set_attn_proj_bwd(H_gpu, -1);
-    pf_cuda_set_attn_proj(H_gpu, -1);
+    const attn_form_switch f = {"attn proj bwd", {"proj bwd gemms ", "proj bwd gdw ", ""}, 1, proj_bwd_set,
+                                proj_bwd_runs, proj_bwd_applies, 1500};
+    attn_form_cases(&f);
 }
 static void test_attention_proj(void) {
     attention_proj_cases(1);
