@@ -382,8 +382,10 @@ static void small_dw_acc(int kind) {
     k.gs = h_gpu_raw(m.saved), k.gw = h_gpu_raw(m.ws);
     real *res[2];
     hbuf o = h_poison(k.nx), o2 = h_poison(k.nx), dx[2], dz = h_rand(0, 0.1, 0);
-    // trimul: the sides' weight gradients by the GEMM (PF_TRIMUL_GDW, k_tm_gdw, sums them in its own kernel)
+    // the weight gradients by the GEMM: trimul's sides without PF_TRIMUL_GDW, the attention's projections without
+    // PF_ATTN_PROJ_BWD (k_tm_gdw sums them in its own kernel either way)
     if (kind) pf_cuda_set_trimul_gdw(H_gpu, 0);
+    else pf_cuda_set_attn_proj_bwd(H_gpu, 0);
     for (int on = 0; on < 2; on++) {
         pf_cuda_set_dw_acc(H_gpu, on);
         H_gpu->copy(H_gpu, cat, init, bytes);
@@ -397,6 +399,7 @@ static void small_dw_acc(int kind) {
     }
     pf_cuda_set_dw_acc(H_gpu, -1);
     pf_cuda_set_trimul_gdw(H_gpu, -1);  // PF_TRIMUL_GDW / the default again
+    pf_cuda_set_attn_proj_bwd(H_gpu, -1);
     char nm[200];
     snprintf(nm, sizeof nm, "%s dW back to back", label);
     h_compare_delta(nm, res[1], res[0], ini, 4 * nw, H_tol);
