@@ -139,7 +139,6 @@ void attn_colsum_add_ld(cu_impl *c, int64_t M, int N, const void *x, int64_t ldx
 // one read of G = [dq|dk|dv|dg] (row stride ldg) where c_in and HC are 128 on sm_90 in bf16; 1 where it ran, else 0.
 int cu_gdw_attn(cu_impl *c, int64_t M, int c_in, int HC, const void *G, int64_t ldg, const void *xln,
                 const void *wcat, void *d_xln, float *const dw[4]);
-int cu_gdw_attn_applies(cu_impl *c, int c_in, int HC);
 
 // ---- the projections as one GEMM (cu_attn_proj.cu), PF_ATTN_PROJ ----------------------
 // Whether they run in the forward (fwd) or the backward: PF_ATTN_PROJ / pf_cuda_set_attn_proj

@@ -358,7 +358,7 @@ static cu_setting attn_gdw = {-1, "PF_ATTN_PROJ_BWD", 0, 1, 0,
 static int64_t attn_gdw_runs;
 extern "C" int pf_cuda_set_attn_proj_bwd(pf_backend *be, int mode) { return (void)be, cu_setting_set(&attn_gdw, mode); }
 extern "C" int64_t pf_cuda_attn_proj_bwd_runs(pf_backend *be) { return (void)be, attn_gdw_runs; }
-int cu_gdw_attn_applies(cu_impl *c, int c_in, int HC) {
+static int cu_gdw_attn_applies(cu_impl *c, int c_in, int HC) {
     return cu_setting_get(&attn_gdw) && c->bf16 && c_in == 128 && HC == 128 && gdw_fits(GDW_BYTES + 1024);
 }
 extern "C" int pf_cuda_attn_proj_bwd_applies(pf_backend *be, int c_in, int HC) {
