@@ -19,6 +19,7 @@
 // and the backward's buffers are pieces of rows (about 2 GiB each) instead of ~11
 // z-sized copies.
 #include "cu_attn.cuh"
+#include "cu_env.cuh"
 #include "cu_flash_bwd_wg.cuh"
 
 typedef struct {
@@ -62,6 +63,22 @@ extern "C" void pf_cuda_set_attn_end_t(pf_backend *be, int mode) {
 extern "C" int64_t pf_cuda_attn_end_t_runs(pf_backend *be) {
     (void)be;
     return g_end_t_runs;
+}
+// PF_ATTN_END_INPLACE (session 60, opt-in until a GPU times it): the ending node's forward without its x^T and
+// out^T copies where the kernels around them apply: k_attn_lnproj_wg reads x's rows in x^T's order (ago_rows_t)
+// and writes the saved x^T from that read, k_attn_gate_out_wg writes out's rows in place of out^T's. At N = 1024
+// (c_in 128, bf16) each copy is a 256 MiB read and write (~0.2 ms at 3 TB/s); the same bits (test_cuda compares).
+static cu_setting end_inplace = {-1, "PF_ATTN_END_INPLACE", 0, 1, 0,
+                                 "0 (the ending node's forward through x^T and out^T copies, the default) or 1 (x "
+                                 "read and out written in place where the kernels apply)"};
+static int64_t g_end_inplace_runs[2];  // x read in place, out written in place
+extern "C" void pf_cuda_set_attn_end_inplace(pf_backend *be, int on) {
+    (void)be;
+    cu_setting_set(&end_inplace, on);  // outside 0..1: PF_ATTN_END_INPLACE / the default again
+}
+extern "C" int64_t pf_cuda_attn_end_inplace_runs(pf_backend *be, int which) {
+    (void)be;
+    return which == 0 || which == 1 ? g_end_inplace_runs[which] : 0;
 }
 // the wgmma one-pass backward (cu_flash_bwd_wg.cu, PF_ATTN_BWD_WG): its launches, and
 // whether this device runs it
@@ -199,11 +216,14 @@ pf_mem cu_attn_mem(pf_backend *be, const pf_attn_dims *d) {
 // bias's source. Returns 1 when LN(x) of every row is left at the region's start for the
 // rows (fused, PF_BIAS_SELF, rows and bias in one piece each: one LayerNorm pass of x), 2
 // when the rows' projections are made too (attn_bias_proj_fwd; o_saved: the backward's o).
-static int attn_make_bias(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x, const void *z,
-                          const attn_wv *w, void *copy, int fwd, int o_saved) {
+// x_t: x is the ending node's original frame, read as x^T (d the x^T frame's): only where
+// attn_bias_proj_fwd applies; -1 where it does not (nothing done: the caller makes x^T).
+static int attn_make_bias(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x, int x_t,
+                          const void *z, const attn_wv *w, void *copy, int fwd, int o_saved) {
     int pair = d->bias == PF_BIAS_PAIR;
     int keep = !pair && attn_rows_per_piece(c, d, fwd) >= d->B;
-    int kept = keep ? attn_bias_proj_fwd(c, d, p, x, w->zb, w->region, w->P, copy, fwd, o_saved) : 0;
+    int kept = keep ? attn_bias_proj_fwd(c, d, p, x, x_t, w->zb, w->region, w->P, copy, fwd, o_saved) : 0;
+    if (x_t && !kept) return -1;
     if (!kept)
         kept = attn_bias_fwd(c, d->L * d->L, bias_channels(d), d->H, pair ? &p->ln_z : &p->ln, p->bias.w, pair ? z : x,
                              w->zb, w->region, w->P, copy, keep);
@@ -213,7 +233,9 @@ static int attn_make_bias(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p,
 
 // The ending node's forward on x^T (attn_end_t): x^T into saved (t without saved), the mask's
 // into mt, the starting node's forward on them with out^T into t (into out without saved:
-// then out^T goes through t, x^T spent, back into out).
+// then out^T goes through t, x^T spent, back into out). PF_ATTN_END_INPLACE: x read as x^T by
+// the projections' kernel (which writes saved's x^T from that read; without saved, x^T is
+// never made: the rows read only the projections) and out written in place, where they apply.
 static void attn_fwd_end_t(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x, const void *key_mask,
                            void *out, void *saved, const attn_wv *w) {
     pf_attn_dims dt = *d;
@@ -223,10 +245,22 @@ static void attn_fwd_end_t(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p
     if (saved) attn_saved_layout(c, d, saved, &s);
     if (d->keep) attn_keep_layout(c, d, d->keep, &s);  // selective recompute: o, lse there (x^T's frame)
     void *xt = saved ? s.x : w->t, *ot = saved ? w->t : out;  // (B*L, c_in)
-    end_t_xpose(c, d, x, xt, d->c_in);
+    const int inplace = cu_setting_get(&end_inplace);
+    int xln_ready = inplace ? attn_make_bias(c, &dt, p, x, 1, NULL, w, saved ? xt : NULL, 1, 1) : -1;
+    if (xln_ready < 0) {
+        end_t_xpose(c, d, x, xt, d->c_in);
+        xln_ready = attn_make_bias(c, &dt, p, xt, 0, NULL, w, NULL, 1, 1);
+    } else {
+        g_end_inplace_runs[0]++;
+    }
     if (key_mask) end_t_xpose(c, d, key_mask, w->mt, 1);
-    int xln_ready = attn_make_bias(c, &dt, p, xt, NULL, w, NULL, 1, 1);
-    attn_rows_fwd(c, &dt, p, xt, key_mask ? w->mt : NULL, w->biasT, ot, s.o, s.lse, w->region, w->R, xln_ready);
+    if (inplace && attn_rows_out_t_ok(c, &dt, out, w->R)) {
+        attn_rows_fwd(c, &dt, p, xt, key_mask ? w->mt : NULL, w->biasT, out, s.o, s.lse, w->region, w->R, xln_ready, 1);
+        g_end_inplace_runs[1]++;
+        g_end_t_runs++;
+        return;
+    }
+    attn_rows_fwd(c, &dt, p, xt, key_mask ? w->mt : NULL, w->biasT, ot, s.o, s.lse, w->region, w->R, xln_ready, 0);
     if (saved) {
         end_t_xpose(c, d, w->t, out, d->c_in);
     } else {
@@ -256,8 +290,8 @@ void cu_attn_fwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, cons
     // kept: the bias pass still runs (cheap next to the core): it copies the bias's source
     // to saved and may leave LN(x) for the rows, the same bits as the first forward's
     int xln_ready = 0;
-    if (d->bias) xln_ready = attn_make_bias(c, d, p, x, z, &w, d->bias == PF_BIAS_PAIR ? s.z : s.x, 1, 1);
-    attn_rows_fwd(c, d, p, x, key_mask, d->bias ? w.biasT : NULL, out, s.o, s.lse, w.region, w.R, xln_ready);
+    if (d->bias) xln_ready = attn_make_bias(c, d, p, x, 0, z, &w, d->bias == PF_BIAS_PAIR ? s.z : s.x, 1, 1);
+    attn_rows_fwd(c, d, p, x, key_mask, d->bias ? w.biasT : NULL, out, s.o, s.lse, w.region, w.R, xln_ready, 0);
 }
 
 // PF_BIAS_SELF in one piece: the bias's gradient joins the projections' in d_xln
@@ -284,7 +318,7 @@ static void attn_bwd_end_t(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p
                            const attn_sv *s, const void *d_out, void *d_x, const attn_wv *w) {
     pf_attn_dims dt = *d;
     dt.transpose = 0;
-    int xln_ready = attn_make_bias(c, &dt, p, s->x, NULL, w, NULL, 0, s->o != NULL);
+    int xln_ready = attn_make_bias(c, &dt, p, s->x, 0, NULL, w, NULL, 0, s->o != NULL);
     if (key_mask) end_t_xpose(c, d, key_mask, w->mt, 1);
     end_t_xpose(c, d, d_out, w->t, d->c_in);
     end_t_ctx e = {c, d->L, d->c_in, d_x, w->t};
@@ -311,7 +345,7 @@ void cu_attn_bwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, pf_a
         attn_bwd_end_t(c, d, p, g, key_mask, &s, d_out, d_x, &w);
         return;
     }
-    int xln_ready = d->bias ? attn_make_bias(c, d, p, s.x, s.z, &w, NULL, 0, s.o != NULL) : 0;
+    int xln_ready = d->bias ? attn_make_bias(c, d, p, s.x, 0, s.z, &w, NULL, 0, s.o != NULL) : 0;
     attn_bwd_args a = {d, p, g, s.x, s.o, key_mask, d_out, s.lse, d->bias ? w.biasT : NULL, d_x, w.zb, w.acc,
                        w.region, w.R, d->bias == PF_BIAS_SELF ? self_dzb : NULL, w.zb, xln_ready, NULL, NULL};
     attn_rows_bwd(c, &a);

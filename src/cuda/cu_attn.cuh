@@ -44,15 +44,17 @@ int attn_bias_fwd(cu_impl *c, int64_t n_pos, int cb, int H, const pf_layernorm_p
 // the backward's needs o saved: o_saved): zb, [q|k|v|g] into the rows' interleaved buffer in region (where
 // attn_rows_fwd / attn_rows_bwd carve it) and, in the backward (fwd 0), LN(x) at region's start; copy as
 // attn_bias_fwd's. Returns 2 (pass it to the rows as xln_ready: they skip the LayerNorm and the projection GEMM)
-// or 0 where it does not apply (nothing done).
-int attn_bias_proj_fwd(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x, void *zb, char *region,
-                       int64_t P, void *copy, int fwd, int o_saved);
+// or 0 where it does not apply (nothing done). x_t: x is the ending node's original (L, L, c_in), read as x^T
+// (d is then the x^T frame's: transpose 0), every output x^T's, copy included.
+int attn_bias_proj_fwd(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x, int x_t, void *zb,
+                       char *region, int64_t P, void *copy, int fwd, int o_saved);
 // cu_attn_lnproj.cu: PF_ATTN_LNPROJ on and the kernel's shapes (bf16, sm_90, c_in 128, 4 HC <= 512, H <= 16)
 int attn_lnproj_applies(cu_impl *c, int c_in, int HC, int H);
 // zb (M, H) = LN(x) W_bias^T, X (M, 4 HC; rows ldx apart) = LN(x) W_cat^T + b_cat (wcat (4 HC, 128) bf16, bcat
-// (4 HC) bf16 or NULL: attn_proj_cat's), cp = x and xln = LN(x) (M, 128) where not NULL; 0 where it does not apply
+// (4 HC) bf16 or NULL: attn_proj_cat's), cp = x and xln = LN(x) (M, 128) where not NULL; 0 where it does not
+// apply. xt_L > 0: x is (xt_L, xt_L, 128) read as its transpose (M = xt_L^2 < 2^31; the outputs x^T's).
 int attn_lnproj(cu_impl *c, int64_t M, int HC, int H, const pf_layernorm_p *ln, const real *w_bias, const void *wcat,
-                const void *bcat, const void *x, void *zb, void *X, int64_t ldx, void *cp, void *xln);
+                const void *bcat, const void *x, int64_t xt_L, void *zb, void *X, int64_t ldx, void *cp, void *xln);
 // The backward of attn_bias_fwd for dzb (n_pos, H): g_bias, g_ln += ..., d_src += ...
 // (may be NULL); region: attn_bias_bytes(P, cb, 0).
 void attn_bias_bwd(cu_impl *c, int64_t n_pos, int cb, int H, const pf_layernorm_p *ln, pf_layernorm_p *g_ln,
@@ -69,8 +71,13 @@ void attn_bias_T(cu_impl *c, const void *zb, float *biasT, int64_t L, int H, int
 // q, k, v, g in the one-GEMM path's buffer (attn_bias_proj_fwd).
 // d->keep && d->kept (selective recompute): o_sv and lse_sv hold the core's outputs
 // already: the core and the q, k, v projections are skipped.
+// out_t: out is the ending node's original frame (d the x^T frame's), written in place (attn_rows_out_t_ok first).
 void attn_rows_fwd(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x, const void *key_mask,
-                   const float *biasT, void *out, void *o_sv, float *lse_sv, char *region, int64_t R, int xln_ready);
+                   const float *biasT, void *out, void *o_sv, float *lse_sv, char *region, int64_t R, int xln_ready,
+                   int out_t);
+// Whether attn_rows_fwd can write out in place (out_t) for d (the x^T frame) in pieces of R rows: the one-GEMM
+// path with the gate in the output projection's wgmma (attn_gate_out_wg_t_ok)
+int attn_rows_out_t_ok(cu_impl *c, const pf_attn_dims *d, const void *out, int64_t R);
 
 // Backward of every row in pieces of R, from the saved x, o and lse (o, lse NULL when
 // not saved, attn_saves_o: then made again per piece):
@@ -157,9 +164,14 @@ void attn_gate_bwd_ld(cu_impl *c, const void *dy, const void *gp, const void *o,
                       int64_t ldz, int64_t M, int HC);
 // The gate and the output projection on Hopper wgmma (cu_attn_gate_wg.cu, PF_ATTN_GATE_WG): out (M,
 // c_in) = (sigmoid(g) o) W_o^T + b_o with g rows ldg and o rows ldo apart, oc (may be NULL) = o as
-// (M, HC); og never stored. 0 where it does not apply (the caller runs the two-kernel path).
+// (M, HC); og never stored. out_L > 0: out is the ending node's original (out_L, out_L, c_in) frame and position p
+// of the rows is x^T's position out_p0 + p, written in place (ago_rows_t; the module's out^T copy not made). 0 where
+// it does not apply (the caller runs the two-kernel path).
 int attn_gate_out_wg(cu_impl *c, const pf_linear_p *lo, int64_t M, int HC, int c_in, const void *g, int64_t ldg,
-                     const void *o, int64_t ldo, void *oc, void *out);
+                     const void *o, int64_t ldo, void *oc, void *out, int64_t out_L, int64_t out_p0);
+// Whether attn_gate_out_wg writes an out_L frame in place for these shapes and this out (then it does for every
+// piece of the one-GEMM path, whose g and o rows are 16-byte aligned by construction)
+int attn_gate_out_wg_t_ok(cu_impl *c, int HC, int c_in, const void *out, int64_t L);
 // Its backward: d og = dy W_o (dy (M, c_in)) kept in registers, then the gate's backward into rows ldz
 // apart (gp: g_pre in, dO out; og = s o; dg) and D (attn_gate_bwd_ld_D's). 0 where it does not apply, 1
 // when it ran, 2 when (PF_ATTN_GATE_WG=3, dwo given) it also added W_o's gradient d_out^T og to dwo (c_in,

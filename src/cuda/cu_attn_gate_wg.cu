@@ -75,6 +75,9 @@ struct ago_args {
     int HC, H, tr;
     float *D;
     int64_t L, pstride;
+    // TR (the forward): out is the ending node's original frame, position p at ago_rows_t{oL, op0} (last: the other
+    // fields' offsets, and so the other forms' SASS, as before)
+    uint32_t oL, op0;
 };
 
 // Shared memory per block: the weight, then per warpgroup its rows (forward: g and o, backward:
@@ -111,10 +114,10 @@ __device__ __forceinline__ void ago_bwd_epilogue(const float (&acc)[32], const a
 }
 #endif
 
-// BWD false: KP = HC (A = the gate's output), tiles = NO / 64. BWD true: KP = c_in (A = d_out),
-// tiles = HC / 64, CH the head's channels. Launched on sm_90 only (ago_applies); compiled for
-// sm_80 it traps.
-template <int KP, bool BWD, int CH>
+// BWD false: KP = HC (A = the gate's output), tiles = NO / 64; TR: out's rows in place of out^T's (ago_rows_t).
+// BWD true: KP = c_in (A = d_out), tiles = HC / 64, CH the head's channels. Launched on sm_90 only (ago_applies);
+// compiled for sm_80 it traps.
+template <int KP, bool BWD, int CH, bool TR = false>
 __global__ void __launch_bounds__(128 * AGO_WG, 1) k_attn_gate_out_wg(ago_args a) {
 #if S9_HAVE_WGMMA
     extern __shared__ __align__(128) unsigned char ago_sm[];
@@ -206,7 +209,8 @@ __global__ void __launch_bounds__(128 * AGO_WG, 1) k_attn_gate_out_wg(ago_args a
             for (int j = 0; j < a.tiles; j++) {
                 float acc[32];
                 ago_product<KP>(acc, af, ago_sm, j);
-                ago_rows_epilogue(acc, a.bias, a.NO, a.out, a.NO, a.M, j, st, rw0);
+                if constexpr (TR) ago_rows_epilogue(acc, a.bias, a.NO, a.out, a.NO, a.M, j, st, rw0, ago_rows_t{a.oL, a.op0});
+                else ago_rows_epilogue(acc, a.bias, a.NO, a.out, a.NO, a.M, j, st, rw0);
             }
         }
     }
@@ -262,9 +266,19 @@ static int ago_launch(cu_impl *c, ago_args *a, const pf_linear_p *lo, int NO, in
         unsigned nb = ts_wave_blocks(c, k_attn_gate_out_wg<K, B, C>, threads, bytes, need, 0); \
         k_attn_gate_out_wg<K, B, C><<<nb, threads, bytes, c->stream>>>(*a);                 \
     } while (0)
+#define AGO_GO_T(K)                                                                                \
+    do {                                                                                           \
+        unsigned nb = ts_wave_blocks(c, k_attn_gate_out_wg<K, false, 8, true>, threads, bytes, need, 0); \
+        k_attn_gate_out_wg<K, false, 8, true><<<nb, threads, bytes, c->stream>>>(*a);             \
+    } while (0)
     if (!bwd) {
-        if (KP == 64) AGO_GO(64, false, 8);
-        else AGO_GO(128, false, 8);
+        if (KP == 64) {
+            if (a->oL) AGO_GO_T(64);
+            else AGO_GO(64, false, 8);
+        } else {
+            if (a->oL) AGO_GO_T(128);
+            else AGO_GO(128, false, 8);
+        }
     } else {
         switch (KP * 100 + ch) {
         case 6408: AGO_GO(64, true, 8); break;
@@ -278,6 +292,7 @@ static int ago_launch(cu_impl *c, ago_args *a, const pf_linear_p *lo, int NO, in
         }
     }
 #undef AGO_GO
+#undef AGO_GO_T
     CU_LAUNCHED();
     cu_pool_release(c, mark);
     ago_count(bwd);
@@ -293,15 +308,23 @@ extern "C" int pf_cuda_attn_gate_wg_applies(pf_backend *be, int c_in, int HC, in
     return ago_applies(CU(be), c_in, HC, c_h) && (!bwd || c_in == HC);
 }
 
+int attn_gate_out_wg_t_ok(cu_impl *c, int HC, int c_in, const void *out, int64_t L) {
+    return ago_mode() >= 1 && ago_applies(c, c_in, HC, 8) && ago_aligned(out, c_in) && L >= 1 &&
+           L * L < ((int64_t)1 << 31);
+}
+
 int attn_gate_out_wg(cu_impl *c, const pf_linear_p *lo, int64_t M, int HC, int c_in, const void *g, int64_t ldg,
-                     const void *o, int64_t ldo, void *oc, void *out) {
+                     const void *o, int64_t ldo, void *oc, void *out, int64_t out_L, int64_t out_p0) {
     if (M <= 0 || ago_mode() < 1 || !ago_applies(c, c_in, HC, 8)) return 0;
     if (!ago_aligned(g, ldg) || !ago_aligned(o, ldo) || !ago_aligned(out, c_in) || (oc && !ago_aligned(oc, HC)))
+        return 0;
+    if (out_L && (!attn_gate_out_wg_t_ok(c, HC, c_in, out, out_L) || out_p0 < 0 || out_p0 + M > out_L * out_L))
         return 0;
     ago_args a;
     memset(&a, 0, sizeof a);
     a.M = M, a.g = (const bf16 *)g, a.o = (const bf16 *)o, a.ldg = ldg, a.ldo = ldo;
     a.bias = lo->b, a.out = (bf16 *)out, a.oc = (bf16 *)oc, a.NO = c_in;
+    a.oL = (uint32_t)out_L, a.op0 = (uint32_t)out_p0;
     return ago_launch(c, &a, lo, c_in, HC, 8, 0);
 }
 

@@ -32,6 +32,21 @@ static inline int ago_aligned(const void *p, int64_t ld) { return !((uintptr_t)p
 
 #define AGO_SO 72  // forward staging row stride (bf16): 64 columns + 8, 16-byte aligned rows
 
+// Where a tile's position p sits in memory (row index, rows ld apart): ago_rows_id, at p; ago_rows_t, the ending
+// node's transposed frame read or written in place: position P = p0 + p of x^T (row P / L, column P % L of the
+// (L, L) grid) is row (P % L) L + P / L of the original, so the module's x^T / out^T copies are never made (32-bit
+// P: the callers check L^2 < 2^31). Each row stays 16-byte chunks of c_in contiguous channels.
+struct ago_rows_id {
+    __device__ __forceinline__ int64_t operator()(int64_t p) const { return p; }
+};
+struct ago_rows_t {
+    uint32_t L, p0;
+    __device__ __forceinline__ int64_t operator()(int64_t p) const {
+        const uint32_t P = p0 + (uint32_t)p;
+        return (int64_t)(P % L) * L + P / L;
+    }
+};
+
 #if S9_HAVE_WGMMA
 __device__ __forceinline__ float ago_bias_at(const float *b, int i) { return __ldg(b + i); }
 __device__ __forceinline__ float ago_bias_at(const bf16 *b, int i) { return __bfloat162float(b[i]); }
@@ -46,10 +61,11 @@ __device__ __forceinline__ void ago_product(float (&acc)[32], const uint32_t (&a
 }
 
 // Tile j's output columns 64 j.. of the warp's 16 positions (first rw0) = acc + bias (may be NULL; fp32 or bf16,
-// NO entries), via the warp's staging tile st (16, AGO_SO) as 16-byte stores into out (rows ld apart).
-template <typename BT>
+// NO entries), via the warp's staging tile st (16, AGO_SO) as 16-byte stores into out (rows ld apart, position p at
+// row rm(p)).
+template <typename BT, typename RM = ago_rows_id>
 __device__ __forceinline__ void ago_rows_epilogue(const float (&acc)[32], const BT *bias, int NO, bf16 *out, int64_t ld,
-                                                  int64_t M, int j, bf16 *st, int64_t rw0) {
+                                                  int64_t M, int j, bf16 *st, int64_t rw0, RM rm = RM()) {
     const int lane = threadIdx.x & 31, g = lane >> 2, t = lane & 3;
 #pragma unroll
     for (int i = 0; i < 8; i++) {
@@ -67,21 +83,23 @@ __device__ __forceinline__ void ago_rows_epilogue(const float (&acc)[32], const 
         const int i = lane + 32 * it, row = i >> 3, c8 = 8 * (i & 7);
         const int64_t p = rw0 + row;
         if (p < M)
-            *reinterpret_cast<uint4 *>(out + p * ld + 64 * j + c8) = *reinterpret_cast<const uint4 *>(st + row * AGO_SO + c8);
+            *reinterpret_cast<uint4 *>(out + rm(p) * ld + 64 * j + c8) =
+                *reinterpret_cast<const uint4 *>(st + row * AGO_SO + c8);
     }
     __syncwarp();  // st read before the next tile's writes
 }
 
-// 64 rows of KP bf16 from x (rows ld apart, first pos0) into xs (rows KP + TS_PAD apart) by the
-// warpgroup's 128 threads, cp.async, zeros past M; not committed.
-template <int KP>
-__device__ __forceinline__ void ago_load_rows(bf16 *xs, const bf16 *x, int64_t ld, int64_t M, int64_t pos0, int tid) {
+// 64 rows of KP bf16 from x (rows ld apart, first pos0; position p at row rm(p)) into xs (rows KP + TS_PAD apart)
+// by the warpgroup's 128 threads, cp.async, zeros past M; not committed.
+template <int KP, typename RM = ago_rows_id>
+__device__ __forceinline__ void ago_load_rows(bf16 *xs, const bf16 *x, int64_t ld, int64_t M, int64_t pos0, int tid,
+                                              RM rm = RM()) {
     constexpr int cpr = KP / 8, n = 64 * cpr;  // 16-byte chunks per row, per tile
 #pragma unroll
     for (int it = 0; it < n / 128; it++) {
         const int i = tid + 128 * it, r = i / cpr, k = i % cpr;
         const int ok = pos0 + r < M;
-        fa_cp16z(xs + r * (KP + TS_PAD) + k * 8, ok ? x + (pos0 + r) * ld + k * 8 : x, ok ? 16 : 0);
+        fa_cp16z(xs + r * (KP + TS_PAD) + k * 8, ok ? x + rm(pos0 + r) * ld + k * 8 : x, ok ? 16 : 0);
     }
 }
 

@@ -31,7 +31,7 @@ struct alp_args {
     const unsigned char *w;  // W_cat (4 HC, 128): tiles x (64 rows, 128), trwg_off layout
     int tiles;               // 4 HC / 64
     int64_t M;               // positions
-    const bf16 *x;           // (M, 128)
+    const bf16 *x;           // (M, 128); TR: the ending node's x (L, L, 128), read as x^T (M = L^2, ago_rows_t)
     const float *lnw, *lnb;  // the LayerNorm's weight and bias (128)
     const float *wb;         // W_bias (H, 128)
     int H;
@@ -40,6 +40,7 @@ struct alp_args {
     int64_t ldx;
     bf16 *zb;                // (M, H)
     bf16 *cp, *xln;          // (M, 128): x's copy, LN(x); either may be NULL
+    uint32_t L;              // TR only (last: the other fields' offsets, and so form 1's and 2's SASS, as before)
 };
 
 // Shared memory per block: the weight, then per warpgroup its 64 rows (128 + TS_PAD) and its 4 warps' staging
@@ -78,8 +79,10 @@ __device__ __forceinline__ void alp_epilogue(const float (&acc)[32], const float
 #endif
 
 // NT: W_bias's n8 tiles (H <= 8 one, <= 16 two); PIPE: weight tile j + 1's product in flight during tile j's
-// epilogue (PF_ATTN_LNPROJ=2). Launched on sm_90 only (attn_lnproj_applies); compiled for sm_80 it traps.
-template <int NT, bool PIPE = false>
+// epilogue (PF_ATTN_LNPROJ=2); TR: x's rows in x^T's order (the ending node without its x^T copy: every output,
+// cp included, is then the x^T frame's, the same bits as a run on x^T). Launched on sm_90 only
+// (attn_lnproj_applies); compiled for sm_80 it traps.
+template <int NT, bool PIPE = false, bool TR = false>
 __global__ void __launch_bounds__(128 * ALP_WG, 1) k_attn_lnproj_wg(alp_args a) {
 #if S9_HAVE_WGMMA
     extern __shared__ __align__(128) unsigned char alp_sm[];
@@ -109,7 +112,8 @@ __global__ void __launch_bounds__(128 * ALP_WG, 1) k_attn_lnproj_wg(alp_args a) 
     lm_bias_fragments<KP, NT>(a.wb, a.H, bw);
     const int64_t T = (a.M + 63) / 64, t0 = (int64_t)blockIdx.x * nwg + wg, stride = (int64_t)gridDim.x * nwg;
     auto load = [&](int64_t tt) {
-        ago_load_rows<KP>(xs, a.x, KP, a.M, tt * 64, tid);
+        if constexpr (TR) ago_load_rows<KP>(xs, a.x, KP, a.M, tt * 64, tid, ago_rows_t{a.L, 0u});
+        else ago_load_rows<KP>(xs, a.x, KP, a.M, tt * 64, tid);
         fa_commit();
     };
     if (t0 < T) load(t0);
@@ -197,8 +201,9 @@ extern "C" int pf_cuda_attn_lnproj_applies(pf_backend *be, int c_in, int HC, int
 }
 
 int attn_lnproj(cu_impl *c, int64_t M, int HC, int H, const pf_layernorm_p *ln, const real *w_bias, const void *wcat,
-                const void *bcat, const void *x, void *zb, void *X, int64_t ldx, void *cp, void *xln) {
+                const void *bcat, const void *x, int64_t xt_L, void *zb, void *X, int64_t ldx, void *cp, void *xln) {
     if (M <= 0 || !attn_lnproj_applies(c, 128, HC, H)) return 0;
+    if (xt_L && (xt_L < 1 || xt_L * xt_L != M || M >= ((int64_t)1 << 31))) return 0;  // ago_rows_t's 32-bit positions
     if (!ago_aligned(x, 128) || !ago_aligned(X, ldx) || (cp && !ago_aligned(cp, 128)) ||
         (xln && !ago_aligned(xln, 128)) || ((uintptr_t)zb & 3))
         return 0;
@@ -215,22 +220,25 @@ int attn_lnproj(cu_impl *c, int64_t M, int HC, int H, const pf_layernorm_p *ln, 
     ago_pack_rows(c, w, (const bf16 *)wcat, 4 * HC, 128, tiles);
     alp_args a;
     memset(&a, 0, sizeof a);
-    a.w = (const unsigned char *)w, a.tiles = tiles, a.M = M, a.x = (const bf16 *)x;
+    a.w = (const unsigned char *)w, a.tiles = tiles, a.M = M, a.x = (const bf16 *)x, a.L = (uint32_t)xt_L;
     a.lnw = ln->w, a.lnb = ln->b, a.wb = w_bias, a.H = H, a.bias = (const bf16 *)bcat;
     a.X = (bf16 *)X, a.ldx = ldx, a.zb = (bf16 *)zb, a.cp = (bf16 *)cp, a.xln = (bf16 *)xln;
     const int threads = 128 * nwg, bytes = (int)alp_bytes(tiles, nwg);
     const int64_t need = ((M + 63) / 64 + nwg - 1) / nwg;
-#define ALP_GO(NT, PIPE)                                                                      \
-    do {                                                                                      \
-        unsigned nb = ts_wave_blocks(c, k_attn_lnproj_wg<NT, PIPE>, threads, bytes, need, 0); \
-        k_attn_lnproj_wg<NT, PIPE><<<nb, threads, bytes, c->stream>>>(a);                     \
+#define ALP_GO(NT, PIPE, TR)                                                                      \
+    do {                                                                                          \
+        unsigned nb = ts_wave_blocks(c, k_attn_lnproj_wg<NT, PIPE, TR>, threads, bytes, need, 0); \
+        k_attn_lnproj_wg<NT, PIPE, TR><<<nb, threads, bytes, c->stream>>>(a);                     \
     } while (0)
-    if (H <= 8) {
-        if (pipe) ALP_GO(1, true);
-        else ALP_GO(1, false);
-    } else {
-        if (pipe) ALP_GO(2, true);
-        else ALP_GO(2, false);
+    switch ((H <= 8 ? 0 : 4) + (pipe ? 2 : 0) + (xt_L ? 1 : 0)) {
+    case 0: ALP_GO(1, false, false); break;
+    case 1: ALP_GO(1, false, true); break;
+    case 2: ALP_GO(1, true, false); break;
+    case 3: ALP_GO(1, true, true); break;
+    case 4: ALP_GO(2, false, false); break;
+    case 5: ALP_GO(2, false, true); break;
+    case 6: ALP_GO(2, true, false); break;
+    default: ALP_GO(2, true, true); break;
     }
 #undef ALP_GO
     CU_LAUNCHED();

@@ -243,8 +243,8 @@ static int proj_bwd_ok(const pf_attn_dims *d, int gather, int o_saved) {
     return proj_ok(d, gather, 0) && o_saved && (d->L + 256) * ps * ldz < 2147483647LL - 4096;
 }
 
-int attn_bias_proj_fwd(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x, void *zb, char *region,
-                       int64_t P, void *copy, int fwd, int o_saved) {
+int attn_bias_proj_fwd(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x, int x_t, void *zb,
+                       char *region, int64_t P, void *copy, int fwd, int o_saved) {
     const int64_t n_pos = d->L * d->L, RL = d->B * d->L, HC = (int64_t)d->H * d->c_h;
     if (d->bias != PF_BIAS_SELF || P < n_pos || RL != n_pos || attn_rows_per_piece(c, d, fwd) < d->B ||
         !(fwd ? proj_ok(d, 0, 1) : proj_bwd_ok(d, 0, o_saved)) || !attn_lnproj_applies(c, d->c_in, (int)HC, d->H))
@@ -256,7 +256,8 @@ int attn_bias_proj_fwd(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, co
     void *X = cu_carve(&cv, (size_t)(RL * ldx) * e);
     const void *w, *b;
     attn_proj_cat(c, p, d->c_in, (int)HC, &w, &b);
-    int ok = attn_lnproj(c, RL, (int)HC, d->H, &p->ln, p->bias.w, w, b, x, zb, X, ldx, copy, fwd ? NULL : xln);
+    int ok = attn_lnproj(c, RL, (int)HC, d->H, &p->ln, p->bias.w, w, b, x, x_t ? d->L : 0, zb, X, ldx, copy,
+                         fwd ? NULL : xln);
     cu_pool_release(c, mark);
     return ok ? 2 : 0;
 }
@@ -266,7 +267,7 @@ int attn_bias_proj_fwd(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, co
 // rows_bytes' q buffers) | og | lse.
 static void rows_fwd_piece_cat(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x,
                                const void *key_mask, const float *biasT, void *out, void *o_sv, float *lse_sv,
-                               char *region, int64_t r0, int64_t n, int xln_ready) {
+                               char *region, int64_t r0, int64_t n, int xln_ready, int out_t) {
     size_t e = cu_esz(c);
     int64_t RL = n * d->L, HC = (int64_t)d->H * d->c_h, ldx = 5 * HC;
     cu_carver cv = {region, 0};
@@ -300,17 +301,27 @@ static void rows_fwd_piece_cat(cu_impl *c, const pf_attn_dims *d, const pf_attn_
     // kept, from o_sv
     const void *gs = slot(X, 3, HC, e), *os = kept ? oc : slot(X, 4, HC, e);
     int64_t ldo = kept ? HC : ldx;
-    void *dst = (void *)rows_at(c, d, out, r0, d->c_in), *copy = kept ? NULL : oc;
-    if (!attn_gate_out_wg(c, &p->o, RL, (int)HC, d->c_in, gs, ldx, os, ldo, copy, dst)) {
+    void *dst = out_t ? out : (void *)rows_at(c, d, out, r0, d->c_in), *copy = kept ? NULL : oc;
+    int ran = attn_gate_out_wg(c, &p->o, RL, (int)HC, d->c_in, gs, ldx, os, ldo, copy, dst, out_t ? d->L : 0,
+                               r0 * d->L);
+    if (!ran && out_t) pf_die("attn_rows_fwd: out in place where attn_rows_out_t_ok said it applies");
+    if (!ran) {
         attn_gate_mul_ld(c, og, gs, os, ldx, ldo, copy, RL, (int)HC);
         cu_linear_fwd(c, RL, (int)HC, d->c_in, &p->o, og, dst, 0);
     }
     attn_proj_ran();
 }
 
+int attn_rows_out_t_ok(cu_impl *c, const pf_attn_dims *d, const void *out, int64_t R) {
+    return !d->transpose && proj_ok(d, attn_gathers(d, R), 1) &&
+           attn_gate_out_wg_t_ok(c, d->H * d->c_h, d->c_in, out, d->L);
+}
+
 void attn_rows_fwd(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const void *x, const void *key_mask,
-                   const float *biasT, void *out, void *o_sv, float *lse_sv, char *region, int64_t R, int xln_ready) {
+                   const float *biasT, void *out, void *o_sv, float *lse_sv, char *region, int64_t R, int xln_ready,
+                   int out_t) {
     int gather = attn_gathers(d, R);
+    if (out_t && !attn_rows_out_t_ok(c, d, out, R)) pf_die("attn_rows_fwd: out in place where it does not apply");
     if (xln_ready && R < d->B) pf_die("attn_rows_fwd: LN(x) ready with %lld rows per piece of %lld", (long long)R,
                                       (long long)d->B);
     if (d->keep && d->kept && (!o_sv || !lse_sv)) pf_die("attn_rows_fwd: kept core outputs without o and lse");
@@ -319,7 +330,7 @@ void attn_rows_fwd(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p, const 
         pf_die("attn_rows_fwd: the projections made ahead for the one-GEMM path it does not take");
     for (int64_t r0 = 0; r0 < d->B; r0 += R) {
         int64_t n = d->B - r0 < R ? d->B - r0 : R;
-        if (cat) rows_fwd_piece_cat(c, d, p, x, key_mask, biasT, out, o_sv, lse_sv, region, r0, n, xln_ready);
+        if (cat) rows_fwd_piece_cat(c, d, p, x, key_mask, biasT, out, o_sv, lse_sv, region, r0, n, xln_ready, out_t);
         else rows_fwd_piece(c, d, p, x, key_mask, biasT, out, o_sv, lse_sv, region, gather, r0, n, xln_ready);
     }
 }

@@ -112,7 +112,7 @@ void cu_attn_dap_fwd(pf_backend *be, const pf_attn_dims *d, const pf_attn_p *p, 
         if (d->bias == PF_BIAS_PAIR) cu_copy_act(c, s.z, z, d->L / cm->size * d->L * d->c_z);
     }
     if (d->bias) ad_bias_fwd(c, d, p, x, z, &w, cm);
-    attn_rows_fwd(c, d, p, x, key_mask, d->bias ? w.biasT : NULL, out, s.o, s.lse, w.region, w.Rf, 0);
+    attn_rows_fwd(c, d, p, x, key_mask, d->bias ? w.biasT : NULL, out, s.o, s.lse, w.region, w.Rf, 0, 0);
     cu_dap_pieces(c, old);
 }
 

@@ -88,6 +88,12 @@ int pf_cuda_attn_gate_wg_applies(pf_backend *be, int c_in, int HC, int c_h, int 
 // forwards and backwards that took it.
 void pf_cuda_set_attn_end_t(pf_backend *be, int mode);
 int64_t pf_cuda_attn_end_t_runs(pf_backend *be);
+// On that path, the forward without the x^T and out^T copies (PF_ATTN_END_INPLACE=1, opt-in; 0 or unset: the
+// copies): x read in place by the projections' kernel, out written in place by the gate's, where each applies
+// (bf16, sm_90, c_in = 128, the one-GEMM projection path; L^2 < 2^31). 0 / 1 set it, other values restore the
+// environment's / the default; process-wide. _runs(which): forwards that read x in place (0) / wrote out in place (1).
+void pf_cuda_set_attn_end_inplace(pf_backend *be, int on);
+int64_t pf_cuda_attn_end_inplace_runs(pf_backend *be, int which);
 // The attention backward's wgmma one-pass kernel (cu_flash_bwd_wg.cu; the default, PF_ATTN_BWD_WG, read
 // per call): its launches so far (process-wide), and whether this device runs it (sm_90).
 int64_t pf_cuda_attn_bwd_wg_runs(pf_backend *be);

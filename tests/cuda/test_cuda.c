@@ -2524,6 +2524,77 @@ static void attn_end_t_vs_start(const char *what, pf_attn_dims te, int use_mask,
     finish(label);
 }
 
+// PF_ATTN_END_INPLACE=1 (cu_attention.cu attn_fwd_end_t): the ending node's forward reading x as x^T and writing
+// out in place of its x^T / out^T copies must give the copies' bits: the output, d_x and every parameter gradient
+// (the forward that saves, then the backward from its saved x^T) and the output of the forward without saved
+// (inference); whole (k 0: x read in place as well) or in row pieces (k 1 the smallest, 2 about a third of the
+// workspace: out written in place piece by piece). Launches counted: where the gate's kernel applies (bf16, sm_90,
+// c_in and HC 64 or 128) out must have been written in place by both forwards; x read in place where the
+// projections' kernel applies too and the rows are one piece (k 0).
+static void attn_end_inplace(const char *what, pf_attn_dims te, int use_mask, uint64_t seed, int k) {
+    char label[256];
+    snprintf(label, sizeof label, "%s attn end in place %s%s (L%lld c%d H%d ch%d)", H_gpu->name, what,
+             k == 0 ? "" : k == 1 ? " in smallest pieces" : " in pieces", (long long)te.L, te.c_in, te.H, te.c_h);
+    h_params_reset();
+    pf_attn_p P, G, Pd, Gd;
+    attn_params(&te, &P, &G, &Pd, &Gd, seed);
+    pf_attn_dims ts = te;
+    ts.transpose = 0;
+    int64_t n = te.L, nx = n * n * te.c_in, HC = (int64_t)te.H * te.c_h;
+    hbuf x = h_rand(nx, 1, seed + 8), dout = h_rand(nx, 1, seed + 9), dx0 = h_rand(nx, 0.1, seed + 10);
+    hbuf dx1 = h_copy(&dx0);
+    hbuf mk = h_mask(n * n, 0, 0.3, seed + 11);
+    for (int64_t r = 0; r < n; r++) mk.h[r] = 1;
+    if (use_mask == 2)
+        for (int64_t l = 0; l < n; l++) mk.h[l * n + 1] = 0;
+    h_refresh(&mk);
+    const void *md = use_mask ? mk.d : NULL;
+    pf_mem whole = H_gpu->attn_mem(H_gpu, &ts);
+    pf_cuda_set_chunk_bytes(H_gpu, k == 0 ? 0 : k == 1 ? 1 : whole.ws / 3 + 1);
+    pf_mem m = H_gpu->attn_mem(H_gpu, &te);
+    hbuf o0 = h_poison(nx), o1 = h_poison(nx), i0 = h_poison(nx), i1 = h_poison(nx);
+    pf_cuda_set_attn_end_inplace(H_gpu, 0);
+    int64_t x_runs = pf_cuda_attn_end_inplace_runs(H_gpu, 0), out_runs = pf_cuda_attn_end_inplace_runs(H_gpu, 1);
+    end_t_run(&te, &Pd, &Gd, m, &x, md, &dout, &dx0, &o0);
+    H_gpu->attn_fwd(H_gpu, &te, &Pd, x.d, NULL, md, i0.d, NULL, h_gpu_raw(m.ws_fwd));
+    tl_check(pf_cuda_attn_end_inplace_runs(H_gpu, 1) == out_runs, label, "out written in place with the switch off");
+    h_snapshot_grads();
+    h_reset_grads();
+    pf_cuda_set_attn_end_inplace(H_gpu, 1);
+    end_t_run(&te, &Pd, &Gd, m, &x, md, &dout, &dx1, &o1);
+    H_gpu->attn_fwd(H_gpu, &te, &Pd, x.d, NULL, md, i1.d, NULL, h_gpu_raw(m.ws_fwd));
+    pf_cuda_set_attn_end_inplace(H_gpu, -1);
+    pf_cuda_set_chunk_bytes(H_gpu, 0);
+    h_check_same_bits(label);
+    tl_check(!memcmp(h_download(&o0), h_download(&o1), sizeof(real) * (size_t)nx), label, "output not bit-identical");
+    tl_check(!memcmp(h_download(&dx0), h_download(&dx1), sizeof(real) * (size_t)nx), label, "dx not bit-identical");
+    tl_check(!memcmp(h_download(&i0), h_download(&i1), sizeof(real) * (size_t)nx), label,
+             "the forward without saved: output not bit-identical");
+    int gate = pf_cuda_attn_gate_wg_applies(H_gpu, te.c_in, (int)HC, te.c_h, 0);
+    int lnproj = gate && k == 0 && pf_cuda_attn_lnproj_applies(H_gpu, te.c_in, (int)HC, te.H);
+    int64_t xr = pf_cuda_attn_end_inplace_runs(H_gpu, 0) - x_runs, orr = pf_cuda_attn_end_inplace_runs(H_gpu, 1) - out_runs;
+    tl_check(orr == (gate ? 2 : 0), label, "out written in place %lld times (%d expected)", (long long)orr, gate ? 2 : 0);
+    tl_check(xr == (lnproj ? 2 : 0), label, "x read in place %lld times (%d expected)", (long long)xr, lnproj ? 2 : 0);
+    finish(label);
+}
+
+// PF_ATTN_END_INPLACE's cases (`--only attn_end_inplace`; also in attn.6): c 128 with a mask and with a fully
+// masked row (the kernels' shapes), c 10 (where they do not apply: the copies' path, nothing counted)
+static void cuda_attn_end_inplace(void) {
+    pf_attn_dims te = {9, 9, 10, 2, 16, 10, PF_BIAS_SELF, 1, NULL, 0};
+    pf_attn_dims c128 = {24, 24, 128, 4, 32, 128, PF_BIAS_SELF, 1, NULL, 0};
+    pf_attn_dims c128b = {67, 67, 128, 4, 32, 128, PF_BIAS_SELF, 1, NULL, 0};
+    pf_cuda_set_attn_end_t(H_gpu, 1);
+    pf_cuda_set_attn_module_fused(H_gpu, 1);
+    for (int k = 0; k < 3; k++) {
+        attn_end_inplace("masked", c128, 1, 1300, k);
+        attn_end_inplace("fully masked row", c128, 2, 1310, k);
+        attn_end_inplace("no mask", c128b, 0, 1320, k);
+    }
+    attn_end_inplace("c10", te, 1, 1330, 0);
+    pf_cuda_set_attn_end_t(H_gpu, -1);
+}
+
 // The ending node as the starting node on x^T (PF_ATTN_END_T=1, cu_attention.cu attn_end_t)
 // against the CPU reference (test_attn: masks, a fully masked row, odd sizes, c 128 (the
 // fused bias kernels' 16-byte rows), the unfused module passes, inference and the backward
@@ -2566,6 +2637,7 @@ static void test_attention_end(void) {
         attn_end_t_vs_start("no mask", big_e, 0, 1220, k);
         attn_end_t_vs_start("c128", c128, 1, 1230, k);
     }
+    cuda_attn_end_inplace();
     attn_tag = "";
     pf_cuda_set_attn_end_t(H_gpu, -1);  // PF_ATTN_END_T / the default again
 }
@@ -3303,6 +3375,7 @@ static void run_mode(int bf16) {
         if (!strcmp(only, "attn_gate_wg")) cuda_attn_gate_wg(), found = 1;
         if (!strcmp(only, "attn_lnproj")) cuda_attn_lnproj(), found = 1;
         if (!strcmp(only, "attn_proj_bwd")) cuda_attn_proj_bwd(), found = 1;
+        if (!strcmp(only, "attn_end_inplace")) cuda_attn_end_inplace(), found = 1;
         if (!strcmp(only, "attn_bwd_wg")) cuda_attn_bwd_wg(), found = 1;
         if (!strcmp(only, "attn_bwd_wg_small")) cuda_attn_bwd_wg_small(), found = 1;
         for (int k = 0; k < N_ATTN_PARTS; k++) {
@@ -3313,7 +3386,7 @@ static void run_mode(int bf16) {
 #define PF_MODULE_OP(name, NAME, D, P, n_in) \
     if (!strcmp(only, #name)) cuda_##name(), found = 1;
 #include "../../src/backend/ops.def"
-        tl_check(found, "--only", "no tests named %s (structure, heads, model, big, big_trimul, big_modules, gemm_long_k, gemm_pieces, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, trimul_gdw, trimul_out_rows, trimul_outb, trimul_outw, attn_proj_own, attn_gate_wg, attn_lnproj, attn_proj_bwd, attn_bwd_wg, attn_bwd_wg_small, attn.1 .. attn.%d or an ops.def name)", only,
+        tl_check(found, "--only", "no tests named %s (structure, heads, model, big, big_trimul, big_modules, gemm_long_k, gemm_pieces, core, blocksmall, trimul_save_x, trimul_sg2, trimul_lnin, trimul_wgp, trimul_sgwgp, trimul_bwdcat, trimul_gdw, trimul_out_rows, trimul_outb, trimul_outw, attn_proj_own, attn_gate_wg, attn_lnproj, attn_proj_bwd, attn_end_inplace, attn_bwd_wg, attn_bwd_wg_small, attn.1 .. attn.%d or an ops.def name)", only,
                  N_ATTN_PARTS);
         H_gpu->destroy(H_gpu);
         H_gpu = NULL;

@@ -7,6 +7,9 @@
 // d g_pre and D must be mode 2's bits (the same products per element and expressions); every variant the
 // same bits with asynchronous work at its wait and at issue, threads and blocks in other orders; guard
 // values after and between the outputs' rows catch writes outside them.
+// The forward's in-place form (k_attn_gate_out_wg<128, false, 8, true>, PF_ATTN_END_INPLACE: out's rows written
+// where the ending node's original frame has them, ago_rows_t) must write, for a piece of x^T rows, each position's
+// row of the plain form's bits at its transposed row and nothing else (guards), and the same saved o.
 //
 // Build and run: make test-emu (mk/emu.mk). Ends with one verdict line.
 #define PF_EMU_NO_HOST 1  // the kernels only: their host code launches with <<< >>>
@@ -231,6 +234,61 @@ static void run_shape(int64_t M, int64_t L, int tr, double tol) {
     }
 }
 
+// The forward, plain and in place: a piece of n rows of x^T from row r0 (M = n L positions), g and o rows 2 C apart.
+static void run_forward_inplace(int64_t L, int64_t r0, int64_t n) {
+    rng = (uint64_t)(L * 31 + r0) * 0x2545F4914F6CDD1Dull + 7;
+    const int64_t M = n * L;
+    std::vector<bf16> g((size_t)(M * LDZ)), o((size_t)(M * LDZ)), W(C * C), wpack((size_t)2 * 64 * C);
+    std::vector<float> bias(C);
+    for (auto &v : g) v = tob(1.5 * nrand());
+    for (auto &v : o) v = tob(0.7 * nrand());
+    for (auto &v : W) v = tob(0.09 * nrand());
+    for (auto &v : bias) v = (float)(0.3 * nrand());
+    emu_run(dim3(4), dim3(256), 0, [&] { k_ago_pack(wpack.data(), W.data(), C, C, 0, 2); });
+    const uint16_t gb = GUARD_BITS;
+    for (int nwg : {3, 1})
+        for (int order = 0; order < 2; order++) {
+            emu_opts = order ? emu_options{1, 2, 0, 5} : emu_options{0, 0, 0, 1};
+            std::vector<bf16> outs[2], ocs[2];
+            for (int tr = 0; tr < 2; tr++) {
+                outs[tr].resize((size_t)((tr ? L * L : M) * C)), ocs[tr].resize((size_t)(M * C));
+                for (auto &x : outs[tr]) memcpy((void *)&x, &gb, 2);
+                ago_args a;
+                memset(&a, 0, sizeof a);
+                a.w = (const unsigned char *)wpack.data(), a.tiles = 2, a.M = M, a.g = g.data(), a.o = o.data();
+                a.ldg = LDZ, a.ldo = LDZ, a.bias = bias.data(), a.out = outs[tr].data(), a.oc = ocs[tr].data(), a.NO = C;
+                a.oL = tr ? (uint32_t)L : 0u, a.op0 = tr ? (uint32_t)(r0 * L) : 0u;
+                const unsigned nb = (unsigned)(((M + 63) / 64 + nwg - 1) / nwg);
+                emu_run(dim3(nb), dim3(128 * nwg), (size_t)ago_bytes(C, 2, 0, nwg), [&] {
+                    if (tr) k_attn_gate_out_wg<C, false, 8, true>(a);
+                    else k_attn_gate_out_wg<C, false, 8>(a);
+                });
+            }
+            int64_t bad = 0, touched = 0;
+            std::vector<char> mine((size_t)(L * L), 0);
+            for (int64_t p = 0; p < M; p++) {
+                const int64_t P = r0 * L + p, row = (P % L) * L + P / L;
+                mine[(size_t)row] = 1;
+                bad += memcmp(&outs[1][(size_t)(row * C)], &outs[0][(size_t)(p * C)], C * sizeof(bf16)) != 0;
+            }
+            for (int64_t row = 0; row < L * L; row++)
+                if (!mine[(size_t)row])
+                    for (int k = 0; k < C; k++) {
+                        uint16_t v;
+                        memcpy(&v, &outs[1][(size_t)(row * C + k)], 2);
+                        touched += v != GUARD_BITS;
+                    }
+            char name[160];
+            snprintf(name, sizeof name, "forward in place: L %lld, x^T rows %lld..%lld, %d warpgroup%s, order %d",
+                     (long long)L, (long long)r0, (long long)(r0 + n - 1), nwg, nwg > 1 ? "s" : "", order);
+            check(bad == 0, std::string(name) + ": each row the plain form's bits at its transposed row",
+                  "%lld of %lld rows differ", (long long)bad, (long long)M);
+            check(touched == 0, std::string(name) + ": no other row written", "%lld values changed", (long long)touched);
+            check(ocs[0] == ocs[1], std::string(name) + ": the saved o the plain form's", "%s", "it differs");
+        }
+    emu_opts = emu_options{0, 0, 0, 1};
+}
+
 int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "-v")) verbose = 1;
@@ -239,6 +297,8 @@ int main(int argc, char **argv) {
     run_shape<32>(37, 37, 0, tol);   // one partial tile
     run_shape<16>(130, 13, 1, tol);  // transposed D index, heads of 16
     run_shape<64>(64, 8, 0, tol);    // one full tile, heads spanning a whole channel tile
+    run_forward_inplace(19, 5, 7);   // a middle piece, a partial last tile
+    run_forward_inplace(16, 0, 16);  // the whole grid in one piece
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }

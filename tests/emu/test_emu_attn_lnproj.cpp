@@ -8,7 +8,8 @@
 //                                 products see LN(x) rounded to bf16), within 2^-8 |ref| + 1e-3 rms(ref);
 //   cp  = x, bit for bit.
 // The pipelined form (PF_ATTN_LNPROJ=2: tile j + 1's product issued before tile j's epilogue) must give form 1's
-// bits. Guard values after the last row (M) of every output and in X's columns 4 HC .. ldx of every row catch writes
+// bits. The transposed read (TR, PF_ATTN_END_INPLACE: x (L, L, 128) read as x^T) must give, in both forms, the bits
+// of a run on x^T made here, cp included (the saved x^T). Guard values after the last row (M) of every output and in X's columns 4 HC .. ldx of every row catch writes
 // outside the outputs. Each problem runs in several launches (3 or 1 warpgroups per block, one block per tile
 // group or 1 / 2 blocks so that a warpgroup loops over several 64-row tiles, cp and / or xln NULL), each in five
 // emulator orders (asynchronous work at its wait / at issue, threads and blocks ascending / descending /
@@ -91,8 +92,9 @@ struct result {
 
 // One launch: nwg warpgroups per block, `grid` blocks (0: one per nwg 64-row tiles, as ts_wave_blocks gives
 // where the GPU holds them all), cp / xln written or NULL.
+// xt_L > 0: p.x is read as the transpose of an (xt_L, xt_L) grid (k_attn_lnproj_wg<NT, PIPE, true>)
 template <int NT>
-static result run(const problem &p, int nwg, int grid, bool want_cp, bool want_xln, bool pipe) {
+static result run(const problem &p, int nwg, int grid, bool want_cp, bool want_xln, bool pipe, uint32_t xt_L = 0) {
     const int64_t M = p.M, T = (M + 63) / 64, need = (T + nwg - 1) / nwg;
     gbuf X(M, p.ldx, p.NO), zb(M, p.H, p.H), cp(M, KC, KC), xln(M, KC, KC);
     alp_args a;
@@ -102,11 +104,17 @@ static result run(const problem &p, int nwg, int grid, bool want_cp, bool want_x
     a.bias = p.has_bias ? p.b.data() : NULL;
     a.X = X.v.data(), a.ldx = p.ldx, a.zb = zb.v.data();
     a.cp = want_cp ? cp.v.data() : NULL, a.xln = want_xln ? xln.v.data() : NULL;
+    a.L = xt_L;
     const unsigned nb = (unsigned)(grid > 0 && grid < need ? grid : need);
     // alp_bytes: cu_attn_lnproj.cu's own (outside its PF_EMU_NO_HOST part)
     emu_run(dim3(nb), dim3(128 * nwg), (size_t)alp_bytes(p.tiles, nwg), [&] {
-        if (pipe) k_attn_lnproj_wg<NT, true>(a);
-        else k_attn_lnproj_wg<NT, false>(a);
+        if (xt_L) {
+            if (pipe) k_attn_lnproj_wg<NT, true, true>(a);
+            else k_attn_lnproj_wg<NT, false, true>(a);
+        } else {
+            if (pipe) k_attn_lnproj_wg<NT, true>(a);
+            else k_attn_lnproj_wg<NT, false>(a);
+        }
     });
     result r;
     r.X = X.rows(), r.zb = zb.rows();
@@ -260,6 +268,34 @@ static void run_case(int64_t M, int tiles, int H, int64_t ldx, bool has_bias, co
     }
 }
 
+// The transposed read: x (L, L, 128) read as x^T against a run on x^T itself (both forms, two launch shapes, the
+// emulator orders of run_case's first two), every output (cp: the saved x^T) the same bits.
+template <int NT>
+static void run_transposed(int64_t L, int tiles, int H, int64_t ldx) {
+    problem p = make_problem(L * L, tiles, H, ldx, true, (uint64_t)(L * 7919 + H));
+    problem pt = p;  // x^T: position (r, l) of x^T is x's (l, r)
+    for (int64_t r = 0; r < L; r++)
+        for (int64_t l = 0; l < L; l++)
+            memcpy(&pt.x[(size_t)((r * L + l) * KC)], &p.x[(size_t)((l * L + r) * KC)], KC * sizeof(bf16));
+    emu_options orders[2] = {{0, 0, 0, 1}, {1, 2, 0, 5}};
+    for (int pipe = 0; pipe < 2; pipe++)
+        for (int nwg : {3, 1}) {
+            char name[200];
+            snprintf(name, sizeof name, "L %lld (M %lld) 4HC %d H %d: x read as x^T, %d warpgroup%s%s", (long long)L,
+                     (long long)(L * L), p.NO, H, nwg, nwg > 1 ? "s" : "", pipe ? ", pipelined" : "");
+            bool same = true, guards = true;
+            for (auto &o : orders) {
+                emu_opts = o;
+                result want = run<NT>(pt, nwg, 1, true, true, pipe);
+                result got = run<NT>(p, nwg, 1, true, true, pipe, (uint32_t)L);
+                same = same && same_bits(want, got) && eqb(got.cp, pt.x), guards = guards && got.guards;
+            }
+            emu_opts = orders[0];
+            check(same, std::string(name) + " = the run on x^T (bits; cp = x^T)", "%s", "an output differs");
+            check(guards, std::string(name) + " no write outside the outputs", "%s", "a guard value changed");
+        }
+}
+
 int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "-v")) verbose = 1;
@@ -279,6 +315,9 @@ int main(int argc, char **argv) {
     run_case<1>(37, 1, 8, 64, true, {{3, 0, true, true}, {1, 1, false, true}});
     run_case<2>(64, 2, 16, 136, true, {{3, 0, true, true}, {1, 1, true, false}});
     run_case<2>(77, 8, 9, 512, true, {{3, 0, true, true}, {3, 1, false, true}});
+    // the ending node's x read in place (PF_ATTN_END_INPLACE): L 19 (361 positions, a partial last row tile), L 16
+    run_transposed<1>(19, 8, 4, 640);
+    run_transposed<2>(16, 4, 12, 264);
     printf("%d passed, %d failed\n", passed, failed);
     return failed ? 1 : 0;
 }
