@@ -64,13 +64,14 @@ extern "C" int64_t pf_cuda_attn_end_t_runs(pf_backend *be) {
     (void)be;
     return g_end_t_runs;
 }
-// PF_ATTN_END_INPLACE (session 60, opt-in until a GPU times it): the ending node's forward without its x^T and
-// out^T copies where the kernels around them apply: k_attn_lnproj_wg reads x's rows in x^T's order (ago_rows_t)
-// and writes the saved x^T from that read, k_attn_gate_out_wg writes out's rows in place of out^T's. At N = 1024
-// (c_in 128, bf16) each copy is a 256 MiB read and write (~0.2 ms at 3 TB/s); the same bits (test_cuda compares).
-static cu_setting end_inplace = {-1, "PF_ATTN_END_INPLACE", 0, 1, 0,
-                                 "0 (the ending node's forward through x^T and out^T copies, the default) or 1 (x "
-                                 "read and out written in place where the kernels apply)"};
+// PF_ATTN_END_INPLACE (session 60; the default): the ending node's forward without its x^T and out^T copies where
+// the kernels around them apply: k_attn_lnproj_wg reads x's rows in x^T's order (ago_rows_t) and writes the saved
+// x^T from that read, k_attn_gate_out_wg writes out's rows in place of out^T's. At N = 1024 (c_in 128, bf16) each
+// copy is a 256 MiB read and write (0.18 ms on an H100); the same bits (test_cuda compares). H100, N 1024: the
+// ending node's forward 3.71-3.73 -> 3.47 ms, f+b 16.30-16.42 -> 16.09-16.11 (BENCHMARKS.md "Session 60").
+static cu_setting end_inplace = {-1, "PF_ATTN_END_INPLACE", 0, 1, 1,
+                                 "0 (the ending node's forward through x^T and out^T copies) or 1 (x read and out "
+                                 "written in place where the kernels apply, the default)"};
 static int64_t g_end_inplace_runs[2];  // x read in place, out written in place
 extern "C" void pf_cuda_set_attn_end_inplace(pf_backend *be, int on) {
     (void)be;

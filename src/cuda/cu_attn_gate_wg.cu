@@ -209,7 +209,8 @@ __global__ void __launch_bounds__(128 * AGO_WG, 1) k_attn_gate_out_wg(ago_args a
             for (int j = 0; j < a.tiles; j++) {
                 float acc[32];
                 ago_product<KP>(acc, af, ago_sm, j);
-                if constexpr (TR) ago_rows_epilogue(acc, a.bias, a.NO, a.out, a.NO, a.M, j, st, rw0, ago_rows_t{a.oL, a.op0});
+                if constexpr (TR)
+                    ago_rows_epilogue(acc, a.bias, a.NO, a.out, a.NO, a.M, j, st, rw0, ago_rows_t{a.oL, a.op0});
                 else ago_rows_epilogue(acc, a.bias, a.NO, a.out, a.NO, a.M, j, st, rw0);
             }
         }

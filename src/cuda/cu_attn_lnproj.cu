@@ -13,12 +13,13 @@
 // gradient reads it); the copy of x (the module's saved input) from the same read, as k_lnb_mma.
 // The products sum in wgmma's order, not cuBLASLt's: [q|k|v|g] is within rounding of the GEMM path, not its bits.
 //
-// PF_ATTN_LNPROJ: 1 or unset this kernel where it applies, 0 the two-kernel path, 2 (opt-in, written after session
-// 58's last GPU call, not yet timed) the pipelined form: each warpgroup issues weight tile j + 1's product before
-// tile j's epilogue (tswp_tiles' two accumulators; 167 registers, no spills, still 3 warpgroups), so that the
-// product's latency runs under the stores (form 1 waits for each product: issue 26.5%, 11.3 cycles between a warp's
-// issues, DRAM 75.7% of peak); the same bits as 1. (Session 58 also measured a form whose rows left by bulk copies,
-// 64 bytes a row from half-tile staging: 0.915 ms a launch at 1024 against 0.741; removed.)
+// PF_ATTN_LNPROJ: 1 or unset this kernel where it applies, 0 the two-kernel path, 2 (opt-in) the pipelined form:
+// each warpgroup issues weight tile j + 1's product before tile j's epilogue (tswp_tiles' two accumulators; 167
+// registers, no spills, still 3 warpgroups), so that the product's latency runs under the stores (form 1 waits for
+// each product: issue 26.5%, 11.3 cycles between a warp's issues, DRAM 75.7% of peak); the same bits as 1. Timed in
+// session 60 on an H100: level with 1 (the triangle module's f+b 15.51 / 15.55 against 15.50 / 15.48 ms at 1024), so
+// 1 stays the default. (Session 58 also measured a form whose rows left by bulk copies, 64 bytes a row from
+// half-tile staging: 0.915 ms a launch at 1024 against 0.741; removed.)
 // Applies: bf16, compute capability 9, c_in = 128, 4 HC a multiple of 64 up to 512 (the weight fits shared
 // memory), 1 <= H <= 16 bias heads, 16-byte aligned rows.
 #include "cu_attn_gate_wg.cuh"

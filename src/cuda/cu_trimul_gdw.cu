@@ -351,10 +351,12 @@ void cu_tm_gdw(cu_impl *c, int64_t M, const void *G, int tiled, const void *zl, 
 // The attention's projections backward (AF3's triangle attentions: c_in 128, HC 128, G = [dq|dk|dv|dg] (M, 512)
 // at row stride ldg, W_cat (512, 128)): d_xln = G W_cat (written) and dw[k] += G[:, 128 k ..]^T xln, by k_tm_gdw's
 // GDW_TMA form; 1 where it ran, 0 where it does not apply (PF_ATTN_PROJ_BWD 0, not bf16, not sm_90 with its shared
-// memory, unaligned, M >= 2^31: the caller's GEMMs then).
-static cu_setting attn_gdw = {-1, "PF_ATTN_PROJ_BWD", 0, 1, 0,
-                              "0: the attention projections' input and weight gradients as two cuBLAS GEMMs; 1: both "
-                              "from one read of [dq|dk|dv|dg] by k_tm_gdw's TMA form (c_in 128, 4 x 128 channels)"};
+// memory, unaligned, M >= 2^31: the caller's GEMMs then). The default since session 60 (H100, N 1024: 0.569 ms a
+// backward against the GEMMs' 0.928, the triangle module's f+b 15.49 -> 15.12 ms; BENCHMARKS.md "Session 60").
+static cu_setting attn_gdw = {-1, "PF_ATTN_PROJ_BWD", 0, 1, 1,
+                              "0: the attention projections' input and weight gradients as two cuBLAS GEMMs; 1 (the "
+                              "default): both from one read of [dq|dk|dv|dg] by k_tm_gdw's TMA form (c_in 128, 4 x 128 "
+                              "channels)"};
 static int64_t attn_gdw_runs;
 extern "C" int pf_cuda_set_attn_proj_bwd(pf_backend *be, int mode) { return (void)be, cu_setting_set(&attn_gdw, mode); }
 extern "C" int64_t pf_cuda_attn_proj_bwd_runs(pf_backend *be) { return (void)be, attn_gdw_runs; }

@@ -55,7 +55,8 @@ void pf_cuda_set_attn_lnproj(pf_backend *be, int on);
 int pf_cuda_attn_lnproj_applies(pf_backend *be, int c_in, int HC, int H);
 int64_t pf_cuda_attn_lnproj_runs(pf_backend *be);
 // The attention projections' backward (cu_trimul_gdw.cu, k_tm_gdw's TMA form): 1 the input gradient and the four
-// weight gradients from one read of [dq|dk|dv|dg], 0 two cuBLAS GEMMs (PF_ATTN_PROJ_BWD; other values its again;
+// weight gradients from one read of [dq|dk|dv|dg] (the default since session 60), 0 two cuBLAS GEMMs
+// (PF_ATTN_PROJ_BWD; other values its again;
 // returns the value before). _applies: the switch on and the shapes (bf16, sm_90, c_in 128, HC 128); _runs: launches.
 int pf_cuda_set_attn_proj_bwd(pf_backend *be, int mode);
 int pf_cuda_attn_proj_bwd_applies(pf_backend *be, int c_in, int HC);
@@ -88,10 +89,11 @@ int pf_cuda_attn_gate_wg_applies(pf_backend *be, int c_in, int HC, int c_h, int 
 // forwards and backwards that took it.
 void pf_cuda_set_attn_end_t(pf_backend *be, int mode);
 int64_t pf_cuda_attn_end_t_runs(pf_backend *be);
-// On that path, the forward without the x^T and out^T copies (PF_ATTN_END_INPLACE=1, opt-in; 0 or unset: the
-// copies): x read in place by the projections' kernel, out written in place by the gate's, where each applies
-// (bf16, sm_90, c_in = 128, the one-GEMM projection path; L^2 < 2^31). 0 / 1 set it, other values restore the
-// environment's / the default; process-wide. _runs(which): forwards that read x in place (0) / wrote out in place (1).
+// On that path, the forward without the x^T and out^T copies (PF_ATTN_END_INPLACE=1 or unset, the default since
+// session 60; 0: the copies): x read in place by the projections' kernel, out written in place by the gate's, where
+// each applies (bf16, sm_90, c_in = 128, the one-GEMM projection path; L^2 < 2^31). 0 / 1 set it, other values
+// restore the environment's / the default; process-wide. _runs(which): forwards that read x in place (0) / wrote
+// out in place (1).
 void pf_cuda_set_attn_end_inplace(pf_backend *be, int on);
 int64_t pf_cuda_attn_end_inplace_runs(pf_backend *be, int which);
 // The attention backward's wgmma one-pass kernel (cu_flash_bwd_wg.cu; the default, PF_ATTN_BWD_WG, read

@@ -2376,7 +2376,8 @@ static void cuda_attn_lnproj(void) {
     attn_form_cases(&f);
 }
 // PF_ATTN_PROJ_BWD (cu_trimul_gdw.cu, k_tm_gdw's TMA form): the projections' input gradient and four weight gradients
-// from one read of [dq|dk|dv|dg] where c_in and HC are 128 (bf16, sm_90; not at 12 heads of 8: HC 96); opt-in.
+// from one read of [dq|dk|dv|dg] where c_in and HC are 128 (bf16, sm_90; not at 12 heads of 8: HC 96); the
+// default since session 60.
 static int proj_bwd_set(int v) { return pf_cuda_set_attn_proj_bwd(H_gpu, v); }
 static int64_t proj_bwd_runs(void) { return pf_cuda_attn_proj_bwd_runs(H_gpu); }
 static int proj_bwd_applies(int HC, int H) { return (void)H, pf_cuda_attn_proj_bwd_applies(H_gpu, 128, HC); }
@@ -2572,8 +2573,10 @@ static void attn_end_inplace(const char *what, pf_attn_dims te, int use_mask, ui
              "the forward without saved: output not bit-identical");
     int gate = pf_cuda_attn_gate_wg_applies(H_gpu, te.c_in, (int)HC, te.c_h, 0);
     int lnproj = gate && k == 0 && pf_cuda_attn_lnproj_applies(H_gpu, te.c_in, (int)HC, te.H);
-    int64_t xr = pf_cuda_attn_end_inplace_runs(H_gpu, 0) - x_runs, orr = pf_cuda_attn_end_inplace_runs(H_gpu, 1) - out_runs;
-    tl_check(orr == (gate ? 2 : 0), label, "out written in place %lld times (%d expected)", (long long)orr, gate ? 2 : 0);
+    int64_t xr = pf_cuda_attn_end_inplace_runs(H_gpu, 0) - x_runs;
+    int64_t orr = pf_cuda_attn_end_inplace_runs(H_gpu, 1) - out_runs;
+    tl_check(orr == (gate ? 2 : 0), label, "out written in place %lld times (%d expected)", (long long)orr,
+             gate ? 2 : 0);
     tl_check(xr == (lnproj ? 2 : 0), label, "x read in place %lld times (%d expected)", (long long)xr, lnproj ? 2 : 0);
     finish(label);
 }

@@ -529,8 +529,12 @@ static void small_block(int64_t N) {
     tl_check(pf_cuda_dw_acc_runs(H_gpu) == d0, label, "PF_DW_ACC ran while off");
     tl_check(!memcmp(ref, got, sizeof(real) * (size_t)n), label,
              "PF_WCACHE, PF_LN_SAVE, PF_TR_BWD_ALIAS: outputs or gradients not bit-identical");
+    // PF_DW_ACC lays out what the GEMM adds: the attention projections' weight gradients by the GEMM, not by
+    // PF_ATTN_PROJ_BWD's kernel (the default since session 60; trimul's sides by k_tm_gdw either way)
+    pf_cuda_set_attn_proj_bwd(H_gpu, 0);
     blk_switches(0, 0, 0, 1);
     blk_run(&k, got);
+    pf_cuda_set_attn_proj_bwd(H_gpu, -1);
     int64_t nd = pf_cuda_dw_acc_runs(H_gpu) - d0;
     tl_check(nd > 0, label, "PF_DW_ACC: accumulated by the GEMM %lld times", (long long)nd);
     char nm[200];

@@ -256,7 +256,8 @@ static void run_forward_inplace(int64_t L, int64_t r0, int64_t n) {
                 ago_args a;
                 memset(&a, 0, sizeof a);
                 a.w = (const unsigned char *)wpack.data(), a.tiles = 2, a.M = M, a.g = g.data(), a.o = o.data();
-                a.ldg = LDZ, a.ldo = LDZ, a.bias = bias.data(), a.out = outs[tr].data(), a.oc = ocs[tr].data(), a.NO = C;
+                a.ldg = LDZ, a.ldo = LDZ, a.bias = bias.data(), a.out = outs[tr].data(), a.oc = ocs[tr].data();
+                a.NO = C;
                 a.oL = tr ? (uint32_t)L : 0u, a.op0 = tr ? (uint32_t)(r0 * L) : 0u;
                 const unsigned nb = (unsigned)(((M + 63) / 64 + nwg - 1) / nwg);
                 emu_run(dim3(nb), dim3(128 * nwg), (size_t)ago_bytes(C, 2, 0, nwg), [&] {
@@ -283,7 +284,8 @@ static void run_forward_inplace(int64_t L, int64_t r0, int64_t n) {
                      (long long)L, (long long)r0, (long long)(r0 + n - 1), nwg, nwg > 1 ? "s" : "", order);
             check(bad == 0, std::string(name) + ": each row the plain form's bits at its transposed row",
                   "%lld of %lld rows differ", (long long)bad, (long long)M);
-            check(touched == 0, std::string(name) + ": no other row written", "%lld values changed", (long long)touched);
+            check(touched == 0, std::string(name) + ": no other row written", "%lld values changed",
+                  (long long)touched);
             check(ocs[0] == ocs[1], std::string(name) + ": the saved o the plain form's", "%s", "it differs");
         }
     emu_opts = emu_options{0, 0, 0, 1};

@@ -7,14 +7,15 @@
 //   X   = bf16(xln W_cat^T + b_cat) (M, 4 HC, rows ldx apart), both in float64 from the kernel's own xln (the
 //                                 products see LN(x) rounded to bf16), within 2^-8 |ref| + 1e-3 rms(ref);
 //   cp  = x, bit for bit.
-// The pipelined form (PF_ATTN_LNPROJ=2: tile j + 1's product issued before tile j's epilogue) must give form 1's
-// bits. The transposed read (TR, PF_ATTN_END_INPLACE: x (L, L, 128) read as x^T) must give, in both forms, the bits
-// of a run on x^T made here, cp included (the saved x^T). Guard values after the last row (M) of every output and in X's columns 4 HC .. ldx of every row catch writes
-// outside the outputs. Each problem runs in several launches (3 or 1 warpgroups per block, one block per tile
-// group or 1 / 2 blocks so that a warpgroup loops over several 64-row tiles, cp and / or xln NULL), each in five
-// emulator orders (asynchronous work at its wait / at issue, threads and blocks ascending / descending /
-// shuffled, one slow warp: warp 5 or warp 0); every run must give the first run's bits (the rows' arithmetic does not depend on
-// the launch). W_cat is packed by k_ago_pack (the host code's ago_pack_rows), checked against trwg_off on the host.
+// The pipelined form (PF_ATTN_LNPROJ=2: tile j + 1's product issued before tile j's epilogue) must give form 1's bits.
+// The transposed read (TR, PF_ATTN_END_INPLACE: x (L, L, 128) read as x^T) must give, in both forms, the bits of a run
+// on x^T made here, cp included (the saved x^T). Guard values after the last row (M) of every output and in X's columns
+// 4 HC .. ldx of every row catch writes outside the outputs. Each problem runs in several launches (3 or 1 warpgroups
+// per block, one block per tile group or 1 / 2 blocks so that a warpgroup loops over several 64-row tiles, cp and / or
+// xln NULL), each in five emulator orders (asynchronous work at its wait / at issue, threads and blocks ascending /
+// descending / shuffled, one slow warp: warp 5 or warp 0); every run must give the first run's bits (the rows'
+// arithmetic does not depend on the launch). W_cat is packed by k_ago_pack (the host code's ago_pack_rows), checked
+// against trwg_off on the host.
 //
 // Build and run: make test-emu (mk/emu.mk), or make BUILD=B B/emu/test_emu_attn_lnproj. Ends with one verdict line.
 #define PF_EMU_NO_HOST 1  // the kernels only: their host code launches with <<< >>>
