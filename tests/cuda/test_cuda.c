@@ -2470,41 +2470,62 @@ static void end_t_run(const pf_attn_dims *d, const pf_attn_p *Pd, pf_attn_p *Gd,
     H_gpu->attn_bwd(H_gpu, d, Pd, Gd, mask, sv, dout->d, dx->d, NULL, ws);
 }
 
+// An ending-node case of the comparisons below: its label (kind and what, then the pieces), parameters, x, d_out,
+// d_x's starting values and the key mask in the transposed layout (L, B) (use_mask 2: one row fully masked; md
+// NULL without a mask), the dims on x^T (ts), and the pieces: k 0 whole, 1 the smallest, 2 about a third of the
+// starting node's workspace (pf_cuda_set_chunk_bytes; the caller sets 0 again).
+typedef struct {
+    char label[256];
+    pf_attn_p P, G, Pd, Gd;
+    pf_attn_dims ts;
+    int64_t n, nx;
+    hbuf x, dout, dx, mk;
+    const void *md;
+} end_case;
+static void end_case_make(end_case *e, const char *kind, const char *what, const char *vs, pf_attn_dims te,
+                          int use_mask, uint64_t seed, int k) {
+    snprintf(e->label, sizeof e->label, "%s attn %s %s%s%s (L%lld c%d H%d ch%d)", H_gpu->name, kind, what, vs,
+             k == 0 ? "" : k == 1 ? " in smallest pieces" : " in pieces", (long long)te.L, te.c_in, te.H, te.c_h);
+    h_params_reset();
+    attn_params(&te, &e->P, &e->G, &e->Pd, &e->Gd, seed);
+    e->ts = te;
+    e->ts.transpose = 0;
+    e->n = te.L, e->nx = e->n * e->n * te.c_in;
+    e->x = h_rand(e->nx, 1, seed + 8), e->dout = h_rand(e->nx, 1, seed + 9), e->dx = h_rand(e->nx, 0.1, seed + 10);
+    e->mk = h_mask(e->n * e->n, 0, 0.3, seed + 11);
+    for (int64_t r = 0; r < e->n; r++) e->mk.h[r] = 1;  // the transposed layout: (L, B)
+    if (use_mask == 2)
+        for (int64_t l = 0; l < e->n; l++) e->mk.h[l * e->n + 1] = 0;
+    h_refresh(&e->mk);
+    e->md = use_mask ? e->mk.d : NULL;
+    pf_mem whole = H_gpu->attn_mem(H_gpu, &e->ts);
+    pf_cuda_set_chunk_bytes(H_gpu, k == 0 ? 0 : k == 1 ? 1 : whole.ws / 3 + 1);
+}
+
 // PF_ATTN_END_T=1: the ending node on x (L, B, c) must give the bits of the starting node on
 // x^T (its own frame is that computation): the output, d_x (from the same starting values,
 // transposed) and every parameter gradient; whole (k 0) or forced into row pieces as the
 // starting node's (k 1 the smallest, k 2 about a third of the workspace: the per-piece d_x^T
 // rows and the bias's backward over x^T). use_mask 2: one row fully masked.
 static void attn_end_t_vs_start(const char *what, pf_attn_dims te, int use_mask, uint64_t seed, int k) {
-    char label[256];
-    snprintf(label, sizeof label, "%s attn end_t %s vs start on x^T%s (L%lld c%d H%d ch%d)", H_gpu->name, what,
-             k == 0 ? "" : k == 1 ? " in smallest pieces" : " in pieces", (long long)te.L, te.c_in, te.H, te.c_h);
-    h_params_reset();
-    pf_attn_p P, G, Pd, Gd;
-    attn_params(&te, &P, &G, &Pd, &Gd, seed);
-    pf_attn_dims ts = te;
-    ts.transpose = 0;
-    int64_t n = te.L, nx = n * n * te.c_in;
-    hbuf x = h_rand(nx, 1, seed + 8), dout = h_rand(nx, 1, seed + 9), dx = h_rand(nx, 0.1, seed + 10);
-    hbuf mk = h_mask(n * n, 0, 0.3, seed + 11);
-    for (int64_t r = 0; r < n; r++) mk.h[r] = 1;  // the transposed layout: (L, B)
-    if (use_mask == 2)
-        for (int64_t l = 0; l < n; l++) mk.h[l * n + 1] = 0;
-    h_refresh(&mk);
+    end_case e;
+    end_case_make(&e, "end_t", what, " vs start on x^T", te, use_mask, seed, k);
+    const char *label = e.label;
+    pf_attn_dims ts = e.ts;
+    int64_t n = e.n, nx = e.nx;
+    hbuf x = e.x, dout = e.dout, dx = e.dx;
     hbuf xt = h_xpose_sq(&x, n, te.c_in), dt = h_xpose_sq(&dout, n, te.c_in), dxt = h_xpose_sq(&dx, n, te.c_in);
-    hbuf mt = h_xpose_sq(&mk, n, 1);
-    const void *md = use_mask ? mk.d : NULL, *mtd = use_mask ? mt.d : NULL;
-    pf_mem whole = H_gpu->attn_mem(H_gpu, &ts);
-    pf_cuda_set_chunk_bytes(H_gpu, k == 0 ? 0 : k == 1 ? 1 : whole.ws / 3 + 1);
+    hbuf mt = h_xpose_sq(&e.mk, n, 1);
+    const void *md = e.md, *mtd = use_mask ? mt.d : NULL;
     pf_mem me = H_gpu->attn_mem(H_gpu, &te), ms = H_gpu->attn_mem(H_gpu, &ts);
     tl_check(me.ws >= ms.ws, label, "ws %zu on x^T below the starting node's %zu", me.ws, ms.ws);
     hbuf oe = h_poison(nx), os = h_poison(nx);
     int64_t runs = pf_cuda_attn_end_t_runs(H_gpu);
-    end_t_run(&te, &Pd, &Gd, me, &x, md, &dout, &dx, &oe);
+    end_t_run(&te, &e.Pd, &e.Gd, me, &x, md, &dout, &dx, &oe);
     tl_check(pf_cuda_attn_end_t_runs(H_gpu) == runs + 2, label, "the ending node on x^T did not run");
     h_snapshot_grads();
     h_reset_grads();
-    end_t_run(&ts, &Pd, &Gd, ms, &xt, mtd, &dt, &dxt, &os);
+    end_t_run(&ts, &e.Pd, &e.Gd, ms, &xt, mtd, &dt, &dxt, &os);
     h_check_same_bits(label);
     oe.h = h_download(&oe), dx.h = h_download(&dx);
     hbuf ot = h_xpose_sq(&oe, n, te.c_in), dxe = h_xpose_sq(&dx, n, te.c_in);
@@ -2516,7 +2537,7 @@ static void attn_end_t_vs_start(const char *what, pf_attn_dims te, int use_mask,
     pf_mem mo = H_gpu->attn_mem(H_gpu, &te);
     hbuf o0 = h_poison(nx), dx0 = h_rand(nx, 0.1, seed + 10);
     h_reset_grads();
-    end_t_run(&te, &Pd, &Gd, mo, &x, md, &dout, &dx0, &o0);
+    end_t_run(&te, &e.Pd, &e.Gd, mo, &x, md, &dout, &dx0, &o0);
     pf_cuda_set_attn_end_t(H_gpu, 1);
     pf_cuda_set_chunk_bytes(H_gpu, 0);
     printf("%s: against the transposed layout in place: output %s, dx %s\n", label,
@@ -2533,37 +2554,24 @@ static void attn_end_t_vs_start(const char *what, pf_attn_dims te, int use_mask,
 // c_in and HC 64 or 128) out must have been written in place by both forwards; x read in place where the
 // projections' kernel applies too and the rows are one piece (k 0).
 static void attn_end_inplace(const char *what, pf_attn_dims te, int use_mask, uint64_t seed, int k) {
-    char label[256];
-    snprintf(label, sizeof label, "%s attn end in place %s%s (L%lld c%d H%d ch%d)", H_gpu->name, what,
-             k == 0 ? "" : k == 1 ? " in smallest pieces" : " in pieces", (long long)te.L, te.c_in, te.H, te.c_h);
-    h_params_reset();
-    pf_attn_p P, G, Pd, Gd;
-    attn_params(&te, &P, &G, &Pd, &Gd, seed);
-    pf_attn_dims ts = te;
-    ts.transpose = 0;
-    int64_t n = te.L, nx = n * n * te.c_in, HC = (int64_t)te.H * te.c_h;
-    hbuf x = h_rand(nx, 1, seed + 8), dout = h_rand(nx, 1, seed + 9), dx0 = h_rand(nx, 0.1, seed + 10);
-    hbuf dx1 = h_copy(&dx0);
-    hbuf mk = h_mask(n * n, 0, 0.3, seed + 11);
-    for (int64_t r = 0; r < n; r++) mk.h[r] = 1;
-    if (use_mask == 2)
-        for (int64_t l = 0; l < n; l++) mk.h[l * n + 1] = 0;
-    h_refresh(&mk);
-    const void *md = use_mask ? mk.d : NULL;
-    pf_mem whole = H_gpu->attn_mem(H_gpu, &ts);
-    pf_cuda_set_chunk_bytes(H_gpu, k == 0 ? 0 : k == 1 ? 1 : whole.ws / 3 + 1);
+    end_case e;
+    end_case_make(&e, "end in place", what, "", te, use_mask, seed, k);
+    const char *label = e.label;
+    int64_t nx = e.nx, HC = (int64_t)te.H * te.c_h;
+    hbuf x = e.x, dout = e.dout, dx0 = e.dx, dx1 = h_copy(&e.dx);
+    const void *md = e.md;
     pf_mem m = H_gpu->attn_mem(H_gpu, &te);
     hbuf o0 = h_poison(nx), o1 = h_poison(nx), i0 = h_poison(nx), i1 = h_poison(nx);
     pf_cuda_set_attn_end_inplace(H_gpu, 0);
     int64_t x_runs = pf_cuda_attn_end_inplace_runs(H_gpu, 0), out_runs = pf_cuda_attn_end_inplace_runs(H_gpu, 1);
-    end_t_run(&te, &Pd, &Gd, m, &x, md, &dout, &dx0, &o0);
-    H_gpu->attn_fwd(H_gpu, &te, &Pd, x.d, NULL, md, i0.d, NULL, h_gpu_raw(m.ws_fwd));
+    end_t_run(&te, &e.Pd, &e.Gd, m, &x, md, &dout, &dx0, &o0);
+    H_gpu->attn_fwd(H_gpu, &te, &e.Pd, x.d, NULL, md, i0.d, NULL, h_gpu_raw(m.ws_fwd));
     tl_check(pf_cuda_attn_end_inplace_runs(H_gpu, 1) == out_runs, label, "out written in place with the switch off");
     h_snapshot_grads();
     h_reset_grads();
     pf_cuda_set_attn_end_inplace(H_gpu, 1);
-    end_t_run(&te, &Pd, &Gd, m, &x, md, &dout, &dx1, &o1);
-    H_gpu->attn_fwd(H_gpu, &te, &Pd, x.d, NULL, md, i1.d, NULL, h_gpu_raw(m.ws_fwd));
+    end_t_run(&te, &e.Pd, &e.Gd, m, &x, md, &dout, &dx1, &o1);
+    H_gpu->attn_fwd(H_gpu, &te, &e.Pd, x.d, NULL, md, i1.d, NULL, h_gpu_raw(m.ws_fwd));
     pf_cuda_set_attn_end_inplace(H_gpu, -1);
     pf_cuda_set_chunk_bytes(H_gpu, 0);
     h_check_same_bits(label);
