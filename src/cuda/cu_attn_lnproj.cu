@@ -13,13 +13,11 @@
 // gradient reads it); the copy of x (the module's saved input) from the same read, as k_lnb_mma.
 // The products sum in wgmma's order, not cuBLASLt's: [q|k|v|g] is within rounding of the GEMM path, not its bits.
 //
-// PF_ATTN_LNPROJ: 1 or unset this kernel where it applies, 0 the two-kernel path, 2 (opt-in) the pipelined form:
-// each warpgroup issues weight tile j + 1's product before tile j's epilogue (tswp_tiles' two accumulators; 167
-// registers, no spills, still 3 warpgroups), so that the product's latency runs under the stores (form 1 waits for
-// each product: issue 26.5%, 11.3 cycles between a warp's issues, DRAM 75.7% of peak); the same bits as 1. Timed in
-// session 60 on an H100: level with 1 (the triangle module's f+b 15.51 / 15.55 against 15.50 / 15.48 ms at 1024), so
-// 1 stays the default. (Session 58 also measured a form whose rows left by bulk copies, 64 bytes a row from
-// half-tile staging: 0.915 ms a launch at 1024 against 0.741; removed.)
+// PF_ATTN_LNPROJ: 1 or unset this kernel where it applies, 0 the two-kernel path. (Session 58 also wrote a pipelined
+// form, 2: weight tile j + 1's product issued before tile j's epilogue, the same bits; timed in session 60 on an H100
+// it was level with 1, the triangle module's f+b 15.51 / 15.55 against 15.50 / 15.48 ms at 1024, and was removed:
+// the code is at e661a1c. And a form whose rows left by bulk copies, 64 bytes a row from half-tile staging: 0.915 ms
+// a launch at 1024 against 0.741; removed in session 58.)
 // Applies: bf16, compute capability 9, c_in = 128, 4 HC a multiple of 64 up to 512 (the weight fits shared
 // memory), 1 <= H <= 16 bias heads, 16-byte aligned rows.
 #include "cu_attn_gate_wg.cuh"
@@ -79,11 +77,10 @@ __device__ __forceinline__ void alp_epilogue(const float (&acc)[32], const float
 }
 #endif
 
-// NT: W_bias's n8 tiles (H <= 8 one, <= 16 two); PIPE: weight tile j + 1's product in flight during tile j's
-// epilogue (PF_ATTN_LNPROJ=2); TR: x's rows in x^T's order (the ending node without its x^T copy: every output,
+// NT: W_bias's n8 tiles (H <= 8 one, <= 16 two); TR: x's rows in x^T's order (the ending node without its x^T copy: every output,
 // cp included, is then the x^T frame's, the same bits as a run on x^T). Launched on sm_90 only
 // (attn_lnproj_applies); compiled for sm_80 it traps.
-template <int NT, bool PIPE = false, bool TR = false>
+template <int NT, bool TR = false>
 __global__ void __launch_bounds__(128 * ALP_WG, 1) k_attn_lnproj_wg(alp_args a) {
 #if S9_HAVE_WGMMA
     extern __shared__ __align__(128) unsigned char alp_sm[];
@@ -148,29 +145,10 @@ __global__ void __launch_bounds__(128 * ALP_WG, 1) k_attn_lnproj_wg(alp_args a) 
         unsigned ok = 0;
 #pragma unroll
         for (int it = 0; it < 4; it++) ok |= (unsigned)(r0 + 4 * it < a.M) << it;
-        if constexpr (PIPE) {
-            // tswp_tiles' order (cu_trimul_side_wgp.cu; not shared: a helper both call changed k_tm_sides_wgp<128>'s
-            // SASS): tile j's accumulator copied out of the product's registers (accn) into accc before j + 1 is
-            // issued into accn (two accumulators taking turns as the product's serialised every wgmma: C7514); af is
-            // read by the products in flight and written again only after the last wait
-            float accn[32], accc[32];
-            tswp_issue<KP>(accn, af, alp_sm, 0);
-            for (int j = 0; j < a.tiles; j++) {
-                wg_mma_wait<0>();
-                s9_wg_hold<32>(accn);
-#pragma unroll
-                for (int i = 0; i < 32; i++) accc[i] = accn[i];
-                s9_wg_hold<32>(accc);
-                if (j + 1 < a.tiles) tswp_issue<KP>(accn, af, alp_sm, j + 1);
-                alp_epilogue(accc, bs, xo, 4 * a.ldx, ok, j, st);
-            }
-            wg_mma_wait<0>();  // nothing in flight: af is the next row tile's
-        } else {
-            for (int j = 0; j < a.tiles; j++) {
-                float acc[32];
-                ago_product<KP>(acc, af, alp_sm, j);
-                alp_epilogue(acc, bs, xo, 4 * a.ldx, ok, j, st);
-            }
+        for (int j = 0; j < a.tiles; j++) {
+            float acc[32];
+            ago_product<KP>(acc, af, alp_sm, j);
+            alp_epilogue(acc, bs, xo, 4 * a.ldx, ok, j, st);
         }
     }
 #else
@@ -179,13 +157,13 @@ __global__ void __launch_bounds__(128 * ALP_WG, 1) k_attn_lnproj_wg(alp_args a) 
 }
 
 #ifndef PF_EMU_NO_HOST  // host code: not in the emulator's kernel-only builds (tests/emu)
-static cu_setting alp_mode = {-1, "PF_ATTN_LNPROJ", 0, 2, 1,
-                               "0 (k_lnb_mma and the projection GEMM apart), 1 (one LayerNorm + projections kernel "
-                               "where it applies, the default) or 2 (its pipelined form)"};
+static cu_setting alp_mode = {-1, "PF_ATTN_LNPROJ", 0, 1, 1,
+                               "0 (k_lnb_mma and the projection GEMM apart) or 1 (one LayerNorm + projections kernel "
+                               "where it applies, the default)"};
 static int64_t g_alp_runs;
 extern "C" void pf_cuda_set_attn_lnproj(pf_backend *be, int on) {
     (void)be;
-    cu_setting_set(&alp_mode, on);  // outside 0..2: PF_ATTN_LNPROJ / the default again
+    cu_setting_set(&alp_mode, on);  // outside 0..1: PF_ATTN_LNPROJ / the default again
 }
 extern "C" int64_t pf_cuda_attn_lnproj_runs(pf_backend *be) {
     (void)be;
@@ -212,7 +190,7 @@ int attn_lnproj(cu_impl *c, int64_t M, int HC, int H, const pf_layernorm_p *ln, 
     if (cudaGetDevice(&dev) != cudaSuccess ||
         cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev) != cudaSuccess)
         return 0;
-    const int tiles = 4 * HC / 64, pipe = cu_setting_get(&alp_mode) == 2;
+    const int tiles = 4 * HC / 64;
     int nwg = ALP_WG;
     while (nwg > 0 && alp_bytes(tiles, nwg) > optin) nwg--;
     if (!nwg) return 0;
@@ -226,20 +204,17 @@ int attn_lnproj(cu_impl *c, int64_t M, int HC, int H, const pf_layernorm_p *ln, 
     a.X = (bf16 *)X, a.ldx = ldx, a.zb = (bf16 *)zb, a.cp = (bf16 *)cp, a.xln = (bf16 *)xln;
     const int threads = 128 * nwg, bytes = (int)alp_bytes(tiles, nwg);
     const int64_t need = ((M + 63) / 64 + nwg - 1) / nwg;
-#define ALP_GO(NT, PIPE, TR)                                                                      \
-    do {                                                                                          \
-        unsigned nb = ts_wave_blocks(c, k_attn_lnproj_wg<NT, PIPE, TR>, threads, bytes, need, 0); \
-        k_attn_lnproj_wg<NT, PIPE, TR><<<nb, threads, bytes, c->stream>>>(a);                     \
+#define ALP_GO(NT, TR)                                                                      \
+    do {                                                                                    \
+        unsigned nb = ts_wave_blocks(c, k_attn_lnproj_wg<NT, TR>, threads, bytes, need, 0); \
+        k_attn_lnproj_wg<NT, TR><<<nb, threads, bytes, c->stream>>>(a);                     \
     } while (0)
-    switch ((H <= 8 ? 0 : 4) + (pipe ? 2 : 0) + (xt_L ? 1 : 0)) {
-    case 0: ALP_GO(1, false, false); break;
-    case 1: ALP_GO(1, false, true); break;
-    case 2: ALP_GO(1, true, false); break;
-    case 3: ALP_GO(1, true, true); break;
-    case 4: ALP_GO(2, false, false); break;
-    case 5: ALP_GO(2, false, true); break;
-    case 6: ALP_GO(2, true, false); break;
-    default: ALP_GO(2, true, true); break;
+    if (H <= 8) {
+        if (xt_L) ALP_GO(1, true);
+        else ALP_GO(1, false);
+    } else {
+        if (xt_L) ALP_GO(2, true);
+        else ALP_GO(2, false);
     }
 #undef ALP_GO
     CU_LAUNCHED();

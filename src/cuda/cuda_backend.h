@@ -48,8 +48,8 @@ int64_t pf_cuda_attn_module_fused_runs(pf_backend *be);
 void pf_cuda_set_attn_proj(pf_backend *be, int mode);
 int64_t pf_cuda_attn_proj_runs(pf_backend *be);
 // The attention's input LayerNorm, bias logits and q|k|v|g projections in one Hopper kernel (cu_attn_lnproj.cu):
-// 1 on where it applies (the default), 2 its pipelined form (opt-in), 0 off (k_lnb_mma and the projection GEMM),
-// other values PF_ATTN_LNPROJ's again.
+// 1 on where it applies (the default), 0 off (k_lnb_mma and the projection GEMM), other values PF_ATTN_LNPROJ's
+// again.
 // _applies: the switch on and the kernel's shapes (bf16, sm_90, c_in 128, 4 HC <= 512, H <= 16); _runs: launches.
 void pf_cuda_set_attn_lnproj(pf_backend *be, int on);
 int pf_cuda_attn_lnproj_applies(pf_backend *be, int c_in, int HC, int H);

@@ -2366,12 +2366,12 @@ static void attn_form_cases(const attn_form_switch *f) {
 // PF_ATTN_LNPROJ (cu_attn_lnproj.cu): the input LayerNorm, the bias logits and the q|k|v|g projections in one
 // Hopper kernel where it applies (bf16 on sm_90, c_in 128, the bias from x itself, rows and bias one piece each, the
 // one-GEMM projection path), forward and the backward's recompute; 12 heads of 8 use W_bias's second n8 tile and 6
-// weight tiles; 2 is the pipelined form (opt-in), 1 the default.
+// weight tiles; 1 is the default.
 static int lnproj_set(int v) { return pf_cuda_set_attn_lnproj(H_gpu, v), 0; }
 static int64_t lnproj_runs(void) { return pf_cuda_attn_lnproj_runs(H_gpu); }
 static int lnproj_applies(int HC, int H) { return pf_cuda_attn_lnproj_applies(H_gpu, 128, HC, H); }
 static void cuda_attn_lnproj(void) {
-    const attn_form_switch f = {"attn lnproj", {"lnproj off ", "lnproj ", "lnproj pipe "}, 2, lnproj_set, lnproj_runs,
+    const attn_form_switch f = {"attn lnproj", {"lnproj off ", "lnproj ", ""}, 1, lnproj_set, lnproj_runs,
                                 lnproj_applies, 1400};
     attn_form_cases(&f);
 }

@@ -1,5 +1,5 @@
 // test_emu_attn_lnproj.cpp: the attention module's LayerNorm + bias logits + q|k|v|g projections in one Hopper pass
-// (cu_attn_lnproj.cu's k_attn_lnproj_wg<NT, PIPE>, PF_ATTN_LNPROJ) on the CPU kernel emulator (src/cuda/emu;
+// (cu_attn_lnproj.cu's k_attn_lnproj_wg<NT, TR>, PF_ATTN_LNPROJ) on the CPU kernel emulator (src/cuda/emu;
 // docs/EMULATOR.md), against a float64 reference with the kernel's bf16 roundings:
 //   xln = bf16(LN(x))             (lnw, lnb fp32; mean, variance of x - mean, eps LN_EPS) against float64 LN(x),
 //                                 within a bf16 rounding (2^-8 |ref|) plus fp32 noise;
@@ -7,9 +7,8 @@
 //   X   = bf16(xln W_cat^T + b_cat) (M, 4 HC, rows ldx apart), both in float64 from the kernel's own xln (the
 //                                 products see LN(x) rounded to bf16), within 2^-8 |ref| + 1e-3 rms(ref);
 //   cp  = x, bit for bit.
-// The pipelined form (PF_ATTN_LNPROJ=2: tile j + 1's product issued before tile j's epilogue) must give form 1's bits.
-// The transposed read (TR, PF_ATTN_END_INPLACE: x (L, L, 128) read as x^T) must give, in both forms, the bits of a run
-// on x^T made here, cp included (the saved x^T). Guard values after the last row (M) of every output and in X's columns
+// The transposed read (TR, PF_ATTN_END_INPLACE: x (L, L, 128) read as x^T) must give the bits of a run on x^T made
+// here, cp included (the saved x^T). Guard values after the last row (M) of every output and in X's columns
 // 4 HC .. ldx of every row catch writes outside the outputs. Each problem runs in several launches (3 or 1 warpgroups
 // per block, one block per tile group or 1 / 2 blocks so that a warpgroup loops over several 64-row tiles, cp and / or
 // xln NULL), each in five emulator orders (asynchronous work at its wait / at issue, threads and blocks ascending /
@@ -93,9 +92,9 @@ struct result {
 
 // One launch: nwg warpgroups per block, `grid` blocks (0: one per nwg 64-row tiles, as ts_wave_blocks gives
 // where the GPU holds them all), cp / xln written or NULL.
-// xt_L > 0: p.x is read as the transpose of an (xt_L, xt_L) grid (k_attn_lnproj_wg<NT, PIPE, true>)
+// xt_L > 0: p.x is read as the transpose of an (xt_L, xt_L) grid (k_attn_lnproj_wg<NT, true>)
 template <int NT>
-static result run(const problem &p, int nwg, int grid, bool want_cp, bool want_xln, bool pipe, uint32_t xt_L = 0) {
+static result run(const problem &p, int nwg, int grid, bool want_cp, bool want_xln, uint32_t xt_L = 0) {
     const int64_t M = p.M, T = (M + 63) / 64, need = (T + nwg - 1) / nwg;
     gbuf X(M, p.ldx, p.NO), zb(M, p.H, p.H), cp(M, KC, KC), xln(M, KC, KC);
     alp_args a;
@@ -109,13 +108,8 @@ static result run(const problem &p, int nwg, int grid, bool want_cp, bool want_x
     const unsigned nb = (unsigned)(grid > 0 && grid < need ? grid : need);
     // alp_bytes: cu_attn_lnproj.cu's own (outside its PF_EMU_NO_HOST part)
     emu_run(dim3(nb), dim3(128 * nwg), (size_t)alp_bytes(p.tiles, nwg), [&] {
-        if (xt_L) {
-            if (pipe) k_attn_lnproj_wg<NT, true, true>(a);
-            else k_attn_lnproj_wg<NT, false, true>(a);
-        } else {
-            if (pipe) k_attn_lnproj_wg<NT, true>(a);
-            else k_attn_lnproj_wg<NT, false>(a);
-        }
+        if (xt_L) k_attn_lnproj_wg<NT, true>(a);
+        else k_attn_lnproj_wg<NT, false>(a);
     });
     result r;
     r.X = X.rows(), r.zb = zb.rows();
@@ -233,21 +227,18 @@ static void run_case(int64_t M, int tiles, int H, int64_t ldx, bool has_bias, co
     static const char *oname[NORD] = {"lazy ascending", "eager descending", "lazy shuffled", "eager shuffled, warp 5 slow",
                                       "eager shuffled, warp 0 slow"};
     result first;
-    for (size_t lf = 0; lf < 2 * launches.size(); lf++) {  // each launch in form 1, then pipelined (form 2)
-        const size_t li = lf / 2;
-        const bool pipe = lf & 1;
-        const launch &l = launches[li];
+    for (size_t lf = 0; lf < launches.size(); lf++) {
+        const launch &l = launches[lf];
         char name[320];
         const int64_t T = (M + 63) / 64, need = (T + l.nwg - 1) / l.nwg, nb = l.grid > 0 && l.grid < need ? l.grid : need;
-        snprintf(name, sizeof name, "%s: %d warpgroup%s x %lld block%s%s%s%s", base, l.nwg, l.nwg > 1 ? "s" : "",
-                 (long long)nb, nb > 1 ? "s" : "", l.cp ? "" : ", cp NULL", l.xln ? "" : ", xln NULL",
-                 pipe ? ", pipelined" : "");
+        snprintf(name, sizeof name, "%s: %d warpgroup%s x %lld block%s%s%s", base, l.nwg, l.nwg > 1 ? "s" : "",
+                 (long long)nb, nb > 1 ? "s" : "", l.cp ? "" : ", cp NULL", l.xln ? "" : ", xln NULL");
         result r0;
         bool guards = true, same = true;
         std::string diff;
         for (int o = 0; o < NORD; o++) {
             emu_opts = orders[o];
-            result r = run<NT>(p, l.nwg, l.grid, l.cp, l.xln, pipe);
+            result r = run<NT>(p, l.nwg, l.grid, l.cp, l.xln);
             guards = guards && r.guards;
             if (!o) r0 = r;
             else if (!same_bits(r0, r)) same = false, diff += std::string(diff.empty() ? "" : ", ") + oname[o];
@@ -269,8 +260,8 @@ static void run_case(int64_t M, int tiles, int H, int64_t ldx, bool has_bias, co
     }
 }
 
-// The transposed read: x (L, L, 128) read as x^T against a run on x^T itself (both forms, two launch shapes, the
-// emulator orders of run_case's first two), every output (cp: the saved x^T) the same bits.
+// The transposed read: x (L, L, 128) read as x^T against a run on x^T itself (two launch shapes, two emulator orders:
+// lazy ascending, eager shuffled), every output (cp: the saved x^T) the same bits.
 template <int NT>
 static void run_transposed(int64_t L, int tiles, int H, int64_t ldx) {
     problem p = make_problem(L * L, tiles, H, ldx, true, (uint64_t)(L * 7919 + H));
@@ -279,22 +270,21 @@ static void run_transposed(int64_t L, int tiles, int H, int64_t ldx) {
         for (int64_t l = 0; l < L; l++)
             memcpy(&pt.x[(size_t)((r * L + l) * KC)], &p.x[(size_t)((l * L + r) * KC)], KC * sizeof(bf16));
     emu_options orders[2] = {{0, 0, 0, 1}, {1, 2, 0, 5}};
-    for (int pipe = 0; pipe < 2; pipe++)
-        for (int nwg : {3, 1}) {
-            char name[200];
-            snprintf(name, sizeof name, "L %lld (M %lld) 4HC %d H %d: x read as x^T, %d warpgroup%s%s", (long long)L,
-                     (long long)(L * L), p.NO, H, nwg, nwg > 1 ? "s" : "", pipe ? ", pipelined" : "");
-            bool same = true, guards = true;
-            for (auto &o : orders) {
-                emu_opts = o;
-                result want = run<NT>(pt, nwg, 1, true, true, pipe);
-                result got = run<NT>(p, nwg, 1, true, true, pipe, (uint32_t)L);
-                same = same && same_bits(want, got) && eqb(got.cp, pt.x), guards = guards && got.guards;
-            }
-            emu_opts = orders[0];
-            check(same, std::string(name) + " = the run on x^T (bits; cp = x^T)", "%s", "an output differs");
-            check(guards, std::string(name) + " no write outside the outputs", "%s", "a guard value changed");
+    for (int nwg : {3, 1}) {
+        char name[200];
+        snprintf(name, sizeof name, "L %lld (M %lld) 4HC %d H %d: x read as x^T, %d warpgroup%s", (long long)L,
+                 (long long)(L * L), p.NO, H, nwg, nwg > 1 ? "s" : "");
+        bool same = true, guards = true;
+        for (auto &o : orders) {
+            emu_opts = o;
+            result want = run<NT>(pt, nwg, 1, true, true);
+            result got = run<NT>(p, nwg, 1, true, true, (uint32_t)L);
+            same = same && same_bits(want, got) && eqb(got.cp, pt.x), guards = guards && got.guards;
         }
+        emu_opts = orders[0];
+        check(same, std::string(name) + " = the run on x^T (bits; cp = x^T)", "%s", "an output differs");
+        check(guards, std::string(name) + " no write outside the outputs", "%s", "a guard value changed");
+    }
 }
 
 int main(int argc, char **argv) {
