@@ -2552,10 +2552,12 @@ static void attn_end_t_vs_start(const char *what, pf_attn_dims te, int use_mask,
 // (inference); whole (k 0: x read in place as well) or in row pieces (k 1 the smallest, 2 about a third of the
 // workspace: out written in place piece by piece). Launches counted: where the gate's kernel applies (bf16, sm_90,
 // c_in and HC 64 or 128) out must have been written in place by both forwards; x read in place where the
-// projections' kernel applies too and the rows are one piece (k 0).
-static void attn_end_inplace(const char *what, pf_attn_dims te, int use_mask, uint64_t seed, int k) {
+// projections' kernel applies and the rows are one piece (k 0). gate_apart: PF_ATTN_GATE_WG=0 (the gate and the
+// output projection as two kernels): then out goes through its copy while x is still read in place.
+static void attn_end_inplace(const char *what, pf_attn_dims te, int use_mask, uint64_t seed, int k, int gate_apart) {
     end_case e;
     end_case_make(&e, "end in place", what, "", te, use_mask, seed, k);
+    if (gate_apart) pf_cuda_set_attn_gate_wg(H_gpu, 0);
     const char *label = e.label;
     int64_t nx = e.nx, HC = (int64_t)te.H * te.c_h;
     hbuf x = e.x, dout = e.dout, dx0 = e.dx, dx1 = h_copy(&e.dx);
@@ -2574,13 +2576,14 @@ static void attn_end_inplace(const char *what, pf_attn_dims te, int use_mask, ui
     H_gpu->attn_fwd(H_gpu, &te, &e.Pd, x.d, NULL, md, i1.d, NULL, h_gpu_raw(m.ws_fwd));
     pf_cuda_set_attn_end_inplace(H_gpu, -1);
     pf_cuda_set_chunk_bytes(H_gpu, 0);
+    pf_cuda_set_attn_gate_wg(H_gpu, -1);
     h_check_same_bits(label);
     tl_check(!memcmp(h_download(&o0), h_download(&o1), sizeof(real) * (size_t)nx), label, "output not bit-identical");
     tl_check(!memcmp(h_download(&dx0), h_download(&dx1), sizeof(real) * (size_t)nx), label, "dx not bit-identical");
     tl_check(!memcmp(h_download(&i0), h_download(&i1), sizeof(real) * (size_t)nx), label,
              "the forward without saved: output not bit-identical");
-    int gate = pf_cuda_attn_gate_wg_applies(H_gpu, te.c_in, (int)HC, te.c_h, 0);
-    int lnproj = gate && k == 0 && pf_cuda_attn_lnproj_applies(H_gpu, te.c_in, (int)HC, te.H);
+    int gate = !gate_apart && pf_cuda_attn_gate_wg_applies(H_gpu, te.c_in, (int)HC, te.c_h, 0);
+    int lnproj = k == 0 && pf_cuda_attn_lnproj_applies(H_gpu, te.c_in, (int)HC, te.H);
     int64_t xr = pf_cuda_attn_end_inplace_runs(H_gpu, 0) - x_runs;
     int64_t orr = pf_cuda_attn_end_inplace_runs(H_gpu, 1) - out_runs;
     tl_check(orr == (gate ? 2 : 0), label, "out written in place %lld times (%d expected)", (long long)orr,
@@ -2590,7 +2593,8 @@ static void attn_end_inplace(const char *what, pf_attn_dims te, int use_mask, ui
 }
 
 // PF_ATTN_END_INPLACE's cases (`--only attn_end_inplace`; also in attn.6): c 128 with a mask and with a fully
-// masked row (the kernels' shapes), c 10 (where they do not apply: the copies' path, nothing counted)
+// masked row (the kernels' shapes), c 10 (where they do not apply: the copies' path, nothing counted), and x read
+// in place with out through its copy (the gate's wgmma kernel off)
 static void cuda_attn_end_inplace(void) {
     pf_attn_dims te = {9, 9, 10, 2, 16, 10, PF_BIAS_SELF, 1, NULL, 0};
     pf_attn_dims c128 = {24, 24, 128, 4, 32, 128, PF_BIAS_SELF, 1, NULL, 0};
@@ -2598,11 +2602,12 @@ static void cuda_attn_end_inplace(void) {
     pf_cuda_set_attn_end_t(H_gpu, 1);
     pf_cuda_set_attn_module_fused(H_gpu, 1);
     for (int k = 0; k < 3; k++) {
-        attn_end_inplace("masked", c128, 1, 1300, k);
-        attn_end_inplace("fully masked row", c128, 2, 1310, k);
-        attn_end_inplace("no mask", c128b, 0, 1320, k);
+        attn_end_inplace("masked", c128, 1, 1300, k, 0);
+        attn_end_inplace("fully masked row", c128, 2, 1310, k, 0);
+        attn_end_inplace("no mask", c128b, 0, 1320, k, 0);
     }
-    attn_end_inplace("c10", te, 1, 1330, 0);
+    attn_end_inplace("c10", te, 1, 1330, 0, 0);
+    attn_end_inplace("masked, gate and output projection apart", c128, 1, 1340, 0, 1);
     pf_cuda_set_attn_end_t(H_gpu, -1);
 }
 
