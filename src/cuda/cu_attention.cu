@@ -255,14 +255,12 @@ static void attn_fwd_end_t(cu_impl *c, const pf_attn_dims *d, const pf_attn_p *p
         g_end_inplace_runs[0]++;
     }
     if (key_mask) end_t_xpose(c, d, key_mask, w->mt, 1);
-    if (inplace && attn_rows_out_t_ok(c, &dt, out, w->R)) {
-        attn_rows_fwd(c, &dt, p, xt, key_mask ? w->mt : NULL, w->biasT, out, s.o, s.lse, w->region, w->R, xln_ready, 1);
+    const int out_t = inplace && attn_rows_out_t_ok(c, &dt, out, w->R);
+    attn_rows_fwd(c, &dt, p, xt, key_mask ? w->mt : NULL, w->biasT, out_t ? out : ot, s.o, s.lse, w->region, w->R,
+                  xln_ready, out_t);
+    if (out_t) {
         g_end_inplace_runs[1]++;
-        g_end_t_runs++;
-        return;
-    }
-    attn_rows_fwd(c, &dt, p, xt, key_mask ? w->mt : NULL, w->biasT, ot, s.o, s.lse, w->region, w->R, xln_ready, 0);
-    if (saved) {
+    } else if (saved) {
         end_t_xpose(c, d, w->t, out, d->c_in);
     } else {
         end_t_xpose(c, d, out, w->t, d->c_in);

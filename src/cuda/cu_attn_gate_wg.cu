@@ -262,38 +262,32 @@ static int ago_launch(cu_impl *c, ago_args *a, const pf_linear_p *lo, int NO, in
     a->w = ago_pack(c, lo, NO, HC, bwd, tiles), a->tiles = tiles;
     const int threads = 128 * nwg, bytes = (int)ago_bytes(KP, tiles, bwd, nwg);
     const int64_t need = ((a->M + 63) / 64 + nwg - 1) / nwg;
-#define AGO_GO(K, B, C)                                                                     \
-    do {                                                                                    \
-        unsigned nb = ts_wave_blocks(c, k_attn_gate_out_wg<K, B, C>, threads, bytes, need, 0); \
-        k_attn_gate_out_wg<K, B, C><<<nb, threads, bytes, c->stream>>>(*a);                 \
-    } while (0)
-#define AGO_GO_T(K)                                                                                \
-    do {                                                                                           \
-        unsigned nb = ts_wave_blocks(c, k_attn_gate_out_wg<K, false, 8, true>, threads, bytes, need, 0); \
-        k_attn_gate_out_wg<K, false, 8, true><<<nb, threads, bytes, c->stream>>>(*a);             \
+#define AGO_GO(K, B, C, TR)                                                                         \
+    do {                                                                                            \
+        unsigned nb = ts_wave_blocks(c, k_attn_gate_out_wg<K, B, C, TR>, threads, bytes, need, 0); \
+        k_attn_gate_out_wg<K, B, C, TR><<<nb, threads, bytes, c->stream>>>(*a);                    \
     } while (0)
     if (!bwd) {
         if (KP == 64) {
-            if (a->oL) AGO_GO_T(64);
-            else AGO_GO(64, false, 8);
+            if (a->oL) AGO_GO(64, false, 8, true);
+            else AGO_GO(64, false, 8, false);
         } else {
-            if (a->oL) AGO_GO_T(128);
-            else AGO_GO(128, false, 8);
+            if (a->oL) AGO_GO(128, false, 8, true);
+            else AGO_GO(128, false, 8, false);
         }
     } else {
         switch (KP * 100 + ch) {
-        case 6408: AGO_GO(64, true, 8); break;
-        case 6416: AGO_GO(64, true, 16); break;
-        case 6432: AGO_GO(64, true, 32); break;
-        case 6464: AGO_GO(64, true, 64); break;
-        case 12808: AGO_GO(128, true, 8); break;
-        case 12816: AGO_GO(128, true, 16); break;
-        case 12832: AGO_GO(128, true, 32); break;
-        default: AGO_GO(128, true, 64); break;
+        case 6408: AGO_GO(64, true, 8, false); break;
+        case 6416: AGO_GO(64, true, 16, false); break;
+        case 6432: AGO_GO(64, true, 32, false); break;
+        case 6464: AGO_GO(64, true, 64, false); break;
+        case 12808: AGO_GO(128, true, 8, false); break;
+        case 12816: AGO_GO(128, true, 16, false); break;
+        case 12832: AGO_GO(128, true, 32, false); break;
+        default: AGO_GO(128, true, 64, false); break;
         }
     }
 #undef AGO_GO
-#undef AGO_GO_T
     CU_LAUNCHED();
     cu_pool_release(c, mark);
     ago_count(bwd);

@@ -39,7 +39,7 @@ struct alp_args {
     int64_t ldx;
     bf16 *zb;                // (M, H)
     bf16 *cp, *xln;          // (M, 128): x's copy, LN(x); either may be NULL
-    uint32_t L;              // TR only (last: the other fields' offsets, and so form 1's and 2's SASS, as before)
+    uint32_t L;              // TR only (last: the other fields' offsets, and so the plain forms' SASS, as before)
 };
 
 // Shared memory per block: the weight, then per warpgroup its 64 rows (128 + TS_PAD) and its 4 warps' staging
@@ -77,8 +77,8 @@ __device__ __forceinline__ void alp_epilogue(const float (&acc)[32], const float
 }
 #endif
 
-// NT: W_bias's n8 tiles (H <= 8 one, <= 16 two); TR: x's rows in x^T's order (the ending node without its x^T copy: every output,
-// cp included, is then the x^T frame's, the same bits as a run on x^T). Launched on sm_90 only
+// NT: W_bias's n8 tiles (H <= 8 one, <= 16 two); TR: x's rows in x^T's order (the ending node without its x^T
+// copy: every output, cp included, is then the x^T frame's, the same bits as a run on x^T). Launched on sm_90 only
 // (attn_lnproj_applies); compiled for sm_80 it traps.
 template <int NT, bool TR = false>
 __global__ void __launch_bounds__(128 * ALP_WG, 1) k_attn_lnproj_wg(alp_args a) {
