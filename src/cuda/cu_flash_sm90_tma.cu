@@ -12,6 +12,9 @@
 // form: s9_bmma_form). The same contract as the forward's other kernels (cu_flash_sm90.cu's top comment).
 #include "cu_flash_sm90.cuh"
 #include "cu_flash_sm90_bmma2.cuh"
+#ifndef PF_EMU_NO_HOST
+#include "cu_env.cuh"
+#endif
 
 // The TMA form's maps (a __grid_constant__ parameter: the copies read them in the parameter space)
 struct s9t_maps {
@@ -62,7 +65,7 @@ struct s9h_layout {
 // Tile j (buffers b) of k_s9_fwd_half: as s9d_tile's TMA form, the products and softmax in two 32-key halves (session
 // 56 also timed 4 parts of 16 keys: the kernel 2% slower, the module level; and the halves at 3 blocks an SM, 168
 // registers: level with 4 blocks, so the 4th block is not what the halves gained)
-template <int b>
+template <int b, int PJ>
 __device__ __forceinline__ void s9h_tile(const fa_args &a, const CUtensorMap *tm, int k0, unsigned char *sm,
                                          const uint32_t (&qa)[2][2][4], uint32_t ci, float (&o)[2][4][4],
                                          float (&m)[2][2], float (&ls)[2][4], bool &mflag, float alpha, int wq, int t,
@@ -85,14 +88,16 @@ __device__ __forceinline__ void s9h_tile(const fa_args &a, const CUtensorMap *tm
     for (int hf = 0; hf < NP; hf++) {
         float sc[2][NJ][4];
         s9d_scores_q<32, true, NJ>(sc, qa, ci, Ks, Bs, NJ * hf, wq, lane);
-        s9d_softmax_update<32, NJ>(sc, m, ls, o, Ms + b * S9_K + 8 * NJ * hf, masked, alpha, a.lazy_step, t);
+        s9d_softmax_update<32, NJ, PJ>(sc, m, ls, o, Ms + b * S9_K + 8 * NJ * hf, masked, alpha, a.lazy_step, t);
         s9d_accumulate_pv<32, true, NJ>(o, ls, sc, Vs, NJ / 2 * hf, lane);
     }
     if (more && threadIdx.x < S9_K) Ms[(b ^ 1) * S9_K + threadIdx.x] = mnext;
     mflag = mnext != 0.f;
 }
 
-// The kernel's body on its shared memory sm (from a 1024-byte boundary; tm the K, V and bias maps, s9t_maps)
+// The kernel's body on its shared memory sm (from a 1024-byte boundary; tm the K, V and bias maps, s9t_maps); PJ of
+// each half's 4 column blocks take their exps on the FMA pipe (s9d_softmax_exp)
+template <int PJ>
 __device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm, unsigned char *sm) {
     typedef s9h_layout TL;
     float *Ms = (float *)(sm + TL::M);
@@ -136,9 +141,9 @@ __device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm,
         for (int j = 0; j < 4; j++) o[i][j][0] = o[i][j][1] = o[i][j][2] = o[i][j][3] = 0;
     float m[2][2] = {{-INFINITY, -INFINITY}, {-INFINITY, -INFINITY}}, ls[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
     for (int k0 = 0;; k0 += 2 * S9_K) {  // two tiles per trip: buffers 0, 1
-        s9h_tile<0>(a, tm, k0, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane);
+        s9h_tile<0, PJ>(a, tm, k0, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane);
         if (k0 + S9_K >= (int)a.L) break;
-        s9h_tile<1>(a, tm, k0 + S9_K, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane);
+        s9h_tile<1, PJ>(a, tm, k0 + S9_K, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane);
         if (k0 + 2 * S9_K >= (int)a.L) break;
     }
     {  // (row, query tile, head) again from the block index: not held across the loop (registers)
@@ -152,11 +157,11 @@ __device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm,
         }
     }
 }
-template <int NB>
+template <int NB, int PJ = 0>
 __global__ void __launch_bounds__(128, NB) k_s9_fwd_half(const fa_args a, const __grid_constant__ s9t_maps tm) {
 #if S9_HAVE_WGMMA
     extern __shared__ __align__(128) unsigned char s9_sm[];
-    s9h_run(a, tm.m, s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023));
+    s9h_run<PJ>(a, tm.m, s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023));
 #endif
 }
 
@@ -166,11 +171,17 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_half(const fa_args a, const 
 #ifndef S9_NBH
 #define S9_NBH 4  // k_s9_fwd_half's blocks per SM: 128 registers, 51,744 bytes of shared memory a block
 #endif
+// PF_ATTN_FWD_POLY (session 61, an A/B form): k_s9_fwd_half with PJ of each half's 4 column blocks of exps on the
+// FMA pipe (s9_exp2_poly; other bits)
+static cu_setting fwd_poly = {-1, "PF_ATTN_FWD_POLY", 0, 2, 0,
+                              "0 (every exp of the forward on the MUFU, the default), 1 or 2 (that many of each "
+                              "32-key half's 4 column blocks of exps by a polynomial on the FMA pipe)"};
 int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt, int tform) {
-    static int attr_set[2] = {0, 0};  // per kernel
-    const int k = tform == 4;
+    static int attr_set[4] = {0, 0, 0, 0};  // per kernel
+    const int k = tform == 4 ? 1 + cu_setting_get(&fwd_poly) : 0;
     const size_t smem = (k ? s9h_layout::bytes : s9t_layout::bytes) + 1024;  // the tiles from a 1024-byte boundary
-    void (*const kernels[2])(const fa_args, const s9t_maps) = {k_s9_fwd_tma<S9_NB1>, k_s9_fwd_half<S9_NBH>};
+    void (*const kernels[4])(const fa_args, const s9t_maps) = {k_s9_fwd_tma<S9_NB1>, k_s9_fwd_half<S9_NBH>,
+                                                               k_s9_fwd_half<S9_NBH, 1>, k_s9_fwd_half<S9_NBH, 2>};
     void (*kernel)(const fa_args, const s9t_maps) = kernels[k];
     if (!attr_set[k]) {
         if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) {
