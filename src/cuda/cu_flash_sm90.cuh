@@ -343,19 +343,6 @@ __device__ __forceinline__ void s9_bias16_words(const bf16 *Bt, int wq, int g, i
     }
 }
 
-// 2^x on the FMA pipe, for the forward's P (session 61, PF_ATTN_FWD_POLY; FlashAttention-4's move of a share of the
-// exps off the MUFU): x = n + f with n the nearest integer (1.5 2^23 added: n in t's low mantissa bits) and f in
-// [-0.5, 0.5]; 2^f by a cubic fitted for relative error (7.5e-5 in fp32, against bf16 P's 2^-9 half-ulp); 2^n added
-// to its exponent bits by one integer multiply-add (t's low 9 bits times 2^23). x below -126 gives 2^-126 (the MUFU's
-// ftz 0 there: a masked key's P of 1.2e-38, nothing next to a row's largest P >= 1); x at most 127 (the forward's
-// x is at most the lazy step, 64). tests/emu/test_emu_attn_fwd checks it over [-300, 127].
-__device__ __forceinline__ float s9_exp2_poly(float x) {
-    x = fmaxf(x, -126.f);
-    const float t = x + 12582912.f, f = x - (t - 12582912.f);
-    const float p = fmaf(fmaf(fmaf(0.0551716685f, f, 0.24261114f), f, 0.693260968f), f, 0.999928057f);
-    return __uint_as_float(__float_as_uint(t) * (1u << 23) + __float_as_uint(p));
-}
-
 // This thread's maximum of row half u (u = 0: its rows g, 1: g + 8) of a 16 x 64 score tile
 // in the mma accumulator layout: a pairwise tree in a fixed order (short dependency chains,
 // deterministic); the quad's shuffles follow at the caller.

@@ -276,27 +276,20 @@ __device__ __forceinline__ float s9d_softmax_max(float (&s)[2][NJ][4], float (&m
     }
     return mul;
 }
-// P = 2^(s mul - m); the last PJ of the NJ column blocks by s9_exp2_poly on the FMA pipe, the others on the MUFU
-// (session 61's PF_ATTN_FWD_POLY: k_s9_fwd_half's MUFU is half busy and its tensor pipe too, their sum near the
-// kernel's time)
-template <int NJ, int PJ = 0>
+template <int NJ>
 __device__ __forceinline__ void s9d_softmax_exp(float (&s)[2][NJ][4], const float (&m)[2][2], float mul) {
-    static_assert(PJ >= 0 && PJ <= NJ, "PJ column blocks of NJ");
 #pragma unroll
     for (int j = 0; j < NJ; j++)
 #pragma unroll
         for (int i = 0; i < 2; i++)
 #pragma unroll
-            for (int e = 0; e < 4; e++) {
-                const float x = fmaf(s[i][j][e], mul, -m[i][e >> 1]);
-                s[i][j][e] = j < NJ - PJ ? fa_exp2(x) : s9_exp2_poly(x);
-            }
+            for (int e = 0; e < 4; e++) s[i][j][e] = fa_exp2(fmaf(s[i][j][e], mul, -m[i][e >> 1]));
 }
-template <int CH, int NJ = 8, int PJ = 0>
+template <int CH, int NJ = 8>
 __device__ __forceinline__ void s9d_softmax_update(float (&s)[2][NJ][4], float (&m)[2][2], float (&ls)[2][4],
                                                    float (&o)[2][CH / 8][4], const float *Mt, bool masked,
                                                    float alpha, float lazy, int t) {
-    s9d_softmax_exp<NJ, PJ>(s, m, s9d_softmax_max<CH, NJ>(s, m, ls, o, Mt, masked, alpha, lazy, t));
+    s9d_softmax_exp<NJ>(s, m, s9d_softmax_max<CH, NJ>(s, m, ls, o, Mt, masked, alpha, lazy, t));
 }
 
 // s9b_accumulate_pv of both sub-tiles, each V fragment loaded once: P of NJ 8-key column blocks, keys from

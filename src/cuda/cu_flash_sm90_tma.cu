@@ -5,16 +5,15 @@
 // k_s9_fwd_half (4 or unset, the default since session 56) works each key tile in two 32-key halves with Q in
 // registers, 4 blocks an SM (other bits). (k_s9_fwd_hp, session 56's `=7`, k_s9_fwd_half's arithmetic with each
 // half's exps issued beside independent products at 3 blocks an SM, was 2.387 against 2.323 ms a launch on an H100
-// in session 57 and the module level: removed; git history has it at 2c57c43.) Here: the tensor maps (s9t_maps),
+// in session 57 and the module level: removed; git history has it at 2c57c43. Session 61's PF_ATTN_FWD_POLY, a
+// quarter or half of k_s9_fwd_half's exps by a polynomial on the FMA pipe, was 2.530 / 2.803 against 2.327 ms a
+// launch on an H100: removed, the code at b44abd3.) Here: the tensor maps (s9t_maps),
 // the two kernels, and
 // their host code: s9t_piece (one piece of rows: its maps, then the launch; cu_flash_sm90.cu's s9b_run cuts the
 // rows into pieces) and fa_sm90_forward_tma (where the maps apply; fa_sm90_forward, cu_flash_sm90.cu, picks the
 // form: s9_bmma_form). The same contract as the forward's other kernels (cu_flash_sm90.cu's top comment).
 #include "cu_flash_sm90.cuh"
 #include "cu_flash_sm90_bmma2.cuh"
-#ifndef PF_EMU_NO_HOST
-#include "cu_env.cuh"
-#endif
 
 // The TMA form's maps (a __grid_constant__ parameter: the copies read them in the parameter space)
 struct s9t_maps {
@@ -65,7 +64,7 @@ struct s9h_layout {
 // Tile j (buffers b) of k_s9_fwd_half: as s9d_tile's TMA form, the products and softmax in two 32-key halves (session
 // 56 also timed 4 parts of 16 keys: the kernel 2% slower, the module level; and the halves at 3 blocks an SM, 168
 // registers: level with 4 blocks, so the 4th block is not what the halves gained)
-template <int b, int PJ>
+template <int b>
 __device__ __forceinline__ void s9h_tile(const fa_args &a, const CUtensorMap *tm, int k0, unsigned char *sm,
                                          const uint32_t (&qa)[2][2][4], uint32_t ci, float (&o)[2][4][4],
                                          float (&m)[2][2], float (&ls)[2][4], bool &mflag, float alpha, int wq, int t,
@@ -88,16 +87,14 @@ __device__ __forceinline__ void s9h_tile(const fa_args &a, const CUtensorMap *tm
     for (int hf = 0; hf < NP; hf++) {
         float sc[2][NJ][4];
         s9d_scores_q<32, true, NJ>(sc, qa, ci, Ks, Bs, NJ * hf, wq, lane);
-        s9d_softmax_update<32, NJ, PJ>(sc, m, ls, o, Ms + b * S9_K + 8 * NJ * hf, masked, alpha, a.lazy_step, t);
+        s9d_softmax_update<32, NJ>(sc, m, ls, o, Ms + b * S9_K + 8 * NJ * hf, masked, alpha, a.lazy_step, t);
         s9d_accumulate_pv<32, true, NJ>(o, ls, sc, Vs, NJ / 2 * hf, lane);
     }
     if (more && threadIdx.x < S9_K) Ms[(b ^ 1) * S9_K + threadIdx.x] = mnext;
     mflag = mnext != 0.f;
 }
 
-// The kernel's body on its shared memory sm (from a 1024-byte boundary; tm the K, V and bias maps, s9t_maps); PJ of
-// each half's 4 column blocks take their exps on the FMA pipe (s9d_softmax_exp)
-template <int PJ>
+// The kernel's body on its shared memory sm (from a 1024-byte boundary; tm the K, V and bias maps, s9t_maps)
 __device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm, unsigned char *sm) {
     typedef s9h_layout TL;
     float *Ms = (float *)(sm + TL::M);
@@ -141,9 +138,9 @@ __device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm,
         for (int j = 0; j < 4; j++) o[i][j][0] = o[i][j][1] = o[i][j][2] = o[i][j][3] = 0;
     float m[2][2] = {{-INFINITY, -INFINITY}, {-INFINITY, -INFINITY}}, ls[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
     for (int k0 = 0;; k0 += 2 * S9_K) {  // two tiles per trip: buffers 0, 1
-        s9h_tile<0, PJ>(a, tm, k0, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane);
+        s9h_tile<0>(a, tm, k0, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane);
         if (k0 + S9_K >= (int)a.L) break;
-        s9h_tile<1, PJ>(a, tm, k0 + S9_K, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane);
+        s9h_tile<1>(a, tm, k0 + S9_K, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane);
         if (k0 + 2 * S9_K >= (int)a.L) break;
     }
     {  // (row, query tile, head) again from the block index: not held across the loop (registers)
@@ -157,11 +154,11 @@ __device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm,
         }
     }
 }
-template <int NB, int PJ = 0>
+template <int NB>
 __global__ void __launch_bounds__(128, NB) k_s9_fwd_half(const fa_args a, const __grid_constant__ s9t_maps tm) {
 #if S9_HAVE_WGMMA
     extern __shared__ __align__(128) unsigned char s9_sm[];
-    s9h_run<PJ>(a, tm.m, s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023));
+    s9h_run(a, tm.m, s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023));
 #endif
 }
 
@@ -171,17 +168,11 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_half(const fa_args a, const 
 #ifndef S9_NBH
 #define S9_NBH 4  // k_s9_fwd_half's blocks per SM: 128 registers, 51,744 bytes of shared memory a block
 #endif
-// PF_ATTN_FWD_POLY (session 61, an A/B form): k_s9_fwd_half with PJ of each half's 4 column blocks of exps on the
-// FMA pipe (s9_exp2_poly; other bits)
-static cu_setting fwd_poly = {-1, "PF_ATTN_FWD_POLY", 0, 2, 0,
-                              "0 (every exp of the forward on the MUFU, the default), 1 or 2 (that many of each "
-                              "32-key half's 4 column blocks of exps by a polynomial on the FMA pipe)"};
 int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt, int tform) {
-    static int attr_set[4] = {0, 0, 0, 0};  // per kernel
-    const int k = tform == 4 ? 1 + cu_setting_get(&fwd_poly) : 0;
+    static int attr_set[2] = {0, 0};  // per kernel
+    const int k = tform == 4;
     const size_t smem = (k ? s9h_layout::bytes : s9t_layout::bytes) + 1024;  // the tiles from a 1024-byte boundary
-    void (*const kernels[4])(const fa_args, const s9t_maps) = {k_s9_fwd_tma<S9_NB1>, k_s9_fwd_half<S9_NBH>,
-                                                               k_s9_fwd_half<S9_NBH, 1>, k_s9_fwd_half<S9_NBH, 2>};
+    void (*const kernels[2])(const fa_args, const s9t_maps) = {k_s9_fwd_tma<S9_NB1>, k_s9_fwd_half<S9_NBH>};
     void (*kernel)(const fa_args, const s9t_maps) = kernels[k];
     if (!attr_set[k]) {
         if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) {

@@ -87,9 +87,8 @@ static void run_bmma2_every_max(const attn_problem &p, fa_args a) {  // PF_ATTN_
     emu_run(dim3((unsigned)(nqt * p.B * p.H)), dim3(128), s9d_layout<32>::bytes, [&] { k_s9_fwd_bmma2<32, 3>(a); });
 }
 // The TMA forms, one piece each (s9t_piece's maps): F = 3 (PF_ATTN_FWD_BMMA=3, session 51), k_s9_fwd_bmma2's tiles by
-// TMA tensor maps; 4 (session 56, the default since), k_s9_fwd_half: each key tile in two halves (other bits), PJ
-// of each half's 4 column blocks of exps by s9_exp2_poly (PF_ATTN_FWD_POLY, session 61; other bits again)
-template <int F, int PJ = 0>
+// TMA tensor maps; 4 (session 56, the default since), k_s9_fwd_half: each key tile in two halves (other bits)
+template <int F>
 static void run_maps(const attn_problem &p, fa_args a) {
     std::vector<bf16> y = bias16(p, 1);
     a.biasT16 = y.data(), a.lazy_step = 8.f;
@@ -100,7 +99,7 @@ static void run_maps(const attn_problem &p, fa_args a) {
         return;
     }
     const dim3 grid((unsigned)(nqt * p.B * p.H));
-    if (F == 4) emu_run(grid, dim3(128), s9h_layout::bytes + 1024, [&] { k_s9_fwd_half<4, PJ>(a, tm); });
+    if (F == 4) emu_run(grid, dim3(128), s9h_layout::bytes + 1024, [&] { k_s9_fwd_half<4>(a, tm); });
     else emu_run(grid, dim3(128), s9t_layout::bytes + 1024, [&] { k_s9_fwd_tma<3>(a, tm); });
 }
 static void run_bmma(const attn_problem &p, fa_args a) {
@@ -132,25 +131,10 @@ static const emu_options orders[] = {{0, 0, 0, 1}, {1, 1, 1, 2}, {0, 2, 0, 11}, 
 int main(int argc, char **argv) {
     for (int i = 1; i < argc; i++)
         if (!strcmp(argv[i], "-v")) verbose = 1;
-    {  // s9_exp2_poly against exp2 in double: relative error at most 1e-4 on [-125, 127], at most 2^-125 below, >= 0
-        double worst = 0, below = 0;
-        bool nonneg = true;
-        for (int i = 0; i <= 4270000; i++) {
-            float x = -300.f + i * 1e-4f;
-            double y = s9_exp2_poly(x), r = exp2((double)x);
-            nonneg &= y >= 0;
-            if (x >= -125.f) worst = fmax(worst, fabs(y / r - 1));
-            else below = fmax(below, y);
-        }
-        check(worst <= 1e-4 && below <= ldexp(1.0, -125) && nonneg, "s9_exp2_poly",
-              "relative error %.3g on [-125, 127], largest %.3g below -125", worst, below);
-    }
     const form forms[] = {{"k_s9_fwd_bmma2", run_bmma2},
                           {"k_s9_fwd_bmma2 lazy step 0", run_bmma2_every_max},
                           {"k_s9_fwd_tma", run_maps<3>},
                           {"k_s9_fwd_half", run_maps<4>},
-                          {"k_s9_fwd_half poly 1", run_maps<4, 1>},
-                          {"k_s9_fwd_half poly 2", run_maps<4, 2>},
                           {"k_s9_fwd_bmma", run_bmma},
                           {"k_s9_fwd_pipe", run_pipe}};
     struct {
@@ -158,7 +142,7 @@ int main(int argc, char **argv) {
     } shapes[] = {{4, 70}, {3, 130}, {7, 200}};
     for (auto &sh : shapes) {
         attn_problem p = make(sh.B, sh.L, (uint64_t)(sh.L * 7 + sh.B));
-        attn_out ref = reference(p), bmma2, half;
+        attn_out ref = reference(p), bmma2;
         for (const form &f : forms) {
             char name[128];
             snprintf(name, sizeof name, "B %lld L %lld %s", (long long)sh.B, (long long)sh.L, f.name);
@@ -190,13 +174,6 @@ int main(int argc, char **argv) {
                 check(!memcmp(got[0].o.data(), bmma2.o.data(), bmma2.o.size() * 2) &&
                           !memcmp(got[0].lse.data(), bmma2.lse.data(), bmma2.lse.size() * 4),
                       std::string(name) + " the same bits as k_s9_fwd_bmma2", "%s", "outputs differ");
-            if (f.run == run_maps<4>) half = got[0];
-            if (f.run == run_maps<4, 1> || f.run == run_maps<4, 2>) {  // other bits: near k_s9_fwd_half's, not equal
-                err d = compare(got[0].o.data(), half.o.data(), (int64_t)half.o.size());
-                bool differ = memcmp(got[0].o.data(), half.o.data(), half.o.size() * 2) != 0;
-                check(d.rel_l2 <= 4e-3 && differ, std::string(name) + " near k_s9_fwd_half",
-                      "relative L2 %.3g against it, %s", d.rel_l2, differ ? "other bits" : "the same bits");
-            }
         }
     }
     printf("%d passed, %d failed\n", passed, failed);
