@@ -14,6 +14,9 @@
 // form: s9_bmma_form). The same contract as the forward's other kernels (cu_flash_sm90.cu's top comment).
 #include "cu_flash_sm90.cuh"
 #include "cu_flash_sm90_bmma2.cuh"
+#ifndef PF_EMU_NO_HOST
+#include "cu_env.cuh"
+#endif
 
 // The TMA form's maps (a __grid_constant__ parameter: the copies read them in the parameter space)
 struct s9t_maps {
@@ -61,14 +64,93 @@ struct s9h_layout {
     static_assert(K % 512 == 0 && V % 512 == 0 && BT % 1024 == 0, "swizzle pattern alignment");
 };
 
+// PF_ATTN_FWD_AO=1 (session 61, opt-in, not yet timed): k_s9_fwd_half with each thread's ldmatrix byte offsets
+// within a tile computed once and held (7 registers) in place of the swizzled addresses its SASS recomputes every
+// tile (~86 integer / address instructions a warp-tile under the 128-register cap, session 61's profile). With
+// r16 = 16 wq + (lane & 15): the bias tile's chunk c + h (c = 4 hf + 2 jp even, h = lane >> 4) swizzled by row & 7 =
+// lane & 7 is c ^ X, X = h ^ (lane & 7), so 4 offsets for c = 0, 2, 4, 6 (sub-tile i adds 8192 bytes); K's row
+// 8 j + (lane & 7) swizzles chunk lane >> 3 by (lane >> 1) & 3 whatever j (j adds 512 bytes); V's row 16 kk +
+// (lane & 15) swizzles chunk 2 jp + h by (lane >> 1) & 3, so 2 offsets (kk adds 1024 bytes). s9t_kv_at /
+// s9t_bias_at's layout exactly: the same addresses, so the same bits (test_emu_attn_fwd compares).
+struct s9h_offs {
+    uint32_t b[4], k, v[2];  // bytes from the tile's start
+};
+// x through an empty asm: the compiler cannot recompute it from the thread index, so holds it
+__device__ __forceinline__ uint32_t s9h_opaque(uint32_t x) {
+#ifndef PF_EMU
+    asm volatile("" : "+r"(x));
+#endif
+    return x;
+}
+__device__ __forceinline__ s9h_offs s9h_offsets(int wq, int lane) {
+    s9h_offs f;
+    const int r16 = 16 * wq + (lane & 15), X = (lane >> 4) ^ (lane & 7), Y = (lane >> 1) & 3, Z = (lane >> 4) ^ Y;
+#pragma unroll
+    for (int c = 0; c < 4; c++) f.b[c] = s9h_opaque(2u * (uint32_t)(r16 * 64 + (((2 * c) ^ X) << 3)));
+    f.k = s9h_opaque(2u * (uint32_t)((lane & 7) * 32 + (((lane >> 3) ^ Y) << 3)));
+#pragma unroll
+    for (int jp = 0; jp < 2; jp++) f.v[jp] = s9h_opaque(2u * (uint32_t)((lane & 15) * 32 + (((2 * jp) ^ Z) << 3)));
+    return f;
+}
+// s9d_scores_q<32, true, 4> of half hf at the held offsets
+__device__ __forceinline__ void s9h_scores_ao(float (&s)[2][4][4], const uint32_t (&qa)[2][2][4], uint32_t ci,
+                                              const unsigned char *Kt, const unsigned char *Bt, int hf,
+                                              const s9h_offs &f) {
+#pragma unroll
+    for (int jp = 0; jp < 2; jp++) {
+        uint32_t b4[2][4];
+#pragma unroll
+        for (int i = 0; i < 2; i++) fa_ldsm4(b4[i], Bt + f.b[2 * hf + jp] + 8192 * i);
+#pragma unroll
+        for (int h = 0; h < 2; h++) {
+            const int j = 2 * jp + h;
+#pragma unroll
+            for (int i = 0; i < 2; i++) {
+                s[i][j][0] = s[i][j][1] = s[i][j][2] = s[i][j][3] = 0;
+                s9b_mma1688(s[i][j], b4[i][2 * h], b4[i][2 * h + 1], ci);
+            }
+            uint32_t k4[4];
+            fa_ldsm4(k4, Kt + f.k + 512 * (4 * hf + j));
+#pragma unroll
+            for (int i = 0; i < 2; i++) {
+                fa_mma16816(s[i][j], qa[i][0], k4[0], k4[1]);
+                fa_mma16816(s[i][j], qa[i][1], k4[2], k4[3]);
+            }
+        }
+    }
+}
+// s9d_accumulate_pv<32, true, 4> of half hf at the held offsets
+__device__ __forceinline__ void s9h_pv_ao(float (&o)[2][4][4], float (&ls)[2][4], const float (&s)[2][4][4],
+                                          const unsigned char *Vt, int hf, const s9h_offs &f) {
+    const uint32_t one2 = 0x3f803f80u;  // bf16 1.0 in both halves
+#pragma unroll
+    for (int kk = 0; kk < 2; kk++) {
+        uint32_t pa[2][4];
+        s9_pack_p<4>(pa[0], s[0], kk);
+        s9_pack_p<4>(pa[1], s[1], kk);
+#pragma unroll
+        for (int jp = 0; jp < 2; jp++) {
+            uint32_t v4[4];
+            fa_ldsm4t(v4, Vt + f.v[jp] + 1024 * (2 * hf + kk));
+#pragma unroll
+            for (int i = 0; i < 2; i++) {
+                fa_mma16816(o[i][2 * jp], pa[i], v4[0], v4[1]);
+                fa_mma16816(o[i][2 * jp + 1], pa[i], v4[2], v4[3]);
+            }
+        }
+        fa_mma16816(ls[0], pa[0], one2, one2);
+        fa_mma16816(ls[1], pa[1], one2, one2);
+    }
+}
+
 // Tile j (buffers b) of k_s9_fwd_half: as s9d_tile's TMA form, the products and softmax in two 32-key halves (session
 // 56 also timed 4 parts of 16 keys: the kernel 2% slower, the module level; and the halves at 3 blocks an SM, 168
 // registers: level with 4 blocks, so the 4th block is not what the halves gained)
-template <int b>
+template <int b, bool AO>
 __device__ __forceinline__ void s9h_tile(const fa_args &a, const CUtensorMap *tm, int k0, unsigned char *sm,
                                          const uint32_t (&qa)[2][2][4], uint32_t ci, float (&o)[2][4][4],
                                          float (&m)[2][2], float (&ls)[2][4], bool &mflag, float alpha, int wq, int t,
-                                         int lane) {
+                                         int lane, const s9h_offs &f) {
     typedef s9h_layout TL;
     const bf16 *Ks = (const bf16 *)(sm + TL::K) + b * TL::TE, *Vs = (const bf16 *)(sm + TL::V) + b * TL::TE;
     const bf16 *Bs = (const bf16 *)(sm + TL::B + b * TL::BT);
@@ -86,15 +168,18 @@ __device__ __forceinline__ void s9h_tile(const fa_args &a, const CUtensorMap *tm
 #pragma unroll
     for (int hf = 0; hf < NP; hf++) {
         float sc[2][NJ][4];
-        s9d_scores_q<32, true, NJ>(sc, qa, ci, Ks, Bs, NJ * hf, wq, lane);
+        if constexpr (AO) s9h_scores_ao(sc, qa, ci, (const unsigned char *)Ks, (const unsigned char *)Bs, hf, f);
+        else s9d_scores_q<32, true, NJ>(sc, qa, ci, Ks, Bs, NJ * hf, wq, lane);
         s9d_softmax_update<32, NJ>(sc, m, ls, o, Ms + b * S9_K + 8 * NJ * hf, masked, alpha, a.lazy_step, t);
-        s9d_accumulate_pv<32, true, NJ>(o, ls, sc, Vs, NJ / 2 * hf, lane);
+        if constexpr (AO) s9h_pv_ao(o, ls, sc, (const unsigned char *)Vs, hf, f);
+        else s9d_accumulate_pv<32, true, NJ>(o, ls, sc, Vs, NJ / 2 * hf, lane);
     }
     if (more && threadIdx.x < S9_K) Ms[(b ^ 1) * S9_K + threadIdx.x] = mnext;
     mflag = mnext != 0.f;
 }
 
 // The kernel's body on its shared memory sm (from a 1024-byte boundary; tm the K, V and bias maps, s9t_maps)
+template <bool AO>
 __device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm, unsigned char *sm) {
     typedef s9h_layout TL;
     float *Ms = (float *)(sm + TL::M);
@@ -137,10 +222,12 @@ __device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm,
 #pragma unroll
         for (int j = 0; j < 4; j++) o[i][j][0] = o[i][j][1] = o[i][j][2] = o[i][j][3] = 0;
     float m[2][2] = {{-INFINITY, -INFINITY}, {-INFINITY, -INFINITY}}, ls[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
+    s9h_offs f;
+    if constexpr (AO) f = s9h_offsets(wq, lane);
     for (int k0 = 0;; k0 += 2 * S9_K) {  // two tiles per trip: buffers 0, 1
-        s9h_tile<0>(a, tm, k0, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane);
+        s9h_tile<0, AO>(a, tm, k0, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane, f);
         if (k0 + S9_K >= (int)a.L) break;
-        s9h_tile<1>(a, tm, k0 + S9_K, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane);
+        s9h_tile<1, AO>(a, tm, k0 + S9_K, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane, f);
         if (k0 + 2 * S9_K >= (int)a.L) break;
     }
     {  // (row, query tile, head) again from the block index: not held across the loop (registers)
@@ -154,11 +241,11 @@ __device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm,
         }
     }
 }
-template <int NB>
+template <int NB, bool AO = false>
 __global__ void __launch_bounds__(128, NB) k_s9_fwd_half(const fa_args a, const __grid_constant__ s9t_maps tm) {
 #if S9_HAVE_WGMMA
     extern __shared__ __align__(128) unsigned char s9_sm[];
-    s9h_run(a, tm.m, s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023));
+    s9h_run<AO>(a, tm.m, s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023));
 #endif
 }
 
@@ -168,11 +255,14 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_half(const fa_args a, const 
 #ifndef S9_NBH
 #define S9_NBH 4  // k_s9_fwd_half's blocks per SM: 128 registers, 51,744 bytes of shared memory a block
 #endif
+static cu_switch fwd_ao = {-1, "PF_ATTN_FWD_AO", 0, "k_s9_fwd_half's ldmatrix addresses as they are (the default)",
+                           "k_s9_fwd_half with its ldmatrix offsets held (session 61, opt-in)"};
 int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt, int tform) {
-    static int attr_set[2] = {0, 0};  // per kernel
-    const int k = tform == 4;
+    static int attr_set[3] = {0, 0, 0};  // per kernel
+    const int k = tform == 4 ? 1 + cu_switch_on(&fwd_ao) : 0;
     const size_t smem = (k ? s9h_layout::bytes : s9t_layout::bytes) + 1024;  // the tiles from a 1024-byte boundary
-    void (*const kernels[2])(const fa_args, const s9t_maps) = {k_s9_fwd_tma<S9_NB1>, k_s9_fwd_half<S9_NBH>};
+    void (*const kernels[3])(const fa_args, const s9t_maps) = {k_s9_fwd_tma<S9_NB1>, k_s9_fwd_half<S9_NBH>,
+                                                               k_s9_fwd_half<S9_NBH, true>};
     void (*kernel)(const fa_args, const s9t_maps) = kernels[k];
     if (!attr_set[k]) {
         if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) {

@@ -87,8 +87,9 @@ static void run_bmma2_every_max(const attn_problem &p, fa_args a) {  // PF_ATTN_
     emu_run(dim3((unsigned)(nqt * p.B * p.H)), dim3(128), s9d_layout<32>::bytes, [&] { k_s9_fwd_bmma2<32, 3>(a); });
 }
 // The TMA forms, one piece each (s9t_piece's maps): F = 3 (PF_ATTN_FWD_BMMA=3, session 51), k_s9_fwd_bmma2's tiles by
-// TMA tensor maps; 4 (session 56, the default since), k_s9_fwd_half: each key tile in two halves (other bits)
-template <int F>
+// TMA tensor maps; 4 (session 56, the default since), k_s9_fwd_half: each key tile in two halves (other bits); AO:
+// k_s9_fwd_half with its ldmatrix offsets held (PF_ATTN_FWD_AO, session 61: the same addresses, so its bits)
+template <int F, bool AO = false>
 static void run_maps(const attn_problem &p, fa_args a) {
     std::vector<bf16> y = bias16(p, 1);
     a.biasT16 = y.data(), a.lazy_step = 8.f;
@@ -99,7 +100,7 @@ static void run_maps(const attn_problem &p, fa_args a) {
         return;
     }
     const dim3 grid((unsigned)(nqt * p.B * p.H));
-    if (F == 4) emu_run(grid, dim3(128), s9h_layout::bytes + 1024, [&] { k_s9_fwd_half<4>(a, tm); });
+    if (F == 4) emu_run(grid, dim3(128), s9h_layout::bytes + 1024, [&] { k_s9_fwd_half<4, AO>(a, tm); });
     else emu_run(grid, dim3(128), s9t_layout::bytes + 1024, [&] { k_s9_fwd_tma<3>(a, tm); });
 }
 static void run_bmma(const attn_problem &p, fa_args a) {
@@ -135,6 +136,7 @@ int main(int argc, char **argv) {
                           {"k_s9_fwd_bmma2 lazy step 0", run_bmma2_every_max},
                           {"k_s9_fwd_tma", run_maps<3>},
                           {"k_s9_fwd_half", run_maps<4>},
+                          {"k_s9_fwd_half offsets held", run_maps<4, true>},
                           {"k_s9_fwd_bmma", run_bmma},
                           {"k_s9_fwd_pipe", run_pipe}};
     struct {
@@ -142,7 +144,7 @@ int main(int argc, char **argv) {
     } shapes[] = {{4, 70}, {3, 130}, {7, 200}};
     for (auto &sh : shapes) {
         attn_problem p = make(sh.B, sh.L, (uint64_t)(sh.L * 7 + sh.B));
-        attn_out ref = reference(p), bmma2;
+        attn_out ref = reference(p), bmma2, half;
         for (const form &f : forms) {
             char name[128];
             snprintf(name, sizeof name, "B %lld L %lld %s", (long long)sh.B, (long long)sh.L, f.name);
@@ -174,6 +176,11 @@ int main(int argc, char **argv) {
                 check(!memcmp(got[0].o.data(), bmma2.o.data(), bmma2.o.size() * 2) &&
                           !memcmp(got[0].lse.data(), bmma2.lse.data(), bmma2.lse.size() * 4),
                       std::string(name) + " the same bits as k_s9_fwd_bmma2", "%s", "outputs differ");
+            if (f.run == run_maps<4>) half = got[0];
+            if (f.run == run_maps<4, true>)  // k_s9_fwd_half's loads from the same addresses: its bits
+                check(!memcmp(got[0].o.data(), half.o.data(), half.o.size() * 2) &&
+                          !memcmp(got[0].lse.data(), half.lse.data(), half.lse.size() * 4),
+                      std::string(name) + " the same bits as k_s9_fwd_half", "%s", "outputs differ");
         }
     }
     printf("%d passed, %d failed\n", passed, failed);
