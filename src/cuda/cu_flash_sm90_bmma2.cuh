@@ -69,11 +69,14 @@ __device__ __forceinline__ void s9b_fetch_rows(const fa_args &a, const void *src
     }
 }
 
-// s9p_mask (cu_flash_sm90.cu) with 32-bit offsets (the launch checks B L < 2^31): rpos = r rstride
-__device__ __forceinline__ float s9b_mask(const fa_args &a, int rpos, int k0) {
-    int k = k0 + (int)(threadIdx.x % S9_K);
+// s9p_mask (cu_flash_sm90.cu) with 32-bit offsets (the launch checks B L < 2^31): rpos = r rstride; key k
+__device__ __forceinline__ float s9b_mask_at(const fa_args &a, int rpos, int k) {
     if (k >= (int)a.L) return -INFINITY;
     return a.mask ? mask_term(__bfloat162float(((const bf16 *)a.mask)[rpos + k * (int)a.pstride])) * S9_L2E : 0.f;
+}
+// key k0 + this thread's index mod 64
+__device__ __forceinline__ float s9b_mask(const fa_args &a, int rpos, int k0) {
+    return s9b_mask_at(a, rpos, k0 + (int)(threadIdx.x % S9_K));
 }
 
 // The bias tile [64 queries][S9_BS16] of the key tile at k0 into dst: rows of the copy

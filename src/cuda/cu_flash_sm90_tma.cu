@@ -59,6 +59,8 @@ struct s9h_layout {
     static constexpr size_t P = M + 2 * (size_t)S9_K * 4;    // int [260]: Ps[256..259] as k_s9_fwd_tma's
     static constexpr size_t BAR = (P + 260 * 4 + 7) & ~(size_t)7;  // uint64 [2]
     static constexpr size_t bytes = BAR + 16;
+    static constexpr size_t MW = bytes;                             // fp32 [2][4 warps][64]: the SB form's
+    static constexpr size_t bytes_sb = MW + 2 * 4 * (size_t)S9_K * 4;
     static constexpr uint32_t tx = s9t_layout::tx;
     static_assert(2 * (size_t)S9_Q * 40 * 2 <= BT, "Q's staging fits a bias buffer");
     static_assert(K % 512 == 0 && V % 512 == 0 && BT % 1024 == 0, "swizzle pattern alignment");
@@ -143,10 +145,29 @@ __device__ __forceinline__ void s9h_pv_ao(float (&o)[2][4][4], float (&ls)[2][4]
     }
 }
 
+// PF_ATTN_FWD_SB=1 (session 61, opt-in, not yet timed): k_s9_fwd_half without its block barrier a tile (8.1% of
+// its warps' samples in session 61's profile). The barrier did three things: it let thread 0 refill the buffers of
+// tile j - 1 once every warp was done with them, it published the mask terms threads 0-63 wrote for tile j, and it
+// OR-ed their "any key masked" flags. Here each warp works out the mask terms of the next tile's 64 keys itself
+// (two a lane) into its own slice of shared memory (s9h_layout::MW), so the terms and the flag need no other warp
+// (every warp sees the same 64 keys, so the flag is the block's and the bits are k_s9_fwd_half's); and only warp 0,
+// whose thread 0 issues the refill, waits for the others (named barrier 1: bar.sync there, bar.arrive in warps 1-3),
+// so a warp ahead runs on into its next tile's wait for the copies. (Session 54's mbarrier form, where the mask
+// writers waited on an empty barrier, was 3.7% slower.)
+__device__ __forceinline__ void s9h_buffers_free(int wq) {
+#ifndef PF_EMU
+    if (wq == 0) asm volatile("bar.sync 1, 128;\n" ::: "memory");
+    else asm volatile("bar.arrive 1, 128;\n" ::: "memory");
+#else
+    if (wq == 0) emu_named_bar(1, 128);
+    else emu_named_arrive(1, 128);
+#endif
+}
+
 // Tile j (buffers b) of k_s9_fwd_half: as s9d_tile's TMA form, the products and softmax in two 32-key halves (session
 // 56 also timed 4 parts of 16 keys: the kernel 2% slower, the module level; and the halves at 3 blocks an SM, 168
 // registers: level with 4 blocks, so the 4th block is not what the halves gained)
-template <int b, bool AO>
+template <int b, bool AO, bool SB>
 __device__ __forceinline__ void s9h_tile(const fa_args &a, const CUtensorMap *tm, int k0, unsigned char *sm,
                                          const uint32_t (&qa)[2][2][4], uint32_t ci, float (&o)[2][4][4],
                                          float (&m)[2][2], float (&ls)[2][4], bool &mflag, float alpha, int wq, int t,
@@ -154,15 +175,27 @@ __device__ __forceinline__ void s9h_tile(const fa_args &a, const CUtensorMap *tm
     typedef s9h_layout TL;
     const bf16 *Ks = (const bf16 *)(sm + TL::K) + b * TL::TE, *Vs = (const bf16 *)(sm + TL::V) + b * TL::TE;
     const bf16 *Bs = (const bf16 *)(sm + TL::B + b * TL::BT);
-    float *Ms = (float *)(sm + TL::M);
+    // the mask terms: the block's [2][64], or (SB) this warp's [2][64] of [2][4][64]
+    float *Ms = SB ? (float *)(sm + TL::MW) + wq * 2 * S9_K : (float *)(sm + TL::M);
     const int *Ps = (const int *)(sm + TL::P);
     s9t_wait<TL>(sm, b, k0);
-    bool masked = __syncthreads_or(mflag);  // everyone's; every warp is done with tile j - 1
+    bool masked;
+    if constexpr (SB) {
+        masked = mflag;  // this warp's, the same for every warp
+        s9h_buffers_free(wq);
+    } else {
+        masked = __syncthreads_or(mflag);  // everyone's; every warp is done with tile j - 1
+    }
     bool more = k0 + S9_K < (int)a.L;
-    float mnext = 0;
+    float mnext = 0, mnext2 = 0;
     if (more) {
         if (threadIdx.x == 0) s9t_issue<TL>(a, tm, Ps, k0 + S9_K, sm, b ^ 1);
-        if (threadIdx.x < S9_K) mnext = s9b_mask(a, Ps[256], k0 + S9_K);
+        if constexpr (SB) {
+            mnext = s9b_mask_at(a, Ps[256], k0 + S9_K + lane);
+            mnext2 = s9b_mask_at(a, Ps[256], k0 + S9_K + 32 + lane);
+        } else if (threadIdx.x < S9_K) {
+            mnext = s9b_mask(a, Ps[256], k0 + S9_K);
+        }
     }
     constexpr int NP = 2, NJ = 8 / NP;  // parts, 8-key column blocks a part
 #pragma unroll
@@ -174,12 +207,18 @@ __device__ __forceinline__ void s9h_tile(const fa_args &a, const CUtensorMap *tm
         if constexpr (AO) s9h_pv_ao(o, ls, sc, (const unsigned char *)Vs, hf, f);
         else s9d_accumulate_pv<32, true, NJ>(o, ls, sc, Vs, NJ / 2 * hf, lane);
     }
-    if (more && threadIdx.x < S9_K) Ms[(b ^ 1) * S9_K + threadIdx.x] = mnext;
-    mflag = mnext != 0.f;
+    if constexpr (SB) {
+        if (more) Ms[(b ^ 1) * S9_K + lane] = mnext, Ms[(b ^ 1) * S9_K + 32 + lane] = mnext2;
+        __syncwarp();
+        mflag = __any_sync(0xffffffffu, mnext != 0.f || mnext2 != 0.f);
+    } else {
+        if (more && threadIdx.x < S9_K) Ms[(b ^ 1) * S9_K + threadIdx.x] = mnext;
+        mflag = mnext != 0.f;
+    }
 }
 
 // The kernel's body on its shared memory sm (from a 1024-byte boundary; tm the K, V and bias maps, s9t_maps)
-template <bool AO>
+template <bool AO, bool SB>
 __device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm, unsigned char *sm) {
     typedef s9h_layout TL;
     float *Ms = (float *)(sm + TL::M);
@@ -204,9 +243,17 @@ __device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm,
         s9t_init<TL>(sm);
         s9t_issue<TL>(a, tm, Ps, 0, sm, 0);
     }
-    float m0 = threadIdx.x < S9_K ? s9b_mask(a, rpos, 0) : 0.f;
-    if (threadIdx.x < S9_K) Ms[threadIdx.x] = m0;
-    bool mflag = m0 != 0.f;
+    bool mflag;
+    if constexpr (SB) {  // this warp's terms of tile 0's keys (s9h_buffers_free)
+        float m0 = s9b_mask_at(a, rpos, lane), m1 = s9b_mask_at(a, rpos, 32 + lane);
+        float *Mw = (float *)(sm + TL::MW) + wq * 2 * S9_K;
+        Mw[lane] = m0, Mw[32 + lane] = m1;
+        mflag = __any_sync(0xffffffffu, m0 != 0.f || m1 != 0.f);
+    } else {
+        float m0 = threadIdx.x < S9_K ? s9b_mask(a, rpos, 0) : 0.f;
+        if (threadIdx.x < S9_K) Ms[threadIdx.x] = m0;
+        mflag = m0 != 0.f;
+    }
     fa_wait<0>();
     __syncthreads();  // Q landed, Ps and the mbarriers written
     uint32_t qa[2][2][4];
@@ -225,9 +272,9 @@ __device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm,
     s9h_offs f;
     if constexpr (AO) f = s9h_offsets(wq, lane);
     for (int k0 = 0;; k0 += 2 * S9_K) {  // two tiles per trip: buffers 0, 1
-        s9h_tile<0, AO>(a, tm, k0, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane, f);
+        s9h_tile<0, AO, SB>(a, tm, k0, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane, f);
         if (k0 + S9_K >= (int)a.L) break;
-        s9h_tile<1, AO>(a, tm, k0 + S9_K, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane, f);
+        s9h_tile<1, AO, SB>(a, tm, k0 + S9_K, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane, f);
         if (k0 + 2 * S9_K >= (int)a.L) break;
     }
     {  // (row, query tile, head) again from the block index: not held across the loop (registers)
@@ -241,11 +288,11 @@ __device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm,
         }
     }
 }
-template <int NB, bool AO = false>
+template <int NB, bool AO = false, bool SB = false>
 __global__ void __launch_bounds__(128, NB) k_s9_fwd_half(const fa_args a, const __grid_constant__ s9t_maps tm) {
 #if S9_HAVE_WGMMA
     extern __shared__ __align__(128) unsigned char s9_sm[];
-    s9h_run<AO>(a, tm.m, s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023));
+    s9h_run<AO, SB>(a, tm.m, s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023));
 #endif
 }
 
@@ -257,12 +304,17 @@ __global__ void __launch_bounds__(128, NB) k_s9_fwd_half(const fa_args a, const 
 #endif
 static cu_switch fwd_ao = {-1, "PF_ATTN_FWD_AO", 0, "k_s9_fwd_half's ldmatrix addresses as they are (the default)",
                            "k_s9_fwd_half with its ldmatrix offsets held (session 61, opt-in)"};
+static cu_switch fwd_sb = {-1, "PF_ATTN_FWD_SB", 0, "k_s9_fwd_half's block barrier a tile (the default)",
+                           "k_s9_fwd_half with only warp 0 waiting a tile (session 61, opt-in)"};
 int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt, int tform) {
-    static int attr_set[3] = {0, 0, 0};  // per kernel
-    const int k = tform == 4 ? 1 + cu_switch_on(&fwd_ao) : 0;
-    const size_t smem = (k ? s9h_layout::bytes : s9t_layout::bytes) + 1024;  // the tiles from a 1024-byte boundary
-    void (*const kernels[3])(const fa_args, const s9t_maps) = {k_s9_fwd_tma<S9_NB1>, k_s9_fwd_half<S9_NBH>,
-                                                               k_s9_fwd_half<S9_NBH, true>};
+    static int attr_set[5] = {0, 0, 0, 0, 0};  // per kernel
+    const int sb = tform == 4 && cu_switch_on(&fwd_sb);
+    const int k = tform == 4 ? 1 + cu_switch_on(&fwd_ao) + 2 * sb : 0;
+    // the tiles from a 1024-byte boundary
+    const size_t smem = (k ? (sb ? s9h_layout::bytes_sb : s9h_layout::bytes) : s9t_layout::bytes) + 1024;
+    void (*const kernels[5])(const fa_args, const s9t_maps) = {
+        k_s9_fwd_tma<S9_NB1>, k_s9_fwd_half<S9_NBH>, k_s9_fwd_half<S9_NBH, true>, k_s9_fwd_half<S9_NBH, false, true>,
+        k_s9_fwd_half<S9_NBH, true, true>};
     void (*kernel)(const fa_args, const s9t_maps) = kernels[k];
     if (!attr_set[k]) {
         if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) {

@@ -88,8 +88,9 @@ static void run_bmma2_every_max(const attn_problem &p, fa_args a) {  // PF_ATTN_
 }
 // The TMA forms, one piece each (s9t_piece's maps): F = 3 (PF_ATTN_FWD_BMMA=3, session 51), k_s9_fwd_bmma2's tiles by
 // TMA tensor maps; 4 (session 56, the default since), k_s9_fwd_half: each key tile in two halves (other bits); AO:
-// k_s9_fwd_half with its ldmatrix offsets held (PF_ATTN_FWD_AO, session 61: the same addresses, so its bits)
-template <int F, bool AO = false>
+// k_s9_fwd_half with its ldmatrix offsets held (PF_ATTN_FWD_AO, session 61: the same addresses, so its bits); SB:
+// without its block barrier a tile (PF_ATTN_FWD_SB, session 61: only warp 0 waits, its bits again)
+template <int F, bool AO = false, bool SB = false>
 static void run_maps(const attn_problem &p, fa_args a) {
     std::vector<bf16> y = bias16(p, 1);
     a.biasT16 = y.data(), a.lazy_step = 8.f;
@@ -100,7 +101,9 @@ static void run_maps(const attn_problem &p, fa_args a) {
         return;
     }
     const dim3 grid((unsigned)(nqt * p.B * p.H));
-    if (F == 4) emu_run(grid, dim3(128), s9h_layout::bytes + 1024, [&] { k_s9_fwd_half<4, AO>(a, tm); });
+    if (F == 4)
+        emu_run(grid, dim3(128), (SB ? s9h_layout::bytes_sb : s9h_layout::bytes) + 1024,
+                [&] { k_s9_fwd_half<4, AO, SB>(a, tm); });
     else emu_run(grid, dim3(128), s9t_layout::bytes + 1024, [&] { k_s9_fwd_tma<3>(a, tm); });
 }
 static void run_bmma(const attn_problem &p, fa_args a) {
@@ -137,6 +140,8 @@ int main(int argc, char **argv) {
                           {"k_s9_fwd_tma", run_maps<3>},
                           {"k_s9_fwd_half", run_maps<4>},
                           {"k_s9_fwd_half offsets held", run_maps<4, true>},
+                          {"k_s9_fwd_half split barrier", run_maps<4, false, true>},
+                          {"k_s9_fwd_half offsets held, split barrier", run_maps<4, true, true>},
                           {"k_s9_fwd_bmma", run_bmma},
                           {"k_s9_fwd_pipe", run_pipe}};
     struct {
@@ -177,7 +182,8 @@ int main(int argc, char **argv) {
                           !memcmp(got[0].lse.data(), bmma2.lse.data(), bmma2.lse.size() * 4),
                       std::string(name) + " the same bits as k_s9_fwd_bmma2", "%s", "outputs differ");
             if (f.run == run_maps<4>) half = got[0];
-            if (f.run == run_maps<4, true>)  // k_s9_fwd_half's loads from the same addresses: its bits
+            // k_s9_fwd_half's loads from the same addresses, its arithmetic in the same order: its bits
+            if (f.run == run_maps<4, true> || f.run == run_maps<4, false, true> || f.run == run_maps<4, true, true>)
                 check(!memcmp(got[0].o.data(), half.o.data(), half.o.size() * 2) &&
                           !memcmp(got[0].lse.data(), half.lse.data(), half.lse.size() * 4),
                       std::string(name) + " the same bits as k_s9_fwd_half", "%s", "outputs differ");
