@@ -174,20 +174,19 @@ __device__ __forceinline__ int s9t_bias_at(int row, int chunk) {
     else return row * S9_BS16 + chunk * 8;
 }
 
-// S = c bias + Q K^T of both sub-tiles (s[i]: queries 64 i + 16 wq ..) for NJ 8-key column blocks from block j0
-// (the tile's 64 keys: NJ 8, j0 0; k_s9_fwd_half's halves: NJ 4, j0 0 or 4), Q's A fragments qa given: s9b_scores
-// with each K fragment used twice. Kt [64 keys][..], Bt [128][S9_BS16] (SW: the TMA tiles' swizzled layouts).
-template <int CH, bool SW, int NJ>
-__device__ __forceinline__ void s9d_scores_q(float (&s)[2][NJ][4], const uint32_t (&qa)[2][CH / 16][4], uint32_t ci,
-                                             const bf16 *Kt, const bf16 *Bt, int j0, int wq, int lane) {
+// S = c bias + Q K^T of both sub-tiles (s[i]: queries 64 i + 16 wq ..) for NJ 8-key column blocks, Q's A fragments
+// qa given, each K fragment used twice; the fragments' ldmatrix by the caller's loaders: bias(b4, i, jp) the bias
+// A fragments of sub-tile i and column blocks 2 jp, 2 jp + 1, key(k4, j) K's B fragments of column block j (CH 32:
+// x4, k4[0..3]; else x2, k4[0..1]). The loaders hold the addressing (s9d_scores_q's from the tiles' layouts,
+// k_s9_fwd_half's AO form's from held offsets); the products and their order are one.
+template <int CH, int NJ, class BiasLoad, class KeyLoad>
+__device__ __forceinline__ void s9d_scores_by(float (&s)[2][NJ][4], const uint32_t (&qa)[2][CH / 16][4], uint32_t ci,
+                                              BiasLoad bias, KeyLoad key) {
 #pragma unroll
     for (int jp = 0; jp < NJ / 2; jp++) {
         uint32_t b4[2][4];
 #pragma unroll
-        for (int i = 0; i < 2; i++) {
-            const bf16 *bp = Bt + s9t_bias_at<SW>(64 * i + 16 * wq + (lane & 15), j0 + 2 * jp + (lane >> 4));
-            fa_ldsm4(b4[i], bp);
-        }
+        for (int i = 0; i < 2; i++) bias(b4[i], i, jp);
 #pragma unroll
         for (int h = 0; h < 2; h++) {
             int j = 2 * jp + h;
@@ -196,23 +195,36 @@ __device__ __forceinline__ void s9d_scores_q(float (&s)[2][NJ][4], const uint32_
                 s[i][j][0] = s[i][j][1] = s[i][j][2] = s[i][j][3] = 0;
                 s9b_mma1688(s[i][j], b4[i][2 * h], b4[i][2 * h + 1], ci);
             }
-            const bf16 *kp = Kt + s9t_kv_at<CH, SW>(8 * (j0 + j) + (lane & 7), lane >> 3);
+            uint32_t k4[4];
+            key(k4, j);
             if constexpr (CH == 32) {
-                uint32_t k4[4];
-                fa_ldsm4(k4, kp);
 #pragma unroll
                 for (int i = 0; i < 2; i++) {
                     fa_mma16816(s[i][j], qa[i][0], k4[0], k4[1]);
                     fa_mma16816(s[i][j], qa[i][1], k4[2], k4[3]);
                 }
             } else {
-                uint32_t k2[2];
-                fa_ldsm2(k2, kp);
 #pragma unroll
-                for (int i = 0; i < 2; i++) fa_mma16816(s[i][j], qa[i][0], k2[0], k2[1]);
+                for (int i = 0; i < 2; i++) fa_mma16816(s[i][j], qa[i][0], k4[0], k4[1]);
             }
         }
     }
+}
+// s9d_scores_by from block j0 of the tiles Kt [64 keys][..], Bt [128][S9_BS16] (the tile's 64 keys: NJ 8, j0 0;
+// k_s9_fwd_half's halves: NJ 4, j0 0 or 4; SW: the TMA tiles' swizzled layouts)
+template <int CH, bool SW, int NJ>
+__device__ __forceinline__ void s9d_scores_q(float (&s)[2][NJ][4], const uint32_t (&qa)[2][CH / 16][4], uint32_t ci,
+                                             const bf16 *Kt, const bf16 *Bt, int j0, int wq, int lane) {
+    s9d_scores_by<CH, NJ>(
+        s, qa, ci,
+        [&](uint32_t(&b4)[4], int i, int jp) {
+            fa_ldsm4(b4, Bt + s9t_bias_at<SW>(64 * i + 16 * wq + (lane & 15), j0 + 2 * jp + (lane >> 4)));
+        },
+        [&](uint32_t(&k4)[4], int j) {
+            const bf16 *kp = Kt + s9t_kv_at<CH, SW>(8 * (j0 + j) + (lane & 7), lane >> 3);
+            if constexpr (CH == 32) fa_ldsm4(k4, kp);
+            else fa_ldsm2(k4, kp);
+        });
 }
 // Q's A fragments of both sub-tiles from the [128][CH + 8] tile Qt
 template <int CH>
@@ -295,11 +307,11 @@ __device__ __forceinline__ void s9d_softmax_update(float (&s)[2][NJ][4], float (
     s9d_softmax_exp<NJ>(s, m, s9d_softmax_max<CH, NJ>(s, m, ls, o, Mt, masked, alpha, lazy, t));
 }
 
-// s9b_accumulate_pv of both sub-tiles, each V fragment loaded once: P of NJ 8-key column blocks, keys from
-// 16 kk0 of the tile Vt
-template <int CH, bool SW = false, int NJ = 8>
-__device__ __forceinline__ void s9d_accumulate_pv(float (&o)[2][CH / 8][4], float (&ls)[2][4],
-                                                  const float (&s)[2][NJ][4], const bf16 *Vt, int kk0, int lane) {
+// s9b_accumulate_pv of both sub-tiles, each V fragment loaded once: P of NJ 8-key column blocks; V's B fragments
+// by the caller's loader v(v4, kk, jp): keys 16 kk.. of the NJ / 2 key steps, channels 16 jp.. (one ldmatrix.x4.trans)
+template <int CH, int NJ, class VLoad>
+__device__ __forceinline__ void s9d_accumulate_pv_by(float (&o)[2][CH / 8][4], float (&ls)[2][4],
+                                                     const float (&s)[2][NJ][4], VLoad v) {
     const uint32_t one2 = 0x3f803f80u;  // bf16 1.0 in both halves
 #pragma unroll
     for (int kk = 0; kk < NJ / 2; kk++) {
@@ -309,9 +321,7 @@ __device__ __forceinline__ void s9d_accumulate_pv(float (&o)[2][CH / 8][4], floa
 #pragma unroll
         for (int jp = 0; jp < CH / 16; jp++) {
             uint32_t v4[4];
-            if constexpr (SW)
-                fa_ldsm4t(v4, Vt + s9t_kv_at<CH, true>((kk0 + kk) * 16 + (lane & 15), 2 * jp + (lane >> 4)));
-            else s9_ldsm_v<CH>(v4, Vt, kk0 + kk, jp, lane);
+            v(v4, kk, jp);
 #pragma unroll
             for (int i = 0; i < 2; i++) {
                 fa_mma16816(o[i][2 * jp], pa[i], v4[0], v4[1]);
@@ -321,6 +331,16 @@ __device__ __forceinline__ void s9d_accumulate_pv(float (&o)[2][CH / 8][4], floa
         fa_mma16816(ls[0], pa[0], one2, one2);
         fa_mma16816(ls[1], pa[1], one2, one2);
     }
+}
+// s9d_accumulate_pv_by with keys from 16 kk0 of the tile Vt
+template <int CH, bool SW = false, int NJ = 8>
+__device__ __forceinline__ void s9d_accumulate_pv(float (&o)[2][CH / 8][4], float (&ls)[2][4],
+                                                  const float (&s)[2][NJ][4], const bf16 *Vt, int kk0, int lane) {
+    s9d_accumulate_pv_by<CH, NJ>(o, ls, s, [&](uint32_t(&v4)[4], int kk, int jp) {
+        if constexpr (SW)
+            fa_ldsm4t(v4, Vt + s9t_kv_at<CH, true>((kk0 + kk) * 16 + (lane & 15), 2 * jp + (lane >> 4)));
+        else s9_ldsm_v<CH>(v4, Vt, kk0 + kk, jp, lane);
+    });
 }
 
 // The bias tiles of both halves of the block's 128 queries at k0 into dst (the second half

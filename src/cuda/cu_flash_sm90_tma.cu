@@ -94,55 +94,19 @@ __device__ __forceinline__ s9h_offs s9h_offsets(int wq, int lane) {
     for (int jp = 0; jp < 2; jp++) f.v[jp] = s9h_opaque(2u * (uint32_t)((lane & 15) * 32 + (((2 * jp) ^ Z) << 3)));
     return f;
 }
-// s9d_scores_q<32, true, 4> of half hf at the held offsets
+// s9d_scores_q<32, true, 4> / s9d_accumulate_pv<32, true, 4> of half hf at the held offsets
 __device__ __forceinline__ void s9h_scores_ao(float (&s)[2][4][4], const uint32_t (&qa)[2][2][4], uint32_t ci,
                                               const unsigned char *Kt, const unsigned char *Bt, int hf,
                                               const s9h_offs &f) {
-#pragma unroll
-    for (int jp = 0; jp < 2; jp++) {
-        uint32_t b4[2][4];
-#pragma unroll
-        for (int i = 0; i < 2; i++) fa_ldsm4(b4[i], Bt + f.b[2 * hf + jp] + 8192 * i);
-#pragma unroll
-        for (int h = 0; h < 2; h++) {
-            const int j = 2 * jp + h;
-#pragma unroll
-            for (int i = 0; i < 2; i++) {
-                s[i][j][0] = s[i][j][1] = s[i][j][2] = s[i][j][3] = 0;
-                s9b_mma1688(s[i][j], b4[i][2 * h], b4[i][2 * h + 1], ci);
-            }
-            uint32_t k4[4];
-            fa_ldsm4(k4, Kt + f.k + 512 * (4 * hf + j));
-#pragma unroll
-            for (int i = 0; i < 2; i++) {
-                fa_mma16816(s[i][j], qa[i][0], k4[0], k4[1]);
-                fa_mma16816(s[i][j], qa[i][1], k4[2], k4[3]);
-            }
-        }
-    }
+    s9d_scores_by<32, 4>(
+        s, qa, ci, [&](uint32_t(&b4)[4], int i, int jp) { fa_ldsm4(b4, Bt + f.b[2 * hf + jp] + 8192 * i); },
+        [&](uint32_t(&k4)[4], int j) { fa_ldsm4(k4, Kt + f.k + 512 * (4 * hf + j)); });
 }
-// s9d_accumulate_pv<32, true, 4> of half hf at the held offsets
 __device__ __forceinline__ void s9h_pv_ao(float (&o)[2][4][4], float (&ls)[2][4], const float (&s)[2][4][4],
                                           const unsigned char *Vt, int hf, const s9h_offs &f) {
-    const uint32_t one2 = 0x3f803f80u;  // bf16 1.0 in both halves
-#pragma unroll
-    for (int kk = 0; kk < 2; kk++) {
-        uint32_t pa[2][4];
-        s9_pack_p<4>(pa[0], s[0], kk);
-        s9_pack_p<4>(pa[1], s[1], kk);
-#pragma unroll
-        for (int jp = 0; jp < 2; jp++) {
-            uint32_t v4[4];
-            fa_ldsm4t(v4, Vt + f.v[jp] + 1024 * (2 * hf + kk));
-#pragma unroll
-            for (int i = 0; i < 2; i++) {
-                fa_mma16816(o[i][2 * jp], pa[i], v4[0], v4[1]);
-                fa_mma16816(o[i][2 * jp + 1], pa[i], v4[2], v4[3]);
-            }
-        }
-        fa_mma16816(ls[0], pa[0], one2, one2);
-        fa_mma16816(ls[1], pa[1], one2, one2);
-    }
+    s9d_accumulate_pv_by<32, 4>(o, ls, s, [&](uint32_t(&v4)[4], int kk, int jp) {
+        fa_ldsm4t(v4, Vt + f.v[jp] + 1024 * (2 * hf + kk));
+    });
 }
 
 // PF_ATTN_FWD_SB=1 (session 61, opt-in, not yet timed): k_s9_fwd_half without its block barrier a tile (8.1% of
