@@ -21,6 +21,7 @@
 #include "../src/cuda/cuda_backend.h"
 #include "../src/core/util.h"
 #include "../src/core/rng.h"
+#include "../src/core/env_names.h"
 
 static pf_backend *be;
 static size_t mem_base;
@@ -239,6 +240,7 @@ static int has_op(const char *ops, const char *op) {
 }
 
 int main(int argc, char **argv) {
+    if (pf_env_check_unknown("bench_cuda_ops")) return 2;  // an A/B switch mistyped would time the defaults
     const char *ops = "tri_attn,trimul";
     const char *sizes = "256,512,768,1024";
     int reps = 10, fp32 = 0;

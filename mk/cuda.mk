@@ -44,7 +44,7 @@ test-cuda: $(BUILD)/test_cuda
 	else echo "compute-sanitizer not found: memcheck run skipped"; fi
 
 # op-level benchmark of the CUDA backend (bench/cuda_ops_bench.c)
-$(BUILD)/bench_cuda_ops: bench/cuda_ops_bench.c $(call f32,src/core/util.c src/core/rng.c) $(CU_OBJ)
+$(BUILD)/bench_cuda_ops: bench/cuda_ops_bench.c $(call f32,src/core/util.c src/core/rng.c src/core/env_names.c) $(CU_OBJ)
 	$(CC) $(CFLAGS) -I$(CUDA_HOME)/include $(filter %.c %.o,$^) -o $@ -lm $(CU_LIBS)
 
 # attention forward check and timing on the GPU (bench/attn_fwd_check.cu, docs/ATTENTION_SM90.md):

@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "../format/safetensors.h"
 #include "../format/checkpoint.h"
+#include "../core/env_names.h"
 
 // `pairfold inspect --preset NAME [--trunk T]`: the parameters a configuration declares.
 static int inspect_preset(int argc, char **argv) {
@@ -37,6 +38,12 @@ int cmd_inspect(int argc, char **argv) {
         pf_config_describe(stdout);
         return 0;
     }
+    if (argc == 2 && !strcmp(argv[1], "--env")) {  // the PF_* variables pairfold reads (env_names.c)
+        int n;
+        const char *const *names = pf_env_names(&n);
+        for (int i = 0; i < n; i++) printf("%s\n", names[i]);
+        return 0;
+    }
     if (argc >= 3 && !strncmp(argv[1], "--", 2) && strcmp(argv[1], "--help")) return inspect_preset(argc, argv);
     if (argc != 2 || !strcmp(argv[1], "--help")) {
         FILE *f = argc == 2 ? stdout : stderr;
@@ -46,7 +53,9 @@ int cmd_inspect(int argc, char **argv) {
                    "       pairfold inspect --preset NAME [--trunk T] [--set K=V]\n\n"
                    "Lists the parameters a configuration declares (no checkpoint needed).\n"
                    "       pairfold inspect --fields\n\n"
-                   "Lists every configuration field: type, accepted range, meaning.\n");
+                   "Lists every configuration field: type, accepted range, meaning.\n"
+                   "       pairfold inspect --env\n\n"
+                   "Lists the PF_* environment variables pairfold reads (any other stops it).\n");
         return argc == 2 ? 0 : 2;
     }
     char err[1024], path[4200];

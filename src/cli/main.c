@@ -7,6 +7,7 @@
 #include <omp.h>
 #include "cli.h"
 #include "../core/util.h"
+#include "../core/env_names.h"
 #include "../core/real.h"
 #include "../train/dist.h"
 
@@ -164,6 +165,7 @@ static int single_process_only(const char *cmd) {
 }
 
 int main(int argc, char **argv) {
+    if (pf_env_check_unknown("pairfold")) return 2;  // a mistyped or retired PF_* switch: say so, do nothing
     default_wait_policy(argv);
     if (argc >= 2) print_threads(argv[1]);
     if (argc < 2) {
