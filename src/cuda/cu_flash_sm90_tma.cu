@@ -270,6 +270,12 @@ static cu_switch fwd_ao = {-1, "PF_ATTN_FWD_AO", 0, "k_s9_fwd_half's ldmatrix ad
                            "k_s9_fwd_half with its ldmatrix offsets held (session 61, opt-in)"};
 static cu_switch fwd_sb = {-1, "PF_ATTN_FWD_SB", 0, "k_s9_fwd_half's block barrier a tile (the default)",
                            "k_s9_fwd_half with only warp 0 waiting a tile (session 61, opt-in)"};
+static int64_t g_half_runs[4];  // k_s9_fwd_half's launches by form (1 AO, 2 SB)
+void fa_sm90_half_forms_set(int ao, int sb) {
+    cu_switch_set(&fwd_ao, ao);
+    cu_switch_set(&fwd_sb, sb);
+}
+int64_t fa_sm90_half_runs(int form) { return form >= 0 && form < 4 ? g_half_runs[form] : 0; }
 int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt, int tform) {
     static int attr_set[5] = {0, 0, 0, 0, 0};  // per kernel
     const int sb = tform == 4 && cu_switch_on(&fwd_sb);
@@ -291,6 +297,7 @@ int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt, int tform) {
     if (s9t_maps_encode(&tm, p)) return 1;
     kernel<<<(unsigned)(nqt * p->B * p->H), 128, smem, c->stream>>>(*p, tm);
     CU_LAUNCHED();
+    if (k) g_half_runs[k - 1]++;
     return 0;
 }
 

@@ -475,6 +475,17 @@ static void attn_fwd_same_bits(const char *label, const pf_attn_dims *d, const p
         attn_fwd_env_same_bits(label, "PF_ATTN_FWD_BMMA", "2", d, Pd, x, z, mdv, &o3, gs, gw);
         // rows in pieces of 3 (the launches past 2^31 elements at N >= 1832 in the module): same bits
         attn_fwd_env_same_bits(label, "PF_ATTN_FWD_PIECE_ROWS", "3", d, Pd, x, z, mdv, &o0, gs, gw);
+        // session 61's forms of k_s9_fwd_half (form 1 its ldmatrix offsets held, 2 no block barrier a tile, 3 both):
+        // the default's bits, og (where k_s9_fwd_half does not run, the same kernel runs either way)
+        for (int f = 1; f < 4; f++) {
+            hbuf of = h_poison(x->n);
+            pf_cuda_set_attn_fwd_half_forms(H_gpu, f & 1, f >> 1);
+            H_gpu->attn_fwd(H_gpu, d, Pd, x->d, z->n ? z->d : NULL, mdv, of.d, gs, gw);
+            pf_cuda_set_attn_fwd_half_forms(H_gpu, -1, -1);
+            tl_check(!memcmp(h_download(og), h_download(&of), sizeof(real) * (size_t)x->n), label,
+                     "forward with k_s9_fwd_half's form %d (offsets held %d, no block barrier %d) not bit-identical "
+                     "to the default", f, f & 1, f >> 1);
+        }
         H_gpu->attn_fwd(H_gpu, d, Pd, x->d, z->n ? z->d : NULL, mdv, o0.d, gs, gw);
     }
 }
@@ -2692,7 +2703,8 @@ static void cuda_attn_bwd_wg_cases(int small) {
     setenv("PF_ATTN_BWD_WG", "4", 1);
     snprintf(tag, sizeof tag, "bwd_wg ");
     attn_tag = tag;
-    int64_t runs = pf_cuda_attn_bwd_wg_runs(H_gpu), fws = pf_cuda_attn_fwd_ws_runs(H_gpu);
+    int64_t runs = pf_cuda_attn_bwd_wg_runs(H_gpu), fws = pf_cuda_attn_fwd_ws_runs(H_gpu), half[4];
+    for (int f = 0; f < 4; f++) half[f] = pf_cuda_attn_fwd_half_runs(H_gpu, f);
     if (small) {
         pf_attn_dims r128 = {4, 128, 16, 4, 32, 16, PF_BIAS_PAIR, 0, NULL, 0};
         pf_attn_dims r192 = {3, 192, 16, 2, 32, 16, PF_BIAS_PAIR, 0, NULL, 0};
@@ -2719,6 +2731,12 @@ static void cuda_attn_bwd_wg_cases(int small) {
     int64_t fran = pf_cuda_attn_fwd_ws_runs(H_gpu) - fws;
     tl_check(want ? fran > 0 : fran == 0, "attn bwd_wg",
              "PF_ATTN_FWD_WS=1: the wgmma forward ran %lld times (%s)", (long long)fran, want ? "sm_90" : "not sm_90");
+    // test_attn's comparisons of k_s9_fwd_half's session-61 forms with the default: each form ran (sm_90)
+    for (int f = 1; f < 4 && shard_m == 1; f++) {
+        int64_t hran = pf_cuda_attn_fwd_half_runs(H_gpu, f) - half[f];
+        tl_check(want ? hran > 0 : hran == 0, "attn bwd_wg", "k_s9_fwd_half's form %d ran %lld times (%s)", f,
+                 (long long)hran, want ? "sm_90" : "not sm_90");
+    }
     attn_tag = "";
     attn_bwd_wg_modes = 0;
     pf_cuda_set_attn_fused(H_gpu, 0);
