@@ -118,6 +118,13 @@ __device__ __forceinline__ void s9h_pv_ao(float (&o)[2][4][4], float (&ls)[2][4]
 // whose thread 0 issues the refill, waits for the others (named barrier 1: bar.sync there, bar.arrive in warps 1-3),
 // so a warp ahead runs on into its next tile's wait for the copies. (Session 54's mbarrier form, where the mask
 // writers waited on an empty barrier, was 3.7% slower.)
+// (SB) this warp's mask terms of a tile's keys lane and 32 + lane into its slice Mw (if write: past the last tile
+// there is none, and m0 = m1 = 0); the warp's "any key masked"
+__device__ __forceinline__ bool s9h_mask_publish(float *Mw, int lane, float m0, float m1, bool write) {
+    if (write) Mw[lane] = m0, Mw[32 + lane] = m1;
+    __syncwarp();
+    return __any_sync(0xffffffffu, m0 != 0.f || m1 != 0.f);
+}
 __device__ __forceinline__ void s9h_buffers_free(int wq) {
 #ifndef PF_EMU
     if (wq == 0) asm volatile("bar.sync 1, 128;\n" ::: "memory");
@@ -172,9 +179,7 @@ __device__ __forceinline__ void s9h_tile(const fa_args &a, const CUtensorMap *tm
         else s9d_accumulate_pv<32, true, NJ>(o, ls, sc, Vs, NJ / 2 * hf, lane);
     }
     if constexpr (SB) {
-        if (more) Ms[(b ^ 1) * S9_K + lane] = mnext, Ms[(b ^ 1) * S9_K + 32 + lane] = mnext2;
-        __syncwarp();
-        mflag = __any_sync(0xffffffffu, mnext != 0.f || mnext2 != 0.f);
+        mflag = s9h_mask_publish(Ms + (b ^ 1) * S9_K, lane, mnext, mnext2, more);
     } else {
         if (more && threadIdx.x < S9_K) Ms[(b ^ 1) * S9_K + threadIdx.x] = mnext;
         mflag = mnext != 0.f;
@@ -209,10 +214,8 @@ __device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm,
     }
     bool mflag;
     if constexpr (SB) {  // this warp's terms of tile 0's keys (s9h_buffers_free)
-        float m0 = s9b_mask_at(a, rpos, lane), m1 = s9b_mask_at(a, rpos, 32 + lane);
-        float *Mw = (float *)(sm + TL::MW) + wq * 2 * S9_K;
-        Mw[lane] = m0, Mw[32 + lane] = m1;
-        mflag = __any_sync(0xffffffffu, m0 != 0.f || m1 != 0.f);
+        mflag = s9h_mask_publish((float *)(sm + TL::MW) + wq * 2 * S9_K, lane, s9b_mask_at(a, rpos, lane),
+                                 s9b_mask_at(a, rpos, 32 + lane), true);
     } else {
         float m0 = threadIdx.x < S9_K ? s9b_mask(a, rpos, 0) : 0.f;
         if (threadIdx.x < S9_K) Ms[threadIdx.x] = m0;

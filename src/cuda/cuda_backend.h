@@ -56,8 +56,8 @@ int pf_cuda_attn_lnproj_applies(pf_backend *be, int c_in, int HC, int H);
 int64_t pf_cuda_attn_lnproj_runs(pf_backend *be);
 // The attention projections' backward (cu_trimul_gdw.cu, k_tm_gdw's TMA form): 1 the input gradient and the four
 // weight gradients from one read of [dq|dk|dv|dg] (the default since session 60), 0 two cuBLAS GEMMs
-// (PF_ATTN_PROJ_BWD; other values its again;
-// returns the value before). _applies: the switch on and the shapes (bf16, sm_90, c_in 128, HC 128); _runs: launches.
+// (PF_ATTN_PROJ_BWD; other values its again; returns the value before). _applies: the switch on and the shapes
+// (bf16, sm_90, c_in 128, HC 128); _runs: launches.
 int pf_cuda_set_attn_proj_bwd(pf_backend *be, int mode);
 int pf_cuda_attn_proj_bwd_applies(pf_backend *be, int c_in, int HC);
 int64_t pf_cuda_attn_proj_bwd_runs(pf_backend *be);
