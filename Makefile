@@ -66,8 +66,8 @@ $(BUILD)/test_unit_%: $(call f32,$(LIB_SRC) $(TLIB_SRC)) $(BUILD)/f32/tests/test
 $(BUILD)/ipa_bf16_floor: $(call f32,$(LIB_SRC) $(TLIB_SRC) bench/ipa_bf16_floor.c)
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
-# tests/test_op_coverage.sh reads the CUDA test's object (it compiles without CUDA)
-test: pairfold libpairfold.so $(TEST_BINS) $(call f32,tests/cuda/test_cuda.c)
+# tests/test_op_coverage.sh reads the CUDA test's objects where the ops' cuda_NAME groups are (they compile without CUDA)
+test: pairfold libpairfold.so $(TEST_BINS) $(call f32,tests/cuda/test_cuda.c tests/cuda/test_cuda_trimul.c)
 	@bash tests/run_all.sh $(TEST_BINS)
 
 clean:

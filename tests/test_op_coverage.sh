@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # test_op_coverage: every module op of src/backend/ops.def has a float64 gradient
 # check (grad_NAME, defined in tests/grad_*.c) and a CUDA test (cuda_NAME, defined
-# in tests/cuda/test_cuda.c). Checked on the compiled objects, so a test that is
-# commented out or under #if 0 does not count; the CUDA test's object compiles
-# without CUDA, so the check runs in the CPU build (`make test` builds it).
+# in tests/cuda/test_cuda.c or test_cuda_trimul.c). Checked on the compiled objects, so a
+# test that is commented out or under #if 0 does not count; the CUDA test's objects
+# compile without CUDA, so the check runs in the CPU build (`make test` builds them).
 set -u
 cd "$(dirname "$0")/.."
 B=${BUILD:-build}
@@ -19,17 +19,17 @@ n=$(echo "$ops" | grep -c .)
 if [ "$n" -gt 0 ] && [ "$n" -eq "$lines" ]; then pass; else fail "op table: $n ops expanded, $lines lines in ops.def"; fi
 
 grad_objs=$(ls "$B"/f64/tests/grad_*.o 2>/dev/null)
-cuda_obj=$B/f32/tests/cuda/test_cuda.o
+cuda_objs="$B/f32/tests/cuda/test_cuda.o $B/f32/tests/cuda/test_cuda_trimul.o"
 if [ -n "$grad_objs" ]; then pass; else fail "no gradient check objects in $B/f64/tests (run make test)"; fi
-if [ -f "$cuda_obj" ]; then pass; else fail "$cuda_obj missing (run make test)"; fi
+for o in $cuda_objs; do if [ -f "$o" ]; then pass; else fail "$o missing (run make test)"; fi; done
 grad_syms=$(nm --defined-only $grad_objs 2>/dev/null | awk '$2 == "T" {print $3}')
-cuda_syms=$(nm --defined-only "$cuda_obj" 2>/dev/null | awk '$2 == "T" {print $3}')
+cuda_syms=$(nm --defined-only $cuda_objs 2>/dev/null | awk '$2 == "T" {print $3}')
 
 for op in $ops; do
     if echo "$grad_syms" | grep -qx "grad_$op"; then pass
     else fail "op $op has no float64 gradient check: no function grad_$op in tests/grad_*.c"; fi
     if echo "$cuda_syms" | grep -qx "cuda_$op"; then pass
-    else fail "op $op has no CUDA test: no function cuda_$op in tests/cuda/test_cuda.c"; fi
+    else fail "op $op has no CUDA test: no function cuda_$op in tests/cuda/test_cuda*.c"; fi
 done
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
