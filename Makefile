@@ -67,7 +67,8 @@ $(BUILD)/ipa_bf16_floor: $(call f32,$(LIB_SRC) $(TLIB_SRC) bench/ipa_bf16_floor.
 	$(CC) $(CFLAGS) $^ -o $@ $(LDLIBS)
 
 # tests/test_op_coverage.sh reads the CUDA test's objects where the ops' cuda_NAME groups are (they compile without CUDA)
-test: pairfold libpairfold.so $(TEST_BINS) $(call f32,tests/cuda/test_cuda.c tests/cuda/test_cuda_trimul.c)
+CU_OP_TEST_SRC := tests/cuda/test_cuda.c tests/cuda/test_cuda_trimul.c tests/cuda/test_cuda_attn.c
+test: pairfold libpairfold.so $(TEST_BINS) $(call f32,$(CU_OP_TEST_SRC))
 	@bash tests/run_all.sh $(TEST_BINS)
 
 clean:

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # test_op_coverage: every module op of src/backend/ops.def has a float64 gradient
-# check (grad_NAME, defined in tests/grad_*.c) and a CUDA test (cuda_NAME, defined
-# in tests/cuda/test_cuda.c or test_cuda_trimul.c). Checked on the compiled objects, so a
-# test that is commented out or under #if 0 does not count; the CUDA test's objects
-# compile without CUDA, so the check runs in the CPU build (`make test` builds them).
+# check (grad_NAME, defined in tests/grad_*.c) and a CUDA test (cuda_NAME, defined in
+# tests/cuda/test_cuda.c, test_cuda_trimul.c or test_cuda_attn.c: the Makefile's
+# CU_OP_TEST_SRC). Checked on the compiled objects, so a test that is commented out or
+# under #if 0 does not count; the CUDA test's objects compile without CUDA, so the check
+# runs in the CPU build (`make test` builds them).
 set -u
 cd "$(dirname "$0")/.."
 B=${BUILD:-build}
@@ -19,7 +20,7 @@ n=$(echo "$ops" | grep -c .)
 if [ "$n" -gt 0 ] && [ "$n" -eq "$lines" ]; then pass; else fail "op table: $n ops expanded, $lines lines in ops.def"; fi
 
 grad_objs=$(ls "$B"/f64/tests/grad_*.o 2>/dev/null)
-cuda_objs="$B/f32/tests/cuda/test_cuda.o $B/f32/tests/cuda/test_cuda_trimul.o"
+cuda_objs="$B/f32/tests/cuda/test_cuda.o $B/f32/tests/cuda/test_cuda_trimul.o $B/f32/tests/cuda/test_cuda_attn.o"
 if [ -n "$grad_objs" ]; then pass; else fail "no gradient check objects in $B/f64/tests (run make test)"; fi
 for o in $cuda_objs; do if [ -f "$o" ]; then pass; else fail "$o missing (run make test)"; fi; done
 grad_syms=$(nm --defined-only $grad_objs 2>/dev/null | awk '$2 == "T" {print $3}')

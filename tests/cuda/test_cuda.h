@@ -1,5 +1,5 @@
-// test_cuda.h: what test_cuda.c shares with the group files split out of it (test_cuda_trimul.c): the run's
-// options, the shard rule, and the check helpers every module test uses. Internal to test_cuda.
+// test_cuda.h: what test_cuda.c shares with the group files split out of it (test_cuda_trimul.c, test_cuda_attn.c):
+// the run's options, the shard rule, and the check helpers every module test uses. Internal to test_cuda.
 #ifndef PF_TEST_CUDA_H
 #define PF_TEST_CUDA_H
 #include <stdint.h>
@@ -9,6 +9,7 @@
 extern int quick;  // --quick: small sizes only
 // --shard K/M: does the next attention / trimul case belong to this shard (test_cuda.c)
 int shard_case(void);
+extern int shard_m;  // M of --shard K/M (1: no sharding)
 extern int shard_hold;  // 1 while a wrapper case runs its inner case (counted once, as the wrapper)
 
 // An input gradient buffer on both backends with its starting values (init) and a snapshot after the first
@@ -45,4 +46,16 @@ void cuda_trimul_outb(void);
 void cuda_trimul_outw(void);
 void cuda_trimul_out_rows(void);
 void cuda_trimul_sg2(void);
+
+// The groups of test_cuda_attn.c: `attn` (ops.def's cuda_attn) in N_ATTN_PARTS parts (`--only attn.K`: part K - 1)
+// and the `--only` groups of its kernel forms
+extern const int N_ATTN_PARTS;
+void cuda_attn_part(int k);
+void cuda_attn_proj_own(void);
+void cuda_attn_gate_wg(void);
+void cuda_attn_lnproj(void);
+void cuda_attn_proj_bwd(void);
+void cuda_attn_end_inplace(void);
+void cuda_attn_bwd_wg(void);
+void cuda_attn_bwd_wg_small(void);
 #endif
