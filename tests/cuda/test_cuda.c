@@ -292,7 +292,7 @@ static void test_optimizer(void) {
 // of about a third of the whole. `whole` is the op's mem() unforced; ask mem()
 // again after this call (the pieces change ws_fwd).
 const char *INFERENCE_WHAT[3] = {"fwd inference", "fwd inference in smallest pieces",
-                                        "fwd inference in pieces"};
+                                 "fwd inference in pieces"};
 void inference_pieces(int k, pf_mem whole) {
     pf_cuda_set_chunk_bytes(H_gpu, k == 0 ? 0 : k == 1 ? 1 : whole.ws_fwd / 3 + 1);
     tl_check(whole.ws_fwd <= whole.ws, "inference workspace", "ws_fwd %zu > ws %zu", whole.ws_fwd, whole.ws);
