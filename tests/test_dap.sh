@@ -17,15 +17,19 @@ ARGS="--preset tiny --trunk pairformer --data synthetic --set val_every=0 --set 
 # ranks W STEPS OUT ARGS...: W ranks of one TCP group (torchrun-style variables); 0 if all exit 0
 ranks() {
     local W=$1 steps=$2 out=$3; shift 3
-    local port=$((20000 + RANDOM % 20000)) pids=() rc=0
-    for r in $(seq 1 $((W - 1))); do
-        timeout -s KILL 300 env WORLD_SIZE=$W RANK=$r MASTER_ADDR=127.0.0.1 MASTER_PORT=$port OMP_NUM_THREADS=1 PF_RENDEZVOUS_TIMEOUT=60 \
-            $BIN train $ARGS --steps "$steps" --out "$out" "$@" >"$out.r$r" 2>&1 &
-        pids+=($!)
+    local port pids rc try
+    for try in 1 2 3; do
+        port=$(free_port) pids=() rc=0
+        for r in $(seq 1 $((W - 1))); do
+            timeout -s KILL 300 env WORLD_SIZE=$W RANK=$r MASTER_ADDR=127.0.0.1 MASTER_PORT=$port OMP_NUM_THREADS=1 PF_RENDEZVOUS_TIMEOUT=60 \
+                $BIN train $ARGS --steps "$steps" --out "$out" "$@" >"$out.r$r" 2>&1 &
+            pids+=($!)
+        done
+        timeout -s KILL 300 env WORLD_SIZE=$W RANK=0 MASTER_ADDR=127.0.0.1 MASTER_PORT=$port OMP_NUM_THREADS=1 PF_RENDEZVOUS_TIMEOUT=60 \
+            $BIN train $ARGS --steps "$steps" --out "$out" "$@" >"$out.r0" 2>&1 || rc=1
+        for p in "${pids[@]}"; do wait "$p" || rc=1; done
+        [ $rc -ne 0 ] && listen_lost "$out.r0" || break  # rank 0's port was taken: all again on another
     done
-    timeout -s KILL 300 env WORLD_SIZE=$W RANK=0 MASTER_ADDR=127.0.0.1 MASTER_PORT=$port OMP_NUM_THREADS=1 PF_RENDEZVOUS_TIMEOUT=60 \
-        $BIN train $ARGS --steps "$steps" --out "$out" "$@" >"$out.r0" 2>&1 || rc=1
-    for p in "${pids[@]}"; do wait "$p" || rc=1; done
     return $rc
 }
 

@@ -31,16 +31,20 @@ TRAIN="--preset tiny --trunk pairformer --data synthetic --steps 10 --set lr=3e-
 # exit status of rank 0 (the others must exit the same way: 0 when all agree, else 1)
 ranks() {
     local W=$1 out=$2; shift 2
-    local port=$((20000 + RANDOM % 20000)) pids=() rc0 rc=0
-    for r in $(seq 1 $((W - 1))); do
-        timeout -s KILL 300 env WORLD_SIZE=$W RANK=$r MASTER_ADDR=127.0.0.1 MASTER_PORT=$port OMP_NUM_THREADS=1 \
-            PF_RENDEZVOUS_TIMEOUT=60 $BIN predict "$@" >"$out.r$r" 2>&1 &
-        pids+=($!)
+    local port pids rc0 rc try
+    for try in 1 2 3; do
+        port=$(free_port) pids=() rc=0
+        for r in $(seq 1 $((W - 1))); do
+            timeout -s KILL 300 env WORLD_SIZE=$W RANK=$r MASTER_ADDR=127.0.0.1 MASTER_PORT=$port OMP_NUM_THREADS=1 \
+                PF_RENDEZVOUS_TIMEOUT=60 $BIN predict "$@" >"$out.r$r" 2>&1 &
+            pids+=($!)
+        done
+        timeout -s KILL 300 env WORLD_SIZE=$W RANK=0 MASTER_ADDR=127.0.0.1 MASTER_PORT=$port OMP_NUM_THREADS=1 \
+            PF_RENDEZVOUS_TIMEOUT=60 $BIN predict "$@" >"$out.r0" 2>&1
+        rc0=$?
+        for p in "${pids[@]}"; do wait "$p"; [ $? -eq $rc0 ] || rc=1; done
+        [ $rc0 -ne 0 ] && listen_lost "$out.r0" || break  # rank 0's port was taken: all again on another
     done
-    timeout -s KILL 300 env WORLD_SIZE=$W RANK=0 MASTER_ADDR=127.0.0.1 MASTER_PORT=$port OMP_NUM_THREADS=1 \
-        PF_RENDEZVOUS_TIMEOUT=60 $BIN predict "$@" >"$out.r0" 2>&1
-    rc0=$?
-    for p in "${pids[@]}"; do wait "$p"; [ $? -eq $rc0 ] || rc=1; done
     [ $rc -eq 0 ] && return $rc0
     return 99
 }

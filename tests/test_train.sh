@@ -214,7 +214,7 @@ else
 fi
 # torchrun-style launch (RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT; a TCP group):
 # the same bits as one process with grad_accum=2 over 6 training steps
-PORT=$((20000 + RANDOM % 20000))
+PORT=$(free_port)
 tr_env="WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=$PORT OMP_NUM_THREADS=1"
 env $tr_env RANK=1 LOCAL_RANK=1 $BIN train --preset tiny --data synthetic --steps 6 --set val_every=0 --out "$T/t2" --quiet >"$T/t2r1.out" 2>&1 &
 tr_pid=$!
@@ -233,7 +233,7 @@ sys.exit(0 if ok else 1)
 PY
 check "torchrun-style 2 ranks = one process with grad_accum=2, the same bits over 6 training steps" $?
 # one rank failing to start (here: no GPU) stops the others instead of leaving them waiting
-PORT2=$((PORT + 1))
+PORT2=$(free_port)
 env WORLD_SIZE=2 MASTER_PORT=$PORT2 RANK=1 timeout 60 $BIN train --data synthetic --steps 3 --device cuda --out "$T/fx" >"$T/fx1.out" 2>&1 &
 fx_pid=$!
 env WORLD_SIZE=2 MASTER_PORT=$PORT2 RANK=0 timeout 60 $BIN train --data synthetic --steps 3 --out "$T/fx" >"$T/fx0.out" 2>&1
@@ -501,7 +501,7 @@ PY
 }
 OMP_NUM_THREADS=1 $BIN train --preset tiny --data synthetic --steps 8 --set grad_accum=2 --set val_every=0 --out "$T/acc2" --quiet >/dev/null 2>&1
 check "grad_accum=2 reference run (lr > 0)" $?
-PORT=$((20000 + RANDOM % 20000))
+PORT=$(free_port)
 tr_env="WORLD_SIZE=2 MASTER_ADDR=127.0.0.1 MASTER_PORT=$PORT OMP_NUM_THREADS=1"
 env $tr_env RANK=1 timeout 120 $BIN train --preset tiny --data synthetic --steps 8 --set val_every=0 --out "$T/tl" --quiet >"$T/tl1.out" 2>&1 &
 tr_pid=$!

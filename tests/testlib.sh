@@ -11,3 +11,30 @@ verdict() {  # the last line: "N passed, M failed"; the exit status of the test
     echo "$pass passed, $fail failed"
     [ "$fail" -eq 0 ]
 }
+# free_port: a TCP port for a test's rank 0 to listen on: below the kernel's ephemeral range (where every outgoing
+# connection, other tests' included, takes its local port; session 62's CI lost a run to a random port in
+# 20000-40000 that was in use) and free to bind on 127.0.0.1 when asked
+free_port() {
+    python3 - <<'PY'
+import random, socket
+try:
+    eph = int(open("/proc/sys/net/ipv4/ip_local_port_range").read().split()[0])
+except (OSError, ValueError, IndexError):
+    eph = 32768
+lo, hi = 20000, max(eph, 21000)
+for _ in range(500):
+    p = random.randrange(lo, hi)
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        s.bind(("127.0.0.1", p))
+        print(p)
+        break
+    except OSError:
+        pass
+    finally:
+        s.close()
+PY
+}
+# listen_lost LOG: rank 0's log says it could not listen (its port taken between free_port and the bind): the caller
+# runs its ranks again on another port
+listen_lost() { grep -q "cannot listen on" "$1" 2>/dev/null; }
