@@ -13,21 +13,11 @@ STEPS=6
 
 # ranks W OUT ARGS...: W ranks of one TCP group (torchrun-style variables); 0 if all exit 0
 ranks() {
-    local W=$1 out=$2; shift 2
-    local port pids rc try
-    for try in 1 2 3; do
-        port=$(free_port) pids=() rc=0
-        for r in $(seq 1 $((W - 1))); do
-            timeout -s KILL 400 env WORLD_SIZE=$W RANK=$r MASTER_ADDR=127.0.0.1 MASTER_PORT=$port OMP_NUM_THREADS=1 PF_RENDEZVOUS_TIMEOUT=90 \
-                $BIN train $ARGS --steps $STEPS --out "$out" "$@" >"$out.r$r" 2>&1 &
-            pids+=($!)
-        done
-        timeout -s KILL 400 env WORLD_SIZE=$W RANK=0 MASTER_ADDR=127.0.0.1 MASTER_PORT=$port OMP_NUM_THREADS=1 PF_RENDEZVOUS_TIMEOUT=90 \
-            $BIN train $ARGS --steps $STEPS --out "$out" "$@" >"$out.r0" 2>&1 || rc=1
-        for p in "${pids[@]}"; do wait "$p" || rc=1; done
-        [ $rc -ne 0 ] && listen_lost "$out.r0" || break  # rank 0's port was taken: all again on another
-    done
-    return $rc
+    local W=$1 out=$2 rc
+    shift 2
+    tcp_ranks $W "$out" 400 PF_RENDEZVOUS_TIMEOUT=90 $BIN train $ARGS --steps $STEPS --out "$out" "$@"
+    for rc in $TCP_RC0 $TCP_RCS; do [ $rc -eq 0 ] || return 1; done
+    return 0
 }
 
 # same_losses A B: the same number of steps and crops, losses within 1e-6 relative

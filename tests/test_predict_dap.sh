@@ -30,23 +30,11 @@ TRAIN="--preset tiny --trunk pairformer --data synthetic --steps 10 --set lr=3e-
 # ranks W OUT ARGS...: `pairfold predict ARGS` on W ranks of one TCP group, rank r's output in OUT.rR; the
 # exit status of rank 0 (the others must exit the same way: 0 when all agree, else 1)
 ranks() {
-    local W=$1 out=$2; shift 2
-    local port pids rc0 rc try
-    for try in 1 2 3; do
-        port=$(free_port) pids=() rc=0
-        for r in $(seq 1 $((W - 1))); do
-            timeout -s KILL 300 env WORLD_SIZE=$W RANK=$r MASTER_ADDR=127.0.0.1 MASTER_PORT=$port OMP_NUM_THREADS=1 \
-                PF_RENDEZVOUS_TIMEOUT=60 $BIN predict "$@" >"$out.r$r" 2>&1 &
-            pids+=($!)
-        done
-        timeout -s KILL 300 env WORLD_SIZE=$W RANK=0 MASTER_ADDR=127.0.0.1 MASTER_PORT=$port OMP_NUM_THREADS=1 \
-            PF_RENDEZVOUS_TIMEOUT=60 $BIN predict "$@" >"$out.r0" 2>&1
-        rc0=$?
-        for p in "${pids[@]}"; do wait "$p"; [ $? -eq $rc0 ] || rc=1; done
-        [ $rc0 -ne 0 ] && listen_lost "$out.r0" || break  # rank 0's port was taken: all again on another
-    done
-    [ $rc -eq 0 ] && return $rc0
-    return 99
+    local W=$1 out=$2 rc
+    shift 2
+    tcp_ranks $W "$out" 300 PF_RENDEZVOUS_TIMEOUT=60 $BIN predict "$@"
+    for rc in $TCP_RCS; do [ $rc -eq $TCP_RC0 ] || return 99; done
+    return $TCP_RC0
 }
 
 # same A B: the predictions A and B (OUT stems) agree: every safetensors array, and where present the

@@ -35,6 +35,24 @@ for _ in range(500):
         s.close()
 PY
 }
-# listen_lost LOG: rank 0's log says it could not listen (its port taken between free_port and the bind): the caller
-# runs its ranks again on another port
-listen_lost() { grep -q "cannot listen on" "$1" 2>/dev/null; }
+# tcp_ranks W OUT SECS CMD...: CMD (environment assignments, then a program and its arguments) as the W ranks of one
+# TCP group on 127.0.0.1 (torchrun-style variables, one OpenMP thread each), rank r's output in OUT.rR, each killed
+# after SECS s; all again on another port (up to 3 tries) where rank 0's log says it could not listen (its port
+# taken between free_port and the bind). Sets TCP_RC0, rank 0's exit status, and TCP_RCS, the others'.
+tcp_ranks() {
+    local W=$1 out=$2 secs=$3 port pids r p try
+    shift 3
+    for try in 1 2 3; do
+        port=$(free_port) pids=() TCP_RCS=""
+        for r in $(seq 1 $((W - 1))); do
+            timeout -s KILL "$secs" env WORLD_SIZE=$W RANK=$r MASTER_ADDR=127.0.0.1 MASTER_PORT=$port OMP_NUM_THREADS=1 \
+                "$@" >"$out.r$r" 2>&1 &
+            pids+=($!)
+        done
+        timeout -s KILL "$secs" env WORLD_SIZE=$W RANK=0 MASTER_ADDR=127.0.0.1 MASTER_PORT=$port OMP_NUM_THREADS=1 \
+            "$@" >"$out.r0" 2>&1
+        TCP_RC0=$?
+        for p in "${pids[@]}"; do wait "$p"; TCP_RCS="$TCP_RCS $?"; done
+        [ $TCP_RC0 -ne 0 ] && grep -q "cannot listen on" "$out.r0" || break
+    done
+}
