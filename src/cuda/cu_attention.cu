@@ -92,10 +92,10 @@ extern "C" int64_t pf_cuda_attn_fwd_ws_runs(pf_backend *be) {
     (void)be;
     return fa_sm90_forward_ws_runs();
 }
-// k_s9_fwd_half's session-61 forms (cu_flash_sm90_tma.cu): set, and its launches by form
-extern "C" void pf_cuda_set_attn_fwd_half_forms(pf_backend *be, int ao, int sb) {
+// k_s9_fwd_half's forms of sessions 61 and 63 (cu_flash_sm90_tma.cu): set, and its launches by form
+extern "C" void pf_cuda_set_attn_fwd_half_forms(pf_backend *be, int ao, int sb, int fx) {
     (void)be;
-    fa_sm90_half_forms_set(ao, sb);
+    fa_sm90_half_forms_set(ao, sb, fx);
 }
 extern "C" int64_t pf_cuda_attn_fwd_half_runs(pf_backend *be, int form) {
     (void)be;

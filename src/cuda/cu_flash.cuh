@@ -90,10 +90,12 @@ int fa_sm90_forward_bmma2(cu_impl *c, const fa_args *a);
 // tries it first with PF_ATTN_FWD_WS=1 (opt-in, session 31). _runs: its launches so far.
 int fa_sm90_forward_ws(cu_impl *c, const fa_args *a);
 int64_t fa_sm90_forward_ws_runs(void);
-// k_s9_fwd_half's opt-in forms (cu_flash_sm90_tma.cu, session 61): PF_ATTN_FWD_AO (its ldmatrix offsets held) and
-// PF_ATTN_FWD_SB (no block barrier a tile), both keeping its bits; _set: 0 / 1, or -1 the environment's;
-// _runs(form): its launches so far by form (0 neither, 1 AO, 2 SB, 3 both)
-void fa_sm90_half_forms_set(int ao, int sb);
+// k_s9_fwd_half's opt-in forms (cu_flash_sm90_tma.cu): PF_ATTN_FWD_AO (its ldmatrix offsets held) and
+// PF_ATTN_FWD_SB (no block barrier a tile), session 61, both keeping its bits; PF_ATTN_FWD_FX (session 63: 1 the
+// reference max fixed after the first key tile, other bits; 2 that form with every block worked again by the
+// default's arithmetic, its bits); _set: ao, sb 0 / 1, fx 0..2, or -1 the environment's; _runs(form): its launches
+// so far by form AO + 2 SB + 4 FX (0..11)
+void fa_sm90_half_forms_set(int ao, int sb, int fx);
 int64_t fa_sm90_half_runs(int form);
 // D[r, h, l] = sum_c dO * o
 void fa_rowdot(cu_impl *c, const fa_args *a, float *D);

@@ -251,22 +251,27 @@ __device__ __forceinline__ void s9d_scores(float (&s)[2][8][4], const bf16 *Qt, 
 // s9d_softmax_max (the mask terms, the lazy reference max, O and the sums rescaled where it moves; returns the
 // multiplier of s into log2 units) and s9d_softmax_exp (P), apart so that a form can issue them apart (session 56's
 // k_s9_fwd_hp did; removed in session 57)
+// Where a key of the tile is masked, its mask term added: s in log2 units (s alpha + term), and the multiplier that
+// takes s into log2 units is then 1; else alpha
+template <int NJ>
+__device__ __forceinline__ float s9d_mask_terms(float (&s)[2][NJ][4], const float *Mt, bool masked, float alpha,
+                                                int t) {
+    if (!masked) return alpha;
+#pragma unroll
+    for (int j = 0; j < NJ; j++) {
+        float2 mk = *(const float2 *)(Mt + 8 * j + 2 * t);
+#pragma unroll
+        for (int i = 0; i < 2; i++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) s[i][j][e] = fmaf(s[i][j][e], alpha, (e & 1) ? mk.y : mk.x);
+    }
+    return 1.f;
+}
 template <int CH, int NJ = 8>
 __device__ __forceinline__ float s9d_softmax_max(float (&s)[2][NJ][4], float (&m)[2][2], float (&ls)[2][4],
                                                  float (&o)[2][CH / 8][4], const float *Mt, bool masked, float alpha,
                                                  float lazy, int t) {
-    float mul = alpha;  // log2 units = s mul
-    if (masked) {
-#pragma unroll
-        for (int j = 0; j < NJ; j++) {
-            float2 mk = *(const float2 *)(Mt + 8 * j + 2 * t);
-#pragma unroll
-            for (int i = 0; i < 2; i++)
-#pragma unroll
-                for (int e = 0; e < 4; e++) s[i][j][e] = fmaf(s[i][j][e], alpha, (e & 1) ? mk.y : mk.x);
-        }
-        mul = 1.f;
-    }
+    const float mul = s9d_mask_terms<NJ>(s, Mt, masked, alpha, t);
     float mx[2][2];
     bool up = false;
 #pragma unroll
@@ -376,16 +381,17 @@ __device__ __forceinline__ void s9t_init(unsigned char *sm) {
     wg_bar_init((uint64_t *)(sm + TL::BAR) + 1, 1);
     wg_fence_mbarrier_init();
 }
-// Until buffer b's copies of the key tile at k0 have landed: buffer b's (k0 / 128)-th use, its parity
+// Until buffer b's copies of the key tile at k0 have landed: buffer b's (k0 / 128)-th use, its parity (flip 1: the
+// parity the other way, for a second pass over the keys after an odd number of the buffer's uses)
 template <class TL = s9t_layout>
-__device__ __forceinline__ void s9t_wait(unsigned char *sm, int b, int k0) {
-    wg_bar_wait((uint64_t *)(sm + TL::BAR) + b, (uint32_t)(k0 / (2 * S9_K)) & 1);
+__device__ __forceinline__ void s9t_wait(unsigned char *sm, int b, int k0, uint32_t flip = 0) {
+    wg_bar_wait((uint64_t *)(sm + TL::BAR) + b, ((uint32_t)(k0 / (2 * S9_K)) & 1) ^ flip);
 }
 #else
 template <class TL = s9t_layout>
 __device__ __forceinline__ void s9t_issue(const fa_args &, const CUtensorMap *, const int *, int, unsigned char *, int) {}
 template <class TL = s9t_layout>
-__device__ __forceinline__ void s9t_wait(unsigned char *, int, int) {}
+__device__ __forceinline__ void s9t_wait(unsigned char *, int, int, uint32_t = 0) {}
 template <class TL = s9t_layout>
 __device__ __forceinline__ void s9t_init(unsigned char *) {}
 #endif

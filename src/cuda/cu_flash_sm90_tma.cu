@@ -138,18 +138,19 @@ __device__ __forceinline__ void s9h_buffers_free(int wq) {
 // Tile j (buffers b) of k_s9_fwd_half: as s9d_tile's TMA form, the products and softmax in two 32-key halves (session
 // 56 also timed 4 parts of 16 keys: the kernel 2% slower, the module level; and the halves at 3 blocks an SM, 168
 // registers: level with 4 blocks, so the 4th block is not what the halves gained)
-template <int b, bool AO, bool SB>
+// (FX: the reference max m fixed, no row maxima: s9h_run's PF_ATTN_FWD_FX form; ph: bit b flips buffer b's parity)
+template <int b, bool AO, bool SB, bool FX>
 __device__ __forceinline__ void s9h_tile(const fa_args &a, const CUtensorMap *tm, int k0, unsigned char *sm,
                                          const uint32_t (&qa)[2][2][4], uint32_t ci, float (&o)[2][4][4],
                                          float (&m)[2][2], float (&ls)[2][4], bool &mflag, float alpha, int wq, int t,
-                                         int lane, const s9h_offs &f) {
+                                         int lane, const s9h_offs &f, uint32_t ph) {
     typedef s9h_layout TL;
     const bf16 *Ks = (const bf16 *)(sm + TL::K) + b * TL::TE, *Vs = (const bf16 *)(sm + TL::V) + b * TL::TE;
     const bf16 *Bs = (const bf16 *)(sm + TL::B + b * TL::BT);
     // the mask terms: the block's [2][64], or (SB) this warp's [2][64] of [2][4][64]
     float *Ms = SB ? (float *)(sm + TL::MW) + wq * 2 * S9_K : (float *)(sm + TL::M);
     const int *Ps = (const int *)(sm + TL::P);
-    s9t_wait<TL>(sm, b, k0);
+    s9t_wait<TL>(sm, b, k0, (ph >> b) & 1);
     bool masked;
     if constexpr (SB) {
         masked = mflag;  // this warp's, the same for every warp
@@ -174,7 +175,9 @@ __device__ __forceinline__ void s9h_tile(const fa_args &a, const CUtensorMap *tm
         float sc[2][NJ][4];
         if constexpr (AO) s9h_scores_ao(sc, qa, ci, (const unsigned char *)Ks, (const unsigned char *)Bs, hf, f);
         else s9d_scores_q<32, true, NJ>(sc, qa, ci, Ks, Bs, NJ * hf, wq, lane);
-        s9d_softmax_update<32, NJ>(sc, m, ls, o, Ms + b * S9_K + 8 * NJ * hf, masked, alpha, a.lazy_step, t);
+        const float *Mh = Ms + b * S9_K + 8 * NJ * hf;  // the half's mask terms
+        if constexpr (FX) s9d_softmax_exp<NJ>(sc, m, s9d_mask_terms<NJ>(sc, Mh, masked, alpha, t));
+        else s9d_softmax_update<32, NJ>(sc, m, ls, o, Mh, masked, alpha, a.lazy_step, t);
         if constexpr (AO) s9h_pv_ao(o, ls, sc, (const unsigned char *)Vs, hf, f);
         else s9d_accumulate_pv<32, true, NJ>(o, ls, sc, Vs, NJ / 2 * hf, lane);
     }
@@ -186,11 +189,69 @@ __device__ __forceinline__ void s9h_tile(const fa_args &a, const CUtensorMap *tm
     }
 }
 
+// The key tiles from k0 = kb (buffer B0 first) to the last: s9h_tile of each (FX, ph: s9h_tile's)
+template <int B0, bool AO, bool SB, bool FX>
+__device__ __forceinline__ void s9h_keys(const fa_args &a, const CUtensorMap *tm, int kb, unsigned char *sm,
+                                         const uint32_t (&qa)[2][2][4], uint32_t ci, float (&o)[2][4][4],
+                                         float (&m)[2][2], float (&ls)[2][4], bool &mflag, float alpha, int wq, int t,
+                                         int lane, const s9h_offs &f, uint32_t ph) {
+    for (int k0 = kb;; k0 += 2 * S9_K) {  // two tiles per trip: buffers B0, B0 ^ 1
+        s9h_tile<B0, AO, SB, FX>(a, tm, k0, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane, f, ph);
+        if (k0 + S9_K >= (int)a.L) break;
+        s9h_tile<B0 ^ 1, AO, SB, FX>(a, tm, k0 + S9_K, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane, f, ph);
+        if (k0 + 2 * S9_K >= (int)a.L) break;
+    }
+}
+// The mask terms of tile 0's keys (row position rpos) where the tile reads them: the block's [64] of buffer 0 (threads
+// 0-63 write them; the tile's block barrier publishes them), or (SB) this warp's (s9h_buffers_free); the flag
+// "a key of the tile is masked" (SB: the warp's, which is the block's)
+template <bool SB>
+__device__ __forceinline__ bool s9h_mask_tile0(const fa_args &a, unsigned char *sm, int rpos, int wq, int lane) {
+    typedef s9h_layout TL;
+    if constexpr (SB) {
+        return s9h_mask_publish((float *)(sm + TL::MW) + wq * 2 * S9_K, lane, s9b_mask_at(a, rpos, lane),
+                                s9b_mask_at(a, rpos, 32 + lane), true);
+    } else {
+        float m0 = threadIdx.x < S9_K ? s9b_mask(a, rpos, 0) : 0.f;
+        if (threadIdx.x < S9_K) ((float *)(sm + TL::M))[threadIdx.x] = m0;
+        return m0 != 0.f;
+    }
+}
+
+// PF_ATTN_FWD_FX (session 63, opt-in, not yet timed): a fixed reference max after the first key tile. The lazy
+// reference max (session 32) still works out every tile's row maxima to test whether the reference must move (56
+// FMNMX a warp-tile, then a vote: ~11% of the loop's instructions, and the chain scores -> maxima -> exps that the
+// profiles of sessions 56-61 found the kernel bound by). But m only has to keep P = exp2(s - m) inside fp32 and bf16,
+// whose exponent ranges are the same, and lse = m + log2(l) holds for any m: bf16 P is as precise at 2^40 as at 1.
+// So FX sets m from tile 0's maxima (the lazy path, which always moves it there) and then takes every other tile's
+// exps from that m with no maxima at all. A row's max p is 1 after tile 0, so l >= 1; what can go wrong is a later
+// score more than ~64 (log2 units: ~44 natural) above tile 0's max, or a row masked in tile 0 and not later:
+// p, l or O out of range. So each row's l must end in [2^-64, 2^64] and its O finite (NaN fails both); where a row
+// of the block does not, the block works all its rows again with the lazy max from tile 0 (k_s9_fwd_half's
+// arithmetic exactly: its bits). FX 2 (tests): every block does, so its output must be k_s9_fwd_half's bit for bit.
+// Where FX holds the bits are other than k_s9_fwd_half's (other reference max, P rounded at another scale),
+// checked against the reference with the same tolerances. Rows past L are not stored and not tested.
+template <int FX>
+__device__ __forceinline__ bool s9h_fx_redo(const fa_args &a, const float (&o)[2][4][4], const float (&ls)[2][4],
+                                            int q2, int wq, int g) {
+    bool bad = FX == 2;
+#pragma unroll
+    for (int i = 0; i < 2; i++)
+#pragma unroll
+        for (int u = 0; u < 2; u++) {
+            if (q2 + S9_Q * i + 16 * wq + g + 8 * u >= (int)a.L) continue;
+            const float l = ls[i][2 * u];  // the whole sum (s9d_accumulate_pv_by's ones product)
+            bad |= !(l >= 0x1p-64f && l <= 0x1p64f);
+#pragma unroll
+            for (int j = 0; j < 4; j++) bad |= !isfinite(o[i][j][2 * u]) || !isfinite(o[i][j][2 * u + 1]);
+        }
+    return __syncthreads_or(bad);
+}
+
 // The kernel's body on its shared memory sm (from a 1024-byte boundary; tm the K, V and bias maps, s9t_maps)
-template <bool AO, bool SB>
+template <bool AO, bool SB, int FX>
 __device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm, unsigned char *sm) {
     typedef s9h_layout TL;
-    float *Ms = (float *)(sm + TL::M);
     const s9d_ids id = s9d_block_ids(a);
     const int r = id.r, q0 = id.q0, h = id.h, lane = id.lane, wq = id.wq, g = id.g, t = id.t;
     const float alpha = id.alpha;
@@ -212,15 +273,7 @@ __device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm,
         s9t_init<TL>(sm);
         s9t_issue<TL>(a, tm, Ps, 0, sm, 0);
     }
-    bool mflag;
-    if constexpr (SB) {  // this warp's terms of tile 0's keys (s9h_buffers_free)
-        mflag = s9h_mask_publish((float *)(sm + TL::MW) + wq * 2 * S9_K, lane, s9b_mask_at(a, rpos, lane),
-                                 s9b_mask_at(a, rpos, 32 + lane), true);
-    } else {
-        float m0 = threadIdx.x < S9_K ? s9b_mask(a, rpos, 0) : 0.f;
-        if (threadIdx.x < S9_K) Ms[threadIdx.x] = m0;
-        mflag = m0 != 0.f;
-    }
+    bool mflag = s9h_mask_tile0<SB>(a, sm, rpos, wq, lane);
     fa_wait<0>();
     __syncthreads();  // Q landed, Ps and the mbarriers written
     uint32_t qa[2][2][4];
@@ -238,15 +291,36 @@ __device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm,
     float m[2][2] = {{-INFINITY, -INFINITY}, {-INFINITY, -INFINITY}}, ls[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
     s9h_offs f;
     if constexpr (AO) f = s9h_offsets(wq, lane);
-    for (int k0 = 0;; k0 += 2 * S9_K) {  // two tiles per trip: buffers 0, 1
-        s9h_tile<0, AO, SB>(a, tm, k0, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane, f);
-        if (k0 + S9_K >= (int)a.L) break;
-        s9h_tile<1, AO, SB>(a, tm, k0 + S9_K, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane, f);
-        if (k0 + 2 * S9_K >= (int)a.L) break;
+    if constexpr (FX != 0) {  // tile 0 with the lazy max, then the reference fixed (s9h_fx_redo)
+        s9h_tile<0, AO, SB, false>(a, tm, 0, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane, f, 0);
+        if (S9_K < (int)a.L)
+            s9h_keys<1, AO, SB, true>(a, tm, S9_K, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane, f, 0);
+    } else {
+        s9h_keys<0, AO, SB, false>(a, tm, 0, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane, f, 0);
     }
     {  // (row, query tile, head) again from the block index: not held across the loop (registers)
         uint32_t bx = fa_ctaid_x();
         int nqt2 = ((int)a.L + S9_Q2 - 1) / S9_Q2, rest2 = (int)bx / nqt2, q2 = ((int)bx % nqt2) * S9_Q2;
+        if constexpr (FX != 0) {
+            if (s9h_fx_redo<FX>(a, o, ls, q2, wq, g)) {
+                // Every warp is past its last tile (the barrier in s9h_fx_redo) and no copy is in flight (the last
+                // tile issues none). The second pass over the keys: buffer b's uses so far, n_b, flip its parity
+                // where odd (tiles 0, 2, .. took buffer 0: ceil(nt / 2) of the nt tiles)
+                const int nt = ((int)a.L + S9_K - 1) / S9_K;
+                const uint32_t ph = (uint32_t)(((nt + 1) >> 1) & 1) | ((uint32_t)((nt >> 1) & 1) << 1);
+#pragma unroll
+                for (int i = 0; i < 2; i++)
+#pragma unroll
+                    for (int j = 0; j < 4; j++) {
+                        o[i][j][0] = o[i][j][1] = o[i][j][2] = o[i][j][3] = 0;
+                        ls[i][j] = 0;
+                        if (j < 2) m[i][j] = -INFINITY;
+                    }
+                if (threadIdx.x == 0) s9t_issue<TL>(a, tm, Ps, 0, sm, 0);
+                mflag = s9h_mask_tile0<SB>(a, sm, Ps[256], wq, lane);
+                s9h_keys<0, AO, SB, false>(a, tm, 0, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane, f, ph);
+            }
+        }
 #pragma unroll
         for (int i = 0; i < 2; i++) {
             float l[2] = {ls[i][0], ls[i][2]};  // rows g, g + 8: whole sums (s9b_accumulate_pv)
@@ -255,11 +329,11 @@ __device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm,
         }
     }
 }
-template <int NB, bool AO = false, bool SB = false>
+template <int NB, bool AO = false, bool SB = false, int FX = 0>
 __global__ void __launch_bounds__(128, NB) k_s9_fwd_half(const fa_args a, const __grid_constant__ s9t_maps tm) {
 #if S9_HAVE_WGMMA
     extern __shared__ __align__(128) unsigned char s9_sm[];
-    s9h_run<AO, SB>(a, tm.m, s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023));
+    s9h_run<AO, SB, FX>(a, tm.m, s9_sm + ((1024 - (fa_smem(s9_sm) & 1023)) & 1023));
 #endif
 }
 
@@ -273,21 +347,30 @@ static cu_switch fwd_ao = {-1, "PF_ATTN_FWD_AO", 0, "k_s9_fwd_half's ldmatrix ad
                            "k_s9_fwd_half with its ldmatrix offsets held (session 61, opt-in)"};
 static cu_switch fwd_sb = {-1, "PF_ATTN_FWD_SB", 0, "k_s9_fwd_half's block barrier a tile (the default)",
                            "k_s9_fwd_half with only warp 0 waiting a tile (session 61, opt-in)"};
-static int64_t g_half_runs[4];  // k_s9_fwd_half's launches by form (1 AO, 2 SB)
-void fa_sm90_half_forms_set(int ao, int sb) {
+static cu_setting fwd_fx = {-1, "PF_ATTN_FWD_FX", 0, 2, 0,
+                             "k_s9_fwd_half's reference max: 0 lazy, every tile's maxima (the default), 1 fixed "
+                             "after the first key tile (session 63, opt-in), 2 form 1 with every block worked again by "
+                             "form 0 (tests)"};
+static int64_t g_half_runs[12];  // k_s9_fwd_half's launches by form: AO + 2 SB + 4 FX
+void fa_sm90_half_forms_set(int ao, int sb, int fx) {
     cu_switch_set(&fwd_ao, ao);
     cu_switch_set(&fwd_sb, sb);
+    cu_setting_set(&fwd_fx, fx);
 }
-int64_t fa_sm90_half_runs(int form) { return form >= 0 && form < 4 ? g_half_runs[form] : 0; }
+int64_t fa_sm90_half_runs(int form) { return form >= 0 && form < 12 ? g_half_runs[form] : 0; }
 int s9t_piece(cu_impl *c, const fa_args *p, int64_t nqt, int tform) {
-    static int attr_set[5] = {0, 0, 0, 0, 0};  // per kernel
+    static int attr_set[13];  // per kernel
     const int sb = tform == 4 && cu_switch_on(&fwd_sb);
-    const int k = tform == 4 ? 1 + cu_switch_on(&fwd_ao) + 2 * sb : 0;
+    // 0 k_s9_fwd_tma; k_s9_fwd_half's forms 1 + AO + 2 SB + 4 FX
+    const int k = tform == 4 ? 1 + cu_switch_on(&fwd_ao) + 2 * sb + 4 * cu_setting_get(&fwd_fx) : 0;
     // the tiles from a 1024-byte boundary
     const size_t smem = (k ? (sb ? s9h_layout::bytes_sb : s9h_layout::bytes) : s9t_layout::bytes) + 1024;
-    void (*const kernels[5])(const fa_args, const s9t_maps) = {
-        k_s9_fwd_tma<S9_NB1>, k_s9_fwd_half<S9_NBH>, k_s9_fwd_half<S9_NBH, true>, k_s9_fwd_half<S9_NBH, false, true>,
-        k_s9_fwd_half<S9_NBH, true, true>};
+#define S9H_FORMS(fx)                                                                                              \
+    k_s9_fwd_half<S9_NBH, false, false, fx>, k_s9_fwd_half<S9_NBH, true, false, fx>,                                \
+        k_s9_fwd_half<S9_NBH, false, true, fx>, k_s9_fwd_half<S9_NBH, true, true, fx>
+    void (*const kernels[13])(const fa_args, const s9t_maps) = {k_s9_fwd_tma<S9_NB1>, S9H_FORMS(0), S9H_FORMS(1),
+                                                                 S9H_FORMS(2)};
+#undef S9H_FORMS
     void (*kernel)(const fa_args, const s9t_maps) = kernels[k];
     if (!attr_set[k]) {
         if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)smem) != cudaSuccess) {

@@ -103,10 +103,12 @@ int pf_cuda_attn_bwd_wg_device(pf_backend *be);
 // The warp-specialised wgmma forward (cu_flash_fwd_ws.cu; opt-in PF_ATTN_FWD_WS=1, read per call):
 // its launches so far (process-wide). It runs where the wgmma backward's device test holds.
 int64_t pf_cuda_attn_fwd_ws_runs(pf_backend *be);
-// k_s9_fwd_half's opt-in forms of session 61, both keeping its bits: ao 1 its ldmatrix offsets held
-// (PF_ATTN_FWD_AO), sb 1 no block barrier a tile (PF_ATTN_FWD_SB); 0 off, -1 the environment's; process-wide.
-// _runs(form): k_s9_fwd_half's launches so far by form (0 neither, 1 ao, 2 sb, 3 both).
-void pf_cuda_set_attn_fwd_half_forms(pf_backend *be, int ao, int sb);
+// k_s9_fwd_half's opt-in forms: session 61's, both keeping its bits: ao 1 its ldmatrix offsets held
+// (PF_ATTN_FWD_AO), sb 1 no block barrier a tile (PF_ATTN_FWD_SB); session 63's fx (PF_ATTN_FWD_FX) 1 the reference
+// max fixed after the first key tile (other bits), 2 that with every block worked again by the default's arithmetic
+// (its bits); 0 off, -1 the environment's; process-wide. _runs(form): k_s9_fwd_half's launches so far by form
+// ao + 2 sb + 4 fx (0..11).
+void pf_cuda_set_attn_fwd_half_forms(pf_backend *be, int ao, int sb, int fx);
 int64_t pf_cuda_attn_fwd_half_runs(pf_backend *be, int form);
 // The fused bias kernels' form (cu_attn_fuse.cu): 1 the pipelined kernels (the default;
 // PF_ATTN_LNB=0, read at the first call, turns them off), 0 the unpipelined ones (tests,

@@ -207,15 +207,47 @@ static void attn_fwd_same_bits(const char *label, const pf_attn_dims *d, const p
         // the default's bits, og (where k_s9_fwd_half does not run, the same kernel runs either way)
         for (int f = 1; f < 4; f++) {
             hbuf of = h_poison(x->n);
-            pf_cuda_set_attn_fwd_half_forms(H_gpu, f & 1, f >> 1);
+            pf_cuda_set_attn_fwd_half_forms(H_gpu, f & 1, f >> 1, -1);  // PF_ATTN_FWD_FX as og's
             H_gpu->attn_fwd(H_gpu, d, Pd, x->d, z->n ? z->d : NULL, mdv, of.d, gs, gw);
-            pf_cuda_set_attn_fwd_half_forms(H_gpu, -1, -1);
+            pf_cuda_set_attn_fwd_half_forms(H_gpu, -1, -1, -1);
             tl_check(!memcmp(h_download(og), h_download(&of), sizeof(real) * (size_t)x->n), label,
                      "forward with k_s9_fwd_half's form %d (offsets held %d, no block barrier %d) not bit-identical "
                      "to the default", f, f & 1, f >> 1);
         }
         H_gpu->attn_fwd(H_gpu, d, Pd, x->d, z->n ? z->d : NULL, mdv, o0.d, gs, gw);
     }
+}
+
+// Session 63's fixed reference max of k_s9_fwd_half (PF_ATTN_FWD_FX; bf16 mode, sm_90, where the default kernel
+// runs): fx 1 alone and with session 61's forms (offsets held, no block barrier) against the CPU reference oc, twice
+// with the same bits; fx 2 (every block worked again by the lazy max's arithmetic) in each of the four forms: the
+// bits of fx 0 (the default unless PF_ATTN_FWD_FX is exported). Then the environment's forward again (the saved
+// tensors the backward reads).
+static void attn_fwd_fx_check(const char *label, const pf_attn_dims *d, const pf_attn_p *Pd, const hbuf *x,
+                              const hbuf *z, const void *mdv, const real *oc, void *gs, void *gw) {
+    if (!H_bf16 || getenv("PF_ATTN_FWD_BMMA")) return;
+    hbuf o0 = h_poison(x->n);
+    pf_cuda_set_attn_fwd_half_forms(H_gpu, 0, 0, 0);
+    H_gpu->attn_fwd(H_gpu, d, Pd, x->d, z->n ? z->d : NULL, mdv, o0.d, gs, gw);
+    for (int f = 0; f < 4; f += 3) {
+        hbuf o[2] = {h_poison(x->n), h_poison(x->n)};
+        pf_cuda_set_attn_fwd_half_forms(H_gpu, f & 1, f >> 1, 1);
+        for (int k = 0; k < 2; k++) H_gpu->attn_fwd(H_gpu, d, Pd, x->d, z->n ? z->d : NULL, mdv, o[k].d, gs, gw);
+        char what[64];
+        snprintf(what, sizeof what, "fwd PF_ATTN_FWD_FX=1 form %d", f);
+        out_check(label, what, &o[0], oc);
+        tl_check(!memcmp(h_download(&o[0]), h_download(&o[1]), sizeof(real) * (size_t)x->n), label,
+                 "forward with PF_ATTN_FWD_FX=1 (form %d): two runs not bit-identical", f);
+    }
+    for (int f = 0; f < 4; f++) {
+        hbuf of = h_poison(x->n);
+        pf_cuda_set_attn_fwd_half_forms(H_gpu, f & 1, f >> 1, 2);
+        H_gpu->attn_fwd(H_gpu, d, Pd, x->d, z->n ? z->d : NULL, mdv, of.d, gs, gw);
+        tl_check(!memcmp(h_download(&o0), h_download(&of), sizeof(real) * (size_t)x->n), label,
+                 "forward with PF_ATTN_FWD_FX=2 (every block again) in form %d not bit-identical to =0's", f);
+    }
+    pf_cuda_set_attn_fwd_half_forms(H_gpu, -1, -1, -1);
+    H_gpu->attn_fwd(H_gpu, d, Pd, x->d, z->n ? z->d : NULL, mdv, o0.d, gs, gw);
 }
 
 // A Hopper forward that does not keep the bits, env=val (bf16 mode, sm_90; elsewhere, and for
@@ -413,6 +445,7 @@ static void test_attn(const char *what, pf_attn_dims d, int use_mask, int want_d
     // k_s9_fwd_tma (=3, the default in sessions 52-55; the default since session 56, k_s9_fwd_half, moves its
     // reference max per 32-key half: other bits, checked above with the LAZY steps)
     attn_fwd_env_check(label, "PF_ATTN_FWD_BMMA", "3", &d, &Pd, &x, &z, mdv, oc, m.gs, m.gw);
+    attn_fwd_fx_check(label, &d, &Pd, &x, &z, mdv, oc, m.gs, m.gw);
     for (int k = 0; k < 3; k++) {  // inference: the forward's own workspace only, whole and in pieces
         inference_pieces(k, mg);
         pf_mem mi = H_gpu->attn_mem(H_gpu, &d);
@@ -1007,8 +1040,8 @@ static void cuda_attn_bwd_wg_cases(int small) {
     setenv("PF_ATTN_BWD_WG", "4", 1);
     snprintf(tag, sizeof tag, "bwd_wg ");
     attn_tag = tag;
-    int64_t runs = pf_cuda_attn_bwd_wg_runs(H_gpu), fws = pf_cuda_attn_fwd_ws_runs(H_gpu), half[4];
-    for (int f = 0; f < 4; f++) half[f] = pf_cuda_attn_fwd_half_runs(H_gpu, f);
+    int64_t runs = pf_cuda_attn_bwd_wg_runs(H_gpu), fws = pf_cuda_attn_fwd_ws_runs(H_gpu), half[12];
+    for (int f = 0; f < 12; f++) half[f] = pf_cuda_attn_fwd_half_runs(H_gpu, f);
     if (small) {
         pf_attn_dims r128 = {4, 128, 16, 4, 32, 16, PF_BIAS_PAIR, 0, NULL, 0};
         pf_attn_dims r192 = {3, 192, 16, 2, 32, 16, PF_BIAS_PAIR, 0, NULL, 0};
@@ -1035,8 +1068,10 @@ static void cuda_attn_bwd_wg_cases(int small) {
     int64_t fran = pf_cuda_attn_fwd_ws_runs(H_gpu) - fws;
     tl_check(want ? fran > 0 : fran == 0, "attn bwd_wg",
              "PF_ATTN_FWD_WS=1: the wgmma forward ran %lld times (%s)", (long long)fran, want ? "sm_90" : "not sm_90");
-    // test_attn's comparisons of k_s9_fwd_half's session-61 forms with the default: each form ran (sm_90)
-    for (int f = 1; f < 4 && shard_m == 1; f++) {
+    // test_attn's comparisons of k_s9_fwd_half's forms with the default (session 61's: 1-3) and the CPU reference
+    // (session 63's fixed reference, attn_fwd_fx_check: 4, 7, 8-11): each form ran (sm_90)
+    for (int f = 1; f < 12 && shard_m == 1; f++) {
+        if (f == 5 || f == 6) continue;  // the fixed reference with only one of session 61's forms: not run
         int64_t hran = pf_cuda_attn_fwd_half_runs(H_gpu, f) - half[f];
         tl_check(want ? hran > 0 : hran == 0, "attn bwd_wg", "k_s9_fwd_half's form %d ran %lld times (%s)", f,
                  (long long)hran, want ? "sm_90" : "not sm_90");

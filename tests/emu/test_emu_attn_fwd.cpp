@@ -18,7 +18,10 @@ struct attn_problem {
     std::vector<float> biasT;  // (H, L key, L query), bf16 numbers
 };
 
-static attn_problem make(int64_t B, int64_t L, uint64_t seed) {
+// ramp: added to the bias along the keys, ramp k / L at key k (rising logits: a row's max grows tile after tile); with
+// a ramp no row is fully masked (there the logits -1e9 + bias keep part of the ramp after fp32 rounding, differently
+// in each kernel and the reference: session 32)
+static attn_problem make(int64_t B, int64_t L, uint64_t seed, double ramp = 0) {
     rng = seed * 0x2545F4914F6CDD1Dull + 5;
     attn_problem p;
     p.B = B, p.L = L, p.H = 4, p.ch = 32;
@@ -29,9 +32,11 @@ static attn_problem make(int64_t B, int64_t L, uint64_t seed) {
     for (auto &x : p.v) x = tob(nrand());
     for (int64_t r = 0; r < B; r++)
         for (int64_t l = 0; l < L; l++)
-            p.mask[(size_t)(r * L + l)] = tob(r == 1 ? 0.0 : (r % 2 == 0 && urand() < 0.2) ? 0.0 : 1.0);  // row 1 fully masked
+            p.mask[(size_t)(r * L + l)] =
+                tob(r == 1 && !ramp ? 0.0 : (r % 2 == 0 && urand() < 0.2) ? 0.0 : 1.0);  // row 1 fully masked
     p.biasT.resize((size_t)(p.H * L * L));
-    for (auto &x : p.biasT) x = bfr(1.5 * nrand());
+    for (size_t i = 0; i < p.biasT.size(); i++)  // [h][key][query]
+        p.biasT[i] = bfr(1.5 * nrand() + ramp * (double)((int64_t)(i / (size_t)L) % L) / (double)L);
     return p;
 }
 
@@ -89,8 +94,10 @@ static void run_bmma2_every_max(const attn_problem &p, fa_args a) {  // PF_ATTN_
 // The TMA forms, one piece each (s9t_piece's maps): F = 3 (PF_ATTN_FWD_BMMA=3, session 51), k_s9_fwd_bmma2's tiles by
 // TMA tensor maps; 4 (session 56, the default since), k_s9_fwd_half: each key tile in two halves (other bits); AO:
 // k_s9_fwd_half with its ldmatrix offsets held (PF_ATTN_FWD_AO, session 61: the same addresses, so its bits); SB:
-// without its block barrier a tile (PF_ATTN_FWD_SB, session 61: only warp 0 waits, its bits again)
-template <int F, bool AO = false, bool SB = false>
+// without its block barrier a tile (PF_ATTN_FWD_SB, session 61: only warp 0 waits, its bits again); FX (session 63,
+// PF_ATTN_FWD_FX): 1 the reference max fixed after tile 0 (other bits; blocks where a row's sum leaves its range work
+// again with the default's arithmetic), 2 every block worked again (k_s9_fwd_half's bits)
+template <int F, bool AO = false, bool SB = false, int FX = 0>
 static void run_maps(const attn_problem &p, fa_args a) {
     std::vector<bf16> y = bias16(p, 1);
     a.biasT16 = y.data(), a.lazy_step = 8.f;
@@ -103,7 +110,7 @@ static void run_maps(const attn_problem &p, fa_args a) {
     const dim3 grid((unsigned)(nqt * p.B * p.H));
     if (F == 4)
         emu_run(grid, dim3(128), (SB ? s9h_layout::bytes_sb : s9h_layout::bytes) + 1024,
-                [&] { k_s9_fwd_half<4, AO, SB>(a, tm); });
+                [&] { k_s9_fwd_half<4, AO, SB, FX>(a, tm); });
     else emu_run(grid, dim3(128), s9t_layout::bytes + 1024, [&] { k_s9_fwd_tma<3>(a, tm); });
 }
 static void run_bmma(const attn_problem &p, fa_args a) {
@@ -142,17 +149,28 @@ int main(int argc, char **argv) {
                           {"k_s9_fwd_half offsets held", run_maps<4, true>},
                           {"k_s9_fwd_half split barrier", run_maps<4, false, true>},
                           {"k_s9_fwd_half offsets held, split barrier", run_maps<4, true, true>},
+                          {"k_s9_fwd_half fixed reference", run_maps<4, false, false, 1>},
+                          {"k_s9_fwd_half fixed reference, offsets held, split barrier", run_maps<4, true, true, 1>},
+                          {"k_s9_fwd_half fixed reference, every block again", run_maps<4, false, false, 2>},
+                          {"k_s9_fwd_half fixed reference, every block again, offsets held, split barrier",
+                           run_maps<4, true, true, 2>},
                           {"k_s9_fwd_bmma", run_bmma},
                           {"k_s9_fwd_pipe", run_pipe}};
+    // ramp 0: random logits, one row fully masked; 20: each row's max grows by ~29 log2 units over the keys, so
+    // k_s9_fwd_half's lazy max moves (steps of 8) and the fixed reference holds (p <= 2^64); 400: ~577 log2 units (p
+    // past fp32 in tile 1 without the check), so every block of the fixed-reference forms works again (the default's
+    // bits)
     struct {
         int64_t B, L;
-    } shapes[] = {{4, 70}, {3, 130}, {7, 200}};
+        double ramp;
+    } shapes[] = {{4, 70, 0}, {3, 130, 0}, {7, 200, 0}, {2, 200, 20}, {2, 130, 400}};
     for (auto &sh : shapes) {
-        attn_problem p = make(sh.B, sh.L, (uint64_t)(sh.L * 7 + sh.B));
-        attn_out ref = reference(p), bmma2, half;
+        attn_problem p = make(sh.B, sh.L, (uint64_t)(sh.L * 7 + sh.B), sh.ramp);
+        attn_out ref = reference(p), bmma2, half, fixed;
         for (const form &f : forms) {
-            char name[128];
-            snprintf(name, sizeof name, "B %lld L %lld %s", (long long)sh.B, (long long)sh.L, f.name);
+            if (sh.ramp && !strstr(f.name, "k_s9_fwd_half")) continue;  // the ramps are for the fixed reference
+            char name[160];
+            snprintf(name, sizeof name, "B %lld L %lld ramp %g %s", (long long)sh.B, (long long)sh.L, sh.ramp, f.name);
             attn_out got[NORD];
             for (int o = 0; o < NORD; o++) {
                 emu_opts = orders[o];
@@ -182,11 +200,25 @@ int main(int argc, char **argv) {
                           !memcmp(got[0].lse.data(), bmma2.lse.data(), bmma2.lse.size() * 4),
                       std::string(name) + " the same bits as k_s9_fwd_bmma2", "%s", "outputs differ");
             if (f.run == run_maps<4>) half = got[0];
+            if (f.run == run_maps<4, false, false, 1>) fixed = got[0];
+            // the fixed reference with session 61's forms: the same addresses and order, so its bits
+            if (f.run == run_maps<4, true, true, 1>)
+                check(!memcmp(got[0].o.data(), fixed.o.data(), fixed.o.size() * 2) &&
+                          !memcmp(got[0].lse.data(), fixed.lse.data(), fixed.lse.size() * 4),
+                      std::string(name) + " the same bits as the fixed reference alone", "%s", "outputs differ");
             // k_s9_fwd_half's loads from the same addresses, its arithmetic in the same order: its bits
-            if (f.run == run_maps<4, true> || f.run == run_maps<4, false, true> || f.run == run_maps<4, true, true>)
-                check(!memcmp(got[0].o.data(), half.o.data(), half.o.size() * 2) &&
-                          !memcmp(got[0].lse.data(), half.lse.data(), half.lse.size() * 4),
-                      std::string(name) + " the same bits as k_s9_fwd_half", "%s", "outputs differ");
+            const bool same_half = !memcmp(got[0].o.data(), half.o.data(), half.o.size() * 2) &&
+                                   !memcmp(got[0].lse.data(), half.lse.data(), half.lse.size() * 4);
+            if (f.run == run_maps<4, true> || f.run == run_maps<4, false, true> || f.run == run_maps<4, true, true> ||
+                f.run == run_maps<4, false, false, 2> || f.run == run_maps<4, true, true, 2> ||
+                (sh.ramp > 100 && (f.run == run_maps<4, false, false, 1> || f.run == run_maps<4, true, true, 1>)))
+                check(same_half, std::string(name) + " the same bits as k_s9_fwd_half", "%s", "outputs differ");
+            // the fixed reference where it holds (ramp 20: k_s9_fwd_half's reference moves, this one does not): other
+            // bits, so its own path ran, not the default's arithmetic again
+            if (sh.ramp > 0 && sh.ramp < 100 &&
+                (f.run == run_maps<4, false, false, 1> || f.run == run_maps<4, true, true, 1>))
+                check(!same_half, std::string(name) + " its own bits (no block worked again)", "%s",
+                      "k_s9_fwd_half's bits: the blocks worked again");
         }
     }
     printf("%d passed, %d failed\n", passed, failed);
