@@ -10,6 +10,9 @@ export PATH=$PATH:/usr/local/cuda/bin PYTHONUNBUFFERED=1
 S=$OUT/summary.txt
 nvidia-smi -L > $S 2>&1
 T=$P/test_cuda
+# compute-sanitizer's filters for the TMA / wgmma attention kernels (one --kernel-name a family; session 61's call 2)
+ATTN_KNS=""
+for k in k_s9_fwd_half k_bwd_ws_tma k_bwd_dbias_wg k_attn_lnproj_wg k_attn_gate k_tm_gdw; do ATTN_KNS="$ATTN_KNS --kernel-name kns=$k"; done
 # run NAME SECONDS CMD...: CMD in the background, output and exit status in $OUT/NAME.log
 run() { local name=$1 lim=$2; shift 2; ( timeout -k 15 $lim "$@" > $OUT/$name.log 2>&1; echo "rc=$?" >> $OUT/$name.log ) & }
 # cueq_blocks NS REPS SECONDS: the Pairformer block against PyTorch + cuEquivariance at NS (carry .cueq), into

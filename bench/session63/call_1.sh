@@ -17,9 +17,7 @@
 t0=$SECONDS
 L=${CALL_LIMIT:-540}
 b=${CHECK_LIMIT:-200}
-K=""
-for k in k_s9_fwd_half k_bwd_ws_tma k_bwd_dbias_wg k_attn_lnproj_wg k_attn_gate k_tm_gdw; do K="$K --kernel-name kns=$k"; done
-MC="compute-sanitizer --tool memcheck --error-exitcode 9 $K"
+MC="compute-sanitizer --tool memcheck --error-exitcode 9 $ATTN_KNS"
 FX="PF_ATTN_FWD_FX=1"
 ALL="PF_ATTN_FWD_FX=1 PF_ATTN_FWD_AO=1 PF_ATTN_FWD_SB=1"
 run bwg $b stdbuf -oL $T --mode bf16 --only attn_bwd_wg

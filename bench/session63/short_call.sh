@@ -8,13 +8,11 @@
 . bench/device_common.sh
 t0=$SECONDS
 L=${CALL_LIMIT:-300}
-K=""
-for k in k_s9_fwd_half k_bwd_ws_tma k_bwd_dbias_wg k_attn_lnproj_wg k_attn_gate k_tm_gdw; do K="$K --kernel-name kns=$k"; done
 FX="PF_ATTN_FWD_FX=1"
 ALL="PF_ATTN_FWD_FX=1 PF_ATTN_FWD_AO=1 PF_ATTN_FWD_SB=1"
 run bwg 120 stdbuf -oL $T --mode bf16 --only attn_bwd_wg
 run all_a1 120 env $ALL stdbuf -oL $T --mode bf16 --quick --only attn.1
-run all_mc 130 env $ALL stdbuf -oL compute-sanitizer --tool memcheck --error-exitcode 9 $K $T --mode bf16 --only attn_bwd_wg_small
+run all_mc 130 env $ALL stdbuf -oL compute-sanitizer --tool memcheck --error-exitcode 9 $ATTN_KNS $T --mode bf16 --only attn_bwd_wg_small
 checks_report bwg all_a1 all_mc
 echo "== checks done at $((SECONDS - t0)) s" >> $S
 if nvidia-smi -L | grep -q H200; then

@@ -248,6 +248,16 @@ __device__ __forceinline__ bool s9h_fx_redo(const fa_args &a, const float (&o)[2
     return __syncthreads_or(bad);
 }
 
+// The running state before the first key tile: O and the row sums 0, the reference maxima -inf
+__device__ __forceinline__ void s9h_state_init(float (&o)[2][4][4], float (&m)[2][2], float (&ls)[2][4]) {
+#pragma unroll
+    for (int i = 0; i < 2; i++) {
+#pragma unroll
+        for (int j = 0; j < 4; j++) o[i][j][0] = o[i][j][1] = o[i][j][2] = o[i][j][3] = ls[i][j] = 0;
+        m[i][0] = m[i][1] = -INFINITY;
+    }
+}
+
 // The kernel's body on its shared memory sm (from a 1024-byte boundary; tm the K, V and bias maps, s9t_maps)
 template <bool AO, bool SB, int FX>
 __device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm, unsigned char *sm) {
@@ -283,12 +293,8 @@ __device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm,
 #if S9_HAVE_WGMMA
     wg_fence_proxy_async();
 #endif
-    float o[2][4][4];
-#pragma unroll
-    for (int i = 0; i < 2; i++)
-#pragma unroll
-        for (int j = 0; j < 4; j++) o[i][j][0] = o[i][j][1] = o[i][j][2] = o[i][j][3] = 0;
-    float m[2][2] = {{-INFINITY, -INFINITY}, {-INFINITY, -INFINITY}}, ls[2][4] = {{0, 0, 0, 0}, {0, 0, 0, 0}};
+    float o[2][4][4], m[2][2], ls[2][4];
+    s9h_state_init(o, m, ls);
     s9h_offs f;
     if constexpr (AO) f = s9h_offsets(wq, lane);
     if constexpr (FX != 0) {  // tile 0 with the lazy max, then the reference fixed (s9h_fx_redo)
@@ -308,14 +314,7 @@ __device__ __forceinline__ void s9h_run(const fa_args &a, const CUtensorMap *tm,
                 // where odd (tiles 0, 2, .. took buffer 0: ceil(nt / 2) of the nt tiles)
                 const int nt = ((int)a.L + S9_K - 1) / S9_K;
                 const uint32_t ph = (uint32_t)(((nt + 1) >> 1) & 1) | ((uint32_t)((nt >> 1) & 1) << 1);
-#pragma unroll
-                for (int i = 0; i < 2; i++)
-#pragma unroll
-                    for (int j = 0; j < 4; j++) {
-                        o[i][j][0] = o[i][j][1] = o[i][j][2] = o[i][j][3] = 0;
-                        ls[i][j] = 0;
-                        if (j < 2) m[i][j] = -INFINITY;
-                    }
+                s9h_state_init(o, m, ls);
                 if (threadIdx.x == 0) s9t_issue<TL>(a, tm, Ps, 0, sm, 0);
                 mflag = s9h_mask_tile0<SB>(a, sm, Ps[256], wq, lane);
                 s9h_keys<0, AO, SB, false>(a, tm, 0, sm, qa, ci, o, m, ls, mflag, alpha, wq, t, lane, f, ph);
