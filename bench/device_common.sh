@@ -15,6 +15,17 @@ ATTN_KNS=""
 for k in k_s9_fwd_half k_bwd_ws_tma k_bwd_dbias_wg k_attn_lnproj_wg k_attn_gate k_tm_gdw; do ATTN_KNS="$ATTN_KNS --kernel-name kns=$k"; done
 # run NAME SECONDS CMD...: CMD in the background, output and exit status in $OUT/NAME.log
 run() { local name=$1 lim=$2; shift 2; ( timeout -k 15 $lim "$@" > $OUT/$name.log 2>&1; echo "rc=$?" >> $OUT/$name.log ) & }
+# mode_shards SECONDS [NAME=VALUE...]: the whole test_cuda, fp32 and bf16 modes each in 4 shards (8 `run` jobs, 2
+# OpenMP threads each, at most SECONDS s each) with the assignments in their environment; the job names in $names
+# (for checks_report; the written-out loop of bench/session58/call_1.sh and session60's calls)
+mode_shards() {
+    local lim=$1 m k
+    shift
+    names=""
+    for m in fp32 bf16; do for k in 0 1 2 3; do
+        OMP_NUM_THREADS=2 run ${m}_$k $lim env "$@" stdbuf -oL $T --mode $m --shard $k/4; names="$names ${m}_$k"
+    done; done
+}
 # cueq_blocks NS REPS SECONDS: the Pairformer block against PyTorch + cuEquivariance at NS (carry .cueq), into
 # $OUT/blocks_cueq.json and $OUT/benchcq.log; its exit status and table in the summary
 cueq_blocks() {

@@ -38,9 +38,10 @@ def loops(body, min_mma):
     at = {a: i for i, (a, _) in enumerate(body)}
     for i, (a, text) in enumerate(body):
         b = re.search(r'BRA\b.*?0x([0-9a-f]+)', text)
-        if not b or int(b.group(1), 16) >= a or int(b.group(1), 16) not in at:
+        target = int(b.group(1), 16) if b else a
+        if target >= a or target not in at:
             continue
-        span = [opcode(t) for _, t in body[at[int(b.group(1), 16)]:i + 1]]
+        span = [opcode(t) for _, t in body[at[target]:i + 1]]
         if sum(op in ('HMMA', 'HGMMA') for op in span) >= min_mma:
             yield span
 

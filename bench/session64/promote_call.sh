@@ -19,10 +19,7 @@ t0=$SECONDS
 L=${CALL_LIMIT:-560}
 b=${CHECK_LIMIT:-300}
 echo "== FORM: $FORM" >> $S
-names=""
-for m in fp32 bf16; do for k in 0 1 2 3; do
-    OMP_NUM_THREADS=2 run ${m}_$k $b env $FORM stdbuf -oL $T --mode $m --shard $k/4; names="$names ${m}_$k"
-done; done
+mode_shards $b $FORM
 run parity 200 env $FORM python3 tests/cuda/parity.py --devices cpu,cuda-fp32,cuda --pairfold $P/pairfold
 checks_report $names parity
 for n in $names; do grep -h '^\[test_cuda' $OUT/$n.log | tail -n 1 | sed "s/^/$n: /" >> $S; done
